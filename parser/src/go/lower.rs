@@ -1,0 +1,334 @@
+//! Lowering of the tree-sitter-go tree into [`GoFile`]. No tree-sitter type escapes this module.
+
+use super::comments::{CommentIndex, RawComment, group_raw};
+use super::{ConstDecl, ConstValue, Field, GoFile, Import, SyntaxProblem, TypeDecl, TypeExpr};
+use crate::structtag::unquote_interpreted;
+use tree_sitter::{Node, Parser};
+
+pub(super) fn lower(src: &str) -> GoFile {
+    let mut parser = Parser::new();
+    if parser.set_language(&tree_sitter_go::LANGUAGE.into()).is_err() {
+        return GoFile {
+            problems: vec![SyntaxProblem { span: 0..0, message: "the Go grammar could not be loaded".into() }],
+            ..GoFile::default()
+        };
+    }
+    let Some(tree) = parser.parse(src, None) else {
+        return GoFile {
+            problems: vec![SyntaxProblem { span: 0..src.len(), message: "the Go parser gave up on this file".into() }],
+            ..GoFile::default()
+        };
+    };
+    let root = tree.root_node();
+    let mut raw = Vec::new();
+    let mut problems = Vec::new();
+    collect_leaves(root, src, &mut raw, &mut problems, &mut (0, usize::MAX));
+    let groups = group_raw(&raw);
+    let idx = CommentIndex::new(&groups);
+    let mut l = Lowerer { src, idx: &idx, file: GoFile::default() };
+    l.file.problems = problems;
+    let mut cursor = root.walk();
+    for child in root.named_children(&mut cursor) {
+        match child.kind() {
+            "package_clause" => {
+                if let Some(n) = child.named_child(0) {
+                    l.file.package = l.text(n).to_string();
+                }
+            }
+            "import_declaration" => l.imports(child),
+            "type_declaration" => l.type_decl(child),
+            "const_declaration" => l.const_decl(child),
+            _ => {}
+        }
+    }
+    l.file.comment_groups = groups.clone();
+    l.file
+}
+
+/// Walks every leaf, recording comments (with "is there code before it on this line") and parse problems.
+/// `state` is (non-comment tokens seen, end line of the last non-comment token).
+fn collect_leaves(
+    node: Node<'_>,
+    src: &str,
+    raw: &mut Vec<RawComment>,
+    problems: &mut Vec<SyntaxProblem>,
+    state: &mut (usize, usize),
+) {
+    if node.is_error() {
+        problems.push(SyntaxProblem {
+            span: node.start_byte()..node.end_byte(),
+            message: "could not parse this region; declarations and tags inside it were skipped".into(),
+        });
+    } else if node.is_missing() {
+        problems.push(SyntaxProblem {
+            span: node.start_byte()..node.start_byte(),
+            message: format!("missing `{}`", node.kind()),
+        });
+    }
+    if node.kind() == "comment" {
+        let start_line = node.start_position().row + 1;
+        raw.push(RawComment {
+            text: src[node.start_byte()..node.end_byte()].to_string(),
+            offset: node.start_byte(),
+            start_line,
+            end_line: node.end_position().row + 1,
+            after_code_on_line: state.1 == start_line,
+            tokens_before: state.0,
+        });
+        return;
+    }
+    if node.child_count() == 0 {
+        if node.end_byte() > node.start_byte() {
+            state.0 += 1;
+            state.1 = node.end_position().row + 1;
+        }
+        return;
+    }
+    let mut cursor = node.walk();
+    for child in node.children(&mut cursor) {
+        collect_leaves(child, src, raw, problems, state);
+    }
+}
+
+struct Lowerer<'a> {
+    src: &'a str,
+    idx: &'a CommentIndex<'a>,
+    file: GoFile,
+}
+
+fn line_of(n: Node<'_>) -> usize {
+    n.start_position().row + 1
+}
+
+impl Lowerer<'_> {
+    fn text(&self, n: Node<'_>) -> &str {
+        &self.src[n.start_byte()..n.end_byte()]
+    }
+
+    fn imports(&mut self, decl: Node<'_>) {
+        let mut specs = Vec::new();
+        let mut c = decl.walk();
+        for ch in decl.named_children(&mut c) {
+            match ch.kind() {
+                "import_spec" => specs.push(ch),
+                "import_spec_list" => {
+                    let mut c2 = ch.walk();
+                    specs.extend(ch.named_children(&mut c2).filter(|n| n.kind() == "import_spec"));
+                }
+                _ => {}
+            }
+        }
+        for spec in specs {
+            let Some(path) = spec.child_by_field_name("path") else { continue };
+            let path = string_literal(self.text(path)).unwrap_or_default();
+            let alias = spec.child_by_field_name("name").map(|n| self.text(n).to_string());
+            self.file.imports.push(Import { alias, path, span: spec.start_byte()..spec.end_byte() });
+        }
+    }
+
+    fn type_decl(&mut self, decl: Node<'_>) {
+        let mut c = decl.walk();
+        for spec in decl.named_children(&mut c) {
+            let is_alias = match spec.kind() {
+                "type_spec" => false,
+                "type_alias" => true,
+                _ => continue,
+            };
+            let (Some(name), Some(ty)) = (spec.child_by_field_name("name"), spec.child_by_field_name("type")) else {
+                continue;
+            };
+            let line = line_of(name);
+            let decl = TypeDecl {
+                name: self.text(name).to_string(),
+                name_span: name.start_byte()..name.end_byte(),
+                is_alias,
+                generic: spec.child_by_field_name("type_parameters").is_some(),
+                ty: self.type_expr(ty),
+                doc: self.idx.doc(line),
+                second_doc: self.idx.second(line),
+            };
+            self.file.types.push(decl);
+        }
+    }
+
+    fn type_expr(&self, n: Node<'_>) -> TypeExpr {
+        let child = |f: &str| n.child_by_field_name(f);
+        match n.kind() {
+            "type_identifier" => TypeExpr::Named { pkg: None, name: self.text(n).to_string(), args: vec![] },
+            "qualified_type" => TypeExpr::Named {
+                pkg: child("package").map(|p| self.text(p).to_string()),
+                name: child("name").map(|p| self.text(p).to_string()).unwrap_or_default(),
+                args: vec![],
+            },
+            "generic_type" => {
+                let base = child("type").map_or(TypeExpr::Other(self.text(n).to_string()), |t| self.type_expr(t));
+                let mut args = Vec::new();
+                if let Some(ta) = child("type_arguments") {
+                    let mut c = ta.walk();
+                    for a in ta.named_children(&mut c) {
+                        let inner = if a.kind() == "type_elem" { a.named_child(0).unwrap_or(a) } else { a };
+                        args.push(self.type_expr(inner));
+                    }
+                }
+                match base {
+                    TypeExpr::Named { pkg, name, .. } => TypeExpr::Named { pkg, name, args },
+                    other => other,
+                }
+            }
+            "pointer_type" => TypeExpr::Pointer(Box::new(self.first_type(n))),
+            "slice_type" => TypeExpr::Slice(Box::new(
+                child("element").map_or(TypeExpr::Other(String::new()), |e| self.type_expr(e)),
+            )),
+            "array_type" => TypeExpr::Array {
+                len: child("length").map(|l| self.text(l).to_string()).unwrap_or_default(),
+                elem: Box::new(child("element").map_or(TypeExpr::Other(String::new()), |e| self.type_expr(e))),
+            },
+            "map_type" => TypeExpr::Map(
+                Box::new(child("key").map_or(TypeExpr::Other(String::new()), |e| self.type_expr(e))),
+                Box::new(child("value").map_or(TypeExpr::Other(String::new()), |e| self.type_expr(e))),
+            ),
+            "parenthesized_type" => self.first_type(n),
+            "struct_type" => TypeExpr::Struct(self.fields(n)),
+            _ => TypeExpr::Other(self.text(n).to_string()),
+        }
+    }
+
+    fn first_type(&self, n: Node<'_>) -> TypeExpr {
+        n.named_child(0).map_or(TypeExpr::Other(self.text(n).to_string()), |c| self.type_expr(c))
+    }
+
+    fn fields(&self, st: Node<'_>) -> Vec<Field> {
+        let mut out = Vec::new();
+        let Some(list) = st.named_child(0).filter(|c| c.kind() == "field_declaration_list") else { return out };
+        let mut c = list.walk();
+        for fd in list.named_children(&mut c) {
+            if fd.kind() != "field_declaration" {
+                continue;
+            }
+            let Some(tyn) = fd.child_by_field_name("type") else { continue };
+            let ty = self.type_expr(tyn);
+            let tag = fd.child_by_field_name("tag").and_then(|t| string_literal(self.text(t)));
+            let mut c2 = fd.walk();
+            let names: Vec<Node<'_>> = fd.children_by_field_name("name", &mut c2).collect();
+            // gengo uses the field's own position (its first name, or the type when embedded).
+            let doc = self.idx.doc(line_of(fd));
+            if names.is_empty() {
+                // An embedded field: `T`, `*T`, `pkg.T`.
+                out.push(Field { name: None, span: tyn.start_byte()..tyn.end_byte(), ty, tag, doc });
+            } else {
+                for nm in names {
+                    out.push(Field {
+                        name: Some(self.text(nm).to_string()),
+                        span: nm.start_byte()..nm.end_byte(),
+                        ty: ty.clone(),
+                        tag: tag.clone(),
+                        doc: doc.clone(),
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    fn const_decl(&mut self, decl: Node<'_>) {
+        // Implicit repetition: a spec without type and value repeats the previous spec's type and expressions,
+        // with `iota` taking the new spec's index.
+        let mut prev: Option<(Option<TypeExpr>, Vec<Node<'_>>)> = None;
+        let mut iota: i64 = 0;
+        let mut c = decl.walk();
+        for spec in decl.named_children(&mut c) {
+            if spec.kind() != "const_spec" {
+                continue;
+            }
+            let mut c2 = spec.walk();
+            let names: Vec<Node<'_>> = spec.children_by_field_name("name", &mut c2).collect();
+            let ty = spec.child_by_field_name("type").map(|t| self.type_expr(t));
+            let values: Vec<Node<'_>> = spec
+                .child_by_field_name("value")
+                .map(|v| {
+                    let mut c3 = v.walk();
+                    v.named_children(&mut c3).collect()
+                })
+                .unwrap_or_default();
+            let (ty, values) = if values.is_empty() && ty.is_none() {
+                prev.clone().unwrap_or((None, vec![]))
+            } else {
+                prev = Some((ty.clone(), values.clone()));
+                (ty, values)
+            };
+            for (i, name) in names.iter().enumerate() {
+                let value = values.get(i).map_or(ConstValue::Other(String::new()), |v| self.const_value(*v, iota));
+                self.file.consts.push(ConstDecl {
+                    name: self.text(*name).to_string(),
+                    span: name.start_byte()..name.end_byte(),
+                    ty: ty.clone(),
+                    value,
+                    doc: self.idx.doc(line_of(*name)),
+                });
+            }
+            iota += 1;
+        }
+    }
+
+    fn const_value(&self, v: Node<'_>, iota: i64) -> ConstValue {
+        let text = self.text(v);
+        match v.kind() {
+            "interpreted_string_literal" | "raw_string_literal" => {
+                string_literal(text).map_or(ConstValue::Other(text.to_string()), ConstValue::Str)
+            }
+            "int_literal" => {
+                crate::tags::lexer::parse_go_int(&text.replace('_', "")).map_or(ConstValue::Other(text.into()), ConstValue::Int)
+            }
+            "iota" => ConstValue::Int(iota),
+            "identifier" => ConstValue::Ref(None, text.to_string()),
+            "selector_expression" => {
+                let operand = v.child_by_field_name("operand").map(|o| self.text(o).to_string());
+                let field = v.child_by_field_name("field").map(|o| self.text(o).to_string()).unwrap_or_default();
+                ConstValue::Ref(operand, field)
+            }
+            "parenthesized_expression" => v.named_child(0).map_or(ConstValue::Other(text.into()), |c| self.const_value(c, iota)),
+            "call_expression" => {
+                // A conversion such as `T("x")`: take the single argument's value.
+                let args = v.child_by_field_name("arguments");
+                match args.and_then(|a| a.named_child(0)) {
+                    Some(a) if args.is_some_and(|a| a.named_child_count() == 1) => self.const_value(a, iota),
+                    _ => ConstValue::Other(text.to_string()),
+                }
+            }
+            "binary_expression" => {
+                let l = v.child_by_field_name("left").map(|n| self.const_value(n, iota));
+                let r = v.child_by_field_name("right").map(|n| self.const_value(n, iota));
+                let op = v.child_by_field_name("operator").map(|n| self.text(n));
+                match (l, op, r) {
+                    (Some(ConstValue::Int(a)), Some(op), Some(ConstValue::Int(b))) => fold(a, op, b)
+                        .map_or(ConstValue::Other(text.to_string()), ConstValue::Int),
+                    (Some(ConstValue::Str(a)), Some("+"), Some(ConstValue::Str(b))) => ConstValue::Str(a + &b),
+                    _ => ConstValue::Other(text.to_string()),
+                }
+            }
+            _ => ConstValue::Other(text.to_string()),
+        }
+    }
+}
+
+fn fold(a: i64, op: &str, b: i64) -> Option<i64> {
+    match op {
+        "+" => a.checked_add(b),
+        "-" => a.checked_sub(b),
+        "*" => a.checked_mul(b),
+        "/" => a.checked_div(b),
+        "<<" => u32::try_from(b).ok().and_then(|b| a.checked_shl(b)),
+        ">>" => u32::try_from(b).ok().and_then(|b| a.checked_shr(b)),
+        "|" => Some(a | b),
+        "&" => Some(a & b),
+        _ => None,
+    }
+}
+
+/// Unquotes a Go string literal (interpreted or raw). Returns `None` if it is not one or is malformed.
+fn string_literal(text: &str) -> Option<String> {
+    if let Some(raw) = text.strip_prefix('`').and_then(|t| t.strip_suffix('`')) {
+        return Some(raw.replace('\r', ""));
+    }
+    unquote_interpreted(text)
+}

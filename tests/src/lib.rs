@@ -1,0 +1,1 @@
+//! vgc test suites live in tests/tests.
