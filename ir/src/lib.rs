@@ -1,1 +1,13 @@
-//! placeholder during bootstrap
+//! vgc-ir: the salsa foundation ([`db`]), the position-free per-file IR ([`model`]), the tag catalog
+//! ([`catalog`]), catalog checking of tag uses ([`check`]) and diagnostics as data ([`diagnostic`]).
+//!
+//! Invariant: no IO and no knowledge of lowering or codegen.
+
+pub mod catalog;
+pub mod check;
+pub mod db;
+pub mod diagnostic;
+pub mod model;
+
+pub use db::{Db, SourceFile};
+pub use diagnostic::{Code, Diagnostic, Severity};

@@ -1,0 +1,222 @@
+//! Catalog checking of tag uses: syntax errors, unknown tags (with a did-you-mean hint), scopes, arguments and
+//! payload types. These checks need no type information; type-dependent checks live in `vgc-analysis`.
+//!
+//! upstream: `validators.typeCheck` and the scope check in `registry.extractValidations`; upstream silently
+//! ignores unknown `+k8s:` tags, vgc reports them.
+
+use crate::catalog::{self, Scope, ValueKind};
+use crate::diagnostic::{Code, Diagnostic};
+use crate::model::TagUse;
+use vgc_parser::tags::{Scalar, Tag, TagValue};
+
+/// A diagnostic before it is placed in a file: the span is relative to the tag text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TagProblem {
+    /// Code.
+    pub code: Code,
+    /// Message.
+    pub message: String,
+    /// Span relative to the tag text.
+    pub span: std::ops::Range<usize>,
+    /// Hint.
+    pub hint: Option<String>,
+}
+
+impl TagProblem {
+    fn new(code: Code, message: String, span: std::ops::Range<usize>) -> Self {
+        Self { code, message, span, hint: None }
+    }
+
+    /// Places the problem in a file, given the file path and the byte offset of the tag text.
+    #[must_use]
+    pub fn into_diagnostic(self, file: &str, base: usize) -> Diagnostic {
+        let d = Diagnostic::error(self.code, self.message).at(file, base + self.span.start..base + self.span.end);
+        match self.hint {
+            Some(h) => d.with_hint(h),
+            None => d,
+        }
+    }
+}
+
+/// The scopes a chained payload is evaluated in, given the wrapper tag and the wrapper's own scope.
+fn payload_scopes(wrapper: &str, outer: &[Scope]) -> Vec<Scope> {
+    match wrapper {
+        "k8s:eachVal" => vec![Scope::ListVal, Scope::MapVal],
+        "k8s:eachKey" => vec![Scope::MapKey],
+        "k8s:item" => vec![Scope::ListVal],
+        "k8s:subfield" => vec![Scope::Field],
+        _ => outer.to_vec(),
+    }
+}
+
+/// Checks one tag use written in `scope`. Returns every problem found (syntax, name, scope, args, payload),
+/// outermost tag first. Generator-control and other generators' tags are accepted as they are.
+#[must_use]
+pub fn check_tag_use(u: &TagUse, scope: Scope) -> Vec<TagProblem> {
+    match &u.parsed {
+        Err(e) => vec![TagProblem::new(Code::TagSyntax, format!("tag {:?}: {}", u.name, e.message), e.span.clone())],
+        Ok(tag) => {
+            if catalog::is_allowed_non_validation(&u.name) || u.name == "default" {
+                return Vec::new();
+            }
+            let mut out = Vec::new();
+            check_tag(tag, &[scope], &mut out);
+            out
+        }
+    }
+}
+
+fn check_tag(tag: &Tag, scopes: &[Scope], out: &mut Vec<TagProblem>) {
+    let Some(spec) = catalog::lookup(&tag.name) else {
+        let mut p = TagProblem::new(Code::UnknownTag, format!("unknown tag {:?}", tag.name), tag.name_span.clone());
+        p.hint = Some(match catalog::suggest(&tag.name) {
+            Some(s) => format!("did you mean `{s}`? (upstream validation-gen silently ignores unknown tags)"),
+            None => "see `vgc docs` for the list of validation tags; upstream validation-gen silently ignores unknown tags".into(),
+        });
+        out.push(p);
+        return;
+    };
+    if !scopes.iter().any(|s| spec.scopes.contains(s)) {
+        let scope = scopes.first().map_or("", |s| s.upstream_name());
+        let mut p = TagProblem::new(
+            Code::WrongScope,
+            format!("tag {:?} cannot be specified on {scope}", tag.name),
+            tag.name_span.clone(),
+        );
+        p.hint = Some(format!(
+            "{} may be used on: {}",
+            tag.name,
+            spec.scopes.iter().map(|s| s.upstream_name()).collect::<Vec<_>>().join(", ")
+        ));
+        out.push(p);
+    }
+    for a in spec.args {
+        let given = tag.args.iter().find(|t| t.name.as_deref().unwrap_or("") == a.name);
+        match given {
+            Some(g) if !kind_matches(a.kind, &g.value) => out.push(TagProblem::new(
+                Code::ArgType,
+                format!(
+                    "tag {:?}: argument {} has wrong type: got {}, want {}",
+                    tag.name,
+                    arg_label(g.name.as_deref()),
+                    g.value.type_name(),
+                    a.kind.upstream_name()
+                ),
+                g.span.clone(),
+            )),
+            None if a.required => {
+                let msg = if a.name.is_empty() {
+                    format!("tag {:?}: missing required positional argument of type {}", tag.name, a.kind.upstream_name())
+                } else {
+                    format!("tag {:?}: missing named argument {:?} of type {}", tag.name, a.name, a.kind.upstream_name())
+                };
+                let mut p = TagProblem::new(Code::MissingArg, msg, tag.name_span.clone());
+                p.hint = Some(format!("{}: {}", arg_label(Some(a.name).filter(|n| !n.is_empty())), a.docs));
+                out.push(p);
+            }
+            _ => {}
+        }
+    }
+    if !spec.accepts_unknown_args {
+        for g in &tag.args {
+            let name = g.name.as_deref().unwrap_or("");
+            if !spec.args.iter().any(|a| a.name == name) {
+                let mut p = TagProblem::new(
+                    Code::UnknownArg,
+                    format!("tag {:?}: unrecognized {}", tag.name, arg_label(g.name.as_deref())),
+                    g.span.clone(),
+                );
+                let known: Vec<_> = spec.args.iter().map(|a| arg_label(Some(a.name).filter(|n| !n.is_empty()))).collect();
+                p.hint = Some(if known.is_empty() {
+                    format!("{} takes no arguments", tag.name)
+                } else {
+                    format!("{} takes: {}", tag.name, known.join(", "))
+                });
+                out.push(p);
+            }
+        }
+    }
+    match (&tag.value, spec.payload) {
+        (None, Some(k)) if spec.payload_required => {
+            let mut p = TagProblem::new(
+                Code::MissingPayload,
+                format!("tag {:?}: missing required tag value of type {}", tag.name, k.upstream_name()),
+                tag.span.clone(),
+            );
+            p.hint = Some(format!("write it as `+{}=<{}>`", tag.name, k.upstream_name()));
+            out.push(p);
+        }
+        (Some(v), expected) => {
+            let (got, span) = match v {
+                TagValue::Scalar(s, sp) => (s.type_name(), sp.clone()),
+                TagValue::Tag(t) => ("tag", t.span.clone()),
+            };
+            let ok = match expected {
+                None => false,
+                Some(ValueKind::Raw) => matches!(v, TagValue::Scalar(..)),
+                Some(ValueKind::Tag) => matches!(v, TagValue::Tag(_)),
+                Some(k) => matches!(v, TagValue::Scalar(s, _) if kind_matches(k, s)),
+            };
+            if !ok {
+                let want = expected.map_or("", ValueKind::upstream_name);
+                let mut p = TagProblem::new(
+                    Code::PayloadType,
+                    format!("tag {:?}: tag value has wrong type: got {got}, want {want}", tag.name),
+                    span,
+                );
+                if expected.is_none() {
+                    p.hint = Some(format!("{} takes no value; write it as `+{}`", tag.name, tag.name));
+                }
+                out.push(p);
+            }
+            if let TagValue::Tag(inner) = v {
+                check_tag(inner, &payload_scopes(&tag.name, scopes), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn kind_matches(k: ValueKind, s: &Scalar) -> bool {
+    matches!(
+        (k, s),
+        (ValueKind::String, Scalar::Str(_)) | (ValueKind::Int, Scalar::Int { .. }) | (ValueKind::Bool, Scalar::Bool(_)) | (ValueKind::Raw, _)
+    )
+}
+
+fn arg_label(name: Option<&str>) -> String {
+    match name {
+        Some(n) => format!("named argument {n:?}"),
+        None => "positional argument".to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    fn run(text: &str, scope: Scope) -> Vec<(Code, String, std::ops::Range<usize>)> {
+        let name = text[..vgc_parser::tags::tag_name_len(text)].to_string();
+        let u = TagUse { name, parsed: vgc_parser::tags::parse(text), raw_value: None, at: 0 };
+        check_tag_use(&u, scope).into_iter().map(|p| (p.code, p.message, p.span)).collect()
+    }
+
+    #[test]
+    fn catalog_checks() {
+        assert_eq!(run("k8s:required", Scope::Field), vec![]);
+        assert_eq!(run("k8s:required", Scope::Type)[0].0, Code::WrongScope);
+        assert_eq!(run("k8s:required", Scope::Type)[0].1, "tag \"k8s:required\" cannot be specified on type definitions");
+        assert_eq!(run("k8s:requird", Scope::Field)[0].0, Code::UnknownTag);
+        assert_eq!(run("k8s:maxItems", Scope::Field)[0].1, "tag \"k8s:maxItems\": missing required tag value of type int");
+        assert_eq!(run("k8s:maxItems=abc", Scope::Field)[0].1, "tag \"k8s:maxItems\": tag value has wrong type: got string, want int");
+        assert_eq!(run("k8s:required=true", Scope::Field)[0].0, Code::PayloadType);
+        assert_eq!(run("k8s:ifEnabled=+k8s:optional", Scope::Field)[0].1, "tag \"k8s:ifEnabled\": missing required positional argument of type string");
+        assert_eq!(run("k8s:beta(since: 1)=+k8s:optional", Scope::Field)[0].1, "tag \"k8s:beta\": argument named argument \"since\" has wrong type: got int, want string");
+        assert_eq!(run("k8s:optional(x: \"y\")", Scope::Field)[0].1, "tag \"k8s:optional\": unrecognized named argument \"x\"");
+        assert_eq!(run("k8s:item(type: \"A\")=+k8s:immutable", Scope::Field), vec![]);
+        let p = run("k8s:eachVal=+k8s:required", Scope::Field);
+        assert_eq!(p[0].1, "tag \"k8s:required\" cannot be specified on list values");
+        assert_eq!(p[0].2, 13..25);
+        assert_eq!(run("k8s:neq=5", Scope::Field), vec![]);
+        assert_eq!(run("k8s:maxItems=", Scope::Field)[0].0, Code::TagSyntax);
+    }
+}

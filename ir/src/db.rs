@@ -1,0 +1,87 @@
+//! The salsa foundation: the [`Db`] trait, the [`SourceFile`] input and the per-file queries.
+//!
+//! Firewall: [`file_ir`] is position-free (spans live in [`file_spans`]), so editing a comment's wording that
+//! moves code but keeps tags and types equal re-runs only the span table and backdates the IR.
+
+use crate::catalog::Scope;
+use crate::check::check_tag_use;
+use crate::diagnostic::{Code, Diagnostic};
+use crate::model::{FileIr, lower_file};
+use std::sync::Arc;
+use vgc_parser::go::GoFile;
+
+/// The database trait every vgc layer builds on.
+#[salsa::db]
+pub trait Db: salsa::Database {}
+
+/// A Go source file: its path (as registered by the driver) and its text.
+#[salsa::input(debug)]
+pub struct SourceFile {
+    /// Path as the driver registered it (used in diagnostics).
+    #[returns(ref)]
+    pub path: String,
+    /// File text.
+    #[returns(ref)]
+    pub text: Arc<str>,
+}
+
+/// The Go syntax summary of a file. Never fails.
+#[salsa::tracked(returns(ref), no_eq, lru = 256)]
+pub fn parsed_go(db: &dyn Db, file: SourceFile) -> GoFile {
+    vgc_parser::go::parse(file.text(db))
+}
+
+#[salsa::tracked(returns(ref))]
+fn lowered(db: &dyn Db, file: SourceFile) -> (FileIr, Vec<std::ops::Range<usize>>) {
+    lower_file(parsed_go(db, file))
+}
+
+/// The position-free IR of a file.
+#[salsa::tracked(returns(ref))]
+pub fn file_ir(db: &dyn Db, file: SourceFile) -> FileIr {
+    lowered(db, file).0.clone()
+}
+
+/// The span table of a file: byte ranges indexed by [`crate::model::SpanId`].
+#[salsa::tracked(returns(ref))]
+pub fn file_spans(db: &dyn Db, file: SourceFile) -> Vec<std::ops::Range<usize>> {
+    lowered(db, file).1.clone()
+}
+
+/// Resolves a span id of `file` to a byte range (empty range if the id is unknown).
+#[must_use]
+pub fn span_of(db: &dyn Db, file: SourceFile, id: crate::model::SpanId) -> std::ops::Range<usize> {
+    file_spans(db, file).get(id as usize).cloned().unwrap_or(0..0)
+}
+
+/// Per-file diagnostics that need no type information: Go syntax problems (warnings) and catalog checks of every
+/// tag on types, fields and constants.
+#[salsa::tracked(returns(ref))]
+pub fn check_file(db: &dyn Db, file: SourceFile) -> Box<[Diagnostic]> {
+    let ir = file_ir(db, file);
+    let path = file.path(db).as_str();
+    let mut out = Vec::new();
+    for (id, msg) in &ir.problems {
+        out.push(
+            Diagnostic::warning(Code::GoSyntax, msg.clone())
+                .at(path, span_of(db, file, *id))
+                .with_hint("fix the Go syntax here; vgc read every other declaration of this file"),
+        );
+    }
+    let mut check = |uses: &[crate::model::TagUse], scope: Scope| {
+        for u in uses {
+            let base = span_of(db, file, u.at).start;
+            out.extend(check_tag_use(u, scope).into_iter().map(|p| p.into_diagnostic(path, base)));
+        }
+    };
+    for t in &ir.types {
+        check(&t.tags, Scope::Type);
+        for f in &t.fields {
+            check(&f.tags, Scope::Field);
+        }
+    }
+    for c in &ir.consts {
+        check(&c.tags, Scope::Const);
+    }
+    out.into_boxed_slice()
+}

@@ -1,0 +1,193 @@
+//! The position-free per-file IR: what a Go file declares and which tags it carries. Tag texts and their spans
+//! relative to the tag line are kept; where each tag line sits in the file lives in the separate span table
+//! ([`crate::db::file_spans`]), so moving code around does not change this IR.
+
+use serde::Serialize;
+use vgc_parser::go::{self, CommentLine, ConstValue, GoFile, TypeExpr};
+use vgc_parser::structtag::{self, JsonTag};
+use vgc_parser::tags::{self, Tag, TagError};
+
+/// Index into a file's span table.
+pub type SpanId = u32;
+
+/// A tag use: the parsed tag (or its syntax error) and where its text starts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TagUse {
+    /// The tag name as extracted (`k8s:maxItems`).
+    pub name: String,
+    /// Parsed tag, or the syntax error (spans relative to the tag text).
+    pub parsed: Result<Tag, TagError>,
+    /// Raw payload (RawValues mode), for tags read that way (`k8s:validation-gen`, `default`).
+    pub raw_value: Option<String>,
+    /// Where the tag text starts in the file (span table index).
+    pub at: SpanId,
+}
+
+/// A struct field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FieldIr {
+    /// Go name (`None` for embedded fields).
+    pub go_name: Option<String>,
+    /// The JSON view of the field (`None` when there is no json struct tag).
+    pub json: Option<JsonTag>,
+    /// The Go type as written.
+    pub ty: TypeExpr,
+    /// `+k8s:` tags on the field.
+    pub tags: Vec<TagUse>,
+    /// `+default=` value(s) on the field (raw), for the `optional` zero-default rule.
+    pub defaults: Vec<TagUse>,
+    /// Span of the field name.
+    pub at: SpanId,
+}
+
+/// A type declaration.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TypeIr {
+    /// Name.
+    pub name: String,
+    /// `type T = U`.
+    pub is_alias: bool,
+    /// Has type parameters.
+    pub generic: bool,
+    /// Right-hand side; struct fields are in `fields`.
+    pub ty: TypeExpr,
+    /// Struct fields (empty unless `ty` is a struct).
+    pub fields: Vec<FieldIr>,
+    /// `+k8s:` tags of the type's own comment.
+    pub tags: Vec<TagUse>,
+    /// `+k8s:validation-gen` tags of the second-closest comment (upstream honours both places).
+    pub second_tags: Vec<TagUse>,
+    /// Span of the name.
+    pub at: SpanId,
+}
+
+/// A constant.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ConstIr {
+    /// Name.
+    pub name: String,
+    /// Declared type.
+    pub ty: Option<TypeExpr>,
+    /// Value.
+    pub value: ConstValue,
+    /// Comment lines joined with `\n` (used by enum de-duplication).
+    pub comment: String,
+    /// `+k8s:` tags.
+    pub tags: Vec<TagUse>,
+    /// Span of the name.
+    pub at: SpanId,
+}
+
+/// The IR of one Go file.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+pub struct FileIr {
+    /// Package name.
+    pub package: String,
+    /// Imports: (local name, path).
+    pub imports: Vec<(Option<String>, String)>,
+    /// Types.
+    pub types: Vec<TypeIr>,
+    /// Constants.
+    pub consts: Vec<ConstIr>,
+    /// `+k8s:` tags of every comment group of the file (upstream reads them from `doc.go` only).
+    pub package_tags: Vec<TagUse>,
+    /// Syntax problems (span ids with messages).
+    pub problems: Vec<(SpanId, String)>,
+}
+
+/// Tags read in RawValues mode (upstream uses the legacy extractor or `RawValues(true)` for these).
+fn is_raw_tag(name: &str) -> bool {
+    name.starts_with("k8s:validation-gen") || name == "default"
+}
+
+/// Builds the IR and the span table of one file from its syntax summary.
+#[must_use]
+pub fn lower_file(g: &GoFile) -> (FileIr, Vec<std::ops::Range<usize>>) {
+    let mut spans = Vec::new();
+    let mut push = |s: std::ops::Range<usize>| {
+        spans.push(s);
+        SpanId::try_from(spans.len() - 1).unwrap_or(SpanId::MAX)
+    };
+    let mut ir = FileIr { package: g.package.clone(), ..FileIr::default() };
+    ir.imports = g.imports.iter().map(|i| (i.alias.clone(), i.path.clone())).collect();
+    for p in &g.problems {
+        let id = push(p.span.clone());
+        ir.problems.push((id, p.message.clone()));
+    }
+    for grp in &g.comment_groups {
+        ir.package_tags.extend(tag_uses("+k8s:", &grp.lines, &mut push));
+    }
+    for t in &g.types {
+        let fields = match &t.ty {
+            TypeExpr::Struct(fs) => fs.iter().map(|f| lower_field(f, &mut push)).collect(),
+            _ => Vec::new(),
+        };
+        let second: Vec<TagUse> = tag_uses("+k8s:", &t.second_doc, &mut push)
+            .into_iter()
+            .filter(|u| u.name == "k8s:validation-gen")
+            .collect();
+        ir.types.push(TypeIr {
+            name: t.name.clone(),
+            is_alias: t.is_alias,
+            generic: t.generic,
+            ty: strip_struct(&t.ty),
+            fields,
+            tags: tag_uses("+k8s:", &t.doc, &mut push),
+            second_tags: second,
+            at: push(t.name_span.clone()),
+        });
+    }
+    for c in &g.consts {
+        ir.consts.push(ConstIr {
+            name: c.name.clone(),
+            ty: c.ty.clone(),
+            value: c.value.clone(),
+            comment: c.doc.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n"),
+            tags: tag_uses("+k8s:", &c.doc, &mut push),
+            at: push(c.span.clone()),
+        });
+    }
+    (ir, spans)
+}
+
+fn strip_struct(t: &TypeExpr) -> TypeExpr {
+    // Fields are carried separately; keep the shape marker only.
+    match t {
+        TypeExpr::Struct(_) => TypeExpr::Struct(Vec::new()),
+        other => other.clone(),
+    }
+}
+
+fn lower_field(f: &go::Field, push: &mut impl FnMut(std::ops::Range<usize>) -> SpanId) -> FieldIr {
+    FieldIr {
+        go_name: f.name.clone(),
+        json: f.tag.as_deref().and_then(structtag::json),
+        ty: f.ty.clone(),
+        tags: tag_uses("+k8s:", &f.doc, push),
+        defaults: tag_uses("+default", &f.doc, push).into_iter().filter(|u| u.name == "default").collect(),
+        at: push(f.span.clone()),
+    }
+}
+
+fn tag_uses(prefix: &str, lines: &[CommentLine], push: &mut impl FnMut(std::ops::Range<usize>) -> SpanId) -> Vec<TagUse> {
+    let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+    tags::extract(prefix, texts)
+        .into_iter()
+        .map(|tl| {
+            let base = lines[tl.line].offset + tl.column;
+            let at = push(base..base + tl.text.len());
+            let (parsed, raw_value) = if is_raw_tag(&tl.name) {
+                match tags::parse_raw(&tl.text) {
+                    Ok(r) => (
+                        Ok(Tag { name: r.name, name_span: 0..tl.name.len(), args: vec![], value: None, span: 0..tl.text.len() }),
+                        r.value,
+                    ),
+                    Err(e) => (Err(e), None),
+                }
+            } else {
+                (tags::parse(&tl.text), None)
+            };
+            TagUse { name: tl.name, parsed, raw_value, at }
+        })
+        .collect()
+}
