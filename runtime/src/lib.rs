@@ -1,1 +1,31 @@
-//! placeholder during bootstrap
+//! vgc-runtime: what vgc-generated validation code calls.
+//!
+//! - [`field`]: lazily rendered field paths and upstream-shaped errors (`k8s.io/apimachinery/pkg/util/validation/field`).
+//! - [`operation`]: the operation, options and subresources (`k8s.io/apimachinery/pkg/api/operation`).
+//! - [`validate`]: the runtime validators (`k8s.io/apimachinery/pkg/api/validate`).
+//! - [`formats`]: the string formats of `+k8s:format`.
+//! - [`types`]: well-known Kubernetes value types with their JSON forms and semantic equality.
+//!
+//! Invariant: depends on no compiler crate; its semver is independent of vgc's.
+
+pub mod field;
+pub mod formats;
+pub mod operation;
+pub mod types;
+pub mod validate;
+
+pub use field::{BadValue, Error, ErrorList, ErrorListExt, ErrorType, Path, StabilityLevel};
+pub use operation::{Operation, OperationType};
+
+/// Validation of a generated type (DESIGN.md §4).
+pub trait Validate {
+    /// Appends the errors of `self` (compared with `old` on update) under `path` to `errs`.
+    fn validate_into(&self, old: Option<&Self>, op: &Operation, path: &Path<'_>, errs: &mut ErrorList);
+
+    /// Validates `self` as a root object: the path starts at the root (upstream passes a nil path).
+    fn validate(&self, old: Option<&Self>, op: &Operation) -> ErrorList {
+        let mut errs = ErrorList::new();
+        self.validate_into(old, op, &Path::Root, &mut errs);
+        errs
+    }
+}

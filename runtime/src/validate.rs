@@ -1,0 +1,575 @@
+//! Runtime validators called by generated code, mirroring `k8s.io/apimachinery/pkg/api/validate`.
+//!
+//! Calling convention (upstream `fn(ctx, op, fldPath, value, oldValue) ErrorList`): the value and old value are
+//! passed *nilable* (`Option<&T>`; `None` means a nil pointer or, for the old value, no correlated old object).
+//! An empty [`ErrorList`] does not allocate.
+
+use crate::field::{BadValue, Error, ErrorList, Path};
+use crate::formats;
+use crate::operation::Operation;
+use std::collections::BTreeMap;
+
+/// Converts any serializable value to the [`BadValue`] upstream would print (`%q` strings, `%v` ints and bools,
+/// JSON otherwise).
+pub fn bad_value<T: serde::Serialize + ?Sized>(v: &T) -> BadValue {
+    match serde_json::to_value(v) {
+        Ok(serde_json::Value::String(s)) => BadValue::Str(s),
+        Ok(serde_json::Value::Bool(b)) => BadValue::Bool(b),
+        Ok(serde_json::Value::Number(n)) if n.is_i64() => BadValue::Int(n.as_i64().unwrap_or_default()),
+        Ok(v) => BadValue::Json(v),
+        Err(_) => BadValue::None,
+    }
+}
+
+fn one(e: Error) -> ErrorList {
+    vec![e]
+}
+
+// ---- requiredness (upstream required.go) ----------------------------------------------------------------
+
+/// Whether a value is "set" in upstream's sense, per Go kind: a non-zero builtin, a non-nil pointer, a
+/// non-empty slice or map.
+pub trait IsSet {
+    /// True when the value counts as specified.
+    fn is_set(&self) -> bool;
+}
+
+macro_rules! is_set_zero {
+    ($($t:ty),*) => { $(impl IsSet for $t { fn is_set(&self) -> bool { *self != <$t>::default() } })* };
+}
+is_set_zero!(i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, bool, String);
+
+impl<T> IsSet for Vec<T> {
+    fn is_set(&self) -> bool {
+        !self.is_empty()
+    }
+}
+impl<K, V> IsSet for BTreeMap<K, V> {
+    fn is_set(&self) -> bool {
+        !self.is_empty()
+    }
+}
+impl<T> IsSet for Option<T> {
+    fn is_set(&self) -> bool {
+        self.is_some()
+    }
+}
+
+/// upstream `RequiredValue/RequiredPointer/RequiredSlice/RequiredMap`: `Required(path, "")` when unset.
+#[must_use]
+pub fn required(path: &Path<'_>, set: bool) -> ErrorList {
+    if set { Vec::new() } else { one(Error::required(path, "")) }
+}
+
+/// upstream `Optional*`: a NonError short-circuit. Returns true when the field is unset (validation stops).
+#[must_use]
+pub fn optional_unset(set: bool) -> bool {
+    !set
+}
+
+/// upstream `Forbidden*`: `Forbidden(path, "")` when set.
+#[must_use]
+pub fn forbidden(path: &Path<'_>, set: bool) -> ErrorList {
+    if set { one(Error::forbidden(path, "")) } else { Vec::new() }
+}
+
+// ---- limits (upstream limits.go) ------------------------------------------------------------------------
+
+/// upstream `Minimum`: `Invalid(path, value, "must be greater than or equal to N")`, origin `minimum`.
+#[must_use]
+pub fn minimum<T: Copy + Into<i128> + serde::Serialize>(path: &Path<'_>, value: Option<&T>, min: i128) -> ErrorList {
+    match value {
+        Some(v) if (*v).into() < min => one(
+            Error::invalid(path, bad_value(v), format!("must be greater than or equal to {min}")).with_origin("minimum"),
+        ),
+        _ => Vec::new(),
+    }
+}
+
+/// upstream `Maximum`: `Invalid(path, value, "must be less than or equal to N")`, origin `maximum`.
+#[must_use]
+pub fn maximum<T: Copy + Into<i128> + serde::Serialize>(path: &Path<'_>, value: Option<&T>, max: i128) -> ErrorList {
+    match value {
+        Some(v) if (*v).into() > max => {
+            one(Error::invalid(path, bad_value(v), format!("must be less than or equal to {max}")).with_origin("maximum"))
+        }
+        _ => Vec::new(),
+    }
+}
+
+fn plural(n: i64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// upstream `MaxLength` (runes): `TooLong(path, "<value omitted>", "may not be more than N characters")`.
+#[must_use]
+pub fn max_length(path: &Path<'_>, value: Option<&str>, max: i64) -> ErrorList {
+    match value {
+        Some(v) if i64::try_from(v.chars().count()).unwrap_or(i64::MAX) > max => one(
+            Error::too_long(path, format!("may not be more than {}", plural(max, "character", "characters")))
+                .with_origin("maxLength"),
+        ),
+        _ => Vec::new(),
+    }
+}
+
+/// upstream `MaxBytes`: `TooLong(path, "<value omitted>", "may not be more than N bytes")`.
+#[must_use]
+pub fn max_bytes(path: &Path<'_>, value: Option<&str>, max: i64) -> ErrorList {
+    match value {
+        Some(v) if i64::try_from(v.len()).unwrap_or(i64::MAX) > max => one(
+            Error::too_long(path, format!("may not be more than {}", plural(max, "byte", "bytes"))).with_origin("maxBytes"),
+        ),
+        _ => Vec::new(),
+    }
+}
+
+/// upstream `MinLength` (runes): `TooShort(path, value, "must be at least N characters")`.
+#[must_use]
+pub fn min_length(path: &Path<'_>, value: Option<&str>, min: i64) -> ErrorList {
+    match value {
+        Some(v) if i64::try_from(v.chars().count()).unwrap_or(i64::MAX) < min => one(
+            Error::too_short(path, BadValue::Str(v.to_string()), format!("must be at least {}", plural(min, "character", "characters")))
+                .with_origin("minLength"),
+        ),
+        _ => Vec::new(),
+    }
+}
+
+/// upstream `MaxItems`: `TooMany(path, len, "must have at most N items")`, origin `maxItems`.
+#[must_use]
+pub fn max_items(path: &Path<'_>, len: usize, max: i64) -> ErrorList {
+    let len = i64::try_from(len).unwrap_or(i64::MAX);
+    if len > max {
+        one(Error::too_many(path, len, format!("must have at most {}", plural(max, "item", "items"))).with_origin("maxItems"))
+    } else {
+        Vec::new()
+    }
+}
+
+/// upstream `MinItems`: `TooFew(path, len, "must have at least N items")`, origin `minItems`.
+#[must_use]
+pub fn min_items(path: &Path<'_>, len: usize, min: i64) -> ErrorList {
+    let len = i64::try_from(len).unwrap_or(i64::MAX);
+    if len < min {
+        one(Error::too_few(path, len, format!("must have at least {}", plural(min, "item", "items"))).with_origin("minItems"))
+    } else {
+        Vec::new()
+    }
+}
+
+/// upstream `MaxProperties` (a nil map is skipped; Rust maps cannot be nil, so an empty map passes because
+/// 0 ≤ N always holds).
+#[must_use]
+pub fn max_properties(path: &Path<'_>, len: usize, max: i64) -> ErrorList {
+    let len = i64::try_from(len).unwrap_or(i64::MAX);
+    if len > max {
+        one(Error::too_many(path, len, format!("must have at most {}", plural(max, "item", "items"))).with_origin("maxProperties"))
+    } else {
+        Vec::new()
+    }
+}
+
+/// upstream `MinProperties`: nil counts as 0.
+#[must_use]
+pub fn min_properties(path: &Path<'_>, len: usize, min: i64) -> ErrorList {
+    let len = i64::try_from(len).unwrap_or(i64::MAX);
+    if len < min {
+        one(Error::too_few(path, len, format!("must have at least {}", plural(min, "item", "items"))).with_origin("minProperties"))
+    } else {
+        Vec::new()
+    }
+}
+
+// ---- formats (upstream strfmt.go) -----------------------------------------------------------------------
+
+fn from_msgs(path: &Path<'_>, v: &str, msgs: Vec<String>, origin: &str) -> ErrorList {
+    msgs.into_iter().map(|m| Error::invalid(path, BadValue::Str(v.to_string()), m).with_origin(origin)).collect()
+}
+
+fn with_origin(errs: ErrorList, origin: &str) -> ErrorList {
+    errs.into_iter().map(|e| e.with_origin(origin)).collect()
+}
+
+/// Validates `value` against `+k8s:format=<name>`. Unknown names are rejected by the compiler, so they never
+/// reach here; one would yield an internal error.
+#[must_use]
+pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
+    let Some(v) = value else { return Vec::new() };
+    let origin = format!("format={name}");
+    match name {
+        "k8s-short-name" => from_msgs(path, v, formats::dns1123_label(v), &origin),
+        "k8s-long-name" => from_msgs(path, v, formats::dns1123_subdomain(v, false), &origin),
+        "k8s-long-name-caseless" => from_msgs(path, v, formats::dns1123_subdomain(v, true), &origin),
+        "k8s-label-key" => from_msgs(path, v, formats::label_key(v), &origin),
+        "k8s-prefixed-label-key" => from_msgs(path, v, formats::prefixed_label_key(v), &origin),
+        "k8s-label-value" => from_msgs(path, v, formats::label_value(v), &origin),
+        "k8s-path-segment-name" => from_msgs(path, v, formats::path_segment_name(v), &origin),
+        "k8s-uuid" => {
+            if formats::is_lowercase_uuid(v) {
+                Vec::new()
+            } else {
+                one(Error::invalid(path, BadValue::Str(v.into()), "must be a lowercase UUID in 8-4-4-4-12 format").with_origin(origin))
+            }
+        }
+        "k8s-resource-pool-name" => {
+            let mut errs = Vec::new();
+            if v.len() > 253 {
+                errs.push(Error::too_long(path, "may not be more than 253 bytes"));
+            }
+            for (i, part) in v.split('/').enumerate() {
+                if part.is_empty() {
+                    errs.push(Error::invalid(path, BadValue::Str(v.into()), format!("segment {i}: must not be empty")));
+                    continue;
+                }
+                for m in formats::dns1123_subdomain(part, false) {
+                    errs.push(Error::invalid(path, BadValue::Str(part.into()), format!("segment {i}: {m}")));
+                }
+            }
+            with_origin(errs, &origin)
+        }
+        "k8s-extended-resource-name" => {
+            let mut errs = Vec::new();
+            let bv = || BadValue::Str(v.to_string());
+            if !v.contains('/') {
+                errs.push(Error::invalid(path, bv(), "a name must be a domain-prefixed path, such as 'example.com/my-prop'"));
+            } else if v.contains("kubernetes.io/") {
+                errs.push(Error::invalid(path, bv(), "must not have \"kubernetes.io/\" domain"));
+            }
+            if v.starts_with("requests.") {
+                errs.push(Error::invalid(path, bv(), "must not have \"requests.\" prefix"));
+            }
+            for m in formats::label_key(&format!("requests.{v}")) {
+                errs.push(Error::invalid(path, bv(), m));
+            }
+            with_origin(errs, &origin)
+        }
+        "k8s-resource-fully-qualified-name" => {
+            let mut errs = Vec::new();
+            let parts: Vec<&str> = v.split('/').collect();
+            let c_ident = |id: &str, errs: &mut ErrorList| {
+                if id.len() > 32 {
+                    errs.push(Error::too_long(path, "may not be more than 32 bytes"));
+                }
+                for m in formats::c_identifier(id) {
+                    errs.push(Error::invalid(path, BadValue::Str(id.into()), m));
+                }
+            };
+            match parts.as_slice() {
+                [one_part] => c_ident(one_part, &mut errs),
+                [prefix, name] => {
+                    if prefix.is_empty() {
+                        errs.push(Error::invalid(path, BadValue::Str(String::new()), "prefix must not be empty"));
+                    } else {
+                        if prefix.len() > 63 {
+                            errs.push(Error::too_long(path, "may not be more than 63 bytes"));
+                        }
+                        for m in formats::dns1123_subdomain(prefix, false) {
+                            errs.push(Error::invalid(path, BadValue::Str((*prefix).into()), format!("prefix: {m}")));
+                        }
+                    }
+                    if name.is_empty() {
+                        errs.push(Error::invalid(path, BadValue::Str(String::new()), "name must not be empty"));
+                    } else {
+                        c_ident(name, &mut errs);
+                    }
+                }
+                _ => {}
+            }
+            if !v.contains('/') {
+                errs.push(Error::invalid(path, BadValue::Str(v.into()), "a fully qualified name must be a domain and a name separated by a slash"));
+            }
+            with_origin(errs, &origin)
+        }
+        _ => one(Error::internal(path, format!("unsupported validation format {name:?}"))),
+    }
+}
+
+// ---- enum (upstream enum.go) ----------------------------------------------------------------------------
+
+/// upstream `Enum` without exclusions: nil → ok; a value outside `valid` (sorted) → `NotSupported(path, value,
+/// "supported values: \"a\", \"b\"")`, no origin.
+#[must_use]
+pub fn enum_value(path: &Path<'_>, value: Option<&str>, valid: &[&str]) -> ErrorList {
+    match value {
+        Some(v) if valid.binary_search(&v).is_err() => {
+            let detail = if valid.is_empty() {
+                String::new()
+            } else {
+                let quoted: Vec<String> = valid.iter().map(|s| serde_json::to_string(s).unwrap_or_default()).collect();
+                format!("supported values: {}", quoted.join(", "))
+            };
+            one(Error::not_supported(path, BadValue::Str(v.to_string()), detail))
+        }
+        _ => Vec::new(),
+    }
+}
+
+// ---- update-only (upstream immutable.go, update.go) -----------------------------------------------------
+
+/// upstream `Immutable`: on update, `Invalid(path, nil, "field is immutable")`, origin `immutable`. Reached only
+/// when the caller's ratchet saw a change.
+#[must_use]
+pub fn immutable(path: &Path<'_>, op: &Operation) -> ErrorList {
+    if op.is_update() {
+        one(Error::invalid(path, BadValue::Json(serde_json::Value::Null), "field is immutable").with_origin("immutable"))
+    } else {
+        Vec::new()
+    }
+}
+
+/// The `+k8s:update` constraints, in upstream's merged order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum UpdateConstraint {
+    /// A field unset on create may not be set later.
+    NoSet,
+    /// A set field may not be cleared.
+    NoUnset,
+    /// A set field may not change.
+    NoModify,
+    /// No list item or map key may be added.
+    NoAddItem,
+    /// No list item or map key may be removed.
+    NoRemoveItem,
+}
+
+fn update_err(path: &Path<'_>, detail: &str) -> Error {
+    Error::invalid(path, BadValue::Json(serde_json::Value::Null), detail).with_origin("update")
+}
+
+/// upstream `UpdateValueByCompare` / `UpdateValueByReflect` / `UpdateStruct` (nil old → no error) and
+/// `UpdatePointer` (`pointer == true`: a nil old value still counts as "unset"). `old_set`/`new_set` are the
+/// set-ness of each side; `changed` is whether the values differ.
+#[must_use]
+pub fn update_scalar(
+    path: &Path<'_>,
+    op: &Operation,
+    has_old: bool,
+    pointer: bool,
+    old_set: bool,
+    new_set: bool,
+    changed: bool,
+    constraints: &[UpdateConstraint],
+) -> ErrorList {
+    if !op.is_update() || (!has_old && !pointer) {
+        return Vec::new();
+    }
+    let mut errs = Vec::new();
+    for c in constraints {
+        match c {
+            UpdateConstraint::NoSet if !old_set && new_set => errs.push(update_err(path, "field cannot be set once created")),
+            UpdateConstraint::NoUnset if old_set && !new_set => errs.push(update_err(path, "field cannot be cleared once set")),
+            UpdateConstraint::NoModify if old_set && new_set && changed => {
+                errs.push(update_err(path, "field cannot be modified once set"));
+            }
+            _ => {}
+        }
+    }
+    errs
+}
+
+// ---- lists and maps (upstream each.go) ------------------------------------------------------------------
+
+/// upstream `EachValSliceVal`: for each element, find its old counterpart with `matches` (list-map keys or set
+/// equality; `None` for atomic lists), skip it on update when found and `equiv` holds, otherwise run `f` at
+/// `path[i]`.
+pub fn each_slice_val<T>(
+    op: &Operation,
+    path: &Path<'_>,
+    new: &[T],
+    old: Option<&[T]>,
+    matches: Option<fn(&T, &T) -> bool>,
+    equiv: Option<fn(&T, &T) -> bool>,
+    mut f: impl FnMut(&Path<'_>, &T, Option<&T>, &mut ErrorList),
+    errs: &mut ErrorList,
+) {
+    for (i, v) in new.iter().enumerate() {
+        let o = match (matches, old) {
+            (Some(m), Some(old)) => old.iter().find(|o| m(o, v)),
+            _ => None,
+        };
+        if op.is_update() && o.is_some_and(|o| equiv.is_none_or(|eq| eq(v, o))) {
+            continue;
+        }
+        f(&path.index(i), v, o, errs);
+    }
+}
+
+/// upstream `EachPtrSliceVal`: like [`each_slice_val`] for `[]*T`; nil elements are skipped.
+pub fn each_ptr_slice_val<T>(
+    op: &Operation,
+    path: &Path<'_>,
+    new: &[Option<T>],
+    old: Option<&[Option<T>]>,
+    matches: Option<fn(&T, &T) -> bool>,
+    equiv: Option<fn(&T, &T) -> bool>,
+    mut f: impl FnMut(&Path<'_>, &T, Option<&T>, &mut ErrorList),
+    errs: &mut ErrorList,
+) {
+    for (i, v) in new.iter().enumerate() {
+        let Some(v) = v else { continue };
+        let o = match (matches, old) {
+            (Some(m), Some(old)) => old.iter().flatten().find(|o| m(o, v)),
+            _ => None,
+        };
+        if op.is_update() && o.is_some_and(|o| equiv.is_none_or(|eq| eq(v, o))) {
+            continue;
+        }
+        f(&path.index(i), v, o, errs);
+    }
+}
+
+/// upstream `EachMapVal`: the old value is `old[key]`; skipped on update when present and `equiv` holds.
+/// Iteration is in key order (upstream's is random; see docs/deviations.md).
+pub fn each_map_val<V>(
+    op: &Operation,
+    path: &Path<'_>,
+    new: &BTreeMap<String, V>,
+    old: Option<&BTreeMap<String, V>>,
+    equiv: Option<fn(&V, &V) -> bool>,
+    mut f: impl FnMut(&Path<'_>, &V, Option<&V>, &mut ErrorList),
+    errs: &mut ErrorList,
+) {
+    for (k, v) in new {
+        let o = old.and_then(|m| m.get(k));
+        if op.is_update() && o.is_some() && equiv.is_some_and(|eq| o.is_some_and(|o| eq(v, o))) {
+            continue;
+        }
+        f(&path.key(k), v, o, errs);
+    }
+}
+
+/// upstream `EachMapKey`: the validator gets the map's own path; keys present in the old map are skipped on
+/// update.
+pub fn each_map_key<V>(
+    op: &Operation,
+    path: &Path<'_>,
+    new: &BTreeMap<String, V>,
+    old: Option<&BTreeMap<String, V>>,
+    mut f: impl FnMut(&Path<'_>, &String, &mut ErrorList),
+    errs: &mut ErrorList,
+) {
+    for k in new.keys() {
+        if op.is_update() && old.is_some_and(|m| m.contains_key(k)) {
+            continue;
+        }
+        f(path, k, errs);
+    }
+}
+
+/// upstream `ValSliceUnique`: `Duplicate(path[j], element)` for every later index duplicating an earlier one,
+/// sorted, once each.
+#[must_use]
+pub fn slice_unique<T: serde::Serialize>(path: &Path<'_>, new: &[T], matches: fn(&T, &T) -> bool) -> ErrorList {
+    let mut dups: Vec<usize> = Vec::new();
+    for i in 0..new.len() {
+        for j in i + 1..new.len() {
+            if matches(&new[i], &new[j]) && !dups.contains(&j) {
+                dups.push(j);
+            }
+        }
+    }
+    dups.sort_unstable();
+    dups.into_iter().map(|j| Error::duplicate(&path.index(j), bad_value(&new[j]))).collect()
+}
+
+/// upstream `PtrSliceUnique`: like [`slice_unique`], nil elements ignored.
+#[must_use]
+pub fn ptr_slice_unique<T: serde::Serialize>(path: &Path<'_>, new: &[Option<T>], matches: fn(&T, &T) -> bool) -> ErrorList {
+    let mut dups: Vec<usize> = Vec::new();
+    for i in 0..new.len() {
+        let Some(a) = &new[i] else { continue };
+        for j in i + 1..new.len() {
+            if let Some(b) = &new[j] {
+                if matches(a, b) && !dups.contains(&j) {
+                    dups.push(j);
+                }
+            }
+        }
+    }
+    dups.sort_unstable();
+    dups.into_iter().map(|j| Error::duplicate(&path.index(j), bad_value(&new[j]))).collect()
+}
+
+/// upstream `PtrSliceNoNils`: `Required(path[i], "")` for each nil element.
+#[must_use]
+pub fn ptr_slice_no_nils<T>(path: &Path<'_>, new: &[Option<T>]) -> ErrorList {
+    new.iter().enumerate().filter(|(_, v)| v.is_none()).map(|(i, _)| Error::required(&path.index(i), "")).collect()
+}
+
+/// upstream `ValSliceUpdate` / `PtrSliceUpdate` for NoAddItem / NoRemoveItem (`matches` identifies items).
+#[must_use]
+pub fn slice_update<T>(
+    path: &Path<'_>,
+    op: &Operation,
+    new: &[T],
+    old: &[T],
+    matches: fn(&T, &T) -> bool,
+    constraints: &[UpdateConstraint],
+) -> ErrorList {
+    if !op.is_update() {
+        return Vec::new();
+    }
+    let mut errs = Vec::new();
+    for c in constraints {
+        match c {
+            UpdateConstraint::NoSet if old.is_empty() && !new.is_empty() => errs.push(update_err(path, "field cannot be set once created")),
+            UpdateConstraint::NoUnset if !old.is_empty() && new.is_empty() => errs.push(update_err(path, "field cannot be cleared once set")),
+            UpdateConstraint::NoAddItem => {
+                for (i, n) in new.iter().enumerate() {
+                    if !old.iter().any(|o| matches(o, n)) {
+                        errs.push(Error::forbidden(&path.index(i), "item may not be added").with_origin("update"));
+                    }
+                }
+            }
+            UpdateConstraint::NoRemoveItem => {
+                for o in old {
+                    if !new.iter().any(|n| matches(o, n)) {
+                        errs.push(Error::forbidden(path, "item may not be removed").with_origin("update"));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    errs
+}
+
+/// upstream `UpdateMap` for NoSet / NoUnset / NoAddItem / NoRemoveItem (keys identify items).
+#[must_use]
+pub fn map_update<V>(
+    path: &Path<'_>,
+    op: &Operation,
+    new: &BTreeMap<String, V>,
+    old: &BTreeMap<String, V>,
+    constraints: &[UpdateConstraint],
+) -> ErrorList {
+    if !op.is_update() {
+        return Vec::new();
+    }
+    let mut errs = Vec::new();
+    for c in constraints {
+        match c {
+            UpdateConstraint::NoSet if old.is_empty() && !new.is_empty() => errs.push(update_err(path, "field cannot be set once created")),
+            UpdateConstraint::NoUnset if !old.is_empty() && new.is_empty() => errs.push(update_err(path, "field cannot be cleared once set")),
+            UpdateConstraint::NoAddItem => {
+                for k in new.keys().filter(|k| !old.contains_key(*k)) {
+                    errs.push(Error::forbidden(&path.key(k), "item may not be added").with_origin("update"));
+                }
+            }
+            UpdateConstraint::NoRemoveItem => {
+                for k in old.keys().filter(|k| !new.contains_key(*k)) {
+                    errs.push(Error::forbidden(&path.key(k), "item may not be removed").with_origin("update"));
+                }
+            }
+            _ => {}
+        }
+    }
+    errs
+}
+
+/// The upstream "undefined validation option" internal error.
+#[must_use]
+pub fn undefined_option(path: &Path<'_>, option: &str) -> Error {
+    Error::internal(path, format!("undefined validation option {option:?}"))
+}
