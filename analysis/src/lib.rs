@@ -1,1 +1,13 @@
-//! placeholder during bootstrap
+//! vgc-analysis: cross-package analyses. Loads a module tree through [`system::System`] into a
+//! [`program::Program`], resolves Go types ([`types`]), selects root types as upstream `targets.go` does, and
+//! computes reachability.
+//!
+//! Invariant: no IO outside the `System` trait.
+
+pub mod gomod;
+pub mod program;
+pub mod system;
+pub mod types;
+
+pub use program::{Program, TypeKey, load};
+pub use system::{MemorySystem, System};

@@ -1,1 +1,8 @@
-//! placeholder during bootstrap
+//! vgc: the driver. Holds the concrete salsa database, the OS [`System`](vgc_analysis::System), the build
+//! pipeline (load → check → lower → generate → write atomically) and the diagnostic renderer.
+
+pub mod driver;
+pub mod render;
+pub mod sys;
+
+pub use driver::{BuildOutcome, BuildRequest, build};

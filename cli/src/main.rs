@@ -1,1 +1,149 @@
-fn main() {}
+//! The `vgc` command line.
+
+use clap::{Parser, Subcommand};
+use std::io::Write as _;
+use std::process::ExitCode;
+use std::time::Instant;
+use vgc::{BuildRequest, build, render};
+use vgc_codegen::RuntimeDep;
+
+#[derive(Parser)]
+#[command(
+    name = "vgc",
+    version,
+    about = "Compiles Kubernetes declarative-validation tags into Rust validation code"
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Check tags and generate the Rust validation crate.
+    Build {
+        /// Go module root or package directory (default: the bundled example API).
+        path: Option<String>,
+        /// Output directory for the generated crate.
+        #[arg(long, default_value = "out/vgc-generated")]
+        out: String,
+        /// Name of the generated crate.
+        #[arg(long, default_value = "vgc-generated")]
+        crate_name: String,
+        /// Path of the vgc-runtime crate for the generated Cargo.toml (default: this checkout's runtime/).
+        #[arg(long)]
+        runtime_path: Option<String>,
+        /// crates.io version of vgc-runtime instead of a path.
+        #[arg(long, conflicts_with = "runtime_path")]
+        runtime_version: Option<String>,
+        /// Print diagnostics one per line (`file:line:col: severity[CODE]: message`).
+        #[arg(long)]
+        short: bool,
+    },
+    /// Check tags only; write nothing.
+    Check {
+        /// Go module root or package directory (default: the bundled example API).
+        path: Option<String>,
+        /// Print diagnostics one per line.
+        #[arg(long)]
+        short: bool,
+    },
+}
+
+fn default_example() -> String {
+    let here = env!("CARGO_MANIFEST_DIR");
+    format!("{}/examples/api", here.trim_end_matches("/cli"))
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let start = Instant::now();
+    let (req, short) = match cli.cmd {
+        Command::Build {
+            path,
+            out,
+            crate_name,
+            runtime_path,
+            runtime_version,
+            short,
+        } => {
+            let runtime = match (runtime_path, runtime_version) {
+                (_, Some(v)) => RuntimeDep::Version(v),
+                (Some(p), None) => RuntimeDep::Path(p),
+                (None, None) => RuntimeDep::Path(format!(
+                    "{}/runtime",
+                    env!("CARGO_MANIFEST_DIR").trim_end_matches("/cli")
+                )),
+            };
+            let out = std::path::absolute(&out).unwrap_or_else(|_| out.into());
+            (
+                BuildRequest {
+                    path: path.unwrap_or_else(default_example),
+                    out: Some(out),
+                    crate_name,
+                    runtime,
+                },
+                short,
+            )
+        }
+        Command::Check { path, short } => (
+            BuildRequest {
+                path: path.unwrap_or_else(default_example),
+                out: None,
+                crate_name: "vgc-generated".into(),
+                runtime: RuntimeDep::Version("0.1".into()),
+            },
+            short,
+        ),
+    };
+    let outcome = build(&req);
+    let mut stderr = std::io::stderr().lock();
+    let text = if short {
+        outcome
+            .diagnostics
+            .iter()
+            .map(|d| render::short(d, &outcome.sources) + "\n")
+            .collect()
+    } else {
+        render::human(&outcome.diagnostics, &outcome.sources)
+    };
+    let _ = stderr.write_all(text.as_bytes());
+    let s = outcome.stats;
+    let _ = writeln!(
+        stderr,
+        "vgc: {} packages, {} types, {} tags ({} lowered, {} not lowered yet), {} checks generated, {} warnings, {} errors in {:.2}s",
+        s.packages,
+        s.types,
+        s.tags,
+        s.lowered,
+        s.not_lowered,
+        s.checks,
+        outcome.warnings(),
+        outcome.errors(),
+        start.elapsed().as_secs_f64()
+    );
+    if outcome
+        .diagnostics
+        .iter()
+        .any(|d| d.code == vgc_ir::Code::Io)
+        && outcome.stats.packages == 0
+    {
+        return ExitCode::from(2);
+    }
+    if let Some(e) = &outcome.io_error {
+        let _ = writeln!(stderr, "error: {e}");
+        return ExitCode::from(2);
+    }
+    if outcome.errors() > 0 {
+        return ExitCode::from(1);
+    }
+    if let Some(out) = &req.out {
+        let _ = writeln!(
+            stderr,
+            "vgc: wrote {} files to {}",
+            outcome.files.len(),
+            out.display()
+        );
+    }
+    ExitCode::SUCCESS
+}

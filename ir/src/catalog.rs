@@ -139,11 +139,22 @@ pub struct TagSpec {
 use Scope::{Const as C, Field as F, ListVal as LV, MapKey as MK, MapVal as MV, Type as T};
 
 const ALL5: &[Scope] = &[T, F, LV, MK, MV];
-const SC: Flags = Flags { short_circuit: true, non_error: false };
-const NONE: Flags = Flags { short_circuit: false, non_error: false };
+const SC: Flags = Flags {
+    short_circuit: true,
+    non_error: false,
+};
+const NONE: Flags = Flags {
+    short_circuit: false,
+    non_error: false,
+};
 
 const fn arg(name: &'static str, kind: ValueKind, required: bool, docs: &'static str) -> ArgSpec {
-    ArgSpec { name, kind, required, docs }
+    ArgSpec {
+        name,
+        kind,
+        required,
+        docs,
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -158,77 +169,576 @@ const fn tag(
     lowering: Lowering,
     docs: &'static str,
 ) -> TagSpec {
-    TagSpec { name, scopes, args, accepts_unknown_args: false, payload, payload_required, stability, flags, lowering, docs }
+    TagSpec {
+        name,
+        scopes,
+        args,
+        accepts_unknown_args: false,
+        payload,
+        payload_required,
+        stability,
+        flags,
+        lowering,
+        docs,
+    }
 }
 
 use Lowering::{Lowered as L, Metadata as M, NotYet as N};
 use Stability::{Alpha, Beta, Stable};
 use ValueKind::{Int, Raw, String as Str, Tag as TagV};
 
-const SINCE: &[ArgSpec] = &[arg("since", Str, false, "the Kubernetes version (`<major>.<minor>`) the level applies since")];
-const OPTION: &[ArgSpec] = &[arg("", Str, true, "the name of the validation option (feature gate)")];
-const UNION: &[ArgSpec] = &[arg("union", Str, false, "the union's name, for types with several unions")];
+const SINCE: &[ArgSpec] = &[arg(
+    "since",
+    Str,
+    false,
+    "the Kubernetes version (`<major>.<minor>`) the level applies since",
+)];
+const OPTION: &[ArgSpec] = &[arg(
+    "",
+    Str,
+    true,
+    "the name of the validation option (feature gate)",
+)];
+const UNION: &[ArgSpec] = &[arg(
+    "union",
+    Str,
+    false,
+    "the union's name, for types with several unions",
+)];
 const MEMBER: &[ArgSpec] = &[
-    arg("union", Str, false, "the union's name, for types with several unions"),
-    arg("memberName", Str, false, "the member's name in discriminator values (default: the field's Go name)"),
+    arg(
+        "union",
+        Str,
+        false,
+        "the union's name, for types with several unions",
+    ),
+    arg(
+        "memberName",
+        Str,
+        false,
+        "the member's name in discriminator values (default: the field's Go name)",
+    ),
 ];
 const TEST_ARGS: &[ArgSpec] = &[
-    arg("flags", Str, false, "comma-separated function flags: ShortCircuit, NonError"),
+    arg(
+        "flags",
+        Str,
+        false,
+        "comma-separated function flags: ShortCircuit, NonError",
+    ),
     arg("typeArg", Str, false, "an explicit generic type argument"),
     arg("cohort", Str, false, "the cohort the check belongs to"),
 ];
 
 /// Every registered validation tag, sorted by name (upstream's 45).
 pub static TAGS: &[TagSpec] = &[
-    tag("k8s:alpha", ALL5, SINCE, Some(TagV), true, Beta, NONE, L, "Marks the payload's checks as alpha: their errors are marked alpha and not enforced."),
-    tag("k8s:beta", ALL5, SINCE, Some(TagV), true, Beta, NONE, L, "Marks the payload's checks as beta: their errors are marked beta."),
-    tag("k8s:customUnique", ALL5, &[], None, false, Stable, NONE, N, "The list's uniqueness is checked by hand-written code; no uniqueness check is generated."),
-    tag("k8s:customValidation", &[T, F], &[], None, false, Stable, NONE, N, "Calls a hand-written ValidateCustom_<Type>[_<Field>] function."),
-    tag("k8s:dependentForbidden", &[F], &[arg("", Str, true, "the JSON name of the sibling field")], None, false, Alpha, NONE, N, "When this field is set, the named sibling must not be set."),
-    tag("k8s:dependentRequired", &[F], &[arg("", Str, true, "the JSON name of the sibling field")], None, false, Alpha, NONE, N, "When this field is set, the named sibling must be set."),
-    tag("k8s:eachKey", ALL5, &[], Some(TagV), true, Stable, NONE, L, "Applies the payload validation to every key of a map."),
-    tag("k8s:eachVal", ALL5, &[], Some(TagV), true, Stable, NONE, L, "Applies the payload validation to every value of a list or map."),
-    tag("k8s:enum", &[T], &[], None, false, Stable, NONE, L, "The string type is an enum: values must be one of its typed constants."),
-    tag("k8s:enumExclude", &[C], &[], None, false, Alpha, NONE, N, "Excludes this constant from its enum (usually under ifEnabled/ifDisabled)."),
-    tag("k8s:forbidden", &[F], &[], None, false, Beta, SC, L, "The field must not be set."),
-    tag("k8s:format", ALL5, &[], Some(Str), true, Stable, NONE, L, "The string must have the named format."),
-    tag("k8s:ifDisabled", &[T, F, LV, MK, MV, C], OPTION, Some(TagV), true, Stable, NONE, N, "Applies the payload only when the option is disabled."),
-    tag("k8s:ifEnabled", &[T, F, LV, MK, MV, C], OPTION, Some(TagV), true, Stable, NONE, N, "Applies the payload only when the option is enabled."),
-    tag("k8s:ifMode", &[F], &[
-        arg("", Str, false, "the mode value"),
-        arg("modality", Str, false, "the modality (discriminator) name"),
-        arg("mode", Str, false, "the mode value"),
-    ], Some(TagV), true, Stable, NONE, N, "Applies the payload when the mode discriminator has the given value; the field is forbidden otherwise."),
-    tag("k8s:immutable", &[F, T, LV, MV], &[], None, false, Stable, SC, L, "The value may not change once set (any change on update is an error)."),
-    TagSpec { accepts_unknown_args: true, ..tag("k8s:item", ALL5, &[], Some(TagV), true, Stable, NONE, N, "Applies the payload to the list-map item whose keys have the given values.") },
-    tag("k8s:listMapKey", ALL5, &[], Some(Str), true, Stable, NONE, M, "Names a key field (JSON name) of a listType=map list."),
-    tag("k8s:listType", ALL5, &[], Some(Str), true, Stable, NONE, L, "The list's semantics: atomic, set or map."),
-    tag("k8s:maxBytes", ALL5, &[], Some(Int), true, Stable, NONE, L, "The string may have at most N bytes."),
-    tag("k8s:maxItems", &[T, F, LV, MV], &[], Some(Int), true, Stable, SC, L, "The list may have at most N items."),
-    tag("k8s:maxLength", ALL5, &[], Some(Int), true, Stable, NONE, L, "The string may have at most N characters."),
-    tag("k8s:maxProperties", &[T, F], &[], Some(Int), true, Stable, SC, L, "The map may have at most N entries."),
-    tag("k8s:maximum", ALL5, &[], Some(Int), true, Stable, NONE, L, "The integer must be at most N."),
-    tag("k8s:minItems", &[T, F, LV, MV], &[], Some(Int), true, Stable, NONE, L, "The list must have at least N items."),
-    tag("k8s:minLength", ALL5, &[], Some(Int), true, Stable, NONE, L, "The string must have at least N characters."),
-    tag("k8s:minProperties", &[T, F], &[], Some(Int), true, Stable, NONE, L, "The map must have at least N entries."),
-    tag("k8s:minimum", ALL5, &[], Some(Int), true, Stable, NONE, L, "The integer must be at least N."),
-    tag("k8s:modeDiscriminator", &[F], &[arg("modality", Str, false, "the modality name")], None, false, Stable, NONE, N, "This field selects the mode for ifMode rules."),
-    tag("k8s:monotonic", &[T, F], &[], None, false, Alpha, NONE, N, "The integer may not decrease on update."),
-    tag("k8s:neq", ALL5, &[], Some(Raw), true, Alpha, NONE, N, "The value must not equal the payload."),
-    tag("k8s:opaqueType", ALL5, &[], None, false, Stable, NONE, L, "Do not validate the referenced type's own rules here."),
-    tag("k8s:optional", &[F], &[], None, false, Stable, Flags { short_circuit: true, non_error: true }, L, "The field may be unset; when unset, its other checks are skipped."),
-    tag("k8s:required", &[F], &[], None, false, Stable, SC, L, "The field must be set."),
-    TagSpec { ..tag("k8s:subfield", ALL5, &[arg("", Str, true, "the JSON name of the member field")], Some(TagV), true, Stable, NONE, N, "Applies the payload to a member of this struct.") },
-    tag("k8s:unionDiscriminator", &[F, LV], UNION, None, false, Beta, NONE, N, "This field names the union member that is set."),
-    tag("k8s:unionMember", &[F, LV], MEMBER, None, false, Stable, NONE, N, "Exactly one member of the union must be set."),
-    tag("k8s:unique", ALL5, &[], Some(Str), true, Stable, NONE, L, "Items must be unique as a set or by list-map keys."),
-    tag("k8s:update", &[F, LV, MV], &[], Some(Str), false, Stable, SC, L, "Restricts updates: NoSet, NoUnset, NoModify, NoAddItem, NoRemoveItem."),
-    tag("k8s:validateError", ALL5, &[], Some(Str), true, Alpha, NONE, N, "Test tag: always fails generation."),
-    tag("k8s:validateFalse", ALL5, TEST_ARGS, Some(Str), false, Alpha, NONE, N, "Test tag: always fails validation."),
-    tag("k8s:validateTrue", ALL5, TEST_ARGS, Some(Str), false, Alpha, NONE, N, "Test tag: never fails."),
-    tag("k8s:validateTrueAlpha", ALL5, TEST_ARGS, Some(Str), false, Alpha, NONE, N, "Test tag: never fails (alpha)."),
-    tag("k8s:validateTrueBeta", ALL5, TEST_ARGS, Some(Str), false, Beta, NONE, N, "Test tag: never fails (beta)."),
-    tag("k8s:zeroOrOneOfMember", &[F, LV], MEMBER, None, false, Stable, NONE, N, "At most one member of the group may be set."),
+    tag(
+        "k8s:alpha",
+        ALL5,
+        SINCE,
+        Some(TagV),
+        true,
+        Beta,
+        NONE,
+        L,
+        "Marks the payload's checks as alpha: their errors are marked alpha and not enforced.",
+    ),
+    tag(
+        "k8s:beta",
+        ALL5,
+        SINCE,
+        Some(TagV),
+        true,
+        Beta,
+        NONE,
+        L,
+        "Marks the payload's checks as beta: their errors are marked beta.",
+    ),
+    tag(
+        "k8s:customUnique",
+        ALL5,
+        &[],
+        None,
+        false,
+        Stable,
+        NONE,
+        N,
+        "The list's uniqueness is checked by hand-written code; no uniqueness check is generated.",
+    ),
+    tag(
+        "k8s:customValidation",
+        &[T, F],
+        &[],
+        None,
+        false,
+        Stable,
+        NONE,
+        N,
+        "Calls a hand-written ValidateCustom_<Type>[_<Field>] function.",
+    ),
+    tag(
+        "k8s:dependentForbidden",
+        &[F],
+        &[arg("", Str, true, "the JSON name of the sibling field")],
+        None,
+        false,
+        Alpha,
+        NONE,
+        N,
+        "When this field is set, the named sibling must not be set.",
+    ),
+    tag(
+        "k8s:dependentRequired",
+        &[F],
+        &[arg("", Str, true, "the JSON name of the sibling field")],
+        None,
+        false,
+        Alpha,
+        NONE,
+        N,
+        "When this field is set, the named sibling must be set.",
+    ),
+    tag(
+        "k8s:eachKey",
+        ALL5,
+        &[],
+        Some(TagV),
+        true,
+        Stable,
+        NONE,
+        L,
+        "Applies the payload validation to every key of a map.",
+    ),
+    tag(
+        "k8s:eachVal",
+        ALL5,
+        &[],
+        Some(TagV),
+        true,
+        Stable,
+        NONE,
+        L,
+        "Applies the payload validation to every value of a list or map.",
+    ),
+    tag(
+        "k8s:enum",
+        &[T],
+        &[],
+        None,
+        false,
+        Stable,
+        NONE,
+        L,
+        "The string type is an enum: values must be one of its typed constants.",
+    ),
+    tag(
+        "k8s:enumExclude",
+        &[C],
+        &[],
+        None,
+        false,
+        Alpha,
+        NONE,
+        N,
+        "Excludes this constant from its enum (usually under ifEnabled/ifDisabled).",
+    ),
+    tag(
+        "k8s:forbidden",
+        &[F],
+        &[],
+        None,
+        false,
+        Beta,
+        SC,
+        L,
+        "The field must not be set.",
+    ),
+    tag(
+        "k8s:format",
+        ALL5,
+        &[],
+        Some(Str),
+        true,
+        Stable,
+        NONE,
+        L,
+        "The string must have the named format.",
+    ),
+    tag(
+        "k8s:ifDisabled",
+        &[T, F, LV, MK, MV, C],
+        OPTION,
+        Some(TagV),
+        true,
+        Stable,
+        NONE,
+        N,
+        "Applies the payload only when the option is disabled.",
+    ),
+    tag(
+        "k8s:ifEnabled",
+        &[T, F, LV, MK, MV, C],
+        OPTION,
+        Some(TagV),
+        true,
+        Stable,
+        NONE,
+        N,
+        "Applies the payload only when the option is enabled.",
+    ),
+    tag(
+        "k8s:ifMode",
+        &[F],
+        &[
+            arg("", Str, false, "the mode value"),
+            arg("modality", Str, false, "the modality (discriminator) name"),
+            arg("mode", Str, false, "the mode value"),
+        ],
+        Some(TagV),
+        true,
+        Stable,
+        NONE,
+        N,
+        "Applies the payload when the mode discriminator has the given value; the field is forbidden otherwise.",
+    ),
+    tag(
+        "k8s:immutable",
+        &[F, T, LV, MV],
+        &[],
+        None,
+        false,
+        Stable,
+        SC,
+        L,
+        "The value may not change once set (any change on update is an error).",
+    ),
+    TagSpec {
+        accepts_unknown_args: true,
+        ..tag(
+            "k8s:item",
+            ALL5,
+            &[],
+            Some(TagV),
+            true,
+            Stable,
+            NONE,
+            N,
+            "Applies the payload to the list-map item whose keys have the given values.",
+        )
+    },
+    tag(
+        "k8s:listMapKey",
+        ALL5,
+        &[],
+        Some(Str),
+        true,
+        Stable,
+        NONE,
+        M,
+        "Names a key field (JSON name) of a listType=map list.",
+    ),
+    tag(
+        "k8s:listType",
+        ALL5,
+        &[],
+        Some(Str),
+        true,
+        Stable,
+        NONE,
+        L,
+        "The list's semantics: atomic, set or map.",
+    ),
+    tag(
+        "k8s:maxBytes",
+        ALL5,
+        &[],
+        Some(Int),
+        true,
+        Stable,
+        NONE,
+        L,
+        "The string may have at most N bytes.",
+    ),
+    tag(
+        "k8s:maxItems",
+        &[T, F, LV, MV],
+        &[],
+        Some(Int),
+        true,
+        Stable,
+        SC,
+        L,
+        "The list may have at most N items.",
+    ),
+    tag(
+        "k8s:maxLength",
+        ALL5,
+        &[],
+        Some(Int),
+        true,
+        Stable,
+        NONE,
+        L,
+        "The string may have at most N characters.",
+    ),
+    tag(
+        "k8s:maxProperties",
+        &[T, F],
+        &[],
+        Some(Int),
+        true,
+        Stable,
+        SC,
+        L,
+        "The map may have at most N entries.",
+    ),
+    tag(
+        "k8s:maximum",
+        ALL5,
+        &[],
+        Some(Int),
+        true,
+        Stable,
+        NONE,
+        L,
+        "The integer must be at most N.",
+    ),
+    tag(
+        "k8s:minItems",
+        &[T, F, LV, MV],
+        &[],
+        Some(Int),
+        true,
+        Stable,
+        NONE,
+        L,
+        "The list must have at least N items.",
+    ),
+    tag(
+        "k8s:minLength",
+        ALL5,
+        &[],
+        Some(Int),
+        true,
+        Stable,
+        NONE,
+        L,
+        "The string must have at least N characters.",
+    ),
+    tag(
+        "k8s:minProperties",
+        &[T, F],
+        &[],
+        Some(Int),
+        true,
+        Stable,
+        NONE,
+        L,
+        "The map must have at least N entries.",
+    ),
+    tag(
+        "k8s:minimum",
+        ALL5,
+        &[],
+        Some(Int),
+        true,
+        Stable,
+        NONE,
+        L,
+        "The integer must be at least N.",
+    ),
+    tag(
+        "k8s:modeDiscriminator",
+        &[F],
+        &[arg("modality", Str, false, "the modality name")],
+        None,
+        false,
+        Stable,
+        NONE,
+        N,
+        "This field selects the mode for ifMode rules.",
+    ),
+    tag(
+        "k8s:monotonic",
+        &[T, F],
+        &[],
+        None,
+        false,
+        Alpha,
+        NONE,
+        N,
+        "The integer may not decrease on update.",
+    ),
+    tag(
+        "k8s:neq",
+        ALL5,
+        &[],
+        Some(Raw),
+        true,
+        Alpha,
+        NONE,
+        N,
+        "The value must not equal the payload.",
+    ),
+    tag(
+        "k8s:opaqueType",
+        ALL5,
+        &[],
+        None,
+        false,
+        Stable,
+        NONE,
+        L,
+        "Do not validate the referenced type's own rules here.",
+    ),
+    tag(
+        "k8s:optional",
+        &[F],
+        &[],
+        None,
+        false,
+        Stable,
+        Flags {
+            short_circuit: true,
+            non_error: true,
+        },
+        L,
+        "The field may be unset; when unset, its other checks are skipped.",
+    ),
+    tag(
+        "k8s:required",
+        &[F],
+        &[],
+        None,
+        false,
+        Stable,
+        SC,
+        L,
+        "The field must be set.",
+    ),
+    TagSpec {
+        ..tag(
+            "k8s:subfield",
+            ALL5,
+            &[arg("", Str, true, "the JSON name of the member field")],
+            Some(TagV),
+            true,
+            Stable,
+            NONE,
+            N,
+            "Applies the payload to a member of this struct.",
+        )
+    },
+    tag(
+        "k8s:unionDiscriminator",
+        &[F, LV],
+        UNION,
+        None,
+        false,
+        Beta,
+        NONE,
+        N,
+        "This field names the union member that is set.",
+    ),
+    tag(
+        "k8s:unionMember",
+        &[F, LV],
+        MEMBER,
+        None,
+        false,
+        Stable,
+        NONE,
+        N,
+        "Exactly one member of the union must be set.",
+    ),
+    tag(
+        "k8s:unique",
+        ALL5,
+        &[],
+        Some(Str),
+        true,
+        Stable,
+        NONE,
+        L,
+        "Items must be unique as a set or by list-map keys.",
+    ),
+    tag(
+        "k8s:update",
+        &[F, LV, MV],
+        &[],
+        Some(Str),
+        false,
+        Stable,
+        SC,
+        L,
+        "Restricts updates: NoSet, NoUnset, NoModify, NoAddItem, NoRemoveItem.",
+    ),
+    tag(
+        "k8s:validateError",
+        ALL5,
+        &[],
+        Some(Str),
+        true,
+        Alpha,
+        NONE,
+        N,
+        "Test tag: always fails generation.",
+    ),
+    tag(
+        "k8s:validateFalse",
+        ALL5,
+        TEST_ARGS,
+        Some(Str),
+        false,
+        Alpha,
+        NONE,
+        N,
+        "Test tag: always fails validation.",
+    ),
+    tag(
+        "k8s:validateTrue",
+        ALL5,
+        TEST_ARGS,
+        Some(Str),
+        false,
+        Alpha,
+        NONE,
+        N,
+        "Test tag: never fails.",
+    ),
+    tag(
+        "k8s:validateTrueAlpha",
+        ALL5,
+        TEST_ARGS,
+        Some(Str),
+        false,
+        Alpha,
+        NONE,
+        N,
+        "Test tag: never fails (alpha).",
+    ),
+    tag(
+        "k8s:validateTrueBeta",
+        ALL5,
+        TEST_ARGS,
+        Some(Str),
+        false,
+        Beta,
+        NONE,
+        N,
+        "Test tag: never fails (beta).",
+    ),
+    tag(
+        "k8s:zeroOrOneOfMember",
+        &[F, LV],
+        MEMBER,
+        None,
+        false,
+        Stable,
+        NONE,
+        N,
+        "At most one member of the group may be set.",
+    ),
 ];
 
 /// Generator-control tags read by vgc itself (package or type comments; raw values).
@@ -266,16 +776,21 @@ pub static OTHER_GENERATORS: &[&str] = &[
 /// Looks a validation tag up by full name.
 #[must_use]
 pub fn lookup(name: &str) -> Option<&'static TagSpec> {
-    TAGS.binary_search_by(|t| t.name.cmp(name)).ok().map(|i| &TAGS[i])
+    TAGS.binary_search_by(|t| t.name.cmp(name))
+        .ok()
+        .map(|i| &TAGS[i])
 }
 
 /// True for generator-control tags and other generators' tags (accepted without validation-tag checking).
 #[must_use]
 pub fn is_allowed_non_validation(name: &str) -> bool {
     CONTROL_TAGS.contains(&name)
-        || OTHER_GENERATORS
-            .iter()
-            .any(|p| name == *p || name.strip_prefix(p).is_some_and(|rest| rest.starts_with(':') || rest.starts_with('-')))
+        || OTHER_GENERATORS.iter().any(|p| {
+            name == *p
+                || name
+                    .strip_prefix(p)
+                    .is_some_and(|rest| rest.starts_with(':') || rest.starts_with('-'))
+        })
 }
 
 /// The closest known tag name to `name` (Levenshtein distance ≤ 3), for did-you-mean hints.
@@ -284,7 +799,12 @@ pub fn suggest(name: &str) -> Option<&'static str> {
     TAGS.iter()
         .map(|t| t.name)
         .chain(CONTROL_TAGS.iter().copied())
-        .map(|n| (levenshtein(&name.to_ascii_lowercase(), &n.to_ascii_lowercase()), n))
+        .map(|n| {
+            (
+                levenshtein(&name.to_ascii_lowercase(), &n.to_ascii_lowercase()),
+                n,
+            )
+        })
         .filter(|(d, _)| *d <= 3)
         .min()
         .map(|(_, n)| n)
@@ -324,14 +844,22 @@ mod tests {
     use super::*;
     #[test]
     fn catalog_is_sorted_and_complete() {
-        assert!(TAGS.windows(2).all(|w| w[0].name < w[1].name), "sorted for binary search");
+        assert!(
+            TAGS.windows(2).all(|w| w[0].name < w[1].name),
+            "sorted for binary search"
+        );
         assert_eq!(TAGS.len(), 45);
-        assert_eq!(lookup("k8s:maxItems").map(|t| t.flags.short_circuit), Some(true));
+        assert_eq!(
+            lookup("k8s:maxItems").map(|t| t.flags.short_circuit),
+            Some(true)
+        );
         assert!(lookup("k8s:item").is_some_and(|t| t.accepts_unknown_args));
         assert_eq!(suggest("k8s:requird"), Some("k8s:required"));
         assert_eq!(suggest("k8s:maxitems"), Some("k8s:maxItems"));
         assert!(is_allowed_non_validation("k8s:deepcopy-gen:interfaces"));
-        assert!(is_allowed_non_validation("k8s:prerelease-lifecycle-gen:introduced"));
+        assert!(is_allowed_non_validation(
+            "k8s:prerelease-lifecycle-gen:introduced"
+        ));
         assert!(!is_allowed_non_validation("k8s:requird"));
     }
 }

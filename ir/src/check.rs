@@ -24,13 +24,19 @@ pub struct TagProblem {
 
 impl TagProblem {
     fn new(code: Code, message: String, span: std::ops::Range<usize>) -> Self {
-        Self { code, message, span, hint: None }
+        Self {
+            code,
+            message,
+            span,
+            hint: None,
+        }
     }
 
     /// Places the problem in a file, given the file path and the byte offset of the tag text.
     #[must_use]
     pub fn into_diagnostic(self, file: &str, base: usize) -> Diagnostic {
-        let d = Diagnostic::error(self.code, self.message).at(file, base + self.span.start..base + self.span.end);
+        let d = Diagnostic::error(self.code, self.message)
+            .at(file, base + self.span.start..base + self.span.end);
         match self.hint {
             Some(h) => d.with_hint(h),
             None => d,
@@ -54,7 +60,11 @@ fn payload_scopes(wrapper: &str, outer: &[Scope]) -> Vec<Scope> {
 #[must_use]
 pub fn check_tag_use(u: &TagUse, scope: Scope) -> Vec<TagProblem> {
     match &u.parsed {
-        Err(e) => vec![TagProblem::new(Code::TagSyntax, format!("tag {:?}: {}", u.name, e.message), e.span.clone())],
+        Err(e) => vec![TagProblem::new(
+            Code::TagSyntax,
+            format!("tag {:?}: {}", u.name, e.message),
+            e.span.clone(),
+        )],
         Ok(tag) => {
             if catalog::is_allowed_non_validation(&u.name) || u.name == "default" {
                 return Vec::new();
@@ -68,7 +78,11 @@ pub fn check_tag_use(u: &TagUse, scope: Scope) -> Vec<TagProblem> {
 
 fn check_tag(tag: &Tag, scopes: &[Scope], out: &mut Vec<TagProblem>) {
     let Some(spec) = catalog::lookup(&tag.name) else {
-        let mut p = TagProblem::new(Code::UnknownTag, format!("unknown tag {:?}", tag.name), tag.name_span.clone());
+        let mut p = TagProblem::new(
+            Code::UnknownTag,
+            format!("unknown tag {:?}", tag.name),
+            tag.name_span.clone(),
+        );
         p.hint = Some(match catalog::suggest(&tag.name) {
             Some(s) => format!("did you mean `{s}`? (upstream validation-gen silently ignores unknown tags)"),
             None => "see `vgc docs` for the list of validation tags; upstream validation-gen silently ignores unknown tags".into(),
@@ -86,12 +100,19 @@ fn check_tag(tag: &Tag, scopes: &[Scope], out: &mut Vec<TagProblem>) {
         p.hint = Some(format!(
             "{} may be used on: {}",
             tag.name,
-            spec.scopes.iter().map(|s| s.upstream_name()).collect::<Vec<_>>().join(", ")
+            spec.scopes
+                .iter()
+                .map(|s| s.upstream_name())
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
         out.push(p);
     }
     for a in spec.args {
-        let given = tag.args.iter().find(|t| t.name.as_deref().unwrap_or("") == a.name);
+        let given = tag
+            .args
+            .iter()
+            .find(|t| t.name.as_deref().unwrap_or("") == a.name);
         match given {
             Some(g) if !kind_matches(a.kind, &g.value) => out.push(TagProblem::new(
                 Code::ArgType,
@@ -106,12 +127,25 @@ fn check_tag(tag: &Tag, scopes: &[Scope], out: &mut Vec<TagProblem>) {
             )),
             None if a.required => {
                 let msg = if a.name.is_empty() {
-                    format!("tag {:?}: missing required positional argument of type {}", tag.name, a.kind.upstream_name())
+                    format!(
+                        "tag {:?}: missing required positional argument of type {}",
+                        tag.name,
+                        a.kind.upstream_name()
+                    )
                 } else {
-                    format!("tag {:?}: missing named argument {:?} of type {}", tag.name, a.name, a.kind.upstream_name())
+                    format!(
+                        "tag {:?}: missing named argument {:?} of type {}",
+                        tag.name,
+                        a.name,
+                        a.kind.upstream_name()
+                    )
                 };
                 let mut p = TagProblem::new(Code::MissingArg, msg, tag.name_span.clone());
-                p.hint = Some(format!("{}: {}", arg_label(Some(a.name).filter(|n| !n.is_empty())), a.docs));
+                p.hint = Some(format!(
+                    "{}: {}",
+                    arg_label(Some(a.name).filter(|n| !n.is_empty())),
+                    a.docs
+                ));
                 out.push(p);
             }
             _ => {}
@@ -123,10 +157,18 @@ fn check_tag(tag: &Tag, scopes: &[Scope], out: &mut Vec<TagProblem>) {
             if !spec.args.iter().any(|a| a.name == name) {
                 let mut p = TagProblem::new(
                     Code::UnknownArg,
-                    format!("tag {:?}: unrecognized {}", tag.name, arg_label(g.name.as_deref())),
+                    format!(
+                        "tag {:?}: unrecognized {}",
+                        tag.name,
+                        arg_label(g.name.as_deref())
+                    ),
                     g.span.clone(),
                 );
-                let known: Vec<_> = spec.args.iter().map(|a| arg_label(Some(a.name).filter(|n| !n.is_empty()))).collect();
+                let known: Vec<_> = spec
+                    .args
+                    .iter()
+                    .map(|a| arg_label(Some(a.name).filter(|n| !n.is_empty())))
+                    .collect();
                 p.hint = Some(if known.is_empty() {
                     format!("{} takes no arguments", tag.name)
                 } else {
@@ -140,10 +182,18 @@ fn check_tag(tag: &Tag, scopes: &[Scope], out: &mut Vec<TagProblem>) {
         (None, Some(k)) if spec.payload_required => {
             let mut p = TagProblem::new(
                 Code::MissingPayload,
-                format!("tag {:?}: missing required tag value of type {}", tag.name, k.upstream_name()),
+                format!(
+                    "tag {:?}: missing required tag value of type {}",
+                    tag.name,
+                    k.upstream_name()
+                ),
                 tag.span.clone(),
             );
-            p.hint = Some(format!("write it as `+{}=<{}>`", tag.name, k.upstream_name()));
+            p.hint = Some(format!(
+                "write it as `+{}=<{}>`",
+                tag.name,
+                k.upstream_name()
+            ));
             out.push(p);
         }
         (Some(v), expected) => {
@@ -161,11 +211,17 @@ fn check_tag(tag: &Tag, scopes: &[Scope], out: &mut Vec<TagProblem>) {
                 let want = expected.map_or("", ValueKind::upstream_name);
                 let mut p = TagProblem::new(
                     Code::PayloadType,
-                    format!("tag {:?}: tag value has wrong type: got {got}, want {want}", tag.name),
+                    format!(
+                        "tag {:?}: tag value has wrong type: got {got}, want {want}",
+                        tag.name
+                    ),
                     span,
                 );
                 if expected.is_none() {
-                    p.hint = Some(format!("{} takes no value; write it as `+{}`", tag.name, tag.name));
+                    p.hint = Some(format!(
+                        "{} takes no value; write it as `+{}`",
+                        tag.name, tag.name
+                    ));
                 }
                 out.push(p);
             }
@@ -180,7 +236,10 @@ fn check_tag(tag: &Tag, scopes: &[Scope], out: &mut Vec<TagProblem>) {
 fn kind_matches(k: ValueKind, s: &Scalar) -> bool {
     matches!(
         (k, s),
-        (ValueKind::String, Scalar::Str(_)) | (ValueKind::Int, Scalar::Int { .. }) | (ValueKind::Bool, Scalar::Bool(_)) | (ValueKind::Raw, _)
+        (ValueKind::String, Scalar::Str(_))
+            | (ValueKind::Int, Scalar::Int { .. })
+            | (ValueKind::Bool, Scalar::Bool(_))
+            | (ValueKind::Raw, _)
     )
 }
 
@@ -196,25 +255,60 @@ mod tests {
     use super::*;
     fn run(text: &str, scope: Scope) -> Vec<(Code, String, std::ops::Range<usize>)> {
         let name = text[..vgc_parser::tags::tag_name_len(text)].to_string();
-        let u = TagUse { name, parsed: vgc_parser::tags::parse(text), raw_value: None, at: 0 };
-        check_tag_use(&u, scope).into_iter().map(|p| (p.code, p.message, p.span)).collect()
+        let u = TagUse {
+            name,
+            parsed: vgc_parser::tags::parse(text),
+            raw_value: None,
+            at: 0,
+        };
+        check_tag_use(&u, scope)
+            .into_iter()
+            .map(|p| (p.code, p.message, p.span))
+            .collect()
     }
 
     #[test]
     fn catalog_checks() {
         assert_eq!(run("k8s:required", Scope::Field), vec![]);
         assert_eq!(run("k8s:required", Scope::Type)[0].0, Code::WrongScope);
-        assert_eq!(run("k8s:required", Scope::Type)[0].1, "tag \"k8s:required\" cannot be specified on type definitions");
+        assert_eq!(
+            run("k8s:required", Scope::Type)[0].1,
+            "tag \"k8s:required\" cannot be specified on type definitions"
+        );
         assert_eq!(run("k8s:requird", Scope::Field)[0].0, Code::UnknownTag);
-        assert_eq!(run("k8s:maxItems", Scope::Field)[0].1, "tag \"k8s:maxItems\": missing required tag value of type int");
-        assert_eq!(run("k8s:maxItems=abc", Scope::Field)[0].1, "tag \"k8s:maxItems\": tag value has wrong type: got string, want int");
-        assert_eq!(run("k8s:required=true", Scope::Field)[0].0, Code::PayloadType);
-        assert_eq!(run("k8s:ifEnabled=+k8s:optional", Scope::Field)[0].1, "tag \"k8s:ifEnabled\": missing required positional argument of type string");
-        assert_eq!(run("k8s:beta(since: 1)=+k8s:optional", Scope::Field)[0].1, "tag \"k8s:beta\": argument named argument \"since\" has wrong type: got int, want string");
-        assert_eq!(run("k8s:optional(x: \"y\")", Scope::Field)[0].1, "tag \"k8s:optional\": unrecognized named argument \"x\"");
-        assert_eq!(run("k8s:item(type: \"A\")=+k8s:immutable", Scope::Field), vec![]);
+        assert_eq!(
+            run("k8s:maxItems", Scope::Field)[0].1,
+            "tag \"k8s:maxItems\": missing required tag value of type int"
+        );
+        assert_eq!(
+            run("k8s:maxItems=abc", Scope::Field)[0].1,
+            "tag \"k8s:maxItems\": tag value has wrong type: got string, want int"
+        );
+        assert_eq!(
+            run("k8s:required=true", Scope::Field)[0].0,
+            Code::PayloadType
+        );
+        assert_eq!(
+            run("k8s:ifEnabled=+k8s:optional", Scope::Field)[0].1,
+            "tag \"k8s:ifEnabled\": missing required positional argument of type string"
+        );
+        assert_eq!(
+            run("k8s:beta(since: 1)=+k8s:optional", Scope::Field)[0].1,
+            "tag \"k8s:beta\": argument named argument \"since\" has wrong type: got int, want string"
+        );
+        assert_eq!(
+            run("k8s:optional(x: \"y\")", Scope::Field)[0].1,
+            "tag \"k8s:optional\": unrecognized named argument \"x\""
+        );
+        assert_eq!(
+            run("k8s:item(type: \"A\")=+k8s:immutable", Scope::Field),
+            vec![]
+        );
         let p = run("k8s:eachVal=+k8s:required", Scope::Field);
-        assert_eq!(p[0].1, "tag \"k8s:required\" cannot be specified on list values");
+        assert_eq!(
+            p[0].1,
+            "tag \"k8s:required\" cannot be specified on list values"
+        );
         assert_eq!(p[0].2, 13..25);
         assert_eq!(run("k8s:neq=5", Scope::Field), vec![]);
         assert_eq!(run("k8s:maxItems=", Scope::Field)[0].0, Code::TagSyntax);

@@ -51,7 +51,10 @@ pub fn file_spans(db: &dyn Db, file: SourceFile) -> Vec<std::ops::Range<usize>> 
 /// Resolves a span id of `file` to a byte range (empty range if the id is unknown).
 #[must_use]
 pub fn span_of(db: &dyn Db, file: SourceFile, id: crate::model::SpanId) -> std::ops::Range<usize> {
-    file_spans(db, file).get(id as usize).cloned().unwrap_or(0..0)
+    file_spans(db, file)
+        .get(id as usize)
+        .cloned()
+        .unwrap_or(0..0)
 }
 
 /// Per-file diagnostics that need no type information: Go syntax problems (warnings) and catalog checks of every
@@ -71,7 +74,11 @@ pub fn check_file(db: &dyn Db, file: SourceFile) -> Box<[Diagnostic]> {
     let mut check = |uses: &[crate::model::TagUse], scope: Scope| {
         for u in uses {
             let base = span_of(db, file, u.at).start;
-            out.extend(check_tag_use(u, scope).into_iter().map(|p| p.into_diagnostic(path, base)));
+            out.extend(
+                check_tag_use(u, scope)
+                    .into_iter()
+                    .map(|p| p.into_diagnostic(path, base)),
+            );
         }
     };
     for t in &ir.types {

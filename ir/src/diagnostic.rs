@@ -101,13 +101,23 @@ impl Diagnostic {
     /// An error diagnostic.
     #[must_use]
     pub fn error(code: Code, message: impl Into<String>) -> Self {
-        Self { severity: Severity::Error, code, message: message.into(), file: None, span: 0..0, hint: None }
+        Self {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            file: None,
+            span: 0..0,
+            hint: None,
+        }
     }
 
     /// A warning diagnostic.
     #[must_use]
     pub fn warning(code: Code, message: impl Into<String>) -> Self {
-        Self { severity: Severity::Warning, ..Self::error(code, message) }
+        Self {
+            severity: Severity::Warning,
+            ..Self::error(code, message)
+        }
     }
 
     /// Attaches a file and byte span.

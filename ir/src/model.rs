@@ -108,14 +108,22 @@ pub fn lower_file(g: &GoFile) -> (FileIr, Vec<std::ops::Range<usize>>) {
         spans.push(s);
         SpanId::try_from(spans.len() - 1).unwrap_or(SpanId::MAX)
     };
-    let mut ir = FileIr { package: g.package.clone(), ..FileIr::default() };
-    ir.imports = g.imports.iter().map(|i| (i.alias.clone(), i.path.clone())).collect();
+    let mut ir = FileIr {
+        package: g.package.clone(),
+        ..FileIr::default()
+    };
+    ir.imports = g
+        .imports
+        .iter()
+        .map(|i| (i.alias.clone(), i.path.clone()))
+        .collect();
     for p in &g.problems {
         let id = push(p.span.clone());
         ir.problems.push((id, p.message.clone()));
     }
     for grp in &g.comment_groups {
-        ir.package_tags.extend(tag_uses("+k8s:", &grp.lines, &mut push));
+        ir.package_tags
+            .extend(tag_uses("+k8s:", &grp.lines, &mut push));
     }
     for t in &g.types {
         let fields = match &t.ty {
@@ -142,7 +150,12 @@ pub fn lower_file(g: &GoFile) -> (FileIr, Vec<std::ops::Range<usize>>) {
             name: c.name.clone(),
             ty: c.ty.clone(),
             value: c.value.clone(),
-            comment: c.doc.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n"),
+            comment: c
+                .doc
+                .iter()
+                .map(|l| l.text.as_str())
+                .collect::<Vec<_>>()
+                .join("\n"),
             tags: tag_uses("+k8s:", &c.doc, &mut push),
             at: push(c.span.clone()),
         });
@@ -164,12 +177,19 @@ fn lower_field(f: &go::Field, push: &mut impl FnMut(std::ops::Range<usize>) -> S
         json: f.tag.as_deref().and_then(structtag::json),
         ty: f.ty.clone(),
         tags: tag_uses("+k8s:", &f.doc, push),
-        defaults: tag_uses("+default", &f.doc, push).into_iter().filter(|u| u.name == "default").collect(),
+        defaults: tag_uses("+default", &f.doc, push)
+            .into_iter()
+            .filter(|u| u.name == "default")
+            .collect(),
         at: push(f.span.clone()),
     }
 }
 
-fn tag_uses(prefix: &str, lines: &[CommentLine], push: &mut impl FnMut(std::ops::Range<usize>) -> SpanId) -> Vec<TagUse> {
+fn tag_uses(
+    prefix: &str,
+    lines: &[CommentLine],
+    push: &mut impl FnMut(std::ops::Range<usize>) -> SpanId,
+) -> Vec<TagUse> {
     let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
     tags::extract(prefix, texts)
         .into_iter()
@@ -179,7 +199,13 @@ fn tag_uses(prefix: &str, lines: &[CommentLine], push: &mut impl FnMut(std::ops:
             let (parsed, raw_value) = if is_raw_tag(&tl.name) {
                 match tags::parse_raw(&tl.text) {
                     Ok(r) => (
-                        Ok(Tag { name: r.name, name_span: 0..tl.name.len(), args: vec![], value: None, span: 0..tl.text.len() }),
+                        Ok(Tag {
+                            name: r.name,
+                            name_span: 0..tl.name.len(),
+                            args: vec![],
+                            value: None,
+                            span: 0..tl.text.len(),
+                        }),
                         r.value,
                     ),
                     Err(e) => (Err(e), None),
@@ -187,7 +213,12 @@ fn tag_uses(prefix: &str, lines: &[CommentLine], push: &mut impl FnMut(std::ops:
             } else {
                 (tags::parse(&tl.text), None)
             };
-            TagUse { name: tl.name, parsed, raw_value, at }
+            TagUse {
+                name: tl.name,
+                parsed,
+                raw_value,
+                at,
+            }
         })
         .collect()
 }

@@ -1,1 +1,10 @@
-//! placeholder during bootstrap
+//! vgc-lowering: turns the analysed program into a backend-neutral [`plan`]: per type, the ordered checks of
+//! each field (cohort-sorted, with short-circuit and NonError flags and stability marks), ratchet points,
+//! nested calls and element iterations, in upstream emission order (spec §3.4).
+//!
+//! Invariant: no Rust syntax here; codegen makes no semantic decisions.
+
+pub mod lower;
+pub mod plan;
+
+pub use lower::{CratePlan, lower, module_path, snake};

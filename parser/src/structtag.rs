@@ -11,7 +11,9 @@ pub fn lookup(tag: &str, key: &str) -> Option<String> {
         if s.is_empty() {
             return None;
         }
-        let name_end = s.find(|c: char| c <= ' ' || c == ':' || c == '"' || c == '\u{7f}').unwrap_or(s.len());
+        let name_end = s
+            .find(|c: char| c <= ' ' || c == ':' || c == '"' || c == '\u{7f}')
+            .unwrap_or(s.len());
         if name_end == 0 || !s[name_end..].starts_with(":\"") {
             return None;
         }
@@ -93,10 +95,16 @@ pub struct JsonTag {
 pub fn json(tag: &str) -> Option<JsonTag> {
     let v = lookup(tag, "json")?;
     if v == "-" {
-        return Some(JsonTag { skip: true, ..JsonTag::default() });
+        return Some(JsonTag {
+            skip: true,
+            ..JsonTag::default()
+        });
     }
     let mut parts = v.split(',');
-    let mut out = JsonTag { name: parts.next().unwrap_or("").to_string(), ..JsonTag::default() };
+    let mut out = JsonTag {
+        name: parts.next().unwrap_or("").to_string(),
+        ..JsonTag::default()
+    };
     for p in parts {
         match p {
             "omitempty" => out.omitempty = true,
@@ -114,7 +122,10 @@ mod tests {
     #[test]
     fn json_tags() {
         let t = json(r#"json:"spec,omitempty" protobuf:"bytes,2,opt,name=spec""#).unwrap();
-        assert_eq!((t.name.as_str(), t.omitempty, t.inline), ("spec", true, false));
+        assert_eq!(
+            (t.name.as_str(), t.omitempty, t.inline),
+            ("spec", true, false)
+        );
         assert!(json(r#"json:",inline""#).unwrap().inline);
         assert!(json(r#"json:"-""#).unwrap().skip);
         assert_eq!(json(r#"protobuf:"x""#), None);

@@ -162,7 +162,12 @@ pub struct Error {
 }
 
 impl Error {
-    fn new(error_type: ErrorType, path: &Path<'_>, bad_value: BadValue, detail: impl Into<String>) -> Self {
+    fn new(
+        error_type: ErrorType,
+        path: &Path<'_>,
+        bad_value: BadValue,
+        detail: impl Into<String>,
+    ) -> Self {
         Self {
             error_type,
             field: path.to_string(),
@@ -201,7 +206,12 @@ impl Error {
     /// `field.TooLong(path, "<value omitted>", max)` with the detail rendered.
     #[must_use]
     pub fn too_long(path: &Path<'_>, detail: impl Into<String>) -> Self {
-        Self::new(ErrorType::TooLong, path, BadValue::Str("<value omitted>".into()), detail)
+        Self::new(
+            ErrorType::TooLong,
+            path,
+            BadValue::Str("<value omitted>".into()),
+            detail,
+        )
     }
     /// `field.TooShort(path, value, min)` with the detail rendered.
     #[must_use]
@@ -237,7 +247,11 @@ impl Error {
         let mut s = self.error_type.as_str().to_string();
         let omit = matches!(
             self.error_type,
-            ErrorType::Required | ErrorType::Forbidden | ErrorType::TooLong | ErrorType::TooShort | ErrorType::Internal
+            ErrorType::Required
+                | ErrorType::Forbidden
+                | ErrorType::TooLong
+                | ErrorType::TooShort
+                | ErrorType::Internal
         );
         if !omit {
             let v = match &self.bad_value {
@@ -319,9 +333,13 @@ mod tests {
     fn error_strings() {
         let p = Path::Root;
         let c = p.child("name");
-        let e = Error::invalid(&c, BadValue::Str("x\"y".into()), "bad").with_origin("format=k8s-short-name");
+        let e = Error::invalid(&c, BadValue::Str("x\"y".into()), "bad")
+            .with_origin("format=k8s-short-name");
         assert_eq!(e.to_string(), r#"name: Invalid value: "x\"y": bad"#);
         assert_eq!(Error::required(&c, "").to_string(), "name: Required value");
-        assert_eq!(Error::too_many(&c, 3, "must have at most 2 items").to_string(), "name: Too many: 3: must have at most 2 items");
+        assert_eq!(
+            Error::too_many(&c, 3, "must have at most 2 items").to_string(),
+            "name: Too many: 3: must have at most 2 items"
+        );
     }
 }

@@ -31,7 +31,8 @@ pub fn max_len_error(n: usize) -> String {
 
 const DNS1123_LABEL_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
 const DNS1123_LABEL_MSG: &str = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character";
-const DNS1123_SUBDOMAIN_FMT: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+const DNS1123_SUBDOMAIN_FMT: &str =
+    "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
 const DNS1123_SUBDOMAIN_MSG: &str = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const DNS1123_SUBDOMAIN_CASELESS_MSG: &str = "an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character";
 const LABEL_KEY_FMT: &str = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
@@ -44,7 +45,9 @@ const C_IDENTIFIER_MSG: &str = "a valid C identifier must start with alphabetic 
 /// `^[a-z0-9]([-a-z0-9]*[a-z0-9])?$` with a custom alnum class.
 fn is_label(s: &str, alnum: impl Fn(char) -> bool) -> bool {
     let mut chars = s.chars();
-    let (Some(first), last) = (chars.next(), s.chars().next_back()) else { return false };
+    let (Some(first), last) = (chars.next(), s.chars().next_back()) else {
+        return false;
+    };
     alnum(first) && last.is_some_and(&alnum) && s.chars().all(|c| alnum(c) || c == '-')
 }
 
@@ -73,7 +76,11 @@ pub fn dns1123_label(v: &str) -> Vec<String> {
         if is_subdomain(v, lower_alnum) {
             errs.push("must not contain dots".to_string());
         } else {
-            errs.push(regex_error(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, &["my-name", "123-abc"]));
+            errs.push(regex_error(
+                DNS1123_LABEL_MSG,
+                DNS1123_LABEL_FMT,
+                &["my-name", "123-abc"],
+            ));
         }
     }
     errs
@@ -86,7 +93,11 @@ pub fn dns1123_subdomain(v: &str, caseless: bool) -> Vec<String> {
     if v.len() > 253 {
         errs.push(max_len_error(253));
     }
-    let ok = if caseless { is_subdomain(v, caseless_alnum) } else { is_subdomain(v, lower_alnum) };
+    let ok = if caseless {
+        is_subdomain(v, caseless_alnum)
+    } else {
+        is_subdomain(v, lower_alnum)
+    };
     if !ok {
         let (msg, ex) = if caseless {
             (DNS1123_SUBDOMAIN_CASELESS_MSG, "Example.com")
@@ -100,7 +111,9 @@ pub fn dns1123_subdomain(v: &str, caseless: bool) -> Vec<String> {
 
 fn is_label_key_name(s: &str) -> bool {
     let alnum = |c: char| c.is_ascii_alphanumeric();
-    let (Some(first), Some(last)) = (s.chars().next(), s.chars().next_back()) else { return false };
+    let (Some(first), Some(last)) = (s.chars().next(), s.chars().next_back()) else {
+        return false;
+    };
     alnum(first) && alnum(last) && s.chars().all(|c| alnum(c) || matches!(c, '-' | '_' | '.'))
 }
 
@@ -115,7 +128,11 @@ pub fn label_key(v: &str) -> Vec<String> {
             if prefix.is_empty() {
                 errs.push("prefix part must be non-empty".to_string());
             } else {
-                errs.extend(dns1123_subdomain(prefix, false).into_iter().map(|m| format!("prefix part {m}")));
+                errs.extend(
+                    dns1123_subdomain(prefix, false)
+                        .into_iter()
+                        .map(|m| format!("prefix part {m}")),
+                );
             }
             *name
         }
@@ -133,7 +150,14 @@ pub fn label_key(v: &str) -> Vec<String> {
         errs.push(format!("name part {}", max_len_error(63)));
     }
     if !is_label_key_name(name) {
-        errs.push(format!("name part {}", regex_error(LABEL_KEY_MSG, LABEL_KEY_FMT, &["MyName", "my.name", "123-abc"])));
+        errs.push(format!(
+            "name part {}",
+            regex_error(
+                LABEL_KEY_MSG,
+                LABEL_KEY_FMT,
+                &["MyName", "my.name", "123-abc"]
+            )
+        ));
     }
     errs
 }
@@ -159,7 +183,11 @@ pub fn label_value(v: &str) -> Vec<String> {
         errs.push(max_len_error(63));
     }
     if !(v.is_empty() || is_label_key_name(v)) {
-        errs.push(regex_error(LABEL_VALUE_MSG, LABEL_VALUE_FMT, &["MyValue", "my_value", "12345"]));
+        errs.push(regex_error(
+            LABEL_VALUE_MSG,
+            LABEL_VALUE_FMT,
+            &["MyValue", "my_value", "12345"],
+        ));
     }
     errs
 }
@@ -183,9 +211,19 @@ pub fn path_segment_name(v: &str) -> Vec<String> {
 #[must_use]
 pub fn c_identifier(v: &str) -> Vec<String> {
     let mut chars = v.chars();
-    let ok = chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    let ok = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if ok { Vec::new() } else { vec![regex_error(C_IDENTIFIER_MSG, C_IDENTIFIER_FMT, &["my_name", "MY_NAME", "MyName"])] }
+    if ok {
+        Vec::new()
+    } else {
+        vec![regex_error(
+            C_IDENTIFIER_MSG,
+            C_IDENTIFIER_FMT,
+            &["my_name", "MY_NAME", "MyName"],
+        )]
+    }
 }
 
 /// upstream `validate.UUID`'s check: lowercase 8-4-4-4-12.
@@ -206,7 +244,9 @@ mod tests {
         assert_eq!(dns1123_label("a.b"), vec!["must not contain dots"]);
         assert_eq!(
             dns1123_label("A"),
-            vec!["a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"]
+            vec![
+                "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+            ]
         );
         assert!(dns1123_subdomain("Example.com", true).is_empty());
         assert!(dns1123_subdomain("\u{212A}.com", true).is_empty());
@@ -214,9 +254,15 @@ mod tests {
         assert_eq!(label_key("a/b/c").len(), 1);
         assert_eq!(label_key("/x"), vec!["prefix part must be non-empty"]);
         assert_eq!(label_key("x/").len(), 2);
-        assert_eq!(prefixed_label_key("x"), vec!["must include a prefix (e.g. 'example.com/key')"]);
+        assert_eq!(
+            prefixed_label_key("x"),
+            vec!["must include a prefix (e.g. 'example.com/key')"]
+        );
         assert!(label_value("").is_empty());
-        assert_eq!(path_segment_name("a/%"), vec!["may not contain '/'", "may not contain '%'"]);
+        assert_eq!(
+            path_segment_name("a/%"),
+            vec!["may not contain '/'", "may not contain '%'"]
+        );
         assert!(is_lowercase_uuid("123e4567-e89b-12d3-a456-426614174000"));
         assert!(!is_lowercase_uuid("123E4567-e89b-12d3-a456-426614174000"));
     }

@@ -20,7 +20,13 @@ pub use operation::{Operation, OperationType};
 /// Validation of a generated type (DESIGN.md §4).
 pub trait Validate {
     /// Appends the errors of `self` (compared with `old` on update) under `path` to `errs`.
-    fn validate_into(&self, old: Option<&Self>, op: &Operation, path: &Path<'_>, errs: &mut ErrorList);
+    fn validate_into(
+        &self,
+        old: Option<&Self>,
+        op: &Operation,
+        path: &Path<'_>,
+        errs: &mut ErrorList,
+    );
 
     /// Validates `self` as a root object: the path starts at the root (upstream passes a nil path).
     fn validate(&self, old: Option<&Self>, op: &Operation) -> ErrorList {

@@ -38,7 +38,10 @@ impl Operation {
     /// An update with no options.
     #[must_use]
     pub fn update() -> Self {
-        Self { op_type: OperationType::Update, ..Self::default() }
+        Self {
+            op_type: OperationType::Update,
+            ..Self::default()
+        }
     }
     /// True for updates.
     #[must_use]
@@ -48,7 +51,9 @@ impl Operation {
     /// upstream `HasOption`: `(on, defined)`.
     #[must_use]
     pub fn has_option(&self, name: &str) -> (bool, bool) {
-        self.options.get(name).map_or((false, false), |on| (*on, true))
+        self.options
+            .get(name)
+            .map_or((false, false), |on| (*on, true))
     }
     /// upstream `Request.SubresourcePath()`: `"/"` without subresources, otherwise `"/" + join("/")`.
     #[must_use]

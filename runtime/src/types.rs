@@ -12,7 +12,9 @@ fn quantity_de<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
         serde_json::Value::String(s) => Ok(s),
         serde_json::Value::Number(n) => Ok(n.to_string()),
         serde_json::Value::Null => Ok(String::new()),
-        other => Err(serde::de::Error::custom(format!("quantities must be strings or numbers, got {other}"))),
+        other => Err(serde::de::Error::custom(format!(
+            "quantities must be strings or numbers, got {other}"
+        ))),
     }
 }
 
@@ -30,14 +32,20 @@ impl Quantity {
             b'+' => (1, &s[1..]),
             _ => (1, s),
         };
-        let num_end = s.find(|c: char| !(c.is_ascii_digit() || c == '.')).unwrap_or(s.len());
+        let num_end = s
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(s.len());
         let (num, suffix) = s.split_at(num_end);
         let (int, frac) = num.split_once('.').unwrap_or((num, ""));
         if int.is_empty() && frac.is_empty() {
             return None;
         }
         let digits = format!("{int}{frac}");
-        let mut mant: i128 = if digits.is_empty() { 0 } else { digits.parse().ok()? };
+        let mut mant: i128 = if digits.is_empty() {
+            0
+        } else {
+            digits.parse().ok()?
+        };
         let mut exp = -i32::try_from(frac.len()).ok()?;
         let bin = |p: u32, m: i128| m.checked_mul(1i128.checked_shl(p)?);
         match suffix {
@@ -83,11 +91,24 @@ impl PartialEq for Quantity {
 /// RFC 3339 timestamp parsed to (seconds since the epoch, nanoseconds), UTC.
 fn parse_rfc3339(s: &str) -> Option<(i64, u32)> {
     let b = s.as_bytes();
-    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't') || b[13] != b':' || b[16] != b':' {
+    if b.len() < 20
+        || b[4] != b'-'
+        || b[7] != b'-'
+        || !matches!(b[10], b'T' | b't')
+        || b[13] != b':'
+        || b[16] != b':'
+    {
         return None;
     }
     let num = |r: std::ops::Range<usize>| s.get(r)?.parse::<i64>().ok();
-    let (y, mo, d, h, mi, se) = (num(0..4)?, num(5..7)?, num(8..10)?, num(11..13)?, num(14..16)?, num(17..19)?);
+    let (y, mo, d, h, mi, se) = (
+        num(0..4)?,
+        num(5..7)?,
+        num(8..10)?,
+        num(11..13)?,
+        num(14..16)?,
+        num(17..19)?,
+    );
     let mut i = 19;
     let mut nanos: u32 = 0;
     if b.get(i) == Some(&b'.') {
@@ -127,7 +148,10 @@ macro_rules! time_type {
 
         impl PartialEq for $name {
             fn eq(&self, other: &Self) -> bool {
-                match (self.0.as_deref().and_then(parse_rfc3339), other.0.as_deref().and_then(parse_rfc3339)) {
+                match (
+                    self.0.as_deref().and_then(parse_rfc3339),
+                    other.0.as_deref().and_then(parse_rfc3339),
+                ) {
                     (Some(a), Some(b)) => a == b,
                     _ => self.0 == other.0,
                 }
@@ -136,8 +160,14 @@ macro_rules! time_type {
     };
 }
 
-time_type!(Time, "`metav1.Time`: RFC 3339 string or null; equal when the UTC instants are equal.");
-time_type!(MicroTime, "`metav1.MicroTime`: RFC 3339 string with microseconds or null; equal by UTC instant.");
+time_type!(
+    Time,
+    "`metav1.Time`: RFC 3339 string or null; equal when the UTC instants are equal."
+);
+time_type!(
+    MicroTime,
+    "`metav1.MicroTime`: RFC 3339 string with microseconds or null; equal by UTC instant."
+);
 
 /// `metav1.Duration`: a Go duration string such as `"1h2m3s"`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -185,7 +215,10 @@ impl<'de> Deserialize<'de> for Bytes {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use base64::Engine;
         let s = Option::<String>::deserialize(d)?.unwrap_or_default();
-        base64::engine::general_purpose::STANDARD.decode(s).map(Bytes).map_err(serde::de::Error::custom)
+        base64::engine::general_purpose::STANDARD
+            .decode(s)
+            .map(Bytes)
+            .map_err(serde::de::Error::custom)
     }
 }
 
@@ -194,7 +227,9 @@ impl<'de> Deserialize<'de> for Bytes {
 ///
 /// # Errors
 /// Whatever the inner type's deserializer returns.
-pub fn null_as_default<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(d: D) -> Result<T, D::Error> {
+pub fn null_as_default<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(
+    d: D,
+) -> Result<T, D::Error> {
     Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
 }
 
@@ -207,7 +242,13 @@ mod tests {
         assert_eq!(Quantity("1000m".into()), Quantity("1".into()));
         assert_eq!(Quantity("0".into()), Quantity(String::new()));
         assert_ne!(Quantity("1G".into()), Quantity("1Gi".into()));
-        assert_eq!(Time(Some("2024-01-01T00:00:00Z".into())), Time(Some("2024-01-01T01:00:00+01:00".into())));
-        assert_ne!(Time(Some("2024-01-01T00:00:00Z".into())), Time(Some("2024-01-01T00:00:01Z".into())));
+        assert_eq!(
+            Time(Some("2024-01-01T00:00:00Z".into())),
+            Time(Some("2024-01-01T01:00:00+01:00".into()))
+        );
+        assert_ne!(
+            Time(Some("2024-01-01T00:00:00Z".into())),
+            Time(Some("2024-01-01T00:00:01Z".into()))
+        );
     }
 }

@@ -15,7 +15,9 @@ pub fn bad_value<T: serde::Serialize + ?Sized>(v: &T) -> BadValue {
     match serde_json::to_value(v) {
         Ok(serde_json::Value::String(s)) => BadValue::Str(s),
         Ok(serde_json::Value::Bool(b)) => BadValue::Bool(b),
-        Ok(serde_json::Value::Number(n)) if n.is_i64() => BadValue::Int(n.as_i64().unwrap_or_default()),
+        Ok(serde_json::Value::Number(n)) if n.is_i64() => {
+            BadValue::Int(n.as_i64().unwrap_or_default())
+        }
         Ok(v) => BadValue::Json(v),
         Err(_) => BadValue::None,
     }
@@ -58,7 +60,11 @@ impl<T> IsSet for Option<T> {
 /// upstream `RequiredValue/RequiredPointer/RequiredSlice/RequiredMap`: `Required(path, "")` when unset.
 #[must_use]
 pub fn required(path: &Path<'_>, set: bool) -> ErrorList {
-    if set { Vec::new() } else { one(Error::required(path, "")) }
+    if set {
+        Vec::new()
+    } else {
+        one(Error::required(path, ""))
+    }
 }
 
 /// upstream `Optional*`: a NonError short-circuit. Returns true when the field is unset (validation stops).
@@ -70,29 +76,47 @@ pub fn optional_unset(set: bool) -> bool {
 /// upstream `Forbidden*`: `Forbidden(path, "")` when set.
 #[must_use]
 pub fn forbidden(path: &Path<'_>, set: bool) -> ErrorList {
-    if set { one(Error::forbidden(path, "")) } else { Vec::new() }
+    if set {
+        one(Error::forbidden(path, ""))
+    } else {
+        Vec::new()
+    }
 }
 
 // ---- limits (upstream limits.go) ------------------------------------------------------------------------
 
 /// upstream `Minimum`: `Invalid(path, value, "must be greater than or equal to N")`, origin `minimum`.
 #[must_use]
-pub fn minimum<T: Copy + Into<i128> + serde::Serialize>(path: &Path<'_>, value: Option<&T>, min: i128) -> ErrorList {
+pub fn minimum<T: Copy + Into<i128> + serde::Serialize>(
+    path: &Path<'_>,
+    value: Option<&T>,
+    min: i128,
+) -> ErrorList {
     match value {
-        Some(v) if (*v).into() < min => one(
-            Error::invalid(path, bad_value(v), format!("must be greater than or equal to {min}")).with_origin("minimum"),
-        ),
+        Some(v) if (*v).into() < min => one(Error::invalid(
+            path,
+            bad_value(v),
+            format!("must be greater than or equal to {min}"),
+        )
+        .with_origin("minimum")),
         _ => Vec::new(),
     }
 }
 
 /// upstream `Maximum`: `Invalid(path, value, "must be less than or equal to N")`, origin `maximum`.
 #[must_use]
-pub fn maximum<T: Copy + Into<i128> + serde::Serialize>(path: &Path<'_>, value: Option<&T>, max: i128) -> ErrorList {
+pub fn maximum<T: Copy + Into<i128> + serde::Serialize>(
+    path: &Path<'_>,
+    value: Option<&T>,
+    max: i128,
+) -> ErrorList {
     match value {
-        Some(v) if (*v).into() > max => {
-            one(Error::invalid(path, bad_value(v), format!("must be less than or equal to {max}")).with_origin("maximum"))
-        }
+        Some(v) if (*v).into() > max => one(Error::invalid(
+            path,
+            bad_value(v),
+            format!("must be less than or equal to {max}"),
+        )
+        .with_origin("maximum")),
         _ => Vec::new(),
     }
 }
@@ -105,10 +129,16 @@ fn plural(n: i64, one: &str, many: &str) -> String {
 #[must_use]
 pub fn max_length(path: &Path<'_>, value: Option<&str>, max: i64) -> ErrorList {
     match value {
-        Some(v) if i64::try_from(v.chars().count()).unwrap_or(i64::MAX) > max => one(
-            Error::too_long(path, format!("may not be more than {}", plural(max, "character", "characters")))
-                .with_origin("maxLength"),
-        ),
+        Some(v) if i64::try_from(v.chars().count()).unwrap_or(i64::MAX) > max => {
+            one(Error::too_long(
+                path,
+                format!(
+                    "may not be more than {}",
+                    plural(max, "character", "characters")
+                ),
+            )
+            .with_origin("maxLength"))
+        }
         _ => Vec::new(),
     }
 }
@@ -117,9 +147,11 @@ pub fn max_length(path: &Path<'_>, value: Option<&str>, max: i64) -> ErrorList {
 #[must_use]
 pub fn max_bytes(path: &Path<'_>, value: Option<&str>, max: i64) -> ErrorList {
     match value {
-        Some(v) if i64::try_from(v.len()).unwrap_or(i64::MAX) > max => one(
-            Error::too_long(path, format!("may not be more than {}", plural(max, "byte", "bytes"))).with_origin("maxBytes"),
-        ),
+        Some(v) if i64::try_from(v.len()).unwrap_or(i64::MAX) > max => one(Error::too_long(
+            path,
+            format!("may not be more than {}", plural(max, "byte", "bytes")),
+        )
+        .with_origin("maxBytes")),
         _ => Vec::new(),
     }
 }
@@ -128,10 +160,17 @@ pub fn max_bytes(path: &Path<'_>, value: Option<&str>, max: i64) -> ErrorList {
 #[must_use]
 pub fn min_length(path: &Path<'_>, value: Option<&str>, min: i64) -> ErrorList {
     match value {
-        Some(v) if i64::try_from(v.chars().count()).unwrap_or(i64::MAX) < min => one(
-            Error::too_short(path, BadValue::Str(v.to_string()), format!("must be at least {}", plural(min, "character", "characters")))
-                .with_origin("minLength"),
-        ),
+        Some(v) if i64::try_from(v.chars().count()).unwrap_or(i64::MAX) < min => {
+            one(Error::too_short(
+                path,
+                BadValue::Str(v.to_string()),
+                format!(
+                    "must be at least {}",
+                    plural(min, "character", "characters")
+                ),
+            )
+            .with_origin("minLength"))
+        }
         _ => Vec::new(),
     }
 }
@@ -141,7 +180,12 @@ pub fn min_length(path: &Path<'_>, value: Option<&str>, min: i64) -> ErrorList {
 pub fn max_items(path: &Path<'_>, len: usize, max: i64) -> ErrorList {
     let len = i64::try_from(len).unwrap_or(i64::MAX);
     if len > max {
-        one(Error::too_many(path, len, format!("must have at most {}", plural(max, "item", "items"))).with_origin("maxItems"))
+        one(Error::too_many(
+            path,
+            len,
+            format!("must have at most {}", plural(max, "item", "items")),
+        )
+        .with_origin("maxItems"))
     } else {
         Vec::new()
     }
@@ -152,7 +196,12 @@ pub fn max_items(path: &Path<'_>, len: usize, max: i64) -> ErrorList {
 pub fn min_items(path: &Path<'_>, len: usize, min: i64) -> ErrorList {
     let len = i64::try_from(len).unwrap_or(i64::MAX);
     if len < min {
-        one(Error::too_few(path, len, format!("must have at least {}", plural(min, "item", "items"))).with_origin("minItems"))
+        one(Error::too_few(
+            path,
+            len,
+            format!("must have at least {}", plural(min, "item", "items")),
+        )
+        .with_origin("minItems"))
     } else {
         Vec::new()
     }
@@ -164,7 +213,12 @@ pub fn min_items(path: &Path<'_>, len: usize, min: i64) -> ErrorList {
 pub fn max_properties(path: &Path<'_>, len: usize, max: i64) -> ErrorList {
     let len = i64::try_from(len).unwrap_or(i64::MAX);
     if len > max {
-        one(Error::too_many(path, len, format!("must have at most {}", plural(max, "item", "items"))).with_origin("maxProperties"))
+        one(Error::too_many(
+            path,
+            len,
+            format!("must have at most {}", plural(max, "item", "items")),
+        )
+        .with_origin("maxProperties"))
     } else {
         Vec::new()
     }
@@ -175,7 +229,12 @@ pub fn max_properties(path: &Path<'_>, len: usize, max: i64) -> ErrorList {
 pub fn min_properties(path: &Path<'_>, len: usize, min: i64) -> ErrorList {
     let len = i64::try_from(len).unwrap_or(i64::MAX);
     if len < min {
-        one(Error::too_few(path, len, format!("must have at least {}", plural(min, "item", "items"))).with_origin("minProperties"))
+        one(Error::too_few(
+            path,
+            len,
+            format!("must have at least {}", plural(min, "item", "items")),
+        )
+        .with_origin("minProperties"))
     } else {
         Vec::new()
     }
@@ -184,7 +243,9 @@ pub fn min_properties(path: &Path<'_>, len: usize, min: i64) -> ErrorList {
 // ---- formats (upstream strfmt.go) -----------------------------------------------------------------------
 
 fn from_msgs(path: &Path<'_>, v: &str, msgs: Vec<String>, origin: &str) -> ErrorList {
-    msgs.into_iter().map(|m| Error::invalid(path, BadValue::Str(v.to_string()), m).with_origin(origin)).collect()
+    msgs.into_iter()
+        .map(|m| Error::invalid(path, BadValue::Str(v.to_string()), m).with_origin(origin))
+        .collect()
 }
 
 fn with_origin(errs: ErrorList, origin: &str) -> ErrorList {
@@ -200,7 +261,9 @@ pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
     match name {
         "k8s-short-name" => from_msgs(path, v, formats::dns1123_label(v), &origin),
         "k8s-long-name" => from_msgs(path, v, formats::dns1123_subdomain(v, false), &origin),
-        "k8s-long-name-caseless" => from_msgs(path, v, formats::dns1123_subdomain(v, true), &origin),
+        "k8s-long-name-caseless" => {
+            from_msgs(path, v, formats::dns1123_subdomain(v, true), &origin)
+        }
         "k8s-label-key" => from_msgs(path, v, formats::label_key(v), &origin),
         "k8s-prefixed-label-key" => from_msgs(path, v, formats::prefixed_label_key(v), &origin),
         "k8s-label-value" => from_msgs(path, v, formats::label_value(v), &origin),
@@ -209,7 +272,12 @@ pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
             if formats::is_lowercase_uuid(v) {
                 Vec::new()
             } else {
-                one(Error::invalid(path, BadValue::Str(v.into()), "must be a lowercase UUID in 8-4-4-4-12 format").with_origin(origin))
+                one(Error::invalid(
+                    path,
+                    BadValue::Str(v.into()),
+                    "must be a lowercase UUID in 8-4-4-4-12 format",
+                )
+                .with_origin(origin))
             }
         }
         "k8s-resource-pool-name" => {
@@ -219,11 +287,19 @@ pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
             }
             for (i, part) in v.split('/').enumerate() {
                 if part.is_empty() {
-                    errs.push(Error::invalid(path, BadValue::Str(v.into()), format!("segment {i}: must not be empty")));
+                    errs.push(Error::invalid(
+                        path,
+                        BadValue::Str(v.into()),
+                        format!("segment {i}: must not be empty"),
+                    ));
                     continue;
                 }
                 for m in formats::dns1123_subdomain(part, false) {
-                    errs.push(Error::invalid(path, BadValue::Str(part.into()), format!("segment {i}: {m}")));
+                    errs.push(Error::invalid(
+                        path,
+                        BadValue::Str(part.into()),
+                        format!("segment {i}: {m}"),
+                    ));
                 }
             }
             with_origin(errs, &origin)
@@ -232,12 +308,24 @@ pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
             let mut errs = Vec::new();
             let bv = || BadValue::Str(v.to_string());
             if !v.contains('/') {
-                errs.push(Error::invalid(path, bv(), "a name must be a domain-prefixed path, such as 'example.com/my-prop'"));
+                errs.push(Error::invalid(
+                    path,
+                    bv(),
+                    "a name must be a domain-prefixed path, such as 'example.com/my-prop'",
+                ));
             } else if v.contains("kubernetes.io/") {
-                errs.push(Error::invalid(path, bv(), "must not have \"kubernetes.io/\" domain"));
+                errs.push(Error::invalid(
+                    path,
+                    bv(),
+                    "must not have \"kubernetes.io/\" domain",
+                ));
             }
             if v.starts_with("requests.") {
-                errs.push(Error::invalid(path, bv(), "must not have \"requests.\" prefix"));
+                errs.push(Error::invalid(
+                    path,
+                    bv(),
+                    "must not have \"requests.\" prefix",
+                ));
             }
             for m in formats::label_key(&format!("requests.{v}")) {
                 errs.push(Error::invalid(path, bv(), m));
@@ -259,17 +347,29 @@ pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
                 [one_part] => c_ident(one_part, &mut errs),
                 [prefix, name] => {
                     if prefix.is_empty() {
-                        errs.push(Error::invalid(path, BadValue::Str(String::new()), "prefix must not be empty"));
+                        errs.push(Error::invalid(
+                            path,
+                            BadValue::Str(String::new()),
+                            "prefix must not be empty",
+                        ));
                     } else {
                         if prefix.len() > 63 {
                             errs.push(Error::too_long(path, "may not be more than 63 bytes"));
                         }
                         for m in formats::dns1123_subdomain(prefix, false) {
-                            errs.push(Error::invalid(path, BadValue::Str((*prefix).into()), format!("prefix: {m}")));
+                            errs.push(Error::invalid(
+                                path,
+                                BadValue::Str((*prefix).into()),
+                                format!("prefix: {m}"),
+                            ));
                         }
                     }
                     if name.is_empty() {
-                        errs.push(Error::invalid(path, BadValue::Str(String::new()), "name must not be empty"));
+                        errs.push(Error::invalid(
+                            path,
+                            BadValue::Str(String::new()),
+                            "name must not be empty",
+                        ));
                     } else {
                         c_ident(name, &mut errs);
                     }
@@ -277,11 +377,18 @@ pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
                 _ => {}
             }
             if !v.contains('/') {
-                errs.push(Error::invalid(path, BadValue::Str(v.into()), "a fully qualified name must be a domain and a name separated by a slash"));
+                errs.push(Error::invalid(
+                    path,
+                    BadValue::Str(v.into()),
+                    "a fully qualified name must be a domain and a name separated by a slash",
+                ));
             }
             with_origin(errs, &origin)
         }
-        _ => one(Error::internal(path, format!("unsupported validation format {name:?}"))),
+        _ => one(Error::internal(
+            path,
+            format!("unsupported validation format {name:?}"),
+        )),
     }
 }
 
@@ -296,10 +403,17 @@ pub fn enum_value(path: &Path<'_>, value: Option<&str>, valid: &[&str]) -> Error
             let detail = if valid.is_empty() {
                 String::new()
             } else {
-                let quoted: Vec<String> = valid.iter().map(|s| serde_json::to_string(s).unwrap_or_default()).collect();
+                let quoted: Vec<String> = valid
+                    .iter()
+                    .map(|s| serde_json::to_string(s).unwrap_or_default())
+                    .collect();
                 format!("supported values: {}", quoted.join(", "))
             };
-            one(Error::not_supported(path, BadValue::Str(v.to_string()), detail))
+            one(Error::not_supported(
+                path,
+                BadValue::Str(v.to_string()),
+                detail,
+            ))
         }
         _ => Vec::new(),
     }
@@ -312,7 +426,12 @@ pub fn enum_value(path: &Path<'_>, value: Option<&str>, valid: &[&str]) -> Error
 #[must_use]
 pub fn immutable(path: &Path<'_>, op: &Operation) -> ErrorList {
     if op.is_update() {
-        one(Error::invalid(path, BadValue::Json(serde_json::Value::Null), "field is immutable").with_origin("immutable"))
+        one(Error::invalid(
+            path,
+            BadValue::Json(serde_json::Value::Null),
+            "field is immutable",
+        )
+        .with_origin("immutable"))
     } else {
         Vec::new()
     }
@@ -357,8 +476,12 @@ pub fn update_scalar(
     let mut errs = Vec::new();
     for c in constraints {
         match c {
-            UpdateConstraint::NoSet if !old_set && new_set => errs.push(update_err(path, "field cannot be set once created")),
-            UpdateConstraint::NoUnset if old_set && !new_set => errs.push(update_err(path, "field cannot be cleared once set")),
+            UpdateConstraint::NoSet if !old_set && new_set => {
+                errs.push(update_err(path, "field cannot be set once created"))
+            }
+            UpdateConstraint::NoUnset if old_set && !new_set => {
+                errs.push(update_err(path, "field cannot be cleared once set"))
+            }
             UpdateConstraint::NoModify if old_set && new_set && changed => {
                 errs.push(update_err(path, "field cannot be modified once set"));
             }
@@ -460,7 +583,11 @@ pub fn each_map_key<V>(
 /// upstream `ValSliceUnique`: `Duplicate(path[j], element)` for every later index duplicating an earlier one,
 /// sorted, once each.
 #[must_use]
-pub fn slice_unique<T: serde::Serialize>(path: &Path<'_>, new: &[T], matches: fn(&T, &T) -> bool) -> ErrorList {
+pub fn slice_unique<T: serde::Serialize>(
+    path: &Path<'_>,
+    new: &[T],
+    matches: fn(&T, &T) -> bool,
+) -> ErrorList {
     let mut dups: Vec<usize> = Vec::new();
     for i in 0..new.len() {
         for j in i + 1..new.len() {
@@ -470,12 +597,18 @@ pub fn slice_unique<T: serde::Serialize>(path: &Path<'_>, new: &[T], matches: fn
         }
     }
     dups.sort_unstable();
-    dups.into_iter().map(|j| Error::duplicate(&path.index(j), bad_value(&new[j]))).collect()
+    dups.into_iter()
+        .map(|j| Error::duplicate(&path.index(j), bad_value(&new[j])))
+        .collect()
 }
 
 /// upstream `PtrSliceUnique`: like [`slice_unique`], nil elements ignored.
 #[must_use]
-pub fn ptr_slice_unique<T: serde::Serialize>(path: &Path<'_>, new: &[Option<T>], matches: fn(&T, &T) -> bool) -> ErrorList {
+pub fn ptr_slice_unique<T: serde::Serialize>(
+    path: &Path<'_>,
+    new: &[Option<T>],
+    matches: fn(&T, &T) -> bool,
+) -> ErrorList {
     let mut dups: Vec<usize> = Vec::new();
     for i in 0..new.len() {
         let Some(a) = &new[i] else { continue };
@@ -488,13 +621,19 @@ pub fn ptr_slice_unique<T: serde::Serialize>(path: &Path<'_>, new: &[Option<T>],
         }
     }
     dups.sort_unstable();
-    dups.into_iter().map(|j| Error::duplicate(&path.index(j), bad_value(&new[j]))).collect()
+    dups.into_iter()
+        .map(|j| Error::duplicate(&path.index(j), bad_value(&new[j])))
+        .collect()
 }
 
 /// upstream `PtrSliceNoNils`: `Required(path[i], "")` for each nil element.
 #[must_use]
 pub fn ptr_slice_no_nils<T>(path: &Path<'_>, new: &[Option<T>]) -> ErrorList {
-    new.iter().enumerate().filter(|(_, v)| v.is_none()).map(|(i, _)| Error::required(&path.index(i), "")).collect()
+    new.iter()
+        .enumerate()
+        .filter(|(_, v)| v.is_none())
+        .map(|(i, _)| Error::required(&path.index(i), ""))
+        .collect()
 }
 
 /// upstream `ValSliceUpdate` / `PtrSliceUpdate` for NoAddItem / NoRemoveItem (`matches` identifies items).
@@ -513,19 +652,28 @@ pub fn slice_update<T>(
     let mut errs = Vec::new();
     for c in constraints {
         match c {
-            UpdateConstraint::NoSet if old.is_empty() && !new.is_empty() => errs.push(update_err(path, "field cannot be set once created")),
-            UpdateConstraint::NoUnset if !old.is_empty() && new.is_empty() => errs.push(update_err(path, "field cannot be cleared once set")),
+            UpdateConstraint::NoSet if old.is_empty() && !new.is_empty() => {
+                errs.push(update_err(path, "field cannot be set once created"))
+            }
+            UpdateConstraint::NoUnset if !old.is_empty() && new.is_empty() => {
+                errs.push(update_err(path, "field cannot be cleared once set"))
+            }
             UpdateConstraint::NoAddItem => {
                 for (i, n) in new.iter().enumerate() {
                     if !old.iter().any(|o| matches(o, n)) {
-                        errs.push(Error::forbidden(&path.index(i), "item may not be added").with_origin("update"));
+                        errs.push(
+                            Error::forbidden(&path.index(i), "item may not be added")
+                                .with_origin("update"),
+                        );
                     }
                 }
             }
             UpdateConstraint::NoRemoveItem => {
                 for o in old {
                     if !new.iter().any(|n| matches(o, n)) {
-                        errs.push(Error::forbidden(path, "item may not be removed").with_origin("update"));
+                        errs.push(
+                            Error::forbidden(path, "item may not be removed").with_origin("update"),
+                        );
                     }
                 }
             }
@@ -550,16 +698,26 @@ pub fn map_update<V>(
     let mut errs = Vec::new();
     for c in constraints {
         match c {
-            UpdateConstraint::NoSet if old.is_empty() && !new.is_empty() => errs.push(update_err(path, "field cannot be set once created")),
-            UpdateConstraint::NoUnset if !old.is_empty() && new.is_empty() => errs.push(update_err(path, "field cannot be cleared once set")),
+            UpdateConstraint::NoSet if old.is_empty() && !new.is_empty() => {
+                errs.push(update_err(path, "field cannot be set once created"))
+            }
+            UpdateConstraint::NoUnset if !old.is_empty() && new.is_empty() => {
+                errs.push(update_err(path, "field cannot be cleared once set"))
+            }
             UpdateConstraint::NoAddItem => {
                 for k in new.keys().filter(|k| !old.contains_key(*k)) {
-                    errs.push(Error::forbidden(&path.key(k), "item may not be added").with_origin("update"));
+                    errs.push(
+                        Error::forbidden(&path.key(k), "item may not be added")
+                            .with_origin("update"),
+                    );
                 }
             }
             UpdateConstraint::NoRemoveItem => {
                 for k in old.keys().filter(|k| !new.contains_key(*k)) {
-                    errs.push(Error::forbidden(&path.key(k), "item may not be removed").with_origin("update"));
+                    errs.push(
+                        Error::forbidden(&path.key(k), "item may not be removed")
+                            .with_origin("update"),
+                    );
                 }
             }
             _ => {}

@@ -47,7 +47,8 @@ pub(crate) fn group_raw(raw: &[RawComment]) -> Vec<CommentGroup> {
         let mut end_line = raw[i].start_line;
         while i < raw.len()
             && raw[i].start_line <= end_line + n
-            && (i == start || (!raw[i].after_code_on_line && raw[i].tokens_before == raw[start].tokens_before))
+            && (i == start
+                || (!raw[i].after_code_on_line && raw[i].tokens_before == raw[start].tokens_before))
         {
             end_line = raw[i].end_line;
             i += 1;
@@ -83,8 +84,12 @@ fn is_directive(c: &str) -> bool {
         Some(i) if i > 0 => i,
         _ => return false,
     };
-    c[..colon].bytes().all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-        && c.as_bytes().get(colon + 1).is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+    c[..colon]
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        && c.as_bytes()
+            .get(colon + 1)
+            .is_some_and(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
 }
 
 fn make_group(list: &[RawComment]) -> CommentGroup {
@@ -100,12 +105,22 @@ fn make_group(list: &[RawComment]) -> CommentGroup {
             } else if !body.is_empty() && is_directive(body) {
                 continue;
             }
-            lines.push(CommentLine { text: body.trim_end().to_string(), offset: off });
+            lines.push(CommentLine {
+                text: body.trim_end().to_string(),
+                offset: off,
+            });
         } else {
-            let body = c.text.strip_prefix("/*").and_then(|b| b.strip_suffix("*/")).unwrap_or(&c.text);
+            let body = c
+                .text
+                .strip_prefix("/*")
+                .and_then(|b| b.strip_suffix("*/"))
+                .unwrap_or(&c.text);
             let mut off = c.offset + 2;
             for l in body.split('\n') {
-                lines.push(CommentLine { text: l.trim_end().to_string(), offset: off });
+                lines.push(CommentLine {
+                    text: l.trim_end().to_string(),
+                    offset: off,
+                });
                 off += l.len() + 1;
             }
         }
@@ -134,12 +149,17 @@ pub(crate) struct CommentIndex<'a> {
 
 impl<'a> CommentIndex<'a> {
     pub(crate) fn new(groups: &'a [CommentGroup]) -> Self {
-        Self { by_end: groups.iter().map(|g| (g.end_line, g)).collect() }
+        Self {
+            by_end: groups.iter().map(|g| (g.end_line, g)).collect(),
+        }
     }
 
     /// gengo `docComment(pos)`: the group ending on the line before `line`.
     pub(crate) fn doc(&self, line: usize) -> Vec<CommentLine> {
-        line.checked_sub(1).and_then(|l| self.by_end.get(&l)).map(|g| g.lines.clone()).unwrap_or_default()
+        line.checked_sub(1)
+            .and_then(|l| self.by_end.get(&l))
+            .map(|g| g.lines.clone())
+            .unwrap_or_default()
     }
 
     /// gengo `priorDetachedComment(pos)`.
@@ -148,6 +168,10 @@ impl<'a> CommentIndex<'a> {
             Some(g) => g.start_line,
             None => line,
         };
-        anchor.checked_sub(2).and_then(|l| self.by_end.get(&l)).map(|g| g.lines.clone()).unwrap_or_default()
+        anchor
+            .checked_sub(2)
+            .and_then(|l| self.by_end.get(&l))
+            .map(|g| g.lines.clone())
+            .unwrap_or_default()
     }
 }

@@ -7,15 +7,24 @@ use tree_sitter::{Node, Parser};
 
 pub(super) fn lower(src: &str) -> GoFile {
     let mut parser = Parser::new();
-    if parser.set_language(&tree_sitter_go::LANGUAGE.into()).is_err() {
+    if parser
+        .set_language(&tree_sitter_go::LANGUAGE.into())
+        .is_err()
+    {
         return GoFile {
-            problems: vec![SyntaxProblem { span: 0..0, message: "the Go grammar could not be loaded".into() }],
+            problems: vec![SyntaxProblem {
+                span: 0..0,
+                message: "the Go grammar could not be loaded".into(),
+            }],
             ..GoFile::default()
         };
     }
     let Some(tree) = parser.parse(src, None) else {
         return GoFile {
-            problems: vec![SyntaxProblem { span: 0..src.len(), message: "the Go parser gave up on this file".into() }],
+            problems: vec![SyntaxProblem {
+                span: 0..src.len(),
+                message: "the Go parser gave up on this file".into(),
+            }],
             ..GoFile::default()
         };
     };
@@ -25,7 +34,11 @@ pub(super) fn lower(src: &str) -> GoFile {
     collect_leaves(root, src, &mut raw, &mut problems, &mut (0, usize::MAX));
     let groups = group_raw(&raw);
     let idx = CommentIndex::new(&groups);
-    let mut l = Lowerer { src, idx: &idx, file: GoFile::default() };
+    let mut l = Lowerer {
+        src,
+        idx: &idx,
+        file: GoFile::default(),
+    };
     l.file.problems = problems;
     let mut cursor = root.walk();
     for child in root.named_children(&mut cursor) {
@@ -57,7 +70,8 @@ fn collect_leaves(
     if node.is_error() {
         problems.push(SyntaxProblem {
             span: node.start_byte()..node.end_byte(),
-            message: "could not parse this region; declarations and tags inside it were skipped".into(),
+            message: "could not parse this region; declarations and tags inside it were skipped"
+                .into(),
         });
     } else if node.is_missing() {
         problems.push(SyntaxProblem {
@@ -113,16 +127,27 @@ impl Lowerer<'_> {
                 "import_spec" => specs.push(ch),
                 "import_spec_list" => {
                     let mut c2 = ch.walk();
-                    specs.extend(ch.named_children(&mut c2).filter(|n| n.kind() == "import_spec"));
+                    specs.extend(
+                        ch.named_children(&mut c2)
+                            .filter(|n| n.kind() == "import_spec"),
+                    );
                 }
                 _ => {}
             }
         }
         for spec in specs {
-            let Some(path) = spec.child_by_field_name("path") else { continue };
+            let Some(path) = spec.child_by_field_name("path") else {
+                continue;
+            };
             let path = string_literal(self.text(path)).unwrap_or_default();
-            let alias = spec.child_by_field_name("name").map(|n| self.text(n).to_string());
-            self.file.imports.push(Import { alias, path, span: spec.start_byte()..spec.end_byte() });
+            let alias = spec
+                .child_by_field_name("name")
+                .map(|n| self.text(n).to_string());
+            self.file.imports.push(Import {
+                alias,
+                path,
+                span: spec.start_byte()..spec.end_byte(),
+            });
         }
     }
 
@@ -134,7 +159,10 @@ impl Lowerer<'_> {
                 "type_alias" => true,
                 _ => continue,
             };
-            let (Some(name), Some(ty)) = (spec.child_by_field_name("name"), spec.child_by_field_name("type")) else {
+            let (Some(name), Some(ty)) = (
+                spec.child_by_field_name("name"),
+                spec.child_by_field_name("type"),
+            ) else {
                 continue;
             };
             let line = line_of(name);
@@ -154,19 +182,31 @@ impl Lowerer<'_> {
     fn type_expr(&self, n: Node<'_>) -> TypeExpr {
         let child = |f: &str| n.child_by_field_name(f);
         match n.kind() {
-            "type_identifier" => TypeExpr::Named { pkg: None, name: self.text(n).to_string(), args: vec![] },
+            "type_identifier" => TypeExpr::Named {
+                pkg: None,
+                name: self.text(n).to_string(),
+                args: vec![],
+            },
             "qualified_type" => TypeExpr::Named {
                 pkg: child("package").map(|p| self.text(p).to_string()),
-                name: child("name").map(|p| self.text(p).to_string()).unwrap_or_default(),
+                name: child("name")
+                    .map(|p| self.text(p).to_string())
+                    .unwrap_or_default(),
                 args: vec![],
             },
             "generic_type" => {
-                let base = child("type").map_or(TypeExpr::Other(self.text(n).to_string()), |t| self.type_expr(t));
+                let base = child("type").map_or(TypeExpr::Other(self.text(n).to_string()), |t| {
+                    self.type_expr(t)
+                });
                 let mut args = Vec::new();
                 if let Some(ta) = child("type_arguments") {
                     let mut c = ta.walk();
                     for a in ta.named_children(&mut c) {
-                        let inner = if a.kind() == "type_elem" { a.named_child(0).unwrap_or(a) } else { a };
+                        let inner = if a.kind() == "type_elem" {
+                            a.named_child(0).unwrap_or(a)
+                        } else {
+                            a
+                        };
                         args.push(self.type_expr(inner));
                     }
                 }
@@ -180,12 +220,20 @@ impl Lowerer<'_> {
                 child("element").map_or(TypeExpr::Other(String::new()), |e| self.type_expr(e)),
             )),
             "array_type" => TypeExpr::Array {
-                len: child("length").map(|l| self.text(l).to_string()).unwrap_or_default(),
-                elem: Box::new(child("element").map_or(TypeExpr::Other(String::new()), |e| self.type_expr(e))),
+                len: child("length")
+                    .map(|l| self.text(l).to_string())
+                    .unwrap_or_default(),
+                elem: Box::new(
+                    child("element").map_or(TypeExpr::Other(String::new()), |e| self.type_expr(e)),
+                ),
             },
             "map_type" => TypeExpr::Map(
-                Box::new(child("key").map_or(TypeExpr::Other(String::new()), |e| self.type_expr(e))),
-                Box::new(child("value").map_or(TypeExpr::Other(String::new()), |e| self.type_expr(e))),
+                Box::new(
+                    child("key").map_or(TypeExpr::Other(String::new()), |e| self.type_expr(e)),
+                ),
+                Box::new(
+                    child("value").map_or(TypeExpr::Other(String::new()), |e| self.type_expr(e)),
+                ),
             ),
             "parenthesized_type" => self.first_type(n),
             "struct_type" => TypeExpr::Struct(self.fields(n)),
@@ -194,27 +242,45 @@ impl Lowerer<'_> {
     }
 
     fn first_type(&self, n: Node<'_>) -> TypeExpr {
-        n.named_child(0).map_or(TypeExpr::Other(self.text(n).to_string()), |c| self.type_expr(c))
+        n.named_child(0)
+            .map_or(TypeExpr::Other(self.text(n).to_string()), |c| {
+                self.type_expr(c)
+            })
     }
 
     fn fields(&self, st: Node<'_>) -> Vec<Field> {
         let mut out = Vec::new();
-        let Some(list) = st.named_child(0).filter(|c| c.kind() == "field_declaration_list") else { return out };
+        let Some(list) = st
+            .named_child(0)
+            .filter(|c| c.kind() == "field_declaration_list")
+        else {
+            return out;
+        };
         let mut c = list.walk();
         for fd in list.named_children(&mut c) {
             if fd.kind() != "field_declaration" {
                 continue;
             }
-            let Some(tyn) = fd.child_by_field_name("type") else { continue };
+            let Some(tyn) = fd.child_by_field_name("type") else {
+                continue;
+            };
             let ty = self.type_expr(tyn);
-            let tag = fd.child_by_field_name("tag").and_then(|t| string_literal(self.text(t)));
+            let tag = fd
+                .child_by_field_name("tag")
+                .and_then(|t| string_literal(self.text(t)));
             let mut c2 = fd.walk();
             let names: Vec<Node<'_>> = fd.children_by_field_name("name", &mut c2).collect();
             // gengo uses the field's own position (its first name, or the type when embedded).
             let doc = self.idx.doc(line_of(fd));
             if names.is_empty() {
                 // An embedded field: `T`, `*T`, `pkg.T`.
-                out.push(Field { name: None, span: tyn.start_byte()..tyn.end_byte(), ty, tag, doc });
+                out.push(Field {
+                    name: None,
+                    span: tyn.start_byte()..tyn.end_byte(),
+                    ty,
+                    tag,
+                    doc,
+                });
             } else {
                 for nm in names {
                     out.push(Field {
@@ -257,7 +323,9 @@ impl Lowerer<'_> {
                 (ty, values)
             };
             for (i, name) in names.iter().enumerate() {
-                let value = values.get(i).map_or(ConstValue::Other(String::new()), |v| self.const_value(*v, iota));
+                let value = values.get(i).map_or(ConstValue::Other(String::new()), |v| {
+                    self.const_value(*v, iota)
+                });
                 self.file.consts.push(ConstDecl {
                     name: self.text(*name).to_string(),
                     span: name.start_byte()..name.end_byte(),
@@ -276,33 +344,50 @@ impl Lowerer<'_> {
             "interpreted_string_literal" | "raw_string_literal" => {
                 string_literal(text).map_or(ConstValue::Other(text.to_string()), ConstValue::Str)
             }
-            "int_literal" => {
-                crate::tags::lexer::parse_go_int(&text.replace('_', "")).map_or(ConstValue::Other(text.into()), ConstValue::Int)
-            }
+            "int_literal" => crate::tags::lexer::parse_go_int(&text.replace('_', ""))
+                .map_or(ConstValue::Other(text.into()), ConstValue::Int),
             "iota" => ConstValue::Int(iota),
             "identifier" => ConstValue::Ref(None, text.to_string()),
             "selector_expression" => {
-                let operand = v.child_by_field_name("operand").map(|o| self.text(o).to_string());
-                let field = v.child_by_field_name("field").map(|o| self.text(o).to_string()).unwrap_or_default();
+                let operand = v
+                    .child_by_field_name("operand")
+                    .map(|o| self.text(o).to_string());
+                let field = v
+                    .child_by_field_name("field")
+                    .map(|o| self.text(o).to_string())
+                    .unwrap_or_default();
                 ConstValue::Ref(operand, field)
             }
-            "parenthesized_expression" => v.named_child(0).map_or(ConstValue::Other(text.into()), |c| self.const_value(c, iota)),
+            "parenthesized_expression" => v
+                .named_child(0)
+                .map_or(ConstValue::Other(text.into()), |c| {
+                    self.const_value(c, iota)
+                }),
             "call_expression" => {
                 // A conversion such as `T("x")`: take the single argument's value.
                 let args = v.child_by_field_name("arguments");
                 match args.and_then(|a| a.named_child(0)) {
-                    Some(a) if args.is_some_and(|a| a.named_child_count() == 1) => self.const_value(a, iota),
+                    Some(a) if args.is_some_and(|a| a.named_child_count() == 1) => {
+                        self.const_value(a, iota)
+                    }
                     _ => ConstValue::Other(text.to_string()),
                 }
             }
             "binary_expression" => {
-                let l = v.child_by_field_name("left").map(|n| self.const_value(n, iota));
-                let r = v.child_by_field_name("right").map(|n| self.const_value(n, iota));
+                let l = v
+                    .child_by_field_name("left")
+                    .map(|n| self.const_value(n, iota));
+                let r = v
+                    .child_by_field_name("right")
+                    .map(|n| self.const_value(n, iota));
                 let op = v.child_by_field_name("operator").map(|n| self.text(n));
                 match (l, op, r) {
-                    (Some(ConstValue::Int(a)), Some(op), Some(ConstValue::Int(b))) => fold(a, op, b)
-                        .map_or(ConstValue::Other(text.to_string()), ConstValue::Int),
-                    (Some(ConstValue::Str(a)), Some("+"), Some(ConstValue::Str(b))) => ConstValue::Str(a + &b),
+                    (Some(ConstValue::Int(a)), Some(op), Some(ConstValue::Int(b))) => {
+                        fold(a, op, b).map_or(ConstValue::Other(text.to_string()), ConstValue::Int)
+                    }
+                    (Some(ConstValue::Str(a)), Some("+"), Some(ConstValue::Str(b))) => {
+                        ConstValue::Str(a + &b)
+                    }
                     _ => ConstValue::Other(text.to_string()),
                 }
             }

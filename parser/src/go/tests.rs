@@ -66,16 +66,34 @@ fn summary_of_a_file() {
     let second: Vec<_> = w.second_doc.iter().map(|l| l.text.as_str()).collect();
     assert_eq!(second, ["+k8s:detached"]);
     assert_eq!(&SRC[w.doc[1].offset..w.doc[1].offset + 5], "+k8s:");
-    let TypeExpr::Struct(fields) = &w.ty else { panic!("struct") };
+    let TypeExpr::Struct(fields) = &w.ty else {
+        panic!("struct")
+    };
     assert_eq!(fields.len(), 6);
     assert_eq!(fields[0].name, None);
     assert_eq!(fields[0].tag.as_deref(), Some(r#"json:",inline""#));
-    assert_eq!(fields[1].doc.iter().map(|l| l.text.as_str()).collect::<Vec<_>>(), ["Name is required.", "+k8s:required"]);
+    assert_eq!(
+        fields[1]
+            .doc
+            .iter()
+            .map(|l| l.text.as_str())
+            .collect::<Vec<_>>(),
+        ["Name is required.", "+k8s:required"]
+    );
     // The trailing comment on Size's line becomes Items' doc group exactly as in gengo.
-    assert_eq!(fields[3].doc.iter().map(|l| l.text.as_str()).collect::<Vec<_>>(), ["trailing"]);
+    assert_eq!(
+        fields[3]
+            .doc
+            .iter()
+            .map(|l| l.text.as_str())
+            .collect::<Vec<_>>(),
+        ["trailing"]
+    );
     assert_eq!(fields[3].name.as_deref(), Some("Items"));
     assert_eq!(fields[4].name.as_deref(), Some("Other"));
-    assert!(matches!(&fields[4].ty, TypeExpr::Slice(e) if matches!(e.as_ref(), TypeExpr::Pointer(_))));
+    assert!(
+        matches!(&fields[4].ty, TypeExpr::Slice(e) if matches!(e.as_ref(), TypeExpr::Pointer(_)))
+    );
     assert!(f.types[1].is_alias);
     assert!(f.types[2].generic);
     assert_eq!(f.consts[0].value, ConstValue::Str("A".into()));
@@ -83,14 +101,28 @@ fn summary_of_a_file() {
     assert_eq!(f.consts[3].value, ConstValue::Int(1));
     assert!(matches!(&f.consts[4].ty, Some(TypeExpr::Named { name, .. }) if name == "Level"));
     assert!(!f.problems.is_empty(), "the broken method is reported");
-    let doc_go: Vec<_> = f.comment_groups.iter().flat_map(|g| g.lines.iter().map(|l| l.text.as_str())).collect();
+    let doc_go: Vec<_> = f
+        .comment_groups
+        .iter()
+        .flat_map(|g| g.lines.iter().map(|l| l.text.as_str()))
+        .collect();
     assert!(doc_go.contains(&"+k8s:validation-gen=TypeMeta"));
-    assert!(!doc_go.iter().any(|l| l.contains("go:build")), "directives are dropped");
+    assert!(
+        !doc_go.iter().any(|l| l.contains("go:build")),
+        "directives are dropped"
+    );
 }
 
 #[test]
 fn never_panics_on_garbage() {
-    for src in ["", "package", "type X struct {", "}}}{{{", "const ( A = ", "\u{0}\u{ffff}"] {
+    for src in [
+        "",
+        "package",
+        "type X struct {",
+        "}}}{{{",
+        "const ( A = ",
+        "\u{0}\u{ffff}",
+    ] {
         let _ = parse(src);
     }
 }

@@ -81,7 +81,11 @@ fn lex_string<'s>(lex: &mut logos::Lexer<'s, Token<'s>>, quote: char) -> Result<
 }
 
 fn check_int(s: &str) -> Result<&str, LexError> {
-    if parse_go_int(s).is_some() { Ok(s) } else { Err(LexError::BadInt(s.to_string())) }
+    if parse_go_int(s).is_some() {
+        Ok(s)
+    } else {
+        Err(LexError::BadInt(s.to_string()))
+    }
 }
 
 /// Parses a Go integer literal as `strconv.ParseInt(s, 0, 64)` does (sign, `0x`/`0o`/`0b` prefixes, a leading `0`
@@ -94,30 +98,37 @@ pub fn parse_go_int(s: &str) -> Option<i64> {
         b'-' => (true, &s[1..]),
         _ => (false, s),
     };
-    let (radix, digits) = if let Some(d) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
-        (16, d)
-    } else if let Some(d) = body.strip_prefix("0o").or_else(|| body.strip_prefix("0O")) {
-        (8, d)
-    } else if let Some(d) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
-        (2, d)
-    } else if body.len() > 1 && body.starts_with('0') {
-        (8, &body[1..])
-    } else {
-        (10, body)
-    };
+    let (radix, digits) =
+        if let Some(d) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+            (16, d)
+        } else if let Some(d) = body.strip_prefix("0o").or_else(|| body.strip_prefix("0O")) {
+            (8, d)
+        } else if let Some(d) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
+            (2, d)
+        } else if body.len() > 1 && body.starts_with('0') {
+            (8, &body[1..])
+        } else {
+            (10, body)
+        };
     if digits.is_empty() || !digits.chars().all(|c| c.is_digit(radix)) {
         return None;
     }
     let mag = u64::from_str_radix(digits, radix).ok()?;
     if neg {
-        if mag == 1u64 << 63 { Some(i64::MIN) } else { i64::try_from(mag).ok().map(|v| -v) }
+        if mag == 1u64 << 63 {
+            Some(i64::MIN)
+        } else {
+            i64::try_from(mag).ok().map(|v| -v)
+        }
     } else {
         i64::try_from(mag).ok()
     }
 }
 
 /// Lexes `src` into `(start, token, end)` byte triples, the shape lalrpop's external-lexer interface expects.
-pub fn lex(src: &str) -> impl Iterator<Item = Result<(usize, Token<'_>, usize), (usize, LexError, usize)>> + '_ {
+pub fn lex(
+    src: &str,
+) -> impl Iterator<Item = Result<(usize, Token<'_>, usize), (usize, LexError, usize)>> + '_ {
     Token::lexer(src).spanned().map(|(tok, span)| match tok {
         Ok(t) => Ok((span.start, t, span.end)),
         Err(e) => Err((span.start, e, span.end)),

@@ -9,7 +9,13 @@ pub mod ast;
 pub mod lexer;
 
 lalrpop_util::lalrpop_mod!(
-    #[allow(clippy::all, clippy::pedantic, unreachable_pub, unused_qualifications, missing_docs)]
+    #[allow(
+        clippy::all,
+        clippy::pedantic,
+        unreachable_pub,
+        unused_qualifications,
+        missing_docs
+    )]
     grammar,
     "/tags/grammar.rs"
 );
@@ -59,7 +65,9 @@ pub fn word_to_scalar(w: &str, at: usize) -> Result<Scalar, GrammarError> {
 /// Splits `name:value` written without a space into (name, value, value offset). `Ok(None)` when `w` has no `:`.
 #[doc(hidden)]
 pub fn split_named(w: &str, at: usize) -> Result<Option<(String, &str, usize)>, GrammarError> {
-    let Some(i) = w.find(':') else { return Ok(None) };
+    let Some(i) = w.find(':') else {
+        return Ok(None);
+    };
     let (name, value) = (&w[..i], &w[i + 1..]);
     if value.is_empty() {
         // `(name:)` — the value is missing.
@@ -72,7 +80,10 @@ pub fn split_named(w: &str, at: usize) -> Result<Option<(String, &str, usize)>, 
 pub fn int_scalar(text: &str, _at: usize) -> Result<Scalar, GrammarError> {
     // The lexer has already checked the literal; this cannot fail for lexer-produced text.
     lexer::parse_go_int(text)
-        .map(|value| Scalar::Int { text: text.to_string(), value })
+        .map(|value| Scalar::Int {
+            text: text.to_string(),
+            value,
+        })
         .ok_or_else(|| GrammarError::Lex(_at, LexError::BadInt(text.to_string()), _at + text.len()))
 }
 
@@ -81,7 +92,11 @@ fn char_at(src: &str, at: usize) -> char {
 }
 
 fn char_span(src: &str, at: usize) -> Span {
-    at..at + char_at(src, at).len_utf8().min(src.len().saturating_sub(at)).max(usize::from(at < src.len()))
+    at..at
+        + char_at(src, at)
+            .len_utf8()
+            .min(src.len().saturating_sub(at))
+            .max(usize::from(at < src.len()))
 }
 
 /// Parses one tag line (the text after the `+` prefix, e.g. `k8s:maxItems=5 # comment`), default mode.
@@ -115,32 +130,44 @@ fn convert_error(src: &str, e: ParseError<usize, Token<'_>, GrammarError>) -> Ta
         // whitespace is what it reports.
         let before = &src[..at.min(src.len())];
         let at = before.len() - before.trim_end().len();
-        let at = if at > 0 { before.len() - at } else { before.len() };
+        let at = if at > 0 {
+            before.len() - at
+        } else {
+            before.len()
+        };
         TagError {
-        message: format!("unexpected character {:?}", char_at(src, at)),
-        span: char_span(src, at),
-    }
+            message: format!("unexpected character {:?}", char_at(src, at)),
+            span: char_span(src, at),
+        }
     };
     match e {
         ParseError::InvalidToken { location } => unexpected(location),
-        ParseError::UnrecognizedEof { location, .. } => {
-            TagError { message: "unexpected end of input".into(), span: location..location }
+        ParseError::UnrecognizedEof { location, .. } => TagError {
+            message: "unexpected end of input".into(),
+            span: location..location,
+        },
+        ParseError::UnrecognizedToken {
+            token: (l, _, _), ..
         }
-        ParseError::UnrecognizedToken { token: (l, _, _), .. } | ParseError::ExtraToken { token: (l, _, _) } => {
-            unexpected(l)
-        }
+        | ParseError::ExtraToken { token: (l, _, _) } => unexpected(l),
         ParseError::User { error } => match error {
             GrammarError::Lex(l, LexError::Invalid, _) => unexpected(l),
-            GrammarError::Lex(l, LexError::BadInt(s), r) => TagError { message: format!("invalid number {s:?}"), span: l..r },
-            GrammarError::Lex(l, LexError::BadEscape(c), r) => {
-                TagError { message: format!("unhandled escaped character {c:?}"), span: l..r }
-            }
-            GrammarError::Lex(l, LexError::Unterminated, r) => {
-                TagError { message: "unterminated string".into(), span: l..r }
-            }
-            GrammarError::MixedArgs(l) => {
-                TagError { message: "can't mix named and positional arguments".into(), span: l..src.len() }
-            }
+            GrammarError::Lex(l, LexError::BadInt(s), r) => TagError {
+                message: format!("invalid number {s:?}"),
+                span: l..r,
+            },
+            GrammarError::Lex(l, LexError::BadEscape(c), r) => TagError {
+                message: format!("unhandled escaped character {c:?}"),
+                span: l..r,
+            },
+            GrammarError::Lex(l, LexError::Unterminated, r) => TagError {
+                message: "unterminated string".into(),
+                span: l..r,
+            },
+            GrammarError::MixedArgs(l) => TagError {
+                message: "can't mix named and positional arguments".into(),
+                span: l..src.len(),
+            },
             GrammarError::MultiplePositional(l) => TagError {
                 message: "multiple arguments must use 'name: value' syntax".into(),
                 span: l..src.len(),
@@ -171,7 +198,10 @@ pub fn parse_raw(src: &str) -> Result<RawTag, TagError> {
     let text = src.trim();
     let name_len = tag_name_len(text);
     if name_len == 0 {
-        return Err(TagError { message: format!("unexpected character {:?}", char_at(text, 0)), span: lead..lead + 1 });
+        return Err(TagError {
+            message: format!("unexpected character {:?}", char_at(text, 0)),
+            span: lead..lead + 1,
+        });
     }
     let name = text[..name_len].to_string();
     let mut rest = &text[name_len..];
@@ -190,14 +220,25 @@ pub fn parse_raw(src: &str) -> Result<RawTag, TagError> {
     }
     if let Some(v) = rest.strip_prefix('=') {
         let start = lead + offset + 1;
-        return Ok(RawTag { name, value: Some(v.to_string()), value_span: start..start + v.len() });
+        return Ok(RawTag {
+            name,
+            value: Some(v.to_string()),
+            value_span: start..start + v.len(),
+        });
     }
     let trimmed = rest.trim_start();
     if rest.is_empty() || trimmed.starts_with('#') {
-        return Ok(RawTag { name, value: None, value_span: 0..0 });
+        return Ok(RawTag {
+            name,
+            value: None,
+            value_span: 0..0,
+        });
     }
     let at = offset + (rest.len() - trimmed.len());
-    Err(TagError { message: format!("unexpected character {:?}", char_at(text, at)), span: lead + at..lead + at + 1 })
+    Err(TagError {
+        message: format!("unexpected character {:?}", char_at(text, at)),
+        span: lead + at..lead + at + 1,
+    })
 }
 
 /// The byte length of the leading tag name (`identBegin tagNameChar*`) of `s`; 0 if `s` does not start with one.
@@ -242,10 +283,17 @@ pub fn extract<'a>(prefix: &str, lines: impl IntoIterator<Item = &'a str>) -> Ve
         if !trimmed.starts_with(prefix) {
             continue;
         }
-        let Some(text) = trimmed.strip_prefix('+') else { continue };
+        let Some(text) = trimmed.strip_prefix('+') else {
+            continue;
+        };
         let column = line.len() - text.len();
         let name = text[..tag_name_len(text)].to_string();
-        out.push(TagLine { name, text: text.to_string(), line: idx, column });
+        out.push(TagLine {
+            name,
+            text: text.to_string(),
+            line: idx,
+            column,
+        });
     }
     out
 }

@@ -2,7 +2,9 @@ use super::*;
 use proptest::prelude::*;
 
 fn ok(s: &str) -> String {
-    parse(s).map(|t| t.to_string()).unwrap_or_else(|e| panic!("{s}: {e:?}"))
+    parse(s)
+        .map(|t| t.to_string())
+        .unwrap_or_else(|e| panic!("{s}: {e:?}"))
 }
 fn err(s: &str) -> (String, Span) {
     let e = parse(s).expect_err(s);
@@ -15,14 +17,25 @@ fn parses_upstream_shapes() {
     assert_eq!(ok("k8s:maxItems=16"), "k8s:maxItems=16");
     assert_eq!(ok("k8s:maxItems=+5"), "k8s:maxItems=+5");
     assert_eq!(ok("k8s:minimum=0x1F"), "k8s:minimum=0x1F");
-    assert_eq!(ok("k8s:format=k8s-short-name"), r#"k8s:format="k8s-short-name""#);
+    assert_eq!(
+        ok("k8s:format=k8s-short-name"),
+        r#"k8s:format="k8s-short-name""#
+    );
     assert_eq!(ok("k8s:listType=map # trailing"), r#"k8s:listType="map""#);
     assert_eq!(ok("name=foo#x"), r#"name="foo""#);
     assert_eq!(ok("name()"), "name");
-    assert_eq!(ok(r#"k8s:beta(since: "1.37")=+k8s:item(type: "Approved")=+k8s:immutable"#),
-        r#"k8s:beta(since: "1.37")=+k8s:item(type: "Approved")=+k8s:immutable"#);
-    assert_eq!(ok("k8s:unionMember(union:foo,memberName: Bar)"), r#"k8s:unionMember(union: "foo", memberName: "Bar")"#);
-    assert_eq!(ok("k8s:ifEnabled(MyGate)=+k8s:optional"), r#"k8s:ifEnabled("MyGate")=+k8s:optional"#);
+    assert_eq!(
+        ok(r#"k8s:beta(since: "1.37")=+k8s:item(type: "Approved")=+k8s:immutable"#),
+        r#"k8s:beta(since: "1.37")=+k8s:item(type: "Approved")=+k8s:immutable"#
+    );
+    assert_eq!(
+        ok("k8s:unionMember(union:foo,memberName: Bar)"),
+        r#"k8s:unionMember(union: "foo", memberName: "Bar")"#
+    );
+    assert_eq!(
+        ok("k8s:ifEnabled(MyGate)=+k8s:optional"),
+        r#"k8s:ifEnabled("MyGate")=+k8s:optional"#
+    );
     assert_eq!(ok("x(a: true)=false"), "x(a: true)=false");
     assert_eq!(ok(r"x=`a\`b`"), r#"x="a`b""#);
     assert_eq!(ok(r#"x="a\"\\b""#), r#"x="a\"\\b""#);
@@ -37,7 +50,13 @@ fn value_types_and_spans() {
     assert_eq!(t.arg("since").unwrap().value, Scalar::Str("1.37".into()));
     let t = parse("  k8s:minimum=-3").unwrap();
     assert_eq!(t.name_span, 2..13);
-    assert_eq!(t.scalar_value(), Some(&Scalar::Int { text: "-3".into(), value: -3 }));
+    assert_eq!(
+        t.scalar_value(),
+        Some(&Scalar::Int {
+            text: "-3".into(),
+            value: -3
+        })
+    );
 }
 
 #[test]
@@ -55,12 +74,21 @@ fn rejects_what_upstream_rejects() {
     assert_eq!(err("name=1_000").0, "unexpected character '_'");
     assert_eq!(err(r#"name="abc"#).0, "unterminated string");
     assert_eq!(err(r#"name="a\nb""#).0, "unhandled escaped character 'n'");
-    assert_eq!(err("name(a, b: c)").0, "can't mix named and positional arguments");
-    assert_eq!(err("name(a, b)").0, "multiple arguments must use 'name: value' syntax");
+    assert_eq!(
+        err("name(a, b: c)").0,
+        "can't mix named and positional arguments"
+    );
+    assert_eq!(
+        err("name(a, b)").0,
+        "multiple arguments must use 'name: value' syntax"
+    );
     assert_eq!(err("name=foo:bar").0, "unexpected character ':'");
     assert_eq!(err("name=foo bar").0, "unexpected character ' '");
     assert_eq!(err("1name").0, "unexpected character '1'");
-    assert_eq!(err("name=9223372036854775808").0, "invalid number \"9223372036854775808\"");
+    assert_eq!(
+        err("name=9223372036854775808").0,
+        "invalid number \"9223372036854775808\""
+    );
 }
 
 #[test]
@@ -86,7 +114,13 @@ fn raw_mode() {
 
 #[test]
 fn extraction_follows_codetags() {
-    let lines = ["Doc text.", "\t+k8s:optional", "  +k8s:maxItems=4", "+listType=atomic", "+k8s:"];
+    let lines = [
+        "Doc text.",
+        "\t+k8s:optional",
+        "  +k8s:maxItems=4",
+        "+listType=atomic",
+        "+k8s:",
+    ];
     let got = extract("+k8s:", lines);
     let names: Vec<_> = got.iter().map(|t| t.name.as_str()).collect();
     assert_eq!(names, ["k8s:optional", "k8s:maxItems", "k8s:"]);
@@ -101,21 +135,45 @@ fn scalar() -> impl Strategy<Value = Scalar> {
             _ => Scalar::Str(s),
         }),
         "[ -~]{0,10}".prop_map(Scalar::Str),
-        any::<i32>().prop_map(|v| Scalar::Int { text: v.to_string(), value: i64::from(v) }),
+        any::<i32>().prop_map(|v| Scalar::Int {
+            text: v.to_string(),
+            value: i64::from(v)
+        }),
         any::<bool>().prop_map(Scalar::Bool),
     ]
 }
 
 fn tag() -> impl Strategy<Value = Tag> {
-    let leaf = ("k8s:[a-zA-Z][a-zA-Z0-9-]{0,8}", prop::collection::vec(("[a-z][a-zA-Z]{0,5}", scalar()), 0..3),
-        proptest::option::of(scalar()), any::<bool>())
+    let leaf = (
+        "k8s:[a-zA-Z][a-zA-Z0-9-]{0,8}",
+        prop::collection::vec(("[a-z][a-zA-Z]{0,5}", scalar()), 0..3),
+        proptest::option::of(scalar()),
+        any::<bool>(),
+    )
         .prop_map(|(name, named, value, positional)| {
             let args = if positional && !named.is_empty() {
-                vec![Arg { name: None, value: named[0].1.clone(), span: 0..0 }]
+                vec![Arg {
+                    name: None,
+                    value: named[0].1.clone(),
+                    span: 0..0,
+                }]
             } else {
-                named.into_iter().map(|(n, v)| Arg { name: Some(n), value: v, span: 0..0 }).collect()
+                named
+                    .into_iter()
+                    .map(|(n, v)| Arg {
+                        name: Some(n),
+                        value: v,
+                        span: 0..0,
+                    })
+                    .collect()
             };
-            Tag { name, name_span: 0..0, args, value: value.map(|v| TagValue::Scalar(v, 0..0)), span: 0..0 }
+            Tag {
+                name,
+                name_span: 0..0,
+                args,
+                value: value.map(|v| TagValue::Scalar(v, 0..0)),
+                span: 0..0,
+            }
         });
     leaf.prop_recursive(3, 6, 1, |inner| {
         (inner.clone(), inner).prop_map(|(mut outer, inner)| {

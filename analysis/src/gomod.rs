@@ -1,0 +1,207 @@
+//! `go.mod` reading and module-to-directory resolution (require, replace, vendor/, the module cache), without
+//! the `go` binary.
+
+use crate::system::System;
+
+/// What vgc needs from a `go.mod`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GoMod {
+    /// The module path.
+    pub module: String,
+    /// `require` lines: (module, version).
+    pub require: Vec<(String, String)>,
+    /// `replace` lines: (old module, new path or module, new version if a module).
+    pub replace: Vec<(String, String, Option<String>)>,
+}
+
+/// Parses the directives vgc needs from `go.mod` text. Unknown directives are ignored.
+#[must_use]
+pub fn parse_go_mod(text: &str) -> GoMod {
+    let mut m = GoMod::default();
+    let mut block: Option<String> = None;
+    for raw in text.lines() {
+        let line = raw.split("//").next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        if line == ")" {
+            block = None;
+            continue;
+        }
+        let (directive, rest) = match &block {
+            Some(b) => (b.as_str(), line),
+            None => {
+                let (d, r) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+                let r = r.trim();
+                if r == "(" {
+                    block = Some(d.to_string());
+                    continue;
+                }
+                (d, r)
+            }
+        };
+        let words: Vec<&str> = rest
+            .split_whitespace()
+            .map(|w| w.trim_matches('"'))
+            .collect();
+        match directive {
+            "module" => m.module = words.first().map(|s| (*s).to_string()).unwrap_or_default(),
+            "require" if words.len() >= 2 => m.require.push((words[0].into(), words[1].into())),
+            "replace" => {
+                if let Some(arrow) = words.iter().position(|w| *w == "=>") {
+                    if let Some(new) = words.get(arrow + 1) {
+                        m.replace.push((
+                            words[0].into(),
+                            (*new).into(),
+                            words.get(arrow + 2).map(|v| (*v).to_string()),
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    m
+}
+
+/// Module path escaping of the module cache: each upper-case letter becomes `!` + lower-case.
+#[must_use]
+pub fn escape_module_path(p: &str) -> String {
+    let mut s = String::with_capacity(p.len());
+    for c in p.chars() {
+        if c.is_ascii_uppercase() {
+            s.push('!');
+            s.push(c.to_ascii_lowercase());
+        } else {
+            s.push(c);
+        }
+    }
+    s
+}
+
+/// How an import path was resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Resolved {
+    /// The package's directory.
+    Dir(String),
+    /// A standard-library package (no dot in the first path element).
+    Std,
+    /// The module providing it is required but not present: (module, version).
+    Missing(String, String),
+    /// No required module provides it.
+    Unknown,
+}
+
+/// Resolves an import path to a directory, given the main module's root directory and `go.mod`.
+pub fn resolve_import(sys: &dyn System, root: &str, gomod: &GoMod, import: &str) -> Resolved {
+    if !import.split('/').next().unwrap_or("").contains('.') {
+        return Resolved::Std;
+    }
+    let under = |module: &str| -> Option<String> {
+        if import == module {
+            Some(String::new())
+        } else {
+            import
+                .strip_prefix(module)
+                .and_then(|r| r.strip_prefix('/'))
+                .map(str::to_string)
+        }
+    };
+    if let Some(rel) = under(&gomod.module) {
+        return Resolved::Dir(join(root, &rel));
+    }
+    // Longest required module that prefixes the import.
+    let best = gomod
+        .require
+        .iter()
+        .filter(|(m, _)| under(m).is_some())
+        .max_by_key(|(m, _)| m.len());
+    let Some((module, version)) = best else {
+        return Resolved::Unknown;
+    };
+    let rel = under(module).unwrap_or_default();
+    if let Some((_, new, new_ver)) = gomod.replace.iter().find(|(old, _, _)| old == module) {
+        if new.starts_with('.') || new.starts_with('/') {
+            let base = if new.starts_with('/') {
+                new.clone()
+            } else {
+                join(root, new)
+            };
+            return Resolved::Dir(join(&base, &rel));
+        }
+        if let (Some(cache), Some(v)) = (sys.module_cache(), new_ver) {
+            let d = join(&format!("{cache}/{}@{v}", escape_module_path(new)), &rel);
+            return if sys.is_dir(&d) {
+                Resolved::Dir(d)
+            } else {
+                Resolved::Missing(new.clone(), v.clone())
+            };
+        }
+    }
+    let vendored = join(&join(root, "vendor"), import);
+    if sys.is_dir(&vendored) {
+        return Resolved::Dir(vendored);
+    }
+    if let Some(cache) = sys.module_cache() {
+        let d = join(
+            &format!("{cache}/{}@{version}", escape_module_path(module)),
+            &rel,
+        );
+        if sys.is_dir(&d) {
+            return Resolved::Dir(d);
+        }
+    }
+    Resolved::Missing(module.clone(), version.clone())
+}
+
+fn join(a: &str, b: &str) -> String {
+    if b.is_empty() {
+        a.trim_end_matches('/').to_string()
+    } else {
+        format!("{}/{}", a.trim_end_matches('/'), b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::system::MemorySystem;
+    #[test]
+    fn go_mod_and_resolution() {
+        let m = parse_go_mod(
+            "module example.com/x\n\ngo 1.26\n\nrequire (\n\tk8s.io/apimachinery v0.37.2\n\tgithub.com/Foo/bar v1.0.0 // indirect\n)\nreplace example.com/y => ../y\n",
+        );
+        assert_eq!(m.module, "example.com/x");
+        assert_eq!(m.require.len(), 2);
+        assert_eq!(m.replace[0].1, "../y");
+        assert_eq!(
+            escape_module_path("github.com/Foo/bar"),
+            "github.com/!foo/bar"
+        );
+        let mut sys = MemorySystem {
+            cache: Some("/cache".into()),
+            ..MemorySystem::default()
+        };
+        sys.files.insert(
+            "/cache/k8s.io/apimachinery@v0.37.2/pkg/apis/meta/v1/types.go".into(),
+            String::new(),
+        );
+        assert_eq!(
+            resolve_import(&sys, "/r", &m, "k8s.io/apimachinery/pkg/apis/meta/v1"),
+            Resolved::Dir("/cache/k8s.io/apimachinery@v0.37.2/pkg/apis/meta/v1".into())
+        );
+        assert_eq!(
+            resolve_import(&sys, "/r", &m, "example.com/x/a/b"),
+            Resolved::Dir("/r/a/b".into())
+        );
+        assert_eq!(resolve_import(&sys, "/r", &m, "fmt"), Resolved::Std);
+        assert_eq!(
+            resolve_import(&sys, "/r", &m, "github.com/Foo/bar/baz"),
+            Resolved::Missing("github.com/Foo/bar".into(), "v1.0.0".into())
+        );
+        assert_eq!(
+            resolve_import(&sys, "/r", &m, "other.io/z"),
+            Resolved::Unknown
+        );
+    }
+}

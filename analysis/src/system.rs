@@ -1,0 +1,64 @@
+//! The file-system boundary of the analysis layer. The driver provides an OS implementation; tests use
+//! [`MemorySystem`].
+
+use std::collections::BTreeMap;
+
+/// Read-only file-system access used by package loading.
+pub trait System {
+    /// Reads a UTF-8 file. `Err` carries a human reason (not found, permission denied, not UTF-8).
+    ///
+    /// # Errors
+    /// When the file cannot be read.
+    fn read_file(&self, path: &str) -> Result<String, String>;
+    /// Lists a directory: `(name, is_dir)` pairs, sorted by name.
+    ///
+    /// # Errors
+    /// When the directory cannot be read.
+    fn read_dir(&self, path: &str) -> Result<Vec<(String, bool)>, String>;
+    /// True if `path` is a directory.
+    fn is_dir(&self, path: &str) -> bool;
+    /// The Go module cache: `$GOMODCACHE`, else `$GOPATH/pkg/mod`, else `~/go/pkg/mod`.
+    fn module_cache(&self) -> Option<String>;
+}
+
+/// An in-memory file system for tests: paths map to contents; directories are implied.
+#[derive(Debug, Default, Clone)]
+pub struct MemorySystem {
+    /// Files by absolute path.
+    pub files: BTreeMap<String, String>,
+    /// Module cache root, if any.
+    pub cache: Option<String>,
+}
+
+impl System for MemorySystem {
+    fn read_file(&self, path: &str) -> Result<String, String> {
+        self.files
+            .get(path)
+            .cloned()
+            .ok_or_else(|| "no such file".to_string())
+    }
+    fn read_dir(&self, path: &str) -> Result<Vec<(String, bool)>, String> {
+        let prefix = format!("{}/", path.trim_end_matches('/'));
+        let mut out: BTreeMap<String, bool> = BTreeMap::new();
+        for k in self.files.keys() {
+            if let Some(rest) = k.strip_prefix(&prefix) {
+                match rest.split_once('/') {
+                    Some((d, _)) => out.insert(d.to_string(), true),
+                    None => out.insert(rest.to_string(), false),
+                };
+            }
+        }
+        if out.is_empty() {
+            Err("no such directory".into())
+        } else {
+            Ok(out.into_iter().collect())
+        }
+    }
+    fn is_dir(&self, path: &str) -> bool {
+        let prefix = format!("{}/", path.trim_end_matches('/'));
+        self.files.keys().any(|k| k.starts_with(&prefix))
+    }
+    fn module_cache(&self) -> Option<String> {
+        self.cache.clone()
+    }
+}

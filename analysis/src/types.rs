@@ -1,0 +1,465 @@
+//! Type resolution: Go type expressions resolved to [`Ty`] across packages, well-known apimachinery types,
+//! typedef chains, root-type selection (upstream `targets.go`) and reachability.
+
+use crate::program::{Program, TypeKey, import_for};
+use indexmap::{IndexMap, IndexSet};
+use vgc_ir::model::TypeIr;
+use vgc_ir::{Code, Db, Diagnostic, SourceFile};
+use vgc_parser::go::TypeExpr;
+
+/// Go builtin types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum Builtin {
+    Bool,
+    String,
+    Int,
+    Int8,
+    Int16,
+    Int32,
+    Int64,
+    Uint,
+    Uint8,
+    Uint16,
+    Uint32,
+    Uint64,
+    Float32,
+    Float64,
+}
+
+impl Builtin {
+    fn from_name(n: &str) -> Option<Self> {
+        Some(match n {
+            "bool" => Self::Bool,
+            "string" => Self::String,
+            "int" => Self::Int,
+            "int8" => Self::Int8,
+            "int16" => Self::Int16,
+            "int32" | "rune" => Self::Int32,
+            "int64" => Self::Int64,
+            "uint" | "uintptr" => Self::Uint,
+            "uint8" | "byte" => Self::Uint8,
+            "uint16" => Self::Uint16,
+            "uint32" => Self::Uint32,
+            "uint64" => Self::Uint64,
+            "float32" => Self::Float32,
+            "float64" => Self::Float64,
+            _ => return None,
+        })
+    }
+
+    /// True for integer kinds.
+    #[must_use]
+    pub fn is_integer(self) -> bool {
+        !matches!(
+            self,
+            Self::Bool | Self::String | Self::Float32 | Self::Float64
+        )
+    }
+
+    /// The inclusive value range of an integer kind (Go `int`/`uint` are 64-bit).
+    #[must_use]
+    pub fn int_range(self) -> Option<(i128, i128)> {
+        Some(match self {
+            Self::Int8 => (i128::from(i8::MIN), i128::from(i8::MAX)),
+            Self::Int16 => (i128::from(i16::MIN), i128::from(i16::MAX)),
+            Self::Int32 => (i128::from(i32::MIN), i128::from(i32::MAX)),
+            Self::Int | Self::Int64 => (i128::from(i64::MIN), i128::from(i64::MAX)),
+            Self::Uint8 => (0, i128::from(u8::MAX)),
+            Self::Uint16 => (0, i128::from(u16::MAX)),
+            Self::Uint32 => (0, i128::from(u32::MAX)),
+            Self::Uint | Self::Uint64 => (0, i128::from(u64::MAX)),
+            _ => return None,
+        })
+    }
+}
+
+/// Well-known apimachinery value types, mapped to `vgc_runtime::types`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum WellKnown {
+    Quantity,
+    Time,
+    MicroTime,
+    Duration,
+    IntOrString,
+    RawExtension,
+    FieldsV1,
+    /// Go `[]byte` (base64 in JSON).
+    Bytes,
+}
+
+fn well_known(pkg: &str, name: &str) -> Option<WellKnown> {
+    Some(match (pkg, name) {
+        ("k8s.io/apimachinery/pkg/api/resource", "Quantity") => WellKnown::Quantity,
+        ("k8s.io/apimachinery/pkg/apis/meta/v1", "Time") | ("time", "Time") => WellKnown::Time,
+        ("k8s.io/apimachinery/pkg/apis/meta/v1", "MicroTime") => WellKnown::MicroTime,
+        ("k8s.io/apimachinery/pkg/apis/meta/v1", "Duration") | ("time", "Duration") => {
+            WellKnown::Duration
+        }
+        ("k8s.io/apimachinery/pkg/util/intstr", "IntOrString") => WellKnown::IntOrString,
+        ("k8s.io/apimachinery/pkg/runtime", "RawExtension") | ("encoding/json", "RawMessage") => {
+            WellKnown::RawExtension
+        }
+        ("k8s.io/apimachinery/pkg/apis/meta/v1", "FieldsV1") => WellKnown::FieldsV1,
+        _ => return None,
+    })
+}
+
+/// A resolved Go type.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Ty {
+    /// A builtin.
+    Builtin(Builtin),
+    /// A named type declared in a loaded package.
+    Named(TypeKey),
+    /// A well-known apimachinery value type.
+    WellKnown(WellKnown),
+    /// `*T`
+    Pointer(Box<Ty>),
+    /// `[]T` (also fixed arrays)
+    Slice(Box<Ty>),
+    /// `map[K]V`
+    Map(Box<Ty>, Box<Ty>),
+    /// An interface or another shape kept as opaque JSON.
+    Any,
+    /// A named type that could not be resolved: (qualifier, name).
+    Unresolved(String, String),
+}
+
+/// Resolves a type expression written in `file` of package `pkg`.
+#[must_use]
+pub fn resolve(db: &dyn Db, prog: &Program, pkg: &str, file: SourceFile, e: &TypeExpr) -> Ty {
+    match e {
+        TypeExpr::Named {
+            pkg: None, name, ..
+        } => {
+            if let Some(b) = Builtin::from_name(name) {
+                return Ty::Builtin(b);
+            }
+            if name == "any" || name == "error" {
+                return Ty::Any;
+            }
+            named(prog, pkg, name)
+        }
+        TypeExpr::Named {
+            pkg: Some(q), name, ..
+        } => {
+            let ir = vgc_ir::db::file_ir(db, file);
+            match import_for(ir, q) {
+                Some(path) => {
+                    if let Some(w) = well_known(&path, name) {
+                        return Ty::WellKnown(w);
+                    }
+                    match named(prog, &path, name) {
+                        Ty::Unresolved(..) => Ty::Unresolved(q.clone(), name.clone()),
+                        t => t,
+                    }
+                }
+                None => Ty::Unresolved(q.clone(), name.clone()),
+            }
+        }
+        TypeExpr::Pointer(i) => Ty::Pointer(Box::new(resolve(db, prog, pkg, file, i))),
+        TypeExpr::Slice(i) | TypeExpr::Array { elem: i, .. } => {
+            let inner = resolve(db, prog, pkg, file, i);
+            if inner == Ty::Builtin(Builtin::Uint8) && matches!(e, TypeExpr::Slice(_)) {
+                Ty::WellKnown(WellKnown::Bytes)
+            } else {
+                Ty::Slice(Box::new(inner))
+            }
+        }
+        TypeExpr::Map(k, v) => Ty::Map(
+            Box::new(resolve(db, prog, pkg, file, k)),
+            Box::new(resolve(db, prog, pkg, file, v)),
+        ),
+        TypeExpr::Struct(_) | TypeExpr::Other(_) => Ty::Any,
+    }
+}
+
+fn named(prog: &Program, pkg: &str, name: &str) -> Ty {
+    if let Some(w) = well_known(pkg, name) {
+        return Ty::WellKnown(w);
+    }
+    match prog.packages.get(pkg) {
+        Some(p) if p.types.contains_key(name) => Ty::Named(TypeKey {
+            pkg: pkg.to_string(),
+            name: name.to_string(),
+        }),
+        _ => Ty::Unresolved(pkg.to_string(), name.to_string()),
+    }
+}
+
+/// The shape of a named type after following typedef chains: what the value *is*.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Native {
+    /// A struct (the key of the type declaring the fields).
+    Struct(TypeKey),
+    /// Anything else, resolved (a builtin, slice, map, pointer, well-known or any).
+    Other(Ty),
+}
+
+/// Follows typedef chains of `ty` to its native shape (upstream: "native kind after typedefs are resolved").
+#[must_use]
+pub fn native(db: &dyn Db, prog: &Program, ty: &Ty) -> Native {
+    let mut cur = ty.clone();
+    for _ in 0..64 {
+        let Ty::Named(k) = &cur else {
+            return Native::Other(cur);
+        };
+        let Some((decl, file)) = prog.type_decl(db, k) else {
+            return Native::Other(Ty::Any);
+        };
+        if matches!(decl.ty, TypeExpr::Struct(_)) {
+            return Native::Struct(k.clone());
+        }
+        cur = resolve(db, prog, &k.pkg, file, &decl.ty);
+    }
+    Native::Other(Ty::Any)
+}
+
+/// Package-level generator settings from `+k8s:validation-gen` (upstream `targets.go`).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GenConfig {
+    /// `false`: the package is disabled.
+    pub disabled: bool,
+    /// `*`: every exported type is a root.
+    pub all: bool,
+    /// `TypesWithField=F` values.
+    pub with_field: Vec<String>,
+    /// `TypesWithSuffix=S` values.
+    pub with_suffix: Vec<String>,
+}
+
+/// Reads the package's `k8s:validation-gen` values from its `doc.go` (all comment groups, as upstream). With
+/// none, the default is `TypesWithField=TypeMeta`.
+pub fn gen_config(
+    db: &dyn Db,
+    prog: &Program,
+    pkg: &str,
+    diags: &mut Vec<Diagnostic>,
+) -> GenConfig {
+    let mut cfg = GenConfig::default();
+    let mut any = false;
+    let Some(p) = prog.packages.get(pkg) else {
+        return cfg;
+    };
+    for f in &p.files {
+        if !f.path(db).ends_with("/doc.go") {
+            continue;
+        }
+        let ir = vgc_ir::db::file_ir(db, *f);
+        for u in ir
+            .package_tags
+            .iter()
+            .filter(|u| u.name == "k8s:validation-gen")
+        {
+            let at = vgc_ir::db::span_of(db, *f, u.at);
+            let v = u.raw_value.clone().unwrap_or_default();
+            let v = v.trim();
+            any = true;
+            if v == "false" {
+                cfg.disabled = true;
+            } else if v == "*" {
+                cfg.all = true;
+            } else if let Some(x) = v.strip_prefix("TypesWithField=") {
+                cfg.with_field.push(x.to_string());
+            } else if let Some(x) = v.strip_prefix("TypesWithSuffix=") {
+                cfg.with_suffix.push(x.to_string());
+            } else {
+                diags.push(
+                    Diagnostic::error(Code::GeneratorConfig, format!("unknown k8s:validation-gen value {v:?}"))
+                        .at(f.path(db).clone(), at)
+                        .with_hint("use `*`, `TypesWithField=<GoField>`, `TypesWithSuffix=<suffix>` or `false`"),
+                );
+            }
+        }
+    }
+    if cfg.disabled && (cfg.all || !cfg.with_field.is_empty() || !cfg.with_suffix.is_empty()) {
+        diags.push(Diagnostic::error(
+            Code::GeneratorConfig,
+            format!("package {pkg}: k8s:validation-gen=false cannot be mixed with other values"),
+        ));
+    }
+    if !any {
+        cfg.with_field.push("TypeMeta".into());
+    }
+    cfg
+}
+
+fn embeds(
+    db: &dyn Db,
+    prog: &Program,
+    key: &TypeKey,
+    decl: &TypeIr,
+    file: SourceFile,
+    pkg: &str,
+    name: &str,
+) -> bool {
+    decl.fields.iter().any(|f| {
+        f.go_name.is_none()
+            && matches!(resolve(db, prog, &key.pkg, file, &f.ty), Ty::Named(ref k) if k.pkg == pkg && k.name == name)
+            || f.go_name.is_none() && matches!(&f.ty, TypeExpr::Named { name: n, .. } if n == name)
+    })
+}
+
+/// Root types of a target package, sorted by name (upstream `targets.go`): exported, not type-tagged
+/// `validation-gen=false`, and type-tagged `true` or matching a package criterion; structs embedding
+/// `metav1.ListMeta` are excluded.
+#[must_use]
+pub fn roots(db: &dyn Db, prog: &Program, pkg: &str, cfg: &GenConfig) -> Vec<TypeKey> {
+    let mut out = Vec::new();
+    let Some(p) = prog.packages.get(pkg) else {
+        return out;
+    };
+    if cfg.disabled {
+        return out;
+    }
+    for name in p.types.keys() {
+        let key = TypeKey {
+            pkg: pkg.to_string(),
+            name: name.clone(),
+        };
+        let Some((decl, file)) = prog.type_decl(db, &key) else {
+            continue;
+        };
+        if !name.starts_with(|c: char| c.is_uppercase()) || decl.generic {
+            continue;
+        }
+        let type_tag = decl
+            .tags
+            .iter()
+            .chain(&decl.second_tags)
+            .filter(|u| u.name == "k8s:validation-gen")
+            .map(|u| u.raw_value.clone().unwrap_or_default())
+            .collect::<Vec<_>>();
+        if type_tag.iter().any(|v| v.trim() == "false") {
+            continue;
+        }
+        let forced = type_tag.iter().any(|v| v.trim() == "true");
+        let is_struct = matches!(decl.ty, TypeExpr::Struct(_));
+        let matches = cfg.all
+            || cfg.with_suffix.iter().any(|s| name.ends_with(s.as_str()))
+            || (is_struct
+                && cfg.with_field.iter().any(|f| {
+                    decl.fields.iter().any(|fl| {
+                        fl.go_name.as_deref() == Some(f.as_str())
+                            || (fl.go_name.is_none()
+                                && matches!(&fl.ty, TypeExpr::Named { name: n, .. } if n == f))
+                    })
+                }));
+        if !(forced || matches) {
+            continue;
+        }
+        if is_struct
+            && embeds(
+                db,
+                prog,
+                &key,
+                decl,
+                file,
+                "k8s.io/apimachinery/pkg/apis/meta/v1",
+                "ListMeta",
+            )
+        {
+            continue;
+        }
+        out.push(key);
+    }
+    out.sort();
+    out
+}
+
+/// Every named type reachable from `roots` through fields, elements, keys, values and typedefs, in discovery
+/// order (roots first).
+#[must_use]
+pub fn reachable(db: &dyn Db, prog: &Program, roots: &[TypeKey]) -> IndexSet<TypeKey> {
+    let mut seen: IndexSet<TypeKey> = IndexSet::new();
+    let mut stack: Vec<TypeKey> = roots.iter().rev().cloned().collect();
+    while let Some(k) = stack.pop() {
+        if !seen.insert(k.clone()) {
+            continue;
+        }
+        let Some((decl, file)) = prog.type_decl(db, &k) else {
+            continue;
+        };
+        let mut next = Vec::new();
+        let mut visit = |t: Ty| collect_named(&t, &mut next);
+        visit(resolve(db, prog, &k.pkg, file, &decl.ty));
+        for f in &decl.fields {
+            visit(resolve(db, prog, &k.pkg, file, &f.ty));
+        }
+        for n in next.into_iter().rev() {
+            if !seen.contains(&n) {
+                stack.push(n);
+            }
+        }
+    }
+    seen
+}
+
+/// Collects named types in `t`.
+pub fn collect_named(t: &Ty, out: &mut Vec<TypeKey>) {
+    match t {
+        Ty::Named(k) => out.push(k.clone()),
+        Ty::Pointer(i) | Ty::Slice(i) => collect_named(i, out),
+        Ty::Map(k, v) => {
+            collect_named(k, out);
+            collect_named(v, out);
+        }
+        _ => {}
+    }
+}
+
+/// Types whose values contain themselves without indirection through a slice or map: pointer edges to these
+/// must be boxed in Rust. Returns the set of (containing type, pointee type) pairs to box.
+#[must_use]
+pub fn boxed_edges(
+    db: &dyn Db,
+    prog: &Program,
+    types: &IndexSet<TypeKey>,
+) -> IndexSet<(TypeKey, TypeKey)> {
+    // Direct edges: a struct field of type T or *T (or a typedef of such).
+    let mut edges: IndexMap<TypeKey, Vec<TypeKey>> = IndexMap::new();
+    for k in types {
+        let Some((decl, file)) = prog.type_decl(db, k) else {
+            continue;
+        };
+        let mut out = Vec::new();
+        let mut direct = |t: Ty| {
+            let mut cur = t;
+            while let Ty::Pointer(i) = cur {
+                cur = *i;
+            }
+            if let Ty::Named(n) = cur {
+                out.push(n);
+            }
+        };
+        direct(resolve(db, prog, &k.pkg, file, &decl.ty));
+        for f in &decl.fields {
+            direct(resolve(db, prog, &k.pkg, file, &f.ty));
+        }
+        edges.insert(k.clone(), out);
+    }
+    let reaches = |from: &TypeKey, to: &TypeKey| -> bool {
+        let mut seen = IndexSet::new();
+        let mut st = vec![from.clone()];
+        while let Some(n) = st.pop() {
+            if &n == to {
+                return true;
+            }
+            if seen.insert(n.clone()) {
+                st.extend(edges.get(&n).cloned().unwrap_or_default());
+            }
+        }
+        false
+    };
+    let mut out = IndexSet::new();
+    for (k, outs) in &edges {
+        for o in outs {
+            if reaches(o, k) {
+                out.insert((k.clone(), o.clone()));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,122 @@
+//! The build pipeline shared by the CLI and tests: load → per-file checks → lowering → codegen → atomic write.
+
+use crate::sys::{OsSystem, write_atomic};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use vgc_codegen::{GeneratedFile, Options, RuntimeDep};
+use vgc_ir::{Diagnostic, Severity};
+use vgc_lowering::plan::Stats;
+
+/// The concrete salsa database.
+#[salsa::db]
+#[derive(Clone, Default)]
+pub struct Database {
+    storage: salsa::Storage<Self>,
+}
+
+#[salsa::db]
+impl salsa::Database for Database {}
+
+#[salsa::db]
+impl vgc_ir::Db for Database {}
+
+/// What to build.
+#[derive(Debug, Clone)]
+pub struct BuildRequest {
+    /// A Go module root or package directory.
+    pub path: String,
+    /// Output directory for the generated crate (`None`: check only).
+    pub out: Option<PathBuf>,
+    /// Generated crate name.
+    pub crate_name: String,
+    /// Runtime dependency of the generated crate.
+    pub runtime: RuntimeDep,
+}
+
+/// The result of a build: diagnostics (sorted), the sources they point into, counts, and generated files.
+#[derive(Debug, Clone, Default)]
+pub struct BuildOutcome {
+    /// All diagnostics, sorted by (file, offset, code).
+    pub diagnostics: Vec<Diagnostic>,
+    /// File texts by path, for rendering.
+    pub sources: BTreeMap<String, String>,
+    /// Counts.
+    pub stats: Stats,
+    /// Generated files (empty when there were errors or for `check`).
+    pub files: Vec<GeneratedFile>,
+    /// An IO failure writing outputs.
+    pub io_error: Option<String>,
+}
+
+impl BuildOutcome {
+    /// Number of error diagnostics.
+    #[must_use]
+    pub fn errors(&self) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    }
+    /// Number of warnings.
+    #[must_use]
+    pub fn warnings(&self) -> usize {
+        self.diagnostics.len() - self.errors()
+    }
+}
+
+/// Runs the pipeline. Outputs are written only when there is no error diagnostic, each file atomically.
+#[must_use]
+pub fn build(req: &BuildRequest) -> BuildOutcome {
+    let db = Database::default();
+    let sys = OsSystem;
+    let mut out = BuildOutcome::default();
+    let (prog, mut diags) = match vgc_analysis::load(&db, &sys, &req.path) {
+        Ok(x) => x,
+        Err(d) => {
+            out.diagnostics = d;
+            return out;
+        }
+    };
+    for p in prog.packages.values() {
+        for f in &p.files {
+            out.sources
+                .insert(f.path(&db).clone(), f.text(&db).to_string());
+            if p.target {
+                diags.extend(vgc_ir::db::check_file(&db, *f).iter().cloned());
+            }
+        }
+    }
+    let plan = vgc_lowering::lower(&db, &prog);
+    diags.extend(plan.diagnostics.iter().cloned());
+    // Diagnostics from read-only packages' lowering are kept: their tags apply too.
+    diags.sort_by(|a, b| (&a.file, a.span.start, a.code).cmp(&(&b.file, b.span.start, b.code)));
+    diags.dedup();
+    out.diagnostics = diags;
+    out.stats = plan.stats;
+    if out.errors() > 0 {
+        return out;
+    }
+    let opts = Options {
+        crate_name: req.crate_name.clone(),
+        runtime: req.runtime.clone(),
+    };
+    match vgc_codegen::generate(&plan, &opts) {
+        Ok(files) => out.files = files,
+        Err(e) => {
+            out.io_error = Some(format!(
+                "internal error: generated code for {} does not parse: {}",
+                e.module, e.message
+            ));
+            return out;
+        }
+    }
+    if let Some(dir) = &req.out {
+        for f in &out.files {
+            if let Err(e) = write_atomic(&dir.join(&f.path), &f.contents) {
+                out.io_error = Some(format!("{}: {e}", dir.join(&f.path).display()));
+                break;
+            }
+        }
+    }
+    out
+}

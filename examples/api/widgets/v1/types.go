@@ -1,0 +1,102 @@
+package v1
+
+import metav1 "example.com/widgets/meta/v1"
+
+// Widget is a root type: it has a TypeMeta field.
+type Widget struct {
+	metav1.TypeMeta `json:",inline"`
+
+	// +k8s:optional
+	Metadata *metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	// +k8s:required
+	Spec *WidgetSpec `json:"spec,omitempty"`
+}
+
+// WidgetSpec shows field-level tags.
+type WidgetSpec struct {
+	// +k8s:required
+	// +k8s:format=k8s-short-name
+	// +k8s:maxLength=20
+	// +k8s:immutable
+	DisplayName string `json:"displayName"`
+
+	// +k8s:optional
+	// +k8s:minimum=1
+	// +k8s:maximum=10
+	Replicas *int32 `json:"replicas,omitempty"`
+
+	// +k8s:optional
+	// +k8s:maxBytes=64
+	// +k8s:minLength=2
+	Description string `json:"description,omitempty"`
+
+	// +k8s:optional
+	Color Color `json:"color,omitempty"`
+
+	// +k8s:optional
+	// +k8s:listType=map
+	// +k8s:listMapKey=name
+	// +k8s:maxItems=3
+	// +k8s:minItems=1
+	Ports []Port `json:"ports,omitempty"`
+
+	// +k8s:optional
+	// +k8s:listType=set
+	// +k8s:eachVal=+k8s:format=k8s-long-name
+	Hosts []string `json:"hosts,omitempty"`
+
+	// +k8s:optional
+	// +k8s:maxProperties=2
+	// +k8s:eachKey=+k8s:format=k8s-label-key
+	Annotations map[string]string `json:"annotations,omitempty"`
+
+	// +k8s:optional
+	// +k8s:update=NoSet
+	// +k8s:update=NoUnset
+	Owner *string `json:"owner,omitempty"`
+
+	// +k8s:forbidden
+	Legacy *string `json:"legacy,omitempty"`
+
+	// +k8s:optional
+	// +k8s:beta(since: "1.37")=+k8s:maxItems=2
+	Tags []string `json:"tags,omitempty"`
+
+	// +k8s:optional
+	// +k8s:alpha(since: "1.37")=+k8s:format=k8s-uuid
+	Token string `json:"token,omitempty"`
+
+	// +k8s:optional
+	Backends []*Backend `json:"backends,omitempty"`
+}
+
+// Color is an enum: its values are the typed constants below.
+// +k8s:enum
+type Color string
+
+const (
+	// ColorRed is red.
+	ColorRed Color = "Red"
+	// ColorBlue is blue.
+	ColorBlue Color = "Blue"
+)
+
+// Port is a list-map item keyed by name.
+type Port struct {
+	// +k8s:required
+	// +k8s:format=k8s-short-name
+	Name string `json:"name"`
+
+	// +k8s:required
+	// +k8s:minimum=1
+	// +k8s:maximum=65535
+	Number int32 `json:"number"`
+}
+
+// Backend is reached through a slice of pointers (no nil elements allowed).
+type Backend struct {
+	// +k8s:required
+	// +k8s:format=k8s-long-name
+	Host string `json:"host"`
+}

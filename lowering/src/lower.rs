@@ -1,0 +1,995 @@
+//! Lowering of tag uses on reachable types into [`TypePlan`]s, in upstream emission order.
+
+use crate::plan::{
+    Check, CheckKind, FieldPlan, Iteration, Matcher, ModulePlan, Nested, RustTy, Shape, Stats,
+    TypePlan,
+};
+use indexmap::{IndexMap, IndexSet};
+use vgc_analysis::types::{self, Builtin, Native, Ty};
+use vgc_analysis::{Program, TypeKey};
+use vgc_ir::catalog::{self, Lowering, Stability};
+use vgc_ir::model::{FieldIr, TagUse};
+use vgc_ir::{Code, Db, Diagnostic, SourceFile};
+use vgc_parser::go::{ConstValue, TypeExpr};
+use vgc_parser::tags::{Scalar, Tag};
+
+/// The lowered crate: modules, diagnostics and counts.
+#[derive(Debug, Clone, Default)]
+pub struct CratePlan {
+    /// One module per Go package with generated types, sorted by module path.
+    pub modules: Vec<ModulePlan>,
+    /// Diagnostics raised while lowering (type-dependent tag errors, not-lowered warnings).
+    pub diagnostics: Vec<Diagnostic>,
+    /// Counts.
+    pub stats: Stats,
+}
+
+/// Rust module path of a Go package: relative to the main module for its own packages, `ext::<sanitized import
+/// path>` for others.
+#[must_use]
+pub fn module_path(prog: &Program, pkg: &str) -> Vec<String> {
+    let rel = if pkg == prog.module {
+        Some("")
+    } else {
+        pkg.strip_prefix(&prog.module)
+            .and_then(|r| r.strip_prefix('/'))
+    };
+    let segs: Vec<String> = match rel {
+        Some("") => vec!["root".to_string()],
+        Some(r) => r.split('/').map(sanitize_mod).collect(),
+        None => std::iter::once("ext".to_string())
+            .chain(pkg.split('/').map(sanitize_mod))
+            .collect(),
+    };
+    segs
+}
+
+fn sanitize_mod(s: &str) -> String {
+    let mut o: String = s
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if o.starts_with(|c: char| c.is_ascii_digit()) {
+        o.insert(0, '_');
+    }
+    if is_keyword(&o) || o == "crate" || o == "self" || o == "super" {
+        o.push('_');
+    }
+    o
+}
+
+/// Rust keywords that need `r#`.
+#[must_use]
+pub fn is_keyword(s: &str) -> bool {
+    matches!(
+        s,
+        "as" | "break"
+            | "const"
+            | "continue"
+            | "else"
+            | "enum"
+            | "extern"
+            | "false"
+            | "fn"
+            | "for"
+            | "if"
+            | "impl"
+            | "in"
+            | "let"
+            | "loop"
+            | "match"
+            | "mod"
+            | "move"
+            | "mut"
+            | "pub"
+            | "ref"
+            | "return"
+            | "static"
+            | "struct"
+            | "trait"
+            | "true"
+            | "type"
+            | "unsafe"
+            | "use"
+            | "where"
+            | "while"
+            | "async"
+            | "await"
+            | "dyn"
+            | "abstract"
+            | "become"
+            | "box"
+            | "do"
+            | "final"
+            | "macro"
+            | "override"
+            | "priv"
+            | "typeof"
+            | "unsized"
+            | "virtual"
+            | "yield"
+            | "try"
+            | "gen"
+    )
+}
+
+/// `snake_case` of a Go identifier (`ObjectMeta` → `object_meta`, `APIVersion` → `api_version`).
+#[must_use]
+pub fn snake(s: &str) -> String {
+    let cs: Vec<char> = s.chars().collect();
+    let mut o = String::new();
+    for (i, c) in cs.iter().enumerate() {
+        if c.is_uppercase() {
+            let prev_lower = i > 0 && (cs[i - 1].is_lowercase() || cs[i - 1].is_ascii_digit());
+            let next_lower = cs.get(i + 1).is_some_and(|n| n.is_lowercase());
+            if i > 0 && (prev_lower || (next_lower && cs[i - 1].is_uppercase())) {
+                o.push('_');
+            }
+            o.extend(c.to_lowercase());
+        } else {
+            o.push(*c);
+        }
+    }
+    o
+}
+
+fn field_ident(go: &str) -> String {
+    let s = snake(go);
+    if matches!(s.as_str(), "self" | "super" | "crate" | "_") {
+        format!("{s}_")
+    } else if is_keyword(&s) {
+        format!("r#{s}")
+    } else {
+        s
+    }
+}
+
+struct Lowerer<'a> {
+    db: &'a dyn Db,
+    prog: &'a Program,
+    types: &'a IndexSet<TypeKey>,
+    boxed: IndexSet<(TypeKey, TypeKey)>,
+    diags: Vec<Diagnostic>,
+    stats: Stats,
+}
+
+/// Lowers every type reachable from the roots of the target packages.
+#[must_use]
+pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
+    let mut diags = Vec::new();
+    let mut roots = Vec::new();
+    for (path, p) in &prog.packages {
+        if p.target {
+            let cfg = types::gen_config(db, prog, path, &mut diags);
+            roots.extend(types::roots(db, prog, path, &cfg));
+        }
+    }
+    let reach = types::reachable(db, prog, &roots);
+    let mut l = Lowerer {
+        db,
+        prog,
+        types: &reach,
+        boxed: types::boxed_edges(db, prog, &reach),
+        diags,
+        stats: Stats::default(),
+    };
+    let mut plans: IndexMap<TypeKey, TypePlan> = IndexMap::new();
+    for k in &reach {
+        if let Some(p) = l.type_plan(k, roots.contains(k)) {
+            plans.insert(k.clone(), p);
+        }
+    }
+    // has_validations, transitively, to a fixed point; then prune calls into types without validations.
+    loop {
+        let snapshot: IndexMap<TypeKey, bool> = plans
+            .iter()
+            .map(|(k, p)| (k.clone(), p.has_validations))
+            .collect();
+        let hv = |k: &TypeKey| snapshot.get(k).copied().unwrap_or(false);
+        let mut changed = false;
+        for p in plans.values_mut() {
+            let mut any = !p.checks.is_empty() || p.iteration.as_ref().is_some_and(|i| hv(&i.elem));
+            for f in p.fields.iter().flatten() {
+                any |= !f.checks.is_empty()
+                    || f.nested.as_ref().is_some_and(|n| hv(&n.ty))
+                    || f.iteration.as_ref().is_some_and(|i| hv(&i.elem));
+            }
+            if any && !p.has_validations {
+                p.has_validations = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let hv: IndexMap<TypeKey, bool> = plans
+        .iter()
+        .map(|(k, p)| (k.clone(), p.has_validations))
+        .collect();
+    let hv = |k: &TypeKey| hv.get(k).copied().unwrap_or(false);
+    for p in plans.values_mut() {
+        if p.iteration.as_ref().is_some_and(|i| !hv(&i.elem)) {
+            p.iteration = None;
+        }
+        for f in p.fields.iter_mut().flatten() {
+            if f.nested.as_ref().is_some_and(|n| !hv(&n.ty)) {
+                f.nested = None;
+            }
+            if f.iteration.as_ref().is_some_and(|i| !hv(&i.elem)) {
+                f.iteration = None;
+            }
+        }
+    }
+    for p in plans.values_mut() {
+        if let Some(fs) = &mut p.fields {
+            for f in fs.iter_mut() {
+                f.no_nils = f.no_nils && f.has_work();
+            }
+        }
+    }
+    let mut modules: IndexMap<String, ModulePlan> = IndexMap::new();
+    for (k, p) in plans {
+        let m = modules.entry(k.pkg.clone()).or_insert_with(|| ModulePlan {
+            pkg: k.pkg.clone(),
+            module_path: module_path(prog, &k.pkg),
+            types: Vec::new(),
+        });
+        m.types.push(p);
+    }
+    let mut modules: Vec<ModulePlan> = modules.into_values().collect();
+    modules.sort_by(|a, b| a.module_path.cmp(&b.module_path));
+    l.stats.packages = prog.packages.len();
+    l.stats.types = reach.len();
+    CratePlan {
+        modules,
+        diagnostics: l.diags,
+        stats: l.stats,
+    }
+}
+
+impl Lowerer<'_> {
+    fn err(&mut self, file: SourceFile, at: u32, code: Code, msg: String, hint: Option<String>) {
+        let span = vgc_ir::db::span_of(self.db, file, at);
+        let d = Diagnostic::error(code, msg).at(file.path(self.db).clone(), span);
+        self.diags.push(match hint {
+            Some(h) => d.with_hint(h),
+            None => d,
+        });
+    }
+
+    fn rust_ty(&self, owner: &TypeKey, t: &Ty) -> RustTy {
+        match t {
+            Ty::Builtin(b) => RustTy::Builtin(*b),
+            Ty::Named(k) => RustTy::Named(k.clone()),
+            Ty::WellKnown(w) => RustTy::WellKnown(*w),
+            Ty::Pointer(i) => {
+                let boxed = matches!(i.as_ref(), Ty::Named(k) if self.boxed.contains(&(owner.clone(), k.clone())));
+                RustTy::Option(Box::new(self.rust_ty(owner, i)), boxed)
+            }
+            Ty::Slice(i) => RustTy::Vec(Box::new(self.rust_ty(owner, i))),
+            Ty::Map(_, v) => RustTy::Map(Box::new(self.rust_ty(owner, v))),
+            Ty::Any | Ty::Unresolved(..) => RustTy::Json,
+        }
+    }
+
+    fn shape(&self, t: &Ty) -> Shape {
+        let (inner, ptr) = match t {
+            Ty::Pointer(i) => (i.as_ref().clone(), true),
+            other => (other.clone(), false),
+        };
+        match types::native(self.db, self.prog, &inner) {
+            Native::Struct(_) => Shape::Struct(ptr),
+            Native::Other(Ty::Builtin(b)) => Shape::Scalar(b, ptr),
+            Native::Other(Ty::Slice(e)) => Shape::List(matches!(e.as_ref(), Ty::Pointer(_))),
+            Native::Other(Ty::Map(..)) => Shape::Map,
+            Native::Other(_) => Shape::Other(ptr),
+        }
+    }
+
+    fn type_plan(&mut self, k: &TypeKey, root: bool) -> Option<TypePlan> {
+        let (decl, file) = self.prog.type_decl(self.db, k)?;
+        let docs = Vec::new();
+        if let TypeExpr::Struct(_) = decl.ty {
+            let mut fields = Vec::new();
+            for f in &decl.fields {
+                if let Some(fp) = self.field_plan(k, file, f) {
+                    fields.push(fp);
+                }
+            }
+            let checks = self.checks(k, file, &decl.tags, &Shape::Struct(false), None, &k.pkg);
+            let has = !checks.is_empty();
+            return Some(TypePlan {
+                key: k.clone(),
+                fields: Some(fields),
+                alias_of: None,
+                shape: Shape::Struct(false),
+                checks,
+                iteration: None,
+                root,
+                has_validations: has,
+                docs,
+            });
+        }
+        let ty = types::resolve(self.db, self.prog, &k.pkg, file, &decl.ty);
+        let shape = self.shape(&ty);
+        let checks = self.checks(k, file, &decl.tags, &shape, Some(&ty), &k.pkg);
+        let iteration = self.iteration(&ty, Matcher::None);
+        let has = !checks.is_empty();
+        Some(TypePlan {
+            key: k.clone(),
+            fields: None,
+            alias_of: Some(self.rust_ty(k, &ty)),
+            shape,
+            checks,
+            iteration,
+            root,
+            has_validations: has,
+            docs,
+        })
+    }
+
+    fn iteration(&self, t: &Ty, matcher: Matcher) -> Option<Iteration> {
+        let elem = match t {
+            Ty::Slice(e) | Ty::Map(_, e) => e.as_ref(),
+            Ty::Named(_) => return None,
+            _ => return None,
+        };
+        let elem = match elem {
+            Ty::Pointer(i) => i.as_ref(),
+            e => e,
+        };
+        match elem {
+            Ty::Named(k) if self.types.contains(k) => Some(Iteration {
+                elem: k.clone(),
+                matcher,
+                keys: false,
+            }),
+            _ => None,
+        }
+    }
+
+    fn field_plan(&mut self, owner: &TypeKey, file: SourceFile, f: &FieldIr) -> Option<FieldPlan> {
+        let go_name = match &f.go_name {
+            Some(n) => n.clone(),
+            None => match &f.ty {
+                TypeExpr::Named { name, .. } => name.clone(),
+                TypeExpr::Pointer(i) => match i.as_ref() {
+                    TypeExpr::Named { name, .. } => name.clone(),
+                    _ => return None,
+                },
+                _ => return None,
+            },
+        };
+        if !go_name.starts_with(|c: char| c.is_uppercase()) {
+            return None;
+        }
+        let json = f.json.clone().unwrap_or_default();
+        let inline = json.inline || (f.go_name.is_none() && json.name.is_empty());
+        let json_name = if json.skip || inline {
+            String::new()
+        } else if json.name.is_empty() {
+            go_name.clone()
+        } else {
+            json.name.clone()
+        };
+        let ty = types::resolve(self.db, self.prog, &owner.pkg, file, &f.ty);
+        if let Ty::Unresolved(q, n) = &ty {
+            if !f.tags.iter().any(|u| u.name == "k8s:opaqueType") {
+                self.err(file, f.at, Code::Unresolved, format!("field {}.{go_name}: type {q}.{n} cannot be resolved", owner.name), Some("make the package available (go.mod, module cache) or mark the field `+k8s:opaqueType`".into()));
+            }
+        }
+        let shape = self.shape(&ty);
+        let opaque = f.tags.iter().any(|u| u.name == "k8s:opaqueType");
+        let matcher = self.matcher(owner, file, f, &ty);
+        let mut checks = self.checks(owner, file, &f.tags, &shape, Some(&ty), &owner.pkg);
+        for c in &mut checks {
+            if let CheckKind::EachVal(_, m) = &mut c.kind {
+                *m = matcher.clone();
+            }
+        }
+        if let Some(m) = self.unique_check(f, &matcher) {
+            checks.push(m);
+        }
+        self.apply_default_rule(f, &shape, &mut checks);
+        sort_cohort(&mut checks);
+        let nested = match (&ty, opaque) {
+            (_, true) => None,
+            (Ty::Named(k), _) => Some(Nested { ty: k.clone() }),
+            (Ty::Pointer(i), _) => match i.as_ref() {
+                Ty::Named(k) => Some(Nested { ty: k.clone() }),
+                _ => None,
+            },
+            _ => None,
+        };
+        let iteration = if opaque {
+            None
+        } else {
+            self.iteration(&ty, matcher.clone())
+        };
+        let rust_name = field_ident(&go_name);
+        Some(FieldPlan {
+            rust_name,
+            json_name,
+            flatten: inline && !json.skip && matches!(shape, Shape::Struct(_)),
+            skip: json.skip,
+            omitempty: json.omitempty,
+            ty: self.rust_ty(owner, &ty),
+            no_nils: matches!(shape, Shape::List(true)),
+            shape,
+            checks,
+            nested,
+            iteration,
+        })
+    }
+
+    /// List metadata of a field: from its own `listType`/`unique`/`listMapKey` tags, else from the list typedef.
+    fn matcher(&mut self, owner: &TypeKey, file: SourceFile, f: &FieldIr, ty: &Ty) -> Matcher {
+        let from = |tags: &[TagUse]| -> Option<(String, Vec<String>)> {
+            let mut lt = None;
+            let mut keys = Vec::new();
+            for u in tags {
+                let Ok(t) = &u.parsed else { continue };
+                let t = unwrap_levels(t);
+                match (t.name.as_str(), t.scalar_value()) {
+                    ("k8s:listType" | "k8s:unique", Some(Scalar::Str(v)))
+                        if v != "atomic" || lt.is_none() =>
+                    {
+                        lt = Some(v.clone())
+                    }
+                    ("k8s:listMapKey", Some(Scalar::Str(k))) => keys.push(k.clone()),
+                    _ => {}
+                }
+            }
+            lt.map(|l| (l, keys))
+        };
+        let meta = from(&f.tags).or_else(|| match ty {
+            Ty::Named(k) => self
+                .prog
+                .type_decl(self.db, k)
+                .and_then(|(d, _)| from(&d.tags)),
+            _ => None,
+        });
+        match meta {
+            Some((l, _)) if l == "set" => Matcher::Set,
+            Some((l, keys)) if l == "map" => {
+                if keys.is_empty() {
+                    self.err(
+                        file,
+                        f.at,
+                        Code::ListMetadata,
+                        format!(
+                            "field {}.{}: found listType=map or unique=map without listMapKey",
+                            owner.name,
+                            f.go_name.clone().unwrap_or_default()
+                        ),
+                        Some("add `+k8s:listMapKey=<json name>` for each key field".into()),
+                    );
+                    return Matcher::None;
+                }
+                // Map JSON key names to Rust field names of the element struct.
+                let elem = match ty {
+                    Ty::Slice(e) => match e.as_ref() {
+                        Ty::Pointer(i) => i.as_ref().clone(),
+                        e => e.clone(),
+                    },
+                    other => match types::native(self.db, self.prog, other) {
+                        Native::Other(Ty::Slice(e)) => *e,
+                        _ => Ty::Any,
+                    },
+                };
+                let Native::Struct(sk) = types::native(self.db, self.prog, &elem) else {
+                    self.err(
+                        file,
+                        f.at,
+                        Code::ListMetadata,
+                        format!(
+                            "field {}.{}: only lists of structs can be list-maps",
+                            owner.name,
+                            f.go_name.clone().unwrap_or_default()
+                        ),
+                        None,
+                    );
+                    return Matcher::None;
+                };
+                let Some((sd, _)) = self.prog.type_decl(self.db, &sk) else {
+                    return Matcher::None;
+                };
+                let mut out = Vec::new();
+                for k in keys {
+                    match sd.fields.iter().find(|m| {
+                        m.json.as_ref().map(|j| j.name.as_str()) == Some(k.as_str())
+                            || (m.json.is_none() && m.go_name.as_deref() == Some(k.as_str()))
+                    }) {
+                        Some(m) => out.push(field_ident(m.go_name.as_deref().unwrap_or_default())),
+                        None => {
+                            self.err(
+                                file,
+                                f.at,
+                                Code::ListMetadata,
+                                format!(
+                                    "field {}.{}: listMapKey {k:?} is not a field of {}",
+                                    owner.name,
+                                    f.go_name.clone().unwrap_or_default(),
+                                    sk.name
+                                ),
+                                None,
+                            );
+                            return Matcher::None;
+                        }
+                    }
+                }
+                Matcher::Keys(out)
+            }
+            _ => Matcher::None,
+        }
+    }
+
+    fn unique_check(&self, f: &FieldIr, m: &Matcher) -> Option<Check> {
+        let level = f.tags.iter().find_map(|u| {
+            let t = u.parsed.as_ref().ok()?;
+            let inner = unwrap_levels(t);
+            matches!(inner.name.as_str(), "k8s:listType" | "k8s:unique").then(|| level_of(t))
+        });
+        match (m, level) {
+            (Matcher::Set | Matcher::Keys(_), Some(stability)) => Some(Check {
+                kind: CheckKind::Unique(m.clone()),
+                short_circuit: false,
+                non_error: false,
+                stability,
+                tag: "k8s:listType".into(),
+            }),
+            _ => None,
+        }
+    }
+
+    /// upstream: `+k8s:optional` with a `+default` equal to the zero value of a non-nilable field emits nothing.
+    fn apply_default_rule(&self, f: &FieldIr, shape: &Shape, checks: &mut Vec<Check>) {
+        let Some(d) = f.defaults.first().and_then(|u| u.raw_value.clone()) else {
+            return;
+        };
+        let zero = match shape {
+            Shape::Scalar(Builtin::String, false) => d.trim() == "\"\"",
+            Shape::Scalar(Builtin::Bool, false) => d.trim() == "false",
+            Shape::Scalar(_, false) => d.trim().parse::<f64>().is_ok_and(|v| v == 0.0),
+            _ => false,
+        };
+        if zero {
+            checks.retain(|c| !(c.kind == CheckKind::Optional && c.stability.is_none()));
+        }
+    }
+
+    /// Lowers tags at field or type scope into checks, sorted by tag name (stable), with type-dependent errors.
+    fn checks(
+        &mut self,
+        owner: &TypeKey,
+        file: SourceFile,
+        tags: &[TagUse],
+        shape: &Shape,
+        ty: Option<&Ty>,
+        _pkg: &str,
+    ) -> Vec<Check> {
+        let mut sorted: Vec<&TagUse> = tags
+            .iter()
+            .filter(|u| catalog::lookup(&u.name).is_some())
+            .collect();
+        sorted.sort_by(|a, b| a.name.cmp(&b.name));
+        let mut out: Vec<Check> = Vec::new();
+        for u in sorted {
+            let Ok(tag) = &u.parsed else { continue };
+            self.stats.tags += 1;
+            let stability = level_of(tag);
+            let inner = unwrap_levels(tag);
+            let Ok(cs) = self.lower_tag(owner, file, u, inner, shape, ty, stability) else {
+                continue;
+            };
+            if !cs.is_empty() {
+                self.stats.lowered += 1;
+            }
+            for c in cs {
+                // upstream merges every `update` tag of a declaration into one call.
+                if let CheckKind::Update(new) = &c.kind {
+                    if let Some(existing) = out.iter_mut().find_map(|e| match &mut e.kind {
+                        CheckKind::Update(v) => Some(v),
+                        _ => None,
+                    }) {
+                        existing.extend(new.iter().cloned());
+                        continue;
+                    }
+                }
+                out.push(c);
+            }
+        }
+        for c in &mut out {
+            if let CheckKind::Update(v) = &mut c.kind {
+                let order = ["NoSet", "NoUnset", "NoModify", "NoAddItem", "NoRemoveItem"];
+                v.sort_by_key(|u| order.iter().position(|o| o == u));
+                v.dedup();
+            }
+        }
+        sort_cohort(&mut out);
+        self.stats.checks += out.len();
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn lower_tag(
+        &mut self,
+        owner: &TypeKey,
+        file: SourceFile,
+        u: &TagUse,
+        tag: &Tag,
+        shape: &Shape,
+        ty: Option<&Ty>,
+        stability: Option<Stability>,
+    ) -> Result<Vec<Check>, ()> {
+        let Some(spec) = catalog::lookup(&tag.name) else {
+            return Err(());
+        };
+        let mk = |kind: CheckKind| Check {
+            kind,
+            short_circuit: spec.flags.short_circuit,
+            non_error: spec.flags.non_error,
+            stability,
+            tag: tag.name.clone(),
+        };
+        if spec.lowering == Lowering::NotYet {
+            self.stats.not_lowered += 1;
+            let span = vgc_ir::db::span_of(self.db, file, u.at);
+            self.diags.push(
+                Diagnostic::warning(Code::NotLowered, format!("tag {:?} is not lowered yet; no check generated", tag.name))
+                    .at(file.path(self.db).clone(), span.start..span.start + u.name.len())
+                    .with_hint("this vgc version parses and checks it; its runtime check is planned for the next milestone"),
+            );
+            return Ok(Vec::new());
+        }
+        let int = || match tag.scalar_value() {
+            Some(Scalar::Int { value, .. }) => Some(*value),
+            _ => None,
+        };
+        let s = || match tag.scalar_value() {
+            Some(Scalar::Str(v)) => Some(v.clone()),
+            _ => None,
+        };
+        let what = || format!("{}: tag {:?}", owner.name, tag.name);
+        let bad = |l: &mut Self, msg: String| {
+            l.err(file, u.at, Code::TypeMismatch, msg, None);
+            Err(())
+        };
+        let is_str = matches!(shape, Shape::Scalar(Builtin::String, _));
+        let int_kind = match shape {
+            Shape::Scalar(b, _) if b.is_integer() => Some(*b),
+            _ => None,
+        };
+        let is_list = matches!(shape, Shape::List(_));
+        let is_map = matches!(shape, Shape::Map);
+        Ok(match tag.name.as_str() {
+            "k8s:required" | "k8s:optional" | "k8s:forbidden" => {
+                if matches!(shape, Shape::Struct(false)) {
+                    return bad(
+                        self,
+                        format!(
+                            "{}: non-pointer structs cannot use the {:?} tag",
+                            what(),
+                            tag.name
+                        ),
+                    );
+                }
+                match tag.name.as_str() {
+                    "k8s:required" => vec![mk(CheckKind::Required)],
+                    "k8s:optional" => vec![mk(CheckKind::Optional)],
+                    _ => vec![
+                        mk(CheckKind::Forbidden),
+                        Check {
+                            kind: CheckKind::Optional,
+                            short_circuit: true,
+                            non_error: true,
+                            stability,
+                            tag: tag.name.clone(),
+                        },
+                    ],
+                }
+            }
+            "k8s:minimum" | "k8s:maximum" => {
+                let Some(b) = int_kind else {
+                    return bad(
+                        self,
+                        format!("{}: can only be used on integer types", what()),
+                    );
+                };
+                let v = i128::from(int().unwrap_or_default());
+                if let Some((lo, hi)) = b.int_range() {
+                    if v < lo || v > hi {
+                        self.err(
+                            file,
+                            u.at,
+                            Code::InvalidPayload,
+                            format!("{}: value {v} does not fit the field's type", what()),
+                            None,
+                        );
+                        return Err(());
+                    }
+                }
+                vec![mk(if tag.name == "k8s:minimum" {
+                    CheckKind::Minimum(v)
+                } else {
+                    CheckKind::Maximum(v)
+                })]
+            }
+            "k8s:minLength" | "k8s:maxLength" | "k8s:maxBytes" => {
+                if !is_str {
+                    return bad(
+                        self,
+                        format!("{}: can only be used on string types", what()),
+                    );
+                }
+                let v = int().unwrap_or_default();
+                if v < 0 && tag.name != "k8s:minLength" {
+                    self.err(
+                        file,
+                        u.at,
+                        Code::InvalidPayload,
+                        format!("{}: must be greater than or equal to 0", what()),
+                        None,
+                    );
+                    return Err(());
+                }
+                match tag.name.as_str() {
+                    "k8s:minLength" if v <= 0 => vec![],
+                    "k8s:minLength" => vec![mk(CheckKind::MinLength(v))],
+                    "k8s:maxLength" => vec![mk(CheckKind::MaxLength(v))],
+                    _ => vec![mk(CheckKind::MaxBytes(v))],
+                }
+            }
+            "k8s:minItems" | "k8s:maxItems" => {
+                if !is_list {
+                    return bad(self, format!("{}: can only be used on list types", what()));
+                }
+                let v = int().unwrap_or_default();
+                vec![mk(if tag.name == "k8s:minItems" {
+                    CheckKind::MinItems(v)
+                } else {
+                    CheckKind::MaxItems(v)
+                })]
+            }
+            "k8s:minProperties" | "k8s:maxProperties" => {
+                if !is_map {
+                    return bad(self, format!("{}: can only be used on map types", what()));
+                }
+                let v = int().unwrap_or_default();
+                vec![mk(if tag.name == "k8s:minProperties" {
+                    CheckKind::MinProperties(v)
+                } else {
+                    CheckKind::MaxProperties(v)
+                })]
+            }
+            "k8s:format" => {
+                if !is_str {
+                    return bad(
+                        self,
+                        format!("{}: can only be used on string types", what()),
+                    );
+                }
+                let f = s().unwrap_or_default();
+                if !catalog::FORMATS.contains(&f.as_str()) {
+                    let mut d = Diagnostic::error(
+                        Code::InvalidPayload,
+                        format!("{}: unsupported validation format {f:?}", what()),
+                    );
+                    d = d.at(
+                        file.path(self.db).clone(),
+                        vgc_ir::db::span_of(self.db, file, u.at),
+                    );
+                    self.diags.push(d.with_hint(format!(
+                        "supported formats: {}",
+                        catalog::FORMATS.join(", ")
+                    )));
+                    return Err(());
+                }
+                vec![mk(CheckKind::Format(f))]
+            }
+            "k8s:enum" => {
+                if !is_str {
+                    return bad(
+                        self,
+                        format!("{}: can only be used on string types", what()),
+                    );
+                }
+                vec![mk(CheckKind::Enum(self.enum_values(owner)))]
+            }
+            "k8s:immutable" => vec![mk(CheckKind::Immutable)],
+            "k8s:update" => {
+                let c = s().unwrap_or_default();
+                let ok = ["NoSet", "NoUnset", "NoModify", "NoAddItem", "NoRemoveItem"]
+                    .contains(&c.as_str());
+                if !ok {
+                    self.err(
+                        file,
+                        u.at,
+                        Code::InvalidPayload,
+                        format!("{}: unknown update constraint {c:?}", what()),
+                        Some("use NoSet, NoUnset, NoModify, NoAddItem or NoRemoveItem".into()),
+                    );
+                    return Err(());
+                }
+                if (c == "NoAddItem" || c == "NoRemoveItem") && !(is_list || is_map) {
+                    return bad(
+                        self,
+                        format!("{}: {c} can only be used on list or map fields", what()),
+                    );
+                }
+                if c == "NoModify" && (is_list || is_map) {
+                    return bad(
+                        self,
+                        format!(
+                            "{}: NoModify cannot be used on list or map fields; use +k8s:eachVal=+k8s:update=NoModify",
+                            what()
+                        ),
+                    );
+                }
+                if (c == "NoSet" || c == "NoUnset") && matches!(shape, Shape::Struct(false)) {
+                    return bad(
+                        self,
+                        format!(
+                            "{}: {c} cannot be used on non-pointer struct fields",
+                            what()
+                        ),
+                    );
+                }
+                vec![mk(CheckKind::Update(vec![c]))]
+            }
+            "k8s:listType" => {
+                let v = s().unwrap_or_default();
+                if !["atomic", "set", "map"].contains(&v.as_str()) {
+                    self.err(
+                        file,
+                        u.at,
+                        Code::InvalidPayload,
+                        format!("{}: unknown list type {v:?}", what()),
+                        Some("use atomic, set or map".into()),
+                    );
+                    return Err(());
+                }
+                if !is_list {
+                    return bad(self, format!("{}: can only be used on list types", what()));
+                }
+                vec![]
+            }
+            "k8s:unique" | "k8s:listMapKey" | "k8s:opaqueType" => vec![],
+            "k8s:eachVal" | "k8s:eachKey" => {
+                let Some(inner) = tag.inner() else {
+                    return Err(());
+                };
+                let elem_ty =
+                    ty.and_then(|t| elem_of(self.db, self.prog, t, tag.name == "k8s:eachKey"));
+                let Some(elem_ty) = elem_ty else {
+                    return bad(
+                        self,
+                        format!("{}: can only be used on list or map types", what()),
+                    );
+                };
+                if tag.name == "k8s:eachKey" && !is_map {
+                    return bad(self, format!("{}: can only be used on map types", what()));
+                }
+                let elem_shape = self.shape(&elem_ty);
+                let inner_stab = level_of(inner).or(stability);
+                let inner_tag = unwrap_levels(inner);
+                let inner_checks = self.lower_tag(
+                    owner,
+                    file,
+                    u,
+                    inner_tag,
+                    &elem_shape,
+                    Some(&elem_ty),
+                    inner_stab,
+                )?;
+                if inner_checks.is_empty() {
+                    return Ok(vec![]);
+                }
+                let sc = inner_checks.iter().any(|c| c.short_circuit);
+                let ne = inner_checks.iter().all(|c| c.non_error);
+                // The list matcher is filled in by the field (it owns the list metadata).
+                let kind = if tag.name == "k8s:eachKey" {
+                    CheckKind::EachKey(inner_checks)
+                } else {
+                    CheckKind::EachVal(inner_checks, Matcher::None)
+                };
+                vec![Check {
+                    kind,
+                    short_circuit: sc,
+                    non_error: ne,
+                    stability,
+                    tag: tag.name.clone(),
+                }]
+            }
+            _ => return Err(()),
+        })
+    }
+
+    /// upstream enum discovery: constants of exactly this type in any loaded package, minus `enumExclude`,
+    /// de-duplicated by value (longer comment wins, then the smaller comment), values sorted.
+    fn enum_values(&self, k: &TypeKey) -> Vec<String> {
+        let mut by_value: IndexMap<String, String> = IndexMap::new();
+        for p in self.prog.packages.values() {
+            for f in &p.files {
+                let ir = vgc_ir::db::file_ir(self.db, *f);
+                for c in &ir.consts {
+                    let Some(t) = &c.ty else { continue };
+                    if types::resolve(self.db, self.prog, &p.path, *f, t) != Ty::Named(k.clone()) {
+                        continue;
+                    }
+                    if c.tags.iter().any(|u| u.name == "k8s:enumExclude") {
+                        continue;
+                    }
+                    let ConstValue::Str(v) = &c.value else {
+                        continue;
+                    };
+                    let keep = match by_value.get(v) {
+                        None => true,
+                        Some(old) => {
+                            c.comment.len() > old.len()
+                                || (c.comment.len() == old.len() && c.comment < *old)
+                        }
+                    };
+                    if keep {
+                        by_value.insert(v.clone(), c.comment.clone());
+                    }
+                }
+            }
+        }
+        let mut vals: Vec<String> = by_value.into_keys().collect();
+        vals.sort();
+        vals
+    }
+}
+
+fn elem_of(db: &dyn Db, prog: &Program, t: &Ty, key: bool) -> Option<Ty> {
+    let t = match t {
+        Ty::Pointer(i) => i.as_ref().clone(),
+        t => t.clone(),
+    };
+    let n = match types::native(db, prog, &t) {
+        Native::Other(x) => x,
+        Native::Struct(_) => return None,
+    };
+    match n {
+        Ty::Slice(e) if !key => Some(match *e {
+            Ty::Pointer(i) => *i,
+            e => e,
+        }),
+        Ty::Map(k, v) => Some(if key { *k } else { *v }),
+        _ => None,
+    }
+}
+
+/// The stability level set by an outer `k8s:alpha`/`k8s:beta` on a chain.
+fn level_of(t: &Tag) -> Option<Stability> {
+    match t.name.as_str() {
+        "k8s:alpha" => Some(Stability::Alpha),
+        "k8s:beta" => Some(Stability::Beta),
+        _ => None,
+    }
+}
+
+/// Strips `k8s:alpha`/`k8s:beta` wrappers.
+fn unwrap_levels(t: &Tag) -> &Tag {
+    let mut cur = t;
+    while matches!(cur.name.as_str(), "k8s:alpha" | "k8s:beta") {
+        match cur.inner() {
+            Some(i) => cur = i,
+            None => break,
+        }
+    }
+    cur
+}
+
+/// upstream cohort sort: short-circuit checks first, relative order kept.
+fn sort_cohort(checks: &mut [Check]) {
+    checks.sort_by_key(|c| !c.short_circuit);
+}

@@ -1,0 +1,212 @@
+//! The backend-neutral validation plan: what codegen turns into Rust.
+
+use vgc_analysis::TypeKey;
+use vgc_analysis::types::{Builtin, WellKnown};
+use vgc_ir::catalog::Stability;
+
+/// A Rust-level type for a Go type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RustTy {
+    /// A builtin scalar.
+    Builtin(Builtin),
+    /// A generated named type.
+    Named(TypeKey),
+    /// A runtime well-known type.
+    WellKnown(WellKnown),
+    /// `Option<T>` (a Go pointer); `boxed` when recursion needs a `Box`.
+    Option(Box<RustTy>, bool),
+    /// `Vec<T>`
+    Vec(Box<RustTy>),
+    /// `BTreeMap<String, T>`
+    Map(Box<RustTy>),
+    /// `serde_json::Value`
+    Json,
+}
+
+/// How list items are identified (list metadata).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Matcher {
+    /// No metadata / atomic: items have no identity.
+    None,
+    /// `listType=set`: full equality.
+    Set,
+    /// `listType=map`: the listed key fields (Rust field names).
+    Keys(Vec<String>),
+}
+
+/// What a check does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CheckKind {
+    /// `k8s:required`
+    Required,
+    /// `k8s:optional` (NonError short-circuit when unset)
+    Optional,
+    /// `k8s:forbidden` (Forbidden check; followed by an Optional)
+    Forbidden,
+    /// `k8s:minimum`
+    Minimum(i128),
+    /// `k8s:maximum`
+    Maximum(i128),
+    /// `k8s:minLength`
+    MinLength(i64),
+    /// `k8s:maxLength`
+    MaxLength(i64),
+    /// `k8s:maxBytes`
+    MaxBytes(i64),
+    /// `k8s:minItems`
+    MinItems(i64),
+    /// `k8s:maxItems`
+    MaxItems(i64),
+    /// `k8s:minProperties`
+    MinProperties(i64),
+    /// `k8s:maxProperties`
+    MaxProperties(i64),
+    /// `k8s:format`
+    Format(String),
+    /// `k8s:enum`: the sorted valid values.
+    Enum(Vec<String>),
+    /// `k8s:immutable`
+    Immutable,
+    /// `k8s:update`: merged, sorted constraints (names of `vgc_runtime::validate::UpdateConstraint`).
+    Update(Vec<String>),
+    /// Uniqueness from `listType=set|map` or `unique`.
+    Unique(Matcher),
+    /// `k8s:eachVal`: inner checks applied to each element / map value.
+    EachVal(Vec<Check>, Matcher),
+    /// `k8s:eachKey`: inner checks applied to each map key.
+    EachKey(Vec<Check>),
+}
+
+/// One check with its flags and stability mark.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Check {
+    /// What it does.
+    pub kind: CheckKind,
+    /// Short-circuit flag.
+    pub short_circuit: bool,
+    /// NonError flag.
+    pub non_error: bool,
+    /// Alpha/beta mark on its errors.
+    pub stability: Option<Stability>,
+    /// The tag name it came from (for comments).
+    pub tag: String,
+}
+
+/// A value's shape as checks see it (after typedefs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Shape {
+    /// A builtin scalar, behind a pointer or not.
+    Scalar(Builtin, bool),
+    /// A struct (pointer or not).
+    Struct(bool),
+    /// A list; the element is `Option<_>` (Go `[]*T`) when the flag is set.
+    List(bool),
+    /// A map with string keys.
+    Map,
+    /// A well-known or opaque value (pointer or not).
+    Other(bool),
+}
+
+/// A call into another type's validation function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Nested {
+    /// The type whose function is called.
+    pub ty: TypeKey,
+}
+
+/// Per-element iteration calling the element type's function.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Iteration {
+    /// Element type.
+    pub elem: TypeKey,
+    /// How old elements are matched.
+    pub matcher: Matcher,
+    /// Map keys (true) or values/elements (false).
+    pub keys: bool,
+}
+
+/// A struct field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldPlan {
+    /// Rust field name (raw identifiers allowed, e.g. `r#type`).
+    pub rust_name: String,
+    /// JSON name (`""` for inline/embedded).
+    pub json_name: String,
+    /// Serialized inline (`#[serde(flatten)]`).
+    pub flatten: bool,
+    /// Not serialized (`json:"-"`).
+    pub skip: bool,
+    /// `omitempty`.
+    pub omitempty: bool,
+    /// Rust type.
+    pub ty: RustTy,
+    /// Value shape.
+    pub shape: Shape,
+    /// Field checks in emission order (cohort-sorted: short-circuit checks first).
+    pub checks: Vec<Check>,
+    /// Prepend `PtrSliceNoNils`.
+    pub no_nils: bool,
+    /// Call the field type's function.
+    pub nested: Option<Nested>,
+    /// Iterate elements/values calling their type's function.
+    pub iteration: Option<Iteration>,
+}
+
+impl FieldPlan {
+    /// True when the field has anything to run.
+    #[must_use]
+    pub fn has_work(&self) -> bool {
+        !self.checks.is_empty() || self.nested.is_some() || self.iteration.is_some()
+    }
+}
+
+/// A named type's definition and validation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TypePlan {
+    /// Identity.
+    pub key: TypeKey,
+    /// Struct fields, or `None` for a typedef.
+    pub fields: Option<Vec<FieldPlan>>,
+    /// For typedefs, the Rust type it stands for.
+    pub alias_of: Option<RustTy>,
+    /// Shape of the type's value (for type-level checks).
+    pub shape: Shape,
+    /// Type-level checks, cohort-sorted.
+    pub checks: Vec<Check>,
+    /// For typedefs of lists/maps: element iteration.
+    pub iteration: Option<Iteration>,
+    /// Root type (gets a `Validate` impl even without checks).
+    pub root: bool,
+    /// Has validations (transitively); only such types get a validation function.
+    pub has_validations: bool,
+    /// Doc comment lines (without tag lines).
+    pub docs: Vec<String>,
+}
+
+/// One Go package → one Rust module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModulePlan {
+    /// Import path.
+    pub pkg: String,
+    /// Rust module path segments from the crate root.
+    pub module_path: Vec<String>,
+    /// Types in declaration order.
+    pub types: Vec<TypePlan>,
+}
+
+/// Counts for the summary line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Packages loaded.
+    pub packages: usize,
+    /// Types generated.
+    pub types: usize,
+    /// Validation tag uses seen on reachable types (chains count once).
+    pub tags: usize,
+    /// Tag uses lowered to checks.
+    pub lowered: usize,
+    /// Tag uses reported as not lowered yet.
+    pub not_lowered: usize,
+    /// Checks generated.
+    pub checks: usize,
+}
