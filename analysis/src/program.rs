@@ -140,6 +140,9 @@ pub fn load(
                     }
                 }
                 Resolved::Std => {}
+                // Read-only packages import far more than their API types need; an unresolvable import there
+                // matters only if a reachable type uses it, which lowering reports as an unresolved field type.
+                Resolved::Missing(..) | Resolved::Unknown if !prog.packages[i].target => {}
                 Resolved::Missing(m, v) => {
                     if missing_reported.insert(m.clone()) {
                         let (file, span) = at;

@@ -87,6 +87,8 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
         }
     }
     let plan = vgc_lowering::lower(&db, &prog);
+    let mut plan = plan;
+    plan.stats.packages = prog.packages.len();
     diags.extend(plan.diagnostics.iter().cloned());
     // Diagnostics from read-only packages' lowering are kept: their tags apply too.
     diags.sort_by(|a, b| (&a.file, a.span.start, a.code).cmp(&(&b.file, b.span.start, b.code)));
@@ -119,4 +121,22 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
         }
     }
     out
+}
+
+/// The process exit code for an outcome: 2 for usage or IO failures (nothing could be loaded, an output could
+/// not be written), 1 when there are error diagnostics, 0 otherwise.
+#[must_use]
+pub fn exit_code(outcome: &BuildOutcome) -> u8 {
+    let fatal_io = outcome.stats.packages == 0
+        && outcome
+            .diagnostics
+            .iter()
+            .any(|d| d.code == vgc_ir::Code::Io);
+    if fatal_io || outcome.io_error.is_some() {
+        2
+    } else if outcome.errors() > 0 {
+        1
+    } else {
+        0
+    }
 }

@@ -5,4 +5,4 @@ pub mod driver;
 pub mod render;
 pub mod sys;
 
-pub use driver::{BuildOutcome, BuildRequest, build};
+pub use driver::{BuildOutcome, BuildRequest, build, exit_code};

@@ -122,20 +122,12 @@ fn main() -> ExitCode {
         outcome.errors(),
         start.elapsed().as_secs_f64()
     );
-    if outcome
-        .diagnostics
-        .iter()
-        .any(|d| d.code == vgc_ir::Code::Io)
-        && outcome.stats.packages == 0
-    {
-        return ExitCode::from(2);
-    }
     if let Some(e) = &outcome.io_error {
         let _ = writeln!(stderr, "error: {e}");
-        return ExitCode::from(2);
     }
-    if outcome.errors() > 0 {
-        return ExitCode::from(1);
+    let code = vgc::exit_code(&outcome);
+    if code != 0 {
+        return ExitCode::from(code);
     }
     if let Some(out) = &req.out {
         let _ = writeln!(

@@ -97,7 +97,7 @@ pub struct FileIr {
 
 /// Tags read in RawValues mode (upstream uses the legacy extractor or `RawValues(true)` for these).
 fn is_raw_tag(name: &str) -> bool {
-    name.starts_with("k8s:validation-gen") || name == "default"
+    name == "default" || crate::catalog::is_allowed_non_validation(name)
 }
 
 /// Builds the IR and the span table of one file from its syntax summary.
@@ -197,19 +197,17 @@ fn tag_uses(
             let base = lines[tl.line].offset + tl.column;
             let at = push(base..base + tl.text.len());
             let (parsed, raw_value) = if is_raw_tag(&tl.name) {
-                match tags::parse_raw(&tl.text) {
-                    Ok(r) => (
-                        Ok(Tag {
-                            name: r.name,
-                            name_span: 0..tl.name.len(),
-                            args: vec![],
-                            value: None,
-                            span: 0..tl.text.len(),
-                        }),
-                        r.value,
-                    ),
-                    Err(e) => (Err(e), None),
-                }
+                // Control tags and other generators' tags are read raw and leniently: upstream reads them with
+                // the legacy extractor (or only checks their presence), never with the validation-tag grammar.
+                let value = tags::parse_raw(&tl.text).ok().and_then(|r| r.value);
+                let tag = Tag {
+                    name: tl.name.clone(),
+                    name_span: 0..tl.name.len(),
+                    args: vec![],
+                    value: None,
+                    span: 0..tl.text.len(),
+                };
+                (Ok(tag), value)
             } else {
                 (tags::parse(&tl.text), None)
             };
