@@ -48,14 +48,14 @@ pub fn parse_go_mod(text: &str) -> GoMod {
             "module" => m.module = words.first().map(|s| (*s).to_string()).unwrap_or_default(),
             "require" if words.len() >= 2 => m.require.push((words[0].into(), words[1].into())),
             "replace" => {
-                if let Some(arrow) = words.iter().position(|w| *w == "=>") {
-                    if let Some(new) = words.get(arrow + 1) {
-                        m.replace.push((
-                            words[0].into(),
-                            (*new).into(),
-                            words.get(arrow + 2).map(|v| (*v).to_string()),
-                        ));
-                    }
+                if let Some(arrow) = words.iter().position(|w| *w == "=>")
+                    && let Some(new) = words.get(arrow + 1)
+                {
+                    m.replace.push((
+                        words[0].into(),
+                        (*new).into(),
+                        words.get(arrow + 2).map(|v| (*v).to_string()),
+                    ));
                 }
             }
             _ => {}

@@ -149,7 +149,7 @@ pub fn load(
                         diags.push(
                             Diagnostic::error(Code::MissingModule, format!("module {m}@{v} (needed for {import}) is not in the module cache or vendor/"))
                                 .at(file, span)
-                                .with_hint(format!("run `go mod download {m}` in {root}, or set GOMODCACHE")),
+                                .with_hint(format!("run `go mod download {m}` in the module root, or set GOMODCACHE")),
                         );
                     }
                 }

@@ -25,15 +25,15 @@ impl vgc_analysis::System for OsSystem {
         Path::new(path).is_dir()
     }
     fn module_cache(&self) -> Option<String> {
-        if let Ok(c) = std::env::var("GOMODCACHE") {
-            if !c.is_empty() {
-                return Some(c);
-            }
+        if let Ok(c) = std::env::var("GOMODCACHE")
+            && !c.is_empty()
+        {
+            return Some(c);
         }
-        if let Ok(g) = std::env::var("GOPATH") {
-            if let Some(first) = g.split(':').find(|s| !s.is_empty()) {
-                return Some(format!("{first}/pkg/mod"));
-            }
+        if let Ok(g) = std::env::var("GOPATH")
+            && let Some(first) = g.split(':').find(|s| !s.is_empty())
+        {
+            return Some(format!("{first}/pkg/mod"));
         }
         std::env::var("HOME")
             .ok()

@@ -380,10 +380,10 @@ impl Lowerer<'_> {
             json.name.clone()
         };
         let ty = types::resolve(self.db, self.prog, &owner.pkg, file, &f.ty);
-        if let Ty::Unresolved(q, n) = &ty {
-            if !f.tags.iter().any(|u| u.name == "k8s:opaqueType") {
-                self.err(file, f.at, Code::Unresolved, format!("field {}.{go_name}: type {q}.{n} cannot be resolved", owner.name), Some("make the package available (go.mod, module cache) or mark the field `+k8s:opaqueType`".into()));
-            }
+        if let Ty::Unresolved(q, n) = &ty
+            && !f.tags.iter().any(|u| u.name == "k8s:opaqueType")
+        {
+            self.err(file, f.at, Code::Unresolved, format!("field {}.{go_name}: type {q}.{n} cannot be resolved", owner.name), Some("make the package available (go.mod, module cache) or mark the field `+k8s:opaqueType`".into()));
         }
         let shape = self.shape(&ty);
         let opaque = f.tags.iter().any(|u| u.name == "k8s:opaqueType");
@@ -594,14 +594,14 @@ impl Lowerer<'_> {
             }
             for c in cs {
                 // upstream merges every `update` tag of a declaration into one call.
-                if let CheckKind::Update(new) = &c.kind {
-                    if let Some(existing) = out.iter_mut().find_map(|e| match &mut e.kind {
+                if let CheckKind::Update(new) = &c.kind
+                    && let Some(existing) = out.iter_mut().find_map(|e| match &mut e.kind {
                         CheckKind::Update(v) => Some(v),
                         _ => None,
-                    }) {
-                        existing.extend(new.iter().cloned());
-                        continue;
-                    }
+                    })
+                {
+                    existing.extend(new.iter().cloned());
+                    continue;
                 }
                 out.push(c);
             }
@@ -704,17 +704,17 @@ impl Lowerer<'_> {
                     );
                 };
                 let v = i128::from(int().unwrap_or_default());
-                if let Some((lo, hi)) = b.int_range() {
-                    if v < lo || v > hi {
-                        self.err(
-                            file,
-                            u.at,
-                            Code::InvalidPayload,
-                            format!("{}: value {v} does not fit the field's type", what()),
-                            None,
-                        );
-                        return Err(());
-                    }
+                if let Some((lo, hi)) = b.int_range()
+                    && (v < lo || v > hi)
+                {
+                    self.err(
+                        file,
+                        u.at,
+                        Code::InvalidPayload,
+                        format!("{}: value {v} does not fit the field's type", what()),
+                        None,
+                    );
+                    return Err(());
                 }
                 vec![mk(if tag.name == "k8s:minimum" {
                     CheckKind::Minimum(v)

@@ -460,6 +460,7 @@ fn update_err(path: &Path<'_>, detail: &str) -> Error {
 /// `UpdatePointer` (`pointer == true`: a nil old value still counts as "unset"). `old_set`/`new_set` are the
 /// set-ness of each side; `changed` is whether the values differ.
 #[must_use]
+#[allow(clippy::too_many_arguments)] // mirrors the upstream validator's parameters
 pub fn update_scalar(
     path: &Path<'_>,
     op: &Operation,
@@ -496,6 +497,7 @@ pub fn update_scalar(
 /// upstream `EachValSliceVal`: for each element, find its old counterpart with `matches` (list-map keys or set
 /// equality; `None` for atomic lists), skip it on update when found and `equiv` holds, otherwise run `f` at
 /// `path[i]`.
+#[allow(clippy::too_many_arguments)] // mirrors the upstream validator's parameters
 pub fn each_slice_val<T>(
     op: &Operation,
     path: &Path<'_>,
@@ -519,6 +521,7 @@ pub fn each_slice_val<T>(
 }
 
 /// upstream `EachPtrSliceVal`: like [`each_slice_val`] for `[]*T`; nil elements are skipped.
+#[allow(clippy::too_many_arguments)] // mirrors the upstream validator's parameters
 pub fn each_ptr_slice_val<T>(
     op: &Operation,
     path: &Path<'_>,
@@ -583,6 +586,7 @@ pub fn each_map_key<V>(
 /// upstream `ValSliceUnique`: `Duplicate(path[j], element)` for every later index duplicating an earlier one,
 /// sorted, once each.
 #[must_use]
+#[allow(clippy::needless_range_loop)] // index pairs (i, j) are the algorithm
 pub fn slice_unique<T: serde::Serialize>(
     path: &Path<'_>,
     new: &[T],
@@ -604,6 +608,7 @@ pub fn slice_unique<T: serde::Serialize>(
 
 /// upstream `PtrSliceUnique`: like [`slice_unique`], nil elements ignored.
 #[must_use]
+#[allow(clippy::needless_range_loop)] // index pairs (i, j) are the algorithm
 pub fn ptr_slice_unique<T: serde::Serialize>(
     path: &Path<'_>,
     new: &[Option<T>],
@@ -613,10 +618,11 @@ pub fn ptr_slice_unique<T: serde::Serialize>(
     for i in 0..new.len() {
         let Some(a) = &new[i] else { continue };
         for j in i + 1..new.len() {
-            if let Some(b) = &new[j] {
-                if matches(a, b) && !dups.contains(&j) {
-                    dups.push(j);
-                }
+            if let Some(b) = &new[j]
+                && matches(a, b)
+                && !dups.contains(&j)
+            {
+                dups.push(j);
             }
         }
     }
