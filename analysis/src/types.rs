@@ -286,6 +286,22 @@ pub fn gen_config(
     cfg
 }
 
+/// Adds a root criterion given on the command line (`*`, `TypesWithField=F`, `TypesWithSuffix=S`) to a
+/// package's settings, as an activating package such as kubernetes/kubernetes' `pkg/apis/<group>/<version>`
+/// (`+k8s:validation-gen-input=`) would. Returns false for an unknown criterion.
+pub fn add_criterion(cfg: &mut GenConfig, criterion: &str) -> bool {
+    if criterion == "*" {
+        cfg.all = true;
+    } else if let Some(x) = criterion.strip_prefix("TypesWithField=") {
+        cfg.with_field.push(x.to_string());
+    } else if let Some(x) = criterion.strip_prefix("TypesWithSuffix=") {
+        cfg.with_suffix.push(x.to_string());
+    } else {
+        return false;
+    }
+    true
+}
+
 fn embeds(
     db: &dyn Db,
     prog: &Program,

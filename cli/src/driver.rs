@@ -31,6 +31,8 @@ pub struct BuildRequest {
     pub crate_name: String,
     /// Runtime dependency of the generated crate.
     pub runtime: RuntimeDep,
+    /// Root criteria added to every enabled target package (`--roots`).
+    pub extra_roots: Vec<String>,
 }
 
 /// The result of a build: diagnostics (sorted), the sources they point into, counts, and generated files.
@@ -86,7 +88,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
             }
         }
     }
-    let plan = vgc_lowering::lower(&db, &prog);
+    let plan = vgc_lowering::lower(&db, &prog, &req.extra_roots);
     let mut plan = plan;
     plan.stats.packages = prog.packages.len();
     diags.extend(plan.diagnostics.iter().cloned());

@@ -39,6 +39,10 @@ enum Command {
         /// Print diagnostics one per line (`file:line:col: severity[CODE]: message`).
         #[arg(long)]
         short: bool,
+        /// Extra root criterion for every enabled package (`*`, `TypesWithField=F`, `TypesWithSuffix=S`), as an
+        /// activating package would add (repeatable).
+        #[arg(long = "roots")]
+        roots: Vec<String>,
     },
     /// Check tags only; write nothing.
     Check {
@@ -66,6 +70,7 @@ fn main() -> ExitCode {
             runtime_path,
             runtime_version,
             short,
+            roots,
         } => {
             let runtime = match (runtime_path, runtime_version) {
                 (_, Some(v)) => RuntimeDep::Version(v),
@@ -82,6 +87,7 @@ fn main() -> ExitCode {
                     out: Some(out),
                     crate_name,
                     runtime,
+                    extra_roots: roots,
                 },
                 short,
             )
@@ -92,6 +98,7 @@ fn main() -> ExitCode {
                 out: None,
                 crate_name: "vgc-generated".into(),
                 runtime: RuntimeDep::Version("0.1".into()),
+                extra_roots: Vec::new(),
             },
             short,
         ),

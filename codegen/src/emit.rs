@@ -280,8 +280,14 @@ fn field_def(ctx: &Ctx<'_>, f: &FieldPlan) -> TokenStream {
         quote!(#[serde(skip)])
     } else if f.flatten {
         quote!(#[serde(flatten)])
-    } else if matches!(f.ty, RustTy::Option(..)) {
+    } else if matches!(f.ty, RustTy::Option(..)) && f.omitempty {
         quote!(#[serde(rename = #json, default, skip_serializing_if = "Option::is_none")])
+    } else if matches!(f.ty, RustTy::Option(..)) {
+        // Go renders a nil pointer without `omitempty` as `null`.
+        quote!(#[serde(rename = #json, default)])
+    } else if f.omitempty && !matches!(f.shape, Shape::Struct(_)) {
+        // Go `omitempty` drops false, 0, "" and empty lists/maps (never structs); this shapes bad values too.
+        quote!(#[serde(rename = #json, default, deserialize_with = "::vgc_runtime::types::null_as_default", skip_serializing_if = "::vgc_runtime::types::is_zero")])
     } else {
         quote!(#[serde(rename = #json, default, deserialize_with = "::vgc_runtime::types::null_as_default")])
     };

@@ -262,7 +262,7 @@ pub static TAGS: &[TagSpec] = &[
         false,
         Stable,
         NONE,
-        N,
+        M,
         "The list's uniqueness is checked by hand-written code; no uniqueness check is generated.",
     ),
     tag(

@@ -161,12 +161,28 @@ struct Lowerer<'a> {
 
 /// Lowers every type reachable from the roots of the target packages.
 #[must_use]
-pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
+///
+/// `extra_roots` are root criteria added to every enabled target package (see
+/// [`vgc_analysis::types::add_criterion`]); unknown ones are reported as `VGC0005`.
+pub fn lower(db: &dyn Db, prog: &Program, extra_roots: &[String]) -> CratePlan {
     let mut diags = Vec::new();
     let mut roots = Vec::new();
     for (path, p) in &prog.packages {
         if p.target {
-            let cfg = types::gen_config(db, prog, path, &mut diags);
+            let mut cfg = types::gen_config(db, prog, path, &mut diags);
+            for c in extra_roots {
+                if !cfg.disabled && !types::add_criterion(&mut cfg, c) {
+                    diags.push(
+                        Diagnostic::error(
+                            Code::GeneratorConfig,
+                            format!("unknown root criterion {c:?}"),
+                        )
+                        .with_hint(
+                            "use `*`, `TypesWithField=<GoField>` or `TypesWithSuffix=<suffix>`",
+                        ),
+                    );
+                }
+            }
             roots.extend(types::roots(db, prog, path, &cfg));
         }
     }
@@ -532,10 +548,21 @@ impl Lowerer<'_> {
     }
 
     fn unique_check(&self, f: &FieldIr, m: &Matcher) -> Option<Check> {
+        // upstream: `customUnique` turns the generated uniqueness check off (hand-written code does it).
+        if f.tags.iter().any(|u| {
+            u.parsed
+                .as_ref()
+                .is_ok_and(|t| unwrap_levels(t).name == "k8s:customUnique")
+        }) {
+            return None;
+        }
         let level = f.tags.iter().find_map(|u| {
             let t = u.parsed.as_ref().ok()?;
             let inner = unwrap_levels(t);
-            matches!(inner.name.as_str(), "k8s:listType" | "k8s:unique").then(|| level_of(t))
+            let semantic =
+                matches!(inner.scalar_value(), Some(Scalar::Str(v)) if v == "set" || v == "map");
+            (matches!(inner.name.as_str(), "k8s:listType" | "k8s:unique") && semantic)
+                .then(|| level_of(t))
         });
         match (m, level) {
             (Matcher::Set | Matcher::Keys(_), Some(stability)) => Some(Check {
@@ -861,7 +888,7 @@ impl Lowerer<'_> {
                 }
                 vec![]
             }
-            "k8s:unique" | "k8s:listMapKey" | "k8s:opaqueType" => vec![],
+            "k8s:unique" | "k8s:listMapKey" | "k8s:opaqueType" | "k8s:customUnique" => vec![],
             "k8s:eachVal" | "k8s:eachKey" => {
                 let Some(inner) = tag.inner() else {
                     return Err(());

@@ -233,6 +233,12 @@ pub fn null_as_default<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>
     Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
 }
 
+/// Go `omitempty`: true for the zero value (false, 0, "", an empty list or map).
+#[must_use]
+pub fn is_zero<T: Default + PartialEq>(v: &T) -> bool {
+    *v == T::default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

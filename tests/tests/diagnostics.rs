@@ -12,6 +12,7 @@ fn run(dir: &Path) -> String {
         out: None,
         crate_name: "x".into(),
         runtime: RuntimeDep::Version("0.1".into()),
+        extra_roots: Vec::new(),
     };
     let out = vgc::build(&req);
     let prefix = format!("{}/", dir.display());

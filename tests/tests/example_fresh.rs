@@ -18,6 +18,7 @@ fn generated_example_is_fresh() {
         out: None,
         crate_name: "vgc-example-generated".into(),
         runtime: RuntimeDep::Path("../../runtime".into()),
+        extra_roots: Vec::new(),
     };
     let out = vgc::build(&req);
     assert_eq!(out.errors(), 0, "{:?}", out.diagnostics);

@@ -6,13 +6,15 @@ pub struct TypeMeta {
     #[serde(
         rename = "kind",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default"
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub kind: ::std::string::String,
     #[serde(
         rename = "apiVersion",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default"
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub api_version: ::std::string::String,
 }
@@ -22,25 +24,29 @@ pub struct ObjectMeta {
     #[serde(
         rename = "name",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default"
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub name: ::std::string::String,
     #[serde(
         rename = "namespace",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default"
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub namespace: ::std::string::String,
     #[serde(
         rename = "labels",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default"
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub labels: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     #[serde(
         rename = "uid",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default"
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub uid: ::std::string::String,
 }

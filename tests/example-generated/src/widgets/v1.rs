@@ -83,31 +83,36 @@ pub struct WidgetSpec {
     #[serde(
         rename = "description",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default"
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub description: ::std::string::String,
     #[serde(
         rename = "color",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default"
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub color: crate::widgets::v1::Color,
     #[serde(
         rename = "ports",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default"
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub ports: ::std::vec::Vec<crate::widgets::v1::Port>,
     #[serde(
         rename = "hosts",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default"
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub hosts: ::std::vec::Vec<::std::string::String>,
     #[serde(
         rename = "annotations",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default"
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub annotations: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
     #[serde(rename = "owner", default, skip_serializing_if = "Option::is_none")]
@@ -117,19 +122,22 @@ pub struct WidgetSpec {
     #[serde(
         rename = "tags",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default"
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub tags: ::std::vec::Vec<::std::string::String>,
     #[serde(
         rename = "token",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default"
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub token: ::std::string::String,
     #[serde(
         rename = "backends",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default"
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub backends: ::std::vec::Vec<::std::option::Option<crate::widgets::v1::Backend>>,
 }

@@ -1,0 +1,114 @@
+//! End-to-end on the real input: downloads the newest released `k8s.io/api` and the matching
+//! `k8s.io/apimachinery` through the Go module proxy, runs `vgc build` on all of k8s.io/api, builds the generated
+//! crate with cargo and runs `e2e/real.rs` against it: real-shaped ReplicationController, Deployment,
+//! CertificateSigningRequest and resource.k8s.io/v1 ResourceClaim objects on create and on update, asserting
+//! exact error lists. Needs `go` and the module proxy; the nested build uses `target/e2e`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use vgc::driver::BuildRequest;
+use vgc_codegen::RuntimeDep;
+
+fn download(module: &str, tmp: &Path) -> (String, String) {
+    let out = Command::new("go")
+        .args(["mod", "download", "-json", module])
+        .current_dir(tmp)
+        .env("GOFLAGS", "-mod=mod")
+        .output()
+        .expect("the `go` command runs");
+    assert!(
+        out.status.success(),
+        "go mod download {module}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("go mod download -json output");
+    (
+        v["Dir"].as_str().expect("Dir").to_string(),
+        v["Version"].as_str().expect("Version").to_string(),
+    )
+}
+
+#[test]
+fn real_k8s_api_end_to_end() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+        .to_path_buf();
+    let e2e = root.join("target/e2e");
+    std::fs::create_dir_all(&e2e).expect("mkdir target/e2e");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (api_dir, version) = download("k8s.io/api@latest", tmp.path());
+    let (_, mach_version) = download(&format!("k8s.io/apimachinery@{version}"), tmp.path());
+    assert_eq!(version, mach_version);
+
+    let generated = e2e.join("k8s-generated");
+    let req = BuildRequest {
+        path: api_dir.clone(),
+        out: Some(generated.clone()),
+        crate_name: "k8s-generated".into(),
+        runtime: RuntimeDep::Path(root.join("runtime").to_string_lossy().into_owned()),
+        // kubernetes/kubernetes activates every group/version with TypesWithField=TypeMeta from its internal
+        // packages (`+k8s:validation-gen-input=k8s.io/api/...`); k8s.io/api's own doc.go files activate less.
+        extra_roots: vec!["TypesWithField=TypeMeta".into()],
+    };
+    let out = vgc::build(&req);
+    let errors: Vec<String> = out
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == vgc_ir::Severity::Error)
+        .map(|d| vgc::render::short(d, &out.sources))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "error diagnostics on k8s.io/api {version}:\n{}",
+        errors.join("\n")
+    );
+    assert_eq!(vgc::exit_code(&out), 0);
+    assert!(out.io_error.is_none(), "{:?}", out.io_error);
+    // Every validation tag on reachable types is either lowered, accepted as metadata, or reported as not lowered.
+    assert!(
+        out.stats.tags > 1000 && out.stats.lowered > 900,
+        "{:?}",
+        out.stats
+    );
+    let only_not_lowered = out
+        .diagnostics
+        .iter()
+        .all(|d| d.code == vgc_ir::Code::NotLowered);
+    assert!(only_not_lowered, "only VGC0201 warnings are expected");
+    eprintln!("k8s.io/api {version}: {:?}", out.stats);
+
+    // Harness crate: depends on the generated crate, runs e2e/real.rs.
+    let harness = e2e.join("harness");
+    std::fs::create_dir_all(harness.join("tests")).expect("mkdir harness");
+    let runtime = root.join("runtime");
+    std::fs::write(
+        harness.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"k8s-e2e-harness\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\nk8s-generated = {{ path = {:?} }}\nvgc-runtime = {{ path = {:?} }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n",
+            generated.to_string_lossy(),
+            runtime.to_string_lossy()
+        ),
+    )
+    .expect("write harness Cargo.toml");
+    std::fs::create_dir_all(harness.join("src")).expect("mkdir src");
+    std::fs::write(harness.join("src/lib.rs"), "//! e2e harness\n").expect("lib.rs");
+    let cases = std::fs::read_to_string(root.join("tests/e2e/real.rs")).expect("tests/e2e/real.rs");
+    std::fs::write(harness.join("tests/real.rs"), cases).expect("write real.rs");
+    let json =
+        std::fs::read_to_string(root.join("tests/e2e/cases.json")).expect("tests/e2e/cases.json");
+    std::fs::write(harness.join("tests/cases.json"), json).expect("write cases.json");
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["test", "--quiet", "--manifest-path"])
+        .arg(harness.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", e2e.join("target"))
+        .env("RUSTFLAGS", "-D warnings")
+        .status()
+        .expect("nested cargo runs");
+    assert!(
+        status.success(),
+        "the generated k8s.io/api crate failed to build warning-free or a real-input case failed"
+    );
+    let _: PathBuf = generated;
+}
