@@ -105,7 +105,14 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
         runtime: req.runtime.clone(),
     };
     match vgc_codegen::generate(&plan, &opts) {
-        Ok(files) => out.files = files,
+        Ok(mut files) => {
+            for f in files.iter_mut().filter(|f| f.path.ends_with(".rs")) {
+                if let Some(formatted) = rustfmt(&f.contents) {
+                    f.contents = formatted;
+                }
+            }
+            out.files = files;
+        }
         Err(e) => {
             out.io_error = Some(format!(
                 "internal error: generated code for {} does not parse: {}",
@@ -140,5 +147,29 @@ pub fn exit_code(outcome: &BuildOutcome) -> u8 {
         1
     } else {
         0
+    }
+}
+
+/// Formats Rust source with `rustfmt --edition 2024` (stdin → stdout), so generated code matches `cargo fmt`.
+/// Returns `None` when rustfmt is not installed or fails; the prettyplease output is then kept as it is.
+fn rustfmt(src: &str) -> Option<String> {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("rustfmt")
+        .args(["--edition", "2024", "--emit", "stdout", "--quiet"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let mut stdin = child.stdin.take()?;
+    let text = src.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
+    let output = child.wait_with_output().ok()?;
+    writer.join().ok()?.ok()?;
+    if output.status.success() {
+        String::from_utf8(output.stdout).ok()
+    } else {
+        None
     }
 }
