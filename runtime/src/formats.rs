@@ -121,10 +121,10 @@ fn is_label_key_name(s: &str) -> bool {
 #[must_use]
 pub fn label_key(v: &str) -> Vec<String> {
     let mut errs = Vec::new();
-    let parts: Vec<&str> = v.split('/').collect();
-    let name = match parts.as_slice() {
-        [name] => *name,
-        [prefix, name] => {
+    let mut it = v.splitn(3, '/');
+    let name = match (it.next(), it.next(), it.next()) {
+        (Some(name), None, _) => name,
+        (Some(prefix), Some(name), None) => {
             if prefix.is_empty() {
                 errs.push("prefix part must be non-empty".to_string());
             } else {
@@ -134,7 +134,7 @@ pub fn label_key(v: &str) -> Vec<String> {
                         .map(|m| format!("prefix part {m}")),
                 );
             }
-            *name
+            name
         }
         _ => {
             errs.push(format!(

@@ -244,12 +244,17 @@ pub fn min_properties(path: &Path<'_>, len: usize, min: i64) -> ErrorList {
 
 fn from_msgs(path: &Path<'_>, v: &str, msgs: Vec<String>, origin: &str) -> ErrorList {
     msgs.into_iter()
-        .map(|m| Error::invalid(path, BadValue::Str(v.to_string()), m).with_origin(origin))
+        .map(|m| {
+            Error::invalid(path, BadValue::Str(v.to_string()), m)
+                .with_origin(format!("format={origin}"))
+        })
         .collect()
 }
 
 fn with_origin(errs: ErrorList, origin: &str) -> ErrorList {
-    errs.into_iter().map(|e| e.with_origin(origin)).collect()
+    errs.into_iter()
+        .map(|e| e.with_origin(format!("format={origin}")))
+        .collect()
 }
 
 /// Validates `value` against `+k8s:format=<name>`. Unknown names are rejected by the compiler, so they never
@@ -257,7 +262,7 @@ fn with_origin(errs: ErrorList, origin: &str) -> ErrorList {
 #[must_use]
 pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
     let Some(v) = value else { return Vec::new() };
-    let origin = format!("format={name}");
+    let origin = name; // the origin string `format=<name>` is built only when an error is reported
     match name {
         "k8s-short-name" => from_msgs(path, v, formats::dns1123_label(v), &origin),
         "k8s-long-name" => from_msgs(path, v, formats::dns1123_subdomain(v, false), &origin),
@@ -277,7 +282,7 @@ pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
                     BadValue::Str(v.into()),
                     "must be a lowercase UUID in 8-4-4-4-12 format",
                 )
-                .with_origin(origin))
+                .with_origin(format!("format={origin}")))
             }
         }
         "k8s-resource-pool-name" => {
@@ -334,7 +339,8 @@ pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
         }
         "k8s-resource-fully-qualified-name" => {
             let mut errs = Vec::new();
-            let parts: Vec<&str> = v.split('/').collect();
+            let mut it = v.splitn(3, '/');
+            let parts = (it.next(), it.next(), it.next());
             let c_ident = |id: &str, errs: &mut ErrorList| {
                 if id.len() > 32 {
                     errs.push(Error::too_long(path, "may not be more than 32 bytes"));
@@ -343,9 +349,9 @@ pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
                     errs.push(Error::invalid(path, BadValue::Str(id.into()), m));
                 }
             };
-            match parts.as_slice() {
-                [one_part] => c_ident(one_part, &mut errs),
-                [prefix, name] => {
+            match parts {
+                (Some(one_part), None, _) => c_ident(one_part, &mut errs),
+                (Some(prefix), Some(name), None) => {
                     if prefix.is_empty() {
                         errs.push(Error::invalid(
                             path,

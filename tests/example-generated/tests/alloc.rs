@@ -1,0 +1,47 @@
+//! DESIGN.md: "validating a valid object performs no heap allocation". A counting global allocator measures the
+//! allocations made while validating valid objects (create and update); the expected count is exactly zero.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use vgc_example_generated::widgets::v1::Widget;
+use vgc_runtime::{ErrorList, Operation, Path, Validate};
+
+struct Counting;
+static ALLOCS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY-free: delegates to the system allocator and only counts calls.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        ALLOCS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        unsafe { System.dealloc(p, l) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+#[test]
+fn valid_objects_validate_without_allocating() {
+    let json = r#"{"kind":"Widget","metadata":{"name":"w1","namespace":"ns","labels":{"app":"web","example.com/tier":"front"},"uid":"123e4567-e89b-12d3-a456-426614174000"},
+        "spec":{"displayName":"web","replicas":3,"description":"hello","color":"Red","ports":[{"name":"http","number":80},{"name":"https","number":443}],
+        "hosts":["a.example.com","b.example.com"],"annotations":{"example.com/a":"1"},"owner":"me","tags":["x"],
+        "token":"123e4567-e89b-12d3-a456-426614174000","backends":[{"host":"db.example.com"}]}}"#;
+    let w: Widget = serde_json::from_str(json).expect("valid JSON");
+    let mut changed = w.clone();
+    if let Some(spec) = changed.spec.as_mut() {
+        spec.replicas = Some(4);
+        spec.ports[1].number = 8443;
+    }
+    let create = Operation::create();
+    let update = Operation::update();
+    let mut errs = ErrorList::new();
+    let before = ALLOCS.load(Ordering::Relaxed);
+    w.validate_into(None, &create, &Path::Root, &mut errs);
+    changed.validate_into(Some(&w), &update, &Path::Root, &mut errs);
+    let allocations = ALLOCS.load(Ordering::Relaxed) - before;
+    assert!(errs.is_empty(), "{errs:?}");
+    assert_eq!(allocations, 0, "validating valid objects allocated");
+}
