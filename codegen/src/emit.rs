@@ -342,7 +342,9 @@ fn matcher_fns(ctx: &Ctx<'_>, m: &Matcher, elem: Option<&RustTy>) -> (TokenStrea
     }
 }
 
-/// Emits a cohort: short-circuit checks first (their failure ends the scope via `exit`), then the rest.
+/// Emits the checks of one declaration: the default cohort first (its short-circuit failure ends the whole
+/// scope via `exit`), then each named cohort in order of first definition, each in its own block so that an
+/// early exit stops only that cohort (upstream §2.1.3).
 #[allow(clippy::too_many_arguments)]
 fn checks_block(
     ctx: &Ctx<'_>,
@@ -362,6 +364,38 @@ fn checks_block(
     } else {
         quote!(break 'scope)
     };
+    let default: Vec<&Check> = checks.iter().filter(|c| c.cohort.is_none()).collect();
+    let mut named: Vec<(&str, Vec<&Check>)> = Vec::new();
+    for c in checks {
+        if let Some(name) = &c.cohort {
+            match named.iter_mut().find(|(n, _)| *n == name.as_str()) {
+                Some((_, v)) => v.push(c),
+                None => named.push((name.as_str(), vec![c])),
+            }
+        }
+    }
+    let first = cohort_code(ctx, &default, shape, new, old, path, elem, &exit);
+    let rest = named.iter().map(|(_, cs)| {
+        let body = cohort_code(ctx, cs, shape, new, old, path, elem, &quote!(break 'cohort));
+        quote!('cohort: { #body })
+    });
+    quote! { #first #(#rest)* }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn cohort_code(
+    ctx: &Ctx<'_>,
+    checks: &[&Check],
+    shape: &Shape,
+    new: &TokenStream,
+    old: &TokenStream,
+    path: &TokenStream,
+    elem: &Option<RustTy>,
+    exit: &TokenStream,
+) -> TokenStream {
+    if checks.is_empty() {
+        return TokenStream::new();
+    }
     let mut sc_part = Vec::new();
     let mut rest = Vec::new();
     for c in checks {
@@ -370,6 +404,9 @@ fn checks_block(
         let code = if c.kind == CheckKind::Optional && c.non_error {
             let set = set_expr(shape, new);
             quote!(if !(#set) { sc = true; })
+        } else if c.short_circuit && c.non_error {
+            // An inherited NonError short-circuit: its errors are not reported, it only stops the cohort.
+            quote! { { let e: ::vgc_runtime::ErrorList = #call; if !e.is_empty() { sc = true; } } }
         } else if c.short_circuit {
             quote! { { let e: ::vgc_runtime::ErrorList = #call; if !e.is_empty() { sc = true; errs.extend(e #m); } } }
         } else {
@@ -489,6 +526,43 @@ fn check_call(
                     e
                 }),
             }
+        }
+        CheckKind::Subfield(sub) => {
+            let member = ident(&sub.member);
+            let json = &sub.json;
+            let t = ctx.ty(&sub.ty);
+            let get = |o: TokenStream| match sub.pointer {
+                Some(true) => quote!(#o.#member.as_deref()),
+                Some(false) => quote!(#o.#member.as_ref()),
+                None => quote!(Some(&#o.#member)),
+            };
+            let (mv, mo) = (get(quote!(s)), get(quote!(o)));
+            let body = checks_block(
+                ctx,
+                &sub.checks,
+                &sub.shape,
+                &quote!(new),
+                &quote!(old_v),
+                &quote!(&p),
+                false,
+                &sub.elem,
+            );
+            quote!({
+                let mut e = ::vgc_runtime::ErrorList::new();
+                if let Some(s) = #new {
+                    let os = #old;
+                    let mv: ::std::option::Option<&#t> = #mv;
+                    let mo: ::std::option::Option<&#t> = os.and_then(|o| #mo);
+                    if !(op.is_update() && os.is_some() && mv == mo) {
+                        let p = (#path).child(#json);
+                        let run = |new: ::std::option::Option<&#t>, old_v: ::std::option::Option<&#t>, errs: &mut ::vgc_runtime::ErrorList| {
+                            'scope: { #body }
+                        };
+                        run(mv, mo, &mut e);
+                    }
+                }
+                e
+            })
         }
         CheckKind::EachKey(inner) => {
             let body = checks_block(

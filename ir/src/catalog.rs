@@ -625,7 +625,7 @@ pub static TAGS: &[TagSpec] = &[
             true,
             Stable,
             NONE,
-            N,
+            L,
             "Applies the payload to a member of this struct.",
         )
     },

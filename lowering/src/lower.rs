@@ -2,7 +2,7 @@
 
 use crate::plan::{
     Check, CheckKind, FieldPlan, Iteration, Matcher, ModulePlan, Nested, RustTy, Shape, Stats,
-    TypePlan,
+    Subfield, TypePlan,
 };
 use indexmap::{IndexMap, IndexSet};
 use vgc_analysis::types::{self, Builtin, Native, Ty};
@@ -157,6 +157,8 @@ struct Lowerer<'a> {
     boxed: IndexSet<(TypeKey, TypeKey)>,
     diags: Vec<Diagnostic>,
     stats: Stats,
+    /// Off while re-lowering a member's tags for `subfield` inheritance (they are counted on the member).
+    counting: bool,
 }
 
 /// Lowers every type reachable from the roots of the target packages.
@@ -194,6 +196,7 @@ pub fn lower(db: &dyn Db, prog: &Program, extra_roots: &[String]) -> CratePlan {
         boxed: types::boxed_edges(db, prog, &reach),
         diags,
         stats: Stats::default(),
+        counting: true,
     };
     let mut plans: IndexMap<TypeKey, TypePlan> = IndexMap::new();
     for k in &reach {
@@ -571,6 +574,7 @@ impl Lowerer<'_> {
                 non_error: false,
                 stability,
                 tag: "k8s:listType".into(),
+                cohort: None,
             }),
             _ => None,
         }
@@ -610,14 +614,18 @@ impl Lowerer<'_> {
         let mut out: Vec<Check> = Vec::new();
         for u in sorted {
             let Ok(tag) = &u.parsed else { continue };
-            self.stats.tags += 1;
+            if self.counting {
+                self.stats.tags += 1;
+            }
             let stability = level_of(tag);
             let inner = unwrap_levels(tag);
             let Ok(cs) = self.lower_tag(owner, file, u, inner, shape, ty, stability) else {
                 continue;
             };
             if !cs.is_empty() {
-                self.stats.lowered += 1;
+                if self.counting {
+                    self.stats.lowered += 1;
+                }
             }
             for c in cs {
                 // upstream merges every `update` tag of a declaration into one call.
@@ -641,7 +649,9 @@ impl Lowerer<'_> {
             }
         }
         sort_cohort(&mut out);
-        self.stats.checks += out.len();
+        if self.counting {
+            self.stats.checks += out.len();
+        }
         out
     }
 
@@ -665,8 +675,12 @@ impl Lowerer<'_> {
             non_error: spec.flags.non_error,
             stability,
             tag: tag.name.clone(),
+            cohort: None,
         };
         if spec.lowering == Lowering::NotYet {
+            if !self.counting {
+                return Ok(Vec::new());
+            }
             self.stats.not_lowered += 1;
             let span = vgc_ir::db::span_of(self.db, file, u.at);
             self.diags.push(
@@ -719,6 +733,7 @@ impl Lowerer<'_> {
                             non_error: true,
                             stability,
                             tag: tag.name.clone(),
+                            cohort: None,
                         },
                     ],
                 }
@@ -889,6 +904,7 @@ impl Lowerer<'_> {
                 vec![]
             }
             "k8s:unique" | "k8s:listMapKey" | "k8s:opaqueType" | "k8s:customUnique" => vec![],
+            "k8s:subfield" => return self.lower_subfield(owner, file, u, tag, ty, stability),
             "k8s:eachVal" | "k8s:eachKey" => {
                 let Some(inner) = tag.inner() else {
                     return Err(());
@@ -933,10 +949,157 @@ impl Lowerer<'_> {
                     non_error: ne,
                     stability,
                     tag: tag.name.clone(),
+                    cohort: None,
                 }]
             }
             _ => return Err(()),
         })
+    }
+
+    /// upstream `subfield.go`: the payload runs on one member (by JSON name) of a struct value at `path.<json>`,
+    /// in the member's named cohort; on update it is skipped when the old struct is set and the member is equal.
+    /// The member's own short-circuit checks are inherited as NonError (off when the member or its type is
+    /// opaque), so the payload is skipped when the member is unset or invalid.
+    fn lower_subfield(
+        &mut self,
+        owner: &TypeKey,
+        file: SourceFile,
+        u: &TagUse,
+        tag: &Tag,
+        ty: Option<&Ty>,
+        stability: Option<Stability>,
+    ) -> Result<Vec<Check>, ()> {
+        let Some(inner) = tag.inner() else {
+            return Err(());
+        };
+        let Some(Scalar::Str(name)) = tag.positional().map(|a| &a.value) else {
+            return Err(());
+        };
+        if unwrap_levels(inner).name == "k8s:subfield" {
+            self.err(
+                file,
+                u.at,
+                Code::TypeMismatch,
+                format!("{}: nested subfield is not supported", owner.name),
+                None,
+            );
+            return Err(());
+        }
+        let base = match ty {
+            Some(Ty::Pointer(i)) => i.as_ref().clone(),
+            Some(t) => t.clone(),
+            None => Ty::Any,
+        };
+        let Native::Struct(sk) = types::native(self.db, self.prog, &base) else {
+            self.err(
+                file,
+                u.at,
+                Code::TypeMismatch,
+                format!(
+                    "{}: tag \"k8s:subfield\" can only be used on struct types",
+                    owner.name
+                ),
+                None,
+            );
+            return Err(());
+        };
+        let Some((sd, sfile)) = self.prog.type_decl(self.db, &sk) else {
+            return Err(());
+        };
+        let Some(member) = sd.fields.iter().find(|m| {
+            let json = m
+                .json
+                .as_ref()
+                .map(|j| j.name.clone())
+                .filter(|n| !n.is_empty());
+            json.as_deref().or(m.go_name.as_deref()) == Some(name.as_str())
+        }) else {
+            self.err(
+                file,
+                u.at,
+                Code::InvalidPayload,
+                format!(
+                    "{}: {} has no member with JSON name {name:?}",
+                    owner.name, sk.name
+                ),
+                None,
+            );
+            return Err(());
+        };
+        let mty = types::resolve(self.db, self.prog, &sk.pkg, sfile, &member.ty);
+        let mshape = self.shape(&mty);
+        let inner_stab = level_of(inner).or(stability);
+        let inner_checks = self.lower_tag(
+            owner,
+            file,
+            u,
+            unwrap_levels(inner),
+            &mshape,
+            Some(&mty),
+            inner_stab,
+        )?;
+        if inner_checks.is_empty() {
+            return Ok(vec![]);
+        }
+        let named = match &mty {
+            Ty::Named(k) => Some(k),
+            Ty::Pointer(i) => match i.as_ref() {
+                Ty::Named(k) => Some(k),
+                _ => None,
+            },
+            _ => None,
+        };
+        let type_opaque = named.is_some_and(|k| {
+            self.prog
+                .type_decl(self.db, k)
+                .is_some_and(|(d, _)| d.tags.iter().any(|t| t.name == "k8s:opaqueType"))
+        });
+        let member_opaque = type_opaque || member.tags.iter().any(|t| t.name == "k8s:opaqueType");
+        let mut checks = Vec::new();
+        if !member_opaque {
+            let was = std::mem::replace(&mut self.counting, false);
+            let inherited = self.checks(&sk, sfile, &member.tags, &mshape, Some(&mty), &sk.pkg);
+            self.counting = was;
+            checks.extend(
+                inherited
+                    .into_iter()
+                    .filter(|c| c.short_circuit)
+                    .map(|mut c| {
+                        c.non_error = true;
+                        c
+                    }),
+            );
+        }
+        let sc = inner_checks.iter().any(|c| c.short_circuit);
+        checks.extend(inner_checks);
+        sort_cohort(&mut checks);
+        let member_rust = self.rust_ty(&sk, &mty);
+        let (value_ty, pointer) = match member_rust {
+            RustTy::Option(i, boxed) => (*i, Some(boxed)),
+            t => (t, None),
+        };
+        let elem = match &value_ty {
+            RustTy::Vec(e) | RustTy::Map(e) => Some((**e).clone()),
+            _ => None,
+        };
+        let go = member.go_name.clone().unwrap_or_default();
+        let sub = Subfield {
+            member: field_ident(&go),
+            json: name.clone(),
+            ty: value_ty,
+            pointer,
+            shape: mshape,
+            elem,
+            checks,
+        };
+        Ok(vec![Check {
+            kind: CheckKind::Subfield(Box::new(sub)),
+            short_circuit: sc,
+            non_error: false,
+            stability,
+            tag: tag.name.clone(),
+            cohort: Some(name.clone()),
+        }])
     }
 
     /// upstream enum discovery: constants of exactly this type in any loaded package, minus `enumExclude`,

@@ -75,6 +75,8 @@ pub enum CheckKind {
     EachVal(Vec<Check>, Matcher),
     /// `k8s:eachKey`: inner checks applied to each map key.
     EachKey(Vec<Check>),
+    /// `k8s:subfield`: checks on a member of this struct, in the member's named cohort.
+    Subfield(Box<Subfield>),
 }
 
 /// One check with its flags and stability mark.
@@ -90,6 +92,27 @@ pub struct Check {
     pub stability: Option<Stability>,
     /// The tag name it came from (for comments).
     pub tag: String,
+    /// Named cohort (`subfield` uses the member's JSON name); `None` is the default cohort.
+    pub cohort: Option<String>,
+}
+
+/// `k8s:subfield(name)=+tag`: checks applied to one member of a struct value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Subfield {
+    /// Rust field name of the member.
+    pub member: String,
+    /// JSON name of the member (path segment).
+    pub json: String,
+    /// The member's Rust type (without `Option`).
+    pub ty: RustTy,
+    /// The member is a Go pointer (`Option`), boxed when the flag is set.
+    pub pointer: Option<bool>,
+    /// Shape of the member value.
+    pub shape: Shape,
+    /// Element type when the member is a list or map.
+    pub elem: Option<RustTy>,
+    /// The member's own short-circuit checks inherited as NonError, then the payload's checks.
+    pub checks: Vec<Check>,
 }
 
 /// A value's shape as checks see it (after typedefs).

@@ -69,6 +69,17 @@ type WidgetSpec struct {
 
 	// +k8s:optional
 	Backends []*Backend `json:"backends,omitempty"`
+
+	// +k8s:optional
+	// +k8s:subfield(mode)=+k8s:maxLength=8
+	Network *Network `json:"network,omitempty"`
+}
+
+// Network is validated through its own tags and, from WidgetSpec, through a subfield rule on Mode.
+type Network struct {
+	// +k8s:required
+	// +k8s:format=k8s-short-name
+	Mode string `json:"mode"`
 }
 
 // Color is an enum: its values are the typed constants below.

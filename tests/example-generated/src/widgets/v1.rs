@@ -140,6 +140,8 @@ pub struct WidgetSpec {
         skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub backends: ::std::vec::Vec<::std::option::Option<crate::widgets::v1::Backend>>,
+    #[serde(rename = "network", default, skip_serializing_if = "Option::is_none")]
+    pub network: ::std::option::Option<crate::widgets::v1::Network>,
 }
 /// Validates a `WidgetSpec` (upstream `Validate_WidgetSpec`); `obj` and `old` are nilable.
 pub fn validate_widget_spec(
@@ -535,6 +537,67 @@ pub fn validate_widget_spec(
             );
         }
     }
+    'scope: {
+        let p = path.child("network");
+        let new = obj.network.as_ref();
+        let old_v = old.and_then(|o| o.network.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some()) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+        'cohort: {
+            let mut sc = false;
+            errs.extend({
+                let mut e = ::vgc_runtime::ErrorList::new();
+                if let Some(s) = new {
+                    let os = old_v;
+                    let mv: ::std::option::Option<&::std::string::String> = Some(&s.mode);
+                    let mo: ::std::option::Option<&::std::string::String> =
+                        os.and_then(|o| Some(&o.mode));
+                    if !(op.is_update() && os.is_some() && mv == mo) {
+                        let p = (&p).child("mode");
+                        let run =
+                            |new: ::std::option::Option<&::std::string::String>,
+                             old_v: ::std::option::Option<&::std::string::String>,
+                             errs: &mut ::vgc_runtime::ErrorList| {
+                                'scope: {
+                                    let mut sc = false;
+                                    {
+                                        let e: ::vgc_runtime::ErrorList =
+                                            ::vgc_runtime::validate::required(
+                                                &p,
+                                                new.is_some_and(|v| {
+                                                    ::vgc_runtime::validate::IsSet::is_set(v)
+                                                }),
+                                            );
+                                        if !e.is_empty() {
+                                            sc = true;
+                                        }
+                                    }
+                                    if sc {
+                                        break 'scope;
+                                    }
+                                    errs.extend(::vgc_runtime::validate::max_length(
+                                        &p,
+                                        new.map(|v| v.as_str()),
+                                        8i64,
+                                    ));
+                                }
+                            };
+                        run(mv, mo, &mut e);
+                    }
+                }
+                e
+            });
+        }
+        crate::widgets::v1::validate_network(op, &p, new, old_v, errs);
+    }
 }
 impl ::vgc_runtime::Validate for WidgetSpec {
     fn validate_into(
@@ -715,5 +778,65 @@ impl ::vgc_runtime::Validate for Backend {
         errs: &mut ::vgc_runtime::ErrorList,
     ) {
         validate_backend(op, path, Some(self), old, errs);
+    }
+}
+/// Go type `example.com/widgets/widgets/v1.Network`.
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct Network {
+    #[serde(
+        rename = "mode",
+        default,
+        deserialize_with = "::vgc_runtime::types::null_as_default"
+    )]
+    pub mode: ::std::string::String,
+}
+/// Validates a `Network` (upstream `Validate_Network`); `obj` and `old` are nilable.
+pub fn validate_network(
+    op: &::vgc_runtime::Operation,
+    path: &::vgc_runtime::Path<'_>,
+    obj: ::std::option::Option<&Network>,
+    old: ::std::option::Option<&Network>,
+    errs: &mut ::vgc_runtime::ErrorList,
+) {
+    #[allow(unused_imports)]
+    use ::vgc_runtime::ErrorListExt as _;
+    let Some(obj) = obj else { return };
+    'scope: {
+        let p = path.child("mode");
+        let new = Some(&obj.mode);
+        let old_v = old.map(|o| &o.mode);
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        {
+            let e: ::vgc_runtime::ErrorList = ::vgc_runtime::validate::required(
+                &p,
+                new.is_some_and(|v| ::vgc_runtime::validate::IsSet::is_set(v)),
+            );
+            if !e.is_empty() {
+                sc = true;
+                errs.extend(e.mark_short_circuit());
+            }
+        }
+        if sc {
+            break 'scope;
+        }
+        errs.extend(::vgc_runtime::validate::format(
+            &p,
+            new.map(|v| v.as_str()),
+            "k8s-short-name",
+        ));
+    }
+}
+impl ::vgc_runtime::Validate for Network {
+    fn validate_into(
+        &self,
+        old: ::std::option::Option<&Self>,
+        op: &::vgc_runtime::Operation,
+        path: &::vgc_runtime::Path<'_>,
+        errs: &mut ::vgc_runtime::ErrorList,
+    ) {
+        validate_network(op, path, Some(self), old, errs);
     }
 }
