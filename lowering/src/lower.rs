@@ -622,10 +622,8 @@ impl Lowerer<'_> {
             let Ok(cs) = self.lower_tag(owner, file, u, inner, shape, ty, stability) else {
                 continue;
             };
-            if !cs.is_empty() {
-                if self.counting {
-                    self.stats.lowered += 1;
-                }
+            if !cs.is_empty() && self.counting {
+                self.stats.lowered += 1;
             }
             for c in cs {
                 // upstream merges every `update` tag of a declaration into one call.

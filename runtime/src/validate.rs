@@ -264,15 +264,13 @@ pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
     let Some(v) = value else { return Vec::new() };
     let origin = name; // the origin string `format=<name>` is built only when an error is reported
     match name {
-        "k8s-short-name" => from_msgs(path, v, formats::dns1123_label(v), &origin),
-        "k8s-long-name" => from_msgs(path, v, formats::dns1123_subdomain(v, false), &origin),
-        "k8s-long-name-caseless" => {
-            from_msgs(path, v, formats::dns1123_subdomain(v, true), &origin)
-        }
-        "k8s-label-key" => from_msgs(path, v, formats::label_key(v), &origin),
-        "k8s-prefixed-label-key" => from_msgs(path, v, formats::prefixed_label_key(v), &origin),
-        "k8s-label-value" => from_msgs(path, v, formats::label_value(v), &origin),
-        "k8s-path-segment-name" => from_msgs(path, v, formats::path_segment_name(v), &origin),
+        "k8s-short-name" => from_msgs(path, v, formats::dns1123_label(v), origin),
+        "k8s-long-name" => from_msgs(path, v, formats::dns1123_subdomain(v, false), origin),
+        "k8s-long-name-caseless" => from_msgs(path, v, formats::dns1123_subdomain(v, true), origin),
+        "k8s-label-key" => from_msgs(path, v, formats::label_key(v), origin),
+        "k8s-prefixed-label-key" => from_msgs(path, v, formats::prefixed_label_key(v), origin),
+        "k8s-label-value" => from_msgs(path, v, formats::label_value(v), origin),
+        "k8s-path-segment-name" => from_msgs(path, v, formats::path_segment_name(v), origin),
         "k8s-uuid" => {
             if formats::is_lowercase_uuid(v) {
                 Vec::new()
@@ -307,7 +305,7 @@ pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
                     ));
                 }
             }
-            with_origin(errs, &origin)
+            with_origin(errs, origin)
         }
         "k8s-extended-resource-name" => {
             let mut errs = Vec::new();
@@ -335,7 +333,7 @@ pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
             for m in formats::label_key(&format!("requests.{v}")) {
                 errs.push(Error::invalid(path, bv(), m));
             }
-            with_origin(errs, &origin)
+            with_origin(errs, origin)
         }
         "k8s-resource-fully-qualified-name" => {
             let mut errs = Vec::new();
@@ -389,7 +387,7 @@ pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
                     "a fully qualified name must be a domain and a name separated by a slash",
                 ));
             }
-            with_origin(errs, &origin)
+            with_origin(errs, origin)
         }
         _ => one(Error::internal(
             path,
