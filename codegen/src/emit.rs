@@ -460,7 +460,7 @@ fn check_call(
         CheckKind::Format(f) => quote!(#v::format(#path, #s, #f)),
         CheckKind::Enum(vals) => quote!(#v::enum_value(#path, #s, &[#(#vals),*])),
         CheckKind::Immutable => quote!(#v::immutable(#path, op)),
-        CheckKind::Update(cs) => {
+        CheckKind::Update(cs, matcher) => {
             let cs: Vec<TokenStream> = cs
                 .iter()
                 .map(|c| {
@@ -469,10 +469,10 @@ fn check_call(
                 })
                 .collect();
             match shape {
-                Shape::List(ptr) => {
-                    let (m, _) = matcher_fns(ctx, &Matcher::Set, elem.as_ref());
-                    let _ = ptr;
-                    quote!(match #new { Some(n) => #v::slice_update(#path, op, n, #old.map_or(&[][..], |o| &o[..]), (#m).unwrap_or(|a, b| a == b), &[#(#cs),*]), None => ::vgc_runtime::ErrorList::new() })
+                Shape::List(_) => {
+                    // Lowering guarantees a matcher when NoAddItem/NoRemoveItem are present.
+                    let (m, _) = matcher_fns(ctx, matcher, elem.as_ref());
+                    quote!(match #new { Some(n) => #v::slice_update(#path, op, n, #old.map_or(&[][..], |o| &o[..]), (#m).unwrap_or(|_, _| false), &[#(#cs),*]), None => ::vgc_runtime::ErrorList::new() })
                 }
                 Shape::Map => {
                     quote!(match #new { Some(n) => #v::map_update(#path, op, n, #old.unwrap_or(&::std::collections::BTreeMap::new()), &[#(#cs),*]), None => ::vgc_runtime::ErrorList::new() })
@@ -496,12 +496,11 @@ fn check_call(
                 quote!(#new.map_or_else(::vgc_runtime::ErrorList::new, |n| #v::slice_unique(#path, n, (#mf).unwrap_or(|_, _| false))))
             }
         }
-        CheckKind::EachVal(inner, m) => {
-            let elem_shape = elem_shape_of(shape, inner);
+        CheckKind::EachVal(inner, m, elem_shape) => {
             let body = checks_block(
                 ctx,
                 inner,
-                &elem_shape,
+                elem_shape,
                 &quote!(Some(v)),
                 &quote!(o),
                 &quote!(p),
@@ -581,30 +580,6 @@ fn check_call(
                 e
             })
         }
-    }
-}
-
-/// The shape of an element, as far as inner checks need it (their checks were lowered against the element).
-fn elem_shape_of(_outer: &Shape, inner: &[Check]) -> Shape {
-    let is_str = inner.iter().any(|c| {
-        matches!(
-            c.kind,
-            CheckKind::Format(_)
-                | CheckKind::MinLength(_)
-                | CheckKind::MaxLength(_)
-                | CheckKind::MaxBytes(_)
-                | CheckKind::Enum(_)
-        )
-    });
-    if is_str {
-        Shape::Scalar(Builtin::String, false)
-    } else if inner
-        .iter()
-        .any(|c| matches!(c.kind, CheckKind::Minimum(_) | CheckKind::Maximum(_)))
-    {
-        Shape::Scalar(Builtin::Int64, false)
-    } else {
-        Shape::Other(false)
     }
 }
 

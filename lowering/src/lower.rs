@@ -409,8 +409,18 @@ impl Lowerer<'_> {
         let matcher = self.matcher(owner, file, f, &ty);
         let mut checks = self.checks(owner, file, &f.tags, &shape, Some(&ty), &owner.pkg);
         for c in &mut checks {
-            if let CheckKind::EachVal(_, m) = &mut c.kind {
-                *m = matcher.clone();
+            match &mut c.kind {
+                CheckKind::EachVal(_, m, _) => *m = matcher.clone(),
+                CheckKind::Update(cs, m) if matches!(shape, Shape::List(_)) => {
+                    // upstream: NoAddItem/NoRemoveItem identify items through the list metadata; none is an error.
+                    if matcher == Matcher::None
+                        && cs.iter().any(|c| c == "NoAddItem" || c == "NoRemoveItem")
+                    {
+                        self.err(file, f.at, Code::ListMetadata, format!("field {}.{go_name}: update NoAddItem/NoRemoveItem requires listType=set or listType=map (or unique=...)", owner.name), Some("add `+k8s:listType=set`, or `+k8s:listType=map` with `+k8s:listMapKey`".into()));
+                    }
+                    *m = matcher.clone();
+                }
+                _ => {}
             }
         }
         if let Some(m) = self.unique_check(f, &matcher) {
@@ -627,9 +637,9 @@ impl Lowerer<'_> {
             }
             for c in cs {
                 // upstream merges every `update` tag of a declaration into one call.
-                if let CheckKind::Update(new) = &c.kind
+                if let CheckKind::Update(new, _) = &c.kind
                     && let Some(existing) = out.iter_mut().find_map(|e| match &mut e.kind {
-                        CheckKind::Update(v) => Some(v),
+                        CheckKind::Update(v, _) => Some(v),
                         _ => None,
                     })
                 {
@@ -640,7 +650,7 @@ impl Lowerer<'_> {
             }
         }
         for c in &mut out {
-            if let CheckKind::Update(v) = &mut c.kind {
+            if let CheckKind::Update(v, _) = &mut c.kind {
                 let order = ["NoSet", "NoUnset", "NoModify", "NoAddItem", "NoRemoveItem"];
                 v.sort_by_key(|u| order.iter().position(|o| o == u));
                 v.dedup();
@@ -882,7 +892,7 @@ impl Lowerer<'_> {
                         ),
                     );
                 }
-                vec![mk(CheckKind::Update(vec![c]))]
+                vec![mk(CheckKind::Update(vec![c], Matcher::None))]
             }
             "k8s:listType" => {
                 let v = s().unwrap_or_default();
@@ -939,7 +949,7 @@ impl Lowerer<'_> {
                 let kind = if tag.name == "k8s:eachKey" {
                     CheckKind::EachKey(inner_checks)
                 } else {
-                    CheckKind::EachVal(inner_checks, Matcher::None)
+                    CheckKind::EachVal(inner_checks, Matcher::None, elem_shape)
                 };
                 vec![Check {
                     kind,

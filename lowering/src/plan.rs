@@ -67,12 +67,13 @@ pub enum CheckKind {
     Enum(Vec<String>),
     /// `k8s:immutable`
     Immutable,
-    /// `k8s:update`: merged, sorted constraints (names of `vgc_runtime::validate::UpdateConstraint`).
-    Update(Vec<String>),
+    /// `k8s:update`: merged, sorted constraints (names of `vgc_runtime::validate::UpdateConstraint`) and, for
+    /// lists, how items are identified (from the list metadata).
+    Update(Vec<String>, Matcher),
     /// Uniqueness from `listType=set|map` or `unique`.
     Unique(Matcher),
-    /// `k8s:eachVal`: inner checks applied to each element / map value.
-    EachVal(Vec<Check>, Matcher),
+    /// `k8s:eachVal`: inner checks applied to each element / map value (of the given shape).
+    EachVal(Vec<Check>, Matcher, Shape),
     /// `k8s:eachKey`: inner checks applied to each map key.
     EachKey(Vec<Check>),
     /// `k8s:subfield`: checks on a member of this struct, in the member's named cohort.

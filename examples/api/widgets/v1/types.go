@@ -39,11 +39,13 @@ type WidgetSpec struct {
 	// +k8s:listMapKey=name
 	// +k8s:maxItems=3
 	// +k8s:minItems=1
+	// +k8s:update=NoRemoveItem
 	Ports []Port `json:"ports,omitempty"`
 
 	// +k8s:optional
 	// +k8s:listType=set
 	// +k8s:eachVal=+k8s:format=k8s-long-name
+	// +k8s:update=NoAddItem
 	Hosts []string `json:"hosts,omitempty"`
 
 	// +k8s:optional

@@ -270,6 +270,29 @@ pub fn validate_widget_spec(
         if !(new.is_some_and(|v| !v.is_empty())) {
             sc = true;
         }
+        {
+            let e: ::vgc_runtime::ErrorList = match new {
+                Some(n) => ::vgc_runtime::validate::slice_update(
+                    &p,
+                    op,
+                    n,
+                    old_v.map_or(&[][..], |o| &o[..]),
+                    (Some(
+                        (|a: &crate::widgets::v1::Port, b: &crate::widgets::v1::Port| {
+                            true && a.name == b.name
+                        })
+                            as fn(&crate::widgets::v1::Port, &crate::widgets::v1::Port) -> bool,
+                    ))
+                    .unwrap_or(|_, _| false),
+                    &[::vgc_runtime::validate::UpdateConstraint::NoRemoveItem],
+                ),
+                None => ::vgc_runtime::ErrorList::new(),
+            };
+            if !e.is_empty() {
+                sc = true;
+                errs.extend(e.mark_short_circuit());
+            }
+        }
         if sc {
             break 'scope;
         }
@@ -322,6 +345,27 @@ pub fn validate_widget_spec(
         let mut sc = false;
         if !(new.is_some_and(|v| !v.is_empty())) {
             sc = true;
+        }
+        {
+            let e: ::vgc_runtime::ErrorList = match new {
+                Some(n) => ::vgc_runtime::validate::slice_update(
+                    &p,
+                    op,
+                    n,
+                    old_v.map_or(&[][..], |o| &o[..]),
+                    (Some(
+                        (|a: &::std::string::String, b: &::std::string::String| a == b)
+                            as fn(&::std::string::String, &::std::string::String) -> bool,
+                    ))
+                    .unwrap_or(|_, _| false),
+                    &[::vgc_runtime::validate::UpdateConstraint::NoAddItem],
+                ),
+                None => ::vgc_runtime::ErrorList::new(),
+            };
+            if !e.is_empty() {
+                sc = true;
+                errs.extend(e.mark_short_circuit());
+            }
         }
         if sc {
             break 'scope;
