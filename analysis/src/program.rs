@@ -227,8 +227,8 @@ fn load_package(
     }
     let mut types = IndexMap::new();
     for (fi, f) in keep.iter().enumerate() {
-        for (ti, t) in vgc_ir::db::file_ir(db, *f).types.iter().enumerate() {
-            types.entry(t.name.clone()).or_insert((fi, ti));
+        for (ti, name) in vgc_ir::db::declared_types(db, *f).iter().enumerate() {
+            types.entry(name.clone()).or_insert((fi, ti));
         }
     }
     if keep.is_empty() {

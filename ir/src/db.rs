@@ -42,6 +42,17 @@ pub fn file_ir(db: &dyn Db, file: SourceFile) -> FileIr {
     lowered(db, file).0.clone()
 }
 
+/// The names of the types a file declares, in order. Depends only on the position-free IR, so edits that move
+/// code or change non-tag comment text do not re-run it (the firewall the incrementality test pins).
+#[salsa::tracked(returns(ref))]
+pub fn declared_types(db: &dyn Db, file: SourceFile) -> Vec<String> {
+    file_ir(db, file)
+        .types
+        .iter()
+        .map(|t| t.name.clone())
+        .collect()
+}
+
 /// The span table of a file: byte ranges indexed by [`crate::model::SpanId`].
 #[salsa::tracked(returns(ref))]
 pub fn file_spans(db: &dyn Db, file: SourceFile) -> Vec<std::ops::Range<usize>> {
@@ -91,4 +102,92 @@ pub fn check_file(db: &dyn Db, file: SourceFile) -> Box<[Diagnostic]> {
         check(&c.tags, Scope::Const);
     }
     out.into_boxed_slice()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use salsa::Setter;
+    use std::sync::{Arc, Mutex};
+
+    #[salsa::db]
+    #[derive(Clone)]
+    struct TestDb {
+        storage: salsa::Storage<Self>,
+        log: Arc<Mutex<Vec<String>>>,
+    }
+
+    impl TestDb {
+        fn new() -> Self {
+            let log: Arc<Mutex<Vec<String>>> = Arc::default();
+            let sink = log.clone();
+            let storage = salsa::Storage::new(Some(Box::new(move |e: salsa::Event| {
+                if let salsa::EventKind::WillExecute { database_key } = e.kind {
+                    if let Ok(mut l) = sink.lock() {
+                        l.push(format!("{database_key:?}"));
+                    }
+                }
+            })));
+            Self { storage, log }
+        }
+        fn executed(&self) -> Vec<String> {
+            self.log
+                .lock()
+                .map(|mut l| std::mem::take(&mut *l))
+                .unwrap_or_default()
+        }
+    }
+
+    #[salsa::db]
+    impl salsa::Database for TestDb {}
+    #[salsa::db]
+    impl Db for TestDb {}
+
+    const V1: &str = "package p\n\n// T is a type.\n// +k8s:validation-gen=true\ntype T struct {\n\t// +k8s:required\n\tA *string `json:\"a\"`\n}\n";
+
+    #[test]
+    fn editing_comment_text_does_not_invalidate_the_ir_consumers() {
+        let mut db = TestDb::new();
+        let f = SourceFile::new(&db, "t.go".to_string(), Arc::from(V1));
+        assert_eq!(declared_types(&db, f), &vec!["T".to_string()]);
+        let _ = check_file(&db, f);
+        let first = db.executed();
+        assert!(
+            first.iter().any(|q| q.starts_with("declared_types")),
+            "{first:?}"
+        );
+
+        // Reword the doc comment and add a blank line: positions move, the IR does not change.
+        let v2 = V1.replace(
+            "// T is a type.",
+            "\n// T is a rather different type, described at length.",
+        );
+        f.set_text(&mut db).to(Arc::from(v2.as_str()));
+        assert_eq!(declared_types(&db, f), &vec!["T".to_string()]);
+        let diags = check_file(&db, f).len();
+        let second = db.executed();
+        assert!(
+            second.iter().any(|q| q.starts_with("lowered")),
+            "the file is re-lowered: {second:?}"
+        );
+        assert!(
+            second.iter().any(|q| q.starts_with("file_spans")),
+            "the span table is rebuilt: {second:?}"
+        );
+        assert!(
+            !second.iter().any(|q| q.starts_with("declared_types")),
+            "IR consumers are not re-run: {second:?}"
+        );
+        assert_eq!(diags, 0);
+
+        // Changing a tag changes the IR: its consumers re-run.
+        let v3 = v2.replace("+k8s:required", "+k8s:optional");
+        f.set_text(&mut db).to(Arc::from(v3.as_str()));
+        let _ = declared_types(&db, f);
+        assert!(
+            db.executed()
+                .iter()
+                .any(|q| q.starts_with("declared_types"))
+        );
+    }
 }
