@@ -122,10 +122,10 @@ mod tests {
             let log: Arc<Mutex<Vec<String>>> = Arc::default();
             let sink = log.clone();
             let storage = salsa::Storage::new(Some(Box::new(move |e: salsa::Event| {
-                if let salsa::EventKind::WillExecute { database_key } = e.kind {
-                    if let Ok(mut l) = sink.lock() {
-                        l.push(format!("{database_key:?}"));
-                    }
+                if let salsa::EventKind::WillExecute { database_key } = e.kind
+                    && let Ok(mut l) = sink.lock()
+                {
+                    l.push(format!("{database_key:?}"));
                 }
             })));
             Self { storage, log }
