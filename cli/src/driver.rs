@@ -48,6 +48,10 @@ pub struct BuildOutcome {
     pub files: Vec<GeneratedFile>,
     /// An IO failure writing outputs.
     pub io_error: Option<String>,
+    /// `+k8s:` tag lines extracted from the target packages' comments (every comment group of every file).
+    pub tag_lines: usize,
+    /// Of those, validation tags (catalog or unknown `k8s:` names) that failed to parse.
+    pub tag_syntax_errors: usize,
 }
 
 impl BuildOutcome {
@@ -85,6 +89,10 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
                 .insert(f.path(&db).clone(), f.text(&db).to_string());
             if p.target {
                 diags.extend(vgc_ir::db::check_file(&db, *f).iter().cloned());
+                let ir = vgc_ir::db::file_ir(&db, *f);
+                out.tag_lines += ir.package_tags.len();
+                out.tag_syntax_errors +=
+                    ir.package_tags.iter().filter(|u| u.parsed.is_err()).count();
             }
         }
     }

@@ -401,7 +401,18 @@ fn cohort_code(
     for c in checks {
         let call = check_call(ctx, c, shape, new, old, path, elem);
         let m = marks(c);
-        let code = if c.kind == CheckKind::Optional && c.non_error {
+        let code = if let CheckKind::Subfield(sub) = &c.kind {
+            // upstream `validate.Subfield`: the wrapper has its inner function's flags; a NonError wrapper
+            // (inherited checks, `subfield(x)=+k8s:optional`) only stops the cohort.
+            let call = subfield_call(ctx, sub, new, old, path);
+            if c.short_circuit && c.non_error {
+                quote! { { let (_, failed) = #call; if failed { sc = true; } } }
+            } else if c.short_circuit {
+                quote! { { let (e, failed) = #call; if failed { sc = true; errs.extend(e #m); } } }
+            } else {
+                quote! { { let (e, _) = #call; errs.extend(e #m); } }
+            }
+        } else if c.kind == CheckKind::Optional && c.non_error {
             let set = set_expr(shape, new);
             quote!(if !(#set) { sc = true; })
         } else if c.short_circuit && c.non_error {
@@ -527,41 +538,8 @@ fn check_call(
             }
         }
         CheckKind::Subfield(sub) => {
-            let member = ident(&sub.member);
-            let json = &sub.json;
-            let t = ctx.ty(&sub.ty);
-            let get = |o: TokenStream| match sub.pointer {
-                Some(true) => quote!(#o.#member.as_deref()),
-                Some(false) => quote!(#o.#member.as_ref()),
-                None => quote!(Some(&#o.#member)),
-            };
-            let (mv, mo) = (get(quote!(s)), get(quote!(o)));
-            let body = checks_block(
-                ctx,
-                &sub.checks,
-                &sub.shape,
-                &quote!(new),
-                &quote!(old_v),
-                &quote!(&p),
-                false,
-                &sub.elem,
-            );
-            quote!({
-                let mut e = ::vgc_runtime::ErrorList::new();
-                if let Some(s) = #new {
-                    let os = #old;
-                    let mv: ::std::option::Option<&#t> = #mv;
-                    let mo: ::std::option::Option<&#t> = os.and_then(|o| #mo);
-                    if !(op.is_update() && os.is_some() && mv == mo) {
-                        let p = (#path).child(#json);
-                        let run = |new: ::std::option::Option<&#t>, old_v: ::std::option::Option<&#t>, errs: &mut ::vgc_runtime::ErrorList| {
-                            'scope: { #body }
-                        };
-                        run(mv, mo, &mut e);
-                    }
-                }
-                e
-            })
+            let call = subfield_call(ctx, sub, new, old, path);
+            quote!((#call).0)
         }
         CheckKind::EachKey(inner) => {
             let body = checks_block(
@@ -581,6 +559,60 @@ fn check_call(
             })
         }
     }
+}
+
+/// Tokens evaluating to `(ErrorList, bool)`: the errors of the wrapped check and whether it failed (for a
+/// NonError inner check the errors are dropped but the failure still counts, as upstream's `len(e) != 0`).
+fn subfield_call(
+    ctx: &Ctx<'_>,
+    sub: &vgc_lowering::plan::Subfield,
+    new: &TokenStream,
+    old: &TokenStream,
+    path: &TokenStream,
+) -> TokenStream {
+    let member = ident(&sub.member);
+    let json = &sub.json;
+    let t = ctx.ty(&sub.ty);
+    let get = |o: TokenStream| match sub.pointer {
+        Some(true) => quote!(#o.#member.as_deref()),
+        Some(false) => quote!(#o.#member.as_ref()),
+        None => quote!(Some(&#o.#member)),
+    };
+    let (mv, mo) = (get(quote!(s)), get(quote!(o)));
+    let ic = &sub.inner;
+    let inner = if ic.kind == CheckKind::Optional {
+        let set = set_expr(&sub.shape, &quote!(new));
+        quote! { failed = !(#set); }
+    } else {
+        let call = check_call(
+            ctx,
+            ic,
+            &sub.shape,
+            &quote!(new),
+            &quote!(old_v),
+            &quote!(&p),
+            &sub.elem,
+        );
+        if ic.non_error || sub.inherited {
+            quote! { failed = !(#call).is_empty(); }
+        } else {
+            quote! { e = #call; failed = !e.is_empty(); }
+        }
+    };
+    quote!({
+        let mut e = ::vgc_runtime::ErrorList::new();
+        let mut failed = false;
+        if let Some(s) = #new {
+            let os = #old;
+            let new: ::std::option::Option<&#t> = #mv;
+            let old_v: ::std::option::Option<&#t> = os.and_then(|o| #mo);
+            if !(op.is_update() && os.is_some() && new == old_v) {
+                let p = (#path).child(#json);
+                #inner
+            }
+        }
+        (e, failed)
+    })
 }
 
 fn iteration_code(

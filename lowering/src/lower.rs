@@ -656,6 +656,19 @@ impl Lowerer<'_> {
                 v.dedup();
             }
         }
+        // Several subfield tags on one member share that member's inherited checks (emitted once).
+        let mut seen_inherited: Vec<Check> = Vec::new();
+        out.retain(|c| match &c.kind {
+            CheckKind::Subfield(sub) if sub.inherited => {
+                if seen_inherited.contains(c) {
+                    false
+                } else {
+                    seen_inherited.push(c.clone());
+                    true
+                }
+            }
+            _ => true,
+        });
         sort_cohort(&mut out);
         if self.counting {
             self.stats.checks += out.len();
@@ -1063,24 +1076,6 @@ impl Lowerer<'_> {
                 .is_some_and(|(d, _)| d.tags.iter().any(|t| t.name == "k8s:opaqueType"))
         });
         let member_opaque = type_opaque || member.tags.iter().any(|t| t.name == "k8s:opaqueType");
-        let mut checks = Vec::new();
-        if !member_opaque {
-            let was = std::mem::replace(&mut self.counting, false);
-            let inherited = self.checks(&sk, sfile, &member.tags, &mshape, Some(&mty), &sk.pkg);
-            self.counting = was;
-            checks.extend(
-                inherited
-                    .into_iter()
-                    .filter(|c| c.short_circuit)
-                    .map(|mut c| {
-                        c.non_error = true;
-                        c
-                    }),
-            );
-        }
-        let sc = inner_checks.iter().any(|c| c.short_circuit);
-        checks.extend(inner_checks);
-        sort_cohort(&mut checks);
         let member_rust = self.rust_ty(&sk, &mty);
         let (value_ty, pointer) = match member_rust {
             RustTy::Option(i, boxed) => (*i, Some(boxed)),
@@ -1091,23 +1086,45 @@ impl Lowerer<'_> {
             _ => None,
         };
         let go = member.go_name.clone().unwrap_or_default();
-        let sub = Subfield {
-            member: field_ident(&go),
-            json: name.clone(),
-            ty: value_ty,
-            pointer,
-            shape: mshape,
-            elem,
-            checks,
+        let wrap = |inner: Check, inherited: bool| {
+            let (short_circuit, non_error) = if inherited {
+                (true, true)
+            } else {
+                (inner.short_circuit, inner.non_error)
+            };
+            let sub = Subfield {
+                member: field_ident(&go),
+                json: name.clone(),
+                ty: value_ty.clone(),
+                pointer,
+                shape: mshape.clone(),
+                elem: elem.clone(),
+                inner,
+                inherited,
+            };
+            Check {
+                kind: CheckKind::Subfield(Box::new(sub)),
+                short_circuit,
+                non_error,
+                stability,
+                tag: tag.name.clone(),
+                cohort: Some(name.clone()),
+            }
         };
-        Ok(vec![Check {
-            kind: CheckKind::Subfield(Box::new(sub)),
-            short_circuit: sc,
-            non_error: false,
-            stability,
-            tag: tag.name.clone(),
-            cohort: Some(name.clone()),
-        }])
+        let mut checks = Vec::new();
+        if !member_opaque {
+            let was = std::mem::replace(&mut self.counting, false);
+            let inherited = self.checks(&sk, sfile, &member.tags, &mshape, Some(&mty), &sk.pkg);
+            self.counting = was;
+            checks.extend(
+                inherited
+                    .into_iter()
+                    .filter(|c| c.short_circuit)
+                    .map(|c| wrap(c, true)),
+            );
+        }
+        checks.extend(inner_checks.into_iter().map(|c| wrap(c, false)));
+        Ok(checks)
     }
 
     /// upstream enum discovery: constants of exactly this type in any loaded package, minus `enumExclude`,

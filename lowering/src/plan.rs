@@ -97,7 +97,9 @@ pub struct Check {
     pub cohort: Option<String>,
 }
 
-/// `k8s:subfield(name)=+tag`: checks applied to one member of a struct value.
+/// One upstream `validate.Subfield` call: a single check applied to one member of a struct value at
+/// `path.<json>`, skipped on update when the old struct is set and the member is equal. The wrapper carries its
+/// inner check's flags; inherited member checks are NonError short-circuits.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Subfield {
     /// Rust field name of the member.
@@ -112,8 +114,10 @@ pub struct Subfield {
     pub shape: Shape,
     /// Element type when the member is a list or map.
     pub elem: Option<RustTy>,
-    /// The member's own short-circuit checks inherited as NonError, then the payload's checks.
-    pub checks: Vec<Check>,
+    /// The wrapped check.
+    pub inner: Check,
+    /// True for a check inherited from the member's own short-circuit tags.
+    pub inherited: bool,
 }
 
 /// A value's shape as checks see it (after typedefs).

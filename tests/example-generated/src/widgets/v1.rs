@@ -597,48 +597,56 @@ pub fn validate_widget_spec(
         }
         'cohort: {
             let mut sc = false;
-            errs.extend({
-                let mut e = ::vgc_runtime::ErrorList::new();
-                if let Some(s) = new {
-                    let os = old_v;
-                    let mv: ::std::option::Option<&::std::string::String> = Some(&s.mode);
-                    let mo: ::std::option::Option<&::std::string::String> =
-                        os.and_then(|o| Some(&o.mode));
-                    if !(op.is_update() && os.is_some() && mv == mo) {
-                        let p = (&p).child("mode");
-                        let run =
-                            |new: ::std::option::Option<&::std::string::String>,
-                             old_v: ::std::option::Option<&::std::string::String>,
-                             errs: &mut ::vgc_runtime::ErrorList| {
-                                'scope: {
-                                    let mut sc = false;
-                                    {
-                                        let e: ::vgc_runtime::ErrorList =
-                                            ::vgc_runtime::validate::required(
-                                                &p,
-                                                new.is_some_and(|v| {
-                                                    ::vgc_runtime::validate::IsSet::is_set(v)
-                                                }),
-                                            );
-                                        if !e.is_empty() {
-                                            sc = true;
-                                        }
-                                    }
-                                    if sc {
-                                        break 'scope;
-                                    }
-                                    errs.extend(::vgc_runtime::validate::max_length(
-                                        &p,
-                                        new.map(|v| v.as_str()),
-                                        8i64,
-                                    ));
-                                }
-                            };
-                        run(mv, mo, &mut e);
+            {
+                let (_, failed) = {
+                    let mut e = ::vgc_runtime::ErrorList::new();
+                    let mut failed = false;
+                    if let Some(s) = new {
+                        let os = old_v;
+                        let new: ::std::option::Option<&::std::string::String> = Some(&s.mode);
+                        let old_v: ::std::option::Option<&::std::string::String> =
+                            os.and_then(|o| Some(&o.mode));
+                        if !(op.is_update() && os.is_some() && new == old_v) {
+                            let p = (&p).child("mode");
+                            failed = !(::vgc_runtime::validate::required(
+                                &p,
+                                new.is_some_and(|v| ::vgc_runtime::validate::IsSet::is_set(v)),
+                            ))
+                            .is_empty();
+                        }
                     }
+                    (e, failed)
+                };
+                if failed {
+                    sc = true;
                 }
-                e
-            });
+            }
+            if sc {
+                break 'cohort;
+            }
+            {
+                let (e, _) = {
+                    let mut e = ::vgc_runtime::ErrorList::new();
+                    let mut failed = false;
+                    if let Some(s) = new {
+                        let os = old_v;
+                        let new: ::std::option::Option<&::std::string::String> = Some(&s.mode);
+                        let old_v: ::std::option::Option<&::std::string::String> =
+                            os.and_then(|o| Some(&o.mode));
+                        if !(op.is_update() && os.is_some() && new == old_v) {
+                            let p = (&p).child("mode");
+                            e = ::vgc_runtime::validate::max_length(
+                                &p,
+                                new.map(|v| v.as_str()),
+                                8i64,
+                            );
+                            failed = !e.is_empty();
+                        }
+                    }
+                    (e, failed)
+                };
+                errs.extend(e);
+            }
         }
         crate::widgets::v1::validate_network(op, &p, new, old_v, errs);
     }
