@@ -426,7 +426,7 @@ impl Lowerer<'_> {
         if let Some(m) = self.unique_check(f, &matcher) {
             checks.push(m);
         }
-        self.apply_default_rule(f, &shape, &mut checks);
+        self.apply_default_rule(owner, file, f, &shape, &mut checks);
         sort_cohort(&mut checks);
         let nested = match (&ty, opaque) {
             (_, true) => None,
@@ -591,18 +591,80 @@ impl Lowerer<'_> {
     }
 
     /// upstream: `+k8s:optional` with a `+default` equal to the zero value of a non-nilable field emits nothing.
-    fn apply_default_rule(&self, f: &FieldIr, shape: &Shape, checks: &mut Vec<Check>) {
-        let Some(d) = f.defaults.first().and_then(|u| u.raw_value.clone()) else {
+    /// upstream `required.go` (`optional` with `+default`): a non-nilable field whose default equals its type's zero
+    /// value gets no check (documentation only); any other field with a default is effectively required.
+    /// `+default` is read with the legacy extractor and JSON-decoded; bad defaults are generation errors.
+    fn apply_default_rule(
+        &mut self,
+        owner: &TypeKey,
+        file: SourceFile,
+        f: &FieldIr,
+        shape: &Shape,
+        checks: &mut Vec<Check>,
+    ) {
+        if f.defaults.is_empty()
+            || !checks
+                .iter()
+                .any(|c| c.kind == CheckKind::Optional && c.tag == "k8s:optional")
+        {
             return;
+        }
+        let name = f.go_name.clone().unwrap_or_default();
+        let at = f.defaults[0].at;
+        let fail = |l: &mut Self, msg: String| {
+            l.err(file, at, Code::InvalidPayload, format!("field {}.{name}: {msg}", owner.name), Some("`+default=<json>` takes one JSON value, e.g. `+default=0` or `+default=\"name\"`".into()))
         };
+        if f.defaults.len() > 1 {
+            let vals: Vec<String> = f
+                .defaults
+                .iter()
+                .map(|d| d.raw_value.clone().unwrap_or_default())
+                .collect();
+            return fail(self, format!("+default tag with multiple values: {vals:?}"));
+        }
+        let Some(raw) = f.defaults[0]
+            .raw_value
+            .clone()
+            .filter(|v| !v.trim().is_empty())
+        else {
+            return fail(self, "+default tag with no value".into());
+        };
+        let value: serde_json::Value = match serde_json::from_str(raw.trim()) {
+            Ok(v) => v,
+            Err(e) => return fail(self, format!("failed to parse default value {raw:?}: {e}")),
+        };
+        if value.is_null() {
+            return fail(
+                self,
+                format!("failed to parse default value {raw:?}: unmarshalled to nil"),
+            );
+        }
         let zero = match shape {
-            Shape::Scalar(Builtin::String, false) => d.trim() == "\"\"",
-            Shape::Scalar(Builtin::Bool, false) => d.trim() == "false",
-            Shape::Scalar(_, false) => d.trim().parse::<f64>().is_ok_and(|v| v == 0.0),
-            _ => false,
+            Shape::Scalar(Builtin::String, false) => Some(value == serde_json::json!("")),
+            Shape::Scalar(Builtin::Bool, false) => Some(value == serde_json::json!(false)),
+            Shape::Scalar(_, false) => Some(value.as_f64() == Some(0.0) && value.is_number()),
+            Shape::Struct(false) | Shape::Other(false) => None,
+            // Nilable fields with a default are always effectively required.
+            _ => Some(false),
         };
-        if zero {
-            checks.retain(|c| !(c.kind == CheckKind::Optional && c.stability.is_none()));
+        let nilable = !matches!(
+            shape,
+            Shape::Scalar(_, false) | Shape::Struct(false) | Shape::Other(false)
+        );
+        match zero {
+            None => fail(self, "unknown zero-value for the field's type".into()),
+            Some(true) if !nilable => {
+                checks.retain(|c| !(c.kind == CheckKind::Optional && c.tag == "k8s:optional"))
+            }
+            Some(_) => {
+                for c in checks
+                    .iter_mut()
+                    .filter(|c| c.kind == CheckKind::Optional && c.tag == "k8s:optional")
+                {
+                    c.kind = CheckKind::Required;
+                    c.non_error = false;
+                }
+            }
         }
     }
 

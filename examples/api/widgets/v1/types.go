@@ -75,6 +75,23 @@ type WidgetSpec struct {
 	// +k8s:optional
 	// +k8s:subfield(mode)=+k8s:maxLength=8
 	Network *Network `json:"network,omitempty"`
+
+	// +k8s:optional
+	Defaults *Defaults `json:"defaults,omitempty"`
+}
+
+// Defaults shows how `+default` changes `+k8s:optional` (upstream required.go).
+type Defaults struct {
+	// A zero-value default on a value field makes optional purely documentation: the minimum still runs on 0.
+	// +k8s:optional
+	// +default=0
+	// +k8s:minimum=1
+	MinReplicas int32 `json:"minReplicas,omitempty"`
+
+	// A non-zero default makes the field effectively required.
+	// +k8s:optional
+	// +default="standard"
+	Tier string `json:"tier,omitempty"`
 }
 
 // Network is validated through its own tags and, from WidgetSpec, through a subfield rule on Mode.

@@ -142,6 +142,8 @@ pub struct WidgetSpec {
     pub backends: ::std::vec::Vec<::std::option::Option<crate::widgets::v1::Backend>>,
     #[serde(rename = "network", default, skip_serializing_if = "Option::is_none")]
     pub network: ::std::option::Option<crate::widgets::v1::Network>,
+    #[serde(rename = "defaults", default, skip_serializing_if = "Option::is_none")]
+    pub defaults: ::std::option::Option<crate::widgets::v1::Defaults>,
 }
 /// Validates a `WidgetSpec` (upstream `Validate_WidgetSpec`); `obj` and `old` are nilable.
 pub fn validate_widget_spec(
@@ -650,6 +652,22 @@ pub fn validate_widget_spec(
         }
         crate::widgets::v1::validate_network(op, &p, new, old_v, errs);
     }
+    'scope: {
+        let p = path.child("defaults");
+        let new = obj.defaults.as_ref();
+        let old_v = old.and_then(|o| o.defaults.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some()) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+        crate::widgets::v1::validate_defaults(op, &p, new, old_v, errs);
+    }
 }
 impl ::vgc_runtime::Validate for WidgetSpec {
     fn validate_into(
@@ -890,5 +908,78 @@ impl ::vgc_runtime::Validate for Network {
         errs: &mut ::vgc_runtime::ErrorList,
     ) {
         validate_network(op, path, Some(self), old, errs);
+    }
+}
+/// Go type `example.com/widgets/widgets/v1.Defaults`.
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct Defaults {
+    #[serde(
+        rename = "minReplicas",
+        default,
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
+    )]
+    pub min_replicas: i32,
+    #[serde(
+        rename = "tier",
+        default,
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
+    )]
+    pub tier: ::std::string::String,
+}
+/// Validates a `Defaults` (upstream `Validate_Defaults`); `obj` and `old` are nilable.
+pub fn validate_defaults(
+    op: &::vgc_runtime::Operation,
+    path: &::vgc_runtime::Path<'_>,
+    obj: ::std::option::Option<&Defaults>,
+    old: ::std::option::Option<&Defaults>,
+    errs: &mut ::vgc_runtime::ErrorList,
+) {
+    #[allow(unused_imports)]
+    use ::vgc_runtime::ErrorListExt as _;
+    let Some(obj) = obj else { return };
+    'scope: {
+        let p = path.child("minReplicas");
+        let new = Some(&obj.min_replicas);
+        let old_v = old.map(|o| &o.min_replicas);
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        errs.extend(::vgc_runtime::validate::minimum(&p, new, 1i128));
+    }
+    'scope: {
+        let p = path.child("tier");
+        let new = Some(&obj.tier);
+        let old_v = old.map(|o| &o.tier);
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        {
+            let e: ::vgc_runtime::ErrorList = ::vgc_runtime::validate::required(
+                &p,
+                new.is_some_and(|v| ::vgc_runtime::validate::IsSet::is_set(v)),
+            );
+            if !e.is_empty() {
+                sc = true;
+                errs.extend(e.mark_short_circuit());
+            }
+        }
+        if sc {
+            break 'scope;
+        }
+    }
+}
+impl ::vgc_runtime::Validate for Defaults {
+    fn validate_into(
+        &self,
+        old: ::std::option::Option<&Self>,
+        op: &::vgc_runtime::Operation,
+        path: &::vgc_runtime::Path<'_>,
+        errs: &mut ::vgc_runtime::ErrorList,
+    ) {
+        validate_defaults(op, path, Some(self), old, errs);
     }
 }
