@@ -238,7 +238,7 @@ fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
         .iter()
         .flatten()
         .filter(|f| f.has_work())
-        .map(|f| field_code(ctx, t, f));
+        .map(|f| field_code(ctx, f));
     let validate_impl = if t.fields.is_some() {
         quote! {
             impl ::vgc_runtime::Validate for #name {
@@ -480,10 +480,15 @@ fn check_call(
                 })
                 .collect();
             match shape {
-                Shape::List(_) => {
+                Shape::List(ptr) => {
                     // Lowering guarantees a matcher when NoAddItem/NoRemoveItem are present.
                     let (m, _) = matcher_fns(ctx, matcher, elem.as_ref());
-                    quote!(match #new { Some(n) => #v::slice_update(#path, op, n, #old.map_or(&[][..], |o| &o[..]), (#m).unwrap_or(|_, _| false), &[#(#cs),*]), None => ::vgc_runtime::ErrorList::new() })
+                    let f = if *ptr {
+                        quote!(ptr_slice_update)
+                    } else {
+                        quote!(slice_update)
+                    };
+                    quote!(match #new { Some(n) => #v::#f(#path, op, n, #old.map_or(&[][..], |o| &o[..]), (#m).unwrap_or(|_, _| false), &[#(#cs),*]), None => ::vgc_runtime::ErrorList::new() })
                 }
                 Shape::Map => {
                     quote!(match #new { Some(n) => #v::map_update(#path, op, n, #old.unwrap_or(&::std::collections::BTreeMap::new()), &[#(#cs),*]), None => ::vgc_runtime::ErrorList::new() })
@@ -644,13 +649,14 @@ fn iteration_code(
     }
 }
 
-fn field_code(ctx: &Ctx<'_>, owner: &TypePlan, f: &FieldPlan) -> TokenStream {
+fn field_code(ctx: &Ctx<'_>, f: &FieldPlan) -> TokenStream {
     let name = ident(&f.rust_name);
     let json = &f.json_name;
-    let owner_name = &owner.key.name;
+    // upstream §9.9: at the root, an inline field's segment is its Go (embedded type) name, e.g. `T2.intField`.
+    let inline_name = &f.go_name;
     // Inline and `json:"-"` fields get the parent path; at the root upstream names them after the Go type.
     let path = if json.is_empty() {
-        quote!(let p = match path { ::vgc_runtime::Path::Root => ::vgc_runtime::Path::Child(path, #owner_name), p => *p };)
+        quote!(let p = match path { ::vgc_runtime::Path::Root => ::vgc_runtime::Path::Child(path, #inline_name), p => *p };)
     } else {
         quote!(let p = path.child(#json);)
     };

@@ -445,6 +445,7 @@ impl Lowerer<'_> {
         let rust_name = field_ident(&go_name);
         Some(FieldPlan {
             rust_name,
+            go_name: go_name.clone(),
             json_name,
             flatten: inline && !json.skip && matches!(shape, Shape::Struct(_)),
             skip: json.skip,

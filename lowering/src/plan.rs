@@ -158,6 +158,8 @@ pub struct Iteration {
 pub struct FieldPlan {
     /// Rust field name (raw identifiers allowed, e.g. `r#type`).
     pub rust_name: String,
+    /// Go name (the type name for an embedded field); upstream names a root-level inline field's path after it.
+    pub go_name: String,
     /// JSON name (`""` for inline/embedded).
     pub json_name: String,
     /// Serialized inline (`#[serde(flatten)]`).

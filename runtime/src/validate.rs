@@ -693,6 +693,55 @@ pub fn slice_update<T>(
     errs
 }
 
+/// upstream `PtrSliceUpdate`: [`slice_update`] for `[]*T`; nil elements are ignored when matching and never
+/// count as added or removed items.
+#[must_use]
+pub fn ptr_slice_update<T>(
+    path: &Path<'_>,
+    op: &Operation,
+    new: &[Option<T>],
+    old: &[Option<T>],
+    matches: fn(&T, &T) -> bool,
+    constraints: &[UpdateConstraint],
+) -> ErrorList {
+    if !op.is_update() {
+        return Vec::new();
+    }
+    let mut errs = Vec::new();
+    for c in constraints {
+        match c {
+            UpdateConstraint::NoSet if old.is_empty() && !new.is_empty() => {
+                errs.push(update_err(path, "field cannot be set once created"))
+            }
+            UpdateConstraint::NoUnset if !old.is_empty() && new.is_empty() => {
+                errs.push(update_err(path, "field cannot be cleared once set"))
+            }
+            UpdateConstraint::NoAddItem => {
+                for (i, n) in new.iter().enumerate() {
+                    let Some(n) = n else { continue };
+                    if !old.iter().flatten().any(|o| matches(o, n)) {
+                        errs.push(
+                            Error::forbidden(&path.index(i), "item may not be added")
+                                .with_origin("update"),
+                        );
+                    }
+                }
+            }
+            UpdateConstraint::NoRemoveItem => {
+                for o in old.iter().flatten() {
+                    if !new.iter().flatten().any(|n| matches(o, n)) {
+                        errs.push(
+                            Error::forbidden(path, "item may not be removed").with_origin("update"),
+                        );
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    errs
+}
+
 /// upstream `UpdateMap` for NoSet / NoUnset / NoAddItem / NoRemoveItem (keys identify items).
 #[must_use]
 pub fn map_update<V>(

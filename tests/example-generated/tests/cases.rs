@@ -2,7 +2,7 @@
 //! an optional old object (→ update), and the exact expected errors, one line each:
 //! `<field> | <ErrorBody> | origin=<origin> | sc=<short-circuit> | <stability>`.
 
-use vgc_example_generated::widgets::v1::Widget;
+use vgc_example_generated::widgets::v1::{Gadget, Widget};
 use vgc_runtime::{Error, Operation, Validate};
 
 fn line(e: &Error) -> String {
@@ -23,10 +23,26 @@ fn line(e: &Error) -> String {
 #[derive(serde::Deserialize)]
 struct Case {
     name: String,
+    #[serde(default)]
+    kind: Option<String>,
     object: serde_json::Value,
     #[serde(default)]
     old: Option<serde_json::Value>,
     expect: Vec<String>,
+}
+
+fn run<T: Validate + serde::de::DeserializeOwned>(c: &Case) -> Vec<String> {
+    let obj: T = serde_json::from_value(c.object.clone()).expect(&c.name);
+    let old: Option<T> = c
+        .old
+        .clone()
+        .map(|o| serde_json::from_value(o).expect(&c.name));
+    let op = if old.is_some() {
+        Operation::update()
+    } else {
+        Operation::create()
+    };
+    obj.validate(old.as_ref(), &op).iter().map(line).collect()
 }
 
 #[test]
@@ -35,17 +51,10 @@ fn cases() {
         serde_json::from_str(include_str!("cases.json")).expect("cases.json parses");
     let mut failures = Vec::new();
     for c in &cases {
-        let obj: Widget = serde_json::from_value(c.object.clone()).expect(&c.name);
-        let old: Option<Widget> = c
-            .old
-            .clone()
-            .map(|o| serde_json::from_value(o).expect(&c.name));
-        let op = if old.is_some() {
-            Operation::update()
-        } else {
-            Operation::create()
+        let got = match c.kind.as_deref() {
+            Some("Gadget") => run::<Gadget>(c),
+            _ => run::<Widget>(c),
         };
-        let got: Vec<String> = obj.validate(old.as_ref(), &op).iter().map(line).collect();
         if got != c.expect {
             failures.push(format!(
                 "case {:?}:\n  want {:#?}\n  got  {:#?}",

@@ -130,3 +130,28 @@ type Backend struct {
 	// +k8s:format=k8s-long-name
 	Host string `json:"host"`
 }
+
+// Gadget is a second root type. Its embedded GadgetCommon shows upstream's root-level inline path (the segment
+// is the embedded type's name, spec §9.9) and Parts shows update constraints on a list of pointers.
+type Gadget struct {
+	metav1.TypeMeta `json:",inline"`
+	GadgetCommon    `json:",inline"`
+
+	// +k8s:optional
+	// +k8s:listType=map
+	// +k8s:listMapKey=name
+	// +k8s:update=NoAddItem
+	Parts []*Part `json:"parts,omitempty"`
+}
+
+// GadgetCommon is embedded inline in Gadget.
+type GadgetCommon struct {
+	// +k8s:required
+	Serial string `json:"serial"`
+}
+
+// Part is a list-map item reached through pointers.
+type Part struct {
+	// +k8s:required
+	Name string `json:"name"`
+}
