@@ -24,6 +24,8 @@ pub struct Package {
     pub target: bool,
     /// Type name → (file index, type index in that file's IR).
     pub types: IndexMap<String, (usize, usize)>,
+    /// The salsa input for this package.
+    pub input: vgc_ir::Package,
 }
 
 /// The loaded program.
@@ -234,6 +236,7 @@ fn load_package(
     if keep.is_empty() {
         return None;
     }
+    let input = vgc_ir::Package::new(db, import.to_string(), keep.clone(), target);
     Some(Package {
         path: import.to_string(),
         name,
@@ -241,6 +244,7 @@ fn load_package(
         files: keep,
         target,
         types,
+        input,
     })
 }
 

@@ -88,7 +88,6 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
             out.sources
                 .insert(f.path(&db).clone(), f.text(&db).to_string());
             if p.target {
-                diags.extend(vgc_ir::db::check_file(&db, *f).iter().cloned());
                 let ir = vgc_ir::db::file_ir(&db, *f);
                 out.tag_lines += ir.package_tags.len();
                 out.tag_syntax_errors +=
@@ -96,7 +95,11 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
             }
         }
     }
-    let plan = vgc_lowering::lower(&db, &prog, &req.extra_roots);
+    for p in prog.packages.values().filter(|p| p.target) {
+        diags.extend(vgc_ir::db::check_package(&db, p.input).iter().cloned());
+    }
+    vgc_ir::Settings::new(&db, req.extra_roots.clone());
+    let plan = vgc_lowering::lower(&db, &prog);
     let mut plan = plan;
     plan.stats.packages = prog.packages.len();
     diags.extend(plan.diagnostics.iter().cloned());

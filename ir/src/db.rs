@@ -25,6 +25,29 @@ pub struct SourceFile {
     pub text: Arc<str>,
 }
 
+/// A Go package: its import path, its non-test files and whether it is a build target (validation code is
+/// generated for its roots) or loaded read-only because target types reference it.
+#[salsa::input(debug)]
+pub struct Package {
+    /// Import path.
+    #[returns(ref)]
+    pub import_path: String,
+    /// Files, sorted by path.
+    #[returns(ref)]
+    pub files: Vec<SourceFile>,
+    /// Under the build path.
+    pub target: bool,
+}
+
+/// Build-wide settings (one per database).
+#[salsa::input(singleton, debug)]
+pub struct Settings {
+    /// Root criteria added to every enabled target package (`--roots`: `*`, `TypesWithField=F`,
+    /// `TypesWithSuffix=S`).
+    #[returns(ref)]
+    pub extra_roots: Vec<String>,
+}
+
 /// The Go syntax summary of a file. Never fails.
 #[salsa::tracked(returns(ref), no_eq, lru = 256)]
 pub fn parsed_go(db: &dyn Db, file: SourceFile) -> GoFile {
@@ -66,6 +89,16 @@ pub fn span_of(db: &dyn Db, file: SourceFile, id: crate::model::SpanId) -> std::
         .get(id as usize)
         .cloned()
         .unwrap_or(0..0)
+}
+
+/// Every per-file diagnostic of a package (see [`check_file`]), in file order.
+#[salsa::tracked(returns(ref))]
+pub fn check_package(db: &dyn Db, package: Package) -> Box<[Diagnostic]> {
+    package
+        .files(db)
+        .iter()
+        .flat_map(|f| check_file(db, *f).iter().cloned())
+        .collect()
 }
 
 /// Per-file diagnostics that need no type information: Go syntax problems (warnings) and catalog checks of every

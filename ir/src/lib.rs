@@ -9,5 +9,5 @@ pub mod db;
 pub mod diagnostic;
 pub mod model;
 
-pub use db::{Db, SourceFile};
+pub use db::{Db, Package, Settings, SourceFile};
 pub use diagnostic::{Code, Diagnostic, Severity};

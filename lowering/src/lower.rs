@@ -164,15 +164,18 @@ struct Lowerer<'a> {
 /// Lowers every type reachable from the roots of the target packages.
 #[must_use]
 ///
-/// `extra_roots` are root criteria added to every enabled target package (see
-/// [`vgc_analysis::types::add_criterion`]); unknown ones are reported as `VGC0005`.
-pub fn lower(db: &dyn Db, prog: &Program, extra_roots: &[String]) -> CratePlan {
+/// Root criteria from [`vgc_ir::Settings::extra_roots`] (when the singleton exists) are added to every enabled
+/// target package (see [`vgc_analysis::types::add_criterion`]); unknown ones are reported as `VGC0005`.
+pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
+    let extra_roots: Vec<String> = vgc_ir::Settings::try_get(db)
+        .map(|s| s.extra_roots(db).clone())
+        .unwrap_or_default();
     let mut diags = Vec::new();
     let mut roots = Vec::new();
     for (path, p) in &prog.packages {
         if p.target {
             let mut cfg = types::gen_config(db, prog, path, &mut diags);
-            for c in extra_roots {
+            for c in &extra_roots {
                 if !cfg.disabled && !types::add_criterion(&mut cfg, c) {
                     diags.push(
                         Diagnostic::error(
