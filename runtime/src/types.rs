@@ -169,10 +169,79 @@ time_type!(
     "`metav1.MicroTime`: RFC 3339 string with microseconds or null; equal by UTC instant."
 );
 
-/// `metav1.Duration`: a Go duration string such as `"1h2m3s"`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// `metav1.Duration`: a Go duration string such as `"1h2m3s"`; equal when the durations are equal (upstream
+/// compares the `time.Duration` values, so `"1h"` equals `"60m"`).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct Duration(pub String);
+
+impl Duration {
+    /// The duration in nanoseconds, parsed as Go's `time.ParseDuration` does; `None` when it does not parse.
+    #[must_use]
+    pub fn nanos(&self) -> Option<i128> {
+        let s = self.0.as_str();
+        let (neg, mut rest) = match s.as_bytes().first() {
+            Some(b'-') => (true, &s[1..]),
+            Some(b'+') => (false, &s[1..]),
+            _ => (false, s),
+        };
+        if rest == "0" {
+            return Some(0);
+        }
+        if rest.is_empty() {
+            return None;
+        }
+        let mut total: i128 = 0;
+        while !rest.is_empty() {
+            let int_end = rest
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(rest.len());
+            let (int, tail) = rest.split_at(int_end);
+            let (frac, tail) = match tail.strip_prefix('.') {
+                Some(t) => {
+                    let e = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+                    t.split_at(e)
+                }
+                None => ("", tail),
+            };
+            if int.is_empty() && frac.is_empty() {
+                return None;
+            }
+            let unit_end = tail
+                .find(|c: char| c.is_ascii_digit() || c == '.')
+                .unwrap_or(tail.len());
+            let (unit, next) = tail.split_at(unit_end);
+            let scale: i128 = match unit {
+                "ns" => 1,
+                "us" | "\u{b5}s" | "\u{3bc}s" => 1_000,
+                "ms" => 1_000_000,
+                "s" => 1_000_000_000,
+                "m" => 60_000_000_000,
+                "h" => 3_600_000_000_000,
+                _ => return None,
+            };
+            let whole: i128 = if int.is_empty() { 0 } else { int.parse().ok()? };
+            let mut part = whole.checked_mul(scale)?;
+            if !frac.is_empty() {
+                let digits: i128 = frac.get(..frac.len().min(18))?.parse().ok()?;
+                let denom = 10i128.checked_pow(u32::try_from(frac.len().min(18)).ok()?)?;
+                part = part.checked_add(digits.checked_mul(scale)? / denom)?;
+            }
+            total = total.checked_add(part)?;
+            rest = next;
+        }
+        Some(if neg { -total } else { total })
+    }
+}
+
+impl PartialEq for Duration {
+    fn eq(&self, other: &Self) -> bool {
+        match (self.nanos(), other.nanos()) {
+            (Some(a), Some(b)) => a == b,
+            _ => self.0 == other.0,
+        }
+    }
+}
 
 /// `intstr.IntOrString`: a JSON number or string.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
