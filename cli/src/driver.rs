@@ -33,6 +33,8 @@ pub struct BuildRequest {
     pub runtime: RuntimeDep,
     /// Root criteria added to every enabled target package (`--roots`).
     pub extra_roots: Vec<String>,
+    /// Stop after diagnostics and lowering (`vgc check`): no code is generated or formatted.
+    pub check_only: bool,
 }
 
 /// The result of a build: diagnostics (sorted), the sources they point into, counts, and generated files.
@@ -108,7 +110,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     diags.dedup();
     out.diagnostics = diags;
     out.stats = plan.stats;
-    if out.errors() > 0 {
+    if out.errors() > 0 || req.check_only {
         return out;
     }
     let opts = Options {

@@ -88,6 +88,7 @@ fn main() -> ExitCode {
                     crate_name,
                     runtime,
                     extra_roots: roots,
+                    check_only: false,
                 },
                 short,
             )
@@ -99,6 +100,7 @@ fn main() -> ExitCode {
                 crate_name: "vgc-generated".into(),
                 runtime: RuntimeDep::Version("0.1".into()),
                 extra_roots: Vec::new(),
+                check_only: true,
             },
             short,
         ),

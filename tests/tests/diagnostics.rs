@@ -13,6 +13,7 @@ fn run(dir: &Path) -> String {
         crate_name: "x".into(),
         runtime: RuntimeDep::Version("0.1".into()),
         extra_roots: Vec::new(),
+        check_only: false,
     };
     let out = vgc::build(&req);
     let prefix = format!("{}/", dir.display());

@@ -19,6 +19,7 @@ fn generated_example_is_fresh() {
         crate_name: "vgc-example-generated".into(),
         runtime: RuntimeDep::Path("../../runtime".into()),
         extra_roots: Vec::new(),
+        check_only: false,
     };
     let out = vgc::build(&req);
     assert_eq!(out.errors(), 0, "{:?}", out.diagnostics);

@@ -83,6 +83,7 @@ fn real_k8s_api_end_to_end() {
         // kubernetes/kubernetes activates every group/version with TypesWithField=TypeMeta from its internal
         // packages (`+k8s:validation-gen-input=k8s.io/api/...`); k8s.io/api's own doc.go files activate less.
         extra_roots: vec!["TypesWithField=TypeMeta".into()],
+        check_only: false,
     };
     let out = vgc::build(&req);
     let errors: Vec<String> = out

@@ -12,6 +12,7 @@ fn request(path: &Path) -> BuildRequest {
         crate_name: "vgc-example-generated".into(),
         runtime: RuntimeDep::Path("../../runtime".into()),
         extra_roots: Vec::new(),
+        check_only: false,
     }
 }
 
