@@ -546,6 +546,7 @@ fn check_call(
             let call = subfield_call(ctx, sub, new, old, path);
             quote!((#call).0)
         }
+        CheckKind::Union(u) => union_call(u, new, old, path),
         CheckKind::EachKey(inner) => {
             let body = checks_block(
                 ctx,
@@ -618,6 +619,50 @@ fn subfield_call(
         }
         (e, failed)
     })
+}
+
+/// A union group on the struct value `new` (nilable; upstream's extractors return false for a nil object).
+fn union_call(
+    u: &vgc_lowering::plan::UnionPlan,
+    new: &TokenStream,
+    old: &TokenStream,
+    path: &TokenStream,
+) -> TokenStream {
+    use vgc_lowering::plan::UnionKind;
+    let set = |obj: &TokenStream, m: &vgc_lowering::plan::UnionMemberPlan| {
+        let f = ident(&m.rust_name);
+        match m.shape {
+            Shape::Scalar(_, true) | Shape::Struct(true) | Shape::Other(true) => {
+                quote!(#obj.is_some_and(|o| o.#f.is_some()))
+            }
+            Shape::List(_) | Shape::Map => quote!(#obj.is_some_and(|o| !o.#f.is_empty())),
+            _ => quote!(#obj.is_some_and(|o| ::vgc_runtime::validate::IsSet::is_set(&o.#f))),
+        }
+    };
+    let new_set: Vec<TokenStream> = u.members.iter().map(|m| set(new, m)).collect();
+    let old_set: Vec<TokenStream> = u.members.iter().map(|m| set(old, m)).collect();
+    let v = quote!(::vgc_runtime::validate);
+    match (&u.discriminator, u.kind) {
+        (Some((disc_rust, disc_json)), UnionKind::Union) => {
+            let d = ident(disc_rust);
+            let members = u.members.iter().map(|m| {
+                let (j, n) = (&m.json, &m.member_name);
+                quote!((#j, #n))
+            });
+            quote!(#v::discriminated_union(#path, op, #old.is_some(), #disc_json,
+                #new.map_or("", |o| o.#d.as_str()), #old.map_or("", |o| o.#d.as_str()),
+                &[#(#new_set),*], &[#(#old_set),*], &[#(#members),*]))
+        }
+        (_, kind) => {
+            let names = u.members.iter().map(|m| &m.json);
+            let f = if kind == UnionKind::Union {
+                quote!(union)
+            } else {
+                quote!(zero_or_one_of)
+            };
+            quote!(#v::#f(#path, op, #old.is_some(), &[#(#new_set),*], &[#(#old_set),*], &[#(#names),*]))
+        }
+    }
 }
 
 fn iteration_code(

@@ -637,7 +637,7 @@ pub static TAGS: &[TagSpec] = &[
         false,
         Beta,
         NONE,
-        N,
+        L,
         "This field names the union member that is set.",
     ),
     tag(
@@ -648,7 +648,7 @@ pub static TAGS: &[TagSpec] = &[
         false,
         Stable,
         NONE,
-        N,
+        L,
         "Exactly one member of the union must be set.",
     ),
     tag(
@@ -736,7 +736,7 @@ pub static TAGS: &[TagSpec] = &[
         false,
         Stable,
         NONE,
-        N,
+        L,
         "At most one member of the group may be set.",
     ),
 ];

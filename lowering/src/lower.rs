@@ -2,7 +2,7 @@
 
 use crate::plan::{
     Check, CheckKind, FieldPlan, Iteration, Matcher, ModulePlan, Nested, RustTy, Shape, Stats,
-    Subfield, TypePlan,
+    Subfield, TypePlan, UnionKind, UnionMemberPlan, UnionPlan,
 };
 use indexmap::{IndexMap, IndexSet};
 use vgc_analysis::types::{self, Builtin, Native, Ty};
@@ -325,7 +325,10 @@ impl Lowerer<'_> {
                     fields.push(fp);
                 }
             }
-            let checks = self.checks(k, file, &decl.tags, &Shape::Struct(false), None, &k.pkg);
+            // upstream §3.4: struct-level functions deferred from fields (unions) come before the type's own tags.
+            let mut checks = self.union_checks(k, file, &decl.fields);
+            checks.extend(self.checks(k, file, &decl.tags, &Shape::Struct(false), None, &k.pkg));
+            sort_cohort(&mut checks);
             let has = !checks.is_empty();
             return Some(TypePlan {
                 key: k.clone(),
@@ -991,6 +994,8 @@ impl Lowerer<'_> {
                 vec![]
             }
             "k8s:unique" | "k8s:listMapKey" | "k8s:opaqueType" | "k8s:customUnique" => vec![],
+            // Unions are lowered at the struct level (`union_checks`).
+            "k8s:unionMember" | "k8s:unionDiscriminator" | "k8s:zeroOrOneOfMember" => vec![],
             "k8s:subfield" => return self.lower_subfield(owner, file, u, tag, ty, stability),
             "k8s:eachVal" | "k8s:eachKey" => {
                 let Some(inner) = tag.inner() else {
@@ -1041,6 +1046,121 @@ impl Lowerer<'_> {
             }
             _ => return Err(()),
         })
+    }
+
+    /// upstream `union.go` / `zeroorone.go` for struct-field members: every member tag defers one callback that
+    /// builds the functions of *all* groups of its kind in the struct (sorted by union name) and then clears them,
+    /// so the first member tag (fields in order, tags by name) decides the position and the stability level.
+    fn union_checks(
+        &mut self,
+        owner: &TypeKey,
+        file: SourceFile,
+        fields: &[FieldIr],
+    ) -> Vec<Check> {
+        let mut groups: IndexMap<(u8, String), UnionPlan> = IndexMap::new();
+        let mut first: Vec<(UnionKind, Option<Stability>)> = Vec::new();
+        for f in fields {
+            let Some(go) = f.go_name.clone() else {
+                continue;
+            };
+            let json = f.json.as_ref().map(|j| j.name.clone()).unwrap_or_default();
+            let mut tags: Vec<&TagUse> = f.tags.iter().collect();
+            tags.sort_by(|a, b| a.name.cmp(&b.name));
+            for u in tags {
+                let Ok(tag) = &u.parsed else { continue };
+                let t = unwrap_levels(tag);
+                let kind = match t.name.as_str() {
+                    "k8s:unionMember" | "k8s:unionDiscriminator" => UnionKind::Union,
+                    "k8s:zeroOrOneOfMember" => UnionKind::ZeroOrOneOf,
+                    _ => continue,
+                };
+                let arg = |n: &str| match t.arg(n).map(|a| &a.value) {
+                    Some(Scalar::Str(v)) => Some(v.clone()),
+                    _ => None,
+                };
+                let name = arg("union").unwrap_or_default();
+                let (file_ty, shape) = {
+                    let ty = types::resolve(self.db, self.prog, &owner.pkg, file, &f.ty);
+                    let shape = self.shape(&ty);
+                    (ty, shape)
+                };
+                let _ = file_ty;
+                let group = groups
+                    .entry((kind as u8, name.clone()))
+                    .or_insert_with(|| UnionPlan {
+                        kind,
+                        name: name.clone(),
+                        members: Vec::new(),
+                        discriminator: None,
+                    });
+                if t.name == "k8s:unionDiscriminator" {
+                    if !matches!(shape, Shape::Scalar(Builtin::String, false)) {
+                        self.err(file, u.at, Code::TypeMismatch, format!("field {}.{go}: tag \"k8s:unionDiscriminator\": can only be used on string types", owner.name), None);
+                        continue;
+                    }
+                    group.discriminator = Some((field_ident(&go), json.clone()));
+                } else {
+                    if matches!(shape, Shape::Struct(false) | Shape::Other(false)) {
+                        self.err(file, u.at, Code::TypeMismatch, format!("field {}.{go}: tag {:?}: can only be used on nilable and primitive types", owner.name, t.name), None);
+                        continue;
+                    }
+                    if json.is_empty() {
+                        self.err(
+                            file,
+                            u.at,
+                            Code::TypeMismatch,
+                            format!(
+                                "field {}.{go}: is a union member but has no JSON name",
+                                owner.name
+                            ),
+                            None,
+                        );
+                        continue;
+                    }
+                    group.members.push(UnionMemberPlan {
+                        rust_name: field_ident(&go),
+                        json: json.clone(),
+                        member_name: arg("memberName").unwrap_or_else(|| go.clone()),
+                        shape,
+                    });
+                    if !first.iter().any(|(k, _)| *k == kind) {
+                        first.push((kind, level_of(tag)));
+                    }
+                }
+                if self.counting {
+                    self.stats.lowered += 1;
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (kind, stability) in first {
+            let mut names: Vec<&(u8, String)> =
+                groups.keys().filter(|(k, _)| *k == kind as u8).collect();
+            names.sort_by(|a, b| a.1.cmp(&b.1));
+            for key in names {
+                let g = groups[key].clone();
+                if g.members.is_empty() && g.discriminator.is_none() {
+                    continue;
+                }
+                let tag = if kind == UnionKind::Union {
+                    "k8s:unionMember"
+                } else {
+                    "k8s:zeroOrOneOfMember"
+                };
+                out.push(Check {
+                    kind: CheckKind::Union(Box::new(g)),
+                    short_circuit: false,
+                    non_error: false,
+                    stability,
+                    tag: tag.into(),
+                    cohort: None,
+                });
+            }
+        }
+        if self.counting {
+            self.stats.checks += out.len();
+        }
+        out
     }
 
     /// upstream `subfield.go`: the payload runs on one member (by JSON name) of a struct value at `path.<json>`,

@@ -78,6 +78,8 @@ pub enum CheckKind {
     EachKey(Vec<Check>),
     /// `k8s:subfield`: checks on a member of this struct, in the member's named cohort.
     Subfield(Box<Subfield>),
+    /// A union or zero-or-one-of group over this struct's fields (struct-level, deferred from member tags).
+    Union(Box<UnionPlan>),
 }
 
 /// One check with its flags and stability mark.
@@ -239,4 +241,39 @@ pub struct Stats {
     pub not_lowered: usize,
     /// Checks generated.
     pub checks: usize,
+}
+
+/// Which union validator a group uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnionKind {
+    /// `k8s:unionMember`: exactly one member set (or discriminated).
+    Union,
+    /// `k8s:zeroOrOneOfMember`: at most one member set.
+    ZeroOrOneOf,
+}
+
+/// A member of a union group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnionMemberPlan {
+    /// Rust field name.
+    pub rust_name: String,
+    /// JSON name (used in messages and paths).
+    pub json: String,
+    /// Discriminator value selecting this member (`memberName`, default the Go field name).
+    pub member_name: String,
+    /// Shape of the member (decides what "set" means).
+    pub shape: Shape,
+}
+
+/// One union group of a struct (upstream `unionMembershipFor_…` / `zeroOrOneOfMembershipFor_…`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UnionPlan {
+    /// Union or zero-or-one-of.
+    pub kind: UnionKind,
+    /// The union's name (`union:` argument, `""` by default).
+    pub name: String,
+    /// Members in field order.
+    pub members: Vec<UnionMemberPlan>,
+    /// The discriminator field: (Rust field name, JSON name), if any.
+    pub discriminator: Option<(String, String)>,
 }

@@ -40,6 +40,7 @@ fn real_objects() {
             "Deployment" => run::<k8s_generated::apps::v1::Deployment>(c),
             "CertificateSigningRequest" => run::<k8s_generated::certificates::v1::CertificateSigningRequest>(c),
             "ResourceClaim" => run::<k8s_generated::resource::v1::ResourceClaim>(c),
+            "DeviceAttribute" => run::<k8s_generated::resource::v1::DeviceAttribute>(c),
             other => panic!("unknown kind {other}"),
         };
         if got != c.expect {

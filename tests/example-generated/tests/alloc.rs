@@ -28,12 +28,16 @@ fn valid_objects_validate_without_allocating() {
     let json = r#"{"kind":"Widget","metadata":{"name":"w1","namespace":"ns","labels":{"app":"web","example.com/tier":"front"},"uid":"123e4567-e89b-12d3-a456-426614174000"},
         "spec":{"displayName":"web","replicas":3,"description":"hello","color":"Red","ports":[{"name":"http","number":80},{"name":"https","number":443}],
         "hosts":["a.example.com","b.example.com"],"annotations":{"example.com/a":"1"},"owner":"me","tags":["x"],
-        "token":"123e4567-e89b-12d3-a456-426614174000","backends":[{"host":"db.example.com"}]}}"#;
+        "token":"123e4567-e89b-12d3-a456-426614174000","backends":[{"host":"db.example.com"}],
+        "endpoint":{"host":"h"},"source":{"type":"Git","git":{"url":"https://example.com/r.git"},"tag":"v1"}}}"#;
     let w: Widget = serde_json::from_str(json).expect("valid JSON");
     let mut changed = w.clone();
     if let Some(spec) = changed.spec.as_mut() {
         spec.replicas = Some(4);
         spec.ports[1].number = 8443;
+        if let Some(src) = spec.source.as_mut() {
+            src.tag = Some("v2".into());
+        }
     }
     let create = Operation::create();
     let update = Operation::update();

@@ -78,6 +78,55 @@ type WidgetSpec struct {
 
 	// +k8s:optional
 	Defaults *Defaults `json:"defaults,omitempty"`
+
+	// +k8s:optional
+	Endpoint *Endpoint `json:"endpoint,omitempty"`
+
+	// +k8s:optional
+	Source *Source `json:"source,omitempty"`
+}
+
+// Endpoint is a union: exactly one of host and ip must be set.
+type Endpoint struct {
+	// +k8s:unionMember
+	// +k8s:optional
+	Host *string `json:"host,omitempty"`
+
+	// +k8s:unionMember
+	// +k8s:optional
+	IP *string `json:"ip,omitempty"`
+}
+
+// SourceType selects the member of Source that is set.
+type SourceType string
+
+// Source is a discriminated union (type selects git or container) plus a zero-or-one-of group (tag, digest).
+type Source struct {
+	// +k8s:unionDiscriminator
+	// +k8s:required
+	Type SourceType `json:"type"`
+
+	// +k8s:unionMember
+	// +k8s:optional
+	Git *GitSource `json:"git,omitempty"`
+
+	// +k8s:unionMember(memberName: "Image")
+	// +k8s:optional
+	Container *string `json:"container,omitempty"`
+
+	// +k8s:zeroOrOneOfMember
+	// +k8s:optional
+	Tag *string `json:"tag,omitempty"`
+
+	// +k8s:zeroOrOneOfMember
+	// +k8s:optional
+	Digest *string `json:"digest,omitempty"`
+}
+
+// GitSource is a union member type.
+type GitSource struct {
+	// +k8s:required
+	URL string `json:"url"`
 }
 
 // Defaults shows how `+default` changes `+k8s:optional` (upstream required.go).

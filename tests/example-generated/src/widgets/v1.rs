@@ -380,6 +380,10 @@ pub struct WidgetSpec {
     pub network: ::std::option::Option<crate::widgets::v1::Network>,
     #[serde(rename = "defaults", default, skip_serializing_if = "Option::is_none")]
     pub defaults: ::std::option::Option<crate::widgets::v1::Defaults>,
+    #[serde(rename = "endpoint", default, skip_serializing_if = "Option::is_none")]
+    pub endpoint: ::std::option::Option<crate::widgets::v1::Endpoint>,
+    #[serde(rename = "source", default, skip_serializing_if = "Option::is_none")]
+    pub source: ::std::option::Option<crate::widgets::v1::Source>,
 }
 /// Validates a `WidgetSpec` (upstream `Validate_WidgetSpec`); `obj` and `old` are nilable.
 pub fn validate_widget_spec(
@@ -904,6 +908,38 @@ pub fn validate_widget_spec(
         }
         crate::widgets::v1::validate_defaults(op, &p, new, old_v, errs);
     }
+    'scope: {
+        let p = path.child("endpoint");
+        let new = obj.endpoint.as_ref();
+        let old_v = old.and_then(|o| o.endpoint.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some()) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+        crate::widgets::v1::validate_endpoint(op, &p, new, old_v, errs);
+    }
+    'scope: {
+        let p = path.child("source");
+        let new = obj.source.as_ref();
+        let old_v = old.and_then(|o| o.source.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some()) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+        crate::widgets::v1::validate_source(op, &p, new, old_v, errs);
+    }
 }
 impl ::vgc_runtime::Validate for WidgetSpec {
     fn validate_into(
@@ -1217,5 +1253,294 @@ impl ::vgc_runtime::Validate for Defaults {
         errs: &mut ::vgc_runtime::ErrorList,
     ) {
         validate_defaults(op, path, Some(self), old, errs);
+    }
+}
+/// Go type `example.com/widgets/widgets/v1.Endpoint`.
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct Endpoint {
+    #[serde(rename = "host", default, skip_serializing_if = "Option::is_none")]
+    pub host: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "ip", default, skip_serializing_if = "Option::is_none")]
+    pub ip: ::std::option::Option<::std::string::String>,
+}
+/// Validates a `Endpoint` (upstream `Validate_Endpoint`); `obj` and `old` are nilable.
+pub fn validate_endpoint(
+    op: &::vgc_runtime::Operation,
+    path: &::vgc_runtime::Path<'_>,
+    obj: ::std::option::Option<&Endpoint>,
+    old: ::std::option::Option<&Endpoint>,
+    errs: &mut ::vgc_runtime::ErrorList,
+) {
+    #[allow(unused_imports)]
+    use ::vgc_runtime::ErrorListExt as _;
+    let Some(obj) = obj else { return };
+    let mut sc = false;
+    errs.extend(::vgc_runtime::validate::union(
+        path,
+        op,
+        old.is_some(),
+        &[
+            Some(obj).is_some_and(|o| o.host.is_some()),
+            Some(obj).is_some_and(|o| o.ip.is_some()),
+        ],
+        &[
+            old.is_some_and(|o| o.host.is_some()),
+            old.is_some_and(|o| o.ip.is_some()),
+        ],
+        &["host", "ip"],
+    ));
+    'scope: {
+        let p = path.child("host");
+        let new = obj.host.as_ref();
+        let old_v = old.and_then(|o| o.host.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some()) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+    }
+    'scope: {
+        let p = path.child("ip");
+        let new = obj.ip.as_ref();
+        let old_v = old.and_then(|o| o.ip.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some()) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+    }
+}
+impl ::vgc_runtime::Validate for Endpoint {
+    fn validate_into(
+        &self,
+        old: ::std::option::Option<&Self>,
+        op: &::vgc_runtime::Operation,
+        path: &::vgc_runtime::Path<'_>,
+        errs: &mut ::vgc_runtime::ErrorList,
+    ) {
+        validate_endpoint(op, path, Some(self), old, errs);
+    }
+}
+/// Go type `example.com/widgets/widgets/v1.Source`.
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct Source {
+    #[serde(
+        rename = "type",
+        default,
+        deserialize_with = "::vgc_runtime::types::null_as_default"
+    )]
+    pub r#type: crate::widgets::v1::SourceType,
+    #[serde(rename = "git", default, skip_serializing_if = "Option::is_none")]
+    pub git: ::std::option::Option<crate::widgets::v1::GitSource>,
+    #[serde(rename = "container", default, skip_serializing_if = "Option::is_none")]
+    pub container: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "tag", default, skip_serializing_if = "Option::is_none")]
+    pub tag: ::std::option::Option<::std::string::String>,
+    #[serde(rename = "digest", default, skip_serializing_if = "Option::is_none")]
+    pub digest: ::std::option::Option<::std::string::String>,
+}
+/// Validates a `Source` (upstream `Validate_Source`); `obj` and `old` are nilable.
+pub fn validate_source(
+    op: &::vgc_runtime::Operation,
+    path: &::vgc_runtime::Path<'_>,
+    obj: ::std::option::Option<&Source>,
+    old: ::std::option::Option<&Source>,
+    errs: &mut ::vgc_runtime::ErrorList,
+) {
+    #[allow(unused_imports)]
+    use ::vgc_runtime::ErrorListExt as _;
+    let Some(obj) = obj else { return };
+    let mut sc = false;
+    errs.extend(::vgc_runtime::validate::discriminated_union(
+        path,
+        op,
+        old.is_some(),
+        "type",
+        Some(obj).map_or("", |o| o.r#type.as_str()),
+        old.map_or("", |o| o.r#type.as_str()),
+        &[
+            Some(obj).is_some_and(|o| o.git.is_some()),
+            Some(obj).is_some_and(|o| o.container.is_some()),
+        ],
+        &[
+            old.is_some_and(|o| o.git.is_some()),
+            old.is_some_and(|o| o.container.is_some()),
+        ],
+        &[("git", "Git"), ("container", "Image")],
+    ));
+    errs.extend(::vgc_runtime::validate::zero_or_one_of(
+        path,
+        op,
+        old.is_some(),
+        &[
+            Some(obj).is_some_and(|o| o.tag.is_some()),
+            Some(obj).is_some_and(|o| o.digest.is_some()),
+        ],
+        &[
+            old.is_some_and(|o| o.tag.is_some()),
+            old.is_some_and(|o| o.digest.is_some()),
+        ],
+        &["tag", "digest"],
+    ));
+    'scope: {
+        let p = path.child("type");
+        let new = Some(&obj.r#type);
+        let old_v = old.map(|o| &o.r#type);
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        {
+            let e: ::vgc_runtime::ErrorList = ::vgc_runtime::validate::required(
+                &p,
+                new.is_some_and(|v| ::vgc_runtime::validate::IsSet::is_set(v)),
+            );
+            if !e.is_empty() {
+                sc = true;
+                errs.extend(e.mark_short_circuit());
+            }
+        }
+        if sc {
+            break 'scope;
+        }
+    }
+    'scope: {
+        let p = path.child("git");
+        let new = obj.git.as_ref();
+        let old_v = old.and_then(|o| o.git.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some()) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+        crate::widgets::v1::validate_git_source(op, &p, new, old_v, errs);
+    }
+    'scope: {
+        let p = path.child("container");
+        let new = obj.container.as_ref();
+        let old_v = old.and_then(|o| o.container.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some()) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+    }
+    'scope: {
+        let p = path.child("tag");
+        let new = obj.tag.as_ref();
+        let old_v = old.and_then(|o| o.tag.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some()) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+    }
+    'scope: {
+        let p = path.child("digest");
+        let new = obj.digest.as_ref();
+        let old_v = old.and_then(|o| o.digest.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some()) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+    }
+}
+impl ::vgc_runtime::Validate for Source {
+    fn validate_into(
+        &self,
+        old: ::std::option::Option<&Self>,
+        op: &::vgc_runtime::Operation,
+        path: &::vgc_runtime::Path<'_>,
+        errs: &mut ::vgc_runtime::ErrorList,
+    ) {
+        validate_source(op, path, Some(self), old, errs);
+    }
+}
+/// Go type `example.com/widgets/widgets/v1.SourceType`.
+pub type SourceType = ::std::string::String;
+/// Go type `example.com/widgets/widgets/v1.GitSource`.
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct GitSource {
+    #[serde(
+        rename = "url",
+        default,
+        deserialize_with = "::vgc_runtime::types::null_as_default"
+    )]
+    pub url: ::std::string::String,
+}
+/// Validates a `GitSource` (upstream `Validate_GitSource`); `obj` and `old` are nilable.
+pub fn validate_git_source(
+    op: &::vgc_runtime::Operation,
+    path: &::vgc_runtime::Path<'_>,
+    obj: ::std::option::Option<&GitSource>,
+    old: ::std::option::Option<&GitSource>,
+    errs: &mut ::vgc_runtime::ErrorList,
+) {
+    #[allow(unused_imports)]
+    use ::vgc_runtime::ErrorListExt as _;
+    let Some(obj) = obj else { return };
+    'scope: {
+        let p = path.child("url");
+        let new = Some(&obj.url);
+        let old_v = old.map(|o| &o.url);
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        {
+            let e: ::vgc_runtime::ErrorList = ::vgc_runtime::validate::required(
+                &p,
+                new.is_some_and(|v| ::vgc_runtime::validate::IsSet::is_set(v)),
+            );
+            if !e.is_empty() {
+                sc = true;
+                errs.extend(e.mark_short_circuit());
+            }
+        }
+        if sc {
+            break 'scope;
+        }
+    }
+}
+impl ::vgc_runtime::Validate for GitSource {
+    fn validate_into(
+        &self,
+        old: ::std::option::Option<&Self>,
+        op: &::vgc_runtime::Operation,
+        path: &::vgc_runtime::Path<'_>,
+        errs: &mut ::vgc_runtime::ErrorList,
+    ) {
+        validate_git_source(op, path, Some(self), old, errs);
     }
 }
