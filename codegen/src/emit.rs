@@ -401,10 +401,10 @@ fn cohort_code(
     for c in checks {
         let call = check_call(ctx, c, shape, new, old, path, elem);
         let m = marks(c);
-        let code = if let CheckKind::Subfield(sub) = &c.kind {
-            // upstream `validate.Subfield`: the wrapper has its inner function's flags; a NonError wrapper
-            // (inherited checks, `subfield(x)=+k8s:optional`) only stops the cohort.
-            let call = subfield_call(ctx, sub, new, old, path);
+        let code = if matches!(c.kind, CheckKind::Subfield(_) | CheckKind::IfOption(_)) {
+            // Wrappers (upstream `validate.Subfield`, `validate.IfOption`) carry their inner function's flags; a
+            // NonError wrapper (inherited checks, `…=+k8s:optional`) only stops the cohort, swallowing its errors.
+            let call = eval_pair(ctx, c, shape, new, old, path, elem);
             if c.short_circuit && c.non_error {
                 quote! { { let (_, failed) = #call; if failed { sc = true; } } }
             } else if c.short_circuit {
@@ -547,6 +547,10 @@ fn check_call(
             quote!((#call).0)
         }
         CheckKind::Union(u) => union_call(u, new, old, path),
+        CheckKind::IfOption(_) => {
+            let pair = eval_pair(ctx, c, shape, new, old, path, elem);
+            quote!((#pair).0)
+        }
         CheckKind::EachKey(inner) => {
             let body = checks_block(
                 ctx,
@@ -619,6 +623,46 @@ fn subfield_call(
         }
         (e, failed)
     })
+}
+
+/// Tokens evaluating to `(ErrorList, bool)`: a check's errors and whether it failed. For a NonError check
+/// (e.g. `optional`) the errors are empty but the failure still counts, as upstream's `len(e) != 0` on the
+/// unappended result.
+fn eval_pair(
+    ctx: &Ctx<'_>,
+    c: &Check,
+    shape: &Shape,
+    new: &TokenStream,
+    old: &TokenStream,
+    path: &TokenStream,
+    elem: &Option<RustTy>,
+) -> TokenStream {
+    match &c.kind {
+        CheckKind::Optional => {
+            let set = set_expr(shape, new);
+            quote!((::vgc_runtime::ErrorList::new(), !(#set)))
+        }
+        CheckKind::Subfield(sub) => subfield_call(ctx, sub, new, old, path),
+        CheckKind::IfOption(io) => {
+            let option = &io.option;
+            let enabled = io.enabled;
+            let inner = eval_pair(ctx, &io.inner, shape, new, old, path, elem);
+            quote!({
+                let (on, defined) = op.has_option(#option);
+                if !defined {
+                    (::std::vec![::vgc_runtime::validate::undefined_option(#path, #option)], true)
+                } else if on == #enabled {
+                    #inner
+                } else {
+                    (::vgc_runtime::ErrorList::new(), false)
+                }
+            })
+        }
+        _ => {
+            let call = check_call(ctx, c, shape, new, old, path, elem);
+            quote!({ let e: ::vgc_runtime::ErrorList = #call; let failed = !e.is_empty(); (e, failed) })
+        }
+    }
 }
 
 /// A union group on the struct value `new` (nilable; upstream's extractors return false for a nil object).

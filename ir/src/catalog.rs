@@ -372,7 +372,7 @@ pub static TAGS: &[TagSpec] = &[
         true,
         Stable,
         NONE,
-        N,
+        L,
         "Applies the payload only when the option is disabled.",
     ),
     tag(
@@ -383,7 +383,7 @@ pub static TAGS: &[TagSpec] = &[
         true,
         Stable,
         NONE,
-        N,
+        L,
         "Applies the payload only when the option is enabled.",
     ),
     tag(

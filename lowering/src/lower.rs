@@ -1,8 +1,8 @@
 //! Lowering of tag uses on reachable types into [`TypePlan`]s, in upstream emission order.
 
 use crate::plan::{
-    Check, CheckKind, FieldPlan, Iteration, Matcher, ModulePlan, Nested, RustTy, Shape, Stats,
-    Subfield, TypePlan, UnionKind, UnionMemberPlan, UnionPlan,
+    Check, CheckKind, FieldPlan, IfOptionPlan, Iteration, Matcher, ModulePlan, Nested, RustTy,
+    Shape, Stats, Subfield, TypePlan, UnionKind, UnionMemberPlan, UnionPlan,
 };
 use indexmap::{IndexMap, IndexSet};
 use vgc_analysis::types::{self, Builtin, Native, Ty};
@@ -997,6 +997,35 @@ impl Lowerer<'_> {
             // Unions are lowered at the struct level (`union_checks`).
             "k8s:unionMember" | "k8s:unionDiscriminator" | "k8s:zeroOrOneOfMember" => vec![],
             "k8s:subfield" => return self.lower_subfield(owner, file, u, tag, ty, stability),
+            "k8s:ifEnabled" | "k8s:ifDisabled" => {
+                // upstream `options.go`: every function the payload produces is wrapped in `IfOption`, keeping
+                // its flags; an undefined option is an internal error at run time.
+                let Some(inner) = tag.inner() else {
+                    return Err(());
+                };
+                let Some(Scalar::Str(option)) = tag.positional().map(|a| &a.value) else {
+                    return Err(());
+                };
+                let inner_stab = level_of(inner).or(stability);
+                let inner_checks =
+                    self.lower_tag(owner, file, u, unwrap_levels(inner), shape, ty, inner_stab)?;
+                let enabled = tag.name == "k8s:ifEnabled";
+                inner_checks
+                    .into_iter()
+                    .map(|c| Check {
+                        short_circuit: c.short_circuit,
+                        non_error: c.non_error,
+                        stability: c.stability,
+                        tag: tag.name.clone(),
+                        cohort: c.cohort.clone(),
+                        kind: CheckKind::IfOption(Box::new(IfOptionPlan {
+                            option: option.clone(),
+                            enabled,
+                            inner: c,
+                        })),
+                    })
+                    .collect()
+            }
             "k8s:eachVal" | "k8s:eachKey" => {
                 let Some(inner) = tag.inner() else {
                     return Err(());

@@ -80,6 +80,9 @@ pub enum CheckKind {
     Subfield(Box<Subfield>),
     /// A union or zero-or-one-of group over this struct's fields (struct-level, deferred from member tags).
     Union(Box<UnionPlan>),
+    /// `k8s:ifEnabled(X)` / `k8s:ifDisabled(X)`: upstream `IfOption` around one inner check (the wrapper
+    /// carries the inner check's flags).
+    IfOption(Box<IfOptionPlan>),
 }
 
 /// One check with its flags and stability mark.
@@ -276,4 +279,15 @@ pub struct UnionPlan {
     pub members: Vec<UnionMemberPlan>,
     /// The discriminator field: (Rust field name, JSON name), if any.
     pub discriminator: Option<(String, String)>,
+}
+
+/// One upstream `validate.IfOption` call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IfOptionPlan {
+    /// The option (feature gate) name.
+    pub option: String,
+    /// `true` for `ifEnabled`, `false` for `ifDisabled`.
+    pub enabled: bool,
+    /// The wrapped check (its own stability mark is not applied; the wrapper's is).
+    pub inner: Check,
 }

@@ -20,13 +20,17 @@ struct Case {
     object: serde_json::Value,
     #[serde(default)]
     old: Option<serde_json::Value>,
+    /// Validation options defined for the operation (absent ones are undefined).
+    #[serde(default)]
+    options: std::collections::BTreeMap<String, bool>,
     expect: Vec<String>,
 }
 
 fn run<T: Validate + serde::de::DeserializeOwned>(c: &Case) -> Vec<String> {
     let obj: T = serde_json::from_value(c.object.clone()).unwrap_or_else(|e| panic!("{}: {e}", c.name));
     let old: Option<T> = c.old.clone().map(|o| serde_json::from_value(o).unwrap_or_else(|e| panic!("{}: {e}", c.name)));
-    let op = if old.is_some() { Operation::update() } else { Operation::create() };
+    let mut op = if old.is_some() { Operation::update() } else { Operation::create() };
+    op.options = c.options.clone();
     obj.validate(old.as_ref(), &op).iter().map(line).collect()
 }
 
@@ -41,6 +45,7 @@ fn real_objects() {
             "CertificateSigningRequest" => run::<k8s_generated::certificates::v1::CertificateSigningRequest>(c),
             "ResourceClaim" => run::<k8s_generated::resource::v1::ResourceClaim>(c),
             "DeviceAttribute" => run::<k8s_generated::resource::v1::DeviceAttribute>(c),
+            "ResourceSlice" => run::<k8s_generated::resource::v1::ResourceSlice>(c),
             other => panic!("unknown kind {other}"),
         };
         if got != c.expect {

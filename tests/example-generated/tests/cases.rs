@@ -25,6 +25,9 @@ struct Case {
     name: String,
     #[serde(default)]
     kind: Option<String>,
+    /// Validation options defined for the operation (absent ones are undefined).
+    #[serde(default)]
+    options: std::collections::BTreeMap<String, bool>,
     object: serde_json::Value,
     #[serde(default)]
     old: Option<serde_json::Value>,
@@ -37,11 +40,12 @@ fn run<T: Validate + serde::de::DeserializeOwned>(c: &Case) -> Vec<String> {
         .old
         .clone()
         .map(|o| serde_json::from_value(o).expect(&c.name));
-    let op = if old.is_some() {
+    let mut op = if old.is_some() {
         Operation::update()
     } else {
         Operation::create()
     };
+    op.options = c.options.clone();
     obj.validate(old.as_ref(), &op).iter().map(line).collect()
 }
 

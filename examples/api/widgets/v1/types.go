@@ -84,6 +84,17 @@ type WidgetSpec struct {
 
 	// +k8s:optional
 	Source *Source `json:"source,omitempty"`
+
+	// +k8s:optional
+	Accelerators *Accelerators `json:"accelerators,omitempty"`
+}
+
+// Accelerators shows validation options (feature gates): the caller defines them in the Operation.
+type Accelerators struct {
+	// +k8s:ifEnabled(WidgetGPU)=+k8s:optional
+	// +k8s:ifDisabled(WidgetGPU)=+k8s:forbidden
+	// +k8s:ifEnabled(WidgetGPU)=+k8s:minimum=1
+	GPUs *int32 `json:"gpus,omitempty"`
 }
 
 // Endpoint is a union: exactly one of host and ip must be set.

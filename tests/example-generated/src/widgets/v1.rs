@@ -384,6 +384,12 @@ pub struct WidgetSpec {
     pub endpoint: ::std::option::Option<crate::widgets::v1::Endpoint>,
     #[serde(rename = "source", default, skip_serializing_if = "Option::is_none")]
     pub source: ::std::option::Option<crate::widgets::v1::Source>,
+    #[serde(
+        rename = "accelerators",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub accelerators: ::std::option::Option<crate::widgets::v1::Accelerators>,
 }
 /// Validates a `WidgetSpec` (upstream `Validate_WidgetSpec`); `obj` and `old` are nilable.
 pub fn validate_widget_spec(
@@ -939,6 +945,22 @@ pub fn validate_widget_spec(
             break 'scope;
         }
         crate::widgets::v1::validate_source(op, &p, new, old_v, errs);
+    }
+    'scope: {
+        let p = path.child("accelerators");
+        let new = obj.accelerators.as_ref();
+        let old_v = old.and_then(|o| o.accelerators.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some()) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+        crate::widgets::v1::validate_accelerators(op, &p, new, old_v, errs);
     }
 }
 impl ::vgc_runtime::Validate for WidgetSpec {
@@ -1542,5 +1564,127 @@ impl ::vgc_runtime::Validate for GitSource {
         errs: &mut ::vgc_runtime::ErrorList,
     ) {
         validate_git_source(op, path, Some(self), old, errs);
+    }
+}
+/// Go type `example.com/widgets/widgets/v1.Accelerators`.
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct Accelerators {
+    #[serde(rename = "gpus", default, skip_serializing_if = "Option::is_none")]
+    pub gp_us: ::std::option::Option<i32>,
+}
+/// Validates a `Accelerators` (upstream `Validate_Accelerators`); `obj` and `old` are nilable.
+pub fn validate_accelerators(
+    op: &::vgc_runtime::Operation,
+    path: &::vgc_runtime::Path<'_>,
+    obj: ::std::option::Option<&Accelerators>,
+    old: ::std::option::Option<&Accelerators>,
+    errs: &mut ::vgc_runtime::ErrorList,
+) {
+    #[allow(unused_imports)]
+    use ::vgc_runtime::ErrorListExt as _;
+    let Some(obj) = obj else { return };
+    'scope: {
+        let p = path.child("gpus");
+        let new = obj.gp_us.as_ref();
+        let old_v = old.and_then(|o| o.gp_us.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        {
+            let (e, failed) = {
+                let (on, defined) = op.has_option("WidgetGPU");
+                if !defined {
+                    (
+                        ::std::vec![::vgc_runtime::validate::undefined_option(&p, "WidgetGPU")],
+                        true,
+                    )
+                } else if on == false {
+                    {
+                        let e: ::vgc_runtime::ErrorList =
+                            ::vgc_runtime::validate::forbidden(&p, new.is_some());
+                        let failed = !e.is_empty();
+                        (e, failed)
+                    }
+                } else {
+                    (::vgc_runtime::ErrorList::new(), false)
+                }
+            };
+            if failed {
+                sc = true;
+                errs.extend(e.mark_short_circuit());
+            }
+        }
+        {
+            let (_, failed) = {
+                let (on, defined) = op.has_option("WidgetGPU");
+                if !defined {
+                    (
+                        ::std::vec![::vgc_runtime::validate::undefined_option(&p, "WidgetGPU")],
+                        true,
+                    )
+                } else if on == false {
+                    (::vgc_runtime::ErrorList::new(), !(new.is_some()))
+                } else {
+                    (::vgc_runtime::ErrorList::new(), false)
+                }
+            };
+            if failed {
+                sc = true;
+            }
+        }
+        {
+            let (_, failed) = {
+                let (on, defined) = op.has_option("WidgetGPU");
+                if !defined {
+                    (
+                        ::std::vec![::vgc_runtime::validate::undefined_option(&p, "WidgetGPU")],
+                        true,
+                    )
+                } else if on == true {
+                    (::vgc_runtime::ErrorList::new(), !(new.is_some()))
+                } else {
+                    (::vgc_runtime::ErrorList::new(), false)
+                }
+            };
+            if failed {
+                sc = true;
+            }
+        }
+        if sc {
+            break 'scope;
+        }
+        {
+            let (e, _) = {
+                let (on, defined) = op.has_option("WidgetGPU");
+                if !defined {
+                    (
+                        ::std::vec![::vgc_runtime::validate::undefined_option(&p, "WidgetGPU")],
+                        true,
+                    )
+                } else if on == true {
+                    {
+                        let e: ::vgc_runtime::ErrorList =
+                            ::vgc_runtime::validate::minimum(&p, new, 1i128);
+                        let failed = !e.is_empty();
+                        (e, failed)
+                    }
+                } else {
+                    (::vgc_runtime::ErrorList::new(), false)
+                }
+            };
+            errs.extend(e);
+        }
+    }
+}
+impl ::vgc_runtime::Validate for Accelerators {
+    fn validate_into(
+        &self,
+        old: ::std::option::Option<&Self>,
+        op: &::vgc_runtime::Operation,
+        path: &::vgc_runtime::Path<'_>,
+        errs: &mut ::vgc_runtime::ErrorList,
+    ) {
+        validate_accelerators(op, path, Some(self), old, errs);
     }
 }
