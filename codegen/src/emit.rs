@@ -547,6 +547,24 @@ fn check_call(
             quote!((#call).0)
         }
         CheckKind::Union(u) => union_call(u, new, old, path),
+        CheckKind::Dependent(d) => {
+            let forbidden = d.forbidden;
+            let (tr, tj, ts) = &d.trigger;
+            let (dr, dj, ds) = &d.dependent;
+            let (tset, dset) = (field_set(&quote!(o), tr, ts), field_set(&quote!(o), dr, ds));
+            quote!(#v::dependent(#path, op, #forbidden,
+                #tj, (#new.is_some_and(|o| #tset), #old.map(|o| #tset)),
+                #dj, (#new.is_some_and(|o| #dset), #old.map(|o| #dset))))
+        }
+        CheckKind::Monotonic => quote!(#v::monotonic(#path, op, #new, #old)),
+        CheckKind::Neq(n) => match n {
+            vgc_lowering::plan::NeqValue::Str(x) => quote!(#v::neq_str(#path, #s, #x)),
+            vgc_lowering::plan::NeqValue::Int(i) => {
+                let lit = proc_macro2::Literal::i64_unsuffixed(*i);
+                quote!(#v::neq(#path, #new, #lit))
+            }
+            vgc_lowering::plan::NeqValue::Bool(b) => quote!(#v::neq(#path, #new, #b)),
+        },
         CheckKind::IfOption(_) => {
             let pair = eval_pair(ctx, c, shape, new, old, path, elem);
             quote!((#pair).0)
@@ -662,6 +680,19 @@ fn eval_pair(
             let call = check_call(ctx, c, shape, new, old, path, elem);
             quote!({ let e: ::vgc_runtime::ErrorList = #call; let failed = !e.is_empty(); (e, failed) })
         }
+    }
+}
+
+/// "Is this struct field set" on the struct reference `o` (upstream's member extractors: pointer non-nil, slice
+/// or map non-empty, builtin non-zero).
+fn field_set(o: &TokenStream, rust: &str, shape: &Shape) -> TokenStream {
+    let f = ident(rust);
+    match shape {
+        Shape::Scalar(_, true) | Shape::Struct(true) | Shape::Other(true) => {
+            quote!(#o.#f.is_some())
+        }
+        Shape::List(_) | Shape::Map => quote!(!#o.#f.is_empty()),
+        _ => quote!(::vgc_runtime::validate::IsSet::is_set(&#o.#f)),
     }
 }
 

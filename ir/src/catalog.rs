@@ -284,7 +284,7 @@ pub static TAGS: &[TagSpec] = &[
         false,
         Alpha,
         NONE,
-        N,
+        L,
         "When this field is set, the named sibling must not be set.",
     ),
     tag(
@@ -295,7 +295,7 @@ pub static TAGS: &[TagSpec] = &[
         false,
         Alpha,
         NONE,
-        N,
+        L,
         "When this field is set, the named sibling must be set.",
     ),
     tag(
@@ -566,7 +566,7 @@ pub static TAGS: &[TagSpec] = &[
         false,
         Alpha,
         NONE,
-        N,
+        L,
         "The integer may not decrease on update.",
     ),
     tag(
@@ -577,7 +577,7 @@ pub static TAGS: &[TagSpec] = &[
         true,
         Alpha,
         NONE,
-        N,
+        L,
         "The value must not equal the payload.",
     ),
     tag(

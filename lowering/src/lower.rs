@@ -1,8 +1,9 @@
 //! Lowering of tag uses on reachable types into [`TypePlan`]s, in upstream emission order.
 
 use crate::plan::{
-    Check, CheckKind, FieldPlan, IfOptionPlan, Iteration, Matcher, ModulePlan, Nested, RustTy,
-    Shape, Stats, Subfield, TypePlan, UnionKind, UnionMemberPlan, UnionPlan,
+    Check, CheckKind, DependentPlan, FieldPlan, IfOptionPlan, Iteration, Matcher, ModulePlan,
+    NeqValue, Nested, RustTy, Shape, Stats, Subfield, TypePlan, UnionKind, UnionMemberPlan,
+    UnionPlan,
 };
 use indexmap::{IndexMap, IndexSet};
 use vgc_analysis::types::{self, Builtin, Native, Ty};
@@ -326,7 +327,7 @@ impl Lowerer<'_> {
                 }
             }
             // upstream §3.4: struct-level functions deferred from fields (unions) come before the type's own tags.
-            let mut checks = self.union_checks(k, file, &decl.fields);
+            let mut checks = self.struct_level_checks(k, file, &decl.fields);
             checks.extend(self.checks(k, file, &decl.tags, &Shape::Struct(false), None, &k.pkg));
             sort_cohort(&mut checks);
             let has = !checks.is_empty();
@@ -994,8 +995,54 @@ impl Lowerer<'_> {
                 vec![]
             }
             "k8s:unique" | "k8s:listMapKey" | "k8s:opaqueType" | "k8s:customUnique" => vec![],
-            // Unions are lowered at the struct level (`union_checks`).
-            "k8s:unionMember" | "k8s:unionDiscriminator" | "k8s:zeroOrOneOfMember" => vec![],
+            // Unions and dependent fields are lowered at the struct level (`struct_level_checks`).
+            "k8s:unionMember"
+            | "k8s:unionDiscriminator"
+            | "k8s:zeroOrOneOfMember"
+            | "k8s:dependentRequired"
+            | "k8s:dependentForbidden" => vec![],
+            "k8s:monotonic" => {
+                if int_kind.is_none() {
+                    return bad(
+                        self,
+                        format!("{}: can only be used on integer types", what()),
+                    );
+                }
+                vec![mk(CheckKind::Monotonic)]
+            }
+            "k8s:neq" => {
+                let v = match (tag.scalar_value(), shape) {
+                    (Some(Scalar::Str(v)), Shape::Scalar(Builtin::String, _)) => {
+                        NeqValue::Str(v.clone())
+                    }
+                    (Some(Scalar::Bool(b)), Shape::Scalar(Builtin::Bool, _)) => NeqValue::Bool(*b),
+                    (Some(Scalar::Int { value, .. }), Shape::Scalar(b, _)) if b.is_integer() => {
+                        if b.int_range().is_some_and(|(lo, hi)| {
+                            i128::from(*value) < lo || i128::from(*value) > hi
+                        }) {
+                            self.err(
+                                file,
+                                u.at,
+                                Code::InvalidPayload,
+                                format!("{}: value {value} does not fit the field's type", what()),
+                                None,
+                            );
+                            return Err(());
+                        }
+                        NeqValue::Int(*value)
+                    }
+                    _ => {
+                        return bad(
+                            self,
+                            format!(
+                                "{}: the value's type must match the field's (string, integer or bool; floats are not supported)",
+                                what()
+                            ),
+                        );
+                    }
+                };
+                vec![mk(CheckKind::Neq(v))]
+            }
             "k8s:subfield" => return self.lower_subfield(owner, file, u, tag, ty, stability),
             "k8s:ifEnabled" | "k8s:ifDisabled" => {
                 // upstream `options.go`: every function the payload produces is wrapped in `IfOption`, keeping
@@ -1080,14 +1127,18 @@ impl Lowerer<'_> {
     /// upstream `union.go` / `zeroorone.go` for struct-field members: every member tag defers one callback that
     /// builds the functions of *all* groups of its kind in the struct (sorted by union name) and then clears them,
     /// so the first member tag (fields in order, tags by name) decides the position and the stability level.
-    fn union_checks(
+    ///
+    /// `dependentRequired`/`dependentForbidden` each defer their own function, appended at their place in the
+    /// same field order.
+    fn struct_level_checks(
         &mut self,
         owner: &TypeKey,
         file: SourceFile,
         fields: &[FieldIr],
     ) -> Vec<Check> {
         let mut groups: IndexMap<(u8, String), UnionPlan> = IndexMap::new();
-        let mut first: Vec<(UnionKind, Option<Stability>)> = Vec::new();
+        // In deferral order: a union kind (first member tag of that kind) or a dependent check.
+        let mut events: Vec<Result<(UnionKind, Option<Stability>), Check>> = Vec::new();
         for f in fields {
             let Some(go) = f.go_name.clone() else {
                 continue;
@@ -1101,6 +1152,12 @@ impl Lowerer<'_> {
                 let kind = match t.name.as_str() {
                     "k8s:unionMember" | "k8s:unionDiscriminator" => UnionKind::Union,
                     "k8s:zeroOrOneOfMember" => UnionKind::ZeroOrOneOf,
+                    "k8s:dependentRequired" | "k8s:dependentForbidden" => {
+                        if let Some(c) = self.dependent_check(owner, file, fields, f, u, tag) {
+                            events.push(Err(c));
+                        }
+                        continue;
+                    }
                     _ => continue,
                 };
                 let arg = |n: &str| match t.arg(n).map(|a| &a.value) {
@@ -1152,8 +1209,8 @@ impl Lowerer<'_> {
                         member_name: arg("memberName").unwrap_or_else(|| go.clone()),
                         shape,
                     });
-                    if !first.iter().any(|(k, _)| *k == kind) {
-                        first.push((kind, level_of(tag)));
+                    if !events.iter().any(|e| matches!(e, Ok((k, _)) if *k == kind)) {
+                        events.push(Ok((kind, level_of(tag))));
                     }
                 }
                 if self.counting {
@@ -1162,7 +1219,14 @@ impl Lowerer<'_> {
             }
         }
         let mut out = Vec::new();
-        for (kind, stability) in first {
+        for event in events {
+            let (kind, stability) = match event {
+                Ok(k) => k,
+                Err(c) => {
+                    out.push(c);
+                    continue;
+                }
+            };
             let mut names: Vec<&(u8, String)> =
                 groups.keys().filter(|(k, _)| *k == kind as u8).collect();
             names.sort_by(|a, b| a.1.cmp(&b.1));
@@ -1190,6 +1254,102 @@ impl Lowerer<'_> {
             self.stats.checks += out.len();
         }
         out
+    }
+
+    /// upstream `dependentrequired.go`: one struct-level check per tag; the trigger is the tagged field, the
+    /// dependent the sibling named by JSON; both must be pointers, slices, maps or builtins.
+    fn dependent_check(
+        &mut self,
+        owner: &TypeKey,
+        file: SourceFile,
+        fields: &[FieldIr],
+        f: &FieldIr,
+        u: &TagUse,
+        tag: &Tag,
+    ) -> Option<Check> {
+        let t = unwrap_levels(tag);
+        let go = f.go_name.clone().unwrap_or_default();
+        let json_of = |m: &FieldIr| {
+            m.json
+                .as_ref()
+                .map(|j| j.name.clone())
+                .filter(|n| !n.is_empty())
+        };
+        let Some(Scalar::Str(dep_json)) = t.positional().map(|a| &a.value) else {
+            return None;
+        };
+        let Some(trigger_json) = json_of(f) else {
+            self.err(
+                file,
+                u.at,
+                Code::TypeMismatch,
+                format!("field {}.{go}: trigger field has no JSON name", owner.name),
+                None,
+            );
+            return None;
+        };
+        let Some(dep) = fields
+            .iter()
+            .find(|m| json_of(m).as_deref() == Some(dep_json.as_str()))
+        else {
+            self.err(
+                file,
+                u.at,
+                Code::InvalidPayload,
+                format!(
+                    "field {}.{go}: no sibling field with JSON name {dep_json:?}",
+                    owner.name
+                ),
+                None,
+            );
+            return None;
+        };
+        if dep.go_name == f.go_name {
+            self.err(file, u.at, Code::InvalidPayload, format!("field {}.{go}: trigger and dependent field must be different (both are {dep_json:?})", owner.name), None);
+            return None;
+        }
+        let shape_of =
+            |l: &Self, m: &FieldIr| l.shape(&types::resolve(l.db, l.prog, &owner.pkg, file, &m.ty));
+        let (ts, ds) = (shape_of(self, f), shape_of(self, dep));
+        for (role, sh, name) in [
+            ("trigger", &ts, &go),
+            ("dependent", &ds, &dep.go_name.clone().unwrap_or_default()),
+        ] {
+            if matches!(sh, Shape::Struct(false) | Shape::Other(false)) {
+                self.err(
+                    file,
+                    u.at,
+                    Code::TypeMismatch,
+                    format!(
+                        "field {}.{go}: {role} field {name:?} has an unsupported type kind",
+                        owner.name
+                    ),
+                    None,
+                );
+                return None;
+            }
+        }
+        if self.counting {
+            self.stats.lowered += 1;
+            self.stats.checks += 1;
+        }
+        let plan = DependentPlan {
+            forbidden: t.name == "k8s:dependentForbidden",
+            trigger: (field_ident(&go), trigger_json, ts),
+            dependent: (
+                field_ident(dep.go_name.as_deref().unwrap_or_default()),
+                dep_json.clone(),
+                ds,
+            ),
+        };
+        Some(Check {
+            kind: CheckKind::Dependent(Box::new(plan)),
+            short_circuit: false,
+            non_error: false,
+            stability: level_of(tag),
+            tag: t.name.clone(),
+            cohort: None,
+        })
     }
 
     /// upstream `subfield.go`: the payload runs on one member (by JSON name) of a struct value at `path.<json>`,

@@ -80,6 +80,12 @@ pub enum CheckKind {
     Subfield(Box<Subfield>),
     /// A union or zero-or-one-of group over this struct's fields (struct-level, deferred from member tags).
     Union(Box<UnionPlan>),
+    /// `k8s:dependentRequired` / `k8s:dependentForbidden` (struct-level, deferred from the trigger field).
+    Dependent(Box<DependentPlan>),
+    /// `k8s:monotonic` (integers).
+    Monotonic,
+    /// `k8s:neq=<v>`.
+    Neq(NeqValue),
     /// `k8s:ifEnabled(X)` / `k8s:ifDisabled(X)`: upstream `IfOption` around one inner check (the wrapper
     /// carries the inner check's flags).
     IfOption(Box<IfOptionPlan>),
@@ -290,4 +296,26 @@ pub struct IfOptionPlan {
     pub enabled: bool,
     /// The wrapped check (its own stability mark is not applied; the wrapper's is).
     pub inner: Check,
+}
+
+/// One upstream `DependentRequired`/`DependentForbidden` call on a struct.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DependentPlan {
+    /// `dependentForbidden` (else `dependentRequired`).
+    pub forbidden: bool,
+    /// Trigger field: (Rust name, JSON name, shape).
+    pub trigger: (String, String, Shape),
+    /// Dependent field: (Rust name, JSON name, shape).
+    pub dependent: (String, String, Shape),
+}
+
+/// The disallowed value of `k8s:neq`, typed like the field.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NeqValue {
+    /// A string.
+    Str(String),
+    /// An integer.
+    Int(i64),
+    /// A boolean.
+    Bool(bool),
 }

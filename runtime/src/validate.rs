@@ -937,3 +937,98 @@ pub fn discriminated_union(
     }
     errs.into_iter().map(|e| e.with_origin("union")).collect()
 }
+
+// ---- dependent fields, monotonic, neq (upstream dependentrequired.go, monotonic.go, equality.go) ---------
+
+/// upstream `DependentRequired` (`forbidden == false`) and `DependentForbidden` (`forbidden == true`), run on the
+/// parent struct: when the trigger is set and the dependent is unset → `Required(path.<dep>, "must be set when
+/// <trigger> is set")`, origin `dependentRequired`; when both are set → `Forbidden(path.<dep>, "may not be set when
+/// <trigger> is set")`, origin `dependentForbidden`. On update with an old object, skipped when both set-nesses
+/// are unchanged.
+#[allow(clippy::too_many_arguments)] // mirrors the upstream validator's parameters
+#[must_use]
+pub fn dependent(
+    path: &Path<'_>,
+    op: &Operation,
+    forbidden: bool,
+    trigger: &str,
+    (trigger_set, old_trigger_set): (bool, Option<bool>),
+    dependent: &str,
+    (dependent_set, old_dependent_set): (bool, Option<bool>),
+) -> ErrorList {
+    if op.is_update() {
+        if let (Some(ot), Some(od)) = (old_trigger_set, old_dependent_set) {
+            if ot == trigger_set && od == dependent_set {
+                return Vec::new();
+            }
+        }
+    }
+    if !trigger_set {
+        return Vec::new();
+    }
+    match (forbidden, dependent_set) {
+        (false, false) => one(Error::required(
+            &path.child(dependent),
+            format!("must be set when {trigger} is set"),
+        )
+        .with_origin("dependentRequired")),
+        (true, true) => one(Error::forbidden(
+            &path.child(dependent),
+            format!("may not be set when {trigger} is set"),
+        )
+        .with_origin("dependentForbidden")),
+        _ => Vec::new(),
+    }
+}
+
+/// upstream `Monotonic`: on update, when both values are present and the new one is smaller →
+/// `Invalid(path, new, "may not be decreased from <old>")`, origin `monotonic`.
+#[must_use]
+pub fn monotonic<T: Copy + Into<i128> + serde::Serialize>(
+    path: &Path<'_>,
+    op: &Operation,
+    value: Option<&T>,
+    old: Option<&T>,
+) -> ErrorList {
+    match (op.is_update(), value, old) {
+        (true, Some(v), Some(o)) if (*v).into() < (*o).into() => one(Error::invalid(
+            path,
+            bad_value(v),
+            format!("may not be decreased from {}", (*o).into()),
+        )
+        .with_origin("monotonic")),
+        _ => Vec::new(),
+    }
+}
+
+/// upstream `NEQ` for strings: `Invalid(path, value, "must not be equal to \"<v>\"")`, origin `neq`.
+#[must_use]
+pub fn neq_str(path: &Path<'_>, value: Option<&str>, disallowed: &str) -> ErrorList {
+    match value {
+        Some(v) if v == disallowed => one(Error::invalid(
+            path,
+            BadValue::Str(v.to_string()),
+            format!("must not be equal to {disallowed:?}"),
+        )
+        .with_origin("neq")),
+        _ => Vec::new(),
+    }
+}
+
+/// upstream `NEQ` for integers and booleans (`%v`): `Invalid(path, value, "must not be equal to <v>")`.
+#[must_use]
+pub fn neq<T: PartialEq + std::fmt::Display + serde::Serialize>(
+    path: &Path<'_>,
+    value: Option<&T>,
+    disallowed: T,
+) -> ErrorList {
+    match value {
+        Some(v) if *v == disallowed => one(Error::invalid(
+            path,
+            bad_value(v),
+            format!("must not be equal to {disallowed}"),
+        )
+        .with_origin("neq")),
+        _ => Vec::new(),
+    }
+}

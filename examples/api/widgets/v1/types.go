@@ -87,6 +87,32 @@ type WidgetSpec struct {
 
 	// +k8s:optional
 	Accelerators *Accelerators `json:"accelerators,omitempty"`
+
+	// +k8s:optional
+	Scaling *Scaling `json:"scaling,omitempty"`
+}
+
+// Scaling shows dependent fields, monotonic and neq.
+type Scaling struct {
+	// +k8s:optional
+	// +k8s:dependentRequired(max)
+	// +k8s:dependentForbidden(fixed)
+	Min *int32 `json:"min,omitempty"`
+
+	// +k8s:optional
+	// +k8s:monotonic
+	Max *int32 `json:"max,omitempty"`
+
+	// +k8s:optional
+	Fixed *int32 `json:"fixed,omitempty"`
+
+	// +k8s:optional
+	// +k8s:neq="default"
+	Profile string `json:"profile,omitempty"`
+
+	// +k8s:optional
+	// +k8s:neq=-1
+	Step *int64 `json:"step,omitempty"`
 }
 
 // Accelerators shows validation options (feature gates): the caller defines them in the Operation.

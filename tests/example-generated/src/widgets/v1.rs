@@ -390,6 +390,8 @@ pub struct WidgetSpec {
         skip_serializing_if = "Option::is_none"
     )]
     pub accelerators: ::std::option::Option<crate::widgets::v1::Accelerators>,
+    #[serde(rename = "scaling", default, skip_serializing_if = "Option::is_none")]
+    pub scaling: ::std::option::Option<crate::widgets::v1::Scaling>,
 }
 /// Validates a `WidgetSpec` (upstream `Validate_WidgetSpec`); `obj` and `old` are nilable.
 pub fn validate_widget_spec(
@@ -961,6 +963,22 @@ pub fn validate_widget_spec(
             break 'scope;
         }
         crate::widgets::v1::validate_accelerators(op, &p, new, old_v, errs);
+    }
+    'scope: {
+        let p = path.child("scaling");
+        let new = obj.scaling.as_ref();
+        let old_v = old.and_then(|o| o.scaling.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some()) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+        crate::widgets::v1::validate_scaling(op, &p, new, old_v, errs);
     }
 }
 impl ::vgc_runtime::Validate for WidgetSpec {
@@ -1686,5 +1704,160 @@ impl ::vgc_runtime::Validate for Accelerators {
         errs: &mut ::vgc_runtime::ErrorList,
     ) {
         validate_accelerators(op, path, Some(self), old, errs);
+    }
+}
+/// Go type `example.com/widgets/widgets/v1.Scaling`.
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct Scaling {
+    #[serde(rename = "min", default, skip_serializing_if = "Option::is_none")]
+    pub min: ::std::option::Option<i32>,
+    #[serde(rename = "max", default, skip_serializing_if = "Option::is_none")]
+    pub max: ::std::option::Option<i32>,
+    #[serde(rename = "fixed", default, skip_serializing_if = "Option::is_none")]
+    pub fixed: ::std::option::Option<i32>,
+    #[serde(
+        rename = "profile",
+        default,
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
+    )]
+    pub profile: ::std::string::String,
+    #[serde(rename = "step", default, skip_serializing_if = "Option::is_none")]
+    pub step: ::std::option::Option<i64>,
+}
+/// Validates a `Scaling` (upstream `Validate_Scaling`); `obj` and `old` are nilable.
+pub fn validate_scaling(
+    op: &::vgc_runtime::Operation,
+    path: &::vgc_runtime::Path<'_>,
+    obj: ::std::option::Option<&Scaling>,
+    old: ::std::option::Option<&Scaling>,
+    errs: &mut ::vgc_runtime::ErrorList,
+) {
+    #[allow(unused_imports)]
+    use ::vgc_runtime::ErrorListExt as _;
+    let Some(obj) = obj else { return };
+    let mut sc = false;
+    errs.extend(::vgc_runtime::validate::dependent(
+        path,
+        op,
+        true,
+        "min",
+        (
+            Some(obj).is_some_and(|o| o.min.is_some()),
+            old.map(|o| o.min.is_some()),
+        ),
+        "fixed",
+        (
+            Some(obj).is_some_and(|o| o.fixed.is_some()),
+            old.map(|o| o.fixed.is_some()),
+        ),
+    ));
+    errs.extend(::vgc_runtime::validate::dependent(
+        path,
+        op,
+        false,
+        "min",
+        (
+            Some(obj).is_some_and(|o| o.min.is_some()),
+            old.map(|o| o.min.is_some()),
+        ),
+        "max",
+        (
+            Some(obj).is_some_and(|o| o.max.is_some()),
+            old.map(|o| o.max.is_some()),
+        ),
+    ));
+    'scope: {
+        let p = path.child("min");
+        let new = obj.min.as_ref();
+        let old_v = old.and_then(|o| o.min.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some()) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+    }
+    'scope: {
+        let p = path.child("max");
+        let new = obj.max.as_ref();
+        let old_v = old.and_then(|o| o.max.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some()) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+        errs.extend(::vgc_runtime::validate::monotonic(&p, op, new, old_v));
+    }
+    'scope: {
+        let p = path.child("fixed");
+        let new = obj.fixed.as_ref();
+        let old_v = old.and_then(|o| o.fixed.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some()) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+    }
+    'scope: {
+        let p = path.child("profile");
+        let new = Some(&obj.profile);
+        let old_v = old.map(|o| &o.profile);
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some_and(|v| ::vgc_runtime::validate::IsSet::is_set(v))) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+        errs.extend(::vgc_runtime::validate::neq_str(
+            &p,
+            new.map(|v| v.as_str()),
+            "default",
+        ));
+    }
+    'scope: {
+        let p = path.child("step");
+        let new = obj.step.as_ref();
+        let old_v = old.and_then(|o| o.step.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some()) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+        errs.extend(::vgc_runtime::validate::neq(&p, new, -1));
+    }
+}
+impl ::vgc_runtime::Validate for Scaling {
+    fn validate_into(
+        &self,
+        old: ::std::option::Option<&Self>,
+        op: &::vgc_runtime::Operation,
+        path: &::vgc_runtime::Path<'_>,
+        errs: &mut ::vgc_runtime::ErrorList,
+    ) {
+        validate_scaling(op, path, Some(self), old, errs);
     }
 }
