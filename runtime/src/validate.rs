@@ -956,12 +956,12 @@ pub fn dependent(
     dependent: &str,
     (dependent_set, old_dependent_set): (bool, Option<bool>),
 ) -> ErrorList {
-    if op.is_update() {
-        if let (Some(ot), Some(od)) = (old_trigger_set, old_dependent_set) {
-            if ot == trigger_set && od == dependent_set {
-                return Vec::new();
-            }
-        }
+    if op.is_update()
+        && let (Some(ot), Some(od)) = (old_trigger_set, old_dependent_set)
+        && ot == trigger_set
+        && od == dependent_set
+    {
+        return Vec::new();
     }
     if !trigger_set {
         return Vec::new();
