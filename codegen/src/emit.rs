@@ -557,6 +557,7 @@ fn check_call(
                 #dj, (#new.is_some_and(|o| #dset), #old.map(|o| #dset))))
         }
         CheckKind::Monotonic => quote!(#v::monotonic(#path, op, #new, #old)),
+        CheckKind::Discriminated(m) => discriminated_call(ctx, m, new, old, path),
         CheckKind::Neq(n) => match n {
             vgc_lowering::plan::NeqValue::Str(x) => quote!(#v::neq_str(#path, #s, #x)),
             vgc_lowering::plan::NeqValue::Int(i) => {
@@ -694,6 +695,119 @@ fn field_set(o: &TokenStream, rust: &str, shape: &Shape) -> TokenStream {
         Shape::List(_) | Shape::Map => quote!(!#o.#f.is_empty()),
         _ => quote!(::vgc_runtime::validate::IsSet::is_set(&#o.#f)),
     }
+}
+
+/// Stability marks only (calls inside wrappers are not marked short-circuit, spec §2.1.3).
+fn stab_marks(st: Option<Stability>) -> TokenStream {
+    match st {
+        Some(Stability::Alpha) => quote!(.mark_alpha()),
+        Some(Stability::Beta) => quote!(.mark_beta()),
+        _ => TokenStream::new(),
+    }
+}
+
+/// Upstream `MultiWrapperFunction`: the checks run in order (no short-circuit-first reordering); after the last
+/// short-circuit check, a failure of any short-circuit check ends the wrapper. Emitted inside a closure over
+/// `new`, `old_v`, `p` and `errs`.
+fn multi_code(
+    ctx: &Ctx<'_>,
+    checks: &[Check],
+    shape: &Shape,
+    elem: &Option<RustTy>,
+) -> TokenStream {
+    let last_sc = checks.iter().rposition(|c| c.short_circuit);
+    let mut code = Vec::new();
+    if last_sc.is_some() {
+        code.push(quote!(let mut early = false;));
+    }
+    for (i, c) in checks.iter().enumerate() {
+        let pair = eval_pair(
+            ctx,
+            c,
+            shape,
+            &quote!(new),
+            &quote!(old_v),
+            &quote!(&p),
+            elem,
+        );
+        let st = stab_marks(c.stability);
+        code.push(if c.short_circuit && c.non_error {
+            quote! { { let (_, failed) = #pair; if failed { early = true; } } }
+        } else if c.short_circuit {
+            quote! { { let (e, failed) = #pair; if failed { errs.extend(e #st); early = true; } } }
+        } else {
+            quote! { { let (e, _) = #pair; errs.extend(e #st); } }
+        });
+        if Some(i) == last_sc {
+            code.push(quote!(if early {
+                return;
+            }));
+        }
+    }
+    quote!(#(#code)*)
+}
+
+/// Upstream `validate.Discriminated` for one member field.
+fn discriminated_call(
+    ctx: &Ctx<'_>,
+    m: &vgc_lowering::plan::ModePlan,
+    new: &TokenStream,
+    old: &TokenStream,
+    path: &TokenStream,
+) -> TokenStream {
+    let member = ident(&m.member);
+    let json = &m.json;
+    let t = ctx.ty(&m.ty);
+    let get = |o: TokenStream| match m.pointer {
+        Some(true) => quote!(#o.#member.as_deref()),
+        Some(false) => quote!(#o.#member.as_ref()),
+        None => quote!(Some(&#o.#member)),
+    };
+    let (mv, mo) = (get(quote!(s)), get(quote!(o)));
+    let d = ident(&m.discriminator.0);
+    let is_bool = m.discriminator.1;
+    let disc = |o: TokenStream| {
+        if is_bool {
+            quote!(#o.#d)
+        } else {
+            quote!(#o.#d.as_str())
+        }
+    };
+    let (dn, dold) = (disc(quote!(s)), disc(quote!(o)));
+    let mut arms = Vec::new();
+    for (value, checks) in &m.rules {
+        let body = multi_code(ctx, checks, &m.shape, &m.elem);
+        let pat = if is_bool {
+            let b = value == "true";
+            quote!(#b)
+        } else {
+            quote!(#value)
+        };
+        arms.push(quote!(#pat => { #body }));
+    }
+    let covers_all = is_bool && m.rules.len() == 2;
+    if !covers_all {
+        let set = set_expr(&m.shape, &quote!(new));
+        let st = stab_marks(m.default_stability);
+        arms.push(quote!(_ => { errs.extend(::vgc_runtime::validate::forbidden(&p, #set) #st); }));
+    }
+    quote!({
+        let mut e = ::vgc_runtime::ErrorList::new();
+        if let Some(s) = #new {
+            let os = #old;
+            let new: ::std::option::Option<&#t> = #mv;
+            let old_v: ::std::option::Option<&#t> = os.and_then(|o| #mo);
+            let disc = #dn;
+            if !(op.is_update() && os.map(|o| #dold) == Some(disc) && new == old_v) {
+                let p = (#path).child(#json);
+                let run = |new: ::std::option::Option<&#t>, old_v: ::std::option::Option<&#t>, errs: &mut ::vgc_runtime::ErrorList| {
+                    match disc { #(#arms)* }
+                };
+                run(new, old_v, &mut e);
+            }
+        }
+        e
+    })
 }
 
 /// A union group on the struct value `new` (nilable; upstream's extractors return false for a nil object).

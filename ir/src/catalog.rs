@@ -398,7 +398,7 @@ pub static TAGS: &[TagSpec] = &[
         true,
         Stable,
         NONE,
-        N,
+        L,
         "Applies the payload when the mode discriminator has the given value; the field is forbidden otherwise.",
     ),
     tag(
@@ -555,7 +555,7 @@ pub static TAGS: &[TagSpec] = &[
         false,
         Stable,
         NONE,
-        N,
+        L,
         "This field selects the mode for ifMode rules.",
     ),
     tag(

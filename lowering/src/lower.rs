@@ -1,9 +1,9 @@
 //! Lowering of tag uses on reachable types into [`TypePlan`]s, in upstream emission order.
 
 use crate::plan::{
-    Check, CheckKind, DependentPlan, FieldPlan, IfOptionPlan, Iteration, Matcher, ModulePlan,
-    NeqValue, Nested, RustTy, Shape, Stats, Subfield, TypePlan, UnionKind, UnionMemberPlan,
-    UnionPlan,
+    Check, CheckKind, DependentPlan, FieldPlan, IfOptionPlan, Iteration, Matcher, ModePlan,
+    ModulePlan, NeqValue, Nested, RustTy, Shape, Stats, Subfield, TypePlan, UnionKind,
+    UnionMemberPlan, UnionPlan,
 };
 use indexmap::{IndexMap, IndexSet};
 use vgc_analysis::types::{self, Builtin, Native, Ty};
@@ -1139,6 +1139,15 @@ impl Lowerer<'_> {
         let mut groups: IndexMap<(u8, String), UnionPlan> = IndexMap::new();
         // In deferral order: a union kind (first member tag of that kind) or a dependent check.
         let mut events: Vec<Result<(UnionKind, Option<Stability>), Check>> = Vec::new();
+        // Modes: modality → (discriminator (Rust name, is bool), Go member name → (field, rules)).
+        type ModeRules<'f> = std::collections::BTreeMap<
+            String,
+            (&'f FieldIr, Vec<(String, Vec<Check>, Option<Stability>)>),
+        >;
+        let mut modes: std::collections::BTreeMap<String, (Option<(String, bool)>, ModeRules<'_>)> =
+            std::collections::BTreeMap::new();
+        // Index in `events` where the modes' functions go (first ifMode tag), marked by a placeholder.
+        let mut modes_at: Option<usize> = None;
         for f in fields {
             let Some(go) = f.go_name.clone() else {
                 continue;
@@ -1155,6 +1164,101 @@ impl Lowerer<'_> {
                     "k8s:dependentRequired" | "k8s:dependentForbidden" => {
                         if let Some(c) = self.dependent_check(owner, file, fields, f, u, tag) {
                             events.push(Err(c));
+                        }
+                        continue;
+                    }
+                    "k8s:modeDiscriminator" | "k8s:ifMode" => {
+                        let arg = |n: &str| match t.arg(n).map(|a| &a.value) {
+                            Some(Scalar::Str(v)) => Some(v.clone()),
+                            _ => None,
+                        };
+                        let modality = arg("modality").unwrap_or_else(|| "default".to_string());
+                        let ty = types::resolve(self.db, self.prog, &owner.pkg, file, &f.ty);
+                        let shape = self.shape(&ty);
+                        if t.name == "k8s:modeDiscriminator" {
+                            let is_bool = match shape {
+                                Shape::Scalar(Builtin::String, false) => false,
+                                Shape::Scalar(Builtin::Bool, false) => true,
+                                _ => {
+                                    self.err(file, u.at, Code::TypeMismatch, format!("field {}.{go}: tag \"k8s:modeDiscriminator\": can only be used on non-pointer string or bool types", owner.name), None);
+                                    continue;
+                                }
+                            };
+                            if modality == "default" && arg("modality").is_some() {
+                                self.err(file, u.at, Code::InvalidPayload, format!("field {}.{go}: discriminator group name \"default\" is reserved", owner.name), None);
+                                continue;
+                            }
+                            let entry = modes.entry(modality.clone()).or_default();
+                            if entry
+                                .0
+                                .as_ref()
+                                .is_some_and(|(r, _)| *r != field_ident(&go))
+                            {
+                                self.err(
+                                    file,
+                                    u.at,
+                                    Code::InvalidPayload,
+                                    format!(
+                                        "field {}.{go}: duplicate discriminator: {modality:?}",
+                                        owner.name
+                                    ),
+                                    None,
+                                );
+                                continue;
+                            }
+                            entry.0 = Some((field_ident(&go), is_bool));
+                        } else {
+                            let Some(payload) = t.inner() else { continue };
+                            let Some(value) =
+                                arg("mode").or_else(|| match t.positional().map(|a| &a.value) {
+                                    Some(Scalar::Str(v)) => Some(v.clone()),
+                                    Some(Scalar::Bool(b)) => Some(b.to_string()),
+                                    Some(Scalar::Int { text, .. }) => Some(text.clone()),
+                                    None => None,
+                                })
+                            else {
+                                self.err(
+                                    file,
+                                    u.at,
+                                    Code::MissingArg,
+                                    format!(
+                                        "field {}.{go}: tag \"k8s:ifMode\": missing required mode",
+                                        owner.name
+                                    ),
+                                    None,
+                                );
+                                continue;
+                            };
+                            if matches!(shape, Shape::Struct(false)) {
+                                self.err(file, u.at, Code::TypeMismatch, format!("field {}.{go}: discriminated member fields of struct type must be pointers", owner.name), None);
+                                continue;
+                            }
+                            let level = level_of(tag);
+                            let Ok(checks) = self.lower_tag(
+                                owner,
+                                file,
+                                u,
+                                unwrap_levels(payload),
+                                &shape,
+                                Some(&ty),
+                                level,
+                            ) else {
+                                continue;
+                            };
+                            let entry = modes.entry(modality).or_default();
+                            entry
+                                .1
+                                .entry(go.clone())
+                                .or_insert_with(|| (f, Vec::new()))
+                                .1
+                                .push((value, checks, level));
+                            if modes_at.is_none() {
+                                modes_at = Some(events.len());
+                                events.push(Ok((UnionKind::Union, None))); // placeholder, replaced below
+                            }
+                        }
+                        if self.counting {
+                            self.stats.lowered += 1;
                         }
                         continue;
                     }
@@ -1219,7 +1323,11 @@ impl Lowerer<'_> {
             }
         }
         let mut out = Vec::new();
-        for event in events {
+        for (i, event) in events.into_iter().enumerate() {
+            if modes_at == Some(i) {
+                out.extend(self.mode_checks(owner, file, &modes));
+                continue;
+            }
             let (kind, stability) = match event {
                 Ok(k) => k,
                 Err(c) => {
@@ -1252,6 +1360,116 @@ impl Lowerer<'_> {
         }
         if self.counting {
             self.stats.checks += out.len();
+        }
+        out
+    }
+
+    /// upstream `mode.go`: per modality (sorted, `default` for none) and per member field (sorted by Go name), one
+    /// `Discriminated` call whose rules are the merged payload functions of each mode value (sorted), marked with
+    /// their rule's level; other values get an implicit Forbidden check.
+    #[allow(clippy::type_complexity)]
+    fn mode_checks(
+        &mut self,
+        owner: &TypeKey,
+        file: SourceFile,
+        modes: &std::collections::BTreeMap<
+            String,
+            (
+                Option<(String, bool)>,
+                std::collections::BTreeMap<
+                    String,
+                    (&FieldIr, Vec<(String, Vec<Check>, Option<Stability>)>),
+                >,
+            ),
+        >,
+    ) -> Vec<Check> {
+        let mut out = Vec::new();
+        for (modality, (disc, members)) in modes {
+            let Some(disc) = disc else {
+                if !members.is_empty() {
+                    let at = members.values().next().map_or(0, |(f, _)| f.at);
+                    let msg = if modality == "default" {
+                        "missing discriminator".to_string()
+                    } else {
+                        format!("missing discriminator for group {modality:?}")
+                    };
+                    self.err(
+                        file,
+                        at,
+                        Code::InvalidPayload,
+                        format!("{}: {msg}", owner.name),
+                        Some("mark the selecting field with `+k8s:modeDiscriminator`".into()),
+                    );
+                }
+                continue;
+            };
+            for (go, (f, rules)) in members {
+                let ty = types::resolve(self.db, self.prog, &owner.pkg, file, &f.ty);
+                let shape = self.shape(&ty);
+                let json = f
+                    .json
+                    .as_ref()
+                    .map(|j| j.name.clone())
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or_else(|| go.clone());
+                let mut by_value: std::collections::BTreeMap<String, Vec<Check>> =
+                    std::collections::BTreeMap::new();
+                for (value, checks, _) in rules {
+                    let key = if disc.1 {
+                        match value.as_str() {
+                            "1" | "t" | "T" | "TRUE" | "true" | "True" => "true".to_string(),
+                            "0" | "f" | "F" | "FALSE" | "false" | "False" => "false".to_string(),
+                            _ => {
+                                self.err(file, f.at, Code::InvalidPayload, format!("{}: invalid discriminator value {value:?}: cannot parse as bool", owner.name), None);
+                                continue;
+                            }
+                        }
+                    } else {
+                        value.clone()
+                    };
+                    by_value
+                        .entry(key)
+                        .or_default()
+                        .extend(checks.iter().cloned());
+                }
+                let levels: Vec<Option<Stability>> = rules.iter().map(|r| r.2).collect();
+                let uniform = levels
+                    .first()
+                    .copied()
+                    .flatten()
+                    .filter(|l| levels.iter().all(|x| *x == Some(*l)));
+                let rust_ty = self.rust_ty(owner, &ty);
+                let (value_ty, pointer) = match rust_ty {
+                    RustTy::Option(i, boxed) => (*i, Some(boxed)),
+                    t => (t, None),
+                };
+                let elem = match &value_ty {
+                    RustTy::Vec(e) | RustTy::Map(e) => Some((**e).clone()),
+                    _ => None,
+                };
+                let plan = ModePlan {
+                    member: field_ident(go),
+                    json,
+                    ty: value_ty,
+                    pointer,
+                    shape,
+                    elem,
+                    discriminator: disc.clone(),
+                    rules: by_value.into_iter().collect(),
+                    default_stability: uniform,
+                };
+                if self.counting {
+                    self.stats.checks += 1;
+                }
+                out.push(Check {
+                    kind: CheckKind::Discriminated(Box::new(plan)),
+                    short_circuit: false,
+                    non_error: false,
+                    stability: None,
+                    tag: "k8s:ifMode".into(),
+                    cohort: None,
+                });
+            }
         }
         out
     }

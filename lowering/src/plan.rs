@@ -84,6 +84,8 @@ pub enum CheckKind {
     Dependent(Box<DependentPlan>),
     /// `k8s:monotonic` (integers).
     Monotonic,
+    /// `k8s:modeDiscriminator` + `k8s:ifMode`: one upstream `Discriminated` call per member field.
+    Discriminated(Box<ModePlan>),
     /// `k8s:neq=<v>`.
     Neq(NeqValue),
     /// `k8s:ifEnabled(X)` / `k8s:ifDisabled(X)`: upstream `IfOption` around one inner check (the wrapper
@@ -318,4 +320,28 @@ pub enum NeqValue {
     Int(i64),
     /// A boolean.
     Bool(bool),
+}
+
+/// One upstream `validate.Discriminated` call: the rules of one member field for one modality.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ModePlan {
+    /// Member field: Rust name.
+    pub member: String,
+    /// Member field: JSON name (path segment).
+    pub json: String,
+    /// The member's Rust type (without `Option`).
+    pub ty: RustTy,
+    /// The member is a Go pointer (`Option`), boxed when the flag is set.
+    pub pointer: Option<bool>,
+    /// Shape of the member value.
+    pub shape: Shape,
+    /// Element type when the member is a list or map.
+    pub elem: Option<RustTy>,
+    /// Discriminator field (Rust name) and whether it is a bool (else a string).
+    pub discriminator: (String, bool),
+    /// Rules sorted by mode value: each mode's merged checks, in tag order (run as upstream's
+    /// `MultiWrapperFunction`: in order, early return after the last short-circuit check).
+    pub rules: Vec<(String, Vec<Check>)>,
+    /// Level of the implicit Forbidden check used for other modes (set only when every rule has the same one).
+    pub default_stability: Option<Stability>,
 }

@@ -90,6 +90,30 @@ type WidgetSpec struct {
 
 	// +k8s:optional
 	Scaling *Scaling `json:"scaling,omitempty"`
+
+	// +k8s:optional
+	Delivery *Delivery `json:"delivery,omitempty"`
+}
+
+// Delivery shows modes: a discriminator selects which rules apply to each field; a field with no rule for the
+// current mode is forbidden.
+type Delivery struct {
+	// +k8s:modeDiscriminator
+	Mode string `json:"mode"`
+
+	// +k8s:ifMode(Push)=+k8s:required
+	// +k8s:ifMode(Push)=+k8s:format=k8s-long-name
+	Endpoint *string `json:"endpoint,omitempty"`
+
+	// +k8s:ifMode(Pull)=+k8s:optional
+	// +k8s:ifMode(Pull)=+k8s:minimum=10
+	IntervalSeconds *int32 `json:"intervalSeconds,omitempty"`
+
+	// +k8s:modeDiscriminator(modality: tls)
+	Secure bool `json:"secure,omitempty"`
+
+	// +k8s:ifMode(mode: "true", modality: tls)=+k8s:required
+	CertRef *string `json:"certRef,omitempty"`
 }
 
 // Scaling shows dependent fields, monotonic and neq.

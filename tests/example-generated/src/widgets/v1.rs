@@ -392,6 +392,8 @@ pub struct WidgetSpec {
     pub accelerators: ::std::option::Option<crate::widgets::v1::Accelerators>,
     #[serde(rename = "scaling", default, skip_serializing_if = "Option::is_none")]
     pub scaling: ::std::option::Option<crate::widgets::v1::Scaling>,
+    #[serde(rename = "delivery", default, skip_serializing_if = "Option::is_none")]
+    pub delivery: ::std::option::Option<crate::widgets::v1::Delivery>,
 }
 /// Validates a `WidgetSpec` (upstream `Validate_WidgetSpec`); `obj` and `old` are nilable.
 pub fn validate_widget_spec(
@@ -979,6 +981,22 @@ pub fn validate_widget_spec(
             break 'scope;
         }
         crate::widgets::v1::validate_scaling(op, &p, new, old_v, errs);
+    }
+    'scope: {
+        let p = path.child("delivery");
+        let new = obj.delivery.as_ref();
+        let old_v = old.and_then(|o| o.delivery.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some()) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+        crate::widgets::v1::validate_delivery(op, &p, new, old_v, errs);
     }
 }
 impl ::vgc_runtime::Validate for WidgetSpec {
@@ -1859,5 +1877,198 @@ impl ::vgc_runtime::Validate for Scaling {
         errs: &mut ::vgc_runtime::ErrorList,
     ) {
         validate_scaling(op, path, Some(self), old, errs);
+    }
+}
+/// Go type `example.com/widgets/widgets/v1.Delivery`.
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct Delivery {
+    #[serde(
+        rename = "mode",
+        default,
+        deserialize_with = "::vgc_runtime::types::null_as_default"
+    )]
+    pub mode: ::std::string::String,
+    #[serde(rename = "endpoint", default, skip_serializing_if = "Option::is_none")]
+    pub endpoint: ::std::option::Option<::std::string::String>,
+    #[serde(
+        rename = "intervalSeconds",
+        default,
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub interval_seconds: ::std::option::Option<i32>,
+    #[serde(
+        rename = "secure",
+        default,
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
+    )]
+    pub secure: bool,
+    #[serde(rename = "certRef", default, skip_serializing_if = "Option::is_none")]
+    pub cert_ref: ::std::option::Option<::std::string::String>,
+}
+/// Validates a `Delivery` (upstream `Validate_Delivery`); `obj` and `old` are nilable.
+pub fn validate_delivery(
+    op: &::vgc_runtime::Operation,
+    path: &::vgc_runtime::Path<'_>,
+    obj: ::std::option::Option<&Delivery>,
+    old: ::std::option::Option<&Delivery>,
+    errs: &mut ::vgc_runtime::ErrorList,
+) {
+    #[allow(unused_imports)]
+    use ::vgc_runtime::ErrorListExt as _;
+    let Some(obj) = obj else { return };
+    let mut sc = false;
+    errs.extend({
+        let mut e = ::vgc_runtime::ErrorList::new();
+        if let Some(s) = Some(obj) {
+            let os = old;
+            let new: ::std::option::Option<&::std::string::String> = s.endpoint.as_ref();
+            let old_v: ::std::option::Option<&::std::string::String> =
+                os.and_then(|o| o.endpoint.as_ref());
+            let disc = s.mode.as_str();
+            if !(op.is_update() && os.map(|o| o.mode.as_str()) == Some(disc) && new == old_v) {
+                let p = (path).child("endpoint");
+                let run = |new: ::std::option::Option<&::std::string::String>,
+                           old_v: ::std::option::Option<&::std::string::String>,
+                           errs: &mut ::vgc_runtime::ErrorList| {
+                    match disc {
+                        "Push" => {
+                            let mut early = false;
+                            {
+                                let (e, failed) = {
+                                    let e: ::vgc_runtime::ErrorList =
+                                        ::vgc_runtime::validate::required(&p, new.is_some());
+                                    let failed = !e.is_empty();
+                                    (e, failed)
+                                };
+                                if failed {
+                                    errs.extend(e);
+                                    early = true;
+                                }
+                            }
+                            if early {
+                                return;
+                            }
+                            {
+                                let (e, _) = {
+                                    let e: ::vgc_runtime::ErrorList =
+                                        ::vgc_runtime::validate::format(
+                                            &p,
+                                            new.map(|v| v.as_str()),
+                                            "k8s-long-name",
+                                        );
+                                    let failed = !e.is_empty();
+                                    (e, failed)
+                                };
+                                errs.extend(e);
+                            }
+                        }
+                        _ => {
+                            errs.extend(::vgc_runtime::validate::forbidden(&p, new.is_some()));
+                        }
+                    }
+                };
+                run(new, old_v, &mut e);
+            }
+        }
+        e
+    });
+    errs.extend({
+        let mut e = ::vgc_runtime::ErrorList::new();
+        if let Some(s) = Some(obj) {
+            let os = old;
+            let new: ::std::option::Option<&i32> = s.interval_seconds.as_ref();
+            let old_v: ::std::option::Option<&i32> = os.and_then(|o| o.interval_seconds.as_ref());
+            let disc = s.mode.as_str();
+            if !(op.is_update() && os.map(|o| o.mode.as_str()) == Some(disc) && new == old_v) {
+                let p = (path).child("intervalSeconds");
+                let run = |new: ::std::option::Option<&i32>,
+                           old_v: ::std::option::Option<&i32>,
+                           errs: &mut ::vgc_runtime::ErrorList| {
+                    match disc {
+                        "Pull" => {
+                            let mut early = false;
+                            {
+                                let (_, failed) =
+                                    (::vgc_runtime::ErrorList::new(), !(new.is_some()));
+                                if failed {
+                                    early = true;
+                                }
+                            }
+                            if early {
+                                return;
+                            }
+                            {
+                                let (e, _) = {
+                                    let e: ::vgc_runtime::ErrorList =
+                                        ::vgc_runtime::validate::minimum(&p, new, 10i128);
+                                    let failed = !e.is_empty();
+                                    (e, failed)
+                                };
+                                errs.extend(e);
+                            }
+                        }
+                        _ => {
+                            errs.extend(::vgc_runtime::validate::forbidden(&p, new.is_some()));
+                        }
+                    }
+                };
+                run(new, old_v, &mut e);
+            }
+        }
+        e
+    });
+    errs.extend({
+        let mut e = ::vgc_runtime::ErrorList::new();
+        if let Some(s) = Some(obj) {
+            let os = old;
+            let new: ::std::option::Option<&::std::string::String> = s.cert_ref.as_ref();
+            let old_v: ::std::option::Option<&::std::string::String> =
+                os.and_then(|o| o.cert_ref.as_ref());
+            let disc = s.secure;
+            if !(op.is_update() && os.map(|o| o.secure) == Some(disc) && new == old_v) {
+                let p = (path).child("certRef");
+                let run = |new: ::std::option::Option<&::std::string::String>,
+                           old_v: ::std::option::Option<&::std::string::String>,
+                           errs: &mut ::vgc_runtime::ErrorList| {
+                    match disc {
+                        true => {
+                            let mut early = false;
+                            {
+                                let (e, failed) = {
+                                    let e: ::vgc_runtime::ErrorList =
+                                        ::vgc_runtime::validate::required(&p, new.is_some());
+                                    let failed = !e.is_empty();
+                                    (e, failed)
+                                };
+                                if failed {
+                                    errs.extend(e);
+                                    early = true;
+                                }
+                            }
+                            if early {
+                                return;
+                            }
+                        }
+                        _ => {
+                            errs.extend(::vgc_runtime::validate::forbidden(&p, new.is_some()));
+                        }
+                    }
+                };
+                run(new, old_v, &mut e);
+            }
+        }
+        e
+    });
+}
+impl ::vgc_runtime::Validate for Delivery {
+    fn validate_into(
+        &self,
+        old: ::std::option::Option<&Self>,
+        op: &::vgc_runtime::Operation,
+        path: &::vgc_runtime::Path<'_>,
+        errs: &mut ::vgc_runtime::ErrorList,
+    ) {
+        validate_delivery(op, path, Some(self), old, errs);
     }
 }
