@@ -401,7 +401,10 @@ fn cohort_code(
     for c in checks {
         let call = check_call(ctx, c, shape, new, old, path, elem);
         let m = marks(c);
-        let code = if matches!(c.kind, CheckKind::Subfield(_) | CheckKind::IfOption(_)) {
+        let code = if matches!(
+            c.kind,
+            CheckKind::Subfield(_) | CheckKind::IfOption(_) | CheckKind::Item(_)
+        ) {
             // Wrappers (upstream `validate.Subfield`, `validate.IfOption`) carry their inner function's flags; a
             // NonError wrapper (inherited checks, `…=+k8s:optional`) only stops the cohort, swallowing its errors.
             let call = eval_pair(ctx, c, shape, new, old, path, elem);
@@ -557,6 +560,30 @@ fn check_call(
                 #dj, (#new.is_some_and(|o| #dset), #old.map(|o| #dset))))
         }
         CheckKind::Monotonic => quote!(#v::monotonic(#path, op, #new, #old)),
+        CheckKind::Item(_) => {
+            let pair = eval_pair(ctx, c, shape, new, old, path, elem);
+            quote!((#pair).0)
+        }
+        CheckKind::ListUnion(u) => {
+            // Member "set" = some element matches its selector. A nil or empty old list counts as no old value.
+            let exists = |list: &TokenStream, sel: &vgc_lowering::plan::Selector| {
+                let m = selector_match(sel, &quote!(x));
+                if u.ptr_elems {
+                    quote!(#list.is_some_and(|l| l.iter().flatten().any(|x| #m)))
+                } else {
+                    quote!(#list.is_some_and(|l| l.iter().any(|x| #m)))
+                }
+            };
+            let new_set: Vec<TokenStream> = u.members.iter().map(|(_, s)| exists(new, s)).collect();
+            let old_set: Vec<TokenStream> = u.members.iter().map(|(_, s)| exists(old, s)).collect();
+            let names = u.members.iter().map(|(n, _)| n);
+            let f = if u.kind == vgc_lowering::plan::UnionKind::Union {
+                quote!(union)
+            } else {
+                quote!(zero_or_one_of)
+            };
+            quote!(#v::#f(#path, op, #old.is_some_and(|o| !o.is_empty()), &[#(#new_set),*], &[#(#old_set),*], &[#(#names),*]))
+        }
         CheckKind::Discriminated(m) => discriminated_call(ctx, m, new, old, path),
         CheckKind::Neq(n) => match n {
             vgc_lowering::plan::NeqValue::Str(x) => quote!(#v::neq_str(#path, #s, #x)),
@@ -662,6 +689,45 @@ fn eval_pair(
             quote!((::vgc_runtime::ErrorList::new(), !(#set)))
         }
         CheckKind::Subfield(sub) => subfield_call(ctx, sub, new, old, path),
+        CheckKind::Item(it) => {
+            // upstream `ValSliceItem`/`PtrSliceItem`: the first matching new element and the first matching old one;
+            // skipped on update when the old one exists and is equal; the inner check runs at `path[i]`.
+            let t = ctx.ty(&it.elem);
+            let m = selector_match(&it.selector, &quote!(x));
+            let inner = eval_pair(
+                ctx,
+                &it.inner,
+                &it.elem_shape,
+                &quote!(new),
+                &quote!(old_v),
+                &quote!(&p),
+                &None,
+            );
+            let iter = if it.ptr_elems {
+                quote!(.iter().flatten())
+            } else {
+                quote!(.iter())
+            };
+            let find_new = if it.ptr_elems {
+                quote!(list.iter().enumerate().find_map(|(i, x)| x.as_ref().filter(|x| #m).map(|x| (i, x))))
+            } else {
+                quote!(list.iter().enumerate().find(|(_, x)| #m))
+            };
+            quote!({
+                let mut res = (::vgc_runtime::ErrorList::new(), false);
+                if let Some(list) = #new {
+                    if let Some((i, item)) = #find_new {
+                        let old_item: ::std::option::Option<&#t> = #old.and_then(|o| o #iter .find(|x| #m));
+                        if !(op.is_update() && old_item.is_some_and(|o| o == item)) {
+                            let p = (#path).index(i);
+                            let run = |new: ::std::option::Option<&#t>, old_v: ::std::option::Option<&#t>| #inner;
+                            res = run(Some(item), old_item);
+                        }
+                    }
+                }
+                res
+            })
+        }
         CheckKind::IfOption(io) => {
             let option = &io.option;
             let enabled = io.enabled;
@@ -695,6 +761,28 @@ fn field_set(o: &TokenStream, rust: &str, shape: &Shape) -> TokenStream {
         Shape::List(_) | Shape::Map => quote!(!#o.#f.is_empty()),
         _ => quote!(::vgc_runtime::validate::IsSet::is_set(&#o.#f)),
     }
+}
+
+/// `x.k1 == v1 && …` for an item selector over element reference `x` (pointer keys compare the pointee).
+fn selector_match(sel: &vgc_lowering::plan::Selector, x: &TokenStream) -> TokenStream {
+    use vgc_lowering::plan::NeqValue;
+    let parts = sel.iter().map(|(f, ptr, v)| {
+        let f = ident(f);
+        let lit = match v {
+            NeqValue::Str(s) => quote!(#s),
+            NeqValue::Int(i) => {
+                let l = proc_macro2::Literal::i64_unsuffixed(*i);
+                quote!(#l)
+            }
+            NeqValue::Bool(b) => quote!(#b),
+        };
+        match (ptr, v) {
+            (true, NeqValue::Str(_)) => quote!(#x.#f.as_deref() == Some(#lit)),
+            (true, _) => quote!(#x.#f == Some(#lit)),
+            (false, _) => quote!(#x.#f == #lit),
+        }
+    });
+    quote!(true #(&& #parts)*)
 }
 
 /// Stability marks only (calls inside wrappers are not marked short-circuit, spec §2.1.3).

@@ -422,7 +422,7 @@ pub static TAGS: &[TagSpec] = &[
             true,
             Stable,
             NONE,
-            N,
+            L,
             "Applies the payload to the list-map item whose keys have the given values.",
         )
     },

@@ -1,9 +1,9 @@
 //! Lowering of tag uses on reachable types into [`TypePlan`]s, in upstream emission order.
 
 use crate::plan::{
-    Check, CheckKind, DependentPlan, FieldPlan, IfOptionPlan, Iteration, Matcher, ModePlan,
-    ModulePlan, NeqValue, Nested, RustTy, Shape, Stats, Subfield, TypePlan, UnionKind,
-    UnionMemberPlan, UnionPlan,
+    Check, CheckKind, DependentPlan, FieldPlan, IfOptionPlan, ItemPlan, Iteration, ListUnionPlan,
+    Matcher, ModePlan, ModulePlan, NeqValue, Nested, RustTy, Shape, Stats, Subfield, TypePlan,
+    UnionKind, UnionMemberPlan, UnionPlan,
 };
 use indexmap::{IndexMap, IndexSet};
 use vgc_analysis::types::{self, Builtin, Native, Ty};
@@ -430,6 +430,9 @@ impl Lowerer<'_> {
                 _ => {}
             }
         }
+        // upstream: `item` tags defer their wrapped functions (and list-level unions) to the field; by tag name they
+        // come before listType's uniqueness check.
+        checks.extend(self.item_checks(owner, file, f, &ty, &matcher));
         if let Some(m) = self.unique_check(f, &matcher) {
             checks.push(m);
         }
@@ -1568,6 +1571,229 @@ impl Lowerer<'_> {
             tag: t.name.clone(),
             cohort: None,
         })
+    }
+
+    /// upstream `item.go`: each `item(k: v, …)=+tag` wraps every function of its payload in `ValSliceItem`/
+    /// `PtrSliceItem` (flags kept, cohort = the selector text); union members through `item` form list-level
+    /// groups run on the list. Requires list-map metadata naming exactly the selector's keys.
+    #[allow(clippy::type_complexity)] // a local grouping map, used once
+    fn item_checks(
+        &mut self,
+        owner: &TypeKey,
+        file: SourceFile,
+        f: &FieldIr,
+        ty: &Ty,
+        matcher: &Matcher,
+    ) -> Vec<Check> {
+        let go = f.go_name.clone().unwrap_or_default();
+        let field_json = f
+            .json
+            .as_ref()
+            .map(|j| j.name.clone())
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| go.clone());
+        let mut out = Vec::new();
+        let mut groups: IndexMap<
+            (u8, String),
+            (
+                UnionKind,
+                Vec<(String, crate::plan::Selector)>,
+                Option<Stability>,
+            ),
+        > = IndexMap::new();
+        let mut union_at: Option<usize> = None;
+        for u in f.tags.iter().filter(|u| {
+            u.parsed
+                .as_ref()
+                .is_ok_and(|t| unwrap_levels(t).name == "k8s:item")
+        }) {
+            let Ok(tag) = &u.parsed else { continue };
+            let t = unwrap_levels(tag);
+            let Some(payload) = t.inner() else { continue };
+            let stability = level_of(tag);
+            let Matcher::Keys(keys) = matcher else {
+                self.err(file, u.at, Code::ListMetadata, format!("field {}.{go}: found items with no list metadata - item tags require listType=map or unique=map with listMapKey", owner.name), None);
+                continue;
+            };
+            // The element struct and its key members.
+            let elem_ty = match elem_of(self.db, self.prog, ty, false) {
+                Some(e) => e,
+                None => continue,
+            };
+            let ptr_elems = matches!(self.shape(ty), Shape::List(true));
+            let Native::Struct(ek) = types::native(self.db, self.prog, &elem_ty) else {
+                continue;
+            };
+            let Some((ed, efile)) = self.prog.type_decl(self.db, &ek) else {
+                continue;
+            };
+            if t.args.len() != keys.len() {
+                self.err(file, u.at, Code::InvalidPayload, format!("field {}.{go}: number of arguments ({}) does not match number of listMapKey fields ({})", owner.name, t.args.len(), keys.len()), None);
+                continue;
+            }
+            let mut selector = Vec::new();
+            let mut text = Vec::new();
+            let mut ok = true;
+            for a in &t.args {
+                let Some(name) = &a.name else {
+                    self.err(
+                        file,
+                        u.at,
+                        Code::InvalidPayload,
+                        format!(
+                            "field {}.{go}: item arguments must all be named",
+                            owner.name
+                        ),
+                        None,
+                    );
+                    ok = false;
+                    break;
+                };
+                let Some(m) = ed
+                    .fields
+                    .iter()
+                    .find(|m| m.json.as_ref().map(|j| j.name.as_str()) == Some(name.as_str()))
+                else {
+                    self.err(
+                        file,
+                        u.at,
+                        Code::InvalidPayload,
+                        format!(
+                            "field {}.{go}: no field with JSON name {name:?}",
+                            owner.name
+                        ),
+                        None,
+                    );
+                    ok = false;
+                    break;
+                };
+                let rust = field_ident(m.go_name.as_deref().unwrap_or_default());
+                if !keys.contains(&rust) {
+                    self.err(
+                        file,
+                        u.at,
+                        Code::InvalidPayload,
+                        format!("field {}.{go}: {name:?} is not a listMapKey", owner.name),
+                        None,
+                    );
+                    ok = false;
+                    break;
+                }
+                let kshape = self.shape(&types::resolve(self.db, self.prog, &ek.pkg, efile, &m.ty));
+                let (value, shown) = match (&a.value, &kshape) {
+                    (Scalar::Str(v), Shape::Scalar(Builtin::String, _)) => {
+                        (NeqValue::Str(v.clone()), format!("{v:?}"))
+                    }
+                    (Scalar::Int { value, .. }, Shape::Scalar(b, _)) if b.is_integer() => {
+                        (NeqValue::Int(*value), value.to_string())
+                    }
+                    (Scalar::Bool(b), Shape::Scalar(Builtin::Bool, _)) => {
+                        (NeqValue::Bool(*b), b.to_string())
+                    }
+                    _ => {
+                        self.err(file, u.at, Code::ArgType, format!("field {}.{go}: item argument {name:?} does not match the key field's type", owner.name), None);
+                        ok = false;
+                        break;
+                    }
+                };
+                selector.push((rust, matches!(kshape, Shape::Scalar(_, true)), value));
+                text.push(format!("{name:?}: {shown}"));
+            }
+            if !ok {
+                continue;
+            }
+            let cohort = format!("{{{}}}", text.join(", "));
+            let inner = unwrap_levels(payload);
+            let inner_stab = level_of(payload).or(stability);
+            if matches!(
+                inner.name.as_str(),
+                "k8s:unionMember" | "k8s:zeroOrOneOfMember"
+            ) {
+                let kind = if inner.name == "k8s:unionMember" {
+                    UnionKind::Union
+                } else {
+                    UnionKind::ZeroOrOneOf
+                };
+                let union_name = match inner.arg("union").map(|a| &a.value) {
+                    Some(Scalar::Str(v)) => v.clone(),
+                    _ => String::new(),
+                };
+                let g = groups.entry((kind as u8, union_name)).or_insert((
+                    kind,
+                    Vec::new(),
+                    inner_stab,
+                ));
+                g.1.push((format!("{field_json}[{cohort}]"), selector));
+                if union_at.is_none() {
+                    union_at = Some(out.len());
+                }
+                if self.counting {
+                    self.stats.lowered += 1;
+                }
+                continue;
+            }
+            let elem_shape = self.shape(&elem_ty);
+            let Ok(inner_checks) = self.lower_tag(
+                owner,
+                file,
+                u,
+                inner,
+                &elem_shape,
+                Some(&elem_ty),
+                inner_stab,
+            ) else {
+                continue;
+            };
+            if self.counting && !inner_checks.is_empty() {
+                self.stats.lowered += 1;
+                self.stats.checks += inner_checks.len();
+            }
+            let elem_rust = self.rust_ty(&ek, &elem_ty);
+            for c in inner_checks {
+                out.push(Check {
+                    short_circuit: c.short_circuit,
+                    non_error: c.non_error,
+                    stability: c.stability,
+                    tag: "k8s:item".into(),
+                    cohort: Some(cohort.clone()),
+                    kind: CheckKind::Item(Box::new(ItemPlan {
+                        selector: selector.clone(),
+                        elem: elem_rust.clone(),
+                        ptr_elems,
+                        elem_shape: elem_shape.clone(),
+                        inner: c,
+                    })),
+                });
+            }
+        }
+        if let Some(at) = union_at {
+            let ptr_elems = matches!(self.shape(ty), Shape::List(true));
+            let mut names: Vec<&(u8, String)> = groups.keys().collect();
+            names.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+            let unions: Vec<Check> = names
+                .into_iter()
+                .map(|k| {
+                    let (kind, members, stability) = groups[k].clone();
+                    Check {
+                        kind: CheckKind::ListUnion(Box::new(ListUnionPlan {
+                            kind,
+                            members,
+                            ptr_elems,
+                        })),
+                        short_circuit: false,
+                        non_error: false,
+                        stability,
+                        tag: "k8s:item".into(),
+                        cohort: None,
+                    }
+                })
+                .collect();
+            if self.counting {
+                self.stats.checks += unions.len();
+            }
+            out.splice(at..at, unions);
+        }
+        out
     }
 
     /// upstream `subfield.go`: the payload runs on one member (by JSON name) of a struct value at `path.<json>`,

@@ -84,6 +84,12 @@ pub enum CheckKind {
     Dependent(Box<DependentPlan>),
     /// `k8s:monotonic` (integers).
     Monotonic,
+    /// `k8s:item(k: v, …)=+tag`: one upstream `ValSliceItem`/`PtrSliceItem` call around one inner check, in the
+    /// cohort named by the selector text.
+    Item(Box<ItemPlan>),
+    /// A union or zero-or-one-of group whose members are list items (`item(…)=+k8s:zeroOrOneOfMember`), run on the
+    /// list itself.
+    ListUnion(Box<ListUnionPlan>),
     /// `k8s:modeDiscriminator` + `k8s:ifMode`: one upstream `Discriminated` call per member field.
     Discriminated(Box<ModePlan>),
     /// `k8s:neq=<v>`.
@@ -344,4 +350,33 @@ pub struct ModePlan {
     pub rules: Vec<(String, Vec<Check>)>,
     /// Level of the implicit Forbidden check used for other modes (set only when every rule has the same one).
     pub default_stability: Option<Stability>,
+}
+
+/// A list-map item selector: (element Rust field name, key is a pointer, value).
+pub type Selector = Vec<(String, bool, NeqValue)>;
+
+/// One upstream `ValSliceItem`/`PtrSliceItem` call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ItemPlan {
+    /// Which element to select (all list-map keys).
+    pub selector: Selector,
+    /// The element's Rust type.
+    pub elem: RustTy,
+    /// The list is `[]*T` (elements are `Option`).
+    pub ptr_elems: bool,
+    /// Shape of the element.
+    pub elem_shape: Shape,
+    /// The wrapped check, applied at `path[i]` of the first matching element.
+    pub inner: Check,
+}
+
+/// A union group over list items.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListUnionPlan {
+    /// Union or zero-or-one-of.
+    pub kind: UnionKind,
+    /// Members: (name used in messages, e.g. `conditions[{"type": "Approved"}]`, selector).
+    pub members: Vec<(String, Selector)>,
+    /// The list is `[]*T`.
+    pub ptr_elems: bool,
 }

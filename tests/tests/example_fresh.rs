@@ -26,7 +26,7 @@ fn generated_example_is_fresh() {
     assert_eq!(out.warnings(), 0, "{:?}", out.diagnostics);
     assert_eq!(
         (out.stats.tags, out.stats.lowered, out.stats.not_lowered),
-        (106, 101, 0)
+        (115, 108, 0)
     );
     let names: Vec<&str> = out.files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(

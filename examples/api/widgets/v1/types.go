@@ -93,6 +93,24 @@ type WidgetSpec struct {
 
 	// +k8s:optional
 	Delivery *Delivery `json:"delivery,omitempty"`
+
+	// +k8s:optional
+	// +k8s:listType=map
+	// +k8s:listMapKey=type
+	// +k8s:item(type: "Ready")=+k8s:immutable
+	// +k8s:item(type: "Ready")=+k8s:zeroOrOneOfMember
+	// +k8s:item(type: "Failed")=+k8s:zeroOrOneOfMember
+	// +k8s:item(type: "Progress")=+k8s:subfield(status)=+k8s:maxLength=5
+	Conditions []Condition `json:"conditions,omitempty"`
+}
+
+// Condition is a list-map item keyed by type.
+type Condition struct {
+	// +k8s:required
+	Type string `json:"type"`
+
+	// +k8s:optional
+	Status string `json:"status,omitempty"`
 }
 
 // Delivery shows modes: a discriminator selects which rules apply to each field; a field with no rule for the

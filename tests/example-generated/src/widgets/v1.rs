@@ -394,6 +394,13 @@ pub struct WidgetSpec {
     pub scaling: ::std::option::Option<crate::widgets::v1::Scaling>,
     #[serde(rename = "delivery", default, skip_serializing_if = "Option::is_none")]
     pub delivery: ::std::option::Option<crate::widgets::v1::Delivery>,
+    #[serde(
+        rename = "conditions",
+        default,
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
+    )]
+    pub conditions: ::std::vec::Vec<crate::widgets::v1::Condition>,
 }
 /// Validates a `WidgetSpec` (upstream `Validate_WidgetSpec`); `obj` and `old` are nilable.
 pub fn validate_widget_spec(
@@ -997,6 +1004,223 @@ pub fn validate_widget_spec(
             break 'scope;
         }
         crate::widgets::v1::validate_delivery(op, &p, new, old_v, errs);
+    }
+    'scope: {
+        let p = path.child("conditions");
+        let new = Some(&obj.conditions);
+        let old_v = old.map(|o| &o.conditions);
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some_and(|v| !v.is_empty())) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+        errs.extend(::vgc_runtime::validate::zero_or_one_of(
+            &p,
+            op,
+            old_v.is_some_and(|o| !o.is_empty()),
+            &[
+                new.is_some_and(|l| l.iter().any(|x| true && x.r#type == "Ready")),
+                new.is_some_and(|l| l.iter().any(|x| true && x.r#type == "Failed")),
+            ],
+            &[
+                old_v.is_some_and(|l| l.iter().any(|x| true && x.r#type == "Ready")),
+                old_v.is_some_and(|l| l.iter().any(|x| true && x.r#type == "Failed")),
+            ],
+            &[
+                "conditions[{\"type\": \"Ready\"}]",
+                "conditions[{\"type\": \"Failed\"}]",
+            ],
+        ));
+        errs.extend(new.map_or_else(::vgc_runtime::ErrorList::new, |n| {
+            ::vgc_runtime::validate::slice_unique(
+                &p,
+                n,
+                (Some(
+                    (|a: &crate::widgets::v1::Condition, b: &crate::widgets::v1::Condition| {
+                        true && a.r#type == b.r#type
+                    })
+                        as fn(
+                            &crate::widgets::v1::Condition,
+                            &crate::widgets::v1::Condition,
+                        ) -> bool,
+                ))
+                .unwrap_or(|_, _| false),
+            )
+        }));
+        'cohort: {
+            let mut sc = false;
+            {
+                let (e, failed) = {
+                    let mut res = (::vgc_runtime::ErrorList::new(), false);
+                    if let Some(list) = new {
+                        if let Some((i, item)) = list
+                            .iter()
+                            .enumerate()
+                            .find(|(_, x)| true && x.r#type == "Ready")
+                        {
+                            let old_item: ::std::option::Option<&crate::widgets::v1::Condition> =
+                                old_v.and_then(|o| o.iter().find(|x| true && x.r#type == "Ready"));
+                            if !(op.is_update() && old_item.is_some_and(|o| o == item)) {
+                                let p = (&p).index(i);
+                                let run =
+                                    |new: ::std::option::Option<&crate::widgets::v1::Condition>,
+                                     old_v: ::std::option::Option<
+                                        &crate::widgets::v1::Condition,
+                                    >| {
+                                        let e: ::vgc_runtime::ErrorList =
+                                            ::vgc_runtime::validate::immutable(&p, op);
+                                        let failed = !e.is_empty();
+                                        (e, failed)
+                                    };
+                                res = run(Some(item), old_item);
+                            }
+                        }
+                    }
+                    res
+                };
+                if failed {
+                    sc = true;
+                    errs.extend(e.mark_short_circuit());
+                }
+            }
+            if sc {
+                break 'cohort;
+            }
+        }
+        'cohort: {
+            let mut sc = false;
+            {
+                let (_, failed) = {
+                    let mut res = (::vgc_runtime::ErrorList::new(), false);
+                    if let Some(list) = new {
+                        if let Some((i, item)) = list
+                            .iter()
+                            .enumerate()
+                            .find(|(_, x)| true && x.r#type == "Progress")
+                        {
+                            let old_item: ::std::option::Option<&crate::widgets::v1::Condition> =
+                                old_v.and_then(|o| {
+                                    o.iter().find(|x| true && x.r#type == "Progress")
+                                });
+                            if !(op.is_update() && old_item.is_some_and(|o| o == item)) {
+                                let p = (&p).index(i);
+                                let run = |new: ::std::option::Option<
+                                    &crate::widgets::v1::Condition,
+                                >,
+                                           old_v: ::std::option::Option<
+                                    &crate::widgets::v1::Condition,
+                                >| {
+                                    let mut e = ::vgc_runtime::ErrorList::new();
+                                    let mut failed = false;
+                                    if let Some(s) = new {
+                                        let os = old_v;
+                                        let new: ::std::option::Option<&::std::string::String> =
+                                            Some(&s.status);
+                                        let old_v: ::std::option::Option<&::std::string::String> =
+                                            os.and_then(|o| Some(&o.status));
+                                        if !(op.is_update() && os.is_some() && new == old_v) {
+                                            let p = (&p).child("status");
+                                            failed = !(new.is_some_and(|v| {
+                                                ::vgc_runtime::validate::IsSet::is_set(v)
+                                            }));
+                                        }
+                                    }
+                                    (e, failed)
+                                };
+                                res = run(Some(item), old_item);
+                            }
+                        }
+                    }
+                    res
+                };
+                if failed {
+                    sc = true;
+                }
+            }
+            if sc {
+                break 'cohort;
+            }
+            {
+                let (e, _) = {
+                    let mut res = (::vgc_runtime::ErrorList::new(), false);
+                    if let Some(list) = new {
+                        if let Some((i, item)) = list
+                            .iter()
+                            .enumerate()
+                            .find(|(_, x)| true && x.r#type == "Progress")
+                        {
+                            let old_item: ::std::option::Option<&crate::widgets::v1::Condition> =
+                                old_v.and_then(|o| {
+                                    o.iter().find(|x| true && x.r#type == "Progress")
+                                });
+                            if !(op.is_update() && old_item.is_some_and(|o| o == item)) {
+                                let p = (&p).index(i);
+                                let run = |new: ::std::option::Option<
+                                    &crate::widgets::v1::Condition,
+                                >,
+                                           old_v: ::std::option::Option<
+                                    &crate::widgets::v1::Condition,
+                                >| {
+                                    let mut e = ::vgc_runtime::ErrorList::new();
+                                    let mut failed = false;
+                                    if let Some(s) = new {
+                                        let os = old_v;
+                                        let new: ::std::option::Option<&::std::string::String> =
+                                            Some(&s.status);
+                                        let old_v: ::std::option::Option<&::std::string::String> =
+                                            os.and_then(|o| Some(&o.status));
+                                        if !(op.is_update() && os.is_some() && new == old_v) {
+                                            let p = (&p).child("status");
+                                            e = ::vgc_runtime::validate::max_length(
+                                                &p,
+                                                new.map(|v| v.as_str()),
+                                                5i64,
+                                            );
+                                            failed = !e.is_empty();
+                                        }
+                                    }
+                                    (e, failed)
+                                };
+                                res = run(Some(item), old_item);
+                            }
+                        }
+                    }
+                    res
+                };
+                errs.extend(e);
+            }
+        }
+        if let Some(n) = new {
+            ::vgc_runtime::validate::each_slice_val(
+                op,
+                &p,
+                n,
+                old_v.map(|o| &o[..]),
+                Some(
+                    (|a: &crate::widgets::v1::Condition, b: &crate::widgets::v1::Condition| {
+                        true && a.r#type == b.r#type
+                    })
+                        as fn(
+                            &crate::widgets::v1::Condition,
+                            &crate::widgets::v1::Condition,
+                        ) -> bool,
+                ),
+                Some(
+                    (|a: &crate::widgets::v1::Condition, b: &crate::widgets::v1::Condition| a == b)
+                        as fn(
+                            &crate::widgets::v1::Condition,
+                            &crate::widgets::v1::Condition,
+                        ) -> bool,
+                ),
+                |p, v, o, errs| crate::widgets::v1::validate_condition(op, p, Some(v), o, errs),
+                errs,
+            );
+        }
     }
 }
 impl ::vgc_runtime::Validate for WidgetSpec {
@@ -2070,5 +2294,82 @@ impl ::vgc_runtime::Validate for Delivery {
         errs: &mut ::vgc_runtime::ErrorList,
     ) {
         validate_delivery(op, path, Some(self), old, errs);
+    }
+}
+/// Go type `example.com/widgets/widgets/v1.Condition`.
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct Condition {
+    #[serde(
+        rename = "type",
+        default,
+        deserialize_with = "::vgc_runtime::types::null_as_default"
+    )]
+    pub r#type: ::std::string::String,
+    #[serde(
+        rename = "status",
+        default,
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
+    )]
+    pub status: ::std::string::String,
+}
+/// Validates a `Condition` (upstream `Validate_Condition`); `obj` and `old` are nilable.
+pub fn validate_condition(
+    op: &::vgc_runtime::Operation,
+    path: &::vgc_runtime::Path<'_>,
+    obj: ::std::option::Option<&Condition>,
+    old: ::std::option::Option<&Condition>,
+    errs: &mut ::vgc_runtime::ErrorList,
+) {
+    #[allow(unused_imports)]
+    use ::vgc_runtime::ErrorListExt as _;
+    let Some(obj) = obj else { return };
+    'scope: {
+        let p = path.child("type");
+        let new = Some(&obj.r#type);
+        let old_v = old.map(|o| &o.r#type);
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        {
+            let e: ::vgc_runtime::ErrorList = ::vgc_runtime::validate::required(
+                &p,
+                new.is_some_and(|v| ::vgc_runtime::validate::IsSet::is_set(v)),
+            );
+            if !e.is_empty() {
+                sc = true;
+                errs.extend(e.mark_short_circuit());
+            }
+        }
+        if sc {
+            break 'scope;
+        }
+    }
+    'scope: {
+        let p = path.child("status");
+        let new = Some(&obj.status);
+        let old_v = old.map(|o| &o.status);
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some_and(|v| ::vgc_runtime::validate::IsSet::is_set(v))) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+    }
+}
+impl ::vgc_runtime::Validate for Condition {
+    fn validate_into(
+        &self,
+        old: ::std::option::Option<&Self>,
+        op: &::vgc_runtime::Operation,
+        path: &::vgc_runtime::Path<'_>,
+        errs: &mut ::vgc_runtime::ErrorList,
+    ) {
+        validate_condition(op, path, Some(self), old, errs);
     }
 }
