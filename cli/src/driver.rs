@@ -35,6 +35,8 @@ pub struct BuildRequest {
     pub extra_roots: Vec<String>,
     /// Stop after diagnostics and lowering (`vgc check`): no code is generated or formatted.
     pub check_only: bool,
+    /// Also write a stub `src/custom.rs` for `+k8s:customValidation` functions when that file does not exist.
+    pub custom_stub: bool,
 }
 
 /// The result of a build: diagnostics (sorted), the sources they point into, counts, and generated files.
@@ -135,6 +137,15 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
         }
     }
     if let Some(dir) = &req.out {
+        if req.custom_stub
+            && !dir.join("src/custom.rs").exists()
+            && let Some(mut stub) = vgc_codegen::custom_stub(&plan, &opts)
+        {
+            if let Some(formatted) = rustfmt(&stub.contents) {
+                stub.contents = formatted;
+            }
+            out.files.push(stub);
+        }
         for f in &out.files {
             if let Err(e) = write_atomic(&dir.join(&f.path), &f.contents) {
                 out.io_error = Some(format!("{}: {e}", dir.join(&f.path).display()));

@@ -39,6 +39,10 @@ enum Command {
         /// Print diagnostics one per line (`file:line:col: severity[CODE]: message`).
         #[arg(long)]
         short: bool,
+        /// Write a stub `src/custom.rs` (functions that accept everything) for `+k8s:customValidation` when the
+        /// output has none; replace the stub bodies with the real checks.
+        #[arg(long)]
+        custom_stub: bool,
         /// Extra root criterion for every enabled package (`*`, `TypesWithField=F`, `TypesWithSuffix=S`), as an
         /// activating package would add (repeatable).
         #[arg(long = "roots")]
@@ -71,6 +75,7 @@ fn main() -> ExitCode {
             runtime_version,
             short,
             roots,
+            custom_stub,
         } => {
             let runtime = match (runtime_path, runtime_version) {
                 (_, Some(v)) => RuntimeDep::Version(v),
@@ -89,6 +94,7 @@ fn main() -> ExitCode {
                     runtime,
                     extra_roots: roots,
                     check_only: false,
+                    custom_stub,
                 },
                 short,
             )
@@ -101,6 +107,7 @@ fn main() -> ExitCode {
                 runtime: RuntimeDep::Version("0.1".into()),
                 extra_roots: Vec::new(),
                 check_only: true,
+                custom_stub: false,
             },
             short,
         ),

@@ -43,6 +43,14 @@ pub struct CodegenError {
     pub message: String,
 }
 
+/// A starting `src/custom.rs` for the `+k8s:customValidation` functions: `pub struct Custom;` and an impl of
+/// every generated module's `Custom` trait whose functions report no errors. `None` when the crate needs none.
+/// Written by `vgc build --custom-stub` only when the file does not exist; replace the bodies with real checks.
+#[must_use]
+pub fn custom_stub(plan: &CratePlan, opts: &Options) -> Option<GeneratedFile> {
+    emit::custom_stub(plan, opts)
+}
+
 /// Generates the crate's files: `Cargo.toml`, `src/lib.rs`, one module file per Go package and intermediate
 /// `mod.rs`-style parents. Output is deterministic.
 ///

@@ -273,7 +273,7 @@ pub static TAGS: &[TagSpec] = &[
         false,
         Stable,
         NONE,
-        N,
+        L,
         "Calls a hand-written ValidateCustom_<Type>[_<Field>] function.",
     ),
     tag(

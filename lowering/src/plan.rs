@@ -84,6 +84,18 @@ pub enum CheckKind {
     Dependent(Box<DependentPlan>),
     /// `k8s:monotonic` (integers).
     Monotonic,
+    /// `k8s:customValidation`: a call to the user's hand-written function `method` (upstream
+    /// `ValidateCustom_<Type>[_<Field>]`), declared in the module's `Custom` trait for values of type `ty`.
+    Custom {
+        /// Method name in the module's `Custom` trait, e.g. `validate_custom_eviction_responder_name`.
+        method: String,
+        /// Upstream function name, e.g. `ValidateCustom_EvictionResponder_Name`.
+        upstream: String,
+        /// Value type (without `Option`).
+        ty: RustTy,
+        /// Rust module path of the module declaring the `Custom` trait.
+        module: Vec<String>,
+    },
     /// `k8s:item(k: v, …)=+tag`: one upstream `ValSliceItem`/`PtrSliceItem` call around one inner check, in the
     /// cohort named by the selector text.
     Item(Box<ItemPlan>),

@@ -14,6 +14,7 @@ fn run(dir: &Path) -> String {
         runtime: RuntimeDep::Version("0.1".into()),
         extra_roots: Vec::new(),
         check_only: false,
+        custom_stub: false,
     };
     let out = vgc::build(&req);
     let prefix = format!("{}/", dir.display());

@@ -20,6 +20,7 @@ fn generated_example_is_fresh() {
         runtime: RuntimeDep::Path("../../runtime".into()),
         extra_roots: Vec::new(),
         check_only: false,
+        custom_stub: false,
     };
     let out = vgc::build(&req);
     assert_eq!(out.errors(), 0, "{:?}", out.diagnostics);

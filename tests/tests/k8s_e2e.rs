@@ -84,7 +84,12 @@ fn real_k8s_api_end_to_end() {
         // packages (`+k8s:validation-gen-input=k8s.io/api/...`); k8s.io/api's own doc.go files activate less.
         extra_roots: vec!["TypesWithField=TypeMeta".into()],
         check_only: false,
+        // k8s.io/api's `+k8s:customValidation` functions are hand-written upstream (kubernetes/kubernetes); the
+        // real-input cases below avoid the fields they cover, so stubs that accept everything are enough here.
+        custom_stub: true,
     };
+    // Start from a fresh stub so a changed k8s.io/api cannot leave a stale one behind.
+    let _ = std::fs::remove_file(generated.join("src/custom.rs"));
     let out = vgc::build(&req);
     let errors: Vec<String> = out
         .diagnostics
@@ -105,11 +110,14 @@ fn real_k8s_api_end_to_end() {
         "{:?}",
         out.stats
     );
-    let only_not_lowered = out
+    // Every tag family used by k8s.io/api is lowered: no VGC0201 "not lowered yet" warning, no other diagnostic.
+    assert_eq!(out.stats.not_lowered, 0, "{:?}", out.stats);
+    let shown: Vec<String> = out
         .diagnostics
         .iter()
-        .all(|d| d.code == vgc_ir::Code::NotLowered);
-    assert!(only_not_lowered, "only VGC0201 warnings are expected");
+        .map(|d| vgc::render::short(d, &out.sources))
+        .collect();
+    assert!(shown.is_empty(), "{shown:?}");
     // Every `+k8s:` line of the tree was extracted and every validation tag parsed: compare with a plain text scan.
     let scanned = count_tag_lines(Path::new(&api_dir));
     assert_eq!(

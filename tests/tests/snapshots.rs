@@ -13,6 +13,7 @@ fn request(path: &Path) -> BuildRequest {
         runtime: RuntimeDep::Path("../../runtime".into()),
         extra_roots: Vec::new(),
         check_only: false,
+        custom_stub: false,
     }
 }
 
