@@ -312,12 +312,27 @@ fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
         .flatten()
         .filter(|f| f.has_work())
         .map(|f| field_code(ctx, f));
+    // Roots with validations route on the request's subresource as upstream's registered function does.
+    let routing = match (&t.subresources, t.has_validations) {
+        (Some((allowed, go_type)), true) => quote! {
+            fn validate(&self, old: ::std::option::Option<&Self>, op: &::vgc_runtime::Operation) -> ::vgc_runtime::ErrorList {
+                if ![#(#allowed),*].iter().any(|a| op.subresource_is(a)) {
+                    return ::std::vec![::vgc_runtime::Error::internal(&::vgc_runtime::Path::Root, ::std::format!("no validation found for {}, subresource: {}", #go_type, op.subresource_path()))];
+                }
+                let mut errs = ::vgc_runtime::ErrorList::new();
+                #f(op, &::vgc_runtime::Path::Root, Some(self), old, &mut errs);
+                errs
+            }
+        },
+        _ => TokenStream::new(),
+    };
     let validate_impl = if t.fields.is_some() {
         quote! {
             impl ::vgc_runtime::Validate for #name {
                 fn validate_into(&self, old: ::std::option::Option<&Self>, op: &::vgc_runtime::Operation, path: &::vgc_runtime::Path<'_>, errs: &mut ::vgc_runtime::ErrorList) {
                     #f(op, path, Some(self), old, errs);
                 }
+                #routing
             }
         }
     } else {

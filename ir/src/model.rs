@@ -55,7 +55,8 @@ pub struct TypeIr {
     pub fields: Vec<FieldIr>,
     /// `+k8s:` tags of the type's own comment.
     pub tags: Vec<TagUse>,
-    /// `+k8s:validation-gen` tags of the second-closest comment (upstream honours both places).
+    /// `+k8s:validation-gen`, `+k8s:supportsSubresource` and `+k8s:isSubresource` tags of the second-closest
+    /// comment (upstream honours both places).
     pub second_tags: Vec<TagUse>,
     /// Span of the name.
     pub at: SpanId,
@@ -132,7 +133,12 @@ pub fn lower_file(g: &GoFile) -> (FileIr, Vec<std::ops::Range<usize>>) {
         };
         let second: Vec<TagUse> = tag_uses("+k8s:", &t.second_doc, &mut push)
             .into_iter()
-            .filter(|u| u.name == "k8s:validation-gen")
+            .filter(|u| {
+                matches!(
+                    u.name.as_str(),
+                    "k8s:validation-gen" | "k8s:supportsSubresource" | "k8s:isSubresource"
+                )
+            })
             .collect();
         ir.types.push(TypeIr {
             name: t.name.clone(),

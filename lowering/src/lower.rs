@@ -341,6 +341,7 @@ impl Lowerer<'_> {
                 root,
                 has_validations: has,
                 docs,
+                subresources: root.then(|| self.subresources(k, decl)),
             });
         }
         let ty = types::resolve(self.db, self.prog, &k.pkg, file, &decl.ty);
@@ -358,7 +359,45 @@ impl Lowerer<'_> {
             root,
             has_validations: has,
             docs,
+            subresources: root.then(|| self.subresources(k, decl)),
         })
+    }
+
+    /// upstream `RegisterValidations` (spec §3.6): `"/"` unless `isSubresource`, plus every `supportsSubresource`
+    /// value and the `isSubresource` value, sorted; and the Go `%T` of the object.
+    fn subresources(&self, k: &TypeKey, decl: &vgc_ir::model::TypeIr) -> (Vec<String>, String) {
+        let mut allowed = std::collections::BTreeSet::new();
+        let mut is_sub = false;
+        for u in decl.tags.iter().chain(&decl.second_tags) {
+            let value = || {
+                u.raw_value
+                    .as_deref()
+                    .map(str::trim)
+                    .and_then(vgc_parser::structtag::unquote_interpreted)
+            };
+            match u.name.as_str() {
+                "k8s:supportsSubresource" => {
+                    allowed.extend(value());
+                }
+                "k8s:isSubresource" => {
+                    is_sub = true;
+                    allowed.extend(value());
+                }
+                _ => {}
+            }
+        }
+        if !is_sub {
+            allowed.insert("/".to_string());
+        }
+        let pkg_name = self
+            .prog
+            .packages
+            .get(&k.pkg)
+            .map_or("", |p| p.name.as_str());
+        (
+            allowed.into_iter().collect(),
+            format!("*{pkg_name}.{}", k.name),
+        )
     }
 
     fn iteration(&self, t: &Ty, matcher: Matcher) -> Option<Iteration> {

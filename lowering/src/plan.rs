@@ -238,6 +238,9 @@ pub struct TypePlan {
     pub iteration: Option<Iteration>,
     /// Root type (gets a `Validate` impl even without checks).
     pub root: bool,
+    /// For roots: the subresource paths validation is registered for (sorted; `"/"` unless `isSubresource`) and
+    /// the Go `%T` of the object (`*v1.Pod`) for upstream's "no validation found" internal error.
+    pub subresources: Option<(Vec<String>, String)>,
     /// Has validations (transitively); only such types get a validation function.
     pub has_validations: bool,
     /// Doc comment lines (without tag lines).

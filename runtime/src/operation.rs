@@ -55,9 +55,49 @@ impl Operation {
             .get(name)
             .map_or((false, false), |on| (*on, true))
     }
+    /// True when [`Operation::subresource_path`] equals `path`, without allocating.
+    #[must_use]
+    pub fn subresource_is(&self, path: &str) -> bool {
+        let Some(mut rest) = path.strip_prefix('/') else {
+            return false;
+        };
+        if self.subresources.is_empty() {
+            return rest.is_empty();
+        }
+        for (i, seg) in self.subresources.iter().enumerate() {
+            if i > 0 {
+                match rest.strip_prefix('/') {
+                    Some(r) => rest = r,
+                    None => return false,
+                }
+            }
+            match rest.strip_prefix(seg.as_str()) {
+                Some(r) => rest = r,
+                None => return false,
+            }
+        }
+        rest.is_empty()
+    }
+
     /// upstream `Request.SubresourcePath()`: `"/"` without subresources, otherwise `"/" + join("/")`.
     #[must_use]
     pub fn subresource_path(&self) -> String {
         format!("/{}", self.subresources.join("/"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn subresource_paths() {
+        let mut op = Operation::create();
+        assert_eq!(op.subresource_path(), "/");
+        assert!(op.subresource_is("/") && !op.subresource_is("/status"));
+        op.subresources = vec!["x".into(), "y".into()];
+        assert_eq!(op.subresource_path(), "/x/y");
+        assert!(
+            op.subresource_is("/x/y") && !op.subresource_is("/x") && !op.subresource_is("/x/yz")
+        );
     }
 }

@@ -23,6 +23,9 @@ struct Case {
     /// Validation options defined for the operation (absent ones are undefined).
     #[serde(default)]
     options: std::collections::BTreeMap<String, bool>,
+    /// Subresource path segments of the request.
+    #[serde(default)]
+    subresources: Vec<String>,
     expect: Vec<String>,
 }
 
@@ -31,6 +34,7 @@ fn run<T: Validate + serde::de::DeserializeOwned>(c: &Case) -> Vec<String> {
     let old: Option<T> = c.old.clone().map(|o| serde_json::from_value(o).unwrap_or_else(|e| panic!("{}: {e}", c.name)));
     let mut op = if old.is_some() { Operation::update() } else { Operation::create() };
     op.options = c.options.clone();
+    op.subresources = c.subresources.clone();
     obj.validate(old.as_ref(), &op).iter().map(line).collect()
 }
 

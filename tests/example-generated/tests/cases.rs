@@ -28,6 +28,9 @@ struct Case {
     /// Validation options defined for the operation (absent ones are undefined).
     #[serde(default)]
     options: std::collections::BTreeMap<String, bool>,
+    /// Subresource path segments of the request.
+    #[serde(default)]
+    subresources: Vec<String>,
     object: serde_json::Value,
     #[serde(default)]
     old: Option<serde_json::Value>,
@@ -46,6 +49,7 @@ fn run<T: Validate + serde::de::DeserializeOwned>(c: &Case) -> Vec<String> {
         Operation::create()
     };
     op.options = c.options.clone();
+    op.subresources = c.subresources.clone();
     obj.validate(old.as_ref(), &op).iter().map(line).collect()
 }
 

@@ -2,7 +2,8 @@ package v1
 
 import metav1 "example.com/widgets/meta/v1"
 
-// Widget is a root type: it has a TypeMeta field.
+// Widget is a root type: it has a TypeMeta field. Its validation also serves the status subresource.
+// +k8s:supportsSubresource="/status"
 type Widget struct {
 	metav1.TypeMeta `json:",inline"`
 

@@ -125,6 +125,25 @@ impl ::vgc_runtime::Validate for Gadget {
     ) {
         validate_gadget(op, path, Some(self), old, errs);
     }
+    fn validate(
+        &self,
+        old: ::std::option::Option<&Self>,
+        op: &::vgc_runtime::Operation,
+    ) -> ::vgc_runtime::ErrorList {
+        if !["/"].iter().any(|a| op.subresource_is(a)) {
+            return ::std::vec![::vgc_runtime::Error::internal(
+                &::vgc_runtime::Path::Root,
+                ::std::format!(
+                    "no validation found for {}, subresource: {}",
+                    "*v1.Gadget",
+                    op.subresource_path()
+                )
+            )];
+        }
+        let mut errs = ::vgc_runtime::ErrorList::new();
+        validate_gadget(op, &::vgc_runtime::Path::Root, Some(self), old, &mut errs);
+        errs
+    }
 }
 /// Go type `example.com/widgets/widgets/v1.GadgetCommon`.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -303,6 +322,25 @@ impl ::vgc_runtime::Validate for Widget {
         errs: &mut ::vgc_runtime::ErrorList,
     ) {
         validate_widget(op, path, Some(self), old, errs);
+    }
+    fn validate(
+        &self,
+        old: ::std::option::Option<&Self>,
+        op: &::vgc_runtime::Operation,
+    ) -> ::vgc_runtime::ErrorList {
+        if !["/", "/status"].iter().any(|a| op.subresource_is(a)) {
+            return ::std::vec![::vgc_runtime::Error::internal(
+                &::vgc_runtime::Path::Root,
+                ::std::format!(
+                    "no validation found for {}, subresource: {}",
+                    "*v1.Widget",
+                    op.subresource_path()
+                )
+            )];
+        }
+        let mut errs = ::vgc_runtime::ErrorList::new();
+        validate_widget(op, &::vgc_runtime::Path::Root, Some(self), old, &mut errs);
+        errs
     }
 }
 /// Go type `example.com/widgets/widgets/v1.WidgetSpec`.
