@@ -500,6 +500,8 @@ fn cohort_code(
                 quote! { { let (_, failed) = #call; if failed { sc = true; } } }
             } else if c.short_circuit {
                 quote! { { let (e, failed) = #call; if failed { sc = true; errs.extend(e #m); } } }
+            } else if c.non_error {
+                quote! { let _ = #call; }
             } else {
                 quote! { { let (e, _) = #call; errs.extend(e #m); } }
             }
@@ -511,6 +513,9 @@ fn cohort_code(
             quote! { { let e: ::vgc_runtime::ErrorList = #call; if !e.is_empty() { sc = true; } } }
         } else if c.short_circuit {
             quote! { { let e: ::vgc_runtime::ErrorList = #call; if !e.is_empty() { sc = true; errs.extend(e #m); } } }
+        } else if c.non_error {
+            // A NonError check that is not a short-circuit has no observable effect (upstream drops its errors).
+            quote! { let _ = #call; }
         } else {
             quote! { errs.extend(#call #m); }
         };
@@ -648,6 +653,16 @@ fn check_call(
                 #dj, (#new.is_some_and(|o| #dset), #old.map(|o| #dset))))
         }
         CheckKind::Monotonic => quote!(#v::monotonic(#path, op, #new, #old)),
+        CheckKind::FixedResult { result, msg } => {
+            if *result {
+                quote!(::vgc_runtime::ErrorList::new())
+            } else {
+                let detail = format!("forced failure: {msg}");
+                quote!(
+                    ::std::vec![::vgc_runtime::Error::invalid(#path, #v::bad_value(&#new), #detail).with_origin("validateFalse")]
+                )
+            }
+        }
         CheckKind::Custom { method, module, .. } => {
             let m = format_ident!("{method}");
             let segs = module.iter().map(|s| ident(s));

@@ -681,7 +681,7 @@ pub static TAGS: &[TagSpec] = &[
         true,
         Alpha,
         NONE,
-        N,
+        L,
         "Test tag: always fails generation.",
     ),
     tag(
@@ -692,7 +692,7 @@ pub static TAGS: &[TagSpec] = &[
         false,
         Alpha,
         NONE,
-        N,
+        L,
         "Test tag: always fails validation.",
     ),
     tag(
@@ -703,7 +703,7 @@ pub static TAGS: &[TagSpec] = &[
         false,
         Alpha,
         NONE,
-        N,
+        L,
         "Test tag: never fails.",
     ),
     tag(
@@ -714,7 +714,7 @@ pub static TAGS: &[TagSpec] = &[
         false,
         Alpha,
         NONE,
-        N,
+        L,
         "Test tag: never fails (alpha).",
     ),
     tag(
@@ -725,7 +725,7 @@ pub static TAGS: &[TagSpec] = &[
         false,
         Beta,
         NONE,
-        N,
+        L,
         "Test tag: never fails (beta).",
     ),
     tag(

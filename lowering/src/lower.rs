@@ -1069,6 +1069,58 @@ impl Lowerer<'_> {
                     module: module_path(self.prog, &owner.pkg),
                 })]
             }
+            "k8s:validateTrue"
+            | "k8s:validateTrueAlpha"
+            | "k8s:validateTrueBeta"
+            | "k8s:validateFalse" => {
+                // upstream `testing.go`: flags and cohort come from the args; the Alpha/Beta variants only differ
+                // in their tag level (for the lint), not in their functions.
+                let mut c = mk(CheckKind::FixedResult {
+                    result: tag.name != "k8s:validateFalse",
+                    msg: s().unwrap_or_default(),
+                });
+                if let Some(Scalar::Str(flags)) = tag.arg("flags").map(|a| &a.value) {
+                    for fl in flags.split(',').map(str::trim) {
+                        match fl {
+                            "ShortCircuit" => c.short_circuit = true,
+                            "NonError" => c.non_error = true,
+                            other => {
+                                self.err(
+                                    file,
+                                    u.at,
+                                    Code::InvalidPayload,
+                                    format!(
+                                        "{}: can't decode tag payload: unknown flag: {other:?}",
+                                        what()
+                                    ),
+                                    Some(
+                                        "flags are ShortCircuit and NonError, comma-separated"
+                                            .into(),
+                                    ),
+                                );
+                                return Err(());
+                            }
+                        }
+                    }
+                }
+                if let Some(Scalar::Str(cohort)) = tag.arg("cohort").map(|a| &a.value)
+                    && !cohort.is_empty()
+                {
+                    c.cohort = Some(cohort.clone());
+                }
+                vec![c]
+            }
+            "k8s:validateError" => {
+                let payload = s().unwrap_or_default();
+                self.err(
+                    file,
+                    u.at,
+                    Code::InvalidPayload,
+                    format!("{}: forced error: {payload:?}", what()),
+                    Some("k8s:validateError always fails generation (a test tag)".into()),
+                );
+                return Err(());
+            }
             "k8s:monotonic" => {
                 if int_kind.is_none() {
                     return bad(

@@ -84,6 +84,14 @@ pub enum CheckKind {
     Dependent(Box<DependentPlan>),
     /// `k8s:monotonic` (integers).
     Monotonic,
+    /// The test tags `validateTrue*` (`result == true`, never fails) and `validateFalse` (upstream `FixedResult`:
+    /// `Invalid(path, value, "forced failure: <msg>")`, origin `validateFalse`).
+    FixedResult {
+        /// `true` never fails.
+        result: bool,
+        /// The payload message.
+        msg: String,
+    },
     /// `k8s:customValidation`: a call to the user's hand-written function `method` (upstream
     /// `ValidateCustom_<Type>[_<Field>]`), declared in the module's `Custom` trait for values of type `ty`.
     Custom {

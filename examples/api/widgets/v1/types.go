@@ -103,6 +103,21 @@ type WidgetSpec struct {
 	// +k8s:item(type: "Failed")=+k8s:zeroOrOneOfMember
 	// +k8s:item(type: "Progress")=+k8s:subfield(status)=+k8s:maxLength=5
 	Conditions []Condition `json:"conditions,omitempty"`
+
+	// +k8s:optional
+	Probe *Probe `json:"probe,omitempty"`
+}
+
+// Probe carries the validate* test tags (upstream uses them in its own tests): flags, cohorts, fixed results.
+type Probe struct {
+	// +k8s:validateFalse(flags: "ShortCircuit")="stop here"
+	// +k8s:validateFalse="never reached"
+	// +k8s:validateTrue="fine"
+	A *string `json:"a,omitempty"`
+
+	// +k8s:validateFalse(cohort: "c1")="in c1"
+	// +k8s:validateFalse(flags: "NonError")="silent"
+	B string `json:"b,omitempty"`
 }
 
 // Condition is a list-map item keyed by type.

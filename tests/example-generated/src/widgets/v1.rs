@@ -439,6 +439,8 @@ pub struct WidgetSpec {
         skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub conditions: ::std::vec::Vec<crate::widgets::v1::Condition>,
+    #[serde(rename = "probe", default, skip_serializing_if = "Option::is_none")]
+    pub probe: ::std::option::Option<crate::widgets::v1::Probe>,
 }
 /// Validates a `WidgetSpec` (upstream `Validate_WidgetSpec`); `obj` and `old` are nilable.
 pub fn validate_widget_spec(
@@ -1259,6 +1261,22 @@ pub fn validate_widget_spec(
                 errs,
             );
         }
+    }
+    'scope: {
+        let p = path.child("probe");
+        let new = obj.probe.as_ref();
+        let old_v = old.and_then(|o| o.probe.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some()) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+        crate::widgets::v1::validate_probe(op, &p, new, old_v, errs);
     }
 }
 impl ::vgc_runtime::Validate for WidgetSpec {
@@ -2409,5 +2427,104 @@ impl ::vgc_runtime::Validate for Condition {
         errs: &mut ::vgc_runtime::ErrorList,
     ) {
         validate_condition(op, path, Some(self), old, errs);
+    }
+}
+/// Go type `example.com/widgets/widgets/v1.Probe`.
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct Probe {
+    #[serde(rename = "a", default, skip_serializing_if = "Option::is_none")]
+    pub a: ::std::option::Option<::std::string::String>,
+    #[serde(
+        rename = "b",
+        default,
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
+    )]
+    pub b: ::std::string::String,
+}
+/// Validates a `Probe` (upstream `Validate_Probe`); `obj` and `old` are nilable.
+pub fn validate_probe(
+    op: &::vgc_runtime::Operation,
+    path: &::vgc_runtime::Path<'_>,
+    obj: ::std::option::Option<&Probe>,
+    old: ::std::option::Option<&Probe>,
+    errs: &mut ::vgc_runtime::ErrorList,
+) {
+    #[allow(unused_imports)]
+    use ::vgc_runtime::ErrorListExt as _;
+    let Some(obj) = obj else { return };
+    'scope: {
+        let p = path.child("a");
+        let new = obj.a.as_ref();
+        let old_v = old.and_then(|o| o.a.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        {
+            let e: ::vgc_runtime::ErrorList = ::std::vec![
+                ::vgc_runtime::Error::invalid(
+                    &p,
+                    ::vgc_runtime::validate::bad_value(&new),
+                    "forced failure: stop here"
+                )
+                .with_origin("validateFalse")
+            ];
+            if !e.is_empty() {
+                sc = true;
+                errs.extend(e.mark_short_circuit());
+            }
+        }
+        if sc {
+            break 'scope;
+        }
+        errs.extend(::std::vec![
+            ::vgc_runtime::Error::invalid(
+                &p,
+                ::vgc_runtime::validate::bad_value(&new),
+                "forced failure: never reached"
+            )
+            .with_origin("validateFalse")
+        ]);
+        errs.extend(::vgc_runtime::ErrorList::new());
+    }
+    'scope: {
+        let p = path.child("b");
+        let new = Some(&obj.b);
+        let old_v = old.map(|o| &o.b);
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        let _ = ::std::vec![
+            ::vgc_runtime::Error::invalid(
+                &p,
+                ::vgc_runtime::validate::bad_value(&new),
+                "forced failure: silent"
+            )
+            .with_origin("validateFalse")
+        ];
+        'cohort: {
+            let mut sc = false;
+            errs.extend(::std::vec![
+                ::vgc_runtime::Error::invalid(
+                    &p,
+                    ::vgc_runtime::validate::bad_value(&new),
+                    "forced failure: in c1"
+                )
+                .with_origin("validateFalse")
+            ]);
+        }
+    }
+}
+impl ::vgc_runtime::Validate for Probe {
+    fn validate_into(
+        &self,
+        old: ::std::option::Option<&Self>,
+        op: &::vgc_runtime::Operation,
+        path: &::vgc_runtime::Path<'_>,
+        errs: &mut ::vgc_runtime::ErrorList,
+    ) {
+        validate_probe(op, path, Some(self), old, errs);
     }
 }
