@@ -565,7 +565,15 @@ fn check_call(
         CheckKind::MinProperties(n) => quote!(#v::min_properties(#path, #len, #n)),
         CheckKind::MaxProperties(n) => quote!(#v::max_properties(#path, #len, #n)),
         CheckKind::Format(f) => quote!(#v::format(#path, #s, #f)),
-        CheckKind::Enum(vals) => quote!(#v::enum_value(#path, #s, &[#(#vals),*])),
+        CheckKind::Enum(vals, excl) if excl.is_empty() => {
+            quote!(#v::enum_value(#path, #s, &[#(#vals),*]))
+        }
+        CheckKind::Enum(vals, excl) => {
+            let rules = excl
+                .iter()
+                .map(|(val, when, opt)| quote!((#val, #when, #opt)));
+            quote!(#v::enum_value_with_exclusions(#path, op, #s, &[#(#vals),*], &[#(#rules),*]))
+        }
         CheckKind::Immutable => quote!(#v::immutable(#path, op)),
         CheckKind::Update(cs, matcher) => {
             let cs: Vec<TokenStream> = cs

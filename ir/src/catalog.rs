@@ -183,7 +183,7 @@ const fn tag(
     }
 }
 
-use Lowering::{Lowered as L, Metadata as M, NotYet as N};
+use Lowering::{Lowered as L, Metadata as M};
 use Stability::{Alpha, Beta, Stable};
 use ValueKind::{Int, Raw, String as Str, Tag as TagV};
 
@@ -339,7 +339,7 @@ pub static TAGS: &[TagSpec] = &[
         false,
         Alpha,
         NONE,
-        N,
+        L,
         "Excludes this constant from its enum (usually under ifEnabled/ifDisabled).",
     ),
     tag(

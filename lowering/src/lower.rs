@@ -976,7 +976,10 @@ impl Lowerer<'_> {
                         format!("{}: can only be used on string types", what()),
                     );
                 }
-                vec![mk(CheckKind::Enum(self.enum_values(owner)))]
+                {
+                    let (values, exclusions) = self.enum_values(owner);
+                    vec![mk(CheckKind::Enum(values, exclusions))]
+                }
             }
             "k8s:immutable" => vec![mk(CheckKind::Immutable)],
             "k8s:update" => {
@@ -2065,8 +2068,11 @@ impl Lowerer<'_> {
 
     /// upstream enum discovery: constants of exactly this type in any loaded package, minus `enumExclude`,
     /// de-duplicated by value (longer comment wins, then the smaller comment), values sorted.
-    fn enum_values(&mut self, k: &TypeKey) -> Vec<String> {
+    #[allow(clippy::type_complexity)]
+    fn enum_values(&mut self, k: &TypeKey) -> (Vec<String>, Vec<(String, bool, String)>) {
         let mut by_value: IndexMap<String, String> = IndexMap::new();
+        // (Go constant name, value, exclude when the option is on?, option)
+        let mut exclusions: Vec<(String, String, bool, String)> = Vec::new();
         for p in self.prog.packages.values() {
             for f in &p.files {
                 let ir = vgc_ir::db::file_ir(self.db, *f);
@@ -2078,27 +2084,35 @@ impl Lowerer<'_> {
                     if c.tags.iter().any(|u| u.name == "k8s:enumExclude") {
                         continue;
                     }
-                    // Option-dependent exclusions (`ifEnabled(X)=+k8s:enumExclude`) are not lowered yet: the
-                    // constant stays in the set; say so instead of dropping the tag silently.
+                    let ConstValue::Str(v) = &c.value else {
+                        continue;
+                    };
+                    // `ifEnabled(X)=+k8s:enumExclude` / `ifDisabled(X)=…`: excluded while X is on / off.
                     for u in c
                         .tags
                         .iter()
                         .filter(|u| matches!(u.name.as_str(), "k8s:ifEnabled" | "k8s:ifDisabled"))
                     {
+                        let Ok(tag) = &u.parsed else { continue };
+                        let (Some(inner), Some(Scalar::Str(option))) =
+                            (tag.inner(), tag.positional().map(|a| &a.value))
+                        else {
+                            continue;
+                        };
+                        if unwrap_levels(inner).name != "k8s:enumExclude" {
+                            continue;
+                        }
                         if self.counting {
                             self.stats.tags += 1;
-                            self.stats.not_lowered += 1;
+                            self.stats.lowered += 1;
                         }
-                        let span = vgc_ir::db::span_of(self.db, *f, u.at);
-                        self.diags.push(
-                            Diagnostic::warning(Code::NotLowered, format!("tag {:?} on constant {} is not lowered yet; the value stays in the enum", u.name, c.name))
-                                .at(f.path(self.db).clone(), span.start..span.start + u.name.len())
-                                .with_hint("option-dependent enum exclusions are planned for the next milestone"),
-                        );
+                        exclusions.push((
+                            c.name.clone(),
+                            v.clone(),
+                            tag.name == "k8s:ifEnabled",
+                            option.clone(),
+                        ));
                     }
-                    let ConstValue::Str(v) = &c.value else {
-                        continue;
-                    };
                     let keep = match by_value.get(v) {
                         None => true,
                         Some(old) => {
@@ -2114,7 +2128,14 @@ impl Lowerer<'_> {
         }
         let mut vals: Vec<String> = by_value.into_keys().collect();
         vals.sort();
-        vals
+        exclusions.sort();
+        (
+            vals,
+            exclusions
+                .into_iter()
+                .map(|(_, v, when, o)| (v, when, o))
+                .collect(),
+        )
     }
 }
 

@@ -63,8 +63,9 @@ pub enum CheckKind {
     MaxProperties(i64),
     /// `k8s:format`
     Format(String),
-    /// `k8s:enum`: the sorted valid values.
-    Enum(Vec<String>),
+    /// `k8s:enum`: the sorted valid values and the option-dependent exclusions (value, excluded when the option
+    /// is on?, option), in constant-name order.
+    Enum(Vec<String>, Vec<(String, bool, String)>),
     /// `k8s:immutable`
     Immutable,
     /// `k8s:update`: merged, sorted constraints (names of `vgc_runtime::validate::UpdateConstraint`) and, for

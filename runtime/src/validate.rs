@@ -1032,3 +1032,55 @@ pub fn neq<T: PartialEq + std::fmt::Display + serde::Serialize>(
         _ => Vec::new(),
     }
 }
+
+/// One option-dependent enum exclusion: (value, excluded when the option is on?, option name).
+pub type EnumExclusion<'a> = (&'a str, bool, &'a str);
+
+/// upstream `isExcluded`: rules are checked in order; an undefined option is an error (the option's name).
+fn is_excluded<'a>(
+    op: &Operation,
+    rules: &[EnumExclusion<'a>],
+    value: &str,
+) -> Result<bool, &'a str> {
+    for (v, when, option) in rules {
+        let (on, defined) = op.has_option(option);
+        if !defined {
+            return Err(option);
+        }
+        if *v == value && *when == on {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// upstream `Enum` with `EnumExclusion` rules (`ifEnabled(X)=+k8s:enumExclude` on constants): nil → ok; an
+/// undefined option met while checking → `InternalError(path, "undefined validation option \"X\"")`; a value
+/// outside `valid` or currently excluded → `NotSupported` listing the supported values minus the excluded ones.
+#[must_use]
+pub fn enum_value_with_exclusions(
+    path: &Path<'_>,
+    op: &Operation,
+    value: Option<&str>,
+    valid: &[&str],
+    rules: &[EnumExclusion<'_>],
+) -> ErrorList {
+    let Some(v) = value else { return Vec::new() };
+    let excluded = match is_excluded(op, rules, v) {
+        Ok(e) => e,
+        Err(option) => return one(undefined_option(path, option)),
+    };
+    if valid.binary_search(&v).is_ok() && !excluded {
+        return Vec::new();
+    }
+    let mut supported = Vec::new();
+    for k in valid {
+        match is_excluded(op, rules, k) {
+            Ok(true) => {}
+            Ok(false) => supported.push(*k),
+            Err(option) => return one(undefined_option(path, option)),
+        }
+    }
+    // An excluded value is not in `supported`, so it is reported like any unsupported value.
+    enum_value(path, Some(v), &supported)
+}

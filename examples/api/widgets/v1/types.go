@@ -106,7 +106,27 @@ type WidgetSpec struct {
 
 	// +k8s:optional
 	Probe *Probe `json:"probe,omitempty"`
+
+	// +k8s:optional
+	Sizing *Sizing `json:"sizing,omitempty"`
 }
+
+// Sizing uses an enum with an option-dependent exclusion.
+type Sizing struct {
+	// +k8s:optional
+	Size Size `json:"size,omitempty"`
+}
+
+// Size is an enum; XLarge is only accepted while the WidgetXL option is enabled.
+// +k8s:enum
+type Size string
+
+const (
+	SizeSmall Size = "Small"
+	SizeLarge Size = "Large"
+	// +k8s:ifDisabled(WidgetXL)=+k8s:enumExclude
+	SizeXLarge Size = "XLarge"
+)
 
 // Probe carries the validate* test tags (upstream uses them in its own tests): flags, cohorts, fixed results.
 type Probe struct {

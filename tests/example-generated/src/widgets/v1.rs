@@ -441,6 +441,8 @@ pub struct WidgetSpec {
     pub conditions: ::std::vec::Vec<crate::widgets::v1::Condition>,
     #[serde(rename = "probe", default, skip_serializing_if = "Option::is_none")]
     pub probe: ::std::option::Option<crate::widgets::v1::Probe>,
+    #[serde(rename = "sizing", default, skip_serializing_if = "Option::is_none")]
+    pub sizing: ::std::option::Option<crate::widgets::v1::Sizing>,
 }
 /// Validates a `WidgetSpec` (upstream `Validate_WidgetSpec`); `obj` and `old` are nilable.
 pub fn validate_widget_spec(
@@ -1277,6 +1279,22 @@ pub fn validate_widget_spec(
             break 'scope;
         }
         crate::widgets::v1::validate_probe(op, &p, new, old_v, errs);
+    }
+    'scope: {
+        let p = path.child("sizing");
+        let new = obj.sizing.as_ref();
+        let old_v = old.and_then(|o| o.sizing.as_ref());
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some()) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+        crate::widgets::v1::validate_sizing(op, &p, new, old_v, errs);
     }
 }
 impl ::vgc_runtime::Validate for WidgetSpec {
@@ -2527,4 +2545,76 @@ impl ::vgc_runtime::Validate for Probe {
     ) {
         validate_probe(op, path, Some(self), old, errs);
     }
+}
+/// Go type `example.com/widgets/widgets/v1.Sizing`.
+#[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+pub struct Sizing {
+    #[serde(
+        rename = "size",
+        default,
+        deserialize_with = "::vgc_runtime::types::null_as_default",
+        skip_serializing_if = "::vgc_runtime::types::is_zero"
+    )]
+    pub size: crate::widgets::v1::Size,
+}
+/// Validates a `Sizing` (upstream `Validate_Sizing`); `obj` and `old` are nilable.
+pub fn validate_sizing(
+    op: &::vgc_runtime::Operation,
+    path: &::vgc_runtime::Path<'_>,
+    obj: ::std::option::Option<&Sizing>,
+    old: ::std::option::Option<&Sizing>,
+    errs: &mut ::vgc_runtime::ErrorList,
+) {
+    #[allow(unused_imports)]
+    use ::vgc_runtime::ErrorListExt as _;
+    let Some(obj) = obj else { return };
+    'scope: {
+        let p = path.child("size");
+        let new = Some(&obj.size);
+        let old_v = old.map(|o| &o.size);
+        if op.is_update() && old.is_some() && new == old_v {
+            break 'scope;
+        }
+        let mut sc = false;
+        if !(new.is_some_and(|v| ::vgc_runtime::validate::IsSet::is_set(v))) {
+            sc = true;
+        }
+        if sc {
+            break 'scope;
+        }
+        crate::widgets::v1::validate_size(op, &p, new, old_v, errs);
+    }
+}
+impl ::vgc_runtime::Validate for Sizing {
+    fn validate_into(
+        &self,
+        old: ::std::option::Option<&Self>,
+        op: &::vgc_runtime::Operation,
+        path: &::vgc_runtime::Path<'_>,
+        errs: &mut ::vgc_runtime::ErrorList,
+    ) {
+        validate_sizing(op, path, Some(self), old, errs);
+    }
+}
+/// Go type `example.com/widgets/widgets/v1.Size`.
+pub type Size = ::std::string::String;
+/// Validates a `Size` (upstream `Validate_Size`); `obj` and `old` are nilable.
+pub fn validate_size(
+    op: &::vgc_runtime::Operation,
+    path: &::vgc_runtime::Path<'_>,
+    obj: ::std::option::Option<&Size>,
+    old: ::std::option::Option<&Size>,
+    errs: &mut ::vgc_runtime::ErrorList,
+) {
+    #[allow(unused_imports)]
+    use ::vgc_runtime::ErrorListExt as _;
+    let Some(obj) = obj else { return };
+    let mut sc = false;
+    errs.extend(::vgc_runtime::validate::enum_value_with_exclusions(
+        path,
+        op,
+        Some(obj).map(|v| v.as_str()),
+        &["Large", "Small", "XLarge"],
+        &[("XLarge", false, "WidgetXL")],
+    ));
 }
