@@ -136,7 +136,6 @@ type Probe struct {
 	A *string `json:"a,omitempty"`
 
 	// +k8s:validateFalse(cohort: "c1")="in c1"
-	// +k8s:validateFalse(flags: "NonError")="silent"
 	B string `json:"b,omitempty"`
 }
 

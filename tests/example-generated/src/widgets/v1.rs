@@ -2513,15 +2513,6 @@ pub fn validate_probe(
         if op.is_update() && old.is_some() && new == old_v {
             break 'scope;
         }
-        let mut sc = false;
-        let _ = ::std::vec![
-            ::vgc_runtime::Error::invalid(
-                &p,
-                ::vgc_runtime::validate::bad_value(&new),
-                "forced failure: silent"
-            )
-            .with_origin("validateFalse")
-        ];
         'cohort: {
             let mut sc = false;
             errs.extend(::std::vec![
