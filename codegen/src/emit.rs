@@ -661,6 +661,9 @@ fn check_call(
                 #dj, (#new.is_some_and(|o| #dset), #old.map(|o| #dset))))
         }
         CheckKind::Monotonic => quote!(#v::monotonic(#path, op, #new, #old)),
+        CheckKind::NoNils => {
+            quote!(match #new { Some(n) => #v::ptr_slice_no_nils(#path, n), None => ::vgc_runtime::ErrorList::new() })
+        }
         CheckKind::FixedResult { result, msg } => {
             if *result {
                 quote!(::vgc_runtime::ErrorList::new())
@@ -1113,14 +1116,7 @@ fn field_code(ctx: &Ctx<'_>, f: &FieldPlan) -> TokenStream {
         RustTy::Vec(e) | RustTy::Map(e) => Some((**e).clone()),
         _ => None,
     };
-    let no_nils = if f.no_nils {
-        quote! {
-            let e = ::vgc_runtime::validate::ptr_slice_no_nils(&p, &obj.#name);
-            if !e.is_empty() { errs.extend(e.mark_short_circuit()); break 'scope; }
-        }
-    } else {
-        TokenStream::new()
-    };
+
     let checks = checks_block(
         ctx,
         &f.checks,
@@ -1152,7 +1148,6 @@ fn field_code(ctx: &Ctx<'_>, f: &FieldPlan) -> TokenStream {
             #path
             let new = #new;
             let old_v = #old;
-            #no_nils
             // Ratchet: on update, an unchanged field with a correlated old value is not revalidated.
             if op.is_update() && old.is_some() && new == old_v { break 'scope; }
             #checks

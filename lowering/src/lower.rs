@@ -253,7 +253,21 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
     for p in plans.values_mut() {
         if let Some(fs) = &mut p.fields {
             for f in fs.iter_mut() {
-                f.no_nils = f.no_nils && f.has_work();
+                // upstream: PtrSliceNoNils is the field's first short-circuit function, after the ratchet.
+                if f.no_nils && f.has_work() {
+                    f.checks.insert(
+                        0,
+                        Check {
+                            kind: CheckKind::NoNils,
+                            short_circuit: true,
+                            non_error: false,
+                            stability: None,
+                            tag: "PtrSliceNoNils".into(),
+                            cohort: None,
+                        },
+                    );
+                }
+                f.no_nils = false;
             }
         }
     }

@@ -85,6 +85,9 @@ pub enum CheckKind {
     Dependent(Box<DependentPlan>),
     /// `k8s:monotonic` (integers).
     Monotonic,
+    /// Synthetic upstream `PtrSliceNoNils` for `[]*T` fields: `Required(path[i])` per nil element; the first
+    /// short-circuit function of the field (after the ratchet).
+    NoNils,
     /// The test tags `validateTrue*` (`result == true`, never fails) and `validateFalse` (upstream `FixedResult`:
     /// `Invalid(path, value, "forced failure: <msg>")`, origin `validateFalse`).
     FixedResult {

@@ -1,4 +1,5 @@
-//! Differential check against the reference: upstream `validation-gen` (pinned, installed through the Go module
+//! Differential check against the reference (phase 1: the example cases; phase 2: random objects, see
+//! `support/random_cases.rs`): upstream `validation-gen` (pinned, installed through the Go module
 //! proxy) generates Go validators for the bundled example; vgc's Go driver (`tests/oracle/main.go`) runs every
 //! case of `tests/example-generated/tests/cases.json` through them. Each upstream error list must equal the case's
 //! `expect`, which `tests/example-generated/tests/cases.rs` asserts for the vgc-generated Rust. Works in
@@ -6,6 +7,9 @@
 
 use std::path::Path;
 use std::process::Command;
+
+#[path = "support/random_cases.rs"]
+mod random_cases;
 
 const VALIDATION_GEN: &str = "k8s.io/code-generator/cmd/validation-gen@v0.37.2";
 const APIMACHINERY: &str = "k8s.io/apimachinery@v0.37.2";
@@ -127,4 +131,7 @@ fn upstream_generated_go_agrees_with_every_example_case() {
     );
     assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
     assert!(compared >= 55, "most cases are compared");
+
+    // Phase 2: structure-aware random objects through both.
+    random_cases::random_objects_agree_with_upstream(&root, &work.join("oracle"));
 }

@@ -42,15 +42,20 @@ pub fn validate_gadget(
         let p = path.child("parts");
         let new = Some(&obj.parts);
         let old_v = old.map(|o| &o.parts);
-        let e = ::vgc_runtime::validate::ptr_slice_no_nils(&p, &obj.parts);
-        if !e.is_empty() {
-            errs.extend(e.mark_short_circuit());
-            break 'scope;
-        }
         if op.is_update() && old.is_some() && new == old_v {
             break 'scope;
         }
         let mut sc = false;
+        {
+            let e: ::vgc_runtime::ErrorList = match new {
+                Some(n) => ::vgc_runtime::validate::ptr_slice_no_nils(&p, n),
+                None => ::vgc_runtime::ErrorList::new(),
+            };
+            if !e.is_empty() {
+                sc = true;
+                errs.extend(e.mark_short_circuit());
+            }
+        }
         if !(new.is_some_and(|v| !v.is_empty())) {
             sc = true;
         }
@@ -854,15 +859,20 @@ pub fn validate_widget_spec(
         let p = path.child("backends");
         let new = Some(&obj.backends);
         let old_v = old.map(|o| &o.backends);
-        let e = ::vgc_runtime::validate::ptr_slice_no_nils(&p, &obj.backends);
-        if !e.is_empty() {
-            errs.extend(e.mark_short_circuit());
-            break 'scope;
-        }
         if op.is_update() && old.is_some() && new == old_v {
             break 'scope;
         }
         let mut sc = false;
+        {
+            let e: ::vgc_runtime::ErrorList = match new {
+                Some(n) => ::vgc_runtime::validate::ptr_slice_no_nils(&p, n),
+                None => ::vgc_runtime::ErrorList::new(),
+            };
+            if !e.is_empty() {
+                sc = true;
+                errs.extend(e.mark_short_circuit());
+            }
+        }
         if !(new.is_some_and(|v| !v.is_empty())) {
             sc = true;
         }
