@@ -748,12 +748,10 @@ fn subfield_call(
     let member = ident(&sub.member);
     let json = &sub.json;
     let t = ctx.ty(&sub.ty);
-    let get = |o: TokenStream| match sub.pointer {
-        Some(true) => quote!(#o.#member.as_deref()),
-        Some(false) => quote!(#o.#member.as_ref()),
-        None => quote!(Some(&#o.#member)),
-    };
-    let (mv, mo) = (get(quote!(s)), get(quote!(o)));
+    let (mv, mo) = (
+        nilable_member(&quote!(s), &member, sub.pointer),
+        nilable_member(&quote!(o), &member, sub.pointer),
+    );
     let ic = &sub.inner;
     let inner = if ic.kind == CheckKind::Optional {
         let set = set_expr(&sub.shape, &quote!(new));
@@ -904,6 +902,16 @@ fn selector_match(sel: &vgc_lowering::plan::Selector, x: &TokenStream) -> TokenS
     quote!(true #(&& #parts)*)
 }
 
+/// The nilable form of struct member `member` of `obj` (`Option<&T>`): `as_deref` for boxed pointers, `as_ref`
+/// for pointers, `Some(&…)` for values.
+fn nilable_member(obj: &TokenStream, member: &Ident, pointer: Option<bool>) -> TokenStream {
+    match pointer {
+        Some(true) => quote!(#obj.#member.as_deref()),
+        Some(false) => quote!(#obj.#member.as_ref()),
+        None => quote!(Some(&#obj.#member)),
+    }
+}
+
 /// Stability marks only (calls inside wrappers are not marked short-circuit, spec §2.1.3).
 fn stab_marks(st: Option<Stability>) -> TokenStream {
     match st {
@@ -965,12 +973,10 @@ fn discriminated_call(
     let member = ident(&m.member);
     let json = &m.json;
     let t = ctx.ty(&m.ty);
-    let get = |o: TokenStream| match m.pointer {
-        Some(true) => quote!(#o.#member.as_deref()),
-        Some(false) => quote!(#o.#member.as_ref()),
-        None => quote!(Some(&#o.#member)),
-    };
-    let (mv, mo) = (get(quote!(s)), get(quote!(o)));
+    let (mv, mo) = (
+        nilable_member(&quote!(s), &member, m.pointer),
+        nilable_member(&quote!(o), &member, m.pointer),
+    );
     let d = ident(&m.discriminator.0);
     let is_bool = m.discriminator.1;
     let disc = |o: TokenStream| {

@@ -1575,15 +1575,7 @@ impl Lowerer<'_> {
                     .copied()
                     .flatten()
                     .filter(|l| levels.iter().all(|x| *x == Some(*l)));
-                let rust_ty = self.rust_ty(owner, &ty);
-                let (value_ty, pointer) = match rust_ty {
-                    RustTy::Option(i, boxed) => (*i, Some(boxed)),
-                    t => (t, None),
-                };
-                let elem = match &value_ty {
-                    RustTy::Vec(e) | RustTy::Map(e) => Some((**e).clone()),
-                    _ => None,
-                };
+                let (value_ty, pointer, elem) = split_member(self.rust_ty(owner, &ty));
                 let plan = ModePlan {
                     member: field_ident(go),
                     json,
@@ -2029,15 +2021,7 @@ impl Lowerer<'_> {
                 .is_some_and(|(d, _)| d.tags.iter().any(|t| t.name == "k8s:opaqueType"))
         });
         let member_opaque = type_opaque || member.tags.iter().any(|t| t.name == "k8s:opaqueType");
-        let member_rust = self.rust_ty(&sk, &mty);
-        let (value_ty, pointer) = match member_rust {
-            RustTy::Option(i, boxed) => (*i, Some(boxed)),
-            t => (t, None),
-        };
-        let elem = match &value_ty {
-            RustTy::Vec(e) | RustTy::Map(e) => Some((**e).clone()),
-            _ => None,
-        };
+        let (value_ty, pointer, elem) = split_member(self.rust_ty(&sk, &mty));
         let go = member.go_name.clone().unwrap_or_default();
         let wrap = |inner: Check, inherited: bool| {
             let (short_circuit, non_error) = if inherited {
@@ -2160,6 +2144,20 @@ fn field_of(prog: &Program, db: &dyn Db, owner: &TypeKey, u: &TagUse) -> Option<
         .iter()
         .find(|f| f.tags.iter().any(|t| t.at == u.at))
         .and_then(|f| f.go_name.clone())
+}
+
+/// A member's Rust type split for wrapper plans: the value type without `Option`, `Some(boxed)` when the member
+/// is a Go pointer, and the element type of a list or map value.
+fn split_member(ty: RustTy) -> (RustTy, Option<bool>, Option<RustTy>) {
+    let (value, pointer) = match ty {
+        RustTy::Option(i, boxed) => (*i, Some(boxed)),
+        t => (t, None),
+    };
+    let elem = match &value {
+        RustTy::Vec(e) | RustTy::Map(e) => Some((**e).clone()),
+        _ => None,
+    };
+    (value, pointer, elem)
 }
 
 fn elem_of(db: &dyn Db, prog: &Program, t: &Ty, key: bool) -> Option<Ty> {
