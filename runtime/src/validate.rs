@@ -175,9 +175,9 @@ pub fn min_length(path: &Path<'_>, value: Option<&str>, min: i64) -> ErrorList {
     }
 }
 
-/// upstream `MaxItems`: `TooMany(path, len, "must have at most N items")`, origin `maxItems`.
-#[must_use]
-pub fn max_items(path: &Path<'_>, len: usize, max: i64) -> ErrorList {
+/// `TooMany(path, len, "must have at most N items")` with `origin` when `len > max` (shared by maxItems and
+/// maxProperties, whose messages are identical upstream).
+fn too_many(path: &Path<'_>, len: usize, max: i64, origin: &str) -> ErrorList {
     let len = i64::try_from(len).unwrap_or(i64::MAX);
     if len > max {
         one(Error::too_many(
@@ -185,15 +185,14 @@ pub fn max_items(path: &Path<'_>, len: usize, max: i64) -> ErrorList {
             len,
             format!("must have at most {}", plural(max, "item", "items")),
         )
-        .with_origin("maxItems"))
+        .with_origin(origin))
     } else {
         Vec::new()
     }
 }
 
-/// upstream `MinItems`: `TooFew(path, len, "must have at least N items")`, origin `minItems`.
-#[must_use]
-pub fn min_items(path: &Path<'_>, len: usize, min: i64) -> ErrorList {
+/// `TooFew(path, len, "must have at least N items")` with `origin` when `len < min` (minItems, minProperties).
+fn too_few(path: &Path<'_>, len: usize, min: i64, origin: &str) -> ErrorList {
     let len = i64::try_from(len).unwrap_or(i64::MAX);
     if len < min {
         one(Error::too_few(
@@ -201,43 +200,35 @@ pub fn min_items(path: &Path<'_>, len: usize, min: i64) -> ErrorList {
             len,
             format!("must have at least {}", plural(min, "item", "items")),
         )
-        .with_origin("minItems"))
+        .with_origin(origin))
     } else {
         Vec::new()
     }
+}
+
+/// upstream `MaxItems`: `TooMany(path, len, "must have at most N items")`, origin `maxItems`.
+#[must_use]
+pub fn max_items(path: &Path<'_>, len: usize, max: i64) -> ErrorList {
+    too_many(path, len, max, "maxItems")
+}
+
+/// upstream `MinItems`: `TooFew(path, len, "must have at least N items")`, origin `minItems`.
+#[must_use]
+pub fn min_items(path: &Path<'_>, len: usize, min: i64) -> ErrorList {
+    too_few(path, len, min, "minItems")
 }
 
 /// upstream `MaxProperties` (a nil map is skipped; Rust maps cannot be nil, so an empty map passes because
 /// 0 ≤ N always holds).
 #[must_use]
 pub fn max_properties(path: &Path<'_>, len: usize, max: i64) -> ErrorList {
-    let len = i64::try_from(len).unwrap_or(i64::MAX);
-    if len > max {
-        one(Error::too_many(
-            path,
-            len,
-            format!("must have at most {}", plural(max, "item", "items")),
-        )
-        .with_origin("maxProperties"))
-    } else {
-        Vec::new()
-    }
+    too_many(path, len, max, "maxProperties")
 }
 
 /// upstream `MinProperties`: nil counts as 0.
 #[must_use]
 pub fn min_properties(path: &Path<'_>, len: usize, min: i64) -> ErrorList {
-    let len = i64::try_from(len).unwrap_or(i64::MAX);
-    if len < min {
-        one(Error::too_few(
-            path,
-            len,
-            format!("must have at least {}", plural(min, "item", "items")),
-        )
-        .with_origin("minProperties"))
-    } else {
-        Vec::new()
-    }
+    too_few(path, len, min, "minProperties")
 }
 
 // ---- formats (upstream strfmt.go) -----------------------------------------------------------------------
