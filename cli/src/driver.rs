@@ -56,6 +56,9 @@ pub struct BuildOutcome {
     pub tag_lines: usize,
     /// Of those, validation tags (catalog or unknown `k8s:` names) that failed to parse.
     pub tag_syntax_errors: usize,
+    /// The lowered validation plan codegen consumed (empty when loading failed). Tests drive schema-aware random
+    /// object generation from it.
+    pub plan: vgc_lowering::CratePlan,
 }
 
 impl BuildOutcome {
@@ -113,6 +116,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     out.diagnostics = diags;
     out.stats = plan.stats;
     if out.errors() > 0 || req.check_only {
+        out.plan = plan;
         return out;
     }
     let opts = Options {
@@ -133,6 +137,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
                 "internal error: generated code for {} does not parse: {}",
                 e.module, e.message
             ));
+            out.plan = plan;
             return out;
         }
     }
@@ -153,6 +158,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
             }
         }
     }
+    out.plan = plan;
     out
 }
 

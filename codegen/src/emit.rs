@@ -360,6 +360,16 @@ fn elem_rust(t: &TypePlan) -> Option<RustTy> {
     }
 }
 
+/// True when the field's Go value is a struct (a struct type, or a well-known apimachinery struct such as
+/// `metav1.Time` or `resource.Quantity`), which Go's `omitempty` never omits.
+fn go_struct_value(f: &FieldPlan) -> bool {
+    match f.shape {
+        Shape::Struct(_) => true,
+        Shape::Other(_) => !matches!(f.ty, RustTy::WellKnown(WellKnown::Bytes) | RustTy::Json),
+        _ => false,
+    }
+}
+
 fn field_def(ctx: &Ctx<'_>, f: &FieldPlan) -> TokenStream {
     let name = ident(&f.rust_name);
     let ty = ctx.ty(&f.ty);
@@ -373,9 +383,13 @@ fn field_def(ctx: &Ctx<'_>, f: &FieldPlan) -> TokenStream {
     } else if matches!(f.ty, RustTy::Option(..)) {
         // Go renders a nil pointer without `omitempty` as `null`.
         quote!(#[serde(rename = #json, default)])
-    } else if f.omitempty && !matches!(f.shape, Shape::Struct(_)) {
-        // Go `omitempty` drops false, 0, "" and empty lists/maps (never structs); this shapes bad values too.
+    } else if f.omitempty && !go_struct_value(f) {
+        // Go `omitempty` drops false, 0, "" and empty lists/maps (never structs, so never a zero `metav1.Time`,
+        // which prints `null`); this shapes the JSON of values in error details (`Duplicate value: {…}`).
         quote!(#[serde(rename = #json, default, deserialize_with = "::vgc_runtime::types::null_as_default", skip_serializing_if = "::vgc_runtime::types::is_zero")])
+    } else if matches!(f.shape, Shape::List(_) | Shape::Map) {
+        // Go renders a nil slice or map without `omitempty` as `null`.
+        quote!(#[serde(rename = #json, default, deserialize_with = "::vgc_runtime::types::null_as_default", serialize_with = "::vgc_runtime::types::empty_as_null")])
     } else {
         quote!(#[serde(rename = #json, default, deserialize_with = "::vgc_runtime::types::null_as_default")])
     };

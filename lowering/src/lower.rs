@@ -208,7 +208,17 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
             plans.insert(k.clone(), p);
         }
     }
-    // has_validations, transitively, to a fixed point; then prune calls into types without validations.
+    // has_validations, transitively, to a fixed point; then prune calls into types without validations. upstream
+    // `hasValidations`: a type tagged `+k8s:opaqueType` counts only its own checks.
+    let opaque_types: std::collections::HashSet<TypeKey> = plans
+        .keys()
+        .filter(|k| {
+            l.prog
+                .type_decl(l.db, k)
+                .is_some_and(|(d, _)| opacity(&d.tags).0)
+        })
+        .cloned()
+        .collect();
     loop {
         let snapshot: IndexMap<TypeKey, bool> = plans
             .iter()
@@ -217,6 +227,9 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
         let hv = |k: &TypeKey| snapshot.get(k).copied().unwrap_or(false);
         let mut changed = false;
         for p in plans.values_mut() {
+            if opaque_types.contains(&p.key) {
+                continue;
+            }
             let mut any = !p.checks.is_empty() || p.iteration.as_ref().is_some_and(|i| hv(&i.elem));
             for f in p.fields.iter().flatten() {
                 any |= !f.checks.is_empty()
@@ -459,13 +472,13 @@ impl Lowerer<'_> {
             json.name.clone()
         };
         let ty = types::resolve(self.db, self.prog, &owner.pkg, file, &f.ty);
+        let (opaque, opaque_elems) = opacity(&f.tags);
         if let Ty::Unresolved(q, n) = &ty
-            && !f.tags.iter().any(|u| u.name == "k8s:opaqueType")
+            && !opaque
         {
             self.err(file, f.at, Code::Unresolved, format!("field {}.{go_name}: type {q}.{n} cannot be resolved", owner.name), Some("make the package available (go.mod, module cache) or mark the field `+k8s:opaqueType`".into()));
         }
         let shape = self.shape(&ty);
-        let opaque = f.tags.iter().any(|u| u.name == "k8s:opaqueType");
         let matcher = self.matcher(owner, file, f, &ty);
         let mut checks = self.checks(owner, file, &f.tags, &shape, Some(&ty), &owner.pkg);
         for c in &mut checks {
@@ -500,7 +513,9 @@ impl Lowerer<'_> {
             },
             _ => None,
         };
-        let iteration = if opaque {
+        // upstream: `opaqueType` drops the call into a struct or typedef; element iteration of an unnamed list or
+        // map is dropped only by `eachVal=+k8s:opaqueType`.
+        let iteration = if opaque_elems {
             None
         } else {
             self.iteration(&ty, matcher.clone())
@@ -2018,9 +2033,9 @@ impl Lowerer<'_> {
         let type_opaque = named.is_some_and(|k| {
             self.prog
                 .type_decl(self.db, k)
-                .is_some_and(|(d, _)| d.tags.iter().any(|t| t.name == "k8s:opaqueType"))
+                .is_some_and(|(d, _)| opacity(&d.tags).0)
         });
-        let member_opaque = type_opaque || member.tags.iter().any(|t| t.name == "k8s:opaqueType");
+        let member_opaque = type_opaque || opacity(&member.tags).0;
         let (value_ty, pointer, elem) = split_member(self.rust_ty(&sk, &mty));
         let go = member.go_name.clone().unwrap_or_default();
         let wrap = |inner: Check, inherited: bool| {
@@ -2067,6 +2082,30 @@ impl Lowerer<'_> {
     /// upstream enum discovery: constants of exactly this type in any loaded package, minus `enumExclude`,
     /// de-duplicated by value (longer comment wins, then the smaller comment), values sorted.
     #[allow(clippy::type_complexity)]
+    /// The string value of a constant expression written in `file` of package `pkg`: a literal, or a reference to
+    /// another constant (same package or an imported one, e.g. `AddressType(v1.IPv4Protocol)`), followed up to 8
+    /// levels. `None` for anything else or a constant in a package that is not loaded.
+    fn const_str(&self, pkg: &str, file: SourceFile, v: &ConstValue, depth: u8) -> Option<String> {
+        match v {
+            ConstValue::Str(s) => Some(s.clone()),
+            ConstValue::Ref(q, name) if depth < 8 => {
+                let target = match q {
+                    None => pkg.to_string(),
+                    Some(q) => {
+                        vgc_analysis::program::import_for(vgc_ir::db::file_ir(self.db, file), q)?
+                    }
+                };
+                let p = self.prog.packages.get(&target)?;
+                p.files.iter().find_map(|f| {
+                    let ir = vgc_ir::db::file_ir(self.db, *f);
+                    let c = ir.consts.iter().find(|c| c.name == *name)?;
+                    self.const_str(&target, *f, &c.value, depth + 1)
+                })
+            }
+            _ => None,
+        }
+    }
+
     fn enum_values(&mut self, k: &TypeKey) -> (Vec<String>, Vec<(String, bool, String)>) {
         let mut by_value: IndexMap<String, String> = IndexMap::new();
         // (Go constant name, value, exclude when the option is on?, option)
@@ -2082,9 +2121,10 @@ impl Lowerer<'_> {
                     if c.tags.iter().any(|u| u.name == "k8s:enumExclude") {
                         continue;
                     }
-                    let ConstValue::Str(v) = &c.value else {
+                    let Some(v) = self.const_str(&p.path, *f, &c.value, 0) else {
                         continue;
                     };
+                    let v = &v;
                     // `ifEnabled(X)=+k8s:enumExclude` / `ifDisabled(X)=…`: excluded while X is on / off.
                     for u in c
                         .tags
@@ -2189,6 +2229,27 @@ fn level_of(t: &Tag) -> Option<Stability> {
 }
 
 /// Strips `k8s:alpha`/`k8s:beta` wrappers.
+/// Opacity from a declaration's tags, as upstream merges `Validations.OpaqueType` / `OpaqueValType` through
+/// `alpha`/`beta` wrappers: (`+k8s:opaqueType`: the value's own type is not validated, `+k8s:eachVal=+k8s:opaqueType`:
+/// list elements / map values are not validated).
+fn opacity(tags: &[TagUse]) -> (bool, bool) {
+    let (mut typ, mut val) = (false, false);
+    for u in tags {
+        let Ok(t) = &u.parsed else { continue };
+        let t = unwrap_levels(t);
+        match t.name.as_str() {
+            "k8s:opaqueType" => typ = true,
+            "k8s:eachVal" => {
+                val |= t
+                    .inner()
+                    .is_some_and(|i| unwrap_levels(i).name == "k8s:opaqueType");
+            }
+            _ => {}
+        }
+    }
+    (typ, val)
+}
+
 fn unwrap_levels(t: &Tag) -> &Tag {
     let mut cur = t;
     while matches!(cur.name.as_str(), "k8s:alpha" | "k8s:beta") {

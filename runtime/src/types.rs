@@ -2,10 +2,18 @@
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-/// `resource.Quantity`: JSON string (or number); equal when numerically equal (upstream `Cmp == 0`).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+/// `resource.Quantity`: JSON string (or number); equal when numerically equal (upstream `Cmp == 0`). Serializes
+/// in upstream's canonical form (`Quantity.MarshalJSON` after a parse: `"1.5"` → `"1500m"`, `"2048Ki"` → `"2Mi"`,
+/// unset → `"0"`), which is what error details that print a value as JSON (`Duplicate value: {…}`) show.
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(transparent)]
 pub struct Quantity(#[serde(deserialize_with = "quantity_de")] pub String);
+
+impl Serialize for Quantity {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.canonical())
+    }
+}
 
 fn quantity_de<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     match serde_json::Value::deserialize(d)? {
@@ -79,6 +87,105 @@ impl Quantity {
     }
 }
 
+/// Upstream's format of a parsed quantity, from its suffix.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum QuantityFormat {
+    DecimalSi,
+    BinarySi,
+    DecimalExponent,
+}
+
+impl Quantity {
+    fn format(&self) -> QuantityFormat {
+        let s = self.0.trim();
+        let suffix = s
+            .trim_start_matches(['+', '-'])
+            .trim_start_matches(|c: char| c.is_ascii_digit() || c == '.');
+        if suffix.ends_with('i') {
+            QuantityFormat::BinarySi
+        } else if suffix.starts_with(['e', 'E']) && suffix.len() > 1 {
+            QuantityFormat::DecimalExponent
+        } else {
+            QuantityFormat::DecimalSi
+        }
+    }
+
+    /// The canonical string upstream's `Quantity.CanonicalizeBytes` prints (values are first rounded up to 1n, as
+    /// `ParseQuantity` does). An unparsable value is returned as written.
+    #[must_use]
+    pub fn canonical(&self) -> String {
+        let Some((mut mant, mut exp)) = self.parts() else {
+            return self.0.clone();
+        };
+        if exp < -9 {
+            // ParseQuantity rounds to nano precision, away from zero.
+            let Some(div) = 10i128.checked_pow(u32::try_from(-9 - exp).unwrap_or(u32::MAX)) else {
+                return self.0.clone();
+            };
+            let q = mant / div;
+            mant = if mant % div == 0 {
+                q
+            } else {
+                q + mant.signum()
+            };
+            exp = -9;
+            while mant != 0 && mant % 10 == 0 {
+                mant /= 10;
+                exp += 1;
+            }
+        }
+        if mant == 0 {
+            return "0".into();
+        }
+        let mut format = self.format();
+        if format == QuantityFormat::BinarySi {
+            let value = (exp >= 0)
+                .then(|| {
+                    10i128
+                        .checked_pow(u32::try_from(exp).ok()?)?
+                        .checked_mul(mant)
+                })
+                .flatten();
+            match value {
+                Some(v) if v > -1024 && v < 1024 => format = QuantityFormat::DecimalSi,
+                Some(mut v) => {
+                    let mut e = 0;
+                    while v % 1024 == 0 && e < 6 {
+                        v /= 1024;
+                        e += 1;
+                    }
+                    let suffix = ["", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"][e];
+                    return format!("{v}{suffix}");
+                }
+                None => format = QuantityFormat::DecimalSi,
+            }
+        }
+        while exp % 3 != 0 {
+            let Some(m) = mant.checked_mul(10) else {
+                return self.0.clone();
+            };
+            mant = m;
+            exp -= 1;
+        }
+        let suffix = match (format, exp) {
+            (_, 0) => String::new(),
+            (QuantityFormat::DecimalExponent, e) => format!("e{e}"),
+            (_, -9) => "n".into(),
+            (_, -6) => "u".into(),
+            (_, -3) => "m".into(),
+            (_, 3) => "k".into(),
+            (_, 6) => "M".into(),
+            (_, 9) => "G".into(),
+            (_, 12) => "T".into(),
+            (_, 15) => "P".into(),
+            (_, 18) => "E".into(),
+            // upstream finds no decimal SI suffix and prints the bare number.
+            _ => String::new(),
+        };
+        format!("{mant}{suffix}")
+    }
+}
+
 impl PartialEq for Quantity {
     fn eq(&self, other: &Self) -> bool {
         match (self.parts(), other.parts()) {
@@ -139,10 +246,45 @@ fn parse_rfc3339(s: &str) -> Option<(i64, u32)> {
     Some((days * 86_400 + h * 3600 + mi * 60 + se - off, nanos))
 }
 
+/// `(seconds since the epoch, nanoseconds)` as Go's `t.UTC().Format(layout)` for RFC 3339 with `frac` fractional
+/// digits (0 for `time.RFC3339`, 6 for metav1's micro layout); `None` for the zero time (`0001-01-01T00:00:00Z`),
+/// which upstream's `MarshalJSON` prints as `null`.
+fn format_rfc3339(secs: i64, nanos: u32, frac: usize) -> Option<String> {
+    const ZERO: i64 = -62_135_596_800;
+    if secs == ZERO && nanos == 0 {
+        return None;
+    }
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // civil from days (Howard Hinnant)
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    let mut out = format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    );
+    if frac > 0 {
+        let digits = format!("{nanos:09}");
+        out.push('.');
+        out.push_str(&digits[..frac.min(9)]);
+    }
+    out.push('Z');
+    Some(out)
+}
+
 macro_rules! time_type {
-    ($name:ident, $doc:literal) => {
+    ($name:ident, $frac:literal, $doc:literal) => {
         #[doc = $doc]
-        #[derive(Debug, Clone, Default, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Default, Deserialize)]
         #[serde(transparent)]
         pub struct $name(pub Option<String>);
 
@@ -157,23 +299,91 @@ macro_rules! time_type {
                 }
             }
         }
+
+        impl Serialize for $name {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                match self.0.as_deref() {
+                    None => s.serialize_none(),
+                    Some(v) => match parse_rfc3339(v) {
+                        Some((secs, nanos)) => match format_rfc3339(secs, nanos, $frac) {
+                            Some(t) => s.serialize_str(&t),
+                            None => s.serialize_none(),
+                        },
+                        None => s.serialize_str(v),
+                    },
+                }
+            }
+        }
     };
 }
 
 time_type!(
     Time,
-    "`metav1.Time`: RFC 3339 string or null; equal when the UTC instants are equal."
+    0,
+    "`metav1.Time`: RFC 3339 string or null; equal when the UTC instants are equal. Serializes as upstream's \
+     `MarshalJSON`: UTC, whole seconds, `null` for the zero time."
 );
 time_type!(
     MicroTime,
-    "`metav1.MicroTime`: RFC 3339 string with microseconds or null; equal by UTC instant."
+    6,
+    "`metav1.MicroTime`: RFC 3339 string with microseconds or null; equal by UTC instant. Serializes as \
+     upstream's `MarshalJSON`: UTC with six fractional digits, `null` for the zero time."
 );
 
 /// `metav1.Duration`: a Go duration string such as `"1h2m3s"`; equal when the durations are equal (upstream
-/// compares the `time.Duration` values, so `"1h"` equals `"60m"`).
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+/// compares the `time.Duration` values, so `"1h"` equals `"60m"`). Serializes as Go's `Duration.String()`
+/// (`"1h0m0s"`, `"1.5ms"`, unset → `"0s"`).
+#[derive(Debug, Clone, Default, Deserialize)]
 #[serde(transparent)]
 pub struct Duration(pub String);
+
+impl Serialize for Duration {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.nanos() {
+            Some(n) => s.serialize_str(&go_duration_string(n)),
+            None if self.0.is_empty() => s.serialize_str("0s"),
+            None => s.serialize_str(&self.0),
+        }
+    }
+}
+
+/// Go's `time.Duration.String()` for a duration in nanoseconds.
+fn go_duration_string(d: i128) -> String {
+    fn frac(v: u128, digits: usize) -> String {
+        let f = format!("{v:0digits$}");
+        let f = f.trim_end_matches('0');
+        if f.is_empty() {
+            String::new()
+        } else {
+            format!(".{f}")
+        }
+    }
+    if d == 0 {
+        return "0s".into();
+    }
+    let sign = if d < 0 { "-" } else { "" };
+    let u = d.unsigned_abs();
+    let body = if u < 1_000 {
+        format!("{u}ns")
+    } else if u < 1_000_000 {
+        format!("{}{}\u{b5}s", u / 1_000, frac(u % 1_000, 3))
+    } else if u < 1_000_000_000 {
+        format!("{}{}ms", u / 1_000_000, frac(u % 1_000_000, 6))
+    } else {
+        let h = u / 3_600_000_000_000;
+        let m = u % 3_600_000_000_000 / 60_000_000_000;
+        let ns = u % 60_000_000_000;
+        let secs = format!("{}{}s", ns / 1_000_000_000, frac(ns % 1_000_000_000, 9));
+        if h > 0 {
+            format!("{h}h{m}m{secs}")
+        } else if m > 0 {
+            format!("{m}m{secs}")
+        } else {
+            secs
+        }
+    };
+    format!("{sign}{body}")
+}
 
 impl Duration {
     /// The duration in nanoseconds, parsed as Go's `time.ParseDuration` does; `None` when it does not parse.
@@ -302,6 +512,41 @@ pub fn null_as_default<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>
     Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
 }
 
+/// A list or map value, for [`empty_as_null`].
+pub trait Collection {
+    /// True when it has no elements.
+    fn is_empty_collection(&self) -> bool;
+}
+
+impl<T> Collection for Vec<T> {
+    fn is_empty_collection(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+impl<K, V> Collection for std::collections::BTreeMap<K, V> {
+    fn is_empty_collection(&self) -> bool {
+        self.is_empty()
+    }
+}
+
+/// serde `serialize_with` for list and map fields without `omitempty`: an empty value prints `null`, as Go's
+/// `encoding/json` prints the nil slice or map an absent field decodes to. (vgc does not keep a nil slice apart
+/// from an explicit `[]`; Go prints the latter as `[]` — `docs/deviations.md` D11.)
+///
+/// # Errors
+/// Whatever the serializer returns.
+pub fn empty_as_null<T: Collection + Serialize, S: Serializer>(
+    v: &T,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    if v.is_empty_collection() {
+        s.serialize_none()
+    } else {
+        v.serialize(s)
+    }
+}
+
 /// Go `omitempty`: true for the zero value (false, 0, "", an empty list or map).
 #[must_use]
 pub fn is_zero<T: Default + PartialEq>(v: &T) -> bool {
@@ -317,6 +562,82 @@ mod tests {
         assert_eq!(Quantity("1000m".into()), Quantity("1".into()));
         assert_eq!(Quantity("0".into()), Quantity(String::new()));
         assert_ne!(Quantity("1G".into()), Quantity("1Gi".into()));
+    }
+
+    #[test]
+    fn time_and_duration_serialize_like_upstream() {
+        let j = |v: &dyn erased::Ser| v.json();
+        assert_eq!(j(&Time(None)), "null");
+        assert_eq!(
+            j(&Time(Some("2024-01-01T00:00:00Z".into()))),
+            "\"2024-01-01T00:00:00Z\""
+        );
+        assert_eq!(
+            j(&Time(Some("2024-01-01T02:00:00.5+02:00".into()))),
+            "\"2024-01-01T00:00:00Z\""
+        );
+        assert_eq!(j(&Time(Some("0001-01-01T00:00:00Z".into()))), "null");
+        assert_eq!(
+            j(&Time(Some("1999-12-31T23:59:59Z".into()))),
+            "\"1999-12-31T23:59:59Z\""
+        );
+        assert_eq!(
+            j(&Time(Some("2024-02-29T12:00:00Z".into()))),
+            "\"2024-02-29T12:00:00Z\""
+        );
+        assert_eq!(
+            j(&MicroTime(Some("2024-01-01T02:00:00.123456+02:00".into()))),
+            "\"2024-01-01T00:00:00.123456Z\""
+        );
+        assert_eq!(j(&Duration(String::new())), "\"0s\"");
+        assert_eq!(j(&Duration("60m".into())), "\"1h0m0s\"");
+        assert_eq!(j(&Duration("90s".into())), "\"1m30s\"");
+        assert_eq!(j(&Duration("1.5s".into())), "\"1.5s\"");
+        assert_eq!(j(&Duration("1500us".into())), "\"1.5ms\"");
+        assert_eq!(j(&Duration("-2us".into())), "\"-2\u{b5}s\"");
+        assert_eq!(j(&Duration("999ns".into())), "\"999ns\"");
+    }
+
+    mod erased {
+        pub(super) trait Ser {
+            fn json(&self) -> String;
+        }
+        impl<T: serde::Serialize> Ser for T {
+            fn json(&self) -> String {
+                serde_json::to_string(self).unwrap_or_default()
+            }
+        }
+    }
+
+    #[test]
+    fn quantity_canonical_form_is_upstreams() {
+        let c = |s: &str| Quantity(s.into()).canonical();
+        assert_eq!(c(""), "0");
+        assert_eq!(c("0"), "0");
+        assert_eq!(c("0Gi"), "0");
+        assert_eq!(c("1"), "1");
+        assert_eq!(c("1000"), "1k");
+        assert_eq!(c("1.5"), "1500m");
+        assert_eq!(c("100m"), "100m");
+        assert_eq!(c("-1"), "-1");
+        assert_eq!(c("2Gi"), "2Gi");
+        assert_eq!(c("2048Ki"), "2Mi");
+        assert_eq!(c("1.5Gi"), "1536Mi");
+        assert_eq!(c("1000Ki"), "1000Ki");
+        assert_eq!(c("512Ki"), "512Ki");
+        assert_eq!(c("1Ki"), "1Ki");
+        assert_eq!(c("0.5Ki"), "512");
+        assert_eq!(c("1e3"), "1e3");
+        assert_eq!(c("1.5e3"), "1500");
+        assert_eq!(c("10e2"), "1e3");
+        assert_eq!(c("0.1"), "100m");
+        assert_eq!(c("12345678"), "12345678");
+        assert_eq!(c("0.0000000001"), "1n");
+        assert_eq!(c("junk"), "junk");
+        assert_eq!(
+            serde_json::to_string(&Quantity("1.5".into())).ok(),
+            Some("\"1500m\"".into())
+        );
         assert_eq!(
             Time(Some("2024-01-01T00:00:00Z".into())),
             Time(Some("2024-01-01T01:00:00+01:00".into()))

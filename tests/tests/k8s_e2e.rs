@@ -9,6 +9,13 @@ use std::process::Command;
 use vgc::driver::BuildRequest;
 use vgc_codegen::RuntimeDep;
 
+#[path = "support/differential.rs"]
+mod differential;
+#[path = "support/k8s_oracle.rs"]
+mod k8s_oracle;
+#[path = "support/plan_random.rs"]
+mod plan_random;
+
 fn download(module: &str, tmp: &Path) -> (String, String) {
     let out = Command::new("go")
         .args(["mod", "download", "-json", module])
@@ -133,6 +140,8 @@ fn real_k8s_api_end_to_end() {
     // Harness crate: depends on the generated crate, runs e2e/real.rs.
     let harness = e2e.join("harness");
     std::fs::create_dir_all(harness.join("tests")).expect("mkdir harness");
+    // The random phase below writes `src/bin/run_cases.rs`; start without a stale one.
+    let _ = std::fs::remove_dir_all(harness.join("src/bin"));
     let runtime = root.join("runtime");
     std::fs::write(
         harness.join("Cargo.toml"),
@@ -162,4 +171,7 @@ fn real_k8s_api_end_to_end() {
         "the generated k8s.io/api crate failed to build warning-free or a real-input case failed"
     );
     let _: PathBuf = generated;
+
+    // Random objects through upstream-generated Go and vgc-generated Rust.
+    k8s_oracle::random_k8s_objects_agree(&root, Path::new(&api_dir), &version, &out.plan, &harness);
 }

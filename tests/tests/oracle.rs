@@ -8,6 +8,8 @@
 use std::path::Path;
 use std::process::Command;
 
+#[path = "support/differential.rs"]
+mod differential;
 #[path = "support/random_cases.rs"]
 mod random_cases;
 

@@ -326,15 +326,51 @@ impl Lowerer<'_> {
                 let value = values.get(i).map_or(ConstValue::Other(String::new()), |v| {
                     self.const_value(*v, iota)
                 });
+                // Without a declared type, a conversion `T(x)` gives the constant type `T` (as go/types does).
+                let ty = ty
+                    .clone()
+                    .or_else(|| values.get(i).and_then(|v| self.conversion_type(*v)));
                 self.file.consts.push(ConstDecl {
                     name: self.text(*name).to_string(),
                     span: name.start_byte()..name.end_byte(),
-                    ty: ty.clone(),
+                    ty,
                     value,
                     doc: self.idx.doc(line_of(*name)),
                 });
             }
             iota += 1;
+        }
+    }
+
+    /// The type a conversion expression `T(x)` / `pkg.T(x)` (possibly parenthesized) converts to; `None` for other
+    /// expressions and for the builtins allowed in constant expressions.
+    fn conversion_type(&self, v: Node<'_>) -> Option<TypeExpr> {
+        match v.kind() {
+            "parenthesized_expression" => self.conversion_type(v.named_child(0)?),
+            "call_expression" => {
+                let f = v.child_by_field_name("function")?;
+                match f.kind() {
+                    "identifier" => {
+                        let name = self.text(f);
+                        let builtin = matches!(
+                            name,
+                            "len" | "cap" | "real" | "imag" | "complex" | "min" | "max" | "unsafe"
+                        );
+                        (!builtin).then(|| TypeExpr::Named {
+                            pkg: None,
+                            name: name.to_string(),
+                            args: vec![],
+                        })
+                    }
+                    "selector_expression" => Some(TypeExpr::Named {
+                        pkg: Some(self.text(f.child_by_field_name("operand")?).to_string()),
+                        name: self.text(f.child_by_field_name("field")?).to_string(),
+                        args: vec![],
+                    }),
+                    _ => None,
+                }
+            }
+            _ => None,
         }
     }
 
@@ -364,10 +400,13 @@ impl Lowerer<'_> {
                     self.const_value(c, iota)
                 }),
             "call_expression" => {
-                // A conversion such as `T("x")`: take the single argument's value.
+                // A conversion such as `T("x")`: take the single argument's value (not for builtins like `len`).
                 let args = v.child_by_field_name("arguments");
                 match args.and_then(|a| a.named_child(0)) {
-                    Some(a) if args.is_some_and(|a| a.named_child_count() == 1) => {
+                    Some(a)
+                        if args.is_some_and(|a| a.named_child_count() == 1)
+                            && self.conversion_type(v).is_some() =>
+                    {
                         self.const_value(a, iota)
                     }
                     _ => ConstValue::Other(text.to_string()),

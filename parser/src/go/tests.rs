@@ -126,3 +126,55 @@ fn never_panics_on_garbage() {
         let _ = parse(src);
     }
 }
+
+#[test]
+fn conversions_type_untyped_constants() {
+    let f = parse(
+        r#"package v1
+
+import corev1 "k8s.io/api/core/v1"
+
+const (
+	AddressTypeIPv4 = AddressType(corev1.IPv4Protocol)
+	AddressTypeFQDN = (AddressType("FQDN"))
+	Qualified       = corev1.Protocol("TCP")
+	Length          = len("abc")
+	Plain           = "x"
+)
+"#,
+    );
+    let got: Vec<(&str, Option<TypeExpr>, ConstValue)> = f
+        .consts
+        .iter()
+        .map(|c| (c.name.as_str(), c.ty.clone(), c.value.clone()))
+        .collect();
+    let named = |pkg: Option<&str>, name: &str| {
+        Some(TypeExpr::Named {
+            pkg: pkg.map(str::to_string),
+            name: name.into(),
+            args: vec![],
+        })
+    };
+    assert_eq!(
+        got,
+        [
+            (
+                "AddressTypeIPv4",
+                named(None, "AddressType"),
+                ConstValue::Ref(Some("corev1".into()), "IPv4Protocol".into())
+            ),
+            (
+                "AddressTypeFQDN",
+                named(None, "AddressType"),
+                ConstValue::Str("FQDN".into())
+            ),
+            (
+                "Qualified",
+                named(Some("corev1"), "Protocol"),
+                ConstValue::Str("TCP".into())
+            ),
+            ("Length", None, ConstValue::Other("len(\"abc\")".into())),
+            ("Plain", None, ConstValue::Str("x".into())),
+        ]
+    );
+}
