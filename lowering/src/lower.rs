@@ -26,7 +26,9 @@ pub struct CratePlan {
 }
 
 /// Rust module path of a Go package: relative to the main module for its own packages, `ext::<sanitized import
-/// path>` for others.
+/// path>` for others, `root` for the module's root package. A first segment that would clash with a crate-root
+/// module vgc declares itself (`custom` for the hand-written `customValidation` functions, `ext`, `root`) gets a
+/// trailing `_` (`custom/v1` → `custom_::v1`).
 #[must_use]
 pub fn module_path(prog: &Program, pkg: &str) -> Vec<String> {
     let rel = if pkg == prog.module {
@@ -37,7 +39,18 @@ pub fn module_path(prog: &Program, pkg: &str) -> Vec<String> {
     };
     let segs: Vec<String> = match rel {
         Some("") => vec!["root".to_string()],
-        Some(r) => r.split('/').map(sanitize_mod).collect(),
+        Some(r) => r
+            .split('/')
+            .map(sanitize_mod)
+            .enumerate()
+            .map(|(i, s)| {
+                if i == 0 && matches!(s.as_str(), "custom" | "ext" | "root") {
+                    s + "_"
+                } else {
+                    s
+                }
+            })
+            .collect(),
         None => std::iter::once("ext".to_string())
             .chain(pkg.split('/').map(sanitize_mod))
             .collect(),
@@ -230,11 +243,14 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
             if opaque_types.contains(&p.key) {
                 continue;
             }
-            let mut any = !p.checks.is_empty() || p.iteration.as_ref().is_some_and(|i| hv(&i.elem));
+            let mut any = !p.checks.is_empty()
+                || p.iteration.as_ref().is_some_and(|i| hv(&i.elem))
+                || p.key_iteration.as_ref().is_some_and(|i| hv(&i.elem));
             for f in p.fields.iter().flatten() {
                 any |= !f.checks.is_empty()
                     || f.nested.as_ref().is_some_and(|n| hv(&n.ty))
-                    || f.iteration.as_ref().is_some_and(|i| hv(&i.elem));
+                    || f.iteration.as_ref().is_some_and(|i| hv(&i.elem))
+                    || f.key_iteration.as_ref().is_some_and(|i| hv(&i.elem));
             }
             if any && !p.has_validations {
                 p.has_validations = true;
@@ -254,12 +270,18 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
         if p.iteration.as_ref().is_some_and(|i| !hv(&i.elem)) {
             p.iteration = None;
         }
+        if p.key_iteration.as_ref().is_some_and(|i| !hv(&i.elem)) {
+            p.key_iteration = None;
+        }
         for f in p.fields.iter_mut().flatten() {
             if f.nested.as_ref().is_some_and(|n| !hv(&n.ty)) {
                 f.nested = None;
             }
             if f.iteration.as_ref().is_some_and(|i| !hv(&i.elem)) {
                 f.iteration = None;
+            }
+            if f.key_iteration.as_ref().is_some_and(|i| !hv(&i.elem)) {
+                f.key_iteration = None;
             }
         }
     }
@@ -365,6 +387,7 @@ impl Lowerer<'_> {
                 shape: Shape::Struct(false),
                 checks,
                 iteration: None,
+                key_iteration: None,
                 root,
                 has_validations: has,
                 docs,
@@ -373,8 +396,53 @@ impl Lowerer<'_> {
         }
         let ty = types::resolve(self.db, self.prog, &k.pkg, file, &decl.ty);
         let shape = self.shape(&ty);
-        let checks = self.checks(k, file, &decl.tags, &shape, Some(&ty), &k.pkg);
-        let iteration = self.iteration(&ty, Matcher::None);
+        // A list typedef's own list metadata identifies its items (ratcheting of element validation, uniqueness).
+        let matcher = if matches!(shape, Shape::List(_)) {
+            self.matcher_for(file, decl.at, &format!("type {}", k.name), &decl.tags, &ty)
+        } else {
+            Matcher::None
+        };
+        let mut keyed = self.checks_keyed(k, file, &decl.tags, &shape, Some(&ty), &k.pkg);
+        if let Some(c) = self.unique_check(&decl.tags, &matcher) {
+            let name = match c.stability {
+                Some(Stability::Alpha) => "k8s:alpha",
+                Some(Stability::Beta) => "k8s:beta",
+                _ => "k8s:listType",
+            };
+            keyed.push((true, name.to_string(), c));
+        }
+        keyed.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+        let mut checks: Vec<Check> = keyed.into_iter().map(|(_, _, c)| c).collect();
+        for c in &mut checks {
+            match &mut c.kind {
+                CheckKind::EachVal(_, m, _) => *m = matcher.clone(),
+                CheckKind::Update(_, m) if matches!(shape, Shape::List(_)) => *m = matcher.clone(),
+                _ => {}
+            }
+        }
+        sort_cohort(&mut checks);
+        if !checks.is_empty() && self.map_of_slices(&ty) {
+            self.err(
+                file,
+                decl.at,
+                Code::UnsupportedType,
+                format!(
+                    "type {}: validation for map of slices is not supported",
+                    k.name
+                ),
+                Some("wrap the list in a named typedef or struct to validate it".into()),
+            );
+        }
+        let iteration = if opacity(&decl.tags).1 {
+            None
+        } else {
+            self.iteration(&ty, matcher)
+        };
+        let key_iteration = if opacity(&decl.tags).2 {
+            None
+        } else {
+            self.key_iteration(&ty)
+        };
         let has = !checks.is_empty();
         Some(TypePlan {
             key: k.clone(),
@@ -383,6 +451,7 @@ impl Lowerer<'_> {
             shape,
             checks,
             iteration,
+            key_iteration,
             root,
             has_validations: has,
             docs,
@@ -427,6 +496,27 @@ impl Lowerer<'_> {
         )
     }
 
+    /// upstream `EachMapKey` with the key type's function: a map (directly or through typedefs) whose key is a
+    /// named type of a loaded package.
+    fn key_iteration(&self, t: &Ty) -> Option<Iteration> {
+        let t = match t {
+            Ty::Pointer(i) => i.as_ref(),
+            t => t,
+        };
+        let key = match t {
+            Ty::Map(k, _) => k.as_ref(),
+            _ => return None,
+        };
+        match key {
+            Ty::Named(k) if self.types.contains(k) => Some(Iteration {
+                elem: k.clone(),
+                matcher: Matcher::None,
+                keys: true,
+            }),
+            _ => None,
+        }
+    }
+
     fn iteration(&self, t: &Ty, matcher: Matcher) -> Option<Iteration> {
         let elem = match t {
             Ty::Slice(e) | Ty::Map(_, e) => e.as_ref(),
@@ -463,7 +553,9 @@ impl Lowerer<'_> {
             return None;
         }
         let json = f.json.clone().unwrap_or_default();
-        let inline = json.inline || (f.go_name.is_none() && json.name.is_empty());
+        // gengo `LookupJSON`: only an embedded field without a JSON name is inline (`json:",inline"` on a named
+        // field is its Go name, as for encoding/json).
+        let inline = f.go_name.is_none() && json.name.is_empty();
         let json_name = if json.skip || inline {
             String::new()
         } else if json.name.is_empty() {
@@ -472,7 +564,16 @@ impl Lowerer<'_> {
             json.name.clone()
         };
         let ty = types::resolve(self.db, self.prog, &owner.pkg, file, &f.ty);
-        let (opaque, opaque_elems) = opacity(&f.tags);
+        if let Some(msg) = self.unsupported_shape(&ty, 0) {
+            self.err(
+                file,
+                f.at,
+                Code::UnsupportedType,
+                format!("field {}.{go_name}: {msg}", owner.name),
+                Some("validation-gen cannot generate code for this shape; use a named struct or typedef to hold the inner value".into()),
+            );
+        }
+        let (opaque, opaque_elems, opaque_keys) = opacity(&f.tags);
         if let Ty::Unresolved(q, n) = &ty
             && !opaque
         {
@@ -480,7 +581,21 @@ impl Lowerer<'_> {
         }
         let shape = self.shape(&ty);
         let matcher = self.matcher(owner, file, f, &ty);
-        let mut checks = self.checks(owner, file, &f.tags, &shape, Some(&ty), &owner.pkg);
+        let mut keyed = self.checks_keyed(owner, file, &f.tags, &shape, Some(&ty), &owner.pkg);
+        // upstream: `item` tags and the `listType`/`unique` uniqueness check are deferred too, in their tag's slot.
+        let outer = |c: &Check, name: &str| match c.stability {
+            Some(Stability::Alpha) => "k8s:alpha".to_string(),
+            Some(Stability::Beta) => "k8s:beta".to_string(),
+            _ => name.to_string(),
+        };
+        for c in self.item_checks(owner, file, f, &ty, &matcher) {
+            keyed.push((true, outer(&c, "k8s:item"), c));
+        }
+        if let Some(c) = self.unique_check(&f.tags, &matcher) {
+            keyed.push((true, outer(&c, "k8s:listType"), c));
+        }
+        keyed.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+        let mut checks: Vec<Check> = keyed.into_iter().map(|(_, _, c)| c).collect();
         for c in &mut checks {
             match &mut c.kind {
                 CheckKind::EachVal(_, m, _) => *m = matcher.clone(),
@@ -496,13 +611,19 @@ impl Lowerer<'_> {
                 _ => {}
             }
         }
-        // upstream: `item` tags defer their wrapped functions (and list-level unions) to the field; by tag name they
-        // come before listType's uniqueness check.
-        checks.extend(self.item_checks(owner, file, f, &ty, &matcher));
-        if let Some(m) = self.unique_check(f, &matcher) {
-            checks.push(m);
-        }
         self.apply_default_rule(owner, file, f, &shape, &mut checks);
+        if !checks.is_empty() && self.map_of_slices(&ty) {
+            self.err(
+                file,
+                f.at,
+                Code::UnsupportedType,
+                format!(
+                    "field {}.{go_name}: validation for map of slices is not supported",
+                    owner.name
+                ),
+                Some("wrap the list in a named typedef or struct to validate it".into()),
+            );
+        }
         sort_cohort(&mut checks);
         let nested = match (&ty, opaque) {
             (_, true) => None,
@@ -520,10 +641,20 @@ impl Lowerer<'_> {
         } else {
             self.iteration(&ty, matcher.clone())
         };
+        let key_iteration = if opaque_keys {
+            None
+        } else {
+            self.key_iteration(&ty)
+        };
         let rust_name = field_ident(&go_name);
         Some(FieldPlan {
             rust_name,
-            go_name: go_name.clone(),
+            // upstream names a root-level field without a JSON name (inline, `json:"-"`) after its leaf type.
+            go_name: if json_name.is_empty() {
+                leaf_type_name(&f.ty)
+            } else {
+                go_name.clone()
+            },
             json_name,
             flatten: inline && !json.skip && matches!(shape, Shape::Struct(_)),
             skip: json.skip,
@@ -534,11 +665,91 @@ impl Lowerer<'_> {
             checks,
             nested,
             iteration,
+            key_iteration,
         })
+    }
+
+    /// A map (after typedefs, behind a pointer or not) whose value type is written as a list (`map[string][]T`):
+    /// upstream refuses validations on it.
+    fn map_of_slices(&self, t: &Ty) -> bool {
+        let t = match t {
+            Ty::Pointer(i) => i.as_ref(),
+            t => t,
+        };
+        matches!(
+            types::native(self.db, self.prog, t),
+            Native::Other(Ty::Map(_, ref e))
+                if matches!(e.as_ref(), Ty::Slice(_) | Ty::WellKnown(vgc_analysis::types::WellKnown::Bytes))
+        )
+    }
+
+    /// upstream `verifySupportedType`, applied to a field's type and the unnamed types inside it (pointer targets,
+    /// list elements, map keys and values): the shapes validation-gen refuses, as its message.
+    fn unsupported_shape(&self, t: &Ty, depth: u8) -> Option<&'static str> {
+        let native = |t: &Ty| match types::native(self.db, self.prog, t) {
+            Native::Struct(k) => Ty::Named(k),
+            Native::Other(x) => x,
+        };
+        if depth > 8 {
+            return None;
+        }
+        match t {
+            Ty::Pointer(inner) => match native(inner) {
+                Ty::Pointer(_) => Some("pointers to pointers are not supported"),
+                Ty::Slice(_) | Ty::WellKnown(vgc_analysis::types::WellKnown::Bytes) => {
+                    Some("pointers to lists are not supported")
+                }
+                Ty::Map(..) => Some("pointers to maps are not supported"),
+                _ => self.unsupported_shape(inner, depth + 1),
+            },
+            Ty::Slice(elem) => match native(elem) {
+                Ty::Slice(_) => Some("lists of lists are not supported"),
+                Ty::Map(..) => Some("lists of maps are not supported"),
+                _ => self.unsupported_shape(elem, depth + 1),
+            },
+            Ty::Map(key, elem) => {
+                if !matches!(native(key), Ty::Builtin(Builtin::String)) {
+                    return Some("maps with non-string keys are not supported");
+                }
+                match native(elem) {
+                    Ty::Pointer(_) => Some("maps of pointers are not supported"),
+                    Ty::Map(..) => Some("maps of maps are not supported"),
+                    _ => self.unsupported_shape(elem, depth + 1),
+                }
+            }
+            _ => None,
+        }
     }
 
     /// List metadata of a field: from its own `listType`/`unique`/`listMapKey` tags, else from the list typedef.
     fn matcher(&mut self, owner: &TypeKey, file: SourceFile, f: &FieldIr, ty: &Ty) -> Matcher {
+        let what = format!(
+            "field {}.{}",
+            owner.name,
+            f.go_name.clone().unwrap_or_default()
+        );
+        self.matcher_for(file, f.at, &what, &f.tags, ty)
+    }
+
+    /// List metadata from a declaration's tags (a field's, or a list typedef's own), else — for a field of a
+    /// typedef type — from the typedef. `what` names the declaration in messages (`field T.F`, `type L`).
+    fn matcher_for(
+        &mut self,
+        file: SourceFile,
+        at: vgc_ir::model::SpanId,
+        what: &str,
+        tags: &[TagUse],
+        ty: &Ty,
+    ) -> Matcher {
+        if let Some((msg, hint)) = list_tag_error(tags) {
+            self.err(
+                file,
+                at,
+                Code::ListMetadata,
+                format!("{what}: {msg}"),
+                Some(hint.into()),
+            );
+        }
         let from = |tags: &[TagUse]| -> Option<(String, Vec<String>)> {
             let mut lt = None;
             let mut keys = Vec::new();
@@ -557,7 +768,7 @@ impl Lowerer<'_> {
             }
             lt.map(|l| (l, keys))
         };
-        let meta = from(&f.tags).or_else(|| match ty {
+        let meta = from(tags).or_else(|| match ty {
             Ty::Named(k) => self
                 .prog
                 .type_decl(self.db, k)
@@ -570,13 +781,9 @@ impl Lowerer<'_> {
                 if keys.is_empty() {
                     self.err(
                         file,
-                        f.at,
+                        at,
                         Code::ListMetadata,
-                        format!(
-                            "field {}.{}: found listType=map or unique=map without listMapKey",
-                            owner.name,
-                            f.go_name.clone().unwrap_or_default()
-                        ),
+                        format!("{what}: found listType=map or unique=map without listMapKey"),
                         Some("add `+k8s:listMapKey=<json name>` for each key field".into()),
                     );
                     return Matcher::None;
@@ -595,13 +802,9 @@ impl Lowerer<'_> {
                 let Native::Struct(sk) = types::native(self.db, self.prog, &elem) else {
                     self.err(
                         file,
-                        f.at,
+                        at,
                         Code::ListMetadata,
-                        format!(
-                            "field {}.{}: only lists of structs can be list-maps",
-                            owner.name,
-                            f.go_name.clone().unwrap_or_default()
-                        ),
+                        format!("{what}: only lists of structs can be list-maps"),
                         None,
                     );
                     return Matcher::None;
@@ -619,14 +822,9 @@ impl Lowerer<'_> {
                         None => {
                             self.err(
                                 file,
-                                f.at,
+                                at,
                                 Code::ListMetadata,
-                                format!(
-                                    "field {}.{}: listMapKey {k:?} is not a field of {}",
-                                    owner.name,
-                                    f.go_name.clone().unwrap_or_default(),
-                                    sk.name
-                                ),
+                                format!("{what}: listMapKey {k:?} is not a field of {}", sk.name),
                                 None,
                             );
                             return Matcher::None;
@@ -639,16 +837,16 @@ impl Lowerer<'_> {
         }
     }
 
-    fn unique_check(&self, f: &FieldIr, m: &Matcher) -> Option<Check> {
+    fn unique_check(&self, tags: &[TagUse], m: &Matcher) -> Option<Check> {
         // upstream: `customUnique` turns the generated uniqueness check off (hand-written code does it).
-        if f.tags.iter().any(|u| {
+        if tags.iter().any(|u| {
             u.parsed
                 .as_ref()
                 .is_ok_and(|t| unwrap_levels(t).name == "k8s:customUnique")
         }) {
             return None;
         }
-        let level = f.tags.iter().find_map(|u| {
+        let level = tags.iter().find_map(|u| {
             let t = u.parsed.as_ref().ok()?;
             let inner = unwrap_levels(t);
             let semantic =
@@ -747,7 +945,8 @@ impl Lowerer<'_> {
         }
     }
 
-    /// Lowers tags at field or type scope into checks, sorted by tag name (stable), with type-dependent errors.
+    /// Lowers tags at field or type scope into checks in upstream's order (see [`Self::checks_keyed`]), cohort-sorted,
+    /// with type-dependent errors.
     fn checks(
         &mut self,
         owner: &TypeKey,
@@ -755,14 +954,34 @@ impl Lowerer<'_> {
         tags: &[TagUse],
         shape: &Shape,
         ty: Option<&Ty>,
-        _pkg: &str,
+        pkg: &str,
     ) -> Vec<Check> {
+        let mut keyed = self.checks_keyed(owner, file, tags, shape, ty, pkg);
+        keyed.sort_by_key(|(deferred, _, _)| *deferred);
+        let mut out: Vec<Check> = keyed.into_iter().map(|(_, _, c)| c).collect();
+        sort_cohort(&mut out);
+        out
+    }
+
+    /// Lowers tags into checks keyed for upstream's emission order: tags are processed sorted by (outer) tag name;
+    /// validators that return their functions directly come first, those upstream defers to the end of the
+    /// declaration (`eachVal`, `update`, `subfield`, and — added by the caller — `item` and the `listType`/`unique`
+    /// uniqueness check) after them, again by tag name. Each entry: (deferred, outer tag name, check).
+    fn checks_keyed(
+        &mut self,
+        owner: &TypeKey,
+        file: SourceFile,
+        tags: &[TagUse],
+        shape: &Shape,
+        ty: Option<&Ty>,
+        _pkg: &str,
+    ) -> Vec<(bool, String, Check)> {
         let mut sorted: Vec<&TagUse> = tags
             .iter()
             .filter(|u| catalog::lookup(&u.name).is_some())
             .collect();
         sorted.sort_by(|a, b| a.name.cmp(&b.name));
-        let mut out: Vec<Check> = Vec::new();
+        let mut out: Vec<(bool, String, Check)> = Vec::new();
         for u in sorted {
             let Ok(tag) = &u.parsed else { continue };
             if self.counting {
@@ -779,7 +998,7 @@ impl Lowerer<'_> {
             for c in cs {
                 // upstream merges every `update` tag of a declaration into one call.
                 if let CheckKind::Update(new, _) = &c.kind
-                    && let Some(existing) = out.iter_mut().find_map(|e| match &mut e.kind {
+                    && let Some(existing) = out.iter_mut().find_map(|(_, _, e)| match &mut e.kind {
                         CheckKind::Update(v, _) => Some(v),
                         _ => None,
                     })
@@ -787,10 +1006,10 @@ impl Lowerer<'_> {
                     existing.extend(new.iter().cloned());
                     continue;
                 }
-                out.push(c);
+                out.push((is_deferred(&c), u.name.clone(), c));
             }
         }
-        for c in &mut out {
+        for (_, _, c) in &mut out {
             if let CheckKind::Update(v, _) = &mut c.kind {
                 let order = ["NoSet", "NoUnset", "NoModify", "NoAddItem", "NoRemoveItem"];
                 v.sort_by_key(|u| order.iter().position(|o| o == u));
@@ -799,7 +1018,7 @@ impl Lowerer<'_> {
         }
         // Several subfield tags on one member share that member's inherited checks (emitted once).
         let mut seen_inherited: Vec<Check> = Vec::new();
-        out.retain(|c| match &c.kind {
+        out.retain(|(_, _, c)| match &c.kind {
             CheckKind::Subfield(sub) if sub.inherited => {
                 if seen_inherited.contains(c) {
                     false
@@ -810,7 +1029,6 @@ impl Lowerer<'_> {
             }
             _ => true,
         });
-        sort_cohort(&mut out);
         if self.counting {
             self.stats.checks += out.len();
         }
@@ -2229,11 +2447,70 @@ fn level_of(t: &Tag) -> Option<Stability> {
 }
 
 /// Strips `k8s:alpha`/`k8s:beta` wrappers.
-/// Opacity from a declaration's tags, as upstream merges `Validations.OpaqueType` / `OpaqueValType` through
-/// `alpha`/`beta` wrappers: (`+k8s:opaqueType`: the value's own type is not validated, `+k8s:eachVal=+k8s:opaqueType`:
-/// list elements / map values are not validated).
-fn opacity(tags: &[TagUse]) -> (bool, bool) {
-    let (mut typ, mut val) = (false, false);
+/// The field type as upstream's `getLeafTypeAndPrefixes` + raw namer print it: pointers stripped, other-package
+/// types qualified as written (`metav1.ObjectMeta`), builtins by name (`string`).
+fn leaf_type_name(t: &TypeExpr) -> String {
+    fn raw(t: &TypeExpr) -> String {
+        match t {
+            TypeExpr::Named {
+                pkg: Some(q), name, ..
+            } => format!("{q}.{name}"),
+            TypeExpr::Named {
+                pkg: None, name, ..
+            } => name.clone(),
+            TypeExpr::Pointer(i) => format!("*{}", raw(i)),
+            TypeExpr::Slice(e) => format!("[]{}", raw(e)),
+            TypeExpr::Array { len, elem } => format!("[{len}]{}", raw(elem)),
+            TypeExpr::Map(k, v) => format!("map[{}]{}", raw(k), raw(v)),
+            TypeExpr::Struct(_) => "struct{...}".into(),
+            TypeExpr::Other(x) => x.clone(),
+        }
+    }
+    match t {
+        TypeExpr::Pointer(i) => leaf_type_name(i),
+        t => raw(t),
+    }
+}
+
+/// upstream `listMetadata.check()` on one declaration's list tags: `listMapKey` needs map semantics (from
+/// `listType=map` or `unique=map`), and `unique`/`listMapKey` need a `listType` (ownership). Returns (message, hint).
+fn list_tag_error(tags: &[TagUse]) -> Option<(&'static str, &'static str)> {
+    let (mut list_type, mut unique, mut keys) = (None, None, false);
+    for u in tags {
+        let Ok(t) = &u.parsed else { continue };
+        let t = unwrap_levels(t);
+        match (t.name.as_str(), t.scalar_value()) {
+            ("k8s:listType", Some(Scalar::Str(v))) => list_type = Some(v.as_str()),
+            ("k8s:unique", Some(Scalar::Str(v))) => unique = Some(v.as_str()),
+            ("k8s:listMapKey", _) => keys = true,
+            _ => {}
+        }
+    }
+    if list_type.is_none() && unique.is_none() && !keys {
+        return None;
+    }
+    let map = list_type == Some("map") || unique == Some("map");
+    if keys && !map {
+        return Some((
+            "found listMapKey without listType=map or unique=map",
+            "add `+k8s:listType=map`, or remove `+k8s:listMapKey`",
+        ));
+    }
+    if list_type.is_none() {
+        return Some((
+            "listType must be specified - use listType=atomic, listType=set, or listType=map",
+            "`+k8s:unique` goes with `+k8s:listType=atomic`",
+        ));
+    }
+    None
+}
+
+/// Opacity from a declaration's tags, as upstream merges `Validations.OpaqueType` / `OpaqueValType` /
+/// `OpaqueKeyType` through `alpha`/`beta` wrappers: (`+k8s:opaqueType`: the value's own type is not validated,
+/// `+k8s:eachVal=+k8s:opaqueType`: list elements / map values are not, `+k8s:eachKey=+k8s:opaqueType`: map keys
+/// are not).
+fn opacity(tags: &[TagUse]) -> (bool, bool, bool) {
+    let (mut typ, mut val, mut key) = (false, false, false);
     for u in tags {
         let Ok(t) = &u.parsed else { continue };
         let t = unwrap_levels(t);
@@ -2244,10 +2521,15 @@ fn opacity(tags: &[TagUse]) -> (bool, bool) {
                     .inner()
                     .is_some_and(|i| unwrap_levels(i).name == "k8s:opaqueType");
             }
+            "k8s:eachKey" => {
+                key |= t
+                    .inner()
+                    .is_some_and(|i| unwrap_levels(i).name == "k8s:opaqueType");
+            }
             _ => {}
         }
     }
-    (typ, val)
+    (typ, val, key)
 }
 
 fn unwrap_levels(t: &Tag) -> &Tag {
@@ -2259,6 +2541,20 @@ fn unwrap_levels(t: &Tag) -> &Tag {
         }
     }
     cur
+}
+
+/// True for checks whose upstream validator returns them as `Deferred` (ThisContext): emitted after a
+/// declaration's direct functions.
+fn is_deferred(c: &Check) -> bool {
+    matches!(
+        c.kind,
+        CheckKind::EachVal(..)
+            | CheckKind::Update(..)
+            | CheckKind::Subfield(_)
+            | CheckKind::Item(_)
+            | CheckKind::ListUnion(_)
+            | CheckKind::Unique(_)
+    )
 }
 
 /// upstream cohort sort: short-circuit checks first, relative order kept.

@@ -201,7 +201,8 @@ pub struct Iteration {
 pub struct FieldPlan {
     /// Rust field name (raw identifiers allowed, e.g. `r#type`).
     pub rust_name: String,
-    /// Go name (the type name for an embedded field); upstream names a root-level inline field's path after it.
+    /// Go name; for a field without a JSON name (embedded inline, `json:"-"`) its leaf type as Go spells it
+    /// (`GadgetCommon`, `string`), which upstream uses as the path segment of such a field at the root.
     pub go_name: String,
     /// JSON name (`""` for inline/embedded).
     pub json_name: String,
@@ -223,13 +224,18 @@ pub struct FieldPlan {
     pub nested: Option<Nested>,
     /// Iterate elements/values calling their type's function.
     pub iteration: Option<Iteration>,
+    /// Iterate map keys calling the key type's function (upstream `EachMapKey`, emitted before the values').
+    pub key_iteration: Option<Iteration>,
 }
 
 impl FieldPlan {
     /// True when the field has anything to run.
     #[must_use]
     pub fn has_work(&self) -> bool {
-        !self.checks.is_empty() || self.nested.is_some() || self.iteration.is_some()
+        !self.checks.is_empty()
+            || self.nested.is_some()
+            || self.iteration.is_some()
+            || self.key_iteration.is_some()
     }
 }
 
@@ -248,6 +254,8 @@ pub struct TypePlan {
     pub checks: Vec<Check>,
     /// For typedefs of lists/maps: element iteration.
     pub iteration: Option<Iteration>,
+    /// For typedefs of maps: key iteration (before the values').
+    pub key_iteration: Option<Iteration>,
     /// Root type (gets a `Validate` impl even without checks).
     pub root: bool,
     /// For roots: the subresource paths validation is registered for (sorted; `"/"` unless `isSubresource`) and

@@ -11,6 +11,8 @@ use vgc_codegen::RuntimeDep;
 
 #[path = "support/differential.rs"]
 mod differential;
+#[path = "support/harness.rs"]
+mod harness;
 #[path = "support/k8s_oracle.rs"]
 mod k8s_oracle;
 #[path = "support/plan_random.rs"]
@@ -173,5 +175,5 @@ fn real_k8s_api_end_to_end() {
     let _: PathBuf = generated;
 
     // Random objects through upstream-generated Go and vgc-generated Rust.
-    k8s_oracle::random_k8s_objects_agree(&root, Path::new(&api_dir), &version, &out.plan, &harness);
+    k8s_oracle::random_k8s_objects_agree(Path::new(&api_dir), &version, &out.plan, &harness);
 }

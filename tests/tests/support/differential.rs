@@ -1,6 +1,8 @@
-//! Shared by the differential runs (`oracle.rs` on the example, `k8s_e2e.rs` on k8s.io/api): running a case
+//! Shared by the differential runs (`oracle.rs`, `k8s_e2e.rs`, `conformance.rs`): running a case
 //! runner process (JSON cases on stdin, JSON results on stdout) and the canonical form that makes error lists
 //! comparable where upstream defines no order.
+
+#![allow(dead_code)] // each test binary that includes this module uses a part of it
 
 use serde_json::Value;
 use std::process::{Command, Stdio};
@@ -24,10 +26,9 @@ fn map_key(line: &str) -> Option<(String, String)> {
 /// Upstream iterates Go maps in random order (spec §4), so errors reported while iterating one map have no defined
 /// order. Canonical form: within each run of consecutive errors under the same map (same path before the first
 /// map-key subscript), each key's errors move together, keys sorted, each key's own lines in their order.
-/// Map-key validators (`eachKey`) report at the map's own path, so within a run of consecutive errors at one
-/// identical path the errors are grouped by the bad value they quote (lines quoting none stay with the line before)
-/// and the groups sorted, when at least two values occur. Everything else — list order, check order within a key —
-/// keeps its order and is compared exactly.
+/// Map-key validators (`eachKey`) report at the map's own path, so a run of consecutive errors at one identical
+/// path that quotes at least two different bad values is sorted (compared as a multiset). Everything else — list
+/// order, check order within a key — keeps its order and is compared exactly.
 pub(crate) fn canonical(lines: &Value) -> Vec<String> {
     by_key_value(&by_map_key(
         lines
@@ -65,18 +66,15 @@ fn by_key_value(lines: &[String]) -> Vec<String> {
         while j < lines.len() && field_of(&lines[j]) == field {
             j += 1;
         }
-        let mut groups: Vec<(String, Vec<String>)> = Vec::new();
-        for l in &lines[i..j] {
-            match (quoted_value(l), groups.last_mut()) {
-                (None, Some((_, g))) => g.push(l.clone()),
-                (v, _) => groups.push((v.unwrap_or("").to_string(), vec![l.clone()])),
-            }
+        let mut run = lines[i..j].to_vec();
+        let values: std::collections::BTreeSet<&str> =
+            run.iter().filter_map(|l| quoted_value(l)).collect();
+        if values.len() > 1 {
+            // Errors of several map keys at one path (`eachKey`): lines of one key are not delimited (some quote no
+            // value), so the run compares as a multiset.
+            run.sort();
         }
-        let distinct: std::collections::BTreeSet<&String> = groups.iter().map(|(v, _)| v).collect();
-        if distinct.len() > 1 {
-            groups.sort_by(|a, b| a.0.cmp(&b.0));
-        }
-        out.extend(groups.into_iter().flat_map(|(_, g)| g));
+        out.extend(run);
         i = j;
     }
     out
@@ -143,9 +141,15 @@ pub(crate) enum Outcome {
     /// prints an explicit empty list or map (`[]`, `{}`) where vgc prints `null` (vgc does not keep Go's nil
     /// slice apart from an empty one).
     NilVsEmpty,
+    /// Deviation D2 of `docs/deviations.md`: upstream's generated code dereferenced a nil pointer and panicked
+    /// (spec §9.2); vgc returned an error list.
+    UpstreamNilPanic,
     /// Anything else, including a decoding failure on one side only.
     Mismatch,
 }
+
+/// The message of a Go nil-pointer dereference, as the driver reports a recovered panic.
+const NIL_PANIC: &str = "panic: runtime error: invalid memory address or nil pointer dereference";
 
 /// True when `up` equals `ours` except for D11 substitutions (at least one), each in a `Duplicate value` line.
 fn nil_vs_empty_only(up: &[String], ours: &[String]) -> bool {
@@ -185,6 +189,9 @@ fn nil_vs_empty_only(up: &[String], ours: &[String]) -> bool {
 
 /// Compares one case's upstream result with vgc's (`{"got": [lines]}` or `{"error": …}` each).
 pub(crate) fn compare(upstream: &Value, ours: &Value) -> Outcome {
+    if upstream["error"].as_str() == Some(NIL_PANIC) && ours.get("error").is_none() {
+        return Outcome::UpstreamNilPanic;
+    }
     if upstream.get("error").is_some() || ours.get("error").is_some() {
         return Outcome::Mismatch;
     }
@@ -199,4 +206,55 @@ pub(crate) fn compare(upstream: &Value, ours: &Value) -> Outcome {
     } else {
         Outcome::Mismatch
     }
+}
+
+/// The JSON value at an error's field path (`a.b[0].c`, `m[key]`) inside `root`.
+fn at_path<'v>(root: &'v Value, path: &str) -> Option<&'v Value> {
+    let mut cur = root;
+    let mut rest = path;
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix('[') {
+            let end = r.find(']')?;
+            let key = &r[..end];
+            cur = match cur {
+                Value::Array(a) => a.get(key.parse::<usize>().ok()?)?,
+                Value::Object(m) => m.get(key)?,
+                _ => return None,
+            };
+            rest = &r[end + 1..];
+        } else {
+            let r = rest.strip_prefix('.').unwrap_or(rest);
+            let end = r.find(['.', '[']).unwrap_or(r.len());
+            cur = cur.as_object()?.get(&r[..end])?;
+            rest = &r[end..];
+        }
+    }
+    Some(cur)
+}
+
+/// Deviation D9 of `docs/deviations.md`: vgc reports a list-level union error (`item(…)=+k8s:unionMember` /
+/// `zeroOrOneOfMember`) that upstream ratchets away because the old list was an explicit empty list (Go tells a
+/// non-nil empty slice from nil; vgc's `Vec` cannot). True when vgc's lines are upstream's plus only such union
+/// errors, each at a path whose old value in `case` is `[]`.
+pub(crate) fn empty_old_list_union_only(case: &Value, upstream: &Value, ours: &Value) -> bool {
+    let (Some(up), Some(ours)) = (upstream["got"].as_array(), ours["got"].as_array()) else {
+        return false;
+    };
+    let mut extra = ours.clone();
+    for u in up {
+        match extra.iter().position(|o| o == u) {
+            Some(i) => {
+                extra.remove(i);
+            }
+            None => return false,
+        }
+    }
+    !extra.is_empty()
+        && extra.iter().all(|l| {
+            let l = l.as_str().unwrap_or("");
+            let field = l.split(" | ").next().unwrap_or("");
+            (l.contains(" | origin=union |") || l.contains(" | origin=zeroOrOneOf |"))
+                && at_path(&case["old"], field)
+                    .is_some_and(|v| v.as_array().is_some_and(Vec::is_empty))
+        })
 }

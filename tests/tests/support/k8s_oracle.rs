@@ -9,9 +9,11 @@
 //!
 //! `VGC_K8S_ORACLE_CASES` sets the number of cases (default 20,000); `VGC_K8S_ORACLE_SEED` the seed (default 1).
 
-use crate::differential::{Outcome, compare, run};
-use crate::plan_random::{Generator, Rng};
-use serde_json::json;
+use crate::harness::{
+    build_go_driver, compare_runs, go, install_validation_gen, random_cases, run_both,
+    run_validation_gen, rust_runner,
+};
+use crate::plan_random::Generator;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -20,8 +22,9 @@ use vgc_analysis::types::{Builtin, WellKnown};
 use vgc_lowering::CratePlan;
 use vgc_lowering::plan::{Check, CheckKind, RustTy};
 
-const VALIDATION_GEN: &str = "k8s.io/code-generator/cmd/validation-gen@v0.37.2";
 const META: &str = "k8s.io/apimachinery/pkg/apis/meta/v1";
+/// The harness module's path.
+const MODULE: &str = "vgc.test/k8soracle";
 /// Where meta/v1's validators are generated, under `gen/`.
 const META_GEN: &str = "apimachinery/meta/v1";
 /// Referenced apimachinery/std packages whose types carry no validation tags: upstream needs them named.
@@ -37,21 +40,6 @@ const READ_ONLY: &[&str] = &[
     "k8s.io/apimachinery/pkg/selection",
     "time",
 ];
-
-fn go(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("go")
-        .args(args)
-        .current_dir(dir)
-        .env("GOFLAGS", "-mod=mod")
-        .output()
-        .expect("the `go` command runs");
-    assert!(
-        out.status.success(),
-        "go {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 /// Group/version directories of k8s.io/api (those with a `types.go`), relative, sorted.
 fn group_versions(api: &Path) -> Vec<String> {
@@ -181,7 +169,7 @@ fn custom_stubs(
     for (pkg, fns) in by_pkg {
         let Some(dir) = dir_of(&pkg) else { continue };
         // Validators live in the generated package, which imports the types package.
-        let here = format!("vgc.test/k8soracle/gen/{dir}");
+        let here = format!("{MODULE}/gen/{dir}");
         let mut imports = BTreeSet::new();
         let mut body = String::new();
         let mut seen = BTreeSet::new();
@@ -213,243 +201,24 @@ fn custom_stubs(
     out
 }
 
-/// Registered root kinds of one generated file: (`<types import path>.<Type>`, types import path).
-fn registered(text: &str) -> Vec<(String, String)> {
-    let mut aliases = BTreeMap::new();
-    let mut in_imports = false;
-    for l in text.lines() {
-        let l = l.trim();
-        if l == "import (" {
-            in_imports = true;
-        } else if in_imports && l == ")" {
-            in_imports = false;
-        } else if in_imports && let Some((a, p)) = l.split_once(' ') {
-            aliases.insert(a.to_string(), p.trim_matches('"').to_string());
-        }
-    }
-    let mut out = Vec::new();
-    let mut lines = text.lines();
-    while let Some(l) = lines.next() {
-        if l.trim() == "scheme.AddValidationFunc(" {
-            let next = lines.next().unwrap_or("").trim();
-            // `(*appsv1.Deployment)(nil),`
-            if let Some(x) = next
-                .strip_prefix("(*")
-                .and_then(|x| x.strip_suffix(")(nil),"))
-                && let Some((alias, ty)) = x.split_once('.')
-                && let Some(pkg) = aliases.get(alias)
-            {
-                out.push((format!("{pkg}.{ty}"), pkg.clone()));
-            }
-        }
-    }
-    out
-}
-
-const GO_DRIVER_MAIN: &str = r#"
-type testCase struct {
-	Name         string          `json:"name"`
-	Kind         string          `json:"kind"`
-	Object       json.RawMessage `json:"object"`
-	Old          json.RawMessage `json:"old"`
-	Options      map[string]bool `json:"options"`
-	Subresources []string        `json:"subresources"`
-}
-
-type result struct {
-	Name  string   `json:"name"`
-	Got   []string `json:"got"`
-	Error string   `json:"error,omitempty"`
-}
-
-type runner func(c testCase, opts map[string]bool) (field.ErrorList, error)
-
-var scheme = runtime.NewScheme()
-
-// viaScheme validates through the scheme, as the API server does: subresource routing included.
-func viaScheme(mk func() runtime.Object) runner {
-	return func(c testCase, opts map[string]bool) (field.ErrorList, error) {
-		obj := mk()
-		if err := json.Unmarshal(c.Object, obj); err != nil {
-			return nil, err
-		}
-		if len(c.Old) > 0 {
-			old := mk()
-			if err := json.Unmarshal(c.Old, old); err != nil {
-				return nil, err
-			}
-			return scheme.ValidateUpdate(context.Background(), opts, obj, old, c.Subresources...), nil
-		}
-		return scheme.Validate(context.Background(), opts, obj, c.Subresources...), nil
-	}
-}
-
-// direct calls a root's generated function (roots that are not runtime.Objects cannot be registered).
-func direct[T any](fn func(context.Context, operation.Operation, *field.Path, *T, *T) field.ErrorList) runner {
-	return func(c testCase, opts map[string]bool) (field.ErrorList, error) {
-		obj := new(T)
-		if err := json.Unmarshal(c.Object, obj); err != nil {
-			return nil, err
-		}
-		op := operation.Operation{Type: operation.Create, Options: opts, Request: operation.Request{Subresources: c.Subresources}}
-		var old *T
-		if len(c.Old) > 0 {
-			old = new(T)
-			if err := json.Unmarshal(c.Old, old); err != nil {
-				return nil, err
-			}
-			op.Type = operation.Update
-		}
-		return fn(context.Background(), op, nil, obj, old), nil
-	}
-}
-
-func line(e *field.Error) string {
-	st := "-"
-	if e.IsAlpha() {
-		st = "alpha"
-	} else if e.IsBeta() {
-		st = "beta"
-	}
-	return fmt.Sprintf("%s | %s | origin=%s | sc=%t | %s", e.Field, e.ErrorBody(), e.Origin, e.ShortCircuit, st)
-}
-
-func main() {
-	register(scheme)
-	var cases []testCase
-	if err := json.NewDecoder(os.Stdin).Decode(&cases); err != nil {
-		panic(err)
-	}
-	out := make([]result, 0, len(cases))
-	for _, c := range cases {
-		run, ok := kinds[c.Kind]
-		if !ok {
-			out = append(out, result{Name: c.Name, Error: "unknown kind " + c.Kind})
-			continue
-		}
-		opts := c.Options
-		if opts == nil {
-			opts = map[string]bool{}
-		}
-		errs, err := run(c, opts)
-		if err != nil {
-			out = append(out, result{Name: c.Name, Error: err.Error()})
-			continue
-		}
-		got := []string{}
-		for _, e := range errs {
-			got = append(got, line(e))
-		}
-		out = append(out, result{Name: c.Name, Got: got})
-	}
-	enc := json.NewEncoder(os.Stdout)
-	_ = enc.Encode(out)
-}
-"#;
-
-const RUST_RUNNER_HEAD: &str = r#"//! Generated by vgc's k8s_e2e test: runs random cases (JSON on stdin) through the vgc-generated crate.
-use std::io::Read as _;
-use vgc_runtime::{Error, Operation, Validate};
-
-#[derive(serde::Deserialize)]
-struct Case {
-    name: String,
-    kind: String,
-    object: serde_json::Value,
-    #[serde(default)]
-    old: Option<serde_json::Value>,
-    #[serde(default)]
-    options: std::collections::BTreeMap<String, bool>,
-    #[serde(default)]
-    subresources: Vec<String>,
-}
-
-fn line(e: &Error) -> String {
-    let st = match e.stability {
-        Some(vgc_runtime::StabilityLevel::Alpha) => "alpha",
-        Some(vgc_runtime::StabilityLevel::Beta) => "beta",
-        None => "-",
-    };
-    format!("{} | {} | origin={} | sc={} | {st}", e.field, e.body(), e.origin, e.short_circuit)
-}
-
-fn run<T: Validate + serde::de::DeserializeOwned>(c: &Case) -> Result<Vec<String>, String> {
-    let obj: T = serde_json::from_value(c.object.clone()).map_err(|e| e.to_string())?;
-    let old: Option<T> = match &c.old {
-        Some(o) => Some(serde_json::from_value(o.clone()).map_err(|e| e.to_string())?),
-        None => None,
-    };
-    let mut op = if old.is_some() { Operation::update() } else { Operation::create() };
-    op.options = c.options.clone();
-    op.subresources = c.subresources.clone();
-    Ok(obj.validate(old.as_ref(), &op).iter().map(line).collect())
-}
-
-type RootFn<T> = fn(&Operation, &vgc_runtime::Path<'_>, Option<&T>, Option<&T>, &mut vgc_runtime::ErrorList);
-
-/// A typedef root: its generated function, called at the root path.
-fn run_fn<T: serde::de::DeserializeOwned>(c: &Case, f: RootFn<T>) -> Result<Vec<String>, String> {
-    let obj: T = serde_json::from_value(c.object.clone()).map_err(|e| e.to_string())?;
-    let old: Option<T> = match &c.old {
-        Some(o) => Some(serde_json::from_value(o.clone()).map_err(|e| e.to_string())?),
-        None => None,
-    };
-    let mut op = if old.is_some() { Operation::update() } else { Operation::create() };
-    op.options = c.options.clone();
-    op.subresources = c.subresources.clone();
-    let mut errs = vgc_runtime::ErrorList::new();
-    f(&op, &vgc_runtime::Path::Root, Some(&obj), old.as_ref(), &mut errs);
-    Ok(errs.iter().map(line).collect())
-}
-
-fn main() {
-    let mut input = String::new();
-    std::io::stdin().read_to_string(&mut input).expect("stdin");
-    let cases: Vec<Case> = serde_json::from_str(&input).expect("cases");
-    let out: Vec<serde_json::Value> = cases
-        .iter()
-        .map(|c| match dispatch(c) {
-            Ok(lines) => serde_json::json!({"name": c.name, "got": lines}),
-            Err(e) => serde_json::json!({"name": c.name, "error": e}),
-        })
-        .collect();
-    println!("{}", serde_json::to_string(&out).expect("json"));
-}
-"#;
-
 /// Runs the phase. `api_dir`: the module-cache directory of k8s.io/api at `version`; `harness`: the Cargo package depending on the generated crate (it gets a `run_cases` binary).
 pub(crate) fn random_k8s_objects_agree(
-    root: &Path,
     api_dir: &Path,
     version: &str,
     plan: &CratePlan,
     harness: &Path,
 ) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace");
     let e2e = root.join("target/e2e");
     let work = e2e.join("k8s-oracle");
     let gobin = e2e.join("gobin");
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).expect("mkdir k8s-oracle");
-    std::fs::create_dir_all(&gobin).expect("gobin");
-    let install = Command::new("go")
-        .args(["install", VALIDATION_GEN])
-        .current_dir(&work)
-        .env("GOBIN", &gobin)
-        .env("GOFLAGS", "-mod=mod")
-        .output()
-        .expect("go install runs");
-    assert!(
-        install.status.success(),
-        "{}",
-        String::from_utf8_lossy(&install.stderr)
-    );
+    install_validation_gen(&work, &gobin);
+    std::fs::write(work.join("go.mod"), format!("module {MODULE}\n\ngo 1.25\n")).expect("go.mod");
 
-    std::fs::write(
-        work.join("go.mod"),
-        "module vgc.test/k8soracle\n\ngo 1.25\n",
-    )
-    .expect("go.mod");
-    std::fs::write(work.join("header.txt"), "").expect("header");
     // meta/v1 carries validation tags (ObjectMeta, Condition, …); upstream expects its validators in a package it
     // generates, like any input (generating in place would import-cycle through api/equality).
     let meta_gen = work.join("gen").join(META_GEN);
@@ -459,6 +228,7 @@ pub(crate) fn random_k8s_objects_agree(
         format!("// +k8s:validation-gen=*\n// +k8s:validation-gen-input={META}\n// +k8s:validation-gen-scheme-registry=nil\n// +k8s:validation-gen-nolint\npackage v1\n"),
     )
     .expect("meta doc.go");
+
     // Per group/version: `gen/<gv>` registers the TypeMeta roots in a scheme (kubernetes' activation); when the
     // package names roots of its own (`resource/v1`: `TypesWithSuffix=DeviceAttribute`), `gen/<gv>/own` generates
     // those too, without a scheme registry (they are not `runtime.Object`s); upstream allows one input in several
@@ -521,163 +291,42 @@ pub(crate) fn random_k8s_objects_agree(
             &format!("k8s.io/apimachinery@{version}"),
         ],
     );
+    let gen_dirs: Vec<String> = inputs
+        .iter()
+        .chain(&own_pkgs)
+        .map(|gv| format!("gen/{gv}"))
+        .chain([format!("gen/{META_GEN}")])
+        .collect();
+    let pkgs: Vec<String> = gen_dirs.iter().map(|d| format!("./{d}")).collect();
+    let upstream_gen = run_validation_gen(&work, &gobin, READ_ONLY, &pkgs);
 
-    let mut args: Vec<String> = vec![
-        "--go-header-file".into(),
-        "header.txt".into(),
-        "--output-file".into(),
-        "zz_generated.validations.go".into(),
-    ];
-    for p in READ_ONLY {
-        args.push("--readonly-pkg".into());
-        args.push((*p).into());
-    }
-    args.extend(
-        inputs
-            .iter()
-            .chain(&own_pkgs)
-            .map(|gv| format!("./gen/{gv}")),
-    );
-    args.push(format!("./gen/{META_GEN}"));
-    let start = std::time::Instant::now();
-    let out = Command::new(gobin.join("validation-gen"))
-        .args(&args)
-        .current_dir(&work)
-        .env("GOFLAGS", "-mod=mod")
-        .output()
-        .expect("validation-gen runs");
-    assert!(
-        out.status.success(),
-        "upstream validation-gen failed on k8s.io/api: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let upstream_gen = start.elapsed();
-
-    // The Go driver: every RegisterValidations into one scheme, a runner per registered kind; roots upstream cannot
-    // register (not `runtime.Object`s; generated by `own` packages) are called directly, without subresource routing.
-    let mut kinds: BTreeMap<String, String> = BTreeMap::new();
-    let mut registering = Vec::new();
-    for gv in &inputs {
-        let Ok(text) = std::fs::read_to_string(
-            work.join("gen")
-                .join(gv)
-                .join("zz_generated.validations.go"),
-        ) else {
-            continue;
-        };
-        if text.contains("func RegisterValidations(") {
-            registering.push(gv.clone());
-        }
-        for (kind, pkg) in registered(&text) {
-            kinds.insert(kind, pkg);
-        }
-    }
     let mut generator = Generator::new(plan);
-    let ours: BTreeSet<String> = generator
+    let roots: BTreeSet<String> = generator
         .roots
         .iter()
         .map(|(k, _, _)| k.to_string())
         .collect();
-    // kind -> (own package dir, types package)
-    let mut direct: BTreeMap<String, (String, String)> = BTreeMap::new();
-    for k in ours.iter().filter(|k| !kinds.contains_key(*k)) {
-        let (pkg, ty) = k.rsplit_once('.').unwrap_or_default();
-        let Some(gv) = pkg.strip_prefix("k8s.io/api/") else {
-            continue;
-        };
-        let own = format!("{gv}/own");
-        let text = std::fs::read_to_string(
-            work.join("gen")
-                .join(&own)
-                .join("zz_generated.validations.go"),
-        )
-        .unwrap_or_default();
-        if text.contains(&format!("func Validate_{ty}(")) {
-            direct.insert(k.clone(), (own, pkg.to_string()));
-        }
-    }
-    // Same root set on both sides: upstream registers (or, for `own` roots, generates) exactly the roots that have
-    // validations.
-    let theirs: BTreeSet<String> = kinds.keys().chain(direct.keys()).cloned().collect();
-    assert_eq!(
-        ours.symmetric_difference(&theirs).collect::<Vec<_>>(),
-        Vec::<&String>::new(),
-        "root types with validations: vgc vs upstream"
-    );
+    let (direct, go_build) = build_go_driver(&work, MODULE, &gen_dirs, &roots, &|kind| {
+        let pkg = kind.rsplit_once('.').map_or("", |(p, _)| p);
+        pkg.strip_prefix("k8s.io/api/")
+            .map(|gv| vec![format!("gen/{gv}/own")])
+            .unwrap_or_default()
+    });
 
-    let mut imports = String::new();
-    let mut register = String::from("func register(scheme *runtime.Scheme) {\n");
-    for (i, gv) in registering.iter().enumerate() {
-        let _ = writeln!(imports, "\tg{i} \"vgc.test/k8soracle/gen/{gv}\"");
-        let _ = writeln!(
-            register,
-            "\tif err := g{i}.RegisterValidations(scheme); err != nil {{ panic(err) }}"
-        );
-    }
-    register.push_str("}\n");
-    let mut aliases: BTreeMap<String, String> = BTreeMap::new();
-    for pkg in kinds.values().cloned().chain(
-        direct
-            .values()
-            .map(|(own, _)| format!("vgc.test/k8soracle/gen/{own}")),
-    ) {
-        let n = aliases.len();
-        aliases.entry(pkg).or_insert_with(|| format!("t{n}"));
-    }
-    for (pkg, alias) in &aliases {
-        let _ = writeln!(imports, "\t{alias} {pkg:?}");
-    }
-    let mut table = String::from("var kinds = map[string]runner{\n");
-    for (kind, pkg) in &kinds {
-        let ty = kind.rsplit('.').next().unwrap_or_default();
-        let _ = writeln!(
-            table,
-            "\t{kind:?}: viaScheme(func() runtime.Object {{ return &{}.{ty}{{}} }}),",
-            aliases[pkg]
-        );
-    }
-    for (kind, (own, _)) in &direct {
-        let ty = kind.rsplit('.').next().unwrap_or_default();
-        let alias = &aliases[&format!("vgc.test/k8soracle/gen/{own}")];
-        let _ = writeln!(table, "\t{kind:?}: direct({alias}.Validate_{ty}),");
-    }
-    table.push_str("}\n");
-    let driver = format!(
-        "// Generated by vgc's k8s_e2e test.\npackage main\n\nimport (\n\t\"context\"\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"os\"\n\n\t\"k8s.io/apimachinery/pkg/api/operation\"\n\t\"k8s.io/apimachinery/pkg/runtime\"\n\t\"k8s.io/apimachinery/pkg/util/validation/field\"\n{imports})\n\n{register}\n{table}{GO_DRIVER_MAIN}"
-    );
-    std::fs::create_dir_all(work.join("cmd/oracle")).expect("cmd dir");
-    std::fs::write(work.join("cmd/oracle/main.go"), driver).expect("driver");
-    go(&work, &["mod", "tidy"]);
-    let start = std::time::Instant::now();
-    go(&work, &["build", "-o", "oracle", "./cmd/oracle"]);
-    let go_build = start.elapsed();
-
-    // The Rust runner.
-    let mut dispatch = String::from(
-        "fn dispatch(c: &Case) -> Result<Vec<String>, String> {\n    match c.kind.as_str() {\n",
-    );
-    for (k, path, _) in &generator.roots {
-        if path.contains("::validate_") {
-            let _ = writeln!(
-                dispatch,
-                "        {:?} => run_fn(c, k8s_generated::{path}),",
-                k.to_string()
-            );
-        } else {
-            let _ = writeln!(
-                dispatch,
-                "        {:?} => run::<k8s_generated::{path}>(c),",
-                k.to_string()
-            );
-        }
-    }
-    dispatch.push_str("        other => Err(format!(\"unknown kind {other}\")),\n    }\n}\n");
     std::fs::create_dir_all(harness.join("src/bin")).expect("mkdir bin");
     std::fs::write(
         harness.join("src/bin/run_cases.rs"),
-        format!("{RUST_RUNNER_HEAD}\n{dispatch}"),
+        rust_runner("k8s_generated", &generator.roots),
     )
     .expect("run_cases.rs");
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["build", "--quiet", "--bin", "run_cases", "--manifest-path"])
+        .arg(harness.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", e2e.join("target"))
+        .env("RUSTFLAGS", "-D warnings")
+        .status()
+        .expect("nested cargo runs");
+    assert!(status.success(), "the Rust case runner failed to build");
 
     let n: usize = std::env::var("VGC_K8S_ORACLE_CASES")
         .ok()
@@ -687,118 +336,17 @@ pub(crate) fn random_k8s_objects_agree(
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(1);
-    let mut r = Rng::new(seed);
-    let roots = generator.roots.clone();
-    let mut cases = Vec::with_capacity(n);
-    for i in 0..n {
-        let (key, _, subs) = &roots[r.below(roots.len())];
-        let object = generator.object(&mut r, key);
-        let mut case =
-            json!({"name": format!("k8s-{seed}-{i}"), "kind": key.to_string(), "object": object});
-        if r.chance(45) {
-            case["old"] = generator.mutate(&mut r, key, &case["object"]);
-        }
-        let opts = generator.option_set(&mut r);
-        if !opts.is_empty() {
-            case["options"] = json!(opts);
-        }
-        let roll = if direct.contains_key(&key.to_string()) {
-            100
-        } else {
-            r.below(100)
-        };
-        if roll < 20 {
-            let choices: Vec<&String> = subs.iter().filter(|s| s.as_str() != "/").collect();
-            if !choices.is_empty() {
-                let s = choices[r.below(choices.len())];
-                case["subresources"] =
-                    json!(s.trim_start_matches('/').split('/').collect::<Vec<_>>());
-            }
-        } else if roll < 24 {
-            case["subresources"] = json!(["bogus"]);
-        }
-        cases.push(case);
-    }
-    let input = serde_json::to_string(&cases).expect("cases");
-
-    let start = std::time::Instant::now();
-    let upstream = run(&mut Command::new(work.join("oracle")), &input);
-    let go_run = start.elapsed();
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let status = Command::new(&cargo)
-        .args(["build", "--quiet", "--bin", "run_cases", "--manifest-path"])
-        .arg(harness.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", e2e.join("target"))
-        .env("RUSTFLAGS", "-D warnings")
-        .status()
-        .expect("nested cargo runs");
-    assert!(status.success(), "the Rust case runner failed to build");
-    let start = std::time::Instant::now();
-    let ours = run(
-        &mut Command::new(e2e.join("target/debug/run_cases")),
-        &input,
+    let cases = random_cases(&mut generator, n, seed, "k8s", &direct);
+    let (upstream, ours, go_run, rust_run) = run_both(
+        &work.join("oracle"),
+        &e2e.join("target/debug/run_cases"),
+        &cases,
     );
-    let rust_run = start.elapsed();
-    assert_eq!(upstream.len(), n);
-    assert_eq!(ours.len(), n);
-
-    let mut mismatches = Vec::new();
-    let (mut order_only, mut nil_vs_empty, mut with_errors, mut decode_errors) = (0, 0, 0, 0);
-    let mut kinds_hit = BTreeSet::new();
-    for ((u, o), c) in upstream.iter().zip(&ours).zip(&cases) {
-        if u.get("error").is_some() && o.get("error").is_some() {
-            decode_errors += 1;
-            continue;
-        }
-        match compare(u, o) {
-            Outcome::Same => {}
-            Outcome::OrderOnly => order_only += 1,
-            Outcome::NilVsEmpty => nil_vs_empty += 1,
-            Outcome::Mismatch => {
-                mismatches.push(format!(
-                    "{} ({}):\n  case     {}\n  upstream {}\n  vgc      {}",
-                    u["name"],
-                    c["kind"],
-                    c,
-                    u.get("error").unwrap_or(&u["got"]),
-                    o.get("error").unwrap_or(&o["got"])
-                ));
-                continue;
-            }
-        }
-        if u["got"].as_array().is_some_and(|a| !a.is_empty()) {
-            with_errors += 1;
-            kinds_hit.insert(c["kind"].to_string());
-        }
-    }
+    let summary = compare_runs(&upstream, &ours, &cases);
     eprintln!(
-        "k8s-oracle: k8s.io/api {version}: {n} random cases (seed {seed}) over {} root types: {} mismatches; {with_errors} \
-         cases with errors ({} root types), {order_only} equal up to map-iteration order, {nil_vs_empty} differing \
-         only as deviation D11 (nil vs empty list in a Duplicate detail), {decode_errors} undecodable on both sides; upstream validation-gen {:.1}s, go build {:.1}s, Go run {:.1}s, Rust run {:.1}s",
-        roots.len(),
-        mismatches.len(),
-        kinds_hit.len(),
-        upstream_gen.as_secs_f64(),
-        go_build.as_secs_f64(),
-        go_run.as_secs_f64(),
-        rust_run.as_secs_f64(),
+        "k8s-oracle: k8s.io/api {version}, seed {seed}: {}; upstream validation-gen {upstream_gen:.1}s, go build \
+         {go_build:.1}s, Go run {go_run:.1}s, Rust run {rust_run:.1}s",
+        summary.line(roots.len())
     );
-    let report = work.join("mismatches.txt");
-    std::fs::write(&report, mismatches.join("\n")).expect("mismatch report");
-    assert!(
-        mismatches.is_empty(),
-        "{} mismatches (all in {}), first ones:\n{}",
-        mismatches.len(),
-        report.display(),
-        mismatches
-            .iter()
-            .take(4)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
-    assert_eq!(
-        decode_errors, 0,
-        "every random object decodes on both sides"
-    );
+    summary.assert_clean(&work.join("mismatches.txt"));
 }

@@ -383,6 +383,11 @@ impl<'a> Generator<'a> {
         }
     }
 
+    /// Keeps only the roots `keep` accepts (e.g. those the reference can run).
+    pub(crate) fn retain_roots(&mut self, keep: impl Fn(&TypeKey) -> bool) {
+        self.roots.retain(|(k, _, _)| keep(k));
+    }
+
     /// A random object of the root `key`.
     pub(crate) fn object(&mut self, r: &mut Rng, key: &TypeKey) -> Value {
         self.nodes = 0;

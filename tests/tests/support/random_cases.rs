@@ -320,13 +320,14 @@ pub(crate) fn random_objects_agree_with_upstream(root: &Path, oracle: &Path) {
     assert_eq!(ours.len(), n);
     let mut mismatches = Vec::new();
     let mut order_only = 0;
-    let mut nil_vs_empty = 0;
+    let (mut nil_vs_empty, mut nil_panics) = (0, 0);
     for (u, o) in upstream.iter().zip(&ours) {
         let outcome = compare(u, o);
         match outcome {
             Outcome::Same => {}
             Outcome::OrderOnly => order_only += 1,
             Outcome::NilVsEmpty => nil_vs_empty += 1,
+            Outcome::UpstreamNilPanic => nil_panics += 1,
             Outcome::Mismatch => mismatches.push(format!(
                 "{}:\n  upstream {}\n  vgc      {}",
                 u["name"],
@@ -337,7 +338,8 @@ pub(crate) fn random_objects_agree_with_upstream(root: &Path, oracle: &Path) {
     }
     eprintln!(
         "oracle-random: {n} cases (seed {seed}), {} mismatches, {order_only} equal up to map-iteration order, \
-         {nil_vs_empty} differing only as deviation D11 (nil vs empty list in a Duplicate detail), {:.1}s",
+         {nil_vs_empty} differing only as deviation D11 (nil vs empty list in a Duplicate detail), {nil_panics} where \
+         upstream panicked on a nil pointer (D2), {:.1}s",
         mismatches.len(),
         start.elapsed().as_secs_f64()
     );

@@ -1,0 +1,3 @@
+// Package custom: customValidation on types and fields.
+// +k8s:validation-gen=*
+package custom

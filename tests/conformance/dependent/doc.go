@@ -1,0 +1,3 @@
+// Package dependent: dependentRequired and dependentForbidden.
+// +k8s:validation-gen=*
+package dependent

@@ -1,0 +1,3 @@
+// Package enums: enums, enumExclude under options.
+// +k8s:validation-gen=*
+package enums

@@ -1,0 +1,3 @@
+// Package formats: every k8s format.
+// +k8s:validation-gen=*
+package formats

@@ -1,0 +1,3 @@
+module vgc.test/conformance
+
+go 1.25

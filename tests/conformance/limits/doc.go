@@ -1,0 +1,3 @@
+// Package limits: numeric, length, byte, item and property limits.
+// +k8s:validation-gen=*
+package limits

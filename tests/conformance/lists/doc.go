@@ -1,0 +1,3 @@
+// Package lists: list metadata: set, map (single and multi keys), unique, customUnique, atomic, eachVal, item, []*T.
+// +k8s:validation-gen=*
+package lists

@@ -1,0 +1,3 @@
+// Package maps: maps: eachKey, eachVal, value-type iteration, typedefs of maps.
+// +k8s:validation-gen=*
+package maps

@@ -1,0 +1,3 @@
+// Package modes: modeDiscriminator and ifMode: string and bool discriminators, modalities, implicit forbidding.
+// +k8s:validation-gen=*
+package modes

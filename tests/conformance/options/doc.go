@@ -1,0 +1,3 @@
+// Package options: ifEnabled and ifDisabled.
+// +k8s:validation-gen=*
+package options

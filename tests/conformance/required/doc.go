@@ -1,0 +1,3 @@
+// Package required: required, optional, forbidden and the +default rule on every value shape.
+// +k8s:validation-gen=*
+package required

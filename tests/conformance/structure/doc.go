@@ -1,0 +1,3 @@
+// Package structure: typedef chains, pointers, embedded and inline fields, json:"-", recursion, []*T, cross-package references, ordering.
+// +k8s:validation-gen=*
+package structure

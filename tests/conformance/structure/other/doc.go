@@ -1,0 +1,3 @@
+// Package other: a second package referenced from structure.
+// +k8s:validation-gen=*
+package other

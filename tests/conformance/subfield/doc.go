@@ -1,0 +1,3 @@
+// Package subfield: subfield: inner tags, inherited member short-circuits, chains.
+// +k8s:validation-gen=*
+package subfield

@@ -1,0 +1,3 @@
+// Package subresources: supportsSubresource and isSubresource routing in registered root validators.
+// +k8s:validation-gen=TypesWithField=TypeMeta
+package subresources

@@ -1,0 +1,3 @@
+// Package testtags: validateTrue/False/Error/TrueAlpha/TrueBeta with flags, typeArg and cohort.
+// +k8s:validation-gen=*
+package testtags

@@ -1,0 +1,3 @@
+// Package unions: unions: unionMember, unionDiscriminator, zeroOrOneOfMember, named unions, list-item unions.
+// +k8s:validation-gen=*
+package unions

@@ -1,0 +1,322 @@
+//! The conformance suite (`tests/conformance/`): small Go packages, one per tag family plus the structural cases,
+//! each with a `cases.json` of validation cases (object, old object, options, subresources → the exact expected
+//! error lines `<field> | <ErrorBody> | origin=<origin> | sc=<short-circuit> | <alpha|beta|->`).
+//!
+//! 1. `vgc build` generates a crate for all packages (with `tests/conformance/custom.rs` as its hand-written
+//!    `customValidation` functions); a runner binary validates every case; the result must equal `expect`.
+//! 2. The same cases go through the Go validators upstream `validation-gen` (pinned, installed through the module
+//!    proxy) generates for the same packages: the result must equal `expect` too, except for cases that name a
+//!    deviation of `docs/deviations.md` (`"deviation": "D6"`), where upstream must do what `"upstream"` says
+//!    (`"panic"` or its own error lines). `VGC_BLESS=1` rewrites `expect` from upstream's results for the cases
+//!    without a deviation (review the diff).
+//! 3. Random objects from vgc's plan (`support/plan_random.rs`) through both: `VGC_CONFORMANCE_CASES` (default
+//!    5,000) and `VGC_CONFORMANCE_SEED` (default 1). `scripts/differential.sh` runs the full 100,000.
+//!
+//! Needs `go` and the module proxy; works in `target/e2e/conformance`.
+
+#[path = "support/differential.rs"]
+mod differential;
+#[path = "support/harness.rs"]
+mod harness;
+#[path = "support/plan_random.rs"]
+mod plan_random;
+
+use differential::{Outcome, canonical, compare};
+use harness::{
+    build_go_driver, compare_runs, go, install_validation_gen, random_cases, run_both,
+    run_validation_gen, rust_runner,
+};
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use vgc::driver::BuildRequest;
+use vgc_codegen::RuntimeDep;
+
+const MODULE: &str = "vgc.test/conformance";
+/// Packages upstream cannot generate or compile (pinned deviations); vgc-only.
+const VGC_ONLY: &str = "deviations";
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read_dir").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).expect("copy");
+        }
+    }
+}
+
+/// Package directories (relative, `/`-separated) holding Go files, sorted.
+fn packages(dir: &Path, rel: &str, out: &mut Vec<String>) {
+    let mut has_go = false;
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("read_dir")
+        .flatten()
+        .collect();
+    entries.sort_by_key(std::fs::DirEntry::file_name);
+    for e in entries {
+        let name = e.file_name().to_string_lossy().into_owned();
+        if e.path().is_dir() {
+            let sub = if rel.is_empty() {
+                name
+            } else {
+                format!("{rel}/{name}")
+            };
+            packages(&e.path(), &sub, out);
+        } else if name.ends_with(".go") {
+            has_go = true;
+        }
+    }
+    if has_go && !rel.is_empty() {
+        out.push(rel.to_string());
+    }
+}
+
+/// Every package's cases, with full kinds (`<import path>.<Type>`) and names (`<package>/<name>`), and the file
+/// each came from.
+fn load_cases(dir: &Path, pkgs: &[String]) -> Vec<(PathBuf, Value)> {
+    let mut out = Vec::new();
+    for pkg in pkgs {
+        let file = dir.join(pkg).join("cases.json");
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            continue;
+        };
+        let cases: Vec<Value> =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        for mut c in cases {
+            let kind = c["kind"].as_str().expect("kind").to_string();
+            let name = c["name"].as_str().expect("name").to_string();
+            c["kind"] = json!(format!("{MODULE}/{pkg}.{kind}"));
+            c["name"] = json!(format!("{pkg}/{name}"));
+            out.push((file.clone(), c));
+        }
+    }
+    out
+}
+
+fn cargo_build(manifest: &Path, target: &Path) {
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["build", "--quiet", "--manifest-path"])
+        .arg(manifest)
+        .env("CARGO_TARGET_DIR", target)
+        .env("RUSTFLAGS", "-D warnings")
+        .output()
+        .expect("nested cargo runs");
+    assert!(
+        out.status.success(),
+        "the conformance crate failed to build warning-free:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Rewrites each cases file with upstream's results as `expect` (cases without a deviation).
+fn bless(cases: &[(PathBuf, Value)], upstream: &[Value]) {
+    let mut files: std::collections::BTreeMap<PathBuf, Vec<Value>> =
+        std::collections::BTreeMap::new();
+    for ((file, c), u) in cases.iter().zip(upstream) {
+        let mut c = c.clone();
+        let name = c["name"].as_str().unwrap_or_default();
+        c["name"] = json!(name.rsplit_once('/').map_or(name, |(_, n)| n));
+        let kind = c["kind"].as_str().unwrap_or_default();
+        c["kind"] = json!(kind.rsplit_once('.').map_or(kind, |(_, k)| k));
+        if c.get("deviation").is_none() && u.get("error").is_none() {
+            c["expect"] = json!(canonical(&u["got"]));
+        }
+        files.entry(file.clone()).or_default().push(c);
+    }
+    for (file, cases) in files {
+        let text = serde_json::to_string_pretty(&cases).expect("json") + "\n";
+        std::fs::write(&file, text).expect("write cases");
+    }
+}
+
+#[test]
+fn conformance_packages_match_expectations_and_upstream() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+        .to_path_buf();
+    let src = root.join("tests/conformance");
+    let e2e = root.join("target/e2e");
+    let work = e2e.join("conformance");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).expect("mkdir");
+
+    // 1. vgc: generate, add the hand-written custom functions, build a runner.
+    let generated = work.join("generated");
+    let out = vgc::build(&BuildRequest {
+        path: src.to_string_lossy().into_owned(),
+        out: Some(generated.clone()),
+        crate_name: "vgc-conformance-generated".into(),
+        runtime: RuntimeDep::Path(root.join("runtime").to_string_lossy().into_owned()),
+        extra_roots: Vec::new(),
+        check_only: false,
+        custom_stub: false,
+    });
+    let shown: Vec<String> = out
+        .diagnostics
+        .iter()
+        .map(|d| vgc::render::short(d, &out.sources))
+        .collect();
+    assert!(shown.is_empty(), "{shown:#?}");
+    assert_eq!(vgc::exit_code(&out), 0);
+    assert_eq!(out.stats.not_lowered, 0, "{:?}", out.stats);
+    std::fs::copy(src.join("custom.rs"), generated.join("src/custom.rs")).expect("custom.rs");
+    let runner = work.join("runner");
+    std::fs::create_dir_all(runner.join("src")).expect("mkdir runner");
+    std::fs::write(
+        runner.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"conformance-runner\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\nvgc-conformance-generated = {{ path = {:?} }}\nvgc-runtime = {{ path = {:?} }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n",
+            generated.to_string_lossy(),
+            root.join("runtime").to_string_lossy()
+        ),
+    )
+    .expect("runner Cargo.toml");
+    let mut generator = plan_random::Generator::new(&out.plan);
+    std::fs::write(
+        runner.join("src/main.rs"),
+        rust_runner("vgc_conformance_generated", &generator.roots),
+    )
+    .expect("runner main.rs");
+    cargo_build(&runner.join("Cargo.toml"), &e2e.join("target"));
+    let rust_bin = e2e.join("target/debug/conformance-runner");
+
+    let mut pkgs = Vec::new();
+    packages(&src, "", &mut pkgs);
+    let cases = load_cases(&src, &pkgs);
+    let plain: Vec<Value> = cases.iter().map(|(_, c)| c.clone()).collect();
+    assert!(plain.len() >= 100, "{} cases", plain.len());
+
+    // 2. upstream: the same packages through validation-gen's generated Go (not `deviations/`, which upstream
+    //    cannot generate or compile).
+    let oracle = work.join("oracle");
+    copy_dir(&src, &oracle);
+    let _ = std::fs::remove_dir_all(oracle.join(VGC_ONLY));
+    let pkgs_upstream: Vec<String> = pkgs
+        .iter()
+        .filter(|p| !p.starts_with(VGC_ONLY))
+        .cloned()
+        .collect();
+    for pkg in &pkgs_upstream {
+        let doc = oracle.join(pkg).join("doc.go");
+        let text = std::fs::read_to_string(&doc).expect("doc.go");
+        let registry = if pkg == "subresources" {
+            let name = pkg.rsplit('/').next().unwrap_or(pkg);
+            std::fs::write(
+                oracle.join(pkg).join("zz_scheme.go"),
+                format!("package {name}\n\nimport \"k8s.io/apimachinery/pkg/runtime\"\n\nvar localSchemeBuilder runtime.SchemeBuilder\n"),
+            )
+            .expect("zz_scheme.go");
+            ""
+        } else {
+            "// +k8s:validation-gen-scheme-registry=nil\n"
+        };
+        let text = text.replacen(
+            "\npackage ",
+            &format!("\n{registry}// +k8s:validation-gen-nolint\npackage "),
+            1,
+        );
+        std::fs::write(&doc, text).expect("doc.go");
+    }
+    let gobin = e2e.join("gobin");
+    install_validation_gen(&oracle, &gobin);
+    go(&oracle, &["get", "k8s.io/apimachinery@v0.37.2"]);
+    let dirs: Vec<String> = pkgs_upstream.iter().map(|p| format!("./{p}")).collect();
+    run_validation_gen(&oracle, &gobin, &[], &dirs);
+    generator.retain_roots(|k| !k.pkg.starts_with(&format!("{MODULE}/{VGC_ONLY}")));
+    let roots: BTreeSet<String> = generator
+        .roots
+        .iter()
+        .map(|(k, _, _)| k.to_string())
+        .collect();
+    let (direct, _) = build_go_driver(&oracle, MODULE, &pkgs_upstream, &roots, &|kind| {
+        let pkg = kind.rsplit_once('.').map_or("", |(p, _)| p);
+        pkg.strip_prefix(&format!("{MODULE}/"))
+            .map(|p| vec![p.to_string()])
+            .unwrap_or_default()
+    });
+    let (upstream, ours, _, _) = run_both(&oracle.join("oracle"), &rust_bin, &plain);
+    if std::env::var_os("VGC_BLESS").is_some() {
+        bless(&cases, &upstream);
+        return;
+    }
+
+    let mut failures = Vec::new();
+    let mut deviations = 0;
+    for ((c, u), o) in plain.iter().zip(&upstream).zip(&ours) {
+        let expect = json!({"got": c["expect"]});
+        // `expect` is upstream's result in canonical order; vgc's map order is sorted (D3).
+        if !matches!(compare(&expect, o), Outcome::Same | Outcome::OrderOnly) {
+            failures.push(format!(
+                "{}: vgc\n  want {}\n  got  {}",
+                c["name"],
+                c["expect"],
+                o.get("error").unwrap_or(&o["got"])
+            ));
+        }
+        match c.get("deviation") {
+            None => match compare(u, &expect) {
+                Outcome::Same | Outcome::OrderOnly => {}
+                // A case that makes upstream panic must say so (`"deviation": "D2"`).
+                _ => failures.push(format!(
+                    "{}: upstream\n  want {}\n  got  {}",
+                    c["name"],
+                    c["expect"],
+                    u.get("error").unwrap_or(&u["got"])
+                )),
+            },
+            Some(d) => {
+                deviations += 1;
+                let ok = match &c["upstream"] {
+                    Value::String(s) if s == "panic" => {
+                        u["error"].as_str().is_some_and(|e| e.starts_with("panic:"))
+                    }
+                    // The package is not given to upstream at all (VGC_ONLY); the driver does not know the kind.
+                    Value::String(s) if s == "does not compile" || s == "does not generate" => {
+                        u["error"]
+                            .as_str()
+                            .is_some_and(|e| e.starts_with("unknown kind"))
+                    }
+                    want => u.get("error").is_none() && canonical(&u["got"]) == canonical(want),
+                };
+                if !ok {
+                    failures.push(format!(
+                        "{} (deviation {d}): upstream\n  want {}\n  got  {}",
+                        c["name"],
+                        c["upstream"],
+                        u.get("error").unwrap_or(&u["got"])
+                    ));
+                }
+            }
+        }
+    }
+    eprintln!(
+        "conformance: {} packages, {} cases ({deviations} pinned deviations), {} failures",
+        pkgs.len(),
+        plain.len(),
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+
+    // 3. Random objects through both.
+    let n: usize = std::env::var("VGC_CONFORMANCE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5_000);
+    let seed: u64 = std::env::var("VGC_CONFORMANCE_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1);
+    let random = random_cases(&mut generator, n, seed, "conformance", &direct);
+    let (upstream, ours, go_run, rust_run) = run_both(&oracle.join("oracle"), &rust_bin, &random);
+    let summary = compare_runs(&upstream, &ours, &random);
+    eprintln!(
+        "conformance-random: seed {seed}: {}; Go run {go_run:.1}s, Rust run {rust_run:.1}s",
+        summary.line(roots.len())
+    );
+    summary.assert_clean(&work.join("mismatches.txt"));
+}

@@ -1,0 +1,610 @@
+//! Shared by the differential runs on real input (`k8s_oracle.rs`) and on the conformance packages
+//! (`conformance.rs`): the generated Go driver (upstream-generated validators, scheme registration with
+//! subresource routing, direct calls for roots that cannot be registered, panics recovered per case), the
+//! generated Rust runner (the vgc-generated crate's `Validate` impls and typedef-root functions), random case
+//! generation from the plan, and the comparison report.
+
+#![allow(dead_code)] // each test binary that includes this module uses a part of it
+
+use crate::differential::{Outcome, compare, empty_old_list_union_only, run};
+use crate::plan_random::{Generator, Rng};
+use serde_json::{Value, json};
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::Command;
+
+/// Runs `go` in `dir` (module mode), panicking with its stderr on failure.
+pub(crate) fn go(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new("go")
+        .args(args)
+        .current_dir(dir)
+        .env("GOFLAGS", "-mod=mod")
+        .output()
+        .expect("the `go` command runs");
+    assert!(
+        out.status.success(),
+        "go {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Installs upstream `validation-gen` (pinned) into `gobin`.
+pub(crate) fn install_validation_gen(work: &Path, gobin: &Path) {
+    std::fs::create_dir_all(gobin).expect("gobin");
+    let install = Command::new("go")
+        .args(["install", VALIDATION_GEN])
+        .current_dir(work)
+        .env("GOBIN", gobin)
+        .env("GOFLAGS", "-mod=mod")
+        .output()
+        .expect("go install runs");
+    assert!(
+        install.status.success(),
+        "{}",
+        String::from_utf8_lossy(&install.stderr)
+    );
+}
+
+/// The pinned reference generator.
+pub(crate) const VALIDATION_GEN: &str = "k8s.io/code-generator/cmd/validation-gen@v0.37.2";
+
+/// Runs upstream validation-gen in `work` on `pkgs` (with `--readonly-pkg` for each of `read_only`); returns its
+/// wall time in seconds.
+pub(crate) fn run_validation_gen(
+    work: &Path,
+    gobin: &Path,
+    read_only: &[&str],
+    pkgs: &[String],
+) -> f64 {
+    std::fs::write(work.join("header.txt"), "").expect("header");
+    let mut args: Vec<String> = vec![
+        "--go-header-file".into(),
+        "header.txt".into(),
+        "--output-file".into(),
+        "zz_generated.validations.go".into(),
+    ];
+    for p in read_only {
+        args.push("--readonly-pkg".into());
+        args.push((*p).into());
+    }
+    args.extend(pkgs.iter().cloned());
+    let start = std::time::Instant::now();
+    let out = Command::new(gobin.join("validation-gen"))
+        .args(&args)
+        .current_dir(work)
+        .env("GOFLAGS", "-mod=mod")
+        .output()
+        .expect("validation-gen runs");
+    assert!(
+        out.status.success(),
+        "upstream validation-gen failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    start.elapsed().as_secs_f64()
+}
+
+/// Registered root kinds of one generated file of package `own_pkg`: (`<types import path>.<Type>`, types import
+/// path).
+pub(crate) fn registered(text: &str, own_pkg: &str) -> Vec<(String, String)> {
+    let mut aliases = BTreeMap::new();
+    let mut in_imports = false;
+    for l in text.lines() {
+        let l = l.trim();
+        if l == "import (" {
+            in_imports = true;
+        } else if in_imports && l == ")" {
+            in_imports = false;
+        } else if in_imports && let Some((a, p)) = l.split_once(' ') {
+            aliases.insert(a.to_string(), p.trim_matches('"').to_string());
+        }
+    }
+    let mut out = Vec::new();
+    let mut lines = text.lines();
+    while let Some(l) = lines.next() {
+        if l.trim() == "scheme.AddValidationFunc(" {
+            let next = lines.next().unwrap_or("").trim();
+            // `(*appsv1.Deployment)(nil),`, or `(*Widget)(nil),` for a type of the generated package itself
+            let Some(x) = next
+                .strip_prefix("(*")
+                .and_then(|x| x.strip_suffix(")(nil),"))
+            else {
+                continue;
+            };
+            match x.split_once('.') {
+                Some((alias, ty)) => {
+                    if let Some(pkg) = aliases.get(alias) {
+                        out.push((format!("{pkg}.{ty}"), pkg.clone()));
+                    }
+                }
+                None => out.push((format!("{own_pkg}.{x}"), own_pkg.to_string())),
+            }
+        }
+    }
+    out
+}
+
+/// Writes and builds the Go driver `work/oracle` (module `module`). `gen_dirs`: directories (relative to `work`)
+/// holding upstream-generated `zz_generated.validations.go` files; `roots`: vgc's root kinds with validations
+/// (`<types import path>.<Type>`); `direct_dirs(kind)`: generated directories where a root that is not registered
+/// in a scheme may find its `Validate_<Type>`. Asserts that upstream registers or generates exactly vgc's roots.
+/// Returns the kinds called directly (no subresource routing) and the `go build` time in seconds.
+pub(crate) fn build_go_driver(
+    work: &Path,
+    module: &str,
+    gen_dirs: &[String],
+    roots: &BTreeSet<String>,
+    direct_dirs: &dyn Fn(&str) -> Vec<String>,
+) -> (BTreeSet<String>, f64) {
+    let mut kinds: BTreeMap<String, String> = BTreeMap::new();
+    let mut registering = Vec::new();
+    for dir in gen_dirs {
+        let Ok(text) = std::fs::read_to_string(work.join(dir).join("zz_generated.validations.go"))
+        else {
+            continue;
+        };
+        if text.contains("func RegisterValidations(") {
+            registering.push(dir.clone());
+        }
+        for (kind, pkg) in registered(&text, &format!("{module}/{dir}")) {
+            kinds.insert(kind, pkg);
+        }
+    }
+    // kind -> (generated directory holding its Validate_<Type>, the function takes pointers)
+    let mut direct: BTreeMap<String, (String, bool)> = BTreeMap::new();
+    for k in roots.iter().filter(|k| !kinds.contains_key(*k)) {
+        let ty = k.rsplit('.').next().unwrap_or_default();
+        for dir in direct_dirs(k) {
+            let text = std::fs::read_to_string(work.join(&dir).join("zz_generated.validations.go"))
+                .unwrap_or_default();
+            if let Some(at) = text.find(&format!("func Validate_{ty}(")) {
+                // Nilable typedef roots (lists, maps) take values: `obj, oldObj T`.
+                let sig = &text[at..text[at..].find('{').map_or(text.len(), |e| at + e)];
+                direct.insert(k.clone(), (dir, sig.contains("obj, oldObj *")));
+                break;
+            }
+        }
+    }
+    let theirs: BTreeSet<String> = kinds.keys().chain(direct.keys()).cloned().collect();
+    assert_eq!(
+        roots.symmetric_difference(&theirs).collect::<Vec<_>>(),
+        Vec::<&String>::new(),
+        "root types with validations: vgc vs upstream"
+    );
+
+    let mut imports = String::new();
+    let mut register = String::from("func register(scheme *runtime.Scheme) {\n");
+    for (i, dir) in registering.iter().enumerate() {
+        let _ = writeln!(imports, "\tg{i} \"{module}/{dir}\"");
+        let _ = writeln!(
+            register,
+            "\tif err := g{i}.RegisterValidations(scheme); err != nil {{ panic(err) }}"
+        );
+    }
+    register.push_str("}\n");
+    let mut aliases: BTreeMap<String, String> = BTreeMap::new();
+    for pkg in kinds
+        .values()
+        .cloned()
+        .chain(direct.values().map(|(dir, _)| format!("{module}/{dir}")))
+    {
+        let n = aliases.len();
+        aliases.entry(pkg).or_insert_with(|| format!("t{n}"));
+    }
+    for (pkg, alias) in &aliases {
+        let _ = writeln!(imports, "\t{alias} {pkg:?}");
+    }
+    let mut table = String::from("var kinds = map[string]runner{\n");
+    for (kind, pkg) in &kinds {
+        let ty = kind.rsplit('.').next().unwrap_or_default();
+        let _ = writeln!(
+            table,
+            "\t{kind:?}: viaScheme(func() runtime.Object {{ return &{}.{ty}{{}} }}),",
+            aliases[pkg]
+        );
+    }
+    for (kind, (dir, pointers)) in &direct {
+        let ty = kind.rsplit('.').next().unwrap_or_default();
+        let alias = &aliases[&format!("{module}/{dir}")];
+        let helper = if *pointers { "direct" } else { "directNilable" };
+        let _ = writeln!(table, "\t{kind:?}: {helper}({alias}.Validate_{ty}),");
+    }
+    table.push_str("}\n");
+    let driver = format!(
+        "// Generated by vgc's differential tests.\npackage main\n\nimport (\n\t\"context\"\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"os\"\n\n\t\"k8s.io/apimachinery/pkg/api/operation\"\n\t\"k8s.io/apimachinery/pkg/runtime\"\n\t\"k8s.io/apimachinery/pkg/util/validation/field\"\n{imports})\n\n{register}\n{table}{GO_DRIVER_MAIN}"
+    );
+    std::fs::create_dir_all(work.join("cmd/oracle")).expect("cmd dir");
+    std::fs::write(work.join("cmd/oracle/main.go"), driver).expect("driver");
+    go(work, &["mod", "tidy"]);
+    let start = std::time::Instant::now();
+    go(work, &["build", "-o", "oracle", "./cmd/oracle"]);
+    (direct.into_keys().collect(), start.elapsed().as_secs_f64())
+}
+
+/// Writes the Rust runner source for the crate imported as `krate` with the generator's roots.
+pub(crate) fn rust_runner(
+    krate: &str,
+    roots: &[(vgc_analysis::TypeKey, String, Vec<String>)],
+) -> String {
+    let mut dispatch = String::from(
+        "fn dispatch(c: &Case) -> Result<Vec<String>, String> {\n    match c.kind.as_str() {\n",
+    );
+    for (k, path, _) in roots {
+        if path.contains("::validate_") {
+            let _ = writeln!(
+                dispatch,
+                "        {:?} => run_fn(c, {krate}::{path}),",
+                k.to_string()
+            );
+        } else {
+            let _ = writeln!(
+                dispatch,
+                "        {:?} => run::<{krate}::{path}>(c),",
+                k.to_string()
+            );
+        }
+    }
+    dispatch.push_str("        other => Err(format!(\"unknown kind {other}\")),\n    }\n}\n");
+    format!("{RUST_RUNNER_HEAD}\n{dispatch}")
+}
+
+/// `n` random cases over the generator's roots (seeded): objects, old objects for about 45% (updates), option
+/// sets, and subresource paths (registered ones about 20%, an unsupported one about 4%) except for `no_routing`
+/// kinds, which upstream calls directly.
+pub(crate) fn random_cases(
+    generator: &mut Generator<'_>,
+    n: usize,
+    seed: u64,
+    prefix: &str,
+    no_routing: &BTreeSet<String>,
+) -> Vec<Value> {
+    let mut r = Rng::new(seed);
+    let roots = generator.roots.clone();
+    let mut cases = Vec::with_capacity(n);
+    for i in 0..n {
+        let (key, _, subs) = &roots[r.below(roots.len())];
+        let object = generator.object(&mut r, key);
+        let mut case = json!({"name": format!("{prefix}-{seed}-{i}"), "kind": key.to_string(), "object": object});
+        if r.chance(45) {
+            case["old"] = generator.mutate(&mut r, key, &case["object"]);
+        }
+        let opts = generator.option_set(&mut r);
+        if !opts.is_empty() {
+            case["options"] = json!(opts);
+        }
+        let roll = if no_routing.contains(&key.to_string()) {
+            100
+        } else {
+            r.below(100)
+        };
+        if roll < 20 {
+            let choices: Vec<&String> = subs.iter().filter(|s| s.as_str() != "/").collect();
+            if !choices.is_empty() {
+                let s = choices[r.below(choices.len())];
+                case["subresources"] =
+                    json!(s.trim_start_matches('/').split('/').collect::<Vec<_>>());
+            }
+        } else if roll < 24 {
+            case["subresources"] = json!(["bogus"]);
+        }
+        cases.push(case);
+    }
+    cases
+}
+
+/// The result of comparing two runs case by case.
+#[derive(Debug, Default)]
+pub(crate) struct Summary {
+    /// Cases compared.
+    pub(crate) cases: usize,
+    /// Mismatch descriptions (case, both results).
+    pub(crate) mismatches: Vec<String>,
+    /// Equal up to map-iteration order.
+    pub(crate) order_only: usize,
+    /// Differing only as deviation D11.
+    pub(crate) nil_vs_empty: usize,
+    /// Upstream panicked on a nil pointer where vgc returned errors (deviation D2).
+    pub(crate) nil_panics: usize,
+    /// vgc reported a list-level union error upstream ratchets for an explicit empty old list (deviation D9).
+    pub(crate) empty_old_union: usize,
+    /// Cases where upstream reported at least one error.
+    pub(crate) with_errors: usize,
+    /// Root kinds with at least one error case.
+    pub(crate) kinds_hit: BTreeSet<String>,
+    /// Cases neither side could decode.
+    pub(crate) undecodable: usize,
+}
+
+/// Compares upstream's and vgc's results for `cases` (same order).
+pub(crate) fn compare_runs(upstream: &[Value], ours: &[Value], cases: &[Value]) -> Summary {
+    assert_eq!(upstream.len(), cases.len());
+    assert_eq!(ours.len(), cases.len());
+    let mut s = Summary {
+        cases: cases.len(),
+        ..Summary::default()
+    };
+    for ((u, o), c) in upstream.iter().zip(ours).zip(cases) {
+        if u.get("error").is_some() && o.get("error").is_some() {
+            s.undecodable += 1;
+            continue;
+        }
+        match compare(u, o) {
+            Outcome::Same => {}
+            Outcome::OrderOnly => s.order_only += 1,
+            Outcome::NilVsEmpty => s.nil_vs_empty += 1,
+            Outcome::UpstreamNilPanic => {
+                s.nil_panics += 1;
+                continue;
+            }
+            Outcome::Mismatch if empty_old_list_union_only(c, u, o) => {
+                s.empty_old_union += 1;
+            }
+            Outcome::Mismatch => {
+                s.mismatches.push(format!(
+                    "{} ({}):\n  case     {}\n  upstream {}\n  vgc      {}",
+                    u["name"],
+                    c["kind"],
+                    c,
+                    u.get("error").unwrap_or(&u["got"]),
+                    o.get("error").unwrap_or(&o["got"])
+                ));
+                continue;
+            }
+        }
+        if u["got"].as_array().is_some_and(|a| !a.is_empty()) {
+            s.with_errors += 1;
+            s.kinds_hit.insert(c["kind"].to_string());
+        }
+    }
+    s
+}
+
+impl Summary {
+    /// One line for the test log.
+    pub(crate) fn line(&self, roots: usize) -> String {
+        format!(
+            "{} cases over {roots} root types: {} mismatches; {} cases with errors ({} root types), {} equal up to \
+             map-iteration order (D3), {} differing only as deviation D11 (nil vs empty list in a Duplicate detail), \
+             {} where upstream panicked on a nil pointer and vgc returned errors (D2), {} list-union errors for an \
+             explicit empty old list (D9), {} undecodable on both sides",
+            self.cases,
+            self.mismatches.len(),
+            self.with_errors,
+            self.kinds_hit.len(),
+            self.order_only,
+            self.nil_vs_empty,
+            self.nil_panics,
+            self.empty_old_union,
+            self.undecodable
+        )
+    }
+
+    /// Writes every mismatch to `report` and asserts there are none and that every case decoded.
+    pub(crate) fn assert_clean(&self, report: &Path) {
+        std::fs::write(report, self.mismatches.join("\n")).expect("mismatch report");
+        assert!(
+            self.mismatches.is_empty(),
+            "{} mismatches (all in {}), first ones:\n{}",
+            self.mismatches.len(),
+            report.display(),
+            self.mismatches
+                .iter()
+                .take(4)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        assert_eq!(
+            self.undecodable, 0,
+            "every random object decodes on both sides"
+        );
+    }
+}
+
+/// Runs the Go driver and the Rust runner binary on the same cases.
+pub(crate) fn run_both(
+    oracle: &Path,
+    rust_runner: &Path,
+    cases: &[Value],
+) -> (Vec<Value>, Vec<Value>, f64, f64) {
+    let input = serde_json::to_string(cases).expect("cases");
+    let start = std::time::Instant::now();
+    let upstream = run(&mut Command::new(oracle), &input);
+    let go_run = start.elapsed().as_secs_f64();
+    let start = std::time::Instant::now();
+    let ours = run(&mut Command::new(rust_runner), &input);
+    (upstream, ours, go_run, start.elapsed().as_secs_f64())
+}
+
+const GO_DRIVER_MAIN: &str = r#"
+type testCase struct {
+	Name         string          `json:"name"`
+	Kind         string          `json:"kind"`
+	Object       json.RawMessage `json:"object"`
+	Old          json.RawMessage `json:"old"`
+	Options      map[string]bool `json:"options"`
+	Subresources []string        `json:"subresources"`
+}
+
+type result struct {
+	Name  string   `json:"name"`
+	Got   []string `json:"got"`
+	Error string   `json:"error,omitempty"`
+}
+
+type runner func(c testCase, opts map[string]bool) (field.ErrorList, error)
+
+var scheme = runtime.NewScheme()
+
+// viaScheme validates through the scheme, as the API server does: subresource routing included.
+func viaScheme(mk func() runtime.Object) runner {
+	return func(c testCase, opts map[string]bool) (field.ErrorList, error) {
+		obj := mk()
+		if err := json.Unmarshal(c.Object, obj); err != nil {
+			return nil, err
+		}
+		if len(c.Old) > 0 {
+			old := mk()
+			if err := json.Unmarshal(c.Old, old); err != nil {
+				return nil, err
+			}
+			return scheme.ValidateUpdate(context.Background(), opts, obj, old, c.Subresources...), nil
+		}
+		return scheme.Validate(context.Background(), opts, obj, c.Subresources...), nil
+	}
+}
+
+// directNilable calls the generated function of a list or map typedef root, which takes values.
+func directNilable[T any](fn func(context.Context, operation.Operation, *field.Path, T, T) field.ErrorList) runner {
+	return direct(func(ctx context.Context, op operation.Operation, p *field.Path, obj, old *T) field.ErrorList {
+		var o T
+		if old != nil {
+			o = *old
+		}
+		return fn(ctx, op, p, *obj, o)
+	})
+}
+
+// direct calls a root's generated function (roots that are not runtime.Objects cannot be registered).
+func direct[T any](fn func(context.Context, operation.Operation, *field.Path, *T, *T) field.ErrorList) runner {
+	return func(c testCase, opts map[string]bool) (field.ErrorList, error) {
+		obj := new(T)
+		if err := json.Unmarshal(c.Object, obj); err != nil {
+			return nil, err
+		}
+		op := operation.Operation{Type: operation.Create, Options: opts, Request: operation.Request{Subresources: c.Subresources}}
+		var old *T
+		if len(c.Old) > 0 {
+			old = new(T)
+			if err := json.Unmarshal(c.Old, old); err != nil {
+				return nil, err
+			}
+			op.Type = operation.Update
+		}
+		return fn(context.Background(), op, nil, obj, old), nil
+	}
+}
+
+// safeRun turns a panic of upstream's generated code into a result (vgc's deviation D2/D6 cases expect it).
+func safeRun(run runner, c testCase, opts map[string]bool) (errs field.ErrorList, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return run(c, opts)
+}
+
+func line(e *field.Error) string {
+	st := "-"
+	if e.IsAlpha() {
+		st = "alpha"
+	} else if e.IsBeta() {
+		st = "beta"
+	}
+	return fmt.Sprintf("%s | %s | origin=%s | sc=%t | %s", e.Field, e.ErrorBody(), e.Origin, e.ShortCircuit, st)
+}
+
+func main() {
+	register(scheme)
+	var cases []testCase
+	if err := json.NewDecoder(os.Stdin).Decode(&cases); err != nil {
+		panic(err)
+	}
+	out := make([]result, 0, len(cases))
+	for _, c := range cases {
+		run, ok := kinds[c.Kind]
+		if !ok {
+			out = append(out, result{Name: c.Name, Error: "unknown kind " + c.Kind})
+			continue
+		}
+		opts := c.Options
+		if opts == nil {
+			opts = map[string]bool{}
+		}
+		errs, err := safeRun(run, c, opts)
+		if err != nil {
+			out = append(out, result{Name: c.Name, Error: err.Error()})
+			continue
+		}
+		got := []string{}
+		for _, e := range errs {
+			got = append(got, line(e))
+		}
+		out = append(out, result{Name: c.Name, Got: got})
+	}
+	enc := json.NewEncoder(os.Stdout)
+	_ = enc.Encode(out)
+}
+"#;
+
+const RUST_RUNNER_HEAD: &str = r#"//! Generated by vgc's differential tests: runs cases (JSON on stdin) through a vgc-generated crate.
+use std::io::Read as _;
+use vgc_runtime::{Error, Operation, Validate};
+
+#[derive(serde::Deserialize)]
+struct Case {
+    name: String,
+    kind: String,
+    object: serde_json::Value,
+    #[serde(default)]
+    old: Option<serde_json::Value>,
+    #[serde(default)]
+    options: std::collections::BTreeMap<String, bool>,
+    #[serde(default)]
+    subresources: Vec<String>,
+}
+
+fn line(e: &Error) -> String {
+    let st = match e.stability {
+        Some(vgc_runtime::StabilityLevel::Alpha) => "alpha",
+        Some(vgc_runtime::StabilityLevel::Beta) => "beta",
+        None => "-",
+    };
+    format!("{} | {} | origin={} | sc={} | {st}", e.field, e.body(), e.origin, e.short_circuit)
+}
+
+fn run<T: Validate + serde::de::DeserializeOwned>(c: &Case) -> Result<Vec<String>, String> {
+    let obj: T = serde_json::from_value(c.object.clone()).map_err(|e| e.to_string())?;
+    let old: Option<T> = match &c.old {
+        Some(o) => Some(serde_json::from_value(o.clone()).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let mut op = if old.is_some() { Operation::update() } else { Operation::create() };
+    op.options = c.options.clone();
+    op.subresources = c.subresources.clone();
+    Ok(obj.validate(old.as_ref(), &op).iter().map(line).collect())
+}
+
+type RootFn<T> = fn(&Operation, &vgc_runtime::Path<'_>, Option<&T>, Option<&T>, &mut vgc_runtime::ErrorList);
+
+/// A typedef root: its generated function, called at the root path.
+fn run_fn<T: serde::de::DeserializeOwned>(c: &Case, f: RootFn<T>) -> Result<Vec<String>, String> {
+    let obj: T = serde_json::from_value(c.object.clone()).map_err(|e| e.to_string())?;
+    let old: Option<T> = match &c.old {
+        Some(o) => Some(serde_json::from_value(o.clone()).map_err(|e| e.to_string())?),
+        None => None,
+    };
+    let mut op = if old.is_some() { Operation::update() } else { Operation::create() };
+    op.options = c.options.clone();
+    op.subresources = c.subresources.clone();
+    let mut errs = vgc_runtime::ErrorList::new();
+    f(&op, &vgc_runtime::Path::Root, Some(&obj), old.as_ref(), &mut errs);
+    Ok(errs.iter().map(line).collect())
+}
+
+fn main() {
+    let mut input = String::new();
+    std::io::stdin().read_to_string(&mut input).expect("stdin");
+    let cases: Vec<Case> = serde_json::from_str(&input).expect("cases");
+    let out: Vec<serde_json::Value> = cases
+        .iter()
+        .map(|c| match dispatch(c) {
+            Ok(lines) => serde_json::json!({"name": c.name, "got": lines}),
+            Err(e) => serde_json::json!({"name": c.name, "error": e}),
+        })
+        .collect();
+    println!("{}", serde_json::to_string(&out).expect("json"));
+}
+"#;
