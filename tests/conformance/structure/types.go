@@ -48,6 +48,22 @@ type Root struct {
 
 	// +k8s:optional
 	Level other.Level `json:"level,omitempty"`
+
+	// Opaque: the field's type is not validated through this field.
+	// +k8s:optional
+	// +k8s:opaqueType
+	Opaque *Leaf `json:"opaque,omitempty"`
+
+	// Opaque through a stability wrapper.
+	// +k8s:optional
+	// +k8s:alpha(since: "1.37")=+k8s:opaqueType
+	AlphaOpaque *Leaf `json:"alphaOpaque,omitempty"`
+
+	// Opaque elements: the list's own rules run, its elements' do not.
+	// +k8s:optional
+	// +k8s:maxItems=2
+	// +k8s:eachVal=+k8s:opaqueType
+	OpaqueLeaves []Leaf `json:"opaqueLeaves,omitempty"`
 }
 
 // Common is embedded inline.
