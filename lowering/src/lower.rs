@@ -404,15 +404,9 @@ impl Lowerer<'_> {
         };
         let mut keyed = self.checks_keyed(k, file, &decl.tags, &shape, Some(&ty), &k.pkg);
         if let Some(c) = self.unique_check(&decl.tags, &matcher) {
-            let name = match c.stability {
-                Some(Stability::Alpha) => "k8s:alpha",
-                Some(Stability::Beta) => "k8s:beta",
-                _ => "k8s:listType",
-            };
-            keyed.push((true, name.to_string(), c));
+            keyed.push((true, tag_slot(&c, "k8s:listType"), c));
         }
-        keyed.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
-        let mut checks: Vec<Check> = keyed.into_iter().map(|(_, _, c)| c).collect();
+        let mut checks = emission_order(keyed);
         for c in &mut checks {
             match &mut c.kind {
                 CheckKind::EachVal(_, m, _) => *m = matcher.clone(),
@@ -583,19 +577,13 @@ impl Lowerer<'_> {
         let matcher = self.matcher(owner, file, f, &ty);
         let mut keyed = self.checks_keyed(owner, file, &f.tags, &shape, Some(&ty), &owner.pkg);
         // upstream: `item` tags and the `listType`/`unique` uniqueness check are deferred too, in their tag's slot.
-        let outer = |c: &Check, name: &str| match c.stability {
-            Some(Stability::Alpha) => "k8s:alpha".to_string(),
-            Some(Stability::Beta) => "k8s:beta".to_string(),
-            _ => name.to_string(),
-        };
         for c in self.item_checks(owner, file, f, &ty, &matcher) {
-            keyed.push((true, outer(&c, "k8s:item"), c));
+            keyed.push((true, tag_slot(&c, "k8s:item"), c));
         }
         if let Some(c) = self.unique_check(&f.tags, &matcher) {
-            keyed.push((true, outer(&c, "k8s:listType"), c));
+            keyed.push((true, tag_slot(&c, "k8s:listType"), c));
         }
-        keyed.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
-        let mut checks: Vec<Check> = keyed.into_iter().map(|(_, _, c)| c).collect();
+        let mut checks = emission_order(keyed);
         for c in &mut checks {
             match &mut c.kind {
                 CheckKind::EachVal(_, m, _) => *m = matcher.clone(),
@@ -956,9 +944,7 @@ impl Lowerer<'_> {
         ty: Option<&Ty>,
         pkg: &str,
     ) -> Vec<Check> {
-        let mut keyed = self.checks_keyed(owner, file, tags, shape, ty, pkg);
-        keyed.sort_by_key(|(deferred, _, _)| *deferred);
-        let mut out: Vec<Check> = keyed.into_iter().map(|(_, _, c)| c).collect();
+        let mut out = emission_order(self.checks_keyed(owner, file, tags, shape, ty, pkg));
         sort_cohort(&mut out);
         out
     }
@@ -2541,6 +2527,22 @@ fn unwrap_levels(t: &Tag) -> &Tag {
         }
     }
     cur
+}
+
+/// The (outer) tag name a check added outside [`Lowerer::checks_keyed`] sorts under: its stability wrapper's name
+/// when it has one, else `name`.
+fn tag_slot(c: &Check, name: &str) -> String {
+    match c.stability {
+        Some(Stability::Alpha) => "k8s:alpha".into(),
+        Some(Stability::Beta) => "k8s:beta".into(),
+        _ => name.into(),
+    }
+}
+
+/// Keyed checks in upstream's emission order: direct functions before deferred ones, each by tag name (stable).
+fn emission_order(mut keyed: Vec<(bool, String, Check)>) -> Vec<Check> {
+    keyed.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+    keyed.into_iter().map(|(_, _, c)| c).collect()
 }
 
 /// True for checks whose upstream validator returns them as `Deferred` (ThisContext): emitted after a

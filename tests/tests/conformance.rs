@@ -21,9 +21,9 @@ mod harness;
 #[path = "support/plan_random.rs"]
 mod plan_random;
 
-use differential::{Outcome, canonical, compare};
+use differential::{Outcome, canonical, compare, env_or};
 use harness::{
-    build_go_driver, compare_runs, go, install_validation_gen, random_cases, run_both,
+    build_go_driver, compare_runs, copy_dir, go, install_validation_gen, random_cases, run_both,
     run_validation_gen, rust_runner,
 };
 use serde_json::{Value, json};
@@ -36,18 +36,6 @@ use vgc_codegen::RuntimeDep;
 const MODULE: &str = "vgc.test/conformance";
 /// Packages upstream cannot generate or compile (pinned deviations); vgc-only.
 const VGC_ONLY: &str = "deviations";
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read_dir").flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).expect("copy");
-        }
-    }
-}
 
 /// Package directories (relative, `/`-separated) holding Go files, sorted.
 fn packages(dir: &Path, rel: &str, out: &mut Vec<String>) {
@@ -330,14 +318,8 @@ fn conformance_packages_match_expectations_and_upstream() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 
     // 3. Random objects through both.
-    let n: usize = std::env::var("VGC_CONFORMANCE_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(5_000);
-    let seed: u64 = std::env::var("VGC_CONFORMANCE_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1);
+    let n: usize = env_or("VGC_CONFORMANCE_CASES", 5_000);
+    let seed: u64 = env_or("VGC_CONFORMANCE_SEED", 1);
     let random = random_cases(&mut generator, n, seed, "conformance", &direct);
     let (upstream, ours, go_run, rust_run) = run_both(&oracle.join("oracle"), &rust_bin, &random);
     let summary = compare_runs(&upstream, &ours, &random);

@@ -5,43 +5,20 @@
 //! `expect`, which `tests/example-generated/tests/cases.rs` asserts for the vgc-generated Rust. Works in
 //! `target/e2e/oracle`; needs `go` and the module proxy.
 
+use harness::{copy_dir, go, install_validation_gen, run_validation_gen};
 use std::path::Path;
 use std::process::Command;
 
 #[path = "support/differential.rs"]
 mod differential;
+#[path = "support/harness.rs"]
+mod harness;
+#[path = "support/plan_random.rs"]
+mod plan_random;
 #[path = "support/random_cases.rs"]
 mod random_cases;
 
-const VALIDATION_GEN: &str = "k8s.io/code-generator/cmd/validation-gen@v0.37.2";
 const APIMACHINERY: &str = "k8s.io/apimachinery@v0.37.2";
-
-fn go(dir: &Path, args: &[&str], envs: &[(&str, &Path)]) -> String {
-    let mut cmd = Command::new("go");
-    cmd.args(args).current_dir(dir).env("GOFLAGS", "-mod=mod");
-    for (k, v) in envs {
-        cmd.env(k, v);
-    }
-    let out = cmd.output().expect("the `go` command runs");
-    assert!(
-        out.status.success(),
-        "go {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read_dir").flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).expect("copy");
-        }
-    }
-}
 
 #[test]
 fn upstream_generated_go_agrees_with_every_example_case() {
@@ -53,8 +30,7 @@ fn upstream_generated_go_agrees_with_every_example_case() {
     let gobin = root.join("target/e2e/gobin");
     let _ = std::fs::remove_dir_all(&work);
     copy_dir(&root.join("examples/api"), &work);
-    std::fs::create_dir_all(&gobin).expect("gobin");
-    go(&work, &["install", VALIDATION_GEN], &[("GOBIN", &gobin)]);
+    install_validation_gen(&work, &gobin);
 
     // Upstream settings for a standalone run: no scheme registration, no lint, and the referenced meta/v1
     // package activated so that it carries its own validators (upstream expects read-only packages to).
@@ -69,24 +45,12 @@ fn upstream_generated_go_agrees_with_every_example_case() {
         "// +k8s:validation-gen=*\n// +k8s:validation-gen-scheme-registry=nil\n// +k8s:validation-gen-nolint\npackage v1\n",
     )
     .expect("meta doc.go");
-    go(&work, &["get", APIMACHINERY], &[]);
-    std::fs::write(work.join("header.txt"), "").expect("header");
-    let status = Command::new(gobin.join("validation-gen"))
-        .args([
-            "--go-header-file",
-            "header.txt",
-            "--output-file",
-            "zz_generated.validations.go",
-            "./widgets/v1",
-            "./meta/v1",
-        ])
-        .current_dir(&work)
-        .env("GOFLAGS", "-mod=mod")
-        .status()
-        .expect("validation-gen runs");
-    assert!(
-        status.success(),
-        "upstream validation-gen failed on the example"
+    go(&work, &["get", APIMACHINERY]);
+    run_validation_gen(
+        &work,
+        &gobin,
+        &[],
+        &["./widgets/v1".into(), "./meta/v1".into()],
     );
     std::fs::create_dir_all(work.join("cmd/oracle")).expect("cmd dir");
     std::fs::copy(
@@ -94,8 +58,8 @@ fn upstream_generated_go_agrees_with_every_example_case() {
         work.join("cmd/oracle/main.go"),
     )
     .expect("driver");
-    go(&work, &["mod", "tidy"], &[]);
-    go(&work, &["build", "-o", "oracle", "./cmd/oracle"], &[]);
+    go(&work, &["mod", "tidy"]);
+    go(&work, &["build", "-o", "oracle", "./cmd/oracle"]);
 
     let cases_path = root.join("tests/example-generated/tests/cases.json");
     let input = std::fs::File::open(&cases_path).expect("cases.json");

@@ -7,6 +7,15 @@
 use serde_json::Value;
 use std::process::{Command, Stdio};
 
+/// The value of environment variable `name` parsed as `T`, or `default` when it is unset or does not parse (the
+/// size and seed knobs of the differential runs).
+pub(crate) fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
 /// The first map-key subscript of an error line's field path: (path before it, key). List indices (all digits)
 /// are not map keys.
 fn map_key(line: &str) -> Option<(String, String)> {

@@ -30,6 +30,20 @@ pub(crate) fn go(dir: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// Copies a directory tree (files are copied byte for byte; permissions are not kept).
+pub(crate) fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read_dir").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_dir(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::write(to.join(e.file_name()), std::fs::read(&p).expect("read"))
+                .expect("write");
+        }
+    }
+}
+
 /// Installs upstream `validation-gen` (pinned) into `gobin`.
 pub(crate) fn install_validation_gen(work: &Path, gobin: &Path) {
     std::fs::create_dir_all(gobin).expect("gobin");

@@ -9,6 +9,7 @@
 //!
 //! `VGC_K8S_ORACLE_CASES` sets the number of cases (default 20,000); `VGC_K8S_ORACLE_SEED` the seed (default 1).
 
+use crate::differential::env_or;
 use crate::harness::{
     build_go_driver, compare_runs, go, install_validation_gen, random_cases, run_both,
     run_validation_gen, rust_runner,
@@ -328,14 +329,8 @@ pub(crate) fn random_k8s_objects_agree(
         .expect("nested cargo runs");
     assert!(status.success(), "the Rust case runner failed to build");
 
-    let n: usize = std::env::var("VGC_K8S_ORACLE_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(20_000);
-    let seed: u64 = std::env::var("VGC_K8S_ORACLE_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1);
+    let n: usize = env_or("VGC_K8S_ORACLE_CASES", 20_000);
+    let seed: u64 = env_or("VGC_K8S_ORACLE_SEED", 1);
     let cases = random_cases(&mut generator, n, seed, "k8s", &direct);
     let (upstream, ours, go_run, rust_run) = run_both(
         &work.join("oracle"),

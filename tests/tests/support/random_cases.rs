@@ -5,7 +5,7 @@
 //
 // `VGC_ORACLE_CASES` sets the number of cases (default 2,000 for CI); `VGC_ORACLE_SEED` the seed (default 1).
 
-use crate::differential::{Outcome, compare, run};
+use crate::differential::{Outcome, compare, env_or, run};
 use serde_json::{Value, json};
 use std::path::Path;
 use std::process::Command;
@@ -290,14 +290,8 @@ fn cases(n: usize, seed: u64) -> Vec<Value> {
 
 /// Runs the random phase with the oracle binary built by the caller.
 pub(crate) fn random_objects_agree_with_upstream(root: &Path, oracle: &Path) {
-    let n: usize = std::env::var("VGC_ORACLE_CASES")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(2000);
-    let seed: u64 = std::env::var("VGC_ORACLE_SEED")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .unwrap_or(1);
+    let n: usize = env_or("VGC_ORACLE_CASES", 2000);
+    let seed: u64 = env_or("VGC_ORACLE_SEED", 1);
     let input = serde_json::to_string(&cases(n, seed)).expect("cases");
     let start = std::time::Instant::now();
     let upstream = run(&mut Command::new(oracle), &input);
