@@ -5,6 +5,7 @@
 //! Invariant: no IO outside the `System` trait.
 
 pub mod gomod;
+pub mod lint;
 pub mod program;
 pub mod system;
 pub mod types;

@@ -286,6 +286,71 @@ pub fn gen_config(
     cfg
 }
 
+/// The root types of every target package (sorted per package, packages in program order), with each package's
+/// `+k8s:validation-gen` settings plus `extra_roots` (`--roots`). Unknown criteria become `VGC0005` errors in
+/// `diags`.
+pub fn all_roots(
+    db: &dyn Db,
+    prog: &Program,
+    extra_roots: &[String],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<TypeKey> {
+    let mut roots = Vec::new();
+    for (path, p) in &prog.packages {
+        if !p.target {
+            continue;
+        }
+        let mut cfg = gen_config(db, prog, path, diags);
+        for c in extra_roots {
+            if !cfg.disabled && !add_criterion(&mut cfg, c) {
+                diags.push(
+                    Diagnostic::error(
+                        Code::GeneratorConfig,
+                        format!("unknown root criterion {c:?}"),
+                    )
+                    .with_hint("use `*`, `TypesWithField=<GoField>` or `TypesWithSuffix=<suffix>`"),
+                );
+            }
+        }
+        roots.extend(roots_of(db, prog, path, &cfg));
+    }
+    roots
+}
+
+/// Opacity from a declaration's tags, as upstream merges `Validations.OpaqueType` / `OpaqueValType` /
+/// `OpaqueKeyType` through `alpha`/`beta` wrappers: (`+k8s:opaqueType`: the value's own type is not validated,
+/// `+k8s:eachVal=+k8s:opaqueType`: list elements / map values are not, `+k8s:eachKey=+k8s:opaqueType`: map keys
+/// are not). Tags that failed to parse are ignored.
+#[must_use]
+pub fn opacity(tags: &[vgc_ir::model::TagUse]) -> (bool, bool, bool) {
+    fn unwrap_levels(t: &vgc_parser::tags::Tag) -> &vgc_parser::tags::Tag {
+        let mut cur = t;
+        while matches!(cur.name.as_str(), "k8s:alpha" | "k8s:beta") {
+            match cur.inner() {
+                Some(i) => cur = i,
+                None => break,
+            }
+        }
+        cur
+    }
+    let (mut typ, mut val, mut key) = (false, false, false);
+    for u in tags {
+        let Ok(t) = &u.parsed else { continue };
+        let t = unwrap_levels(t);
+        let inner_opaque = || {
+            t.inner()
+                .is_some_and(|i| unwrap_levels(i).name == "k8s:opaqueType")
+        };
+        match t.name.as_str() {
+            "k8s:opaqueType" => typ = true,
+            "k8s:eachVal" => val |= inner_opaque(),
+            "k8s:eachKey" => key |= inner_opaque(),
+            _ => {}
+        }
+    }
+    (typ, val, key)
+}
+
 /// Adds a root criterion given on the command line (`*`, `TypesWithField=F`, `TypesWithSuffix=S`) to a
 /// package's settings, as an activating package such as kubernetes/kubernetes' `pkg/apis/<group>/<version>`
 /// (`+k8s:validation-gen-input=`) would. Returns false for an unknown criterion.
@@ -322,7 +387,7 @@ fn embeds(
 /// `validation-gen=false`, and type-tagged `true` or matching a package criterion; structs embedding
 /// `metav1.ListMeta` are excluded.
 #[must_use]
-pub fn roots(db: &dyn Db, prog: &Program, pkg: &str, cfg: &GenConfig) -> Vec<TypeKey> {
+pub fn roots_of(db: &dyn Db, prog: &Program, pkg: &str, cfg: &GenConfig) -> Vec<TypeKey> {
     let mut out = Vec::new();
     let Some(p) = prog.packages.get(pkg) else {
         return out;

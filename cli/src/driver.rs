@@ -77,25 +77,27 @@ impl BuildOutcome {
     }
 }
 
-/// Runs the pipeline. Outputs are written only when there is no error diagnostic, each file atomically.
-#[must_use]
-pub fn build(req: &BuildRequest) -> BuildOutcome {
-    let db = Database::default();
+/// Loads the program, checks every tag and lowers it: fills `out` (sources, tag-line counts, sorted diagnostics,
+/// stats). Returns the program and the plan, or `None` when nothing could be loaded.
+fn analyze(
+    db: &Database,
+    req: &BuildRequest,
+    out: &mut BuildOutcome,
+) -> Option<(vgc_analysis::Program, vgc_lowering::CratePlan)> {
     let sys = OsSystem;
-    let mut out = BuildOutcome::default();
-    let (prog, mut diags) = match vgc_analysis::load(&db, &sys, &req.path) {
+    let (prog, mut diags) = match vgc_analysis::load(db, &sys, &req.path) {
         Ok(x) => x,
         Err(d) => {
             out.diagnostics = d;
-            return out;
+            return None;
         }
     };
     for p in prog.packages.values() {
         for f in &p.files {
             out.sources
-                .insert(f.path(&db).clone(), f.text(&db).to_string());
+                .insert(f.path(db).clone(), f.text(db).to_string());
             if p.target {
-                let ir = vgc_ir::db::file_ir(&db, *f);
+                let ir = vgc_ir::db::file_ir(db, *f);
                 out.tag_lines += ir.package_tags.len();
                 out.tag_syntax_errors +=
                     ir.package_tags.iter().filter(|u| u.parsed.is_err()).count();
@@ -103,18 +105,68 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
         }
     }
     for p in prog.packages.values().filter(|p| p.target) {
-        diags.extend(vgc_ir::db::check_package(&db, p.input).iter().cloned());
+        diags.extend(vgc_ir::db::check_package(db, p.input).iter().cloned());
     }
-    vgc_ir::Settings::new(&db, req.extra_roots.clone());
-    let plan = vgc_lowering::lower(&db, &prog);
-    let mut plan = plan;
+    vgc_ir::Settings::new(db, req.extra_roots.clone());
+    let mut plan = vgc_lowering::lower(db, &prog);
     plan.stats.packages = prog.packages.len();
     diags.extend(plan.diagnostics.iter().cloned());
     // Diagnostics from read-only packages' lowering are kept: their tags apply too.
-    diags.sort_by(|a, b| (&a.file, a.span.start, a.code).cmp(&(&b.file, b.span.start, b.code)));
-    diags.dedup();
+    sort_diagnostics(&mut diags);
     out.diagnostics = diags;
     out.stats = plan.stats;
+    Some((prog, plan))
+}
+
+fn sort_diagnostics(diags: &mut Vec<Diagnostic>) {
+    diags.sort_by(|a, b| (&a.file, a.span.start, a.code).cmp(&(&b.file, b.span.start, b.code)));
+    diags.dedup();
+}
+
+/// Lint settings: severity overrides per lint code (`None` turns a rule off), from `vgc.toml`.
+#[derive(Debug, Clone, Default)]
+pub struct LintSettings {
+    /// Code → new severity, or `None` for off.
+    pub severities: BTreeMap<vgc_ir::Code, Option<Severity>>,
+}
+
+/// `vgc lint`: every diagnostic of `vgc check` plus the lint rules (`vgc_analysis::lint`), with `settings`'
+/// severities and the `vgc:ignore` suppressions applied, sorted by file and position. Nothing is written.
+#[must_use]
+pub fn lint(req: &BuildRequest, settings: &LintSettings) -> BuildOutcome {
+    let db = Database::default();
+    let mut out = BuildOutcome::default();
+    let Some((prog, plan)) = analyze(&db, req, &mut out) else {
+        return out;
+    };
+    out.plan = plan;
+    let mut diags = vgc_analysis::lint::lint(&db, &prog, &req.extra_roots);
+    diags.append(&mut out.diagnostics);
+    let mut diags: Vec<Diagnostic> = diags
+        .into_iter()
+        .filter_map(|mut d| match settings.severities.get(&d.code) {
+            Some(None) => None,
+            Some(Some(s)) => {
+                d.severity = *s;
+                Some(d)
+            }
+            None => Some(d),
+        })
+        .collect();
+    diags = vgc_analysis::lint::apply_suppressions(diags, &out.sources);
+    sort_diagnostics(&mut diags);
+    out.diagnostics = diags;
+    out
+}
+
+/// Runs the pipeline. Outputs are written only when there is no error diagnostic, each file atomically.
+#[must_use]
+pub fn build(req: &BuildRequest) -> BuildOutcome {
+    let db = Database::default();
+    let mut out = BuildOutcome::default();
+    let Some(plan) = analyze(&db, req, &mut out).map(|(_, plan)| plan) else {
+        return out;
+    };
     if out.errors() > 0 || req.check_only {
         out.plan = plan;
         return out;

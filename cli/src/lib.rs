@@ -5,4 +5,6 @@ pub mod driver;
 pub mod render;
 pub mod sys;
 
-pub use driver::{BuildOutcome, BuildRequest, build, exit_code};
+pub mod config;
+
+pub use driver::{BuildOutcome, BuildRequest, LintSettings, build, exit_code, lint};

@@ -48,6 +48,29 @@ enum Command {
         #[arg(long = "roots")]
         roots: Vec<String>,
     },
+    /// Lint tags: every `vgc check` diagnostic plus upstream's lint rules and vgc's (see docs/diagnostics.md).
+    Lint {
+        /// Go module root or package directory (default: the bundled example API).
+        path: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "human")]
+        format: Format,
+        /// Print human diagnostics one per line.
+        #[arg(long)]
+        short: bool,
+        /// Apply the safe fixes (canonical spellings) to the Go files, then report what remains.
+        #[arg(long)]
+        fix: bool,
+        /// `--deny warnings`: exit 1 on warnings too.
+        #[arg(long, value_parser = ["warnings"])]
+        deny: Option<String>,
+        /// Settings file (default: `vgc.toml` in the linted directory or a parent up to the module root).
+        #[arg(long)]
+        config: Option<String>,
+        /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
+        #[arg(long = "roots")]
+        roots: Vec<String>,
+    },
     /// Check tags only; write nothing.
     Check {
         /// Go module root or package directory (default: the bundled example API).
@@ -58,15 +81,129 @@ enum Command {
     },
 }
 
+/// `vgc lint --format`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Format {
+    /// codespan-reporting text on stderr.
+    Human,
+    /// The JSON report on stdout (docs/lint.md).
+    Json,
+    /// SARIF 2.1.0 on stdout.
+    Sarif,
+}
+
 fn default_example() -> String {
     let here = env!("CARGO_MANIFEST_DIR");
     format!("{}/examples/api", here.trim_end_matches("/cli"))
+}
+
+#[allow(clippy::too_many_arguments)] // one per command-line option
+fn run_lint(
+    path: Option<String>,
+    format: Format,
+    short: bool,
+    fix: bool,
+    deny: Option<String>,
+    config: Option<String>,
+    roots: Vec<String>,
+) -> ExitCode {
+    let start = Instant::now();
+    let path = path.unwrap_or_else(default_example);
+    let mut stderr = std::io::stderr().lock();
+    let cfg_path = config
+        .map(std::path::PathBuf::from)
+        .or_else(|| vgc::config::find(std::path::Path::new(&path)));
+    let cfg = match cfg_path.as_deref().map(vgc::config::load) {
+        None => vgc::config::Config::default(),
+        Some(Ok(c)) => c,
+        Some(Err(e)) => {
+            let _ = writeln!(stderr, "error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let req = BuildRequest {
+        path: path.clone(),
+        out: None,
+        crate_name: "vgc-generated".into(),
+        runtime: RuntimeDep::Version("0.1".into()),
+        extra_roots: roots,
+        check_only: true,
+        custom_stub: false,
+    };
+    let mut outcome = vgc::lint(&req, &cfg.lint);
+    if fix {
+        let fixed = render::apply_fixes(&outcome.diagnostics, &outcome.sources);
+        for (file, text) in &fixed {
+            if let Err(e) = vgc::sys::write_atomic(std::path::Path::new(file), text) {
+                let _ = writeln!(stderr, "error: {file}: {e}");
+                return ExitCode::from(2);
+            }
+        }
+        let _ = writeln!(stderr, "vgc: fixed {} files", fixed.len());
+        outcome = vgc::lint(&req, &cfg.lint);
+    }
+    let base = std::path::Path::new(&path);
+    let base = if base.is_dir() {
+        path.clone()
+    } else {
+        base.parent()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default()
+    };
+    match format {
+        Format::Human => {
+            let text = if short {
+                outcome
+                    .diagnostics
+                    .iter()
+                    .map(|d| render::short(d, &outcome.sources) + "\n")
+                    .collect()
+            } else {
+                render::human(&outcome.diagnostics, &outcome.sources)
+            };
+            let _ = stderr.write_all(text.as_bytes());
+        }
+        Format::Json | Format::Sarif => {
+            let v = if matches!(format, Format::Json) {
+                render::json(&outcome.diagnostics, &outcome.sources, &base)
+            } else {
+                render::sarif(&outcome.diagnostics, &outcome.sources, &base)
+            };
+            let text = serde_json::to_string_pretty(&v).unwrap_or_default();
+            let _ = writeln!(std::io::stdout().lock(), "{text}");
+        }
+    }
+    let _ = writeln!(
+        stderr,
+        "vgc lint: {} packages, {} warnings, {} errors in {:.2}s",
+        outcome.stats.packages,
+        outcome.warnings(),
+        outcome.errors(),
+        start.elapsed().as_secs_f64()
+    );
+    let code = vgc::exit_code(&outcome);
+    if code != 0 {
+        return ExitCode::from(code);
+    }
+    if (deny.is_some() || cfg.deny_warnings) && outcome.warnings() > 0 {
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let start = Instant::now();
     let (req, short) = match cli.cmd {
+        Command::Lint {
+            path,
+            format,
+            short,
+            fix,
+            deny,
+            config,
+            roots,
+        } => return run_lint(path, format, short, fix, deny, config, roots),
         Command::Build {
             path,
             out,

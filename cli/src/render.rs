@@ -69,3 +69,200 @@ pub fn short(d: &Diagnostic, sources: &BTreeMap<String, String>) -> String {
     };
     format!("{loc}{sev}[{}]: {}", d.code.as_str(), d.message)
 }
+
+/// 1-based (line, column) of a byte offset; columns count Unicode scalar values.
+fn line_col(text: &str, offset: usize) -> (usize, usize) {
+    let before = text.get(..offset.min(text.len())).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
+}
+
+/// `path` relative to `base` when it lies under it (`/`-separated), else as is.
+fn relative(path: &str, base: &str) -> String {
+    let base = base.trim_end_matches('/');
+    path.strip_prefix(base)
+        .and_then(|r| r.strip_prefix('/'))
+        .map_or_else(|| path.to_string(), str::to_string)
+}
+
+fn severity_name(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+    }
+}
+
+/// A region as (startLine, startColumn, endLine, endColumn), 1-based, end exclusive.
+fn region(
+    text: Option<&String>,
+    span: &std::ops::Range<usize>,
+) -> Option<(usize, usize, usize, usize)> {
+    let text = text?;
+    let (l1, c1) = line_col(text, span.start);
+    let (l2, c2) = line_col(text, span.end.max(span.start));
+    Some((l1, c1, l2, c2))
+}
+
+/// The JSON report (schema version 1, documented in `docs/lint.md`): every diagnostic with its code, rule name,
+/// severity, message, file (relative to `base`), 1-based line/column range (columns in characters), hint and fix,
+/// then counts per severity and per code.
+#[must_use]
+pub fn json(
+    diags: &[Diagnostic],
+    sources: &BTreeMap<String, String>,
+    base: &str,
+) -> serde_json::Value {
+    let mut by_code: BTreeMap<&str, usize> = BTreeMap::new();
+    let items: Vec<serde_json::Value> = diags
+        .iter()
+        .map(|d| {
+            *by_code.entry(d.code.as_str()).or_default() += 1;
+            let text = d.file.as_ref().and_then(|f| sources.get(f));
+            let r = region(text, &d.span);
+            let fix = d.fix.as_ref().map(|f| {
+                let fr = region(text, &f.span);
+                serde_json::json!({
+                    "replacement": f.replacement,
+                    "line": fr.map(|r| r.0), "column": fr.map(|r| r.1),
+                    "endLine": fr.map(|r| r.2), "endColumn": fr.map(|r| r.3),
+                })
+            });
+            serde_json::json!({
+                "code": d.code.as_str(),
+                "name": d.code.name(),
+                "severity": severity_name(d.severity),
+                "message": d.message,
+                "file": d.file.as_deref().map(|f| relative(f, base)),
+                "line": r.map(|r| r.0), "column": r.map(|r| r.1),
+                "endLine": r.map(|r| r.2), "endColumn": r.map(|r| r.3),
+                "hint": d.hint,
+                "fix": fix,
+            })
+        })
+        .collect();
+    let errors = diags
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .count();
+    serde_json::json!({
+        "version": 1,
+        "tool": {"name": "vgc", "version": env!("CARGO_PKG_VERSION")},
+        "diagnostics": items,
+        "summary": {"errors": errors, "warnings": diags.len() - errors, "byCode": by_code},
+    })
+}
+
+/// A SARIF 2.1.0 log with one run: the tool's rules (every code of the registry, with its name, rationale and
+/// default level), and one result per diagnostic with its location (relative to `base`, `uriBaseId` `SRCROOT`),
+/// message, hint and fix. Columns are Unicode code points (`columnKind`).
+#[must_use]
+pub fn sarif(
+    diags: &[Diagnostic],
+    sources: &BTreeMap<String, String>,
+    base: &str,
+) -> serde_json::Value {
+    let rules: Vec<serde_json::Value> = vgc_ir::ALL_CODES
+        .iter()
+        .map(|c| {
+            serde_json::json!({
+                "id": c.as_str(),
+                "name": c.name(),
+                "shortDescription": {"text": c.name().replace('-', " ")},
+                "fullDescription": {"text": c.rationale()},
+                "help": {"text": format!("{}: {} See docs/diagnostics.md.", c.as_str(), c.rationale())},
+                "defaultConfiguration": {"level": severity_name(c.default_severity())},
+            })
+        })
+        .collect();
+    let results: Vec<serde_json::Value> = diags
+        .iter()
+        .map(|d| {
+            let text = d.file.as_ref().and_then(|f| sources.get(f));
+            let index = vgc_ir::ALL_CODES.iter().position(|c| *c == d.code).unwrap_or(0);
+            let mut message = d.message.clone();
+            if let Some(h) = &d.hint {
+                message.push_str(&format!(" (hint: {h})"));
+            }
+            let location = |span: &std::ops::Range<usize>| {
+                let file = d.file.as_deref().map(|f| relative(f, base)).unwrap_or_default();
+                let mut loc = serde_json::json!({"artifactLocation": {"uri": file, "uriBaseId": "SRCROOT"}});
+                if let Some((l1, c1, l2, c2)) = region(text, span) {
+                    loc["region"] = serde_json::json!({"startLine": l1, "startColumn": c1, "endLine": l2, "endColumn": c2});
+                }
+                loc
+            };
+            let mut r = serde_json::json!({
+                "ruleId": d.code.as_str(),
+                "ruleIndex": index,
+                "level": severity_name(d.severity),
+                "message": {"text": message},
+            });
+            if d.file.is_some() {
+                r["locations"] = serde_json::json!([{"physicalLocation": location(&d.span)}]);
+            }
+            if let Some(f) = &d.fix {
+                let loc = location(&f.span);
+                r["fixes"] = serde_json::json!([{
+                    "description": {"text": d.hint.clone().unwrap_or_else(|| "apply the suggested replacement".into())},
+                    "artifactChanges": [{
+                        "artifactLocation": loc["artifactLocation"],
+                        "replacements": [{"deletedRegion": loc["region"], "insertedContent": {"text": f.replacement}}],
+                    }],
+                }]);
+            }
+            r
+        })
+        .collect();
+    let root =
+        std::path::absolute(base).map_or_else(|_| base.to_string(), |p| p.display().to_string());
+    serde_json::json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "vgc",
+                "version": env!("CARGO_PKG_VERSION"),
+                "rules": rules,
+            }},
+            "originalUriBaseIds": {"SRCROOT": {"uri": format!("file://{}/", root.trim_end_matches('/'))}},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    })
+}
+
+/// Applies every diagnostic's fix to `sources` (non-overlapping fixes per file, applied from the end). Returns the
+/// changed files' new texts.
+#[must_use]
+pub fn apply_fixes(
+    diags: &[Diagnostic],
+    sources: &BTreeMap<String, String>,
+) -> BTreeMap<String, String> {
+    let mut per_file: BTreeMap<&str, Vec<&vgc_ir::Fix>> = BTreeMap::new();
+    for d in diags {
+        if let (Some(f), Some(fix)) = (&d.file, &d.fix) {
+            per_file.entry(f.as_str()).or_default().push(fix);
+        }
+    }
+    let mut out = BTreeMap::new();
+    for (file, mut fixes) in per_file {
+        let Some(text) = sources.get(file) else {
+            continue;
+        };
+        fixes.sort_by_key(|f| std::cmp::Reverse(f.span.start));
+        let mut new = text.clone();
+        let mut limit = usize::MAX;
+        for f in fixes {
+            if f.span.end > limit || f.span.end > new.len() || !new.is_char_boundary(f.span.start) {
+                continue;
+            }
+            new.replace_range(f.span.clone(), &f.replacement);
+            limit = f.span.start;
+        }
+        if new != *text {
+            out.insert(file.to_string(), new);
+        }
+    }
+    out
+}

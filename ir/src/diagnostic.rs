@@ -50,7 +50,65 @@ pub enum Code {
     UnsupportedType,
     /// VGC0201: a tag whose lowering is not implemented yet; no check is generated (warning).
     NotLowered,
+    /// VGC0301 (lint, upstream `alphaBetaPrefix`): `k8s:alpha`/`k8s:beta` not outermost, or without a payload.
+    LintAlphaBeta,
+    /// VGC0302 (lint, upstream `validationStability`): a tag less stable than its context.
+    LintStability,
+    /// VGC0303 (lint, upstream `requiredAndOptional`): a validated field without optional/required/forbidden.
+    LintRequiredness,
+    /// VGC0310 (lint): `+k8s:` tags separated from their declaration by a blank line.
+    LintDetachedTag,
+    /// VGC0311 (lint): `+listType`/`+listMapKey` and `+k8s:listType`/`+k8s:listMapKey` disagree or one is missing.
+    LintListMarker,
+    /// VGC0312 (lint): an option name spelled inconsistently, or disagreeing with `+featureGate=`.
+    LintOptionName,
+    /// VGC0313 (lint): a typedef chain deeper than one level whose inner type-level tags are not applied.
+    LintTypedefChain,
+    /// VGC0314 (lint): contradictory `optional`/`required`/`forbidden`/`+default`.
+    LintContradiction,
+    /// VGC0315 (lint): a duplicate or redundant tag.
+    LintDuplicate,
+    /// VGC0316 (lint): a malformed `since:` version.
+    LintSince,
+    /// VGC0317 (lint): a non-canonical tag spelling (auto-fixable).
+    LintSpelling,
+    /// VGC0318 (lint): a `vgc:ignore` suppression without a reason, or one that suppresses nothing.
+    LintSuppression,
 }
+
+/// Every code, in numeric order.
+pub const ALL_CODES: &[Code] = &[
+    Code::GoSyntax,
+    Code::Io,
+    Code::MissingModule,
+    Code::Unresolved,
+    Code::GeneratorConfig,
+    Code::TagSyntax,
+    Code::UnknownTag,
+    Code::WrongScope,
+    Code::MissingArg,
+    Code::UnknownArg,
+    Code::ArgType,
+    Code::MissingPayload,
+    Code::PayloadType,
+    Code::InvalidPayload,
+    Code::TypeMismatch,
+    Code::ListMetadata,
+    Code::UnsupportedType,
+    Code::NotLowered,
+    Code::LintAlphaBeta,
+    Code::LintStability,
+    Code::LintRequiredness,
+    Code::LintDetachedTag,
+    Code::LintListMarker,
+    Code::LintOptionName,
+    Code::LintTypedefChain,
+    Code::LintContradiction,
+    Code::LintDuplicate,
+    Code::LintSince,
+    Code::LintSpelling,
+    Code::LintSuppression,
+];
 
 impl Code {
     /// The stable code string, e.g. `VGC0102`.
@@ -75,6 +133,185 @@ impl Code {
             Code::ListMetadata => "VGC0111",
             Code::UnsupportedType => "VGC0112",
             Code::NotLowered => "VGC0201",
+            Code::LintAlphaBeta => "VGC0301",
+            Code::LintStability => "VGC0302",
+            Code::LintRequiredness => "VGC0303",
+            Code::LintDetachedTag => "VGC0310",
+            Code::LintListMarker => "VGC0311",
+            Code::LintOptionName => "VGC0312",
+            Code::LintTypedefChain => "VGC0313",
+            Code::LintContradiction => "VGC0314",
+            Code::LintDuplicate => "VGC0315",
+            Code::LintSince => "VGC0316",
+            Code::LintSpelling => "VGC0317",
+            Code::LintSuppression => "VGC0318",
+        }
+    }
+
+    /// The code for a `VGCnnnn` string (as written in `vgc.toml` and `vgc:ignore` comments); `None` if unknown.
+    #[must_use]
+    pub fn parse(s: &str) -> Option<Code> {
+        ALL_CODES.iter().copied().find(|c| c.as_str() == s)
+    }
+
+    /// A short kebab-case name (SARIF `rule.name`), e.g. `unknown-tag`.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        self.registry().0
+    }
+
+    /// The one-line rationale: why the rule exists (SARIF `rule.fullDescription`, `docs/diagnostics.md`).
+    #[must_use]
+    pub fn rationale(self) -> &'static str {
+        self.registry().1
+    }
+
+    /// The severity vgc gives the code unless `vgc.toml` changes it (lint rules only).
+    #[must_use]
+    pub fn default_severity(self) -> Severity {
+        match self {
+            Code::GoSyntax
+            | Code::NotLowered
+            | Code::LintDetachedTag
+            | Code::LintListMarker
+            | Code::LintOptionName
+            | Code::LintTypedefChain
+            | Code::LintDuplicate
+            | Code::LintSince
+            | Code::LintSpelling
+            | Code::LintSuppression => Severity::Warning,
+            _ => Severity::Error,
+        }
+    }
+
+    /// True for lint rules (`vgc lint` only), whose severity `vgc.toml` may change.
+    #[must_use]
+    pub fn is_lint(self) -> bool {
+        self >= Code::LintAlphaBeta
+    }
+
+    fn registry(self) -> (&'static str, &'static str) {
+        match self {
+            Code::GoSyntax => (
+                "go-syntax",
+                "The Go parser recovered from a syntax error; declarations in the broken region are not read.",
+            ),
+            Code::Io => (
+                "io",
+                "A file or directory could not be read, so its declarations are missing.",
+            ),
+            Code::MissingModule => (
+                "missing-module",
+                "An imported module is neither vendored nor in the module cache, so its types cannot be resolved.",
+            ),
+            Code::Unresolved => (
+                "unresolved",
+                "A referenced package or type could not be resolved; its validation cannot be generated.",
+            ),
+            Code::GeneratorConfig => (
+                "generator-config",
+                "The package's `+k8s:validation-gen` settings decide the root types; invalid ones would silently select the wrong types.",
+            ),
+            Code::TagSyntax => (
+                "tag-syntax",
+                "A tag that does not parse is ignored by upstream without a word; vgc refuses it.",
+            ),
+            Code::UnknownTag => (
+                "unknown-tag",
+                "An unknown or misspelled `+k8s:` tag validates nothing; upstream ignores it silently.",
+            ),
+            Code::WrongScope => (
+                "wrong-scope",
+                "A tag in a place it does not apply to (type, field, list value, map key or value) generates nothing or the wrong thing.",
+            ),
+            Code::MissingArg => (
+                "missing-arg",
+                "The tag cannot be lowered without this argument.",
+            ),
+            Code::UnknownArg => (
+                "unknown-arg",
+                "An argument the tag does not declare is a typo or a misunderstanding of the tag.",
+            ),
+            Code::ArgType => (
+                "arg-type",
+                "An argument of the wrong type cannot mean what was intended.",
+            ),
+            Code::MissingPayload => (
+                "missing-payload",
+                "The tag needs a value to validate against.",
+            ),
+            Code::PayloadType => (
+                "payload-type",
+                "A payload of the wrong type, or a payload on a tag that takes none, cannot mean what was intended.",
+            ),
+            Code::InvalidPayload => (
+                "invalid-payload",
+                "A payload value the tag does not accept (unknown format, list type, out-of-range limit).",
+            ),
+            Code::TypeMismatch => (
+                "type-mismatch",
+                "The tag does not apply to the Go type it is written on; upstream fails generation.",
+            ),
+            Code::ListMetadata => (
+                "list-metadata",
+                "List items are identified by list metadata; inconsistent metadata makes uniqueness and update rules meaningless.",
+            ),
+            Code::UnsupportedType => (
+                "unsupported-type",
+                "validation-gen cannot generate validation for this Go type shape.",
+            ),
+            Code::NotLowered => (
+                "not-lowered",
+                "A tag vgc parses and checks but does not generate code for yet; it is reported so nothing is dropped silently.",
+            ),
+            Code::LintAlphaBeta => (
+                "alpha-beta-prefix",
+                "Stability prefixes mark the whole chain they start; inside a chain or without a payload they mark nothing (upstream lint rule).",
+            ),
+            Code::LintStability => (
+                "validation-stability",
+                "A validation must be at least as stable as the API version it guards; an alpha tag in a stable API would change behaviour without a gate (upstream lint rule).",
+            ),
+            Code::LintRequiredness => (
+                "required-and-optional",
+                "A validated field must say whether it may be unset, or its validation runs on absent values (upstream lint rule).",
+            ),
+            Code::LintDetachedTag => (
+                "detached-tag",
+                "A blank line starts a new comment group: tags above it are read from a different declaration, or not at all.",
+            ),
+            Code::LintListMarker => (
+                "list-marker-twin",
+                "`+listType`/`+listMapKey` drive OpenAPI and server-side apply, `+k8s:` twins drive validation; when they disagree the two see different lists.",
+            ),
+            Code::LintOptionName => (
+                "option-name",
+                "Options are matched by exact name; a spelling that differs from the field's `+featureGate` or from other uses gates nothing.",
+            ),
+            Code::LintTypedefChain => (
+                "typedef-chain",
+                "Upstream applies the type-level tags of a field's own type only; tags on types further down a typedef chain are lost (the KEP's n-deep typedef problem).",
+            ),
+            Code::LintContradiction => (
+                "requiredness-contradiction",
+                "Contradictory requiredness tags or defaults make the field's rule depend on tag order.",
+            ),
+            Code::LintDuplicate => (
+                "duplicate-tag",
+                "A repeated or redundant tag adds nothing and hides which value is meant.",
+            ),
+            Code::LintSince => (
+                "since-version",
+                "`since:` must name a Kubernetes minor version (\"1.37\") so stability can be tracked.",
+            ),
+            Code::LintSpelling => (
+                "canonical-spelling",
+                "One spelling per tag keeps reviews and drift comparison simple; `vgc lint --fix` rewrites it.",
+            ),
+            Code::LintSuppression => (
+                "suppression",
+                "A suppression must say why, and must still suppress something.",
+            ),
         }
     }
 }
@@ -95,6 +332,17 @@ pub struct Diagnostic {
     pub span: std::ops::Range<usize>,
     /// What to do about it.
     pub hint: Option<String>,
+    /// A machine-applicable fix (`vgc lint --fix`, SARIF `fixes`).
+    pub fix: Option<Fix>,
+}
+
+/// A replacement of one byte range of the diagnostic's file.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+pub struct Fix {
+    /// Byte range to replace.
+    pub span: std::ops::Range<usize>,
+    /// The new text.
+    pub replacement: String,
 }
 
 impl Diagnostic {
@@ -108,6 +356,7 @@ impl Diagnostic {
             file: None,
             span: 0..0,
             hint: None,
+            fix: None,
         }
     }
 
@@ -133,5 +382,53 @@ impl Diagnostic {
     pub fn with_hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
         self
+    }
+
+    /// Attaches a fix replacing `span` (bytes of the diagnostic's file) by `replacement`.
+    #[must_use]
+    pub fn with_fix(
+        mut self,
+        span: std::ops::Range<usize>,
+        replacement: impl Into<String>,
+    ) -> Self {
+        self.fix = Some(Fix {
+            span,
+            replacement: replacement.into(),
+        });
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn registry_is_complete_and_consistent() {
+        let strs: Vec<&str> = ALL_CODES.iter().map(|c| c.as_str()).collect();
+        let mut sorted = strs.clone();
+        sorted.sort_unstable();
+        sorted.dedup();
+        assert_eq!(
+            strs, sorted,
+            "ALL_CODES is in numeric order without duplicates"
+        );
+        for c in ALL_CODES {
+            assert_eq!(Code::parse(c.as_str()), Some(*c));
+            assert!(
+                !c.rationale().is_empty() && c.rationale().ends_with('.'),
+                "{c:?}"
+            );
+            assert!(
+                c.name()
+                    .chars()
+                    .all(|ch| ch.is_ascii_lowercase() || ch == '-'),
+                "{c:?}"
+            );
+            assert_eq!(c.is_lint(), c.as_str().starts_with("VGC03"), "{c:?}");
+        }
+        assert_eq!(Code::parse("VGC9999"), None);
+        assert_eq!(Code::LintSpelling.default_severity(), Severity::Warning);
+        assert_eq!(Code::LintRequiredness.default_severity(), Severity::Error);
     }
 }

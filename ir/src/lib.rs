@@ -10,4 +10,4 @@ pub mod diagnostic;
 pub mod model;
 
 pub use db::{Db, Package, Settings, SourceFile};
-pub use diagnostic::{Code, Diagnostic, Severity};
+pub use diagnostic::{ALL_CODES, Code, Diagnostic, Fix, Severity};

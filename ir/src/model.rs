@@ -36,6 +36,9 @@ pub struct FieldIr {
     pub tags: Vec<TagUse>,
     /// `+default=` value(s) on the field (raw), for the `optional` zero-default rule.
     pub defaults: Vec<TagUse>,
+    /// Other generators' markers the lint compares with validation tags: `+listType`, `+listMapKey`,
+    /// `+featureGate`.
+    pub markers: Vec<TagUse>,
     /// Span of the field name.
     pub at: SpanId,
 }
@@ -186,6 +189,10 @@ fn lower_field(f: &go::Field, push: &mut impl FnMut(std::ops::Range<usize>) -> S
         defaults: tag_uses("+default", &f.doc, push)
             .into_iter()
             .filter(|u| u.name == "default")
+            .collect(),
+        markers: tag_uses("+", &f.doc, push)
+            .into_iter()
+            .filter(|u| matches!(u.name.as_str(), "listType" | "listMapKey" | "featureGate"))
             .collect(),
         at: push(f.span.clone()),
     }

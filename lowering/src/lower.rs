@@ -6,7 +6,7 @@ use crate::plan::{
     UnionKind, UnionMemberPlan, UnionPlan,
 };
 use indexmap::{IndexMap, IndexSet};
-use vgc_analysis::types::{self, Builtin, Native, Ty};
+use vgc_analysis::types::{self, Builtin, Native, Ty, opacity};
 use vgc_analysis::{Program, TypeKey};
 use vgc_ir::catalog::{self, Lowering, Stability};
 use vgc_ir::model::{FieldIr, TagUse};
@@ -185,26 +185,7 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
         .map(|s| s.extra_roots(db).clone())
         .unwrap_or_default();
     let mut diags = Vec::new();
-    let mut roots = Vec::new();
-    for (path, p) in &prog.packages {
-        if p.target {
-            let mut cfg = types::gen_config(db, prog, path, &mut diags);
-            for c in &extra_roots {
-                if !cfg.disabled && !types::add_criterion(&mut cfg, c) {
-                    diags.push(
-                        Diagnostic::error(
-                            Code::GeneratorConfig,
-                            format!("unknown root criterion {c:?}"),
-                        )
-                        .with_hint(
-                            "use `*`, `TypesWithField=<GoField>` or `TypesWithSuffix=<suffix>`",
-                        ),
-                    );
-                }
-            }
-            roots.extend(types::roots(db, prog, path, &cfg));
-        }
-    }
+    let roots = types::all_roots(db, prog, &extra_roots, &mut diags);
     let reach = types::reachable(db, prog, &roots);
     let mut l = Lowerer {
         db,
@@ -2489,33 +2470,6 @@ fn list_tag_error(tags: &[TagUse]) -> Option<(&'static str, &'static str)> {
         ));
     }
     None
-}
-
-/// Opacity from a declaration's tags, as upstream merges `Validations.OpaqueType` / `OpaqueValType` /
-/// `OpaqueKeyType` through `alpha`/`beta` wrappers: (`+k8s:opaqueType`: the value's own type is not validated,
-/// `+k8s:eachVal=+k8s:opaqueType`: list elements / map values are not, `+k8s:eachKey=+k8s:opaqueType`: map keys
-/// are not).
-fn opacity(tags: &[TagUse]) -> (bool, bool, bool) {
-    let (mut typ, mut val, mut key) = (false, false, false);
-    for u in tags {
-        let Ok(t) = &u.parsed else { continue };
-        let t = unwrap_levels(t);
-        match t.name.as_str() {
-            "k8s:opaqueType" => typ = true,
-            "k8s:eachVal" => {
-                val |= t
-                    .inner()
-                    .is_some_and(|i| unwrap_levels(i).name == "k8s:opaqueType");
-            }
-            "k8s:eachKey" => {
-                key |= t
-                    .inner()
-                    .is_some_and(|i| unwrap_levels(i).name == "k8s:opaqueType");
-            }
-            _ => {}
-        }
-    }
-    (typ, val, key)
 }
 
 fn unwrap_levels(t: &Tag) -> &Tag {

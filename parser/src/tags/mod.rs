@@ -104,6 +104,8 @@ fn char_span(src: &str, at: usize) -> Span {
 /// The input is trimmed of surrounding whitespace first, as upstream does; spans stay relative to the
 /// untrimmed input. Returns the tag (with its chain) or the first syntax error.
 ///
+/// (See also [`canonical_spelling`], which normalizes a tag's whitespace without re-quoting its values.)
+///
 /// # Errors
 /// A [`TagError`] with upstream wording and a byte span when the line is not a valid tag.
 pub fn parse(src: &str) -> Result<Tag, TagError> {
@@ -300,3 +302,38 @@ pub fn extract<'a>(prefix: &str, lines: impl IntoIterator<Item = &'a str>) -> Ve
 
 #[cfg(test)]
 mod tests;
+
+/// The canonical spelling of a tag text (without the leading `+`), keeping every token as written — quoted or not —
+/// and normalizing only the space between tokens: none except one after a `,` separating arguments and one after
+/// a named argument's `:` (`k8s:alpha(since:"1.37")` → `k8s:alpha(since: "1.37")`), and one before a trailing
+/// `#` comment. Returns `None` when the text does not lex (the parser reports that). The result parses to the same
+/// tag as the input.
+#[must_use]
+pub fn canonical_spelling(src: &str) -> Option<String> {
+    let text = src.trim();
+    let mut out = String::with_capacity(text.len());
+    let mut depth = 0usize;
+    let mut after_named_colon = false;
+    for t in lexer::lex(text) {
+        let (l, tok, r) = t.ok()?;
+        let slice = &text[l..r];
+        match tok {
+            lexer::Token::Ws => continue,
+            lexer::Token::LParen => depth += 1,
+            lexer::Token::RParen => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        let needs_space = match tok {
+            lexer::Token::Comment => !out.is_empty(),
+            lexer::Token::RParen | lexer::Token::Comma => false,
+            _ => after_named_colon || (depth > 0 && out.ends_with(',')),
+        };
+        if needs_space {
+            out.push(' ');
+        }
+        out.push_str(slice);
+        // A named argument is a word ending in `:` inside the argument list.
+        after_named_colon = depth > 0 && matches!(tok, lexer::Token::Word(w) if w.ends_with(':'));
+    }
+    Some(out)
+}

@@ -211,3 +211,38 @@ proptest! {
         let _ = parse_raw(&s);
     }
 }
+
+#[test]
+fn canonical_spelling_normalizes_space_only() {
+    let c = |s: &str| crate::tags::canonical_spelling(s);
+    assert_eq!(
+        c(r#"k8s:alpha(since:"1.37")=+k8s:optional"#).as_deref(),
+        Some(r#"k8s:alpha(since: "1.37")=+k8s:optional"#)
+    );
+    assert_eq!(
+        c(r#"k8s:alpha(since: "1.37")=+k8s:optional"#).as_deref(),
+        Some(r#"k8s:alpha(since: "1.37")=+k8s:optional"#)
+    );
+    assert_eq!(
+        c(r#"k8s:item(type:"A",  port: 443 )=+k8s:immutable"#).as_deref(),
+        Some(r#"k8s:item(type: "A", port: 443)=+k8s:immutable"#)
+    );
+    // Unquoted values stay unquoted; quoted strings keep their inner spaces.
+    assert_eq!(
+        c("k8s:ifEnabled(Gate)=+k8s:format=k8s-short-name").as_deref(),
+        Some("k8s:ifEnabled(Gate)=+k8s:format=k8s-short-name")
+    );
+    assert_eq!(
+        c(r#"k8s:validateFalse = "a  b""#).as_deref(),
+        Some(r#"k8s:validateFalse="a  b""#)
+    );
+    assert_eq!(
+        c("k8s:maxItems=3   # why").as_deref(),
+        Some("k8s:maxItems=3 # why")
+    );
+    assert_eq!(
+        c("k8s:eachVal=+k8s:ifEnabled(X)=+k8s:maxLength=2").as_deref(),
+        Some("k8s:eachVal=+k8s:ifEnabled(X)=+k8s:maxLength=2")
+    );
+    assert_eq!(c(r#"k8s:x("unterminated"#), None);
+}

@@ -1,0 +1,885 @@
+//! `vgc lint`: upstream validation-gen's three lint rules (spec §6, `lint_rules.go`) with their exact messages, and
+//! vgc's own rules (`VGC0310`–`VGC0318`), over the loaded program. Input: the program and the extra root criteria
+//! (`--roots`); output: diagnostics (severity as registered; `vgc.toml` and `vgc:ignore` comments are applied by
+//! [`apply_suppressions`] and the driver).
+//!
+//! Upstream lints every root type of the target packages and, recursively, the types of their fields, elements,
+//! keys and values in any package, each type once; a package or type tagged `+k8s:validation-gen-nolint` is skipped
+//! (a nolint type's members are not visited through it). Unlike upstream, which stops at the first failing type,
+//! every finding is reported, each at the tag or field it is about.
+
+use crate::program::{Program, TypeKey};
+use crate::types::{self, Ty, opacity};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use vgc_ir::catalog::{self, Stability, ValueKind};
+use vgc_ir::model::{FieldIr, TagUse, TypeIr};
+use vgc_ir::{Code, Db, Diagnostic, SourceFile};
+use vgc_parser::go::TypeExpr;
+use vgc_parser::tags::{Scalar, Tag};
+
+const NOLINT: &str = "k8s:validation-gen-nolint";
+
+/// Runs every lint rule. `extra_roots` are the `--roots` criteria (as for `vgc build`).
+#[must_use]
+pub fn lint(db: &dyn Db, prog: &Program, extra_roots: &[String]) -> Vec<Diagnostic> {
+    let mut l = Linter {
+        db,
+        prog,
+        diags: Vec::new(),
+        linted: HashSet::new(),
+        transitive: HashMap::new(),
+    };
+    let roots = types::all_roots(db, prog, extra_roots, &mut Vec::new());
+    for r in &roots {
+        if !l.package_nolint(&r.pkg) {
+            l.lint_type(r);
+        }
+    }
+    for p in prog.packages.values().filter(|p| p.target) {
+        for f in &p.files {
+            l.file_rules(&p.path, *f);
+        }
+    }
+    l.option_spelling();
+    l.diags
+}
+
+struct Linter<'a> {
+    db: &'a dyn Db,
+    prog: &'a Program,
+    diags: Vec<Diagnostic>,
+    linted: HashSet<TypeKey>,
+    /// upstream `hasTransitiveValidation` memo: (type, opacity) → has validation (absent while being computed).
+    transitive: HashMap<(Ty, bool, bool), Option<bool>>,
+}
+
+/// Follows `k8s:alpha`/`k8s:beta` wrappers to the tag they mark.
+fn unwrap_levels(t: &Tag) -> &Tag {
+    let mut cur = t;
+    while matches!(cur.name.as_str(), "k8s:alpha" | "k8s:beta") {
+        match cur.inner() {
+            Some(i) => cur = i,
+            None => break,
+        }
+    }
+    cur
+}
+
+/// Tags whose payload is a tag (upstream `chainTags`).
+fn is_chain(name: &str) -> bool {
+    catalog::lookup(name).is_some_and(|s| s.payload == Some(ValueKind::Tag))
+}
+
+/// upstream `hasTag` over a chain: `name` appears anywhere in the tag's chain.
+fn chain_has(t: &Tag, name: &str) -> bool {
+    t.chain().any(|c| c.name == name)
+}
+
+/// upstream `hasNonOpaqueValidationTag`: a known validation tag other than `optional`/`opaqueType`, looking through
+/// chain tags.
+fn has_non_opaque_validation(t: &Tag) -> bool {
+    if t.name == "k8s:optional" || t.name == "k8s:opaqueType" {
+        return false;
+    }
+    if is_chain(&t.name) {
+        return t.inner().is_some_and(has_non_opaque_validation);
+    }
+    catalog::lookup(&t.name).is_some()
+}
+
+/// upstream `Validations.HasEmitable()` for type-level tags: a known tag that generates a function (metadata tags
+/// such as `listMapKey`, `opaqueType` or `listType=atomic` do not).
+fn emits(t: &Tag) -> bool {
+    let inner = unwrap_levels(t);
+    match inner.name.as_str() {
+        "k8s:opaqueType"
+        | "k8s:listMapKey"
+        | "k8s:customUnique"
+        | "k8s:unionDiscriminator"
+        | "k8s:modeDiscriminator" => false,
+        "k8s:listType" | "k8s:unique" => {
+            matches!(inner.scalar_value(), Some(Scalar::Str(v)) if v == "set" || v == "map")
+        }
+        n => catalog::lookup(n).is_some(),
+    }
+}
+
+/// The stability context of a package: upstream reads it from the last path element (`v1alpha1` → Alpha).
+fn package_level(pkg: &str) -> Stability {
+    let base = pkg.rsplit('/').next().unwrap_or(pkg);
+    if base.contains("alpha") {
+        Stability::Alpha
+    } else if base.contains("beta") {
+        Stability::Beta
+    } else {
+        Stability::Stable
+    }
+}
+
+fn level_name(s: Stability) -> &'static str {
+    match s {
+        Stability::Alpha => "Alpha",
+        Stability::Beta => "Beta",
+        Stability::Stable => "Stable",
+    }
+}
+
+impl Linter<'_> {
+    fn span(&self, file: SourceFile, at: u32) -> std::ops::Range<usize> {
+        vgc_ir::db::span_of(self.db, file, at)
+    }
+
+    fn report(&mut self, d: Diagnostic, file: SourceFile, span: std::ops::Range<usize>) {
+        let path = file.path(self.db).clone();
+        self.diags.push(d.at(path, span));
+    }
+
+    fn package_nolint(&self, pkg: &str) -> bool {
+        self.prog.packages.get(pkg).is_some_and(|p| {
+            p.files.iter().any(|f| {
+                f.path(self.db).ends_with("/doc.go")
+                    && vgc_ir::db::file_ir(self.db, *f)
+                        .package_tags
+                        .iter()
+                        .any(|u| u.name == NOLINT)
+            })
+        })
+    }
+
+    /// upstream `linter.lintType`.
+    fn lint_type(&mut self, k: &TypeKey) {
+        if !self.linted.insert(k.clone()) {
+            return;
+        }
+        let Some((decl, file)) = self.prog.type_decl(self.db, k) else {
+            return;
+        };
+        if decl.tags.iter().any(|u| u.name == NOLINT) {
+            return;
+        }
+        let decl: TypeIr = decl.clone();
+        let ty = types::resolve(self.db, self.prog, &k.pkg, file, &decl.ty);
+        self.upstream_rules(k, None, &ty, &decl.tags, file);
+        let mut next = Vec::new();
+        types::collect_named(&ty, &mut next);
+        for f in &decl.fields {
+            let fty = types::resolve(self.db, self.prog, &k.pkg, file, &f.ty);
+            self.upstream_rules(k, Some(f), &fty, &f.tags, file);
+            types::collect_named(&fty, &mut next);
+        }
+        for n in next {
+            self.lint_type(&n);
+        }
+    }
+
+    /// upstream `alphaBetaPrefix`, `validationStability` and `requiredAndOptional` on one comment block (a type's,
+    /// or a field's of `container`).
+    fn upstream_rules(
+        &mut self,
+        container: &TypeKey,
+        field: Option<&FieldIr>,
+        ty: &Ty,
+        tags: &[TagUse],
+        file: SourceFile,
+    ) {
+        let mut sorted: Vec<&TagUse> = tags.iter().filter(|u| u.parsed.is_ok()).collect();
+        sorted.sort_by(|a, b| a.name.cmp(&b.name));
+        let context = package_level(&container.pkg);
+        for u in &sorted {
+            let Ok(tag) = &u.parsed else { continue };
+            let span = self.span(file, u.at);
+            // alphaBetaPrefix
+            for (i, t) in tag.chain().enumerate() {
+                if matches!(t.name.as_str(), "k8s:alpha" | "k8s:beta") {
+                    let msg = if i > 0 {
+                        format!("tag {:?} can't be used in between", t.name)
+                    } else if t.inner().is_none() {
+                        format!(
+                            "tag {:?} requires a validation tag as its value payload",
+                            t.name
+                        )
+                    } else {
+                        continue;
+                    };
+                    self.report(
+                        Diagnostic::error(Code::LintAlphaBeta, msg)
+                            .with_hint("write the stability prefix first: `+k8s:alpha(since: \"1.NN\")=+k8s:<tag>`"),
+                        file,
+                        span.clone(),
+                    );
+                }
+            }
+            // validationStability
+            let (mut level, mut check) = (context, Some(tag));
+            if matches!(tag.name.as_str(), "k8s:alpha" | "k8s:beta") {
+                level = if tag.name == "k8s:alpha" {
+                    Stability::Alpha
+                } else {
+                    Stability::Beta
+                };
+                check = tag.inner();
+            }
+            let Some(check) = check else { continue };
+            if matches!(check.name.as_str(), "k8s:ifEnabled" | "k8s:ifDisabled")
+                && level == Stability::Stable
+            {
+                level = Stability::Beta;
+            }
+            for t in check.chain() {
+                let Some(spec) = catalog::lookup(&t.name) else {
+                    break;
+                };
+                if spec.stability < level {
+                    self.report(
+                        Diagnostic::error(
+                            Code::LintStability,
+                            format!(
+                                "tag {:?} with stability level {:?} cannot be used in {} validation",
+                                t.name,
+                                level_name(spec.stability),
+                                level_name(level)
+                            ),
+                        )
+                        .with_hint(format!(
+                            "prefix it with `+k8s:{}(since: \"1.NN\")=`, or gate it with `+k8s:ifEnabled(<Option>)=`",
+                            if spec.stability == Stability::Alpha { "alpha" } else { "beta" }
+                        )),
+                        file,
+                        span.clone(),
+                    );
+                    break;
+                }
+            }
+        }
+        // requiredAndOptional: fields only, not of a (typedef of a) non-pointer struct.
+        let Some(f) = field else { return };
+        // Well-known apimachinery values (`metav1.Time`, `resource.Quantity`, …) are Go structs too.
+        match types::native(self.db, self.prog, ty) {
+            types::Native::Struct(_) => return,
+            types::Native::Other(Ty::WellKnown(w)) if w != types::WellKnown::Bytes => return,
+            _ => {}
+        }
+        let parsed: Vec<&Tag> = sorted
+            .iter()
+            .filter_map(|u| u.parsed.as_ref().ok())
+            .collect();
+        if parsed.iter().any(|t| {
+            chain_has(t, "k8s:optional")
+                || chain_has(t, "k8s:required")
+                || chain_has(t, "k8s:forbidden")
+        }) {
+            return;
+        }
+        let direct = parsed.iter().any(|t| has_non_opaque_validation(t));
+        let (typ, val, key) = opacity(tags);
+        if direct || (!typ && self.has_transitive(ty, val, key)) {
+            let span = self.span(file, f.at);
+            self.report(
+                Diagnostic::error(
+                    Code::LintRequiredness,
+                    format!(
+                        "field {}: field with validation must have +k8s:optional, +k8s:required or +k8s:forbidden",
+                        f.go_name.clone().unwrap_or_default()
+                    ),
+                )
+                .with_hint("add `+k8s:optional` (or `+k8s:required`) to the field"),
+                file,
+                span,
+            );
+        }
+    }
+
+    /// upstream `hasTransitiveValidation` (opacity of the value itself is handled by the caller): the type has a
+    /// type-level function, or its elements, keys, values, pointee or members do, stopping at opaque types.
+    fn has_transitive(&mut self, ty: &Ty, val_opaque: bool, key_opaque: bool) -> bool {
+        let key = (ty.clone(), val_opaque, key_opaque);
+        match self.transitive.get(&key) {
+            Some(Some(v)) => return *v,
+            Some(None) => return false, // cycle: not (yet) known to have validations
+            None => {}
+        }
+        self.transitive.insert(key.clone(), None);
+        let result = match ty {
+            Ty::Named(k) => match self.prog.type_decl(self.db, k) {
+                None => false,
+                Some((decl, file)) => {
+                    let decl = decl.clone();
+                    let (typ, v, kk) = opacity(&decl.tags);
+                    if typ {
+                        false
+                    } else if decl
+                        .tags
+                        .iter()
+                        .filter_map(|u| u.parsed.as_ref().ok())
+                        .any(emits)
+                    {
+                        true
+                    } else if matches!(decl.ty, TypeExpr::Struct(_)) {
+                        decl.fields.iter().any(|m| {
+                            let parsed: Vec<&Tag> = m
+                                .tags
+                                .iter()
+                                .filter_map(|u| u.parsed.as_ref().ok())
+                                .collect();
+                            if parsed.iter().any(|t| has_non_opaque_validation(t)) {
+                                return true;
+                            }
+                            let (mt, mv, mk) = opacity(&m.tags);
+                            !mt && {
+                                let mty = types::resolve(self.db, self.prog, &k.pkg, file, &m.ty);
+                                self.has_transitive(&mty, mv, mk)
+                            }
+                        })
+                    } else {
+                        let under = types::resolve(self.db, self.prog, &k.pkg, file, &decl.ty);
+                        self.has_transitive(&under, val_opaque || v, key_opaque || kk)
+                    }
+                }
+            },
+            Ty::Pointer(i) => self.has_transitive(i, val_opaque, key_opaque),
+            Ty::Slice(e) => !val_opaque && self.has_transitive(e, false, false),
+            Ty::Map(k, v) => {
+                (!key_opaque && self.has_transitive(k, false, false))
+                    || (!val_opaque && self.has_transitive(v, false, false))
+            }
+            _ => false,
+        };
+        self.transitive.insert(key, Some(result));
+        result
+    }
+
+    /// Per-file rules on every declaration of a target package.
+    fn file_rules(&mut self, pkg: &str, file: SourceFile) {
+        let ir = vgc_ir::db::file_ir(self.db, file).clone();
+        let text = file.text(self.db).clone();
+        // VGC0310: validation tags in no declaration's comment group.
+        if !file.path(self.db).ends_with("/doc.go") {
+            let mut attached: HashSet<usize> = HashSet::new();
+            let mut attach = |tags: &[TagUse]| {
+                for u in tags {
+                    attached.insert(self.span(file, u.at).start);
+                }
+            };
+            for t in &ir.types {
+                attach(&t.tags);
+                attach(&t.second_tags);
+                for f in &t.fields {
+                    attach(&f.tags);
+                }
+            }
+            for c in &ir.consts {
+                attach(&c.tags);
+            }
+            for u in &ir.package_tags {
+                let span = self.span(file, u.at);
+                if catalog::lookup(&u.name).is_some() && !attached.contains(&span.start) {
+                    self.report(
+                        Diagnostic::warning(
+                            Code::LintDetachedTag,
+                            format!("+{} is not attached to a declaration: a blank line separates it", u.name),
+                        )
+                        .with_hint("remove the blank line between this comment and the declaration it belongs to"),
+                        file,
+                        span,
+                    );
+                }
+            }
+        }
+        for t in &ir.types {
+            self.declaration_rules(pkg, file, &text, &t.tags, &[], None);
+            for f in &t.fields {
+                self.declaration_rules(pkg, file, &text, &f.tags, &f.defaults, Some(f));
+            }
+        }
+        for c in &ir.consts {
+            self.declaration_rules(pkg, file, &text, &c.tags, &[], None);
+        }
+    }
+
+    /// VGC0311, VGC0314–VGC0317 on one declaration's tags.
+    fn declaration_rules(
+        &mut self,
+        _pkg: &str,
+        file: SourceFile,
+        text: &str,
+        tags: &[TagUse],
+        defaults: &[TagUse],
+        field: Option<&FieldIr>,
+    ) {
+        let mut seen: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
+        // (wrapper level, tag name) → (payload text, span) for single-valued tags
+        let mut single: BTreeMap<(Option<String>, String), String> = BTreeMap::new();
+        let mut requiredness: BTreeMap<Option<String>, Vec<(String, std::ops::Range<usize>)>> =
+            BTreeMap::new();
+        for u in tags {
+            let Ok(tag) = &u.parsed else { continue };
+            if catalog::lookup(&u.name).is_none() {
+                continue;
+            }
+            let span = self.span(file, u.at);
+            let written = text.get(span.clone()).unwrap_or("").to_string();
+            // VGC0317: canonical spelling.
+            if let Some(canon) = vgc_parser::tags::canonical_spelling(&written)
+                && canon != written.trim()
+            {
+                self.report(
+                    Diagnostic::warning(
+                        Code::LintSpelling,
+                        format!("non-canonical spelling: write +{canon}"),
+                    )
+                    .with_hint("`vgc lint --fix` rewrites it")
+                    .with_fix(span.clone(), canon.clone()),
+                    file,
+                    span.clone(),
+                );
+            }
+            // VGC0316: since versions.
+            for t in tag.chain() {
+                if matches!(t.name.as_str(), "k8s:alpha" | "k8s:beta")
+                    && let Some(arg) = t.arg("since")
+                {
+                    let ok = matches!(&arg.value, Scalar::Str(v) if v.strip_prefix("1.").is_some_and(|m| !m.is_empty() && m.len() <= 3 && m.bytes().all(|b| b.is_ascii_digit())));
+                    if !ok {
+                        self.report(
+                            Diagnostic::warning(
+                                Code::LintSince,
+                                format!(
+                                    "{}: since: {} is not a Kubernetes minor version",
+                                    t.name, arg.value
+                                ),
+                            )
+                            .with_hint(
+                                "write the release that introduced it, e.g. `since: \"1.37\"`",
+                            ),
+                            file,
+                            span.clone(),
+                        );
+                    }
+                }
+            }
+            // VGC0315: exact duplicates, and conflicting values of single-valued tags at one stability level.
+            let key = vgc_parser::tags::canonical_spelling(&written).unwrap_or(written.clone());
+            if !seen.insert(key.clone()) {
+                self.report(
+                    Diagnostic::warning(Code::LintDuplicate, format!("duplicate tag +{key}"))
+                        .with_hint("remove the repeated line"),
+                    file,
+                    span.clone(),
+                );
+            }
+            let level = (tag.name != unwrap_levels(tag).name).then(|| tag.name.clone());
+            let inner = unwrap_levels(tag);
+            if matches!(
+                inner.name.as_str(),
+                "k8s:minimum"
+                    | "k8s:maximum"
+                    | "k8s:minLength"
+                    | "k8s:maxLength"
+                    | "k8s:maxBytes"
+                    | "k8s:minItems"
+                    | "k8s:maxItems"
+                    | "k8s:minProperties"
+                    | "k8s:maxProperties"
+                    | "k8s:format"
+                    | "k8s:listType"
+                    | "k8s:neq"
+            ) {
+                let payload = inner
+                    .scalar_value()
+                    .map(ToString::to_string)
+                    .unwrap_or_default();
+                match single.get(&(level.clone(), inner.name.clone())) {
+                    Some(prev) if *prev != payload => self.report(
+                        Diagnostic::warning(
+                            Code::LintDuplicate,
+                            format!(
+                                "{} is given twice with different values ({prev} and {payload})",
+                                inner.name
+                            ),
+                        )
+                        .with_hint("keep the one value that is meant"),
+                        file,
+                        span.clone(),
+                    ),
+                    _ => {
+                        single.insert((level.clone(), inner.name.clone()), payload);
+                    }
+                }
+            }
+            if matches!(
+                inner.name.as_str(),
+                "k8s:optional" | "k8s:required" | "k8s:forbidden"
+            ) {
+                requiredness
+                    .entry(level)
+                    .or_default()
+                    .push((inner.name.clone(), span.clone()));
+            }
+        }
+        // VGC0314: contradictions at one stability level, and with +default.
+        for group in requiredness.values() {
+            let mut names: Vec<&str> = group.iter().map(|(n, _)| n.as_str()).collect();
+            names.sort_unstable();
+            names.dedup();
+            if names.len() > 1 {
+                let span = group[1].1.clone();
+                self.report(
+                    Diagnostic::error(
+                        Code::LintContradiction,
+                        format!("{} contradict each other", names.join(" and ")),
+                    )
+                    .with_hint("keep exactly one of optional, required and forbidden (per stability level)"),
+                    file,
+                    span,
+                );
+            }
+            if let Some(d) = defaults.first() {
+                for (n, span) in group {
+                    let msg = match n.as_str() {
+                        "k8s:required" => {
+                            "a field with +default is never missing, so k8s:required never fails"
+                        }
+                        "k8s:forbidden" => {
+                            "a field with +default is always set, so k8s:forbidden always fails"
+                        }
+                        _ => continue,
+                    };
+                    let _ = d;
+                    self.report(
+                        Diagnostic::warning(Code::LintContradiction, msg)
+                            .with_hint("use `+k8s:optional` with a default, or drop the default"),
+                        file,
+                        span.clone(),
+                    );
+                }
+            }
+        }
+        // VGC0311: +listType/+listMapKey twins.
+        if let Some(f) = field {
+            self.list_markers(file, f);
+        }
+    }
+
+    /// VGC0311: the OpenAPI markers `+listType`/`+listMapKey` and their `+k8s:` twins must agree.
+    fn list_markers(&mut self, file: SourceFile, f: &FieldIr) {
+        let value = |u: &TagUse| -> Option<String> {
+            u.parsed.as_ref().ok().and_then(|t| {
+                unwrap_levels(t).scalar_value().map(|v| match v {
+                    Scalar::Str(s) => s.clone(),
+                    other => other.to_string(),
+                })
+            })
+        };
+        let plain_type = f.markers.iter().find(|u| u.name == "listType");
+        let k8s_type = f.tags.iter().find(|u| {
+            u.parsed
+                .as_ref()
+                .is_ok_and(|t| unwrap_levels(t).name == "k8s:listType")
+        });
+        let field = f.go_name.clone().unwrap_or_default();
+        // Only set and map semantics matter to validation (atomic is every list's default on both sides).
+        let keyed = |v: &Option<String>| matches!(v.as_deref(), Some("set" | "map"));
+        let (pv, kv) = (plain_type.and_then(value), k8s_type.and_then(value));
+        match (plain_type, k8s_type) {
+            (Some(p), None) if keyed(&pv) => {
+                let v = pv.clone().unwrap_or_default();
+                let span = self.span(file, p.at);
+                self.report(
+                    Diagnostic::warning(
+                        Code::LintListMarker,
+                        format!("field {field}: +listType={v} has no +k8s:listType twin; validation does not see it"),
+                    )
+                    .with_hint(format!("add `+k8s:listType={v}` next to it")),
+                    file,
+                    span,
+                );
+            }
+            (None, Some(k)) if keyed(&kv) => {
+                let v = kv.clone().unwrap_or_default();
+                let span = self.span(file, k.at);
+                self.report(
+                    Diagnostic::warning(
+                        Code::LintListMarker,
+                        format!("field {field}: +k8s:listType={v} has no +listType twin; OpenAPI and server-side apply do not see it"),
+                    )
+                    .with_hint(format!("add `+listType={v}` next to it")),
+                    file,
+                    span,
+                );
+            }
+            (Some(_), Some(k)) if pv != kv => {
+                let span = self.span(file, k.at);
+                self.report(
+                    Diagnostic::warning(
+                        Code::LintListMarker,
+                        format!(
+                            "field {field}: +listType={} and +k8s:listType={} disagree",
+                            pv.clone().unwrap_or_default(),
+                            kv.clone().unwrap_or_default()
+                        ),
+                    )
+                    .with_hint("make both say the same list type"),
+                    file,
+                    span,
+                );
+            }
+            _ => {}
+        }
+        // Keys are compared when both sides declare a list-map.
+        if pv.as_deref() != Some("map") || kv.as_deref() != Some("map") {
+            return;
+        }
+        let plain_keys: Vec<String> = f
+            .markers
+            .iter()
+            .filter(|u| u.name == "listMapKey")
+            .filter_map(value)
+            .collect();
+        let k8s_keys: Vec<String> = f
+            .tags
+            .iter()
+            .filter(|u| {
+                u.parsed
+                    .as_ref()
+                    .is_ok_and(|t| unwrap_levels(t).name == "k8s:listMapKey")
+            })
+            .filter_map(value)
+            .collect();
+        let (mut a, mut b) = (plain_keys.clone(), k8s_keys.clone());
+        a.sort();
+        b.sort();
+        if a != b {
+            let span = self.span(file, f.at);
+            self.report(
+                Diagnostic::warning(
+                    Code::LintListMarker,
+                    format!(
+                        "field {field}: +listMapKey ({}) and +k8s:listMapKey ({}) name different keys",
+                        plain_keys.join(", "),
+                        k8s_keys.join(", ")
+                    ),
+                )
+                .with_hint("list the same key fields in both"),
+                file,
+                span,
+            );
+        }
+    }
+
+    /// VGC0312: an option spelled both quoted and unquoted across the program, or an `ifEnabled`/`ifDisabled`
+    /// option that differs from the field's `+featureGate`.
+    fn option_spelling(&mut self) {
+        // option → [(quoted, file, span)]
+        let mut uses: BTreeMap<String, Vec<(bool, SourceFile, std::ops::Range<usize>)>> =
+            BTreeMap::new();
+        let mut gate_mismatch = Vec::new();
+        for p in self.prog.packages.values().filter(|p| p.target) {
+            for file in &p.files {
+                let ir = vgc_ir::db::file_ir(self.db, *file).clone();
+                let text = file.text(self.db).clone();
+                let mut visit = |tags: &[TagUse],
+                                 gate: Option<String>,
+                                 at: &mut Vec<(
+                    String,
+                    String,
+                    SourceFile,
+                    std::ops::Range<usize>,
+                )>| {
+                    for u in tags {
+                        let Ok(tag) = &u.parsed else { continue };
+                        for t in tag.chain() {
+                            if !matches!(t.name.as_str(), "k8s:ifEnabled" | "k8s:ifDisabled") {
+                                continue;
+                            }
+                            let Some(Scalar::Str(option)) = t.positional().map(|a| &a.value) else {
+                                continue;
+                            };
+                            let span = vgc_ir::db::span_of(self.db, *file, u.at);
+                            let written = text.get(span.clone()).unwrap_or("");
+                            let quoted = written.contains(&format!("({option:?})"));
+                            uses.entry(option.clone()).or_default().push((
+                                quoted,
+                                *file,
+                                span.clone(),
+                            ));
+                            if let Some(g) = &gate
+                                && g != option
+                            {
+                                at.push((option.clone(), g.clone(), *file, span));
+                            }
+                        }
+                    }
+                };
+                for t in &ir.types {
+                    visit(&t.tags, None, &mut gate_mismatch);
+                    for f in &t.fields {
+                        let gate =
+                            f.markers
+                                .iter()
+                                .find(|m| m.name == "featureGate")
+                                .and_then(|m| {
+                                    m.parsed.as_ref().ok().and_then(|t| {
+                                        t.scalar_value().map(|v| match v {
+                                            Scalar::Str(s) => s.clone(),
+                                            other => other.to_string(),
+                                        })
+                                    })
+                                });
+                        visit(&f.tags, gate, &mut gate_mismatch);
+                    }
+                }
+                for c in &ir.consts {
+                    visit(&c.tags, None, &mut gate_mismatch);
+                }
+            }
+        }
+        for (option, spans) in uses {
+            let quoted = spans.iter().filter(|(q, _, _)| *q).count();
+            let bare = spans.len() - quoted;
+            if quoted == 0 || bare == 0 {
+                continue;
+            }
+            // Report the minority spelling (quoted on a tie: upstream's canonical form quotes strings).
+            let report_quoted = quoted < bare;
+            for (q, file, span) in spans {
+                if q == report_quoted {
+                    let (this, other) = if q {
+                        ("quoted", "unquoted")
+                    } else {
+                        ("unquoted", "quoted")
+                    };
+                    self.report(
+                        Diagnostic::warning(
+                            Code::LintOptionName,
+                            format!("option {option} is written {this} here and {other} in {} other places", if q { bare } else { quoted }),
+                        )
+                        .with_hint(format!("spell it the same everywhere ({} uses are {other})", if q { bare } else { quoted })),
+                        file,
+                        span,
+                    );
+                }
+            }
+        }
+        for (option, gate, file, span) in gate_mismatch {
+            self.report(
+                Diagnostic::warning(
+                    Code::LintOptionName,
+                    format!("option {option} differs from the field's +featureGate={gate}"),
+                )
+                .with_hint("gate the validation on the same option the field is gated on"),
+                file,
+                span,
+            );
+        }
+    }
+}
+
+/// A `vgc:ignore` directive: `// vgc:ignore VGC0303[,VGC0310]: reason`.
+#[derive(Debug, Clone)]
+struct Directive {
+    codes: Vec<Code>,
+    reason: bool,
+    /// Lines (0-based) it covers: its own comment block down to the declaration line that follows.
+    lines: std::ops::RangeInclusive<usize>,
+    span: std::ops::Range<usize>,
+    used: bool,
+}
+
+fn directives(text: &str) -> Vec<Directive> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut offset = 0;
+    let mut starts = Vec::with_capacity(lines.len());
+    for l in &lines {
+        starts.push(offset);
+        offset += l.len() + 1;
+    }
+    let mut out = Vec::new();
+    for (i, l) in lines.iter().enumerate() {
+        let Some(at) = l.find("vgc:ignore") else {
+            continue;
+        };
+        let Some(comment) = l.find("//") else {
+            continue;
+        };
+        if comment > at {
+            continue;
+        }
+        let rest = l[at + "vgc:ignore".len()..].trim();
+        let (codes, reason) = rest
+            .split_once(':')
+            .map_or((rest, ""), |(c, r)| (c, r.trim()));
+        let codes: Vec<Code> = codes
+            .split(',')
+            .filter_map(|c| Code::parse(c.trim()))
+            .collect();
+        let own_line_comment = l.trim_start().starts_with("//");
+        let mut end = i;
+        if own_line_comment {
+            while end + 1 < lines.len() && lines[end + 1].trim_start().starts_with("//") {
+                end += 1;
+            }
+            end = (end + 1).min(lines.len().saturating_sub(1));
+        }
+        out.push(Directive {
+            codes,
+            reason: !reason.is_empty(),
+            lines: i..=end,
+            span: starts[i] + at..starts[i] + l.len(),
+            used: false,
+        });
+    }
+    out
+}
+
+/// Applies `// vgc:ignore CODE[,CODE]: reason` comments: a directive suppresses diagnostics with those codes that
+/// start on its own comment block or on the declaration line right below it (or, as a trailing comment, on its
+/// line). A directive without a reason, or one that suppresses nothing, is itself reported (`VGC0318`).
+/// `sources` maps file paths to their text.
+#[must_use]
+pub fn apply_suppressions(
+    diags: Vec<Diagnostic>,
+    sources: &BTreeMap<String, String>,
+) -> Vec<Diagnostic> {
+    let mut by_file: BTreeMap<&str, Vec<Directive>> = BTreeMap::new();
+    for (path, text) in sources {
+        if text.contains("vgc:ignore") {
+            by_file.insert(path.as_str(), directives(text));
+        }
+    }
+    let line_of =
+        |text: &str, offset: usize| text.get(..offset).map_or(0, |s| s.matches('\n').count());
+    let mut out = Vec::new();
+    for d in diags {
+        let suppressed = d.file.as_deref().and_then(|f| {
+            let text = sources.get(f)?;
+            let line = line_of(text, d.span.start);
+            by_file
+                .get_mut(f)?
+                .iter_mut()
+                .find(|dir| dir.codes.contains(&d.code) && dir.lines.contains(&line))
+                .map(|dir| dir.used = true)
+        });
+        if suppressed.is_none() {
+            out.push(d);
+        }
+    }
+    for (path, dirs) in by_file {
+        for dir in dirs {
+            let msg = if dir.codes.is_empty() {
+                "vgc:ignore names no diagnostic code"
+            } else if !dir.reason {
+                "vgc:ignore without a reason"
+            } else if !dir.used {
+                "vgc:ignore suppresses nothing"
+            } else {
+                continue;
+            };
+            out.push(
+                Diagnostic::warning(Code::LintSuppression, msg)
+                    .at(path, dir.span.clone())
+                    .with_hint("write `// vgc:ignore VGCnnnn: <why this is fine>` right above the declaration"),
+            );
+        }
+    }
+    out
+}

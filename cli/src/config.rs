@@ -1,0 +1,151 @@
+//! `vgc.toml`: project settings. Today the `[lint]` table:
+//!
+//! ```toml
+//! [lint]
+//! deny-warnings = true            # like `vgc lint --deny warnings`
+//! [lint.severity]
+//! VGC0311 = "off"                 # "error" | "warning" | "off", lint codes (VGC03xx) only
+//! VGC0310 = "error"
+//! ```
+//!
+//! The file is looked up in the linted directory and its parents up to the Go module root (the first directory
+//! with a `go.mod`), unless `--config` names one.
+
+use crate::driver::LintSettings;
+use std::path::{Path, PathBuf};
+use vgc_ir::{Code, Severity};
+
+/// Settings read from `vgc.toml`.
+#[derive(Debug, Clone, Default)]
+pub struct Config {
+    /// Where they came from (`None`: no file, defaults).
+    pub path: Option<PathBuf>,
+    /// `[lint.severity]`.
+    pub lint: LintSettings,
+    /// `[lint] deny-warnings`.
+    pub deny_warnings: bool,
+}
+
+/// Finds `vgc.toml` for a linted path: in `start` (or its directory) and its parents, stopping after the first
+/// directory holding a `go.mod`.
+#[must_use]
+pub fn find(start: &Path) -> Option<PathBuf> {
+    let mut dir = if start.is_dir() {
+        Some(start)
+    } else {
+        start.parent()
+    };
+    while let Some(d) = dir {
+        let candidate = d.join("vgc.toml");
+        if candidate.is_file() {
+            return Some(candidate);
+        }
+        if d.join("go.mod").is_file() {
+            return None;
+        }
+        dir = d.parent();
+    }
+    None
+}
+
+/// Reads and validates a `vgc.toml`.
+///
+/// # Errors
+/// A message naming the file, and the key when the problem is one: unreadable file, TOML syntax, an unknown key,
+/// an unknown or non-lint code, or a severity other than `error`, `warning` or `off`.
+pub fn load(path: &Path) -> Result<Config, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let value: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| format!("{}: {}", path.display(), e.message()))?;
+    let mut cfg = Config {
+        path: Some(path.to_path_buf()),
+        ..Config::default()
+    };
+    for (k, v) in &value {
+        if k != "lint" {
+            return Err(format!(
+                "{}: unknown table `{k}` (known: `lint`)",
+                path.display()
+            ));
+        }
+        let Some(lint) = v.as_table() else {
+            return Err(format!("{}: `lint` must be a table", path.display()));
+        };
+        for (k, v) in lint {
+            match (k.as_str(), v) {
+                ("deny-warnings", toml::Value::Boolean(b)) => cfg.deny_warnings = *b,
+                ("severity", toml::Value::Table(t)) => {
+                    for (code, sev) in t {
+                        let c = Code::parse(code).filter(|c| c.is_lint()).ok_or_else(|| {
+                            format!(
+                                "{}: lint.severity: `{code}` is not a lint code (VGC03xx)",
+                                path.display()
+                            )
+                        })?;
+                        let s = match sev.as_str() {
+                            Some("error") => Some(Severity::Error),
+                            Some("warning") => Some(Severity::Warning),
+                            Some("off") => None,
+                            _ => {
+                                return Err(format!(
+                                    "{}: lint.severity.{code}: expected \"error\", \"warning\" or \"off\"",
+                                    path.display()
+                                ));
+                            }
+                        };
+                        cfg.lint.severities.insert(c, s);
+                    }
+                }
+                _ => {
+                    return Err(format!(
+                        "{}: lint.{k}: unknown key or wrong type (known: `deny-warnings = bool`, `[lint.severity]`)",
+                        path.display()
+                    ));
+                }
+            }
+        }
+    }
+    Ok(cfg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(text: &str) -> Result<Config, String> {
+        let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
+        let p = dir.path().join("vgc.toml");
+        std::fs::write(&p, text).map_err(|e| e.to_string())?;
+        load(&p).map_err(|e| e.replace(&p.display().to_string(), "vgc.toml"))
+    }
+
+    #[test]
+    fn reads_lint_settings_and_rejects_mistakes() {
+        let c = parse("[lint]\ndeny-warnings = true\n[lint.severity]\nVGC0311 = \"off\"\nVGC0310 = \"error\"\n")
+            .expect("valid");
+        assert!(c.deny_warnings);
+        assert_eq!(c.lint.severities.get(&Code::LintListMarker), Some(&None));
+        assert_eq!(
+            c.lint.severities.get(&Code::LintDetachedTag),
+            Some(&Some(Severity::Error))
+        );
+        assert_eq!(
+            parse("[lint.severity]\nVGC0102 = \"off\"\n")
+                .err()
+                .as_deref(),
+            Some("vgc.toml: lint.severity: `VGC0102` is not a lint code (VGC03xx)")
+        );
+        assert_eq!(
+            parse("[lint.severity]\nVGC0310 = \"loud\"\n")
+                .err()
+                .as_deref(),
+            Some("vgc.toml: lint.severity.VGC0310: expected \"error\", \"warning\" or \"off\"")
+        );
+        assert_eq!(
+            parse("[build]\n").err().as_deref(),
+            Some("vgc.toml: unknown table `build` (known: `lint`)")
+        );
+        assert!(parse("[lint\n").is_err());
+    }
+}
