@@ -185,6 +185,10 @@ impl Linter<'_> {
         let mut sorted: Vec<&TagUse> = tags.iter().filter(|u| u.parsed.is_ok()).collect();
         sorted.sort_by(|a, b| a.name.cmp(&b.name));
         let context = package_level(&container.pkg);
+        // upstream `linter.AddError`: findings on a field are prefixed with its Go name.
+        let prefix = field.map_or_else(String::new, |f| {
+            format!("field {}: ", f.go_name.clone().unwrap_or_default())
+        });
         for u in &sorted {
             let Ok(tag) = &u.parsed else { continue };
             let span = self.span(file, u.at);
@@ -192,10 +196,10 @@ impl Linter<'_> {
             for (i, t) in tag.chain().enumerate() {
                 if matches!(t.name.as_str(), "k8s:alpha" | "k8s:beta") {
                     let msg = if i > 0 {
-                        format!("tag {:?} can't be used in between", t.name)
+                        format!("{prefix}tag {:?} can't be used in between", t.name)
                     } else if t.inner().is_none() {
                         format!(
-                            "tag {:?} requires a validation tag as its value payload",
+                            "{prefix}tag {:?} requires a validation tag as its value payload",
                             t.name
                         )
                     } else {
@@ -234,7 +238,7 @@ impl Linter<'_> {
                         Diagnostic::error(
                             Code::LintStability,
                             format!(
-                                "tag {:?} with stability level {:?} cannot be used in {} validation",
+                                "{prefix}tag {:?} with stability level {:?} cannot be used in {} validation",
                                 t.name,
                                 level_name(spec.stability),
                                 level_name(level)

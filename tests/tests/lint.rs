@@ -3,7 +3,15 @@
 //! `vgc lint` in `--short` form with its hint and fix, paths relative to the fixture — so a rule that fires where
 //! it must not, or stays silent where it must fire, changes the file. `VGC_BLESS=1` rewrites the expectations
 //! (review the diff). Also: `--fix` round trip, JSON and SARIF snapshots, and SARIF validated against the
-//! official OASIS 2.1.0 schema (shipped in the `serde-sarif` crate).
+//! official OASIS 2.1.0 schema (shipped in the `serde-sarif` crate), and upstream's own lint run on the same inputs
+//! as the reference for the upstream rules (needs `go` and the module proxy).
+
+#[path = "support/differential.rs"]
+mod differential;
+#[path = "support/harness.rs"]
+mod harness;
+#[path = "support/plan_random.rs"]
+mod plan_random;
 
 use std::path::{Path, PathBuf};
 use vgc::driver::BuildRequest;
@@ -196,4 +204,151 @@ fn sarif_is_valid_against_the_official_schema() {
     let typed: serde_sarif::sarif::Sarif =
         serde_json::from_value(sarif).expect("serde-sarif reads it");
     assert_eq!(typed.runs.len(), 1);
+}
+
+/// Upstream's lint findings for a Go module: the `field …: …` / type-level lines of its `lint failed:` report,
+/// sorted. Runs the pinned validation-gen (installed by the differential tests' helper) on `pkgs`.
+fn upstream_lint(work: &Path, pkgs: &[String]) -> Vec<String> {
+    harness::go(work, &["get", "k8s.io/apimachinery@v0.37.2"]);
+    let gobin = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+        .join("target/e2e/gobin");
+    harness::install_validation_gen(work, &gobin);
+    std::fs::write(work.join("header.txt"), "").expect("header");
+    let out = std::process::Command::new(gobin.join("validation-gen"))
+        .args([
+            "--go-header-file",
+            "header.txt",
+            "--output-file",
+            "zz_generated.validations.go",
+        ])
+        .args(pkgs)
+        .current_dir(work)
+        .env("GOFLAGS", "-mod=mod")
+        .output()
+        .expect("validation-gen runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("lint failed:"),
+        "upstream did not report lint failures:\n{stderr}"
+    );
+    let mut lines: Vec<String> = stderr
+        .lines()
+        .skip_while(|l| !l.contains("lint failed:"))
+        .skip(1)
+        .filter(|l| l.starts_with("    "))
+        .map(|l| l.trim().to_string())
+        .collect();
+    lines.sort();
+    lines
+}
+
+/// vgc's findings for the upstream rules (VGC0301–0303), as upstream words them, sorted. Upstream keeps one finding
+/// per rule and declaration — the first in tag-name order — where vgc reports them all; to compare, keep the
+/// smallest message per (file, field, rule) (fields are unique per file in the compared inputs).
+fn our_upstream_findings(dir: &Path) -> Vec<String> {
+    let out = vgc::lint(&request(dir), &vgc::LintSettings::default());
+    let mut first: std::collections::BTreeMap<(String, String, vgc_ir::Code), String> =
+        std::collections::BTreeMap::new();
+    for d in out.diagnostics.iter().filter(|d| {
+        matches!(
+            d.code,
+            vgc_ir::Code::LintAlphaBeta
+                | vgc_ir::Code::LintStability
+                | vgc_ir::Code::LintRequiredness
+        )
+    }) {
+        let field = d.message.split(": ").next().unwrap_or("").to_string();
+        let key = (d.file.clone().unwrap_or_default(), field, d.code);
+        let m = first.entry(key).or_insert_with(|| d.message.clone());
+        if d.message < *m {
+            m.clone_from(&d.message);
+        }
+    }
+    let mut lines: Vec<String> = first.into_values().collect();
+    lines.sort();
+    lines
+}
+
+#[test]
+fn upstream_rules_agree_with_upstream_validation_gen() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+        .to_path_buf();
+    let mut compared = 0;
+    // (source module, packages, lines to drop first: upstream stops at tag errors before linting)
+    let conformance: Vec<&str> = vec![
+        "./custom",
+        "./dependent",
+        "./enums",
+        "./formats",
+        "./limits",
+        "./lists",
+        "./maps",
+        "./modes",
+        "./options",
+        "./required",
+        "./stability",
+        "./structure",
+        "./structure/other",
+        "./subfield",
+        "./testtags",
+        "./unions",
+        "./updates",
+    ];
+    let inputs: [(&str, &[&str], &[&str]); 3] = [
+        (
+            "tests/fixtures/lint/upstream",
+            &["./v1", "./v1beta1", "./v1alpha1"],
+            &["\t// +k8s:beta(since: \"1.37\")\n"],
+        ),
+        ("examples/api", &["./widgets/v1", "./meta/v1"], &[]),
+        ("tests/conformance", &conformance, &[]),
+    ];
+    for (src, pkgs, drop) in inputs {
+        let work = root
+            .join("target/e2e/lint-oracle")
+            .join(src.replace('/', "_"));
+        let _ = std::fs::remove_dir_all(&work);
+        harness::copy_dir(&root.join(src), &work);
+        // vgc-only packages (upstream cannot generate them) are not part of the comparison.
+        let _ = std::fs::remove_dir_all(work.join("deviations"));
+        let _ = std::fs::remove_dir_all(work.join("subresources"));
+        let _ = std::fs::remove_file(work.join("expected.txt"));
+        for pkg in pkgs {
+            let dir = work.join(pkg.trim_start_matches("./"));
+            let doc = dir.join("doc.go");
+            if let Ok(text) = std::fs::read_to_string(&doc) {
+                let text = text.replacen(
+                    "\npackage ",
+                    "\n// +k8s:validation-gen-scheme-registry=nil\npackage ",
+                    1,
+                );
+                std::fs::write(&doc, text).expect("doc.go");
+            }
+            if !drop.is_empty() {
+                let types = dir.join("types.go");
+                let mut text = std::fs::read_to_string(&types).expect("types.go");
+                for d in drop {
+                    text = text.replace(d, "");
+                }
+                std::fs::write(&types, text).expect("types.go");
+            }
+        }
+        if src == "examples/api" {
+            // upstream expects the read-only meta package to be generated too; activate it.
+            std::fs::write(work.join("meta/v1/doc.go"), "// +k8s:validation-gen=*\n// +k8s:validation-gen-scheme-registry=nil\npackage v1\n")
+                .expect("meta doc.go");
+        }
+        let theirs = upstream_lint(
+            &work,
+            &pkgs.iter().map(|p| (*p).to_string()).collect::<Vec<_>>(),
+        );
+        let ours = our_upstream_findings(&work);
+        assert_eq!(ours, theirs, "{src}: vgc (left) vs upstream (right)");
+        compared += theirs.len();
+    }
+    assert!(compared >= 40, "{compared} findings compared");
 }
