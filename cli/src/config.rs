@@ -3,8 +3,9 @@
 //! ```toml
 //! [lint]
 //! deny-warnings = true            # like `vgc lint --deny warnings`
+//! drift-exceptions = "drift.txt"  # relative to this file (default: vgc-drift-exceptions.txt beside it, if any)
 //! [lint.severity]
-//! VGC0311 = "off"                 # "error" | "warning" | "off", lint codes (VGC03xx) only
+//! VGC0311 = "off"                 # "error" | "warning" | "off", lint codes (VGC03xx, VGC04xx) only
 //! VGC0310 = "error"
 //! ```
 //!
@@ -24,6 +25,8 @@ pub struct Config {
     pub lint: LintSettings,
     /// `[lint] deny-warnings`.
     pub deny_warnings: bool,
+    /// `[lint] drift-exceptions`, resolved against the file's directory.
+    pub drift_exceptions: Option<PathBuf>,
 }
 
 /// Finds `vgc.toml` for a linted path: in `start` (or its directory) and its parents, stopping after the first
@@ -75,11 +78,14 @@ pub fn load(path: &Path) -> Result<Config, String> {
         for (k, v) in lint {
             match (k.as_str(), v) {
                 ("deny-warnings", toml::Value::Boolean(b)) => cfg.deny_warnings = *b,
+                ("drift-exceptions", toml::Value::String(f)) => {
+                    cfg.drift_exceptions = Some(path.parent().unwrap_or(Path::new(".")).join(f));
+                }
                 ("severity", toml::Value::Table(t)) => {
                     for (code, sev) in t {
                         let c = Code::parse(code).filter(|c| c.is_lint()).ok_or_else(|| {
                             format!(
-                                "{}: lint.severity: `{code}` is not a lint code (VGC03xx)",
+                                "{}: lint.severity: `{code}` is not a lint code (VGC03xx, VGC04xx)",
                                 path.display()
                             )
                         })?;
@@ -99,12 +105,49 @@ pub fn load(path: &Path) -> Result<Config, String> {
                 }
                 _ => {
                     return Err(format!(
-                        "{}: lint.{k}: unknown key or wrong type (known: `deny-warnings = bool`, `[lint.severity]`)",
+                        "{}: lint.{k}: unknown key or wrong type (known: `deny-warnings = bool`, `drift-exceptions = \"file\"`, `[lint.severity]`)",
                         path.display()
                     ));
                 }
             }
         }
+    }
+    Ok(cfg)
+}
+
+/// Reads a drift exceptions file into the lint settings.
+///
+/// # Errors
+/// `file:line: message` for an unreadable file or a malformed line.
+pub fn load_exceptions(path: &Path, settings: &mut LintSettings) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    settings.exceptions = vgc_lowering::drift::parse_exceptions(&text)
+        .map_err(|(line, msg)| format!("{}:{line}: {msg}", path.display()))?;
+    Ok(())
+}
+
+/// The settings `vgc lint` uses for `path`: `config` (or the `vgc.toml` [`find`] locates), and the drift exceptions
+/// from `exceptions`, else the config's `drift-exceptions`, else `vgc-drift-exceptions.txt` in `path` if present.
+///
+/// # Errors
+/// As [`load`] and [`load_exceptions`].
+pub fn settings_for(
+    path: &Path,
+    config: Option<&Path>,
+    exceptions: Option<&Path>,
+) -> Result<Config, String> {
+    let cfg_path = config.map(Path::to_path_buf).or_else(|| find(path));
+    let mut cfg = match cfg_path {
+        Some(p) => load(&p)?,
+        None => Config::default(),
+    };
+    let default_exceptions = path.join("vgc-drift-exceptions.txt");
+    let file = exceptions
+        .map(Path::to_path_buf)
+        .or_else(|| cfg.drift_exceptions.clone())
+        .or_else(|| default_exceptions.is_file().then_some(default_exceptions));
+    if let Some(f) = file {
+        load_exceptions(&f, &mut cfg.lint)?;
     }
     Ok(cfg)
 }
@@ -134,7 +177,7 @@ mod tests {
             parse("[lint.severity]\nVGC0102 = \"off\"\n")
                 .err()
                 .as_deref(),
-            Some("vgc.toml: lint.severity: `VGC0102` is not a lint code (VGC03xx)")
+            Some("vgc.toml: lint.severity: `VGC0102` is not a lint code (VGC03xx, VGC04xx)")
         );
         assert_eq!(
             parse("[lint.severity]\nVGC0310 = \"loud\"\n")

@@ -59,6 +59,8 @@ pub struct BuildOutcome {
     /// The lowered validation plan codegen consumed (empty when loading failed). Tests drive schema-aware random
     /// object generation from it.
     pub plan: vgc_lowering::CratePlan,
+    /// `vgc lint` only: the cross-version drift summary, one row per API group with several versions.
+    pub drift: Vec<vgc_lowering::drift::GroupDrift>,
 }
 
 impl BuildOutcome {
@@ -123,11 +125,14 @@ fn sort_diagnostics(diags: &mut Vec<Diagnostic>) {
     diags.dedup();
 }
 
-/// Lint settings: severity overrides per lint code (`None` turns a rule off), from `vgc.toml`.
+/// Lint settings: severity overrides per lint code (`None` turns a rule off), from `vgc.toml`, and the accepted
+/// cross-version differences.
 #[derive(Debug, Clone, Default)]
 pub struct LintSettings {
     /// Code → new severity, or `None` for off.
     pub severities: BTreeMap<vgc_ir::Code, Option<Severity>>,
+    /// Drift exceptions (`vgc_lowering::drift::parse_exceptions`).
+    pub exceptions: Vec<vgc_lowering::drift::Exception>,
 }
 
 /// `vgc lint`: every diagnostic of `vgc check` plus the lint rules (`vgc_analysis::lint`), with `settings`'
@@ -139,8 +144,11 @@ pub fn lint(req: &BuildRequest, settings: &LintSettings) -> BuildOutcome {
     let Some((prog, plan)) = analyze(&db, req, &mut out) else {
         return out;
     };
-    out.plan = plan;
     let mut diags = vgc_analysis::lint::lint(&db, &prog, &req.extra_roots);
+    let drift = vgc_lowering::drift::drift(&db, &prog, &plan, &settings.exceptions);
+    diags.extend(drift.diagnostics);
+    out.drift = drift.groups;
+    out.plan = plan;
     diags.append(&mut out.diagnostics);
     let mut diags: Vec<Diagnostic> = diags
         .into_iter()

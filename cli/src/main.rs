@@ -67,6 +67,10 @@ enum Command {
         /// Settings file (default: `vgc.toml` in the linted directory or a parent up to the module root).
         #[arg(long)]
         config: Option<String>,
+        /// Drift exceptions file (`<group>/<Type>.<json.path>: <reason>` per line; default: `drift-exceptions`
+        /// of `vgc.toml`, else `vgc-drift-exceptions.txt` in the linted directory if present).
+        #[arg(long)]
+        exceptions: Option<String>,
         /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
         #[arg(long = "roots")]
         roots: Vec<String>,
@@ -105,18 +109,19 @@ fn run_lint(
     fix: bool,
     deny: Option<String>,
     config: Option<String>,
+    exceptions: Option<String>,
     roots: Vec<String>,
 ) -> ExitCode {
     let start = Instant::now();
     let path = path.unwrap_or_else(default_example);
     let mut stderr = std::io::stderr().lock();
-    let cfg_path = config
-        .map(std::path::PathBuf::from)
-        .or_else(|| vgc::config::find(std::path::Path::new(&path)));
-    let cfg = match cfg_path.as_deref().map(vgc::config::load) {
-        None => vgc::config::Config::default(),
-        Some(Ok(c)) => c,
-        Some(Err(e)) => {
+    let cfg = match vgc::config::settings_for(
+        std::path::Path::new(&path),
+        config.as_deref().map(std::path::Path::new),
+        exceptions.as_deref().map(std::path::Path::new),
+    ) {
+        Ok(c) => c,
+        Err(e) => {
             let _ = writeln!(stderr, "error: {e}");
             return ExitCode::from(2);
         }
@@ -162,10 +167,16 @@ fn run_lint(
                 render::human(&outcome.diagnostics, &outcome.sources)
             };
             let _ = stderr.write_all(text.as_bytes());
+            let _ = stderr.write_all(render::drift_table(&outcome.drift).as_bytes());
         }
         Format::Json | Format::Sarif => {
             let v = if matches!(format, Format::Json) {
-                render::json(&outcome.diagnostics, &outcome.sources, &base)
+                render::json(
+                    &outcome.diagnostics,
+                    &outcome.sources,
+                    &base,
+                    &outcome.drift,
+                )
             } else {
                 render::sarif(&outcome.diagnostics, &outcome.sources, &base)
             };
@@ -202,8 +213,9 @@ fn main() -> ExitCode {
             fix,
             deny,
             config,
+            exceptions,
             roots,
-        } => return run_lint(path, format, short, fix, deny, config, roots),
+        } => return run_lint(path, format, short, fix, deny, config, exceptions, roots),
         Command::Build {
             path,
             out,

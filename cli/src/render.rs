@@ -106,12 +106,14 @@ fn region(
 
 /// The JSON report (schema version 1, documented in `docs/lint.md`): every diagnostic with its code, rule name,
 /// severity, message, file (relative to `base`), 1-based line/column range (columns in characters), hint and fix,
-/// then counts per severity and per code.
+/// then counts per severity and per code, and the drift summary rows (group, versions, types, paths, drifting,
+/// accepted).
 #[must_use]
 pub fn json(
     diags: &[Diagnostic],
     sources: &BTreeMap<String, String>,
     base: &str,
+    drift: &[vgc_lowering::drift::GroupDrift],
 ) -> serde_json::Value {
     let mut by_code: BTreeMap<&str, usize> = BTreeMap::new();
     let items: Vec<serde_json::Value> = diags
@@ -150,7 +152,41 @@ pub fn json(
         "tool": {"name": "vgc", "version": env!("CARGO_PKG_VERSION")},
         "diagnostics": items,
         "summary": {"errors": errors, "warnings": diags.len() - errors, "byCode": by_code},
+        "drift": drift.iter().map(|g| serde_json::json!({
+            "group": g.group, "versions": g.versions, "types": g.types, "paths": g.paths,
+            "drifting": g.drifting, "accepted": g.accepted,
+        })).collect::<Vec<_>>(),
     })
+}
+
+/// The drift summary as a text table (empty when no group has several versions).
+#[must_use]
+pub fn drift_table(drift: &[vgc_lowering::drift::GroupDrift]) -> String {
+    if drift.is_empty() {
+        return String::new();
+    }
+    let width = drift
+        .iter()
+        .map(|g| g.group.len())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let mut out = format!(
+        "{:width$}  {:>5}  {:>5}  {:>8}  {:>8}  versions\n",
+        "group", "types", "paths", "drifting", "accepted"
+    );
+    for g in drift {
+        out.push_str(&format!(
+            "{:width$}  {:>5}  {:>5}  {:>8}  {:>8}  {}\n",
+            g.group,
+            g.types,
+            g.paths,
+            g.drifting,
+            g.accepted,
+            g.versions.join(", ")
+        ));
+    }
+    out
 }
 
 /// A SARIF 2.1.0 log with one run: the tool's rules (every code of the registry, with its name, rationale and

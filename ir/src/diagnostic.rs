@@ -74,6 +74,10 @@ pub enum Code {
     LintSpelling,
     /// VGC0318 (lint): a `vgc:ignore` suppression without a reason, or one that suppresses nothing.
     LintSuppression,
+    /// VGC0401 (lint): a field's validation differs between versions of one API group.
+    Drift,
+    /// VGC0402 (lint): a drift exception that matches no drift.
+    StaleException,
 }
 
 /// Every code, in numeric order.
@@ -108,6 +112,8 @@ pub const ALL_CODES: &[Code] = &[
     Code::LintSince,
     Code::LintSpelling,
     Code::LintSuppression,
+    Code::Drift,
+    Code::StaleException,
 ];
 
 impl Code {
@@ -145,6 +151,8 @@ impl Code {
             Code::LintSince => "VGC0316",
             Code::LintSpelling => "VGC0317",
             Code::LintSuppression => "VGC0318",
+            Code::Drift => "VGC0401",
+            Code::StaleException => "VGC0402",
         }
     }
 
@@ -179,12 +187,14 @@ impl Code {
             | Code::LintDuplicate
             | Code::LintSince
             | Code::LintSpelling
-            | Code::LintSuppression => Severity::Warning,
+            | Code::LintSuppression
+            | Code::Drift
+            | Code::StaleException => Severity::Warning,
             _ => Severity::Error,
         }
     }
 
-    /// True for lint rules (`vgc lint` only), whose severity `vgc.toml` may change.
+    /// True for lint rules and drift (`vgc lint` only), whose severity `vgc.toml` may change.
     #[must_use]
     pub fn is_lint(self) -> bool {
         self >= Code::LintAlphaBeta
@@ -312,6 +322,14 @@ impl Code {
                 "suppression",
                 "A suppression must say why, and must still suppress something.",
             ),
+            Code::Drift => (
+                "version-drift",
+                "Versions of one API serve the same objects; a rule that differs between them lets an object valid in one version fail in another.",
+            ),
+            Code::StaleException => (
+                "stale-exception",
+                "An accepted difference that no longer exists hides the next real one.",
+            ),
         }
     }
 }
@@ -425,7 +443,11 @@ mod tests {
                     .all(|ch| ch.is_ascii_lowercase() || ch == '-'),
                 "{c:?}"
             );
-            assert_eq!(c.is_lint(), c.as_str().starts_with("VGC03"), "{c:?}");
+            assert_eq!(
+                c.is_lint(),
+                c.as_str().starts_with("VGC03") || c.as_str().starts_with("VGC04"),
+                "{c:?}"
+            );
         }
         assert_eq!(Code::parse("VGC9999"), None);
         assert_eq!(Code::LintSpelling.default_severity(), Severity::Warning);

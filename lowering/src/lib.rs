@@ -4,6 +4,7 @@
 //!
 //! Invariant: no Rust syntax here; codegen makes no semantic decisions.
 
+pub mod drift;
 pub mod lower;
 pub mod plan;
 

@@ -30,9 +30,8 @@ fn request(dir: &Path) -> BuildRequest {
 }
 
 fn settings(dir: &Path) -> vgc::LintSettings {
-    vgc::config::find(dir)
-        .map(|p| vgc::config::load(&p).expect("fixture vgc.toml"))
-        .unwrap_or_default()
+    vgc::config::settings_for(dir, None, None)
+        .expect("fixture settings")
         .lint
 }
 
@@ -40,6 +39,7 @@ fn report(dir: &Path) -> String {
     let out = vgc::lint(&request(dir), &settings(dir));
     let prefix = format!("{}/", dir.display());
     let mut s = format!("exit: {}\n", vgc::exit_code(&out));
+    s.push_str(&vgc::render::drift_table(&out.drift));
     for d in &out.diagnostics {
         let mut line = vgc::render::short(d, &out.sources);
         if let Some(h) = &d.hint {
@@ -149,7 +149,7 @@ fn outputs() -> (serde_json::Value, serde_json::Value) {
     let out = vgc::lint(&request(&dir), &vgc::LintSettings::default());
     let base = dir.to_string_lossy();
     (
-        vgc::render::json(&out.diagnostics, &out.sources, &base),
+        vgc::render::json(&out.diagnostics, &out.sources, &base, &out.drift),
         vgc::render::sarif(&out.diagnostics, &out.sources, &base),
     )
 }

@@ -1,0 +1,507 @@
+//! Cross-version drift (`vgc lint`, `VGC0401`/`VGC0402`): for each API group — packages whose import paths differ
+//! only in a last element that is a Kubernetes version (`v1`, `v1beta1`, `v2alpha3`, …) — every type present in
+//! more than one version is compared field by field, by JSON path, on its lowered validation: the field's own
+//! checks plus the type-level checks its type carries through typedef chains, and the type's struct-level checks
+//! (unions, modes, dependencies, `subfield`/`item` rules) under the path `(type)`. Checks are described in a
+//! version-neutral form (package paths with the version replaced by `*`), so equivalent spellings compare equal.
+//!
+//! An exceptions file accepts known differences, one per line: `<group>/<Type>.<json.path>: <reason>` (for
+//! example `k8s.io/api/apps/Deployment.spec.minReadySeconds: v1beta1 is frozen`); `#` starts a comment line. An
+//! exception that matches no drift is reported as stale.
+
+use crate::lower::CratePlan;
+use crate::plan::{Check, CheckKind, FieldPlan, NeqValue, RustTy, TypePlan};
+use std::collections::{BTreeMap, BTreeSet};
+use vgc_analysis::{Program, TypeKey};
+use vgc_ir::catalog::Stability;
+use vgc_ir::{Code, Db, Diagnostic};
+
+/// One accepted difference from the exceptions file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Exception {
+    /// `<group>/<Type>.<json.path>`.
+    pub key: String,
+    /// Why it is accepted.
+    pub reason: String,
+    /// 1-based line in the exceptions file.
+    pub line: usize,
+}
+
+/// Parses an exceptions file (see the module docs).
+///
+/// # Errors
+/// `(line, message)` for a line without `: <reason>` or with an empty reason.
+pub fn parse_exceptions(text: &str) -> Result<Vec<Exception>, (usize, String)> {
+    let mut out = Vec::new();
+    for (i, l) in text.lines().enumerate() {
+        let l = l.trim();
+        if l.is_empty() || l.starts_with('#') {
+            continue;
+        }
+        let Some((key, reason)) = l.split_once(": ") else {
+            return Err((
+                i + 1,
+                "expected `<group>/<Type>.<json.path>: <reason>`".into(),
+            ));
+        };
+        if reason.trim().is_empty() {
+            return Err((i + 1, "an exception needs a reason".into()));
+        }
+        out.push(Exception {
+            key: key.trim().to_string(),
+            reason: reason.trim().to_string(),
+            line: i + 1,
+        });
+    }
+    Ok(out)
+}
+
+/// Per-group figures for the drift summary table.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct GroupDrift {
+    /// Group path (`k8s.io/api/apps`).
+    pub group: String,
+    /// Versions found, sorted by maturity (alpha, beta, stable; then by number).
+    pub versions: Vec<String>,
+    /// Types present in more than one version.
+    pub types: usize,
+    /// JSON paths compared.
+    pub paths: usize,
+    /// Paths whose validation differs (before exceptions).
+    pub drifting: usize,
+    /// Of those, accepted by an exception.
+    pub accepted: usize,
+}
+
+/// The result of a drift run.
+#[derive(Debug, Clone, Default)]
+pub struct DriftReport {
+    /// `VGC0401` per drifting path not accepted, `VGC0402` per stale exception.
+    pub diagnostics: Vec<Diagnostic>,
+    /// One row per group with at least two versions.
+    pub groups: Vec<GroupDrift>,
+}
+
+/// A Kubernetes API version's sort key: (major, maturity 0 alpha / 1 beta / 2 stable, minor); `None` when `s` is
+/// not a version.
+fn version_key(s: &str) -> Option<(u32, u8, u32)> {
+    let rest = s.strip_prefix('v')?;
+    let digits = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    let major: u32 = rest[..digits].parse().ok()?;
+    let tail = &rest[digits..];
+    if tail.is_empty() {
+        return Some((major, 2, 0));
+    }
+    let (maturity, num) = if let Some(n) = tail.strip_prefix("alpha") {
+        (0, n)
+    } else if let Some(n) = tail.strip_prefix("beta") {
+        (1, n)
+    } else {
+        return None;
+    };
+    Some((major, maturity, num.parse().ok()?))
+}
+
+/// `pkg` with its version element replaced by `*` when it is a version package.
+fn neutral(pkg: &str) -> String {
+    match pkg.rsplit_once('/') {
+        Some((group, v)) if version_key(v).is_some() => format!("{group}/*"),
+        _ => pkg.to_string(),
+    }
+}
+
+fn ty_text(t: &RustTy) -> String {
+    match t {
+        RustTy::Builtin(b) => format!("{b:?}").to_lowercase(),
+        RustTy::Named(k) => format!("{}.{}", neutral(&k.pkg), k.name),
+        RustTy::WellKnown(w) => format!("{w:?}"),
+        RustTy::Option(i, _) => format!("*{}", ty_text(i)),
+        RustTy::Vec(i) => format!("[]{}", ty_text(i)),
+        RustTy::Map(i) => format!("map[string]{}", ty_text(i)),
+        RustTy::Json => "any".into(),
+    }
+}
+
+fn neq_text(v: &NeqValue) -> String {
+    match v {
+        NeqValue::Str(s) => format!("{s:?}"),
+        NeqValue::Int(i) => i.to_string(),
+        NeqValue::Bool(b) => b.to_string(),
+    }
+}
+
+/// A check in words, version-neutral: `maxItems=8`, `beta:format=k8s-short-name`, `item(type="Ready"):immutable`.
+#[must_use]
+pub fn describe(c: &Check) -> String {
+    let level = match c.stability {
+        Some(Stability::Alpha) => "alpha:",
+        Some(Stability::Beta) => "beta:",
+        _ => "",
+    };
+    let body = match &c.kind {
+        CheckKind::Required => "required".into(),
+        CheckKind::Optional => "optional".into(),
+        CheckKind::Forbidden => "forbidden".into(),
+        CheckKind::Minimum(n) => format!("minimum={n}"),
+        CheckKind::Maximum(n) => format!("maximum={n}"),
+        CheckKind::MinLength(n) => format!("minLength={n}"),
+        CheckKind::MaxLength(n) => format!("maxLength={n}"),
+        CheckKind::MaxBytes(n) => format!("maxBytes={n}"),
+        CheckKind::MinItems(n) => format!("minItems={n}"),
+        CheckKind::MaxItems(n) => format!("maxItems={n}"),
+        CheckKind::MinProperties(n) => format!("minProperties={n}"),
+        CheckKind::MaxProperties(n) => format!("maxProperties={n}"),
+        CheckKind::Format(f) => format!("format={f}"),
+        CheckKind::Enum(values, excl) => {
+            let mut s = format!("enum{{{}}}", values.join(","));
+            for (v, on, opt) in excl {
+                s.push_str(&format!(
+                    " exclude {v} if{} {opt}",
+                    if *on { "Enabled" } else { "Disabled" }
+                ));
+            }
+            s
+        }
+        CheckKind::Immutable => "immutable".into(),
+        CheckKind::Update(cs, _) => format!("update={}", cs.join(",")),
+        CheckKind::Unique(m) => format!("unique({m:?})"),
+        CheckKind::EachVal(inner, _, _) => format!(
+            "eachVal({})",
+            inner.iter().map(describe).collect::<Vec<_>>().join(", ")
+        ),
+        CheckKind::EachKey(inner) => format!(
+            "eachKey({})",
+            inner.iter().map(describe).collect::<Vec<_>>().join(", ")
+        ),
+        CheckKind::Subfield(s) => format!("subfield({}):{}", s.json, describe(&s.inner)),
+        CheckKind::Union(u) => format!(
+            "{:?}({}){}",
+            u.kind,
+            u.members
+                .iter()
+                .map(|m| format!("{}={}", m.json, m.member_name))
+                .collect::<Vec<_>>()
+                .join(","),
+            u.discriminator
+                .as_ref()
+                .map(|d| format!(" by {}", d.1))
+                .unwrap_or_default()
+        ),
+        CheckKind::Dependent(d) => format!(
+            "{} {} when {}",
+            if d.forbidden {
+                "dependentForbidden"
+            } else {
+                "dependentRequired"
+            },
+            d.dependent.1,
+            d.trigger.1
+        ),
+        CheckKind::Monotonic => "monotonic".into(),
+        CheckKind::NoNils => "noNilElements".into(),
+        CheckKind::FixedResult { result, msg } => format!("fixed({result},{msg:?})"),
+        CheckKind::Custom { upstream, ty, .. } => format!("custom({upstream}: {})", ty_text(ty)),
+        CheckKind::Item(i) => format!(
+            "item({}):{}",
+            i.selector
+                .iter()
+                .map(|(k, _, v)| format!("{k}={}", neq_text(v)))
+                .collect::<Vec<_>>()
+                .join(","),
+            describe(&i.inner)
+        ),
+        CheckKind::ListUnion(u) => format!(
+            "{:?}({})",
+            u.kind,
+            u.members
+                .iter()
+                .map(|(n, _)| n.clone())
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        CheckKind::Discriminated(m) => format!(
+            "mode({} by {}: {})",
+            m.json,
+            m.discriminator.0,
+            m.rules
+                .iter()
+                .map(|(v, cs)| format!(
+                    "{v}=[{}]",
+                    cs.iter().map(describe).collect::<Vec<_>>().join(",")
+                ))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        CheckKind::Neq(v) => format!("neq={}", neq_text(v)),
+        CheckKind::IfOption(p) => format!(
+            "if{}({}):{}",
+            if p.enabled { "Enabled" } else { "Disabled" },
+            p.option,
+            describe(&p.inner)
+        ),
+    };
+    format!("{level}{body}")
+}
+
+struct Versioned<'a> {
+    types: BTreeMap<&'a str, &'a TypePlan>,
+    all: &'a BTreeMap<&'a TypeKey, &'a TypePlan>,
+}
+
+/// The checks a field's value gets: its own, then the type-level checks of its named type and of each typedef
+/// below it (struct types contribute their own comparison instead).
+fn field_rules(f: &FieldPlan, all: &BTreeMap<&TypeKey, &TypePlan>) -> BTreeSet<String> {
+    let mut out: BTreeSet<String> = f.checks.iter().map(describe).collect();
+    let mut cur = match &f.ty {
+        RustTy::Named(k) => Some(k),
+        RustTy::Option(i, _) => match i.as_ref() {
+            RustTy::Named(k) => Some(k),
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut depth = 0;
+    while let Some(k) = cur {
+        let Some(t) = all.get(k) else { break };
+        if t.fields.is_some() || depth > 16 {
+            break;
+        }
+        out.extend(
+            t.checks
+                .iter()
+                .map(|c| format!("{}:{}", k.name, describe(c))),
+        );
+        cur = match &t.alias_of {
+            Some(RustTy::Named(n)) => Some(n),
+            _ => None,
+        };
+        depth += 1;
+    }
+    out
+}
+
+/// (JSON path, Rust field) pairs of a struct, inline (embedded) fields expanded.
+fn paths<'a>(
+    t: &'a TypePlan,
+    all: &'a BTreeMap<&TypeKey, &TypePlan>,
+    prefix: &str,
+    depth: usize,
+    out: &mut Vec<(String, &'a FieldPlan)>,
+) {
+    for f in t.fields.iter().flatten().filter(|f| !f.skip) {
+        if f.flatten {
+            if let RustTy::Named(k) = &f.ty
+                && let Some(inner) = all.get(k)
+                && depth < 8
+            {
+                paths(inner, all, prefix, depth + 1, out);
+            }
+            continue;
+        }
+        let p = if prefix.is_empty() {
+            f.json_name.clone()
+        } else {
+            format!("{prefix}.{}", f.json_name)
+        };
+        out.push((p, f));
+    }
+}
+
+/// Compares every type present in more than one version of a group. `position(key, json_field)` gives the
+/// (file, byte span) to report a drift at (the field, or the type for `(type)`), `exceptions` accepted ones.
+#[must_use]
+pub fn drift(
+    db: &dyn Db,
+    prog: &Program,
+    plan: &CratePlan,
+    exceptions: &[Exception],
+) -> DriftReport {
+    let all: BTreeMap<&TypeKey, &TypePlan> = plan
+        .modules
+        .iter()
+        .flat_map(|m| m.types.iter().map(|t| (&t.key, t)))
+        .collect();
+    // group → version → types
+    let mut groups: BTreeMap<String, BTreeMap<String, Versioned<'_>>> = BTreeMap::new();
+    for m in &plan.modules {
+        let Some((group, version)) = m.pkg.rsplit_once('/') else {
+            continue;
+        };
+        if version_key(version).is_none() || !prog.packages.get(&m.pkg).is_some_and(|p| p.target) {
+            continue;
+        }
+        let entry = groups
+            .entry(group.to_string())
+            .or_default()
+            .entry(version.to_string())
+            .or_insert_with(|| Versioned {
+                types: BTreeMap::new(),
+                all: &all,
+            });
+        for t in &m.types {
+            entry.types.insert(t.key.name.as_str(), t);
+        }
+    }
+    let mut report = DriftReport::default();
+    let mut used: BTreeSet<usize> = BTreeSet::new();
+    for (group, versions) in &groups {
+        if versions.len() < 2 {
+            continue;
+        }
+        let mut ordered: Vec<&String> = versions.keys().collect();
+        ordered.sort_by_key(|v| version_key(v));
+        let mut row = GroupDrift {
+            group: group.clone(),
+            versions: ordered.iter().map(|v| (*v).clone()).collect(),
+            ..GroupDrift::default()
+        };
+        let names: BTreeSet<&str> = versions
+            .values()
+            .flat_map(|v| v.types.keys().copied())
+            .collect();
+        for name in names {
+            let present: Vec<(&String, &TypePlan)> = ordered
+                .iter()
+                .filter_map(|v| versions[*v].types.get(name).map(|t| (*v, *t)))
+                .collect();
+            if present.len() < 2
+                || present.iter().any(|(_, t)| t.fields.is_none())
+                    && !present.iter().all(|(_, t)| t.fields.is_none())
+            {
+                continue;
+            }
+            row.types += 1;
+            // path → version → rules
+            let mut table: BTreeMap<String, BTreeMap<&String, BTreeSet<String>>> = BTreeMap::new();
+            for (v, t) in &present {
+                let all = versions[*v].all;
+                let own: BTreeSet<String> = t.checks.iter().map(describe).collect();
+                table.entry("(type)".into()).or_default().insert(v, own);
+                let mut ps = Vec::new();
+                paths(t, all, "", 0, &mut ps);
+                for (p, f) in ps {
+                    table.entry(p).or_default().insert(v, field_rules(f, all));
+                }
+            }
+            for (path, by_version) in table {
+                if by_version.len() < 2 {
+                    continue;
+                }
+                row.paths += 1;
+                let distinct: BTreeSet<&BTreeSet<String>> = by_version.values().collect();
+                if distinct.len() < 2 {
+                    continue;
+                }
+                row.drifting += 1;
+                let key = format!("{group}/{name}.{path}");
+                if let Some(i) = exceptions.iter().position(|e| e.key == key) {
+                    used.insert(i);
+                    row.accepted += 1;
+                    continue;
+                }
+                let detail = by_version
+                    .iter()
+                    .map(|(v, rules)| {
+                        let r: Vec<&str> = rules.iter().map(String::as_str).collect();
+                        format!(
+                            "{v}: {}",
+                            if r.is_empty() {
+                                "(none)".into()
+                            } else {
+                                r.join(", ")
+                            }
+                        )
+                    })
+                    .collect::<Vec<_>>()
+                    .join("; ");
+                // Report at the field (or type) of the most mature version that has it.
+                let (v, t) = present.last().copied().unwrap_or(present[0]);
+                let _ = v;
+                let (file, span) = position(db, prog, &t.key, &path);
+                let mut d = Diagnostic::warning(
+                    Code::Drift,
+                    format!("{name}.{path}: validation differs between versions of {group}: {detail}"),
+                )
+                .with_hint(format!("make the versions agree, or accept it in the exceptions file: `{key}: <reason>`"));
+                if let Some(f) = file {
+                    d = d.at(f, span);
+                }
+                report.diagnostics.push(d);
+            }
+        }
+        report.groups.push(row);
+    }
+    for (i, e) in exceptions.iter().enumerate() {
+        if !used.contains(&i) {
+            report.diagnostics.push(
+                Diagnostic::warning(
+                    Code::StaleException,
+                    format!(
+                        "drift exception `{}` (line {}) matches no drift",
+                        e.key, e.line
+                    ),
+                )
+                .with_hint("remove the line: the versions agree now, or the path was renamed"),
+            );
+        }
+    }
+    report
+}
+
+/// Where to report a path of type `k`: the top-level field's name (first path element), or the type's name.
+fn position(
+    db: &dyn Db,
+    prog: &Program,
+    k: &TypeKey,
+    path: &str,
+) -> (Option<String>, std::ops::Range<usize>) {
+    let Some((decl, file)) = prog.type_decl(db, k) else {
+        return (None, 0..0);
+    };
+    let first = path.split('.').next().unwrap_or(path);
+    let at = decl
+        .fields
+        .iter()
+        .find(|f| {
+            f.json.as_ref().map(|j| j.name.as_str()) == Some(first)
+                || (f.json.is_none() && f.go_name.as_deref() == Some(first))
+        })
+        .map_or(decl.at, |f| f.at);
+    (
+        Some(file.path(db).clone()),
+        vgc_ir::db::span_of(db, file, at),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_sort_by_maturity() {
+        let mut v = vec!["v1", "v1beta2", "v1alpha1", "v2", "v1beta1", "v2beta1"];
+        v.sort_by_key(|s| version_key(s));
+        assert_eq!(v, ["v1alpha1", "v1beta1", "v1beta2", "v1", "v2beta1", "v2"]);
+        assert_eq!(version_key("core"), None);
+        assert_eq!(neutral("k8s.io/api/apps/v1beta2"), "k8s.io/api/apps/*");
+        assert_eq!(neutral("k8s.io/api/core"), "k8s.io/api/core");
+    }
+
+    #[test]
+    fn exceptions_file() {
+        let e = parse_exceptions("# accepted\n\nk8s.io/api/apps/Deployment.spec.x: frozen API\n")
+            .expect("valid");
+        assert_eq!(
+            e,
+            [Exception {
+                key: "k8s.io/api/apps/Deployment.spec.x".into(),
+                reason: "frozen API".into(),
+                line: 3
+            }]
+        );
+        assert_eq!(parse_exceptions("a/B.c").err().map(|e| e.0), Some(1));
+        assert_eq!(parse_exceptions("a/B.c:  ").err().map(|e| e.0), Some(1));
+    }
+}
