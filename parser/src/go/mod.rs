@@ -146,9 +146,51 @@ pub enum ConstValue {
 }
 
 /// Parses Go source into a [`GoFile`]. Never fails; see [`GoFile::problems`].
+///
+/// A file that can contribute nothing — no `type` or `const` declaration and no `+k8s:` comment, such as
+/// protobuf-generated `generated.pb.go` (more than half of k8s.io/api's bytes) — is not handed to tree-sitter: its
+/// summary is just the package name. The test is conservative (any line whose code, after an optional `;`,
+/// starts with the `type` or `const` keyword, or any `+k8s:` text, means a full parse).
 #[must_use]
 pub fn parse(src: &str) -> GoFile {
+    if let Some(package) = declaration_free(src) {
+        return GoFile {
+            package,
+            ..GoFile::default()
+        };
+    }
     lower::lower(src)
+}
+
+/// The package name of a file with no `type`/`const` declaration and no `+k8s:` comment; `None` otherwise.
+fn declaration_free(src: &str) -> Option<String> {
+    if src.contains("+k8s:") {
+        return None;
+    }
+    let keyword = |s: &str, kw: &str| {
+        s.strip_prefix(kw)
+            .is_some_and(|r| r.starts_with([' ', '\t', '(']) || r.is_empty())
+    };
+    let mut package = None;
+    for line in src.lines() {
+        for stmt in line.split(';') {
+            let s = stmt.trim_start();
+            if keyword(s, "type") || keyword(s, "const") {
+                return None;
+            }
+            if package.is_none()
+                && let Some(name) = s.strip_prefix("package ")
+            {
+                package = Some(
+                    name.split(|c: char| c.is_whitespace() || c == '/')
+                        .next()
+                        .unwrap_or("")
+                        .to_string(),
+                );
+            }
+        }
+    }
+    package.filter(|p| !p.is_empty())
 }
 
 #[cfg(test)]

@@ -1,0 +1,48 @@
+//! Benchmarks on the real input: `vgc lint` and `vgc check` over all of k8s.io/api (newest release, located — and
+//! downloaded if needed — through `go mod download -json`), with kubernetes' activation (`--roots
+//! TypesWithField=TypeMeta`). Run: `cargo bench -p vgc --bench k8s_api`. Needs `go` and the module proxy; without
+//! them the benchmark says so and measures nothing.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use std::process::Command;
+use vgc::BuildRequest;
+use vgc_codegen::RuntimeDep;
+
+fn k8s_api_dir() -> Option<String> {
+    let tmp = tempfile::tempdir().ok()?;
+    let out = Command::new("go")
+        .args(["mod", "download", "-json", "k8s.io/api@latest"])
+        .current_dir(tmp.path())
+        .env("GOFLAGS", "-mod=mod")
+        .output()
+        .ok()?;
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    v["Dir"].as_str().map(str::to_string)
+}
+
+fn benches(c: &mut Criterion) {
+    let Some(dir) = k8s_api_dir() else {
+        eprintln!("k8s_api bench: `go mod download k8s.io/api@latest` failed; nothing measured");
+        return;
+    };
+    let req = BuildRequest {
+        path: dir,
+        out: None,
+        crate_name: "k8s".into(),
+        runtime: RuntimeDep::Version("0.1".into()),
+        extra_roots: vec!["TypesWithField=TypeMeta".into()],
+        check_only: true,
+        custom_stub: false,
+    };
+    let settings = vgc::LintSettings::default();
+    let mut g = c.benchmark_group("k8s.io/api");
+    g.sample_size(10);
+    g.bench_function("lint", |b| {
+        b.iter(|| vgc::lint(&req, &settings).diagnostics.len())
+    });
+    g.bench_function("check", |b| b.iter(|| vgc::build(&req).diagnostics.len()));
+    g.finish();
+}
+
+criterion_group!(k8s, benches);
+criterion_main!(k8s);
