@@ -390,6 +390,7 @@ impl Linter<'_> {
             }
         }
         for t in &ir.types {
+            self.typedef_chain(pkg, file, t);
             self.declaration_rules(pkg, file, &text, &t.tags, &[], None);
             for f in &t.fields {
                 self.declaration_rules(pkg, file, &text, &f.tags, &f.defaults, Some(f));
@@ -398,6 +399,57 @@ impl Linter<'_> {
         for c in &ir.consts {
             self.declaration_rules(pkg, file, &text, &c.tags, &[], None);
         }
+    }
+
+    /// VGC0313: `type A B` where `B` is itself a typedef (not a struct) whose type-level tags validate: upstream
+    /// resolves `A` to its underlying type and never applies `B`'s tags (the KEP's n-deep typedef problem).
+    fn typedef_chain(&mut self, pkg: &str, file: SourceFile, t: &TypeIr) {
+        if t.is_alias || matches!(t.ty, TypeExpr::Struct(_)) {
+            return;
+        }
+        let mut chain = vec![t.name.clone()];
+        let mut lost: Vec<String> = Vec::new();
+        let mut cur = types::resolve(self.db, self.prog, pkg, file, &t.ty);
+        for _ in 0..16 {
+            let Ty::Named(k) = &cur else { break };
+            let Some((decl, dfile)) = self.prog.type_decl(self.db, k) else {
+                break;
+            };
+            if matches!(decl.ty, TypeExpr::Struct(_)) {
+                break;
+            }
+            chain.push(k.name.clone());
+            for u in &decl.tags {
+                if let Ok(tag) = &u.parsed
+                    && emits(tag)
+                {
+                    lost.push(format!("+{tag} on {}", k.name));
+                }
+            }
+            let next = types::resolve(self.db, self.prog, &k.pkg, dfile, &decl.ty);
+            cur = next;
+        }
+        if lost.is_empty() {
+            return;
+        }
+        if let Ty::Builtin(b) = &cur {
+            chain.push(format!("{b:?}").to_lowercase());
+        }
+        let span = self.span(file, t.at);
+        self.report(
+            Diagnostic::warning(
+                Code::LintTypedefChain,
+                format!(
+                    "type {}: validation-gen does not apply {} to its values; it follows the typedef chain {} to the underlying type",
+                    t.name,
+                    lost.join(", "),
+                    chain.join(" → ")
+                ),
+            )
+            .with_hint(format!("repeat the tags on {}, or declare it from the underlying type directly", t.name)),
+            file,
+            span,
+        );
     }
 
     /// VGC0311, VGC0314–VGC0317 on one declaration's tags.
