@@ -206,71 +206,6 @@ fn sarif_is_valid_against_the_official_schema() {
     assert_eq!(typed.runs.len(), 1);
 }
 
-/// Upstream's lint findings for a Go module: the `field …: …` / type-level lines of its `lint failed:` report,
-/// sorted. Runs the pinned validation-gen (installed by the differential tests' helper) on `pkgs`.
-fn upstream_lint(work: &Path, pkgs: &[String]) -> Vec<String> {
-    harness::go(work, &["get", "k8s.io/apimachinery@v0.37.2"]);
-    let gobin = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .join("target/e2e/gobin");
-    harness::install_validation_gen(work, &gobin);
-    std::fs::write(work.join("header.txt"), "").expect("header");
-    let out = std::process::Command::new(gobin.join("validation-gen"))
-        .args([
-            "--go-header-file",
-            "header.txt",
-            "--output-file",
-            "zz_generated.validations.go",
-        ])
-        .args(pkgs)
-        .current_dir(work)
-        .env("GOFLAGS", "-mod=mod")
-        .output()
-        .expect("validation-gen runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(
-        stderr.contains("lint failed:"),
-        "upstream did not report lint failures:\n{stderr}"
-    );
-    let mut lines: Vec<String> = stderr
-        .lines()
-        .skip_while(|l| !l.contains("lint failed:"))
-        .skip(1)
-        .filter(|l| l.starts_with("    "))
-        .map(|l| l.trim().to_string())
-        .collect();
-    lines.sort();
-    lines
-}
-
-/// vgc's findings for the upstream rules (VGC0301–0303), as upstream words them, sorted. Upstream keeps one finding
-/// per rule and declaration — the first in tag-name order — where vgc reports them all; to compare, keep the
-/// smallest message per (file, field, rule) (fields are unique per file in the compared inputs).
-fn our_upstream_findings(dir: &Path) -> Vec<String> {
-    let out = vgc::lint(&request(dir), &vgc::LintSettings::default());
-    let mut first: std::collections::BTreeMap<(String, String, vgc_ir::Code), String> =
-        std::collections::BTreeMap::new();
-    for d in out.diagnostics.iter().filter(|d| {
-        matches!(
-            d.code,
-            vgc_ir::Code::LintAlphaBeta
-                | vgc_ir::Code::LintStability
-                | vgc_ir::Code::LintRequiredness
-        )
-    }) {
-        let field = d.message.split(": ").next().unwrap_or("").to_string();
-        let key = (d.file.clone().unwrap_or_default(), field, d.code);
-        let m = first.entry(key).or_insert_with(|| d.message.clone());
-        if d.message < *m {
-            m.clone_from(&d.message);
-        }
-    }
-    let mut lines: Vec<String> = first.into_values().collect();
-    lines.sort();
-    lines
-}
-
 #[test]
 fn upstream_rules_agree_with_upstream_validation_gen() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -342,11 +277,14 @@ fn upstream_rules_agree_with_upstream_validation_gen() {
             std::fs::write(work.join("meta/v1/doc.go"), "// +k8s:validation-gen=*\n// +k8s:validation-gen-scheme-registry=nil\npackage v1\n")
                 .expect("meta doc.go");
         }
-        let theirs = upstream_lint(
-            &work,
-            &pkgs.iter().map(|p| (*p).to_string()).collect::<Vec<_>>(),
+        harness::go(&work, &["get", "k8s.io/apimachinery@v0.37.2"]);
+        let gobin = root.join("target/e2e/gobin");
+        harness::install_validation_gen(&work, &gobin);
+        let pkgs: Vec<String> = pkgs.iter().map(|p| (*p).to_string()).collect();
+        let theirs = harness::validation_gen_lint(&work, &gobin, &[], &pkgs);
+        let ours = harness::upstream_rule_findings(
+            &vgc::lint(&request(&work), &vgc::LintSettings::default()).diagnostics,
         );
-        let ours = our_upstream_findings(&work);
         assert_eq!(ours, theirs, "{src}: vgc (left) vs upstream (right)");
         compared += theirs.len();
     }

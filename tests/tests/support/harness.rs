@@ -99,6 +99,75 @@ pub(crate) fn run_validation_gen(
     start.elapsed().as_secs_f64()
 }
 
+/// Runs upstream validation-gen with its lint enabled and returns its findings: the `field …: …` and type-level
+/// lines of its `lint failed:` report, sorted (empty when it lints clean).
+pub(crate) fn validation_gen_lint(
+    work: &Path,
+    gobin: &Path,
+    read_only: &[&str],
+    pkgs: &[String],
+) -> Vec<String> {
+    std::fs::write(work.join("header.txt"), "").expect("header");
+    let mut cmd = Command::new(gobin.join("validation-gen"));
+    cmd.args([
+        "--go-header-file",
+        "header.txt",
+        "--output-file",
+        "zz_generated.validations.go",
+    ]);
+    for p in read_only {
+        cmd.args(["--readonly-pkg", p]);
+    }
+    let out = cmd
+        .args(pkgs)
+        .current_dir(work)
+        .env("GOFLAGS", "-mod=mod")
+        .output()
+        .expect("validation-gen runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if out.status.success() {
+        return Vec::new();
+    }
+    assert!(
+        stderr.contains("lint failed:"),
+        "upstream failed before linting:\n{stderr}"
+    );
+    let mut lines: Vec<String> = stderr
+        .lines()
+        .skip_while(|l| !l.contains("lint failed:"))
+        .skip(1)
+        .filter(|l| l.starts_with("    "))
+        .map(|l| l.trim().to_string())
+        .collect();
+    lines.sort();
+    lines
+}
+
+/// vgc's findings for upstream's lint rules (VGC0301–0303) as upstream reports them: upstream keeps one finding per
+/// rule and declaration — the first in tag-name order — where vgc reports them all, so the smallest message per
+/// (file, field, rule) is kept; sorted.
+pub(crate) fn upstream_rule_findings(diags: &[vgc_ir::Diagnostic]) -> Vec<String> {
+    let mut first: BTreeMap<(String, String, vgc_ir::Code), String> = BTreeMap::new();
+    for d in diags.iter().filter(|d| {
+        matches!(
+            d.code,
+            vgc_ir::Code::LintAlphaBeta
+                | vgc_ir::Code::LintStability
+                | vgc_ir::Code::LintRequiredness
+        )
+    }) {
+        let field = d.message.split(": ").next().unwrap_or("").to_string();
+        let key = (d.file.clone().unwrap_or_default(), field, d.code);
+        let m = first.entry(key).or_insert_with(|| d.message.clone());
+        if d.message < *m {
+            m.clone_from(&d.message);
+        }
+    }
+    let mut lines: Vec<String> = first.into_values().collect();
+    lines.sort();
+    lines
+}
+
 /// Registered root kinds of one generated file of package `own_pkg`: (`<types import path>.<Type>`, types import
 /// path).
 pub(crate) fn registered(text: &str, own_pkg: &str) -> Vec<(String, String)> {

@@ -7,12 +7,15 @@
 //! `ValidateUpdate` (so subresource routing is compared too); a generated Rust binary does the same through the
 //! vgc-generated crate's `Validate` impls. Objects come from `plan_random` (driven by vgc's plan).
 //!
+//! Finally upstream's own lint runs on the same activation and must report exactly what `vgc lint`'s upstream rules
+//! report.
+//!
 //! `VGC_K8S_ORACLE_CASES` sets the number of cases (default 20,000); `VGC_K8S_ORACLE_SEED` the seed (default 1).
 
 use crate::differential::env_or;
 use crate::harness::{
     build_go_driver, compare_runs, go, install_validation_gen, random_cases, run_both,
-    run_validation_gen, rust_runner,
+    run_validation_gen, rust_runner, upstream_rule_findings, validation_gen_lint,
 };
 use crate::plan_random::Generator;
 use std::collections::{BTreeMap, BTreeSet};
@@ -344,4 +347,66 @@ pub(crate) fn random_k8s_objects_agree(
         summary.line(roots.len())
     );
     summary.assert_clean(&work.join("mismatches.txt"));
+
+    // Upstream's lint on the same activation (nolint removed) against vgc lint's upstream rules: k8s.io/api with
+    // TypesWithField=TypeMeta, plus meta/v1 with `*` as the harness activates it.
+    for dir in &gen_dirs {
+        let doc = work.join(dir).join("doc.go");
+        let text = std::fs::read_to_string(&doc).expect("doc.go");
+        std::fs::write(&doc, text.replace("// +k8s:validation-gen-nolint\n", "")).expect("doc.go");
+    }
+    let theirs = validation_gen_lint(&work, &gobin, READ_ONLY, &pkgs);
+    let mut ours_diags = vgc::lint(
+        &vgc::BuildRequest {
+            path: api_dir.to_string_lossy().into_owned(),
+            out: None,
+            crate_name: "k8s".into(),
+            runtime: vgc_codegen::RuntimeDep::Version("0.1".into()),
+            extra_roots: vec!["TypesWithField=TypeMeta".into()],
+            check_only: true,
+            custom_stub: false,
+        },
+        &vgc::LintSettings::default(),
+    )
+    .diagnostics;
+    if let Some(meta_dir) = meta_dir() {
+        ours_diags.extend(
+            vgc::lint(
+                &vgc::BuildRequest {
+                    path: meta_dir,
+                    out: None,
+                    crate_name: "meta".into(),
+                    runtime: vgc_codegen::RuntimeDep::Version("0.1".into()),
+                    extra_roots: vec!["*".into()],
+                    check_only: true,
+                    custom_stub: false,
+                },
+                &vgc::LintSettings::default(),
+            )
+            .diagnostics,
+        );
+    }
+    let ours = upstream_rule_findings(&ours_diags);
+    eprintln!(
+        "k8s-lint: upstream lint on k8s.io/api {version}: {} findings; vgc: {}",
+        theirs.len(),
+        ours.len()
+    );
+    assert_eq!(
+        ours, theirs,
+        "vgc lint (left) vs upstream lint (right) on k8s.io/api"
+    );
+}
+
+/// The module-cache directory of k8s.io/apimachinery's meta/v1 package (the pinned version the harness uses).
+fn meta_dir() -> Option<String> {
+    let tmp = tempfile::tempdir().ok()?;
+    let out = Command::new("go")
+        .args(["mod", "download", "-json", "k8s.io/apimachinery@v0.37.2"])
+        .current_dir(tmp.path())
+        .env("GOFLAGS", "-mod=mod")
+        .output()
+        .ok()?;
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
+    v["Dir"].as_str().map(|d| format!("{d}/pkg/apis/meta/v1"))
 }
