@@ -29,8 +29,18 @@ pub fn human(diags: &[Diagnostic], sources: &BTreeMap<String, String>) -> String
         } else if let Some(f) = &d.file {
             cs = cs.with_notes(vec![format!("in {f}")]);
         }
+        let mut notes = Vec::new();
         if let Some(h) = &d.hint {
-            cs = cs.with_notes(vec![format!("hint: {h}")]);
+            notes.push(format!("hint: {h}"));
+        }
+        if let Some(f) = &d.fix {
+            notes.push(format!(
+                "fix: replace with `{}` (vgc lint --fix)",
+                f.replacement
+            ));
+        }
+        if !notes.is_empty() {
+            cs = cs.with_notes(notes);
         }
         match term::emit_into_string(&cfg, &files, &cs) {
             Ok(s) => out.push_str(&s),
