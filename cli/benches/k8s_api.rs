@@ -6,7 +6,6 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::process::Command;
 use vgc::BuildRequest;
-use vgc_codegen::RuntimeDep;
 
 fn k8s_api_dir() -> Option<String> {
     let tmp = tempfile::tempdir().ok()?;
@@ -25,15 +24,7 @@ fn benches(c: &mut Criterion) {
         eprintln!("k8s_api bench: `go mod download k8s.io/api@latest` failed; nothing measured");
         return;
     };
-    let req = BuildRequest {
-        path: dir,
-        out: None,
-        crate_name: "k8s".into(),
-        runtime: RuntimeDep::Version("0.1".into()),
-        extra_roots: vec!["TypesWithField=TypeMeta".into()],
-        check_only: true,
-        custom_stub: false,
-    };
+    let req = BuildRequest::check(dir, vec!["TypesWithField=TypeMeta".into()]);
     let settings = vgc::LintSettings::default();
     let mut g = c.benchmark_group("k8s.io/api");
     g.sample_size(10);

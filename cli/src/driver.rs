@@ -37,6 +37,25 @@ pub struct BuildRequest {
     pub check_only: bool,
     /// Also write a stub `src/custom.rs` for `+k8s:customValidation` functions when that file does not exist.
     pub custom_stub: bool,
+    /// Neither read nor write the formatting cache (`--no-cache`): every file is formatted by rustfmt.
+    pub no_cache: bool,
+}
+
+impl BuildRequest {
+    /// A check-only request for `path` (no output), with the given extra root criteria.
+    #[must_use]
+    pub fn check(path: impl Into<String>, extra_roots: Vec<String>) -> Self {
+        Self {
+            path: path.into(),
+            out: None,
+            crate_name: "vgc-generated".into(),
+            runtime: RuntimeDep::Version("0.1".into()),
+            extra_roots,
+            check_only: true,
+            custom_stub: false,
+            no_cache: false,
+        }
+    }
 }
 
 /// The result of a build: diagnostics (sorted), the sources they point into, counts, and generated files.
@@ -61,6 +80,10 @@ pub struct BuildOutcome {
     pub plan: vgc_lowering::CratePlan,
     /// `vgc lint` only: the cross-version drift summary, one row per API group with several versions.
     pub drift: Vec<vgc_lowering::drift::GroupDrift>,
+    /// Notes for the user that are not diagnostics (e.g. a formatting cache that was unreadable and rebuilt).
+    pub notes: Vec<String>,
+    /// Generated `.rs` files taken from the formatting cache instead of running rustfmt.
+    pub fmt_cache_hits: usize,
 }
 
 impl BuildOutcome {
@@ -185,10 +208,14 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     };
     match vgc_codegen::generate(&plan, &opts) {
         Ok(mut files) => {
-            for f in files.iter_mut().filter(|f| f.path.ends_with(".rs")) {
-                if let Some(formatted) = rustfmt(&f.contents) {
-                    f.contents = formatted;
-                }
+            let mut cache = req
+                .out
+                .as_deref()
+                .filter(|_| !req.no_cache)
+                .map(|d| FmtCache::load(d, &mut out.notes));
+            out.fmt_cache_hits = format_all(&mut files, cache.as_mut(), req.out.as_deref());
+            if let (Some(c), Some(dir)) = (&cache, req.out.as_ref().filter(|_| !req.no_cache)) {
+                c.save(dir);
             }
             out.files = files;
         }
@@ -242,6 +269,112 @@ pub fn exit_code(outcome: &BuildOutcome) -> u8 {
 
 /// Formats Rust source with `rustfmt --edition 2024` (stdin → stdout), so generated code matches `cargo fmt`.
 /// Returns `None` when rustfmt is not installed or fails; the prettyplease output is then kept as it is.
+/// The formatting cache: for each generated file, the BLAKE3 hashes of the prettyplease text and of what rustfmt
+/// made of it. When the new prettyplease text and the file on disk both match, rustfmt is not run again — so a
+/// no-op or one-package rebuild formats only what changed. Stored as `.vgc-fmt-cache` in the output directory:
+/// a version line, then `path<TAB>unformatted<TAB>formatted` lines. A cache that does not parse is ignored and
+/// rebuilt (with a note); a stale entry only costs a rustfmt run.
+#[derive(Debug, Default)]
+struct FmtCache {
+    entries: BTreeMap<String, (String, String)>,
+}
+
+const FMT_CACHE_FILE: &str = ".vgc-fmt-cache";
+const FMT_CACHE_VERSION: &str = concat!("vgc-fmt-cache 1 ", env!("CARGO_PKG_VERSION"));
+
+impl FmtCache {
+    fn load(dir: &std::path::Path, notes: &mut Vec<String>) -> Self {
+        let Ok(text) = std::fs::read_to_string(dir.join(FMT_CACHE_FILE)) else {
+            return Self::default();
+        };
+        let mut lines = text.lines();
+        if lines.next() != Some(FMT_CACHE_VERSION) {
+            notes.push(format!(
+                "{}: written by another vgc version; rebuilt",
+                dir.join(FMT_CACHE_FILE).display()
+            ));
+            return Self::default();
+        }
+        let mut entries = BTreeMap::new();
+        for l in lines {
+            let mut parts = l.split('\t');
+            match (parts.next(), parts.next(), parts.next(), parts.next()) {
+                (Some(p), Some(u), Some(f), None) if u.len() == 64 && f.len() == 64 => {
+                    entries.insert(p.to_string(), (u.to_string(), f.to_string()));
+                }
+                _ => {
+                    notes.push(format!(
+                        "{}: unreadable; ignored and rebuilt",
+                        dir.join(FMT_CACHE_FILE).display()
+                    ));
+                    return Self::default();
+                }
+            }
+        }
+        Self { entries }
+    }
+
+    fn save(&self, dir: &std::path::Path) {
+        let mut text = String::from(FMT_CACHE_VERSION);
+        for (p, (u, f)) in &self.entries {
+            text.push_str(&format!("\n{p}\t{u}\t{f}"));
+        }
+        text.push('\n');
+        // The cache is an optimisation: failing to write it is not an error.
+        let _ = write_atomic(&dir.join(FMT_CACHE_FILE), &text);
+    }
+}
+
+fn hash(s: &str) -> String {
+    blake3::hash(s.as_bytes()).to_hex().to_string()
+}
+
+/// Formats every `.rs` file with rustfmt, in parallel, reusing the on-disk result when the cache says it is
+/// current. Returns the number of cache hits.
+fn format_all(
+    files: &mut [GeneratedFile],
+    cache: Option<&mut FmtCache>,
+    dir: Option<&std::path::Path>,
+) -> usize {
+    use rayon::prelude::*;
+    let entries = cache.as_ref().map(|c| &c.entries);
+    let results: Vec<(Option<(String, String)>, bool)> = files
+        .par_iter_mut()
+        .filter(|f| f.path.ends_with(".rs"))
+        .map(|f| {
+            let unformatted = hash(&f.contents);
+            if let (Some(entries), Some(dir)) = (entries, dir)
+                && let Some((u, fh)) = entries.get(&f.path)
+                && *u == unformatted
+                && let Ok(disk) = std::fs::read_to_string(dir.join(&f.path))
+                && hash(&disk) == *fh
+            {
+                f.contents = disk;
+                return (Some((f.path.clone(), unformatted)), true);
+            }
+            if let Some(formatted) = rustfmt(&f.contents) {
+                f.contents = formatted;
+            }
+            (Some((f.path.clone(), unformatted)), false)
+        })
+        .collect();
+    let hits = results.iter().filter(|(_, hit)| *hit).count();
+    if let Some(cache) = cache {
+        let by_path: BTreeMap<&str, &str> = files
+            .iter()
+            .map(|f| (f.path.as_str(), f.contents.as_str()))
+            .collect();
+        cache.entries.clear();
+        for (path, unformatted) in results.into_iter().filter_map(|(e, _)| e) {
+            if let Some(text) = by_path.get(path.as_str()) {
+                let formatted = hash(text);
+                cache.entries.insert(path, (unformatted, formatted));
+            }
+        }
+    }
+    hits
+}
+
 fn rustfmt(src: &str) -> Option<String> {
     use std::io::Write as _;
     use std::process::{Command, Stdio};

@@ -47,6 +47,9 @@ enum Command {
         /// activating package would add (repeatable).
         #[arg(long = "roots")]
         roots: Vec<String>,
+        /// Do not use the formatting cache (`.vgc-fmt-cache` in the output directory): rustfmt every file.
+        #[arg(long)]
+        no_cache: bool,
     },
     /// Lint tags: every `vgc check` diagnostic plus upstream's lint rules and vgc's (see docs/diagnostics.md).
     Lint {
@@ -134,6 +137,7 @@ fn run_lint(
         extra_roots: roots,
         check_only: true,
         custom_stub: false,
+        no_cache: false,
     };
     let mut outcome = vgc::lint(&req, &cfg.lint);
     if fix {
@@ -225,6 +229,7 @@ fn main() -> ExitCode {
             short,
             roots,
             custom_stub,
+            no_cache,
         } => {
             let runtime = match (runtime_path, runtime_version) {
                 (_, Some(v)) => RuntimeDep::Version(v),
@@ -244,6 +249,7 @@ fn main() -> ExitCode {
                     extra_roots: roots,
                     check_only: false,
                     custom_stub,
+                    no_cache,
                 },
                 short,
             )
@@ -257,6 +263,7 @@ fn main() -> ExitCode {
                 extra_roots: Vec::new(),
                 check_only: true,
                 custom_stub: false,
+                no_cache: false,
             },
             short,
         ),
@@ -287,6 +294,9 @@ fn main() -> ExitCode {
         outcome.errors(),
         start.elapsed().as_secs_f64()
     );
+    for n in &outcome.notes {
+        let _ = writeln!(stderr, "note: {n}");
+    }
     if let Some(e) = &outcome.io_error {
         let _ = writeln!(stderr, "error: {e}");
     }

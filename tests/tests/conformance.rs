@@ -143,6 +143,7 @@ fn conformance_packages_match_expectations_and_upstream() {
         extra_roots: Vec::new(),
         check_only: false,
         custom_stub: false,
+        no_cache: false,
     });
     let shown: Vec<String> = out
         .diagnostics

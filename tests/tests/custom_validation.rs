@@ -45,6 +45,7 @@ fn custom_validation_is_a_compile_time_contract() {
         extra_roots: Vec::new(),
         check_only: false,
         custom_stub: false,
+        no_cache: false,
     };
     let built = vgc::build(&req);
     assert_eq!(vgc::exit_code(&built), 0, "{:?}", built.diagnostics);

@@ -15,6 +15,7 @@ fn run(dir: &Path) -> String {
         extra_roots: Vec::new(),
         check_only: false,
         custom_stub: false,
+        no_cache: false,
     };
     let out = vgc::build(&req);
     let prefix = format!("{}/", dir.display());

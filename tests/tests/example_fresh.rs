@@ -21,6 +21,7 @@ fn generated_example_is_fresh() {
         extra_roots: Vec::new(),
         check_only: false,
         custom_stub: false,
+        no_cache: false,
     };
     let out = vgc::build(&req);
     assert_eq!(out.errors(), 0, "{:?}", out.diagnostics);

@@ -26,6 +26,7 @@ fn request(dir: &Path) -> BuildRequest {
         extra_roots: Vec::new(),
         check_only: true,
         custom_stub: false,
+        no_cache: false,
     }
 }
 

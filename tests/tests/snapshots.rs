@@ -14,6 +14,7 @@ fn request(path: &Path) -> BuildRequest {
         extra_roots: Vec::new(),
         check_only: false,
         custom_stub: false,
+        no_cache: false,
     }
 }
 

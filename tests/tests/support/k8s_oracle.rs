@@ -365,6 +365,7 @@ pub(crate) fn random_k8s_objects_agree(
             extra_roots: vec!["TypesWithField=TypeMeta".into()],
             check_only: true,
             custom_stub: false,
+            no_cache: false,
         },
         &vgc::LintSettings::default(),
     )
@@ -380,6 +381,7 @@ pub(crate) fn random_k8s_objects_agree(
                     extra_roots: vec!["*".into()],
                     check_only: true,
                     custom_stub: false,
+                    no_cache: false,
                 },
                 &vgc::LintSettings::default(),
             )
