@@ -347,6 +347,9 @@ pub(crate) fn random_k8s_objects_agree(
         summary.line(roots.len())
     );
     summary.assert_clean(&work.join("mismatches.txt"));
+    if std::env::var_os("VGC_SPEED").is_some() {
+        speed(&work, harness, &e2e, &cases, &upstream);
+    }
 
     // Upstream's lint on the same activation (nolint removed) against vgc lint's upstream rules: k8s.io/api with
     // TypesWithField=TypeMeta, plus meta/v1 with `*` as the harness activates it.
@@ -411,4 +414,65 @@ fn meta_dir() -> Option<String> {
         .ok()?;
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
     v["Dir"].as_str().map(|d| format!("{d}/pkg/apis/meta/v1"))
+}
+
+/// `VGC_SPEED=1`: validation speed of upstream-generated Go and vgc-generated Rust (release build) on the same random
+/// corpus, all cases and the valid ones alone (no upstream error), each decoded once and validated `VGC_REPEAT`
+/// (default 20) times; prints ns per object and the ratio.
+fn speed(
+    work: &Path,
+    harness: &Path,
+    e2e: &Path,
+    cases: &[serde_json::Value],
+    upstream: &[serde_json::Value],
+) {
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args([
+            "build",
+            "--quiet",
+            "--release",
+            "--bin",
+            "run_cases",
+            "--manifest-path",
+        ])
+        .arg(harness.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", e2e.join("target"))
+        .status()
+        .expect("nested cargo runs");
+    assert!(status.success(), "release runner");
+    let repeat = std::env::var("VGC_REPEAT").unwrap_or_else(|_| "20".into());
+    let valid: Vec<serde_json::Value> = cases
+        .iter()
+        .zip(upstream)
+        .filter(|(_, u)| u["got"].as_array().is_some_and(Vec::is_empty))
+        .map(|(c, _)| c.clone())
+        .collect();
+    let time = |bin: &Path, set: &[serde_json::Value]| -> serde_json::Value {
+        let input = serde_json::to_string(set).expect("cases");
+        let mut child = Command::new(bin)
+            .env("VGC_REPEAT", &repeat)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("runner");
+        let mut stdin = child.stdin.take().expect("stdin");
+        let writer =
+            std::thread::spawn(move || std::io::Write::write_all(&mut stdin, input.as_bytes()));
+        let out = child.wait_with_output().expect("runner output");
+        writer.join().expect("writer").expect("write");
+        serde_json::from_slice(&out.stdout).expect("speed JSON")
+    };
+    for (label, set) in [("all", cases), ("valid", valid.as_slice())] {
+        let go = time(&work.join("oracle"), set);
+        let rust = time(&e2e.join("target/release/run_cases"), set);
+        let (g, r) = (
+            go["nsPerObject"].as_f64().unwrap_or(0.0),
+            rust["nsPerObject"].as_f64().unwrap_or(1.0),
+        );
+        eprintln!(
+            "speed ({label}, {} objects, x{repeat}): Go {g:.0} ns/object, Rust {r:.0} ns/object, Rust is {:.1}x faster",
+            rust["cases"],
+            g / r
+        );
+    }
 }
