@@ -78,6 +78,33 @@ enum Command {
         #[arg(long = "roots")]
         roots: Vec<String>,
     },
+    /// Print the cross-field dependency graph (unions, modes, dependent fields, list keys, items, subfields,
+    /// options, typedefs, type references) on stdout.
+    Graph {
+        /// Go module root or package directory (default: the bundled example API).
+        path: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "dot")]
+        format: GraphFormat,
+        /// Keep packages under this group path (e.g. `k8s.io/api/resource`).
+        #[arg(long)]
+        group: Option<String>,
+        /// Keep packages of this version (e.g. `v1beta1`).
+        #[arg(long)]
+        version: Option<String>,
+        /// Keep what is within `--depth` edges of the types with this name.
+        #[arg(long = "type")]
+        ty: Option<String>,
+        /// Keep only these edge kinds (repeatable; see `docs/graph.md`).
+        #[arg(long = "edge")]
+        edges: Vec<String>,
+        /// Depth for `--type` (default 2).
+        #[arg(long)]
+        depth: Option<usize>,
+        /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
+        #[arg(long = "roots")]
+        roots: Vec<String>,
+    },
     /// Check tags only; write nothing.
     Check {
         /// Go module root or package directory (default: the bundled example API).
@@ -86,6 +113,19 @@ enum Command {
         #[arg(long)]
         short: bool,
     },
+}
+
+/// `vgc graph --format`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum GraphFormat {
+    /// Graphviz DOT.
+    Dot,
+    /// Mermaid flowchart.
+    Mermaid,
+    /// JSON (docs/graph.md).
+    Json,
+    /// GraphML.
+    Graphml,
 }
 
 /// `vgc lint --format`.
@@ -206,10 +246,77 @@ fn run_lint(
     ExitCode::SUCCESS
 }
 
+fn run_graph(
+    path: Option<String>,
+    format: GraphFormat,
+    filter: vgc_lowering::graph::Filter,
+    roots: Vec<String>,
+) -> ExitCode {
+    use vgc_lowering::graph;
+    let mut stderr = std::io::stderr().lock();
+    for k in &filter.edges {
+        if !graph::EDGE_KINDS.contains(&k.as_str()) {
+            let _ = writeln!(
+                stderr,
+                "error: unknown edge kind {k:?} (known: {})",
+                graph::EDGE_KINDS.join(", ")
+            );
+            return ExitCode::from(2);
+        }
+    }
+    let req = BuildRequest::check(path.unwrap_or_else(default_example), roots);
+    let outcome = build(&req);
+    if outcome.errors() > 0 || outcome.stats.packages == 0 {
+        let text: String = outcome
+            .diagnostics
+            .iter()
+            .map(|d| render::short(d, &outcome.sources) + "\n")
+            .collect();
+        let _ = stderr.write_all(text.as_bytes());
+        return ExitCode::from(vgc::exit_code(&outcome).max(1));
+    }
+    let g = graph::filter(&graph::build(&outcome.plan), &filter);
+    let text = match format {
+        GraphFormat::Dot => graph::to_dot(&g),
+        GraphFormat::Mermaid => graph::to_mermaid(&g),
+        GraphFormat::Json => {
+            serde_json::to_string_pretty(&graph::to_json(&g)).unwrap_or_default() + "\n"
+        }
+        GraphFormat::Graphml => graph::to_graphml(&g),
+    };
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    let _ = writeln!(
+        stderr,
+        "vgc graph: {} nodes, {} edges",
+        g.nodes.len(),
+        g.edges.len()
+    );
+    ExitCode::SUCCESS
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let start = Instant::now();
     let (req, short) = match cli.cmd {
+        Command::Graph {
+            path,
+            format,
+            group,
+            version,
+            ty,
+            edges,
+            depth,
+            roots,
+        } => {
+            let filter = vgc_lowering::graph::Filter {
+                group,
+                version,
+                ty,
+                edges,
+                depth,
+            };
+            return run_graph(path, format, filter, roots);
+        }
         Command::Lint {
             path,
             format,

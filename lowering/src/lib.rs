@@ -5,6 +5,7 @@
 //! Invariant: no Rust syntax here; codegen makes no semantic decisions.
 
 pub mod drift;
+pub mod graph;
 pub mod lower;
 pub mod plan;
 

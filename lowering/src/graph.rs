@@ -1,0 +1,621 @@
+//! `vgc graph`: the cross-field dependency graph of the lowered plan. Nodes are types, fields (by JSON path within
+//! their type), virtual fields (union groups, modes, list-map items) and options; edges say how they depend on each
+//! other. The graph is a sorted node and edge list (deterministic output); petgraph is built on demand for the
+//! depth filter.
+//!
+//! Edge kinds (the `kind` in every format):
+//! `field` (type → its field), `type-ref` (field → the named type of its value), `typedef` (typedef → the type it
+//! is declared from), `union-member` / `union-discriminator` (union group → member / discriminator field),
+//! `mode-discriminator` / `if-mode` (mode → discriminator / member field, labelled with the mode value),
+//! `dependent-required` / `dependent-forbidden` (trigger field → dependent field), `list-map-key` (list field →
+//! key field of the element type), `item` (list field → item selector node), `subfield` (field → member field of
+//! its type), `option` (option → field it guards), `hoisted` (type → the union group or mode deferred to it from
+//! its fields: the rule's common ancestor).
+
+use crate::lower::CratePlan;
+use crate::plan::{Check, CheckKind, Matcher, RustTy, TypePlan};
+use petgraph::graph::{DiGraph, NodeIndex};
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::fmt::Write as _;
+
+/// What a node stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum NodeKind {
+    /// A named Go type.
+    Type,
+    /// A struct field.
+    Field,
+    /// A union or zero-or-one-of group.
+    Union,
+    /// A mode (modality) of a struct.
+    Mode,
+    /// A list-map item selected by `item(…)`.
+    Item,
+    /// A validation option (feature gate).
+    Option,
+}
+
+impl NodeKind {
+    fn as_str(self) -> &'static str {
+        match self {
+            NodeKind::Type => "type",
+            NodeKind::Field => "field",
+            NodeKind::Union => "union",
+            NodeKind::Mode => "mode",
+            NodeKind::Item => "item",
+            NodeKind::Option => "option",
+        }
+    }
+}
+
+/// A node: a stable id (`<pkg>.<Type>`, `<pkg>.<Type>.<json>`, `<pkg>.<Type>#union:<name>`, `option:<name>`, …),
+/// its kind and a short label.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Node {
+    /// Stable identifier.
+    pub id: String,
+    /// Kind.
+    pub kind: NodeKind,
+    /// Display label.
+    pub label: String,
+    /// Import path of the package it belongs to (empty for options).
+    pub pkg: String,
+}
+
+/// An edge `from → to` of a kind, with an optional label (a mode value, an item selector).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Edge {
+    /// Source node id.
+    pub from: String,
+    /// Target node id.
+    pub to: String,
+    /// Edge kind (see the module docs).
+    pub kind: &'static str,
+    /// Label, possibly empty.
+    pub label: String,
+}
+
+/// The graph: nodes and edges sorted by id.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Graph {
+    /// Nodes, sorted by id.
+    pub nodes: Vec<Node>,
+    /// Edges, sorted.
+    pub edges: Vec<Edge>,
+}
+
+/// Every edge kind, in documentation order.
+pub const EDGE_KINDS: &[&str] = &[
+    "field",
+    "type-ref",
+    "typedef",
+    "union-member",
+    "union-discriminator",
+    "mode-discriminator",
+    "if-mode",
+    "dependent-required",
+    "dependent-forbidden",
+    "list-map-key",
+    "item",
+    "subfield",
+    "option",
+    "hoisted",
+];
+
+#[derive(Default)]
+struct Builder {
+    nodes: BTreeMap<String, Node>,
+    edges: BTreeSet<Edge>,
+}
+
+impl Builder {
+    fn node(&mut self, id: String, kind: NodeKind, label: String, pkg: &str) -> String {
+        self.nodes.entry(id.clone()).or_insert(Node {
+            id: id.clone(),
+            kind,
+            label,
+            pkg: pkg.to_string(),
+        });
+        id
+    }
+    fn edge(&mut self, from: &str, to: &str, kind: &'static str, label: impl Into<String>) {
+        self.edges.insert(Edge {
+            from: from.to_string(),
+            to: to.to_string(),
+            kind,
+            label: label.into(),
+        });
+    }
+}
+
+fn type_id(pkg: &str, name: &str) -> String {
+    format!("{pkg}.{name}")
+}
+
+fn named(ty: &RustTy) -> Option<(&str, &str)> {
+    match ty {
+        RustTy::Named(k) => Some((&k.pkg, &k.name)),
+        RustTy::Option(i, _) | RustTy::Vec(i) | RustTy::Map(i) => named(i),
+        _ => None,
+    }
+}
+
+/// Builds the graph of every type in the plan.
+#[must_use]
+pub fn build(plan: &CratePlan) -> Graph {
+    let mut b = Builder::default();
+    let types: BTreeMap<String, &TypePlan> = plan
+        .modules
+        .iter()
+        .flat_map(|m| m.types.iter())
+        .map(|t| (type_id(&t.key.pkg, &t.key.name), t))
+        .collect();
+    for (tid, t) in &types {
+        let pkg = t.key.pkg.as_str();
+        b.node(tid.clone(), NodeKind::Type, t.key.name.clone(), pkg);
+        if let Some((p, n)) = t.alias_of.as_ref().and_then(named) {
+            let to = b.node(type_id(p, n), NodeKind::Type, n.to_string(), p);
+            b.edge(tid, &to, "typedef", "");
+        }
+        // rust field name → field node id, for struct-level rules.
+        let mut by_rust: BTreeMap<&str, String> = BTreeMap::new();
+        for f in t.fields.iter().flatten().filter(|f| !f.skip) {
+            let name = if f.json_name.is_empty() {
+                f.go_name.clone()
+            } else {
+                f.json_name.clone()
+            };
+            let fid = b.node(format!("{tid}.{name}"), NodeKind::Field, name.clone(), pkg);
+            by_rust.insert(f.rust_name.as_str(), fid.clone());
+            b.edge(tid, &fid, "field", "");
+            if let Some((p, n)) = named(&f.ty) {
+                let to = b.node(type_id(p, n), NodeKind::Type, n.to_string(), p);
+                b.edge(&fid, &to, "type-ref", "");
+            }
+        }
+        for f in t.fields.iter().flatten().filter(|f| !f.skip) {
+            let Some(fid) = by_rust.get(f.rust_name.as_str()).cloned() else {
+                continue;
+            };
+            let elem = named(&f.ty).map(|(p, n)| type_id(p, n));
+            if let Some(Matcher::Keys(keys)) =
+                f.iteration.as_ref().map(|i| &i.matcher).or_else(|| {
+                    f.checks.iter().find_map(|c| match &c.kind {
+                        CheckKind::Unique(m)
+                        | CheckKind::Update(_, m)
+                        | CheckKind::EachVal(_, m, _) => Some(m),
+                        _ => None,
+                    })
+                })
+                && let Some(e) = &elem
+                && let Some(et) = types.get(e)
+            {
+                for k in keys {
+                    if let Some(kf) = et.fields.iter().flatten().find(|x| &x.rust_name == k) {
+                        let to = b.node(
+                            format!("{e}.{}", kf.json_name),
+                            NodeKind::Field,
+                            kf.json_name.clone(),
+                            &et.key.pkg,
+                        );
+                        b.edge(&fid, &to, "list-map-key", "");
+                    }
+                }
+            }
+            for c in &f.checks {
+                field_check(&mut b, &fid, pkg, elem.as_deref(), &types, c);
+            }
+        }
+        for c in &t.checks {
+            struct_check(&mut b, tid, pkg, &by_rust, c);
+        }
+    }
+    Graph {
+        nodes: b.nodes.into_values().collect(),
+        edges: b.edges.into_iter().collect(),
+    }
+}
+
+/// Edges from one field-level check (recursing into wrappers).
+fn field_check(
+    b: &mut Builder,
+    fid: &str,
+    pkg: &str,
+    elem: Option<&str>,
+    types: &BTreeMap<String, &TypePlan>,
+    c: &Check,
+) {
+    // JSON name of an element field given its Rust name.
+    let json_of = |rust: &str| -> String {
+        elem.and_then(|e| types.get(e))
+            .and_then(|t| t.fields.iter().flatten().find(|f| f.rust_name == rust))
+            .map_or_else(
+                || rust.trim_start_matches("r#").to_string(),
+                |f| f.json_name.clone(),
+            )
+    };
+    match &c.kind {
+        CheckKind::IfOption(p) => {
+            let oid = b.node(
+                format!("option:{}", p.option),
+                NodeKind::Option,
+                p.option.clone(),
+                "",
+            );
+            b.edge(
+                &oid,
+                fid,
+                "option",
+                if p.enabled { "ifEnabled" } else { "ifDisabled" },
+            );
+            field_check(b, fid, pkg, elem, types, &p.inner);
+        }
+        CheckKind::EachVal(inner, _, _) | CheckKind::EachKey(inner) => {
+            for i in inner {
+                field_check(b, fid, pkg, elem, types, i);
+            }
+        }
+        CheckKind::Subfield(s) => {
+            if let Some(e) = elem {
+                let epkg = types.get(e).map_or(pkg, |t| t.key.pkg.as_str());
+                let to = b.node(
+                    format!("{e}.{}", s.json),
+                    NodeKind::Field,
+                    s.json.clone(),
+                    epkg,
+                );
+                b.edge(fid, &to, "subfield", "");
+            }
+        }
+        CheckKind::Item(i) => {
+            let sel: Vec<String> = i
+                .selector
+                .iter()
+                .map(|(k, _, v)| {
+                    format!(
+                        "{}={}",
+                        json_of(k),
+                        match v {
+                            crate::plan::NeqValue::Str(s) => format!("{s:?}"),
+                            crate::plan::NeqValue::Int(n) => n.to_string(),
+                            crate::plan::NeqValue::Bool(x) => x.to_string(),
+                        }
+                    )
+                })
+                .collect();
+            let label = sel.join(",");
+            let iid = b.node(
+                format!("{fid}[{label}]"),
+                NodeKind::Item,
+                format!("[{label}]"),
+                pkg,
+            );
+            b.edge(fid, &iid, "item", label);
+            if let Some(e) = elem {
+                b.edge(&iid, e, "type-ref", "");
+            }
+        }
+        CheckKind::ListUnion(u) => {
+            let uid = format!("{fid}#union");
+            let uid = b.node(uid, NodeKind::Union, format!("{:?}", u.kind), pkg);
+            b.edge(fid, &uid, "hoisted", "");
+            for (name, _) in &u.members {
+                let iid = b.node(
+                    format!("{fid}{}", name.trim_start_matches(|c: char| c != '[')),
+                    NodeKind::Item,
+                    name.clone(),
+                    pkg,
+                );
+                b.edge(&uid, &iid, "union-member", "");
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Edges from one struct-level check of type `tid`.
+fn struct_check(
+    b: &mut Builder,
+    tid: &str,
+    pkg: &str,
+    by_rust: &BTreeMap<&str, String>,
+    c: &Check,
+) {
+    match &c.kind {
+        CheckKind::Union(u) => {
+            let name = if u.name.is_empty() {
+                format!("{:?}", u.kind)
+            } else {
+                format!("{:?}:{}", u.kind, u.name)
+            };
+            let uid = b.node(format!("{tid}#union:{name}"), NodeKind::Union, name, pkg);
+            b.edge(tid, &uid, "hoisted", "");
+            for m in &u.members {
+                if let Some(f) = by_rust.get(m.rust_name.as_str()) {
+                    b.edge(&uid, f, "union-member", m.member_name.clone());
+                }
+            }
+            if let Some((d, _)) = &u.discriminator
+                && let Some(f) = by_rust.get(d.as_str())
+            {
+                b.edge(&uid, f, "union-discriminator", "");
+            }
+        }
+        CheckKind::Discriminated(m) => {
+            let mid = b.node(
+                format!("{tid}#mode:{}", m.discriminator.0),
+                NodeKind::Mode,
+                format!("mode({})", m.discriminator.0),
+                pkg,
+            );
+            b.edge(tid, &mid, "hoisted", "");
+            if let Some(f) = by_rust.get(m.discriminator.0.as_str()) {
+                b.edge(&mid, f, "mode-discriminator", "");
+            }
+            if let Some(f) = by_rust.get(m.member.as_str()) {
+                for (v, _) in &m.rules {
+                    b.edge(&mid, f, "if-mode", v.clone());
+                }
+            }
+        }
+        CheckKind::Dependent(d) => {
+            if let (Some(t), Some(dep)) = (
+                by_rust.get(d.trigger.0.as_str()),
+                by_rust.get(d.dependent.0.as_str()),
+            ) {
+                let kind = if d.forbidden {
+                    "dependent-forbidden"
+                } else {
+                    "dependent-required"
+                };
+                b.edge(t, dep, kind, "");
+            }
+        }
+        CheckKind::Subfield(s) => {
+            if let Some(f) = by_rust.get(s.member.as_str()) {
+                b.edge(tid, f, "subfield", "");
+            }
+        }
+        CheckKind::IfOption(p) => {
+            let oid = b.node(
+                format!("option:{}", p.option),
+                NodeKind::Option,
+                p.option.clone(),
+                "",
+            );
+            b.edge(
+                &oid,
+                tid,
+                "option",
+                if p.enabled { "ifEnabled" } else { "ifDisabled" },
+            );
+            struct_check(b, tid, pkg, by_rust, &p.inner);
+        }
+        _ => {}
+    }
+}
+
+/// Which part of the graph to keep.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// Keep nodes of packages whose path starts with this group path (e.g. `k8s.io/api/resource`).
+    pub group: Option<String>,
+    /// Keep nodes of packages whose last path element is this version.
+    pub version: Option<String>,
+    /// Start from the types with this name and keep what is reachable within `depth` edges (both directions).
+    pub ty: Option<String>,
+    /// Keep only edges of these kinds (empty: all).
+    pub edges: Vec<String>,
+    /// Depth for `ty` (default 2).
+    pub depth: Option<usize>,
+}
+
+/// Applies a filter: package and version first, then edge kinds, then the neighbourhood of the named types
+/// (breadth-first over a petgraph built from what is left). Nodes without a package (options), and every node when
+/// edge kinds are selected, stay only when a kept edge touches them.
+#[must_use]
+pub fn filter(g: &Graph, f: &Filter) -> Graph {
+    let pkg_ok = |n: &Node| {
+        n.pkg.is_empty()
+            || (f
+                .group
+                .as_ref()
+                .is_none_or(|p| n.pkg.starts_with(p.as_str()))
+                && f.version
+                    .as_ref()
+                    .is_none_or(|v| n.pkg.rsplit('/').next() == Some(v.as_str())))
+    };
+    let mut nodes: BTreeMap<&str, &Node> = g
+        .nodes
+        .iter()
+        .filter(|n| pkg_ok(n))
+        .map(|n| (n.id.as_str(), n))
+        .collect();
+    let mut edges: Vec<&Edge> = g
+        .edges
+        .iter()
+        .filter(|e| f.edges.is_empty() || f.edges.iter().any(|k| k == e.kind))
+        .filter(|e| nodes.contains_key(e.from.as_str()) && nodes.contains_key(e.to.as_str()))
+        .collect();
+    if let Some(name) = &f.ty {
+        let mut pg: DiGraph<&str, ()> = DiGraph::new();
+        let idx: BTreeMap<&str, NodeIndex> =
+            nodes.keys().map(|id| (*id, pg.add_node(id))).collect();
+        for e in &edges {
+            pg.add_edge(idx[e.from.as_str()], idx[e.to.as_str()], ());
+        }
+        let depth = f.depth.unwrap_or(2);
+        let mut keep: BTreeSet<NodeIndex> = BTreeSet::new();
+        let mut queue: VecDeque<(NodeIndex, usize)> = nodes
+            .values()
+            .filter(|n| n.kind == NodeKind::Type && n.label == *name)
+            .map(|n| (idx[n.id.as_str()], 0))
+            .collect();
+        while let Some((n, d)) = queue.pop_front() {
+            if !keep.insert(n) || d >= depth {
+                continue;
+            }
+            for m in pg.neighbors_undirected(n) {
+                queue.push_back((m, d + 1));
+            }
+        }
+        let kept: BTreeSet<&str> = keep.iter().map(|i| pg[*i]).collect();
+        nodes.retain(|id, _| kept.contains(id));
+        edges.retain(|e| kept.contains(e.from.as_str()) && kept.contains(e.to.as_str()));
+    }
+    // Options (and other package-less nodes) only with an edge.
+    let touched: BTreeSet<&str> = edges
+        .iter()
+        .flat_map(|e| [e.from.as_str(), e.to.as_str()])
+        .collect();
+    nodes.retain(|id, n| (!n.pkg.is_empty() && f.edges.is_empty()) || touched.contains(id));
+    Graph {
+        nodes: nodes.into_values().cloned().collect(),
+        edges: edges.into_iter().cloned().collect(),
+    }
+}
+
+fn dot_escape(s: &str) -> String {
+    s.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+/// Graphviz DOT.
+#[must_use]
+pub fn to_dot(g: &Graph) -> String {
+    let mut out = String::from(
+        "digraph vgc {\n  rankdir=LR;\n  node [fontname=\"Helvetica\", fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=8];\n",
+    );
+    for n in &g.nodes {
+        let shape = match n.kind {
+            NodeKind::Type => "box",
+            NodeKind::Field => "ellipse",
+            NodeKind::Union => "diamond",
+            NodeKind::Mode => "hexagon",
+            NodeKind::Item => "note",
+            NodeKind::Option => "octagon",
+        };
+        let _ = writeln!(
+            out,
+            "  \"{}\" [label=\"{}\", shape={shape}];",
+            dot_escape(&n.id),
+            dot_escape(&n.label)
+        );
+    }
+    for e in &g.edges {
+        let label = if e.label.is_empty() {
+            e.kind.to_string()
+        } else {
+            format!("{} {}", e.kind, e.label)
+        };
+        let _ = writeln!(
+            out,
+            "  \"{}\" -> \"{}\" [label=\"{}\"];",
+            dot_escape(&e.from),
+            dot_escape(&e.to),
+            dot_escape(&label)
+        );
+    }
+    out.push_str("}\n");
+    out
+}
+
+/// Mermaid `flowchart LR` (node ids are numbered; labels carry the names).
+#[must_use]
+pub fn to_mermaid(g: &Graph) -> String {
+    let ids: BTreeMap<&str, usize> = g
+        .nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.id.as_str(), i))
+        .collect();
+    let esc = |s: &str| s.replace('"', "#quot;");
+    let mut out = String::from("flowchart LR\n");
+    for (i, n) in g.nodes.iter().enumerate() {
+        let label = esc(&n.label);
+        let _ = match n.kind {
+            NodeKind::Type => writeln!(out, "  n{i}[\"{label}\"]"),
+            NodeKind::Field => writeln!(out, "  n{i}(\"{label}\")"),
+            NodeKind::Union => writeln!(out, "  n{i}{{\"{label}\"}}"),
+            NodeKind::Mode => writeln!(out, "  n{i}{{{{\"{label}\"}}}}"),
+            NodeKind::Item => writeln!(out, "  n{i}[/\"{label}\"/]"),
+            NodeKind::Option => writeln!(out, "  n{i}((\"{label}\"))"),
+        };
+    }
+    for e in &g.edges {
+        let label = if e.label.is_empty() {
+            e.kind.to_string()
+        } else {
+            format!("{} {}", e.kind, e.label)
+        };
+        let _ = writeln!(
+            out,
+            "  n{} -->|\"{}\"| n{}",
+            ids[e.from.as_str()],
+            esc(&label),
+            ids[e.to.as_str()]
+        );
+    }
+    out
+}
+
+/// JSON (schema version 1): `{"version": 1, "nodes": [{"id","kind","label","package"}], "edges": [{"from","to",
+/// "kind","label"}]}`.
+#[must_use]
+pub fn to_json(g: &Graph) -> serde_json::Value {
+    serde_json::json!({
+        "version": 1,
+        "nodes": g.nodes.iter().map(|n| serde_json::json!({"id": n.id, "kind": n.kind.as_str(), "label": n.label, "package": n.pkg})).collect::<Vec<_>>(),
+        "edges": g.edges.iter().map(|e| serde_json::json!({"from": e.from, "to": e.to, "kind": e.kind, "label": e.label})).collect::<Vec<_>>(),
+    })
+}
+
+fn xml_escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+/// GraphML with `kind`, `label` and `package` data keys.
+#[must_use]
+pub fn to_graphml(g: &Graph) -> String {
+    let mut out = String::from(
+        "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<graphml xmlns=\"http://graphml.graphdrawing.org/xmlns\">\n  <key id=\"kind\" for=\"all\" attr.name=\"kind\" attr.type=\"string\"/>\n  <key id=\"label\" for=\"all\" attr.name=\"label\" attr.type=\"string\"/>\n  <key id=\"package\" for=\"node\" attr.name=\"package\" attr.type=\"string\"/>\n  <graph id=\"vgc\" edgedefault=\"directed\">\n",
+    );
+    for n in &g.nodes {
+        let _ = writeln!(
+            out,
+            "    <node id=\"{}\"><data key=\"kind\">{}</data><data key=\"label\">{}</data><data key=\"package\">{}</data></node>",
+            xml_escape(&n.id),
+            n.kind.as_str(),
+            xml_escape(&n.label),
+            xml_escape(&n.pkg)
+        );
+    }
+    for e in &g.edges {
+        let _ = writeln!(
+            out,
+            "    <edge source=\"{}\" target=\"{}\"><data key=\"kind\">{}</data><data key=\"label\">{}</data></edge>",
+            xml_escape(&e.from),
+            xml_escape(&e.to),
+            e.kind,
+            xml_escape(&e.label)
+        );
+    }
+    out.push_str("  </graph>\n</graphml>\n");
+    out
+}
+
+/// Node counts per kind and edge counts per kind.
+#[must_use]
+pub fn counts(g: &Graph) -> (BTreeMap<&'static str, usize>, BTreeMap<&'static str, usize>) {
+    let mut n = BTreeMap::new();
+    for x in &g.nodes {
+        *n.entry(x.kind.as_str()).or_default() += 1;
+    }
+    let mut e = BTreeMap::new();
+    for x in &g.edges {
+        *e.entry(x.kind).or_default() += 1;
+    }
+    (n, e)
+}

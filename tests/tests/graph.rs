@@ -1,0 +1,130 @@
+//! `vgc graph` on the bundled example: snapshots of every format (deterministic output), the filters, and the DOT
+//! output rendered by Graphviz without errors (`dot`, which `.ci/run` installs from Debian's packages).
+
+use std::path::Path;
+use vgc::driver::BuildRequest;
+use vgc_lowering::graph;
+
+fn graph_of(rel: &str) -> graph::Graph {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace");
+    let out = vgc::build(&BuildRequest::check(
+        root.join(rel).to_string_lossy().into_owned(),
+        Vec::new(),
+    ));
+    assert_eq!(vgc::exit_code(&out), 0);
+    graph::build(&out.plan)
+}
+
+fn example_graph() -> graph::Graph {
+    graph_of("examples/api")
+}
+
+#[test]
+fn formats_are_deterministic_snapshots() {
+    let g = example_graph();
+    assert_eq!(g, example_graph(), "same input, same graph");
+    insta::assert_snapshot!("graph_dot", graph::to_dot(&g));
+    insta::assert_snapshot!("graph_mermaid", graph::to_mermaid(&g));
+    insta::assert_json_snapshot!("graph_json", graph::to_json(&g));
+    insta::assert_snapshot!("graph_graphml", graph::to_graphml(&g));
+}
+
+#[test]
+fn every_edge_kind_occurs_in_the_conformance_packages() {
+    let g = graph_of("tests/conformance");
+    let (_, edges) = graph::counts(&g);
+    let missing: Vec<&&str> = graph::EDGE_KINDS
+        .iter()
+        .filter(|k| !edges.contains_key(**k))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "edge kinds the example does not show: {missing:?}"
+    );
+}
+
+#[test]
+fn filters_select_the_neighbourhood_and_edge_kinds() {
+    let g = example_graph();
+    let f = graph::Filter {
+        ty: Some("Source".into()),
+        depth: Some(1),
+        ..graph::Filter::default()
+    };
+    let ids: Vec<String> = graph::filter(&g, &f)
+        .nodes
+        .into_iter()
+        .map(|n| n.id)
+        .collect();
+    let p = "example.com/widgets/widgets/v1";
+    assert_eq!(
+        ids,
+        [
+            format!("{p}.Source"),
+            format!("{p}.Source#union:Union"),
+            format!("{p}.Source#union:ZeroOrOneOf"),
+            format!("{p}.Source.container"),
+            format!("{p}.Source.digest"),
+            format!("{p}.Source.git"),
+            format!("{p}.Source.tag"),
+            format!("{p}.Source.type"),
+            format!("{p}.WidgetSpec.source"),
+        ]
+    );
+    let only = graph::filter(
+        &g,
+        &graph::Filter {
+            edges: vec!["dependent-required".into(), "dependent-forbidden".into()],
+            ..graph::Filter::default()
+        },
+    );
+    let edges: Vec<(String, &str)> = only.edges.iter().map(|e| (e.to.clone(), e.kind)).collect();
+    assert_eq!(
+        edges,
+        [
+            (format!("{p}.Scaling.fixed"), "dependent-forbidden"),
+            (format!("{p}.Scaling.max"), "dependent-required"),
+        ]
+    );
+    let meta = graph::filter(
+        &g,
+        &graph::Filter {
+            group: Some("example.com/widgets/meta".into()),
+            ..graph::Filter::default()
+        },
+    );
+    assert!(
+        meta.nodes
+            .iter()
+            .all(|n| n.pkg.starts_with("example.com/widgets/meta"))
+    );
+    assert!(!meta.nodes.is_empty());
+}
+
+#[test]
+fn graphviz_renders_the_dot_output() {
+    let dot = graph::to_dot(&example_graph());
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let input = tmp.path().join("g.dot");
+    std::fs::write(&input, &dot).expect("write");
+    let out = std::process::Command::new("dot")
+        .args(["-Tsvg", "-o"])
+        .arg(tmp.path().join("g.svg"))
+        .arg(&input)
+        .output()
+        .expect("Graphviz `dot` is installed (`.ci/run` installs the graphviz package)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "dot warned: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = std::fs::read_to_string(tmp.path().join("g.svg")).expect("svg");
+    assert!(svg.contains("<svg") && svg.contains("Endpoint"));
+}
