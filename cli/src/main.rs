@@ -112,6 +112,9 @@ enum Command {
         /// Print diagnostics one per line.
         #[arg(long)]
         short: bool,
+        /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
+        #[arg(long = "roots")]
+        roots: Vec<String>,
     },
 }
 
@@ -361,17 +364,8 @@ fn main() -> ExitCode {
                 short,
             )
         }
-        Command::Check { path, short } => (
-            BuildRequest {
-                path: path.unwrap_or_else(default_example),
-                out: None,
-                crate_name: "vgc-generated".into(),
-                runtime: RuntimeDep::Version("0.1".into()),
-                extra_roots: Vec::new(),
-                check_only: true,
-                custom_stub: false,
-                no_cache: false,
-            },
+        Command::Check { path, short, roots } => (
+            BuildRequest::check(path.unwrap_or_else(default_example), roots),
             short,
         ),
     };
