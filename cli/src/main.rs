@@ -105,6 +105,25 @@ enum Command {
         #[arg(long = "roots")]
         roots: Vec<String>,
     },
+    /// Generate documentation: the static site (tag reference, diagnostics, API reference per package, offline
+    /// search) into `--out`, or one reference on stdout.
+    Docs {
+        /// Go module root or package directory (default: the bundled example API).
+        path: Option<String>,
+        /// What to produce.
+        #[arg(long, value_enum, default_value = "site")]
+        format: DocsFormat,
+        /// Output directory for the site.
+        #[arg(long, default_value = "out/vgc-docs")]
+        out: String,
+        /// A directory with a `layout.html` (placeholders `{{title}}`, `{{root}}`, `{{body}}`) replacing the
+        /// built-in page layout.
+        #[arg(long)]
+        templates: Option<String>,
+        /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
+        #[arg(long = "roots")]
+        roots: Vec<String>,
+    },
     /// Check tags only; write nothing.
     Check {
         /// Go module root or package directory (default: the bundled example API).
@@ -116,6 +135,19 @@ enum Command {
         #[arg(long = "roots")]
         roots: Vec<String>,
     },
+}
+
+/// `vgc docs --format`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum DocsFormat {
+    /// The static site in `--out`.
+    Site,
+    /// The tag reference as Markdown on stdout.
+    TagsMarkdown,
+    /// The tag reference as JSON in the shape of upstream `validation-gen --docs`, on stdout.
+    TagsJson,
+    /// The diagnostics reference as Markdown on stdout.
+    DiagnosticsMarkdown,
 }
 
 /// `vgc graph --format`.
@@ -297,10 +329,83 @@ fn run_graph(
     ExitCode::SUCCESS
 }
 
+fn run_docs(
+    path: Option<String>,
+    format: DocsFormat,
+    out: String,
+    templates: Option<String>,
+    roots: Vec<String>,
+) -> ExitCode {
+    let mut stderr = std::io::stderr().lock();
+    let mut stdout = std::io::stdout().lock();
+    match format {
+        DocsFormat::TagsMarkdown => {
+            let _ = stdout.write_all(vgc_docs_gen::tag_reference_markdown().as_bytes());
+            return ExitCode::SUCCESS;
+        }
+        DocsFormat::TagsJson => {
+            let text = serde_json::to_string_pretty(&vgc_docs_gen::tag_reference_json())
+                .unwrap_or_default();
+            let _ = writeln!(stdout, "{text}");
+            return ExitCode::SUCCESS;
+        }
+        DocsFormat::DiagnosticsMarkdown => {
+            let _ = stdout.write_all(vgc_docs_gen::diagnostics_markdown().as_bytes());
+            return ExitCode::SUCCESS;
+        }
+        DocsFormat::Site => {}
+    }
+    let layout = match templates.map(|d| std::path::Path::new(&d).join("layout.html")) {
+        None => None,
+        Some(p) => match std::fs::read_to_string(&p) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                let _ = writeln!(stderr, "error: {}: {e}", p.display());
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let outcome = build(&BuildRequest::check(
+        path.unwrap_or_else(default_example),
+        roots,
+    ));
+    if outcome.errors() > 0 || outcome.stats.packages == 0 {
+        let text: String = outcome
+            .diagnostics
+            .iter()
+            .map(|d| render::short(d, &outcome.sources) + "\n")
+            .collect();
+        let _ = stderr.write_all(text.as_bytes());
+        return ExitCode::from(vgc::exit_code(&outcome).max(1));
+    }
+    let files = vgc_docs_gen::site(&outcome.plan, layout.as_deref());
+    let dir = std::path::Path::new(&out);
+    for (rel, text) in &files {
+        if let Err(e) = vgc::sys::write_atomic(&dir.join(rel), text) {
+            let _ = writeln!(stderr, "error: {}: {e}", dir.join(rel).display());
+            return ExitCode::from(2);
+        }
+    }
+    let _ = writeln!(
+        stderr,
+        "vgc docs: wrote {} files to {}",
+        files.len(),
+        dir.display()
+    );
+    ExitCode::SUCCESS
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let start = Instant::now();
     let (req, short) = match cli.cmd {
+        Command::Docs {
+            path,
+            format,
+            out,
+            templates,
+            roots,
+        } => return run_docs(path, format, out, templates, roots),
         Command::Graph {
             path,
             format,

@@ -132,6 +132,16 @@ fn type_id(pkg: &str, name: &str) -> String {
     format!("{pkg}.{name}")
 }
 
+/// The named type a value type refers to (through pointers, lists and maps), if any.
+#[must_use]
+pub fn build_type_key(ty: &RustTy) -> Option<&vgc_analysis::TypeKey> {
+    match ty {
+        RustTy::Named(k) => Some(k),
+        RustTy::Option(i, _) | RustTy::Vec(i) | RustTy::Map(i) => build_type_key(i),
+        _ => None,
+    }
+}
+
 fn named(ty: &RustTy) -> Option<(&str, &str)> {
     match ty {
         RustTy::Named(k) => Some((&k.pkg, &k.name)),

@@ -17,6 +17,8 @@ mod harness;
 mod k8s_oracle;
 #[path = "support/plan_random.rs"]
 mod plan_random;
+#[path = "support/site_check.rs"]
+mod site_check;
 
 fn download(module: &str, tmp: &Path) -> (String, String) {
     let out = Command::new("go")
@@ -174,6 +176,29 @@ fn real_k8s_api_end_to_end() {
         "the generated k8s.io/api crate failed to build warning-free or a real-input case failed"
     );
     let _: PathBuf = generated;
+
+    // The documentation site of k8s.io/api: every link resolves, Chromium loads it and its search finds a field.
+    let site = e2e.join("k8s-docs");
+    let _ = std::fs::remove_dir_all(&site);
+    let start = std::time::Instant::now();
+    let files = vgc_docs_gen::site(&out.plan, None);
+    let docs_time = start.elapsed();
+    for (rel, text) in &files {
+        let p = site.join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
+    }
+    let (pages, links) = site_check::check_links(&site);
+    let dom = site_check::browser_dom(&site.join("index.html"), "#q=DeploymentSpec.replicas");
+    assert!(
+        dom.contains("DeploymentSpec.replicas</a>"),
+        "k8s search result missing"
+    );
+    eprintln!(
+        "k8s-docs: {} files, {pages} pages, {links} links checked, generated in {:.2}s",
+        files.len(),
+        docs_time.as_secs_f64()
+    );
 
     // Random objects through upstream-generated Go and vgc-generated Rust.
     k8s_oracle::random_k8s_objects_agree(Path::new(&api_dir), &version, &out.plan, &harness);

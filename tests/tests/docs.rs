@@ -1,0 +1,90 @@
+//! `vgc docs` on the bundled example: the site's pages and index, every link and anchor resolves, it works offline,
+//! and headless Chromium loads the pages without console errors and its search finds a field. The same checks run
+//! over the k8s.io/api site in `k8s_e2e.rs`.
+
+#[path = "support/site_check.rs"]
+mod site_check;
+
+use std::path::Path;
+use vgc::driver::BuildRequest;
+
+fn example_site(dir: &Path) -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace");
+    let out = vgc::build(&BuildRequest::check(
+        root.join("examples/api").to_string_lossy().into_owned(),
+        Vec::new(),
+    ));
+    assert_eq!(vgc::exit_code(&out), 0);
+    let files = vgc_docs_gen::site(&out.plan, None);
+    for (rel, text) in &files {
+        let p = dir.join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
+    }
+    files
+}
+
+#[test]
+fn site_pages_links_and_search() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let files = example_site(tmp.path());
+    let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "api/meta/v1.html",
+            "api/widgets/v1.html",
+            "diagnostics.html",
+            "index.html",
+            "search-index.js",
+            "search.js",
+            "style.css",
+            "tags.html"
+        ]
+    );
+    let api = &files
+        .iter()
+        .find(|(p, _)| p == "api/widgets/v1.html")
+        .expect("page")
+        .1;
+    // A field with its rules in words, a cross-field rule linking its members, an option-guarded rule.
+    assert!(api.contains("<tr id=\"WidgetSpec.replicas\"><td><code>replicas</code></td><td><code>*int32</code></td><td>optional</td><td>maximum=10<br>minimum=1</td></tr>"), "{api}");
+    assert!(api.contains("<a href=\"#Endpoint.host\">host</a>"));
+    assert!(api.contains("only while option WidgetGPU is enabled"));
+    let (pages, links) = site_check::check_links(tmp.path());
+    assert_eq!(pages, 5);
+    assert!(links > 50, "{links} links checked");
+
+    let dom = site_check::browser_dom(&tmp.path().join("index.html"), "#q=replicas");
+    assert!(
+        dom.contains("<a href=\"api/widgets/v1.html#WidgetSpec.replicas\">WidgetSpec.replicas</a>"),
+        "search result missing:\n{dom}"
+    );
+    let dom = site_check::browser_dom(&tmp.path().join("api/widgets/v1.html"), "#q=maxItems");
+    assert!(
+        dom.contains("<a href=\"../../tags.html#maxItems\">k8s:maxItems</a>"),
+        "{dom}"
+    );
+}
+
+#[test]
+fn tag_reference_json_has_upstream_shape() {
+    let v = vgc_docs_gen::tag_reference_json();
+    let tags = v.as_array().expect("array");
+    assert_eq!(tags.len(), 45);
+    let names: Vec<&str> = tags.iter().filter_map(|t| t["Tag"].as_str()).collect();
+    let mut sorted = names.clone();
+    sorted.sort_unstable();
+    assert_eq!(names, sorted, "sorted by Tag");
+    let max_items = tags
+        .iter()
+        .find(|t| t["Tag"] == "k8s:maxItems")
+        .expect("maxItems");
+    assert_eq!(max_items["StabilityLevel"], "Stable");
+    assert_eq!(max_items["Usage"], "k8s:maxItems=<int>");
+    assert_eq!(max_items["PayloadsType"], "int");
+    let item = tags.iter().find(|t| t["Tag"] == "k8s:item").expect("item");
+    assert_eq!(item["AcceptsUnknownArgs"], true);
+}

@@ -1,0 +1,126 @@
+//! Checks of a generated documentation site (`vgc docs`): every relative link and anchor resolves, and pages load in
+//! Debian's headless Chromium (installed by `.ci/run`) without console errors, with the search working.
+
+#![allow(dead_code)] // each test binary that includes this module uses a part of it
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// Attribute values of `attr="…"` in an HTML text.
+fn attrs<'a>(html: &'a str, attr: &str) -> Vec<&'a str> {
+    let pat = format!("{attr}=\"");
+    let mut out = Vec::new();
+    let mut rest = html;
+    while let Some(i) = rest.find(&pat) {
+        rest = &rest[i + pat.len()..];
+        if let Some(end) = rest.find('"') {
+            out.push(&rest[..end]);
+            rest = &rest[end..];
+        }
+    }
+    out
+}
+
+fn html_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for e in std::fs::read_dir(dir).expect("read_dir").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            html_files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "html") {
+            out.push(p);
+        }
+    }
+}
+
+/// Walks every page: each relative `href`/`src` must name an existing file, and each `#anchor` an `id` in that
+/// file. Returns (pages, links checked); panics listing the broken ones.
+pub(crate) fn check_links(site: &Path) -> (usize, usize) {
+    let mut pages = Vec::new();
+    html_files(site, &mut pages);
+    let mut ids: BTreeMap<PathBuf, Vec<String>> = BTreeMap::new();
+    for p in &pages {
+        let text = std::fs::read_to_string(p).expect("page");
+        ids.insert(
+            p.clone(),
+            attrs(&text, "id").into_iter().map(str::to_string).collect(),
+        );
+    }
+    let (mut checked, mut broken) = (0, Vec::new());
+    for p in &pages {
+        let text = std::fs::read_to_string(p).expect("page");
+        for link in attrs(&text, "href").into_iter().chain(attrs(&text, "src")) {
+            assert!(
+                !link.contains("://"),
+                "{}: external link {link} (the site must work offline)",
+                p.display()
+            );
+            checked += 1;
+            let (file, anchor) = link
+                .split_once('#')
+                .map_or((link, None), |(f, a)| (f, Some(a)));
+            let target = if file.is_empty() {
+                p.clone()
+            } else {
+                p.parent().expect("dir").join(file)
+            };
+            let target = std::path::absolute(&target).unwrap_or(target);
+            let target: PathBuf = target.components().fold(PathBuf::new(), |mut acc, c| {
+                if c == std::path::Component::ParentDir {
+                    acc.pop();
+                } else {
+                    acc.push(c);
+                }
+                acc
+            });
+            if !target.is_file() {
+                broken.push(format!("{}: {link} (no file)", p.display()));
+                continue;
+            }
+            if let Some(a) = anchor
+                && !a.starts_with("q=")
+                && !ids.get(&target).is_some_and(|v| v.iter().any(|i| i == a))
+            {
+                broken.push(format!("{}: {link} (no id {a})", p.display()));
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "{} broken links:\n{}",
+        broken.len(),
+        broken.join("\n")
+    );
+    (pages.len(), checked)
+}
+
+/// Loads `page` (with an optional `#fragment`) in headless Chromium and returns the DOM after scripts ran; panics on
+/// a console error.
+pub(crate) fn browser_dom(page: &Path, fragment: &str) -> String {
+    let url = format!(
+        "file://{}{fragment}",
+        std::path::absolute(page).expect("absolute").display()
+    );
+    let out = Command::new("chromium")
+        .args([
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--virtual-time-budget=2000",
+            "--dump-dom",
+        ])
+        .arg(&url)
+        .output()
+        .expect("Debian's chromium is installed (`.ci/run` installs the chromium package)");
+    let log = String::from_utf8_lossy(&out.stderr);
+    let console: Vec<&str> = log.lines().filter(|l| l.contains(":CONSOLE")).collect();
+    assert!(
+        console.is_empty(),
+        "{url}: console messages:\n{}",
+        console.join("\n")
+    );
+    assert!(out.status.success(), "{url}: chromium failed:\n{log}");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
