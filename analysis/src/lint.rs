@@ -9,7 +9,7 @@
 //! every finding is reported, each at the tag or field it is about.
 
 use crate::program::{Program, TypeKey};
-use crate::types::{self, Ty, opacity};
+use crate::types::{self, Ty, opacity, unwrap_levels};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use vgc_ir::catalog::{self, Stability, ValueKind};
 use vgc_ir::model::{FieldIr, TagUse, TypeIr};
@@ -51,18 +51,6 @@ struct Linter<'a> {
     linted: HashSet<TypeKey>,
     /// upstream `hasTransitiveValidation` memo: (type, opacity) → has validation (absent while being computed).
     transitive: HashMap<(Ty, bool, bool), Option<bool>>,
-}
-
-/// Follows `k8s:alpha`/`k8s:beta` wrappers to the tag they mark.
-fn unwrap_levels(t: &Tag) -> &Tag {
-    let mut cur = t;
-    while matches!(cur.name.as_str(), "k8s:alpha" | "k8s:beta") {
-        match cur.inner() {
-            Some(i) => cur = i,
-            None => break,
-        }
-    }
-    cur
 }
 
 /// Tags whose payload is a tag (upstream `chainTags`).

@@ -317,22 +317,25 @@ pub fn all_roots(
     roots
 }
 
+/// The tag a chain of `k8s:alpha`/`k8s:beta` stability wrappers marks (the tag itself when it is not one).
+#[must_use]
+pub fn unwrap_levels(t: &vgc_parser::tags::Tag) -> &vgc_parser::tags::Tag {
+    let mut cur = t;
+    while matches!(cur.name.as_str(), "k8s:alpha" | "k8s:beta") {
+        match cur.inner() {
+            Some(i) => cur = i,
+            None => break,
+        }
+    }
+    cur
+}
+
 /// Opacity from a declaration's tags, as upstream merges `Validations.OpaqueType` / `OpaqueValType` /
 /// `OpaqueKeyType` through `alpha`/`beta` wrappers: (`+k8s:opaqueType`: the value's own type is not validated,
 /// `+k8s:eachVal=+k8s:opaqueType`: list elements / map values are not, `+k8s:eachKey=+k8s:opaqueType`: map keys
 /// are not). Tags that failed to parse are ignored.
 #[must_use]
 pub fn opacity(tags: &[vgc_ir::model::TagUse]) -> (bool, bool, bool) {
-    fn unwrap_levels(t: &vgc_parser::tags::Tag) -> &vgc_parser::tags::Tag {
-        let mut cur = t;
-        while matches!(cur.name.as_str(), "k8s:alpha" | "k8s:beta") {
-            match cur.inner() {
-                Some(i) => cur = i,
-                None => break,
-            }
-        }
-        cur
-    }
     let (mut typ, mut val, mut key) = (false, false, false);
     for u in tags {
         let Ok(t) = &u.parsed else { continue };

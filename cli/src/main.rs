@@ -281,6 +281,29 @@ fn run_lint(
     ExitCode::SUCCESS
 }
 
+/// Checks and lowers `path` (the bundled example by default) for commands that read the plan; on errors, prints
+/// them in short form and returns the exit code.
+fn analyzed(
+    path: Option<String>,
+    roots: Vec<String>,
+    stderr: &mut impl std::io::Write,
+) -> Result<vgc::BuildOutcome, ExitCode> {
+    let outcome = build(&BuildRequest::check(
+        path.unwrap_or_else(default_example),
+        roots,
+    ));
+    if outcome.errors() > 0 || outcome.stats.packages == 0 {
+        let text: String = outcome
+            .diagnostics
+            .iter()
+            .map(|d| render::short(d, &outcome.sources) + "\n")
+            .collect();
+        let _ = stderr.write_all(text.as_bytes());
+        return Err(ExitCode::from(vgc::exit_code(&outcome).max(1)));
+    }
+    Ok(outcome)
+}
+
 fn run_graph(
     path: Option<String>,
     format: GraphFormat,
@@ -299,17 +322,10 @@ fn run_graph(
             return ExitCode::from(2);
         }
     }
-    let req = BuildRequest::check(path.unwrap_or_else(default_example), roots);
-    let outcome = build(&req);
-    if outcome.errors() > 0 || outcome.stats.packages == 0 {
-        let text: String = outcome
-            .diagnostics
-            .iter()
-            .map(|d| render::short(d, &outcome.sources) + "\n")
-            .collect();
-        let _ = stderr.write_all(text.as_bytes());
-        return ExitCode::from(vgc::exit_code(&outcome).max(1));
-    }
+    let outcome = match analyzed(path, roots, &mut stderr) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
     let g = graph::filter(&graph::build(&outcome.plan), &filter);
     let text = match format {
         GraphFormat::Dot => graph::to_dot(&g),
@@ -365,19 +381,10 @@ fn run_docs(
             }
         },
     };
-    let outcome = build(&BuildRequest::check(
-        path.unwrap_or_else(default_example),
-        roots,
-    ));
-    if outcome.errors() > 0 || outcome.stats.packages == 0 {
-        let text: String = outcome
-            .diagnostics
-            .iter()
-            .map(|d| render::short(d, &outcome.sources) + "\n")
-            .collect();
-        let _ = stderr.write_all(text.as_bytes());
-        return ExitCode::from(vgc::exit_code(&outcome).max(1));
-    }
+    let outcome = match analyzed(path, roots, &mut stderr) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
     let files = vgc_docs_gen::site(&outcome.plan, layout.as_deref());
     let dir = std::path::Path::new(&out);
     for (rel, text) in &files {

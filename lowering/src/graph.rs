@@ -118,6 +118,22 @@ impl Builder {
         });
         id
     }
+    /// `option:<name> → target`, labelled `ifEnabled`/`ifDisabled`.
+    fn option_edge(&mut self, p: &crate::plan::IfOptionPlan, target: &str) {
+        let oid = self.node(
+            format!("option:{}", p.option),
+            NodeKind::Option,
+            p.option.clone(),
+            "",
+        );
+        self.edge(
+            &oid,
+            target,
+            "option",
+            if p.enabled { "ifEnabled" } else { "ifDisabled" },
+        );
+    }
+
     fn edge(&mut self, from: &str, to: &str, kind: &'static str, label: impl Into<String>) {
         self.edges.insert(Edge {
             from: from.to_string(),
@@ -246,18 +262,7 @@ fn field_check(
     };
     match &c.kind {
         CheckKind::IfOption(p) => {
-            let oid = b.node(
-                format!("option:{}", p.option),
-                NodeKind::Option,
-                p.option.clone(),
-                "",
-            );
-            b.edge(
-                &oid,
-                fid,
-                "option",
-                if p.enabled { "ifEnabled" } else { "ifDisabled" },
-            );
+            b.option_edge(p, fid);
             field_check(b, fid, pkg, elem, types, &p.inner);
         }
         CheckKind::EachVal(inner, _, _) | CheckKind::EachKey(inner) => {
@@ -387,18 +392,7 @@ fn struct_check(
             }
         }
         CheckKind::IfOption(p) => {
-            let oid = b.node(
-                format!("option:{}", p.option),
-                NodeKind::Option,
-                p.option.clone(),
-                "",
-            );
-            b.edge(
-                &oid,
-                tid,
-                "option",
-                if p.enabled { "ifEnabled" } else { "ifDisabled" },
-            );
+            b.option_edge(p, tid);
             struct_check(b, tid, pkg, by_rust, &p.inner);
         }
         _ => {}

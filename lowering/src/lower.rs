@@ -6,7 +6,7 @@ use crate::plan::{
     UnionKind, UnionMemberPlan, UnionPlan,
 };
 use indexmap::{IndexMap, IndexSet};
-use vgc_analysis::types::{self, Builtin, Native, Ty, opacity};
+use vgc_analysis::types::{self, Builtin, Native, Ty, opacity, unwrap_levels};
 use vgc_analysis::{Program, TypeKey};
 use vgc_ir::catalog::{self, Lowering, Stability};
 use vgc_ir::model::{FieldIr, TagUse};
@@ -2470,17 +2470,6 @@ fn list_tag_error(tags: &[TagUse]) -> Option<(&'static str, &'static str)> {
         ));
     }
     None
-}
-
-fn unwrap_levels(t: &Tag) -> &Tag {
-    let mut cur = t;
-    while matches!(cur.name.as_str(), "k8s:alpha" | "k8s:beta") {
-        match cur.inner() {
-            Some(i) => cur = i,
-            None => break,
-        }
-    }
-    cur
 }
 
 /// The (outer) tag name a check added outside [`Lowerer::checks_keyed`] sorts under: its stability wrapper's name
