@@ -191,6 +191,21 @@ pub fn site(plan: &CratePlan, layout: Option<&str>) -> Vec<(String, String)> {
         home.get(&key.to_string())
             .map(|p| format!("{from_root}{p}#{}", key.name))
     };
+    let all: BTreeMap<&vgc_analysis::TypeKey, &TypePlan> = plan
+        .modules
+        .iter()
+        .flat_map(|m| m.types.iter().map(|t| (&t.key, t)))
+        .collect();
+    // (group, type) → paths whose rules differ between versions
+    let (_, drifts) = vgc_lowering::drift::differences(plan, &|_| true);
+    let mut drift_by_type: BTreeMap<(String, String), Vec<&vgc_lowering::drift::PathDrift>> =
+        BTreeMap::new();
+    for d in &drifts {
+        drift_by_type
+            .entry((d.group.clone(), d.ty.clone()))
+            .or_default()
+            .push(d);
+    }
     let mut toc = String::from("<h1>API reference</h1>\n<ul>\n");
     for m in &plan.modules {
         let rel = module_page(&m.module_path);
@@ -223,7 +238,12 @@ pub fn site(plan: &CratePlan, layout: Option<&str>) -> Vec<(String, String)> {
         }
         for t in &m.types {
             index.push(serde_json::json!({"t": format!("{}.{}", m.pkg.rsplit('/').take(2).collect::<Vec<_>>().into_iter().rev().collect::<Vec<_>>().join("/"), t.key.name), "u": format!("{rel}#{}", t.key.name), "k": "type"}));
-            type_section(&mut body, t, &root, &link, &rel, &mut index);
+            let group = m.pkg.rsplit_once('/').map_or("", |x| x.0).to_string();
+            let drift = drift_by_type
+                .get(&(group, t.key.name.clone()))
+                .map(Vec::as_slice)
+                .unwrap_or(&[]);
+            type_section(&mut body, t, &root, &link, &rel, &mut index, &all, drift);
         }
         files.push((rel, page(layout, &m.pkg, &root, &body)));
     }
@@ -291,6 +311,44 @@ pub fn site(plan: &CratePlan, layout: Option<&str>) -> Vec<(String, String)> {
     files
 }
 
+/// The typedef chain of a value type (`Alias → Name → string`) and the rules its first typedef applies (the only
+/// ones upstream and vgc apply; see lint VGC0313).
+fn typedef_rules(
+    ty: &RustTy,
+    all: &BTreeMap<&vgc_analysis::TypeKey, &TypePlan>,
+) -> Option<(String, Vec<String>)> {
+    let mut cur = match ty {
+        RustTy::Named(k) => k,
+        RustTy::Option(i, _) => match i.as_ref() {
+            RustTy::Named(k) => k,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let first = all.get(cur)?;
+    if first.fields.is_some() || first.checks.is_empty() {
+        return None;
+    }
+    let rules: Vec<String> = first.checks.iter().map(rule_words).collect();
+    let mut chain = vec![cur.name.clone()];
+    for _ in 0..16 {
+        let Some(t) = all.get(cur) else { break };
+        match &t.alias_of {
+            Some(RustTy::Named(n)) => {
+                chain.push(n.name.clone());
+                cur = n;
+            }
+            Some(other) => {
+                chain.push(ty_text(other));
+                break;
+            }
+            None => break,
+        }
+    }
+    Some((chain.join(" → "), rules))
+}
+
+#[allow(clippy::too_many_arguments)] // one page section needs all of them
 fn type_section(
     body: &mut String,
     t: &TypePlan,
@@ -298,6 +356,8 @@ fn type_section(
     link: &dyn Fn(&str, &vgc_analysis::TypeKey) -> Option<String>,
     rel: &str,
     index: &mut Vec<serde_json::Value>,
+    all: &BTreeMap<&vgc_analysis::TypeKey, &TypePlan>,
+    drift: &[&vgc_lowering::drift::PathDrift],
 ) {
     let name = &t.key.name;
     let _ = writeln!(
@@ -375,7 +435,7 @@ fn type_section(
                 _ => None,
             })
             .unwrap_or("—");
-        let rules: Vec<String> = f
+        let mut rules: Vec<String> = f
             .checks
             .iter()
             .filter(|c| {
@@ -386,6 +446,15 @@ fn type_section(
             })
             .map(|c| esc(&rule_words(c)))
             .collect();
+        if let Some((chain, inherited)) = typedef_rules(&f.ty, all) {
+            rules.extend(inherited.iter().map(|r| {
+                format!(
+                    "{} <span class=\"muted\">(through {})</span>",
+                    esc(r),
+                    esc(&chain)
+                )
+            }));
+        }
         let ty = match vgc_lowering::graph::build_type_key(&f.ty) {
             Some(k) => match link(root, k) {
                 Some(href) => format!(
@@ -403,6 +472,22 @@ fn type_section(
         );
     }
     body.push_str("</table>\n");
+    if !drift.is_empty() {
+        let _ = writeln!(body, "<p>Differs from other versions:</p><ul>");
+        for d in drift {
+            let anchor = if d.path == "(type)" {
+                String::new()
+            } else {
+                format!(
+                    "<a href=\"#{name}.{}\">{}</a>: ",
+                    d.path.split('.').next().unwrap_or(""),
+                    esc(&d.path)
+                )
+            };
+            let _ = writeln!(body, "<li>{anchor}{}</li>", esc(&d.detail()));
+        }
+        body.push_str("</ul>\n");
+    }
 }
 
 #[cfg(test)]

@@ -250,9 +250,11 @@ struct Versioned<'a> {
     all: &'a BTreeMap<&'a TypeKey, &'a TypePlan>,
 }
 
-/// The checks a field's value gets: its own, then the type-level checks of its named type and of each typedef
-/// below it (struct types contribute their own comparison instead).
-fn field_rules(f: &FieldPlan, all: &BTreeMap<&TypeKey, &TypePlan>) -> BTreeSet<String> {
+/// The checks a field's value gets, described: its own, then the type-level checks of its named type and of each
+/// typedef below it, prefixed with the typedef's name (`Mode:enum{A,B}`; struct types contribute their own
+/// comparison instead).
+#[must_use]
+pub fn field_rules(f: &FieldPlan, all: &BTreeMap<&TypeKey, &TypePlan>) -> BTreeSet<String> {
     let mut out: BTreeSet<String> = f.checks.iter().map(describe).collect();
     let mut cur = match &f.ty {
         RustTy::Named(k) => Some(k),
@@ -309,15 +311,55 @@ fn paths<'a>(
     }
 }
 
-/// Compares every type present in more than one version of a group. `position(key, json_field)` gives the
-/// (file, byte span) to report a drift at (the field, or the type for `(type)`), `exceptions` accepted ones.
+/// One JSON path whose validation differs between versions of a group.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PathDrift {
+    /// Group path (`k8s.io/api/apps`).
+    pub group: String,
+    /// Type name.
+    pub ty: String,
+    /// JSON path within the type, or `(type)`.
+    pub path: String,
+    /// Version → its rules (version-neutral descriptions), versions in maturity order.
+    pub by_version: Vec<(String, Vec<String>)>,
+    /// The type in the most mature version that has the path (where it is reported).
+    pub at: TypeKey,
+}
+
+impl PathDrift {
+    /// The exceptions-file key: `<group>/<Type>.<path>`.
+    #[must_use]
+    pub fn key(&self) -> String {
+        format!("{}/{}.{}", self.group, self.ty, self.path)
+    }
+
+    /// `v1: maximum=5, optional; v1beta1: maximum=10, optional`.
+    #[must_use]
+    pub fn detail(&self) -> String {
+        self.by_version
+            .iter()
+            .map(|(v, rules)| {
+                format!(
+                    "{v}: {}",
+                    if rules.is_empty() {
+                        "(none)".into()
+                    } else {
+                        rules.join(", ")
+                    }
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+}
+
+/// Compares every type present in more than one version of a group (packages for which `is_target` holds):
+/// the per-group summary rows (before exceptions) and every drifting path.
 #[must_use]
-pub fn drift(
-    db: &dyn Db,
-    prog: &Program,
+pub fn differences(
     plan: &CratePlan,
-    exceptions: &[Exception],
-) -> DriftReport {
+    is_target: &dyn Fn(&str) -> bool,
+) -> (Vec<GroupDrift>, Vec<PathDrift>) {
     let all: BTreeMap<&TypeKey, &TypePlan> = plan
         .modules
         .iter()
@@ -329,7 +371,7 @@ pub fn drift(
         let Some((group, version)) = m.pkg.rsplit_once('/') else {
             continue;
         };
-        if version_key(version).is_none() || !prog.packages.get(&m.pkg).is_some_and(|p| p.target) {
+        if version_key(version).is_none() || !is_target(&m.pkg) {
             continue;
         }
         let entry = groups
@@ -344,8 +386,7 @@ pub fn drift(
             entry.types.insert(t.key.name.as_str(), t);
         }
     }
-    let mut report = DriftReport::default();
-    let mut used: BTreeSet<usize> = BTreeSet::new();
+    let (mut rows, mut drifts) = (Vec::new(), Vec::new());
     for (group, versions) in &groups {
         if versions.len() < 2 {
             continue;
@@ -395,43 +436,69 @@ pub fn drift(
                     continue;
                 }
                 row.drifting += 1;
-                let key = format!("{group}/{name}.{path}");
-                if let Some(i) = exceptions.iter().position(|e| e.key == key) {
-                    used.insert(i);
-                    row.accepted += 1;
-                    continue;
-                }
-                let detail = by_version
-                    .iter()
-                    .map(|(v, rules)| {
-                        let r: Vec<&str> = rules.iter().map(String::as_str).collect();
-                        format!(
-                            "{v}: {}",
-                            if r.is_empty() {
-                                "(none)".into()
-                            } else {
-                                r.join(", ")
-                            }
-                        )
-                    })
-                    .collect::<Vec<_>>()
-                    .join("; ");
-                // Report at the field (or type) of the most mature version that has it.
-                let (v, t) = present.last().copied().unwrap_or(present[0]);
-                let _ = v;
-                let (file, span) = position(db, prog, &t.key, &path);
-                let mut d = Diagnostic::warning(
-                    Code::Drift,
-                    format!("{name}.{path}: validation differs between versions of {group}: {detail}"),
-                )
-                .with_hint(format!("make the versions agree, or accept it in the exceptions file: `{key}: <reason>`"));
-                if let Some(f) = file {
-                    d = d.at(f, span);
-                }
-                report.diagnostics.push(d);
+                let mut by: Vec<(String, Vec<String>)> = by_version
+                    .into_iter()
+                    .map(|(v, r)| (v.clone(), r.into_iter().collect()))
+                    .collect();
+                by.sort_by_key(|(v, _)| version_key(v));
+                let at = present
+                    .last()
+                    .map_or_else(|| present[0].1.key.clone(), |(_, t)| t.key.clone());
+                drifts.push(PathDrift {
+                    group: group.clone(),
+                    ty: name.to_string(),
+                    path,
+                    by_version: by,
+                    at,
+                });
             }
         }
-        report.groups.push(row);
+        rows.push(row);
+    }
+    (rows, drifts)
+}
+
+/// The `vgc lint` drift run: [`differences`] over the target packages, `exceptions` applied (accepted paths
+/// counted per group), one `VGC0401` per remaining path at its field in the most mature version, one `VGC0402` per
+/// exception that matched nothing.
+#[must_use]
+pub fn drift(
+    db: &dyn Db,
+    prog: &Program,
+    plan: &CratePlan,
+    exceptions: &[Exception],
+) -> DriftReport {
+    let is_target = |pkg: &str| prog.packages.get(pkg).is_some_and(|p| p.target);
+    let (mut groups, drifts) = differences(plan, &is_target);
+    let mut report = DriftReport::default();
+    let mut used: BTreeSet<usize> = BTreeSet::new();
+    for d in drifts {
+        let key = d.key();
+        if let Some(i) = exceptions.iter().position(|e| e.key == key) {
+            used.insert(i);
+            if let Some(row) = groups.iter_mut().find(|g| g.group == d.group) {
+                row.accepted += 1;
+            }
+            continue;
+        }
+        let (file, span) = position(db, prog, &d.at, &d.path);
+        let mut diag = Diagnostic::warning(
+            Code::Drift,
+            format!(
+                "{}.{}: validation differs between versions of {}: {}",
+                d.ty,
+                d.path,
+                d.group,
+                d.detail()
+            ),
+        )
+        .with_hint(format!(
+            "make the versions agree, or accept it in the exceptions file: `{key}: <reason>`"
+        ));
+        if let Some(f) = file {
+            diag = diag.at(f, span);
+        }
+        report.diagnostics.push(diag);
     }
     for (i, e) in exceptions.iter().enumerate() {
         if !used.contains(&i) {
@@ -447,6 +514,7 @@ pub fn drift(
             );
         }
     }
+    report.groups = groups;
     report
 }
 

@@ -88,3 +88,41 @@ fn tag_reference_json_has_upstream_shape() {
     let item = tags.iter().find(|t| t["Tag"] == "k8s:item").expect("item");
     assert_eq!(item["AcceptsUnknownArgs"], true);
 }
+
+#[test]
+fn api_reference_shows_typedef_chains_and_version_differences() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace");
+    let site = |rel: &str| {
+        let out = vgc::build(&BuildRequest::check(
+            root.join(rel).to_string_lossy().into_owned(),
+            Vec::new(),
+        ));
+        assert_eq!(vgc::exit_code(&out), 0);
+        vgc_docs_gen::site(&out.plan, None)
+    };
+    let page = |files: &[(String, String)], p: &str| {
+        files.iter().find(|(f, _)| f == p).expect("page").1.clone()
+    };
+    let conformance = site("tests/conformance");
+    assert!(page(&conformance, "api/structure.html").contains(
+        "<td>format=k8s-short-name <span class=\"muted\">(through Alias → Name → string)</span></td>"
+    ));
+    let drift = site("tests/fixtures/lint/drift");
+    assert!(page(&drift, "api/widgets/v1.html").contains(
+        "<li><a href=\"#Widget.replicas\">replicas</a>: v1beta1: maximum=10, optional; v1: maximum=5, optional</li>"
+    ));
+    // A custom layout replaces the built-in one.
+    let out = vgc::build(&BuildRequest::check(
+        root.join("examples/api").to_string_lossy().into_owned(),
+        Vec::new(),
+    ));
+    let custom = vgc_docs_gen::site(
+        &out.plan,
+        Some("<html><title>{{title}}</title><body data-root=\"{{root}}\">{{body}}</body></html>"),
+    );
+    assert!(page(&custom, "tags.html").starts_with(
+        "<html><title>Tag reference</title><body data-root=\"\"><h1>Tag reference</h1>"
+    ));
+}
