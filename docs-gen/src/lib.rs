@@ -3,6 +3,8 @@
 //! static site (`site`): tag and diagnostics pages plus one API reference page per Go package with every field's
 //! rules in words, offline client-side search, stable URLs, and an overridable layout template.
 
+pub mod examples;
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use vgc_ir::catalog::{self, Lowering, Stability};
@@ -258,12 +260,33 @@ pub fn site(plan: &CratePlan, layout: Option<&str>) -> Vec<(String, String)> {
         let scopes: Vec<&str> = t.scopes.iter().map(|s| s.upstream_name()).collect();
         let _ = writeln!(
             tags,
-            "<tr id=\"{id}\"><td><code>+{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr id=\"{id}\"><td><code>+{}</code></td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><pre><code>{}</code></pre></td></tr>",
             esc(t.name),
             esc(&scopes.join(", ")),
+            esc(&t
+                .args
+                .iter()
+                .map(|a| format!(
+                    "{}{}: {}{}",
+                    if a.name.is_empty() {
+                        "(positional)"
+                    } else {
+                        a.name
+                    },
+                    if a.required { "" } else { "?" },
+                    a.kind.upstream_name(),
+                    if a.docs.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" — {}", a.docs)
+                    }
+                ))
+                .collect::<Vec<_>>()
+                .join("; ")),
             t.payload.map_or("—", |p| p.upstream_name()),
             stability_name(t.stability),
-            esc(t.docs)
+            esc(t.docs),
+            esc(examples::example(t.name).unwrap_or(""))
         );
     }
     tags.push_str("</table>\n");

@@ -126,3 +126,93 @@ fn api_reference_shows_typedef_chains_and_version_differences() {
         "<html><title>Tag reference</title><body data-root=\"\"><h1>Tag reference</h1>"
     ));
 }
+
+/// Writes the examples (without `k8s:validateError`) as one Go package under `dir`.
+fn write_examples(dir: &Path, skip_error: bool) {
+    std::fs::create_dir_all(dir.join("examples")).expect("mkdir");
+    std::fs::write(
+        dir.join("go.mod"),
+        "module example.com/tagexamples\n\ngo 1.25\n",
+    )
+    .expect("go.mod");
+    std::fs::write(
+        dir.join("examples/doc.go"),
+        "// +k8s:validation-gen=*\npackage examples\n",
+    )
+    .expect("doc.go");
+    let mut text = vgc_docs_gen::examples::PRELUDE.to_string();
+    for (tag, ex) in vgc_docs_gen::examples::EXAMPLES {
+        if skip_error && *tag == "k8s:validateError" {
+            continue;
+        }
+        text.push('\n');
+        text.push_str(ex);
+        text.push('\n');
+    }
+    std::fs::write(dir.join("examples/types.go"), text).expect("types.go");
+}
+
+#[test]
+fn every_tag_example_builds_and_its_generated_rust_compiles() {
+    let names: Vec<&str> = vgc_docs_gen::examples::EXAMPLES
+        .iter()
+        .map(|(t, _)| *t)
+        .collect();
+    let catalog: Vec<&str> = vgc_ir::catalog::TAGS.iter().map(|t| t.name).collect();
+    assert_eq!(
+        names, catalog,
+        "one example per catalog tag, in catalog order"
+    );
+    for (tag, ex) in vgc_docs_gen::examples::EXAMPLES {
+        assert!(
+            ex.contains(&format!("+{tag}")),
+            "{tag}: its example does not use it"
+        );
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace");
+    let work = root.join("target/e2e/tag-examples");
+    let _ = std::fs::remove_dir_all(&work);
+    write_examples(&work.join("src"), true);
+    let out = vgc::build(&BuildRequest {
+        path: work.join("src").to_string_lossy().into_owned(),
+        out: Some(work.join("crate")),
+        crate_name: "tag-examples".into(),
+        runtime: vgc_codegen::RuntimeDep::Path(root.join("runtime").to_string_lossy().into_owned()),
+        extra_roots: Vec::new(),
+        check_only: false,
+        custom_stub: true,
+        no_cache: false,
+    });
+    let shown: Vec<String> = out
+        .diagnostics
+        .iter()
+        .map(|d| vgc::render::short(d, &out.sources))
+        .collect();
+    assert!(shown.is_empty(), "{shown:#?}");
+    assert_eq!(out.stats.not_lowered, 0);
+    let status =
+        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["build", "--quiet", "--manifest-path"])
+            .arg(work.join("crate/Cargo.toml"))
+            .env("CARGO_TARGET_DIR", root.join("target/e2e/target"))
+            .env("RUSTFLAGS", "-D warnings")
+            .status()
+            .expect("cargo runs");
+    assert!(
+        status.success(),
+        "the crate generated from the tag examples does not compile warning-free"
+    );
+
+    // validateError's example fails generation, as the tag is meant to.
+    let err_dir = work.join("error");
+    write_examples(&err_dir, false);
+    let out = vgc::build(&BuildRequest::check(
+        err_dir.to_string_lossy().into_owned(),
+        Vec::new(),
+    ));
+    let errors: Vec<String> = out.diagnostics.iter().map(|d| d.message.clone()).collect();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].contains("validateError"), "{errors:?}");
+}

@@ -1,0 +1,214 @@
+//! One Go example per validation tag, shown in the tag reference. `tests/tests/docs.rs` builds all of them (with
+//! [`PRELUDE`]) into one Go package, runs `vgc build` and compiles the generated crate with cargo, so an example
+//! that stops working fails the build. `k8s:validateError` always fails generation; its example is built alone and
+//! must produce exactly that error.
+
+/// Shared declarations the examples refer to.
+pub const PRELUDE: &str = r#"package examples
+
+// Item is a list-map element keyed by name.
+type Item struct {
+	// +k8s:required
+	Name string `json:"name"`
+	// +k8s:optional
+	Value int32 `json:"value,omitempty"`
+}
+
+// Cond is a list-map element keyed by type.
+type Cond struct {
+	// +k8s:required
+	Type string `json:"type"`
+	// +k8s:optional
+	Reason string `json:"reason,omitempty"`
+}
+"#;
+
+/// (tag, Go declarations) for every catalog tag, in catalog order.
+pub const EXAMPLES: &[(&str, &str)] = &[
+    (
+        "k8s:alpha",
+        "type ExAlpha struct {\n\t// +k8s:optional\n\t// +k8s:alpha(since: \"1.37\")=+k8s:maxLength=16\n\tName string `json:\"name,omitempty\"`\n}",
+    ),
+    (
+        "k8s:beta",
+        "type ExBeta struct {\n\t// +k8s:optional\n\t// +k8s:beta(since: \"1.37\")=+k8s:minimum=1\n\tReplicas *int32 `json:\"replicas,omitempty\"`\n}",
+    ),
+    (
+        "k8s:customUnique",
+        "type ExCustomUnique struct {\n\t// +k8s:optional\n\t// +k8s:listType=map\n\t// +k8s:listMapKey=name\n\t// +k8s:customUnique\n\tItems []Item `json:\"items,omitempty\"`\n}",
+    ),
+    (
+        "k8s:customValidation",
+        "// +k8s:customValidation\ntype ExCustomValidation string",
+    ),
+    (
+        "k8s:dependentForbidden",
+        "type ExDependentForbidden struct {\n\t// +k8s:optional\n\t// +k8s:dependentForbidden(fixed)\n\tMin *int32 `json:\"min,omitempty\"`\n\t// +k8s:optional\n\tFixed *int32 `json:\"fixed,omitempty\"`\n}",
+    ),
+    (
+        "k8s:dependentRequired",
+        "type ExDependentRequired struct {\n\t// +k8s:optional\n\t// +k8s:dependentRequired(max)\n\tMin *int32 `json:\"min,omitempty\"`\n\t// +k8s:optional\n\tMax *int32 `json:\"max,omitempty\"`\n}",
+    ),
+    (
+        "k8s:eachKey",
+        "type ExEachKey struct {\n\t// +k8s:optional\n\t// +k8s:eachKey=+k8s:format=k8s-label-key\n\tLabels map[string]string `json:\"labels,omitempty\"`\n}",
+    ),
+    (
+        "k8s:eachVal",
+        "type ExEachVal struct {\n\t// +k8s:optional\n\t// +k8s:eachVal=+k8s:format=k8s-long-name\n\tHosts []string `json:\"hosts,omitempty\"`\n}",
+    ),
+    (
+        "k8s:enum",
+        "// +k8s:enum\ntype ExEnum string\n\nconst (\n\tExEnumA ExEnum = \"A\"\n\tExEnumB ExEnum = \"B\"\n)",
+    ),
+    (
+        "k8s:enumExclude",
+        "// +k8s:enum\ntype ExEnumExclude string\n\nconst (\n\tExEnumExcludeOn ExEnumExclude = \"On\"\n\t// +k8s:ifDisabled(Preview)=+k8s:enumExclude\n\tExEnumExcludePreview ExEnumExclude = \"Preview\"\n)",
+    ),
+    (
+        "k8s:forbidden",
+        "type ExForbidden struct {\n\t// +k8s:forbidden\n\tLegacy *string `json:\"legacy,omitempty\"`\n}",
+    ),
+    (
+        "k8s:format",
+        "type ExFormat struct {\n\t// +k8s:required\n\t// +k8s:format=k8s-short-name\n\tName string `json:\"name\"`\n}",
+    ),
+    (
+        "k8s:ifDisabled",
+        "type ExIfDisabled struct {\n\t// +k8s:ifDisabled(GPU)=+k8s:forbidden\n\t// +k8s:ifEnabled(GPU)=+k8s:optional\n\tGPUs *int32 `json:\"gpus,omitempty\"`\n}",
+    ),
+    (
+        "k8s:ifEnabled",
+        "type ExIfEnabled struct {\n\t// +k8s:optional\n\t// +k8s:ifEnabled(Strict)=+k8s:maxLength=8\n\tName string `json:\"name,omitempty\"`\n}",
+    ),
+    (
+        "k8s:ifMode",
+        "type ExIfMode struct {\n\t// +k8s:modeDiscriminator\n\t// +k8s:optional\n\tMode string `json:\"mode,omitempty\"`\n\t// +k8s:ifMode(Push)=+k8s:required\n\tEndpoint *string `json:\"endpoint,omitempty\"`\n}",
+    ),
+    (
+        "k8s:immutable",
+        "type ExImmutable struct {\n\t// +k8s:optional\n\t// +k8s:immutable\n\tClass string `json:\"class,omitempty\"`\n}",
+    ),
+    (
+        "k8s:item",
+        "type ExItem struct {\n\t// +k8s:optional\n\t// +k8s:listType=map\n\t// +k8s:listMapKey=type\n\t// +k8s:item(type: \"Ready\")=+k8s:immutable\n\tConditions []Cond `json:\"conditions,omitempty\"`\n}",
+    ),
+    (
+        "k8s:listMapKey",
+        "type ExListMapKey struct {\n\t// +k8s:optional\n\t// +k8s:listType=map\n\t// +k8s:listMapKey=name\n\tItems []Item `json:\"items,omitempty\"`\n}",
+    ),
+    (
+        "k8s:listType",
+        "type ExListType struct {\n\t// +k8s:optional\n\t// +k8s:listType=set\n\tTags []string `json:\"tags,omitempty\"`\n}",
+    ),
+    (
+        "k8s:maxBytes",
+        "type ExMaxBytes struct {\n\t// +k8s:optional\n\t// +k8s:maxBytes=64\n\tNote string `json:\"note,omitempty\"`\n}",
+    ),
+    (
+        "k8s:maxItems",
+        "type ExMaxItems struct {\n\t// +k8s:optional\n\t// +k8s:maxItems=8\n\tTags []string `json:\"tags,omitempty\"`\n}",
+    ),
+    (
+        "k8s:maxLength",
+        "type ExMaxLength struct {\n\t// +k8s:optional\n\t// +k8s:maxLength=63\n\tName string `json:\"name,omitempty\"`\n}",
+    ),
+    (
+        "k8s:maxProperties",
+        "type ExMaxProperties struct {\n\t// +k8s:optional\n\t// +k8s:maxProperties=16\n\tLabels map[string]string `json:\"labels,omitempty\"`\n}",
+    ),
+    (
+        "k8s:maximum",
+        "type ExMaximum struct {\n\t// +k8s:optional\n\t// +k8s:maximum=100\n\tPercent *int32 `json:\"percent,omitempty\"`\n}",
+    ),
+    (
+        "k8s:minItems",
+        "type ExMinItems struct {\n\t// +k8s:optional\n\t// +k8s:minItems=1\n\tHosts []string `json:\"hosts,omitempty\"`\n}",
+    ),
+    (
+        "k8s:minLength",
+        "type ExMinLength struct {\n\t// +k8s:optional\n\t// +k8s:minLength=2\n\tCode string `json:\"code,omitempty\"`\n}",
+    ),
+    (
+        "k8s:minProperties",
+        "type ExMinProperties struct {\n\t// +k8s:optional\n\t// +k8s:minProperties=1\n\tSelector map[string]string `json:\"selector,omitempty\"`\n}",
+    ),
+    (
+        "k8s:minimum",
+        "type ExMinimum struct {\n\t// +k8s:optional\n\t// +k8s:minimum=0\n\tReplicas *int32 `json:\"replicas,omitempty\"`\n}",
+    ),
+    (
+        "k8s:modeDiscriminator",
+        "type ExModeDiscriminator struct {\n\t// +k8s:modeDiscriminator\n\t// +k8s:optional\n\tKind string `json:\"kind,omitempty\"`\n\t// +k8s:ifMode(Pull)=+k8s:optional\n\t// +k8s:ifMode(Pull)=+k8s:minimum=10\n\tInterval *int32 `json:\"interval,omitempty\"`\n}",
+    ),
+    (
+        "k8s:monotonic",
+        "type ExMonotonic struct {\n\t// +k8s:optional\n\t// +k8s:monotonic\n\tGeneration int64 `json:\"generation,omitempty\"`\n}",
+    ),
+    (
+        "k8s:neq",
+        "type ExNeq struct {\n\t// +k8s:optional\n\t// +k8s:neq=\"default\"\n\tProfile string `json:\"profile,omitempty\"`\n}",
+    ),
+    (
+        "k8s:opaqueType",
+        "type ExOpaqueType struct {\n\t// +k8s:optional\n\t// +k8s:opaqueType\n\tRaw *Item `json:\"raw,omitempty\"`\n}",
+    ),
+    (
+        "k8s:optional",
+        "type ExOptional struct {\n\t// +k8s:optional\n\t// +k8s:minLength=1\n\tNickname string `json:\"nickname,omitempty\"`\n}",
+    ),
+    (
+        "k8s:required",
+        "type ExRequired struct {\n\t// +k8s:required\n\tName string `json:\"name\"`\n}",
+    ),
+    (
+        "k8s:subfield",
+        "type ExSubfield struct {\n\t// +k8s:optional\n\t// +k8s:subfield(name)=+k8s:maxLength=8\n\tTarget *Item `json:\"target,omitempty\"`\n}",
+    ),
+    (
+        "k8s:unionDiscriminator",
+        "type ExUnionDiscriminator struct {\n\t// +k8s:unionDiscriminator\n\t// +k8s:required\n\tType string `json:\"type\"`\n\t// +k8s:unionMember\n\t// +k8s:optional\n\tGit *string `json:\"git,omitempty\"`\n\t// +k8s:unionMember\n\t// +k8s:optional\n\tImage *string `json:\"image,omitempty\"`\n}",
+    ),
+    (
+        "k8s:unionMember",
+        "type ExUnionMember struct {\n\t// +k8s:unionMember\n\t// +k8s:optional\n\tHost *string `json:\"host,omitempty\"`\n\t// +k8s:unionMember\n\t// +k8s:optional\n\tIP *string `json:\"ip,omitempty\"`\n}",
+    ),
+    (
+        "k8s:unique",
+        "type ExUnique struct {\n\t// +k8s:optional\n\t// +k8s:listType=atomic\n\t// +k8s:unique=map\n\t// +k8s:listMapKey=name\n\tItems []Item `json:\"items,omitempty\"`\n}",
+    ),
+    (
+        "k8s:update",
+        "type ExUpdate struct {\n\t// +k8s:optional\n\t// +k8s:update=NoModify\n\tOwner *string `json:\"owner,omitempty\"`\n}",
+    ),
+    (
+        "k8s:validateError",
+        "type ExValidateError struct {\n\t// +k8s:validateError=\"always fails generation\"\n\tA string `json:\"a,omitempty\"`\n}",
+    ),
+    (
+        "k8s:validateFalse",
+        "type ExValidateFalse struct {\n\t// +k8s:validateFalse=\"always invalid\"\n\tA string `json:\"a,omitempty\"`\n}",
+    ),
+    (
+        "k8s:validateTrue",
+        "type ExValidateTrue struct {\n\t// +k8s:validateTrue=\"always valid\"\n\tA string `json:\"a,omitempty\"`\n}",
+    ),
+    (
+        "k8s:validateTrueAlpha",
+        "type ExValidateTrueAlpha struct {\n\t// +k8s:validateTrueAlpha=\"valid, alpha\"\n\tA string `json:\"a,omitempty\"`\n}",
+    ),
+    (
+        "k8s:validateTrueBeta",
+        "type ExValidateTrueBeta struct {\n\t// +k8s:validateTrueBeta=\"valid, beta\"\n\tA string `json:\"a,omitempty\"`\n}",
+    ),
+    (
+        "k8s:zeroOrOneOfMember",
+        "type ExZeroOrOneOfMember struct {\n\t// +k8s:zeroOrOneOfMember\n\t// +k8s:optional\n\tTag *string `json:\"tag,omitempty\"`\n\t// +k8s:zeroOrOneOfMember\n\t// +k8s:optional\n\tDigest *string `json:\"digest,omitempty\"`\n}",
+    ),
+];
+
+/// The example of `tag`, if any.
+#[must_use]
+pub fn example(tag: &str) -> Option<&'static str> {
+    EXAMPLES.iter().find(|(t, _)| *t == tag).map(|(_, e)| *e)
+}
