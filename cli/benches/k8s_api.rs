@@ -1,4 +1,4 @@
-//! Benchmarks on the real input: `vgc lint`, `vgc check` and `vgc graph` (DOT) over all of k8s.io/api (newest release, located — and
+//! Benchmarks on the real input: `vgc lint`, `vgc check`, `vgc docs` (the site, in memory) and `vgc graph` (DOT) over all of k8s.io/api (newest release, located — and
 //! downloaded if needed — through `go mod download -json`), with kubernetes' activation (`--roots
 //! TypesWithField=TypeMeta`). Run: `cargo bench -p vgc --bench k8s_api`. Needs `go` and the module proxy; without
 //! them the benchmark says so and measures nothing.
@@ -32,6 +32,12 @@ fn benches(c: &mut Criterion) {
         b.iter(|| vgc::lint(&req, &settings).diagnostics.len())
     });
     g.bench_function("check", |b| b.iter(|| vgc::build(&req).diagnostics.len()));
+    g.bench_function("docs", |b| {
+        b.iter(|| {
+            let out = vgc::build(&req);
+            vgc_docs_gen::site(&out.plan, None).len()
+        });
+    });
     g.bench_function("graph", |b| {
         b.iter(|| {
             let out = vgc::build(&req);

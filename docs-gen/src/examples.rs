@@ -212,3 +212,105 @@ pub const EXAMPLES: &[(&str, &str)] = &[
 pub fn example(tag: &str) -> Option<&'static str> {
     EXAMPLES.iter().find(|(t, _)| *t == tag).map(|(_, e)| *e)
 }
+
+/// A short example of what each diagnostic code reports (the fixtures under `tests/fixtures/` hold full ones).
+pub const DIAGNOSTIC_EXAMPLES: &[(&str, &str)] = &[
+    (
+        "VGC0001",
+        "type T struct { Name string `json:\"name\"`   // missing closing brace",
+    ),
+    (
+        "VGC0002",
+        "a package directory that cannot be read (permissions)",
+    ),
+    (
+        "VGC0003",
+        "import \"example.com/other/v1\" with no require in go.mod and nothing in the module cache",
+    ),
+    (
+        "VGC0004",
+        "Spec other.Missing `json:\"spec\"` where other has no type Missing",
+    ),
+    ("VGC0005", "// +k8s:validation-gen=TypesWithFields=TypeMeta"),
+    ("VGC0101", "// +k8s:maxItems=(3"),
+    (
+        "VGC0102",
+        "// +k8s:maxItem=3   (did you mean k8s:maxItems?)",
+    ),
+    ("VGC0103", "// +k8s:listMapKey=name   on a type declaration"),
+    (
+        "VGC0104",
+        "// +k8s:ifEnabled=+k8s:required   (missing option name)",
+    ),
+    ("VGC0105", "// +k8s:alpha(version: \"1.37\")=+k8s:optional"),
+    ("VGC0106", "// +k8s:alpha(since: 137)=+k8s:optional"),
+    ("VGC0107", "// +k8s:maxItems"),
+    ("VGC0108", "// +k8s:maxItems=\"three\""),
+    ("VGC0109", "// +k8s:format=k8s-no-such-format"),
+    ("VGC0110", "// +k8s:maxLength=3   on an int32 field"),
+    ("VGC0111", "// +k8s:listType=map   without +k8s:listMapKey"),
+    (
+        "VGC0112",
+        "Ptrs map[string]*Item `json:\"ptrs\"`   (maps of pointers)",
+    ),
+    (
+        "VGC0201",
+        "a tag a future upstream adds before vgc lowers it",
+    ),
+    (
+        "VGC0301",
+        "// +k8s:eachVal=+k8s:alpha(since: \"1.37\")=+k8s:maxLength=3",
+    ),
+    (
+        "VGC0302",
+        "// +k8s:forbidden   in package v1 (forbidden is Beta)",
+    ),
+    (
+        "VGC0303",
+        "// +k8s:maxLength=3   on Short *string without optional/required/forbidden",
+    ),
+    (
+        "VGC0310",
+        "// +k8s:maxLength=3   followed by a blank line, then the field's own comment",
+    ),
+    ("VGC0311", "// +listType=map   without // +k8s:listType=map"),
+    (
+        "VGC0312",
+        "// +featureGate=FooGate   with   // +k8s:ifEnabled(BarGate)=+k8s:optional",
+    ),
+    (
+        "VGC0313",
+        "type Alias Name   where   // +k8s:maxLength=6   is on type Name",
+    ),
+    (
+        "VGC0314",
+        "// +k8s:optional   and   // +k8s:required   on one field",
+    ),
+    (
+        "VGC0315",
+        "// +k8s:maxLength=3   and   // +k8s:maxLength=4   on one field",
+    ),
+    ("VGC0316", "// +k8s:alpha(since: \"v1.37\")=+k8s:optional"),
+    (
+        "VGC0317",
+        "// +k8s:alpha(since:\"1.37\")=+k8s:optional   → since: \"1.37\"",
+    ),
+    ("VGC0318", "// vgc:ignore VGC0303   (no reason)"),
+    (
+        "VGC0401",
+        "Widget.replicas: v1beta1: maximum=10; v1: maximum=5",
+    ),
+    (
+        "VGC0402",
+        "an exceptions-file line whose path no longer drifts",
+    ),
+];
+
+/// The example of diagnostic `code` (`VGC0102`), if any.
+#[must_use]
+pub fn diagnostic_example(code: &str) -> Option<&'static str> {
+    DIAGNOSTIC_EXAMPLES
+        .iter()
+        .find(|(c, _)| *c == code)
+        .map(|(_, e)| *e)
+}

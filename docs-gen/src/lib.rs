@@ -109,15 +109,19 @@ pub fn tag_reference_json() -> serde_json::Value {
 /// The diagnostics reference: every code with its severity, rule name and rationale, as a Markdown table.
 #[must_use]
 pub fn diagnostics_markdown() -> String {
-    let mut s = String::from("| code | name | default severity | why |\n|---|---|---|---|\n");
+    let mut s =
+        String::from("| code | name | default severity | why | example |\n|---|---|---|---|---|\n");
     for c in vgc_ir::ALL_CODES {
         let sev = match c.default_severity() {
             vgc_ir::Severity::Error => "error",
             vgc_ir::Severity::Warning => "warning",
         };
+        let example = examples::diagnostic_example(c.as_str())
+            .unwrap_or("")
+            .replace('|', "\\|");
         let _ = writeln!(
             s,
-            "| {} | {} | {sev} | {} |",
+            "| {} | {} | {sev} | {} | `{example}` |",
             c.as_str(),
             c.name(),
             c.rationale()
@@ -160,17 +164,89 @@ fn module_page(module_path: &[String]) -> String {
     format!("api/{}.html", module_path.join("/"))
 }
 
-/// Writes one rule in words, with option guards and stability named.
-fn rule_words(c: &vgc_lowering::plan::Check) -> String {
-    let d = describe(c);
-    match &c.kind {
+/// One rule in plain words (`at most 8 items`, `beta: must be a k8s-short-name`), with option guards and stability
+/// named; rules without a plain form fall back to their compact description (`drift::describe`).
+#[must_use]
+pub fn rule_words(c: &vgc_lowering::plan::Check) -> String {
+    let level = match c.stability {
+        Some(Stability::Alpha) => "alpha: ",
+        Some(Stability::Beta) => "beta: ",
+        _ => "",
+    };
+    let plural = |n: i64, one: &str, many: &str| {
+        if n == 1 {
+            format!("{n} {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
+    let body = match &c.kind {
+        CheckKind::Required => "required".into(),
+        CheckKind::Optional => "optional".into(),
+        CheckKind::Forbidden => "must not be set".into(),
+        CheckKind::Minimum(n) => format!("at least {n}"),
+        CheckKind::Maximum(n) => format!("at most {n}"),
+        CheckKind::MinLength(n) => format!("at least {}", plural(*n, "character", "characters")),
+        CheckKind::MaxLength(n) => format!("at most {}", plural(*n, "character", "characters")),
+        CheckKind::MaxBytes(n) => format!("at most {}", plural(*n, "byte", "bytes")),
+        CheckKind::MinItems(n) => format!("at least {}", plural(*n, "item", "items")),
+        CheckKind::MaxItems(n) => format!("at most {}", plural(*n, "item", "items")),
+        CheckKind::MinProperties(n) => format!("at least {}", plural(*n, "entry", "entries")),
+        CheckKind::MaxProperties(n) => format!("at most {}", plural(*n, "entry", "entries")),
+        CheckKind::Format(f) => format!("must be a {f}"),
+        CheckKind::Enum(values, excl) => {
+            let mut s = format!("one of {}", values.join(", "));
+            for (v, on, opt) in excl {
+                let state = if *on { "enabled" } else { "disabled" };
+                s.push_str(&format!("; {v} not allowed while option {opt} is {state}"));
+            }
+            s
+        }
+        CheckKind::Immutable => "cannot change once set".into(),
+        CheckKind::Update(cs, _) => cs
+            .iter()
+            .map(|c| match c.as_str() {
+                "NoSet" => "cannot be set on update",
+                "NoUnset" => "cannot be unset on update",
+                "NoModify" => "cannot be changed on update",
+                "NoAddItem" => "items cannot be added on update",
+                "NoRemoveItem" => "items cannot be removed on update",
+                other => other,
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
+        CheckKind::Unique(_) => "items must be unique".into(),
+        CheckKind::EachVal(inner, _, _) => {
+            format!(
+                "each item: {}",
+                inner.iter().map(rule_words).collect::<Vec<_>>().join("; ")
+            )
+        }
+        CheckKind::EachKey(inner) => {
+            format!(
+                "each key: {}",
+                inner.iter().map(rule_words).collect::<Vec<_>>().join("; ")
+            )
+        }
+        CheckKind::Subfield(sf) => format!("{}: {}", sf.json, rule_words(&sf.inner)),
+        CheckKind::Monotonic => "cannot decrease on update".into(),
+        CheckKind::Neq(v) => format!(
+            "must not be {}",
+            match v {
+                vgc_lowering::plan::NeqValue::Str(s) => format!("{s:?}"),
+                vgc_lowering::plan::NeqValue::Int(i) => i.to_string(),
+                vgc_lowering::plan::NeqValue::Bool(b) => b.to_string(),
+            }
+        ),
         CheckKind::IfOption(p) => format!(
-            "{d} (only while option {} is {})",
+            "{} (only while option {} is {})",
+            rule_words(&p.inner),
             p.option,
             if p.enabled { "enabled" } else { "disabled" }
         ),
-        _ => d,
-    }
+        _ => describe(c),
+    };
+    format!("{level}{body}")
 }
 
 /// The static documentation site for a plan: `(path, contents)` pairs (paths relative to the output directory, `/`
@@ -292,13 +368,13 @@ pub fn site(plan: &CratePlan, layout: Option<&str>) -> Vec<(String, String)> {
     tags.push_str("</table>\n");
     files.push(("tags.html".into(), page(layout, "Tag reference", "", &tags)));
     let mut diags = String::from(
-        "<h1>Diagnostics</h1>\n<table><tr><th>code</th><th>name</th><th>severity</th><th>why</th></tr>\n",
+        "<h1>Diagnostics</h1>\n<table><tr><th>code</th><th>name</th><th>severity</th><th>why</th><th>example</th></tr>\n",
     );
     for c in vgc_ir::ALL_CODES {
         index.push(serde_json::json!({"t": format!("{} {}", c.as_str(), c.name()), "u": format!("diagnostics.html#{}", c.as_str()), "k": "diagnostic"}));
         let _ = writeln!(
             diags,
-            "<tr id=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr id=\"{}\"><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td></tr>",
             c.as_str(),
             c.as_str(),
             c.name(),
@@ -307,7 +383,8 @@ pub fn site(plan: &CratePlan, layout: Option<&str>) -> Vec<(String, String)> {
             } else {
                 "warning"
             },
-            esc(c.rationale())
+            esc(c.rationale()),
+            esc(examples::diagnostic_example(c.as_str()).unwrap_or(""))
         );
     }
     diags.push_str("</table>\n");

@@ -50,13 +50,18 @@ fn site_pages_links_and_search() {
         .expect("page")
         .1;
     // A field with its rules in words, a cross-field rule linking its members, an option-guarded rule.
-    assert!(api.contains("<tr id=\"WidgetSpec.replicas\"><td><code>replicas</code></td><td><code>*int32</code></td><td>optional</td><td>maximum=10<br>minimum=1</td></tr>"), "{api}");
+    assert!(api.contains("<tr id=\"WidgetSpec.replicas\"><td><code>replicas</code></td><td><code>*int32</code></td><td>optional</td><td>at most 10<br>at least 1</td></tr>"), "{api}");
     assert!(api.contains("<a href=\"#Endpoint.host\">host</a>"));
     assert!(api.contains("only while option WidgetGPU is enabled"));
     let (pages, links) = site_check::check_links(tmp.path());
     assert_eq!(pages, 5);
     assert!(links > 50, "{links} links checked");
 
+    // Every page loads without a console message.
+    for (rel, _) in files.iter().filter(|(p, _)| p.ends_with(".html")) {
+        let dom = site_check::browser_dom(&tmp.path().join(rel), "");
+        assert!(dom.contains("<main>"), "{rel}");
+    }
     let dom = site_check::browser_dom(&tmp.path().join("index.html"), "#q=replicas");
     assert!(
         dom.contains("<a href=\"api/widgets/v1.html#WidgetSpec.replicas\">WidgetSpec.replicas</a>"),
@@ -107,7 +112,7 @@ fn api_reference_shows_typedef_chains_and_version_differences() {
     };
     let conformance = site("tests/conformance");
     assert!(page(&conformance, "api/structure.html").contains(
-        "<td>format=k8s-short-name <span class=\"muted\">(through Alias → Name → string)</span></td>"
+        "<td>must be a k8s-short-name <span class=\"muted\">(through Alias → Name → string)</span></td>"
     ));
     let drift = site("tests/fixtures/lint/drift");
     assert!(page(&drift, "api/widgets/v1.html").contains(
@@ -215,4 +220,18 @@ fn every_tag_example_builds_and_its_generated_rust_compiles() {
     let errors: Vec<String> = out.diagnostics.iter().map(|d| d.message.clone()).collect();
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(errors[0].contains("validateError"), "{errors:?}");
+}
+
+#[test]
+fn every_diagnostic_code_has_an_explanation_and_an_example() {
+    for c in vgc_ir::ALL_CODES {
+        assert!(
+            vgc_docs_gen::examples::diagnostic_example(c.as_str()).is_some_and(|e| !e.is_empty()),
+            "{} has no example",
+            c.as_str()
+        );
+    }
+    let md = vgc_docs_gen::diagnostics_markdown();
+    assert_eq!(md.lines().count(), 2 + vgc_ir::ALL_CODES.len());
+    assert!(md.contains("| VGC0102 | unknown-tag | error | An unknown or misspelled `+k8s:` tag validates nothing; upstream ignores it silently. | `// +k8s:maxItem=3   (did you mean k8s:maxItems?)` |"), "{md}");
 }
