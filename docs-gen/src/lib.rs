@@ -12,21 +12,23 @@ use vgc_lowering::CratePlan;
 use vgc_lowering::drift::describe;
 use vgc_lowering::plan::{CheckKind, RustTy, TypePlan};
 
-/// Renders the tag reference (one row per upstream validation tag: scopes, payload, stability, flags and
-/// vgc's lowering status) as a Markdown table. Deterministic: tags are in catalog (name) order.
+/// Renders the tag reference as Markdown: a summary table (one row per upstream validation tag: scopes, payload,
+/// stability, short-circuit flag and vgc's lowering status), then one section per tag with its description,
+/// arguments, payload, stability and a Go example (the examples are built and compiled by `tests/tests/docs.rs`).
+/// Deterministic: tags are in catalog (name) order.
 #[must_use]
 pub fn tag_reference_markdown() -> String {
     let mut s = String::from(
         "| tag | scopes | payload | stability | short-circuit | vgc | description |\n|---|---|---|---|---|---|---|\n",
     );
+    let stab = |st: Stability| match st {
+        Stability::Alpha => "alpha",
+        Stability::Beta => "beta",
+        Stability::Stable => "stable",
+    };
     for t in catalog::TAGS {
         let scopes: Vec<&str> = t.scopes.iter().map(|s| s.upstream_name()).collect();
         let payload = t.payload.map_or("—", |p| p.upstream_name());
-        let stab = match t.stability {
-            Stability::Alpha => "alpha",
-            Stability::Beta => "beta",
-            Stability::Stable => "stable",
-        };
         let low = match t.lowering {
             Lowering::Lowered => "lowered",
             Lowering::Metadata => "metadata",
@@ -34,12 +36,46 @@ pub fn tag_reference_markdown() -> String {
         };
         let _ = writeln!(
             s,
-            "| `{}` | {} | {payload} | {stab} | {} | {low} | {} |",
+            "| `{}` | {} | {payload} | {} | {} | {low} | {} |",
             t.name,
             scopes.join(", "),
+            stab(t.stability),
             if t.flags.short_circuit { "yes" } else { "no" },
             t.docs
         );
+    }
+    for t in catalog::TAGS {
+        let _ = writeln!(s, "\n### `+{}`\n\n{}\n", t.name, t.docs);
+        let scopes: Vec<&str> = t.scopes.iter().map(|s| s.upstream_name()).collect();
+        let _ = writeln!(s, "- scopes: {}", scopes.join(", "));
+        for a in t.args {
+            let name = if a.name.is_empty() {
+                "(positional)"
+            } else {
+                a.name
+            };
+            let _ = writeln!(
+                s,
+                "- argument `{name}`: {}{}{}",
+                a.kind.upstream_name(),
+                if a.required { ", required" } else { "" },
+                if a.docs.is_empty() {
+                    String::new()
+                } else {
+                    format!(" — {}", a.docs)
+                }
+            );
+        }
+        let _ = writeln!(
+            s,
+            "- payload: {}{}",
+            t.payload.map_or("none", |p| p.upstream_name()),
+            if t.payload_required { ", required" } else { "" }
+        );
+        let _ = writeln!(s, "- stability: {}", stab(t.stability));
+        if let Some(ex) = examples::example(t.name) {
+            let _ = writeln!(s, "\n```go\n{ex}\n```");
+        }
     }
     s
 }
@@ -595,7 +631,10 @@ mod tests {
     #[test]
     fn reference_lists_every_tag() {
         let md = super::tag_reference_markdown();
-        assert_eq!(md.lines().count(), 2 + 45);
+        assert_eq!(md.lines().filter(|l| l.starts_with("| `k8s:")).count(), 45);
+        assert_eq!(md.matches("\n### `+k8s:").count(), 45);
+        assert_eq!(md.matches("```go").count(), 45);
+        assert!(md.contains("### `+k8s:maxItems`\n\n"));
         assert!(md.contains("| `k8s:maxItems` | type definitions, struct fields, list values, map values | int | stable | yes | lowered |"));
     }
 }
