@@ -112,7 +112,15 @@ pub fn load(
     // Target packages.
     let mut dirs = Vec::new();
     collect_dirs(sys, &path, &mut dirs);
-    for dir in dirs {
+    // Read every target package's files first, then parse them all at once (in parallel where the database
+    // can), then index each package.
+    let read: Vec<(String, Vec<SourceFile>)> = dirs
+        .into_iter()
+        .filter_map(|dir| read_package_files(db, sys, &dir, &mut diags).map(|fs| (dir, fs)))
+        .collect();
+    let all: Vec<SourceFile> = read.iter().flat_map(|(_, fs)| fs.iter().copied()).collect();
+    db.prefetch_ir(&all);
+    for (dir, files) in read {
         let rel = dir
             .strip_prefix(&root)
             .unwrap_or("")
@@ -122,7 +130,7 @@ pub fn load(
         } else {
             format!("{}/{rel}", gomod.module)
         };
-        if let Some(p) = load_package(db, sys, &dir, &import, true, &mut diags) {
+        if let Some(p) = index_package(db, files, &dir, &import, true) {
             prog.packages.insert(import, p);
         }
     }
@@ -137,7 +145,11 @@ pub fn load(
             }
             match resolve_import(sys, &root, &gomod, &import) {
                 Resolved::Dir(d) => {
-                    if let Some(p) = load_package(db, sys, &d, &import, false, &mut diags) {
+                    let files = read_package_files(db, sys, &d, &mut diags);
+                    if let Some(p) = files.and_then(|fs| {
+                        db.prefetch_ir(&fs);
+                        index_package(db, fs, &d, &import, false)
+                    }) {
                         prog.packages.insert(import, p);
                     }
                 }
@@ -185,14 +197,15 @@ fn collect_dirs(sys: &dyn System, dir: &str, out: &mut Vec<String>) {
     }
 }
 
-fn load_package(
+/// Reads a package directory's non-test `.go` files into `SourceFile` inputs (sorted by name, as `read_dir`
+/// returns them). `None` when the directory cannot be read (reported); an unreadable file is reported and left
+/// out.
+fn read_package_files(
     db: &dyn Db,
     sys: &dyn System,
     dir: &str,
-    import: &str,
-    target: bool,
     diags: &mut Vec<Diagnostic>,
-) -> Option<Package> {
+) -> Option<Vec<SourceFile>> {
     let entries = match sys.read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
@@ -217,6 +230,18 @@ fn load_package(
             ),
         }
     }
+    Some(files)
+}
+
+/// Builds a [`Package`] from its files: keeps the files whose package clause is the majority's, indexes the
+/// declared types and creates the salsa `Package` input. `None` when no file remains.
+fn index_package(
+    db: &dyn Db,
+    files: Vec<SourceFile>,
+    dir: &str,
+    import: &str,
+    target: bool,
+) -> Option<Package> {
     // Build-constrained files (`//go:build ignore` and similar) are rare in API packages; files whose package
     // clause disagrees with the majority (e.g. `package main` generators) are skipped.
     let irs: Vec<&FileIr> = files.iter().map(|f| vgc_ir::db::file_ir(db, *f)).collect();

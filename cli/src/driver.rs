@@ -18,7 +18,15 @@ pub struct Database {
 impl salsa::Database for Database {}
 
 #[salsa::db]
-impl vgc_ir::Db for Database {}
+impl vgc_ir::Db for Database {
+    /// One database clone per rayon job (only ever called from the top level, outside any query).
+    fn prefetch_ir(&self, files: &[vgc_ir::SourceFile]) {
+        use rayon::prelude::*;
+        files.par_iter().for_each_with(self.clone(), |db, f| {
+            let _ = vgc_ir::db::file_ir(db, *f);
+        });
+    }
+}
 
 /// What to build.
 #[derive(Debug, Clone)]
@@ -84,6 +92,9 @@ pub struct BuildOutcome {
     pub notes: Vec<String>,
     /// Generated `.rs` files taken from the formatting cache instead of running rustfmt.
     pub fmt_cache_hits: usize,
+    /// Wall time per pipeline phase, in order (`load`, `check`, `lower`, `codegen`, `format`, `write`), for
+    /// `--timings`.
+    pub timings: Vec<(&'static str, std::time::Duration)>,
 }
 
 impl BuildOutcome {
@@ -110,6 +121,7 @@ fn analyze(
     out: &mut BuildOutcome,
 ) -> Option<(vgc_analysis::Program, vgc_lowering::CratePlan)> {
     let sys = OsSystem;
+    let mut clock = std::time::Instant::now();
     let (prog, mut diags) = match vgc_analysis::load(db, &sys, &req.path) {
         Ok(x) => x,
         Err(d) => {
@@ -129,11 +141,16 @@ fn analyze(
             }
         }
     }
+    out.timings.push(("load", clock.elapsed()));
+    clock = std::time::Instant::now();
     for p in prog.packages.values().filter(|p| p.target) {
         diags.extend(vgc_ir::db::check_package(db, p.input).iter().cloned());
     }
+    out.timings.push(("check", clock.elapsed()));
+    clock = std::time::Instant::now();
     vgc_ir::Settings::new(db, req.extra_roots.clone());
     let mut plan = vgc_lowering::lower(db, &prog);
+    out.timings.push(("lower", clock.elapsed()));
     plan.stats.packages = prog.packages.len();
     diags.extend(plan.diagnostics.iter().cloned());
     // Diagnostics from read-only packages' lowering are kept: their tags apply too.
@@ -206,8 +223,11 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
         crate_name: req.crate_name.clone(),
         runtime: req.runtime.clone(),
     };
+    let mut clock = std::time::Instant::now();
     match vgc_codegen::generate(&plan, &opts) {
         Ok(mut files) => {
+            out.timings.push(("codegen", clock.elapsed()));
+            clock = std::time::Instant::now();
             let mut cache = req
                 .out
                 .as_deref()
@@ -218,6 +238,8 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
                 c.save(dir);
             }
             out.files = files;
+            out.timings.push(("format", clock.elapsed()));
+            clock = std::time::Instant::now();
         }
         Err(e) => {
             out.io_error = Some(format!(
@@ -244,6 +266,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
                 break;
             }
         }
+        out.timings.push(("write", clock.elapsed()));
     }
     out.plan = plan;
     out
@@ -329,8 +352,8 @@ fn hash(s: &str) -> String {
     blake3::hash(s.as_bytes()).to_hex().to_string()
 }
 
-/// Formats every `.rs` file with rustfmt, in parallel, reusing the on-disk result when the cache says it is
-/// current. Returns the number of cache hits.
+/// Formats every `.rs` file with rustfmt, reusing the on-disk result when the cache says it is current, and
+/// formatting the rest in a few batched rustfmt processes ([`format_batched`]). Returns the number of cache hits.
 fn format_all(
     files: &mut [GeneratedFile],
     cache: Option<&mut FmtCache>,
@@ -338,41 +361,190 @@ fn format_all(
 ) -> usize {
     use rayon::prelude::*;
     let entries = cache.as_ref().map(|c| &c.entries);
-    let results: Vec<(Option<(String, String)>, bool)> = files
-        .par_iter_mut()
-        .filter(|f| f.path.ends_with(".rs"))
-        .map(|f| {
-            let unformatted = hash(&f.contents);
-            if let (Some(entries), Some(dir)) = (entries, dir)
-                && let Some((u, fh)) = entries.get(&f.path)
-                && *u == unformatted
-                && let Ok(disk) = std::fs::read_to_string(dir.join(&f.path))
-                && hash(&disk) == *fh
-            {
-                f.contents = disk;
-                return (Some((f.path.clone(), unformatted)), true);
+    let unformatted: Vec<Option<String>> = files
+        .iter()
+        .map(|f| f.path.ends_with(".rs").then(|| hash(&f.contents)))
+        .collect();
+    // Cache hits: the prettyplease text is the one the cached file was formatted from, and the file on disk is
+    // still what rustfmt made of it.
+    let hits: Vec<Option<String>> = files
+        .par_iter()
+        .zip(&unformatted)
+        .map(|(f, u)| {
+            let (entries, dir, u) = (entries?, dir?, u.as_ref()?);
+            let (cu, cf) = entries.get(&f.path)?;
+            if cu != u {
+                return None;
             }
-            if let Some(formatted) = rustfmt(&f.contents) {
-                f.contents = formatted;
-            }
-            (Some((f.path.clone(), unformatted)), false)
+            let disk = std::fs::read_to_string(dir.join(&f.path)).ok()?;
+            (hash(&disk) == *cf).then_some(disk)
         })
         .collect();
-    let hits = results.iter().filter(|(_, hit)| *hit).count();
+    let mut todo = Vec::new();
+    let mut hit_count = 0;
+    for (i, hit) in hits.into_iter().enumerate() {
+        match hit {
+            Some(disk) => {
+                files[i].contents = disk;
+                hit_count += 1;
+            }
+            None if unformatted[i].is_some() => todo.push(i),
+            None => {}
+        }
+    }
+    format_batched(files, &todo, dir);
     if let Some(cache) = cache {
-        let by_path: BTreeMap<&str, &str> = files
-            .iter()
-            .map(|f| (f.path.as_str(), f.contents.as_str()))
-            .collect();
         cache.entries.clear();
-        for (path, unformatted) in results.into_iter().filter_map(|(e, _)| e) {
-            if let Some(text) = by_path.get(path.as_str()) {
-                let formatted = hash(text);
-                cache.entries.insert(path, (unformatted, formatted));
+        for (f, u) in files.iter().zip(unformatted) {
+            if let Some(u) = u {
+                cache.entries.insert(f.path.clone(), (u, hash(&f.contents)));
             }
         }
     }
-    hits
+    hit_count
+}
+
+/// The directory a generated module file's child modules live in (`src/core/mod.rs` → `src/core/`,
+/// `src/core/v1.rs` → `src/core/v1/`), as rustfmt resolves `pub mod x;`.
+fn child_dir(path: &str) -> String {
+    match path.strip_suffix("mod.rs") {
+        Some(d) if d.ends_with('/') => d.to_string(),
+        _ => format!("{}/", path.trim_end_matches(".rs")),
+    }
+}
+
+/// Formats `files[todo]` with as few rustfmt processes as there are cores: the unformatted files are staged in a
+/// temporary directory inside `near` (so rustfmt finds the same `rustfmt.toml` as `cargo fmt` in the output
+/// would), each process is given whole module subtrees (rustfmt follows `pub mod x;` into child files, so a
+/// file's descendants are staged with it), and the results are read back. Starting rustfmt costs about as much
+/// as formatting a module, so one process per file spent most of a cold build starting processes. `src/lib.rs`,
+/// whose `custom` module is hand-written and may not exist yet, goes through stdin. A batch whose rustfmt fails
+/// falls back to one stdin run per file, which keeps the prettyplease text if that fails too.
+fn format_batched(files: &mut [GeneratedFile], todo: &[usize], near: Option<&std::path::Path>) {
+    let (root, rest): (Vec<usize>, Vec<usize>) =
+        todo.iter().partition(|&&i| files[i].path == "src/lib.rs");
+    for i in root {
+        if let Some(formatted) = rustfmt(&files[i].contents) {
+            files[i].contents = formatted;
+        }
+    }
+    if rest.is_empty() {
+        return;
+    }
+    // Close the set over descendants, then pass only the files with no staged ancestor.
+    let mut staged: std::collections::BTreeSet<usize> = rest.iter().copied().collect();
+    for &i in &rest {
+        let d = child_dir(&files[i].path);
+        staged.extend(
+            files
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.path.ends_with(".rs") && f.path.starts_with(&d))
+                .map(|(j, _)| j),
+        );
+    }
+    let tops: Vec<usize> = staged
+        .iter()
+        .copied()
+        .filter(|&i| {
+            !staged
+                .iter()
+                .any(|&a| a != i && files[i].path.starts_with(&child_dir(&files[a].path)))
+        })
+        .collect();
+    let subtree_bytes = |i: usize| -> usize {
+        let d = child_dir(&files[i].path);
+        files[i].contents.len()
+            + staged
+                .iter()
+                .filter(|&&j| files[j].path.starts_with(&d))
+                .map(|&j| files[j].contents.len())
+                .sum::<usize>()
+    };
+    // Longest subtree first onto the least loaded process.
+    let workers = rayon::current_num_threads().clamp(1, tops.len());
+    let mut by_size: Vec<(usize, usize)> = tops.iter().map(|&i| (subtree_bytes(i), i)).collect();
+    by_size.sort_unstable_by(|a, b| b.cmp(a));
+    let mut groups: Vec<(usize, Vec<usize>)> = vec![(0, Vec::new()); workers];
+    for (bytes, i) in by_size {
+        if let Some(g) = groups.iter_mut().min_by_key(|g| g.0) {
+            g.0 += bytes;
+            g.1.push(i);
+        }
+    }
+    let base = near
+        .and_then(|d| std::fs::create_dir_all(d).ok().map(|()| d.to_path_buf()))
+        .unwrap_or_else(std::env::temp_dir);
+    let Ok(stage) = tempfile::Builder::new()
+        .prefix(".vgc-fmt-")
+        .tempdir_in(&base)
+    else {
+        stdin_each(files, &staged.into_iter().collect::<Vec<_>>());
+        return;
+    };
+    let written = staged.iter().all(|&i| {
+        let p = stage.path().join(&files[i].path);
+        p.parent()
+            .is_some_and(|d| std::fs::create_dir_all(d).is_ok())
+            && std::fs::write(&p, &files[i].contents).is_ok()
+    });
+    let ok: Vec<bool> = std::thread::scope(|s| {
+        let handles: Vec<_> = groups
+            .iter()
+            .map(|(_, g)| {
+                let args: Vec<&str> = g.iter().map(|&i| files[i].path.as_str()).collect();
+                let cwd = stage.path();
+                s.spawn(move || {
+                    written
+                        && std::process::Command::new("rustfmt")
+                            .args(["--edition", "2024", "--quiet"])
+                            .args(&args)
+                            .current_dir(cwd)
+                            .stdin(std::process::Stdio::null())
+                            .stdout(std::process::Stdio::null())
+                            .stderr(std::process::Stdio::null())
+                            .status()
+                            .is_ok_and(|st| st.success())
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(false))
+            .collect()
+    });
+    let mut failed = Vec::new();
+    for ((_, g), ok) in groups.iter().zip(ok) {
+        for &top in g {
+            let d = child_dir(&files[top].path);
+            let members: Vec<usize> = staged
+                .iter()
+                .copied()
+                .filter(|&j| j == top || files[j].path.starts_with(&d))
+                .collect();
+            for j in members {
+                match std::fs::read_to_string(stage.path().join(&files[j].path)) {
+                    Ok(text) if ok => files[j].contents = text,
+                    _ => failed.push(j),
+                }
+            }
+        }
+    }
+    stdin_each(files, &failed);
+}
+
+/// Formats each of `files[idx]` through rustfmt's stdin, in parallel; a file rustfmt fails on keeps its text.
+fn stdin_each(files: &mut [GeneratedFile], idx: &[usize]) {
+    use rayon::prelude::*;
+    let formatted: Vec<(usize, Option<String>)> = idx
+        .par_iter()
+        .map(|&i| (i, rustfmt(&files[i].contents)))
+        .collect();
+    for (i, f) in formatted {
+        if let Some(text) = f {
+            files[i].contents = text;
+        }
+    }
 }
 
 fn rustfmt(src: &str) -> Option<String> {

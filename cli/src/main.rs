@@ -50,6 +50,9 @@ enum Command {
         /// Do not use the formatting cache (`.vgc-fmt-cache` in the output directory): rustfmt every file.
         #[arg(long)]
         no_cache: bool,
+        /// Print the wall time of each phase (load, check, lower, codegen, format, write) on stderr.
+        #[arg(long)]
+        timings: bool,
     },
     /// Lint tags: every `vgc check` diagnostic plus upstream's lint rules and vgc's (see docs/diagnostics.md).
     Lint {
@@ -405,7 +408,7 @@ fn run_docs(
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let start = Instant::now();
-    let (req, short) = match cli.cmd {
+    let (req, short, timings) = match cli.cmd {
         Command::Docs {
             path,
             format,
@@ -452,6 +455,7 @@ fn main() -> ExitCode {
             roots,
             custom_stub,
             no_cache,
+            timings,
         } => {
             let runtime = match (runtime_path, runtime_version) {
                 (_, Some(v)) => RuntimeDep::Version(v),
@@ -474,11 +478,13 @@ fn main() -> ExitCode {
                     no_cache,
                 },
                 short,
+                timings,
             )
         }
         Command::Check { path, short, roots } => (
             BuildRequest::check(path.unwrap_or_else(default_example), roots),
             short,
+            false,
         ),
     };
     let outcome = build(&req);
@@ -509,6 +515,14 @@ fn main() -> ExitCode {
     );
     for n in &outcome.notes {
         let _ = writeln!(stderr, "note: {n}");
+    }
+    if timings {
+        let phases: Vec<String> = outcome
+            .timings
+            .iter()
+            .map(|(phase, d)| format!("{phase} {:.1} ms", d.as_secs_f64() * 1e3))
+            .collect();
+        let _ = writeln!(stderr, "vgc: timings: {}", phases.join(", "));
     }
     if let Some(e) = &outcome.io_error {
         let _ = writeln!(stderr, "error: {e}");

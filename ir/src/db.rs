@@ -12,7 +12,15 @@ use vgc_parser::go::GoFile;
 
 /// The database trait every vgc layer builds on.
 #[salsa::db]
-pub trait Db: salsa::Database {}
+pub trait Db: salsa::Database {
+    /// Computes [`file_ir`] (and so [`parsed_go`]) for `files` ahead of use, in parallel where the concrete
+    /// database can hand clones of itself to worker threads (the CLI's does, with rayon). The default computes
+    /// nothing: callers then compute each file's IR on first use, on the calling thread. Results are the same
+    /// either way; only the wall time differs.
+    fn prefetch_ir(&self, files: &[SourceFile]) {
+        let _ = files;
+    }
+}
 
 /// A Go source file: its path (as registered by the driver) and its text.
 #[salsa::input(debug)]
