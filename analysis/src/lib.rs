@@ -10,5 +10,5 @@ pub mod program;
 pub mod system;
 pub mod types;
 
-pub use program::{Program, TypeKey, load};
+pub use program::{Program, TypeKey, Workspace, load, loaded_program};
 pub use system::{MemorySystem, System};

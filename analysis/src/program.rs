@@ -10,7 +10,7 @@ use vgc_ir::{Code, Db, Diagnostic, SourceFile};
 use vgc_parser::go::TypeExpr;
 
 /// A loaded package.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Package {
     /// Import path.
     pub path: String,
@@ -29,7 +29,7 @@ pub struct Package {
 }
 
 /// The loaded program.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Program {
     /// The main module's path.
     pub module: String,
@@ -37,6 +37,61 @@ pub struct Program {
     pub root: String,
     /// Packages by import path, targets first in path order, then read-only ones in load order.
     pub packages: IndexMap<String, Package>,
+}
+
+/// One package of the [`Workspace`]: what discovery found that the salsa `Package` input does not hold.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct PackageEntry {
+    /// Import path.
+    pub path: String,
+    /// Package name from the package clause (the files' majority).
+    pub name: String,
+    /// Directory.
+    pub dir: String,
+    /// The salsa input: files and target flag.
+    pub input: vgc_ir::Package,
+}
+
+/// The loaded module tree as a salsa input (one per database): the main module and every package, targets first
+/// in path order, then read-only ones in load order. [`sync`] creates or updates it; [`loaded_program`] derives the
+/// [`Program`] from it, so analyses and lowering are queries over it.
+#[salsa::input(singleton, debug)]
+pub struct Workspace {
+    /// The main module's path.
+    #[returns(ref)]
+    pub module: String,
+    /// The main module's root directory.
+    #[returns(ref)]
+    pub root: String,
+    /// Packages.
+    #[returns(ref)]
+    pub packages: Vec<PackageEntry>,
+}
+
+/// What [`discover`] found: the module and its packages with their files (file inputs already created).
+#[derive(Debug, Clone, Default)]
+pub struct Discovered {
+    /// The main module's path.
+    pub module: String,
+    /// The main module's root directory.
+    pub root: String,
+    /// Packages in [`Workspace`] order.
+    pub packages: Vec<DiscoveredPackage>,
+}
+
+/// A package [`discover`] found.
+#[derive(Debug, Clone)]
+pub struct DiscoveredPackage {
+    /// Import path.
+    pub path: String,
+    /// Package name (the files' majority package clause).
+    pub name: String,
+    /// Directory.
+    pub dir: String,
+    /// Its non-test Go files whose package clause is the majority's, sorted by path.
+    pub files: Vec<SourceFile>,
+    /// Under the build path.
+    pub target: bool,
 }
 
 /// A type's identity: (import path, name).
@@ -65,18 +120,50 @@ fn skip_dir(name: &str) -> bool {
     name.starts_with('.') || name.starts_with('_') || name == "testdata" || name == "vendor"
 }
 
-/// Loads the module containing `path` (a module root or a package directory inside one). Target packages are
-/// the directories under `path` holding non-test `.go` files. Every import referenced by a type expression is
-/// loaded read-only, transitively.
+/// Loads the module containing `path` (a module root or a package directory inside one) into `db`: discovers
+/// its packages ([`discover`]), creates or updates the [`Workspace`] input ([`sync`]) and returns the derived
+/// [`Program`] with the discovery diagnostics. Calling it again on the same database after files changed reuses
+/// every unchanged file and package input, so only queries over what changed re-run.
 ///
 /// # Errors
 /// Fatal problems (no `go.mod` found, unreadable build path) as diagnostics. Missing modules and unreadable files
 /// are returned in the diagnostics list alongside the program.
-pub fn load(
-    db: &dyn Db,
+pub fn load<D: Db>(
+    db: &mut D,
     sys: &dyn System,
     path: &str,
 ) -> Result<(Program, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let (found, diags) = discover(&*db, sys, path)?;
+    sync(db, found);
+    Ok((loaded_program(&*db).clone(), diags))
+}
+
+/// The file inputs of the database's current [`Workspace`] by path (empty before the first [`sync`]).
+fn known_files(db: &dyn Db) -> std::collections::HashMap<String, SourceFile> {
+    let Some(ws) = Workspace::try_get(db) else {
+        return std::collections::HashMap::new();
+    };
+    ws.packages(db)
+        .iter()
+        .flat_map(|p| p.input.files(db).iter())
+        .map(|f| (f.path(db).clone(), *f))
+        .collect()
+}
+
+/// Discovers the module containing `path`: target packages are the directories under `path` holding non-test
+/// `.go` files; every import referenced by a type expression is loaded read-only, transitively, through
+/// `go.mod`, `vendor/` and the module cache. A file whose path and text equal a file of the database's current
+/// [`Workspace`] keeps that input (so its parse and IR are reused); others get new inputs.
+///
+/// # Errors
+/// Fatal problems (no `go.mod` found, unreadable build path) as diagnostics. Missing modules and unreadable files
+/// are returned in the diagnostics list alongside the result.
+pub fn discover(
+    db: &dyn Db,
+    sys: &dyn System,
+    path: &str,
+) -> Result<(Discovered, Vec<Diagnostic>), Vec<Diagnostic>> {
+    let known = known_files(db);
     let path = path.trim_end_matches('/').to_string();
     if !sys.is_dir(&path) {
         return Err(vec![
@@ -103,11 +190,7 @@ pub fn load(
         }
     };
     let gomod = parse_go_mod(&gomod_text);
-    let mut prog = Program {
-        module: gomod.module.clone(),
-        root: root.clone(),
-        packages: IndexMap::new(),
-    };
+    let mut found: IndexMap<String, DiscoveredPackage> = IndexMap::new();
     let mut diags = Vec::new();
     // Target packages.
     let mut dirs = Vec::new();
@@ -116,7 +199,7 @@ pub fn load(
     // can), then index each package.
     let read: Vec<(String, Vec<SourceFile>)> = dirs
         .into_iter()
-        .filter_map(|dir| read_package_files(db, sys, &dir, &mut diags).map(|fs| (dir, fs)))
+        .filter_map(|dir| read_package_files(db, sys, &dir, &known, &mut diags).map(|fs| (dir, fs)))
         .collect();
     let all: Vec<SourceFile> = read.iter().flat_map(|(_, fs)| fs.iter().copied()).collect();
     db.prefetch_ir(&all);
@@ -130,33 +213,33 @@ pub fn load(
         } else {
             format!("{}/{rel}", gomod.module)
         };
-        if let Some(p) = index_package(db, files, &dir, &import, true) {
-            prog.packages.insert(import, p);
+        if let Some(p) = majority_files(db, files, &dir, &import, true) {
+            found.insert(import, p);
         }
     }
     // Read-only packages referenced by type expressions, transitively.
     let mut i = 0;
     let mut missing_reported = std::collections::BTreeSet::new();
-    while i < prog.packages.len() {
-        let imports = referenced_imports(db, &prog.packages[i]);
+    while i < found.len() {
+        let imports = referenced_imports(db, &found[i].files);
         for (import, at) in imports {
-            if prog.packages.contains_key(&import) {
+            if found.contains_key(&import) {
                 continue;
             }
             match resolve_import(sys, &root, &gomod, &import) {
                 Resolved::Dir(d) => {
-                    let files = read_package_files(db, sys, &d, &mut diags);
+                    let files = read_package_files(db, sys, &d, &known, &mut diags);
                     if let Some(p) = files.and_then(|fs| {
                         db.prefetch_ir(&fs);
-                        index_package(db, fs, &d, &import, false)
+                        majority_files(db, fs, &d, &import, false)
                     }) {
-                        prog.packages.insert(import, p);
+                        found.insert(import, p);
                     }
                 }
                 Resolved::Std => {}
                 // Read-only packages import far more than their API types need; an unresolvable import there
                 // matters only if a reachable type uses it, which lowering reports as an unresolved field type.
-                Resolved::Missing(..) | Resolved::Unknown if !prog.packages[i].target => {}
+                Resolved::Missing(..) | Resolved::Unknown if !found[i].target => {}
                 Resolved::Missing(m, v) => {
                     if missing_reported.insert(m.clone()) {
                         let (file, span) = at;
@@ -180,7 +263,101 @@ pub fn load(
         i += 1;
     }
     let _: &GoMod = &gomod;
-    Ok((prog, diags))
+    Ok((
+        Discovered {
+            module: gomod.module.clone(),
+            root,
+            packages: found.into_values().collect(),
+        },
+        diags,
+    ))
+}
+
+/// Makes the database's [`Workspace`] describe `found`, creating it on first use. A package input whose files
+/// and target flag are unchanged is kept as it is, and nothing is set when nothing differs, so an unchanged tree
+/// starts no new salsa revision and every query result stays valid.
+pub fn sync<D: Db>(db: &mut D, found: Discovered) -> Workspace {
+    use salsa::Setter as _;
+    let previous: std::collections::HashMap<String, vgc_ir::Package> = Workspace::try_get(&*db)
+        .map(|ws| {
+            ws.packages(&*db)
+                .iter()
+                .map(|p| (p.path.clone(), p.input))
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut entries = Vec::with_capacity(found.packages.len());
+    for p in found.packages {
+        let input = match previous.get(&p.path) {
+            Some(&input) => {
+                if *input.files(&*db) != p.files {
+                    input.set_files(db).to(p.files);
+                }
+                if *input.target(&*db) != p.target {
+                    input.set_target(db).to(p.target);
+                }
+                input
+            }
+            None => vgc_ir::Package::new(&*db, p.path.clone(), p.files, p.target),
+        };
+        entries.push(PackageEntry {
+            path: p.path,
+            name: p.name,
+            dir: p.dir,
+            input,
+        });
+    }
+    match Workspace::try_get(&*db) {
+        None => Workspace::new(&*db, found.module, found.root, entries),
+        Some(ws) => {
+            if *ws.module(&*db) != found.module {
+                ws.set_module(db).to(found.module);
+            }
+            if *ws.root(&*db) != found.root {
+                ws.set_root(db).to(found.root);
+            }
+            if *ws.packages(&*db) != entries {
+                ws.set_packages(db).to(entries);
+            }
+            ws
+        }
+    }
+}
+
+/// The [`Program`] of the database's [`Workspace`] (empty before the first [`sync`]): each package's files and
+/// an index of its declared types. Position-free, so it is backdated when only comments or layout change.
+#[salsa::tracked(returns(ref))]
+pub fn loaded_program(db: &dyn Db) -> Program {
+    let Some(ws) = Workspace::try_get(db) else {
+        return Program::default();
+    };
+    let mut packages = IndexMap::new();
+    for e in ws.packages(db) {
+        let files = e.input.files(db).clone();
+        let mut types = IndexMap::new();
+        for (fi, f) in files.iter().enumerate() {
+            for (ti, name) in vgc_ir::db::declared_types(db, *f).iter().enumerate() {
+                types.entry(name.clone()).or_insert((fi, ti));
+            }
+        }
+        packages.insert(
+            e.path.clone(),
+            Package {
+                path: e.path.clone(),
+                name: e.name.clone(),
+                dir: e.dir.clone(),
+                files,
+                target: *e.input.target(db),
+                types,
+                input: e.input,
+            },
+        );
+    }
+    Program {
+        module: ws.module(db).clone(),
+        root: ws.root(db).clone(),
+        packages,
+    }
 }
 
 fn collect_dirs(sys: &dyn System, dir: &str, out: &mut Vec<String>) {
@@ -204,6 +381,7 @@ fn read_package_files(
     db: &dyn Db,
     sys: &dyn System,
     dir: &str,
+    known: &std::collections::HashMap<String, SourceFile>,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Vec<SourceFile>> {
     let entries = match sys.read_dir(dir) {
@@ -223,7 +401,10 @@ fn read_package_files(
         }
         let p = format!("{dir}/{n}");
         match sys.read_file(&p) {
-            Ok(text) => files.push(SourceFile::new(db, p, Arc::from(text))),
+            Ok(text) => files.push(match known.get(&p) {
+                Some(&f) if **f.text(db) == *text => f,
+                _ => SourceFile::new(db, p, Arc::from(text)),
+            }),
             Err(e) => diags.push(
                 Diagnostic::error(Code::Io, format!("{p}: cannot read file: {e}"))
                     .with_hint("check the file's permissions and encoding (UTF-8)"),
@@ -233,43 +414,34 @@ fn read_package_files(
     Some(files)
 }
 
-/// Builds a [`Package`] from its files: keeps the files whose package clause is the majority's, indexes the
-/// declared types and creates the salsa `Package` input. `None` when no file remains.
-fn index_package(
+/// Keeps the files whose package clause is the majority's (build-constrained generators such as `package main`
+/// files are left out). `None` when no file remains.
+fn majority_files(
     db: &dyn Db,
     files: Vec<SourceFile>,
     dir: &str,
     import: &str,
     target: bool,
-) -> Option<Package> {
+) -> Option<DiscoveredPackage> {
     // Build-constrained files (`//go:build ignore` and similar) are rare in API packages; files whose package
     // clause disagrees with the majority (e.g. `package main` generators) are skipped.
     let irs: Vec<&FileIr> = files.iter().map(|f| vgc_ir::db::file_ir(db, *f)).collect();
     let name = majority_name(&irs);
-    let mut keep = Vec::new();
-    for (f, ir) in files.iter().zip(&irs) {
-        if ir.package == name {
-            keep.push(*f);
-        }
-    }
-    let mut types = IndexMap::new();
-    for (fi, f) in keep.iter().enumerate() {
-        for (ti, name) in vgc_ir::db::declared_types(db, *f).iter().enumerate() {
-            types.entry(name.clone()).or_insert((fi, ti));
-        }
-    }
+    let keep: Vec<SourceFile> = files
+        .iter()
+        .zip(&irs)
+        .filter(|(_, ir)| ir.package == name)
+        .map(|(f, _)| *f)
+        .collect();
     if keep.is_empty() {
         return None;
     }
-    let input = vgc_ir::Package::new(db, import.to_string(), keep.clone(), target);
-    Some(Package {
+    Some(DiscoveredPackage {
         path: import.to_string(),
         name,
         dir: dir.to_string(),
         files: keep,
         target,
-        types,
-        input,
     })
 }
 
@@ -289,9 +461,12 @@ fn majority_name(irs: &[&FileIr]) -> String {
 
 /// Imports used by type expressions of the package's struct fields and type definitions, with one place that
 /// uses each (for diagnostics).
-fn referenced_imports(db: &dyn Db, p: &Package) -> Vec<(String, (String, std::ops::Range<usize>))> {
+fn referenced_imports(
+    db: &dyn Db,
+    files: &[SourceFile],
+) -> Vec<(String, (String, std::ops::Range<usize>))> {
     let mut out: IndexMap<String, (String, std::ops::Range<usize>)> = IndexMap::new();
-    for f in &p.files {
+    for f in files {
         let ir = vgc_ir::db::file_ir(db, *f);
         let mut visit = |e: &TypeExpr, at| {
             let mut quals = Vec::new();

@@ -253,7 +253,6 @@ pub fn gen_config(
             .iter()
             .filter(|u| u.name == "k8s:validation-gen")
         {
-            let at = vgc_ir::db::span_of(db, *f, u.at);
             let v = u.raw_value.clone().unwrap_or_default();
             let v = v.trim();
             any = true;
@@ -268,7 +267,7 @@ pub fn gen_config(
             } else {
                 diags.push(
                     Diagnostic::error(Code::GeneratorConfig, format!("unknown k8s:validation-gen value {v:?}"))
-                        .at(f.path(db).clone(), at)
+                        .at(f.path(db).clone(), vgc_ir::db::span_of(db, *f, u.at))
                         .with_hint("use `*`, `TypesWithField=<GoField>`, `TypesWithSuffix=<suffix>` or `false`"),
                 );
             }

@@ -20,11 +20,15 @@ impl salsa::Database for Database {}
 #[salsa::db]
 impl vgc_ir::Db for Database {
     /// One database clone per rayon job (only ever called from the top level, outside any query).
-    fn prefetch_ir(&self, files: &[vgc_ir::SourceFile]) {
+    fn par_each(&self, n: usize, job: &(dyn Fn(&dyn vgc_ir::Db, usize) + Sync)) {
         use rayon::prelude::*;
-        files.par_iter().for_each_with(self.clone(), |db, f| {
-            let _ = vgc_ir::db::file_ir(db, *f);
-        });
+        (0..n)
+            .into_par_iter()
+            .for_each_with(self.clone(), |db, i| job(&*db, i));
+    }
+
+    fn as_dyn(&self) -> &dyn vgc_ir::Db {
+        self
     }
 }
 
@@ -113,13 +117,15 @@ impl BuildOutcome {
     }
 }
 
-/// Loads the program, checks every tag and lowers it: fills `out` (sources, tag-line counts, sorted diagnostics,
-/// stats). Returns the program and the plan, or `None` when nothing could be loaded.
+/// Loads the program into `db` (reusing every unchanged input of an earlier load), checks every tag and lowers
+/// it: fills `out` (tag-line counts, sorted diagnostics, the sources of the files they point into, stats).
+/// Returns the program and the plan, or `None` when nothing could be loaded.
 fn analyze(
-    db: &Database,
+    db: &mut Database,
     req: &BuildRequest,
     out: &mut BuildOutcome,
 ) -> Option<(vgc_analysis::Program, vgc_lowering::CratePlan)> {
+    use salsa::Setter as _;
     let sys = OsSystem;
     let mut clock = std::time::Instant::now();
     let (prog, mut diags) = match vgc_analysis::load(db, &sys, &req.path) {
@@ -129,16 +135,21 @@ fn analyze(
             return None;
         }
     };
-    for p in prog.packages.values() {
+    match vgc_ir::Settings::try_get(&*db) {
+        None => {
+            vgc_ir::Settings::new(&*db, req.extra_roots.clone());
+        }
+        Some(s) if *s.extra_roots(&*db) != req.extra_roots => {
+            s.set_extra_roots(db).to(req.extra_roots.clone());
+        }
+        Some(_) => {}
+    }
+    let db = &*db;
+    for p in prog.packages.values().filter(|p| p.target) {
         for f in &p.files {
-            out.sources
-                .insert(f.path(db).clone(), f.text(db).to_string());
-            if p.target {
-                let ir = vgc_ir::db::file_ir(db, *f);
-                out.tag_lines += ir.package_tags.len();
-                out.tag_syntax_errors +=
-                    ir.package_tags.iter().filter(|u| u.parsed.is_err()).count();
-            }
+            let ir = vgc_ir::db::file_ir(db, *f);
+            out.tag_lines += ir.package_tags.len();
+            out.tag_syntax_errors += ir.package_tags.iter().filter(|u| u.parsed.is_err()).count();
         }
     }
     out.timings.push(("load", clock.elapsed()));
@@ -148,16 +159,38 @@ fn analyze(
     }
     out.timings.push(("check", clock.elapsed()));
     clock = std::time::Instant::now();
-    vgc_ir::Settings::new(db, req.extra_roots.clone());
-    let mut plan = vgc_lowering::lower(db, &prog);
+    let plan = vgc_lowering::crate_plan(db).clone();
     out.timings.push(("lower", clock.elapsed()));
-    plan.stats.packages = prog.packages.len();
     diags.extend(plan.diagnostics.iter().cloned());
     // Diagnostics from read-only packages' lowering are kept: their tags apply too.
     sort_diagnostics(&mut diags);
     out.diagnostics = diags;
     out.stats = plan.stats;
+    let wanted: std::collections::BTreeSet<String> = out
+        .diagnostics
+        .iter()
+        .filter_map(|d| d.file.clone())
+        .collect();
+    add_sources(db, &prog, out, |path| wanted.contains(path));
     Some((prog, plan))
+}
+
+/// Copies the text of the program's files that `want` selects into `out.sources` (for rendering diagnostics,
+/// suppressions and fixes).
+fn add_sources(
+    db: &dyn vgc_ir::Db,
+    prog: &vgc_analysis::Program,
+    out: &mut BuildOutcome,
+    want: impl Fn(&str) -> bool,
+) {
+    let mut add = BTreeMap::new();
+    for f in prog.packages.values().flat_map(|p| &p.files) {
+        let path = f.path(db);
+        if want(path) {
+            add.insert(path.clone(), f.text(db).to_string());
+        }
+    }
+    out.sources.extend(add);
 }
 
 fn sort_diagnostics(diags: &mut Vec<Diagnostic>) {
@@ -179,11 +212,13 @@ pub struct LintSettings {
 /// severities and the `vgc:ignore` suppressions applied, sorted by file and position. Nothing is written.
 #[must_use]
 pub fn lint(req: &BuildRequest, settings: &LintSettings) -> BuildOutcome {
-    let db = Database::default();
+    let mut db = Database::default();
     let mut out = BuildOutcome::default();
-    let Some((prog, plan)) = analyze(&db, req, &mut out) else {
+    let Some((prog, plan)) = analyze(&mut db, req, &mut out) else {
         return out;
     };
+    // Suppressions (`vgc:ignore`) and fixes read any file.
+    add_sources(&db, &prog, &mut out, |_| true);
     let mut diags = vgc_analysis::lint::lint(&db, &prog, &req.extra_roots);
     let drift = vgc_lowering::drift::drift(&db, &prog, &plan, &settings.exceptions);
     diags.extend(drift.diagnostics);
@@ -207,69 +242,98 @@ pub fn lint(req: &BuildRequest, settings: &LintSettings) -> BuildOutcome {
     out
 }
 
-/// Runs the pipeline. Outputs are written only when there is no error diagnostic, each file atomically.
+/// Runs the pipeline once in a fresh [`Session`]. Outputs are written only when there is no error diagnostic,
+/// each file atomically and only when its bytes change.
 #[must_use]
 pub fn build(req: &BuildRequest) -> BuildOutcome {
-    let db = Database::default();
-    let mut out = BuildOutcome::default();
-    let Some(plan) = analyze(&db, req, &mut out).map(|(_, plan)| plan) else {
-        return out;
-    };
-    if out.errors() > 0 || req.check_only {
-        out.plan = plan;
-        return out;
+    Session::default().build(req)
+}
+
+/// A live build: one salsa database kept across builds (`vgc watch`), so a rebuild re-runs only the queries whose
+/// inputs changed — parsing of edited files, whole-crate lowering when some IR changed, and code generation of
+/// the modules whose plan changed — and a formatting memo so unchanged modules are not formatted again.
+#[derive(Default)]
+pub struct Session {
+    db: Database,
+    /// Module path → (BLAKE3 of the prettyplease text, what rustfmt made of it).
+    formatted: BTreeMap<String, (String, String)>,
+}
+
+impl Session {
+    /// The session's database (tests read the salsa event log through their own database instead).
+    #[must_use]
+    pub fn db(&self) -> &Database {
+        &self.db
     }
-    let opts = Options {
-        crate_name: req.crate_name.clone(),
-        runtime: req.runtime.clone(),
-    };
-    let mut clock = std::time::Instant::now();
-    match vgc_codegen::generate(&plan, &opts) {
-        Ok(mut files) => {
-            out.timings.push(("codegen", clock.elapsed()));
-            clock = std::time::Instant::now();
-            let mut cache = req
-                .out
-                .as_deref()
-                .filter(|_| !req.no_cache)
-                .map(|d| FmtCache::load(d, &mut out.notes));
-            out.fmt_cache_hits = format_all(&mut files, cache.as_mut(), req.out.as_deref());
-            if let (Some(c), Some(dir)) = (&cache, req.out.as_ref().filter(|_| !req.no_cache)) {
-                c.save(dir);
-            }
-            out.files = files;
-            out.timings.push(("format", clock.elapsed()));
-            clock = std::time::Instant::now();
-        }
-        Err(e) => {
-            out.io_error = Some(format!(
-                "internal error: generated code for {} does not parse: {}",
-                e.module, e.message
-            ));
+
+    /// Runs the pipeline against the current state of the files (see [`build`]).
+    #[must_use]
+    pub fn build(&mut self, req: &BuildRequest) -> BuildOutcome {
+        let mut out = BuildOutcome::default();
+        let Some(plan) = analyze(&mut self.db, req, &mut out).map(|(_, plan)| plan) else {
+            return out;
+        };
+        if out.errors() > 0 || req.check_only {
             out.plan = plan;
             return out;
         }
-    }
-    if let Some(dir) = &req.out {
-        if req.custom_stub
-            && !dir.join("src/custom.rs").exists()
-            && let Some(mut stub) = vgc_codegen::custom_stub(&plan, &opts)
-        {
-            if let Some(formatted) = rustfmt(&stub.contents) {
-                stub.contents = formatted;
+        let opts = Options {
+            crate_name: req.crate_name.clone(),
+            runtime: req.runtime.clone(),
+        };
+        let mut clock = std::time::Instant::now();
+        match vgc_codegen::generate_incremental(&self.db, &opts) {
+            Ok(mut files) => {
+                out.timings.push(("codegen", clock.elapsed()));
+                clock = std::time::Instant::now();
+                let mut cache = req
+                    .out
+                    .as_deref()
+                    .filter(|_| !req.no_cache)
+                    .map(|d| FmtCache::load(d, &mut out.notes));
+                out.fmt_cache_hits = format_all(
+                    &mut files,
+                    cache.as_mut(),
+                    req.out.as_deref(),
+                    &mut self.formatted,
+                );
+                if let (Some(c), Some(dir)) = (&cache, req.out.as_ref().filter(|_| !req.no_cache)) {
+                    c.save(dir);
+                }
+                out.files = files;
+                out.timings.push(("format", clock.elapsed()));
+                clock = std::time::Instant::now();
             }
-            out.files.push(stub);
-        }
-        for f in &out.files {
-            if let Err(e) = write_atomic(&dir.join(&f.path), &f.contents) {
-                out.io_error = Some(format!("{}: {e}", dir.join(&f.path).display()));
-                break;
+            Err(e) => {
+                out.io_error = Some(format!(
+                    "internal error: generated code for {} does not parse: {}",
+                    e.module, e.message
+                ));
+                out.plan = plan;
+                return out;
             }
         }
-        out.timings.push(("write", clock.elapsed()));
+        if let Some(dir) = &req.out {
+            if req.custom_stub
+                && !dir.join("src/custom.rs").exists()
+                && let Some(mut stub) = vgc_codegen::custom_stub(&plan, &opts)
+            {
+                if let Some(formatted) = rustfmt(&stub.contents) {
+                    stub.contents = formatted;
+                }
+                out.files.push(stub);
+            }
+            for f in &out.files {
+                if let Err(e) = write_atomic(&dir.join(&f.path), &f.contents) {
+                    out.io_error = Some(format!("{}: {e}", dir.join(&f.path).display()));
+                    break;
+                }
+            }
+            out.timings.push(("write", clock.elapsed()));
+        }
+        out.plan = plan;
+        out
     }
-    out.plan = plan;
-    out
 }
 
 /// The process exit code for an outcome: 2 for usage or IO failures (nothing could be loaded, an output could
@@ -358,19 +422,36 @@ fn format_all(
     files: &mut [GeneratedFile],
     cache: Option<&mut FmtCache>,
     dir: Option<&std::path::Path>,
+    memo: &mut BTreeMap<String, (String, String)>,
 ) -> usize {
     use rayon::prelude::*;
     let entries = cache.as_ref().map(|c| &c.entries);
     let unformatted: Vec<Option<String>> = files
-        .iter()
+        .par_iter()
         .map(|f| f.path.ends_with(".rs").then(|| hash(&f.contents)))
         .collect();
+    // A live session remembers what it formatted: no disk access at all for those.
+    let mut memo_hits = 0;
+    let mut from_memo = vec![false; files.len()];
+    for (i, (f, u)) in files.iter_mut().zip(&unformatted).enumerate() {
+        if let (Some(u), Some((mu, text))) = (u, memo.get(&f.path))
+            && u == mu
+        {
+            f.contents.clone_from(text);
+            from_memo[i] = true;
+            memo_hits += 1;
+        }
+    }
     // Cache hits: the prettyplease text is the one the cached file was formatted from, and the file on disk is
     // still what rustfmt made of it.
     let hits: Vec<Option<String>> = files
         .par_iter()
         .zip(&unformatted)
-        .map(|(f, u)| {
+        .zip(&from_memo)
+        .map(|((f, u), &memoized)| {
+            if memoized {
+                return None;
+            }
             let (entries, dir, u) = (entries?, dir?, u.as_ref()?);
             let (cu, cf) = entries.get(&f.path)?;
             if cu != u {
@@ -388,11 +469,17 @@ fn format_all(
                 files[i].contents = disk;
                 hit_count += 1;
             }
-            None if unformatted[i].is_some() => todo.push(i),
+            None if unformatted[i].is_some() && !from_memo[i] => todo.push(i),
             None => {}
         }
     }
     format_batched(files, &todo, dir);
+    memo.clear();
+    for (f, u) in files.iter().zip(&unformatted) {
+        if let Some(u) = u {
+            memo.insert(f.path.clone(), (u.clone(), f.contents.clone()));
+        }
+    }
     if let Some(cache) = cache {
         cache.entries.clear();
         for (f, u) in files.iter().zip(unformatted) {
@@ -401,7 +488,7 @@ fn format_all(
             }
         }
     }
-    hit_count
+    hit_count + memo_hits
 }
 
 /// The directory a generated module file's child modules live in (`src/core/mod.rs` → `src/core/`,

@@ -21,8 +21,60 @@ fn ident(s: &str) -> Ident {
 }
 
 struct Ctx<'a> {
-    modules: BTreeMap<String, Vec<String>>,
-    types: BTreeMap<TypeKey, &'a TypePlan>,
+    modules: &'a BTreeMap<String, Vec<String>>,
+    types: &'a BTreeSet<TypeKey>,
+}
+
+/// What codegen of one module needs to know about the whole crate: where every package's module is, which types
+/// are generated, the module tree, and whether the crate has `customValidation` functions. Small and `Eq`, so
+/// the salsa query computing it is backdated unless the crate's shape changes, and modules whose own plan did not
+/// change are not generated again.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Layout {
+    /// Go import path → Rust module path.
+    pub modules: BTreeMap<String, Vec<String>>,
+    /// Every generated type.
+    pub types: BTreeSet<TypeKey>,
+    /// Module path → child module names (every prefix of a module path is a parent).
+    pub children: BTreeMap<Vec<String>, BTreeSet<String>>,
+    /// Module path → the Go package generated into it.
+    pub leaves: BTreeMap<Vec<String>, String>,
+    /// Some module has `customValidation` checks (the crate root declares `mod custom`).
+    pub custom: bool,
+}
+
+impl Layout {
+    /// The layout of `plan`.
+    pub fn of(plan: &CratePlan) -> Self {
+        let mut l = Self::default();
+        for m in &plan.modules {
+            l.modules.insert(m.pkg.clone(), m.module_path.clone());
+            l.types.extend(m.types.iter().map(|t| t.key.clone()));
+            for i in 0..m.module_path.len() {
+                l.children
+                    .entry(m.module_path[..i].to_vec())
+                    .or_default()
+                    .insert(m.module_path[i].clone());
+            }
+            l.leaves.insert(m.module_path.clone(), m.pkg.clone());
+            l.custom |= !custom_checks(m).is_empty();
+        }
+        l
+    }
+
+    /// Every module file's module path (parents and leaves), sorted.
+    pub fn module_paths(&self) -> Vec<Vec<String>> {
+        let mut all: BTreeSet<Vec<String>> = self.children.keys().cloned().collect();
+        all.extend(self.leaves.keys().cloned());
+        all.into_iter().collect()
+    }
+
+    fn ctx(&self) -> Ctx<'_> {
+        Ctx {
+            modules: &self.modules,
+            types: &self.types,
+        }
+    }
 }
 
 impl Ctx<'_> {
@@ -41,7 +93,7 @@ impl Ctx<'_> {
     fn ty(&self, t: &RustTy) -> TokenStream {
         match t {
             RustTy::Builtin(b) => builtin(*b),
-            RustTy::Named(k) if self.types.contains_key(k) => self.path_of(k),
+            RustTy::Named(k) if self.types.contains(k) => self.path_of(k),
             RustTy::Named(_) | RustTy::Json => quote!(::serde_json::Value),
             RustTy::WellKnown(w) => {
                 let n = format_ident!("{}", format!("{w:?}"));
@@ -88,64 +140,51 @@ pub(crate) fn generate(
     plan: &CratePlan,
     opts: &Options,
 ) -> Result<Vec<GeneratedFile>, CodegenError> {
-    let mut ctx = Ctx {
-        modules: BTreeMap::new(),
-        types: BTreeMap::new(),
-    };
-    for m in &plan.modules {
-        ctx.modules.insert(m.pkg.clone(), m.module_path.clone());
-        for t in &m.types {
-            ctx.types.insert(t.key.clone(), t);
-        }
-    }
-    // Module tree: every prefix of a module path is a parent module.
-    let mut children: BTreeMap<Vec<String>, BTreeSet<String>> = BTreeMap::new();
-    for m in &plan.modules {
-        for i in 0..m.module_path.len() {
-            children
-                .entry(m.module_path[..i].to_vec())
-                .or_default()
-                .insert(m.module_path[i].clone());
-        }
-    }
-    let leaf: BTreeMap<Vec<String>, &ModulePlan> = plan
-        .modules
-        .iter()
-        .map(|m| (m.module_path.clone(), m))
-        .collect();
-    let mut all: BTreeSet<Vec<String>> = children.keys().cloned().collect();
-    all.extend(leaf.keys().cloned());
+    let layout = Layout::of(plan);
+    let leaf: BTreeMap<&str, &ModulePlan> =
+        plan.modules.iter().map(|m| (m.pkg.as_str(), m)).collect();
     // Modules are independent: quote, syn and prettyplease run in parallel, one module per job (token streams
     // never cross threads).
-    let all: Vec<Vec<String>> = all.into_iter().collect();
-    let mut files = all
+    let mut files = layout
+        .module_paths()
         .par_iter()
-        .map(|path| emit_module(&ctx, plan, &children, &leaf, path))
+        .map(|path| {
+            let m = layout
+                .leaves
+                .get(path)
+                .and_then(|pkg| leaf.get(pkg.as_str()));
+            emit_module(&layout, m.copied(), path)
+        })
         .collect::<Result<Vec<GeneratedFile>, CodegenError>>()?;
+    files.push(cargo_toml(opts));
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(files)
+}
+
+/// The generated crate's `Cargo.toml`.
+pub(crate) fn cargo_toml(opts: &Options) -> GeneratedFile {
     let dep = match &opts.runtime {
         RuntimeDep::Path(p) => format!("{{ path = {p:?} }}"),
         RuntimeDep::Version(v) => format!("{v:?}"),
     };
-    files.push(GeneratedFile {
+    GeneratedFile {
         path: "Cargo.toml".into(),
         contents: format!(
             "# @generated by vgc. Do not edit.\n[package]\nname = {:?}\nversion = \"0.1.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\nvgc-runtime = {dep}\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n",
             opts.crate_name
         ),
-    });
-    files.sort_by(|a, b| a.path.cmp(&b.path));
-    Ok(files)
+    }
 }
 
 /// One module file: child module declarations, the package doc, and the module's items, parsed by syn and
 /// printed by prettyplease. The crate root also carries the crate attributes and the `custom` module.
-fn emit_module(
-    ctx: &Ctx<'_>,
-    plan: &CratePlan,
-    children: &BTreeMap<Vec<String>, BTreeSet<String>>,
-    leaf: &BTreeMap<Vec<String>, &ModulePlan>,
+pub(crate) fn emit_module(
+    layout: &Layout,
+    module: Option<&ModulePlan>,
     path: &[String],
 ) -> Result<GeneratedFile, CodegenError> {
+    let ctx = &layout.ctx();
+    let children = &layout.children;
     let mods: Vec<TokenStream> = children
         .get(path)
         .into_iter()
@@ -155,12 +194,11 @@ fn emit_module(
             quote!(pub mod #c;)
         })
         .collect();
-    let body = match leaf.get(path) {
+    let body = match module {
         Some(m) => module_body(ctx, m),
         None => TokenStream::new(),
     };
-    let custom_mod = if path.is_empty() && plan.modules.iter().any(|m| !custom_checks(m).is_empty())
-    {
+    let custom_mod = if path.is_empty() && layout.custom {
         quote! {
             /// Hand-written `+k8s:customValidation` functions: create `src/custom.rs` with `pub struct Custom;`
             /// and implement each generated module's `Custom` trait for it (see the README).
@@ -171,7 +209,7 @@ fn emit_module(
     };
     // Inner attributes must precede every item, including child `pub mod` declarations (a Go package with
     // sub-packages is a module with child modules).
-    let package_doc = leaf.get(path).map(|m| {
+    let package_doc = module.map(|m| {
         let doc = format!(" Go package `{}`.", m.pkg);
         quote!(#![doc = #doc])
     });
@@ -1224,16 +1262,8 @@ fn field_code(ctx: &Ctx<'_>, f: &FieldPlan) -> TokenStream {
 fn unused(_: WellKnown) {}
 
 pub(crate) fn custom_stub(plan: &CratePlan, _opts: &Options) -> Option<GeneratedFile> {
-    let mut ctx = Ctx {
-        modules: BTreeMap::new(),
-        types: BTreeMap::new(),
-    };
-    for m in &plan.modules {
-        ctx.modules.insert(m.pkg.clone(), m.module_path.clone());
-        for t in &m.types {
-            ctx.types.insert(t.key.clone(), t);
-        }
-    }
+    let layout = Layout::of(plan);
+    let ctx = layout.ctx();
     let mut impls = Vec::new();
     for m in &plan.modules {
         let checks = custom_checks(m);

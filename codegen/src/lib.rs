@@ -5,7 +5,9 @@
 
 mod emit;
 
-use vgc_lowering::CratePlan;
+pub use emit::Layout;
+use vgc_ir::Db;
+use vgc_lowering::{CratePlan, ModuleKey, module_plan};
 
 /// One generated file: path relative to the crate root and its contents.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -58,4 +60,61 @@ pub fn custom_stub(plan: &CratePlan, opts: &Options) -> Option<GeneratedFile> {
 /// A [`CodegenError`] if emitted code fails to parse (a bug in vgc, never in the input).
 pub fn generate(plan: &CratePlan, opts: &Options) -> Result<Vec<GeneratedFile>, CodegenError> {
     emit::generate(plan, opts)
+}
+
+/// The [`Layout`] of the database's [`vgc_lowering::crate_plan`].
+#[salsa::tracked(returns(ref))]
+pub fn layout(db: &dyn Db) -> Layout {
+    Layout::of(vgc_lowering::crate_plan(db))
+}
+
+/// A module file's identity as a salsa key: its Rust module path (`[]` is the crate root).
+#[salsa::interned(debug)]
+pub struct ModuleFileKey<'db> {
+    /// Module path segments.
+    #[returns(ref)]
+    pub path: Vec<String>,
+}
+
+/// One module file (`src/lib.rs`, `src/<group>/mod.rs` or `src/<group>/<version>.rs`) of the crate
+/// [`generate_incremental`] produces, unformatted (prettyplease). Depends on the [`layout`] and on its own
+/// package's [`module_plan`] only, so it re-runs only when that package's plan or the crate's shape changes.
+///
+/// # Errors
+/// A [`CodegenError`] if the emitted code fails to parse (a bug in vgc, never in the input).
+#[salsa::tracked(returns(ref))]
+pub fn module_file<'db>(
+    db: &'db dyn Db,
+    key: ModuleFileKey<'db>,
+) -> Result<GeneratedFile, CodegenError> {
+    let layout = layout(db);
+    let path = key.path(db);
+    let module = layout
+        .leaves
+        .get(path)
+        .and_then(|pkg| module_plan(db, ModuleKey::new(db, pkg.clone())).as_ref());
+    emit::emit_module(layout, module, path)
+}
+
+/// [`generate`] for the database's workspace, through the per-module queries: after an edit, only the modules
+/// whose inputs changed are generated again. Modules are computed in parallel through
+/// [`vgc_ir::Db::par_each`]. The output equals `generate(crate_plan(db), opts)`.
+///
+/// # Errors
+/// The first [`CodegenError`] by module path.
+pub fn generate_incremental(
+    db: &dyn Db,
+    opts: &Options,
+) -> Result<Vec<GeneratedFile>, CodegenError> {
+    let paths = layout(db).module_paths();
+    db.par_each(paths.len(), &|db, i| {
+        let _ = module_file(db, ModuleFileKey::new(db, paths[i].clone()));
+    });
+    let mut files = Vec::with_capacity(paths.len() + 1);
+    for p in paths {
+        files.push(module_file(db, ModuleFileKey::new(db, p)).clone()?);
+    }
+    files.push(emit::cargo_toml(opts));
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(files)
 }

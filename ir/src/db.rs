@@ -13,12 +13,24 @@ use vgc_parser::go::GoFile;
 /// The database trait every vgc layer builds on.
 #[salsa::db]
 pub trait Db: salsa::Database {
-    /// Computes [`file_ir`] (and so [`parsed_go`]) for `files` ahead of use, in parallel where the concrete
-    /// database can hand clones of itself to worker threads (the CLI's does, with rayon). The default computes
-    /// nothing: callers then compute each file's IR on first use, on the calling thread. Results are the same
-    /// either way; only the wall time differs.
+    /// Runs `job(db, i)` for every `i` in `0..n`, in parallel where the concrete database can hand clones of
+    /// itself to worker threads (the CLI's does, with rayon: one clone per job, only ever called from the top
+    /// level, never inside a query). The default runs the jobs in order on the calling thread. Used to compute
+    /// independent queries ahead of use (parsing files, generating modules); results are the same either way.
+    fn par_each(&self, n: usize, job: &(dyn Fn(&dyn Db, usize) + Sync)) {
+        for i in 0..n {
+            job(self.as_dyn(), i);
+        }
+    }
+
+    /// `self` as a trait object.
+    fn as_dyn(&self) -> &dyn Db;
+
+    /// Computes [`file_ir`] (and so [`parsed_go`]) for `files` ahead of use, through [`Db::par_each`].
     fn prefetch_ir(&self, files: &[SourceFile]) {
-        let _ = files;
+        self.par_each(files.len(), &|db, i| {
+            let _ = file_ir(db, files[i]);
+        });
     }
 }
 
@@ -182,7 +194,11 @@ mod tests {
     #[salsa::db]
     impl salsa::Database for TestDb {}
     #[salsa::db]
-    impl Db for TestDb {}
+    impl Db for TestDb {
+        fn as_dyn(&self) -> &dyn Db {
+            self
+        }
+    }
 
     const V1: &str = "package p\n\n// T is a type.\n// +k8s:validation-gen=true\ntype T struct {\n\t// +k8s:required\n\tA *string `json:\"a\"`\n}\n";
 

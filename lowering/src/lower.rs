@@ -15,7 +15,7 @@ use vgc_parser::go::{ConstValue, TypeExpr};
 use vgc_parser::tags::{Scalar, Tag};
 
 /// The lowered crate: modules, diagnostics and counts.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CratePlan {
     /// One module per Go package with generated types, sorted by module path.
     pub modules: Vec<ModulePlan>,
@@ -23,6 +23,38 @@ pub struct CratePlan {
     pub diagnostics: Vec<Diagnostic>,
     /// Counts.
     pub stats: Stats,
+}
+
+/// The lowered crate of the database's [`vgc_analysis::Workspace`] ([`lower`] over
+/// [`vgc_analysis::loaded_program`]), with the package count in its stats. Lowering reads source positions only
+/// to place diagnostics, so on a tree without lowering diagnostics a comment or layout edit does not re-run it.
+#[salsa::tracked(returns(ref))]
+pub fn crate_plan(db: &dyn Db) -> CratePlan {
+    let prog = vgc_analysis::loaded_program(db);
+    let mut plan = lower(db, prog);
+    plan.stats.packages = prog.packages.len();
+    plan
+}
+
+/// A Go package's identity as a salsa key (its import path), for per-module queries.
+#[salsa::interned(debug)]
+pub struct ModuleKey<'db> {
+    /// Import path.
+    #[returns(ref)]
+    pub pkg: String,
+}
+
+/// The plan of one Go package's module, projected out of [`crate_plan`] (`None` when the package generates no
+/// module). The firewall between whole-crate lowering and per-module codegen: it is backdated when the package's
+/// plan is unchanged, so editing one package's tags re-generates only that package's module.
+#[salsa::tracked(returns(ref))]
+pub fn module_plan<'db>(db: &'db dyn Db, key: ModuleKey<'db>) -> Option<ModulePlan> {
+    let pkg = key.pkg(db);
+    crate_plan(db)
+        .modules
+        .iter()
+        .find(|m| m.pkg == *pkg)
+        .cloned()
 }
 
 /// Rust module path of a Go package: relative to the main module for its own packages, `ext::<sanitized import
