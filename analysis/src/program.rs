@@ -133,9 +133,27 @@ pub fn load<D: Db>(
     sys: &dyn System,
     path: &str,
 ) -> Result<(Program, Vec<Diagnostic>), Vec<Diagnostic>> {
+    refresh(db, sys);
     let (found, diags) = discover(&*db, sys, path)?;
     sync(db, found);
     Ok((loaded_program(&*db).clone(), diags))
+}
+
+/// Re-reads every file of the database's current [`Workspace`] and sets the text of those that changed on disk,
+/// so an edited file keeps its input (and its dependents see a text change, not a new file). Files that can no
+/// longer be read are left alone: discovery does not list them any more.
+pub fn refresh<D: Db>(db: &mut D, sys: &dyn System) {
+    use salsa::Setter as _;
+    let changed: Vec<(SourceFile, String)> = known_files(&*db)
+        .into_values()
+        .filter_map(|f| {
+            let text = sys.read_file(f.path(&*db)).ok()?;
+            (**f.text(&*db) != *text).then_some((f, text))
+        })
+        .collect();
+    for (f, text) in changed {
+        f.set_text(db).to(Arc::from(text));
+    }
 }
 
 /// The file inputs of the database's current [`Workspace`] by path (empty before the first [`sync`]).

@@ -12,6 +12,38 @@ use vgc_lowering::plan::Stats;
 #[derive(Clone, Default)]
 pub struct Database {
     storage: salsa::Storage<Self>,
+    /// Queries executed since the last [`Database::take_executed`], when built with [`Database::logging`].
+    log: Option<std::sync::Arc<std::sync::Mutex<Vec<String>>>>,
+}
+
+impl Database {
+    /// A database that records every query execution (salsa `WillExecute` events, as `name(Id(..))`) — the
+    /// incrementality tests read it to prove what a change re-runs.
+    #[must_use]
+    pub fn logging() -> Self {
+        let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = log.clone();
+        let storage = salsa::Storage::new(Some(Box::new(move |e: salsa::Event| {
+            if let salsa::EventKind::WillExecute { database_key } = e.kind
+                && let Ok(mut l) = sink.lock()
+            {
+                l.push(format!("{database_key:?}"));
+            }
+        })));
+        Self {
+            storage,
+            log: Some(log),
+        }
+    }
+
+    /// The queries executed since the previous call (empty unless built with [`Database::logging`]).
+    #[must_use]
+    pub fn take_executed(&self) -> Vec<String> {
+        self.log
+            .as_ref()
+            .and_then(|l| l.lock().ok().map(|mut v| std::mem::take(&mut *v)))
+            .unwrap_or_default()
+    }
 }
 
 #[salsa::db]
@@ -96,6 +128,11 @@ pub struct BuildOutcome {
     pub notes: Vec<String>,
     /// Generated `.rs` files taken from the formatting cache instead of running rustfmt.
     pub fmt_cache_hits: usize,
+    /// Generated files actually written (the others already had these bytes).
+    pub written: usize,
+    /// Generated module files of the previous build that this build no longer generates (a package disappeared),
+    /// removed from the output directory.
+    pub removed: usize,
     /// Wall time per pipeline phase, in order (`load`, `check`, `lower`, `codegen`, `format`, `write`), for
     /// `--timings`.
     pub timings: Vec<(&'static str, std::time::Duration)>,
@@ -260,7 +297,16 @@ pub struct Session {
 }
 
 impl Session {
-    /// The session's database (tests read the salsa event log through their own database instead).
+    /// A session over `db` (e.g. [`Database::logging`]).
+    #[must_use]
+    pub fn with_database(db: Database) -> Self {
+        Self {
+            db,
+            formatted: BTreeMap::new(),
+        }
+    }
+
+    /// The session's database.
     #[must_use]
     pub fn db(&self) -> &Database {
         &self.db
@@ -282,6 +328,7 @@ impl Session {
             runtime: req.runtime.clone(),
         };
         let mut clock = std::time::Instant::now();
+        let stale;
         match vgc_codegen::generate_incremental(&self.db, &opts) {
             Ok(mut files) => {
                 out.timings.push(("codegen", clock.elapsed()));
@@ -291,6 +338,12 @@ impl Session {
                     .as_deref()
                     .filter(|_| !req.no_cache)
                     .map(|d| FmtCache::load(d, &mut out.notes));
+                // What the previous build generated, to remove modules of packages that disappeared.
+                let mut previous: std::collections::BTreeSet<String> =
+                    self.formatted.keys().cloned().collect();
+                if let Some(c) = &cache {
+                    previous.extend(c.entries.keys().cloned());
+                }
                 out.fmt_cache_hits = format_all(
                     &mut files,
                     cache.as_mut(),
@@ -300,6 +353,10 @@ impl Session {
                 if let (Some(c), Some(dir)) = (&cache, req.out.as_ref().filter(|_| !req.no_cache)) {
                     c.save(dir);
                 }
+                for f in &files {
+                    previous.remove(&f.path);
+                }
+                stale = previous;
                 out.files = files;
                 out.timings.push(("format", clock.elapsed()));
                 clock = std::time::Instant::now();
@@ -324,16 +381,45 @@ impl Session {
                 out.files.push(stub);
             }
             for f in &out.files {
-                if let Err(e) = write_atomic(&dir.join(&f.path), &f.contents) {
-                    out.io_error = Some(format!("{}: {e}", dir.join(&f.path).display()));
-                    break;
+                match write_atomic(&dir.join(&f.path), &f.contents) {
+                    Ok(written) => out.written += usize::from(written),
+                    Err(e) => {
+                        out.io_error = Some(format!("{}: {e}", dir.join(&f.path).display()));
+                        break;
+                    }
                 }
+            }
+            if out.io_error.is_none() {
+                out.removed = remove_stale(dir, &stale);
             }
             out.timings.push(("write", clock.elapsed()));
         }
         out.plan = plan;
         out
     }
+}
+
+/// Removes the files at `stale` (paths relative to `dir`) that vgc generated — their first line is vgc's
+/// `@generated` marker; anything else is left alone — and the directories that become empty. Returns how many
+/// files were removed.
+fn remove_stale(dir: &std::path::Path, stale: &std::collections::BTreeSet<String>) -> usize {
+    let mut removed = 0;
+    for rel in stale {
+        let path = dir.join(rel);
+        let ours =
+            std::fs::read_to_string(&path).is_ok_and(|t| t.starts_with("// @generated by vgc"));
+        if ours && std::fs::remove_file(&path).is_ok() {
+            removed += 1;
+            let mut parent = path.parent();
+            while let Some(p) = parent.filter(|p| *p != dir) {
+                if std::fs::remove_dir(p).is_err() {
+                    break;
+                }
+                parent = p.parent();
+            }
+        }
+    }
+    removed
 }
 
 /// The process exit code for an outcome: 2 for usage or IO failures (nothing could be loaded, an output could

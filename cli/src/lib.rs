@@ -4,6 +4,7 @@
 pub mod driver;
 pub mod render;
 pub mod sys;
+pub mod watch;
 
 pub mod config;
 

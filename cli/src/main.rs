@@ -18,41 +18,57 @@ struct Cli {
     cmd: Command,
 }
 
+/// Options shared by `vgc build` and `vgc watch`.
+#[derive(clap::Args)]
+struct BuildArgs {
+    /// Go module root or package directory (default: the bundled example API).
+    path: Option<String>,
+    /// Output directory for the generated crate.
+    #[arg(long, default_value = "out/vgc-generated")]
+    out: String,
+    /// Name of the generated crate.
+    #[arg(long, default_value = "vgc-generated")]
+    crate_name: String,
+    /// Path of the vgc-runtime crate for the generated Cargo.toml (default: this checkout's runtime/).
+    #[arg(long)]
+    runtime_path: Option<String>,
+    /// crates.io version of vgc-runtime instead of a path.
+    #[arg(long, conflicts_with = "runtime_path")]
+    runtime_version: Option<String>,
+    /// Print diagnostics one per line (`file:line:col: severity[CODE]: message`).
+    #[arg(long)]
+    short: bool,
+    /// Write a stub `src/custom.rs` (functions that accept everything) for `+k8s:customValidation` when the
+    /// output has none; replace the stub bodies with the real checks.
+    #[arg(long)]
+    custom_stub: bool,
+    /// Extra root criterion for every enabled package (`*`, `TypesWithField=F`, `TypesWithSuffix=S`), as an
+    /// activating package would add (repeatable).
+    #[arg(long = "roots")]
+    roots: Vec<String>,
+    /// Do not use the formatting cache (`.vgc-fmt-cache` in the output directory): rustfmt every file.
+    #[arg(long)]
+    no_cache: bool,
+    /// Print the wall time of each phase (load, check, lower, codegen, format, write) on stderr.
+    #[arg(long)]
+    timings: bool,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Check tags and generate the Rust validation crate.
-    Build {
-        /// Go module root or package directory (default: the bundled example API).
-        path: Option<String>,
-        /// Output directory for the generated crate.
-        #[arg(long, default_value = "out/vgc-generated")]
-        out: String,
-        /// Name of the generated crate.
-        #[arg(long, default_value = "vgc-generated")]
-        crate_name: String,
-        /// Path of the vgc-runtime crate for the generated Cargo.toml (default: this checkout's runtime/).
-        #[arg(long)]
-        runtime_path: Option<String>,
-        /// crates.io version of vgc-runtime instead of a path.
-        #[arg(long, conflicts_with = "runtime_path")]
-        runtime_version: Option<String>,
-        /// Print diagnostics one per line (`file:line:col: severity[CODE]: message`).
-        #[arg(long)]
-        short: bool,
-        /// Write a stub `src/custom.rs` (functions that accept everything) for `+k8s:customValidation` when the
-        /// output has none; replace the stub bodies with the real checks.
-        #[arg(long)]
-        custom_stub: bool,
-        /// Extra root criterion for every enabled package (`*`, `TypesWithField=F`, `TypesWithSuffix=S`), as an
-        /// activating package would add (repeatable).
-        #[arg(long = "roots")]
-        roots: Vec<String>,
-        /// Do not use the formatting cache (`.vgc-fmt-cache` in the output directory): rustfmt every file.
-        #[arg(long)]
-        no_cache: bool,
-        /// Print the wall time of each phase (load, check, lower, codegen, format, write) on stderr.
-        #[arg(long)]
-        timings: bool,
+    Build(BuildArgs),
+    /// Build, then rebuild incrementally on every change to the Go files (one live database; only what changed is
+    /// re-analysed, generated, formatted and written), printing the diagnostics after each change.
+    Watch {
+        #[command(flatten)]
+        build: BuildArgs,
+        /// Milliseconds the debouncer waits for a burst of file events to end before rebuilding.
+        #[arg(long, default_value_t = 20)]
+        debounce_ms: u64,
+        /// Stop after this many rebuilds (for scripts and benchmarks).
+        #[arg(long, hide = true)]
+        max_rebuilds: Option<usize>,
     },
     /// Lint tags: every `vgc check` diagnostic plus upstream's lint rules and vgc's (see docs/diagnostics.md).
     Lint {
@@ -405,6 +421,29 @@ fn run_docs(
     ExitCode::SUCCESS
 }
 
+/// The build request of `vgc build` / `vgc watch` options.
+fn build_request(a: BuildArgs) -> BuildRequest {
+    let runtime = match (a.runtime_path, a.runtime_version) {
+        (_, Some(v)) => RuntimeDep::Version(v),
+        (Some(p), None) => RuntimeDep::Path(p),
+        (None, None) => RuntimeDep::Path(format!(
+            "{}/runtime",
+            env!("CARGO_MANIFEST_DIR").trim_end_matches("/cli")
+        )),
+    };
+    let out = std::path::absolute(&a.out).unwrap_or_else(|_| a.out.into());
+    BuildRequest {
+        path: a.path.unwrap_or_else(default_example),
+        out: Some(out),
+        crate_name: a.crate_name,
+        runtime,
+        extra_roots: a.roots,
+        check_only: false,
+        custom_stub: a.custom_stub,
+        no_cache: a.no_cache,
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let start = Instant::now();
@@ -445,41 +484,25 @@ fn main() -> ExitCode {
             exceptions,
             roots,
         } => return run_lint(path, format, short, fix, deny, config, exceptions, roots),
-        Command::Build {
-            path,
-            out,
-            crate_name,
-            runtime_path,
-            runtime_version,
-            short,
-            roots,
-            custom_stub,
-            no_cache,
-            timings,
+        Command::Build(args) => {
+            let timings = args.timings;
+            let short = args.short;
+            (build_request(args), short, timings)
+        }
+        Command::Watch {
+            build,
+            debounce_ms,
+            max_rebuilds,
         } => {
-            let runtime = match (runtime_path, runtime_version) {
-                (_, Some(v)) => RuntimeDep::Version(v),
-                (Some(p), None) => RuntimeDep::Path(p),
-                (None, None) => RuntimeDep::Path(format!(
-                    "{}/runtime",
-                    env!("CARGO_MANIFEST_DIR").trim_end_matches("/cli")
-                )),
-            };
-            let out = std::path::absolute(&out).unwrap_or_else(|_| out.into());
-            (
-                BuildRequest {
-                    path: path.unwrap_or_else(default_example),
-                    out: Some(out),
-                    crate_name,
-                    runtime,
-                    extra_roots: roots,
-                    check_only: false,
-                    custom_stub,
-                    no_cache,
-                },
+            let short = build.short;
+            let opts = vgc::watch::WatchOptions {
+                request: build_request(build),
                 short,
-                timings,
-            )
+                debounce: std::time::Duration::from_millis(debounce_ms),
+                max_rebuilds,
+                stop: None,
+            };
+            return ExitCode::from(vgc::watch::run(&opts, &mut std::io::stderr().lock()));
         }
         Command::Check { path, short, roots } => (
             BuildRequest::check(path.unwrap_or_else(default_example), roots),

@@ -42,13 +42,13 @@ impl vgc_analysis::System for OsSystem {
 }
 
 /// Writes `contents` to `path` atomically (temporary file in the same directory, then rename). Unchanged files
-/// are not rewritten.
+/// are not rewritten (their modification time survives). Returns whether the file was written.
 ///
 /// # Errors
 /// IO errors creating directories, writing or renaming.
-pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<()> {
+pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<bool> {
     if std::fs::read(path).ok().as_deref() == Some(contents.as_bytes()) {
-        return Ok(());
+        return Ok(false);
     }
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
@@ -57,5 +57,6 @@ pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<()> {
         path.file_name().and_then(|n| n.to_str()).unwrap_or("out")
     ));
     std::fs::write(&tmp, contents)?;
-    std::fs::rename(&tmp, path)
+    std::fs::rename(&tmp, path)?;
+    Ok(true)
 }

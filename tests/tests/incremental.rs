@@ -115,3 +115,115 @@ fn no_op_rebuild_rewrites_nothing_and_skips_rustfmt() {
     assert_eq!(fifth.fmt_cache_hits, rs - 1);
     assert_eq!(std::fs::read_to_string(&lib).expect("lib.rs"), original);
 }
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read_dir").flatten() {
+        let p = e.path();
+        let dest = to.join(e.file_name());
+        if p.is_dir() {
+            copy_tree(&p, &dest);
+        } else {
+            std::fs::copy(&p, &dest).expect("copy");
+        }
+    }
+}
+
+fn count(log: &[String], query: &str) -> usize {
+    log.iter()
+        .filter(|q| q.starts_with(&format!("{query}(")))
+        .count()
+}
+
+/// The salsa event log of one live session (as `vgc watch` keeps it): a comment rewording plus a blank line
+/// re-parses that file and re-runs no analysis or codegen query; editing one tag re-runs lowering once and code
+/// generation of exactly that package's module.
+#[test]
+fn event_log_comment_edit_reruns_no_analysis_and_tag_edit_regenerates_one_module() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace");
+    let api = tmp.path().join("api");
+    copy_tree(&root.join("examples/api"), &api);
+    let out = tmp.path().join("out");
+    let req = BuildRequest {
+        path: api.to_string_lossy().into_owned(),
+        out: Some(out.clone()),
+        crate_name: "vgc-example-generated".into(),
+        runtime: RuntimeDep::Path("../../runtime".into()),
+        extra_roots: Vec::new(),
+        check_only: false,
+        custom_stub: false,
+        no_cache: false,
+    };
+    let mut session = vgc::driver::Session::with_database(vgc::driver::Database::logging());
+    let first = session.build(&req);
+    assert_eq!(vgc::exit_code(&first), 0, "{:?}", first.diagnostics);
+    let log = session.db().take_executed();
+    assert_eq!(count(&log, "crate_plan"), 1, "{log:?}");
+    // lib.rs, meta/mod.rs, meta/v1.rs, widgets/mod.rs, widgets/v1.rs
+    assert_eq!(count(&log, "module_file"), 5, "{log:?}");
+    let before = snapshot(&out);
+    std::thread::sleep(std::time::Duration::from_millis(20));
+
+    // 1. Reword a doc comment and add a blank line: positions move, the IR does not change.
+    let types = api.join("widgets/v1/types.go");
+    let text = std::fs::read_to_string(&types).expect("read");
+    let edited = text
+        .replace(
+            "// Sizing uses an enum with an option-dependent exclusion.",
+            "// Sizing uses an enum; one of its values needs an option.",
+        )
+        .replacen("\ntype WidgetSpec struct", "\n\ntype WidgetSpec struct", 1);
+    assert_ne!(edited, text);
+    std::fs::write(&types, &edited).expect("write");
+    let second = session.build(&req);
+    assert_eq!(vgc::exit_code(&second), 0);
+    let log = session.db().take_executed();
+    assert_eq!(
+        count(&log, "parsed_go"),
+        1,
+        "only the edited file is parsed: {log:?}"
+    );
+    for q in [
+        "loaded_program",
+        "crate_plan",
+        "module_plan",
+        "layout",
+        "module_file",
+    ] {
+        assert_eq!(count(&log, q), 0, "{q} re-ran: {log:?}");
+    }
+    assert_eq!(snapshot(&out), before, "no output rewritten");
+
+    // 2. Edit one tag: lowering re-runs once, and only widgets/v1's module is generated again.
+    std::fs::write(&types, edited.replace("+k8s:maxItems=3", "+k8s:maxItems=4")).expect("write");
+    let third = session.build(&req);
+    assert_eq!(vgc::exit_code(&third), 0);
+    let log = session.db().take_executed();
+    assert_eq!(count(&log, "parsed_go"), 1, "{log:?}");
+    assert_eq!(count(&log, "crate_plan"), 1, "{log:?}");
+    assert_eq!(count(&log, "module_file"), 1, "{log:?}");
+    let after = snapshot(&out);
+    let changed: Vec<&str> = after
+        .iter()
+        .zip(&before)
+        .filter(|(a, b)| a != b)
+        .map(|(a, _)| a.0.as_str())
+        .collect();
+    assert_eq!(changed, [".vgc-fmt-cache", "src/widgets/v1.rs"]);
+    let module = &after
+        .iter()
+        .find(|f| f.0 == "src/widgets/v1.rs")
+        .expect("module")
+        .1;
+    assert!(
+        module.contains("max_items(&p, new.map_or(0, |v| v.len()), 4i64)"),
+        "the new limit is generated: {:?}",
+        module
+            .lines()
+            .filter(|l| l.contains("max_items"))
+            .collect::<Vec<_>>()
+    );
+}

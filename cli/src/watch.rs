@@ -1,0 +1,212 @@
+//! `vgc watch`: one live [`Session`] (one salsa database) rebuilt on every debounced batch of file events.
+//!
+//! Events come from notify through notify-debouncer-full, which merges an editor's write-to-temporary-then-rename
+//! ("atomic save") into one event for the saved path and tracks renames. Every rebuild re-runs discovery, so file
+//! creation, deletion and renames, and packages appearing or disappearing, need no special handling: discovery
+//! reuses the input of every unchanged file, salsa re-runs only the queries whose inputs changed, and only the
+//! modules whose plan changed are generated, formatted and written again.
+
+use crate::driver::{BuildOutcome, BuildRequest, Session};
+use crate::render;
+use notify::event::ModifyKind;
+use notify::{EventKind, RecursiveMode};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+/// How `vgc watch` runs.
+#[derive(Debug, Clone)]
+pub struct WatchOptions {
+    /// What to build after every change (`out` must be set).
+    pub request: BuildRequest,
+    /// Print diagnostics one per line.
+    pub short: bool,
+    /// How long the debouncer waits for a burst of events to end before rebuilding.
+    pub debounce: Duration,
+    /// Stop after this many rebuilds (benchmarks); `None` runs until interrupted.
+    pub max_rebuilds: Option<usize>,
+    /// Stop when this flag is set (checked at least every 100 ms; tests).
+    pub stop: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+/// Whether an event path can change the build: Go sources and `go.mod` files, directories (packages appearing or
+/// disappearing), and paths that no longer exist (a removed file or directory). Paths under the output directory
+/// (our own writes), hidden files and editor swap files are ignored.
+#[must_use]
+pub fn relevant(path: &Path, out: Option<&Path>) -> bool {
+    if out.is_some_and(|o| path.starts_with(o)) {
+        return false;
+    }
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    if name.starts_with('.') || name.ends_with('~') {
+        return false;
+    }
+    if name.ends_with(".go") || name == "go.mod" {
+        return true;
+    }
+    match std::fs::metadata(path) {
+        Ok(m) => m.is_dir(),
+        Err(_) => path.extension().is_none(),
+    }
+}
+
+/// Runs the initial build, then rebuilds after every relevant change until the watcher stops (or after
+/// `max_rebuilds` rebuilds), writing diagnostics and one status line per build to `err`:
+/// `vgc watch: <trigger>: <E> errors, <W> warnings; wrote <N> changed files[, removed <R> stale files] in <T> ms`.
+/// Returns the exit code:
+/// 0 when watching ended normally, 2 when the path cannot be watched.
+pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
+    let mut session = Session::default();
+    let start = Instant::now();
+    let outcome = session.build(&opts.request);
+    report(err, opts, "initial build", &outcome, start.elapsed());
+    let root = match std::path::absolute(&opts.request.path) {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = writeln!(err, "error: {}: {e}", opts.request.path);
+            return 2;
+        }
+    };
+    let out_dir = opts
+        .request
+        .out
+        .as_ref()
+        .and_then(|o| std::path::absolute(o).ok());
+    let (tx, rx) = mpsc::channel();
+    let mut debouncer = match notify_debouncer_full::new_debouncer(opts.debounce, None, tx) {
+        Ok(d) => d,
+        Err(e) => {
+            let _ = writeln!(err, "error: cannot start the file watcher: {e}");
+            return 2;
+        }
+    };
+    if let Err(e) = debouncer.watch(&root, RecursiveMode::Recursive) {
+        let _ = writeln!(err, "error: {}: cannot watch: {e}", root.display());
+        return 2;
+    }
+    // `go.mod` may live above a package directory given as the build path.
+    if let Some(gomod_dir) = module_root(&root).filter(|d| *d != root) {
+        let _ = debouncer.watch(gomod_dir.join("go.mod"), RecursiveMode::NonRecursive);
+    }
+    let _ = writeln!(
+        err,
+        "vgc watch: watching {} (Ctrl-C to stop)",
+        root.display()
+    );
+    let mut rebuilds = 0;
+    while opts.max_rebuilds.is_none_or(|m| rebuilds < m) {
+        let batch = match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(b) => b,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                if opts
+                    .stop
+                    .as_ref()
+                    .is_some_and(|s| s.load(std::sync::atomic::Ordering::Relaxed))
+                {
+                    break;
+                }
+                continue;
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        let paths: Vec<PathBuf> = match batch {
+            Ok(events) => events
+                .iter()
+                .filter(|e| changes_content(&e.kind))
+                .flat_map(|e| e.paths.iter().cloned())
+                .filter(|p| relevant(p, out_dir.as_deref()))
+                .collect(),
+            Err(errors) => {
+                for e in errors {
+                    let _ = writeln!(err, "warning: file watcher: {e}");
+                }
+                continue;
+            }
+        };
+        let Some(first) = paths.first() else { continue };
+        let trigger = match paths.len() {
+            1 => format!("{}", first.display()),
+            n => format!("{} and {} more", first.display(), n - 1),
+        };
+        let start = Instant::now();
+        let outcome = session.build(&opts.request);
+        report(err, opts, &trigger, &outcome, start.elapsed());
+        rebuilds += 1;
+    }
+    0
+}
+
+/// Whether an event kind can change what a build reads: creation, removal, renames and data writes. Access
+/// events (vgc's own reads) and metadata-only changes are ignored.
+fn changes_content(kind: &EventKind) -> bool {
+    match kind {
+        EventKind::Create(_) | EventKind::Remove(_) | EventKind::Any => true,
+        EventKind::Modify(m) => !matches!(m, ModifyKind::Metadata(_)),
+        EventKind::Access(_) | EventKind::Other => false,
+    }
+}
+
+/// The directory holding the `go.mod` of the module containing `dir`, if any.
+fn module_root(dir: &Path) -> Option<PathBuf> {
+    dir.ancestors()
+        .find(|d| d.join("go.mod").is_file())
+        .map(Path::to_path_buf)
+}
+
+fn report(
+    err: &mut dyn Write,
+    opts: &WatchOptions,
+    trigger: &str,
+    outcome: &BuildOutcome,
+    took: Duration,
+) {
+    let text = if opts.short {
+        outcome
+            .diagnostics
+            .iter()
+            .map(|d| render::short(d, &outcome.sources) + "\n")
+            .collect()
+    } else {
+        render::human(&outcome.diagnostics, &outcome.sources)
+    };
+    let _ = err.write_all(text.as_bytes());
+    for n in &outcome.notes {
+        let _ = writeln!(err, "note: {n}");
+    }
+    if let Some(e) = &outcome.io_error {
+        let _ = writeln!(err, "error: {e}");
+    }
+    let removed = match outcome.removed {
+        0 => String::new(),
+        n => format!(", removed {n} stale files"),
+    };
+    let _ = writeln!(
+        err,
+        "vgc watch: {trigger}: {} errors, {} warnings; wrote {} changed files{removed} in {:.1} ms",
+        outcome.errors(),
+        outcome.warnings(),
+        outcome.written,
+        took.as_secs_f64() * 1e3
+    );
+    let _ = err.flush();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::relevant;
+    use std::path::Path;
+
+    #[test]
+    fn relevant_paths() {
+        let out = Path::new("/m/out");
+        assert!(relevant(Path::new("/m/api/v1/types.go"), Some(out)));
+        assert!(relevant(Path::new("/m/go.mod"), Some(out)));
+        assert!(!relevant(Path::new("/m/out/src/lib.rs"), Some(out)));
+        assert!(!relevant(Path::new("/m/api/v1/.types.go.swp"), Some(out)));
+        assert!(!relevant(Path::new("/m/api/v1/types.go~"), Some(out)));
+        assert!(!relevant(Path::new("/m/api/v1/README.md"), Some(out)));
+        // A removed directory (no extension, gone): a package may have disappeared.
+        assert!(relevant(Path::new("/m/api/v9-gone"), Some(out)));
+    }
+}

@@ -1,0 +1,194 @@
+//! `vgc watch` against real file-system events (inotify through notify): a tag edit rewrites only its module,
+//! an editor-style atomic save (write a temporary file, rename it over the original) that introduces a bad tag
+//! prints the diagnostic and writes nothing, fixing it recovers, a package appearing is generated, renaming a file
+//! inside it changes nothing, and the package disappearing removes its generated module.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+use vgc::driver::BuildRequest;
+use vgc_codegen::RuntimeDep;
+
+/// Forwards every complete line written to it.
+struct Lines {
+    tx: mpsc::Sender<String>,
+    buf: Vec<u8>,
+}
+
+impl Write for Lines {
+    fn write(&mut self, data: &[u8]) -> std::io::Result<usize> {
+        self.buf.extend_from_slice(data);
+        while let Some(i) = self.buf.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.buf.drain(..=i).collect();
+            let _ = self
+                .tx
+                .send(String::from_utf8_lossy(&line).trim_end().to_string());
+        }
+        Ok(data.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read_dir").flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            copy_tree(&p, &to.join(e.file_name()));
+        } else {
+            std::fs::copy(&p, to.join(e.file_name())).expect("copy");
+        }
+    }
+}
+
+/// Collects output lines until a status line (`vgc watch: …`) satisfies `done`, returning every line read.
+fn until(rx: &mpsc::Receiver<String>, what: &str, done: impl Fn(&str) -> bool) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut seen = Vec::new();
+    while Instant::now() < deadline {
+        if let Ok(line) = rx.recv_timeout(Duration::from_millis(200)) {
+            let status = line.starts_with("vgc watch:");
+            seen.push(line.clone());
+            if status && done(&line) {
+                return seen;
+            }
+        }
+    }
+    panic!("timed out waiting for {what}; output so far: {seen:#?}");
+}
+
+/// Writes `text` to `path` the way many editors save: a temporary file in the same directory, renamed over it.
+fn atomic_save(path: &Path, text: &str) {
+    let tmp: PathBuf = path.with_extension("go.tmp~");
+    std::fs::write(&tmp, text).expect("write tmp");
+    std::fs::rename(&tmp, path).expect("rename");
+}
+
+#[test]
+fn watch_follows_edits_atomic_saves_and_packages_coming_and_going() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace");
+    let api = tmp.path().join("api");
+    copy_tree(&root.join("examples/api"), &api);
+    let out = tmp.path().join("out");
+    let opts = vgc::watch::WatchOptions {
+        request: BuildRequest {
+            path: api.to_string_lossy().into_owned(),
+            out: Some(out.clone()),
+            crate_name: "vgc-example-generated".into(),
+            runtime: RuntimeDep::Path("../../runtime".into()),
+            extra_roots: Vec::new(),
+            check_only: false,
+            custom_stub: false,
+            no_cache: false,
+        },
+        short: true,
+        debounce: Duration::from_millis(20),
+        max_rebuilds: None,
+        stop: Some(Arc::new(AtomicBool::new(false))),
+    };
+    let stop = opts.stop.clone().expect("stop flag");
+    let (tx, rx) = mpsc::channel();
+    let watcher = std::thread::spawn(move || {
+        let mut w = Lines {
+            tx,
+            buf: Vec::new(),
+        };
+        vgc::watch::run(&opts, &mut w)
+    });
+    until(&rx, "the watcher to start", |l| l.contains("watching"));
+    let module = out.join("src/widgets/v1.rs");
+    let widgets = api.join("widgets/v1/types.go");
+    let original = std::fs::read_to_string(&widgets).expect("read");
+    let generated_before = std::fs::read_to_string(&module).expect("module");
+    let lib_mtime = std::fs::metadata(out.join("src/lib.rs"))
+        .and_then(|m| m.modified())
+        .expect("mtime");
+
+    // 1. A tag edit: exactly that module is rewritten.
+    let edited = original.replace("+k8s:maxItems=3", "+k8s:maxItems=4");
+    std::fs::write(&widgets, &edited).expect("write");
+    let lines = until(&rx, "the tag edit", |l| l.contains("wrote 1 changed files"));
+    assert!(lines.iter().all(|l| !l.contains("error[")), "{lines:#?}");
+    let generated = std::fs::read_to_string(&module).expect("module");
+    assert!(generated.contains("max_items(&p, new.map_or(0, |v| v.len()), 4i64)"));
+    assert_ne!(generated, generated_before);
+    let lib_mtime_after = std::fs::metadata(out.join("src/lib.rs"))
+        .and_then(|m| m.modified())
+        .expect("mtime");
+    assert_eq!(
+        lib_mtime_after, lib_mtime,
+        "the crate root is not rewritten"
+    );
+
+    // 2. An atomic save introducing a misspelt tag: the diagnostic, and no output written.
+    atomic_save(
+        &widgets,
+        &edited.replace("+k8s:maxItems=4", "+k8s:maxItemz=4"),
+    );
+    let lines = until(&rx, "the bad tag", |l| l.contains("1 errors"));
+    assert!(
+        lines.iter().any(|l| l
+            .ends_with("widgets/v1/types.go:41:6: error[VGC0102]: unknown tag \"k8s:maxItemz\"")),
+        "{lines:#?}"
+    );
+    assert_eq!(std::fs::read_to_string(&module).expect("module"), generated);
+
+    // 3. Fixing it recovers without rewriting anything (the output already says maxItems=4).
+    atomic_save(&widgets, &edited);
+    until(&rx, "the fix", |l| l.contains(": 0 errors"));
+    assert_eq!(std::fs::read_to_string(&module).expect("module"), generated);
+
+    // 4. A package appears (prepared outside the tree, moved in at once): its module is generated.
+    let staged = tmp.path().join("gadgets");
+    std::fs::create_dir_all(staged.join("v1")).expect("mkdir");
+    std::fs::write(
+        staged.join("v1/doc.go"),
+        "// +k8s:validation-gen=*\n\npackage v1\n",
+    )
+    .expect("doc.go");
+    std::fs::write(
+        staged.join("v1/types.go"),
+        "package v1\n\n// Gadget is new.\ntype Gadget struct {\n\t// +k8s:required\n\tName *string `json:\"name\"`\n}\n",
+    )
+    .expect("types.go");
+    std::fs::rename(&staged, api.join("gadgets")).expect("move in");
+    let gadget_module = out.join("src/gadgets/v1.rs");
+    until(&rx, "the new package", |_| gadget_module.exists());
+    let gadget = std::fs::read_to_string(&gadget_module).expect("gadgets module");
+    assert!(gadget.contains("pub struct Gadget"), "{gadget}");
+    assert!(
+        std::fs::read_to_string(out.join("src/lib.rs"))
+            .expect("lib")
+            .contains("pub mod gadgets;")
+    );
+
+    // 5. Renaming a file inside the package changes no output.
+    std::fs::rename(
+        api.join("gadgets/v1/types.go"),
+        api.join("gadgets/v1/gadget_types.go"),
+    )
+    .expect("rename");
+    until(&rx, "the rename", |l| l.contains("wrote 0 changed files"));
+    assert_eq!(
+        std::fs::read_to_string(&gadget_module).expect("gadgets module"),
+        gadget
+    );
+
+    // 6. The package disappears: its generated module is removed and the crate root no longer declares it.
+    std::fs::remove_dir_all(api.join("gadgets")).expect("remove");
+    until(&rx, "the removal", |l| l.contains("removed 2 stale files"));
+    assert!(!out.join("src/gadgets").exists());
+    let lib = std::fs::read_to_string(out.join("src/lib.rs")).expect("lib");
+    assert!(!lib.contains("gadgets"), "{lib}");
+
+    stop.store(true, Ordering::Relaxed);
+    assert_eq!(watcher.join().expect("watcher thread"), 0);
+}
