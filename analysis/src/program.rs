@@ -68,6 +68,21 @@ pub struct Workspace {
     pub packages: Vec<PackageEntry>,
 }
 
+/// The [`Stamp`](crate::system::Stamp) of every file as it was when last read, by path: lets a rebuild in a
+/// live session skip reading files that did not change (a file rewritten with the same size within the file
+/// system's timestamp resolution would be missed; Linux file systems record nanoseconds).
+#[derive(Debug, Clone, Default)]
+pub struct Stamps(std::collections::HashMap<String, crate::system::Stamp>);
+
+impl Stamps {
+    /// True when `path`'s current stamp is known and equals the recorded one.
+    fn unchanged(&self, sys: &dyn System, path: &str) -> bool {
+        self.0
+            .get(path)
+            .is_some_and(|old| sys.stamp(path).as_ref() == Some(old))
+    }
+}
+
 /// What [`discover`] found: the module and its packages with their files (file inputs already created).
 #[derive(Debug, Clone, Default)]
 pub struct Discovered {
@@ -132,9 +147,10 @@ pub fn load<D: Db>(
     db: &mut D,
     sys: &dyn System,
     path: &str,
+    stamps: &mut Stamps,
 ) -> Result<(Program, Vec<Diagnostic>), Vec<Diagnostic>> {
-    refresh(db, sys);
-    let (found, diags) = discover(&*db, sys, path)?;
+    refresh(db, sys, stamps);
+    let (found, diags) = discover(&*db, sys, path, stamps)?;
     sync(db, found);
     Ok((loaded_program(&*db).clone(), diags))
 }
@@ -142,12 +158,20 @@ pub fn load<D: Db>(
 /// Re-reads every file of the database's current [`Workspace`] and sets the text of those that changed on disk,
 /// so an edited file keeps its input (and its dependents see a text change, not a new file). Files that can no
 /// longer be read are left alone: discovery does not list them any more.
-pub fn refresh<D: Db>(db: &mut D, sys: &dyn System) {
+pub fn refresh<D: Db>(db: &mut D, sys: &dyn System, stamps: &mut Stamps) {
     use salsa::Setter as _;
     let changed: Vec<(SourceFile, String)> = known_files(&*db)
         .into_values()
         .filter_map(|f| {
-            let text = sys.read_file(f.path(&*db)).ok()?;
+            let path = f.path(&*db);
+            if stamps.unchanged(sys, path) {
+                return None;
+            }
+            let stamp = sys.stamp(path);
+            let text = sys.read_file(path).ok()?;
+            if let Some(st) = stamp {
+                stamps.0.insert(path.clone(), st);
+            }
             (**f.text(&*db) != *text).then_some((f, text))
         })
         .collect();
@@ -180,6 +204,7 @@ pub fn discover(
     db: &dyn Db,
     sys: &dyn System,
     path: &str,
+    stamps: &mut Stamps,
 ) -> Result<(Discovered, Vec<Diagnostic>), Vec<Diagnostic>> {
     let known = known_files(db);
     let path = path.trim_end_matches('/').to_string();
@@ -217,7 +242,9 @@ pub fn discover(
     // can), then index each package.
     let read: Vec<(String, Vec<SourceFile>)> = dirs
         .into_iter()
-        .filter_map(|dir| read_package_files(db, sys, &dir, &known, &mut diags).map(|fs| (dir, fs)))
+        .filter_map(|dir| {
+            read_package_files(db, sys, &dir, &known, stamps, &mut diags).map(|fs| (dir, fs))
+        })
         .collect();
     let all: Vec<SourceFile> = read.iter().flat_map(|(_, fs)| fs.iter().copied()).collect();
     db.prefetch_ir(&all);
@@ -246,7 +273,7 @@ pub fn discover(
             }
             match resolve_import(sys, &root, &gomod, &import) {
                 Resolved::Dir(d) => {
-                    let files = read_package_files(db, sys, &d, &known, &mut diags);
+                    let files = read_package_files(db, sys, &d, &known, stamps, &mut diags);
                     if let Some(p) = files.and_then(|fs| {
                         db.prefetch_ir(&fs);
                         majority_files(db, fs, &d, &import, false)
@@ -400,6 +427,7 @@ fn read_package_files(
     sys: &dyn System,
     dir: &str,
     known: &std::collections::HashMap<String, SourceFile>,
+    stamps: &mut Stamps,
     diags: &mut Vec<Diagnostic>,
 ) -> Option<Vec<SourceFile>> {
     let entries = match sys.read_dir(dir) {
@@ -418,11 +446,23 @@ fn read_package_files(
             continue;
         }
         let p = format!("{dir}/{n}");
+        if let Some(&f) = known.get(&p)
+            && stamps.unchanged(sys, &p)
+        {
+            files.push(f);
+            continue;
+        }
+        let stamp = sys.stamp(&p);
         match sys.read_file(&p) {
-            Ok(text) => files.push(match known.get(&p) {
-                Some(&f) if **f.text(db) == *text => f,
-                _ => SourceFile::new(db, p, Arc::from(text)),
-            }),
+            Ok(text) => {
+                if let Some(st) = stamp {
+                    stamps.0.insert(p.clone(), st);
+                }
+                files.push(match known.get(&p) {
+                    Some(&f) if **f.text(db) == *text => f,
+                    _ => SourceFile::new(db, p, Arc::from(text)),
+                });
+            }
             Err(e) => diags.push(
                 Diagnostic::error(Code::Io, format!("{p}: cannot read file: {e}"))
                     .with_hint("check the file's permissions and encoding (UTF-8)"),

@@ -19,7 +19,16 @@ pub trait System {
     fn is_dir(&self, path: &str) -> bool;
     /// The Go module cache: `$GOMODCACHE`, else `$GOPATH/pkg/mod`, else `~/go/pkg/mod`.
     fn module_cache(&self) -> Option<String>;
+    /// A file's size and modification time, when the file system can tell (`None` otherwise, and for missing
+    /// files): a file whose stamp equals the one recorded when it was last read is not read again.
+    fn stamp(&self, path: &str) -> Option<Stamp> {
+        let _ = path;
+        None
+    }
 }
+
+/// A file's size in bytes and modification time.
+pub type Stamp = (u64, std::time::SystemTime);
 
 /// An in-memory file system for tests: paths map to contents; directories are implied.
 #[derive(Debug, Default, Clone)]

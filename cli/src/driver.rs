@@ -1,5 +1,6 @@
 //! The build pipeline shared by the CLI and tests: load → per-file checks → lowering → codegen → atomic write.
 
+use crate::format::{FmtCache, format_all, rustfmt};
 use crate::sys::{OsSystem, write_atomic};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -159,13 +160,14 @@ impl BuildOutcome {
 /// Returns the program and the plan, or `None` when nothing could be loaded.
 fn analyze(
     db: &mut Database,
+    stamps: &mut vgc_analysis::program::Stamps,
     req: &BuildRequest,
     out: &mut BuildOutcome,
 ) -> Option<(vgc_analysis::Program, vgc_lowering::CratePlan)> {
     use salsa::Setter as _;
     let sys = OsSystem;
     let mut clock = std::time::Instant::now();
-    let (prog, mut diags) = match vgc_analysis::load(db, &sys, &req.path) {
+    let (prog, mut diags) = match vgc_analysis::load(db, &sys, &req.path, stamps) {
         Ok(x) => x,
         Err(d) => {
             out.diagnostics = d;
@@ -251,7 +253,7 @@ pub struct LintSettings {
 pub fn lint(req: &BuildRequest, settings: &LintSettings) -> BuildOutcome {
     let mut db = Database::default();
     let mut out = BuildOutcome::default();
-    let Some((prog, plan)) = analyze(&mut db, req, &mut out) else {
+    let Some((prog, plan)) = analyze(&mut db, &mut Default::default(), req, &mut out) else {
         return out;
     };
     // Suppressions (`vgc:ignore`) and fixes read any file.
@@ -292,8 +294,12 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
 #[derive(Default)]
 pub struct Session {
     db: Database,
-    /// Module path → (BLAKE3 of the prettyplease text, what rustfmt made of it).
-    formatted: BTreeMap<String, (String, String)>,
+    /// Formatted units of the last build (see [`crate::format`]).
+    units: crate::format::UnitMemo,
+    /// The `.rs` files the last build generated.
+    outputs: std::collections::BTreeSet<String>,
+    /// Size and modification time of every input file when last read.
+    stamps: vgc_analysis::program::Stamps,
 }
 
 impl Session {
@@ -302,7 +308,9 @@ impl Session {
     pub fn with_database(db: Database) -> Self {
         Self {
             db,
-            formatted: BTreeMap::new(),
+            units: Default::default(),
+            outputs: Default::default(),
+            stamps: Default::default(),
         }
     }
 
@@ -316,7 +324,9 @@ impl Session {
     #[must_use]
     pub fn build(&mut self, req: &BuildRequest) -> BuildOutcome {
         let mut out = BuildOutcome::default();
-        let Some(plan) = analyze(&mut self.db, req, &mut out).map(|(_, plan)| plan) else {
+        let Some(plan) =
+            analyze(&mut self.db, &mut self.stamps, req, &mut out).map(|(_, plan)| plan)
+        else {
             return out;
         };
         if out.errors() > 0 || req.check_only {
@@ -339,17 +349,21 @@ impl Session {
                     .filter(|_| !req.no_cache)
                     .map(|d| FmtCache::load(d, &mut out.notes));
                 // What the previous build generated, to remove modules of packages that disappeared.
-                let mut previous: std::collections::BTreeSet<String> =
-                    self.formatted.keys().cloned().collect();
+                let mut previous = std::mem::take(&mut self.outputs);
                 if let Some(c) = &cache {
-                    previous.extend(c.entries.keys().cloned());
+                    previous.extend(c.paths().cloned());
                 }
                 out.fmt_cache_hits = format_all(
                     &mut files,
                     cache.as_mut(),
                     req.out.as_deref(),
-                    &mut self.formatted,
+                    &mut self.units,
                 );
+                self.outputs = files
+                    .iter()
+                    .filter(|f| f.path.ends_with(".rs"))
+                    .map(|f| f.path.clone())
+                    .collect();
                 if let (Some(c), Some(dir)) = (&cache, req.out.as_ref().filter(|_| !req.no_cache)) {
                     c.save(dir);
                 }
@@ -437,307 +451,5 @@ pub fn exit_code(outcome: &BuildOutcome) -> u8 {
         1
     } else {
         0
-    }
-}
-
-/// Formats Rust source with `rustfmt --edition 2024` (stdin → stdout), so generated code matches `cargo fmt`.
-/// Returns `None` when rustfmt is not installed or fails; the prettyplease output is then kept as it is.
-/// The formatting cache: for each generated file, the BLAKE3 hashes of the prettyplease text and of what rustfmt
-/// made of it. When the new prettyplease text and the file on disk both match, rustfmt is not run again — so a
-/// no-op or one-package rebuild formats only what changed. Stored as `.vgc-fmt-cache` in the output directory:
-/// a version line, then `path<TAB>unformatted<TAB>formatted` lines. A cache that does not parse is ignored and
-/// rebuilt (with a note); a stale entry only costs a rustfmt run.
-#[derive(Debug, Default)]
-struct FmtCache {
-    entries: BTreeMap<String, (String, String)>,
-}
-
-const FMT_CACHE_FILE: &str = ".vgc-fmt-cache";
-const FMT_CACHE_VERSION: &str = concat!("vgc-fmt-cache 1 ", env!("CARGO_PKG_VERSION"));
-
-impl FmtCache {
-    fn load(dir: &std::path::Path, notes: &mut Vec<String>) -> Self {
-        let Ok(text) = std::fs::read_to_string(dir.join(FMT_CACHE_FILE)) else {
-            return Self::default();
-        };
-        let mut lines = text.lines();
-        if lines.next() != Some(FMT_CACHE_VERSION) {
-            notes.push(format!(
-                "{}: written by another vgc version; rebuilt",
-                dir.join(FMT_CACHE_FILE).display()
-            ));
-            return Self::default();
-        }
-        let mut entries = BTreeMap::new();
-        for l in lines {
-            let mut parts = l.split('\t');
-            match (parts.next(), parts.next(), parts.next(), parts.next()) {
-                (Some(p), Some(u), Some(f), None) if u.len() == 64 && f.len() == 64 => {
-                    entries.insert(p.to_string(), (u.to_string(), f.to_string()));
-                }
-                _ => {
-                    notes.push(format!(
-                        "{}: unreadable; ignored and rebuilt",
-                        dir.join(FMT_CACHE_FILE).display()
-                    ));
-                    return Self::default();
-                }
-            }
-        }
-        Self { entries }
-    }
-
-    fn save(&self, dir: &std::path::Path) {
-        let mut text = String::from(FMT_CACHE_VERSION);
-        for (p, (u, f)) in &self.entries {
-            text.push_str(&format!("\n{p}\t{u}\t{f}"));
-        }
-        text.push('\n');
-        // The cache is an optimisation: failing to write it is not an error.
-        let _ = write_atomic(&dir.join(FMT_CACHE_FILE), &text);
-    }
-}
-
-fn hash(s: &str) -> String {
-    blake3::hash(s.as_bytes()).to_hex().to_string()
-}
-
-/// Formats every `.rs` file with rustfmt, reusing the on-disk result when the cache says it is current, and
-/// formatting the rest in a few batched rustfmt processes ([`format_batched`]). Returns the number of cache hits.
-fn format_all(
-    files: &mut [GeneratedFile],
-    cache: Option<&mut FmtCache>,
-    dir: Option<&std::path::Path>,
-    memo: &mut BTreeMap<String, (String, String)>,
-) -> usize {
-    use rayon::prelude::*;
-    let entries = cache.as_ref().map(|c| &c.entries);
-    let unformatted: Vec<Option<String>> = files
-        .par_iter()
-        .map(|f| f.path.ends_with(".rs").then(|| hash(&f.contents)))
-        .collect();
-    // A live session remembers what it formatted: no disk access at all for those.
-    let mut memo_hits = 0;
-    let mut from_memo = vec![false; files.len()];
-    for (i, (f, u)) in files.iter_mut().zip(&unformatted).enumerate() {
-        if let (Some(u), Some((mu, text))) = (u, memo.get(&f.path))
-            && u == mu
-        {
-            f.contents.clone_from(text);
-            from_memo[i] = true;
-            memo_hits += 1;
-        }
-    }
-    // Cache hits: the prettyplease text is the one the cached file was formatted from, and the file on disk is
-    // still what rustfmt made of it.
-    let hits: Vec<Option<String>> = files
-        .par_iter()
-        .zip(&unformatted)
-        .zip(&from_memo)
-        .map(|((f, u), &memoized)| {
-            if memoized {
-                return None;
-            }
-            let (entries, dir, u) = (entries?, dir?, u.as_ref()?);
-            let (cu, cf) = entries.get(&f.path)?;
-            if cu != u {
-                return None;
-            }
-            let disk = std::fs::read_to_string(dir.join(&f.path)).ok()?;
-            (hash(&disk) == *cf).then_some(disk)
-        })
-        .collect();
-    let mut todo = Vec::new();
-    let mut hit_count = 0;
-    for (i, hit) in hits.into_iter().enumerate() {
-        match hit {
-            Some(disk) => {
-                files[i].contents = disk;
-                hit_count += 1;
-            }
-            None if unformatted[i].is_some() && !from_memo[i] => todo.push(i),
-            None => {}
-        }
-    }
-    format_batched(files, &todo, dir);
-    memo.clear();
-    for (f, u) in files.iter().zip(&unformatted) {
-        if let Some(u) = u {
-            memo.insert(f.path.clone(), (u.clone(), f.contents.clone()));
-        }
-    }
-    if let Some(cache) = cache {
-        cache.entries.clear();
-        for (f, u) in files.iter().zip(unformatted) {
-            if let Some(u) = u {
-                cache.entries.insert(f.path.clone(), (u, hash(&f.contents)));
-            }
-        }
-    }
-    hit_count + memo_hits
-}
-
-/// The directory a generated module file's child modules live in (`src/core/mod.rs` → `src/core/`,
-/// `src/core/v1.rs` → `src/core/v1/`), as rustfmt resolves `pub mod x;`.
-fn child_dir(path: &str) -> String {
-    match path.strip_suffix("mod.rs") {
-        Some(d) if d.ends_with('/') => d.to_string(),
-        _ => format!("{}/", path.trim_end_matches(".rs")),
-    }
-}
-
-/// Formats `files[todo]` with as few rustfmt processes as there are cores: the unformatted files are staged in a
-/// temporary directory inside `near` (so rustfmt finds the same `rustfmt.toml` as `cargo fmt` in the output
-/// would), each process is given whole module subtrees (rustfmt follows `pub mod x;` into child files, so a
-/// file's descendants are staged with it), and the results are read back. Starting rustfmt costs about as much
-/// as formatting a module, so one process per file spent most of a cold build starting processes. `src/lib.rs`,
-/// whose `custom` module is hand-written and may not exist yet, goes through stdin. A batch whose rustfmt fails
-/// falls back to one stdin run per file, which keeps the prettyplease text if that fails too.
-fn format_batched(files: &mut [GeneratedFile], todo: &[usize], near: Option<&std::path::Path>) {
-    let (root, rest): (Vec<usize>, Vec<usize>) =
-        todo.iter().partition(|&&i| files[i].path == "src/lib.rs");
-    for i in root {
-        if let Some(formatted) = rustfmt(&files[i].contents) {
-            files[i].contents = formatted;
-        }
-    }
-    if rest.is_empty() {
-        return;
-    }
-    // Close the set over descendants, then pass only the files with no staged ancestor.
-    let mut staged: std::collections::BTreeSet<usize> = rest.iter().copied().collect();
-    for &i in &rest {
-        let d = child_dir(&files[i].path);
-        staged.extend(
-            files
-                .iter()
-                .enumerate()
-                .filter(|(_, f)| f.path.ends_with(".rs") && f.path.starts_with(&d))
-                .map(|(j, _)| j),
-        );
-    }
-    let tops: Vec<usize> = staged
-        .iter()
-        .copied()
-        .filter(|&i| {
-            !staged
-                .iter()
-                .any(|&a| a != i && files[i].path.starts_with(&child_dir(&files[a].path)))
-        })
-        .collect();
-    let subtree_bytes = |i: usize| -> usize {
-        let d = child_dir(&files[i].path);
-        files[i].contents.len()
-            + staged
-                .iter()
-                .filter(|&&j| files[j].path.starts_with(&d))
-                .map(|&j| files[j].contents.len())
-                .sum::<usize>()
-    };
-    // Longest subtree first onto the least loaded process.
-    let workers = rayon::current_num_threads().clamp(1, tops.len());
-    let mut by_size: Vec<(usize, usize)> = tops.iter().map(|&i| (subtree_bytes(i), i)).collect();
-    by_size.sort_unstable_by(|a, b| b.cmp(a));
-    let mut groups: Vec<(usize, Vec<usize>)> = vec![(0, Vec::new()); workers];
-    for (bytes, i) in by_size {
-        if let Some(g) = groups.iter_mut().min_by_key(|g| g.0) {
-            g.0 += bytes;
-            g.1.push(i);
-        }
-    }
-    let base = near
-        .and_then(|d| std::fs::create_dir_all(d).ok().map(|()| d.to_path_buf()))
-        .unwrap_or_else(std::env::temp_dir);
-    let Ok(stage) = tempfile::Builder::new()
-        .prefix(".vgc-fmt-")
-        .tempdir_in(&base)
-    else {
-        stdin_each(files, &staged.into_iter().collect::<Vec<_>>());
-        return;
-    };
-    let written = staged.iter().all(|&i| {
-        let p = stage.path().join(&files[i].path);
-        p.parent()
-            .is_some_and(|d| std::fs::create_dir_all(d).is_ok())
-            && std::fs::write(&p, &files[i].contents).is_ok()
-    });
-    let ok: Vec<bool> = std::thread::scope(|s| {
-        let handles: Vec<_> = groups
-            .iter()
-            .map(|(_, g)| {
-                let args: Vec<&str> = g.iter().map(|&i| files[i].path.as_str()).collect();
-                let cwd = stage.path();
-                s.spawn(move || {
-                    written
-                        && std::process::Command::new("rustfmt")
-                            .args(["--edition", "2024", "--quiet"])
-                            .args(&args)
-                            .current_dir(cwd)
-                            .stdin(std::process::Stdio::null())
-                            .stdout(std::process::Stdio::null())
-                            .stderr(std::process::Stdio::null())
-                            .status()
-                            .is_ok_and(|st| st.success())
-                })
-            })
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().unwrap_or(false))
-            .collect()
-    });
-    let mut failed = Vec::new();
-    for ((_, g), ok) in groups.iter().zip(ok) {
-        for &top in g {
-            let d = child_dir(&files[top].path);
-            let members: Vec<usize> = staged
-                .iter()
-                .copied()
-                .filter(|&j| j == top || files[j].path.starts_with(&d))
-                .collect();
-            for j in members {
-                match std::fs::read_to_string(stage.path().join(&files[j].path)) {
-                    Ok(text) if ok => files[j].contents = text,
-                    _ => failed.push(j),
-                }
-            }
-        }
-    }
-    stdin_each(files, &failed);
-}
-
-/// Formats each of `files[idx]` through rustfmt's stdin, in parallel; a file rustfmt fails on keeps its text.
-fn stdin_each(files: &mut [GeneratedFile], idx: &[usize]) {
-    use rayon::prelude::*;
-    let formatted: Vec<(usize, Option<String>)> = idx
-        .par_iter()
-        .map(|&i| (i, rustfmt(&files[i].contents)))
-        .collect();
-    for (i, f) in formatted {
-        if let Some(text) = f {
-            files[i].contents = text;
-        }
-    }
-}
-
-fn rustfmt(src: &str) -> Option<String> {
-    use std::io::Write as _;
-    use std::process::{Command, Stdio};
-    let mut child = Command::new("rustfmt")
-        .args(["--edition", "2024", "--emit", "stdout", "--quiet"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .ok()?;
-    let mut stdin = child.stdin.take()?;
-    let text = src.to_string();
-    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
-    let output = child.wait_with_output().ok()?;
-    writer.join().ok()?.ok()?;
-    if output.status.success() {
-        String::from_utf8(output.stdout).ok()
-    } else {
-        None
     }
 }

@@ -2,6 +2,7 @@
 //! pipeline (load → check → lower → generate → write atomically) and the diagnostic renderer.
 
 pub mod driver;
+pub mod format;
 pub mod render;
 pub mod sys;
 pub mod watch;

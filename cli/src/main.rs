@@ -494,10 +494,11 @@ fn main() -> ExitCode {
             debounce_ms,
             max_rebuilds,
         } => {
-            let short = build.short;
+            let (short, timings) = (build.short, build.timings);
             let opts = vgc::watch::WatchOptions {
                 request: build_request(build),
                 short,
+                timings,
                 debounce: std::time::Duration::from_millis(debounce_ms),
                 max_rebuilds,
                 stop: None,

@@ -24,6 +24,10 @@ impl vgc_analysis::System for OsSystem {
     fn is_dir(&self, path: &str) -> bool {
         Path::new(path).is_dir()
     }
+    fn stamp(&self, path: &str) -> Option<vgc_analysis::system::Stamp> {
+        let m = std::fs::metadata(path).ok()?;
+        Some((m.len(), m.modified().ok()?))
+    }
     fn module_cache(&self) -> Option<String> {
         if let Ok(c) = std::env::var("GOMODCACHE")
             && !c.is_empty()

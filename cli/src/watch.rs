@@ -22,6 +22,8 @@ pub struct WatchOptions {
     pub request: BuildRequest,
     /// Print diagnostics one per line.
     pub short: bool,
+    /// Append the wall time of each phase to every status line.
+    pub timings: bool,
     /// How long the debouncer waits for a burst of events to end before rebuilding.
     pub debounce: Duration,
     /// Stop after this many rebuilds (benchmarks); `None` runs until interrupted.
@@ -181,9 +183,19 @@ fn report(
         0 => String::new(),
         n => format!(", removed {n} stale files"),
     };
+    let phases = if opts.timings {
+        let p: Vec<String> = outcome
+            .timings
+            .iter()
+            .map(|(phase, d)| format!("{phase} {:.1} ms", d.as_secs_f64() * 1e3))
+            .collect();
+        format!(" ({})", p.join(", "))
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         err,
-        "vgc watch: {trigger}: {} errors, {} warnings; wrote {} changed files{removed} in {:.1} ms",
+        "vgc watch: {trigger}: {} errors, {} warnings; wrote {} changed files{removed} in {:.1} ms{phases}",
         outcome.errors(),
         outcome.warnings(),
         outcome.written,

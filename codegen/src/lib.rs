@@ -16,6 +16,10 @@ pub struct GeneratedFile {
     pub path: String,
     /// File contents.
     pub contents: String,
+    /// Byte offsets in `contents` where the file's second and later formatting units start (empty: one unit).
+    /// A unit is a top-level item, or the header; formatting each unit alone and concatenating the results gives
+    /// the same text as formatting the whole file, so a rebuild re-formats only the units that changed.
+    pub chunks: Vec<usize>,
 }
 
 /// How the generated crate depends on `vgc-runtime`.

@@ -218,6 +218,24 @@ fn event_log_comment_edit_reruns_no_analysis_and_tag_edit_regenerates_one_module
         .find(|f| f.0 == "src/widgets/v1.rs")
         .expect("module")
         .1;
+    // Only the edited unit went through rustfmt; the result is what formatting everything afresh gives.
+    let fresh_out = tmp.path().join("fresh");
+    let fresh = vgc::build(&BuildRequest {
+        out: Some(fresh_out.clone()),
+        no_cache: true,
+        ..req.clone()
+    });
+    assert_eq!(vgc::exit_code(&fresh), 0);
+    let fresh_files: Vec<(String, String)> = snapshot(&fresh_out)
+        .into_iter()
+        .map(|(p, t, _)| (p, t))
+        .collect();
+    let incremental_files: Vec<(String, String)> = after
+        .iter()
+        .filter(|(p, _, _)| p != ".vgc-fmt-cache")
+        .map(|(p, t, _)| (p.clone(), t.clone()))
+        .collect();
+    assert_eq!(incremental_files, fresh_files);
     assert!(
         module.contains("max_items(&p, new.map_or(0, |v| v.len()), 4i64)"),
         "the new limit is generated: {:?}",

@@ -90,6 +90,7 @@ fn watch_follows_edits_atomic_saves_and_packages_coming_and_going() {
             no_cache: false,
         },
         short: true,
+        timings: false,
         debounce: Duration::from_millis(20),
         max_rebuilds: None,
         stop: Some(Arc::new(AtomicBool::new(false))),

@@ -1,0 +1,504 @@
+//! Formatting generated Rust with rustfmt, incrementally.
+//!
+//! Codegen prints every module one *unit* at a time (the header, then each top-level item; see
+//! [`GeneratedFile::chunks`]). Top-level items are separated by no blank line, so rustfmt of a whole file equals
+//! the concatenation of rustfmt of each unit — the property `tests/tests/incremental.rs` checks on every build it
+//! makes. Formatted units are remembered by the BLAKE3 hash of their unformatted text: in a live session
+//! ([`UnitMemo`]) and across runs (the `.vgc-fmt-cache` file beside the output, which records how each output
+//! file splits into units, so the units of the previous output can be read back from disk). A rebuild then runs
+//! rustfmt only on the units that changed, and not at all when none did.
+//!
+//! Cold formatting stages whole files in a temporary directory and runs one rustfmt process per core over whole
+//! module subtrees (starting rustfmt costs about as much as formatting a module). Marker comment lines between
+//! units survive rustfmt and give the unit boundaries of its output.
+
+use crate::sys::write_atomic;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::Path;
+use vgc_codegen::GeneratedFile;
+
+/// Formatted units by the hash of their unformatted text.
+pub type UnitMemo = HashMap<String, String>;
+
+const FMT_CACHE_FILE: &str = ".vgc-fmt-cache";
+const FMT_CACHE_VERSION: &str = concat!("vgc-fmt-cache 2 ", env!("CARGO_PKG_VERSION"));
+/// The line put between units when formatting several at once; never produced by codegen at column 0.
+const MARKER: &str = "// @vgc-unit-boundary";
+
+/// One output file's record: hashes of its unformatted and formatted text, and its units (unit hash, formatted
+/// length in bytes) in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Entry {
+    unformatted: String,
+    formatted: String,
+    units: Vec<(String, usize)>,
+}
+
+/// The formatting cache of an output directory (`.vgc-fmt-cache`): a version line, then one
+/// `path<TAB>unformatted<TAB>formatted<TAB>unit:len,unit:len,…` line per generated `.rs` file. A cache that does
+/// not parse, or was written by another vgc version, is ignored with a note and rebuilt; an entry whose file on
+/// disk no longer has the recorded hash is not used. The cache can only save work, never change output.
+#[derive(Debug, Default)]
+pub struct FmtCache {
+    entries: BTreeMap<String, Entry>,
+}
+
+impl FmtCache {
+    /// Reads the cache of `dir`; problems become `notes` and an empty cache.
+    pub fn load(dir: &Path, notes: &mut Vec<String>) -> Self {
+        let file = dir.join(FMT_CACHE_FILE);
+        let Ok(text) = std::fs::read_to_string(&file) else {
+            return Self::default();
+        };
+        let mut lines = text.lines();
+        if lines.next() != Some(FMT_CACHE_VERSION) {
+            notes.push(format!(
+                "{}: written by another vgc version; rebuilt",
+                file.display()
+            ));
+            return Self::default();
+        }
+        let mut entries = BTreeMap::new();
+        for l in lines {
+            match parse_entry(l) {
+                Some((path, e)) => {
+                    entries.insert(path, e);
+                }
+                None => {
+                    notes.push(format!(
+                        "{}: unreadable; ignored and rebuilt",
+                        file.display()
+                    ));
+                    return Self::default();
+                }
+            }
+        }
+        Self { entries }
+    }
+
+    /// Paths of the files the cache describes (the previous build's `.rs` outputs).
+    pub fn paths(&self) -> impl Iterator<Item = &String> {
+        self.entries.keys()
+    }
+
+    /// Writes the cache into `dir`. Failing to write it is not an error (it is an optimisation).
+    pub fn save(&self, dir: &Path) {
+        let mut text = String::from(FMT_CACHE_VERSION);
+        for (p, e) in &self.entries {
+            let units: Vec<String> = e.units.iter().map(|(h, n)| format!("{h}:{n}")).collect();
+            text.push_str(&format!(
+                "\n{p}\t{}\t{}\t{}",
+                e.unformatted,
+                e.formatted,
+                units.join(",")
+            ));
+        }
+        text.push('\n');
+        let _ = write_atomic(&dir.join(FMT_CACHE_FILE), &text);
+    }
+}
+
+fn parse_entry(line: &str) -> Option<(String, Entry)> {
+    let mut parts = line.split('\t');
+    let (path, u, f, units) = (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() || u.len() != 64 || f.len() != 64 {
+        return None;
+    }
+    let units = units
+        .split(',')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            let (h, n) = s.split_once(':')?;
+            Some((h.to_string(), n.parse().ok()?))
+        })
+        .collect::<Option<Vec<_>>>()?;
+    Some((
+        path.to_string(),
+        Entry {
+            unformatted: u.to_string(),
+            formatted: f.to_string(),
+            units,
+        },
+    ))
+}
+
+fn hash(s: &str) -> String {
+    blake3::hash(s.as_bytes()).to_hex().to_string()
+}
+
+/// A unit's cache key: 128 bits of BLAKE3 of its unformatted text.
+fn unit_hash(s: &str) -> String {
+    blake3::hash(s.as_bytes()).to_hex()[..32].to_string()
+}
+
+/// The unformatted units of a generated file.
+fn units_of(f: &GeneratedFile) -> Vec<&str> {
+    let mut bounds = vec![0];
+    bounds.extend(f.chunks.iter().copied());
+    bounds.push(f.contents.len());
+    bounds.windows(2).map(|w| &f.contents[w[0]..w[1]]).collect()
+}
+
+/// Formats every `.rs` file of `files` with rustfmt, running it only on units neither `memo` (this session's
+/// units) nor the cache's previous output on disk has already formatted. Updates `memo` and `cache` to this
+/// build's units. Returns the number of `.rs` files that needed no rustfmt run.
+pub fn format_all(
+    files: &mut [GeneratedFile],
+    cache: Option<&mut FmtCache>,
+    dir: Option<&Path>,
+    memo: &mut UnitMemo,
+) -> usize {
+    use rayon::prelude::*;
+    let rs: Vec<usize> = (0..files.len())
+        .filter(|&i| files[i].path.ends_with(".rs"))
+        .collect();
+    // Units of the previous output, read back from disk where the file still is what the cache recorded.
+    if let (Some(cache), Some(dir)) = (cache.as_deref(), dir) {
+        let recovered: Vec<(String, String)> = rs
+            .par_iter()
+            .filter_map(|&i| {
+                let e = cache.entries.get(&files[i].path)?;
+                let disk = std::fs::read_to_string(dir.join(&files[i].path)).ok()?;
+                if hash(&disk) != e.formatted
+                    || e.units.iter().map(|(_, n)| n).sum::<usize>() != disk.len()
+                {
+                    return None;
+                }
+                let mut at = 0;
+                let mut out = Vec::with_capacity(e.units.len());
+                for (h, n) in &e.units {
+                    let text = disk.get(at..at + n)?;
+                    out.push((h.clone(), text.to_string()));
+                    at += n;
+                }
+                Some(out)
+            })
+            .flatten()
+            .collect();
+        for (h, text) in recovered {
+            memo.entry(h).or_insert(text);
+        }
+    }
+    let unit_hashes: Vec<Vec<String>> = rs
+        .par_iter()
+        .map(|&i| units_of(&files[i]).into_iter().map(unit_hash).collect())
+        .collect();
+    let unformatted: Vec<String> = rs.par_iter().map(|&i| hash(&files[i].contents)).collect();
+    // Files with every unit known need no rustfmt; files with some known units format only the others; files
+    // with none are formatted whole.
+    let mut partial = Vec::new();
+    let mut whole = Vec::new();
+    let mut hits = 0;
+    for (k, &i) in rs.iter().enumerate() {
+        let known = unit_hashes[k]
+            .iter()
+            .filter(|h| memo.contains_key(*h))
+            .count();
+        if known == unit_hashes[k].len() {
+            hits += 1;
+        } else if known > 0 {
+            partial.push(k);
+        } else {
+            whole.push(i);
+        }
+    }
+    let fresh_partial: Vec<(String, String)> = partial
+        .par_iter()
+        .flat_map(|&k| {
+            let units = units_of(&files[rs[k]]);
+            let missing: Vec<(&String, &str)> = unit_hashes[k]
+                .iter()
+                .zip(units)
+                .filter(|(h, _)| !memo.contains_key(*h))
+                .collect();
+            format_units(&missing)
+        })
+        .collect();
+    memo.extend(fresh_partial);
+    let fresh_whole = format_batched(files, &whole, dir);
+    memo.extend(fresh_whole);
+    // Assemble every file from its units; a unit rustfmt could not format keeps its prettyplease text.
+    let mut next = UnitMemo::new();
+    let mut entries = BTreeMap::new();
+    for (k, &i) in rs.iter().enumerate() {
+        let units: Vec<String> = units_of(&files[i])
+            .into_iter()
+            .zip(&unit_hashes[k])
+            .map(|(u, h)| memo.get(h).cloned().unwrap_or_else(|| u.to_string()))
+            .collect();
+        let text = units.concat();
+        entries.insert(
+            files[i].path.clone(),
+            Entry {
+                unformatted: unformatted[k].clone(),
+                formatted: hash(&text),
+                units: unit_hashes[k]
+                    .iter()
+                    .cloned()
+                    .zip(units.iter().map(String::len))
+                    .collect(),
+            },
+        );
+        for (h, u) in unit_hashes[k].iter().zip(units) {
+            next.insert(h.clone(), u);
+        }
+        files[i].contents = text;
+    }
+    *memo = next;
+    if let Some(cache) = cache {
+        cache.entries = entries;
+    }
+    hits
+}
+
+/// Formats `units` (hash, unformatted text) in one rustfmt run with marker lines between them, returning each
+/// unit's formatted text. The file header (inner attributes) can only come first, so the units go in file order.
+/// If the markers do not come back one per boundary, each unit is formatted on its own.
+fn format_units(units: &[(&String, &str)]) -> Vec<(String, String)> {
+    if units.is_empty() {
+        return Vec::new();
+    }
+    let joined = units
+        .iter()
+        .map(|(_, u)| *u)
+        .collect::<Vec<_>>()
+        .join(&format!("{MARKER}\n"));
+    if let Some(out) = rustfmt(&joined)
+        && let Some(parts) = split_units(&out, units.len())
+    {
+        return units
+            .iter()
+            .zip(parts)
+            .map(|((h, _), p)| ((*h).clone(), p))
+            .collect();
+    }
+    units
+        .iter()
+        .filter_map(|(h, u)| rustfmt(u).map(|f| ((*h).clone(), f)))
+        .collect()
+}
+
+/// Splits rustfmt output of marker-joined units back into `n` units, or `None` when the markers did not survive
+/// one per boundary.
+fn split_units(out: &str, n: usize) -> Option<Vec<String>> {
+    let mut parts = vec![String::new()];
+    for line in out.split_inclusive('\n') {
+        if line.trim_end() == MARKER {
+            parts.push(String::new());
+        } else if let Some(p) = parts.last_mut() {
+            p.push_str(line);
+        }
+    }
+    (parts.len() == n).then_some(parts)
+}
+
+/// The directory a generated module file's child modules live in (`src/core/mod.rs` → `src/core/`,
+/// `src/core/v1.rs` → `src/core/v1/`), as rustfmt resolves `pub mod x;`.
+fn child_dir(path: &str) -> String {
+    match path.strip_suffix("mod.rs") {
+        Some(d) if d.ends_with('/') => d.to_string(),
+        _ => format!("{}/", path.trim_end_matches(".rs")),
+    }
+}
+
+/// Formats the files `files[todo]` whole, with as few rustfmt processes as there are cores, and returns their
+/// formatted units (hash, text). The unformatted files, marker lines between units, are staged in a temporary
+/// directory inside `near` (so rustfmt finds the same `rustfmt.toml` as `cargo fmt` in the output would); each
+/// process is given whole module subtrees (rustfmt follows `pub mod x;` into child files, so a file's
+/// descendants are staged with it), and the results are read back. `src/lib.rs`, whose `custom` module is
+/// hand-written and may not exist yet, goes through stdin. Files whose batch fails are formatted through stdin.
+fn format_batched(
+    files: &[GeneratedFile],
+    todo: &[usize],
+    near: Option<&Path>,
+) -> Vec<(String, String)> {
+    use rayon::prelude::*;
+    let units_with_hashes = |i: usize| -> Vec<(String, &str)> {
+        units_of(&files[i])
+            .into_iter()
+            .map(|u| (unit_hash(u), u))
+            .collect()
+    };
+    let stdin_each = |idx: &[usize]| -> Vec<(String, String)> {
+        idx.par_iter()
+            .flat_map(|&i| {
+                let units = units_with_hashes(i);
+                let refs: Vec<(&String, &str)> = units.iter().map(|(h, u)| (h, *u)).collect();
+                format_units(&refs)
+            })
+            .collect()
+    };
+    let (root, rest): (Vec<usize>, Vec<usize>) =
+        todo.iter().partition(|&&i| files[i].path == "src/lib.rs");
+    let mut out = stdin_each(&root);
+    if rest.is_empty() {
+        return out;
+    }
+    // Close the set over descendants, then pass only the files with no staged ancestor.
+    let mut staged: BTreeSet<usize> = rest.iter().copied().collect();
+    for &i in &rest {
+        let d = child_dir(&files[i].path);
+        staged.extend(
+            files
+                .iter()
+                .enumerate()
+                .filter(|(_, f)| f.path.ends_with(".rs") && f.path.starts_with(&d))
+                .map(|(j, _)| j),
+        );
+    }
+    let tops: Vec<usize> = staged
+        .iter()
+        .copied()
+        .filter(|&i| {
+            !staged
+                .iter()
+                .any(|&a| a != i && files[i].path.starts_with(&child_dir(&files[a].path)))
+        })
+        .collect();
+    let in_subtree =
+        |top: usize, j: usize| j == top || files[j].path.starts_with(&child_dir(&files[top].path));
+    // Longest subtree first onto the least loaded process.
+    let workers = rayon::current_num_threads().clamp(1, tops.len());
+    let mut by_size: Vec<(usize, usize)> = tops
+        .iter()
+        .map(|&t| {
+            let bytes = staged
+                .iter()
+                .filter(|&&j| in_subtree(t, j))
+                .map(|&j| files[j].contents.len())
+                .sum();
+            (bytes, t)
+        })
+        .collect();
+    by_size.sort_unstable_by(|a, b| b.cmp(a));
+    let mut groups: Vec<(usize, Vec<usize>)> = vec![(0, Vec::new()); workers];
+    for (bytes, t) in by_size {
+        if let Some(g) = groups.iter_mut().min_by_key(|g| g.0) {
+            g.0 += bytes;
+            g.1.push(t);
+        }
+    }
+    let base = near
+        .and_then(|d| std::fs::create_dir_all(d).ok().map(|()| d.to_path_buf()))
+        .unwrap_or_else(std::env::temp_dir);
+    let Ok(stage) = tempfile::Builder::new()
+        .prefix(".vgc-fmt-")
+        .tempdir_in(&base)
+    else {
+        out.extend(stdin_each(&staged.into_iter().collect::<Vec<_>>()));
+        return out;
+    };
+    let written = staged.iter().all(|&i| {
+        let p = stage.path().join(&files[i].path);
+        let text = units_of(&files[i]).join(&format!("{MARKER}\n"));
+        p.parent()
+            .is_some_and(|d| std::fs::create_dir_all(d).is_ok())
+            && std::fs::write(&p, text).is_ok()
+    });
+    let ok: Vec<bool> = std::thread::scope(|s| {
+        let handles: Vec<_> = groups
+            .iter()
+            .map(|(_, g)| {
+                let args: Vec<&str> = g.iter().map(|&i| files[i].path.as_str()).collect();
+                let cwd = stage.path();
+                s.spawn(move || {
+                    written
+                        && std::process::Command::new("rustfmt")
+                            .args(["--edition", "2024", "--quiet"])
+                            .args(&args)
+                            .current_dir(cwd)
+                            .stdin(std::process::Stdio::null())
+                            .stdout(std::process::Stdio::null())
+                            .stderr(std::process::Stdio::null())
+                            .status()
+                            .is_ok_and(|st| st.success())
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or(false))
+            .collect()
+    });
+    let mut failed = Vec::new();
+    for ((_, g), ok) in groups.iter().zip(ok) {
+        for &top in g {
+            for j in staged.iter().copied().filter(|&j| in_subtree(top, j)) {
+                let units = units_with_hashes(j);
+                let back = std::fs::read_to_string(stage.path().join(&files[j].path))
+                    .ok()
+                    .filter(|_| ok)
+                    .and_then(|text| split_units(&text, units.len()));
+                match back {
+                    Some(parts) => out.extend(units.into_iter().map(|(h, _)| h).zip(parts)),
+                    None => failed.push(j),
+                }
+            }
+        }
+    }
+    out.extend(stdin_each(&failed));
+    out
+}
+
+/// Formats Rust source with `rustfmt --edition 2024` (stdin → stdout), so generated code matches `cargo fmt`.
+/// Returns `None` when rustfmt is not installed or fails; the prettyplease output is then kept as it is.
+pub fn rustfmt(src: &str) -> Option<String> {
+    use std::io::Write as _;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("rustfmt")
+        .args(["--edition", "2024", "--emit", "stdout", "--quiet"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let mut stdin = child.stdin.take()?;
+    let text = src.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
+    let output = child.wait_with_output().ok()?;
+    writer.join().ok()?.ok()?;
+    if output.status.success() {
+        String::from_utf8(output.stdout).ok()
+    } else {
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_split_back_into_units() {
+        let out = format!("fn a() {{}}\n{MARKER}\nfn b() {{}}\n{MARKER}\nfn c() {{}}\n");
+        assert_eq!(
+            split_units(&out, 3),
+            Some(vec![
+                "fn a() {}\n".into(),
+                "fn b() {}\n".into(),
+                "fn c() {}\n".into()
+            ])
+        );
+        assert_eq!(split_units(&out, 2), None);
+    }
+
+    #[test]
+    fn cache_lines_round_trip_and_bad_lines_are_rejected() {
+        let line = format!(
+            "src/a.rs\t{}\t{}\tab:10,cd:5",
+            "1".repeat(64),
+            "2".repeat(64)
+        );
+        let (p, e) = parse_entry(&line).expect("parses");
+        assert_eq!(p, "src/a.rs");
+        assert_eq!(e.units, vec![("ab".into(), 10), ("cd".into(), 5)]);
+        assert!(parse_entry("src/a.rs\tshort\tshort\t").is_none());
+        assert!(parse_entry(&format!("src/a.rs\t{0}\t{0}\tab:x", "1".repeat(64))).is_none());
+    }
+
+    #[test]
+    fn child_dirs() {
+        assert_eq!(child_dir("src/core/mod.rs"), "src/core/");
+        assert_eq!(child_dir("src/core/v1.rs"), "src/core/v1/");
+    }
+}
