@@ -131,6 +131,8 @@ pub struct BuildOutcome {
     pub fmt_cache_hits: usize,
     /// Generated files actually written (the others already had these bytes).
     pub written: usize,
+    /// The build manifest showed nothing changed since the previous clean build: nothing was loaded or written.
+    pub up_to_date: bool,
     /// Generated module files of the previous build that this build no longer generates (a package disappeared),
     /// removed from the output directory.
     pub removed: usize,
@@ -160,14 +162,14 @@ impl BuildOutcome {
 /// Returns the program and the plan, or `None` when nothing could be loaded.
 fn analyze(
     db: &mut Database,
+    sys: &dyn vgc_analysis::System,
     stamps: &mut vgc_analysis::program::Stamps,
     req: &BuildRequest,
     out: &mut BuildOutcome,
 ) -> Option<(vgc_analysis::Program, vgc_lowering::CratePlan)> {
     use salsa::Setter as _;
-    let sys = OsSystem;
     let mut clock = std::time::Instant::now();
-    let (prog, mut diags) = match vgc_analysis::load(db, &sys, &req.path, stamps) {
+    let (prog, mut diags) = match vgc_analysis::load(db, sys, &req.path, stamps) {
         Ok(x) => x,
         Err(d) => {
             out.diagnostics = d;
@@ -253,7 +255,8 @@ pub struct LintSettings {
 pub fn lint(req: &BuildRequest, settings: &LintSettings) -> BuildOutcome {
     let mut db = Database::default();
     let mut out = BuildOutcome::default();
-    let Some((prog, plan)) = analyze(&mut db, &mut Default::default(), req, &mut out) else {
+    let Some((prog, plan)) = analyze(&mut db, &OsSystem, &mut Default::default(), req, &mut out)
+    else {
         return out;
     };
     // Suppressions (`vgc:ignore`) and fixes read any file.
@@ -283,9 +286,45 @@ pub fn lint(req: &BuildRequest, settings: &LintSettings) -> BuildOutcome {
 
 /// Runs the pipeline once in a fresh [`Session`]. Outputs are written only when there is no error diagnostic,
 /// each file atomically and only when its bytes change.
+///
+/// With an output directory and without `no_cache`, the build manifest ([`crate::manifest`]) is consulted
+/// first: when every input the previous clean build observed and every output it wrote are unchanged, nothing
+/// is loaded and the outcome says [`BuildOutcome::up_to_date`] (with the previous summary counts). A clean build
+/// writes the manifest; a build with diagnostics removes it.
 #[must_use]
 pub fn build(req: &BuildRequest) -> BuildOutcome {
-    Session::default().build(req)
+    use crate::manifest::{Manifest, Recorder, request_key};
+    let dir = req
+        .out
+        .as_deref()
+        .filter(|_| !req.no_cache && !req.check_only);
+    let Some(dir) = dir else {
+        return Session::default().build(req);
+    };
+    let clock = std::time::Instant::now();
+    let key = request_key(req);
+    let mut notes = Vec::new();
+    if let Some(m) = Manifest::load(dir, &mut notes)
+        && m.up_to_date(&key, &OsSystem, dir)
+    {
+        return BuildOutcome {
+            stats: m.stats,
+            up_to_date: true,
+            timings: vec![("check manifest", clock.elapsed())],
+            ..BuildOutcome::default()
+        };
+    }
+    let manifest_check = clock.elapsed();
+    let rec = Recorder::new(&OsSystem);
+    let mut out = Session::default().build_with(req, &rec);
+    out.notes.splice(0..0, notes);
+    out.timings.insert(0, ("check manifest", manifest_check));
+    if out.diagnostics.is_empty() && out.io_error.is_none() && !out.files.is_empty() {
+        Manifest::record(key, &rec, &out.files, out.stats).save(dir);
+    } else {
+        Manifest::remove(dir);
+    }
+    out
 }
 
 /// A live build: one salsa database kept across builds (`vgc watch`), so a rebuild re-runs only the queries whose
@@ -320,12 +359,18 @@ impl Session {
         &self.db
     }
 
-    /// Runs the pipeline against the current state of the files (see [`build`]).
+    /// Runs the pipeline against the current state of the files (see [`build`]; the build manifest is not used:
+    /// the live database already knows what changed).
     #[must_use]
     pub fn build(&mut self, req: &BuildRequest) -> BuildOutcome {
+        self.build_with(req, &OsSystem)
+    }
+
+    /// [`Session::build`] reading the file system through `sys`.
+    fn build_with(&mut self, req: &BuildRequest, sys: &dyn vgc_analysis::System) -> BuildOutcome {
         let mut out = BuildOutcome::default();
         let Some(plan) =
-            analyze(&mut self.db, &mut self.stamps, req, &mut out).map(|(_, plan)| plan)
+            analyze(&mut self.db, sys, &mut self.stamps, req, &mut out).map(|(_, plan)| plan)
         else {
             return out;
         };

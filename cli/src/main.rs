@@ -556,12 +556,21 @@ fn main() -> ExitCode {
         return ExitCode::from(code);
     }
     if let Some(out) = &req.out {
-        let _ = writeln!(
-            stderr,
-            "vgc: wrote {} files to {}",
-            outcome.files.len(),
-            out.display()
-        );
+        if outcome.up_to_date {
+            let _ = writeln!(
+                stderr,
+                "vgc: {} is up to date (no input changed since the last clean build)",
+                out.display()
+            );
+        } else {
+            let _ = writeln!(
+                stderr,
+                "vgc: wrote {} files to {} ({} changed)",
+                outcome.files.len(),
+                out.display(),
+                outcome.written
+            );
+        }
     }
     ExitCode::SUCCESS
 }

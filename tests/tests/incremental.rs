@@ -22,9 +22,13 @@ fn build(out: &Path) -> vgc::BuildOutcome {
     })
 }
 
+/// Every file under `dir` but the build manifest (which each real build rewrites): path, text, modification time.
 fn snapshot(dir: &Path) -> Vec<(String, String, std::time::SystemTime)> {
     let mut out = Vec::new();
     for e in walk(dir) {
+        if e.ends_with(".vgc-build-cache") {
+            continue;
+        }
         let meta = std::fs::metadata(&e).expect("metadata");
         out.push((
             e.strip_prefix(dir)
@@ -66,7 +70,35 @@ fn no_op_rebuild_rewrites_nothing_and_skips_rustfmt() {
     let before = snapshot(tmp.path());
     std::thread::sleep(std::time::Duration::from_millis(20));
 
+    // The build manifest says nothing changed: nothing is loaded or written.
+    let up_to_date = build(tmp.path());
+    assert!(up_to_date.up_to_date);
+    assert_eq!(up_to_date.stats, first.stats);
+    assert_eq!(up_to_date.written, 0);
+    assert_eq!(snapshot(tmp.path()), before);
+
+    // A manifest that does not parse is ignored with a note and rewritten by the (real) rebuild.
+    let manifest = tmp.path().join(".vgc-build-cache");
+    std::fs::write(&manifest, "not a manifest\n").expect("corrupt");
+    let rebuilt = build(tmp.path());
+    assert!(!rebuilt.up_to_date);
+    assert!(
+        rebuilt.notes[0].contains(".vgc-build-cache: written by another vgc version"),
+        "{:?}",
+        rebuilt.notes
+    );
+    assert!(
+        std::fs::read_to_string(&manifest)
+            .expect("manifest")
+            .starts_with("vgc-build-cache 1 ")
+    );
+    assert!(build(tmp.path()).up_to_date);
+
+    // Without the manifest, the formatting cache alone keeps rustfmt from running.
+    std::fs::remove_file(&manifest).expect("remove manifest");
+    let before = snapshot(tmp.path());
     let second = build(tmp.path());
+    assert!(!second.up_to_date);
     assert_eq!(
         second.fmt_cache_hits, rs,
         "every .rs file comes from the formatting cache"
@@ -80,6 +112,7 @@ fn no_op_rebuild_rewrites_nothing_and_skips_rustfmt() {
 
     // A corrupt cache is ignored with a note; the output is the same.
     std::fs::write(tmp.path().join(".vgc-fmt-cache"), "garbage\n").expect("corrupt");
+    std::fs::remove_file(&manifest).expect("remove manifest");
     let third = build(tmp.path());
     assert_eq!(third.fmt_cache_hits, 0);
     assert_eq!(third.notes.len(), 1, "{:?}", third.notes);
@@ -103,6 +136,7 @@ fn no_op_rebuild_rewrites_nothing_and_skips_rustfmt() {
         format!("{first_line}\nsrc/lib.rs\tabc\n"),
     )
     .expect("truncate");
+    std::fs::remove_file(&manifest).expect("remove manifest");
     let fourth = build(tmp.path());
     assert_eq!(fourth.fmt_cache_hits, 0);
     assert!(fourth.notes[0].contains("unreadable"), "{:?}", fourth.notes);
@@ -111,7 +145,9 @@ fn no_op_rebuild_rewrites_nothing_and_skips_rustfmt() {
     let lib = tmp.path().join("src/lib.rs");
     let original = std::fs::read_to_string(&lib).expect("lib.rs");
     std::fs::write(&lib, "// edited\n").expect("edit");
+    // (The manifest sees the edited output: this is a real build.)
     let fifth = build(tmp.path());
+    assert!(!fifth.up_to_date);
     assert_eq!(fifth.fmt_cache_hits, rs - 1);
     assert_eq!(std::fs::read_to_string(&lib).expect("lib.rs"), original);
 }

@@ -1,0 +1,422 @@
+//! The build manifest: what a clean build observed of the file system, so the next run can tell in a few
+//! milliseconds that nothing changed and skip the build.
+//!
+//! Loading goes through a [`Recorder`], which logs every observation the loader makes — each file read (with its
+//! size, modification time and BLAKE3 hash, or that it could not be read), each directory listing (hashed), and
+//! each is-this-a-directory probe (`vendor/`, the module cache). After a build without diagnostics the log, the
+//! generated files' hashes and the summary counts are written to `.vgc-build-cache` in the output directory,
+//! keyed by a hash of the request (vgc version, path, options, and the environment the module cache is found
+//! through). A later build with the same key re-checks every observation (a file whose size and modification
+//! time are unchanged is not re-read; one that changed is re-hashed) and every output; if all hold, the outputs
+//! are up to date. The check is exactly as strong as the observations: whatever the loader did not look at
+//! cannot change its result. A manifest that does not parse, or comes from another vgc version, is ignored with
+//! a note.
+
+use crate::driver::BuildRequest;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Mutex;
+use vgc_analysis::System;
+use vgc_analysis::system::Stamp;
+use vgc_lowering::plan::Stats;
+
+const FILE: &str = ".vgc-build-cache";
+const VERSION: &str = concat!("vgc-build-cache 1 ", env!("CARGO_PKG_VERSION"));
+
+/// One thing the loader saw.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Observation {
+    /// A file read: `(size, modification time in ns since the epoch, BLAKE3)`, or `None` if it could not be read.
+    File(Option<(u64, u128, String)>),
+    /// A directory listing's hash, or `None` if it could not be listed.
+    Dir(Option<String>),
+    /// Whether the path is a directory.
+    IsDir(bool),
+}
+
+/// A [`System`] that records every observation it passes through (see the module docs).
+pub struct Recorder<'a> {
+    inner: &'a dyn System,
+    log: Mutex<BTreeMap<(char, String), Observation>>,
+}
+
+impl<'a> Recorder<'a> {
+    /// Records what `inner` reports.
+    pub fn new(inner: &'a dyn System) -> Self {
+        Self {
+            inner,
+            log: Mutex::new(BTreeMap::new()),
+        }
+    }
+
+    fn note(&self, kind: char, path: &str, o: Observation) {
+        if let Ok(mut l) = self.log.lock() {
+            l.entry((kind, path.to_string())).or_insert(o);
+        }
+    }
+}
+
+fn nanos(t: std::time::SystemTime) -> u128 {
+    t.duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0)
+}
+
+fn listing_hash(entries: &[(String, bool)]) -> String {
+    let mut h = blake3::Hasher::new();
+    for (n, d) in entries {
+        h.update(n.as_bytes());
+        h.update(if *d { b"/\n" } else { b"\n" });
+    }
+    h.finalize().to_hex().to_string()
+}
+
+impl System for Recorder<'_> {
+    fn read_file(&self, path: &str) -> Result<String, String> {
+        let stamp = self.inner.stamp(path);
+        let r = self.inner.read_file(path);
+        let o = match (&r, stamp) {
+            (Ok(text), Some((len, mtime))) => Observation::File(Some((
+                len,
+                nanos(mtime),
+                blake3::hash(text.as_bytes()).to_hex().to_string(),
+            ))),
+            // Without a stamp the observation cannot be re-checked cheaply; record it as unverifiable.
+            (Ok(text), None) => Observation::File(Some((
+                0,
+                0,
+                blake3::hash(text.as_bytes()).to_hex().to_string(),
+            ))),
+            (Err(_), _) => Observation::File(None),
+        };
+        self.note('F', path, o);
+        r
+    }
+    fn read_dir(&self, path: &str) -> Result<Vec<(String, bool)>, String> {
+        let r = self.inner.read_dir(path);
+        self.note(
+            'D',
+            path,
+            Observation::Dir(r.as_ref().ok().map(|e| listing_hash(e))),
+        );
+        r
+    }
+    fn is_dir(&self, path: &str) -> bool {
+        let r = self.inner.is_dir(path);
+        self.note('I', path, Observation::IsDir(r));
+        r
+    }
+    fn module_cache(&self) -> Option<String> {
+        self.inner.module_cache()
+    }
+    fn stamp(&self, path: &str) -> Option<Stamp> {
+        self.inner.stamp(path)
+    }
+}
+
+/// The request key: everything besides the observed files that decides a build's output.
+#[must_use]
+pub fn request_key(req: &BuildRequest) -> String {
+    let mut h = blake3::Hasher::new();
+    let abs = std::path::absolute(&req.path).unwrap_or_else(|_| req.path.clone().into());
+    for part in [
+        VERSION.to_string(),
+        abs.display().to_string(),
+        req.crate_name.clone(),
+        format!("{:?}", req.runtime),
+        req.extra_roots.join("\u{1f}"),
+        req.custom_stub.to_string(),
+    ] {
+        h.update(part.as_bytes());
+        h.update(b"\x1e");
+    }
+    for var in ["GOMODCACHE", "GOPATH", "HOME", "GOFLAGS"] {
+        h.update(std::env::var(var).unwrap_or_default().as_bytes());
+        h.update(b"\x1e");
+    }
+    h.finalize().to_hex().to_string()
+}
+
+/// A loaded or freshly recorded manifest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Manifest {
+    key: String,
+    observations: BTreeMap<(char, String), Observation>,
+    /// Generated files: path relative to the output directory → (size, BLAKE3).
+    outputs: BTreeMap<String, (u64, String)>,
+    /// The summary counts of the build that wrote it.
+    pub stats: Stats,
+}
+
+impl Manifest {
+    /// The manifest of a clean build: what `rec` observed, and the generated `files`.
+    #[must_use]
+    pub fn record(
+        key: String,
+        rec: &Recorder<'_>,
+        files: &[vgc_codegen::GeneratedFile],
+        stats: Stats,
+    ) -> Self {
+        let observations = rec.log.lock().map(|l| l.clone()).unwrap_or_default();
+        let outputs = files
+            .iter()
+            .map(|f| {
+                (
+                    f.path.clone(),
+                    (
+                        f.contents.len() as u64,
+                        blake3::hash(f.contents.as_bytes()).to_hex().to_string(),
+                    ),
+                )
+            })
+            .collect();
+        Self {
+            key,
+            observations,
+            outputs,
+            stats,
+        }
+    }
+
+    /// Reads the manifest of output directory `dir`: `None` when there is none (silently) or it cannot be used
+    /// (with a note).
+    pub fn load(dir: &Path, notes: &mut Vec<String>) -> Option<Self> {
+        let file = dir.join(FILE);
+        let text = std::fs::read_to_string(&file).ok()?;
+        let parsed = parse(&text);
+        match parsed {
+            Ok(m) => Some(m),
+            Err(why) => {
+                notes.push(format!("{}: {why}; ignored and rebuilt", file.display()));
+                None
+            }
+        }
+    }
+
+    /// Writes the manifest into `dir` (failing to write it only costs the next run a build).
+    pub fn save(&self, dir: &Path) {
+        let mut t = format!("{VERSION}\nK\t{}\n", self.key);
+        let s = &self.stats;
+        t.push_str(&format!(
+            "S\t{}\t{}\t{}\t{}\t{}\t{}\n",
+            s.packages, s.types, s.tags, s.lowered, s.not_lowered, s.checks
+        ));
+        for ((kind, path), o) in &self.observations {
+            match o {
+                Observation::File(Some((len, mtime, h))) => {
+                    t.push_str(&format!("{kind}\t{path}\t{len}\t{mtime}\t{h}\n"));
+                }
+                Observation::File(None) | Observation::Dir(None) => {
+                    t.push_str(&format!("{kind}\t{path}\t-\n"));
+                }
+                Observation::Dir(Some(h)) => t.push_str(&format!("{kind}\t{path}\t{h}\n")),
+                Observation::IsDir(b) => t.push_str(&format!("{kind}\t{path}\t{}\n", u8::from(*b))),
+            }
+        }
+        for (path, (len, h)) in &self.outputs {
+            t.push_str(&format!("O\t{path}\t{len}\t{h}\n"));
+        }
+        let _ = crate::sys::write_atomic(&dir.join(FILE), &t);
+    }
+
+    /// Removes the manifest of `dir` (a build with diagnostics or errors must not be skipped next time).
+    pub fn remove(dir: &Path) {
+        let _ = std::fs::remove_file(dir.join(FILE));
+    }
+
+    /// True when the manifest was written for `key` and every observation and output still holds.
+    #[must_use]
+    pub fn up_to_date(&self, key: &str, sys: &(dyn System + Sync), dir: &Path) -> bool {
+        use rayon::prelude::*;
+        if self.key != key {
+            return false;
+        }
+        let inputs = self.observations.par_iter().all(|((_, path), o)| match o {
+            Observation::File(Some((len, mtime, h))) => {
+                if *mtime != 0
+                    && sys
+                        .stamp(path)
+                        .is_some_and(|(l, m)| l == *len && nanos(m) == *mtime)
+                {
+                    return true;
+                }
+                sys.read_file(path)
+                    .is_ok_and(|t| blake3::hash(t.as_bytes()).to_hex().as_str() == h)
+            }
+            Observation::File(None) => sys.read_file(path).is_err(),
+            Observation::Dir(h) => sys.read_dir(path).ok().map(|e| listing_hash(&e)) == *h,
+            Observation::IsDir(b) => sys.is_dir(path) == *b,
+        });
+        inputs
+            && self.outputs.par_iter().all(|(rel, (len, h))| {
+                std::fs::read(dir.join(rel)).is_ok_and(|bytes| {
+                    bytes.len() as u64 == *len && blake3::hash(&bytes).to_hex().as_str() == h
+                })
+            })
+    }
+}
+
+fn parse(text: &str) -> Result<Manifest, &'static str> {
+    let mut lines = text.lines();
+    if lines.next() != Some(VERSION) {
+        return Err("written by another vgc version");
+    }
+    let bad = "unreadable";
+    let mut key = None;
+    let mut stats = None;
+    let mut observations = BTreeMap::new();
+    let mut outputs = BTreeMap::new();
+    for l in lines {
+        let f: Vec<&str> = l.split('\t').collect();
+        let kind = f.first().and_then(|k| k.chars().next()).ok_or(bad)?;
+        match (kind, f.as_slice()) {
+            ('K', [_, k]) => key = Some((*k).to_string()),
+            ('S', [_, rest @ ..]) if rest.len() == 6 => {
+                let n: Vec<usize> = rest
+                    .iter()
+                    .map(|x| x.parse().map_err(|_| bad))
+                    .collect::<Result<_, _>>()?;
+                stats = Some(Stats {
+                    packages: n[0],
+                    types: n[1],
+                    tags: n[2],
+                    lowered: n[3],
+                    not_lowered: n[4],
+                    checks: n[5],
+                });
+            }
+            ('F', [_, p, "-"]) => {
+                observations.insert(('F', (*p).to_string()), Observation::File(None));
+            }
+            ('F', [_, p, len, mtime, h]) => {
+                let len = len.parse().map_err(|_| bad)?;
+                let mtime = mtime.parse().map_err(|_| bad)?;
+                observations.insert(
+                    ('F', (*p).to_string()),
+                    Observation::File(Some((len, mtime, (*h).to_string()))),
+                );
+            }
+            ('D', [_, p, h]) => {
+                let o = Observation::Dir((*h != "-").then(|| (*h).to_string()));
+                observations.insert(('D', (*p).to_string()), o);
+            }
+            ('I', [_, p, b @ ("0" | "1")]) => {
+                observations.insert(('I', (*p).to_string()), Observation::IsDir(*b == "1"));
+            }
+            ('O', [_, p, len, h]) => {
+                outputs.insert(
+                    (*p).to_string(),
+                    (len.parse().map_err(|_| bad)?, (*h).to_string()),
+                );
+            }
+            _ => return Err(bad),
+        }
+    }
+    match (key, stats) {
+        (Some(key), Some(stats)) if !outputs.is_empty() => Ok(Manifest {
+            key,
+            observations,
+            outputs,
+            stats,
+        }),
+        _ => Err(bad),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use vgc_analysis::MemorySystem;
+
+    fn sample() -> (Manifest, MemorySystem) {
+        let mut sys = MemorySystem::default();
+        sys.files.insert("/m/go.mod".into(), "module m\n".into());
+        sys.files.insert("/m/a/t.go".into(), "package a\n".into());
+        let rec = Recorder::new(&sys);
+        let _ = rec.read_file("/m/go.mod");
+        let _ = rec.read_file("/m/a/t.go");
+        let _ = rec.read_file("/m/missing.go");
+        let _ = rec.read_dir("/m/a");
+        let _ = rec.is_dir("/m/vendor");
+        let files = [vgc_codegen::GeneratedFile {
+            path: "Cargo.toml".into(),
+            contents: "[package]\n".into(),
+            chunks: Vec::new(),
+        }];
+        let stats = Stats {
+            packages: 1,
+            checks: 2,
+            ..Stats::default()
+        };
+        (Manifest::record("k".into(), &rec, &files, stats), sys)
+    }
+
+    #[test]
+    fn round_trips_through_text() {
+        let (m, _) = sample();
+        let dir = tempfile::tempdir().expect("tempdir");
+        m.save(dir.path());
+        let mut notes = Vec::new();
+        assert_eq!(Manifest::load(dir.path(), &mut notes), Some(m));
+        assert!(notes.is_empty());
+    }
+
+    #[test]
+    fn every_observation_is_rechecked() {
+        let (m, sys) = sample();
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::write(dir.path().join("Cargo.toml"), "[package]\n").expect("write");
+        assert!(m.up_to_date("k", &sys, dir.path()));
+        assert!(!m.up_to_date("other key", &sys, dir.path()));
+        let mut edited = sys.clone();
+        edited
+            .files
+            .insert("/m/a/t.go".into(), "package a // edited\n".into());
+        assert!(!m.up_to_date("k", &edited, dir.path()), "a changed file");
+        let mut added = sys.clone();
+        added.files.insert("/m/a/u.go".into(), "package a\n".into());
+        assert!(
+            !m.up_to_date("k", &added, dir.path()),
+            "a new file in a listed directory"
+        );
+        let mut appeared = sys.clone();
+        appeared
+            .files
+            .insert("/m/missing.go".into(), "package m\n".into());
+        assert!(
+            !m.up_to_date("k", &appeared, dir.path()),
+            "a file that was missing"
+        );
+        let mut vendored = sys.clone();
+        vendored
+            .files
+            .insert("/m/vendor/modules.txt".into(), String::new());
+        assert!(
+            !m.up_to_date("k", &vendored, dir.path()),
+            "a directory that appeared"
+        );
+        std::fs::write(dir.path().join("Cargo.toml"), "[package] # edited\n").expect("write");
+        assert!(
+            !m.up_to_date("k", &sys, dir.path()),
+            "an output edited by hand"
+        );
+    }
+
+    #[test]
+    fn unusable_manifests_are_ignored_with_a_note() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        for (text, why) in [
+            ("garbage\n".to_string(), "another vgc version"),
+            (format!("{VERSION}\nK\tk\nS\t1\t2\n"), "unreadable"),
+            (
+                format!("{VERSION}\nK\tk\nS\t1\t2\t3\t4\t5\t6\n"),
+                "unreadable",
+            ),
+        ] {
+            std::fs::write(dir.path().join(FILE), text).expect("write");
+            let mut notes = Vec::new();
+            assert_eq!(Manifest::load(dir.path(), &mut notes), None);
+            assert!(notes[0].contains(why), "{notes:?}");
+        }
+    }
+}
