@@ -13,7 +13,7 @@
 //! units survive rustfmt and give the unit boundaries of its output.
 
 use crate::sys::write_atomic;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use vgc_codegen::GeneratedFile;
 
@@ -301,12 +301,14 @@ fn child_dir(path: &str) -> String {
     }
 }
 
-/// Formats the files `files[todo]` whole, with as few rustfmt processes as there are cores, and returns their
-/// formatted units (hash, text). The unformatted files, marker lines between units, are staged in a temporary
-/// directory inside `near` (so rustfmt finds the same `rustfmt.toml` as `cargo fmt` in the output would); each
-/// process is given whole module subtrees (rustfmt follows `pub mod x;` into child files, so a file's
-/// descendants are staged with it), and the results are read back. `src/lib.rs`, whose `custom` module is
-/// hand-written and may not exist yet, goes through stdin. Files whose batch fails are formatted through stdin.
+/// Formats the files `files[todo]` whole, with one rustfmt process per core plus one for module parents, and
+/// returns their formatted units (hash, text). The unformatted files, marker lines between units, are staged in
+/// temporary directories inside `near` (so rustfmt finds the same `rustfmt.toml` as `cargo fmt` in the output
+/// would). rustfmt follows `pub mod x;` into child files, so leaf modules (no children) are spread over the
+/// per-core processes by size, longest first, while every parent module (`src/lib.rs`, `mod.rs` files, Go
+/// packages with sub-packages) goes to one more process in a separate directory where each child module it would
+/// follow exists as an empty stub (parents are tiny: module declarations). A batch whose rustfmt fails is
+/// formatted through stdin, file by file.
 fn format_batched(
     files: &[GeneratedFile],
     todo: &[usize],
@@ -328,90 +330,104 @@ fn format_batched(
             })
             .collect()
     };
-    let (root, rest): (Vec<usize>, Vec<usize>) =
-        todo.iter().partition(|&&i| files[i].path == "src/lib.rs");
-    let mut out = stdin_each(&root);
-    if rest.is_empty() {
-        return out;
+    if todo.is_empty() {
+        return Vec::new();
     }
-    // Close the set over descendants, then pass only the files with no staged ancestor.
-    let mut staged: BTreeSet<usize> = rest.iter().copied().collect();
-    for &i in &rest {
+    let has_children = |i: usize| {
         let d = child_dir(&files[i].path);
-        staged.extend(
-            files
-                .iter()
-                .enumerate()
-                .filter(|(_, f)| f.path.ends_with(".rs") && f.path.starts_with(&d))
-                .map(|(j, _)| j),
-        );
-    }
-    let tops: Vec<usize> = staged
+        files[i].path == "src/lib.rs" || files.iter().any(|f| f.path.starts_with(&d))
+    };
+    let (parents, leaves): (Vec<usize>, Vec<usize>) = todo.iter().partition(|&&i| has_children(i));
+    let workers = rayon::current_num_threads().clamp(1, leaves.len().max(1));
+    let mut by_size: Vec<(usize, usize)> = leaves
         .iter()
-        .copied()
-        .filter(|&i| {
-            !staged
-                .iter()
-                .any(|&a| a != i && files[i].path.starts_with(&child_dir(&files[a].path)))
-        })
-        .collect();
-    let in_subtree =
-        |top: usize, j: usize| j == top || files[j].path.starts_with(&child_dir(&files[top].path));
-    // Longest subtree first onto the least loaded process.
-    let workers = rayon::current_num_threads().clamp(1, tops.len());
-    let mut by_size: Vec<(usize, usize)> = tops
-        .iter()
-        .map(|&t| {
-            let bytes = staged
-                .iter()
-                .filter(|&&j| in_subtree(t, j))
-                .map(|&j| files[j].contents.len())
-                .sum();
-            (bytes, t)
-        })
+        .map(|&i| (files[i].contents.len(), i))
         .collect();
     by_size.sort_unstable_by(|a, b| b.cmp(a));
     let mut groups: Vec<(usize, Vec<usize>)> = vec![(0, Vec::new()); workers];
-    for (bytes, t) in by_size {
+    for (bytes, i) in by_size {
         if let Some(g) = groups.iter_mut().min_by_key(|g| g.0) {
             g.0 += bytes;
-            g.1.push(t);
+            g.1.push(i);
         }
     }
+    groups.retain(|g| !g.1.is_empty());
     let base = near
         .and_then(|d| std::fs::create_dir_all(d).ok().map(|()| d.to_path_buf()))
         .unwrap_or_else(std::env::temp_dir);
-    let Ok(stage) = tempfile::Builder::new()
-        .prefix(".vgc-fmt-")
-        .tempdir_in(&base)
-    else {
-        out.extend(stdin_each(&staged.into_iter().collect::<Vec<_>>()));
-        return out;
+    let stage = || {
+        tempfile::Builder::new()
+            .prefix(".vgc-fmt-")
+            .tempdir_in(&base)
+            .ok()
     };
-    let written = staged.iter().all(|&i| {
-        let p = stage.path().join(&files[i].path);
-        let text = units_of(&files[i]).join(&format!("{MARKER}\n"));
+    let write = |dir: &Path, rel: &str, text: &str| {
+        let p = dir.join(rel);
         p.parent()
             .is_some_and(|d| std::fs::create_dir_all(d).is_ok())
             && std::fs::write(&p, text).is_ok()
-    });
+    };
+    // (staging directory, files it formats) per process; the parents' directory also holds the child stubs.
+    let mut jobs: Vec<(tempfile::TempDir, Vec<usize>)> = Vec::new();
+    let mut unstaged = Vec::new();
+    for (_, g) in groups {
+        match stage() {
+            Some(d)
+                if g.iter().all(|&i| {
+                    write(
+                        d.path(),
+                        &files[i].path,
+                        &units_of(&files[i]).join(&format!("{MARKER}\n")),
+                    )
+                }) =>
+            {
+                jobs.push((d, g));
+            }
+            _ => unstaged.extend(g),
+        }
+    }
+    if !parents.is_empty() {
+        let staged_ok = stage().filter(|d| {
+            let own = parents.iter().all(|&i| {
+                write(
+                    d.path(),
+                    &files[i].path,
+                    &units_of(&files[i]).join(&format!("{MARKER}\n")),
+                )
+            });
+            // Every module a parent declares must exist for rustfmt to follow it: other generated files as empty
+            // stubs (unless staged themselves), and the hand-written `custom` module.
+            let stubs = files
+                .iter()
+                .filter(|f| {
+                    f.path.ends_with(".rs") && !parents.iter().any(|&i| files[i].path == f.path)
+                })
+                .map(|f| f.path.as_str())
+                .chain(std::iter::once("src/custom.rs"))
+                .all(|rel| write(d.path(), rel, ""));
+            own && stubs
+        });
+        match staged_ok {
+            Some(d) => jobs.push((d, parents.clone())),
+            None => unstaged.extend(parents.iter().copied()),
+        }
+    }
     let ok: Vec<bool> = std::thread::scope(|s| {
-        let handles: Vec<_> = groups
+        let handles: Vec<_> = jobs
             .iter()
-            .map(|(_, g)| {
+            .map(|(dir, g)| {
                 let args: Vec<&str> = g.iter().map(|&i| files[i].path.as_str()).collect();
-                let cwd = stage.path();
+                let cwd = dir.path();
                 s.spawn(move || {
-                    written
-                        && std::process::Command::new("rustfmt")
-                            .args(["--edition", "2024", "--quiet"])
-                            .args(&args)
-                            .current_dir(cwd)
-                            .stdin(std::process::Stdio::null())
-                            .stdout(std::process::Stdio::null())
-                            .stderr(std::process::Stdio::null())
-                            .status()
-                            .is_ok_and(|st| st.success())
+                    std::process::Command::new("rustfmt")
+                        .args(["--edition", "2024", "--quiet"])
+                        .args(&args)
+                        .current_dir(cwd)
+                        .stdin(std::process::Stdio::null())
+                        .stdout(std::process::Stdio::null())
+                        .stderr(std::process::Stdio::null())
+                        .status()
+                        .is_ok_and(|st| st.success())
                 })
             })
             .collect();
@@ -420,23 +436,21 @@ fn format_batched(
             .map(|h| h.join().unwrap_or(false))
             .collect()
     });
-    let mut failed = Vec::new();
-    for ((_, g), ok) in groups.iter().zip(ok) {
-        for &top in g {
-            for j in staged.iter().copied().filter(|&j| in_subtree(top, j)) {
-                let units = units_with_hashes(j);
-                let back = std::fs::read_to_string(stage.path().join(&files[j].path))
-                    .ok()
-                    .filter(|_| ok)
-                    .and_then(|text| split_units(&text, units.len()));
-                match back {
-                    Some(parts) => out.extend(units.into_iter().map(|(h, _)| h).zip(parts)),
-                    None => failed.push(j),
-                }
+    let mut out = Vec::new();
+    for ((dir, g), ok) in jobs.iter().zip(ok) {
+        for &j in g {
+            let units = units_with_hashes(j);
+            let back = std::fs::read_to_string(dir.path().join(&files[j].path))
+                .ok()
+                .filter(|_| ok)
+                .and_then(|text| split_units(&text, units.len()));
+            match back {
+                Some(parts) => out.extend(units.into_iter().map(|(h, _)| h).zip(parts)),
+                None => unstaged.push(j),
             }
         }
     }
-    out.extend(stdin_each(&failed));
+    out.extend(stdin_each(&unstaged));
     out
 }
 

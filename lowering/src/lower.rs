@@ -205,7 +205,13 @@ struct Lowerer<'a> {
     stats: Stats,
     /// Off while re-lowering a member's tags for `subfield` inheritance (they are counted on the member).
     counting: bool,
+    /// Typed constants by their type, in program order (package, file, declaration): built on the first enum, so
+    /// enum discovery is linear in the program size instead of scanning every constant once per enum.
+    consts_by_type: Option<ConstIndex>,
 }
+
+/// Typed constants by type: (package import path, declaring file, index in the file's constants).
+type ConstIndex = std::collections::HashMap<TypeKey, Vec<(String, SourceFile, usize)>>;
 
 /// Lowers every type reachable from the roots of the target packages.
 #[must_use]
@@ -227,6 +233,7 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
         diags,
         stats: Stats::default(),
         counting: true,
+        consts_by_type: None,
     };
     let mut plans: IndexMap<TypeKey, TypePlan> = IndexMap::new();
     for k in &reach {
@@ -2327,18 +2334,32 @@ impl Lowerer<'_> {
         let mut by_value: IndexMap<String, String> = IndexMap::new();
         // (Go constant name, value, exclude when the option is on?, option)
         let mut exclusions: Vec<(String, String, bool, String)> = Vec::new();
-        for p in self.prog.packages.values() {
-            for f in &p.files {
-                let ir = vgc_ir::db::file_ir(self.db, *f);
-                for c in &ir.consts {
-                    let Some(t) = &c.ty else { continue };
-                    if types::resolve(self.db, self.prog, &p.path, *f, t) != Ty::Named(k.clone()) {
-                        continue;
+        let (db, prog) = (self.db, self.prog);
+        let index = self.consts_by_type.get_or_insert_with(|| {
+            let mut index = ConstIndex::new();
+            for p in prog.packages.values() {
+                for f in &p.files {
+                    for (ci, c) in vgc_ir::db::file_ir(db, *f).consts.iter().enumerate() {
+                        let Some(t) = &c.ty else { continue };
+                        if let Ty::Named(key) = types::resolve(db, prog, &p.path, *f, t) {
+                            index.entry(key).or_default().push((p.path.clone(), *f, ci));
+                        }
                     }
+                }
+            }
+            index
+        });
+        let typed = index.get(k).cloned().unwrap_or_default();
+        {
+            {
+                for (pkg_path, f, ci) in &typed {
+                    let (pkg_path, f) = (pkg_path.as_str(), *f);
+                    let ir = vgc_ir::db::file_ir(self.db, f);
+                    let c = &ir.consts[*ci];
                     if c.tags.iter().any(|u| u.name == "k8s:enumExclude") {
                         continue;
                     }
-                    let Some(v) = self.const_str(&p.path, *f, &c.value, 0) else {
+                    let Some(v) = self.const_str(pkg_path, f, &c.value, 0) else {
                         continue;
                     };
                     let v = &v;
