@@ -316,7 +316,16 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     }
     let manifest_check = clock.elapsed();
     let rec = Recorder::new(&OsSystem);
-    let mut out = Session::default().build_with(req, &rec);
+    let mut session = Session::default();
+    let ir = crate::ircache::load(dir, &mut notes);
+    if !ir.is_empty() {
+        vgc_ir::db::IrCache::new(&session.db, std::sync::Arc::new(ir.clone()));
+    }
+    let mut out = session.build_with(req, &rec);
+    if out.stats.packages > 0 {
+        let prog = vgc_analysis::loaded_program(&session.db);
+        crate::ircache::save(dir, &session.db, prog, &ir);
+    }
     out.notes.splice(0..0, notes);
     out.timings.insert(0, ("check manifest", manifest_check));
     if out.diagnostics.is_empty() && out.io_error.is_none() && !out.files.is_empty() {
@@ -384,15 +393,27 @@ impl Session {
         };
         let mut clock = std::time::Instant::now();
         let stale;
-        match vgc_codegen::generate_incremental(&self.db, &opts) {
+        let mut cache = req
+            .out
+            .as_deref()
+            .filter(|_| !req.no_cache)
+            .map(|d| FmtCache::load(d, &mut out.notes));
+        // Modules whose generation key matches the cache and whose file is untouched are neither generated nor
+        // formatted.
+        let keys = vgc_codegen::module_keys(&self.db, &crate::manifest::tool_fingerprint());
+        let reused = match (&cache, req.out.as_deref()) {
+            (Some(c), Some(dir)) => c.reuse(dir, &keys),
+            _ => Vec::new(),
+        };
+        let reused_paths: std::collections::HashSet<String> =
+            reused.iter().map(|f| f.path.clone()).collect();
+        let keys: std::collections::HashMap<String, String> = keys.into_iter().collect();
+        match vgc_codegen::generate_incremental(&self.db, &opts, &reused_paths) {
             Ok(mut files) => {
+                files.extend(reused);
+                files.sort_by(|a, b| a.path.cmp(&b.path));
                 out.timings.push(("codegen", clock.elapsed()));
                 clock = std::time::Instant::now();
-                let mut cache = req
-                    .out
-                    .as_deref()
-                    .filter(|_| !req.no_cache)
-                    .map(|d| FmtCache::load(d, &mut out.notes));
                 // What the previous build generated, to remove modules of packages that disappeared.
                 let mut previous = std::mem::take(&mut self.outputs);
                 if let Some(c) = &cache {
@@ -403,6 +424,8 @@ impl Session {
                     cache.as_mut(),
                     req.out.as_deref(),
                     &mut self.units,
+                    &keys,
+                    &reused_paths,
                 );
                 self.outputs = files
                     .iter()

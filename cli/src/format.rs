@@ -21,21 +21,22 @@ use vgc_codegen::GeneratedFile;
 pub type UnitMemo = HashMap<String, String>;
 
 const FMT_CACHE_FILE: &str = ".vgc-fmt-cache";
-const FMT_CACHE_VERSION: &str = concat!("vgc-fmt-cache 2 ", env!("CARGO_PKG_VERSION"));
+const FMT_CACHE_VERSION: &str = concat!("vgc-fmt-cache 3 ", env!("CARGO_PKG_VERSION"));
 /// The line put between units when formatting several at once; never produced by codegen at column 0.
 const MARKER: &str = "// @vgc-unit-boundary";
 
-/// One output file's record: hashes of its unformatted and formatted text, and its units (unit hash, formatted
-/// length in bytes) in order.
+/// One output file's record: the key of what it was generated from (`vgc_codegen::module_keys`, `-` if none),
+/// hashes of its unformatted and formatted text, and its units (unit hash, formatted length in bytes) in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Entry {
+    plan: String,
     unformatted: String,
     formatted: String,
     units: Vec<(String, usize)>,
 }
 
 /// The formatting cache of an output directory (`.vgc-fmt-cache`): a version line, then one
-/// `path<TAB>unformatted<TAB>formatted<TAB>unit:len,unit:len,…` line per generated `.rs` file. A cache that does
+/// `path<TAB>plan key<TAB>unformatted<TAB>formatted<TAB>unit:len,unit:len,…` line per generated `.rs` file. A cache that does
 /// not parse, or was written by another vgc version, is ignored with a note and rebuilt; an entry whose file on
 /// disk no longer has the recorded hash is not used. The cache can only save work, never change output.
 #[derive(Debug, Default)]
@@ -81,13 +82,32 @@ impl FmtCache {
         self.entries.keys()
     }
 
+    /// The previous output of every file in `keys` (path, generation key) whose recorded key is the same and
+    /// whose file in `dir` is still what was written: those need neither generating nor formatting.
+    #[must_use]
+    pub fn reuse(&self, dir: &Path, keys: &[(String, String)]) -> Vec<GeneratedFile> {
+        use rayon::prelude::*;
+        keys.par_iter()
+            .filter_map(|(path, key)| {
+                let e = self.entries.get(path).filter(|e| e.plan == *key)?;
+                let disk = std::fs::read_to_string(dir.join(path)).ok()?;
+                (hash(&disk) == e.formatted).then(|| GeneratedFile {
+                    path: path.clone(),
+                    contents: disk,
+                    chunks: Vec::new(),
+                })
+            })
+            .collect()
+    }
+
     /// Writes the cache into `dir`. Failing to write it is not an error (it is an optimisation).
     pub fn save(&self, dir: &Path) {
         let mut text = String::from(FMT_CACHE_VERSION);
         for (p, e) in &self.entries {
             let units: Vec<String> = e.units.iter().map(|(h, n)| format!("{h}:{n}")).collect();
             text.push_str(&format!(
-                "\n{p}\t{}\t{}\t{}",
+                "\n{p}\t{}\t{}\t{}\t{}",
+                e.plan,
                 e.unformatted,
                 e.formatted,
                 units.join(",")
@@ -100,7 +120,13 @@ impl FmtCache {
 
 fn parse_entry(line: &str) -> Option<(String, Entry)> {
     let mut parts = line.split('\t');
-    let (path, u, f, units) = (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+    let (path, plan, u, f, units) = (
+        parts.next()?,
+        parts.next()?,
+        parts.next()?,
+        parts.next()?,
+        parts.next()?,
+    );
     if parts.next().is_some() || u.len() != 64 || f.len() != 64 {
         return None;
     }
@@ -115,6 +141,7 @@ fn parse_entry(line: &str) -> Option<(String, Entry)> {
     Some((
         path.to_string(),
         Entry {
+            plan: plan.to_string(),
             unformatted: u.to_string(),
             formatted: f.to_string(),
             units,
@@ -140,25 +167,44 @@ fn units_of(f: &GeneratedFile) -> Vec<&str> {
 }
 
 /// Formats every `.rs` file of `files` with rustfmt, running it only on units neither `memo` (this session's
-/// units) nor the cache's previous output on disk has already formatted. Updates `memo` and `cache` to this
-/// build's units. Returns the number of `.rs` files that needed no rustfmt run.
+/// units) nor the cache's previous output on disk has already formatted. Files in `reused` came from
+/// [`FmtCache::reuse`] and are final already. `keys` are the files' generation keys, recorded for the next
+/// build. Updates `memo` and `cache` to this build's units. Returns the number of `.rs` files that needed no
+/// rustfmt run.
 pub fn format_all(
     files: &mut [GeneratedFile],
     cache: Option<&mut FmtCache>,
     dir: Option<&Path>,
     memo: &mut UnitMemo,
+    keys: &HashMap<String, String>,
+    reused: &std::collections::HashSet<String>,
 ) -> usize {
     use rayon::prelude::*;
+    let mut entries = BTreeMap::new();
+    if let Some(c) = cache.as_deref() {
+        for p in reused {
+            if let Some(e) = c.entries.get(p) {
+                entries.insert(p.clone(), e.clone());
+            }
+        }
+    }
     let rs: Vec<usize> = (0..files.len())
-        .filter(|&i| files[i].path.ends_with(".rs"))
+        .filter(|&i| files[i].path.ends_with(".rs") && !reused.contains(&files[i].path))
         .collect();
     // Units of the previous output, read back from disk where the file still is what the cache recorded.
+    let all_rs: Vec<usize> = (0..files.len())
+        .filter(|&i| files[i].path.ends_with(".rs"))
+        .collect();
     if let (Some(cache), Some(dir)) = (cache.as_deref(), dir) {
-        let recovered: Vec<(String, String)> = rs
+        let recovered: Vec<(String, String)> = all_rs
             .par_iter()
             .filter_map(|&i| {
                 let e = cache.entries.get(&files[i].path)?;
-                let disk = std::fs::read_to_string(dir.join(&files[i].path)).ok()?;
+                let disk = if reused.contains(&files[i].path) {
+                    files[i].contents.clone()
+                } else {
+                    std::fs::read_to_string(dir.join(&files[i].path)).ok()?
+                };
                 if hash(&disk) != e.formatted
                     || e.units.iter().map(|(_, n)| n).sum::<usize>() != disk.len()
                 {
@@ -219,7 +265,6 @@ pub fn format_all(
     memo.extend(fresh_whole);
     // Assemble every file from its units; a unit rustfmt could not format keeps its prettyplease text.
     let mut next = UnitMemo::new();
-    let mut entries = BTreeMap::new();
     for (k, &i) in rs.iter().enumerate() {
         let units: Vec<String> = units_of(&files[i])
             .into_iter()
@@ -230,6 +275,10 @@ pub fn format_all(
         entries.insert(
             files[i].path.clone(),
             Entry {
+                plan: keys
+                    .get(&files[i].path)
+                    .cloned()
+                    .unwrap_or_else(|| "-".to_string()),
                 unformatted: unformatted[k].clone(),
                 formatted: hash(&text),
                 units: unit_hashes[k]
@@ -244,11 +293,18 @@ pub fn format_all(
         }
         files[i].contents = text;
     }
+    for e in reused.iter().filter_map(|p| entries.get(p)) {
+        for (h, _) in &e.units {
+            if let Some(t) = memo.get(h) {
+                next.insert(h.clone(), t.clone());
+            }
+        }
+    }
     *memo = next;
     if let Some(cache) = cache {
         cache.entries = entries;
     }
-    hits
+    hits + reused.len()
 }
 
 /// Formats `units` (hash, unformatted text) in one rustfmt run with marker lines between them, returning each
@@ -499,15 +555,17 @@ mod tests {
     #[test]
     fn cache_lines_round_trip_and_bad_lines_are_rejected() {
         let line = format!(
-            "src/a.rs\t{}\t{}\tab:10,cd:5",
+            "src/a.rs\tkey\t{}\t{}\tab:10,cd:5",
             "1".repeat(64),
             "2".repeat(64)
         );
         let (p, e) = parse_entry(&line).expect("parses");
         assert_eq!(p, "src/a.rs");
         assert_eq!(e.units, vec![("ab".into(), 10), ("cd".into(), 5)]);
-        assert!(parse_entry("src/a.rs\tshort\tshort\t").is_none());
-        assert!(parse_entry(&format!("src/a.rs\t{0}\t{0}\tab:x", "1".repeat(64))).is_none());
+        assert_eq!(e.plan, "key");
+        assert!(parse_entry("src/a.rs\tkey\tshort\tshort\t").is_none());
+        assert!(parse_entry(&format!("src/a.rs\tkey\t{0}\t{0}\tab:x", "1".repeat(64))).is_none());
+        assert!(parse_entry(&format!("src/a.rs\t{0}\t{0}\tab:1", "1".repeat(64))).is_none());
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 pub mod driver;
 pub mod format;
+pub mod ircache;
 pub mod manifest;
 pub mod render;
 pub mod sys;

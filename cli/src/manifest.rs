@@ -114,13 +114,28 @@ impl System for Recorder<'_> {
     }
 }
 
+/// Identifies the running vgc build: the executable's size and modification time (a rebuilt vgc — same version
+/// number, different code — must not trust what an older build cached), or the version alone when the executable
+/// cannot be examined.
+#[must_use]
+pub fn tool_fingerprint() -> String {
+    let stamp = std::env::current_exe()
+        .and_then(std::fs::metadata)
+        .ok()
+        .and_then(|m| Some((m.len(), nanos(m.modified().ok()?))));
+    match stamp {
+        Some((len, mtime)) => format!("{VERSION} {len} {mtime}"),
+        None => VERSION.to_string(),
+    }
+}
+
 /// The request key: everything besides the observed files that decides a build's output.
 #[must_use]
 pub fn request_key(req: &BuildRequest) -> String {
     let mut h = blake3::Hasher::new();
     let abs = std::path::absolute(&req.path).unwrap_or_else(|_| req.path.clone().into());
     for part in [
-        VERSION.to_string(),
+        tool_fingerprint(),
         abs.display().to_string(),
         req.crate_name.clone(),
         format!("{:?}", req.runtime),

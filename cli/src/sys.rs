@@ -51,7 +51,15 @@ impl vgc_analysis::System for OsSystem {
 /// # Errors
 /// IO errors creating directories, writing or renaming.
 pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<bool> {
-    if std::fs::read(path).ok().as_deref() == Some(contents.as_bytes()) {
+    write_atomic_bytes(path, contents.as_bytes())
+}
+
+/// [`write_atomic`] for bytes.
+///
+/// # Errors
+/// IO errors creating directories, writing or renaming.
+pub fn write_atomic_bytes(path: &Path, contents: &[u8]) -> std::io::Result<bool> {
+    if std::fs::read(path).ok().as_deref() == Some(contents) {
         return Ok(false);
     }
     let dir = path.parent().unwrap_or(Path::new("."));

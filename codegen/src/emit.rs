@@ -29,7 +29,7 @@ struct Ctx<'a> {
 /// are generated, the module tree, and whether the crate has `customValidation` functions. Small and `Eq`, so
 /// the salsa query computing it is backdated unless the crate's shape changes, and modules whose own plan did not
 /// change are not generated again.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct Layout {
     /// Go import path → Rust module path.
     pub modules: BTreeMap<String, Vec<String>>,
@@ -60,6 +60,19 @@ impl Layout {
             l.custom |= !custom_checks(m).is_empty();
         }
         l
+    }
+
+    /// The generated file of module `path`: `src/lib.rs` for the crate root, `src/<path>/mod.rs` for a module with
+    /// children, else `src/<path>.rs`.
+    #[must_use]
+    pub fn file_of(&self, path: &[String]) -> String {
+        if path.is_empty() {
+            "src/lib.rs".to_string()
+        } else if self.children.contains_key(path) {
+            format!("src/{}/mod.rs", path.join("/"))
+        } else {
+            format!("src/{}.rs", path.join("/"))
+        }
     }
 
     /// Every module file's module path (parents and leaves), sorted.
@@ -229,13 +242,7 @@ pub(crate) fn emit_module(
         message: e.to_string(),
     })?;
     let (text, chunks) = unparse_in_chunks(file);
-    let rel = if path.is_empty() {
-        "src/lib.rs".to_string()
-    } else if children.contains_key(path) {
-        format!("src/{}/mod.rs", path.join("/"))
-    } else {
-        format!("src/{}.rs", path.join("/"))
-    };
+    let rel = layout.file_of(path);
     Ok(GeneratedFile {
         path: rel,
         contents: text,

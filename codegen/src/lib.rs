@@ -100,17 +100,64 @@ pub fn module_file<'db>(
     emit::emit_module(layout, module, path)
 }
 
+/// A content key for every module file of the database's crate: (file path, BLAKE3 hex of everything the file's
+/// text is generated from — the [`Layout`], the module's plan and its path — plus `salt`, which the caller sets to
+/// identify the generator build). Equal keys mean equal generated text, so a persistent cache can reuse a file
+/// without generating it.
+#[must_use]
+pub fn module_keys(db: &dyn Db, salt: &str) -> Vec<(String, String)> {
+    use std::hash::Hash as _;
+    let layout = layout(db);
+    let mut base = Blake3Hasher(blake3::Hasher::new());
+    salt.hash(&mut base);
+    layout.hash(&mut base);
+    layout
+        .module_paths()
+        .into_iter()
+        .map(|path| {
+            let mut h = Blake3Hasher(base.0.clone());
+            path.hash(&mut h);
+            if let Some(pkg) = layout.leaves.get(&path) {
+                module_plan(db, ModuleKey::new(db, pkg.clone())).hash(&mut h);
+            }
+            (layout.file_of(&path), h.0.finalize().to_hex().to_string())
+        })
+        .collect()
+}
+
+/// A [`std::hash::Hasher`] feeding BLAKE3 (whose full digest is read from the inner hasher).
+struct Blake3Hasher(blake3::Hasher);
+
+impl std::hash::Hasher for Blake3Hasher {
+    fn write(&mut self, bytes: &[u8]) {
+        self.0.update(bytes);
+    }
+    fn finish(&self) -> u64 {
+        let d = self.0.finalize();
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&d.as_bytes()[..8]);
+        u64::from_le_bytes(b)
+    }
+}
+
 /// [`generate`] for the database's workspace, through the per-module queries: after an edit, only the modules
 /// whose inputs changed are generated again. Modules are computed in parallel through
-/// [`vgc_ir::Db::par_each`]. The output equals `generate(crate_plan(db), opts)`.
+/// [`vgc_ir::Db::par_each`]. Files whose path is in `skip` are not generated (the caller has them already, e.g.
+/// from a cache keyed by [`module_keys`]). With an empty `skip` the output equals `generate(crate_plan(db), opts)`.
 ///
 /// # Errors
 /// The first [`CodegenError`] by module path.
 pub fn generate_incremental(
     db: &dyn Db,
     opts: &Options,
+    skip: &std::collections::HashSet<String>,
 ) -> Result<Vec<GeneratedFile>, CodegenError> {
-    let paths = layout(db).module_paths();
+    let layout = layout(db);
+    let paths: Vec<Vec<String>> = layout
+        .module_paths()
+        .into_iter()
+        .filter(|p| !skip.contains(&layout.file_of(p)))
+        .collect();
     db.par_each(paths.len(), &|db, i| {
         let _ = module_file(db, ModuleFileKey::new(db, paths[i].clone()));
     });

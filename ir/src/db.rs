@@ -74,8 +74,28 @@ pub fn parsed_go(db: &dyn Db, file: SourceFile) -> GoFile {
     vgc_parser::go::parse(file.text(db))
 }
 
+/// A file's IR and span table, as [`lowered`] computes them.
+pub type Lowered = (FileIr, Vec<std::ops::Range<usize>>);
+
+/// Results of [`lowered`] from an earlier run, by the BLAKE3 hash of the file text (the driver's persistent IR
+/// cache). [`lowered`] takes a file's result from here instead of parsing when the text hashes to an entry; the
+/// IR is a pure function of the text, so the result is the same either way.
+#[salsa::input(singleton)]
+pub struct IrCache {
+    /// Entries by text hash.
+    #[returns(ref)]
+    pub entries: Arc<std::collections::HashMap<[u8; 32], Arc<Lowered>>>,
+}
+
+/// The IR and span table of a file: from the [`IrCache`] when it has the file's text, else by parsing.
 #[salsa::tracked(returns(ref))]
-fn lowered(db: &dyn Db, file: SourceFile) -> (FileIr, Vec<std::ops::Range<usize>>) {
+pub fn lowered(db: &dyn Db, file: SourceFile) -> Lowered {
+    if let Some(cache) = IrCache::try_get(db) {
+        let key = blake3::hash(file.text(db).as_bytes());
+        if let Some(hit) = cache.entries(db).get(key.as_bytes()) {
+            return (**hit).clone();
+        }
+    }
     lower_file(parsed_go(db, file))
 }
 

@@ -2,7 +2,7 @@
 //! relative to the tag line are kept; where each tag line sits in the file lives in the separate span table
 //! ([`crate::db::file_spans`]), so moving code around does not change this IR.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use vgc_parser::go::{self, CommentLine, ConstValue, GoFile, TypeExpr};
 use vgc_parser::structtag::{self, JsonTag};
 use vgc_parser::tags::{self, Tag, TagError};
@@ -11,7 +11,7 @@ use vgc_parser::tags::{self, Tag, TagError};
 pub type SpanId = u32;
 
 /// A tag use: the parsed tag (or its syntax error) and where its text starts.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TagUse {
     /// The tag name as extracted (`k8s:maxItems`).
     pub name: String,
@@ -24,7 +24,7 @@ pub struct TagUse {
 }
 
 /// A struct field.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FieldIr {
     /// Go name (`None` for embedded fields).
     pub go_name: Option<String>,
@@ -44,7 +44,7 @@ pub struct FieldIr {
 }
 
 /// A type declaration.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TypeIr {
     /// Name.
     pub name: String,
@@ -66,7 +66,7 @@ pub struct TypeIr {
 }
 
 /// A constant.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ConstIr {
     /// Name.
     pub name: String,
@@ -83,7 +83,7 @@ pub struct ConstIr {
 }
 
 /// The IR of one Go file.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 pub struct FileIr {
     /// Package name.
     pub package: String,

@@ -2350,56 +2350,52 @@ impl Lowerer<'_> {
             index
         });
         let typed = index.get(k).cloned().unwrap_or_default();
-        {
+        for (pkg_path, f, ci) in &typed {
+            let (pkg_path, f) = (pkg_path.as_str(), *f);
+            let ir = vgc_ir::db::file_ir(self.db, f);
+            let c = &ir.consts[*ci];
+            if c.tags.iter().any(|u| u.name == "k8s:enumExclude") {
+                continue;
+            }
+            let Some(v) = self.const_str(pkg_path, f, &c.value, 0) else {
+                continue;
+            };
+            let v = &v;
+            // `ifEnabled(X)=+k8s:enumExclude` / `ifDisabled(X)=…`: excluded while X is on / off.
+            for u in c
+                .tags
+                .iter()
+                .filter(|u| matches!(u.name.as_str(), "k8s:ifEnabled" | "k8s:ifDisabled"))
             {
-                for (pkg_path, f, ci) in &typed {
-                    let (pkg_path, f) = (pkg_path.as_str(), *f);
-                    let ir = vgc_ir::db::file_ir(self.db, f);
-                    let c = &ir.consts[*ci];
-                    if c.tags.iter().any(|u| u.name == "k8s:enumExclude") {
-                        continue;
-                    }
-                    let Some(v) = self.const_str(pkg_path, f, &c.value, 0) else {
-                        continue;
-                    };
-                    let v = &v;
-                    // `ifEnabled(X)=+k8s:enumExclude` / `ifDisabled(X)=…`: excluded while X is on / off.
-                    for u in c
-                        .tags
-                        .iter()
-                        .filter(|u| matches!(u.name.as_str(), "k8s:ifEnabled" | "k8s:ifDisabled"))
-                    {
-                        let Ok(tag) = &u.parsed else { continue };
-                        let (Some(inner), Some(Scalar::Str(option))) =
-                            (tag.inner(), tag.positional().map(|a| &a.value))
-                        else {
-                            continue;
-                        };
-                        if unwrap_levels(inner).name != "k8s:enumExclude" {
-                            continue;
-                        }
-                        if self.counting {
-                            self.stats.tags += 1;
-                            self.stats.lowered += 1;
-                        }
-                        exclusions.push((
-                            c.name.clone(),
-                            v.clone(),
-                            tag.name == "k8s:ifEnabled",
-                            option.clone(),
-                        ));
-                    }
-                    let keep = match by_value.get(v) {
-                        None => true,
-                        Some(old) => {
-                            c.comment.len() > old.len()
-                                || (c.comment.len() == old.len() && c.comment < *old)
-                        }
-                    };
-                    if keep {
-                        by_value.insert(v.clone(), c.comment.clone());
-                    }
+                let Ok(tag) = &u.parsed else { continue };
+                let (Some(inner), Some(Scalar::Str(option))) =
+                    (tag.inner(), tag.positional().map(|a| &a.value))
+                else {
+                    continue;
+                };
+                if unwrap_levels(inner).name != "k8s:enumExclude" {
+                    continue;
                 }
+                if self.counting {
+                    self.stats.tags += 1;
+                    self.stats.lowered += 1;
+                }
+                exclusions.push((
+                    c.name.clone(),
+                    v.clone(),
+                    tag.name == "k8s:ifEnabled",
+                    option.clone(),
+                ));
+            }
+            let keep = match by_value.get(v) {
+                None => true,
+                Some(old) => {
+                    c.comment.len() > old.len()
+                        || (c.comment.len() == old.len() && c.comment < *old)
+                }
+            };
+            if keep {
+                by_value.insert(v.clone(), c.comment.clone());
             }
         }
         let mut vals: Vec<String> = by_value.into_keys().collect();

@@ -5,7 +5,7 @@ use vgc_analysis::types::{Builtin, WellKnown};
 use vgc_ir::catalog::Stability;
 
 /// A Rust-level type for a Go type.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum RustTy {
     /// A builtin scalar.
     Builtin(Builtin),
@@ -24,7 +24,7 @@ pub enum RustTy {
 }
 
 /// How list items are identified (list metadata).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Matcher {
     /// No metadata / atomic: items have no identity.
     None,
@@ -35,7 +35,7 @@ pub enum Matcher {
 }
 
 /// What a check does.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum CheckKind {
     /// `k8s:required`
     Required,
@@ -124,7 +124,7 @@ pub enum CheckKind {
 }
 
 /// One check with its flags and stability mark.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Check {
     /// What it does.
     pub kind: CheckKind,
@@ -143,7 +143,7 @@ pub struct Check {
 /// One upstream `validate.Subfield` call: a single check applied to one member of a struct value at
 /// `path.<json>`, skipped on update when the old struct is set and the member is equal. The wrapper carries its
 /// inner check's flags; inherited member checks are NonError short-circuits.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Subfield {
     /// Rust field name of the member.
     pub member: String,
@@ -164,7 +164,7 @@ pub struct Subfield {
 }
 
 /// A value's shape as checks see it (after typedefs).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Shape {
     /// A builtin scalar, behind a pointer or not.
     Scalar(Builtin, bool),
@@ -179,14 +179,14 @@ pub enum Shape {
 }
 
 /// A call into another type's validation function.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Nested {
     /// The type whose function is called.
     pub ty: TypeKey,
 }
 
 /// Per-element iteration calling the element type's function.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Iteration {
     /// Element type.
     pub elem: TypeKey,
@@ -197,7 +197,7 @@ pub struct Iteration {
 }
 
 /// A struct field.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct FieldPlan {
     /// Rust field name (raw identifiers allowed, e.g. `r#type`).
     pub rust_name: String,
@@ -240,7 +240,7 @@ impl FieldPlan {
 }
 
 /// A named type's definition and validation.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct TypePlan {
     /// Identity.
     pub key: TypeKey,
@@ -268,7 +268,7 @@ pub struct TypePlan {
 }
 
 /// One Go package → one Rust module.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ModulePlan {
     /// Import path.
     pub pkg: String,
@@ -296,7 +296,7 @@ pub struct Stats {
 }
 
 /// Which union validator a group uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum UnionKind {
     /// `k8s:unionMember`: exactly one member set (or discriminated).
     Union,
@@ -305,7 +305,7 @@ pub enum UnionKind {
 }
 
 /// A member of a union group.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct UnionMemberPlan {
     /// Rust field name.
     pub rust_name: String,
@@ -318,7 +318,7 @@ pub struct UnionMemberPlan {
 }
 
 /// One union group of a struct (upstream `unionMembershipFor_…` / `zeroOrOneOfMembershipFor_…`).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct UnionPlan {
     /// Union or zero-or-one-of.
     pub kind: UnionKind,
@@ -331,7 +331,7 @@ pub struct UnionPlan {
 }
 
 /// One upstream `validate.IfOption` call.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct IfOptionPlan {
     /// The option (feature gate) name.
     pub option: String,
@@ -342,7 +342,7 @@ pub struct IfOptionPlan {
 }
 
 /// One upstream `DependentRequired`/`DependentForbidden` call on a struct.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct DependentPlan {
     /// `dependentForbidden` (else `dependentRequired`).
     pub forbidden: bool,
@@ -353,7 +353,7 @@ pub struct DependentPlan {
 }
 
 /// The disallowed value of `k8s:neq`, typed like the field.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum NeqValue {
     /// A string.
     Str(String),
@@ -364,7 +364,7 @@ pub enum NeqValue {
 }
 
 /// One upstream `validate.Discriminated` call: the rules of one member field for one modality.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ModePlan {
     /// Member field: Rust name.
     pub member: String,
@@ -391,7 +391,7 @@ pub struct ModePlan {
 pub type Selector = Vec<(String, bool, NeqValue)>;
 
 /// One upstream `ValSliceItem`/`PtrSliceItem` call.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ItemPlan {
     /// Which element to select (all list-map keys).
     pub selector: Selector,
@@ -406,7 +406,7 @@ pub struct ItemPlan {
 }
 
 /// A union group over list items.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ListUnionPlan {
     /// Union or zero-or-one-of.
     pub kind: UnionKind,

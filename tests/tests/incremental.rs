@@ -22,11 +22,12 @@ fn build(out: &Path) -> vgc::BuildOutcome {
     })
 }
 
-/// Every file under `dir` but the build manifest (which each real build rewrites): path, text, modification time.
+/// Every file under `dir` but the build manifest (which each real build rewrites) and the binary IR cache: path,
+/// text, modification time.
 fn snapshot(dir: &Path) -> Vec<(String, String, std::time::SystemTime)> {
     let mut out = Vec::new();
     for e in walk(dir) {
-        if e.ends_with(".vgc-build-cache") {
+        if e.ends_with(".vgc-build-cache") || e.ends_with(".vgc-ir-cache") {
             continue;
         }
         let meta = std::fs::metadata(&e).expect("metadata");
@@ -280,4 +281,87 @@ fn event_log_comment_edit_reruns_no_analysis_and_tag_edit_regenerates_one_module
             .filter(|l| l.contains("max_items"))
             .collect::<Vec<_>>()
     );
+}
+
+/// Separate runs (as from the command line) after a tag edit: the IR cache supplies every unchanged file's IR,
+/// unchanged modules are reused by generation key, and the result equals a fresh build; a damaged IR cache is
+/// ignored with a note and changes nothing.
+#[test]
+fn one_shot_rebuild_after_an_edit_matches_a_fresh_build() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace");
+    let api = tmp.path().join("api");
+    copy_tree(&root.join("examples/api"), &api);
+    let out = tmp.path().join("out");
+    let req = BuildRequest {
+        path: api.to_string_lossy().into_owned(),
+        out: Some(out.clone()),
+        crate_name: "vgc-example-generated".into(),
+        runtime: RuntimeDep::Path("../../runtime".into()),
+        extra_roots: Vec::new(),
+        check_only: false,
+        custom_stub: false,
+        no_cache: false,
+    };
+    let first = vgc::build(&req);
+    assert_eq!(vgc::exit_code(&first), 0);
+    assert!(out.join(".vgc-ir-cache").exists());
+    let rs = first
+        .files
+        .iter()
+        .filter(|f| f.path.ends_with(".rs"))
+        .count();
+
+    let types = api.join("widgets/v1/types.go");
+    let text = std::fs::read_to_string(&types).expect("read");
+    std::fs::write(&types, text.replace("+k8s:maxItems=3", "+k8s:maxItems=5")).expect("write");
+    let second = vgc::build(&req);
+    assert_eq!(vgc::exit_code(&second), 0);
+    assert!(second.notes.is_empty(), "{:?}", second.notes);
+    assert_eq!(second.written, 1, "only widgets/v1 changes");
+    assert_eq!(
+        second.fmt_cache_hits,
+        rs - 1,
+        "every other module is reused"
+    );
+
+    let fresh = |name: &str| {
+        let dir = tmp.path().join(name);
+        let o = vgc::build(&BuildRequest {
+            out: Some(dir.clone()),
+            no_cache: true,
+            ..req.clone()
+        });
+        assert_eq!(vgc::exit_code(&o), 0);
+        snapshot(&dir)
+            .into_iter()
+            .map(|(p, t, _)| (p, t))
+            .filter(|(p, _)| p != ".vgc-fmt-cache")
+            .collect::<Vec<_>>()
+    };
+    let ours = |dir: &Path| {
+        snapshot(dir)
+            .into_iter()
+            .map(|(p, t, _)| (p, t))
+            .filter(|(p, _)| p != ".vgc-fmt-cache")
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(ours(&out), fresh("fresh"));
+
+    // A damaged IR cache: a note, and the same output.
+    std::fs::write(out.join(".vgc-ir-cache"), b"junk").expect("damage");
+    std::fs::write(&types, text.replace("+k8s:maxItems=3", "+k8s:maxItems=6")).expect("write");
+    let third = vgc::build(&req);
+    assert_eq!(vgc::exit_code(&third), 0);
+    assert!(
+        third
+            .notes
+            .iter()
+            .any(|n| n.contains(".vgc-ir-cache: unreadable")),
+        "{:?}",
+        third.notes
+    );
+    assert_eq!(ours(&out), fresh("fresh2"));
 }

@@ -1,0 +1,121 @@
+//! The persistent IR cache: every input file's IR and span table ([`vgc_ir::db::lowered`]) by the BLAKE3 hash of
+//! its text, kept in `.vgc-ir-cache` in the output directory, so a build after an edit parses only the files
+//! that changed.
+//!
+//! Format: one header line (`vgc-ir-cache 1 <vgc version> <size> <mtime>` — the executable's stamp, so a rebuilt
+//! vgc never trusts an older parser's results), then the entries encoded with postcard. A cache with another
+//! header, or whose entries do not decode, is ignored with a note and rewritten after the build; it can only save
+//! work, never change output (the IR is a pure function of the text).
+
+use crate::manifest::tool_fingerprint;
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+use vgc_ir::db::Lowered;
+
+const FILE: &str = ".vgc-ir-cache";
+
+/// Cached results by text hash.
+pub type Entries = HashMap<[u8; 32], Arc<Lowered>>;
+
+fn header() -> String {
+    format!("vgc-ir-cache 1 {}", tool_fingerprint())
+}
+
+/// Reads the IR cache of `dir` (empty when there is none; unusable caches add a note).
+pub fn load(dir: &Path, notes: &mut Vec<String>) -> Entries {
+    let file = dir.join(FILE);
+    let Ok(bytes) = std::fs::read(&file) else {
+        return Entries::new();
+    };
+    let Some(nl) = bytes.iter().position(|&b| b == b'\n') else {
+        notes.push(format!(
+            "{}: unreadable; ignored and rebuilt",
+            file.display()
+        ));
+        return Entries::new();
+    };
+    if bytes[..nl] != *header().as_bytes() {
+        notes.push(format!(
+            "{}: written by another vgc build; rebuilt",
+            file.display()
+        ));
+        return Entries::new();
+    }
+    match postcard::from_bytes::<Vec<([u8; 32], Lowered)>>(&bytes[nl + 1..]) {
+        Ok(v) => v.into_iter().map(|(k, l)| (k, Arc::new(l))).collect(),
+        Err(_) => {
+            notes.push(format!(
+                "{}: unreadable; ignored and rebuilt",
+                file.display()
+            ));
+            Entries::new()
+        }
+    }
+}
+
+/// Writes the IR of every file of `prog` into `dir`'s cache, unless the cache already holds exactly those
+/// entries (`loaded`). Failing to write it only costs the next build some parsing.
+pub fn save(dir: &Path, db: &dyn vgc_ir::Db, prog: &vgc_analysis::Program, loaded: &Entries) {
+    let mut entries: Vec<([u8; 32], &Lowered)> = prog
+        .packages
+        .values()
+        .flat_map(|p| &p.files)
+        .map(|f| {
+            (
+                *blake3::hash(f.text(db).as_bytes()).as_bytes(),
+                vgc_ir::db::lowered(db, *f),
+            )
+        })
+        .collect();
+    entries.sort_by_key(|e| e.0);
+    entries.dedup_by(|a, b| a.0 == b.0);
+    if entries.len() == loaded.len() && entries.iter().all(|(k, _)| loaded.contains_key(k)) {
+        return;
+    }
+    let Ok(body) = postcard::to_stdvec(&entries) else {
+        return;
+    };
+    let mut bytes = header().into_bytes();
+    bytes.push(b'\n');
+    bytes.extend_from_slice(&body);
+    let _ = crate::sys::write_atomic_bytes(&dir.join(FILE), &bytes);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn foreign_and_broken_caches_are_ignored_with_a_note() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let mut notes = Vec::new();
+        assert!(load(dir.path(), &mut notes).is_empty());
+        assert!(notes.is_empty(), "no cache is not worth a note");
+        std::fs::write(dir.path().join(FILE), "vgc-ir-cache 0 old\n\x01\x02").expect("write");
+        assert!(load(dir.path(), &mut notes).is_empty());
+        assert!(notes[0].contains("another vgc build"), "{notes:?}");
+        let mut broken = header().into_bytes();
+        broken.extend_from_slice(b"\n\xff\xff\xff\xff\xff");
+        std::fs::write(dir.path().join(FILE), broken).expect("write");
+        assert!(load(dir.path(), &mut notes).is_empty());
+        assert!(notes[1].contains("unreadable"), "{notes:?}");
+    }
+
+    #[test]
+    fn entries_round_trip() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let ir = vgc_ir::model::lower_file(&vgc_parser::go::parse(
+            "package p\n\n// +k8s:required\ntype T string\n",
+        ));
+        let key = [7u8; 32];
+        let mut bytes = header().into_bytes();
+        bytes.push(b'\n');
+        bytes.extend(postcard::to_stdvec(&vec![(key, &ir)]).expect("encode"));
+        std::fs::write(dir.path().join(FILE), bytes).expect("write");
+        let mut notes = Vec::new();
+        let loaded = load(dir.path(), &mut notes);
+        assert!(notes.is_empty(), "{notes:?}");
+        assert_eq!(loaded.get(&key).map(|l| (**l).clone()), Some(ir));
+    }
+}
