@@ -346,6 +346,8 @@ pub struct Session {
     units: crate::format::UnitMemo,
     /// The `.rs` files the last build generated.
     outputs: std::collections::BTreeSet<String>,
+    /// The formatting cache as the last build left it (`None` before the first build or with `--no-cache`).
+    cache: Option<FmtCache>,
     /// Size and modification time of every input file when last read.
     stamps: vgc_analysis::program::Stamps,
 }
@@ -358,6 +360,7 @@ impl Session {
             db,
             units: Default::default(),
             outputs: Default::default(),
+            cache: None,
             stamps: Default::default(),
         }
     }
@@ -393,16 +396,22 @@ impl Session {
         };
         let mut clock = std::time::Instant::now();
         let stale;
-        let mut cache = req
-            .out
-            .as_deref()
-            .filter(|_| !req.no_cache)
-            .map(|d| FmtCache::load(d, &mut out.notes));
+        // A warm session (watch) keeps the formatting cache in memory and needs no disk reuse: the database
+        // memoises generated modules and `units` the formatted ones.
+        let warm = self.cache.is_some();
+        let mut cache = match self.cache.take() {
+            Some(c) if !req.no_cache => Some(c),
+            _ => req
+                .out
+                .as_deref()
+                .filter(|_| !req.no_cache)
+                .map(|d| FmtCache::load(d, &mut out.notes)),
+        };
         // Modules whose generation key matches the cache and whose file is untouched are neither generated nor
         // formatted.
         let keys = vgc_codegen::module_keys(&self.db, &crate::manifest::tool_fingerprint());
         let reused = match (&cache, req.out.as_deref()) {
-            (Some(c), Some(dir)) => c.reuse(dir, &keys),
+            (Some(c), Some(dir)) if !warm => c.reuse(dir, &keys),
             _ => Vec::new(),
         };
         let reused_paths: std::collections::HashSet<String> =
@@ -426,6 +435,7 @@ impl Session {
                     &mut self.units,
                     &keys,
                     &reused_paths,
+                    !warm,
                 );
                 self.outputs = files
                     .iter()
@@ -435,6 +445,7 @@ impl Session {
                 if let (Some(c), Some(dir)) = (&cache, req.out.as_ref().filter(|_| !req.no_cache)) {
                     c.save(dir);
                 }
+                self.cache = cache;
                 for f in &files {
                     previous.remove(&f.path);
                 }

@@ -169,8 +169,10 @@ fn units_of(f: &GeneratedFile) -> Vec<&str> {
 /// Formats every `.rs` file of `files` with rustfmt, running it only on units neither `memo` (this session's
 /// units) nor the cache's previous output on disk has already formatted. Files in `reused` came from
 /// [`FmtCache::reuse`] and are final already. `keys` are the files' generation keys, recorded for the next
-/// build. Updates `memo` and `cache` to this build's units. Returns the number of `.rs` files that needed no
-/// rustfmt run.
+/// build. With `recover`, the units of the previous output are first read back from disk (a fresh process;
+/// a live session has them in `memo`). Updates `memo` and `cache` to this build's units. Returns the number of
+/// `.rs` files that needed no rustfmt run.
+#[allow(clippy::too_many_arguments)] // each is one independent source of reuse
 pub fn format_all(
     files: &mut [GeneratedFile],
     cache: Option<&mut FmtCache>,
@@ -178,6 +180,7 @@ pub fn format_all(
     memo: &mut UnitMemo,
     keys: &HashMap<String, String>,
     reused: &std::collections::HashSet<String>,
+    recover: bool,
 ) -> usize {
     use rayon::prelude::*;
     let mut entries = BTreeMap::new();
@@ -195,7 +198,7 @@ pub fn format_all(
     let all_rs: Vec<usize> = (0..files.len())
         .filter(|&i| files[i].path.ends_with(".rs"))
         .collect();
-    if let (Some(cache), Some(dir)) = (cache.as_deref(), dir) {
+    if let (Some(cache), Some(dir), true) = (cache.as_deref(), dir, recover) {
         let recovered: Vec<(String, String)> = all_rs
             .par_iter()
             .filter_map(|&i| {

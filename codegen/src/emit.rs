@@ -166,7 +166,7 @@ pub(crate) fn generate(
                 .leaves
                 .get(path)
                 .and_then(|pkg| leaf.get(pkg.as_str()));
-            emit_module(&layout, m.copied(), path)
+            emit_module(&layout, m.copied(), path, &mut |t| type_units(&layout, t))
         })
         .collect::<Result<Vec<GeneratedFile>, CodegenError>>()?;
     files.push(cargo_toml(opts));
@@ -196,6 +196,7 @@ pub(crate) fn emit_module(
     layout: &Layout,
     module: Option<&ModulePlan>,
     path: &[String],
+    type_units: &mut dyn FnMut(&TypePlan) -> Result<Vec<String>, CodegenError>,
 ) -> Result<GeneratedFile, CodegenError> {
     let ctx = &layout.ctx();
     let children = &layout.children;
@@ -208,8 +209,8 @@ pub(crate) fn emit_module(
             quote!(pub mod #c;)
         })
         .collect();
-    let body = match module {
-        Some(m) => module_body(ctx, m),
+    let custom = match module {
+        Some(m) => custom_trait(ctx, m),
         None => TokenStream::new(),
     };
     let custom_mod = if path.is_empty() && layout.custom {
@@ -236,12 +237,18 @@ pub(crate) fn emit_module(
     } else {
         quote!(#package_doc)
     };
-    let tokens = quote! { #header #custom_mod #(#mods)* #body };
+    let tokens = quote! { #header #custom_mod #(#mods)* #custom };
     let file: syn::File = syn::parse2(tokens).map_err(|e| CodegenError {
         module: path.join("::"),
         message: e.to_string(),
     })?;
-    let (text, chunks) = unparse_in_chunks(file);
+    let (mut text, mut chunks) = unparse_in_chunks(file);
+    for t in module.map(|m| m.types.as_slice()).unwrap_or_default() {
+        for unit in type_units(t)? {
+            chunks.push(text.len());
+            text.push_str(&unit);
+        }
+    }
     let rel = layout.file_of(path);
     Ok(GeneratedFile {
         path: rel,
@@ -277,6 +284,17 @@ fn unparse_in_chunks(file: syn::File) -> (String, Vec<usize>) {
         unit(file.attrs, header)
     );
     let mut chunks = Vec::new();
+    for u in item_units(items) {
+        chunks.push(text.len());
+        text.push_str(&u);
+    }
+    (text, chunks)
+}
+
+/// Top-level items printed one formatting unit each (consecutive `use` items together).
+fn item_units(items: impl IntoIterator<Item = syn::Item>) -> Vec<String> {
+    let mut items = items.into_iter().peekable();
+    let mut out = Vec::new();
     while let Some(first) = items.next() {
         let mut group = vec![first];
         if matches!(group[0], syn::Item::Use(_)) {
@@ -284,21 +302,24 @@ fn unparse_in_chunks(file: syn::File) -> (String, Vec<usize>) {
                 group.push(u);
             }
         }
-        chunks.push(text.len());
-        text.push_str(&unit(Vec::new(), group));
+        out.push(prettyplease::unparse(&syn::File {
+            shebang: None,
+            frontmatter: None,
+            attrs: Vec::new(),
+            items: group,
+        }));
     }
-    (text, chunks)
+    out
 }
 
-/// A module's items (its inner doc attribute comes first in the file, before child module declarations; see
-/// `generate`).
-fn module_body(ctx: &Ctx<'_>, m: &ModulePlan) -> TokenStream {
-    let items = m.types.iter().map(|t| type_items(ctx, t));
-    let custom = custom_trait(ctx, m);
-    quote! {
-        #custom
-        #(#items)*
-    }
+/// The formatting units (see [`unparse_in_chunks`]) of one type's items: its Rust type, validation function and
+/// `Validate` impl, as prettyplease prints them.
+pub(crate) fn type_units(layout: &Layout, t: &TypePlan) -> Result<Vec<String>, CodegenError> {
+    let file: syn::File = syn::parse2(type_items(&layout.ctx(), t)).map_err(|e| CodegenError {
+        module: t.key.to_string(),
+        message: e.to_string(),
+    })?;
+    Ok(item_units(file.items))
 }
 
 /// Every `customValidation` check of a module: (method, upstream name, value type), sorted by method.

@@ -97,7 +97,55 @@ pub fn module_file<'db>(
         .leaves
         .get(path)
         .and_then(|pkg| module_plan(db, ModuleKey::new(db, pkg.clone())).as_ref());
-    emit::emit_module(layout, module, path)
+    emit::emit_module(layout, module, path, &mut |t| {
+        type_file_units(
+            db,
+            TypeUnitKey::new(db, t.key.pkg.clone(), t.key.name.clone()),
+        )
+        .clone()
+    })
+}
+
+/// A generated type's identity as a salsa key (Go import path and type name).
+#[salsa::interned(debug)]
+pub struct TypeUnitKey<'db> {
+    /// Import path.
+    #[returns(ref)]
+    pub pkg: String,
+    /// Type name.
+    #[returns(ref)]
+    pub name: String,
+}
+
+/// One type's plan, projected out of its module's plan: backdated when the type's plan is unchanged, so an edit
+/// re-generates only the types it changed.
+#[salsa::tracked(returns(ref))]
+pub fn type_plan<'db>(
+    db: &'db dyn Db,
+    key: TypeUnitKey<'db>,
+) -> Option<vgc_lowering::plan::TypePlan> {
+    module_plan(db, ModuleKey::new(db, key.pkg(db).clone()))
+        .as_ref()?
+        .types
+        .iter()
+        .find(|t| t.key.name == *key.name(db))
+        .cloned()
+}
+
+/// The formatting units of one type's generated items (its Rust type, validation function and `Validate` impl),
+/// unformatted; [`module_file`] concatenates them.
+///
+/// # Errors
+/// A [`CodegenError`] if the emitted code fails to parse (a bug in vgc).
+#[salsa::tracked(returns(ref))]
+pub fn type_file_units<'db>(
+    db: &'db dyn Db,
+    key: TypeUnitKey<'db>,
+) -> Result<Vec<String>, CodegenError> {
+    match type_plan(db, key) {
+        Some(t) => emit::type_units(layout(db), t),
+        None => Ok(Vec::new()),
+    }
 }
 
 /// A content key for every module file of the database's crate: (file path, BLAKE3 hex of everything the file's

@@ -242,6 +242,11 @@ fn event_log_comment_edit_reruns_no_analysis_and_tag_edit_regenerates_one_module
     assert_eq!(count(&log, "parsed_go"), 1, "{log:?}");
     assert_eq!(count(&log, "crate_plan"), 1, "{log:?}");
     assert_eq!(count(&log, "module_file"), 1, "{log:?}");
+    assert_eq!(
+        count(&log, "type_file_units"),
+        1,
+        "only the edited type's items are generated again: {log:?}"
+    );
     let after = snapshot(&out);
     let changed: Vec<&str> = after
         .iter()
