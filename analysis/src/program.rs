@@ -2,8 +2,9 @@
 //! types reference (read-only), resolved through `go.mod`, `vendor/` and the module cache.
 
 use crate::gomod::{GoMod, Resolved, parse_go_mod, resolve_import};
-use crate::system::System;
+use crate::system::{Stamp, System};
 use indexmap::IndexMap;
+use rayon::prelude::*;
 use std::sync::Arc;
 use vgc_ir::model::{FileIr, TypeIr};
 use vgc_ir::{Code, Db, Diagnostic, SourceFile};
@@ -422,6 +423,9 @@ fn collect_dirs(sys: &dyn System, dir: &str, out: &mut Vec<String>) {
 /// Reads a package directory's non-test `.go` files into `SourceFile` inputs (sorted by name, as `read_dir`
 /// returns them). `None` when the directory cannot be read (reported); an unreadable file is reported and left
 /// out.
+/// A file's stamp taken just before reading it, and the read's result.
+type FileRead = (Option<Stamp>, Result<String, String>);
+
 fn read_package_files(
     db: &dyn Db,
     sys: &dyn System,
@@ -440,21 +444,25 @@ fn read_package_files(
             return None;
         }
     };
+    // Read (and stamp) the files in parallel; a known file whose stamp is unchanged is not read at all.
+    let reads: Vec<(String, Option<FileRead>)> = entries
+        .into_par_iter()
+        .filter(|(n, is_dir)| !is_dir && is_go_source(n))
+        .map(|(n, _)| {
+            let p = format!("{dir}/{n}");
+            if known.contains_key(&p) && stamps.unchanged(sys, &p) {
+                return (p, None);
+            }
+            let stamp = sys.stamp(&p);
+            let text = sys.read_file(&p);
+            (p, Some((stamp, text)))
+        })
+        .collect();
     let mut files = Vec::new();
-    for (n, is_dir) in entries {
-        if is_dir || !is_go_source(&n) {
-            continue;
-        }
-        let p = format!("{dir}/{n}");
-        if let Some(&f) = known.get(&p)
-            && stamps.unchanged(sys, &p)
-        {
-            files.push(f);
-            continue;
-        }
-        let stamp = sys.stamp(&p);
-        match sys.read_file(&p) {
-            Ok(text) => {
+    for (p, read) in reads {
+        match read {
+            None => files.extend(known.get(&p).copied()),
+            Some((stamp, Ok(text))) => {
                 if let Some(st) = stamp {
                     stamps.0.insert(p.clone(), st);
                 }
@@ -463,7 +471,7 @@ fn read_package_files(
                     _ => SourceFile::new(db, p, Arc::from(text)),
                 });
             }
-            Err(e) => diags.push(
+            Some((_, Err(e))) => diags.push(
                 Diagnostic::error(Code::Io, format!("{p}: cannot read file: {e}"))
                     .with_hint("check the file's permissions and encoding (UTF-8)"),
             ),

@@ -3,8 +3,8 @@
 
 use std::collections::BTreeMap;
 
-/// Read-only file-system access used by package loading.
-pub trait System {
+/// Read-only file-system access used by package loading. `Sync`: loading reads files in parallel.
+pub trait System: Sync {
     /// Reads a UTF-8 file. `Err` carries a human reason (not found, permission denied, not UTF-8).
     ///
     /// # Errors

@@ -241,7 +241,7 @@ impl Manifest {
 
     /// True when the manifest was written for `key` and every observation and output still holds.
     #[must_use]
-    pub fn up_to_date(&self, key: &str, sys: &(dyn System + Sync), dir: &Path) -> bool {
+    pub fn up_to_date(&self, key: &str, sys: &dyn System, dir: &Path) -> bool {
         use rayon::prelude::*;
         if self.key != key {
             return false;
