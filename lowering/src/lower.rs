@@ -252,34 +252,49 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
         })
         .cloned()
         .collect();
+    // Each plan's own work and the plans whose validations it calls into (by index), then propagate to a fixed
+    // point over a bit vector.
+    let index_of = |k: &TypeKey| plans.get_index_of(k);
+    let mut own: Vec<bool> = Vec::with_capacity(plans.len());
+    let mut calls: Vec<Vec<usize>> = Vec::with_capacity(plans.len());
+    for p in plans.values() {
+        let mut c = Vec::new();
+        let mut push = |k: &TypeKey| c.extend(index_of(k));
+        p.iteration.iter().for_each(|i| push(&i.elem));
+        p.key_iteration.iter().for_each(|i| push(&i.elem));
+        let mut any = !p.checks.is_empty() || p.has_validations;
+        for f in p.fields.iter().flatten() {
+            any |= !f.checks.is_empty();
+            f.nested.iter().for_each(|n| push(&n.ty));
+            f.iteration.iter().for_each(|i| push(&i.elem));
+            f.key_iteration.iter().for_each(|i| push(&i.elem));
+        }
+        own.push(any);
+        calls.push(if opaque_types.contains(&p.key) {
+            Vec::new()
+        } else {
+            c
+        });
+    }
+    let mut has: Vec<bool> = plans
+        .values()
+        .zip(&own)
+        .map(|(p, &o)| p.has_validations || (o && !opaque_types.contains(&p.key)))
+        .collect();
     loop {
-        let snapshot: IndexMap<TypeKey, bool> = plans
-            .iter()
-            .map(|(k, p)| (k.clone(), p.has_validations))
-            .collect();
-        let hv = |k: &TypeKey| snapshot.get(k).copied().unwrap_or(false);
         let mut changed = false;
-        for p in plans.values_mut() {
-            if opaque_types.contains(&p.key) {
-                continue;
-            }
-            let mut any = !p.checks.is_empty()
-                || p.iteration.as_ref().is_some_and(|i| hv(&i.elem))
-                || p.key_iteration.as_ref().is_some_and(|i| hv(&i.elem));
-            for f in p.fields.iter().flatten() {
-                any |= !f.checks.is_empty()
-                    || f.nested.as_ref().is_some_and(|n| hv(&n.ty))
-                    || f.iteration.as_ref().is_some_and(|i| hv(&i.elem))
-                    || f.key_iteration.as_ref().is_some_and(|i| hv(&i.elem));
-            }
-            if any && !p.has_validations {
-                p.has_validations = true;
+        for i in 0..has.len() {
+            if !has[i] && calls[i].iter().any(|&j| has[j]) {
+                has[i] = true;
                 changed = true;
             }
         }
         if !changed {
             break;
         }
+    }
+    for (p, h) in plans.values_mut().zip(&has) {
+        p.has_validations |= *h;
     }
     let hv: IndexMap<TypeKey, bool> = plans
         .iter()
