@@ -181,6 +181,71 @@ pub fn refresh<D: Db>(db: &mut D, sys: &dyn System, stamps: &mut Stamps) {
     }
 }
 
+/// Applies edits of files the database already knows, without discovery: for each of `paths` (all must be files
+/// of the current [`Workspace`] that can still be read), sets the new text. Returns `true` when the workspace's
+/// shape cannot have changed — every path was a known file, and each edited file still has the same package
+/// clause and refers to the same imports from its type expressions — so the existing [`loaded_program`] (and the
+/// discovery diagnostics of the last full load) still hold. Returns `false` when a full [`load`] is needed (a new,
+/// removed or unreadable file, or a changed package clause or referenced import); texts already set are then simply
+/// reused by it.
+pub fn apply_edits<D: Db>(
+    db: &mut D,
+    sys: &dyn System,
+    paths: &[String],
+    stamps: &mut Stamps,
+) -> bool {
+    use salsa::Setter as _;
+    let known = known_files(&*db);
+    let mut edits = Vec::new();
+    for p in paths {
+        let Some(&f) = known.get(p) else {
+            return false;
+        };
+        let stamp = sys.stamp(p);
+        let Ok(text) = sys.read_file(p) else {
+            return false;
+        };
+        if **f.text(&*db) != *text {
+            let ir = vgc_ir::db::file_ir(&*db, f);
+            let shape = (
+                ir.package.clone(),
+                referenced_imports(&*db, &[f])
+                    .into_iter()
+                    .map(|(i, _)| i)
+                    .collect::<Vec<_>>(),
+            );
+            edits.push((f, text, stamp, shape));
+        } else if let Some(st) = stamp {
+            stamps.0.insert(p.clone(), st);
+        }
+    }
+    let mut same_shape = true;
+    let mut applied = Vec::new();
+    for (f, text, stamp, shape) in edits {
+        f.set_text(db).to(Arc::from(text));
+        let ir = vgc_ir::db::file_ir(&*db, f);
+        let now = (
+            ir.package.clone(),
+            referenced_imports(&*db, &[f])
+                .into_iter()
+                .map(|(i, _)| i)
+                .collect::<Vec<_>>(),
+        );
+        same_shape &= now == shape;
+        applied.push((f, stamp));
+    }
+    if !same_shape {
+        // The inputs already hold the new texts; the full load reuses them.
+        return false;
+    }
+    for (f, stamp) in applied {
+        if let Some(st) = stamp {
+            stamps.0.insert(f.path(&*db).clone(), st);
+        }
+    }
+    true
+}
+
 /// The file inputs of the database's current [`Workspace`] by path (empty before the first [`sync`]).
 fn known_files(db: &dyn Db) -> std::collections::HashMap<String, SourceFile> {
     let Some(ws) = Workspace::try_get(db) else {

@@ -163,18 +163,32 @@ impl BuildOutcome {
 fn analyze(
     db: &mut Database,
     sys: &dyn vgc_analysis::System,
-    stamps: &mut vgc_analysis::program::Stamps,
+    loader: &mut Loader,
     req: &BuildRequest,
     out: &mut BuildOutcome,
 ) -> Option<(vgc_analysis::Program, vgc_lowering::CratePlan)> {
     use salsa::Setter as _;
     let mut clock = std::time::Instant::now();
-    let (prog, mut diags) = match vgc_analysis::load(db, sys, &req.path, stamps) {
-        Ok(x) => x,
-        Err(d) => {
-            out.diagnostics = d;
-            return None;
+    let fast = match (&loader.edits, &loader.discovery) {
+        (Some(paths), Some(d)) => {
+            vgc_analysis::program::apply_edits(db, sys, paths, &mut loader.stamps)
+                .then(|| (vgc_analysis::loaded_program(&*db).clone(), d.clone()))
         }
+        _ => None,
+    };
+    let (prog, mut diags) = match fast {
+        Some(x) => x,
+        None => match vgc_analysis::load(db, sys, &req.path, &mut loader.stamps) {
+            Ok(x) => {
+                loader.discovery = Some(x.1.clone());
+                x
+            }
+            Err(d) => {
+                loader.discovery = None;
+                out.diagnostics = d;
+                return None;
+            }
+        },
     };
     match vgc_ir::Settings::try_get(&*db) {
         None => {
@@ -255,7 +269,7 @@ pub struct LintSettings {
 pub fn lint(req: &BuildRequest, settings: &LintSettings) -> BuildOutcome {
     let mut db = Database::default();
     let mut out = BuildOutcome::default();
-    let Some((prog, plan)) = analyze(&mut db, &OsSystem, &mut Default::default(), req, &mut out)
+    let Some((prog, plan)) = analyze(&mut db, &OsSystem, &mut Loader::default(), req, &mut out)
     else {
         return out;
     };
@@ -336,6 +350,17 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     out
 }
 
+/// What loading keeps between the builds of a [`Session`].
+#[derive(Default)]
+struct Loader {
+    /// Size and modification time of every input file when last read.
+    stamps: vgc_analysis::program::Stamps,
+    /// The discovery diagnostics of the last full load (`None` before one succeeded).
+    discovery: Option<Vec<Diagnostic>>,
+    /// The only paths the next build's change touched, if known ([`Session::build_after`]).
+    edits: Option<Vec<String>>,
+}
+
 /// A live build: one salsa database kept across builds (`vgc watch`), so a rebuild re-runs only the queries whose
 /// inputs changed — parsing of edited files, whole-crate lowering when some IR changed, and code generation of
 /// the modules whose plan changed — and a formatting memo so unchanged modules are not formatted again.
@@ -348,8 +373,8 @@ pub struct Session {
     outputs: std::collections::BTreeSet<String>,
     /// The formatting cache as the last build left it (`None` before the first build or with `--no-cache`).
     cache: Option<FmtCache>,
-    /// Size and modification time of every input file when last read.
-    stamps: vgc_analysis::program::Stamps,
+    /// File stamps, the last full load's discovery diagnostics, and the edits of the next build.
+    loader: Loader,
 }
 
 impl Session {
@@ -361,7 +386,7 @@ impl Session {
             units: Default::default(),
             outputs: Default::default(),
             cache: None,
-            stamps: Default::default(),
+            loader: Loader::default(),
         }
     }
 
@@ -378,11 +403,23 @@ impl Session {
         self.build_with(req, &OsSystem)
     }
 
+    /// [`Session::build`] after a change known to touch only `paths`: when they are all files the session
+    /// already knows and none changed its package clause or the imports its types refer to, discovery is skipped
+    /// (no directory walk, no other file read); otherwise this is a full [`Session::build`]. Same results either
+    /// way.
+    #[must_use]
+    pub fn build_after(&mut self, req: &BuildRequest, paths: &[String]) -> BuildOutcome {
+        self.loader.edits = Some(paths.to_vec());
+        let out = self.build_with(req, &OsSystem);
+        self.loader.edits = None;
+        out
+    }
+
     /// [`Session::build`] reading the file system through `sys`.
     fn build_with(&mut self, req: &BuildRequest, sys: &dyn vgc_analysis::System) -> BuildOutcome {
         let mut out = BuildOutcome::default();
         let Some(plan) =
-            analyze(&mut self.db, sys, &mut self.stamps, req, &mut out).map(|(_, plan)| plan)
+            analyze(&mut self.db, sys, &mut self.loader, req, &mut out).map(|(_, plan)| plan)
         else {
             return out;
         };

@@ -132,7 +132,16 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
             n => format!("{} and {} more", first.display(), n - 1),
         };
         let start = Instant::now();
-        let outcome = session.build(&opts.request);
+        // Spelled as discovery spells them (under the request's path as given), so known files are recognised.
+        let base = opts.request.path.trim_end_matches('/');
+        let changed: Vec<String> = paths
+            .iter()
+            .map(|p| match p.strip_prefix(&root) {
+                Ok(rel) => format!("{base}/{}", rel.display()),
+                Err(_) => p.display().to_string(),
+            })
+            .collect();
+        let outcome = session.build_after(&opts.request, &changed);
         report(err, opts, &trigger, &outcome, start.elapsed());
         rebuilds += 1;
     }

@@ -151,26 +151,46 @@ pub fn type_file_units<'db>(
 /// A content key for every module file of the database's crate: (file path, BLAKE3 hex of everything the file's
 /// text is generated from — the [`Layout`], the module's plan and its path — plus `salt`, which the caller sets to
 /// identify the generator build). Equal keys mean equal generated text, so a persistent cache can reuse a file
-/// without generating it.
+/// without generating it. The unsalted keys are queries ([`module_key`]), so a live session re-hashes only the
+/// modules whose plan changed.
 #[must_use]
 pub fn module_keys(db: &dyn Db, salt: &str) -> Vec<(String, String)> {
-    use std::hash::Hash as _;
     let layout = layout(db);
-    let mut base = Blake3Hasher(blake3::Hasher::new());
-    salt.hash(&mut base);
-    layout.hash(&mut base);
     layout
         .module_paths()
         .into_iter()
         .map(|path| {
-            let mut h = Blake3Hasher(base.0.clone());
-            path.hash(&mut h);
-            if let Some(pkg) = layout.leaves.get(&path) {
-                module_plan(db, ModuleKey::new(db, pkg.clone())).hash(&mut h);
-            }
-            (layout.file_of(&path), h.0.finalize().to_hex().to_string())
+            let unsalted = module_key(db, ModuleFileKey::new(db, path.clone()));
+            let mut h = blake3::Hasher::new();
+            h.update(salt.as_bytes());
+            h.update(unsalted);
+            (layout.file_of(&path), h.finalize().to_hex().to_string())
         })
         .collect()
+}
+
+/// BLAKE3 of the [`Layout`] (through `Hash`).
+#[salsa::tracked(returns(ref))]
+pub fn layout_hash(db: &dyn Db) -> [u8; 32] {
+    use std::hash::Hash as _;
+    let mut h = Blake3Hasher(blake3::Hasher::new());
+    layout(db).hash(&mut h);
+    *h.0.finalize().as_bytes()
+}
+
+/// The unsalted generation key of one module file: BLAKE3 over the [`layout_hash`], the module path and the
+/// module's plan (through `Hash`).
+#[salsa::tracked(returns(ref))]
+pub fn module_key<'db>(db: &'db dyn Db, key: ModuleFileKey<'db>) -> [u8; 32] {
+    use std::hash::Hash as _;
+    let mut h = Blake3Hasher(blake3::Hasher::new());
+    h.0.update(layout_hash(db));
+    let path = key.path(db);
+    path.hash(&mut h);
+    if let Some(pkg) = layout(db).leaves.get(path) {
+        module_plan(db, ModuleKey::new(db, pkg.clone())).hash(&mut h);
+    }
+    *h.0.finalize().as_bytes()
 }
 
 /// A [`std::hash::Hasher`] feeding BLAKE3 (whose full digest is read from the inner hasher).

@@ -234,9 +234,10 @@ fn event_log_comment_edit_reruns_no_analysis_and_tag_edit_regenerates_one_module
     }
     assert_eq!(snapshot(&out), before, "no output rewritten");
 
-    // 2. Edit one tag: lowering re-runs once, and only widgets/v1's module is generated again.
+    // 2. Edit one tag, telling the session which file changed (as `vgc watch` does: no discovery walk): lowering
+    // re-runs once, and only widgets/v1's module is generated again.
     std::fs::write(&types, edited.replace("+k8s:maxItems=3", "+k8s:maxItems=4")).expect("write");
-    let third = session.build(&req);
+    let third = session.build_after(&req, &[format!("{}/widgets/v1/types.go", api.display())]);
     assert_eq!(vgc::exit_code(&third), 0);
     let log = session.db().take_executed();
     assert_eq!(count(&log, "parsed_go"), 1, "{log:?}");
@@ -369,4 +370,73 @@ fn one_shot_rebuild_after_an_edit_matches_a_fresh_build() {
         third.notes
     );
     assert_eq!(ours(&out), fresh("fresh2"));
+}
+
+/// `Session::build_after` skips discovery only when an edit cannot change the workspace's shape: an edit that
+/// makes a type refer to a package nothing referred to before falls back to a full load, which loads that package.
+#[test]
+fn edit_referring_to_a_new_package_falls_back_to_full_discovery() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace");
+    let api = tmp.path().join("api");
+    copy_tree(&root.join("examples/api"), &api);
+    std::fs::create_dir_all(api.join("other/v1")).expect("mkdir");
+    std::fs::write(
+        api.join("other/v1/types.go"),
+        "package v1\n\n// Thing is referred to only after the edit.\ntype Thing struct {\n\t// +k8s:required\n\tName *string `json:\"name\"`\n}\n",
+    )
+    .expect("write");
+    // Build only widgets/v1: meta/v1 is loaded read-only because widgets refers to it; other/v1 is not loaded.
+    let req = BuildRequest {
+        path: api.join("widgets/v1").to_string_lossy().into_owned(),
+        out: Some(tmp.path().join("out")),
+        crate_name: "vgc-example-generated".into(),
+        runtime: RuntimeDep::Path("../../runtime".into()),
+        extra_roots: Vec::new(),
+        check_only: false,
+        custom_stub: false,
+        no_cache: false,
+    };
+    let mut session = vgc::driver::Session::default();
+    let first = session.build(&req);
+    assert_eq!(vgc::exit_code(&first), 0, "{:?}", first.diagnostics);
+    assert!(
+        !first
+            .plan
+            .modules
+            .iter()
+            .any(|m| m.pkg.ends_with("/other/v1"))
+    );
+
+    let types = api.join("widgets/v1/types.go");
+    let text = std::fs::read_to_string(&types).expect("read");
+    let edited = text
+        .replace(
+            "import metav1 \"example.com/widgets/meta/v1\"",
+            "import (\n\tmetav1 \"example.com/widgets/meta/v1\"\n\tother \"example.com/widgets/other/v1\"\n)",
+        )
+        .replace(
+            "\t// +k8s:required\n\tSpec *WidgetSpec `json:\"spec,omitempty\"`",
+            "\t// +k8s:required\n\tSpec *WidgetSpec `json:\"spec,omitempty\"`\n\n\t// +k8s:optional\n\tThing *other.Thing `json:\"thing,omitempty\"`",
+        );
+    assert_ne!(edited, text);
+    std::fs::write(&types, &edited).expect("write");
+    let second = session.build_after(&req, &[format!("{}/types.go", req.path)]);
+    assert_eq!(vgc::exit_code(&second), 0, "{:?}", second.diagnostics);
+    assert!(
+        second
+            .plan
+            .modules
+            .iter()
+            .any(|m| m.pkg.ends_with("/other/v1")),
+        "the newly referenced package is loaded"
+    );
+    let fresh = vgc::build(&BuildRequest {
+        out: Some(tmp.path().join("fresh")),
+        no_cache: true,
+        ..req.clone()
+    });
+    assert_eq!(second.plan, fresh.plan);
 }
