@@ -478,7 +478,7 @@ fn format_batched(
                 let args: Vec<&str> = g.iter().map(|&i| files[i].path.as_str()).collect();
                 let cwd = dir.path();
                 s.spawn(move || {
-                    std::process::Command::new("rustfmt")
+                    std::process::Command::new(rustfmt_program())
                         .args(["--edition", "2024", "--quiet"])
                         .args(&args)
                         .current_dir(cwd)
@@ -513,12 +513,37 @@ fn format_batched(
     out
 }
 
+/// The rustfmt binary to run: `rustfmt` from `PATH`, unless [`resolve_rustfmt`] found the toolchain's binary.
+static RUSTFMT: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+
+fn rustfmt_program() -> &'static Path {
+    RUSTFMT.get().map_or(Path::new("rustfmt"), |p| p.as_path())
+}
+
+/// For long-lived processes (`vgc watch`): asks rustup once which rustfmt binary `rustfmt` runs here (the same
+/// toolchain selection as every later call from this directory would make) and runs it directly from then on,
+/// saving the rustup proxy's start-up on every formatting run. Without rustup, nothing changes.
+pub fn resolve_rustfmt() {
+    let found = std::process::Command::new("rustup")
+        .args(["which", "rustfmt"])
+        .stderr(std::process::Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .map(|s| std::path::PathBuf::from(s.trim()))
+        .filter(|p| p.is_file());
+    if let Some(p) = found {
+        let _ = RUSTFMT.set(p);
+    }
+}
+
 /// Formats Rust source with `rustfmt --edition 2024` (stdin → stdout), so generated code matches `cargo fmt`.
 /// Returns `None` when rustfmt is not installed or fails; the prettyplease output is then kept as it is.
 pub fn rustfmt(src: &str) -> Option<String> {
     use std::io::Write as _;
     use std::process::{Command, Stdio};
-    let mut child = Command::new("rustfmt")
+    let mut child = Command::new(rustfmt_program())
         .args(["--edition", "2024", "--emit", "stdout", "--quiet"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -59,6 +59,7 @@ pub fn relevant(path: &Path, out: Option<&Path>) -> bool {
 /// Returns the exit code:
 /// 0 when watching ended normally, 2 when the path cannot be watched.
 pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
+    crate::format::resolve_rustfmt();
     let mut session = Session::default();
     let start = Instant::now();
     let outcome = session.build(&opts.request);
