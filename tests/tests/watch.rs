@@ -1,7 +1,8 @@
 //! `vgc watch` against real file-system events (inotify through notify): a tag edit rewrites only its module,
 //! an editor-style atomic save (write a temporary file, rename it over the original) that introduces a bad tag
-//! prints the diagnostic and writes nothing, fixing it recovers, a package appearing is generated, renaming a file
-//! inside it changes nothing, and the package disappearing removes its generated module.
+//! prints the diagnostic and writes nothing, fixing it recovers, a new file's type is generated and goes away with
+//! the file, a package appearing is generated, renaming a file inside it changes nothing, and the package
+//! disappearing removes its generated module.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -145,6 +146,23 @@ fn watch_follows_edits_atomic_saves_and_packages_coming_and_going() {
     // 3. Fixing it recovers without rewriting anything (the output already says maxItems=4).
     atomic_save(&widgets, &edited);
     until(&rx, "the fix", |l| l.contains(": 0 errors"));
+    assert_eq!(std::fs::read_to_string(&module).expect("module"), generated);
+
+    // 3b. A new file in a known package: its root type is generated into that package's module; deleting the file
+    // takes it out again.
+    let extra = api.join("widgets/v1/extra.go");
+    std::fs::write(
+        &extra,
+        "package v1\n\nimport metav1 \"example.com/widgets/meta/v1\"\n\n// Sprocket is a root added while watching.\ntype Sprocket struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\n\t// +k8s:required\n\tTeeth *int32 `json:\"teeth\"`\n}\n",
+    )
+    .expect("extra.go");
+    until(&rx, "the new file", |_| {
+        std::fs::read_to_string(&module).is_ok_and(|m| m.contains("pub struct Sprocket"))
+    });
+    std::fs::remove_file(&extra).expect("remove extra.go");
+    until(&rx, "the deleted file", |_| {
+        std::fs::read_to_string(&module).is_ok_and(|m| !m.contains("Sprocket"))
+    });
     assert_eq!(std::fs::read_to_string(&module).expect("module"), generated);
 
     // 4. A package appears (prepared outside the tree, moved in at once): its module is generated.
