@@ -50,18 +50,19 @@ def fmt(secs):
 
 
 class Toggle:
-    """Edits one tag back and forth: `+k8s:maxItems=A` <-> `+k8s:maxItems=B` (first occurrence)."""
+    """Edits one tag, the first `+k8s:maxItems=A`, to a value not used before on every call (B, B+1, ...), so no
+    edit finds its result in a cache left by an earlier one."""
 
     def __init__(self, path, a, b):
-        self.path, self.a, self.b = path, f"+k8s:maxItems={a}\n", f"+k8s:maxItems={b}\n"
+        self.path, self.tag, self.next = path, f"+k8s:maxItems={a}\n", b
 
     def __call__(self):
         with open(self.path, encoding="utf-8") as f:
             text = f.read()
-        if self.a in text:
-            text = text.replace(self.a, self.b, 1)
-        else:
-            text = text.replace(self.b, self.a, 1)
+        at = text.index(self.tag)
+        new = f"+k8s:maxItems={self.next}\n"
+        text = text[:at] + new + text[at + len(self.tag):]
+        self.tag, self.next = new, self.next + 1
         with open(self.path, "w", encoding="utf-8") as f:
             f.write(text)
 

@@ -195,10 +195,9 @@ pub fn apply_edits<D: Db>(
     stamps: &mut Stamps,
 ) -> bool {
     use salsa::Setter as _;
-    let known = known_files(&*db);
     let mut edits = Vec::new();
     for p in paths {
-        let Some(&f) = known.get(p) else {
+        let Some(f) = known_file(&*db, p) else {
             return false;
         };
         let stamp = sys.stamp(p);
@@ -244,6 +243,17 @@ pub fn apply_edits<D: Db>(
         }
     }
     true
+}
+
+/// The file input of the database's current [`Workspace`] at `path`, if any: a scan without allocation (an edit
+/// touches one or two files; building the whole path map would cost more than the scans).
+fn known_file(db: &dyn Db, path: &str) -> Option<SourceFile> {
+    let ws = Workspace::try_get(db)?;
+    ws.packages(db)
+        .iter()
+        .flat_map(|p| p.input.files(db).iter())
+        .find(|f| f.path(db) == path)
+        .copied()
 }
 
 /// The file inputs of the database's current [`Workspace`] by path (empty before the first [`sync`]).

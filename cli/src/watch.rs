@@ -64,6 +64,7 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
     let start = Instant::now();
     let outcome = session.build(&opts.request);
     report(err, opts, "initial build", &outcome, start.elapsed());
+    crate::format::prespawn_rustfmt();
     let root = match std::path::absolute(&opts.request.path) {
         Ok(p) => p,
         Err(e) => {
@@ -144,6 +145,7 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
             .collect();
         let outcome = session.build_after(&opts.request, &changed);
         report(err, opts, &trigger, &outcome, start.elapsed());
+        crate::format::prespawn_rustfmt();
         rebuilds += 1;
     }
     0

@@ -154,8 +154,11 @@ pub(crate) fn generate(
     opts: &Options,
 ) -> Result<Vec<GeneratedFile>, CodegenError> {
     let layout = Layout::of(plan);
-    let leaf: BTreeMap<&str, &ModulePlan> =
-        plan.modules.iter().map(|m| (m.pkg.as_str(), m)).collect();
+    let leaf: BTreeMap<&str, &ModulePlan> = plan
+        .modules
+        .iter()
+        .map(|m| (m.pkg.as_str(), &**m))
+        .collect();
     // Modules are independent: quote, syn and prettyplease run in parallel, one module per job (token streams
     // never cross threads).
     let mut files = layout

@@ -96,7 +96,7 @@ pub fn module_file<'db>(
     let module = layout
         .leaves
         .get(path)
-        .and_then(|pkg| module_plan(db, ModuleKey::new(db, pkg.clone())).as_ref());
+        .and_then(|pkg| module_plan(db, ModuleKey::new(db, pkg.clone())).as_deref());
     emit::emit_module(layout, module, path, &mut |t| {
         type_file_units(
             db,
@@ -123,7 +123,7 @@ pub struct TypeUnitKey<'db> {
 pub fn type_plan<'db>(
     db: &'db dyn Db,
     key: TypeUnitKey<'db>,
-) -> Option<vgc_lowering::plan::TypePlan> {
+) -> Option<std::sync::Arc<vgc_lowering::plan::TypePlan>> {
     module_plan(db, ModuleKey::new(db, key.pkg(db).clone()))
         .as_ref()?
         .types

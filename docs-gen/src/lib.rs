@@ -308,7 +308,7 @@ pub fn site(plan: &CratePlan, layout: Option<&str>) -> Vec<(String, String)> {
     let all: BTreeMap<&vgc_analysis::TypeKey, &TypePlan> = plan
         .modules
         .iter()
-        .flat_map(|m| m.types.iter().map(|t| (&t.key, t)))
+        .flat_map(|m| m.types.iter().map(|t| (&t.key, &**t)))
         .collect();
     // (group, type) → paths whose rules differ between versions
     let (_, drifts) = vgc_lowering::drift::differences(plan, &|_| true);

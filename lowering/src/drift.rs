@@ -363,7 +363,7 @@ pub fn differences(
     let all: BTreeMap<&TypeKey, &TypePlan> = plan
         .modules
         .iter()
-        .flat_map(|m| m.types.iter().map(|t| (&t.key, t)))
+        .flat_map(|m| m.types.iter().map(|t| (&t.key, &**t)))
         .collect();
     // group → version → types
     let mut groups: BTreeMap<String, BTreeMap<String, Versioned<'_>>> = BTreeMap::new();

@@ -174,7 +174,7 @@ pub fn build(plan: &CratePlan) -> Graph {
         .modules
         .iter()
         .flat_map(|m| m.types.iter())
-        .map(|t| (type_id(&t.key.pkg, &t.key.name), t))
+        .map(|t| (type_id(&t.key.pkg, &t.key.name), &**t))
         .collect();
     for (tid, t) in &types {
         let pkg = t.key.pkg.as_str();

@@ -18,7 +18,7 @@ use vgc_parser::tags::{Scalar, Tag};
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CratePlan {
     /// One module per Go package with generated types, sorted by module path.
-    pub modules: Vec<ModulePlan>,
+    pub modules: Vec<std::sync::Arc<ModulePlan>>,
     /// Diagnostics raised while lowering (type-dependent tag errors, not-lowered warnings).
     pub diagnostics: Vec<Diagnostic>,
     /// Counts.
@@ -48,7 +48,10 @@ pub struct ModuleKey<'db> {
 /// module). The firewall between whole-crate lowering and per-module codegen: it is backdated when the package's
 /// plan is unchanged, so editing one package's tags re-generates only that package's module.
 #[salsa::tracked(returns(ref))]
-pub fn module_plan<'db>(db: &'db dyn Db, key: ModuleKey<'db>) -> Option<ModulePlan> {
+pub fn module_plan<'db>(
+    db: &'db dyn Db,
+    key: ModuleKey<'db>,
+) -> Option<std::sync::Arc<ModulePlan>> {
     let pkg = key.pkg(db);
     crate_plan(db)
         .modules
@@ -348,9 +351,10 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
             module_path: module_path(prog, &k.pkg),
             types: Vec::new(),
         });
-        m.types.push(p);
+        m.types.push(std::sync::Arc::new(p));
     }
-    let mut modules: Vec<ModulePlan> = modules.into_values().collect();
+    let mut modules: Vec<std::sync::Arc<ModulePlan>> =
+        modules.into_values().map(std::sync::Arc::new).collect();
     modules.sort_by(|a, b| a.module_path.cmp(&b.module_path));
     l.stats.packages = prog.packages.len();
     l.stats.types = reach.len();

@@ -275,7 +275,7 @@ pub struct ModulePlan {
     /// Rust module path segments from the crate root.
     pub module_path: Vec<String>,
     /// Types in declaration order.
-    pub types: Vec<TypePlan>,
+    pub types: Vec<std::sync::Arc<TypePlan>>,
 }
 
 /// Counts for the summary line.

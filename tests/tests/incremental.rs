@@ -6,12 +6,10 @@ use std::path::Path;
 use vgc::driver::BuildRequest;
 use vgc_codegen::RuntimeDep;
 
-fn build(out: &Path) -> vgc::BuildOutcome {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace");
-    vgc::build(&BuildRequest {
-        path: root.join("examples/api").to_string_lossy().into_owned(),
+/// A build of the Go packages under `path` into `out`, with the example's crate name and runtime.
+fn request(path: &Path, out: &Path) -> BuildRequest {
+    BuildRequest {
+        path: path.to_string_lossy().into_owned(),
         out: Some(out.to_path_buf()),
         crate_name: "vgc-example-generated".into(),
         runtime: RuntimeDep::Path("../../runtime".into()),
@@ -19,7 +17,17 @@ fn build(out: &Path) -> vgc::BuildOutcome {
         check_only: false,
         custom_stub: false,
         no_cache: false,
-    })
+    }
+}
+
+fn workspace_root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+}
+
+fn build(out: &Path) -> vgc::BuildOutcome {
+    vgc::build(&request(&workspace_root().join("examples/api"), out))
 }
 
 /// Every file under `dir` but the build manifest (which each real build rewrites) and the binary IR cache: path,
@@ -178,22 +186,11 @@ fn count(log: &[String], query: &str) -> usize {
 #[test]
 fn event_log_comment_edit_reruns_no_analysis_and_tag_edit_regenerates_one_module() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace");
+    let root = workspace_root();
     let api = tmp.path().join("api");
     copy_tree(&root.join("examples/api"), &api);
     let out = tmp.path().join("out");
-    let req = BuildRequest {
-        path: api.to_string_lossy().into_owned(),
-        out: Some(out.clone()),
-        crate_name: "vgc-example-generated".into(),
-        runtime: RuntimeDep::Path("../../runtime".into()),
-        extra_roots: Vec::new(),
-        check_only: false,
-        custom_stub: false,
-        no_cache: false,
-    };
+    let req = request(&api, &out);
     let mut session = vgc::driver::Session::with_database(vgc::driver::Database::logging());
     let first = session.build(&req);
     assert_eq!(vgc::exit_code(&first), 0, "{:?}", first.diagnostics);
@@ -289,28 +286,65 @@ fn event_log_comment_edit_reruns_no_analysis_and_tag_edit_regenerates_one_module
     );
 }
 
+/// A live session started over the outputs and caches of an earlier build (`vgc watch` after `vgc build`): the
+/// first build takes every module from the disk cache and generates none, and the first tag edit after it
+/// generates only the edited module (the others are reused by generation key, although the session never
+/// generated them), with the same result as a fresh build.
+#[test]
+fn session_over_a_cached_build_regenerates_only_the_edited_module() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let api = tmp.path().join("api");
+    copy_tree(&workspace_root().join("examples/api"), &api);
+    let out = tmp.path().join("out");
+    let req = request(&api, &out);
+    assert_eq!(vgc::exit_code(&vgc::build(&req)), 0);
+
+    let mut session = vgc::driver::Session::with_database(vgc::driver::Database::logging());
+    let first = session.build(&req);
+    assert_eq!(vgc::exit_code(&first), 0, "{:?}", first.diagnostics);
+    let log = session.db().take_executed();
+    assert_eq!(count(&log, "module_file"), 0, "{log:?}");
+    assert_eq!(count(&log, "type_file_units"), 0, "{log:?}");
+
+    let types = api.join("widgets/v1/types.go");
+    let text = std::fs::read_to_string(&types).expect("read");
+    assert!(text.contains("+k8s:maxItems=3"));
+    std::fs::write(&types, text.replace("+k8s:maxItems=3", "+k8s:maxItems=5")).expect("write");
+    let second = session.build_after(&req, &[format!("{}/widgets/v1/types.go", api.display())]);
+    assert_eq!(vgc::exit_code(&second), 0);
+    let log = session.db().take_executed();
+    assert_eq!(count(&log, "module_file"), 1, "{log:?}");
+    // The edited module's types were never generated in this session: all of them are, once.
+    assert_eq!(count(&log, "type_file_units"), 21, "{log:?}");
+    assert_eq!(second.written, 1, "only widgets/v1.rs is rewritten");
+
+    let fresh_out = tmp.path().join("fresh");
+    let fresh = vgc::build(&BuildRequest {
+        no_cache: true,
+        ..request(&api, &fresh_out)
+    });
+    assert_eq!(vgc::exit_code(&fresh), 0);
+    let strip = |files: Vec<(String, String, std::time::SystemTime)>| -> Vec<(String, String)> {
+        files
+            .into_iter()
+            .filter(|(p, _, _)| p != ".vgc-fmt-cache")
+            .map(|(p, t, _)| (p, t))
+            .collect()
+    };
+    assert_eq!(strip(snapshot(&out)), strip(snapshot(&fresh_out)));
+}
+
 /// Separate runs (as from the command line) after a tag edit: the IR cache supplies every unchanged file's IR,
 /// unchanged modules are reused by generation key, and the result equals a fresh build; a damaged IR cache is
 /// ignored with a note and changes nothing.
 #[test]
 fn one_shot_rebuild_after_an_edit_matches_a_fresh_build() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace");
+    let root = workspace_root();
     let api = tmp.path().join("api");
     copy_tree(&root.join("examples/api"), &api);
     let out = tmp.path().join("out");
-    let req = BuildRequest {
-        path: api.to_string_lossy().into_owned(),
-        out: Some(out.clone()),
-        crate_name: "vgc-example-generated".into(),
-        runtime: RuntimeDep::Path("../../runtime".into()),
-        extra_roots: Vec::new(),
-        check_only: false,
-        custom_stub: false,
-        no_cache: false,
-    };
+    let req = request(&api, &out);
     let first = vgc::build(&req);
     assert_eq!(vgc::exit_code(&first), 0);
     assert!(out.join(".vgc-ir-cache").exists());
@@ -377,9 +411,7 @@ fn one_shot_rebuild_after_an_edit_matches_a_fresh_build() {
 #[test]
 fn edit_referring_to_a_new_package_falls_back_to_full_discovery() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace");
+    let root = workspace_root();
     let api = tmp.path().join("api");
     copy_tree(&root.join("examples/api"), &api);
     std::fs::create_dir_all(api.join("other/v1")).expect("mkdir");
@@ -389,16 +421,7 @@ fn edit_referring_to_a_new_package_falls_back_to_full_discovery() {
     )
     .expect("write");
     // Build only widgets/v1: meta/v1 is loaded read-only because widgets refers to it; other/v1 is not loaded.
-    let req = BuildRequest {
-        path: api.join("widgets/v1").to_string_lossy().into_owned(),
-        out: Some(tmp.path().join("out")),
-        crate_name: "vgc-example-generated".into(),
-        runtime: RuntimeDep::Path("../../runtime".into()),
-        extra_roots: Vec::new(),
-        check_only: false,
-        custom_stub: false,
-        no_cache: false,
-    };
+    let req = request(&api.join("widgets/v1"), &tmp.path().join("out"));
     let mut session = vgc::driver::Session::default();
     let first = session.build(&req);
     assert_eq!(vgc::exit_code(&first), 0, "{:?}", first.diagnostics);
