@@ -329,6 +329,14 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
         };
     }
     let manifest_check = clock.elapsed();
+    // A rebuild over an existing formatting cache formats only changed items, through one rustfmt process: find
+    // the toolchain's rustfmt and start it now, on the other core, while loading and lowering run.
+    if dir.join(crate::format::FMT_CACHE_FILE).is_file() {
+        std::thread::spawn(|| {
+            crate::format::resolve_rustfmt();
+            crate::format::prespawn_rustfmt();
+        });
+    }
     let rec = Recorder::new(&OsSystem);
     let mut session = Session::default();
     let ir = crate::ircache::load(dir, &mut notes);

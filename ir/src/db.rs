@@ -87,14 +87,20 @@ pub struct IrCache {
     pub entries: Arc<std::collections::HashMap<[u8; 32], Arc<Lowered>>>,
 }
 
+/// The BLAKE3 hash of a file's text: the key of its [`IrCache`] entry. A query so that looking the file up and
+/// saving the cache hash each text once.
+#[salsa::tracked(returns(ref))]
+pub fn text_hash(db: &dyn Db, file: SourceFile) -> [u8; 32] {
+    *blake3::hash(file.text(db).as_bytes()).as_bytes()
+}
+
 /// The IR and span table of a file: from the [`IrCache`] when it has the file's text, else by parsing.
 #[salsa::tracked(returns(ref))]
 pub fn lowered(db: &dyn Db, file: SourceFile) -> Lowered {
-    if let Some(cache) = IrCache::try_get(db) {
-        let key = blake3::hash(file.text(db).as_bytes());
-        if let Some(hit) = cache.entries(db).get(key.as_bytes()) {
-            return (**hit).clone();
-        }
+    if let Some(cache) = IrCache::try_get(db)
+        && let Some(hit) = cache.entries(db).get(text_hash(db, file))
+    {
+        return (**hit).clone();
     }
     lower_file(parsed_go(db, file))
 }
