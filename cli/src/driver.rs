@@ -129,6 +129,9 @@ pub struct BuildOutcome {
     pub notes: Vec<String>,
     /// Generated `.rs` files taken from the formatting cache instead of running rustfmt.
     pub fmt_cache_hits: usize,
+    /// Types of the modules generated again whose items came from the unit cache ([`crate::unitcache`]) instead
+    /// of being emitted (0 without an output directory, with `--no-cache`, and in a warm session).
+    pub unit_cache_hits: usize,
     /// Generated files actually written (the others already had these bytes).
     pub written: usize,
     /// The build manifest showed nothing changed since the previous clean build: nothing was loaded or written.
@@ -339,22 +342,32 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     }
     let rec = Recorder::new(&OsSystem);
     let mut session = Session::default();
+    let clock = std::time::Instant::now();
     let ir = crate::ircache::load(dir, &mut notes);
     if !ir.is_empty() {
         vgc_ir::db::IrCache::new(&session.db, std::sync::Arc::new(ir.clone()));
     }
+    let ir_load = clock.elapsed();
     let mut out = session.build_with(req, &rec);
+    let clock = std::time::Instant::now();
     if out.stats.packages > 0 {
         let prog = vgc_analysis::loaded_program(&session.db);
         crate::ircache::save(dir, &session.db, prog, &ir);
     }
     out.notes.splice(0..0, notes);
-    out.timings.insert(0, ("check manifest", manifest_check));
+    out.timings.splice(
+        0..0,
+        [
+            ("check manifest", manifest_check),
+            ("load IR cache", ir_load),
+        ],
+    );
     if out.diagnostics.is_empty() && out.io_error.is_none() && !out.files.is_empty() {
         Manifest::record(key, &rec, &out.files, out.stats).save(dir);
     } else {
         Manifest::remove(dir);
     }
+    out.timings.push(("save caches", clock.elapsed()));
     out
 }
 
@@ -474,6 +487,28 @@ impl Session {
         };
         let reused_paths: std::collections::HashSet<String> =
             reused.iter().map(|f| f.path.clone()).collect();
+        let regenerate: Vec<String> = keys
+            .iter()
+            .map(|(p, _)| p.clone())
+            .filter(|p| !reused_paths.contains(p))
+            .collect();
+        let unit_dir = req.out.clone().filter(|_| !req.no_cache);
+        // Modules generated again take the items of their unchanged types from the unit cache (a warm session
+        // has them memoised already).
+        let mut loaded_units = std::sync::Arc::new(crate::unitcache::Entries::new());
+        if let (Some(dir), false) = (&unit_dir, warm) {
+            use salsa::Setter as _;
+            loaded_units =
+                std::sync::Arc::new(crate::unitcache::load(dir, &regenerate, &mut out.notes));
+            match vgc_codegen::UnitCache::try_get(&self.db) {
+                Some(c) => {
+                    c.set_entries(&mut self.db).to(loaded_units.clone());
+                }
+                None => {
+                    vgc_codegen::UnitCache::new(&self.db, loaded_units.clone());
+                }
+            }
+        }
         let keys: std::collections::HashMap<String, String> = keys.into_iter().collect();
         match vgc_codegen::generate_incremental(&self.db, &opts, &reused_paths) {
             Ok(mut files) => {
@@ -510,6 +545,11 @@ impl Session {
                 }
                 if let (Some(c), Some(dir)) = (&cache, req.out.as_ref().filter(|_| !req.no_cache)) {
                     c.save(dir);
+                }
+                if let Some(dir) = &unit_dir {
+                    let all = keys.keys().map(String::as_str).collect();
+                    out.unit_cache_hits =
+                        crate::unitcache::save(dir, &self.db, &regenerate, &all, &loaded_units);
                 }
                 self.cache = cache;
                 for f in &files {

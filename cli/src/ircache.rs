@@ -24,34 +24,50 @@ fn header() -> String {
 
 /// Reads the IR cache of `dir` (empty when there is none; unusable caches add a note).
 pub fn load(dir: &Path, notes: &mut Vec<String>) -> Entries {
-    let file = dir.join(FILE);
-    let Ok(bytes) = std::fs::read(&file) else {
-        return Entries::new();
-    };
+    read_versioned::<Vec<([u8; 32], Lowered)>>(&dir.join(FILE), &header(), notes)
+        .map(|v| v.into_iter().map(|(k, l)| (k, Arc::new(l))).collect())
+        .unwrap_or_default()
+}
+
+/// Reads a cache file made of a `header` line and a postcard body: `None` when the file does not exist
+/// (silently), or when its header differs or its body does not decode (each with a note naming the file).
+pub(crate) fn read_versioned<T: serde::de::DeserializeOwned>(
+    file: &Path,
+    header: &str,
+    notes: &mut Vec<String>,
+) -> Option<T> {
+    let bytes = std::fs::read(file).ok()?;
     let Some(nl) = bytes.iter().position(|&b| b == b'\n') else {
         notes.push(format!(
             "{}: unreadable; ignored and rebuilt",
             file.display()
         ));
-        return Entries::new();
+        return None;
     };
-    if bytes[..nl] != *header().as_bytes() {
+    if bytes[..nl] != *header.as_bytes() {
+        notes.push(format!("{}:{}", file.display(), crate::unitcache::FOREIGN));
+        return None;
+    }
+    let decoded = postcard::from_bytes::<T>(&bytes[nl + 1..]).ok();
+    if decoded.is_none() {
         notes.push(format!(
-            "{}: written by another vgc build; rebuilt",
+            "{}: unreadable; ignored and rebuilt",
             file.display()
         ));
-        return Entries::new();
     }
-    match postcard::from_bytes::<Vec<([u8; 32], Lowered)>>(&bytes[nl + 1..]) {
-        Ok(v) => v.into_iter().map(|(k, l)| (k, Arc::new(l))).collect(),
-        Err(_) => {
-            notes.push(format!(
-                "{}: unreadable; ignored and rebuilt",
-                file.display()
-            ));
-            Entries::new()
-        }
-    }
+    decoded
+}
+
+/// Writes `value` as a `header` line and a postcard body, atomically. Failing to write a cache only costs the
+/// next build some work, so errors are ignored.
+pub(crate) fn write_versioned<T: serde::Serialize + ?Sized>(file: &Path, header: &str, value: &T) {
+    let Ok(body) = postcard::to_stdvec(value) else {
+        return;
+    };
+    let mut bytes = header.as_bytes().to_vec();
+    bytes.push(b'\n');
+    bytes.extend_from_slice(&body);
+    let _ = crate::sys::write_atomic_bytes(file, &bytes);
 }
 
 /// Writes the IR of every file of `prog` into `dir`'s cache, unless the cache already holds exactly those
@@ -68,13 +84,7 @@ pub fn save(dir: &Path, db: &dyn vgc_ir::Db, prog: &vgc_analysis::Program, loade
     if entries.len() == loaded.len() && entries.iter().all(|(k, _)| loaded.contains_key(k)) {
         return;
     }
-    let Ok(body) = postcard::to_stdvec(&entries) else {
-        return;
-    };
-    let mut bytes = header().into_bytes();
-    bytes.push(b'\n');
-    bytes.extend_from_slice(&body);
-    let _ = crate::sys::write_atomic_bytes(&dir.join(FILE), &bytes);
+    write_versioned(&dir.join(FILE), &header(), &entries);
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 mod emit;
 
 pub use emit::Layout;
+use std::sync::Arc;
 use vgc_ir::Db;
 use vgc_lowering::{CratePlan, ModuleKey, module_plan};
 
@@ -142,10 +143,71 @@ pub fn type_file_units<'db>(
     db: &'db dyn Db,
     key: TypeUnitKey<'db>,
 ) -> Result<Vec<String>, CodegenError> {
+    if let Some(cache) = UnitCache::try_get(db)
+        && let Some(units) = cache.entries(db).get(type_key(db, key))
+    {
+        return Ok((**units).clone());
+    }
     match type_plan(db, key) {
         Some(t) => emit::type_units(layout(db), t),
         None => Ok(Vec::new()),
     }
+}
+
+/// [`type_file_units`] results from an earlier run, by [`type_key`] (the driver's persistent unit cache, loaded
+/// for the modules a rebuild must generate again). A type whose key has an entry is not emitted again: its units
+/// are a pure function of what the key hashes.
+#[salsa::input(singleton)]
+pub struct UnitCache {
+    /// Unformatted units by type key.
+    #[returns(ref)]
+    pub entries: Arc<UnitEntries>,
+}
+
+/// [`UnitCache`] entries: a type's unformatted units by [`type_key`].
+pub type UnitEntries = std::collections::HashMap<[u8; 32], Arc<Vec<String>>>;
+
+/// One type's [`type_key`] and unformatted units, as [`module_type_units`] lists them.
+pub type KeyedUnits = ([u8; 32], Vec<String>);
+
+/// The generation key of one type's units: BLAKE3 over the [`layout_hash`] and the type's plan (through `Hash`).
+/// Equal keys mean equal [`type_file_units`] (for one vgc build; persistent caches add the tool's stamp).
+#[salsa::tracked(returns(ref))]
+pub fn type_key<'db>(db: &'db dyn Db, key: TypeUnitKey<'db>) -> [u8; 32] {
+    use std::hash::Hash as _;
+    let mut h = Blake3Hasher(blake3::Hasher::new());
+    h.0.update(layout_hash(db));
+    type_plan(db, key).hash(&mut h);
+    *h.0.finalize().as_bytes()
+}
+
+/// Every type's [`type_key`] and unformatted units in the module file at `file` (a path as in [`module_keys`],
+/// e.g. `src/widgets/v1.rs`), for a persistent cache; empty for files without types (crate root, parents) and
+/// unknown paths.
+///
+/// # Errors
+/// The first [`CodegenError`] of a type (a bug in vgc).
+pub fn module_type_units(db: &dyn Db, file: &str) -> Result<Vec<KeyedUnits>, CodegenError> {
+    let layout = layout(db);
+    let Some(pkg) = layout
+        .module_paths()
+        .into_iter()
+        .find(|p| layout.file_of(p) == file)
+        .and_then(|p| layout.leaves.get(&p).cloned())
+    else {
+        return Ok(Vec::new());
+    };
+    let Some(module) = module_plan(db, ModuleKey::new(db, pkg)) else {
+        return Ok(Vec::new());
+    };
+    module
+        .types
+        .iter()
+        .map(|t| {
+            let key = TypeUnitKey::new(db, t.key.pkg.clone(), t.key.name.clone());
+            Ok((*type_key(db, key), type_file_units(db, key).clone()?))
+        })
+        .collect()
 }
 
 /// A content key for every module file of the database's crate: (file path, BLAKE3 hex of everything the file's

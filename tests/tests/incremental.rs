@@ -30,12 +30,16 @@ fn build(out: &Path) -> vgc::BuildOutcome {
     vgc::build(&request(&workspace_root().join("examples/api"), out))
 }
 
-/// Every file under `dir` but the build manifest (which each real build rewrites) and the binary IR cache: path,
-/// text, modification time.
+/// Every file under `dir` but the build manifest (which each real build rewrites) and the binary IR and unit
+/// caches: path, text, modification time.
 fn snapshot(dir: &Path) -> Vec<(String, String, std::time::SystemTime)> {
     let mut out = Vec::new();
     for e in walk(dir) {
-        if e.ends_with(".vgc-build-cache") || e.ends_with(".vgc-ir-cache") {
+        if e.ends_with(".vgc-build-cache")
+            || e.ends_with(".vgc-ir-cache")
+            || e.strip_prefix(dir)
+                .is_ok_and(|r| r.starts_with(vgc::unitcache::DIR))
+        {
             continue;
         }
         let meta = std::fs::metadata(&e).expect("metadata");
@@ -366,6 +370,10 @@ fn one_shot_rebuild_after_an_edit_matches_a_fresh_build() {
         rs - 1,
         "every other module is reused"
     );
+    assert_eq!(
+        second.unit_cache_hits, 20,
+        "widgets/v1's 21 types but the edited one come from the unit cache"
+    );
 
     let fresh = |name: &str| {
         let dir = tmp.path().join(name);
@@ -404,6 +412,29 @@ fn one_shot_rebuild_after_an_edit_matches_a_fresh_build() {
         third.notes
     );
     assert_eq!(ours(&out), fresh("fresh2"));
+
+    // A damaged unit cache file: a note, every type of the module emitted again, and the same output.
+    let units = out.join(".vgc-units/src+widgets+v1.rs.bin");
+    assert!(units.is_file());
+    std::fs::write(&units, b"junk").expect("damage");
+    std::fs::write(&types, text.replace("+k8s:maxItems=3", "+k8s:maxItems=7")).expect("write");
+    let fourth = vgc::build(&req);
+    assert_eq!(vgc::exit_code(&fourth), 0);
+    assert!(
+        fourth
+            .notes
+            .iter()
+            .any(|n| n.contains(".vgc-units/src+widgets+v1.rs.bin: unreadable")),
+        "{:?}",
+        fourth.notes
+    );
+    assert_eq!(fourth.unit_cache_hits, 0);
+    assert_eq!(ours(&out), fresh("fresh3"));
+    // ... and the next edit uses the rewritten file again.
+    std::fs::write(&types, text.replace("+k8s:maxItems=3", "+k8s:maxItems=8")).expect("write");
+    let fifth = vgc::build(&req);
+    assert_eq!(fifth.unit_cache_hits, 20);
+    assert_eq!(ours(&out), fresh("fresh4"));
 }
 
 /// `Session::build_after` skips discovery only when an edit cannot change the workspace's shape: an edit that
