@@ -494,7 +494,9 @@ pub fn collect_named(t: &Ty, out: &mut Vec<TypeKey>) {
 }
 
 /// Types whose values contain themselves without indirection through a slice or map: pointer edges to these
-/// must be boxed in Rust. Returns the set of (containing type, pointee type) pairs to box.
+/// must be boxed in Rust. Returns the set of (containing type, pointee type) pairs to box, in the order of `types`
+/// and then of the fields: an edge is boxed when its two ends are in one strongly connected component of the
+/// direct-containment graph (Tarjan's algorithm, petgraph), i.e. when the pointee contains the container again.
 #[must_use]
 pub fn boxed_edges(
     db: &dyn Db,
@@ -523,23 +525,30 @@ pub fn boxed_edges(
         }
         edges.insert(k.clone(), out);
     }
-    let reaches = |from: &TypeKey, to: &TypeKey| -> bool {
-        let mut seen = IndexSet::new();
-        let mut st = vec![from.clone()];
-        while let Some(n) = st.pop() {
-            if &n == to {
-                return true;
-            }
-            if seen.insert(n.clone()) {
-                st.extend(edges.get(&n).cloned().unwrap_or_default());
-            }
+    let mut nodes: IndexSet<&TypeKey> = edges.keys().collect();
+    for outs in edges.values() {
+        nodes.extend(outs);
+    }
+    let mut graph = petgraph::graph::DiGraph::<(), ()>::with_capacity(nodes.len(), 0);
+    for _ in 0..nodes.len() {
+        graph.add_node(());
+    }
+    let index = |k: &TypeKey| petgraph::graph::NodeIndex::new(nodes.get_index_of(k).unwrap_or(0));
+    for (k, outs) in &edges {
+        for o in outs {
+            graph.add_edge(index(k), index(o), ());
         }
-        false
-    };
+    }
+    let mut component = vec![0; nodes.len()];
+    for (c, scc) in petgraph::algo::tarjan_scc(&graph).iter().enumerate() {
+        for n in scc {
+            component[n.index()] = c;
+        }
+    }
     let mut out = IndexSet::new();
     for (k, outs) in &edges {
         for o in outs {
-            if reaches(o, k) {
+            if component[index(k).index()] == component[index(o).index()] {
                 out.insert((k.clone(), o.clone()));
             }
         }

@@ -77,7 +77,12 @@ pub fn save(dir: &Path, db: &dyn vgc_ir::Db, prog: &vgc_analysis::Program, loade
         .packages
         .values()
         .flat_map(|p| &p.files)
-        .map(|f| (*vgc_ir::db::text_hash(db, *f), vgc_ir::db::lowered(db, *f)))
+        .map(|f| {
+            (
+                *vgc_ir::db::text_hash(db, *f),
+                &**vgc_ir::db::lowered(db, *f),
+            )
+        })
         .collect();
     entries.sort_by_key(|e| e.0);
     entries.dedup_by(|a, b| a.0 == b.0);

@@ -94,15 +94,16 @@ pub fn text_hash(db: &dyn Db, file: SourceFile) -> [u8; 32] {
     *blake3::hash(file.text(db).as_bytes()).as_bytes()
 }
 
-/// The IR and span table of a file: from the [`IrCache`] when it has the file's text, else by parsing.
+/// The IR and span table of a file: from the [`IrCache`] when it has the file's text (shared, not copied), else
+/// by parsing.
 #[salsa::tracked(returns(ref))]
-pub fn lowered(db: &dyn Db, file: SourceFile) -> Lowered {
+pub fn lowered(db: &dyn Db, file: SourceFile) -> Arc<Lowered> {
     if let Some(cache) = IrCache::try_get(db)
         && let Some(hit) = cache.entries(db).get(text_hash(db, file))
     {
-        return (**hit).clone();
+        return hit.clone();
     }
-    lower_file(parsed_go(db, file))
+    Arc::new(lower_file(parsed_go(db, file)))
 }
 
 /// The position-free IR of a file.
