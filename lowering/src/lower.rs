@@ -203,62 +203,158 @@ struct Lowerer<'a> {
     db: &'a dyn Db,
     prog: &'a Program,
     types: &'a IndexSet<TypeKey>,
-    boxed: IndexSet<(TypeKey, TypeKey)>,
+    boxed: &'a IndexSet<(TypeKey, TypeKey)>,
     diags: Vec<Diagnostic>,
     stats: Stats,
     /// Off while re-lowering a member's tags for `subfield` inheritance (they are counted on the member).
     counting: bool,
-    /// Typed constants by their type, in program order (package, file, declaration): built on the first enum, so
-    /// enum discovery is linear in the program size instead of scanning every constant once per enum.
-    consts_by_type: Option<ConstIndex>,
 }
 
 /// Typed constants by type: (package import path, declaring file, index in the file's constants).
 type ConstIndex = std::collections::HashMap<TypeKey, Vec<(String, SourceFile, usize)>>;
 
-/// Lowers every type reachable from the roots of the target packages.
-#[must_use]
+/// Whole-program facts every type's lowering reads: the root types (and the diagnostics of root selection), every
+/// type reachable from them in discovery order (roots first), and the pointer edges that must be boxed.
 ///
 /// Root criteria from [`vgc_ir::Settings::extra_roots`] (when the singleton exists) are added to every enabled
 /// target package (see [`vgc_analysis::types::add_criterion`]); unknown ones are reported as `VGC0005`.
-pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
+#[derive(Debug, Clone, Default, Eq)]
+pub struct Reach {
+    /// Root types.
+    pub roots: IndexSet<TypeKey>,
+    /// Reachable types in discovery order.
+    pub types: IndexSet<TypeKey>,
+    /// (container, pointee) edges to box.
+    pub boxed: IndexSet<(TypeKey, TypeKey)>,
+    /// Diagnostics of root selection.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl PartialEq for Reach {
+    /// Equal when the same types are reachable in the same order (`IndexSet` equality alone ignores order, and
+    /// the order decides the order of generated items).
+    fn eq(&self, other: &Self) -> bool {
+        self.types.iter().eq(other.types.iter())
+            && self.roots == other.roots
+            && self.boxed == other.boxed
+            && self.diagnostics == other.diagnostics
+    }
+}
+
+/// The [`Reach`] of the database's program: a whole-program query, re-run after any IR change but backdated when
+/// its result is the same, so the per-type queries behind it do not re-run.
+#[salsa::tracked(returns(ref))]
+pub fn reach(db: &dyn Db) -> Reach {
+    let prog = vgc_analysis::loaded_program(db);
     let extra_roots: Vec<String> = vgc_ir::Settings::try_get(db)
         .map(|s| s.extra_roots(db).clone())
         .unwrap_or_default();
-    let mut diags = Vec::new();
-    let roots = types::all_roots(db, prog, &extra_roots, &mut diags);
-    let reach = types::reachable(db, prog, &roots);
+    let mut diagnostics = Vec::new();
+    let roots = types::all_roots(db, prog, &extra_roots, &mut diagnostics);
+    let types = types::reachable(db, prog, &roots);
+    let boxed = types::boxed_edges(db, prog, &types);
+    Reach {
+        roots: roots.into_iter().collect(),
+        types,
+        boxed,
+        diagnostics,
+    }
+}
+
+/// Typed constants by their type, in program order (package, file, declaration): enum discovery reads it, so it
+/// is linear in the program size instead of scanning every constant once per enum. A query: backdated when no
+/// constant changed.
+#[salsa::tracked(returns(ref))]
+fn const_index(db: &dyn Db) -> ConstIndex {
+    let prog = vgc_analysis::loaded_program(db);
+    let mut index = ConstIndex::new();
+    for p in prog.packages.values() {
+        for f in &p.files {
+            for (ci, c) in vgc_ir::db::file_ir(db, *f).consts.iter().enumerate() {
+                let Some(t) = &c.ty else { continue };
+                if let Ty::Named(key) = types::resolve(db, prog, &p.path, *f, t) {
+                    index.entry(key).or_default().push((p.path.clone(), *f, ci));
+                }
+            }
+        }
+    }
+    index
+}
+
+/// A reachable type as a salsa key for the per-type lowering queries: its identity and whether it is a root.
+#[salsa::interned(debug)]
+pub struct LowerKey<'db> {
+    /// The type.
+    #[returns(ref)]
+    pub ty: TypeKey,
+    /// Whether it is a root type (roots carry subresource routing).
+    pub root: bool,
+}
+
+/// One type's lowering before the whole-program `hasValidations` pass: its plan (`None` for types that generate
+/// nothing), the diagnostics it raised and its counts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TypeLowering {
+    /// The plan, with `has_validations` and nested calls as the type alone decides them.
+    pub plan: Option<TypePlan>,
+    /// Type-dependent tag errors and not-lowered warnings.
+    pub diagnostics: Vec<Diagnostic>,
+    /// Tag and check counts.
+    pub stats: Stats,
+}
+
+/// Lowers one type (DESIGN.md's per-type validation plan). Reads the [`Reach`], the declarations it resolves
+/// through and, for enums, the constant index; so after an edit only the types that read an edited file's IR
+/// re-run.
+#[salsa::tracked(returns(ref))]
+pub fn lower_type<'db>(db: &'db dyn Db, key: LowerKey<'db>) -> TypeLowering {
+    let prog = vgc_analysis::loaded_program(db);
+    let r = reach(db);
     let mut l = Lowerer {
         db,
         prog,
-        types: &reach,
-        boxed: types::boxed_edges(db, prog, &reach),
-        diags,
+        types: &r.types,
+        boxed: &r.boxed,
+        diags: Vec::new(),
         stats: Stats::default(),
         counting: true,
-        consts_by_type: None,
     };
-    let mut plans: IndexMap<TypeKey, TypePlan> = IndexMap::new();
-    for k in &reach {
-        if let Some(p) = l.type_plan(k, roots.contains(k)) {
-            plans.insert(k.clone(), p);
-        }
+    let plan = l.type_plan(key.ty(db), *key.root(db));
+    TypeLowering {
+        plan,
+        diagnostics: l.diags,
+        stats: l.stats,
     }
-    // has_validations, transitively, to a fixed point; then prune calls into types without validations. upstream
-    // `hasValidations`: a type tagged `+k8s:opaqueType` counts only its own checks.
-    let opaque_types: std::collections::HashSet<TypeKey> = plans
-        .keys()
-        .filter(|k| {
-            l.prog
-                .type_decl(l.db, k)
-                .is_some_and(|(d, _)| opacity(&d.tags).0)
+}
+
+fn lower_key<'db>(db: &'db dyn Db, r: &Reach, k: &TypeKey) -> LowerKey<'db> {
+    LowerKey::new(db, k.clone(), r.roots.contains(k))
+}
+
+/// The types with validations, upstream `hasValidations`: a type's own checks, or a call into a type with
+/// validations, transitively (to a fixed point over a bit vector); a type tagged `+k8s:opaqueType` counts only its
+/// own checks. Backdated when unchanged, so [`type_plan_final`] re-runs only for types whose own lowering changed.
+#[salsa::tracked(returns(ref))]
+pub fn validated_types(db: &dyn Db) -> IndexSet<TypeKey> {
+    let prog = vgc_analysis::loaded_program(db);
+    let r = reach(db);
+    let plans: IndexMap<&TypeKey, &TypePlan> = r
+        .types
+        .iter()
+        .filter_map(|k| {
+            lower_type(db, lower_key(db, r, k))
+                .plan
+                .as_ref()
+                .map(|p| (k, p))
         })
-        .cloned()
         .collect();
-    // Each plan's own work and the plans whose validations it calls into (by index), then propagate to a fixed
-    // point over a bit vector.
+    let opaque = |k: &TypeKey| {
+        prog.type_decl(db, k)
+            .is_some_and(|(d, _)| opacity(&d.tags).0)
+    };
+    // Each plan's own work and the plans whose validations it calls into (by index).
     let index_of = |k: &TypeKey| plans.get_index_of(k);
-    let mut own: Vec<bool> = Vec::with_capacity(plans.len());
+    let mut has: Vec<bool> = Vec::with_capacity(plans.len());
     let mut calls: Vec<Vec<usize>> = Vec::with_capacity(plans.len());
     for p in plans.values() {
         let mut c = Vec::new();
@@ -272,18 +368,10 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
             f.iteration.iter().for_each(|i| push(&i.elem));
             f.key_iteration.iter().for_each(|i| push(&i.elem));
         }
-        own.push(any);
-        calls.push(if opaque_types.contains(&p.key) {
-            Vec::new()
-        } else {
-            c
-        });
+        let opaque = opaque(&p.key);
+        has.push(p.has_validations || (any && !opaque));
+        calls.push(if opaque { Vec::new() } else { c });
     }
-    let mut has: Vec<bool> = plans
-        .values()
-        .zip(&own)
-        .map(|(p, &o)| p.has_validations || (o && !opaque_types.contains(&p.key)))
-        .collect();
     loop {
         let mut changed = false;
         for i in 0..has.len() {
@@ -296,72 +384,95 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
             break;
         }
     }
-    for (p, h) in plans.values_mut().zip(&has) {
-        p.has_validations |= *h;
+    plans
+        .keys()
+        .zip(&has)
+        .filter(|(_, h)| **h)
+        .map(|(k, _)| (*k).clone())
+        .collect()
+}
+
+/// One type's final plan: its [`lower_type`] plan with `has_validations` from [`validated_types`], calls into
+/// types without validations pruned, and upstream's `PtrSliceNoNils` first on fields that need it.
+#[salsa::tracked(returns(ref))]
+pub fn type_plan_final<'db>(
+    db: &'db dyn Db,
+    key: LowerKey<'db>,
+) -> Option<std::sync::Arc<TypePlan>> {
+    let mut p = lower_type(db, key).plan.clone()?;
+    let validated = validated_types(db);
+    let hv = |k: &TypeKey| validated.contains(k);
+    p.has_validations |= hv(&p.key);
+    if p.iteration.as_ref().is_some_and(|i| !hv(&i.elem)) {
+        p.iteration = None;
     }
-    let hv: IndexMap<TypeKey, bool> = plans
-        .iter()
-        .map(|(k, p)| (k.clone(), p.has_validations))
-        .collect();
-    let hv = |k: &TypeKey| hv.get(k).copied().unwrap_or(false);
-    for p in plans.values_mut() {
-        if p.iteration.as_ref().is_some_and(|i| !hv(&i.elem)) {
-            p.iteration = None;
-        }
-        if p.key_iteration.as_ref().is_some_and(|i| !hv(&i.elem)) {
-            p.key_iteration = None;
-        }
-        for f in p.fields.iter_mut().flatten() {
-            if f.nested.as_ref().is_some_and(|n| !hv(&n.ty)) {
-                f.nested = None;
-            }
-            if f.iteration.as_ref().is_some_and(|i| !hv(&i.elem)) {
-                f.iteration = None;
-            }
-            if f.key_iteration.as_ref().is_some_and(|i| !hv(&i.elem)) {
-                f.key_iteration = None;
-            }
-        }
+    if p.key_iteration.as_ref().is_some_and(|i| !hv(&i.elem)) {
+        p.key_iteration = None;
     }
-    for p in plans.values_mut() {
-        if let Some(fs) = &mut p.fields {
-            for f in fs.iter_mut() {
-                // upstream: PtrSliceNoNils is the field's first short-circuit function, after the ratchet.
-                if f.no_nils && f.has_work() {
-                    f.checks.insert(
-                        0,
-                        Check {
-                            kind: CheckKind::NoNils,
-                            short_circuit: true,
-                            non_error: false,
-                            stability: None,
-                            tag: "PtrSliceNoNils".into(),
-                            cohort: None,
-                        },
-                    );
-                }
-                f.no_nils = false;
-            }
+    for f in p.fields.iter_mut().flatten() {
+        if f.nested.as_ref().is_some_and(|n| !hv(&n.ty)) {
+            f.nested = None;
         }
+        if f.iteration.as_ref().is_some_and(|i| !hv(&i.elem)) {
+            f.iteration = None;
+        }
+        if f.key_iteration.as_ref().is_some_and(|i| !hv(&i.elem)) {
+            f.key_iteration = None;
+        }
+        // upstream: PtrSliceNoNils is the field's first short-circuit function, after the ratchet.
+        if f.no_nils && f.has_work() {
+            f.checks.insert(
+                0,
+                Check {
+                    kind: CheckKind::NoNils,
+                    short_circuit: true,
+                    non_error: false,
+                    stability: None,
+                    tag: "PtrSliceNoNils".into(),
+                    cohort: None,
+                },
+            );
+        }
+        f.no_nils = false;
     }
+    Some(std::sync::Arc::new(p))
+}
+
+/// Lowers every type reachable from the roots of the target packages through the per-type queries and groups the
+/// plans into modules (sorted by module path; types in reach order), with the diagnostics of root selection and
+/// of every type, and the summed counts.
+#[must_use]
+pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
+    let r = reach(db);
+    let mut diagnostics = r.diagnostics.clone();
+    let mut stats = Stats::default();
     let mut modules: IndexMap<String, ModulePlan> = IndexMap::new();
-    for (k, p) in plans {
-        let m = modules.entry(k.pkg.clone()).or_insert_with(|| ModulePlan {
-            pkg: k.pkg.clone(),
-            module_path: module_path(prog, &k.pkg),
-            types: Vec::new(),
-        });
-        m.types.push(std::sync::Arc::new(p));
+    for k in &r.types {
+        let key = lower_key(db, r, k);
+        let t = lower_type(db, key);
+        diagnostics.extend(t.diagnostics.iter().cloned());
+        stats.add(&t.stats);
+        if let Some(p) = type_plan_final(db, key) {
+            modules
+                .entry(k.pkg.clone())
+                .or_insert_with(|| ModulePlan {
+                    pkg: k.pkg.clone(),
+                    module_path: module_path(prog, &k.pkg),
+                    types: Vec::new(),
+                })
+                .types
+                .push(p.clone());
+        }
     }
     let mut modules: Vec<std::sync::Arc<ModulePlan>> =
         modules.into_values().map(std::sync::Arc::new).collect();
     modules.sort_by(|a, b| a.module_path.cmp(&b.module_path));
-    l.stats.packages = prog.packages.len();
-    l.stats.types = reach.len();
+    stats.packages = prog.packages.len();
+    stats.types = r.types.len();
     CratePlan {
         modules,
-        diagnostics: l.diags,
-        stats: l.stats,
+        diagnostics,
+        stats,
     }
 }
 
@@ -2353,22 +2464,7 @@ impl Lowerer<'_> {
         let mut by_value: IndexMap<String, String> = IndexMap::new();
         // (Go constant name, value, exclude when the option is on?, option)
         let mut exclusions: Vec<(String, String, bool, String)> = Vec::new();
-        let (db, prog) = (self.db, self.prog);
-        let index = self.consts_by_type.get_or_insert_with(|| {
-            let mut index = ConstIndex::new();
-            for p in prog.packages.values() {
-                for f in &p.files {
-                    for (ci, c) in vgc_ir::db::file_ir(db, *f).consts.iter().enumerate() {
-                        let Some(t) = &c.ty else { continue };
-                        if let Ty::Named(key) = types::resolve(db, prog, &p.path, *f, t) {
-                            index.entry(key).or_default().push((p.path.clone(), *f, ci));
-                        }
-                    }
-                }
-            }
-            index
-        });
-        let typed = index.get(k).cloned().unwrap_or_default();
+        let typed = const_index(self.db).get(k).cloned().unwrap_or_default();
         for (pkg_path, f, ci) in &typed {
             let (pkg_path, f) = (pkg_path.as_str(), *f);
             let ir = vgc_ir::db::file_ir(self.db, f);

@@ -295,6 +295,17 @@ pub struct Stats {
     pub checks: usize,
 }
 
+impl Stats {
+    /// Adds `other`'s tag and check counts (`tags`, `lowered`, `not_lowered`, `checks`) to these; the package and
+    /// type counts are the crate's, not summed.
+    pub fn add(&mut self, other: &Stats) {
+        self.tags += other.tags;
+        self.lowered += other.lowered;
+        self.not_lowered += other.not_lowered;
+        self.checks += other.checks;
+    }
+}
+
 /// Which union validator a group uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum UnionKind {
