@@ -185,8 +185,8 @@ fn count(log: &[String], query: &str) -> usize {
 }
 
 /// The salsa event log of one live session (as `vgc watch` keeps it): a comment rewording plus a blank line
-/// re-parses that file and re-runs no analysis or codegen query; editing one tag re-runs lowering once and code
-/// generation of exactly that package's module.
+/// re-parses that file and re-runs no analysis or codegen query; editing one tag lowers again only the types that
+/// read the edited file and generates exactly that package's module (the edited type's items only).
 #[test]
 fn event_log_comment_edit_reruns_no_analysis_and_tag_edit_regenerates_one_module() {
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -200,6 +200,7 @@ fn event_log_comment_edit_reruns_no_analysis_and_tag_edit_regenerates_one_module
     assert_eq!(vgc::exit_code(&first), 0, "{:?}", first.diagnostics);
     let log = session.db().take_executed();
     assert_eq!(count(&log, "crate_plan"), 1, "{log:?}");
+    assert_eq!(count(&log, "lower_type"), first.stats.types, "{log:?}");
     // lib.rs, meta/mod.rs, meta/v1.rs, widgets/mod.rs, widgets/v1.rs
     assert_eq!(count(&log, "module_file"), 5, "{log:?}");
     let before = snapshot(&out);
@@ -226,6 +227,8 @@ fn event_log_comment_edit_reruns_no_analysis_and_tag_edit_regenerates_one_module
     );
     for q in [
         "loaded_program",
+        "reach",
+        "lower_type",
         "crate_plan",
         "module_plan",
         "layout",
@@ -243,6 +246,11 @@ fn event_log_comment_edit_reruns_no_analysis_and_tag_edit_regenerates_one_module
     let log = session.db().take_executed();
     assert_eq!(count(&log, "parsed_go"), 1, "{log:?}");
     assert_eq!(count(&log, "crate_plan"), 1, "{log:?}");
+    assert_eq!(
+        count(&log, "lower_type"),
+        first.stats.types - 2,
+        "the types that read widgets/v1/types.go are lowered again, not meta/v1's TypeMeta and ObjectMeta: {log:?}"
+    );
     assert_eq!(count(&log, "module_file"), 1, "{log:?}");
     assert_eq!(
         count(&log, "type_file_units"),
