@@ -268,7 +268,7 @@ pub fn format_all(
     let fresh_whole = format_batched(files, &whole, dir);
     memo.extend(fresh_whole);
     // Assemble every file from its units; a unit rustfmt could not format keeps its prettyplease text.
-    let mut next = UnitMemo::new();
+    let mut fresh = UnitMemo::new();
     for (k, &i) in rs.iter().enumerate() {
         let units: Vec<String> = units_of(&files[i])
             .into_iter()
@@ -293,18 +293,19 @@ pub fn format_all(
             },
         );
         for (h, u) in unit_hashes[k].iter().zip(units) {
-            next.insert(h.clone(), u);
+            fresh.insert(h.clone(), u);
         }
         files[i].contents = text;
     }
-    for e in reused.iter().filter_map(|p| entries.get(p)) {
-        for (h, _) in &e.units {
-            if let Some(t) = memo.get(h) {
-                next.insert(h.clone(), t.clone());
-            }
-        }
-    }
-    *memo = next;
+    // Keep the memo to the units of this build's files: the reused files' units stay where they are (no copy of
+    // their text), the generated files' units are replaced.
+    let live: std::collections::HashSet<&str> = reused
+        .iter()
+        .filter_map(|p| entries.get(p))
+        .flat_map(|e| e.units.iter().map(|(h, _)| h.as_str()))
+        .collect();
+    memo.retain(|h, _| live.contains(h.as_str()));
+    memo.extend(fresh);
     if let Some(cache) = cache {
         cache.entries = entries;
     }

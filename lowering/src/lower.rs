@@ -301,6 +301,8 @@ pub struct TypeLowering {
     pub diagnostics: Vec<Diagnostic>,
     /// Tag and check counts.
     pub stats: Stats,
+    /// Whether the type is tagged `+k8s:opaqueType` (its `hasValidations` counts only its own checks).
+    pub opaque: bool,
 }
 
 /// Lowers one type (DESIGN.md's per-type validation plan). Reads the [`Reach`], the declarations it resolves
@@ -320,15 +322,25 @@ pub fn lower_type<'db>(db: &'db dyn Db, key: LowerKey<'db>) -> TypeLowering {
         counting: true,
     };
     let plan = l.type_plan(key.ty(db), *key.root(db));
+    let opaque = prog
+        .type_decl(db, key.ty(db))
+        .is_some_and(|(d, _)| opacity(&d.tags).0);
     TypeLowering {
         plan,
         diagnostics: l.diags,
         stats: l.stats,
+        opaque,
     }
 }
 
-fn lower_key<'db>(db: &'db dyn Db, r: &Reach, k: &TypeKey) -> LowerKey<'db> {
-    LowerKey::new(db, k.clone(), r.roots.contains(k))
+/// The [`LowerKey`] of every reachable type, in reach order (interned once per change of the [`Reach`]).
+#[salsa::tracked(returns(ref))]
+pub fn lower_keys(db: &dyn Db) -> Vec<LowerKey<'_>> {
+    let r = reach(db);
+    r.types
+        .iter()
+        .map(|k| LowerKey::new(db, k.clone(), r.roots.contains(k)))
+        .collect()
 }
 
 /// The types with validations, upstream `hasValidations`: a type's own checks, or a call into a type with
@@ -336,27 +348,16 @@ fn lower_key<'db>(db: &'db dyn Db, r: &Reach, k: &TypeKey) -> LowerKey<'db> {
 /// own checks. Backdated when unchanged, so [`type_plan_final`] re-runs only for types whose own lowering changed.
 #[salsa::tracked(returns(ref))]
 pub fn validated_types(db: &dyn Db) -> IndexSet<TypeKey> {
-    let prog = vgc_analysis::loaded_program(db);
-    let r = reach(db);
-    let plans: IndexMap<&TypeKey, &TypePlan> = r
-        .types
+    let lowered: Vec<&TypeLowering> = lower_keys(db).iter().map(|k| lower_type(db, *k)).collect();
+    let plans: IndexMap<&TypeKey, (&TypePlan, bool)> = lowered
         .iter()
-        .filter_map(|k| {
-            lower_type(db, lower_key(db, r, k))
-                .plan
-                .as_ref()
-                .map(|p| (k, p))
-        })
+        .filter_map(|t| t.plan.as_ref().map(|p| (&p.key, (p, t.opaque))))
         .collect();
-    let opaque = |k: &TypeKey| {
-        prog.type_decl(db, k)
-            .is_some_and(|(d, _)| opacity(&d.tags).0)
-    };
     // Each plan's own work and the plans whose validations it calls into (by index).
     let index_of = |k: &TypeKey| plans.get_index_of(k);
     let mut has: Vec<bool> = Vec::with_capacity(plans.len());
     let mut calls: Vec<Vec<usize>> = Vec::with_capacity(plans.len());
-    for p in plans.values() {
+    for &(p, opaque) in plans.values() {
         let mut c = Vec::new();
         let mut push = |k: &TypeKey| c.extend(index_of(k));
         p.iteration.iter().for_each(|i| push(&i.elem));
@@ -368,7 +369,6 @@ pub fn validated_types(db: &dyn Db) -> IndexSet<TypeKey> {
             f.iteration.iter().for_each(|i| push(&i.elem));
             f.key_iteration.iter().for_each(|i| push(&i.elem));
         }
-        let opaque = opaque(&p.key);
         has.push(p.has_validations || (any && !opaque));
         calls.push(if opaque { Vec::new() } else { c });
     }
@@ -447,8 +447,7 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
     let mut diagnostics = r.diagnostics.clone();
     let mut stats = Stats::default();
     let mut modules: IndexMap<String, ModulePlan> = IndexMap::new();
-    for k in &r.types {
-        let key = lower_key(db, r, k);
+    for (k, &key) in r.types.iter().zip(lower_keys(db)) {
         let t = lower_type(db, key);
         diagnostics.extend(t.diagnostics.iter().cloned());
         stats.add(&t.stats);
