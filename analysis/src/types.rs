@@ -385,6 +385,101 @@ fn embeds(
     })
 }
 
+/// A declared type as a salsa key for [`type_edges`].
+#[salsa::interned(debug)]
+pub struct DeclKey<'db> {
+    /// The type.
+    #[returns(ref)]
+    pub key: TypeKey,
+}
+
+/// What root selection, reachability and boxing read of one type declaration: its resolved type references and
+/// the facts `targets.go` looks at. Tag-free except for `k8s:validation-gen`, so editing any other tag leaves it
+/// equal (the per-type query is backdated and the whole-program passes over it do not re-run).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TypeEdges {
+    /// Named types in the declared type and then in each field's type, in order ([`collect_named`]).
+    pub refs: Vec<TypeKey>,
+    /// For the declared type and each field, the named type behind any pointers (direct containment).
+    pub direct: Vec<TypeKey>,
+    /// Exported and not generic.
+    pub exported: bool,
+    /// A type-level `+k8s:validation-gen=false`.
+    pub tag_false: bool,
+    /// A type-level `+k8s:validation-gen=true`.
+    pub tag_true: bool,
+    /// A struct.
+    pub is_struct: bool,
+    /// Each field's Go name, or for an embedded field the name of its type.
+    pub field_names: Vec<String>,
+    /// Embeds `metav1.ListMeta`.
+    pub embeds_list_meta: bool,
+}
+
+/// The [`TypeEdges`] of a type of the database's [`crate::loaded_program`] (`None` when it declares no such
+/// type).
+#[salsa::tracked(returns(ref))]
+pub fn type_edges<'db>(db: &'db dyn Db, id: DeclKey<'db>) -> Option<TypeEdges> {
+    let prog = crate::loaded_program(db);
+    let key = id.key(db);
+    let (decl, file) = prog.type_decl(db, key)?;
+    let resolved: Vec<Ty> = std::iter::once(&decl.ty)
+        .chain(decl.fields.iter().map(|f| &f.ty))
+        .map(|e| resolve(db, prog, &key.pkg, file, e))
+        .collect();
+    let mut refs = Vec::new();
+    let mut direct = Vec::new();
+    for t in &resolved {
+        collect_named(t, &mut refs);
+        let mut cur = t;
+        while let Ty::Pointer(i) = cur {
+            cur = i;
+        }
+        if let Ty::Named(n) = cur {
+            direct.push(n.clone());
+        }
+    }
+    let type_tag: Vec<String> = decl
+        .tags
+        .iter()
+        .chain(&decl.second_tags)
+        .filter(|u| u.name == "k8s:validation-gen")
+        .map(|u| u.raw_value.clone().unwrap_or_default())
+        .collect();
+    let is_struct = matches!(decl.ty, TypeExpr::Struct(_));
+    Some(TypeEdges {
+        refs,
+        direct,
+        exported: key.name.starts_with(|c: char| c.is_uppercase()) && !decl.generic,
+        tag_false: type_tag.iter().any(|v| v.trim() == "false"),
+        tag_true: type_tag.iter().any(|v| v.trim() == "true"),
+        is_struct,
+        field_names: decl
+            .fields
+            .iter()
+            .filter_map(|f| match (&f.go_name, &f.ty) {
+                (Some(n), _) => Some(n.clone()),
+                (None, TypeExpr::Named { name, .. }) => Some(name.clone()),
+                (None, _) => None,
+            })
+            .collect(),
+        embeds_list_meta: is_struct
+            && embeds(
+                db,
+                prog,
+                key,
+                decl,
+                file,
+                "k8s.io/apimachinery/pkg/apis/meta/v1",
+                "ListMeta",
+            ),
+    })
+}
+
+fn edges_of<'db>(db: &'db dyn Db, key: &TypeKey) -> Option<&'db TypeEdges> {
+    type_edges(db, DeclKey::new(db, key.clone())).as_ref()
+}
+
 /// Root types of a target package, sorted by name (upstream `targets.go`): exported, not type-tagged
 /// `validation-gen=false`, and type-tagged `true` or matching a package criterion; structs embedding
 /// `metav1.ListMeta` are excluded.
@@ -402,48 +497,16 @@ pub fn roots_of(db: &dyn Db, prog: &Program, pkg: &str, cfg: &GenConfig) -> Vec<
             pkg: pkg.to_string(),
             name: name.clone(),
         };
-        let Some((decl, file)) = prog.type_decl(db, &key) else {
+        let Some(e) = edges_of(db, &key) else {
             continue;
         };
-        if !name.starts_with(|c: char| c.is_uppercase()) || decl.generic {
+        if !e.exported || e.tag_false {
             continue;
         }
-        let type_tag = decl
-            .tags
-            .iter()
-            .chain(&decl.second_tags)
-            .filter(|u| u.name == "k8s:validation-gen")
-            .map(|u| u.raw_value.clone().unwrap_or_default())
-            .collect::<Vec<_>>();
-        if type_tag.iter().any(|v| v.trim() == "false") {
-            continue;
-        }
-        let forced = type_tag.iter().any(|v| v.trim() == "true");
-        let is_struct = matches!(decl.ty, TypeExpr::Struct(_));
         let matches = cfg.all
             || cfg.with_suffix.iter().any(|s| name.ends_with(s.as_str()))
-            || (is_struct
-                && cfg.with_field.iter().any(|f| {
-                    decl.fields.iter().any(|fl| {
-                        fl.go_name.as_deref() == Some(f.as_str())
-                            || (fl.go_name.is_none()
-                                && matches!(&fl.ty, TypeExpr::Named { name: n, .. } if n == f))
-                    })
-                }));
-        if !(forced || matches) {
-            continue;
-        }
-        if is_struct
-            && embeds(
-                db,
-                prog,
-                &key,
-                decl,
-                file,
-                "k8s.io/apimachinery/pkg/apis/meta/v1",
-                "ListMeta",
-            )
-        {
+            || (e.is_struct && cfg.with_field.iter().any(|f| e.field_names.contains(f)));
+        if !(e.tag_true || matches) || e.embeds_list_meta {
             continue;
         }
         out.push(key);
@@ -453,27 +516,21 @@ pub fn roots_of(db: &dyn Db, prog: &Program, pkg: &str, cfg: &GenConfig) -> Vec<
 }
 
 /// Every named type reachable from `roots` through fields, elements, keys, values and typedefs, in discovery
-/// order (roots first).
+/// order (roots first), over the [`type_edges`] of the database's program.
 #[must_use]
-pub fn reachable(db: &dyn Db, prog: &Program, roots: &[TypeKey]) -> IndexSet<TypeKey> {
+pub fn reachable(db: &dyn Db, roots: &[TypeKey]) -> IndexSet<TypeKey> {
     let mut seen: IndexSet<TypeKey> = IndexSet::new();
     let mut stack: Vec<TypeKey> = roots.iter().rev().cloned().collect();
     while let Some(k) = stack.pop() {
         if !seen.insert(k.clone()) {
             continue;
         }
-        let Some((decl, file)) = prog.type_decl(db, &k) else {
+        let Some(e) = edges_of(db, &k) else {
             continue;
         };
-        let mut next = Vec::new();
-        let mut visit = |t: Ty| collect_named(&t, &mut next);
-        visit(resolve(db, prog, &k.pkg, file, &decl.ty));
-        for f in &decl.fields {
-            visit(resolve(db, prog, &k.pkg, file, &f.ty));
-        }
-        for n in next.into_iter().rev() {
-            if !seen.contains(&n) {
-                stack.push(n);
+        for n in e.refs.iter().rev() {
+            if !seen.contains(n) {
+                stack.push(n.clone());
             }
         }
     }
@@ -498,32 +555,14 @@ pub fn collect_named(t: &Ty, out: &mut Vec<TypeKey>) {
 /// and then of the fields: an edge is boxed when its two ends are in one strongly connected component of the
 /// direct-containment graph (Tarjan's algorithm, petgraph), i.e. when the pointee contains the container again.
 #[must_use]
-pub fn boxed_edges(
-    db: &dyn Db,
-    prog: &Program,
-    types: &IndexSet<TypeKey>,
-) -> IndexSet<(TypeKey, TypeKey)> {
+pub fn boxed_edges(db: &dyn Db, types: &IndexSet<TypeKey>) -> IndexSet<(TypeKey, TypeKey)> {
     // Direct edges: a struct field of type T or *T (or a typedef of such).
     let mut edges: IndexMap<TypeKey, Vec<TypeKey>> = IndexMap::new();
     for k in types {
-        let Some((decl, file)) = prog.type_decl(db, k) else {
+        let Some(e) = edges_of(db, k) else {
             continue;
         };
-        let mut out = Vec::new();
-        let mut direct = |t: Ty| {
-            let mut cur = t;
-            while let Ty::Pointer(i) = cur {
-                cur = *i;
-            }
-            if let Ty::Named(n) = cur {
-                out.push(n);
-            }
-        };
-        direct(resolve(db, prog, &k.pkg, file, &decl.ty));
-        for f in &decl.fields {
-            direct(resolve(db, prog, &k.pkg, file, &f.ty));
-        }
-        edges.insert(k.clone(), out);
+        edges.insert(k.clone(), e.direct.clone());
     }
     let mut nodes: IndexSet<&TypeKey> = edges.keys().collect();
     for outs in edges.values() {

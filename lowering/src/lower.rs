@@ -251,8 +251,8 @@ pub fn reach(db: &dyn Db) -> Reach {
         .unwrap_or_default();
     let mut diagnostics = Vec::new();
     let roots = types::all_roots(db, prog, &extra_roots, &mut diagnostics);
-    let types = types::reachable(db, prog, &roots);
-    let boxed = types::boxed_edges(db, prog, &types);
+    let types = types::reachable(db, &roots);
+    let boxed = types::boxed_edges(db, &types);
     Reach {
         roots: roots.into_iter().collect(),
         types,

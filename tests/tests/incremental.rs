@@ -247,6 +247,11 @@ fn event_log_comment_edit_reruns_no_analysis_and_tag_edit_regenerates_one_module
     assert_eq!(count(&log, "parsed_go"), 1, "{log:?}");
     assert_eq!(count(&log, "crate_plan"), 1, "{log:?}");
     assert_eq!(
+        count(&log, "reach"),
+        0,
+        "a tag edit changes no type reference: roots and reachability are not recomputed: {log:?}"
+    );
+    assert_eq!(
         count(&log, "lower_type"),
         first.stats.types - 2,
         "the types that read widgets/v1/types.go are lowered again, not meta/v1's TypeMeta and ObjectMeta: {log:?}"
