@@ -296,7 +296,7 @@ pub struct LowerKey<'db> {
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TypeLowering {
     /// The plan, with `has_validations` and nested calls as the type alone decides them.
-    pub plan: Option<TypePlan>,
+    pub plan: Option<std::sync::Arc<TypePlan>>,
     /// Type-dependent tag errors and not-lowered warnings.
     pub diagnostics: Vec<Diagnostic>,
     /// Tag and check counts.
@@ -326,7 +326,7 @@ pub fn lower_type<'db>(db: &'db dyn Db, key: LowerKey<'db>) -> TypeLowering {
         .type_decl(db, key.ty(db))
         .is_some_and(|(d, _)| opacity(&d.tags).0);
     TypeLowering {
-        plan,
+        plan: plan.map(std::sync::Arc::new),
         diagnostics: l.diags,
         stats: l.stats,
         opaque,
@@ -351,7 +351,7 @@ pub fn validated_types(db: &dyn Db) -> IndexSet<TypeKey> {
     let lowered: Vec<&TypeLowering> = lower_keys(db).iter().map(|k| lower_type(db, *k)).collect();
     let plans: IndexMap<&TypeKey, (&TypePlan, bool)> = lowered
         .iter()
-        .filter_map(|t| t.plan.as_ref().map(|p| (&p.key, (p, t.opaque))))
+        .filter_map(|t| t.plan.as_deref().map(|p| (&p.key, (p, t.opaque))))
         .collect();
     // Each plan's own work and the plans whose validations it calls into (by index).
     let index_of = |k: &TypeKey| plans.get_index_of(k);
@@ -393,15 +393,30 @@ pub fn validated_types(db: &dyn Db) -> IndexSet<TypeKey> {
 }
 
 /// One type's final plan: its [`lower_type`] plan with `has_validations` from [`validated_types`], calls into
-/// types without validations pruned, and upstream's `PtrSliceNoNils` first on fields that need it.
+/// types without validations pruned, and upstream's `PtrSliceNoNils` first on fields that need it. The
+/// [`lower_type`] plan itself (shared, not copied) when none of that changes anything.
 #[salsa::tracked(returns(ref))]
 pub fn type_plan_final<'db>(
     db: &'db dyn Db,
     key: LowerKey<'db>,
 ) -> Option<std::sync::Arc<TypePlan>> {
-    let mut p = lower_type(db, key).plan.clone()?;
+    let raw = lower_type(db, key).plan.as_ref()?;
     let validated = validated_types(db);
     let hv = |k: &TypeKey| validated.contains(k);
+    let prunes = |it: &Option<Iteration>| it.as_ref().is_some_and(|i| !hv(&i.elem));
+    let unchanged = (raw.has_validations || !hv(&raw.key))
+        && !prunes(&raw.iteration)
+        && !prunes(&raw.key_iteration)
+        && raw.fields.iter().flatten().all(|f| {
+            !f.no_nils
+                && f.nested.as_ref().is_none_or(|n| hv(&n.ty))
+                && !prunes(&f.iteration)
+                && !prunes(&f.key_iteration)
+        });
+    if unchanged {
+        return Some(raw.clone());
+    }
+    let mut p = (**raw).clone();
     p.has_validations |= hv(&p.key);
     if p.iteration.as_ref().is_some_and(|i| !hv(&i.elem)) {
         p.iteration = None;
