@@ -205,15 +205,7 @@ pub fn apply_edits<D: Db>(
             return false;
         };
         if **f.text(&*db) != *text {
-            let ir = vgc_ir::db::file_ir(&*db, f);
-            let shape = (
-                ir.package.clone(),
-                referenced_imports(&*db, &[f])
-                    .into_iter()
-                    .map(|(i, _)| i)
-                    .collect::<Vec<_>>(),
-            );
-            edits.push((f, text, stamp, shape));
+            edits.push((f, text, stamp, file_shape(&*db, f)));
         } else if let Some(st) = stamp {
             stamps.0.insert(p.clone(), st);
         }
@@ -222,15 +214,7 @@ pub fn apply_edits<D: Db>(
     let mut applied = Vec::new();
     for (f, text, stamp, shape) in edits {
         f.set_text(db).to(Arc::from(text));
-        let ir = vgc_ir::db::file_ir(&*db, f);
-        let now = (
-            ir.package.clone(),
-            referenced_imports(&*db, &[f])
-                .into_iter()
-                .map(|(i, _)| i)
-                .collect::<Vec<_>>(),
-        );
-        same_shape &= now == shape;
+        same_shape &= file_shape(&*db, f) == shape;
         applied.push((f, stamp));
     }
     if !same_shape {
@@ -243,6 +227,18 @@ pub fn apply_edits<D: Db>(
         }
     }
     true
+}
+
+/// What an edit of a known file must keep for discovery to be skipped: the package clause and the imports its
+/// types refer to.
+fn file_shape(db: &dyn Db, f: SourceFile) -> (String, Vec<String>) {
+    (
+        vgc_ir::db::file_ir(db, f).package.clone(),
+        referenced_imports(db, &[f])
+            .into_iter()
+            .map(|(i, _)| i)
+            .collect(),
+    )
 }
 
 /// The file input of the database's current [`Workspace`] at `path`, if any: a scan without allocation (an edit

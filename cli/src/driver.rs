@@ -343,9 +343,9 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     let rec = Recorder::new(&OsSystem);
     let mut session = Session::default();
     let clock = std::time::Instant::now();
-    let ir = crate::ircache::load(dir, &mut notes);
+    let ir = std::sync::Arc::new(crate::ircache::load(dir, &mut notes));
     if !ir.is_empty() {
-        vgc_ir::db::IrCache::new(&session.db, std::sync::Arc::new(ir.clone()));
+        vgc_ir::db::IrCache::new(&session.db, ir.clone());
     }
     let ir_load = clock.elapsed();
     let mut out = session.build_with(req, &rec);
@@ -392,9 +392,6 @@ pub struct Session {
     units: crate::format::UnitMemo,
     /// The `.rs` files the last build generated.
     outputs: std::collections::BTreeSet<String>,
-    /// The last build's formatted modules with their generation keys: a rebuild reuses those whose key is
-    /// unchanged, including modules the first build took from the disk cache and never generated.
-    last: std::collections::HashMap<String, (String, GeneratedFile)>,
     /// The formatting cache as the last build left it (`None` before the first build or with `--no-cache`).
     cache: Option<FmtCache>,
     /// File stamps, the last full load's discovery diagnostics, and the edits of the next build.
@@ -409,7 +406,6 @@ impl Session {
             db,
             units: Default::default(),
             outputs: Default::default(),
-            last: Default::default(),
             cache: None,
             loader: Loader::default(),
         }
@@ -469,19 +465,11 @@ impl Session {
                 .filter(|_| !req.no_cache)
                 .map(|d| FmtCache::load(d, &mut out.notes)),
         };
-        // Modules whose generation key matches the cache and whose file is untouched (or, warm, whose key matches
-        // the last build's) are neither generated nor formatted.
+        // Modules whose generation key matches the cache and whose file is untouched (warm: whose key matches the
+        // last build's and whose formatted units the session holds) are neither generated nor formatted.
         let keys = vgc_codegen::module_keys(&self.db, &crate::manifest::tool_fingerprint());
         let reused = match (&cache, req.out.as_deref()) {
-            _ if warm => keys
-                .iter()
-                .filter_map(|(path, key)| {
-                    self.last
-                        .get(path)
-                        .filter(|(k, _)| k == key)
-                        .map(|(_, f)| f.clone())
-                })
-                .collect(),
+            (Some(c), _) if warm => c.reuse_from_memo(&keys, &self.units),
             (Some(c), Some(dir)) => c.reuse(dir, &keys),
             _ => Vec::new(),
         };
@@ -535,14 +523,6 @@ impl Session {
                     .filter(|f| f.path.ends_with(".rs"))
                     .map(|f| f.path.clone())
                     .collect();
-                self.last.retain(|path, _| keys.contains_key(path));
-                for f in &files {
-                    if let Some(key) = keys.get(&f.path)
-                        && self.last.get(&f.path).is_none_or(|(k, _)| k != key)
-                    {
-                        self.last.insert(f.path.clone(), (key.clone(), f.clone()));
-                    }
-                }
                 if let (Some(c), Some(dir)) = (&cache, req.out.as_ref().filter(|_| !req.no_cache)) {
                     c.save(dir);
                 }

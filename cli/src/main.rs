@@ -255,15 +255,7 @@ fn run_lint(
     };
     match format {
         Format::Human => {
-            let text = if short {
-                outcome
-                    .diagnostics
-                    .iter()
-                    .map(|d| render::short(d, &outcome.sources) + "\n")
-                    .collect()
-            } else {
-                render::human(&outcome.diagnostics, &outcome.sources)
-            };
+            let text = render::text(&outcome.diagnostics, &outcome.sources, short);
             let _ = stderr.write_all(text.as_bytes());
             let _ = stderr.write_all(render::drift_table(&outcome.drift).as_bytes());
         }
@@ -312,11 +304,7 @@ fn analyzed(
         roots,
     ));
     if outcome.errors() > 0 || outcome.stats.packages == 0 {
-        let text: String = outcome
-            .diagnostics
-            .iter()
-            .map(|d| render::short(d, &outcome.sources) + "\n")
-            .collect();
+        let text = render::text(&outcome.diagnostics, &outcome.sources, true);
         let _ = stderr.write_all(text.as_bytes());
         return Err(ExitCode::from(vgc::exit_code(&outcome).max(1)));
     }
@@ -513,15 +501,7 @@ fn main() -> ExitCode {
     };
     let outcome = build(&req);
     let mut stderr = std::io::stderr().lock();
-    let text = if short {
-        outcome
-            .diagnostics
-            .iter()
-            .map(|d| render::short(d, &outcome.sources) + "\n")
-            .collect()
-    } else {
-        render::human(&outcome.diagnostics, &outcome.sources)
-    };
+    let text = render::text(&outcome.diagnostics, &outcome.sources, short);
     let _ = stderr.write_all(text.as_bytes());
     let s = outcome.stats;
     let _ = writeln!(

@@ -59,6 +59,19 @@ pub fn human(diags: &[Diagnostic], sources: &BTreeMap<String, String>) -> String
     out
 }
 
+/// Renders diagnostics for the terminal: one [`short`] line each when `short`, else the [`human`] form.
+#[must_use]
+pub fn text(diags: &[Diagnostic], sources: &BTreeMap<String, String>, short: bool) -> String {
+    if short {
+        diags
+            .iter()
+            .map(|d| self::short(d, sources) + "\n")
+            .collect()
+    } else {
+        human(diags, sources)
+    }
+}
+
 /// One-line `file:line:col: severity[CODE]: message` form, for logs and tests.
 #[must_use]
 pub fn short(d: &Diagnostic, sources: &BTreeMap<String, String>) -> String {

@@ -175,15 +175,7 @@ fn report(
     outcome: &BuildOutcome,
     took: Duration,
 ) {
-    let text = if opts.short {
-        outcome
-            .diagnostics
-            .iter()
-            .map(|d| render::short(d, &outcome.sources) + "\n")
-            .collect()
-    } else {
-        render::human(&outcome.diagnostics, &outcome.sources)
-    };
+    let text = render::text(&outcome.diagnostics, &outcome.sources, opts.short);
     let _ = err.write_all(text.as_bytes());
     for n in &outcome.notes {
         let _ = writeln!(err, "note: {n}");

@@ -75,6 +75,18 @@ pub struct Edge {
     pub label: String,
 }
 
+impl Edge {
+    /// The text drawn on the edge in DOT and Mermaid: the kind, then the label when there is one.
+    #[must_use]
+    pub fn display_label(&self) -> String {
+        if self.label.is_empty() {
+            self.kind.to_string()
+        } else {
+            format!("{} {}", self.kind, self.label)
+        }
+    }
+}
+
 /// The graph: nodes and edges sorted by id.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Graph {
@@ -506,11 +518,7 @@ pub fn to_dot(g: &Graph) -> String {
         );
     }
     for e in &g.edges {
-        let label = if e.label.is_empty() {
-            e.kind.to_string()
-        } else {
-            format!("{} {}", e.kind, e.label)
-        };
+        let label = e.display_label();
         let _ = writeln!(
             out,
             "  \"{}\" -> \"{}\" [label=\"{}\"];",
@@ -546,11 +554,7 @@ pub fn to_mermaid(g: &Graph) -> String {
         };
     }
     for e in &g.edges {
-        let label = if e.label.is_empty() {
-            e.kind.to_string()
-        } else {
-            format!("{} {}", e.kind, e.label)
-        };
+        let label = e.display_label();
         let _ = writeln!(
             out,
             "  n{} -->|\"{}\"| n{}",

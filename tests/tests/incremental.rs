@@ -2,29 +2,12 @@
 //! the formatting cache lets a rebuild skip rustfmt for unchanged files; a corrupt or foreign cache is ignored
 //! with a note and rebuilt, never producing different output.
 
+#[path = "support/example.rs"]
+mod example;
+
+use example::{copy_tree, request, workspace_root};
 use std::path::Path;
 use vgc::driver::BuildRequest;
-use vgc_codegen::RuntimeDep;
-
-/// A build of the Go packages under `path` into `out`, with the example's crate name and runtime.
-fn request(path: &Path, out: &Path) -> BuildRequest {
-    BuildRequest {
-        path: path.to_string_lossy().into_owned(),
-        out: Some(out.to_path_buf()),
-        crate_name: "vgc-example-generated".into(),
-        runtime: RuntimeDep::Path("../../runtime".into()),
-        extra_roots: Vec::new(),
-        check_only: false,
-        custom_stub: false,
-        no_cache: false,
-    }
-}
-
-fn workspace_root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-}
 
 fn build(out: &Path) -> vgc::BuildOutcome {
     vgc::build(&request(&workspace_root().join("examples/api"), out))
@@ -163,19 +146,6 @@ fn no_op_rebuild_rewrites_nothing_and_skips_rustfmt() {
     assert!(!fifth.up_to_date);
     assert_eq!(fifth.fmt_cache_hits, rs - 1);
     assert_eq!(std::fs::read_to_string(&lib).expect("lib.rs"), original);
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read_dir").flatten() {
-        let p = e.path();
-        let dest = to.join(e.file_name());
-        if p.is_dir() {
-            copy_tree(&p, &dest);
-        } else {
-            std::fs::copy(&p, &dest).expect("copy");
-        }
-    }
 }
 
 fn count(log: &[String], query: &str) -> usize {
@@ -411,38 +381,41 @@ fn one_shot_rebuild_after_an_edit_matches_a_fresh_build() {
     };
     assert_eq!(ours(&out), fresh("fresh"));
 
+    // Damages the cache file `cache`, edits the tag to `limit` and rebuilds: the note names the file as
+    // unreadable, and the output equals a fresh build.
+    let damaged_rebuild = |cache: &Path, limit: u32, fresh_dir: &str| {
+        std::fs::write(cache, b"junk").expect("damage");
+        std::fs::write(
+            &types,
+            text.replace("+k8s:maxItems=3", &format!("+k8s:maxItems={limit}")),
+        )
+        .expect("write");
+        let o = vgc::build(&req);
+        assert_eq!(vgc::exit_code(&o), 0);
+        let name = cache
+            .strip_prefix(&out)
+            .expect("in out")
+            .display()
+            .to_string();
+        assert!(
+            o.notes
+                .iter()
+                .any(|n| n.contains(&format!("{name}: unreadable"))),
+            "{:?}",
+            o.notes
+        );
+        assert_eq!(ours(&out), fresh(fresh_dir));
+        o
+    };
+
     // A damaged IR cache: a note, and the same output.
-    std::fs::write(out.join(".vgc-ir-cache"), b"junk").expect("damage");
-    std::fs::write(&types, text.replace("+k8s:maxItems=3", "+k8s:maxItems=6")).expect("write");
-    let third = vgc::build(&req);
-    assert_eq!(vgc::exit_code(&third), 0);
-    assert!(
-        third
-            .notes
-            .iter()
-            .any(|n| n.contains(".vgc-ir-cache: unreadable")),
-        "{:?}",
-        third.notes
-    );
-    assert_eq!(ours(&out), fresh("fresh2"));
+    damaged_rebuild(&out.join(".vgc-ir-cache"), 6, "fresh2");
 
     // A damaged unit cache file: a note, every type of the module emitted again, and the same output.
     let units = out.join(".vgc-units/src+widgets+v1.rs.bin");
     assert!(units.is_file());
-    std::fs::write(&units, b"junk").expect("damage");
-    std::fs::write(&types, text.replace("+k8s:maxItems=3", "+k8s:maxItems=7")).expect("write");
-    let fourth = vgc::build(&req);
-    assert_eq!(vgc::exit_code(&fourth), 0);
-    assert!(
-        fourth
-            .notes
-            .iter()
-            .any(|n| n.contains(".vgc-units/src+widgets+v1.rs.bin: unreadable")),
-        "{:?}",
-        fourth.notes
-    );
+    let fourth = damaged_rebuild(&units, 7, "fresh3");
     assert_eq!(fourth.unit_cache_hits, 0);
-    assert_eq!(ours(&out), fresh("fresh3"));
     // ... and the next edit uses the rewritten file again.
     std::fs::write(&types, text.replace("+k8s:maxItems=3", "+k8s:maxItems=8")).expect("write");
     let fifth = vgc::build(&req);

@@ -10,8 +10,11 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use vgc::driver::BuildRequest;
-use vgc_codegen::RuntimeDep;
+
+#[path = "support/example.rs"]
+mod example;
+
+use example::{copy_tree, request, workspace_root};
 
 /// Forwards every complete line written to it.
 struct Lines {
@@ -32,18 +35,6 @@ impl Write for Lines {
     }
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
-    }
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).expect("mkdir");
-    for e in std::fs::read_dir(from).expect("read_dir").flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            copy_tree(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).expect("copy");
-        }
     }
 }
 
@@ -73,23 +64,11 @@ fn atomic_save(path: &Path, text: &str) {
 #[test]
 fn watch_follows_edits_atomic_saves_and_packages_coming_and_going() {
     let tmp = tempfile::tempdir().expect("tempdir");
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace");
     let api = tmp.path().join("api");
-    copy_tree(&root.join("examples/api"), &api);
+    copy_tree(&workspace_root().join("examples/api"), &api);
     let out = tmp.path().join("out");
     let opts = vgc::watch::WatchOptions {
-        request: BuildRequest {
-            path: api.to_string_lossy().into_owned(),
-            out: Some(out.clone()),
-            crate_name: "vgc-example-generated".into(),
-            runtime: RuntimeDep::Path("../../runtime".into()),
-            extra_roots: Vec::new(),
-            check_only: false,
-            custom_stub: false,
-            no_cache: false,
-        },
+        request: request(&api, &out),
         short: true,
         timings: false,
         debounce: Duration::from_millis(20),
