@@ -392,6 +392,9 @@ pub struct Session {
     units: crate::format::UnitMemo,
     /// The `.rs` files the last build generated.
     outputs: std::collections::BTreeSet<String>,
+    /// The last build's formatted modules with their generation keys: a rebuild reuses those whose key is
+    /// unchanged, including modules the first build took from the disk cache and never generated.
+    last: std::collections::HashMap<String, (String, GeneratedFile)>,
     /// The formatting cache as the last build left it (`None` before the first build or with `--no-cache`).
     cache: Option<FmtCache>,
     /// File stamps, the last full load's discovery diagnostics, and the edits of the next build.
@@ -406,6 +409,7 @@ impl Session {
             db,
             units: Default::default(),
             outputs: Default::default(),
+            last: Default::default(),
             cache: None,
             loader: Loader::default(),
         }
@@ -465,11 +469,19 @@ impl Session {
                 .filter(|_| !req.no_cache)
                 .map(|d| FmtCache::load(d, &mut out.notes)),
         };
-        // Modules whose generation key matches the cache and whose file is untouched (warm: whose key matches the
-        // last build's and whose formatted units the session holds) are neither generated nor formatted.
+        // Modules whose generation key matches the cache and whose file is untouched (or, warm, whose key matches
+        // the last build's) are neither generated nor formatted.
         let keys = vgc_codegen::module_keys(&self.db, &crate::manifest::tool_fingerprint());
         let reused = match (&cache, req.out.as_deref()) {
-            (Some(c), _) if warm => c.reuse_from_memo(&keys, &self.units),
+            _ if warm => keys
+                .iter()
+                .filter_map(|(path, key)| {
+                    self.last
+                        .get(path)
+                        .filter(|(k, _)| k == key)
+                        .map(|(_, f)| f.clone())
+                })
+                .collect(),
             (Some(c), Some(dir)) => c.reuse(dir, &keys),
             _ => Vec::new(),
         };
@@ -523,6 +535,14 @@ impl Session {
                     .filter(|f| f.path.ends_with(".rs"))
                     .map(|f| f.path.clone())
                     .collect();
+                self.last.retain(|path, _| keys.contains_key(path));
+                for f in &files {
+                    if let Some(key) = keys.get(&f.path)
+                        && self.last.get(&f.path).is_none_or(|(k, _)| k != key)
+                    {
+                        self.last.insert(f.path.clone(), (key.clone(), f.clone()));
+                    }
+                }
                 if let (Some(c), Some(dir)) = (&cache, req.out.as_ref().filter(|_| !req.no_cache)) {
                     c.save(dir);
                 }

@@ -101,31 +101,6 @@ impl FmtCache {
             .collect()
     }
 
-    /// [`FmtCache::reuse`] for a live session: the previous output of every file in `keys` whose recorded key is
-    /// the same, assembled from the formatted units in `memo` (files with a unit missing there are left out).
-    #[must_use]
-    pub fn reuse_from_memo(
-        &self,
-        keys: &[(String, String)],
-        memo: &UnitMemo,
-    ) -> Vec<GeneratedFile> {
-        keys.iter()
-            .filter_map(|(path, key)| {
-                let e = self.entries.get(path).filter(|e| e.plan == *key)?;
-                let contents = e
-                    .units
-                    .iter()
-                    .map(|(h, _)| memo.get(h).map(String::as_str))
-                    .collect::<Option<String>>()?;
-                Some(GeneratedFile {
-                    path: path.clone(),
-                    contents,
-                    chunks: Vec::new(),
-                })
-            })
-            .collect()
-    }
-
     /// Writes the cache into `dir`. Failing to write it is not an error (it is an optimisation).
     pub fn save(&self, dir: &Path) {
         let mut text = String::from(FMT_CACHE_VERSION);
