@@ -23,6 +23,7 @@ fn ident(s: &str) -> Ident {
 struct Ctx<'a> {
     modules: &'a BTreeMap<String, Vec<String>>,
     types: &'a BTreeSet<TypeKey>,
+    aliases: &'a BTreeMap<TypeKey, RustTy>,
 }
 
 /// What codegen of one module needs to know about the whole crate: where every package's module is, which types
@@ -41,6 +42,9 @@ pub struct Layout {
     pub leaves: BTreeMap<Vec<String>, String>,
     /// Some module has `customValidation` checks (the crate root declares `mod custom`).
     pub custom: bool,
+    /// Every generated typedef → the Rust type it aliases (`type L = Vec<Item>`), so that code validating a value
+    /// of a typedef type can name its element type (list-map key closures need it to type-check).
+    pub aliases: BTreeMap<TypeKey, RustTy>,
 }
 
 impl Layout {
@@ -50,6 +54,11 @@ impl Layout {
         for m in &plan.modules {
             l.modules.insert(m.pkg.clone(), m.module_path.clone());
             l.types.extend(m.types.iter().map(|t| t.key.clone()));
+            l.aliases.extend(
+                m.types
+                    .iter()
+                    .filter_map(|t| Some((t.key.clone(), t.alias_of.clone()?))),
+            );
             for i in 0..m.module_path.len() {
                 l.children
                     .entry(m.module_path[..i].to_vec())
@@ -86,6 +95,7 @@ impl Layout {
         Ctx {
             modules: &self.modules,
             types: &self.types,
+            aliases: &self.aliases,
         }
     }
 }
@@ -96,6 +106,18 @@ impl Ctx<'_> {
         let segs = segs.iter().map(|s| ident(s));
         let name = ident(&k.name);
         quote!(crate #(:: #segs)* :: #name)
+    }
+    /// The element type of a list or map value of type `t`, looking through typedefs (and typedefs of typedefs).
+    fn elem_of(&self, t: &RustTy) -> Option<RustTy> {
+        let mut t = t;
+        for _ in 0..16 {
+            match t {
+                RustTy::Vec(e) | RustTy::Map(e) => return Some((**e).clone()),
+                RustTy::Named(k) => t = self.aliases.get(k)?,
+                _ => return None,
+            }
+        }
+        None
     }
     fn fn_of(&self, k: &TypeKey) -> TokenStream {
         let segs = self.modules.get(&k.pkg).cloned().unwrap_or_default();
@@ -412,15 +434,33 @@ fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
         " Validates a `{}` (upstream `Validate_{}`); `obj` and `old` are nilable.",
         t.key.name, t.key.name
     );
+    // upstream `Validate_<T>(obj *T)` runs a non-struct typedef's own rules on a nil pointer too (they see a nil
+    // value); a struct's function dereferences its fields (deviation D2), so it stops at a nil struct first.
+    let scalar_nil = t.fields.is_none() && !t.checks.is_empty();
+    let (guard_before, guard_after) = if scalar_nil {
+        (
+            TokenStream::new(),
+            quote!(let Some(obj) = obj else { return };),
+        )
+    } else {
+        (
+            quote!(let Some(obj) = obj else { return };),
+            TokenStream::new(),
+        )
+    };
     let type_checks = checks_block(
         ctx,
         &t.checks,
         &t.shape,
-        &quote!(Some(obj)),
+        &if scalar_nil {
+            quote!(obj)
+        } else {
+            quote!(Some(obj))
+        },
         &quote!(old),
         &quote!(path),
         true,
-        &elem_rust(t),
+        &t.alias_of.as_ref().and_then(|a| ctx.elem_of(a)),
     );
     let iteration: TokenStream = t
         .key_iteration
@@ -476,19 +516,13 @@ fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
         pub fn #f(op: &::vgc_runtime::Operation, path: &::vgc_runtime::Path<'_>, obj: ::std::option::Option<&#name>, old: ::std::option::Option<&#name>, errs: &mut ::vgc_runtime::ErrorList) {
             #[allow(unused_imports)]
             use ::vgc_runtime::ErrorListExt as _;
-            let Some(obj) = obj else { return };
+            #guard_before
             #type_checks
+            #guard_after
             #iteration
             #(#fields)*
         }
         #validate_impl
-    }
-}
-
-fn elem_rust(t: &TypePlan) -> Option<RustTy> {
-    match &t.alias_of {
-        Some(RustTy::Vec(e) | RustTy::Map(e)) => Some((**e).clone()),
-        _ => None,
     }
 }
 
@@ -815,8 +849,13 @@ fn check_call(
                 quote!(::vgc_runtime::ErrorList::new())
             } else {
                 let detail = format!("forced failure: {msg}");
+                // upstream passes the value by pointer (lists and maps as they are): `json.Marshal`-rendered.
+                let bad = match shape {
+                    Shape::List(_) | Shape::Map => quote!(#v::bad_value_collection(#new)),
+                    _ => quote!(#v::bad_value_json(&#new)),
+                };
                 quote!(
-                    ::std::vec![::vgc_runtime::Error::invalid(#path, #v::bad_value(&#new), #detail).with_origin("validateFalse")]
+                    ::std::vec![::vgc_runtime::Error::invalid(#path, #bad, #detail).with_origin("validateFalse")]
                 )
             }
         }
@@ -1229,10 +1268,7 @@ fn iteration_code(
         // old map are skipped on update.
         return quote! { #v::each_map_key(op, #path, #new, #old, |p, k, errs| #f(op, p, Some(k), None, errs), errs); };
     }
-    let elem = match container {
-        Some(RustTy::Vec(e) | RustTy::Map(e)) => Some((**e).clone()),
-        _ => None,
-    };
+    let elem = container.and_then(|c| ctx.elem_of(c));
     let (mf, eq) = matcher_fns(ctx, &it.matcher, elem.as_ref());
     match shape {
         // `map[K]*T`: a nil value reaches the element function as `None` (upstream would dereference it, D2).
@@ -1278,10 +1314,7 @@ fn field_code(ctx: &Ctx<'_>, f: &FieldPlan) -> TokenStream {
         ),
         _ => (quote!(Some(&obj.#name)), quote!(old.map(|o| &o.#name))),
     };
-    let elem = match &f.ty {
-        RustTy::Vec(e) | RustTy::Map(e) => Some((**e).clone()),
-        _ => None,
-    };
+    let elem = ctx.elem_of(&f.ty);
 
     let checks = checks_block(
         ctx,

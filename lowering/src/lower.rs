@@ -208,6 +208,9 @@ struct Lowerer<'a> {
     stats: Stats,
     /// Off while re-lowering a member's tags for `subfield` inheritance (they are counted on the member).
     counting: bool,
+    /// While lowering struct-level tags that `subfield(x)=` tags declare on a member struct (whose types resolve
+    /// in the member struct's file), the file the tags and spans belong to: diagnostics are placed there.
+    tag_file: Option<SourceFile>,
 }
 
 /// Typed constants by type: (package import path, declaring file, index in the file's constants).
@@ -320,6 +323,7 @@ pub fn lower_type<'db>(db: &'db dyn Db, key: LowerKey<'db>) -> TypeLowering {
         diags: Vec::new(),
         stats: Stats::default(),
         counting: true,
+        tag_file: None,
     };
     let plan = l.type_plan(key.ty(db), *key.root(db));
     let opaque = prog
@@ -492,6 +496,7 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
 
 impl Lowerer<'_> {
     fn err(&mut self, file: SourceFile, at: u32, code: Code, msg: String, hint: Option<String>) {
+        let file = self.tag_file.unwrap_or(file);
         let span = vgc_ir::db::span_of(self.db, file, at);
         let d = Diagnostic::error(code, msg).at(file.path(self.db).clone(), span);
         self.diags.push(match hint {
@@ -539,9 +544,28 @@ impl Lowerer<'_> {
                     fields.push(fp);
                 }
             }
+            if opacity(&decl.tags).0 {
+                // upstream: a type-level `opaqueType` struct gets no validation function, so even as a root its
+                // members are not validated (their tags are still checked and counted above).
+                for fp in &mut fields {
+                    fp.checks.clear();
+                    fp.nested = None;
+                    fp.iteration = None;
+                    fp.key_iteration = None;
+                }
+            }
             // upstream §3.4: struct-level functions deferred from fields (unions) come before the type's own tags.
             let mut checks = self.struct_level_checks(k, file, &decl.fields);
-            checks.extend(self.checks(k, file, &decl.tags, &Shape::Struct(false), None, &k.pkg));
+            // The struct's own type: type-level `subfield` tags select its members.
+            let own = Ty::Named(k.clone());
+            checks.extend(self.checks(
+                k,
+                file,
+                &decl.tags,
+                &Shape::Struct(false),
+                Some(&own),
+                &k.pkg,
+            ));
             sort_cohort(&mut checks);
             let has = !checks.is_empty();
             return Some(TypePlan {
@@ -559,6 +583,50 @@ impl Lowerer<'_> {
             });
         }
         let ty = types::resolve(self.db, self.prog, &k.pkg, file, &decl.ty);
+        if let (Ty::Named(_), Native::Struct(sk)) = (&ty, types::native(self.db, self.prog, &ty))
+            && let Some((sd, sfile)) = self.prog.type_decl(self.db, &sk)
+        {
+            // upstream (gengo): `type E T` over a struct `T` is a struct with `T`'s members, so `Validate_E` runs
+            // the member tags of `T`'s fields (and the struct-level functions they defer) and `E`'s own type
+            // tags — not `T`'s type tags. Those member tags are counted and reported on `T`.
+            let (n, was) = (
+                self.diags.len(),
+                std::mem::replace(&mut self.counting, false),
+            );
+            let mut fields = Vec::new();
+            for f in &sd.fields {
+                if let Some(fp) = self.field_plan(&sk, sfile, f) {
+                    fields.push(fp);
+                }
+            }
+            let mut checks = self.struct_level_checks(&sk, sfile, &sd.fields);
+            self.counting = was;
+            self.diags.truncate(n);
+            let own = Ty::Named(k.clone());
+            checks.extend(self.checks(
+                k,
+                file,
+                &decl.tags,
+                &Shape::Struct(false),
+                Some(&own),
+                &k.pkg,
+            ));
+            sort_cohort(&mut checks);
+            let has = !checks.is_empty();
+            return Some(TypePlan {
+                key: k.clone(),
+                fields: Some(fields),
+                alias_of: None,
+                shape: Shape::Struct(false),
+                checks,
+                iteration: None,
+                key_iteration: None,
+                root,
+                has_validations: has,
+                docs,
+                subresources: root.then(|| self.subresources(k, decl)),
+            });
+        }
         let shape = self.shape(&ty);
         // A list typedef's own list metadata identifies its items (ratcheting of element validation, uniqueness).
         let matcher = if matches!(shape, Shape::List(_)) {
@@ -567,6 +635,13 @@ impl Lowerer<'_> {
             Matcher::None
         };
         let mut keyed = self.checks_keyed(k, file, &decl.tags, &shape, Some(&ty), &k.pkg);
+        if matches!(shape, Shape::List(_)) {
+            // upstream: a list typedef's own `item` tags run in its `Validate_<Type>`, list-item unions named
+            // after the type.
+            for c in self.item_checks(k, file, &decl.tags, &k.name, &k.name, &ty, &matcher) {
+                keyed.push((true, tag_slot(&c, "k8s:item"), c));
+            }
+        }
         if let Some(c) = self.unique_check(&decl.tags, &matcher) {
             keyed.push((true, tag_slot(&c, "k8s:listType"), c));
         }
@@ -591,15 +666,21 @@ impl Lowerer<'_> {
                 Some("wrap the list in a named typedef or struct to validate it".into()),
             );
         }
+        // upstream: a typedef of a list or map typedef is natively that list or map, so its function iterates the
+        // elements itself (the inner typedef's own rules do not apply).
+        let native_ty = match types::native(self.db, self.prog, &ty) {
+            Native::Other(t @ (Ty::Slice(_) | Ty::Map(..))) => t,
+            _ => ty.clone(),
+        };
         let iteration = if opacity(&decl.tags).1 {
             None
         } else {
-            self.iteration(&ty, matcher)
+            self.iteration(&native_ty, matcher)
         };
         let key_iteration = if opacity(&decl.tags).2 {
             None
         } else {
-            self.key_iteration(&ty)
+            self.key_iteration(&native_ty)
         };
         let has = !checks.is_empty();
         Some(TypePlan {
@@ -741,7 +822,13 @@ impl Lowerer<'_> {
         let matcher = self.matcher(owner, file, f, &ty);
         let mut keyed = self.checks_keyed(owner, file, &f.tags, &shape, Some(&ty), &owner.pkg);
         // upstream: `item` tags and the `listType`/`unique` uniqueness check are deferred too, in their tag's slot.
-        for c in self.item_checks(owner, file, f, &ty, &matcher) {
+        let field_json = f
+            .json
+            .as_ref()
+            .map(|j| j.name.clone())
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| go_name.clone());
+        for c in self.item_checks(owner, file, &f.tags, &go_name, &field_json, &ty, &matcher) {
             keyed.push((true, tag_slot(&c, "k8s:item"), c));
         }
         if let Some(c) = self.unique_check(&f.tags, &matcher) {
@@ -907,7 +994,7 @@ impl Lowerer<'_> {
             let mut keys = Vec::new();
             for u in tags {
                 let Ok(t) = &u.parsed else { continue };
-                let t = unwrap_levels(t);
+                let t = peel(t).2;
                 match (t.name.as_str(), t.scalar_value()) {
                     ("k8s:listType" | "k8s:unique", Some(Scalar::Str(v)))
                         if v != "atomic" || lt.is_none() =>
@@ -994,27 +1081,32 @@ impl Lowerer<'_> {
         if tags.iter().any(|u| {
             u.parsed
                 .as_ref()
-                .is_ok_and(|t| unwrap_levels(t).name == "k8s:customUnique")
+                .is_ok_and(|t| peel(t).2.name == "k8s:customUnique")
         }) {
             return None;
         }
-        let level = tags.iter().find_map(|u| {
+        // upstream `getListValidations`: generated by the first `listType`/`unique` tag's deferred function, so
+        // that tag's `ifEnabled`/`ifDisabled` wrappers gate it.
+        let first = tags.iter().find_map(|u| {
             let t = u.parsed.as_ref().ok()?;
-            let inner = unwrap_levels(t);
+            let (gates, level, inner) = peel(t);
             let semantic =
                 matches!(inner.scalar_value(), Some(Scalar::Str(v)) if v == "set" || v == "map");
             (matches!(inner.name.as_str(), "k8s:listType" | "k8s:unique") && semantic)
-                .then(|| level_of(t))
+                .then_some((level, gates))
         });
-        match (m, level) {
-            (Matcher::Set | Matcher::Keys(_), Some(stability)) => Some(Check {
-                kind: CheckKind::Unique(m.clone()),
-                short_circuit: false,
-                non_error: false,
-                stability,
-                tag: "k8s:listType".into(),
-                cohort: None,
-            }),
+        match (m, first) {
+            (Matcher::Set | Matcher::Keys(_), Some((stability, gates))) => Some(gate(
+                Check {
+                    kind: CheckKind::Unique(m.clone()),
+                    short_circuit: false,
+                    non_error: false,
+                    stability,
+                    tag: "k8s:listType".into(),
+                    cohort: None,
+                },
+                &gates,
+            )),
             _ => None,
         }
     }
@@ -1136,6 +1228,10 @@ impl Lowerer<'_> {
             let Ok(tag) = &u.parsed else { continue };
             if self.counting {
                 self.stats.tags += 1;
+            }
+            if peel(tag).2.name == "k8s:item" {
+                // Lowered by `item_checks` (a list field's or list typedef's own tags), which counts it.
+                continue;
             }
             let stability = level_of(tag);
             let inner = unwrap_levels(tag);
@@ -1564,6 +1660,23 @@ impl Lowerer<'_> {
                 vec![mk(CheckKind::Neq(v))]
             }
             "k8s:subfield" => return self.lower_subfield(owner, file, u, tag, ty, stability),
+            // Reached only nested in another tag's payload (`item_checks` lowers a declaration's own `item` tags).
+            "k8s:item" => {
+                if !is_list {
+                    return bad(self, format!("{}: can only be used on list types", what()));
+                }
+                self.err(
+                    file,
+                    u.at,
+                    Code::UnsupportedType,
+                    format!(
+                        "{}: tag \"k8s:item\" is supported only directly on a list field or list type",
+                        what()
+                    ),
+                    Some("declare the `item` tag on the list field or on its list type".into()),
+                );
+                return Err(());
+            }
             "k8s:ifEnabled" | "k8s:ifDisabled" => {
                 // upstream `options.go`: every function the payload produces is wrapped in `IfOption`, keeping
                 // its flags; an undefined option is an internal error at run time.
@@ -1658,7 +1771,12 @@ impl Lowerer<'_> {
     ) -> Vec<Check> {
         let mut groups: IndexMap<(u8, String), UnionPlan> = IndexMap::new();
         // In deferral order: a union kind (first member tag of that kind) or a dependent check.
-        let mut events: Vec<Result<(UnionKind, Option<Stability>), Check>> = Vec::new();
+        // A union kind carries the option gates of its first member tag: upstream wraps that tag's deferred
+        // callback, which builds every group of the kind.
+        #[allow(clippy::type_complexity)]
+        let mut events: Vec<
+            Result<(UnionKind, Option<Stability>, Vec<OptionGate>), Check>,
+        > = Vec::new();
         // Modes: modality → (discriminator (Rust name, is bool), Go member name → (field, rules)).
         type ModeRules<'f> = std::collections::BTreeMap<
             String,
@@ -1668,6 +1786,8 @@ impl Lowerer<'_> {
             std::collections::BTreeMap::new();
         // Index in `events` where the modes' functions go (first ifMode tag), marked by a placeholder.
         let mut modes_at: Option<usize> = None;
+        // The option gates of the first `ifMode` tag (its deferred callback builds every modality's functions).
+        let mut modes_gates: Vec<OptionGate> = Vec::new();
         for f in fields {
             let Some(go) = f.go_name.clone() else {
                 continue;
@@ -1677,7 +1797,7 @@ impl Lowerer<'_> {
             tags.sort_by(|a, b| a.name.cmp(&b.name));
             for u in tags {
                 let Ok(tag) = &u.parsed else { continue };
-                let t = unwrap_levels(tag);
+                let (gates, plevel, t) = peel(tag);
                 let kind = match t.name.as_str() {
                     "k8s:unionMember" | "k8s:unionDiscriminator" => UnionKind::Union,
                     "k8s:zeroOrOneOfMember" => UnionKind::ZeroOrOneOf,
@@ -1753,7 +1873,7 @@ impl Lowerer<'_> {
                                 self.err(file, u.at, Code::TypeMismatch, format!("field {}.{go}: discriminated member fields of struct type must be pointers", owner.name), None);
                                 continue;
                             }
-                            let level = level_of(tag);
+                            let level = plevel;
                             let Ok(checks) = self.lower_tag(
                                 owner,
                                 file,
@@ -1774,7 +1894,8 @@ impl Lowerer<'_> {
                                 .push((value, checks, level));
                             if modes_at.is_none() {
                                 modes_at = Some(events.len());
-                                events.push(Ok((UnionKind::Union, None))); // placeholder, replaced below
+                                modes_gates = gates.clone();
+                                events.push(Ok((UnionKind::Union, None, Vec::new()))); // placeholder, replaced below
                             }
                         }
                         if self.counting {
@@ -1833,8 +1954,10 @@ impl Lowerer<'_> {
                         member_name: arg("memberName").unwrap_or_else(|| go.clone()),
                         shape,
                     });
-                    if !events.iter().any(|e| matches!(e, Ok((k, _)) if *k == kind)) {
-                        events.push(Ok((kind, level_of(tag))));
+                    if !events.iter().enumerate().any(|(i, e)| {
+                        modes_at != Some(i) && matches!(e, Ok((k, _, _)) if *k == kind)
+                    }) {
+                        events.push(Ok((kind, plevel, gates.clone())));
                     }
                 }
                 if self.counting {
@@ -1845,10 +1968,11 @@ impl Lowerer<'_> {
         let mut out = Vec::new();
         for (i, event) in events.into_iter().enumerate() {
             if modes_at == Some(i) {
-                out.extend(self.mode_checks(owner, file, &modes));
+                let checks = self.mode_checks(owner, file, &modes);
+                out.extend(checks.into_iter().map(|c| gate(c, &modes_gates)));
                 continue;
             }
-            let (kind, stability) = match event {
+            let (kind, stability, gates) = match event {
                 Ok(k) => k,
                 Err(c) => {
                     out.push(c);
@@ -1868,14 +1992,17 @@ impl Lowerer<'_> {
                 } else {
                     "k8s:zeroOrOneOfMember"
                 };
-                out.push(Check {
-                    kind: CheckKind::Union(Box::new(g)),
-                    short_circuit: false,
-                    non_error: false,
-                    stability,
-                    tag: tag.into(),
-                    cohort: None,
-                });
+                out.push(gate(
+                    Check {
+                        kind: CheckKind::Union(Box::new(g)),
+                        short_circuit: false,
+                        non_error: false,
+                        stability,
+                        tag: tag.into(),
+                        cohort: None,
+                    },
+                    &gates,
+                ));
             }
         }
         if self.counting {
@@ -1997,7 +2124,7 @@ impl Lowerer<'_> {
         u: &TagUse,
         tag: &Tag,
     ) -> Option<Check> {
-        let t = unwrap_levels(tag);
+        let (gates, level, t) = peel(tag);
         let go = f.go_name.clone().unwrap_or_default();
         let json_of = |m: &FieldIr| {
             m.json
@@ -2072,35 +2199,39 @@ impl Lowerer<'_> {
                 ds,
             ),
         };
-        Some(Check {
-            kind: CheckKind::Dependent(Box::new(plan)),
-            short_circuit: false,
-            non_error: false,
-            stability: level_of(tag),
-            tag: t.name.clone(),
-            cohort: None,
-        })
+        Some(gate(
+            Check {
+                kind: CheckKind::Dependent(Box::new(plan)),
+                short_circuit: false,
+                non_error: false,
+                stability: level,
+                tag: t.name.clone(),
+                cohort: None,
+            },
+            &gates,
+        ))
     }
 
     /// upstream `item.go`: each `item(k: v, …)=+tag` wraps every function of its payload in `ValSliceItem`/
     /// `PtrSliceItem` (flags kept, cohort = the selector text); union members through `item` form list-level
     /// groups run on the list. Requires list-map metadata naming exactly the selector's keys.
     #[allow(clippy::type_complexity)] // a local grouping map, used once
+    ///
+    /// `tags` are a field's (`go` its Go name, `field_json` its JSON name) or a list typedef's own (`go` and
+    /// `field_json` the type name, as upstream names list-item union members after the last path element). Tags
+    /// wrapped in `ifEnabled`/`ifDisabled` are gated: the item functions each, the list-level unions by the gates
+    /// of their first member tag.
+    #[allow(clippy::too_many_arguments)]
     fn item_checks(
         &mut self,
         owner: &TypeKey,
         file: SourceFile,
-        f: &FieldIr,
+        tags: &[TagUse],
+        go: &str,
+        field_json: &str,
         ty: &Ty,
         matcher: &Matcher,
     ) -> Vec<Check> {
-        let go = f.go_name.clone().unwrap_or_default();
-        let field_json = f
-            .json
-            .as_ref()
-            .map(|j| j.name.clone())
-            .filter(|n| !n.is_empty())
-            .unwrap_or_else(|| go.clone());
         let mut out = Vec::new();
         let mut groups: IndexMap<
             (u8, String),
@@ -2108,18 +2239,18 @@ impl Lowerer<'_> {
                 UnionKind,
                 Vec<(String, crate::plan::Selector)>,
                 Option<Stability>,
+                Vec<OptionGate>,
             ),
         > = IndexMap::new();
         let mut union_at: Option<usize> = None;
-        for u in f.tags.iter().filter(|u| {
+        for u in tags.iter().filter(|u| {
             u.parsed
                 .as_ref()
-                .is_ok_and(|t| unwrap_levels(t).name == "k8s:item")
+                .is_ok_and(|t| peel(t).2.name == "k8s:item")
         }) {
             let Ok(tag) = &u.parsed else { continue };
-            let t = unwrap_levels(tag);
+            let (gates, stability, t) = peel(tag);
             let Some(payload) = t.inner() else { continue };
-            let stability = level_of(tag);
             let Matcher::Keys(keys) = matcher else {
                 self.err(file, u.at, Code::ListMetadata, format!("field {}.{go}: found items with no list metadata - item tags require listType=map or unique=map with listMapKey", owner.name), None);
                 continue;
@@ -2231,6 +2362,7 @@ impl Lowerer<'_> {
                     kind,
                     Vec::new(),
                     inner_stab,
+                    gates.clone(),
                 ));
                 g.1.push((format!("{field_json}[{cohort}]"), selector));
                 if union_at.is_none() {
@@ -2259,20 +2391,23 @@ impl Lowerer<'_> {
             }
             let elem_rust = self.rust_ty(&ek, &elem_ty);
             for c in inner_checks {
-                out.push(Check {
-                    short_circuit: c.short_circuit,
-                    non_error: c.non_error,
-                    stability: c.stability,
-                    tag: "k8s:item".into(),
-                    cohort: Some(cohort.clone()),
-                    kind: CheckKind::Item(Box::new(ItemPlan {
-                        selector: selector.clone(),
-                        elem: elem_rust.clone(),
-                        ptr_elems,
-                        elem_shape: elem_shape.clone(),
-                        inner: c,
-                    })),
-                });
+                out.push(gate(
+                    Check {
+                        short_circuit: c.short_circuit,
+                        non_error: c.non_error,
+                        stability: c.stability,
+                        tag: "k8s:item".into(),
+                        cohort: Some(cohort.clone()),
+                        kind: CheckKind::Item(Box::new(ItemPlan {
+                            selector: selector.clone(),
+                            elem: elem_rust.clone(),
+                            ptr_elems,
+                            elem_shape: elem_shape.clone(),
+                            inner: c,
+                        })),
+                    },
+                    &gates,
+                ));
             }
         }
         if let Some(at) = union_at {
@@ -2282,19 +2417,22 @@ impl Lowerer<'_> {
             let unions: Vec<Check> = names
                 .into_iter()
                 .map(|k| {
-                    let (kind, members, stability) = groups[k].clone();
-                    Check {
-                        kind: CheckKind::ListUnion(Box::new(ListUnionPlan {
-                            kind,
-                            members,
-                            ptr_elems,
-                        })),
-                        short_circuit: false,
-                        non_error: false,
-                        stability,
-                        tag: "k8s:item".into(),
-                        cohort: None,
-                    }
+                    let (kind, members, stability, gates) = groups[k].clone();
+                    gate(
+                        Check {
+                            kind: CheckKind::ListUnion(Box::new(ListUnionPlan {
+                                kind,
+                                members,
+                                ptr_elems,
+                            })),
+                            short_circuit: false,
+                            non_error: false,
+                            stability,
+                            tag: "k8s:item".into(),
+                            cohort: None,
+                        },
+                        &gates,
+                    )
                 })
                 .collect();
             if self.counting {
@@ -2378,17 +2516,116 @@ impl Lowerer<'_> {
         let mty = types::resolve(self.db, self.prog, &sk.pkg, sfile, &member.ty);
         let mshape = self.shape(&mty);
         let inner_stab = level_of(inner).or(stability);
-        let inner_checks = self.lower_tag(
-            owner,
-            file,
-            u,
-            unwrap_levels(inner),
-            &mshape,
-            Some(&mty),
-            inner_stab,
-        )?;
+        let payload = peel(inner).2;
+        // The declaration carrying this tag: its `subfield(<name>)=` payloads are the member's tags in this
+        // context (upstream keys list metadata and unions by the subfield's path).
+        let (decl_at, siblings) = self.decl_tags_of(owner, u);
+        let member_tags = |name: &str| -> Vec<TagUse> {
+            siblings
+                .iter()
+                .filter_map(|s| {
+                    let (_, _, t) = peel(s.parsed.as_ref().ok()?);
+                    let arg = t.positional().map(|a| &a.value);
+                    (t.name == "k8s:subfield" && matches!(arg, Some(Scalar::Str(n)) if n == name))
+                        .then(|| t.inner())
+                        .flatten()
+                        .map(|p| TagUse {
+                            name: p.name.clone(),
+                            parsed: Ok(p.clone()),
+                            raw_value: None,
+                            at: s.at,
+                        })
+                })
+                .collect()
+        };
+        if is_struct_level(payload) {
+            // upstream: the member tag's struct-level function (re-scoped from ParentContext to the subfield's
+            // field) runs on the struct value, unwrapped, once for all `subfield` tags of the declaration.
+            let first = siblings.iter().find(|s| {
+                s.parsed.as_ref().is_ok_and(|t| {
+                    let t = peel(t).2;
+                    t.name == "k8s:subfield"
+                        && t.inner().is_some_and(|p| is_struct_level(peel(p).2))
+                })
+            });
+            if first.is_none_or(|f| f.at != u.at) {
+                return Ok(vec![]);
+            }
+            let virtual_fields: Vec<FieldIr> = sd
+                .fields
+                .iter()
+                .map(|m| {
+                    let json = m
+                        .json
+                        .as_ref()
+                        .map(|j| j.name.clone())
+                        .filter(|n| !n.is_empty())
+                        .or_else(|| m.go_name.clone())
+                        .unwrap_or_default();
+                    let mut v = m.clone();
+                    v.tags = member_tags(&json)
+                        .into_iter()
+                        .filter(|t| t.parsed.as_ref().is_ok_and(|t| is_struct_level(peel(t).2)))
+                        .collect();
+                    v.at = decl_at;
+                    v
+                })
+                .collect();
+            let was = self.tag_file.replace(file);
+            let checks = self.struct_level_checks(&sk, sfile, &virtual_fields);
+            self.tag_file = was;
+            return Ok(checks);
+        }
+        let mut inner_checks = if matches!(payload.name.as_str(), "k8s:listType" | "k8s:unique") {
+            // upstream `getListValidations` for the subfield's path: the first `listType`/`unique` tag generates
+            // the uniqueness check from every `subfield(<name>)=` list tag.
+            let tags = member_tags(name);
+            let first = tags.iter().find(|t| {
+                t.parsed
+                    .as_ref()
+                    .is_ok_and(|t| matches!(peel(t).2.name.as_str(), "k8s:listType" | "k8s:unique"))
+            });
+            if first.is_none_or(|f| f.at != u.at) || !matches!(mshape, Shape::List(_)) {
+                // Validated (payload, scope) by lowering the tag itself; its metadata is consumed here.
+                return self
+                    .lower_tag(owner, file, u, payload, &mshape, Some(&mty), inner_stab)
+                    .map(|_| Vec::new());
+            }
+            self.lower_tag(owner, file, u, payload, &mshape, Some(&mty), inner_stab)?;
+            let what = format!("field {}.{name}", sk.name);
+            let matcher = self.matcher_for(file, decl_at, &what, &tags, &mty);
+            self.unique_check(&tags, &matcher).into_iter().collect()
+        } else {
+            self.lower_tag(
+                owner,
+                file,
+                u,
+                unwrap_levels(inner),
+                &mshape,
+                Some(&mty),
+                inner_stab,
+            )?
+        };
         if inner_checks.is_empty() {
             return Ok(vec![]);
+        }
+        if matches!(mshape, Shape::List(_))
+            && inner_checks
+                .iter()
+                .any(|c| matches!(c.kind, CheckKind::EachVal(..) | CheckKind::Update(..)))
+        {
+            // Element matching for the member list comes from the `subfield(<name>)=` list tags (quietly: they are
+            // reported once, by the tag that generates the uniqueness check).
+            let tags = member_tags(name);
+            let n = self.diags.len();
+            let matcher = self.matcher_for(file, decl_at, "", &tags, &mty);
+            self.diags.truncate(n);
+            for c in &mut inner_checks {
+                match &mut c.kind {
+                    CheckKind::EachVal(_, m, _) | CheckKind::Update(_, m) => *m = matcher.clone(),
+                    _ => {}
+                }
+            }
         }
         let named = match &mty {
             Ty::Named(k) => Some(k),
@@ -2445,6 +2682,22 @@ impl Lowerer<'_> {
         }
         checks.extend(inner_checks.into_iter().map(|c| wrap(c, false)));
         Ok(checks)
+    }
+
+    /// The declaration carrying tag use `u` of `owner`: its span (the field's, or the type's for a type-level use)
+    /// and its tags.
+    fn decl_tags_of(&self, owner: &TypeKey, u: &TagUse) -> (vgc_ir::model::SpanId, Vec<TagUse>) {
+        let Some((decl, _)) = self.prog.type_decl(self.db, owner) else {
+            return (u.at, Vec::new());
+        };
+        match decl
+            .fields
+            .iter()
+            .find(|f| f.tags.iter().any(|t| t.at == u.at))
+        {
+            Some(f) => (f.at, f.tags.clone()),
+            None => (decl.at, decl.tags.clone()),
+        }
     }
 
     /// upstream enum discovery: constants of exactly this type in any loaded package, minus `enumExclude`,
@@ -2582,6 +2835,21 @@ fn elem_of(db: &dyn Db, prog: &Program, t: &Ty, key: bool) -> Option<Ty> {
     }
 }
 
+/// Tags whose functions upstream defers to the enclosing struct (`ParentContext`): unions, modes and dependent
+/// fields, lowered by [`Lowerer::struct_level_checks`].
+fn is_struct_level(t: &Tag) -> bool {
+    matches!(
+        t.name.as_str(),
+        "k8s:unionMember"
+            | "k8s:unionDiscriminator"
+            | "k8s:zeroOrOneOfMember"
+            | "k8s:modeDiscriminator"
+            | "k8s:ifMode"
+            | "k8s:dependentRequired"
+            | "k8s:dependentForbidden"
+    )
+}
+
 /// The stability level set by an outer `k8s:alpha`/`k8s:beta` on a chain.
 fn level_of(t: &Tag) -> Option<Stability> {
     match t.name.as_str() {
@@ -2591,7 +2859,68 @@ fn level_of(t: &Tag) -> Option<Stability> {
     }
 }
 
-/// Strips `k8s:alpha`/`k8s:beta` wrappers.
+/// An `ifEnabled(X)=` / `ifDisabled(X)=` wrapper around a tag: upstream `IfOption`, which `WrapFunctions` applies
+/// to every function the wrapped tag produces, deferred ones included (a union's struct-level function, a list's
+/// uniqueness check, an item's functions).
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct OptionGate {
+    option: String,
+    enabled: bool,
+}
+
+/// Strips the `alpha`/`beta` and `ifEnabled`/`ifDisabled` wrappers of a tag chain: the option gates (outermost
+/// first), the stability level (the innermost `alpha`/`beta` wins, as for [`Lowerer::lower_tag`]'s nesting) and the
+/// wrapped tag. Metadata tags (`listType`, `listMapKey`, union members, modes, `item`) are read through this, so a
+/// gated one still declares its metadata — upstream registers it whatever the option — and only the functions
+/// it produces are gated.
+fn peel(t: &Tag) -> (Vec<OptionGate>, Option<Stability>, &Tag) {
+    let mut gates = Vec::new();
+    let mut level = None;
+    let mut cur = t;
+    loop {
+        match cur.name.as_str() {
+            "k8s:alpha" | "k8s:beta" => {
+                level = level_of(cur);
+            }
+            "k8s:ifEnabled" | "k8s:ifDisabled" => {
+                let Some(Scalar::Str(option)) = cur.positional().map(|a| &a.value) else {
+                    return (gates, level, cur);
+                };
+                gates.push(OptionGate {
+                    option: option.clone(),
+                    enabled: cur.name == "k8s:ifEnabled",
+                });
+            }
+            _ => return (gates, level, cur),
+        }
+        match cur.inner() {
+            Some(i) => cur = i,
+            None => return (gates, level, cur),
+        }
+    }
+}
+
+/// Wraps `c` in upstream `IfOption` for each gate (the outermost gate outermost); each wrapper carries the wrapped
+/// check's flags, stability and cohort, as upstream's `Function(itv.TagName(), fn.Flags, …)`.
+fn gate(c: Check, gates: &[OptionGate]) -> Check {
+    gates.iter().rev().fold(c, |c, g| Check {
+        short_circuit: c.short_circuit,
+        non_error: c.non_error,
+        stability: c.stability,
+        tag: if g.enabled {
+            "k8s:ifEnabled".into()
+        } else {
+            "k8s:ifDisabled".into()
+        },
+        cohort: c.cohort.clone(),
+        kind: CheckKind::IfOption(Box::new(IfOptionPlan {
+            option: g.option.clone(),
+            enabled: g.enabled,
+            inner: c,
+        })),
+    })
+}
+
 /// The field type as upstream's `getLeafTypeAndPrefixes` + raw namer print it: pointers stripped, other-package
 /// types qualified as written (`metav1.ObjectMeta`), builtins by name (`string`).
 fn leaf_type_name(t: &TypeExpr) -> String {
@@ -2623,7 +2952,7 @@ fn list_tag_error(tags: &[TagUse]) -> Option<(&'static str, &'static str)> {
     let (mut list_type, mut unique, mut keys) = (None, None, false);
     for u in tags {
         let Ok(t) = &u.parsed else { continue };
-        let t = unwrap_levels(t);
+        let t = peel(t).2;
         match (t.name.as_str(), t.scalar_value()) {
             ("k8s:listType", Some(Scalar::Str(v))) => list_type = Some(v.as_str()),
             ("k8s:unique", Some(Scalar::Str(v))) => unique = Some(v.as_str()),
@@ -2650,9 +2979,12 @@ fn list_tag_error(tags: &[TagUse]) -> Option<(&'static str, &'static str)> {
     None
 }
 
-/// The (outer) tag name a check added outside [`Lowerer::checks_keyed`] sorts under: its stability wrapper's name
-/// when it has one, else `name`.
+/// The (outer) tag name a check added outside [`Lowerer::checks_keyed`] sorts under: its option wrapper's or
+/// stability wrapper's name when it has one, else `name`.
 fn tag_slot(c: &Check, name: &str) -> String {
+    if let CheckKind::IfOption(_) = c.kind {
+        return c.tag.clone();
+    }
     match c.stability {
         Some(Stability::Alpha) => "k8s:alpha".into(),
         Some(Stability::Beta) => "k8s:beta".into(),
@@ -2669,15 +3001,22 @@ fn emission_order(mut keyed: Vec<(bool, String, Check)>) -> Vec<Check> {
 /// True for checks whose upstream validator returns them as `Deferred` (ThisContext): emitted after a
 /// declaration's direct functions.
 fn is_deferred(c: &Check) -> bool {
-    matches!(
-        c.kind,
-        CheckKind::EachVal(..)
-            | CheckKind::Update(..)
-            | CheckKind::Subfield(_)
-            | CheckKind::Item(_)
-            | CheckKind::ListUnion(_)
-            | CheckKind::Unique(_)
-    )
+    match &c.kind {
+        // upstream `WrapFunctions` keeps a deferred function deferred.
+        CheckKind::IfOption(io) => is_deferred(&io.inner),
+        kind => matches!(
+            kind,
+            CheckKind::EachVal(..)
+                | CheckKind::Update(..)
+                | CheckKind::Subfield(_)
+                | CheckKind::Item(_)
+                | CheckKind::ListUnion(_)
+                | CheckKind::Unique(_)
+                | CheckKind::Union(_)
+                | CheckKind::Dependent(_)
+                | CheckKind::Discriminated(_)
+        ),
+    }
 }
 
 /// upstream cohort sort: short-circuit checks first, relative order kept.

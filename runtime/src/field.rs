@@ -241,7 +241,8 @@ impl Error {
     }
 
     /// Upstream `ErrorBody()`: `"<Type>: <value>: <detail>"`; Required, Forbidden, TooLong, TooShort and Internal
-    /// omit the value; strings are `%q`-quoted, ints and bools `%v`, anything else JSON.
+    /// omit the value; strings are `%q`-quoted ([`go_quote`]), ints and bools `%v`, anything else Go's
+    /// `json.Marshal` ([`go_json`]).
     #[must_use]
     pub fn body(&self) -> String {
         let mut s = self.error_type.as_str().to_string();
@@ -256,10 +257,10 @@ impl Error {
         if !omit {
             let v = match &self.bad_value {
                 BadValue::None => "\"\"".to_string(),
-                BadValue::Str(x) => serde_json::to_string(x).unwrap_or_default(),
+                BadValue::Str(x) => go_quote(x),
                 BadValue::Int(i) => i.to_string(),
                 BadValue::Bool(b) => b.to_string(),
-                BadValue::Json(j) => j.to_string(),
+                BadValue::Json(j) => go_json(j),
             };
             s.push_str(": ");
             s.push_str(&v);
@@ -276,6 +277,145 @@ impl fmt::Display for Error {
     /// Upstream `Error()`: `"<field>: <body>"`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.field, self.body())
+    }
+}
+
+/// Go's `strconv.Quote` (the `%q` verb upstream's `ErrorBody` uses for string values): `"` and `\\` escaped,
+/// printable characters as they are, `\a \b \f \n \r \t \v`, other characters below U+0020 and U+007F as
+/// `\xHH`, other non-printable ones as `\uHHHH` (or `\UHHHHHHHH` above the BMP).
+///
+/// Go's `unicode.IsPrint` is approximated without Unicode tables: control characters (Cc), the separators other
+/// than the ASCII space (Zs, Zl, Zp), the common format characters (Cf) and private-use characters are not
+/// printable; every other character is.
+#[must_use]
+pub fn go_quote(s: &str) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{7}' => out.push_str("\\a"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{b}' => out.push_str("\\v"),
+            c if go_printable(c) => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                let _ = write!(out, "\\x{:02x}", c as u32);
+            }
+            c if (c as u32) < 0x10000 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => {
+                let _ = write!(out, "\\U{:08x}", c as u32);
+            }
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Go's `unicode.IsPrint`, approximated (see [`go_quote`]).
+fn go_printable(c: char) -> bool {
+    if c == ' ' {
+        return true;
+    }
+    !(c.is_control()
+        || c.is_whitespace()
+        || matches!(c,
+            '\u{ad}' | '\u{600}'..='\u{605}' | '\u{61c}' | '\u{6dd}' | '\u{70f}' | '\u{180e}'
+            | '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{206f}' | '\u{feff}' | '\u{fff9}'..='\u{fffb}'
+            | '\u{e000}'..='\u{f8ff}' | '\u{f0000}'..='\u{10ffff}'))
+}
+
+/// A JSON value as Go's `encoding/json` `Marshal` prints it (upstream `ErrorBody` renders values that are not
+/// strings, integers, floats or bools this way): compact; strings with `<`, `>`, `&`, U+2028 and U+2029 escaped as
+/// `\u003c`, `\u003e`, `\u0026`, `\u2028`, `\u2029`, `\b \f \n \r \t` and other control characters as
+/// `\u00hh`; floats in the shortest form, with an exponent (`1e+21`, `1e-7`) below 1e-6 or from 1e21 on.
+/// Object members print in the value's order (struct field order; maps are sorted, as Go sorts map keys).
+#[must_use]
+pub fn go_json(v: &serde_json::Value) -> String {
+    let mut out = String::new();
+    write_go_json(v, &mut out);
+    out
+}
+
+fn write_go_json(v: &serde_json::Value, out: &mut String) {
+    use serde_json::Value;
+    match v {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(i), _, _) => out.push_str(&i.to_string()),
+            (_, Some(u), _) => out.push_str(&u.to_string()),
+            (_, _, Some(f)) => out.push_str(&go_json_float(f)),
+            _ => out.push_str(&n.to_string()),
+        },
+        Value::String(s) => write_go_json_string(s, out),
+        Value::Array(a) => {
+            out.push('[');
+            for (i, x) in a.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_go_json(x, out);
+            }
+            out.push(']');
+        }
+        Value::Object(m) => {
+            out.push('{');
+            for (i, (k, x)) in m.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_go_json_string(k, out);
+                out.push(':');
+                write_go_json(x, out);
+            }
+            out.push('}');
+        }
+    }
+}
+
+fn write_go_json_string(s: &str, out: &mut String) {
+    use std::fmt::Write as _;
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 || matches!(c, '<' | '>' | '&' | '\u{2028}' | '\u{2029}') => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+/// Go `encoding/json`'s float64 encoding: `strconv.FormatFloat(f, 'f', -1, 64)`, or `'e'` (exponent with a sign
+/// and no leading zero) when the magnitude is below 1e-6 or at least 1e21.
+fn go_json_float(f: f64) -> String {
+    let abs = f.abs();
+    if abs != 0.0 && !(1e-6..1e21).contains(&abs) {
+        let e = format!("{f:e}");
+        let (mantissa, exp) = e.split_once('e').unwrap_or((&e, "0"));
+        match exp.strip_prefix('-') {
+            Some(neg) => format!("{mantissa}e-{neg}"),
+            None => format!("{mantissa}e+{exp:0>2}"),
+        }
+    } else {
+        format!("{f}")
     }
 }
 
@@ -328,6 +468,52 @@ mod tests {
         let i = items.index(3);
         let k = i.key("a/b");
         assert_eq!(k.to_string(), "spec.items[3][a/b]");
+    }
+    /// Expected strings printed by Go 1.26 with k8s.io/apimachinery v0.37.2:
+    /// `field.Invalid(field.NewPath("x"), v, "d").Error()` for the Go value named in each comment.
+    #[test]
+    fn values_render_like_go_error_body() {
+        let x = Path::Root;
+        let x = x.child("x");
+        let json = |v: serde_json::Value| Error::invalid(&x, BadValue::Json(v), "d").to_string();
+        // *float64 (json.Marshal): 0, 1.5, 1e21, 1e20, 1e-7, 1e-6
+        assert_eq!(json(serde_json::json!(0.0)), "x: Invalid value: 0: d");
+        assert_eq!(json(serde_json::json!(1.5)), "x: Invalid value: 1.5: d");
+        assert_eq!(json(serde_json::json!(1e21)), "x: Invalid value: 1e+21: d");
+        assert_eq!(
+            json(serde_json::json!(1e20)),
+            "x: Invalid value: 100000000000000000000: d"
+        );
+        assert_eq!(
+            json(serde_json::json!(0.000_000_1)),
+            "x: Invalid value: 1e-7: d"
+        );
+        assert_eq!(
+            json(serde_json::json!(0.000_001)),
+            "x: Invalid value: 0.000001: d"
+        );
+        // nil []string, nil map[string]string
+        assert_eq!(json(serde_json::Value::Null), "x: Invalid value: null: d");
+        // []string{"<a>&b", "\u2028\u2029", "\x01\x7f\t\n\b\f"}
+        assert_eq!(
+            json(serde_json::json!([
+                "<a>&b",
+                "\u{2028}\u{2029}",
+                "\u{1}\u{7f}\t\n\u{8}\u{c}"
+            ])),
+            "x: Invalid value: [\"\\u003ca\\u003e\\u0026b\",\"\\u2028\\u2029\",\"\\u0001\u{7f}\\t\\n\\b\\f\"]: d"
+        );
+        // struct{A string; F float64; L []string; M map[string]string}{A: "<x>"}
+        assert_eq!(
+            json(serde_json::json!({"a": "<x>", "f": 0.0, "l": null, "m": null})),
+            r#"x: Invalid value: {"a":"\u003cx\u003e","f":0,"l":null,"m":null}: d"#
+        );
+        // string "<a>&\u2028\x01\x7f\t é" (%q)
+        assert_eq!(
+            Error::invalid(&x, BadValue::Str("<a>&\u{2028}\u{1}\u{7f}\t é".into()), "d")
+                .to_string(),
+            r#"x: Invalid value: "<a>&\u2028\x01\x7f\t é": d"#
+        );
     }
     #[test]
     fn error_strings() {

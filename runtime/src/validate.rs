@@ -23,6 +23,25 @@ pub fn bad_value<T: serde::Serialize + ?Sized>(v: &T) -> BadValue {
     }
 }
 
+/// The [`BadValue`] of a value upstream passes to `field.Invalid` *by pointer* (e.g. `FixedResult`'s value, a
+/// `*T`): Go's `ErrorBody` renders a pointer with `json.Marshal`, so strings get JSON escaping (`\u003c`) rather
+/// than `%q`, and a nil pointer prints `null`.
+pub fn bad_value_json<T: serde::Serialize + ?Sized>(v: &T) -> BadValue {
+    BadValue::Json(serde_json::to_value(v).unwrap_or(serde_json::Value::Null))
+}
+
+/// The [`BadValue`] of a list or map value upstream passes to `field.Invalid` (a Go slice or map, rendered with
+/// `json.Marshal`): `null` when nil — and, since vgc does not keep a nil slice or map apart from an empty one, when
+/// empty (`docs/deviations.md` D11) — else its JSON.
+pub fn bad_value_collection<T: serde::Serialize + crate::types::Collection>(
+    v: Option<&T>,
+) -> BadValue {
+    match v {
+        Some(v) if !v.is_empty_collection() => bad_value_json(v),
+        _ => BadValue::Json(serde_json::Value::Null),
+    }
+}
+
 fn one(e: Error) -> ErrorList {
     vec![e]
 }

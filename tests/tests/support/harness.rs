@@ -314,7 +314,13 @@ pub(crate) fn rust_runner(
         "fn dispatch(c: &Case) -> Result<Call, String> {\n    match c.kind.as_str() {\n",
     );
     for (k, path, _) in roots {
-        if path.contains("::validate_") {
+        // A typedef root is its `validate_<type>` function (the last segment: a module may be named `validate_*`
+        // too); a struct root is the type, whose Go name is exported and so never starts with `validate_`.
+        if path
+            .rsplit("::")
+            .next()
+            .is_some_and(|last| last.starts_with("validate_"))
+        {
             let _ = writeln!(
                 dispatch,
                 "        {:?} => run_fn(c, {krate}::{path}),",
