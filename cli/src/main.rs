@@ -506,11 +506,13 @@ fn main() -> ExitCode {
     let s = outcome.stats;
     let _ = writeln!(
         stderr,
-        "vgc: {} packages, {} types, {} tags ({} lowered, {} not lowered yet), {} checks generated, {} warnings, {} errors in {:.2}s",
+        "vgc: {} packages, {} types, {} tags ({} lowered, {} consumed as metadata, {} reported, {} not lowered yet), {} checks generated, {} warnings, {} errors in {:.2}s",
         s.packages,
         s.types,
         s.tags,
         s.lowered,
+        s.consumed,
+        s.reported,
         s.not_lowered,
         s.checks,
         outcome.warnings(),

@@ -21,7 +21,7 @@ use vgc_analysis::system::Stamp;
 use vgc_lowering::plan::Stats;
 
 const FILE: &str = ".vgc-build-cache";
-const VERSION: &str = concat!("vgc-build-cache 1 ", env!("CARGO_PKG_VERSION"));
+const VERSION: &str = concat!("vgc-build-cache 2 ", env!("CARGO_PKG_VERSION"));
 
 /// One thing the loader saw.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -213,8 +213,8 @@ impl Manifest {
         let mut t = format!("{VERSION}\nK\t{}\n", self.key);
         let s = &self.stats;
         t.push_str(&format!(
-            "S\t{}\t{}\t{}\t{}\t{}\t{}\n",
-            s.packages, s.types, s.tags, s.lowered, s.not_lowered, s.checks
+            "S\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
+            s.packages, s.types, s.tags, s.lowered, s.consumed, s.reported, s.not_lowered, s.checks
         ));
         for ((kind, path), o) in &self.observations {
             match o {
@@ -286,7 +286,7 @@ fn parse(text: &str) -> Result<Manifest, &'static str> {
         let kind = f.first().and_then(|k| k.chars().next()).ok_or(bad)?;
         match (kind, f.as_slice()) {
             ('K', [_, k]) => key = Some((*k).to_string()),
-            ('S', [_, rest @ ..]) if rest.len() == 6 => {
+            ('S', [_, rest @ ..]) if rest.len() == 8 => {
                 let n: Vec<usize> = rest
                     .iter()
                     .map(|x| x.parse().map_err(|_| bad))
@@ -296,8 +296,10 @@ fn parse(text: &str) -> Result<Manifest, &'static str> {
                     types: n[1],
                     tags: n[2],
                     lowered: n[3],
-                    not_lowered: n[4],
-                    checks: n[5],
+                    consumed: n[4],
+                    reported: n[5],
+                    not_lowered: n[6],
+                    checks: n[7],
                 });
             }
             ('F', [_, p, "-"]) => {

@@ -272,7 +272,7 @@ impl Code {
             ),
             Code::NotLowered => (
                 "not-lowered",
-                "A tag vgc parses and checks but does not generate code for yet; it is reported so nothing is dropped silently.",
+                "A tag vgc parses and checks but generates no code for — not lowered yet, or a use that has no effect (no check, no consumer reads it); it is reported so nothing is dropped silently.",
             ),
             Code::LintAlphaBeta => (
                 "alpha-beta-prefix",

@@ -1229,18 +1229,19 @@ impl Lowerer<'_> {
             if self.counting {
                 self.stats.tags += 1;
             }
-            if peel(tag).2.name == "k8s:item" {
-                // Lowered by `item_checks` (a list field's or list typedef's own tags), which counts it.
-                continue;
+            let (n_diags, n_not_lowered) = (self.diags.len(), self.stats.not_lowered);
+            let res = if peel(tag).2.name == "k8s:item" {
+                // Lowered by `item_checks` (a list field's or list typedef's own tags).
+                Ok(Vec::new())
+            } else {
+                self.lower_tag(owner, file, u, unwrap_levels(tag), shape, ty, level_of(tag))
+            };
+            if self.counting && self.stats.not_lowered == n_not_lowered {
+                self.account(file, u, tag, &res, n_diags);
             }
-            let stability = level_of(tag);
-            let inner = unwrap_levels(tag);
-            let Ok(cs) = self.lower_tag(owner, file, u, inner, shape, ty, stability) else {
+            let Ok(cs) = res else {
                 continue;
             };
-            if !cs.is_empty() && self.counting {
-                self.stats.lowered += 1;
-            }
             for c in cs {
                 // upstream merges every `update` tag of a declaration into one call.
                 if let CheckKind::Update(new, _) = &c.kind
@@ -1279,6 +1280,45 @@ impl Lowerer<'_> {
             self.stats.checks += out.len();
         }
         out
+    }
+
+    /// Tag accounting: puts one tag use of a declaration in exactly one bucket of [`Stats`] — `lowered` (its own
+    /// lowering produced checks), `consumed` (a named consumer reads it, see [`consumer`]), or `reported` (its
+    /// lowering reported an error, or it produced nothing and nothing reads it, which is then reported here as a
+    /// `VGC0201` warning). Uses reported as not lowered yet are counted by [`Self::lower_tag`]. So
+    /// `tags == lowered + consumed + reported + not_lowered` and no use is dropped silently.
+    fn account(
+        &mut self,
+        file: SourceFile,
+        u: &TagUse,
+        tag: &Tag,
+        res: &Result<Vec<Check>, ()>,
+        n_diags: usize,
+    ) {
+        let errored = self.diags[n_diags..]
+            .iter()
+            .any(|d| d.severity == vgc_ir::Severity::Error);
+        match res {
+            _ if errored => self.stats.reported += 1,
+            Ok(cs) if !cs.is_empty() => self.stats.lowered += 1,
+            _ if consumer(tag).is_some() => self.stats.consumed += 1,
+            _ => {
+                self.stats.reported += 1;
+                let file = self.tag_file.unwrap_or(file);
+                let span = vgc_ir::db::span_of(self.db, file, u.at);
+                self.diags.push(
+                    Diagnostic::warning(
+                        Code::NotLowered,
+                        format!(
+                            "tag {:?} has no effect here: it produced no check and nothing reads it",
+                            u.name
+                        ),
+                    )
+                    .at(file.path(self.db).clone(), span.start..span.start + u.name.len())
+                    .with_hint("upstream validation-gen generates nothing for it either, or vgc does not lower this combination yet; remove it or report it"),
+                );
+            }
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -1898,9 +1938,6 @@ impl Lowerer<'_> {
                                 events.push(Ok((UnionKind::Union, None, Vec::new()))); // placeholder, replaced below
                             }
                         }
-                        if self.counting {
-                            self.stats.lowered += 1;
-                        }
                         continue;
                     }
                     _ => continue,
@@ -1959,9 +1996,6 @@ impl Lowerer<'_> {
                     }) {
                         events.push(Ok((kind, plevel, gates.clone())));
                     }
-                }
-                if self.counting {
-                    self.stats.lowered += 1;
                 }
             }
         }
@@ -2187,7 +2221,6 @@ impl Lowerer<'_> {
             }
         }
         if self.counting {
-            self.stats.lowered += 1;
             self.stats.checks += 1;
         }
         let plan = DependentPlan {
@@ -2368,9 +2401,6 @@ impl Lowerer<'_> {
                 if union_at.is_none() {
                     union_at = Some(out.len());
                 }
-                if self.counting {
-                    self.stats.lowered += 1;
-                }
                 continue;
             }
             let elem_shape = self.shape(&elem_ty);
@@ -2385,8 +2415,7 @@ impl Lowerer<'_> {
             ) else {
                 continue;
             };
-            if self.counting && !inner_checks.is_empty() {
-                self.stats.lowered += 1;
+            if self.counting {
                 self.stats.checks += inner_checks.len();
             }
             let elem_rust = self.rust_ty(&ek, &elem_ty);
@@ -2445,8 +2474,11 @@ impl Lowerer<'_> {
 
     /// upstream `subfield.go`: the payload runs on one member (by JSON name) of a struct value at `path.<json>`,
     /// in the member's named cohort; on update it is skipped when the old struct is set and the member is equal.
-    /// The member's own short-circuit checks are inherited as NonError (off when the member or its type is
-    /// opaque), so the payload is skipped when the member is unset or invalid.
+    /// The member's own short-circuit checks are inherited as NonError (off when the declaration carrying the
+    /// tag, or the struct type it selects from, is opaque), so the payload is skipped when the member is unset or
+    /// invalid. Payloads that declare metadata (`listType`, `listMapKey`, `unique`) or struct-level functions
+    /// (unions, modes, dependent fields) declare them for the member, as upstream keys them by the subfield's
+    /// path.
     fn lower_subfield(
         &mut self,
         owner: &TypeKey,
@@ -2627,20 +2659,16 @@ impl Lowerer<'_> {
                 }
             }
         }
-        let named = match &mty {
-            Ty::Named(k) => Some(k),
-            Ty::Pointer(i) => match i.as_ref() {
-                Ty::Named(k) => Some(k),
-                _ => None,
-            },
-            _ => None,
-        };
-        let type_opaque = named.is_some_and(|k| {
-            self.prog
+        // upstream `isFieldOpaque(context)` of the tag's own context: the declaration carrying the `subfield` tag
+        // is `opaqueType`, or the struct type it selects from is (a field's type, or the type itself).
+        let type_opaque = match &base {
+            Ty::Named(k) => self
+                .prog
                 .type_decl(self.db, k)
-                .is_some_and(|(d, _)| opacity(&d.tags).0)
-        });
-        let member_opaque = type_opaque || opacity(&member.tags).0;
+                .is_some_and(|(d, _)| opacity(&d.tags).0),
+            _ => false,
+        };
+        let member_opaque = type_opaque || opacity(&siblings).0;
         let (value_ty, pointer, elem) = split_member(self.rust_ty(&sk, &mty));
         let go = member.go_name.clone().unwrap_or_default();
         let wrap = |inner: Check, inherited: bool| {
@@ -2649,6 +2677,9 @@ impl Lowerer<'_> {
             } else {
                 (inner.short_circuit, inner.non_error)
             };
+            // upstream marks the inner function (`Minimum(…).MarkAlpha()` inside `Subfield`); the wrapper returns
+            // only its errors, so marking the wrapper with the inner level is the same.
+            let stability = inner.stability.or(stability);
             let sub = Subfield {
                 member: field_ident(&go),
                 json: name.clone(),
@@ -2832,6 +2863,33 @@ fn elem_of(db: &dyn Db, prog: &Program, t: &Ty, key: bool) -> Option<Ty> {
         }),
         Ty::Map(k, v) => Some(if key { *k } else { *v }),
         _ => None,
+    }
+}
+
+/// The named consumer of a tag use that produces no check of its own, by the innermost tag of its wrapper chain
+/// (`alpha`/`beta`, `ifEnabled`/`ifDisabled`, `subfield`, `eachVal`, `eachKey`): list metadata
+/// ([`Lowerer::matcher_for`], [`Lowerer::unique_check`]), struct-level functions
+/// ([`Lowerer::struct_level_checks`]), `item` ([`Lowerer::item_checks`]), opacity
+/// ([`vgc_analysis::types::opacity`]), and a `minLength` of 0 or less, for which upstream emits no function.
+/// `None`: nothing reads it.
+fn consumer(t: &Tag) -> Option<&'static str> {
+    let mut cur = t;
+    loop {
+        match cur.name.as_str() {
+            "k8s:alpha" | "k8s:beta" | "k8s:ifEnabled" | "k8s:ifDisabled" | "k8s:subfield"
+            | "k8s:eachVal" | "k8s:eachKey" => cur = cur.inner()?,
+            "k8s:item" => return Some("item_checks"),
+            "k8s:listType" | "k8s:listMapKey" | "k8s:unique" | "k8s:customUnique" => {
+                return Some("list metadata");
+            }
+            "k8s:opaqueType" => return Some("opacity"),
+            "k8s:minLength" if matches!(cur.scalar_value(), Some(Scalar::Int { value, .. }) if *value <= 0) =>
+            {
+                return Some("minLength <= 0 (no function upstream)");
+            }
+            _ if is_struct_level(cur) => return Some("struct_level_checks"),
+            _ => return None,
+        }
     }
 }
 

@@ -289,6 +289,11 @@ pub struct Stats {
     pub tags: usize,
     /// Tag uses lowered to checks.
     pub lowered: usize,
+    /// Tag uses producing no check of their own that a named consumer reads (list metadata, struct-level unions,
+    /// modes and dependent fields, `item`, opacity).
+    pub consumed: usize,
+    /// Tag uses whose lowering reported an error, or that had no effect (reported as a `VGC0201` warning).
+    pub reported: usize,
     /// Tag uses reported as not lowered yet.
     pub not_lowered: usize,
     /// Checks generated.
@@ -296,11 +301,14 @@ pub struct Stats {
 }
 
 impl Stats {
-    /// Adds `other`'s tag and check counts (`tags`, `lowered`, `not_lowered`, `checks`) to these; the package and
+    /// Adds `other`'s tag and check counts (`tags`, `lowered`, `consumed`, `reported`, `not_lowered`, `checks`) to
+    /// these; the package and
     /// type counts are the crate's, not summed.
     pub fn add(&mut self, other: &Stats) {
         self.tags += other.tags;
         self.lowered += other.lowered;
+        self.consumed += other.consumed;
+        self.reported += other.reported;
         self.not_lowered += other.not_lowered;
         self.checks += other.checks;
     }

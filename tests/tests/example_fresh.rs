@@ -27,8 +27,14 @@ fn generated_example_is_fresh() {
     assert_eq!(out.errors(), 0, "{:?}", out.diagnostics);
     assert_eq!(out.warnings(), 0, "{:?}", out.diagnostics);
     assert_eq!(
-        (out.stats.tags, out.stats.lowered, out.stats.not_lowered),
-        (124, 117, 0)
+        (
+            out.stats.tags,
+            out.stats.lowered,
+            out.stats.consumed,
+            out.stats.reported,
+            out.stats.not_lowered
+        ),
+        (124, 97, 27, 0, 0)
     );
     let names: Vec<&str> = out.files.iter().map(|f| f.path.as_str()).collect();
     assert_eq!(
