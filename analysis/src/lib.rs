@@ -4,6 +4,7 @@
 //!
 //! Invariant: no IO outside the `System` trait.
 
+pub mod buildtags;
 pub mod gomod;
 pub mod lint;
 pub mod program;

@@ -130,6 +130,7 @@ fn is_go_source(name: &str) -> bool {
         .extension()
         .is_some_and(|e| e == "go")
         && !name.ends_with("_test.go")
+        && !name.starts_with(['_', '.'])
 }
 
 fn skip_dir(name: &str) -> bool {
@@ -309,7 +310,7 @@ pub fn discover(
     let mut diags = Vec::new();
     // Target packages.
     let mut dirs = Vec::new();
-    collect_dirs(sys, &path, &mut dirs);
+    collect_dirs(sys, &path, &mut dirs, &mut diags);
     // Read every target package's files first, then parse them all at once (in parallel where the database
     // can), then index each package.
     let read: Vec<(String, Vec<SourceFile>)> = dirs
@@ -330,7 +331,7 @@ pub fn discover(
         } else {
             format!("{}/{rel}", gomod.module)
         };
-        if let Some(p) = majority_files(db, files, &dir, &import, true) {
+        if let Some(p) = majority_files(db, files, &dir, &import, true, &mut diags) {
             found.insert(import, p);
         }
     }
@@ -348,7 +349,7 @@ pub fn discover(
                     let files = read_package_files(db, sys, &d, &known, stamps, &mut diags);
                     if let Some(p) = files.and_then(|fs| {
                         db.prefetch_ir(&fs);
-                        majority_files(db, fs, &d, &import, false)
+                        majority_files(db, fs, &d, &import, false, &mut diags)
                     }) {
                         found.insert(import, p);
                     }
@@ -477,16 +478,25 @@ pub fn loaded_program(db: &dyn Db) -> Program {
     }
 }
 
-fn collect_dirs(sys: &dyn System, dir: &str, out: &mut Vec<String>) {
-    let Ok(entries) = sys.read_dir(dir) else {
-        return;
+/// The directories under `dir` (itself included) that hold Go sources. A directory that cannot be listed is an
+/// error (R8: an unlistable module root must not look like an empty, clean module).
+fn collect_dirs(sys: &dyn System, dir: &str, out: &mut Vec<String>, diags: &mut Vec<Diagnostic>) {
+    let entries = match sys.read_dir(dir) {
+        Ok(e) => e,
+        Err(e) => {
+            diags.push(
+                Diagnostic::error(Code::Io, format!("{dir}: cannot read directory: {e}"))
+                    .with_hint("vgc must list every directory of the packages it builds"),
+            );
+            return;
+        }
     };
     if entries.iter().any(|(n, d)| !d && is_go_source(n)) {
         out.push(dir.to_string());
     }
     for (n, is_dir) in entries {
         if is_dir && !skip_dir(&n) {
-            collect_dirs(sys, &format!("{dir}/{n}"), out);
+            collect_dirs(sys, &format!("{dir}/{n}"), out, diags);
         }
     }
 }
@@ -544,26 +554,54 @@ fn read_package_files(
             }
             Some((_, Err(e))) => diags.push(
                 Diagnostic::error(Code::Io, format!("{p}: cannot read file: {e}"))
-                    .with_hint("check the file's permissions and encoding (UTF-8)"),
+                    .with_hint("vgc reads regular UTF-8 files of at most 32 MiB it may open"),
             ),
         }
     }
     Some(files)
 }
 
-/// Keeps the files whose package clause is the majority's (build-constrained generators such as `package main`
-/// files are left out). `None` when no file remains.
+/// Keeps the files `go/build` would build ([`crate::buildtags`]: `//go:build` lines such as `ignore`, and
+/// `_GOOS`/`_GOARCH` name suffixes) whose package clause is the majority's. In a target package, a remaining file
+/// with another package clause is an error, as Go's "found packages a and b" (R26); read-only packages keep the
+/// majority silently. `None` when no file remains.
 fn majority_files(
     db: &dyn Db,
     files: Vec<SourceFile>,
     dir: &str,
     import: &str,
     target: bool,
+    diags: &mut Vec<Diagnostic>,
 ) -> Option<DiscoveredPackage> {
-    // Build-constrained files (`//go:build ignore` and similar) are rare in API packages; files whose package
-    // clause disagrees with the majority (e.g. `package main` generators) are skipped.
+    let files: Vec<SourceFile> = files
+        .into_iter()
+        .filter(|f| {
+            let path = f.path(db);
+            let name = path.rsplit('/').next().unwrap_or(path);
+            crate::buildtags::file_matches(name, f.text(db))
+        })
+        .collect();
     let irs: Vec<&FileIr> = files.iter().map(|f| vgc_ir::db::file_ir(db, *f)).collect();
     let name = majority_name(&irs);
+    if target {
+        for (f, ir) in files.iter().zip(&irs) {
+            if ir.package != name && !ir.package.is_empty() {
+                let text = f.text(db);
+                let at = text.find(&format!("package {}", ir.package)).unwrap_or(0);
+                diags.push(
+                    Diagnostic::error(
+                        Code::InvalidGo,
+                        format!(
+                            "found packages {name} and {} in {dir}; Go refuses a directory with two package clauses",
+                            ir.package
+                        ),
+                    )
+                    .at(f.path(db).clone(), at..at + 8 + ir.package.len())
+                    .with_hint("use one package name per directory, or exclude the file with `//go:build ignore`"),
+                );
+            }
+        }
+    }
     let keep: Vec<SourceFile> = files
         .iter()
         .zip(&irs)

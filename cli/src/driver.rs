@@ -1,7 +1,7 @@
 //! The build pipeline shared by the CLI and tests: load → per-file checks → lowering → codegen → atomic write.
 
 use crate::format::{FmtCache, format_all, rustfmt};
-use crate::sys::{OsSystem, write_atomic};
+use crate::sys::OsSystem;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use vgc_codegen::{GeneratedFile, Options, RuntimeDep};
@@ -84,6 +84,9 @@ pub struct BuildRequest {
     pub custom_stub: bool,
     /// Neither read nor write the formatting cache (`--no-cache`): every file is formatted by rustfmt.
     pub no_cache: bool,
+    /// Replace files in the way of an output even when vgc did not generate them (`--force`); without it such a
+    /// file is an error naming it ([`crate::output::may_write`]).
+    pub force: bool,
 }
 
 impl BuildRequest {
@@ -99,6 +102,7 @@ impl BuildRequest {
             check_only: true,
             custom_stub: false,
             no_cache: false,
+            force: false,
         }
     }
 }
@@ -230,6 +234,14 @@ fn analyze(
         .filter_map(|d| d.file.clone())
         .collect();
     add_sources(db, &prog, out, |path| wanted.contains(path));
+    // Files a diagnostic points into that are not part of the program (a file with another package clause).
+    for path in wanted {
+        if !out.sources.contains_key(&path)
+            && let Ok(text) = sys.read_file(&path)
+        {
+            out.sources.insert(path, text);
+        }
+    }
     Some((prog, plan))
 }
 
@@ -318,9 +330,13 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     let Some(dir) = dir else {
         return Session::default().build(req);
     };
+    let mut notes = Vec::new();
+    let _lock = match lock_output(req, &mut notes) {
+        Ok(l) => l,
+        Err(out) => return *out,
+    };
     let clock = std::time::Instant::now();
     let key = request_key(req);
-    let mut notes = Vec::new();
     if let Some(m) = Manifest::load(dir, &mut notes)
         && m.up_to_date(&key, &OsSystem, dir)
     {
@@ -369,6 +385,50 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     }
     out.timings.push(("save caches", clock.elapsed()));
     out
+}
+
+/// Checks the output directory of a writing build and takes its lock ([`crate::output::OutputLock`]), then
+/// cleans up after an interrupted earlier build ([`crate::output::recover`]). `Ok(None)` for a build that
+/// writes nothing. The error outcome carries the reason (an empty `--out`, a file where the directory should
+/// be, a lock that cannot be taken) and exits 2.
+fn lock_output(
+    req: &BuildRequest,
+    notes: &mut Vec<String>,
+) -> Result<Option<crate::output::OutputLock>, Box<BuildOutcome>> {
+    let Some(dir) = req.out.as_deref().filter(|_| !req.check_only) else {
+        return Ok(None);
+    };
+    let fail = |e: String| {
+        Box::new(BuildOutcome {
+            io_error: Some(e),
+            ..BuildOutcome::default()
+        })
+    };
+    if dir.as_os_str().is_empty() {
+        return Err(fail(
+            "the output directory is empty (`--out ''`); name a directory".into(),
+        ));
+    }
+    if dir.exists() && !dir.is_dir() {
+        return Err(fail(format!(
+            "{}: the output path exists and is not a directory",
+            dir.display()
+        )));
+    }
+    let lock = crate::output::OutputLock::acquire(dir).map_err(|e| {
+        fail(format!(
+            "{}: cannot lock the output directory: {e}",
+            dir.join(crate::output::STATE_DIR).join("lock").display()
+        ))
+    })?;
+    if lock.waited {
+        notes.push(format!(
+            "{}: waited for another vgc build of this directory to finish",
+            dir.display()
+        ));
+    }
+    notes.extend(crate::output::recover(dir));
+    Ok(Some(lock))
 }
 
 /// What loading keeps between the builds of a [`Session`].
@@ -425,7 +485,14 @@ impl Session {
     /// the live database already knows what changed).
     #[must_use]
     pub fn build(&mut self, req: &BuildRequest) -> BuildOutcome {
-        self.build_with(req, &OsSystem)
+        let mut notes = Vec::new();
+        let _lock = match lock_output(req, &mut notes) {
+            Ok(l) => l,
+            Err(out) => return *out,
+        };
+        let mut out = self.build_with(req, &OsSystem);
+        out.notes.splice(0..0, notes);
+        out
     }
 
     /// [`Session::build`] after a change known to touch only `paths`: when they are all files the session
@@ -434,9 +501,15 @@ impl Session {
     /// way.
     #[must_use]
     pub fn build_after(&mut self, req: &BuildRequest, paths: &[String]) -> BuildOutcome {
+        let mut notes = Vec::new();
+        let _lock = match lock_output(req, &mut notes) {
+            Ok(l) => l,
+            Err(out) => return *out,
+        };
         self.loader.edits = Some(paths.to_vec());
-        let out = self.build_with(req, &OsSystem);
+        let mut out = self.build_with(req, &OsSystem);
         self.loader.edits = None;
+        out.notes.splice(0..0, notes);
         out
     }
 
@@ -579,17 +652,12 @@ impl Session {
                 }
                 out.files.push(stub);
             }
-            for f in &out.files {
-                match write_atomic(&dir.join(&f.path), &f.contents) {
-                    Ok(written) => out.written += usize::from(written),
-                    Err(e) => {
-                        out.io_error = Some(format!("{}: {e}", dir.join(&f.path).display()));
-                        break;
-                    }
+            match write_output(dir, &out.files, &stale, req.force) {
+                Ok((written, removed)) => {
+                    out.written = written;
+                    out.removed = removed;
                 }
-            }
-            if out.io_error.is_none() {
-                out.removed = remove_stale(dir, &stale);
+                Err(e) => out.io_error = Some(e),
             }
             out.timings.push(("write", clock.elapsed()));
         }
@@ -598,27 +666,34 @@ impl Session {
     }
 }
 
-/// Removes the files at `stale` (paths relative to `dir`) that vgc generated — their first line is vgc's
-/// `@generated` marker; anything else is left alone — and the directories that become empty. Returns how many
-/// files were removed.
-fn remove_stale(dir: &std::path::Path, stale: &std::collections::BTreeSet<String>) -> usize {
-    let mut removed = 0;
-    for rel in stale {
-        let path = dir.join(rel);
-        let ours =
-            std::fs::read_to_string(&path).is_ok_and(|t| t.starts_with("// @generated by vgc"));
-        if ours && std::fs::remove_file(&path).is_ok() {
-            removed += 1;
-            let mut parent = path.parent();
-            while let Some(p) = parent.filter(|p| *p != dir) {
-                if std::fs::remove_dir(p).is_err() {
-                    break;
-                }
-                parent = p.parent();
-            }
+/// Writes the generated `files` into `dir` as one transaction ([`crate::output::commit`]), with the files of
+/// `stale` (paths relative to `dir` that the previous build generated and this one does not) removed if they are
+/// vgc's. Files whose bytes are unchanged are not touched. Every target is checked first
+/// ([`crate::output::may_write`]): one file in the way that vgc did not generate fails the whole write, and
+/// nothing is written. Returns (files written, stale files removed).
+fn write_output(
+    dir: &std::path::Path,
+    files: &[GeneratedFile],
+    stale: &std::collections::BTreeSet<String>,
+    force: bool,
+) -> Result<(usize, usize), String> {
+    let mut writes: Vec<(String, &[u8])> = Vec::new();
+    for f in files {
+        let target = dir.join(&f.path);
+        if std::fs::read(&target).ok().as_deref() == Some(f.contents.as_bytes()) {
+            continue;
         }
+        crate::output::may_write(&target, force)?;
+        writes.push((f.path.clone(), f.contents.as_bytes()));
     }
-    removed
+    let removes: Vec<String> = stale
+        .iter()
+        .filter(|rel| crate::output::is_ours(&dir.join(rel)))
+        .cloned()
+        .collect();
+    crate::output::commit(dir, &writes, &removes)
+        .map_err(|e| format!("{}: cannot write the output: {e}", dir.display()))?;
+    Ok((writes.len(), removes.len()))
 }
 
 /// The process exit code for an outcome: 2 for usage or IO failures (nothing could be loaded, an output could

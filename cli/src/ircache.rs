@@ -1,11 +1,12 @@
 //! The persistent IR cache: every input file's IR and span table ([`vgc_ir::db::lowered`]) by the BLAKE3 hash of
-//! its text, kept in `.vgc-ir-cache` in the output directory, so a build after an edit parses only the files
-//! that changed.
+//! its text, kept in `.vgc/ir` in the output directory, so a build after an edit parses only the files that
+//! changed.
 //!
-//! Format: one header line (`vgc-ir-cache 1 <vgc version> <size> <mtime>` — the executable's stamp, so a rebuilt
-//! vgc never trusts an older parser's results), then the entries encoded with postcard. A cache with another
-//! header, or whose entries do not decode, is ignored with a note and rewritten after the build; it can only save
-//! work, never change output (the IR is a pure function of the text).
+//! Format: one header line (`vgc-ir-cache 2 <vgc version> <size> <mtime>` — the executable's stamp, so a rebuilt
+//! vgc never trusts an older parser's results), the BLAKE3 hash of the body (32 bytes), then the body: the entries
+//! encoded with postcard. A cache with another header, a body that does not match its hash (bit rot, a torn or
+//! edited file — R18) or entries that do not decode is ignored with a note and rewritten after the build; it can
+//! only save work, never change output (the IR is a pure function of the text).
 
 use crate::manifest::tool_fingerprint;
 use std::collections::HashMap;
@@ -13,13 +14,13 @@ use std::path::Path;
 use std::sync::Arc;
 use vgc_ir::db::Lowered;
 
-const FILE: &str = ".vgc-ir-cache";
+const FILE: &str = ".vgc/ir";
 
 /// Cached results by text hash.
 pub type Entries = HashMap<[u8; 32], Arc<Lowered>>;
 
 fn header() -> String {
-    format!("vgc-ir-cache 1 {}", tool_fingerprint())
+    format!("vgc-ir-cache 2 {}", tool_fingerprint())
 }
 
 /// Reads the IR cache of `dir` (empty when there is none; unusable caches add a note).
@@ -29,8 +30,9 @@ pub fn load(dir: &Path, notes: &mut Vec<String>) -> Entries {
         .unwrap_or_default()
 }
 
-/// Reads a cache file made of a `header` line and a postcard body: `None` when the file does not exist
-/// (silently), or when its header differs or its body does not decode (each with a note naming the file).
+/// Reads a cache file made of a `header` line, the BLAKE3 hash of the body and a postcard body: `None` when the
+/// file does not exist (silently), or when its header differs, its body does not match the hash or does not decode
+/// (each with a note naming the file).
 pub(crate) fn read_versioned<T: serde::de::DeserializeOwned>(
     file: &Path,
     header: &str,
@@ -48,7 +50,11 @@ pub(crate) fn read_versioned<T: serde::de::DeserializeOwned>(
         notes.push(format!("{}:{}", file.display(), crate::unitcache::FOREIGN));
         return None;
     }
-    let decoded = postcard::from_bytes::<T>(&bytes[nl + 1..]).ok();
+    let rest = &bytes[nl + 1..];
+    let intact = rest.len() >= 32 && *blake3::hash(&rest[32..]).as_bytes() == rest[..32];
+    let decoded = intact
+        .then(|| postcard::from_bytes::<T>(&rest[32..]).ok())
+        .flatten();
     if decoded.is_none() {
         notes.push(format!(
             "{}: unreadable; ignored and rebuilt",
@@ -58,7 +64,7 @@ pub(crate) fn read_versioned<T: serde::de::DeserializeOwned>(
     decoded
 }
 
-/// Writes `value` as a `header` line and a postcard body, atomically. Failing to write a cache only costs the
+/// Writes `value` as a `header` line, the body's BLAKE3 hash and a postcard body, atomically. Failing to write a cache only costs the
 /// next build some work, so errors are ignored.
 pub(crate) fn write_versioned<T: serde::Serialize + ?Sized>(file: &Path, header: &str, value: &T) {
     let Ok(body) = postcard::to_stdvec(value) else {
@@ -66,6 +72,7 @@ pub(crate) fn write_versioned<T: serde::Serialize + ?Sized>(file: &Path, header:
     };
     let mut bytes = header.as_bytes().to_vec();
     bytes.push(b'\n');
+    bytes.extend_from_slice(blake3::hash(&body).as_bytes());
     bytes.extend_from_slice(&body);
     let _ = crate::sys::write_atomic_bytes(file, &bytes);
 }
@@ -102,6 +109,7 @@ mod tests {
         let mut notes = Vec::new();
         assert!(load(dir.path(), &mut notes).is_empty());
         assert!(notes.is_empty(), "no cache is not worth a note");
+        std::fs::create_dir_all(dir.path().join(".vgc")).expect("mkdir");
         std::fs::write(dir.path().join(FILE), "vgc-ir-cache 0 old\n\x01\x02").expect("write");
         assert!(load(dir.path(), &mut notes).is_empty());
         assert!(notes[0].contains("another vgc build"), "{notes:?}");
@@ -119,13 +127,41 @@ mod tests {
             "package p\n\n// +k8s:required\ntype T string\n",
         ));
         let key = [7u8; 32];
-        let mut bytes = header().into_bytes();
-        bytes.push(b'\n');
-        bytes.extend(postcard::to_stdvec(&vec![(key, &ir)]).expect("encode"));
-        std::fs::write(dir.path().join(FILE), bytes).expect("write");
+        std::fs::create_dir_all(dir.path().join(".vgc")).expect("mkdir");
+        write_versioned(&dir.path().join(FILE), &header(), &vec![(key, &ir)]);
         let mut notes = Vec::new();
         let loaded = load(dir.path(), &mut notes);
         assert!(notes.is_empty(), "{notes:?}");
         assert_eq!(loaded.get(&key).map(|l| (**l).clone()), Some(ir));
+    }
+
+    #[test]
+    fn r18_a_flipped_body_byte_is_detected() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let ir = vgc_ir::model::lower_file(&vgc_parser::go::parse(
+            "package p\n\n// +k8s:required\ntype DisplayName string\n",
+        ));
+        std::fs::create_dir_all(dir.path().join(".vgc")).expect("mkdir");
+        let file = dir.path().join(FILE);
+        write_versioned(&file, &header(), &vec![([7u8; 32], &ir)]);
+        let mut bytes = std::fs::read(&file).expect("read");
+        let at = bytes
+            .windows(11)
+            .position(|w| w == b"DisplayName")
+            .expect("name in body");
+        bytes[at + 8] = b'b';
+        std::fs::write(&file, bytes).expect("write");
+        let mut notes = Vec::new();
+        assert!(
+            load(dir.path(), &mut notes).is_empty(),
+            "a corrupt body is not used"
+        );
+        assert_eq!(
+            notes,
+            vec![format!(
+                "{}: unreadable; ignored and rebuilt",
+                file.display()
+            )]
+        );
     }
 }

@@ -5,6 +5,7 @@ pub mod driver;
 pub mod format;
 pub mod ircache;
 pub mod manifest;
+pub mod output;
 pub mod render;
 pub mod sys;
 pub mod unitcache;

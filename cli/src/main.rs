@@ -46,9 +46,13 @@ struct BuildArgs {
     /// activating package would add (repeatable).
     #[arg(long = "roots")]
     roots: Vec<String>,
-    /// Do not use the formatting cache (`.vgc-fmt-cache` in the output directory): rustfmt every file.
+    /// Do not use the caches (`.vgc/` in the output directory): rustfmt every file.
     #[arg(long)]
     no_cache: bool,
+    /// Replace files in the way of the output even when vgc did not generate them (without it, such a file is an
+    /// error naming it).
+    #[arg(long)]
+    force: bool,
     /// Print the wall time of each phase (load, check, lower, codegen, format, write) on stderr.
     #[arg(long)]
     timings: bool,
@@ -232,6 +236,7 @@ fn run_lint(
         check_only: true,
         custom_stub: false,
         no_cache: false,
+        force: false,
     };
     let mut outcome = vgc::lint(&req, &cfg.lint);
     if fix {
@@ -429,6 +434,7 @@ fn build_request(a: BuildArgs) -> BuildRequest {
         check_only: false,
         custom_stub: a.custom_stub,
         no_cache: a.no_cache,
+        force: a.force,
     }
 }
 

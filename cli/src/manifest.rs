@@ -4,7 +4,7 @@
 //! Loading goes through a [`Recorder`], which logs every observation the loader makes — each file read (with its
 //! size, modification time and BLAKE3 hash, or that it could not be read), each directory listing (hashed), and
 //! each is-this-a-directory probe (`vendor/`, the module cache). After a build without diagnostics the log, the
-//! generated files' hashes and the summary counts are written to `.vgc-build-cache` in the output directory,
+//! generated files' hashes and the summary counts are written to `.vgc/build` in the output directory,
 //! keyed by a hash of the request (vgc version, path, options, and the environment the module cache is found
 //! through). A later build with the same key re-checks every observation (a file whose size and modification
 //! time are unchanged is not re-read; one that changed is re-hashed) and every output; if all hold, the outputs
@@ -20,7 +20,7 @@ use vgc_analysis::System;
 use vgc_analysis::system::Stamp;
 use vgc_lowering::plan::Stats;
 
-const FILE: &str = ".vgc-build-cache";
+const FILE: &str = ".vgc/build";
 const VERSION: &str = concat!("vgc-build-cache 2 ", env!("CARGO_PKG_VERSION"));
 
 /// One thing the loader saw.
@@ -422,6 +422,7 @@ mod tests {
     #[test]
     fn unusable_manifests_are_ignored_with_a_note() {
         let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir_all(dir.path().join(".vgc")).expect("mkdir");
         for (text, why) in [
             ("garbage\n".to_string(), "another vgc version"),
             (format!("{VERSION}\nK\tk\nS\t1\t2\n"), "unreadable"),

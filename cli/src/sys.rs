@@ -1,21 +1,125 @@
 //! The OS implementation of [`vgc_analysis::System`] and atomic output writing.
 
+use std::io::Read as _;
 use std::path::Path;
 
-/// Reads from the real file system.
+/// The largest source file (`.go`, `go.mod`, `vendor/modules.txt`) vgc reads, in bytes: 32 MiB. The largest
+/// file of k8s.io/api v0.37.2 is a 2.6 MiB `generated.pb.go`; a 50 MiB Go file costs vgc about 2 GiB of memory.
+pub const MAX_SOURCE_BYTES: u64 = 32 << 20;
+
+/// Reads from the real file system: regular files only (symlinks are followed), at most [`MAX_SOURCE_BYTES`],
+/// never blocking on the open (FIFOs and devices are refused, not read).
 #[derive(Debug, Default, Clone, Copy)]
 pub struct OsSystem;
 
+/// Reads the regular file at `path` (following symlinks), refusing anything else — directories, FIFOs, sockets,
+/// devices such as `/dev/zero` — and files larger than `cap` bytes. The open is non-blocking, so a FIFO cannot
+/// stall it; the size is checked on the opened handle and the read is bounded by `cap` even if the file grows.
+///
+/// # Errors
+/// A human reason: the OS error, "not a regular file (…)", or the size over the limit.
+pub fn read_regular(path: &Path, cap: u64) -> Result<Vec<u8>, String> {
+    let mut opts = std::fs::OpenOptions::new();
+    opts.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        opts.custom_flags(libc::O_NONBLOCK);
+    }
+    let f = opts.open(path).map_err(|e| e.to_string())?;
+    let meta = f.metadata().map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err(format!(
+            "not a regular file ({}); vgc reads only regular files",
+            file_kind(&meta.file_type())
+        ));
+    }
+    if meta.len() > cap {
+        return Err(too_big(meta.len(), cap));
+    }
+    let mut buf = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    f.take(cap + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| e.to_string())?;
+    if buf.len() as u64 > cap {
+        return Err(too_big(buf.len() as u64, cap));
+    }
+    Ok(buf)
+}
+
+fn too_big(len: u64, cap: u64) -> String {
+    format!(
+        "{len} bytes, more than vgc's limit of {} MiB per file",
+        cap >> 20
+    )
+}
+
+fn file_kind(t: &std::fs::FileType) -> &'static str {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt as _;
+        if t.is_fifo() {
+            return "a FIFO";
+        }
+        if t.is_char_device() {
+            return "a character device";
+        }
+        if t.is_block_device() {
+            return "a block device";
+        }
+        if t.is_socket() {
+            return "a socket";
+        }
+    }
+    if t.is_dir() {
+        "a directory"
+    } else {
+        "not a file"
+    }
+}
+
+/// Decodes `bytes` as UTF-8; the error names the first invalid byte by line and column (1-based, the column in
+/// bytes as Go's scanner counts it), as Go reports `illegal UTF-8 encoding`.
+///
+/// # Errors
+/// "invalid UTF-8 at line L, column C (byte 0xNN)".
+pub fn decode_utf8(bytes: Vec<u8>) -> Result<String, String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let bytes = e.as_bytes();
+        let before = &bytes[..at];
+        let line = before.iter().filter(|b| **b == b'\n').count() + 1;
+        let col = at
+            - before
+                .iter()
+                .rposition(|b| *b == b'\n')
+                .map_or(0, |i| i + 1)
+            + 1;
+        format!(
+            "invalid UTF-8 at line {line}, column {col} (byte 0x{:02X}); Go rejects it too \
+             (illegal UTF-8 encoding)",
+            bytes[at]
+        )
+    })
+}
+
 impl vgc_analysis::System for OsSystem {
     fn read_file(&self, path: &str) -> Result<String, String> {
-        let bytes = std::fs::read(path).map_err(|e| e.to_string())?;
-        String::from_utf8(bytes).map_err(|_| "not valid UTF-8".to_string())
+        match read_regular(Path::new(path), MAX_SOURCE_BYTES) {
+            Ok(bytes) => decode_utf8(bytes),
+            Err(e) if path.contains('\u{FFFD}') && !Path::new(path).exists() => Err(format!(
+                "the file name is not valid UTF-8 (shown with U+FFFD); vgc reads UTF-8 paths only ({e})"
+            )),
+            Err(e) => Err(e),
+        }
     }
     fn read_dir(&self, path: &str) -> Result<Vec<(String, bool)>, String> {
         let mut out = Vec::new();
         for e in std::fs::read_dir(path).map_err(|e| e.to_string())? {
             let e = e.map_err(|e| e.to_string())?;
             let is_dir = e.file_type().map(|t| t.is_dir()).unwrap_or(false);
+            // A name that is not UTF-8 cannot be a path of this `System`: it is listed lossily (with U+FFFD), and
+            // reading it fails with that reason (R22).
             out.push((e.file_name().to_string_lossy().into_owned(), is_dir));
         }
         out.sort();
@@ -24,9 +128,23 @@ impl vgc_analysis::System for OsSystem {
     fn is_dir(&self, path: &str) -> bool {
         Path::new(path).is_dir()
     }
+    /// Size and the later of the modification and status-change times: restoring an old modification time
+    /// (`touch -d`, `cp -p`, `tar x`, `rsync -t`) sets the status-change time to now, so it still counts as a
+    /// change and the file is read again (R21).
     fn stamp(&self, path: &str) -> Option<vgc_analysis::system::Stamp> {
         let m = std::fs::metadata(path).ok()?;
-        Some((m.len(), m.modified().ok()?))
+        let mut t = m.modified().ok()?;
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt as _;
+            let ctime = std::time::UNIX_EPOCH
+                + std::time::Duration::new(
+                    u64::try_from(m.ctime()).unwrap_or(0),
+                    u32::try_from(m.ctime_nsec()).unwrap_or(0),
+                );
+            t = t.max(ctime);
+        }
+        Some((m.len(), t))
     }
     fn module_cache(&self) -> Option<String> {
         if let Ok(c) = std::env::var("GOMODCACHE")
@@ -45,8 +163,11 @@ impl vgc_analysis::System for OsSystem {
     }
 }
 
-/// Writes `contents` to `path` atomically (temporary file in the same directory, then rename). Unchanged files
-/// are not rewritten (their modification time survives). Returns whether the file was written.
+/// Writes `contents` to `path` atomically (a uniquely named temporary file in the same directory, then renamed
+/// over `path`: concurrent writers never share a temporary name, and a reader sees the old or the new
+/// bytes, never a mix). Unchanged files are not rewritten (their modification time survives). Returns whether the
+/// file was written. A write interrupted by `kill -9` leaves a `.tmp*` file, which [`crate::output::recover`]
+/// removes in vgc's state directory.
 ///
 /// # Errors
 /// IO errors creating directories, writing or renaming.
@@ -59,16 +180,14 @@ pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<bool> {
 /// # Errors
 /// IO errors creating directories, writing or renaming.
 pub fn write_atomic_bytes(path: &Path, contents: &[u8]) -> std::io::Result<bool> {
+    use std::io::Write as _;
     if std::fs::read(path).ok().as_deref() == Some(contents) {
         return Ok(false);
     }
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let tmp = dir.join(format!(
-        ".{}.vgc-tmp",
-        path.file_name().and_then(|n| n.to_str()).unwrap_or("out")
-    ));
-    std::fs::write(&tmp, contents)?;
-    std::fs::rename(&tmp, path)?;
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    tmp.write_all(contents)?;
+    tmp.persist(path).map_err(|e| e.error)?;
     Ok(true)
 }

@@ -1,12 +1,12 @@
 //! The persistent unit cache: the unformatted items ([`vgc_codegen::type_file_units`]) of every generated type by
 //! its generation key ([`vgc_codegen::type_key`]), one file per module under `.vgc-units/` in the output
-//! directory. When a rebuild must generate a module again (its plan changed), the types of that module whose
+//! directory (`.vgc/units/`). When a rebuild must generate a module again (its plan changed), the types of that module whose
 //! plan did not change take their items from here instead of being emitted again, and the formatting cache
 //! already holds those items formatted: an edit of one tag emits and formats that type only.
 //!
-//! Format of each file: one header line (`vgc-unit-cache 1 <vgc version> <size> <mtime>` — the executable's
-//! stamp, so a rebuilt vgc never reuses an older generator's output), then `(key, units)` pairs encoded with
-//! postcard. Only the files of the modules being generated are read; an unusable file is ignored with a note and
+//! Format of each file: one header line (`vgc-unit-cache 2 <vgc version> <size> <mtime>` — the executable's
+//! stamp, so a rebuilt vgc never reuses an older generator's output), the BLAKE3 hash of the body, then the body:
+//! `(key, units)` pairs encoded with postcard (see [`crate::ircache::read_versioned`]). Only the files of the modules being generated are read; an unusable file is ignored with a note and
 //! rewritten after the build. The cache can only save work, never change output.
 
 use crate::ircache::{read_versioned, write_versioned};
@@ -15,13 +15,13 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The cache directory's name in the output directory.
-pub const DIR: &str = ".vgc-units";
+pub const DIR: &str = ".vgc/units";
 
 /// Units by type key.
 pub type Entries = vgc_codegen::UnitEntries;
 
 fn header() -> String {
-    format!("vgc-unit-cache 1 {}", tool_fingerprint())
+    format!("vgc-unit-cache 2 {}", tool_fingerprint())
 }
 
 /// The cache file of generated file `module` (a path such as `src/widgets/v1.rs`): `/` becomes `+` (never part of
@@ -117,7 +117,7 @@ mod tests {
         let module = "src/widgets/v1.rs".to_string();
         std::fs::create_dir_all(tmp.path().join(DIR)).expect("mkdir");
         let file = file_of(tmp.path(), &module);
-        assert!(file.ends_with(".vgc-units/src+widgets+v1.rs.bin"));
+        assert!(file.ends_with(".vgc/units/src+widgets+v1.rs.bin"));
 
         write_versioned(
             &file,
@@ -141,7 +141,7 @@ mod tests {
         assert!(load(tmp.path(), [&module, &other], &mut upgraded).is_empty());
         assert_eq!(upgraded.len(), 1, "{upgraded:?}");
         assert!(
-            upgraded[0].ends_with(".vgc-units: 2 files written by another vgc build; rebuilt"),
+            upgraded[0].ends_with(".vgc/units: 2 files written by another vgc build; rebuilt"),
             "{upgraded:?}"
         );
         std::fs::write(&file, format!("{}\n\u{ff}\u{ff}", header())).expect("write");

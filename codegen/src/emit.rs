@@ -545,7 +545,7 @@ fn field_def(ctx: &Ctx<'_>, f: &FieldPlan) -> TokenStream {
     } else if f.flatten {
         quote!(#[serde(flatten)])
     } else if matches!(f.ty, RustTy::Option(..)) && f.omitempty {
-        quote!(#[serde(rename = #json, default, skip_serializing_if = "Option::is_none")])
+        quote!(#[serde(rename = #json, default, skip_serializing_if = "::std::option::Option::is_none")])
     } else if matches!(f.ty, RustTy::Option(..)) {
         // Go renders a nil pointer without `omitempty` as `null`.
         quote!(#[serde(rename = #json, default)])

@@ -141,11 +141,144 @@ pub fn span_of(db: &dyn Db, file: SourceFile, id: crate::model::SpanId) -> std::
 /// Every per-file diagnostic of a package (see [`check_file`]), in file order.
 #[salsa::tracked(returns(ref))]
 pub fn check_package(db: &dyn Db, package: Package) -> Box<[Diagnostic]> {
-    package
+    let mut out: Vec<Diagnostic> = package
         .files(db)
         .iter()
         .flat_map(|f| check_file(db, *f).iter().cloned())
-        .collect()
+        .collect();
+    // A type declared twice in one package: Go's "T redeclared in this block" (R7). vgc would otherwise keep the
+    // first declaration silently.
+    let mut first: std::collections::HashMap<&str, (&str, usize)> =
+        std::collections::HashMap::new();
+    for f in package.files(db) {
+        let path = f.path(db).as_str();
+        for t in &file_ir(db, *f).types {
+            if t.name == "_" {
+                continue;
+            }
+            let span = span_of(db, *f, t.at);
+            match first.get(t.name.as_str()) {
+                None => {
+                    let text = f.text(db);
+                    let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
+                    first.insert(&t.name, (path, line));
+                }
+                Some((p, line)) => out.push(
+                    Diagnostic::error(
+                        Code::InvalidGo,
+                        format!("{} redeclared in this package", t.name),
+                    )
+                    .at(path, span)
+                    .with_hint(format!(
+                        "the other declaration is at {p}:{line}; Go refuses the package"
+                    )),
+                ),
+            }
+        }
+    }
+    out.extend(recursive_types(db, package));
+    out.into_boxed_slice()
+}
+
+/// Go's "invalid recursive type" (R29): a type that contains itself by value — `type A B; type B A`,
+/// `type L L`, a struct with a field (or embedded field, or array element) of its own type, directly or through
+/// other types of the package. Pointers, slices and maps break a cycle. Cycles cannot cross packages (imports are
+/// acyclic), so the package's own type names suffice. One diagnostic per type on a cycle, naming the cycle.
+fn recursive_types(db: &dyn Db, package: Package) -> Vec<Diagnostic> {
+    use std::collections::{HashMap, HashSet, VecDeque};
+    use vgc_parser::go::TypeExpr;
+    fn direct<'a>(ty: &'a TypeExpr, out: &mut Vec<&'a str>) {
+        let mut stack = vec![ty];
+        while let Some(t) = stack.pop() {
+            match t {
+                TypeExpr::Named {
+                    pkg: None, name, ..
+                } => out.push(name),
+                TypeExpr::Array { elem, .. } => stack.push(elem),
+                TypeExpr::Struct(fs) => stack.extend(fs.iter().map(|f| &f.ty)),
+                _ => {}
+            }
+        }
+    }
+    // name → (file, span, direct references)
+    let mut types: HashMap<&str, (SourceFile, crate::model::SpanId, Vec<&str>)> = HashMap::new();
+    for f in package.files(db) {
+        for t in &file_ir(db, *f).types {
+            let mut refs = Vec::new();
+            direct(&t.ty, &mut refs);
+            for fi in &t.fields {
+                direct(&fi.ty, &mut refs);
+            }
+            types.entry(&t.name).or_insert((*f, t.at, refs));
+        }
+    }
+    // Prune types that reach no cycle (repeatedly drop those whose references are all outside the set).
+    let mut live: HashSet<&str> = types.keys().copied().collect();
+    loop {
+        let dead: Vec<&str> = live
+            .iter()
+            .copied()
+            .filter(|n| types[n].2.iter().all(|r| !live.contains(r)))
+            .collect();
+        if dead.is_empty() {
+            break;
+        }
+        for d in dead {
+            live.remove(d);
+        }
+    }
+    let mut names: Vec<&str> = live.iter().copied().collect();
+    names.sort_unstable();
+    let mut out = Vec::new();
+    for start in names {
+        // Shortest path back to `start` (breadth first, explicit queue).
+        let mut parent: HashMap<&str, &str> = HashMap::new();
+        let mut queue = VecDeque::from([start]);
+        let mut found = false;
+        while let Some(n) = queue.pop_front() {
+            for r in &types[n].2 {
+                if !live.contains(r) || parent.contains_key(r) {
+                    continue;
+                }
+                parent.insert(r, n);
+                if *r == start {
+                    found = true;
+                    break;
+                }
+                queue.push_back(r);
+            }
+            if found {
+                break;
+            }
+        }
+        if !found {
+            continue;
+        }
+        let mut back = Vec::new();
+        let mut at = parent[start];
+        while at != start {
+            back.push(at);
+            at = parent[at];
+        }
+        let mut cycle = vec![start];
+        cycle.extend(back.into_iter().rev());
+        cycle.push(start);
+        let (f, id, _) = &types[start];
+        out.push(
+            Diagnostic::error(
+                Code::InvalidGo,
+                format!(
+                    "invalid recursive type {start}: {}",
+                    cycle.join(" refers to ")
+                ),
+            )
+            .at(f.path(db).clone(), span_of(db, *f, *id))
+            .with_hint(
+                "Go refuses a type that contains itself by value; use a pointer, slice or map",
+            ),
+        );
+    }
+    out
 }
 
 /// Per-file diagnostics that need no type information: Go syntax problems (warnings) and catalog checks of every
@@ -155,12 +288,25 @@ pub fn check_file(db: &dyn Db, file: SourceFile) -> Box<[Diagnostic]> {
     let ir = file_ir(db, file);
     let path = file.path(db).as_str();
     let mut out = Vec::new();
-    for (id, msg) in &ir.problems {
+    // Go's scanner refuses a NUL anywhere in the source ("illegal character NUL"); tree-sitter would silently
+    // end a comment (and so a tag) at it (R24).
+    if let Some(i) = file.text(db).find('\0') {
         out.push(
+            Diagnostic::error(Code::InvalidGo, "illegal character NUL")
+                .at(path, i..i + 1)
+                .with_hint("remove the NUL byte; Go refuses the file"),
+        );
+    }
+    for (id, msg, error) in &ir.problems {
+        out.push(if *error {
+            Diagnostic::error(Code::InvalidGo, msg.clone())
+                .at(path, span_of(db, file, *id))
+                .with_hint("split the nesting into named types or constants")
+        } else {
             Diagnostic::warning(Code::GoSyntax, msg.clone())
                 .at(path, span_of(db, file, *id))
-                .with_hint("fix the Go syntax here; vgc read every other declaration of this file"),
-        );
+                .with_hint("fix the Go syntax here; vgc read every other declaration of this file")
+        });
     }
     let mut check = |uses: &[crate::model::TagUse], scope: Scope| {
         for u in uses {

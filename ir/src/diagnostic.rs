@@ -24,6 +24,9 @@ pub enum Code {
     Unresolved,
     /// VGC0005: the package-level `k8s:validation-gen` settings are invalid.
     GeneratorConfig,
+    /// VGC0006: a Go package that Go itself refuses (a redeclared type, two package clauses in one directory, an
+    /// invalid recursive type) or that exceeds one of vgc's documented limits (`docs/reliability.md`).
+    InvalidGo,
     /// VGC0101: a tag line does not parse.
     TagSyntax,
     /// VGC0102: an unknown `+k8s:` tag.
@@ -87,6 +90,7 @@ pub const ALL_CODES: &[Code] = &[
     Code::MissingModule,
     Code::Unresolved,
     Code::GeneratorConfig,
+    Code::InvalidGo,
     Code::TagSyntax,
     Code::UnknownTag,
     Code::WrongScope,
@@ -126,6 +130,7 @@ impl Code {
             Code::MissingModule => "VGC0003",
             Code::Unresolved => "VGC0004",
             Code::GeneratorConfig => "VGC0005",
+            Code::InvalidGo => "VGC0006",
             Code::TagSyntax => "VGC0101",
             Code::UnknownTag => "VGC0102",
             Code::WrongScope => "VGC0103",
@@ -221,6 +226,10 @@ impl Code {
             Code::GeneratorConfig => (
                 "generator-config",
                 "The package's `+k8s:validation-gen` settings decide the root types; invalid ones would silently select the wrong types.",
+            ),
+            Code::InvalidGo => (
+                "invalid-go",
+                "Go refuses this package, or it exceeds a documented vgc limit; generating from it would give code that does not compile or a partial validator.",
             ),
             Code::TagSyntax => (
                 "tag-syntax",

@@ -95,8 +95,8 @@ pub struct FileIr {
     pub consts: Vec<ConstIr>,
     /// `+k8s:` tags of every comment group of the file (upstream reads them from `doc.go` only).
     pub package_tags: Vec<TagUse>,
-    /// Syntax problems (span ids with messages).
-    pub problems: Vec<(SpanId, String)>,
+    /// Syntax problems (span ids with messages; `true` for an error, `false` for a warning).
+    pub problems: Vec<(SpanId, String, bool)>,
 }
 
 /// Tags read in RawValues mode (upstream uses the legacy extractor or `RawValues(true)` for these).
@@ -123,7 +123,7 @@ pub fn lower_file(g: &GoFile) -> (FileIr, Vec<std::ops::Range<usize>>) {
         .collect();
     for p in &g.problems {
         let id = push(p.span.clone());
-        ir.problems.push((id, p.message.clone()));
+        ir.problems.push((id, p.message.clone(), p.error));
     }
     for grp in &g.comment_groups {
         ir.package_tags

@@ -33,7 +33,40 @@ pub fn crate_plan(db: &dyn Db) -> CratePlan {
     let prog = vgc_analysis::loaded_program(db);
     let mut plan = lower(db, prog);
     plan.stats.packages = prog.packages.len();
+    name_collisions(db, prog, &mut plan);
     plan
+}
+
+/// R33: two types of one package whose names differ but whose generated function names agree (`FooBar` and
+/// `Foo_Bar` both give `validate_foo_bar`) would generate a module that does not compile; reported as
+/// `VGC0112` on the second type.
+fn name_collisions(db: &dyn Db, prog: &Program, plan: &mut CratePlan) {
+    let mut diags = Vec::new();
+    for m in &plan.modules {
+        let mut seen: std::collections::HashMap<String, &str> = std::collections::HashMap::new();
+        for t in &m.types {
+            if let Some(first) = seen.insert(snake(&t.key.name), &t.key.name)
+                && let Some((decl, file)) = prog.type_decl(db, &t.key)
+            {
+                diags.push(
+                    Diagnostic::error(
+                        Code::UnsupportedType,
+                        format!(
+                            "types {first} and {} both become `validate_{}` in Rust",
+                            t.key.name,
+                            snake(&t.key.name)
+                        ),
+                    )
+                    .at(
+                        file.path(db).clone(),
+                        vgc_ir::db::span_of(db, file, decl.at),
+                    )
+                    .with_hint("rename one of the types"),
+                );
+            }
+        }
+    }
+    plan.diagnostics.extend(diags);
 }
 
 /// A Go package's identity as a salsa key (its import path), for per-module queries.
@@ -186,6 +219,23 @@ pub fn snake(s: &str) -> String {
         }
     }
     o
+}
+
+/// The first unresolved type inside `ty` (itself, or behind pointers, slices and maps), without recursion.
+fn first_unresolved(ty: &Ty) -> Option<(&str, &str)> {
+    let mut stack = vec![ty];
+    while let Some(t) = stack.pop() {
+        match t {
+            Ty::Unresolved(q, n) => return Some((q, n)),
+            Ty::Pointer(i) | Ty::Slice(i) => stack.push(i),
+            Ty::Map(k, v) => {
+                stack.push(v);
+                stack.push(k);
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 fn field_ident(go: &str) -> String {
@@ -538,9 +588,23 @@ impl Lowerer<'_> {
         let (decl, file) = self.prog.type_decl(self.db, k)?;
         let docs = Vec::new();
         if let TypeExpr::Struct(_) = decl.ty {
-            let mut fields = Vec::new();
+            let mut fields: Vec<FieldPlan> = Vec::new();
             for f in &decl.fields {
                 if let Some(fp) = self.field_plan(k, file, f) {
+                    // R33: `URL` and `Url` both become the Rust field `url`.
+                    if let Some(other) = fields.iter().find(|o| o.rust_name == fp.rust_name) {
+                        let msg = format!(
+                            "fields {}.{} and {}.{} both become the Rust field `{}`",
+                            k.name, other.go_name, k.name, fp.go_name, fp.rust_name
+                        );
+                        self.err(
+                            file,
+                            f.at,
+                            Code::UnsupportedType,
+                            msg,
+                            Some("rename one of the fields".into()),
+                        );
+                    }
                     fields.push(fp);
                 }
             }
@@ -813,7 +877,8 @@ impl Lowerer<'_> {
             );
         }
         let (opaque, opaque_elems, opaque_keys) = opacity(&f.tags);
-        if let Ty::Unresolved(q, n) = &ty
+        // R6: also behind pointers, slices and maps (`*metav1.NoSuchType`, `[]NoSuchLocal`).
+        if let Some((q, n)) = first_unresolved(&ty)
             && !opaque
         {
             self.err(file, f.at, Code::Unresolved, format!("field {}.{go_name}: type {q}.{n} cannot be resolved", owner.name), Some("make the package available (go.mod, module cache) or mark the field `+k8s:opaqueType`".into()));
@@ -1571,6 +1636,10 @@ impl Lowerer<'_> {
                     return bad(self, format!("{}: can only be used on list types", what()));
                 }
                 vec![]
+            }
+            // R17: upstream's list-metadata validators refuse a non-list context (`can only be used on list types`).
+            "k8s:unique" | "k8s:listMapKey" | "k8s:customUnique" if !is_list => {
+                return bad(self, format!("{}: can only be used on list types", what()));
             }
             "k8s:unique" | "k8s:listMapKey" | "k8s:opaqueType" | "k8s:customUnique" => vec![],
             // Unions and dependent fields are lowered at the struct level (`struct_level_checks`).

@@ -15,6 +15,7 @@ pub(super) fn lower(src: &str) -> GoFile {
             problems: vec![SyntaxProblem {
                 span: 0..0,
                 message: "the Go grammar could not be loaded".into(),
+                error: true,
             }],
             ..GoFile::default()
         };
@@ -24,6 +25,7 @@ pub(super) fn lower(src: &str) -> GoFile {
             problems: vec![SyntaxProblem {
                 span: 0..src.len(),
                 message: "the Go parser gave up on this file".into(),
+                error: true,
             }],
             ..GoFile::default()
         };
@@ -31,7 +33,7 @@ pub(super) fn lower(src: &str) -> GoFile {
     let root = tree.root_node();
     let mut raw = Vec::new();
     let mut problems = Vec::new();
-    collect_leaves(root, src, &mut raw, &mut problems, &mut (0, usize::MAX));
+    let too_deep = collect_leaves(root, src, &mut raw, &mut problems);
     let groups = group_raw(&raw);
     let idx = CommentIndex::new(&groups);
     let mut l = Lowerer {
@@ -42,6 +44,9 @@ pub(super) fn lower(src: &str) -> GoFile {
     l.file.problems = problems;
     let mut cursor = root.walk();
     for child in root.named_children(&mut cursor) {
+        if too_deep.contains(&child.id()) {
+            continue;
+        }
         match child.kind() {
             "package_clause" => {
                 if let Some(n) = child.named_child(0) {
@@ -58,25 +63,83 @@ pub(super) fn lower(src: &str) -> GoFile {
     l.file
 }
 
-/// Walks every leaf, recording comments (with "is there code before it on this line") and parse problems.
-/// `state` is (non-comment tokens seen, end line of the last non-comment token).
+/// The deepest syntax nesting (tree-sitter levels below the file) of a top-level declaration that vgc lowers.
+/// Deeper declarations are skipped with an error. Go's own parser stops at 100,000 levels
+/// (`go/parser` `maxNestLev`); vgc's later stages (type resolution, lowering, code generation with `syn`) recurse
+/// on type nesting, so the limit is far lower — and still far above real API types, which nest about 12 levels
+/// (`type` → struct → field → `map[string][]*pkg.T`). A level is one syntax node: `[]T` adds one, an anonymous
+/// `struct { F T }` adds three, `(x)` adds one.
+pub const MAX_NESTING: usize = 256;
+
+/// Walks every leaf without recursion (a tree cursor and an explicit depth), recording comments (with "is there
+/// code before it on this line") and parse problems. Returns the ids of the top-level nodes that nest deeper
+/// than [`MAX_NESTING`]: the caller skips them (each is reported once, at its first node beyond the limit).
 fn collect_leaves(
+    root: Node<'_>,
+    src: &str,
+    raw: &mut Vec<RawComment>,
+    problems: &mut Vec<SyntaxProblem>,
+) -> std::collections::HashSet<usize> {
+    let mut too_deep = std::collections::HashSet::new();
+    // (non-comment tokens seen, end line of the last non-comment token)
+    let mut state = (0usize, usize::MAX);
+    let mut cursor = root.walk();
+    let mut depth = 0usize;
+    let mut top = root.id();
+    loop {
+        let node = cursor.node();
+        if depth == 1 {
+            top = node.id();
+        }
+        let descend = visit(node, src, raw, problems, &mut state);
+        if descend && depth >= MAX_NESTING {
+            if too_deep.insert(top) {
+                problems.push(SyntaxProblem {
+                    span: node.start_byte()..node.end_byte(),
+                    message: format!(
+                        "this declaration nests deeper than {MAX_NESTING} syntax levels, vgc's limit; \
+                         it was skipped"
+                    ),
+                    error: true,
+                });
+            }
+        } else if descend && cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        loop {
+            if depth == 0 {
+                return too_deep;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            cursor.goto_parent();
+            depth -= 1;
+        }
+    }
+}
+
+/// Records one node's problem or comment; returns whether its children are to be walked.
+fn visit(
     node: Node<'_>,
     src: &str,
     raw: &mut Vec<RawComment>,
     problems: &mut Vec<SyntaxProblem>,
     state: &mut (usize, usize),
-) {
+) -> bool {
     if node.is_error() {
         problems.push(SyntaxProblem {
             span: node.start_byte()..node.end_byte(),
             message: "could not parse this region; declarations and tags inside it were skipped"
                 .into(),
+            error: false,
         });
     } else if node.is_missing() {
         problems.push(SyntaxProblem {
             span: node.start_byte()..node.start_byte(),
             message: format!("missing `{}`", node.kind()),
+            error: false,
         });
     }
     if node.kind() == "comment" {
@@ -89,19 +152,16 @@ fn collect_leaves(
             after_code_on_line: state.1 == start_line,
             tokens_before: state.0,
         });
-        return;
+        return false;
     }
     if node.child_count() == 0 {
         if node.end_byte() > node.start_byte() {
             state.0 += 1;
             state.1 = node.end_position().row + 1;
         }
-        return;
+        return false;
     }
-    let mut cursor = node.walk();
-    for child in node.children(&mut cursor) {
-        collect_leaves(child, src, raw, problems, state);
-    }
+    true
 }
 
 struct Lowerer<'a> {

@@ -9,6 +9,8 @@
 mod comments;
 mod lower;
 
+pub use lower::MAX_NESTING;
+
 pub use comments::{CommentGroup, CommentLine, group_comments};
 use serde::{Deserialize, Serialize};
 
@@ -50,6 +52,10 @@ pub struct SyntaxProblem {
     pub span: Span,
     /// What went wrong, in words.
     pub message: String,
+    /// An error rather than a warning: vgc cannot honour the file (a declaration beyond
+    /// [`MAX_NESTING`] was skipped). Plain syntax errors are warnings (deviation D5).
+    #[serde(default)]
+    pub error: bool,
 }
 
 /// A type expression, as written.

@@ -111,6 +111,14 @@ fn char_span(src: &str, at: usize) -> Span {
 pub fn parse(src: &str) -> Result<Tag, TagError> {
     let lead = src.len() - src.trim_start().len();
     let text = src.trim();
+    if let Some(at) = chain_too_long(text) {
+        return Err(TagError {
+            message: format!(
+                "more than {MAX_CHAIN} chained tags; vgc's limit (real tags chain at most a few)"
+            ),
+            span: at + lead..at + lead + 2,
+        });
+    }
     let tokens = lexer::lex(text).map(|r| r.map_err(|(l, e, r)| GrammarError::Lex(l, e, r)));
     let result = grammar::LineParser::new().parse(tokens);
     match result {
@@ -124,6 +132,39 @@ pub fn parse(src: &str) -> Result<Tag, TagError> {
             Err(err)
         }
     }
+}
+
+/// The most tags one line may chain (`=+k8s:…`), counting the outermost. Upstream `codetags` has no limit; vgc
+/// has one because every later stage (checks, lowering, generated wrappers) nests once per link, and generated
+/// code grows with the product of the levels. Real tags chain at most four or five (`ifEnabled` → `item` →
+/// `eachVal` → a validator).
+pub const MAX_CHAIN: usize = 32;
+
+/// The offset of the first `=+` beyond [`MAX_CHAIN`] links, if the line chains more tags than that (`=+` inside
+/// strings does not count).
+fn chain_too_long(text: &str) -> Option<usize> {
+    if text.matches("=+").count() < MAX_CHAIN {
+        return None;
+    }
+    let mut links = 1;
+    let mut prev_eq = None;
+    for t in lexer::lex(text) {
+        let Ok((l, tok, _)) = t else {
+            return None;
+        };
+        match tok {
+            Token::Plus if prev_eq.is_some() => {
+                links += 1;
+                if links > MAX_CHAIN {
+                    return prev_eq;
+                }
+                prev_eq = None;
+            }
+            Token::Eq => prev_eq = Some(l),
+            _ => prev_eq = None,
+        }
+    }
+    None
 }
 
 fn convert_error(src: &str, e: ParseError<usize, Token<'_>, GrammarError>) -> TagError {
