@@ -7,6 +7,7 @@ pub mod ircache;
 pub mod manifest;
 pub mod render;
 pub mod sys;
+pub mod target;
 pub mod unitcache;
 pub mod watch;
 

@@ -144,6 +144,7 @@ fn conformance_packages_match_expectations_and_upstream() {
         check_only: false,
         custom_stub: false,
         no_cache: false,
+        rustfmt: false,
     });
     let shown: Vec<String> = out
         .diagnostics

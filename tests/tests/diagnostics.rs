@@ -16,6 +16,7 @@ fn run(dir: &Path) -> String {
         check_only: false,
         custom_stub: false,
         no_cache: false,
+        rustfmt: false,
     };
     let out = vgc::build(&req);
     let prefix = format!("{}/", dir.display());

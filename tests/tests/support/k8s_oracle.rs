@@ -369,6 +369,7 @@ pub(crate) fn random_k8s_objects_agree(
             check_only: true,
             custom_stub: false,
             no_cache: false,
+            rustfmt: false,
         },
         &vgc::LintSettings::default(),
     )
@@ -385,6 +386,7 @@ pub(crate) fn random_k8s_objects_agree(
                     check_only: true,
                     custom_stub: false,
                     no_cache: false,
+                    rustfmt: false,
                 },
                 &vgc::LintSettings::default(),
             )
