@@ -19,22 +19,37 @@ use vgc_parser::tags::{Scalar, Tag};
 
 const NOLINT: &str = "k8s:validation-gen-nolint";
 
-/// Runs every lint rule. `extra_roots` are the `--roots` criteria (as for `vgc build`).
+/// Runs every lint rule: [`upstream`] and [`vgc_rules`]. `extra_roots` are the `--roots` criteria (as for
+/// `vgc build`).
 #[must_use]
 pub fn lint(db: &dyn Db, prog: &Program, extra_roots: &[String]) -> Vec<Diagnostic> {
-    let mut l = Linter {
-        db,
-        prog,
-        diags: Vec::new(),
-        linted: HashSet::new(),
-        transitive: HashMap::new(),
-    };
+    let mut diags = upstream(db, prog, extra_roots);
+    diags.extend(vgc_rules(db, prog));
+    diags
+}
+
+/// Upstream validation-gen's own lint (`VGC0301`–`VGC0303`: `alphaBetaPrefix`, `validationStability`,
+/// `requiredAndOptional` of `lint_rules.go`), errors in every command, as upstream's generation stops with
+/// `lint failed:` on them: over each root type of the target packages (with `extra_roots`), recursing into the
+/// types of members, elements, keys and values in any package, each type once, skipping packages and types
+/// tagged `+k8s:validation-gen-nolint`.
+#[must_use]
+pub fn upstream(db: &dyn Db, prog: &Program, extra_roots: &[String]) -> Vec<Diagnostic> {
+    let mut l = Linter::new(db, prog);
     let roots = types::all_roots(db, prog, extra_roots, &mut Vec::new());
     for r in &roots {
         if !l.package_nolint(&r.pkg) {
             l.lint_type(r);
         }
     }
+    l.diags
+}
+
+/// vgc's own lint rules (`VGC0310`–`VGC0318`, warnings unless `vgc.toml` says otherwise): per-file rules over
+/// every declaration of the target packages, then option-name spelling across the program. `vgc lint` only.
+#[must_use]
+pub fn vgc_rules(db: &dyn Db, prog: &Program) -> Vec<Diagnostic> {
+    let mut l = Linter::new(db, prog);
     for p in prog.packages.values().filter(|p| p.target) {
         for f in &p.files {
             l.file_rules(&p.path, *f);
@@ -112,7 +127,17 @@ fn level_name(s: Stability) -> &'static str {
     }
 }
 
-impl Linter<'_> {
+impl<'a> Linter<'a> {
+    fn new(db: &'a dyn Db, prog: &'a Program) -> Self {
+        Self {
+            db,
+            prog,
+            diags: Vec::new(),
+            linted: HashSet::new(),
+            transitive: HashMap::new(),
+        }
+    }
+
     fn span(&self, file: SourceFile, at: u32) -> std::ops::Range<usize> {
         vgc_ir::db::span_of(self.db, file, at)
     }

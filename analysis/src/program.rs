@@ -137,7 +137,8 @@ fn skip_dir(name: &str) -> bool {
     name.starts_with('.') || name.starts_with('_') || name == "testdata" || name == "vendor"
 }
 
-/// Loads the module containing `path` (a module root or a package directory inside one) into `db`: discovers
+/// Loads the module containing `path` (an absolute module root, package directory inside one — the packages in
+/// and below it are targets — or `.go` file — its package is the only target) into `db`: discovers
 /// its packages ([`discover`]), creates or updates the [`Workspace`] input ([`sync`]) and returns the derived
 /// [`Program`] with the discovery diagnostics. Calling it again on the same database after files changed reuses
 /// every unchanged file and package input, so only queries over what changed re-run.
@@ -265,8 +266,9 @@ fn known_files(db: &dyn Db) -> std::collections::HashMap<String, SourceFile> {
         .collect()
 }
 
-/// Discovers the module containing `path`: target packages are the directories under `path` holding non-test
-/// `.go` files; every import referenced by a type expression is loaded read-only, transitively, through
+/// Discovers the module containing `path` (absolute; the nearest `go.mod` among its `ancestors()` is the main
+/// module): target packages are the directories under `path` holding non-test `.go` files, or, when `path` is a
+/// `.go` file, its directory alone; every import referenced by a type expression is loaded read-only, transitively, through
 /// `go.mod`, `vendor/` and the module cache. A file whose path and text equal a file of the database's current
 /// [`Workspace`] keeps that input (so its parse and IR are reused); others get new inputs.
 ///
@@ -280,37 +282,62 @@ pub fn discover(
     stamps: &mut Stamps,
 ) -> Result<(Discovered, Vec<Diagnostic>), Vec<Diagnostic>> {
     let known = known_files(db);
-    let path = path.trim_end_matches('/').to_string();
+    let given = path;
+    let trimmed = path.trim_end_matches('/');
+    let path = if trimmed.is_empty() { "/" } else { trimmed };
+    // A `.go` file selects its own package only; a directory, the packages in and below it.
+    let (path, single) = if !sys.is_dir(path)
+        && std::path::Path::new(path)
+            .extension()
+            .is_some_and(|e| e == "go")
+        && sys.read_file(path).is_ok()
+    {
+        let dir = std::path::Path::new(path)
+            .parent()
+            .and_then(std::path::Path::to_str)
+            .unwrap_or("/");
+        (dir.to_string(), true)
+    } else {
+        (path.to_string(), false)
+    };
     if !sys.is_dir(&path) {
         return Err(vec![
-            Diagnostic::error(Code::Io, format!("{path}: not a directory or not readable"))
-                .with_hint("pass a Go module root or a package directory"),
+            Diagnostic::error(
+                Code::Io,
+                format!("{given}: not a directory or not readable"),
+            )
+            .with_hint("pass a Go module root, a package directory or a .go file"),
         ]);
     }
-    let mut root = path.clone();
-    let gomod_text = loop {
-        if let Ok(t) = sys.read_file(&format!("{root}/go.mod")) {
-            break t;
-        }
-        match root.rfind('/') {
-            Some(i) if i > 0 => root.truncate(i),
-            _ => {
-                return Err(vec![
-                    Diagnostic::error(
-                        Code::Io,
-                        format!("{path}: no go.mod found in it or any parent"),
-                    )
-                    .with_hint("vgc builds Go modules; run it on a directory inside one"),
-                ]);
-            }
-        }
+    // The nearest `go.mod` in the path's ancestors (the path is absolute when it comes from the command line).
+    let found_mod = std::path::Path::new(&path).ancestors().find_map(|d| {
+        let d = d.to_str().filter(|d| !d.is_empty())?;
+        let file = if d.ends_with('/') {
+            format!("{d}go.mod")
+        } else {
+            format!("{d}/go.mod")
+        };
+        sys.read_file(&file).ok().map(|t| (d.to_string(), t))
+    });
+    let Some((root, gomod_text)) = found_mod else {
+        return Err(vec![
+            Diagnostic::error(
+                Code::Io,
+                format!("{given}: no go.mod found in it or any parent"),
+            )
+            .with_hint("vgc builds Go modules; run it on a directory inside one"),
+        ]);
     };
     let gomod = parse_go_mod(&gomod_text);
     let mut found: IndexMap<String, DiscoveredPackage> = IndexMap::new();
     let mut diags = Vec::new();
     // Target packages.
     let mut dirs = Vec::new();
-    collect_dirs(sys, &path, &mut dirs, &mut diags);
+    if single {
+        dirs.push(path.clone());
+    } else {
+        collect_dirs(sys, &path, &mut dirs, &mut diags);
+    }
     // Read every target package's files first, then parse them all at once (in parallel where the database
     // can), then index each package.
     let read: Vec<(String, Vec<SourceFile>)> = dirs

@@ -287,7 +287,8 @@ pub fn gen_config(
 
 /// The root types of every target package (sorted per package, packages in program order), with each package's
 /// `+k8s:validation-gen` settings plus `extra_roots` (`--roots`). Unknown criteria become `VGC0005` errors in
-/// `diags`.
+/// `diags`, and a criterion that selects no type in any enabled target package a `VGC0005` warning (a misspelt
+/// field or suffix would otherwise go unnoticed).
 pub fn all_roots(
     db: &dyn Db,
     prog: &Program,
@@ -295,12 +296,19 @@ pub fn all_roots(
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<TypeKey> {
     let mut roots = Vec::new();
+    let mut selected = vec![false; extra_roots.len()];
+    let mut enabled = false;
     for (path, p) in &prog.packages {
         if !p.target {
             continue;
         }
         let mut cfg = gen_config(db, prog, path, diags);
-        for c in extra_roots {
+        enabled |= !cfg.disabled;
+        for (i, c) in extra_roots.iter().enumerate() {
+            let mut only = GenConfig::default();
+            if !cfg.disabled && add_criterion(&mut only, c) && !selected[i] {
+                selected[i] = !roots_of(db, prog, path, &only).is_empty();
+            }
             if !cfg.disabled && !add_criterion(&mut cfg, c) {
                 diags.push(
                     Diagnostic::error(
@@ -312,6 +320,18 @@ pub fn all_roots(
             }
         }
         roots.extend(roots_of(db, prog, path, &cfg));
+    }
+    for (c, _) in extra_roots.iter().zip(selected).filter(|(_, s)| !s) {
+        let mut only = GenConfig::default();
+        if enabled && add_criterion(&mut only, c) {
+            diags.push(
+                Diagnostic::warning(
+                    Code::GeneratorConfig,
+                    format!("root criterion {c:?} (--roots) selects no type in any target package"),
+                )
+                .with_hint("check the spelling: `TypesWithField=` names a Go field (e.g. `TypeMeta`), `TypesWithSuffix=` the end of a type name"),
+            );
+        }
     }
     roots
 }

@@ -68,7 +68,8 @@ impl vgc_ir::Db for Database {
 /// What to build.
 #[derive(Debug, Clone)]
 pub struct BuildRequest {
-    /// A Go module root or package directory.
+    /// A Go module root or package directory (targets: the packages in and below it) or a `.go` file (target:
+    /// its package), absolute — the CLI resolves what the user typed with [`crate::target::resolve`].
     pub path: String,
     /// Output directory for the generated crate (`None`: check only).
     pub out: Option<PathBuf>,
@@ -82,11 +83,17 @@ pub struct BuildRequest {
     pub check_only: bool,
     /// Also write a stub `src/custom.rs` for `+k8s:customValidation` functions when that file does not exist.
     pub custom_stub: bool,
-    /// Neither read nor write the formatting cache (`--no-cache`): every file is formatted by rustfmt.
+    /// Neither read nor write the formatting cache (`--no-cache`): every module is generated (and, with
+    /// `rustfmt`, formatted) afresh.
     pub no_cache: bool,
     /// Replace files in the way of an output even when vgc did not generate them (`--force`); without it such a
     /// file is an error naming it ([`crate::output::may_write`]).
     pub force: bool,
+    /// Format the generated `.rs` files with rustfmt (`--rustfmt`) instead of keeping the in-process prettyplease
+    /// output. Off by default: prettyplease output depends on nothing but vgc's version, while rustfmt's depends on
+    /// the toolchain installed. A rustfmt run that fails, times out or returns text that does not parse leaves the
+    /// prettyplease text of that file.
+    pub rustfmt: bool,
 }
 
 impl BuildRequest {
@@ -103,6 +110,7 @@ impl BuildRequest {
             custom_stub: false,
             no_cache: false,
             force: false,
+            rustfmt: false,
         }
     }
 }
@@ -143,7 +151,7 @@ pub struct BuildOutcome {
     /// Generated module files of the previous build that this build no longer generates (a package disappeared),
     /// removed from the output directory.
     pub removed: usize,
-    /// Wall time per pipeline phase, in order (`load`, `check`, `lower`, `codegen`, `format`, `write`), for
+    /// Wall time per pipeline phase, in order (`load`, `check`, `lower`, `lint`, `codegen`, `format`, `write`), for
     /// `--timings`.
     pub timings: Vec<(&'static str, std::time::Duration)>,
 }
@@ -224,6 +232,11 @@ fn analyze(
     let plan = vgc_lowering::crate_plan(db).clone();
     out.timings.push(("lower", clock.elapsed()));
     diags.extend(plan.diagnostics.iter().cloned());
+    // Upstream's own lint (VGC0301–0303): its generation stops with `lint failed` on these, so every command
+    // reports them as errors (`docs/lint.md`).
+    clock = std::time::Instant::now();
+    diags.extend(vgc_analysis::lint::upstream(db, &prog, &req.extra_roots));
+    out.timings.push(("lint", clock.elapsed()));
     // Diagnostics from read-only packages' lowering are kept: their tags apply too.
     sort_diagnostics(&mut diags);
     out.diagnostics = diags;
@@ -290,7 +303,8 @@ pub fn lint(req: &BuildRequest, settings: &LintSettings) -> BuildOutcome {
     };
     // Suppressions (`vgc:ignore`) and fixes read any file.
     add_sources(&db, &prog, &mut out, |_| true);
-    let mut diags = vgc_analysis::lint::lint(&db, &prog, &req.extra_roots);
+    // `analyze` already ran upstream's rules (VGC0301–0303); add vgc's.
+    let mut diags = vgc_analysis::lint::vgc_rules(&db, &prog);
     let drift = vgc_lowering::drift::drift(&db, &prog, &plan, &settings.exceptions);
     diags.extend(drift.diagnostics);
     out.drift = drift.groups;
@@ -336,7 +350,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
         Err(out) => return *out,
     };
     let clock = std::time::Instant::now();
-    let key = request_key(req);
+    let key = format!("{} {}", request_key(req), formatter(req));
     if let Some(m) = Manifest::load(dir, &mut notes)
         && m.up_to_date(&key, &OsSystem, dir)
     {
@@ -350,7 +364,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     let manifest_check = clock.elapsed();
     // A rebuild over an existing formatting cache formats only changed items, through one rustfmt process: find
     // the toolchain's rustfmt and start it now, on the other core, while loading and lowering run.
-    if dir.join(crate::format::FMT_CACHE_FILE).is_file() {
+    if req.rustfmt && dir.join(crate::format::FMT_CACHE_FILE).is_file() {
         std::thread::spawn(|| {
             crate::format::resolve_rustfmt();
             crate::format::prespawn_rustfmt();
@@ -540,11 +554,14 @@ impl Session {
                 .out
                 .as_deref()
                 .filter(|_| !req.no_cache)
-                .map(|d| FmtCache::load(d, &mut out.notes)),
+                .map(|d| FmtCache::load(d, req.rustfmt, &mut out.notes)),
         };
         // Modules whose generation key matches the cache and whose file is untouched (or, warm, whose key matches
         // the last build's) are neither generated nor formatted.
-        let keys = vgc_codegen::module_keys(&self.db, &crate::manifest::tool_fingerprint());
+        let keys = vgc_codegen::module_keys(
+            &self.db,
+            &format!("{} {}", crate::manifest::tool_fingerprint(), formatter(req)),
+        );
         let reused = match (&cache, req.out.as_deref()) {
             _ if warm => keys
                 .iter()
@@ -595,6 +612,7 @@ impl Session {
                     previous.extend(c.paths().cloned());
                 }
                 out.fmt_cache_hits = format_all(
+                    req.rustfmt,
                     &mut files,
                     cache.as_mut(),
                     req.out.as_deref(),
@@ -647,7 +665,10 @@ impl Session {
                 && !dir.join("src/custom.rs").exists()
                 && let Some(mut stub) = vgc_codegen::custom_stub(&plan, &opts)
             {
-                if let Some(formatted) = rustfmt(&stub.contents) {
+                if req.rustfmt
+                    && let Some(formatted) = rustfmt(&stub.contents)
+                    && syn::parse_file(&formatted).is_ok()
+                {
                     stub.contents = formatted;
                 }
                 out.files.push(stub);
@@ -694,6 +715,16 @@ fn write_output(
     crate::output::commit(dir, &writes, &removes)
         .map_err(|e| format!("{}: cannot write the output: {e}", dir.display()))?;
     Ok((writes.len(), removes.len()))
+}
+
+/// The formatter a request's output comes from, as part of every cache key (output formatted one way is never
+/// reused for the other).
+fn formatter(req: &BuildRequest) -> &'static str {
+    if req.rustfmt {
+        "rustfmt"
+    } else {
+        "prettyplease"
+    }
 }
 
 /// The process exit code for an outcome: 2 for usage or IO failures (nothing could be loaded, an output could

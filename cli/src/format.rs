@@ -1,4 +1,10 @@
-//! Formatting generated Rust with rustfmt, incrementally.
+//! Formatting generated Rust, incrementally.
+//!
+//! By default generated code keeps the formatting codegen gives it in-process (prettyplease, as prost-build
+//! does), so output bytes depend on vgc's version only — never on whether or which rustfmt is installed. With
+//! `--rustfmt` ([`crate::BuildRequest::rustfmt`]) every file goes through rustfmt as described below; a rustfmt
+//! run that fails or exceeds [`RUSTFMT_TIMEOUT`] leaves the prettyplease text, and a file whose rustfmt output does
+//! not parse (`syn`) is kept as prettyplease printed it (and nothing of it is memoised or cached).
 //!
 //! Codegen prints every module one *unit* at a time (the header, then each top-level item; see
 //! [`GeneratedFile::chunks`]). Top-level items are separated by no blank line, so rustfmt of a whole file equals
@@ -43,22 +49,41 @@ struct Entry {
 #[derive(Debug, Default)]
 pub struct FmtCache {
     entries: BTreeMap<String, Entry>,
+    /// The formatter the entries come from (rustfmt, or prettyplease only).
+    rustfmt: bool,
+}
+
+/// The cache's first line: vgc's version and the formatter.
+fn version_line(rustfmt: bool) -> String {
+    format!(
+        "{FMT_CACHE_VERSION} {}",
+        if rustfmt { "rustfmt" } else { "prettyplease" }
+    )
 }
 
 impl FmtCache {
-    /// Reads the cache of `dir`; problems become `notes` and an empty cache.
-    pub fn load(dir: &Path, notes: &mut Vec<String>) -> Self {
+    /// Reads the cache of `dir` for a build formatting with rustfmt or not; problems become `notes` and an empty
+    /// cache. A cache written for the other formatter is silently empty (switching is not a problem).
+    pub fn load(dir: &Path, rustfmt: bool, notes: &mut Vec<String>) -> Self {
         let file = dir.join(FMT_CACHE_FILE);
+        let empty = Self {
+            entries: BTreeMap::new(),
+            rustfmt,
+        };
         let Ok(text) = std::fs::read_to_string(&file) else {
-            return Self::default();
+            return empty;
         };
         let mut lines = text.lines();
-        if lines.next() != Some(FMT_CACHE_VERSION) {
+        let first = lines.next();
+        if first == Some(&version_line(!rustfmt)) {
+            return empty;
+        }
+        if first != Some(&version_line(rustfmt)) {
             notes.push(format!(
                 "{}: written by another vgc version; rebuilt",
                 file.display()
             ));
-            return Self::default();
+            return empty;
         }
         let mut entries = BTreeMap::new();
         for l in lines {
@@ -71,11 +96,11 @@ impl FmtCache {
                         "{}: unreadable; ignored and rebuilt",
                         file.display()
                     ));
-                    return Self::default();
+                    return empty;
                 }
             }
         }
-        Self { entries }
+        Self { entries, rustfmt }
     }
 
     /// Paths of the files the cache describes (the previous build's `.rs` outputs).
@@ -103,7 +128,7 @@ impl FmtCache {
 
     /// Writes the cache into `dir`. Failing to write it is not an error (it is an optimisation).
     pub fn save(&self, dir: &Path) {
-        let mut text = String::from(FMT_CACHE_VERSION);
+        let mut text = version_line(self.rustfmt);
         for (p, e) in &self.entries {
             let units: Vec<String> = e.units.iter().map(|(h, n)| format!("{h}:{n}")).collect();
             text.push_str(&format!(
@@ -172,9 +197,11 @@ fn units_of(f: &GeneratedFile) -> Vec<&str> {
 /// [`FmtCache::reuse`] and are final already. `keys` are the files' generation keys, recorded for the next
 /// build. With `recover`, the units of the previous output are first read back from disk (a fresh process;
 /// a live session has them in `memo`). Updates `memo` and `cache` to this build's units. Returns the number of
-/// `.rs` files that needed no rustfmt run.
+/// `.rs` files that needed no rustfmt run. Without `use_rustfmt`, every unit keeps its prettyplease text (the
+/// cache still records the files, so unchanged modules are not generated again).
 #[allow(clippy::too_many_arguments)] // each is one independent source of reuse
 pub fn format_all(
+    use_rustfmt: bool,
     files: &mut [GeneratedFile],
     cache: Option<&mut FmtCache>,
     dir: Option<&Path>,
@@ -238,6 +265,7 @@ pub fn format_all(
     // with none are formatted whole.
     let mut partial = Vec::new();
     let mut whole = Vec::new();
+    let mut whole_ks = Vec::new();
     let mut hits = 0;
     for (k, &i) in rs.iter().enumerate() {
         let known = unit_hashes[k]
@@ -250,7 +278,19 @@ pub fn format_all(
             partial.push(k);
         } else {
             whole.push(i);
+            whole_ks.push(k);
         }
+    }
+    if !use_rustfmt {
+        let mut fresh = UnitMemo::new();
+        for &k in partial.iter().chain(&whole_ks) {
+            for (h, u) in unit_hashes[k].iter().zip(units_of(&files[rs[k]])) {
+                fresh.entry(h.clone()).or_insert_with(|| u.to_string());
+            }
+        }
+        memo.extend(fresh);
+        partial.clear();
+        whole.clear();
     }
     let fresh_partial: Vec<(String, String)> = partial
         .par_iter()
@@ -267,9 +307,32 @@ pub fn format_all(
     memo.extend(fresh_partial);
     let fresh_whole = format_batched(files, &whole, dir);
     memo.extend(fresh_whole);
-    // Assemble every file from its units; a unit rustfmt could not format keeps its prettyplease text.
+    // Assemble every file from its units. A file with a unit rustfmt could not format (failed, timed out, not
+    // installed), or whose rustfmt output does not parse, keeps its prettyplease text whole, and nothing of it is
+    // memoised or cached: the next build tries rustfmt again.
+    let parses: Vec<bool> = rs
+        .par_iter()
+        .enumerate()
+        .map(|(k, &i)| {
+            !use_rustfmt || {
+                // Every unit formatted by rustfmt, and the whole parses: else the file stays as generated.
+                unit_hashes[k].iter().all(|h| memo.contains_key(h)) && {
+                    let text: String = units_of(&files[i])
+                        .into_iter()
+                        .zip(&unit_hashes[k])
+                        .map(|(u, h)| memo.get(h).map_or(u, String::as_str))
+                        .collect();
+                    syn::parse_file(&text).is_ok()
+                }
+            }
+        })
+        .collect();
     let mut fresh = UnitMemo::new();
     for (k, &i) in rs.iter().enumerate() {
+        if !parses[k] {
+            // The generated text as it is; no cache entry, no memo: the next build tries rustfmt again.
+            continue;
+        }
         let units: Vec<String> = units_of(&files[i])
             .into_iter()
             .zip(&unit_hashes[k])
@@ -487,8 +550,10 @@ fn format_batched(
                         .stdin(std::process::Stdio::null())
                         .stdout(std::process::Stdio::null())
                         .stderr(std::process::Stdio::null())
-                        .status()
-                        .is_ok_and(|st| st.success())
+                        .spawn()
+                        .ok()
+                        .and_then(wait_or_kill)
+                        .is_some_and(|st| st.success())
                 })
             })
             .collect();
@@ -577,20 +642,42 @@ pub fn rustfmt(src: &str) -> Option<String> {
     feed_rustfmt(spawn_rustfmt()?, src)
 }
 
-/// Writes `src` to a started rustfmt's stdin, closes it, and returns the formatted text (`None` on failure).
+/// How long one rustfmt process may run before it is killed (its files then keep their prettyplease text).
+pub const RUSTFMT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// Waits for `child` at most [`RUSTFMT_TIMEOUT`]; kills it when the time is up. `None` on timeout or error.
+fn wait_or_kill(mut child: std::process::Child) -> Option<std::process::ExitStatus> {
+    use wait_timeout::ChildExt as _;
+    match child.wait_timeout(RUSTFMT_TIMEOUT) {
+        Ok(Some(status)) => Some(status),
+        _ => {
+            let _ = child.kill();
+            let _ = child.wait();
+            None
+        }
+    }
+}
+
+/// Writes `src` to a started rustfmt's stdin, closes it, and returns the formatted text (`None` on failure or
+/// after [`RUSTFMT_TIMEOUT`]).
 fn feed_rustfmt(mut child: std::process::Child, src: &str) -> Option<String> {
-    use std::io::Write as _;
-    let Some(mut stdin) = child.stdin.take() else {
+    use std::io::{Read as _, Write as _};
+    let (Some(mut stdin), Some(mut stdout)) = (child.stdin.take(), child.stdout.take()) else {
         let _ = child.kill();
         let _ = child.wait();
         return None;
     };
     let text = src.to_string();
     let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
-    let output = child.wait_with_output().ok()?;
+    let reader = std::thread::spawn(move || {
+        let mut out = Vec::new();
+        stdout.read_to_end(&mut out).map(|_| out)
+    });
+    let status = wait_or_kill(child);
+    let out = reader.join().ok()?.ok()?;
     writer.join().ok()?.ok()?;
-    if output.status.success() {
-        String::from_utf8(output.stdout).ok()
+    if status?.success() {
+        String::from_utf8(out).ok()
     } else {
         None
     }

@@ -8,6 +8,7 @@ pub mod manifest;
 pub mod output;
 pub mod render;
 pub mod sys;
+pub mod target;
 pub mod unitcache;
 pub mod watch;
 

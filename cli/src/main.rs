@@ -21,7 +21,8 @@ struct Cli {
 /// Options shared by `vgc build` and `vgc watch`.
 #[derive(clap::Args)]
 struct BuildArgs {
-    /// Go module root or package directory (default: the bundled example API).
+    /// Go module root, package directory (with the packages below it; `DIR/...` alike) or `.go` file (its package
+    /// only). Default: the current directory.
     path: Option<String>,
     /// Output directory for the generated crate.
     #[arg(long, default_value = "out/vgc-generated")]
@@ -29,10 +30,11 @@ struct BuildArgs {
     /// Name of the generated crate.
     #[arg(long, default_value = "vgc-generated")]
     crate_name: String,
-    /// Path of the vgc-runtime crate for the generated Cargo.toml (default: this checkout's runtime/).
+    /// Path of a vgc-runtime checkout for the generated Cargo.toml, written as given (a relative path is relative
+    /// to the output directory). Default: vgc-runtime from crates.io at the version this vgc generates code for.
     #[arg(long)]
     runtime_path: Option<String>,
-    /// crates.io version of vgc-runtime instead of a path.
+    /// Version requirement of vgc-runtime on crates.io (default: the version this vgc generates code for).
     #[arg(long, conflicts_with = "runtime_path")]
     runtime_version: Option<String>,
     /// Print diagnostics one per line (`file:line:col: severity[CODE]: message`).
@@ -44,16 +46,21 @@ struct BuildArgs {
     custom_stub: bool,
     /// Extra root criterion for every enabled package (`*`, `TypesWithField=F`, `TypesWithSuffix=S`), as an
     /// activating package would add (repeatable).
-    #[arg(long = "roots")]
+    #[arg(long = "roots", value_parser = root_criterion)]
     roots: Vec<String>,
-    /// Do not use the caches (`.vgc/` in the output directory): rustfmt every file.
+    /// Do not use the caches (`.vgc/` in the output directory): generate (and format) every module afresh.
     #[arg(long)]
     no_cache: bool,
     /// Replace files in the way of the output even when vgc did not generate them (without it, such a file is an
     /// error naming it).
     #[arg(long)]
     force: bool,
-    /// Print the wall time of each phase (load, check, lower, codegen, format, write) on stderr.
+    /// Format the generated code with the `rustfmt` on PATH (timeout 60 s per process; output that does not
+    /// parse is discarded) instead of vgc's built-in formatting (prettyplease), whose bytes depend on nothing
+    /// installed.
+    #[arg(long)]
+    rustfmt: bool,
+    /// Print the wall time of each phase (load, check, lower, lint, codegen, format, write) on stderr.
     #[arg(long)]
     timings: bool,
 }
@@ -76,7 +83,8 @@ enum Command {
     },
     /// Lint tags: every `vgc check` diagnostic plus upstream's lint rules and vgc's (see docs/diagnostics.md).
     Lint {
-        /// Go module root or package directory (default: the bundled example API).
+        /// Go module root, package directory (with the packages below it; `DIR/...` alike) or `.go` file (its
+        /// package only). Default: the current directory.
         path: Option<String>,
         /// Output format.
         #[arg(long, value_enum, default_value = "human")]
@@ -98,13 +106,14 @@ enum Command {
         #[arg(long)]
         exceptions: Option<String>,
         /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
-        #[arg(long = "roots")]
+        #[arg(long = "roots", value_parser = root_criterion)]
         roots: Vec<String>,
     },
     /// Print the cross-field dependency graph (unions, modes, dependent fields, list keys, items, subfields,
     /// options, typedefs, type references) on stdout.
     Graph {
-        /// Go module root or package directory (default: the bundled example API).
+        /// Go module root, package directory (with the packages below it; `DIR/...` alike) or `.go` file (its
+        /// package only). Default: the current directory.
         path: Option<String>,
         /// Output format.
         #[arg(long, value_enum, default_value = "dot")]
@@ -125,13 +134,14 @@ enum Command {
         #[arg(long)]
         depth: Option<usize>,
         /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
-        #[arg(long = "roots")]
+        #[arg(long = "roots", value_parser = root_criterion)]
         roots: Vec<String>,
     },
     /// Generate documentation: the static site (tag reference, diagnostics, API reference per package, offline
     /// search) into `--out`, or one reference on stdout.
     Docs {
-        /// Go module root or package directory (default: the bundled example API).
+        /// Go module root, package directory (with the packages below it; `DIR/...` alike) or `.go` file (its
+        /// package only). Default: the current directory.
         path: Option<String>,
         /// What to produce.
         #[arg(long, value_enum, default_value = "site")]
@@ -144,18 +154,19 @@ enum Command {
         #[arg(long)]
         templates: Option<String>,
         /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
-        #[arg(long = "roots")]
+        #[arg(long = "roots", value_parser = root_criterion)]
         roots: Vec<String>,
     },
     /// Check tags only; write nothing.
     Check {
-        /// Go module root or package directory (default: the bundled example API).
+        /// Go module root, package directory (with the packages below it; `DIR/...` alike) or `.go` file (its
+        /// package only). Default: the current directory.
         path: Option<String>,
         /// Print diagnostics one per line.
         #[arg(long)]
         short: bool,
         /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
-        #[arg(long = "roots")]
+        #[arg(long = "roots", value_parser = root_criterion)]
         roots: Vec<String>,
     },
 }
@@ -197,9 +208,31 @@ enum Format {
     Sarif,
 }
 
-fn default_example() -> String {
-    let here = env!("CARGO_MANIFEST_DIR");
-    format!("{}/examples/api", here.trim_end_matches("/cli"))
+/// Parses a `--roots` value: `*`, `TypesWithField=<GoField>` or `TypesWithSuffix=<suffix>` (upstream's
+/// `+k8s:validation-gen` values, `false` aside); anything else is a usage error (exit 2).
+fn root_criterion(s: &str) -> Result<String, String> {
+    let ok = s == "*"
+        || s.strip_prefix("TypesWithField=").is_some_and(|f| {
+            f.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+                && f.chars().all(|c| c.is_alphanumeric() || c == '_')
+        })
+        || s.strip_prefix("TypesWithSuffix=")
+            .is_some_and(|x| !x.is_empty());
+    if ok {
+        Ok(s.to_string())
+    } else {
+        Err("expected `*`, `TypesWithField=<GoField>` or `TypesWithSuffix=<suffix>`".into())
+    }
+}
+
+/// Resolves a `PATH` argument ([`vgc::target::resolve`]); on failure prints the error and returns exit code 2.
+fn target(path: Option<String>) -> Result<String, ExitCode> {
+    vgc::target::resolve(path.as_deref()).map_err(|e| {
+        let _ = writeln!(std::io::stderr().lock(), "error: {e}");
+        ExitCode::from(2)
+    })
 }
 
 #[allow(clippy::too_many_arguments)] // one per command-line option
@@ -214,7 +247,10 @@ fn run_lint(
     roots: Vec<String>,
 ) -> ExitCode {
     let start = Instant::now();
-    let path = path.unwrap_or_else(default_example);
+    let path = match target(path) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
     let mut stderr = std::io::stderr().lock();
     let cfg = match vgc::config::settings_for(
         std::path::Path::new(&path),
@@ -237,6 +273,7 @@ fn run_lint(
         custom_stub: false,
         no_cache: false,
         force: false,
+        rustfmt: false,
     };
     let mut outcome = vgc::lint(&req, &cfg.lint);
     if fix {
@@ -297,17 +334,14 @@ fn run_lint(
     ExitCode::SUCCESS
 }
 
-/// Checks and lowers `path` (the bundled example by default) for commands that read the plan; on errors, prints
+/// Checks and lowers `path` (the current directory by default) for commands that read the plan; on errors, prints
 /// them in short form and returns the exit code.
 fn analyzed(
     path: Option<String>,
     roots: Vec<String>,
     stderr: &mut impl std::io::Write,
 ) -> Result<vgc::BuildOutcome, ExitCode> {
-    let outcome = build(&BuildRequest::check(
-        path.unwrap_or_else(default_example),
-        roots,
-    ));
+    let outcome = build(&BuildRequest::check(target(path)?, roots));
     if outcome.errors() > 0 || outcome.stats.packages == 0 {
         let text = render::text(&outcome.diagnostics, &outcome.sources, true);
         let _ = stderr.write_all(text.as_bytes());
@@ -414,19 +448,16 @@ fn run_docs(
     ExitCode::SUCCESS
 }
 
-/// The build request of `vgc build` / `vgc watch` options.
-fn build_request(a: BuildArgs) -> BuildRequest {
+/// The build request of `vgc build` / `vgc watch` options (exit code 2 when the path cannot be used).
+fn build_request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
     let runtime = match (a.runtime_path, a.runtime_version) {
         (_, Some(v)) => RuntimeDep::Version(v),
         (Some(p), None) => RuntimeDep::Path(p),
-        (None, None) => RuntimeDep::Path(format!(
-            "{}/runtime",
-            env!("CARGO_MANIFEST_DIR").trim_end_matches("/cli")
-        )),
+        (None, None) => RuntimeDep::published(),
     };
     let out = std::path::absolute(&a.out).unwrap_or_else(|_| a.out.into());
-    BuildRequest {
-        path: a.path.unwrap_or_else(default_example),
+    Ok(BuildRequest {
+        path: target(a.path)?,
         out: Some(out),
         crate_name: a.crate_name,
         runtime,
@@ -435,7 +466,8 @@ fn build_request(a: BuildArgs) -> BuildRequest {
         custom_stub: a.custom_stub,
         no_cache: a.no_cache,
         force: a.force,
-    }
+        rustfmt: a.rustfmt,
+    })
 }
 
 fn main() -> ExitCode {
@@ -481,7 +513,10 @@ fn main() -> ExitCode {
         Command::Build(args) => {
             let timings = args.timings;
             let short = args.short;
-            (build_request(args), short, timings)
+            match build_request(args) {
+                Ok(req) => (req, short, timings),
+                Err(code) => return code,
+            }
         }
         Command::Watch {
             build,
@@ -489,8 +524,12 @@ fn main() -> ExitCode {
             max_rebuilds,
         } => {
             let (short, timings) = (build.short, build.timings);
+            let request = match build_request(build) {
+                Ok(req) => req,
+                Err(code) => return code,
+            };
             let opts = vgc::watch::WatchOptions {
-                request: build_request(build),
+                request,
                 short,
                 timings,
                 debounce: std::time::Duration::from_millis(debounce_ms),
@@ -499,11 +538,10 @@ fn main() -> ExitCode {
             };
             return ExitCode::from(vgc::watch::run(&opts, &mut std::io::stderr().lock()));
         }
-        Command::Check { path, short, roots } => (
-            BuildRequest::check(path.unwrap_or_else(default_example), roots),
-            short,
-            false,
-        ),
+        Command::Check { path, short, roots } => match target(path) {
+            Ok(path) => (BuildRequest::check(path, roots), short, false),
+            Err(code) => return code,
+        },
     };
     let outcome = build(&req);
     let mut stderr = std::io::stderr().lock();

@@ -59,13 +59,20 @@ pub fn relevant(path: &Path, out: Option<&Path>) -> bool {
 /// Returns the exit code:
 /// 0 when watching ended normally, 2 when the path cannot be watched.
 pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
-    crate::format::resolve_rustfmt();
+    let rustfmt = opts.request.rustfmt;
+    if rustfmt {
+        crate::format::resolve_rustfmt();
+    }
     let mut session = Session::default();
     let start = Instant::now();
     let outcome = session.build(&opts.request);
     report(err, opts, "initial build", &outcome, start.elapsed());
-    crate::format::prespawn_rustfmt();
-    let root = match std::path::absolute(&opts.request.path) {
+    if rustfmt {
+        crate::format::prespawn_rustfmt();
+    }
+    // A `.go` file as the build path: watch its package directory.
+    let watched = crate::target::dir_of(&opts.request.path);
+    let root = match std::path::absolute(watched) {
         Ok(p) => p,
         Err(e) => {
             let _ = writeln!(err, "error: {}: {e}", opts.request.path);
@@ -135,7 +142,7 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
         };
         let start = Instant::now();
         // Spelled as discovery spells them (under the request's path as given), so known files are recognised.
-        let base = opts.request.path.trim_end_matches('/');
+        let base = watched.trim_end_matches('/');
         let changed: Vec<String> = paths
             .iter()
             .map(|p| match p.strip_prefix(&root) {
@@ -145,7 +152,9 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
             .collect();
         let outcome = session.build_after(&opts.request, &changed);
         report(err, opts, &trigger, &outcome, start.elapsed());
-        crate::format::prespawn_rustfmt();
+        if rustfmt {
+            crate::format::prespawn_rustfmt();
+        }
         rebuilds += 1;
     }
     0

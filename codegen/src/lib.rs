@@ -23,6 +23,10 @@ pub struct GeneratedFile {
     pub chunks: Vec<usize>,
 }
 
+/// The `vgc-runtime` version whose API this codegen emits calls to: the default version requirement of generated
+/// crates ([`RuntimeDep::published`]). Kept equal to `runtime/Cargo.toml`'s version (a unit test checks it).
+pub const RUNTIME_VERSION: &str = "0.1.0";
+
 /// How the generated crate depends on `vgc-runtime`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RuntimeDep {
@@ -30,6 +34,39 @@ pub enum RuntimeDep {
     Path(String),
     /// A crates.io version requirement.
     Version(String),
+}
+
+impl RuntimeDep {
+    /// The default: `vgc-runtime` from crates.io at [`RUNTIME_VERSION`] — portable, no path of the generating
+    /// machine in the output (use `[patch.crates-io]` to build against a checkout).
+    #[must_use]
+    pub fn published() -> Self {
+        Self::Version(RUNTIME_VERSION.to_string())
+    }
+}
+
+#[cfg(test)]
+mod runtime_version_tests {
+    #[test]
+    fn runtime_version_is_the_runtime_crates() {
+        let manifest = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../runtime/Cargo.toml"
+        ))
+        .expect("runtime/Cargo.toml");
+        let workspace =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.toml"))
+                .expect("Cargo.toml");
+        let version = if manifest.contains("version.workspace = true") {
+            workspace
+        } else {
+            manifest
+        };
+        assert!(
+            version.contains(&format!("\nversion = \"{}\"\n", super::RUNTIME_VERSION)),
+            "RUNTIME_VERSION differs from runtime/Cargo.toml's version"
+        );
+    }
 }
 
 /// Options for crate generation.

@@ -17,7 +17,7 @@ pub mod validate;
 pub use field::{BadValue, Error, ErrorList, ErrorListExt, ErrorType, Path, StabilityLevel};
 pub use operation::{Operation, OperationType};
 
-/// Validation of a generated type (DESIGN.md §4).
+/// Validation of a generated type: what every generated `Validate` impl provides.
 pub trait Validate {
     /// Appends the errors of `self` (compared with `old` on update) under `path` to `errs`.
     fn validate_into(

@@ -145,6 +145,7 @@ fn conformance_packages_match_expectations_and_upstream() {
         custom_stub: false,
         no_cache: false,
         force: false,
+        rustfmt: false,
     });
     let shown: Vec<String> = out
         .diagnostics

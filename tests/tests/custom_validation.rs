@@ -47,6 +47,7 @@ fn custom_validation_is_a_compile_time_contract() {
         custom_stub: false,
         no_cache: false,
         force: false,
+        rustfmt: false,
     };
     let built = vgc::build(&req);
     assert_eq!(vgc::exit_code(&built), 0, "{:?}", built.diagnostics);

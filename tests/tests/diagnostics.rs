@@ -17,6 +17,7 @@ fn run(dir: &Path) -> String {
         custom_stub: false,
         no_cache: false,
         force: false,
+        rustfmt: false,
     };
     let out = vgc::build(&req);
     let prefix = format!("{}/", dir.display());

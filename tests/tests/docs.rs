@@ -190,6 +190,7 @@ fn every_tag_example_builds_and_its_generated_rust_compiles() {
         custom_stub: true,
         no_cache: false,
         force: false,
+        rustfmt: false,
     });
     let shown: Vec<String> = out
         .diagnostics

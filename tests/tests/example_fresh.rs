@@ -1,5 +1,5 @@
 //! Golden check: the committed `tests/example-generated` crate is exactly what `vgc build` generates for
-//! `examples/api` now (regenerate with `cargo run -p vgc -- build --out tests/example-generated --crate-name
+//! `examples/api` now (regenerate with `cargo run -p vgc -- build examples/api --rustfmt --out tests/example-generated --crate-name
 //! vgc-example-generated --runtime-path ../../runtime` and review the diff). With that crate's own tests this
 //! proves the generated code compiles warning-free (CI runs clippy -D warnings on it) and behaves.
 
@@ -23,6 +23,7 @@ fn generated_example_is_fresh() {
         custom_stub: false,
         no_cache: false,
         force: false,
+        rustfmt: true,
     };
     let out = vgc::build(&req);
     assert_eq!(out.errors(), 0, "{:?}", out.diagnostics);

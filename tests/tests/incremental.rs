@@ -251,6 +251,7 @@ fn event_log_comment_edit_reruns_no_analysis_and_tag_edit_regenerates_one_module
         out: Some(fresh_out.clone()),
         no_cache: true,
         force: false,
+        rustfmt: true,
         ..req.clone()
     });
     assert_eq!(vgc::exit_code(&fresh), 0);
@@ -310,6 +311,7 @@ fn session_over_a_cached_build_regenerates_only_the_edited_module() {
     let fresh = vgc::build(&BuildRequest {
         no_cache: true,
         force: false,
+        rustfmt: true,
         ..request(&api, &fresh_out)
     });
     assert_eq!(vgc::exit_code(&fresh), 0);
@@ -366,6 +368,7 @@ fn one_shot_rebuild_after_an_edit_matches_a_fresh_build() {
             out: Some(dir.clone()),
             no_cache: true,
             force: false,
+            rustfmt: true,
             ..req.clone()
         });
         assert_eq!(vgc::exit_code(&o), 0);
@@ -480,6 +483,7 @@ fn edit_referring_to_a_new_package_falls_back_to_full_discovery() {
         out: Some(tmp.path().join("fresh")),
         no_cache: true,
         force: false,
+        rustfmt: true,
         ..req.clone()
     });
     assert_eq!(second.plan, fresh.plan);

@@ -90,7 +90,8 @@ fn real_k8s_api_end_to_end() {
         path: api_dir.clone(),
         out: Some(generated.clone()),
         crate_name: "k8s-generated".into(),
-        runtime: RuntimeDep::Path(root.join("runtime").to_string_lossy().into_owned()),
+        // The default, portable dependency (`vgc-runtime = "<version>"`); the harness patches it to this checkout.
+        runtime: RuntimeDep::published(),
         // kubernetes/kubernetes activates every group/version with TypesWithField=TypeMeta from its internal
         // packages (`+k8s:validation-gen-input=k8s.io/api/...`); k8s.io/api's own doc.go files activate less.
         extra_roots: vec!["TypesWithField=TypeMeta".into()],
@@ -100,6 +101,7 @@ fn real_k8s_api_end_to_end() {
         custom_stub: true,
         no_cache: false,
         force: false,
+        rustfmt: false,
     };
     // Start from a fresh stub so a changed k8s.io/api cannot leave a stale one behind.
     let _ = std::fs::remove_file(generated.join("src/custom.rs"));
@@ -143,7 +145,20 @@ fn real_k8s_api_end_to_end() {
         out.stats, out.tag_lines
     );
 
-    // Harness crate: depends on the generated crate, runs e2e/real.rs.
+    // The generated crate holds no path of this machine: it builds from a copy in another directory, with
+    // vgc-runtime taken from this checkout through `[patch.crates-io]` (the harness's).
+    let manifest = std::fs::read_to_string(generated.join("Cargo.toml")).expect("Cargo.toml");
+    assert!(
+        manifest.contains(&format!(
+            "\nvgc-runtime = \"{}\"\n",
+            vgc_codegen::RUNTIME_VERSION
+        )),
+        "{manifest}"
+    );
+    let moved = e2e.join("k8s-generated-moved");
+    let _ = std::fs::remove_dir_all(&moved);
+    copy_sources(&generated, &moved);
+    // Harness crate: depends on the moved generated crate, runs e2e/real.rs.
     let harness = e2e.join("harness");
     std::fs::create_dir_all(harness.join("tests")).expect("mkdir harness");
     // The random phase below writes `src/bin/run_cases.rs`; start without a stale one.
@@ -152,8 +167,9 @@ fn real_k8s_api_end_to_end() {
     std::fs::write(
         harness.join("Cargo.toml"),
         format!(
-            "[package]\nname = \"k8s-e2e-harness\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\nk8s-generated = {{ path = {:?} }}\nvgc-runtime = {{ path = {:?} }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n",
-            generated.to_string_lossy(),
+            "[package]\nname = \"k8s-e2e-harness\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\nk8s-generated = {{ path = {:?} }}\nvgc-runtime = {{ path = {:?} }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n\n[patch.crates-io]\nvgc-runtime = {{ path = {:?} }}\n",
+            moved.to_string_lossy(),
+            runtime.to_string_lossy(),
             runtime.to_string_lossy()
         ),
     )
@@ -203,4 +219,22 @@ fn real_k8s_api_end_to_end() {
 
     // Random objects through upstream-generated Go and vgc-generated Rust.
     k8s_oracle::random_k8s_objects_agree(Path::new(&api_dir), &version, &out.plan, &harness);
+}
+
+/// Copies the generated crate's sources (`Cargo.toml`, `src/`) from `from` to `to`, leaving vgc's caches behind.
+fn copy_sources(from: &Path, to: &Path) {
+    fn walk(from: &Path, to: &Path) {
+        std::fs::create_dir_all(to).expect("mkdir");
+        for e in std::fs::read_dir(from).expect("read_dir").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(&p, &to.join(e.file_name()));
+            } else {
+                std::fs::copy(&p, to.join(e.file_name())).expect("copy");
+            }
+        }
+    }
+    std::fs::create_dir_all(to).expect("mkdir");
+    std::fs::copy(from.join("Cargo.toml"), to.join("Cargo.toml")).expect("copy Cargo.toml");
+    walk(&from.join("src"), &to.join("src"));
 }

@@ -16,6 +16,7 @@ fn request(path: &Path) -> BuildRequest {
         custom_stub: false,
         no_cache: false,
         force: false,
+        rustfmt: true,
     }
 }
 

@@ -1,4 +1,4 @@
-//! DESIGN.md: "validating a valid object performs no heap allocation". A counting global allocator measures the
+//! Runtime invariant (ARCHITECTURE.md, runtime/): "validating a valid object performs no heap allocation". A counting global allocator measures the
 //! allocations made while validating valid objects (create and update); the expected count is exactly zero.
 
 use std::alloc::{GlobalAlloc, Layout, System};

@@ -38,5 +38,6 @@ pub(crate) fn request(path: &Path, out: &Path) -> BuildRequest {
         custom_stub: false,
         no_cache: false,
         force: false,
+        rustfmt: true,
     }
 }

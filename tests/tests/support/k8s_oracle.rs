@@ -370,6 +370,7 @@ pub(crate) fn random_k8s_objects_agree(
             custom_stub: false,
             no_cache: false,
             force: false,
+            rustfmt: false,
         },
         &vgc::LintSettings::default(),
     )
@@ -387,6 +388,7 @@ pub(crate) fn random_k8s_objects_agree(
                     custom_stub: false,
                     no_cache: false,
                     force: false,
+                    rustfmt: false,
                 },
                 &vgc::LintSettings::default(),
             )

@@ -1,0 +1,194 @@
+//! A new user's first commands, run through the built `vgc` binary as a user runs it: in a Go module of their
+//! own (a temporary directory), with no `PATH`, `.`, `..`, a package directory, `./...` and a file. Each run must
+//! read that module — the summary counts its packages and the diagnostics name its files — and nothing else
+//! (vgc has no path of the machine it was built on compiled in).
+
+use std::path::Path;
+use std::process::Command;
+
+/// A module `example.com/shop` with two packages: `apis/v1` (a bad tag in `types.go`) and `apis/v1/sub` (a good
+/// one), so the package count tells which packages a run selected.
+fn module() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let write = |rel: &str, text: &str| {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
+    };
+    write("go.mod", "module example.com/shop\n\ngo 1.23\n");
+    write(
+        "apis/v1/types.go",
+        "// +k8s:validation-gen=*\npackage v1\n\ntype Order struct {\n\t// +k8s:requird\n\tName string `json:\"name\"`\n}\n",
+    );
+    write(
+        "apis/v1/sub/types.go",
+        "// +k8s:validation-gen=*\npackage sub\n\ntype Item struct {\n\t// +k8s:optional\n\tName string `json:\"name,omitempty\"`\n}\n",
+    );
+    dir
+}
+
+/// Runs `vgc check [arg]` in `cwd` and returns (exit code, stderr).
+fn check(cwd: &Path, arg: Option<&str>) -> (Option<i32>, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_vgc"));
+    cmd.arg("check").arg("--short").current_dir(cwd);
+    if let Some(a) = arg {
+        cmd.arg(a);
+    }
+    let out = cmd.output().expect("vgc runs");
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn summary_packages(stderr: &str) -> usize {
+    let line = stderr
+        .lines()
+        .find(|l| l.starts_with("vgc: ") && l.contains(" packages, "))
+        .unwrap_or_else(|| panic!("no summary line in {stderr}"));
+    line["vgc: ".len()..]
+        .split(' ')
+        .next()
+        .and_then(|n| n.parse().ok())
+        .expect("package count")
+}
+
+#[test]
+fn every_spelling_of_path_reads_the_users_module() {
+    let m = module();
+    let root = std::fs::canonicalize(m.path()).expect("canonical");
+    let v1 = root.join("apis/v1");
+    let bad = format!("{}:5:6: error[VGC0102]", v1.join("types.go").display());
+    // (working directory, argument, packages selected, whether apis/v1 with its bad tag is among them)
+    let cases: [(&Path, Option<&str>, usize, bool); 8] = [
+        (&root, None, 2, true),
+        (&root, Some("."), 2, true),
+        (&root, Some("./..."), 2, true),
+        (&root, Some("apis/v1"), 2, true),
+        (&root, Some("apis/v1/types.go"), 1, true),
+        (&v1, Some("."), 2, true),
+        (&v1.join("sub"), Some(".."), 2, true),
+        (&v1.join("sub"), None, 1, false),
+    ];
+    for (cwd, arg, packages, has_bad) in cases {
+        let (code, err) = check(cwd, arg);
+        let what = format!("`vgc check {}` in {}", arg.unwrap_or(""), cwd.display());
+        assert_eq!(summary_packages(&err), packages, "{what}:\n{err}");
+        assert_eq!(
+            err.lines()
+                .any(|l| l.starts_with(&bad) && l.contains("k8s:requird")),
+            has_bad,
+            "{what}:\n{err}"
+        );
+        assert_eq!(code, Some(if has_bad { 1 } else { 0 }), "{what}:\n{err}");
+    }
+}
+
+#[test]
+fn a_directory_outside_any_module_or_a_missing_path_is_a_usage_error() {
+    let empty = tempfile::tempdir().expect("tempdir");
+    let (code, err) = check(empty.path(), None);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("no go.mod found in it or any parent"), "{err}");
+    let (code, err) = check(empty.path(), Some("nope"));
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.starts_with("error: nope: "), "{err}");
+    std::fs::write(empty.path().join("notes.txt"), "").expect("write");
+    let (code, err) = check(empty.path(), Some("notes.txt"));
+    assert_eq!(code, Some(2), "{err}");
+    assert_eq!(err, "error: notes.txt: not a directory or a .go file\n");
+}
+
+#[test]
+fn build_without_a_path_in_an_empty_directory_writes_nothing() {
+    let empty = tempfile::tempdir().expect("tempdir");
+    let out = Command::new(env!("CARGO_BIN_EXE_vgc"))
+        .arg("build")
+        .current_dir(empty.path())
+        .output()
+        .expect("vgc runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!empty.path().join("out").exists());
+}
+
+/// Writes a one-package module whose `Order.Name` has a validation but says neither optional nor required
+/// (upstream's `requiredAndOptional` lint), with `doc_extra` in its `doc.go`.
+fn lint_module(doc_extra: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    std::fs::write(root.join("go.mod"), "module example.com/shop\n\ngo 1.23\n").expect("go.mod");
+    std::fs::create_dir_all(root.join("v1")).expect("mkdir");
+    std::fs::write(
+        root.join("v1/doc.go"),
+        format!("// +k8s:validation-gen=*\n{doc_extra}package v1\n"),
+    )
+    .expect("doc.go");
+    std::fs::write(
+        root.join("v1/types.go"),
+        "package v1\n\ntype Order struct {\n\t// +k8s:maxLength=10\n\tName string `json:\"name\"`\n}\n",
+    )
+    .expect("types.go");
+    dir
+}
+
+#[test]
+fn generation_refuses_what_upstreams_lint_refuses() {
+    let m = lint_module("");
+    let (code, err) = check(m.path(), None);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.lines().any(|l| l.ends_with(
+            "v1/types.go:5:2: error[VGC0303]: field Name: field with validation must have +k8s:optional, +k8s:required or +k8s:forbidden"
+        )),
+        "{err}"
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_vgc"))
+        .args(["build", "--out", "gen"])
+        .current_dir(m.path())
+        .output()
+        .expect("vgc runs");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        !m.path().join("gen/Cargo.toml").exists() && !m.path().join("gen/src").exists(),
+        "nothing is generated"
+    );
+    // `+k8s:validation-gen-nolint` opts the package out, as upstream.
+    let m = lint_module("// +k8s:validation-gen-nolint\n");
+    let (code, err) = check(m.path(), None);
+    assert_eq!(code, Some(0), "{err}");
+}
+
+#[test]
+fn root_criteria_are_checked() {
+    let m = lint_module("// +k8s:validation-gen-nolint\n");
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_vgc"))
+            .arg("check")
+            .args(args)
+            .current_dir(m.path())
+            .output()
+            .expect("vgc runs");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, err) = run(&["--roots", "TypesWith=TypeMeta"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("invalid value 'TypesWith=TypeMeta' for '--roots <ROOTS>'"),
+        "{err}"
+    );
+    let (code, err) = run(&["--roots", "TypesWithField="]);
+    assert_eq!(code, Some(2), "{err}");
+    let (code, err) = run(&["--short", "--roots", "TypesWithField=Nope"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        err.contains("warning[VGC0005]: root criterion \"TypesWithField=Nope\" (--roots) selects no type in any target package"),
+        "{err}"
+    );
+    let (code, err) = run(&["--short", "--roots", "TypesWithSuffix=Order"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(!err.contains("VGC0005"), "{err}");
+}

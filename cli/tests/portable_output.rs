@@ -1,0 +1,133 @@
+//! Generated output depends on nothing of the machine that generates it: the same bytes with and without
+//! `rustfmt` on `PATH` (vgc formats in-process unless `--rustfmt` is asked for), `vgc-runtime` by version rather
+//! than by a path, and the crate builds from a copy in another directory with the runtime taken from this
+//! checkout through `[patch.crates-io]`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf()
+}
+
+/// Runs `vgc build examples/api --out OUT [extra]` with `PATH` set to `path_env`.
+fn build(out: &Path, path_env: &std::ffi::OsStr, extra: &[&str]) {
+    let o = Command::new(env!("CARGO_BIN_EXE_vgc"))
+        .arg("build")
+        .arg(workspace_root().join("examples/api"))
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .env("PATH", path_env)
+        .output()
+        .expect("vgc runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// The crate's sources (`Cargo.toml`, `src/**`) by relative path.
+fn sources(dir: &Path) -> BTreeMap<String, String> {
+    fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
+        for e in std::fs::read_dir(dir).expect("read_dir").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(base, &p, out);
+            } else {
+                let rel = p
+                    .strip_prefix(base)
+                    .expect("under base")
+                    .display()
+                    .to_string();
+                out.insert(rel, std::fs::read_to_string(&p).expect("read"));
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    out.insert(
+        "Cargo.toml".to_string(),
+        std::fs::read_to_string(dir.join("Cargo.toml")).expect("Cargo.toml"),
+    );
+    walk(dir, &dir.join("src"), &mut out);
+    out
+}
+
+#[test]
+fn output_bytes_do_not_depend_on_rustfmt_being_installed() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let no_tools = tempfile::tempdir().expect("empty PATH dir");
+    let with = tmp.path().join("with-rustfmt");
+    let without = tmp.path().join("without-rustfmt");
+    build(&with, &std::env::var_os("PATH").unwrap_or_default(), &[]);
+    build(&without, no_tools.path().as_os_str(), &[]);
+    let a = sources(&with);
+    let b = sources(&without);
+    assert_eq!(a.keys().collect::<Vec<_>>(), b.keys().collect::<Vec<_>>());
+    for (path, text) in &a {
+        assert!(
+            text == &b[path],
+            "{path} differs with and without rustfmt on PATH"
+        );
+    }
+    // By version, never by a path of this machine.
+    let manifest = &a["Cargo.toml"];
+    assert!(
+        manifest.contains(&format!(
+            "\nvgc-runtime = \"{}\"\n",
+            vgc_codegen::RUNTIME_VERSION
+        )),
+        "{manifest}"
+    );
+    let root = workspace_root().display().to_string();
+    let tmp_s = tmp.path().display().to_string();
+    for (path, text) in &a {
+        assert!(
+            !text.contains(&root) && !text.contains(&tmp_s),
+            "{path} holds a path of this machine"
+        );
+    }
+    // `--rustfmt` without rustfmt installed: the build still succeeds with the built-in formatting.
+    let asked = tmp.path().join("asked-rustfmt-absent");
+    build(&asked, no_tools.path().as_os_str(), &["--rustfmt"]);
+    assert_eq!(sources(&asked), b);
+}
+
+#[test]
+fn the_generated_crate_builds_from_a_copy_with_the_runtime_patched_in() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let generated = tmp.path().join("generated");
+    build(
+        &generated,
+        &std::env::var_os("PATH").unwrap_or_default(),
+        &[],
+    );
+    // Move the sources elsewhere (no cache, nothing else comes along).
+    let moved = tmp.path().join("elsewhere/crate");
+    for (rel, text) in sources(&generated) {
+        let p = moved.join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
+    }
+    std::fs::remove_dir_all(&generated).expect("remove the original");
+    let mut manifest = std::fs::read_to_string(moved.join("Cargo.toml")).expect("Cargo.toml");
+    manifest.push_str(&format!(
+        "\n[workspace]\n\n[patch.crates-io]\nvgc-runtime = {{ path = {:?} }}\n",
+        workspace_root().join("runtime").display().to_string()
+    ));
+    std::fs::write(moved.join("Cargo.toml"), manifest).expect("write");
+    let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("portable-target");
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["build", "--quiet", "--manifest-path"])
+        .arg(moved.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", &target)
+        .env("RUSTFLAGS", "-D warnings")
+        .output()
+        .expect("nested cargo runs");
+    assert!(
+        out.status.success(),
+        "the moved crate does not build:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
