@@ -9,7 +9,6 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use vgc::driver::{BuildOutcome, BuildRequest};
-use vgc_codegen::RuntimeDep;
 
 /// The pinned upstream module whose `output_tests` are checked.
 const CODE_GENERATOR: &str = "k8s.io/code-generator@v0.37.2";
@@ -23,14 +22,8 @@ fn root() -> PathBuf {
 
 fn check(path: &Path) -> BuildOutcome {
     vgc::build(&BuildRequest {
-        path: path.to_string_lossy().into_owned(),
-        out: None,
-        crate_name: "accounting".into(),
-        runtime: RuntimeDep::Path(root().join("runtime").to_string_lossy().into_owned()),
-        extra_roots: Vec::new(),
-        check_only: true,
-        custom_stub: false,
         no_cache: true,
+        ..BuildRequest::check(path.to_string_lossy(), Vec::new())
     })
 }
 
@@ -94,8 +87,17 @@ fn upstream_output_tests_tags_are_all_accounted_for() {
     let others: Vec<String> = out
         .diagnostics
         .iter()
-        .filter(|d| !(d.code.as_str() == "VGC0102" && d.message.contains("k8s:validation:Required")))
-        .map(|d| format!("{} {}: {}", d.code.as_str(), d.file.clone().unwrap_or_default(), d.message))
+        .filter(|d| {
+            !(d.code.as_str() == "VGC0102" && d.message.contains("k8s:validation:Required"))
+        })
+        .map(|d| {
+            format!(
+                "{} {}: {}",
+                d.code.as_str(),
+                d.file.clone().unwrap_or_default(),
+                d.message
+            )
+        })
         .collect();
     assert!(others.is_empty(), "{others:#?}");
     assert_accounted("output_tests", &out);
