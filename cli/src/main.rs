@@ -16,6 +16,29 @@ use vgc_codegen::RuntimeDep;
 struct Cli {
     #[command(subcommand)]
     cmd: Command,
+    /// Upstream profile: the Kubernetes release whose validation-gen to match (1.35, 1.36, 1.37, 1.38; default:
+    /// `vgc.toml` `[upstream] version`, else detected from go.mod's k8s.io/apimachinery or k8s.io/api version,
+    /// else the newest). See docs/upstream.md.
+    #[arg(long, global = true, value_name = "VERSION")]
+    upstream: Option<String>,
+}
+
+/// The upstream profile chosen for `path` by `--upstream` or `vgc.toml` (`config`: `--config`), `None` to detect
+/// it; a bad choice is printed and turned into exit code 2.
+fn upstream_choice(
+    path: &str,
+    flag: Option<&str>,
+    config: Option<&str>,
+) -> Result<Option<vgc_ir::profile::Selected>, ExitCode> {
+    vgc::config::upstream_for(
+        std::path::Path::new(path),
+        flag,
+        config.map(std::path::Path::new),
+    )
+    .map_err(|e| {
+        let _ = writeln!(std::io::stderr(), "error: {e}");
+        ExitCode::from(2)
+    })
 }
 
 /// Options shared by `vgc build` and `vgc watch`.
@@ -96,6 +119,10 @@ enum Command {
         /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
         #[arg(long = "roots")]
         roots: Vec<String>,
+        /// Which rules run: `all`, or `upstream` (only upstream validation-gen's rules of the profile in force,
+        /// VGC0301–VGC0305; tag and type errors are still reported).
+        #[arg(long, value_parser = ["all", "upstream"], default_value = "all")]
+        rules: String,
     },
     /// Print the cross-field dependency graph (unions, modes, dependent fields, list keys, items, subfields,
     /// options, typedefs, type references) on stdout.
@@ -208,11 +235,17 @@ fn run_lint(
     config: Option<String>,
     exceptions: Option<String>,
     roots: Vec<String>,
+    upstream: Option<String>,
+    upstream_only: bool,
 ) -> ExitCode {
     let start = Instant::now();
     let path = path.unwrap_or_else(default_example);
+    let upstream = match upstream_choice(&path, upstream.as_deref(), config.as_deref()) {
+        Ok(u) => u,
+        Err(code) => return code,
+    };
     let mut stderr = std::io::stderr().lock();
-    let cfg = match vgc::config::settings_for(
+    let mut cfg = match vgc::config::settings_for(
         std::path::Path::new(&path),
         config.as_deref().map(std::path::Path::new),
         exceptions.as_deref().map(std::path::Path::new),
@@ -223,6 +256,7 @@ fn run_lint(
             return ExitCode::from(2);
         }
     };
+    cfg.lint.upstream_only = upstream_only;
     let req = BuildRequest {
         path: path.clone(),
         out: None,
@@ -232,6 +266,7 @@ fn run_lint(
         check_only: true,
         custom_stub: false,
         no_cache: false,
+        upstream,
     };
     let mut outcome = vgc::lint(&req, &cfg.lint);
     if fix {
@@ -276,11 +311,12 @@ fn run_lint(
     }
     let _ = writeln!(
         stderr,
-        "vgc lint: {} packages, {} warnings, {} errors in {:.2}s",
+        "vgc lint: {} packages, {} warnings, {} errors in {:.2}s{}",
         outcome.stats.packages,
         outcome.warnings(),
         outcome.errors(),
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        profile_suffix(&outcome)
     );
     let code = vgc::exit_code(&outcome);
     if code != 0 {
@@ -297,12 +333,12 @@ fn run_lint(
 fn analyzed(
     path: Option<String>,
     roots: Vec<String>,
+    upstream: Option<String>,
     stderr: &mut impl std::io::Write,
 ) -> Result<vgc::BuildOutcome, ExitCode> {
-    let outcome = build(&BuildRequest::check(
-        path.unwrap_or_else(default_example),
-        roots,
-    ));
+    let mut req = BuildRequest::check(path.unwrap_or_else(default_example), roots);
+    req.upstream = upstream_choice(&req.path, upstream.as_deref(), None)?;
+    let outcome = build(&req);
     if outcome.errors() > 0 || outcome.stats.packages == 0 {
         let text = render::text(&outcome.diagnostics, &outcome.sources, true);
         let _ = stderr.write_all(text.as_bytes());
@@ -316,6 +352,7 @@ fn run_graph(
     format: GraphFormat,
     filter: vgc_lowering::graph::Filter,
     roots: Vec<String>,
+    upstream: Option<String>,
 ) -> ExitCode {
     use vgc_lowering::graph;
     let mut stderr = std::io::stderr().lock();
@@ -329,7 +366,7 @@ fn run_graph(
             return ExitCode::from(2);
         }
     }
-    let outcome = match analyzed(path, roots, &mut stderr) {
+    let outcome = match analyzed(path, roots, upstream, &mut stderr) {
         Ok(o) => o,
         Err(code) => return code,
     };
@@ -345,9 +382,10 @@ fn run_graph(
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
     let _ = writeln!(
         stderr,
-        "vgc graph: {} nodes, {} edges",
+        "vgc graph: {} nodes, {} edges{}",
         g.nodes.len(),
-        g.edges.len()
+        g.edges.len(),
+        profile_suffix(&outcome)
     );
     ExitCode::SUCCESS
 }
@@ -358,6 +396,7 @@ fn run_docs(
     out: String,
     templates: Option<String>,
     roots: Vec<String>,
+    upstream: Option<String>,
 ) -> ExitCode {
     let mut stderr = std::io::stderr().lock();
     let mut stdout = std::io::stdout().lock();
@@ -388,7 +427,7 @@ fn run_docs(
             }
         },
     };
-    let outcome = match analyzed(path, roots, &mut stderr) {
+    let outcome = match analyzed(path, roots, upstream, &mut stderr) {
         Ok(o) => o,
         Err(code) => return code,
     };
@@ -402,9 +441,10 @@ fn run_docs(
     }
     let _ = writeln!(
         stderr,
-        "vgc docs: wrote {} files to {}",
+        "vgc docs: wrote {} files to {}{}",
         files.len(),
-        dir.display()
+        dir.display(),
+        profile_suffix(&outcome)
     );
     ExitCode::SUCCESS
 }
@@ -429,12 +469,23 @@ fn build_request(a: BuildArgs) -> BuildRequest {
         check_only: false,
         custom_stub: a.custom_stub,
         no_cache: a.no_cache,
+        upstream: None,
     }
+}
+
+/// `" (upstream 1.38: detected from go.mod k8s.io/apimachinery v0.38.0-alpha.2)"` for the summary lines.
+fn profile_suffix(outcome: &vgc::BuildOutcome) -> String {
+    outcome
+        .profile
+        .as_ref()
+        .map(|p| format!(" (upstream {}: {})", p.version, p.why))
+        .unwrap_or_default()
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let start = Instant::now();
+    let upstream = cli.upstream;
     let (req, short, timings) = match cli.cmd {
         Command::Docs {
             path,
@@ -442,7 +493,7 @@ fn main() -> ExitCode {
             out,
             templates,
             roots,
-        } => return run_docs(path, format, out, templates, roots),
+        } => return run_docs(path, format, out, templates, roots, upstream),
         Command::Graph {
             path,
             format,
@@ -460,7 +511,7 @@ fn main() -> ExitCode {
                 edges,
                 depth,
             };
-            return run_graph(path, format, filter, roots);
+            return run_graph(path, format, filter, roots, upstream);
         }
         Command::Lint {
             path,
@@ -471,7 +522,21 @@ fn main() -> ExitCode {
             config,
             exceptions,
             roots,
-        } => return run_lint(path, format, short, fix, deny, config, exceptions, roots),
+            rules,
+        } => {
+            return run_lint(
+                path,
+                format,
+                short,
+                fix,
+                deny,
+                config,
+                exceptions,
+                roots,
+                upstream,
+                rules == "upstream",
+            );
+        }
         Command::Build(args) => {
             let timings = args.timings;
             let short = args.short;
@@ -483,8 +548,13 @@ fn main() -> ExitCode {
             max_rebuilds,
         } => {
             let (short, timings) = (build.short, build.timings);
+            let mut request = build_request(build);
+            request.upstream = match upstream_choice(&request.path, upstream.as_deref(), None) {
+                Ok(u) => u,
+                Err(code) => return code,
+            };
             let opts = vgc::watch::WatchOptions {
-                request: build_request(build),
+                request,
                 short,
                 timings,
                 debounce: std::time::Duration::from_millis(debounce_ms),
@@ -499,6 +569,11 @@ fn main() -> ExitCode {
             false,
         ),
     };
+    let mut req = req;
+    req.upstream = match upstream_choice(&req.path, upstream.as_deref(), None) {
+        Ok(u) => u,
+        Err(code) => return code,
+    };
     let outcome = build(&req);
     let mut stderr = std::io::stderr().lock();
     let text = render::text(&outcome.diagnostics, &outcome.sources, short);
@@ -506,7 +581,7 @@ fn main() -> ExitCode {
     let s = outcome.stats;
     let _ = writeln!(
         stderr,
-        "vgc: {} packages, {} types, {} tags ({} lowered, {} not lowered yet), {} checks generated, {} warnings, {} errors in {:.2}s",
+        "vgc: {} packages, {} types, {} tags ({} lowered, {} not lowered yet), {} checks generated, {} warnings, {} errors in {:.2}s{}",
         s.packages,
         s.types,
         s.tags,
@@ -515,7 +590,8 @@ fn main() -> ExitCode {
         s.checks,
         outcome.warnings(),
         outcome.errors(),
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        profile_suffix(&outcome)
     );
     for n in &outcome.notes {
         let _ = writeln!(stderr, "note: {n}");

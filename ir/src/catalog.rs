@@ -603,7 +603,7 @@ pub static TAGS: &[TagSpec] = &[
             non_error: true,
         },
         L,
-        "The field may be unset; when unset, its other checks are skipped.",
+        "The field may be unset; when unset, its other checks are skipped. On a non-pointer struct field it is documentation only (no check) in the 1.38 profile (kubernetes#136779) and an error before.",
     ),
     tag(
         "k8s:required",
@@ -614,7 +614,7 @@ pub static TAGS: &[TagSpec] = &[
         Stable,
         SC,
         L,
-        "The field must be set.",
+        "The field must be set. On a non-pointer struct field (never nil) it is documentation only (no check; the struct's own rules still run) in the 1.38 profile (kubernetes#136779) and an error before.",
     ),
     TagSpec {
         ..tag(

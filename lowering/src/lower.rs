@@ -1242,6 +1242,13 @@ impl Lowerer<'_> {
         let is_map = matches!(shape, Shape::Map);
         Ok(match tag.name.as_str() {
             "k8s:required" | "k8s:optional" | "k8s:forbidden" => {
+                // upstream 1.38 (kubernetes#136779): documentation only on non-pointer structs, no check.
+                if matches!(shape, Shape::Struct(false))
+                    && tag.name != "k8s:forbidden"
+                    && vgc_ir::profile::upstream(self.db).requiredness_on_value_structs()
+                {
+                    return Ok(Vec::new());
+                }
                 if matches!(shape, Shape::Struct(false)) {
                     return bad(
                         self,

@@ -23,8 +23,8 @@ mod plan_random;
 
 use differential::{Outcome, canonical, compare, env_or};
 use harness::{
-    build_go_driver, compare_runs, copy_dir, go, install_validation_gen, random_cases, run_both,
-    run_validation_gen, rust_runner,
+    build_go_driver, compare_runs, copy_dir, go, install_validation_gen, oracle_profile,
+    random_cases, run_both, run_validation_gen, rust_runner,
 };
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -144,6 +144,7 @@ fn conformance_packages_match_expectations_and_upstream() {
         check_only: false,
         custom_stub: false,
         no_cache: false,
+        upstream: Some(oracle_profile()),
     });
     let shown: Vec<String> = out
         .diagnostics

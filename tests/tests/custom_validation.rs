@@ -46,6 +46,7 @@ fn custom_validation_is_a_compile_time_contract() {
         check_only: false,
         custom_stub: false,
         no_cache: false,
+        upstream: None,
     };
     let built = vgc::build(&req);
     assert_eq!(vgc::exit_code(&built), 0, "{:?}", built.diagnostics);

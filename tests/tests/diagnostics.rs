@@ -16,6 +16,10 @@ fn run(dir: &Path) -> String {
         check_only: false,
         custom_stub: false,
         no_cache: false,
+        upstream: Some(vgc_ir::profile::Selected::new(
+            vgc_ir::Upstream::V1_37,
+            "the fixtures' reference release",
+        )),
     };
     let out = vgc::build(&req);
     let prefix = format!("{}/", dir.display());

@@ -189,6 +189,7 @@ fn every_tag_example_builds_and_its_generated_rust_compiles() {
         check_only: false,
         custom_stub: true,
         no_cache: false,
+        upstream: None,
     });
     let shown: Vec<String> = out
         .diagnostics

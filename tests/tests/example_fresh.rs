@@ -22,6 +22,7 @@ fn generated_example_is_fresh() {
         check_only: false,
         custom_stub: false,
         no_cache: false,
+        upstream: None,
     };
     let out = vgc::build(&req);
     assert_eq!(out.errors(), 0, "{:?}", out.diagnostics);

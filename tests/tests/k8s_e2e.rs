@@ -99,6 +99,7 @@ fn real_k8s_api_end_to_end() {
         // real-input cases below avoid the fields they cover, so stubs that accept everything are enough here.
         custom_stub: true,
         no_cache: false,
+        upstream: Some(harness::oracle_profile()),
     };
     // Start from a fresh stub so a changed k8s.io/api cannot leave a stale one behind.
     let _ = std::fs::remove_file(generated.join("src/custom.rs"));

@@ -27,6 +27,7 @@ fn request(dir: &Path) -> BuildRequest {
         check_only: true,
         custom_stub: false,
         no_cache: false,
+        upstream: Some(harness::oracle_profile()),
     }
 }
 

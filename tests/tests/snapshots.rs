@@ -15,6 +15,7 @@ fn request(path: &Path) -> BuildRequest {
         check_only: false,
         custom_stub: false,
         no_cache: false,
+        upstream: None,
     }
 }
 

@@ -37,5 +37,6 @@ pub(crate) fn request(path: &Path, out: &Path) -> BuildRequest {
         check_only: false,
         custom_stub: false,
         no_cache: false,
+        upstream: None,
     }
 }

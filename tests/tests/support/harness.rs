@@ -48,7 +48,7 @@ pub(crate) fn copy_dir(from: &Path, to: &Path) {
 pub(crate) fn install_validation_gen(work: &Path, gobin: &Path) {
     std::fs::create_dir_all(gobin).expect("gobin");
     let install = Command::new("go")
-        .args(["install", VALIDATION_GEN])
+        .args(["install", &validation_gen()])
         .current_dir(work)
         .env("GOBIN", gobin)
         .env("GOFLAGS", "-mod=mod")
@@ -61,8 +61,48 @@ pub(crate) fn install_validation_gen(work: &Path, gobin: &Path) {
     );
 }
 
-/// The pinned reference generator.
-pub(crate) const VALIDATION_GEN: &str = "k8s.io/code-generator/cmd/validation-gen@v0.37.2";
+/// The upstream profile the oracle proves: `VGC_ORACLE_UPSTREAM` (`1.35`, `1.36`, `1.37`), else the newest profile
+/// whose generator is published (`vgc_ir::Upstream::code_generator`, the one place the versions are pinned).
+pub(crate) fn oracle_upstream() -> vgc_ir::Upstream {
+    if let Ok(v) = std::env::var("VGC_ORACLE_UPSTREAM") {
+        let u = vgc_ir::Upstream::parse(&v)
+            .unwrap_or_else(|| panic!("VGC_ORACLE_UPSTREAM={v}: not an upstream profile"));
+        assert!(
+            u.code_generator().is_some(),
+            "VGC_ORACLE_UPSTREAM={v}: no published validation-gen for this profile"
+        );
+        return u;
+    }
+    vgc_ir::Upstream::ALL
+        .into_iter()
+        .rev()
+        .find(|u| u.code_generator().is_some())
+        .expect("a profile with a published generator")
+}
+
+/// The build requests' profile for the oracle runs (see [`oracle_upstream`]).
+pub(crate) fn oracle_profile() -> vgc_ir::profile::Selected {
+    let u = oracle_upstream();
+    vgc_ir::profile::Selected::new(
+        u,
+        format!(
+            "the oracle's validation-gen {}",
+            u.code_generator().unwrap_or("?")
+        ),
+    )
+}
+
+/// The reference generator for [`oracle_upstream`] (`VGC_VALIDATION_GEN_VERSION` overrides the version, e.g. to try
+/// a newer code-generator release before it gets a profile).
+pub(crate) fn validation_gen() -> String {
+    let version = std::env::var("VGC_VALIDATION_GEN_VERSION").unwrap_or_else(|_| {
+        oracle_upstream()
+            .code_generator()
+            .unwrap_or_default()
+            .to_string()
+    });
+    format!("k8s.io/code-generator/cmd/validation-gen@{version}")
+}
 
 /// Runs upstream validation-gen in `work` on `pkgs` (with `--readonly-pkg` for each of `read_only`); returns its
 /// wall time in seconds.
@@ -143,19 +183,12 @@ pub(crate) fn validation_gen_lint(
     lines
 }
 
-/// vgc's findings for upstream's lint rules (VGC0301–0303) as upstream reports them: upstream keeps one finding per
+/// vgc's findings for upstream's lint rules (VGC0301–0305, `Code::is_upstream_lint`) as upstream reports them: upstream keeps one finding per
 /// rule and declaration — the first in tag-name order — where vgc reports them all, so the smallest message per
 /// (file, field, rule) is kept; sorted.
 pub(crate) fn upstream_rule_findings(diags: &[vgc_ir::Diagnostic]) -> Vec<String> {
     let mut first: BTreeMap<(String, String, vgc_ir::Code), String> = BTreeMap::new();
-    for d in diags.iter().filter(|d| {
-        matches!(
-            d.code,
-            vgc_ir::Code::LintAlphaBeta
-                | vgc_ir::Code::LintStability
-                | vgc_ir::Code::LintRequiredness
-        )
-    }) {
+    for d in diags.iter().filter(|d| d.code.is_upstream_lint()) {
         let field = d.message.split(": ").next().unwrap_or("").to_string();
         let key = (d.file.clone().unwrap_or_default(), field, d.code);
         let m = first.entry(key).or_insert_with(|| d.message.clone());

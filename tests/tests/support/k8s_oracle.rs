@@ -14,8 +14,8 @@
 
 use crate::differential::env_or;
 use crate::harness::{
-    build_go_driver, compare_runs, go, install_validation_gen, random_cases, run_both,
-    run_validation_gen, rust_runner, upstream_rule_findings, validation_gen_lint,
+    build_go_driver, compare_runs, go, install_validation_gen, oracle_profile, random_cases,
+    run_both, run_validation_gen, rust_runner, upstream_rule_findings, validation_gen_lint,
 };
 use crate::plan_random::Generator;
 use std::collections::{BTreeMap, BTreeSet};
@@ -369,6 +369,7 @@ pub(crate) fn random_k8s_objects_agree(
             check_only: true,
             custom_stub: false,
             no_cache: false,
+            upstream: Some(oracle_profile()),
         },
         &vgc::LintSettings::default(),
     )
@@ -385,6 +386,7 @@ pub(crate) fn random_k8s_objects_agree(
                     check_only: true,
                     custom_stub: false,
                     no_cache: false,
+                    upstream: Some(oracle_profile()),
                 },
                 &vgc::LintSettings::default(),
             )
