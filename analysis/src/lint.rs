@@ -36,6 +36,7 @@ pub fn lint(db: &dyn Db, prog: &Program, extra_roots: &[String]) -> Vec<Diagnost
             l.lint_type(r);
         }
     }
+    l.alias_enum_markers();
     for p in prog.packages.values().filter(|p| p.target) {
         for f in &p.files {
             l.file_rules(&p.path, *f);
@@ -379,6 +380,42 @@ impl Linter<'_> {
                 types::Native::Other(_) => false,
             }
         })
+    }
+
+    /// The 1.38 enum-marker rule on alias declarations (`type X = Y`) of the target packages whose target the
+    /// walk reached: an alias is its target to the generator, but carries its own comments. Inferred from
+    /// k8s.io/api@v0.38.0-alpha.2, where such aliases (`admissionregistration/v1beta1.ScopeType = v1.ScopeType`,
+    /// the deprecated `core/v1.IPFamilyPolicyType = IPFamilyPolicy`) got `+k8s:validation-gen-nolint` while an
+    /// `+enum` type no root reaches (`autoscaling/v1.MetricSourceType`) did not.
+    fn alias_enum_markers(&mut self) {
+        if !self.profile.lint_enum_marker() {
+            return;
+        }
+        let mut found = Vec::new();
+        for p in self.prog.packages.values().filter(|p| p.target) {
+            if self.package_nolint(&p.path) {
+                continue;
+            }
+            for f in &p.files {
+                for t in &vgc_ir::db::file_ir(self.db, *f).types {
+                    if !t.is_alias
+                        || t.markers.is_empty()
+                        || t.tags.iter().any(|u| u.name == NOLINT)
+                    {
+                        continue;
+                    }
+                    if let Ty::Named(target) =
+                        types::resolve(self.db, self.prog, &p.path, *f, &t.ty)
+                        && self.linted.contains(&target)
+                    {
+                        found.push((t.clone(), *f));
+                    }
+                }
+            }
+        }
+        for (t, f) in found {
+            self.enum_marker(&t, f);
+        }
     }
 
     /// upstream 1.38 (kubernetes#142102, message inferred): a type marked `+enum` for OpenAPI must also carry
