@@ -204,3 +204,68 @@ fn real_k8s_api_end_to_end() {
     // Random objects through upstream-generated Go and vgc-generated Rust.
     k8s_oracle::random_k8s_objects_agree(Path::new(&api_dir), &version, &out.plan, &harness);
 }
+
+/// The releases before the newest with a published generator (`VGC_ORACLE_UPSTREAM=1.35` or `1.36`; skipped
+/// without it, see `scripts/differential.sh`): k8s.io/api of that release (the newest patch) built under its
+/// detected profile with 0 diagnostics, then random objects through that release's upstream validation-gen and
+/// the vgc-generated Rust (`VGC_K8S_ORACLE_CASES`, `VGC_K8S_ORACLE_SEED`).
+#[test]
+fn older_release_agrees_with_its_generator() {
+    let Ok(release) = std::env::var("VGC_ORACLE_UPSTREAM") else {
+        eprintln!("skipped: set VGC_ORACLE_UPSTREAM=1.35 or 1.36");
+        return;
+    };
+    let profile = harness::oracle_upstream();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+        .to_path_buf();
+    let e2e = root.join("target/e2e");
+    std::fs::create_dir_all(&e2e).expect("mkdir target/e2e");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (api_dir, version) = download(&format!("k8s.io/api@v0.{}", profile.minor()), tmp.path());
+    download(&format!("k8s.io/apimachinery@{version}"), tmp.path());
+    let generated = e2e.join(format!("k8s-generated-{release}"));
+    let req = BuildRequest {
+        path: api_dir.clone(),
+        out: Some(generated.clone()),
+        crate_name: "k8s-generated".into(),
+        runtime: RuntimeDep::Path(root.join("runtime").to_string_lossy().into_owned()),
+        // `--roots` takes 1.37's criterion syntax in every profile.
+        extra_roots: vec!["TypesWithField=TypeMeta".into()],
+        check_only: false,
+        custom_stub: true,
+        no_cache: false,
+        upstream: None,
+    };
+    let _ = std::fs::remove_file(generated.join("src/custom.rs"));
+    let out = vgc::build(&req);
+    assert_eq!(
+        out.profile.as_ref().map(|p| p.version),
+        Some(profile),
+        "{:?}",
+        out.profile
+    );
+    let shown: Vec<String> = out
+        .diagnostics
+        .iter()
+        .map(|d| vgc::render::short(d, &out.sources))
+        .collect();
+    assert!(shown.is_empty(), "k8s.io/api {version}: {shown:?}");
+    assert_eq!(out.stats.not_lowered, 0);
+    eprintln!("k8s.io/api {version} (upstream {profile}): {:?}", out.stats);
+    let harness = e2e.join(format!("harness-{release}"));
+    let _ = std::fs::remove_dir_all(harness.join("src/bin"));
+    std::fs::create_dir_all(harness.join("src")).expect("mkdir harness");
+    std::fs::write(
+        harness.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"k8s-e2e-harness\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\nk8s-generated = {{ path = {:?} }}\nvgc-runtime = {{ path = {:?} }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n",
+            generated.to_string_lossy(),
+            root.join("runtime").to_string_lossy()
+        ),
+    )
+    .expect("write harness Cargo.toml");
+    std::fs::write(harness.join("src/lib.rs"), "//! e2e harness\n").expect("lib.rs");
+    k8s_oracle::random_k8s_objects_agree(Path::new(&api_dir), &version, &out.plan, &harness);
+}
