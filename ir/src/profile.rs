@@ -236,6 +236,13 @@ impl TagRename {
     }
 }
 
+impl Default for Upstream {
+    /// [`Upstream::NEWEST`].
+    fn default() -> Self {
+        Upstream::NEWEST
+    }
+}
+
 impl std::fmt::Display for Upstream {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.as_str())

@@ -23,6 +23,8 @@ pub struct CratePlan {
     pub diagnostics: Vec<Diagnostic>,
     /// Counts.
     pub stats: Stats,
+    /// The upstream profile the plan was lowered under (docs say which release's semantics they describe).
+    pub upstream: vgc_ir::Upstream,
 }
 
 /// The lowered crate of the database's [`vgc_analysis::Workspace`] ([`lower`] over
@@ -487,6 +489,7 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
         modules,
         diagnostics,
         stats,
+        upstream: vgc_ir::profile::upstream(db),
     }
 }
 

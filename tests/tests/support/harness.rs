@@ -219,12 +219,19 @@ pub(crate) fn registered(text: &str, own_pkg: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let mut lines = text.lines();
     while let Some(l) = lines.next() {
-        if l.trim() == "scheme.AddValidationFunc(" {
-            let next = lines.next().unwrap_or("").trim();
+        let l = l.trim();
+        if l.starts_with("scheme.AddValidationFunc(") {
+            // 1.37: the type on the next line; 1.35/1.36: on the same line, before the function literal.
+            let rest = l.trim_start_matches("scheme.AddValidationFunc(");
+            let next = if rest.is_empty() {
+                lines.next().unwrap_or("").trim()
+            } else {
+                rest
+            };
             // `(*appsv1.Deployment)(nil),`, or `(*Widget)(nil),` for a type of the generated package itself
             let Some(x) = next
                 .strip_prefix("(*")
-                .and_then(|x| x.strip_suffix(")(nil),"))
+                .and_then(|x| x.split_once(")(nil),").map(|(t, _)| t))
             else {
                 continue;
             };
