@@ -781,6 +781,14 @@ pub fn lookup(name: &str) -> Option<&'static TagSpec> {
         .map(|i| &TAGS[i])
 }
 
+/// The `+k8s:format` name of a lowered format, without the release qualifier a profile may add
+/// (`k8s-resource-fully-qualified-name@1.38` → `k8s-resource-fully-qualified-name`;
+/// `vgc_ir::profile::Upstream::format_release`).
+#[must_use]
+pub fn format_name(lowered: &str) -> &str {
+    lowered.split_once('@').map_or(lowered, |(name, _)| name)
+}
+
 /// True for generator-control tags and other generators' tags (accepted without validation-tag checking).
 #[must_use]
 pub fn is_allowed_non_validation(name: &str) -> bool {

@@ -185,6 +185,15 @@ impl Upstream {
         Upstream::tag_since(name).is_none_or(|since| since <= self)
     }
 
+    /// The release qualifier of a `+k8s:format` whose runtime check changed in this release's
+    /// `k8s.io/apimachinery/pkg/api/validate` (lowered as `<name>@<release>`; `vgc_runtime::validate::format`
+    /// implements each qualified name): `k8s-resource-fully-qualified-name` rejects more than one slash from 1.38
+    /// (`must not contain more than one slash`; kubernetes#141644, issue kubernetes#141869).
+    #[must_use]
+    pub fn format_release(self, name: &str) -> Option<&'static str> {
+        (name == "k8s-resource-fully-qualified-name" && self >= Upstream::V1_38).then_some("1.38")
+    }
+
     /// The lint rule `validationStability` (`tag %q with stability level %q cannot be used in %s validation`).
     /// upstream: removed by kubernetes#142017 (1.38).
     #[must_use]
@@ -338,6 +347,13 @@ mod tests {
         };
         assert_eq!(on(Upstream::requiredness_on_value_structs), [V1_38]);
         assert_eq!(on(Upstream::validation_gen_field_names), [V1_35, V1_36]);
+        assert_eq!(
+            on(|u| u
+                .format_release("k8s-resource-fully-qualified-name")
+                .is_some()),
+            [V1_38]
+        );
+        assert_eq!(V1_38.format_release("k8s-short-name"), None);
         assert_eq!(on(|u| u.has_tag("k8s:maxBytes")), [V1_36, V1_37, V1_38]);
         assert_eq!(on(|u| u.has_tag("k8s:ifMode")), [V1_36, V1_37, V1_38]);
         assert_eq!(on(|u| u.has_tag("k8s:monotonic")), [V1_37, V1_38]);

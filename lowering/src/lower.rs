@@ -1374,6 +1374,11 @@ impl Lowerer<'_> {
                     )));
                     return Err(());
                 }
+                // A format whose runtime changed in the profile's apimachinery is qualified with the release.
+                let f = match vgc_ir::profile::upstream(self.db).format_release(&f) {
+                    Some(release) => format!("{f}@{release}"),
+                    None => f,
+                };
                 vec![mk(CheckKind::Format(f))]
             }
             "k8s:enum" => {
