@@ -364,6 +364,7 @@ pub(crate) fn random_k8s_objects_agree(
         &e2e.join("target/debug/run_cases"),
         &cases,
     );
+    let ours = crate::harness::release_view(&ours);
     let summary = compare_runs(&upstream, &ours, &cases);
     eprintln!(
         "k8s-oracle: k8s.io/api {version}, seed {seed}: {}; upstream validation-gen {upstream_gen:.1}s, go build \
