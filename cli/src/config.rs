@@ -179,7 +179,7 @@ pub fn upstream_for(
     };
     Ok(load(&file)?.upstream.map(|version| Selected {
         version,
-        why: format!("{}", file.display()),
+        why: format!("set in {}", file.display()),
     }))
 }
 

@@ -263,7 +263,7 @@ impl std::fmt::Display for Upstream {
 pub struct Selected {
     /// The profile.
     pub version: Upstream,
-    /// Where it came from, in words: `--upstream`, `vgc.toml`, `detected from go.mod k8s.io/apimachinery v0.36.6`,
+    /// Where it came from, in words: `--upstream`, `set in <path>/vgc.toml`, `detected from go.mod k8s.io/apimachinery v0.36.6`,
     /// `default: newest`.
     pub why: String,
 }

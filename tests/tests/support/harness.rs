@@ -799,9 +799,11 @@ fn run<T: Validate + serde::de::DeserializeOwned + 'static>(c: &Case) -> Result<
     Ok(Box::new(move || obj.validate(old.as_ref(), &op)))
 }
 
+#[allow(dead_code)] // used only when some root is a typedef (not in every release's k8s.io/api)
 type RootFn<T> = fn(&Operation, &vgc_runtime::Path<'_>, Option<&T>, Option<&T>, &mut vgc_runtime::ErrorList);
 
 /// A typedef root: its generated function, called at the root path.
+#[allow(dead_code)]
 fn run_fn<T: serde::de::DeserializeOwned + 'static>(c: &Case, f: RootFn<T>) -> Result<Call, String> {
     let (obj, old, op) = decode::<T>(c)?;
     Ok(Box::new(move || {
