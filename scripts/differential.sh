@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Full differential runs against upstream validation-gen (pinned v0.37.2, installed through the Go module proxy):
-# random objects validated by upstream-generated Go and vgc-generated Rust, compared case by case.
+# Full differential runs against upstream validation-gen (the newest release with a published generator, pinned in
+# ir/src/profile.rs `Upstream::code_generator`, installed through the Go module proxy): random objects validated by
+# upstream-generated Go and vgc-generated Rust, compared case by case. Then the older releases (VGC_RELEASES,
+# default "1.35 1.36"): each release's k8s.io/api through that release's validation-gen and vgc under the
+# matching profile (tests/tests/k8s_e2e.rs `older_release_agrees_with_its_generator`).
 #
 #   scripts/differential.sh [SEED]
 #
@@ -23,5 +26,14 @@ for t in conformance oracle k8s_e2e; do
   end=$(date +%s)
   echo "== $t: $result in $((end - start))s (log: $log)"
   grep -E '^(conformance|conformance-random|oracle|oracle-random|k8s-oracle|k8s.io/api v)' "$log" || true
+done
+for release in ${VGC_RELEASES-1.35 1.36}; do
+  start=$(date +%s)
+  log="target/e2e/differential-k8s-$release.log"
+  if VGC_ORACLE_UPSTREAM="$release" cargo test -q -p vgc-tests --test k8s_e2e older_release_agrees_with_its_generator \
+      -- --nocapture >"$log" 2>&1; then result=ok; else result=FAILED; status=1; fi
+  end=$(date +%s)
+  echo "== k8s.io/api $release: $result in $((end - start))s (log: $log)"
+  grep -E '^(k8s-oracle|k8s.io/api v)' "$log" || true
 done
 exit "$status"

@@ -162,6 +162,38 @@ fn join(a: &str, b: &str) -> String {
     }
 }
 
+/// The Kubernetes modules whose version names the upstream profile, in the order detection asks them.
+const PROFILE_MODULES: [&str; 3] = ["k8s.io/apimachinery", "k8s.io/api", "k8s.io/code-generator"];
+
+/// The upstream profile a module suggests (`vgc_ir::profile`): the module's own version when it *is* one of
+/// `k8s.io/apimachinery`, `k8s.io/api` or `k8s.io/code-generator` and its root is a module-cache directory
+/// (`…/k8s.io/api@v0.38.0-alpha.2`), else the version `go.mod` requires of the first of those modules it
+/// requires. `None` when neither applies (the caller then uses the newest profile). `why` names the module and
+/// version it came from.
+#[must_use]
+pub fn detect_upstream(gomod: &GoMod, root: &str) -> Option<vgc_ir::profile::Selected> {
+    use vgc_ir::profile::{Selected, Upstream};
+    if PROFILE_MODULES.contains(&gomod.module.as_str())
+        && let Some((_, version)) = root.trim_end_matches('/').rsplit_once('@')
+        && let Some(u) = Upstream::from_module_version(version)
+    {
+        return Some(Selected {
+            version: u,
+            why: format!(
+                "detected from the module's own version {} {version}",
+                gomod.module
+            ),
+        });
+    }
+    PROFILE_MODULES.iter().find_map(|m| {
+        let (_, version) = gomod.require.iter().find(|(r, _)| r == m)?;
+        Some(Selected {
+            version: Upstream::from_module_version(version)?,
+            why: format!("detected from go.mod {m} {version}"),
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -202,6 +234,31 @@ mod tests {
         assert_eq!(
             resolve_import(&sys, "/r", &m, "other.io/z"),
             Resolved::Unknown
+        );
+    }
+
+    #[test]
+    fn detects_the_upstream_profile() {
+        use vgc_ir::Upstream;
+        let m = parse_go_mod(
+            "module example.com/x\nrequire (\n\tk8s.io/api v0.37.2\n\tk8s.io/apimachinery v0.36.6 // indirect\n)\n",
+        );
+        let s = detect_upstream(&m, "/src/x").expect("detected");
+        assert_eq!(s.version, Upstream::V1_36);
+        assert_eq!(s.why, "detected from go.mod k8s.io/apimachinery v0.36.6");
+        let own = parse_go_mod("module k8s.io/api\nrequire k8s.io/apimachinery v0.37.2\n");
+        let s = detect_upstream(&own, "/root/go/pkg/mod/k8s.io/api@v0.38.0-alpha.2").expect("own");
+        assert_eq!(s.version, Upstream::V1_38);
+        assert_eq!(
+            s.why,
+            "detected from the module's own version k8s.io/api v0.38.0-alpha.2"
+        );
+        // A checkout of k8s.io/api (no version in the path) follows its apimachinery requirement.
+        let s = detect_upstream(&own, "/src/api").expect("require");
+        assert_eq!(s.version, Upstream::V1_37);
+        assert_eq!(
+            detect_upstream(&parse_go_mod("module example.com/y\n"), "/y"),
+            None
         );
     }
 }

@@ -28,8 +28,9 @@ pub fn lint(db: &dyn Db, prog: &Program, extra_roots: &[String]) -> Vec<Diagnost
     diags
 }
 
-/// Upstream validation-gen's own lint (`VGC0301`–`VGC0303`: `alphaBetaPrefix`, `validationStability`,
-/// `requiredAndOptional` of `lint_rules.go`), errors in every command, as upstream's generation stops with
+/// Upstream validation-gen's own lint (`VGC0301`–`VGC0305` as the upstream profile in force selects them:
+/// `alphaBetaPrefix`, `validationStability`, `requiredAndOptional` of `lint_rules.go`, and 1.38's non-pointer
+/// struct requiredness and `+enum` marker rules), errors in every command, as upstream's generation stops with
 /// `lint failed:` on them: over each root type of the target packages (with `extra_roots`), recursing into the
 /// types of members, elements, keys and values in any package, each type once, skipping packages and types
 /// tagged `+k8s:validation-gen-nolint`.
@@ -42,6 +43,7 @@ pub fn upstream(db: &dyn Db, prog: &Program, extra_roots: &[String]) -> Vec<Diag
             l.lint_type(r);
         }
     }
+    l.alias_enum_markers();
     l.diags
 }
 
@@ -61,6 +63,8 @@ pub fn vgc_rules(db: &dyn Db, prog: &Program) -> Vec<Diagnostic> {
 
 struct Linter<'a> {
     db: &'a dyn Db,
+    /// The upstream profile in force: which of upstream's rules run.
+    profile: vgc_ir::Upstream,
     prog: &'a Program,
     diags: Vec<Diagnostic>,
     linted: HashSet<TypeKey>,
@@ -131,6 +135,7 @@ impl<'a> Linter<'a> {
     fn new(db: &'a dyn Db, prog: &'a Program) -> Self {
         Self {
             db,
+            profile: vgc_ir::profile::upstream(db),
             prog,
             diags: Vec::new(),
             linted: HashSet::new(),
@@ -172,6 +177,7 @@ impl<'a> Linter<'a> {
         }
         let decl: TypeIr = decl.clone();
         let ty = types::resolve(self.db, self.prog, &k.pkg, file, &decl.ty);
+        self.enum_marker(&decl, file);
         self.upstream_rules(k, None, &ty, &decl.tags, file);
         let mut next = Vec::new();
         types::collect_named(&ty, &mut next);
@@ -226,7 +232,10 @@ impl<'a> Linter<'a> {
                     );
                 }
             }
-            // validationStability
+            // validationStability (removed in 1.38)
+            if !self.profile.lint_stability() {
+                continue;
+            }
             let (mut level, mut check) = (context, Some(tag));
             if matches!(tag.name.as_str(), "k8s:alpha" | "k8s:beta") {
                 level = if tag.name == "k8s:alpha" {
@@ -272,7 +281,12 @@ impl<'a> Linter<'a> {
         let Some(f) = field else { return };
         // Well-known apimachinery values (`metav1.Time`, `resource.Quantity`, …) are Go structs too.
         match types::native(self.db, self.prog, ty) {
-            types::Native::Struct(_) => return,
+            types::Native::Struct(s) => {
+                if self.profile.lint_value_struct_requiredness() {
+                    self.value_struct_requiredness(f, ty, &s, tags, file);
+                }
+                return;
+            }
             types::Native::Other(Ty::WellKnown(w)) if w != types::WellKnown::Bytes => return,
             _ => {}
         }
@@ -304,6 +318,159 @@ impl<'a> Linter<'a> {
                 span,
             );
         }
+    }
+
+    /// upstream 1.38 `nonPointerStructRequiredness` (kubernetes#141637) on field `f` of non-pointer struct type
+    /// `ty` (natively the struct `native`): `required` needs the struct to be implicitly required and not opaque,
+    /// `optional` needs it not to be implicitly required (unless opaque). The name in the message is the field's
+    /// type as written (an alias or typedef is named, not its target).
+    fn value_struct_requiredness(
+        &mut self,
+        f: &FieldIr,
+        ty: &Ty,
+        native: &TypeKey,
+        tags: &[TagUse],
+        file: SourceFile,
+    ) {
+        let parsed: Vec<&Tag> = tags.iter().filter_map(|u| u.parsed.as_ref().ok()).collect();
+        let required = parsed.iter().any(|t| chain_has(t, "k8s:required"));
+        let optional = parsed.iter().any(|t| chain_has(t, "k8s:optional"));
+        if !required && !optional {
+            return;
+        }
+        let opaque = parsed.iter().any(|t| chain_has(t, "k8s:opaqueType"));
+        let name = match ty {
+            Ty::Named(k) => k.to_string(),
+            _ => native.to_string(),
+        };
+        let msg = if required && opaque {
+            format!(
+                "+k8s:required on non-pointer opaque struct {name}: its validations are ignored, so the field is effectively optional"
+            )
+        } else if required && !self.implicitly_required(native, &mut HashSet::new()) {
+            format!(
+                "+k8s:required on non-pointer struct {name}: it has no required or union member, so the field is effectively optional"
+            )
+        } else if optional
+            && !required
+            && !opaque
+            && self.implicitly_required(native, &mut HashSet::new())
+        {
+            format!(
+                "+k8s:optional on non-pointer struct {name}: it has a required or union member, so the field is effectively required"
+            )
+        } else {
+            return;
+        };
+        let span = self.span(file, f.at);
+        self.report(
+            Diagnostic::error(
+                Code::LintValueStructRequiredness,
+                format!("field {}: {msg}", f.go_name.clone().unwrap_or_default()),
+            )
+            .with_hint("a non-pointer struct field is never nil: mark a member `+k8s:required`, make the field a pointer, or change `required`/`optional` to what the struct implies"),
+            file,
+            span,
+        );
+    }
+
+    /// upstream 1.38 `isImplicitlyRequired`: a member of the struct `k` (or, recursively, of a member that is a
+    /// struct by value) carries `k8s:required` or `k8s:unionMember` anywhere in a chain; members tagged
+    /// `k8s:opaqueType` are not looked at, and pointers, slices and maps are not entered.
+    fn implicitly_required(&self, k: &TypeKey, seen: &mut HashSet<TypeKey>) -> bool {
+        if !seen.insert(k.clone()) {
+            return false;
+        }
+        let Some((decl, file)) = self.prog.type_decl(self.db, k) else {
+            return false;
+        };
+        let decl = decl.clone();
+        decl.fields.iter().any(|m| {
+            let parsed: Vec<&Tag> = m
+                .tags
+                .iter()
+                .filter_map(|u| u.parsed.as_ref().ok())
+                .collect();
+            if parsed.iter().any(|t| chain_has(t, "k8s:opaqueType")) {
+                return false;
+            }
+            if parsed
+                .iter()
+                .any(|t| chain_has(t, "k8s:required") || chain_has(t, "k8s:unionMember"))
+            {
+                return true;
+            }
+            let mty = types::resolve(self.db, self.prog, &k.pkg, file, &m.ty);
+            match types::native(self.db, self.prog, &mty) {
+                types::Native::Struct(inner) => self.implicitly_required(&inner, seen),
+                types::Native::Other(_) => false,
+            }
+        })
+    }
+
+    /// The 1.38 enum-marker rule on alias declarations (`type X = Y`) of the target packages whose target the
+    /// walk reached: an alias is its target to the generator, but carries its own comments. Inferred from
+    /// k8s.io/api@v0.38.0-alpha.2, where such aliases (`admissionregistration/v1beta1.ScopeType = v1.ScopeType`,
+    /// the deprecated `core/v1.IPFamilyPolicyType = IPFamilyPolicy`) got `+k8s:validation-gen-nolint` while an
+    /// `+enum` type no root reaches (`autoscaling/v1.MetricSourceType`) did not.
+    fn alias_enum_markers(&mut self) {
+        if !self.profile.lint_enum_marker() {
+            return;
+        }
+        let mut found = Vec::new();
+        for p in self.prog.packages.values().filter(|p| p.target) {
+            if self.package_nolint(&p.path) {
+                continue;
+            }
+            for f in &p.files {
+                for t in &vgc_ir::db::file_ir(self.db, *f).types {
+                    if !t.is_alias
+                        || t.markers.is_empty()
+                        || t.tags.iter().any(|u| u.name == NOLINT)
+                    {
+                        continue;
+                    }
+                    if let Ty::Named(target) =
+                        types::resolve(self.db, self.prog, &p.path, *f, &t.ty)
+                        && self.linted.contains(&target)
+                    {
+                        found.push((t.clone(), *f));
+                    }
+                }
+            }
+        }
+        for (t, f) in found {
+            self.enum_marker(&t, f);
+        }
+    }
+
+    /// upstream 1.38 (kubernetes#142102, message inferred): a type marked `+enum` for OpenAPI must also carry
+    /// `+k8s:enum` (anywhere in a chain), unless it is tagged `+k8s:validation-gen-nolint` (checked by the caller).
+    fn enum_marker(&mut self, decl: &TypeIr, file: SourceFile) {
+        if !self.profile.lint_enum_marker() {
+            return;
+        }
+        let Some(marker) = decl.markers.iter().find(|u| u.name == "enum") else {
+            return;
+        };
+        if decl
+            .tags
+            .iter()
+            .filter_map(|u| u.parsed.as_ref().ok())
+            .any(|t| chain_has(t, "k8s:enum"))
+        {
+            return;
+        }
+        let span = self.span(file, marker.at);
+        self.report(
+            Diagnostic::error(
+                Code::LintEnumMarker,
+                "type with +enum must also have +k8s:enum".to_string(),
+            )
+            .with_hint("add `+k8s:enum` so the values are validated, or `+k8s:validation-gen-nolint` to opt the type out"),
+            file,
+            span,
+        );
     }
 
     /// upstream `hasTransitiveValidation` (opacity of the value itself is handled by the caller): the type has a

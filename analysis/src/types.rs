@@ -240,6 +240,7 @@ pub fn gen_config(
 ) -> GenConfig {
     let mut cfg = GenConfig::default();
     let mut any = false;
+    let field_names = vgc_ir::profile::upstream(db).validation_gen_field_names();
     let Some(p) = prog.packages.get(pkg) else {
         return cfg;
     };
@@ -260,6 +261,9 @@ pub fn gen_config(
                 cfg.disabled = true;
             } else if v == "*" {
                 cfg.all = true;
+            } else if field_names {
+                // 1.35/1.36: every other value is a field name (upstream `isTypeWith`).
+                cfg.with_field.push(v.to_string());
             } else if let Some(x) = v.strip_prefix("TypesWithField=") {
                 cfg.with_field.push(x.to_string());
             } else if let Some(x) = v.strip_prefix("TypesWithSuffix=") {

@@ -1,6 +1,9 @@
-//! `vgc.toml`: project settings. Today the `[lint]` table:
+//! `vgc.toml`: project settings, the `[upstream]` and `[lint]` tables:
 //!
 //! ```toml
+//! [upstream]
+//! version = "1.37"                # the upstream profile (docs/upstream.md); default: detected from go.mod
+//!
 //! [lint]
 //! deny-warnings = true            # like `vgc lint --deny warnings`
 //! drift-exceptions = "drift.txt"  # relative to this file (default: vgc-drift-exceptions.txt beside it, if any)
@@ -27,6 +30,8 @@ pub struct Config {
     pub deny_warnings: bool,
     /// `[lint] drift-exceptions`, resolved against the file's directory.
     pub drift_exceptions: Option<PathBuf>,
+    /// `[upstream] version`.
+    pub upstream: Option<vgc_ir::Upstream>,
 }
 
 /// Finds `vgc.toml` for a linted path: in `start` (or its directory) and its parents, stopping after the first
@@ -55,7 +60,8 @@ pub fn find(start: &Path) -> Option<PathBuf> {
 ///
 /// # Errors
 /// A message naming the file, and the key when the problem is one: unreadable file, TOML syntax, an unknown key,
-/// an unknown or non-lint code, or a severity other than `error`, `warning` or `off`.
+/// an unknown or non-lint code, a severity other than `error`, `warning` or `off`, or an upstream version that is
+/// not one of the profiles.
 pub fn load(path: &Path) -> Result<Config, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let value: toml::Table = text
@@ -66,9 +72,13 @@ pub fn load(path: &Path) -> Result<Config, String> {
         ..Config::default()
     };
     for (k, v) in &value {
+        if k == "upstream" {
+            cfg.upstream = Some(upstream_table(path, v)?);
+            continue;
+        }
         if k != "lint" {
             return Err(format!(
-                "{}: unknown table `{k}` (known: `lint`)",
+                "{}: unknown table `{k}` (known: `lint`, `upstream`)",
                 path.display()
             ));
         }
@@ -113,6 +123,64 @@ pub fn load(path: &Path) -> Result<Config, String> {
         }
     }
     Ok(cfg)
+}
+
+/// `[upstream]`: `version = "1.NN"`, one of the profiles.
+fn upstream_table(path: &Path, v: &toml::Value) -> Result<vgc_ir::Upstream, String> {
+    let known = vgc_ir::Upstream::ALL.map(|u| format!("\"{u}\"")).join(", ");
+    let table = v
+        .as_table()
+        .ok_or_else(|| format!("{}: `upstream` must be a table", path.display()))?;
+    let mut version = None;
+    for (k, v) in table {
+        match (k.as_str(), v.as_str()) {
+            ("version", Some(s)) => {
+                version = Some(vgc_ir::Upstream::parse(s).ok_or_else(|| {
+                    format!(
+                        "{}: upstream.version: unknown upstream version {s:?} (known: {known})",
+                        path.display()
+                    )
+                })?);
+            }
+            _ => {
+                return Err(format!(
+                    "{}: upstream.{k}: unknown key or wrong type (known: `version = \"1.NN\"`)",
+                    path.display()
+                ));
+            }
+        }
+    }
+    version.ok_or_else(|| format!("{}: upstream: `version` is missing", path.display()))
+}
+
+/// The upstream profile for `path` chosen by the user: `flag` (`--upstream`) wins, else `vgc.toml`'s
+/// `[upstream] version` (the file `config` names, or the one [`find`] locates). `None`: detect it from `go.mod`.
+///
+/// # Errors
+/// An unknown `flag` version, or as [`load`].
+pub fn upstream_for(
+    path: &Path,
+    flag: Option<&str>,
+    config: Option<&Path>,
+) -> Result<Option<vgc_ir::profile::Selected>, String> {
+    use vgc_ir::profile::Selected;
+    if let Some(f) = flag {
+        let version = vgc_ir::Upstream::parse(f).ok_or_else(|| {
+            let known = vgc_ir::Upstream::ALL.map(|u| u.as_str()).join(", ");
+            format!("--upstream {f}: unknown upstream version (known: {known})")
+        })?;
+        return Ok(Some(Selected {
+            version,
+            why: "--upstream".into(),
+        }));
+    }
+    let Some(file) = config.map(Path::to_path_buf).or_else(|| find(path)) else {
+        return Ok(None);
+    };
+    Ok(load(&file)?.upstream.map(|version| Selected {
+        version,
+        why: format!("set in {}", file.display()),
+    }))
 }
 
 /// Reads a drift exceptions file into the lint settings.
@@ -187,7 +255,25 @@ mod tests {
         );
         assert_eq!(
             parse("[build]\n").err().as_deref(),
-            Some("vgc.toml: unknown table `build` (known: `lint`)")
+            Some("vgc.toml: unknown table `build` (known: `lint`, `upstream`)")
+        );
+        assert_eq!(
+            parse("[upstream]\nversion = \"1.36\"\n")
+                .expect("valid")
+                .upstream,
+            Some(vgc_ir::Upstream::V1_36)
+        );
+        assert_eq!(
+            parse("[upstream]\nversion = \"1.34\"\n").err().as_deref(),
+            Some(
+                "vgc.toml: upstream.version: unknown upstream version \"1.34\" (known: \"1.35\", \"1.36\", \"1.37\", \"1.38\")"
+            )
+        );
+        assert_eq!(
+            parse("[upstream]\nrelease = \"1.36\"\n").err().as_deref(),
+            Some(
+                "vgc.toml: upstream.release: unknown key or wrong type (known: `version = \"1.NN\"`)"
+            )
         );
         assert!(parse("[lint\n").is_err());
     }

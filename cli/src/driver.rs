@@ -94,6 +94,9 @@ pub struct BuildRequest {
     /// the toolchain installed. A rustfmt run that fails, times out or returns text that does not parse leaves the
     /// prettyplease text of that file.
     pub rustfmt: bool,
+    /// The upstream profile chosen by the user (`--upstream`, `vgc.toml`); `None`: detected from the module's
+    /// `go.mod` ([`vgc_analysis::gomod::detect_upstream`]), else the newest.
+    pub upstream: Option<vgc_ir::profile::Selected>,
 }
 
 impl BuildRequest {
@@ -111,6 +114,7 @@ impl BuildRequest {
             no_cache: false,
             force: false,
             rustfmt: false,
+            upstream: None,
         }
     }
 }
@@ -132,6 +136,8 @@ pub struct BuildOutcome {
     pub tag_lines: usize,
     /// Of those, validation tags (catalog or unknown `k8s:` names) that failed to parse.
     pub tag_syntax_errors: usize,
+    /// The upstream profile the build used and why (`None` when nothing could be loaded).
+    pub profile: Option<vgc_ir::profile::Selected>,
     /// The lowered validation plan codegen consumed (empty when loading failed). Tests drive schema-aware random
     /// object generation from it.
     pub plan: vgc_lowering::CratePlan,
@@ -184,6 +190,11 @@ fn analyze(
 ) -> Option<(vgc_analysis::Program, vgc_lowering::CratePlan)> {
     use salsa::Setter as _;
     let mut clock = std::time::Instant::now();
+    // The settings singleton exists before anything reads it: salsa does not track a `try_get` that found no
+    // singleton, so a query run before it existed would keep a stale profile.
+    if vgc_ir::Settings::try_get(&*db).is_none() {
+        vgc_ir::Settings::new(&*db, req.extra_roots.clone(), vgc_ir::Upstream::NEWEST);
+    }
     let fast = match (&loader.edits, &loader.discovery) {
         (Some(paths), Some(d)) => {
             vgc_analysis::program::apply_edits(db, sys, paths, &mut loader.stamps)
@@ -205,15 +216,25 @@ fn analyze(
             }
         },
     };
-    match vgc_ir::Settings::try_get(&*db) {
-        None => {
-            vgc_ir::Settings::new(&*db, req.extra_roots.clone());
-        }
-        Some(s) if *s.extra_roots(&*db) != req.extra_roots => {
-            s.set_extra_roots(db).to(req.extra_roots.clone());
-        }
-        Some(_) => {}
+    let profile = req
+        .upstream
+        .clone()
+        .or_else(|| {
+            let text = sys.read_file(&format!("{}/go.mod", prog.root)).ok()?;
+            vgc_analysis::gomod::detect_upstream(
+                &vgc_analysis::gomod::parse_go_mod(&text),
+                &prog.root,
+            )
+        })
+        .unwrap_or_else(vgc_ir::profile::Selected::newest);
+    let settings = vgc_ir::Settings::get(&*db);
+    if *settings.extra_roots(&*db) != req.extra_roots {
+        settings.set_extra_roots(db).to(req.extra_roots.clone());
     }
+    if settings.upstream(&*db) != profile.version {
+        settings.set_upstream(db).to(profile.version);
+    }
+    out.profile = Some(profile);
     let db = &*db;
     for p in prog.packages.values().filter(|p| p.target) {
         for f in &p.files {
@@ -289,6 +310,9 @@ pub struct LintSettings {
     pub severities: BTreeMap<vgc_ir::Code, Option<Severity>>,
     /// Drift exceptions (`vgc_lowering::drift::parse_exceptions`).
     pub exceptions: Vec<vgc_lowering::drift::Exception>,
+    /// Run upstream's lint rules only (`vgc lint --rules upstream`): vgc's own rules and drift are off; catalog
+    /// and type errors are still reported.
+    pub upstream_only: bool,
 }
 
 /// `vgc lint`: every diagnostic of `vgc check` plus the lint rules (`vgc_analysis::lint`), with `settings`'
@@ -312,6 +336,7 @@ pub fn lint(req: &BuildRequest, settings: &LintSettings) -> BuildOutcome {
     diags.append(&mut out.diagnostics);
     let mut diags: Vec<Diagnostic> = diags
         .into_iter()
+        .filter(|d| !settings.upstream_only || !d.code.is_lint() || d.code.is_upstream_lint())
         .filter_map(|mut d| match settings.severities.get(&d.code) {
             Some(None) => None,
             Some(Some(s)) => {

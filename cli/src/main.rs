@@ -16,6 +16,29 @@ use vgc_codegen::RuntimeDep;
 struct Cli {
     #[command(subcommand)]
     cmd: Command,
+    /// Upstream profile: the Kubernetes release whose validation-gen to match (1.35, 1.36, 1.37, 1.38; default:
+    /// `vgc.toml` `[upstream] version`, else detected from go.mod's k8s.io/apimachinery or k8s.io/api version,
+    /// else the newest). See docs/upstream.md.
+    #[arg(long, global = true, value_name = "VERSION")]
+    upstream: Option<String>,
+}
+
+/// The upstream profile chosen for `path` by `--upstream` or `vgc.toml` (`config`: `--config`), `None` to detect
+/// it; a bad choice is printed and turned into exit code 2.
+fn upstream_choice(
+    path: &str,
+    flag: Option<&str>,
+    config: Option<&str>,
+) -> Result<Option<vgc_ir::profile::Selected>, ExitCode> {
+    vgc::config::upstream_for(
+        std::path::Path::new(path),
+        flag,
+        config.map(std::path::Path::new),
+    )
+    .map_err(|e| {
+        let _ = writeln!(std::io::stderr(), "error: {e}");
+        ExitCode::from(2)
+    })
 }
 
 /// Options shared by `vgc build` and `vgc watch`.
@@ -108,6 +131,10 @@ enum Command {
         /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
         #[arg(long = "roots", value_parser = root_criterion)]
         roots: Vec<String>,
+        /// Which rules run: `all`, or `upstream` (only upstream validation-gen's rules of the profile in force,
+        /// VGC0301–VGC0305; tag and type errors are still reported).
+        #[arg(long, value_parser = ["all", "upstream"], default_value = "all")]
+        rules: String,
     },
     /// Print the cross-field dependency graph (unions, modes, dependent fields, list keys, items, subfields,
     /// options, typedefs, type references) on stdout.
@@ -245,14 +272,20 @@ fn run_lint(
     config: Option<String>,
     exceptions: Option<String>,
     roots: Vec<String>,
+    upstream: Option<String>,
+    upstream_only: bool,
 ) -> ExitCode {
     let start = Instant::now();
     let path = match target(path) {
         Ok(p) => p,
         Err(code) => return code,
     };
+    let upstream = match upstream_choice(&path, upstream.as_deref(), config.as_deref()) {
+        Ok(u) => u,
+        Err(code) => return code,
+    };
     let mut stderr = std::io::stderr().lock();
-    let cfg = match vgc::config::settings_for(
+    let mut cfg = match vgc::config::settings_for(
         std::path::Path::new(&path),
         config.as_deref().map(std::path::Path::new),
         exceptions.as_deref().map(std::path::Path::new),
@@ -263,6 +296,7 @@ fn run_lint(
             return ExitCode::from(2);
         }
     };
+    cfg.lint.upstream_only = upstream_only;
     let req = BuildRequest {
         path: path.clone(),
         out: None,
@@ -274,6 +308,7 @@ fn run_lint(
         no_cache: false,
         force: false,
         rustfmt: false,
+        upstream,
     };
     let mut outcome = vgc::lint(&req, &cfg.lint);
     if fix {
@@ -318,11 +353,12 @@ fn run_lint(
     }
     let _ = writeln!(
         stderr,
-        "vgc lint: {} packages, {} warnings, {} errors in {:.2}s",
+        "vgc lint: {} packages, {} warnings, {} errors in {:.2}s{}",
         outcome.stats.packages,
         outcome.warnings(),
         outcome.errors(),
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        profile_suffix(&outcome)
     );
     let code = vgc::exit_code(&outcome);
     if code != 0 {
@@ -339,9 +375,12 @@ fn run_lint(
 fn analyzed(
     path: Option<String>,
     roots: Vec<String>,
+    upstream: Option<String>,
     stderr: &mut impl std::io::Write,
 ) -> Result<vgc::BuildOutcome, ExitCode> {
-    let outcome = build(&BuildRequest::check(target(path)?, roots));
+    let mut req = BuildRequest::check(target(path)?, roots);
+    req.upstream = upstream_choice(&req.path, upstream.as_deref(), None)?;
+    let outcome = build(&req);
     if outcome.errors() > 0 || outcome.stats.packages == 0 {
         let text = render::text(&outcome.diagnostics, &outcome.sources, true);
         let _ = stderr.write_all(text.as_bytes());
@@ -355,6 +394,7 @@ fn run_graph(
     format: GraphFormat,
     filter: vgc_lowering::graph::Filter,
     roots: Vec<String>,
+    upstream: Option<String>,
 ) -> ExitCode {
     use vgc_lowering::graph;
     let mut stderr = std::io::stderr().lock();
@@ -368,7 +408,7 @@ fn run_graph(
             return ExitCode::from(2);
         }
     }
-    let outcome = match analyzed(path, roots, &mut stderr) {
+    let outcome = match analyzed(path, roots, upstream, &mut stderr) {
         Ok(o) => o,
         Err(code) => return code,
     };
@@ -384,9 +424,10 @@ fn run_graph(
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
     let _ = writeln!(
         stderr,
-        "vgc graph: {} nodes, {} edges",
+        "vgc graph: {} nodes, {} edges{}",
         g.nodes.len(),
-        g.edges.len()
+        g.edges.len(),
+        profile_suffix(&outcome)
     );
     ExitCode::SUCCESS
 }
@@ -397,6 +438,7 @@ fn run_docs(
     out: String,
     templates: Option<String>,
     roots: Vec<String>,
+    upstream: Option<String>,
 ) -> ExitCode {
     let mut stderr = std::io::stderr().lock();
     let mut stdout = std::io::stdout().lock();
@@ -427,7 +469,7 @@ fn run_docs(
             }
         },
     };
-    let outcome = match analyzed(path, roots, &mut stderr) {
+    let outcome = match analyzed(path, roots, upstream, &mut stderr) {
         Ok(o) => o,
         Err(code) => return code,
     };
@@ -441,9 +483,10 @@ fn run_docs(
     }
     let _ = writeln!(
         stderr,
-        "vgc docs: wrote {} files to {}",
+        "vgc docs: wrote {} files to {}{}",
         files.len(),
-        dir.display()
+        dir.display(),
+        profile_suffix(&outcome)
     );
     ExitCode::SUCCESS
 }
@@ -467,12 +510,23 @@ fn build_request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
         no_cache: a.no_cache,
         force: a.force,
         rustfmt: a.rustfmt,
+        upstream: None,
     })
+}
+
+/// `" (upstream 1.38: detected from go.mod k8s.io/apimachinery v0.38.0-alpha.2)"` for the summary lines.
+fn profile_suffix(outcome: &vgc::BuildOutcome) -> String {
+    outcome
+        .profile
+        .as_ref()
+        .map(|p| format!(" (upstream {}: {})", p.version, p.why))
+        .unwrap_or_default()
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let start = Instant::now();
+    let upstream = cli.upstream;
     let (req, short, timings) = match cli.cmd {
         Command::Docs {
             path,
@@ -480,7 +534,7 @@ fn main() -> ExitCode {
             out,
             templates,
             roots,
-        } => return run_docs(path, format, out, templates, roots),
+        } => return run_docs(path, format, out, templates, roots, upstream),
         Command::Graph {
             path,
             format,
@@ -498,7 +552,7 @@ fn main() -> ExitCode {
                 edges,
                 depth,
             };
-            return run_graph(path, format, filter, roots);
+            return run_graph(path, format, filter, roots, upstream);
         }
         Command::Lint {
             path,
@@ -509,7 +563,21 @@ fn main() -> ExitCode {
             config,
             exceptions,
             roots,
-        } => return run_lint(path, format, short, fix, deny, config, exceptions, roots),
+            rules,
+        } => {
+            return run_lint(
+                path,
+                format,
+                short,
+                fix,
+                deny,
+                config,
+                exceptions,
+                roots,
+                upstream,
+                rules == "upstream",
+            );
+        }
         Command::Build(args) => {
             let timings = args.timings;
             let short = args.short;
@@ -524,8 +592,12 @@ fn main() -> ExitCode {
             max_rebuilds,
         } => {
             let (short, timings) = (build.short, build.timings);
-            let request = match build_request(build) {
+            let mut request = match build_request(build) {
                 Ok(req) => req,
+                Err(code) => return code,
+            };
+            request.upstream = match upstream_choice(&request.path, upstream.as_deref(), None) {
+                Ok(u) => u,
                 Err(code) => return code,
             };
             let opts = vgc::watch::WatchOptions {
@@ -543,6 +615,11 @@ fn main() -> ExitCode {
             Err(code) => return code,
         },
     };
+    let mut req = req;
+    req.upstream = match upstream_choice(&req.path, upstream.as_deref(), None) {
+        Ok(u) => u,
+        Err(code) => return code,
+    };
     let outcome = build(&req);
     let mut stderr = std::io::stderr().lock();
     let text = render::text(&outcome.diagnostics, &outcome.sources, short);
@@ -550,7 +627,7 @@ fn main() -> ExitCode {
     let s = outcome.stats;
     let _ = writeln!(
         stderr,
-        "vgc: {} packages, {} types, {} tags ({} lowered, {} consumed as metadata, {} reported, {} not lowered yet), {} checks generated, {} warnings, {} errors in {:.2}s",
+        "vgc: {} packages, {} types, {} tags ({} lowered, {} consumed as metadata, {} reported, {} not lowered yet), {} checks generated, {} warnings, {} errors in {:.2}s{}",
         s.packages,
         s.types,
         s.tags,
@@ -561,7 +638,8 @@ fn main() -> ExitCode {
         s.checks,
         outcome.warnings(),
         outcome.errors(),
-        start.elapsed().as_secs_f64()
+        start.elapsed().as_secs_f64(),
+        profile_suffix(&outcome)
     );
     for n in &outcome.notes {
         let _ = writeln!(stderr, "note: {n}");

@@ -141,6 +141,7 @@ pub fn request_key(req: &BuildRequest) -> String {
         format!("{:?}", req.runtime),
         req.extra_roots.join("\u{1f}"),
         req.custom_stub.to_string(),
+        format!("{:?}", req.upstream.as_ref().map(|s| s.version)),
     ] {
         h.update(part.as_bytes());
         h.update(b"\x1e");

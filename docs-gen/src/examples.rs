@@ -270,6 +270,14 @@ pub const DIAGNOSTIC_EXAMPLES: &[(&str, &str)] = &[
         "// +k8s:maxLength=3   on Short *string without optional/required/forbidden",
     ),
     (
+        "VGC0304",
+        "// +k8s:required   on Spec Spec (by value) whose members are all optional (1.38)",
+    ),
+    (
+        "VGC0305",
+        "// +enum   on type Phase string without +k8s:enum (1.38)",
+    ),
+    (
         "VGC0310",
         "// +k8s:maxLength=3   followed by a blank line, then the field's own comment",
     ),

@@ -229,7 +229,7 @@ pub fn rule_words(c: &vgc_lowering::plan::Check) -> String {
         CheckKind::MaxItems(n) => format!("at most {}", plural(*n, "item", "items")),
         CheckKind::MinProperties(n) => format!("at least {}", plural(*n, "entry", "entries")),
         CheckKind::MaxProperties(n) => format!("at most {}", plural(*n, "entry", "entries")),
-        CheckKind::Format(f) => format!("must be a {f}"),
+        CheckKind::Format(f) => format!("must be a {}", vgc_ir::catalog::format_name(f)),
         CheckKind::Enum(values, excl) => {
             let mut s = format!("one of {}", values.join(", "));
             for (v, on, opt) in excl {
@@ -286,7 +286,7 @@ pub fn rule_words(c: &vgc_lowering::plan::Check) -> String {
 }
 
 /// The static documentation site for a plan: `(path, contents)` pairs (paths relative to the output directory, `/`
-/// separators). `layout` replaces [`DEFAULT_LAYOUT`] when given. Pages: `index.html` (packages and types),
+/// separators). `layout` replaces [`DEFAULT_LAYOUT`] when given. Pages: `index.html` (the upstream profile, packages and types),
 /// `tags.html`, `diagnostics.html`, `api/<module>.html` per package (anchors `#<Type>` and `#<Type>.<json>`),
 /// `style.css`, `search.js`, `search-index.js` (the index as a script, so search works from `file://`).
 #[must_use]
@@ -320,7 +320,10 @@ pub fn site(plan: &CratePlan, layout: Option<&str>) -> Vec<(String, String)> {
             .or_default()
             .push(d);
     }
-    let mut toc = String::from("<h1>API reference</h1>\n<ul>\n");
+    let mut toc = format!(
+        "<h1>API reference</h1>\n<p class=\"muted\">Validation as upstream validation-gen {} generates it (vgc upstream profile; see docs/upstream.md).</p>\n<ul>\n",
+        plan.upstream
+    );
     for m in &plan.modules {
         let rel = module_page(&m.module_path);
         let depth = rel.matches('/').count();

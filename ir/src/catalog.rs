@@ -603,7 +603,7 @@ pub static TAGS: &[TagSpec] = &[
             non_error: true,
         },
         L,
-        "The field may be unset; when unset, its other checks are skipped.",
+        "The field may be unset; when unset, its other checks are skipped. On a non-pointer struct field it is documentation only (no check) in the 1.38 profile (kubernetes#136779) and an error before.",
     ),
     tag(
         "k8s:required",
@@ -614,7 +614,7 @@ pub static TAGS: &[TagSpec] = &[
         Stable,
         SC,
         L,
-        "The field must be set.",
+        "The field must be set. On a non-pointer struct field (never nil) it is documentation only (no check; the struct's own rules still run) in the 1.38 profile (kubernetes#136779) and an error before.",
     ),
     TagSpec {
         ..tag(
@@ -779,6 +779,14 @@ pub fn lookup(name: &str) -> Option<&'static TagSpec> {
     TAGS.binary_search_by(|t| t.name.cmp(name))
         .ok()
         .map(|i| &TAGS[i])
+}
+
+/// The `+k8s:format` name of a lowered format, without the release qualifier a profile may add
+/// (`k8s-resource-fully-qualified-name@1.38` → `k8s-resource-fully-qualified-name`;
+/// `vgc_ir::profile::Upstream::format_release`).
+#[must_use]
+pub fn format_name(lowered: &str) -> &str {
+    lowered.split_once('@').map_or(lowered, |(name, _)| name)
 }
 
 /// True for generator-control tags and other generators' tags (accepted without validation-tag checking).

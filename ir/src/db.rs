@@ -66,6 +66,10 @@ pub struct Settings {
     /// `TypesWithSuffix=S`).
     #[returns(ref)]
     pub extra_roots: Vec<String>,
+    /// The upstream profile in force (`--upstream`, `vgc.toml`, detected from `go.mod`, else the newest); read
+    /// through [`crate::profile::upstream`].
+    #[returns(copy)]
+    pub upstream: crate::profile::Upstream,
 }
 
 /// The Go syntax summary of a file. Never fails.
@@ -106,10 +110,32 @@ pub fn lowered(db: &dyn Db, file: SourceFile) -> Arc<Lowered> {
     Arc::new(lower_file(parsed_go(db, file)))
 }
 
-/// The position-free IR of a file.
+/// The position-free IR of a file, with the tag spellings of the upstream profile in force mapped onto vgc's
+/// ([`crate::profile::Upstream::tag_renames`]; the cached [`lowered`] IR is profile-independent).
 #[salsa::tracked(returns(ref))]
 pub fn file_ir(db: &dyn Db, file: SourceFile) -> FileIr {
-    lowered(db, file).0.clone()
+    let mut ir = lowered(db, file).0.clone();
+    let renames = crate::profile::upstream(db).tag_renames();
+    if !renames.is_empty() {
+        let rename = |uses: &mut Vec<crate::model::TagUse>| {
+            for u in uses {
+                if let Ok(t) = &mut u.parsed {
+                    crate::profile::TagRename::apply(renames, t);
+                    u.name.clone_from(&t.name);
+                }
+            }
+        };
+        for t in &mut ir.types {
+            rename(&mut t.tags);
+            for f in &mut t.fields {
+                rename(&mut f.tags);
+            }
+        }
+        for c in &mut ir.consts {
+            rename(&mut c.tags);
+        }
+    }
+    ir
 }
 
 /// The names of the types a file declares, in order. Depends only on the position-free IR, so edits that move
@@ -308,9 +334,24 @@ pub fn check_file(db: &dyn Db, file: SourceFile) -> Box<[Diagnostic]> {
                 .with_hint("fix the Go syntax here; vgc read every other declaration of this file")
         });
     }
+    let profile = crate::profile::upstream(db);
     let mut check = |uses: &[crate::model::TagUse], scope: Scope| {
         for u in uses {
             let base = span_of(db, file, u.at).start;
+            if let Ok(t) = &u.parsed
+                && let Some(newer) = t.chain().find(|c| !profile.has_tag(&c.name))
+            {
+                let since = crate::profile::Upstream::tag_since(&newer.name).unwrap_or(profile);
+                out.push(
+                    Diagnostic::error(
+                        Code::UnknownTag,
+                        format!("unknown tag {:?} in upstream {profile}", newer.name),
+                    )
+                    .at(path, base + newer.name_span.start..base + newer.name_span.end)
+                    .with_hint(format!("the tag exists from upstream {since} on; select that profile (`--upstream {since}`, `[upstream] version` in vgc.toml) or a newer k8s.io/apimachinery in go.mod")),
+                );
+                continue;
+            }
             out.extend(
                 check_tag_use(u, scope)
                     .into_iter()

@@ -59,6 +59,11 @@ pub enum Code {
     LintStability,
     /// VGC0303 (lint, upstream `requiredAndOptional`): a validated field without optional/required/forbidden.
     LintRequiredness,
+    /// VGC0304 (lint, upstream 1.38 `nonPointerStructRequiredness`): `required`/`optional` on a non-pointer struct
+    /// field that the struct's members contradict.
+    LintValueStructRequiredness,
+    /// VGC0305 (lint, upstream 1.38): an `+enum` type without `+k8s:enum`.
+    LintEnumMarker,
     /// VGC0310 (lint): `+k8s:` tags separated from their declaration by a blank line.
     LintDetachedTag,
     /// VGC0311 (lint): `+listType`/`+listMapKey` and `+k8s:listType`/`+k8s:listMapKey` disagree or one is missing.
@@ -107,6 +112,8 @@ pub const ALL_CODES: &[Code] = &[
     Code::LintAlphaBeta,
     Code::LintStability,
     Code::LintRequiredness,
+    Code::LintValueStructRequiredness,
+    Code::LintEnumMarker,
     Code::LintDetachedTag,
     Code::LintListMarker,
     Code::LintOptionName,
@@ -147,6 +154,8 @@ impl Code {
             Code::LintAlphaBeta => "VGC0301",
             Code::LintStability => "VGC0302",
             Code::LintRequiredness => "VGC0303",
+            Code::LintValueStructRequiredness => "VGC0304",
+            Code::LintEnumMarker => "VGC0305",
             Code::LintDetachedTag => "VGC0310",
             Code::LintListMarker => "VGC0311",
             Code::LintOptionName => "VGC0312",
@@ -197,6 +206,20 @@ impl Code {
             | Code::StaleException => Severity::Warning,
             _ => Severity::Error,
         }
+    }
+
+    /// True for upstream validation-gen's own lint rules (VGC0301–VGC0305; which of them run depends on the
+    /// upstream profile), as opposed to vgc's (VGC031x) and drift (VGC04xx).
+    #[must_use]
+    pub fn is_upstream_lint(self) -> bool {
+        matches!(
+            self,
+            Code::LintAlphaBeta
+                | Code::LintStability
+                | Code::LintRequiredness
+                | Code::LintValueStructRequiredness
+                | Code::LintEnumMarker
+        )
     }
 
     /// True for lint rules and drift (`vgc lint` only), whose severity `vgc.toml` may change.
@@ -294,6 +317,14 @@ impl Code {
             Code::LintRequiredness => (
                 "required-and-optional",
                 "A validated field must say whether it may be unset, or its validation runs on absent values (upstream lint rule).",
+            ),
+            Code::LintValueStructRequiredness => (
+                "non-pointer-struct-requiredness",
+                "A non-pointer struct field is never nil: `required`/`optional` on it only document it, so they must agree with the struct's own required or union members (upstream 1.38 lint rule, kubernetes#141637).",
+            ),
+            Code::LintEnumMarker => (
+                "enum-marker",
+                "`+enum` tells OpenAPI the values are closed; without `+k8s:enum` nothing validates them (upstream 1.38 lint rule, kubernetes#142102).",
             ),
             Code::LintDetachedTag => (
                 "detached-tag",

@@ -8,6 +8,8 @@ pub mod check;
 pub mod db;
 pub mod diagnostic;
 pub mod model;
+pub mod profile;
 
 pub use db::{Db, Package, Settings, SourceFile};
 pub use diagnostic::{ALL_CODES, Code, Diagnostic, Fix, Severity};
+pub use profile::Upstream;

@@ -61,6 +61,9 @@ pub struct TypeIr {
     /// `+k8s:validation-gen`, `+k8s:supportsSubresource` and `+k8s:isSubresource` tags of the second-closest
     /// comment (upstream honours both places).
     pub second_tags: Vec<TagUse>,
+    /// Other generators' markers on the type the lint compares with validation tags: `+enum` (the 1.38
+    /// enum-marker rule).
+    pub markers: Vec<TagUse>,
     /// Span of the name.
     pub at: SpanId,
 }
@@ -151,6 +154,10 @@ pub fn lower_file(g: &GoFile) -> (FileIr, Vec<std::ops::Range<usize>>) {
             fields,
             tags: tag_uses("+k8s:", &t.doc, &mut push),
             second_tags: second,
+            markers: tag_uses("+", &t.doc, &mut push)
+                .into_iter()
+                .filter(|u| u.name == "enum")
+                .collect(),
             at: push(t.name_span.clone()),
         });
     }

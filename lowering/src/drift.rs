@@ -153,7 +153,7 @@ pub fn describe(c: &Check) -> String {
         CheckKind::MaxItems(n) => format!("maxItems={n}"),
         CheckKind::MinProperties(n) => format!("minProperties={n}"),
         CheckKind::MaxProperties(n) => format!("maxProperties={n}"),
-        CheckKind::Format(f) => format!("format={f}"),
+        CheckKind::Format(f) => format!("format={}", vgc_ir::catalog::format_name(f)),
         CheckKind::Enum(values, excl) => {
             let mut s = format!("enum{{{}}}", values.join(","));
             for (v, on, opt) in excl {

@@ -23,6 +23,8 @@ pub struct CratePlan {
     pub diagnostics: Vec<Diagnostic>,
     /// Counts.
     pub stats: Stats,
+    /// The upstream profile the plan was lowered under (docs say which release's semantics they describe).
+    pub upstream: vgc_ir::Upstream,
 }
 
 /// The lowered crate of the database's [`vgc_analysis::Workspace`] ([`lower`] over
@@ -541,6 +543,7 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
         modules,
         diagnostics,
         stats,
+        upstream: vgc_ir::profile::upstream(db),
     }
 }
 
@@ -1443,6 +1446,13 @@ impl Lowerer<'_> {
         let is_map = matches!(shape, Shape::Map);
         Ok(match tag.name.as_str() {
             "k8s:required" | "k8s:optional" | "k8s:forbidden" => {
+                // upstream 1.38 (kubernetes#136779): documentation only on non-pointer structs, no check.
+                if matches!(shape, Shape::Struct(false))
+                    && tag.name != "k8s:forbidden"
+                    && vgc_ir::profile::upstream(self.db).requiredness_on_value_structs()
+                {
+                    return Ok(Vec::new());
+                }
                 if matches!(shape, Shape::Struct(false)) {
                     return bad(
                         self,
@@ -1565,6 +1575,11 @@ impl Lowerer<'_> {
                     )));
                     return Err(());
                 }
+                // A format whose runtime changed in the profile's apimachinery is qualified with the release.
+                let f = match vgc_ir::profile::upstream(self.db).format_release(&f) {
+                    Some(release) => format!("{f}@{release}"),
+                    None => f,
+                };
                 vec![mk(CheckKind::Format(f))]
             }
             "k8s:enum" => {

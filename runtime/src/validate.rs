@@ -268,10 +268,14 @@ fn with_origin(errs: ErrorList, origin: &str) -> ErrorList {
 }
 
 /// Validates `value` against `+k8s:format=<name>`. Unknown names are rejected by the compiler, so they never
-/// reach here; one would yield an internal error.
+/// reach here; one would yield an internal error. `name` may carry the release whose apimachinery changed the
+/// check (`k8s-resource-fully-qualified-name@1.38`: more than one slash fails with `must not contain more than one
+/// slash`, as `resourcesQualifiedName` of k8s.io/apimachinery v0.38 does); without it the check is v0.37's.
 #[must_use]
 pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
     let Some(v) = value else { return Vec::new() };
+    // A release-qualified name (`<format>@<release>`) selects the check as that release's apimachinery does it.
+    let (name, release) = name.split_once('@').unwrap_or((name, ""));
     let origin = name; // the origin string `format=<name>` is built only when an error is reported
     match name {
         "k8s-short-name" => from_msgs(path, v, formats::dns1123_label(v), origin),
@@ -388,6 +392,12 @@ pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
                         c_ident(name, &mut errs);
                     }
                 }
+                // upstream 1.38 (kubernetes#141644): more than one slash is an error; before, it passed.
+                _ if release == "1.38" => errs.push(Error::invalid(
+                    path,
+                    BadValue::Str(v.into()),
+                    "must not contain more than one slash",
+                )),
                 _ => {}
             }
             if !v.contains('/') {
@@ -1093,4 +1103,45 @@ pub fn enum_value_with_exclusions(
     }
     // An excluded value is not in `supported`, so it is reported like any unsupported value.
     enum_value(path, Some(v), &supported)
+}
+
+#[cfg(test)]
+mod release_tests {
+    use super::*;
+
+    /// `k8s-resource-fully-qualified-name`: apimachinery v0.37 accepts more than one slash, v0.38 rejects it
+    /// (kubernetes#141644; apimachinery v0.38.0-alpha.2 `TestResourceFullyQualifiedName`).
+    #[test]
+    fn fully_qualified_name_slash_rule_by_release() {
+        let root = Path::Root;
+        let path = root.child("name");
+        let check = |name: &str, v: &str| -> Vec<String> {
+            format(&path, Some(v), name)
+                .iter()
+                .map(|e| format!("{e} [{}]", e.origin))
+                .collect()
+        };
+        for v in ["a/b/c", "a/b/", "a//b", "/a/b"] {
+            assert_eq!(
+                check("k8s-resource-fully-qualified-name", v),
+                Vec::<String>::new(),
+                "{v}"
+            );
+            assert_eq!(
+                check("k8s-resource-fully-qualified-name@1.38", v),
+                [format!(
+                    "name: Invalid value: \"{v}\": must not contain more than one slash [format=k8s-resource-fully-qualified-name]"
+                )],
+                "{v}"
+            );
+        }
+        assert_eq!(
+            check("k8s-resource-fully-qualified-name@1.38", "example.com/ok"),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            check("k8s-resource-fully-qualified-name@1.38", "name"),
+            check("k8s-resource-fully-qualified-name", "name")
+        );
+    }
 }

@@ -23,8 +23,8 @@ mod plan_random;
 
 use differential::{Outcome, canonical, compare, env_or};
 use harness::{
-    build_go_driver, compare_runs, copy_dir, go, install_validation_gen, random_cases, run_both,
-    run_validation_gen, rust_runner,
+    build_go_driver, compare_runs, copy_dir, go, install_validation_gen, oracle_profile,
+    random_cases, run_both, run_validation_gen, rust_runner,
 };
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -146,6 +146,7 @@ fn conformance_packages_match_expectations_and_upstream() {
         no_cache: false,
         force: false,
         rustfmt: false,
+        upstream: Some(oracle_profile()),
     });
     let shown: Vec<String> = out
         .diagnostics

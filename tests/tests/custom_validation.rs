@@ -48,6 +48,7 @@ fn custom_validation_is_a_compile_time_contract() {
         no_cache: false,
         force: false,
         rustfmt: false,
+        upstream: None,
     };
     let built = vgc::build(&req);
     assert_eq!(vgc::exit_code(&built), 0, "{:?}", built.diagnostics);

@@ -18,6 +18,10 @@ fn run(dir: &Path) -> String {
         no_cache: false,
         force: false,
         rustfmt: false,
+        upstream: Some(vgc_ir::profile::Selected::new(
+            vgc_ir::Upstream::V1_37,
+            "the fixtures' reference release",
+        )),
     };
     let out = vgc::build(&req);
     let prefix = format!("{}/", dir.display());

@@ -191,6 +191,7 @@ fn every_tag_example_builds_and_its_generated_rust_compiles() {
         no_cache: false,
         force: false,
         rustfmt: false,
+        upstream: None,
     });
     let shown: Vec<String> = out
         .diagnostics

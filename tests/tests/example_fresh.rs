@@ -24,6 +24,7 @@ fn generated_example_is_fresh() {
         no_cache: false,
         force: false,
         rustfmt: true,
+        upstream: None,
     };
     let out = vgc::build(&req);
     assert_eq!(out.errors(), 0, "{:?}", out.diagnostics);

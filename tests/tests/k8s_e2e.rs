@@ -102,6 +102,7 @@ fn real_k8s_api_end_to_end() {
         no_cache: false,
         force: false,
         rustfmt: false,
+        upstream: Some(harness::oracle_profile()),
     };
     // Start from a fresh stub so a changed k8s.io/api cannot leave a stale one behind.
     let _ = std::fs::remove_file(generated.join("src/custom.rs"));
@@ -237,4 +238,217 @@ fn copy_sources(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
     std::fs::copy(from.join("Cargo.toml"), to.join("Cargo.toml")).expect("copy Cargo.toml");
     walk(&from.join("src"), &to.join("src"));
+}
+
+/// The releases before the newest with a published generator (`VGC_ORACLE_UPSTREAM=1.35` or `1.36`; skipped
+/// without it, see `scripts/differential.sh`): k8s.io/api of that release (the newest patch) built under its
+/// detected profile with 0 diagnostics, then random objects through that release's upstream validation-gen and
+/// the vgc-generated Rust (`VGC_K8S_ORACLE_CASES`, `VGC_K8S_ORACLE_SEED`).
+#[test]
+fn older_release_agrees_with_its_generator() {
+    let Ok(release) = std::env::var("VGC_ORACLE_UPSTREAM") else {
+        eprintln!("skipped: set VGC_ORACLE_UPSTREAM=1.35 or 1.36");
+        return;
+    };
+    let profile = harness::oracle_upstream();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+        .to_path_buf();
+    let e2e = root.join("target/e2e");
+    std::fs::create_dir_all(&e2e).expect("mkdir target/e2e");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (api_dir, version) = download(&format!("k8s.io/api@v0.{}", profile.minor()), tmp.path());
+    download(&format!("k8s.io/apimachinery@{version}"), tmp.path());
+    let generated = e2e.join(format!("k8s-generated-{release}"));
+    let req = BuildRequest {
+        path: api_dir.clone(),
+        out: Some(generated.clone()),
+        crate_name: "k8s-generated".into(),
+        runtime: RuntimeDep::Path(root.join("runtime").to_string_lossy().into_owned()),
+        // `--roots` takes 1.37's criterion syntax in every profile.
+        extra_roots: vec!["TypesWithField=TypeMeta".into()],
+        check_only: false,
+        custom_stub: true,
+        no_cache: false,
+        force: false,
+        rustfmt: false,
+        upstream: None,
+    };
+    let _ = std::fs::remove_file(generated.join("src/custom.rs"));
+    let out = vgc::build(&req);
+    assert_eq!(
+        out.profile.as_ref().map(|p| p.version),
+        Some(profile),
+        "{:?}",
+        out.profile
+    );
+    let shown: Vec<String> = out
+        .diagnostics
+        .iter()
+        .map(|d| vgc::render::short(d, &out.sources))
+        .collect();
+    assert!(shown.is_empty(), "k8s.io/api {version}: {shown:?}");
+    assert_eq!(out.stats.not_lowered, 0);
+    eprintln!("k8s.io/api {version} (upstream {profile}): {:?}", out.stats);
+    let harness = e2e.join(format!("harness-{release}"));
+    let _ = std::fs::remove_dir_all(harness.join("src/bin"));
+    std::fs::create_dir_all(harness.join("src")).expect("mkdir harness");
+    std::fs::write(
+        harness.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"k8s-e2e-harness\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\nk8s-generated = {{ path = {:?} }}\nvgc-runtime = {{ path = {:?} }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n",
+            generated.to_string_lossy(),
+            root.join("runtime").to_string_lossy()
+        ),
+    )
+    .expect("write harness Cargo.toml");
+    std::fs::write(harness.join("src/lib.rs"), "//! e2e harness\n").expect("lib.rs");
+    k8s_oracle::random_k8s_objects_agree(Path::new(&api_dir), &version, &out.plan, &harness);
+}
+
+/// `go mod download -json <module>`, retried with the toolchain the module asks for when the local one is too
+/// old (pre-releases may need a newer Go: k8s.io/api@v0.38.0-alpha.2's go.mod says `go 1.27`).
+fn download_any_toolchain(module: &str, tmp: &Path) -> (String, String) {
+    let run = |toolchain: &str| {
+        Command::new("go")
+            .args(["mod", "download", "-json", module])
+            .current_dir(tmp)
+            .env("GOFLAGS", "-mod=mod")
+            .env("GOTOOLCHAIN", toolchain)
+            .output()
+            .expect("the `go` command runs")
+    };
+    let mut out = run("local");
+    if !out.status.success() {
+        let text = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // "... requires go >= 1.27.0 (running go 1.25.1; GOTOOLCHAIN=local)"
+        let wanted = text
+            .split("requires go >= ")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .unwrap_or_else(|| panic!("go mod download {module}: {text}"));
+        out = run(&format!("go{wanted}"));
+    }
+    assert!(
+        out.status.success(),
+        "go mod download {module}: {}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("go mod download -json output");
+    (
+        v["Dir"].as_str().expect("Dir").to_string(),
+        v["Version"].as_str().expect("Version").to_string(),
+    )
+}
+
+/// The newest k8s.io/api, pre-releases included (resolved at test time through the Go module proxy), under its
+/// detected profile: 0 diagnostics and 0 tags not lowered, the generated crate compiles with `-D warnings`, the
+/// documentation site is generated, and `vgc lint --rules upstream` finds nothing (k8s.io/api lints clean with
+/// upstream's own rules of its release).
+#[test]
+fn newest_k8s_api_prerelease_builds_and_lints_clean() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+        .to_path_buf();
+    let e2e = root.join("target/e2e");
+    std::fs::create_dir_all(&e2e).expect("mkdir target/e2e");
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let list = Command::new("go")
+        .args(["list", "-m", "-versions", "-json", "k8s.io/api"])
+        .current_dir(tmp.path())
+        .env("GOFLAGS", "-mod=mod")
+        .env("GO111MODULE", "on")
+        .output()
+        .expect("go list runs");
+    assert!(
+        list.status.success(),
+        "{}",
+        String::from_utf8_lossy(&list.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&list.stdout).expect("go list -json");
+    // `Versions` is in semver order, pre-releases included.
+    let newest = v["Versions"]
+        .as_array()
+        .and_then(|a| a.last())
+        .and_then(|x| x.as_str())
+        .expect("k8s.io/api versions")
+        .to_string();
+    let (api_dir, version) = download_any_toolchain(&format!("k8s.io/api@{newest}"), tmp.path());
+    download_any_toolchain(&format!("k8s.io/apimachinery@{version}"), tmp.path());
+    let generated = e2e.join("k8s-generated-newest");
+    let req = BuildRequest {
+        path: api_dir.clone(),
+        out: Some(generated.clone()),
+        crate_name: "k8s-generated-newest".into(),
+        runtime: RuntimeDep::Path(root.join("runtime").to_string_lossy().into_owned()),
+        extra_roots: vec!["TypesWithField=TypeMeta".into()],
+        check_only: false,
+        custom_stub: true,
+        no_cache: false,
+        force: false,
+        rustfmt: false,
+        upstream: None,
+    };
+    let _ = std::fs::remove_file(generated.join("src/custom.rs"));
+    let out = vgc::build(&req);
+    let shown: Vec<String> = out
+        .diagnostics
+        .iter()
+        .map(|d| vgc::render::short(d, &out.sources))
+        .collect();
+    assert!(shown.is_empty(), "k8s.io/api {version}: {shown:?}");
+    assert_eq!(out.stats.not_lowered, 0);
+    assert!(out.io_error.is_none(), "{:?}", out.io_error);
+    let profile = out.profile.clone().expect("profile");
+    assert_eq!(
+        Some(profile.version),
+        vgc_ir::Upstream::from_module_version(&version)
+    );
+    eprintln!(
+        "k8s.io/api {version} ({profile}): {:?}, {} files",
+        out.stats,
+        out.files.len()
+    );
+    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["build", "--quiet", "--manifest-path"])
+        .arg(generated.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", e2e.join("target"))
+        .env("RUSTFLAGS", "-D warnings")
+        .status()
+        .expect("nested cargo runs");
+    assert!(
+        status.success(),
+        "the generated crate of k8s.io/api {version} failed to build warning-free"
+    );
+    let site = vgc_docs_gen::site(&out.plan, None);
+    assert!(
+        site.iter().any(|(p, t)| p == "index.html"
+            && t.contains(&format!("validation-gen {}", profile.version))),
+        "the site names the profile"
+    );
+    let settings = vgc::LintSettings {
+        upstream_only: true,
+        ..Default::default()
+    };
+    let mut lint_req = req.clone();
+    lint_req.out = None;
+    lint_req.check_only = true;
+    let lint = vgc::lint(&lint_req, &settings);
+    let findings: Vec<String> = lint
+        .diagnostics
+        .iter()
+        .map(|d| vgc::render::short(d, &lint.sources))
+        .collect();
+    assert!(
+        findings.is_empty(),
+        "vgc lint --rules upstream on k8s.io/api {version}: {findings:?}"
+    );
 }

@@ -29,6 +29,10 @@ fn request(dir: &Path) -> BuildRequest {
         no_cache: false,
         force: false,
         rustfmt: false,
+        // A fixture's `vgc.toml` may choose the profile (`upstream-1.38/`); the others lint as the oracle's release.
+        upstream: vgc::config::upstream_for(dir, None, None)
+            .expect("fixture vgc.toml")
+            .or_else(|| Some(harness::oracle_profile())),
     }
 }
 

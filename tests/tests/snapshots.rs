@@ -17,6 +17,7 @@ fn request(path: &Path) -> BuildRequest {
         no_cache: false,
         force: false,
         rustfmt: true,
+        upstream: None,
     }
 }
 

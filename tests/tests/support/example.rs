@@ -39,5 +39,6 @@ pub(crate) fn request(path: &Path, out: &Path) -> BuildRequest {
         no_cache: false,
         force: false,
         rustfmt: true,
+        upstream: None,
     }
 }

@@ -14,8 +14,8 @@
 
 use crate::differential::env_or;
 use crate::harness::{
-    build_go_driver, compare_runs, go, install_validation_gen, random_cases, run_both,
-    run_validation_gen, rust_runner, upstream_rule_findings, validation_gen_lint,
+    build_go_driver, compare_runs, go, install_validation_gen, oracle_profile, random_cases,
+    run_both, run_validation_gen, rust_runner, upstream_rule_findings, validation_gen_lint,
 };
 use crate::plan_random::Generator;
 use std::collections::{BTreeMap, BTreeSet};
@@ -227,9 +227,22 @@ pub(crate) fn random_k8s_objects_agree(
     // generates, like any input (generating in place would import-cycle through api/equality).
     let meta_gen = work.join("gen").join(META_GEN);
     std::fs::create_dir_all(&meta_gen).expect("mkdir meta gen");
+    // `validation-gen-scheme-registry=nil` (no registration) exists from 1.37; before, meta/v1 registers into a
+    // scheme like any package (1.35/1.36's meta/v1 has no root with validations, so nothing is registered).
+    let nil_registry = crate::harness::oracle_upstream() >= vgc_ir::Upstream::V1_37;
+    let registry = if nil_registry {
+        "// +k8s:validation-gen-scheme-registry=nil\n"
+    } else {
+        std::fs::write(
+            meta_gen.join("zz_scheme.go"),
+            "package v1\n\nimport \"k8s.io/apimachinery/pkg/runtime\"\n\nvar localSchemeBuilder runtime.SchemeBuilder\n",
+        )
+        .expect("zz_scheme.go");
+        ""
+    };
     std::fs::write(
         meta_gen.join("doc.go"),
-        format!("// +k8s:validation-gen=*\n// +k8s:validation-gen-input={META}\n// +k8s:validation-gen-scheme-registry=nil\n// +k8s:validation-gen-nolint\npackage v1\n"),
+        format!("// +k8s:validation-gen=*\n// +k8s:validation-gen-input={META}\n{registry}// +k8s:validation-gen-nolint\npackage v1\n"),
     )
     .expect("meta doc.go");
 
@@ -237,6 +250,12 @@ pub(crate) fn random_k8s_objects_agree(
     // package names roots of its own (`resource/v1`: `TypesWithSuffix=DeviceAttribute`), `gen/<gv>/own` generates
     // those too, without a scheme registry (they are not `runtime.Object`s); upstream allows one input in several
     // generated packages, the registering one canonical.
+    // 1.35 and 1.36 spell the criterion as a bare field name.
+    let criterion = if crate::harness::oracle_upstream().validation_gen_field_names() {
+        "TypeMeta"
+    } else {
+        "TypesWithField=TypeMeta"
+    };
     let mut inputs = Vec::new();
     let mut own_pkgs = Vec::new();
     for gv in group_versions(api_dir) {
@@ -249,12 +268,17 @@ pub(crate) fn random_k8s_objects_agree(
         if own.iter().any(|l| l.ends_with("=false")) {
             continue;
         }
+        // k8s.io/api's own activation that equals kubernetes' adds no roots (1.35/1.36 spell it `=TypeMeta`).
+        let own: Vec<String> = own
+            .into_iter()
+            .filter(|l| *l != format!("// +k8s:validation-gen={criterion}"))
+            .collect();
         let dir = work.join("gen").join(&gv);
         std::fs::create_dir_all(&dir).expect("mkdir gen");
         let name = gv.rsplit('/').next().unwrap_or(&gv);
         std::fs::write(
             dir.join("doc.go"),
-            format!("// +k8s:validation-gen=TypesWithField=TypeMeta\n// +k8s:validation-gen-input=k8s.io/api/{gv}\n// +k8s:validation-gen-nolint\npackage {name}\n"),
+            format!("// +k8s:validation-gen={criterion}\n// +k8s:validation-gen-input=k8s.io/api/{gv}\n// +k8s:validation-gen-nolint\npackage {name}\n"),
         )
         .expect("doc.go");
         // Generated registration hooks `localSchemeBuilder` (kubernetes declares it in register.go).
@@ -340,6 +364,7 @@ pub(crate) fn random_k8s_objects_agree(
         &e2e.join("target/debug/run_cases"),
         &cases,
     );
+    let ours = crate::harness::release_view(&ours);
     let summary = compare_runs(&upstream, &ours, &cases);
     eprintln!(
         "k8s-oracle: k8s.io/api {version}, seed {seed}: {}; upstream validation-gen {upstream_gen:.1}s, go build \
@@ -371,6 +396,7 @@ pub(crate) fn random_k8s_objects_agree(
             no_cache: false,
             force: false,
             rustfmt: false,
+            upstream: Some(oracle_profile()),
         },
         &vgc::LintSettings::default(),
     )
@@ -389,6 +415,7 @@ pub(crate) fn random_k8s_objects_agree(
                     no_cache: false,
                     force: false,
                     rustfmt: false,
+                    upstream: Some(oracle_profile()),
                 },
                 &vgc::LintSettings::default(),
             )

@@ -249,7 +249,8 @@ impl<'a> Generator<'a> {
                 h.counts.extend(near(*n).into_iter().filter(|l| *l <= 40));
             }
             CheckKind::Format(f) => {
-                h.formats.insert(f.clone());
+                h.formats
+                    .insert(vgc_ir::catalog::format_name(f).to_string());
             }
             CheckKind::Enum(values, excl) => {
                 h.strings.extend(values.iter().cloned());

@@ -1,0 +1,378 @@
+//! Upstream profiles: which Kubernetes release's `validation-gen` (k8s.io/code-generator) and
+//! `k8s.io/apimachinery/pkg/api/validate` vgc mirrors for a build.
+//!
+//! There is one tag catalog ([`crate::catalog`]); a profile is a set of *deltas* over it, each a predicate method
+//! on [`Upstream`] named after what changed and the upstream PR that changed it. Lowering, lint and docs ask the
+//! profile in force ([`upstream`], read from the [`crate::Settings`] input) instead of keeping a copy of anything
+//! per release. `docs/upstream.md` tabulates the deltas and says how to add the next release.
+
+use serde::Serialize;
+
+/// A Kubernetes minor release whose declarative-validation semantics vgc reproduces. Ordered by release.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Upstream {
+    /// Kubernetes 1.35 (`k8s.io/code-generator@v0.35.x`).
+    V1_35,
+    /// Kubernetes 1.36 (`k8s.io/code-generator@v0.36.x`).
+    V1_36,
+    /// Kubernetes 1.37 (`k8s.io/code-generator@v0.37.x`; vgc's reference semantics,
+    /// `docs/validation-gen-semantics.md`).
+    V1_37,
+    /// Kubernetes 1.38, as shipped in `k8s.io/api@v0.38.0-alpha.2` / `k8s.io/apimachinery@v0.38.0-alpha.2`
+    /// (the generator itself was not published; see `docs/upstream.md`).
+    V1_38,
+}
+
+impl Upstream {
+    /// Every profile, oldest first.
+    pub const ALL: [Upstream; 4] = [
+        Upstream::V1_35,
+        Upstream::V1_36,
+        Upstream::V1_37,
+        Upstream::V1_38,
+    ];
+    /// The profile used when none is configured and none can be detected.
+    pub const NEWEST: Upstream = Upstream::V1_38;
+
+    /// The Kubernetes minor version (`35` for 1.35).
+    #[must_use]
+    pub fn minor(self) -> u32 {
+        match self {
+            Upstream::V1_35 => 35,
+            Upstream::V1_36 => 36,
+            Upstream::V1_37 => 37,
+            Upstream::V1_38 => 38,
+        }
+    }
+
+    /// `"1.35"` … `"1.38"`: the spelling of `--upstream` and `vgc.toml`'s `[upstream] version`.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Upstream::V1_35 => "1.35",
+            Upstream::V1_36 => "1.36",
+            Upstream::V1_37 => "1.37",
+            Upstream::V1_38 => "1.38",
+        }
+    }
+
+    /// The profile of a Kubernetes minor version number.
+    #[must_use]
+    pub fn from_minor(minor: u32) -> Option<Upstream> {
+        Upstream::ALL.into_iter().find(|u| u.minor() == minor)
+    }
+
+    /// Parses `"1.37"` (also `"v1.37"`). `None` for anything else, including unsupported releases.
+    #[must_use]
+    pub fn parse(s: &str) -> Option<Upstream> {
+        let s = s.trim();
+        let rest = s.strip_prefix('v').unwrap_or(s).strip_prefix("1.")?;
+        Upstream::from_minor(rest.parse().ok()?)
+    }
+
+    /// The profile matching a Go module version of a Kubernetes staging module (`k8s.io/api`,
+    /// `k8s.io/apimachinery`, `k8s.io/code-generator`: `v0.<minor>.<patch>[-pre]`, e.g. `v0.36.6`,
+    /// `v0.38.0-alpha.2`) or of `k8s.io/kubernetes` (`v1.<minor>.<patch>`). Releases older than the oldest
+    /// profile map to it and newer ones to the newest; `None` when the version is not of that shape (or is a `v0.0.0-…`
+    /// pseudo-version).
+    #[must_use]
+    pub fn from_module_version(v: &str) -> Option<Upstream> {
+        let v = v.trim().strip_prefix('v')?;
+        let mut parts = v.splitn(3, '.');
+        let major: u32 = parts.next()?.parse().ok()?;
+        let minor: u32 = parts.next()?.parse().ok()?;
+        parts.next()?;
+        // `v0.0.0-<date>-<hash>` pseudo-versions say nothing about the release.
+        if major > 1 || (major == 0 && minor == 0) {
+            return None;
+        }
+        let oldest = Upstream::ALL[0];
+        Some(if minor < oldest.minor() {
+            oldest
+        } else {
+            Upstream::from_minor(minor).unwrap_or(Upstream::NEWEST)
+        })
+    }
+
+    /// The `k8s.io/code-generator` release whose `validation-gen` the Go oracle runs for this profile (`None` for
+    /// a release whose generator is not in the Go module proxy). The only place these versions are written;
+    /// `VGC_VALIDATION_GEN_VERSION` overrides the newest at test time (tests/tests/support/harness.rs).
+    #[must_use]
+    pub fn code_generator(self) -> Option<&'static str> {
+        match self {
+            Upstream::V1_35 => Some("v0.35.10"),
+            Upstream::V1_36 => Some("v0.36.6"),
+            Upstream::V1_37 => Some("v0.37.2"),
+            Upstream::V1_38 => None,
+        }
+    }
+
+    // ---- deltas -----------------------------------------------------------------------------------------------
+
+    /// `+k8s:required` / `+k8s:optional` on a non-pointer struct field are accepted and only document the field
+    /// (no check; the struct is still validated). Before: `non-pointer structs cannot use the "k8s:required" tag`.
+    /// upstream: kubernetes#136779 (1.38).
+    #[must_use]
+    pub fn requiredness_on_value_structs(self) -> bool {
+        self >= Upstream::V1_38
+    }
+
+    /// `+k8s:validation-gen=<value>` names a struct field (`=TypeMeta`); from 1.37 the value is a criterion
+    /// (`TypesWithField=TypeMeta`, `TypesWithSuffix=…`) and a bare name is an error. `*` and `false` work in every
+    /// release. upstream: `targets.go` `isTypeWith` (v0.35, v0.36) vs `validationTypeMatch` (v0.37).
+    #[must_use]
+    pub fn validation_gen_field_names(self) -> bool {
+        self <= Upstream::V1_36
+    }
+
+    /// Tag spellings of this release that vgc reads as another name (with argument renames): 1.36 calls
+    /// `modeDiscriminator(modality:)` `discriminator(name:)`, and `ifMode(modality:, mode:)` `member(mode:,
+    /// value:)` (positional value in both). upstream: `validators/discriminator.go` (v0.36) → `mode.go` (v0.37).
+    /// Each entry: (this release's name, vgc's name, (this release's arg, vgc's arg)…).
+    #[must_use]
+    pub fn tag_renames(self) -> &'static [TagRename] {
+        const V136: &[TagRename] = &[
+            TagRename {
+                from: "k8s:discriminator",
+                to: "k8s:modeDiscriminator",
+                args: &[("name", "modality")],
+            },
+            TagRename {
+                from: "k8s:member",
+                to: "k8s:ifMode",
+                args: &[("mode", "modality"), ("value", "mode")],
+            },
+        ];
+        match self {
+            Upstream::V1_36 => V136,
+            _ => &[],
+        }
+    }
+
+    /// The release that introduced a catalog tag, when that is after 1.35 (`None`: known to every profile). Tags
+    /// newer than the profile in force are unknown tags (`VGC0102`). upstream: the tag names registered by
+    /// `validators/*.go` in code-generator v0.35.10, v0.36.6 and v0.37.2.
+    #[must_use]
+    pub fn tag_since(name: &str) -> Option<Upstream> {
+        match name {
+            "k8s:alpha"
+            | "k8s:beta"
+            | "k8s:maxBytes"
+            | "k8s:maximum"
+            | "k8s:minItems"
+            | "k8s:minLength"
+            | "k8s:validateTrueAlpha"
+            | "k8s:validateTrueBeta" => Some(Upstream::V1_36),
+            "k8s:customValidation"
+            | "k8s:dependentForbidden"
+            | "k8s:dependentRequired"
+            | "k8s:ifMode"
+            | "k8s:modeDiscriminator"
+            | "k8s:monotonic"
+            | "k8s:maxProperties"
+            | "k8s:minProperties" => Some(Upstream::V1_37),
+            _ => None,
+        }
+    }
+
+    /// Whether the catalog tag `name` exists in this release ([`Upstream::tag_since`]; in 1.36 the 1.37 names
+    /// `ifMode`/`modeDiscriminator` are also accepted, since [`Upstream::tag_renames`] maps 1.36's names onto them).
+    #[must_use]
+    pub fn has_tag(self, name: &str) -> bool {
+        if self.tag_renames().iter().any(|r| r.to == name) {
+            return true;
+        }
+        Upstream::tag_since(name).is_none_or(|since| since <= self)
+    }
+
+    /// The release qualifier of a `+k8s:format` whose runtime check changed in this release's
+    /// `k8s.io/apimachinery/pkg/api/validate` (lowered as `<name>@<release>`; `vgc_runtime::validate::format`
+    /// implements each qualified name): `k8s-resource-fully-qualified-name` rejects more than one slash from 1.38
+    /// (`must not contain more than one slash`; kubernetes#141644, issue kubernetes#141869).
+    #[must_use]
+    pub fn format_release(self, name: &str) -> Option<&'static str> {
+        (name == "k8s-resource-fully-qualified-name" && self >= Upstream::V1_38).then_some("1.38")
+    }
+
+    /// The lint rule `validationStability` (`tag %q with stability level %q cannot be used in %s validation`).
+    /// upstream: removed by kubernetes#142017 (1.38).
+    #[must_use]
+    pub fn lint_stability(self) -> bool {
+        self <= Upstream::V1_37
+    }
+
+    /// The lint rule `nonPointerStructRequiredness` (three messages). upstream: kubernetes#141637 (1.38).
+    #[must_use]
+    pub fn lint_value_struct_requiredness(self) -> bool {
+        self >= Upstream::V1_38
+    }
+
+    /// The lint rule "an `+enum` type must also carry `+k8s:enum`" (silenced by `+k8s:validation-gen-nolint`).
+    /// upstream: kubernetes#142102 (1.38; inferred from the 83 nolint lines k8s.io/api@v0.38.0-alpha.2 added).
+    #[must_use]
+    pub fn lint_enum_marker(self) -> bool {
+        self >= Upstream::V1_38
+    }
+}
+
+/// One tag spelling of an older release read as vgc's name ([`Upstream::tag_renames`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TagRename {
+    /// The release's tag name.
+    pub from: &'static str,
+    /// vgc's (1.37) tag name.
+    pub to: &'static str,
+    /// Named-argument renames: (the release's name, vgc's name).
+    pub args: &'static [(&'static str, &'static str)],
+}
+
+impl TagRename {
+    /// Renames `tag` and every tag chained in it that this rename applies to.
+    pub fn apply(renames: &[TagRename], tag: &mut vgc_parser::tags::Tag) {
+        if let Some(r) = renames.iter().find(|r| r.from == tag.name) {
+            tag.name = r.to.to_string();
+            for a in &mut tag.args {
+                if let Some(n) = &a.name
+                    && let Some((_, to)) = r.args.iter().find(|(from, _)| from == n)
+                {
+                    a.name = Some((*to).to_string());
+                }
+            }
+        }
+        if let Some(vgc_parser::tags::TagValue::Tag(inner)) = &mut tag.value {
+            TagRename::apply(renames, inner);
+        }
+    }
+}
+
+impl Default for Upstream {
+    /// [`Upstream::NEWEST`].
+    fn default() -> Self {
+        Upstream::NEWEST
+    }
+}
+
+impl std::fmt::Display for Upstream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The profile in force and why (for the summary line and `vgc docs`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Selected {
+    /// The profile.
+    pub version: Upstream,
+    /// Where it came from, in words: `--upstream`, `set in <path>/vgc.toml`, `detected from go.mod k8s.io/apimachinery v0.36.6`,
+    /// `default: newest`.
+    pub why: String,
+}
+
+impl Selected {
+    /// `version`, chosen for the reason `why`.
+    #[must_use]
+    pub fn new(version: Upstream, why: impl Into<String>) -> Self {
+        Self {
+            version,
+            why: why.into(),
+        }
+    }
+
+    /// The newest profile, chosen because nothing selected or suggested another.
+    #[must_use]
+    pub fn newest() -> Self {
+        Self {
+            version: Upstream::NEWEST,
+            why: "default: newest; no k8s.io module version in go.mod".into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Selected {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "upstream {} ({})", self.version, self.why)
+    }
+}
+
+/// The profile in force in `db`: [`crate::Settings::upstream`], or [`Upstream::NEWEST`] before settings exist.
+#[must_use]
+pub fn upstream(db: &dyn crate::Db) -> Upstream {
+    crate::Settings::try_get(db).map_or(Upstream::NEWEST, |s| s.upstream(db))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_versions_and_module_versions() {
+        assert_eq!(Upstream::parse("1.36"), Some(Upstream::V1_36));
+        assert_eq!(Upstream::parse("v1.38"), Some(Upstream::V1_38));
+        assert_eq!(Upstream::parse("1.34"), None);
+        assert_eq!(Upstream::parse("1.3"), None);
+        assert_eq!(Upstream::parse("0.37"), None);
+        assert_eq!(
+            Upstream::from_module_version("v0.36.6"),
+            Some(Upstream::V1_36)
+        );
+        assert_eq!(
+            Upstream::from_module_version("v0.38.0-alpha.2"),
+            Some(Upstream::V1_38)
+        );
+        assert_eq!(
+            Upstream::from_module_version("v1.35.10"),
+            Some(Upstream::V1_35)
+        );
+        assert_eq!(
+            Upstream::from_module_version("v0.33.1"),
+            Some(Upstream::V1_35)
+        );
+        assert_eq!(
+            Upstream::from_module_version("v0.40.0"),
+            Some(Upstream::NEWEST)
+        );
+        assert_eq!(
+            Upstream::from_module_version("v0.0.0-20260101000000-abcdef012345"),
+            None
+        );
+        assert_eq!(Upstream::from_module_version("v2.1.0"), None);
+        assert_eq!(Upstream::from_module_version("latest"), None);
+    }
+
+    #[test]
+    fn deltas_switch_at_their_release() {
+        use Upstream::*;
+        let on = |f: fn(Upstream) -> bool| -> Vec<Upstream> {
+            Upstream::ALL.into_iter().filter(|u| f(*u)).collect()
+        };
+        assert_eq!(on(Upstream::requiredness_on_value_structs), [V1_38]);
+        assert_eq!(on(Upstream::validation_gen_field_names), [V1_35, V1_36]);
+        assert_eq!(
+            on(|u| u
+                .format_release("k8s-resource-fully-qualified-name")
+                .is_some()),
+            [V1_38]
+        );
+        assert_eq!(V1_38.format_release("k8s-short-name"), None);
+        assert_eq!(on(|u| u.has_tag("k8s:maxBytes")), [V1_36, V1_37, V1_38]);
+        assert_eq!(on(|u| u.has_tag("k8s:ifMode")), [V1_36, V1_37, V1_38]);
+        assert_eq!(on(|u| u.has_tag("k8s:monotonic")), [V1_37, V1_38]);
+        assert_eq!(on(|u| u.has_tag("k8s:required")), Upstream::ALL);
+        let mut t = vgc_parser::tags::parse(
+            "k8s:alpha(since: \"1.36\")=+k8s:member(mode: \"a\", value: \"X\")=+k8s:required",
+        )
+        .expect("parses");
+        TagRename::apply(V1_36.tag_renames(), &mut t);
+        let inner = t.inner().expect("chained");
+        assert_eq!(inner.name, "k8s:ifMode");
+        let args: Vec<_> = inner
+            .args
+            .iter()
+            .map(|a| a.name.clone().unwrap_or_default())
+            .collect();
+        assert_eq!(args, ["modality", "mode"]);
+        assert_eq!(on(Upstream::lint_stability), [V1_35, V1_36, V1_37]);
+        assert_eq!(on(Upstream::lint_value_struct_requiredness), [V1_38]);
+        assert_eq!(on(Upstream::lint_enum_marker), [V1_38]);
+    }
+}

@@ -1,0 +1,328 @@
+//! Upstream profiles (`docs/upstream.md`): detection from `go.mod`, and each profile delta pinned by a small Go
+//! module built under the profiles on both sides of the change, with exact diagnostics. The real-input figures
+//! (k8s.io/api v0.35.10 … v0.38.0-alpha.2) are measured by `scripts/differential.sh` and `tests/tests/k8s_e2e.rs`.
+
+use std::path::Path;
+use vgc::driver::BuildRequest;
+use vgc_ir::Upstream;
+use vgc_ir::profile::Selected;
+
+/// Writes a Go module `example.com/p` with `go.mod` (plus `extra_gomod`) and `files` (path, text).
+fn module(extra_gomod: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("go.mod"),
+        format!("module example.com/p\n\ngo 1.25\n{extra_gomod}"),
+    )
+    .expect("go.mod");
+    for (p, text) in files {
+        let path = dir.path().join(p);
+        std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+        std::fs::write(path, text).expect("write");
+    }
+    dir
+}
+
+fn request(dir: &Path, upstream: Option<Upstream>) -> BuildRequest {
+    let mut req = BuildRequest::check(dir.to_string_lossy().into_owned(), Vec::new());
+    req.upstream = upstream.map(|u| Selected::new(u, "test"));
+    req
+}
+
+/// `code: message` of every diagnostic, paths stripped.
+fn diags(out: &vgc::BuildOutcome) -> Vec<String> {
+    out.diagnostics
+        .iter()
+        .map(|d| format!("{}: {}", d.code.as_str(), d.message))
+        .collect()
+}
+
+const DOC: &str = "// +k8s:validation-gen=TypesWithField=TypeMeta\npackage v1\n";
+
+#[test]
+fn the_profile_is_detected_from_go_mod_else_the_newest() {
+    let types = "package v1\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n}\n";
+    let files = [("v1/doc.go", DOC), ("v1/types.go", types)];
+    let dir = module(
+        "\nrequire (\n\tk8s.io/api v0.37.2\n\tk8s.io/apimachinery v0.36.6 // indirect\n)\n",
+        &files,
+    );
+    let out = vgc::build(&request(dir.path(), None));
+    assert_eq!(
+        out.profile,
+        Some(Selected::new(
+            Upstream::V1_36,
+            "detected from go.mod k8s.io/apimachinery v0.36.6"
+        ))
+    );
+    let dir = module("", &files);
+    let out = vgc::build(&request(dir.path(), None));
+    assert_eq!(out.profile, Some(Selected::newest()));
+    assert_eq!(Selected::newest().version, Upstream::NEWEST);
+    let out = vgc::build(&request(dir.path(), Some(Upstream::V1_35)));
+    assert_eq!(out.profile, Some(Selected::new(Upstream::V1_35, "test")));
+}
+
+const VALUE_STRUCT: &str = r#"package v1
+
+type TypeMeta struct{}
+
+type CSR struct {
+	TypeMeta `json:",inline"`
+	// +k8s:alpha(since: "1.38")=+k8s:required
+	Spec Spec `json:"spec"`
+	// +k8s:optional
+	Other Spec `json:"other"`
+}
+
+type Spec struct {
+	// +k8s:optional
+	// +k8s:maxLength=3
+	Name string `json:"name,omitempty"`
+}
+"#;
+
+/// kubernetes#136779: `required`/`optional` on a non-pointer struct field — an error up to 1.37, documentation only
+/// (no check, the struct's own rules still run) from 1.38.
+#[test]
+fn requiredness_on_non_pointer_structs_is_documentation_from_1_38() {
+    let dir = module("", &[("v1/doc.go", DOC), ("v1/types.go", VALUE_STRUCT)]);
+    let old = vgc::build(&request(dir.path(), Some(Upstream::V1_37)));
+    assert_eq!(
+        diags(&old),
+        [
+            "VGC0110: CSR: tag \"k8s:required\": non-pointer structs cannot use the \"k8s:required\" tag",
+            "VGC0110: CSR: tag \"k8s:optional\": non-pointer structs cannot use the \"k8s:optional\" tag",
+        ]
+    );
+    let new = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
+    assert_eq!(diags(&new), Vec::<String>::new());
+    // The same module without the two tags generates exactly the same checks: the tags add none.
+    let plain = VALUE_STRUCT
+        .replace("\t// +k8s:alpha(since: \"1.38\")=+k8s:required\n", "")
+        .replace("\t// +k8s:optional\n\tOther", "\tOther");
+    let dir2 = module("", &[("v1/doc.go", DOC), ("v1/types.go", &plain)]);
+    let without = vgc::build(&request(dir2.path(), Some(Upstream::V1_38)));
+    assert_eq!(new.stats.checks, without.stats.checks);
+    assert_eq!(new.stats.checks, 2, "Spec.name's optional and maxLength");
+    // `forbidden` is still an error on a non-pointer struct.
+    let forbidden = VALUE_STRUCT.replace("+k8s:required", "+k8s:forbidden");
+    let dir3 = module("", &[("v1/doc.go", DOC), ("v1/types.go", &forbidden)]);
+    let out = vgc::build(&request(dir3.path(), Some(Upstream::V1_38)));
+    assert_eq!(
+        diags(&out),
+        [
+            "VGC0110: CSR: tag \"k8s:forbidden\": non-pointer structs cannot use the \"k8s:forbidden\" tag"
+        ]
+    );
+}
+
+const LINT_138: &str = r#"package v1
+
+type TypeMeta struct{}
+
+type Root struct {
+	TypeMeta `json:",inline"`
+	// +k8s:required
+	Loose Loose `json:"loose"`
+	// +k8s:required
+	// +k8s:opaqueType
+	Opaque Strict `json:"opaque"`
+	// +k8s:optional
+	Strict Strict `json:"strict"`
+	// +k8s:optional
+	Nested Nested `json:"nested"`
+	// +k8s:required
+	Good Strict `json:"good"`
+	// +k8s:optional
+	Fine Loose `json:"fine"`
+	// +k8s:optional
+	Phase Phase `json:"phase,omitempty"`
+	// +k8s:optional
+	Kind Kind `json:"kind,omitempty"`
+	// +k8s:optional
+	Quiet Quiet `json:"quiet,omitempty"`
+	// +k8s:optional
+	// +k8s:maxItems=2
+	Items []Item `json:"items,omitempty"`
+}
+
+type Loose struct {
+	// +k8s:optional
+	A *string `json:"a,omitempty"`
+	// +k8s:opaqueType
+	Hidden Strict `json:"hidden"`
+	// +k8s:optional
+	P *Strict `json:"p,omitempty"`
+}
+
+type Strict struct {
+	// +k8s:alpha(since: "1.38")=+k8s:required
+	B *string `json:"b,omitempty"`
+}
+
+type Nested struct {
+	Inner Strict `json:"inner"`
+}
+
+// +enum
+type Phase string
+
+// +enum
+// +k8s:alpha(since: "1.38")=+k8s:enum
+type Kind string
+
+const KindA Kind = "A"
+
+// +enum
+// +k8s:validation-gen-nolint
+type Quiet string
+
+// +k8s:minimum=1
+type Count int32
+
+type Item struct {
+	// +k8s:alpha=+k8s:optional
+	// +k8s:maxLength=2
+	Name string `json:"name"`
+}
+"#;
+
+/// Findings of upstream's lint rules (VGC03xx) of `vgc lint --rules upstream` under `u`.
+fn upstream_lint(dir: &Path, u: Upstream) -> Vec<String> {
+    let settings = vgc::LintSettings {
+        upstream_only: true,
+        ..Default::default()
+    };
+    let out = vgc::lint(&request(dir, Some(u)), &settings);
+    diags(&out)
+        .into_iter()
+        .filter(|d| d.starts_with("VGC03"))
+        .collect()
+}
+
+/// 1.38 lint: `nonPointerStructRequiredness` (kubernetes#141637, its three messages), the `+enum` marker rule
+/// (kubernetes#142102, message inferred) silenced by `validation-gen-nolint`, and the stability rule removed
+/// (kubernetes#142017); up to 1.37 the stability rule runs and the new ones do not.
+#[test]
+fn lint_rules_follow_the_profile() {
+    let beta = LINT_138.replace("+k8s:alpha=+k8s:optional", "+k8s:optional");
+    let dir = module("", &[("v1/doc.go", DOC), ("v1/types.go", &beta)]);
+    assert_eq!(
+        upstream_lint(dir.path(), Upstream::V1_38),
+        [
+            "VGC0304: field Loose: +k8s:required on non-pointer struct example.com/p/v1.Loose: it has no required or union member, so the field is effectively optional",
+            "VGC0304: field Opaque: +k8s:required on non-pointer opaque struct example.com/p/v1.Strict: its validations are ignored, so the field is effectively optional",
+            "VGC0304: field Strict: +k8s:optional on non-pointer struct example.com/p/v1.Strict: it has a required or union member, so the field is effectively required",
+            "VGC0304: field Nested: +k8s:optional on non-pointer struct example.com/p/v1.Nested: it has a required or union member, so the field is effectively required",
+            "VGC0305: type with +enum must also have +k8s:enum",
+        ]
+    );
+    // The same tree under 1.37: none of the 1.38 rules (its tag errors on the struct fields are not lint).
+    assert_eq!(
+        upstream_lint(dir.path(), Upstream::V1_37),
+        Vec::<String>::new()
+    );
+    let alpha_in_stable = LINT_138.replace("+k8s:alpha=+k8s:optional", "+k8s:validateTrueAlpha");
+    let dir = module("", &[("v1/doc.go", DOC), ("v1/types.go", &alpha_in_stable)]);
+    let old = upstream_lint(dir.path(), Upstream::V1_37);
+    assert!(
+        old.contains(&"VGC0302: field Name: tag \"k8s:validateTrueAlpha\" with stability level \"Alpha\" cannot be used in Stable validation".to_string()),
+        "{old:?}"
+    );
+    let new = upstream_lint(dir.path(), Upstream::V1_38);
+    assert!(!new.iter().any(|d| d.starts_with("VGC0302")), "{new:?}");
+}
+
+const MODES_136: &str = r#"package v1
+
+type TypeMeta struct{}
+
+type T struct {
+	TypeMeta `json:",inline"`
+	// +k8s:alpha(since: "1.36")=+k8s:discriminator
+	Type string `json:"type"`
+	// +k8s:alpha(since: "1.36")=+k8s:member("Limited")=+k8s:required
+	// +k8s:alpha(since: "1.36")=+k8s:member("Exempt")=+k8s:forbidden
+	Limited *string `json:"limited,omitempty"`
+	// +k8s:discriminator(name: "other")
+	Other string `json:"other"`
+	// +k8s:member(mode: "other", value: "X")=+k8s:required
+	X *string `json:"x,omitempty"`
+}
+"#;
+
+/// 1.36 spells `modeDiscriminator(modality:)` `discriminator(name:)` and `ifMode(modality:, mode:)`
+/// `member(mode:, value:)`: under 1.36 they build to the same checks as 1.37's spelling under 1.37, and are
+/// unknown tags under 1.37.
+#[test]
+fn release_1_36_spells_modes_discriminator_and_member() {
+    let doc136 = "// +k8s:validation-gen=TypeMeta\npackage v1\n";
+    let dir = module("", &[("v1/doc.go", doc136), ("v1/types.go", MODES_136)]);
+    let v136 = vgc::build(&request(dir.path(), Some(Upstream::V1_36)));
+    assert_eq!(diags(&v136), Vec::<String>::new());
+    let spelled_137 = MODES_136
+        .replace("k8s:discriminator(name:", "k8s:modeDiscriminator(modality:")
+        .replace("k8s:discriminator", "k8s:modeDiscriminator")
+        .replace(
+            "k8s:member(mode: \"other\", value:",
+            "k8s:ifMode(modality: \"other\", mode:",
+        )
+        .replace("k8s:member", "k8s:ifMode");
+    let dir2 = module("", &[("v1/doc.go", DOC), ("v1/types.go", &spelled_137)]);
+    let v137 = vgc::build(&request(dir2.path(), Some(Upstream::V1_37)));
+    assert_eq!(diags(&v137), Vec::<String>::new());
+    assert_eq!(v136.stats.checks, 4);
+    assert_eq!(v136.stats.checks, v137.stats.checks);
+    assert_eq!(v136.plan.modules, v137.plan.modules);
+    let dir = module("", &[("v1/doc.go", DOC), ("v1/types.go", MODES_136)]);
+    let wrong = vgc::build(&request(dir.path(), Some(Upstream::V1_37)));
+    assert_eq!(
+        diags(&wrong)
+            .iter()
+            .filter(|d| d.starts_with("VGC0102"))
+            .count(),
+        5
+    );
+}
+
+/// 1.35 and 1.36 read `+k8s:validation-gen=TypeMeta` as a field name (1.37: `TypesWithField=TypeMeta`), and tags
+/// that did not exist yet are unknown tags naming the release that added them.
+#[test]
+fn release_1_35_roots_and_tags_by_release() {
+    let types = "package v1\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tName string `json:\"name\"`\n}\n";
+    let dir = module(
+        "",
+        &[
+            ("v1/doc.go", "// +k8s:validation-gen=TypeMeta\npackage v1\n"),
+            ("v1/types.go", types),
+        ],
+    );
+    let v135 = vgc::build(&request(dir.path(), Some(Upstream::V1_35)));
+    assert_eq!(diags(&v135), Vec::<String>::new());
+    assert_eq!(v135.stats.checks, 2);
+    let v137 = vgc::build(&request(dir.path(), Some(Upstream::V1_37)));
+    assert_eq!(
+        diags(&v137),
+        ["VGC0005: unknown k8s:validation-gen value \"TypeMeta\""]
+    );
+    let newer = types.replace("+k8s:maxLength=3", "+k8s:maxBytes=3");
+    let dir = module(
+        "",
+        &[
+            ("v1/doc.go", "// +k8s:validation-gen=TypeMeta\npackage v1\n"),
+            ("v1/types.go", &newer),
+        ],
+    );
+    let out = vgc::build(&request(dir.path(), Some(Upstream::V1_35)));
+    assert_eq!(
+        diags(&out),
+        ["VGC0102: unknown tag \"k8s:maxBytes\" in upstream 1.35"]
+    );
+    assert_eq!(
+        out.diagnostics[0].hint.as_deref(),
+        Some(
+            "the tag exists from upstream 1.36 on; select that profile (`--upstream 1.36`, `[upstream] version` in vgc.toml) or a newer k8s.io/apimachinery in go.mod"
+        )
+    );
+}
