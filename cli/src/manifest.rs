@@ -21,7 +21,7 @@ use vgc_analysis::system::Stamp;
 use vgc_lowering::plan::Stats;
 
 const FILE: &str = ".vgc-build-cache";
-const VERSION: &str = concat!("vgc-build-cache 2 ", env!("CARGO_PKG_VERSION"));
+const VERSION: &str = concat!("vgc-build-cache 1 ", env!("CARGO_PKG_VERSION"));
 
 /// One thing the loader saw.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -94,8 +94,17 @@ fn upstream_output_tests_tags_are_all_accounted_for() {
     let others: Vec<String> = out
         .diagnostics
         .iter()
-        .filter(|d| !(d.code.as_str() == "VGC0102" && d.message.contains("k8s:validation:Required")))
-        .map(|d| format!("{} {}: {}", d.code.as_str(), d.file.clone().unwrap_or_default(), d.message))
+        .filter(|d| {
+            !(d.code.as_str() == "VGC0102" && d.message.contains("k8s:validation:Required"))
+        })
+        .map(|d| {
+            format!(
+                "{} {}: {}",
+                d.code.as_str(),
+                d.file.clone().unwrap_or_default(),
+                d.message
+            )
+        })
         .collect();
     assert!(others.is_empty(), "{others:#?}");
     assert_accounted("output_tests", &out);
