@@ -3149,3 +3149,108 @@ fn is_deferred(c: &Check) -> bool {
 fn sort_cohort(checks: &mut [Check]) {
     checks.sort_by_key(|c| !c.short_circuit);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tag(src: &str) -> Tag {
+        vgc_parser::tags::parse(src).expect("tag parses")
+    }
+
+    #[test]
+    fn peel_strips_levels_and_option_gates() {
+        let t = tag("k8s:ifEnabled(A)=+k8s:beta=+k8s:ifDisabled(B)=+k8s:listType=map");
+        let (gates, level, inner) = peel(&t);
+        assert_eq!(
+            gates,
+            vec![
+                OptionGate {
+                    option: "A".into(),
+                    enabled: true
+                },
+                OptionGate {
+                    option: "B".into(),
+                    enabled: false
+                }
+            ]
+        );
+        assert_eq!(level, Some(Stability::Beta));
+        assert_eq!(inner.name, "k8s:listType");
+        let plain = tag("k8s:unionMember");
+        assert_eq!(peel(&plain), (Vec::new(), None, &plain));
+    }
+
+    #[test]
+    fn gate_wraps_outermost_first_in_the_default_cohort() {
+        let c = Check {
+            kind: CheckKind::Unique(Matcher::Set),
+            short_circuit: true,
+            non_error: false,
+            stability: Some(Stability::Alpha),
+            tag: "k8s:listType".into(),
+            cohort: Some("{\"k\": 1}".into()),
+        };
+        let gates = [
+            OptionGate {
+                option: "A".into(),
+                enabled: true,
+            },
+            OptionGate {
+                option: "B".into(),
+                enabled: false,
+            },
+        ];
+        let g = gate(c.clone(), &gates);
+        assert_eq!(
+            (
+                g.tag.as_str(),
+                g.short_circuit,
+                g.stability,
+                g.cohort.as_deref()
+            ),
+            ("k8s:ifEnabled", true, Some(Stability::Alpha), None)
+        );
+        let CheckKind::IfOption(outer) = &g.kind else {
+            panic!("not gated: {g:?}")
+        };
+        assert_eq!((outer.option.as_str(), outer.enabled), ("A", true));
+        let CheckKind::IfOption(inner) = &outer.inner.kind else {
+            panic!("inner gate missing: {outer:?}")
+        };
+        assert_eq!((inner.option.as_str(), inner.enabled), ("B", false));
+        assert_eq!(inner.inner, c);
+        assert_eq!(gate(c.clone(), &[]), c);
+    }
+
+    #[test]
+    fn consumers_are_named_through_wrapper_chains() {
+        for (src, want) in [
+            (
+                "k8s:ifEnabled(X)=+k8s:listMapKey=name",
+                Some("list metadata"),
+            ),
+            (
+                "k8s:subfield(s)=+k8s:unionDiscriminator",
+                Some("struct_level_checks"),
+            ),
+            (
+                "k8s:ifDisabled(X)=+k8s:ifMode(\"A\")=+k8s:optional",
+                Some("struct_level_checks"),
+            ),
+            (
+                "k8s:ifEnabled(X)=+k8s:item(k: \"a\")=+k8s:required",
+                Some("item_checks"),
+            ),
+            ("k8s:eachVal=+k8s:opaqueType", Some("opacity")),
+            (
+                "k8s:minLength=0",
+                Some("minLength <= 0 (no function upstream)"),
+            ),
+            ("k8s:minLength=1", None),
+            ("k8s:ifEnabled(X)=+k8s:required", None),
+        ] {
+            assert_eq!(consumer(&tag(src)), want, "{src}");
+        }
+    }
+}
