@@ -12,8 +12,15 @@
 //! VGC0310 = "error"
 //! ```
 //!
-//! The file is looked up in the linted directory and its parents up to the Go module root (the first directory
-//! with a `go.mod`), unless `--config` names one.
+//! and the `[build]` table, read by `vgc build`, `vgc check` and `vgc watch`:
+//!
+//! ```toml
+//! [build.severity]
+//! VGC0102 = "warning"             # unknown tags (deviation D1): "error" (default) | "warning"
+//! ```
+//!
+//! The file is looked up in the linted (built) directory and its parents up to the Go module root (the first
+//! directory with a `go.mod`), unless `--config` names one.
 
 use crate::driver::LintSettings;
 use std::path::{Path, PathBuf};
@@ -32,7 +39,13 @@ pub struct Config {
     pub drift_exceptions: Option<PathBuf>,
     /// `[upstream] version`.
     pub upstream: Option<vgc_ir::Upstream>,
+    /// `[build.severity]`: code → severity for the diagnostics of `vgc build`/`check` (only [`BUILD_CODES`]).
+    pub build_severities: std::collections::BTreeMap<Code, Severity>,
 }
+
+/// The codes whose severity `[build.severity]` may change: `VGC0102` (an unknown `+k8s:` tag, which upstream
+/// ignores: deviation D1 of `docs/deviations.md`).
+pub const BUILD_CODES: &[&str] = &["VGC0102"];
 
 /// Finds `vgc.toml` for a linted path: in `start` (or its directory) and its parents, stopping after the first
 /// directory holding a `go.mod`.
@@ -64,6 +77,14 @@ pub fn find(start: &Path) -> Option<PathBuf> {
 /// not one of the profiles.
 pub fn load(path: &Path) -> Result<Config, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse(&text, path)
+}
+
+/// Parses `vgc.toml` text read from `path` (named in messages; relative settings resolve against its directory).
+///
+/// # Errors
+/// As [`load`].
+pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
     let value: toml::Table = text
         .parse()
         .map_err(|e: toml::de::Error| format!("{}: {}", path.display(), e.message()))?;
@@ -76,9 +97,13 @@ pub fn load(path: &Path) -> Result<Config, String> {
             cfg.upstream = Some(upstream_table(path, v)?);
             continue;
         }
+        if k == "build" {
+            parse_build(v, path, &mut cfg)?;
+            continue;
+        }
         if k != "lint" {
             return Err(format!(
-                "{}: unknown table `{k}` (known: `lint`, `upstream`)",
+                "{}: unknown table `{k}` (known: `lint`, `build`, `upstream`)",
                 path.display()
             ));
         }
@@ -183,6 +208,44 @@ pub fn upstream_for(
     }))
 }
 
+/// The `[build]` table: `[build.severity]` with codes of [`BUILD_CODES`] set to `"error"` or `"warning"`.
+fn parse_build(v: &toml::Value, path: &Path, cfg: &mut Config) -> Result<(), String> {
+    let Some(build) = v.as_table() else {
+        return Err(format!("{}: `build` must be a table", path.display()));
+    };
+    for (k, v) in build {
+        let (Some(t), "severity") = (v.as_table(), k.as_str()) else {
+            return Err(format!(
+                "{}: build.{k}: unknown key or wrong type (known: `[build.severity]`)",
+                path.display()
+            ));
+        };
+        for (code, sev) in t {
+            let c = Code::parse(code)
+                .filter(|c| BUILD_CODES.contains(&c.as_str()))
+                .ok_or_else(|| {
+                    format!(
+                        "{}: build.severity: `{code}` cannot be changed (only {})",
+                        path.display(),
+                        BUILD_CODES.join(", ")
+                    )
+                })?;
+            let s = match sev.as_str() {
+                Some("error") => Severity::Error,
+                Some("warning") => Severity::Warning,
+                _ => {
+                    return Err(format!(
+                        "{}: build.severity.{code}: expected \"error\" or \"warning\"",
+                        path.display()
+                    ));
+                }
+            };
+            cfg.build_severities.insert(c, s);
+        }
+    }
+    Ok(())
+}
+
 /// Reads a drift exceptions file into the lint settings.
 ///
 /// # Errors
@@ -232,6 +295,28 @@ mod tests {
     }
 
     #[test]
+    fn reads_build_severities_and_rejects_other_codes() {
+        let c = parse("[build.severity]\nVGC0102 = \"warning\"\n").expect("valid");
+        assert_eq!(
+            c.build_severities
+                .get(&Code::parse("VGC0102").expect("code")),
+            Some(&Severity::Warning)
+        );
+        assert_eq!(
+            parse("[build.severity]\nVGC0110 = \"warning\"\n")
+                .err()
+                .as_deref(),
+            Some("vgc.toml: build.severity: `VGC0110` cannot be changed (only VGC0102)")
+        );
+        assert_eq!(
+            parse("[build.severity]\nVGC0102 = \"off\"\n")
+                .err()
+                .as_deref(),
+            Some("vgc.toml: build.severity.VGC0102: expected \"error\" or \"warning\"")
+        );
+    }
+
+    #[test]
     fn reads_lint_settings_and_rejects_mistakes() {
         let c = parse("[lint]\ndeny-warnings = true\n[lint.severity]\nVGC0311 = \"off\"\nVGC0310 = \"error\"\n")
             .expect("valid");
@@ -254,8 +339,8 @@ mod tests {
             Some("vgc.toml: lint.severity.VGC0310: expected \"error\", \"warning\" or \"off\"")
         );
         assert_eq!(
-            parse("[build]\n").err().as_deref(),
-            Some("vgc.toml: unknown table `build` (known: `lint`, `upstream`)")
+            parse("[watch]\n").err().as_deref(),
+            Some("vgc.toml: unknown table `watch` (known: `lint`, `build`, `upstream`)")
         );
         assert_eq!(
             parse("[upstream]\nversion = \"1.36\"\n")

@@ -352,6 +352,39 @@ pub fn lint(req: &BuildRequest, settings: &LintSettings) -> BuildOutcome {
     out
 }
 
+/// `[build.severity]` of the `vgc.toml` in `path` or its parents up to the Go module root (read through `sys`, so
+/// the build manifest observes it): each listed code's diagnostics get that severity. A `vgc.toml` that does not
+/// parse is an error diagnostic.
+fn apply_build_severities(sys: &dyn vgc_analysis::System, path: &str, diags: &mut Vec<Diagnostic>) {
+    let mut dir = path.trim_end_matches('/').to_string();
+    let cfg = loop {
+        let candidate = format!("{dir}/vgc.toml");
+        if let Ok(text) = sys.read_file(&candidate) {
+            break crate::config::parse(&text, std::path::Path::new(&candidate));
+        }
+        if sys.read_file(&format!("{dir}/go.mod")).is_ok() {
+            return;
+        }
+        match dir.rfind('/') {
+            Some(i) if i > 0 => dir.truncate(i),
+            _ => return,
+        }
+    };
+    match cfg {
+        Ok(cfg) => {
+            for d in diags.iter_mut() {
+                if let Some(s) = cfg.build_severities.get(&d.code) {
+                    d.severity = *s;
+                }
+            }
+        }
+        Err(e) => diags.push(
+            Diagnostic::error(vgc_ir::Code::Io, e)
+                .with_hint("see `docs/diagnostics.md` and the `vgc.toml` keys in the README"),
+        ),
+    }
+}
+
 /// Runs the pipeline once in a fresh [`Session`]. Outputs are written only when there is no error diagnostic,
 /// each file atomically and only when its bytes change.
 ///
@@ -560,6 +593,7 @@ impl Session {
         else {
             return out;
         };
+        apply_build_severities(sys, &req.path, &mut out.diagnostics);
         if out.errors() > 0 || req.check_only {
             out.plan = plan;
             return out;

@@ -414,10 +414,21 @@ fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
     let def = match (&t.fields, &t.alias_of) {
         (Some(fields), _) => {
             let fs = fields.iter().map(|f| field_def(ctx, f));
+            // Keys Go's encoding/json ignores (conflicting fields of embedded structs): consumed here, so that no
+            // flattened struct receives them, and never written.
+            let ignored = t.json_ignored.iter().enumerate().map(|(i, json)| {
+                let f = format_ident!("json_ignored_{i}");
+                let doc = format!(" `{json}`: conflicting fields of embedded structs, which Go's encoding/json ignores.");
+                quote! {
+                    #[doc = #doc]
+                    #[serde(rename = #json, default, skip_serializing)]
+                    pub #f: ::serde::de::IgnoredAny
+                }
+            });
             quote! {
                 #[doc = #doc]
                 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-                pub struct #name { #(#fs,)* }
+                pub struct #name { #(#fs,)* #(#ignored,)* }
             }
         }
         (None, Some(a)) => {
@@ -505,6 +516,25 @@ fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
                     #f(op, path, Some(self), old, errs);
                 }
                 #routing
+            }
+        }
+    } else if let (Some((allowed, go_type)), true) = (&t.subresources, t.has_validations) {
+        // A typedef root cannot implement `Validate` (its Rust type is an alias of a foreign type); upstream
+        // registers it like any root, so its routed entry point is a function.
+        let req = format_ident!("validate_{}_request", snake(&t.key.name));
+        let doc = format!(
+            " Validates a `{}` root as upstream's registered validation function does (`RegisterValidations`): on the paths it is registered for (the request's subresource), else upstream's \"no validation found\" internal error.",
+            t.key.name
+        );
+        quote! {
+            #[doc = #doc]
+            pub fn #req(op: &::vgc_runtime::Operation, obj: &#name, old: ::std::option::Option<&#name>) -> ::vgc_runtime::ErrorList {
+                if ![#(#allowed),*].iter().any(|a| op.subresource_is(a)) {
+                    return ::std::vec![::vgc_runtime::Error::internal(&::vgc_runtime::Path::Root, ::std::format!("no validation found for {}, subresource: {}", #go_type, op.subresource_path()))];
+                }
+                let mut errs = ::vgc_runtime::ErrorList::new();
+                #f(op, &::vgc_runtime::Path::Root, Some(obj), old, &mut errs);
+                errs
             }
         }
     } else {

@@ -647,6 +647,7 @@ impl Lowerer<'_> {
                 has_validations: has,
                 docs,
                 subresources: root.then(|| self.subresources(k, decl)),
+                json_ignored: self.json_ignored(k),
             });
         }
         let ty = types::resolve(self.db, self.prog, &k.pkg, file, &decl.ty);
@@ -692,6 +693,7 @@ impl Lowerer<'_> {
                 has_validations: has,
                 docs,
                 subresources: root.then(|| self.subresources(k, decl)),
+                json_ignored: self.json_ignored(&sk),
             });
         }
         let shape = self.shape(&ty);
@@ -751,6 +753,7 @@ impl Lowerer<'_> {
         };
         let has = !checks.is_empty();
         Some(TypePlan {
+            json_ignored: Vec::new(),
             key: k.clone(),
             fields: None,
             alias_of: Some(self.rust_ty(k, &ty)),
@@ -1352,8 +1355,8 @@ impl Lowerer<'_> {
 
     /// Tag accounting: puts one tag use of a declaration in exactly one bucket of [`Stats`] — `lowered` (its own
     /// lowering produced checks), `consumed` (a named consumer reads it, see [`consumer`]), or `reported` (its
-    /// lowering reported an error, or it produced nothing and nothing reads it, which is then reported here as a
-    /// `VGC0201` warning). Uses reported as not lowered yet are counted by [`Self::lower_tag`]. So
+    /// lowering reported an error, the catalog checks report it as malformed, or it produced nothing and nothing
+    /// reads it, which is then reported here as a `VGC0201` warning). Uses reported as not lowered yet are counted by [`Self::lower_tag`]. So
     /// `tags == lowered + consumed + reported + not_lowered` and no use is dropped silently.
     fn account(
         &mut self,
@@ -1366,10 +1369,17 @@ impl Lowerer<'_> {
         let errored = self.diags[n_diags..]
             .iter()
             .any(|d| d.severity == vgc_ir::Severity::Error);
+        // The catalog checks (`vgc_ir::check`, run per file) report malformed uses whatever their scope.
+        let malformed = || {
+            [vgc_ir::catalog::Scope::Field, vgc_ir::catalog::Scope::Type]
+                .iter()
+                .all(|sc| !vgc_ir::check::check_tag_use(u, *sc).is_empty())
+        };
         match res {
             _ if errored => self.stats.reported += 1,
             Ok(cs) if !cs.is_empty() => self.stats.lowered += 1,
             _ if consumer(tag).is_some() => self.stats.consumed += 1,
+            Err(()) if malformed() => self.stats.reported += 1,
             _ => {
                 self.stats.reported += 1;
                 let file = self.tag_file.unwrap_or(file);
@@ -1821,7 +1831,8 @@ impl Lowerer<'_> {
                         non_error: c.non_error,
                         stability: c.stability,
                         tag: tag.name.clone(),
-                        cohort: c.cohort.clone(),
+                        // upstream's wrapper is a new function without the inner one's cohort.
+                        cohort: None,
                         kind: CheckKind::IfOption(Box::new(IfOptionPlan {
                             option: option.clone(),
                             enabled,
@@ -2799,6 +2810,62 @@ impl Lowerer<'_> {
         Ok(checks)
     }
 
+    /// Go `encoding/json` `typeFields` on struct `k`: the JSON names of inline-embedded structs' fields that conflict
+    /// at their shallowest depth (below the struct's own fields) with no single tagged winner, which Go ignores
+    /// when decoding and encoding. Sorted.
+    fn json_ignored(&self, k: &TypeKey) -> Vec<String> {
+        // name → (depth, tagged) of every candidate field.
+        let mut seen: std::collections::BTreeMap<String, Vec<(u8, bool)>> =
+            std::collections::BTreeMap::new();
+        let mut stack = vec![(k.clone(), 0u8)];
+        let mut visited = std::collections::BTreeSet::new();
+        while let Some((t, depth)) = stack.pop() {
+            if depth > 8 || !visited.insert((t.clone(), depth)) {
+                continue;
+            }
+            let Some((decl, file)) = self.prog.type_decl(self.db, &t) else {
+                continue;
+            };
+            for f in &decl.fields {
+                let json = f.json.clone().unwrap_or_default();
+                if json.skip {
+                    continue;
+                }
+                if f.go_name.is_none() && json.name.is_empty() {
+                    let ty = types::resolve(self.db, self.prog, &t.pkg, file, &f.ty);
+                    let inner = match &ty {
+                        Ty::Pointer(i) => i.as_ref().clone(),
+                        other => other.clone(),
+                    };
+                    if let Native::Struct(e) = types::native(self.db, self.prog, &inner) {
+                        stack.push((e, depth + 1));
+                        continue;
+                    }
+                }
+                let go = f.go_name.clone().unwrap_or_else(|| leaf_type_name(&f.ty));
+                if !go.starts_with(|c: char| c.is_uppercase()) {
+                    continue;
+                }
+                let name = if json.name.is_empty() {
+                    go
+                } else {
+                    json.name.clone()
+                };
+                seen.entry(name)
+                    .or_default()
+                    .push((depth, !json.name.is_empty()));
+            }
+        }
+        seen.into_iter()
+            .filter(|(_, cands)| {
+                let min = cands.iter().map(|c| c.0).min().unwrap_or(0);
+                let top: Vec<&(u8, bool)> = cands.iter().filter(|c| c.0 == min).collect();
+                min > 0 && top.len() > 1 && top.iter().filter(|c| c.1).count() != 1
+            })
+            .map(|(n, _)| n)
+            .collect()
+    }
+
     /// The declaration carrying tag use `u` of `owner`: its span (the field's, or the type's for a type-level use)
     /// and its tags.
     fn decl_tags_of(&self, owner: &TypeKey, u: &TagUse) -> (vgc_ir::model::SpanId, Vec<TagUse>) {
@@ -3043,7 +3110,8 @@ fn peel(t: &Tag) -> (Vec<OptionGate>, Option<Stability>, &Tag) {
 }
 
 /// Wraps `c` in upstream `IfOption` for each gate (the outermost gate outermost); each wrapper carries the wrapped
-/// check's flags, stability and cohort, as upstream's `Function(itv.TagName(), fn.Flags, …)`.
+/// check's flags and stability, as upstream's `Function(itv.TagName(), fn.Flags, …)` — a new function, in the
+/// default cohort whatever the wrapped one's (an `item` function's selector cohort is not kept).
 fn gate(c: Check, gates: &[OptionGate]) -> Check {
     gates.iter().rev().fold(c, |c, g| Check {
         short_circuit: c.short_circuit,
@@ -3054,7 +3122,7 @@ fn gate(c: Check, gates: &[OptionGate]) -> Check {
         } else {
             "k8s:ifDisabled".into()
         },
-        cohort: c.cohort.clone(),
+        cohort: None,
         kind: CheckKind::IfOption(Box::new(IfOptionPlan {
             option: g.option.clone(),
             enabled: g.enabled,
@@ -3164,4 +3232,109 @@ fn is_deferred(c: &Check) -> bool {
 /// upstream cohort sort: short-circuit checks first, relative order kept.
 fn sort_cohort(checks: &mut [Check]) {
     checks.sort_by_key(|c| !c.short_circuit);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tag(src: &str) -> Tag {
+        vgc_parser::tags::parse(src).expect("tag parses")
+    }
+
+    #[test]
+    fn peel_strips_levels_and_option_gates() {
+        let t = tag("k8s:ifEnabled(A)=+k8s:beta=+k8s:ifDisabled(B)=+k8s:listType=map");
+        let (gates, level, inner) = peel(&t);
+        assert_eq!(
+            gates,
+            vec![
+                OptionGate {
+                    option: "A".into(),
+                    enabled: true
+                },
+                OptionGate {
+                    option: "B".into(),
+                    enabled: false
+                }
+            ]
+        );
+        assert_eq!(level, Some(Stability::Beta));
+        assert_eq!(inner.name, "k8s:listType");
+        let plain = tag("k8s:unionMember");
+        assert_eq!(peel(&plain), (Vec::new(), None, &plain));
+    }
+
+    #[test]
+    fn gate_wraps_outermost_first_in_the_default_cohort() {
+        let c = Check {
+            kind: CheckKind::Unique(Matcher::Set),
+            short_circuit: true,
+            non_error: false,
+            stability: Some(Stability::Alpha),
+            tag: "k8s:listType".into(),
+            cohort: Some("{\"k\": 1}".into()),
+        };
+        let gates = [
+            OptionGate {
+                option: "A".into(),
+                enabled: true,
+            },
+            OptionGate {
+                option: "B".into(),
+                enabled: false,
+            },
+        ];
+        let g = gate(c.clone(), &gates);
+        assert_eq!(
+            (
+                g.tag.as_str(),
+                g.short_circuit,
+                g.stability,
+                g.cohort.as_deref()
+            ),
+            ("k8s:ifEnabled", true, Some(Stability::Alpha), None)
+        );
+        let CheckKind::IfOption(outer) = &g.kind else {
+            panic!("not gated: {g:?}")
+        };
+        assert_eq!((outer.option.as_str(), outer.enabled), ("A", true));
+        let CheckKind::IfOption(inner) = &outer.inner.kind else {
+            panic!("inner gate missing: {outer:?}")
+        };
+        assert_eq!((inner.option.as_str(), inner.enabled), ("B", false));
+        assert_eq!(inner.inner, c);
+        assert_eq!(gate(c.clone(), &[]), c);
+    }
+
+    #[test]
+    fn consumers_are_named_through_wrapper_chains() {
+        for (src, want) in [
+            (
+                "k8s:ifEnabled(X)=+k8s:listMapKey=name",
+                Some("list metadata"),
+            ),
+            (
+                "k8s:subfield(s)=+k8s:unionDiscriminator",
+                Some("struct_level_checks"),
+            ),
+            (
+                "k8s:ifDisabled(X)=+k8s:ifMode(\"A\")=+k8s:optional",
+                Some("struct_level_checks"),
+            ),
+            (
+                "k8s:ifEnabled(X)=+k8s:item(k: \"a\")=+k8s:required",
+                Some("item_checks"),
+            ),
+            ("k8s:eachVal=+k8s:opaqueType", Some("opacity")),
+            (
+                "k8s:minLength=0",
+                Some("minLength <= 0 (no function upstream)"),
+            ),
+            ("k8s:minLength=1", None),
+            ("k8s:ifEnabled(X)=+k8s:required", None),
+        ] {
+            assert_eq!(consumer(&tag(src)), want, "{src}");
+        }
+    }
 }

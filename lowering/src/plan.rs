@@ -265,6 +265,10 @@ pub struct TypePlan {
     pub has_validations: bool,
     /// Doc comment lines (without tag lines).
     pub docs: Vec<String>,
+    /// JSON names Go's `encoding/json` ignores on this struct: fields of inline-embedded structs that conflict at
+    /// their shallowest depth with no single tagged winner. Sorted; codegen consumes these keys so that no
+    /// flattened struct receives them.
+    pub json_ignored: Vec<String>,
 }
 
 /// One Go package → one Rust module.

@@ -4,7 +4,9 @@
 //! effect or is not lowered yet) — so `tags == lowered + consumed + reported + not_lowered`, and nothing is
 //! dropped silently. Asserted on the bundled example, the conformance packages and upstream's own test packages
 //! (`k8s.io/code-generator@v0.37.2`, `cmd/validation-gen/output_tests`, fetched through the Go module proxy; needs
-//! `go`).
+//! `go`). There `vgc check` reports nothing but deviation D1's two unknown `+k8s:validation:Required` tags, and with
+//! `[build.severity] VGC0102 = "warning"` in `vgc.toml` every package builds (`VGC_OUTPUT_TESTS_COMPILE=1` also
+//! compiles the generated crate with `-D warnings`).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -65,31 +67,56 @@ fn conformance_tags_are_all_accounted_for() {
     assert_accounted("tests/conformance", &out);
 }
 
-#[test]
-fn upstream_output_tests_tags_are_all_accounted_for() {
-    let tmp = root().join("target/e2e/accounting");
-    std::fs::create_dir_all(&tmp).expect("mkdir");
+/// `go mod download -json <module>`: the module's directory in the module cache.
+fn download(module: &str, tmp: &Path) -> PathBuf {
     let out = Command::new("go")
-        .args(["mod", "download", "-json", CODE_GENERATOR])
-        .current_dir(&tmp)
+        .args(["mod", "download", "-json", module])
+        .current_dir(tmp)
         .env("GOFLAGS", "-mod=mod")
         .output()
         .expect("the `go` command runs");
     assert!(
         out.status.success(),
-        "go mod download {CODE_GENERATOR}: {}",
+        "go mod download {module}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("go mod download -json");
-    let dir = Path::new(v["Dir"].as_str().expect("Dir")).join("cmd/validation-gen/output_tests");
+    PathBuf::from(v["Dir"].as_str().expect("Dir"))
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("read_dir").flatten() {
+        let target = to.join(e.file_name());
+        if e.path().is_dir() {
+            copy_tree(&e.path(), &target);
+        } else {
+            std::fs::copy(e.path(), &target).expect("copy");
+            let mut perm = std::fs::metadata(&target).expect("metadata").permissions();
+            #[allow(clippy::permissions_set_readonly_false)] // module cache files are read-only
+            perm.set_readonly(false);
+            std::fs::set_permissions(&target, perm).expect("chmod");
+        }
+    }
+}
+
+#[test]
+fn upstream_output_tests_tags_are_all_accounted_for() {
+    let tmp = root().join("target/e2e/accounting");
+    let _ = std::fs::remove_dir_all(&tmp);
+    std::fs::create_dir_all(&tmp).expect("mkdir");
+    download("k8s.io/apimachinery@v0.37.2", &tmp);
+    let module = download(CODE_GENERATOR, &tmp);
+    let dir = module.join("cmd/validation-gen/output_tests");
     let out = check(&dir);
     // The only errors: deviation D1 (`+k8s:validation:Required`, which upstream ignores, is an unknown tag).
+    let d1 = |d: &vgc_ir::Diagnostic| {
+        d.code.as_str() == "VGC0102" && d.message.contains("k8s:validation:Required")
+    };
     let others: Vec<String> = out
         .diagnostics
         .iter()
-        .filter(|d| {
-            !(d.code.as_str() == "VGC0102" && d.message.contains("k8s:validation:Required"))
-        })
+        .filter(|d| !d1(d))
         .map(|d| {
             format!(
                 "{} {}: {}",
@@ -100,6 +127,52 @@ fn upstream_output_tests_tags_are_all_accounted_for() {
         })
         .collect();
     assert!(others.is_empty(), "{others:#?}");
+    assert_eq!(out.errors(), 2, "{:?}", out.diagnostics);
     assert_accounted("output_tests", &out);
     assert!(out.stats.tags > 1500, "{:?}", out.stats);
+
+    // With `[build.severity] VGC0102 = "warning"` in a copy of the module, every package builds.
+    let copy = tmp.join("code-generator");
+    copy_tree(&module, &copy);
+    std::fs::write(
+        copy.join("vgc.toml"),
+        "[build.severity]\nVGC0102 = \"warning\"\n",
+    )
+    .expect("vgc.toml");
+    let generated = tmp.join("generated");
+    let out = vgc::build(&BuildRequest {
+        path: copy
+            .join("cmd/validation-gen/output_tests")
+            .to_string_lossy()
+            .into_owned(),
+        out: Some(generated.clone()),
+        crate_name: "output-tests-generated".into(),
+        runtime: RuntimeDep::Path(root().join("runtime").to_string_lossy().into_owned()),
+        extra_roots: Vec::new(),
+        check_only: false,
+        custom_stub: true,
+        no_cache: true,
+    });
+    assert_eq!(
+        (out.errors(), out.warnings()),
+        (0, 2),
+        "{:?}",
+        out.diagnostics
+    );
+    assert!(out.diagnostics.iter().all(d1), "{:?}", out.diagnostics);
+    assert!(generated.join("src/lib.rs").is_file());
+    // `VGC_OUTPUT_TESTS_COMPILE=1`: also compile the generated crate warning-free (about 1–3 minutes).
+    if std::env::var_os("VGC_OUTPUT_TESTS_COMPILE").is_some() {
+        let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+            .args(["build", "--quiet", "--manifest-path"])
+            .arg(generated.join("Cargo.toml"))
+            .env("CARGO_TARGET_DIR", root().join("target/e2e/target"))
+            .env("RUSTFLAGS", "-D warnings")
+            .status()
+            .expect("nested cargo runs");
+        assert!(
+            status.success(),
+            "the output_tests crate failed to build warning-free"
+        );
+    }
 }

@@ -66,3 +66,22 @@ type Values struct {
 	// +k8s:listType=set
 	Set []string `json:"set,omitempty"`
 }
+
+// Embedder: `n` is declared by two embedded structs at the same depth, both tagged, so Go's encoding/json ignores
+// it (neither gets a value); `s` is only in EmbB.
+type Embedder struct {
+	EmbA  `json:""`
+	*EmbB `json:""`
+}
+
+type EmbA struct {
+	// +k8s:maximum=0
+	N int32 `json:"n"`
+}
+
+type EmbB struct {
+	// +k8s:maximum=0
+	N int32 `json:"n"`
+	// +k8s:maxLength=1
+	S string `json:"s"`
+}

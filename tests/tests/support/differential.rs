@@ -146,7 +146,8 @@ pub(crate) enum Outcome {
     Same,
     /// Identical once map-iteration order is canonical ([`canonical`]).
     OrderOnly,
-    /// Differs only as deviation D11 of `docs/deviations.md` allows: inside `Duplicate value` details, upstream
+    /// Differs only as deviation D11 of `docs/deviations.md` allows: inside `Duplicate value` (or `validateFalse`)
+    /// values, upstream
     /// prints an explicit empty list or map (`[]`, `{}`) where vgc prints `null` (vgc does not keep Go's nil
     /// slice apart from an empty one).
     NilVsEmpty,
@@ -160,7 +161,8 @@ pub(crate) enum Outcome {
 /// The message of a Go nil-pointer dereference, as the driver reports a recovered panic.
 const NIL_PANIC: &str = "panic: runtime error: invalid memory address or nil pointer dereference";
 
-/// True when `up` equals `ours` except for D11 substitutions (at least one), each in a `Duplicate value` line.
+/// True when `up` equals `ours` except for D11 substitutions (at least one), each in a `Duplicate value` line or a
+/// `validateFalse` `Invalid value` line.
 fn nil_vs_empty_only(up: &[String], ours: &[String]) -> bool {
     if up.len() != ours.len() {
         return false;
@@ -170,7 +172,11 @@ fn nil_vs_empty_only(up: &[String], ours: &[String]) -> bool {
         if u == o {
             continue;
         }
-        if !(u.contains(" | Duplicate value: ") && o.contains(" | Duplicate value: ")) {
+        let shows_value = |l: &str| {
+            l.contains(" | Duplicate value: ")
+                || (l.contains(" | Invalid value: ") && l.contains(" | origin=validateFalse | "))
+        };
+        if !(shows_value(u) && shows_value(o)) {
             return false;
         }
         let (u, o) = (u.as_bytes(), o.as_bytes());
@@ -219,6 +225,10 @@ pub(crate) fn compare(upstream: &Value, ours: &Value) -> Outcome {
 
 /// The JSON value at an error's field path (`a.b[0].c`, `m[key]`) inside `root`.
 fn at_path<'v>(root: &'v Value, path: &str) -> Option<&'v Value> {
+    // upstream prints the root path (a typedef root's own errors) as `<nil>`.
+    if path == "<nil>" {
+        return Some(root);
+    }
     let mut cur = root;
     let mut rest = path;
     while !rest.is_empty() {

@@ -356,7 +356,8 @@ pub(crate) fn rust_runner(
     );
     for (k, path, _) in roots {
         // A typedef root is its `validate_<type>` function (the last segment: a module may be named `validate_*`
-        // too); a struct root is the type, whose Go name is exported and so never starts with `validate_`.
+        // too), called through its routed `validate_<type>_request`; a struct root is the type, whose Go name is
+        // exported and so never starts with `validate_`.
         if path
             .rsplit("::")
             .next()
@@ -364,7 +365,7 @@ pub(crate) fn rust_runner(
         {
             let _ = writeln!(
                 dispatch,
-                "        {:?} => run_fn(c, {krate}::{path}),",
+                "        {:?} => run_fn(c, {krate}::{path}_request),",
                 k.to_string()
             );
         } else {
@@ -806,17 +807,13 @@ fn run<T: Validate + serde::de::DeserializeOwned + 'static>(c: &Case) -> Result<
 }
 
 #[allow(dead_code)] // used only when some root is a typedef (not in every release's k8s.io/api)
-type RootFn<T> = fn(&Operation, &vgc_runtime::Path<'_>, Option<&T>, Option<&T>, &mut vgc_runtime::ErrorList);
+type RootFn<T> = fn(&Operation, &T, Option<&T>) -> vgc_runtime::ErrorList;
 
-/// A typedef root: its generated function, called at the root path.
+/// A typedef root: its generated `validate_<type>_request` function (routed on the subresource like `Validate`).
 #[allow(dead_code)]
 fn run_fn<T: serde::de::DeserializeOwned + 'static>(c: &Case, f: RootFn<T>) -> Result<Call, String> {
     let (obj, old, op) = decode::<T>(c)?;
-    Ok(Box::new(move || {
-        let mut errs = vgc_runtime::ErrorList::new();
-        f(&op, &vgc_runtime::Path::Root, Some(&obj), old.as_ref(), &mut errs);
-        errs
-    }))
+    Ok(Box::new(move || f(&op, &obj, old.as_ref())))
 }
 
 /// `VGC_REPEAT=n`: decode every case once, then time n validation passes; prints `{"cases", "nsPerObject"}`.

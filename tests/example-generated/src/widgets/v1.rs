@@ -1330,13 +1330,13 @@ pub fn validate_color(
 ) {
     #[allow(unused_imports)]
     use ::vgc_runtime::ErrorListExt as _;
-    let Some(obj) = obj else { return };
     let mut sc = false;
     errs.extend(::vgc_runtime::validate::enum_value(
         path,
-        Some(obj).map(|v| v.as_str()),
+        obj.map(|v| v.as_str()),
         &["Blue", "Red"],
     ));
+    let Some(obj) = obj else { return };
 }
 /// Go type `example.com/widgets/widgets/v1.Port`.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
@@ -2493,7 +2493,7 @@ pub fn validate_probe(
             let e: ::vgc_runtime::ErrorList = ::std::vec![
                 ::vgc_runtime::Error::invalid(
                     &p,
-                    ::vgc_runtime::validate::bad_value(&new),
+                    ::vgc_runtime::validate::bad_value_json(&new),
                     "forced failure: stop here"
                 )
                 .with_origin("validateFalse")
@@ -2509,7 +2509,7 @@ pub fn validate_probe(
         errs.extend(::std::vec![
             ::vgc_runtime::Error::invalid(
                 &p,
-                ::vgc_runtime::validate::bad_value(&new),
+                ::vgc_runtime::validate::bad_value_json(&new),
                 "forced failure: never reached"
             )
             .with_origin("validateFalse")
@@ -2528,7 +2528,7 @@ pub fn validate_probe(
             errs.extend(::std::vec![
                 ::vgc_runtime::Error::invalid(
                     &p,
-                    ::vgc_runtime::validate::bad_value(&new),
+                    ::vgc_runtime::validate::bad_value_json(&new),
                     "forced failure: in c1"
                 )
                 .with_origin("validateFalse")
@@ -2609,13 +2609,13 @@ pub fn validate_size(
 ) {
     #[allow(unused_imports)]
     use ::vgc_runtime::ErrorListExt as _;
-    let Some(obj) = obj else { return };
     let mut sc = false;
     errs.extend(::vgc_runtime::validate::enum_value_with_exclusions(
         path,
         op,
-        Some(obj).map(|v| v.as_str()),
+        obj.map(|v| v.as_str()),
         &["Large", "Small", "XLarge"],
         &[("XLarge", false, "WidgetXL")],
     ));
+    let Some(obj) = obj else { return };
 }
