@@ -18,7 +18,7 @@ mod plan_random;
 #[path = "support/random_cases.rs"]
 mod random_cases;
 
-const APIMACHINERY: &str = "k8s.io/apimachinery@v0.37.2";
+use harness::APIMACHINERY;
 
 #[test]
 fn upstream_generated_go_agrees_with_every_example_case() {
