@@ -54,7 +54,8 @@ struct Gap {
     package: String,
     /// `rejected`, `build`, `dropped-tag`, `wrong-result` or `detail-text`.
     class: String,
-    /// Mismatching calls `<Test>#<seq>` (call classes only).
+    /// Mismatching calls `<Test>#<Type>#<seq>`: the seq-th call of the test on a value of the type (call classes
+    /// only).
     #[serde(default)]
     calls: Vec<String>,
     /// What is wrong (free text, for the reader).
@@ -157,7 +158,7 @@ fn go_tree(cg: &Path, to: &Path) {
 
 /// A validation call of upstream's tests, as captured.
 struct Call {
-    /// `<package>/<Test>#<seq>`.
+    /// `<package>/<Test>#<Type>#<seq>`: the n-th call of the test on a value of the type.
     id: String,
     package: String,
     call: String,
@@ -173,7 +174,13 @@ fn captured(dir: &Path, suite: &Path) -> Vec<Call> {
             let raw: Value = serde_json::from_str(line).expect("capture line");
             let pkg = raw["pkg"].as_str().unwrap_or_default();
             let package = pkg.strip_prefix(&prefix).unwrap_or(pkg).to_string();
-            let call = format!("{}#{}", raw["test"].as_str().unwrap_or_default(), raw["seq"]);
+            let kind = raw["kind"].as_str().unwrap_or_default();
+            let call = format!(
+                "{}#{}#{}",
+                raw["test"].as_str().unwrap_or_default(),
+                kind.rsplit('.').next().unwrap_or_default(),
+                raw["seq"]
+            );
             calls.push(Call {
                 id: format!("{package}/{call}"),
                 package,
@@ -370,7 +377,13 @@ fn upstream_output_tests_replay_and_randfill() {
     std::fs::create_dir_all(&capture).expect("mkdir capture");
     let start = std::time::Instant::now();
     let test = Command::new("go")
-        .args(["test", "-vet=off", "-count=1", &format!("./{SUITE_DIR}/...")])
+        .args([
+            "test",
+            "-vet=off",
+            "-count=1",
+            "-ldflags=-s -w",
+            &format!("./{SUITE_DIR}/..."),
+        ])
         .current_dir(&go_dir)
         .env("GOFLAGS", "-mod=mod")
         .env("VGC_CAPTURE_DIR", &capture)

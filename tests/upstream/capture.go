@@ -4,7 +4,8 @@
 // The test renames upstream's `(*ValidationTester).validate` to `validateUpstream` and `New` to `newUpstream`; this
 // file supplies the originals' replacements:
 //   - validate runs upstream's validation unchanged and, when VGC_CAPTURE_DIR is set, appends one JSON line per call
-//     to <dir>/<pid>.jsonl: the package directory, the calling test, the call's sequence number in that test, the
+//     to <dir>/<pid>.jsonl: the package directory, the calling test, the call's sequence number among that test's
+//     calls on the same type, the
 //     value's type, the object and old object as JSON, options, subresources and upstream's actual errors in the
 //     canonical line form `<field> | <ErrorBody> | origin=<origin> | sc=<bool> | <alpha|beta|->`;
 //   - New records every scheme so the randfill driver can enumerate the registered types.
@@ -167,8 +168,10 @@ func (v *ValidationTester) validate() field.ErrorList {
 	}
 	captureMu.Lock()
 	defer captureMu.Unlock()
-	c.Seq = captureSeq[c.Test]
-	captureSeq[c.Test]++
+	// Numbered per test and type: fixture tests visit the registered types in Go's random map order.
+	key := c.Test + "\x00" + c.Kind
+	c.Seq = captureSeq[key]
+	captureSeq[key]++
 	line, err := json.Marshal(c)
 	if err != nil {
 		panic(err)
