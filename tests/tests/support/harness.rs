@@ -6,7 +6,7 @@
 
 #![allow(dead_code)] // each test binary that includes this module uses a part of it
 
-use crate::differential::{Outcome, compare, empty_old_list_union_only, run};
+use crate::differential::{Outcome, compare, empty_old_list_union_only, mismatch_class, run};
 use crate::plan_random::{Generator, Rng};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -430,6 +430,8 @@ pub(crate) struct Summary {
     pub(crate) cases: usize,
     /// Mismatch descriptions (case, both results).
     pub(crate) mismatches: Vec<String>,
+    /// The class of each mismatch (`differential::mismatch_class`), same order.
+    pub(crate) classes: Vec<&'static str>,
     /// Equal up to map-iteration order.
     pub(crate) order_only: usize,
     /// Differing only as deviation D11.
@@ -471,6 +473,7 @@ pub(crate) fn compare_runs(upstream: &[Value], ours: &[Value], cases: &[Value]) 
                 s.empty_old_union += 1;
             }
             Outcome::Mismatch => {
+                s.classes.push(mismatch_class(u, o));
                 s.mismatches.push(format!(
                     "{} ({}):\n  case     {}\n  upstream {}\n  vgc      {}",
                     u["name"],
@@ -494,12 +497,14 @@ impl Summary {
     /// One line for the test log.
     pub(crate) fn line(&self, roots: usize) -> String {
         format!(
-            "{} cases over {roots} root types: {} mismatches; {} cases with errors ({} root types), {} equal up to \
+            "{} cases over {roots} root types: {} mismatches {:?}; {} cases with errors \
+             ({} root types), {} equal up to \
              map-iteration order (D3), {} differing only as deviation D11 (nil vs empty list in a Duplicate detail), \
              {} where upstream panicked on a nil pointer and vgc returned errors (D2), {} list-union errors for an \
              explicit empty old list (D9), {} undecodable on both sides",
             self.cases,
             self.mismatches.len(),
+            self.by_class(),
             self.with_errors,
             self.kinds_hit.len(),
             self.order_only,
@@ -508,6 +513,15 @@ impl Summary {
             self.empty_old_union,
             self.undecodable
         )
+    }
+
+    /// Mismatch counts by class.
+    pub(crate) fn by_class(&self) -> BTreeMap<&'static str, usize> {
+        let mut m = BTreeMap::new();
+        for c in &self.classes {
+            *m.entry(*c).or_default() += 1;
+        }
+        m
     }
 
     /// Writes every mismatch to `report` and asserts there are none and that every case decoded.

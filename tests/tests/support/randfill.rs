@@ -227,3 +227,79 @@ pub(crate) fn phase(
     );
     summary
 }
+
+/// One entry of `tests/randfill_gaps.toml`: a class of mismatch a suite's randfill run may show while vgc has the
+/// gap.
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClassGap {
+    /// `output_tests`, `conformance` or `k8s`.
+    suite: String,
+    /// Only mismatches on kinds of this package (relative to the suite's root; `output_tests` only).
+    #[serde(default)]
+    package: Option<String>,
+    /// `decode`, `detail-text` or `semantic` (`differential::mismatch_class`).
+    class: String,
+    /// What is wrong (for the reader).
+    note: String,
+}
+
+#[derive(Debug, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClassGaps {
+    upstream: String,
+    #[serde(default)]
+    gap: Vec<ClassGap>,
+}
+
+/// The mismatch classes `tests/randfill_gaps.toml` allows for `suite` — (package or `""` for every package, class)
+/// — with their notes.
+pub(crate) fn allowed_classes(suite: &str) -> BTreeMap<(String, String), String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let file = root.join("randfill_gaps.toml");
+    let text = std::fs::read_to_string(&file).expect("tests/randfill_gaps.toml");
+    let gaps: ClassGaps = toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    assert_eq!(gaps.upstream, crate::harness::UPSTREAM_VERSION, "{}: measured against another upstream", file.display());
+    for g in &gaps.gap {
+        assert!(
+            ["decode", "detail-text", "semantic"].contains(&g.class.as_str()),
+            "{}: unknown class {}",
+            file.display(),
+            g.class
+        );
+    }
+    gaps.gap
+        .into_iter()
+        .filter(|g| g.suite == suite)
+        .map(|g| ((g.package.unwrap_or_default(), g.class), g.note))
+        .collect()
+}
+
+/// Asserts a randfill run of `suite` shows only the mismatch classes `tests/randfill_gaps.toml` lists for it, and
+/// every listed class at least once (a fixed gap must be deleted from the file). Writes every mismatch to `report`.
+pub(crate) fn assert_within_gaps(suite: &str, summary: &crate::harness::Summary, report: &Path) {
+    std::fs::write(report, summary.mismatches.join("\n")).expect("mismatch report");
+    let allowed = allowed_classes(suite);
+    let by_class = summary.by_class();
+    let unlisted: Vec<&String> = summary
+        .mismatches
+        .iter()
+        .zip(&summary.classes)
+        .filter(|(_, c)| !allowed.contains_key(&(String::new(), (**c).to_string())))
+        .map(|(m, _)| m)
+        .collect();
+    let stale: Vec<String> = allowed
+        .iter()
+        .filter(|((_, c), _)| !by_class.contains_key(c.as_str()))
+        .map(|((p, c), note)| format!("{p} {c} ({note})"))
+        .collect();
+    assert!(
+        unlisted.is_empty() && stale.is_empty(),
+        "{suite} randfill: {} mismatches of classes tests/randfill_gaps.toml does not list (all mismatches in {}); \
+         listed classes that no longer occur: {stale:?}\n{}",
+        unlisted.len(),
+        report.display(),
+        unlisted.iter().take(4).map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
+    );
+    assert_eq!(summary.undecodable, 0, "every random object decodes on at least one side");
+}
