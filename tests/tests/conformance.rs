@@ -350,5 +350,9 @@ fn conformance_packages_match_expectations_and_upstream() {
         seed,
         &work,
     );
-    randfill::assert_within_gaps("conformance", &summary, &work.join("randfill-mismatches.txt"));
+    randfill::assert_within_gaps(
+        "conformance",
+        &summary,
+        &work.join("randfill-mismatches.txt"),
+    );
 }

@@ -243,7 +243,10 @@ fn packages_failing_to_compile(
     let mut by_file = BTreeMap::new();
     for m in &plan.modules {
         if let Some(pkg) = m.pkg.strip_prefix(&format!("{OUTPUT_TESTS}/")) {
-            by_file.insert(format!("src/{}.rs", m.module_path.join("/")), pkg.to_string());
+            by_file.insert(
+                format!("src/{}.rs", m.module_path.join("/")),
+                pkg.to_string(),
+            );
         }
     }
     let mut failing = BTreeSet::new();
@@ -415,7 +418,10 @@ fn upstream_output_tests_replay_and_randfill() {
         copy_dir(&suite, &vgc_suite);
         copy_dir(&go_dir.join(TESTSCHEME_DIR), &vgc_in.join(TESTSCHEME_DIR));
         for p in excluded {
-            for e in std::fs::read_dir(vgc_suite.join(p)).expect("package").flatten() {
+            for e in std::fs::read_dir(vgc_suite.join(p))
+                .expect("package")
+                .flatten()
+            {
                 if e.path().is_file() {
                     std::fs::remove_file(e.path()).expect("rm");
                 }
@@ -433,11 +439,18 @@ fn upstream_output_tests_replay_and_randfill() {
             .filter(|d| d.severity == vgc_ir::Severity::Error)
             .map(|d| vgc::render::short(d, &out.sources))
             .collect();
-        assert!(errors.is_empty(), "vgc errors without the rejected packages:\n{}", errors.join("\n"));
+        assert!(
+            errors.is_empty(),
+            "vgc errors without the rejected packages:\n{}",
+            errors.join("\n")
+        );
         assert!(out.io_error.is_none(), "{:?}", out.io_error);
         if !excluded.contains("tags/customvalidation") {
-            std::fs::copy(root.join("tests/upstream/custom.rs"), generated.join("src/custom.rs"))
-                .expect("custom.rs");
+            std::fs::copy(
+                root.join("tests/upstream/custom.rs"),
+                generated.join("src/custom.rs"),
+            )
+            .expect("custom.rs");
         }
         out
     };
@@ -487,7 +500,11 @@ fn upstream_output_tests_replay_and_randfill() {
     );
     let cargo_time = start.elapsed().as_secs_f64();
     let rust_bin = target.join("debug/output-tests-runner");
-    let vgc_roots: BTreeSet<String> = generator.roots.iter().map(|(k, _, _)| k.to_string()).collect();
+    let vgc_roots: BTreeSet<String> = generator
+        .roots
+        .iter()
+        .map(|(k, _, _)| k.to_string())
+        .collect();
 
     // 3. Replay.
     let mut skipped = Vec::new();
@@ -530,7 +547,9 @@ fn upstream_output_tests_replay_and_randfill() {
     for (c, o) in replayed.iter().zip(&ours) {
         let up = json!({"got": c.raw["got"]});
         // A kind vgc has no root for gets no validation from vgc: no errors.
-        let o = if o["error"].as_str().is_some_and(|e| e.starts_with("unknown kind"))
+        let o = if o["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("unknown kind"))
             && !vgc_roots.contains(c.raw["kind"].as_str().unwrap_or_default())
         {
             json!({"got": []})
@@ -610,7 +629,12 @@ fn upstream_output_tests_replay_and_randfill() {
         work.join("mismatches.txt").display(),
         stale.len(),
         stale.join("\n"),
-        failures.iter().take(6).cloned().collect::<Vec<_>>().join("\n")
+        failures
+            .iter()
+            .take(6)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 
     // 4. randfill.
@@ -654,7 +678,11 @@ fn upstream_output_tests_replay_and_randfill() {
     let mut nil_panics = 0;
     for ((c, u), o) in in_built.iter().zip(&upstream).zip(&ours) {
         let kind = c["kind"].as_str().unwrap_or_default();
-        let o = if o["error"].as_str().is_some_and(|e| e.starts_with("unknown kind")) && !vgc_roots.contains(kind) {
+        let o = if o["error"]
+            .as_str()
+            .is_some_and(|e| e.starts_with("unknown kind"))
+            && !vgc_roots.contains(kind)
+        {
             json!({"got": []})
         } else {
             o.clone()
@@ -693,7 +721,11 @@ fn upstream_output_tests_replay_and_randfill() {
         mismatches as f64 * 10_000.0 / in_built.len().max(1) as f64,
         random_failures.len()
     );
-    std::fs::write(work.join("randfill-mismatches.txt"), random_failures.join("\n")).expect("report");
+    std::fs::write(
+        work.join("randfill-mismatches.txt"),
+        random_failures.join("\n"),
+    )
+    .expect("report");
     let stale: Vec<&(String, String)> = allowed.keys().filter(|k| !seen.contains(*k)).collect();
     assert!(
         stale.is_empty(),
@@ -704,6 +736,11 @@ fn upstream_output_tests_replay_and_randfill() {
         "{} randfill mismatches on kinds of packages without a listed gap (all in {}):\n{}",
         random_failures.len(),
         work.join("randfill-mismatches.txt").display(),
-        random_failures.iter().take(4).cloned().collect::<Vec<_>>().join("\n")
+        random_failures
+            .iter()
+            .take(4)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }

@@ -73,8 +73,10 @@ macro_rules! upstream_version {
 pub(crate) const UPSTREAM_VERSION: &str = upstream_version!();
 
 /// The pinned reference generator.
-pub(crate) const VALIDATION_GEN: &str =
-    concat!("k8s.io/code-generator/cmd/validation-gen@", upstream_version!());
+pub(crate) const VALIDATION_GEN: &str = concat!(
+    "k8s.io/code-generator/cmd/validation-gen@",
+    upstream_version!()
+);
 
 /// The module holding upstream's `output_tests` and `testscheme`, at the pinned release.
 pub(crate) const CODE_GENERATOR: &str = concat!("k8s.io/code-generator@", upstream_version!());
@@ -361,7 +363,11 @@ pub(crate) fn rust_runner(
     for (k, path, _) in roots {
         // A typedef root is a function `validate_<snake>`; a struct root a type (in a module that may itself be
         // named `validate_…`).
-        if path.rsplit("::").next().is_some_and(|last| last.starts_with("validate_")) {
+        if path
+            .rsplit("::")
+            .next()
+            .is_some_and(|last| last.starts_with("validate_"))
+        {
             let _ = writeln!(
                 dispatch,
                 "        {:?} => run_fn(c, {krate}::{path}),",

@@ -92,7 +92,8 @@ impl Hints {
                 if t.starts_with("// +k8s:") || t.starts_with("//+k8s:") {
                     for m in number.find_iter(line) {
                         if let Ok(n) = m.as_str().parse::<i64>() {
-                            self.ints.extend([n.saturating_sub(1), n, n.saturating_add(1)]);
+                            self.ints
+                                .extend([n.saturating_sub(1), n, n.saturating_add(1)]);
                         }
                     }
                     for c in option.captures_iter(line) {
@@ -258,8 +259,14 @@ pub(crate) fn allowed_classes(suite: &str) -> BTreeMap<(String, String), String>
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let file = root.join("randfill_gaps.toml");
     let text = std::fs::read_to_string(&file).expect("tests/randfill_gaps.toml");
-    let gaps: ClassGaps = toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-    assert_eq!(gaps.upstream, crate::harness::UPSTREAM_VERSION, "{}: measured against another upstream", file.display());
+    let gaps: ClassGaps =
+        toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+    assert_eq!(
+        gaps.upstream,
+        crate::harness::UPSTREAM_VERSION,
+        "{}: measured against another upstream",
+        file.display()
+    );
     for g in &gaps.gap {
         assert!(
             ["decode", "detail-text", "semantic"].contains(&g.class.as_str()),
@@ -299,7 +306,15 @@ pub(crate) fn assert_within_gaps(suite: &str, summary: &crate::harness::Summary,
          listed classes that no longer occur: {stale:?}\n{}",
         unlisted.len(),
         report.display(),
-        unlisted.iter().take(4).map(|s| s.as_str()).collect::<Vec<_>>().join("\n")
+        unlisted
+            .iter()
+            .take(4)
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join("\n")
     );
-    assert_eq!(summary.undecodable, 0, "every random object decodes on at least one side");
+    assert_eq!(
+        summary.undecodable, 0,
+        "every random object decodes on at least one side"
+    );
 }
