@@ -148,7 +148,7 @@ func (g *filler) customFuncs(roots []reflect.Type) []interface{} {
 			}
 		},
 	}
-	special := map[reflect.Type]bool{}
+	special := leafTypes
 	for _, f := range funcs {
 		special[reflect.TypeOf(f).In(0).Elem()] = true
 	}
@@ -191,10 +191,23 @@ func (g *filler) customFuncs(roots []reflect.Type) []interface{} {
 	return funcs
 }
 
+// leafTypes are the types with a fill function of their own (time, quantities, raw JSON): mutate re-fills them
+// whole instead of descending into their fields.
+var leafTypes = map[reflect.Type]bool{}
+
 // mutate changes a few parts of v (addressable): a field, element or map value re-filled, an element dropped or
-// added, a map entry removed.
+// added, a map entry removed. Interfaces, channels and functions are left alone (the fill leaves them nil).
 func mutate(f *randfill.Filler, r *rand.Rand, v reflect.Value, depth int) {
 	if depth > 12 || !v.CanSet() {
+		return
+	}
+	switch k := v.Kind(); {
+	case k == reflect.Interface || k == reflect.Chan || k == reflect.Func:
+		return
+	case leafTypes[v.Type()]:
+		if r.Intn(100) < 10 {
+			f.Fill(v.Addr().Interface())
+		}
 		return
 	}
 	switch v.Kind() {
@@ -204,7 +217,7 @@ func mutate(f *randfill.Filler, r *rand.Rand, v reflect.Value, depth int) {
 			if !fv.CanSet() {
 				continue
 			}
-			if r.Intn(100) < 12 {
+			if k := fv.Kind(); r.Intn(100) < 12 && k != reflect.Interface && k != reflect.Chan && k != reflect.Func {
 				f.Fill(fv.Addr().Interface())
 			} else {
 				mutate(f, r, fv, depth+1)

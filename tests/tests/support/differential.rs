@@ -270,8 +270,9 @@ pub(crate) fn empty_old_list_union_only(case: &Value, upstream: &Value, ours: &V
 
 /// The class of a mismatch between upstream's result and vgc's: `decode` when vgc's runner could not decode a case
 /// upstream decoded (vgc's generated types reject JSON that Go's `encoding/json` accepts), `detail-text` when the
-/// lines agree once every detail text is removed (field, error type, origin, short-circuit and stability equal),
-/// `semantic` otherwise.
+/// lines agree once every detail text is removed (field, error type, origin, short-circuit and stability equal) —
+/// compared as sorted lists, so this class also holds order-only differences [`canonical`] cannot undo (a Go map
+/// whose keys look like list indices, `m[0]`, keeps its random order) — `semantic` otherwise.
 pub(crate) fn mismatch_class(up: &Value, ours: &Value) -> &'static str {
     let strip = |v: &Value| -> Vec<String> {
         let mut lines: Vec<String> = canonical(v)

@@ -97,7 +97,7 @@ impl Hints {
                         }
                     }
                     for c in option.captures_iter(line) {
-                        self.options.insert(c[1].to_string());
+                        self.options.insert(c[1].trim_matches('"').to_string());
                     }
                 }
             }
