@@ -11,6 +11,8 @@
 //!    without a deviation (review the diff).
 //! 3. Random objects from vgc's plan (`support/plan_random.rs`) through both: `VGC_CONFORMANCE_CASES` (default
 //!    5,000) and `VGC_CONFORMANCE_SEED` (default 1). `scripts/differential.sh` runs the full 100,000.
+//! 4. Random objects generated on the Go side from the Go types by `sigs.k8s.io/randfill` (`support/randfill.rs`,
+//!    independent of vgc's plan) through both: `VGC_CONFORMANCE_RANDFILL_CASES` (default 3,000), same seed.
 //!
 //! Needs `go` and the module proxy; works in `target/e2e/conformance`.
 
@@ -20,6 +22,8 @@ mod differential;
 mod harness;
 #[path = "support/plan_random.rs"]
 mod plan_random;
+#[path = "support/randfill.rs"]
+mod randfill;
 
 use differential::{Outcome, canonical, compare, env_or};
 use harness::{
@@ -243,7 +247,7 @@ fn conformance_packages_match_expectations_and_upstream() {
     }
     let gobin = e2e.join("gobin");
     install_validation_gen(&oracle, &gobin);
-    go(&oracle, &["get", "k8s.io/apimachinery@v0.37.2"]);
+    go(&oracle, &["get", &harness::apimachinery_module()]);
     let dirs: Vec<String> = pkgs_upstream.iter().map(|p| format!("./{p}")).collect();
     run_validation_gen(&oracle, &gobin, &[], &dirs);
     generator.retain_roots(|k| !k.pkg.starts_with(&format!("{MODULE}/{VGC_ONLY}")));
@@ -332,4 +336,26 @@ fn conformance_packages_match_expectations_and_upstream() {
         summary.line(roots.len())
     );
     summary.assert_clean(&work.join("mismatches.txt"));
+
+    // 4. randfill: random objects generated on the Go side from the Go types (independent of vgc's plan).
+    let n: usize = env_or("VGC_CONFORMANCE_RANDFILL_CASES", 3_000);
+    let summary = randfill::phase(
+        "conformance-randfill",
+        &oracle.join("oracle"),
+        &rust_bin,
+        &[&oracle],
+        randfill::Limits {
+            max_depth: 8,
+            nil_chance: 0.3,
+            max_elements: 3,
+        },
+        n,
+        seed,
+        &work,
+    );
+    randfill::assert_within_gaps(
+        "conformance",
+        &summary,
+        &work.join("randfill-mismatches.txt"),
+    );
 }

@@ -17,6 +17,8 @@ mod harness;
 mod k8s_oracle;
 #[path = "support/plan_random.rs"]
 mod plan_random;
+#[path = "support/randfill.rs"]
+mod randfill;
 #[path = "support/site_check.rs"]
 mod site_check;
 

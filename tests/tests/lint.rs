@@ -291,7 +291,7 @@ fn upstream_rules_agree_with_upstream_validation_gen() {
             std::fs::write(work.join("meta/v1/doc.go"), "// +k8s:validation-gen=*\n// +k8s:validation-gen-scheme-registry=nil\npackage v1\n")
                 .expect("meta doc.go");
         }
-        harness::go(&work, &["get", "k8s.io/apimachinery@v0.37.2"]);
+        harness::go(&work, &["get", &harness::apimachinery_module()]);
         let gobin = root.join("target/e2e/gobin");
         harness::install_validation_gen(&work, &gobin);
         let pkgs: Vec<String> = pkgs.iter().map(|p| (*p).to_string()).collect();

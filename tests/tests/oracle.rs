@@ -18,8 +18,6 @@ mod plan_random;
 #[path = "support/random_cases.rs"]
 mod random_cases;
 
-const APIMACHINERY: &str = "k8s.io/apimachinery@v0.37.2";
-
 #[test]
 fn upstream_generated_go_agrees_with_every_example_case() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -45,7 +43,7 @@ fn upstream_generated_go_agrees_with_every_example_case() {
         "// +k8s:validation-gen=*\n// +k8s:validation-gen-scheme-registry=nil\n// +k8s:validation-gen-nolint\npackage v1\n",
     )
     .expect("meta doc.go");
-    go(&work, &["get", APIMACHINERY]);
+    go(&work, &["get", &harness::apimachinery_module()]);
     run_validation_gen(
         &work,
         &gobin,

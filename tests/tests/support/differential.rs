@@ -277,3 +277,38 @@ pub(crate) fn empty_old_list_union_only(case: &Value, upstream: &Value, ours: &V
                     .is_some_and(|v| v.as_array().is_some_and(Vec::is_empty))
         })
 }
+
+/// The class of a mismatch between upstream's result and vgc's: `decode` when vgc's runner could not decode a case
+/// upstream decoded (vgc's generated types reject JSON that Go's `encoding/json` accepts), `detail-text` when the
+/// lines agree once every detail text is removed (field, error type, origin, short-circuit and stability equal) —
+/// compared as sorted lists, so this class also holds order-only differences [`canonical`] cannot undo (a Go map
+/// whose keys look like list indices, `m[0]`, keeps its random order) — `semantic` otherwise.
+pub(crate) fn mismatch_class(up: &Value, ours: &Value) -> &'static str {
+    let strip = |v: &Value| -> Vec<String> {
+        let mut lines: Vec<String> = canonical(v)
+            .iter()
+            .map(|l| {
+                let parts: Vec<&str> = l.split(" | ").collect();
+                let body = parts.get(1).copied().unwrap_or_default();
+                let kind = body.split(':').next().unwrap_or_default();
+                format!(
+                    "{} | {kind} | {}",
+                    parts.first().copied().unwrap_or_default(),
+                    parts[parts.len().saturating_sub(3)..].join(" | ")
+                )
+            })
+            .collect();
+        lines.sort();
+        lines
+    };
+    if up.get("error").is_none() && ours.get("error").is_some() {
+        "decode"
+    } else if up.get("error").is_none()
+        && ours.get("error").is_none()
+        && strip(&up["got"]) == strip(&ours["got"])
+    {
+        "detail-text"
+    } else {
+        "semantic"
+    }
+}

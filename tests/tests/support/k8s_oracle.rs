@@ -11,6 +11,8 @@
 //! report.
 //!
 //! `VGC_K8S_ORACLE_CASES` sets the number of cases (default 20,000); `VGC_K8S_ORACLE_SEED` the seed (default 1).
+//! Then random objects generated on the Go side from the Go types by randfill (`randfill.rs`, independent of vgc's
+//! plan): `VGC_K8S_RANDFILL_CASES` (default 2,000), same seed.
 
 use crate::differential::env_or;
 use crate::harness::{
@@ -372,6 +374,24 @@ pub(crate) fn random_k8s_objects_agree(
         summary.line(roots.len())
     );
     summary.assert_clean(&work.join("mismatches.txt"));
+
+    // Random objects generated on the Go side from the Go types by randfill (independent of vgc's plan).
+    let n: usize = env_or("VGC_K8S_RANDFILL_CASES", 2_000);
+    let summary = crate::randfill::phase(
+        &format!("k8s-randfill: k8s.io/api {version}"),
+        &work.join("oracle"),
+        &e2e.join("target/debug/run_cases"),
+        &[api_dir, work.join("gen").as_path()],
+        crate::randfill::Limits {
+            max_depth: 9,
+            nil_chance: 0.4,
+            max_elements: 2,
+        },
+        n,
+        seed,
+        &work,
+    );
+    crate::randfill::assert_within_gaps("k8s", &summary, &work.join("randfill-mismatches.txt"));
     if std::env::var_os("VGC_SPEED").is_some() {
         speed(&work, harness, &e2e, &cases, &upstream);
     }
@@ -438,7 +458,12 @@ pub(crate) fn random_k8s_objects_agree(
 fn meta_dir() -> Option<String> {
     let tmp = tempfile::tempdir().ok()?;
     let out = Command::new("go")
-        .args(["mod", "download", "-json", "k8s.io/apimachinery@v0.37.2"])
+        .args([
+            "mod",
+            "download",
+            "-json",
+            &crate::harness::apimachinery_module(),
+        ])
         .current_dir(tmp.path())
         .env("GOFLAGS", "-mod=mod")
         .output()
