@@ -415,6 +415,8 @@ fn lock_output(
             dir.display()
         )));
     }
+    // A crate vgc did not generate is refused before anything (even `.vgc/`) is created in it.
+    crate::output::may_write(&dir.join("Cargo.toml"), req.force).map_err(fail)?;
     let lock = crate::output::OutputLock::acquire(dir).map_err(|e| {
         fail(format!(
             "{}: cannot lock the output directory: {e}",

@@ -179,6 +179,10 @@ fn r14_a_hand_written_cargo_toml_is_never_replaced() {
         "{err}"
     );
     assert_eq!(snapshot(&mine), before, "nothing written");
+    assert!(
+        !mine.join(".vgc").exists(),
+        "not even vgc's state directory"
+    );
     // --force replaces them.
     let mut req = example::request(&root, &mine);
     req.force = true;
