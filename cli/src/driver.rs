@@ -356,7 +356,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
             crate::format::prespawn_rustfmt();
         });
     }
-    let rec = Recorder::new(&OsSystem);
+    let rec = Recorder::new(&OsSystem).with_output(dir);
     let mut session = Session::default();
     let clock = std::time::Instant::now();
     let ir = std::sync::Arc::new(crate::ircache::load(dir, &mut notes));

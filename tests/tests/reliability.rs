@@ -346,3 +346,24 @@ fn r10_a_go_type_named_option_does_not_capture_generated_paths() {
         );
     }
 }
+
+#[test]
+fn r31_building_into_the_module_root_is_up_to_date_on_the_second_run() {
+    let (_tmp, root) = example_copy();
+    let first = build_into(&root, &root);
+    assert_eq!(vgc::exit_code(&first), 0, "{:?}", first.io_error);
+    assert!(!first.up_to_date);
+    let second = build_into(&root, &root);
+    assert!(second.up_to_date, "{:?}", second.notes);
+    // An edit is still seen.
+    let types = root.join("widgets/v1/types.go");
+    let text = std::fs::read_to_string(&types).expect("read");
+    std::fs::write(
+        &types,
+        text.replacen("+k8s:maxLength=20", "+k8s:maxLength=21", 1),
+    )
+    .expect("write");
+    let third = build_into(&root, &root);
+    assert!(!third.up_to_date);
+    assert_eq!(third.written, 1);
+}
