@@ -143,9 +143,9 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         };
         if let Ok(events) = &batch
-            && events.iter().any(|e| {
-                matches!(e.kind, EventKind::Remove(_)) && e.paths.iter().any(|p| *p == root)
-            })
+            && events
+                .iter()
+                .any(|e| matches!(e.kind, EventKind::Remove(_)) && e.paths.contains(&root))
         {
             lost = true;
         }

@@ -616,19 +616,25 @@ pub fn ptr_slice_unique<T: serde::Serialize>(
 
 /// The indexes j of `0..n` for which some i < j has `matches(i, j)`, ascending. `matches` must be an
 /// equivalence on the elements it relates; see [`slice_unique`] for the cost.
+/// Allocates nothing when there is no duplicate (a valid object validates without allocating).
 fn unique_indexes(n: usize, matches: impl Fn(usize, usize) -> bool) -> Vec<usize> {
-    let mut dup = vec![false; n];
+    // Empty until the first duplicate is found.
+    let mut dup: Vec<bool> = Vec::new();
+    let is_dup = |dup: &Vec<bool>, k: usize| dup.get(k).copied().unwrap_or(false);
     for i in 0..n {
-        if dup[i] {
+        if is_dup(&dup, i) {
             continue;
         }
         for j in i + 1..n {
-            if !dup[j] && matches(i, j) {
+            if !is_dup(&dup, j) && matches(i, j) {
+                if dup.is_empty() {
+                    dup = vec![false; n];
+                }
                 dup[j] = true;
             }
         }
     }
-    (0..n).filter(|&j| dup[j]).collect()
+    (0..n).filter(|&j| is_dup(&dup, j)).collect()
 }
 
 /// upstream `PtrSliceNoNils`: `Required(path[i], "")` for each nil element.

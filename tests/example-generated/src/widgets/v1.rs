@@ -10,7 +10,7 @@ pub struct Gadget {
     #[serde(
         rename = "parts",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default",
+        deserialize_with = "::vgc_runtime::types::null_items_as_default",
         skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub parts: ::std::vec::Vec<::std::option::Option<crate::widgets::v1::Part>>,
@@ -388,21 +388,21 @@ pub struct WidgetSpec {
     #[serde(
         rename = "ports",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default",
+        deserialize_with = "::vgc_runtime::types::null_items_as_default",
         skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub ports: ::std::vec::Vec<crate::widgets::v1::Port>,
     #[serde(
         rename = "hosts",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default",
+        deserialize_with = "::vgc_runtime::types::null_items_as_default",
         skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub hosts: ::std::vec::Vec<::std::string::String>,
     #[serde(
         rename = "annotations",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default",
+        deserialize_with = "::vgc_runtime::types::null_values_as_default",
         skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub annotations: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
@@ -421,7 +421,7 @@ pub struct WidgetSpec {
     #[serde(
         rename = "tags",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default",
+        deserialize_with = "::vgc_runtime::types::null_items_as_default",
         skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub tags: ::std::vec::Vec<::std::string::String>,
@@ -435,7 +435,7 @@ pub struct WidgetSpec {
     #[serde(
         rename = "backends",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default",
+        deserialize_with = "::vgc_runtime::types::null_items_as_default",
         skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub backends: ::std::vec::Vec<::std::option::Option<crate::widgets::v1::Backend>>,
@@ -484,7 +484,7 @@ pub struct WidgetSpec {
     #[serde(
         rename = "conditions",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default",
+        deserialize_with = "::vgc_runtime::types::null_items_as_default",
         skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub conditions: ::std::vec::Vec<crate::widgets::v1::Condition>,
