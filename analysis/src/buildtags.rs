@@ -95,9 +95,7 @@ pub fn constraint(text: &str) -> Option<&str> {
         if t.is_empty() {
             continue;
         }
-        let Some(comment) = t.strip_prefix("//") else {
-            return None;
-        };
+        let comment = t.strip_prefix("//")?;
         if let Some(expr) = comment.strip_prefix("go:build")
             && expr.starts_with([' ', '\t'])
         {

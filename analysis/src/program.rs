@@ -749,3 +749,55 @@ impl Program {
         vgc_ir::db::file_ir(db, f).types.get(ti).map(|t| (t, f))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::system::MemorySystem;
+
+    /// A file system whose directory `unlistable` cannot be listed (a mode-311 directory for a non-root user).
+    struct Unlistable(MemorySystem, &'static str);
+
+    impl System for Unlistable {
+        fn read_file(&self, path: &str) -> Result<String, String> {
+            self.0.read_file(path)
+        }
+        fn read_dir(&self, path: &str) -> Result<Vec<(String, bool)>, String> {
+            if path == self.1 {
+                Err("Permission denied (os error 13)".into())
+            } else {
+                self.0.read_dir(path)
+            }
+        }
+        fn is_dir(&self, path: &str) -> bool {
+            self.0.is_dir(path)
+        }
+        fn module_cache(&self) -> Option<String> {
+            None
+        }
+    }
+
+    /// R8: a module root that cannot be listed is an error, not an empty module with 0 errors.
+    #[test]
+    fn r08_an_unlistable_directory_is_an_error() {
+        let mut m = MemorySystem::default();
+        m.files.insert("/m/go.mod".into(), "module m\n".into());
+        m.files.insert("/m/a/t.go".into(), "package a\n".into());
+        let sys = Unlistable(m, "/m");
+        let (mut dirs, mut diags) = (Vec::new(), Vec::new());
+        collect_dirs(&sys, "/m", &mut dirs, &mut diags);
+        assert!(dirs.is_empty());
+        let got: Vec<(Code, vgc_ir::Severity, &str)> = diags
+            .iter()
+            .map(|d| (d.code, d.severity, d.message.as_str()))
+            .collect();
+        assert_eq!(
+            got,
+            [(
+                Code::Io,
+                vgc_ir::Severity::Error,
+                "/m: cannot read directory: Permission denied (os error 13)"
+            )]
+        );
+    }
+}

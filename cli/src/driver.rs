@@ -428,7 +428,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
             crate::format::prespawn_rustfmt();
         });
     }
-    let rec = Recorder::new(&OsSystem);
+    let rec = Recorder::new(&OsSystem).with_output(dir);
     let mut session = Session::default();
     let clock = std::time::Instant::now();
     let ir = std::sync::Arc::new(crate::ircache::load(dir, &mut notes));
@@ -481,12 +481,15 @@ fn lock_output(
             "the output directory is empty (`--out ''`); name a directory".into(),
         ));
     }
+    validate_options(req).map_err(fail)?;
     if dir.exists() && !dir.is_dir() {
         return Err(fail(format!(
             "{}: the output path exists and is not a directory",
             dir.display()
         )));
     }
+    // A crate vgc did not generate is refused before anything (even `.vgc/`) is created in it.
+    crate::output::may_write(&dir.join("Cargo.toml"), req.force).map_err(fail)?;
     let lock = crate::output::OutputLock::acquire(dir).map_err(|e| {
         fail(format!(
             "{}: cannot lock the output directory: {e}",
@@ -501,6 +504,59 @@ fn lock_output(
     }
     notes.extend(crate::output::recover(dir));
     Ok(Some(lock))
+}
+
+/// Refuses option values that would give an unusable `Cargo.toml` (R28): a crate name cargo does not accept
+/// (empty, not ASCII letters, digits, `-` and `_`, or starting with a digit), an empty runtime path, a runtime
+/// version that is not a version requirement (`1`, `0.1.2`, `^0.1`, `>=0.1, <0.3`).
+///
+/// # Errors
+/// A message naming the option and the rule.
+pub fn validate_options(req: &BuildRequest) -> Result<(), String> {
+    let name = &req.crate_name;
+    if name.is_empty()
+        || name.starts_with(|c: char| c.is_ascii_digit())
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err(format!(
+            "--crate-name {name:?}: a crate name is ASCII letters, digits, `-` and `_`, not starting with a digit"
+        ));
+    }
+    match &req.runtime {
+        RuntimeDep::Path(p) if p.trim().is_empty() => {
+            Err("--runtime-path is empty; name the vgc-runtime crate's directory".into())
+        }
+        RuntimeDep::Version(v) if !v.split(',').all(version_req_part) => Err(format!(
+            "--runtime-version {v:?} is not a version requirement (for example `0.1` or `^0.1.2`)"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// One comparator of a cargo version requirement: an optional operator, then `MAJOR[.MINOR[.PATCH]]` (`*` allowed
+/// after the major), with an optional `-pre`/`+build` suffix.
+fn version_req_part(part: &str) -> bool {
+    let p = part
+        .trim()
+        .trim_start_matches(['^', '~', '=', '<', '>'])
+        .trim();
+    let (core, suffix) = match p.find(['-', '+']) {
+        Some(i) => (&p[..i], Some(&p[i + 1..])),
+        None => (p, None),
+    };
+    let nums: Vec<&str> = core.split('.').collect();
+    !core.is_empty()
+        && nums.len() <= 3
+        && nums.iter().enumerate().all(|(i, n)| {
+            (*n == "*" && i > 0) || (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+        && suffix.is_none_or(|s| {
+            !s.is_empty()
+                && s.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+'))
+        })
 }
 
 /// What loading keeps between the builds of a [`Session`].

@@ -38,6 +38,8 @@ enum Observation {
 pub struct Recorder<'a> {
     inner: &'a dyn System,
     log: Mutex<BTreeMap<(char, String), Observation>>,
+    /// The output directory, whose generated `src/` does not count in its listing ([`listing_hash`]).
+    out: Option<std::path::PathBuf>,
 }
 
 impl<'a> Recorder<'a> {
@@ -46,7 +48,16 @@ impl<'a> Recorder<'a> {
         Self {
             inner,
             log: Mutex::new(BTreeMap::new()),
+            out: None,
         }
+    }
+
+    /// Records for a build into `out`: when `out` lies inside the loaded tree (the module root, say), the
+    /// generated crate's `src/` in it is not part of what the loader observed (R31).
+    #[must_use]
+    pub fn with_output(mut self, out: &Path) -> Self {
+        self.out = Some(out.to_path_buf());
+        self
     }
 
     fn note(&self, kind: char, path: &str, o: Observation) {
@@ -62,9 +73,24 @@ fn nanos(t: std::time::SystemTime) -> u128 {
         .unwrap_or(0)
 }
 
-fn listing_hash(entries: &[(String, bool)]) -> String {
+/// The hash of what a directory listing can tell the loader: its `.go` files and its directories, leaving out
+/// names starting with `.` (never loaded: vgc's own `.vgc/`, editors' temporaries) and other files (`Cargo.toml`,
+/// `go.mod` is observed as a file read), and, in the output directory `out`, the generated `src/`. So building
+/// into the module root is up to date on the second run (R31).
+fn listing_hash(path: &str, entries: &[(String, bool)], out: Option<&Path>) -> String {
+    let is_out = out.is_some_and(|o| {
+        let p = Path::new(path);
+        p == o || matches!((p.canonicalize(), o.canonicalize()), (Ok(a), Ok(b)) if a == b)
+    });
     let mut h = blake3::Hasher::new();
-    for (n, d) in entries {
+    for (n, d) in entries.iter().filter(|(n, d)| {
+        !n.starts_with('.')
+            && (if *d {
+                !(is_out && n == "src")
+            } else {
+                n.ends_with(".go")
+            })
+    }) {
         h.update(n.as_bytes());
         h.update(if *d { b"/\n" } else { b"\n" });
     }
@@ -97,7 +123,11 @@ impl System for Recorder<'_> {
         self.note(
             'D',
             path,
-            Observation::Dir(r.as_ref().ok().map(|e| listing_hash(e))),
+            Observation::Dir(
+                r.as_ref()
+                    .ok()
+                    .map(|e| listing_hash(path, e, self.out.as_deref())),
+            ),
         );
         r
     }
@@ -260,7 +290,12 @@ impl Manifest {
                     .is_ok_and(|t| blake3::hash(t.as_bytes()).to_hex().as_str() == h)
             }
             Observation::File(None) => sys.read_file(path).is_err(),
-            Observation::Dir(h) => sys.read_dir(path).ok().map(|e| listing_hash(&e)) == *h,
+            Observation::Dir(h) => {
+                sys.read_dir(path)
+                    .ok()
+                    .map(|e| listing_hash(path, &e, Some(dir)))
+                    == *h
+            }
             Observation::IsDir(b) => sys.is_dir(path) == *b,
         });
         inputs

@@ -106,7 +106,35 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
         root.display()
     );
     let mut rebuilds = 0;
+    // The watched directory's identity: when it is deleted and created again (a `git checkout`, a script that
+    // regenerates the tree), the old inotify watch is gone; it is re-established and a full rebuild runs (R27).
+    // A new directory may reuse the old inode number, so the removal event of the directory itself also marks the
+    // watch as lost.
+    let mut watched_id = dir_identity(&root);
+    let mut lost = false;
     while opts.max_rebuilds.is_none_or(|m| rebuilds < m) {
+        let now = dir_identity(&root);
+        if now != watched_id || (lost && now.is_some()) {
+            watched_id = now;
+            if watched_id.is_some() {
+                lost = false;
+                let _ = debouncer.unwatch(&root);
+                if let Err(e) = debouncer.watch(&root, RecursiveMode::Recursive) {
+                    let _ = writeln!(err, "warning: {}: cannot watch: {e}", root.display());
+                }
+                let start = Instant::now();
+                let outcome = session.build(&opts.request);
+                report(
+                    err,
+                    opts,
+                    &format!("{} (recreated)", root.display()),
+                    &outcome,
+                    start.elapsed(),
+                );
+                rebuilds += 1;
+                continue;
+            }
+        }
         let batch = match rx.recv_timeout(Duration::from_millis(100)) {
             Ok(b) => b,
             Err(mpsc::RecvTimeoutError::Timeout) => {
@@ -121,6 +149,13 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
             }
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         };
+        if let Ok(events) = &batch
+            && events
+                .iter()
+                .any(|e| matches!(e.kind, EventKind::Remove(_)) && e.paths.contains(&root))
+        {
+            lost = true;
+        }
         let paths: Vec<PathBuf> = match batch {
             Ok(events) => events
                 .iter()
@@ -162,6 +197,20 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
 
 /// Whether an event kind can change what a build reads: creation, removal, renames and data writes. Access
 /// events (vgc's own reads) and metadata-only changes are ignored.
+/// (device, inode) of a directory, `None` when it does not exist.
+fn dir_identity(dir: &Path) -> Option<(u64, u64)> {
+    let m = std::fs::metadata(dir).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt as _;
+        Some((m.dev(), m.ino()))
+    }
+    #[cfg(not(unix))]
+    {
+        Some((0, u64::from(m.is_dir())))
+    }
+}
+
 fn changes_content(kind: &EventKind) -> bool {
     match kind {
         EventKind::Create(_) | EventKind::Remove(_) | EventKind::Any => true,

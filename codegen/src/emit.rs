@@ -570,6 +570,12 @@ fn field_def(ctx: &Ctx<'_>, f: &FieldPlan) -> TokenStream {
     let name = ident(&f.rust_name);
     let ty = ctx.ty(&f.ty);
     let json = &f.json_name;
+    // Go decodes `null` as the zero value: for the field itself, and for list items and map values (R30).
+    let de = match &f.ty {
+        RustTy::Vec(_) => "::vgc_runtime::types::null_items_as_default",
+        RustTy::Map(_) => "::vgc_runtime::types::null_values_as_default",
+        _ => "::vgc_runtime::types::null_as_default",
+    };
     let attr = if f.skip {
         quote!(#[serde(skip)])
     } else if f.flatten {
@@ -582,12 +588,12 @@ fn field_def(ctx: &Ctx<'_>, f: &FieldPlan) -> TokenStream {
     } else if f.omitempty && !go_struct_value(f) {
         // Go `omitempty` drops false, 0, "" and empty lists/maps (never structs, so never a zero `metav1.Time`,
         // which prints `null`); this shapes the JSON of values in error details (`Duplicate value: {…}`).
-        quote!(#[serde(rename = #json, default, deserialize_with = "::vgc_runtime::types::null_as_default", skip_serializing_if = "::vgc_runtime::types::is_zero")])
+        quote!(#[serde(rename = #json, default, deserialize_with = #de, skip_serializing_if = "::vgc_runtime::types::is_zero")])
     } else if matches!(f.shape, Shape::List(_) | Shape::Map) {
         // Go renders a nil slice or map without `omitempty` as `null`.
-        quote!(#[serde(rename = #json, default, deserialize_with = "::vgc_runtime::types::null_as_default", serialize_with = "::vgc_runtime::types::empty_as_null")])
+        quote!(#[serde(rename = #json, default, deserialize_with = #de, serialize_with = "::vgc_runtime::types::empty_as_null")])
     } else {
-        quote!(#[serde(rename = #json, default, deserialize_with = "::vgc_runtime::types::null_as_default")])
+        quote!(#[serde(rename = #json, default, deserialize_with = #de)])
     };
     quote!(#attr pub #name: #ty)
 }

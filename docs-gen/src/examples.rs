@@ -232,6 +232,7 @@ pub const DIAGNOSTIC_EXAMPLES: &[(&str, &str)] = &[
         "Spec other.Missing `json:\"spec\"` where other has no type Missing",
     ),
     ("VGC0005", "// +k8s:validation-gen=TypesWithFields=TypeMeta"),
+    ("VGC0006", "type Loop Loop   (invalid recursive type)"),
     ("VGC0101", "// +k8s:maxItems=(3"),
     (
         "VGC0102",

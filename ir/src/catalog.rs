@@ -849,6 +849,13 @@ pub static FORMATS: &[&str] = &[
 
 #[cfg(test)]
 mod tests {
+    /// R25: did-you-mean stays instant on a 1 MiB unknown name (it took 14 s) and still finds near misses.
+    #[test]
+    fn r25_suggestions_are_bounded_by_the_tag_names() {
+        assert_eq!(super::suggest(&"k".repeat(1 << 20)), None);
+        assert_eq!(super::suggest("k8s:maxLenght"), Some("k8s:maxLength"));
+    }
+
     use super::*;
     #[test]
     fn catalog_is_sorted_and_complete() {

@@ -512,6 +512,39 @@ pub fn null_as_default<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>
     Ok(Option::<T>::deserialize(d)?.unwrap_or_default())
 }
 
+/// serde `deserialize_with` for a list field: `null` is the empty list, as [`null_as_default`], and a `null`
+/// item is the item type's zero value, as Go's `encoding/json` decodes `[null]` into a `[]string` (R30; a nil
+/// pointer for `[]*T`, whose Rust item type is an `Option`).
+///
+/// # Errors
+/// The deserializer's errors for anything but a list of items or `null`s, or `null`.
+pub fn null_items_as_default<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(
+    d: D,
+) -> Result<Vec<T>, D::Error> {
+    Ok(Option::<Vec<Option<T>>>::deserialize(d)?
+        .unwrap_or_default()
+        .into_iter()
+        .map(Option::unwrap_or_default)
+        .collect())
+}
+
+/// serde `deserialize_with` for a map field: `null` is the empty map, and a `null` value is the value type's zero
+/// value, as Go's `encoding/json` decodes `{"a": null}` into a `map[string]string` (R30).
+///
+/// # Errors
+/// The deserializer's errors for anything but a map of values or `null`s, or `null`.
+pub fn null_values_as_default<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(
+    d: D,
+) -> Result<std::collections::BTreeMap<String, T>, D::Error> {
+    Ok(
+        Option::<std::collections::BTreeMap<String, Option<T>>>::deserialize(d)?
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(k, v)| (k, v.unwrap_or_default()))
+            .collect(),
+    )
+}
+
 /// A list or map value, for [`empty_as_null`].
 pub trait Collection {
     /// True when it has no elements.
@@ -556,6 +589,36 @@ pub fn is_zero<T: Default + PartialEq>(v: &T) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// R30: `null` items and map values decode as Go's zero values; a `null` field is still the empty collection.
+    #[test]
+    fn r30_null_items_and_values_are_zero_values() {
+        #[derive(Debug, Deserialize, PartialEq)]
+        struct S {
+            #[serde(default, deserialize_with = "null_items_as_default")]
+            hosts: Vec<String>,
+            #[serde(default, deserialize_with = "null_items_as_default")]
+            ptrs: Vec<Option<i32>>,
+            #[serde(default, deserialize_with = "null_values_as_default")]
+            annotations: std::collections::BTreeMap<String, String>,
+        }
+        let s: S = serde_json::from_str(
+            r#"{"hosts":["a",null],"ptrs":[null,1],"annotations":{"a":null,"b":"x"}}"#,
+        )
+        .expect("decodes");
+        assert_eq!(s.hosts, ["a", ""]);
+        assert_eq!(s.ptrs, [None, Some(1)]);
+        assert_eq!(
+            s.annotations.into_iter().collect::<Vec<_>>(),
+            [
+                ("a".to_string(), String::new()),
+                ("b".to_string(), "x".to_string())
+            ]
+        );
+        let n: S = serde_json::from_str(r#"{"hosts":null,"ptrs":null,"annotations":null}"#)
+            .expect("decodes");
+        assert!(n.hosts.is_empty() && n.ptrs.is_empty() && n.annotations.is_empty());
+    }
     #[test]
     fn semantic_equality() {
         assert_eq!(Quantity("1Gi".into()), Quantity("1024Mi".into()));

@@ -179,6 +179,10 @@ fn r14_a_hand_written_cargo_toml_is_never_replaced() {
         "{err}"
     );
     assert_eq!(snapshot(&mine), before, "nothing written");
+    assert!(
+        !mine.join(".vgc").exists(),
+        "not even vgc's state directory"
+    );
     // --force replaces them.
     let mut req = example::request(&root, &mine);
     req.force = true;
@@ -341,4 +345,73 @@ fn r10_a_go_type_named_option_does_not_capture_generated_paths() {
             f.path
         );
     }
+}
+
+#[test]
+fn r31_building_into_the_module_root_is_up_to_date_on_the_second_run() {
+    let (_tmp, root) = example_copy();
+    let first = build_into(&root, &root);
+    assert_eq!(vgc::exit_code(&first), 0, "{:?}", first.io_error);
+    assert!(!first.up_to_date);
+    let second = build_into(&root, &root);
+    assert!(second.up_to_date, "{:?}", second.notes);
+    // An edit is still seen.
+    let types = root.join("widgets/v1/types.go");
+    let text = std::fs::read_to_string(&types).expect("read");
+    std::fs::write(
+        &types,
+        text.replacen("+k8s:maxLength=20", "+k8s:maxLength=21", 1),
+    )
+    .expect("write");
+    let third = build_into(&root, &root);
+    assert!(!third.up_to_date);
+    assert_eq!(third.written, 1);
+}
+
+#[test]
+fn r28_option_values_that_give_an_unusable_crate_are_refused() {
+    let (tmp, root) = example_copy();
+    let out = tmp.path().join("out");
+    let run = |f: &dyn Fn(&mut BuildRequest)| {
+        let mut req = example::request(&root, &out);
+        f(&mut req);
+        let o = vgc::build(&req);
+        (vgc::exit_code(&o), o.io_error)
+    };
+    for name in [
+        "",
+        "../../escape",
+        "with spaces",
+        "\u{fc}n\u{ef}code",
+        "1st",
+    ] {
+        let (code, err) = run(&|r| r.crate_name = name.into());
+        assert_eq!(code, 2, "{name:?}");
+        assert_eq!(
+            err,
+            Some(format!(
+                "--crate-name {name:?}: a crate name is ASCII letters, digits, `-` and `_`, not starting with a digit"
+            ))
+        );
+    }
+    let (code, err) =
+        run(&|r| r.runtime = vgc_codegen::RuntimeDep::Version("not a version".into()));
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.as_deref(),
+        Some(
+            "--runtime-version \"not a version\" is not a version requirement (for example `0.1` or `^0.1.2`)"
+        )
+    );
+    let (code, err) = run(&|r| r.runtime = vgc_codegen::RuntimeDep::Path(String::new()));
+    assert_eq!(code, 2);
+    assert_eq!(
+        err.as_deref(),
+        Some("--runtime-path is empty; name the vgc-runtime crate's directory")
+    );
+    for ok in ["0.1", "^0.1.2", ">=0.1, <0.3", "1.0.0-alpha.1", "0.*"] {
+        let (code, err) = run(&|r| r.runtime = vgc_codegen::RuntimeDep::Version(ok.into()));
+        assert_eq!(code, 0, "{ok}: {err:?}");
+    }
+    assert!(!out.join("Cargo.toml").exists() || vgc::output::is_ours(&out.join("Cargo.toml")));
 }

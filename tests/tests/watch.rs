@@ -190,3 +190,51 @@ fn watch_follows_edits_atomic_saves_and_packages_coming_and_going() {
     stop.store(true, Ordering::Relaxed);
     assert_eq!(watcher.join().expect("watcher thread"), 0);
 }
+
+/// R27: the watched directory deleted and created again (a checkout, a regenerated tree) is watched again and
+/// rebuilt, instead of leaving a deaf watcher.
+#[test]
+fn r27_watch_survives_its_directory_being_recreated() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let api = tmp.path().join("api");
+    copy_tree(&workspace_root().join("examples/api"), &api);
+    let out = tmp.path().join("out");
+    let opts = vgc::watch::WatchOptions {
+        request: request(&api, &out),
+        short: true,
+        timings: false,
+        debounce: Duration::from_millis(20),
+        max_rebuilds: None,
+        stop: Some(Arc::new(AtomicBool::new(false))),
+    };
+    let stop = opts.stop.clone().expect("stop flag");
+    let (tx, rx) = mpsc::channel();
+    let watcher = std::thread::spawn(move || {
+        let mut w = Lines {
+            tx,
+            buf: Vec::new(),
+        };
+        vgc::watch::run(&opts, &mut w)
+    });
+    until(&rx, "the watcher to start", |l| l.contains("watching"));
+    let module = out.join("src/widgets/v1.rs");
+    std::fs::remove_dir_all(&api).expect("remove");
+    copy_tree(&workspace_root().join("examples/api"), &api);
+    until(&rx, "the rebuild of the recreated tree", |l| {
+        l.contains("(recreated)")
+    });
+    // Edits inside the new directory are seen.
+    let widgets = api.join("widgets/v1/types.go");
+    let original = std::fs::read_to_string(&widgets).expect("read");
+    std::fs::write(
+        &widgets,
+        original.replace("+k8s:maxItems=3", "+k8s:maxItems=4"),
+    )
+    .expect("write");
+    until(&rx, "the edit in the recreated tree", |_| {
+        std::fs::read_to_string(&module)
+            .is_ok_and(|m| m.contains("max_items(&p, new.map_or(0, |v| v.len()), 4i64)"))
+    });
+    stop.store(true, Ordering::Relaxed);
+    assert_eq!(watcher.join().expect("watcher thread"), 0);
+}

@@ -198,3 +198,39 @@ fn declaration_free_files_are_not_parsed_but_keep_their_package() {
     assert_eq!(declaration_free(pb).as_deref(), Some("v1"));
     assert_eq!(parse("package v1\nvar x = 1; type T int\n").types.len(), 1);
 }
+
+/// R2: nesting far beyond vgc's limit — here 100,000 parentheses, as many as Go's own parser accepts, and 20,000
+/// nested anonymous structs — is reported as an error on the declaration, never a stack overflow, on a 2 MiB
+/// thread (a rayon worker's stack); every other declaration of the file is still read.
+#[test]
+fn r02_deep_nesting_is_reported_not_a_stack_overflow() {
+    let n = 100_000;
+    let m = 20_000;
+    let src = format!(
+        "package v1\n\ntype Before int\n\nconst D = {}1{}\n\ntype S struct {{ X {}int{} }}\n\nconst Ok = (1)\n\ntype After int\n",
+        "(".repeat(n),
+        ")".repeat(n),
+        "struct { A ".repeat(m),
+        " }".repeat(m)
+    );
+    let f = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || parse(&src))
+        .expect("thread")
+        .join()
+        .expect("no stack overflow");
+    let types: Vec<&str> = f.types.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(types, ["Before", "After"]);
+    let consts: Vec<&str> = f.consts.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(consts, ["Ok"]);
+    let errors: Vec<&str> = f
+        .problems
+        .iter()
+        .filter(|p| p.error)
+        .map(|p| p.message.as_str())
+        .collect();
+    assert_eq!(
+        errors,
+        ["this declaration nests deeper than 256 syntax levels, vgc's limit; it was skipped"; 2]
+    );
+}

@@ -246,3 +246,27 @@ fn canonical_spelling_normalizes_space_only() {
     );
     assert_eq!(c(r#"k8s:x("unterminated"#), None);
 }
+
+/// R2/R3: chains up to the limit parse; one more link is a located error; a chain of 100,000 links is refused
+/// without building (or dropping) a deep tag, on a 2 MiB thread.
+#[test]
+fn r02_chains_are_limited() {
+    let chain = |n: usize| format!("{}k8s:maxLength=3", "k8s:eachVal=+".repeat(n - 1));
+    let t = crate::tags::parse(&chain(crate::tags::MAX_CHAIN)).expect("at the limit");
+    assert_eq!(t.chain().count(), crate::tags::MAX_CHAIN);
+    let e = crate::tags::parse(&chain(crate::tags::MAX_CHAIN + 1)).expect_err("over the limit");
+    assert_eq!(
+        e.message,
+        "more than 32 chained tags; vgc's limit (real tags chain at most a few)"
+    );
+    let at = "k8s:eachVal=+".len() * crate::tags::MAX_CHAIN - 2;
+    assert_eq!(e.span, at..at + 2);
+    let long = chain(100_000);
+    let r = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || crate::tags::parse(&long).is_err())
+        .expect("thread")
+        .join()
+        .expect("no stack overflow");
+    assert!(r);
+}

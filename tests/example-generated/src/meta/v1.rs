@@ -38,7 +38,7 @@ pub struct ObjectMeta {
     #[serde(
         rename = "labels",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default",
+        deserialize_with = "::vgc_runtime::types::null_values_as_default",
         skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub labels: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,

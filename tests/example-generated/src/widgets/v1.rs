@@ -10,7 +10,7 @@ pub struct Gadget {
     #[serde(
         rename = "parts",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default",
+        deserialize_with = "::vgc_runtime::types::null_items_as_default",
         skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub parts: ::std::vec::Vec<::std::option::Option<crate::widgets::v1::Part>>,
@@ -265,9 +265,17 @@ impl ::vgc_runtime::Validate for Part {
 pub struct Widget {
     #[serde(flatten)]
     pub type_meta: crate::meta::v1::TypeMeta,
-    #[serde(rename = "metadata", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "metadata",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub metadata: ::std::option::Option<crate::meta::v1::ObjectMeta>,
-    #[serde(rename = "spec", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "spec",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub spec: ::std::option::Option<crate::widgets::v1::WidgetSpec>,
 }
 /// Validates a `Widget` (upstream `Validate_Widget`); `obj` and `old` are nilable.
@@ -357,7 +365,11 @@ pub struct WidgetSpec {
         deserialize_with = "::vgc_runtime::types::null_as_default"
     )]
     pub display_name: ::std::string::String,
-    #[serde(rename = "replicas", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "replicas",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub replicas: ::std::option::Option<i32>,
     #[serde(
         rename = "description",
@@ -376,32 +388,40 @@ pub struct WidgetSpec {
     #[serde(
         rename = "ports",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default",
+        deserialize_with = "::vgc_runtime::types::null_items_as_default",
         skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub ports: ::std::vec::Vec<crate::widgets::v1::Port>,
     #[serde(
         rename = "hosts",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default",
+        deserialize_with = "::vgc_runtime::types::null_items_as_default",
         skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub hosts: ::std::vec::Vec<::std::string::String>,
     #[serde(
         rename = "annotations",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default",
+        deserialize_with = "::vgc_runtime::types::null_values_as_default",
         skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub annotations: ::std::collections::BTreeMap<::std::string::String, ::std::string::String>,
-    #[serde(rename = "owner", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "owner",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub owner: ::std::option::Option<::std::string::String>,
-    #[serde(rename = "legacy", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "legacy",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub legacy: ::std::option::Option<::std::string::String>,
     #[serde(
         rename = "tags",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default",
+        deserialize_with = "::vgc_runtime::types::null_items_as_default",
         skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub tags: ::std::vec::Vec<::std::string::String>,
@@ -415,38 +435,70 @@ pub struct WidgetSpec {
     #[serde(
         rename = "backends",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default",
+        deserialize_with = "::vgc_runtime::types::null_items_as_default",
         skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub backends: ::std::vec::Vec<::std::option::Option<crate::widgets::v1::Backend>>,
-    #[serde(rename = "network", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "network",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub network: ::std::option::Option<crate::widgets::v1::Network>,
-    #[serde(rename = "defaults", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "defaults",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub defaults: ::std::option::Option<crate::widgets::v1::Defaults>,
-    #[serde(rename = "endpoint", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "endpoint",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub endpoint: ::std::option::Option<crate::widgets::v1::Endpoint>,
-    #[serde(rename = "source", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "source",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub source: ::std::option::Option<crate::widgets::v1::Source>,
     #[serde(
         rename = "accelerators",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub accelerators: ::std::option::Option<crate::widgets::v1::Accelerators>,
-    #[serde(rename = "scaling", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "scaling",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub scaling: ::std::option::Option<crate::widgets::v1::Scaling>,
-    #[serde(rename = "delivery", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "delivery",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub delivery: ::std::option::Option<crate::widgets::v1::Delivery>,
     #[serde(
         rename = "conditions",
         default,
-        deserialize_with = "::vgc_runtime::types::null_as_default",
+        deserialize_with = "::vgc_runtime::types::null_items_as_default",
         skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub conditions: ::std::vec::Vec<crate::widgets::v1::Condition>,
-    #[serde(rename = "probe", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "probe",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub probe: ::std::option::Option<crate::widgets::v1::Probe>,
-    #[serde(rename = "sizing", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "sizing",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub sizing: ::std::option::Option<crate::widgets::v1::Sizing>,
 }
 /// Validates a `WidgetSpec` (upstream `Validate_WidgetSpec`); `obj` and `old` are nilable.
@@ -1624,9 +1676,17 @@ impl ::vgc_runtime::Validate for Defaults {
 /// Go type `example.com/widgets/widgets/v1.Endpoint`.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct Endpoint {
-    #[serde(rename = "host", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "host",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub host: ::std::option::Option<::std::string::String>,
-    #[serde(rename = "ip", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "ip",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub ip: ::std::option::Option<::std::string::String>,
 }
 /// Validates a `Endpoint` (upstream `Validate_Endpoint`); `obj` and `old` are nilable.
@@ -1706,13 +1766,29 @@ pub struct Source {
         deserialize_with = "::vgc_runtime::types::null_as_default"
     )]
     pub r#type: crate::widgets::v1::SourceType,
-    #[serde(rename = "git", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "git",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub git: ::std::option::Option<crate::widgets::v1::GitSource>,
-    #[serde(rename = "container", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "container",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub container: ::std::option::Option<::std::string::String>,
-    #[serde(rename = "tag", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "tag",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub tag: ::std::option::Option<::std::string::String>,
-    #[serde(rename = "digest", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "digest",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub digest: ::std::option::Option<::std::string::String>,
 }
 /// Validates a `Source` (upstream `Validate_Source`); `obj` and `old` are nilable.
@@ -1913,7 +1989,11 @@ impl ::vgc_runtime::Validate for GitSource {
 /// Go type `example.com/widgets/widgets/v1.Accelerators`.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct Accelerators {
-    #[serde(rename = "gpus", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "gpus",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub gp_us: ::std::option::Option<i32>,
 }
 /// Validates a `Accelerators` (upstream `Validate_Accelerators`); `obj` and `old` are nilable.
@@ -2035,11 +2115,23 @@ impl ::vgc_runtime::Validate for Accelerators {
 /// Go type `example.com/widgets/widgets/v1.Scaling`.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct Scaling {
-    #[serde(rename = "min", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "min",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub min: ::std::option::Option<i32>,
-    #[serde(rename = "max", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "max",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub max: ::std::option::Option<i32>,
-    #[serde(rename = "fixed", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "fixed",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub fixed: ::std::option::Option<i32>,
     #[serde(
         rename = "profile",
@@ -2048,7 +2140,11 @@ pub struct Scaling {
         skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub profile: ::std::string::String,
-    #[serde(rename = "step", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "step",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub step: ::std::option::Option<i64>,
 }
 /// Validates a `Scaling` (upstream `Validate_Scaling`); `obj` and `old` are nilable.
@@ -2196,12 +2292,16 @@ pub struct Delivery {
         deserialize_with = "::vgc_runtime::types::null_as_default"
     )]
     pub mode: ::std::string::String,
-    #[serde(rename = "endpoint", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "endpoint",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub endpoint: ::std::option::Option<::std::string::String>,
     #[serde(
         rename = "intervalSeconds",
         default,
-        skip_serializing_if = "Option::is_none"
+        skip_serializing_if = "::std::option::Option::is_none"
     )]
     pub interval_seconds: ::std::option::Option<i32>,
     #[serde(
@@ -2211,7 +2311,11 @@ pub struct Delivery {
         skip_serializing_if = "::vgc_runtime::types::is_zero"
     )]
     pub secure: bool,
-    #[serde(rename = "certRef", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "certRef",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub cert_ref: ::std::option::Option<::std::string::String>,
 }
 /// Validates a `Delivery` (upstream `Validate_Delivery`); `obj` and `old` are nilable.
@@ -2460,7 +2564,11 @@ impl ::vgc_runtime::Validate for Condition {
 /// Go type `example.com/widgets/widgets/v1.Probe`.
 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 pub struct Probe {
-    #[serde(rename = "a", default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        rename = "a",
+        default,
+        skip_serializing_if = "::std::option::Option::is_none"
+    )]
     pub a: ::std::option::Option<::std::string::String>,
     #[serde(
         rename = "b",
