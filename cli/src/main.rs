@@ -61,6 +61,55 @@ struct BuildArgs {
     timings: bool,
 }
 
+/// Options of `vgc lint`.
+#[derive(clap::Args)]
+struct LintArgs {
+    /// Go module root, package directory (with the packages below it; `DIR/...` alike) or `.go` file (its
+    /// package only). Default: the current directory.
+    path: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    format: Format,
+    /// Print human diagnostics one per line.
+    #[arg(long)]
+    short: bool,
+    /// Apply the safe fixes (canonical spellings) to the Go files, then report what remains.
+    #[arg(long)]
+    fix: bool,
+    /// `--deny warnings`: exit 1 on warnings too.
+    #[arg(long, value_parser = ["warnings"])]
+    deny: Option<String>,
+    /// Settings file (default: `vgc.toml` in the linted directory or a parent up to the module root).
+    #[arg(long)]
+    config: Option<String>,
+    /// Drift exceptions file (`<group>/<Type>.<json.path>: <reason>` per line; default: `drift-exceptions`
+    /// of `vgc.toml`, else `vgc-drift-exceptions.txt` in the linted directory if present).
+    #[arg(long)]
+    exceptions: Option<String>,
+    /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
+    #[arg(long = "roots", value_parser = root_criterion)]
+    roots: Vec<String>,
+    /// Colour the human output: `auto` (when stdout is a terminal and `NO_COLOR` is not set), `always`,
+    /// `never`.
+    #[arg(long, value_parser = ["auto", "always", "never"], default_value = "auto")]
+    color: String,
+    /// Report only the findings that are not in this baseline file (written by `--write-baseline`).
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<String>,
+    /// Write every current finding to this baseline file (then report as usual).
+    #[arg(long, value_name = "FILE")]
+    write_baseline: Option<String>,
+    /// Make a lint code a warning (repeatable; overrides `vgc.toml`).
+    #[arg(short = 'W', long = "warn", value_name = "CODE", value_parser = lint_code)]
+    warn: Vec<String>,
+    /// Make a lint code an error (repeatable; overrides `vgc.toml`).
+    #[arg(short = 'D', long = "error", value_name = "CODE", value_parser = lint_code)]
+    error: Vec<String>,
+    /// Turn a lint code off (repeatable; overrides `vgc.toml`).
+    #[arg(short = 'A', long = "allow", value_name = "CODE", value_parser = lint_code)]
+    allow: Vec<String>,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Check tags and generate the Rust validation crate.
@@ -78,32 +127,11 @@ enum Command {
         max_rebuilds: Option<usize>,
     },
     /// Lint tags: every `vgc check` diagnostic plus upstream's lint rules and vgc's (see docs/diagnostics.md).
-    Lint {
-        /// Go module root, package directory (with the packages below it; `DIR/...` alike) or `.go` file (its
-        /// package only). Default: the current directory.
-        path: Option<String>,
-        /// Output format.
-        #[arg(long, value_enum, default_value = "human")]
-        format: Format,
-        /// Print human diagnostics one per line.
-        #[arg(long)]
-        short: bool,
-        /// Apply the safe fixes (canonical spellings) to the Go files, then report what remains.
-        #[arg(long)]
-        fix: bool,
-        /// `--deny warnings`: exit 1 on warnings too.
-        #[arg(long, value_parser = ["warnings"])]
-        deny: Option<String>,
-        /// Settings file (default: `vgc.toml` in the linted directory or a parent up to the module root).
-        #[arg(long)]
-        config: Option<String>,
-        /// Drift exceptions file (`<group>/<Type>.<json.path>: <reason>` per line; default: `drift-exceptions`
-        /// of `vgc.toml`, else `vgc-drift-exceptions.txt` in the linted directory if present).
-        #[arg(long)]
-        exceptions: Option<String>,
-        /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
-        #[arg(long = "roots", value_parser = root_criterion)]
-        roots: Vec<String>,
+    Lint(LintArgs),
+    /// Explain a diagnostic code (`VGC0303`) or a tag (`k8s:format`, `+k8s:listType`, `format`).
+    Explain {
+        /// The code or tag.
+        what: String,
     },
     /// Print the cross-field dependency graph (unions, modes, dependent fields, list keys, items, subfields,
     /// options, typedefs, type references) on stdout.
@@ -196,8 +224,10 @@ enum GraphFormat {
 /// `vgc lint --format`.
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum Format {
-    /// codespan-reporting text on stderr.
+    /// codespan-reporting text on stdout (the summary line on stderr).
     Human,
+    /// GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`) on stdout.
+    Github,
     /// The JSON report on stdout (docs/lint.md).
     Json,
     /// SARIF 2.1.0 on stdout.
@@ -223,6 +253,66 @@ fn root_criterion(s: &str) -> Result<String, String> {
     }
 }
 
+/// Parses a lint code for `-W`/`-D`/`-A` (`VGC03xx`, `VGC04xx`); anything else is a usage error (exit 2).
+fn lint_code(s: &str) -> Result<String, String> {
+    match vgc_ir::Code::parse(s) {
+        Some(c) if c.is_lint() => Ok(s.to_string()),
+        Some(_) => Err(format!("{s} is not a lint code (VGC03xx, VGC04xx)")),
+        None => Err(format!("unknown code {s} (see `vgc explain` and docs/diagnostics.md)")),
+    }
+}
+
+/// `vgc explain`: a diagnostic code's name, default severity and rationale, or a tag's catalog entry.
+fn run_explain(what: &str) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    if let Some(c) = vgc_ir::Code::parse(&what.to_ascii_uppercase()) {
+        let sev = match c.default_severity() {
+            vgc_ir::Severity::Error => "error",
+            vgc_ir::Severity::Warning => "warning",
+        };
+        let _ = writeln!(
+            out,
+            "{} ({}), {sev} by default{}\n\n{}\n\nSee docs/diagnostics.md{}.",
+            c.as_str(),
+            c.name(),
+            if c.is_lint() {
+                "; severity set by vgc.toml [lint.severity] or -W/-D/-A"
+            } else {
+                ""
+            },
+            c.rationale(),
+            if c.is_lint() { " and docs/lint.md" } else { "" }
+        );
+        return ExitCode::SUCCESS;
+    }
+    let name = what.trim_start_matches('+');
+    let name = if name.starts_with("k8s:") {
+        name.to_string()
+    } else {
+        format!("k8s:{name}")
+    };
+    if let Some(spec) = vgc_ir::catalog::lookup(&name) {
+        let _ = writeln!(
+            out,
+            "+{} ({:?}; scopes: {})\n\n{}",
+            spec.name,
+            spec.stability,
+            spec.scopes
+                .iter()
+                .map(|s| format!("{s:?}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            spec.docs
+        );
+        return ExitCode::SUCCESS;
+    }
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "error: {what:?} is neither a diagnostic code (VGCnnnn) nor a known tag"
+    );
+    ExitCode::from(2)
+}
+
 /// Resolves a `PATH` argument ([`vgc::target::resolve`]); on failure prints the error and returns exit code 2.
 fn target(path: Option<String>) -> Result<String, ExitCode> {
     vgc::target::resolve(path.as_deref()).map_err(|e| {
@@ -231,27 +321,18 @@ fn target(path: Option<String>) -> Result<String, ExitCode> {
     })
 }
 
-#[allow(clippy::too_many_arguments)] // one per command-line option
-fn run_lint(
-    path: Option<String>,
-    format: Format,
-    short: bool,
-    fix: bool,
-    deny: Option<String>,
-    config: Option<String>,
-    exceptions: Option<String>,
-    roots: Vec<String>,
-) -> ExitCode {
+/// `vgc lint`: findings on stdout (human, GitHub, JSON or SARIF), the summary line on stderr.
+fn run_lint(a: LintArgs) -> ExitCode {
     let start = Instant::now();
-    let path = match target(path) {
+    let path = match target(a.path) {
         Ok(p) => p,
         Err(code) => return code,
     };
     let mut stderr = std::io::stderr().lock();
-    let cfg = match vgc::config::settings_for(
+    let mut cfg = match vgc::config::settings_for(
         std::path::Path::new(&path),
-        config.as_deref().map(std::path::Path::new),
-        exceptions.as_deref().map(std::path::Path::new),
+        a.config.as_deref().map(std::path::Path::new),
+        a.exceptions.as_deref().map(std::path::Path::new),
     ) {
         Ok(c) => c,
         Err(e) => {
@@ -259,19 +340,29 @@ fn run_lint(
             return ExitCode::from(2);
         }
     };
-    let req = BuildRequest {
-        path: path.clone(),
-        out: None,
-        crate_name: "vgc-generated".into(),
-        runtime: RuntimeDep::Version("0.1".into()),
-        extra_roots: roots,
-        check_only: true,
-        custom_stub: false,
-        no_cache: false,
-        rustfmt: false,
+    // Command-line overrides win over vgc.toml, in the order -W, -D, -A.
+    for (codes, sev) in [
+        (&a.warn, Some(vgc_ir::Severity::Warning)),
+        (&a.error, Some(vgc_ir::Severity::Error)),
+        (&a.allow, None),
+    ] {
+        for c in codes.iter().filter_map(|c| vgc_ir::Code::parse(c)) {
+            cfg.lint.severities.insert(c, sev);
+        }
+    }
+    let baseline = match a.baseline.as_deref().map(std::path::Path::new) {
+        None => None,
+        Some(p) => match vgc::baseline::Baseline::load(p) {
+            Ok(b) => Some(b),
+            Err(e) => {
+                let _ = writeln!(stderr, "error: {e}");
+                return ExitCode::from(2);
+            }
+        },
     };
+    let req = BuildRequest::check(path.clone(), a.roots);
     let mut outcome = vgc::lint(&req, &cfg.lint);
-    if fix {
+    if a.fix {
         let fixed = render::apply_fixes(&outcome.diagnostics, &outcome.sources);
         for (file, text) in &fixed {
             if let Err(e) = vgc::sys::write_atomic(std::path::Path::new(file), text) {
@@ -282,22 +373,46 @@ fn run_lint(
         let _ = writeln!(stderr, "vgc: fixed {} files", fixed.len());
         outcome = vgc::lint(&req, &cfg.lint);
     }
-    let base = std::path::Path::new(&path);
-    let base = if base.is_dir() {
-        path.clone()
-    } else {
-        base.parent()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default()
-    };
-    match format {
+    let base = vgc::target::dir_of(&path).to_string();
+    if let Some(file) = &a.write_baseline {
+        let b = vgc::baseline::Baseline::of(&outcome.diagnostics, &outcome.sources, &base);
+        if let Err(e) = b.save(std::path::Path::new(file)) {
+            let _ = writeln!(stderr, "error: {file}: {e}");
+            return ExitCode::from(2);
+        }
+        let _ = writeln!(
+            stderr,
+            "vgc lint: wrote {} findings to the baseline {file}",
+            b.findings.len()
+        );
+    }
+    let mut absorbed = 0;
+    if let Some(b) = &baseline {
+        let diags = std::mem::take(&mut outcome.diagnostics);
+        (outcome.diagnostics, absorbed) = b.new_findings(diags, &outcome.sources, &base);
+    }
+    let mut stdout = std::io::stdout().lock();
+    match a.format {
         Format::Human => {
-            let text = render::text(&outcome.diagnostics, &outcome.sources, short);
-            let _ = stderr.write_all(text.as_bytes());
-            let _ = stderr.write_all(render::drift_table(&outcome.drift).as_bytes());
+            use std::io::IsTerminal as _;
+            let color = render::use_color(&a.color, std::io::stdout().is_terminal());
+            let text = if a.short {
+                render::text(&outcome.diagnostics, &outcome.sources, true)
+            } else {
+                render::human_styled(&outcome.diagnostics, &outcome.sources, color)
+            };
+            let _ = stdout.write_all(text.as_bytes());
+            let _ = stdout.write_all(render::drift_table(&outcome.drift).as_bytes());
+        }
+        Format::Github => {
+            let cwd = std::env::current_dir()
+                .map(|d| d.display().to_string())
+                .unwrap_or(base.clone());
+            let _ = stdout
+                .write_all(render::github(&outcome.diagnostics, &outcome.sources, &cwd).as_bytes());
         }
         Format::Json | Format::Sarif => {
-            let v = if matches!(format, Format::Json) {
+            let v = if matches!(a.format, Format::Json) {
                 render::json(
                     &outcome.diagnostics,
                     &outcome.sources,
@@ -308,22 +423,27 @@ fn run_lint(
                 render::sarif(&outcome.diagnostics, &outcome.sources, &base)
             };
             let text = serde_json::to_string_pretty(&v).unwrap_or_default();
-            let _ = writeln!(std::io::stdout().lock(), "{text}");
+            let _ = writeln!(stdout, "{text}");
         }
     }
     let _ = writeln!(
         stderr,
-        "vgc lint: {} packages, {} warnings, {} errors in {:.2}s",
+        "vgc lint: {} packages, {} warnings, {} errors{} in {:.2}s",
         outcome.stats.packages,
         outcome.warnings(),
         outcome.errors(),
+        if baseline.is_some() {
+            format!(" ({absorbed} more in the baseline)")
+        } else {
+            String::new()
+        },
         start.elapsed().as_secs_f64()
     );
     let code = vgc::exit_code(&outcome);
     if code != 0 {
         return ExitCode::from(code);
     }
-    if (deny.is_some() || cfg.deny_warnings) && outcome.warnings() > 0 {
+    if (a.deny.is_some() || cfg.deny_warnings) && outcome.warnings() > 0 {
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
@@ -494,16 +614,8 @@ fn main() -> ExitCode {
             };
             return run_graph(path, format, filter, roots);
         }
-        Command::Lint {
-            path,
-            format,
-            short,
-            fix,
-            deny,
-            config,
-            exceptions,
-            roots,
-        } => return run_lint(path, format, short, fix, deny, config, exceptions, roots),
+        Command::Lint(args) => return run_lint(args),
+        Command::Explain { what } => return run_explain(&what),
         Command::Build(args) => {
             let timings = args.timings;
             let short = args.short;
