@@ -133,18 +133,31 @@ mod tests {
     fn a_baseline_absorbs_known_findings_even_after_lines_move() {
         let base = "/m";
         let mut sources = BTreeMap::new();
-        sources.insert("/m/a.go".to_string(), "package a\n\n// +listType=set\nX []string\n".to_string());
-        let d = Diagnostic::warning(Code::LintListMarker, "twin missing").at("/m/a.go".to_string(), 14..29);
+        sources.insert(
+            "/m/a.go".to_string(),
+            "package a\n\n// +listType=set\nX []string\n".to_string(),
+        );
+        let d = Diagnostic::warning(Code::LintListMarker, "twin missing")
+            .at("/m/a.go".to_string(), 14..29);
         let b = Baseline::of(std::slice::from_ref(&d), &sources, base);
         assert_eq!(b.findings[0].file, "a.go");
         // Two blank lines inserted above: same finding, new offset.
         let mut moved = sources.clone();
-        moved.insert("/m/a.go".to_string(), "package a\n\n\n\n// +listType=set\nX []string\n".to_string());
-        let d2 = Diagnostic::warning(Code::LintListMarker, "twin missing").at("/m/a.go".to_string(), 16..31);
-        let other = Diagnostic::warning(Code::LintListMarker, "another").at("/m/a.go".to_string(), 16..31);
+        moved.insert(
+            "/m/a.go".to_string(),
+            "package a\n\n\n\n// +listType=set\nX []string\n".to_string(),
+        );
+        let d2 = Diagnostic::warning(Code::LintListMarker, "twin missing")
+            .at("/m/a.go".to_string(), 16..31);
+        let other =
+            Diagnostic::warning(Code::LintListMarker, "another").at("/m/a.go".to_string(), 16..31);
         let (fresh, absorbed) = b.new_findings(vec![d2.clone(), d2, other.clone()], &moved, base);
         assert_eq!(absorbed, 1);
-        assert_eq!(fresh.len(), 2, "one entry absorbs one finding; a new message is new");
+        assert_eq!(
+            fresh.len(),
+            2,
+            "one entry absorbs one finding; a new message is new"
+        );
         assert_eq!(fresh[1], other);
     }
 }

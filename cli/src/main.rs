@@ -128,6 +128,11 @@ enum Command {
     },
     /// Lint tags: every `vgc check` diagnostic plus upstream's lint rules and vgc's (see docs/diagnostics.md).
     Lint(LintArgs),
+    /// Print a shell completion script (e.g. `vgc completions bash > /etc/bash_completion.d/vgc`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
     /// Explain a diagnostic code (`VGC0303`) or a tag (`k8s:format`, `+k8s:listType`, `format`).
     Explain {
         /// The code or tag.
@@ -151,9 +156,13 @@ enum Command {
         /// Keep what is within `--depth` edges of the types with this name.
         #[arg(long = "type")]
         ty: Option<String>,
-        /// Keep only these edge kinds (repeatable; see `docs/graph.md`).
-        #[arg(long = "edge")]
+        /// Keep only these edge kinds (repeatable; see `docs/graph.md`). Default: the cross-field kinds (every
+        /// kind but `field`, `type-ref` and `typedef`).
+        #[arg(long = "edge", conflicts_with = "all")]
         edges: Vec<String>,
+        /// Every edge kind, structure included (`field`, `type-ref`, `typedef`).
+        #[arg(long)]
+        all: bool,
         /// Depth for `--type` (default 2).
         #[arg(long)]
         depth: Option<usize>,
@@ -258,7 +267,9 @@ fn lint_code(s: &str) -> Result<String, String> {
     match vgc_ir::Code::parse(s) {
         Some(c) if c.is_lint() => Ok(s.to_string()),
         Some(_) => Err(format!("{s} is not a lint code (VGC03xx, VGC04xx)")),
-        None => Err(format!("unknown code {s} (see `vgc explain` and docs/diagnostics.md)")),
+        None => Err(format!(
+            "unknown code {s} (see `vgc explain` and docs/diagnostics.md)"
+        )),
     }
 }
 
@@ -465,6 +476,84 @@ fn analyzed(
     Ok(outcome)
 }
 
+/// Edge kinds of the type structure, left out of `vgc graph`'s default (cross-field) view.
+const STRUCTURAL_EDGES: &[&str] = &["field", "type-ref", "typedef"];
+
+/// Mermaid's default `maxEdges` and `maxTextSize`: larger diagrams are refused by its renderer.
+const MERMAID_MAX_EDGES: usize = 500;
+const MERMAID_MAX_TEXT: usize = 50_000;
+
+/// The candidate closest to `wanted` (Jaro-Winkler ≥ 0.8), for "did you mean".
+fn did_you_mean<'a>(wanted: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .map(|c| (strsim::jaro_winkler(wanted, c), c))
+        .filter(|(score, _)| *score >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
+/// Checks that each of `--group`, `--version` and `--type` matches something in `g`; the first that does not is
+/// an error message with a suggestion.
+fn check_graph_filter(
+    g: &vgc_lowering::graph::Graph,
+    f: &vgc_lowering::graph::Filter,
+) -> Result<(), String> {
+    use std::collections::BTreeSet;
+    use vgc_lowering::graph::NodeKind;
+    let pkgs: BTreeSet<&str> = g
+        .nodes
+        .iter()
+        .map(|n| n.pkg.as_str())
+        .filter(|p| !p.is_empty())
+        .collect();
+    let hint = |wanted: &str, cands: Vec<&str>| {
+        did_you_mean(wanted, cands.into_iter())
+            .map(|c| format!("; did you mean `{c}`?"))
+            .unwrap_or_default()
+    };
+    if let Some(group) = &f.group
+        && !pkgs.iter().any(|p| p.starts_with(group.as_str()))
+    {
+        // Every path prefix of every package is a group one could mean.
+        let groups: BTreeSet<&str> = pkgs
+            .iter()
+            .flat_map(|p| {
+                p.match_indices('/')
+                    .map(|(i, _)| &p[..i])
+                    .chain(std::iter::once(*p))
+            })
+            .collect();
+        return Err(format!(
+            "--group {group:?} matches no package{}",
+            hint(group, groups.into_iter().collect())
+        ));
+    }
+    if let Some(v) = &f.version {
+        let versions: BTreeSet<&str> = pkgs.iter().filter_map(|p| p.rsplit('/').next()).collect();
+        if !versions.contains(v.as_str()) {
+            return Err(format!(
+                "--version {v:?} matches no package{}",
+                hint(v, versions.into_iter().collect())
+            ));
+        }
+    }
+    if let Some(ty) = &f.ty {
+        let types: BTreeSet<&str> = g
+            .nodes
+            .iter()
+            .filter(|n| n.kind == NodeKind::Type)
+            .map(|n| n.label.as_str())
+            .collect();
+        if !types.contains(ty.as_str()) {
+            return Err(format!(
+                "--type {ty:?} matches no type{}",
+                hint(ty, types.into_iter().collect())
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn run_graph(
     path: Option<String>,
     format: GraphFormat,
@@ -487,10 +576,26 @@ fn run_graph(
         Ok(o) => o,
         Err(code) => return code,
     };
-    let g = graph::filter(&graph::build(&outcome.plan), &filter);
+    let whole = graph::build(&outcome.plan);
+    if let Err(e) = check_graph_filter(&whole, &filter) {
+        let _ = writeln!(stderr, "error: {e}");
+        return ExitCode::from(2);
+    }
+    let g = graph::filter(&whole, &filter);
     let text = match format {
         GraphFormat::Dot => graph::to_dot(&g),
-        GraphFormat::Mermaid => graph::to_mermaid(&g),
+        GraphFormat::Mermaid => {
+            let text = graph::to_mermaid(&g);
+            if g.edges.len() > MERMAID_MAX_EDGES || text.len() > MERMAID_MAX_TEXT {
+                let _ = writeln!(
+                    stderr,
+                    "warning: {} edges, {} characters: above Mermaid's default limits (maxEdges {MERMAID_MAX_EDGES}, maxTextSize {MERMAID_MAX_TEXT}), so a default Mermaid renderer refuses this diagram; narrow it with --group, --version, --type or --edge",
+                    g.edges.len(),
+                    text.len()
+                );
+            }
+            text
+        }
         GraphFormat::Json => {
             serde_json::to_string_pretty(&graph::to_json(&g)).unwrap_or_default() + "\n"
         }
@@ -601,10 +706,18 @@ fn main() -> ExitCode {
             group,
             version,
             ty,
-            edges,
+            mut edges,
+            all,
             depth,
             roots,
         } => {
+            if edges.is_empty() && !all {
+                edges = vgc_lowering::graph::EDGE_KINDS
+                    .iter()
+                    .filter(|k| !STRUCTURAL_EDGES.contains(k))
+                    .map(|k| (*k).to_string())
+                    .collect();
+            }
             let filter = vgc_lowering::graph::Filter {
                 group,
                 version,
@@ -616,6 +729,16 @@ fn main() -> ExitCode {
         }
         Command::Lint(args) => return run_lint(args),
         Command::Explain { what } => return run_explain(&what),
+        Command::Completions { shell } => {
+            use clap::CommandFactory as _;
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "vgc",
+                &mut std::io::stdout().lock(),
+            );
+            return ExitCode::SUCCESS;
+        }
         Command::Build(args) => {
             let timings = args.timings;
             let short = args.short;

@@ -11,7 +11,11 @@ fn module() -> tempfile::TempDir {
     let root = dir.path();
     std::fs::write(root.join("go.mod"), "module example.com/shop\n\ngo 1.23\n").expect("go.mod");
     std::fs::create_dir_all(root.join("v1")).expect("mkdir");
-    std::fs::write(root.join("v1/doc.go"), "// +k8s:validation-gen=*\npackage v1\n").expect("doc.go");
+    std::fs::write(
+        root.join("v1/doc.go"),
+        "// +k8s:validation-gen=*\npackage v1\n",
+    )
+    .expect("doc.go");
     std::fs::write(
         root.join("v1/types.go"),
         "package v1\n\ntype Order struct {\n\t// +k8s:maxLength=10\n\tName string `json:\"name\"`\n\t// +k8s:optional\n\t// +listType=set\n\tItems []string `json:\"items,omitempty\"`\n}\n",
@@ -22,7 +26,10 @@ fn module() -> tempfile::TempDir {
 
 fn lint(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_vgc"));
-    cmd.arg("lint").args(args).current_dir(cwd).env_remove("NO_COLOR");
+    cmd.arg("lint")
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("NO_COLOR");
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -41,9 +48,15 @@ fn findings_go_to_stdout_and_colour_follows_the_conventions() {
     let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
     assert!(stdout.contains("error[VGC0303]"), "{stdout}");
     assert!(stdout.contains("warning[VGC0311]"), "{stdout}");
-    assert!(!stdout.contains('\u{1b}'), "no colour when stdout is not a terminal");
+    assert!(
+        !stdout.contains('\u{1b}'),
+        "no colour when stdout is not a terminal"
+    );
     assert!(!stderr.contains("VGC0303"), "{stderr}");
-    assert!(stderr.starts_with("vgc lint: 1 packages, 1 warnings, 1 errors in "), "{stderr}");
+    assert!(
+        stderr.starts_with("vgc lint: 1 packages, 1 warnings, 1 errors in "),
+        "{stderr}"
+    );
     let always = text(&lint(m.path(), &["--color", "always"], &[]).stdout);
     assert!(always.contains("\u{1b}["), "{always}");
     // NO_COLOR only affects `auto`.
@@ -84,7 +97,11 @@ fn baselines_and_per_code_overrides() {
     // Everything known: clean, even after an edit above the findings moves their lines.
     let types = m.path().join("v1/types.go");
     let src = std::fs::read_to_string(&types).expect("read");
-    std::fs::write(&types, src.replacen("package v1\n", "package v1\n\n// Orders.\n", 1)).expect("write");
+    std::fs::write(
+        &types,
+        src.replacen("package v1\n", "package v1\n\n// Orders.\n", 1),
+    )
+    .expect("write");
     let out = lint(m.path(), &["--baseline", "baseline.json"], &[]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
     assert!(text(&out.stderr).contains("0 warnings, 0 errors (2 more in the baseline)"));
@@ -92,7 +109,10 @@ fn baselines_and_per_code_overrides() {
     let src = std::fs::read_to_string(&types).expect("read");
     std::fs::write(
         &types,
-        src.replace("}\n", "\t// +k8s:maxItems=3\n\tTags []string `json:\"tags\"`\n}\n"),
+        src.replace(
+            "}\n",
+            "\t// +k8s:maxItems=3\n\tTags []string `json:\"tags\"`\n}\n",
+        ),
     )
     .expect("write");
     let out = lint(m.path(), &["--baseline", "baseline.json", "--short"], &[]);
@@ -104,14 +124,32 @@ fn baselines_and_per_code_overrides() {
     let out = lint(m.path(), &["--short", "-A", "VGC0303"], &[]);
     assert_eq!(out.status.code(), Some(0));
     assert!(!text(&out.stdout).contains("VGC0303"));
-    let out = lint(m.path(), &["--short", "-W", "VGC0303", "-D", "VGC0311"], &[]);
+    let out = lint(
+        m.path(),
+        &["--short", "-W", "VGC0303", "-D", "VGC0311"],
+        &[],
+    );
     let stdout = text(&out.stdout);
-    assert!(stdout.contains("warning[VGC0303]") && stdout.contains("error[VGC0311]"), "{stdout}");
+    assert!(
+        stdout.contains("warning[VGC0303]") && stdout.contains("error[VGC0311]"),
+        "{stdout}"
+    );
     // Not a lint code, or unknown: usage errors.
-    assert_eq!(lint(m.path(), &["-A", "VGC0102"], &[]).status.code(), Some(2));
-    assert_eq!(lint(m.path(), &["-A", "VGC9999"], &[]).status.code(), Some(2));
+    assert_eq!(
+        lint(m.path(), &["-A", "VGC0102"], &[]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        lint(m.path(), &["-A", "VGC9999"], &[]).status.code(),
+        Some(2)
+    );
     std::fs::write(&bl, "{}").expect("write");
-    assert_eq!(lint(m.path(), &["--baseline", "baseline.json"], &[]).status.code(), Some(2));
+    assert_eq!(
+        lint(m.path(), &["--baseline", "baseline.json"], &[])
+            .status
+            .code(),
+        Some(2)
+    );
 }
 
 #[test]
@@ -125,7 +163,10 @@ fn explain_codes_and_tags() {
     };
     let (code, out) = run("VGC0311");
     assert_eq!(code, Some(0));
-    assert!(out.starts_with("VGC0311 (list-marker-twin), warning by default;"), "{out}");
+    assert!(
+        out.starts_with("VGC0311 (list-marker-twin), warning by default;"),
+        "{out}"
+    );
     let (code, out) = run("+k8s:listType");
     assert_eq!(code, Some(0));
     assert!(out.starts_with("+k8s:listType (Stable;"), "{out}");
