@@ -78,7 +78,7 @@ fn github_annotations() {
     );
     assert_eq!(
         lines[1],
-        "::warning file=v1/types.go,line=7,col=6,endLine=7,endColumn=18,title=VGC0311 list-marker-twin::field Items: +listType=set has no +k8s:listType twin; validation does not see it%0Ahint: add `+k8s:listType=set` next to it"
+        "::warning file=v1/types.go,line=7,col=6,endLine=7,endColumn=18,title=VGC0311 list-marker-twin::field Items: +listType=set has no +k8s:listType twin; validation does not see it%0Ahint: add `+k8s:listType=set` next to it (`vgc lint --fix` does)"
     );
     assert_eq!(lines.len(), 2, "{lines:?}");
 }
@@ -172,4 +172,32 @@ fn explain_codes_and_tags() {
     assert!(out.starts_with("+k8s:listType (Stable;"), "{out}");
     assert_eq!(run("format").0, Some(0));
     assert_eq!(run("k8s:nope").0, Some(2));
+}
+
+#[test]
+fn fix_inserts_the_missing_list_type_twins() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    std::fs::write(root.join("go.mod"), "module example.com/shop\n\ngo 1.23\n").expect("go.mod");
+    std::fs::create_dir_all(root.join("v1")).expect("mkdir");
+    std::fs::write(
+        root.join("v1/doc.go"),
+        "// +k8s:validation-gen=*\npackage v1\n",
+    )
+    .expect("doc.go");
+    let types = root.join("v1/types.go");
+    std::fs::write(
+        &types,
+        "package v1\n\ntype Item struct {\n\tName string `json:\"name\"`\n}\n\ntype Order struct {\n\t// +k8s:optional\n\t// +listType=map\n\t// +listMapKey=name\n\tItems []Item `json:\"items,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:listType=set\n\tTags []string `json:\"tags,omitempty\"`\n}\n",
+    )
+    .expect("types.go");
+    let before = lint(root, &["--short"], &[]);
+    assert_eq!(text(&before.stdout).matches("warning[VGC0311]").count(), 2);
+    let after = lint(root, &["--short", "--fix"], &[]);
+    assert_eq!(after.status.code(), Some(0), "{}", text(&after.stderr));
+    assert_eq!(text(&after.stdout), "", "nothing left to report");
+    assert_eq!(
+        std::fs::read_to_string(&types).expect("read"),
+        "package v1\n\ntype Item struct {\n\tName string `json:\"name\"`\n}\n\ntype Order struct {\n\t// +k8s:optional\n\t// +listType=map\n\t// +k8s:listType=map\n\t// +k8s:listMapKey=name\n\t// +listMapKey=name\n\tItems []Item `json:\"items,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:listType=set\n\t// +listType=set\n\tTags []string `json:\"tags,omitempty\"`\n}\n"
+    );
 }
