@@ -682,7 +682,7 @@ impl<'a> Linter<'a> {
                             .map(|k| format!("+k8s:listMapKey={k}")),
                     );
                 }
-                let (at, text) = insert_lines_after(&file.text(self.db), span.start, &twins);
+                let (at, text) = insert_lines_after(file.text(self.db), span.start, &twins);
                 self.report(
                     Diagnostic::warning(
                         Code::LintListMarker,
@@ -711,7 +711,7 @@ impl<'a> Linter<'a> {
                             .map(|k| format!("+listMapKey={k}")),
                     );
                 }
-                let (at, text) = insert_lines_after(&file.text(self.db), span.start, &twins);
+                let (at, text) = insert_lines_after(file.text(self.db), span.start, &twins);
                 self.report(
                     Diagnostic::warning(
                         Code::LintListMarker,

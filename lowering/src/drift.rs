@@ -564,6 +564,16 @@ pub struct DeclarationDrift {
     pub at: Option<(String, std::ops::Range<usize>)>,
 }
 
+/// A field of one version for [`declaration_drifts`]: its plan, its declarations and its position.
+type FieldDecls<'a> = (
+    &'a FieldPlan,
+    BTreeSet<String>,
+    Option<(String, std::ops::Range<usize>)>,
+);
+
+/// Type name → the versions declaring it (version, type).
+type ByName<'a> = BTreeMap<&'a str, Vec<(&'a str, &'a TypeKey)>>;
+
 /// Declaration drift over the target packages: for each group with several versions, each type of the plan present
 /// in several of them, and each field (by JSON name) those versions share whose lowered rules
 /// ([`field_rules`]) are the same in all of them, every `+k8s:` tag declaration (canonical spelling) that some of
@@ -576,7 +586,7 @@ pub fn declaration_drifts(db: &dyn Db, prog: &Program, plan: &CratePlan) -> Vec<
         .flat_map(|m| m.types.iter().map(|t| (&t.key, &**t)))
         .collect();
     // group → type name → [(version, type key)]
-    let mut groups: BTreeMap<&str, BTreeMap<&str, Vec<(&str, &TypeKey)>>> = BTreeMap::new();
+    let mut groups: BTreeMap<&str, ByName<'_>> = BTreeMap::new();
     for k in all.keys() {
         let Some((group, version)) = k.pkg.rsplit_once('/') else {
             continue;
@@ -599,17 +609,7 @@ pub fn declaration_drifts(db: &dyn Db, prog: &Program, plan: &CratePlan) -> Vec<
             }
             versions.sort_by_key(|(v, _)| std::cmp::Reverse(version_key(v)));
             // version → json name → (field plan, declarations, field position)
-            let mut per: Vec<(
-                &str,
-                BTreeMap<
-                    String,
-                    (
-                        &FieldPlan,
-                        BTreeSet<String>,
-                        Option<(String, std::ops::Range<usize>)>,
-                    ),
-                >,
-            )> = Vec::new();
+            let mut per: Vec<(&str, BTreeMap<String, FieldDecls<'_>>)> = Vec::new();
             for (v, k) in &versions {
                 let Some(fields) = all.get(k).and_then(|t| t.fields.as_ref()) else {
                     continue;
