@@ -111,6 +111,24 @@ fn emits(t: &Tag) -> bool {
     }
 }
 
+/// A fix inserting comment lines `// <line>` right after the line holding byte `offset` of `text`, with that
+/// line's indentation: (empty span at the end of the line, the text to insert).
+fn insert_lines_after(
+    text: &str,
+    offset: usize,
+    lines: &[String],
+) -> (std::ops::Range<usize>, String) {
+    let offset = offset.min(text.len());
+    let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    let indent: String = text[start..end]
+        .chars()
+        .take_while(|c| c.is_whitespace())
+        .collect();
+    let insert: String = lines.iter().map(|l| format!("\n{indent}// {l}")).collect();
+    (end..end, insert)
+}
+
 /// The stability context of a package: upstream reads it from the last path element (`v1alpha1` → Alpha).
 fn package_level(pkg: &str) -> Stability {
     let base = pkg.rsplit('/').next().unwrap_or(pkg);
@@ -820,12 +838,25 @@ impl<'a> Linter<'a> {
             (Some(p), None) if keyed(&pv) => {
                 let v = pv.clone().unwrap_or_default();
                 let span = self.span(file, p.at);
+                // The twin, and for a list-map the key twins too (a k8s list-map without keys is an error).
+                let mut twins = vec![format!("+k8s:listType={v}")];
+                if v == "map" {
+                    twins.extend(
+                        f.markers
+                            .iter()
+                            .filter(|u| u.name == "listMapKey")
+                            .filter_map(value)
+                            .map(|k| format!("+k8s:listMapKey={k}")),
+                    );
+                }
+                let (at, text) = insert_lines_after(file.text(self.db), span.start, &twins);
                 self.report(
                     Diagnostic::warning(
                         Code::LintListMarker,
                         format!("field {field}: +listType={v} has no +k8s:listType twin; validation does not see it"),
                     )
-                    .with_hint(format!("add `+k8s:listType={v}` next to it")),
+                    .with_hint(format!("add `{}` next to it (`vgc lint --fix` does)", twins.join("`, `")))
+                    .with_fix(at, text),
                     file,
                     span,
                 );
@@ -833,12 +864,28 @@ impl<'a> Linter<'a> {
             (None, Some(k)) if keyed(&kv) => {
                 let v = kv.clone().unwrap_or_default();
                 let span = self.span(file, k.at);
+                let mut twins = vec![format!("+listType={v}")];
+                if v == "map" {
+                    twins.extend(
+                        f.tags
+                            .iter()
+                            .filter(|u| {
+                                u.parsed
+                                    .as_ref()
+                                    .is_ok_and(|t| unwrap_levels(t).name == "k8s:listMapKey")
+                            })
+                            .filter_map(value)
+                            .map(|k| format!("+listMapKey={k}")),
+                    );
+                }
+                let (at, text) = insert_lines_after(file.text(self.db), span.start, &twins);
                 self.report(
                     Diagnostic::warning(
                         Code::LintListMarker,
                         format!("field {field}: +k8s:listType={v} has no +listType twin; OpenAPI and server-side apply do not see it"),
                     )
-                    .with_hint(format!("add `+listType={v}` next to it")),
+                    .with_hint(format!("add `{}` next to it (`vgc lint --fix` does)", twins.join("`, `")))
+                    .with_fix(at, text),
                     file,
                     span,
                 );

@@ -1,6 +1,7 @@
 //! vgc: the driver. Holds the concrete salsa database, the OS [`System`](vgc_analysis::System), the build
 //! pipeline (load → check → lower → generate → write atomically) and the diagnostic renderer.
 
+pub mod baseline;
 pub mod driver;
 pub mod format;
 pub mod ircache;

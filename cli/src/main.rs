@@ -88,6 +88,59 @@ struct BuildArgs {
     timings: bool,
 }
 
+/// Options of `vgc lint`.
+#[derive(clap::Args)]
+struct LintArgs {
+    /// Go module root, package directory (with the packages below it; `DIR/...` alike) or `.go` file (its
+    /// package only). Default: the current directory.
+    path: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    format: Format,
+    /// Print human diagnostics one per line.
+    #[arg(long)]
+    short: bool,
+    /// Apply the safe fixes (canonical spellings) to the Go files, then report what remains.
+    #[arg(long)]
+    fix: bool,
+    /// `--deny warnings`: exit 1 on warnings too.
+    #[arg(long, value_parser = ["warnings"])]
+    deny: Option<String>,
+    /// Settings file (default: `vgc.toml` in the linted directory or a parent up to the module root).
+    #[arg(long)]
+    config: Option<String>,
+    /// Drift exceptions file (`<group>/<Type>.<json.path>: <reason>` per line; default: `drift-exceptions`
+    /// of `vgc.toml`, else `vgc-drift-exceptions.txt` in the linted directory if present).
+    #[arg(long)]
+    exceptions: Option<String>,
+    /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
+    #[arg(long = "roots", value_parser = root_criterion)]
+    roots: Vec<String>,
+    /// Colour the human output: `auto` (when stdout is a terminal and `NO_COLOR` is not set), `always`,
+    /// `never`.
+    #[arg(long, value_parser = ["auto", "always", "never"], default_value = "auto")]
+    color: String,
+    /// Report only the findings that are not in this baseline file (written by `--write-baseline`).
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<String>,
+    /// Write every current finding to this baseline file (then report as usual).
+    #[arg(long, value_name = "FILE")]
+    write_baseline: Option<String>,
+    /// Make a lint code a warning (repeatable; overrides `vgc.toml`).
+    #[arg(short = 'W', long = "warn", value_name = "CODE", value_parser = lint_code)]
+    warn: Vec<String>,
+    /// Make a lint code an error (repeatable; overrides `vgc.toml`).
+    #[arg(short = 'D', long = "error", value_name = "CODE", value_parser = lint_code)]
+    error: Vec<String>,
+    /// Turn a lint code off (repeatable; overrides `vgc.toml`).
+    #[arg(short = 'A', long = "allow", value_name = "CODE", value_parser = lint_code)]
+    allow: Vec<String>,
+    /// Which rules run: `all`, or `upstream` (only upstream validation-gen's rules of the profile in force,
+    /// VGC0301–VGC0305; tag and type errors are still reported).
+    #[arg(long, value_parser = ["all", "upstream"], default_value = "all")]
+    rules: String,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Check tags and generate the Rust validation crate.
@@ -105,36 +158,16 @@ enum Command {
         max_rebuilds: Option<usize>,
     },
     /// Lint tags: every `vgc check` diagnostic plus upstream's lint rules and vgc's (see docs/diagnostics.md).
-    Lint {
-        /// Go module root, package directory (with the packages below it; `DIR/...` alike) or `.go` file (its
-        /// package only). Default: the current directory.
-        path: Option<String>,
-        /// Output format.
-        #[arg(long, value_enum, default_value = "human")]
-        format: Format,
-        /// Print human diagnostics one per line.
-        #[arg(long)]
-        short: bool,
-        /// Apply the safe fixes (canonical spellings) to the Go files, then report what remains.
-        #[arg(long)]
-        fix: bool,
-        /// `--deny warnings`: exit 1 on warnings too.
-        #[arg(long, value_parser = ["warnings"])]
-        deny: Option<String>,
-        /// Settings file (default: `vgc.toml` in the linted directory or a parent up to the module root).
-        #[arg(long)]
-        config: Option<String>,
-        /// Drift exceptions file (`<group>/<Type>.<json.path>: <reason>` per line; default: `drift-exceptions`
-        /// of `vgc.toml`, else `vgc-drift-exceptions.txt` in the linted directory if present).
-        #[arg(long)]
-        exceptions: Option<String>,
-        /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
-        #[arg(long = "roots", value_parser = root_criterion)]
-        roots: Vec<String>,
-        /// Which rules run: `all`, or `upstream` (only upstream validation-gen's rules of the profile in force,
-        /// VGC0301–VGC0305; tag and type errors are still reported).
-        #[arg(long, value_parser = ["all", "upstream"], default_value = "all")]
-        rules: String,
+    Lint(LintArgs),
+    /// Print a shell completion script (e.g. `vgc completions bash > /etc/bash_completion.d/vgc`).
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Explain a diagnostic code (`VGC0303`) or a tag (`k8s:format`, `+k8s:listType`, `format`).
+    Explain {
+        /// The code or tag.
+        what: String,
     },
     /// Print the cross-field dependency graph (unions, modes, dependent fields, list keys, items, subfields,
     /// options, typedefs, type references) on stdout.
@@ -154,9 +187,13 @@ enum Command {
         /// Keep what is within `--depth` edges of the types with this name.
         #[arg(long = "type")]
         ty: Option<String>,
-        /// Keep only these edge kinds (repeatable; see `docs/graph.md`).
-        #[arg(long = "edge")]
+        /// Keep only these edge kinds (repeatable; see `docs/graph.md`). Default: the cross-field kinds (every
+        /// kind but `field`, `type-ref` and `typedef`).
+        #[arg(long = "edge", conflicts_with = "all")]
         edges: Vec<String>,
+        /// Every edge kind, structure included (`field`, `type-ref`, `typedef`).
+        #[arg(long)]
+        all: bool,
         /// Depth for `--type` (default 2).
         #[arg(long)]
         depth: Option<usize>,
@@ -227,8 +264,10 @@ enum GraphFormat {
 /// `vgc lint --format`.
 #[derive(Clone, Copy, clap::ValueEnum)]
 enum Format {
-    /// codespan-reporting text on stderr.
+    /// codespan-reporting text on stdout (the summary line on stderr).
     Human,
+    /// GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`) on stdout.
+    Github,
     /// The JSON report on stdout (docs/lint.md).
     Json,
     /// SARIF 2.1.0 on stdout.
@@ -254,6 +293,68 @@ fn root_criterion(s: &str) -> Result<String, String> {
     }
 }
 
+/// Parses a lint code for `-W`/`-D`/`-A` (`VGC03xx`, `VGC04xx`); anything else is a usage error (exit 2).
+fn lint_code(s: &str) -> Result<String, String> {
+    match vgc_ir::Code::parse(s) {
+        Some(c) if c.is_lint() => Ok(s.to_string()),
+        Some(_) => Err(format!("{s} is not a lint code (VGC03xx, VGC04xx)")),
+        None => Err(format!(
+            "unknown code {s} (see `vgc explain` and docs/diagnostics.md)"
+        )),
+    }
+}
+
+/// `vgc explain`: a diagnostic code's name, default severity and rationale, or a tag's catalog entry.
+fn run_explain(what: &str) -> ExitCode {
+    let mut out = std::io::stdout().lock();
+    if let Some(c) = vgc_ir::Code::parse(&what.to_ascii_uppercase()) {
+        let sev = match c.default_severity() {
+            vgc_ir::Severity::Error => "error",
+            vgc_ir::Severity::Warning => "warning",
+        };
+        let _ = writeln!(
+            out,
+            "{} ({}), {sev} by default{}\n\n{}\n\nSee docs/diagnostics.md{}.",
+            c.as_str(),
+            c.name(),
+            if c.is_lint() {
+                "; severity set by vgc.toml [lint.severity] or -W/-D/-A"
+            } else {
+                ""
+            },
+            c.rationale(),
+            if c.is_lint() { " and docs/lint.md" } else { "" }
+        );
+        return ExitCode::SUCCESS;
+    }
+    let name = what.trim_start_matches('+');
+    let name = if name.starts_with("k8s:") {
+        name.to_string()
+    } else {
+        format!("k8s:{name}")
+    };
+    if let Some(spec) = vgc_ir::catalog::lookup(&name) {
+        let _ = writeln!(
+            out,
+            "+{} ({:?}; scopes: {})\n\n{}",
+            spec.name,
+            spec.stability,
+            spec.scopes
+                .iter()
+                .map(|s| format!("{s:?}"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            spec.docs
+        );
+        return ExitCode::SUCCESS;
+    }
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "error: {what:?} is neither a diagnostic code (VGCnnnn) nor a known tag"
+    );
+    ExitCode::from(2)
+}
+
 /// Resolves a `PATH` argument ([`vgc::target::resolve`]); on failure prints the error and returns exit code 2.
 fn target(path: Option<String>) -> Result<String, ExitCode> {
     vgc::target::resolve(path.as_deref()).map_err(|e| {
@@ -262,33 +363,23 @@ fn target(path: Option<String>) -> Result<String, ExitCode> {
     })
 }
 
-#[allow(clippy::too_many_arguments)] // one per command-line option
-fn run_lint(
-    path: Option<String>,
-    format: Format,
-    short: bool,
-    fix: bool,
-    deny: Option<String>,
-    config: Option<String>,
-    exceptions: Option<String>,
-    roots: Vec<String>,
-    upstream: Option<String>,
-    upstream_only: bool,
-) -> ExitCode {
+/// `vgc lint`: findings on stdout (human, GitHub, JSON or SARIF), the summary line on stderr. `upstream` is the
+/// global `--upstream` flag.
+fn run_lint(a: LintArgs, upstream: Option<String>) -> ExitCode {
     let start = Instant::now();
-    let path = match target(path) {
+    let path = match target(a.path) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let upstream = match upstream_choice(&path, upstream.as_deref(), config.as_deref()) {
+    let upstream = match upstream_choice(&path, upstream.as_deref(), a.config.as_deref()) {
         Ok(u) => u,
         Err(code) => return code,
     };
     let mut stderr = std::io::stderr().lock();
     let mut cfg = match vgc::config::settings_for(
         std::path::Path::new(&path),
-        config.as_deref().map(std::path::Path::new),
-        exceptions.as_deref().map(std::path::Path::new),
+        a.config.as_deref().map(std::path::Path::new),
+        a.exceptions.as_deref().map(std::path::Path::new),
     ) {
         Ok(c) => c,
         Err(e) => {
@@ -296,22 +387,31 @@ fn run_lint(
             return ExitCode::from(2);
         }
     };
-    cfg.lint.upstream_only = upstream_only;
-    let req = BuildRequest {
-        path: path.clone(),
-        out: None,
-        crate_name: "vgc-generated".into(),
-        runtime: RuntimeDep::Version("0.1".into()),
-        extra_roots: roots,
-        check_only: true,
-        custom_stub: false,
-        no_cache: false,
-        force: false,
-        rustfmt: false,
-        upstream,
+    cfg.lint.upstream_only = a.rules == "upstream";
+    // Command-line overrides win over vgc.toml, in the order -W, -D, -A.
+    for (codes, sev) in [
+        (&a.warn, Some(vgc_ir::Severity::Warning)),
+        (&a.error, Some(vgc_ir::Severity::Error)),
+        (&a.allow, None),
+    ] {
+        for c in codes.iter().filter_map(|c| vgc_ir::Code::parse(c)) {
+            cfg.lint.severities.insert(c, sev);
+        }
+    }
+    let baseline = match a.baseline.as_deref().map(std::path::Path::new) {
+        None => None,
+        Some(p) => match vgc::baseline::Baseline::load(p) {
+            Ok(b) => Some(b),
+            Err(e) => {
+                let _ = writeln!(stderr, "error: {e}");
+                return ExitCode::from(2);
+            }
+        },
     };
+    let mut req = BuildRequest::check(path.clone(), a.roots);
+    req.upstream = upstream;
     let mut outcome = vgc::lint(&req, &cfg.lint);
-    if fix {
+    if a.fix {
         let fixed = render::apply_fixes(&outcome.diagnostics, &outcome.sources);
         for (file, text) in &fixed {
             if let Err(e) = vgc::sys::write_atomic(std::path::Path::new(file), text) {
@@ -322,22 +422,46 @@ fn run_lint(
         let _ = writeln!(stderr, "vgc: fixed {} files", fixed.len());
         outcome = vgc::lint(&req, &cfg.lint);
     }
-    let base = std::path::Path::new(&path);
-    let base = if base.is_dir() {
-        path.clone()
-    } else {
-        base.parent()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default()
-    };
-    match format {
+    let base = vgc::target::dir_of(&path).to_string();
+    if let Some(file) = &a.write_baseline {
+        let b = vgc::baseline::Baseline::of(&outcome.diagnostics, &outcome.sources, &base);
+        if let Err(e) = b.save(std::path::Path::new(file)) {
+            let _ = writeln!(stderr, "error: {file}: {e}");
+            return ExitCode::from(2);
+        }
+        let _ = writeln!(
+            stderr,
+            "vgc lint: wrote {} findings to the baseline {file}",
+            b.findings.len()
+        );
+    }
+    let mut absorbed = 0;
+    if let Some(b) = &baseline {
+        let diags = std::mem::take(&mut outcome.diagnostics);
+        (outcome.diagnostics, absorbed) = b.new_findings(diags, &outcome.sources, &base);
+    }
+    let mut stdout = std::io::stdout().lock();
+    match a.format {
         Format::Human => {
-            let text = render::text(&outcome.diagnostics, &outcome.sources, short);
-            let _ = stderr.write_all(text.as_bytes());
-            let _ = stderr.write_all(render::drift_table(&outcome.drift).as_bytes());
+            use std::io::IsTerminal as _;
+            let color = render::use_color(&a.color, std::io::stdout().is_terminal());
+            let text = if a.short {
+                render::text(&outcome.diagnostics, &outcome.sources, true)
+            } else {
+                render::human_styled(&outcome.diagnostics, &outcome.sources, color)
+            };
+            let _ = stdout.write_all(text.as_bytes());
+            let _ = stdout.write_all(render::drift_table(&outcome.drift).as_bytes());
+        }
+        Format::Github => {
+            let cwd = std::env::current_dir()
+                .map(|d| d.display().to_string())
+                .unwrap_or(base.clone());
+            let _ = stdout
+                .write_all(render::github(&outcome.diagnostics, &outcome.sources, &cwd).as_bytes());
         }
         Format::Json | Format::Sarif => {
-            let v = if matches!(format, Format::Json) {
+            let v = if matches!(a.format, Format::Json) {
                 render::json(
                     &outcome.diagnostics,
                     &outcome.sources,
@@ -348,15 +472,20 @@ fn run_lint(
                 render::sarif(&outcome.diagnostics, &outcome.sources, &base)
             };
             let text = serde_json::to_string_pretty(&v).unwrap_or_default();
-            let _ = writeln!(std::io::stdout().lock(), "{text}");
+            let _ = writeln!(stdout, "{text}");
         }
     }
     let _ = writeln!(
         stderr,
-        "vgc lint: {} packages, {} warnings, {} errors in {:.2}s{}",
+        "vgc lint: {} packages, {} warnings, {} errors{} in {:.2}s{}",
         outcome.stats.packages,
         outcome.warnings(),
         outcome.errors(),
+        if baseline.is_some() {
+            format!(" ({absorbed} more in the baseline)")
+        } else {
+            String::new()
+        },
         start.elapsed().as_secs_f64(),
         profile_suffix(&outcome)
     );
@@ -364,7 +493,7 @@ fn run_lint(
     if code != 0 {
         return ExitCode::from(code);
     }
-    if (deny.is_some() || cfg.deny_warnings) && outcome.warnings() > 0 {
+    if (a.deny.is_some() || cfg.deny_warnings) && outcome.warnings() > 0 {
         return ExitCode::from(1);
     }
     ExitCode::SUCCESS
@@ -387,6 +516,84 @@ fn analyzed(
         return Err(ExitCode::from(vgc::exit_code(&outcome).max(1)));
     }
     Ok(outcome)
+}
+
+/// Edge kinds of the type structure, left out of `vgc graph`'s default (cross-field) view.
+const STRUCTURAL_EDGES: &[&str] = &["field", "type-ref", "typedef"];
+
+/// Mermaid's default `maxEdges` and `maxTextSize`: larger diagrams are refused by its renderer.
+const MERMAID_MAX_EDGES: usize = 500;
+const MERMAID_MAX_TEXT: usize = 50_000;
+
+/// The candidate closest to `wanted` (Jaro-Winkler ≥ 0.8), for "did you mean".
+fn did_you_mean<'a>(wanted: &str, candidates: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    candidates
+        .map(|c| (strsim::jaro_winkler(wanted, c), c))
+        .filter(|(score, _)| *score >= 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
+/// Checks that each of `--group`, `--version` and `--type` matches something in `g`; the first that does not is
+/// an error message with a suggestion.
+fn check_graph_filter(
+    g: &vgc_lowering::graph::Graph,
+    f: &vgc_lowering::graph::Filter,
+) -> Result<(), String> {
+    use std::collections::BTreeSet;
+    use vgc_lowering::graph::NodeKind;
+    let pkgs: BTreeSet<&str> = g
+        .nodes
+        .iter()
+        .map(|n| n.pkg.as_str())
+        .filter(|p| !p.is_empty())
+        .collect();
+    let hint = |wanted: &str, cands: Vec<&str>| {
+        did_you_mean(wanted, cands.into_iter())
+            .map(|c| format!("; did you mean `{c}`?"))
+            .unwrap_or_default()
+    };
+    if let Some(group) = &f.group
+        && !pkgs.iter().any(|p| p.starts_with(group.as_str()))
+    {
+        // Every path prefix of every package is a group one could mean.
+        let groups: BTreeSet<&str> = pkgs
+            .iter()
+            .flat_map(|p| {
+                p.match_indices('/')
+                    .map(|(i, _)| &p[..i])
+                    .chain(std::iter::once(*p))
+            })
+            .collect();
+        return Err(format!(
+            "--group {group:?} matches no package{}",
+            hint(group, groups.into_iter().collect())
+        ));
+    }
+    if let Some(v) = &f.version {
+        let versions: BTreeSet<&str> = pkgs.iter().filter_map(|p| p.rsplit('/').next()).collect();
+        if !versions.contains(v.as_str()) {
+            return Err(format!(
+                "--version {v:?} matches no package{}",
+                hint(v, versions.into_iter().collect())
+            ));
+        }
+    }
+    if let Some(ty) = &f.ty {
+        let types: BTreeSet<&str> = g
+            .nodes
+            .iter()
+            .filter(|n| n.kind == NodeKind::Type)
+            .map(|n| n.label.as_str())
+            .collect();
+        if !types.contains(ty.as_str()) {
+            return Err(format!(
+                "--type {ty:?} matches no type{}",
+                hint(ty, types.into_iter().collect())
+            ));
+        }
+    }
+    Ok(())
 }
 
 fn run_graph(
@@ -412,10 +619,26 @@ fn run_graph(
         Ok(o) => o,
         Err(code) => return code,
     };
-    let g = graph::filter(&graph::build(&outcome.plan), &filter);
+    let whole = graph::build(&outcome.plan);
+    if let Err(e) = check_graph_filter(&whole, &filter) {
+        let _ = writeln!(stderr, "error: {e}");
+        return ExitCode::from(2);
+    }
+    let g = graph::filter(&whole, &filter);
     let text = match format {
         GraphFormat::Dot => graph::to_dot(&g),
-        GraphFormat::Mermaid => graph::to_mermaid(&g),
+        GraphFormat::Mermaid => {
+            let text = graph::to_mermaid(&g);
+            if g.edges.len() > MERMAID_MAX_EDGES || text.len() > MERMAID_MAX_TEXT {
+                let _ = writeln!(
+                    stderr,
+                    "warning: {} edges, {} characters: above Mermaid's default limits (maxEdges {MERMAID_MAX_EDGES}, maxTextSize {MERMAID_MAX_TEXT}), so a default Mermaid renderer refuses this diagram; narrow it with --group, --version, --type or --edge",
+                    g.edges.len(),
+                    text.len()
+                );
+            }
+            text
+        }
         GraphFormat::Json => {
             serde_json::to_string_pretty(&graph::to_json(&g)).unwrap_or_default() + "\n"
         }
@@ -541,10 +764,18 @@ fn main() -> ExitCode {
             group,
             version,
             ty,
-            edges,
+            mut edges,
+            all,
             depth,
             roots,
         } => {
+            if edges.is_empty() && !all {
+                edges = vgc_lowering::graph::EDGE_KINDS
+                    .iter()
+                    .filter(|k| !STRUCTURAL_EDGES.contains(k))
+                    .map(|k| (*k).to_string())
+                    .collect();
+            }
             let filter = vgc_lowering::graph::Filter {
                 group,
                 version,
@@ -554,29 +785,17 @@ fn main() -> ExitCode {
             };
             return run_graph(path, format, filter, roots, upstream);
         }
-        Command::Lint {
-            path,
-            format,
-            short,
-            fix,
-            deny,
-            config,
-            exceptions,
-            roots,
-            rules,
-        } => {
-            return run_lint(
-                path,
-                format,
-                short,
-                fix,
-                deny,
-                config,
-                exceptions,
-                roots,
-                upstream,
-                rules == "upstream",
+        Command::Lint(args) => return run_lint(args, upstream),
+        Command::Explain { what } => return run_explain(&what),
+        Command::Completions { shell } => {
+            use clap::CommandFactory as _;
+            clap_complete::generate(
+                shell,
+                &mut Cli::command(),
+                "vgc",
+                &mut std::io::stdout().lock(),
             );
+            return ExitCode::SUCCESS;
         }
         Command::Build(args) => {
             let timings = args.timings;

@@ -10,6 +10,17 @@ use vgc_ir::{Diagnostic, Severity};
 /// `sources` maps file paths to their text.
 #[must_use]
 pub fn human(diags: &[Diagnostic], sources: &BTreeMap<String, String>) -> String {
+    human_styled(diags, sources, false)
+}
+
+/// [`human`], with ANSI colours (codespan-reporting's default styles through termcolor) when `color`.
+#[must_use]
+pub fn human_styled(
+    diags: &[Diagnostic],
+    sources: &BTreeMap<String, String>,
+    color: bool,
+) -> String {
+    use codespan_reporting::term::termcolor::Buffer;
     let mut files = SimpleFiles::new();
     let mut ids = BTreeMap::new();
     for (p, t) in sources {
@@ -42,8 +53,13 @@ pub fn human(diags: &[Diagnostic], sources: &BTreeMap<String, String>) -> String
         if !notes.is_empty() {
             cs = cs.with_notes(notes);
         }
-        match term::emit_into_string(&cfg, &files, &cs) {
-            Ok(s) => out.push_str(&s),
+        let mut buf = if color {
+            Buffer::ansi()
+        } else {
+            Buffer::no_color()
+        };
+        match term::emit_to_write_style(&mut buf, &cfg, &files, &cs) {
+            Ok(()) => out.push_str(&String::from_utf8_lossy(buf.as_slice())),
             Err(_) => out.push_str(&format!(
                 "{}[{}]: {}\n",
                 if d.severity == Severity::Error {
@@ -57,6 +73,87 @@ pub fn human(diags: &[Diagnostic], sources: &BTreeMap<String, String>) -> String
         }
     }
     out
+}
+
+/// Whether to colour terminal output: `--color always|never`, or for `auto` when `NO_COLOR` is unset or empty
+/// (<https://no-color.org>) and the stream is a terminal.
+#[must_use]
+pub fn use_color(choice: &str, is_terminal: bool) -> bool {
+    match choice {
+        "always" => true,
+        "never" => false,
+        _ => is_terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    }
+}
+
+/// GitHub Actions workflow commands, one per diagnostic: `::error file=F,line=L,col=C,endLine=…,endColumn=…,
+/// title=CODE name::message` (`::warning` for warnings), `file` relative to `base`; properties and message escaped
+/// as the Actions toolkit escapes them. A diagnostic without a file has no location properties but its title.
+#[must_use]
+pub fn github(diags: &[Diagnostic], sources: &BTreeMap<String, String>, base: &str) -> String {
+    fn data(s: &str) -> String {
+        s.replace('%', "%25")
+            .replace('\r', "%0D")
+            .replace('\n', "%0A")
+    }
+    fn property(s: &str) -> String {
+        data(s).replace(':', "%3A").replace(',', "%2C")
+    }
+    let mut out = String::new();
+    for d in diags {
+        let mut props = Vec::new();
+        if let Some(f) = &d.file {
+            props.push(format!("file={}", property(&relative(f, base))));
+            if let Some((l1, c1, l2, c2)) = region(sources.get(f), &d.span) {
+                props.push(format!("line={l1},col={c1},endLine={l2},endColumn={c2}"));
+            }
+        }
+        props.push(format!(
+            "title={}",
+            property(&format!("{} {}", d.code.as_str(), d.code.name()))
+        ));
+        let mut msg = d.message.clone();
+        if let Some(h) = &d.hint {
+            msg.push_str(&format!("\nhint: {h}"));
+        }
+        out.push_str(&format!(
+            "::{} {}::{}\n",
+            severity_name(d.severity),
+            props.join(","),
+            data(&msg)
+        ));
+    }
+    out
+}
+
+/// A finding's identity that survives edits elsewhere in the file: BLAKE3 of the code, the file relative to
+/// `base`, the message and the trimmed text of the line it starts on (not the line number), 32 hex digits. Used
+/// by baselines and as SARIF `partialFingerprints`.
+#[must_use]
+pub fn fingerprint(d: &Diagnostic, sources: &BTreeMap<String, String>, base: &str) -> String {
+    let file = d
+        .file
+        .as_deref()
+        .map(|f| relative(f, base))
+        .unwrap_or_default();
+    let line = d
+        .file
+        .as_ref()
+        .and_then(|f| sources.get(f))
+        .map(|t| {
+            let start = t[..d.span.start.min(t.len())]
+                .rfind('\n')
+                .map_or(0, |i| i + 1);
+            let end = t[start..].find('\n').map_or(t.len(), |i| start + i);
+            t[start..end].trim().to_string()
+        })
+        .unwrap_or_default();
+    let mut h = blake3::Hasher::new();
+    for part in [d.code.as_str(), &file, &d.message, &line] {
+        h.update(part.as_bytes());
+        h.update(b"\x1f");
+    }
+    h.finalize().to_hex()[..32].to_string()
 }
 
 /// Renders diagnostics for the terminal: one [`short`] line each when `short`, else the [`human`] form.
@@ -212,15 +309,42 @@ pub fn drift_table(drift: &[vgc_lowering::drift::GroupDrift]) -> String {
     out
 }
 
+/// The directory SARIF URIs are relative to: the repository root (the nearest ancestor of `base` holding `.git`),
+/// else the Go module root (nearest `go.mod`), else `base` itself — so code-scanning services, which resolve URIs
+/// against the repository root, find the files.
+#[must_use]
+pub fn source_root(base: &str) -> String {
+    let p = std::path::Path::new(base);
+    let find = |marker: &str| {
+        p.ancestors()
+            .find(|d| d.join(marker).exists())
+            .map(|d| d.display().to_string())
+    };
+    find(".git")
+        .or_else(|| find("go.mod"))
+        .unwrap_or_else(|| base.to_string())
+}
+
 /// A SARIF 2.1.0 log with one run: the tool's rules (every code of the registry, with its name, rationale and
-/// default level), and one result per diagnostic with its location (relative to `base`, `uriBaseId` `SRCROOT`),
-/// message, hint and fix. Columns are Unicode code points (`columnKind`).
+/// default level), one invocation, and one result per diagnostic with its `partialFingerprints`
+/// ([`fingerprint`], as `vgc/v1`), message, hint, fix and a location relative to [`source_root`] of `base`
+/// (`uriBaseId` `SRCROOT`); a diagnostic about no particular file is located at the linted directory. Columns are
+/// Unicode code points (`columnKind`).
 #[must_use]
 pub fn sarif(
     diags: &[Diagnostic],
     sources: &BTreeMap<String, String>,
     base: &str,
 ) -> serde_json::Value {
+    let root_dir = source_root(base);
+    let linted = {
+        let r = relative(base, &root_dir);
+        if r == base || r.is_empty() {
+            "./".to_string()
+        } else {
+            format!("{}/", r.trim_end_matches('/'))
+        }
+    };
     let rules: Vec<serde_json::Value> = vgc_ir::ALL_CODES
         .iter()
         .map(|c| {
@@ -244,7 +368,10 @@ pub fn sarif(
                 message.push_str(&format!(" (hint: {h})"));
             }
             let location = |span: &std::ops::Range<usize>| {
-                let file = d.file.as_deref().map(|f| relative(f, base)).unwrap_or_default();
+                let file = d
+                    .file
+                    .as_deref()
+                    .map_or_else(|| linted.clone(), |f| relative(f, &root_dir));
                 let mut loc = serde_json::json!({"artifactLocation": {"uri": file, "uriBaseId": "SRCROOT"}});
                 if let Some((l1, c1, l2, c2)) = region(text, span) {
                     loc["region"] = serde_json::json!({"startLine": l1, "startColumn": c1, "endLine": l2, "endColumn": c2});
@@ -256,10 +383,9 @@ pub fn sarif(
                 "ruleIndex": index,
                 "level": severity_name(d.severity),
                 "message": {"text": message},
+                "partialFingerprints": {"vgc/v1": fingerprint(d, sources, &root_dir)},
             });
-            if d.file.is_some() {
-                r["locations"] = serde_json::json!([{"physicalLocation": location(&d.span)}]);
-            }
+            r["locations"] = serde_json::json!([{"physicalLocation": location(&d.span)}]);
             if let Some(f) = &d.fix {
                 let loc = location(&f.span);
                 r["fixes"] = serde_json::json!([{
@@ -273,8 +399,8 @@ pub fn sarif(
             r
         })
         .collect();
-    let root =
-        std::path::absolute(base).map_or_else(|_| base.to_string(), |p| p.display().to_string());
+    let root = std::path::absolute(&root_dir)
+        .map_or_else(|_| root_dir.clone(), |p| p.display().to_string());
     serde_json::json!({
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
         "version": "2.1.0",
@@ -284,6 +410,7 @@ pub fn sarif(
                 "version": env!("CARGO_PKG_VERSION"),
                 "rules": rules,
             }},
+            "invocations": [{"executionSuccessful": true}],
             "originalUriBaseIds": {"SRCROOT": {"uri": format!("file://{}/", root.trim_end_matches('/'))}},
             "columnKind": "unicodeCodePoints",
             "results": results,

@@ -536,7 +536,10 @@ fn type_section(
             if !members.is_empty() {
                 let links: Vec<String> = members
                     .iter()
-                    .map(|f| format!("<a href=\"#{name}.{f}\">{f}</a>"))
+                    .map(|f| {
+                        let f = esc(f);
+                        format!("<a href=\"#{name}.{f}\">{f}</a>")
+                    })
                     .collect();
                 w.push_str(&format!(" — fields: {}", links.join(", ")));
             }
@@ -606,7 +609,9 @@ fn type_section(
         };
         let _ = writeln!(
             body,
-            "<tr id=\"{name}.{path}\"><td><code>{path}</code></td><td>{ty}</td><td>{req}</td><td>{}</td></tr>",
+            "<tr id=\"{name}.{}\"><td><code>{}</code></td><td>{ty}</td><td>{req}</td><td>{}</td></tr>",
+            esc(&path),
+            esc(&path),
             rules.join("<br>")
         );
     }
@@ -619,7 +624,7 @@ fn type_section(
             } else {
                 format!(
                     "<a href=\"#{name}.{}\">{}</a>: ",
-                    d.path.split('.').next().unwrap_or(""),
+                    esc(d.path.split('.').next().unwrap_or("")),
                     esc(&d.path)
                 )
             };

@@ -86,6 +86,9 @@ pub enum Code {
     Drift,
     /// VGC0402 (lint): a drift exception that matches no drift.
     StaleException,
+    /// VGC0403 (lint): a field's tag declarations differ between versions of one API group while its lowered
+    /// validation agrees (e.g. `+k8s:listType=atomic` in one version only).
+    DeclarationDrift,
 }
 
 /// Every code, in numeric order.
@@ -125,6 +128,7 @@ pub const ALL_CODES: &[Code] = &[
     Code::LintSuppression,
     Code::Drift,
     Code::StaleException,
+    Code::DeclarationDrift,
 ];
 
 impl Code {
@@ -167,6 +171,7 @@ impl Code {
             Code::LintSuppression => "VGC0318",
             Code::Drift => "VGC0401",
             Code::StaleException => "VGC0402",
+            Code::DeclarationDrift => "VGC0403",
         }
     }
 
@@ -203,7 +208,8 @@ impl Code {
             | Code::LintSpelling
             | Code::LintSuppression
             | Code::Drift
-            | Code::StaleException => Severity::Warning,
+            | Code::StaleException
+            | Code::DeclarationDrift => Severity::Warning,
             _ => Severity::Error,
         }
     }
@@ -369,6 +375,10 @@ impl Code {
             Code::StaleException => (
                 "stale-exception",
                 "An accepted difference that no longer exists hides the next real one.",
+            ),
+            Code::DeclarationDrift => (
+                "declaration-drift",
+                "Tags declared in one version of a type and not in another read as different intent even when today's rules agree; the next edit to one version silently makes them drift.",
             ),
         }
     }

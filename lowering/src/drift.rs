@@ -500,6 +500,32 @@ pub fn drift(
         }
         report.diagnostics.push(diag);
     }
+    for d in declaration_drifts(db, prog, plan) {
+        if let Some(i) = exceptions.iter().position(|e| e.key == d.key) {
+            used.insert(i);
+            continue;
+        }
+        let versions = |vs: &[String]| vs.join(", ");
+        let mut diag = Diagnostic::warning(
+            Code::DeclarationDrift,
+            format!(
+                "{}.{}: `+{}` is declared in {} but not in {} (the lowered validation agrees today)",
+                d.ty,
+                d.field,
+                d.declaration,
+                versions(&d.with),
+                versions(&d.without)
+            ),
+        )
+        .with_hint(format!(
+            "declare it in every version, or accept it in the exceptions file: `{}: <reason>`",
+            d.key
+        ));
+        if let Some((file, span)) = d.at {
+            diag = diag.at(file, span);
+        }
+        report.diagnostics.push(diag);
+    }
     for (i, e) in exceptions.iter().enumerate() {
         if !used.contains(&i) {
             report.diagnostics.push(
@@ -516,6 +542,144 @@ pub fn drift(
     }
     report.groups = groups;
     report
+}
+
+/// A tag declared on a field in some versions of a type and not in others, while the field's lowered rules are
+/// the same in all of them (`VGC0403`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeclarationDrift {
+    /// The exceptions-file key: `<group>/<Type>.<json>`.
+    pub key: String,
+    /// Type name.
+    pub ty: String,
+    /// The field's JSON name.
+    pub field: String,
+    /// The declaration as upstream prints it, without the `+` (`k8s:listType=atomic`).
+    pub declaration: String,
+    /// Versions declaring it, most mature first.
+    pub with: Vec<String>,
+    /// Versions with the field but without the declaration, most mature first.
+    pub without: Vec<String>,
+    /// The field in the most mature version declaring it: (file, span).
+    pub at: Option<(String, std::ops::Range<usize>)>,
+}
+
+/// A field of one version for [`declaration_drifts`]: its plan, its declarations and its position.
+type FieldDecls<'a> = (
+    &'a FieldPlan,
+    BTreeSet<String>,
+    Option<(String, std::ops::Range<usize>)>,
+);
+
+/// Type name → the versions declaring it (version, type).
+type ByName<'a> = BTreeMap<&'a str, Vec<(&'a str, &'a TypeKey)>>;
+
+/// Declaration drift over the target packages: for each group with several versions, each type of the plan present
+/// in several of them, and each field (by JSON name) those versions share whose lowered rules
+/// ([`field_rules`]) are the same in all of them, every `+k8s:` tag declaration (canonical spelling) that some of
+/// those versions carry and others do not. Fields whose rules differ are `VGC0401`'s.
+#[must_use]
+pub fn declaration_drifts(db: &dyn Db, prog: &Program, plan: &CratePlan) -> Vec<DeclarationDrift> {
+    let all: BTreeMap<&TypeKey, &TypePlan> = plan
+        .modules
+        .iter()
+        .flat_map(|m| m.types.iter().map(|t| (&t.key, &**t)))
+        .collect();
+    // group → type name → [(version, type key)]
+    let mut groups: BTreeMap<&str, ByName<'_>> = BTreeMap::new();
+    for k in all.keys() {
+        let Some((group, version)) = k.pkg.rsplit_once('/') else {
+            continue;
+        };
+        if version_key(version).is_none() || !prog.packages.get(&k.pkg).is_some_and(|p| p.target) {
+            continue;
+        }
+        groups
+            .entry(group)
+            .or_default()
+            .entry(k.name.as_str())
+            .or_default()
+            .push((version, k));
+    }
+    let mut out = Vec::new();
+    for (group, types) in groups {
+        for (name, mut versions) in types {
+            if versions.len() < 2 {
+                continue;
+            }
+            versions.sort_by_key(|(v, _)| std::cmp::Reverse(version_key(v)));
+            // version → json name → (field plan, declarations, field position)
+            let mut per: Vec<(&str, BTreeMap<String, FieldDecls<'_>>)> = Vec::new();
+            for (v, k) in &versions {
+                let Some(fields) = all.get(k).and_then(|t| t.fields.as_ref()) else {
+                    continue;
+                };
+                let decl = prog.type_decl(db, k);
+                let mut m = BTreeMap::new();
+                for f in fields {
+                    let ir = decl.and_then(|(d, file)| {
+                        d.fields
+                            .iter()
+                            .find(|x| {
+                                x.json.as_ref().map(|j| j.name.as_str())
+                                    == Some(f.json_name.as_str())
+                            })
+                            .map(|x| (x, file))
+                    });
+                    let decls: BTreeSet<String> = ir
+                        .map(|(x, _)| {
+                            x.tags
+                                .iter()
+                                .filter_map(|u| u.parsed.as_ref().ok())
+                                .map(ToString::to_string)
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    let at = ir.map(|(x, file)| {
+                        (file.path(db).clone(), vgc_ir::db::span_of(db, file, x.at))
+                    });
+                    m.insert(f.json_name.clone(), (f, decls, at));
+                }
+                per.push((v, m));
+            }
+            let names: BTreeSet<&String> = per.iter().flat_map(|(_, m)| m.keys()).collect();
+            for json in names {
+                let having: Vec<_> = per
+                    .iter()
+                    .filter_map(|(v, m)| m.get(json).map(|e| (*v, e)))
+                    .collect();
+                if having.len() < 2 {
+                    continue;
+                }
+                let rules: BTreeSet<BTreeSet<String>> = having
+                    .iter()
+                    .map(|(_, (f, _, _))| field_rules(f, &all))
+                    .collect();
+                if rules.len() > 1 {
+                    continue;
+                }
+                let declared: BTreeSet<&String> =
+                    having.iter().flat_map(|(_, (_, d, _))| d).collect();
+                for d in declared {
+                    let (with, without): (Vec<_>, Vec<_>) =
+                        having.iter().partition(|(_, (_, ds, _))| ds.contains(d));
+                    if without.is_empty() {
+                        continue;
+                    }
+                    out.push(DeclarationDrift {
+                        key: format!("{group}/{name}.{json}"),
+                        ty: name.to_string(),
+                        field: json.clone(),
+                        declaration: d.clone(),
+                        with: with.iter().map(|(v, _)| (*v).to_string()).collect(),
+                        without: without.iter().map(|(v, _)| (*v).to_string()).collect(),
+                        at: with.first().and_then(|(_, (_, _, at))| at.clone()),
+                    });
+                }
+            }
+        }
+    }
+    out
 }
 
 /// Where to report a path of type `k`: the top-level field's name (first path element), or the type's name.

@@ -238,3 +238,61 @@ fn every_diagnostic_code_has_an_explanation_and_an_example() {
     assert_eq!(md.lines().count(), 2 + vgc_ir::ALL_CODES.len());
     assert!(md.contains("| VGC0102 | unknown-tag | error | An unknown or misspelled `+k8s:` tag validates nothing; upstream ignores it silently. | `// +k8s:maxItem=3   (did you mean k8s:maxItems?)` |"), "{md}");
 }
+
+/// Reliability R15: JSON field names come from struct tags the API author (or an attacker's pull request) writes;
+/// they reach the API pages as text, anchors and links and must never become markup.
+#[test]
+fn hostile_json_names_are_escaped_everywhere() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let m = tmp.path();
+    std::fs::write(m.join("go.mod"), "module example.com/hostile\n\ngo 1.23\n").expect("go.mod");
+    std::fs::create_dir_all(m.join("v1")).expect("mkdir");
+    std::fs::write(
+        m.join("v1/doc.go"),
+        "// +k8s:validation-gen=*\n// +k8s:validation-gen-nolint\npackage v1\n",
+    )
+    .expect("doc.go");
+    // Hostile names as a plain field, as union members (type-rule links) and as a dependent trigger.
+    std::fs::write(
+        m.join("v1/types.go"),
+        "package v1\n\n// +k8s:validation-gen=*\ntype Evil struct {\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tA string `json:\"<script>alert(1)</script>,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:unionMember\n\tB *string `json:\"x\\\" onmouseover=\\\"alert(2),omitempty\"`\n\t// +k8s:optional\n\t// +k8s:unionMember\n\tC *string `json:\"</a><img src=x onerror=alert(3)>,omitempty\"`\n}\n",
+    )
+    .expect("types.go");
+    let out = vgc::build(&BuildRequest::check(
+        m.to_string_lossy().into_owned(),
+        Vec::new(),
+    ));
+    assert_eq!(
+        vgc::exit_code(&out),
+        0,
+        "{:?}",
+        out.diagnostics
+            .iter()
+            .map(|d| &d.message)
+            .collect::<Vec<_>>()
+    );
+    let files = vgc_docs_gen::site(&out.plan, None);
+    let (_, page) = files
+        .iter()
+        .find(|(p, _)| p == "api/v1.html")
+        .expect("the package page");
+    for hostile in [
+        "<script>alert(1)",
+        "<img src=x",
+        "\" onmouseover=\"alert(2)",
+        "</a><img",
+    ] {
+        assert!(
+            !page.contains(hostile),
+            "{hostile} reached the page unescaped"
+        );
+    }
+    assert!(
+        page.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "the name is shown, escaped"
+    );
+    assert!(page.contains("&lt;/a&gt;&lt;img src=x onerror=alert(3)&gt;"));
+    for (p, text) in &files {
+        assert!(!text.contains("<script>alert"), "{p}");
+    }
+}

@@ -123,7 +123,14 @@ fn fix_rewrites_canonical_spellings_and_nothing_else() {
         std::fs::copy(src.join(rel), &to).expect("copy");
     }
     let before = vgc::lint(&request(tmp.path()), &vgc::LintSettings::default());
-    let fixed = vgc::render::apply_fixes(&before.diagnostics, &before.sources);
+    // The spelling fixes only (VGC0311's twin insertions are checked in cli/tests/lint_cli.rs).
+    let spelling: Vec<vgc_ir::Diagnostic> = before
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == vgc_ir::Code::LintSpelling)
+        .cloned()
+        .collect();
+    let fixed = vgc::render::apply_fixes(&spelling, &before.sources);
     assert_eq!(fixed.len(), 1);
     let (path, text) = fixed.iter().next().expect("one file");
     let old = &before.sources[path];

@@ -1,0 +1,74 @@
+//! `vgc graph` defaults and filters, and `vgc completions`, through the built binary on the bundled example.
+
+use std::process::{Command, Output};
+
+fn vgc(args: &[&str]) -> Output {
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/api");
+    Command::new(env!("CARGO_BIN_EXE_vgc"))
+        .args(args)
+        .arg(example)
+        .output()
+        .expect("vgc runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn the_default_view_is_cross_field_and_all_shows_the_structure() {
+    let cross = vgc(&["graph", "--format", "json"]);
+    assert_eq!(cross.status.code(), Some(0), "{}", stderr(&cross));
+    let g: serde_json::Value = serde_json::from_slice(&cross.stdout).expect("json");
+    let kinds: std::collections::BTreeSet<&str> = g["edges"]
+        .as_array()
+        .expect("edges")
+        .iter()
+        .filter_map(|e| e["kind"].as_str())
+        .collect();
+    assert!(!kinds.is_empty());
+    for structural in ["field", "type-ref", "typedef"] {
+        assert!(!kinds.contains(structural), "{kinds:?}");
+    }
+    assert_eq!(stderr(&cross), "vgc graph: 38 nodes, 30 edges\n");
+    let all = vgc(&["graph", "--all"]);
+    assert_eq!(stderr(&all), "vgc graph: 100 nodes, 120 edges\n");
+    assert_eq!(
+        vgc(&["graph", "--all", "--edge", "field"]).status.code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn a_filter_that_matches_nothing_is_an_error_with_a_suggestion() {
+    let o = vgc(&["graph", "--type", "Widgt"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: --type \"Widgt\" matches no type; did you mean `Widget`?\n"
+    );
+    assert!(o.stdout.is_empty());
+    let o = vgc(&["graph", "--group", "example.com/widgts"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: --group \"example.com/widgts\" matches no package; did you mean `example.com/widgets`?\n"
+    );
+    let o = vgc(&["graph", "--version", "v7"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(stderr(&o), "error: --version \"v7\" matches no package\n");
+}
+
+#[test]
+fn completions() {
+    let o = Command::new(env!("CARGO_BIN_EXE_vgc"))
+        .args(["completions", "bash"])
+        .output()
+        .expect("vgc runs");
+    assert_eq!(o.status.code(), Some(0));
+    let script = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        script.contains("_vgc()") && script.contains("--write-baseline"),
+        "{script}"
+    );
+}

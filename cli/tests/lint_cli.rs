@@ -1,0 +1,203 @@
+//! `vgc lint` as a CI job runs it: findings on stdout (the summary on stderr), colour only when asked or on a
+//! terminal without `NO_COLOR`, GitHub Actions annotations, baselines, per-code overrides, and `vgc explain`.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// A module with one package: `Name` has a validation but no optional/required (VGC0303, error) and `Items` a
+/// `+listType=set` without its `+k8s:` twin (VGC0311, warning).
+fn module() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    std::fs::write(root.join("go.mod"), "module example.com/shop\n\ngo 1.23\n").expect("go.mod");
+    std::fs::create_dir_all(root.join("v1")).expect("mkdir");
+    std::fs::write(
+        root.join("v1/doc.go"),
+        "// +k8s:validation-gen=*\npackage v1\n",
+    )
+    .expect("doc.go");
+    std::fs::write(
+        root.join("v1/types.go"),
+        "package v1\n\ntype Order struct {\n\t// +k8s:maxLength=10\n\tName string `json:\"name\"`\n\t// +k8s:optional\n\t// +listType=set\n\tItems []string `json:\"items,omitempty\"`\n}\n",
+    )
+    .expect("types.go");
+    dir
+}
+
+fn lint(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_vgc"));
+    cmd.arg("lint")
+        .args(args)
+        .current_dir(cwd)
+        .env_remove("NO_COLOR");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("vgc runs")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn findings_go_to_stdout_and_colour_follows_the_conventions() {
+    let m = module();
+    let out = lint(m.path(), &[], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(stdout.contains("error[VGC0303]"), "{stdout}");
+    assert!(stdout.contains("warning[VGC0311]"), "{stdout}");
+    assert!(
+        !stdout.contains('\u{1b}'),
+        "no colour when stdout is not a terminal"
+    );
+    assert!(!stderr.contains("VGC0303"), "{stderr}");
+    assert!(
+        stderr.starts_with("vgc lint: 1 packages, 1 warnings, 1 errors in "),
+        "{stderr}"
+    );
+    let always = text(&lint(m.path(), &["--color", "always"], &[]).stdout);
+    assert!(always.contains("\u{1b}["), "{always}");
+    // NO_COLOR only affects `auto`.
+    let no_color = text(&lint(m.path(), &["--color", "always"], &[("NO_COLOR", "1")]).stdout);
+    assert!(no_color.contains("\u{1b}["));
+    let never = text(&lint(m.path(), &["--color", "never"], &[]).stdout);
+    assert_eq!(never, stdout);
+}
+
+#[test]
+fn github_annotations() {
+    let m = module();
+    let out = lint(m.path(), &["--format", "github"], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<String> = text(&out.stdout).lines().map(str::to_string).collect();
+    assert_eq!(
+        lines[0],
+        "::error file=v1/types.go,line=5,col=2,endLine=5,endColumn=6,title=VGC0303 required-and-optional::field Name: field with validation must have +k8s:optional, +k8s:required or +k8s:forbidden%0Ahint: add `+k8s:optional` (or `+k8s:required`) to the field"
+    );
+    assert_eq!(
+        lines[1],
+        "::warning file=v1/types.go,line=7,col=6,endLine=7,endColumn=18,title=VGC0311 list-marker-twin::field Items: +listType=set has no +k8s:listType twin; validation does not see it%0Ahint: add `+k8s:listType=set` next to it (`vgc lint --fix` does)"
+    );
+    assert_eq!(lines.len(), 2, "{lines:?}");
+}
+
+#[test]
+fn baselines_and_per_code_overrides() {
+    let m = module();
+    let bl = m.path().join("baseline.json");
+    let out = lint(m.path(), &["--write-baseline", "baseline.json"], &[]);
+    assert_eq!(out.status.code(), Some(1), "writing reports as usual");
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&bl).expect("baseline")).expect("json");
+    assert_eq!(written["version"], 1);
+    assert_eq!(written["findings"].as_array().map(Vec::len), Some(2));
+    assert_eq!(written["findings"][0]["file"], "v1/types.go");
+    // Everything known: clean, even after an edit above the findings moves their lines.
+    let types = m.path().join("v1/types.go");
+    let src = std::fs::read_to_string(&types).expect("read");
+    std::fs::write(
+        &types,
+        src.replacen("package v1\n", "package v1\n\n// Orders.\n", 1),
+    )
+    .expect("write");
+    let out = lint(m.path(), &["--baseline", "baseline.json"], &[]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(text(&out.stderr).contains("0 warnings, 0 errors (2 more in the baseline)"));
+    // A new finding is reported.
+    let src = std::fs::read_to_string(&types).expect("read");
+    std::fs::write(
+        &types,
+        src.replace(
+            "}\n",
+            "\t// +k8s:maxItems=3\n\tTags []string `json:\"tags\"`\n}\n",
+        ),
+    )
+    .expect("write");
+    let out = lint(m.path(), &["--baseline", "baseline.json", "--short"], &[]);
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    assert!(stdout.contains("error[VGC0303]: field Tags:"), "{stdout}");
+    // -A turns a code off, -W makes an error a warning, -D a warning an error.
+    let out = lint(m.path(), &["--short", "-A", "VGC0303"], &[]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(!text(&out.stdout).contains("VGC0303"));
+    let out = lint(
+        m.path(),
+        &["--short", "-W", "VGC0303", "-D", "VGC0311"],
+        &[],
+    );
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("warning[VGC0303]") && stdout.contains("error[VGC0311]"),
+        "{stdout}"
+    );
+    // Not a lint code, or unknown: usage errors.
+    assert_eq!(
+        lint(m.path(), &["-A", "VGC0102"], &[]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        lint(m.path(), &["-A", "VGC9999"], &[]).status.code(),
+        Some(2)
+    );
+    std::fs::write(&bl, "{}").expect("write");
+    assert_eq!(
+        lint(m.path(), &["--baseline", "baseline.json"], &[])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn explain_codes_and_tags() {
+    let run = |what: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_vgc"))
+            .args(["explain", what])
+            .output()
+            .expect("vgc runs");
+        (out.status.code(), text(&out.stdout))
+    };
+    let (code, out) = run("VGC0311");
+    assert_eq!(code, Some(0));
+    assert!(
+        out.starts_with("VGC0311 (list-marker-twin), warning by default;"),
+        "{out}"
+    );
+    let (code, out) = run("+k8s:listType");
+    assert_eq!(code, Some(0));
+    assert!(out.starts_with("+k8s:listType (Stable;"), "{out}");
+    assert_eq!(run("format").0, Some(0));
+    assert_eq!(run("k8s:nope").0, Some(2));
+}
+
+#[test]
+fn fix_inserts_the_missing_list_type_twins() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    std::fs::write(root.join("go.mod"), "module example.com/shop\n\ngo 1.23\n").expect("go.mod");
+    std::fs::create_dir_all(root.join("v1")).expect("mkdir");
+    std::fs::write(
+        root.join("v1/doc.go"),
+        "// +k8s:validation-gen=*\npackage v1\n",
+    )
+    .expect("doc.go");
+    let types = root.join("v1/types.go");
+    std::fs::write(
+        &types,
+        "package v1\n\ntype Item struct {\n\tName string `json:\"name\"`\n}\n\ntype Order struct {\n\t// +k8s:optional\n\t// +listType=map\n\t// +listMapKey=name\n\tItems []Item `json:\"items,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:listType=set\n\tTags []string `json:\"tags,omitempty\"`\n}\n",
+    )
+    .expect("types.go");
+    let before = lint(root, &["--short"], &[]);
+    assert_eq!(text(&before.stdout).matches("warning[VGC0311]").count(), 2);
+    let after = lint(root, &["--short", "--fix"], &[]);
+    assert_eq!(after.status.code(), Some(0), "{}", text(&after.stderr));
+    assert_eq!(text(&after.stdout), "", "nothing left to report");
+    assert_eq!(
+        std::fs::read_to_string(&types).expect("read"),
+        "package v1\n\ntype Item struct {\n\tName string `json:\"name\"`\n}\n\ntype Order struct {\n\t// +k8s:optional\n\t// +listType=map\n\t// +k8s:listType=map\n\t// +k8s:listMapKey=name\n\t// +listMapKey=name\n\tItems []Item `json:\"items,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:listType=set\n\t// +listType=set\n\tTags []string `json:\"tags,omitempty\"`\n}\n"
+    );
+}
