@@ -192,6 +192,7 @@ pub(crate) fn run_cases(cmd: &mut Command, cases: &[Value]) -> Vec<Value> {
 /// The randfill phase of a suite whose Go driver and Rust runner are built: hints from `sources` (Go package
 /// directories), `n` cases with `seed`, both sides, the comparison (deviations D2, D3, D9, D11 recognised as in the
 /// plan-driven runs). Prints `<label>: seed …: …` and returns the summary (the caller asserts).
+#[allow(clippy::too_many_arguments)] // one per input of the phase; a struct would only rename them
 pub(crate) fn phase(
     label: &str,
     oracle: &Path,
