@@ -3025,10 +3025,29 @@ fn elem_of(db: &dyn Db, prog: &Program, t: &Ty, key: bool) -> Option<Ty> {
 /// `None`: nothing reads it.
 fn consumer(t: &Tag) -> Option<&'static str> {
     let mut cur = t;
+    // Struct-level tags and `item` are read only on a declaration or through `subfield`, not inside `eachVal`.
+    let mut in_each = false;
     loop {
         match cur.name.as_str() {
-            "k8s:alpha" | "k8s:beta" | "k8s:ifEnabled" | "k8s:ifDisabled" | "k8s:subfield"
-            | "k8s:eachVal" | "k8s:eachKey" => cur = cur.inner()?,
+            "k8s:alpha" | "k8s:beta" | "k8s:ifEnabled" | "k8s:ifDisabled" | "k8s:subfield" => {
+                cur = cur.inner()?;
+            }
+            "k8s:eachVal" | "k8s:eachKey" => {
+                in_each = true;
+                cur = cur.inner()?;
+            }
+            "k8s:item"
+            | "k8s:unionMember"
+            | "k8s:unionDiscriminator"
+            | "k8s:zeroOrOneOfMember"
+            | "k8s:modeDiscriminator"
+            | "k8s:ifMode"
+            | "k8s:dependentRequired"
+            | "k8s:dependentForbidden"
+                if in_each =>
+            {
+                return None;
+            }
             "k8s:item" => return Some("item_checks"),
             "k8s:listType" | "k8s:listMapKey" | "k8s:unique" | "k8s:customUnique" => {
                 return Some("list metadata");
@@ -3332,6 +3351,7 @@ mod tests {
                 Some("minLength <= 0 (no function upstream)"),
             ),
             ("k8s:minLength=1", None),
+            ("k8s:eachVal=+k8s:unionMember", None),
             ("k8s:ifEnabled(X)=+k8s:required", None),
         ] {
             assert_eq!(consumer(&tag(src)), want, "{src}");
