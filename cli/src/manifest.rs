@@ -250,17 +250,21 @@ impl Manifest {
         for ((kind, path), o) in &self.observations {
             match o {
                 Observation::File(Some((len, mtime, h))) => {
-                    t.push_str(&format!("{kind}\t{path}\t{len}\t{mtime}\t{h}\n"));
+                    t.push_str(&format!("{kind}\t{}\t{len}\t{mtime}\t{h}\n", escape(path)));
                 }
                 Observation::File(None) | Observation::Dir(None) => {
-                    t.push_str(&format!("{kind}\t{path}\t-\n"));
+                    t.push_str(&format!("{kind}\t{}\t-\n", escape(path)));
                 }
-                Observation::Dir(Some(h)) => t.push_str(&format!("{kind}\t{path}\t{h}\n")),
-                Observation::IsDir(b) => t.push_str(&format!("{kind}\t{path}\t{}\n", u8::from(*b))),
+                Observation::Dir(Some(h)) => {
+                    t.push_str(&format!("{kind}\t{}\t{h}\n", escape(path)))
+                }
+                Observation::IsDir(b) => {
+                    t.push_str(&format!("{kind}\t{}\t{}\n", escape(path), u8::from(*b)))
+                }
             }
         }
         for (path, (len, h)) in &self.outputs {
-            t.push_str(&format!("O\t{path}\t{len}\t{h}\n"));
+            t.push_str(&format!("O\t{}\t{len}\t{h}\n", escape(path)));
         }
         let _ = crate::sys::write_atomic(&dir.join(FILE), &t);
     }
@@ -307,6 +311,38 @@ impl Manifest {
     }
 }
 
+/// Escapes `\\`, tab, newline and carriage return in a path, so any file name fits a tab-separated line (R22).
+fn escape(p: &str) -> std::borrow::Cow<'_, str> {
+    if !p.contains(['\\', '\t', '\n', '\r']) {
+        return p.into();
+    }
+    p.replace('\\', "\\\\")
+        .replace('\t', "\\t")
+        .replace('\n', "\\n")
+        .replace('\r', "\\r")
+        .into()
+}
+
+/// The inverse of [`escape`].
+fn unescape(p: &str) -> String {
+    let mut out = String::with_capacity(p.len());
+    let mut chars = p.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('t') => out.push('\t'),
+            Some('n') => out.push('\n'),
+            Some('r') => out.push('\r'),
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
 fn parse(text: &str) -> Result<Manifest, &'static str> {
     let mut lines = text.lines();
     if lines.next() != Some(VERSION) {
@@ -339,26 +375,26 @@ fn parse(text: &str) -> Result<Manifest, &'static str> {
                 });
             }
             ('F', [_, p, "-"]) => {
-                observations.insert(('F', (*p).to_string()), Observation::File(None));
+                observations.insert(('F', unescape(p)), Observation::File(None));
             }
             ('F', [_, p, len, mtime, h]) => {
                 let len = len.parse().map_err(|_| bad)?;
                 let mtime = mtime.parse().map_err(|_| bad)?;
                 observations.insert(
-                    ('F', (*p).to_string()),
+                    ('F', unescape(p)),
                     Observation::File(Some((len, mtime, (*h).to_string()))),
                 );
             }
             ('D', [_, p, h]) => {
                 let o = Observation::Dir((*h != "-").then(|| (*h).to_string()));
-                observations.insert(('D', (*p).to_string()), o);
+                observations.insert(('D', unescape(p)), o);
             }
             ('I', [_, p, b @ ("0" | "1")]) => {
-                observations.insert(('I', (*p).to_string()), Observation::IsDir(*b == "1"));
+                observations.insert(('I', unescape(p)), Observation::IsDir(*b == "1"));
             }
             ('O', [_, p, len, h]) => {
                 outputs.insert(
-                    (*p).to_string(),
+                    unescape(p),
                     (len.parse().map_err(|_| bad)?, (*h).to_string()),
                 );
             }
@@ -385,9 +421,13 @@ mod tests {
         let mut sys = MemorySystem::default();
         sys.files.insert("/m/go.mod".into(), "module m\n".into());
         sys.files.insert("/m/a/t.go".into(), "package a\n".into());
+        // R22: a name with a tab, a newline and a backslash survives the tab-separated text.
+        sys.files
+            .insert("/m/a/o\td\nd\\.go".into(), "package a\n".into());
         let rec = Recorder::new(&sys);
         let _ = rec.read_file("/m/go.mod");
         let _ = rec.read_file("/m/a/t.go");
+        let _ = rec.read_file("/m/a/o\td\nd\\.go");
         let _ = rec.read_file("/m/missing.go");
         let _ = rec.read_dir("/m/a");
         let _ = rec.is_dir("/m/vendor");

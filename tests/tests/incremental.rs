@@ -88,7 +88,7 @@ fn no_op_rebuild_rewrites_nothing_and_skips_rustfmt() {
     assert!(
         std::fs::read_to_string(&manifest)
             .expect("manifest")
-            .starts_with("vgc-build-cache 1 ")
+            .starts_with("vgc-build-cache 2 ")
     );
     assert!(build(tmp.path()).up_to_date);
 
