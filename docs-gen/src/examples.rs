@@ -313,6 +313,10 @@ pub const DIAGNOSTIC_EXAMPLES: &[(&str, &str)] = &[
         "VGC0402",
         "an exceptions-file line whose path no longer drifts",
     ),
+    (
+        "VGC0403",
+        "// +k8s:listType=atomic   on DeviceAttribute.ints in v1 and v1beta2, absent in v1beta1",
+    ),
 ];
 
 /// The example of diagnostic `code` (`VGC0102`), if any.
