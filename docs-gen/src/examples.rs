@@ -183,23 +183,23 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     ),
     (
         "k8s:validateError",
-        "type ExValidateError struct {\n\t// +k8s:validateError=\"always fails generation\"\n\tA string `json:\"a,omitempty\"`\n}",
+        "type ExValidateError struct {\n\t// +k8s:optional\n\t// +k8s:validateError=\"always fails generation\"\n\tA string `json:\"a,omitempty\"`\n}",
     ),
     (
         "k8s:validateFalse",
-        "type ExValidateFalse struct {\n\t// +k8s:validateFalse=\"always invalid\"\n\tA string `json:\"a,omitempty\"`\n}",
+        "type ExValidateFalse struct {\n\t// +k8s:optional\n\t// +k8s:validateFalse=\"always invalid\"\n\tA string `json:\"a,omitempty\"`\n}",
     ),
     (
         "k8s:validateTrue",
-        "type ExValidateTrue struct {\n\t// +k8s:validateTrue=\"always valid\"\n\tA string `json:\"a,omitempty\"`\n}",
+        "type ExValidateTrue struct {\n\t// +k8s:optional\n\t// +k8s:validateTrue=\"always valid\"\n\tA string `json:\"a,omitempty\"`\n}",
     ),
     (
         "k8s:validateTrueAlpha",
-        "type ExValidateTrueAlpha struct {\n\t// +k8s:validateTrueAlpha=\"valid, alpha\"\n\tA string `json:\"a,omitempty\"`\n}",
+        "type ExValidateTrueAlpha struct {\n\t// +k8s:optional\n\t// +k8s:validateTrueAlpha=\"valid, alpha\"\n\tA string `json:\"a,omitempty\"`\n}",
     ),
     (
         "k8s:validateTrueBeta",
-        "type ExValidateTrueBeta struct {\n\t// +k8s:validateTrueBeta=\"valid, beta\"\n\tA string `json:\"a,omitempty\"`\n}",
+        "type ExValidateTrueBeta struct {\n\t// +k8s:optional\n\t// +k8s:validateTrueBeta=\"valid, beta\"\n\tA string `json:\"a,omitempty\"`\n}",
     ),
     (
         "k8s:zeroOrOneOfMember",
