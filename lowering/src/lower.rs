@@ -260,6 +260,10 @@ struct Lowerer<'a> {
     stats: Stats,
     /// Off while re-lowering a member's tags for `subfield` inheritance (they are counted on the member).
     counting: bool,
+    /// Set by [`Self::lower_tag`] when the use it lowered is documentation only (1.38's `+k8s:required` /
+    /// `+k8s:optional` on a non-pointer struct field: no check, read by the `nonPointerStructRequiredness` lint
+    /// rule and the docs); [`Self::account`] counts such a use as consumed and clears the flag.
+    documented: bool,
     /// While lowering struct-level tags that `subfield(x)=` tags declare on a member struct (whose types resolve
     /// in the member struct's file), the file the tags and spans belong to: diagnostics are placed there.
     tag_file: Option<SourceFile>,
@@ -375,6 +379,7 @@ pub fn lower_type<'db>(db: &'db dyn Db, key: LowerKey<'db>) -> TypeLowering {
         diags: Vec::new(),
         stats: Stats::default(),
         counting: true,
+        documented: false,
         tag_file: None,
     };
     let plan = l.type_plan(key.ty(db), *key.root(db));
@@ -1375,10 +1380,11 @@ impl Lowerer<'_> {
                 .iter()
                 .all(|sc| !vgc_ir::check::check_tag_use(u, *sc).is_empty())
         };
+        let documented = std::mem::take(&mut self.documented);
         match res {
             _ if errored => self.stats.reported += 1,
             Ok(cs) if !cs.is_empty() => self.stats.lowered += 1,
-            _ if consumer(tag).is_some() => self.stats.consumed += 1,
+            _ if documented || consumer(tag).is_some() => self.stats.consumed += 1,
             Err(()) if malformed() => self.stats.reported += 1,
             _ => {
                 self.stats.reported += 1;
@@ -1461,6 +1467,7 @@ impl Lowerer<'_> {
                     && tag.name != "k8s:forbidden"
                     && vgc_ir::profile::upstream(self.db).requiredness_on_value_structs()
                 {
+                    self.documented = true;
                     return Ok(Vec::new());
                 }
                 if matches!(shape, Shape::Struct(false)) {

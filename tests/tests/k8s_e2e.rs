@@ -328,7 +328,9 @@ fn download_any_toolchain(module: &str, tmp: &Path) -> (String, String) {
             String::from_utf8_lossy(&out.stdout),
             String::from_utf8_lossy(&out.stderr)
         );
-        // "... requires go >= 1.27.0 (running go 1.25.1; GOTOOLCHAIN=local)"
+        // "... requires go >= 1.27.0 (running go 1.25.1; GOTOOLCHAIN=local)"; `-json` output escapes `>` as
+        // `\u003e`.
+        let text = text.replace("\\u003e", ">");
         let wanted = text
             .split("requires go >= ")
             .nth(1)
