@@ -39,7 +39,7 @@ pub fn upstream(db: &dyn Db, prog: &Program, extra_roots: &[String]) -> Vec<Diag
     let mut l = Linter::new(db, prog);
     let roots = types::all_roots(db, prog, extra_roots, &mut Vec::new());
     for r in &roots {
-        if !l.package_nolint(&r.pkg) {
+        if !l.activation_nolint(&r.pkg) {
             l.lint_type(r);
         }
     }
@@ -168,6 +168,45 @@ impl<'a> Linter<'a> {
     fn report(&mut self, d: Diagnostic, file: SourceFile, span: std::ops::Range<usize>) {
         let path = file.path(self.db).clone();
         self.diags.push(d.at(path, span));
+    }
+
+    /// Whether the roots of `pkg` skip upstream's lint: upstream reads `+k8s:validation-gen-nolint` on the
+    /// *activating* package (targets.go: `codetags.Extract("+", pkg.Comments)` of the input that carries
+    /// `+k8s:validation-gen`), not on the package the types live in. A types package with no
+    /// `+k8s:validation-gen` of its own that other target packages activate with `+k8s:validation-gen-input=`
+    /// (upstream's `output_tests/multiple_packages`, kubernetes/kubernetes' `pkg/apis/…` over k8s.io/api) is linted
+    /// only when one of those activators lacks the tag; otherwise the package's own tags decide.
+    fn activation_nolint(&self, pkg: &str) -> bool {
+        let has_tag = |p: &str, name: &str, value: Option<&str>| {
+            self.prog.packages.get(p).is_some_and(|p| {
+                p.files.iter().any(|f| {
+                    f.path(self.db).ends_with("/doc.go")
+                        && vgc_ir::db::file_ir(self.db, *f)
+                            .package_tags
+                            .iter()
+                            .any(|u| {
+                                u.name == name
+                                    && value.is_none_or(|v| {
+                                        u.raw_value.as_deref().map(str::trim) == Some(v)
+                                    })
+                            })
+                })
+            })
+        };
+        if has_tag(pkg, "k8s:validation-gen", None) {
+            return self.package_nolint(pkg);
+        }
+        let activators: Vec<&String> = self
+            .prog
+            .packages
+            .iter()
+            .filter(|(p, pk)| pk.target && has_tag(p, "k8s:validation-gen-input", Some(pkg)))
+            .map(|(p, _)| p)
+            .collect();
+        if activators.is_empty() {
+            return self.package_nolint(pkg);
+        }
+        activators.iter().all(|p| self.package_nolint(p))
     }
 
     fn package_nolint(&self, pkg: &str) -> bool {

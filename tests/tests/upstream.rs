@@ -39,6 +39,10 @@ fn diags(out: &vgc::BuildOutcome) -> Vec<String> {
 
 const DOC: &str = "// +k8s:validation-gen=TypesWithField=TypeMeta\npackage v1\n";
 
+/// [`DOC`] opted out of upstream's lint (which every command runs): for fixtures about lowering, not lint rules.
+const DOC_NOLINT: &str =
+    "// +k8s:validation-gen=TypesWithField=TypeMeta\n// +k8s:validation-gen-nolint\npackage v1\n";
+
 #[test]
 fn the_profile_is_detected_from_go_mod_else_the_newest() {
     let types = "package v1\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n}\n";
@@ -86,7 +90,10 @@ type Spec struct {
 /// (no check, the struct's own rules still run) from 1.38.
 #[test]
 fn requiredness_on_non_pointer_structs_is_documentation_from_1_38() {
-    let dir = module("", &[("v1/doc.go", DOC), ("v1/types.go", VALUE_STRUCT)]);
+    let dir = module(
+        "",
+        &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", VALUE_STRUCT)],
+    );
     let old = vgc::build(&request(dir.path(), Some(Upstream::V1_37)));
     assert_eq!(
         diags(&old),
@@ -101,13 +108,16 @@ fn requiredness_on_non_pointer_structs_is_documentation_from_1_38() {
     let plain = VALUE_STRUCT
         .replace("\t// +k8s:alpha(since: \"1.38\")=+k8s:required\n", "")
         .replace("\t// +k8s:optional\n\tOther", "\tOther");
-    let dir2 = module("", &[("v1/doc.go", DOC), ("v1/types.go", &plain)]);
+    let dir2 = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", &plain)]);
     let without = vgc::build(&request(dir2.path(), Some(Upstream::V1_38)));
     assert_eq!(new.stats.checks, without.stats.checks);
     assert_eq!(new.stats.checks, 2, "Spec.name's optional and maxLength");
     // `forbidden` is still an error on a non-pointer struct.
     let forbidden = VALUE_STRUCT.replace("+k8s:required", "+k8s:forbidden");
-    let dir3 = module("", &[("v1/doc.go", DOC), ("v1/types.go", &forbidden)]);
+    let dir3 = module(
+        "",
+        &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", &forbidden)],
+    );
     let out = vgc::build(&request(dir3.path(), Some(Upstream::V1_38)));
     assert_eq!(
         diags(&out),
@@ -257,7 +267,7 @@ type T struct {
 /// unknown tags under 1.37.
 #[test]
 fn release_1_36_spells_modes_discriminator_and_member() {
-    let doc136 = "// +k8s:validation-gen=TypeMeta\npackage v1\n";
+    let doc136 = "// +k8s:validation-gen=TypeMeta\n// +k8s:validation-gen-nolint\npackage v1\n";
     let dir = module("", &[("v1/doc.go", doc136), ("v1/types.go", MODES_136)]);
     let v136 = vgc::build(&request(dir.path(), Some(Upstream::V1_36)));
     assert_eq!(diags(&v136), Vec::<String>::new());
@@ -269,7 +279,10 @@ fn release_1_36_spells_modes_discriminator_and_member() {
             "k8s:ifMode(modality: \"other\", mode:",
         )
         .replace("k8s:member", "k8s:ifMode");
-    let dir2 = module("", &[("v1/doc.go", DOC), ("v1/types.go", &spelled_137)]);
+    let dir2 = module(
+        "",
+        &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", &spelled_137)],
+    );
     let v137 = vgc::build(&request(dir2.path(), Some(Upstream::V1_37)));
     assert_eq!(diags(&v137), Vec::<String>::new());
     assert_eq!(v136.stats.checks, 4);
