@@ -50,6 +50,9 @@ const OUTPUT_TESTS: &str = "k8s.io/code-generator/cmd/validation-gen/output_test
 const SUITE_DIR: &str = "cmd/validation-gen/output_tests";
 const TESTSCHEME_DIR: &str = "cmd/validation-gen/testscheme";
 
+/// The suite's `vgc.toml`: `+k8s:validation:Required` (deviation D1) is a warning, not an error.
+const D1_AS_WARNING: &str = "[build.severity]\nVGC0102 = \"warning\"\n";
+
 /// One entry of `tests/output_tests_gaps.toml`.
 #[derive(Debug, serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -348,6 +351,9 @@ fn upstream_output_tests_replay_and_randfill() {
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).expect("mkdir");
     let gaps = load_gaps(&root);
+    // `VGC_BLESS=1`: rewrite tests/output_tests_gaps.toml from what this run observes (notes kept where the package
+    // and class still apply) instead of asserting against it; review the diff like a snapshot.
+    let bless = std::env::var("VGC_BLESS").is_ok_and(|v| v == "1");
     let (cg, version) = download_module(&code_generator_module(), &work);
     let cg = PathBuf::from(cg);
     assert_eq!(version, harness::upstream_version());
@@ -355,6 +361,9 @@ fn upstream_output_tests_replay_and_randfill() {
     // 1. Capture upstream's calls.
     let go_dir = work.join("go");
     go_tree(&cg, &go_dir);
+    // Deviation D1 (`+k8s:validation:Required`, an unknown tag that upstream ignores) lowered to a warning, as the
+    // issue allows for this suite: the two packages that carry it build.
+    std::fs::write(go_dir.join("vgc.toml"), D1_AS_WARNING).expect("vgc.toml");
     let suite = go_dir.join(SUITE_DIR);
     let capture = work.join("capture");
     std::fs::create_dir_all(&capture).expect("mkdir capture");
@@ -405,10 +414,10 @@ fn upstream_output_tests_replay_and_randfill() {
         .filter(|d| d.severity == vgc_ir::Severity::Error)
         .filter_map(|d| d.file.as_deref().and_then(|f| package_of_file(f, &suite)))
         .collect();
-    assert_eq!(
-        rejected,
+    assert!(
+        bless || rejected == listed("rejected"),
+        "{rejected:?} vs {:?}: packages vgc rejects (left) vs the `rejected` gaps (right); vgc says:\n{}",
         listed("rejected"),
-        "packages vgc rejects (left) vs the `rejected` gaps (right); vgc says:\n{}",
         check
             .diagnostics
             .iter()
@@ -418,7 +427,7 @@ fn upstream_output_tests_replay_and_randfill() {
     );
     let tree_without = |excluded: &BTreeSet<String>| {
         let _ = std::fs::remove_dir_all(&vgc_in);
-        for f in ["go.mod", "go.sum"] {
+        for f in ["go.mod", "go.sum", "vgc.toml"] {
             std::fs::create_dir_all(&vgc_in).expect("mkdir");
             std::fs::copy(go_dir.join(f), vgc_in.join(f)).expect("copy");
         }
@@ -465,10 +474,11 @@ fn upstream_output_tests_replay_and_randfill() {
     let mut out = build(&rejected);
     let vgc_time = start.elapsed().as_secs_f64();
     let not_compiling = packages_failing_to_compile(&generated, &out.plan, &target);
-    assert_eq!(
-        not_compiling,
-        listed("build"),
-        "packages whose generated Rust does not compile warning-free (left) vs the `build` gaps (right)"
+    assert!(
+        bless || not_compiling == listed("build"),
+        "{not_compiling:?} vs {:?}: packages whose generated Rust does not compile warning-free (left) vs the `build` \
+         gaps (right)",
+        listed("build")
     );
     let excluded: BTreeSet<String> = rejected.union(&not_compiling).cloned().collect();
     if !not_compiling.is_empty() {
@@ -551,6 +561,8 @@ fn upstream_output_tests_replay_and_randfill() {
     let mut by_class: BTreeMap<String, usize> = BTreeMap::new();
     let mut failures = Vec::new();
     let mut now_passing = Vec::new();
+    // (package, class) -> calls, for `VGC_BLESS=1`.
+    let mut observed: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
     for (c, o) in replayed.iter().zip(&ours) {
         let up = json!({"got": c.raw["got"]});
         // A kind vgc has no root for gets no validation from vgc: no errors.
@@ -586,6 +598,15 @@ fn upstream_output_tests_replay_and_randfill() {
                     None => false,
                     Some(l) => (l == "detail-text") == (class == "detail-text"),
                 };
+                let blessed_class = match listed {
+                    Some(l) if consistent => l.clone(),
+                    _ if class == "detail-text" => class.to_string(),
+                    _ => "wrong-result".to_string(),
+                };
+                observed
+                    .entry((c.package.clone(), blessed_class))
+                    .or_default()
+                    .push(c.call.clone());
                 if !consistent {
                     failures.push(format!(
                         "{} ({}; {class}{}):\n  object   {}\n  old      {}\n  upstream {}\n  vgc      {}",
@@ -630,8 +651,11 @@ fn upstream_output_tests_replay_and_randfill() {
         eprintln!("  skipped {s}");
     }
     std::fs::write(work.join("mismatches.txt"), failures.join("\n")).expect("report");
+    if bless {
+        bless_gaps(&root, &gaps, &rejected, &not_compiling, &observed);
+    }
     assert!(
-        failures.is_empty() && stale.is_empty(),
+        bless || (failures.is_empty() && stale.is_empty()),
         "{} unlisted or misclassified mismatches (all in {}), {} listed gaps that no longer apply:\n{}\n{}",
         failures.len(),
         work.join("mismatches.txt").display(),
@@ -751,4 +775,54 @@ fn upstream_output_tests_replay_and_randfill() {
             .collect::<Vec<_>>()
             .join("\n")
     );
+}
+
+/// `VGC_BLESS=1`: rewrites `tests/output_tests_gaps.toml` from what the run observed — the rejected and
+/// non-compiling packages and the mismatching calls per (package, class) — keeping the header and the notes of
+/// entries whose package and class still apply.
+fn bless_gaps(
+    root: &Path,
+    old: &GapsFile,
+    rejected: &BTreeSet<String>,
+    not_compiling: &BTreeSet<String>,
+    observed: &BTreeMap<(String, String), Vec<String>>,
+) {
+    let file = root.join("tests/output_tests_gaps.toml");
+    let text = std::fs::read_to_string(&file).expect("tests/output_tests_gaps.toml");
+    let header: String = text
+        .lines()
+        .take_while(|l| l.starts_with('#') || l.trim().is_empty())
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let note = |package: &str, class: &str, default: &str| -> String {
+        old.gap
+            .iter()
+            .find(|g| g.package == package && g.class == class)
+            .map_or(default.to_string(), |g| g.note.clone())
+    };
+    let mut out = format!("{header}upstream = {:?}\n", old.upstream);
+    for (class, packages, default) in [
+        ("rejected", rejected, "vgc refuses the package"),
+        ("build", not_compiling, "the generated Rust does not compile warning-free"),
+    ] {
+        for p in packages {
+            let _ = write!(
+                out,
+                "\n[[gap]]\npackage = {p:?}\nclass = {class:?}\nnote = {:?}\n",
+                note(p, class, default)
+            );
+        }
+    }
+    for ((p, class), calls) in observed {
+        let mut calls = calls.clone();
+        calls.sort();
+        calls.dedup();
+        let list: String = calls.iter().map(|c| format!("    {c:?},\n")).collect();
+        let _ = write!(
+            out,
+            "\n[[gap]]\npackage = {p:?}\nclass = {class:?}\ncalls = [\n{list}]\nnote = {:?}\n",
+            note(p, class, "found by VGC_BLESS=1; describe the cause")
+        );
+    }
+    std::fs::write(&file, out).expect("write tests/output_tests_gaps.toml");
 }
