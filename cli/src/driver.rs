@@ -641,8 +641,15 @@ impl Session {
         out
     }
 
-    /// [`Session::build`] reading the file system through `sys`.
-    fn build_with(&mut self, req: &BuildRequest, sys: &dyn vgc_analysis::System) -> BuildOutcome {
+    /// [`Session::build`] reading the file system through `sys` instead of the real one (the fuzz targets and
+    /// tests run the pipeline on a [`vgc_analysis::MemorySystem`] this way). No output lock is taken: give it a
+    /// check-only request, or one whose output directory nothing else writes.
+    #[must_use]
+    pub fn build_with(
+        &mut self,
+        req: &BuildRequest,
+        sys: &dyn vgc_analysis::System,
+    ) -> BuildOutcome {
         let mut out = BuildOutcome::default();
         let Some(plan) =
             analyze(&mut self.db, sys, &mut self.loader, req, &mut out).map(|(_, plan)| plan)
