@@ -781,14 +781,20 @@ fn check_call(
         CheckKind::MinProperties(n) => quote!(#v::min_properties(#path, #len, #n)),
         CheckKind::MaxProperties(n) => quote!(#v::max_properties(#path, #len, #n)),
         CheckKind::Format(f) => quote!(#v::format(#path, #s, #f)),
-        CheckKind::Enum(vals, excl) if excl.is_empty() => {
+        CheckKind::Enum(vals, excl, _) if excl.is_empty() => {
             quote!(#v::enum_value(#path, #s, &[#(#vals),*]))
         }
-        CheckKind::Enum(vals, excl) => {
+        CheckKind::Enum(vals, excl, undefined_is_error) => {
             let rules = excl
                 .iter()
                 .map(|(val, when, opt)| quote!((#val, #when, #opt)));
-            quote!(#v::enum_value_with_exclusions(#path, op, #s, &[#(#vals),*], &[#(#rules),*]))
+            // Before 1.37 an option the request does not name is disabled (apimachinery v0.36 `Enum`).
+            let f = if *undefined_is_error {
+                quote!(enum_value_with_exclusions)
+            } else {
+                quote!(enum_value_with_listed_options)
+            };
+            quote!(#v::#f(#path, op, #s, &[#(#vals),*], &[#(#rules),*]))
         }
         CheckKind::Immutable => quote!(#v::immutable(#path, op)),
         CheckKind::Update(cs, matcher) => {
@@ -1070,6 +1076,16 @@ fn eval_pair(
             let option = &io.option;
             let enabled = io.enabled;
             let inner = eval_pair(ctx, &io.inner, shape, new, old, path, elem);
+            if !io.undefined_is_error {
+                // upstream ≤ 1.36 `IfOption`: `op.HasOption(name) == enabled`, an unnamed option disabled.
+                return quote!({
+                    if op.option_enabled(#option) == #enabled {
+                        #inner
+                    } else {
+                        (::vgc_runtime::ErrorList::new(), false)
+                    }
+                });
+            }
             quote!({
                 let (on, defined) = op.has_option(#option);
                 if !defined {

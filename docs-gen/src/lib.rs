@@ -230,7 +230,7 @@ pub fn rule_words(c: &vgc_lowering::plan::Check) -> String {
         CheckKind::MinProperties(n) => format!("at least {}", plural(*n, "entry", "entries")),
         CheckKind::MaxProperties(n) => format!("at most {}", plural(*n, "entry", "entries")),
         CheckKind::Format(f) => format!("must be a {}", vgc_ir::catalog::format_name(f)),
-        CheckKind::Enum(values, excl) => {
+        CheckKind::Enum(values, excl, _) => {
             let mut s = format!("one of {}", values.join(", "));
             for (v, on, opt) in excl {
                 let state = if *on { "enabled" } else { "disabled" };

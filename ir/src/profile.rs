@@ -194,6 +194,17 @@ impl Upstream {
         (name == "k8s-resource-fully-qualified-name" && self >= Upstream::V1_38).then_some("1.38")
     }
 
+    /// Whether an option the request does not define is an error: from 1.37 apimachinery's `operation.Options` is
+    /// a `map[string]bool` and `HasOption` returns `(enabled, defined)`, so `IfOption` and `Enum`'s exclusion
+    /// rules report `InternalError(path, "undefined validation option \"X\"")` for an option missing from the
+    /// map. Before (apimachinery v0.35, v0.36) `Options` is the list of enabled names and `HasOption` a
+    /// `slices.Contains`: an option the request does not name is simply disabled. upstream:
+    /// `pkg/api/operation/operation.go`, `pkg/api/validate/options.go`, `enum.go` (v0.36.6 vs v0.37.2).
+    #[must_use]
+    pub fn undefined_option_is_error(self) -> bool {
+        self >= Upstream::V1_37
+    }
+
     /// The lint rule `validationStability` (`tag %q with stability level %q cannot be used in %s validation`).
     /// upstream: removed by kubernetes#142017 (1.38).
     #[must_use]

@@ -154,7 +154,7 @@ pub fn describe(c: &Check) -> String {
         CheckKind::MinProperties(n) => format!("minProperties={n}"),
         CheckKind::MaxProperties(n) => format!("maxProperties={n}"),
         CheckKind::Format(f) => format!("format={}", vgc_ir::catalog::format_name(f)),
-        CheckKind::Enum(values, excl) => {
+        CheckKind::Enum(values, excl, _) => {
             let mut s = format!("enum{{{}}}", values.join(","));
             for (v, on, opt) in excl {
                 s.push_str(&format!(

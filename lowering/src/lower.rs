@@ -1173,6 +1173,7 @@ impl Lowerer<'_> {
         });
         match (m, first) {
             (Matcher::Set | Matcher::Keys(_), Some((stability, gates))) => Some(gate(
+                self.undefined_option_is_error(),
                 Check {
                     kind: CheckKind::Unique(m.clone()),
                     short_circuit: false,
@@ -1608,7 +1609,11 @@ impl Lowerer<'_> {
                 }
                 {
                     let (values, exclusions) = self.enum_values(owner);
-                    vec![mk(CheckKind::Enum(values, exclusions))]
+                    vec![mk(CheckKind::Enum(
+                        values,
+                        exclusions,
+                        self.undefined_option_is_error(),
+                    ))]
                 }
             }
             "k8s:immutable" => vec![mk(CheckKind::Immutable)],
@@ -1820,7 +1825,7 @@ impl Lowerer<'_> {
             }
             "k8s:ifEnabled" | "k8s:ifDisabled" => {
                 // upstream `options.go`: every function the payload produces is wrapped in `IfOption`, keeping
-                // its flags; an undefined option is an internal error at run time.
+                // its flags; an undefined option is an internal error at run time (1.37 on; before, disabled).
                 let Some(inner) = tag.inner() else {
                     return Err(());
                 };
@@ -1843,6 +1848,7 @@ impl Lowerer<'_> {
                         kind: CheckKind::IfOption(Box::new(IfOptionPlan {
                             option: option.clone(),
                             enabled,
+                            undefined_is_error: self.undefined_option_is_error(),
                             inner: c,
                         })),
                     })
@@ -2105,7 +2111,11 @@ impl Lowerer<'_> {
         for (i, event) in events.into_iter().enumerate() {
             if modes_at == Some(i) {
                 let checks = self.mode_checks(owner, file, &modes);
-                out.extend(checks.into_iter().map(|c| gate(c, &modes_gates)));
+                out.extend(
+                    checks
+                        .into_iter()
+                        .map(|c| gate(self.undefined_option_is_error(), c, &modes_gates)),
+                );
                 continue;
             }
             let (kind, stability, gates) = match event {
@@ -2129,6 +2139,7 @@ impl Lowerer<'_> {
                     "k8s:zeroOrOneOfMember"
                 };
                 out.push(gate(
+                    self.undefined_option_is_error(),
                     Check {
                         kind: CheckKind::Union(Box::new(g)),
                         short_circuit: false,
@@ -2335,6 +2346,7 @@ impl Lowerer<'_> {
             ),
         };
         Some(gate(
+            self.undefined_option_is_error(),
             Check {
                 kind: CheckKind::Dependent(Box::new(plan)),
                 short_circuit: false,
@@ -2523,6 +2535,7 @@ impl Lowerer<'_> {
             let elem_rust = self.rust_ty(&ek, &elem_ty);
             for c in inner_checks {
                 out.push(gate(
+                    self.undefined_option_is_error(),
                     Check {
                         short_circuit: c.short_circuit,
                         non_error: c.non_error,
@@ -2550,6 +2563,7 @@ impl Lowerer<'_> {
                 .map(|k| {
                     let (kind, members, stability, gates) = groups[k].clone();
                     gate(
+                        self.undefined_option_is_error(),
                         Check {
                             kind: CheckKind::ListUnion(Box::new(ListUnionPlan {
                                 kind,
@@ -2916,6 +2930,12 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Whether the profile in force reports an option the request does not define as an internal error
+    /// ([`vgc_ir::Upstream::undefined_option_is_error`]).
+    fn undefined_option_is_error(&self) -> bool {
+        vgc_ir::profile::upstream(self.db).undefined_option_is_error()
+    }
+
     fn enum_values(&mut self, k: &TypeKey) -> (Vec<String>, Vec<(String, bool, String)>) {
         let mut by_value: IndexMap<String, String> = IndexMap::new();
         // (Go constant name, value, exclude when the option is on?, option)
@@ -3138,7 +3158,7 @@ fn peel(t: &Tag) -> (Vec<OptionGate>, Option<Stability>, &Tag) {
 /// Wraps `c` in upstream `IfOption` for each gate (the outermost gate outermost); each wrapper carries the wrapped
 /// check's flags and stability, as upstream's `Function(itv.TagName(), fn.Flags, …)` — a new function, in the
 /// default cohort whatever the wrapped one's (an `item` function's selector cohort is not kept).
-fn gate(c: Check, gates: &[OptionGate]) -> Check {
+fn gate(undefined_is_error: bool, c: Check, gates: &[OptionGate]) -> Check {
     gates.iter().rev().fold(c, |c, g| Check {
         short_circuit: c.short_circuit,
         non_error: c.non_error,
@@ -3152,6 +3172,7 @@ fn gate(c: Check, gates: &[OptionGate]) -> Check {
         kind: CheckKind::IfOption(Box::new(IfOptionPlan {
             option: g.option.clone(),
             enabled: g.enabled,
+            undefined_is_error,
             inner: c,
         })),
     })
@@ -3311,7 +3332,7 @@ mod tests {
                 enabled: false,
             },
         ];
-        let g = gate(c.clone(), &gates);
+        let g = gate(true, c.clone(), &gates);
         assert_eq!(
             (
                 g.tag.as_str(),
@@ -3330,7 +3351,7 @@ mod tests {
         };
         assert_eq!((inner.option.as_str(), inner.enabled), ("B", false));
         assert_eq!(inner.inner, c);
-        assert_eq!(gate(c.clone(), &[]), c);
+        assert_eq!(gate(true, c.clone(), &[]), c);
     }
 
     #[test]

@@ -64,8 +64,9 @@ pub enum CheckKind {
     /// `k8s:format`
     Format(String),
     /// `k8s:enum`: the sorted valid values and the option-dependent exclusions (value, excluded when the option
-    /// is on?, option), in constant-name order.
-    Enum(Vec<String>, Vec<(String, bool, String)>),
+    /// is on?, option), in constant-name order, and whether an option the request does not define is an error
+    /// (`vgc_ir::Upstream::undefined_option_is_error`; else it is disabled).
+    Enum(Vec<String>, Vec<(String, bool, String)>, bool),
     /// `k8s:immutable`
     Immutable,
     /// `k8s:update`: merged, sorted constraints (names of `vgc_runtime::validate::UpdateConstraint`) and, for
@@ -360,6 +361,9 @@ pub struct IfOptionPlan {
     pub option: String,
     /// `true` for `ifEnabled`, `false` for `ifDisabled`.
     pub enabled: bool,
+    /// An option the request does not define is an internal error (1.37 on); else it is disabled (1.35, 1.36;
+    /// `vgc_ir::Upstream::undefined_option_is_error`).
+    pub undefined_is_error: bool,
     /// The wrapped check (its own stability mark is not applied; the wrapper's is).
     pub inner: Check,
 }

@@ -326,3 +326,101 @@ fn release_1_35_roots_and_tags_by_release() {
         )
     );
 }
+
+const OPTIONS: &str = r#"package v1
+
+type TypeMeta struct{}
+
+type T struct {
+	TypeMeta `json:",inline"`
+	// +k8s:optional
+	// +k8s:ifEnabled("G")=+k8s:maxLength=3
+	Name string `json:"name,omitempty"`
+	// +k8s:optional
+	Mode Mode `json:"mode,omitempty"`
+}
+
+// +k8s:enum
+type Mode string
+
+const (
+	ModeA Mode = "A"
+	// +k8s:ifDisabled("G")=+k8s:enumExclude
+	ModeB Mode = "B"
+)
+"#;
+
+/// Before 1.37 (apimachinery v0.35/v0.36 `operation.Options []string`) an option the request does not name is
+/// disabled; from 1.37 (`map[string]bool`) it is an "undefined validation option" internal error. The profile
+/// selects the generated call: `op.option_enabled` / `enum_value_with_listed_options` for 1.35 and 1.36,
+/// `op.has_option` / `enum_value_with_exclusions` from 1.37 (runtime behaviour: `vgc_runtime`'s
+/// `release_tests::undefined_options_by_release`).
+#[test]
+fn undefined_options_are_disabled_before_1_37() {
+    use vgc_lowering::plan::CheckKind;
+    let old_doc = "// +k8s:validation-gen=TypeMeta\npackage v1\n";
+    for (u, undefined_is_error) in [
+        (Upstream::V1_35, false),
+        (Upstream::V1_36, false),
+        (Upstream::V1_37, true),
+        (Upstream::V1_38, true),
+    ] {
+        let doc = if u.validation_gen_field_names() {
+            old_doc
+        } else {
+            DOC
+        };
+        let dir = module("", &[("v1/doc.go", doc), ("v1/types.go", OPTIONS)]);
+        let mut req = request(dir.path(), Some(u));
+        req.check_only = false;
+        let out = vgc::build(&req);
+        assert_eq!(diags(&out), Vec::<String>::new(), "{u:?}");
+        let mut flags = Vec::new();
+        let checks = out
+            .plan
+            .modules
+            .iter()
+            .flat_map(|m| &m.types)
+            .flat_map(|t| {
+                let fields = t.fields.iter().flatten().flat_map(|f| &f.checks);
+                t.checks.iter().chain(fields)
+            });
+        for c in checks {
+            match &c.kind {
+                CheckKind::IfOption(io) => flags.push(("ifEnabled", io.undefined_is_error)),
+                CheckKind::Enum(_, _, e) => flags.push(("enum", *e)),
+                _ => {}
+            }
+        }
+        flags.sort_unstable();
+        assert_eq!(
+            flags,
+            [
+                ("enum", undefined_is_error),
+                ("ifEnabled", undefined_is_error)
+            ],
+            "{u:?}"
+        );
+        let code: String = out.files.iter().map(|f| f.contents.as_str()).collect();
+        let (yes, no) = if undefined_is_error {
+            (
+                ["op.has_option(\"G\")", "enum_value_with_exclusions("],
+                ["op.option_enabled(", "enum_value_with_listed_options("],
+            )
+        } else {
+            (
+                [
+                    "op.option_enabled(\"G\")",
+                    "enum_value_with_listed_options(",
+                ],
+                ["op.has_option(", "enum_value_with_exclusions("],
+            )
+        };
+        for s in yes {
+            assert!(code.contains(s), "{u:?}: {s} missing");
+        }
+        for s in no {
+            assert!(!code.contains(s), "{u:?}: {s} present");
+        }
+    }
+}

@@ -252,7 +252,7 @@ impl<'a> Generator<'a> {
                 h.formats
                     .insert(vgc_ir::catalog::format_name(f).to_string());
             }
-            CheckKind::Enum(values, excl) => {
+            CheckKind::Enum(values, excl, _) => {
                 h.strings.extend(values.iter().cloned());
                 for (v, _, opt) in excl {
                     h.strings.insert(v.clone());
