@@ -1188,7 +1188,8 @@ impl Lowerer<'_> {
         }
     }
 
-    /// upstream: `+k8s:optional` with a `+default` equal to the zero value of a non-nilable field emits nothing.
+    /// upstream: `+k8s:optional` (also as an `ifEnabled`/`ifDisabled` payload) with a `+default` equal to the zero
+    /// value of a non-nilable field emits nothing.
     /// upstream `required.go` (`optional` with `+default`): a non-nilable field whose default equals its type's zero
     /// value gets no check (documentation only); any other field with a default is effectively required.
     /// `+default` is read with the legacy extractor and JSON-decoded; bad defaults are generation errors.
@@ -1200,11 +1201,7 @@ impl Lowerer<'_> {
         shape: &Shape,
         checks: &mut Vec<Check>,
     ) {
-        if f.defaults.is_empty()
-            || !checks
-                .iter()
-                .any(|c| c.kind == CheckKind::Optional && c.tag == "k8s:optional")
-        {
+        if f.defaults.is_empty() || !checks.iter().any(is_optional_tag) {
             return;
         }
         let name = f.go_name.clone().unwrap_or_default();
@@ -1251,16 +1248,10 @@ impl Lowerer<'_> {
         );
         match zero {
             None => fail(self, "unknown zero-value for the field's type".into()),
-            Some(true) if !nilable => {
-                checks.retain(|c| !(c.kind == CheckKind::Optional && c.tag == "k8s:optional"))
-            }
+            Some(true) if !nilable => checks.retain(|c| !is_optional_tag(c)),
             Some(_) => {
-                for c in checks
-                    .iter_mut()
-                    .filter(|c| c.kind == CheckKind::Optional && c.tag == "k8s:optional")
-                {
-                    c.kind = CheckKind::Required;
-                    c.non_error = false;
+                for c in checks.iter_mut().filter(|c| is_optional_tag(c)) {
+                    optional_to_required(c);
                 }
             }
         }
@@ -3152,6 +3143,26 @@ fn peel(t: &Tag) -> (Vec<OptionGate>, Option<Stability>, &Tag) {
             Some(i) => cur = i,
             None => return (gates, level, cur),
         }
+    }
+}
+
+/// A check made by `+k8s:optional` itself, bare or as the payload of `ifEnabled`/`ifDisabled` wrappers (upstream
+/// runs `doOptional`, `+default` rule included, on the payload tag whatever wraps it).
+fn is_optional_tag(c: &Check) -> bool {
+    match &c.kind {
+        CheckKind::Optional => c.tag == "k8s:optional",
+        CheckKind::IfOption(io) => is_optional_tag(&io.inner),
+        _ => false,
+    }
+}
+
+/// Turns an [`is_optional_tag`] check into upstream's "optional fields with default values are effectively
+/// required" `Required…` function; a wrapper carries its payload's flags, so it loses `NonError` too.
+fn optional_to_required(c: &mut Check) {
+    c.non_error = false;
+    match &mut c.kind {
+        CheckKind::IfOption(io) => optional_to_required(&mut io.inner),
+        kind => *kind = CheckKind::Required,
     }
 }
 

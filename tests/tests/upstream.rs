@@ -424,3 +424,47 @@ fn undefined_options_are_disabled_before_1_37() {
         }
     }
 }
+
+/// upstream `required.go` `doOptional` runs on an `ifEnabled`/`ifDisabled` payload too: `+k8s:optional` under
+/// `ifEnabled(X)` on a field with a non-zero `+default` is "effectively required" (`IfOption(X, true,
+/// RequiredPointer)`, an error, not `NonError`), as code-generator v0.36.6 generates for
+/// `scheduling/v1alpha2.PodGroupSpec.disruptionMode` (`+default="Pod"`). Same code in 1.37.
+#[test]
+fn gated_optional_with_a_default_is_required() {
+    use vgc_lowering::plan::CheckKind;
+    let types = "package v1\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:ifDisabled(\"G\")=+k8s:forbidden\n\t// +k8s:ifEnabled(\"G\")=+k8s:optional\n\t// +default=\"Pod\"\n\tMode *string `json:\"mode,omitempty\"`\n}\n";
+    for u in [Upstream::V1_36, Upstream::V1_37] {
+        let doc = if u.validation_gen_field_names() {
+            "// +k8s:validation-gen=TypeMeta\npackage v1\n"
+        } else {
+            DOC
+        };
+        let dir = module("", &[("v1/doc.go", doc), ("v1/types.go", types)]);
+        let out = vgc::build(&request(dir.path(), Some(u)));
+        assert_eq!(diags(&out), Vec::<String>::new(), "{u:?}");
+        let got: Vec<String> = out
+            .plan
+            .modules
+            .iter()
+            .flat_map(|m| &m.types)
+            .flat_map(|t| t.fields.iter().flatten())
+            .flat_map(|f| &f.checks)
+            .map(|c| match &c.kind {
+                CheckKind::IfOption(io) => format!(
+                    "{}({},{}) non_error={} {:?} non_error={}",
+                    c.tag, io.option, io.enabled, c.non_error, io.inner.kind, io.inner.non_error
+                ),
+                k => format!("{k:?}"),
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "k8s:ifDisabled(G,false) non_error=false Forbidden non_error=false",
+                "k8s:ifDisabled(G,false) non_error=true Optional non_error=true",
+                "k8s:ifEnabled(G,true) non_error=false Required non_error=false",
+            ],
+            "{u:?}"
+        );
+    }
+}
