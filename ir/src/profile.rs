@@ -206,10 +206,20 @@ impl Upstream {
     }
 
     /// The lint rule `validationStability` (`tag %q with stability level %q cannot be used in %s validation`).
-    /// upstream: removed by kubernetes#142017 (1.38).
+    /// upstream: added in 1.36 (code-generator v0.35.10's `lint_rules.go` has only the two conflicting-tag rules),
+    /// removed by kubernetes#142017 (1.38).
     #[must_use]
     pub fn lint_stability(self) -> bool {
-        self <= Upstream::V1_37
+        (Upstream::V1_36..=Upstream::V1_37).contains(&self)
+    }
+
+    /// The lint rule `requiredAndOptional` (`field with validation must have +k8s:optional, +k8s:required or
+    /// +k8s:forbidden`). upstream: added in 1.36 (not in code-generator v0.35.10's `lint_rules.go`, whose only
+    /// rules are `ruleOptionalAndRequired` and `ruleRequiredAndDefault`; k8s.io/api v0.35.10's `rbac/v1`
+    /// `Subjects` has validation without requiredness).
+    #[must_use]
+    pub fn lint_requiredness(self) -> bool {
+        self >= Upstream::V1_36
     }
 
     /// The lint rule `nonPointerStructRequiredness` (three messages). upstream: kubernetes#141637 (1.38).
