@@ -205,6 +205,14 @@ impl Upstream {
         self >= Upstream::V1_37
     }
 
+    /// Root selection skips structs that embed `metav1.ListMeta` (`*List` types); before (code-generator v0.35.10)
+    /// a `*List` type matching the package criterion is a root and registered, validating its `items`. upstream:
+    /// `targets.go` "skip types that embed metav1.ListMeta" (v0.36.6, v0.37.2).
+    #[must_use]
+    pub fn roots_skip_list_meta(self) -> bool {
+        self >= Upstream::V1_36
+    }
+
     /// The lint rule `validationStability` (`tag %q with stability level %q cannot be used in %s validation`).
     /// upstream: added in 1.36 (code-generator v0.35.10's `lint_rules.go` has only the two conflicting-tag rules),
     /// removed by kubernetes#142017 (1.38).

@@ -96,7 +96,13 @@ fn requiredness_on_non_pointer_structs_is_documentation_from_1_38() {
         ]
     );
     let new = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
-    assert_eq!(diags(&new), Vec::<String>::new());
+    // No tag error; upstream 1.38's lint (run by every command) says what the tag means here.
+    assert_eq!(
+        diags(&new),
+        [
+            "VGC0304: field Spec: +k8s:required on non-pointer struct example.com/p/v1.Spec: it has no required or union member, so the field is effectively optional"
+        ]
+    );
     // The same module without the two tags generates exactly the same checks: the tags add none.
     let plain = VALUE_STRUCT
         .replace("\t// +k8s:alpha(since: \"1.38\")=+k8s:required\n", "")
@@ -240,11 +246,13 @@ type TypeMeta struct{}
 
 type T struct {
 	TypeMeta `json:",inline"`
+	// +k8s:optional
 	// +k8s:alpha(since: "1.36")=+k8s:discriminator
 	Type string `json:"type"`
 	// +k8s:alpha(since: "1.36")=+k8s:member("Limited")=+k8s:required
 	// +k8s:alpha(since: "1.36")=+k8s:member("Exempt")=+k8s:forbidden
 	Limited *string `json:"limited,omitempty"`
+	// +k8s:optional
 	// +k8s:discriminator(name: "other")
 	Other string `json:"other"`
 	// +k8s:member(mode: "other", value: "X")=+k8s:required
@@ -272,7 +280,8 @@ fn release_1_36_spells_modes_discriminator_and_member() {
     let dir2 = module("", &[("v1/doc.go", DOC), ("v1/types.go", &spelled_137)]);
     let v137 = vgc::build(&request(dir2.path(), Some(Upstream::V1_37)));
     assert_eq!(diags(&v137), Vec::<String>::new());
-    assert_eq!(v136.stats.checks, 4);
+    // The two modes, the two discriminators' `+k8s:optional` (upstream 1.36's requiredness lint wants it).
+    assert_eq!(v136.stats.checks, 6);
     assert_eq!(v136.stats.checks, v137.stats.checks);
     assert_eq!(v136.plan.modules, v137.plan.modules);
     let dir = module("", &[("v1/doc.go", DOC), ("v1/types.go", MODES_136)]);
@@ -467,4 +476,63 @@ fn gated_optional_with_a_default_is_required() {
             "{u:?}"
         );
     }
+}
+
+/// code-generator v0.35.10's lint has only the two conflicting-tag rules: no `requiredAndOptional` (VGC0303) and no
+/// `validationStability` (VGC0302) before 1.36 (k8s.io/api v0.35.10's `rbac/v1` `Subjects` carries `+k8s:` tags
+/// without requiredness).
+#[test]
+fn release_1_35_has_no_requiredness_or_stability_lint() {
+    let types = "package v1\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:maxLength=3\n\tName string `json:\"name\"`\n}\n";
+    let dir = module(
+        "",
+        &[
+            ("v1/doc.go", "// +k8s:validation-gen=TypeMeta\npackage v1\n"),
+            ("v1/types.go", types),
+        ],
+    );
+    assert_eq!(
+        upstream_lint(dir.path(), Upstream::V1_35),
+        Vec::<String>::new()
+    );
+    let out = vgc::build(&request(dir.path(), Some(Upstream::V1_35)));
+    assert_eq!(diags(&out), Vec::<String>::new());
+    assert_eq!(
+        upstream_lint(dir.path(), Upstream::V1_36),
+        [
+            "VGC0303: field Name: field with validation must have +k8s:optional, +k8s:required or +k8s:forbidden"
+        ]
+    );
+    assert!(!Upstream::V1_35.lint_stability() && Upstream::V1_36.lint_stability());
+}
+
+/// code-generator v0.35.10 does not skip structs embedding `metav1.ListMeta` when selecting roots: a `*List` type
+/// matching `validation-gen=TypeMeta` is a root (registered, validating its items); from 1.36 it is skipped
+/// (k8s.io/api v0.35.10 registers 23 `*List` roots, e.g. `certificates/v1.CertificateSigningRequestList`).
+#[test]
+fn release_1_35_lists_are_roots() {
+    let types = "package v1\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\ntype T struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tName string `json:\"name\"`\n}\n\ntype TList struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\tmetav1.ListMeta `json:\"metadata,omitempty\"`\n\tItems []T `json:\"items\"`\n}\n";
+    let meta = "package v1\n\ntype TypeMeta struct{}\n\ntype ListMeta struct{}\n";
+    let dir = module(
+        "\nrequire k8s.io/apimachinery v0.0.0\n\nreplace k8s.io/apimachinery => ./am\n",
+        &[
+            ("v1/doc.go", "// +k8s:validation-gen=TypeMeta\npackage v1\n"),
+            ("v1/types.go", types),
+            ("am/go.mod", "module k8s.io/apimachinery\n\ngo 1.25\n"),
+            ("am/pkg/apis/meta/v1/types.go", meta),
+        ],
+    );
+    let roots = |u: Upstream| -> Vec<String> {
+        let out = vgc::build(&request(dir.path(), Some(u)));
+        assert_eq!(diags(&out), Vec::<String>::new(), "{u:?}");
+        out.plan
+            .modules
+            .iter()
+            .flat_map(|m| &m.types)
+            .filter(|t| t.root)
+            .map(|t| t.key.name.clone())
+            .collect()
+    };
+    assert_eq!(roots(Upstream::V1_35), ["T", "TList"]);
+    assert_eq!(roots(Upstream::V1_36), ["T"]);
 }
