@@ -213,6 +213,15 @@ impl Upstream {
         self >= Upstream::V1_36
     }
 
+    /// `+k8s:isSubresource=/scale` / `+k8s:supportsSubresource=/status` values are the tag text verbatim (gengo
+    /// `ExtractFunctionStyleCommentTags`; k8s.io/api v0.35.10 writes them unquoted); from 1.36 they are Go string
+    /// literals (`="/scale"`, codetags). upstream: `targets.go` `isSubresourceTag`/`supportedSubresourceTags`
+    /// (v0.35.10 vs v0.36.6).
+    #[must_use]
+    pub fn subresource_values_verbatim(self) -> bool {
+        self <= Upstream::V1_35
+    }
+
     /// The lint rule `validationStability` (`tag %q with stability level %q cannot be used in %s validation`).
     /// upstream: added in 1.36 (code-generator v0.35.10's `lint_rules.go` has only the two conflicting-tag rules),
     /// removed by kubernetes#142017 (1.38).

@@ -774,16 +774,20 @@ impl Lowerer<'_> {
     }
 
     /// upstream `RegisterValidations` (spec §3.6): `"/"` unless `isSubresource`, plus every `supportsSubresource`
-    /// value and the `isSubresource` value, sorted; and the Go `%T` of the object.
+    /// value and the `isSubresource` value, sorted; and the Go `%T` of the object. The values are Go string
+    /// literals, or in 1.35 the tag text verbatim ([`vgc_ir::Upstream::subresource_values_verbatim`]).
     fn subresources(&self, k: &TypeKey, decl: &vgc_ir::model::TypeIr) -> (Vec<String>, String) {
         let mut allowed = std::collections::BTreeSet::new();
         let mut is_sub = false;
+        let raw = vgc_ir::profile::upstream(self.db).subresource_values_verbatim();
         for u in decl.tags.iter().chain(&decl.second_tags) {
             let value = || {
-                u.raw_value
-                    .as_deref()
-                    .map(str::trim)
-                    .and_then(vgc_parser::structtag::unquote_interpreted)
+                let v = u.raw_value.as_deref().map(str::trim);
+                if raw {
+                    v.map(str::to_string)
+                } else {
+                    v.and_then(vgc_parser::structtag::unquote_interpreted)
+                }
             };
             match u.name.as_str() {
                 "k8s:supportsSubresource" => {

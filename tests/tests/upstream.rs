@@ -536,3 +536,43 @@ fn release_1_35_lists_are_roots() {
     assert_eq!(roots(Upstream::V1_35), ["T", "TList"]);
     assert_eq!(roots(Upstream::V1_36), ["T"]);
 }
+
+/// code-generator v0.35.10 reads `+k8s:isSubresource` / `+k8s:supportsSubresource` values verbatim (k8s.io/api
+/// v0.35.10: `+k8s:isSubresource=/scale`); from 1.36 they are Go string literals (`="/scale"`).
+#[test]
+fn release_1_35_subresource_values_are_verbatim() {
+    let types = "package v1\n\ntype TypeMeta struct{}\n\n// +k8s:isSubresource=/scale\ntype Scale struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tName string `json:\"name\"`\n}\n\n// +k8s:supportsSubresource=\"/status\"\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tName string `json:\"name\"`\n}\n";
+    let dir = module(
+        "",
+        &[
+            ("v1/doc.go", "// +k8s:validation-gen=TypeMeta\npackage v1\n"),
+            ("v1/types.go", types),
+        ],
+    );
+    let paths = |u: Upstream| -> Vec<(String, Vec<String>)> {
+        let out = vgc::build(&request(dir.path(), Some(u)));
+        out.plan
+            .modules
+            .iter()
+            .flat_map(|m| &m.types)
+            .filter(|t| t.root)
+            .map(|t| {
+                let paths = t.subresources.clone().map(|s| s.0).unwrap_or_default();
+                (t.key.name.clone(), paths)
+            })
+            .collect()
+    };
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        paths(Upstream::V1_35),
+        [
+            ("Scale".to_string(), s(&["/scale"])),
+            ("T".to_string(), s(&["\"/status\"", "/"])),
+        ]
+    );
+    // (1.36 reads the unquoted `/scale` as no path; k8s.io/api v0.36.6 quotes it.)
+    assert_eq!(
+        paths(Upstream::V1_36).pop(),
+        Some(("T".to_string(), s(&["/", "/status"])))
+    );
+}
