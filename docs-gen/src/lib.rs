@@ -224,6 +224,7 @@ pub fn rule_words(c: &vgc_lowering::plan::Check) -> String {
         CheckKind::Maximum(n) => format!("at most {n}"),
         CheckKind::MinLength(n) => format!("at least {}", plural(*n, "character", "characters")),
         CheckKind::MaxLength(n) => format!("at most {}", plural(*n, "character", "characters")),
+        CheckKind::MaxLengthBytes(n) => format!("at most {}", plural(*n, "byte", "bytes")),
         CheckKind::MaxBytes(n) => format!("at most {}", plural(*n, "byte", "bytes")),
         CheckKind::MinItems(n) => format!("at least {}", plural(*n, "item", "items")),
         CheckKind::MaxItems(n) => format!("at most {}", plural(*n, "item", "items")),

@@ -222,6 +222,22 @@ impl Upstream {
         self <= Upstream::V1_35
     }
 
+    /// `+k8s:maxLength` counts bytes (`len(*value)`) and says `may not be more than N bytes` (origin `maxLength`);
+    /// from 1.36 it counts runes and says `N characters`. upstream: apimachinery `validate/limits.go` `MaxLength`
+    /// and `field.TooLong` (v0.35.10 vs v0.36.6).
+    #[must_use]
+    pub fn max_length_counts_bytes(self) -> bool {
+        self <= Upstream::V1_35
+    }
+
+    /// Union errors (`must specify one of`, `must specify exactly one of`, discriminated-union messages) carry the
+    /// origin `union`; before 1.36 they carry none (`zeroOrOneOf` had its origin already). upstream: apimachinery
+    /// `validate/union.go` (v0.35.10 vs v0.36.6).
+    #[must_use]
+    pub fn union_origin(self) -> bool {
+        self >= Upstream::V1_36
+    }
+
     /// The lint rule `validationStability` (`tag %q with stability level %q cannot be used in %s validation`).
     /// upstream: added in 1.36 (code-generator v0.35.10's `lint_rules.go` has only the two conflicting-tag rules),
     /// removed by kubernetes#142017 (1.38).

@@ -147,7 +147,7 @@ pub fn describe(c: &Check) -> String {
         CheckKind::Minimum(n) => format!("minimum={n}"),
         CheckKind::Maximum(n) => format!("maximum={n}"),
         CheckKind::MinLength(n) => format!("minLength={n}"),
-        CheckKind::MaxLength(n) => format!("maxLength={n}"),
+        CheckKind::MaxLength(n) | CheckKind::MaxLengthBytes(n) => format!("maxLength={n}"),
         CheckKind::MaxBytes(n) => format!("maxBytes={n}"),
         CheckKind::MinItems(n) => format!("minItems={n}"),
         CheckKind::MaxItems(n) => format!("maxItems={n}"),

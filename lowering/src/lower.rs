@@ -1539,6 +1539,11 @@ impl Lowerer<'_> {
                 match tag.name.as_str() {
                     "k8s:minLength" if v <= 0 => vec![],
                     "k8s:minLength" => vec![mk(CheckKind::MinLength(v))],
+                    "k8s:maxLength"
+                        if vgc_ir::profile::upstream(self.db).max_length_counts_bytes() =>
+                    {
+                        vec![mk(CheckKind::MaxLengthBytes(v))]
+                    }
                     "k8s:maxLength" => vec![mk(CheckKind::MaxLength(v))],
                     _ => vec![mk(CheckKind::MaxBytes(v))],
                 }
@@ -2063,6 +2068,7 @@ impl Lowerer<'_> {
                         name: name.clone(),
                         members: Vec::new(),
                         discriminator: None,
+                        union_origin: vgc_ir::profile::upstream(self.db).union_origin(),
                     });
                 if t.name == "k8s:unionDiscriminator" {
                     if !matches!(shape, Shape::Scalar(Builtin::String, false)) {
@@ -2564,6 +2570,7 @@ impl Lowerer<'_> {
                                 kind,
                                 members,
                                 ptr_elems,
+                                union_origin: vgc_ir::profile::upstream(self.db).union_origin(),
                             })),
                             short_circuit: false,
                             non_error: false,

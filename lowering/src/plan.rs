@@ -51,6 +51,9 @@ pub enum CheckKind {
     MinLength(i64),
     /// `k8s:maxLength`
     MaxLength(i64),
+    /// `k8s:maxLength` before 1.36: byte length, `may not be more than N bytes`, origin `maxLength`
+    /// (`vgc_ir::Upstream::max_length_counts_bytes`).
+    MaxLengthBytes(i64),
     /// `k8s:maxBytes`
     MaxBytes(i64),
     /// `k8s:minItems`
@@ -352,6 +355,8 @@ pub struct UnionPlan {
     pub members: Vec<UnionMemberPlan>,
     /// The discriminator field: (Rust field name, JSON name), if any.
     pub discriminator: Option<(String, String)>,
+    /// `Union` errors carry the origin `union` (1.36 on; `vgc_ir::Upstream::union_origin`).
+    pub union_origin: bool,
 }
 
 /// One upstream `validate.IfOption` call.
@@ -441,4 +446,6 @@ pub struct ListUnionPlan {
     pub members: Vec<(String, Selector)>,
     /// The list is `[]*T`.
     pub ptr_elems: bool,
+    /// `Union` errors carry the origin `union` (1.36 on; `vgc_ir::Upstream::union_origin`).
+    pub union_origin: bool,
 }

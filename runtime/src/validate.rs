@@ -162,6 +162,22 @@ pub fn max_length(path: &Path<'_>, value: Option<&str>, max: i64) -> ErrorList {
     }
 }
 
+/// upstream ≤ 1.35 `MaxLength` (apimachinery v0.35 `limits.go`: `len(*value)`, i.e. bytes, and `field.TooLong`'s
+/// `"may not be more than N bytes"`), origin `maxLength`.
+#[must_use]
+pub fn max_length_bytes(path: &Path<'_>, value: Option<&str>, max: i64) -> ErrorList {
+    max_bytes(path, value, max)
+        .into_iter()
+        .map(|e| e.with_origin("maxLength"))
+        .collect()
+}
+
+/// upstream ≤ 1.35 `Union`/`DiscriminatedUnion` (apimachinery v0.35 `union.go`): the same errors without an origin.
+#[must_use]
+pub fn without_origin(errs: ErrorList) -> ErrorList {
+    errs.into_iter().map(|e| e.with_origin("")).collect()
+}
+
 /// upstream `MaxBytes`: `TooLong(path, "<value omitted>", "may not be more than N bytes")`.
 #[must_use]
 pub fn max_bytes(path: &Path<'_>, value: Option<&str>, max: i64) -> ErrorList {

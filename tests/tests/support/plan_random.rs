@@ -239,7 +239,10 @@ impl<'a> Generator<'a> {
             CheckKind::Minimum(n) | CheckKind::Maximum(n) => {
                 h.ints.extend([n - 1, *n, n + 1]);
             }
-            CheckKind::MinLength(n) | CheckKind::MaxLength(n) | CheckKind::MaxBytes(n) => {
+            CheckKind::MinLength(n)
+            | CheckKind::MaxLength(n)
+            | CheckKind::MaxLengthBytes(n)
+            | CheckKind::MaxBytes(n) => {
                 h.lens.extend(near(*n).into_iter().filter(|l| *l <= 400));
             }
             CheckKind::MinItems(n)
