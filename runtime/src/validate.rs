@@ -1159,6 +1159,41 @@ pub fn enum_value_with_listed_options(
 mod release_tests {
     use super::*;
 
+    /// 1.35's `MaxLength` counts bytes and says so, origin `maxLength` (apimachinery v0.35.10 `limits.go`); 1.36 on
+    /// count runes. 1.35's union errors carry no origin.
+    #[test]
+    fn release_1_35_max_length_and_union_origin() {
+        let root = Path::Root;
+        let path = root.child("name");
+        let show = |errs: ErrorList| -> Vec<String> {
+            errs.iter().map(|e| format!("{e} [{}]", e.origin)).collect()
+        };
+        assert_eq!(
+            show(max_length_bytes(&path, Some("éé"), 3)),
+            ["name: Too long: may not be more than 3 bytes [maxLength]"]
+        );
+        assert_eq!(
+            show(max_length_bytes(&path, Some("ab"), 1)),
+            ["name: Too long: may not be more than 1 byte [maxLength]"]
+        );
+        assert!(max_length(&path, Some("éé"), 3).is_empty());
+        assert!(max_length_bytes(&path, Some("abc"), 3).is_empty());
+        let op = Operation::create();
+        let u = union(
+            &path,
+            &op,
+            false,
+            &[false, false],
+            &[false, false],
+            &["a", "b"],
+        );
+        assert_eq!(u[0].origin, "union");
+        assert_eq!(
+            show(without_origin(u)),
+            ["name: Invalid value: \"\": must specify one of: `a`, `b` []"]
+        );
+    }
+
     /// An option the request does not define: 1.37 on (`enum_value_with_exclusions`) an internal error; 1.35 and
     /// 1.36 (`enum_value_with_listed_options`, apimachinery v0.36.6 `enum.go` over `Options []string`) disabled.
     #[test]

@@ -576,3 +576,48 @@ fn release_1_35_subresource_values_are_verbatim() {
         Some(("T".to_string(), s(&["/", "/status"])))
     );
 }
+
+/// 1.35 lowers `+k8s:maxLength` to the byte-counting check and unions without an origin (apimachinery v0.35.10);
+/// 1.36 to the rune-counting one with origin `union` (runtime behaviour: `vgc_runtime`'s
+/// `release_tests::release_1_35_max_length_and_union_origin`).
+#[test]
+fn release_1_35_max_length_bytes_and_union_origin() {
+    use vgc_lowering::plan::CheckKind;
+    let types = "package v1\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tName string `json:\"name\"`\n\t// +k8s:optional\n\t// +k8s:unionMember\n\tA *string `json:\"a,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:unionMember\n\tB *string `json:\"b,omitempty\"`\n}\n";
+    let dir = module(
+        "",
+        &[
+            ("v1/doc.go", "// +k8s:validation-gen=TypeMeta\npackage v1\n"),
+            ("v1/types.go", types),
+        ],
+    );
+    let kinds = |u: Upstream| -> Vec<String> {
+        let out = vgc::build(&request(dir.path(), Some(u)));
+        assert_eq!(diags(&out), Vec::<String>::new(), "{u:?}");
+        let checks = out
+            .plan
+            .modules
+            .iter()
+            .flat_map(|m| &m.types)
+            .flat_map(|t| {
+                let fields = t.fields.iter().flatten().flat_map(|f| &f.checks);
+                t.checks.iter().chain(fields)
+            });
+        checks
+            .filter_map(|c| match &c.kind {
+                CheckKind::MaxLength(n) => Some(format!("MaxLength({n})")),
+                CheckKind::MaxLengthBytes(n) => Some(format!("MaxLengthBytes({n})")),
+                CheckKind::Union(u) => Some(format!("Union(origin={})", u.union_origin)),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(
+        kinds(Upstream::V1_35),
+        ["Union(origin=false)", "MaxLengthBytes(3)"]
+    );
+    assert_eq!(
+        kinds(Upstream::V1_36),
+        ["Union(origin=true)", "MaxLength(3)"]
+    );
+}
