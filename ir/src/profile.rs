@@ -425,7 +425,13 @@ mod tests {
             .map(|a| a.name.clone().unwrap_or_default())
             .collect();
         assert_eq!(args, ["modality", "mode"]);
-        assert_eq!(on(Upstream::lint_stability), [V1_35, V1_36, V1_37]);
+        assert_eq!(on(Upstream::lint_stability), [V1_36, V1_37]);
+        assert_eq!(on(Upstream::lint_requiredness), [V1_36, V1_37, V1_38]);
+        assert_eq!(on(Upstream::undefined_option_is_error), [V1_37, V1_38]);
+        assert_eq!(on(Upstream::roots_skip_list_meta), [V1_36, V1_37, V1_38]);
+        assert_eq!(on(Upstream::subresource_values_verbatim), [V1_35]);
+        assert_eq!(on(Upstream::max_length_counts_bytes), [V1_35]);
+        assert_eq!(on(Upstream::union_origin), [V1_36, V1_37, V1_38]);
         assert_eq!(on(Upstream::lint_value_struct_requiredness), [V1_38]);
         assert_eq!(on(Upstream::lint_enum_marker), [V1_38]);
     }
