@@ -334,8 +334,11 @@ impl<'a> Linter<'a> {
                 }
             }
         }
-        // requiredAndOptional: fields only, not of a (typedef of a) non-pointer struct.
+        // requiredAndOptional (1.36 on): fields only, not of a (typedef of a) non-pointer struct.
         let Some(f) = field else { return };
+        if !self.profile.lint_requiredness() {
+            return;
+        }
         // Well-known apimachinery values (`metav1.Time`, `resource.Quantity`, …) are Go structs too.
         match types::native(self.db, self.prog, ty) {
             types::Native::Struct(s) => {

@@ -506,7 +506,7 @@ fn edges_of<'db>(db: &'db dyn Db, key: &TypeKey) -> Option<&'db TypeEdges> {
 
 /// Root types of a target package, sorted by name (upstream `targets.go`): exported, not type-tagged
 /// `validation-gen=false`, and type-tagged `true` or matching a package criterion; structs embedding
-/// `metav1.ListMeta` are excluded.
+/// `metav1.ListMeta` are excluded from 1.36 on ([`vgc_ir::Upstream::roots_skip_list_meta`]).
 #[must_use]
 pub fn roots_of(db: &dyn Db, prog: &Program, pkg: &str, cfg: &GenConfig) -> Vec<TypeKey> {
     let mut out = Vec::new();
@@ -516,6 +516,7 @@ pub fn roots_of(db: &dyn Db, prog: &Program, pkg: &str, cfg: &GenConfig) -> Vec<
     if cfg.disabled {
         return out;
     }
+    let skip_lists = vgc_ir::profile::upstream(db).roots_skip_list_meta();
     for name in p.types.keys() {
         let key = TypeKey {
             pkg: pkg.to_string(),
@@ -530,7 +531,7 @@ pub fn roots_of(db: &dyn Db, prog: &Program, pkg: &str, cfg: &GenConfig) -> Vec<
         let matches = cfg.all
             || cfg.with_suffix.iter().any(|s| name.ends_with(s.as_str()))
             || (e.is_struct && cfg.with_field.iter().any(|f| e.field_names.contains(f)));
-        if !(e.tag_true || matches) || e.embeds_list_meta {
+        if !(e.tag_true || matches) || (e.embeds_list_meta && skip_lists) {
             continue;
         }
         out.push(key);

@@ -775,20 +775,27 @@ fn check_call(
         CheckKind::Maximum(n) => quote!(#v::maximum(#path, #new, #n)),
         CheckKind::MinLength(n) => quote!(#v::min_length(#path, #s, #n)),
         CheckKind::MaxLength(n) => quote!(#v::max_length(#path, #s, #n)),
+        CheckKind::MaxLengthBytes(n) => quote!(#v::max_length_bytes(#path, #s, #n)),
         CheckKind::MaxBytes(n) => quote!(#v::max_bytes(#path, #s, #n)),
         CheckKind::MinItems(n) => quote!(#v::min_items(#path, #len, #n)),
         CheckKind::MaxItems(n) => quote!(#v::max_items(#path, #len, #n)),
         CheckKind::MinProperties(n) => quote!(#v::min_properties(#path, #len, #n)),
         CheckKind::MaxProperties(n) => quote!(#v::max_properties(#path, #len, #n)),
         CheckKind::Format(f) => quote!(#v::format(#path, #s, #f)),
-        CheckKind::Enum(vals, excl) if excl.is_empty() => {
+        CheckKind::Enum(vals, excl, _) if excl.is_empty() => {
             quote!(#v::enum_value(#path, #s, &[#(#vals),*]))
         }
-        CheckKind::Enum(vals, excl) => {
+        CheckKind::Enum(vals, excl, undefined_is_error) => {
             let rules = excl
                 .iter()
                 .map(|(val, when, opt)| quote!((#val, #when, #opt)));
-            quote!(#v::enum_value_with_exclusions(#path, op, #s, &[#(#vals),*], &[#(#rules),*]))
+            // Before 1.37 an option the request does not name is disabled (apimachinery v0.36 `Enum`).
+            let f = if *undefined_is_error {
+                quote!(enum_value_with_exclusions)
+            } else {
+                quote!(enum_value_with_listed_options)
+            };
+            quote!(#v::#f(#path, op, #s, &[#(#vals),*], &[#(#rules),*]))
         }
         CheckKind::Immutable => quote!(#v::immutable(#path, op)),
         CheckKind::Update(cs, matcher) => {
@@ -922,7 +929,12 @@ fn check_call(
             } else {
                 quote!(zero_or_one_of)
             };
-            quote!(#v::#f(#path, op, #old.is_some_and(|o| !o.is_empty()), &[#(#new_set),*], &[#(#old_set),*], &[#(#names),*]))
+            let call = quote!(#v::#f(#path, op, #old.is_some_and(|o| !o.is_empty()), &[#(#new_set),*], &[#(#old_set),*], &[#(#names),*]));
+            if u.union_origin || u.kind != vgc_lowering::plan::UnionKind::Union {
+                call
+            } else {
+                quote!(#v::without_origin(#call))
+            }
         }
         CheckKind::Discriminated(m) => discriminated_call(ctx, m, new, old, path),
         CheckKind::Neq(n) => match n {
@@ -1070,6 +1082,16 @@ fn eval_pair(
             let option = &io.option;
             let enabled = io.enabled;
             let inner = eval_pair(ctx, &io.inner, shape, new, old, path, elem);
+            if !io.undefined_is_error {
+                // upstream ≤ 1.36 `IfOption`: `op.HasOption(name) == enabled`, an unnamed option disabled.
+                return quote!({
+                    if op.option_enabled(#option) == #enabled {
+                        #inner
+                    } else {
+                        (::vgc_runtime::ErrorList::new(), false)
+                    }
+                });
+            }
             quote!({
                 let (on, defined) = op.has_option(#option);
                 if !defined {
@@ -1264,6 +1286,25 @@ fn union_call(
     };
     let new_set: Vec<TokenStream> = u.members.iter().map(|m| set(new, m)).collect();
     let old_set: Vec<TokenStream> = u.members.iter().map(|m| set(old, m)).collect();
+    let v = quote!(::vgc_runtime::validate);
+    let call = union_call_inner(u, &new_set, &old_set, new, old, path);
+    // Before 1.36 `Union`/`DiscriminatedUnion` errors carry no origin (`zeroOrOneOf` had its own already).
+    if u.union_origin || u.kind != UnionKind::Union {
+        call
+    } else {
+        quote!(#v::without_origin(#call))
+    }
+}
+
+fn union_call_inner(
+    u: &vgc_lowering::plan::UnionPlan,
+    new_set: &[TokenStream],
+    old_set: &[TokenStream],
+    new: &TokenStream,
+    old: &TokenStream,
+    path: &TokenStream,
+) -> TokenStream {
+    use vgc_lowering::plan::UnionKind;
     let v = quote!(::vgc_runtime::validate);
     match (&u.discriminator, u.kind) {
         (Some((disc_rust, disc_json)), UnionKind::Union) => {

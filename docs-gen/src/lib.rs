@@ -224,13 +224,14 @@ pub fn rule_words(c: &vgc_lowering::plan::Check) -> String {
         CheckKind::Maximum(n) => format!("at most {n}"),
         CheckKind::MinLength(n) => format!("at least {}", plural(*n, "character", "characters")),
         CheckKind::MaxLength(n) => format!("at most {}", plural(*n, "character", "characters")),
+        CheckKind::MaxLengthBytes(n) => format!("at most {}", plural(*n, "byte", "bytes")),
         CheckKind::MaxBytes(n) => format!("at most {}", plural(*n, "byte", "bytes")),
         CheckKind::MinItems(n) => format!("at least {}", plural(*n, "item", "items")),
         CheckKind::MaxItems(n) => format!("at most {}", plural(*n, "item", "items")),
         CheckKind::MinProperties(n) => format!("at least {}", plural(*n, "entry", "entries")),
         CheckKind::MaxProperties(n) => format!("at most {}", plural(*n, "entry", "entries")),
         CheckKind::Format(f) => format!("must be a {}", vgc_ir::catalog::format_name(f)),
-        CheckKind::Enum(values, excl) => {
+        CheckKind::Enum(values, excl, _) => {
             let mut s = format!("one of {}", values.join(", "));
             for (v, on, opt) in excl {
                 let state = if *on { "enabled" } else { "disabled" };

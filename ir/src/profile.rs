@@ -194,11 +194,65 @@ impl Upstream {
         (name == "k8s-resource-fully-qualified-name" && self >= Upstream::V1_38).then_some("1.38")
     }
 
+    /// Whether an option the request does not define is an error: from 1.37 apimachinery's `operation.Options` is
+    /// a `map[string]bool` and `HasOption` returns `(enabled, defined)`, so `IfOption` and `Enum`'s exclusion
+    /// rules report `InternalError(path, "undefined validation option \"X\"")` for an option missing from the
+    /// map. Before (apimachinery v0.35, v0.36) `Options` is the list of enabled names and `HasOption` a
+    /// `slices.Contains`: an option the request does not name is simply disabled. upstream:
+    /// `pkg/api/operation/operation.go`, `pkg/api/validate/options.go`, `enum.go` (v0.36.6 vs v0.37.2).
+    #[must_use]
+    pub fn undefined_option_is_error(self) -> bool {
+        self >= Upstream::V1_37
+    }
+
+    /// Root selection skips structs that embed `metav1.ListMeta` (`*List` types); before (code-generator v0.35.10)
+    /// a `*List` type matching the package criterion is a root and registered, validating its `items`. upstream:
+    /// `targets.go` "skip types that embed metav1.ListMeta" (v0.36.6, v0.37.2).
+    #[must_use]
+    pub fn roots_skip_list_meta(self) -> bool {
+        self >= Upstream::V1_36
+    }
+
+    /// `+k8s:isSubresource=/scale` / `+k8s:supportsSubresource=/status` values are the tag text verbatim (gengo
+    /// `ExtractFunctionStyleCommentTags`; k8s.io/api v0.35.10 writes them unquoted); from 1.36 they are Go string
+    /// literals (`="/scale"`, codetags). upstream: `targets.go` `isSubresourceTag`/`supportedSubresourceTags`
+    /// (v0.35.10 vs v0.36.6).
+    #[must_use]
+    pub fn subresource_values_verbatim(self) -> bool {
+        self <= Upstream::V1_35
+    }
+
+    /// `+k8s:maxLength` counts bytes (`len(*value)`) and says `may not be more than N bytes` (origin `maxLength`);
+    /// from 1.36 it counts runes and says `N characters`. upstream: apimachinery `validate/limits.go` `MaxLength`
+    /// and `field.TooLong` (v0.35.10 vs v0.36.6).
+    #[must_use]
+    pub fn max_length_counts_bytes(self) -> bool {
+        self <= Upstream::V1_35
+    }
+
+    /// Union errors (`must specify one of`, `must specify exactly one of`, discriminated-union messages) carry the
+    /// origin `union`; before 1.36 they carry none (`zeroOrOneOf` had its origin already). upstream: apimachinery
+    /// `validate/union.go` (v0.35.10 vs v0.36.6).
+    #[must_use]
+    pub fn union_origin(self) -> bool {
+        self >= Upstream::V1_36
+    }
+
     /// The lint rule `validationStability` (`tag %q with stability level %q cannot be used in %s validation`).
-    /// upstream: removed by kubernetes#142017 (1.38).
+    /// upstream: added in 1.36 (code-generator v0.35.10's `lint_rules.go` has only the two conflicting-tag rules),
+    /// removed by kubernetes#142017 (1.38).
     #[must_use]
     pub fn lint_stability(self) -> bool {
-        self <= Upstream::V1_37
+        (Upstream::V1_36..=Upstream::V1_37).contains(&self)
+    }
+
+    /// The lint rule `requiredAndOptional` (`field with validation must have +k8s:optional, +k8s:required or
+    /// +k8s:forbidden`). upstream: added in 1.36 (not in code-generator v0.35.10's `lint_rules.go`, whose only
+    /// rules are `ruleOptionalAndRequired` and `ruleRequiredAndDefault`; k8s.io/api v0.35.10's `rbac/v1`
+    /// `Subjects` has validation without requiredness).
+    #[must_use]
+    pub fn lint_requiredness(self) -> bool {
+        self >= Upstream::V1_36
     }
 
     /// The lint rule `nonPointerStructRequiredness` (three messages). upstream: kubernetes#141637 (1.38).
@@ -371,7 +425,13 @@ mod tests {
             .map(|a| a.name.clone().unwrap_or_default())
             .collect();
         assert_eq!(args, ["modality", "mode"]);
-        assert_eq!(on(Upstream::lint_stability), [V1_35, V1_36, V1_37]);
+        assert_eq!(on(Upstream::lint_stability), [V1_36, V1_37]);
+        assert_eq!(on(Upstream::lint_requiredness), [V1_36, V1_37, V1_38]);
+        assert_eq!(on(Upstream::undefined_option_is_error), [V1_37, V1_38]);
+        assert_eq!(on(Upstream::roots_skip_list_meta), [V1_36, V1_37, V1_38]);
+        assert_eq!(on(Upstream::subresource_values_verbatim), [V1_35]);
+        assert_eq!(on(Upstream::max_length_counts_bytes), [V1_35]);
+        assert_eq!(on(Upstream::union_origin), [V1_36, V1_37, V1_38]);
         assert_eq!(on(Upstream::lint_value_struct_requiredness), [V1_38]);
         assert_eq!(on(Upstream::lint_enum_marker), [V1_38]);
     }

@@ -147,14 +147,14 @@ pub fn describe(c: &Check) -> String {
         CheckKind::Minimum(n) => format!("minimum={n}"),
         CheckKind::Maximum(n) => format!("maximum={n}"),
         CheckKind::MinLength(n) => format!("minLength={n}"),
-        CheckKind::MaxLength(n) => format!("maxLength={n}"),
+        CheckKind::MaxLength(n) | CheckKind::MaxLengthBytes(n) => format!("maxLength={n}"),
         CheckKind::MaxBytes(n) => format!("maxBytes={n}"),
         CheckKind::MinItems(n) => format!("minItems={n}"),
         CheckKind::MaxItems(n) => format!("maxItems={n}"),
         CheckKind::MinProperties(n) => format!("minProperties={n}"),
         CheckKind::MaxProperties(n) => format!("maxProperties={n}"),
         CheckKind::Format(f) => format!("format={}", vgc_ir::catalog::format_name(f)),
-        CheckKind::Enum(values, excl) => {
+        CheckKind::Enum(values, excl, _) => {
             let mut s = format!("enum{{{}}}", values.join(","));
             for (v, on, opt) in excl {
                 s.push_str(&format!(

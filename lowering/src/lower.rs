@@ -774,16 +774,20 @@ impl Lowerer<'_> {
     }
 
     /// upstream `RegisterValidations` (spec §3.6): `"/"` unless `isSubresource`, plus every `supportsSubresource`
-    /// value and the `isSubresource` value, sorted; and the Go `%T` of the object.
+    /// value and the `isSubresource` value, sorted; and the Go `%T` of the object. The values are Go string
+    /// literals, or in 1.35 the tag text verbatim ([`vgc_ir::Upstream::subresource_values_verbatim`]).
     fn subresources(&self, k: &TypeKey, decl: &vgc_ir::model::TypeIr) -> (Vec<String>, String) {
         let mut allowed = std::collections::BTreeSet::new();
         let mut is_sub = false;
+        let raw = vgc_ir::profile::upstream(self.db).subresource_values_verbatim();
         for u in decl.tags.iter().chain(&decl.second_tags) {
             let value = || {
-                u.raw_value
-                    .as_deref()
-                    .map(str::trim)
-                    .and_then(vgc_parser::structtag::unquote_interpreted)
+                let v = u.raw_value.as_deref().map(str::trim);
+                if raw {
+                    v.map(str::to_string)
+                } else {
+                    v.and_then(vgc_parser::structtag::unquote_interpreted)
+                }
             };
             match u.name.as_str() {
                 "k8s:supportsSubresource" => {
@@ -1173,6 +1177,7 @@ impl Lowerer<'_> {
         });
         match (m, first) {
             (Matcher::Set | Matcher::Keys(_), Some((stability, gates))) => Some(gate(
+                self.undefined_option_is_error(),
                 Check {
                     kind: CheckKind::Unique(m.clone()),
                     short_circuit: false,
@@ -1187,7 +1192,8 @@ impl Lowerer<'_> {
         }
     }
 
-    /// upstream: `+k8s:optional` with a `+default` equal to the zero value of a non-nilable field emits nothing.
+    /// upstream: `+k8s:optional` (also as an `ifEnabled`/`ifDisabled` payload) with a `+default` equal to the zero
+    /// value of a non-nilable field emits nothing.
     /// upstream `required.go` (`optional` with `+default`): a non-nilable field whose default equals its type's zero
     /// value gets no check (documentation only); any other field with a default is effectively required.
     /// `+default` is read with the legacy extractor and JSON-decoded; bad defaults are generation errors.
@@ -1199,11 +1205,7 @@ impl Lowerer<'_> {
         shape: &Shape,
         checks: &mut Vec<Check>,
     ) {
-        if f.defaults.is_empty()
-            || !checks
-                .iter()
-                .any(|c| c.kind == CheckKind::Optional && c.tag == "k8s:optional")
-        {
+        if f.defaults.is_empty() || !checks.iter().any(is_optional_tag) {
             return;
         }
         let name = f.go_name.clone().unwrap_or_default();
@@ -1250,16 +1252,10 @@ impl Lowerer<'_> {
         );
         match zero {
             None => fail(self, "unknown zero-value for the field's type".into()),
-            Some(true) if !nilable => {
-                checks.retain(|c| !(c.kind == CheckKind::Optional && c.tag == "k8s:optional"))
-            }
+            Some(true) if !nilable => checks.retain(|c| !is_optional_tag(c)),
             Some(_) => {
-                for c in checks
-                    .iter_mut()
-                    .filter(|c| c.kind == CheckKind::Optional && c.tag == "k8s:optional")
-                {
-                    c.kind = CheckKind::Required;
-                    c.non_error = false;
+                for c in checks.iter_mut().filter(|c| is_optional_tag(c)) {
+                    optional_to_required(c);
                 }
             }
         }
@@ -1543,6 +1539,11 @@ impl Lowerer<'_> {
                 match tag.name.as_str() {
                     "k8s:minLength" if v <= 0 => vec![],
                     "k8s:minLength" => vec![mk(CheckKind::MinLength(v))],
+                    "k8s:maxLength"
+                        if vgc_ir::profile::upstream(self.db).max_length_counts_bytes() =>
+                    {
+                        vec![mk(CheckKind::MaxLengthBytes(v))]
+                    }
                     "k8s:maxLength" => vec![mk(CheckKind::MaxLength(v))],
                     _ => vec![mk(CheckKind::MaxBytes(v))],
                 }
@@ -1608,7 +1609,11 @@ impl Lowerer<'_> {
                 }
                 {
                     let (values, exclusions) = self.enum_values(owner);
-                    vec![mk(CheckKind::Enum(values, exclusions))]
+                    vec![mk(CheckKind::Enum(
+                        values,
+                        exclusions,
+                        self.undefined_option_is_error(),
+                    ))]
                 }
             }
             "k8s:immutable" => vec![mk(CheckKind::Immutable)],
@@ -1820,7 +1825,7 @@ impl Lowerer<'_> {
             }
             "k8s:ifEnabled" | "k8s:ifDisabled" => {
                 // upstream `options.go`: every function the payload produces is wrapped in `IfOption`, keeping
-                // its flags; an undefined option is an internal error at run time.
+                // its flags; an undefined option is an internal error at run time (1.37 on; before, disabled).
                 let Some(inner) = tag.inner() else {
                     return Err(());
                 };
@@ -1843,6 +1848,7 @@ impl Lowerer<'_> {
                         kind: CheckKind::IfOption(Box::new(IfOptionPlan {
                             option: option.clone(),
                             enabled,
+                            undefined_is_error: self.undefined_option_is_error(),
                             inner: c,
                         })),
                     })
@@ -2062,6 +2068,7 @@ impl Lowerer<'_> {
                         name: name.clone(),
                         members: Vec::new(),
                         discriminator: None,
+                        union_origin: vgc_ir::profile::upstream(self.db).union_origin(),
                     });
                 if t.name == "k8s:unionDiscriminator" {
                     if !matches!(shape, Shape::Scalar(Builtin::String, false)) {
@@ -2105,7 +2112,11 @@ impl Lowerer<'_> {
         for (i, event) in events.into_iter().enumerate() {
             if modes_at == Some(i) {
                 let checks = self.mode_checks(owner, file, &modes);
-                out.extend(checks.into_iter().map(|c| gate(c, &modes_gates)));
+                out.extend(
+                    checks
+                        .into_iter()
+                        .map(|c| gate(self.undefined_option_is_error(), c, &modes_gates)),
+                );
                 continue;
             }
             let (kind, stability, gates) = match event {
@@ -2129,6 +2140,7 @@ impl Lowerer<'_> {
                     "k8s:zeroOrOneOfMember"
                 };
                 out.push(gate(
+                    self.undefined_option_is_error(),
                     Check {
                         kind: CheckKind::Union(Box::new(g)),
                         short_circuit: false,
@@ -2335,6 +2347,7 @@ impl Lowerer<'_> {
             ),
         };
         Some(gate(
+            self.undefined_option_is_error(),
             Check {
                 kind: CheckKind::Dependent(Box::new(plan)),
                 short_circuit: false,
@@ -2523,6 +2536,7 @@ impl Lowerer<'_> {
             let elem_rust = self.rust_ty(&ek, &elem_ty);
             for c in inner_checks {
                 out.push(gate(
+                    self.undefined_option_is_error(),
                     Check {
                         short_circuit: c.short_circuit,
                         non_error: c.non_error,
@@ -2550,11 +2564,13 @@ impl Lowerer<'_> {
                 .map(|k| {
                     let (kind, members, stability, gates) = groups[k].clone();
                     gate(
+                        self.undefined_option_is_error(),
                         Check {
                             kind: CheckKind::ListUnion(Box::new(ListUnionPlan {
                                 kind,
                                 members,
                                 ptr_elems,
+                                union_origin: vgc_ir::profile::upstream(self.db).union_origin(),
                             })),
                             short_circuit: false,
                             non_error: false,
@@ -2916,6 +2932,12 @@ impl Lowerer<'_> {
         }
     }
 
+    /// Whether the profile in force reports an option the request does not define as an internal error
+    /// ([`vgc_ir::Upstream::undefined_option_is_error`]).
+    fn undefined_option_is_error(&self) -> bool {
+        vgc_ir::profile::upstream(self.db).undefined_option_is_error()
+    }
+
     fn enum_values(&mut self, k: &TypeKey) -> (Vec<String>, Vec<(String, bool, String)>) {
         let mut by_value: IndexMap<String, String> = IndexMap::new();
         // (Go constant name, value, exclude when the option is on?, option)
@@ -3135,10 +3157,30 @@ fn peel(t: &Tag) -> (Vec<OptionGate>, Option<Stability>, &Tag) {
     }
 }
 
+/// A check made by `+k8s:optional` itself, bare or as the payload of `ifEnabled`/`ifDisabled` wrappers (upstream
+/// runs `doOptional`, `+default` rule included, on the payload tag whatever wraps it).
+fn is_optional_tag(c: &Check) -> bool {
+    match &c.kind {
+        CheckKind::Optional => c.tag == "k8s:optional",
+        CheckKind::IfOption(io) => is_optional_tag(&io.inner),
+        _ => false,
+    }
+}
+
+/// Turns an [`is_optional_tag`] check into upstream's "optional fields with default values are effectively
+/// required" `Required…` function; a wrapper carries its payload's flags, so it loses `NonError` too.
+fn optional_to_required(c: &mut Check) {
+    c.non_error = false;
+    match &mut c.kind {
+        CheckKind::IfOption(io) => optional_to_required(&mut io.inner),
+        kind => *kind = CheckKind::Required,
+    }
+}
+
 /// Wraps `c` in upstream `IfOption` for each gate (the outermost gate outermost); each wrapper carries the wrapped
 /// check's flags and stability, as upstream's `Function(itv.TagName(), fn.Flags, …)` — a new function, in the
 /// default cohort whatever the wrapped one's (an `item` function's selector cohort is not kept).
-fn gate(c: Check, gates: &[OptionGate]) -> Check {
+fn gate(undefined_is_error: bool, c: Check, gates: &[OptionGate]) -> Check {
     gates.iter().rev().fold(c, |c, g| Check {
         short_circuit: c.short_circuit,
         non_error: c.non_error,
@@ -3152,6 +3194,7 @@ fn gate(c: Check, gates: &[OptionGate]) -> Check {
         kind: CheckKind::IfOption(Box::new(IfOptionPlan {
             option: g.option.clone(),
             enabled: g.enabled,
+            undefined_is_error,
             inner: c,
         })),
     })
@@ -3311,7 +3354,7 @@ mod tests {
                 enabled: false,
             },
         ];
-        let g = gate(c.clone(), &gates);
+        let g = gate(true, c.clone(), &gates);
         assert_eq!(
             (
                 g.tag.as_str(),
@@ -3330,7 +3373,7 @@ mod tests {
         };
         assert_eq!((inner.option.as_str(), inner.enabled), ("B", false));
         assert_eq!(inner.inner, c);
-        assert_eq!(gate(c.clone(), &[]), c);
+        assert_eq!(gate(true, c.clone(), &[]), c);
     }
 
     #[test]

@@ -51,6 +51,9 @@ pub enum CheckKind {
     MinLength(i64),
     /// `k8s:maxLength`
     MaxLength(i64),
+    /// `k8s:maxLength` before 1.36: byte length, `may not be more than N bytes`, origin `maxLength`
+    /// (`vgc_ir::Upstream::max_length_counts_bytes`).
+    MaxLengthBytes(i64),
     /// `k8s:maxBytes`
     MaxBytes(i64),
     /// `k8s:minItems`
@@ -64,8 +67,9 @@ pub enum CheckKind {
     /// `k8s:format`
     Format(String),
     /// `k8s:enum`: the sorted valid values and the option-dependent exclusions (value, excluded when the option
-    /// is on?, option), in constant-name order.
-    Enum(Vec<String>, Vec<(String, bool, String)>),
+    /// is on?, option), in constant-name order, and whether an option the request does not define is an error
+    /// (`vgc_ir::Upstream::undefined_option_is_error`; else it is disabled).
+    Enum(Vec<String>, Vec<(String, bool, String)>, bool),
     /// `k8s:immutable`
     Immutable,
     /// `k8s:update`: merged, sorted constraints (names of `vgc_runtime::validate::UpdateConstraint`) and, for
@@ -351,6 +355,8 @@ pub struct UnionPlan {
     pub members: Vec<UnionMemberPlan>,
     /// The discriminator field: (Rust field name, JSON name), if any.
     pub discriminator: Option<(String, String)>,
+    /// `Union` errors carry the origin `union` (1.36 on; `vgc_ir::Upstream::union_origin`).
+    pub union_origin: bool,
 }
 
 /// One upstream `validate.IfOption` call.
@@ -360,6 +366,9 @@ pub struct IfOptionPlan {
     pub option: String,
     /// `true` for `ifEnabled`, `false` for `ifDisabled`.
     pub enabled: bool,
+    /// An option the request does not define is an internal error (1.37 on); else it is disabled (1.35, 1.36;
+    /// `vgc_ir::Upstream::undefined_option_is_error`).
+    pub undefined_is_error: bool,
     /// The wrapped check (its own stability mark is not applied; the wrapper's is).
     pub inner: Check,
 }
@@ -437,4 +446,6 @@ pub struct ListUnionPlan {
     pub members: Vec<(String, Selector)>,
     /// The list is `[]*T`.
     pub ptr_elems: bool,
+    /// `Union` errors carry the origin `union` (1.36 on; `vgc_ir::Upstream::union_origin`).
+    pub union_origin: bool,
 }

@@ -48,7 +48,14 @@ impl Operation {
     pub fn is_update(&self) -> bool {
         self.op_type == OperationType::Update
     }
-    /// upstream `HasOption`: `(on, defined)`.
+    /// upstream ≤ 1.36 `HasOption` (apimachinery v0.35/v0.36, where `Options` is the list of enabled names):
+    /// true when the option is defined and on; an option the request does not define is disabled. Generated code
+    /// of the 1.35 and 1.36 profiles calls this; 1.37 on calls [`Operation::has_option`].
+    #[must_use]
+    pub fn option_enabled(&self, name: &str) -> bool {
+        self.options.get(name).copied().unwrap_or(false)
+    }
+    /// upstream (1.37 on) `HasOption`: `(on, defined)`.
     #[must_use]
     pub fn has_option(&self, name: &str) -> (bool, bool) {
         self.options

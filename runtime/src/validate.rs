@@ -162,6 +162,22 @@ pub fn max_length(path: &Path<'_>, value: Option<&str>, max: i64) -> ErrorList {
     }
 }
 
+/// upstream ≤ 1.35 `MaxLength` (apimachinery v0.35 `limits.go`: `len(*value)`, i.e. bytes, and `field.TooLong`'s
+/// `"may not be more than N bytes"`), origin `maxLength`.
+#[must_use]
+pub fn max_length_bytes(path: &Path<'_>, value: Option<&str>, max: i64) -> ErrorList {
+    max_bytes(path, value, max)
+        .into_iter()
+        .map(|e| e.with_origin("maxLength"))
+        .collect()
+}
+
+/// upstream ≤ 1.35 `Union`/`DiscriminatedUnion` (apimachinery v0.35 `union.go`): the same errors without an origin.
+#[must_use]
+pub fn without_origin(errs: ErrorList) -> ErrorList {
+    errs.into_iter().map(|e| e.with_origin("")).collect()
+}
+
 /// upstream `MaxBytes`: `TooLong(path, "<value omitted>", "may not be more than N bytes")`.
 #[must_use]
 pub fn max_bytes(path: &Path<'_>, value: Option<&str>, max: i64) -> ErrorList {
@@ -1115,9 +1131,136 @@ pub fn enum_value_with_exclusions(
     enum_value(path, Some(v), &supported)
 }
 
+/// upstream ≤ 1.36 `Enum` with `EnumExclusion` rules (apimachinery v0.35/v0.36 `enum.go`, where
+/// `op.HasOption` is `slices.Contains(op.Options, name)`): as [`enum_value_with_exclusions`], except that an option
+/// the request does not define is disabled ([`Operation::option_enabled`]) instead of an internal error.
+#[must_use]
+pub fn enum_value_with_listed_options(
+    path: &Path<'_>,
+    op: &Operation,
+    value: Option<&str>,
+    valid: &[&str],
+    rules: &[EnumExclusion<'_>],
+) -> ErrorList {
+    let Some(v) = value else { return Vec::new() };
+    let excluded = |value: &str| {
+        rules
+            .iter()
+            .any(|(r, when, option)| *r == value && *when == op.option_enabled(option))
+    };
+    if valid.binary_search(&v).is_ok() && !excluded(v) {
+        return Vec::new();
+    }
+    let supported: Vec<&str> = valid.iter().copied().filter(|k| !excluded(k)).collect();
+    enum_value(path, Some(v), &supported)
+}
+
 #[cfg(test)]
 mod release_tests {
     use super::*;
+
+    /// 1.35's `MaxLength` counts bytes and says so, origin `maxLength` (apimachinery v0.35.10 `limits.go`); 1.36 on
+    /// count runes. 1.35's union errors carry no origin.
+    #[test]
+    fn release_1_35_max_length_and_union_origin() {
+        let root = Path::Root;
+        let path = root.child("name");
+        let show = |errs: ErrorList| -> Vec<String> {
+            errs.iter().map(|e| format!("{e} [{}]", e.origin)).collect()
+        };
+        assert_eq!(
+            show(max_length_bytes(&path, Some("éé"), 3)),
+            ["name: Too long: may not be more than 3 bytes [maxLength]"]
+        );
+        assert_eq!(
+            show(max_length_bytes(&path, Some("ab"), 1)),
+            ["name: Too long: may not be more than 1 byte [maxLength]"]
+        );
+        assert!(max_length(&path, Some("éé"), 3).is_empty());
+        assert!(max_length_bytes(&path, Some("abc"), 3).is_empty());
+        let op = Operation::create();
+        let u = union(
+            &path,
+            &op,
+            false,
+            &[false, false],
+            &[false, false],
+            &["a", "b"],
+        );
+        assert_eq!(u[0].origin, "union");
+        assert_eq!(
+            show(without_origin(u)),
+            ["name: Invalid value: \"\": must specify one of: `a`, `b` []"]
+        );
+    }
+
+    /// An option the request does not define: 1.37 on (`enum_value_with_exclusions`) an internal error; 1.35 and
+    /// 1.36 (`enum_value_with_listed_options`, apimachinery v0.36.6 `enum.go` over `Options []string`) disabled.
+    #[test]
+    fn undefined_options_by_release() {
+        let root = Path::Root;
+        let path = root.child("mode");
+        let show = |errs: ErrorList| -> Vec<String> {
+            errs.iter().map(|e| format!("{e} [{}]", e.origin)).collect()
+        };
+        let valid = ["A", "B"];
+        // B excluded while G is disabled.
+        let rules: [EnumExclusion<'_>; 1] = [("B", false, "G")];
+        let undefined = Operation::create();
+        let mut on = Operation::create();
+        on.options.insert("G".into(), true);
+        let mut off = Operation::create();
+        off.options.insert("G".into(), false);
+        assert_eq!(
+            show(enum_value_with_exclusions(
+                &path,
+                &undefined,
+                Some("B"),
+                &valid,
+                &rules
+            )),
+            ["mode: Internal error: undefined validation option \"G\" []"]
+        );
+        assert!(!undefined.option_enabled("G"));
+        assert_eq!(undefined.has_option("G"), (false, false));
+        let unsupported = ["mode: Unsupported value: \"B\": supported values: \"A\" []"];
+        for op in [&undefined, &off] {
+            assert_eq!(
+                show(enum_value_with_listed_options(
+                    &path,
+                    op,
+                    Some("B"),
+                    &valid,
+                    &rules
+                )),
+                unsupported
+            );
+            assert!(
+                enum_value_with_listed_options(&path, op, Some("A"), &valid, &rules).is_empty()
+            );
+        }
+        assert_eq!(
+            show(enum_value_with_exclusions(
+                &path,
+                &off,
+                Some("B"),
+                &valid,
+                &rules
+            )),
+            unsupported
+        );
+        assert!(enum_value_with_listed_options(&path, &on, Some("B"), &valid, &rules).is_empty());
+        assert_eq!(
+            show(enum_value_with_listed_options(
+                &path,
+                &on,
+                Some("C"),
+                &valid,
+                &rules
+            )),
+            ["mode: Unsupported value: \"C\": supported values: \"A\", \"B\" []"]
+        );
+    }
 
     /// `k8s-resource-fully-qualified-name`: apimachinery v0.37 accepts more than one slash, v0.38 rejects it
     /// (kubernetes#141644; apimachinery v0.38.0-alpha.2 `TestResourceFullyQualifiedName`).

@@ -103,7 +103,13 @@ fn requiredness_on_non_pointer_structs_is_documentation_from_1_38() {
         ]
     );
     let new = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
-    assert_eq!(diags(&new), Vec::<String>::new());
+    // No tag error; upstream 1.38's lint (run by every command) says what the tag means here.
+    assert_eq!(
+        diags(&new),
+        [
+            "VGC0304: field Spec: +k8s:required on non-pointer struct example.com/p/v1.Spec: it has no required or union member, so the field is effectively optional"
+        ]
+    );
     // The same module without the two tags generates exactly the same checks: the tags add none.
     let plain = VALUE_STRUCT
         .replace("\t// +k8s:alpha(since: \"1.38\")=+k8s:required\n", "")
@@ -250,11 +256,13 @@ type TypeMeta struct{}
 
 type T struct {
 	TypeMeta `json:",inline"`
+	// +k8s:optional
 	// +k8s:alpha(since: "1.36")=+k8s:discriminator
 	Type string `json:"type"`
 	// +k8s:alpha(since: "1.36")=+k8s:member("Limited")=+k8s:required
 	// +k8s:alpha(since: "1.36")=+k8s:member("Exempt")=+k8s:forbidden
 	Limited *string `json:"limited,omitempty"`
+	// +k8s:optional
 	// +k8s:discriminator(name: "other")
 	Other string `json:"other"`
 	// +k8s:member(mode: "other", value: "X")=+k8s:required
@@ -285,7 +293,8 @@ fn release_1_36_spells_modes_discriminator_and_member() {
     );
     let v137 = vgc::build(&request(dir2.path(), Some(Upstream::V1_37)));
     assert_eq!(diags(&v137), Vec::<String>::new());
-    assert_eq!(v136.stats.checks, 4);
+    // The two modes, the two discriminators' `+k8s:optional` (upstream 1.36's requiredness lint wants it).
+    assert_eq!(v136.stats.checks, 6);
     assert_eq!(v136.stats.checks, v137.stats.checks);
     assert_eq!(v136.plan.modules, v137.plan.modules);
     let dir = module("", &[("v1/doc.go", DOC), ("v1/types.go", MODES_136)]);
@@ -337,5 +346,291 @@ fn release_1_35_roots_and_tags_by_release() {
         Some(
             "the tag exists from upstream 1.36 on; select that profile (`--upstream 1.36`, `[upstream] version` in vgc.toml) or a newer k8s.io/apimachinery in go.mod"
         )
+    );
+}
+
+const OPTIONS: &str = r#"package v1
+
+type TypeMeta struct{}
+
+type T struct {
+	TypeMeta `json:",inline"`
+	// +k8s:optional
+	// +k8s:ifEnabled("G")=+k8s:maxLength=3
+	Name string `json:"name,omitempty"`
+	// +k8s:optional
+	Mode Mode `json:"mode,omitempty"`
+}
+
+// +k8s:enum
+type Mode string
+
+const (
+	ModeA Mode = "A"
+	// +k8s:ifDisabled("G")=+k8s:enumExclude
+	ModeB Mode = "B"
+)
+"#;
+
+/// Before 1.37 (apimachinery v0.35/v0.36 `operation.Options []string`) an option the request does not name is
+/// disabled; from 1.37 (`map[string]bool`) it is an "undefined validation option" internal error. The profile
+/// selects the generated call: `op.option_enabled` / `enum_value_with_listed_options` for 1.35 and 1.36,
+/// `op.has_option` / `enum_value_with_exclusions` from 1.37 (runtime behaviour: `vgc_runtime`'s
+/// `release_tests::undefined_options_by_release`).
+#[test]
+fn undefined_options_are_disabled_before_1_37() {
+    use vgc_lowering::plan::CheckKind;
+    let old_doc = "// +k8s:validation-gen=TypeMeta\npackage v1\n";
+    for (u, undefined_is_error) in [
+        (Upstream::V1_35, false),
+        (Upstream::V1_36, false),
+        (Upstream::V1_37, true),
+        (Upstream::V1_38, true),
+    ] {
+        let doc = if u.validation_gen_field_names() {
+            old_doc
+        } else {
+            DOC
+        };
+        let dir = module("", &[("v1/doc.go", doc), ("v1/types.go", OPTIONS)]);
+        let mut req = request(dir.path(), Some(u));
+        req.check_only = false;
+        let out = vgc::build(&req);
+        assert_eq!(diags(&out), Vec::<String>::new(), "{u:?}");
+        let mut flags = Vec::new();
+        let checks = out
+            .plan
+            .modules
+            .iter()
+            .flat_map(|m| &m.types)
+            .flat_map(|t| {
+                let fields = t.fields.iter().flatten().flat_map(|f| &f.checks);
+                t.checks.iter().chain(fields)
+            });
+        for c in checks {
+            match &c.kind {
+                CheckKind::IfOption(io) => flags.push(("ifEnabled", io.undefined_is_error)),
+                CheckKind::Enum(_, _, e) => flags.push(("enum", *e)),
+                _ => {}
+            }
+        }
+        flags.sort_unstable();
+        assert_eq!(
+            flags,
+            [
+                ("enum", undefined_is_error),
+                ("ifEnabled", undefined_is_error)
+            ],
+            "{u:?}"
+        );
+        let code: String = out.files.iter().map(|f| f.contents.as_str()).collect();
+        let (yes, no) = if undefined_is_error {
+            (
+                ["op.has_option(\"G\")", "enum_value_with_exclusions("],
+                ["op.option_enabled(", "enum_value_with_listed_options("],
+            )
+        } else {
+            (
+                [
+                    "op.option_enabled(\"G\")",
+                    "enum_value_with_listed_options(",
+                ],
+                ["op.has_option(", "enum_value_with_exclusions("],
+            )
+        };
+        for s in yes {
+            assert!(code.contains(s), "{u:?}: {s} missing");
+        }
+        for s in no {
+            assert!(!code.contains(s), "{u:?}: {s} present");
+        }
+    }
+}
+
+/// upstream `required.go` `doOptional` runs on an `ifEnabled`/`ifDisabled` payload too: `+k8s:optional` under
+/// `ifEnabled(X)` on a field with a non-zero `+default` is "effectively required" (`IfOption(X, true,
+/// RequiredPointer)`, an error, not `NonError`), as code-generator v0.36.6 generates for
+/// `scheduling/v1alpha2.PodGroupSpec.disruptionMode` (`+default="Pod"`). Same code in 1.37.
+#[test]
+fn gated_optional_with_a_default_is_required() {
+    use vgc_lowering::plan::CheckKind;
+    let types = "package v1\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:ifDisabled(\"G\")=+k8s:forbidden\n\t// +k8s:ifEnabled(\"G\")=+k8s:optional\n\t// +default=\"Pod\"\n\tMode *string `json:\"mode,omitempty\"`\n}\n";
+    for u in [Upstream::V1_36, Upstream::V1_37] {
+        let doc = if u.validation_gen_field_names() {
+            "// +k8s:validation-gen=TypeMeta\npackage v1\n"
+        } else {
+            DOC
+        };
+        let dir = module("", &[("v1/doc.go", doc), ("v1/types.go", types)]);
+        let out = vgc::build(&request(dir.path(), Some(u)));
+        assert_eq!(diags(&out), Vec::<String>::new(), "{u:?}");
+        let got: Vec<String> = out
+            .plan
+            .modules
+            .iter()
+            .flat_map(|m| &m.types)
+            .flat_map(|t| t.fields.iter().flatten())
+            .flat_map(|f| &f.checks)
+            .map(|c| match &c.kind {
+                CheckKind::IfOption(io) => format!(
+                    "{}({},{}) non_error={} {:?} non_error={}",
+                    c.tag, io.option, io.enabled, c.non_error, io.inner.kind, io.inner.non_error
+                ),
+                k => format!("{k:?}"),
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                "k8s:ifDisabled(G,false) non_error=false Forbidden non_error=false",
+                "k8s:ifDisabled(G,false) non_error=true Optional non_error=true",
+                "k8s:ifEnabled(G,true) non_error=false Required non_error=false",
+            ],
+            "{u:?}"
+        );
+    }
+}
+
+/// code-generator v0.35.10's lint has only the two conflicting-tag rules: no `requiredAndOptional` (VGC0303) and no
+/// `validationStability` (VGC0302) before 1.36 (k8s.io/api v0.35.10's `rbac/v1` `Subjects` carries `+k8s:` tags
+/// without requiredness).
+#[test]
+fn release_1_35_has_no_requiredness_or_stability_lint() {
+    let types = "package v1\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:maxLength=3\n\tName string `json:\"name\"`\n}\n";
+    let dir = module(
+        "",
+        &[
+            ("v1/doc.go", "// +k8s:validation-gen=TypeMeta\npackage v1\n"),
+            ("v1/types.go", types),
+        ],
+    );
+    assert_eq!(
+        upstream_lint(dir.path(), Upstream::V1_35),
+        Vec::<String>::new()
+    );
+    let out = vgc::build(&request(dir.path(), Some(Upstream::V1_35)));
+    assert_eq!(diags(&out), Vec::<String>::new());
+    assert_eq!(
+        upstream_lint(dir.path(), Upstream::V1_36),
+        [
+            "VGC0303: field Name: field with validation must have +k8s:optional, +k8s:required or +k8s:forbidden"
+        ]
+    );
+    assert!(!Upstream::V1_35.lint_stability() && Upstream::V1_36.lint_stability());
+}
+
+/// code-generator v0.35.10 does not skip structs embedding `metav1.ListMeta` when selecting roots: a `*List` type
+/// matching `validation-gen=TypeMeta` is a root (registered, validating its items); from 1.36 it is skipped
+/// (k8s.io/api v0.35.10 registers 23 `*List` roots, e.g. `certificates/v1.CertificateSigningRequestList`).
+#[test]
+fn release_1_35_lists_are_roots() {
+    let types = "package v1\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\ntype T struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tName string `json:\"name\"`\n}\n\ntype TList struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\tmetav1.ListMeta `json:\"metadata,omitempty\"`\n\tItems []T `json:\"items\"`\n}\n";
+    let meta = "package v1\n\ntype TypeMeta struct{}\n\ntype ListMeta struct{}\n";
+    let dir = module(
+        "\nrequire k8s.io/apimachinery v0.0.0\n\nreplace k8s.io/apimachinery => ./am\n",
+        &[
+            ("v1/doc.go", "// +k8s:validation-gen=TypeMeta\npackage v1\n"),
+            ("v1/types.go", types),
+            ("am/go.mod", "module k8s.io/apimachinery\n\ngo 1.25\n"),
+            ("am/pkg/apis/meta/v1/types.go", meta),
+        ],
+    );
+    let roots = |u: Upstream| -> Vec<String> {
+        let out = vgc::build(&request(dir.path(), Some(u)));
+        assert_eq!(diags(&out), Vec::<String>::new(), "{u:?}");
+        out.plan
+            .modules
+            .iter()
+            .flat_map(|m| &m.types)
+            .filter(|t| t.root)
+            .map(|t| t.key.name.clone())
+            .collect()
+    };
+    assert_eq!(roots(Upstream::V1_35), ["T", "TList"]);
+    assert_eq!(roots(Upstream::V1_36), ["T"]);
+}
+
+/// code-generator v0.35.10 reads `+k8s:isSubresource` / `+k8s:supportsSubresource` values verbatim (k8s.io/api
+/// v0.35.10: `+k8s:isSubresource=/scale`); from 1.36 they are Go string literals (`="/scale"`).
+#[test]
+fn release_1_35_subresource_values_are_verbatim() {
+    let types = "package v1\n\ntype TypeMeta struct{}\n\n// +k8s:isSubresource=/scale\ntype Scale struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tName string `json:\"name\"`\n}\n\n// +k8s:supportsSubresource=\"/status\"\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tName string `json:\"name\"`\n}\n";
+    let dir = module(
+        "",
+        &[
+            ("v1/doc.go", "// +k8s:validation-gen=TypeMeta\npackage v1\n"),
+            ("v1/types.go", types),
+        ],
+    );
+    let paths = |u: Upstream| -> Vec<(String, Vec<String>)> {
+        let out = vgc::build(&request(dir.path(), Some(u)));
+        out.plan
+            .modules
+            .iter()
+            .flat_map(|m| &m.types)
+            .filter(|t| t.root)
+            .map(|t| {
+                let paths = t.subresources.clone().map(|s| s.0).unwrap_or_default();
+                (t.key.name.clone(), paths)
+            })
+            .collect()
+    };
+    let s = |v: &[&str]| v.iter().map(|x| x.to_string()).collect::<Vec<_>>();
+    assert_eq!(
+        paths(Upstream::V1_35),
+        [
+            ("Scale".to_string(), s(&["/scale"])),
+            ("T".to_string(), s(&["\"/status\"", "/"])),
+        ]
+    );
+    // (1.36 reads the unquoted `/scale` as no path; k8s.io/api v0.36.6 quotes it.)
+    assert_eq!(
+        paths(Upstream::V1_36).pop(),
+        Some(("T".to_string(), s(&["/", "/status"])))
+    );
+}
+
+/// 1.35 lowers `+k8s:maxLength` to the byte-counting check and unions without an origin (apimachinery v0.35.10);
+/// 1.36 to the rune-counting one with origin `union` (runtime behaviour: `vgc_runtime`'s
+/// `release_tests::release_1_35_max_length_and_union_origin`).
+#[test]
+fn release_1_35_max_length_bytes_and_union_origin() {
+    use vgc_lowering::plan::CheckKind;
+    let types = "package v1\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tName string `json:\"name\"`\n\t// +k8s:optional\n\t// +k8s:unionMember\n\tA *string `json:\"a,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:unionMember\n\tB *string `json:\"b,omitempty\"`\n}\n";
+    let dir = module(
+        "",
+        &[
+            ("v1/doc.go", "// +k8s:validation-gen=TypeMeta\npackage v1\n"),
+            ("v1/types.go", types),
+        ],
+    );
+    let kinds = |u: Upstream| -> Vec<String> {
+        let out = vgc::build(&request(dir.path(), Some(u)));
+        assert_eq!(diags(&out), Vec::<String>::new(), "{u:?}");
+        let checks = out
+            .plan
+            .modules
+            .iter()
+            .flat_map(|m| &m.types)
+            .flat_map(|t| {
+                let fields = t.fields.iter().flatten().flat_map(|f| &f.checks);
+                t.checks.iter().chain(fields)
+            });
+        checks
+            .filter_map(|c| match &c.kind {
+                CheckKind::MaxLength(n) => Some(format!("MaxLength({n})")),
+                CheckKind::MaxLengthBytes(n) => Some(format!("MaxLengthBytes({n})")),
+                CheckKind::Union(u) => Some(format!("Union(origin={})", u.union_origin)),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(
+        kinds(Upstream::V1_35),
+        ["Union(origin=false)", "MaxLengthBytes(3)"]
+    );
+    assert_eq!(
+        kinds(Upstream::V1_36),
+        ["Union(origin=true)", "MaxLength(3)"]
     );
 }

@@ -239,7 +239,10 @@ impl<'a> Generator<'a> {
             CheckKind::Minimum(n) | CheckKind::Maximum(n) => {
                 h.ints.extend([n - 1, *n, n + 1]);
             }
-            CheckKind::MinLength(n) | CheckKind::MaxLength(n) | CheckKind::MaxBytes(n) => {
+            CheckKind::MinLength(n)
+            | CheckKind::MaxLength(n)
+            | CheckKind::MaxLengthBytes(n)
+            | CheckKind::MaxBytes(n) => {
                 h.lens.extend(near(*n).into_iter().filter(|l| *l <= 400));
             }
             CheckKind::MinItems(n)
@@ -252,7 +255,7 @@ impl<'a> Generator<'a> {
                 h.formats
                     .insert(vgc_ir::catalog::format_name(f).to_string());
             }
-            CheckKind::Enum(values, excl) => {
+            CheckKind::Enum(values, excl, _) => {
                 h.strings.extend(values.iter().cloned());
                 for (v, _, opt) in excl {
                     h.strings.insert(v.clone());

@@ -214,6 +214,8 @@ pub(crate) fn phase(
     let gen_time = start.elapsed().as_secs_f64();
     let (upstream, ours, go_run, rust_run) =
         crate::harness::run_both(oracle, rust_runner, &generated.cases);
+    // vgc's lines as the oracle's release reports them (1.35/1.36 carry no short-circuit mark, …).
+    let ours = crate::harness::release_view(&ours);
     let summary = crate::harness::compare_runs(&upstream, &ours, &generated.cases);
     let roots: BTreeSet<&str> = generated
         .cases
@@ -262,12 +264,17 @@ pub(crate) fn allowed_classes(suite: &str) -> BTreeMap<(String, String), String>
     let text = std::fs::read_to_string(&file).expect("tests/randfill_gaps.toml");
     let gaps: ClassGaps =
         toml::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-    assert_eq!(
-        gaps.upstream,
-        crate::harness::upstream_version(),
-        "{}: measured against another upstream",
-        file.display()
-    );
+    // The file is measured against the default oracle (the newest published generator); an older release's run
+    // (`VGC_ORACLE_UPSTREAM`) is held to the same vgc-side gap classes, but not to their occurring
+    // (`assert_within_gaps`).
+    if !older_release() {
+        assert_eq!(
+            gaps.upstream,
+            crate::harness::upstream_version(),
+            "{}: measured against another upstream",
+            file.display()
+        );
+    }
     for g in &gaps.gap {
         assert!(
             ["decode", "detail-text", "semantic"].contains(&g.class.as_str()),
@@ -283,8 +290,18 @@ pub(crate) fn allowed_classes(suite: &str) -> BTreeMap<(String, String), String>
         .collect()
 }
 
+/// True when the oracle runs an older release than the newest published generator (`VGC_ORACLE_UPSTREAM=1.35`).
+fn older_release() -> bool {
+    let newest = vgc_ir::Upstream::ALL
+        .into_iter()
+        .rev()
+        .find(|u| u.code_generator().is_some());
+    Some(crate::harness::oracle_upstream()) < newest
+}
+
 /// Asserts a randfill run of `suite` shows only the mismatch classes `tests/randfill_gaps.toml` lists for it, and
-/// every listed class at least once (a fixed gap must be deleted from the file). Writes every mismatch to `report`.
+/// every listed class at least once (a fixed gap must be deleted from the file; not for an older release,
+/// [`older_release`]). Writes every mismatch to `report`.
 pub(crate) fn assert_within_gaps(suite: &str, summary: &crate::harness::Summary, report: &Path) {
     std::fs::write(report, summary.mismatches.join("\n")).expect("mismatch report");
     let allowed = allowed_classes(suite);
@@ -298,7 +315,7 @@ pub(crate) fn assert_within_gaps(suite: &str, summary: &crate::harness::Summary,
         .collect();
     let stale: Vec<String> = allowed
         .iter()
-        .filter(|((_, c), _)| !by_class.contains_key(c.as_str()))
+        .filter(|((_, c), _)| !older_release() && !by_class.contains_key(c.as_str()))
         .map(|((p, c), note)| format!("{p} {c} ({note})"))
         .collect();
     assert!(
