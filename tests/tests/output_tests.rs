@@ -803,7 +803,11 @@ fn bless_gaps(
     let mut out = format!("{header}upstream = {:?}\n", old.upstream);
     for (class, packages, default) in [
         ("rejected", rejected, "vgc refuses the package"),
-        ("build", not_compiling, "the generated Rust does not compile warning-free"),
+        (
+            "build",
+            not_compiling,
+            "the generated Rust does not compile warning-free",
+        ),
     ] {
         for p in packages {
             let _ = write!(
