@@ -470,6 +470,11 @@ fn lock_output(
     let Some(dir) = req.out.as_deref().filter(|_| !req.check_only) else {
         return Ok(None);
     };
+    // Outside any Go module nothing can be built (the load reports VGC0002): create nothing, not even `.vgc/`.
+    let input = std::path::absolute(&req.path).unwrap_or_else(|_| req.path.clone().into());
+    if !input.ancestors().any(|a| a.join("go.mod").is_file()) {
+        return Ok(None);
+    }
     let fail = |e: String| {
         Box::new(BuildOutcome {
             io_error: Some(e),
