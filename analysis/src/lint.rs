@@ -262,9 +262,7 @@ impl<'a> Linter<'a> {
         sorted.sort_by(|a, b| a.name.cmp(&b.name));
         let context = package_level(&container.pkg);
         // upstream `linter.AddError`: findings on a field are prefixed with its Go name.
-        let prefix = field.map_or_else(String::new, |f| {
-            format!("field {}: ", f.go_name.clone().unwrap_or_default())
-        });
+        let prefix = field.map_or_else(String::new, |f| format!("field {}: ", f.member_name()));
         for u in &sorted {
             let Ok(tag) = &u.parsed else { continue };
             let span = self.span(file, u.at);
@@ -370,7 +368,7 @@ impl<'a> Linter<'a> {
                     Code::LintRequiredness,
                     format!(
                         "field {}: field with validation must have +k8s:optional, +k8s:required or +k8s:forbidden",
-                        f.go_name.clone().unwrap_or_default()
+                        f.member_name()
                     ),
                 )
                 .with_hint("add `+k8s:optional` (or `+k8s:required`) to the field"),
@@ -426,7 +424,7 @@ impl<'a> Linter<'a> {
         self.report(
             Diagnostic::error(
                 Code::LintValueStructRequiredness,
-                format!("field {}: {msg}", f.go_name.clone().unwrap_or_default()),
+                format!("field {}: {msg}", f.member_name()),
             )
             .with_hint("a non-pointer struct field is never nil: mark a member `+k8s:required`, make the field a pointer, or change `required`/`optional` to what the struct implies"),
             file,
@@ -872,7 +870,7 @@ impl<'a> Linter<'a> {
                 .as_ref()
                 .is_ok_and(|t| unwrap_levels(t).name == "k8s:listType")
         });
-        let field = f.go_name.clone().unwrap_or_default();
+        let field = f.member_name();
         // Only set and map semantics matter to validation (atomic is every list's default on both sides).
         let keyed = |v: &Option<String>| matches!(v.as_deref(), Some("set" | "map"));
         let (pv, kv) = (plain_type.and_then(value), k8s_type.and_then(value));

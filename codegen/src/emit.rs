@@ -413,7 +413,7 @@ fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
     let doc = format!(" Go type `{}`.", t.key);
     let def = match (&t.fields, &t.alias_of) {
         (Some(fields), _) => {
-            let fs = fields.iter().map(|f| field_def(ctx, f));
+            let fs = fields.iter().map(|f| field_def(ctx, &t.key.name, f));
             // Keys Go's encoding/json ignores (conflicting fields of embedded structs): consumed here, so that no
             // flattened struct receives them, and never written.
             let ignored = t.json_ignored.iter().enumerate().map(|(i, json)| {
@@ -425,10 +425,27 @@ fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
                     pub #f: ::serde::de::IgnoredAny
                 }
             });
+            // R9: an inline-embedded pointer is allocated only when one of its JSON names is present, as in Go.
+            let embedded = fields.iter().filter(|f| !f.embedded_keys.is_empty()).map(|f| {
+                let de = embedded_de_fn(&t.key.name, f);
+                let ty = ctx.ty(&f.ty);
+                let keys = &f.embedded_keys;
+                let doc = format!(
+                    " Decodes the inline-embedded pointer `{}.{}` as Go's encoding/json does: set when one of its JSON names is present.",
+                    t.key.name, f.go_name
+                );
+                quote! {
+                    #[doc = #doc]
+                    fn #de<'de, D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<#ty, D::Error> {
+                        ::vgc_runtime::types::embedded_pointer(d, &[#(#keys),*])
+                    }
+                }
+            });
             quote! {
                 #[doc = #doc]
                 #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
                 pub struct #name { #(#fs,)* #(#ignored,)* }
+                #(#embedded)*
             }
         }
         (None, Some(a)) => {
@@ -556,6 +573,15 @@ fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
     }
 }
 
+/// The name of the generated function decoding inline-embedded pointer `f` of struct `owner` (R9).
+fn embedded_de_fn(owner: &str, f: &FieldPlan) -> proc_macro2::Ident {
+    format_ident!(
+        "deserialize_embedded_{}_{}",
+        snake(owner),
+        f.rust_name.trim_start_matches("r#")
+    )
+}
+
 /// True when the field's Go value is a struct (a struct type, or a well-known apimachinery struct such as
 /// `metav1.Time` or `resource.Quantity`), which Go's `omitempty` never omits.
 fn go_struct_value(f: &FieldPlan) -> bool {
@@ -566,7 +592,7 @@ fn go_struct_value(f: &FieldPlan) -> bool {
     }
 }
 
-fn field_def(ctx: &Ctx<'_>, f: &FieldPlan) -> TokenStream {
+fn field_def(ctx: &Ctx<'_>, owner: &str, f: &FieldPlan) -> TokenStream {
     let name = ident(&f.rust_name);
     let ty = ctx.ty(&f.ty);
     let json = &f.json_name;
@@ -578,6 +604,9 @@ fn field_def(ctx: &Ctx<'_>, f: &FieldPlan) -> TokenStream {
     };
     let attr = if f.skip {
         quote!(#[serde(skip)])
+    } else if !f.embedded_keys.is_empty() {
+        let de = embedded_de_fn(owner, f).to_string();
+        quote!(#[serde(flatten, deserialize_with = #de)])
     } else if f.flatten {
         quote!(#[serde(flatten)])
     } else if matches!(f.ty, RustTy::Option(..)) && f.omitempty {

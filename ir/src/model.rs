@@ -43,6 +43,26 @@ pub struct FieldIr {
     pub at: SpanId,
 }
 
+impl FieldIr {
+    /// The Go member name: the declared name, or for an embedded field (`T`, `*T`, `pkg.T`, `*pkg.T`) the
+    /// unqualified type name, as `go/types` `Var.Name()` and so gengo's `Member.Name` give it (upstream's lint
+    /// messages say `field <this>:`). Empty only for an embedded field whose type is not a (pointer to a) name,
+    /// which Go refuses.
+    pub fn member_name(&self) -> String {
+        if let Some(n) = &self.go_name {
+            return n.clone();
+        }
+        let t = match &self.ty {
+            TypeExpr::Pointer(i) => i.as_ref(),
+            t => t,
+        };
+        match t {
+            TypeExpr::Named { name, .. } => name.clone(),
+            _ => String::new(),
+        }
+    }
+}
+
 /// A type declaration.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TypeIr {

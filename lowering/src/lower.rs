@@ -891,6 +891,30 @@ impl Lowerer<'_> {
                 Some("validation-gen cannot generate code for this shape; use a named struct or typedef to hold the inner value".into()),
             );
         }
+        // R9: an inline-embedded pointer decodes as Go's encoding/json does (allocated when one of its JSON names is
+        // present); one that embeds its own struct again cannot be represented (Go never fills the inner copy).
+        let mut embedded_keys = Vec::new();
+        if inline
+            && !json.skip
+            && let Ty::Pointer(i) = &ty
+            && let Native::Struct(p) = types::native(self.db, self.prog, i)
+        {
+            if let Some(cycle) = self.embedding_cycle(&p, owner) {
+                self.err(
+                    file,
+                    f.at,
+                    Code::UnsupportedType,
+                    format!(
+                        "field {}.{go_name}: an inline-embedded pointer that embeds its own struct again ({}) is not supported",
+                        owner.name,
+                        cycle.join(" embeds ")
+                    ),
+                    Some("Go's encoding/json never fills the inner copy from JSON, which the generated Rust type cannot express; give the field a JSON name or break the cycle".into()),
+                );
+                return None;
+            }
+            embedded_keys = self.json_names_through(&p);
+        }
         let (opaque, opaque_elems, opaque_keys) = opacity(&f.tags);
         // R6: also behind pointers, slices and maps (`*metav1.NoSuchType`, `[]NoSuchLocal`).
         if let Some((q, n)) = first_unresolved(&ty)
@@ -976,6 +1000,7 @@ impl Lowerer<'_> {
             },
             json_name,
             flatten: inline && !json.skip && matches!(shape, Shape::Struct(_)),
+            embedded_keys,
             skip: json.skip,
             omitempty: json.omitempty,
             ty: self.rust_ty(owner, &ty),
@@ -2831,6 +2856,103 @@ impl Lowerer<'_> {
         }
         checks.extend(inner_checks.into_iter().map(|c| wrap(c, false)));
         Ok(checks)
+    }
+
+    /// The inline-embedding cycle `[to, from, …, to]` when struct `from` embeds struct `to` again, following inline-embedded
+    /// fields by value or pointer (R9), if any. Iterative, visiting each struct once.
+    fn embedding_cycle(&self, from: &TypeKey, to: &TypeKey) -> Option<Vec<String>> {
+        let mut parent: std::collections::BTreeMap<TypeKey, TypeKey> =
+            std::collections::BTreeMap::new();
+        let mut stack = vec![from.clone()];
+        let mut seen = std::collections::BTreeSet::from([from.clone()]);
+        while let Some(t) = stack.pop() {
+            for e in self.inline_embedded(&t) {
+                if &e == to {
+                    // to → from → … → t → to
+                    let mut back = vec![t.name.clone()];
+                    let mut at = t;
+                    while let Some(p) = parent.get(&at) {
+                        back.push(p.name.clone());
+                        at = p.clone();
+                    }
+                    let mut path = vec![to.name.clone()];
+                    path.extend(back.into_iter().rev());
+                    path.push(to.name.clone());
+                    return Some(path);
+                }
+                if seen.insert(e.clone()) {
+                    parent.insert(e.clone(), t.clone());
+                    stack.push(e);
+                }
+            }
+        }
+        None
+    }
+
+    /// The structs struct `k` embeds inline (by value or pointer, no JSON name, not `json:"-"`).
+    fn inline_embedded(&self, k: &TypeKey) -> Vec<TypeKey> {
+        let Some((decl, file)) = self.prog.type_decl(self.db, k) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for f in &decl.fields {
+            let json = f.json.clone().unwrap_or_default();
+            if f.go_name.is_some() || !json.name.is_empty() || json.skip {
+                continue;
+            }
+            let ty = types::resolve(self.db, self.prog, &k.pkg, file, &f.ty);
+            let inner = match &ty {
+                Ty::Pointer(i) => i.as_ref().clone(),
+                other => other.clone(),
+            };
+            if let Native::Struct(e) = types::native(self.db, self.prog, &inner) {
+                out.push(e);
+            }
+        }
+        out
+    }
+
+    /// The JSON names struct `k` decodes (R9): its exported fields' names and, through its inline embeddings, theirs,
+    /// minus the conflicting names Go's `typeFields` ignores ([`Self::json_ignored`]). Sorted, de-duplicated.
+    fn json_names_through(&self, k: &TypeKey) -> Vec<String> {
+        let ignored = self.json_ignored(k);
+        let mut names = std::collections::BTreeSet::new();
+        let mut stack = vec![k.clone()];
+        let mut seen = std::collections::BTreeSet::from([k.clone()]);
+        while let Some(t) = stack.pop() {
+            let Some((decl, file)) = self.prog.type_decl(self.db, &t) else {
+                continue;
+            };
+            for f in &decl.fields {
+                let json = f.json.clone().unwrap_or_default();
+                if json.skip {
+                    continue;
+                }
+                if f.go_name.is_none() && json.name.is_empty() {
+                    // An embedded struct contributes its own names (below); any other embedded type is a field
+                    // named after its type, as in encoding/json.
+                    let ty = types::resolve(self.db, self.prog, &t.pkg, file, &f.ty);
+                    let inner = match &ty {
+                        Ty::Pointer(i) => i.as_ref().clone(),
+                        other => other.clone(),
+                    };
+                    if matches!(types::native(self.db, self.prog, &inner), Native::Struct(_)) {
+                        continue;
+                    }
+                }
+                let go = f.member_name();
+                if !go.starts_with(|c: char| c.is_uppercase()) {
+                    continue;
+                }
+                names.insert(if json.name.is_empty() { go } else { json.name });
+            }
+            for e in self.inline_embedded(&t) {
+                if seen.insert(e.clone()) {
+                    stack.push(e);
+                }
+            }
+        }
+        names.into_iter().filter(|n| !ignored.contains(n)).collect()
     }
 
     /// Go `encoding/json` `typeFields` on struct `k`: the JSON names of inline-embedded structs' fields that conflict

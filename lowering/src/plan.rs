@@ -212,6 +212,11 @@ pub struct FieldPlan {
     pub json_name: String,
     /// Serialized inline (`#[serde(flatten)]`).
     pub flatten: bool,
+    /// For an inline-embedded pointer (`*T` with no JSON name, R9): the JSON names it claims in the enclosing
+    /// object (T's fields, through T's own inline embeddings, minus names Go's `typeFields` ignores), sorted.
+    /// Go's encoding/json allocates the pointer when one of them is present (whatever its value, `null`
+    /// included) and leaves it nil otherwise; the generated type decodes it the same way. Empty otherwise.
+    pub embedded_keys: Vec<String>,
     /// Not serialized (`json:"-"`).
     pub skip: bool,
     /// `omitempty`.

@@ -501,6 +501,29 @@ impl<'de> Deserialize<'de> for Bytes {
     }
 }
 
+/// Deserializes an inline-embedded pointer (Go `*T` embedded without a JSON name; `#[serde(flatten)]` field of
+/// type `Option<T>`) as Go's `encoding/json` does: `Some` when at least one of `keys` — the JSON names `T` decodes,
+/// computed by vgc from the Go types — is present in the enclosing object, whatever its value (`null` included:
+/// Go allocates the pointer while walking to the field, before looking at the value), `None` otherwise. A plain
+/// `#[serde(flatten)] Option<T>` would be `Some` whenever `T` can decode from nothing (R9).
+///
+/// `d` is serde's flattened view of the enclosing object's entries not claimed by its named fields.
+///
+/// # Errors
+/// Whatever decoding `T` from those entries returns (for instance a wrong JSON type in one of `T`'s fields).
+pub fn embedded_pointer<'de, D: Deserializer<'de>, T: serde::de::DeserializeOwned>(
+    d: D,
+    keys: &[&str],
+) -> Result<Option<T>, D::Error> {
+    let map = serde_json::Map::<String, serde_json::Value>::deserialize(d)?;
+    if !keys.iter().any(|k| map.contains_key(*k)) {
+        return Ok(None);
+    }
+    T::deserialize(serde_json::Value::Object(map))
+        .map(Some)
+        .map_err(serde::de::Error::custom)
+}
+
 /// Deserializes JSON `null` as the type's default, as Go's `encoding/json` leaves a non-pointer field at its
 /// zero value on `null`.
 ///

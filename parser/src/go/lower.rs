@@ -324,7 +324,16 @@ impl Lowerer<'_> {
             let Some(tyn) = fd.child_by_field_name("type") else {
                 continue;
             };
-            let ty = self.type_expr(tyn);
+            let mut ty = self.type_expr(tyn);
+            // tree-sitter-go parses an embedded `*T` as the token `*` followed by the type field `T`.
+            let mut c1 = fd.walk();
+            if fd
+                .children(&mut c1)
+                .take_while(|n| n.id() != tyn.id())
+                .any(|n| n.kind() == "*")
+            {
+                ty = TypeExpr::Pointer(Box::new(ty));
+            }
             let tag = fd
                 .child_by_field_name("tag")
                 .and_then(|t| string_literal(self.text(t)));

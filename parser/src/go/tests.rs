@@ -51,6 +51,36 @@ func (w *Widget) broken( {
 type After struct{}
 "#;
 
+/// R9: an embedded pointer keeps its pointer (tree-sitter-go puts the `*` outside the field's `type`).
+#[test]
+fn r09_an_embedded_pointer_is_a_pointer() {
+    let f = parse(
+        "package v1\n\ntype B struct {\n\t*A `json:\",inline\"`\n\tpkg.C\n\t*pkg.D\n\tE\n}\n",
+    );
+    let TypeExpr::Struct(fields) = &f.types[0].ty else {
+        panic!("struct")
+    };
+    let shapes: Vec<_> = fields
+        .iter()
+        .map(|f| match &f.ty {
+            TypeExpr::Pointer(i) => format!("*{}", name_of(i)),
+            t => name_of(t),
+        })
+        .collect();
+    assert_eq!(shapes, ["*A", "pkg.C", "*pkg.D", "E"]);
+    assert!(fields.iter().all(|f| f.name.is_none()));
+}
+
+fn name_of(t: &TypeExpr) -> String {
+    match t {
+        TypeExpr::Named {
+            pkg: Some(p), name, ..
+        } => format!("{p}.{name}"),
+        TypeExpr::Named { name, .. } => name.clone(),
+        t => format!("{t:?}"),
+    }
+}
+
 #[test]
 fn summary_of_a_file() {
     let f = parse(SRC);

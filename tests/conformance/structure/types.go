@@ -98,3 +98,28 @@ type Leaf struct {
 	// +k8s:minimum=1
 	Weight int32 `json:"weight,omitempty"`
 }
+
+// EmbeddedPtr embeds a struct by pointer (R9): Go's encoding/json allocates it when one of its JSON names is
+// present, and validation skips it when nil.
+type EmbeddedPtr struct {
+	// +k8s:optional
+	*PtrInner `json:",inline"`
+	// +k8s:optional
+	// +k8s:maxLength=2
+	C string `json:"c,omitempty"`
+}
+
+// PtrInner is embedded by pointer into EmbeddedPtr.
+type PtrInner struct {
+	// +k8s:required
+	// +k8s:maxLength=3
+	A string `json:"a"`
+	PtrDeeper `json:",inline"`
+}
+
+// PtrDeeper is embedded by value into PtrInner.
+type PtrDeeper struct {
+	// +k8s:optional
+	// +k8s:maxLength=1
+	D string `json:"d,omitempty"`
+}
