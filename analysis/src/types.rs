@@ -575,6 +575,44 @@ pub fn collect_named(t: &Ty, out: &mut Vec<TypeKey>) {
     }
 }
 
+/// The types of `types` whose values can contain a value of the same type at any depth — through fields,
+/// pointers, slices, maps or typedefs (a cycle of [`TypeEdges::refs`]: a non-trivial strongly connected component,
+/// or a type referring to itself). Validating, comparing or dropping such a value recurses once per level of the
+/// input, so generated code runs it on a growable stack (R32). Tarjan's algorithm (petgraph).
+#[must_use]
+pub fn recursive_types(db: &dyn Db, types: &IndexSet<TypeKey>) -> IndexSet<TypeKey> {
+    let index = |k: &TypeKey| types.get_index_of(k);
+    let mut graph = petgraph::graph::DiGraph::<(), ()>::with_capacity(types.len(), 0);
+    for _ in 0..types.len() {
+        graph.add_node(());
+    }
+    let mut self_loops = Vec::new();
+    for (i, k) in types.iter().enumerate() {
+        let Some(e) = edges_of(db, k) else {
+            continue;
+        };
+        for r in &e.refs {
+            if let Some(j) = index(r) {
+                if i == j {
+                    self_loops.push(i);
+                }
+                graph.add_edge(
+                    petgraph::graph::NodeIndex::new(i),
+                    petgraph::graph::NodeIndex::new(j),
+                    (),
+                );
+            }
+        }
+    }
+    let mut out: std::collections::BTreeSet<usize> = self_loops.into_iter().collect();
+    for scc in petgraph::algo::tarjan_scc(&graph) {
+        if scc.len() > 1 {
+            out.extend(scc.iter().map(|n| n.index()));
+        }
+    }
+    out.into_iter().map(|i| types[i].clone()).collect()
+}
+
 /// Types whose values contain themselves without indirection through a slice or map: pointer edges to these
 /// must be boxed in Rust. Returns the set of (containing type, pointee type) pairs to box, in the order of `types`
 /// and then of the fields: an edge is boxed when its two ends are in one strongly connected component of the

@@ -441,11 +441,37 @@ fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
                     }
                 }
             });
-            quote! {
-                #[doc = #doc]
-                #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-                pub struct #name { #(#fs,)* #(#ignored,)* }
-                #(#embedded)*
+            if t.recursive {
+                // R32: equality (which ratcheting runs on whole subtrees) recurses once per level; each level
+                // checks the stack and grows it on the heap when needed. Same result as the derived impl.
+                let names: Vec<Ident> = fields
+                    .iter()
+                    .map(|f| ident(&f.rust_name))
+                    .chain((0..t.json_ignored.len()).map(|i| format_ident!("json_ignored_{i}")))
+                    .collect();
+                let eq = if names.is_empty() {
+                    quote!(true)
+                } else {
+                    quote!(#(self.#names == other.#names)&&*)
+                };
+                quote! {
+                    #[doc = #doc]
+                    #[derive(Debug, Clone, Default, ::serde::Serialize, ::serde::Deserialize)]
+                    pub struct #name { #(#fs,)* #(#ignored,)* }
+                    impl ::std::cmp::PartialEq for #name {
+                        fn eq(&self, other: &Self) -> bool {
+                            ::vgc_runtime::stack::grow(|| #eq)
+                        }
+                    }
+                    #(#embedded)*
+                }
+            } else {
+                quote! {
+                    #[doc = #doc]
+                    #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+                    pub struct #name { #(#fs,)* #(#ignored,)* }
+                    #(#embedded)*
+                }
             }
         }
         (None, Some(a)) => {
@@ -557,17 +583,26 @@ fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
     } else {
         TokenStream::new()
     };
+    let body = quote! {
+        #guard_before
+        #type_checks
+        #guard_after
+        #iteration
+        #(#fields)*
+    };
+    // R32: one call per level of a recursive type's value; run it on a growable stack.
+    let body = if t.recursive {
+        quote!(::vgc_runtime::stack::grow(|| { #body });)
+    } else {
+        body
+    };
     quote! {
         #def
         #[doc = #fn_doc]
         pub fn #f(op: &::vgc_runtime::Operation, path: &::vgc_runtime::Path<'_>, obj: ::std::option::Option<&#name>, old: ::std::option::Option<&#name>, errs: &mut ::vgc_runtime::ErrorList) {
             #[allow(unused_imports)]
             use ::vgc_runtime::ErrorListExt as _;
-            #guard_before
-            #type_checks
-            #guard_after
-            #iteration
-            #(#fields)*
+            #body
         }
         #validate_impl
     }

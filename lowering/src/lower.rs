@@ -256,6 +256,7 @@ struct Lowerer<'a> {
     prog: &'a Program,
     types: &'a IndexSet<TypeKey>,
     boxed: &'a IndexSet<(TypeKey, TypeKey)>,
+    recursive: &'a IndexSet<TypeKey>,
     diags: Vec<Diagnostic>,
     stats: Stats,
     /// Off while re-lowering a member's tags for `subfield` inheritance (they are counted on the member).
@@ -285,6 +286,8 @@ pub struct Reach {
     pub types: IndexSet<TypeKey>,
     /// (container, pointee) edges to box.
     pub boxed: IndexSet<(TypeKey, TypeKey)>,
+    /// Types whose values can contain themselves ([`types::recursive_types`]).
+    pub recursive: IndexSet<TypeKey>,
     /// Diagnostics of root selection.
     pub diagnostics: Vec<Diagnostic>,
 }
@@ -296,6 +299,7 @@ impl PartialEq for Reach {
         self.types.iter().eq(other.types.iter())
             && self.roots == other.roots
             && self.boxed == other.boxed
+            && self.recursive == other.recursive
             && self.diagnostics == other.diagnostics
     }
 }
@@ -312,10 +316,12 @@ pub fn reach(db: &dyn Db) -> Reach {
     let roots = types::all_roots(db, prog, &extra_roots, &mut diagnostics);
     let types = types::reachable(db, &roots);
     let boxed = types::boxed_edges(db, &types);
+    let recursive = types::recursive_types(db, &types);
     Reach {
         roots: roots.into_iter().collect(),
         types,
         boxed,
+        recursive,
         diagnostics,
     }
 }
@@ -376,6 +382,7 @@ pub fn lower_type<'db>(db: &'db dyn Db, key: LowerKey<'db>) -> TypeLowering {
         prog,
         types: &r.types,
         boxed: &r.boxed,
+        recursive: &r.recursive,
         diags: Vec::new(),
         stats: Stats::default(),
         counting: true,
@@ -653,6 +660,7 @@ impl Lowerer<'_> {
                 docs,
                 subresources: root.then(|| self.subresources(k, decl)),
                 json_ignored: self.json_ignored(k),
+                recursive: self.recursive.contains(k),
             });
         }
         let ty = types::resolve(self.db, self.prog, &k.pkg, file, &decl.ty);
@@ -699,6 +707,7 @@ impl Lowerer<'_> {
                 docs,
                 subresources: root.then(|| self.subresources(k, decl)),
                 json_ignored: self.json_ignored(&sk),
+                recursive: self.recursive.contains(k),
             });
         }
         let shape = self.shape(&ty);
@@ -759,6 +768,7 @@ impl Lowerer<'_> {
         let has = !checks.is_empty();
         Some(TypePlan {
             json_ignored: Vec::new(),
+            recursive: self.recursive.contains(k),
             key: k.clone(),
             fields: None,
             alias_of: Some(self.rust_ty(k, &ty)),

@@ -274,6 +274,9 @@ pub struct TypePlan {
     pub has_validations: bool,
     /// Doc comment lines (without tag lines).
     pub docs: Vec<String>,
+    /// The type's values can contain values of the same type (R32): its validation function and equality run on a
+    /// growable stack (`vgc_runtime::stack::grow`), so deep objects built in Rust do not overflow the thread's stack.
+    pub recursive: bool,
     /// JSON names Go's `encoding/json` ignores on this struct: fields of inline-embedded structs that conflict at
     /// their shallowest depth with no single tagged winner. Sorted; codegen consumes these keys so that no
     /// flattened struct receives them.

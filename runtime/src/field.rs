@@ -34,27 +34,38 @@ impl<'a> Path<'a> {
     pub fn key(&'a self, key: &'a str) -> Path<'a> {
         Path::Key(self, key)
     }
+    /// Appends the rendering to `out`. Iterative (R32): a path is as deep as the value it points into.
     fn write(&self, out: &mut String) {
-        match self {
-            Path::Root => {}
-            Path::Child(p, n) => {
-                p.write(out);
-                if !matches!(p, Path::Root) {
-                    out.push('.');
+        let mut chain = Vec::new();
+        let mut at = self;
+        loop {
+            match at {
+                Path::Root => break,
+                Path::Child(p, _) | Path::Index(p, _) | Path::Key(p, _) => {
+                    chain.push(at);
+                    at = p;
                 }
-                out.push_str(n);
             }
-            Path::Index(p, i) => {
-                p.write(out);
-                out.push('[');
-                out.push_str(&i.to_string());
-                out.push(']');
-            }
-            Path::Key(p, k) => {
-                p.write(out);
-                out.push('[');
-                out.push_str(k);
-                out.push(']');
+        }
+        for seg in chain.into_iter().rev() {
+            match seg {
+                Path::Root => {}
+                Path::Child(p, n) => {
+                    if !matches!(p, Path::Root) {
+                        out.push('.');
+                    }
+                    out.push_str(n);
+                }
+                Path::Index(_, i) => {
+                    out.push('[');
+                    out.push_str(&i.to_string());
+                    out.push(']');
+                }
+                Path::Key(_, k) => {
+                    out.push('[');
+                    out.push_str(k);
+                    out.push(']');
+                }
             }
         }
     }

@@ -11,6 +11,7 @@
 pub mod field;
 pub mod formats;
 pub mod operation;
+pub mod stack;
 pub mod types;
 pub mod validate;
 
