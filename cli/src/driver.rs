@@ -147,6 +147,10 @@ pub struct BuildOutcome {
     pub notes: Vec<String>,
     /// Generated `.rs` files taken from the formatting cache instead of running rustfmt.
     pub fmt_cache_hits: usize,
+    /// With `--rustfmt`: generated `.rs` files rustfmt could not format (not installed, failed, timed out, or
+    /// printed text that does not parse), written with vgc's built-in formatting instead. Such a build is not
+    /// recorded as clean, so the next one formats them again (R20).
+    pub fmt_fallbacks: usize,
     /// Types of the modules generated again whose items came from the unit cache ([`crate::unitcache`]) instead
     /// of being emitted (0 without an output directory, with `--no-cache`, and in a warm session).
     pub unit_cache_hits: usize,
@@ -450,7 +454,18 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
             ("load IR cache", ir_load),
         ],
     );
-    if out.diagnostics.is_empty() && out.io_error.is_none() && !out.files.is_empty() {
+    if out.fmt_fallbacks > 0 {
+        out.notes.push(format!(
+            "rustfmt could not format {} generated file(s) (not installed, failed, timed out after {} s, or printed text that does not parse); they keep vgc's built-in formatting, and the next build tries rustfmt again",
+            out.fmt_fallbacks,
+            crate::format::rustfmt_timeout().as_secs()
+        ));
+    }
+    if out.diagnostics.is_empty()
+        && out.io_error.is_none()
+        && !out.files.is_empty()
+        && out.fmt_fallbacks == 0
+    {
         Manifest::record(key, &rec, &out.files, out.stats).save(dir);
     } else {
         Manifest::remove(dir);
@@ -738,7 +753,7 @@ impl Session {
                 if let Some(c) = &cache {
                     previous.extend(c.paths().cloned());
                 }
-                out.fmt_cache_hits = format_all(
+                (out.fmt_cache_hits, out.fmt_fallbacks) = format_all(
                     req.rustfmt,
                     &mut files,
                     cache.as_mut(),

@@ -197,7 +197,8 @@ fn units_of(f: &GeneratedFile) -> Vec<&str> {
 /// [`FmtCache::reuse`] and are final already. `keys` are the files' generation keys, recorded for the next
 /// build. With `recover`, the units of the previous output are first read back from disk (a fresh process;
 /// a live session has them in `memo`). Updates `memo` and `cache` to this build's units. Returns the number of
-/// `.rs` files that needed no rustfmt run. Without `use_rustfmt`, every unit keeps its prettyplease text (the
+/// `.rs` files that needed no rustfmt run and, with `use_rustfmt`, the number that keep their prettyplease text
+/// because rustfmt could not format them (not installed, failed, timed out, or output that does not parse). Without `use_rustfmt`, every unit keeps its prettyplease text (the
 /// cache still records the files, so unchanged modules are not generated again).
 #[allow(clippy::too_many_arguments)] // each is one independent source of reuse
 pub fn format_all(
@@ -209,7 +210,7 @@ pub fn format_all(
     keys: &HashMap<String, String>,
     reused: &std::collections::HashSet<String>,
     recover: bool,
-) -> usize {
+) -> (usize, usize) {
     use rayon::prelude::*;
     let mut entries = BTreeMap::new();
     if let Some(c) = cache.as_deref() {
@@ -372,7 +373,7 @@ pub fn format_all(
     if let Some(cache) = cache {
         cache.entries = entries;
     }
-    hits + reused.len()
+    (hits + reused.len(), parses.iter().filter(|p| !**p).count())
 }
 
 /// Formats `units` (hash, unformatted text) in one rustfmt run with marker lines between them, returning each
@@ -642,13 +643,25 @@ pub fn rustfmt(src: &str) -> Option<String> {
     feed_rustfmt(spawn_rustfmt()?, src)
 }
 
-/// How long one rustfmt process may run before it is killed (its files then keep their prettyplease text).
+/// How long one rustfmt process may run before it is killed (its files then keep their prettyplease text), unless
+/// the environment variable `VGC_RUSTFMT_TIMEOUT` sets another whole number of seconds ([`rustfmt_timeout`]).
 pub const RUSTFMT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
 
-/// Waits for `child` at most [`RUSTFMT_TIMEOUT`]; kills it when the time is up. `None` on timeout or error.
+/// [`RUSTFMT_TIMEOUT`], or `VGC_RUSTFMT_TIMEOUT` seconds when that is set to a whole number (read once).
+pub fn rustfmt_timeout() -> std::time::Duration {
+    static T: std::sync::OnceLock<std::time::Duration> = std::sync::OnceLock::new();
+    *T.get_or_init(|| {
+        std::env::var("VGC_RUSTFMT_TIMEOUT")
+            .ok()
+            .and_then(|v| v.trim().parse::<u64>().ok())
+            .map_or(RUSTFMT_TIMEOUT, std::time::Duration::from_secs)
+    })
+}
+
+/// Waits for `child` at most [`rustfmt_timeout`]; kills it when the time is up. `None` on timeout or error.
 fn wait_or_kill(mut child: std::process::Child) -> Option<std::process::ExitStatus> {
     use wait_timeout::ChildExt as _;
-    match child.wait_timeout(RUSTFMT_TIMEOUT) {
+    match child.wait_timeout(rustfmt_timeout()) {
         Ok(Some(status)) => Some(status),
         _ => {
             let _ = child.kill();

@@ -131,3 +131,68 @@ fn the_generated_crate_builds_from_a_copy_with_the_runtime_patched_in() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A fake `rustfmt` in a directory of its own, running `body` (a shell script).
+fn fake_rustfmt(dir: &Path, body: &str) {
+    use std::os::unix::fs::PermissionsExt as _;
+    let p = dir.join("rustfmt");
+    std::fs::write(&p, format!("#!/bin/sh\n{body}\n")).expect("write");
+    std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+}
+
+/// R11, R12, R20: rustfmt's output is not trusted (text that does not parse, a failing or hanging rustfmt leave the
+/// built-in formatting, exactly as without rustfmt), is killed after `VGC_RUSTFMT_TIMEOUT`, and what a broken
+/// rustfmt produced is never cached: the next build with a working rustfmt formats again.
+#[test]
+fn r11_r12_r20_a_broken_or_hanging_rustfmt_leaves_the_builtin_formatting() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let no_tools = tempfile::tempdir().expect("empty PATH dir");
+    let baseline = tmp.path().join("baseline");
+    build(&baseline, no_tools.path().as_os_str(), &[]);
+    let expected = sources(&baseline);
+    for (name, body) in [
+        // In place on file arguments (vgc's batched runs), or stdin to stdout.
+        (
+            "garbage",
+            "files=0; for a in \"$@\"; do case \"$a\" in *.rs) echo 'fn broken( {' > \"$a\"; files=1;; esac; done; [ $files = 1 ] || { cat >/dev/null; echo 'fn broken( {'; }",
+        ),
+        ("failing", "exit 3"),
+        ("hanging", "exec sleep 600"),
+    ] {
+        let bin = tmp.path().join(format!("bin-{name}"));
+        std::fs::create_dir_all(&bin).expect("mkdir");
+        fake_rustfmt(&bin, body);
+        let out = tmp.path().join(format!("out-{name}"));
+        let start = std::time::Instant::now();
+        let o = Command::new(env!("CARGO_BIN_EXE_vgc"))
+            .arg("build")
+            .arg(workspace_root().join("examples/api"))
+            .arg("--out")
+            .arg(&out)
+            .arg("--rustfmt")
+            .env("PATH", &bin)
+            .env("VGC_RUSTFMT_TIMEOUT", "2")
+            .output()
+            .expect("vgc runs");
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(60),
+            "{name}: the timeout applies"
+        );
+        assert!(
+            sources(&out) == expected,
+            "{name}: built-in formatting kept"
+        );
+        // R20: the broken run was not recorded as clean: the next build with the real rustfmt formats, giving
+        // exactly what a fresh build with it gives.
+        let real = std::env::var_os("PATH").unwrap_or_default();
+        build(&out, &real, &["--rustfmt"]);
+        let fresh = tmp.path().join(format!("fresh-{name}"));
+        build(&fresh, &real, &["--rustfmt"]);
+        assert!(sources(&out) == sources(&fresh), "{name}: formatted again");
+    }
+}
