@@ -32,6 +32,92 @@ fn replay(target: &str, body: fn(&[u8])) {
     }
 }
 
+/// Brief fuzzing on stable (CI has no nightly for libFuzzer): `runs` inputs made by mutating corpus files —
+/// byte flips, random bytes, insertions, deletions, duplicated ranges and splices of two files — with a fixed
+/// seed per target, so a failure names an input that the same run reproduces. Not coverage-guided; the long runs
+/// are libFuzzer's (docs/reliability.md, "Fuzzing").
+fn mutate(target: &str, body: fn(&[u8]), runs: usize) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../fuzz/corpus")
+        .join(target);
+    let mut corpus: Vec<Vec<u8>> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| std::fs::read(e.expect("a directory entry").path()).expect("a corpus file"))
+        .collect();
+    corpus.sort();
+    assert!(!corpus.is_empty(), "{}: empty corpus", dir.display());
+    // xorshift64*, seeded from the target's name.
+    let mut state = target.bytes().fold(0x9E37_79B9_7F4A_7C15_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01B3)
+    });
+    let mut next = move |n: usize| -> usize {
+        state ^= state >> 12;
+        state ^= state << 25;
+        state ^= state >> 27;
+        let r = state.wrapping_mul(0x2545_F491_4F6C_DD1D);
+        if n == 0 { 0 } else { (r % n as u64) as usize }
+    };
+    let start = std::time::Instant::now();
+    for run in 0..runs {
+        let mut data = corpus[next(corpus.len())].clone();
+        for _ in 0..=next(4) {
+            let len = data.len();
+            match next(6) {
+                0 if len > 0 => {
+                    let i = next(len);
+                    data[i] ^= 1 << next(8);
+                }
+                1 if len > 0 => {
+                    let i = next(len);
+                    data[i] = next(256) as u8;
+                }
+                2 => {
+                    let i = next(len + 1);
+                    let b: Vec<u8> = (0..=next(8)).map(|_| next(256) as u8).collect();
+                    data.splice(i..i, b);
+                }
+                3 if len > 0 => {
+                    let i = next(len);
+                    let j = (i + 1 + next(16)).min(len);
+                    data.drain(i..j);
+                }
+                4 if len > 0 => {
+                    let i = next(len);
+                    let j = (i + 1 + next(64)).min(len);
+                    let piece = data[i..j].to_vec();
+                    let at = next(len + 1);
+                    data.splice(at..at, piece);
+                }
+                _ => {
+                    let other = &corpus[next(corpus.len())];
+                    let cut = next(data.len() + 1);
+                    let from = next(other.len() + 1);
+                    data.truncate(cut);
+                    data.extend_from_slice(&other[from..]);
+                }
+            }
+        }
+        let outcome = std::panic::catch_unwind(|| body(&data));
+        assert!(
+            outcome.is_ok(),
+            "fuzz target {target} panicked on mutated input #{run}: {:?}",
+            String::from_utf8_lossy(&data)
+        );
+    }
+    eprintln!("{target}: {runs} mutated inputs in {:.1?}", start.elapsed());
+}
+
+#[test]
+fn fuzz_mutations_briefly() {
+    // Counts sized for a few seconds per target in a debug build on one core.
+    mutate("tag_parser", targets::tag_parser, 300_000);
+    mutate("validators", targets::validators, 300_000);
+    mutate("go_frontend", targets::go_frontend, 10_000);
+    mutate("cache_readers", targets::cache_readers, 10_000);
+    mutate("check_pipeline", targets::check_pipeline, 2_000);
+    mutate("go_structured", targets::go_structured, 2_000);
+}
+
 #[test]
 fn fuzz_corpus_tag_parser() {
     replay("tag_parser", targets::tag_parser);
