@@ -515,6 +515,7 @@ fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
         &quote!(path),
         true,
         &t.alias_of.as_ref().and_then(|a| ctx.elem_of(a)),
+        t.fields.is_none(),
     );
     let iteration: TokenStream = t
         .key_iteration
@@ -723,6 +724,7 @@ fn checks_block(
     path: &TokenStream,
     is_return: bool,
     elem: &Option<RustTy>,
+    typed: bool,
 ) -> TokenStream {
     if checks.is_empty() {
         return TokenStream::new();
@@ -742,9 +744,19 @@ fn checks_block(
             }
         }
     }
-    let first = cohort_code(ctx, &default, shape, new, old, path, elem, &exit);
+    let first = cohort_code(ctx, &default, shape, new, old, path, elem, &exit, typed);
     let rest = named.iter().map(|(_, cs)| {
-        let body = cohort_code(ctx, cs, shape, new, old, path, elem, &quote!(break 'cohort));
+        let body = cohort_code(
+            ctx,
+            cs,
+            shape,
+            new,
+            old,
+            path,
+            elem,
+            &quote!(break 'cohort),
+            typed,
+        );
         quote!('cohort: { #body })
     });
     quote! { #first #(#rest)* }
@@ -760,6 +772,7 @@ fn cohort_code(
     path: &TokenStream,
     elem: &Option<RustTy>,
     exit: &TokenStream,
+    typed: bool,
 ) -> TokenStream {
     if checks.is_empty() {
         return TokenStream::new();
@@ -768,6 +781,13 @@ fn cohort_code(
     let mut rest = Vec::new();
     for c in checks {
         let call = check_call(ctx, c, shape, new, old, path, elem);
+        // upstream `ErrorBody` quotes a value of Go type `string` (`%q`) but renders a value of a named string type
+        // (an enum, a typedef) as JSON: the checked value is such a value here.
+        let call = if typed && typed_value_check(&c.kind) {
+            quote!(::vgc_runtime::field::typed_values(#call))
+        } else {
+            call
+        };
         let m = marks(c);
         let code = if matches!(
             c.kind,
@@ -815,6 +835,24 @@ fn cohort_code(
         #(#sc_part)*
         #gate
         #(#rest)*
+    }
+}
+
+/// Checks whose errors carry the checked string value itself (`Invalid`/`NotSupported` with the value): formats,
+/// enums, `neq`. Other checks omit the value (Required, TooLong, …), carry numbers or lists, or wrap inner checks.
+fn typed_value_check(k: &CheckKind) -> bool {
+    matches!(
+        k,
+        CheckKind::Format(_) | CheckKind::Enum(..) | CheckKind::Neq(_)
+    )
+}
+
+/// True when a value of Rust type `t` (behind `Option`) is of a named Go type (a typedef, an enum type).
+fn named_value(t: &RustTy) -> bool {
+    match t {
+        RustTy::Option(i, _) => named_value(i),
+        RustTy::Named(_) => true,
+        _ => false,
     }
 }
 
@@ -913,6 +951,7 @@ fn check_call(
                 &quote!(p),
                 false,
                 &None,
+                elem.as_ref().is_some_and(named_value),
             );
             let (mf, eq) = matcher_fns(ctx, m, elem.as_ref());
             match shape {
@@ -1023,6 +1062,7 @@ fn check_call(
                 &quote!(p),
                 false,
                 &None,
+                false,
             );
             quote!({
                 let mut e = ::vgc_runtime::ErrorList::new();
@@ -1466,6 +1506,7 @@ fn field_code(ctx: &Ctx<'_>, f: &FieldPlan) -> TokenStream {
         &quote!(&p),
         false,
         &elem,
+        named_value(&f.ty),
     );
     let nested = f.nested.as_ref().map(|n| {
         let fun = ctx.fn_of(&n.ty);

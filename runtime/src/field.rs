@@ -344,6 +344,21 @@ fn go_printable(c: char) -> bool {
             | '\u{e000}'..='\u{f8ff}' | '\u{f0000}'..='\u{10ffff}'))
 }
 
+/// The errors of a check on a value of a named Go string type (an enum type, `type Name string`): their string
+/// values become [`BadValue::Json`]. upstream `ErrorBody` quotes a Go `string` with `%q` but renders any other
+/// type — a named string type included, since its type switch matches `string` exactly — as JSON
+/// ([`go_json`]): `"a\u0026b"` instead of `"a&b"`, and non-printable characters other than control characters
+/// are written as they are instead of `%q`'s escapes. Other values are unchanged.
+#[must_use]
+pub fn typed_values(mut errs: Vec<Error>) -> Vec<Error> {
+    for e in &mut errs {
+        if let BadValue::Str(s) = &mut e.bad_value {
+            e.bad_value = BadValue::Json(serde_json::Value::String(std::mem::take(s)));
+        }
+    }
+    errs
+}
+
 /// A JSON value as Go's `encoding/json` `Marshal` prints it (upstream `ErrorBody` renders values that are not
 /// strings, integers, floats or bools this way): compact; strings with `<`, `>`, `&`, U+2028 and U+2029 escaped as
 /// `\u003c`, `\u003e`, `\u0026`, `\u2028`, `\u2029`, `\b \f \n \r \t` and other control characters as
@@ -482,6 +497,26 @@ mod tests {
     }
     /// Expected strings printed by Go 1.26 with k8s.io/apimachinery v0.37.2:
     /// `field.Invalid(field.NewPath("x"), v, "d").Error()` for the Go value named in each comment.
+    #[test]
+    fn named_string_values_render_as_json() {
+        let root = Path::Root;
+        let x = root.child("level");
+        let errs = typed_values(vec![Error::not_supported(
+            &x,
+            BadValue::Str("a&b<\u{7f}".into()),
+            "supported values: \"High\"",
+        )]);
+        assert_eq!(
+            errs[0].to_string(),
+            "level: Unsupported value: \"a\\u0026b\\u003c\u{7f}\": supported values: \"High\""
+        );
+        let plain = Error::not_supported(&x, BadValue::Str("a&b<\u{7f}".into()), "d");
+        assert_eq!(
+            plain.to_string(),
+            "level: Unsupported value: \"a&b<\\x7f\": d"
+        );
+    }
+
     #[test]
     fn values_render_like_go_error_body() {
         let x = Path::Root;

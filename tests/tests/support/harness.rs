@@ -859,7 +859,8 @@ struct Case {
     name: String,
     kind: String,
     object: serde_json::Value,
-    #[serde(default)]
+    /// Present (`null` included, as for the Go driver's `len(c.Old) > 0`) makes the case an update.
+    #[serde(default, deserialize_with = "present")]
     old: Option<serde_json::Value>,
     #[serde(default)]
     options: std::collections::BTreeMap<String, bool>,
@@ -882,10 +883,23 @@ fn line(e: &Error) -> String {
 /// A case decoded once: the validation call (speed runs time it alone).
 type Call = Box<dyn Fn() -> vgc_runtime::ErrorList>;
 
-fn decode<T: serde::de::DeserializeOwned>(c: &Case) -> Result<(T, Option<T>, Operation), String> {
-    let obj: T = serde_json::from_value(c.object.clone()).map_err(|e| e.to_string())?;
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<serde_json::Value>, D::Error> {
+    <serde_json::Value as serde::Deserialize>::deserialize(d).map(Some)
+}
+
+/// Decodes a case's object as Go's `json.Unmarshal` into a fresh value does: `null` leaves the zero value (a nil
+/// slice or map for a typedef root, which Go marshals as `null`).
+fn from_json<T: serde::de::DeserializeOwned + Default>(v: &serde_json::Value) -> Result<T, String> {
+    if v.is_null() {
+        return Ok(T::default());
+    }
+    serde_json::from_value(v.clone()).map_err(|e| e.to_string())
+}
+
+fn decode<T: serde::de::DeserializeOwned + Default>(c: &Case) -> Result<(T, Option<T>, Operation), String> {
+    let obj: T = from_json(&c.object)?;
     let old: Option<T> = match &c.old {
-        Some(o) => Some(serde_json::from_value(o.clone()).map_err(|e| e.to_string())?),
+        Some(o) => Some(from_json(o)?),
         None => None,
     };
     let mut op = if old.is_some() || c.update { Operation::update() } else { Operation::create() };
@@ -894,7 +908,7 @@ fn decode<T: serde::de::DeserializeOwned>(c: &Case) -> Result<(T, Option<T>, Ope
     Ok((obj, old, op))
 }
 
-fn run<T: Validate + serde::de::DeserializeOwned + 'static>(c: &Case) -> Result<Call, String> {
+fn run<T: Validate + serde::de::DeserializeOwned + Default + 'static>(c: &Case) -> Result<Call, String> {
     let (obj, old, op) = decode::<T>(c)?;
     Ok(Box::new(move || obj.validate(old.as_ref(), &op)))
 }
@@ -904,7 +918,7 @@ type RootFn<T> = fn(&Operation, &vgc_runtime::Path<'_>, Option<&T>, Option<&T>, 
 
 /// A typedef root: its generated function, called at the root path.
 #[allow(dead_code)]
-fn run_fn<T: serde::de::DeserializeOwned + 'static>(c: &Case, f: RootFn<T>) -> Result<Call, String> {
+fn run_fn<T: serde::de::DeserializeOwned + Default + 'static>(c: &Case, f: RootFn<T>) -> Result<Call, String> {
     let (obj, old, op) = decode::<T>(c)?;
     Ok(Box::new(move || {
         let mut errs = vgc_runtime::ErrorList::new();

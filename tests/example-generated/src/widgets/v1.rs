@@ -1383,10 +1383,8 @@ pub fn validate_color(
     #[allow(unused_imports)]
     use ::vgc_runtime::ErrorListExt as _;
     let mut sc = false;
-    errs.extend(::vgc_runtime::validate::enum_value(
-        path,
-        obj.map(|v| v.as_str()),
-        &["Blue", "Red"],
+    errs.extend(::vgc_runtime::field::typed_values(
+        ::vgc_runtime::validate::enum_value(path, obj.map(|v| v.as_str()), &["Blue", "Red"]),
     ));
     let Some(obj) = obj else { return };
 }
@@ -2718,12 +2716,14 @@ pub fn validate_size(
     #[allow(unused_imports)]
     use ::vgc_runtime::ErrorListExt as _;
     let mut sc = false;
-    errs.extend(::vgc_runtime::validate::enum_value_with_exclusions(
-        path,
-        op,
-        obj.map(|v| v.as_str()),
-        &["Large", "Small", "XLarge"],
-        &[("XLarge", false, "WidgetXL")],
+    errs.extend(::vgc_runtime::field::typed_values(
+        ::vgc_runtime::validate::enum_value_with_exclusions(
+            path,
+            op,
+            obj.map(|v| v.as_str()),
+            &["Large", "Small", "XLarge"],
+            &[("XLarge", false, "WidgetXL")],
+        ),
     ));
     let Some(obj) = obj else { return };
 }
