@@ -99,22 +99,35 @@ pub struct BuildRequest {
     pub upstream: Option<vgc_ir::profile::Selected>,
 }
 
+impl Default for BuildRequest {
+    /// No path, no output, crate `vgc-generated` depending on `vgc-runtime` by version, no extra roots, every
+    /// switch off, the profile detected. Callers set what they need and take the rest with `..Default::default()`.
+    fn default() -> Self {
+        Self {
+            path: String::new(),
+            out: None,
+            crate_name: "vgc-generated".into(),
+            runtime: RuntimeDep::Version("0.1".into()),
+            extra_roots: Vec::new(),
+            check_only: false,
+            custom_stub: false,
+            no_cache: false,
+            force: false,
+            rustfmt: false,
+            upstream: None,
+        }
+    }
+}
+
 impl BuildRequest {
     /// A check-only request for `path` (no output), with the given extra root criteria.
     #[must_use]
     pub fn check(path: impl Into<String>, extra_roots: Vec<String>) -> Self {
         Self {
             path: path.into(),
-            out: None,
-            crate_name: "vgc-generated".into(),
-            runtime: RuntimeDep::Version("0.1".into()),
             extra_roots,
             check_only: true,
-            custom_stub: false,
-            no_cache: false,
-            force: false,
-            rustfmt: false,
-            upstream: None,
+            ..Self::default()
         }
     }
 }

@@ -599,6 +599,48 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The plan of struct type `k` (declared by `decl` in `file`) with members `fields` and the struct-level checks
+    /// its members defer (`checks`): adds `k`'s own type tags (type-level `subfield` tags select its members),
+    /// cohort-sorted. `json_of` is the struct whose JSON shape the type has (`k` itself, or `T` for `type E T`).
+    #[allow(clippy::too_many_arguments)]
+    fn struct_plan(
+        &mut self,
+        k: &TypeKey,
+        file: SourceFile,
+        decl: &vgc_ir::model::TypeIr,
+        root: bool,
+        docs: Vec<String>,
+        fields: Vec<FieldPlan>,
+        mut checks: Vec<Check>,
+        json_of: &TypeKey,
+    ) -> TypePlan {
+        let own = Ty::Named(k.clone());
+        checks.extend(self.checks(
+            k,
+            file,
+            &decl.tags,
+            &Shape::Struct(false),
+            Some(&own),
+            &k.pkg,
+        ));
+        sort_cohort(&mut checks);
+        TypePlan {
+            key: k.clone(),
+            fields: Some(fields),
+            alias_of: None,
+            shape: Shape::Struct(false),
+            has_validations: !checks.is_empty(),
+            checks,
+            iteration: None,
+            key_iteration: None,
+            root,
+            docs,
+            subresources: root.then(|| self.subresources(k, decl)),
+            json_ignored: self.json_ignored(json_of),
+            recursive: self.recursive.contains(k),
+        }
+    }
+
     fn type_plan(&mut self, k: &TypeKey, root: bool) -> Option<TypePlan> {
         let (decl, file) = self.prog.type_decl(self.db, k)?;
         let docs = Vec::new();
@@ -634,34 +676,8 @@ impl Lowerer<'_> {
                 }
             }
             // upstream §3.4: struct-level functions deferred from fields (unions) come before the type's own tags.
-            let mut checks = self.struct_level_checks(k, file, &decl.fields);
-            // The struct's own type: type-level `subfield` tags select its members.
-            let own = Ty::Named(k.clone());
-            checks.extend(self.checks(
-                k,
-                file,
-                &decl.tags,
-                &Shape::Struct(false),
-                Some(&own),
-                &k.pkg,
-            ));
-            sort_cohort(&mut checks);
-            let has = !checks.is_empty();
-            return Some(TypePlan {
-                key: k.clone(),
-                fields: Some(fields),
-                alias_of: None,
-                shape: Shape::Struct(false),
-                checks,
-                iteration: None,
-                key_iteration: None,
-                root,
-                has_validations: has,
-                docs,
-                subresources: root.then(|| self.subresources(k, decl)),
-                json_ignored: self.json_ignored(k),
-                recursive: self.recursive.contains(k),
-            });
+            let checks = self.struct_level_checks(k, file, &decl.fields);
+            return Some(self.struct_plan(k, file, decl, root, docs, fields, checks, k));
         }
         let ty = types::resolve(self.db, self.prog, &k.pkg, file, &decl.ty);
         if let (Ty::Named(_), Native::Struct(sk)) = (&ty, types::native(self.db, self.prog, &ty))
@@ -680,35 +696,10 @@ impl Lowerer<'_> {
                     fields.push(fp);
                 }
             }
-            let mut checks = self.struct_level_checks(&sk, sfile, &sd.fields);
+            let checks = self.struct_level_checks(&sk, sfile, &sd.fields);
             self.counting = was;
             self.diags.truncate(n);
-            let own = Ty::Named(k.clone());
-            checks.extend(self.checks(
-                k,
-                file,
-                &decl.tags,
-                &Shape::Struct(false),
-                Some(&own),
-                &k.pkg,
-            ));
-            sort_cohort(&mut checks);
-            let has = !checks.is_empty();
-            return Some(TypePlan {
-                key: k.clone(),
-                fields: Some(fields),
-                alias_of: None,
-                shape: Shape::Struct(false),
-                checks,
-                iteration: None,
-                key_iteration: None,
-                root,
-                has_validations: has,
-                docs,
-                subresources: root.then(|| self.subresources(k, decl)),
-                json_ignored: self.json_ignored(&sk),
-                recursive: self.recursive.contains(k),
-            });
+            return Some(self.struct_plan(k, file, decl, root, docs, fields, checks, &sk));
         }
         let shape = self.shape(&ty);
         // A list typedef's own list metadata identifies its items (ratcheting of element validation, uniqueness).

@@ -144,13 +144,8 @@ fn conformance_packages_match_expectations_and_upstream() {
         out: Some(generated.clone()),
         crate_name: "vgc-conformance-generated".into(),
         runtime: RuntimeDep::Path(root.join("runtime").to_string_lossy().into_owned()),
-        extra_roots: Vec::new(),
-        check_only: false,
-        custom_stub: false,
-        no_cache: false,
-        force: false,
-        rustfmt: false,
         upstream: Some(oracle_profile()),
+        ..Default::default()
     });
     let shown: Vec<String> = out
         .diagnostics

@@ -42,13 +42,7 @@ fn custom_validation_is_a_compile_time_contract() {
         out: Some(out_dir.clone()),
         crate_name: "custom-fixture".into(),
         runtime: RuntimeDep::Path(root.join("runtime").to_string_lossy().into_owned()),
-        extra_roots: Vec::new(),
-        check_only: false,
-        custom_stub: false,
-        no_cache: false,
-        force: false,
-        rustfmt: false,
-        upstream: None,
+        ..Default::default()
     };
     let built = vgc::build(&req);
     assert_eq!(vgc::exit_code(&built), 0, "{:?}", built.diagnostics);

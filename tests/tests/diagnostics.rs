@@ -9,19 +9,13 @@ use vgc_codegen::RuntimeDep;
 fn run(dir: &Path) -> String {
     let req = BuildRequest {
         path: dir.to_string_lossy().into_owned(),
-        out: None,
         crate_name: "x".into(),
         runtime: RuntimeDep::Version("0.1".into()),
-        extra_roots: Vec::new(),
-        check_only: false,
-        custom_stub: false,
-        no_cache: false,
-        force: false,
-        rustfmt: false,
         upstream: Some(vgc_ir::profile::Selected::new(
             vgc_ir::Upstream::V1_37,
             "the fixtures' reference release",
         )),
+        ..Default::default()
     };
     let out = vgc::build(&req);
     let prefix = format!("{}/", dir.display());

@@ -185,13 +185,8 @@ fn every_tag_example_builds_and_its_generated_rust_compiles() {
         out: Some(work.join("crate")),
         crate_name: "tag-examples".into(),
         runtime: vgc_codegen::RuntimeDep::Path(root.join("runtime").to_string_lossy().into_owned()),
-        extra_roots: Vec::new(),
-        check_only: false,
         custom_stub: true,
-        no_cache: false,
-        force: false,
-        rustfmt: false,
-        upstream: None,
+        ..Default::default()
     });
     let shown: Vec<String> = out
         .diagnostics

@@ -15,16 +15,10 @@ fn generated_example_is_fresh() {
         .to_path_buf();
     let req = BuildRequest {
         path: root.join("examples/api").to_string_lossy().into_owned(),
-        out: None,
         crate_name: "vgc-example-generated".into(),
         runtime: RuntimeDep::Path("../../runtime".into()),
-        extra_roots: Vec::new(),
-        check_only: false,
-        custom_stub: false,
-        no_cache: false,
-        force: false,
         rustfmt: true,
-        upstream: None,
+        ..Default::default()
     };
     let out = vgc::build(&req);
     assert_eq!(out.errors(), 0, "{:?}", out.diagnostics);

@@ -97,14 +97,11 @@ fn real_k8s_api_end_to_end() {
         // kubernetes/kubernetes activates every group/version with TypesWithField=TypeMeta from its internal
         // packages (`+k8s:validation-gen-input=k8s.io/api/...`); k8s.io/api's own doc.go files activate less.
         extra_roots: vec!["TypesWithField=TypeMeta".into()],
-        check_only: false,
         // k8s.io/api's `+k8s:customValidation` functions are hand-written upstream (kubernetes/kubernetes); the
         // real-input cases below avoid the fields they cover, so stubs that accept everything are enough here.
         custom_stub: true,
-        no_cache: false,
-        force: false,
-        rustfmt: false,
         upstream: Some(harness::oracle_profile()),
+        ..Default::default()
     };
     // Start from a fresh stub so a changed k8s.io/api cannot leave a stale one behind.
     let _ = std::fs::remove_file(generated.join("src/custom.rs"));
@@ -270,12 +267,8 @@ fn older_release_agrees_with_its_generator() {
         runtime: RuntimeDep::Path(root.join("runtime").to_string_lossy().into_owned()),
         // `--roots` takes 1.37's criterion syntax in every profile.
         extra_roots: vec!["TypesWithField=TypeMeta".into()],
-        check_only: false,
         custom_stub: true,
-        no_cache: false,
-        force: false,
-        rustfmt: false,
-        upstream: None,
+        ..Default::default()
     };
     let _ = std::fs::remove_file(generated.join("src/custom.rs"));
     let out = vgc::build(&req);
@@ -394,12 +387,8 @@ fn newest_k8s_api_prerelease_builds_and_lints_clean() {
         crate_name: "k8s-generated-newest".into(),
         runtime: RuntimeDep::Path(root.join("runtime").to_string_lossy().into_owned()),
         extra_roots: vec!["TypesWithField=TypeMeta".into()],
-        check_only: false,
         custom_stub: true,
-        no_cache: false,
-        force: false,
-        rustfmt: false,
-        upstream: None,
+        ..Default::default()
     };
     let _ = std::fs::remove_file(generated.join("src/custom.rs"));
     let out = vgc::build(&req);

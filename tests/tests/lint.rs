@@ -20,19 +20,14 @@ use vgc_codegen::RuntimeDep;
 fn request(dir: &Path) -> BuildRequest {
     BuildRequest {
         path: dir.to_string_lossy().into_owned(),
-        out: None,
         crate_name: "x".into(),
         runtime: RuntimeDep::Version("0.1".into()),
-        extra_roots: Vec::new(),
         check_only: true,
-        custom_stub: false,
-        no_cache: false,
-        force: false,
-        rustfmt: false,
         // A fixture's `vgc.toml` may choose the profile (`upstream-1.38/`); the others lint as the oracle's release.
         upstream: vgc::config::upstream_for(dir, None, None)
             .expect("fixture vgc.toml")
             .or_else(|| Some(harness::oracle_profile())),
+        ..Default::default()
     }
 }
 

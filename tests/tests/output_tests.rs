@@ -210,13 +210,9 @@ fn vgc_build(input: &Path, out: Option<&Path>, root: &Path) -> vgc::BuildOutcome
         out: out.map(Path::to_path_buf),
         crate_name: "vgc-output-tests-generated".into(),
         runtime: RuntimeDep::Path(root.join("runtime").to_string_lossy().into_owned()),
-        extra_roots: Vec::new(),
         check_only: out.is_none(),
-        custom_stub: false,
-        no_cache: false,
-        force: false,
-        rustfmt: false,
         upstream: Some(harness::oracle_profile()),
+        ..Default::default()
     })
 }
 

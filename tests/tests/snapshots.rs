@@ -8,16 +8,10 @@ use vgc_codegen::RuntimeDep;
 fn request(path: &Path) -> BuildRequest {
     BuildRequest {
         path: path.to_string_lossy().into_owned(),
-        out: None,
         crate_name: "vgc-example-generated".into(),
         runtime: RuntimeDep::Path("../../runtime".into()),
-        extra_roots: Vec::new(),
-        check_only: false,
-        custom_stub: false,
-        no_cache: false,
-        force: false,
         rustfmt: true,
-        upstream: None,
+        ..Default::default()
     }
 }
 

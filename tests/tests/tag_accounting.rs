@@ -150,16 +150,13 @@ fn upstream_output_tests_tags_are_all_accounted_for() {
         runtime: vgc_codegen::RuntimeDep::Path(
             root().join("runtime").to_string_lossy().into_owned(),
         ),
-        extra_roots: Vec::new(),
-        check_only: false,
         custom_stub: true,
         no_cache: true,
-        force: false,
-        rustfmt: false,
         upstream: Some(vgc_ir::profile::Selected::new(
             vgc_ir::Upstream::V1_37,
             "upstream's output_tests of code-generator v0.37.2",
         )),
+        ..Default::default()
     });
     assert_eq!(
         (out.errors(), out.warnings()),

@@ -33,12 +33,7 @@ pub(crate) fn request(path: &Path, out: &Path) -> BuildRequest {
         out: Some(out.to_path_buf()),
         crate_name: "vgc-example-generated".into(),
         runtime: RuntimeDep::Path("../../runtime".into()),
-        extra_roots: Vec::new(),
-        check_only: false,
-        custom_stub: false,
-        no_cache: false,
-        force: false,
         rustfmt: true,
-        upstream: None,
+        ..Default::default()
     }
 }

@@ -407,16 +407,12 @@ pub(crate) fn random_k8s_objects_agree(
     let mut ours_diags = vgc::lint(
         &vgc::BuildRequest {
             path: api_dir.to_string_lossy().into_owned(),
-            out: None,
             crate_name: "k8s".into(),
             runtime: vgc_codegen::RuntimeDep::Version("0.1".into()),
             extra_roots: vec!["TypesWithField=TypeMeta".into()],
             check_only: true,
-            custom_stub: false,
-            no_cache: false,
-            force: false,
-            rustfmt: false,
             upstream: Some(oracle_profile()),
+            ..Default::default()
         },
         &vgc::LintSettings::default(),
     )
@@ -426,16 +422,12 @@ pub(crate) fn random_k8s_objects_agree(
             vgc::lint(
                 &vgc::BuildRequest {
                     path: meta_dir,
-                    out: None,
                     crate_name: "meta".into(),
                     runtime: vgc_codegen::RuntimeDep::Version("0.1".into()),
                     extra_roots: vec!["*".into()],
                     check_only: true,
-                    custom_stub: false,
-                    no_cache: false,
-                    force: false,
-                    rustfmt: false,
                     upstream: Some(oracle_profile()),
+                    ..Default::default()
                 },
                 &vgc::LintSettings::default(),
             )
