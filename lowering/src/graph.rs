@@ -75,6 +75,67 @@ pub struct Edge {
     pub label: String,
 }
 
+impl Node {
+    /// The id of the type node whose cluster this node is drawn in: for a field, union group, mode or item, the
+    /// type that declares it (`<pkg>.<Type>`); for a type, itself; `None` for options.
+    #[must_use]
+    pub fn owner(&self) -> Option<String> {
+        if self.kind == NodeKind::Option {
+            return None;
+        }
+        let rest = self.id.strip_prefix(&self.pkg)?.strip_prefix('.')?;
+        let end = rest.find(['.', '#']).unwrap_or(rest.len());
+        Some(format!("{}.{}", self.pkg, &rest[..end]))
+    }
+
+    /// The text drawn for the node in DOT and Mermaid: a field as `Type.field`, anything else by its label.
+    #[must_use]
+    pub fn display_label(&self) -> String {
+        match (self.kind, self.owner()) {
+            (NodeKind::Field, Some(owner)) => {
+                let ty = owner.rsplit_once('.').map_or(owner.as_str(), |(_, t)| t);
+                format!("{ty}.{}", self.label)
+            }
+            _ => self.label.clone(),
+        }
+    }
+}
+
+/// How an edge kind is drawn: (colour, DOT style). The structure (`field`, `type-ref`, `typedef`) is grey, the
+/// cross-field rules each have a colour, solid for what constrains and dashed for what forbids or selects.
+#[must_use]
+pub fn edge_style(kind: &str) -> (&'static str, &'static str) {
+    match kind {
+        "field" => ("#999999", "dotted"),
+        "type-ref" | "typedef" => ("#999999", "dashed"),
+        "union-member" => ("#1f77b4", "solid"),
+        "union-discriminator" => ("#1f77b4", "bold"),
+        "mode-discriminator" => ("#2ca02c", "bold"),
+        "if-mode" => ("#2ca02c", "solid"),
+        "dependent-required" => ("#d62728", "solid"),
+        "dependent-forbidden" => ("#d62728", "dashed"),
+        "list-map-key" => ("#9467bd", "solid"),
+        "item" => ("#9467bd", "dashed"),
+        "subfield" => ("#ff7f0e", "solid"),
+        "option" => ("#8c564b", "dotted"),
+        _ => ("#555555", "bold"),
+    }
+}
+
+/// Nodes grouped for drawing: each type's cluster (the type node and what it declares) in id order, then the
+/// nodes outside any type (options).
+fn clusters(g: &Graph) -> (Vec<(String, Vec<&Node>)>, Vec<&Node>) {
+    let mut by: BTreeMap<String, Vec<&Node>> = BTreeMap::new();
+    let mut free = Vec::new();
+    for n in &g.nodes {
+        match n.owner() {
+            Some(o) => by.entry(o).or_default().push(n),
+            None => free.push(n),
+        }
+    }
+    (by.into_iter().collect(), free)
+}
+
 impl Edge {
     /// The text drawn on the edge in DOT and Mermaid: the kind, then the label when there is one.
     #[must_use]
@@ -495,13 +556,14 @@ fn dot_escape(s: &str) -> String {
     s.replace('\\', "\\\\").replace('"', "\\\"")
 }
 
-/// Graphviz DOT.
+/// Graphviz DOT: one `cluster` per type (the type and its fields, union groups, modes and items; fields labelled
+/// `Type.field`), options outside, one colour and line style per edge kind ([`edge_style`]).
 #[must_use]
 pub fn to_dot(g: &Graph) -> String {
     let mut out = String::from(
         "digraph vgc {\n  rankdir=LR;\n  node [fontname=\"Helvetica\", fontsize=10];\n  edge [fontname=\"Helvetica\", fontsize=8];\n",
     );
-    for n in &g.nodes {
+    let node = |out: &mut String, n: &Node, indent: &str| {
         let shape = match n.kind {
             NodeKind::Type => "box",
             NodeKind::Field => "ellipse",
@@ -512,26 +574,43 @@ pub fn to_dot(g: &Graph) -> String {
         };
         let _ = writeln!(
             out,
-            "  \"{}\" [label=\"{}\", shape={shape}];",
+            "{indent}\"{}\" [label=\"{}\", shape={shape}];",
             dot_escape(&n.id),
-            dot_escape(&n.label)
+            dot_escape(&n.display_label())
         );
-    }
-    for e in &g.edges {
-        let label = e.display_label();
+    };
+    let (groups, free) = clusters(g);
+    for (i, (owner, nodes)) in groups.iter().enumerate() {
+        let title = owner.rsplit_once('.').map_or(owner.as_str(), |(_, t)| t);
         let _ = writeln!(
             out,
-            "  \"{}\" -> \"{}\" [label=\"{}\"];",
+            "  subgraph \"cluster_{i}\" {{\n    label=\"{}\";\n    style=rounded;\n    color=\"#bbbbbb\";",
+            dot_escape(title)
+        );
+        for n in nodes {
+            node(&mut out, n, "    ");
+        }
+        out.push_str("  }\n");
+    }
+    for n in free {
+        node(&mut out, n, "  ");
+    }
+    for e in &g.edges {
+        let (color, style) = edge_style(e.kind);
+        let _ = writeln!(
+            out,
+            "  \"{}\" -> \"{}\" [label=\"{}\", color=\"{color}\", fontcolor=\"{color}\", style={style}];",
             dot_escape(&e.from),
             dot_escape(&e.to),
-            dot_escape(&label)
+            dot_escape(&e.display_label())
         );
     }
     out.push_str("}\n");
     out
 }
 
-/// Mermaid `flowchart LR` (node ids are numbered; labels carry the names).
+/// Mermaid `flowchart LR` (node ids are numbered; labels carry the names): one `subgraph` per type as in
+/// [`to_dot`], edges coloured per kind with `linkStyle`.
 #[must_use]
 pub fn to_mermaid(g: &Graph) -> String {
     let ids: BTreeMap<&str, usize> = g
@@ -542,16 +621,29 @@ pub fn to_mermaid(g: &Graph) -> String {
         .collect();
     let esc = |s: &str| s.replace('"', "#quot;");
     let mut out = String::from("flowchart LR\n");
-    for (i, n) in g.nodes.iter().enumerate() {
-        let label = esc(&n.label);
+    let node = |out: &mut String, n: &Node, indent: &str| {
+        let i = ids[n.id.as_str()];
+        let label = esc(&n.display_label());
         let _ = match n.kind {
-            NodeKind::Type => writeln!(out, "  n{i}[\"{label}\"]"),
-            NodeKind::Field => writeln!(out, "  n{i}(\"{label}\")"),
-            NodeKind::Union => writeln!(out, "  n{i}{{\"{label}\"}}"),
-            NodeKind::Mode => writeln!(out, "  n{i}{{{{\"{label}\"}}}}"),
-            NodeKind::Item => writeln!(out, "  n{i}[/\"{label}\"/]"),
-            NodeKind::Option => writeln!(out, "  n{i}((\"{label}\"))"),
+            NodeKind::Type => writeln!(out, "{indent}n{i}[\"{label}\"]"),
+            NodeKind::Field => writeln!(out, "{indent}n{i}(\"{label}\")"),
+            NodeKind::Union => writeln!(out, "{indent}n{i}{{\"{label}\"}}"),
+            NodeKind::Mode => writeln!(out, "{indent}n{i}{{{{\"{label}\"}}}}"),
+            NodeKind::Item => writeln!(out, "{indent}n{i}[/\"{label}\"/]"),
+            NodeKind::Option => writeln!(out, "{indent}n{i}((\"{label}\"))"),
         };
+    };
+    let (groups, free) = clusters(g);
+    for (c, (owner, nodes)) in groups.iter().enumerate() {
+        let title = owner.rsplit_once('.').map_or(owner.as_str(), |(_, t)| t);
+        let _ = writeln!(out, "  subgraph c{c}[\"{}\"]", esc(title));
+        for n in nodes {
+            node(&mut out, n, "    ");
+        }
+        out.push_str("  end\n");
+    }
+    for n in free {
+        node(&mut out, n, "  ");
     }
     for e in &g.edges {
         let label = e.display_label();
@@ -561,6 +653,19 @@ pub fn to_mermaid(g: &Graph) -> String {
             ids[e.from.as_str()],
             esc(&label),
             ids[e.to.as_str()]
+        );
+    }
+    for (i, e) in g.edges.iter().enumerate() {
+        let (color, style) = edge_style(e.kind);
+        let dash = match style {
+            "dashed" => ",stroke-dasharray:5 5",
+            "dotted" => ",stroke-dasharray:2 2",
+            _ => "",
+        };
+        let width = if style == "bold" { "2.5px" } else { "1.5px" };
+        let _ = writeln!(
+            out,
+            "  linkStyle {i} stroke:{color},stroke-width:{width}{dash}"
         );
     }
     out
