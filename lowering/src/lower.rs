@@ -600,7 +600,7 @@ impl Lowerer<'_> {
     }
 
     /// The plan of struct type `k` (declared by `decl` in `file`) with members `fields` and the struct-level checks
-    /// its members defer (`checks`): adds `k`'s own type tags (type-level `subfield` tags select its members),
+    /// its members defer (`checks`): drops the member validations of a type-level `opaqueType`, adds `k`'s own type tags (type-level `subfield` tags select its members),
     /// cohort-sorted. `json_of` is the struct whose JSON shape the type has (`k` itself, or `T` for `type E T`).
     #[allow(clippy::too_many_arguments)]
     fn struct_plan(
@@ -610,10 +610,20 @@ impl Lowerer<'_> {
         decl: &vgc_ir::model::TypeIr,
         root: bool,
         docs: Vec<String>,
-        fields: Vec<FieldPlan>,
+        mut fields: Vec<FieldPlan>,
         mut checks: Vec<Check>,
         json_of: &TypeKey,
     ) -> TypePlan {
+        if opacity(&decl.tags).0 {
+            // upstream: the members of a type-level `opaqueType` struct (or `type E T` over a struct) are not
+            // validated, even at a root; only the type's own tags run. Member tags are still checked and counted.
+            for fp in &mut fields {
+                fp.checks.clear();
+                fp.nested = None;
+                fp.iteration = None;
+                fp.key_iteration = None;
+            }
+        }
         let own = Ty::Named(k.clone());
         checks.extend(self.checks(
             k,
@@ -663,16 +673,6 @@ impl Lowerer<'_> {
                         );
                     }
                     fields.push(fp);
-                }
-            }
-            if opacity(&decl.tags).0 {
-                // upstream: a type-level `opaqueType` struct gets no validation function, so even as a root its
-                // members are not validated (their tags are still checked and counted above).
-                for fp in &mut fields {
-                    fp.checks.clear();
-                    fp.nested = None;
-                    fp.iteration = None;
-                    fp.key_iteration = None;
                 }
             }
             // upstream §3.4: struct-level functions deferred from fields (unions) come before the type's own tags.
@@ -809,9 +809,15 @@ impl Lowerer<'_> {
             .packages
             .get(&k.pkg)
             .map_or("", |p| p.name.as_str());
+        // upstream's scheme holds a list or map typedef root by value (Go slices and maps are references), every
+        // other root by pointer: `%T` prints `v1.Items` or `*v1.Pod`.
+        let by_value = matches!(
+            types::native(self.db, self.prog, &Ty::Named(k.clone())),
+            Native::Other(Ty::Slice(_) | Ty::Map(..))
+        );
         (
             allowed.into_iter().collect(),
-            format!("*{pkg_name}.{}", k.name),
+            format!("{}{pkg_name}.{}", if by_value { "" } else { "*" }, k.name),
         )
     }
 
@@ -2748,8 +2754,15 @@ impl Lowerer<'_> {
                 })
                 .collect();
             let was = self.tag_file.replace(file);
-            let checks = self.struct_level_checks(&sk, sfile, &virtual_fields);
+            let mut checks = self.struct_level_checks(&sk, sfile, &virtual_fields);
             self.tag_file = was;
+            // upstream: `alpha=+subfield(x)=+zeroOrOneOfMember` marks the union's errors (`.MarkAlpha()`); the
+            // member tags above were peeled of that level.
+            for c in &mut checks {
+                if c.stability.is_none() {
+                    c.stability = inner_stab;
+                }
+            }
             return Ok(checks);
         }
         let mut inner_checks = if matches!(payload.name.as_str(), "k8s:listType" | "k8s:unique") {

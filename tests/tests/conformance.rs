@@ -170,7 +170,7 @@ fn conformance_packages_match_expectations_and_upstream() {
     let mut generator = plan_random::Generator::new(&out.plan);
     std::fs::write(
         runner.join("src/main.rs"),
-        rust_runner("vgc_conformance_generated", &generator.roots),
+        rust_runner("vgc_conformance_generated", &generator.roots, false),
     )
     .expect("runner main.rs");
     cargo_build(&runner.join("Cargo.toml"), &e2e.join("target"));

@@ -391,10 +391,14 @@ pub(crate) fn write_go_driver(work: &Path, main_go: &str) {
     std::fs::write(work.join("cmd/oracle/randfill.go"), GO_RANDFILL).expect("randfill.go");
 }
 
-/// Writes the Rust runner source for the crate imported as `krate` with the generator's roots.
+/// Writes the Rust runner source for the crate imported as `krate` with the generator's roots. With
+/// `route_typedefs`, a typedef root is validated through its generated `validate_<type>_request` (subresource
+/// routing, as a scheme that registers it does — upstream's own `testscheme`); without, through its validation
+/// function directly (as the Go drivers call roots that cannot be registered).
 pub(crate) fn rust_runner(
     krate: &str,
     roots: &[(vgc_analysis::TypeKey, String, Vec<String>)],
+    route_typedefs: bool,
 ) -> String {
     let mut dispatch = String::from(
         "fn dispatch(c: &Case) -> Result<Call, String> {\n    match c.kind.as_str() {\n",
@@ -407,11 +411,19 @@ pub(crate) fn rust_runner(
             .next()
             .is_some_and(|last| last.starts_with("validate_"))
         {
-            let _ = writeln!(
-                dispatch,
-                "        {:?} => run_fn(c, {krate}::{path}),",
-                k.to_string()
-            );
+            let _ = if route_typedefs {
+                writeln!(
+                    dispatch,
+                    "        {:?} => run_request(c, {krate}::{path}_request),",
+                    k.to_string()
+                )
+            } else {
+                writeln!(
+                    dispatch,
+                    "        {:?} => run_fn(c, {krate}::{path}),",
+                    k.to_string()
+                )
+            };
         } else {
             let _ = writeln!(
                 dispatch,
@@ -925,6 +937,16 @@ fn run_fn<T: serde::de::DeserializeOwned + Default + 'static>(c: &Case, f: RootF
         f(&op, &vgc_runtime::Path::Root, Some(&obj), old.as_ref(), &mut errs);
         errs
     }))
+}
+
+/// A routed typedef root: its generated `validate_<type>_request` (subresource routing).
+#[allow(dead_code)]
+fn run_request<T: serde::de::DeserializeOwned + Default + 'static>(
+    c: &Case,
+    f: fn(&Operation, &T, Option<&T>) -> vgc_runtime::ErrorList,
+) -> Result<Call, String> {
+    let (obj, old, op) = decode::<T>(c)?;
+    Ok(Box::new(move || f(&op, &obj, old.as_ref())))
 }
 
 /// `VGC_REPEAT=n`: decode every case once, then time n validation passes; prints `{"cases", "nsPerObject"}`.

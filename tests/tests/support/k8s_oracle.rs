@@ -346,7 +346,7 @@ pub(crate) fn random_k8s_objects_agree(
     std::fs::create_dir_all(harness.join("src/bin")).expect("mkdir bin");
     std::fs::write(
         harness.join("src/bin/run_cases.rs"),
-        rust_runner("k8s_generated", &generator.roots),
+        rust_runner("k8s_generated", &generator.roots, false),
     )
     .expect("run_cases.rs");
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
