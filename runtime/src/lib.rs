@@ -4,6 +4,7 @@
 //! - [`operation`]: the operation, options and subresources (`k8s.io/apimachinery/pkg/api/operation`).
 //! - [`validate`]: the runtime validators (`k8s.io/apimachinery/pkg/api/validate`).
 //! - [`formats`]: the string formats of `+k8s:format`.
+//! - [`regex`]: Go (RE2) patterns of project-defined formats, for [`validate::matches`].
 //! - [`types`]: well-known Kubernetes value types with their JSON forms and semantic equality.
 //!
 //! Invariant: depends on no compiler crate; its semver is independent of vgc's.
@@ -11,6 +12,7 @@
 pub mod field;
 pub mod formats;
 pub mod operation;
+pub mod regex;
 pub mod stack;
 pub mod types;
 pub mod validate;
