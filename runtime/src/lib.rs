@@ -18,7 +18,7 @@ pub mod types;
 pub mod validate;
 
 pub use field::{BadValue, Error, ErrorList, ErrorListExt, ErrorType, Path, StabilityLevel};
-pub use operation::{Operation, OperationType};
+pub use operation::{Operation, OperationType, OptionGetter};
 
 /// Validation of a generated type: what every generated `Validate` impl provides.
 pub trait Validate {
