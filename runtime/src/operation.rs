@@ -36,7 +36,10 @@ pub struct Operation {
 /// upstream `operation.OptionGetter` (k8s.io/apimachinery v0.38): `Get(option) (enabled, defined bool)`, e.g. a
 /// feature-gate registry. Two getters are equal when they are the same function object.
 #[derive(Clone)]
-pub struct OptionGetter(pub std::sync::Arc<dyn Fn(&str) -> (bool, bool) + Send + Sync>);
+pub struct OptionGetter(pub std::sync::Arc<GetOption>);
+
+/// The function behind an [`OptionGetter`]: option name → `(enabled, defined)`.
+pub type GetOption = dyn Fn(&str) -> (bool, bool) + Send + Sync;
 
 impl OptionGetter {
     /// Wraps `get`, which returns `(enabled, defined)` for an option name.
