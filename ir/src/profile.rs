@@ -204,6 +204,14 @@ impl Upstream {
         self >= Upstream::V1_38
     }
 
+    /// `+k8s:maxBytes` is accepted on `[]byte` fields and typedefs to `[]byte`, checked by `validate.MaxBytesSlice`
+    /// (`may not be more than N bytes`, origin `maxBytes`, no short-circuit); before, `can only be used on string
+    /// types`. upstream: kubernetes#141811 (1.38).
+    #[must_use]
+    pub fn max_bytes_on_byte_slices(self) -> bool {
+        self >= Upstream::V1_38
+    }
+
     /// The k8s.io/apimachinery release whose `pkg/api/validate` this profile's runtime behaviour is proven against
     /// by the runtime differential (`tests/tests/runtime_differential.rs`, which fetches it through the Go module
     /// proxy). `None` for releases proven only through their generator's output (the oracle runs).
@@ -465,6 +473,7 @@ mod tests {
         assert_eq!(on(Upstream::lint_value_struct_requiredness), [V1_38]);
         assert_eq!(on(Upstream::lint_enum_marker), [V1_38]);
         assert_eq!(on(Upstream::min_max_bound_with_v), [V1_38]);
+        assert_eq!(on(Upstream::max_bytes_on_byte_slices), [V1_38]);
         assert_eq!(on(Upstream::runtime_validators_1_38), [V1_38]);
         assert_eq!(on(|u| u.apimachinery().is_some()), [V1_37, V1_38]);
     }

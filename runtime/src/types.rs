@@ -643,6 +643,20 @@ pub struct FieldsV1(pub serde_json::Value);
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Bytes(pub Vec<u8>);
 
+impl Bytes {
+    /// The number of bytes (Go `len`).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when there are no bytes (nil or empty in Go).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 impl Serialize for Bytes {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         use base64::Engine;
