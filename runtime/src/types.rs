@@ -869,6 +869,46 @@ mod tests {
         }
     }
 
+    /// `Quantity.String()` after apimachinery v0.38's `ParseQuantity`, as upstream printed these in the runtime
+    /// differential (`tests/tests/runtime_differential.rs`, seed 1), and `Cmp`.
+    #[test]
+    fn quantity_go_string_and_comparison_1_38() {
+        use std::cmp::Ordering::{Equal, Greater, Less};
+        let g = |s: &str| Quantity(s.into()).go_string_1_38();
+        // Kept as written: ParseQuantity's fast path found them canonical.
+        for kept in [
+            "0",
+            "+999M",
+            "048650Gi",
+            "590300.664e3",
+            "+5466Gi",
+            "-60241T",
+            "1023u",
+            "+374e-3",
+        ] {
+            assert_eq!(g(kept), kept);
+        }
+        // Recanonicalized.
+        assert_eq!(g("1023.7308918Mi"), "1073459643600076800n");
+        assert_eq!(g("1025.628Ki"), "1050243072m");
+        assert_eq!(g("+2.44Ki"), "2498560m");
+        assert_eq!(g("+1025.3Ti"), "1127329271958732800m");
+        assert_eq!(g("+1025.23443157n"), "1026n");
+        assert_eq!(g("6.4965307Pi"), "7314443309930246884556800n");
+        assert_eq!(g("1024Ki"), "1Mi");
+        // Binary-SI values are capped at 2^63-1 when parsed.
+        assert_eq!(g("8Ei"), "9223372036854775807");
+        let c = |a: &str, b: &str| Quantity(a.into()).cmp_value(&Quantity(b.into()));
+        assert_eq!(c("1Gi", "1024Mi"), Some(Equal));
+        assert_eq!(c("1.5", "2"), Some(Less));
+        assert_eq!(c("-1", "0"), Some(Less));
+        assert_eq!(c("-2k", "-1500"), Some(Less));
+        assert_eq!(c("1e30", "1E"), Some(Greater));
+        assert_eq!(c("8Ei", "9223372036854775807"), Some(Equal));
+        assert_eq!(c("0.5n", "1n"), Some(Equal));
+        assert_eq!(c("junk", "1"), None);
+    }
+
     #[test]
     fn quantity_canonical_form_is_upstreams() {
         let c = |s: &str| Quantity(s.into()).canonical();
