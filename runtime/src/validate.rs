@@ -1377,6 +1377,64 @@ mod release_tests {
         );
     }
 
+    /// `Minimum`/`Maximum` over `time.Duration`: apimachinery v0.37 prints the bound with `%d` (nanoseconds, what
+    /// [`minimum`] gives), v0.38 with `%v` (`Duration.String()`); the value is the JSON number in both. Upstream's
+    /// texts as the runtime differential saw them.
+    #[test]
+    fn duration_bounds_by_release() {
+        let root = Path::Root;
+        let path = root.child("timeout");
+        let show = |errs: ErrorList| -> Vec<String> {
+            errs.iter().map(|e| format!("{e} [{}]", e.origin)).collect()
+        };
+        let second = 1_000_000_000i64;
+        assert_eq!(
+            show(minimum(&path, Some(&(second - 1)), i128::from(second))),
+            [
+                "timeout: Invalid value: 999999999: must be greater than or equal to 1000000000 [minimum]"
+            ]
+        );
+        assert_eq!(
+            show(minimum_duration(&path, Some(&(second - 1)), second)),
+            ["timeout: Invalid value: 999999999: must be greater than or equal to 1s [minimum]"]
+        );
+        assert_eq!(
+            show(maximum_duration(
+                &path,
+                Some(&(5400 * second + 1)),
+                5400 * second
+            )),
+            [
+                "timeout: Invalid value: 5400000000001: must be less than or equal to 1h30m0s [maximum]"
+            ]
+        );
+        assert_eq!(
+            show(maximum_duration(&path, Some(&1501), 1500)),
+            ["timeout: Invalid value: 1501: must be less than or equal to 1.5\u{b5}s [maximum]"]
+        );
+        assert!(minimum_duration(&path, Some(&second), second).is_empty());
+        assert!(maximum_duration(&path, None, 0).is_empty());
+    }
+
+    /// `MaxBytesSlice` (v0.38): the value is omitted, `byte`/`bytes` as `field.TooLong`.
+    #[test]
+    fn max_bytes_slice_detail() {
+        let root = Path::Root;
+        let path = root.child("data");
+        let show = |errs: ErrorList| -> Vec<String> {
+            errs.iter().map(|e| format!("{e} [{}]", e.origin)).collect()
+        };
+        assert_eq!(
+            show(max_bytes_slice(&path, 2, 1)),
+            ["data: Too long: may not be more than 1 byte [maxBytes]"]
+        );
+        assert_eq!(
+            show(max_bytes_slice(&path, 5, 4)),
+            ["data: Too long: may not be more than 4 bytes [maxBytes]"]
+        );
+        assert!(max_bytes_slice(&path, 4, 4).is_empty());
+    }
+
     /// `k8s-resource-fully-qualified-name`: apimachinery v0.37 accepts more than one slash, v0.38 rejects it
     /// (kubernetes#141644; apimachinery v0.38.0-alpha.2 `TestResourceFullyQualifiedName`).
     #[test]
