@@ -879,6 +879,7 @@ fn check_call(
         CheckKind::MaxLength(n) => quote!(#v::max_length(#path, #s, #n)),
         CheckKind::MaxLengthBytes(n) => quote!(#v::max_length_bytes(#path, #s, #n)),
         CheckKind::MaxBytes(n) => quote!(#v::max_bytes(#path, #s, #n)),
+        CheckKind::MaxBytesSlice(n) => quote!(#v::max_bytes_slice(#path, #len, #n)),
         CheckKind::MinItems(n) => quote!(#v::min_items(#path, #len, #n)),
         CheckKind::MaxItems(n) => quote!(#v::max_items(#path, #len, #n)),
         CheckKind::MinProperties(n) => quote!(#v::min_properties(#path, #len, #n)),

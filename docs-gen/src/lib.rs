@@ -225,7 +225,9 @@ pub fn rule_words(c: &vgc_lowering::plan::Check) -> String {
         CheckKind::MinLength(n) => format!("at least {}", plural(*n, "character", "characters")),
         CheckKind::MaxLength(n) => format!("at most {}", plural(*n, "character", "characters")),
         CheckKind::MaxLengthBytes(n) => format!("at most {}", plural(*n, "byte", "bytes")),
-        CheckKind::MaxBytes(n) => format!("at most {}", plural(*n, "byte", "bytes")),
+        CheckKind::MaxBytes(n) | CheckKind::MaxBytesSlice(n) => {
+            format!("at most {}", plural(*n, "byte", "bytes"))
+        }
         CheckKind::MinItems(n) => format!("at least {}", plural(*n, "item", "items")),
         CheckKind::MaxItems(n) => format!("at most {}", plural(*n, "item", "items")),
         CheckKind::MinProperties(n) => format!("at least {}", plural(*n, "entry", "entries")),

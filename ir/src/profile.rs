@@ -194,6 +194,44 @@ impl Upstream {
         (name == "k8s-resource-fully-qualified-name" && self >= Upstream::V1_38).then_some("1.38")
     }
 
+    /// `Minimum`/`Maximum` print the bound with `%v` (k8s.io/apimachinery v0.38 `validate/content/errors.go`
+    /// `MinError`/`MaxError`, was `%d`): the same digits for plain integers, but an integer type with a `String`
+    /// method (`time.Duration`) shows `String()`: `must be greater than or equal to 1s` instead of `… 1000000000`
+    /// (`vgc_runtime::validate::minimum_duration`/`maximum_duration`). Proven by the runtime differential
+    /// (`tests/tests/runtime_differential.rs`). upstream: apimachinery v0.37.2 → v0.38.0-alpha.2 (1.38).
+    #[must_use]
+    pub fn min_max_bound_with_v(self) -> bool {
+        self >= Upstream::V1_38
+    }
+
+    /// `+k8s:maxBytes` is accepted on `[]byte` fields and typedefs to `[]byte`, checked by `validate.MaxBytesSlice`
+    /// (`may not be more than N bytes`, origin `maxBytes`, no short-circuit); before, `can only be used on string
+    /// types`. upstream: kubernetes#141811 (1.38).
+    #[must_use]
+    pub fn max_bytes_on_byte_slices(self) -> bool {
+        self >= Upstream::V1_38
+    }
+
+    /// The k8s.io/apimachinery release whose `pkg/api/validate` this profile's runtime behaviour is proven against
+    /// by the runtime differential (`tests/tests/runtime_differential.rs`, which fetches it through the Go module
+    /// proxy). `None` for releases proven only through their generator's output (the oracle runs).
+    #[must_use]
+    pub fn apimachinery(self) -> Option<&'static str> {
+        match self {
+            Upstream::V1_37 => Some("v0.37.2"),
+            Upstream::V1_38 => Some("v0.38.0-alpha.2"),
+            _ => None,
+        }
+    }
+
+    /// Whether this release's `pkg/api/validate` has `MaxBytesSlice`, `MinimumQuantity`/`MaximumQuantity` and
+    /// `Matches` (k8s.io/apimachinery v0.38: kubernetes#141811, #142116; vgc-runtime's `max_bytes_slice`,
+    /// `minimum_quantity`/`maximum_quantity`, `matches`).
+    #[must_use]
+    pub fn runtime_validators_1_38(self) -> bool {
+        self >= Upstream::V1_38
+    }
+
     /// Whether an option the request does not define is an error: from 1.37 apimachinery's `operation.Options` is
     /// a `map[string]bool` and `HasOption` returns `(enabled, defined)`, so `IfOption` and `Enum`'s exclusion
     /// rules report `InternalError(path, "undefined validation option \"X\"")` for an option missing from the
@@ -434,5 +472,9 @@ mod tests {
         assert_eq!(on(Upstream::union_origin), [V1_36, V1_37, V1_38]);
         assert_eq!(on(Upstream::lint_value_struct_requiredness), [V1_38]);
         assert_eq!(on(Upstream::lint_enum_marker), [V1_38]);
+        assert_eq!(on(Upstream::min_max_bound_with_v), [V1_38]);
+        assert_eq!(on(Upstream::max_bytes_on_byte_slices), [V1_38]);
+        assert_eq!(on(Upstream::runtime_validators_1_38), [V1_38]);
+        assert_eq!(on(|u| u.apimachinery().is_some()), [V1_37, V1_38]);
     }
 }

@@ -148,7 +148,7 @@ pub fn describe(c: &Check) -> String {
         CheckKind::Maximum(n) => format!("maximum={n}"),
         CheckKind::MinLength(n) => format!("minLength={n}"),
         CheckKind::MaxLength(n) | CheckKind::MaxLengthBytes(n) => format!("maxLength={n}"),
-        CheckKind::MaxBytes(n) => format!("maxBytes={n}"),
+        CheckKind::MaxBytes(n) | CheckKind::MaxBytesSlice(n) => format!("maxBytes={n}"),
         CheckKind::MinItems(n) => format!("minItems={n}"),
         CheckKind::MaxItems(n) => format!("maxItems={n}"),
         CheckKind::MinProperties(n) => format!("minProperties={n}"),

@@ -1550,6 +1550,31 @@ impl Lowerer<'_> {
                     CheckKind::Maximum(v)
                 })]
             }
+            // upstream 1.38 (kubernetes#141811): `maxBytes` also on byte slices and typedefs to them,
+            // `validate.MaxBytesSlice` (not a short-circuit, like the string form).
+            "k8s:maxBytes"
+                if !is_str
+                    && vgc_ir::profile::upstream(self.db).max_bytes_on_byte_slices()
+                    && ty.is_some_and(|t| {
+                        matches!(
+                            types::native(self.db, self.prog, t),
+                            Native::Other(Ty::WellKnown(types::WellKnown::Bytes))
+                        )
+                    }) =>
+            {
+                let v = int().unwrap_or_default();
+                if v < 0 {
+                    self.err(
+                        file,
+                        u.at,
+                        Code::InvalidPayload,
+                        format!("{}: must be greater than or equal to 0", what()),
+                        None,
+                    );
+                    return Err(());
+                }
+                vec![mk(CheckKind::MaxBytesSlice(v))]
+            }
             "k8s:minLength" | "k8s:maxLength" | "k8s:maxBytes" => {
                 if !is_str {
                     return bad(

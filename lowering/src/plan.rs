@@ -56,6 +56,9 @@ pub enum CheckKind {
     MaxLengthBytes(i64),
     /// `k8s:maxBytes`
     MaxBytes(i64),
+    /// `k8s:maxBytes` on a `[]byte` (1.38 on, `vgc_ir::Upstream::max_bytes_on_byte_slices`; upstream
+    /// `validate.MaxBytesSlice`, kubernetes#141811): `may not be more than N bytes`, origin `maxBytes`.
+    MaxBytesSlice(i64),
     /// `k8s:minItems`
     MinItems(i64),
     /// `k8s:maxItems`

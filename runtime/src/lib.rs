@@ -4,6 +4,7 @@
 //! - [`operation`]: the operation, options and subresources (`k8s.io/apimachinery/pkg/api/operation`).
 //! - [`validate`]: the runtime validators (`k8s.io/apimachinery/pkg/api/validate`).
 //! - [`formats`]: the string formats of `+k8s:format`.
+//! - [`regex`]: Go (RE2) patterns of project-defined formats, for [`validate::matches`].
 //! - [`types`]: well-known Kubernetes value types with their JSON forms and semantic equality.
 //!
 //! Invariant: depends on no compiler crate; its semver is independent of vgc's.
@@ -11,12 +12,13 @@
 pub mod field;
 pub mod formats;
 pub mod operation;
+pub mod regex;
 pub mod stack;
 pub mod types;
 pub mod validate;
 
 pub use field::{BadValue, Error, ErrorList, ErrorListExt, ErrorType, Path, StabilityLevel};
-pub use operation::{Operation, OperationType};
+pub use operation::{Operation, OperationType, OptionGetter};
 
 /// Validation of a generated type: what every generated `Validate` impl provides.
 pub trait Validate {

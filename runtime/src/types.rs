@@ -110,29 +110,22 @@ impl Quantity {
         }
     }
 
-    /// The canonical string upstream's `Quantity.CanonicalizeBytes` prints (values are first rounded up to 1n, as
-    /// `ParseQuantity` does). An unparsable value is returned as written.
+    /// The canonical string upstream's `Quantity.CanonicalizeBytes` prints (values are first rounded up to 1n and
+    /// binary-SI values capped at 2^63-1, as `ParseQuantity` does). An unparsable value is returned as written.
+    /// A decimal exponent beyond `E` (10^18) has no suffix and is dropped, as k8s.io/apimachinery v0.37 does; see
+    /// [`Quantity::go_string_1_38`] for v0.38.
     #[must_use]
     pub fn canonical(&self) -> String {
-        let Some((mut mant, mut exp)) = self.parts() else {
+        self.canonical_for(false)
+    }
+
+    fn canonical_for(&self, v1_38: bool) -> String {
+        let Some((mut mant, mut exp)) = self.rounded_parts() else {
             return self.0.clone();
         };
-        if exp < -9 {
-            // ParseQuantity rounds to nano precision, away from zero.
-            let Some(div) = 10i128.checked_pow(u32::try_from(-9 - exp).unwrap_or(u32::MAX)) else {
-                return self.0.clone();
-            };
-            let q = mant / div;
-            mant = if mant % div == 0 {
-                q
-            } else {
-                q + mant.signum()
-            };
-            exp = -9;
-            while mant != 0 && mant % 10 == 0 {
-                mant /= 10;
-                exp += 1;
-            }
+        while mant != 0 && mant % 10 == 0 {
+            mant /= 10;
+            exp += 1;
         }
         if mant == 0 {
             return "0".into();
@@ -179,10 +172,176 @@ impl Quantity {
             (_, 12) => "T".into(),
             (_, 15) => "P".into(),
             (_, 18) => "E".into(),
-            // upstream finds no decimal SI suffix and prints the bare number.
+            // v0.38 falls back to exponent notation when there is no decimal SI suffix; v0.37 prints the bare
+            // number.
+            (_, e) if v1_38 => format!("e{e}"),
             _ => String::new(),
         };
         format!("{mant}{suffix}")
+    }
+}
+
+impl Quantity {
+    /// The value as `ParseQuantity` stores it: [`Quantity::parts`] rounded to nano precision, away from zero.
+    fn rounded_parts(&self) -> Option<(i128, i32)> {
+        let (mut mant, mut exp) = self.parts()?;
+        if exp < -9 {
+            let div = 10i128.checked_pow(u32::try_from(-9 - exp).ok()?);
+            let q = match div {
+                Some(div) if mant % div == 0 => mant / div,
+                Some(div) => mant / div + mant.signum(),
+                // |mant| < 10^38 < div: rounds to one nano away from zero
+                None => mant.signum(),
+            };
+            mant = q;
+            exp = -9;
+        }
+        // ParseQuantity caps binary-SI values at 2^63-1 in magnitude.
+        if self.format() == QuantityFormat::BinarySi {
+            let max = i128::from(i64::MAX);
+            let scale = 10i128.checked_pow(exp.unsigned_abs());
+            let over = if exp >= 0 {
+                scale
+                    .and_then(|p| p.checked_mul(mant.abs()))
+                    .is_none_or(|m| m > max)
+            } else {
+                // |mant| / 10^-exp > max  ⇔  |mant| > max · 10^-exp (no overflow: then it cannot be larger)
+                scale
+                    .and_then(|p| p.checked_mul(max))
+                    .is_some_and(|bound| mant.abs() > bound)
+            };
+            if over {
+                mant = mant.signum() * i128::from(i64::MAX);
+                exp = 0;
+            }
+        }
+        Some((mant, exp))
+    }
+
+    /// upstream `Quantity.String()` of the quantity k8s.io/apimachinery v0.38's `ParseQuantity` makes of the text
+    /// (what `UnmarshalJSON` keeps): the text itself when `ParseQuantity`'s fast path finds it canonical — an int64
+    /// value with no more than 18 digits, at most nano precision, and for decimal forms an exponent that is a
+    /// multiple of 3, no leading `0` and no trailing `000` (`+999M`, `048650Gi`, `590300.664e3` are kept as
+    /// written); for binary forms a number not divisible by 8 — else the canonical form (with v0.38's exponent
+    /// notation beyond `E`). Used for the values and bounds `MinimumQuantity`/`MaximumQuantity` print.
+    #[must_use]
+    pub fn go_string_1_38(&self) -> String {
+        if self.keeps_text_1_38() {
+            self.0.clone()
+        } else {
+            self.canonical_for(true)
+        }
+    }
+
+    /// `ParseQuantity`'s "if the number is in canonical form, reuse the string" (k8s.io/apimachinery v0.38).
+    fn keeps_text_1_38(&self) -> bool {
+        let s = self.0.as_str();
+        if s == "0" {
+            return true;
+        }
+        let (positive, rest) = match s.as_bytes().first() {
+            Some(b'-') => (false, &s[1..]),
+            Some(b'+') => (true, &s[1..]),
+            _ => (true, s),
+        };
+        let rest = rest.trim_start_matches('0');
+        let num_end = rest
+            .find(|c: char| !c.is_ascii_digit())
+            .unwrap_or(rest.len());
+        let num = if num_end == 0 { "0" } else { &rest[..num_end] };
+        let mut rest = &rest[num_end..];
+        let mut denom = "";
+        if let Some(r) = rest.strip_prefix('.') {
+            let e = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
+            denom = &r[..e];
+            rest = &r[e..];
+        }
+        let (binary, exponent): (bool, i64) = match rest {
+            "" => (false, 0),
+            "n" => (false, -9),
+            "u" => (false, -6),
+            "m" => (false, -3),
+            "k" => (false, 3),
+            "M" => (false, 6),
+            "G" => (false, 9),
+            "T" => (false, 12),
+            "P" => (false, 15),
+            "E" => (false, 18),
+            "Ki" => (true, 10),
+            "Mi" => (true, 20),
+            "Gi" => (true, 30),
+            "Ti" => (true, 40),
+            "Pi" => (true, 50),
+            "Ei" => (true, 60),
+            e if e.len() > 1 && e.starts_with(['e', 'E']) => match e[1..].parse::<i64>() {
+                Ok(x) => (false, x),
+                Err(_) => return false,
+            },
+            _ => return false,
+        };
+        let digits = i64::try_from(num.len() + denom.len()).unwrap_or(i64::MAX);
+        let (precision, mut scale, mantissa, force) = if binary {
+            if !denom.is_empty() {
+                return false;
+            }
+            // float32(exponent)*3/10, truncated
+            #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
+            let p = 15 - digits - ((exponent as f32) * 3.0 / 10.0) as i64 - 1;
+            (p, 0i64, 1i64 << exponent, false)
+        } else {
+            let p = 18 - digits;
+            (p, exponent, 1, p <= 0)
+        };
+        if precision < 0 || force {
+            return false;
+        }
+        scale -= i64::try_from(denom.len()).unwrap_or(i64::MAX);
+        if scale < -9 {
+            return false;
+        }
+        let shifted = format!("{num}{denom}");
+        let Ok(uvalue) = shifted.parse::<u64>() else {
+            return false;
+        };
+        let value: i64 = match i64::try_from(uvalue) {
+            Ok(v) => v,
+            Err(_) if !positive && uvalue == 1 << 63 => i64::MIN,
+            Err(_) => return false,
+        };
+        if value.checked_mul(mantissa).is_none() {
+            return false;
+        }
+        if binary {
+            exponent % 10 == 0 && value & 7 != 0
+        } else {
+            scale % 3 == 0 && !shifted.ends_with("000") && !shifted.starts_with('0')
+        }
+    }
+
+    /// Numeric comparison, as upstream's `Quantity.Cmp` after parsing (values rounded to nano precision); exact for
+    /// any exponent. `None` when either side does not parse.
+    #[must_use]
+    pub fn cmp_value(&self, other: &Quantity) -> Option<std::cmp::Ordering> {
+        use std::cmp::Ordering;
+        let (a, ea) = self.rounded_parts()?;
+        let (b, eb) = other.rounded_parts()?;
+        let sign = a.signum().cmp(&b.signum());
+        if sign != Ordering::Equal || a == 0 {
+            return Some(sign);
+        }
+        // Same sign, both non-zero: compare magnitudes as digit strings with their decimal exponents.
+        let (da, db) = (a.unsigned_abs().to_string(), b.unsigned_abs().to_string());
+        let ma = i64::try_from(da.len()).ok()? + i64::from(ea);
+        let mb = i64::try_from(db.len()).ok()? + i64::from(eb);
+        let magnitude = ma.cmp(&mb).then_with(|| {
+            let n = da.len().max(db.len());
+            format!("{da:0<n$}").cmp(&format!("{db:0<n$}"))
+        });
+        Some(if a > 0 {
+            magnitude
+        } else {
+            magnitude.reverse()
+        })
     }
 }
 
@@ -347,8 +506,9 @@ impl Serialize for Duration {
     }
 }
 
-/// Go's `time.Duration.String()` for a duration in nanoseconds.
-fn go_duration_string(d: i128) -> String {
+/// Go's `time.Duration.String()` for a duration in nanoseconds (`1h0m0s`, `1.5ms`, `0s`).
+#[must_use]
+pub fn go_duration_string(d: i128) -> String {
     fn frac(v: u128, digits: usize) -> String {
         let f = format!("{v:0digits$}");
         let f = f.trim_end_matches('0');
@@ -482,6 +642,20 @@ pub struct FieldsV1(pub serde_json::Value);
 /// Go `[]byte`: base64 in JSON.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Bytes(pub Vec<u8>);
+
+impl Bytes {
+    /// The number of bytes (Go `len`).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when there are no bytes (nil or empty in Go).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
 
 impl Serialize for Bytes {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -693,6 +867,46 @@ mod tests {
                 serde_json::to_string(self).unwrap_or_default()
             }
         }
+    }
+
+    /// `Quantity.String()` after apimachinery v0.38's `ParseQuantity`, as upstream printed these in the runtime
+    /// differential (`tests/tests/runtime_differential.rs`, seed 1), and `Cmp`.
+    #[test]
+    fn quantity_go_string_and_comparison_1_38() {
+        use std::cmp::Ordering::{Equal, Greater, Less};
+        let g = |s: &str| Quantity(s.into()).go_string_1_38();
+        // Kept as written: ParseQuantity's fast path found them canonical.
+        for kept in [
+            "0",
+            "+999M",
+            "048650Gi",
+            "590300.664e3",
+            "+5466Gi",
+            "-60241T",
+            "1023u",
+            "+374e-3",
+        ] {
+            assert_eq!(g(kept), kept);
+        }
+        // Recanonicalized.
+        assert_eq!(g("1023.7308918Mi"), "1073459643600076800n");
+        assert_eq!(g("1025.628Ki"), "1050243072m");
+        assert_eq!(g("+2.44Ki"), "2498560m");
+        assert_eq!(g("+1025.3Ti"), "1127329271958732800m");
+        assert_eq!(g("+1025.23443157n"), "1026n");
+        assert_eq!(g("6.4965307Pi"), "7314443309930246884556800n");
+        assert_eq!(g("1024Ki"), "1Mi");
+        // Binary-SI values are capped at 2^63-1 when parsed.
+        assert_eq!(g("8Ei"), "9223372036854775807");
+        let c = |a: &str, b: &str| Quantity(a.into()).cmp_value(&Quantity(b.into()));
+        assert_eq!(c("1Gi", "1024Mi"), Some(Equal));
+        assert_eq!(c("1.5", "2"), Some(Less));
+        assert_eq!(c("-1", "0"), Some(Less));
+        assert_eq!(c("-2k", "-1500"), Some(Less));
+        assert_eq!(c("1e30", "1E"), Some(Greater));
+        assert_eq!(c("8Ei", "9223372036854775807"), Some(Equal));
+        assert_eq!(c("0.5n", "1n"), Some(Equal));
+        assert_eq!(c("junk", "1"), None);
     }
 
     #[test]

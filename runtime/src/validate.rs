@@ -140,6 +140,105 @@ pub fn maximum<T: Copy + Into<i128> + serde::Serialize>(
     }
 }
 
+/// upstream ≥ 1.38 `Minimum` over `time.Duration` (an integer type with a `String` method; k8s.io/apimachinery
+/// v0.38 `content.MinError` formats the bound with `%v`, so the detail shows `Duration.String()`: `must be greater
+/// than or equal to 1s`). `value` and `min` are nanoseconds; the value is printed as the JSON number Go's
+/// `ErrorBody` marshals. Before 1.38 (`%d`) the detail is the number of nanoseconds: use [`minimum`].
+#[must_use]
+pub fn minimum_duration(path: &Path<'_>, value: Option<&i64>, min: i64) -> ErrorList {
+    match value {
+        Some(v) if *v < min => one(Error::invalid(
+            path,
+            BadValue::Int(*v),
+            format!(
+                "must be greater than or equal to {}",
+                crate::types::go_duration_string(i128::from(min))
+            ),
+        )
+        .with_origin("minimum")),
+        _ => Vec::new(),
+    }
+}
+
+/// upstream ≥ 1.38 `Maximum` over `time.Duration`: `must be less than or equal to <Duration.String()>`, origin
+/// `maximum` (see [`minimum_duration`]).
+#[must_use]
+pub fn maximum_duration(path: &Path<'_>, value: Option<&i64>, max: i64) -> ErrorList {
+    match value {
+        Some(v) if *v > max => one(Error::invalid(
+            path,
+            BadValue::Int(*v),
+            format!(
+                "must be less than or equal to {}",
+                crate::types::go_duration_string(i128::from(max))
+            ),
+        )
+        .with_origin("maximum")),
+        _ => Vec::new(),
+    }
+}
+
+/// upstream `MinimumQuantity` (k8s.io/apimachinery v0.38): nil → ok; a value below `min` (compared as numbers, as
+/// `Quantity.Cmp` does after parsing) → `Invalid(path, value.String(), "must be greater than or equal to
+/// <min.String()>")`, origin `minimum`; both printed as Go's `String()` of the parsed text
+/// ([`crate::types::Quantity::go_string_1_38`]).
+/// No `+k8s:` tag emits it in 1.38.
+#[must_use]
+pub fn minimum_quantity(
+    path: &Path<'_>,
+    value: Option<&crate::types::Quantity>,
+    min: &crate::types::Quantity,
+) -> ErrorList {
+    match value {
+        Some(v) if v.cmp_value(min) == Some(std::cmp::Ordering::Less) => one(Error::invalid(
+            path,
+            BadValue::Str(v.go_string_1_38()),
+            format!("must be greater than or equal to {}", min.go_string_1_38()),
+        )
+        .with_origin("minimum")),
+        _ => Vec::new(),
+    }
+}
+
+/// upstream `MaximumQuantity` (k8s.io/apimachinery v0.38): `must be less than or equal to <max.String()>`, origin
+/// `maximum` (see [`minimum_quantity`]).
+#[must_use]
+pub fn maximum_quantity(
+    path: &Path<'_>,
+    value: Option<&crate::types::Quantity>,
+    max: &crate::types::Quantity,
+) -> ErrorList {
+    match value {
+        Some(v) if v.cmp_value(max) == Some(std::cmp::Ordering::Greater) => one(Error::invalid(
+            path,
+            BadValue::Str(v.go_string_1_38()),
+            format!("must be less than or equal to {}", max.go_string_1_38()),
+        )
+        .with_origin("maximum")),
+        _ => Vec::new(),
+    }
+}
+
+/// upstream `Matches` (k8s.io/apimachinery v0.38 `regex.go`, kubernetes#142116; the runtime of project-defined
+/// formats): nil → ok; a value `re` does not match (not implicitly anchored) → `Invalid(path, value, message)`
+/// with `origin` (`format=<name>`). The pattern is never part of the detail. `re` is a Go (RE2) pattern compiled
+/// with [`crate::regex::compile_go`].
+#[must_use]
+pub fn matches(
+    path: &Path<'_>,
+    value: Option<&str>,
+    re: &regex::Regex,
+    message: &str,
+    origin: &str,
+) -> ErrorList {
+    match value {
+        Some(v) if !re.is_match(v) => {
+            one(Error::invalid(path, BadValue::Str(v.to_string()), message).with_origin(origin))
+        }
+        _ => Vec::new(),
+    }
+}
+
 fn plural(n: i64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
@@ -188,6 +287,22 @@ pub fn max_bytes(path: &Path<'_>, value: Option<&str>, max: i64) -> ErrorList {
         )
         .with_origin("maxBytes")),
         _ => Vec::new(),
+    }
+}
+
+/// upstream `MaxBytesSlice` (k8s.io/apimachinery v0.38; `+k8s:maxBytes` on `[]byte`, kubernetes#141811): a byte
+/// slice of `len` bytes longer than `max` → `TooLong(path, "<value omitted>", "may not be more than N bytes")`,
+/// origin `maxBytes`. A nil slice has length 0. Not a short-circuit.
+#[must_use]
+pub fn max_bytes_slice(path: &Path<'_>, len: usize, max: i64) -> ErrorList {
+    if i64::try_from(len).unwrap_or(i64::MAX) > max {
+        one(Error::too_long(
+            path,
+            format!("may not be more than {}", plural(max, "byte", "bytes")),
+        )
+        .with_origin("maxBytes"))
+    } else {
+        Vec::new()
     }
 }
 
@@ -1260,6 +1375,64 @@ mod release_tests {
             )),
             ["mode: Unsupported value: \"C\": supported values: \"A\", \"B\" []"]
         );
+    }
+
+    /// `Minimum`/`Maximum` over `time.Duration`: apimachinery v0.37 prints the bound with `%d` (nanoseconds, what
+    /// [`minimum`] gives), v0.38 with `%v` (`Duration.String()`); the value is the JSON number in both. Upstream's
+    /// texts as the runtime differential saw them.
+    #[test]
+    fn duration_bounds_by_release() {
+        let root = Path::Root;
+        let path = root.child("timeout");
+        let show = |errs: ErrorList| -> Vec<String> {
+            errs.iter().map(|e| format!("{e} [{}]", e.origin)).collect()
+        };
+        let second = 1_000_000_000i64;
+        assert_eq!(
+            show(minimum(&path, Some(&(second - 1)), i128::from(second))),
+            [
+                "timeout: Invalid value: 999999999: must be greater than or equal to 1000000000 [minimum]"
+            ]
+        );
+        assert_eq!(
+            show(minimum_duration(&path, Some(&(second - 1)), second)),
+            ["timeout: Invalid value: 999999999: must be greater than or equal to 1s [minimum]"]
+        );
+        assert_eq!(
+            show(maximum_duration(
+                &path,
+                Some(&(5400 * second + 1)),
+                5400 * second
+            )),
+            [
+                "timeout: Invalid value: 5400000000001: must be less than or equal to 1h30m0s [maximum]"
+            ]
+        );
+        assert_eq!(
+            show(maximum_duration(&path, Some(&1501), 1500)),
+            ["timeout: Invalid value: 1501: must be less than or equal to 1.5\u{b5}s [maximum]"]
+        );
+        assert!(minimum_duration(&path, Some(&second), second).is_empty());
+        assert!(maximum_duration(&path, None, 0).is_empty());
+    }
+
+    /// `MaxBytesSlice` (v0.38): the value is omitted, `byte`/`bytes` as `field.TooLong`.
+    #[test]
+    fn max_bytes_slice_detail() {
+        let root = Path::Root;
+        let path = root.child("data");
+        let show = |errs: ErrorList| -> Vec<String> {
+            errs.iter().map(|e| format!("{e} [{}]", e.origin)).collect()
+        };
+        assert_eq!(
+            show(max_bytes_slice(&path, 2, 1)),
+            ["data: Too long: may not be more than 1 byte [maxBytes]"]
+        );
+        assert_eq!(
+            show(max_bytes_slice(&path, 5, 4)),
+            ["data: Too long: may not be more than 4 bytes [maxBytes]"]
+        );
+        assert!(max_bytes_slice(&path, 4, 4).is_empty());
     }
 
     /// `k8s-resource-fully-qualified-name`: apimachinery v0.37 accepts more than one slash, v0.38 rejects it

@@ -638,3 +638,74 @@ fn release_1_35_max_length_bytes_and_union_origin() {
         ["Union(origin=true)", "MaxLength(3)"]
     );
 }
+
+/// kubernetes#141811: `+k8s:maxBytes` on a `[]byte` field (and a typedef to `[]byte`) — `can only be used on string
+/// types` up to 1.37; from 1.38 the `MaxBytesSlice` check (`vgc_runtime::validate::max_bytes_slice`, proven against
+/// apimachinery v0.38.0-alpha.2 by `tests/tests/runtime_differential.rs`), not a short-circuit, alongside the other
+/// checks of the field.
+#[test]
+fn max_bytes_on_byte_slices_from_1_38() {
+    use vgc_lowering::plan::CheckKind;
+    let types = "package v1\n\ntype TypeMeta struct{}\n\ntype Blob []byte\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:maxBytes=4\n\tData []byte `json:\"data,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:maxBytes=2\n\tBlob Blob `json:\"blob,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:maxBytes=5\n\tName string `json:\"name,omitempty\"`\n}\n";
+    let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", types)]);
+    let old = vgc::build(&request(dir.path(), Some(Upstream::V1_37)));
+    assert_eq!(
+        diags(&old),
+        [
+            "VGC0110: T: tag \"k8s:maxBytes\": can only be used on string types",
+            "VGC0110: T: tag \"k8s:maxBytes\": can only be used on string types",
+        ]
+    );
+    let new = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
+    assert_eq!(diags(&new), Vec::<String>::new());
+    let checks: Vec<(String, String, bool)> = new
+        .plan
+        .modules
+        .iter()
+        .flat_map(|m| &m.types)
+        .flat_map(|t| t.fields.iter().flatten())
+        .flat_map(|f| f.checks.iter().map(move |c| (f, c)))
+        .filter_map(|(f, c)| match &c.kind {
+            CheckKind::MaxBytes(n) => {
+                Some((f.go_name.clone(), format!("MaxBytes({n})"), c.short_circuit))
+            }
+            CheckKind::MaxBytesSlice(n) => Some((
+                f.go_name.clone(),
+                format!("MaxBytesSlice({n})"),
+                c.short_circuit,
+            )),
+            CheckKind::MaxItems(n) => {
+                Some((f.go_name.clone(), format!("MaxItems({n})"), c.short_circuit))
+            }
+            _ => None,
+        })
+        .collect();
+    let want = |f: &str, k: &str, sc: bool| (f.to_string(), k.to_string(), sc);
+    assert_eq!(
+        checks,
+        [
+            want("Data", "MaxBytesSlice(4)", false),
+            want("Blob", "MaxBytesSlice(2)", false),
+            want("Name", "MaxBytes(5)", false),
+        ]
+    );
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime");
+    let opts = vgc_codegen::Options {
+        crate_name: "bytes-1-38".into(),
+        runtime: vgc_codegen::RuntimeDep::Path(runtime.to_string_lossy().into_owned()),
+    };
+    let files = vgc_codegen::generate(&new.plan, &opts).expect("generates");
+    // `VGC_KEEP_GENERATED=<dir>` writes the crate out (to compile it by hand).
+    if let Ok(out) = std::env::var("VGC_KEEP_GENERATED") {
+        for f in &files {
+            let p = Path::new(&out).join(&f.path);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(p, &f.contents).expect("write");
+        }
+    }
+    let code: String = files.iter().map(|f| f.contents.as_str()).collect();
+    assert!(
+        code.contains("max_bytes_slice(") && code.contains("max_bytes("),
+        "{code}"
+    );
+}

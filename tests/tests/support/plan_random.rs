@@ -242,7 +242,8 @@ impl<'a> Generator<'a> {
             CheckKind::MinLength(n)
             | CheckKind::MaxLength(n)
             | CheckKind::MaxLengthBytes(n)
-            | CheckKind::MaxBytes(n) => {
+            | CheckKind::MaxBytes(n)
+            | CheckKind::MaxBytesSlice(n) => {
                 h.lens.extend(near(*n).into_iter().filter(|l| *l <= 400));
             }
             CheckKind::MinItems(n)

@@ -1,0 +1,368 @@
+// Runtime differential driver: random inputs, generated here in Go from a seeded generator (never by vgc), passed to
+// k8s.io/apimachinery's pkg/api/validate functions; each call and the errors it returned are printed so that
+// tests/tests/runtime_differential.rs can make the same call through vgc-runtime and compare the error lists exactly.
+// Built by that test in a scratch module requiring the k8s.io/apimachinery release under test (fetched by name
+// through the Go module proxy); never compiled in the vgc repository itself. runtime_calls_138.go adds the functions
+// that apimachinery v0.38 introduced (copied beside this file only for that release).
+//
+// VGC_CALLS=<n> VGC_CALLS_SEED=<seed> ./calls prints one JSON object per line:
+// {"fn": <function>, "path": <path shape 0-3>, "args": {...}, "got": [<error line>, ...]}
+// An error line is `<field> | <ErrorBody> | origin=<origin> | sc=<short circuit> | <alpha|beta|->`, the line format
+// of the other differential drivers (tests/tests/support/harness.rs).
+
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/operation"
+	"k8s.io/apimachinery/pkg/api/validate"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+)
+
+// A call: the function name, the arguments as JSON for the Rust side, and the errors upstream returned.
+type call struct {
+	Fn   string         `json:"fn"`
+	Path int            `json:"path"`
+	Args map[string]any `json:"args"`
+	Got  []string       `json:"got"`
+}
+
+// A generator of one kind of call: fills Args and returns upstream's errors.
+type gen func(g *rng, fld *field.Path, args map[string]any) field.ErrorList
+
+// Every call kind with its weight (how often it is picked); runtime_calls_138.go adds the v0.38 functions.
+var gens = map[string]gen{}
+var weights = map[string]int{}
+
+func register(name string, weight int, g gen) {
+	gens[name] = g
+	weights[name] = weight
+}
+
+type rng struct{ *rand.Rand }
+
+func (g *rng) pct(p int) bool { return g.IntN(100) < p }
+
+func (g *rng) pick(xs []string) string { return xs[g.IntN(len(xs))] }
+
+var ctx = context.Background()
+var op = operation.Operation{Type: operation.Create}
+
+// Path shapes shared with the Rust side: 0 the root (nil path), 1 `spec.value`, 2 `items[2].name`, 3 `labels[a.b/c]`.
+func path(k int) *field.Path {
+	switch k {
+	case 1:
+		return field.NewPath("spec", "value")
+	case 2:
+		return field.NewPath("items").Index(2).Child("name")
+	case 3:
+		return field.NewPath("labels").Key("a.b/c")
+	}
+	return nil
+}
+
+// Pieces strings are built from: every character class the format validators distinguish (lower, upper, digits,
+// dash, dot, underscore, slash, percent, space, non-ASCII, control), and the words some of them look for.
+var pieces = []string{
+	"a", "b", "z", "x", "0", "1", "9", "-", ".", "_", "/", "A", "Z", "%", " ", "é", "\u00e9t\u00e9", "\t", ":", "=",
+	"..", ".", "-a", "a-", "kubernetes.io/", "requests.", "example.com", "example.com/", "sub.example.com/", "k8s.io",
+	"abc", "my-name", "my_name", "MyName", "123-abc", "a.b", "x/y", "//", "\"", "<>&", "\u2028", "😀",
+}
+
+// A random string: usually 0-6 pieces, sometimes a long run around the format limits (32, 63, 253, 254 bytes).
+func (g *rng) str() string {
+	if g.pct(12) {
+		n := []int{31, 32, 33, 62, 63, 64, 252, 253, 254, 300}[g.IntN(10)]
+		c := g.pick([]string{"a", "b", "1", "-", "A", "é"})
+		s := strings.Repeat(c, n)
+		if g.pct(40) {
+			s = g.pick([]string{"a", "example.com/", "x."}) + s
+		}
+		if g.pct(40) {
+			s = s + g.pick([]string{"a", "/a", "-", "/x/y"})
+		}
+		return s
+	}
+	var b strings.Builder
+	for n := g.IntN(7); n > 0; n-- {
+		b.WriteString(g.pick(pieces))
+	}
+	return b.String()
+}
+
+// A random UUID-shaped string: valid lowercase, or with one character changed, upper case, or a wrong length.
+func (g *rng) uuid() string {
+	const hex = "0123456789abcdef"
+	b := []byte("xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx")
+	for i := range b {
+		if b[i] == 'x' {
+			b[i] = hex[g.IntN(16)]
+		}
+	}
+	s := string(b)
+	switch g.IntN(6) {
+	case 0:
+		s = strings.ToUpper(s)
+	case 1:
+		i := g.IntN(len(s))
+		s = s[:i] + g.pick([]string{"g", "-", "A", "0", "é"}) + s[i+1:]
+	case 2:
+		s = s[:g.IntN(len(s))]
+	case 3:
+		s += g.pick([]string{"0", "-"})
+	}
+	return s
+}
+
+var formatNames = []string{
+	"k8s-short-name", "k8s-long-name", "k8s-long-name-caseless", "k8s-label-key", "k8s-prefixed-label-key",
+	"k8s-label-value", "k8s-path-segment-name", "k8s-uuid", "k8s-resource-pool-name", "k8s-extended-resource-name",
+	"k8s-resource-fully-qualified-name",
+}
+
+func formatFunc(name string) func(context.Context, operation.Operation, *field.Path, *string, *string) field.ErrorList {
+	switch name {
+	case "k8s-short-name":
+		return validate.ShortName[string]
+	case "k8s-long-name":
+		return validate.LongName[string]
+	case "k8s-long-name-caseless":
+		return validate.LongNameCaseless[string]
+	case "k8s-label-key":
+		return validate.LabelKey[string]
+	case "k8s-prefixed-label-key":
+		return validate.PrefixedLabelKey[string]
+	case "k8s-label-value":
+		return validate.LabelValue[string]
+	case "k8s-path-segment-name":
+		return validate.PathSegmentName[string]
+	case "k8s-uuid":
+		return validate.UUID[string]
+	case "k8s-resource-pool-name":
+		return validate.ResourcePoolName[string]
+	case "k8s-extended-resource-name":
+		return validate.ExtendedResourceName[string]
+	case "k8s-resource-fully-qualified-name":
+		return validate.ResourceFullyQualifiedName[string]
+	}
+	panic("unknown format " + name)
+}
+
+// An optional string argument: nil about 3% of the time (upstream returns no error), else `s`.
+func (g *rng) optional(s string) *string {
+	if g.pct(3) {
+		return nil
+	}
+	return &s
+}
+
+func strArg(v *string) any {
+	if v == nil {
+		return nil
+	}
+	return *v
+}
+
+// An integer near the interesting points of a type's range: 0, ±1, the bounds, or anything in range.
+func intNear[T int8 | int16 | int32 | int64 | int | uint8 | uint16 | uint32 | uint64](g *rng, lo, hi T) T {
+	switch g.IntN(6) {
+	case 0:
+		return lo
+	case 1:
+		return hi
+	case 2:
+		return T(g.IntN(5)) // 0..4
+	case 3:
+		if lo < 0 {
+			var zero T
+			return zero - T(g.IntN(5)+1)
+		}
+		return T(g.IntN(100))
+	default:
+		return T(g.Uint64())
+	}
+}
+
+// minMax registers Minimum and Maximum over one integer type; `num` renders a value as JSON (a string for 64-bit
+// unsigned values beyond int64, which JSON numbers still carry exactly through serde_json).
+func minMax[T int8 | int16 | int32 | int64 | int | uint8 | uint16 | uint32 | uint64](typ string, lo, hi T) {
+	register("minimum/"+typ, 3, func(g *rng, fld *field.Path, args map[string]any) field.ErrorList {
+		v, b := intNear(g, lo, hi), intNear(g, lo, hi)
+		var p *T
+		if !g.pct(3) {
+			p = &v
+			args["value"] = v
+		} else {
+			args["value"] = nil
+		}
+		args["bound"] = b
+		return validate.Minimum(ctx, op, fld, p, nil, b)
+	})
+	register("maximum/"+typ, 3, func(g *rng, fld *field.Path, args map[string]any) field.ErrorList {
+		v, b := intNear(g, lo, hi), intNear(g, lo, hi)
+		var p *T
+		if !g.pct(3) {
+			p = &v
+			args["value"] = v
+		} else {
+			args["value"] = nil
+		}
+		args["bound"] = b
+		return validate.Maximum(ctx, op, fld, p, nil, b)
+	})
+}
+
+// A time.Duration (an integer type with a String method): whole units, fractions, negatives, extremes.
+func (g *rng) duration() time.Duration {
+	switch g.IntN(5) {
+	case 0:
+		return time.Duration(g.IntN(2000) - 1000)
+	case 1:
+		return time.Duration(g.IntN(100)) * []time.Duration{time.Microsecond, time.Millisecond, time.Second, time.Minute, time.Hour}[g.IntN(5)]
+	case 2:
+		return []time.Duration{0, 1, -1, math.MaxInt64, math.MinInt64, time.Second, 90 * time.Minute}[g.IntN(7)]
+	default:
+		return time.Duration(g.Int64N(1<<45) - 1<<44)
+	}
+}
+
+func init() {
+	register("format", 40, func(g *rng, fld *field.Path, args map[string]any) field.ErrorList {
+		name := g.pick(formatNames)
+		var s string
+		if name == "k8s-uuid" && g.pct(70) {
+			s = g.uuid()
+		} else {
+			s = g.str()
+		}
+		v := g.optional(s)
+		args["name"] = name
+		args["value"] = strArg(v)
+		return formatFunc(name)(ctx, op, fld, v, nil)
+	})
+	minMax[int8]("int8", math.MinInt8, math.MaxInt8)
+	minMax[int16]("int16", math.MinInt16, math.MaxInt16)
+	minMax[int32]("int32", math.MinInt32, math.MaxInt32)
+	minMax[int64]("int64", math.MinInt64, math.MaxInt64)
+	minMax[int]("int", math.MinInt, math.MaxInt)
+	minMax[uint8]("uint8", 0, math.MaxUint8)
+	minMax[uint16]("uint16", 0, math.MaxUint16)
+	minMax[uint32]("uint32", 0, math.MaxUint32)
+	minMax[uint64]("uint64", 0, math.MaxUint64)
+	register("minimum/duration", 4, func(g *rng, fld *field.Path, args map[string]any) field.ErrorList {
+		v, b := g.duration(), g.duration()
+		args["value"], args["bound"] = int64(v), int64(b)
+		return validate.Minimum(ctx, op, fld, &v, nil, b)
+	})
+	register("maximum/duration", 4, func(g *rng, fld *field.Path, args map[string]any) field.ErrorList {
+		v, b := g.duration(), g.duration()
+		args["value"], args["bound"] = int64(v), int64(b)
+		return validate.Maximum(ctx, op, fld, &v, nil, b)
+	})
+	limit := func(g *rng) int {
+		return []int{0, 1, 2, 3, 5, 8, 16, 63, 64, 253}[g.IntN(10)]
+	}
+	strLimit := func(name string, f func(context.Context, operation.Operation, *field.Path, *string, *string, int) field.ErrorList) {
+		register(name, 6, func(g *rng, fld *field.Path, args map[string]any) field.ErrorList {
+			v := g.optional(g.str())
+			n := limit(g)
+			args["value"], args["limit"] = strArg(v), n
+			return f(ctx, op, fld, v, nil, n)
+		})
+	}
+	strLimit("maxLength", validate.MaxLength[string])
+	strLimit("minLength", validate.MinLength[string])
+	strLimit("maxBytes", validate.MaxBytes[string])
+	register("maxItems", 3, func(g *rng, fld *field.Path, args map[string]any) field.ErrorList {
+		v := make([]int, g.IntN(8))
+		n := limit(g)
+		args["len"], args["limit"] = len(v), n
+		return validate.MaxItems(ctx, op, fld, v, nil, n)
+	})
+	register("minItems", 3, func(g *rng, fld *field.Path, args map[string]any) field.ErrorList {
+		v := make([]int, g.IntN(8))
+		n := limit(g)
+		args["len"], args["limit"] = len(v), n
+		return validate.MinItems(ctx, op, fld, v, nil, n)
+	})
+	register("maxProperties", 3, func(g *rng, fld *field.Path, args map[string]any) field.ErrorList {
+		m := map[string]int{}
+		for i := g.IntN(8); i > 0; i-- {
+			m[strconv.Itoa(i)] = i
+		}
+		n := limit(g)
+		args["len"], args["limit"] = len(m), n
+		return validate.MaxProperties(ctx, op, fld, m, nil, n)
+	})
+	register("minProperties", 3, func(g *rng, fld *field.Path, args map[string]any) field.ErrorList {
+		m := map[string]int{}
+		for i := g.IntN(8); i > 0; i-- {
+			m[strconv.Itoa(i)] = i
+		}
+		n := limit(g)
+		args["len"], args["limit"] = len(m), n
+		return validate.MinProperties(ctx, op, fld, m, nil, n)
+	})
+}
+
+func line(e *field.Error) string {
+	st := "-"
+	if e.IsAlpha() {
+		st = "alpha"
+	} else if e.IsBeta() {
+		st = "beta"
+	}
+	return fmt.Sprintf("%s | %s | origin=%s | sc=%t | %s", e.Field, e.ErrorBody(), e.Origin, e.ShortCircuit, st)
+}
+
+func main() {
+	n, err := strconv.Atoi(os.Getenv("VGC_CALLS"))
+	if err != nil {
+		panic("VGC_CALLS=<number of calls>")
+	}
+	seed, _ := strconv.ParseUint(os.Getenv("VGC_CALLS_SEED"), 10, 64)
+	g := &rng{rand.New(rand.NewPCG(seed, 0x76676321))}
+	// Names in a fixed order so that a seed always gives the same calls.
+	var names []string
+	total := 0
+	for name := range gens {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		total += weights[name]
+	}
+	out := bufio.NewWriter(os.Stdout)
+	defer out.Flush()
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	for i := 0; i < n; i++ {
+		roll := g.IntN(total)
+		name := names[0]
+		for _, nm := range names {
+			if roll < weights[nm] {
+				name = nm
+				break
+			}
+			roll -= weights[nm]
+		}
+		c := call{Fn: name, Path: g.IntN(4), Args: map[string]any{}, Got: []string{}}
+		for _, e := range gens[name](g, path(c.Path), c.Args) {
+			c.Got = append(c.Got, line(e))
+		}
+		if err := enc.Encode(c); err != nil {
+			panic(err)
+		}
+	}
+}
