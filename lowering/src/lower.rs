@@ -370,7 +370,7 @@ pub struct TypeLowering {
     pub opaque: bool,
 }
 
-/// Lowers one type (DESIGN.md's per-type validation plan). Reads the [`Reach`], the declarations it resolves
+/// Lowers one type into its per-type validation plan ([`TypePlan`]). Reads the [`Reach`], the declarations it resolves
 /// through and, for enums, the constant index; so after an edit only the types that read an edited file's IR
 /// re-run.
 #[salsa::tracked(returns(ref))]
