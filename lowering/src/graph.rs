@@ -122,6 +122,21 @@ pub fn edge_style(kind: &str) -> (&'static str, &'static str) {
     }
 }
 
+/// The title of the cluster of type `owner` (`<pkg>.<Type>`): the type name, prefixed with the last segment of its
+/// package path (`v1beta1.Widget`) when the graph spans several packages, so that versions of one type differ.
+fn cluster_title(g: &Graph, owner: &str) -> String {
+    let (pkg, ty) = owner.rsplit_once('.').unwrap_or(("", owner));
+    let several = g
+        .nodes
+        .iter()
+        .filter(|n| !n.pkg.is_empty())
+        .any(|n| n.pkg != pkg);
+    match pkg.rsplit('/').next() {
+        Some(last) if several && !last.is_empty() => format!("{last}.{ty}"),
+        _ => ty.to_string(),
+    }
+}
+
 /// Nodes grouped for drawing: each type's cluster (the type node and what it declares) in id order, then the
 /// nodes outside any type (options).
 fn clusters(g: &Graph) -> (Vec<(String, Vec<&Node>)>, Vec<&Node>) {
@@ -581,11 +596,11 @@ pub fn to_dot(g: &Graph) -> String {
     };
     let (groups, free) = clusters(g);
     for (i, (owner, nodes)) in groups.iter().enumerate() {
-        let title = owner.rsplit_once('.').map_or(owner.as_str(), |(_, t)| t);
+        let title = cluster_title(g, owner);
         let _ = writeln!(
             out,
             "  subgraph \"cluster_{i}\" {{\n    label=\"{}\";\n    style=rounded;\n    color=\"#bbbbbb\";",
-            dot_escape(title)
+            dot_escape(&title)
         );
         for n in nodes {
             node(&mut out, n, "    ");
@@ -635,8 +650,8 @@ pub fn to_mermaid(g: &Graph) -> String {
     };
     let (groups, free) = clusters(g);
     for (c, (owner, nodes)) in groups.iter().enumerate() {
-        let title = owner.rsplit_once('.').map_or(owner.as_str(), |(_, t)| t);
-        let _ = writeln!(out, "  subgraph c{c}[\"{}\"]", esc(title));
+        let title = cluster_title(g, owner);
+        let _ = writeln!(out, "  subgraph c{c}[\"{}\"]", esc(&title));
         for n in nodes {
             node(&mut out, n, "    ");
         }
