@@ -838,14 +838,32 @@ fn cohort_code(
     }
 }
 
-/// Checks whose errors carry the checked string value itself (`Invalid`/`NotSupported` with the value): formats,
-/// enums, `neq`. Other checks omit the value (Required, TooLong, …), carry numbers or lists, or wrap inner checks.
+/// Checks whose errors carry the checked value with its Go type (`Invalid`/`NotSupported` with `*value`): enums,
+/// `neq`, and the formats whose upstream function reports `*value` ([`FORMATS_REPORTING_TYPED_VALUE`]). Other
+/// checks omit the value (Required, TooLong, …), carry numbers or lists, wrap inner checks, or — the other formats
+/// — report `string(*value)`.
 fn typed_value_check(k: &CheckKind) -> bool {
-    matches!(
-        k,
-        CheckKind::Format(_) | CheckKind::Enum(..) | CheckKind::Neq(_)
-    )
+    match k {
+        CheckKind::Enum(..) | CheckKind::Neq(_) => true,
+        CheckKind::Format(f) => {
+            FORMATS_REPORTING_TYPED_VALUE.contains(&vgc_ir::catalog::format_name(f))
+        }
+        _ => false,
+    }
 }
+
+/// Formats whose apimachinery function (`pkg/api/validate/strfmt.go`, v0.35–v0.38) passes `*value` of type `T` to
+/// `field.Invalid`; `UUID`, `ResourcePoolName`, `ExtendedResourceName` and the qualified-name formats convert to
+/// `string` first, so their values print with `%q` whatever the field's type.
+const FORMATS_REPORTING_TYPED_VALUE: &[&str] = &[
+    "k8s-short-name",
+    "k8s-long-name",
+    "k8s-label-key",
+    "k8s-prefixed-label-key",
+    "k8s-long-name-caseless",
+    "k8s-label-value",
+    "k8s-path-segment-name",
+];
 
 /// True when a value of Rust type `t` (behind `Option`) is of a named Go type (a typedef, an enum type).
 fn named_value(t: &RustTy) -> bool {
