@@ -974,6 +974,24 @@ fn check_call(
             );
             let (mf, eq) = matcher_fns(ctx, m, elem.as_ref());
             match shape {
+                // `map[K]*V` (1.38, upstream `EachPtrMapVal`): nil values are skipped (`PtrMapNoNils` reports them).
+                Shape::Map if matches!(elem, Some(RustTy::Option(..))) => {
+                    let deref = if matches!(elem, Some(RustTy::Option(_, true))) {
+                        quote!(as_deref)
+                    } else {
+                        quote!(as_ref)
+                    };
+                    quote!({
+                        let mut e = ::vgc_runtime::ErrorList::new();
+                        if let Some(n) = #new { #v::each_map_val(op, #path, n, #old, Some(|a, b| a == b), |p, v, o, errs| {
+                            if let Some(v) = v.#deref() {
+                                let o = o.and_then(|o| o.#deref());
+                                'scope: { #body }
+                            }
+                        }, &mut e); }
+                        e
+                    })
+                }
                 Shape::Map => quote!({
                     let mut e = ::vgc_runtime::ErrorList::new();
                     if let Some(n) = #new { #v::each_map_val(op, #path, n, #old, Some(|a, b| a == b), |p, v, o, errs| { 'scope: { #body } }, &mut e); }
@@ -1006,6 +1024,9 @@ fn check_call(
                 #dj, (#new.is_some_and(|o| #dset), #old.map(|o| #dset))))
         }
         CheckKind::Monotonic => quote!(#v::monotonic(#path, op, #new, #old)),
+        CheckKind::NoNils if matches!(shape, Shape::Map) => {
+            quote!(match #new { Some(n) => #v::ptr_map_no_nils(#path, n), None => ::vgc_runtime::ErrorList::new() })
+        }
         CheckKind::NoNils => {
             quote!(match #new { Some(n) => #v::ptr_slice_no_nils(#path, n), None => ::vgc_runtime::ErrorList::new() })
         }
@@ -1471,14 +1492,15 @@ fn iteration_code(
     let elem = container.and_then(|c| ctx.elem_of(c));
     let (mf, eq) = matcher_fns(ctx, &it.matcher, elem.as_ref());
     match shape {
-        // `map[K]*T`: a nil value reaches the element function as `None` (upstream would dereference it, D2).
+        // `map[K]*T`: nil values are skipped, as upstream 1.38's `EachPtrMapVal` does (`PtrMapNoNils` reports them;
+        // before 1.38 upstream would dereference them, D2).
         Shape::Map if matches!(elem, Some(RustTy::Option(..))) => {
             let deref = if matches!(elem, Some(RustTy::Option(_, true))) {
                 quote!(as_deref)
             } else {
                 quote!(as_ref)
             };
-            quote! { #v::each_map_val(op, #path, #new, #old, Some(|a, b| a == b), |p, v, o, errs| #f(op, p, v.#deref(), o.and_then(|o| o.#deref()), errs), errs); }
+            quote! { #v::each_map_val(op, #path, #new, #old, Some(|a, b| a == b), |p, v, o, errs| if let Some(v) = v.#deref() { #f(op, p, Some(v), o.and_then(|o| o.#deref()), errs) }, errs); }
         }
         Shape::Map => {
             quote! { #v::each_map_val(op, #path, #new, #old, Some(|a, b| a == b), |p, v, o, errs| #f(op, p, Some(v), o, errs), errs); }

@@ -212,6 +212,15 @@ impl Upstream {
         self >= Upstream::V1_38
     }
 
+    /// Maps of pointers (`map[K]*V`) are supported: nil values get `Required` at their key (`validate.PtrMapNoNils`,
+    /// the field's first short-circuit check when it has validations, as `PtrSliceNoNils` for `[]*T`) and are
+    /// skipped by the value iteration (`validate.EachPtrMapVal`); before, `maps of pointers are not supported`.
+    /// upstream: kubernetes#141383 (1.38).
+    #[must_use]
+    pub fn maps_of_pointers(self) -> bool {
+        self >= Upstream::V1_38
+    }
+
     /// The k8s.io/apimachinery release whose `pkg/api/validate` this profile's runtime behaviour is proven against
     /// by the runtime differential (`tests/tests/runtime_differential.rs`, which fetches it through the Go module
     /// proxy). `None` for releases proven only through their generator's output (the oracle runs).
@@ -474,6 +483,7 @@ mod tests {
         assert_eq!(on(Upstream::lint_enum_marker), [V1_38]);
         assert_eq!(on(Upstream::min_max_bound_with_v), [V1_38]);
         assert_eq!(on(Upstream::max_bytes_on_byte_slices), [V1_38]);
+        assert_eq!(on(Upstream::maps_of_pointers), [V1_38]);
         assert_eq!(on(Upstream::runtime_validators_1_38), [V1_38]);
         assert_eq!(on(|u| u.apimachinery().is_some()), [V1_37, V1_38]);
     }

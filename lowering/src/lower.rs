@@ -502,7 +502,8 @@ pub fn type_plan_final<'db>(
         if f.key_iteration.as_ref().is_some_and(|i| !hv(&i.elem)) {
             f.key_iteration = None;
         }
-        // upstream: PtrSliceNoNils is the field's first short-circuit function, after the ratchet.
+        // upstream: PtrSliceNoNils (PtrMapNoNils for maps, 1.38) is the field's first short-circuit function, after
+        // the ratchet.
         if f.no_nils && f.has_work() {
             f.checks.insert(
                 0,
@@ -511,7 +512,11 @@ pub fn type_plan_final<'db>(
                     short_circuit: true,
                     non_error: false,
                     stability: None,
-                    tag: "PtrSliceNoNils".into(),
+                    tag: if matches!(f.shape, Shape::Map) {
+                        "PtrMapNoNils".into()
+                    } else {
+                        "PtrSliceNoNils".into()
+                    },
                     cohort: None,
                 },
             );
@@ -1011,7 +1016,9 @@ impl Lowerer<'_> {
             skip: json.skip,
             omitempty: json.omitempty,
             ty: self.rust_ty(owner, &ty),
-            no_nils: matches!(shape, Shape::List(true)),
+            no_nils: matches!(shape, Shape::List(true))
+                || (vgc_ir::profile::upstream(self.db).maps_of_pointers()
+                    && self.map_of_pointers(&ty)),
             shape,
             checks,
             nested,
@@ -1031,6 +1038,14 @@ impl Lowerer<'_> {
             types::native(self.db, self.prog, t),
             Native::Other(Ty::Map(_, ref e))
                 if matches!(e.as_ref(), Ty::Slice(_) | Ty::WellKnown(vgc_analysis::types::WellKnown::Bytes))
+        )
+    }
+
+    /// A map (after typedefs) whose values are pointers (`map[string]*T`; 1.38: `PtrMapNoNils`).
+    fn map_of_pointers(&self, t: &Ty) -> bool {
+        matches!(
+            types::native(self.db, self.prog, t),
+            Native::Other(Ty::Map(_, ref e)) if matches!(e.as_ref(), Ty::Pointer(_))
         )
     }
 
@@ -1063,6 +1078,10 @@ impl Lowerer<'_> {
                     return Some("maps with non-string keys are not supported");
                 }
                 match native(elem) {
+                    // upstream 1.38 (kubernetes#141383): supported.
+                    Ty::Pointer(_) if vgc_ir::profile::upstream(self.db).maps_of_pointers() => {
+                        self.unsupported_shape(elem, depth + 1)
+                    }
                     Ty::Pointer(_) => Some("maps of pointers are not supported"),
                     Ty::Map(..) => Some("maps of maps are not supported"),
                     _ => self.unsupported_shape(elem, depth + 1),

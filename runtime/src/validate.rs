@@ -807,6 +807,16 @@ pub fn ptr_slice_no_nils<T>(path: &Path<'_>, new: &[Option<T>]) -> ErrorList {
         .collect()
 }
 
+/// upstream `PtrMapNoNils` (k8s.io/apimachinery v0.38, kubernetes#141383): `Required(path[key], "")` (no origin) per
+/// nil value of a `map[K]*V`, in key order (Go's map order is random; the differential compares per key).
+#[must_use]
+pub fn ptr_map_no_nils<T>(path: &Path<'_>, new: &BTreeMap<String, Option<T>>) -> ErrorList {
+    new.iter()
+        .filter(|(_, v)| v.is_none())
+        .map(|(k, _)| Error::required(&path.key(k), ""))
+        .collect()
+}
+
 /// upstream `ValSliceUpdate` / `PtrSliceUpdate` for NoAddItem / NoRemoveItem (`matches` identifies items).
 #[must_use]
 pub fn slice_update<T>(
@@ -1414,6 +1424,23 @@ mod release_tests {
         );
         assert!(minimum_duration(&path, Some(&second), second).is_empty());
         assert!(maximum_duration(&path, None, 0).is_empty());
+    }
+
+    /// `PtrMapNoNils` (v0.38): `Required` at each nil value's key, no origin.
+    #[test]
+    fn ptr_map_no_nils_per_key() {
+        let root = Path::Root;
+        let path = root.child("m");
+        let m: BTreeMap<String, Option<i32>> = [("a", Some(1)), ("b", None), ("c", None)]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+        let got: Vec<String> = ptr_map_no_nils(&path, &m)
+            .iter()
+            .map(|e| format!("{e} [{}]", e.origin))
+            .collect();
+        assert_eq!(got, ["m[b]: Required value []", "m[c]: Required value []"]);
+        assert!(ptr_map_no_nils::<i32>(&path, &BTreeMap::new()).is_empty());
     }
 
     /// `MaxBytesSlice` (v0.38): the value is omitted, `byte`/`bytes` as `field.TooLong`.

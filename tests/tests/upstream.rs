@@ -709,3 +709,85 @@ fn max_bytes_on_byte_slices_from_1_38() {
         "{code}"
     );
 }
+
+/// kubernetes#141383: maps of pointers — `maps of pointers are not supported` up to 1.37; from 1.38 supported: a nil
+/// value is `Required` at its key (`PtrMapNoNils`, the field's first short-circuit check, as `PtrSliceNoNils` for
+/// lists; placement inferred from it), and the value iteration (`EachPtrMapVal`: `eachVal` rules, the value type's
+/// own validation) skips nil values.
+#[test]
+fn maps_of_pointers_from_1_38() {
+    use vgc_lowering::plan::CheckKind;
+    let types = "package v1\n\ntype TypeMeta struct{}\n\ntype Item struct {\n\t// +k8s:optional\n\t// +k8s:minimum=1\n\tN *int32 `json:\"n,omitempty\"`\n}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:eachVal=+k8s:minimum=1\n\tCounts map[string]*int32 `json:\"counts,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:maxProperties=2\n\tItems map[string]*Item `json:\"items,omitempty\"`\n}\n";
+    let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", types)]);
+    let old = vgc::build(&request(dir.path(), Some(Upstream::V1_37)));
+    assert_eq!(
+        diags(&old),
+        [
+            "VGC0112: field T.Counts: maps of pointers are not supported",
+            "VGC0112: field T.Items: maps of pointers are not supported",
+        ]
+    );
+    let new = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
+    assert_eq!(diags(&new), Vec::<String>::new());
+    let fields: Vec<(String, Vec<String>)> = new
+        .plan
+        .modules
+        .iter()
+        .flat_map(|m| &m.types)
+        .flat_map(|t| t.fields.iter().flatten())
+        .filter(|f| f.go_name == "Counts" || f.go_name == "Items")
+        .map(|f| {
+            let checks = f
+                .checks
+                .iter()
+                .map(|c| {
+                    let kind = match &c.kind {
+                        CheckKind::NoNils => "NoNils".to_string(),
+                        CheckKind::EachVal(..) => "EachVal".to_string(),
+                        CheckKind::MaxProperties(n) => format!("MaxProperties({n})"),
+                        CheckKind::Optional => "Optional".to_string(),
+                        other => format!("{other:?}"),
+                    };
+                    format!("{kind} {} sc={}", c.tag, c.short_circuit)
+                })
+                .collect();
+            (f.go_name.clone(), checks)
+        })
+        .collect();
+    assert_eq!(
+        fields,
+        [
+            (
+                "Counts".to_string(),
+                vec![
+                    "NoNils PtrMapNoNils sc=true".to_string(),
+                    "Optional k8s:optional sc=true".to_string(),
+                    "EachVal k8s:eachVal sc=false".to_string(),
+                ]
+            ),
+            (
+                "Items".to_string(),
+                vec![
+                    "NoNils PtrMapNoNils sc=true".to_string(),
+                    "MaxProperties(2) k8s:maxProperties sc=true".to_string(),
+                    "Optional k8s:optional sc=true".to_string(),
+                ]
+            ),
+        ]
+    );
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime");
+    let opts = vgc_codegen::Options {
+        crate_name: "ptr-maps-1-38".into(),
+        runtime: vgc_codegen::RuntimeDep::Path(runtime.to_string_lossy().into_owned()),
+    };
+    let files = vgc_codegen::generate(&new.plan, &opts).expect("generates");
+    if let Ok(out) = std::env::var("VGC_KEEP_GENERATED") {
+        for f in &files {
+            let p = Path::new(&out).join(&f.path);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(p, &f.contents).expect("write");
+        }
+    }
+    let code: String = files.iter().map(|f| f.contents.as_str()).collect();
+    assert_eq!(code.matches("ptr_map_no_nils(").count(), 2, "{code}");
+}
