@@ -446,4 +446,117 @@ fn newest_k8s_api_prerelease_builds_and_lints_clean() {
         findings.is_empty(),
         "vgc lint --rules upstream on k8s.io/api {version}: {findings:?}"
     );
+    // Without the `validation-gen-nolint` lines that opt `+enum` types out, upstream 1.38's enum rule (VGC0305)
+    // reports exactly those types (83 in v0.38.0-alpha.2).
+    if profile.version.lint_enum_marker() {
+        let copy = tmp.path().join("api-without-nolint");
+        let opted_out = copy_without_enum_nolint(Path::new(&api_dir), &copy);
+        let mut req = lint_req.clone();
+        req.path = copy.to_string_lossy().into_owned();
+        req.upstream = Some(profile.clone());
+        let lint = vgc::lint(&req, &settings);
+        let mut reported: Vec<String> = lint
+            .diagnostics
+            .iter()
+            .filter(|d| d.code == vgc_ir::Code::LintEnumMarker)
+            .filter_map(|d| {
+                let file = d.file.as_ref()?;
+                let text = lint.sources.get(file)?;
+                // The finding points at the `+enum` marker; the type is the next declaration.
+                let rest = &text[d.span.start..];
+                let at = rest.find("\ntype ")?;
+                let name: String = rest[at + 6..]
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                let pkg = Path::new(file).parent()?.strip_prefix(&copy).ok()?;
+                Some(format!("{}.{name}", pkg.display()))
+            })
+            .collect();
+        reported.sort();
+        let others: Vec<String> = lint
+            .diagnostics
+            .iter()
+            .filter(|d| d.code != vgc_ir::Code::LintEnumMarker)
+            .map(|d| vgc::render::short(d, &lint.sources))
+            .collect();
+        assert!(others.is_empty(), "{others:?}");
+        eprintln!(
+            "k8s.io/api {version} without the +enum opt-outs: {} nolint lines removed, {} VGC0305 findings",
+            opted_out.len(),
+            reported.len()
+        );
+        assert_eq!(reported, opted_out);
+        if version == "v0.38.0-alpha.2" {
+            assert_eq!(reported.len(), 83);
+        }
+    }
+}
+
+/// Copies the Go module at `from` to `to` (`.go` files and `go.mod`), dropping each `+k8s:validation-gen-nolint`
+/// line of a comment block that also carries `+enum` and no `+k8s:enum`; returns the types so opted out
+/// (`<package dir>.<Type>`, sorted).
+fn copy_without_enum_nolint(from: &Path, to: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![from.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).expect("read_dir").flatten() {
+            let p = e.path();
+            let rel = p.strip_prefix(from).expect("under from");
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            let name = p.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+            if !(name.ends_with(".go") || name == "go.mod") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&p).expect("read");
+            let lines: Vec<&str> = text.lines().collect();
+            let mut keep = vec![true; lines.len()];
+            let mut i = 0;
+            while i < lines.len() {
+                if !lines[i].starts_with("//") {
+                    i += 1;
+                    continue;
+                }
+                let start = i;
+                while i < lines.len() && lines[i].starts_with("//") {
+                    i += 1;
+                }
+                let block = &lines[start..i];
+                let ty = lines.get(i).and_then(|l| l.strip_prefix("type "));
+                if let Some(ty) = ty
+                    && block.iter().any(|l| l.trim() == "// +enum")
+                    && !block.iter().any(|l| l.contains("+k8s:enum"))
+                {
+                    for (k, l) in block.iter().enumerate() {
+                        if l.trim() == "// +k8s:validation-gen-nolint" {
+                            keep[start + k] = false;
+                            let tname: String = ty
+                                .chars()
+                                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                                .collect();
+                            let pkg = rel
+                                .parent()
+                                .map(|d| d.display().to_string())
+                                .unwrap_or_default();
+                            out.push(format!("{pkg}.{tname}"));
+                        }
+                    }
+                }
+            }
+            let kept: Vec<&str> = lines
+                .iter()
+                .zip(&keep)
+                .filter(|(_, k)| **k)
+                .map(|(l, _)| *l)
+                .collect();
+            let dest = to.join(rel);
+            std::fs::create_dir_all(dest.parent().expect("parent")).expect("mkdir");
+            std::fs::write(&dest, kept.join("\n") + "\n").expect("write");
+        }
+    }
+    out.sort();
+    out
 }
