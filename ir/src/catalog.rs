@@ -111,10 +111,266 @@ pub enum Lowering {
     NotYet,
 }
 
+/// The typed identity of a registered validation tag: one variant per entry of [`TAGS`]. Lowering and the other
+/// consumers match on it exhaustively (no catch-all), so adding a tag to the catalog is a compile error in every
+/// `match` that does not decide what the tag does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum TagId {
+    /// `k8s:alpha`
+    Alpha,
+    /// `k8s:beta`
+    Beta,
+    /// `k8s:customUnique`
+    CustomUnique,
+    /// `k8s:customValidation`
+    CustomValidation,
+    /// `k8s:dependentForbidden`
+    DependentForbidden,
+    /// `k8s:dependentRequired`
+    DependentRequired,
+    /// `k8s:eachKey`
+    EachKey,
+    /// `k8s:eachVal`
+    EachVal,
+    /// `k8s:enum`
+    Enum,
+    /// `k8s:enumExclude`
+    EnumExclude,
+    /// `k8s:forbidden`
+    Forbidden,
+    /// `k8s:format`
+    Format,
+    /// `k8s:ifDisabled`
+    IfDisabled,
+    /// `k8s:ifEnabled`
+    IfEnabled,
+    /// `k8s:ifMode`
+    IfMode,
+    /// `k8s:immutable`
+    Immutable,
+    /// `k8s:item`
+    Item,
+    /// `k8s:listMapKey`
+    ListMapKey,
+    /// `k8s:listType`
+    ListType,
+    /// `k8s:maxBytes`
+    MaxBytes,
+    /// `k8s:maxItems`
+    MaxItems,
+    /// `k8s:maxLength`
+    MaxLength,
+    /// `k8s:maxProperties`
+    MaxProperties,
+    /// `k8s:maximum`
+    Maximum,
+    /// `k8s:minItems`
+    MinItems,
+    /// `k8s:minLength`
+    MinLength,
+    /// `k8s:minProperties`
+    MinProperties,
+    /// `k8s:minimum`
+    Minimum,
+    /// `k8s:modeDiscriminator`
+    ModeDiscriminator,
+    /// `k8s:monotonic`
+    Monotonic,
+    /// `k8s:neq`
+    Neq,
+    /// `k8s:opaqueType`
+    OpaqueType,
+    /// `k8s:optional`
+    Optional,
+    /// `k8s:required`
+    Required,
+    /// `k8s:subfield`
+    Subfield,
+    /// `k8s:unionDiscriminator`
+    UnionDiscriminator,
+    /// `k8s:unionMember`
+    UnionMember,
+    /// `k8s:unique`
+    Unique,
+    /// `k8s:update`
+    Update,
+    /// `k8s:validateError`
+    ValidateError,
+    /// `k8s:validateFalse`
+    ValidateFalse,
+    /// `k8s:validateTrue`
+    ValidateTrue,
+    /// `k8s:validateTrueAlpha`
+    ValidateTrueAlpha,
+    /// `k8s:validateTrueBeta`
+    ValidateTrueBeta,
+    /// `k8s:zeroOrOneOfMember`
+    ZeroOrOneOfMember,
+}
+
+impl TagId {
+    /// Every tag, in the catalog's (name) order.
+    pub const ALL: &'static [TagId] = &[
+        TagId::Alpha,
+        TagId::Beta,
+        TagId::CustomUnique,
+        TagId::CustomValidation,
+        TagId::DependentForbidden,
+        TagId::DependentRequired,
+        TagId::EachKey,
+        TagId::EachVal,
+        TagId::Enum,
+        TagId::EnumExclude,
+        TagId::Forbidden,
+        TagId::Format,
+        TagId::IfDisabled,
+        TagId::IfEnabled,
+        TagId::IfMode,
+        TagId::Immutable,
+        TagId::Item,
+        TagId::ListMapKey,
+        TagId::ListType,
+        TagId::MaxBytes,
+        TagId::MaxItems,
+        TagId::MaxLength,
+        TagId::MaxProperties,
+        TagId::Maximum,
+        TagId::MinItems,
+        TagId::MinLength,
+        TagId::MinProperties,
+        TagId::Minimum,
+        TagId::ModeDiscriminator,
+        TagId::Monotonic,
+        TagId::Neq,
+        TagId::OpaqueType,
+        TagId::Optional,
+        TagId::Required,
+        TagId::Subfield,
+        TagId::UnionDiscriminator,
+        TagId::UnionMember,
+        TagId::Unique,
+        TagId::Update,
+        TagId::ValidateError,
+        TagId::ValidateFalse,
+        TagId::ValidateTrue,
+        TagId::ValidateTrueAlpha,
+        TagId::ValidateTrueBeta,
+        TagId::ZeroOrOneOfMember,
+    ];
+
+    /// The full tag name (`k8s:maxItems`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            TagId::Alpha => "k8s:alpha",
+            TagId::Beta => "k8s:beta",
+            TagId::CustomUnique => "k8s:customUnique",
+            TagId::CustomValidation => "k8s:customValidation",
+            TagId::DependentForbidden => "k8s:dependentForbidden",
+            TagId::DependentRequired => "k8s:dependentRequired",
+            TagId::EachKey => "k8s:eachKey",
+            TagId::EachVal => "k8s:eachVal",
+            TagId::Enum => "k8s:enum",
+            TagId::EnumExclude => "k8s:enumExclude",
+            TagId::Forbidden => "k8s:forbidden",
+            TagId::Format => "k8s:format",
+            TagId::IfDisabled => "k8s:ifDisabled",
+            TagId::IfEnabled => "k8s:ifEnabled",
+            TagId::IfMode => "k8s:ifMode",
+            TagId::Immutable => "k8s:immutable",
+            TagId::Item => "k8s:item",
+            TagId::ListMapKey => "k8s:listMapKey",
+            TagId::ListType => "k8s:listType",
+            TagId::MaxBytes => "k8s:maxBytes",
+            TagId::MaxItems => "k8s:maxItems",
+            TagId::MaxLength => "k8s:maxLength",
+            TagId::MaxProperties => "k8s:maxProperties",
+            TagId::Maximum => "k8s:maximum",
+            TagId::MinItems => "k8s:minItems",
+            TagId::MinLength => "k8s:minLength",
+            TagId::MinProperties => "k8s:minProperties",
+            TagId::Minimum => "k8s:minimum",
+            TagId::ModeDiscriminator => "k8s:modeDiscriminator",
+            TagId::Monotonic => "k8s:monotonic",
+            TagId::Neq => "k8s:neq",
+            TagId::OpaqueType => "k8s:opaqueType",
+            TagId::Optional => "k8s:optional",
+            TagId::Required => "k8s:required",
+            TagId::Subfield => "k8s:subfield",
+            TagId::UnionDiscriminator => "k8s:unionDiscriminator",
+            TagId::UnionMember => "k8s:unionMember",
+            TagId::Unique => "k8s:unique",
+            TagId::Update => "k8s:update",
+            TagId::ValidateError => "k8s:validateError",
+            TagId::ValidateFalse => "k8s:validateFalse",
+            TagId::ValidateTrue => "k8s:validateTrue",
+            TagId::ValidateTrueAlpha => "k8s:validateTrueAlpha",
+            TagId::ValidateTrueBeta => "k8s:validateTrueBeta",
+            TagId::ZeroOrOneOfMember => "k8s:zeroOrOneOfMember",
+        }
+    }
+
+    /// The tag named `name` (full name, `k8s:` prefix included), or `None` for a name the catalog does not know.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<TagId> {
+        match name {
+            "k8s:alpha" => Some(TagId::Alpha),
+            "k8s:beta" => Some(TagId::Beta),
+            "k8s:customUnique" => Some(TagId::CustomUnique),
+            "k8s:customValidation" => Some(TagId::CustomValidation),
+            "k8s:dependentForbidden" => Some(TagId::DependentForbidden),
+            "k8s:dependentRequired" => Some(TagId::DependentRequired),
+            "k8s:eachKey" => Some(TagId::EachKey),
+            "k8s:eachVal" => Some(TagId::EachVal),
+            "k8s:enum" => Some(TagId::Enum),
+            "k8s:enumExclude" => Some(TagId::EnumExclude),
+            "k8s:forbidden" => Some(TagId::Forbidden),
+            "k8s:format" => Some(TagId::Format),
+            "k8s:ifDisabled" => Some(TagId::IfDisabled),
+            "k8s:ifEnabled" => Some(TagId::IfEnabled),
+            "k8s:ifMode" => Some(TagId::IfMode),
+            "k8s:immutable" => Some(TagId::Immutable),
+            "k8s:item" => Some(TagId::Item),
+            "k8s:listMapKey" => Some(TagId::ListMapKey),
+            "k8s:listType" => Some(TagId::ListType),
+            "k8s:maxBytes" => Some(TagId::MaxBytes),
+            "k8s:maxItems" => Some(TagId::MaxItems),
+            "k8s:maxLength" => Some(TagId::MaxLength),
+            "k8s:maxProperties" => Some(TagId::MaxProperties),
+            "k8s:maximum" => Some(TagId::Maximum),
+            "k8s:minItems" => Some(TagId::MinItems),
+            "k8s:minLength" => Some(TagId::MinLength),
+            "k8s:minProperties" => Some(TagId::MinProperties),
+            "k8s:minimum" => Some(TagId::Minimum),
+            "k8s:modeDiscriminator" => Some(TagId::ModeDiscriminator),
+            "k8s:monotonic" => Some(TagId::Monotonic),
+            "k8s:neq" => Some(TagId::Neq),
+            "k8s:opaqueType" => Some(TagId::OpaqueType),
+            "k8s:optional" => Some(TagId::Optional),
+            "k8s:required" => Some(TagId::Required),
+            "k8s:subfield" => Some(TagId::Subfield),
+            "k8s:unionDiscriminator" => Some(TagId::UnionDiscriminator),
+            "k8s:unionMember" => Some(TagId::UnionMember),
+            "k8s:unique" => Some(TagId::Unique),
+            "k8s:update" => Some(TagId::Update),
+            "k8s:validateError" => Some(TagId::ValidateError),
+            "k8s:validateFalse" => Some(TagId::ValidateFalse),
+            "k8s:validateTrue" => Some(TagId::ValidateTrue),
+            "k8s:validateTrueAlpha" => Some(TagId::ValidateTrueAlpha),
+            "k8s:validateTrueBeta" => Some(TagId::ValidateTrueBeta),
+            "k8s:zeroOrOneOfMember" => Some(TagId::ZeroOrOneOfMember),
+            _ => None,
+        }
+    }
+}
+
 /// A catalog entry.
 #[derive(Debug, Clone, Serialize)]
 pub struct TagSpec {
-    /// Full tag name, e.g. `k8s:maxItems`.
+    /// Typed identity (the catalog's entries are built from it, so each [`TagId`] has exactly one entry).
+    #[serde(skip)]
+    pub id: TagId,
+    /// Full tag name, e.g. `k8s:maxItems` (`id.name()`).
     pub name: &'static str,
     /// Where the tag may be written.
     pub scopes: &'static [Scope],
@@ -159,7 +415,7 @@ const fn arg(name: &'static str, kind: ValueKind, required: bool, docs: &'static
 
 #[allow(clippy::too_many_arguments)]
 const fn tag(
-    name: &'static str,
+    id: TagId,
     scopes: &'static [Scope],
     args: &'static [ArgSpec],
     payload: Option<ValueKind>,
@@ -170,7 +426,8 @@ const fn tag(
     docs: &'static str,
 ) -> TagSpec {
     TagSpec {
-        name,
+        id,
+        name: id.name(),
         scopes,
         args,
         accepts_unknown_args: false,
@@ -233,7 +490,7 @@ const TEST_ARGS: &[ArgSpec] = &[
 /// Every registered validation tag, sorted by name (upstream's 45).
 pub static TAGS: &[TagSpec] = &[
     tag(
-        "k8s:alpha",
+        TagId::Alpha,
         ALL5,
         SINCE,
         Some(TagV),
@@ -244,7 +501,7 @@ pub static TAGS: &[TagSpec] = &[
         "Marks the payload's checks as alpha: their errors are marked alpha and not enforced.",
     ),
     tag(
-        "k8s:beta",
+        TagId::Beta,
         ALL5,
         SINCE,
         Some(TagV),
@@ -255,7 +512,7 @@ pub static TAGS: &[TagSpec] = &[
         "Marks the payload's checks as beta: their errors are marked beta.",
     ),
     tag(
-        "k8s:customUnique",
+        TagId::CustomUnique,
         ALL5,
         &[],
         None,
@@ -266,7 +523,7 @@ pub static TAGS: &[TagSpec] = &[
         "The list's uniqueness is checked by hand-written code; no uniqueness check is generated.",
     ),
     tag(
-        "k8s:customValidation",
+        TagId::CustomValidation,
         &[T, F],
         &[],
         None,
@@ -277,7 +534,7 @@ pub static TAGS: &[TagSpec] = &[
         "Calls a hand-written ValidateCustom_<Type>[_<Field>] function.",
     ),
     tag(
-        "k8s:dependentForbidden",
+        TagId::DependentForbidden,
         &[F],
         &[arg("", Str, true, "the JSON name of the sibling field")],
         None,
@@ -288,7 +545,7 @@ pub static TAGS: &[TagSpec] = &[
         "When this field is set, the named sibling must not be set.",
     ),
     tag(
-        "k8s:dependentRequired",
+        TagId::DependentRequired,
         &[F],
         &[arg("", Str, true, "the JSON name of the sibling field")],
         None,
@@ -299,7 +556,7 @@ pub static TAGS: &[TagSpec] = &[
         "When this field is set, the named sibling must be set.",
     ),
     tag(
-        "k8s:eachKey",
+        TagId::EachKey,
         ALL5,
         &[],
         Some(TagV),
@@ -310,7 +567,7 @@ pub static TAGS: &[TagSpec] = &[
         "Applies the payload validation to every key of a map.",
     ),
     tag(
-        "k8s:eachVal",
+        TagId::EachVal,
         ALL5,
         &[],
         Some(TagV),
@@ -321,7 +578,7 @@ pub static TAGS: &[TagSpec] = &[
         "Applies the payload validation to every value of a list or map.",
     ),
     tag(
-        "k8s:enum",
+        TagId::Enum,
         &[T],
         &[],
         None,
@@ -332,7 +589,7 @@ pub static TAGS: &[TagSpec] = &[
         "The string type is an enum: values must be one of its typed constants.",
     ),
     tag(
-        "k8s:enumExclude",
+        TagId::EnumExclude,
         &[C],
         &[],
         None,
@@ -343,7 +600,7 @@ pub static TAGS: &[TagSpec] = &[
         "Excludes this constant from its enum (usually under ifEnabled/ifDisabled).",
     ),
     tag(
-        "k8s:forbidden",
+        TagId::Forbidden,
         &[F],
         &[],
         None,
@@ -354,7 +611,7 @@ pub static TAGS: &[TagSpec] = &[
         "The field must not be set.",
     ),
     tag(
-        "k8s:format",
+        TagId::Format,
         ALL5,
         &[],
         Some(Str),
@@ -365,7 +622,7 @@ pub static TAGS: &[TagSpec] = &[
         "The string must have the named format.",
     ),
     tag(
-        "k8s:ifDisabled",
+        TagId::IfDisabled,
         &[T, F, LV, MK, MV, C],
         OPTION,
         Some(TagV),
@@ -376,7 +633,7 @@ pub static TAGS: &[TagSpec] = &[
         "Applies the payload only when the option is disabled.",
     ),
     tag(
-        "k8s:ifEnabled",
+        TagId::IfEnabled,
         &[T, F, LV, MK, MV, C],
         OPTION,
         Some(TagV),
@@ -387,7 +644,7 @@ pub static TAGS: &[TagSpec] = &[
         "Applies the payload only when the option is enabled.",
     ),
     tag(
-        "k8s:ifMode",
+        TagId::IfMode,
         &[F],
         &[
             arg("", Str, false, "the mode value"),
@@ -402,7 +659,7 @@ pub static TAGS: &[TagSpec] = &[
         "Applies the payload when the mode discriminator has the given value; the field is forbidden otherwise.",
     ),
     tag(
-        "k8s:immutable",
+        TagId::Immutable,
         &[F, T, LV, MV],
         &[],
         None,
@@ -415,7 +672,7 @@ pub static TAGS: &[TagSpec] = &[
     TagSpec {
         accepts_unknown_args: true,
         ..tag(
-            "k8s:item",
+            TagId::Item,
             ALL5,
             &[],
             Some(TagV),
@@ -427,7 +684,7 @@ pub static TAGS: &[TagSpec] = &[
         )
     },
     tag(
-        "k8s:listMapKey",
+        TagId::ListMapKey,
         ALL5,
         &[],
         Some(Str),
@@ -438,7 +695,7 @@ pub static TAGS: &[TagSpec] = &[
         "Names a key field (JSON name) of a listType=map list.",
     ),
     tag(
-        "k8s:listType",
+        TagId::ListType,
         ALL5,
         &[],
         Some(Str),
@@ -449,7 +706,7 @@ pub static TAGS: &[TagSpec] = &[
         "The list's semantics: atomic, set or map.",
     ),
     tag(
-        "k8s:maxBytes",
+        TagId::MaxBytes,
         ALL5,
         &[],
         Some(Int),
@@ -460,7 +717,7 @@ pub static TAGS: &[TagSpec] = &[
         "The string may have at most N bytes.",
     ),
     tag(
-        "k8s:maxItems",
+        TagId::MaxItems,
         &[T, F, LV, MV],
         &[],
         Some(Int),
@@ -471,7 +728,7 @@ pub static TAGS: &[TagSpec] = &[
         "The list may have at most N items.",
     ),
     tag(
-        "k8s:maxLength",
+        TagId::MaxLength,
         ALL5,
         &[],
         Some(Int),
@@ -482,7 +739,7 @@ pub static TAGS: &[TagSpec] = &[
         "The string may have at most N characters.",
     ),
     tag(
-        "k8s:maxProperties",
+        TagId::MaxProperties,
         &[T, F],
         &[],
         Some(Int),
@@ -493,7 +750,7 @@ pub static TAGS: &[TagSpec] = &[
         "The map may have at most N entries.",
     ),
     tag(
-        "k8s:maximum",
+        TagId::Maximum,
         ALL5,
         &[],
         Some(Int),
@@ -504,7 +761,7 @@ pub static TAGS: &[TagSpec] = &[
         "The integer must be at most N.",
     ),
     tag(
-        "k8s:minItems",
+        TagId::MinItems,
         &[T, F, LV, MV],
         &[],
         Some(Int),
@@ -515,7 +772,7 @@ pub static TAGS: &[TagSpec] = &[
         "The list must have at least N items.",
     ),
     tag(
-        "k8s:minLength",
+        TagId::MinLength,
         ALL5,
         &[],
         Some(Int),
@@ -526,7 +783,7 @@ pub static TAGS: &[TagSpec] = &[
         "The string must have at least N characters.",
     ),
     tag(
-        "k8s:minProperties",
+        TagId::MinProperties,
         &[T, F],
         &[],
         Some(Int),
@@ -537,7 +794,7 @@ pub static TAGS: &[TagSpec] = &[
         "The map must have at least N entries.",
     ),
     tag(
-        "k8s:minimum",
+        TagId::Minimum,
         ALL5,
         &[],
         Some(Int),
@@ -548,7 +805,7 @@ pub static TAGS: &[TagSpec] = &[
         "The integer must be at least N.",
     ),
     tag(
-        "k8s:modeDiscriminator",
+        TagId::ModeDiscriminator,
         &[F],
         &[arg("modality", Str, false, "the modality name")],
         None,
@@ -559,7 +816,7 @@ pub static TAGS: &[TagSpec] = &[
         "This field selects the mode for ifMode rules.",
     ),
     tag(
-        "k8s:monotonic",
+        TagId::Monotonic,
         &[T, F],
         &[],
         None,
@@ -570,7 +827,7 @@ pub static TAGS: &[TagSpec] = &[
         "The integer may not decrease on update.",
     ),
     tag(
-        "k8s:neq",
+        TagId::Neq,
         ALL5,
         &[],
         Some(Raw),
@@ -581,7 +838,7 @@ pub static TAGS: &[TagSpec] = &[
         "The value must not equal the payload.",
     ),
     tag(
-        "k8s:opaqueType",
+        TagId::OpaqueType,
         ALL5,
         &[],
         None,
@@ -592,7 +849,7 @@ pub static TAGS: &[TagSpec] = &[
         "Do not validate the referenced type's own rules here.",
     ),
     tag(
-        "k8s:optional",
+        TagId::Optional,
         &[F],
         &[],
         None,
@@ -606,7 +863,7 @@ pub static TAGS: &[TagSpec] = &[
         "The field may be unset; when unset, its other checks are skipped. On a non-pointer struct field it is documentation only (no check) in the 1.38 profile (kubernetes#136779) and an error before.",
     ),
     tag(
-        "k8s:required",
+        TagId::Required,
         &[F],
         &[],
         None,
@@ -618,7 +875,7 @@ pub static TAGS: &[TagSpec] = &[
     ),
     TagSpec {
         ..tag(
-            "k8s:subfield",
+            TagId::Subfield,
             ALL5,
             &[arg("", Str, true, "the JSON name of the member field")],
             Some(TagV),
@@ -630,7 +887,7 @@ pub static TAGS: &[TagSpec] = &[
         )
     },
     tag(
-        "k8s:unionDiscriminator",
+        TagId::UnionDiscriminator,
         &[F, LV],
         UNION,
         None,
@@ -641,7 +898,7 @@ pub static TAGS: &[TagSpec] = &[
         "This field names the union member that is set.",
     ),
     tag(
-        "k8s:unionMember",
+        TagId::UnionMember,
         &[F, LV],
         MEMBER,
         None,
@@ -652,7 +909,7 @@ pub static TAGS: &[TagSpec] = &[
         "Exactly one member of the union must be set.",
     ),
     tag(
-        "k8s:unique",
+        TagId::Unique,
         ALL5,
         &[],
         Some(Str),
@@ -663,7 +920,7 @@ pub static TAGS: &[TagSpec] = &[
         "Items must be unique as a set or by list-map keys.",
     ),
     tag(
-        "k8s:update",
+        TagId::Update,
         &[F, LV, MV],
         &[],
         Some(Str),
@@ -674,7 +931,7 @@ pub static TAGS: &[TagSpec] = &[
         "Restricts updates: NoSet, NoUnset, NoModify, NoAddItem, NoRemoveItem.",
     ),
     tag(
-        "k8s:validateError",
+        TagId::ValidateError,
         ALL5,
         &[],
         Some(Str),
@@ -685,7 +942,7 @@ pub static TAGS: &[TagSpec] = &[
         "Test tag: always fails generation.",
     ),
     tag(
-        "k8s:validateFalse",
+        TagId::ValidateFalse,
         ALL5,
         TEST_ARGS,
         Some(Str),
@@ -696,7 +953,7 @@ pub static TAGS: &[TagSpec] = &[
         "Test tag: always fails validation.",
     ),
     tag(
-        "k8s:validateTrue",
+        TagId::ValidateTrue,
         ALL5,
         TEST_ARGS,
         Some(Str),
@@ -707,7 +964,7 @@ pub static TAGS: &[TagSpec] = &[
         "Test tag: never fails.",
     ),
     tag(
-        "k8s:validateTrueAlpha",
+        TagId::ValidateTrueAlpha,
         ALL5,
         TEST_ARGS,
         Some(Str),
@@ -718,7 +975,7 @@ pub static TAGS: &[TagSpec] = &[
         "Test tag: never fails (alpha).",
     ),
     tag(
-        "k8s:validateTrueBeta",
+        TagId::ValidateTrueBeta,
         ALL5,
         TEST_ARGS,
         Some(Str),
@@ -729,7 +986,7 @@ pub static TAGS: &[TagSpec] = &[
         "Test tag: never fails (beta).",
     ),
     tag(
-        "k8s:zeroOrOneOfMember",
+        TagId::ZeroOrOneOfMember,
         &[F, LV],
         MEMBER,
         None,
@@ -849,6 +1106,18 @@ pub static FORMATS: &[&str] = &[
 
 #[cfg(test)]
 mod tests {
+    /// The typed identity and the catalog agree: one entry per [`TagId`], in the same order, with its name.
+    #[test]
+    fn every_tag_id_has_exactly_one_catalog_entry() {
+        let ids: Vec<TagId> = TAGS.iter().map(|t| t.id).collect();
+        assert_eq!(ids, TagId::ALL);
+        for t in TAGS {
+            assert_eq!(t.name, t.id.name());
+            assert_eq!(TagId::from_name(t.name), Some(t.id));
+        }
+        assert_eq!(TagId::from_name("k8s:nope"), None);
+    }
+
     /// R25: did-you-mean stays instant on a 1 MiB unknown name (it took 14 s) and still finds near misses.
     #[test]
     fn r25_suggestions_are_bounded_by_the_tag_names() {

@@ -8,7 +8,7 @@ use crate::plan::{
 use indexmap::{IndexMap, IndexSet};
 use vgc_analysis::types::{self, Builtin, Native, Ty, opacity, unwrap_levels};
 use vgc_analysis::{Program, TypeKey};
-use vgc_ir::catalog::{self, Lowering, Stability};
+use vgc_ir::catalog::{self, Lowering, Stability, TagId};
 use vgc_ir::model::{FieldIr, TagUse};
 use vgc_ir::{Code, Db, Diagnostic, SourceFile};
 use vgc_parser::go::{ConstValue, TypeExpr};
@@ -1507,11 +1507,14 @@ impl Lowerer<'_> {
         };
         let is_list = matches!(shape, Shape::List(_));
         let is_map = matches!(shape, Shape::Map);
-        Ok(match tag.name.as_str() {
-            "k8s:required" | "k8s:optional" | "k8s:forbidden" => {
+        let Some(id) = TagId::from_name(&tag.name) else {
+            return Err(());
+        };
+        Ok(match id {
+            TagId::Required | TagId::Optional | TagId::Forbidden => {
                 // upstream 1.38 (kubernetes#136779): documentation only on non-pointer structs, no check.
                 if matches!(shape, Shape::Struct(false))
-                    && tag.name != "k8s:forbidden"
+                    && id != TagId::Forbidden
                     && vgc_ir::profile::upstream(self.db).requiredness_on_value_structs()
                 {
                     self.documented = true;
@@ -1527,9 +1530,9 @@ impl Lowerer<'_> {
                         ),
                     );
                 }
-                match tag.name.as_str() {
-                    "k8s:required" => vec![mk(CheckKind::Required)],
-                    "k8s:optional" => vec![mk(CheckKind::Optional)],
+                match id {
+                    TagId::Required => vec![mk(CheckKind::Required)],
+                    TagId::Optional => vec![mk(CheckKind::Optional)],
                     _ => vec![
                         mk(CheckKind::Forbidden),
                         Check {
@@ -1543,7 +1546,7 @@ impl Lowerer<'_> {
                     ],
                 }
             }
-            "k8s:minimum" | "k8s:maximum" => {
+            TagId::Minimum | TagId::Maximum => {
                 let Some(b) = int_kind else {
                     return bad(
                         self,
@@ -1571,7 +1574,7 @@ impl Lowerer<'_> {
             }
             // upstream 1.38 (kubernetes#141811): `maxBytes` also on byte slices and typedefs to them,
             // `validate.MaxBytesSlice` (not a short-circuit, like the string form).
-            "k8s:maxBytes"
+            TagId::MaxBytes
                 if !is_str
                     && vgc_ir::profile::upstream(self.db).max_bytes_on_byte_slices()
                     && ty.is_some_and(|t| {
@@ -1594,7 +1597,7 @@ impl Lowerer<'_> {
                 }
                 vec![mk(CheckKind::MaxBytesSlice(v))]
             }
-            "k8s:minLength" | "k8s:maxLength" | "k8s:maxBytes" => {
+            TagId::MinLength | TagId::MaxLength | TagId::MaxBytes => {
                 if !is_str {
                     return bad(
                         self,
@@ -1624,7 +1627,7 @@ impl Lowerer<'_> {
                     _ => vec![mk(CheckKind::MaxBytes(v))],
                 }
             }
-            "k8s:minItems" | "k8s:maxItems" => {
+            TagId::MinItems | TagId::MaxItems => {
                 if !is_list {
                     return bad(self, format!("{}: can only be used on list types", what()));
                 }
@@ -1635,7 +1638,7 @@ impl Lowerer<'_> {
                     CheckKind::MaxItems(v)
                 })]
             }
-            "k8s:minProperties" | "k8s:maxProperties" => {
+            TagId::MinProperties | TagId::MaxProperties => {
                 if !is_map {
                     return bad(self, format!("{}: can only be used on map types", what()));
                 }
@@ -1646,7 +1649,7 @@ impl Lowerer<'_> {
                     CheckKind::MaxProperties(v)
                 })]
             }
-            "k8s:format" => {
+            TagId::Format => {
                 if !is_str {
                     return bad(
                         self,
@@ -1676,7 +1679,7 @@ impl Lowerer<'_> {
                 };
                 vec![mk(CheckKind::Format(f))]
             }
-            "k8s:enum" => {
+            TagId::Enum => {
                 if !is_str {
                     return bad(
                         self,
@@ -1692,8 +1695,8 @@ impl Lowerer<'_> {
                     ))]
                 }
             }
-            "k8s:immutable" => vec![mk(CheckKind::Immutable)],
-            "k8s:update" => {
+            TagId::Immutable => vec![mk(CheckKind::Immutable)],
+            TagId::Update => {
                 let c = s().unwrap_or_default();
                 let ok = ["NoSet", "NoUnset", "NoModify", "NoAddItem", "NoRemoveItem"]
                     .contains(&c.as_str());
@@ -1733,7 +1736,7 @@ impl Lowerer<'_> {
                 }
                 vec![mk(CheckKind::Update(vec![c], Matcher::None))]
             }
-            "k8s:listType" => {
+            TagId::ListType => {
                 let v = s().unwrap_or_default();
                 if !["atomic", "set", "map"].contains(&v.as_str()) {
                     self.err(
@@ -1751,17 +1754,17 @@ impl Lowerer<'_> {
                 vec![]
             }
             // R17: upstream's list-metadata validators refuse a non-list context (`can only be used on list types`).
-            "k8s:unique" | "k8s:listMapKey" | "k8s:customUnique" if !is_list => {
+            TagId::Unique | TagId::ListMapKey | TagId::CustomUnique if !is_list => {
                 return bad(self, format!("{}: can only be used on list types", what()));
             }
-            "k8s:unique" | "k8s:listMapKey" | "k8s:opaqueType" | "k8s:customUnique" => vec![],
+            TagId::Unique | TagId::ListMapKey | TagId::OpaqueType | TagId::CustomUnique => vec![],
             // Unions and dependent fields are lowered at the struct level (`struct_level_checks`).
-            "k8s:unionMember"
-            | "k8s:unionDiscriminator"
-            | "k8s:zeroOrOneOfMember"
-            | "k8s:dependentRequired"
-            | "k8s:dependentForbidden" => vec![],
-            "k8s:customValidation" => {
+            TagId::UnionMember
+            | TagId::UnionDiscriminator
+            | TagId::ZeroOrOneOfMember
+            | TagId::DependentRequired
+            | TagId::DependentForbidden => vec![],
+            TagId::CustomValidation => {
                 // upstream `customvalidation.go`: type scope → `ValidateCustom_<Type>`, field scope →
                 // `ValidateCustom_<Struct>_<GoField>`; default flags.
                 let (upstream, method, value_ty) =
@@ -1787,10 +1790,10 @@ impl Lowerer<'_> {
                     module: module_path(self.prog, &owner.pkg),
                 })]
             }
-            "k8s:validateTrue"
-            | "k8s:validateTrueAlpha"
-            | "k8s:validateTrueBeta"
-            | "k8s:validateFalse" => {
+            TagId::ValidateTrue
+            | TagId::ValidateTrueAlpha
+            | TagId::ValidateTrueBeta
+            | TagId::ValidateFalse => {
                 // upstream `testing.go`: flags and cohort come from the args; the Alpha/Beta variants only differ
                 // in their tag level (for the lint), not in their functions.
                 let mut c = mk(CheckKind::FixedResult {
@@ -1828,7 +1831,7 @@ impl Lowerer<'_> {
                 }
                 vec![c]
             }
-            "k8s:validateError" => {
+            TagId::ValidateError => {
                 let payload = s().unwrap_or_default();
                 self.err(
                     file,
@@ -1839,7 +1842,7 @@ impl Lowerer<'_> {
                 );
                 return Err(());
             }
-            "k8s:monotonic" => {
+            TagId::Monotonic => {
                 if int_kind.is_none() {
                     return bad(
                         self,
@@ -1848,7 +1851,7 @@ impl Lowerer<'_> {
                 }
                 vec![mk(CheckKind::Monotonic)]
             }
-            "k8s:neq" => {
+            TagId::Neq => {
                 let v = match (tag.scalar_value(), shape) {
                     (Some(Scalar::Str(v)), Shape::Scalar(Builtin::String, _)) => {
                         NeqValue::Str(v.clone())
@@ -1881,9 +1884,9 @@ impl Lowerer<'_> {
                 };
                 vec![mk(CheckKind::Neq(v))]
             }
-            "k8s:subfield" => return self.lower_subfield(owner, file, u, tag, ty, stability),
+            TagId::Subfield => return self.lower_subfield(owner, file, u, tag, ty, stability),
             // Reached only nested in another tag's payload (`item_checks` lowers a declaration's own `item` tags).
-            "k8s:item" => {
+            TagId::Item => {
                 if !is_list {
                     return bad(self, format!("{}: can only be used on list types", what()));
                 }
@@ -1899,7 +1902,7 @@ impl Lowerer<'_> {
                 );
                 return Err(());
             }
-            "k8s:ifEnabled" | "k8s:ifDisabled" => {
+            TagId::IfEnabled | TagId::IfDisabled => {
                 // upstream `options.go`: every function the payload produces is wrapped in `IfOption`, keeping
                 // its flags; an undefined option is an internal error at run time (1.37 on; before, disabled).
                 let Some(inner) = tag.inner() else {
@@ -1930,7 +1933,7 @@ impl Lowerer<'_> {
                     })
                     .collect()
             }
-            "k8s:eachVal" | "k8s:eachKey" => {
+            TagId::EachVal | TagId::EachKey => {
                 let Some(inner) = tag.inner() else {
                     return Err(());
                 };
@@ -1977,7 +1980,13 @@ impl Lowerer<'_> {
                     cohort: None,
                 }]
             }
-            _ => return Err(()),
+            // Wrappers peeled by the callers before a payload reaches this function: a level (`alpha`/`beta`)
+            // marks the payload's checks, `ifMode` and `enumExclude` are read by the mode and enum consumers.
+            TagId::Alpha
+            | TagId::Beta
+            | TagId::IfMode
+            | TagId::ModeDiscriminator
+            | TagId::EnumExclude => return Err(()),
         })
     }
 
