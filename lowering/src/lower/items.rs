@@ -1,0 +1,235 @@
+//! `+k8s:item`: checks and unions on list-map items selected by key.
+
+use super::*;
+
+impl Lowerer<'_> {
+    /// upstream `item.go`: each `item(k: v, …)=+tag` wraps every function of its payload in `ValSliceItem`/
+    /// `PtrSliceItem` (flags kept, cohort = the selector text); union members through `item` form list-level
+    /// groups run on the list. Requires list-map metadata naming exactly the selector's keys.
+    #[allow(clippy::type_complexity)] // a local grouping map, used once
+    ///
+    /// `tags` are a field's (`go` its Go name, `field_json` its JSON name) or a list typedef's own (`go` and
+    /// `field_json` the type name, as upstream names list-item union members after the last path element). Tags
+    /// wrapped in `ifEnabled`/`ifDisabled` are gated: the item functions each, the list-level unions by the gates
+    /// of their first member tag.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn item_checks(
+        &mut self,
+        owner: &TypeKey,
+        file: SourceFile,
+        tags: &[TagUse],
+        go: &str,
+        field_json: &str,
+        ty: &Ty,
+        matcher: &Matcher,
+    ) -> Vec<Check> {
+        let mut out = Vec::new();
+        let mut groups: IndexMap<
+            (u8, String),
+            (
+                UnionKind,
+                Vec<(String, crate::plan::Selector)>,
+                Option<Stability>,
+                Vec<OptionGate>,
+            ),
+        > = IndexMap::new();
+        let mut union_at: Option<usize> = None;
+        for u in tags.iter().filter(|u| {
+            u.parsed
+                .as_ref()
+                .is_ok_and(|t| peel(t).2.name == "k8s:item")
+        }) {
+            let Ok(tag) = &u.parsed else { continue };
+            let (gates, stability, t) = peel(tag);
+            let Some(payload) = t.inner() else { continue };
+            let Matcher::Keys(keys) = matcher else {
+                self.err(file, u.at, Code::ListMetadata, format!("field {}.{go}: found items with no list metadata - item tags require listType=map or unique=map with listMapKey", owner.name), None);
+                continue;
+            };
+            // The element struct and its key members.
+            let elem_ty = match elem_of(self.db, self.prog, ty, false) {
+                Some(e) => e,
+                None => continue,
+            };
+            let ptr_elems = matches!(self.shape(ty), Shape::List(true));
+            let Native::Struct(ek) = types::native(self.db, self.prog, &elem_ty) else {
+                continue;
+            };
+            let Some((ed, efile)) = self.prog.type_decl(self.db, &ek) else {
+                continue;
+            };
+            if t.args.len() != keys.len() {
+                self.err(file, u.at, Code::InvalidPayload, format!("field {}.{go}: number of arguments ({}) does not match number of listMapKey fields ({})", owner.name, t.args.len(), keys.len()), None);
+                continue;
+            }
+            let mut selector = Vec::new();
+            let mut text = Vec::new();
+            let mut ok = true;
+            for a in &t.args {
+                let Some(name) = &a.name else {
+                    self.err(
+                        file,
+                        u.at,
+                        Code::InvalidPayload,
+                        format!(
+                            "field {}.{go}: item arguments must all be named",
+                            owner.name
+                        ),
+                        None,
+                    );
+                    ok = false;
+                    break;
+                };
+                let Some(m) = ed
+                    .fields
+                    .iter()
+                    .find(|m| m.json.as_ref().map(|j| j.name.as_str()) == Some(name.as_str()))
+                else {
+                    self.err(
+                        file,
+                        u.at,
+                        Code::InvalidPayload,
+                        format!(
+                            "field {}.{go}: no field with JSON name {name:?}",
+                            owner.name
+                        ),
+                        None,
+                    );
+                    ok = false;
+                    break;
+                };
+                let rust = field_ident(m.go_name.as_deref().unwrap_or_default());
+                if !keys.contains(&rust) {
+                    self.err(
+                        file,
+                        u.at,
+                        Code::InvalidPayload,
+                        format!("field {}.{go}: {name:?} is not a listMapKey", owner.name),
+                        None,
+                    );
+                    ok = false;
+                    break;
+                }
+                let kshape = self.shape(&types::resolve(self.db, self.prog, &ek.pkg, efile, &m.ty));
+                let (value, shown) = match (&a.value, &kshape) {
+                    (Scalar::Str(v), Shape::Scalar(Builtin::String, _)) => {
+                        (NeqValue::Str(v.clone()), format!("{v:?}"))
+                    }
+                    (Scalar::Int { value, .. }, Shape::Scalar(b, _)) if b.is_integer() => {
+                        (NeqValue::Int(*value), value.to_string())
+                    }
+                    (Scalar::Bool(b), Shape::Scalar(Builtin::Bool, _)) => {
+                        (NeqValue::Bool(*b), b.to_string())
+                    }
+                    _ => {
+                        self.err(file, u.at, Code::ArgType, format!("field {}.{go}: item argument {name:?} does not match the key field's type", owner.name), None);
+                        ok = false;
+                        break;
+                    }
+                };
+                selector.push((rust, matches!(kshape, Shape::Scalar(_, true)), value));
+                text.push(format!("{name:?}: {shown}"));
+            }
+            if !ok {
+                continue;
+            }
+            let cohort = format!("{{{}}}", text.join(", "));
+            let inner = unwrap_levels(payload);
+            let inner_stab = level_of(payload).or(stability);
+            if matches!(
+                inner.name.as_str(),
+                "k8s:unionMember" | "k8s:zeroOrOneOfMember"
+            ) {
+                let kind = if inner.name == "k8s:unionMember" {
+                    UnionKind::Union
+                } else {
+                    UnionKind::ZeroOrOneOf
+                };
+                let union_name = match inner.arg("union").map(|a| &a.value) {
+                    Some(Scalar::Str(v)) => v.clone(),
+                    _ => String::new(),
+                };
+                let g = groups.entry((kind as u8, union_name)).or_insert((
+                    kind,
+                    Vec::new(),
+                    inner_stab,
+                    gates.clone(),
+                ));
+                g.1.push((format!("{field_json}[{cohort}]"), selector));
+                if union_at.is_none() {
+                    union_at = Some(out.len());
+                }
+                continue;
+            }
+            let elem_shape = self.shape(&elem_ty);
+            let Ok(inner_checks) = self.lower_tag(
+                owner,
+                file,
+                u,
+                inner,
+                &elem_shape,
+                Some(&elem_ty),
+                inner_stab,
+            ) else {
+                continue;
+            };
+            if self.counting {
+                self.stats.checks += inner_checks.len();
+            }
+            let elem_rust = self.rust_ty(&ek, &elem_ty);
+            for c in inner_checks {
+                out.push(gate(
+                    self.undefined_option_is_error(),
+                    Check {
+                        short_circuit: c.short_circuit,
+                        non_error: c.non_error,
+                        stability: c.stability,
+                        tag: "k8s:item".into(),
+                        cohort: Some(cohort.clone()),
+                        kind: CheckKind::Item(Box::new(ItemPlan {
+                            selector: selector.clone(),
+                            elem: elem_rust.clone(),
+                            ptr_elems,
+                            elem_shape: elem_shape.clone(),
+                            inner: c,
+                        })),
+                    },
+                    &gates,
+                ));
+            }
+        }
+        if let Some(at) = union_at {
+            let ptr_elems = matches!(self.shape(ty), Shape::List(true));
+            let mut names: Vec<&(u8, String)> = groups.keys().collect();
+            names.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+            let unions: Vec<Check> = names
+                .into_iter()
+                .map(|k| {
+                    let (kind, members, stability, gates) = groups[k].clone();
+                    gate(
+                        self.undefined_option_is_error(),
+                        Check {
+                            kind: CheckKind::ListUnion(Box::new(ListUnionPlan {
+                                kind,
+                                members,
+                                ptr_elems,
+                                union_origin: vgc_ir::profile::upstream(self.db).union_origin(),
+                            })),
+                            short_circuit: false,
+                            non_error: false,
+                            stability,
+                            tag: "k8s:item".into(),
+                            cohort: None,
+                        },
+                        &gates,
+                    )
+                })
+                .collect();
+            if self.counting {
+                self.stats.checks += unions.len();
+            }
+            out.splice(at..at, unions);
+        }
+        out
+    }
+}

@@ -1,0 +1,255 @@
+//! `+k8s:subfield`: a payload relocated to one member of a struct value.
+
+use super::*;
+
+impl Lowerer<'_> {
+    /// upstream `subfield.go`: the payload runs on one member (by JSON name) of a struct value at `path.<json>`,
+    /// in the member's named cohort; on update it is skipped when the old struct is set and the member is equal.
+    /// The member's own short-circuit checks are inherited as NonError (off when the declaration carrying the
+    /// tag, or the struct type it selects from, is opaque), so the payload is skipped when the member is unset or
+    /// invalid. Payloads that declare metadata (`listType`, `listMapKey`, `unique`) or struct-level functions
+    /// (unions, modes, dependent fields) declare them for the member, as upstream keys them by the subfield's
+    /// path.
+    pub(super) fn lower_subfield(
+        &mut self,
+        owner: &TypeKey,
+        file: SourceFile,
+        u: &TagUse,
+        tag: &Tag,
+        ty: Option<&Ty>,
+        stability: Option<Stability>,
+    ) -> Result<Vec<Check>, ()> {
+        let Some(inner) = tag.inner() else {
+            return Err(());
+        };
+        let Some(Scalar::Str(name)) = tag.positional().map(|a| &a.value) else {
+            return Err(());
+        };
+        if unwrap_levels(inner).name == "k8s:subfield" {
+            self.err(
+                file,
+                u.at,
+                Code::TypeMismatch,
+                format!("{}: nested subfield is not supported", owner.name),
+                None,
+            );
+            return Err(());
+        }
+        let base = match ty {
+            Some(Ty::Pointer(i)) => i.as_ref().clone(),
+            Some(t) => t.clone(),
+            None => Ty::Any,
+        };
+        let Native::Struct(sk) = types::native(self.db, self.prog, &base) else {
+            self.err(
+                file,
+                u.at,
+                Code::TypeMismatch,
+                format!(
+                    "{}: tag \"k8s:subfield\" can only be used on struct types",
+                    owner.name
+                ),
+                None,
+            );
+            return Err(());
+        };
+        let Some((sd, sfile)) = self.prog.type_decl(self.db, &sk) else {
+            return Err(());
+        };
+        let Some(member) = sd.fields.iter().find(|m| {
+            let json = m
+                .json
+                .as_ref()
+                .map(|j| j.name.clone())
+                .filter(|n| !n.is_empty());
+            json.as_deref().or(m.go_name.as_deref()) == Some(name.as_str())
+        }) else {
+            self.err(
+                file,
+                u.at,
+                Code::InvalidPayload,
+                format!(
+                    "{}: {} has no member with JSON name {name:?}",
+                    owner.name, sk.name
+                ),
+                None,
+            );
+            return Err(());
+        };
+        let mty = types::resolve(self.db, self.prog, &sk.pkg, sfile, &member.ty);
+        let mshape = self.shape(&mty);
+        let inner_stab = level_of(inner).or(stability);
+        let payload = peel(inner).2;
+        // The declaration carrying this tag: its `subfield(<name>)=` payloads are the member's tags in this
+        // context (upstream keys list metadata and unions by the subfield's path).
+        let (decl_at, siblings) = self.decl_tags_of(owner, u);
+        let member_tags = |name: &str| -> Vec<TagUse> {
+            siblings
+                .iter()
+                .filter_map(|s| {
+                    let (_, _, t) = peel(s.parsed.as_ref().ok()?);
+                    let arg = t.positional().map(|a| &a.value);
+                    (t.name == "k8s:subfield" && matches!(arg, Some(Scalar::Str(n)) if n == name))
+                        .then(|| t.inner())
+                        .flatten()
+                        .map(|p| TagUse {
+                            name: p.name.clone(),
+                            parsed: Ok(p.clone()),
+                            raw_value: None,
+                            at: s.at,
+                        })
+                })
+                .collect()
+        };
+        if is_struct_level(payload) {
+            // upstream: the member tag's struct-level function (re-scoped from ParentContext to the subfield's
+            // field) runs on the struct value, unwrapped, once for all `subfield` tags of the declaration.
+            let first = siblings.iter().find(|s| {
+                s.parsed.as_ref().is_ok_and(|t| {
+                    let t = peel(t).2;
+                    t.name == "k8s:subfield"
+                        && t.inner().is_some_and(|p| is_struct_level(peel(p).2))
+                })
+            });
+            if first.is_none_or(|f| f.at != u.at) {
+                return Ok(vec![]);
+            }
+            let virtual_fields: Vec<FieldIr> = sd
+                .fields
+                .iter()
+                .map(|m| {
+                    let json = m
+                        .json
+                        .as_ref()
+                        .map(|j| j.name.clone())
+                        .filter(|n| !n.is_empty())
+                        .or_else(|| m.go_name.clone())
+                        .unwrap_or_default();
+                    let mut v = m.clone();
+                    v.tags = member_tags(&json)
+                        .into_iter()
+                        .filter(|t| t.parsed.as_ref().is_ok_and(|t| is_struct_level(peel(t).2)))
+                        .collect();
+                    v.at = decl_at;
+                    v
+                })
+                .collect();
+            let was = self.tag_file.replace(file);
+            let mut checks = self.struct_level_checks(&sk, sfile, &virtual_fields);
+            self.tag_file = was;
+            // upstream: `alpha=+subfield(x)=+zeroOrOneOfMember` marks the union's errors (`.MarkAlpha()`); the
+            // member tags above were peeled of that level.
+            for c in &mut checks {
+                if c.stability.is_none() {
+                    c.stability = inner_stab;
+                }
+            }
+            return Ok(checks);
+        }
+        let mut inner_checks = if matches!(payload.name.as_str(), "k8s:listType" | "k8s:unique") {
+            // upstream `getListValidations` for the subfield's path: the first `listType`/`unique` tag generates
+            // the uniqueness check from every `subfield(<name>)=` list tag.
+            let tags = member_tags(name);
+            let first = tags.iter().find(|t| {
+                t.parsed
+                    .as_ref()
+                    .is_ok_and(|t| matches!(peel(t).2.name.as_str(), "k8s:listType" | "k8s:unique"))
+            });
+            if first.is_none_or(|f| f.at != u.at) || !matches!(mshape, Shape::List(_)) {
+                // Validated (payload, scope) by lowering the tag itself; its metadata is consumed here.
+                return self
+                    .lower_tag(owner, file, u, payload, &mshape, Some(&mty), inner_stab)
+                    .map(|_| Vec::new());
+            }
+            self.lower_tag(owner, file, u, payload, &mshape, Some(&mty), inner_stab)?;
+            let what = format!("field {}.{name}", sk.name);
+            let matcher = self.matcher_for(file, decl_at, &what, &tags, &mty);
+            self.unique_check(&tags, &matcher).into_iter().collect()
+        } else {
+            self.lower_tag(
+                owner,
+                file,
+                u,
+                unwrap_levels(inner),
+                &mshape,
+                Some(&mty),
+                inner_stab,
+            )?
+        };
+        if inner_checks.is_empty() {
+            return Ok(vec![]);
+        }
+        if matches!(mshape, Shape::List(_))
+            && inner_checks
+                .iter()
+                .any(|c| matches!(c.kind, CheckKind::EachVal(..) | CheckKind::Update(..)))
+        {
+            // Element matching for the member list comes from the `subfield(<name>)=` list tags (quietly: they are
+            // reported once, by the tag that generates the uniqueness check).
+            let tags = member_tags(name);
+            let n = self.diags.len();
+            let matcher = self.matcher_for(file, decl_at, "", &tags, &mty);
+            self.diags.truncate(n);
+            for c in &mut inner_checks {
+                match &mut c.kind {
+                    CheckKind::EachVal(_, m, _) | CheckKind::Update(_, m) => *m = matcher.clone(),
+                    _ => {}
+                }
+            }
+        }
+        // upstream `isFieldOpaque(context)` of the tag's own context: the declaration carrying the `subfield` tag
+        // is `opaqueType`, or the struct type it selects from is (a field's type, or the type itself).
+        let type_opaque = match &base {
+            Ty::Named(k) => self
+                .prog
+                .type_decl(self.db, k)
+                .is_some_and(|(d, _)| opacity(&d.tags).0),
+            _ => false,
+        };
+        let member_opaque = type_opaque || opacity(&siblings).0;
+        let (value_ty, pointer, elem) = split_member(self.rust_ty(&sk, &mty));
+        let go = member.go_name.clone().unwrap_or_default();
+        let wrap = |inner: Check, inherited: bool| {
+            let (short_circuit, non_error) = if inherited {
+                (true, true)
+            } else {
+                (inner.short_circuit, inner.non_error)
+            };
+            // upstream marks the inner function (`Minimum(…).MarkAlpha()` inside `Subfield`); the wrapper returns
+            // only its errors, so marking the wrapper with the inner level is the same.
+            let stability = inner.stability.or(stability);
+            let sub = Subfield {
+                member: field_ident(&go),
+                json: name.clone(),
+                ty: value_ty.clone(),
+                pointer,
+                shape: mshape.clone(),
+                elem: elem.clone(),
+                inner,
+                inherited,
+            };
+            Check {
+                kind: CheckKind::Subfield(Box::new(sub)),
+                short_circuit,
+                non_error,
+                stability,
+                tag: tag.name.clone(),
+                cohort: Some(name.clone()),
+            }
+        };
+        let mut checks = Vec::new();
+        if !member_opaque {
+            let was = std::mem::replace(&mut self.counting, false);
+            let inherited = self.checks(&sk, sfile, &member.tags, &mshape, Some(&mty), &sk.pkg);
+            self.counting = was;
+            checks.extend(
+                inherited
+                    .into_iter()
+                    .filter(|c| c.short_circuit)
+                    .map(|c| wrap(c, true)),
+            );
+        }
+        checks.extend(inner_checks.into_iter().map(|c| wrap(c, false)));
+        Ok(checks)
+    }
+}

@@ -1,0 +1,543 @@
+//! The tag dispatcher: one tag use (after its wrappers are peeled) to checks, matched exhaustively on [`TagId`].
+
+use super::*;
+
+impl Lowerer<'_> {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn lower_tag(
+        &mut self,
+        owner: &TypeKey,
+        file: SourceFile,
+        u: &TagUse,
+        tag: &Tag,
+        shape: &Shape,
+        ty: Option<&Ty>,
+        stability: Option<Stability>,
+    ) -> Result<Vec<Check>, ()> {
+        let Some(spec) = catalog::lookup(&tag.name) else {
+            return Err(());
+        };
+        let mk = |kind: CheckKind| Check {
+            kind,
+            short_circuit: spec.flags.short_circuit,
+            non_error: spec.flags.non_error,
+            stability,
+            tag: tag.name.clone(),
+            cohort: None,
+        };
+        if spec.lowering == Lowering::NotYet {
+            if !self.counting {
+                return Ok(Vec::new());
+            }
+            self.stats.not_lowered += 1;
+            let span = vgc_ir::db::span_of(self.db, file, u.at);
+            self.diags.push(
+                Diagnostic::warning(Code::NotLowered, format!("tag {:?} is not lowered yet; no check generated", tag.name))
+                    .at(file.path(self.db).clone(), span.start..span.start + u.name.len())
+                    .with_hint("this vgc version parses and checks it; its runtime check is planned for the next milestone"),
+            );
+            return Ok(Vec::new());
+        }
+        let int = || match tag.scalar_value() {
+            Some(Scalar::Int { value, .. }) => Some(*value),
+            _ => None,
+        };
+        let s = || match tag.scalar_value() {
+            Some(Scalar::Str(v)) => Some(v.clone()),
+            _ => None,
+        };
+        let what = || format!("{}: tag {:?}", owner.name, tag.name);
+        let bad = |l: &mut Self, msg: String| {
+            l.err(file, u.at, Code::TypeMismatch, msg, None);
+            Err(())
+        };
+        let is_str = matches!(shape, Shape::Scalar(Builtin::String, _));
+        let int_kind = match shape {
+            Shape::Scalar(b, _) if b.is_integer() => Some(*b),
+            _ => None,
+        };
+        let is_list = matches!(shape, Shape::List(_));
+        let is_map = matches!(shape, Shape::Map);
+        let Some(id) = TagId::from_name(&tag.name) else {
+            return Err(());
+        };
+        Ok(match id {
+            TagId::Required | TagId::Optional | TagId::Forbidden => {
+                // upstream 1.38 (kubernetes#136779): documentation only on non-pointer structs, no check.
+                if matches!(shape, Shape::Struct(false))
+                    && id != TagId::Forbidden
+                    && vgc_ir::profile::upstream(self.db).requiredness_on_value_structs()
+                {
+                    self.documented = true;
+                    return Ok(Vec::new());
+                }
+                if matches!(shape, Shape::Struct(false)) {
+                    return bad(
+                        self,
+                        format!(
+                            "{}: non-pointer structs cannot use the {:?} tag",
+                            what(),
+                            tag.name
+                        ),
+                    );
+                }
+                match id {
+                    TagId::Required => vec![mk(CheckKind::Required)],
+                    TagId::Optional => vec![mk(CheckKind::Optional)],
+                    _ => vec![
+                        mk(CheckKind::Forbidden),
+                        Check {
+                            kind: CheckKind::Optional,
+                            short_circuit: true,
+                            non_error: true,
+                            stability,
+                            tag: tag.name.clone(),
+                            cohort: None,
+                        },
+                    ],
+                }
+            }
+            TagId::Minimum | TagId::Maximum => {
+                let Some(b) = int_kind else {
+                    return bad(
+                        self,
+                        format!("{}: can only be used on integer types", what()),
+                    );
+                };
+                let v = i128::from(int().unwrap_or_default());
+                if let Some((lo, hi)) = b.int_range()
+                    && (v < lo || v > hi)
+                {
+                    self.err(
+                        file,
+                        u.at,
+                        Code::InvalidPayload,
+                        format!("{}: value {v} does not fit the field's type", what()),
+                        None,
+                    );
+                    return Err(());
+                }
+                vec![mk(if tag.name == "k8s:minimum" {
+                    CheckKind::Minimum(v)
+                } else {
+                    CheckKind::Maximum(v)
+                })]
+            }
+            // upstream 1.38 (kubernetes#141811): `maxBytes` also on byte slices and typedefs to them,
+            // `validate.MaxBytesSlice` (not a short-circuit, like the string form).
+            TagId::MaxBytes
+                if !is_str
+                    && vgc_ir::profile::upstream(self.db).max_bytes_on_byte_slices()
+                    && ty.is_some_and(|t| {
+                        matches!(
+                            types::native(self.db, self.prog, t),
+                            Native::Other(Ty::WellKnown(types::WellKnown::Bytes))
+                        )
+                    }) =>
+            {
+                let v = int().unwrap_or_default();
+                if v < 0 {
+                    self.err(
+                        file,
+                        u.at,
+                        Code::InvalidPayload,
+                        format!("{}: must be greater than or equal to 0", what()),
+                        None,
+                    );
+                    return Err(());
+                }
+                vec![mk(CheckKind::MaxBytesSlice(v))]
+            }
+            TagId::MinLength | TagId::MaxLength | TagId::MaxBytes => {
+                if !is_str {
+                    return bad(
+                        self,
+                        format!("{}: can only be used on string types", what()),
+                    );
+                }
+                let v = int().unwrap_or_default();
+                if v < 0 && tag.name != "k8s:minLength" {
+                    self.err(
+                        file,
+                        u.at,
+                        Code::InvalidPayload,
+                        format!("{}: must be greater than or equal to 0", what()),
+                        None,
+                    );
+                    return Err(());
+                }
+                match tag.name.as_str() {
+                    "k8s:minLength" if v <= 0 => vec![],
+                    "k8s:minLength" => vec![mk(CheckKind::MinLength(v))],
+                    "k8s:maxLength"
+                        if vgc_ir::profile::upstream(self.db).max_length_counts_bytes() =>
+                    {
+                        vec![mk(CheckKind::MaxLengthBytes(v))]
+                    }
+                    "k8s:maxLength" => vec![mk(CheckKind::MaxLength(v))],
+                    _ => vec![mk(CheckKind::MaxBytes(v))],
+                }
+            }
+            TagId::MinItems | TagId::MaxItems => {
+                if !is_list {
+                    return bad(self, format!("{}: can only be used on list types", what()));
+                }
+                let v = int().unwrap_or_default();
+                vec![mk(if tag.name == "k8s:minItems" {
+                    CheckKind::MinItems(v)
+                } else {
+                    CheckKind::MaxItems(v)
+                })]
+            }
+            TagId::MinProperties | TagId::MaxProperties => {
+                if !is_map {
+                    return bad(self, format!("{}: can only be used on map types", what()));
+                }
+                let v = int().unwrap_or_default();
+                vec![mk(if tag.name == "k8s:minProperties" {
+                    CheckKind::MinProperties(v)
+                } else {
+                    CheckKind::MaxProperties(v)
+                })]
+            }
+            TagId::Format => {
+                if !is_str {
+                    return bad(
+                        self,
+                        format!("{}: can only be used on string types", what()),
+                    );
+                }
+                let f = s().unwrap_or_default();
+                if !catalog::FORMATS.contains(&f.as_str()) {
+                    let mut d = Diagnostic::error(
+                        Code::InvalidPayload,
+                        format!("{}: unsupported validation format {f:?}", what()),
+                    );
+                    d = d.at(
+                        file.path(self.db).clone(),
+                        vgc_ir::db::span_of(self.db, file, u.at),
+                    );
+                    self.diags.push(d.with_hint(format!(
+                        "supported formats: {}",
+                        catalog::FORMATS.join(", ")
+                    )));
+                    return Err(());
+                }
+                // A format whose runtime changed in the profile's apimachinery is qualified with the release.
+                let f = match vgc_ir::profile::upstream(self.db).format_release(&f) {
+                    Some(release) => format!("{f}@{release}"),
+                    None => f,
+                };
+                vec![mk(CheckKind::Format(f))]
+            }
+            TagId::Enum => {
+                if !is_str {
+                    return bad(
+                        self,
+                        format!("{}: can only be used on string types", what()),
+                    );
+                }
+                {
+                    let (values, exclusions) = self.enum_values(owner);
+                    vec![mk(CheckKind::Enum(
+                        values,
+                        exclusions,
+                        self.undefined_option_is_error(),
+                    ))]
+                }
+            }
+            TagId::Immutable => vec![mk(CheckKind::Immutable)],
+            TagId::Update => {
+                let c = s().unwrap_or_default();
+                let ok = ["NoSet", "NoUnset", "NoModify", "NoAddItem", "NoRemoveItem"]
+                    .contains(&c.as_str());
+                if !ok {
+                    self.err(
+                        file,
+                        u.at,
+                        Code::InvalidPayload,
+                        format!("{}: unknown update constraint {c:?}", what()),
+                        Some("use NoSet, NoUnset, NoModify, NoAddItem or NoRemoveItem".into()),
+                    );
+                    return Err(());
+                }
+                if (c == "NoAddItem" || c == "NoRemoveItem") && !(is_list || is_map) {
+                    return bad(
+                        self,
+                        format!("{}: {c} can only be used on list or map fields", what()),
+                    );
+                }
+                if c == "NoModify" && (is_list || is_map) {
+                    return bad(
+                        self,
+                        format!(
+                            "{}: NoModify cannot be used on list or map fields; use +k8s:eachVal=+k8s:update=NoModify",
+                            what()
+                        ),
+                    );
+                }
+                if (c == "NoSet" || c == "NoUnset") && matches!(shape, Shape::Struct(false)) {
+                    return bad(
+                        self,
+                        format!(
+                            "{}: {c} cannot be used on non-pointer struct fields",
+                            what()
+                        ),
+                    );
+                }
+                vec![mk(CheckKind::Update(vec![c], Matcher::None))]
+            }
+            TagId::ListType => {
+                let v = s().unwrap_or_default();
+                if !["atomic", "set", "map"].contains(&v.as_str()) {
+                    self.err(
+                        file,
+                        u.at,
+                        Code::InvalidPayload,
+                        format!("{}: unknown list type {v:?}", what()),
+                        Some("use atomic, set or map".into()),
+                    );
+                    return Err(());
+                }
+                if !is_list {
+                    return bad(self, format!("{}: can only be used on list types", what()));
+                }
+                vec![]
+            }
+            // R17: upstream's list-metadata validators refuse a non-list context (`can only be used on list types`).
+            TagId::Unique | TagId::ListMapKey | TagId::CustomUnique if !is_list => {
+                return bad(self, format!("{}: can only be used on list types", what()));
+            }
+            TagId::Unique | TagId::ListMapKey | TagId::OpaqueType | TagId::CustomUnique => vec![],
+            // Unions and dependent fields are lowered at the struct level (`struct_level_checks`).
+            TagId::UnionMember
+            | TagId::UnionDiscriminator
+            | TagId::ZeroOrOneOfMember
+            | TagId::DependentRequired
+            | TagId::DependentForbidden => vec![],
+            TagId::CustomValidation => {
+                // upstream `customvalidation.go`: type scope → `ValidateCustom_<Type>`, field scope →
+                // `ValidateCustom_<Struct>_<GoField>`; default flags.
+                let (upstream, method, value_ty) =
+                    match (u.at, field_of(self.prog, self.db, owner, u)) {
+                        (_, Some(go)) => (
+                            format!("ValidateCustom_{}_{go}", owner.name),
+                            format!("validate_custom_{}_{}", snake(&owner.name), snake(&go)),
+                            ty.map_or(RustTy::Json, |t| match self.rust_ty(owner, t) {
+                                RustTy::Option(i, _) => *i,
+                                other => other,
+                            }),
+                        ),
+                        (_, None) => (
+                            format!("ValidateCustom_{}", owner.name),
+                            format!("validate_custom_{}", snake(&owner.name)),
+                            RustTy::Named(owner.clone()),
+                        ),
+                    };
+                vec![mk(CheckKind::Custom {
+                    method,
+                    upstream,
+                    ty: value_ty,
+                    module: module_path(self.prog, &owner.pkg),
+                })]
+            }
+            TagId::ValidateTrue
+            | TagId::ValidateTrueAlpha
+            | TagId::ValidateTrueBeta
+            | TagId::ValidateFalse => {
+                // upstream `testing.go`: flags and cohort come from the args; the Alpha/Beta variants only differ
+                // in their tag level (for the lint), not in their functions.
+                let mut c = mk(CheckKind::FixedResult {
+                    result: tag.name != "k8s:validateFalse",
+                    msg: s().unwrap_or_default(),
+                });
+                if let Some(Scalar::Str(flags)) = tag.arg("flags").map(|a| &a.value) {
+                    for fl in flags.split(',').map(str::trim) {
+                        match fl {
+                            "ShortCircuit" => c.short_circuit = true,
+                            "NonError" => c.non_error = true,
+                            other => {
+                                self.err(
+                                    file,
+                                    u.at,
+                                    Code::InvalidPayload,
+                                    format!(
+                                        "{}: can't decode tag payload: unknown flag: {other:?}",
+                                        what()
+                                    ),
+                                    Some(
+                                        "flags are ShortCircuit and NonError, comma-separated"
+                                            .into(),
+                                    ),
+                                );
+                                return Err(());
+                            }
+                        }
+                    }
+                }
+                if let Some(Scalar::Str(cohort)) = tag.arg("cohort").map(|a| &a.value)
+                    && !cohort.is_empty()
+                {
+                    c.cohort = Some(cohort.clone());
+                }
+                vec![c]
+            }
+            TagId::ValidateError => {
+                let payload = s().unwrap_or_default();
+                self.err(
+                    file,
+                    u.at,
+                    Code::InvalidPayload,
+                    format!("{}: forced error: {payload:?}", what()),
+                    Some("k8s:validateError always fails generation (a test tag)".into()),
+                );
+                return Err(());
+            }
+            TagId::Monotonic => {
+                if int_kind.is_none() {
+                    return bad(
+                        self,
+                        format!("{}: can only be used on integer types", what()),
+                    );
+                }
+                vec![mk(CheckKind::Monotonic)]
+            }
+            TagId::Neq => {
+                let v = match (tag.scalar_value(), shape) {
+                    (Some(Scalar::Str(v)), Shape::Scalar(Builtin::String, _)) => {
+                        NeqValue::Str(v.clone())
+                    }
+                    (Some(Scalar::Bool(b)), Shape::Scalar(Builtin::Bool, _)) => NeqValue::Bool(*b),
+                    (Some(Scalar::Int { value, .. }), Shape::Scalar(b, _)) if b.is_integer() => {
+                        if b.int_range().is_some_and(|(lo, hi)| {
+                            i128::from(*value) < lo || i128::from(*value) > hi
+                        }) {
+                            self.err(
+                                file,
+                                u.at,
+                                Code::InvalidPayload,
+                                format!("{}: value {value} does not fit the field's type", what()),
+                                None,
+                            );
+                            return Err(());
+                        }
+                        NeqValue::Int(*value)
+                    }
+                    _ => {
+                        return bad(
+                            self,
+                            format!(
+                                "{}: the value's type must match the field's (string, integer or bool; floats are not supported)",
+                                what()
+                            ),
+                        );
+                    }
+                };
+                vec![mk(CheckKind::Neq(v))]
+            }
+            TagId::Subfield => return self.lower_subfield(owner, file, u, tag, ty, stability),
+            // Reached only nested in another tag's payload (`item_checks` lowers a declaration's own `item` tags).
+            TagId::Item => {
+                if !is_list {
+                    return bad(self, format!("{}: can only be used on list types", what()));
+                }
+                self.err(
+                    file,
+                    u.at,
+                    Code::UnsupportedType,
+                    format!(
+                        "{}: tag \"k8s:item\" is supported only directly on a list field or list type",
+                        what()
+                    ),
+                    Some("declare the `item` tag on the list field or on its list type".into()),
+                );
+                return Err(());
+            }
+            TagId::IfEnabled | TagId::IfDisabled => {
+                // upstream `options.go`: every function the payload produces is wrapped in `IfOption`, keeping
+                // its flags; an undefined option is an internal error at run time (1.37 on; before, disabled).
+                let Some(inner) = tag.inner() else {
+                    return Err(());
+                };
+                let Some(Scalar::Str(option)) = tag.positional().map(|a| &a.value) else {
+                    return Err(());
+                };
+                let inner_stab = level_of(inner).or(stability);
+                let inner_checks =
+                    self.lower_tag(owner, file, u, unwrap_levels(inner), shape, ty, inner_stab)?;
+                let enabled = tag.name == "k8s:ifEnabled";
+                inner_checks
+                    .into_iter()
+                    .map(|c| Check {
+                        short_circuit: c.short_circuit,
+                        non_error: c.non_error,
+                        stability: c.stability,
+                        tag: tag.name.clone(),
+                        // upstream's wrapper is a new function without the inner one's cohort.
+                        cohort: None,
+                        kind: CheckKind::IfOption(Box::new(IfOptionPlan {
+                            option: option.clone(),
+                            enabled,
+                            undefined_is_error: self.undefined_option_is_error(),
+                            inner: c,
+                        })),
+                    })
+                    .collect()
+            }
+            TagId::EachVal | TagId::EachKey => {
+                let Some(inner) = tag.inner() else {
+                    return Err(());
+                };
+                let elem_ty =
+                    ty.and_then(|t| elem_of(self.db, self.prog, t, tag.name == "k8s:eachKey"));
+                let Some(elem_ty) = elem_ty else {
+                    return bad(
+                        self,
+                        format!("{}: can only be used on list or map types", what()),
+                    );
+                };
+                if tag.name == "k8s:eachKey" && !is_map {
+                    return bad(self, format!("{}: can only be used on map types", what()));
+                }
+                let elem_shape = self.shape(&elem_ty);
+                let inner_stab = level_of(inner).or(stability);
+                let inner_tag = unwrap_levels(inner);
+                let inner_checks = self.lower_tag(
+                    owner,
+                    file,
+                    u,
+                    inner_tag,
+                    &elem_shape,
+                    Some(&elem_ty),
+                    inner_stab,
+                )?;
+                if inner_checks.is_empty() {
+                    return Ok(vec![]);
+                }
+                let sc = inner_checks.iter().any(|c| c.short_circuit);
+                let ne = inner_checks.iter().all(|c| c.non_error);
+                // The list matcher is filled in by the field (it owns the list metadata).
+                let kind = if tag.name == "k8s:eachKey" {
+                    CheckKind::EachKey(inner_checks)
+                } else {
+                    CheckKind::EachVal(inner_checks, Matcher::None, elem_shape)
+                };
+                vec![Check {
+                    kind,
+                    short_circuit: sc,
+                    non_error: ne,
+                    stability,
+                    tag: tag.name.clone(),
+                    cohort: None,
+                }]
+            }
+            // Wrappers peeled by the callers before a payload reaches this function: a level (`alpha`/`beta`)
+            // marks the payload's checks, `ifMode` and `enumExclude` are read by the mode and enum consumers.
+            TagId::Alpha
+            | TagId::Beta
+            | TagId::IfMode
+            | TagId::ModeDiscriminator
+            | TagId::EnumExclude => return Err(()),
+        })
+    }
+}
