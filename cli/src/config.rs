@@ -21,6 +21,9 @@
 //!
 //! The file is looked up in the linted (built) directory and its parents up to the Go module root (the first
 //! directory with a `go.mod`), unless `--config` names one.
+//!
+//! The file is read with serde (`#[derive(Deserialize)]`, `deny_unknown_fields`); a problem is reported as
+//! `path:line:column: message`, every invalid value at once (see [`parse`]).
 
 use crate::driver::LintSettings;
 use std::path::{Path, PathBuf};
@@ -80,102 +83,155 @@ pub fn load(path: &Path) -> Result<Config, String> {
     parse(&text, path)
 }
 
+/// `vgc.toml` as written: unknown tables and keys and wrong types are refused by serde (`deny_unknown_fields`);
+/// values that need checking keep their position ([`toml::Spanned`]).
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    upstream: Option<RawUpstream>,
+    lint: Option<RawLint>,
+    build: Option<RawBuild>,
+}
+
+/// `[upstream]`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawUpstream {
+    version: toml::Spanned<String>,
+}
+
+/// `[lint]`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawLint {
+    deny_warnings: Option<bool>,
+    drift_exceptions: Option<String>,
+    severity: Option<std::collections::BTreeMap<toml::Spanned<String>, toml::Spanned<String>>>,
+}
+
+/// `[build]`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawBuild {
+    severity: Option<std::collections::BTreeMap<toml::Spanned<String>, toml::Spanned<String>>>,
+}
+
+/// `path:line:column` of byte `offset` in `text` (both 1-based; columns count characters).
+fn position(path: &Path, text: &str, offset: usize) -> String {
+    let before = &text[..offset.min(text.len())];
+    let line = before.matches('\n').count() + 1;
+    let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    format!("{}:{line}:{col}", path.display())
+}
+
 /// Parses `vgc.toml` text read from `path` (named in messages; relative settings resolve against its directory).
 ///
 /// # Errors
-/// As [`load`].
+/// One line per problem, `path:line:column: message`: TOML syntax, an unknown table or key, or a wrong type (the
+/// first such problem, as serde stops there), else **every** invalid value — an unknown or non-lint code, a code
+/// `[build.severity]` cannot change, a severity other than `error`, `warning` (or `off` for lint codes), an upstream
+/// version that is not one of the profiles.
 pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
-    let value: toml::Table = text
-        .parse()
-        .map_err(|e: toml::de::Error| format!("{}: {}", path.display(), e.message()))?;
+    let raw: RawConfig = toml::from_str(text).map_err(|e: toml::de::Error| {
+        let at = e.span().map_or_else(
+            || path.display().to_string(),
+            |s| position(path, text, s.start),
+        );
+        format!("{at}: {}", e.message().trim_end())
+    })?;
     let mut cfg = Config {
         path: Some(path.to_path_buf()),
         ..Config::default()
     };
-    for (k, v) in &value {
-        if k == "upstream" {
-            cfg.upstream = Some(upstream_table(path, v)?);
-            continue;
-        }
-        if k == "build" {
-            parse_build(v, path, &mut cfg)?;
-            continue;
-        }
-        if k != "lint" {
-            return Err(format!(
-                "{}: unknown table `{k}` (known: `lint`, `build`, `upstream`)",
-                path.display()
-            ));
-        }
-        let Some(lint) = v.as_table() else {
-            return Err(format!("{}: `lint` must be a table", path.display()));
-        };
-        for (k, v) in lint {
-            match (k.as_str(), v) {
-                ("deny-warnings", toml::Value::Boolean(b)) => cfg.deny_warnings = *b,
-                ("drift-exceptions", toml::Value::String(f)) => {
-                    cfg.drift_exceptions = Some(path.parent().unwrap_or(Path::new(".")).join(f));
-                }
-                ("severity", toml::Value::Table(t)) => {
-                    for (code, sev) in t {
-                        let c = Code::parse(code).filter(|c| c.is_lint()).ok_or_else(|| {
-                            format!(
-                                "{}: lint.severity: `{code}` is not a lint code (VGC03xx, VGC04xx)",
-                                path.display()
-                            )
-                        })?;
-                        let s = match sev.as_str() {
-                            Some("error") => Some(Severity::Error),
-                            Some("warning") => Some(Severity::Warning),
-                            Some("off") => None,
-                            _ => {
-                                return Err(format!(
-                                    "{}: lint.severity.{code}: expected \"error\", \"warning\" or \"off\"",
-                                    path.display()
-                                ));
-                            }
-                        };
-                        cfg.lint.severities.insert(c, s);
-                    }
-                }
-                _ => {
-                    return Err(format!(
-                        "{}: lint.{k}: unknown key or wrong type (known: `deny-warnings = bool`, `drift-exceptions = \"file\"`, `[lint.severity]`)",
-                        path.display()
-                    ));
-                }
-            }
-        }
-    }
-    Ok(cfg)
-}
-
-/// `[upstream]`: `version = "1.NN"`, one of the profiles.
-fn upstream_table(path: &Path, v: &toml::Value) -> Result<vgc_ir::Upstream, String> {
-    let known = vgc_ir::Upstream::ALL.map(|u| format!("\"{u}\"")).join(", ");
-    let table = v
-        .as_table()
-        .ok_or_else(|| format!("{}: `upstream` must be a table", path.display()))?;
-    let mut version = None;
-    for (k, v) in table {
-        match (k.as_str(), v.as_str()) {
-            ("version", Some(s)) => {
-                version = Some(vgc_ir::Upstream::parse(s).ok_or_else(|| {
+    let mut errors = Vec::new();
+    let mut err = |span: std::ops::Range<usize>, msg: String| {
+        errors.push(format!("{}: {msg}", position(path, text, span.start)));
+    };
+    if let Some(u) = raw.upstream {
+        match vgc_ir::Upstream::parse(u.version.get_ref()) {
+            Some(v) => cfg.upstream = Some(v),
+            None => {
+                let known = vgc_ir::Upstream::ALL.map(|u| format!("\"{u}\"")).join(", ");
+                err(
+                    u.version.span(),
                     format!(
-                        "{}: upstream.version: unknown upstream version {s:?} (known: {known})",
-                        path.display()
-                    )
-                })?);
-            }
-            _ => {
-                return Err(format!(
-                    "{}: upstream.{k}: unknown key or wrong type (known: `version = \"1.NN\"`)",
-                    path.display()
-                ));
+                        "upstream.version: unknown upstream version {:?} (known: {known})",
+                        u.version.get_ref()
+                    ),
+                );
             }
         }
     }
-    version.ok_or_else(|| format!("{}: upstream: `version` is missing", path.display()))
+    if let Some(lint) = raw.lint {
+        cfg.deny_warnings = lint.deny_warnings.unwrap_or(false);
+        cfg.drift_exceptions = lint
+            .drift_exceptions
+            .map(|f| path.parent().unwrap_or(Path::new(".")).join(f));
+        for (code, sev) in lint.severity.unwrap_or_default() {
+            let Some(c) = Code::parse(code.get_ref()).filter(|c| c.is_lint()) else {
+                err(
+                    code.span(),
+                    format!(
+                        "lint.severity: `{}` is not a lint code (VGC03xx, VGC04xx)",
+                        code.get_ref()
+                    ),
+                );
+                continue;
+            };
+            let s = match sev.get_ref().as_str() {
+                "error" => Some(Severity::Error),
+                "warning" => Some(Severity::Warning),
+                "off" => None,
+                _ => {
+                    err(
+                        sev.span(),
+                        format!(
+                            "lint.severity.{}: expected \"error\", \"warning\" or \"off\"",
+                            code.get_ref()
+                        ),
+                    );
+                    continue;
+                }
+            };
+            cfg.lint.severities.insert(c, s);
+        }
+    }
+    if let Some(build) = raw.build {
+        for (code, sev) in build.severity.unwrap_or_default() {
+            let Some(c) = Code::parse(code.get_ref()).filter(|c| BUILD_CODES.contains(&c.as_str()))
+            else {
+                err(
+                    code.span(),
+                    format!(
+                        "build.severity: `{}` cannot be changed (only {})",
+                        code.get_ref(),
+                        BUILD_CODES.join(", ")
+                    ),
+                );
+                continue;
+            };
+            let s = match sev.get_ref().as_str() {
+                "error" => Severity::Error,
+                "warning" => Severity::Warning,
+                _ => {
+                    err(
+                        sev.span(),
+                        format!(
+                            "build.severity.{}: expected \"error\" or \"warning\"",
+                            code.get_ref()
+                        ),
+                    );
+                    continue;
+                }
+            };
+            cfg.build_severities.insert(c, s);
+        }
+    }
+    if errors.is_empty() {
+        Ok(cfg)
+    } else {
+        Err(errors.join("\n"))
+    }
 }
 
 /// The upstream profile for `path` chosen by the user: `flag` (`--upstream`) wins, else `vgc.toml`'s
@@ -206,44 +262,6 @@ pub fn upstream_for(
         version,
         why: format!("set in {}", file.display()),
     }))
-}
-
-/// The `[build]` table: `[build.severity]` with codes of [`BUILD_CODES`] set to `"error"` or `"warning"`.
-fn parse_build(v: &toml::Value, path: &Path, cfg: &mut Config) -> Result<(), String> {
-    let Some(build) = v.as_table() else {
-        return Err(format!("{}: `build` must be a table", path.display()));
-    };
-    for (k, v) in build {
-        let (Some(t), "severity") = (v.as_table(), k.as_str()) else {
-            return Err(format!(
-                "{}: build.{k}: unknown key or wrong type (known: `[build.severity]`)",
-                path.display()
-            ));
-        };
-        for (code, sev) in t {
-            let c = Code::parse(code)
-                .filter(|c| BUILD_CODES.contains(&c.as_str()))
-                .ok_or_else(|| {
-                    format!(
-                        "{}: build.severity: `{code}` cannot be changed (only {})",
-                        path.display(),
-                        BUILD_CODES.join(", ")
-                    )
-                })?;
-            let s = match sev.as_str() {
-                Some("error") => Severity::Error,
-                Some("warning") => Severity::Warning,
-                _ => {
-                    return Err(format!(
-                        "{}: build.severity.{code}: expected \"error\" or \"warning\"",
-                        path.display()
-                    ));
-                }
-            };
-            cfg.build_severities.insert(c, s);
-        }
-    }
-    Ok(())
 }
 
 /// Reads a drift exceptions file into the lint settings.
@@ -306,13 +324,13 @@ mod tests {
             parse("[build.severity]\nVGC0110 = \"warning\"\n")
                 .err()
                 .as_deref(),
-            Some("vgc.toml: build.severity: `VGC0110` cannot be changed (only VGC0102)")
+            Some("vgc.toml:2:1: build.severity: `VGC0110` cannot be changed (only VGC0102)")
         );
         assert_eq!(
             parse("[build.severity]\nVGC0102 = \"off\"\n")
                 .err()
                 .as_deref(),
-            Some("vgc.toml: build.severity.VGC0102: expected \"error\" or \"warning\"")
+            Some("vgc.toml:2:11: build.severity.VGC0102: expected \"error\" or \"warning\"")
         );
     }
 
@@ -330,17 +348,21 @@ mod tests {
             parse("[lint.severity]\nVGC0102 = \"off\"\n")
                 .err()
                 .as_deref(),
-            Some("vgc.toml: lint.severity: `VGC0102` is not a lint code (VGC03xx, VGC04xx)")
+            Some("vgc.toml:2:1: lint.severity: `VGC0102` is not a lint code (VGC03xx, VGC04xx)")
         );
         assert_eq!(
             parse("[lint.severity]\nVGC0310 = \"loud\"\n")
                 .err()
                 .as_deref(),
-            Some("vgc.toml: lint.severity.VGC0310: expected \"error\", \"warning\" or \"off\"")
+            Some(
+                "vgc.toml:2:11: lint.severity.VGC0310: expected \"error\", \"warning\" or \"off\""
+            )
         );
         assert_eq!(
             parse("[watch]\n").err().as_deref(),
-            Some("vgc.toml: unknown table `watch` (known: `lint`, `build`, `upstream`)")
+            Some(
+                "vgc.toml:1:2: unknown field `watch`, expected one of `upstream`, `lint`, `build`"
+            )
         );
         assert_eq!(
             parse("[upstream]\nversion = \"1.36\"\n")
@@ -351,15 +373,29 @@ mod tests {
         assert_eq!(
             parse("[upstream]\nversion = \"1.34\"\n").err().as_deref(),
             Some(
-                "vgc.toml: upstream.version: unknown upstream version \"1.34\" (known: \"1.35\", \"1.36\", \"1.37\", \"1.38\")"
+                "vgc.toml:2:11: upstream.version: unknown upstream version \"1.34\" (known: \"1.35\", \"1.36\", \"1.37\", \"1.38\")"
             )
         );
         assert_eq!(
             parse("[upstream]\nrelease = \"1.36\"\n").err().as_deref(),
-            Some(
-                "vgc.toml: upstream.release: unknown key or wrong type (known: `version = \"1.NN\"`)"
-            )
+            Some("vgc.toml:2:1: unknown field `release`, expected `version`")
         );
         assert!(parse("[lint\n").is_err());
+        // Every invalid value is reported, each at its position.
+        assert_eq!(
+            parse("[lint.severity]\nVGC0102 = \"off\"\nVGC0310 = \"loud\"\n[build.severity]\nVGC0102 = \"never\"\n")
+                .err()
+                .as_deref(),
+            Some(
+                "vgc.toml:2:1: lint.severity: `VGC0102` is not a lint code (VGC03xx, VGC04xx)\n\
+                 vgc.toml:3:11: lint.severity.VGC0310: expected \"error\", \"warning\" or \"off\"\n\
+                 vgc.toml:5:11: build.severity.VGC0102: expected \"error\" or \"warning\""
+            )
+        );
+        // A wrong type is refused with its position.
+        assert_eq!(
+            parse("[lint]\ndeny-warnings = \"yes\"\n").err().as_deref(),
+            Some("vgc.toml:2:17: invalid type: string \"yes\", expected a boolean")
+        );
     }
 }
