@@ -164,7 +164,7 @@ pub struct BuildOutcome {
     /// printed text that does not parse), written with vgc's built-in formatting instead. Such a build is not
     /// recorded as clean, so the next one formats them again (R20).
     pub fmt_fallbacks: usize,
-    /// Types of the modules generated again whose items came from the unit cache ([`crate::unitcache`]) instead
+    /// Types of the modules generated again whose items came from the unit cache ([`crate::cache::units`]) instead
     /// of being emitted (0 without an output directory, with `--no-cache`, and in a warm session).
     pub unit_cache_hits: usize,
     /// Generated files actually written (the others already had these bytes).
@@ -405,13 +405,13 @@ fn apply_build_severities(sys: &dyn vgc_analysis::System, path: &str, diags: &mu
 /// Runs the pipeline once in a fresh [`Session`]. Outputs are written only when there is no error diagnostic,
 /// each file atomically and only when its bytes change.
 ///
-/// With an output directory and without `no_cache`, the build manifest ([`crate::manifest`]) is consulted
+/// With an output directory and without `no_cache`, the build manifest ([`crate::cache::manifest`]) is consulted
 /// first: when every input the previous clean build observed and every output it wrote are unchanged, nothing
 /// is loaded and the outcome says [`BuildOutcome::up_to_date`] (with the previous summary counts). A clean build
 /// writes the manifest; a build with diagnostics removes it.
 #[must_use]
 pub fn build(req: &BuildRequest) -> BuildOutcome {
-    use crate::manifest::{Manifest, Recorder, request_key};
+    use crate::cache::manifest::{Manifest, Recorder};
     let dir = req
         .out
         .as_deref()
@@ -448,7 +448,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     let rec = Recorder::new(&OsSystem).with_output(dir);
     let mut session = Session::default();
     let clock = std::time::Instant::now();
-    let ir = std::sync::Arc::new(crate::ircache::load(dir, &mut notes));
+    let ir = std::sync::Arc::new(crate::cache::ir::load(dir, &mut notes));
     if !ir.is_empty() {
         vgc_ir::db::IrCache::new(&session.db, ir.clone());
     }
@@ -457,7 +457,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     let clock = std::time::Instant::now();
     if out.stats.packages > 0 {
         let prog = vgc_analysis::loaded_program(&session.db);
-        crate::ircache::save(dir, &session.db, prog, &ir);
+        crate::cache::ir::save(dir, &session.db, prog, &ir);
     }
     out.notes.splice(0..0, notes);
     out.timings.splice(
@@ -485,6 +485,30 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     }
     out.timings.push(("save caches", clock.elapsed()));
     out
+}
+
+/// The build manifest's request key ([`crate::cache::manifest`]): everything besides the observed files that decides a build's output.
+#[must_use]
+pub fn request_key(req: &BuildRequest) -> String {
+    let mut h = blake3::Hasher::new();
+    let abs = std::path::absolute(&req.path).unwrap_or_else(|_| req.path.clone().into());
+    for part in [
+        crate::cache::tool_fingerprint(),
+        abs.display().to_string(),
+        req.crate_name.clone(),
+        format!("{:?}", req.runtime),
+        req.extra_roots.join("\u{1f}"),
+        req.custom_stub.to_string(),
+        format!("{:?}", req.upstream.as_ref().map(|s| s.version)),
+    ] {
+        h.update(part.as_bytes());
+        h.update(b"\x1e");
+    }
+    for var in ["GOMODCACHE", "GOPATH", "HOME", "GOFLAGS"] {
+        h.update(std::env::var(var).unwrap_or_default().as_bytes());
+        h.update(b"\x1e");
+    }
+    h.finalize().to_hex().to_string()
 }
 
 /// Checks the output directory of a writing build and takes its lock ([`crate::output::OutputLock`]), then
@@ -715,7 +739,7 @@ impl Session {
         // the last build's) are neither generated nor formatted.
         let keys = vgc_codegen::module_keys(
             &self.db,
-            &format!("{} {}", crate::manifest::tool_fingerprint(), formatter(req)),
+            &format!("{} {}", crate::cache::tool_fingerprint(), formatter(req)),
         );
         let reused = match (&cache, req.out.as_deref()) {
             _ if warm => keys
@@ -740,11 +764,11 @@ impl Session {
         let unit_dir = req.out.clone().filter(|_| !req.no_cache);
         // Modules generated again take the items of their unchanged types from the unit cache (a warm session
         // has them memoised already).
-        let mut loaded_units = std::sync::Arc::new(crate::unitcache::Entries::new());
+        let mut loaded_units = std::sync::Arc::new(crate::cache::units::Entries::new());
         if let (Some(dir), false) = (&unit_dir, warm) {
             use salsa::Setter as _;
             loaded_units =
-                std::sync::Arc::new(crate::unitcache::load(dir, &regenerate, &mut out.notes));
+                std::sync::Arc::new(crate::cache::units::load(dir, &regenerate, &mut out.notes));
             match vgc_codegen::UnitCache::try_get(&self.db) {
                 Some(c) => {
                     c.set_entries(&mut self.db).to(loaded_units.clone());
@@ -795,7 +819,7 @@ impl Session {
                 if let Some(dir) = &unit_dir {
                     let all = keys.keys().map(String::as_str).collect();
                     out.unit_cache_hits =
-                        crate::unitcache::save(dir, &self.db, &regenerate, &all, &loaded_units);
+                        crate::cache::units::save(dir, &self.db, &regenerate, &all, &loaded_units);
                 }
                 self.cache = cache;
                 for f in &files {

@@ -2,15 +2,13 @@
 //! pipeline (load → check → lower → generate → write atomically) and the diagnostic renderer.
 
 pub mod baseline;
+pub mod cache;
 pub mod driver;
 pub mod format;
-pub mod ircache;
-pub mod manifest;
 pub mod output;
 pub mod render;
 pub mod sys;
 pub mod target;
-pub mod unitcache;
 pub mod watch;
 
 pub mod config;

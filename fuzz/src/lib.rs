@@ -362,28 +362,28 @@ pub fn cache_readers(data: &[u8]) {
             bytes.extend_from_slice(body);
             bytes
         };
-        let fp = vgc::manifest::tool_fingerprint();
+        let fp = vgc::cache::tool_fingerprint();
         let mut notes = Vec::new();
         match sel % 5 {
             0 => {
                 std::fs::write(vgc_dir.join("build"), body).expect("write the manifest");
-                if let Some(m) = vgc::manifest::Manifest::load(dir, &mut notes) {
+                if let Some(m) = vgc::cache::manifest::Manifest::load(dir, &mut notes) {
                     let sys = vgc_analysis::MemorySystem::default();
                     let _ = m.up_to_date("key", &sys, dir);
                 }
             }
             1 => {
                 std::fs::write(vgc_dir.join("ir"), body).expect("write the IR cache");
-                let _ = vgc::ircache::load(dir, &mut notes);
+                let _ = vgc::cache::ir::load(dir, &mut notes);
             }
             2 => {
                 std::fs::write(vgc_dir.join("ir"), framed(format!("vgc-ir-cache 2 {fp}")))
                     .expect("write the IR cache");
-                let _ = vgc::ircache::load(dir, &mut notes);
+                let _ = vgc::cache::ir::load(dir, &mut notes);
             }
             3 => {
                 std::fs::write(units.join("v1.rs.bin"), body).expect("write the unit cache");
-                let _ = vgc::unitcache::load(dir, [&"v1.rs".to_string()], &mut notes);
+                let _ = vgc::cache::units::load(dir, [&"v1.rs".to_string()], &mut notes);
             }
             _ => {
                 std::fs::write(
@@ -391,7 +391,7 @@ pub fn cache_readers(data: &[u8]) {
                     framed(format!("vgc-unit-cache 2 {fp}")),
                 )
                 .expect("write the unit cache");
-                let _ = vgc::unitcache::load(dir, [&"v1.rs".to_string()], &mut notes);
+                let _ = vgc::cache::units::load(dir, [&"v1.rs".to_string()], &mut notes);
             }
         }
     });

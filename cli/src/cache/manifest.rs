@@ -12,7 +12,6 @@
 //! cannot change its result. A manifest that does not parse, or comes from another vgc version, is ignored with
 //! a note.
 
-use crate::driver::BuildRequest;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;
@@ -157,30 +156,6 @@ pub fn tool_fingerprint() -> String {
         Some((len, mtime)) => format!("{VERSION} {len} {mtime}"),
         None => VERSION.to_string(),
     }
-}
-
-/// The request key: everything besides the observed files that decides a build's output.
-#[must_use]
-pub fn request_key(req: &BuildRequest) -> String {
-    let mut h = blake3::Hasher::new();
-    let abs = std::path::absolute(&req.path).unwrap_or_else(|_| req.path.clone().into());
-    for part in [
-        tool_fingerprint(),
-        abs.display().to_string(),
-        req.crate_name.clone(),
-        format!("{:?}", req.runtime),
-        req.extra_roots.join("\u{1f}"),
-        req.custom_stub.to_string(),
-        format!("{:?}", req.upstream.as_ref().map(|s| s.version)),
-    ] {
-        h.update(part.as_bytes());
-        h.update(b"\x1e");
-    }
-    for var in ["GOMODCACHE", "GOPATH", "HOME", "GOFLAGS"] {
-        h.update(std::env::var(var).unwrap_or_default().as_bytes());
-        h.update(b"\x1e");
-    }
-    h.finalize().to_hex().to_string()
 }
 
 /// A loaded or freshly recorded manifest.

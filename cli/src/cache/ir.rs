@@ -8,7 +8,7 @@
 //! edited file — R18) or entries that do not decode is ignored with a note and rewritten after the build; it can
 //! only save work, never change output (the IR is a pure function of the text).
 
-use crate::manifest::tool_fingerprint;
+use super::{read_versioned, tool_fingerprint, write_versioned};
 use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
@@ -28,53 +28,6 @@ pub fn load(dir: &Path, notes: &mut Vec<String>) -> Entries {
     read_versioned::<Vec<([u8; 32], Lowered)>>(&dir.join(FILE), &header(), notes)
         .map(|v| v.into_iter().map(|(k, l)| (k, Arc::new(l))).collect())
         .unwrap_or_default()
-}
-
-/// Reads a cache file made of a `header` line, the BLAKE3 hash of the body and a postcard body: `None` when the
-/// file does not exist (silently), or when its header differs, its body does not match the hash or does not decode
-/// (each with a note naming the file).
-pub(crate) fn read_versioned<T: serde::de::DeserializeOwned>(
-    file: &Path,
-    header: &str,
-    notes: &mut Vec<String>,
-) -> Option<T> {
-    let bytes = std::fs::read(file).ok()?;
-    let Some(nl) = bytes.iter().position(|&b| b == b'\n') else {
-        notes.push(format!(
-            "{}: unreadable; ignored and rebuilt",
-            file.display()
-        ));
-        return None;
-    };
-    if bytes[..nl] != *header.as_bytes() {
-        notes.push(format!("{}:{}", file.display(), crate::unitcache::FOREIGN));
-        return None;
-    }
-    let rest = &bytes[nl + 1..];
-    let intact = rest.len() >= 32 && *blake3::hash(&rest[32..]).as_bytes() == rest[..32];
-    let decoded = intact
-        .then(|| postcard::from_bytes::<T>(&rest[32..]).ok())
-        .flatten();
-    if decoded.is_none() {
-        notes.push(format!(
-            "{}: unreadable; ignored and rebuilt",
-            file.display()
-        ));
-    }
-    decoded
-}
-
-/// Writes `value` as a `header` line, the body's BLAKE3 hash and a postcard body, atomically. Failing to write a cache only costs the
-/// next build some work, so errors are ignored.
-pub(crate) fn write_versioned<T: serde::Serialize + ?Sized>(file: &Path, header: &str, value: &T) {
-    let Ok(body) = postcard::to_stdvec(value) else {
-        return;
-    };
-    let mut bytes = header.as_bytes().to_vec();
-    bytes.push(b'\n');
-    bytes.extend_from_slice(blake3::hash(&body).as_bytes());
-    bytes.extend_from_slice(&body);
-    let _ = crate::sys::write_atomic_bytes(file, &bytes);
 }
 
 /// Writes the IR of every file of `prog` into `dir`'s cache, unless the cache already holds exactly those

@@ -6,11 +6,10 @@
 //!
 //! Format of each file: one header line (`vgc-unit-cache 2 <vgc version> <size> <mtime>` — the executable's
 //! stamp, so a rebuilt vgc never reuses an older generator's output), the BLAKE3 hash of the body, then the body:
-//! `(key, units)` pairs encoded with postcard (see [`crate::ircache::read_versioned`]). Only the files of the modules being generated are read; an unusable file is ignored with a note and
+//! `(key, units)` pairs encoded with postcard (see [`super::read_versioned`]). Only the files of the modules being generated are read; an unusable file is ignored with a note and
 //! rewritten after the build. The cache can only save work, never change output.
 
-use crate::ircache::{read_versioned, write_versioned};
-use crate::manifest::tool_fingerprint;
+use super::{FOREIGN, read_versioned, tool_fingerprint, write_versioned};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -59,9 +58,6 @@ pub fn load<'a>(
     notes.extend(other);
     entries
 }
-
-/// The end of [`read_versioned`]'s note for a file with another header.
-pub(crate) const FOREIGN: &str = " written by another vgc build; rebuilt";
 
 /// Writes the cache file of each generated file in `modules` from the database's current plan, and removes the
 /// cache files of modules no longer in `all`. Returns how many of those modules' types had their key in `loaded`

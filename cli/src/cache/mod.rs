@@ -1,0 +1,72 @@
+//! vgc's caches and build state, all in `.vgc/` of the output directory (with a `.gitignore`; see
+//! [`crate::output`]), each a file vgc alone writes and reads:
+//!
+//! | file | module | what it saves |
+//! |---|---|---|
+//! | `.vgc/build` | [`manifest`] | the whole build: what a clean build observed and wrote, so an unchanged tree is "up to date" without loading anything |
+//! | `.vgc/ir` | [`ir`] | parsing: each input file's IR by the hash of its text |
+//! | `.vgc/units/*` | [`units`] | code generation: each generated module's items by the hash of their plans |
+//! | `.vgc/fmt` | [`crate::format::FmtCache`] | formatting: each generated file's formatted units |
+//!
+//! Every cache starts with a header naming its format and the running vgc ([`tool_fingerprint`]); the binary ones
+//! ([`read_versioned`]/[`write_versioned`]) carry the BLAKE3 hash of their body. A cache with another header, a body
+//! that does not match its hash, or content that does not decode is ignored with a note and rebuilt: a cache can
+//! only save work, never change output (R18). The caches depend on nothing of the driver; the driver computes the
+//! request key ([`crate::driver::request_key`]) and hands it in.
+
+pub mod ir;
+pub mod manifest;
+pub mod units;
+
+pub use manifest::tool_fingerprint;
+use std::path::Path;
+
+/// The note for a cache written by another vgc build (a different version or executable).
+pub(crate) const FOREIGN: &str = " written by another vgc build; rebuilt";
+
+/// Reads a cache file made of a `header` line, the BLAKE3 hash of the body and a postcard body: `None` when the
+/// file does not exist (silently), or when its header differs, its body does not match the hash or does not decode
+/// (each with a note naming the file).
+pub(crate) fn read_versioned<T: serde::de::DeserializeOwned>(
+    file: &Path,
+    header: &str,
+    notes: &mut Vec<String>,
+) -> Option<T> {
+    let bytes = std::fs::read(file).ok()?;
+    let Some(nl) = bytes.iter().position(|&b| b == b'\n') else {
+        notes.push(format!(
+            "{}: unreadable; ignored and rebuilt",
+            file.display()
+        ));
+        return None;
+    };
+    if bytes[..nl] != *header.as_bytes() {
+        notes.push(format!("{}:{}", file.display(), FOREIGN));
+        return None;
+    }
+    let rest = &bytes[nl + 1..];
+    let intact = rest.len() >= 32 && *blake3::hash(&rest[32..]).as_bytes() == rest[..32];
+    let decoded = intact
+        .then(|| postcard::from_bytes::<T>(&rest[32..]).ok())
+        .flatten();
+    if decoded.is_none() {
+        notes.push(format!(
+            "{}: unreadable; ignored and rebuilt",
+            file.display()
+        ));
+    }
+    decoded
+}
+
+/// Writes `value` as a `header` line, the body's BLAKE3 hash and a postcard body, atomically. Failing to write a cache only costs the
+/// next build some work, so errors are ignored.
+pub(crate) fn write_versioned<T: serde::Serialize + ?Sized>(file: &Path, header: &str, value: &T) {
+    let Ok(body) = postcard::to_stdvec(value) else {
+        return;
+    };
+    let mut bytes = header.as_bytes().to_vec();
+    bytes.push(b'\n');
+    bytes.extend_from_slice(blake3::hash(&body).as_bytes());
+    bytes.extend_from_slice(&body);
+    let _ = crate::sys::write_atomic_bytes(file, &bytes);
+}
