@@ -45,10 +45,11 @@ pub fn human_styled(
             notes.push(format!("hint: {h}"));
         }
         if let Some(f) = &d.fix {
-            notes.push(format!(
-                "fix: replace with `{}` (vgc lint --fix)",
-                f.replacement
-            ));
+            notes.push(if f.replacement.is_empty() {
+                "fix: delete it (vgc lint --fix)".to_string()
+            } else {
+                format!("fix: replace with `{}` (vgc lint --fix)", f.replacement)
+            });
         }
         if !notes.is_empty() {
             cs = cs.with_notes(notes);

@@ -201,3 +201,41 @@ fn fix_inserts_the_missing_list_type_twins() {
         "package v1\n\ntype Item struct {\n\tName string `json:\"name\"`\n}\n\ntype Order struct {\n\t// +k8s:optional\n\t// +listType=map\n\t// +k8s:listType=map\n\t// +k8s:listMapKey=name\n\t// +listMapKey=name\n\tItems []Item `json:\"items,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:listType=set\n\t// +listType=set\n\tTags []string `json:\"tags,omitempty\"`\n}\n"
     );
 }
+
+/// Issue 14: the pre-release proposals `+k8s:shadow(…)` and `+k8s:declarativeValidationNative` say what replaced
+/// them, and `--fix` rewrites the first to `+k8s:alpha(since: …)` and deletes the second.
+#[test]
+fn fix_rewrites_retired_proposal_tags() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    std::fs::write(root.join("go.mod"), "module example.com/shop\n\ngo 1.23\n").expect("go.mod");
+    std::fs::create_dir_all(root.join("v1")).expect("mkdir");
+    std::fs::write(
+        root.join("v1/doc.go"),
+        "// +k8s:validation-gen=*\n// +k8s:validation-gen-nolint\npackage v1\n",
+    )
+    .expect("doc.go");
+    let types = root.join("v1/types.go");
+    std::fs::write(
+        &types,
+        "package v1\n\ntype T struct {\n\t// +k8s:optional\n\t// +k8s:shadow(introducedVersion=1.35)=+k8s:minimum=1\n\tA int32 `json:\"a,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:declarativeValidationNative\n\t// +k8s:maxLength=60\n\tC string `json:\"c,omitempty\"`\n}\n",
+    )
+    .expect("types.go");
+    let before = lint(root, &["--short"], &[]);
+    let shown = text(&before.stdout) + &text(&before.stderr);
+    assert!(
+        shown.contains("error[VGC0102]: unknown tag \"k8s:shadow\": the proposal was replaced by \"k8s:alpha\" before any release (KEP-5073)"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains("error[VGC0102]: unknown tag \"k8s:declarativeValidationNative\": superseded before any release (KEP-5073)"),
+        "{shown}"
+    );
+    assert_ne!(before.status.code(), Some(0));
+    let after = lint(root, &["--short", "--fix"], &[]);
+    assert_eq!(after.status.code(), Some(0), "{}", text(&after.stderr));
+    assert_eq!(
+        std::fs::read_to_string(&types).expect("read"),
+        "package v1\n\ntype T struct {\n\t// +k8s:optional\n\t// +k8s:alpha(since: \"1.35\")=+k8s:minimum=1\n\tA int32 `json:\"a,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:maxLength=60\n\tC string `json:\"c,omitempty\"`\n}\n"
+    );
+}

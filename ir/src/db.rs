@@ -206,6 +206,71 @@ pub fn check_package(db: &dyn Db, package: Package) -> Box<[Diagnostic]> {
     out.into_boxed_slice()
 }
 
+/// The tags KEP-5073 proposed and replaced before any release: `+k8s:shadow(…)=<payload>` (replaced by
+/// `+k8s:alpha(since: "…")=<payload>`, kubernetes#136284) and `+k8s:declarativeValidationNative` (superseded: a
+/// validation without a lifecycle prefix is enforced declaratively; kubernetes/website#54698). Such a use is an
+/// unknown tag (`VGC0102`) whose message says what replaced it, with a fix `vgc lint --fix` applies: the rewritten
+/// prefix (the version kept when the arguments name one), or the line removed. `text` is the file's text and
+/// `base` the byte offset of the tag text (`k8s:…`) in it.
+fn retired_tag(
+    u: &crate::model::TagUse,
+    text: &str,
+    path: &str,
+    base: usize,
+) -> Option<Diagnostic> {
+    let line_end = text[base..].find('\n').map_or(text.len(), |i| base + i);
+    let line = &text[base..line_end];
+    match u.name.as_str() {
+        "k8s:shadow" => {
+            let name_end = base + "k8s:shadow".len();
+            let mut d = Diagnostic::error(
+                Code::UnknownTag,
+                "unknown tag \"k8s:shadow\": the proposal was replaced by \"k8s:alpha\" before any release (KEP-5073)"
+                    .to_string(),
+            )
+            .at(path, base..name_end);
+            // The prefix up to the payload (`=+…`); the version, if the arguments name one.
+            if let Some(eq) = line.find("=+") {
+                let prefix = &line[..eq];
+                let version = prefix
+                    .split(|c: char| !(c.is_ascii_digit() || c == '.'))
+                    .find(|w| {
+                        let mut parts = w.split('.');
+                        parts.next().is_some_and(|a| !a.is_empty())
+                            && parts.next().is_some_and(|b| !b.is_empty())
+                    });
+                let replacement = match version {
+                    Some(v) => format!("k8s:alpha(since: \"{v}\")"),
+                    None => "k8s:alpha".to_string(),
+                };
+                d = d
+                    .with_hint(format!(
+                        "write `+{replacement}{}` (a shadowed validation is an alpha one); `vgc lint --fix` rewrites it",
+                        &line[eq..]
+                    ))
+                    .with_fix(base..base + eq, replacement);
+            } else {
+                d = d.with_hint("write `+k8s:alpha(since: \"<version>\")=<validation tag>`");
+            }
+            Some(d)
+        }
+        "k8s:declarativeValidationNative" => {
+            let start = text[..base].rfind('\n').map_or(0, |i| i + 1);
+            let end = (line_end + 1).min(text.len());
+            Some(
+                Diagnostic::error(
+                    Code::UnknownTag,
+                    "unknown tag \"k8s:declarativeValidationNative\": superseded before any release (KEP-5073); a validation without a lifecycle prefix is enforced declaratively".to_string(),
+                )
+                .at(path, base..base + "k8s:declarativeValidationNative".len())
+                .with_hint("delete the line (`+k8s:alpha`/`+k8s:beta` stage a validation during a migration); `vgc lint --fix` deletes it")
+                .with_fix(start..end, ""),
+            )
+        }
+        _ => None,
+    }
+}
+
 /// Go's "invalid recursive type" (R29): a type that contains itself by value — `type A B; type B A`,
 /// `type L L`, a struct with a field (or embedded field, or array element) of its own type, directly or through
 /// other types of the package. Pointers, slices and maps break a cycle. Cycles cannot cross packages (imports are
@@ -350,6 +415,10 @@ pub fn check_file(db: &dyn Db, file: SourceFile) -> Box<[Diagnostic]> {
                     .at(path, base + newer.name_span.start..base + newer.name_span.end)
                     .with_hint(format!("the tag exists from upstream {since} on; select that profile (`--upstream {since}`, `[upstream] version` in vgc.toml) or a newer k8s.io/apimachinery in go.mod")),
                 );
+                continue;
+            }
+            if let Some(d) = retired_tag(u, file.text(db), path, base) {
+                out.push(d);
                 continue;
             }
             out.extend(
