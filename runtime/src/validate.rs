@@ -104,6 +104,34 @@ pub fn forbidden(path: &Path<'_>, set: bool) -> ErrorList {
 
 // ---- limits (upstream limits.go) ------------------------------------------------------------------------
 
+/// Which side a `Minimum`/`Maximum`-family check bounds.
+#[derive(Clone, Copy)]
+enum Bound {
+    Min,
+    Max,
+}
+
+/// The one error of a failed bound check (upstream `content.MinError`/`MaxError`): `Invalid(path, value, "must be
+/// greater than or equal to <bound>")` with origin `minimum`, or `… less than …` with origin `maximum`. `bound` is
+/// already rendered as the release prints it (`%d`, a `Duration`'s or a `Quantity`'s `String()`).
+fn bound_error(
+    path: &Path<'_>,
+    value: BadValue,
+    side: Bound,
+    bound: impl std::fmt::Display,
+) -> ErrorList {
+    let (word, origin) = match side {
+        Bound::Min => ("greater", "minimum"),
+        Bound::Max => ("less", "maximum"),
+    };
+    one(Error::invalid(
+        path,
+        value,
+        format!("must be {word} than or equal to {bound}"),
+    )
+    .with_origin(origin))
+}
+
 /// upstream `Minimum`: `Invalid(path, value, "must be greater than or equal to N")`, origin `minimum`.
 #[must_use]
 pub fn minimum<T: Copy + Into<i128> + serde::Serialize>(
@@ -112,12 +140,7 @@ pub fn minimum<T: Copy + Into<i128> + serde::Serialize>(
     min: i128,
 ) -> ErrorList {
     match value {
-        Some(v) if (*v).into() < min => one(Error::invalid(
-            path,
-            bad_value(v),
-            format!("must be greater than or equal to {min}"),
-        )
-        .with_origin("minimum")),
+        Some(v) if (*v).into() < min => bound_error(path, bad_value(v), Bound::Min, min),
         _ => Vec::new(),
     }
 }
@@ -130,12 +153,7 @@ pub fn maximum<T: Copy + Into<i128> + serde::Serialize>(
     max: i128,
 ) -> ErrorList {
     match value {
-        Some(v) if (*v).into() > max => one(Error::invalid(
-            path,
-            bad_value(v),
-            format!("must be less than or equal to {max}"),
-        )
-        .with_origin("maximum")),
+        Some(v) if (*v).into() > max => bound_error(path, bad_value(v), Bound::Max, max),
         _ => Vec::new(),
     }
 }
@@ -147,15 +165,12 @@ pub fn maximum<T: Copy + Into<i128> + serde::Serialize>(
 #[must_use]
 pub fn minimum_duration(path: &Path<'_>, value: Option<&i64>, min: i64) -> ErrorList {
     match value {
-        Some(v) if *v < min => one(Error::invalid(
+        Some(v) if *v < min => bound_error(
             path,
             BadValue::Int(*v),
-            format!(
-                "must be greater than or equal to {}",
-                crate::types::go_duration_string(i128::from(min))
-            ),
-        )
-        .with_origin("minimum")),
+            Bound::Min,
+            crate::types::go_duration_string(i128::from(min)),
+        ),
         _ => Vec::new(),
     }
 }
@@ -165,15 +180,12 @@ pub fn minimum_duration(path: &Path<'_>, value: Option<&i64>, min: i64) -> Error
 #[must_use]
 pub fn maximum_duration(path: &Path<'_>, value: Option<&i64>, max: i64) -> ErrorList {
     match value {
-        Some(v) if *v > max => one(Error::invalid(
+        Some(v) if *v > max => bound_error(
             path,
             BadValue::Int(*v),
-            format!(
-                "must be less than or equal to {}",
-                crate::types::go_duration_string(i128::from(max))
-            ),
-        )
-        .with_origin("maximum")),
+            Bound::Max,
+            crate::types::go_duration_string(i128::from(max)),
+        ),
         _ => Vec::new(),
     }
 }
@@ -190,12 +202,12 @@ pub fn minimum_quantity(
     min: &crate::types::Quantity,
 ) -> ErrorList {
     match value {
-        Some(v) if v.cmp_value(min) == Some(std::cmp::Ordering::Less) => one(Error::invalid(
+        Some(v) if v.cmp_value(min) == Some(std::cmp::Ordering::Less) => bound_error(
             path,
             BadValue::Str(v.go_string_1_38()),
-            format!("must be greater than or equal to {}", min.go_string_1_38()),
-        )
-        .with_origin("minimum")),
+            Bound::Min,
+            min.go_string_1_38(),
+        ),
         _ => Vec::new(),
     }
 }
@@ -209,12 +221,12 @@ pub fn maximum_quantity(
     max: &crate::types::Quantity,
 ) -> ErrorList {
     match value {
-        Some(v) if v.cmp_value(max) == Some(std::cmp::Ordering::Greater) => one(Error::invalid(
+        Some(v) if v.cmp_value(max) == Some(std::cmp::Ordering::Greater) => bound_error(
             path,
             BadValue::Str(v.go_string_1_38()),
-            format!("must be less than or equal to {}", max.go_string_1_38()),
-        )
-        .with_origin("maximum")),
+            Bound::Max,
+            max.go_string_1_38(),
+        ),
         _ => Vec::new(),
     }
 }
