@@ -7,21 +7,11 @@ use std::process::{Command, Output};
 /// A module with one package: `Name` has a validation but no optional/required (VGC0303, error) and `Items` a
 /// `+listType=set` without its `+k8s:` twin (VGC0311, warning).
 fn module() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = dir.path();
-    std::fs::write(root.join("go.mod"), "module example.com/shop\n\ngo 1.23\n").expect("go.mod");
-    std::fs::create_dir_all(root.join("v1")).expect("mkdir");
-    std::fs::write(
-        root.join("v1/doc.go"),
+    shop_module(
         "// +k8s:validation-gen=*\npackage v1\n",
-    )
-    .expect("doc.go");
-    std::fs::write(
-        root.join("v1/types.go"),
         "package v1\n\ntype Order struct {\n\t// +k8s:maxLength=10\n\tName string `json:\"name\"`\n\t// +k8s:optional\n\t// +listType=set\n\tItems []string `json:\"items,omitempty\"`\n}\n",
     )
-    .expect("types.go");
-    dir
+    .0
 }
 
 fn lint(cwd: &Path, args: &[&str], env: &[(&str, &str)]) -> Output {
@@ -174,23 +164,26 @@ fn explain_codes_and_tags() {
     assert_eq!(run("k8s:nope").0, Some(2));
 }
 
-#[test]
-fn fix_inserts_the_missing_list_type_twins() {
+/// A Go module `example.com/shop` in a temporary directory with package `v1` made of `doc` (doc.go) and `types`
+/// (types.go): (the directory, the path of types.go).
+fn shop_module(doc: &str, types: &str) -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().expect("tempdir");
     let root = dir.path();
     std::fs::write(root.join("go.mod"), "module example.com/shop\n\ngo 1.23\n").expect("go.mod");
     std::fs::create_dir_all(root.join("v1")).expect("mkdir");
-    std::fs::write(
-        root.join("v1/doc.go"),
+    std::fs::write(root.join("v1/doc.go"), doc).expect("doc.go");
+    let path = root.join("v1/types.go");
+    std::fs::write(&path, types).expect("types.go");
+    (dir, path)
+}
+
+#[test]
+fn fix_inserts_the_missing_list_type_twins() {
+    let (dir, types) = shop_module(
         "// +k8s:validation-gen=*\npackage v1\n",
-    )
-    .expect("doc.go");
-    let types = root.join("v1/types.go");
-    std::fs::write(
-        &types,
         "package v1\n\ntype Item struct {\n\tName string `json:\"name\"`\n}\n\ntype Order struct {\n\t// +k8s:optional\n\t// +listType=map\n\t// +listMapKey=name\n\tItems []Item `json:\"items,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:listType=set\n\tTags []string `json:\"tags,omitempty\"`\n}\n",
-    )
-    .expect("types.go");
+    );
+    let root = dir.path();
     let before = lint(root, &["--short"], &[]);
     assert_eq!(text(&before.stdout).matches("warning[VGC0311]").count(), 2);
     let after = lint(root, &["--short", "--fix"], &[]);
@@ -206,21 +199,11 @@ fn fix_inserts_the_missing_list_type_twins() {
 /// them, and `--fix` rewrites the first to `+k8s:alpha(since: …)` and deletes the second.
 #[test]
 fn fix_rewrites_retired_proposal_tags() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = dir.path();
-    std::fs::write(root.join("go.mod"), "module example.com/shop\n\ngo 1.23\n").expect("go.mod");
-    std::fs::create_dir_all(root.join("v1")).expect("mkdir");
-    std::fs::write(
-        root.join("v1/doc.go"),
+    let (dir, types) = shop_module(
         "// +k8s:validation-gen=*\n// +k8s:validation-gen-nolint\npackage v1\n",
-    )
-    .expect("doc.go");
-    let types = root.join("v1/types.go");
-    std::fs::write(
-        &types,
         "package v1\n\ntype T struct {\n\t// +k8s:optional\n\t// +k8s:shadow(introducedVersion=1.35)=+k8s:minimum=1\n\tA int32 `json:\"a,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:declarativeValidationNative\n\t// +k8s:maxLength=60\n\tC string `json:\"c,omitempty\"`\n}\n",
-    )
-    .expect("types.go");
+    );
+    let root = dir.path();
     let before = lint(root, &["--short"], &[]);
     let shown = text(&before.stdout) + &text(&before.stderr);
     assert!(

@@ -639,6 +639,28 @@ fn release_1_35_max_length_bytes_and_union_origin() {
     );
 }
 
+/// The crate generated from `plan` (named `crate_name`, runtime from this checkout); with `VGC_KEEP_GENERATED=<dir>`
+/// also written there, to compile it by hand.
+fn generate_kept(
+    plan: &vgc_lowering::CratePlan,
+    crate_name: &str,
+) -> Vec<vgc_codegen::GeneratedFile> {
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime");
+    let opts = vgc_codegen::Options {
+        crate_name: crate_name.into(),
+        runtime: vgc_codegen::RuntimeDep::Path(runtime.to_string_lossy().into_owned()),
+    };
+    let files = vgc_codegen::generate(plan, &opts).expect("generates");
+    if let Ok(out) = std::env::var("VGC_KEEP_GENERATED") {
+        for f in &files {
+            let p = Path::new(&out).join(&f.path);
+            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+            std::fs::write(p, &f.contents).expect("write");
+        }
+    }
+    files
+}
+
 /// kubernetes#141811: `+k8s:maxBytes` on a `[]byte` field (and a typedef to `[]byte`) — `can only be used on string
 /// types` up to 1.37; from 1.38 the `MaxBytesSlice` check (`vgc_runtime::validate::max_bytes_slice`, proven against
 /// apimachinery v0.38.0-alpha.2 by `tests/tests/runtime_differential.rs`), not a short-circuit, alongside the other
@@ -689,20 +711,7 @@ fn max_bytes_on_byte_slices_from_1_38() {
             want("Name", "MaxBytes(5)", false),
         ]
     );
-    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime");
-    let opts = vgc_codegen::Options {
-        crate_name: "bytes-1-38".into(),
-        runtime: vgc_codegen::RuntimeDep::Path(runtime.to_string_lossy().into_owned()),
-    };
-    let files = vgc_codegen::generate(&new.plan, &opts).expect("generates");
-    // `VGC_KEEP_GENERATED=<dir>` writes the crate out (to compile it by hand).
-    if let Ok(out) = std::env::var("VGC_KEEP_GENERATED") {
-        for f in &files {
-            let p = Path::new(&out).join(&f.path);
-            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-            std::fs::write(p, &f.contents).expect("write");
-        }
-    }
+    let files = generate_kept(&new.plan, "bytes-1-38");
     let code: String = files.iter().map(|f| f.contents.as_str()).collect();
     assert!(
         code.contains("max_bytes_slice(") && code.contains("max_bytes("),
@@ -775,19 +784,7 @@ fn maps_of_pointers_from_1_38() {
             ),
         ]
     );
-    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime");
-    let opts = vgc_codegen::Options {
-        crate_name: "ptr-maps-1-38".into(),
-        runtime: vgc_codegen::RuntimeDep::Path(runtime.to_string_lossy().into_owned()),
-    };
-    let files = vgc_codegen::generate(&new.plan, &opts).expect("generates");
-    if let Ok(out) = std::env::var("VGC_KEEP_GENERATED") {
-        for f in &files {
-            let p = Path::new(&out).join(&f.path);
-            std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
-            std::fs::write(p, &f.contents).expect("write");
-        }
-    }
+    let files = generate_kept(&new.plan, "ptr-maps-1-38");
     let code: String = files.iter().map(|f| f.contents.as_str()).collect();
     assert_eq!(code.matches("ptr_map_no_nils(").count(), 2, "{code}");
 }
