@@ -117,7 +117,7 @@ impl Lowerer<'_> {
                     );
                     return Err(());
                 }
-                vec![mk(if tag.name == "k8s:minimum" {
+                vec![mk(if id == TagId::Minimum {
                     CheckKind::Minimum(v)
                 } else {
                     CheckKind::Maximum(v)
@@ -156,7 +156,7 @@ impl Lowerer<'_> {
                     );
                 }
                 let v = int().unwrap_or_default();
-                if v < 0 && tag.name != "k8s:minLength" {
+                if v < 0 && id != TagId::MinLength {
                     self.err(
                         file,
                         u.at,
@@ -166,15 +166,15 @@ impl Lowerer<'_> {
                     );
                     return Err(());
                 }
-                match tag.name.as_str() {
-                    "k8s:minLength" if v <= 0 => vec![],
-                    "k8s:minLength" => vec![mk(CheckKind::MinLength(v))],
-                    "k8s:maxLength"
+                match id {
+                    TagId::MinLength if v <= 0 => vec![],
+                    TagId::MinLength => vec![mk(CheckKind::MinLength(v))],
+                    TagId::MaxLength
                         if vgc_ir::profile::upstream(self.db).max_length_counts_bytes() =>
                     {
                         vec![mk(CheckKind::MaxLengthBytes(v))]
                     }
-                    "k8s:maxLength" => vec![mk(CheckKind::MaxLength(v))],
+                    TagId::MaxLength => vec![mk(CheckKind::MaxLength(v))],
                     _ => vec![mk(CheckKind::MaxBytes(v))],
                 }
             }
@@ -183,7 +183,7 @@ impl Lowerer<'_> {
                     return bad(self, format!("{}: can only be used on list types", what()));
                 }
                 let v = int().unwrap_or_default();
-                vec![mk(if tag.name == "k8s:minItems" {
+                vec![mk(if id == TagId::MinItems {
                     CheckKind::MinItems(v)
                 } else {
                     CheckKind::MaxItems(v)
@@ -194,7 +194,7 @@ impl Lowerer<'_> {
                     return bad(self, format!("{}: can only be used on map types", what()));
                 }
                 let v = int().unwrap_or_default();
-                vec![mk(if tag.name == "k8s:minProperties" {
+                vec![mk(if id == TagId::MinProperties {
                     CheckKind::MinProperties(v)
                 } else {
                     CheckKind::MaxProperties(v)
@@ -348,7 +348,7 @@ impl Lowerer<'_> {
                 // upstream `testing.go`: flags and cohort come from the args; the Alpha/Beta variants only differ
                 // in their tag level (for the lint), not in their functions.
                 let mut c = mk(CheckKind::FixedResult {
-                    result: tag.name != "k8s:validateFalse",
+                    result: id != TagId::ValidateFalse,
                     msg: s().unwrap_or_default(),
                 });
                 if let Some(Scalar::Str(flags)) = tag.arg("flags").map(|a| &a.value) {
@@ -465,7 +465,7 @@ impl Lowerer<'_> {
                 let inner_stab = level_of(inner).or(stability);
                 let inner_checks =
                     self.lower_tag(owner, file, u, unwrap_levels(inner), shape, ty, inner_stab)?;
-                let enabled = tag.name == "k8s:ifEnabled";
+                let enabled = id == TagId::IfEnabled;
                 inner_checks
                     .into_iter()
                     .map(|c| Check {
@@ -488,15 +488,14 @@ impl Lowerer<'_> {
                 let Some(inner) = tag.inner() else {
                     return Err(());
                 };
-                let elem_ty =
-                    ty.and_then(|t| elem_of(self.db, self.prog, t, tag.name == "k8s:eachKey"));
+                let elem_ty = ty.and_then(|t| elem_of(self.db, self.prog, t, id == TagId::EachKey));
                 let Some(elem_ty) = elem_ty else {
                     return bad(
                         self,
                         format!("{}: can only be used on list or map types", what()),
                     );
                 };
-                if tag.name == "k8s:eachKey" && !is_map {
+                if id == TagId::EachKey && !is_map {
                     return bad(self, format!("{}: can only be used on map types", what()));
                 }
                 let elem_shape = self.shape(&elem_ty);
@@ -517,7 +516,7 @@ impl Lowerer<'_> {
                 let sc = inner_checks.iter().any(|c| c.short_circuit);
                 let ne = inner_checks.iter().all(|c| c.non_error);
                 // The list matcher is filled in by the field (it owns the list metadata).
-                let kind = if tag.name == "k8s:eachKey" {
+                let kind = if id == TagId::EachKey {
                     CheckKind::EachKey(inner_checks)
                 } else {
                     CheckKind::EachVal(inner_checks, Matcher::None, elem_shape)
