@@ -41,32 +41,6 @@ const MODULE: &str = "vgc.test/conformance";
 /// Packages upstream cannot generate or compile (pinned deviations); vgc-only.
 const VGC_ONLY: &str = "deviations";
 
-/// Package directories (relative, `/`-separated) holding Go files, sorted.
-fn packages(dir: &Path, rel: &str, out: &mut Vec<String>) {
-    let mut has_go = false;
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .expect("read_dir")
-        .flatten()
-        .collect();
-    entries.sort_by_key(std::fs::DirEntry::file_name);
-    for e in entries {
-        let name = e.file_name().to_string_lossy().into_owned();
-        if e.path().is_dir() {
-            let sub = if rel.is_empty() {
-                name
-            } else {
-                format!("{rel}/{name}")
-            };
-            packages(&e.path(), &sub, out);
-        } else if name.ends_with(".go") {
-            has_go = true;
-        }
-    }
-    if has_go && !rel.is_empty() {
-        out.push(rel.to_string());
-    }
-}
-
 /// Every package's cases, with full kinds (`<import path>.<Type>`) and names (`<package>/<name>`), and the file
 /// each came from.
 fn load_cases(dir: &Path, pkgs: &[String]) -> Vec<(PathBuf, Value)> {
@@ -176,8 +150,7 @@ fn conformance_packages_match_expectations_and_upstream() {
     cargo_build(&runner.join("Cargo.toml"), &e2e.join("target"));
     let rust_bin = e2e.join("target/debug/conformance-runner");
 
-    let mut pkgs = Vec::new();
-    packages(&src, "", &mut pkgs);
+    let pkgs = harness::package_dirs(&src, &|f| f.ends_with(".go"));
     // Every validation tag of the catalog is exercised by some package (`validateError`, which always fails
     // generation, is covered by the diagnostics fixtures instead).
     let mut go_text = String::new();

@@ -112,28 +112,6 @@ fn load_gaps(root: &Path) -> GapsFile {
     gaps
 }
 
-/// Package directories (relative to `dir`, `/`-separated) holding a file named `marker`, sorted.
-fn packages_with(dir: &Path, rel: &str, marker: &str, out: &mut Vec<String>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .expect("read_dir")
-        .flatten()
-        .collect();
-    entries.sort_by_key(std::fs::DirEntry::file_name);
-    for e in entries {
-        let name = e.file_name().to_string_lossy().into_owned();
-        if e.path().is_dir() {
-            let sub = if rel.is_empty() {
-                name
-            } else {
-                format!("{rel}/{name}")
-            };
-            packages_with(&e.path(), &sub, marker, out);
-        } else if name == marker && !rel.is_empty() {
-            out.push(rel.to_string());
-        }
-    }
-}
-
 /// Copies upstream's suite and `testscheme` (instrumented) with the module's `go.mod`/`go.sum` into `to`.
 fn go_tree(cg: &Path, to: &Path) {
     let _ = std::fs::remove_dir_all(to);
@@ -389,8 +367,7 @@ fn upstream_output_tests_replay_and_randfill() {
     );
     let go_test_time = start.elapsed().as_secs_f64();
     let calls = captured(&capture, &suite);
-    let mut generates = Vec::new();
-    packages_with(&suite, "", "zz_generated.validations.go", &mut generates);
+    let generates = harness::package_dirs(&suite, &|f| f == "zz_generated.validations.go");
     let call_packages: BTreeSet<&str> = calls.iter().map(|c| c.package.as_str()).collect();
     let start = std::time::Instant::now();
     output_tests_driver(&go_dir, &generates);

@@ -30,6 +30,38 @@ pub(crate) fn go(dir: &Path, args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
+/// Package directories under `dir` (relative, `/`-separated; `dir` itself excluded) holding a file whose name
+/// satisfies `holds`, in traversal order: entries sorted by name, a directory after its sub-directories.
+pub(crate) fn package_dirs(dir: &Path, holds: &dyn Fn(&str) -> bool) -> Vec<String> {
+    fn walk(dir: &Path, rel: &str, holds: &dyn Fn(&str) -> bool, out: &mut Vec<String>) {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)
+            .expect("read_dir")
+            .flatten()
+            .collect();
+        entries.sort_by_key(std::fs::DirEntry::file_name);
+        let mut found = false;
+        for e in entries {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if e.path().is_dir() {
+                let sub = if rel.is_empty() {
+                    name
+                } else {
+                    format!("{rel}/{name}")
+                };
+                walk(&e.path(), &sub, holds, out);
+            } else if holds(&name) {
+                found = true;
+            }
+        }
+        if found && !rel.is_empty() {
+            out.push(rel.to_string());
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, "", holds, &mut out);
+    out
+}
+
 /// Copies a directory tree (files are copied byte for byte; permissions are not kept).
 pub(crate) fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
