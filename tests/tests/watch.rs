@@ -61,8 +61,23 @@ fn atomic_save(path: &Path, text: &str) {
     std::fs::rename(&tmp, path).expect("rename");
 }
 
-#[test]
-fn watch_follows_edits_atomic_saves_and_packages_coming_and_going() {
+/// A watcher running on a fresh copy of the bundled example, once it says it is watching.
+struct Watching {
+    /// Holds the copy and the output directory.
+    tmp: tempfile::TempDir,
+    /// The copied module.
+    api: std::path::PathBuf,
+    /// The output directory.
+    out: std::path::PathBuf,
+    /// Set to stop the watcher.
+    stop: Arc<AtomicBool>,
+    /// The watcher's output lines.
+    rx: mpsc::Receiver<String>,
+    /// The watcher thread (its exit code).
+    watcher: std::thread::JoinHandle<u8>,
+}
+
+fn start_watching() -> Watching {
     let tmp = tempfile::tempdir().expect("tempdir");
     let api = tmp.path().join("api");
     copy_tree(&workspace_root().join("examples/api"), &api);
@@ -85,6 +100,26 @@ fn watch_follows_edits_atomic_saves_and_packages_coming_and_going() {
         vgc::watch::run(&opts, &mut w)
     });
     until(&rx, "the watcher to start", |l| l.contains("watching"));
+    Watching {
+        tmp,
+        api,
+        out,
+        stop,
+        rx,
+        watcher,
+    }
+}
+
+#[test]
+fn watch_follows_edits_atomic_saves_and_packages_coming_and_going() {
+    let Watching {
+        tmp,
+        api,
+        out,
+        stop,
+        rx,
+        watcher,
+    } = start_watching();
     let module = out.join("src/widgets/v1.rs");
     let widgets = api.join("widgets/v1/types.go");
     let original = std::fs::read_to_string(&widgets).expect("read");
@@ -195,28 +230,14 @@ fn watch_follows_edits_atomic_saves_and_packages_coming_and_going() {
 /// rebuilt, instead of leaving a deaf watcher.
 #[test]
 fn r27_watch_survives_its_directory_being_recreated() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let api = tmp.path().join("api");
-    copy_tree(&workspace_root().join("examples/api"), &api);
-    let out = tmp.path().join("out");
-    let opts = vgc::watch::WatchOptions {
-        request: request(&api, &out),
-        short: true,
-        timings: false,
-        debounce: Duration::from_millis(20),
-        max_rebuilds: None,
-        stop: Some(Arc::new(AtomicBool::new(false))),
-    };
-    let stop = opts.stop.clone().expect("stop flag");
-    let (tx, rx) = mpsc::channel();
-    let watcher = std::thread::spawn(move || {
-        let mut w = Lines {
-            tx,
-            buf: Vec::new(),
-        };
-        vgc::watch::run(&opts, &mut w)
-    });
-    until(&rx, "the watcher to start", |l| l.contains("watching"));
+    let Watching {
+        tmp: _tmp,
+        api,
+        out,
+        stop,
+        rx,
+        watcher,
+    } = start_watching();
     let module = out.join("src/widgets/v1.rs");
     std::fs::remove_dir_all(&api).expect("remove");
     copy_tree(&workspace_root().join("examples/api"), &api);
