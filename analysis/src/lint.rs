@@ -11,13 +11,11 @@
 use crate::program::{Program, TypeKey};
 use crate::types::{self, Ty, opacity, unwrap_levels};
 use std::collections::{BTreeMap, HashMap, HashSet};
-use vgc_ir::catalog::{self, Stability, ValueKind};
+use vgc_ir::catalog::{self, ControlTag, Stability, TagId, TagIdent, ValueKind};
 use vgc_ir::model::{FieldIr, TagUse, TypeIr};
 use vgc_ir::{Code, Db, Diagnostic, SourceFile};
 use vgc_parser::go::TypeExpr;
 use vgc_parser::tags::{Scalar, Tag};
-
-const NOLINT: &str = "k8s:validation-gen-nolint";
 
 /// Runs every lint rule: [`upstream`] and [`vgc_rules`]. `extra_roots` are the `--roots` criteria (as for
 /// `vgc build`).
@@ -73,41 +71,43 @@ struct Linter<'a> {
 }
 
 /// Tags whose payload is a tag (upstream `chainTags`).
-fn is_chain(name: &str) -> bool {
-    catalog::lookup(name).is_some_and(|s| s.payload == Some(ValueKind::Tag))
+fn is_chain(t: &Tag) -> bool {
+    t.tag_id()
+        .is_some_and(|id| id.spec().payload == Some(ValueKind::Tag))
 }
 
-/// upstream `hasTag` over a chain: `name` appears anywhere in the tag's chain.
-fn chain_has(t: &Tag, name: &str) -> bool {
-    t.chain().any(|c| c.name == name)
+/// upstream `hasTag` over a chain: `id` appears anywhere in the tag's chain.
+fn chain_has(t: &Tag, id: TagId) -> bool {
+    t.chain().any(|c| c.is_tag(id))
 }
 
 /// upstream `hasNonOpaqueValidationTag`: a known validation tag other than `optional`/`opaqueType`, looking through
 /// chain tags.
 fn has_non_opaque_validation(t: &Tag) -> bool {
-    if t.name == "k8s:optional" || t.name == "k8s:opaqueType" {
-        return false;
+    match t.tag_id() {
+        None | Some(TagId::Optional | TagId::OpaqueType) => false,
+        Some(_) if is_chain(t) => t.inner().is_some_and(has_non_opaque_validation),
+        Some(_) => true,
     }
-    if is_chain(&t.name) {
-        return t.inner().is_some_and(has_non_opaque_validation);
-    }
-    catalog::lookup(&t.name).is_some()
 }
 
 /// upstream `Validations.HasEmitable()` for type-level tags: a known tag that generates a function (metadata tags
 /// such as `listMapKey`, `opaqueType` or `listType=atomic` do not).
 fn emits(t: &Tag) -> bool {
     let inner = unwrap_levels(t);
-    match inner.name.as_str() {
-        "k8s:opaqueType"
-        | "k8s:listMapKey"
-        | "k8s:customUnique"
-        | "k8s:unionDiscriminator"
-        | "k8s:modeDiscriminator" => false,
-        "k8s:listType" | "k8s:unique" => {
+    match inner.tag_id() {
+        None
+        | Some(
+            TagId::OpaqueType
+            | TagId::ListMapKey
+            | TagId::CustomUnique
+            | TagId::UnionDiscriminator
+            | TagId::ModeDiscriminator,
+        ) => false,
+        Some(TagId::ListType | TagId::Unique) => {
             matches!(inner.scalar_value(), Some(Scalar::Str(v)) if v == "set" || v == "map")
         }
-        n => catalog::lookup(n).is_some(),
+        Some(_) => true,
     }
 }
 
@@ -177,7 +177,7 @@ impl<'a> Linter<'a> {
     /// (upstream's `output_tests/multiple_packages`, kubernetes/kubernetes' `pkg/apis/…` over k8s.io/api) is linted
     /// only when one of those activators lacks the tag; otherwise the package's own tags decide.
     fn activation_nolint(&self, pkg: &str) -> bool {
-        let has_tag = |p: &str, name: &str, value: Option<&str>| {
+        let has_tag = |p: &str, tag: ControlTag, value: Option<&str>| {
             self.prog.packages.get(p).is_some_and(|p| {
                 p.files.iter().any(|f| {
                     f.path(self.db).ends_with("/doc.go")
@@ -185,7 +185,7 @@ impl<'a> Linter<'a> {
                             .package_tags
                             .iter()
                             .any(|u| {
-                                u.name == name
+                                u.control_tag() == Some(tag)
                                     && value.is_none_or(|v| {
                                         u.raw_value.as_deref().map(str::trim) == Some(v)
                                     })
@@ -193,14 +193,14 @@ impl<'a> Linter<'a> {
                 })
             })
         };
-        if has_tag(pkg, "k8s:validation-gen", None) {
+        if has_tag(pkg, ControlTag::ValidationGen, None) {
             return self.package_nolint(pkg);
         }
         let activators: Vec<&String> = self
             .prog
             .packages
             .iter()
-            .filter(|(p, pk)| pk.target && has_tag(p, "k8s:validation-gen-input", Some(pkg)))
+            .filter(|(p, pk)| pk.target && has_tag(p, ControlTag::ValidationGenInput, Some(pkg)))
             .map(|(p, _)| p)
             .collect();
         if activators.is_empty() {
@@ -216,7 +216,7 @@ impl<'a> Linter<'a> {
                     && vgc_ir::db::file_ir(self.db, *f)
                         .package_tags
                         .iter()
-                        .any(|u| u.name == NOLINT)
+                        .any(|u| u.control_tag() == Some(ControlTag::ValidationGenNolint))
             })
         })
     }
@@ -229,7 +229,11 @@ impl<'a> Linter<'a> {
         let Some((decl, file)) = self.prog.type_decl(self.db, k) else {
             return;
         };
-        if decl.tags.iter().any(|u| u.name == NOLINT) {
+        if decl
+            .tags
+            .iter()
+            .any(|u| u.control_tag() == Some(ControlTag::ValidationGenNolint))
+        {
             return;
         }
         let decl: TypeIr = decl.clone();
@@ -268,7 +272,7 @@ impl<'a> Linter<'a> {
             let span = self.span(file, u.at);
             // alphaBetaPrefix
             for (i, t) in tag.chain().enumerate() {
-                if matches!(t.name.as_str(), "k8s:alpha" | "k8s:beta") {
+                if matches!(t.tag_id(), Some(TagId::Alpha | TagId::Beta)) {
                     let msg = if i > 0 {
                         format!("{prefix}tag {:?} can't be used in between", t.name)
                     } else if t.inner().is_none() {
@@ -292,8 +296,8 @@ impl<'a> Linter<'a> {
                 continue;
             }
             let (mut level, mut check) = (context, Some(tag));
-            if matches!(tag.name.as_str(), "k8s:alpha" | "k8s:beta") {
-                level = if tag.name == "k8s:alpha" {
+            if matches!(tag.tag_id(), Some(TagId::Alpha | TagId::Beta)) {
+                level = if tag.is_tag(TagId::Alpha) {
                     Stability::Alpha
                 } else {
                     Stability::Beta
@@ -301,7 +305,7 @@ impl<'a> Linter<'a> {
                 check = tag.inner();
             }
             let Some(check) = check else { continue };
-            if matches!(check.name.as_str(), "k8s:ifEnabled" | "k8s:ifDisabled")
+            if matches!(check.tag_id(), Some(TagId::IfEnabled | TagId::IfDisabled))
                 && level == Stability::Stable
             {
                 level = Stability::Beta;
@@ -353,14 +357,18 @@ impl<'a> Linter<'a> {
             .filter_map(|u| u.parsed.as_ref().ok())
             .collect();
         if parsed.iter().any(|t| {
-            chain_has(t, "k8s:optional")
-                || chain_has(t, "k8s:required")
-                || chain_has(t, "k8s:forbidden")
+            chain_has(t, TagId::Optional)
+                || chain_has(t, TagId::Required)
+                || chain_has(t, TagId::Forbidden)
         }) {
             return;
         }
         let direct = parsed.iter().any(|t| has_non_opaque_validation(t));
-        let (typ, val, key) = opacity(tags);
+        let types::Opacity {
+            value: typ,
+            elems: val,
+            keys: key,
+        } = opacity(tags);
         if direct || (!typ && self.has_transitive(ty, val, key)) {
             let span = self.span(file, f.at);
             self.report(
@@ -391,12 +399,12 @@ impl<'a> Linter<'a> {
         file: SourceFile,
     ) {
         let parsed: Vec<&Tag> = tags.iter().filter_map(|u| u.parsed.as_ref().ok()).collect();
-        let required = parsed.iter().any(|t| chain_has(t, "k8s:required"));
-        let optional = parsed.iter().any(|t| chain_has(t, "k8s:optional"));
+        let required = parsed.iter().any(|t| chain_has(t, TagId::Required));
+        let optional = parsed.iter().any(|t| chain_has(t, TagId::Optional));
         if !required && !optional {
             return;
         }
-        let opaque = parsed.iter().any(|t| chain_has(t, "k8s:opaqueType"));
+        let opaque = parsed.iter().any(|t| chain_has(t, TagId::OpaqueType));
         let name = match ty {
             Ty::Named(k) => k.to_string(),
             _ => native.to_string(),
@@ -449,12 +457,12 @@ impl<'a> Linter<'a> {
                 .iter()
                 .filter_map(|u| u.parsed.as_ref().ok())
                 .collect();
-            if parsed.iter().any(|t| chain_has(t, "k8s:opaqueType")) {
+            if parsed.iter().any(|t| chain_has(t, TagId::OpaqueType)) {
                 return false;
             }
             if parsed
                 .iter()
-                .any(|t| chain_has(t, "k8s:required") || chain_has(t, "k8s:unionMember"))
+                .any(|t| chain_has(t, TagId::Required) || chain_has(t, TagId::UnionMember))
             {
                 return true;
             }
@@ -484,7 +492,9 @@ impl<'a> Linter<'a> {
                 for t in &vgc_ir::db::file_ir(self.db, *f).types {
                     if !t.is_alias
                         || t.markers.is_empty()
-                        || t.tags.iter().any(|u| u.name == NOLINT)
+                        || t.tags
+                            .iter()
+                            .any(|u| u.control_tag() == Some(ControlTag::ValidationGenNolint))
                     {
                         continue;
                     }
@@ -515,7 +525,7 @@ impl<'a> Linter<'a> {
             .tags
             .iter()
             .filter_map(|u| u.parsed.as_ref().ok())
-            .any(|t| chain_has(t, "k8s:enum"))
+            .any(|t| chain_has(t, TagId::Enum))
         {
             return;
         }
@@ -546,7 +556,11 @@ impl<'a> Linter<'a> {
                 None => false,
                 Some((decl, file)) => {
                     let decl = decl.clone();
-                    let (typ, v, kk) = opacity(&decl.tags);
+                    let types::Opacity {
+                        value: typ,
+                        elems: v,
+                        keys: kk,
+                    } = opacity(&decl.tags);
                     if typ {
                         false
                     } else if decl
@@ -566,7 +580,11 @@ impl<'a> Linter<'a> {
                             if parsed.iter().any(|t| has_non_opaque_validation(t)) {
                                 return true;
                             }
-                            let (mt, mv, mk) = opacity(&m.tags);
+                            let types::Opacity {
+                                value: mt,
+                                elems: mv,
+                                keys: mk,
+                            } = opacity(&m.tags);
                             !mt && {
                                 let mty = types::resolve(self.db, self.prog, &k.pkg, file, &m.ty);
                                 self.has_transitive(&mty, mv, mk)
@@ -702,8 +720,9 @@ impl<'a> Linter<'a> {
     ) {
         let mut seen: std::collections::BTreeSet<String> = std::collections::BTreeSet::new();
         // (wrapper level, tag name) → (payload text, span) for single-valued tags
-        let mut single: BTreeMap<(Option<String>, String), String> = BTreeMap::new();
-        let mut requiredness: BTreeMap<Option<String>, Vec<(String, std::ops::Range<usize>)>> =
+        // Keyed by (stability wrapper, tag).
+        let mut single: BTreeMap<(Option<TagId>, TagId), String> = BTreeMap::new();
+        let mut requiredness: BTreeMap<Option<TagId>, Vec<(TagId, std::ops::Range<usize>)>> =
             BTreeMap::new();
         for u in tags {
             let Ok(tag) = &u.parsed else { continue };
@@ -729,7 +748,7 @@ impl<'a> Linter<'a> {
             }
             // VGC0316: since versions.
             for t in tag.chain() {
-                if matches!(t.name.as_str(), "k8s:alpha" | "k8s:beta")
+                if matches!(t.tag_id(), Some(TagId::Alpha | TagId::Beta))
                     && let Some(arg) = t.arg("since")
                 {
                     let ok = matches!(&arg.value, Scalar::Str(v) if v.strip_prefix("1.").is_some_and(|m| !m.is_empty() && m.len() <= 3 && m.bytes().all(|b| b.is_ascii_digit())));
@@ -761,28 +780,31 @@ impl<'a> Linter<'a> {
                     span.clone(),
                 );
             }
-            let level = (tag.name != unwrap_levels(tag).name).then(|| tag.name.clone());
             let inner = unwrap_levels(tag);
+            let Some(inner_id) = inner.tag_id() else {
+                continue;
+            };
+            let level = tag.tag_id().filter(|id| *id != inner_id);
             if matches!(
-                inner.name.as_str(),
-                "k8s:minimum"
-                    | "k8s:maximum"
-                    | "k8s:minLength"
-                    | "k8s:maxLength"
-                    | "k8s:maxBytes"
-                    | "k8s:minItems"
-                    | "k8s:maxItems"
-                    | "k8s:minProperties"
-                    | "k8s:maxProperties"
-                    | "k8s:format"
-                    | "k8s:listType"
-                    | "k8s:neq"
+                inner_id,
+                TagId::Minimum
+                    | TagId::Maximum
+                    | TagId::MinLength
+                    | TagId::MaxLength
+                    | TagId::MaxBytes
+                    | TagId::MinItems
+                    | TagId::MaxItems
+                    | TagId::MinProperties
+                    | TagId::MaxProperties
+                    | TagId::Format
+                    | TagId::ListType
+                    | TagId::Neq
             ) {
                 let payload = inner
                     .scalar_value()
                     .map(ToString::to_string)
                     .unwrap_or_default();
-                match single.get(&(level.clone(), inner.name.clone())) {
+                match single.get(&(level, inner_id)) {
                     Some(prev) if *prev != payload => self.report(
                         Diagnostic::warning(
                             Code::LintDuplicate,
@@ -796,23 +818,23 @@ impl<'a> Linter<'a> {
                         span.clone(),
                     ),
                     _ => {
-                        single.insert((level.clone(), inner.name.clone()), payload);
+                        single.insert((level, inner_id), payload);
                     }
                 }
             }
             if matches!(
-                inner.name.as_str(),
-                "k8s:optional" | "k8s:required" | "k8s:forbidden"
+                inner_id,
+                TagId::Optional | TagId::Required | TagId::Forbidden
             ) {
                 requiredness
                     .entry(level)
                     .or_default()
-                    .push((inner.name.clone(), span.clone()));
+                    .push((inner_id, span.clone()));
             }
         }
         // VGC0314: contradictions at one stability level, and with +default.
         for group in requiredness.values() {
-            let mut names: Vec<&str> = group.iter().map(|(n, _)| n.as_str()).collect();
+            let mut names: Vec<&str> = group.iter().map(|(n, _)| n.name()).collect();
             names.sort_unstable();
             names.dedup();
             if names.len() > 1 {
@@ -829,11 +851,11 @@ impl<'a> Linter<'a> {
             }
             if let Some(d) = defaults.first() {
                 for (n, span) in group {
-                    let msg = match n.as_str() {
-                        "k8s:required" => {
+                    let msg = match n {
+                        TagId::Required => {
                             "a field with +default is never missing, so k8s:required never fails"
                         }
-                        "k8s:forbidden" => {
+                        TagId::Forbidden => {
                             "a field with +default is always set, so k8s:forbidden always fails"
                         }
                         _ => continue,
@@ -868,7 +890,7 @@ impl<'a> Linter<'a> {
         let k8s_type = f.tags.iter().find(|u| {
             u.parsed
                 .as_ref()
-                .is_ok_and(|t| unwrap_levels(t).name == "k8s:listType")
+                .is_ok_and(|t| unwrap_levels(t).is_tag(TagId::ListType))
         });
         let field = f.member_name();
         // Only set and map semantics matter to validation (atomic is every list's default on both sides).
@@ -912,7 +934,7 @@ impl<'a> Linter<'a> {
                             .filter(|u| {
                                 u.parsed
                                     .as_ref()
-                                    .is_ok_and(|t| unwrap_levels(t).name == "k8s:listMapKey")
+                                    .is_ok_and(|t| unwrap_levels(t).is_tag(TagId::ListMapKey))
                             })
                             .filter_map(value)
                             .map(|k| format!("+listMapKey={k}")),
@@ -964,7 +986,7 @@ impl<'a> Linter<'a> {
             .filter(|u| {
                 u.parsed
                     .as_ref()
-                    .is_ok_and(|t| unwrap_levels(t).name == "k8s:listMapKey")
+                    .is_ok_and(|t| unwrap_levels(t).is_tag(TagId::ListMapKey))
             })
             .filter_map(value)
             .collect();
@@ -1011,7 +1033,7 @@ impl<'a> Linter<'a> {
                     for u in tags {
                         let Ok(tag) = &u.parsed else { continue };
                         for t in tag.chain() {
-                            if !matches!(t.name.as_str(), "k8s:ifEnabled" | "k8s:ifDisabled") {
+                            if !matches!(t.tag_id(), Some(TagId::IfEnabled | TagId::IfDisabled)) {
                                 continue;
                             }
                             let Some(Scalar::Str(option)) = t.positional().map(|a| &a.value) else {

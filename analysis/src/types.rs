@@ -3,6 +3,7 @@
 
 use crate::program::{Program, TypeKey, import_for};
 use indexmap::{IndexMap, IndexSet};
+use vgc_ir::catalog::{ControlTag, TagId, TagIdent};
 use vgc_ir::model::TypeIr;
 use vgc_ir::{Code, Db, Diagnostic, SourceFile};
 use vgc_parser::go::TypeExpr;
@@ -252,7 +253,7 @@ pub fn gen_config(
         for u in ir
             .package_tags
             .iter()
-            .filter(|u| u.name == "k8s:validation-gen")
+            .filter(|u| u.control_tag() == Some(ControlTag::ValidationGen))
         {
             let v = u.raw_value.clone().unwrap_or_default();
             let v = v.trim();
@@ -344,7 +345,7 @@ pub fn all_roots(
 #[must_use]
 pub fn unwrap_levels(t: &vgc_parser::tags::Tag) -> &vgc_parser::tags::Tag {
     let mut cur = t;
-    while matches!(cur.name.as_str(), "k8s:alpha" | "k8s:beta") {
+    while matches!(cur.tag_id(), Some(TagId::Alpha | TagId::Beta)) {
         match cur.inner() {
             Some(i) => cur = i,
             None => break,
@@ -353,28 +354,37 @@ pub fn unwrap_levels(t: &vgc_parser::tags::Tag) -> &vgc_parser::tags::Tag {
     cur
 }
 
+/// What a declaration's `opaqueType` tags make opaque (not validated through their own type's function).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Opacity {
+    /// `+k8s:opaqueType`: the value's own type.
+    pub value: bool,
+    /// `+k8s:eachVal=+k8s:opaqueType`: list elements / map values.
+    pub elems: bool,
+    /// `+k8s:eachKey=+k8s:opaqueType`: map keys.
+    pub keys: bool,
+}
+
 /// Opacity from a declaration's tags, as upstream merges `Validations.OpaqueType` / `OpaqueValType` /
-/// `OpaqueKeyType` through `alpha`/`beta` wrappers: (`+k8s:opaqueType`: the value's own type is not validated,
-/// `+k8s:eachVal=+k8s:opaqueType`: list elements / map values are not, `+k8s:eachKey=+k8s:opaqueType`: map keys
-/// are not). Tags that failed to parse are ignored.
+/// `OpaqueKeyType` through `alpha`/`beta` wrappers. Tags that failed to parse are ignored.
 #[must_use]
-pub fn opacity(tags: &[vgc_ir::model::TagUse]) -> (bool, bool, bool) {
-    let (mut typ, mut val, mut key) = (false, false, false);
+pub fn opacity(tags: &[vgc_ir::model::TagUse]) -> Opacity {
+    let mut o = Opacity::default();
     for u in tags {
         let Ok(t) = &u.parsed else { continue };
         let t = unwrap_levels(t);
         let inner_opaque = || {
             t.inner()
-                .is_some_and(|i| unwrap_levels(i).name == "k8s:opaqueType")
+                .is_some_and(|i| unwrap_levels(i).is_tag(TagId::OpaqueType))
         };
-        match t.name.as_str() {
-            "k8s:opaqueType" => typ = true,
-            "k8s:eachVal" => val |= inner_opaque(),
-            "k8s:eachKey" => key |= inner_opaque(),
+        match t.tag_id() {
+            Some(TagId::OpaqueType) => o.value = true,
+            Some(TagId::EachVal) => o.elems |= inner_opaque(),
+            Some(TagId::EachKey) => o.keys |= inner_opaque(),
             _ => {}
         }
     }
-    (typ, val, key)
+    o
 }
 
 /// Adds a root criterion given on the command line (`*`, `TypesWithField=F`, `TypesWithSuffix=S`) to a
@@ -467,7 +477,7 @@ pub fn type_edges<'db>(db: &'db dyn Db, id: DeclKey<'db>) -> Option<TypeEdges> {
         .tags
         .iter()
         .chain(&decl.second_tags)
-        .filter(|u| u.name == "k8s:validation-gen")
+        .filter(|u| u.control_tag() == Some(ControlTag::ValidationGen))
         .map(|u| u.raw_value.clone().unwrap_or_default())
         .collect();
     let is_struct = matches!(decl.ty, TypeExpr::Struct(_));

@@ -9,9 +9,10 @@ use vgc_analysis::TypeKey;
 use vgc_analysis::types::{Builtin, WellKnown};
 use vgc_ir::catalog::Stability;
 use vgc_lowering::plan::{
-    Check, CheckKind, FieldPlan, Iteration, Matcher, ModulePlan, RustTy, Shape, TypePlan,
+    Boxing, Check, CheckKind, FieldPlan, Iteration, Matcher, ModulePlan, RustTy, Shape, TypePlan,
 };
 use vgc_lowering::{CratePlan, snake};
+use vgc_runtime::formats::Format;
 
 fn ident(s: &str) -> Ident {
     match s.strip_prefix("r#") {
@@ -134,9 +135,9 @@ impl Ctx<'_> {
                 let n = format_ident!("{}", format!("{w:?}"));
                 quote!(::vgc_runtime::types::#n)
             }
-            RustTy::Option(i, boxed) => {
+            RustTy::Option(i, boxing) => {
                 let i = self.ty(i);
-                if *boxed {
+                if *boxing == Boxing::Boxed {
                     quote!(::std::option::Option<::std::boxed::Box<#i>>)
                 } else {
                     quote!(::std::option::Option<#i>)
@@ -622,8 +623,8 @@ fn embedded_de_fn(owner: &str, f: &FieldPlan) -> proc_macro2::Ident {
 /// `metav1.Time` or `resource.Quantity`), which Go's `omitempty` never omits.
 fn go_struct_value(f: &FieldPlan) -> bool {
     match f.shape {
-        Shape::Struct(_) => true,
-        Shape::Other(_) => !matches!(f.ty, RustTy::WellKnown(WellKnown::Bytes) | RustTy::Json),
+        Shape::Struct { .. } => true,
+        Shape::Other { .. } => !matches!(f.ty, RustTy::WellKnown(WellKnown::Bytes) | RustTy::Json),
         _ => false,
     }
 }
@@ -654,7 +655,7 @@ fn field_def(ctx: &Ctx<'_>, owner: &str, f: &FieldPlan) -> TokenStream {
         // Go `omitempty` drops false, 0, "" and empty lists/maps (never structs, so never a zero `metav1.Time`,
         // which prints `null`); this shapes the JSON of values in error details (`Duplicate value: {…}`).
         quote!(#[serde(rename = #json, default, deserialize_with = #de, skip_serializing_if = "::vgc_runtime::types::is_zero")])
-    } else if matches!(f.shape, Shape::List(_) | Shape::Map) {
+    } else if matches!(f.shape, Shape::List { .. } | Shape::Map) {
         // Go renders a nil slice or map without `omitempty` as `null`.
         quote!(#[serde(rename = #json, default, deserialize_with = #de, serialize_with = "::vgc_runtime::types::empty_as_null")])
     } else {
@@ -666,12 +667,16 @@ fn field_def(ctx: &Ctx<'_>, owner: &str, f: &FieldPlan) -> TokenStream {
 /// Tokens for "is this nilable value set" given the shape.
 fn set_expr(shape: &Shape, v: &TokenStream) -> TokenStream {
     match shape {
-        Shape::Scalar(_, true) | Shape::Struct(_) | Shape::Other(true) => quote!(#v.is_some()),
-        Shape::Scalar(_, false) => {
+        Shape::Scalar { pointer: true, .. }
+        | Shape::Struct { .. }
+        | Shape::Other { pointer: true } => quote!(#v.is_some()),
+        Shape::Scalar { pointer: false, .. } => {
             quote!(#v.is_some_and(|v| ::vgc_runtime::validate::IsSet::is_set(v)))
         }
-        Shape::List(_) | Shape::Map => quote!(#v.is_some_and(|v| !v.is_empty())),
-        Shape::Other(false) => quote!(#v.is_some_and(|v| *v != ::std::default::Default::default())),
+        Shape::List { .. } | Shape::Map => quote!(#v.is_some_and(|v| !v.is_empty())),
+        Shape::Other { pointer: false } => {
+            quote!(#v.is_some_and(|v| *v != ::std::default::Default::default()))
+        }
     }
 }
 
@@ -839,31 +844,23 @@ fn cohort_code(
 }
 
 /// Checks whose errors carry the checked value with its Go type (`Invalid`/`NotSupported` with `*value`): enums,
-/// `neq`, and the formats whose upstream function reports `*value` ([`FORMATS_REPORTING_TYPED_VALUE`]). Other
-/// checks omit the value (Required, TooLong, …), carry numbers or lists, wrap inner checks, or — the other formats
-/// — report `string(*value)`.
+/// `neq`, and the formats whose upstream function reports `*value` ([`Format::reports_typed_value`]). Other checks
+/// omit the value (Required, TooLong, …), carry numbers or lists, wrap inner checks, or — the other formats —
+/// report `string(*value)`.
 fn typed_value_check(k: &CheckKind) -> bool {
     match k {
         CheckKind::Enum(..) | CheckKind::Neq(_) => true,
-        CheckKind::Format(f) => {
-            FORMATS_REPORTING_TYPED_VALUE.contains(&vgc_ir::catalog::format_name(f))
-        }
+        CheckKind::Format(f) => f.reports_typed_value(),
         _ => false,
     }
 }
 
-/// Formats whose apimachinery function (`pkg/api/validate/strfmt.go`, v0.35–v0.38) passes `*value` of type `T` to
-/// `field.Invalid`; `UUID`, `ResourcePoolName`, `ExtendedResourceName` and the qualified-name formats convert to
-/// `string` first, so their values print with `%q` whatever the field's type.
-const FORMATS_REPORTING_TYPED_VALUE: &[&str] = &[
-    "k8s-short-name",
-    "k8s-long-name",
-    "k8s-label-key",
-    "k8s-prefixed-label-key",
-    "k8s-long-name-caseless",
-    "k8s-label-value",
-    "k8s-path-segment-name",
-];
+/// The generated expression naming `f`: `::vgc_runtime::formats::Format::<Variant>` (the variant's `Debug` name
+/// is its identifier).
+fn format_expr(f: Format) -> TokenStream {
+    let variant = format_ident!("{}", format!("{f:?}"));
+    quote!(::vgc_runtime::formats::Format::#variant)
+}
 
 /// True when a value of Rust type `t` (behind `Option`) is of a named Go type (a typedef, an enum type).
 fn named_value(t: &RustTy) -> bool {
@@ -902,7 +899,10 @@ fn check_call(
         CheckKind::MaxItems(n) => quote!(#v::max_items(#path, #len, #n)),
         CheckKind::MinProperties(n) => quote!(#v::min_properties(#path, #len, #n)),
         CheckKind::MaxProperties(n) => quote!(#v::max_properties(#path, #len, #n)),
-        CheckKind::Format(f) => quote!(#v::format(#path, #s, #f)),
+        CheckKind::Format(f) => {
+            let f = format_expr(*f);
+            quote!(#v::format(#path, #s, #f))
+        }
         CheckKind::Enum(vals, excl, _) if excl.is_empty() => {
             quote!(#v::enum_value(#path, #s, &[#(#vals),*]))
         }
@@ -923,12 +923,12 @@ fn check_call(
             let cs: Vec<TokenStream> = cs
                 .iter()
                 .map(|c| {
-                    let c = format_ident!("{c}");
+                    let c = format_ident!("{}", c.name());
                     quote!(#v::UpdateConstraint::#c)
                 })
                 .collect();
             match shape {
-                Shape::List(ptr) => {
+                Shape::List { pointer_elems: ptr } => {
                     // Lowering guarantees a matcher when NoAddItem/NoRemoveItem are present.
                     let (m, _) = matcher_fns(ctx, matcher, elem.as_ref());
                     let f = if *ptr {
@@ -945,7 +945,9 @@ fn check_call(
                     let old_set = set_expr(shape, old);
                     let ptr = matches!(
                         shape,
-                        Shape::Scalar(_, true) | Shape::Struct(true) | Shape::Other(true)
+                        Shape::Scalar { pointer: true, .. }
+                            | Shape::Struct { pointer: true }
+                            | Shape::Other { pointer: true }
                     );
                     quote!(#v::update_scalar(#path, op, #old.is_some(), #ptr, #old_set, #set, #new != #old, &[#(#cs),*]))
                 }
@@ -953,7 +955,12 @@ fn check_call(
         }
         CheckKind::Unique(m) => {
             let (mf, _) = matcher_fns(ctx, m, elem.as_ref());
-            let ptr = matches!(shape, Shape::List(true));
+            let ptr = matches!(
+                shape,
+                Shape::List {
+                    pointer_elems: true
+                }
+            );
             if ptr {
                 quote!(#new.map_or_else(::vgc_runtime::ErrorList::new, |n| #v::ptr_slice_unique(#path, n, (#mf).unwrap_or(|_, _| false))))
             } else {
@@ -976,7 +983,7 @@ fn check_call(
             match shape {
                 // `map[K]*V` (1.38, upstream `EachPtrMapVal`): nil values are skipped (`PtrMapNoNils` reports them).
                 Shape::Map if matches!(elem, Some(RustTy::Option(..))) => {
-                    let deref = if matches!(elem, Some(RustTy::Option(_, true))) {
+                    let deref = if matches!(elem, Some(RustTy::Option(_, Boxing::Boxed))) {
                         quote!(as_deref)
                     } else {
                         quote!(as_ref)
@@ -997,7 +1004,9 @@ fn check_call(
                     if let Some(n) = #new { #v::each_map_val(op, #path, n, #old, Some(|a, b| a == b), |p, v, o, errs| { 'scope: { #body } }, &mut e); }
                     e
                 }),
-                Shape::List(true) => quote!({
+                Shape::List {
+                    pointer_elems: true,
+                } => quote!({
                     let mut e = ::vgc_runtime::ErrorList::new();
                     if let Some(n) = #new { #v::each_ptr_slice_val(op, #path, n, #old.map(|o| &o[..]), #mf, #eq, |p, v, o, errs| { 'scope: { #body } }, &mut e); }
                     e
@@ -1037,7 +1046,7 @@ fn check_call(
                 let detail = format!("forced failure: {msg}");
                 // upstream passes the value by pointer (lists and maps as they are): `json.Marshal`-rendered.
                 let bad = match shape {
-                    Shape::List(_) | Shape::Map => quote!(#v::bad_value_collection(#new)),
+                    Shape::List { .. } | Shape::Map => quote!(#v::bad_value_collection(#new)),
                     _ => quote!(#v::bad_value_json(&#new)),
                 };
                 quote!(
@@ -1096,7 +1105,10 @@ fn check_call(
             let body = checks_block(
                 ctx,
                 inner,
-                &Shape::Scalar(Builtin::String, false),
+                &Shape::Scalar {
+                    ty: Builtin::String,
+                    pointer: false,
+                },
                 &quote!(Some(k)),
                 &quote!(None::<&::std::string::String>),
                 &quote!(p),
@@ -1259,10 +1271,12 @@ fn eval_pair(
 fn field_set(o: &TokenStream, rust: &str, shape: &Shape) -> TokenStream {
     let f = ident(rust);
     match shape {
-        Shape::Scalar(_, true) | Shape::Struct(true) | Shape::Other(true) => {
+        Shape::Scalar { pointer: true, .. }
+        | Shape::Struct { pointer: true }
+        | Shape::Other { pointer: true } => {
             quote!(#o.#f.is_some())
         }
-        Shape::List(_) | Shape::Map => quote!(!#o.#f.is_empty()),
+        Shape::List { .. } | Shape::Map => quote!(!#o.#f.is_empty()),
         _ => quote!(::vgc_runtime::validate::IsSet::is_set(&#o.#f)),
     }
 }
@@ -1291,10 +1305,10 @@ fn selector_match(sel: &vgc_lowering::plan::Selector, x: &TokenStream) -> TokenS
 
 /// The nilable form of struct member `member` of `obj` (`Option<&T>`): `as_deref` for boxed pointers, `as_ref`
 /// for pointers, `Some(&…)` for values.
-fn nilable_member(obj: &TokenStream, member: &Ident, pointer: Option<bool>) -> TokenStream {
+fn nilable_member(obj: &TokenStream, member: &Ident, pointer: Option<Boxing>) -> TokenStream {
     match pointer {
-        Some(true) => quote!(#obj.#member.as_deref()),
-        Some(false) => quote!(#obj.#member.as_ref()),
+        Some(Boxing::Boxed) => quote!(#obj.#member.as_deref()),
+        Some(Boxing::Inline) => quote!(#obj.#member.as_ref()),
         None => quote!(Some(&#obj.#member)),
     }
 }
@@ -1421,10 +1435,12 @@ fn union_call(
     let set = |obj: &TokenStream, m: &vgc_lowering::plan::UnionMemberPlan| {
         let f = ident(&m.rust_name);
         match m.shape {
-            Shape::Scalar(_, true) | Shape::Struct(true) | Shape::Other(true) => {
+            Shape::Scalar { pointer: true, .. }
+            | Shape::Struct { pointer: true }
+            | Shape::Other { pointer: true } => {
                 quote!(#obj.is_some_and(|o| o.#f.is_some()))
             }
-            Shape::List(_) | Shape::Map => quote!(#obj.is_some_and(|o| !o.#f.is_empty())),
+            Shape::List { .. } | Shape::Map => quote!(#obj.is_some_and(|o| !o.#f.is_empty())),
             _ => quote!(#obj.is_some_and(|o| ::vgc_runtime::validate::IsSet::is_set(&o.#f))),
         }
     };
@@ -1495,7 +1511,7 @@ fn iteration_code(
         // `map[K]*T`: nil values are skipped, as upstream 1.38's `EachPtrMapVal` does (`PtrMapNoNils` reports them;
         // before 1.38 upstream would dereference them, D2).
         Shape::Map if matches!(elem, Some(RustTy::Option(..))) => {
-            let deref = if matches!(elem, Some(RustTy::Option(_, true))) {
+            let deref = if matches!(elem, Some(RustTy::Option(_, Boxing::Boxed))) {
                 quote!(as_deref)
             } else {
                 quote!(as_ref)
@@ -1505,7 +1521,9 @@ fn iteration_code(
         Shape::Map => {
             quote! { #v::each_map_val(op, #path, #new, #old, Some(|a, b| a == b), |p, v, o, errs| #f(op, p, Some(v), o, errs), errs); }
         }
-        Shape::List(true) => {
+        Shape::List {
+            pointer_elems: true,
+        } => {
             quote! { #v::each_ptr_slice_val(op, #path, #new, #old.map(|o| &o[..]), #mf, #eq, |p, v, o, errs| #f(op, p, Some(v), o, errs), errs); }
         }
         _ => {
@@ -1526,7 +1544,7 @@ fn field_code(ctx: &Ctx<'_>, f: &FieldPlan) -> TokenStream {
         quote!(let p = path.child(#json);)
     };
     let (new, old) = match &f.ty {
-        RustTy::Option(_, true) => (
+        RustTy::Option(_, Boxing::Boxed) => (
             quote!(obj.#name.as_deref()),
             quote!(old.and_then(|o| o.#name.as_deref())),
         ),

@@ -11,6 +11,7 @@ use vgc_ir::catalog::{self, Lowering, Stability};
 use vgc_lowering::CratePlan;
 use vgc_lowering::drift::describe;
 use vgc_lowering::plan::{CheckKind, RustTy, TypePlan};
+use vgc_runtime::validate::UpdateConstraint;
 
 /// Renders the tag reference as Markdown: a summary table (one row per upstream validation tag: scopes, payload,
 /// stability, short-circuit flag and vgc's lowering status), then one section per tag with its description,
@@ -232,7 +233,7 @@ pub fn rule_words(c: &vgc_lowering::plan::Check) -> String {
         CheckKind::MaxItems(n) => format!("at most {}", plural(*n, "item", "items")),
         CheckKind::MinProperties(n) => format!("at least {}", plural(*n, "entry", "entries")),
         CheckKind::MaxProperties(n) => format!("at most {}", plural(*n, "entry", "entries")),
-        CheckKind::Format(f) => format!("must be a {}", vgc_ir::catalog::format_name(f)),
+        CheckKind::Format(f) => format!("must be a {}", f.name()),
         CheckKind::Enum(values, excl, _) => {
             let mut s = format!("one of {}", values.join(", "));
             for (v, on, opt) in excl {
@@ -244,13 +245,12 @@ pub fn rule_words(c: &vgc_lowering::plan::Check) -> String {
         CheckKind::Immutable => "cannot change once set".into(),
         CheckKind::Update(cs, _) => cs
             .iter()
-            .map(|c| match c.as_str() {
-                "NoSet" => "cannot be set on update",
-                "NoUnset" => "cannot be unset on update",
-                "NoModify" => "cannot be changed on update",
-                "NoAddItem" => "items cannot be added on update",
-                "NoRemoveItem" => "items cannot be removed on update",
-                other => other,
+            .map(|c| match c {
+                UpdateConstraint::NoSet => "cannot be set on update",
+                UpdateConstraint::NoUnset => "cannot be unset on update",
+                UpdateConstraint::NoModify => "cannot be changed on update",
+                UpdateConstraint::NoAddItem => "items cannot be added on update",
+                UpdateConstraint::NoRemoveItem => "items cannot be removed on update",
             })
             .collect::<Vec<_>>()
             .join("; "),

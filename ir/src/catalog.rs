@@ -5,6 +5,7 @@
 //! upstream: `k8s.io/code-generator/cmd/validation-gen/validators/*.go` (each validator's `Docs()`).
 
 use serde::Serialize;
+use vgc_runtime::formats::Format;
 
 /// Where a tag is written. The `Display` strings are upstream's scope names.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -111,256 +112,106 @@ pub enum Lowering {
     NotYet,
 }
 
-/// The typed identity of a registered validation tag: one variant per entry of [`TAGS`]. Lowering and the other
-/// consumers match on it exhaustively (no catch-all), so adding a tag to the catalog is a compile error in every
-/// `match` that does not decide what the tag does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum TagId {
-    /// `k8s:alpha`
-    Alpha,
-    /// `k8s:beta`
-    Beta,
-    /// `k8s:customUnique`
-    CustomUnique,
-    /// `k8s:customValidation`
-    CustomValidation,
-    /// `k8s:dependentForbidden`
-    DependentForbidden,
-    /// `k8s:dependentRequired`
-    DependentRequired,
-    /// `k8s:eachKey`
-    EachKey,
-    /// `k8s:eachVal`
-    EachVal,
-    /// `k8s:enum`
-    Enum,
-    /// `k8s:enumExclude`
-    EnumExclude,
-    /// `k8s:forbidden`
-    Forbidden,
-    /// `k8s:format`
-    Format,
-    /// `k8s:ifDisabled`
-    IfDisabled,
-    /// `k8s:ifEnabled`
-    IfEnabled,
-    /// `k8s:ifMode`
-    IfMode,
-    /// `k8s:immutable`
-    Immutable,
-    /// `k8s:item`
-    Item,
-    /// `k8s:listMapKey`
-    ListMapKey,
-    /// `k8s:listType`
-    ListType,
-    /// `k8s:maxBytes`
-    MaxBytes,
-    /// `k8s:maxItems`
-    MaxItems,
-    /// `k8s:maxLength`
-    MaxLength,
-    /// `k8s:maxProperties`
-    MaxProperties,
-    /// `k8s:maximum`
-    Maximum,
-    /// `k8s:minItems`
-    MinItems,
-    /// `k8s:minLength`
-    MinLength,
-    /// `k8s:minProperties`
-    MinProperties,
-    /// `k8s:minimum`
-    Minimum,
-    /// `k8s:modeDiscriminator`
-    ModeDiscriminator,
-    /// `k8s:monotonic`
-    Monotonic,
-    /// `k8s:neq`
-    Neq,
-    /// `k8s:opaqueType`
-    OpaqueType,
-    /// `k8s:optional`
-    Optional,
-    /// `k8s:required`
-    Required,
-    /// `k8s:subfield`
-    Subfield,
-    /// `k8s:unionDiscriminator`
-    UnionDiscriminator,
-    /// `k8s:unionMember`
-    UnionMember,
-    /// `k8s:unique`
-    Unique,
-    /// `k8s:update`
-    Update,
-    /// `k8s:validateError`
-    ValidateError,
-    /// `k8s:validateFalse`
-    ValidateFalse,
-    /// `k8s:validateTrue`
-    ValidateTrue,
-    /// `k8s:validateTrueAlpha`
-    ValidateTrueAlpha,
-    /// `k8s:validateTrueBeta`
-    ValidateTrueBeta,
-    /// `k8s:zeroOrOneOfMember`
-    ZeroOrOneOfMember,
+/// Declares [`TagId`] from one table of `Variant => "k8s:name"` rows (in name order): the enum, [`TagId::ALL`],
+/// [`TagId::name`] and [`TagId::from_name`] are generated from it, so the four cannot disagree.
+macro_rules! tag_ids {
+    ($($variant:ident => $name:literal),* $(,)?) => {
+        /// The typed identity of a registered validation tag: one variant per entry of [`TAGS`]. Lowering and the
+        /// other consumers match on it exhaustively (no catch-all), so adding a tag to the catalog is a compile error
+        /// in every `match` that does not decide what the tag does. Strings become ids only in [`TagId::from_name`]
+        /// (and [`lookup`], which goes through the same table).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+        #[serde(into = "&'static str")]
+        pub enum TagId {
+            $(
+                #[doc = concat!("`", $name, "`")]
+                $variant,
+            )*
+        }
+
+        impl TagId {
+            /// Every tag, in the catalog's (name) order.
+            pub const ALL: &'static [TagId] = &[$(TagId::$variant),*];
+
+            /// The full tag name (`k8s:maxItems`).
+            #[must_use]
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(TagId::$variant => $name,)*
+                }
+            }
+
+            /// The tag named `name` (full name, `k8s:` prefix included), or `None` for a name the catalog does not
+            /// know.
+            #[must_use]
+            pub fn from_name(name: &str) -> Option<TagId> {
+                match name {
+                    $($name => Some(TagId::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+    };
 }
 
-impl TagId {
-    /// Every tag, in the catalog's (name) order.
-    pub const ALL: &'static [TagId] = &[
-        TagId::Alpha,
-        TagId::Beta,
-        TagId::CustomUnique,
-        TagId::CustomValidation,
-        TagId::DependentForbidden,
-        TagId::DependentRequired,
-        TagId::EachKey,
-        TagId::EachVal,
-        TagId::Enum,
-        TagId::EnumExclude,
-        TagId::Forbidden,
-        TagId::Format,
-        TagId::IfDisabled,
-        TagId::IfEnabled,
-        TagId::IfMode,
-        TagId::Immutable,
-        TagId::Item,
-        TagId::ListMapKey,
-        TagId::ListType,
-        TagId::MaxBytes,
-        TagId::MaxItems,
-        TagId::MaxLength,
-        TagId::MaxProperties,
-        TagId::Maximum,
-        TagId::MinItems,
-        TagId::MinLength,
-        TagId::MinProperties,
-        TagId::Minimum,
-        TagId::ModeDiscriminator,
-        TagId::Monotonic,
-        TagId::Neq,
-        TagId::OpaqueType,
-        TagId::Optional,
-        TagId::Required,
-        TagId::Subfield,
-        TagId::UnionDiscriminator,
-        TagId::UnionMember,
-        TagId::Unique,
-        TagId::Update,
-        TagId::ValidateError,
-        TagId::ValidateFalse,
-        TagId::ValidateTrue,
-        TagId::ValidateTrueAlpha,
-        TagId::ValidateTrueBeta,
-        TagId::ZeroOrOneOfMember,
-    ];
+tag_ids! {
+    Alpha => "k8s:alpha",
+    Beta => "k8s:beta",
+    CustomUnique => "k8s:customUnique",
+    CustomValidation => "k8s:customValidation",
+    DependentForbidden => "k8s:dependentForbidden",
+    DependentRequired => "k8s:dependentRequired",
+    EachKey => "k8s:eachKey",
+    EachVal => "k8s:eachVal",
+    Enum => "k8s:enum",
+    EnumExclude => "k8s:enumExclude",
+    Forbidden => "k8s:forbidden",
+    Format => "k8s:format",
+    IfDisabled => "k8s:ifDisabled",
+    IfEnabled => "k8s:ifEnabled",
+    IfMode => "k8s:ifMode",
+    Immutable => "k8s:immutable",
+    Item => "k8s:item",
+    ListMapKey => "k8s:listMapKey",
+    ListType => "k8s:listType",
+    MaxBytes => "k8s:maxBytes",
+    MaxItems => "k8s:maxItems",
+    MaxLength => "k8s:maxLength",
+    MaxProperties => "k8s:maxProperties",
+    Maximum => "k8s:maximum",
+    MinItems => "k8s:minItems",
+    MinLength => "k8s:minLength",
+    MinProperties => "k8s:minProperties",
+    Minimum => "k8s:minimum",
+    ModeDiscriminator => "k8s:modeDiscriminator",
+    Monotonic => "k8s:monotonic",
+    Neq => "k8s:neq",
+    OpaqueType => "k8s:opaqueType",
+    Optional => "k8s:optional",
+    Required => "k8s:required",
+    Subfield => "k8s:subfield",
+    UnionDiscriminator => "k8s:unionDiscriminator",
+    UnionMember => "k8s:unionMember",
+    Unique => "k8s:unique",
+    Update => "k8s:update",
+    ValidateError => "k8s:validateError",
+    ValidateFalse => "k8s:validateFalse",
+    ValidateTrue => "k8s:validateTrue",
+    ValidateTrueAlpha => "k8s:validateTrueAlpha",
+    ValidateTrueBeta => "k8s:validateTrueBeta",
+    ZeroOrOneOfMember => "k8s:zeroOrOneOfMember",
+}
 
-    /// The full tag name (`k8s:maxItems`).
-    #[must_use]
-    pub const fn name(self) -> &'static str {
-        match self {
-            TagId::Alpha => "k8s:alpha",
-            TagId::Beta => "k8s:beta",
-            TagId::CustomUnique => "k8s:customUnique",
-            TagId::CustomValidation => "k8s:customValidation",
-            TagId::DependentForbidden => "k8s:dependentForbidden",
-            TagId::DependentRequired => "k8s:dependentRequired",
-            TagId::EachKey => "k8s:eachKey",
-            TagId::EachVal => "k8s:eachVal",
-            TagId::Enum => "k8s:enum",
-            TagId::EnumExclude => "k8s:enumExclude",
-            TagId::Forbidden => "k8s:forbidden",
-            TagId::Format => "k8s:format",
-            TagId::IfDisabled => "k8s:ifDisabled",
-            TagId::IfEnabled => "k8s:ifEnabled",
-            TagId::IfMode => "k8s:ifMode",
-            TagId::Immutable => "k8s:immutable",
-            TagId::Item => "k8s:item",
-            TagId::ListMapKey => "k8s:listMapKey",
-            TagId::ListType => "k8s:listType",
-            TagId::MaxBytes => "k8s:maxBytes",
-            TagId::MaxItems => "k8s:maxItems",
-            TagId::MaxLength => "k8s:maxLength",
-            TagId::MaxProperties => "k8s:maxProperties",
-            TagId::Maximum => "k8s:maximum",
-            TagId::MinItems => "k8s:minItems",
-            TagId::MinLength => "k8s:minLength",
-            TagId::MinProperties => "k8s:minProperties",
-            TagId::Minimum => "k8s:minimum",
-            TagId::ModeDiscriminator => "k8s:modeDiscriminator",
-            TagId::Monotonic => "k8s:monotonic",
-            TagId::Neq => "k8s:neq",
-            TagId::OpaqueType => "k8s:opaqueType",
-            TagId::Optional => "k8s:optional",
-            TagId::Required => "k8s:required",
-            TagId::Subfield => "k8s:subfield",
-            TagId::UnionDiscriminator => "k8s:unionDiscriminator",
-            TagId::UnionMember => "k8s:unionMember",
-            TagId::Unique => "k8s:unique",
-            TagId::Update => "k8s:update",
-            TagId::ValidateError => "k8s:validateError",
-            TagId::ValidateFalse => "k8s:validateFalse",
-            TagId::ValidateTrue => "k8s:validateTrue",
-            TagId::ValidateTrueAlpha => "k8s:validateTrueAlpha",
-            TagId::ValidateTrueBeta => "k8s:validateTrueBeta",
-            TagId::ZeroOrOneOfMember => "k8s:zeroOrOneOfMember",
-        }
+impl From<TagId> for &'static str {
+    fn from(id: TagId) -> Self {
+        id.name()
     }
+}
 
-    /// The tag named `name` (full name, `k8s:` prefix included), or `None` for a name the catalog does not know.
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<TagId> {
-        match name {
-            "k8s:alpha" => Some(TagId::Alpha),
-            "k8s:beta" => Some(TagId::Beta),
-            "k8s:customUnique" => Some(TagId::CustomUnique),
-            "k8s:customValidation" => Some(TagId::CustomValidation),
-            "k8s:dependentForbidden" => Some(TagId::DependentForbidden),
-            "k8s:dependentRequired" => Some(TagId::DependentRequired),
-            "k8s:eachKey" => Some(TagId::EachKey),
-            "k8s:eachVal" => Some(TagId::EachVal),
-            "k8s:enum" => Some(TagId::Enum),
-            "k8s:enumExclude" => Some(TagId::EnumExclude),
-            "k8s:forbidden" => Some(TagId::Forbidden),
-            "k8s:format" => Some(TagId::Format),
-            "k8s:ifDisabled" => Some(TagId::IfDisabled),
-            "k8s:ifEnabled" => Some(TagId::IfEnabled),
-            "k8s:ifMode" => Some(TagId::IfMode),
-            "k8s:immutable" => Some(TagId::Immutable),
-            "k8s:item" => Some(TagId::Item),
-            "k8s:listMapKey" => Some(TagId::ListMapKey),
-            "k8s:listType" => Some(TagId::ListType),
-            "k8s:maxBytes" => Some(TagId::MaxBytes),
-            "k8s:maxItems" => Some(TagId::MaxItems),
-            "k8s:maxLength" => Some(TagId::MaxLength),
-            "k8s:maxProperties" => Some(TagId::MaxProperties),
-            "k8s:maximum" => Some(TagId::Maximum),
-            "k8s:minItems" => Some(TagId::MinItems),
-            "k8s:minLength" => Some(TagId::MinLength),
-            "k8s:minProperties" => Some(TagId::MinProperties),
-            "k8s:minimum" => Some(TagId::Minimum),
-            "k8s:modeDiscriminator" => Some(TagId::ModeDiscriminator),
-            "k8s:monotonic" => Some(TagId::Monotonic),
-            "k8s:neq" => Some(TagId::Neq),
-            "k8s:opaqueType" => Some(TagId::OpaqueType),
-            "k8s:optional" => Some(TagId::Optional),
-            "k8s:required" => Some(TagId::Required),
-            "k8s:subfield" => Some(TagId::Subfield),
-            "k8s:unionDiscriminator" => Some(TagId::UnionDiscriminator),
-            "k8s:unionMember" => Some(TagId::UnionMember),
-            "k8s:unique" => Some(TagId::Unique),
-            "k8s:update" => Some(TagId::Update),
-            "k8s:validateError" => Some(TagId::ValidateError),
-            "k8s:validateFalse" => Some(TagId::ValidateFalse),
-            "k8s:validateTrue" => Some(TagId::ValidateTrue),
-            "k8s:validateTrueAlpha" => Some(TagId::ValidateTrueAlpha),
-            "k8s:validateTrueBeta" => Some(TagId::ValidateTrueBeta),
-            "k8s:zeroOrOneOfMember" => Some(TagId::ZeroOrOneOfMember),
-            _ => None,
-        }
+impl std::fmt::Display for TagId {
+    /// The full tag name, as [`TagId::name`].
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
     }
 }
 
@@ -998,17 +849,74 @@ pub static TAGS: &[TagSpec] = &[
     ),
 ];
 
-/// Generator-control tags read by vgc itself (package or type comments; raw values).
-pub static CONTROL_TAGS: &[&str] = &[
-    "k8s:validation-gen",
-    "k8s:validation-gen-input",
-    "k8s:validation-gen-scheme-registry",
-    "k8s:validation-gen-test-fixture",
-    "k8s:validation-gen-test-targets",
-    "k8s:validation-gen-nolint",
-    "k8s:isSubresource",
-    "k8s:supportsSubresource",
-];
+/// Declares [`ControlTag`] and [`CONTROL_TAGS`] from one table of `Variant => "k8s:name"` rows.
+macro_rules! control_tags {
+    ($($(#[$doc:meta])* $variant:ident => $name:literal),* $(,)?) => {
+        /// A generator-control tag read by vgc itself (package or type comments; raw values), not a validation
+        /// tag. upstream: `cmd/validation-gen/targets.go` and `validators/subresource.go`.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum ControlTag {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl ControlTag {
+            /// The full tag name.
+            #[must_use]
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(ControlTag::$variant => $name,)*
+                }
+            }
+
+            /// The control tag named `name` (full name), or `None`.
+            #[must_use]
+            pub fn from_name(name: &str) -> Option<ControlTag> {
+                match name {
+                    $($name => Some(ControlTag::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+
+        /// The names of the generator-control tags ([`ControlTag`]).
+        pub static CONTROL_TAGS: &[&str] = &[$($name),*];
+    };
+}
+
+control_tags! {
+    /// `+k8s:validation-gen=<criterion|*|false>` (package; `true`/`false` on a type): which types get validation
+    /// functions.
+    ValidationGen => "k8s:validation-gen",
+    /// `+k8s:validation-gen-input=<package>`: the package whose types are validated (activation packages).
+    ValidationGenInput => "k8s:validation-gen-input",
+    /// `+k8s:validation-gen-scheme-registry=<type>`: the scheme type the registration function takes (`nil`: no
+    /// registration).
+    ValidationGenSchemeRegistry => "k8s:validation-gen-scheme-registry",
+    /// `+k8s:validation-gen-test-fixture=validateFalse`: upstream emits a fixture test (`<out>_test.go`).
+    ValidationGenTestFixture => "k8s:validation-gen-test-fixture",
+    /// `+k8s:validation-gen-test-targets`: upstream emits a coverage test (`<out>_coverage_test.go`).
+    ValidationGenTestTargets => "k8s:validation-gen-test-targets",
+    /// `+k8s:validation-gen-nolint` (package or type): upstream's lint rules are skipped there.
+    ValidationGenNolint => "k8s:validation-gen-nolint",
+    /// `+k8s:isSubresource=<path>`: the type is the payload of that subresource.
+    IsSubresource => "k8s:isSubresource",
+    /// `+k8s:supportsSubresource=<path>`: the type's registration also accepts that subresource.
+    SupportsSubresource => "k8s:supportsSubresource",
+}
+
+impl TagIdent for crate::model::TagUse {
+    fn tag_id(&self) -> Option<TagId> {
+        TagId::from_name(&self.name)
+    }
+}
+
+impl crate::model::TagUse {
+    /// The use's [`ControlTag`], or `None` for any other tag.
+    #[must_use]
+    pub fn control_tag(&self) -> Option<ControlTag> {
+        ControlTag::from_name(&self.name)
+    }
+}
 
 /// Prefixes of other generators' `+k8s:` tags, which vgc accepts without checking.
 pub static OTHER_GENERATORS: &[&str] = &[
@@ -1030,20 +938,20 @@ pub static OTHER_GENERATORS: &[&str] = &[
     "k8s:client-gen",
 ];
 
+impl TagId {
+    /// The tag's catalog entry (every id has exactly one; test `every_tag_id_has_exactly_one_catalog_entry`).
+    #[must_use]
+    pub fn spec(self) -> &'static TagSpec {
+        lookup(self.name()).expect("every TagId has a catalog entry")
+    }
+}
+
 /// Looks a validation tag up by full name.
 #[must_use]
 pub fn lookup(name: &str) -> Option<&'static TagSpec> {
     TAGS.binary_search_by(|t| t.name.cmp(name))
         .ok()
         .map(|i| &TAGS[i])
-}
-
-/// The `+k8s:format` name of a lowered format, without the release qualifier a profile may add
-/// (`k8s-resource-fully-qualified-name@1.38` → `k8s-resource-fully-qualified-name`;
-/// `vgc_ir::profile::Upstream::format_release`).
-#[must_use]
-pub fn format_name(lowered: &str) -> &str {
-    lowered.split_once('@').map_or(lowered, |(name, _)| name)
 }
 
 /// True for generator-control tags and other generators' tags (accepted without validation-tag checking).
@@ -1089,20 +997,16 @@ fn levenshtein(a: &str, b: &str) -> usize {
     prev[b.len()]
 }
 
-/// The formats `k8s:format` accepts (upstream `format.go`).
-pub static FORMATS: &[&str] = &[
-    "k8s-extended-resource-name",
-    "k8s-label-key",
-    "k8s-label-value",
-    "k8s-long-name",
-    "k8s-long-name-caseless",
-    "k8s-path-segment-name",
-    "k8s-prefixed-label-key",
-    "k8s-resource-fully-qualified-name",
-    "k8s-resource-pool-name",
-    "k8s-short-name",
-    "k8s-uuid",
-];
+/// The spellings `k8s:format` accepts (upstream `format.go`), from [`vgc_runtime::formats::Format::ALL`].
+pub static FORMATS: [&str; Format::ALL.len()] = {
+    let mut out = [""; Format::ALL.len()];
+    let mut i = 0;
+    while i < out.len() {
+        out[i] = Format::ALL[i].name();
+        i += 1;
+    }
+    out
+};
 
 #[cfg(test)]
 mod tests {
@@ -1116,6 +1020,19 @@ mod tests {
             assert_eq!(TagId::from_name(t.name), Some(t.id));
         }
         assert_eq!(TagId::from_name("k8s:nope"), None);
+    }
+
+    /// Lowering sorts checks by [`TagId`] where upstream sorts by tag name: the derived order must be the names'.
+    #[test]
+    fn tag_ids_are_in_name_order() {
+        for w in TagId::ALL.windows(2) {
+            assert!(w[0] < w[1] && w[0].name() < w[1].name(), "{w:?}");
+        }
+        assert_eq!(TagId::ALL.len(), TAGS.len());
+        assert_eq!(
+            serde_json::to_string(&TagId::MaxItems).unwrap(),
+            "\"k8s:maxItems\""
+        );
     }
 
     /// R25: did-you-mean stays instant on a 1 MiB unknown name (it took 14 s) and still finds near misses.
@@ -1145,5 +1062,24 @@ mod tests {
             "k8s:prerelease-lifecycle-gen:introduced"
         ));
         assert!(!is_allowed_non_validation("k8s:requird"));
+    }
+}
+
+/// The catalog identity of something naming a tag: a parsed [`vgc_parser::tags::Tag`] (any level of a chain) or a
+/// [`crate::model::TagUse`]. `None` for names the catalog does not register (generator-control tags, other
+/// generators' tags, unknown names — which [`crate::check::check_tag_use`] reports).
+pub trait TagIdent {
+    /// The tag's [`TagId`], through [`TagId::from_name`].
+    fn tag_id(&self) -> Option<TagId>;
+
+    /// True when the tag is `id`.
+    fn is_tag(&self, id: TagId) -> bool {
+        self.tag_id() == Some(id)
+    }
+}
+
+impl TagIdent for vgc_parser::tags::Tag {
+    fn tag_id(&self) -> Option<TagId> {
+        TagId::from_name(&self.name)
     }
 }

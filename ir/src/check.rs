@@ -4,7 +4,7 @@
 //! upstream: `validators.typeCheck` and the scope check in `registry.extractValidations`; upstream silently
 //! ignores unknown `+k8s:` tags, vgc reports them.
 
-use crate::catalog::{self, Scope, ValueKind};
+use crate::catalog::{self, Scope, TagId, ValueKind};
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::TagUse;
 use vgc_parser::tags::{Scalar, Tag, TagValue};
@@ -45,12 +45,12 @@ impl TagProblem {
 }
 
 /// The scopes a chained payload is evaluated in, given the wrapper tag and the wrapper's own scope.
-fn payload_scopes(wrapper: &str, outer: &[Scope]) -> Vec<Scope> {
+fn payload_scopes(wrapper: Option<TagId>, outer: &[Scope]) -> Vec<Scope> {
     match wrapper {
-        "k8s:eachVal" => vec![Scope::ListVal, Scope::MapVal],
-        "k8s:eachKey" => vec![Scope::MapKey],
-        "k8s:item" => vec![Scope::ListVal],
-        "k8s:subfield" => vec![Scope::Field],
+        Some(TagId::EachVal) => vec![Scope::ListVal, Scope::MapVal],
+        Some(TagId::EachKey) => vec![Scope::MapKey],
+        Some(TagId::Item) => vec![Scope::ListVal],
+        Some(TagId::Subfield) => vec![Scope::Field],
         _ => outer.to_vec(),
     }
 }
@@ -226,7 +226,7 @@ fn check_tag(tag: &Tag, scopes: &[Scope], out: &mut Vec<TagProblem>) {
                 out.push(p);
             }
             if let TagValue::Tag(inner) = v {
-                check_tag(inner, &payload_scopes(&tag.name, scopes), out);
+                check_tag(inner, &payload_scopes(Some(spec.id), scopes), out);
             }
         }
         _ => {}

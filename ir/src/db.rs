@@ -3,7 +3,7 @@
 //! Firewall: [`file_ir`] is position-free (spans live in [`file_spans`]), so editing a comment's wording that
 //! moves code but keeps tags and types equal re-runs only the span table and backdates the IR.
 
-use crate::catalog::Scope;
+use crate::catalog::{Scope, TagIdent};
 use crate::check::check_tag_use;
 use crate::diagnostic::{Code, Diagnostic};
 use crate::model::{FileIr, lower_file};
@@ -404,9 +404,12 @@ pub fn check_file(db: &dyn Db, file: SourceFile) -> Box<[Diagnostic]> {
         for u in uses {
             let base = span_of(db, file, u.at).start;
             if let Ok(t) = &u.parsed
-                && let Some(newer) = t.chain().find(|c| !profile.has_tag(&c.name))
+                && let Some((newer, id)) = t
+                    .chain()
+                    .filter_map(|c| Some((c, c.tag_id()?)))
+                    .find(|(_, id)| !profile.has_tag(*id))
             {
-                let since = crate::profile::Upstream::tag_since(&newer.name).unwrap_or(profile);
+                let since = crate::profile::Upstream::tag_since(id).unwrap_or(profile);
                 out.push(
                     Diagnostic::error(
                         Code::UnknownTag,

@@ -11,207 +11,139 @@ pub enum Severity {
     Warning,
 }
 
-/// Stable diagnostic codes. The number never changes meaning; see `docs/diagnostics.md`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-pub enum Code {
-    /// VGC0001: a region of a Go file could not be parsed (warning).
-    GoSyntax,
-    /// VGC0002: a file or directory could not be read.
-    Io,
-    /// VGC0003: an imported module is not in the module cache or vendor/.
-    MissingModule,
-    /// VGC0004: a referenced package or type could not be resolved.
-    Unresolved,
-    /// VGC0005: the package-level `k8s:validation-gen` settings are invalid.
-    GeneratorConfig,
-    /// VGC0006: a Go package that Go itself refuses (a redeclared type, two package clauses in one directory, an
-    /// invalid recursive type) or that exceeds one of vgc's documented limits (`docs/reliability.md`).
-    InvalidGo,
-    /// VGC0101: a tag line does not parse.
-    TagSyntax,
-    /// VGC0102: an unknown `+k8s:` tag.
-    UnknownTag,
-    /// VGC0103: a tag in a scope it does not support.
-    WrongScope,
-    /// VGC0104: a required argument is missing.
-    MissingArg,
-    /// VGC0105: an argument the tag does not declare.
-    UnknownArg,
-    /// VGC0106: an argument of the wrong type.
-    ArgType,
-    /// VGC0107: a required payload is missing.
-    MissingPayload,
-    /// VGC0108: a payload of the wrong type, or a payload on a tag that takes none.
-    PayloadType,
-    /// VGC0109: a payload value the tag does not accept (unknown format, bad listType, out-of-range limit).
-    InvalidPayload,
-    /// VGC0110: the tag does not apply to the field's or type's Go type.
-    TypeMismatch,
-    /// VGC0111: list metadata (listType/listMapKey/unique) is inconsistent.
-    ListMetadata,
-    /// VGC0112: a Go type shape validation-gen does not support.
-    UnsupportedType,
-    /// VGC0201: a tag whose lowering is not implemented yet; no check is generated (warning).
-    NotLowered,
-    /// VGC0301 (lint, upstream `alphaBetaPrefix`): `k8s:alpha`/`k8s:beta` not outermost, or without a payload.
-    LintAlphaBeta,
-    /// VGC0302 (lint, upstream `validationStability`): a tag less stable than its context.
-    LintStability,
-    /// VGC0303 (lint, upstream `requiredAndOptional`): a validated field without optional/required/forbidden.
-    LintRequiredness,
-    /// VGC0304 (lint, upstream 1.38 `nonPointerStructRequiredness`): `required`/`optional` on a non-pointer struct
-    /// field that the struct's members contradict.
-    LintValueStructRequiredness,
-    /// VGC0305 (lint, upstream 1.38): an `+enum` type without `+k8s:enum`.
-    LintEnumMarker,
-    /// VGC0310 (lint): `+k8s:` tags separated from their declaration by a blank line.
-    LintDetachedTag,
-    /// VGC0311 (lint): `+listType`/`+listMapKey` and `+k8s:listType`/`+k8s:listMapKey` disagree or one is missing.
-    LintListMarker,
-    /// VGC0312 (lint): an option name spelled inconsistently, or disagreeing with `+featureGate=`.
-    LintOptionName,
-    /// VGC0313 (lint): a typedef chain deeper than one level whose inner type-level tags are not applied.
-    LintTypedefChain,
-    /// VGC0314 (lint): contradictory `optional`/`required`/`forbidden`/`+default`.
-    LintContradiction,
-    /// VGC0315 (lint): a duplicate or redundant tag.
-    LintDuplicate,
-    /// VGC0316 (lint): a malformed `since:` version.
-    LintSince,
-    /// VGC0317 (lint): a non-canonical tag spelling (auto-fixable).
-    LintSpelling,
-    /// VGC0318 (lint): a `vgc:ignore` suppression without a reason, or one that suppresses nothing.
-    LintSuppression,
-    /// VGC0401 (lint): a field's validation differs between versions of one API group.
-    Drift,
-    /// VGC0402 (lint): a drift exception that matches no drift.
-    StaleException,
-    /// VGC0403 (lint): a field's tag declarations differ between versions of one API group while its lowered
-    /// validation agrees (e.g. `+k8s:listType=atomic` in one version only).
-    DeclarationDrift,
+/// Declares [`Code`] and its registry from one table: for each code its variant, stable `VGCnnnn` string, kebab-case
+/// name, default severity and rationale. [`ALL_CODES`], [`Code::as_str`], [`Code::name`], [`Code::rationale`] and
+/// [`Code::default_severity`] are generated from it, so they cannot disagree.
+macro_rules! declare_codes {
+    ($($(#[$doc:meta])* $variant:ident = ($code:literal, $name:literal, $severity:ident, $rationale:literal)),* $(,)?) => {
+        /// Stable diagnostic codes. The number never changes meaning; see `docs/diagnostics.md`.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+        pub enum Code {
+            $($(#[$doc])* $variant,)*
+        }
+
+        /// Every code, in numeric order.
+        pub const ALL_CODES: &[Code] = &[$(Code::$variant),*];
+
+        impl Code {
+            /// The stable code string, e.g. `VGC0102`.
+            #[must_use]
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $code,)*
+                }
+            }
+
+            /// A short kebab-case name (SARIF `rule.name`), e.g. `unknown-tag`.
+            #[must_use]
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $name,)*
+                }
+            }
+
+            /// The one-line rationale: why the rule exists (SARIF `rule.fullDescription`, `docs/diagnostics.md`).
+            #[must_use]
+            pub fn rationale(self) -> &'static str {
+                match self {
+                    $(Code::$variant => $rationale,)*
+                }
+            }
+
+            /// The severity vgc gives the code unless `vgc.toml` or `-W/-D/-A` change it (lint rules only).
+            #[must_use]
+            pub fn default_severity(self) -> Severity {
+                match self {
+                    $(Code::$variant => Severity::$severity,)*
+                }
+            }
+        }
+    };
 }
 
-/// Every code, in numeric order.
-pub const ALL_CODES: &[Code] = &[
-    Code::GoSyntax,
-    Code::Io,
-    Code::MissingModule,
-    Code::Unresolved,
-    Code::GeneratorConfig,
-    Code::InvalidGo,
-    Code::TagSyntax,
-    Code::UnknownTag,
-    Code::WrongScope,
-    Code::MissingArg,
-    Code::UnknownArg,
-    Code::ArgType,
-    Code::MissingPayload,
-    Code::PayloadType,
-    Code::InvalidPayload,
-    Code::TypeMismatch,
-    Code::ListMetadata,
-    Code::UnsupportedType,
-    Code::NotLowered,
-    Code::LintAlphaBeta,
-    Code::LintStability,
-    Code::LintRequiredness,
-    Code::LintValueStructRequiredness,
-    Code::LintEnumMarker,
-    Code::LintDetachedTag,
-    Code::LintListMarker,
-    Code::LintOptionName,
-    Code::LintTypedefChain,
-    Code::LintContradiction,
-    Code::LintDuplicate,
-    Code::LintSince,
-    Code::LintSpelling,
-    Code::LintSuppression,
-    Code::Drift,
-    Code::StaleException,
-    Code::DeclarationDrift,
-];
+declare_codes! {
+    /// VGC0001: a region of a Go file could not be parsed (warning).
+    GoSyntax = ("VGC0001", "go-syntax", Warning, "The Go parser recovered from a syntax error; declarations in the broken region are not read."),
+    /// VGC0002: a file or directory could not be read.
+    Io = ("VGC0002", "io", Error, "A file or directory could not be read, so its declarations are missing."),
+    /// VGC0003: an imported module is not in the module cache or vendor/.
+    MissingModule = ("VGC0003", "missing-module", Error, "An imported module is neither vendored nor in the module cache, so its types cannot be resolved."),
+    /// VGC0004: a referenced package or type could not be resolved.
+    Unresolved = ("VGC0004", "unresolved", Error, "A referenced package or type could not be resolved; its validation cannot be generated."),
+    /// VGC0005: the package-level `k8s:validation-gen` settings are invalid.
+    GeneratorConfig = ("VGC0005", "generator-config", Error, "The package's `+k8s:validation-gen` settings decide the root types; invalid ones would silently select the wrong types."),
+    /// VGC0006: a Go package that Go itself refuses (a redeclared type, two package clauses in one directory, an
+    /// invalid recursive type) or that exceeds one of vgc's documented limits (`docs/reliability.md`).
+    InvalidGo = ("VGC0006", "invalid-go", Error, "Go refuses this package, or it exceeds a documented vgc limit; generating from it would give code that does not compile or a partial validator."),
+    /// VGC0101: a tag line does not parse.
+    TagSyntax = ("VGC0101", "tag-syntax", Error, "A tag that does not parse is ignored by upstream without a word; vgc refuses it."),
+    /// VGC0102: an unknown `+k8s:` tag.
+    UnknownTag = ("VGC0102", "unknown-tag", Error, "An unknown or misspelled `+k8s:` tag validates nothing; upstream ignores it silently."),
+    /// VGC0103: a tag in a scope it does not support.
+    WrongScope = ("VGC0103", "wrong-scope", Error, "A tag in a place it does not apply to (type, field, list value, map key or value) generates nothing or the wrong thing."),
+    /// VGC0104: a required argument is missing.
+    MissingArg = ("VGC0104", "missing-arg", Error, "The tag cannot be lowered without this argument."),
+    /// VGC0105: an argument the tag does not declare.
+    UnknownArg = ("VGC0105", "unknown-arg", Error, "An argument the tag does not declare is a typo or a misunderstanding of the tag."),
+    /// VGC0106: an argument of the wrong type.
+    ArgType = ("VGC0106", "arg-type", Error, "An argument of the wrong type cannot mean what was intended."),
+    /// VGC0107: a required payload is missing.
+    MissingPayload = ("VGC0107", "missing-payload", Error, "The tag needs a value to validate against."),
+    /// VGC0108: a payload of the wrong type, or a payload on a tag that takes none.
+    PayloadType = ("VGC0108", "payload-type", Error, "A payload of the wrong type, or a payload on a tag that takes none, cannot mean what was intended."),
+    /// VGC0109: a payload value the tag does not accept (unknown format, bad listType, out-of-range limit).
+    InvalidPayload = ("VGC0109", "invalid-payload", Error, "A payload value the tag does not accept (unknown format, list type, out-of-range limit)."),
+    /// VGC0110: the tag does not apply to the field's or type's Go type.
+    TypeMismatch = ("VGC0110", "type-mismatch", Error, "The tag does not apply to the Go type it is written on; upstream fails generation."),
+    /// VGC0111: list metadata (listType/listMapKey/unique) is inconsistent.
+    ListMetadata = ("VGC0111", "list-metadata", Error, "List items are identified by list metadata; inconsistent metadata makes uniqueness and update rules meaningless."),
+    /// VGC0112: a Go type shape validation-gen does not support.
+    UnsupportedType = ("VGC0112", "unsupported-type", Error, "validation-gen cannot generate validation for this Go type shape."),
+    /// VGC0201: a tag whose lowering is not implemented yet; no check is generated (warning).
+    NotLowered = ("VGC0201", "not-lowered", Warning, "A tag vgc parses and checks but generates no code for — not lowered yet, or a use that has no effect (no check, no consumer reads it); it is reported so nothing is dropped silently."),
+    /// VGC0301 (lint, upstream `alphaBetaPrefix`): `k8s:alpha`/`k8s:beta` not outermost, or without a payload.
+    LintAlphaBeta = ("VGC0301", "alpha-beta-prefix", Error, "Stability prefixes mark the whole chain they start; inside a chain or without a payload they mark nothing (upstream lint rule)."),
+    /// VGC0302 (lint, upstream `validationStability`): a tag less stable than its context.
+    LintStability = ("VGC0302", "validation-stability", Error, "A validation must be at least as stable as the API version it guards; an alpha tag in a stable API would change behaviour without a gate (upstream lint rule)."),
+    /// VGC0303 (lint, upstream `requiredAndOptional`): a validated field without optional/required/forbidden.
+    LintRequiredness = ("VGC0303", "required-and-optional", Error, "A validated field must say whether it may be unset, or its validation runs on absent values (upstream lint rule)."),
+    /// VGC0304 (lint, upstream 1.38 `nonPointerStructRequiredness`): `required`/`optional` on a non-pointer struct
+    /// field that the struct's members contradict.
+    LintValueStructRequiredness = ("VGC0304", "non-pointer-struct-requiredness", Error, "A non-pointer struct field is never nil: `required`/`optional` on it only document it, so they must agree with the struct's own required or union members (upstream 1.38 lint rule, kubernetes#141637)."),
+    /// VGC0305 (lint, upstream 1.38): an `+enum` type without `+k8s:enum`.
+    LintEnumMarker = ("VGC0305", "enum-marker", Error, "`+enum` tells OpenAPI the values are closed; without `+k8s:enum` nothing validates them (upstream 1.38 lint rule, kubernetes#142102)."),
+    /// VGC0310 (lint): `+k8s:` tags separated from their declaration by a blank line.
+    LintDetachedTag = ("VGC0310", "detached-tag", Warning, "A blank line starts a new comment group: tags above it are read from a different declaration, or not at all."),
+    /// VGC0311 (lint): `+listType`/`+listMapKey` and `+k8s:listType`/`+k8s:listMapKey` disagree or one is missing.
+    LintListMarker = ("VGC0311", "list-marker-twin", Warning, "`+listType`/`+listMapKey` drive OpenAPI and server-side apply, `+k8s:` twins drive validation; when they disagree the two see different lists."),
+    /// VGC0312 (lint): an option name spelled inconsistently, or disagreeing with `+featureGate=`.
+    LintOptionName = ("VGC0312", "option-name", Warning, "Options are matched by exact name; a spelling that differs from the field's `+featureGate` or from other uses gates nothing."),
+    /// VGC0313 (lint): a typedef chain deeper than one level whose inner type-level tags are not applied.
+    LintTypedefChain = ("VGC0313", "typedef-chain", Warning, "Upstream applies the type-level tags of a field's own type only; tags on types further down a typedef chain are lost (the KEP's n-deep typedef problem)."),
+    /// VGC0314 (lint): contradictory `optional`/`required`/`forbidden`/`+default`.
+    LintContradiction = ("VGC0314", "requiredness-contradiction", Error, "Contradictory requiredness tags or defaults make the field's rule depend on tag order."),
+    /// VGC0315 (lint): a duplicate or redundant tag.
+    LintDuplicate = ("VGC0315", "duplicate-tag", Warning, "A repeated or redundant tag adds nothing and hides which value is meant."),
+    /// VGC0316 (lint): a malformed `since:` version.
+    LintSince = ("VGC0316", "since-version", Warning, "`since:` must name a Kubernetes minor version (\"1.37\") so stability can be tracked."),
+    /// VGC0317 (lint): a non-canonical tag spelling (auto-fixable).
+    LintSpelling = ("VGC0317", "canonical-spelling", Warning, "One spelling per tag keeps reviews and drift comparison simple; `vgc lint --fix` rewrites it."),
+    /// VGC0318 (lint): a `vgc:ignore` suppression without a reason, or one that suppresses nothing.
+    LintSuppression = ("VGC0318", "suppression", Warning, "A suppression must say why, and must still suppress something."),
+    /// VGC0401 (lint): a field's validation differs between versions of one API group.
+    Drift = ("VGC0401", "version-drift", Warning, "Versions of one API serve the same objects; a rule that differs between them lets an object valid in one version fail in another."),
+    /// VGC0402 (lint): a drift exception that matches no drift.
+    StaleException = ("VGC0402", "stale-exception", Warning, "An accepted difference that no longer exists hides the next real one."),
+    /// VGC0403 (lint): a field's tag declarations differ between versions of one API group while its lowered
+    /// validation agrees (e.g. `+k8s:listType=atomic` in one version only).
+    DeclarationDrift = ("VGC0403", "declaration-drift", Warning, "Tags declared in one version of a type and not in another read as different intent even when today's rules agree; the next edit to one version silently makes them drift."),
+}
 
 impl Code {
-    /// The stable code string, e.g. `VGC0102`.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Code::GoSyntax => "VGC0001",
-            Code::Io => "VGC0002",
-            Code::MissingModule => "VGC0003",
-            Code::Unresolved => "VGC0004",
-            Code::GeneratorConfig => "VGC0005",
-            Code::InvalidGo => "VGC0006",
-            Code::TagSyntax => "VGC0101",
-            Code::UnknownTag => "VGC0102",
-            Code::WrongScope => "VGC0103",
-            Code::MissingArg => "VGC0104",
-            Code::UnknownArg => "VGC0105",
-            Code::ArgType => "VGC0106",
-            Code::MissingPayload => "VGC0107",
-            Code::PayloadType => "VGC0108",
-            Code::InvalidPayload => "VGC0109",
-            Code::TypeMismatch => "VGC0110",
-            Code::ListMetadata => "VGC0111",
-            Code::UnsupportedType => "VGC0112",
-            Code::NotLowered => "VGC0201",
-            Code::LintAlphaBeta => "VGC0301",
-            Code::LintStability => "VGC0302",
-            Code::LintRequiredness => "VGC0303",
-            Code::LintValueStructRequiredness => "VGC0304",
-            Code::LintEnumMarker => "VGC0305",
-            Code::LintDetachedTag => "VGC0310",
-            Code::LintListMarker => "VGC0311",
-            Code::LintOptionName => "VGC0312",
-            Code::LintTypedefChain => "VGC0313",
-            Code::LintContradiction => "VGC0314",
-            Code::LintDuplicate => "VGC0315",
-            Code::LintSince => "VGC0316",
-            Code::LintSpelling => "VGC0317",
-            Code::LintSuppression => "VGC0318",
-            Code::Drift => "VGC0401",
-            Code::StaleException => "VGC0402",
-            Code::DeclarationDrift => "VGC0403",
-        }
-    }
-
     /// The code for a `VGCnnnn` string (as written in `vgc.toml` and `vgc:ignore` comments); `None` if unknown.
     #[must_use]
     pub fn parse(s: &str) -> Option<Code> {
         ALL_CODES.iter().copied().find(|c| c.as_str() == s)
-    }
-
-    /// A short kebab-case name (SARIF `rule.name`), e.g. `unknown-tag`.
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        self.registry().0
-    }
-
-    /// The one-line rationale: why the rule exists (SARIF `rule.fullDescription`, `docs/diagnostics.md`).
-    #[must_use]
-    pub fn rationale(self) -> &'static str {
-        self.registry().1
-    }
-
-    /// The severity vgc gives the code unless `vgc.toml` changes it (lint rules only).
-    #[must_use]
-    pub fn default_severity(self) -> Severity {
-        match self {
-            Code::GoSyntax
-            | Code::NotLowered
-            | Code::LintDetachedTag
-            | Code::LintListMarker
-            | Code::LintOptionName
-            | Code::LintTypedefChain
-            | Code::LintDuplicate
-            | Code::LintSince
-            | Code::LintSpelling
-            | Code::LintSuppression
-            | Code::Drift
-            | Code::StaleException
-            | Code::DeclarationDrift => Severity::Warning,
-            _ => Severity::Error,
-        }
     }
 
     /// True for upstream validation-gen's own lint rules (VGC0301–VGC0305; which of them run depends on the
@@ -232,155 +164,6 @@ impl Code {
     #[must_use]
     pub fn is_lint(self) -> bool {
         self >= Code::LintAlphaBeta
-    }
-
-    fn registry(self) -> (&'static str, &'static str) {
-        match self {
-            Code::GoSyntax => (
-                "go-syntax",
-                "The Go parser recovered from a syntax error; declarations in the broken region are not read.",
-            ),
-            Code::Io => (
-                "io",
-                "A file or directory could not be read, so its declarations are missing.",
-            ),
-            Code::MissingModule => (
-                "missing-module",
-                "An imported module is neither vendored nor in the module cache, so its types cannot be resolved.",
-            ),
-            Code::Unresolved => (
-                "unresolved",
-                "A referenced package or type could not be resolved; its validation cannot be generated.",
-            ),
-            Code::GeneratorConfig => (
-                "generator-config",
-                "The package's `+k8s:validation-gen` settings decide the root types; invalid ones would silently select the wrong types.",
-            ),
-            Code::InvalidGo => (
-                "invalid-go",
-                "Go refuses this package, or it exceeds a documented vgc limit; generating from it would give code that does not compile or a partial validator.",
-            ),
-            Code::TagSyntax => (
-                "tag-syntax",
-                "A tag that does not parse is ignored by upstream without a word; vgc refuses it.",
-            ),
-            Code::UnknownTag => (
-                "unknown-tag",
-                "An unknown or misspelled `+k8s:` tag validates nothing; upstream ignores it silently.",
-            ),
-            Code::WrongScope => (
-                "wrong-scope",
-                "A tag in a place it does not apply to (type, field, list value, map key or value) generates nothing or the wrong thing.",
-            ),
-            Code::MissingArg => (
-                "missing-arg",
-                "The tag cannot be lowered without this argument.",
-            ),
-            Code::UnknownArg => (
-                "unknown-arg",
-                "An argument the tag does not declare is a typo or a misunderstanding of the tag.",
-            ),
-            Code::ArgType => (
-                "arg-type",
-                "An argument of the wrong type cannot mean what was intended.",
-            ),
-            Code::MissingPayload => (
-                "missing-payload",
-                "The tag needs a value to validate against.",
-            ),
-            Code::PayloadType => (
-                "payload-type",
-                "A payload of the wrong type, or a payload on a tag that takes none, cannot mean what was intended.",
-            ),
-            Code::InvalidPayload => (
-                "invalid-payload",
-                "A payload value the tag does not accept (unknown format, list type, out-of-range limit).",
-            ),
-            Code::TypeMismatch => (
-                "type-mismatch",
-                "The tag does not apply to the Go type it is written on; upstream fails generation.",
-            ),
-            Code::ListMetadata => (
-                "list-metadata",
-                "List items are identified by list metadata; inconsistent metadata makes uniqueness and update rules meaningless.",
-            ),
-            Code::UnsupportedType => (
-                "unsupported-type",
-                "validation-gen cannot generate validation for this Go type shape.",
-            ),
-            Code::NotLowered => (
-                "not-lowered",
-                "A tag vgc parses and checks but generates no code for — not lowered yet, or a use that has no effect (no check, no consumer reads it); it is reported so nothing is dropped silently.",
-            ),
-            Code::LintAlphaBeta => (
-                "alpha-beta-prefix",
-                "Stability prefixes mark the whole chain they start; inside a chain or without a payload they mark nothing (upstream lint rule).",
-            ),
-            Code::LintStability => (
-                "validation-stability",
-                "A validation must be at least as stable as the API version it guards; an alpha tag in a stable API would change behaviour without a gate (upstream lint rule).",
-            ),
-            Code::LintRequiredness => (
-                "required-and-optional",
-                "A validated field must say whether it may be unset, or its validation runs on absent values (upstream lint rule).",
-            ),
-            Code::LintValueStructRequiredness => (
-                "non-pointer-struct-requiredness",
-                "A non-pointer struct field is never nil: `required`/`optional` on it only document it, so they must agree with the struct's own required or union members (upstream 1.38 lint rule, kubernetes#141637).",
-            ),
-            Code::LintEnumMarker => (
-                "enum-marker",
-                "`+enum` tells OpenAPI the values are closed; without `+k8s:enum` nothing validates them (upstream 1.38 lint rule, kubernetes#142102).",
-            ),
-            Code::LintDetachedTag => (
-                "detached-tag",
-                "A blank line starts a new comment group: tags above it are read from a different declaration, or not at all.",
-            ),
-            Code::LintListMarker => (
-                "list-marker-twin",
-                "`+listType`/`+listMapKey` drive OpenAPI and server-side apply, `+k8s:` twins drive validation; when they disagree the two see different lists.",
-            ),
-            Code::LintOptionName => (
-                "option-name",
-                "Options are matched by exact name; a spelling that differs from the field's `+featureGate` or from other uses gates nothing.",
-            ),
-            Code::LintTypedefChain => (
-                "typedef-chain",
-                "Upstream applies the type-level tags of a field's own type only; tags on types further down a typedef chain are lost (the KEP's n-deep typedef problem).",
-            ),
-            Code::LintContradiction => (
-                "requiredness-contradiction",
-                "Contradictory requiredness tags or defaults make the field's rule depend on tag order.",
-            ),
-            Code::LintDuplicate => (
-                "duplicate-tag",
-                "A repeated or redundant tag adds nothing and hides which value is meant.",
-            ),
-            Code::LintSince => (
-                "since-version",
-                "`since:` must name a Kubernetes minor version (\"1.37\") so stability can be tracked.",
-            ),
-            Code::LintSpelling => (
-                "canonical-spelling",
-                "One spelling per tag keeps reviews and drift comparison simple; `vgc lint --fix` rewrites it.",
-            ),
-            Code::LintSuppression => (
-                "suppression",
-                "A suppression must say why, and must still suppress something.",
-            ),
-            Code::Drift => (
-                "version-drift",
-                "Versions of one API serve the same objects; a rule that differs between them lets an object valid in one version fail in another.",
-            ),
-            Code::StaleException => (
-                "stale-exception",
-                "An accepted difference that no longer exists hides the next real one.",
-            ),
-            Code::DeclarationDrift => (
-                "declaration-drift",
-                "Tags declared in one version of a type and not in another read as different intent even when today's rules agree; the next edit to one version silently makes them drift.",
-            ),
-        }
     }
 }
 

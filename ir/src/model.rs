@@ -2,6 +2,7 @@
 //! relative to the tag line are kept; where each tag line sits in the file lives in the separate span table
 //! ([`crate::db::file_spans`]), so moving code around does not change this IR.
 
+use crate::catalog::ControlTag;
 use serde::{Deserialize, Serialize};
 use vgc_parser::go::{self, CommentLine, ConstValue, GoFile, TypeExpr};
 use vgc_parser::structtag::{self, JsonTag};
@@ -161,8 +162,12 @@ pub fn lower_file(g: &GoFile) -> (FileIr, Vec<std::ops::Range<usize>>) {
             .into_iter()
             .filter(|u| {
                 matches!(
-                    u.name.as_str(),
-                    "k8s:validation-gen" | "k8s:supportsSubresource" | "k8s:isSubresource"
+                    u.control_tag(),
+                    Some(
+                        ControlTag::ValidationGen
+                            | ControlTag::SupportsSubresource
+                            | ControlTag::IsSubresource
+                    )
                 )
             })
             .collect();

@@ -6,7 +6,9 @@
 //! profile in force ([`upstream`], read from the [`crate::Settings`] input) instead of keeping a copy of anything
 //! per release. `docs/upstream.md` tabulates the deltas and says how to add the next release.
 
+use crate::catalog::TagId;
 use serde::Serialize;
+use vgc_runtime::formats::Format;
 
 /// A Kubernetes minor release whose declarative-validation semantics vgc reproduces. Ordered by release.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
@@ -134,12 +136,12 @@ impl Upstream {
         const V136: &[TagRename] = &[
             TagRename {
                 from: "k8s:discriminator",
-                to: "k8s:modeDiscriminator",
+                to: TagId::ModeDiscriminator,
                 args: &[("name", "modality")],
             },
             TagRename {
                 from: "k8s:member",
-                to: "k8s:ifMode",
+                to: TagId::IfMode,
                 args: &[("mode", "modality"), ("value", "mode")],
             },
         ];
@@ -153,45 +155,76 @@ impl Upstream {
     /// newer than the profile in force are unknown tags (`VGC0102`). upstream: the tag names registered by
     /// `validators/*.go` in code-generator v0.35.10, v0.36.6 and v0.37.2.
     #[must_use]
-    pub fn tag_since(name: &str) -> Option<Upstream> {
-        match name {
-            "k8s:alpha"
-            | "k8s:beta"
-            | "k8s:maxBytes"
-            | "k8s:maximum"
-            | "k8s:minItems"
-            | "k8s:minLength"
-            | "k8s:validateTrueAlpha"
-            | "k8s:validateTrueBeta" => Some(Upstream::V1_36),
-            "k8s:customValidation"
-            | "k8s:dependentForbidden"
-            | "k8s:dependentRequired"
-            | "k8s:ifMode"
-            | "k8s:modeDiscriminator"
-            | "k8s:monotonic"
-            | "k8s:maxProperties"
-            | "k8s:minProperties" => Some(Upstream::V1_37),
-            _ => None,
+    pub fn tag_since(id: TagId) -> Option<Upstream> {
+        match id {
+            TagId::Alpha
+            | TagId::Beta
+            | TagId::MaxBytes
+            | TagId::Maximum
+            | TagId::MinItems
+            | TagId::MinLength
+            | TagId::ValidateTrueAlpha
+            | TagId::ValidateTrueBeta => Some(Upstream::V1_36),
+            TagId::CustomValidation
+            | TagId::DependentForbidden
+            | TagId::DependentRequired
+            | TagId::IfMode
+            | TagId::ModeDiscriminator
+            | TagId::Monotonic
+            | TagId::MaxProperties
+            | TagId::MinProperties => Some(Upstream::V1_37),
+            TagId::CustomUnique
+            | TagId::EachKey
+            | TagId::EachVal
+            | TagId::Enum
+            | TagId::EnumExclude
+            | TagId::Forbidden
+            | TagId::Format
+            | TagId::IfDisabled
+            | TagId::IfEnabled
+            | TagId::Immutable
+            | TagId::Item
+            | TagId::ListMapKey
+            | TagId::ListType
+            | TagId::MaxItems
+            | TagId::MaxLength
+            | TagId::Minimum
+            | TagId::Neq
+            | TagId::OpaqueType
+            | TagId::Optional
+            | TagId::Required
+            | TagId::Subfield
+            | TagId::UnionDiscriminator
+            | TagId::UnionMember
+            | TagId::Unique
+            | TagId::Update
+            | TagId::ValidateError
+            | TagId::ValidateFalse
+            | TagId::ValidateTrue
+            | TagId::ZeroOrOneOfMember => None,
         }
     }
 
     /// Whether the catalog tag `name` exists in this release ([`Upstream::tag_since`]; in 1.36 the 1.37 names
     /// `ifMode`/`modeDiscriminator` are also accepted, since [`Upstream::tag_renames`] maps 1.36's names onto them).
     #[must_use]
-    pub fn has_tag(self, name: &str) -> bool {
-        if self.tag_renames().iter().any(|r| r.to == name) {
+    pub fn has_tag(self, id: TagId) -> bool {
+        if self.tag_renames().iter().any(|r| r.to == id) {
             return true;
         }
-        Upstream::tag_since(name).is_none_or(|since| since <= self)
+        Upstream::tag_since(id).is_none_or(|since| since <= self)
     }
 
-    /// The release qualifier of a `+k8s:format` whose runtime check changed in this release's
-    /// `k8s.io/apimachinery/pkg/api/validate` (lowered as `<name>@<release>`; `vgc_runtime::validate::format`
-    /// implements each qualified name): `k8s-resource-fully-qualified-name` rejects more than one slash from 1.38
-    /// (`must not contain more than one slash`; kubernetes#141644, issue kubernetes#141869).
+    /// `format` as this release's `k8s.io/apimachinery/pkg/api/validate` checks it: from 1.38,
+    /// `k8s-resource-fully-qualified-name` rejects more than one slash (`must not contain more than one slash`;
+    /// kubernetes#141644, issue kubernetes#141869), [`Format::K8sResourceFullyQualifiedNameV1_38`].
     #[must_use]
-    pub fn format_release(self, name: &str) -> Option<&'static str> {
-        (name == "k8s-resource-fully-qualified-name" && self >= Upstream::V1_38).then_some("1.38")
+    pub fn format_as_of(self, format: Format) -> Format {
+        if self >= Upstream::V1_38 {
+            format.as_of_1_38()
+        } else {
+            format
+        }
     }
 
     /// `Minimum`/`Maximum` print the bound with `%v` (k8s.io/apimachinery v0.38 `validate/content/errors.go`
@@ -321,8 +354,8 @@ impl Upstream {
 pub struct TagRename {
     /// The release's tag name.
     pub from: &'static str,
-    /// vgc's (1.37) tag name.
-    pub to: &'static str,
+    /// vgc's (1.37) tag.
+    pub to: TagId,
     /// Named-argument renames: (the release's name, vgc's name).
     pub args: &'static [(&'static str, &'static str)],
 }
@@ -331,7 +364,7 @@ impl TagRename {
     /// Renames `tag` and every tag chained in it that this rename applies to.
     pub fn apply(renames: &[TagRename], tag: &mut vgc_parser::tags::Tag) {
         if let Some(r) = renames.iter().find(|r| r.from == tag.name) {
-            tag.name = r.to.to_string();
+            tag.name = r.to.name().to_string();
             for a in &mut tag.args {
                 if let Some(n) = &a.name
                     && let Some((_, to)) = r.args.iter().find(|(from, _)| from == n)
@@ -404,6 +437,7 @@ pub fn upstream(db: &dyn crate::Db) -> Upstream {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::catalog::TagIdent;
 
     #[test]
     fn parses_versions_and_module_versions() {
@@ -449,23 +483,25 @@ mod tests {
         assert_eq!(on(Upstream::requiredness_on_value_structs), [V1_38]);
         assert_eq!(on(Upstream::validation_gen_field_names), [V1_35, V1_36]);
         assert_eq!(
-            on(|u| u
-                .format_release("k8s-resource-fully-qualified-name")
-                .is_some()),
+            on(|u| u.format_as_of(Format::K8sResourceFullyQualifiedName)
+                == Format::K8sResourceFullyQualifiedNameV1_38),
             [V1_38]
         );
-        assert_eq!(V1_38.format_release("k8s-short-name"), None);
-        assert_eq!(on(|u| u.has_tag("k8s:maxBytes")), [V1_36, V1_37, V1_38]);
-        assert_eq!(on(|u| u.has_tag("k8s:ifMode")), [V1_36, V1_37, V1_38]);
-        assert_eq!(on(|u| u.has_tag("k8s:monotonic")), [V1_37, V1_38]);
-        assert_eq!(on(|u| u.has_tag("k8s:required")), Upstream::ALL);
+        assert_eq!(
+            V1_38.format_as_of(Format::K8sShortName),
+            Format::K8sShortName
+        );
+        assert_eq!(on(|u| u.has_tag(TagId::MaxBytes)), [V1_36, V1_37, V1_38]);
+        assert_eq!(on(|u| u.has_tag(TagId::IfMode)), [V1_36, V1_37, V1_38]);
+        assert_eq!(on(|u| u.has_tag(TagId::Monotonic)), [V1_37, V1_38]);
+        assert_eq!(on(|u| u.has_tag(TagId::Required)), Upstream::ALL);
         let mut t = vgc_parser::tags::parse(
             "k8s:alpha(since: \"1.36\")=+k8s:member(mode: \"a\", value: \"X\")=+k8s:required",
         )
         .expect("parses");
         TagRename::apply(V1_36.tag_renames(), &mut t);
         let inner = t.inner().expect("chained");
-        assert_eq!(inner.name, "k8s:ifMode");
+        assert!(inner.is_tag(TagId::IfMode));
         let args: Vec<_> = inner
             .args
             .iter()

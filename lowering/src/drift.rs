@@ -153,7 +153,7 @@ pub fn describe(c: &Check) -> String {
         CheckKind::MaxItems(n) => format!("maxItems={n}"),
         CheckKind::MinProperties(n) => format!("minProperties={n}"),
         CheckKind::MaxProperties(n) => format!("maxProperties={n}"),
-        CheckKind::Format(f) => format!("format={}", vgc_ir::catalog::format_name(f)),
+        CheckKind::Format(f) => format!("format={}", f.name()),
         CheckKind::Enum(values, excl, _) => {
             let mut s = format!("enum{{{}}}", values.join(","));
             for (v, on, opt) in excl {
@@ -165,7 +165,10 @@ pub fn describe(c: &Check) -> String {
             s
         }
         CheckKind::Immutable => "immutable".into(),
-        CheckKind::Update(cs, _) => format!("update={}", cs.join(",")),
+        CheckKind::Update(cs, _) => format!(
+            "update={}",
+            cs.iter().map(|c| c.name()).collect::<Vec<_>>().join(",")
+        ),
         CheckKind::Unique(m) => format!("unique({m:?})"),
         CheckKind::EachVal(inner, _, _) => format!(
             "eachVal({})",

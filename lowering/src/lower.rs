@@ -1,14 +1,14 @@
 //! Lowering of tag uses on reachable types into [`TypePlan`]s, in upstream emission order.
 
 use crate::plan::{
-    Check, CheckKind, DependentPlan, FieldPlan, IfOptionPlan, ItemPlan, Iteration, ListUnionPlan,
-    Matcher, ModePlan, ModulePlan, NeqValue, Nested, RustTy, Shape, Stats, Subfield, TypePlan,
-    UnionKind, UnionMemberPlan, UnionPlan,
+    Boxing, Check, CheckKind, DependentPlan, FieldPlan, IfOptionPlan, ItemPlan, Iteration,
+    ListUnionPlan, Matcher, ModePlan, ModulePlan, NeqValue, Nested, RustTy, Shape, Stats, Subfield,
+    TypePlan, UnionKind, UnionMemberPlan, UnionPlan,
 };
 use indexmap::{IndexMap, IndexSet};
 use vgc_analysis::types::{self, Builtin, Native, Ty, opacity, unwrap_levels};
 use vgc_analysis::{Program, TypeKey};
-use vgc_ir::catalog::{self, Lowering, Stability, TagId};
+use vgc_ir::catalog::{self, ControlTag, Lowering, Stability, TagId, TagIdent};
 use vgc_ir::model::{FieldIr, TagUse};
 use vgc_ir::{Code, Db, Diagnostic, SourceFile};
 
@@ -20,6 +20,8 @@ mod subfield;
 mod tags;
 use vgc_parser::go::{ConstValue, TypeExpr};
 use vgc_parser::tags::{Scalar, Tag};
+use vgc_runtime::formats::Format;
+use vgc_runtime::validate::UpdateConstraint;
 
 /// The lowered crate: modules, diagnostics and counts.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -399,7 +401,7 @@ pub fn lower_type<'db>(db: &'db dyn Db, key: LowerKey<'db>) -> TypeLowering {
     let plan = l.type_plan(key.ty(db), *key.root(db));
     let opaque = prog
         .type_decl(db, key.ty(db))
-        .is_some_and(|(d, _)| opacity(&d.tags).0);
+        .is_some_and(|(d, _)| opacity(&d.tags).value);
     TypeLowering {
         plan: plan.map(std::sync::Arc::new),
         diagnostics: l.diags,
@@ -519,11 +521,7 @@ pub fn type_plan_final<'db>(
                     short_circuit: true,
                     non_error: false,
                     stability: None,
-                    tag: if matches!(f.shape, Shape::Map) {
-                        "PtrMapNoNils".into()
-                    } else {
-                        "PtrSliceNoNils".into()
-                    },
+                    tag: None,
                     cohort: None,
                 },
             );
@@ -588,8 +586,13 @@ impl Lowerer<'_> {
             Ty::Named(k) => RustTy::Named(k.clone()),
             Ty::WellKnown(w) => RustTy::WellKnown(*w),
             Ty::Pointer(i) => {
-                let boxed = matches!(i.as_ref(), Ty::Named(k) if self.boxed.contains(&(owner.clone(), k.clone())));
-                RustTy::Option(Box::new(self.rust_ty(owner, i)), boxed)
+                let boxing = if matches!(i.as_ref(), Ty::Named(k) if self.boxed.contains(&(owner.clone(), k.clone())))
+                {
+                    Boxing::Boxed
+                } else {
+                    Boxing::Inline
+                };
+                RustTy::Option(Box::new(self.rust_ty(owner, i)), boxing)
             }
             Ty::Slice(i) => RustTy::Vec(Box::new(self.rust_ty(owner, i))),
             Ty::Map(_, v) => RustTy::Map(Box::new(self.rust_ty(owner, v))),
@@ -603,11 +606,16 @@ impl Lowerer<'_> {
             other => (other.clone(), false),
         };
         match types::native(self.db, self.prog, &inner) {
-            Native::Struct(_) => Shape::Struct(ptr),
-            Native::Other(Ty::Builtin(b)) => Shape::Scalar(b, ptr),
-            Native::Other(Ty::Slice(e)) => Shape::List(matches!(e.as_ref(), Ty::Pointer(_))),
+            Native::Struct(_) => Shape::Struct { pointer: ptr },
+            Native::Other(Ty::Builtin(b)) => Shape::Scalar {
+                ty: b,
+                pointer: ptr,
+            },
+            Native::Other(Ty::Slice(e)) => Shape::List {
+                pointer_elems: matches!(e.as_ref(), Ty::Pointer(_)),
+            },
             Native::Other(Ty::Map(..)) => Shape::Map,
-            Native::Other(_) => Shape::Other(ptr),
+            Native::Other(_) => Shape::Other { pointer: ptr },
         }
     }
 
@@ -626,7 +634,7 @@ impl Lowerer<'_> {
         mut checks: Vec<Check>,
         json_of: &TypeKey,
     ) -> TypePlan {
-        if opacity(&decl.tags).0 {
+        if opacity(&decl.tags).value {
             // upstream: the members of a type-level `opaqueType` struct (or `type E T` over a struct) are not
             // validated, even at a root; only the type's own tags run. Member tags are still checked and counted.
             for fp in &mut fields {
@@ -641,7 +649,7 @@ impl Lowerer<'_> {
             k,
             file,
             &decl.tags,
-            &Shape::Struct(false),
+            &Shape::Struct { pointer: false },
             Some(&own),
             &k.pkg,
         ));
@@ -650,7 +658,7 @@ impl Lowerer<'_> {
             key: k.clone(),
             fields: Some(fields),
             alias_of: None,
-            shape: Shape::Struct(false),
+            shape: Shape::Struct { pointer: false },
             has_validations: !checks.is_empty(),
             checks,
             iteration: None,
@@ -715,27 +723,29 @@ impl Lowerer<'_> {
         }
         let shape = self.shape(&ty);
         // A list typedef's own list metadata identifies its items (ratcheting of element validation, uniqueness).
-        let matcher = if matches!(shape, Shape::List(_)) {
+        let matcher = if matches!(shape, Shape::List { .. }) {
             self.matcher_for(file, decl.at, &format!("type {}", k.name), &decl.tags, &ty)
         } else {
             Matcher::None
         };
         let mut keyed = self.checks_keyed(k, file, &decl.tags, &shape, Some(&ty), &k.pkg);
-        if matches!(shape, Shape::List(_)) {
+        if matches!(shape, Shape::List { .. }) {
             // upstream: a list typedef's own `item` tags run in its `Validate_<Type>`, list-item unions named
             // after the type.
             for c in self.item_checks(k, file, &decl.tags, &k.name, &k.name, &ty, &matcher) {
-                keyed.push((true, tag_slot(&c, "k8s:item"), c));
+                keyed.push((EmissionKey::deferred(&c, TagId::Item), c));
             }
         }
         if let Some(c) = self.unique_check(&decl.tags, &matcher) {
-            keyed.push((true, tag_slot(&c, "k8s:listType"), c));
+            keyed.push((EmissionKey::deferred(&c, TagId::ListType), c));
         }
         let mut checks = emission_order(keyed);
         for c in &mut checks {
             match &mut c.kind {
                 CheckKind::EachVal(_, m, _) => *m = matcher.clone(),
-                CheckKind::Update(_, m) if matches!(shape, Shape::List(_)) => *m = matcher.clone(),
+                CheckKind::Update(_, m) if matches!(shape, Shape::List { .. }) => {
+                    *m = matcher.clone()
+                }
                 _ => {}
             }
         }
@@ -758,12 +768,12 @@ impl Lowerer<'_> {
             Native::Other(t @ (Ty::Slice(_) | Ty::Map(..))) => t,
             _ => ty.clone(),
         };
-        let iteration = if opacity(&decl.tags).1 {
+        let iteration = if opacity(&decl.tags).elems {
             None
         } else {
             self.iteration(&native_ty, matcher)
         };
-        let key_iteration = if opacity(&decl.tags).2 {
+        let key_iteration = if opacity(&decl.tags).keys {
             None
         } else {
             self.key_iteration(&native_ty)
@@ -802,11 +812,11 @@ impl Lowerer<'_> {
                     v.and_then(vgc_parser::structtag::unquote_interpreted)
                 }
             };
-            match u.name.as_str() {
-                "k8s:supportsSubresource" => {
+            match u.control_tag() {
+                Some(ControlTag::SupportsSubresource) => {
                     allowed.extend(value());
                 }
-                "k8s:isSubresource" => {
+                Some(ControlTag::IsSubresource) => {
                     is_sub = true;
                     allowed.extend(value());
                 }
@@ -934,7 +944,11 @@ impl Lowerer<'_> {
             }
             embedded_keys = self.json_names_through(&p);
         }
-        let (opaque, opaque_elems, opaque_keys) = opacity(&f.tags);
+        let types::Opacity {
+            value: opaque,
+            elems: opaque_elems,
+            keys: opaque_keys,
+        } = opacity(&f.tags);
         // R6: also behind pointers, slices and maps (`*metav1.NoSuchType`, `[]NoSuchLocal`).
         if let Some((q, n)) = first_unresolved(&ty)
             && !opaque
@@ -952,20 +966,18 @@ impl Lowerer<'_> {
             .filter(|n| !n.is_empty())
             .unwrap_or_else(|| go_name.clone());
         for c in self.item_checks(owner, file, &f.tags, &go_name, &field_json, &ty, &matcher) {
-            keyed.push((true, tag_slot(&c, "k8s:item"), c));
+            keyed.push((EmissionKey::deferred(&c, TagId::Item), c));
         }
         if let Some(c) = self.unique_check(&f.tags, &matcher) {
-            keyed.push((true, tag_slot(&c, "k8s:listType"), c));
+            keyed.push((EmissionKey::deferred(&c, TagId::ListType), c));
         }
         let mut checks = emission_order(keyed);
         for c in &mut checks {
             match &mut c.kind {
                 CheckKind::EachVal(_, m, _) => *m = matcher.clone(),
-                CheckKind::Update(cs, m) if matches!(shape, Shape::List(_)) => {
+                CheckKind::Update(cs, m) if matches!(shape, Shape::List { .. }) => {
                     // upstream: NoAddItem/NoRemoveItem identify items through the list metadata; none is an error.
-                    if matcher == Matcher::None
-                        && cs.iter().any(|c| c == "NoAddItem" || c == "NoRemoveItem")
-                    {
+                    if matcher == Matcher::None && cs.iter().any(|c| c.on_items()) {
                         self.err(file, f.at, Code::ListMetadata, format!("field {}.{go_name}: update NoAddItem/NoRemoveItem requires listType=set or listType=map (or unique=...)", owner.name), Some("add `+k8s:listType=set`, or `+k8s:listType=map` with `+k8s:listMapKey`".into()));
                     }
                     *m = matcher.clone();
@@ -1018,14 +1030,18 @@ impl Lowerer<'_> {
                 go_name.clone()
             },
             json_name,
-            flatten: inline && !json.skip && matches!(shape, Shape::Struct(_)),
+            flatten: inline && !json.skip && matches!(shape, Shape::Struct { .. }),
             embedded_keys,
             skip: json.skip,
             omitempty: json.omitempty,
             ty: self.rust_ty(owner, &ty),
-            no_nils: matches!(shape, Shape::List(true))
-                || (vgc_ir::profile::upstream(self.db).maps_of_pointers()
-                    && self.map_of_pointers(&ty)),
+            no_nils: matches!(
+                shape,
+                Shape::List {
+                    pointer_elems: true
+                }
+            ) || (vgc_ir::profile::upstream(self.db).maps_of_pointers()
+                && self.map_of_pointers(&ty)),
             shape,
             checks,
             nested,
@@ -1145,16 +1161,26 @@ impl Lowerer<'_> {
             );
         }
         let zero = match shape {
-            Shape::Scalar(Builtin::String, false) => Some(value == serde_json::json!("")),
-            Shape::Scalar(Builtin::Bool, false) => Some(value == serde_json::json!(false)),
-            Shape::Scalar(_, false) => Some(value.as_f64() == Some(0.0) && value.is_number()),
-            Shape::Struct(false) | Shape::Other(false) => None,
+            Shape::Scalar {
+                ty: Builtin::String,
+                pointer: false,
+            } => Some(value == serde_json::json!("")),
+            Shape::Scalar {
+                ty: Builtin::Bool,
+                pointer: false,
+            } => Some(value == serde_json::json!(false)),
+            Shape::Scalar { pointer: false, .. } => {
+                Some(value.as_f64() == Some(0.0) && value.is_number())
+            }
+            Shape::Struct { pointer: false } | Shape::Other { pointer: false } => None,
             // Nilable fields with a default are always effectively required.
             _ => Some(false),
         };
         let nilable = !matches!(
             shape,
-            Shape::Scalar(_, false) | Shape::Struct(false) | Shape::Other(false)
+            Shape::Scalar { pointer: false, .. }
+                | Shape::Struct { pointer: false }
+                | Shape::Other { pointer: false }
         );
         match zero {
             None => fail(self, "unknown zero-value for the field's type".into()),
@@ -1195,20 +1221,18 @@ impl Lowerer<'_> {
         shape: &Shape,
         ty: Option<&Ty>,
         _pkg: &str,
-    ) -> Vec<(bool, String, Check)> {
-        let mut sorted: Vec<&TagUse> = tags
-            .iter()
-            .filter(|u| catalog::lookup(&u.name).is_some())
-            .collect();
-        sorted.sort_by(|a, b| a.name.cmp(&b.name));
-        let mut out: Vec<(bool, String, Check)> = Vec::new();
-        for u in sorted {
+    ) -> Vec<(EmissionKey, Check)> {
+        let mut sorted: Vec<(TagId, &TagUse)> =
+            tags.iter().filter_map(|u| Some((u.tag_id()?, u))).collect();
+        sorted.sort_by_key(|(id, _)| *id);
+        let mut out: Vec<(EmissionKey, Check)> = Vec::new();
+        for (outer, u) in sorted {
             let Ok(tag) = &u.parsed else { continue };
             if self.counting {
                 self.stats.tags += 1;
             }
             let (n_diags, n_not_lowered) = (self.diags.len(), self.stats.not_lowered);
-            let res = if peel(tag).2.name == "k8s:item" {
+            let res = if peel(tag).2.is_tag(TagId::Item) {
                 // Lowered by `item_checks` (a list field's or list typedef's own tags).
                 Ok(Vec::new())
             } else {
@@ -1223,7 +1247,7 @@ impl Lowerer<'_> {
             for c in cs {
                 // upstream merges every `update` tag of a declaration into one call.
                 if let CheckKind::Update(new, _) = &c.kind
-                    && let Some(existing) = out.iter_mut().find_map(|(_, _, e)| match &mut e.kind {
+                    && let Some(existing) = out.iter_mut().find_map(|(_, e)| match &mut e.kind {
                         CheckKind::Update(v, _) => Some(v),
                         _ => None,
                     })
@@ -1231,19 +1255,24 @@ impl Lowerer<'_> {
                     existing.extend(new.iter().cloned());
                     continue;
                 }
-                out.push((is_deferred(&c), u.name.clone(), c));
+                out.push((
+                    EmissionKey {
+                        deferred: is_deferred(&c),
+                        tag: outer,
+                    },
+                    c,
+                ));
             }
         }
-        for (_, _, c) in &mut out {
+        for (_, c) in &mut out {
             if let CheckKind::Update(v, _) = &mut c.kind {
-                let order = ["NoSet", "NoUnset", "NoModify", "NoAddItem", "NoRemoveItem"];
-                v.sort_by_key(|u| order.iter().position(|o| o == u));
+                v.sort_unstable();
                 v.dedup();
             }
         }
         // Several subfield tags on one member share that member's inherited checks (emitted once).
         let mut seen_inherited: Vec<Check> = Vec::new();
-        out.retain(|(_, _, c)| match &c.kind {
+        out.retain(|(_, c)| match &c.kind {
             CheckKind::Subfield(sub) if sub.inherited => {
                 if seen_inherited.contains(c) {
                     false
@@ -1365,7 +1394,7 @@ impl Lowerer<'_> {
             let (pkg_path, f) = (pkg_path.as_str(), *f);
             let ir = vgc_ir::db::file_ir(self.db, f);
             let c = &ir.consts[*ci];
-            if c.tags.iter().any(|u| u.name == "k8s:enumExclude") {
+            if c.tags.iter().any(|u| u.is_tag(TagId::EnumExclude)) {
                 continue;
             }
             let Some(v) = self.const_str(pkg_path, f, &c.value, 0) else {
@@ -1376,7 +1405,7 @@ impl Lowerer<'_> {
             for u in c
                 .tags
                 .iter()
-                .filter(|u| matches!(u.name.as_str(), "k8s:ifEnabled" | "k8s:ifDisabled"))
+                .filter(|u| matches!(u.tag_id(), Some(TagId::IfEnabled | TagId::IfDisabled)))
             {
                 let Ok(tag) = &u.parsed else { continue };
                 let (Some(inner), Some(Scalar::Str(option))) =
@@ -1384,7 +1413,7 @@ impl Lowerer<'_> {
                 else {
                     continue;
                 };
-                if unwrap_levels(inner).name != "k8s:enumExclude" {
+                if !unwrap_levels(inner).is_tag(TagId::EnumExclude) {
                     continue;
                 }
                 if self.counting {
@@ -1394,7 +1423,7 @@ impl Lowerer<'_> {
                 exclusions.push((
                     c.name.clone(),
                     v.clone(),
-                    tag.name == "k8s:ifEnabled",
+                    tag.is_tag(TagId::IfEnabled),
                     option.clone(),
                 ));
             }
@@ -1431,11 +1460,11 @@ fn field_of(prog: &Program, db: &dyn Db, owner: &TypeKey, u: &TagUse) -> Option<
         .and_then(|f| f.go_name.clone())
 }
 
-/// A member's Rust type split for wrapper plans: the value type without `Option`, `Some(boxed)` when the member
+/// A member's Rust type split for wrapper plans: the value type without `Option`, `Some(boxing)` when the member
 /// is a Go pointer, and the element type of a list or map value.
-fn split_member(ty: RustTy) -> (RustTy, Option<bool>, Option<RustTy>) {
+fn split_member(ty: RustTy) -> (RustTy, Option<Boxing>, Option<RustTy>) {
     let (value, pointer) = match ty {
-        RustTy::Option(i, boxed) => (*i, Some(boxed)),
+        RustTy::Option(i, boxing) => (*i, Some(boxing)),
         t => (t, None),
     };
     let elem = match &value {
@@ -1464,48 +1493,93 @@ fn elem_of(db: &dyn Db, prog: &Program, t: &Ty, key: bool) -> Option<Ty> {
     }
 }
 
+/// The named consumers of tag uses that produce no check of their own (each use is counted `consumed` in
+/// [`crate::plan::Stats`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Consumer {
+    /// List metadata: [`Lowerer::matcher_for`], [`Lowerer::unique_check`].
+    ListMetadata,
+    /// Struct-level functions: [`Lowerer::struct_level_checks`] (unions, modes, dependent fields).
+    StructLevel,
+    /// A declaration's own `item` tags: [`Lowerer::item_checks`].
+    ItemChecks,
+    /// `opaqueType`: [`vgc_analysis::types::opacity`].
+    Opacity,
+    /// A `minLength` of 0 or less, for which upstream emits no function.
+    MinLengthNoFunction,
+}
+
 /// The named consumer of a tag use that produces no check of its own, by the innermost tag of its wrapper chain
-/// (`alpha`/`beta`, `ifEnabled`/`ifDisabled`, `subfield`, `eachVal`, `eachKey`): list metadata
-/// ([`Lowerer::matcher_for`], [`Lowerer::unique_check`]), struct-level functions
-/// ([`Lowerer::struct_level_checks`]), `item` ([`Lowerer::item_checks`]), opacity
-/// ([`vgc_analysis::types::opacity`]), and a `minLength` of 0 or less, for which upstream emits no function.
-/// `None`: nothing reads it.
-fn consumer(t: &Tag) -> Option<&'static str> {
+/// (`alpha`/`beta`, `ifEnabled`/`ifDisabled`, `subfield`, `eachVal`, `eachKey`). `None`: nothing reads it (the tag
+/// makes checks itself, or its use is reported). Exhaustive over [`TagId`].
+fn consumer(t: &Tag) -> Option<Consumer> {
     let mut cur = t;
     // Struct-level tags and `item` are read only on a declaration or through `subfield`, not inside `eachVal`.
     let mut in_each = false;
     loop {
-        match cur.name.as_str() {
-            "k8s:alpha" | "k8s:beta" | "k8s:ifEnabled" | "k8s:ifDisabled" | "k8s:subfield" => {
+        let id = cur.tag_id()?;
+        match id {
+            TagId::Alpha | TagId::Beta | TagId::IfEnabled | TagId::IfDisabled | TagId::Subfield => {
                 cur = cur.inner()?;
             }
-            "k8s:eachVal" | "k8s:eachKey" => {
+            TagId::EachVal | TagId::EachKey => {
                 in_each = true;
                 cur = cur.inner()?;
             }
-            "k8s:item"
-            | "k8s:unionMember"
-            | "k8s:unionDiscriminator"
-            | "k8s:zeroOrOneOfMember"
-            | "k8s:modeDiscriminator"
-            | "k8s:ifMode"
-            | "k8s:dependentRequired"
-            | "k8s:dependentForbidden"
+            TagId::Item
+            | TagId::UnionMember
+            | TagId::UnionDiscriminator
+            | TagId::ZeroOrOneOfMember
+            | TagId::ModeDiscriminator
+            | TagId::IfMode
+            | TagId::DependentRequired
+            | TagId::DependentForbidden
                 if in_each =>
             {
                 return None;
             }
-            "k8s:item" => return Some("item_checks"),
-            "k8s:listType" | "k8s:listMapKey" | "k8s:unique" | "k8s:customUnique" => {
-                return Some("list metadata");
+            TagId::Item => return Some(Consumer::ItemChecks),
+            TagId::ListType | TagId::ListMapKey | TagId::Unique | TagId::CustomUnique => {
+                return Some(Consumer::ListMetadata);
             }
-            "k8s:opaqueType" => return Some("opacity"),
-            "k8s:minLength" if matches!(cur.scalar_value(), Some(Scalar::Int { value, .. }) if *value <= 0) =>
+            TagId::OpaqueType => return Some(Consumer::Opacity),
+            TagId::MinLength if matches!(cur.scalar_value(), Some(Scalar::Int { value, .. }) if *value <= 0) =>
             {
-                return Some("minLength <= 0 (no function upstream)");
+                return Some(Consumer::MinLengthNoFunction);
             }
-            _ if is_struct_level(cur) => return Some("struct_level_checks"),
-            _ => return None,
+            TagId::UnionMember
+            | TagId::UnionDiscriminator
+            | TagId::ZeroOrOneOfMember
+            | TagId::ModeDiscriminator
+            | TagId::IfMode
+            | TagId::DependentRequired
+            | TagId::DependentForbidden => return Some(Consumer::StructLevel),
+            // Tags that make checks themselves; `enumExclude` is read on constants by `enum_values`, never here.
+            TagId::Required
+            | TagId::Optional
+            | TagId::Forbidden
+            | TagId::Minimum
+            | TagId::Maximum
+            | TagId::MinLength
+            | TagId::MaxLength
+            | TagId::MaxBytes
+            | TagId::MinItems
+            | TagId::MaxItems
+            | TagId::MinProperties
+            | TagId::MaxProperties
+            | TagId::Format
+            | TagId::Enum
+            | TagId::EnumExclude
+            | TagId::Immutable
+            | TagId::Update
+            | TagId::CustomValidation
+            | TagId::Monotonic
+            | TagId::Neq
+            | TagId::ValidateTrue
+            | TagId::ValidateTrueAlpha
+            | TagId::ValidateTrueBeta
+            | TagId::ValidateFalse
+            | TagId::ValidateError => return None,
         }
     }
 }
@@ -1514,22 +1588,24 @@ fn consumer(t: &Tag) -> Option<&'static str> {
 /// fields, lowered by [`Lowerer::struct_level_checks`].
 fn is_struct_level(t: &Tag) -> bool {
     matches!(
-        t.name.as_str(),
-        "k8s:unionMember"
-            | "k8s:unionDiscriminator"
-            | "k8s:zeroOrOneOfMember"
-            | "k8s:modeDiscriminator"
-            | "k8s:ifMode"
-            | "k8s:dependentRequired"
-            | "k8s:dependentForbidden"
+        t.tag_id(),
+        Some(
+            TagId::UnionMember
+                | TagId::UnionDiscriminator
+                | TagId::ZeroOrOneOfMember
+                | TagId::ModeDiscriminator
+                | TagId::IfMode
+                | TagId::DependentRequired
+                | TagId::DependentForbidden
+        )
     )
 }
 
 /// The stability level set by an outer `k8s:alpha`/`k8s:beta` on a chain.
 fn level_of(t: &Tag) -> Option<Stability> {
-    match t.name.as_str() {
-        "k8s:alpha" => Some(Stability::Alpha),
-        "k8s:beta" => Some(Stability::Beta),
+    match t.tag_id()? {
+        TagId::Alpha => Some(Stability::Alpha),
+        TagId::Beta => Some(Stability::Beta),
         _ => None,
     }
 }
@@ -1553,17 +1629,17 @@ fn peel(t: &Tag) -> (Vec<OptionGate>, Option<Stability>, &Tag) {
     let mut level = None;
     let mut cur = t;
     loop {
-        match cur.name.as_str() {
-            "k8s:alpha" | "k8s:beta" => {
+        match cur.tag_id() {
+            Some(TagId::Alpha | TagId::Beta) => {
                 level = level_of(cur);
             }
-            "k8s:ifEnabled" | "k8s:ifDisabled" => {
+            Some(id @ (TagId::IfEnabled | TagId::IfDisabled)) => {
                 let Some(Scalar::Str(option)) = cur.positional().map(|a| &a.value) else {
                     return (gates, level, cur);
                 };
                 gates.push(OptionGate {
                     option: option.clone(),
-                    enabled: cur.name == "k8s:ifEnabled",
+                    enabled: id == TagId::IfEnabled,
                 });
             }
             _ => return (gates, level, cur),
@@ -1579,7 +1655,7 @@ fn peel(t: &Tag) -> (Vec<OptionGate>, Option<Stability>, &Tag) {
 /// runs `doOptional`, `+default` rule included, on the payload tag whatever wraps it).
 fn is_optional_tag(c: &Check) -> bool {
     match &c.kind {
-        CheckKind::Optional => c.tag == "k8s:optional",
+        CheckKind::Optional => c.tag == Some(TagId::Optional),
         CheckKind::IfOption(io) => is_optional_tag(&io.inner),
         _ => false,
     }
@@ -1603,11 +1679,11 @@ fn gate(undefined_is_error: bool, c: Check, gates: &[OptionGate]) -> Check {
         short_circuit: c.short_circuit,
         non_error: c.non_error,
         stability: c.stability,
-        tag: if g.enabled {
-            "k8s:ifEnabled".into()
+        tag: Some(if g.enabled {
+            TagId::IfEnabled
         } else {
-            "k8s:ifDisabled".into()
-        },
+            TagId::IfDisabled
+        }),
         cohort: None,
         kind: CheckKind::IfOption(Box::new(IfOptionPlan {
             option: g.option.clone(),
@@ -1650,10 +1726,10 @@ fn list_tag_error(tags: &[TagUse]) -> Option<(&'static str, &'static str)> {
     for u in tags {
         let Ok(t) = &u.parsed else { continue };
         let t = peel(t).2;
-        match (t.name.as_str(), t.scalar_value()) {
-            ("k8s:listType", Some(Scalar::Str(v))) => list_type = Some(v.as_str()),
-            ("k8s:unique", Some(Scalar::Str(v))) => unique = Some(v.as_str()),
-            ("k8s:listMapKey", _) => keys = true,
+        match (t.tag_id(), t.scalar_value()) {
+            (Some(TagId::ListType), Some(Scalar::Str(v))) => list_type = Some(v.as_str()),
+            (Some(TagId::Unique), Some(Scalar::Str(v))) => unique = Some(v.as_str()),
+            (Some(TagId::ListMapKey), _) => keys = true,
             _ => {}
         }
     }
@@ -1676,23 +1752,38 @@ fn list_tag_error(tags: &[TagUse]) -> Option<(&'static str, &'static str)> {
     None
 }
 
-/// The (outer) tag name a check added outside [`Lowerer::checks_keyed`] sorts under: its option wrapper's or
-/// stability wrapper's name when it has one, else `name`.
-fn tag_slot(c: &Check, name: &str) -> String {
-    if let CheckKind::IfOption(_) = c.kind {
-        return c.tag.clone();
-    }
-    match c.stability {
-        Some(Stability::Alpha) => "k8s:alpha".into(),
-        Some(Stability::Beta) => "k8s:beta".into(),
-        _ => name.into(),
+/// Where a check sorts in upstream's emission order: functions a validator returns directly before the deferred
+/// ones (`Deferred`, ThisContext), each group by the (outer) tag's name — [`TagId`]'s order is its name's order
+/// (test `tag_ids_are_in_name_order`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct EmissionKey {
+    /// Returned as `Deferred` by its upstream validator.
+    deferred: bool,
+    /// The outer tag of the use that made the check.
+    tag: TagId,
+}
+
+impl EmissionKey {
+    /// The key of a deferred check added outside [`Lowerer::checks_keyed`] (item and uniqueness checks): its option
+    /// wrapper's tag or stability wrapper's tag when it has one, else `tag`.
+    fn deferred(c: &Check, tag: TagId) -> Self {
+        let tag = match (&c.kind, c.stability) {
+            (CheckKind::IfOption(_), _) => c.tag.unwrap_or(tag),
+            (_, Some(Stability::Alpha)) => TagId::Alpha,
+            (_, Some(Stability::Beta)) => TagId::Beta,
+            _ => tag,
+        };
+        Self {
+            deferred: true,
+            tag,
+        }
     }
 }
 
-/// Keyed checks in upstream's emission order: direct functions before deferred ones, each by tag name (stable).
-fn emission_order(mut keyed: Vec<(bool, String, Check)>) -> Vec<Check> {
-    keyed.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
-    keyed.into_iter().map(|(_, _, c)| c).collect()
+/// Keyed checks in upstream's emission order (stable within one key).
+fn emission_order(mut keyed: Vec<(EmissionKey, Check)>) -> Vec<Check> {
+    keyed.sort_by_key(|(key, _)| *key);
+    keyed.into_iter().map(|(_, c)| c).collect()
 }
 
 /// True for checks whose upstream validator returns them as `Deferred` (ThisContext): emitted after a
@@ -1759,7 +1850,7 @@ mod tests {
             short_circuit: true,
             non_error: false,
             stability: Some(Stability::Alpha),
-            tag: "k8s:listType".into(),
+            tag: Some(TagId::ListType),
             cohort: Some("{\"k\": 1}".into()),
         };
         let gates = [
@@ -1774,13 +1865,8 @@ mod tests {
         ];
         let g = gate(true, c.clone(), &gates);
         assert_eq!(
-            (
-                g.tag.as_str(),
-                g.short_circuit,
-                g.stability,
-                g.cohort.as_deref()
-            ),
-            ("k8s:ifEnabled", true, Some(Stability::Alpha), None)
+            (g.tag, g.short_circuit, g.stability, g.cohort.as_deref()),
+            (Some(TagId::IfEnabled), true, Some(Stability::Alpha), None)
         );
         let CheckKind::IfOption(outer) = &g.kind else {
             panic!("not gated: {g:?}")
@@ -1799,25 +1885,22 @@ mod tests {
         for (src, want) in [
             (
                 "k8s:ifEnabled(X)=+k8s:listMapKey=name",
-                Some("list metadata"),
+                Some(Consumer::ListMetadata),
             ),
             (
                 "k8s:subfield(s)=+k8s:unionDiscriminator",
-                Some("struct_level_checks"),
+                Some(Consumer::StructLevel),
             ),
             (
                 "k8s:ifDisabled(X)=+k8s:ifMode(\"A\")=+k8s:optional",
-                Some("struct_level_checks"),
+                Some(Consumer::StructLevel),
             ),
             (
                 "k8s:ifEnabled(X)=+k8s:item(k: \"a\")=+k8s:required",
-                Some("item_checks"),
+                Some(Consumer::ItemChecks),
             ),
-            ("k8s:eachVal=+k8s:opaqueType", Some("opacity")),
-            (
-                "k8s:minLength=0",
-                Some("minLength <= 0 (no function upstream)"),
-            ),
+            ("k8s:eachVal=+k8s:opaqueType", Some(Consumer::Opacity)),
+            ("k8s:minLength=0", Some(Consumer::MinLengthNoFunction)),
             ("k8s:minLength=1", None),
             ("k8s:eachVal=+k8s:unionMember", None),
             ("k8s:ifEnabled(X)=+k8s:required", None),

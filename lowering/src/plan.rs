@@ -2,7 +2,9 @@
 
 use vgc_analysis::TypeKey;
 use vgc_analysis::types::{Builtin, WellKnown};
-use vgc_ir::catalog::Stability;
+use vgc_ir::catalog::{Stability, TagId};
+use vgc_runtime::formats::Format;
+use vgc_runtime::validate::UpdateConstraint;
 
 /// A Rust-level type for a Go type.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -13,14 +15,23 @@ pub enum RustTy {
     Named(TypeKey),
     /// A runtime well-known type.
     WellKnown(WellKnown),
-    /// `Option<T>` (a Go pointer); `boxed` when recursion needs a `Box`.
-    Option(Box<RustTy>, bool),
+    /// `Option<T>` (a Go pointer), or `Option<Box<T>>` when recursion needs a `Box`.
+    Option(Box<RustTy>, Boxing),
     /// `Vec<T>`
     Vec(Box<RustTy>),
     /// `BTreeMap<String, T>`
     Map(Box<RustTy>),
     /// `serde_json::Value`
     Json,
+}
+
+/// How the target of a Go pointer is held in Rust.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Boxing {
+    /// `Option<T>`.
+    Inline,
+    /// `Option<Box<T>>`: the pointer closes a cycle of struct types, which Rust can only hold behind a `Box`.
+    Boxed,
 }
 
 /// How list items are identified (list metadata).
@@ -67,17 +78,17 @@ pub enum CheckKind {
     MinProperties(i64),
     /// `k8s:maxProperties`
     MaxProperties(i64),
-    /// `k8s:format`
-    Format(String),
+    /// `k8s:format`, as the profile's release checks it (`vgc_ir::Upstream::format_as_of`).
+    Format(Format),
     /// `k8s:enum`: the sorted valid values and the option-dependent exclusions (value, excluded when the option
     /// is on?, option), in constant-name order, and whether an option the request does not define is an error
     /// (`vgc_ir::Upstream::undefined_option_is_error`; else it is disabled).
     Enum(Vec<String>, Vec<(String, bool, String)>, bool),
     /// `k8s:immutable`
     Immutable,
-    /// `k8s:update`: merged, sorted constraints (names of `vgc_runtime::validate::UpdateConstraint`) and, for
-    /// lists, how items are identified (from the list metadata).
-    Update(Vec<String>, Matcher),
+    /// `k8s:update`: merged constraints in upstream's order, without repeats, and, for lists, how items are
+    /// identified (from the list metadata).
+    Update(Vec<UpdateConstraint>, Matcher),
     /// Uniqueness from `listType=set|map` or `unique`.
     Unique(Matcher),
     /// `k8s:eachVal`: inner checks applied to each element / map value (of the given shape).
@@ -141,8 +152,9 @@ pub struct Check {
     pub non_error: bool,
     /// Alpha/beta mark on its errors.
     pub stability: Option<Stability>,
-    /// The tag name it came from (for comments).
-    pub tag: String,
+    /// The tag it came from (orders a declaration's checks as upstream emits them; `None` for upstream's synthetic
+    /// `PtrSliceNoNils`/`PtrMapNoNils`, which no tag writes).
+    pub tag: Option<TagId>,
     /// Named cohort (`subfield` uses the member's JSON name); `None` is the default cohort.
     pub cohort: Option<String>,
 }
@@ -158,8 +170,8 @@ pub struct Subfield {
     pub json: String,
     /// The member's Rust type (without `Option`).
     pub ty: RustTy,
-    /// The member is a Go pointer (`Option`), boxed when the flag is set.
-    pub pointer: Option<bool>,
+    /// `Some` when the member is a Go pointer (`Option<_>`), with how its target is held.
+    pub pointer: Option<Boxing>,
     /// Shape of the member value.
     pub shape: Shape,
     /// Element type when the member is a list or map.
@@ -173,16 +185,30 @@ pub struct Subfield {
 /// A value's shape as checks see it (after typedefs).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Shape {
-    /// A builtin scalar, behind a pointer or not.
-    Scalar(Builtin, bool),
-    /// A struct (pointer or not).
-    Struct(bool),
-    /// A list; the element is `Option<_>` (Go `[]*T`) when the flag is set.
-    List(bool),
+    /// A builtin scalar.
+    Scalar {
+        /// The scalar's builtin type.
+        ty: Builtin,
+        /// A Go pointer (`Option<_>` in Rust).
+        pointer: bool,
+    },
+    /// A struct.
+    Struct {
+        /// A Go pointer (`Option<_>` in Rust).
+        pointer: bool,
+    },
+    /// A list.
+    List {
+        /// Go `[]*T`: each element is an `Option<_>`.
+        pointer_elems: bool,
+    },
     /// A map with string keys.
     Map,
-    /// A well-known or opaque value (pointer or not).
-    Other(bool),
+    /// A well-known or opaque value.
+    Other {
+        /// A Go pointer (`Option<_>` in Rust).
+        pointer: bool,
+    },
 }
 
 /// A call into another type's validation function.
@@ -415,8 +441,8 @@ pub struct ModePlan {
     pub json: String,
     /// The member's Rust type (without `Option`).
     pub ty: RustTy,
-    /// The member is a Go pointer (`Option`), boxed when the flag is set.
-    pub pointer: Option<bool>,
+    /// `Some` when the member is a Go pointer (`Option<_>`), with how its target is held.
+    pub pointer: Option<Boxing>,
     /// Shape of the member value.
     pub shape: Shape,
     /// Element type when the member is a list or map.

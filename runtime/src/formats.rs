@@ -2,6 +2,102 @@
 //! `validate/strfmt.go`. The upstream regular expressions are matched by hand-written character-class scans
 //! with identical results (including Go's Unicode case folding for the caseless subdomain).
 
+/// Declares [`Format`] from one table of `Variant => "k8s-name"` rows (the formats `+k8s:format` accepts, in name
+/// order): the enum, [`Format::ALL`], [`Format::name`] and [`Format::from_name`] cannot disagree.
+macro_rules! formats {
+    ($($(#[$doc:meta])* $variant:ident => $name:literal),* $(,)?) => {
+        /// A `+k8s:format` value: which string format [`crate::validate::format`] checks. upstream: the
+        /// `k8s:format` validator (`cmd/validation-gen/validators/format.go`) and the functions it calls in
+        /// `k8s.io/apimachinery/pkg/api/validate/strfmt.go`. The variants without a tag spelling of their own
+        /// select a release's behaviour of a format ([`Format::as_of_1_38`]).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Format {
+            $($(#[$doc])* $variant,)*
+            /// `k8s-resource-fully-qualified-name` as of Kubernetes 1.38 (kubernetes#141644): a value with more
+            /// than one slash is an error; before, it passed.
+            K8sResourceFullyQualifiedNameV1_38,
+        }
+
+        impl Format {
+            /// Every format `+k8s:format` accepts, in name order (each spelling once; the release variants are
+            /// not listed).
+            pub const ALL: &'static [Format] = &[$(Format::$variant),*];
+
+            /// The `+k8s:format` spelling (`k8s-short-name`), also the origin's suffix (`format=k8s-short-name`).
+            #[must_use]
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(Format::$variant => $name,)*
+                    Format::K8sResourceFullyQualifiedNameV1_38 => "k8s-resource-fully-qualified-name",
+                }
+            }
+
+            /// The format spelled `name` in `+k8s:format=<name>`, or `None` for a name upstream does not know.
+            #[must_use]
+            pub fn from_name(name: &str) -> Option<Format> {
+                match name {
+                    $($name => Some(Format::$variant),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+formats! {
+    /// upstream `ExtendedResourceName`.
+    K8sExtendedResourceName => "k8s-extended-resource-name",
+    /// upstream `LabelKey` (`content.IsLabelKey`).
+    K8sLabelKey => "k8s-label-key",
+    /// upstream `LabelValue` (`content.IsLabelValue`).
+    K8sLabelValue => "k8s-label-value",
+    /// upstream `LongName` (`content.IsDNS1123Subdomain`).
+    K8sLongName => "k8s-long-name",
+    /// upstream `LongNameCaseless` (`content.IsDNS1123SubdomainCaseless`).
+    K8sLongNameCaseless => "k8s-long-name-caseless",
+    /// upstream `PathSegmentName`.
+    K8sPathSegmentName => "k8s-path-segment-name",
+    /// upstream `PrefixedLabelKey`.
+    K8sPrefixedLabelKey => "k8s-prefixed-label-key",
+    /// upstream `ResourceFullyQualifiedName` (releases before 1.38).
+    K8sResourceFullyQualifiedName => "k8s-resource-fully-qualified-name",
+    /// upstream `ResourcePoolName`.
+    K8sResourcePoolName => "k8s-resource-pool-name",
+    /// upstream `ShortName` (`content.IsDNS1123Label`).
+    K8sShortName => "k8s-short-name",
+    /// upstream `UUID` (lowercase 8-4-4-4-12).
+    K8sUuid => "k8s-uuid",
+}
+
+impl Format {
+    /// This format as Kubernetes 1.38 checks it: [`Format::K8sResourceFullyQualifiedNameV1_38`] for
+    /// `k8s-resource-fully-qualified-name`, the format itself for every other.
+    #[must_use]
+    pub const fn as_of_1_38(self) -> Format {
+        match self {
+            Format::K8sResourceFullyQualifiedName => Format::K8sResourceFullyQualifiedNameV1_38,
+            other => other,
+        }
+    }
+
+    /// True when upstream's function passes the checked value with its Go type (`*value`) to `field.Invalid`, so
+    /// a value of a named string type prints as JSON; `UUID`, `ResourcePoolName`, `ExtendedResourceName` and the
+    /// qualified-name formats convert to `string` first. upstream: `validate/strfmt.go`, v0.35–v0.38.
+    #[must_use]
+    pub const fn reports_typed_value(self) -> bool {
+        matches!(
+            self,
+            Format::K8sShortName
+                | Format::K8sLongName
+                | Format::K8sLabelKey
+                | Format::K8sPrefixedLabelKey
+                | Format::K8sLongNameCaseless
+                | Format::K8sLabelValue
+                | Format::K8sPathSegmentName
+        )
+    }
+}
+
 /// upstream `content.RegexError`: note the double space before `or` that upstream produces.
 #[must_use]
 pub fn regex_error(msg: &str, re: &str, examples: &[&str]) -> String {
@@ -239,6 +335,22 @@ pub fn is_lowercase_uuid(v: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One spelling per format, in name order, each read back by `from_name`; the 1.38 variant is spelled as the
+    /// format it refines and is not listed.
+    #[test]
+    fn format_names_round_trip() {
+        for w in Format::ALL.windows(2) {
+            assert!(w[0].name() < w[1].name(), "{w:?}");
+        }
+        for f in Format::ALL {
+            assert_eq!(Format::from_name(f.name()), Some(*f));
+            assert_eq!(f.as_of_1_38().name(), f.name());
+        }
+        assert_eq!(Format::ALL.len(), 11);
+        assert!(!Format::ALL.contains(&Format::K8sResourceFullyQualifiedNameV1_38));
+        assert_eq!(Format::from_name("k8s-short-name@1.38"), None);
+    }
     #[test]
     fn formats_match_upstream_messages() {
         assert_eq!(dns1123_label("a.b"), vec!["must not contain dots"]);

@@ -5,7 +5,7 @@
 //! An empty [`ErrorList`] does not allocate.
 
 use crate::field::{BadValue, Error, ErrorList, Path};
-use crate::formats;
+use crate::formats::{self, Format};
 use crate::operation::Operation;
 use std::collections::BTreeMap;
 
@@ -410,25 +410,26 @@ fn with_origin(errs: ErrorList, origin: &str) -> ErrorList {
         .collect()
 }
 
-/// Validates `value` against `+k8s:format=<name>`. Unknown names are rejected by the compiler, so they never
-/// reach here; one would yield an internal error. `name` may carry the release whose apimachinery changed the
-/// check (`k8s-resource-fully-qualified-name@1.38`: more than one slash fails with `must not contain more than one
-/// slash`, as `resourcesQualifiedName` of k8s.io/apimachinery v0.38 does); without it the check is v0.37's.
+/// Validates `value` (`None`: unset, no error) against `+k8s:format=<name>`: the errors of upstream's format
+/// function, each with origin `format=<name>`. [`Format::K8sResourceFullyQualifiedNameV1_38`] fails a value with
+/// more than one slash (`must not contain more than one slash`), as `resourcesQualifiedName` of
+/// k8s.io/apimachinery v0.38 does; [`Format::K8sResourceFullyQualifiedName`] is v0.37's check.
+/// upstream: `k8s.io/apimachinery/pkg/api/validate/strfmt.go`.
 #[must_use]
-pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
+pub fn format(path: &Path<'_>, value: Option<&str>, format: Format) -> ErrorList {
     let Some(v) = value else { return Vec::new() };
-    // A release-qualified name (`<format>@<release>`) selects the check as that release's apimachinery does it.
-    let (name, release) = name.split_once('@').unwrap_or((name, ""));
-    let origin = name; // the origin string `format=<name>` is built only when an error is reported
-    match name {
-        "k8s-short-name" => from_msgs(path, v, formats::dns1123_label(v), origin),
-        "k8s-long-name" => from_msgs(path, v, formats::dns1123_subdomain(v, false), origin),
-        "k8s-long-name-caseless" => from_msgs(path, v, formats::dns1123_subdomain(v, true), origin),
-        "k8s-label-key" => from_msgs(path, v, formats::label_key(v), origin),
-        "k8s-prefixed-label-key" => from_msgs(path, v, formats::prefixed_label_key(v), origin),
-        "k8s-label-value" => from_msgs(path, v, formats::label_value(v), origin),
-        "k8s-path-segment-name" => from_msgs(path, v, formats::path_segment_name(v), origin),
-        "k8s-uuid" => {
+    let origin = format.name(); // the origin string `format=<name>` is built only when an error is reported
+    match format {
+        Format::K8sShortName => from_msgs(path, v, formats::dns1123_label(v), origin),
+        Format::K8sLongName => from_msgs(path, v, formats::dns1123_subdomain(v, false), origin),
+        Format::K8sLongNameCaseless => {
+            from_msgs(path, v, formats::dns1123_subdomain(v, true), origin)
+        }
+        Format::K8sLabelKey => from_msgs(path, v, formats::label_key(v), origin),
+        Format::K8sPrefixedLabelKey => from_msgs(path, v, formats::prefixed_label_key(v), origin),
+        Format::K8sLabelValue => from_msgs(path, v, formats::label_value(v), origin),
+        Format::K8sPathSegmentName => from_msgs(path, v, formats::path_segment_name(v), origin),
+        Format::K8sUuid => {
             if formats::is_lowercase_uuid(v) {
                 Vec::new()
             } else {
@@ -440,7 +441,7 @@ pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
                 .with_origin(format!("format={origin}")))
             }
         }
-        "k8s-resource-pool-name" => {
+        Format::K8sResourcePoolName => {
             let mut errs = Vec::new();
             if v.len() > 253 {
                 errs.push(Error::too_long(path, "may not be more than 253 bytes"));
@@ -464,7 +465,7 @@ pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
             }
             with_origin(errs, origin)
         }
-        "k8s-extended-resource-name" => {
+        Format::K8sExtendedResourceName => {
             let mut errs = Vec::new();
             let bv = || BadValue::Str(v.to_string());
             if !v.contains('/') {
@@ -492,7 +493,7 @@ pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
             }
             with_origin(errs, origin)
         }
-        "k8s-resource-fully-qualified-name" => {
+        Format::K8sResourceFullyQualifiedName | Format::K8sResourceFullyQualifiedNameV1_38 => {
             let mut errs = Vec::new();
             let mut it = v.splitn(3, '/');
             let parts = (it.next(), it.next(), it.next());
@@ -536,11 +537,13 @@ pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
                     }
                 }
                 // upstream 1.38 (kubernetes#141644): more than one slash is an error; before, it passed.
-                _ if release == "1.38" => errs.push(Error::invalid(
-                    path,
-                    BadValue::Str(v.into()),
-                    "must not contain more than one slash",
-                )),
+                _ if format == Format::K8sResourceFullyQualifiedNameV1_38 => {
+                    errs.push(Error::invalid(
+                        path,
+                        BadValue::Str(v.into()),
+                        "must not contain more than one slash",
+                    ))
+                }
                 _ => {}
             }
             if !v.contains('/') {
@@ -552,10 +555,6 @@ pub fn format(path: &Path<'_>, value: Option<&str>, name: &str) -> ErrorList {
             }
             with_origin(errs, origin)
         }
-        _ => one(Error::internal(
-            path,
-            format!("unsupported validation format {name:?}"),
-        )),
     }
 }
 
@@ -605,7 +604,7 @@ pub fn immutable(path: &Path<'_>, op: &Operation) -> ErrorList {
 }
 
 /// The `+k8s:update` constraints, in upstream's merged order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum UpdateConstraint {
     /// A field unset on create may not be set later.
     NoSet,
@@ -617,6 +616,45 @@ pub enum UpdateConstraint {
     NoAddItem,
     /// No list item or map key may be removed.
     NoRemoveItem,
+}
+
+impl UpdateConstraint {
+    /// Every constraint, in upstream's merged order (the derived `Ord`).
+    pub const ALL: [UpdateConstraint; 5] = [
+        UpdateConstraint::NoSet,
+        UpdateConstraint::NoUnset,
+        UpdateConstraint::NoModify,
+        UpdateConstraint::NoAddItem,
+        UpdateConstraint::NoRemoveItem,
+    ];
+
+    /// The `+k8s:update=<name>` spelling, which is also the variant's name (`NoSet`).
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            UpdateConstraint::NoSet => "NoSet",
+            UpdateConstraint::NoUnset => "NoUnset",
+            UpdateConstraint::NoModify => "NoModify",
+            UpdateConstraint::NoAddItem => "NoAddItem",
+            UpdateConstraint::NoRemoveItem => "NoRemoveItem",
+        }
+    }
+
+    /// The constraint spelled `name` in `+k8s:update=<name>`, or `None`.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<UpdateConstraint> {
+        UpdateConstraint::ALL.into_iter().find(|c| c.name() == name)
+    }
+
+    /// True for `NoAddItem`/`NoRemoveItem`, which apply to list items and map keys only (and identify list items
+    /// through the list metadata).
+    #[must_use]
+    pub const fn on_items(self) -> bool {
+        matches!(
+            self,
+            UpdateConstraint::NoAddItem | UpdateConstraint::NoRemoveItem
+        )
+    }
 }
 
 fn update_err(path: &Path<'_>, detail: &str) -> Error {
@@ -1480,20 +1518,20 @@ mod release_tests {
     fn fully_qualified_name_slash_rule_by_release() {
         let root = Path::Root;
         let path = root.child("name");
-        let check = |name: &str, v: &str| -> Vec<String> {
-            format(&path, Some(v), name)
+        let check = |f: Format, v: &str| -> Vec<String> {
+            format(&path, Some(v), f)
                 .iter()
                 .map(|e| format!("{e} [{}]", e.origin))
                 .collect()
         };
         for v in ["a/b/c", "a/b/", "a//b", "/a/b"] {
             assert_eq!(
-                check("k8s-resource-fully-qualified-name", v),
+                check(Format::K8sResourceFullyQualifiedName, v),
                 Vec::<String>::new(),
                 "{v}"
             );
             assert_eq!(
-                check("k8s-resource-fully-qualified-name@1.38", v),
+                check(Format::K8sResourceFullyQualifiedNameV1_38, v),
                 [format!(
                     "name: Invalid value: \"{v}\": must not contain more than one slash [format=k8s-resource-fully-qualified-name]"
                 )],
@@ -1501,12 +1539,12 @@ mod release_tests {
             );
         }
         assert_eq!(
-            check("k8s-resource-fully-qualified-name@1.38", "example.com/ok"),
+            check(Format::K8sResourceFullyQualifiedNameV1_38, "example.com/ok"),
             Vec::<String>::new()
         );
         assert_eq!(
-            check("k8s-resource-fully-qualified-name@1.38", "name"),
-            check("k8s-resource-fully-qualified-name", "name")
+            check(Format::K8sResourceFullyQualifiedNameV1_38, "name"),
+            check(Format::K8sResourceFullyQualifiedName, "name")
         );
     }
 }

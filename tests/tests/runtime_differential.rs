@@ -181,12 +181,10 @@ fn ours(
     match fun {
         "format" => {
             let name = str_arg(args, "name").expect("name");
-            // The lowering's choice (`vgc_lowering`: `Upstream::format_release`).
-            let name = match profile.format_release(name) {
-                Some(release) => format!("{name}@{release}"),
-                None => name.to_string(),
-            };
-            v::format(path, value, &name)
+            let format = vgc_runtime::formats::Format::from_name(name)
+                .unwrap_or_else(|| panic!("unknown format {name:?}"));
+            // The lowering's choice (`vgc_lowering`: `Upstream::format_as_of`).
+            v::format(path, value, profile.format_as_of(format))
         }
         "maxLength" if profile.max_length_counts_bytes() => {
             v::max_length_bytes(path, value, limit())
@@ -307,9 +305,8 @@ fn runtime_agrees(profile: Upstream) {
         .join("\n");
     let release_texts = [
         (
-            profile
-                .format_release("k8s-resource-fully-qualified-name")
-                .is_some(),
+            profile.format_as_of(vgc_runtime::formats::Format::K8sResourceFullyQualifiedName)
+                == vgc_runtime::formats::Format::K8sResourceFullyQualifiedNameV1_38,
             "must not contain more than one slash",
         ),
         (

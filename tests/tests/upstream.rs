@@ -5,6 +5,7 @@
 use std::path::Path;
 use vgc::driver::BuildRequest;
 use vgc_ir::Upstream;
+use vgc_ir::catalog::TagId;
 use vgc_ir::profile::Selected;
 
 /// Writes a Go module `example.com/p` with `go.mod` (plus `extra_gomod`) and `files` (path, text).
@@ -478,7 +479,12 @@ fn gated_optional_with_a_default_is_required() {
             .map(|c| match &c.kind {
                 CheckKind::IfOption(io) => format!(
                     "{}({},{}) non_error={} {:?} non_error={}",
-                    c.tag, io.option, io.enabled, c.non_error, io.inner.kind, io.inner.non_error
+                    c.tag.map_or("-", TagId::name),
+                    io.option,
+                    io.enabled,
+                    c.non_error,
+                    io.inner.kind,
+                    io.inner.non_error
                 ),
                 k => format!("{k:?}"),
             })
@@ -757,7 +763,11 @@ fn maps_of_pointers_from_1_38() {
                         CheckKind::Optional => "Optional".to_string(),
                         other => format!("{other:?}"),
                     };
-                    format!("{kind} {} sc={}", c.tag, c.short_circuit)
+                    format!(
+                        "{kind} {} sc={}",
+                        c.tag.map_or("-", TagId::name),
+                        c.short_circuit
+                    )
                 })
                 .collect();
             (f.go_name.clone(), checks)
@@ -769,7 +779,7 @@ fn maps_of_pointers_from_1_38() {
             (
                 "Counts".to_string(),
                 vec![
-                    "NoNils PtrMapNoNils sc=true".to_string(),
+                    "NoNils - sc=true".to_string(),
                     "Optional k8s:optional sc=true".to_string(),
                     "EachVal k8s:eachVal sc=false".to_string(),
                 ]
@@ -777,7 +787,7 @@ fn maps_of_pointers_from_1_38() {
             (
                 "Items".to_string(),
                 vec![
-                    "NoNils PtrMapNoNils sc=true".to_string(),
+                    "NoNils - sc=true".to_string(),
                     "MaxProperties(2) k8s:maxProperties sc=true".to_string(),
                     "Optional k8s:optional sc=true".to_string(),
                 ]

@@ -39,21 +39,26 @@ impl Lowerer<'_> {
                 continue;
             };
             let json = f.json.as_ref().map(|j| j.name.clone()).unwrap_or_default();
-            let mut tags: Vec<&TagUse> = f.tags.iter().collect();
-            tags.sort_by(|a, b| a.name.cmp(&b.name));
-            for u in tags {
+            let mut tags: Vec<(TagId, &TagUse)> = f
+                .tags
+                .iter()
+                .filter_map(|u| Some((u.tag_id()?, u)))
+                .collect();
+            tags.sort_by_key(|(id, _)| *id);
+            for (_, u) in tags {
                 let Ok(tag) = &u.parsed else { continue };
                 let (gates, plevel, t) = peel(tag);
-                let kind = match t.name.as_str() {
-                    "k8s:unionMember" | "k8s:unionDiscriminator" => UnionKind::Union,
-                    "k8s:zeroOrOneOfMember" => UnionKind::ZeroOrOneOf,
-                    "k8s:dependentRequired" | "k8s:dependentForbidden" => {
+                let Some(id) = t.tag_id() else { continue };
+                let kind = match id {
+                    TagId::UnionMember | TagId::UnionDiscriminator => UnionKind::Union,
+                    TagId::ZeroOrOneOfMember => UnionKind::ZeroOrOneOf,
+                    TagId::DependentRequired | TagId::DependentForbidden => {
                         if let Some(c) = self.dependent_check(owner, file, fields, f, u, tag) {
                             events.push(Err(c));
                         }
                         continue;
                     }
-                    "k8s:modeDiscriminator" | "k8s:ifMode" => {
+                    TagId::ModeDiscriminator | TagId::IfMode => {
                         let arg = |n: &str| match t.arg(n).map(|a| &a.value) {
                             Some(Scalar::Str(v)) => Some(v.clone()),
                             _ => None,
@@ -61,10 +66,16 @@ impl Lowerer<'_> {
                         let modality = arg("modality").unwrap_or_else(|| "default".to_string());
                         let ty = types::resolve(self.db, self.prog, &owner.pkg, file, &f.ty);
                         let shape = self.shape(&ty);
-                        if t.name == "k8s:modeDiscriminator" {
+                        if id == TagId::ModeDiscriminator {
                             let is_bool = match shape {
-                                Shape::Scalar(Builtin::String, false) => false,
-                                Shape::Scalar(Builtin::Bool, false) => true,
+                                Shape::Scalar {
+                                    ty: Builtin::String,
+                                    pointer: false,
+                                } => false,
+                                Shape::Scalar {
+                                    ty: Builtin::Bool,
+                                    pointer: false,
+                                } => true,
                                 _ => {
                                     self.err(file, u.at, Code::TypeMismatch, format!("field {}.{go}: tag \"k8s:modeDiscriminator\": can only be used on non-pointer string or bool types", owner.name), None);
                                     continue;
@@ -115,7 +126,7 @@ impl Lowerer<'_> {
                                 );
                                 continue;
                             };
-                            if matches!(shape, Shape::Struct(false)) {
+                            if matches!(shape, Shape::Struct { pointer: false }) {
                                 self.err(file, u.at, Code::TypeMismatch, format!("field {}.{go}: discriminated member fields of struct type must be pointers", owner.name), None);
                                 continue;
                             }
@@ -168,14 +179,23 @@ impl Lowerer<'_> {
                         discriminator: None,
                         union_origin: vgc_ir::profile::upstream(self.db).union_origin(),
                     });
-                if t.name == "k8s:unionDiscriminator" {
-                    if !matches!(shape, Shape::Scalar(Builtin::String, false)) {
+                if id == TagId::UnionDiscriminator {
+                    if !matches!(
+                        shape,
+                        Shape::Scalar {
+                            ty: Builtin::String,
+                            pointer: false
+                        }
+                    ) {
                         self.err(file, u.at, Code::TypeMismatch, format!("field {}.{go}: tag \"k8s:unionDiscriminator\": can only be used on string types", owner.name), None);
                         continue;
                     }
                     group.discriminator = Some((field_ident(&go), json.clone()));
                 } else {
-                    if matches!(shape, Shape::Struct(false) | Shape::Other(false)) {
+                    if matches!(
+                        shape,
+                        Shape::Struct { pointer: false } | Shape::Other { pointer: false }
+                    ) {
                         self.err(file, u.at, Code::TypeMismatch, format!("field {}.{go}: tag {:?}: can only be used on nilable and primitive types", owner.name, t.name), None);
                         continue;
                     }
@@ -233,9 +253,9 @@ impl Lowerer<'_> {
                     continue;
                 }
                 let tag = if kind == UnionKind::Union {
-                    "k8s:unionMember"
+                    TagId::UnionMember
                 } else {
-                    "k8s:zeroOrOneOfMember"
+                    TagId::ZeroOrOneOfMember
                 };
                 out.push(gate(
                     self.undefined_option_is_error(),
@@ -244,7 +264,7 @@ impl Lowerer<'_> {
                         short_circuit: false,
                         non_error: false,
                         stability,
-                        tag: tag.into(),
+                        tag: Some(tag),
                         cohort: None,
                     },
                     &gates,
@@ -351,7 +371,7 @@ impl Lowerer<'_> {
                     short_circuit: false,
                     non_error: false,
                     stability: None,
-                    tag: "k8s:ifMode".into(),
+                    tag: Some(TagId::IfMode),
                     cohort: None,
                 });
             }
@@ -418,7 +438,10 @@ impl Lowerer<'_> {
             ("trigger", &ts, &go),
             ("dependent", &ds, &dep.go_name.clone().unwrap_or_default()),
         ] {
-            if matches!(sh, Shape::Struct(false) | Shape::Other(false)) {
+            if matches!(
+                sh,
+                Shape::Struct { pointer: false } | Shape::Other { pointer: false }
+            ) {
                 self.err(
                     file,
                     u.at,
@@ -436,7 +459,7 @@ impl Lowerer<'_> {
             self.stats.checks += 1;
         }
         let plan = DependentPlan {
-            forbidden: t.name == "k8s:dependentForbidden",
+            forbidden: t.is_tag(TagId::DependentForbidden),
             trigger: (field_ident(&go), trigger_json, ts),
             dependent: (
                 field_ident(dep.go_name.as_deref().unwrap_or_default()),
@@ -451,7 +474,7 @@ impl Lowerer<'_> {
                 short_circuit: false,
                 non_error: false,
                 stability: level,
-                tag: t.name.clone(),
+                tag: t.tag_id(),
                 cohort: None,
             },
             &gates,

@@ -37,7 +37,7 @@ impl Lowerer<'_> {
         for u in tags.iter().filter(|u| {
             u.parsed
                 .as_ref()
-                .is_ok_and(|t| peel(t).2.name == "k8s:item")
+                .is_ok_and(|t| peel(t).2.is_tag(TagId::Item))
         }) {
             let Ok(tag) = &u.parsed else { continue };
             let (gates, stability, t) = peel(tag);
@@ -51,7 +51,12 @@ impl Lowerer<'_> {
                 Some(e) => e,
                 None => continue,
             };
-            let ptr_elems = matches!(self.shape(ty), Shape::List(true));
+            let ptr_elems = matches!(
+                self.shape(ty),
+                Shape::List {
+                    pointer_elems: true
+                }
+            );
             let Native::Struct(ek) = types::native(self.db, self.prog, &elem_ty) else {
                 continue;
             };
@@ -112,22 +117,33 @@ impl Lowerer<'_> {
                 }
                 let kshape = self.shape(&types::resolve(self.db, self.prog, &ek.pkg, efile, &m.ty));
                 let (value, shown) = match (&a.value, &kshape) {
-                    (Scalar::Str(v), Shape::Scalar(Builtin::String, _)) => {
-                        (NeqValue::Str(v.clone()), format!("{v:?}"))
-                    }
-                    (Scalar::Int { value, .. }, Shape::Scalar(b, _)) if b.is_integer() => {
+                    (
+                        Scalar::Str(v),
+                        Shape::Scalar {
+                            ty: Builtin::String,
+                            ..
+                        },
+                    ) => (NeqValue::Str(v.clone()), format!("{v:?}")),
+                    (Scalar::Int { value, .. }, Shape::Scalar { ty: b, .. }) if b.is_integer() => {
                         (NeqValue::Int(*value), value.to_string())
                     }
-                    (Scalar::Bool(b), Shape::Scalar(Builtin::Bool, _)) => {
-                        (NeqValue::Bool(*b), b.to_string())
-                    }
+                    (
+                        Scalar::Bool(b),
+                        Shape::Scalar {
+                            ty: Builtin::Bool, ..
+                        },
+                    ) => (NeqValue::Bool(*b), b.to_string()),
                     _ => {
                         self.err(file, u.at, Code::ArgType, format!("field {}.{go}: item argument {name:?} does not match the key field's type", owner.name), None);
                         ok = false;
                         break;
                     }
                 };
-                selector.push((rust, matches!(kshape, Shape::Scalar(_, true)), value));
+                selector.push((
+                    rust,
+                    matches!(kshape, Shape::Scalar { pointer: true, .. }),
+                    value,
+                ));
                 text.push(format!("{name:?}: {shown}"));
             }
             if !ok {
@@ -137,10 +153,10 @@ impl Lowerer<'_> {
             let inner = unwrap_levels(payload);
             let inner_stab = level_of(payload).or(stability);
             if matches!(
-                inner.name.as_str(),
-                "k8s:unionMember" | "k8s:zeroOrOneOfMember"
+                inner.tag_id(),
+                Some(TagId::UnionMember | TagId::ZeroOrOneOfMember)
             ) {
-                let kind = if inner.name == "k8s:unionMember" {
+                let kind = if inner.is_tag(TagId::UnionMember) {
                     UnionKind::Union
                 } else {
                     UnionKind::ZeroOrOneOf
@@ -184,7 +200,7 @@ impl Lowerer<'_> {
                         short_circuit: c.short_circuit,
                         non_error: c.non_error,
                         stability: c.stability,
-                        tag: "k8s:item".into(),
+                        tag: Some(TagId::Item),
                         cohort: Some(cohort.clone()),
                         kind: CheckKind::Item(Box::new(ItemPlan {
                             selector: selector.clone(),
@@ -199,7 +215,12 @@ impl Lowerer<'_> {
             }
         }
         if let Some(at) = union_at {
-            let ptr_elems = matches!(self.shape(ty), Shape::List(true));
+            let ptr_elems = matches!(
+                self.shape(ty),
+                Shape::List {
+                    pointer_elems: true
+                }
+            );
             let mut names: Vec<&(u8, String)> = groups.keys().collect();
             names.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
             let unions: Vec<Check> = names
@@ -218,7 +239,7 @@ impl Lowerer<'_> {
                             short_circuit: false,
                             non_error: false,
                             stability,
-                            tag: "k8s:item".into(),
+                            tag: Some(TagId::Item),
                             cohort: None,
                         },
                         &gates,

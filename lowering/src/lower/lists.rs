@@ -44,13 +44,13 @@ impl Lowerer<'_> {
             for u in tags {
                 let Ok(t) = &u.parsed else { continue };
                 let t = peel(t).2;
-                match (t.name.as_str(), t.scalar_value()) {
-                    ("k8s:listType" | "k8s:unique", Some(Scalar::Str(v)))
+                match (t.tag_id(), t.scalar_value()) {
+                    (Some(TagId::ListType | TagId::Unique), Some(Scalar::Str(v)))
                         if v != "atomic" || lt.is_none() =>
                     {
                         lt = Some(v.clone())
                     }
-                    ("k8s:listMapKey", Some(Scalar::Str(k))) => keys.push(k.clone()),
+                    (Some(TagId::ListMapKey), Some(Scalar::Str(k))) => keys.push(k.clone()),
                     _ => {}
                 }
             }
@@ -130,7 +130,7 @@ impl Lowerer<'_> {
         if tags.iter().any(|u| {
             u.parsed
                 .as_ref()
-                .is_ok_and(|t| peel(t).2.name == "k8s:customUnique")
+                .is_ok_and(|t| peel(t).2.is_tag(TagId::CustomUnique))
         }) {
             return None;
         }
@@ -141,7 +141,7 @@ impl Lowerer<'_> {
             let (gates, level, inner) = peel(t);
             let semantic =
                 matches!(inner.scalar_value(), Some(Scalar::Str(v)) if v == "set" || v == "map");
-            (matches!(inner.name.as_str(), "k8s:listType" | "k8s:unique") && semantic)
+            (matches!(inner.tag_id(), Some(TagId::ListType | TagId::Unique)) && semantic)
                 .then_some((level, gates))
         });
         match (m, first) {
@@ -152,7 +152,7 @@ impl Lowerer<'_> {
                     short_circuit: false,
                     non_error: false,
                     stability,
-                    tag: "k8s:listType".into(),
+                    tag: Some(TagId::ListType),
                     cohort: None,
                 },
                 &gates,

@@ -25,7 +25,7 @@ impl Lowerer<'_> {
         let Some(Scalar::Str(name)) = tag.positional().map(|a| &a.value) else {
             return Err(());
         };
-        if unwrap_levels(inner).name == "k8s:subfield" {
+        if unwrap_levels(inner).is_tag(TagId::Subfield) {
             self.err(
                 file,
                 u.at,
@@ -89,7 +89,7 @@ impl Lowerer<'_> {
                 .filter_map(|s| {
                     let (_, _, t) = peel(s.parsed.as_ref().ok()?);
                     let arg = t.positional().map(|a| &a.value);
-                    (t.name == "k8s:subfield" && matches!(arg, Some(Scalar::Str(n)) if n == name))
+                    (t.is_tag(TagId::Subfield) && matches!(arg, Some(Scalar::Str(n)) if n == name))
                         .then(|| t.inner())
                         .flatten()
                         .map(|p| TagUse {
@@ -107,7 +107,7 @@ impl Lowerer<'_> {
             let first = siblings.iter().find(|s| {
                 s.parsed.as_ref().is_ok_and(|t| {
                     let t = peel(t).2;
-                    t.name == "k8s:subfield"
+                    t.is_tag(TagId::Subfield)
                         && t.inner().is_some_and(|p| is_struct_level(peel(p).2))
                 })
             });
@@ -146,16 +146,17 @@ impl Lowerer<'_> {
             }
             return Ok(checks);
         }
-        let mut inner_checks = if matches!(payload.name.as_str(), "k8s:listType" | "k8s:unique") {
+        let mut inner_checks = if matches!(payload.tag_id(), Some(TagId::ListType | TagId::Unique))
+        {
             // upstream `getListValidations` for the subfield's path: the first `listType`/`unique` tag generates
             // the uniqueness check from every `subfield(<name>)=` list tag.
             let tags = member_tags(name);
             let first = tags.iter().find(|t| {
-                t.parsed
-                    .as_ref()
-                    .is_ok_and(|t| matches!(peel(t).2.name.as_str(), "k8s:listType" | "k8s:unique"))
+                t.parsed.as_ref().is_ok_and(|t| {
+                    matches!(peel(t).2.tag_id(), Some(TagId::ListType | TagId::Unique))
+                })
             });
-            if first.is_none_or(|f| f.at != u.at) || !matches!(mshape, Shape::List(_)) {
+            if first.is_none_or(|f| f.at != u.at) || !matches!(mshape, Shape::List { .. }) {
                 // Validated (payload, scope) by lowering the tag itself; its metadata is consumed here.
                 return self
                     .lower_tag(owner, file, u, payload, &mshape, Some(&mty), inner_stab)
@@ -179,7 +180,7 @@ impl Lowerer<'_> {
         if inner_checks.is_empty() {
             return Ok(vec![]);
         }
-        if matches!(mshape, Shape::List(_))
+        if matches!(mshape, Shape::List { .. })
             && inner_checks
                 .iter()
                 .any(|c| matches!(c.kind, CheckKind::EachVal(..) | CheckKind::Update(..)))
@@ -203,10 +204,10 @@ impl Lowerer<'_> {
             Ty::Named(k) => self
                 .prog
                 .type_decl(self.db, k)
-                .is_some_and(|(d, _)| opacity(&d.tags).0),
+                .is_some_and(|(d, _)| opacity(&d.tags).value),
             _ => false,
         };
-        let member_opaque = type_opaque || opacity(&siblings).0;
+        let member_opaque = type_opaque || opacity(&siblings).value;
         let (value_ty, pointer, elem) = split_member(self.rust_ty(&sk, &mty));
         let go = member.go_name.clone().unwrap_or_default();
         let wrap = |inner: Check, inherited: bool| {
@@ -233,7 +234,7 @@ impl Lowerer<'_> {
                 short_circuit,
                 non_error,
                 stability,
-                tag: tag.name.clone(),
+                tag: Some(TagId::Subfield),
                 cohort: Some(name.clone()),
             }
         };

@@ -14,15 +14,16 @@ impl Lowerer<'_> {
         ty: Option<&Ty>,
         stability: Option<Stability>,
     ) -> Result<Vec<Check>, ()> {
-        let Some(spec) = catalog::lookup(&tag.name) else {
+        let Some(id) = tag.tag_id() else {
             return Err(());
         };
+        let spec = id.spec();
         let mk = |kind: CheckKind| Check {
             kind,
             short_circuit: spec.flags.short_circuit,
             non_error: spec.flags.non_error,
             stability,
-            tag: tag.name.clone(),
+            tag: Some(id),
             cohort: None,
         };
         if spec.lowering == Lowering::NotYet {
@@ -51,27 +52,30 @@ impl Lowerer<'_> {
             l.err(file, u.at, Code::TypeMismatch, msg, None);
             Err(())
         };
-        let is_str = matches!(shape, Shape::Scalar(Builtin::String, _));
+        let is_str = matches!(
+            shape,
+            Shape::Scalar {
+                ty: Builtin::String,
+                ..
+            }
+        );
         let int_kind = match shape {
-            Shape::Scalar(b, _) if b.is_integer() => Some(*b),
+            Shape::Scalar { ty: b, .. } if b.is_integer() => Some(*b),
             _ => None,
         };
-        let is_list = matches!(shape, Shape::List(_));
+        let is_list = matches!(shape, Shape::List { .. });
         let is_map = matches!(shape, Shape::Map);
-        let Some(id) = TagId::from_name(&tag.name) else {
-            return Err(());
-        };
         Ok(match id {
             TagId::Required | TagId::Optional | TagId::Forbidden => {
                 // upstream 1.38 (kubernetes#136779): documentation only on non-pointer structs, no check.
-                if matches!(shape, Shape::Struct(false))
+                if matches!(shape, Shape::Struct { pointer: false })
                     && id != TagId::Forbidden
                     && vgc_ir::profile::upstream(self.db).requiredness_on_value_structs()
                 {
                     self.documented = true;
                     return Ok(Vec::new());
                 }
-                if matches!(shape, Shape::Struct(false)) {
+                if matches!(shape, Shape::Struct { pointer: false }) {
                     return bad(
                         self,
                         format!(
@@ -91,7 +95,7 @@ impl Lowerer<'_> {
                             short_circuit: true,
                             non_error: true,
                             stability,
-                            tag: tag.name.clone(),
+                            tag: Some(id),
                             cohort: None,
                         },
                     ],
@@ -208,7 +212,7 @@ impl Lowerer<'_> {
                     );
                 }
                 let f = s().unwrap_or_default();
-                if !catalog::FORMATS.contains(&f.as_str()) {
+                let Some(format) = Format::from_name(&f) else {
                     let mut d = Diagnostic::error(
                         Code::InvalidPayload,
                         format!("{}: unsupported validation format {f:?}", what()),
@@ -222,13 +226,10 @@ impl Lowerer<'_> {
                         catalog::FORMATS.join(", ")
                     )));
                     return Err(());
-                }
-                // A format whose runtime changed in the profile's apimachinery is qualified with the release.
-                let f = match vgc_ir::profile::upstream(self.db).format_release(&f) {
-                    Some(release) => format!("{f}@{release}"),
-                    None => f,
                 };
-                vec![mk(CheckKind::Format(f))]
+                vec![mk(CheckKind::Format(
+                    vgc_ir::profile::upstream(self.db).format_as_of(format),
+                ))]
             }
             TagId::Enum => {
                 if !is_str {
@@ -249,9 +250,7 @@ impl Lowerer<'_> {
             TagId::Immutable => vec![mk(CheckKind::Immutable)],
             TagId::Update => {
                 let c = s().unwrap_or_default();
-                let ok = ["NoSet", "NoUnset", "NoModify", "NoAddItem", "NoRemoveItem"]
-                    .contains(&c.as_str());
-                if !ok {
+                let Some(constraint) = UpdateConstraint::from_name(&c) else {
                     self.err(
                         file,
                         u.at,
@@ -260,14 +259,14 @@ impl Lowerer<'_> {
                         Some("use NoSet, NoUnset, NoModify, NoAddItem or NoRemoveItem".into()),
                     );
                     return Err(());
-                }
-                if (c == "NoAddItem" || c == "NoRemoveItem") && !(is_list || is_map) {
+                };
+                if constraint.on_items() && !(is_list || is_map) {
                     return bad(
                         self,
                         format!("{}: {c} can only be used on list or map fields", what()),
                     );
                 }
-                if c == "NoModify" && (is_list || is_map) {
+                if constraint == UpdateConstraint::NoModify && (is_list || is_map) {
                     return bad(
                         self,
                         format!(
@@ -276,7 +275,11 @@ impl Lowerer<'_> {
                         ),
                     );
                 }
-                if (c == "NoSet" || c == "NoUnset") && matches!(shape, Shape::Struct(false)) {
+                if matches!(
+                    constraint,
+                    UpdateConstraint::NoSet | UpdateConstraint::NoUnset
+                ) && matches!(shape, Shape::Struct { pointer: false })
+                {
                     return bad(
                         self,
                         format!(
@@ -285,7 +288,7 @@ impl Lowerer<'_> {
                         ),
                     );
                 }
-                vec![mk(CheckKind::Update(vec![c], Matcher::None))]
+                vec![mk(CheckKind::Update(vec![constraint], Matcher::None))]
             }
             TagId::ListType => {
                 let v = s().unwrap_or_default();
@@ -404,11 +407,22 @@ impl Lowerer<'_> {
             }
             TagId::Neq => {
                 let v = match (tag.scalar_value(), shape) {
-                    (Some(Scalar::Str(v)), Shape::Scalar(Builtin::String, _)) => {
-                        NeqValue::Str(v.clone())
-                    }
-                    (Some(Scalar::Bool(b)), Shape::Scalar(Builtin::Bool, _)) => NeqValue::Bool(*b),
-                    (Some(Scalar::Int { value, .. }), Shape::Scalar(b, _)) if b.is_integer() => {
+                    (
+                        Some(Scalar::Str(v)),
+                        Shape::Scalar {
+                            ty: Builtin::String,
+                            ..
+                        },
+                    ) => NeqValue::Str(v.clone()),
+                    (
+                        Some(Scalar::Bool(b)),
+                        Shape::Scalar {
+                            ty: Builtin::Bool, ..
+                        },
+                    ) => NeqValue::Bool(*b),
+                    (Some(Scalar::Int { value, .. }), Shape::Scalar { ty: b, .. })
+                        if b.is_integer() =>
+                    {
                         if b.int_range().is_some_and(|(lo, hi)| {
                             i128::from(*value) < lo || i128::from(*value) > hi
                         }) {
@@ -472,7 +486,7 @@ impl Lowerer<'_> {
                         short_circuit: c.short_circuit,
                         non_error: c.non_error,
                         stability: c.stability,
-                        tag: tag.name.clone(),
+                        tag: Some(id),
                         // upstream's wrapper is a new function without the inner one's cohort.
                         cohort: None,
                         kind: CheckKind::IfOption(Box::new(IfOptionPlan {
@@ -526,7 +540,7 @@ impl Lowerer<'_> {
                     short_circuit: sc,
                     non_error: ne,
                     stability,
-                    tag: tag.name.clone(),
+                    tag: Some(id),
                     cohort: None,
                 }]
             }

@@ -253,8 +253,7 @@ impl<'a> Generator<'a> {
                 h.counts.extend(near(*n).into_iter().filter(|l| *l <= 40));
             }
             CheckKind::Format(f) => {
-                h.formats
-                    .insert(vgc_ir::catalog::format_name(f).to_string());
+                h.formats.insert(f.name().to_string());
             }
             CheckKind::Enum(values, excl, _) => {
                 h.strings.extend(values.iter().cloned());

@@ -78,7 +78,7 @@ pub fn validate_object_meta(
         errs.extend(::vgc_runtime::validate::format(
             &p,
             new.map(|v| v.as_str()),
-            "k8s-long-name",
+            ::vgc_runtime::formats::Format::K8sLongName,
         ));
     }
     'scope: {
@@ -98,7 +98,7 @@ pub fn validate_object_meta(
         errs.extend(::vgc_runtime::validate::format(
             &p,
             new.map(|v| v.as_str()),
-            "k8s-short-name",
+            ::vgc_runtime::formats::Format::K8sShortName,
         ));
     }
     'scope: {
@@ -128,7 +128,7 @@ pub fn validate_object_meta(
                         errs.extend(::vgc_runtime::validate::format(
                             p,
                             Some(k).map(|v| v.as_str()),
-                            "k8s-label-key",
+                            ::vgc_runtime::formats::Format::K8sLabelKey,
                         ));
                     },
                     &mut e,
@@ -150,7 +150,7 @@ pub fn validate_object_meta(
                         errs.extend(::vgc_runtime::validate::format(
                             p,
                             Some(v).map(|v| v.as_str()),
-                            "k8s-label-value",
+                            ::vgc_runtime::formats::Format::K8sLabelValue,
                         ));
                     },
                     &mut e,
@@ -176,7 +176,7 @@ pub fn validate_object_meta(
         errs.extend(::vgc_runtime::validate::format(
             &p,
             new.map(|v| v.as_str()),
-            "k8s-uuid",
+            ::vgc_runtime::formats::Format::K8sUuid,
         ));
     }
 }

@@ -543,7 +543,7 @@ pub fn validate_widget_spec(
         errs.extend(::vgc_runtime::validate::format(
             &p,
             new.map(|v| v.as_str()),
-            "k8s-short-name",
+            ::vgc_runtime::formats::Format::K8sShortName,
         ));
         errs.extend(::vgc_runtime::validate::max_length(
             &p,
@@ -746,7 +746,7 @@ pub fn validate_widget_spec(
                         errs.extend(::vgc_runtime::validate::format(
                             p,
                             Some(v).map(|v| v.as_str()),
-                            "k8s-long-name",
+                            ::vgc_runtime::formats::Format::K8sLongName,
                         ));
                     },
                     &mut e,
@@ -801,7 +801,7 @@ pub fn validate_widget_spec(
                         errs.extend(::vgc_runtime::validate::format(
                             p,
                             Some(k).map(|v| v.as_str()),
-                            "k8s-label-key",
+                            ::vgc_runtime::formats::Format::K8sLabelKey,
                         ));
                     },
                     &mut e,
@@ -904,7 +904,12 @@ pub fn validate_widget_spec(
             break 'scope;
         }
         errs.extend(
-            ::vgc_runtime::validate::format(&p, new.map(|v| v.as_str()), "k8s-uuid").mark_alpha(),
+            ::vgc_runtime::validate::format(
+                &p,
+                new.map(|v| v.as_str()),
+                ::vgc_runtime::formats::Format::K8sUuid,
+            )
+            .mark_alpha(),
         );
     }
     'scope: {
@@ -1439,7 +1444,7 @@ pub fn validate_port(
         errs.extend(::vgc_runtime::validate::format(
             &p,
             new.map(|v| v.as_str()),
-            "k8s-short-name",
+            ::vgc_runtime::formats::Format::K8sShortName,
         ));
     }
     'scope: {
@@ -1523,7 +1528,7 @@ pub fn validate_backend(
         errs.extend(::vgc_runtime::validate::format(
             &p,
             new.map(|v| v.as_str()),
-            "k8s-long-name",
+            ::vgc_runtime::formats::Format::K8sLongName,
         ));
     }
 }
@@ -1583,7 +1588,7 @@ pub fn validate_network(
         errs.extend(::vgc_runtime::validate::format(
             &p,
             new.map(|v| v.as_str()),
-            "k8s-short-name",
+            ::vgc_runtime::formats::Format::K8sShortName,
         ));
     }
 }
@@ -2365,7 +2370,7 @@ pub fn validate_delivery(
                                         ::vgc_runtime::validate::format(
                                             &p,
                                             new.map(|v| v.as_str()),
-                                            "k8s-long-name",
+                                            ::vgc_runtime::formats::Format::K8sLongName,
                                         );
                                     let failed = !e.is_empty();
                                     (e, failed)
