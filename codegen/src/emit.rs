@@ -9,7 +9,8 @@ use vgc_analysis::TypeKey;
 use vgc_analysis::types::{Builtin, WellKnown};
 use vgc_ir::catalog::Stability;
 use vgc_lowering::plan::{
-    Boxing, Check, CheckKind, FieldPlan, Iteration, Matcher, ModulePlan, RustTy, Shape, TypePlan,
+    Boxing, Check, CheckKind, FieldPlan, Iteration, Matcher, ModulePlan, OptionState, RustTy,
+    Shape, TypePlan,
 };
 use vgc_lowering::{CratePlan, snake};
 use vgc_runtime::formats::Format;
@@ -903,15 +904,20 @@ fn check_call(
             let f = format_expr(*f);
             quote!(#v::format(#path, #s, #f))
         }
-        CheckKind::Enum(vals, excl, _) if excl.is_empty() => {
+        CheckKind::Enum(e) if e.exclusions.is_empty() => {
+            let vals = &e.values;
             quote!(#v::enum_value(#path, #s, &[#(#vals),*]))
         }
-        CheckKind::Enum(vals, excl, undefined_is_error) => {
-            let rules = excl
-                .iter()
-                .map(|(val, when, opt)| quote!((#val, #when, #opt)));
+        CheckKind::Enum(e) => {
+            let vals = &e.values;
+            // (value, excluded while the option is on?, option)
+            let rules = e.exclusions.iter().map(|x| {
+                let (val, opt) = (&x.value, &x.option);
+                let when = x.when == OptionState::Enabled;
+                quote!((#val, #when, #opt))
+            });
             // Before 1.37 an option the request does not name is disabled (apimachinery v0.36 `Enum`).
-            let f = if *undefined_is_error {
+            let f = if e.undefined_option_is_error {
                 quote!(enum_value_with_exclusions)
             } else {
                 quote!(enum_value_with_listed_options)
@@ -1025,8 +1031,8 @@ fn check_call(
         CheckKind::Union(u) => union_call(u, new, old, path),
         CheckKind::Dependent(d) => {
             let forbidden = d.forbidden;
-            let (tr, tj, ts) = &d.trigger;
-            let (dr, dj, ds) = &d.dependent;
+            let (tr, tj, ts) = (&d.trigger.rust, &d.trigger.json, &d.trigger.shape);
+            let (dr, dj, ds) = (&d.dependent.rust, &d.dependent.json, &d.dependent.shape);
             let (tset, dset) = (field_set(&quote!(o), tr, ts), field_set(&quote!(o), dr, ds));
             quote!(#v::dependent(#path, op, #forbidden,
                 #tj, (#new.is_some_and(|o| #tset), #old.map(|o| #tset)),

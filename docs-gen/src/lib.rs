@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use vgc_ir::catalog::{self, Lowering, Stability};
 use vgc_lowering::CratePlan;
 use vgc_lowering::drift::describe;
-use vgc_lowering::plan::{CheckKind, RustTy, TypePlan};
+use vgc_lowering::plan::{CheckKind, OptionState, RustTy, TypePlan};
 use vgc_runtime::validate::UpdateConstraint;
 
 /// Renders the tag reference as Markdown: a summary table (one row per upstream validation tag: scopes, payload,
@@ -234,10 +234,14 @@ pub fn rule_words(c: &vgc_lowering::plan::Check) -> String {
         CheckKind::MinProperties(n) => format!("at least {}", plural(*n, "entry", "entries")),
         CheckKind::MaxProperties(n) => format!("at most {}", plural(*n, "entry", "entries")),
         CheckKind::Format(f) => format!("must be a {}", f.name()),
-        CheckKind::Enum(values, excl, _) => {
-            let mut s = format!("one of {}", values.join(", "));
-            for (v, on, opt) in excl {
-                let state = if *on { "enabled" } else { "disabled" };
+        CheckKind::Enum(e) => {
+            let mut s = format!("one of {}", e.values.join(", "));
+            for x in &e.exclusions {
+                let (v, opt) = (&x.value, &x.option);
+                let state = match x.when {
+                    OptionState::Enabled => "enabled",
+                    OptionState::Disabled => "disabled",
+                };
                 s.push_str(&format!("; {v} not allowed while option {opt} is {state}"));
             }
             s
@@ -531,7 +535,7 @@ fn type_section(
                     .map(|m| m.json.clone())
                     .chain(u.discriminator.iter().map(|d| d.1.clone()))
                     .collect(),
-                CheckKind::Dependent(d) => vec![d.trigger.1.clone(), d.dependent.1.clone()],
+                CheckKind::Dependent(d) => vec![d.trigger.json.clone(), d.dependent.json.clone()],
                 CheckKind::Discriminated(m) => vec![m.json.clone()],
                 CheckKind::Subfield(s) => vec![s.json.clone()],
                 _ => Vec::new(),

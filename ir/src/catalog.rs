@@ -1008,6 +1008,25 @@ pub static FORMATS: [&str; Format::ALL.len()] = {
     out
 };
 
+/// The catalog identity of something naming a tag: a parsed [`vgc_parser::tags::Tag`] (any level of a chain) or a
+/// [`crate::model::TagUse`]. `None` for names the catalog does not register (generator-control tags, other
+/// generators' tags, unknown names — which [`crate::check::check_tag_use`] reports).
+pub trait TagIdent {
+    /// The tag's [`TagId`], through [`TagId::from_name`].
+    fn tag_id(&self) -> Option<TagId>;
+
+    /// True when the tag is `id`.
+    fn is_tag(&self, id: TagId) -> bool {
+        self.tag_id() == Some(id)
+    }
+}
+
+impl TagIdent for vgc_parser::tags::Tag {
+    fn tag_id(&self) -> Option<TagId> {
+        TagId::from_name(&self.name)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     /// The typed identity and the catalog agree: one entry per [`TagId`], in the same order, with its name.
@@ -1062,24 +1081,5 @@ mod tests {
             "k8s:prerelease-lifecycle-gen:introduced"
         ));
         assert!(!is_allowed_non_validation("k8s:requird"));
-    }
-}
-
-/// The catalog identity of something naming a tag: a parsed [`vgc_parser::tags::Tag`] (any level of a chain) or a
-/// [`crate::model::TagUse`]. `None` for names the catalog does not register (generator-control tags, other
-/// generators' tags, unknown names — which [`crate::check::check_tag_use`] reports).
-pub trait TagIdent {
-    /// The tag's [`TagId`], through [`TagId::from_name`].
-    fn tag_id(&self) -> Option<TagId>;
-
-    /// True when the tag is `id`.
-    fn is_tag(&self, id: TagId) -> bool {
-        self.tag_id() == Some(id)
-    }
-}
-
-impl TagIdent for vgc_parser::tags::Tag {
-    fn tag_id(&self) -> Option<TagId> {
-        TagId::from_name(&self.name)
     }
 }

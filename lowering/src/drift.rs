@@ -154,13 +154,10 @@ pub fn describe(c: &Check) -> String {
         CheckKind::MinProperties(n) => format!("minProperties={n}"),
         CheckKind::MaxProperties(n) => format!("maxProperties={n}"),
         CheckKind::Format(f) => format!("format={}", f.name()),
-        CheckKind::Enum(values, excl, _) => {
-            let mut s = format!("enum{{{}}}", values.join(","));
-            for (v, on, opt) in excl {
-                s.push_str(&format!(
-                    " exclude {v} if{} {opt}",
-                    if *on { "Enabled" } else { "Disabled" }
-                ));
+        CheckKind::Enum(e) => {
+            let mut s = format!("enum{{{}}}", e.values.join(","));
+            for x in &e.exclusions {
+                s.push_str(&format!(" exclude {} if{:?} {}", x.value, x.when, x.option));
             }
             s
         }
@@ -199,8 +196,8 @@ pub fn describe(c: &Check) -> String {
             } else {
                 "dependentRequired"
             },
-            d.dependent.1,
-            d.trigger.1
+            d.dependent.json,
+            d.trigger.json
         ),
         CheckKind::Monotonic => "monotonic".into(),
         CheckKind::NoNils => "noNilElements".into(),

@@ -463,8 +463,8 @@ fn struct_check(
         }
         CheckKind::Dependent(d) => {
             if let (Some(t), Some(dep)) = (
-                by_rust.get(d.trigger.0.as_str()),
-                by_rust.get(d.dependent.0.as_str()),
+                by_rust.get(d.trigger.rust.as_str()),
+                by_rust.get(d.dependent.rust.as_str()),
             ) {
                 let kind = if d.forbidden {
                     "dependent-forbidden"

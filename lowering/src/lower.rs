@@ -1,18 +1,21 @@
 //! Lowering of tag uses on reachable types into [`TypePlan`]s, in upstream emission order.
 
 use crate::plan::{
-    Boxing, Check, CheckKind, DependentPlan, FieldPlan, IfOptionPlan, ItemPlan, Iteration,
-    ListUnionPlan, Matcher, ModePlan, ModulePlan, NeqValue, Nested, RustTy, Shape, Stats, Subfield,
-    TypePlan, UnionKind, UnionMemberPlan, UnionPlan,
+    Boxing, Check, CheckKind, DependentPlan, EnumExclusion, EnumPlan, FieldPlan, FieldRef,
+    IfOptionPlan, ItemPlan, Iteration, ListUnionPlan, Matcher, ModePlan, ModulePlan, NeqValue,
+    Nested, OptionState, RustTy, Shape, Stats, Subfield, TypePlan, UnionKind, UnionMemberPlan,
+    UnionPlan,
 };
 use indexmap::{IndexMap, IndexSet};
 use vgc_analysis::types::{self, Builtin, Native, Ty, opacity, unwrap_levels};
 use vgc_analysis::{Program, TypeKey};
-use vgc_ir::catalog::{self, ControlTag, Lowering, Stability, TagId, TagIdent};
+use vgc_ir::catalog::{ControlTag, Lowering, Stability, TagId, TagIdent};
 use vgc_ir::model::{FieldIr, TagUse};
 use vgc_ir::{Code, Db, Diagnostic, SourceFile};
 
 mod cross_field;
+mod diagnostics;
+use diagnostics::{LowerDiagnostic, Subject};
 mod items;
 mod json;
 mod lists;
@@ -570,6 +573,12 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
 }
 
 impl Lowerer<'_> {
+    /// Reports `d` about `subject` at span `at` of `file` (an error).
+    fn report(&mut self, file: SourceFile, at: u32, subject: &Subject, d: LowerDiagnostic) {
+        self.err(file, at, d.code(), d.message(subject), d.hint());
+    }
+
+    /// The one sink of lowering's errors: the tag file when lowering reads tags of another file, else `file`.
     fn err(&mut self, file: SourceFile, at: u32, code: Code, msg: String, hint: Option<String>) {
         let file = self.tag_file.unwrap_or(file);
         let span = vgc_ir::db::span_of(self.db, file, at);
@@ -680,16 +689,16 @@ impl Lowerer<'_> {
                 if let Some(fp) = self.field_plan(k, file, f) {
                     // R33: `URL` and `Url` both become the Rust field `url`.
                     if let Some(other) = fields.iter().find(|o| o.rust_name == fp.rust_name) {
-                        let msg = format!(
-                            "fields {}.{} and {}.{} both become the Rust field `{}`",
-                            k.name, other.go_name, k.name, fp.go_name, fp.rust_name
-                        );
-                        self.err(
+                        self.report(
                             file,
                             f.at,
-                            Code::UnsupportedType,
-                            msg,
-                            Some("rename one of the fields".into()),
+                            &Subject::ty(&k.name),
+                            LowerDiagnostic::RustNameClash {
+                                owner: k.name.clone(),
+                                first: other.go_name.clone(),
+                                second: fp.go_name.clone(),
+                                rust: fp.rust_name.clone(),
+                            },
                         );
                     }
                     fields.push(fp);
@@ -724,7 +733,13 @@ impl Lowerer<'_> {
         let shape = self.shape(&ty);
         // A list typedef's own list metadata identifies its items (ratcheting of element validation, uniqueness).
         let matcher = if matches!(shape, Shape::List { .. }) {
-            self.matcher_for(file, decl.at, &format!("type {}", k.name), &decl.tags, &ty)
+            self.matcher_for(
+                file,
+                decl.at,
+                &Subject::Decl(k.name.clone()),
+                &decl.tags,
+                &ty,
+            )
         } else {
             Matcher::None
         };
@@ -751,15 +766,11 @@ impl Lowerer<'_> {
         }
         sort_cohort(&mut checks);
         if !checks.is_empty() && self.map_of_slices(&ty) {
-            self.err(
+            self.report(
                 file,
                 decl.at,
-                Code::UnsupportedType,
-                format!(
-                    "type {}: validation for map of slices is not supported",
-                    k.name
-                ),
-                Some("wrap the list in a named typedef or struct to validate it".into()),
+                &Subject::Decl(k.name.clone()),
+                LowerDiagnostic::MapOfSlices,
             );
         }
         // upstream: a typedef of a list or map typedef is natively that list or map, so its function iterates the
@@ -912,12 +923,11 @@ impl Lowerer<'_> {
         };
         let ty = types::resolve(self.db, self.prog, &owner.pkg, file, &f.ty);
         if let Some(msg) = self.unsupported_shape(&ty, 0) {
-            self.err(
+            self.report(
                 file,
                 f.at,
-                Code::UnsupportedType,
-                format!("field {}.{go_name}: {msg}", owner.name),
-                Some("validation-gen cannot generate code for this shape; use a named struct or typedef to hold the inner value".into()),
+                &Subject::field(&owner.name, &go_name),
+                LowerDiagnostic::UnsupportedShape(msg),
             );
         }
         // R9: an inline-embedded pointer decodes as Go's encoding/json does (allocated when one of its JSON names is
@@ -929,16 +939,11 @@ impl Lowerer<'_> {
             && let Native::Struct(p) = types::native(self.db, self.prog, i)
         {
             if let Some(cycle) = self.embedding_cycle(&p, owner) {
-                self.err(
+                self.report(
                     file,
                     f.at,
-                    Code::UnsupportedType,
-                    format!(
-                        "field {}.{go_name}: an inline-embedded pointer that embeds its own struct again ({}) is not supported",
-                        owner.name,
-                        cycle.join(" embeds ")
-                    ),
-                    Some("Go's encoding/json never fills the inner copy from JSON, which the generated Rust type cannot express; give the field a JSON name or break the cycle".into()),
+                    &Subject::field(&owner.name, &go_name),
+                    LowerDiagnostic::EmbeddedPointerCycle(cycle.clone()),
                 );
                 return None;
             }
@@ -953,7 +958,15 @@ impl Lowerer<'_> {
         if let Some((q, n)) = first_unresolved(&ty)
             && !opaque
         {
-            self.err(file, f.at, Code::Unresolved, format!("field {}.{go_name}: type {q}.{n} cannot be resolved", owner.name), Some("make the package available (go.mod, module cache) or mark the field `+k8s:opaqueType`".into()));
+            self.report(
+                file,
+                f.at,
+                &Subject::field(&owner.name, &go_name),
+                LowerDiagnostic::UnresolvedType {
+                    pkg: q.to_string(),
+                    name: n.to_string(),
+                },
+            );
         }
         let shape = self.shape(&ty);
         let matcher = self.matcher(owner, file, f, &ty);
@@ -978,7 +991,12 @@ impl Lowerer<'_> {
                 CheckKind::Update(cs, m) if matches!(shape, Shape::List { .. }) => {
                     // upstream: NoAddItem/NoRemoveItem identify items through the list metadata; none is an error.
                     if matcher == Matcher::None && cs.iter().any(|c| c.on_items()) {
-                        self.err(file, f.at, Code::ListMetadata, format!("field {}.{go_name}: update NoAddItem/NoRemoveItem requires listType=set or listType=map (or unique=...)", owner.name), Some("add `+k8s:listType=set`, or `+k8s:listType=map` with `+k8s:listMapKey`".into()));
+                        self.report(
+                            file,
+                            f.at,
+                            &Subject::field(&owner.name, &go_name),
+                            LowerDiagnostic::UpdateItemsWithoutListMetadata,
+                        );
                     }
                     *m = matcher.clone();
                 }
@@ -987,15 +1005,11 @@ impl Lowerer<'_> {
         }
         self.apply_default_rule(owner, file, f, &shape, &mut checks);
         if !checks.is_empty() && self.map_of_slices(&ty) {
-            self.err(
+            self.report(
                 file,
                 f.at,
-                Code::UnsupportedType,
-                format!(
-                    "field {}.{go_name}: validation for map of slices is not supported",
-                    owner.name
-                ),
-                Some("wrap the list in a named typedef or struct to validate it".into()),
+                &Subject::field(&owner.name, &go_name),
+                LowerDiagnostic::MapOfSlices,
             );
         }
         sort_cohort(&mut checks);
@@ -1234,14 +1248,14 @@ impl Lowerer<'_> {
             let (n_diags, n_not_lowered) = (self.diags.len(), self.stats.not_lowered);
             let res = if peel(tag).2.is_tag(TagId::Item) {
                 // Lowered by `item_checks` (a list field's or list typedef's own tags).
-                Ok(Vec::new())
+                Some(Vec::new())
             } else {
                 self.lower_tag(owner, file, u, unwrap_levels(tag), shape, ty, level_of(tag))
             };
             if self.counting && self.stats.not_lowered == n_not_lowered {
                 self.account(file, u, tag, &res, n_diags);
             }
-            let Ok(cs) = res else {
+            let Some(cs) = res else {
                 continue;
             };
             for c in cs {
@@ -1299,7 +1313,7 @@ impl Lowerer<'_> {
         file: SourceFile,
         u: &TagUse,
         tag: &Tag,
-        res: &Result<Vec<Check>, ()>,
+        res: &Option<Vec<Check>>,
         n_diags: usize,
     ) {
         let errored = self.diags[n_diags..]
@@ -1314,9 +1328,9 @@ impl Lowerer<'_> {
         let documented = std::mem::take(&mut self.documented);
         match res {
             _ if errored => self.stats.reported += 1,
-            Ok(cs) if !cs.is_empty() => self.stats.lowered += 1,
+            Some(cs) if !cs.is_empty() => self.stats.lowered += 1,
             _ if documented || consumer(tag).is_some() => self.stats.consumed += 1,
-            Err(()) if malformed() => self.stats.reported += 1,
+            None if malformed() => self.stats.reported += 1,
             _ => {
                 self.stats.reported += 1;
                 let file = self.tag_file.unwrap_or(file);
@@ -1385,7 +1399,7 @@ impl Lowerer<'_> {
         vgc_ir::profile::upstream(self.db).undefined_option_is_error()
     }
 
-    fn enum_values(&mut self, k: &TypeKey) -> (Vec<String>, Vec<(String, bool, String)>) {
+    fn enum_values(&mut self, k: &TypeKey) -> (Vec<String>, Vec<EnumExclusion>) {
         let mut by_value: IndexMap<String, String> = IndexMap::new();
         // (Go constant name, value, exclude when the option is on?, option)
         let mut exclusions: Vec<(String, String, bool, String)> = Vec::new();
@@ -1445,7 +1459,15 @@ impl Lowerer<'_> {
             vals,
             exclusions
                 .into_iter()
-                .map(|(_, v, when, o)| (v, when, o))
+                .map(|(_, value, on, option)| EnumExclusion {
+                    value,
+                    when: if on {
+                        OptionState::Enabled
+                    } else {
+                        OptionState::Disabled
+                    },
+                    option,
+                })
                 .collect(),
         )
     }

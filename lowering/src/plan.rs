@@ -34,6 +34,39 @@ pub enum Boxing {
     Boxed,
 }
 
+/// `k8s:enum` on a string type: its constants' values and `enumExclude` rules (upstream `enum.go`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct EnumPlan {
+    /// The valid values, sorted.
+    pub values: Vec<String>,
+    /// Values excluded by `ifEnabled(X)=+k8s:enumExclude` / `ifDisabled(X)=…` on their constants, in constant-name
+    /// order.
+    pub exclusions: Vec<EnumExclusion>,
+    /// An option the request does not define is an error (`vgc_ir::Upstream::undefined_option_is_error`, 1.37 on);
+    /// before, it counts as disabled.
+    pub undefined_option_is_error: bool,
+}
+
+/// One `enumExclude` rule: `value` is not allowed while `option` is in state `when`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct EnumExclusion {
+    /// The excluded value.
+    pub value: String,
+    /// The option state that excludes it (`ifEnabled` → [`OptionState::Enabled`]).
+    pub when: OptionState,
+    /// The option's name.
+    pub option: String,
+}
+
+/// The state of an option (`ifEnabled`/`ifDisabled`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum OptionState {
+    /// The option is on.
+    Enabled,
+    /// The option is off.
+    Disabled,
+}
+
 /// How list items are identified (list metadata).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Matcher {
@@ -80,10 +113,8 @@ pub enum CheckKind {
     MaxProperties(i64),
     /// `k8s:format`, as the profile's release checks it (`vgc_ir::Upstream::format_as_of`).
     Format(Format),
-    /// `k8s:enum`: the sorted valid values and the option-dependent exclusions (value, excluded when the option
-    /// is on?, option), in constant-name order, and whether an option the request does not define is an error
-    /// (`vgc_ir::Upstream::undefined_option_is_error`; else it is disabled).
-    Enum(Vec<String>, Vec<(String, bool, String)>, bool),
+    /// `k8s:enum`.
+    Enum(EnumPlan),
     /// `k8s:immutable`
     Immutable,
     /// `k8s:update`: merged constraints in upstream's order, without repeats, and, for lists, how items are
@@ -359,8 +390,8 @@ impl Stats {
     }
 }
 
-/// Which union validator a group uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+/// Which union validator a group uses (ordered as upstream emits the kinds).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum UnionKind {
     /// `k8s:unionMember`: exactly one member set (or discriminated).
     Union,
@@ -415,10 +446,21 @@ pub struct IfOptionPlan {
 pub struct DependentPlan {
     /// `dependentForbidden` (else `dependentRequired`).
     pub forbidden: bool,
-    /// Trigger field: (Rust name, JSON name, shape).
-    pub trigger: (String, String, Shape),
-    /// Dependent field: (Rust name, JSON name, shape).
-    pub dependent: (String, String, Shape),
+    /// The field whose presence triggers the rule.
+    pub trigger: FieldRef,
+    /// The field that must then be set (or unset).
+    pub dependent: FieldRef,
+}
+
+/// A struct field as a cross-field rule names it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct FieldRef {
+    /// The Rust field name.
+    pub rust: String,
+    /// The JSON name (error path segment).
+    pub json: String,
+    /// The field's shape (how "set" is decided).
+    pub shape: Shape,
 }
 
 /// The disallowed value of `k8s:neq`, typed like the field.

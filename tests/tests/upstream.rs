@@ -415,7 +415,7 @@ fn undefined_options_are_disabled_before_1_37() {
         for c in checks {
             match &c.kind {
                 CheckKind::IfOption(io) => flags.push(("ifEnabled", io.undefined_is_error)),
-                CheckKind::Enum(_, _, e) => flags.push(("enum", *e)),
+                CheckKind::Enum(e) => flags.push(("enum", e.undefined_option_is_error)),
                 _ => {}
             }
         }

@@ -2,6 +2,21 @@
 
 use super::*;
 
+/// A struct-level function group in upstream's deferral order: the order in which the first tag of each kind
+/// registered its deferred callback (ParentContext), which builds every function of that kind.
+enum Deferred {
+    /// Every group of a union kind, wrapped in the option gates and level of the kind's first member tag.
+    Union {
+        kind: UnionKind,
+        stability: Option<Stability>,
+        gates: Vec<OptionGate>,
+    },
+    /// One `dependentRequired`/`dependentForbidden` check.
+    Dependent(Check),
+    /// Every modality's `Discriminated` calls, wrapped in the option gates of the first `ifMode` tag.
+    Modes { gates: Vec<OptionGate> },
+}
+
 impl Lowerer<'_> {
     /// upstream `union.go` / `zeroorone.go` for struct-field members: every member tag defers one callback that
     /// builds the functions of *all* groups of its kind in the struct (sorted by union name) and then clears them,
@@ -15,14 +30,8 @@ impl Lowerer<'_> {
         file: SourceFile,
         fields: &[FieldIr],
     ) -> Vec<Check> {
-        let mut groups: IndexMap<(u8, String), UnionPlan> = IndexMap::new();
-        // In deferral order: a union kind (first member tag of that kind) or a dependent check.
-        // A union kind carries the option gates of its first member tag: upstream wraps that tag's deferred
-        // callback, which builds every group of the kind.
-        #[allow(clippy::type_complexity)]
-        let mut events: Vec<
-            Result<(UnionKind, Option<Stability>, Vec<OptionGate>), Check>,
-        > = Vec::new();
+        let mut groups: IndexMap<(UnionKind, String), UnionPlan> = IndexMap::new();
+        let mut events: Vec<Deferred> = Vec::new();
         // Modes: modality → (discriminator (Rust name, is bool), Go member name → (field, rules)).
         type ModeRules<'f> = std::collections::BTreeMap<
             String,
@@ -30,10 +39,6 @@ impl Lowerer<'_> {
         >;
         let mut modes: std::collections::BTreeMap<String, (Option<(String, bool)>, ModeRules<'_>)> =
             std::collections::BTreeMap::new();
-        // Index in `events` where the modes' functions go (first ifMode tag), marked by a placeholder.
-        let mut modes_at: Option<usize> = None;
-        // The option gates of the first `ifMode` tag (its deferred callback builds every modality's functions).
-        let mut modes_gates: Vec<OptionGate> = Vec::new();
         for f in fields {
             let Some(go) = f.go_name.clone() else {
                 continue;
@@ -54,7 +59,7 @@ impl Lowerer<'_> {
                     TagId::ZeroOrOneOfMember => UnionKind::ZeroOrOneOf,
                     TagId::DependentRequired | TagId::DependentForbidden => {
                         if let Some(c) = self.dependent_check(owner, file, fields, f, u, tag) {
-                            events.push(Err(c));
+                            events.push(Deferred::Dependent(c));
                         }
                         continue;
                     }
@@ -77,12 +82,22 @@ impl Lowerer<'_> {
                                     pointer: false,
                                 } => true,
                                 _ => {
-                                    self.err(file, u.at, Code::TypeMismatch, format!("field {}.{go}: tag \"k8s:modeDiscriminator\": can only be used on non-pointer string or bool types", owner.name), None);
+                                    self.report(
+                                        file,
+                                        u.at,
+                                        &Subject::field(&owner.name, &go),
+                                        LowerDiagnostic::ModeDiscriminatorKind,
+                                    );
                                     continue;
                                 }
                             };
                             if modality == "default" && arg("modality").is_some() {
-                                self.err(file, u.at, Code::InvalidPayload, format!("field {}.{go}: discriminator group name \"default\" is reserved", owner.name), None);
+                                self.report(
+                                    file,
+                                    u.at,
+                                    &Subject::field(&owner.name, &go),
+                                    LowerDiagnostic::ReservedModality,
+                                );
                                 continue;
                             }
                             let entry = modes.entry(modality.clone()).or_default();
@@ -91,15 +106,11 @@ impl Lowerer<'_> {
                                 .as_ref()
                                 .is_some_and(|(r, _)| *r != field_ident(&go))
                             {
-                                self.err(
+                                self.report(
                                     file,
                                     u.at,
-                                    Code::InvalidPayload,
-                                    format!(
-                                        "field {}.{go}: duplicate discriminator: {modality:?}",
-                                        owner.name
-                                    ),
-                                    None,
+                                    &Subject::field(&owner.name, &go),
+                                    LowerDiagnostic::DuplicateDiscriminator(modality.clone()),
                                 );
                                 continue;
                             }
@@ -114,24 +125,25 @@ impl Lowerer<'_> {
                                     None => None,
                                 })
                             else {
-                                self.err(
+                                self.report(
                                     file,
                                     u.at,
-                                    Code::MissingArg,
-                                    format!(
-                                        "field {}.{go}: tag \"k8s:ifMode\": missing required mode",
-                                        owner.name
-                                    ),
-                                    None,
+                                    &Subject::field(&owner.name, &go),
+                                    LowerDiagnostic::IfModeWithoutMode,
                                 );
                                 continue;
                             };
                             if matches!(shape, Shape::Struct { pointer: false }) {
-                                self.err(file, u.at, Code::TypeMismatch, format!("field {}.{go}: discriminated member fields of struct type must be pointers", owner.name), None);
+                                self.report(
+                                    file,
+                                    u.at,
+                                    &Subject::field(&owner.name, &go),
+                                    LowerDiagnostic::DiscriminatedStructNotPointer,
+                                );
                                 continue;
                             }
                             let level = plevel;
-                            let Ok(checks) = self.lower_tag(
+                            let Some(checks) = self.lower_tag(
                                 owner,
                                 file,
                                 u,
@@ -149,10 +161,10 @@ impl Lowerer<'_> {
                                 .or_insert_with(|| (f, Vec::new()))
                                 .1
                                 .push((value, checks, level));
-                            if modes_at.is_none() {
-                                modes_at = Some(events.len());
-                                modes_gates = gates.clone();
-                                events.push(Ok((UnionKind::Union, None, Vec::new()))); // placeholder, replaced below
+                            if !events.iter().any(|e| matches!(e, Deferred::Modes { .. })) {
+                                events.push(Deferred::Modes {
+                                    gates: gates.clone(),
+                                });
                             }
                         }
                         continue;
@@ -171,7 +183,7 @@ impl Lowerer<'_> {
                 };
                 let _ = file_ty;
                 let group = groups
-                    .entry((kind as u8, name.clone()))
+                    .entry((kind, name.clone()))
                     .or_insert_with(|| UnionPlan {
                         kind,
                         name: name.clone(),
@@ -187,7 +199,12 @@ impl Lowerer<'_> {
                             pointer: false
                         }
                     ) {
-                        self.err(file, u.at, Code::TypeMismatch, format!("field {}.{go}: tag \"k8s:unionDiscriminator\": can only be used on string types", owner.name), None);
+                        self.report(
+                            file,
+                            u.at,
+                            &Subject::field(&owner.name, &go),
+                            LowerDiagnostic::UnionDiscriminatorKind,
+                        );
                         continue;
                     }
                     group.discriminator = Some((field_ident(&go), json.clone()));
@@ -196,19 +213,20 @@ impl Lowerer<'_> {
                         shape,
                         Shape::Struct { pointer: false } | Shape::Other { pointer: false }
                     ) {
-                        self.err(file, u.at, Code::TypeMismatch, format!("field {}.{go}: tag {:?}: can only be used on nilable and primitive types", owner.name, t.name), None);
+                        self.report(
+                            file,
+                            u.at,
+                            &Subject::field(&owner.name, &go),
+                            LowerDiagnostic::UnionMemberKind(id),
+                        );
                         continue;
                     }
                     if json.is_empty() {
-                        self.err(
+                        self.report(
                             file,
                             u.at,
-                            Code::TypeMismatch,
-                            format!(
-                                "field {}.{go}: is a union member but has no JSON name",
-                                owner.name
-                            ),
-                            None,
+                            &Subject::field(&owner.name, &go),
+                            LowerDiagnostic::UnionMemberWithoutJson,
                         );
                         continue;
                     }
@@ -218,34 +236,43 @@ impl Lowerer<'_> {
                         member_name: arg("memberName").unwrap_or_else(|| go.clone()),
                         shape,
                     });
-                    if !events.iter().enumerate().any(|(i, e)| {
-                        modes_at != Some(i) && matches!(e, Ok((k, _, _)) if *k == kind)
-                    }) {
-                        events.push(Ok((kind, plevel, gates.clone())));
+                    if !events
+                        .iter()
+                        .any(|e| matches!(e, Deferred::Union { kind: k, .. } if *k == kind))
+                    {
+                        events.push(Deferred::Union {
+                            kind,
+                            stability: plevel,
+                            gates: gates.clone(),
+                        });
                     }
                 }
             }
         }
         let mut out = Vec::new();
-        for (i, event) in events.into_iter().enumerate() {
-            if modes_at == Some(i) {
-                let checks = self.mode_checks(owner, file, &modes);
-                out.extend(
-                    checks
-                        .into_iter()
-                        .map(|c| gate(self.undefined_option_is_error(), c, &modes_gates)),
-                );
-                continue;
-            }
+        for event in events {
             let (kind, stability, gates) = match event {
-                Ok(k) => k,
-                Err(c) => {
+                Deferred::Union {
+                    kind,
+                    stability,
+                    gates,
+                } => (kind, stability, gates),
+                Deferred::Dependent(c) => {
                     out.push(c);
                     continue;
                 }
+                Deferred::Modes { gates } => {
+                    let checks = self.mode_checks(owner, file, &modes);
+                    out.extend(
+                        checks
+                            .into_iter()
+                            .map(|c| gate(self.undefined_option_is_error(), c, &gates)),
+                    );
+                    continue;
+                }
             };
-            let mut names: Vec<&(u8, String)> =
-                groups.keys().filter(|(k, _)| *k == kind as u8).collect();
+            let mut names: Vec<&(UnionKind, String)> =
+                groups.keys().filter(|(k, _)| *k == kind).collect();
             names.sort_by(|a, b| a.1.cmp(&b.1));
             for key in names {
                 let g = groups[key].clone();
@@ -301,17 +328,13 @@ impl Lowerer<'_> {
             let Some(disc) = disc else {
                 if !members.is_empty() {
                     let at = members.values().next().map_or(0, |(f, _)| f.at);
-                    let msg = if modality == "default" {
-                        "missing discriminator".to_string()
-                    } else {
-                        format!("missing discriminator for group {modality:?}")
-                    };
-                    self.err(
+                    self.report(
                         file,
                         at,
-                        Code::InvalidPayload,
-                        format!("{}: {msg}", owner.name),
-                        Some("mark the selecting field with `+k8s:modeDiscriminator`".into()),
+                        &Subject::ty(&owner.name),
+                        LowerDiagnostic::MissingDiscriminator(
+                            (modality != "default").then(|| modality.clone()),
+                        ),
                     );
                 }
                 continue;
@@ -333,7 +356,12 @@ impl Lowerer<'_> {
                             "1" | "t" | "T" | "TRUE" | "true" | "True" => "true".to_string(),
                             "0" | "f" | "F" | "FALSE" | "false" | "False" => "false".to_string(),
                             _ => {
-                                self.err(file, f.at, Code::InvalidPayload, format!("{}: invalid discriminator value {value:?}: cannot parse as bool", owner.name), None);
+                                self.report(
+                                    file,
+                                    f.at,
+                                    &Subject::ty(&owner.name),
+                                    LowerDiagnostic::BoolDiscriminatorValue(value.clone()),
+                                );
                                 continue;
                             }
                         }
@@ -402,12 +430,11 @@ impl Lowerer<'_> {
             return None;
         };
         let Some(trigger_json) = json_of(f) else {
-            self.err(
+            self.report(
                 file,
                 u.at,
-                Code::TypeMismatch,
-                format!("field {}.{go}: trigger field has no JSON name", owner.name),
-                None,
+                &Subject::field(&owner.name, &go),
+                LowerDiagnostic::TriggerWithoutJson,
             );
             return None;
         };
@@ -415,20 +442,21 @@ impl Lowerer<'_> {
             .iter()
             .find(|m| json_of(m).as_deref() == Some(dep_json.as_str()))
         else {
-            self.err(
+            self.report(
                 file,
                 u.at,
-                Code::InvalidPayload,
-                format!(
-                    "field {}.{go}: no sibling field with JSON name {dep_json:?}",
-                    owner.name
-                ),
-                None,
+                &Subject::field(&owner.name, &go),
+                LowerDiagnostic::NoSiblingField(dep_json.clone()),
             );
             return None;
         };
         if dep.go_name == f.go_name {
-            self.err(file, u.at, Code::InvalidPayload, format!("field {}.{go}: trigger and dependent field must be different (both are {dep_json:?})", owner.name), None);
+            self.report(
+                file,
+                u.at,
+                &Subject::field(&owner.name, &go),
+                LowerDiagnostic::SameTriggerAndDependent(dep_json.clone()),
+            );
             return None;
         }
         let shape_of =
@@ -442,15 +470,14 @@ impl Lowerer<'_> {
                 sh,
                 Shape::Struct { pointer: false } | Shape::Other { pointer: false }
             ) {
-                self.err(
+                self.report(
                     file,
                     u.at,
-                    Code::TypeMismatch,
-                    format!(
-                        "field {}.{go}: {role} field {name:?} has an unsupported type kind",
-                        owner.name
-                    ),
-                    None,
+                    &Subject::field(&owner.name, &go),
+                    LowerDiagnostic::DependentFieldKind {
+                        role,
+                        name: name.clone(),
+                    },
                 );
                 return None;
             }
@@ -460,12 +487,16 @@ impl Lowerer<'_> {
         }
         let plan = DependentPlan {
             forbidden: t.is_tag(TagId::DependentForbidden),
-            trigger: (field_ident(&go), trigger_json, ts),
-            dependent: (
-                field_ident(dep.go_name.as_deref().unwrap_or_default()),
-                dep_json.clone(),
-                ds,
-            ),
+            trigger: FieldRef {
+                rust: field_ident(&go),
+                json: trigger_json,
+                shape: ts,
+            },
+            dependent: FieldRef {
+                rust: field_ident(dep.go_name.as_deref().unwrap_or_default()),
+                json: dep_json.clone(),
+                shape: ds,
+            },
         };
         Some(gate(
             self.undefined_option_is_error(),

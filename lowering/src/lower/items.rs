@@ -25,7 +25,7 @@ impl Lowerer<'_> {
     ) -> Vec<Check> {
         let mut out = Vec::new();
         let mut groups: IndexMap<
-            (u8, String),
+            (UnionKind, String),
             (
                 UnionKind,
                 Vec<(String, crate::plan::Selector)>,
@@ -43,7 +43,12 @@ impl Lowerer<'_> {
             let (gates, stability, t) = peel(tag);
             let Some(payload) = t.inner() else { continue };
             let Matcher::Keys(keys) = matcher else {
-                self.err(file, u.at, Code::ListMetadata, format!("field {}.{go}: found items with no list metadata - item tags require listType=map or unique=map with listMapKey", owner.name), None);
+                self.report(
+                    file,
+                    u.at,
+                    &Subject::field(&owner.name, go),
+                    LowerDiagnostic::ItemsWithoutListMetadata,
+                );
                 continue;
             };
             // The element struct and its key members.
@@ -64,7 +69,15 @@ impl Lowerer<'_> {
                 continue;
             };
             if t.args.len() != keys.len() {
-                self.err(file, u.at, Code::InvalidPayload, format!("field {}.{go}: number of arguments ({}) does not match number of listMapKey fields ({})", owner.name, t.args.len(), keys.len()), None);
+                self.report(
+                    file,
+                    u.at,
+                    &Subject::field(&owner.name, go),
+                    LowerDiagnostic::ItemArgCount {
+                        given: t.args.len(),
+                        keys: keys.len(),
+                    },
+                );
                 continue;
             }
             let mut selector = Vec::new();
@@ -72,15 +85,11 @@ impl Lowerer<'_> {
             let mut ok = true;
             for a in &t.args {
                 let Some(name) = &a.name else {
-                    self.err(
+                    self.report(
                         file,
                         u.at,
-                        Code::InvalidPayload,
-                        format!(
-                            "field {}.{go}: item arguments must all be named",
-                            owner.name
-                        ),
-                        None,
+                        &Subject::field(&owner.name, go),
+                        LowerDiagnostic::ItemArgsUnnamed,
                     );
                     ok = false;
                     break;
@@ -90,27 +99,22 @@ impl Lowerer<'_> {
                     .iter()
                     .find(|m| m.json.as_ref().map(|j| j.name.as_str()) == Some(name.as_str()))
                 else {
-                    self.err(
+                    self.report(
                         file,
                         u.at,
-                        Code::InvalidPayload,
-                        format!(
-                            "field {}.{go}: no field with JSON name {name:?}",
-                            owner.name
-                        ),
-                        None,
+                        &Subject::field(&owner.name, go),
+                        LowerDiagnostic::ItemNoSuchField(name.clone()),
                     );
                     ok = false;
                     break;
                 };
                 let rust = field_ident(m.go_name.as_deref().unwrap_or_default());
                 if !keys.contains(&rust) {
-                    self.err(
+                    self.report(
                         file,
                         u.at,
-                        Code::InvalidPayload,
-                        format!("field {}.{go}: {name:?} is not a listMapKey", owner.name),
-                        None,
+                        &Subject::field(&owner.name, go),
+                        LowerDiagnostic::ItemNotAKey(name.clone()),
                     );
                     ok = false;
                     break;
@@ -134,7 +138,12 @@ impl Lowerer<'_> {
                         },
                     ) => (NeqValue::Bool(*b), b.to_string()),
                     _ => {
-                        self.err(file, u.at, Code::ArgType, format!("field {}.{go}: item argument {name:?} does not match the key field's type", owner.name), None);
+                        self.report(
+                            file,
+                            u.at,
+                            &Subject::field(&owner.name, go),
+                            LowerDiagnostic::ItemArgType(name.clone()),
+                        );
                         ok = false;
                         break;
                     }
@@ -165,7 +174,7 @@ impl Lowerer<'_> {
                     Some(Scalar::Str(v)) => v.clone(),
                     _ => String::new(),
                 };
-                let g = groups.entry((kind as u8, union_name)).or_insert((
+                let g = groups.entry((kind, union_name)).or_insert((
                     kind,
                     Vec::new(),
                     inner_stab,
@@ -178,7 +187,7 @@ impl Lowerer<'_> {
                 continue;
             }
             let elem_shape = self.shape(&elem_ty);
-            let Ok(inner_checks) = self.lower_tag(
+            let Some(inner_checks) = self.lower_tag(
                 owner,
                 file,
                 u,
@@ -221,8 +230,8 @@ impl Lowerer<'_> {
                     pointer_elems: true
                 }
             );
-            let mut names: Vec<&(u8, String)> = groups.keys().collect();
-            names.sort_by(|a, b| (a.0, &a.1).cmp(&(b.0, &b.1)));
+            let mut names: Vec<&(UnionKind, String)> = groups.keys().collect();
+            names.sort();
             let unions: Vec<Check> = names
                 .into_iter()
                 .map(|k| {

@@ -11,11 +11,7 @@ impl Lowerer<'_> {
         f: &FieldIr,
         ty: &Ty,
     ) -> Matcher {
-        let what = format!(
-            "field {}.{}",
-            owner.name,
-            f.go_name.clone().unwrap_or_default()
-        );
+        let what = Subject::field(&owner.name, f.go_name.as_deref().unwrap_or_default());
         self.matcher_for(file, f.at, &what, &f.tags, ty)
     }
 
@@ -25,17 +21,16 @@ impl Lowerer<'_> {
         &mut self,
         file: SourceFile,
         at: vgc_ir::model::SpanId,
-        what: &str,
+        what: &Subject,
         tags: &[TagUse],
         ty: &Ty,
     ) -> Matcher {
         if let Some((msg, hint)) = list_tag_error(tags) {
-            self.err(
+            self.report(
                 file,
                 at,
-                Code::ListMetadata,
-                format!("{what}: {msg}"),
-                Some(hint.into()),
+                what,
+                LowerDiagnostic::ListMetadata { message: msg, hint },
             );
         }
         let from = |tags: &[TagUse]| -> Option<(String, Vec<String>)> {
@@ -67,13 +62,7 @@ impl Lowerer<'_> {
             Some((l, _)) if l == "set" => Matcher::Set,
             Some((l, keys)) if l == "map" => {
                 if keys.is_empty() {
-                    self.err(
-                        file,
-                        at,
-                        Code::ListMetadata,
-                        format!("{what}: found listType=map or unique=map without listMapKey"),
-                        Some("add `+k8s:listMapKey=<json name>` for each key field".into()),
-                    );
+                    self.report(file, at, what, LowerDiagnostic::ListMapWithoutKeys);
                     return Matcher::None;
                 }
                 // Map JSON key names to Rust field names of the element struct.
@@ -88,13 +77,7 @@ impl Lowerer<'_> {
                     },
                 };
                 let Native::Struct(sk) = types::native(self.db, self.prog, &elem) else {
-                    self.err(
-                        file,
-                        at,
-                        Code::ListMetadata,
-                        format!("{what}: only lists of structs can be list-maps"),
-                        None,
-                    );
+                    self.report(file, at, what, LowerDiagnostic::ListMapOfNonStructs);
                     return Matcher::None;
                 };
                 let Some((sd, _)) = self.prog.type_decl(self.db, &sk) else {
@@ -108,12 +91,14 @@ impl Lowerer<'_> {
                     }) {
                         Some(m) => out.push(field_ident(m.go_name.as_deref().unwrap_or_default())),
                         None => {
-                            self.err(
+                            self.report(
                                 file,
                                 at,
-                                Code::ListMetadata,
-                                format!("{what}: listMapKey {k:?} is not a field of {}", sk.name),
-                                None,
+                                what,
+                                LowerDiagnostic::ListMapKeyNotAField {
+                                    key: k.clone(),
+                                    elem: sk.name.clone(),
+                                },
                             );
                             return Matcher::None;
                         }

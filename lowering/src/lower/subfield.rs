@@ -18,22 +18,19 @@ impl Lowerer<'_> {
         tag: &Tag,
         ty: Option<&Ty>,
         stability: Option<Stability>,
-    ) -> Result<Vec<Check>, ()> {
-        let Some(inner) = tag.inner() else {
-            return Err(());
-        };
+    ) -> Option<Vec<Check>> {
+        let inner = tag.inner()?;
         let Some(Scalar::Str(name)) = tag.positional().map(|a| &a.value) else {
-            return Err(());
+            return None;
         };
         if unwrap_levels(inner).is_tag(TagId::Subfield) {
-            self.err(
+            self.report(
                 file,
                 u.at,
-                Code::TypeMismatch,
-                format!("{}: nested subfield is not supported", owner.name),
-                None,
+                &Subject::ty(&owner.name),
+                LowerDiagnostic::NestedSubfield,
             );
-            return Err(());
+            return None;
         }
         let base = match ty {
             Some(Ty::Pointer(i)) => i.as_ref().clone(),
@@ -41,21 +38,15 @@ impl Lowerer<'_> {
             None => Ty::Any,
         };
         let Native::Struct(sk) = types::native(self.db, self.prog, &base) else {
-            self.err(
+            self.report(
                 file,
                 u.at,
-                Code::TypeMismatch,
-                format!(
-                    "{}: tag \"k8s:subfield\" can only be used on struct types",
-                    owner.name
-                ),
-                None,
+                &Subject::ty(&owner.name),
+                LowerDiagnostic::SubfieldOnNonStruct,
             );
-            return Err(());
+            return None;
         };
-        let Some((sd, sfile)) = self.prog.type_decl(self.db, &sk) else {
-            return Err(());
-        };
+        let (sd, sfile) = self.prog.type_decl(self.db, &sk)?;
         let Some(member) = sd.fields.iter().find(|m| {
             let json = m
                 .json
@@ -64,17 +55,16 @@ impl Lowerer<'_> {
                 .filter(|n| !n.is_empty());
             json.as_deref().or(m.go_name.as_deref()) == Some(name.as_str())
         }) else {
-            self.err(
+            self.report(
                 file,
                 u.at,
-                Code::InvalidPayload,
-                format!(
-                    "{}: {} has no member with JSON name {name:?}",
-                    owner.name, sk.name
-                ),
-                None,
+                &Subject::ty(&owner.name),
+                LowerDiagnostic::SubfieldNoMember {
+                    ty: sk.name.clone(),
+                    name: name.clone(),
+                },
             );
-            return Err(());
+            return None;
         };
         let mty = types::resolve(self.db, self.prog, &sk.pkg, sfile, &member.ty);
         let mshape = self.shape(&mty);
@@ -112,7 +102,7 @@ impl Lowerer<'_> {
                 })
             });
             if first.is_none_or(|f| f.at != u.at) {
-                return Ok(vec![]);
+                return Some(vec![]);
             }
             let virtual_fields: Vec<FieldIr> = sd
                 .fields
@@ -144,7 +134,7 @@ impl Lowerer<'_> {
                     c.stability = inner_stab;
                 }
             }
-            return Ok(checks);
+            return Some(checks);
         }
         let mut inner_checks = if matches!(payload.tag_id(), Some(TagId::ListType | TagId::Unique))
         {
@@ -163,7 +153,7 @@ impl Lowerer<'_> {
                     .map(|_| Vec::new());
             }
             self.lower_tag(owner, file, u, payload, &mshape, Some(&mty), inner_stab)?;
-            let what = format!("field {}.{name}", sk.name);
+            let what = Subject::field(&sk.name, name);
             let matcher = self.matcher_for(file, decl_at, &what, &tags, &mty);
             self.unique_check(&tags, &matcher).into_iter().collect()
         } else {
@@ -178,7 +168,7 @@ impl Lowerer<'_> {
             )?
         };
         if inner_checks.is_empty() {
-            return Ok(vec![]);
+            return Some(vec![]);
         }
         if matches!(mshape, Shape::List { .. })
             && inner_checks
@@ -189,7 +179,7 @@ impl Lowerer<'_> {
             // reported once, by the tag that generates the uniqueness check).
             let tags = member_tags(name);
             let n = self.diags.len();
-            let matcher = self.matcher_for(file, decl_at, "", &tags, &mty);
+            let matcher = self.matcher_for(file, decl_at, &Subject::ty(""), &tags, &mty);
             self.diags.truncate(n);
             for c in &mut inner_checks {
                 match &mut c.kind {
@@ -251,6 +241,6 @@ impl Lowerer<'_> {
             );
         }
         checks.extend(inner_checks.into_iter().map(|c| wrap(c, false)));
-        Ok(checks)
+        Some(checks)
     }
 }

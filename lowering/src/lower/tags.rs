@@ -1,5 +1,6 @@
 //! The tag dispatcher: one tag use (after its wrappers are peeled) to checks, matched exhaustively on [`TagId`].
 
+use super::diagnostics::{TagDiagnostic, ValueKinds};
 use super::*;
 
 impl Lowerer<'_> {
@@ -13,10 +14,8 @@ impl Lowerer<'_> {
         shape: &Shape,
         ty: Option<&Ty>,
         stability: Option<Stability>,
-    ) -> Result<Vec<Check>, ()> {
-        let Some(id) = tag.tag_id() else {
-            return Err(());
-        };
+    ) -> Option<Vec<Check>> {
+        let id = tag.tag_id()?;
         let spec = id.spec();
         let mk = |kind: CheckKind| Check {
             kind,
@@ -28,7 +27,7 @@ impl Lowerer<'_> {
         };
         if spec.lowering == Lowering::NotYet {
             if !self.counting {
-                return Ok(Vec::new());
+                return Some(Vec::new());
             }
             self.stats.not_lowered += 1;
             let span = vgc_ir::db::span_of(self.db, file, u.at);
@@ -37,7 +36,7 @@ impl Lowerer<'_> {
                     .at(file.path(self.db).clone(), span.start..span.start + u.name.len())
                     .with_hint("this vgc version parses and checks it; its runtime check is planned for the next milestone"),
             );
-            return Ok(Vec::new());
+            return Some(Vec::new());
         }
         let int = || match tag.scalar_value() {
             Some(Scalar::Int { value, .. }) => Some(*value),
@@ -47,10 +46,10 @@ impl Lowerer<'_> {
             Some(Scalar::Str(v)) => Some(v.clone()),
             _ => None,
         };
-        let what = || format!("{}: tag {:?}", owner.name, tag.name);
-        let bad = |l: &mut Self, msg: String| {
-            l.err(file, u.at, Code::TypeMismatch, msg, None);
-            Err(())
+        // Every refusal of this dispatcher is a typed `TagDiagnostic` (lower/diagnostics.rs).
+        let refuse = |l: &mut Self, d: TagDiagnostic| {
+            l.err(file, u.at, d.code(), d.message(&owner.name, id), d.hint());
+            None
         };
         let is_str = matches!(
             shape,
@@ -65,7 +64,7 @@ impl Lowerer<'_> {
         };
         let is_list = matches!(shape, Shape::List { .. });
         let is_map = matches!(shape, Shape::Map);
-        Ok(match id {
+        Some(match id {
             TagId::Required | TagId::Optional | TagId::Forbidden => {
                 // upstream 1.38 (kubernetes#136779): documentation only on non-pointer structs, no check.
                 if matches!(shape, Shape::Struct { pointer: false })
@@ -73,17 +72,10 @@ impl Lowerer<'_> {
                     && vgc_ir::profile::upstream(self.db).requiredness_on_value_structs()
                 {
                     self.documented = true;
-                    return Ok(Vec::new());
+                    return Some(Vec::new());
                 }
                 if matches!(shape, Shape::Struct { pointer: false }) {
-                    return bad(
-                        self,
-                        format!(
-                            "{}: non-pointer structs cannot use the {:?} tag",
-                            what(),
-                            tag.name
-                        ),
-                    );
+                    return refuse(self, TagDiagnostic::NonPointerStruct);
                 }
                 match id {
                     TagId::Required => vec![mk(CheckKind::Required)],
@@ -103,23 +95,13 @@ impl Lowerer<'_> {
             }
             TagId::Minimum | TagId::Maximum => {
                 let Some(b) = int_kind else {
-                    return bad(
-                        self,
-                        format!("{}: can only be used on integer types", what()),
-                    );
+                    return refuse(self, TagDiagnostic::WrongKind(ValueKinds::Integer));
                 };
                 let v = i128::from(int().unwrap_or_default());
                 if let Some((lo, hi)) = b.int_range()
                     && (v < lo || v > hi)
                 {
-                    self.err(
-                        file,
-                        u.at,
-                        Code::InvalidPayload,
-                        format!("{}: value {v} does not fit the field's type", what()),
-                        None,
-                    );
-                    return Err(());
+                    return refuse(self, TagDiagnostic::OutOfRange(v));
                 }
                 vec![mk(if id == TagId::Minimum {
                     CheckKind::Minimum(v)
@@ -141,34 +123,17 @@ impl Lowerer<'_> {
             {
                 let v = int().unwrap_or_default();
                 if v < 0 {
-                    self.err(
-                        file,
-                        u.at,
-                        Code::InvalidPayload,
-                        format!("{}: must be greater than or equal to 0", what()),
-                        None,
-                    );
-                    return Err(());
+                    return refuse(self, TagDiagnostic::Negative);
                 }
                 vec![mk(CheckKind::MaxBytesSlice(v))]
             }
             TagId::MinLength | TagId::MaxLength | TagId::MaxBytes => {
                 if !is_str {
-                    return bad(
-                        self,
-                        format!("{}: can only be used on string types", what()),
-                    );
+                    return refuse(self, TagDiagnostic::WrongKind(ValueKinds::String));
                 }
                 let v = int().unwrap_or_default();
                 if v < 0 && id != TagId::MinLength {
-                    self.err(
-                        file,
-                        u.at,
-                        Code::InvalidPayload,
-                        format!("{}: must be greater than or equal to 0", what()),
-                        None,
-                    );
-                    return Err(());
+                    return refuse(self, TagDiagnostic::Negative);
                 }
                 match id {
                     TagId::MinLength if v <= 0 => vec![],
@@ -184,7 +149,7 @@ impl Lowerer<'_> {
             }
             TagId::MinItems | TagId::MaxItems => {
                 if !is_list {
-                    return bad(self, format!("{}: can only be used on list types", what()));
+                    return refuse(self, TagDiagnostic::WrongKind(ValueKinds::List));
                 }
                 let v = int().unwrap_or_default();
                 vec![mk(if id == TagId::MinItems {
@@ -195,7 +160,7 @@ impl Lowerer<'_> {
             }
             TagId::MinProperties | TagId::MaxProperties => {
                 if !is_map {
-                    return bad(self, format!("{}: can only be used on map types", what()));
+                    return refuse(self, TagDiagnostic::WrongKind(ValueKinds::Map));
                 }
                 let v = int().unwrap_or_default();
                 vec![mk(if id == TagId::MinProperties {
@@ -206,26 +171,11 @@ impl Lowerer<'_> {
             }
             TagId::Format => {
                 if !is_str {
-                    return bad(
-                        self,
-                        format!("{}: can only be used on string types", what()),
-                    );
+                    return refuse(self, TagDiagnostic::WrongKind(ValueKinds::String));
                 }
                 let f = s().unwrap_or_default();
                 let Some(format) = Format::from_name(&f) else {
-                    let mut d = Diagnostic::error(
-                        Code::InvalidPayload,
-                        format!("{}: unsupported validation format {f:?}", what()),
-                    );
-                    d = d.at(
-                        file.path(self.db).clone(),
-                        vgc_ir::db::span_of(self.db, file, u.at),
-                    );
-                    self.diags.push(d.with_hint(format!(
-                        "supported formats: {}",
-                        catalog::FORMATS.join(", ")
-                    )));
-                    return Err(());
+                    return refuse(self, TagDiagnostic::UnknownFormat(f));
                 };
                 vec![mk(CheckKind::Format(
                     vgc_ir::profile::upstream(self.db).format_as_of(format),
@@ -233,83 +183,49 @@ impl Lowerer<'_> {
             }
             TagId::Enum => {
                 if !is_str {
-                    return bad(
-                        self,
-                        format!("{}: can only be used on string types", what()),
-                    );
+                    return refuse(self, TagDiagnostic::WrongKind(ValueKinds::String));
                 }
-                {
-                    let (values, exclusions) = self.enum_values(owner);
-                    vec![mk(CheckKind::Enum(
-                        values,
-                        exclusions,
-                        self.undefined_option_is_error(),
-                    ))]
-                }
+                let (values, exclusions) = self.enum_values(owner);
+                vec![mk(CheckKind::Enum(EnumPlan {
+                    values,
+                    exclusions,
+                    undefined_option_is_error: self.undefined_option_is_error(),
+                }))]
             }
             TagId::Immutable => vec![mk(CheckKind::Immutable)],
             TagId::Update => {
                 let c = s().unwrap_or_default();
                 let Some(constraint) = UpdateConstraint::from_name(&c) else {
-                    self.err(
-                        file,
-                        u.at,
-                        Code::InvalidPayload,
-                        format!("{}: unknown update constraint {c:?}", what()),
-                        Some("use NoSet, NoUnset, NoModify, NoAddItem or NoRemoveItem".into()),
-                    );
-                    return Err(());
+                    return refuse(self, TagDiagnostic::UnknownUpdateConstraint(c));
                 };
                 if constraint.on_items() && !(is_list || is_map) {
-                    return bad(
-                        self,
-                        format!("{}: {c} can only be used on list or map fields", what()),
-                    );
+                    return refuse(self, TagDiagnostic::UpdateItemsWithoutItems(constraint));
                 }
                 if constraint == UpdateConstraint::NoModify && (is_list || is_map) {
-                    return bad(
-                        self,
-                        format!(
-                            "{}: NoModify cannot be used on list or map fields; use +k8s:eachVal=+k8s:update=NoModify",
-                            what()
-                        ),
-                    );
+                    return refuse(self, TagDiagnostic::NoModifyOnCollection);
                 }
                 if matches!(
                     constraint,
                     UpdateConstraint::NoSet | UpdateConstraint::NoUnset
                 ) && matches!(shape, Shape::Struct { pointer: false })
                 {
-                    return bad(
-                        self,
-                        format!(
-                            "{}: {c} cannot be used on non-pointer struct fields",
-                            what()
-                        ),
-                    );
+                    return refuse(self, TagDiagnostic::UpdateOnValueStruct(constraint));
                 }
                 vec![mk(CheckKind::Update(vec![constraint], Matcher::None))]
             }
             TagId::ListType => {
                 let v = s().unwrap_or_default();
                 if !["atomic", "set", "map"].contains(&v.as_str()) {
-                    self.err(
-                        file,
-                        u.at,
-                        Code::InvalidPayload,
-                        format!("{}: unknown list type {v:?}", what()),
-                        Some("use atomic, set or map".into()),
-                    );
-                    return Err(());
+                    return refuse(self, TagDiagnostic::UnknownListType(v));
                 }
                 if !is_list {
-                    return bad(self, format!("{}: can only be used on list types", what()));
+                    return refuse(self, TagDiagnostic::WrongKind(ValueKinds::List));
                 }
                 vec![]
             }
             // R17: upstream's list-metadata validators refuse a non-list context (`can only be used on list types`).
             TagId::Unique | TagId::ListMapKey | TagId::CustomUnique if !is_list => {
-                return bad(self, format!("{}: can only be used on list types", what()));
+                return refuse(self, TagDiagnostic::WrongKind(ValueKinds::List));
             }
             TagId::Unique | TagId::ListMapKey | TagId::OpaqueType | TagId::CustomUnique => vec![],
             // Unions and dependent fields are lowered at the struct level (`struct_level_checks`).
@@ -360,20 +276,7 @@ impl Lowerer<'_> {
                             "ShortCircuit" => c.short_circuit = true,
                             "NonError" => c.non_error = true,
                             other => {
-                                self.err(
-                                    file,
-                                    u.at,
-                                    Code::InvalidPayload,
-                                    format!(
-                                        "{}: can't decode tag payload: unknown flag: {other:?}",
-                                        what()
-                                    ),
-                                    Some(
-                                        "flags are ShortCircuit and NonError, comma-separated"
-                                            .into(),
-                                    ),
-                                );
-                                return Err(());
+                                return refuse(self, TagDiagnostic::UnknownFlag(other.to_string()));
                             }
                         }
                     }
@@ -387,21 +290,11 @@ impl Lowerer<'_> {
             }
             TagId::ValidateError => {
                 let payload = s().unwrap_or_default();
-                self.err(
-                    file,
-                    u.at,
-                    Code::InvalidPayload,
-                    format!("{}: forced error: {payload:?}", what()),
-                    Some("k8s:validateError always fails generation (a test tag)".into()),
-                );
-                return Err(());
+                return refuse(self, TagDiagnostic::ForcedError(payload));
             }
             TagId::Monotonic => {
                 if int_kind.is_none() {
-                    return bad(
-                        self,
-                        format!("{}: can only be used on integer types", what()),
-                    );
+                    return refuse(self, TagDiagnostic::WrongKind(ValueKinds::Integer));
                 }
                 vec![mk(CheckKind::Monotonic)]
             }
@@ -426,25 +319,12 @@ impl Lowerer<'_> {
                         if b.int_range().is_some_and(|(lo, hi)| {
                             i128::from(*value) < lo || i128::from(*value) > hi
                         }) {
-                            self.err(
-                                file,
-                                u.at,
-                                Code::InvalidPayload,
-                                format!("{}: value {value} does not fit the field's type", what()),
-                                None,
-                            );
-                            return Err(());
+                            return refuse(self, TagDiagnostic::OutOfRange(i128::from(*value)));
                         }
                         NeqValue::Int(*value)
                     }
                     _ => {
-                        return bad(
-                            self,
-                            format!(
-                                "{}: the value's type must match the field's (string, integer or bool; floats are not supported)",
-                                what()
-                            ),
-                        );
+                        return refuse(self, TagDiagnostic::NeqTypeMismatch);
                     }
                 };
                 vec![mk(CheckKind::Neq(v))]
@@ -453,28 +333,16 @@ impl Lowerer<'_> {
             // Reached only nested in another tag's payload (`item_checks` lowers a declaration's own `item` tags).
             TagId::Item => {
                 if !is_list {
-                    return bad(self, format!("{}: can only be used on list types", what()));
+                    return refuse(self, TagDiagnostic::WrongKind(ValueKinds::List));
                 }
-                self.err(
-                    file,
-                    u.at,
-                    Code::UnsupportedType,
-                    format!(
-                        "{}: tag \"k8s:item\" is supported only directly on a list field or list type",
-                        what()
-                    ),
-                    Some("declare the `item` tag on the list field or on its list type".into()),
-                );
-                return Err(());
+                return refuse(self, TagDiagnostic::ItemNotDirect);
             }
             TagId::IfEnabled | TagId::IfDisabled => {
                 // upstream `options.go`: every function the payload produces is wrapped in `IfOption`, keeping
                 // its flags; an undefined option is an internal error at run time (1.37 on; before, disabled).
-                let Some(inner) = tag.inner() else {
-                    return Err(());
-                };
+                let inner = tag.inner()?;
                 let Some(Scalar::Str(option)) = tag.positional().map(|a| &a.value) else {
-                    return Err(());
+                    return None;
                 };
                 let inner_stab = level_of(inner).or(stability);
                 let inner_checks =
@@ -499,18 +367,13 @@ impl Lowerer<'_> {
                     .collect()
             }
             TagId::EachVal | TagId::EachKey => {
-                let Some(inner) = tag.inner() else {
-                    return Err(());
-                };
+                let inner = tag.inner()?;
                 let elem_ty = ty.and_then(|t| elem_of(self.db, self.prog, t, id == TagId::EachKey));
                 let Some(elem_ty) = elem_ty else {
-                    return bad(
-                        self,
-                        format!("{}: can only be used on list or map types", what()),
-                    );
+                    return refuse(self, TagDiagnostic::WrongKind(ValueKinds::ListOrMap));
                 };
                 if id == TagId::EachKey && !is_map {
-                    return bad(self, format!("{}: can only be used on map types", what()));
+                    return refuse(self, TagDiagnostic::WrongKind(ValueKinds::Map));
                 }
                 let elem_shape = self.shape(&elem_ty);
                 let inner_stab = level_of(inner).or(stability);
@@ -525,7 +388,7 @@ impl Lowerer<'_> {
                     inner_stab,
                 )?;
                 if inner_checks.is_empty() {
-                    return Ok(vec![]);
+                    return Some(vec![]);
                 }
                 let sc = inner_checks.iter().any(|c| c.short_circuit);
                 let ne = inner_checks.iter().all(|c| c.non_error);
@@ -550,7 +413,7 @@ impl Lowerer<'_> {
             | TagId::Beta
             | TagId::IfMode
             | TagId::ModeDiscriminator
-            | TagId::EnumExclude => return Err(()),
+            | TagId::EnumExclude => return None,
         })
     }
 }

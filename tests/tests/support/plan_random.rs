@@ -255,11 +255,11 @@ impl<'a> Generator<'a> {
             CheckKind::Format(f) => {
                 h.formats.insert(f.name().to_string());
             }
-            CheckKind::Enum(values, excl, _) => {
-                h.strings.extend(values.iter().cloned());
-                for (v, _, opt) in excl {
-                    h.strings.insert(v.clone());
-                    options.insert(opt.clone());
+            CheckKind::Enum(e) => {
+                h.strings.extend(e.values.iter().cloned());
+                for x in &e.exclusions {
+                    h.strings.insert(x.value.clone());
+                    options.insert(x.option.clone());
                 }
                 h.strings.insert("NotAMember".into());
             }
@@ -361,8 +361,8 @@ impl<'a> Generator<'a> {
                 }
             }
             CheckKind::Dependent(d) => {
-                self.field_hints(owner, &d.trigger.0).interesting = true;
-                self.field_hints(owner, &d.dependent.0).interesting = true;
+                self.field_hints(owner, &d.trigger.rust).interesting = true;
+                self.field_hints(owner, &d.dependent.rust).interesting = true;
             }
             CheckKind::Discriminated(m) => {
                 let modes: Vec<String> = m.rules.iter().map(|(v, _)| v.clone()).collect();
