@@ -190,6 +190,57 @@ pub struct Check {
     pub cohort: Option<String>,
 }
 
+impl Check {
+    /// The checks this one wraps or runs on elements, in order: the inner check of `ifEnabled`/`ifDisabled`,
+    /// `subfield` and `item`, the element checks of `eachVal`/`eachKey`, and every rule of a `Discriminated` call.
+    /// Empty for leaf checks (and for unions, dependent fields and list unions, which hold no checks).
+    #[must_use]
+    pub fn children(&self) -> Vec<&Check> {
+        match &self.kind {
+            CheckKind::IfOption(io) => vec![&io.inner],
+            CheckKind::Subfield(s) => vec![&s.inner],
+            CheckKind::Item(it) => vec![&it.inner],
+            CheckKind::EachVal(inner, _, _) | CheckKind::EachKey(inner) => inner.iter().collect(),
+            CheckKind::Discriminated(m) => m.rules.iter().flat_map(|(_, cs)| cs).collect(),
+            CheckKind::Required
+            | CheckKind::Optional
+            | CheckKind::Forbidden
+            | CheckKind::Minimum(_)
+            | CheckKind::Maximum(_)
+            | CheckKind::MinLength(_)
+            | CheckKind::MaxLength(_)
+            | CheckKind::MaxLengthBytes(_)
+            | CheckKind::MaxBytes(_)
+            | CheckKind::MaxBytesSlice(_)
+            | CheckKind::MinItems(_)
+            | CheckKind::MaxItems(_)
+            | CheckKind::MinProperties(_)
+            | CheckKind::MaxProperties(_)
+            | CheckKind::Format(_)
+            | CheckKind::Enum(_)
+            | CheckKind::Immutable
+            | CheckKind::Update(..)
+            | CheckKind::Unique(_)
+            | CheckKind::Union(_)
+            | CheckKind::Dependent(_)
+            | CheckKind::Monotonic
+            | CheckKind::NoNils
+            | CheckKind::FixedResult { .. }
+            | CheckKind::Custom { .. }
+            | CheckKind::ListUnion(_)
+            | CheckKind::Neq(_) => Vec::new(),
+        }
+    }
+
+    /// Calls `f` on this check and, depth first, on every check below it ([`Check::children`]).
+    pub fn walk<'a>(&'a self, f: &mut impl FnMut(&'a Check)) {
+        f(self);
+        for c in self.children() {
+            c.walk(f);
+        }
+    }
+}
+
 /// One upstream `validate.Subfield` call: a single check applied to one member of a struct value at
 /// `path.<json>`, skipped on update when the old struct is set and the member is equal. The wrapper carries its
 /// inner check's flags; inherited member checks are NonError short-circuits.

@@ -74,25 +74,7 @@ fn group_versions(api: &Path) -> Vec<String> {
 }
 
 fn each_check(c: &Check, f: &mut impl FnMut(&Check)) {
-    f(c);
-    match &c.kind {
-        CheckKind::IfOption(p) => each_check(&p.inner, f),
-        CheckKind::EachVal(inner, _, _) | CheckKind::EachKey(inner) => {
-            for i in inner {
-                each_check(i, f);
-            }
-        }
-        CheckKind::Subfield(s) => each_check(&s.inner, f),
-        CheckKind::Item(i) => each_check(&i.inner, f),
-        CheckKind::Discriminated(m) => {
-            for (_, cs) in &m.rules {
-                for c in cs {
-                    each_check(c, f);
-                }
-            }
-        }
-        _ => {}
-    }
+    c.walk(&mut |c| f(c));
 }
 
 /// Go spelling of a value type as seen from package `here`; records imports as (alias, path).

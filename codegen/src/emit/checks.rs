@@ -1,0 +1,499 @@
+//! Check emission: the checks of one declaration grouped by cohort with upstream's short-circuit rules
+//! (spec §2.1.3), and one call per leaf check.
+
+use super::*;
+
+/// Tokens for "is this nilable value set" given the shape.
+pub(super) fn set_expr(shape: &Shape, v: &TokenStream) -> TokenStream {
+    match shape {
+        Shape::Scalar { pointer: true, .. }
+        | Shape::Struct { .. }
+        | Shape::Other { pointer: true } => quote!(#v.is_some()),
+        Shape::Scalar { pointer: false, .. } => {
+            quote!(#v.is_some_and(|v| ::vgc_runtime::validate::IsSet::is_set(v)))
+        }
+        Shape::List { .. } | Shape::Map => quote!(#v.is_some_and(|v| !v.is_empty())),
+        Shape::Other { pointer: false } => {
+            quote!(#v.is_some_and(|v| *v != ::std::default::Default::default()))
+        }
+    }
+}
+
+/// Where checks run: the checked value's shape, the element type of a list or map value, and whether the value is
+/// of a named Go type (for [`typed_value_check`]).
+#[derive(Clone, Copy)]
+pub(super) struct Site<'a> {
+    pub(super) shape: &'a Shape,
+    pub(super) elem: Option<&'a RustTy>,
+    pub(super) typed: bool,
+}
+
+impl<'a> Site<'a> {
+    /// A site of `shape` without element type, of an unnamed Go type.
+    pub(super) fn plain(shape: &'a Shape) -> Self {
+        Site {
+            shape,
+            elem: None,
+            typed: false,
+        }
+    }
+}
+
+/// The generated expressions checks read: the new and the old value (each an `Option<&T>`) and the field path
+/// (a `&Path`).
+#[derive(Clone, Copy)]
+pub(super) struct Operands<'a> {
+    pub(super) new: &'a TokenStream,
+    pub(super) old: &'a TokenStream,
+    pub(super) path: &'a TokenStream,
+}
+
+/// How a failed short-circuit leaves the declaration's checks: `return` from a type's function, or `break` out of
+/// a field's (or an element's) labelled block.
+#[derive(Clone, Copy)]
+pub(super) enum Exit {
+    Return,
+    Break,
+}
+
+impl Exit {
+    pub(super) fn tokens(self) -> TokenStream {
+        match self {
+            Exit::Return => quote!(return),
+            Exit::Break => quote!(break 'scope),
+        }
+    }
+}
+
+pub(super) fn marks(c: &Check) -> TokenStream {
+    let sc = if c.short_circuit {
+        quote!(.mark_short_circuit())
+    } else {
+        TokenStream::new()
+    };
+    let st = match c.stability {
+        Some(Stability::Alpha) => quote!(.mark_alpha()),
+        Some(Stability::Beta) => quote!(.mark_beta()),
+        _ => TokenStream::new(),
+    };
+    quote!(#sc #st)
+}
+
+pub(super) fn matcher_fns(
+    ctx: &Ctx<'_>,
+    m: &Matcher,
+    elem: Option<&RustTy>,
+) -> (TokenStream, TokenStream) {
+    let elem_ty = elem.map_or(quote!(_), |e| match e {
+        RustTy::Option(i, _) => ctx.ty(i),
+        e => ctx.ty(e),
+    });
+    let fn_ty = quote!(fn(&#elem_ty, &#elem_ty) -> bool);
+    match m {
+        Matcher::None => (quote!(None), quote!(None)),
+        Matcher::Set => (
+            quote!(Some((|a: &#elem_ty, b: &#elem_ty| a == b) as #fn_ty)),
+            quote!(None),
+        ),
+        Matcher::Keys(keys) => {
+            let ks = keys.iter().map(|k| ident(k));
+            (
+                quote!(Some((|a: &#elem_ty, b: &#elem_ty| true #(&& a.#ks == b.#ks)*) as #fn_ty)),
+                quote!(Some((|a: &#elem_ty, b: &#elem_ty| a == b) as #fn_ty)),
+            )
+        }
+    }
+}
+
+/// Emits the checks of one declaration: the default cohort first (its short-circuit failure ends the whole
+/// scope via `exit`), then each named cohort in order of first definition, each in its own block so that an
+/// early exit stops only that cohort (upstream §2.1.3).
+pub(super) fn checks_block(
+    ctx: &Ctx<'_>,
+    checks: &[Check],
+    site: Site<'_>,
+    ops: Operands<'_>,
+    exit: Exit,
+) -> TokenStream {
+    if checks.is_empty() {
+        return TokenStream::new();
+    }
+    let exit = exit.tokens();
+    let default: Vec<&Check> = checks.iter().filter(|c| c.cohort.is_none()).collect();
+    let mut named: Vec<(&str, Vec<&Check>)> = Vec::new();
+    for c in checks {
+        if let Some(name) = &c.cohort {
+            match named.iter_mut().find(|(n, _)| *n == name.as_str()) {
+                Some((_, v)) => v.push(c),
+                None => named.push((name.as_str(), vec![c])),
+            }
+        }
+    }
+    let first = cohort_code(ctx, &default, site, ops, &exit);
+    let rest = named.iter().map(|(_, cs)| {
+        let body = cohort_code(ctx, cs, site, ops, &quote!(break 'cohort));
+        quote!('cohort: { #body })
+    });
+    quote! { #first #(#rest)* }
+}
+
+pub(super) fn cohort_code(
+    ctx: &Ctx<'_>,
+    checks: &[&Check],
+    site: Site<'_>,
+    ops: Operands<'_>,
+    exit: &TokenStream,
+) -> TokenStream {
+    if checks.is_empty() {
+        return TokenStream::new();
+    }
+    let mut sc_part = Vec::new();
+    let mut rest = Vec::new();
+    for c in checks {
+        let call = check_call(ctx, c, site, ops);
+        // upstream `ErrorBody` quotes a value of Go type `string` (`%q`) but renders a value of a named string type
+        // (an enum, a typedef) as JSON: the checked value is such a value here.
+        let call = if site.typed && typed_value_check(&c.kind) {
+            quote!(::vgc_runtime::field::typed_values(#call))
+        } else {
+            call
+        };
+        let m = marks(c);
+        let code = if matches!(
+            c.kind,
+            CheckKind::Subfield(_) | CheckKind::IfOption(_) | CheckKind::Item(_)
+        ) {
+            // Wrappers (upstream `validate.Subfield`, `validate.IfOption`) carry their inner function's flags; a
+            // NonError wrapper (inherited checks, `…=+k8s:optional`) only stops the cohort, swallowing its errors.
+            let call = eval_pair(ctx, c, site, ops);
+            if c.short_circuit && c.non_error {
+                quote! { { let (_, failed) = #call; if failed { sc = true; } } }
+            } else if c.short_circuit {
+                quote! { { let (e, failed) = #call; if failed { sc = true; errs.extend(e #m); } } }
+            } else if c.non_error {
+                quote! { let _ = #call; }
+            } else {
+                quote! { { let (e, _) = #call; errs.extend(e #m); } }
+            }
+        } else if c.kind == CheckKind::Optional && c.non_error {
+            let set = set_expr(site.shape, ops.new);
+            quote!(if !(#set) { sc = true; })
+        } else if c.short_circuit && c.non_error {
+            // An inherited NonError short-circuit: its errors are not reported, it only stops the cohort.
+            quote! { { let e: ::vgc_runtime::ErrorList = #call; if !e.is_empty() { sc = true; } } }
+        } else if c.short_circuit {
+            quote! { { let e: ::vgc_runtime::ErrorList = #call; if !e.is_empty() { sc = true; errs.extend(e #m); } } }
+        } else if c.non_error {
+            // A NonError check that is not a short-circuit has no observable effect (upstream drops its errors).
+            quote! { let _ = #call; }
+        } else {
+            quote! { errs.extend(#call #m); }
+        };
+        if c.short_circuit {
+            sc_part.push(code)
+        } else {
+            rest.push(code)
+        }
+    }
+    let gate = if sc_part.is_empty() {
+        TokenStream::new()
+    } else {
+        quote!(if sc { #exit; })
+    };
+    quote! {
+        let mut sc = false;
+        #(#sc_part)*
+        #gate
+        #(#rest)*
+    }
+}
+
+/// Checks whose errors carry the checked value with its Go type (`Invalid`/`NotSupported` with `*value`): enums,
+/// `neq`, and the formats whose upstream function reports `*value` ([`Format::reports_typed_value`]). Other checks
+/// omit the value (Required, TooLong, …), carry numbers or lists, wrap inner checks, or — the other formats —
+/// report `string(*value)`.
+pub(super) fn typed_value_check(k: &CheckKind) -> bool {
+    match k {
+        CheckKind::Enum(..) | CheckKind::Neq(_) => true,
+        CheckKind::Format(f) => f.reports_typed_value(),
+        _ => false,
+    }
+}
+
+/// The generated expression naming `f`: `::vgc_runtime::formats::Format::<Variant>` (the variant's `Debug` name
+/// is its identifier).
+pub(super) fn format_expr(f: Format) -> TokenStream {
+    let variant = format_ident!("{}", format!("{f:?}"));
+    quote!(::vgc_runtime::formats::Format::#variant)
+}
+
+/// True when a value of Rust type `t` (behind `Option`) is of a named Go type (a typedef, an enum type).
+pub(super) fn named_value(t: &RustTy) -> bool {
+    match t {
+        RustTy::Option(i, _) => named_value(i),
+        RustTy::Named(_) => true,
+        _ => false,
+    }
+}
+
+pub(super) fn check_call(
+    ctx: &Ctx<'_>,
+    c: &Check,
+    site: Site<'_>,
+    ops: Operands<'_>,
+) -> TokenStream {
+    let (shape, elem) = (site.shape, site.elem);
+    let Operands { new, old, path } = ops;
+    let v = quote!(::vgc_runtime::validate);
+    let set = set_expr(shape, new);
+    let s = quote!(#new.map(|v| v.as_str()));
+    let len = quote!(#new.map_or(0, |v| v.len()));
+    match &c.kind {
+        CheckKind::Required => quote!(#v::required(#path, #set)),
+        CheckKind::Optional => quote!(::vgc_runtime::ErrorList::new()),
+        CheckKind::Forbidden => quote!(#v::forbidden(#path, #set)),
+        CheckKind::Minimum(n) => quote!(#v::minimum(#path, #new, #n)),
+        CheckKind::Maximum(n) => quote!(#v::maximum(#path, #new, #n)),
+        CheckKind::MinLength(n) => quote!(#v::min_length(#path, #s, #n)),
+        CheckKind::MaxLength(n) => quote!(#v::max_length(#path, #s, #n)),
+        CheckKind::MaxLengthBytes(n) => quote!(#v::max_length_bytes(#path, #s, #n)),
+        CheckKind::MaxBytes(n) => quote!(#v::max_bytes(#path, #s, #n)),
+        CheckKind::MaxBytesSlice(n) => quote!(#v::max_bytes_slice(#path, #len, #n)),
+        CheckKind::MinItems(n) => quote!(#v::min_items(#path, #len, #n)),
+        CheckKind::MaxItems(n) => quote!(#v::max_items(#path, #len, #n)),
+        CheckKind::MinProperties(n) => quote!(#v::min_properties(#path, #len, #n)),
+        CheckKind::MaxProperties(n) => quote!(#v::max_properties(#path, #len, #n)),
+        CheckKind::Format(f) => {
+            let f = format_expr(*f);
+            quote!(#v::format(#path, #s, #f))
+        }
+        CheckKind::Enum(e) if e.exclusions.is_empty() => {
+            let vals = &e.values;
+            quote!(#v::enum_value(#path, #s, &[#(#vals),*]))
+        }
+        CheckKind::Enum(e) => {
+            let vals = &e.values;
+            // (value, excluded while the option is on?, option)
+            let rules = e.exclusions.iter().map(|x| {
+                let (val, opt) = (&x.value, &x.option);
+                let when = x.when == OptionState::Enabled;
+                quote!((#val, #when, #opt))
+            });
+            // Before 1.37 an option the request does not name is disabled (apimachinery v0.36 `Enum`).
+            let f = if e.undefined_option_is_error {
+                quote!(enum_value_with_exclusions)
+            } else {
+                quote!(enum_value_with_listed_options)
+            };
+            quote!(#v::#f(#path, op, #s, &[#(#vals),*], &[#(#rules),*]))
+        }
+        CheckKind::Immutable => quote!(#v::immutable(#path, op)),
+        CheckKind::Update(cs, matcher) => {
+            let cs: Vec<TokenStream> = cs
+                .iter()
+                .map(|c| {
+                    let c = format_ident!("{}", c.name());
+                    quote!(#v::UpdateConstraint::#c)
+                })
+                .collect();
+            match shape {
+                Shape::List { pointer_elems: ptr } => {
+                    // Lowering guarantees a matcher when NoAddItem/NoRemoveItem are present.
+                    let (m, _) = matcher_fns(ctx, matcher, elem);
+                    let f = if *ptr {
+                        quote!(ptr_slice_update)
+                    } else {
+                        quote!(slice_update)
+                    };
+                    quote!(match #new { Some(n) => #v::#f(#path, op, n, #old.map_or(&[][..], |o| &o[..]), (#m).unwrap_or(|_, _| false), &[#(#cs),*]), None => ::vgc_runtime::ErrorList::new() })
+                }
+                Shape::Map => {
+                    quote!(match #new { Some(n) => #v::map_update(#path, op, n, #old.unwrap_or(&::std::collections::BTreeMap::new()), &[#(#cs),*]), None => ::vgc_runtime::ErrorList::new() })
+                }
+                _ => {
+                    let old_set = set_expr(shape, old);
+                    let ptr = matches!(
+                        shape,
+                        Shape::Scalar { pointer: true, .. }
+                            | Shape::Struct { pointer: true }
+                            | Shape::Other { pointer: true }
+                    );
+                    quote!(#v::update_scalar(#path, op, #old.is_some(), #ptr, #old_set, #set, #new != #old, &[#(#cs),*]))
+                }
+            }
+        }
+        CheckKind::Unique(m) => {
+            let (mf, _) = matcher_fns(ctx, m, elem);
+            let ptr = matches!(
+                shape,
+                Shape::List {
+                    pointer_elems: true
+                }
+            );
+            if ptr {
+                quote!(#new.map_or_else(::vgc_runtime::ErrorList::new, |n| #v::ptr_slice_unique(#path, n, (#mf).unwrap_or(|_, _| false))))
+            } else {
+                quote!(#new.map_or_else(::vgc_runtime::ErrorList::new, |n| #v::slice_unique(#path, n, (#mf).unwrap_or(|_, _| false))))
+            }
+        }
+        CheckKind::EachVal(inner, m, elem_shape) => {
+            let body = checks_block(
+                ctx,
+                inner,
+                Site {
+                    shape: elem_shape,
+                    elem: None,
+                    typed: elem.is_some_and(named_value),
+                },
+                Operands {
+                    new: &quote!(Some(v)),
+                    old: &quote!(o),
+                    path: &quote!(p),
+                },
+                Exit::Break,
+            );
+            let (mf, eq) = matcher_fns(ctx, m, elem);
+            match shape {
+                // `map[K]*V` (1.38, upstream `EachPtrMapVal`): nil values are skipped (`PtrMapNoNils` reports them).
+                Shape::Map if matches!(elem, Some(RustTy::Option(..))) => {
+                    let deref = if matches!(elem, Some(RustTy::Option(_, Boxing::Boxed))) {
+                        quote!(as_deref)
+                    } else {
+                        quote!(as_ref)
+                    };
+                    quote!({
+                        let mut e = ::vgc_runtime::ErrorList::new();
+                        if let Some(n) = #new { #v::each_map_val(op, #path, n, #old, Some(|a, b| a == b), |p, v, o, errs| {
+                            if let Some(v) = v.#deref() {
+                                let o = o.and_then(|o| o.#deref());
+                                'scope: { #body }
+                            }
+                        }, &mut e); }
+                        e
+                    })
+                }
+                Shape::Map => quote!({
+                    let mut e = ::vgc_runtime::ErrorList::new();
+                    if let Some(n) = #new { #v::each_map_val(op, #path, n, #old, Some(|a, b| a == b), |p, v, o, errs| { 'scope: { #body } }, &mut e); }
+                    e
+                }),
+                Shape::List {
+                    pointer_elems: true,
+                } => quote!({
+                    let mut e = ::vgc_runtime::ErrorList::new();
+                    if let Some(n) = #new { #v::each_ptr_slice_val(op, #path, n, #old.map(|o| &o[..]), #mf, #eq, |p, v, o, errs| { 'scope: { #body } }, &mut e); }
+                    e
+                }),
+                _ => quote!({
+                    let mut e = ::vgc_runtime::ErrorList::new();
+                    if let Some(n) = #new { #v::each_slice_val(op, #path, n, #old.map(|o| &o[..]), #mf, #eq, |p, v, o, errs| { 'scope: { #body } }, &mut e); }
+                    e
+                }),
+            }
+        }
+        CheckKind::Subfield(sub) => {
+            let call = subfield_call(ctx, sub, ops);
+            quote!((#call).0)
+        }
+        CheckKind::Union(u) => union_call(u, ops),
+        CheckKind::Dependent(d) => {
+            let forbidden = d.forbidden;
+            let (tr, tj, ts) = (&d.trigger.rust, &d.trigger.json, &d.trigger.shape);
+            let (dr, dj, ds) = (&d.dependent.rust, &d.dependent.json, &d.dependent.shape);
+            let (tset, dset) = (field_set(&quote!(o), tr, ts), field_set(&quote!(o), dr, ds));
+            quote!(#v::dependent(#path, op, #forbidden,
+                #tj, (#new.is_some_and(|o| #tset), #old.map(|o| #tset)),
+                #dj, (#new.is_some_and(|o| #dset), #old.map(|o| #dset))))
+        }
+        CheckKind::Monotonic => quote!(#v::monotonic(#path, op, #new, #old)),
+        CheckKind::NoNils if matches!(shape, Shape::Map) => {
+            quote!(match #new { Some(n) => #v::ptr_map_no_nils(#path, n), None => ::vgc_runtime::ErrorList::new() })
+        }
+        CheckKind::NoNils => {
+            quote!(match #new { Some(n) => #v::ptr_slice_no_nils(#path, n), None => ::vgc_runtime::ErrorList::new() })
+        }
+        CheckKind::FixedResult { result, msg } => {
+            if *result {
+                quote!(::vgc_runtime::ErrorList::new())
+            } else {
+                let detail = format!("forced failure: {msg}");
+                // upstream passes the value by pointer (lists and maps as they are): `json.Marshal`-rendered.
+                let bad = match shape {
+                    Shape::List { .. } | Shape::Map => quote!(#v::bad_value_collection(#new)),
+                    _ => quote!(#v::bad_value_json(&#new)),
+                };
+                quote!(
+                    ::std::vec![::vgc_runtime::Error::invalid(#path, #bad, #detail).with_origin("validateFalse")]
+                )
+            }
+        }
+        CheckKind::Custom { method, module, .. } => {
+            let m = format_ident!("{method}");
+            let segs = module.iter().map(|s| ident(s));
+            quote!(<crate::custom::Custom as crate #(:: #segs)* ::Custom>::#m(op, #path, #new, #old))
+        }
+        CheckKind::Item(_) => {
+            let pair = eval_pair(ctx, c, site, ops);
+            quote!((#pair).0)
+        }
+        CheckKind::ListUnion(u) => {
+            // Member "set" = some element matches its selector. A nil or empty old list counts as no old value.
+            let exists = |list: &TokenStream, sel: &vgc_lowering::plan::Selector| {
+                let m = selector_match(sel, &quote!(x));
+                if u.ptr_elems {
+                    quote!(#list.is_some_and(|l| l.iter().flatten().any(|x| #m)))
+                } else {
+                    quote!(#list.is_some_and(|l| l.iter().any(|x| #m)))
+                }
+            };
+            let new_set: Vec<TokenStream> = u.members.iter().map(|(_, s)| exists(new, s)).collect();
+            let old_set: Vec<TokenStream> = u.members.iter().map(|(_, s)| exists(old, s)).collect();
+            let names = u.members.iter().map(|(n, _)| n);
+            let f = if u.kind == vgc_lowering::plan::UnionKind::Union {
+                quote!(union)
+            } else {
+                quote!(zero_or_one_of)
+            };
+            let call = quote!(#v::#f(#path, op, #old.is_some_and(|o| !o.is_empty()), &[#(#new_set),*], &[#(#old_set),*], &[#(#names),*]));
+            if u.union_origin || u.kind != vgc_lowering::plan::UnionKind::Union {
+                call
+            } else {
+                quote!(#v::without_origin(#call))
+            }
+        }
+        CheckKind::Discriminated(m) => discriminated_call(ctx, m, ops),
+        CheckKind::Neq(n) => match n {
+            vgc_lowering::plan::NeqValue::Str(x) => quote!(#v::neq_str(#path, #s, #x)),
+            vgc_lowering::plan::NeqValue::Int(i) => {
+                let lit = proc_macro2::Literal::i64_unsuffixed(*i);
+                quote!(#v::neq(#path, #new, #lit))
+            }
+            vgc_lowering::plan::NeqValue::Bool(b) => quote!(#v::neq(#path, #new, #b)),
+        },
+        CheckKind::IfOption(_) => {
+            let pair = eval_pair(ctx, c, site, ops);
+            quote!((#pair).0)
+        }
+        CheckKind::EachKey(inner) => {
+            let body = checks_block(
+                ctx,
+                inner,
+                Site::plain(&Shape::Scalar {
+                    ty: Builtin::String,
+                    pointer: false,
+                }),
+                Operands {
+                    new: &quote!(Some(k)),
+                    old: &quote!(None::<&::std::string::String>),
+                    path: &quote!(p),
+                },
+                Exit::Break,
+            );
+            quote!({
+                let mut e = ::vgc_runtime::ErrorList::new();
+                if let Some(n) = #new { #v::each_map_key(op, #path, n, #old, |p, k, errs| { 'scope: { #body } }, &mut e); }
+                e
+            })
+        }
+    }
+}

@@ -1,0 +1,265 @@
+//! Item emission: a type's Rust definition (struct, typedef, serde attributes) and its validation function.
+
+use super::*;
+
+pub(super) fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
+    let name = ident(&t.key.name);
+    let doc = format!(" Go type `{}`.", t.key);
+    let def = match (&t.fields, &t.alias_of) {
+        (Some(fields), _) => {
+            let fs = fields.iter().map(|f| field_def(ctx, &t.key.name, f));
+            // Keys Go's encoding/json ignores (conflicting fields of embedded structs): consumed here, so that no
+            // flattened struct receives them, and never written.
+            let ignored = t.json_ignored.iter().enumerate().map(|(i, json)| {
+                let f = format_ident!("json_ignored_{i}");
+                let doc = format!(" `{json}`: conflicting fields of embedded structs, which Go's encoding/json ignores.");
+                quote! {
+                    #[doc = #doc]
+                    #[serde(rename = #json, default, skip_serializing)]
+                    pub #f: ::serde::de::IgnoredAny
+                }
+            });
+            // R9: an inline-embedded pointer is allocated only when one of its JSON names is present, as in Go.
+            let embedded = fields.iter().filter(|f| !f.embedded_keys.is_empty()).map(|f| {
+                let de = embedded_de_fn(&t.key.name, f);
+                let ty = ctx.ty(&f.ty);
+                let keys = &f.embedded_keys;
+                let doc = format!(
+                    " Decodes the inline-embedded pointer `{}.{}` as Go's encoding/json does: set when one of its JSON names is present.",
+                    t.key.name, f.go_name
+                );
+                quote! {
+                    #[doc = #doc]
+                    fn #de<'de, D: ::serde::Deserializer<'de>>(d: D) -> ::std::result::Result<#ty, D::Error> {
+                        ::vgc_runtime::types::embedded_pointer(d, &[#(#keys),*])
+                    }
+                }
+            });
+            if t.recursive {
+                // R32: equality (which ratcheting runs on whole subtrees) recurses once per level; each level
+                // checks the stack and grows it on the heap when needed. Same result as the derived impl.
+                let names: Vec<Ident> = fields
+                    .iter()
+                    .map(|f| ident(&f.rust_name))
+                    .chain((0..t.json_ignored.len()).map(|i| format_ident!("json_ignored_{i}")))
+                    .collect();
+                let eq = if names.is_empty() {
+                    quote!(true)
+                } else {
+                    quote!(#(self.#names == other.#names)&&*)
+                };
+                quote! {
+                    #[doc = #doc]
+                    #[derive(Debug, Clone, Default, ::serde::Serialize, ::serde::Deserialize)]
+                    pub struct #name { #(#fs,)* #(#ignored,)* }
+                    impl ::std::cmp::PartialEq for #name {
+                        fn eq(&self, other: &Self) -> bool {
+                            ::vgc_runtime::stack::grow(|| #eq)
+                        }
+                    }
+                    #(#embedded)*
+                }
+            } else {
+                quote! {
+                    #[doc = #doc]
+                    #[derive(Debug, Clone, Default, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+                    pub struct #name { #(#fs,)* #(#ignored,)* }
+                    #(#embedded)*
+                }
+            }
+        }
+        (None, Some(a)) => {
+            let a = ctx.ty(a);
+            quote! { #[doc = #doc] pub type #name = #a; }
+        }
+        _ => TokenStream::new(),
+    };
+    if !(t.has_validations || t.root) {
+        return def;
+    }
+    let f = format_ident!("validate_{}", snake(&t.key.name));
+    let fn_doc = format!(
+        " Validates a `{}` (upstream `Validate_{}`); `obj` and `old` are nilable.",
+        t.key.name, t.key.name
+    );
+    // upstream `Validate_<T>(obj *T)` runs a non-struct typedef's own rules on a nil pointer too (they see a nil
+    // value); a struct's function dereferences its fields (deviation D2), so it stops at a nil struct first.
+    let scalar_nil = t.fields.is_none() && !t.checks.is_empty();
+    let (guard_before, guard_after) = if scalar_nil {
+        (
+            TokenStream::new(),
+            quote!(let Some(obj) = obj else { return };),
+        )
+    } else {
+        (
+            quote!(let Some(obj) = obj else { return };),
+            TokenStream::new(),
+        )
+    };
+    let elem = t.alias_of.as_ref().and_then(|a| ctx.elem_of(a));
+    let type_checks = checks_block(
+        ctx,
+        &t.checks,
+        Site {
+            shape: &t.shape,
+            elem: elem.as_ref(),
+            typed: t.fields.is_none(),
+        },
+        Operands {
+            new: &if scalar_nil {
+                quote!(obj)
+            } else {
+                quote!(Some(obj))
+            },
+            old: &quote!(old),
+            path: &quote!(path),
+        },
+        Exit::Return,
+    );
+    let iteration: TokenStream = t
+        .key_iteration
+        .iter()
+        .chain(&t.iteration)
+        .map(|it| {
+            iteration_code(
+                ctx,
+                it,
+                &t.shape,
+                Operands {
+                    new: &quote!(obj),
+                    old: &quote!(old),
+                    path: &quote!(path),
+                },
+                t.alias_of.as_ref(),
+            )
+        })
+        .collect();
+    let fields = t
+        .fields
+        .iter()
+        .flatten()
+        .filter(|f| f.has_work())
+        .map(|f| field_code(ctx, f));
+    // Roots with validations route on the request's subresource as upstream's registered function does.
+    let routing = match (&t.subresources, t.has_validations) {
+        (Some((allowed, go_type)), true) => quote! {
+            fn validate(&self, old: ::std::option::Option<&Self>, op: &::vgc_runtime::Operation) -> ::vgc_runtime::ErrorList {
+                if ![#(#allowed),*].iter().any(|a| op.subresource_is(a)) {
+                    return ::std::vec![::vgc_runtime::Error::internal(&::vgc_runtime::Path::Root, ::std::format!("no validation found for {}, subresource: {}", #go_type, op.subresource_path()))];
+                }
+                let mut errs = ::vgc_runtime::ErrorList::new();
+                #f(op, &::vgc_runtime::Path::Root, Some(self), old, &mut errs);
+                errs
+            }
+        },
+        _ => TokenStream::new(),
+    };
+    let validate_impl = if t.fields.is_some() {
+        quote! {
+            impl ::vgc_runtime::Validate for #name {
+                fn validate_into(&self, old: ::std::option::Option<&Self>, op: &::vgc_runtime::Operation, path: &::vgc_runtime::Path<'_>, errs: &mut ::vgc_runtime::ErrorList) {
+                    #f(op, path, Some(self), old, errs);
+                }
+                #routing
+            }
+        }
+    } else if let (Some((allowed, go_type)), true) = (&t.subresources, t.has_validations) {
+        // A typedef root cannot implement `Validate` (its Rust type is an alias of a foreign type); upstream
+        // registers it like any root, so its routed entry point is a function.
+        let req = format_ident!("validate_{}_request", snake(&t.key.name));
+        let doc = format!(
+            " Validates a `{}` root as upstream's registered validation function does (`RegisterValidations`): on the paths it is registered for (the request's subresource), else upstream's \"no validation found\" internal error.",
+            t.key.name
+        );
+        quote! {
+            #[doc = #doc]
+            pub fn #req(op: &::vgc_runtime::Operation, obj: &#name, old: ::std::option::Option<&#name>) -> ::vgc_runtime::ErrorList {
+                if ![#(#allowed),*].iter().any(|a| op.subresource_is(a)) {
+                    return ::std::vec![::vgc_runtime::Error::internal(&::vgc_runtime::Path::Root, ::std::format!("no validation found for {}, subresource: {}", #go_type, op.subresource_path()))];
+                }
+                let mut errs = ::vgc_runtime::ErrorList::new();
+                #f(op, &::vgc_runtime::Path::Root, Some(obj), old, &mut errs);
+                errs
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+    let body = quote! {
+        #guard_before
+        #type_checks
+        #guard_after
+        #iteration
+        #(#fields)*
+    };
+    // R32: one call per level of a recursive type's value; run it on a growable stack.
+    let body = if t.recursive {
+        quote!(::vgc_runtime::stack::grow(|| { #body });)
+    } else {
+        body
+    };
+    quote! {
+        #def
+        #[doc = #fn_doc]
+        pub fn #f(op: &::vgc_runtime::Operation, path: &::vgc_runtime::Path<'_>, obj: ::std::option::Option<&#name>, old: ::std::option::Option<&#name>, errs: &mut ::vgc_runtime::ErrorList) {
+            #[allow(unused_imports)]
+            use ::vgc_runtime::ErrorListExt as _;
+            #body
+        }
+        #validate_impl
+    }
+}
+
+/// The name of the generated function decoding inline-embedded pointer `f` of struct `owner` (R9).
+pub(super) fn embedded_de_fn(owner: &str, f: &FieldPlan) -> proc_macro2::Ident {
+    format_ident!(
+        "deserialize_embedded_{}_{}",
+        snake(owner),
+        f.rust_name.trim_start_matches("r#")
+    )
+}
+
+/// True when the field's Go value is a struct (a struct type, or a well-known apimachinery struct such as
+/// `metav1.Time` or `resource.Quantity`), which Go's `omitempty` never omits.
+pub(super) fn go_struct_value(f: &FieldPlan) -> bool {
+    match f.shape {
+        Shape::Struct { .. } => true,
+        Shape::Other { .. } => !matches!(f.ty, RustTy::WellKnown(WellKnown::Bytes) | RustTy::Json),
+        _ => false,
+    }
+}
+
+pub(super) fn field_def(ctx: &Ctx<'_>, owner: &str, f: &FieldPlan) -> TokenStream {
+    let name = ident(&f.rust_name);
+    let ty = ctx.ty(&f.ty);
+    let json = &f.json_name;
+    // Go decodes `null` as the zero value: for the field itself, and for list items and map values (R30).
+    let de = match &f.ty {
+        RustTy::Vec(_) => "::vgc_runtime::types::null_items_as_default",
+        RustTy::Map(_) => "::vgc_runtime::types::null_values_as_default",
+        _ => "::vgc_runtime::types::null_as_default",
+    };
+    let attr = if f.skip {
+        quote!(#[serde(skip)])
+    } else if !f.embedded_keys.is_empty() {
+        let de = embedded_de_fn(owner, f).to_string();
+        quote!(#[serde(flatten, deserialize_with = #de)])
+    } else if f.flatten {
+        quote!(#[serde(flatten)])
+    } else if matches!(f.ty, RustTy::Option(..)) && f.omitempty {
+        quote!(#[serde(rename = #json, default, skip_serializing_if = "::std::option::Option::is_none")])
+    } else if matches!(f.ty, RustTy::Option(..)) {
+        // Go renders a nil pointer without `omitempty` as `null`.
+        quote!(#[serde(rename = #json, default)])
+    } else if f.omitempty && !go_struct_value(f) {
+        // Go `omitempty` drops false, 0, "" and empty lists/maps (never structs, so never a zero `metav1.Time`,
+        // which prints `null`); this shapes the JSON of values in error details (`Duplicate value: {…}`).
+        quote!(#[serde(rename = #json, default, deserialize_with = #de, skip_serializing_if = "::vgc_runtime::types::is_zero")])
+    } else if matches!(f.shape, Shape::List { .. } | Shape::Map) {
+        // Go renders a nil slice or map without `omitempty` as `null`.
+        quote!(#[serde(rename = #json, default, deserialize_with = #de, serialize_with = "::vgc_runtime::types::empty_as_null")])
+    } else {
+        quote!(#[serde(rename = #json, default, deserialize_with = #de)])
+    };
+    quote!(#attr pub #name: #ty)
+}

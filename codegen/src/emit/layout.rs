@@ -1,0 +1,162 @@
+//! Where every generated item lives and how plan types are spelled in Rust: [`Layout`] (the crate's shape) and
+//! the per-module context `Ctx`.
+
+use super::*;
+
+pub(super) fn ident(s: &str) -> Ident {
+    match s.strip_prefix("r#") {
+        Some(raw) => Ident::new_raw(raw, Span::call_site()),
+        None => Ident::new(s, Span::call_site()),
+    }
+}
+
+pub(super) struct Ctx<'a> {
+    modules: &'a BTreeMap<String, Vec<String>>,
+    types: &'a BTreeSet<TypeKey>,
+    aliases: &'a BTreeMap<TypeKey, RustTy>,
+}
+
+/// What codegen of one module needs to know about the whole crate: where every package's module is, which types
+/// are generated, the module tree, and whether the crate has `customValidation` functions. Small and `Eq`, so
+/// the salsa query computing it is backdated unless the crate's shape changes, and modules whose own plan did not
+/// change are not generated again.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Layout {
+    /// Go import path → Rust module path.
+    pub modules: BTreeMap<String, Vec<String>>,
+    /// Every generated type.
+    pub types: BTreeSet<TypeKey>,
+    /// Module path → child module names (every prefix of a module path is a parent).
+    pub children: BTreeMap<Vec<String>, BTreeSet<String>>,
+    /// Module path → the Go package generated into it.
+    pub leaves: BTreeMap<Vec<String>, String>,
+    /// Some module has `customValidation` checks (the crate root declares `mod custom`).
+    pub custom: bool,
+    /// Every generated typedef → the Rust type it aliases (`type L = Vec<Item>`), so that code validating a value
+    /// of a typedef type can name its element type (list-map key closures need it to type-check).
+    pub aliases: BTreeMap<TypeKey, RustTy>,
+}
+
+impl Layout {
+    /// The layout of `plan`.
+    pub fn of(plan: &CratePlan) -> Self {
+        let mut l = Self::default();
+        for m in &plan.modules {
+            l.modules.insert(m.pkg.clone(), m.module_path.clone());
+            l.types.extend(m.types.iter().map(|t| t.key.clone()));
+            l.aliases.extend(
+                m.types
+                    .iter()
+                    .filter_map(|t| Some((t.key.clone(), t.alias_of.clone()?))),
+            );
+            for i in 0..m.module_path.len() {
+                l.children
+                    .entry(m.module_path[..i].to_vec())
+                    .or_default()
+                    .insert(m.module_path[i].clone());
+            }
+            l.leaves.insert(m.module_path.clone(), m.pkg.clone());
+            l.custom |= !custom_checks(m).is_empty();
+        }
+        l
+    }
+
+    /// The generated file of module `path`: `src/lib.rs` for the crate root, `src/<path>/mod.rs` for a module with
+    /// children, else `src/<path>.rs`.
+    #[must_use]
+    pub fn file_of(&self, path: &[String]) -> String {
+        if path.is_empty() {
+            "src/lib.rs".to_string()
+        } else if self.children.contains_key(path) {
+            format!("src/{}/mod.rs", path.join("/"))
+        } else {
+            format!("src/{}.rs", path.join("/"))
+        }
+    }
+
+    /// Every module file's module path (parents and leaves), sorted.
+    pub fn module_paths(&self) -> Vec<Vec<String>> {
+        let mut all: BTreeSet<Vec<String>> = self.children.keys().cloned().collect();
+        all.extend(self.leaves.keys().cloned());
+        all.into_iter().collect()
+    }
+
+    pub(super) fn ctx(&self) -> Ctx<'_> {
+        Ctx {
+            modules: &self.modules,
+            types: &self.types,
+            aliases: &self.aliases,
+        }
+    }
+}
+
+impl Ctx<'_> {
+    pub(super) fn path_of(&self, k: &TypeKey) -> TokenStream {
+        let segs = self.modules.get(&k.pkg).cloned().unwrap_or_default();
+        let segs = segs.iter().map(|s| ident(s));
+        let name = ident(&k.name);
+        quote!(crate #(:: #segs)* :: #name)
+    }
+    /// The element type of a list or map value of type `t`, looking through typedefs (and typedefs of typedefs).
+    pub(super) fn elem_of(&self, t: &RustTy) -> Option<RustTy> {
+        let mut t = t;
+        for _ in 0..16 {
+            match t {
+                RustTy::Vec(e) | RustTy::Map(e) => return Some((**e).clone()),
+                RustTy::Named(k) => t = self.aliases.get(k)?,
+                _ => return None,
+            }
+        }
+        None
+    }
+    pub(super) fn fn_of(&self, k: &TypeKey) -> TokenStream {
+        let segs = self.modules.get(&k.pkg).cloned().unwrap_or_default();
+        let segs = segs.iter().map(|s| ident(s));
+        let f = format_ident!("validate_{}", snake(&k.name));
+        quote!(crate #(:: #segs)* :: #f)
+    }
+    pub(super) fn ty(&self, t: &RustTy) -> TokenStream {
+        match t {
+            RustTy::Builtin(b) => builtin(*b),
+            RustTy::Named(k) if self.types.contains(k) => self.path_of(k),
+            RustTy::Named(_) | RustTy::Json => quote!(::serde_json::Value),
+            RustTy::WellKnown(w) => {
+                let n = format_ident!("{}", format!("{w:?}"));
+                quote!(::vgc_runtime::types::#n)
+            }
+            RustTy::Option(i, boxing) => {
+                let i = self.ty(i);
+                if *boxing == Boxing::Boxed {
+                    quote!(::std::option::Option<::std::boxed::Box<#i>>)
+                } else {
+                    quote!(::std::option::Option<#i>)
+                }
+            }
+            RustTy::Vec(i) => {
+                let i = self.ty(i);
+                quote!(::std::vec::Vec<#i>)
+            }
+            RustTy::Map(v) => {
+                let v = self.ty(v);
+                quote!(::std::collections::BTreeMap<::std::string::String, #v>)
+            }
+        }
+    }
+}
+
+pub(super) fn builtin(b: Builtin) -> TokenStream {
+    match b {
+        Builtin::Bool => quote!(bool),
+        Builtin::String => quote!(::std::string::String),
+        Builtin::Int | Builtin::Int64 => quote!(i64),
+        Builtin::Int8 => quote!(i8),
+        Builtin::Int16 => quote!(i16),
+        Builtin::Int32 => quote!(i32),
+        Builtin::Uint | Builtin::Uint64 => quote!(u64),
+        Builtin::Uint8 => quote!(u8),
+        Builtin::Uint16 => quote!(u16),
+        Builtin::Uint32 => quote!(u32),
+        Builtin::Float32 => quote!(f32),
+        Builtin::Float64 => quote!(f64),
+    }
+}

@@ -1,0 +1,367 @@
+//! Wrapper emission: upstream's wrapping validators (`Subfield`, `SliceItem`, `IfOption`, `Discriminated`, unions),
+//! each evaluated to `(errors, failed)` so the wrapper can carry its inner check's flags.
+
+use super::*;
+
+/// Tokens evaluating to `(ErrorList, bool)`: the errors of the wrapped check and whether it failed (for a
+/// NonError inner check the errors are dropped but the failure still counts, as upstream's `len(e) != 0`).
+pub(super) fn subfield_call(
+    ctx: &Ctx<'_>,
+    sub: &vgc_lowering::plan::Subfield,
+    ops: Operands<'_>,
+) -> TokenStream {
+    let Operands { new, old, path } = ops;
+    let member = ident(&sub.member);
+    let json = &sub.json;
+    let t = ctx.ty(&sub.ty);
+    let (mv, mo) = (
+        nilable_member(&quote!(s), &member, sub.pointer),
+        nilable_member(&quote!(o), &member, sub.pointer),
+    );
+    let ic = &sub.inner;
+    let inner = if ic.kind == CheckKind::Optional {
+        let set = set_expr(&sub.shape, &quote!(new));
+        quote! { failed = !(#set); }
+    } else {
+        let call = check_call(
+            ctx,
+            ic,
+            Site {
+                shape: &sub.shape,
+                elem: sub.elem.as_ref(),
+                typed: false,
+            },
+            Operands {
+                new: &quote!(new),
+                old: &quote!(old_v),
+                path: &quote!(&p),
+            },
+        );
+        if ic.non_error || sub.inherited {
+            quote! { failed = !(#call).is_empty(); }
+        } else {
+            quote! { e = #call; failed = !e.is_empty(); }
+        }
+    };
+    quote!({
+        let mut e = ::vgc_runtime::ErrorList::new();
+        let mut failed = false;
+        if let Some(s) = #new {
+            let os = #old;
+            let new: ::std::option::Option<&#t> = #mv;
+            let old_v: ::std::option::Option<&#t> = os.and_then(|o| #mo);
+            if !(op.is_update() && os.is_some() && new == old_v) {
+                let p = (#path).child(#json);
+                #inner
+            }
+        }
+        (e, failed)
+    })
+}
+
+/// Tokens evaluating to `(ErrorList, bool)`: a check's errors and whether it failed. For a NonError check
+/// (e.g. `optional`) the errors are empty but the failure still counts, as upstream's `len(e) != 0` on the
+/// unappended result.
+pub(super) fn eval_pair(
+    ctx: &Ctx<'_>,
+    c: &Check,
+    site: Site<'_>,
+    ops: Operands<'_>,
+) -> TokenStream {
+    let Operands { new, old, path } = ops;
+    match &c.kind {
+        CheckKind::Optional => {
+            let set = set_expr(site.shape, new);
+            quote!((::vgc_runtime::ErrorList::new(), !(#set)))
+        }
+        CheckKind::Subfield(sub) => subfield_call(ctx, sub, ops),
+        CheckKind::Item(it) => {
+            // upstream `ValSliceItem`/`PtrSliceItem`: the first matching new element and the first matching old one;
+            // skipped on update when the old one exists and is equal; the inner check runs at `path[i]`.
+            let t = ctx.ty(&it.elem);
+            let m = selector_match(&it.selector, &quote!(x));
+            let inner = eval_pair(
+                ctx,
+                &it.inner,
+                Site::plain(&it.elem_shape),
+                Operands {
+                    new: &quote!(new),
+                    old: &quote!(old_v),
+                    path: &quote!(&p),
+                },
+            );
+            let iter = if it.ptr_elems {
+                quote!(.iter().flatten())
+            } else {
+                quote!(.iter())
+            };
+            let find_new = if it.ptr_elems {
+                quote!(list.iter().enumerate().find_map(|(i, x)| x.as_ref().filter(|x| #m).map(|x| (i, x))))
+            } else {
+                quote!(list.iter().enumerate().find(|(_, x)| #m))
+            };
+            quote!({
+                let mut res = (::vgc_runtime::ErrorList::new(), false);
+                if let Some(list) = #new {
+                    if let Some((i, item)) = #find_new {
+                        let old_item: ::std::option::Option<&#t> = #old.and_then(|o| o #iter .find(|x| #m));
+                        if !(op.is_update() && old_item.is_some_and(|o| o == item)) {
+                            let p = (#path).index(i);
+                            let run = |new: ::std::option::Option<&#t>, old_v: ::std::option::Option<&#t>| #inner;
+                            res = run(Some(item), old_item);
+                        }
+                    }
+                }
+                res
+            })
+        }
+        CheckKind::IfOption(io) => {
+            let option = &io.option;
+            let enabled = io.enabled;
+            let inner = eval_pair(ctx, &io.inner, site, ops);
+            if !io.undefined_is_error {
+                // upstream ≤ 1.36 `IfOption`: `op.HasOption(name) == enabled`, an unnamed option disabled.
+                return quote!({
+                    if op.option_enabled(#option) == #enabled {
+                        #inner
+                    } else {
+                        (::vgc_runtime::ErrorList::new(), false)
+                    }
+                });
+            }
+            quote!({
+                let (on, defined) = op.has_option(#option);
+                if !defined {
+                    (::std::vec![::vgc_runtime::validate::undefined_option(#path, #option)], true)
+                } else if on == #enabled {
+                    #inner
+                } else {
+                    (::vgc_runtime::ErrorList::new(), false)
+                }
+            })
+        }
+        _ => {
+            let call = check_call(ctx, c, site, ops);
+            quote!({ let e: ::vgc_runtime::ErrorList = #call; let failed = !e.is_empty(); (e, failed) })
+        }
+    }
+}
+
+/// "Is this struct field set" on the struct reference `o` (upstream's member extractors for unions and dependent
+/// fields: pointer non-nil, slice or map non-empty, builtin non-zero — [`vgc_runtime::validate::IsSet`]; lowering
+/// refuses members of other kinds). [`set_expr`] asks the same of a value already taken out of its struct as an
+/// `Option<&T>`.
+pub(super) fn field_set(o: &TokenStream, rust: &str, shape: &Shape) -> TokenStream {
+    let f = ident(rust);
+    match shape {
+        Shape::Scalar { pointer: true, .. }
+        | Shape::Struct { pointer: true }
+        | Shape::Other { pointer: true } => {
+            quote!(#o.#f.is_some())
+        }
+        Shape::List { .. } | Shape::Map => quote!(!#o.#f.is_empty()),
+        _ => quote!(::vgc_runtime::validate::IsSet::is_set(&#o.#f)),
+    }
+}
+
+/// `x.k1 == v1 && …` for an item selector over element reference `x` (pointer keys compare the pointee).
+pub(super) fn selector_match(sel: &vgc_lowering::plan::Selector, x: &TokenStream) -> TokenStream {
+    use vgc_lowering::plan::NeqValue;
+    let parts = sel.iter().map(|(f, ptr, v)| {
+        let f = ident(f);
+        let lit = match v {
+            NeqValue::Str(s) => quote!(#s),
+            NeqValue::Int(i) => {
+                let l = proc_macro2::Literal::i64_unsuffixed(*i);
+                quote!(#l)
+            }
+            NeqValue::Bool(b) => quote!(#b),
+        };
+        match (ptr, v) {
+            (true, NeqValue::Str(_)) => quote!(#x.#f.as_deref() == Some(#lit)),
+            (true, _) => quote!(#x.#f == Some(#lit)),
+            (false, _) => quote!(#x.#f == #lit),
+        }
+    });
+    quote!(true #(&& #parts)*)
+}
+
+/// The nilable form of struct member `member` of `obj` (`Option<&T>`): `as_deref` for boxed pointers, `as_ref`
+/// for pointers, `Some(&…)` for values.
+pub(super) fn nilable_member(
+    obj: &TokenStream,
+    member: &Ident,
+    pointer: Option<Boxing>,
+) -> TokenStream {
+    match pointer {
+        Some(Boxing::Boxed) => quote!(#obj.#member.as_deref()),
+        Some(Boxing::Inline) => quote!(#obj.#member.as_ref()),
+        None => quote!(Some(&#obj.#member)),
+    }
+}
+
+/// Stability marks only (calls inside wrappers are not marked short-circuit, spec §2.1.3).
+pub(super) fn stab_marks(st: Option<Stability>) -> TokenStream {
+    match st {
+        Some(Stability::Alpha) => quote!(.mark_alpha()),
+        Some(Stability::Beta) => quote!(.mark_beta()),
+        _ => TokenStream::new(),
+    }
+}
+
+/// Upstream `MultiWrapperFunction`: the checks run in order (no short-circuit-first reordering); after the last
+/// short-circuit check, a failure of any short-circuit check ends the wrapper. Emitted inside a closure over
+/// `new`, `old_v`, `p` and `errs`.
+pub(super) fn multi_code(ctx: &Ctx<'_>, checks: &[Check], site: Site<'_>) -> TokenStream {
+    let last_sc = checks.iter().rposition(|c| c.short_circuit);
+    let mut code = Vec::new();
+    if last_sc.is_some() {
+        code.push(quote!(let mut early = false;));
+    }
+    for (i, c) in checks.iter().enumerate() {
+        let pair = eval_pair(
+            ctx,
+            c,
+            site,
+            Operands {
+                new: &quote!(new),
+                old: &quote!(old_v),
+                path: &quote!(&p),
+            },
+        );
+        let st = stab_marks(c.stability);
+        code.push(if c.short_circuit && c.non_error {
+            quote! { { let (_, failed) = #pair; if failed { early = true; } } }
+        } else if c.short_circuit {
+            quote! { { let (e, failed) = #pair; if failed { errs.extend(e #st); early = true; } } }
+        } else {
+            quote! { { let (e, _) = #pair; errs.extend(e #st); } }
+        });
+        if Some(i) == last_sc {
+            code.push(quote!(if early {
+                return;
+            }));
+        }
+    }
+    quote!(#(#code)*)
+}
+
+/// Upstream `validate.Discriminated` for one member field.
+pub(super) fn discriminated_call(
+    ctx: &Ctx<'_>,
+    m: &vgc_lowering::plan::ModePlan,
+    ops: Operands<'_>,
+) -> TokenStream {
+    let Operands { new, old, path } = ops;
+    let member = ident(&m.member);
+    let json = &m.json;
+    let t = ctx.ty(&m.ty);
+    let (mv, mo) = (
+        nilable_member(&quote!(s), &member, m.pointer),
+        nilable_member(&quote!(o), &member, m.pointer),
+    );
+    let d = ident(&m.discriminator.0);
+    let is_bool = m.discriminator.1;
+    let disc = |o: TokenStream| {
+        if is_bool {
+            quote!(#o.#d)
+        } else {
+            quote!(#o.#d.as_str())
+        }
+    };
+    let (dn, dold) = (disc(quote!(s)), disc(quote!(o)));
+    let mut arms = Vec::new();
+    for (value, checks) in &m.rules {
+        let body = multi_code(
+            ctx,
+            checks,
+            Site {
+                shape: &m.shape,
+                elem: m.elem.as_ref(),
+                typed: false,
+            },
+        );
+        let pat = if is_bool {
+            let b = value == "true";
+            quote!(#b)
+        } else {
+            quote!(#value)
+        };
+        arms.push(quote!(#pat => { #body }));
+    }
+    let covers_all = is_bool && m.rules.len() == 2;
+    if !covers_all {
+        let set = set_expr(&m.shape, &quote!(new));
+        let st = stab_marks(m.default_stability);
+        arms.push(quote!(_ => { errs.extend(::vgc_runtime::validate::forbidden(&p, #set) #st); }));
+    }
+    quote!({
+        let mut e = ::vgc_runtime::ErrorList::new();
+        if let Some(s) = #new {
+            let os = #old;
+            let new: ::std::option::Option<&#t> = #mv;
+            let old_v: ::std::option::Option<&#t> = os.and_then(|o| #mo);
+            let disc = #dn;
+            if !(op.is_update() && os.map(|o| #dold) == Some(disc) && new == old_v) {
+                let p = (#path).child(#json);
+                let run = |new: ::std::option::Option<&#t>, old_v: ::std::option::Option<&#t>, errs: &mut ::vgc_runtime::ErrorList| {
+                    match disc { #(#arms)* }
+                };
+                run(new, old_v, &mut e);
+            }
+        }
+        e
+    })
+}
+
+/// A union group on the struct value `new` (nilable; upstream's extractors return false for a nil object).
+pub(super) fn union_call(u: &vgc_lowering::plan::UnionPlan, ops: Operands<'_>) -> TokenStream {
+    let Operands { new, old, .. } = ops;
+    use vgc_lowering::plan::UnionKind;
+    let set = |obj: &TokenStream, m: &vgc_lowering::plan::UnionMemberPlan| {
+        let member_set = field_set(&quote!(o), &m.rust_name, &m.shape);
+        quote!(#obj.is_some_and(|o| #member_set))
+    };
+    let new_set: Vec<TokenStream> = u.members.iter().map(|m| set(new, m)).collect();
+    let old_set: Vec<TokenStream> = u.members.iter().map(|m| set(old, m)).collect();
+    let v = quote!(::vgc_runtime::validate);
+    let call = union_call_inner(u, &new_set, &old_set, ops);
+    // Before 1.36 `Union`/`DiscriminatedUnion` errors carry no origin (`zeroOrOneOf` had its own already).
+    if u.union_origin || u.kind != UnionKind::Union {
+        call
+    } else {
+        quote!(#v::without_origin(#call))
+    }
+}
+
+pub(super) fn union_call_inner(
+    u: &vgc_lowering::plan::UnionPlan,
+    new_set: &[TokenStream],
+    old_set: &[TokenStream],
+    ops: Operands<'_>,
+) -> TokenStream {
+    let Operands { new, old, path } = ops;
+    use vgc_lowering::plan::UnionKind;
+    let v = quote!(::vgc_runtime::validate);
+    match (&u.discriminator, u.kind) {
+        (Some((disc_rust, disc_json)), UnionKind::Union) => {
+            let d = ident(disc_rust);
+            let members = u.members.iter().map(|m| {
+                let (j, n) = (&m.json, &m.member_name);
+                quote!((#j, #n))
+            });
+            quote!(#v::discriminated_union(#path, op, #old.is_some(), #disc_json,
+                #new.map_or("", |o| o.#d.as_str()), #old.map_or("", |o| o.#d.as_str()),
+                &[#(#new_set),*], &[#(#old_set),*], &[#(#members),*]))
+        }
+        (_, kind) => {
+            let names = u.members.iter().map(|m| &m.json);
+            let f = if kind == UnionKind::Union {
+                quote!(union)
+            } else {
+                quote!(zero_or_one_of)
+            };
+            quote!(#v::#f(#path, op, #old.is_some(), &[#(#new_set),*], &[#(#old_set),*], &[#(#names),*]))
+        }
+    }
+}
