@@ -190,7 +190,7 @@ enum Command {
         /// Keep only these edge kinds (repeatable; see `docs/graph.md`). Default: the cross-field kinds (every
         /// kind but `field`, `type-ref` and `typedef`).
         #[arg(long = "edge", conflicts_with = "all")]
-        edges: Vec<String>,
+        edges: Vec<vgc_lowering::graph::EdgeKind>,
         /// Every edge kind, structure included (`field`, `type-ref`, `typedef`).
         #[arg(long)]
         all: bool,
@@ -518,9 +518,6 @@ fn analyzed(
     Ok(outcome)
 }
 
-/// Edge kinds of the type structure, left out of `vgc graph`'s default (cross-field) view.
-const STRUCTURAL_EDGES: &[&str] = &["field", "type-ref", "typedef"];
-
 /// Mermaid's default `maxEdges` and `maxTextSize`: larger diagrams are refused by its renderer.
 const MERMAID_MAX_EDGES: usize = 500;
 const MERMAID_MAX_TEXT: usize = 50_000;
@@ -605,16 +602,6 @@ fn run_graph(
 ) -> ExitCode {
     use vgc_lowering::graph;
     let mut stderr = std::io::stderr().lock();
-    for k in &filter.edges {
-        if !graph::EDGE_KINDS.contains(&k.as_str()) {
-            let _ = writeln!(
-                stderr,
-                "error: unknown edge kind {k:?} (known: {})",
-                graph::EDGE_KINDS.join(", ")
-            );
-            return ExitCode::from(2);
-        }
-    }
     let outcome = match analyzed(path, roots, upstream, &mut stderr) {
         Ok(o) => o,
         Err(code) => return code,
@@ -770,10 +757,10 @@ fn main() -> ExitCode {
             roots,
         } => {
             if edges.is_empty() && !all {
-                edges = vgc_lowering::graph::EDGE_KINDS
+                edges = vgc_lowering::graph::EdgeKind::ALL
                     .iter()
-                    .filter(|k| !STRUCTURAL_EDGES.contains(k))
-                    .map(|k| (*k).to_string())
+                    .copied()
+                    .filter(|k| !k.is_structural())
                     .collect();
             }
             let filter = vgc_lowering::graph::Filter {

@@ -45,6 +45,16 @@ fn the_default_view_is_cross_field_and_all_shows_the_structure() {
         vgc(&["graph", "--all", "--edge", "field"]).status.code(),
         Some(2)
     );
+    // `--edge` is typed (`graph::EdgeKind`): an unknown kind is a usage error listing the known ones.
+    let unknown = vgc(&["graph", "--edge", "union-membr"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert!(
+        stderr(&unknown).starts_with(
+            "error: invalid value 'union-membr' for '--edge <EDGES>': unknown edge kind \"union-membr\" (known: field, type-ref, typedef, union-member,"
+        ),
+        "{}",
+        stderr(&unknown)
+    );
 }
 
 #[test]

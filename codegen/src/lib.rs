@@ -202,20 +202,20 @@ pub struct UnitCache {
 }
 
 /// [`UnitCache`] entries: a type's unformatted units by [`type_key`].
-pub type UnitEntries = std::collections::HashMap<[u8; 32], Arc<Vec<String>>>;
+pub type UnitEntries = std::collections::HashMap<vgc_ir::db::Digest, Arc<Vec<String>>>;
 
 /// One type's [`type_key`] and unformatted units, as [`module_type_units`] lists them.
-pub type KeyedUnits = ([u8; 32], Vec<String>);
+pub type KeyedUnits = (vgc_ir::db::Digest, Vec<String>);
 
 /// The generation key of one type's units: BLAKE3 over the [`layout_hash`] and the type's plan (through `Hash`).
 /// Equal keys mean equal [`type_file_units`] (for one vgc build; persistent caches add the tool's stamp).
 #[salsa::tracked(returns(ref))]
-pub fn type_key<'db>(db: &'db dyn Db, key: TypeUnitKey<'db>) -> [u8; 32] {
+pub fn type_key<'db>(db: &'db dyn Db, key: TypeUnitKey<'db>) -> vgc_ir::db::Digest {
     use std::hash::Hash as _;
     let mut h = Blake3Hasher(blake3::Hasher::new());
-    h.0.update(layout_hash(db));
+    h.0.update(&layout_hash(db).0);
     type_plan(db, key).hash(&mut h);
-    *h.0.finalize().as_bytes()
+    h.0.finalize().into()
 }
 
 /// Every type's [`type_key`] and unformatted units in the module file at `file` (a path as in [`module_keys`],
@@ -262,7 +262,7 @@ pub fn module_keys(db: &dyn Db, salt: &str) -> Vec<(String, String)> {
             let unsalted = module_key(db, ModuleFileKey::new(db, path.clone()));
             let mut h = blake3::Hasher::new();
             h.update(salt.as_bytes());
-            h.update(unsalted);
+            h.update(&unsalted.0);
             (layout.file_of(&path), h.finalize().to_hex().to_string())
         })
         .collect()
@@ -270,26 +270,26 @@ pub fn module_keys(db: &dyn Db, salt: &str) -> Vec<(String, String)> {
 
 /// BLAKE3 of the [`Layout`] (through `Hash`).
 #[salsa::tracked(returns(ref))]
-pub fn layout_hash(db: &dyn Db) -> [u8; 32] {
+pub fn layout_hash(db: &dyn Db) -> vgc_ir::db::Digest {
     use std::hash::Hash as _;
     let mut h = Blake3Hasher(blake3::Hasher::new());
     layout(db).hash(&mut h);
-    *h.0.finalize().as_bytes()
+    h.0.finalize().into()
 }
 
 /// The unsalted generation key of one module file: BLAKE3 over the [`layout_hash`], the module path and the
 /// module's plan (through `Hash`).
 #[salsa::tracked(returns(ref))]
-pub fn module_key<'db>(db: &'db dyn Db, key: ModuleFileKey<'db>) -> [u8; 32] {
+pub fn module_key<'db>(db: &'db dyn Db, key: ModuleFileKey<'db>) -> vgc_ir::db::Digest {
     use std::hash::Hash as _;
     let mut h = Blake3Hasher(blake3::Hasher::new());
-    h.0.update(layout_hash(db));
+    h.0.update(&layout_hash(db).0);
     let path = key.path(db);
     path.hash(&mut h);
     if let Some(pkg) = layout(db).leaves.get(path) {
         module_plan(db, ModuleKey::new(db, pkg.clone())).hash(&mut h);
     }
-    *h.0.finalize().as_bytes()
+    h.0.finalize().into()
 }
 
 /// A [`std::hash::Hasher`] feeding BLAKE3 (whose full digest is read from the inner hasher).

@@ -88,14 +88,28 @@ pub type Lowered = (FileIr, Vec<std::ops::Range<usize>>);
 pub struct IrCache {
     /// Entries by text hash.
     #[returns(ref)]
-    pub entries: Arc<std::collections::HashMap<[u8; 32], Arc<Lowered>>>,
+    pub entries: Arc<std::collections::HashMap<Digest, Arc<Lowered>>>,
+}
+
+/// A BLAKE3 digest (32 bytes) naming cached content: a file's text ([`text_hash`]), a type's or a module's
+/// generation inputs (`vgc_codegen::type_key`, `module_key`). Serialized as its 32 bytes.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(transparent)]
+pub struct Digest(pub [u8; 32]);
+
+impl From<blake3::Hash> for Digest {
+    fn from(h: blake3::Hash) -> Self {
+        Digest(*h.as_bytes())
+    }
 }
 
 /// The BLAKE3 hash of a file's text: the key of its [`IrCache`] entry. A query so that looking the file up and
 /// saving the cache hash each text once.
 #[salsa::tracked(returns(ref))]
-pub fn text_hash(db: &dyn Db, file: SourceFile) -> [u8; 32] {
-    *blake3::hash(file.text(db).as_bytes()).as_bytes()
+pub fn text_hash(db: &dyn Db, file: SourceFile) -> Digest {
+    blake3::hash(file.text(db).as_bytes()).into()
 }
 
 /// The IR and span table of a file: from the [`IrCache`] when it has the file's text (shared, not copied), else

@@ -224,7 +224,7 @@ pub fn describe(c: &Check) -> String {
         CheckKind::Discriminated(m) => format!(
             "mode({} by {}: {})",
             m.json,
-            m.discriminator.0,
+            m.discriminator.field,
             m.rules
                 .iter()
                 .map(|(v, cs)| format!(

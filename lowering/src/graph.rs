@@ -69,8 +69,8 @@ pub struct Edge {
     pub from: String,
     /// Target node id.
     pub to: String,
-    /// Edge kind (see the module docs).
-    pub kind: &'static str,
+    /// Edge kind.
+    pub kind: EdgeKind,
     /// Label, possibly empty.
     pub label: String,
 }
@@ -104,21 +104,21 @@ impl Node {
 /// How an edge kind is drawn: (colour, DOT style). The structure (`field`, `type-ref`, `typedef`) is grey, the
 /// cross-field rules each have a colour, solid for what constrains and dashed for what forbids or selects.
 #[must_use]
-pub fn edge_style(kind: &str) -> (&'static str, &'static str) {
+pub fn edge_style(kind: EdgeKind) -> (&'static str, &'static str) {
     match kind {
-        "field" => ("#999999", "dotted"),
-        "type-ref" | "typedef" => ("#999999", "dashed"),
-        "union-member" => ("#1f77b4", "solid"),
-        "union-discriminator" => ("#1f77b4", "bold"),
-        "mode-discriminator" => ("#2ca02c", "bold"),
-        "if-mode" => ("#2ca02c", "solid"),
-        "dependent-required" => ("#d62728", "solid"),
-        "dependent-forbidden" => ("#d62728", "dashed"),
-        "list-map-key" => ("#9467bd", "solid"),
-        "item" => ("#9467bd", "dashed"),
-        "subfield" => ("#ff7f0e", "solid"),
-        "option" => ("#8c564b", "dotted"),
-        _ => ("#555555", "bold"),
+        EdgeKind::Field => ("#999999", "dotted"),
+        EdgeKind::TypeRef | EdgeKind::Typedef => ("#999999", "dashed"),
+        EdgeKind::UnionMember => ("#1f77b4", "solid"),
+        EdgeKind::UnionDiscriminator => ("#1f77b4", "bold"),
+        EdgeKind::ModeDiscriminator => ("#2ca02c", "bold"),
+        EdgeKind::IfMode => ("#2ca02c", "solid"),
+        EdgeKind::DependentRequired => ("#d62728", "solid"),
+        EdgeKind::DependentForbidden => ("#d62728", "dashed"),
+        EdgeKind::ListMapKey => ("#9467bd", "solid"),
+        EdgeKind::Item => ("#9467bd", "dashed"),
+        EdgeKind::Subfield => ("#ff7f0e", "solid"),
+        EdgeKind::Option => ("#8c564b", "dotted"),
+        EdgeKind::Hoisted => ("#555555", "bold"),
     }
 }
 
@@ -172,23 +172,101 @@ pub struct Graph {
     pub edges: Vec<Edge>,
 }
 
-/// Every edge kind, in documentation order.
-pub const EDGE_KINDS: &[&str] = &[
-    "field",
-    "type-ref",
-    "typedef",
-    "union-member",
-    "union-discriminator",
-    "mode-discriminator",
-    "if-mode",
-    "dependent-required",
-    "dependent-forbidden",
-    "list-map-key",
-    "item",
-    "subfield",
-    "option",
-    "hoisted",
-];
+/// Declares [`EdgeKind`] from one table of `Variant => "kebab-name"` rows, in documentation order.
+macro_rules! edge_kinds {
+    ($($variant:ident => $name:literal),* $(,)?) => {
+        /// The kind of a graph edge (see the module docs); serialized, filtered (`--edge`) and drawn by its name.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum EdgeKind {
+            $(
+                #[doc = concat!("`", $name, "`")]
+                $variant,
+            )*
+        }
+
+        impl EdgeKind {
+            /// Every edge kind, in documentation order.
+            pub const ALL: &'static [EdgeKind] = &[$(EdgeKind::$variant),*];
+
+            /// The kind's name (`union-member`).
+            #[must_use]
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(EdgeKind::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+edge_kinds! {
+    Field => "field",
+    TypeRef => "type-ref",
+    Typedef => "typedef",
+    UnionMember => "union-member",
+    UnionDiscriminator => "union-discriminator",
+    ModeDiscriminator => "mode-discriminator",
+    IfMode => "if-mode",
+    DependentRequired => "dependent-required",
+    DependentForbidden => "dependent-forbidden",
+    ListMapKey => "list-map-key",
+    Item => "item",
+    Subfield => "subfield",
+    Option => "option",
+    Hoisted => "hoisted",
+}
+
+impl EdgeKind {
+    /// The type structure (`field`, `type-ref`, `typedef`), left out of `vgc graph`'s default (cross-field) view.
+    #[must_use]
+    pub const fn is_structural(self) -> bool {
+        matches!(
+            self,
+            EdgeKind::Field | EdgeKind::TypeRef | EdgeKind::Typedef
+        )
+    }
+}
+
+impl From<EdgeKind> for &'static str {
+    fn from(k: EdgeKind) -> Self {
+        k.name()
+    }
+}
+
+impl std::fmt::Display for EdgeKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// Edges sort by kind name (the graph's output order), not by declaration order.
+impl Ord for EdgeKind {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.name().cmp(other.name())
+    }
+}
+
+impl PartialOrd for EdgeKind {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl std::str::FromStr for EdgeKind {
+    type Err = String;
+
+    /// The kind named `s`; the error lists the known names.
+    fn from_str(s: &str) -> Result<Self, String> {
+        EdgeKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.name() == s)
+            .ok_or_else(|| {
+                let known: Vec<&str> = EdgeKind::ALL.iter().map(|k| k.name()).collect();
+                format!("unknown edge kind {s:?} (known: {})", known.join(", "))
+            })
+    }
+}
 
 #[derive(Default)]
 struct Builder {
@@ -217,12 +295,12 @@ impl Builder {
         self.edge(
             &oid,
             target,
-            "option",
+            EdgeKind::Option,
             if p.enabled { "ifEnabled" } else { "ifDisabled" },
         );
     }
 
-    fn edge(&mut self, from: &str, to: &str, kind: &'static str, label: impl Into<String>) {
+    fn edge(&mut self, from: &str, to: &str, kind: EdgeKind, label: impl Into<String>) {
         self.edges.insert(Edge {
             from: from.to_string(),
             to: to.to_string(),
@@ -269,7 +347,7 @@ pub fn build(plan: &CratePlan) -> Graph {
         b.node(tid.clone(), NodeKind::Type, t.key.name.clone(), pkg);
         if let Some((p, n)) = t.alias_of.as_ref().and_then(named) {
             let to = b.node(type_id(p, n), NodeKind::Type, n.to_string(), p);
-            b.edge(tid, &to, "typedef", "");
+            b.edge(tid, &to, EdgeKind::Typedef, "");
         }
         // rust field name → field node id, for struct-level rules.
         let mut by_rust: BTreeMap<&str, String> = BTreeMap::new();
@@ -281,10 +359,10 @@ pub fn build(plan: &CratePlan) -> Graph {
             };
             let fid = b.node(format!("{tid}.{name}"), NodeKind::Field, name.clone(), pkg);
             by_rust.insert(f.rust_name.as_str(), fid.clone());
-            b.edge(tid, &fid, "field", "");
+            b.edge(tid, &fid, EdgeKind::Field, "");
             if let Some((p, n)) = named(&f.ty) {
                 let to = b.node(type_id(p, n), NodeKind::Type, n.to_string(), p);
-                b.edge(&fid, &to, "type-ref", "");
+                b.edge(&fid, &to, EdgeKind::TypeRef, "");
             }
         }
         for f in t.fields.iter().flatten().filter(|f| !f.skip) {
@@ -312,7 +390,7 @@ pub fn build(plan: &CratePlan) -> Graph {
                             kf.json_name.clone(),
                             &et.key.pkg,
                         );
-                        b.edge(&fid, &to, "list-map-key", "");
+                        b.edge(&fid, &to, EdgeKind::ListMapKey, "");
                     }
                 }
             }
@@ -367,7 +445,7 @@ fn field_check(
                     s.json.clone(),
                     epkg,
                 );
-                b.edge(fid, &to, "subfield", "");
+                b.edge(fid, &to, EdgeKind::Subfield, "");
             }
         }
         CheckKind::Item(i) => {
@@ -393,15 +471,15 @@ fn field_check(
                 format!("[{label}]"),
                 pkg,
             );
-            b.edge(fid, &iid, "item", label);
+            b.edge(fid, &iid, EdgeKind::Item, label);
             if let Some(e) = elem {
-                b.edge(&iid, e, "type-ref", "");
+                b.edge(&iid, e, EdgeKind::TypeRef, "");
             }
         }
         CheckKind::ListUnion(u) => {
             let uid = format!("{fid}#union");
             let uid = b.node(uid, NodeKind::Union, format!("{:?}", u.kind), pkg);
-            b.edge(fid, &uid, "hoisted", "");
+            b.edge(fid, &uid, EdgeKind::Hoisted, "");
             for (name, _) in &u.members {
                 let iid = b.node(
                     format!("{fid}{}", name.trim_start_matches(|c: char| c != '[')),
@@ -409,7 +487,7 @@ fn field_check(
                     name.clone(),
                     pkg,
                 );
-                b.edge(&uid, &iid, "union-member", "");
+                b.edge(&uid, &iid, EdgeKind::UnionMember, "");
             }
         }
         _ => {}
@@ -432,32 +510,32 @@ fn struct_check(
                 format!("{:?}:{}", u.kind, u.name)
             };
             let uid = b.node(format!("{tid}#union:{name}"), NodeKind::Union, name, pkg);
-            b.edge(tid, &uid, "hoisted", "");
+            b.edge(tid, &uid, EdgeKind::Hoisted, "");
             for m in &u.members {
                 if let Some(f) = by_rust.get(m.rust_name.as_str()) {
-                    b.edge(&uid, f, "union-member", m.member_name.clone());
+                    b.edge(&uid, f, EdgeKind::UnionMember, m.member_name.clone());
                 }
             }
             if let Some((d, _)) = &u.discriminator
                 && let Some(f) = by_rust.get(d.as_str())
             {
-                b.edge(&uid, f, "union-discriminator", "");
+                b.edge(&uid, f, EdgeKind::UnionDiscriminator, "");
             }
         }
         CheckKind::Discriminated(m) => {
             let mid = b.node(
-                format!("{tid}#mode:{}", m.discriminator.0),
+                format!("{tid}#mode:{}", m.discriminator.field),
                 NodeKind::Mode,
-                format!("mode({})", m.discriminator.0),
+                format!("mode({})", m.discriminator.field),
                 pkg,
             );
-            b.edge(tid, &mid, "hoisted", "");
-            if let Some(f) = by_rust.get(m.discriminator.0.as_str()) {
-                b.edge(&mid, f, "mode-discriminator", "");
+            b.edge(tid, &mid, EdgeKind::Hoisted, "");
+            if let Some(f) = by_rust.get(m.discriminator.field.as_str()) {
+                b.edge(&mid, f, EdgeKind::ModeDiscriminator, "");
             }
             if let Some(f) = by_rust.get(m.member.as_str()) {
                 for (v, _) in &m.rules {
-                    b.edge(&mid, f, "if-mode", v.clone());
+                    b.edge(&mid, f, EdgeKind::IfMode, v.clone());
                 }
             }
         }
@@ -467,16 +545,16 @@ fn struct_check(
                 by_rust.get(d.dependent.rust.as_str()),
             ) {
                 let kind = if d.forbidden {
-                    "dependent-forbidden"
+                    EdgeKind::DependentForbidden
                 } else {
-                    "dependent-required"
+                    EdgeKind::DependentRequired
                 };
                 b.edge(t, dep, kind, "");
             }
         }
         CheckKind::Subfield(s) => {
             if let Some(f) = by_rust.get(s.member.as_str()) {
-                b.edge(tid, f, "subfield", "");
+                b.edge(tid, f, EdgeKind::Subfield, "");
             }
         }
         CheckKind::IfOption(p) => {
@@ -497,7 +575,7 @@ pub struct Filter {
     /// Start from the types with this name and keep what is reachable within `depth` edges (both directions).
     pub ty: Option<String>,
     /// Keep only edges of these kinds (empty: all).
-    pub edges: Vec<String>,
+    pub edges: Vec<EdgeKind>,
     /// Depth for `ty` (default 2).
     pub depth: Option<usize>,
 }
@@ -526,7 +604,7 @@ pub fn filter(g: &Graph, f: &Filter) -> Graph {
     let mut edges: Vec<&Edge> = g
         .edges
         .iter()
-        .filter(|e| f.edges.is_empty() || f.edges.iter().any(|k| k == e.kind))
+        .filter(|e| f.edges.is_empty() || f.edges.contains(&e.kind))
         .filter(|e| nodes.contains_key(e.from.as_str()) && nodes.contains_key(e.to.as_str()))
         .collect();
     if let Some(name) = &f.ty {
@@ -693,7 +771,7 @@ pub fn to_json(g: &Graph) -> serde_json::Value {
     serde_json::json!({
         "version": 1,
         "nodes": g.nodes.iter().map(|n| serde_json::json!({"id": n.id, "kind": n.kind.as_str(), "label": n.label, "package": n.pkg})).collect::<Vec<_>>(),
-        "edges": g.edges.iter().map(|e| serde_json::json!({"from": e.from, "to": e.to, "kind": e.kind, "label": e.label})).collect::<Vec<_>>(),
+        "edges": g.edges.iter().map(|e| serde_json::json!({"from": e.from, "to": e.to, "kind": e.kind.name(), "label": e.label})).collect::<Vec<_>>(),
     })
 }
 
@@ -743,7 +821,7 @@ pub fn counts(g: &Graph) -> (BTreeMap<&'static str, usize>, BTreeMap<&'static st
     }
     let mut e = BTreeMap::new();
     for x in &g.edges {
-        *e.entry(x.kind).or_default() += 1;
+        *e.entry(x.kind.name()).or_default() += 1;
     }
     (n, e)
 }

@@ -1,10 +1,10 @@
 //! Lowering of tag uses on reachable types into [`TypePlan`]s, in upstream emission order.
 
 use crate::plan::{
-    Boxing, Check, CheckKind, DependentPlan, EnumExclusion, EnumPlan, FieldPlan, FieldRef,
-    IfOptionPlan, ItemPlan, Iteration, ListUnionPlan, Matcher, ModePlan, ModulePlan, NeqValue,
-    Nested, OptionState, RustTy, Shape, Stats, Subfield, TypePlan, UnionKind, UnionMemberPlan,
-    UnionPlan,
+    Boxing, Check, CheckKind, DependentPlan, Discriminator, DiscriminatorKind, EnumExclusion,
+    EnumPlan, FieldPlan, FieldRef, IfOptionPlan, ItemPlan, Iteration, ListUnionPlan, Matcher,
+    ModePlan, ModulePath, ModulePlan, NeqValue, Nested, OptionState, RustTy, Shape, Stats,
+    Subfield, Subresources, TypePlan, UnionKind, UnionMemberPlan, UnionPlan,
 };
 use indexmap::{IndexMap, IndexSet};
 use vgc_analysis::types::{self, Builtin, Native, Ty, opacity, unwrap_levels};
@@ -112,7 +112,7 @@ pub fn module_plan<'db>(
 /// module vgc declares itself (`custom` for the hand-written `customValidation` functions, `ext`, `root`) gets a
 /// trailing `_` (`custom/v1` → `custom_::v1`).
 #[must_use]
-pub fn module_path(prog: &Program, pkg: &str) -> Vec<String> {
+pub fn module_path(prog: &Program, pkg: &str) -> ModulePath {
     let rel = if pkg == prog.module {
         Some("")
     } else {
@@ -137,7 +137,7 @@ pub fn module_path(prog: &Program, pkg: &str) -> Vec<String> {
             .chain(pkg.split('/').map(sanitize_mod))
             .collect(),
     };
-    segs
+    ModulePath(segs)
 }
 
 fn sanitize_mod(s: &str) -> String {
@@ -810,7 +810,7 @@ impl Lowerer<'_> {
     /// upstream `RegisterValidations` (spec §3.6): `"/"` unless `isSubresource`, plus every `supportsSubresource`
     /// value and the `isSubresource` value, sorted; and the Go `%T` of the object. The values are Go string
     /// literals, or in 1.35 the tag text verbatim ([`vgc_ir::Upstream::subresource_values_verbatim`]).
-    fn subresources(&self, k: &TypeKey, decl: &vgc_ir::model::TypeIr) -> (Vec<String>, String) {
+    fn subresources(&self, k: &TypeKey, decl: &vgc_ir::model::TypeIr) -> Subresources {
         let mut allowed = std::collections::BTreeSet::new();
         let mut is_sub = false;
         let raw = vgc_ir::profile::upstream(self.db).subresource_values_verbatim();
@@ -848,10 +848,10 @@ impl Lowerer<'_> {
             types::native(self.db, self.prog, &Ty::Named(k.clone())),
             Native::Other(Ty::Slice(_) | Ty::Map(..))
         );
-        (
-            allowed.into_iter().collect(),
-            format!("{}{pkg_name}.{}", if by_value { "" } else { "*" }, k.name),
-        )
+        Subresources {
+            allowed: allowed.into_iter().collect(),
+            go_type: format!("{}{pkg_name}.{}", if by_value { "" } else { "*" }, k.name),
+        }
     }
 
     /// upstream `EachMapKey` with the key type's function: a map (directly or through typedefs) whose key is a

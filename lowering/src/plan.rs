@@ -25,6 +25,55 @@ pub enum RustTy {
     Json,
 }
 
+/// Where a root type's validation is registered (upstream `RegisterValidations`, spec §3.6).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Subresources {
+    /// The subresource paths validation runs for, sorted: `"/"` unless `isSubresource`, plus every
+    /// `supportsSubresource` and the `isSubresource` value.
+    pub allowed: Vec<String>,
+    /// The Go `%T` of the registered object (`*v1.Pod`; a list or map typedef by value), for upstream's "no
+    /// validation found" internal error.
+    pub go_type: String,
+}
+
+/// A `modeDiscriminator` field.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Discriminator {
+    /// The Rust field name.
+    pub field: String,
+    /// Its Go type.
+    pub kind: DiscriminatorKind,
+}
+
+/// The Go type of a `modeDiscriminator` (upstream accepts non-pointer strings and bools).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum DiscriminatorKind {
+    /// `string` (or a string typedef): modes are compared as strings.
+    String,
+    /// `bool`: modes are parsed as Go's `strconv.ParseBool`.
+    Bool,
+}
+
+/// A generated module's path below the crate root, one Rust identifier per segment (`["apps", "v1"]`;
+/// `vgc_lowering::module_path` decides it from the Go import path). Derefs to the segments.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ModulePath(pub Vec<String>);
+
+impl std::ops::Deref for ModulePath {
+    type Target = [String];
+
+    fn deref(&self) -> &[String] {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for ModulePath {
+    /// The Rust path within the crate, `apps::v1`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.join("::"))
+    }
+}
+
 /// How the target of a Go pointer is held in Rust.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Boxing {
@@ -154,8 +203,8 @@ pub enum CheckKind {
         upstream: String,
         /// Value type (without `Option`).
         ty: RustTy,
-        /// Rust module path of the module declaring the `Custom` trait.
-        module: Vec<String>,
+        /// The module declaring the `Custom` trait.
+        module: ModulePath,
     },
     /// `k8s:item(k: v, …)=+tag`: one upstream `ValSliceItem`/`PtrSliceItem` call around one inner check, in the
     /// cohort named by the selector text.
@@ -378,9 +427,8 @@ pub struct TypePlan {
     pub key_iteration: Option<Iteration>,
     /// Root type (gets a `Validate` impl even without checks).
     pub root: bool,
-    /// For roots: the subresource paths validation is registered for (sorted; `"/"` unless `isSubresource`) and
-    /// the Go `%T` of the object (`*v1.Pod`) for upstream's "no validation found" internal error.
-    pub subresources: Option<(Vec<String>, String)>,
+    /// For roots: where upstream registers the type's validation.
+    pub subresources: Option<Subresources>,
     /// Has validations (transitively); only such types get a validation function.
     pub has_validations: bool,
     /// Doc comment lines (without tag lines).
@@ -399,8 +447,8 @@ pub struct TypePlan {
 pub struct ModulePlan {
     /// Import path.
     pub pkg: String,
-    /// Rust module path segments from the crate root.
-    pub module_path: Vec<String>,
+    /// The generated module's path from the crate root.
+    pub module_path: ModulePath,
     /// Types in declaration order.
     pub types: Vec<std::sync::Arc<TypePlan>>,
 }
@@ -540,8 +588,8 @@ pub struct ModePlan {
     pub shape: Shape,
     /// Element type when the member is a list or map.
     pub elem: Option<RustTy>,
-    /// Discriminator field (Rust name) and whether it is a bool (else a string).
-    pub discriminator: (String, bool),
+    /// The modality's discriminator field.
+    pub discriminator: Discriminator,
     /// Rules sorted by mode value: each mode's merged checks, in tag order (run as upstream's
     /// `MultiWrapperFunction`: in order, early return after the last short-circuit check).
     pub rules: Vec<(String, Vec<Check>)>,

@@ -35,9 +35,10 @@ fn formats_are_deterministic_snapshots() {
 fn every_edge_kind_occurs_in_the_conformance_packages() {
     let g = graph_of("tests/conformance");
     let (_, edges) = graph::counts(&g);
-    let missing: Vec<&&str> = graph::EDGE_KINDS
+    let missing: Vec<&str> = graph::EdgeKind::ALL
         .iter()
-        .filter(|k| !edges.contains_key(**k))
+        .map(|k| k.name())
+        .filter(|k| !edges.contains_key(k))
         .collect();
     assert!(
         missing.is_empty(),
@@ -76,11 +77,18 @@ fn filters_select_the_neighbourhood_and_edge_kinds() {
     let only = graph::filter(
         &g,
         &graph::Filter {
-            edges: vec!["dependent-required".into(), "dependent-forbidden".into()],
+            edges: vec![
+                graph::EdgeKind::DependentRequired,
+                graph::EdgeKind::DependentForbidden,
+            ],
             ..graph::Filter::default()
         },
     );
-    let edges: Vec<(String, &str)> = only.edges.iter().map(|e| (e.to.clone(), e.kind)).collect();
+    let edges: Vec<(String, &str)> = only
+        .edges
+        .iter()
+        .map(|e| (e.to.clone(), e.kind.name()))
+        .collect();
     assert_eq!(
         edges,
         [

@@ -580,7 +580,11 @@ fn release_1_35_subresource_values_are_verbatim() {
             .flat_map(|m| &m.types)
             .filter(|t| t.root)
             .map(|t| {
-                let paths = t.subresources.clone().map(|s| s.0).unwrap_or_default();
+                let paths = t
+                    .subresources
+                    .clone()
+                    .map(|s| s.allowed)
+                    .unwrap_or_default();
                 (t.key.name.clone(), paths)
             })
             .collect()

@@ -17,7 +17,7 @@ use vgc_ir::db::Lowered;
 const FILE: &str = ".vgc/ir";
 
 /// Cached results by text hash.
-pub type Entries = HashMap<[u8; 32], Arc<Lowered>>;
+pub type Entries = HashMap<vgc_ir::db::Digest, Arc<Lowered>>;
 
 fn header() -> String {
     format!("vgc-ir-cache 2 {}", tool_fingerprint())
@@ -25,7 +25,7 @@ fn header() -> String {
 
 /// Reads the IR cache of `dir` (empty when there is none; unusable caches add a note).
 pub fn load(dir: &Path, notes: &mut Vec<String>) -> Entries {
-    read_versioned::<Vec<([u8; 32], Lowered)>>(&dir.join(FILE), &header(), notes)
+    read_versioned::<Vec<(vgc_ir::db::Digest, Lowered)>>(&dir.join(FILE), &header(), notes)
         .map(|v| v.into_iter().map(|(k, l)| (k, Arc::new(l))).collect())
         .unwrap_or_default()
 }
@@ -33,7 +33,7 @@ pub fn load(dir: &Path, notes: &mut Vec<String>) -> Entries {
 /// Writes the IR of every file of `prog` into `dir`'s cache, unless the cache already holds exactly those
 /// entries (`loaded`). Failing to write it only costs the next build some parsing.
 pub fn save(dir: &Path, db: &dyn vgc_ir::Db, prog: &vgc_analysis::Program, loaded: &Entries) {
-    let mut entries: Vec<([u8; 32], &Lowered)> = prog
+    let mut entries: Vec<(vgc_ir::db::Digest, &Lowered)> = prog
         .packages
         .values()
         .flat_map(|p| &p.files)
@@ -79,7 +79,7 @@ mod tests {
         let ir = vgc_ir::model::lower_file(&vgc_parser::go::parse(
             "package p\n\n// +k8s:required\ntype T string\n",
         ));
-        let key = [7u8; 32];
+        let key = vgc_ir::db::Digest([7u8; 32]);
         std::fs::create_dir_all(dir.path().join(".vgc")).expect("mkdir");
         write_versioned(&dir.path().join(FILE), &header(), &vec![(key, &ir)]);
         let mut notes = Vec::new();

@@ -124,7 +124,9 @@ mod tests {
         let entries = load(tmp.path(), [&module], &mut notes);
         assert!(notes.is_empty(), "{notes:?}");
         assert_eq!(
-            entries.get(&[7u8; 32]).map(|u| u.as_slice()),
+            entries
+                .get(&vgc_ir::db::Digest([7u8; 32]))
+                .map(|u| u.as_slice()),
             Some(&["fn a() {}\n".to_string()][..])
         );
 

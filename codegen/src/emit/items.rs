@@ -142,7 +142,12 @@ pub(super) fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
         .map(|f| field_code(ctx, f));
     // Roots with validations route on the request's subresource as upstream's registered function does.
     let routing = match (&t.subresources, t.has_validations) {
-        (Some((allowed, go_type)), true) => quote! {
+        (
+            Some(vgc_lowering::plan::Subresources {
+                allowed, go_type, ..
+            }),
+            true,
+        ) => quote! {
             fn validate(&self, old: ::std::option::Option<&Self>, op: &::vgc_runtime::Operation) -> ::vgc_runtime::ErrorList {
                 if ![#(#allowed),*].iter().any(|a| op.subresource_is(a)) {
                     return ::std::vec![::vgc_runtime::Error::internal(&::vgc_runtime::Path::Root, ::std::format!("no validation found for {}, subresource: {}", #go_type, op.subresource_path()))];
@@ -163,7 +168,13 @@ pub(super) fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
                 #routing
             }
         }
-    } else if let (Some((allowed, go_type)), true) = (&t.subresources, t.has_validations) {
+    } else if let (
+        Some(vgc_lowering::plan::Subresources {
+            allowed, go_type, ..
+        }),
+        true,
+    ) = (&t.subresources, t.has_validations)
+    {
         // A typedef root cannot implement `Validate` (its Rust type is an alias of a foreign type); upstream
         // registers it like any root, so its routed entry point is a function.
         let req = format_ident!("validate_{}_request", snake(&t.key.name));

@@ -42,7 +42,7 @@ impl Layout {
     pub fn of(plan: &CratePlan) -> Self {
         let mut l = Self::default();
         for m in &plan.modules {
-            l.modules.insert(m.pkg.clone(), m.module_path.clone());
+            l.modules.insert(m.pkg.clone(), m.module_path.0.clone());
             l.types.extend(m.types.iter().map(|t| t.key.clone()));
             l.aliases.extend(
                 m.types
@@ -55,7 +55,7 @@ impl Layout {
                     .or_default()
                     .insert(m.module_path[i].clone());
             }
-            l.leaves.insert(m.module_path.clone(), m.pkg.clone());
+            l.leaves.insert(m.module_path.0.clone(), m.pkg.clone());
             l.custom |= !custom_checks(m).is_empty();
         }
         l

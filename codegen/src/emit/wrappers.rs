@@ -260,8 +260,8 @@ pub(super) fn discriminated_call(
         nilable_member(&quote!(s), &member, m.pointer),
         nilable_member(&quote!(o), &member, m.pointer),
     );
-    let d = ident(&m.discriminator.0);
-    let is_bool = m.discriminator.1;
+    let d = ident(&m.discriminator.field);
+    let is_bool = m.discriminator.kind == vgc_lowering::plan::DiscriminatorKind::Bool;
     let disc = |o: TokenStream| {
         if is_bool {
             quote!(#o.#d)

@@ -37,7 +37,7 @@ impl Lowerer<'_> {
             String,
             (&'f FieldIr, Vec<(String, Vec<Check>, Option<Stability>)>),
         >;
-        let mut modes: std::collections::BTreeMap<String, (Option<(String, bool)>, ModeRules<'_>)> =
+        let mut modes: std::collections::BTreeMap<String, (Option<Discriminator>, ModeRules<'_>)> =
             std::collections::BTreeMap::new();
         for f in fields {
             let Some(go) = f.go_name.clone() else {
@@ -104,7 +104,7 @@ impl Lowerer<'_> {
                             if entry
                                 .0
                                 .as_ref()
-                                .is_some_and(|(r, _)| *r != field_ident(&go))
+                                .is_some_and(|d| d.field != field_ident(&go))
                             {
                                 self.report(
                                     file,
@@ -114,7 +114,14 @@ impl Lowerer<'_> {
                                 );
                                 continue;
                             }
-                            entry.0 = Some((field_ident(&go), is_bool));
+                            entry.0 = Some(Discriminator {
+                                field: field_ident(&go),
+                                kind: if is_bool {
+                                    DiscriminatorKind::Bool
+                                } else {
+                                    DiscriminatorKind::String
+                                },
+                            });
                         } else {
                             let Some(payload) = t.inner() else { continue };
                             let Some(value) =
@@ -315,7 +322,7 @@ impl Lowerer<'_> {
         modes: &std::collections::BTreeMap<
             String,
             (
-                Option<(String, bool)>,
+                Option<Discriminator>,
                 std::collections::BTreeMap<
                     String,
                     (&FieldIr, Vec<(String, Vec<Check>, Option<Stability>)>),
@@ -351,7 +358,7 @@ impl Lowerer<'_> {
                 let mut by_value: std::collections::BTreeMap<String, Vec<Check>> =
                     std::collections::BTreeMap::new();
                 for (value, checks, _) in rules {
-                    let key = if disc.1 {
+                    let key = if disc.kind == DiscriminatorKind::Bool {
                         match value.as_str() {
                             "1" | "t" | "T" | "TRUE" | "true" | "True" => "true".to_string(),
                             "0" | "f" | "F" | "FALSE" | "false" | "False" => "false".to_string(),

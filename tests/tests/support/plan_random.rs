@@ -182,7 +182,7 @@ impl<'a> Generator<'a> {
                     let subs = t
                         .subresources
                         .as_ref()
-                        .map(|s| s.0.clone())
+                        .map(|s| s.allowed.clone())
                         .unwrap_or_default();
                     g.roots.push((t.key.clone(), path, subs));
                 }
@@ -366,9 +366,9 @@ impl<'a> Generator<'a> {
             }
             CheckKind::Discriminated(m) => {
                 let modes: Vec<String> = m.rules.iter().map(|(v, _)| v.clone()).collect();
-                let dh = self.field_hints(owner, &m.discriminator.0);
+                let dh = self.field_hints(owner, &m.discriminator.field);
                 dh.interesting = true;
-                if !m.discriminator.1 {
+                if m.discriminator.kind == vgc_lowering::plan::DiscriminatorKind::String {
                     dh.strings.extend(modes);
                     dh.strings.insert("OtherMode".into());
                 }
