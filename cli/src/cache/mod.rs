@@ -46,9 +46,7 @@ pub(crate) fn read_versioned<T: serde::de::DeserializeOwned>(
     }
     let rest = &bytes[nl + 1..];
     let intact = rest.len() >= 32 && *blake3::hash(&rest[32..]).as_bytes() == rest[..32];
-    let decoded = intact
-        .then(|| postcard::from_bytes::<T>(&rest[32..]).ok())
-        .flatten();
+    let decoded = intact.then(|| decode::<T>(&rest[32..])).flatten();
     if decoded.is_none() {
         notes.push(format!(
             "{}: unreadable; ignored and rebuilt",
@@ -56,6 +54,15 @@ pub(crate) fn read_versioned<T: serde::de::DeserializeOwned>(
         ));
     }
     decoded
+}
+
+/// Decodes a postcard body on a stack that grows with the nesting it meets (`serde_stacker`): the IR holds
+/// recursive types (`TypeExpr`), and a body that passes the checksum but nests deeper than any parsed file (a
+/// hostile or foreign writer; found by the `cache_readers` fuzz target) would otherwise overflow the stack and
+/// abort. Each level costs at least one input byte, so the memory used stays proportional to the file's size.
+fn decode<T: serde::de::DeserializeOwned>(body: &[u8]) -> Option<T> {
+    let mut de = postcard::Deserializer::from_bytes(body);
+    T::deserialize(serde_stacker::Deserializer::new(&mut de)).ok()
 }
 
 /// Writes `value` as a `header` line, the body's BLAKE3 hash and a postcard body, atomically. Failing to write a cache only costs the
