@@ -21,6 +21,8 @@ mod json;
 mod lists;
 mod subfield;
 mod tags;
+#[cfg(test)]
+mod test_support;
 use vgc_parser::go::{ConstValue, TypeExpr};
 use vgc_parser::tags::{Scalar, Tag};
 use vgc_runtime::formats::Format;

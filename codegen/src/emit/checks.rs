@@ -497,3 +497,73 @@ pub(super) fn check_call(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use expect_test::expect;
+    use vgc_ir::catalog::TagId;
+
+    fn check(kind: CheckKind, short_circuit: bool) -> Check {
+        Check {
+            kind,
+            short_circuit,
+            non_error: false,
+            stability: None,
+            tag: Some(TagId::MaxLength),
+            cohort: None,
+        }
+    }
+
+    const STRING_PTR: Shape = Shape::Scalar {
+        ty: Builtin::String,
+        pointer: true,
+    };
+
+    fn ops() -> (TokenStream, TokenStream, TokenStream) {
+        (quote!(new), quote!(old), quote!(&p))
+    }
+
+    /// One leaf check: the runtime call with the value as `Option<&str>`, the typed format enum.
+    #[test]
+    fn leaf_calls() {
+        let layout = Layout::default();
+        let (new, old, path) = ops();
+        let ops = Operands {
+            new: &new,
+            old: &old,
+            path: &path,
+        };
+        let site = Site::plain(&STRING_PTR);
+        let call = |k| check_call(&layout.ctx(), &check(k, false), site, ops).to_string();
+        expect![[r#":: vgc_runtime :: validate :: max_length (& p , new . map (| v | v . as_str ()) , 8i64)"#]]
+            .assert_eq(&call(CheckKind::MaxLength(8)));
+        expect![[r#":: vgc_runtime :: validate :: format (& p , new . map (| v | v . as_str ()) , :: vgc_runtime :: formats :: Format :: K8sShortName)"#]]
+            .assert_eq(&call(CheckKind::Format(Format::K8sShortName)));
+    }
+
+    /// A short-circuit check runs first and, failing, leaves the declaration (`return` from a type's function)
+    /// before the other checks; its errors are still reported and marked.
+    #[test]
+    fn short_circuits_exit_before_the_rest() {
+        let layout = Layout::default();
+        let (new, old, path) = ops();
+        let ops = Operands {
+            new: &new,
+            old: &old,
+            path: &path,
+        };
+        let checks = [
+            check(CheckKind::MaxLength(8), false),
+            check(CheckKind::Required, true),
+        ];
+        let code = checks_block(
+            &layout.ctx(),
+            &checks,
+            Site::plain(&STRING_PTR),
+            ops,
+            Exit::Return,
+        );
+        expect!["let mut sc = false ; { let e : :: vgc_runtime :: ErrorList = :: vgc_runtime :: validate :: required (& p , new . is_some ()) ; if ! e . is_empty () { sc = true ; errs . extend (e . mark_short_circuit ()) ; } } if sc { return ; } errs . extend (:: vgc_runtime :: validate :: max_length (& p , new . map (| v | v . as_str ()) , 8i64)) ;"].assert_eq(&code.to_string());
+    }
+}

@@ -519,3 +519,85 @@ impl Lowerer<'_> {
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::lower_go;
+    use expect_test::expect;
+
+    #[test]
+    fn unions_modes_and_dependent_fields_are_hoisted_to_the_struct() {
+        let got = lower_go(
+            r#"type T struct {
+	// +k8s:optional
+	// +k8s:unionMember
+	A *string `json:"a"`
+	// +k8s:optional
+	// +k8s:unionMember
+	B *string `json:"b"`
+	// +k8s:optional
+	// +k8s:zeroOrOneOfMember
+	C *string `json:"c"`
+	// +k8s:optional
+	// +k8s:zeroOrOneOfMember
+	D *string `json:"d"`
+	// +k8s:optional
+	// +k8s:dependentRequired(e)
+	Trigger *string `json:"trigger"`
+	// +k8s:optional
+	E *string `json:"e"`
+	// +k8s:modeDiscriminator
+	Kind string `json:"kind"`
+	// +k8s:optional
+	// +k8s:ifMode("Big")=+k8s:required
+	Big *string `json:"big"`
+}
+"#,
+        );
+        expect![[r#"
+            T: Union(a=A,b=B); ZeroOrOneOf(c=C,d=D); dependentRequired e when trigger; mode(big by kind: Big=[required])
+            T.a: optional
+            T.b: optional
+            T.c: optional
+            T.d: optional
+            T.trigger: optional
+            T.e: optional
+            T.big: optional
+        "#]].assert_eq(&got);
+    }
+
+    #[test]
+    fn cross_field_refusals() {
+        let got = lower_go(
+            r#"type T struct {
+	// +k8s:optional
+	// +k8s:dependentRequired(nope)
+	A *string `json:"a"`
+	// +k8s:optional
+	// +k8s:dependentForbidden(b)
+	B *string `json:"b"`
+	// +k8s:optional
+	// +k8s:dependentRequired=a
+	C *string `json:"c"`
+	// +k8s:modeDiscriminator
+	Kind *string `json:"kind"`
+	// +k8s:optional
+	// +k8s:ifMode("X")=+k8s:required
+	M *string `json:"m"`
+}
+"#,
+        );
+        expect![[r#"
+            T.a: optional
+            T.b: optional
+            T.c: optional
+            T.m: optional
+            VGC0104 tag "k8s:dependentRequired": missing required positional argument of type string
+            VGC0108 tag "k8s:dependentRequired": tag value has wrong type: got string, want 
+            VGC0109 field T.A: no sibling field with JSON name "nope"
+            VGC0109 field T.B: trigger and dependent field must be different (both are "b")
+            VGC0110 field T.Kind: tag "k8s:modeDiscriminator": can only be used on non-pointer string or bool types
+            VGC0109 T: missing discriminator
+        "#]].assert_eq(&got);
+    }
+}

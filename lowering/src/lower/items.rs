@@ -263,3 +263,45 @@ impl Lowerer<'_> {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::lower_go;
+    use expect_test::expect;
+
+    #[test]
+    fn item_selectors_and_their_refusals() {
+        let got = lower_go(
+            r#"type Cond struct {
+	Type string `json:"type"`
+	// +k8s:optional
+	Status string `json:"status"`
+}
+
+type T struct {
+	// +k8s:optional
+	// +k8s:listType=map
+	// +k8s:listMapKey=type
+	// +k8s:item(type: "Ready")=+k8s:immutable
+	Conditions []Cond `json:"conditions"`
+	// +k8s:optional
+	// +k8s:item(type: "Ready")=+k8s:immutable
+	Plain []Cond `json:"plain"`
+	// +k8s:optional
+	// +k8s:listType=map
+	// +k8s:listMapKey=type
+	// +k8s:item(status: "True")=+k8s:immutable
+	NotKey []Cond `json:"notKey"`
+}
+"#,
+        );
+        expect![[r#"
+            Cond.status: optional
+            T.conditions: optional; item(r#type="Ready"):immutable; unique(Keys(["r#type"]))
+            T.plain: optional
+            T.notKey: optional; unique(Keys(["r#type"]))
+            VGC0111 field T.Plain: found items with no list metadata - item tags require listType=map or unique=map with listMapKey
+            VGC0109 field T.NotKey: "status" is not a listMapKey
+        "#]].assert_eq(&got);
+    }
+}

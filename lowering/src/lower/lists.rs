@@ -146,3 +146,49 @@ impl Lowerer<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::lower_go;
+    use expect_test::expect;
+
+    #[test]
+    fn list_metadata_makes_matchers_and_uniqueness() {
+        let got = lower_go(
+            r#"type Item struct {
+	Name string `json:"name"`
+	// +k8s:optional
+	Value string `json:"value"`
+}
+
+type T struct {
+	// +k8s:optional
+	// +k8s:listType=map
+	// +k8s:listMapKey=name
+	// +k8s:eachVal=+k8s:immutable
+	ByName []Item `json:"byName"`
+	// +k8s:optional
+	// +k8s:listType=set
+	Tags []string `json:"tags"`
+	// +k8s:optional
+	// +k8s:listType=map
+	NoKeys []Item `json:"noKeys"`
+	// +k8s:optional
+	// +k8s:listType=map
+	// +k8s:listMapKey=name
+	Strings []string `json:"strings"`
+}
+"#,
+        );
+        expect![[r#"
+            Item.value: optional
+            T.byName: optional; eachVal(immutable); unique(Keys(["name"]))
+            T.tags: optional; unique(Set)
+            T.noKeys: optional
+            T.strings: optional
+            VGC0111 field T.NoKeys: found listType=map or unique=map without listMapKey
+            VGC0111 field T.Strings: only lists of structs can be list-maps
+        "#]]
+        .assert_eq(&got);
+    }
+}

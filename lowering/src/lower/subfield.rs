@@ -244,3 +244,41 @@ impl Lowerer<'_> {
         Some(checks)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::lower_go;
+    use expect_test::expect;
+
+    #[test]
+    fn subfield_checks_a_member_in_its_cohort() {
+        let got = lower_go(
+            r#"type Inner struct {
+	// +k8s:optional
+	Name string `json:"name"`
+}
+
+type T struct {
+	// +k8s:optional
+	// +k8s:subfield(name)=+k8s:maxLength=5
+	In *Inner `json:"in"`
+	// +k8s:optional
+	// +k8s:subfield(nope)=+k8s:maxLength=5
+	Missing *Inner `json:"missing"`
+	// +k8s:optional
+	// +k8s:subfield(name)=+k8s:maxLength=5
+	NotStruct *string `json:"notStruct"`
+}
+"#,
+        );
+        expect![[r#"
+            Inner.name: optional
+            T.in: optional; subfield(name):optional; subfield(name):maxLength=5
+            T.missing: optional
+            T.notStruct: optional
+            VGC0109 T: Inner has no member with JSON name "nope"
+            VGC0110 T: tag "k8s:subfield" can only be used on struct types
+        "#]]
+        .assert_eq(&got);
+    }
+}

@@ -417,3 +417,72 @@ impl Lowerer<'_> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::test_support::lower_go;
+    use expect_test::expect;
+
+    #[test]
+    fn limits_formats_and_requiredness() {
+        let got = lower_go(
+            r#"type T struct {
+	// +k8s:optional
+	// +k8s:maxLength=8
+	// +k8s:format=k8s-short-name
+	Name *string `json:"name"`
+	// +k8s:required
+	// +k8s:minimum=1
+	// +k8s:maximum=10
+	Count int32 `json:"count"`
+	// +k8s:optional
+	// +k8s:maxItems=3
+	Items []string `json:"items"`
+	// +k8s:optional
+	// +k8s:update=NoModify
+	// +k8s:update=NoSet
+	Mode string `json:"mode"`
+}
+"#,
+        );
+        expect![[r#"
+            T.name: optional; format=k8s-short-name; maxLength=8
+            T.count: required; maximum=10; minimum=1
+            T.items: maxItems=3; optional
+            T.mode: optional; update=NoSet,NoModify
+        "#]]
+        .assert_eq(&got);
+    }
+
+    #[test]
+    fn refusals_are_typed_diagnostics() {
+        let got = lower_go(
+            r#"type T struct {
+	// +k8s:optional
+	// +k8s:maxLength=8
+	Count *int32 `json:"count"`
+	// +k8s:optional
+	// +k8s:minimum=300
+	Small *int8 `json:"small"`
+	// +k8s:optional
+	// +k8s:format=k8s-no-such-format
+	Name *string `json:"name"`
+	// +k8s:optional
+	// +k8s:update=NoAddItem
+	Flag *bool `json:"flag"`
+}
+"#,
+        );
+        expect![[r#"
+            T.count: optional
+            T.small: optional
+            T.name: optional
+            T.flag: optional
+            VGC0110 T: tag "k8s:maxLength": can only be used on string types
+            VGC0109 T: tag "k8s:minimum": value 300 does not fit the field's type
+            VGC0109 T: tag "k8s:format": unsupported validation format "k8s-no-such-format"
+            VGC0110 T: tag "k8s:update": NoAddItem can only be used on list or map fields
+        "#]]
+        .assert_eq(&got);
+    }
+}
