@@ -10,6 +10,9 @@
 
 use crate::program::{Program, TypeKey};
 use crate::types::{self, Ty, opacity, unwrap_levels};
+use diagnostics::{LintDiagnostic, ValueStructMismatch};
+
+mod diagnostics;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use vgc_ir::catalog::{self, ControlTag, Stability, TagId, TagIdent, ValueKind};
 use vgc_ir::model::{FieldIr, TagUse, TypeIr};
@@ -141,14 +144,6 @@ fn package_level(pkg: &str) -> Stability {
     }
 }
 
-fn level_name(s: Stability) -> &'static str {
-    match s {
-        Stability::Alpha => "Alpha",
-        Stability::Beta => "Beta",
-        Stability::Stable => "Stable",
-    }
-}
-
 impl<'a> Linter<'a> {
     fn new(db: &'a dyn Db, prog: &'a Program) -> Self {
         Self {
@@ -274,21 +269,19 @@ impl<'a> Linter<'a> {
             for (i, t) in tag.chain().enumerate() {
                 if matches!(t.tag_id(), Some(TagId::Alpha | TagId::Beta)) {
                     let msg = if i > 0 {
-                        format!("{prefix}tag {:?} can't be used in between", t.name)
+                        LintDiagnostic::StabilityPrefixInBetween {
+                            prefix: prefix.clone(),
+                            tag: t.name.clone(),
+                        }
                     } else if t.inner().is_none() {
-                        format!(
-                            "{prefix}tag {:?} requires a validation tag as its value payload",
-                            t.name
-                        )
+                        LintDiagnostic::StabilityPrefixWithoutPayload {
+                            prefix: prefix.clone(),
+                            tag: t.name.clone(),
+                        }
                     } else {
                         continue;
                     };
-                    self.report(
-                        Diagnostic::error(Code::LintAlphaBeta, msg)
-                            .with_hint("write the stability prefix first: `+k8s:alpha(since: \"1.NN\")=+k8s:<tag>`"),
-                        file,
-                        span.clone(),
-                    );
+                    self.report(msg.diagnostic(), file, span.clone());
                 }
             }
             // validationStability (removed in 1.38)
@@ -316,19 +309,13 @@ impl<'a> Linter<'a> {
                 };
                 if spec.stability < level {
                     self.report(
-                        Diagnostic::error(
-                            Code::LintStability,
-                            format!(
-                                "{prefix}tag {:?} with stability level {:?} cannot be used in {} validation",
-                                t.name,
-                                level_name(spec.stability),
-                                level_name(level)
-                            ),
-                        )
-                        .with_hint(format!(
-                            "prefix it with `+k8s:{}(since: \"1.NN\")=`, or gate it with `+k8s:ifEnabled(<Option>)=`",
-                            if spec.stability == Stability::Alpha { "alpha" } else { "beta" }
-                        )),
+                        LintDiagnostic::Stability {
+                            prefix: prefix.clone(),
+                            tag: t.name.clone(),
+                            tag_level: spec.stability,
+                            context: level,
+                        }
+                        .diagnostic(),
                         file,
                         span.clone(),
                     );
@@ -372,14 +359,10 @@ impl<'a> Linter<'a> {
         if direct || (!typ && self.has_transitive(ty, val, key)) {
             let span = self.span(file, f.at);
             self.report(
-                Diagnostic::error(
-                    Code::LintRequiredness,
-                    format!(
-                        "field {}: field with validation must have +k8s:optional, +k8s:required or +k8s:forbidden",
-                        f.member_name()
-                    ),
-                )
-                .with_hint("add `+k8s:optional` (or `+k8s:required`) to the field"),
+                LintDiagnostic::MissingRequiredness {
+                    field: f.member_name(),
+                }
+                .diagnostic(),
                 file,
                 span,
             );
@@ -409,35 +392,26 @@ impl<'a> Linter<'a> {
             Ty::Named(k) => k.to_string(),
             _ => native.to_string(),
         };
-        let msg = if required && opaque {
-            format!(
-                "+k8s:required on non-pointer opaque struct {name}: its validations are ignored, so the field is effectively optional"
-            )
+        let mismatch = if required && opaque {
+            ValueStructMismatch::RequiredOpaque
         } else if required && !self.implicitly_required(native, &mut HashSet::new()) {
-            format!(
-                "+k8s:required on non-pointer struct {name}: it has no required or union member, so the field is effectively optional"
-            )
+            ValueStructMismatch::RequiredNothingRequired
         } else if optional
             && !required
             && !opaque
             && self.implicitly_required(native, &mut HashSet::new())
         {
-            format!(
-                "+k8s:optional on non-pointer struct {name}: it has a required or union member, so the field is effectively required"
-            )
+            ValueStructMismatch::OptionalButRequired
         } else {
             return;
         };
+        let msg = LintDiagnostic::ValueStructRequiredness {
+            field: f.member_name(),
+            struct_name: name,
+            mismatch,
+        };
         let span = self.span(file, f.at);
-        self.report(
-            Diagnostic::error(
-                Code::LintValueStructRequiredness,
-                format!("field {}: {msg}", f.member_name()),
-            )
-            .with_hint("a non-pointer struct field is never nil: mark a member `+k8s:required`, make the field a pointer, or change `required`/`optional` to what the struct implies"),
-            file,
-            span,
-        );
+        self.report(msg.diagnostic(), file, span);
     }
 
     /// upstream 1.38 `isImplicitlyRequired`: a member of the struct `k` (or, recursively, of a member that is a
@@ -530,15 +504,7 @@ impl<'a> Linter<'a> {
             return;
         }
         let span = self.span(file, marker.at);
-        self.report(
-            Diagnostic::error(
-                Code::LintEnumMarker,
-                "type with +enum must also have +k8s:enum".to_string(),
-            )
-            .with_hint("add `+k8s:enum` so the values are validated, or `+k8s:validation-gen-nolint` to opt the type out"),
-            file,
-            span,
-        );
+        self.report(LintDiagnostic::EnumMarker.diagnostic(), file, span);
     }
 
     /// upstream `hasTransitiveValidation` (opacity of the value itself is handled by the caller): the type has a
@@ -634,11 +600,10 @@ impl<'a> Linter<'a> {
                 let span = self.span(file, u.at);
                 if catalog::lookup(&u.name).is_some() && !attached.contains(&span.start) {
                     self.report(
-                        Diagnostic::warning(
-                            Code::LintDetachedTag,
-                            format!("+{} is not attached to a declaration: a blank line separates it", u.name),
-                        )
-                        .with_hint("remove the blank line between this comment and the declaration it belongs to"),
+                        LintDiagnostic::DetachedTag {
+                            tag: u.name.clone(),
+                        }
+                        .diagnostic(),
                         file,
                         span,
                     );
@@ -693,16 +658,12 @@ impl<'a> Linter<'a> {
         }
         let span = self.span(file, t.at);
         self.report(
-            Diagnostic::warning(
-                Code::LintTypedefChain,
-                format!(
-                    "type {}: validation-gen does not apply {} to its values; it follows the typedef chain {} to the underlying type",
-                    t.name,
-                    lost.join(", "),
-                    chain.join(" → ")
-                ),
-            )
-            .with_hint(format!("repeat the tags on {}, or declare it from the underlying type directly", t.name)),
+            LintDiagnostic::TypedefChain {
+                ty: t.name.clone(),
+                lost: lost.clone(),
+                chain: chain.clone(),
+            }
+            .diagnostic(),
             file,
             span,
         );
@@ -736,11 +697,10 @@ impl<'a> Linter<'a> {
                 && canon != written.trim()
             {
                 self.report(
-                    Diagnostic::warning(
-                        Code::LintSpelling,
-                        format!("non-canonical spelling: write +{canon}"),
-                    )
-                    .with_hint("`vgc lint --fix` rewrites it")
+                    LintDiagnostic::Spelling {
+                        canonical: canon.clone(),
+                    }
+                    .diagnostic()
                     .with_fix(span.clone(), canon.clone()),
                     file,
                     span.clone(),
@@ -754,16 +714,11 @@ impl<'a> Linter<'a> {
                     let ok = matches!(&arg.value, Scalar::Str(v) if v.strip_prefix("1.").is_some_and(|m| !m.is_empty() && m.len() <= 3 && m.bytes().all(|b| b.is_ascii_digit())));
                     if !ok {
                         self.report(
-                            Diagnostic::warning(
-                                Code::LintSince,
-                                format!(
-                                    "{}: since: {} is not a Kubernetes minor version",
-                                    t.name, arg.value
-                                ),
-                            )
-                            .with_hint(
-                                "write the release that introduced it, e.g. `since: \"1.37\"`",
-                            ),
+                            LintDiagnostic::Since {
+                                tag: t.name.clone(),
+                                value: arg.value.to_string(),
+                            }
+                            .diagnostic(),
                             file,
                             span.clone(),
                         );
@@ -774,8 +729,7 @@ impl<'a> Linter<'a> {
             let key = vgc_parser::tags::canonical_spelling(&written).unwrap_or(written.clone());
             if !seen.insert(key.clone()) {
                 self.report(
-                    Diagnostic::warning(Code::LintDuplicate, format!("duplicate tag +{key}"))
-                        .with_hint("remove the repeated line"),
+                    LintDiagnostic::DuplicateTag { tag: key.clone() }.diagnostic(),
                     file,
                     span.clone(),
                 );
@@ -806,14 +760,12 @@ impl<'a> Linter<'a> {
                     .unwrap_or_default();
                 match single.get(&(level, inner_id)) {
                     Some(prev) if *prev != payload => self.report(
-                        Diagnostic::warning(
-                            Code::LintDuplicate,
-                            format!(
-                                "{} is given twice with different values ({prev} and {payload})",
-                                inner.name
-                            ),
-                        )
-                        .with_hint("keep the one value that is meant"),
+                        LintDiagnostic::ConflictingValues {
+                            tag: inner.name.clone(),
+                            first: prev.clone(),
+                            second: payload.clone(),
+                        }
+                        .diagnostic(),
                         file,
                         span.clone(),
                     ),
@@ -840,11 +792,10 @@ impl<'a> Linter<'a> {
             if names.len() > 1 {
                 let span = group[1].1.clone();
                 self.report(
-                    Diagnostic::error(
-                        Code::LintContradiction,
-                        format!("{} contradict each other", names.join(" and ")),
-                    )
-                    .with_hint("keep exactly one of optional, required and forbidden (per stability level)"),
+                    LintDiagnostic::Contradiction {
+                        tags: names.iter().map(|n| n.to_string()).collect(),
+                    }
+                    .diagnostic(),
                     file,
                     span,
                 );
@@ -852,21 +803,12 @@ impl<'a> Linter<'a> {
             if let Some(d) = defaults.first() {
                 for (n, span) in group {
                     let msg = match n {
-                        TagId::Required => {
-                            "a field with +default is never missing, so k8s:required never fails"
-                        }
-                        TagId::Forbidden => {
-                            "a field with +default is always set, so k8s:forbidden always fails"
-                        }
+                        TagId::Required => LintDiagnostic::RequiredWithDefault,
+                        TagId::Forbidden => LintDiagnostic::ForbiddenWithDefault,
                         _ => continue,
                     };
                     let _ = d;
-                    self.report(
-                        Diagnostic::warning(Code::LintContradiction, msg)
-                            .with_hint("use `+k8s:optional` with a default, or drop the default"),
-                        file,
-                        span.clone(),
-                    );
+                    self.report(msg.diagnostic(), file, span.clone());
                 }
             }
         }
@@ -913,11 +855,12 @@ impl<'a> Linter<'a> {
                 }
                 let (at, text) = insert_lines_after(file.text(self.db), span.start, &twins);
                 self.report(
-                    Diagnostic::warning(
-                        Code::LintListMarker,
-                        format!("field {field}: +listType={v} has no +k8s:listType twin; validation does not see it"),
-                    )
-                    .with_hint(format!("add `{}` next to it (`vgc lint --fix` does)", twins.join("`, `")))
+                    LintDiagnostic::ListTypeWithoutTwin {
+                        field: field.to_string(),
+                        value: v.to_string(),
+                        twins: twins.clone(),
+                    }
+                    .diagnostic()
                     .with_fix(at, text),
                     file,
                     span,
@@ -942,11 +885,12 @@ impl<'a> Linter<'a> {
                 }
                 let (at, text) = insert_lines_after(file.text(self.db), span.start, &twins);
                 self.report(
-                    Diagnostic::warning(
-                        Code::LintListMarker,
-                        format!("field {field}: +k8s:listType={v} has no +listType twin; OpenAPI and server-side apply do not see it"),
-                    )
-                    .with_hint(format!("add `{}` next to it (`vgc lint --fix` does)", twins.join("`, `")))
+                    LintDiagnostic::K8sListTypeWithoutTwin {
+                        field: field.to_string(),
+                        value: v.to_string(),
+                        twins: twins.clone(),
+                    }
+                    .diagnostic()
                     .with_fix(at, text),
                     file,
                     span,
@@ -955,15 +899,12 @@ impl<'a> Linter<'a> {
             (Some(_), Some(k)) if pv != kv => {
                 let span = self.span(file, k.at);
                 self.report(
-                    Diagnostic::warning(
-                        Code::LintListMarker,
-                        format!(
-                            "field {field}: +listType={} and +k8s:listType={} disagree",
-                            pv.clone().unwrap_or_default(),
-                            kv.clone().unwrap_or_default()
-                        ),
-                    )
-                    .with_hint("make both say the same list type"),
+                    LintDiagnostic::ListTypesDisagree {
+                        field: field.to_string(),
+                        plain: pv.clone().unwrap_or_default(),
+                        k8s: kv.clone().unwrap_or_default(),
+                    }
+                    .diagnostic(),
                     file,
                     span,
                 );
@@ -996,15 +937,12 @@ impl<'a> Linter<'a> {
         if a != b {
             let span = self.span(file, f.at);
             self.report(
-                Diagnostic::warning(
-                    Code::LintListMarker,
-                    format!(
-                        "field {field}: +listMapKey ({}) and +k8s:listMapKey ({}) name different keys",
-                        plain_keys.join(", "),
-                        k8s_keys.join(", ")
-                    ),
-                )
-                .with_hint("list the same key fields in both"),
+                LintDiagnostic::ListMapKeysDisagree {
+                    field: field.to_string(),
+                    plain: plain_keys.clone(),
+                    k8s: k8s_keys.clone(),
+                }
+                .diagnostic(),
                 file,
                 span,
             );
@@ -1088,17 +1026,13 @@ impl<'a> Linter<'a> {
             let report_quoted = quoted < bare;
             for (q, file, span) in spans {
                 if q == report_quoted {
-                    let (this, other) = if q {
-                        ("quoted", "unquoted")
-                    } else {
-                        ("unquoted", "quoted")
-                    };
                     self.report(
-                        Diagnostic::warning(
-                            Code::LintOptionName,
-                            format!("option {option} is written {this} here and {other} in {} other places", if q { bare } else { quoted }),
-                        )
-                        .with_hint(format!("spell it the same everywhere ({} uses are {other})", if q { bare } else { quoted })),
+                        LintDiagnostic::OptionSpelling {
+                            option: option.to_string(),
+                            quoted_here: q,
+                            others: if q { bare } else { quoted },
+                        }
+                        .diagnostic(),
                         file,
                         span,
                     );
@@ -1107,11 +1041,11 @@ impl<'a> Linter<'a> {
         }
         for (option, gate, file, span) in gate_mismatch {
             self.report(
-                Diagnostic::warning(
-                    Code::LintOptionName,
-                    format!("option {option} differs from the field's +featureGate={gate}"),
-                )
-                .with_hint("gate the validation on the same option the field is gated on"),
+                LintDiagnostic::OptionNotFeatureGate {
+                    option: option.to_string(),
+                    gate: gate.to_string(),
+                }
+                .diagnostic(),
                 file,
                 span,
             );
@@ -1211,19 +1145,17 @@ pub fn apply_suppressions(
     for (path, dirs) in by_file {
         for dir in dirs {
             let msg = if dir.codes.is_empty() {
-                "vgc:ignore names no diagnostic code"
+                LintDiagnostic::SuppressionWithoutCode
             } else if !dir.reason {
-                "vgc:ignore without a reason"
+                LintDiagnostic::SuppressionWithoutReason
             } else if !dir.used {
-                "vgc:ignore suppresses nothing"
+                LintDiagnostic::SuppressionUnused
             } else {
                 continue;
             };
-            out.push(
-                Diagnostic::warning(Code::LintSuppression, msg)
-                    .at(path, dir.span.clone())
-                    .with_hint("write `// vgc:ignore VGCnnnn: <why this is fine>` right above the declaration"),
-            );
+            out.push(msg.diagnostic().at(path, dir.span.clone()).with_hint(
+                "write `// vgc:ignore VGCnnnn: <why this is fine>` right above the declaration",
+            ));
         }
     }
     out
