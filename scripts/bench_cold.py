@@ -24,7 +24,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VGC = os.path.join(ROOT, "target", "release", "vgc")
 WORK = os.path.join(ROOT, "target", "bench-cold")
 GEN = "k8s.io/code-generator/cmd/validation-gen@v0.37.2"
-# As tests/tests/support/k8s_oracle.rs: packages upstream reads but does not generate for.
+# As tests/src/k8s_oracle.rs: packages upstream reads but does not generate for.
 READ_ONLY = ["k8s.io/apimachinery/pkg/runtime", "k8s.io/apimachinery/pkg/runtime/schema",
              "k8s.io/apimachinery/pkg/api/resource", "k8s.io/apimachinery/pkg/util/intstr",
              "k8s.io/apimachinery/pkg/types", "k8s.io/apimachinery/pkg/watch", "k8s.io/apimachinery/pkg/fields",

@@ -98,7 +98,7 @@ impl Upstream {
 
     /// The `k8s.io/code-generator` release whose `validation-gen` the Go oracle runs for this profile (`None` for
     /// a release whose generator is not in the Go module proxy). The only place these versions are written;
-    /// `VGC_VALIDATION_GEN_VERSION` overrides the newest at test time (tests/tests/support/harness.rs).
+    /// `VGC_VALIDATION_GEN_VERSION` overrides the newest at test time (tests/src/harness.rs).
     #[must_use]
     pub fn code_generator(self) -> Option<&'static str> {
         match self {

@@ -2,14 +2,12 @@
 //! runner process (JSON cases on stdin, JSON results on stdout) and the canonical form that makes error lists
 //! comparable where upstream defines no order.
 
-#![allow(dead_code)] // each test binary that includes this module uses a part of it
-
 use serde_json::Value;
 use std::process::{Command, Stdio};
 
 /// The value of environment variable `name` parsed as `T`, or `default` when it is unset or does not parse (the
 /// size and seed knobs of the differential runs).
-pub(crate) fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+pub fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
     std::env::var(name)
         .ok()
         .and_then(|v| v.parse().ok())
@@ -38,7 +36,7 @@ fn map_key(line: &str) -> Option<(String, String)> {
 /// Map-key validators (`eachKey`) report at the map's own path, so a run of consecutive errors at one identical
 /// path that quotes at least two different bad values is sorted (compared as a multiset). Everything else — list
 /// order, check order within a key — keeps its order and is compared exactly.
-pub(crate) fn canonical(lines: &Value) -> Vec<String> {
+pub fn canonical(lines: &Value) -> Vec<String> {
     by_key_value(&by_map_key(
         lines
             .as_array()
@@ -119,7 +117,7 @@ fn by_map_key(lines: Vec<String>) -> Vec<String> {
     out
 }
 
-pub(crate) fn run(cmd: &mut Command, input: &str) -> Vec<Value> {
+pub fn run(cmd: &mut Command, input: &str) -> Vec<Value> {
     let mut child = cmd
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -141,7 +139,7 @@ pub(crate) fn run(cmd: &mut Command, input: &str) -> Vec<Value> {
 
 /// How one case's results compare.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Outcome {
+pub enum Outcome {
     /// Identical error lists.
     Same,
     /// Identical once map-iteration order is canonical ([`canonical`]).
@@ -241,7 +239,7 @@ fn d11_pair(u: &str, o: &str) -> bool {
 }
 
 /// Compares one case's upstream result with vgc's (`{"got": [lines]}` or `{"error": …}` each).
-pub(crate) fn compare(upstream: &Value, ours: &Value) -> Outcome {
+pub fn compare(upstream: &Value, ours: &Value) -> Outcome {
     if upstream["error"].as_str() == Some(NIL_PANIC) && ours.get("error").is_none() {
         return Outcome::UpstreamNilPanic;
     }
@@ -293,7 +291,7 @@ fn at_path<'v>(root: &'v Value, path: &str) -> Option<&'v Value> {
 /// `zeroOrOneOfMember`) that upstream ratchets away because the old list was an explicit empty list (Go tells a
 /// non-nil empty slice from nil; vgc's `Vec` cannot). True when vgc's lines are upstream's plus only such union
 /// errors, each at a path whose old value in `case` is `[]`.
-pub(crate) fn empty_old_list_union_only(case: &Value, upstream: &Value, ours: &Value) -> bool {
+pub fn empty_old_list_union_only(case: &Value, upstream: &Value, ours: &Value) -> bool {
     let (Some(up), Some(ours)) = (upstream["got"].as_array(), ours["got"].as_array()) else {
         return false;
     };
@@ -321,7 +319,7 @@ pub(crate) fn empty_old_list_union_only(case: &Value, upstream: &Value, ours: &V
 /// lines agree once every detail text is removed (field, error type, origin, short-circuit and stability equal) —
 /// compared as sorted lists, so this class also holds order-only differences [`canonical`] cannot undo (a Go map
 /// whose keys look like list indices, `m[0]`, keeps its random order) — `semantic` otherwise.
-pub(crate) fn mismatch_class(up: &Value, ours: &Value) -> &'static str {
+pub fn mismatch_class(up: &Value, ours: &Value) -> &'static str {
     let strip = |v: &Value| -> Vec<String> {
         let mut lines: Vec<String> = canonical(v)
             .iter()

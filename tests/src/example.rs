@@ -6,14 +6,14 @@ use vgc::driver::BuildRequest;
 use vgc_codegen::RuntimeDep;
 
 /// The workspace root (the parent of the `tests` crate).
-pub(crate) fn workspace_root() -> &'static Path {
+pub fn workspace_root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("workspace")
 }
 
 /// Copies the directory tree `from` to `to` (created as needed).
-pub(crate) fn copy_tree(from: &Path, to: &Path) {
+pub fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
     for e in std::fs::read_dir(from).expect("read_dir").flatten() {
         let p = e.path();
@@ -27,7 +27,7 @@ pub(crate) fn copy_tree(from: &Path, to: &Path) {
 }
 
 /// A build of the Go packages under `path` into `out`, with the example's crate name and runtime.
-pub(crate) fn request(path: &Path, out: &Path) -> BuildRequest {
+pub fn request(path: &Path, out: &Path) -> BuildRequest {
     BuildRequest {
         path: path.to_string_lossy().into_owned(),
         out: Some(out.to_path_buf()),

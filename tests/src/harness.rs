@@ -4,8 +4,6 @@
 //! generated Rust runner (the vgc-generated crate's `Validate` impls and typedef-root functions), random case
 //! generation from the plan, and the comparison report.
 
-#![allow(dead_code)] // each test binary that includes this module uses a part of it
-
 use crate::differential::{Outcome, compare, empty_old_list_union_only, mismatch_class, run};
 use crate::plan_random::{Generator, Rng};
 use serde_json::{Value, json};
@@ -15,7 +13,7 @@ use std::path::Path;
 use std::process::Command;
 
 /// Runs `go` in `dir` (module mode), panicking with its stderr on failure.
-pub(crate) fn go(dir: &Path, args: &[&str]) -> String {
+pub fn go(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("go")
         .args(args)
         .current_dir(dir)
@@ -32,7 +30,7 @@ pub(crate) fn go(dir: &Path, args: &[&str]) -> String {
 
 /// Package directories under `dir` (relative, `/`-separated; `dir` itself excluded) holding a file whose name
 /// satisfies `holds`, in traversal order: entries sorted by name, a directory after its sub-directories.
-pub(crate) fn package_dirs(dir: &Path, holds: &dyn Fn(&str) -> bool) -> Vec<String> {
+pub fn package_dirs(dir: &Path, holds: &dyn Fn(&str) -> bool) -> Vec<String> {
     fn walk(dir: &Path, rel: &str, holds: &dyn Fn(&str) -> bool, out: &mut Vec<String>) {
         let mut entries: Vec<_> = std::fs::read_dir(dir)
             .expect("read_dir")
@@ -63,7 +61,7 @@ pub(crate) fn package_dirs(dir: &Path, holds: &dyn Fn(&str) -> bool) -> Vec<Stri
 }
 
 /// Copies a directory tree (files are copied byte for byte; permissions are not kept).
-pub(crate) fn copy_dir(from: &Path, to: &Path) {
+pub fn copy_dir(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
     for e in std::fs::read_dir(from).expect("read_dir").flatten() {
         let p = e.path();
@@ -77,7 +75,7 @@ pub(crate) fn copy_dir(from: &Path, to: &Path) {
 }
 
 /// Installs upstream `validation-gen` (pinned) into `gobin`.
-pub(crate) fn install_validation_gen(work: &Path, gobin: &Path) {
+pub fn install_validation_gen(work: &Path, gobin: &Path) {
     std::fs::create_dir_all(gobin).expect("gobin");
     let install = Command::new("go")
         .args(["install", &validation_gen()])
@@ -95,7 +93,7 @@ pub(crate) fn install_validation_gen(work: &Path, gobin: &Path) {
 
 /// The upstream profile the oracle proves: `VGC_ORACLE_UPSTREAM` (`1.35`, `1.36`, `1.37`), else the newest profile
 /// whose generator is published (`vgc_ir::Upstream::code_generator`, the one place the versions are pinned).
-pub(crate) fn oracle_upstream() -> vgc_ir::Upstream {
+pub fn oracle_upstream() -> vgc_ir::Upstream {
     if let Ok(v) = std::env::var("VGC_ORACLE_UPSTREAM") {
         let u = vgc_ir::Upstream::parse(&v)
             .unwrap_or_else(|| panic!("VGC_ORACLE_UPSTREAM={v}: not an upstream profile"));
@@ -113,7 +111,7 @@ pub(crate) fn oracle_upstream() -> vgc_ir::Upstream {
 }
 
 /// The build requests' profile for the oracle runs (see [`oracle_upstream`]).
-pub(crate) fn oracle_profile() -> vgc_ir::profile::Selected {
+pub fn oracle_profile() -> vgc_ir::profile::Selected {
     let u = oracle_upstream();
     vgc_ir::profile::Selected::new(
         u,
@@ -126,7 +124,7 @@ pub(crate) fn oracle_profile() -> vgc_ir::profile::Selected {
 
 /// The reference generator for [`oracle_upstream`] (`VGC_VALIDATION_GEN_VERSION` overrides the version, e.g. to try
 /// a newer code-generator release before it gets a profile).
-pub(crate) fn validation_gen() -> String {
+pub fn validation_gen() -> String {
     let version = std::env::var("VGC_VALIDATION_GEN_VERSION").unwrap_or_else(|_| {
         oracle_upstream()
             .code_generator()
@@ -138,25 +136,25 @@ pub(crate) fn validation_gen() -> String {
 
 /// The pinned upstream release of [`oracle_upstream`] (`v0.37.2`): the version of `k8s.io/code-generator`
 /// (validation-gen, its `output_tests` and `testscheme`) and of the matching `k8s.io/apimachinery`.
-pub(crate) fn upstream_version() -> &'static str {
+pub fn upstream_version() -> &'static str {
     oracle_upstream()
         .code_generator()
         .expect("the oracle's profile has a published generator")
 }
 
 /// The module holding upstream's `output_tests` and `testscheme`, at [`upstream_version`].
-pub(crate) fn code_generator_module() -> String {
+pub fn code_generator_module() -> String {
     format!("k8s.io/code-generator@{}", upstream_version())
 }
 
 /// `k8s.io/apimachinery` at [`upstream_version`].
-pub(crate) fn apimachinery_module() -> String {
+pub fn apimachinery_module() -> String {
     format!("k8s.io/apimachinery@{}", upstream_version())
 }
 
 /// Downloads `module` (`path@version`) through the Go module proxy (`go mod download -json`, run in `tmp`); returns
 /// its module-cache directory and resolved version.
-pub(crate) fn download_module(module: &str, tmp: &Path) -> (String, String) {
+pub fn download_module(module: &str, tmp: &Path) -> (String, String) {
     let out = Command::new("go")
         .args(["mod", "download", "-json", module])
         .current_dir(tmp)
@@ -177,12 +175,7 @@ pub(crate) fn download_module(module: &str, tmp: &Path) -> (String, String) {
 
 /// Runs upstream validation-gen in `work` on `pkgs` (with `--readonly-pkg` for each of `read_only`); returns its
 /// wall time in seconds.
-pub(crate) fn run_validation_gen(
-    work: &Path,
-    gobin: &Path,
-    read_only: &[&str],
-    pkgs: &[String],
-) -> f64 {
+pub fn run_validation_gen(work: &Path, gobin: &Path, read_only: &[&str], pkgs: &[String]) -> f64 {
     std::fs::write(work.join("header.txt"), "").expect("header");
     let mut args: Vec<String> = vec![
         "--go-header-file".into(),
@@ -212,7 +205,7 @@ pub(crate) fn run_validation_gen(
 
 /// Runs upstream validation-gen with its lint enabled and returns its findings: the `field …: …` and type-level
 /// lines of its `lint failed:` report, sorted (empty when it lints clean).
-pub(crate) fn validation_gen_lint(
+pub fn validation_gen_lint(
     work: &Path,
     gobin: &Path,
     read_only: &[&str],
@@ -257,7 +250,7 @@ pub(crate) fn validation_gen_lint(
 /// vgc's findings for upstream's lint rules (VGC0301–0305, `Code::is_upstream_lint`) as upstream reports them: upstream keeps one finding per
 /// rule and declaration — the first in tag-name order — where vgc reports them all, so the smallest message per
 /// (file, field, rule) is kept; sorted.
-pub(crate) fn upstream_rule_findings(diags: &[vgc_ir::Diagnostic]) -> Vec<String> {
+pub fn upstream_rule_findings(diags: &[vgc_ir::Diagnostic]) -> Vec<String> {
     let mut first: BTreeMap<(String, String, vgc_ir::Code), String> = BTreeMap::new();
     for d in diags.iter().filter(|d| d.code.is_upstream_lint()) {
         let field = d.message.split(": ").next().unwrap_or("").to_string();
@@ -274,7 +267,7 @@ pub(crate) fn upstream_rule_findings(diags: &[vgc_ir::Diagnostic]) -> Vec<String
 
 /// Registered root kinds of one generated file of package `own_pkg`: (`<types import path>.<Type>`, types import
 /// path).
-pub(crate) fn registered(text: &str, own_pkg: &str) -> Vec<(String, String)> {
+pub fn registered(text: &str, own_pkg: &str) -> Vec<(String, String)> {
     let mut aliases = BTreeMap::new();
     let mut in_imports = false;
     for l in text.lines() {
@@ -324,7 +317,7 @@ pub(crate) fn registered(text: &str, own_pkg: &str) -> Vec<(String, String)> {
 /// (`<types import path>.<Type>`); `direct_dirs(kind)`: generated directories where a root that is not registered
 /// in a scheme may find its `Validate_<Type>`. Asserts that upstream registers or generates exactly vgc's roots.
 /// Returns the kinds called directly (no subresource routing) and the `go build` time in seconds.
-pub(crate) fn build_go_driver(
+pub fn build_go_driver(
     work: &Path,
     module: &str,
     gen_dirs: &[String],
@@ -417,7 +410,7 @@ pub(crate) fn build_go_driver(
 }
 
 /// Writes a driver's `cmd/oracle/main.go` and the randfill generator beside it.
-pub(crate) fn write_go_driver(work: &Path, main_go: &str) {
+pub fn write_go_driver(work: &Path, main_go: &str) {
     std::fs::create_dir_all(work.join("cmd/oracle")).expect("cmd dir");
     std::fs::write(work.join("cmd/oracle/main.go"), main_go).expect("driver");
     std::fs::write(work.join("cmd/oracle/randfill.go"), GO_RANDFILL).expect("randfill.go");
@@ -427,7 +420,7 @@ pub(crate) fn write_go_driver(work: &Path, main_go: &str) {
 /// `route_typedefs`, a typedef root is validated through its generated `validate_<type>_request` (subresource
 /// routing, as a scheme that registers it does — upstream's own `testscheme`); without, through its validation
 /// function directly (as the Go drivers call roots that cannot be registered).
-pub(crate) fn rust_runner(
+pub fn rust_runner(
     krate: &str,
     roots: &[(vgc_analysis::TypeKey, String, Vec<String>)],
     route_typedefs: bool,
@@ -471,7 +464,7 @@ pub(crate) fn rust_runner(
 /// `n` random cases over the generator's roots (seeded): objects, old objects for about 45% (updates), option
 /// sets, and subresource paths (registered ones about 20%, an unsupported one about 4%) except for `no_routing`
 /// kinds, which upstream calls directly.
-pub(crate) fn random_cases(
+pub fn random_cases(
     generator: &mut Generator<'_>,
     n: usize,
     seed: u64,
@@ -514,31 +507,31 @@ pub(crate) fn random_cases(
 
 /// The result of comparing two runs case by case.
 #[derive(Debug, Default)]
-pub(crate) struct Summary {
+pub struct Summary {
     /// Cases compared.
-    pub(crate) cases: usize,
+    pub cases: usize,
     /// Mismatch descriptions (case, both results).
-    pub(crate) mismatches: Vec<String>,
+    pub mismatches: Vec<String>,
     /// The class of each mismatch (`differential::mismatch_class`), same order.
-    pub(crate) classes: Vec<&'static str>,
+    pub classes: Vec<&'static str>,
     /// Equal up to map-iteration order.
-    pub(crate) order_only: usize,
+    pub order_only: usize,
     /// Differing only as deviation D11.
-    pub(crate) nil_vs_empty: usize,
+    pub nil_vs_empty: usize,
     /// Upstream panicked on a nil pointer where vgc returned errors (deviation D2).
-    pub(crate) nil_panics: usize,
+    pub nil_panics: usize,
     /// vgc reported a list-level union error upstream ratchets for an explicit empty old list (deviation D9).
-    pub(crate) empty_old_union: usize,
+    pub empty_old_union: usize,
     /// Cases where upstream reported at least one error.
-    pub(crate) with_errors: usize,
+    pub with_errors: usize,
     /// Root kinds with at least one error case.
-    pub(crate) kinds_hit: BTreeSet<String>,
+    pub kinds_hit: BTreeSet<String>,
     /// Cases neither side could decode.
-    pub(crate) undecodable: usize,
+    pub undecodable: usize,
 }
 
 /// Compares upstream's and vgc's results for `cases` (same order).
-pub(crate) fn compare_runs(upstream: &[Value], ours: &[Value], cases: &[Value]) -> Summary {
+pub fn compare_runs(upstream: &[Value], ours: &[Value], cases: &[Value]) -> Summary {
     assert_eq!(upstream.len(), cases.len());
     assert_eq!(ours.len(), cases.len());
     let mut s = Summary {
@@ -584,7 +577,7 @@ pub(crate) fn compare_runs(upstream: &[Value], ours: &[Value], cases: &[Value]) 
 
 impl Summary {
     /// One line for the test log.
-    pub(crate) fn line(&self, roots: usize) -> String {
+    pub fn line(&self, roots: usize) -> String {
         format!(
             "{} cases over {roots} root types: {} mismatches {:?}; {} cases with errors \
              ({} root types), {} equal up to \
@@ -605,7 +598,7 @@ impl Summary {
     }
 
     /// Mismatch counts by class.
-    pub(crate) fn by_class(&self) -> BTreeMap<&'static str, usize> {
+    pub fn by_class(&self) -> BTreeMap<&'static str, usize> {
         let mut m = BTreeMap::new();
         for c in &self.classes {
             *m.entry(*c).or_default() += 1;
@@ -614,7 +607,7 @@ impl Summary {
     }
 
     /// Writes every mismatch to `report` and asserts there are none and that every case decoded.
-    pub(crate) fn assert_clean(&self, report: &Path) {
+    pub fn assert_clean(&self, report: &Path) {
         std::fs::write(report, self.mismatches.join("\n")).expect("mismatch report");
         assert!(
             self.mismatches.is_empty(),
@@ -636,7 +629,7 @@ impl Summary {
 }
 
 /// Runs the Go driver and the Rust runner binary on the same cases.
-pub(crate) fn run_both(
+pub fn run_both(
     oracle: &Path,
     rust_runner: &Path,
     cases: &[Value],
@@ -653,7 +646,7 @@ pub(crate) fn run_both(
 /// The Go driver's helpers over what differs between the apimachinery releases of the oracle's profile: options
 /// are a map from 1.37 (a list of enabled names before), errors carry a short-circuit mark from 1.37 and
 /// alpha/beta marks from 1.36. Every driver that includes [`GO_DRIVER_MAIN`] appends them.
-pub(crate) fn go_driver_release_shims() -> &'static str {
+pub fn go_driver_release_shims() -> &'static str {
     use vgc_ir::Upstream;
     match oracle_upstream() {
         Upstream::V1_35 => {
@@ -670,7 +663,7 @@ pub(crate) fn go_driver_release_shims() -> &'static str {
 
 /// vgc's result lines reduced to what the oracle's release reports: before 1.37 errors carry no short-circuit
 /// mark, before 1.36 no alpha/beta mark (`go_driver_release_shims`).
-pub(crate) fn release_view(ours: &[Value]) -> Vec<Value> {
+pub fn release_view(ours: &[Value]) -> Vec<Value> {
     let u = oracle_upstream();
     ours.iter()
         .map(|r| {
@@ -699,10 +692,10 @@ pub(crate) fn release_view(ours: &[Value]) -> Vec<Value> {
 }
 
 /// The Go-side random object generator (`tests/upstream/randfill.go`), copied beside every driver.
-pub(crate) const GO_RANDFILL: &str = include_str!("../../upstream/randfill.go");
+pub const GO_RANDFILL: &str = include_str!("../upstream/randfill.go");
 
 /// The imports of [`GO_DRIVER_MAIN`] (each on its own line, tab-indented).
-pub(crate) const GO_DRIVER_IMPORTS: &str = "\t\"context\"\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"os\"\n\t\"strconv\"\n\t\"time\"\n\n\t\"k8s.io/apimachinery/pkg/api/operation\"\n\t\"k8s.io/apimachinery/pkg/util/validation/field\"\n";
+pub const GO_DRIVER_IMPORTS: &str = "\t\"context\"\n\t\"encoding/json\"\n\t\"fmt\"\n\t\"os\"\n\t\"strconv\"\n\t\"time\"\n\n\t\"k8s.io/apimachinery/pkg/api/operation\"\n\t\"k8s.io/apimachinery/pkg/util/validation/field\"\n";
 
 /// The `runtime.Scheme` part of the drivers over generated packages that register into one (conformance,
 /// k8s.io/api): validation through the scheme, as the API server does, subresource routing included.
@@ -736,7 +729,7 @@ func viaScheme(mk func() runtime.Object) entry {
 /// The generic part of every Go driver: case decoding, direct calls, panics recovered per case, speed mode, the
 /// randfill mode (`tests/upstream/randfill.go`) and the error-line format. The including file declares
 /// `kinds map[string]entry` and `setup()`.
-pub(crate) const GO_DRIVER_MAIN: &str = r#"
+pub const GO_DRIVER_MAIN: &str = r#"
 type testCase struct {
 	Name         string          `json:"name"`
 	Kind         string          `json:"kind"`

@@ -190,12 +190,7 @@ fn custom_stubs(
 }
 
 /// Runs the phase. `api_dir`: the module-cache directory of k8s.io/api at `version`; `harness`: the Cargo package depending on the generated crate (it gets a `run_cases` binary).
-pub(crate) fn random_k8s_objects_agree(
-    api_dir: &Path,
-    version: &str,
-    plan: &CratePlan,
-    harness: &Path,
-) {
+pub fn random_k8s_objects_agree(api_dir: &Path, version: &str, plan: &CratePlan, harness: &Path) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("workspace");

@@ -7,8 +7,6 @@
 //! changed subtrees. Output is plain JSON that Go's `encoding/json` and serde decode alike (integers in range,
 //! valid quantities and times).
 
-#![allow(dead_code)]
-
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use vgc_analysis::TypeKey;
@@ -17,11 +15,11 @@ use vgc_lowering::CratePlan;
 use vgc_lowering::plan::{Check, CheckKind, FieldPlan, NeqValue, RustTy, TypePlan};
 
 /// xorshift64*: small and deterministic.
-pub(crate) struct Rng(u64);
+pub struct Rng(u64);
 
 impl Rng {
     /// A generator for a seed (0 is remapped; xorshift needs a non-zero state).
-    pub(crate) fn new(seed: u64) -> Self {
+    pub fn new(seed: u64) -> Self {
         Self(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
     }
     fn next(&mut self) -> u64 {
@@ -31,11 +29,11 @@ impl Rng {
         self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
     }
     /// Uniform in `0..n` (`n > 0`).
-    pub(crate) fn below(&mut self, n: usize) -> usize {
+    pub fn below(&mut self, n: usize) -> usize {
         usize::try_from(self.next() % n.max(1) as u64).unwrap_or(0)
     }
     /// True with probability `pct`%.
-    pub(crate) fn chance(&mut self, pct: u64) -> bool {
+    pub fn chance(&mut self, pct: u64) -> bool {
         self.next() % 100 < pct
     }
     fn pick<T: Clone>(&mut self, pool: &[T]) -> T {
@@ -133,17 +131,17 @@ const GENERIC_STRINGS: &[&str] = &[
 ];
 
 /// The generator: type table, harvested hints, options and root types.
-pub(crate) struct Generator<'a> {
+pub struct Generator<'a> {
     types: HashMap<&'a TypeKey, &'a TypePlan>,
     /// Hints per (struct type, Rust field name).
     fields: HashMap<(TypeKey, String), Hints>,
     /// Hints per typedef (type-level checks).
     typedefs: HashMap<TypeKey, Hints>,
     /// Option names any check tests.
-    pub(crate) options: Vec<String>,
+    pub options: Vec<String>,
     /// Roots with validations: (key, Rust path within the crate, subresources registered). The path names the
     /// struct (which implements `Validate`) or, for a typedef root, its `validate_<type>` function.
-    pub(crate) roots: Vec<(TypeKey, String, Vec<String>)>,
+    pub roots: Vec<(TypeKey, String, Vec<String>)>,
     nodes: usize,
 }
 
@@ -157,7 +155,7 @@ fn named(ty: &RustTy) -> Option<&TypeKey> {
 
 impl<'a> Generator<'a> {
     /// Builds the tables from a plan.
-    pub(crate) fn new(plan: &'a CratePlan) -> Self {
+    pub fn new(plan: &'a CratePlan) -> Self {
         let mut g = Generator {
             types: HashMap::new(),
             fields: HashMap::new(),
@@ -388,24 +386,24 @@ impl<'a> Generator<'a> {
     }
 
     /// Keeps only the roots `keep` accepts (e.g. those the reference can run).
-    pub(crate) fn retain_roots(&mut self, keep: impl Fn(&TypeKey) -> bool) {
+    pub fn retain_roots(&mut self, keep: impl Fn(&TypeKey) -> bool) {
         self.roots.retain(|(k, _, _)| keep(k));
     }
 
     /// A random object of the root `key`.
-    pub(crate) fn object(&mut self, r: &mut Rng, key: &TypeKey) -> Value {
+    pub fn object(&mut self, r: &mut Rng, key: &TypeKey) -> Value {
         self.nodes = 0;
         self.value(r, &RustTy::Named(key.clone()), &Hints::default(), 0)
     }
 
     /// An old object: `new` with a few subtrees regenerated, dropped or added.
-    pub(crate) fn mutate(&mut self, r: &mut Rng, key: &TypeKey, new: &Value) -> Value {
+    pub fn mutate(&mut self, r: &mut Rng, key: &TypeKey, new: &Value) -> Value {
         self.nodes = 0;
         self.mutate_value(r, &RustTy::Named(key.clone()), &Hints::default(), new, 0)
     }
 
     /// A random option set over the options the plan tests: each one absent, on or off.
-    pub(crate) fn option_set(&self, r: &mut Rng) -> BTreeMap<String, bool> {
+    pub fn option_set(&self, r: &mut Rng) -> BTreeMap<String, bool> {
         let mut m = BTreeMap::new();
         for o in &self.options {
             match r.below(10) {

@@ -7,8 +7,6 @@
 //! a `+k8s:` line with its neighbours, option names of `ifEnabled(X)`/`ifDisabled(X)`, and the subresource paths
 //! (`case "/…":`) of the upstream-generated registrations.
 
-#![allow(dead_code)] // each test binary that includes this module uses a part of it
-
 use crate::differential::run;
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -17,18 +15,18 @@ use std::process::Command;
 
 /// Fill limits of one suite.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Limits {
+pub struct Limits {
     /// randfill `MaxDepth` (every pointer, slice, map and struct level counts).
-    pub(crate) max_depth: u32,
+    pub max_depth: u32,
     /// randfill `NilChance` for pointers, slices and maps.
-    pub(crate) nil_chance: f64,
+    pub nil_chance: f64,
     /// Lists and maps get `0..=max_elements` entries.
-    pub(crate) max_elements: u32,
+    pub max_elements: u32,
 }
 
 /// Hints harvested from Go source.
 #[derive(Debug, Default)]
-pub(crate) struct Hints {
+pub struct Hints {
     strings: BTreeSet<String>,
     ints: BTreeSet<i64>,
     enums: BTreeMap<String, BTreeSet<String>>,
@@ -56,7 +54,7 @@ fn go_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 impl Hints {
     /// Harvests the Go files under `dir` (recursively, no tests); generated validation files contribute only their
     /// subresource paths.
-    pub(crate) fn harvest(&mut self, dir: &Path) {
+    pub fn harvest(&mut self, dir: &Path) {
         let literal = regex::Regex::new(r#""([^"\\\n]{0,200})""#).expect("regex");
         let typed_const =
             regex::Regex::new(r#"^\s*\w+\s+([A-Za-z_]\w*)\s*=\s*"([^"\\]*)""#).expect("regex");
@@ -105,7 +103,7 @@ impl Hints {
     }
 
     /// Writes the hints file the Go side reads.
-    pub(crate) fn write(&self, file: &Path, limits: Limits) {
+    pub fn write(&self, file: &Path, limits: Limits) {
         let v = json!({
             "strings": self.strings,
             "ints": self.ints,
@@ -123,15 +121,15 @@ impl Hints {
 /// What the Go side produced: the cases, attempts skipped by reason, and how many objects' JSON changed on a second
 /// round trip (kept: both sides validate the same JSON).
 #[derive(Debug)]
-pub(crate) struct Generated {
-    pub(crate) cases: Vec<Value>,
-    pub(crate) skipped: BTreeMap<String, u64>,
-    pub(crate) lossy: u64,
+pub struct Generated {
+    pub cases: Vec<Value>,
+    pub skipped: BTreeMap<String, u64>,
+    pub lossy: u64,
 }
 
 impl Generated {
     /// `"<n> skipped (<reason>: <count>, …), <m> lossy"` for the summary line.
-    pub(crate) fn describe(&self) -> String {
+    pub fn describe(&self) -> String {
         let total: u64 = self.skipped.values().sum();
         let reasons: Vec<String> = self
             .skipped
@@ -151,7 +149,7 @@ impl Generated {
 }
 
 /// Asks the Go driver `oracle` for `n` randfill cases with `seed`, using the hints file.
-pub(crate) fn generate(oracle: &Path, n: usize, seed: u64, hints: &Path) -> Generated {
+pub fn generate(oracle: &Path, n: usize, seed: u64, hints: &Path) -> Generated {
     let out = run_value(
         Command::new(oracle)
             .env("VGC_RANDFILL", n.to_string())
@@ -185,7 +183,7 @@ fn run_value(cmd: &mut Command) -> Value {
 }
 
 /// Runs a case runner on `cases` (see [`crate::differential::run`]).
-pub(crate) fn run_cases(cmd: &mut Command, cases: &[Value]) -> Vec<Value> {
+pub fn run_cases(cmd: &mut Command, cases: &[Value]) -> Vec<Value> {
     run(cmd, &serde_json::to_string(cases).expect("cases"))
 }
 
@@ -193,7 +191,7 @@ pub(crate) fn run_cases(cmd: &mut Command, cases: &[Value]) -> Vec<Value> {
 /// directories), `n` cases with `seed`, both sides, the comparison (deviations D2, D3, D9, D11 recognised as in the
 /// plan-driven runs). Prints `<label>: seed …: …` and returns the summary (the caller asserts).
 #[allow(clippy::too_many_arguments)] // one per input of the phase; a struct would only rename them
-pub(crate) fn phase(
+pub fn phase(
     label: &str,
     oracle: &Path,
     rust_runner: &Path,
@@ -258,7 +256,7 @@ struct ClassGaps {
 
 /// The mismatch classes `tests/randfill_gaps.toml` allows for `suite` — (package or `""` for every package, class)
 /// — with their notes.
-pub(crate) fn allowed_classes(suite: &str) -> BTreeMap<(String, String), String> {
+pub fn allowed_classes(suite: &str) -> BTreeMap<(String, String), String> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let file = root.join("randfill_gaps.toml");
     let text = std::fs::read_to_string(&file).expect("tests/randfill_gaps.toml");
@@ -302,7 +300,7 @@ fn older_release() -> bool {
 /// Asserts a randfill run of `suite` shows only the mismatch classes `tests/randfill_gaps.toml` lists for it, and
 /// every listed class at least once (a fixed gap must be deleted from the file; not for an older release,
 /// [`older_release`]). Writes every mismatch to `report`.
-pub(crate) fn assert_within_gaps(suite: &str, summary: &crate::harness::Summary, report: &Path) {
+pub fn assert_within_gaps(suite: &str, summary: &crate::harness::Summary, report: &Path) {
     std::fs::write(report, summary.mismatches.join("\n")).expect("mismatch report");
     let allowed = allowed_classes(suite);
     let by_class = summary.by_class();

@@ -289,7 +289,7 @@ fn cases(n: usize, seed: u64) -> Vec<Value> {
 }
 
 /// Runs the random phase with the oracle binary built by the caller.
-pub(crate) fn random_objects_agree_with_upstream(root: &Path, oracle: &Path) {
+pub fn random_objects_agree_with_upstream(root: &Path, oracle: &Path) {
     let n: usize = env_or("VGC_ORACLE_CASES", 2000);
     let seed: u64 = env_or("VGC_ORACLE_SEED", 1);
     let input = serde_json::to_string(&cases(n, seed)).expect("cases");

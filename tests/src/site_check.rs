@@ -1,8 +1,6 @@
 //! Checks of a generated documentation site (`vgc docs`): every relative link and anchor resolves, and pages load in
 //! Debian's headless Chromium (installed by `.ci/run`) without console errors, with the search working.
 
-#![allow(dead_code)] // each test binary that includes this module uses a part of it
-
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -35,7 +33,7 @@ fn html_files(dir: &Path, out: &mut Vec<PathBuf>) {
 
 /// Walks every page: each relative `href`/`src` must name an existing file, and each `#anchor` an `id` in that
 /// file. Returns (pages, links checked); panics listing the broken ones.
-pub(crate) fn check_links(site: &Path) -> (usize, usize) {
+pub fn check_links(site: &Path) -> (usize, usize) {
     let mut pages = Vec::new();
     html_files(site, &mut pages);
     let mut ids: BTreeMap<PathBuf, Vec<String>> = BTreeMap::new();
@@ -96,7 +94,7 @@ pub(crate) fn check_links(site: &Path) -> (usize, usize) {
 
 /// Loads `page` (with an optional `#fragment`) in headless Chromium and returns the DOM after scripts ran; panics on
 /// a console error.
-pub(crate) fn browser_dom(page: &Path, fragment: &str) -> String {
+pub fn browser_dom(page: &Path, fragment: &str) -> String {
     let url = format!(
         "file://{}{fragment}",
         std::path::absolute(page).expect("absolute").display()

@@ -9,21 +9,17 @@
 //!    deviation of `docs/deviations.md` (`"deviation": "D6"`), where upstream must do what `"upstream"` says
 //!    (`"panic"` or its own error lines). `VGC_BLESS=1` rewrites `expect` from upstream's results for the cases
 //!    without a deviation (review the diff).
-//! 3. Random objects from vgc's plan (`support/plan_random.rs`) through both: `VGC_CONFORMANCE_CASES` (default
+//! 3. Random objects from vgc's plan (`tests/src/plan_random.rs`) through both: `VGC_CONFORMANCE_CASES` (default
 //!    5,000) and `VGC_CONFORMANCE_SEED` (default 1). `scripts/differential.sh` runs the full 100,000.
-//! 4. Random objects generated on the Go side from the Go types by `sigs.k8s.io/randfill` (`support/randfill.rs`,
+//! 4. Random objects generated on the Go side from the Go types by `sigs.k8s.io/randfill` (`tests/src/randfill.rs`,
 //!    independent of vgc's plan) through both: `VGC_CONFORMANCE_RANDFILL_CASES` (default 3,000), same seed.
 //!
 //! Needs `go` and the module proxy; works in `target/e2e/conformance`.
 
-#[path = "support/differential.rs"]
-mod differential;
-#[path = "support/harness.rs"]
-mod harness;
-#[path = "support/plan_random.rs"]
-mod plan_random;
-#[path = "support/randfill.rs"]
-mod randfill;
+use vgc_tests::differential;
+use vgc_tests::harness;
+use vgc_tests::plan_random;
+use vgc_tests::randfill;
 
 use differential::{Outcome, canonical, compare, env_or};
 use harness::{

@@ -2,8 +2,7 @@
 //! and headless Chromium loads the pages without console errors and its search finds a field. The same checks run
 //! over the k8s.io/api site in `k8s_e2e.rs`.
 
-#[path = "support/site_check.rs"]
-mod site_check;
+use vgc_tests::site_check;
 
 use std::path::Path;
 use vgc::driver::BuildRequest;

@@ -2,8 +2,7 @@
 //! the formatting cache lets a rebuild skip rustfmt for unchanged files; a corrupt or foreign cache is ignored
 //! with a note and rebuilt, never producing different output.
 
-#[path = "support/example.rs"]
-mod example;
+use vgc_tests::example;
 
 use example::{copy_tree, request, workspace_root};
 use std::path::Path;

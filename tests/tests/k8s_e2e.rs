@@ -9,18 +9,9 @@ use std::process::Command;
 use vgc::driver::BuildRequest;
 use vgc_codegen::RuntimeDep;
 
-#[path = "support/differential.rs"]
-mod differential;
-#[path = "support/harness.rs"]
-mod harness;
-#[path = "support/k8s_oracle.rs"]
-mod k8s_oracle;
-#[path = "support/plan_random.rs"]
-mod plan_random;
-#[path = "support/randfill.rs"]
-mod randfill;
-#[path = "support/site_check.rs"]
-mod site_check;
+use vgc_tests::harness;
+use vgc_tests::k8s_oracle;
+use vgc_tests::site_check;
 
 fn download(module: &str, tmp: &Path) -> (String, String) {
     let out = Command::new("go")

@@ -6,12 +6,7 @@
 //! official OASIS 2.1.0 schema (shipped in the `serde-sarif` crate), and upstream's own lint run on the same inputs
 //! as the reference for the upstream rules (needs `go` and the module proxy).
 
-#[path = "support/differential.rs"]
-mod differential;
-#[path = "support/harness.rs"]
-mod harness;
-#[path = "support/plan_random.rs"]
-mod plan_random;
+use vgc_tests::harness;
 
 use std::path::{Path, PathBuf};
 use vgc::driver::BuildRequest;

@@ -1,5 +1,5 @@
 //! Differential check against the reference (phase 1: the example cases; phase 2: random objects, see
-//! `support/random_cases.rs`): upstream `validation-gen` (pinned, installed through the Go module
+//! `tests/src/random_cases.rs`): upstream `validation-gen` (pinned, installed through the Go module
 //! proxy) generates Go validators for the bundled example; vgc's Go driver (`tests/oracle/main.go`) runs every
 //! case of `tests/example-generated/tests/cases.json` through them. Each upstream error list must equal the case's
 //! `expect`, which `tests/example-generated/tests/cases.rs` asserts for the vgc-generated Rust. Works in
@@ -9,14 +9,8 @@ use harness::{copy_dir, go, install_validation_gen, run_validation_gen};
 use std::path::Path;
 use std::process::Command;
 
-#[path = "support/differential.rs"]
-mod differential;
-#[path = "support/harness.rs"]
-mod harness;
-#[path = "support/plan_random.rs"]
-mod plan_random;
-#[path = "support/random_cases.rs"]
-mod random_cases;
+use vgc_tests::harness;
+use vgc_tests::random_cases;
 
 #[test]
 fn upstream_generated_go_agrees_with_every_example_case() {

@@ -22,14 +22,10 @@
 //!
 //! Needs `go` and the module proxy; works in `target/e2e/output-tests`. See `docs/testing.md`.
 
-#[path = "support/differential.rs"]
-mod differential;
-#[path = "support/harness.rs"]
-mod harness;
-#[path = "support/plan_random.rs"]
-mod plan_random;
-#[path = "support/randfill.rs"]
-mod randfill;
+use vgc_tests::differential;
+use vgc_tests::harness;
+use vgc_tests::plan_random;
+use vgc_tests::randfill;
 
 use differential::{Outcome, compare, empty_old_list_union_only, env_or, mismatch_class};
 use harness::{

@@ -2,8 +2,7 @@
 //! builds): one test per defect of `reference/reliability-probe.md`, named after its R-number. The inputs that are
 //! plain files are diagnostic fixtures instead (`fixtures/diagnostics/rNN-*`). See `docs/reliability.md`.
 
-#[path = "support/example.rs"]
-mod example;
+use vgc_tests::example;
 
 use std::path::Path;
 use vgc::driver::BuildRequest;

@@ -16,8 +16,7 @@
 //! `scripts/differential.sh` runs 200,000 per release. Mismatches are written to
 //! `target/e2e/runtime-calls-<release>/mismatches.txt`.
 
-#[path = "support/differential.rs"]
-mod differential;
+use vgc_tests::differential;
 
 use differential::env_or;
 use serde_json::Value;

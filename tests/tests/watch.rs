@@ -11,8 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-#[path = "support/example.rs"]
-mod example;
+use vgc_tests::example;
 
 use example::{copy_tree, request, workspace_root};
 
