@@ -83,9 +83,13 @@ pub struct BuildRequest {
     pub check_only: bool,
     /// Also write a stub `src/custom.rs` for `+k8s:customValidation` functions when that file does not exist.
     pub custom_stub: bool,
-    /// Neither read nor write the formatting cache (`--no-cache`): every module is generated (and, with
-    /// `rustfmt`, formatted) afresh.
+    /// Neither read nor write the caches (`--no-cache`): every module is generated (and, with `rustfmt`,
+    /// formatted) afresh.
     pub no_cache: bool,
+    /// The directory of the caches (`--cache-dir`; created when missing) instead of `.vgc/` in the output
+    /// directory: a CI job can keep it between runs, or several checkouts can share one. The output lock and
+    /// staging stay in the output directory. See [`BuildRequest::cache_root`].
+    pub cache_dir: Option<PathBuf>,
     /// Replace files in the way of an output even when vgc did not generate them (`--force`); without it such a
     /// file is an error naming it ([`crate::output::may_write`]).
     pub force: bool,
@@ -112,6 +116,7 @@ impl Default for BuildRequest {
             check_only: false,
             custom_stub: false,
             no_cache: false,
+            cache_dir: None,
             force: false,
             rustfmt: false,
             upstream: None,
@@ -129,6 +134,21 @@ impl BuildRequest {
             check_only: true,
             ..Self::default()
         }
+    }
+
+    /// The directory the caches live in: [`BuildRequest::cache_dir`] when given, else `.vgc/` in the output
+    /// directory; `None` when the request uses no cache (no output, `check_only`, or `no_cache`).
+    #[must_use]
+    pub fn cache_root(&self) -> Option<PathBuf> {
+        if self.no_cache || self.check_only {
+            return None;
+        }
+        let out = self.out.as_deref()?;
+        Some(
+            self.cache_dir
+                .clone()
+                .unwrap_or_else(|| out.join(crate::output::STATE_DIR)),
+        )
     }
 }
 
@@ -412,11 +432,7 @@ fn apply_build_severities(sys: &dyn vgc_analysis::System, path: &str, diags: &mu
 #[must_use]
 pub fn build(req: &BuildRequest) -> BuildOutcome {
     use crate::cache::manifest::{Manifest, Recorder};
-    let dir = req
-        .out
-        .as_deref()
-        .filter(|_| !req.no_cache && !req.check_only);
-    let Some(dir) = dir else {
+    let (Some(dir), Some(cache)) = (req.out.as_deref(), req.cache_root()) else {
         return Session::default().build(req);
     };
     let mut notes = Vec::new();
@@ -424,9 +440,21 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
         Ok(l) => l,
         Err(out) => return *out,
     };
+    // Only after the output checks (R14: a refused output gets nothing created) and under the lock.
+    if let Err(e) = std::fs::create_dir_all(&cache) {
+        notes.push(format!(
+            "{}: cannot create the cache directory ({e}); building without caches",
+            cache.display()
+        ));
+        let mut uncached = req.clone();
+        uncached.no_cache = true;
+        let mut out = Session::default().build_with(&uncached, &OsSystem);
+        out.notes.splice(0..0, notes);
+        return out;
+    }
     let clock = std::time::Instant::now();
     let key = format!("{} {}", request_key(req), formatter(req));
-    if let Some(m) = Manifest::load(dir, &mut notes)
+    if let Some(m) = Manifest::load(&cache, &mut notes)
         && m.up_to_date(&key, &OsSystem, dir)
     {
         return BuildOutcome {
@@ -439,7 +467,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     let manifest_check = clock.elapsed();
     // A rebuild over an existing formatting cache formats only changed items, through one rustfmt process: find
     // the toolchain's rustfmt and start it now, on the other core, while loading and lowering run.
-    if req.rustfmt && dir.join(crate::format::FMT_CACHE_FILE).is_file() {
+    if req.rustfmt && cache.join(crate::format::FMT_CACHE_FILE).is_file() {
         std::thread::spawn(|| {
             crate::format::resolve_rustfmt();
             crate::format::prespawn_rustfmt();
@@ -448,7 +476,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     let rec = Recorder::new(&OsSystem).with_output(dir);
     let mut session = Session::default();
     let clock = std::time::Instant::now();
-    let ir = std::sync::Arc::new(crate::cache::ir::load(dir, &mut notes));
+    let ir = std::sync::Arc::new(crate::cache::ir::load(&cache, &mut notes));
     if !ir.is_empty() {
         vgc_ir::db::IrCache::new(&session.db, ir.clone());
     }
@@ -457,7 +485,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     let clock = std::time::Instant::now();
     if out.stats.packages > 0 {
         let prog = vgc_analysis::loaded_program(&session.db);
-        crate::cache::ir::save(dir, &session.db, prog, &ir);
+        crate::cache::ir::save(&cache, &session.db, prog, &ir);
     }
     out.notes.splice(0..0, notes);
     out.timings.splice(
@@ -479,9 +507,9 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
         && !out.files.is_empty()
         && out.fmt_fallbacks == 0
     {
-        Manifest::record(key, &rec, &out.files, out.stats).save(dir);
+        Manifest::record(key, &rec, &out.files, out.stats).save(&cache);
     } else {
-        Manifest::remove(dir);
+        Manifest::remove(&cache);
     }
     out.timings.push(("save caches", clock.elapsed()));
     out
@@ -730,10 +758,8 @@ impl Session {
         let mut cache = match self.cache.take() {
             Some(c) if !req.no_cache => Some(c),
             _ => req
-                .out
-                .as_deref()
-                .filter(|_| !req.no_cache)
-                .map(|d| FmtCache::load(d, req.rustfmt, &mut out.notes)),
+                .cache_root()
+                .map(|c| FmtCache::load(&c, req.rustfmt, &mut out.notes)),
         };
         // Modules whose generation key matches the cache and whose file is untouched (or, warm, whose key matches
         // the last build's) are neither generated nor formatted.
@@ -761,7 +787,7 @@ impl Session {
             .map(|(p, _)| p.clone())
             .filter(|p| !reused_paths.contains(p))
             .collect();
-        let unit_dir = req.out.clone().filter(|_| !req.no_cache);
+        let unit_dir = req.cache_root();
         // Modules generated again take the items of their unchanged types from the unit cache (a warm session
         // has them memoised already).
         let mut loaded_units = std::sync::Arc::new(crate::cache::units::Entries::new());
@@ -813,8 +839,8 @@ impl Session {
                         self.last.insert(f.path.clone(), (key.clone(), f.clone()));
                     }
                 }
-                if let (Some(c), Some(dir)) = (&cache, req.out.as_ref().filter(|_| !req.no_cache)) {
-                    c.save(dir);
+                if let (Some(c), Some(root)) = (&cache, req.cache_root()) {
+                    c.save(&root);
                 }
                 if let Some(dir) = &unit_dir {
                     let all = keys.keys().map(String::as_str).collect();

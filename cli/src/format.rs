@@ -27,7 +27,7 @@ use vgc_codegen::GeneratedFile;
 pub type UnitMemo = HashMap<String, String>;
 
 /// The formatting cache's file name in the output directory.
-pub const FMT_CACHE_FILE: &str = ".vgc/fmt";
+pub const FMT_CACHE_FILE: &str = "fmt";
 const FMT_CACHE_VERSION: &str = concat!("vgc-fmt-cache 3 ", env!("CARGO_PKG_VERSION"));
 /// The line put between units when formatting several at once; never produced by codegen at column 0.
 const MARKER: &str = "// @vgc-unit-boundary";

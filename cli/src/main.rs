@@ -71,9 +71,14 @@ struct BuildArgs {
     /// activating package would add (repeatable).
     #[arg(long = "roots", value_parser = root_criterion)]
     roots: Vec<String>,
-    /// Do not use the caches (`.vgc/` in the output directory): generate (and format) every module afresh.
+    /// Do not use the caches (`.vgc/` in the output directory, or `--cache-dir`): generate (and format) every
+    /// module afresh.
     #[arg(long)]
     no_cache: bool,
+    /// Keep the caches in this directory (created when missing) instead of `.vgc/` in the output directory, e.g.
+    /// one a CI job restores between runs. The output lock stays in the output directory.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    cache_dir: Option<std::path::PathBuf>,
     /// Replace files in the way of the output even when vgc did not generate them (without it, such a file is an
     /// error naming it).
     #[arg(long)]
@@ -718,6 +723,7 @@ fn build_request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
         check_only: false,
         custom_stub: a.custom_stub,
         no_cache: a.no_cache,
+        cache_dir: a.cache_dir.map(|d| std::path::absolute(&d).unwrap_or(d)),
         force: a.force,
         rustfmt: a.rustfmt,
         upstream: None,

@@ -22,7 +22,7 @@ fn snapshot(dir: &Path) -> Vec<(String, String, std::time::SystemTime)> {
             || e.ends_with(".vgc/lock")
             || e.ends_with(".vgc/.gitignore")
             || e.strip_prefix(dir)
-                .is_ok_and(|r| r.starts_with(vgc::cache::units::DIR))
+                .is_ok_and(|r| r.starts_with(Path::new(".vgc").join(vgc::cache::units::DIR)))
         {
             continue;
         }

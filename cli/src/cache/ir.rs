@@ -14,7 +14,7 @@ use std::path::Path;
 use std::sync::Arc;
 use vgc_ir::db::Lowered;
 
-const FILE: &str = ".vgc/ir";
+const FILE: &str = "ir";
 
 /// Cached results by text hash.
 pub type Entries = HashMap<vgc_ir::db::Digest, Arc<Lowered>>;

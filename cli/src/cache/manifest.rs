@@ -19,7 +19,7 @@ use vgc_analysis::System;
 use vgc_analysis::system::Stamp;
 use vgc_lowering::plan::Stats;
 
-const FILE: &str = ".vgc/build";
+const FILE: &str = "build";
 const VERSION: &str = concat!("vgc-build-cache 2 ", env!("CARGO_PKG_VERSION"));
 
 /// One thing the loader saw.

@@ -1,12 +1,15 @@
-//! vgc's caches and build state, all in `.vgc/` of the output directory (with a `.gitignore`; see
-//! [`crate::output`]), each a file vgc alone writes and reads:
+//! vgc's caches, in one cache directory: `.vgc/` of the output directory (with a `.gitignore`; see
+//! [`crate::output`]) unless `--cache-dir` (`BuildRequest::cache_dir`) names another
+//! ([`crate::driver::BuildRequest::cache_root`]). Each is a file vgc alone writes and reads:
 //!
-//! | file | module | what it saves |
+//! | file in the cache directory | module | what it saves |
 //! |---|---|---|
-//! | `.vgc/build` | [`manifest`] | the whole build: what a clean build observed and wrote, so an unchanged tree is "up to date" without loading anything |
-//! | `.vgc/ir` | [`ir`] | parsing: each input file's IR by the hash of its text |
-//! | `.vgc/units/*` | [`units`] | code generation: each generated module's items by the hash of their plans |
-//! | `.vgc/fmt` | [`crate::format::FmtCache`] | formatting: each generated file's formatted units |
+//! | `build` | [`manifest`] | the whole build: what a clean build observed and wrote, so an unchanged tree is "up to date" without loading anything |
+//! | `ir` | [`ir`] | parsing: each input file's IR by the hash of its text |
+//! | `units/*` | [`units`] | code generation: each generated module's items by the hash of their plans |
+//! | `fmt` | [`crate::format::FmtCache`] | formatting: each generated file's formatted units |
+//!
+//! The lock and the staging directories of a build always stay in `.vgc/` of the output directory.
 //!
 //! Every cache starts with a header naming its format and the running vgc ([`tool_fingerprint`]); the binary ones
 //! ([`read_versioned`]/[`write_versioned`]) carry the BLAKE3 hash of their body. A cache with another header, a body

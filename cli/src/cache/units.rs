@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The cache directory's name in the output directory.
-pub const DIR: &str = ".vgc/units";
+pub const DIR: &str = "units";
 
 /// Units by type key.
 pub type Entries = vgc_codegen::UnitEntries;
@@ -109,10 +109,13 @@ mod tests {
 
     #[test]
     fn foreign_and_broken_files_are_ignored_with_a_note() {
-        let tmp = tempfile::tempdir().expect("tempdir");
+        let out = tempfile::tempdir().expect("tempdir");
+        // The cache root of an output directory (no `--cache-dir`).
+        let root = out.path().join(".vgc");
+        let tmp = &root;
         let module = "src/widgets/v1.rs".to_string();
-        std::fs::create_dir_all(tmp.path().join(DIR)).expect("mkdir");
-        let file = file_of(tmp.path(), &module);
+        std::fs::create_dir_all(tmp.join(DIR)).expect("mkdir");
+        let file = file_of(tmp, &module);
         assert!(file.ends_with(".vgc/units/src+widgets+v1.rs.bin"));
 
         write_versioned(
@@ -121,7 +124,7 @@ mod tests {
             &vec![([7u8; 32], vec!["fn a() {}\n".to_string()])],
         );
         let mut notes = Vec::new();
-        let entries = load(tmp.path(), [&module], &mut notes);
+        let entries = load(tmp.as_path(), [&module], &mut notes);
         assert!(notes.is_empty(), "{notes:?}");
         assert_eq!(
             entries
@@ -131,19 +134,20 @@ mod tests {
         );
 
         std::fs::write(&file, "vgc-unit-cache 0 older\nxx").expect("write");
-        assert!(load(tmp.path(), [&module], &mut notes).is_empty());
+        assert!(load(tmp.as_path(), [&module], &mut notes).is_empty());
         // Several foreign files (an upgraded vgc): one note.
         let other = "src/widgets/v2.rs".to_string();
-        std::fs::write(file_of(tmp.path(), &other), "vgc-unit-cache 0 older\nxx").expect("write");
+        std::fs::write(file_of(tmp.as_path(), &other), "vgc-unit-cache 0 older\nxx")
+            .expect("write");
         let mut upgraded = Vec::new();
-        assert!(load(tmp.path(), [&module, &other], &mut upgraded).is_empty());
+        assert!(load(tmp.as_path(), [&module, &other], &mut upgraded).is_empty());
         assert_eq!(upgraded.len(), 1, "{upgraded:?}");
         assert!(
             upgraded[0].ends_with(".vgc/units: 2 files written by another vgc build; rebuilt"),
             "{upgraded:?}"
         );
         std::fs::write(&file, format!("{}\n\u{ff}\u{ff}", header())).expect("write");
-        assert!(load(tmp.path(), [&module], &mut notes).is_empty());
+        assert!(load(tmp.as_path(), [&module], &mut notes).is_empty());
         assert_eq!(notes.len(), 2, "{notes:?}");
         assert!(
             notes[0].ends_with("written by another vgc build; rebuilt"),
@@ -155,7 +159,7 @@ mod tests {
         );
         // A module without a cache file contributes nothing, silently.
         let mut quiet = Vec::new();
-        assert!(load(tmp.path(), [&"src/other.rs".to_string()], &mut quiet).is_empty());
+        assert!(load(tmp.as_path(), [&"src/other.rs".to_string()], &mut quiet).is_empty());
         assert!(quiet.is_empty());
     }
 }
