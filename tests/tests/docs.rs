@@ -497,13 +497,11 @@ fn hostile_json_names_are_escaped_everywhere() {
     assert!(page.contains("&lt;script&gt;alert(8)&lt;/script&gt;"));
     assert!(page.contains("D &lt;script&gt;alert(9)&lt;/script&gt; c"));
     assert!(
-        page.contains("apiVersion &lt;script&gt;alert(4)&lt;/script&gt;/v1")
-            || page.contains("<code>&lt;script&gt;alert(4)&lt;/script&gt;/v1</code>"),
+        page.contains("apiVersion <code>&lt;script&gt;alert(4)&lt;/script&gt;/v1</code>"),
         "{page}"
     );
     assert!(
-        page.contains("one of &#34;&lt;script&gt;alert(11)&lt;/script&gt;&#34;")
-            || page.contains("one of &lt;script&gt;alert(11)&lt;/script&gt;"),
+        page.contains("<li>one of &lt;script&gt;alert(11)&lt;/script&gt;</li>"),
         "{page}"
     );
     // Every page; the search index is data in a .js file (JSON strings) that search.js shows with textContent.
