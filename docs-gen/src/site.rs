@@ -19,29 +19,16 @@ use vgc_lowering::plan::{CheckKind, RustTy, TypePlan};
 /// `""` or `"../../"`) and `body` (the page's HTML).
 pub const DEFAULT_LAYOUT: &str = include_str!("../templates/layout.html");
 
-/// A site that could not be rendered: the layout (or a page template) has a template error.
-#[derive(Debug)]
-pub struct SiteError(minijinja::Error);
+/// A site that could not be rendered: the layout (or a page template) has a template error. Shown as
+/// `template error: <minijinja's message> (in layout.html, line 2)`.
+#[derive(Debug, thiserror::Error)]
+#[error("template error: {}{}", .0, location(.0))]
+pub struct SiteError(#[from] minijinja::Error);
 
-impl std::fmt::Display for SiteError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "template error: {}", self.0)?;
-        if let (Some(name), Some(line)) = (self.0.name(), self.0.line()) {
-            write!(f, " (in {name}, line {line})")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for SiteError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        Some(&self.0)
-    }
-}
-
-impl From<minijinja::Error> for SiteError {
-    fn from(e: minijinja::Error) -> Self {
-        Self(e)
+fn location(e: &minijinja::Error) -> String {
+    match (e.name(), e.line()) {
+        (Some(name), Some(line)) => format!(" (in {name}, line {line})"),
+        _ => String::new(),
     }
 }
 
