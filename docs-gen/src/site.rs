@@ -447,10 +447,79 @@ impl Ctx<'_> {
                         format!("{}.{}", t.key.name, d.path.split('.').next().unwrap_or(""))
                     }),
                     path: d.path.clone(),
-                    detail: d.detail(),
+                    detail: self.drift_words(d),
                 })
                 .collect(),
         }
+    }
+}
+
+impl Ctx<'_> {
+    /// A version difference in words: for each version, the rules of the path in that version's type (`v1beta1:
+    /// optional, at most 10; v1: optional, at most 5`). Paths below a member (`spec.replicas`) keep the drift
+    /// analysis' compact descriptions, which only name rules the plan has.
+    fn drift_words(&self, d: &vgc_lowering::drift::PathDrift) -> String {
+        d.by_version
+            .iter()
+            .map(|(v, compact)| {
+                let key = TypeKey {
+                    pkg: format!("{}/{v}", d.group),
+                    name: d.ty.clone(),
+                };
+                let rules: Option<Vec<String>> = self.all.get(&key).and_then(|t| {
+                    let json_of = |rust: &str| -> String {
+                        t.fields
+                            .iter()
+                            .flatten()
+                            .find(|f| f.rust_name == rust && !f.json_name.is_empty())
+                            .map_or_else(
+                                || rust.trim_start_matches("r#").to_string(),
+                                |f| f.json_name.clone(),
+                            )
+                    };
+                    let (checks, ty) = if d.path == "(type)" {
+                        (&t.checks, t.alias_of.as_ref())
+                    } else if !d.path.contains('.') {
+                        let f = t.fields.iter().flatten().find(|f| f.json_name == d.path)?;
+                        (&f.checks, Some(&f.ty))
+                    } else {
+                        return None;
+                    };
+                    let cx = Context {
+                        json_name: &json_of,
+                        map: ty.is_some_and(is_map),
+                    };
+                    let text = |r: Rule| match r.stability {
+                        Some(l) => format!("{} ({l})", r.text),
+                        None => r.text,
+                    };
+                    let mut rules: Vec<String> =
+                        checks.iter().map(|c| text(words::rule(c, &cx))).collect();
+                    // The drift analysis compares a member's typedef rules too (they apply to it).
+                    if d.path != "(type)"
+                        && let Some((chain, inherited)) =
+                            ty.and_then(|ty| typedef_rules(ty, &self.all, &cx))
+                    {
+                        rules.extend(
+                            inherited
+                                .into_iter()
+                                .map(|r| format!("{} (through {chain})", text(r))),
+                        );
+                    }
+                    Some(rules)
+                });
+                let rules = rules.unwrap_or_else(|| compact.clone());
+                format!(
+                    "{v}: {}",
+                    if rules.is_empty() {
+                        "no rule".into()
+                    } else {
+                        rules.join(", ")
+                    }
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("; ")
     }
 }
 

@@ -128,8 +128,12 @@ fn api_reference_shows_typedef_chains_and_version_differences() {
         "<li>must be a k8s-short-name <span class=\"muted\">(through Alias → Name → string)</span></li>"
     ));
     let drift = site_of("tests/fixtures/lint/drift", None);
+    // Differences between versions in words, typedef rules included.
     assert!(page(&drift, "api/widgets/v1.html").contains(
-        "<li><a href=\"#Widget.replicas\">replicas</a>: v1beta1: maximum=10, optional; v1: maximum=5, optional</li>"
+        "<li><a href=\"#Widget.mode\">mode</a>: v1beta1: optional, one of A (through Mode → string); v1: optional, one of A, B (through Mode → string)</li>"
+    ));
+    assert!(page(&drift, "api/widgets/v1.html").contains(
+        "<li><a href=\"#Widget.replicas\">replicas</a>: v1beta1: optional, at most 10; v1: optional, at most 5</li>"
     ));
     // A custom layout (a minijinja template) replaces the built-in one; the title is escaped, the body is not.
     let custom = site_of(
