@@ -35,7 +35,13 @@ fn benches(c: &mut Criterion) {
     g.bench_function("docs", |b| {
         b.iter(|| {
             let out = vgc::build(&req);
-            vgc_docs_gen::site(&out.plan, None).len()
+            let docs = vgc_docs_gen::GoDocs::read(&out.package_files);
+            vgc_docs_gen::site(&vgc_docs_gen::SiteInput {
+                plan: &out.plan,
+                docs: &docs,
+                layout: None,
+            })
+            .map_or(0, |f| f.len())
         });
     });
     g.bench_function("graph", |b| {

@@ -171,6 +171,9 @@ pub struct BuildOutcome {
     pub tag_syntax_errors: usize,
     /// The upstream profile the build used and why (`None` when nothing could be loaded).
     pub profile: Option<vgc_ir::profile::Selected>,
+    /// The Go files of every loaded package by import path (the non-test files the program read, sorted), so that
+    /// `vgc docs` can show their doc comments (`vgc_docs_gen::GoDocs::read`). Empty when loading failed.
+    pub package_files: BTreeMap<String, Vec<String>>,
     /// The lowered validation plan codegen consumed (empty when loading failed). Tests drive schema-aware random
     /// object generation from it.
     pub plan: vgc_lowering::CratePlan,
@@ -305,6 +308,16 @@ fn analyze(
         .filter_map(|d| d.file.clone())
         .collect();
     add_sources(db, &prog, out, |path| wanted.contains(path));
+    out.package_files = prog
+        .packages
+        .values()
+        .map(|p| {
+            (
+                p.path.clone(),
+                p.files.iter().map(|f| f.path(db).clone()).collect(),
+            )
+        })
+        .collect();
     // Files a diagnostic points into that are not part of the program (a file with another package clause).
     for path in wanted {
         if !out.sources.contains_key(&path)

@@ -218,8 +218,8 @@ enum Command {
         /// Output directory for the site.
         #[arg(long, default_value = "out/vgc-docs")]
         out: String,
-        /// A directory with a `layout.html` (placeholders `{{title}}`, `{{root}}`, `{{body}}`) replacing the
-        /// built-in page layout.
+        /// A directory with a `layout.html` replacing the built-in page layout: a minijinja template given
+        /// `{{ title }}`, `{{ root }}` (the relative path to the site root) and `{{ body }}` (the page's HTML).
         #[arg(long)]
         templates: Option<String>,
         /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
@@ -688,7 +688,18 @@ fn run_docs(
         Ok(o) => o,
         Err(code) => return code,
     };
-    let files = vgc_docs_gen::site(&outcome.plan, layout.as_deref());
+    let docs = vgc_docs_gen::GoDocs::read(&outcome.package_files);
+    let files = match vgc_docs_gen::site(&vgc_docs_gen::SiteInput {
+        plan: &outcome.plan,
+        docs: &docs,
+        layout: layout.as_deref(),
+    }) {
+        Ok(f) => f,
+        Err(e) => {
+            let _ = writeln!(stderr, "error: layout.html: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let dir = std::path::Path::new(&out);
     for (rel, text) in &files {
         if let Err(e) = vgc::sys::write_atomic(&dir.join(rel), text) {

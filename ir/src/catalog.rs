@@ -202,6 +202,23 @@ tag_ids! {
     ZeroOrOneOfMember => "k8s:zeroOrOneOfMember",
 }
 
+impl TagId {
+    /// True for upstream's testing tags (`validateError`, `validateFalse`, `validateTrue`, `validateTrueAlpha`,
+    /// `validateTrueBeta`; upstream `testing.go`): they exist to test the generator and validate nothing real, so
+    /// the documentation lists them apart from the tags an API author uses.
+    #[must_use]
+    pub const fn is_test_only(self) -> bool {
+        matches!(
+            self,
+            TagId::ValidateError
+                | TagId::ValidateFalse
+                | TagId::ValidateTrue
+                | TagId::ValidateTrueAlpha
+                | TagId::ValidateTrueBeta
+        )
+    }
+}
+
 impl From<TagId> for &'static str {
     fn from(id: TagId) -> Self {
         id.name()
@@ -1027,8 +1044,86 @@ impl TagIdent for vgc_parser::tags::Tag {
     }
 }
 
+/// What each of [`FORMATS`] accepts, in words (Markdown), in the same order: the documentation site's `format`
+/// entry lists them. Mirrors the validators of upstream `format.go` (`k8s.io/apimachinery/pkg/api/validate/content`,
+/// implemented by `vgc_runtime::validate::format`).
+pub static FORMAT_DOCS: &[(&str, &str)] = &[
+    (
+        "k8s-extended-resource-name",
+        "a domain-prefixed path such as `example.com/my-prop` (an extended resource name): not in the `kubernetes.io/` domain, no `requests.` prefix, and a valid label key once prefixed with `requests.`",
+    ),
+    (
+        "k8s-label-key",
+        "a label key: an optional DNS subdomain prefix and `/`, then a name of at most 63 alphanumeric characters, `-`, `_` or `.`, starting and ending with an alphanumeric character (`example.com/MyName`)",
+    ),
+    (
+        "k8s-label-value",
+        "a label value: empty, or at most 63 alphanumeric characters, `-`, `_` or `.`, starting and ending with an alphanumeric character",
+    ),
+    (
+        "k8s-long-name",
+        "a lowercase RFC 1123 subdomain: at most 253 characters, dot-separated lowercase labels (`example.com`)",
+    ),
+    (
+        "k8s-long-name-caseless",
+        "an RFC 1123 subdomain of any case: at most 253 characters, dot-separated labels (`Example.com`)",
+    ),
+    (
+        "k8s-path-segment-name",
+        "a name usable as one URL path segment: not `.` or `..`, and without `/` or `%`",
+    ),
+    (
+        "k8s-prefixed-label-key",
+        "a label key that carries a prefix (`example.com/key`)",
+    ),
+    (
+        "k8s-resource-fully-qualified-name",
+        "a domain and a C identifier separated by a slash (`example.com/my_name`)",
+    ),
+    (
+        "k8s-resource-pool-name",
+        "at most 253 characters of `/`-separated segments, each a lowercase RFC 1123 subdomain",
+    ),
+    (
+        "k8s-short-name",
+        "a lowercase RFC 1123 label: at most 63 lowercase alphanumeric characters or `-`, starting and ending with an alphanumeric character (`my-name`)",
+    ),
+    (
+        "k8s-uuid",
+        "a lowercase UUID in 8-4-4-4-12 format (`123e4567-e89b-12d3-a456-426614174000`)",
+    ),
+];
+
 #[cfg(test)]
 mod tests {
+    /// Every format has exactly one description, in [`FORMATS`] order.
+    #[test]
+    fn every_format_has_a_description() {
+        let described: Vec<&str> = FORMAT_DOCS.iter().map(|(n, _)| *n).collect();
+        assert_eq!(described, FORMATS);
+        assert!(FORMAT_DOCS.iter().all(|(_, d)| !d.is_empty()));
+    }
+
+    /// The test-only tags are exactly upstream's testing tags (`validateError`, `validateFalse`, `validateTrue*`).
+    #[test]
+    fn test_only_tags_are_the_validate_family() {
+        let names: Vec<&str> = TAGS
+            .iter()
+            .filter(|t| t.id.is_test_only())
+            .map(|t| t.name)
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "k8s:validateError",
+                "k8s:validateFalse",
+                "k8s:validateTrue",
+                "k8s:validateTrueAlpha",
+                "k8s:validateTrueBeta"
+            ]
+        );
+    }
+
     /// The typed identity and the catalog agree: one entry per [`TagId`], in the same order, with its name.
     #[test]
     fn every_tag_id_has_exactly_one_catalog_entry() {

@@ -122,3 +122,78 @@ pub fn browser_dom(page: &Path, fragment: &str) -> String {
     assert!(out.status.success(), "{url}: chromium failed:\n{log}");
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// The layout `page` has in headless Chromium in a `width`×900 CSS-pixel viewport, as the page's own probe
+/// (`search.js`, run with `#vgc-layout`) records it: `{viewport, scrollWidth, cellDisplay, overflowing}`. Headless
+/// Chromium's window is at least 500 px wide, so the page is loaded in a frame of that width inside a wrapper page
+/// (written next to it), which the probe posts its record to.
+pub fn layout(page: &Path, width: u32) -> serde_json::Value {
+    let page = std::path::absolute(page).expect("absolute");
+    let wrapper = page.with_extension(format!("frame{width}.htm"));
+    std::fs::write(
+        &wrapper,
+        format!(
+            "<!doctype html><html><body style=\"margin:0\"><iframe src=\"file://{}#vgc-layout\" width=\"{width}\" height=\"900\" style=\"border:0\"></iframe><script>addEventListener(\"message\", function (e) {{ document.body.setAttribute(\"data-layout\", e.data); }});</script></body></html>",
+            page.display()
+        ),
+    )
+    .expect("write the wrapper page");
+    let url = format!("file://{}", wrapper.display());
+    let out = Command::new("chromium")
+        .args([
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--force-device-scale-factor=1",
+            "--virtual-time-budget=2000",
+            "--dump-dom",
+        ])
+        .arg(format!("--window-size={},1000", width.max(600)))
+        .arg(&url)
+        .output()
+        .expect("Debian's chromium is installed (`.ci/run` installs the chromium package)");
+    let _ = std::fs::remove_file(&wrapper);
+    assert!(out.status.success(), "{url}: chromium failed");
+    let dom = String::from_utf8_lossy(&out.stdout);
+    let start = dom
+        .find("data-layout=\"")
+        .unwrap_or_else(|| panic!("{url}: the page recorded no layout"))
+        + "data-layout=\"".len();
+    let raw = &dom[start..];
+    let raw = &raw[..raw.find('"').expect("attribute end")];
+    serde_json::from_str(&raw.replace("&quot;", "\"").replace("&amp;", "&"))
+        .expect("the layout record is JSON")
+}
+
+/// A `width`×`height` screenshot of `page` taken by headless Chromium into `png`; returns the PNG's pixel
+/// (width, height) read from its `IHDR` header.
+pub fn screenshot(page: &Path, width: u32, height: u32, png: &Path) -> (u32, u32) {
+    let url = format!(
+        "file://{}",
+        std::path::absolute(page).expect("absolute").display()
+    );
+    let out = Command::new("chromium")
+        .args([
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--force-device-scale-factor=1",
+            "--virtual-time-budget=2000",
+        ])
+        .arg(format!("--window-size={width},{height}"))
+        .arg(format!("--screenshot={}", png.display()))
+        .arg(&url)
+        .output()
+        .expect("chromium runs");
+    assert!(
+        out.status.success(),
+        "{url}: chromium failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(png).expect("the screenshot was written");
+    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "a PNG");
+    let be = |i: usize| u32::from_be_bytes([bytes[i], bytes[i + 1], bytes[i + 2], bytes[i + 3]]);
+    (be(16), be(20))
+}

@@ -7,16 +7,43 @@ use vgc_tests::site_check;
 use std::path::Path;
 use vgc::driver::BuildRequest;
 
-fn example_site(dir: &Path) -> Vec<(String, String)> {
+/// The site of the package tree at `rel` (relative to the workspace), with its doc comments and `layout`.
+fn site_of(rel: &str, layout: Option<&str>) -> Vec<(String, String)> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("workspace");
     let out = vgc::build(&BuildRequest::check(
-        root.join("examples/api").to_string_lossy().into_owned(),
+        root.join(rel).to_string_lossy().into_owned(),
         Vec::new(),
     ));
     assert_eq!(vgc::exit_code(&out), 0);
-    let files = vgc_docs_gen::site(&out.plan, None);
+    vgc_docs_gen::site(&vgc_docs_gen::SiteInput {
+        plan: &out.plan,
+        docs: &vgc_docs_gen::GoDocs::read(&out.package_files),
+        layout,
+    })
+    .expect("the site renders")
+}
+
+fn write_site(dir: &Path, files: &[(String, String)]) {
+    for (rel, text) in files {
+        let p = dir.join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
+    }
+}
+
+fn page(files: &[(String, String)], p: &str) -> String {
+    files
+        .iter()
+        .find(|(f, _)| f == p)
+        .unwrap_or_else(|| panic!("no page {p}"))
+        .1
+        .clone()
+}
+
+fn example_site(dir: &Path) -> Vec<(String, String)> {
+    let files = site_of("examples/api", None);
     for (rel, text) in &files {
         let p = dir.join(rel);
         std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
@@ -49,7 +76,7 @@ fn site_pages_links_and_search() {
         .expect("page")
         .1;
     // A field with its rules in words, a cross-field rule linking its members, an option-guarded rule.
-    assert!(api.contains("<tr id=\"WidgetSpec.replicas\"><td><code>replicas</code></td><td><code>*int32</code></td><td>optional</td><td>at most 10<br>at least 1</td></tr>"), "{api}");
+    assert!(api.contains("<tr id=\"WidgetSpec.replicas\"><td data-label=\"field\"><code>replicas</code></td><td data-label=\"type\">integer</td><td data-label=\"presence\"><strong>optional</strong></td><td data-label=\"rules\"><ul class=\"rules\"><li>at most 10</li><li>at least 1</li>\n</ul></td></tr>"), "{api}");
     assert!(api.contains("<a href=\"#Endpoint.host\">host</a>"));
     assert!(api.contains("only while option WidgetGPU is enabled"));
     let (pages, links) = site_check::check_links(tmp.path());
@@ -95,40 +122,207 @@ fn tag_reference_json_has_upstream_shape() {
 
 #[test]
 fn api_reference_shows_typedef_chains_and_version_differences() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace");
-    let site = |rel: &str| {
-        let out = vgc::build(&BuildRequest::check(
-            root.join(rel).to_string_lossy().into_owned(),
-            Vec::new(),
-        ));
-        assert_eq!(vgc::exit_code(&out), 0);
-        vgc_docs_gen::site(&out.plan, None)
-    };
-    let page = |files: &[(String, String)], p: &str| {
-        files.iter().find(|(f, _)| f == p).expect("page").1.clone()
-    };
-    let conformance = site("tests/conformance");
+    let conformance = site_of("tests/conformance", None);
     assert!(page(&conformance, "api/structure.html").contains(
-        "<td>must be a k8s-short-name <span class=\"muted\">(through Alias → Name → string)</span></td>"
+        "<li>must be a k8s-short-name <span class=\"muted\">(through Alias → Name → string)</span></li>"
     ));
-    let drift = site("tests/fixtures/lint/drift");
+    let drift = site_of("tests/fixtures/lint/drift", None);
+    // Differences between versions in words, typedef rules included.
     assert!(page(&drift, "api/widgets/v1.html").contains(
-        "<li><a href=\"#Widget.replicas\">replicas</a>: v1beta1: maximum=10, optional; v1: maximum=5, optional</li>"
+        "<li><a href=\"#Widget.mode\">mode</a>: v1beta1: optional, one of A (through Mode → string); v1: optional, one of A, B (through Mode → string)</li>"
     ));
-    // A custom layout replaces the built-in one.
-    let out = vgc::build(&BuildRequest::check(
-        root.join("examples/api").to_string_lossy().into_owned(),
-        Vec::new(),
+    assert!(page(&drift, "api/widgets/v1.html").contains(
+        "<li><a href=\"#Widget.replicas\">replicas</a>: v1beta1: optional, at most 10; v1: optional, at most 5</li>"
     ));
-    let custom = vgc_docs_gen::site(
-        &out.plan,
+    // A custom layout (a minijinja template) replaces the built-in one; the title is escaped, the body is not.
+    let custom = site_of(
+        "examples/api",
         Some("<html><title>{{title}}</title><body data-root=\"{{root}}\">{{body}}</body></html>"),
     );
     assert!(page(&custom, "tags.html").starts_with(
         "<html><title>Tag reference</title><body data-root=\"\"><h1>Tag reference</h1>"
     ));
+    // A layout with a template error is an error naming its line, not a panic or a half-written site.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace");
+    let out = vgc::build(&BuildRequest::check(
+        root.join("examples/api").to_string_lossy().into_owned(),
+        Vec::new(),
+    ));
+    let err = vgc_docs_gen::site(&vgc_docs_gen::SiteInput {
+        plan: &out.plan,
+        docs: &vgc_docs_gen::GoDocs::default(),
+        layout: Some("<html>\n{{ body }\n</html>"),
+    })
+    .expect_err("a broken layout");
+    assert!(
+        err.to_string().contains("(in layout.html, line 2)"),
+        "{err}"
+    );
+}
+
+/// The tag page: every table's header has one cell per column, Markdown is rendered (no literal backticks), the
+/// test-only tags have their own section, and `format` lists every format with its meaning.
+#[test]
+fn tag_page_tables_markdown_test_only_section_and_formats() {
+    let files = site_of("examples/api", None);
+    let tags = page(&files, "tags.html");
+    for table in tags.split("<table").skip(1) {
+        let table = &table[..table.find("</table>").expect("closed")];
+        let header = table.matches("<th>").count();
+        for row in table.split("<tr").skip(2) {
+            assert_eq!(row.matches("<td").count(), header, "{row}");
+        }
+    }
+    let main = &tags[tags.find("<main>").expect("main")..];
+    let text_only: String = main
+        .split("<pre>")
+        .map(|s| s.split_once("</pre>").map_or(s, |x| x.1))
+        .collect();
+    assert!(
+        !text_only.contains('`'),
+        "a literal backtick outside examples"
+    );
+    assert!(tags.contains("<code>+k8s:optional</code>"));
+    let (real, test_only) = tags
+        .split_once("<h2 id=\"test-only\">")
+        .expect("test-only section");
+    for t in vgc_ir::catalog::TAGS {
+        let anchor = format!(
+            "<section class=\"tag\" id=\"{}\">",
+            t.name.trim_start_matches("k8s:")
+        );
+        let (here, there) = if t.id.is_test_only() {
+            (test_only, real)
+        } else {
+            (real, test_only)
+        };
+        assert!(
+            here.contains(&anchor) && !there.contains(&anchor),
+            "{}",
+            t.name
+        );
+    }
+    for (name, _) in vgc_ir::catalog::FORMAT_DOCS {
+        assert!(
+            tags.contains(&format!(
+                "<tr id=\"format-{name}\"><td data-label=\"format\"><code>{name}</code></td>"
+            )),
+            "{name}"
+        );
+    }
+    assert!(tags.contains("<td data-label=\"accepts\">a lowercase RFC 1123 label: at most 63 lowercase alphanumeric characters or <code>-</code>, starting and ending with an alphanumeric character (<code>my-name</code>)</td>"));
+    insta::assert_snapshot!("tags_page", main);
+}
+
+/// API pages: doc comments, apiVersion/kind and coverage for root types, a table of contents, JSON type names,
+/// rules in words only, presence, and a viewport.
+#[test]
+fn api_pages_docs_kinds_toc_json_types_and_words() {
+    let files = site_of("examples/api", None);
+    let api = page(&files, "api/widgets/v1.html");
+    assert!(
+        api.contains("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
+    );
+    assert!(api.contains("<p class=\"kind\"><code>apiVersion: widgets.example.com/v1</code> <code>kind: Widget</code>"), "{api}");
+    assert!(api.contains("<p>Widget is a root type: it has a TypeMeta field. Its validation also serves the status subresource.</p>"));
+    assert!(api.contains("<nav class=\"toc\" aria-label=\"contents\">\n<p>Kinds:</p>\n<ul><li><a href=\"#Gadget\">Gadget</a></li><li><a href=\"#Widget\">Widget</a></li></ul>"), "{api}");
+    for go_spelling in ["*int32", "[]string", "map[string]", "*WidgetSpec"] {
+        assert!(!api.contains(go_spelling), "{go_spelling} on the page");
+    }
+    for notation in [
+        "beta:",
+        "alpha:",
+        "Union(",
+        "ZeroOrOneOf(",
+        "noNilElements",
+        "eachVal(",
+        "subfield(",
+        "item(",
+        "mode(",
+    ] {
+        assert!(
+            !api.contains(notation),
+            "internal notation {notation} on the page"
+        );
+    }
+    assert!(
+        api.contains(">array of string<") || api.contains(">array of "),
+        "JSON array type"
+    );
+    assert!(api.contains("<strong>required</strong>"));
+    let coverage = api
+        .split("<span class=\"muted\">")
+        .nth(2)
+        .and_then(|s| s.split_once("</span>"))
+        .map(|s| s.0)
+        .expect("coverage line");
+    assert!(
+        coverage.ends_with(" beta") && coverage.contains(" declarative rules, "),
+        "{coverage}"
+    );
+    let main = &api[api.find("<main>").expect("main")..];
+    insta::assert_snapshot!("widgets_v1_page", main);
+}
+
+/// The site in headless Chromium: at 390 CSS pixels wide no page is wider than the window (tables become one block
+/// per row), at 1280 the tables are tables; screenshots of the tag page and an API page at both widths are PNGs of
+/// the window's size. The comparison is on layout properties the page measures itself, not on pixels (fonts differ
+/// between machines). Screenshots go to `$VGC_SITE_SHOTS` when set (to look at them), else to a temporary dir.
+#[test]
+fn site_layout_fits_390px_and_screenshots() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let files = example_site(tmp.path());
+    let conformance = tmp.path().join("conformance");
+    write_site(&conformance, &site_of("tests/conformance", None));
+    let mut pages: Vec<std::path::PathBuf> = files
+        .iter()
+        .filter(|(p, _)| p.ends_with(".html"))
+        .map(|(p, _)| tmp.path().join(p))
+        .collect();
+    pages.push(conformance.join("api/structure.html"));
+    for p in &pages {
+        let narrow = site_check::layout(p, 390);
+        assert_eq!(narrow["viewport"], 390, "{}: {narrow}", p.display());
+        assert!(
+            narrow["scrollWidth"].as_u64().expect("scrollWidth") <= 390,
+            "{}: wider than 390 px: {narrow}",
+            p.display()
+        );
+        assert_eq!(
+            narrow["overflowing"],
+            serde_json::json!([]),
+            "{}",
+            p.display()
+        );
+        let wide = site_check::layout(p, 1280);
+        assert!(
+            wide["scrollWidth"].as_u64().expect("scrollWidth") <= 1280,
+            "{wide}"
+        );
+        if narrow["cellDisplay"] != "" {
+            assert_eq!(narrow["cellDisplay"], "block", "{}", p.display());
+            assert_eq!(wide["cellDisplay"], "table-cell", "{}", p.display());
+        }
+    }
+    let shots = std::env::var_os("VGC_SITE_SHOTS")
+        .map_or_else(|| tmp.path().join("shots"), std::path::PathBuf::from);
+    std::fs::create_dir_all(&shots).expect("mkdir");
+    for (name, rel) in [
+        ("tags", "tags.html"),
+        ("example-widgets-v1", "api/widgets/v1.html"),
+    ] {
+        for (w, h) in [(390, 844), (1280, 900)] {
+            let png = shots.join(format!("{name}-{w}.png"));
+            assert_eq!(
+                site_check::screenshot(&tmp.path().join(rel), w, h, &png),
+                (w, h),
+                "{}",
+                png.display()
+            );
+        }
+    }
 }
 
 /// Writes the examples (without `k8s:validateError`) as one Go package under `dir`.
@@ -246,10 +440,17 @@ fn hostile_json_names_are_escaped_everywhere() {
         "// +k8s:validation-gen=*\n// +k8s:validation-gen-nolint\npackage v1\n",
     )
     .expect("doc.go");
-    // Hostile names as a plain field, as union members (type-rule links) and as a dependent trigger.
+    // Hostile names as a plain field, as union members (type-rule links) and as a dependent trigger; hostile doc
+    // comments (HTML, Markdown links and images) on the package (its group name), a type and a field; hostile enum
+    // values (rules in words).
+    std::fs::write(
+        m.join("v1/doc.go"),
+        "// +k8s:validation-gen=*\n// +k8s:validation-gen-nolint\n// +groupName=<script>alert(4)</script>\npackage v1\n",
+    )
+    .expect("doc.go");
     std::fs::write(
         m.join("v1/types.go"),
-        "package v1\n\n// +k8s:validation-gen=*\ntype Evil struct {\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tA string `json:\"<script>alert(1)</script>,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:unionMember\n\tB *string `json:\"x\\\" onmouseover=\\\"alert(2),omitempty\"`\n\t// +k8s:optional\n\t// +k8s:unionMember\n\tC *string `json:\"</a><img src=x onerror=alert(3)>,omitempty\"`\n}\n",
+        "package v1\n\n// Evil <script>alert(5)</script> [a](javascript:alert(6)) ![b](x.png) <img src=y onerror=alert(7)>\n//\n// <script>alert(8)</script>\n// +k8s:validation-gen=*\ntype Evil struct {\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tA string `json:\"<script>alert(1)</script>,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:unionMember\n\tB *string `json:\"x\\\" onmouseover=\\\"alert(2),omitempty\"`\n\t// +k8s:optional\n\t// +k8s:unionMember\n\tC *string `json:\"</a><img src=x onerror=alert(3)>,omitempty\"`\n\t// D <script>alert(9)</script> [c](javascript:alert(10))\n\t// +k8s:optional\n\tD Mood `json:\"d,omitempty\"`\n}\n\n// +k8s:enum\ntype Mood string\n\nconst MoodEvil Mood = \"<script>alert(11)</script>\"\n",
     )
     .expect("types.go");
     let out = vgc::build(&BuildRequest::check(
@@ -265,16 +466,24 @@ fn hostile_json_names_are_escaped_everywhere() {
             .map(|d| &d.message)
             .collect::<Vec<_>>()
     );
-    let files = vgc_docs_gen::site(&out.plan, None);
+    let files = vgc_docs_gen::site(&vgc_docs_gen::SiteInput {
+        plan: &out.plan,
+        docs: &vgc_docs_gen::GoDocs::read(&out.package_files),
+        layout: None,
+    })
+    .expect("the site renders");
     let (_, page) = files
         .iter()
         .find(|(p, _)| p == "api/v1.html")
         .expect("the package page");
     for hostile in [
-        "<script>alert(1)",
+        "<script>alert(",
         "<img src=x",
+        "<img src=y",
         "\" onmouseover=\"alert(2)",
         "</a><img",
+        "javascript:",
+        "x.png",
     ] {
         assert!(
             !page.contains(hostile),
@@ -286,6 +495,18 @@ fn hostile_json_names_are_escaped_everywhere() {
         "the name is shown, escaped"
     );
     assert!(page.contains("&lt;/a&gt;&lt;img src=x onerror=alert(3)&gt;"));
+    // The doc comments, group name and enum value are shown as text.
+    assert!(page.contains("<p>Evil &lt;script&gt;alert(5)&lt;/script&gt; a b &lt;img src=y onerror=alert(7)&gt;</p>"), "{page}");
+    assert!(page.contains("&lt;script&gt;alert(8)&lt;/script&gt;"));
+    assert!(page.contains("D &lt;script&gt;alert(9)&lt;/script&gt; c"));
+    assert!(
+        page.contains("apiVersion <code>&lt;script&gt;alert(4)&lt;/script&gt;/v1</code>"),
+        "{page}"
+    );
+    assert!(
+        page.contains("<li>one of &lt;script&gt;alert(11)&lt;/script&gt;</li>"),
+        "{page}"
+    );
     // Every page; the search index is data in a .js file (JSON strings) that search.js shows with textContent.
     for (p, text) in files.iter().filter(|(p, _)| p.ends_with(".html")) {
         assert!(!text.contains("<script>alert"), "{p}");

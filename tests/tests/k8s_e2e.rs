@@ -189,7 +189,12 @@ fn real_k8s_api_end_to_end() {
     let site = e2e.join("k8s-docs");
     let _ = std::fs::remove_dir_all(&site);
     let start = std::time::Instant::now();
-    let files = vgc_docs_gen::site(&out.plan, None);
+    let files = vgc_docs_gen::site(&vgc_docs_gen::SiteInput {
+        plan: &out.plan,
+        docs: &vgc_docs_gen::GoDocs::read(&out.package_files),
+        layout: None,
+    })
+    .expect("the built-in templates render");
     let docs_time = start.elapsed();
     for (rel, text) in &files {
         let p = site.join(rel);
@@ -202,6 +207,25 @@ fn real_k8s_api_end_to_end() {
         dom.contains("DeploymentSpec.replicas</a>"),
         "k8s search result missing"
     );
+    // The big API pages stay within a 390 px window too; screenshots for a look when `$VGC_SITE_SHOTS` is set.
+    for (name, rel) in [
+        ("k8s-apps-v1", "api/apps/v1.html"),
+        ("k8s-resource-v1", "api/resource/v1.html"),
+    ] {
+        let narrow = site_check::layout(&site.join(rel), 390);
+        assert!(
+            narrow["scrollWidth"].as_u64().expect("scrollWidth") <= 390
+                && narrow["overflowing"] == serde_json::json!([]),
+            "{rel}: {narrow}"
+        );
+        if let Some(dir) = std::env::var_os("VGC_SITE_SHOTS") {
+            std::fs::create_dir_all(&dir).expect("mkdir");
+            for (w, h) in [(390, 844), (1280, 900)] {
+                let png = Path::new(&dir).join(format!("{name}-{w}.png"));
+                assert_eq!(site_check::screenshot(&site.join(rel), w, h, &png), (w, h));
+            }
+        }
+    }
     eprintln!(
         "k8s-docs: {} files, {pages} pages, {links} links checked, generated in {:.2}s",
         files.len(),
@@ -414,7 +438,12 @@ fn newest_k8s_api_prerelease_builds_and_lints_clean() {
         status.success(),
         "the generated crate of k8s.io/api {version} failed to type-check warning-free"
     );
-    let site = vgc_docs_gen::site(&out.plan, None);
+    let site = vgc_docs_gen::site(&vgc_docs_gen::SiteInput {
+        plan: &out.plan,
+        docs: &vgc_docs_gen::GoDocs::read(&out.package_files),
+        layout: None,
+    })
+    .expect("the built-in templates render");
     assert!(
         site.iter().any(|(p, t)| p == "index.html"
             && t.contains(&format!("validation-gen {}", profile.version))),

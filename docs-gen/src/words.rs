@@ -1,0 +1,318 @@
+//! Validation rules in words for the documentation site: `at most 10 items`, `exactly one of intValue,
+//! stringValue must be set`, `each item: must be a k8s-short-name`. Unlike `vgc_lowering::drift::describe` (a
+//! compact, version-neutral notation for comparing versions), nothing here shows vgc's internal notation; the
+//! stability level of a rule is returned apart ([`Rule::stability`]) so the page can mark it.
+//!
+//! All knowledge of the plan's check shapes is in one function, [`words`], so that a change to
+//! `vgc_lowering::plan::CheckKind` touches one match.
+
+use vgc_ir::catalog::Stability;
+use vgc_lowering::plan::{Check, CheckKind, Matcher, NeqValue, OptionState, UnionKind};
+use vgc_runtime::validate::UpdateConstraint;
+
+/// One rule of a field or type as the site shows it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Rule {
+    /// The rule in words (plain text; the template escapes it).
+    pub text: String,
+    /// `alpha` or `beta` for a rule whose errors carry that level (upstream `+k8s:alpha`/`+k8s:beta`), else `None`.
+    pub stability: Option<&'static str>,
+    /// JSON names of the sibling fields a cross-field rule (union, dependent fields, modes, subfield) involves, for
+    /// links to their rows.
+    pub fields: Vec<String>,
+}
+
+/// The name of a stability level as the site shows it (`None` for stable).
+#[must_use]
+pub fn level(s: Option<Stability>) -> Option<&'static str> {
+    match s {
+        Some(Stability::Alpha) => Some("alpha"),
+        Some(Stability::Beta) => Some("beta"),
+        _ => None,
+    }
+}
+
+/// What the words of a rule depend on besides the check.
+pub struct Context<'a> {
+    /// Maps a Rust field name to its JSON name (the plan names some fields by their Rust name: list-map keys, mode
+    /// discriminators).
+    pub json_name: &'a dyn Fn(&str) -> String,
+    /// The value the rule applies to is a map (`eachVal` then says "each value", not "each item").
+    pub map: bool,
+}
+
+/// `c` as a [`Rule`] (see [`Context`]).
+#[must_use]
+pub fn rule(c: &Check, cx: &Context<'_>) -> Rule {
+    Rule {
+        text: words(c, c.stability, cx),
+        stability: level(c.stability),
+        fields: involved_fields(c),
+    }
+}
+
+/// The JSON names of the struct fields a struct-level rule involves.
+fn involved_fields(c: &Check) -> Vec<String> {
+    match &c.kind {
+        CheckKind::Union(u) => u
+            .members
+            .iter()
+            .map(|m| m.json.clone())
+            .chain(u.discriminator.iter().map(|d| d.1.clone()))
+            .collect(),
+        CheckKind::Dependent(d) => vec![d.trigger.json.clone(), d.dependent.json.clone()],
+        CheckKind::Discriminated(m) => vec![m.json.clone()],
+        CheckKind::Subfield(s) => vec![s.json.clone()],
+        _ => Vec::new(),
+    }
+}
+
+fn plural(n: i64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn neq_text(v: &NeqValue) -> String {
+    match v {
+        NeqValue::Str(s) => format!("{s:?}"),
+        NeqValue::Int(i) => i.to_string(),
+        NeqValue::Bool(b) => b.to_string(),
+    }
+}
+
+fn list(items: &[String]) -> String {
+    items.join(", ")
+}
+
+/// The words of nested checks, each marked with its level when it differs from the enclosing rule's (`outer`).
+fn nested(inner: &[Check], outer: Option<Stability>, cx: &Context<'_>) -> String {
+    inner
+        .iter()
+        .map(|c| words(c, outer, cx))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// `c` in words, without its level unless that differs from `outer` (the level of the rule it is part of, which
+/// the page shows once).
+///
+/// Mirrors what each upstream validator checks (`k8s.io/apimachinery/pkg/api/validate`), not its error text.
+#[must_use]
+pub fn words(c: &Check, outer: Option<Stability>, cx: &Context<'_>) -> String {
+    let body = match &c.kind {
+        CheckKind::Required => "required".into(),
+        CheckKind::Optional => "optional".into(),
+        CheckKind::Forbidden => "must not be set".into(),
+        CheckKind::Minimum(n) => format!("at least {n}"),
+        CheckKind::Maximum(n) => format!("at most {n}"),
+        CheckKind::MinLength(n) => format!("at least {}", plural(*n, "character", "characters")),
+        CheckKind::MaxLength(n) => format!("at most {}", plural(*n, "character", "characters")),
+        CheckKind::MaxLengthBytes(n) | CheckKind::MaxBytes(n) | CheckKind::MaxBytesSlice(n) => {
+            format!("at most {}", plural(*n, "byte", "bytes"))
+        }
+        CheckKind::MinItems(n) => format!("at least {}", plural(*n, "item", "items")),
+        CheckKind::MaxItems(n) => format!("at most {}", plural(*n, "item", "items")),
+        CheckKind::MinProperties(n) => format!("at least {}", plural(*n, "entry", "entries")),
+        CheckKind::MaxProperties(n) => format!("at most {}", plural(*n, "entry", "entries")),
+        CheckKind::Format(f) => format!("must be a {}", f.name()),
+        CheckKind::Enum(e) => {
+            let mut s = format!("one of {}", list(&e.values));
+            for x in &e.exclusions {
+                let (v, opt) = (&x.value, &x.option);
+                let state = match x.when {
+                    OptionState::Enabled => "enabled",
+                    OptionState::Disabled => "disabled",
+                };
+                s.push_str(&format!(
+                    "; {v} is not allowed while option {opt} is {state}"
+                ));
+            }
+            s
+        }
+        CheckKind::Immutable => "cannot change once set".into(),
+        CheckKind::Update(cs, _) => cs
+            .iter()
+            .map(|c| match c {
+                UpdateConstraint::NoSet => "cannot be set on update",
+                UpdateConstraint::NoUnset => "cannot be unset on update",
+                UpdateConstraint::NoModify => "cannot be changed on update",
+                UpdateConstraint::NoAddItem => "items cannot be added on update",
+                UpdateConstraint::NoRemoveItem => "items cannot be removed on update",
+            })
+            .collect::<Vec<_>>()
+            .join("; "),
+        CheckKind::Unique(Matcher::Keys(keys)) => {
+            let keys: Vec<String> = keys.iter().map(|k| (cx.json_name)(k)).collect();
+            format!("items must have unique {}", list(&keys))
+        }
+        CheckKind::Unique(_) => "items must be unique".into(),
+        CheckKind::EachVal(inner, _, _) => format!(
+            "each {}: {}",
+            if cx.map { "value" } else { "item" },
+            nested(inner, c.stability, cx)
+        ),
+        CheckKind::EachKey(inner) => format!("each key: {}", nested(inner, c.stability, cx)),
+        CheckKind::Subfield(sf) => {
+            format!("field {}: {}", sf.json, words(&sf.inner, c.stability, cx))
+        }
+        CheckKind::Union(u) => {
+            let members: Vec<String> = u.members.iter().map(|m| m.json.clone()).collect();
+            let mut s = match u.kind {
+                UnionKind::Union => format!("exactly one of {} must be set", list(&members)),
+                UnionKind::ZeroOrOneOf => format!("at most one of {} may be set", list(&members)),
+            };
+            if let Some((_, d)) = &u.discriminator {
+                s.push_str(&format!(", the one {d} names"));
+            }
+            if !u.name.is_empty() {
+                s = format!("union {}: {s}", u.name);
+            }
+            s
+        }
+        CheckKind::Dependent(d) => format!(
+            "{} {} when {} is set",
+            d.dependent.json,
+            if d.forbidden {
+                "must not be set"
+            } else {
+                "is required"
+            },
+            d.trigger.json
+        ),
+        CheckKind::Monotonic => "cannot decrease on update".into(),
+        CheckKind::NoNils => "items must not be null".into(),
+        CheckKind::FixedResult { result: true, .. } => "always passes (test tag)".into(),
+        CheckKind::FixedResult { result: false, msg } => {
+            format!("always fails with \"forced failure: {msg}\" (test tag)")
+        }
+        CheckKind::Custom { upstream, .. } => format!("checked by hand-written code ({upstream})"),
+        CheckKind::Item(i) => format!(
+            "the item whose {}: {}",
+            i.selector
+                .iter()
+                .map(|(k, _, v)| format!("{} is {}", (cx.json_name)(k), neq_text(v)))
+                .collect::<Vec<_>>()
+                .join(" and "),
+            words(&i.inner, c.stability, cx)
+        ),
+        CheckKind::ListUnion(u) => {
+            let members: Vec<String> = u.members.iter().map(|(n, _)| n.clone()).collect();
+            match u.kind {
+                UnionKind::Union => format!(
+                    "exactly one of the items {} must be present",
+                    list(&members)
+                ),
+                UnionKind::ZeroOrOneOf => {
+                    format!("at most one of the items {} may be present", list(&members))
+                }
+            }
+        }
+        CheckKind::Discriminated(m) => {
+            let disc = (cx.json_name)(&m.discriminator.field);
+            let mut parts: Vec<String> = m
+                .rules
+                .iter()
+                .map(|(v, cs)| {
+                    format!(
+                        "when {disc} is {v}: {}",
+                        if cs.is_empty() {
+                            "no rule".into()
+                        } else {
+                            nested(cs, c.stability, cx)
+                        }
+                    )
+                })
+                .collect();
+            parts.push(format!("when {disc} is anything else: must not be set"));
+            format!("field {}: {}", m.json, parts.join("; "))
+        }
+        CheckKind::Neq(v) => format!("must not be {}", neq_text(v)),
+        CheckKind::IfOption(p) => format!(
+            "{}, only while option {} is {}",
+            words(&p.inner, c.stability, cx),
+            p.option,
+            if p.enabled { "enabled" } else { "disabled" }
+        ),
+    };
+    match level(c.stability) {
+        Some(l) if c.stability != outer => format!("{body} ({l})"),
+        _ => body,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(kind: CheckKind, stability: Option<Stability>) -> Check {
+        Check {
+            kind,
+            short_circuit: false,
+            non_error: false,
+            stability,
+            tag: None,
+            cohort: None,
+        }
+    }
+
+    fn same(s: &str) -> String {
+        s.to_string()
+    }
+
+    const LIST: Context<'static> = Context {
+        json_name: &same,
+        map: false,
+    };
+
+    #[test]
+    fn nested_rules_name_their_level_once() {
+        let inner = check(
+            CheckKind::Format(vgc_runtime::formats::Format::K8sShortName),
+            Some(Stability::Alpha),
+        );
+        let each = check(
+            CheckKind::EachVal(
+                vec![inner],
+                Matcher::None,
+                vgc_lowering::plan::Shape::Other { pointer: false },
+            ),
+            Some(Stability::Alpha),
+        );
+        let r = rule(&each, &LIST);
+        assert_eq!(r.text, "each item: must be a k8s-short-name");
+        assert_eq!(r.stability, Some("alpha"));
+        let beta_inner = check(CheckKind::MaxItems(3), Some(Stability::Beta));
+        let each = check(
+            CheckKind::EachVal(
+                vec![beta_inner],
+                Matcher::None,
+                vgc_lowering::plan::Shape::Other { pointer: false },
+            ),
+            None,
+        );
+        let map = Context {
+            json_name: &same,
+            map: true,
+        };
+        assert_eq!(rule(&each, &map).text, "each value: at most 3 items (beta)");
+    }
+
+    #[test]
+    fn list_map_keys_are_json_names() {
+        let c = check(
+            CheckKind::Unique(Matcher::Keys(vec!["r#type".into(), "name".into()])),
+            None,
+        );
+        let json = |r: &str| {
+            if r == "r#type" {
+                "type".to_string()
+            } else {
+                r.to_string()
+            }
+        };
+        let cx = Context {
+            json_name: &json,
+            map: false,
+        };
+        assert_eq!(rule(&c, &cx).text, "items must have unique type, name");
+    }
+}
