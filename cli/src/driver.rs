@@ -453,8 +453,9 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
         Ok(l) => l,
         Err(out) => return *out,
     };
-    // Only after the output checks (R14: a refused output gets nothing created) and under the lock.
-    if let Err(e) = std::fs::create_dir_all(&cache) {
+    // Only after the output checks (R14: a refused output gets nothing created), under the lock, and only for a
+    // build that writes (none outside a Go module).
+    if let Some(Err(e)) = _lock.as_ref().map(|_| std::fs::create_dir_all(&cache)) {
         notes.push(format!(
             "{}: cannot create the cache directory ({e}); building without caches",
             cache.display()
