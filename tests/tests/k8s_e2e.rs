@@ -13,26 +13,6 @@ use vgc_tests::harness;
 use vgc_tests::k8s_oracle;
 use vgc_tests::site_check;
 
-fn download(module: &str, tmp: &Path) -> (String, String) {
-    let out = Command::new("go")
-        .args(["mod", "download", "-json", module])
-        .current_dir(tmp)
-        .env("GOFLAGS", "-mod=mod")
-        .output()
-        .expect("the `go` command runs");
-    assert!(
-        out.status.success(),
-        "go mod download {module}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value =
-        serde_json::from_slice(&out.stdout).expect("go mod download -json output");
-    (
-        v["Dir"].as_str().expect("Dir").to_string(),
-        v["Version"].as_str().expect("Version").to_string(),
-    )
-}
-
 /// Counts `// +k8s:` comment lines in non-test `.go` files, skipping `testdata`, `vendor`, hidden and `_` dirs.
 fn count_tag_lines(dir: &Path) -> usize {
     let mut n = 0;
@@ -74,8 +54,9 @@ fn real_k8s_api_end_to_end() {
     let e2e = root.join("target/e2e");
     std::fs::create_dir_all(&e2e).expect("mkdir target/e2e");
     let tmp = tempfile::tempdir().expect("tempdir");
-    let (api_dir, version) = download("k8s.io/api@latest", tmp.path());
-    let (_, mach_version) = download(&format!("k8s.io/apimachinery@{version}"), tmp.path());
+    let (api_dir, version) = harness::download_module("k8s.io/api@latest", tmp.path());
+    let (_, mach_version) =
+        harness::download_module(&format!("k8s.io/apimachinery@{version}"), tmp.path());
     assert_eq!(version, mach_version);
 
     let generated = e2e.join("k8s-generated");
@@ -272,8 +253,9 @@ fn older_release_agrees_with_its_generator() {
     let e2e = root.join("target/e2e");
     std::fs::create_dir_all(&e2e).expect("mkdir target/e2e");
     let tmp = tempfile::tempdir().expect("tempdir");
-    let (api_dir, version) = download(&format!("k8s.io/api@v0.{}", profile.minor()), tmp.path());
-    download(&format!("k8s.io/apimachinery@{version}"), tmp.path());
+    let (api_dir, version) =
+        harness::download_module(&format!("k8s.io/api@v0.{}", profile.minor()), tmp.path());
+    harness::download_module(&format!("k8s.io/apimachinery@{version}"), tmp.path());
     let generated = e2e.join(format!("k8s-generated-{release}"));
     let req = BuildRequest {
         path: api_dir.clone(),

@@ -11,6 +11,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use vgc::driver::{BuildOutcome, BuildRequest};
+use vgc_tests::harness;
 
 /// The pinned upstream module whose `output_tests` are checked.
 const CODE_GENERATOR: &str = "k8s.io/code-generator@v0.37.2";
@@ -67,23 +68,6 @@ fn conformance_tags_are_all_accounted_for() {
     assert_accounted("tests/conformance", &out);
 }
 
-/// `go mod download -json <module>`: the module's directory in the module cache.
-fn download(module: &str, tmp: &Path) -> PathBuf {
-    let out = Command::new("go")
-        .args(["mod", "download", "-json", module])
-        .current_dir(tmp)
-        .env("GOFLAGS", "-mod=mod")
-        .output()
-        .expect("the `go` command runs");
-    assert!(
-        out.status.success(),
-        "go mod download {module}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("go mod download -json");
-    PathBuf::from(v["Dir"].as_str().expect("Dir"))
-}
-
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).expect("mkdir");
     for e in std::fs::read_dir(from).expect("read_dir").flatten() {
@@ -105,8 +89,8 @@ fn upstream_output_tests_tags_are_all_accounted_for() {
     let tmp = root().join("target/e2e/accounting");
     let _ = std::fs::remove_dir_all(&tmp);
     std::fs::create_dir_all(&tmp).expect("mkdir");
-    download("k8s.io/apimachinery@v0.37.2", &tmp);
-    let module = download(CODE_GENERATOR, &tmp);
+    harness::download_module("k8s.io/apimachinery@v0.37.2", &tmp);
+    let module = PathBuf::from(harness::download_module(CODE_GENERATOR, &tmp).0);
     let dir = module.join("cmd/validation-gen/output_tests");
     let out = check(&dir);
     // The only errors: deviation D1 (`+k8s:validation:Required`, which upstream ignores, is an unknown tag).
