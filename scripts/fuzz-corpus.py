@@ -2,6 +2,8 @@
 """Seeds fuzz/corpus/<target>/ from the repository's fixtures (issue 13; docs/reliability.md, "Fuzzing").
 
 Usage: scripts/fuzz-corpus.py [CACHE_OUT_DIR]
+       scripts/fuzz-corpus.py --upstream SEED_DIR
+
 
 - go_frontend, check_pipeline: every tests/fixtures, tests/conformance and examples/api *.go file.
 - tag_parser: every distinct `+...` comment line of those files (the text after `// +`).
@@ -9,6 +11,13 @@ Usage: scripts/fuzz-corpus.py [CACHE_OUT_DIR]
 - validators: every case of tests/example-generated/tests/cases.json as its own JSON file.
 - cache_readers: when CACHE_OUT_DIR (the output directory of a `vgc build`) is given, its manifest, IR cache and
   unit cache files, each behind every selector byte the target understands.
+
+With --upstream, seeds come from upstream instead and go to SEED_DIR/<target>/ (never into the committed corpus:
+nothing from those modules is copied into the repository). The modules are fetched by name through the Go module
+proxy (`go mod download -json`): every *.go file of k8s.io/code-generator's cmd/validation-gen/output_tests (pinned
+version as in tests/src/harness.rs) and of k8s.io/api's API groups (types.go, doc.go, the files that carry tags),
+for go_frontend and check_pipeline; their distinct `+...` comment lines for tag_parser. Pass SEED_DIR/<target> as a
+second corpus directory to libFuzzer (docs/reliability.md, "Fuzzing").
 
 Files are named by the SHA-1 of their content, as libFuzzer names its own corpus entries; existing files stay.
 """
@@ -22,13 +31,57 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "fuzz" / "corpus"
 
 
-def put(target, data):
+def put(target, data, corpus=CORPUS):
     if isinstance(data, str):
         data = data.encode()
-    d = CORPUS / target
+    d = corpus / target
     d.mkdir(parents=True, exist_ok=True)
     (d / hashlib.sha1(data).hexdigest()).write_bytes(data)
 
+
+UPSTREAM = {
+    # module: (version, folders whose *.go files seed)
+    "k8s.io/code-generator": ("v0.37.2", ["cmd/validation-gen/output_tests"]),
+    "k8s.io/api": ("v0.37.2", ["."]),
+}
+
+
+def seed_upstream(seed_dir):
+    import subprocess
+
+    seed_dir = pathlib.Path(seed_dir)
+    tags = set()
+    count = 0
+    for module, (version, folders) in UPSTREAM.items():
+        info = json.loads(
+            subprocess.run(
+                ["go", "mod", "download", "-json", f"{module}@{version}"],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
+        )
+        root = pathlib.Path(info["Dir"])
+        for folder in folders:
+            for p in sorted((root / folder).rglob("*.go")):
+                if p.name.startswith("zz_generated") or p.name.endswith("_test.go"):
+                    continue
+                data = p.read_bytes()
+                if b"// +" not in data or len(data) > 256 * 1024:
+                    continue
+                put("go_frontend", data, seed_dir)
+                put("check_pipeline", data, seed_dir)
+                count += 1
+                for m in re.finditer(rb"^\s*//\s*\+(.*)$", data, re.M):
+                    tags.add(m.group(1))
+    for t in sorted(tags):
+        put("tag_parser", t, seed_dir)
+    print(f"{count} Go files and {len(tags)} tag lines from {', '.join(f'{m}@{v[0]}' for m, v in UPSTREAM.items())} in {seed_dir}")
+
+
+if len(sys.argv) > 2 and sys.argv[1] == "--upstream":
+    seed_upstream(sys.argv[2])
+    sys.exit(0)
 
 go_files = sorted(
     p
