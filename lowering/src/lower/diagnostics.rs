@@ -65,6 +65,9 @@ pub(super) enum TagDiagnostic {
     ItemNotDirect,
     /// VGC0110: a `neq` payload whose type is not the field's.
     NeqTypeMismatch,
+    /// VGC0110 (1.38, kubernetes#141945): an `eachVal`/`eachKey` payload that is a NonError validation. upstream's
+    /// text was not found; vgc's is inferred (`docs/deviations.md` I7).
+    NonErrorInEach,
 }
 
 impl TagDiagnostic {
@@ -76,7 +79,8 @@ impl TagDiagnostic {
             | TagDiagnostic::UpdateItemsWithoutItems(_)
             | TagDiagnostic::NoModifyOnCollection
             | TagDiagnostic::UpdateOnValueStruct(_)
-            | TagDiagnostic::NeqTypeMismatch => Code::TypeMismatch,
+            | TagDiagnostic::NeqTypeMismatch
+            | TagDiagnostic::NonErrorInEach => Code::TypeMismatch,
             TagDiagnostic::OutOfRange(_)
             | TagDiagnostic::Negative
             | TagDiagnostic::UnknownFormat(_)
@@ -138,6 +142,10 @@ impl TagDiagnostic {
             TagDiagnostic::NeqTypeMismatch => format!(
                 "{what}: the value's type must match the field's (string, integer or bool; floats are not supported)"
             ),
+            TagDiagnostic::NonErrorInEach => format!(
+                "{what}: non-error validations cannot be used in {:?}: they have nothing to stop",
+                tag.name()
+            ),
         }
     }
 
@@ -160,6 +168,10 @@ impl TagDiagnostic {
             TagDiagnostic::ItemNotDirect => {
                 Some("declare the `item` tag on the list field or on its list type".into())
             }
+            TagDiagnostic::NonErrorInEach => Some(
+                "drop the NonError flag, or declare the validation on the element type (upstream 1.38, kubernetes#141945)"
+                    .into(),
+            ),
             TagDiagnostic::WrongKind(_)
             | TagDiagnostic::NonPointerStruct
             | TagDiagnostic::OutOfRange(_)

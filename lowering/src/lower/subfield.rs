@@ -23,7 +23,8 @@ impl Lowerer<'_> {
         let Some(Scalar::Str(name)) = tag.positional().map(|a| &a.value) else {
             return None;
         };
-        if unwrap_levels(inner).is_tag(TagId::Subfield) {
+        let chains = vgc_ir::profile::upstream(self.db).nested_subfield();
+        if unwrap_levels(inner).is_tag(TagId::Subfield) && !chains {
             self.report(
                 file,
                 u.at,
@@ -209,6 +210,12 @@ impl Lowerer<'_> {
             // upstream marks the inner function (`Minimum(…).MarkAlpha()` inside `Subfield`); the wrapper returns
             // only its errors, so marking the wrapper with the inner level is the same.
             let stability = inner.stability.or(stability);
+            // upstream 1.38 (kubernetes#141945): the cohort is named for the full path validated (`a.b` for a
+            // chain), so chains through a common hop do not stop each other; before, the hop's name.
+            let cohort = match (&inner.kind, &inner.cohort) {
+                (CheckKind::Subfield(_), Some(c)) if chains => format!("{name}.{c}"),
+                _ => name.clone(),
+            };
             let sub = Subfield {
                 member: field_ident(&go),
                 json: name.clone(),
@@ -225,11 +232,12 @@ impl Lowerer<'_> {
                 non_error,
                 stability,
                 tag: Some(TagId::Subfield),
-                cohort: Some(name.clone()),
+                cohort: Some(cohort),
             }
         };
         let mut checks = Vec::new();
-        if !member_opaque {
+        // upstream 1.38 (kubernetes#141945) reverts the inheritance of the member's short-circuits (#139564).
+        if !member_opaque && !chains {
             let was = std::mem::replace(&mut self.counting, false);
             let inherited = self.checks(&sk, sfile, &member.tags, &mshape, Some(&mty), &sk.pkg);
             self.counting = was;
