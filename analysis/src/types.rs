@@ -271,7 +271,15 @@ pub fn gen_config(
             continue;
         }
         let ir = vgc_ir::db::file_ir(db, *f);
-        deep_equal_func(db, pkg, *f, &ir.package_tags, &mut cfg, &mut deep_seen, diags);
+        deep_equal_func(
+            db,
+            pkg,
+            *f,
+            &ir.package_tags,
+            &mut cfg,
+            &mut deep_seen,
+            diags,
+        );
         for u in ir
             .package_tags
             .iter()

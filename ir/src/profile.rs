@@ -254,7 +254,6 @@ impl Upstream {
         self >= Upstream::V1_38
     }
 
-
     /// The package tag `+k8s:validation-gen-deep-equal-func=<func>` exists (upstream: kubernetes#141808, 1.38): the
     /// deep-equality function of generated ratchets and list matching; the default, `validate.SemanticDeepEqual`,
     /// wraps `equality.Semantic.DeepEqual` (1.37's ratchet), so the default changes no result. Before, the tag is

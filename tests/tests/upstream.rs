@@ -817,7 +817,12 @@ fn located(out: &vgc::BuildOutcome, dir: &Path) -> Vec<String> {
 /// (`vgc_tests::harness::rust_runner`), compiles it warning-free (target dir `target/e2e/target`, shared with the
 /// other end-to-end tests) and runs `cases` (the conformance `cases.json` shape, kinds `example.com/p/v1.<Type>`).
 /// Returns each case's error lines, `<field> | <ErrorBody> | origin=<origin> | sc=<bool> | <alpha|beta|->`.
-fn run_generated(dir: &Path, u: Upstream, name: &str, cases: &serde_json::Value) -> Vec<Vec<String>> {
+fn run_generated(
+    dir: &Path,
+    u: Upstream,
+    name: &str,
+    cases: &serde_json::Value,
+) -> Vec<Vec<String>> {
     use std::process::Command;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -1006,19 +1011,34 @@ type U struct {
     );
     // The same without the chains, under 1.37: the cohort and inheritance rules of before.
     let flat = types
-        .replace("\t// +k8s:subfield(leaf)=+k8s:subfield(name)=+k8s:required\n", "")
-        .replace("\t// +k8s:subfield(leaf)=+k8s:subfield(count)=+k8s:minimum=1\n", "");
+        .replace(
+            "\t// +k8s:subfield(leaf)=+k8s:subfield(name)=+k8s:required\n",
+            "",
+        )
+        .replace(
+            "\t// +k8s:subfield(leaf)=+k8s:subfield(count)=+k8s:minimum=1\n",
+            "",
+        );
     let dir37 = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", &flat)]);
-    let got = run_generated(dir37.path(), Upstream::V1_37, "nested-subfield-1-37", &cases);
+    let got = run_generated(
+        dir37.path(),
+        Upstream::V1_37,
+        "nested-subfield-1-37",
+        &cases,
+    );
     assert_eq!(
         got,
         lines(&[
             &[],
             &[],
             &[],
-            &["in.name | Invalid value: \"n\": forced failure: member | origin=validateFalse | sc=true | -"],
+            &[
+                "in.name | Invalid value: \"n\": forced failure: member | origin=validateFalse | sc=true | -"
+            ],
             &["entries[0].a | Required value | origin= | sc=true | -"],
-            &["names[0] | Invalid value: \"a\": forced failure: each | origin=validateFalse | sc=true | -"],
+            &[
+                "names[0] | Invalid value: \"a\": forced failure: each | origin=validateFalse | sc=true | -"
+            ],
         ])
     );
     // 1.38 refuses a NonError validation in an `eachVal`/`eachKey` pass; 1.37 takes it.
@@ -1036,7 +1056,19 @@ type U struct {
     );
     assert_eq!(
         new.diagnostics[0].hint.as_deref(),
-        Some("drop the NonError flag, or declare the validation on the element type (upstream 1.38, kubernetes#141945)")
+        Some(
+            "drop the NonError flag, or declare the validation on the element type (upstream 1.38, kubernetes#141945)"
+        )
+    );
+    // A chain ending in list metadata is refused (vgc keys it by the declaration's single-hop `subfield` tags).
+    let meta = "package v1\n\ntype TypeMeta struct{}\n\ntype Leaf struct {\n\t// +k8s:optional\n\tTags []string `json:\"tags,omitempty\"`\n}\n\ntype Mid struct {\n\t// +k8s:optional\n\tLeaf *Leaf `json:\"leaf,omitempty\"`\n}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:subfield(leaf)=+k8s:subfield(tags)=+k8s:listType=set\n\tMid *Mid `json:\"mid,omitempty\"`\n}\n";
+    let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", meta)]);
+    let new = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
+    assert_eq!(
+        located(&new, dir.path()),
+        [
+            "v1/types.go:18:6: error[VGC0112]: T: a chain of \"k8s:subfield\" tags ending in \"k8s:listType\" is not supported by vgc yet"
+        ]
     );
 }
 
@@ -1048,13 +1080,19 @@ type U struct {
 #[test]
 fn deep_equal_func_and_update_value_from_1_38() {
     let types = "package v1\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:update=NoModify\n\t// +k8s:minimum=1\n\tN *int64 `json:\"n,omitempty\"`\n\t// +k8s:required\n\t// +k8s:update=NoModify\n\tName string `json:\"name\"`\n}\n";
-    let doc = |tags: &str| format!("// +k8s:validation-gen=TypesWithField=TypeMeta\n// +k8s:validation-gen-nolint\n{tags}package v1\n");
+    let doc = |tags: &str| {
+        format!(
+            "// +k8s:validation-gen=TypesWithField=TypeMeta\n// +k8s:validation-gen-nolint\n{tags}package v1\n"
+        )
+    };
     let twice = module(
         "",
         &[
             (
                 "v1/doc.go",
-                &doc("// +k8s:validation-gen-deep-equal-func=\n// +k8s:validation-gen-deep-equal-func=k8s.io/apimachinery/pkg/api/validate.SemanticDeepEqual\n"),
+                &doc(
+                    "// +k8s:validation-gen-deep-equal-func=\n// +k8s:validation-gen-deep-equal-func=k8s.io/apimachinery/pkg/api/validate.SemanticDeepEqual\n",
+                ),
             ),
             ("v1/types.go", types),
         ],
@@ -1072,31 +1110,42 @@ fn deep_equal_func_and_update_value_from_1_38() {
     let new = vgc::build(&request(twice.path(), Some(Upstream::V1_38)));
     assert_eq!(
         located(&new, twice.path()),
-        ["v1/doc.go:4:5: error[VGC0005]: Package \"example.com/p/v1\" contains more than one usage of \"k8s:validation-gen-deep-equal-func\""]
+        [
+            "v1/doc.go:4:5: error[VGC0005]: Package \"example.com/p/v1\" contains more than one usage of \"k8s:validation-gen-deep-equal-func\""
+        ]
     );
     assert_ne!(vgc::exit_code(&new), 0);
     let project = module(
         "",
         &[
-            ("v1/doc.go", &doc("// +k8s:validation-gen-deep-equal-func=CustomDeepEqual\n")),
+            (
+                "v1/doc.go",
+                &doc("// +k8s:validation-gen-deep-equal-func=CustomDeepEqual\n"),
+            ),
             ("v1/types.go", types),
         ],
     );
     let out = vgc::build(&request(project.path(), Some(Upstream::V1_38)));
     assert_eq!(
         located(&out, project.path()),
-        ["v1/doc.go:3:5: error[VGC0005]: \"k8s:validation-gen-deep-equal-func\": project deep-equality function \"CustomDeepEqual\" is not supported by vgc: generated Rust cannot call Go"]
+        [
+            "v1/doc.go:3:5: error[VGC0005]: \"k8s:validation-gen-deep-equal-func\": project deep-equality function \"CustomDeepEqual\" is not supported by vgc: generated Rust cannot call Go"
+        ]
     );
     assert_eq!(
         out.diagnostics[0].hint.as_deref(),
-        Some("remove the tag (or write `=k8s.io/apimachinery/pkg/api/validate.SemanticDeepEqual`) to use the default `validate.SemanticDeepEqual`, which vgc implements")
+        Some(
+            "remove the tag (or write `=k8s.io/apimachinery/pkg/api/validate.SemanticDeepEqual`) to use the default `validate.SemanticDeepEqual`, which vgc implements"
+        )
     );
     let default = module(
         "",
         &[
             (
                 "v1/doc.go",
-                &doc("// +k8s:validation-gen-deep-equal-func=k8s.io/apimachinery/pkg/api/validate.SemanticDeepEqual\n"),
+                &doc(
+                    "// +k8s:validation-gen-deep-equal-func=k8s.io/apimachinery/pkg/api/validate.SemanticDeepEqual\n",
+                ),
             ),
             ("v1/types.go", types),
         ],
@@ -1120,7 +1169,12 @@ fn deep_equal_func_and_update_value_from_1_38() {
         vec!["n | Invalid value: 0: must be greater than or equal to 1 | origin=minimum | sc=false | -".into()],
     ];
     for u in [Upstream::V1_37, Upstream::V1_38] {
-        let got = run_generated(default.path(), u, &format!("deep-equal-{}", u.minor()), &cases);
+        let got = run_generated(
+            default.path(),
+            u,
+            &format!("deep-equal-{}", u.minor()),
+            &cases,
+        );
         assert_eq!(got, want, "upstream {u}");
     }
 }

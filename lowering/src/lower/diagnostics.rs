@@ -325,8 +325,11 @@ pub(super) enum LowerDiagnostic {
         /// The element type's Go name.
         elem: String,
     },
-    /// `subfield` inside `subfield`.
+    /// `subfield` inside `subfield` (before 1.38).
     NestedSubfield,
+    /// A `subfield` chain (1.38) ending in list metadata or a struct-level tag, which vgc does not lower through a
+    /// chain yet (the payload's tag name).
+    NestedSubfieldPayload(&'static str),
     /// `subfield` on a value that is not a struct.
     SubfieldOnNonStruct,
     /// `subfield(name)` naming no member.
@@ -346,7 +349,8 @@ impl LowerDiagnostic {
             D::RustNameClash { .. }
             | D::MapOfSlices
             | D::UnsupportedShape(_)
-            | D::EmbeddedPointerCycle(_) => Code::UnsupportedType,
+            | D::EmbeddedPointerCycle(_)
+            | D::NestedSubfieldPayload(_) => Code::UnsupportedType,
             D::UnresolvedType { .. } => Code::Unresolved,
             D::UpdateItemsWithoutListMetadata
             | D::ItemsWithoutListMetadata
@@ -448,6 +452,9 @@ impl LowerDiagnostic {
                 format!("listMapKey {key:?} is not a field of {elem}")
             }
             D::NestedSubfield => "nested subfield is not supported".to_string(),
+            D::NestedSubfieldPayload(tag) => {
+                format!("a chain of \"k8s:subfield\" tags ending in {tag:?} is not supported by vgc yet")
+            }
             D::SubfieldOnNonStruct => {
                 "tag \"k8s:subfield\" can only be used on struct types".to_string()
             }
@@ -503,6 +510,9 @@ impl LowerDiagnostic {
             | D::NestedSubfield
             | D::SubfieldOnNonStruct
             | D::SubfieldNoMember { .. } => return None,
+            D::NestedSubfieldPayload(_) => {
+                "declare the tag with a single `+k8s:subfield` on the intermediate type's field, or directly on the nested field"
+            }
         };
         Some(hint.to_string())
     }

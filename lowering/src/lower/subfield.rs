@@ -33,6 +33,29 @@ impl Lowerer<'_> {
             );
             return None;
         }
+        if chains && unwrap_levels(inner).is_tag(TagId::Subfield) {
+            // The end of the chain: list metadata and struct-level functions are keyed by the declaration's
+            // `subfield(<name>)=` siblings, which a chain does not reach; refused rather than dropped.
+            let mut end = unwrap_levels(inner);
+            while end.is_tag(TagId::Subfield) {
+                let Some(next) = end.inner() else { break };
+                end = peel(next).2;
+            }
+            let metadata = matches!(
+                end.tag_id(),
+                Some(TagId::ListType | TagId::Unique | TagId::ListMapKey)
+            );
+            if metadata || is_struct_level(end) {
+                let name = end.tag_id().map_or("k8s:subfield", TagId::name);
+                self.report(
+                    file,
+                    u.at,
+                    &Subject::ty(&owner.name),
+                    LowerDiagnostic::NestedSubfieldPayload(name),
+                );
+                return None;
+            }
+        }
         let base = match ty {
             Some(Ty::Pointer(i)) => i.as_ref().clone(),
             Some(t) => t.clone(),
