@@ -302,7 +302,7 @@ pub fn gen_config(
             } else {
                 diags.push(
                     Diagnostic::error(Code::GeneratorConfig, format!("unknown k8s:validation-gen value {v:?}"))
-                        .at(f.path(db).clone(), vgc_ir::db::span_of(db, *f, u.at))
+                        .at_span(f.path(db).clone(), *f, u.at, None)
                         .with_hint("use `*`, `TypesWithField=<GoField>`, `TypesWithSuffix=<suffix>` or `false`"),
                 );
             }

@@ -293,12 +293,16 @@ fn analyze(
     let plan = vgc_lowering::crate_plan(db).clone();
     out.timings.push(("lower", clock.elapsed()));
     diags.extend(plan.diagnostics.iter().cloned());
+    // Go names that would clash as Rust names (R33): the identifier policy is codegen's.
+    diags.extend(vgc_codegen::ident::name_collisions(db, &plan));
     // Upstream's own lint (VGC0301–0303): its generation stops with `lint failed` on these, so every command
     // reports them as errors (`docs/lint.md`).
     clock = std::time::Instant::now();
     diags.extend(vgc_analysis::lint::upstream(db, &prog, &req.extra_roots));
     out.timings.push(("lint", clock.elapsed()));
-    // Diagnostics from read-only packages' lowering are kept: their tags apply too.
+    // Diagnostics from read-only packages' lowering are kept: their tags apply too. Queries report by span id;
+    // byte ranges are looked up here, once.
+    vgc_ir::db::resolve_spans(db, &mut diags);
     sort_diagnostics(&mut diags);
     out.diagnostics = diags;
     out.stats = plan.stats;
@@ -396,6 +400,7 @@ pub fn lint(req: &BuildRequest, settings: &LintSettings) -> BuildOutcome {
             None => Some(d),
         })
         .collect();
+    vgc_ir::db::resolve_spans(&db, &mut diags);
     diags = vgc_analysis::lint::apply_suppressions(diags, &out.sources);
     sort_diagnostics(&mut diags);
     out.diagnostics = diags;

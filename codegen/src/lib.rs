@@ -4,6 +4,7 @@
 //! Invariant: no semantic decisions here; everything comes from the plan.
 
 mod emit;
+pub mod ident;
 
 pub use emit::Layout;
 use std::sync::Arc;

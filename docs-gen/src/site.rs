@@ -13,7 +13,7 @@ use vgc_analysis::TypeKey;
 use vgc_analysis::types::{Builtin, WellKnown};
 use vgc_ir::catalog::{self, Stability};
 use vgc_lowering::CratePlan;
-use vgc_lowering::plan::{CheckKind, RustTy, TypePlan};
+use vgc_lowering::plan::{CheckKind, ModulePlan, RustTy, TypePlan};
 
 /// The default page layout: a minijinja template receiving `title`, `root` (the relative path to the site root,
 /// `""` or `"../../"`) and `body` (the page's HTML).
@@ -232,9 +232,14 @@ fn is_map(t: &RustTy) -> bool {
     }
 }
 
-/// The page (relative to the site root) of a package: `api/<module path>.html`.
-fn module_page(module_path: &[String]) -> String {
-    format!("api/{}.html", module_path.join("/"))
+/// The page (relative to the site root) of package `pkg`: `api/<module path>.html`, the path of the package's
+/// module in the generated crate (`vgc_codegen::ident::module_path`), so that the site and the crate are laid out
+/// alike.
+fn module_page(plan: &CratePlan, pkg: &str) -> String {
+    format!(
+        "api/{}.html",
+        vgc_codegen::ident::module_path(&plan.go_module, pkg).join("/")
+    )
 }
 
 /// `group/version` of a package: the group of its `+groupName` (else the directory above the version), the
@@ -293,6 +298,43 @@ fn coverage(root: &TypePlan, all: &BTreeMap<&TypeKey, &TypePlan>) -> String {
 
 /// The typedef chain of a value type (`Alias → Name → string`) and the rules its first typedef applies (the only
 /// ones upstream and vgc apply; see lint VGC0313).
+/// Go field name → JSON name of the element struct of a value of type `ty` (the items of a list, the values of a
+/// map; through pointers and typedefs). Empty when the elements are not a generated struct.
+fn elem_json_names(
+    all: &BTreeMap<&TypeKey, &TypePlan>,
+    ty: Option<&RustTy>,
+) -> BTreeMap<String, String> {
+    let mut cur = ty;
+    let mut in_elems = false;
+    for _ in 0..16 {
+        match cur {
+            Some(RustTy::Option(i, _)) => cur = Some(i),
+            Some(RustTy::Vec(e) | RustTy::Map(e)) if !in_elems => {
+                in_elems = true;
+                cur = Some(e);
+            }
+            Some(RustTy::Named(k)) => {
+                let Some(t) = all.get(k) else { break };
+                if let Some(a) = &t.alias_of {
+                    cur = Some(a);
+                } else if in_elems {
+                    return t
+                        .fields
+                        .iter()
+                        .flatten()
+                        .filter(|f| !f.json_name.is_empty())
+                        .map(|f| (f.go_field.clone(), f.json_name.clone()))
+                        .collect();
+                } else {
+                    break;
+                }
+            }
+            _ => break,
+        }
+    }
+    BTreeMap::new()
+}
+
 fn typedef_rules(
     ty: &RustTy,
     all: &BTreeMap<&TypeKey, &TypePlan>,
@@ -359,16 +401,24 @@ impl Ctx<'_> {
             .fields
             .iter()
             .flatten()
-            .map(|f| (f.rust_name.as_str(), f.json_name.as_str()))
+            .map(|f| (f.go_field.as_str(), f.json_name.as_str()))
             .collect();
-        let json_name = |rust: &str| -> String {
-            json_of.get(rust).filter(|j| !j.is_empty()).map_or_else(
-                || rust.trim_start_matches("r#").to_string(),
-                |j| (*j).to_string(),
-            )
+        let json_name = |go: &str| -> String {
+            json_of
+                .get(go)
+                .filter(|j| !j.is_empty())
+                .map_or_else(|| go.to_string(), |j| (*j).to_string())
+        };
+        let type_elems = elem_json_names(&self.all, t.alias_of.as_ref());
+        let type_elem_json = |go: &str| {
+            type_elems
+                .get(go)
+                .cloned()
+                .unwrap_or_else(|| go.to_string())
         };
         let cx = Context {
             json_name: &json_name,
+            elem_json_name: &type_elem_json,
             map: t.alias_of.as_ref().is_some_and(is_map),
         };
         let fields = t.fields.as_ref().map(|fields| {
@@ -388,8 +438,12 @@ impl Ctx<'_> {
                         _ => None,
                     });
                     let marker = tdocs.and_then(|d| d.markers.get(&f.go_name).copied());
+                    let elems = elem_json_names(&self.all, Some(&f.ty));
+                    let elem_json =
+                        |go: &str| elems.get(go).cloned().unwrap_or_else(|| go.to_string());
                     let fcx = Context {
                         json_name: &json_name,
+                        elem_json_name: &elem_json,
                         map: is_map(&f.ty),
                     };
                     let rules = f
@@ -467,15 +521,12 @@ impl Ctx<'_> {
                     name: d.ty.clone(),
                 };
                 let rules: Option<Vec<String>> = self.all.get(&key).and_then(|t| {
-                    let json_of = |rust: &str| -> String {
+                    let json_of = |go: &str| -> String {
                         t.fields
                             .iter()
                             .flatten()
-                            .find(|f| f.rust_name == rust && !f.json_name.is_empty())
-                            .map_or_else(
-                                || rust.trim_start_matches("r#").to_string(),
-                                |f| f.json_name.clone(),
-                            )
+                            .find(|f| f.go_field == go && !f.json_name.is_empty())
+                            .map_or_else(|| go.to_string(), |f| f.json_name.clone())
                     };
                     let (checks, ty) = if d.path == "(type)" {
                         (&t.checks, t.alias_of.as_ref())
@@ -485,8 +536,12 @@ impl Ctx<'_> {
                     } else {
                         return None;
                     };
+                    let elems = elem_json_names(&self.all, ty);
+                    let elem_json =
+                        |go: &str| elems.get(go).cloned().unwrap_or_else(|| go.to_string());
                     let cx = Context {
                         json_name: &json_of,
+                        elem_json_name: &elem_json,
                         map: ty.is_some_and(is_map),
                     };
                     let text = |r: Rule| match r.stability {
@@ -607,7 +662,7 @@ pub fn site(input: &SiteInput<'_>) -> Result<Vec<(String, String)>, SiteError> {
             .flat_map(|m| {
                 m.types
                     .iter()
-                    .map(|t| (t.key.to_string(), module_page(&m.module_path)))
+                    .map(|t| (t.key.to_string(), module_page(plan, &m.pkg)))
             })
             .collect(),
         docs: input.docs,
@@ -623,8 +678,11 @@ pub fn site(input: &SiteInput<'_>) -> Result<Vec<(String, String)>, SiteError> {
             .push(d);
     }
     let mut packages = Vec::new();
-    for m in &plan.modules {
-        let rel = module_page(&m.module_path);
+    // Packages in the order of their pages (the crate's module order).
+    let mut modules: Vec<&ModulePlan> = plan.modules.iter().map(|m| &**m).collect();
+    modules.sort_by_cached_key(|m| module_page(plan, &m.pkg));
+    for m in modules {
+        let rel = module_page(plan, &m.pkg);
         let root = "../".repeat(rel.matches('/').count());
         packages.push(context! {
             href => rel,
@@ -637,7 +695,7 @@ pub fn site(input: &SiteInput<'_>) -> Result<Vec<(String, String)>, SiteError> {
             .iter()
             .filter(|o| o.pkg != m.pkg && o.pkg.rsplit_once('/').map(|x| x.0) == Some(&group))
             .map(|o| Link {
-                href: format!("{root}{}", module_page(&o.module_path)),
+                href: format!("{root}{}", module_page(plan, &o.pkg)),
                 text: o.pkg.rsplit('/').next().unwrap_or("").to_string(),
             })
             .collect();

@@ -34,9 +34,12 @@ pub fn level(s: Option<Stability>) -> Option<&'static str> {
 
 /// What the words of a rule depend on besides the check.
 pub struct Context<'a> {
-    /// Maps a Rust field name to its JSON name (the plan names some fields by their Rust name: list-map keys, mode
-    /// discriminators).
+    /// Maps a Go field name of the struct that holds the value to its JSON name (the plan names a mode
+    /// discriminator by its Go name).
     pub json_name: &'a dyn Fn(&str) -> String,
+    /// Maps a Go field name of the value's element struct (the items of a list, the values of a map) to its JSON
+    /// name (the plan names list-map keys and `item` selector fields by their Go names).
+    pub elem_json_name: &'a dyn Fn(&str) -> String,
     /// The value the rule applies to is a map (`eachVal` then says "each value", not "each item").
     pub map: bool,
 }
@@ -141,7 +144,7 @@ pub fn words(c: &Check, outer: Option<Stability>, cx: &Context<'_>) -> String {
             .collect::<Vec<_>>()
             .join("; "),
         CheckKind::Unique(Matcher::Keys(keys)) => {
-            let keys: Vec<String> = keys.iter().map(|k| (cx.json_name)(k)).collect();
+            let keys: Vec<String> = keys.iter().map(|k| (cx.elem_json_name)(k)).collect();
             format!("items must have unique {}", list(&keys))
         }
         CheckKind::Unique(_) => "items must be unique".into(),
@@ -189,7 +192,7 @@ pub fn words(c: &Check, outer: Option<Stability>, cx: &Context<'_>) -> String {
             "the item whose {}: {}",
             i.selector
                 .iter()
-                .map(|(k, _, v)| format!("{} is {}", (cx.json_name)(k), neq_text(v)))
+                .map(|(k, _, v)| format!("{} is {}", (cx.elem_json_name)(k), neq_text(v)))
                 .collect::<Vec<_>>()
                 .join(" and "),
             words(&i.inner, c.stability, cx)
@@ -260,6 +263,7 @@ mod tests {
 
     const LIST: Context<'static> = Context {
         json_name: &same,
+        elem_json_name: &same,
         map: false,
     };
 
@@ -291,6 +295,7 @@ mod tests {
         );
         let map = Context {
             json_name: &same,
+            elem_json_name: &same,
             map: true,
         };
         assert_eq!(rule(&each, &map).text, "each value: at most 3 items (beta)");
@@ -299,18 +304,17 @@ mod tests {
     #[test]
     fn list_map_keys_are_json_names() {
         let c = check(
-            CheckKind::Unique(Matcher::Keys(vec!["r#type".into(), "name".into()])),
+            CheckKind::Unique(Matcher::Keys(vec!["Type".into(), "Name".into()])),
             None,
         );
-        let json = |r: &str| {
-            if r == "r#type" {
-                "type".to_string()
-            } else {
-                r.to_string()
-            }
+        let json = |go: &str| match go {
+            "Type" => "type".to_string(),
+            "Name" => "name".to_string(),
+            other => other.to_string(),
         };
         let cx = Context {
-            json_name: &json,
+            json_name: &same,
+            elem_json_name: &json,
             map: false,
         };
         assert_eq!(rule(&c, &cx).text, "items must have unique type, name");

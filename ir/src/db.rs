@@ -178,6 +178,21 @@ pub fn span_of(db: &dyn Db, file: SourceFile, id: crate::model::SpanId) -> std::
         .unwrap_or(0..0)
 }
 
+/// Resolves every pending position of `diags` ([`crate::diagnostic::Diagnostic::at_span`]) to its byte range in
+/// the file's current span table (an empty range at 0 when the id is unknown), leaving `pending` empty. The
+/// driver calls it once per build, so the queries that report by span id do not depend on layout.
+pub fn resolve_spans(db: &dyn Db, diags: &mut [crate::diagnostic::Diagnostic]) {
+    for d in diags {
+        if let Some(r) = d.pending.take() {
+            let span = span_of(db, r.file, r.id);
+            d.span = match r.len {
+                Some(len) => span.start..span.start + len,
+                None => span,
+            };
+        }
+    }
+}
+
 /// Every per-file diagnostic of a package (see [`check_file`]), in file order.
 #[salsa::tracked(returns(ref))]
 pub fn check_package(db: &dyn Db, package: Package) -> Box<[Diagnostic]> {

@@ -185,6 +185,23 @@ pub struct Diagnostic {
     pub hint: Option<String>,
     /// A machine-applicable fix (`vgc lint --fix`, SARIF `fixes`).
     pub fix: Option<Fix>,
+    /// A position not resolved to bytes yet ([`Diagnostic::at_span`]): queries that only know a span id leave it
+    /// here, so that they do not read the file's span table; the driver resolves it into `span`
+    /// ([`crate::db::resolve_spans`]) before sorting or printing. `None` once resolved.
+    #[serde(skip)]
+    pub pending: Option<SpanRef>,
+}
+
+/// A source position by span id (`crate::model::SpanId`, the `at` of a tag use, field or declaration), resolved
+/// to a byte range by [`crate::db::resolve_spans`]: the id's range, or with `len` the first `len` bytes of it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SpanRef {
+    /// The file the id belongs to.
+    pub file: crate::db::SourceFile,
+    /// The span id.
+    pub id: crate::model::SpanId,
+    /// Keep only this many bytes from the start of the range (a tag's name within its whole use).
+    pub len: Option<usize>,
 }
 
 /// A replacement of one byte range of the diagnostic's file.
@@ -208,6 +225,7 @@ impl Diagnostic {
             span: 0..0,
             hint: None,
             fix: None,
+            pending: None,
         }
     }
 
@@ -225,6 +243,22 @@ impl Diagnostic {
     pub fn at(mut self, file: impl Into<String>, span: std::ops::Range<usize>) -> Self {
         self.file = Some(file.into());
         self.span = span;
+        self
+    }
+
+    /// Places the diagnostic in `file` (registered as `path`) at span id `id`, to be resolved to bytes by
+    /// [`crate::db::resolve_spans`]; `len` keeps only the first `len` bytes of the range.
+    #[must_use]
+    pub fn at_span(
+        mut self,
+        path: impl Into<String>,
+        file: crate::db::SourceFile,
+        id: crate::model::SpanId,
+        len: Option<usize>,
+    ) -> Self {
+        self.file = Some(path.into());
+        self.span = 0..0;
+        self.pending = Some(SpanRef { file, id, len });
         self
     }
 

@@ -349,8 +349,8 @@ pub fn build(plan: &CratePlan) -> Graph {
             let to = b.node(type_id(p, n), NodeKind::Type, n.to_string(), p);
             b.edge(tid, &to, EdgeKind::Typedef, "");
         }
-        // rust field name → field node id, for struct-level rules.
-        let mut by_rust: BTreeMap<&str, String> = BTreeMap::new();
+        // Go field name → field node id, for struct-level rules.
+        let mut by_go: BTreeMap<&str, String> = BTreeMap::new();
         for f in t.fields.iter().flatten().filter(|f| !f.skip) {
             let name = if f.json_name.is_empty() {
                 f.go_name.clone()
@@ -358,7 +358,7 @@ pub fn build(plan: &CratePlan) -> Graph {
                 f.json_name.clone()
             };
             let fid = b.node(format!("{tid}.{name}"), NodeKind::Field, name.clone(), pkg);
-            by_rust.insert(f.rust_name.as_str(), fid.clone());
+            by_go.insert(f.go_field.as_str(), fid.clone());
             b.edge(tid, &fid, EdgeKind::Field, "");
             if let Some((p, n)) = named(&f.ty) {
                 let to = b.node(type_id(p, n), NodeKind::Type, n.to_string(), p);
@@ -366,7 +366,7 @@ pub fn build(plan: &CratePlan) -> Graph {
             }
         }
         for f in t.fields.iter().flatten().filter(|f| !f.skip) {
-            let Some(fid) = by_rust.get(f.rust_name.as_str()).cloned() else {
+            let Some(fid) = by_go.get(f.go_field.as_str()).cloned() else {
                 continue;
             };
             let elem = named(&f.ty).map(|(p, n)| type_id(p, n));
@@ -383,7 +383,7 @@ pub fn build(plan: &CratePlan) -> Graph {
                 && let Some(et) = types.get(e)
             {
                 for k in keys {
-                    if let Some(kf) = et.fields.iter().flatten().find(|x| &x.rust_name == k) {
+                    if let Some(kf) = et.fields.iter().flatten().find(|x| &x.go_field == k) {
                         let to = b.node(
                             format!("{e}.{}", kf.json_name),
                             NodeKind::Field,
@@ -399,7 +399,7 @@ pub fn build(plan: &CratePlan) -> Graph {
             }
         }
         for c in &t.checks {
-            struct_check(&mut b, tid, pkg, &by_rust, c);
+            struct_check(&mut b, tid, pkg, &by_go, c);
         }
     }
     Graph {
@@ -417,14 +417,11 @@ fn field_check(
     types: &BTreeMap<String, &TypePlan>,
     c: &Check,
 ) {
-    // JSON name of an element field given its Rust name.
-    let json_of = |rust: &str| -> String {
+    // JSON name of an element field given its Go name.
+    let json_of = |go: &str| -> String {
         elem.and_then(|e| types.get(e))
-            .and_then(|t| t.fields.iter().flatten().find(|f| f.rust_name == rust))
-            .map_or_else(
-                || rust.trim_start_matches("r#").to_string(),
-                |f| f.json_name.clone(),
-            )
+            .and_then(|t| t.fields.iter().flatten().find(|f| f.go_field == go))
+            .map_or_else(|| go.to_string(), |f| f.json_name.clone())
     };
     match &c.kind {
         CheckKind::IfOption(p) => {
@@ -495,13 +492,7 @@ fn field_check(
 }
 
 /// Edges from one struct-level check of type `tid`.
-fn struct_check(
-    b: &mut Builder,
-    tid: &str,
-    pkg: &str,
-    by_rust: &BTreeMap<&str, String>,
-    c: &Check,
-) {
+fn struct_check(b: &mut Builder, tid: &str, pkg: &str, by_go: &BTreeMap<&str, String>, c: &Check) {
     match &c.kind {
         CheckKind::Union(u) => {
             let name = if u.name.is_empty() {
@@ -512,28 +503,34 @@ fn struct_check(
             let uid = b.node(format!("{tid}#union:{name}"), NodeKind::Union, name, pkg);
             b.edge(tid, &uid, EdgeKind::Hoisted, "");
             for m in &u.members {
-                if let Some(f) = by_rust.get(m.rust_name.as_str()) {
+                if let Some(f) = by_go.get(m.go_field.as_str()) {
                     b.edge(&uid, f, EdgeKind::UnionMember, m.member_name.clone());
                 }
             }
             if let Some((d, _)) = &u.discriminator
-                && let Some(f) = by_rust.get(d.as_str())
+                && let Some(f) = by_go.get(d.as_str())
             {
                 b.edge(&uid, f, EdgeKind::UnionDiscriminator, "");
             }
         }
         CheckKind::Discriminated(m) => {
+            // Named by the discriminator's JSON name (its field node is `<type>.<json>`), as the API spells it.
+            let disc = by_go
+                .get(m.discriminator.field.as_str())
+                .and_then(|id| id.strip_prefix(&format!("{tid}.")))
+                .unwrap_or(&m.discriminator.field)
+                .to_string();
             let mid = b.node(
-                format!("{tid}#mode:{}", m.discriminator.field),
+                format!("{tid}#mode:{disc}"),
                 NodeKind::Mode,
-                format!("mode({})", m.discriminator.field),
+                format!("mode({disc})"),
                 pkg,
             );
             b.edge(tid, &mid, EdgeKind::Hoisted, "");
-            if let Some(f) = by_rust.get(m.discriminator.field.as_str()) {
+            if let Some(f) = by_go.get(m.discriminator.field.as_str()) {
                 b.edge(&mid, f, EdgeKind::ModeDiscriminator, "");
             }
-            if let Some(f) = by_rust.get(m.member.as_str()) {
+            if let Some(f) = by_go.get(m.member.as_str()) {
                 for (v, _) in &m.rules {
                     b.edge(&mid, f, EdgeKind::IfMode, v.clone());
                 }
@@ -541,8 +538,8 @@ fn struct_check(
         }
         CheckKind::Dependent(d) => {
             if let (Some(t), Some(dep)) = (
-                by_rust.get(d.trigger.rust.as_str()),
-                by_rust.get(d.dependent.rust.as_str()),
+                by_go.get(d.trigger.go.as_str()),
+                by_go.get(d.dependent.go.as_str()),
             ) {
                 let kind = if d.forbidden {
                     EdgeKind::DependentForbidden
@@ -553,13 +550,13 @@ fn struct_check(
             }
         }
         CheckKind::Subfield(s) => {
-            if let Some(f) = by_rust.get(s.member.as_str()) {
+            if let Some(f) = by_go.get(s.member.as_str()) {
                 b.edge(tid, f, EdgeKind::Subfield, "");
             }
         }
         CheckKind::IfOption(p) => {
             b.option_edge(p, tid);
-            struct_check(b, tid, pkg, by_rust, &p.inner);
+            struct_check(b, tid, pkg, by_go, &p.inner);
         }
         _ => {}
     }

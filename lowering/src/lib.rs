@@ -9,4 +9,4 @@ pub mod graph;
 pub mod lower;
 pub mod plan;
 
-pub use lower::{CratePlan, ModuleKey, crate_plan, lower, module_path, module_plan, snake};
+pub use lower::{CratePlan, ModuleKey, crate_plan, go_field_name, lower, module_plan};

@@ -3,8 +3,8 @@
 use crate::plan::{
     Boxing, Check, CheckKind, DependentPlan, Discriminator, DiscriminatorKind, EnumExclusion,
     EnumPlan, FieldPlan, FieldRef, IfOptionPlan, ItemPlan, Iteration, ListUnionPlan, Matcher,
-    ModePlan, ModulePath, ModulePlan, NeqValue, Nested, OptionState, RustTy, Shape, Stats,
-    Subfield, Subresources, TypePlan, UnionKind, UnionMemberPlan, UnionPlan,
+    ModePlan, ModulePlan, NeqValue, Nested, OptionState, RustTy, Shape, Stats, Subfield,
+    Subresources, TypePlan, UnionKind, UnionMemberPlan, UnionPlan,
 };
 use indexmap::{IndexMap, IndexSet};
 use vgc_analysis::types::{self, Builtin, Native, Ty, opacity, unwrap_levels};
@@ -31,8 +31,11 @@ use vgc_runtime::validate::UpdateConstraint;
 /// The lowered crate: modules, diagnostics and counts.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct CratePlan {
-    /// One module per Go package with generated types, sorted by module path.
+    /// One module per Go package with generated types, sorted by import path.
     pub modules: Vec<std::sync::Arc<ModulePlan>>,
+    /// The main Go module's path (`go.mod`'s `module`): codegen places its packages' modules relative to it
+    /// (`vgc_codegen::ident::module_path`).
+    pub go_module: String,
     /// Diagnostics raised while lowering (type-dependent tag errors, not-lowered warnings).
     pub diagnostics: Vec<Diagnostic>,
     /// Counts.
@@ -49,40 +52,7 @@ pub fn crate_plan(db: &dyn Db) -> CratePlan {
     let prog = vgc_analysis::loaded_program(db);
     let mut plan = lower(db, prog);
     plan.stats.packages = prog.packages.len();
-    name_collisions(db, prog, &mut plan);
     plan
-}
-
-/// R33: two types of one package whose names differ but whose generated function names agree (`FooBar` and
-/// `Foo_Bar` both give `validate_foo_bar`) would generate a module that does not compile; reported as
-/// `VGC0112` on the second type.
-fn name_collisions(db: &dyn Db, prog: &Program, plan: &mut CratePlan) {
-    let mut diags = Vec::new();
-    for m in &plan.modules {
-        let mut seen: std::collections::HashMap<String, &str> = std::collections::HashMap::new();
-        for t in &m.types {
-            if let Some(first) = seen.insert(snake(&t.key.name), &t.key.name)
-                && let Some((decl, file)) = prog.type_decl(db, &t.key)
-            {
-                diags.push(
-                    Diagnostic::error(
-                        Code::UnsupportedType,
-                        format!(
-                            "types {first} and {} both become `validate_{}` in Rust",
-                            t.key.name,
-                            snake(&t.key.name)
-                        ),
-                    )
-                    .at(
-                        file.path(db).clone(),
-                        vgc_ir::db::span_of(db, file, decl.at),
-                    )
-                    .with_hint("rename one of the types"),
-                );
-            }
-        }
-    }
-    plan.diagnostics.extend(diags);
 }
 
 /// A Go package's identity as a salsa key (its import path), for per-module queries.
@@ -109,134 +79,6 @@ pub fn module_plan<'db>(
         .cloned()
 }
 
-/// Rust module path of a Go package: relative to the main module for its own packages, `ext::<sanitized import
-/// path>` for others, `root` for the module's root package. A first segment that would clash with a crate-root
-/// module vgc declares itself (`custom` for the hand-written `customValidation` functions, `ext`, `root`) gets a
-/// trailing `_` (`custom/v1` → `custom_::v1`).
-#[must_use]
-pub fn module_path(prog: &Program, pkg: &str) -> ModulePath {
-    let rel = if pkg == prog.module {
-        Some("")
-    } else {
-        pkg.strip_prefix(&prog.module)
-            .and_then(|r| r.strip_prefix('/'))
-    };
-    let segs: Vec<String> = match rel {
-        Some("") => vec!["root".to_string()],
-        Some(r) => r
-            .split('/')
-            .map(sanitize_mod)
-            .enumerate()
-            .map(|(i, s)| {
-                if i == 0 && matches!(s.as_str(), "custom" | "ext" | "root") {
-                    s + "_"
-                } else {
-                    s
-                }
-            })
-            .collect(),
-        None => std::iter::once("ext".to_string())
-            .chain(pkg.split('/').map(sanitize_mod))
-            .collect(),
-    };
-    ModulePath(segs)
-}
-
-fn sanitize_mod(s: &str) -> String {
-    let mut o: String = s
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_lowercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if o.starts_with(|c: char| c.is_ascii_digit()) {
-        o.insert(0, '_');
-    }
-    if is_keyword(&o) || o == "crate" || o == "self" || o == "super" {
-        o.push('_');
-    }
-    o
-}
-
-/// Rust keywords that need `r#`.
-#[must_use]
-pub fn is_keyword(s: &str) -> bool {
-    matches!(
-        s,
-        "as" | "break"
-            | "const"
-            | "continue"
-            | "else"
-            | "enum"
-            | "extern"
-            | "false"
-            | "fn"
-            | "for"
-            | "if"
-            | "impl"
-            | "in"
-            | "let"
-            | "loop"
-            | "match"
-            | "mod"
-            | "move"
-            | "mut"
-            | "pub"
-            | "ref"
-            | "return"
-            | "static"
-            | "struct"
-            | "trait"
-            | "true"
-            | "type"
-            | "unsafe"
-            | "use"
-            | "where"
-            | "while"
-            | "async"
-            | "await"
-            | "dyn"
-            | "abstract"
-            | "become"
-            | "box"
-            | "do"
-            | "final"
-            | "macro"
-            | "override"
-            | "priv"
-            | "typeof"
-            | "unsized"
-            | "virtual"
-            | "yield"
-            | "try"
-            | "gen"
-    )
-}
-
-/// `snake_case` of a Go identifier (`ObjectMeta` → `object_meta`, `APIVersion` → `api_version`).
-#[must_use]
-pub fn snake(s: &str) -> String {
-    let cs: Vec<char> = s.chars().collect();
-    let mut o = String::new();
-    for (i, c) in cs.iter().enumerate() {
-        if c.is_uppercase() {
-            let prev_lower = i > 0 && (cs[i - 1].is_lowercase() || cs[i - 1].is_ascii_digit());
-            let next_lower = cs.get(i + 1).is_some_and(|n| n.is_lowercase());
-            if i > 0 && (prev_lower || (next_lower && cs[i - 1].is_uppercase())) {
-                o.push('_');
-            }
-            o.extend(c.to_lowercase());
-        } else {
-            o.push(*c);
-        }
-    }
-    o
-}
-
 /// The first unresolved type inside `ty` (itself, or behind pointers, slices and maps), without recursion.
 fn first_unresolved(ty: &Ty) -> Option<(&str, &str)> {
     let mut stack = vec![ty];
@@ -254,14 +96,21 @@ fn first_unresolved(ty: &Ty) -> Option<(&str, &str)> {
     None
 }
 
-fn field_ident(go: &str) -> String {
-    let s = snake(go);
-    if matches!(s.as_str(), "self" | "super" | "crate" | "_") {
-        format!("{s}_")
-    } else if is_keyword(&s) {
-        format!("r#{s}")
-    } else {
-        s
+/// The Go identifier of a struct field: its name, or for an embedded field its type's name (`T`, `*T`, `pkg.T`);
+/// `None` for an embedded field of another shape (which Go does not allow). This is the name plans carry for a
+/// field (`FieldPlan::go_field` and every cross-field reference to it); codegen derives the Rust name from it.
+#[must_use]
+pub fn go_field_name(f: &FieldIr) -> Option<String> {
+    match &f.go_name {
+        Some(n) => Some(n.clone()),
+        None => match &f.ty {
+            TypeExpr::Named { name, .. } => Some(name.clone()),
+            TypeExpr::Pointer(i) => match i.as_ref() {
+                TypeExpr::Named { name, .. } => Some(name.clone()),
+                _ => None,
+            },
+            _ => None,
+        },
     }
 }
 
@@ -554,7 +403,6 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
                 .entry(k.pkg.clone())
                 .or_insert_with(|| ModulePlan {
                     pkg: k.pkg.clone(),
-                    module_path: module_path(prog, &k.pkg),
                     types: Vec::new(),
                 })
                 .types
@@ -563,11 +411,12 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
     }
     let mut modules: Vec<std::sync::Arc<ModulePlan>> =
         modules.into_values().map(std::sync::Arc::new).collect();
-    modules.sort_by(|a, b| a.module_path.cmp(&b.module_path));
+    modules.sort_by(|a, b| a.pkg.cmp(&b.pkg));
     stats.packages = prog.packages.len();
     stats.types = r.types.len();
     CratePlan {
         modules,
+        go_module: prog.module.clone(),
         diagnostics,
         stats,
         upstream: vgc_ir::profile::upstream(db),
@@ -583,8 +432,7 @@ impl Lowerer<'_> {
     /// The one sink of lowering's errors: the tag file when lowering reads tags of another file, else `file`.
     fn err(&mut self, file: SourceFile, at: u32, code: Code, msg: String, hint: Option<String>) {
         let file = self.tag_file.unwrap_or(file);
-        let span = vgc_ir::db::span_of(self.db, file, at);
-        let d = Diagnostic::error(code, msg).at(file.path(self.db).clone(), span);
+        let d = Diagnostic::error(code, msg).at_span(file.path(self.db).clone(), file, at, None);
         self.diags.push(match hint {
             Some(h) => d.with_hint(h),
             None => d,
@@ -689,20 +537,6 @@ impl Lowerer<'_> {
             let mut fields: Vec<FieldPlan> = Vec::new();
             for f in &decl.fields {
                 if let Some(fp) = self.field_plan(k, file, f) {
-                    // R33: `URL` and `Url` both become the Rust field `url`.
-                    if let Some(other) = fields.iter().find(|o| o.rust_name == fp.rust_name) {
-                        self.report(
-                            file,
-                            f.at,
-                            &Subject::ty(&k.name),
-                            LowerDiagnostic::RustNameClash {
-                                owner: k.name.clone(),
-                                first: other.go_name.clone(),
-                                second: fp.go_name.clone(),
-                                rust: fp.rust_name.clone(),
-                            },
-                        );
-                    }
                     fields.push(fp);
                 }
             }
@@ -898,17 +732,7 @@ impl Lowerer<'_> {
     }
 
     fn field_plan(&mut self, owner: &TypeKey, file: SourceFile, f: &FieldIr) -> Option<FieldPlan> {
-        let go_name = match &f.go_name {
-            Some(n) => n.clone(),
-            None => match &f.ty {
-                TypeExpr::Named { name, .. } => name.clone(),
-                TypeExpr::Pointer(i) => match i.as_ref() {
-                    TypeExpr::Named { name, .. } => name.clone(),
-                    _ => return None,
-                },
-                _ => return None,
-            },
-        };
+        let go_name = go_field_name(f)?;
         if !go_name.starts_with(|c: char| c.is_uppercase()) {
             return None;
         }
@@ -1036,9 +860,8 @@ impl Lowerer<'_> {
         } else {
             self.key_iteration(&ty)
         };
-        let rust_name = field_ident(&go_name);
         Some(FieldPlan {
-            rust_name,
+            go_field: go_name.clone(),
             // upstream names a root-level field without a JSON name (inline, `json:"-"`) after its leaf type.
             go_name: if json_name.is_empty() {
                 leaf_type_name(&f.ty)
@@ -1336,7 +1159,6 @@ impl Lowerer<'_> {
             _ => {
                 self.stats.reported += 1;
                 let file = self.tag_file.unwrap_or(file);
-                let span = vgc_ir::db::span_of(self.db, file, u.at);
                 self.diags.push(
                     Diagnostic::warning(
                         Code::NotLowered,
@@ -1345,7 +1167,7 @@ impl Lowerer<'_> {
                             u.name
                         ),
                     )
-                    .at(file.path(self.db).clone(), span.start..span.start + u.name.len())
+                    .at_span(file.path(self.db).clone(), file, u.at, Some(u.name.len()))
                     .with_hint("upstream validation-gen generates nothing for it either, or vgc does not lower this combination yet; remove it or report it"),
                 );
             }

@@ -39,7 +39,7 @@ pub struct Subresources {
 /// A `modeDiscriminator` field.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Discriminator {
-    /// The Rust field name.
+    /// The discriminator's Go field name (codegen decides its Rust name, `vgc_codegen::ident::field`).
     pub field: String,
     /// Its Go type.
     pub kind: DiscriminatorKind,
@@ -52,26 +52,6 @@ pub enum DiscriminatorKind {
     String,
     /// `bool`: modes are parsed as Go's `strconv.ParseBool`.
     Bool,
-}
-
-/// A generated module's path below the crate root, one Rust identifier per segment (`["apps", "v1"]`;
-/// `vgc_lowering::module_path` decides it from the Go import path). Derefs to the segments.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ModulePath(pub Vec<String>);
-
-impl std::ops::Deref for ModulePath {
-    type Target = [String];
-
-    fn deref(&self) -> &[String] {
-        &self.0
-    }
-}
-
-impl std::fmt::Display for ModulePath {
-    /// The Rust path within the crate, `apps::v1`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0.join("::"))
-    }
 }
 
 /// How the target of a Go pointer is held in Rust.
@@ -123,7 +103,7 @@ pub enum Matcher {
     None,
     /// `listType=set`: full equality.
     Set,
-    /// `listType=map`: the listed key fields (Rust field names).
+    /// `listType=map`: the listed key fields (Go field names of the element struct).
     Keys(Vec<String>),
 }
 
@@ -194,17 +174,19 @@ pub enum CheckKind {
         /// The payload message.
         msg: String,
     },
-    /// `k8s:customValidation`: a call to the user's hand-written function `method` (upstream
-    /// `ValidateCustom_<Type>[_<Field>]`), declared in the module's `Custom` trait for values of type `ty`.
+    /// `k8s:customValidation`: a call to the user's hand-written function (upstream
+    /// `ValidateCustom_<Type>[_<Field>]`), a method of the `Custom` trait of `owner`'s module for values of type
+    /// `ty` (codegen names it, `vgc_codegen::ident::custom_method`).
     Custom {
-        /// Method name in the module's `Custom` trait, e.g. `validate_custom_eviction_responder_name`.
-        method: String,
+        /// The type carrying the tag (on one of its fields when `field` is set); its package's module declares the
+        /// `Custom` trait.
+        owner: TypeKey,
+        /// The Go field name for a field-scope use, `None` at type scope.
+        field: Option<String>,
         /// Upstream function name, e.g. `ValidateCustom_EvictionResponder_Name`.
         upstream: String,
         /// Value type (without `Option`).
         ty: RustTy,
-        /// The module declaring the `Custom` trait.
-        module: ModulePath,
     },
     /// `k8s:item(k: v, …)=+tag`: one upstream `ValSliceItem`/`PtrSliceItem` call around one inner check, in the
     /// cohort named by the selector text.
@@ -295,7 +277,7 @@ impl Check {
 /// inner check's flags; inherited member checks are NonError short-circuits.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Subfield {
-    /// Rust field name of the member.
+    /// Go field name of the member.
     pub member: String,
     /// JSON name of the member (path segment).
     pub json: String,
@@ -363,8 +345,9 @@ pub struct Iteration {
 /// A struct field.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct FieldPlan {
-    /// Rust field name (raw identifiers allowed, e.g. `r#type`).
-    pub rust_name: String,
+    /// The Go field's identifier (an embedded field's is its type name); codegen decides the Rust field name
+    /// (`vgc_codegen::ident::field`: `Type` → `r#type`).
+    pub go_field: String,
     /// Go name; for a field without a JSON name (embedded inline, `json:"-"`) its leaf type as Go spells it
     /// (`GadgetCommon`, `string`), which upstream uses as the path segment of such a field at the root.
     pub go_name: String,
@@ -447,8 +430,6 @@ pub struct TypePlan {
 pub struct ModulePlan {
     /// Import path.
     pub pkg: String,
-    /// The generated module's path from the crate root.
-    pub module_path: ModulePath,
     /// Types in declaration order.
     pub types: Vec<std::sync::Arc<TypePlan>>,
 }
@@ -501,8 +482,8 @@ pub enum UnionKind {
 /// A member of a union group.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct UnionMemberPlan {
-    /// Rust field name.
-    pub rust_name: String,
+    /// Go field name.
+    pub go_field: String,
     /// JSON name (used in messages and paths).
     pub json: String,
     /// Discriminator value selecting this member (`memberName`, default the Go field name).
@@ -520,7 +501,7 @@ pub struct UnionPlan {
     pub name: String,
     /// Members in field order.
     pub members: Vec<UnionMemberPlan>,
-    /// The discriminator field: (Rust field name, JSON name), if any.
+    /// The discriminator field: (Go field name, JSON name), if any.
     pub discriminator: Option<(String, String)>,
     /// `Union` errors carry the origin `union` (1.36 on; `vgc_ir::Upstream::union_origin`).
     pub union_origin: bool,
@@ -554,8 +535,8 @@ pub struct DependentPlan {
 /// A struct field as a cross-field rule names it.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct FieldRef {
-    /// The Rust field name.
-    pub rust: String,
+    /// The Go field name.
+    pub go: String,
     /// The JSON name (error path segment).
     pub json: String,
     /// The field's shape (how "set" is decided).
@@ -576,7 +557,7 @@ pub enum NeqValue {
 /// One upstream `validate.Discriminated` call: the rules of one member field for one modality.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ModePlan {
-    /// Member field: Rust name.
+    /// Member field: Go name.
     pub member: String,
     /// Member field: JSON name (path segment).
     pub json: String,
@@ -597,7 +578,7 @@ pub struct ModePlan {
     pub default_stability: Option<Stability>,
 }
 
-/// A list-map item selector: (element Rust field name, key is a pointer, value).
+/// A list-map item selector: (element Go field name, key is a pointer, value).
 pub type Selector = Vec<(String, bool, NeqValue)>;
 
 /// One upstream `ValSliceItem`/`PtrSliceItem` call.

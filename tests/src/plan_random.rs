@@ -165,17 +165,14 @@ impl<'a> Generator<'a> {
             nodes: 0,
         };
         for m in &plan.modules {
+            let module = vgc_codegen::ident::module_path(&plan.go_module, &m.pkg);
             for t in &m.types {
                 g.types.insert(&t.key, t);
                 if t.root && t.has_validations {
                     let path = if t.fields.is_some() {
-                        format!("{}::{}", m.module_path.join("::"), t.key.name)
+                        format!("{module}::{}", t.key.name)
                     } else {
-                        format!(
-                            "{}::validate_{}",
-                            m.module_path.join("::"),
-                            vgc_lowering::snake(&t.key.name)
-                        )
+                        format!("{module}::{}", vgc_codegen::ident::validate_fn(&t.key))
                     };
                     let subs = t
                         .subresources
@@ -202,7 +199,7 @@ impl<'a> Generator<'a> {
                         g.harvest(&t.key, Some(&f.ty), c, &mut h, &mut options);
                     }
                     g.fields
-                        .entry((t.key.clone(), f.rust_name.clone()))
+                        .entry((t.key.clone(), f.go_field.clone()))
                         .or_default()
                         .merge(&h);
                 }
@@ -346,7 +343,7 @@ impl<'a> Generator<'a> {
             }
             CheckKind::Union(u) => {
                 for m in &u.members {
-                    self.field_hints(owner, &m.rust_name).interesting = true;
+                    self.field_hints(owner, &m.go_field).interesting = true;
                 }
                 if let Some((d, _)) = &u.discriminator {
                     let names: Vec<String> =
@@ -359,8 +356,8 @@ impl<'a> Generator<'a> {
                 }
             }
             CheckKind::Dependent(d) => {
-                self.field_hints(owner, &d.trigger.rust).interesting = true;
-                self.field_hints(owner, &d.dependent.rust).interesting = true;
+                self.field_hints(owner, &d.trigger.go).interesting = true;
+                self.field_hints(owner, &d.dependent.go).interesting = true;
             }
             CheckKind::Discriminated(m) => {
                 let modes: Vec<String> = m.rules.iter().map(|(v, _)| v.clone()).collect();
@@ -544,7 +541,7 @@ impl<'a> Generator<'a> {
         let interesting = f.has_work()
             || self
                 .fields
-                .get(&(owner.clone(), f.rust_name.clone()))
+                .get(&(owner.clone(), f.go_field.clone()))
                 .is_some_and(|h| h.interesting);
         let budget = self.nodes > 250 || depth > 9;
         let pct = match (interesting, budget) {
@@ -558,7 +555,7 @@ impl<'a> Generator<'a> {
 
     fn hints_of(&self, owner: &TypeKey, f: &FieldPlan) -> Hints {
         self.fields
-            .get(&(owner.clone(), f.rust_name.clone()))
+            .get(&(owner.clone(), f.go_field.clone()))
             .cloned()
             .unwrap_or_default()
     }

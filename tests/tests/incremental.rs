@@ -508,3 +508,62 @@ fn edit_referring_to_a_new_package_falls_back_to_full_discovery() {
     });
     assert_eq!(second.plan, fresh.plan);
 }
+
+/// Lowering reports by span id and the driver resolves byte ranges (`Diagnostic::at_span`,
+/// `vgc_ir::db::resolve_spans`): on a tree whose lowering reports an error, a layout edit (a blank line above the
+/// type) re-runs no lowering query, and the error still points at its tag, one line further down.
+#[test]
+fn layout_edit_on_a_tree_with_lowering_errors_reruns_no_lowering() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let api = tmp.path().join("api");
+    std::fs::create_dir_all(api.join("p")).expect("mkdir");
+    std::fs::write(api.join("go.mod"), "module example.com/layout\n\ngo 1.26\n").expect("write");
+    let source = "package p\n\ntype T struct {\n\tTypeMeta int\n\n\t// +k8s:optional\n\t// +k8s:listType=map\n\t// +k8s:listMapKey=name\n\t// +k8s:item(name: \"a\")=+k8s:item(name: \"b\")=+k8s:immutable\n\tL []I `json:\"l\"`\n}\n\ntype I struct {\n\tName string `json:\"name\"`\n}\n";
+    let types = api.join("p/types.go");
+    std::fs::write(&types, source).expect("write");
+    let req = request(&api, &tmp.path().join("out"));
+    let mut session = vgc::driver::Session::with_database(vgc::driver::Database::logging());
+    let located = |out: &vgc::BuildOutcome| -> Vec<String> {
+        out.diagnostics
+            .iter()
+            .map(|d| {
+                let text = &out.sources[d.file.as_deref().expect("file")];
+                let line = text[..d.span.start].matches('\n').count() + 1;
+                format!(
+                    "{}:{line}: {} {}",
+                    d.file.as_deref().unwrap_or(""),
+                    d.code.as_str(),
+                    &text[d.span.clone()]
+                )
+            })
+            .collect()
+    };
+    let first = session.build(&req);
+    let path = types.display().to_string();
+    assert_eq!(
+        located(&first),
+        [format!(
+            "{path}:9: VGC0110 k8s:item(name: \"a\")=+k8s:item(name: \"b\")=+k8s:immutable"
+        )]
+    );
+    let log = session.db().take_executed();
+    assert!(count(&log, "lower_type") > 0, "{log:?}");
+
+    std::fs::write(
+        &types,
+        source.replacen("\ntype T struct", "\n\ntype T struct", 1),
+    )
+    .expect("write");
+    let second = session.build_after(&req, std::slice::from_ref(&path));
+    let log = session.db().take_executed();
+    assert_eq!(count(&log, "parsed_go"), 1, "{log:?}");
+    for q in ["loaded_program", "reach", "lower_type", "crate_plan"] {
+        assert_eq!(count(&log, q), 0, "{q} re-ran: {log:?}");
+    }
+    assert_eq!(
+        located(&second),
+        [format!(
+            "{path}:10: VGC0110 k8s:item(name: \"a\")=+k8s:item(name: \"b\")=+k8s:immutable"
+        )]
+    );
+}

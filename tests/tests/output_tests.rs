@@ -227,7 +227,10 @@ fn packages_failing_to_compile(
     for m in &plan.modules {
         if let Some(pkg) = m.pkg.strip_prefix(&format!("{OUTPUT_TESTS}/")) {
             by_file.insert(
-                format!("src/{}.rs", m.module_path.join("/")),
+                format!(
+                    "src/{}.rs",
+                    vgc_codegen::ident::module_path(&plan.go_module, &m.pkg).join("/")
+                ),
                 pkg.to_string(),
             );
         }

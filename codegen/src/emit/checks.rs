@@ -96,7 +96,7 @@ pub(super) fn matcher_fns(
             quote!(None),
         ),
         Matcher::Keys(keys) => {
-            let ks = keys.iter().map(|k| ident(k));
+            let ks = keys.iter().map(|k| field_ident(k));
             (
                 quote!(Some((|a: &#elem_ty, b: &#elem_ty| true #(&& a.#ks == b.#ks)*) as #fn_ty)),
                 quote!(Some((|a: &#elem_ty, b: &#elem_ty| a == b) as #fn_ty)),
@@ -398,8 +398,8 @@ pub(super) fn check_call(
         CheckKind::Union(u) => union_call(u, ops),
         CheckKind::Dependent(d) => {
             let forbidden = d.forbidden;
-            let (tr, tj, ts) = (&d.trigger.rust, &d.trigger.json, &d.trigger.shape);
-            let (dr, dj, ds) = (&d.dependent.rust, &d.dependent.json, &d.dependent.shape);
+            let (tr, tj, ts) = (&d.trigger.go, &d.trigger.json, &d.trigger.shape);
+            let (dr, dj, ds) = (&d.dependent.go, &d.dependent.json, &d.dependent.shape);
             let (tset, dset) = (field_set(&quote!(o), tr, ts), field_set(&quote!(o), dr, ds));
             quote!(#v::dependent(#path, op, #forbidden,
                 #tj, (#new.is_some_and(|o| #tset), #old.map(|o| #tset)),
@@ -427,10 +427,10 @@ pub(super) fn check_call(
                 )
             }
         }
-        CheckKind::Custom { method, module, .. } => {
-            let m = format_ident!("{method}");
-            let segs = module.iter().map(|s| ident(s));
-            quote!(<crate::custom::Custom as crate #(:: #segs)* ::Custom>::#m(op, #path, #new, #old))
+        CheckKind::Custom { owner, field, .. } => {
+            let m = ident(&crate::ident::custom_method(owner, field.as_deref()));
+            let module = ctx.module_of(&owner.pkg);
+            quote!(<crate::custom::Custom as #module ::Custom>::#m(op, #path, #new, #old))
         }
         CheckKind::Item(_) => {
             let pair = eval_pair(ctx, c, site, ops);

@@ -7,13 +7,17 @@ pub(super) fn custom_checks(m: &ModulePlan) -> Vec<(String, String, RustTy)> {
     let mut out = Vec::new();
     let mut custom = |c: &Check| {
         if let CheckKind::Custom {
-            method,
+            owner,
+            field,
             upstream,
             ty,
-            ..
         } = &c.kind
         {
-            out.push((method.clone(), upstream.clone(), ty.clone()));
+            out.push((
+                crate::ident::custom_method(owner, field.as_deref()),
+                upstream.clone(),
+                ty.clone(),
+            ));
         }
     };
     for t in &m.types {
@@ -59,7 +63,7 @@ pub(crate) fn custom_stub(plan: &CratePlan, _opts: &Options) -> Option<Generated
         if checks.is_empty() {
             continue;
         }
-        let segs = m.module_path.iter().map(|s| ident(s));
+        let module = ctx.module_of(&m.pkg);
         let fns = checks.iter().map(|(method, upstream, ty)| {
             let f = format_ident!("{method}");
             let t = ctx.ty(ty);
@@ -71,7 +75,7 @@ pub(crate) fn custom_stub(plan: &CratePlan, _opts: &Options) -> Option<Generated
                 }
             }
         });
-        impls.push(quote!(impl crate #(:: #segs)* ::Custom for Custom { #(#fns)* }));
+        impls.push(quote!(impl #module ::Custom for Custom { #(#fns)* }));
     }
     if impls.is_empty() {
         return None;

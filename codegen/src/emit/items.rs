@@ -40,7 +40,7 @@ pub(super) fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
                 // checks the stack and grows it on the heap when needed. Same result as the derived impl.
                 let names: Vec<Ident> = fields
                     .iter()
-                    .map(|f| ident(&f.rust_name))
+                    .map(|f| field_ident(&f.go_field))
                     .chain((0..t.json_ignored.len()).map(|i| format_ident!("json_ignored_{i}")))
                     .collect();
                 let eq = if names.is_empty() {
@@ -226,7 +226,7 @@ pub(super) fn embedded_de_fn(owner: &str, f: &FieldPlan) -> proc_macro2::Ident {
     format_ident!(
         "deserialize_embedded_{}_{}",
         snake(owner),
-        f.rust_name.trim_start_matches("r#")
+        crate::ident::field(&f.go_field).trim_start_matches("r#")
     )
 }
 
@@ -241,7 +241,7 @@ pub(super) fn go_struct_value(f: &FieldPlan) -> bool {
 }
 
 pub(super) fn field_def(ctx: &Ctx<'_>, owner: &str, f: &FieldPlan) -> TokenStream {
-    let name = ident(&f.rust_name);
+    let name = field_ident(&f.go_field);
     let ty = ctx.ty(&f.ty);
     let json = &f.json_name;
     // Go decodes `null` as the zero value: for the field itself, and for list items and map values (R30).

@@ -47,7 +47,7 @@ pub(super) fn iteration_code(
 }
 
 pub(super) fn field_code(ctx: &Ctx<'_>, f: &FieldPlan) -> TokenStream {
-    let name = ident(&f.rust_name);
+    let name = field_ident(&f.go_field);
     let json = &f.json_name;
     // upstream §9.9: at the root, an inline field's segment is its Go (embedded type) name, e.g. `T2.intField`.
     let inline_name = &f.go_name;

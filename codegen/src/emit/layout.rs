@@ -10,6 +10,11 @@ pub(super) fn ident(s: &str) -> Ident {
     }
 }
 
+/// The Rust field of Go struct field `go` ([`crate::ident::field`]).
+pub(super) fn field_ident(go: &str) -> Ident {
+    ident(&crate::ident::field(go))
+}
+
 pub(super) struct Ctx<'a> {
     modules: &'a BTreeMap<String, Vec<String>>,
     types: &'a BTreeSet<TypeKey>,
@@ -42,20 +47,21 @@ impl Layout {
     pub fn of(plan: &CratePlan) -> Self {
         let mut l = Self::default();
         for m in &plan.modules {
-            l.modules.insert(m.pkg.clone(), m.module_path.0.clone());
+            let module_path = crate::ident::module_path(&plan.go_module, &m.pkg);
+            l.modules.insert(m.pkg.clone(), module_path.0.clone());
             l.types.extend(m.types.iter().map(|t| t.key.clone()));
             l.aliases.extend(
                 m.types
                     .iter()
                     .filter_map(|t| Some((t.key.clone(), t.alias_of.clone()?))),
             );
-            for i in 0..m.module_path.len() {
+            for i in 0..module_path.len() {
                 l.children
-                    .entry(m.module_path[..i].to_vec())
+                    .entry(module_path[..i].to_vec())
                     .or_default()
-                    .insert(m.module_path[i].clone());
+                    .insert(module_path[i].clone());
             }
-            l.leaves.insert(m.module_path.0.clone(), m.pkg.clone());
+            l.leaves.insert(module_path.0, m.pkg.clone());
             l.custom |= !custom_checks(m).is_empty();
         }
         l
@@ -112,8 +118,14 @@ impl Ctx<'_> {
     pub(super) fn fn_of(&self, k: &TypeKey) -> TokenStream {
         let segs = self.modules.get(&k.pkg).cloned().unwrap_or_default();
         let segs = segs.iter().map(|s| ident(s));
-        let f = format_ident!("validate_{}", snake(&k.name));
+        let f = ident(&crate::ident::validate_fn(k));
         quote!(crate #(:: #segs)* :: #f)
+    }
+    /// The Rust path of the module generated for Go package `pkg` (`crate::apps::v1`).
+    pub(super) fn module_of(&self, pkg: &str) -> TokenStream {
+        let segs = self.modules.get(pkg).cloned().unwrap_or_default();
+        let segs = segs.iter().map(|s| ident(s));
+        quote!(crate #(:: #segs)*)
     }
     pub(super) fn ty(&self, t: &RustTy) -> TokenStream {
         match t {

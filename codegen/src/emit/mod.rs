@@ -3,6 +3,7 @@
 //! checks), [`wrappers`] (upstream's wrapping validators), [`custom`] (`customValidation`), [`units`] (formatting
 //! in cache-friendly chunks). This file assembles whole crates and modules.
 
+use crate::ident::snake;
 use crate::{CodegenError, GeneratedFile, Options, RuntimeDep};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
@@ -11,11 +12,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use vgc_analysis::TypeKey;
 use vgc_analysis::types::{Builtin, WellKnown};
 use vgc_ir::catalog::Stability;
+use vgc_lowering::CratePlan;
 use vgc_lowering::plan::{
     Boxing, Check, CheckKind, FieldPlan, Iteration, Matcher, ModulePlan, OptionState, RustTy,
     Shape, TypePlan,
 };
-use vgc_lowering::{CratePlan, snake};
 use vgc_runtime::formats::Format;
 
 mod checks;

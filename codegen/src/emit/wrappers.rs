@@ -11,7 +11,7 @@ pub(super) fn subfield_call(
     ops: Operands<'_>,
 ) -> TokenStream {
     let Operands { new, old, path } = ops;
-    let member = ident(&sub.member);
+    let member = field_ident(&sub.member);
     let json = &sub.json;
     let t = ctx.ty(&sub.ty);
     let (mv, mo) = (
@@ -173,8 +173,8 @@ pub(super) fn eval_pair(
 /// fields: pointer non-nil, slice or map non-empty, builtin non-zero — [`vgc_runtime::validate::IsSet`]; lowering
 /// refuses members of other kinds). [`set_expr`] asks the same of a value already taken out of its struct as an
 /// `Option<&T>`.
-pub(super) fn field_set(o: &TokenStream, rust: &str, shape: &Shape) -> TokenStream {
-    let f = ident(rust);
+pub(super) fn field_set(o: &TokenStream, go: &str, shape: &Shape) -> TokenStream {
+    let f = field_ident(go);
     match shape {
         Shape::Scalar { pointer: true, .. }
         | Shape::Struct { pointer: true }
@@ -190,7 +190,7 @@ pub(super) fn field_set(o: &TokenStream, rust: &str, shape: &Shape) -> TokenStre
 pub(super) fn selector_match(sel: &vgc_lowering::plan::Selector, x: &TokenStream) -> TokenStream {
     use vgc_lowering::plan::NeqValue;
     let parts = sel.iter().map(|(f, ptr, v)| {
-        let f = ident(f);
+        let f = field_ident(f);
         let lit = match v {
             NeqValue::Str(s) => quote!(#s),
             NeqValue::Int(i) => {
@@ -275,14 +275,14 @@ pub(super) fn discriminated_call(
     ops: Operands<'_>,
 ) -> TokenStream {
     let Operands { new, old, path } = ops;
-    let member = ident(&m.member);
+    let member = field_ident(&m.member);
     let json = &m.json;
     let t = ctx.ty(&m.ty);
     let (mv, mo) = (
         nilable_member(&quote!(s), &member, m.pointer),
         nilable_member(&quote!(o), &member, m.pointer),
     );
-    let d = ident(&m.discriminator.field);
+    let d = field_ident(&m.discriminator.field);
     let is_bool = m.discriminator.kind == vgc_lowering::plan::DiscriminatorKind::Bool;
     let disc = |o: TokenStream| {
         if is_bool {
@@ -341,7 +341,7 @@ pub(super) fn union_call(u: &vgc_lowering::plan::UnionPlan, ops: Operands<'_>) -
     let Operands { new, old, .. } = ops;
     use vgc_lowering::plan::UnionKind;
     let set = |obj: &TokenStream, m: &vgc_lowering::plan::UnionMemberPlan| {
-        let member_set = field_set(&quote!(o), &m.rust_name, &m.shape);
+        let member_set = field_set(&quote!(o), &m.go_field, &m.shape);
         quote!(#obj.is_some_and(|o| #member_set))
     };
     let new_set: Vec<TokenStream> = u.members.iter().map(|m| set(new, m)).collect();
@@ -366,8 +366,8 @@ pub(super) fn union_call_inner(
     use vgc_lowering::plan::UnionKind;
     let v = quote!(::vgc_runtime::validate);
     match (&u.discriminator, u.kind) {
-        (Some((disc_rust, disc_json)), UnionKind::Union) => {
-            let d = ident(disc_rust);
+        (Some((disc_go, disc_json)), UnionKind::Union) => {
+            let d = field_ident(disc_go);
             let members = u.members.iter().map(|m| {
                 let (j, n) = (&m.json, &m.member_name);
                 quote!((#j, #n))

@@ -101,11 +101,7 @@ impl Lowerer<'_> {
                                 continue;
                             }
                             let entry = modes.entry(modality.clone()).or_default();
-                            if entry
-                                .0
-                                .as_ref()
-                                .is_some_and(|d| d.field != field_ident(&go))
-                            {
+                            if entry.0.as_ref().is_some_and(|d| d.field != go.clone()) {
                                 self.report(
                                     file,
                                     u.at,
@@ -115,7 +111,7 @@ impl Lowerer<'_> {
                                 continue;
                             }
                             entry.0 = Some(Discriminator {
-                                field: field_ident(&go),
+                                field: go.clone(),
                                 kind: if is_bool {
                                     DiscriminatorKind::Bool
                                 } else {
@@ -214,7 +210,7 @@ impl Lowerer<'_> {
                         );
                         continue;
                     }
-                    group.discriminator = Some((field_ident(&go), json.clone()));
+                    group.discriminator = Some((go.clone(), json.clone()));
                 } else {
                     if matches!(
                         shape,
@@ -238,7 +234,7 @@ impl Lowerer<'_> {
                         continue;
                     }
                     group.members.push(UnionMemberPlan {
-                        rust_name: field_ident(&go),
+                        go_field: go.clone(),
                         json: json.clone(),
                         member_name: arg("memberName").unwrap_or_else(|| go.clone()),
                         shape,
@@ -388,7 +384,7 @@ impl Lowerer<'_> {
                     .filter(|l| levels.iter().all(|x| *x == Some(*l)));
                 let (value_ty, pointer, elem) = split_member(self.rust_ty(owner, &ty));
                 let plan = ModePlan {
-                    member: field_ident(go),
+                    member: go.to_string(),
                     json,
                     ty: value_ty,
                     pointer,
@@ -495,12 +491,12 @@ impl Lowerer<'_> {
         let plan = DependentPlan {
             forbidden: t.is_tag(TagId::DependentForbidden),
             trigger: FieldRef {
-                rust: field_ident(&go),
+                go: go.clone(),
                 json: trigger_json,
                 shape: ts,
             },
             dependent: FieldRef {
-                rust: field_ident(dep.go_name.as_deref().unwrap_or_default()),
+                go: go_field_name(dep).unwrap_or_default(),
                 json: dep_json.clone(),
                 shape: ds,
             },
@@ -555,7 +551,7 @@ mod tests {
 "#,
         );
         expect![[r#"
-            T: Union(a=A,b=B); ZeroOrOneOf(c=C,d=D); dependentRequired e when trigger; mode(big by kind: Big=[required])
+            T: Union(a=A,b=B); ZeroOrOneOf(c=C,d=D); dependentRequired e when trigger; mode(big by Kind: Big=[required])
             T.a: optional
             T.b: optional
             T.c: optional

@@ -231,17 +231,6 @@ impl std::fmt::Display for Subject {
 /// error; the texts are upstream's where upstream has one (spec §4), and say what to do where it has not.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(super) enum LowerDiagnostic {
-    /// R33: two Go fields become one Rust field name.
-    RustNameClash {
-        /// The struct's Go name.
-        owner: String,
-        /// The first field's Go name.
-        first: String,
-        /// The second field's Go name.
-        second: String,
-        /// The shared Rust name.
-        rust: String,
-    },
     /// A map whose values are lists (upstream: not supported).
     MapOfSlices,
     /// A Go type shape upstream does not support (`pointers to maps are not supported`, …).
@@ -346,8 +335,7 @@ impl LowerDiagnostic {
     pub(super) fn code(&self) -> Code {
         use LowerDiagnostic as D;
         match self {
-            D::RustNameClash { .. }
-            | D::MapOfSlices
+            D::MapOfSlices
             | D::UnsupportedShape(_)
             | D::EmbeddedPointerCycle(_)
             | D::NestedSubfieldPayload(_) => Code::UnsupportedType,
@@ -383,20 +371,10 @@ impl LowerDiagnostic {
         }
     }
 
-    /// The whole message about `subject` (ignored by [`LowerDiagnostic::RustNameClash`], which names two fields).
+    /// The whole message about `subject`.
     pub(super) fn message(&self, subject: &Subject) -> String {
         use LowerDiagnostic as D;
         let detail = match self {
-            D::RustNameClash {
-                owner,
-                first,
-                second,
-                rust,
-            } => {
-                return format!(
-                    "fields {owner}.{first} and {owner}.{second} both become the Rust field `{rust}`"
-                );
-            }
             D::MapOfSlices => "validation for map of slices is not supported".to_string(),
             D::UnsupportedShape(msg) => (*msg).to_string(),
             D::EmbeddedPointerCycle(cycle) => format!(
@@ -469,7 +447,6 @@ impl LowerDiagnostic {
     pub(super) fn hint(&self) -> Option<String> {
         use LowerDiagnostic as D;
         let hint = match self {
-            D::RustNameClash { .. } => "rename one of the fields",
             D::MapOfSlices => "wrap the list in a named typedef or struct to validate it",
             D::UnsupportedShape(_) => {
                 "validation-gen cannot generate code for this shape; use a named struct or typedef to hold the inner value"

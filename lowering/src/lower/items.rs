@@ -108,7 +108,7 @@ impl Lowerer<'_> {
                     ok = false;
                     break;
                 };
-                let rust = field_ident(m.go_name.as_deref().unwrap_or_default());
+                let rust = go_field_name(m).unwrap_or_default();
                 if !keys.contains(&rust) {
                     self.report(
                         file,
@@ -304,9 +304,9 @@ type T struct {
         );
         expect![[r#"
             Cond.status: optional
-            T.conditions: optional; item(r#type="Ready"):immutable; unique(Keys(["r#type"]))
+            T.conditions: optional; item(Type="Ready"):immutable; unique(Keys(["Type"]))
             T.plain: optional
-            T.notKey: optional; unique(Keys(["r#type"]))
+            T.notKey: optional; unique(Keys(["Type"]))
             VGC0111 field T.Plain: found items with no list metadata - item tags require listType=map or unique=map with listMapKey
             VGC0109 field T.NotKey: "status" is not a listMapKey
         "#]].assert_eq(&got);

@@ -89,7 +89,7 @@ impl Lowerer<'_> {
                         m.json.as_ref().map(|j| j.name.as_str()) == Some(k.as_str())
                             || (m.json.is_none() && m.go_name.as_deref() == Some(k.as_str()))
                     }) {
-                        Some(m) => out.push(field_ident(m.go_name.as_deref().unwrap_or_default())),
+                        Some(m) => out.push(go_field_name(m).unwrap_or_default()),
                         None => {
                             self.report(
                                 file,
@@ -182,7 +182,7 @@ type T struct {
         );
         expect![[r#"
             Item.value: optional
-            T.byName: optional; eachVal(immutable); unique(Keys(["name"]))
+            T.byName: optional; eachVal(immutable); unique(Keys(["Name"]))
             T.tags: optional; unique(Set)
             T.noKeys: optional
             T.strings: optional

@@ -223,7 +223,7 @@ impl Lowerer<'_> {
         };
         let member_opaque = type_opaque || opacity(&siblings).value;
         let (value_ty, pointer, elem) = split_member(self.rust_ty(&sk, &mty));
-        let go = member.go_name.clone().unwrap_or_default();
+        let go = go_field_name(member).unwrap_or_default();
         let wrap = |inner: Check, inherited: bool| {
             let (short_circuit, non_error) = if inherited {
                 (true, true)
@@ -240,7 +240,7 @@ impl Lowerer<'_> {
                 _ => name.clone(),
             };
             let sub = Subfield {
-                member: field_ident(&go),
+                member: go.clone(),
                 json: name.clone(),
                 ty: value_ty.clone(),
                 pointer,

@@ -30,10 +30,9 @@ impl Lowerer<'_> {
                 return Some(Vec::new());
             }
             self.stats.not_lowered += 1;
-            let span = vgc_ir::db::span_of(self.db, file, u.at);
             self.diags.push(
                 Diagnostic::warning(Code::NotLowered, format!("tag {:?} is not lowered yet; no check generated", tag.name))
-                    .at(file.path(self.db).clone(), span.start..span.start + u.name.len())
+                    .at_span(file.path(self.db).clone(), file, u.at, Some(u.name.len()))
                     .with_hint("this vgc version parses and checks it; its runtime check is planned for the next milestone"),
             );
             return Some(Vec::new());
@@ -237,11 +236,11 @@ impl Lowerer<'_> {
             TagId::CustomValidation => {
                 // upstream `customvalidation.go`: type scope → `ValidateCustom_<Type>`, field scope →
                 // `ValidateCustom_<Struct>_<GoField>`; default flags.
-                let (upstream, method, value_ty) =
+                let (upstream, field, value_ty) =
                     match (u.at, field_of(self.prog, self.db, owner, u)) {
                         (_, Some(go)) => (
                             format!("ValidateCustom_{}_{go}", owner.name),
-                            format!("validate_custom_{}_{}", snake(&owner.name), snake(&go)),
+                            Some(go),
                             ty.map_or(RustTy::Json, |t| match self.rust_ty(owner, t) {
                                 RustTy::Option(i, _) => *i,
                                 other => other,
@@ -249,15 +248,15 @@ impl Lowerer<'_> {
                         ),
                         (_, None) => (
                             format!("ValidateCustom_{}", owner.name),
-                            format!("validate_custom_{}", snake(&owner.name)),
+                            None,
                             RustTy::Named(owner.clone()),
                         ),
                     };
                 vec![mk(CheckKind::Custom {
-                    method,
+                    owner: owner.clone(),
+                    field,
                     upstream,
                     ty: value_ty,
-                    module: module_path(self.prog, &owner.pkg),
                 })]
             }
             TagId::ValidateTrue

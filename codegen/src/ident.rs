@@ -1,0 +1,304 @@
+//! The identifier policy: how Go names become Rust names in the generated crate. The plan carries Go and JSON
+//! names only; every Rust spelling is decided here (prost-build keeps keyword sanitising in its generator the same
+//! way, `prost-build/src/ident.rs`), and read by the other consumers that name generated items (the docs site's
+//! page paths, the test harnesses that call generated functions).
+
+use vgc_analysis::TypeKey;
+use vgc_ir::diagnostic::{Code, Diagnostic};
+use vgc_lowering::CratePlan;
+
+/// True for a Rust keyword (strict, reserved or edition-2024) that an identifier must not spell bare: a field
+/// takes the raw form `r#type`, a module segment a trailing `_`.
+#[must_use]
+pub fn is_keyword(s: &str) -> bool {
+    matches!(
+        s,
+        "as" | "break"
+            | "const"
+            | "continue"
+            | "else"
+            | "enum"
+            | "extern"
+            | "false"
+            | "fn"
+            | "for"
+            | "if"
+            | "impl"
+            | "in"
+            | "let"
+            | "loop"
+            | "match"
+            | "mod"
+            | "move"
+            | "mut"
+            | "pub"
+            | "ref"
+            | "return"
+            | "static"
+            | "struct"
+            | "trait"
+            | "true"
+            | "type"
+            | "unsafe"
+            | "use"
+            | "where"
+            | "while"
+            | "async"
+            | "await"
+            | "dyn"
+            | "abstract"
+            | "become"
+            | "box"
+            | "do"
+            | "final"
+            | "macro"
+            | "override"
+            | "priv"
+            | "typeof"
+            | "unsized"
+            | "virtual"
+            | "yield"
+            | "try"
+            | "gen"
+    )
+}
+
+/// `snake_case` of a Go identifier: an underscore before an upper-case letter that follows a lower-case letter or
+/// digit, or that starts a word after an acronym (`ObjectMeta` → `object_meta`, `APIVersion` → `api_version`,
+/// `IPv6` → `i_pv6`). Underscores already in the name are kept and add none (`Foo_Bar` → `foo_bar`, as `FooBar`).
+#[must_use]
+pub fn snake(s: &str) -> String {
+    let cs: Vec<char> = s.chars().collect();
+    let mut o = String::new();
+    for (i, c) in cs.iter().enumerate() {
+        if c.is_uppercase() {
+            let prev_lower = i > 0 && (cs[i - 1].is_lowercase() || cs[i - 1].is_ascii_digit());
+            let next_lower = cs.get(i + 1).is_some_and(|n| n.is_lowercase());
+            if i > 0 && (prev_lower || (next_lower && cs[i - 1].is_uppercase())) {
+                o.push('_');
+            }
+            o.extend(c.to_lowercase());
+        } else {
+            o.push(*c);
+        }
+    }
+    o
+}
+
+/// The Rust field name of a Go struct field (its Go identifier; an embedded field's is its type name): [`snake`],
+/// as a raw identifier when that is a keyword (`Type` → `r#type`), with a trailing `_` for the names a raw
+/// identifier cannot spell (`self`, `super`, `crate`, `_`).
+#[must_use]
+pub fn field(go: &str) -> String {
+    let s = snake(go);
+    if matches!(s.as_str(), "self" | "super" | "crate" | "_") {
+        format!("{s}_")
+    } else if is_keyword(&s) {
+        format!("r#{s}")
+    } else {
+        s
+    }
+}
+
+/// The name of the validation function generated for a type (`validate_<snake>`).
+#[must_use]
+pub fn validate_fn(ty: &TypeKey) -> String {
+    format!("validate_{}", snake(&ty.name))
+}
+
+/// The method of the generated `Custom` trait that stands for upstream's hand-written `ValidateCustom_<Type>`
+/// (type scope, `field` = `None`) or `ValidateCustom_<Type>_<GoField>` (field scope): `validate_custom_<type>` /
+/// `validate_custom_<type>_<field>`, each part in [`snake`] case.
+#[must_use]
+pub fn custom_method(owner: &TypeKey, field: Option<&str>) -> String {
+    match field {
+        Some(go) => format!("validate_custom_{}_{}", snake(&owner.name), snake(go)),
+        None => format!("validate_custom_{}", snake(&owner.name)),
+    }
+}
+
+/// The Rust module path (segments from the crate root) of Go package `pkg` in a crate generated for the Go module
+/// `go_module`: its path relative to the main module for the module's own packages (`root` for the module's root
+/// package), `ext::<import path>` for others; each segment lower-cased with every character outside `[a-z0-9]`
+/// as `_`, a leading digit prefixed with `_`, and a keyword (or `crate`/`self`/`super`) suffixed with `_`. A first
+/// segment that would clash with a crate-root module vgc declares itself (`custom` for the hand-written
+/// `customValidation` functions, `ext`, `root`) gets a trailing `_` (`custom/v1` → `custom_::v1`).
+#[must_use]
+pub fn module_path(go_module: &str, pkg: &str) -> ModulePath {
+    let rel = if pkg == go_module {
+        Some("")
+    } else {
+        pkg.strip_prefix(go_module)
+            .and_then(|r| r.strip_prefix('/'))
+    };
+    ModulePath(match rel {
+        Some("") => vec!["root".to_string()],
+        Some(r) => r
+            .split('/')
+            .map(module_segment)
+            .enumerate()
+            .map(|(i, s)| {
+                if i == 0 && matches!(s.as_str(), "custom" | "ext" | "root") {
+                    s + "_"
+                } else {
+                    s
+                }
+            })
+            .collect(),
+        None => std::iter::once("ext".to_string())
+            .chain(pkg.split('/').map(module_segment))
+            .collect(),
+    })
+}
+
+/// A generated module's path below the crate root, one Rust identifier per segment (`["apps", "v1"]`; decided
+/// by [`module_path`] from the Go import path). Derefs to the segments.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ModulePath(pub Vec<String>);
+
+impl std::ops::Deref for ModulePath {
+    type Target = [String];
+
+    fn deref(&self) -> &[String] {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for ModulePath {
+    /// The Rust path within the crate, `apps::v1`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0.join("::"))
+    }
+}
+
+fn module_segment(s: &str) -> String {
+    let mut o: String = s
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if o.starts_with(|c: char| c.is_ascii_digit()) {
+        o.insert(0, '_');
+    }
+    if is_keyword(&o) || o == "crate" || o == "self" || o == "super" {
+        o.push('_');
+    }
+    o
+}
+
+/// R33: names that differ in Go but agree in Rust would generate a module that does not compile. Reported as
+/// `VGC0112` errors: two types of one package whose validation functions agree (`FooBar` and `Foo_Bar`… `FOOBar`
+/// and `FooBar` both give `validate_foo_bar`), at the second type's declaration; two fields of one struct whose
+/// Rust fields agree (`URL` and `Url` both give `url`), at the second field. Each with a hint to rename one.
+#[must_use]
+pub fn name_collisions(db: &dyn vgc_ir::Db, plan: &CratePlan) -> Vec<Diagnostic> {
+    let prog = vgc_analysis::loaded_program(db);
+    let mut diags = Vec::new();
+    for m in &plan.modules {
+        let mut seen: std::collections::HashMap<String, &str> = std::collections::HashMap::new();
+        for t in &m.types {
+            let Some((decl, file)) = prog.type_decl(db, &t.key) else {
+                continue;
+            };
+            let at = |offset: u32| vgc_ir::db::span_of(db, file, offset);
+            let f = validate_fn(&t.key);
+            if let Some(first) = seen.insert(f.clone(), &t.key.name) {
+                diags.push(
+                    Diagnostic::error(
+                        Code::UnsupportedType,
+                        format!("types {first} and {} both become `{f}` in Rust", t.key.name),
+                    )
+                    .at(file.path(db).clone(), at(decl.at))
+                    .with_hint("rename one of the types"),
+                );
+            }
+            let mut fields: std::collections::HashMap<String, &str> =
+                std::collections::HashMap::new();
+            for fp in t.fields.iter().flatten() {
+                let rust = field(&fp.go_field);
+                let Some(first) = fields.insert(rust.clone(), &fp.go_field) else {
+                    continue;
+                };
+                let offset = decl
+                    .fields
+                    .iter()
+                    .find(|f| vgc_lowering::go_field_name(f).as_deref() == Some(&fp.go_field))
+                    .map_or(decl.at, |f| f.at);
+                let owner = &t.key.name;
+                diags.push(
+                    Diagnostic::error(
+                        Code::UnsupportedType,
+                        format!(
+                            "fields {owner}.{first} and {owner}.{} both become the Rust field `{rust}`",
+                            fp.go_field
+                        ),
+                    )
+                    .at(file.path(db).clone(), at(offset))
+                    .with_hint("rename one of the fields"),
+                );
+            }
+        }
+    }
+    diags
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_names_become_rust_names() {
+        assert_eq!(snake("ObjectMeta"), "object_meta");
+        assert_eq!(snake("APIVersion"), "api_version");
+        assert_eq!(snake("IPv6Address"), "i_pv6_address");
+        assert_eq!(snake("Foo_Bar"), "foo_bar");
+        assert_eq!(snake("FooBar"), "foo_bar");
+        assert_eq!(field("Type"), "r#type");
+        assert_eq!(field("Self"), "self_");
+        assert_eq!(field("Crate"), "crate_");
+        assert_eq!(field("Replicas"), "replicas");
+    }
+
+    #[test]
+    fn module_paths_follow_the_go_import_path() {
+        let m = "example.com/api";
+        assert_eq!(*module_path(m, m), ["root"]);
+        assert_eq!(*module_path(m, "example.com/api/apps/v1"), ["apps", "v1"]);
+        assert_eq!(
+            *module_path(m, "example.com/api/custom/v1"),
+            ["custom_", "v1"]
+        );
+        assert_eq!(*module_path(m, "example.com/api/type/2x"), ["type_", "_2x"]);
+        assert_eq!(
+            *module_path(m, "k8s.io/api/core/v1"),
+            ["ext", "k8s_io", "api", "core", "v1"]
+        );
+        // A prefix that is not a path boundary is another module.
+        assert_eq!(
+            *module_path(m, "example.com/apix/v1"),
+            ["ext", "example_com", "apix", "v1"]
+        );
+    }
+
+    #[test]
+    fn custom_methods_name_type_and_field() {
+        let t = TypeKey {
+            pkg: "p".into(),
+            name: "EvictionResponder".into(),
+        };
+        assert_eq!(
+            custom_method(&t, None),
+            "validate_custom_eviction_responder"
+        );
+        assert_eq!(
+            custom_method(&t, Some("Name")),
+            "validate_custom_eviction_responder_name"
+        );
+        assert_eq!(validate_fn(&t), "validate_eviction_responder");
+    }
+}
