@@ -229,7 +229,27 @@ pub struct GenConfig {
     pub with_field: Vec<String>,
     /// `TypesWithSuffix=S` values.
     pub with_suffix: Vec<String>,
+    /// `+k8s:validation-gen-deep-equal-func` (upstream 1.38): the deep-equality function generated code uses.
+    pub deep_equal: DeepEqualFunc,
 }
+
+/// The package's deep-equality function (`+k8s:validation-gen-deep-equal-func`, upstream 1.38, kubernetes#141808;
+/// upstream `targets.go` reads it once per package). Generated code compares values for ratcheting and list
+/// matching with it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum DeepEqualFunc {
+    /// No tag, an empty value, or `k8s.io/apimachinery/pkg/api/validate.SemanticDeepEqual`: upstream's
+    /// `validate.SemanticDeepEqual` (`equality.Semantic.DeepEqual`), which vgc's generated `==` on
+    /// `vgc_runtime` types implements (semantic equality of quantities, times, …).
+    #[default]
+    Semantic,
+    /// A project function (`pkg/path.Func`, or an unqualified name in the output package). vgc cannot call Go; a
+    /// build that selects one reports `VGC0005` (docs/upstream.md, "Known gaps").
+    Project(String),
+}
+
+/// The default deep-equality function, fully qualified as upstream's tag value spells it.
+pub const SEMANTIC_DEEP_EQUAL: &str = "k8s.io/apimachinery/pkg/api/validate.SemanticDeepEqual";
 
 /// Reads the package's `k8s:validation-gen` values from its `doc.go` (all comment groups, as upstream). With
 /// none, the default is `TypesWithField=TypeMeta`.
@@ -242,6 +262,7 @@ pub fn gen_config(
     let mut cfg = GenConfig::default();
     let mut any = false;
     let field_names = vgc_ir::profile::upstream(db).validation_gen_field_names();
+    let mut deep_seen = false;
     let Some(p) = prog.packages.get(pkg) else {
         return cfg;
     };
@@ -250,6 +271,15 @@ pub fn gen_config(
             continue;
         }
         let ir = vgc_ir::db::file_ir(db, *f);
+        deep_equal_func(
+            db,
+            pkg,
+            *f,
+            &ir.package_tags,
+            &mut cfg,
+            &mut deep_seen,
+            diags,
+        );
         for u in ir
             .package_tags
             .iter()
@@ -288,6 +318,67 @@ pub fn gen_config(
         cfg.with_field.push("TypeMeta".into());
     }
     cfg
+}
+
+/// Reads `+k8s:validation-gen-deep-equal-func` from one `doc.go`'s package tags into `cfg.deep_equal` (upstream
+/// 1.38 `targets.go`, kubernetes#141808). Before 1.38 the tag does not exist: a warning says it is ignored. A second
+/// use in the package is upstream's `Package %q contains more than one usage of %q` (a panic there, a located
+/// `VGC0005` here); a project function is a located `VGC0005` error (vgc cannot call Go; see docs/upstream.md).
+fn deep_equal_func(
+    db: &dyn Db,
+    pkg: &str,
+    file: vgc_ir::SourceFile,
+    uses: &[vgc_ir::model::TagUse],
+    cfg: &mut GenConfig,
+    seen: &mut bool,
+    diags: &mut Vec<Diagnostic>,
+) {
+    let profile = vgc_ir::profile::upstream(db);
+    for u in uses
+        .iter()
+        .filter(|u| u.control_tag() == Some(ControlTag::ValidationGenDeepEqualFunc))
+    {
+        let at = vgc_ir::db::span_of(db, file, u.at);
+        let path = file.path(db).clone();
+        let name = ControlTag::ValidationGenDeepEqualFunc.name();
+        if !profile.deep_equal_func_tag() {
+            diags.push(
+                Diagnostic::warning(
+                    Code::GeneratorConfig,
+                    format!("{name:?} does not exist in upstream {profile}; ignored, as upstream {profile} ignores it"),
+                )
+                .at(path, at)
+                .with_hint("the tag exists from upstream 1.38 on (kubernetes#141808); select that profile (`--upstream 1.38`) or remove it"),
+            );
+            continue;
+        }
+        if std::mem::replace(seen, true) {
+            diags.push(
+                Diagnostic::error(
+                    Code::GeneratorConfig,
+                    format!("Package {pkg:?} contains more than one usage of {name:?}"),
+                )
+                .at(path, at)
+                .with_hint("keep one `+k8s:validation-gen-deep-equal-func` per package"),
+            );
+            continue;
+        }
+        let v = u.raw_value.clone().unwrap_or_default();
+        let v = v.trim();
+        if v.is_empty() || v == SEMANTIC_DEEP_EQUAL {
+            cfg.deep_equal = DeepEqualFunc::Semantic;
+            continue;
+        }
+        cfg.deep_equal = DeepEqualFunc::Project(v.to_string());
+        diags.push(
+            Diagnostic::error(
+                Code::GeneratorConfig,
+                format!("{name:?}: project deep-equality function {v:?} is not supported by vgc: generated Rust cannot call Go"),
+            )
+            .at(path, at)
+            .with_hint(format!("remove the tag (or write `={SEMANTIC_DEEP_EQUAL}`) to use the default `validate.SemanticDeepEqual`, which vgc implements")),
+        );
+    }
 }
 
 /// The root types of every target package (sorted per package, packages in program order), with each package's

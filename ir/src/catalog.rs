@@ -915,6 +915,10 @@ control_tags! {
     ValidationGenTestTargets => "k8s:validation-gen-test-targets",
     /// `+k8s:validation-gen-nolint` (package or type): upstream's lint rules are skipped there.
     ValidationGenNolint => "k8s:validation-gen-nolint",
+    /// `+k8s:validation-gen-deep-equal-func=<func>` (package, upstream 1.38, kubernetes#141808): the function generated
+    /// code uses for deep equality (ratchets, list matching); empty or `k8s.io/apimachinery/pkg/api/validate.SemanticDeepEqual`
+    /// is the default.
+    ValidationGenDeepEqualFunc => "k8s:validation-gen-deep-equal-func",
     /// `+k8s:isSubresource=<path>`: the type is the payload of that subresource.
     IsSubresource => "k8s:isSubresource",
     /// `+k8s:supportsSubresource=<path>`: the type's registration also accepts that subresource.

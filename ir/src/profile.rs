@@ -254,6 +254,27 @@ impl Upstream {
         self >= Upstream::V1_38
     }
 
+    /// The package tag `+k8s:validation-gen-deep-equal-func=<func>` exists (upstream: kubernetes#141808, 1.38): the
+    /// deep-equality function of generated ratchets and list matching; the default, `validate.SemanticDeepEqual`,
+    /// wraps `equality.Semantic.DeepEqual` (1.37's ratchet), so the default changes no result. Before, the tag is
+    /// not read (ignored). The same PR emits `+k8s:update` on comparable values through `validate.UpdateValue` with
+    /// an `==` closure (unset = equal to the zero value): the same results as 1.37's `UpdateValueByCompare`.
+    #[must_use]
+    pub fn deep_equal_func_tag(self) -> bool {
+        self >= Upstream::V1_38
+    }
+
+    /// Nested `+k8s:subfield` and its cohort and short-circuit rules (upstream: kubernetes#141945, 1.38):
+    /// chains `+k8s:subfield(a)=+k8s:subfield(b)=…` are accepted (before: `nested subfield is not supported`);
+    /// `Subfield` on a nil parent is no error; a subfield check's cohort is named for the full path it validates
+    /// (`a.b`), and an `item` check's cohort nests the wrapped check's cohort under the selector, so checks through a
+    /// common hop or on the same item key no longer stop each other; a subfield no longer inherits the member's own
+    /// short-circuit checks (reverting kubernetes#139564); an `eachVal`/`eachKey` pass is no longer a short-circuit
+    /// of the field (its short-circuits stop only the element), and a NonError validation inside one is an error.
+    #[must_use]
+    pub fn nested_subfield(self) -> bool {
+        self >= Upstream::V1_38
+    }
     /// The k8s.io/apimachinery release whose `pkg/api/validate` this profile's runtime behaviour is proven against
     /// by the runtime differential (`tests/tests/runtime_differential.rs`, which fetches it through the Go module
     /// proxy). `None` for releases proven only through their generator's output (the oracle runs).

@@ -802,3 +802,379 @@ fn maps_of_pointers_from_1_38() {
     let code: String = files.iter().map(|f| f.contents.as_str()).collect();
     assert_eq!(code.matches("ptr_map_no_nils(").count(), 2, "{code}");
 }
+
+/// Every diagnostic as `vgc::render::short` prints it (`file:line:col: severity[code]: message`), with the module
+/// directory `dir` stripped from the file.
+fn located(out: &vgc::BuildOutcome, dir: &Path) -> Vec<String> {
+    let prefix = format!("{}/", dir.display());
+    out.diagnostics
+        .iter()
+        .map(|d| vgc::render::short(d, &out.sources).replace(&prefix, ""))
+        .collect()
+}
+
+/// Builds the module at `dir` under profile `u` into `target/e2e/upstream-<name>` with a case runner
+/// (`vgc_tests::harness::rust_runner`), compiles it warning-free (target dir `target/e2e/target`, shared with the
+/// other end-to-end tests) and runs `cases` (the conformance `cases.json` shape, kinds `example.com/p/v1.<Type>`).
+/// Returns each case's error lines, `<field> | <ErrorBody> | origin=<origin> | sc=<bool> | <alpha|beta|->`.
+fn run_generated(
+    dir: &Path,
+    u: Upstream,
+    name: &str,
+    cases: &serde_json::Value,
+) -> Vec<Vec<String>> {
+    use std::process::Command;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+        .to_path_buf();
+    let e2e = root.join("target/e2e");
+    let work = e2e.join(format!("upstream-{name}"));
+    let _ = std::fs::remove_dir_all(&work);
+    let generated = work.join("generated");
+    let krate = format!("upstream-{name}-generated");
+    let mut req = request(dir, Some(u));
+    req.out = Some(generated.clone());
+    req.check_only = false;
+    req.no_cache = true;
+    req.crate_name = krate.clone();
+    req.runtime =
+        vgc_codegen::RuntimeDep::Path(root.join("runtime").to_string_lossy().into_owned());
+    let out = vgc::build(&req);
+    assert_eq!(vgc::exit_code(&out), 0, "{:?}", diags(&out));
+    let runner = work.join("runner");
+    std::fs::create_dir_all(runner.join("src")).expect("mkdir runner");
+    std::fs::write(
+        runner.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"upstream-{name}-runner\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\n{krate} = {{ path = {:?} }}\nvgc-runtime = {{ path = {:?} }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n",
+            generated.to_string_lossy(),
+            root.join("runtime").to_string_lossy()
+        ),
+    )
+    .expect("runner Cargo.toml");
+    let generator = vgc_tests::plan_random::Generator::new(&out.plan);
+    std::fs::write(
+        runner.join("src/main.rs"),
+        vgc_tests::harness::rust_runner(&krate.replace('-', "_"), &generator.roots, false),
+    )
+    .expect("runner main.rs");
+    let built = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["build", "--quiet", "--manifest-path"])
+        .arg(runner.join("Cargo.toml"))
+        .env("CARGO_TARGET_DIR", e2e.join("target"))
+        .env("RUSTFLAGS", "-D warnings")
+        .output()
+        .expect("nested cargo runs");
+    assert!(
+        built.status.success(),
+        "the generated crate failed to build warning-free:\n{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let results = vgc_tests::differential::run(
+        &mut Command::new(e2e.join(format!("target/debug/upstream-{name}-runner"))),
+        &cases.to_string(),
+    );
+    results
+        .iter()
+        .map(|r| {
+            assert!(r.get("error").is_none(), "{r}");
+            r["got"]
+                .as_array()
+                .expect("got")
+                .iter()
+                .map(|l| l.as_str().expect("line").to_string())
+                .collect()
+        })
+        .collect()
+}
+
+/// kubernetes#141945: nested `+k8s:subfield` — `nested subfield is not supported` up to 1.37; from 1.38 a chain
+/// validates the member of the member (a nil hop is no error), each chain in its own cohort named for its full path
+/// (`leaf.name`, `leaf.count`: a failing short-circuit in one does not stop the other); a subfield no longer
+/// inherits the member's own short-circuits (`In`: the member's `ShortCircuit` failure no longer skips the
+/// payload); `item` cohorts nest the wrapped subfield's (`Entries`); and an `eachVal` pass is no longer a
+/// short-circuit of the field (`Names`: `minItems` still runs).
+#[test]
+fn nested_subfield_from_1_38() {
+    let types = r#"package v1
+
+type TypeMeta struct{}
+
+type Leaf struct {
+	// +k8s:optional
+	Name *string `json:"name,omitempty"`
+	// +k8s:optional
+	Count *int32 `json:"count,omitempty"`
+}
+
+type Mid struct {
+	// +k8s:optional
+	Leaf *Leaf `json:"leaf,omitempty"`
+}
+
+type Inner struct {
+	// +k8s:optional
+	// +k8s:validateFalse(flags: "ShortCircuit")="member"
+	Name *string `json:"name,omitempty"`
+}
+
+type Entry struct {
+	// +k8s:required
+	Key string `json:"key"`
+	// +k8s:optional
+	A *string `json:"a,omitempty"`
+	// +k8s:optional
+	B *string `json:"b,omitempty"`
+}
+
+type T struct {
+	TypeMeta `json:",inline"`
+	// +k8s:optional
+	// +k8s:subfield(leaf)=+k8s:subfield(name)=+k8s:required
+	// +k8s:subfield(leaf)=+k8s:subfield(count)=+k8s:minimum=1
+	Mid *Mid `json:"mid,omitempty"`
+}
+
+type U struct {
+	TypeMeta `json:",inline"`
+	// +k8s:optional
+	// +k8s:subfield(name)=+k8s:validateFalse="payload"
+	In *Inner `json:"in,omitempty"`
+	// +k8s:optional
+	// +k8s:listType=map
+	// +k8s:listMapKey=key
+	// +k8s:item(key: "x")=+k8s:subfield(a)=+k8s:required
+	// +k8s:item(key: "x")=+k8s:subfield(b)=+k8s:maxLength=1
+	Entries []Entry `json:"entries,omitempty"`
+	// +k8s:optional
+	// +k8s:eachVal=+k8s:validateFalse(flags: "ShortCircuit")="each"
+	// +k8s:minItems=2
+	Names []string `json:"names,omitempty"`
+}
+"#;
+    let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", types)]);
+    let old = vgc::build(&request(dir.path(), Some(Upstream::V1_37)));
+    assert_eq!(
+        diags(&old),
+        [
+            "VGC0110: T: nested subfield is not supported",
+            "VGC0110: T: nested subfield is not supported",
+        ]
+    );
+    assert_eq!(
+        located(&old, dir.path()),
+        [
+            "v1/types.go:35:6: error[VGC0110]: T: nested subfield is not supported",
+            "v1/types.go:36:6: error[VGC0110]: T: nested subfield is not supported",
+        ]
+    );
+    let new = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
+    assert_eq!(diags(&new), Vec::<String>::new());
+    let cases = serde_json::json!([
+        {"name": "nil hop", "kind": "example.com/p/v1.T", "object": {"mid": {}}},
+        {"name": "both chains", "kind": "example.com/p/v1.T", "object": {"mid": {"leaf": {"count": 0}}}},
+        {"name": "ratcheted", "kind": "example.com/p/v1.T", "object": {"mid": {"leaf": {"count": 0}}},
+         "old": {"mid": {"leaf": {"count": 0}}}},
+        {"name": "no inheritance", "kind": "example.com/p/v1.U", "object": {"in": {"name": "n"}}},
+        {"name": "item cohorts", "kind": "example.com/p/v1.U", "object": {"entries": [{"key": "x", "b": "long"}]}},
+        {"name": "each pass", "kind": "example.com/p/v1.U", "object": {"names": ["a"]}},
+    ]);
+    let lines = |v: &[&[&str]]| -> Vec<Vec<String>> {
+        v.iter()
+            .map(|c| c.iter().map(|l| (*l).to_string()).collect())
+            .collect()
+    };
+    let got = run_generated(dir.path(), Upstream::V1_38, "nested-subfield", &cases);
+    assert_eq!(
+        got,
+        lines(&[
+            &[],
+            &[
+                "mid.leaf.name | Required value | origin= | sc=true | -",
+                "mid.leaf.count | Invalid value: 0: must be greater than or equal to 1 | origin=minimum | sc=false | -",
+            ],
+            &[],
+            &[
+                "in.name | Invalid value: \"n\": forced failure: payload | origin=validateFalse | sc=false | -",
+                "in.name | Invalid value: \"n\": forced failure: member | origin=validateFalse | sc=true | -",
+            ],
+            &[
+                "entries[0].a | Required value | origin= | sc=true | -",
+                "entries[0].b | Too long: may not be more than 1 character | origin=maxLength | sc=false | -",
+            ],
+            &[
+                "names | Too few: 1: must have at least 2 items | origin=minItems | sc=false | -",
+                "names[0] | Invalid value: \"a\": forced failure: each | origin=validateFalse | sc=true | -",
+            ],
+        ])
+    );
+    // The same without the chains, under 1.37: the cohort and inheritance rules of before.
+    let flat = types
+        .replace(
+            "\t// +k8s:subfield(leaf)=+k8s:subfield(name)=+k8s:required\n",
+            "",
+        )
+        .replace(
+            "\t// +k8s:subfield(leaf)=+k8s:subfield(count)=+k8s:minimum=1\n",
+            "",
+        );
+    let dir37 = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", &flat)]);
+    let got = run_generated(
+        dir37.path(),
+        Upstream::V1_37,
+        "nested-subfield-1-37",
+        &cases,
+    );
+    assert_eq!(
+        got,
+        lines(&[
+            &[],
+            &[],
+            &[],
+            &[
+                "in.name | Invalid value: \"n\": forced failure: member | origin=validateFalse | sc=true | -"
+            ],
+            &["entries[0].a | Required value | origin= | sc=true | -"],
+            &[
+                "names[0] | Invalid value: \"a\": forced failure: each | origin=validateFalse | sc=true | -"
+            ],
+        ])
+    );
+    // 1.38 refuses a NonError validation in an `eachVal`/`eachKey` pass; 1.37 takes it.
+    let each = "package v1\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:eachVal=+k8s:validateFalse(flags: \"NonError\")=\"quiet\"\n\tNames []string `json:\"names,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:eachKey=+k8s:validateFalse(flags: \"ShortCircuit,NonError\")=\"quiet\"\n\tLabels map[string]string `json:\"labels,omitempty\"`\n}\n";
+    let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", each)]);
+    let old = vgc::build(&request(dir.path(), Some(Upstream::V1_37)));
+    assert_eq!(located(&old, dir.path()), Vec::<String>::new());
+    let new = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
+    assert_eq!(
+        located(&new, dir.path()),
+        [
+            "v1/types.go:8:6: error[VGC0110]: T: tag \"k8s:eachVal\": non-error validations cannot be used in \"k8s:eachVal\": they have nothing to stop",
+            "v1/types.go:11:6: error[VGC0110]: T: tag \"k8s:eachKey\": non-error validations cannot be used in \"k8s:eachKey\": they have nothing to stop",
+        ]
+    );
+    assert_eq!(
+        new.diagnostics[0].hint.as_deref(),
+        Some(
+            "drop the NonError flag, or declare the validation on the element type (upstream 1.38, kubernetes#141945)"
+        )
+    );
+    // A chain ending in list metadata is refused (vgc keys it by the declaration's single-hop `subfield` tags).
+    let meta = "package v1\n\ntype TypeMeta struct{}\n\ntype Leaf struct {\n\t// +k8s:optional\n\tTags []string `json:\"tags,omitempty\"`\n}\n\ntype Mid struct {\n\t// +k8s:optional\n\tLeaf *Leaf `json:\"leaf,omitempty\"`\n}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:subfield(leaf)=+k8s:subfield(tags)=+k8s:listType=set\n\tMid *Mid `json:\"mid,omitempty\"`\n}\n";
+    let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", meta)]);
+    let new = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
+    assert_eq!(
+        located(&new, dir.path()),
+        [
+            "v1/types.go:18:6: error[VGC0112]: T: a chain of \"k8s:subfield\" tags ending in \"k8s:listType\" is not supported by vgc yet"
+        ]
+    );
+}
+
+/// kubernetes#141808: the package tag `+k8s:validation-gen-deep-equal-func` (1.38) and `+k8s:update` through
+/// `UpdateValue`. Up to 1.37 the tag is ignored (a warning says so); from 1.38 it is read once per package (a second
+/// use is upstream's `more than one usage` error, located), the default (empty, or `validate.SemanticDeepEqual`
+/// spelled out) keeps 1.37's ratchet results, and a project function is a located error (vgc cannot call Go). The
+/// `update` and ratchet results under the default are run through the generated crate.
+#[test]
+fn deep_equal_func_and_update_value_from_1_38() {
+    let types = "package v1\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:update=NoModify\n\t// +k8s:minimum=1\n\tN *int64 `json:\"n,omitempty\"`\n\t// +k8s:required\n\t// +k8s:update=NoModify\n\tName string `json:\"name\"`\n}\n";
+    let doc = |tags: &str| {
+        format!(
+            "// +k8s:validation-gen=TypesWithField=TypeMeta\n// +k8s:validation-gen-nolint\n{tags}package v1\n"
+        )
+    };
+    let twice = module(
+        "",
+        &[
+            (
+                "v1/doc.go",
+                &doc(
+                    "// +k8s:validation-gen-deep-equal-func=\n// +k8s:validation-gen-deep-equal-func=k8s.io/apimachinery/pkg/api/validate.SemanticDeepEqual\n",
+                ),
+            ),
+            ("v1/types.go", types),
+        ],
+    );
+    let old = vgc::build(&request(twice.path(), Some(Upstream::V1_37)));
+    let ignored = "warning[VGC0005]: \"k8s:validation-gen-deep-equal-func\" does not exist in upstream 1.37; ignored, as upstream 1.37 ignores it";
+    assert_eq!(
+        located(&old, twice.path()),
+        [
+            format!("v1/doc.go:3:5: {ignored}"),
+            format!("v1/doc.go:4:5: {ignored}"),
+        ]
+    );
+    assert_eq!(vgc::exit_code(&old), 0);
+    let new = vgc::build(&request(twice.path(), Some(Upstream::V1_38)));
+    assert_eq!(
+        located(&new, twice.path()),
+        [
+            "v1/doc.go:4:5: error[VGC0005]: Package \"example.com/p/v1\" contains more than one usage of \"k8s:validation-gen-deep-equal-func\""
+        ]
+    );
+    assert_ne!(vgc::exit_code(&new), 0);
+    let project = module(
+        "",
+        &[
+            (
+                "v1/doc.go",
+                &doc("// +k8s:validation-gen-deep-equal-func=CustomDeepEqual\n"),
+            ),
+            ("v1/types.go", types),
+        ],
+    );
+    let out = vgc::build(&request(project.path(), Some(Upstream::V1_38)));
+    assert_eq!(
+        located(&out, project.path()),
+        [
+            "v1/doc.go:3:5: error[VGC0005]: \"k8s:validation-gen-deep-equal-func\": project deep-equality function \"CustomDeepEqual\" is not supported by vgc: generated Rust cannot call Go"
+        ]
+    );
+    assert_eq!(
+        out.diagnostics[0].hint.as_deref(),
+        Some(
+            "remove the tag (or write `=k8s.io/apimachinery/pkg/api/validate.SemanticDeepEqual`) to use the default `validate.SemanticDeepEqual`, which vgc implements"
+        )
+    );
+    let default = module(
+        "",
+        &[
+            (
+                "v1/doc.go",
+                &doc(
+                    "// +k8s:validation-gen-deep-equal-func=k8s.io/apimachinery/pkg/api/validate.SemanticDeepEqual\n",
+                ),
+            ),
+            ("v1/types.go", types),
+        ],
+    );
+    let out = vgc::build(&request(default.path(), Some(Upstream::V1_38)));
+    assert_eq!(located(&out, default.path()), Vec::<String>::new());
+    let cases = serde_json::json!([
+        {"name": "modified", "kind": "example.com/p/v1.T", "object": {"n": 2, "name": "b"}, "old": {"n": 1, "name": "a"}},
+        {"name": "cleared ratchets nothing", "kind": "example.com/p/v1.T", "object": {"name": ""}, "old": {"n": 0, "name": "a"}},
+        {"name": "unchanged invalid ratchets", "kind": "example.com/p/v1.T", "object": {"n": 0, "name": "a"}, "old": {"n": 0, "name": "a"}},
+        {"name": "create", "kind": "example.com/p/v1.T", "object": {"n": 0, "name": "a"}},
+    ]);
+    // `UpdateValue` (unset = equal to the zero value) and the `SemanticDeepEqual` ratchet: 1.37's results.
+    let want: Vec<Vec<String>> = vec![
+        vec![
+            "n | Invalid value: null: field cannot be modified once set | origin=update | sc=true | -".into(),
+            "name | Invalid value: null: field cannot be modified once set | origin=update | sc=true | -".into(),
+        ],
+        vec!["name | Required value | origin= | sc=true | -".into()],
+        vec![],
+        vec!["n | Invalid value: 0: must be greater than or equal to 1 | origin=minimum | sc=false | -".into()],
+    ];
+    for u in [Upstream::V1_37, Upstream::V1_38] {
+        let got = run_generated(
+            default.path(),
+            u,
+            &format!("deep-equal-{}", u.minor()),
+            &cases,
+        );
+        assert_eq!(got, want, "upstream {u}");
+    }
+}

@@ -65,6 +65,9 @@ pub(super) enum TagDiagnostic {
     ItemNotDirect,
     /// VGC0110: a `neq` payload whose type is not the field's.
     NeqTypeMismatch,
+    /// VGC0110 (1.38, kubernetes#141945): an `eachVal`/`eachKey` payload that is a NonError validation. upstream's
+    /// text was not found; vgc's is inferred (`docs/deviations.md` I7).
+    NonErrorInEach,
 }
 
 impl TagDiagnostic {
@@ -76,7 +79,8 @@ impl TagDiagnostic {
             | TagDiagnostic::UpdateItemsWithoutItems(_)
             | TagDiagnostic::NoModifyOnCollection
             | TagDiagnostic::UpdateOnValueStruct(_)
-            | TagDiagnostic::NeqTypeMismatch => Code::TypeMismatch,
+            | TagDiagnostic::NeqTypeMismatch
+            | TagDiagnostic::NonErrorInEach => Code::TypeMismatch,
             TagDiagnostic::OutOfRange(_)
             | TagDiagnostic::Negative
             | TagDiagnostic::UnknownFormat(_)
@@ -138,6 +142,10 @@ impl TagDiagnostic {
             TagDiagnostic::NeqTypeMismatch => format!(
                 "{what}: the value's type must match the field's (string, integer or bool; floats are not supported)"
             ),
+            TagDiagnostic::NonErrorInEach => format!(
+                "{what}: non-error validations cannot be used in {:?}: they have nothing to stop",
+                tag.name()
+            ),
         }
     }
 
@@ -160,6 +168,10 @@ impl TagDiagnostic {
             TagDiagnostic::ItemNotDirect => {
                 Some("declare the `item` tag on the list field or on its list type".into())
             }
+            TagDiagnostic::NonErrorInEach => Some(
+                "drop the NonError flag, or declare the validation on the element type (upstream 1.38, kubernetes#141945)"
+                    .into(),
+            ),
             TagDiagnostic::WrongKind(_)
             | TagDiagnostic::NonPointerStruct
             | TagDiagnostic::OutOfRange(_)
@@ -302,8 +314,11 @@ pub(super) enum LowerDiagnostic {
         /// The element type's Go name.
         elem: String,
     },
-    /// `subfield` inside `subfield`.
+    /// `subfield` inside `subfield` (before 1.38).
     NestedSubfield,
+    /// A `subfield` chain (1.38) ending in list metadata or a struct-level tag, which vgc does not lower through a
+    /// chain yet (the payload's tag name).
+    NestedSubfieldPayload(&'static str),
     /// `subfield` on a value that is not a struct.
     SubfieldOnNonStruct,
     /// `subfield(name)` naming no member.
@@ -320,9 +335,10 @@ impl LowerDiagnostic {
     pub(super) fn code(&self) -> Code {
         use LowerDiagnostic as D;
         match self {
-            D::MapOfSlices | D::UnsupportedShape(_) | D::EmbeddedPointerCycle(_) => {
-                Code::UnsupportedType
-            }
+            D::MapOfSlices
+            | D::UnsupportedShape(_)
+            | D::EmbeddedPointerCycle(_)
+            | D::NestedSubfieldPayload(_) => Code::UnsupportedType,
             D::UnresolvedType { .. } => Code::Unresolved,
             D::UpdateItemsWithoutListMetadata
             | D::ItemsWithoutListMetadata
@@ -414,6 +430,9 @@ impl LowerDiagnostic {
                 format!("listMapKey {key:?} is not a field of {elem}")
             }
             D::NestedSubfield => "nested subfield is not supported".to_string(),
+            D::NestedSubfieldPayload(tag) => {
+                format!("a chain of \"k8s:subfield\" tags ending in {tag:?} is not supported by vgc yet")
+            }
             D::SubfieldOnNonStruct => {
                 "tag \"k8s:subfield\" can only be used on struct types".to_string()
             }
@@ -468,6 +487,9 @@ impl LowerDiagnostic {
             | D::NestedSubfield
             | D::SubfieldOnNonStruct
             | D::SubfieldNoMember { .. } => return None,
+            D::NestedSubfieldPayload(_) => {
+                "declare the tag with a single `+k8s:subfield` on the intermediate type's field, or directly on the nested field"
+            }
         };
         Some(hint.to_string())
     }

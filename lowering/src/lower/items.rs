@@ -202,7 +202,14 @@ impl Lowerer<'_> {
                 self.stats.checks += inner_checks.len();
             }
             let elem_rust = self.rust_ty(&ek, &elem_ty);
+            let nest = vgc_ir::profile::upstream(self.db).nested_subfield();
             for c in inner_checks {
+                // upstream 1.38 (kubernetes#141945): the wrapped check's cohort nests under the selector's, so a
+                // second `item` on the same key does not stop the first; before, the selector's alone.
+                let cohort = match &c.cohort {
+                    Some(inner) if nest => format!("{cohort}.{inner}"),
+                    _ => cohort.clone(),
+                };
                 out.push(gate(
                     self.undefined_option_is_error(),
                     Check {
@@ -210,7 +217,7 @@ impl Lowerer<'_> {
                         non_error: c.non_error,
                         stability: c.stability,
                         tag: Some(TagId::Item),
-                        cohort: Some(cohort.clone()),
+                        cohort: Some(cohort),
                         kind: CheckKind::Item(Box::new(ItemPlan {
                             selector: selector.clone(),
                             elem: elem_rust.clone(),

@@ -23,7 +23,8 @@ impl Lowerer<'_> {
         let Some(Scalar::Str(name)) = tag.positional().map(|a| &a.value) else {
             return None;
         };
-        if unwrap_levels(inner).is_tag(TagId::Subfield) {
+        let chains = vgc_ir::profile::upstream(self.db).nested_subfield();
+        if unwrap_levels(inner).is_tag(TagId::Subfield) && !chains {
             self.report(
                 file,
                 u.at,
@@ -31,6 +32,29 @@ impl Lowerer<'_> {
                 LowerDiagnostic::NestedSubfield,
             );
             return None;
+        }
+        if chains && unwrap_levels(inner).is_tag(TagId::Subfield) {
+            // The end of the chain: list metadata and struct-level functions are keyed by the declaration's
+            // `subfield(<name>)=` siblings, which a chain does not reach; refused rather than dropped.
+            let mut end = unwrap_levels(inner);
+            while end.is_tag(TagId::Subfield) {
+                let Some(next) = end.inner() else { break };
+                end = peel(next).2;
+            }
+            let metadata = matches!(
+                end.tag_id(),
+                Some(TagId::ListType | TagId::Unique | TagId::ListMapKey)
+            );
+            if metadata || is_struct_level(end) {
+                let name = end.tag_id().map_or("k8s:subfield", TagId::name);
+                self.report(
+                    file,
+                    u.at,
+                    &Subject::ty(&owner.name),
+                    LowerDiagnostic::NestedSubfieldPayload(name),
+                );
+                return None;
+            }
         }
         let base = match ty {
             Some(Ty::Pointer(i)) => i.as_ref().clone(),
@@ -209,6 +233,12 @@ impl Lowerer<'_> {
             // upstream marks the inner function (`Minimum(…).MarkAlpha()` inside `Subfield`); the wrapper returns
             // only its errors, so marking the wrapper with the inner level is the same.
             let stability = inner.stability.or(stability);
+            // upstream 1.38 (kubernetes#141945): the cohort is named for the full path validated (`a.b` for a
+            // chain), so chains through a common hop do not stop each other; before, the hop's name.
+            let cohort = match (&inner.kind, &inner.cohort) {
+                (CheckKind::Subfield(_), Some(c)) if chains => format!("{name}.{c}"),
+                _ => name.clone(),
+            };
             let sub = Subfield {
                 member: go.clone(),
                 json: name.clone(),
@@ -225,11 +255,12 @@ impl Lowerer<'_> {
                 non_error,
                 stability,
                 tag: Some(TagId::Subfield),
-                cohort: Some(name.clone()),
+                cohort: Some(cohort),
             }
         };
         let mut checks = Vec::new();
-        if !member_opaque {
+        // upstream 1.38 (kubernetes#141945) reverts the inheritance of the member's short-circuits (#139564).
+        if !member_opaque && !chains {
             let was = std::mem::replace(&mut self.counting, false);
             let inherited = self.checks(&sk, sfile, &member.tags, &mshape, Some(&mty), &sk.pkg);
             self.counting = was;
@@ -250,6 +281,8 @@ mod tests {
     use super::super::test_support::lower_go;
     use expect_test::expect;
 
+    /// Lowered under the newest profile (1.38): the member's own `optional` is not inherited (kubernetes#141945);
+    /// 1.37's inheritance is pinned by `tests/tests/upstream.rs` `nested_subfield_from_1_38`.
     #[test]
     fn subfield_checks_a_member_in_its_cohort() {
         let got = lower_go(
@@ -273,7 +306,7 @@ type T struct {
         );
         expect![[r#"
             Inner.name: optional
-            T.in: optional; subfield(name):optional; subfield(name):maxLength=5
+            T.in: optional; subfield(name):maxLength=5
             T.missing: optional
             T.notStruct: optional
             VGC0109 T: Inner has no member with JSON name "nope"

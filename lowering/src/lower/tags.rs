@@ -389,7 +389,13 @@ impl Lowerer<'_> {
                 if inner_checks.is_empty() {
                     return Some(vec![]);
                 }
-                let sc = inner_checks.iter().any(|c| c.short_circuit);
+                // upstream 1.38 (kubernetes#141945): a pass's short-circuits stop only the element, not the
+                // field's other checks, and a NonError validation (nothing to stop) is an error.
+                let passes_apart = vgc_ir::profile::upstream(self.db).nested_subfield();
+                if passes_apart && inner_checks.iter().any(|c| c.non_error) {
+                    return refuse(self, TagDiagnostic::NonErrorInEach);
+                }
+                let sc = !passes_apart && inner_checks.iter().any(|c| c.short_circuit);
                 let ne = inner_checks.iter().all(|c| c.non_error);
                 // The list matcher is filled in by the field (it owns the list metadata).
                 let kind = if id == TagId::EachKey {

@@ -966,33 +966,6 @@ pub fn validate_widget_spec(
         'cohort: {
             let mut sc = false;
             {
-                let (_, failed) = {
-                    let mut e = ::vgc_runtime::ErrorList::new();
-                    let mut failed = false;
-                    if let Some(s) = new {
-                        let os = old_v;
-                        let new: ::std::option::Option<&::std::string::String> = Some(&s.mode);
-                        let old_v: ::std::option::Option<&::std::string::String> =
-                            os.and_then(|o| Some(&o.mode));
-                        if !(op.is_update() && os.is_some() && new == old_v) {
-                            let p = (&p).child("mode");
-                            failed = !(::vgc_runtime::validate::required(
-                                &p,
-                                new.is_some_and(|v| ::vgc_runtime::validate::IsSet::is_set(v)),
-                            ))
-                            .is_empty();
-                        }
-                    }
-                    (e, failed)
-                };
-                if failed {
-                    sc = true;
-                }
-            }
-            if sc {
-                break 'cohort;
-            }
-            {
                 let (e, _) = {
                     let mut e = ::vgc_runtime::ErrorList::new();
                     let mut failed = false;
@@ -1203,57 +1176,6 @@ pub fn validate_widget_spec(
         }
         'cohort: {
             let mut sc = false;
-            {
-                let (_, failed) = {
-                    let mut res = (::vgc_runtime::ErrorList::new(), false);
-                    if let Some(list) = new {
-                        if let Some((i, item)) = list
-                            .iter()
-                            .enumerate()
-                            .find(|(_, x)| true && x.r#type == "Progress")
-                        {
-                            let old_item: ::std::option::Option<&crate::widgets::v1::Condition> =
-                                old_v.and_then(|o| {
-                                    o.iter().find(|x| true && x.r#type == "Progress")
-                                });
-                            if !(op.is_update() && old_item.is_some_and(|o| o == item)) {
-                                let p = (&p).index(i);
-                                let run = |new: ::std::option::Option<
-                                    &crate::widgets::v1::Condition,
-                                >,
-                                           old_v: ::std::option::Option<
-                                    &crate::widgets::v1::Condition,
-                                >| {
-                                    let mut e = ::vgc_runtime::ErrorList::new();
-                                    let mut failed = false;
-                                    if let Some(s) = new {
-                                        let os = old_v;
-                                        let new: ::std::option::Option<&::std::string::String> =
-                                            Some(&s.status);
-                                        let old_v: ::std::option::Option<&::std::string::String> =
-                                            os.and_then(|o| Some(&o.status));
-                                        if !(op.is_update() && os.is_some() && new == old_v) {
-                                            let p = (&p).child("status");
-                                            failed = !(new.is_some_and(|v| {
-                                                ::vgc_runtime::validate::IsSet::is_set(v)
-                                            }));
-                                        }
-                                    }
-                                    (e, failed)
-                                };
-                                res = run(Some(item), old_item);
-                            }
-                        }
-                    }
-                    res
-                };
-                if failed {
-                    sc = true;
-                }
-            }
-            if sc {
-                break 'cohort;
-            }
             {
                 let (e, _) = {
                     let mut res = (::vgc_runtime::ErrorList::new(), false);
