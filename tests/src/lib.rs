@@ -3,6 +3,7 @@
 
 pub mod differential;
 pub mod example;
+pub mod fixtures;
 pub mod harness;
 pub mod k8s_oracle;
 pub mod plan_random;

@@ -1,6 +1,7 @@
-//! Diagnostic fixtures: each directory under `fixtures/diagnostics/` is a Go module; `expected.txt` holds the
-//! exit code on its first line (`exit: N`) and then every diagnostic in `--short` form (with its hint), paths
-//! relative to the fixture. Set `VGC_BLESS=1` to rewrite the expectations after reviewing them.
+//! Diagnostic fixtures: each directory under `fixtures/diagnostics/` is a Go module; its insta snapshot
+//! `expected.snap` holds the exit code on its first line (`exit: N`) and then every diagnostic in `--short` form
+//! (with its hint), paths relative to the fixture. Review a change with `cargo insta review`
+//! (`vgc_tests::fixtures`).
 
 use std::path::Path;
 use vgc::driver::BuildRequest;
@@ -34,29 +35,9 @@ fn run(dir: &Path) -> String {
 #[test]
 fn diagnostic_fixtures() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/diagnostics");
-    let mut dirs: Vec<_> = std::fs::read_dir(&root)
-        .expect("fixtures dir")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    let mut failures = Vec::new();
-    for dir in &dirs {
-        let got = run(dir);
-        let exp_path = dir.join("expected.txt");
-        if std::env::var_os("VGC_BLESS").is_some() {
-            std::fs::write(&exp_path, &got).expect("write expected");
-            continue;
-        }
-        let want = std::fs::read_to_string(&exp_path).unwrap_or_default();
-        if got != want {
-            failures.push(format!(
-                "{}:\n--- want\n{want}--- got\n{got}",
-                dir.display()
-            ));
-        }
-    }
-    assert!(dirs.len() >= 6, "fixtures present");
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        vgc_tests::fixtures::dirs(&root).len() >= 6,
+        "fixtures present"
+    );
+    vgc_tests::fixtures::assert_snapshots(&root, run);
 }

@@ -1,8 +1,7 @@
 //! Lint fixtures: each directory under `fixtures/lint/` is a Go module whose comments say which declarations must
-//! make a rule fire and which must not; `expected.txt` holds the exit code (`exit: N`) and every diagnostic of
-//! `vgc lint` in `--short` form with its hint and fix, paths relative to the fixture — so a rule that fires where
-//! it must not, or stays silent where it must fire, changes the file. `VGC_BLESS=1` rewrites the expectations
-//! (review the diff). Also: `--fix` round trip, JSON and SARIF snapshots, and SARIF validated against the
+//! make a rule fire and which must not; its insta snapshot `expected.snap` holds the exit code (`exit: N`) and every
+//! diagnostic of `vgc lint` in `--short` form with its hint and fix, paths relative to the fixture — so a rule that
+//! fires where it must not, or stays silent where it must fire, changes the snapshot (`cargo insta review`). Also: `--fix` round trip, JSON and SARIF snapshots, and SARIF validated against the
 //! official OASIS 2.1.0 schema (shipped in the `serde-sarif` crate), and upstream's own lint run on the same inputs
 //! as the reference for the upstream rules (needs `go` and the module proxy).
 
@@ -52,44 +51,20 @@ fn report(dir: &Path) -> String {
 }
 
 fn fixtures() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/lint");
-    let mut dirs: Vec<PathBuf> = std::fs::read_dir(&root)
-        .expect("fixtures dir")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    dirs.sort();
-    dirs
+    vgc_tests::fixtures::dirs(&Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/lint"))
 }
 
 #[test]
 fn lint_fixtures() {
-    let bless = std::env::var_os("VGC_BLESS").is_some();
-    let mut failures = Vec::new();
-    for dir in fixtures() {
-        let got = report(&dir);
-        let file = dir.join("expected.txt");
-        if bless {
-            std::fs::write(&file, &got).expect("write expected");
-            continue;
-        }
-        let want = std::fs::read_to_string(&file).unwrap_or_default();
-        if got != want {
-            failures.push(format!(
-                "{}:\n--- want\n{want}--- got\n{got}",
-                dir.display()
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/lint");
+    vgc_tests::fixtures::assert_snapshots(&root, report);
 }
 
 #[test]
 fn every_lint_rule_has_a_fixture_that_fires() {
     let all: String = fixtures()
         .iter()
-        .map(|d| std::fs::read_to_string(d.join("expected.txt")).unwrap_or_default())
+        .map(|d| vgc_tests::fixtures::expected(d))
         .collect();
     let missing: Vec<&str> = vgc_ir::ALL_CODES
         .iter()
@@ -259,7 +234,7 @@ fn upstream_rules_agree_with_upstream_validation_gen() {
         // typedef chains (`wrapped/`, `chains/`, from upstream's output_tests) is not checked against upstream's lint.
         let _ = std::fs::remove_dir_all(work.join("wrapped"));
         let _ = std::fs::remove_dir_all(work.join("chains"));
-        let _ = std::fs::remove_file(work.join("expected.txt"));
+        let _ = std::fs::remove_file(work.join("expected.snap"));
         for pkg in pkgs {
             let dir = work.join(pkg.trim_start_matches("./"));
             let doc = dir.join("doc.go");
