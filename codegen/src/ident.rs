@@ -191,32 +191,147 @@ fn module_segment(s: &str) -> String {
     o
 }
 
-/// R33: names that differ in Go but agree in Rust would generate a module that does not compile. Reported as
-/// `VGC0112` errors: two types of one package whose validation functions agree (`FooBar` and `Foo_Bar`… `FOOBar`
-/// and `FooBar` both give `validate_foo_bar`), at the second type's declaration; two fields of one struct whose
-/// Rust fields agree (`URL` and `Url` both give `url`), at the second field. Each with a hint to rename one.
+/// The Rust name of a Go type: as written, as a raw identifier when it is a keyword (`match` → `r#match`), with a
+/// trailing `_` for the keywords a raw identifier cannot spell (`Self`, `self`, `crate`, `super`).
+#[must_use]
+pub fn type_name(go: &str) -> String {
+    if matches!(go, "Self" | "self" | "crate" | "super") {
+        format!("{go}_")
+    } else if is_keyword(go) {
+        format!("r#{go}")
+    } else {
+        go.to_string()
+    }
+}
+
+/// The name of the routed entry point generated for a typedef root (`validate_<snake>_request`): a typedef cannot
+/// implement `Validate`, so its registered validation is a function.
+#[must_use]
+pub fn request_fn(ty: &TypeKey) -> String {
+    format!("{}_request", validate_fn(ty))
+}
+
+/// The trait a module declares for its hand-written `+k8s:customValidation` functions.
+pub const CUSTOM_TRAIT: &str = "Custom";
+
+/// R33: names that differ in Go but agree in Rust would generate a crate that does not compile, or one that loses a
+/// package. Each clash is a `VGC0113` error at the later of the two declarations in source order, naming the
+/// other, with a hint to rename one:
+/// - two packages whose module paths agree (`my-api/v1` and `my_api/v1`; `custom` and `custom_`), at the first type
+///   of the later package;
+/// - two items of one module: types (`Self` is spelled `Self_`, so `Self` and `Self_` clash), the `Custom` trait of
+///   a module with `customValidation` functions and a type named `Custom`, validation functions (`FooBar` and
+///   `Foo_Bar` both give `validate_foo_bar`; the entry point `validate_names_request` of a typedef root `Names` and
+///   the function of a type `NamesRequest`);
+/// - two fields of one struct whose Rust fields agree (`URL` and `Url` both give `url`), at the later field.
 #[must_use]
 pub fn name_collisions(db: &dyn vgc_ir::Db, plan: &CratePlan) -> Vec<Diagnostic> {
     let prog = vgc_analysis::loaded_program(db);
+    // (file, byte offset) of a type declaration, for ordering and placing.
+    let place = |k: &TypeKey| -> Option<(String, std::ops::Range<usize>)> {
+        let (decl, file) = prog.type_decl(db, k)?;
+        Some((
+            file.path(db).clone(),
+            vgc_ir::db::span_of(db, file, decl.at),
+        ))
+    };
     let mut diags = Vec::new();
+    let mut field_clashes = Vec::new();
+    // Report `second` (the later in source order of the two) as clashing with `first`.
+    let mut clash = |a: (String, Option<(String, std::ops::Range<usize>)>),
+                     b: (String, Option<(String, std::ops::Range<usize>)>),
+                     rust: &str,
+                     hint: &str| {
+        let key = |p: &Option<(String, std::ops::Range<usize>)>| {
+            p.as_ref().map(|(f, s)| (f.clone(), s.start))
+        };
+        let (first, second) = if key(&a.1) <= key(&b.1) {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut d = Diagnostic::error(
+            Code::RustNameClash,
+            format!("{} and {} both become {rust} in Rust", first.0, second.0),
+        )
+        .with_hint(hint);
+        if let Some((file, span)) = second.1 {
+            d = d.at(file, span);
+        }
+        diags.push(d);
+    };
+    let mut modules: std::collections::BTreeMap<ModulePath, &vgc_lowering::plan::ModulePlan> =
+        std::collections::BTreeMap::new();
     for m in &plan.modules {
-        let mut seen: std::collections::HashMap<String, &str> = std::collections::HashMap::new();
+        let path = module_path(&plan.go_module, &m.pkg);
+        if let Some(other) = modules.get(&path) {
+            let at =
+                |m: &vgc_lowering::plan::ModulePlan| m.types.first().and_then(|t| place(&t.key));
+            clash(
+                (format!("package {}", other.pkg), at(other)),
+                (format!("package {}", m.pkg), at(m)),
+                &format!("the module `{path}`"),
+                "rename one of the package directories: module paths keep lower-case letters, digits and `_`",
+            );
+            continue;
+        }
+        modules.insert(path, m);
+    }
+    for m in modules.values() {
+        let custom = m.types.iter().any(|t| {
+            let mut found = false;
+            let fields = t.fields.iter().flatten().flat_map(|f| &f.checks);
+            for c in t.checks.iter().chain(fields) {
+                c.walk(&mut |c| {
+                    found |= matches!(c.kind, vgc_lowering::plan::CheckKind::Custom { .. })
+                });
+            }
+            found
+        });
+        // Rust name → (what, Go name, place), per namespace.
+        type Seen =
+            std::collections::HashMap<String, (String, Option<(String, std::ops::Range<usize>)>)>;
+        let mut types: Seen = Seen::new();
+        let mut fns: Seen = Seen::new();
+        if custom {
+            types.insert(
+                CUSTOM_TRAIT.to_string(),
+                ("the `customValidation` trait".into(), None),
+            );
+        }
         for t in &m.types {
+            let here = place(&t.key);
+            let mut item = |seen: &mut Seen, rust: String, what: String, hint: &str| {
+                let entry = (what, here.clone());
+                if let Some(other) = seen.get(&rust).cloned() {
+                    clash(other, entry, &format!("`{rust}`"), hint);
+                } else {
+                    seen.insert(rust, entry);
+                }
+            };
+            item(
+                &mut types,
+                type_name(&t.key.name),
+                format!("type {}", t.key.name),
+                "rename one of the types",
+            );
+            item(
+                &mut fns,
+                validate_fn(&t.key),
+                format!("type {}", t.key.name),
+                "rename one of the types",
+            );
+            if t.fields.is_none() && t.subresources.is_some() && t.has_validations {
+                item(
+                    &mut fns,
+                    request_fn(&t.key),
+                    format!("typedef root {}", t.key.name),
+                    "rename one of the types",
+                );
+            }
             let Some((decl, file)) = prog.type_decl(db, &t.key) else {
                 continue;
             };
-            let at = |offset: u32| vgc_ir::db::span_of(db, file, offset);
-            let f = validate_fn(&t.key);
-            if let Some(first) = seen.insert(f.clone(), &t.key.name) {
-                diags.push(
-                    Diagnostic::error(
-                        Code::UnsupportedType,
-                        format!("types {first} and {} both become `{f}` in Rust", t.key.name),
-                    )
-                    .at(file.path(db).clone(), at(decl.at))
-                    .with_hint("rename one of the types"),
-                );
-            }
             let mut fields: std::collections::HashMap<String, &str> =
                 std::collections::HashMap::new();
             for fp in t.fields.iter().flatten() {
@@ -230,20 +345,21 @@ pub fn name_collisions(db: &dyn vgc_ir::Db, plan: &CratePlan) -> Vec<Diagnostic>
                     .find(|f| vgc_lowering::go_field_name(f).as_deref() == Some(&fp.go_field))
                     .map_or(decl.at, |f| f.at);
                 let owner = &t.key.name;
-                diags.push(
+                field_clashes.push(
                     Diagnostic::error(
-                        Code::UnsupportedType,
+                        Code::RustNameClash,
                         format!(
                             "fields {owner}.{first} and {owner}.{} both become the Rust field `{rust}`",
                             fp.go_field
                         ),
                     )
-                    .at(file.path(db).clone(), at(offset))
+                    .at(file.path(db).clone(), vgc_ir::db::span_of(db, file, offset))
                     .with_hint("rename one of the fields"),
                 );
             }
         }
     }
+    diags.extend(field_clashes);
     diags
 }
 
@@ -262,6 +378,22 @@ mod tests {
         assert_eq!(field("Self"), "self_");
         assert_eq!(field("Crate"), "crate_");
         assert_eq!(field("Replicas"), "replicas");
+    }
+
+    #[test]
+    fn type_names_that_are_keywords_are_escaped() {
+        assert_eq!(type_name("Widget"), "Widget");
+        assert_eq!(type_name("match"), "r#match");
+        assert_eq!(type_name("Self"), "Self_");
+        assert_eq!(type_name("crate"), "crate_");
+        // Every escaped name is a Rust identifier.
+        for go in [
+            "match", "Self", "self", "crate", "super", "type", "gen", "Widget",
+        ] {
+            let rust = type_name(go);
+            let tokens: proc_macro2::TokenStream = rust.parse().expect("an identifier");
+            assert!(syn::parse2::<syn::Ident>(tokens).is_ok(), "{go} -> {rust}");
+        }
     }
 
     #[test]

@@ -255,6 +255,10 @@ pub const DIAGNOSTIC_EXAMPLES: &[(&str, &str)] = &[
         "Ptrs map[string]*Item `json:\"ptrs\"`   (maps of pointers)",
     ),
     (
+        "VGC0113",
+        "URL *string `json:\"url\"`; Url *string `json:\"url2\"`   (both become the Rust field `url`)",
+    ),
+    (
         "VGC0201",
         "a tag a future upstream adds before vgc lowers it",
     ),

@@ -170,7 +170,7 @@ impl<'a> Generator<'a> {
                 g.types.insert(&t.key, t);
                 if t.root && t.has_validations {
                     let path = if t.fields.is_some() {
-                        format!("{module}::{}", t.key.name)
+                        format!("{module}::{}", vgc_codegen::ident::type_name(&t.key.name))
                     } else {
                         format!("{module}::{}", vgc_codegen::ident::validate_fn(&t.key))
                     };

@@ -175,3 +175,67 @@ fn fuzz_check_pipeline_reaches_lowering() {
     assert_eq!(out.stats.types, 1, "{:?}", out.stats);
     assert_eq!(out.stats.tags, 2, "{:?}", out.stats);
 }
+
+/// Upstream's inputs as fuzz seeds (issue 13: "a corpus seeded from … upstream's output_tests and k8s.io/api"):
+/// every tagged `*.go` file of `k8s.io/code-generator`'s `cmd/validation-gen/output_tests` and of `k8s.io/api`, at
+/// the oracle's release, fetched through the Go module proxy at test time (never committed), goes through
+/// `go_frontend` and `check_pipeline`, and each of their distinct `// +…` lines through `tag_parser`, without a
+/// panic — the same files `scripts/fuzz-corpus.py --upstream DIR` writes for the long libFuzzer runs.
+#[test]
+fn fuzz_upstream_seeds_replay() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let version = vgc_tests::harness::upstream_version();
+    let mut files = Vec::new();
+    for (module, folder) in [
+        (
+            vgc_tests::harness::code_generator_module(),
+            "cmd/validation-gen/output_tests",
+        ),
+        (format!("k8s.io/api@{version}"), ""),
+    ] {
+        let (dir, _) = vgc_tests::harness::download_module(&module, tmp.path());
+        let mut stack = vec![PathBuf::from(dir).join(folder)];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).expect("module dir").flatten() {
+                let p = e.path();
+                let name = e.file_name().to_string_lossy().into_owned();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if name.ends_with(".go")
+                    && !name.ends_with("_test.go")
+                    && !name.starts_with("zz_generated")
+                {
+                    let data = std::fs::read(&p).expect("a Go file");
+                    if data.windows(4).any(|w| w == b"// +") && data.len() <= 256 * 1024 {
+                        files.push((p, data));
+                    }
+                }
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() > 200, "upstream seeds found: {}", files.len());
+    let mut tags = std::collections::BTreeSet::new();
+    for (path, data) in &files {
+        for target in [targets::go_frontend as fn(&[u8]), targets::check_pipeline] {
+            let outcome = std::panic::catch_unwind(|| target(data));
+            assert!(
+                outcome.is_ok(),
+                "a fuzz target panicked on {}",
+                path.display()
+            );
+        }
+        for line in String::from_utf8_lossy(data).lines() {
+            if let Some(t) = line.trim_start().strip_prefix("//").map(str::trim_start)
+                && let Some(t) = t.strip_prefix('+')
+            {
+                tags.insert(t.to_string());
+            }
+        }
+    }
+    for t in &tags {
+        let outcome = std::panic::catch_unwind(|| targets::tag_parser(t.as_bytes()));
+        assert!(outcome.is_ok(), "tag_parser panicked on {t:?}");
+    }
+    assert!(tags.len() > 500, "upstream tag lines: {}", tags.len());
+}

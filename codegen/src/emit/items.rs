@@ -3,7 +3,7 @@
 use super::*;
 
 pub(super) fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
-    let name = ident(&t.key.name);
+    let name = ident(&crate::ident::type_name(&t.key.name));
     let doc = format!(" Go type `{}`.", t.key);
     let def = match (&t.fields, &t.alias_of) {
         (Some(fields), _) => {
@@ -177,7 +177,7 @@ pub(super) fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
     {
         // A typedef root cannot implement `Validate` (its Rust type is an alias of a foreign type); upstream
         // registers it like any root, so its routed entry point is a function.
-        let req = format_ident!("validate_{}_request", snake(&t.key.name));
+        let req = ident(&crate::ident::request_fn(&t.key));
         let doc = format!(
             " Validates a `{}` root as upstream's registered validation function does (`RegisterValidations`): on the paths it is registered for (the request's subresource), else upstream's \"no validation found\" internal error.",
             t.key.name

@@ -100,7 +100,7 @@ impl Ctx<'_> {
     pub(super) fn path_of(&self, k: &TypeKey) -> TokenStream {
         let segs = self.modules.get(&k.pkg).cloned().unwrap_or_default();
         let segs = segs.iter().map(|s| ident(s));
-        let name = ident(&k.name);
+        let name = ident(&crate::ident::type_name(&k.name));
         quote!(crate #(:: #segs)* :: #name)
     }
     /// The element type of a list or map value of type `t`, looking through typedefs (and typedefs of typedefs).

@@ -45,6 +45,8 @@ pub(super) enum TagDiagnostic {
     OutOfRange(i128),
     /// VGC0109: a negative limit where upstream requires `>= 0`.
     Negative,
+    /// VGC0109: a `minProperties`/`maxProperties` limit above upstream's 100000 (`limits.go`).
+    TooManyProperties,
     /// VGC0109: a `format` name upstream does not know.
     UnknownFormat(String),
     /// VGC0109: an `update` constraint upstream does not know.
@@ -83,6 +85,7 @@ impl TagDiagnostic {
             | TagDiagnostic::NonErrorInEach => Code::TypeMismatch,
             TagDiagnostic::OutOfRange(_)
             | TagDiagnostic::Negative
+            | TagDiagnostic::TooManyProperties
             | TagDiagnostic::UnknownFormat(_)
             | TagDiagnostic::UnknownUpdateConstraint(_)
             | TagDiagnostic::UnknownListType(_)
@@ -109,7 +112,10 @@ impl TagDiagnostic {
             TagDiagnostic::OutOfRange(v) => {
                 format!("{what}: value {v} does not fit the field's type")
             }
-            TagDiagnostic::Negative => format!("{what}: must be greater than or equal to 0"),
+            TagDiagnostic::Negative => format!("{what}: must be greater than or equal to zero"),
+            TagDiagnostic::TooManyProperties => {
+                format!("{what}: must be less than or equal to 100000")
+            }
             TagDiagnostic::UnknownFormat(f) => {
                 format!("{what}: unsupported validation format {f:?}")
             }
@@ -176,6 +182,7 @@ impl TagDiagnostic {
             | TagDiagnostic::NonPointerStruct
             | TagDiagnostic::OutOfRange(_)
             | TagDiagnostic::Negative
+            | TagDiagnostic::TooManyProperties
             | TagDiagnostic::UpdateItemsWithoutItems(_)
             | TagDiagnostic::NoModifyOnCollection
             | TagDiagnostic::UpdateOnValueStruct(_)

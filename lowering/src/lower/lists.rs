@@ -33,7 +33,8 @@ impl Lowerer<'_> {
                 LowerDiagnostic::ListMetadata { message: msg, hint },
             );
         }
-        let from = |tags: &[TagUse]| -> Option<(String, Vec<String>)> {
+        // (list type, [(key, the listMapKey use's span id)]).
+        let from = |tags: &[TagUse]| -> Option<(String, Vec<(String, vgc_ir::model::SpanId)>)> {
             let mut lt = None;
             let mut keys = Vec::new();
             for u in tags {
@@ -45,22 +46,23 @@ impl Lowerer<'_> {
                     {
                         lt = Some(v.clone())
                     }
-                    (Some(TagId::ListMapKey), Some(Scalar::Str(k))) => keys.push(k.clone()),
+                    (Some(TagId::ListMapKey), Some(Scalar::Str(k))) => keys.push((k.clone(), u.at)),
                     _ => {}
                 }
             }
             lt.map(|l| (l, keys))
         };
-        let meta = from(tags).or_else(|| match ty {
+        // The metadata and the file its tags are in (the field's, or a list typedef's).
+        let meta = from(tags).map(|m| (m, file)).or_else(|| match ty {
             Ty::Named(k) => self
                 .prog
                 .type_decl(self.db, k)
-                .and_then(|(d, _)| from(&d.tags)),
+                .and_then(|(d, f)| Some((from(&d.tags)?, f))),
             _ => None,
         });
         match meta {
-            Some((l, _)) if l == "set" => Matcher::Set,
-            Some((l, keys)) if l == "map" => {
+            Some(((l, _), _)) if l == "set" => Matcher::Set,
+            Some(((l, keys), keys_file)) if l == "map" => {
                 if keys.is_empty() {
                     self.report(file, at, what, LowerDiagnostic::ListMapWithoutKeys);
                     return Matcher::None;
@@ -84,16 +86,17 @@ impl Lowerer<'_> {
                     return Matcher::None;
                 };
                 let mut out = Vec::new();
-                for k in keys {
+                for (k, key_at) in keys {
                     match sd.fields.iter().find(|m| {
                         m.json.as_ref().map(|j| j.name.as_str()) == Some(k.as_str())
                             || (m.json.is_none() && m.go_name.as_deref() == Some(k.as_str()))
                     }) {
                         Some(m) => out.push(go_field_name(m).unwrap_or_default()),
                         None => {
+                            // At the `listMapKey` tag that names it.
                             self.report(
-                                file,
-                                at,
+                                keys_file,
+                                key_at,
                                 what,
                                 LowerDiagnostic::ListMapKeyNotAField {
                                     key: k.clone(),

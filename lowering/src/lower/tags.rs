@@ -151,6 +151,10 @@ impl Lowerer<'_> {
                     return refuse(self, TagDiagnostic::WrongKind(ValueKinds::List));
                 }
                 let v = int().unwrap_or_default();
+                // upstream `limits.go`: "must be greater than or equal to zero".
+                if v < 0 {
+                    return refuse(self, TagDiagnostic::Negative);
+                }
                 vec![mk(if id == TagId::MinItems {
                     CheckKind::MinItems(v)
                 } else {
@@ -162,6 +166,13 @@ impl Lowerer<'_> {
                     return refuse(self, TagDiagnostic::WrongKind(ValueKinds::Map));
                 }
                 let v = int().unwrap_or_default();
+                // upstream `limits.go`: at least 0, at most 100000.
+                if v < 0 {
+                    return refuse(self, TagDiagnostic::Negative);
+                }
+                if v > 100_000 {
+                    return refuse(self, TagDiagnostic::TooManyProperties);
+                }
                 vec![mk(if id == TagId::MinProperties {
                     CheckKind::MinProperties(v)
                 } else {
