@@ -473,7 +473,14 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     }
     let clock = std::time::Instant::now();
     let key = format!("{} {}", request_key(req), formatter(req));
-    if let Some(m) = Manifest::load(&cache, &mut notes)
+    // `--custom-stub` writes `src/custom.rs` only when it is missing, so the manifest does not track it: a crate
+    // whose root declares `pub mod custom;` but lacks the file (deleted since) is not up to date.
+    let stub_missing = req.custom_stub
+        && !dir.join("src/custom.rs").exists()
+        && std::fs::read_to_string(dir.join("src/lib.rs"))
+            .is_ok_and(|lib| lib.lines().any(|l| l.trim() == "pub mod custom;"));
+    if !stub_missing
+        && let Some(m) = Manifest::load(&cache, &mut notes)
         && m.up_to_date(&key, &OsSystem, dir)
     {
         return BuildOutcome {

@@ -103,3 +103,52 @@ fn calls() {
     let (ok, log) = cargo(&out_dir, &["test", "--quiet"]);
     assert!(ok, "{log}");
 }
+
+/// `--custom-stub` after the stub was deleted: the next build writes it again, also when the build is otherwise up
+/// to date and when the previous build did not write the stub (found by a new-user trial: the manifest does not
+/// track the user-owned `src/custom.rs`, so the build said "up to date" and left `pub mod custom;` dangling).
+#[test]
+fn a_deleted_custom_stub_is_written_again() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+        .to_path_buf();
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let src = tmp.path().join("api");
+    vgc_tests::harness::copy_dir(&root.join("tests/fixtures/custom"), &src);
+    let out_dir = tmp.path().join("out");
+    let req = BuildRequest {
+        path: src.to_string_lossy().into_owned(),
+        out: Some(out_dir.clone()),
+        crate_name: "custom-fixture".into(),
+        runtime: RuntimeDep::Path(root.join("runtime").to_string_lossy().into_owned()),
+        custom_stub: true,
+        ..Default::default()
+    };
+    let stub = out_dir.join("src/custom.rs");
+    assert_eq!(vgc::exit_code(&vgc::build(&req)), 0);
+    assert!(stub.is_file(), "the first build writes the stub");
+    // A second build (after a Go edit) does not write the stub: it exists.
+    let go = std::fs::read_dir(src.join("p"))
+        .expect("p")
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "go"))
+        .expect("a Go file");
+    let text = std::fs::read_to_string(&go).expect("read");
+    std::fs::write(&go, format!("{text}\n// edited\n")).expect("write");
+    assert_eq!(vgc::exit_code(&vgc::build(&req)), 0);
+    std::fs::remove_file(&stub).expect("delete the stub");
+    let again = vgc::build(&req);
+    assert_eq!(vgc::exit_code(&again), 0, "{:?}", again.diagnostics);
+    assert!(
+        !again.up_to_date,
+        "a missing stub makes the build not up to date"
+    );
+    assert!(stub.is_file(), "the stub is written again");
+    let up = vgc::build(&req);
+    assert!(
+        up.up_to_date,
+        "with the stub back, the next build is up to date"
+    );
+}
