@@ -101,6 +101,9 @@ pub struct BuildRequest {
     /// The upstream profile chosen by the user (`--upstream`, `vgc.toml`); `None`: detected from the module's
     /// `go.mod` ([`vgc_analysis::gomod::detect_upstream`]), else the newest.
     pub upstream: Option<vgc_ir::profile::Selected>,
+    /// `--validation-extensions-file` paths (kubernetes#142116), in order: project-defined `+k8s:format` values,
+    /// loaded and checked on every build by [`crate::extensions::load`] (1.38 profile).
+    pub extension_files: Vec<String>,
 }
 
 impl Default for BuildRequest {
@@ -120,6 +123,7 @@ impl Default for BuildRequest {
             force: false,
             rustfmt: false,
             upstream: None,
+            extension_files: Vec::new(),
         }
     }
 }
@@ -233,7 +237,12 @@ fn analyze(
     // The settings singleton exists before anything reads it: salsa does not track a `try_get` that found no
     // singleton, so a query run before it existed would keep a stale profile.
     if vgc_ir::Settings::try_get(&*db).is_none() {
-        vgc_ir::Settings::new(&*db, req.extra_roots.clone(), vgc_ir::Upstream::NEWEST);
+        vgc_ir::Settings::new(
+            &*db,
+            req.extra_roots.clone(),
+            vgc_ir::Upstream::NEWEST,
+            std::sync::Arc::from(Vec::new()),
+        );
     }
     let fast = match (&loader.edits, &loader.discovery) {
         (Some(paths), Some(d)) => {
@@ -273,6 +282,12 @@ fn analyze(
     }
     if settings.upstream(&*db) != profile.version {
         settings.set_upstream(db).to(profile.version);
+    }
+    let (formats, load_errors) =
+        crate::extensions::load(&req.extension_files, &|p| sys.read_file(p));
+    diags.extend(load_errors);
+    if **settings.formats(&*db) != *formats {
+        settings.set_formats(db).to(formats);
     }
     out.profile = Some(profile);
     let db = &*db;

@@ -47,6 +47,9 @@ pub(super) enum TagDiagnostic {
     Negative,
     /// VGC0109: a `format` name upstream does not know.
     UnknownFormat(String),
+    /// VGC0109: a `format` name only a project format defines (`--validation-extensions-file`) under a profile
+    /// before 1.38, where upstream has no project formats: the unknown-format error, with a hint.
+    ProjectFormatBeforeV1_38(String),
     /// VGC0109: an `update` constraint upstream does not know.
     UnknownUpdateConstraint(String),
     /// VGC0110: `NoAddItem`/`NoRemoveItem` on a value that has no items.
@@ -84,6 +87,7 @@ impl TagDiagnostic {
             TagDiagnostic::OutOfRange(_)
             | TagDiagnostic::Negative
             | TagDiagnostic::UnknownFormat(_)
+            | TagDiagnostic::ProjectFormatBeforeV1_38(_)
             | TagDiagnostic::UnknownUpdateConstraint(_)
             | TagDiagnostic::UnknownListType(_)
             | TagDiagnostic::UnknownFlag(_)
@@ -110,7 +114,7 @@ impl TagDiagnostic {
                 format!("{what}: value {v} does not fit the field's type")
             }
             TagDiagnostic::Negative => format!("{what}: must be greater than or equal to 0"),
-            TagDiagnostic::UnknownFormat(f) => {
+            TagDiagnostic::UnknownFormat(f) | TagDiagnostic::ProjectFormatBeforeV1_38(f) => {
                 format!("{what}: unsupported validation format {f:?}")
             }
             TagDiagnostic::UnknownUpdateConstraint(c) => {
@@ -155,6 +159,9 @@ impl TagDiagnostic {
             TagDiagnostic::UnknownFormat(_) => {
                 Some(format!("supported formats: {}", FORMATS.join(", ")))
             }
+            TagDiagnostic::ProjectFormatBeforeV1_38(f) => Some(format!(
+                "{f:?} is a project format (--validation-extensions-file); project formats need the 1.38 profile (kubernetes#142116)"
+            )),
             TagDiagnostic::UnknownUpdateConstraint(_) => {
                 Some("use NoSet, NoUnset, NoModify, NoAddItem or NoRemoveItem".into())
             }
