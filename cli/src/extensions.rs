@@ -48,14 +48,15 @@ fn valid_name(n: &str) -> bool {
         })
 }
 
-/// The byte offset of the `i`-th `name:`-bearing list item line of `text` (best effort, for locating an entry's
-/// problem; 0 when not found): entries are counted across documents in order, as [`load`] numbers them per file.
+/// The byte offset of the `-` of the `i`-th block list item of `text` (entries are counted across documents, as
+/// [`load`] numbers them per file), to locate an entry's problem; 0 when not found. Best effort: it assumes the
+/// file's only block lists are the `formats:` lists (flow-style `[{…}]` lists are located at the file start).
 fn entry_offset(text: &str, i: usize) -> usize {
     let mut seen = 0;
     let mut off = 0;
     for line in text.split_inclusive('\n') {
         let t = line.trim_start();
-        if t.starts_with("- ") || t == "-" || t == "-\n" {
+        if t.starts_with("- ") || t.trim_end() == "-" {
             if seen == i {
                 return off + (line.len() - t.len());
             }
@@ -81,7 +82,8 @@ pub fn load(
     let mut diags = Vec::new();
     for path in paths {
         let err = |msg: String, at: usize| {
-            Diagnostic::error(Code::GeneratorConfig, format!("{PREFIX}{msg}")).at(path.clone(), at..at)
+            Diagnostic::error(Code::GeneratorConfig, format!("{PREFIX}{msg}"))
+                .at(path.clone(), at..at)
         };
         let text = match read(path) {
             Ok(t) => t,

@@ -24,7 +24,11 @@ struct Cli {
     /// A YAML file of project-defined `+k8s:format` values, `formats: [{name, docs, pattern, message}]`
     /// (repeatable; upstream validation-gen's flag, kubernetes#142116; 1.38 profile). Also `vgc.toml`
     /// `[build] validation-extensions-files`. See docs/upstream.md.
-    #[arg(long = "validation-extensions-file", global = true, value_name = "PATH")]
+    #[arg(
+        long = "validation-extensions-file",
+        global = true,
+        value_name = "PATH"
+    )]
     validation_extensions_file: Vec<String>,
 }
 
@@ -33,8 +37,7 @@ fn extension_paths(files: &[String]) -> Vec<String> {
     files
         .iter()
         .map(|f| {
-            std::path::absolute(f)
-                .map_or_else(|_| f.clone(), |p| p.to_string_lossy().into_owned())
+            std::path::absolute(f).map_or_else(|_| f.clone(), |p| p.to_string_lossy().into_owned())
         })
         .collect()
 }
