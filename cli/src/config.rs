@@ -15,6 +15,9 @@
 //! and the `[build]` table, read by `vgc build`, `vgc check` and `vgc watch`:
 //!
 //! ```toml
+//! [build]
+//! validation-extensions-files = ["formats.yaml"]  # project formats (1.38, kubernetes#142116), relative to
+//!                                                 # this file; `--validation-extensions-file` replaces them
 //! [build.severity]
 //! VGC0102 = "warning"             # unknown tags (deviation D1): "error" (default) | "warning"
 //! ```
@@ -44,6 +47,9 @@ pub struct Config {
     pub upstream: Option<vgc_ir::Upstream>,
     /// `[build.severity]`: code → severity for the diagnostics of `vgc build`/`check` (only [`BUILD_CODES`]).
     pub build_severities: std::collections::BTreeMap<Code, Severity>,
+    /// `[build] validation-extensions-files`, resolved against the file's directory (kubernetes#142116; used when
+    /// no `--validation-extensions-file` is given).
+    pub extension_files: Vec<String>,
 }
 
 /// The codes whose severity `[build.severity]` may change: `VGC0102` (an unknown `+k8s:` tag, which upstream
@@ -111,8 +117,9 @@ struct RawLint {
 
 /// `[build]`.
 #[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawBuild {
+    validation_extensions_files: Option<Vec<String>>,
     severity: Option<std::collections::BTreeMap<toml::Spanned<String>, toml::Spanned<String>>>,
 }
 
@@ -197,6 +204,13 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
         }
     }
     if let Some(build) = raw.build {
+        let dir = path.parent().unwrap_or(Path::new("."));
+        cfg.extension_files = build
+            .validation_extensions_files
+            .unwrap_or_default()
+            .iter()
+            .map(|f| dir.join(f).to_string_lossy().into_owned())
+            .collect();
         for (code, sev) in build.severity.unwrap_or_default() {
             let Some(c) = Code::parse(code.get_ref()).filter(|c| BUILD_CODES.contains(&c.as_str()))
             else {
@@ -310,6 +324,21 @@ mod tests {
         let p = dir.path().join("vgc.toml");
         std::fs::write(&p, text).map_err(|e| e.to_string())?;
         load(&p).map_err(|e| e.replace(&p.display().to_string(), "vgc.toml"))
+    }
+
+    #[test]
+    fn reads_validation_extensions_files_relative_to_the_file() {
+        let c = super::parse(
+            "[build]\nvalidation-extensions-files = [\"formats.yaml\", \"x/more.yaml\"]\n",
+            Path::new("/m/vgc.toml"),
+        )
+        .expect("valid");
+        assert_eq!(c.extension_files, ["/m/formats.yaml", "/m/x/more.yaml"]);
+        assert!(
+            parse("[build]\nvalidation-extensions-files = \"one.yaml\"\n")
+                .err()
+                .is_some_and(|e| e.starts_with("vgc.toml:2:31: ")),
+        );
     }
 
     #[test]

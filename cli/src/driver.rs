@@ -101,6 +101,9 @@ pub struct BuildRequest {
     /// The upstream profile chosen by the user (`--upstream`, `vgc.toml`); `None`: detected from the module's
     /// `go.mod` ([`vgc_analysis::gomod::detect_upstream`]), else the newest.
     pub upstream: Option<vgc_ir::profile::Selected>,
+    /// `--validation-extensions-file` paths (kubernetes#142116), in order: project-defined `+k8s:format` values,
+    /// loaded and checked on every build by [`crate::extensions::load`] (1.38 profile).
+    pub extension_files: Vec<String>,
 }
 
 impl Default for BuildRequest {
@@ -120,6 +123,7 @@ impl Default for BuildRequest {
             force: false,
             rustfmt: false,
             upstream: None,
+            extension_files: Vec::new(),
         }
     }
 }
@@ -233,7 +237,12 @@ fn analyze(
     // The settings singleton exists before anything reads it: salsa does not track a `try_get` that found no
     // singleton, so a query run before it existed would keep a stale profile.
     if vgc_ir::Settings::try_get(&*db).is_none() {
-        vgc_ir::Settings::new(&*db, req.extra_roots.clone(), vgc_ir::Upstream::NEWEST);
+        vgc_ir::Settings::new(
+            &*db,
+            req.extra_roots.clone(),
+            vgc_ir::Upstream::NEWEST,
+            std::sync::Arc::from(Vec::new()),
+        );
     }
     let fast = match (&loader.edits, &loader.discovery) {
         (Some(paths), Some(d)) => {
@@ -273,6 +282,23 @@ fn analyze(
     }
     if settings.upstream(&*db) != profile.version {
         settings.set_upstream(db).to(profile.version);
+    }
+    // `--validation-extensions-file`, else `vgc.toml` `[build] validation-extensions-files` (a `vgc.toml` that does
+    // not parse is reported by `apply_build_severities`).
+    let from_config;
+    let files = if req.extension_files.is_empty() {
+        from_config = build_config(sys, &req.path)
+            .and_then(Result::ok)
+            .map(|c| c.extension_files)
+            .unwrap_or_default();
+        &from_config
+    } else {
+        &req.extension_files
+    };
+    let (formats, load_errors) = crate::extensions::load(files, &|p| sys.read_file(p));
+    diags.extend(load_errors);
+    if **settings.formats(&*db) != *formats {
+        settings.set_formats(db).to(formats);
     }
     out.profile = Some(profile);
     let db = &*db;
@@ -407,23 +433,37 @@ pub fn lint(req: &BuildRequest, settings: &LintSettings) -> BuildOutcome {
     out
 }
 
+/// The `vgc.toml` in `path` or its parents up to the Go module root, read through `sys` and parsed; `None` when
+/// there is none.
+fn build_config(
+    sys: &dyn vgc_analysis::System,
+    path: &str,
+) -> Option<Result<crate::config::Config, String>> {
+    let mut dir = path.trim_end_matches('/').to_string();
+    loop {
+        let candidate = format!("{dir}/vgc.toml");
+        if let Ok(text) = sys.read_file(&candidate) {
+            return Some(crate::config::parse(
+                &text,
+                std::path::Path::new(&candidate),
+            ));
+        }
+        if sys.read_file(&format!("{dir}/go.mod")).is_ok() {
+            return None;
+        }
+        match dir.rfind('/') {
+            Some(i) if i > 0 => dir.truncate(i),
+            _ => return None,
+        }
+    }
+}
+
 /// `[build.severity]` of the `vgc.toml` in `path` or its parents up to the Go module root (read through `sys`, so
 /// the build manifest observes it): each listed code's diagnostics get that severity. A `vgc.toml` that does not
 /// parse is an error diagnostic.
 fn apply_build_severities(sys: &dyn vgc_analysis::System, path: &str, diags: &mut Vec<Diagnostic>) {
-    let mut dir = path.trim_end_matches('/').to_string();
-    let cfg = loop {
-        let candidate = format!("{dir}/vgc.toml");
-        if let Ok(text) = sys.read_file(&candidate) {
-            break crate::config::parse(&text, std::path::Path::new(&candidate));
-        }
-        if sys.read_file(&format!("{dir}/go.mod")).is_ok() {
-            return;
-        }
-        match dir.rfind('/') {
-            Some(i) if i > 0 => dir.truncate(i),
-            _ => return,
-        }
+    let Some(cfg) = build_config(sys, path) else {
+        return;
     };
     match cfg {
         Ok(cfg) => {
@@ -554,6 +594,8 @@ pub fn request_key(req: &BuildRequest) -> String {
         req.extra_roots.join("\u{1f}"),
         req.custom_stub.to_string(),
         format!("{:?}", req.upstream.as_ref().map(|s| s.version)),
+        // The files' contents are observed reads; which files were named is part of the request.
+        req.extension_files.join("\u{1f}"),
     ] {
         h.update(part.as_bytes());
         h.update(b"\x1e");

@@ -4,6 +4,7 @@
 pub mod baseline;
 pub mod cache;
 pub mod driver;
+pub mod extensions;
 pub mod format;
 pub mod output;
 pub mod render;

@@ -21,6 +21,25 @@ struct Cli {
     /// else the newest). See docs/upstream.md.
     #[arg(long, global = true, value_name = "VERSION")]
     upstream: Option<String>,
+    /// A YAML file of project-defined `+k8s:format` values, `formats: [{name, docs, pattern, message}]`
+    /// (repeatable; upstream validation-gen's flag, kubernetes#142116; 1.38 profile). Also `vgc.toml`
+    /// `[build] validation-extensions-files`. See docs/upstream.md.
+    #[arg(
+        long = "validation-extensions-file",
+        global = true,
+        value_name = "PATH"
+    )]
+    validation_extensions_file: Vec<String>,
+}
+
+/// Absolute paths of `--validation-extensions-file` values.
+fn extension_paths(files: &[String]) -> Vec<String> {
+    files
+        .iter()
+        .map(|f| {
+            std::path::absolute(f).map_or_else(|_| f.clone(), |p| p.to_string_lossy().into_owned())
+        })
+        .collect()
 }
 
 /// The upstream profile chosen for `path` by `--upstream` or `vgc.toml` (`config`: `--config`), `None` to detect
@@ -370,7 +389,7 @@ fn target(path: Option<String>) -> Result<String, ExitCode> {
 
 /// `vgc lint`: findings on stdout (human, GitHub, JSON or SARIF), the summary line on stderr. `upstream` is the
 /// global `--upstream` flag.
-fn run_lint(a: LintArgs, upstream: Option<String>) -> ExitCode {
+fn run_lint(a: LintArgs, upstream: Option<String>, extensions: Vec<String>) -> ExitCode {
     let start = Instant::now();
     let path = match target(a.path) {
         Ok(p) => p,
@@ -415,6 +434,7 @@ fn run_lint(a: LintArgs, upstream: Option<String>) -> ExitCode {
     };
     let mut req = BuildRequest::check(path.clone(), a.roots);
     req.upstream = upstream;
+    req.extension_files = extensions;
     let mut outcome = vgc::lint(&req, &cfg.lint);
     if a.fix {
         let fixed = render::apply_fixes(&outcome.diagnostics, &outcome.sources);
@@ -510,10 +530,12 @@ fn analyzed(
     path: Option<String>,
     roots: Vec<String>,
     upstream: Option<String>,
+    extensions: Vec<String>,
     stderr: &mut impl std::io::Write,
 ) -> Result<vgc::BuildOutcome, ExitCode> {
     let mut req = BuildRequest::check(target(path)?, roots);
     req.upstream = upstream_choice(&req.path, upstream.as_deref(), None)?;
+    req.extension_files = extensions;
     let outcome = build(&req);
     if outcome.errors() > 0 || outcome.stats.packages == 0 {
         let text = render::text(&outcome.diagnostics, &outcome.sources, true);
@@ -604,10 +626,11 @@ fn run_graph(
     filter: vgc_lowering::graph::Filter,
     roots: Vec<String>,
     upstream: Option<String>,
+    extensions: Vec<String>,
 ) -> ExitCode {
     use vgc_lowering::graph;
     let mut stderr = std::io::stderr().lock();
-    let outcome = match analyzed(path, roots, upstream, &mut stderr) {
+    let outcome = match analyzed(path, roots, upstream, extensions, &mut stderr) {
         Ok(o) => o,
         Err(code) => return code,
     };
@@ -654,6 +677,7 @@ fn run_docs(
     templates: Option<String>,
     roots: Vec<String>,
     upstream: Option<String>,
+    extensions: Vec<String>,
 ) -> ExitCode {
     let mut stderr = std::io::stderr().lock();
     let mut stdout = std::io::stdout().lock();
@@ -684,7 +708,7 @@ fn run_docs(
             }
         },
     };
-    let outcome = match analyzed(path, roots, upstream, &mut stderr) {
+    let outcome = match analyzed(path, roots, upstream, extensions, &mut stderr) {
         Ok(o) => o,
         Err(code) => return code,
     };
@@ -738,6 +762,7 @@ fn build_request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
         force: a.force,
         rustfmt: a.rustfmt,
         upstream: None,
+        extension_files: Vec::new(),
     })
 }
 
@@ -754,6 +779,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let start = Instant::now();
     let upstream = cli.upstream;
+    let extensions = extension_paths(&cli.validation_extensions_file);
     let (req, short, timings) = match cli.cmd {
         Command::Docs {
             path,
@@ -761,7 +787,7 @@ fn main() -> ExitCode {
             out,
             templates,
             roots,
-        } => return run_docs(path, format, out, templates, roots, upstream),
+        } => return run_docs(path, format, out, templates, roots, upstream, extensions),
         Command::Graph {
             path,
             format,
@@ -787,9 +813,9 @@ fn main() -> ExitCode {
                 edges,
                 depth,
             };
-            return run_graph(path, format, filter, roots, upstream);
+            return run_graph(path, format, filter, roots, upstream, extensions);
         }
-        Command::Lint(args) => return run_lint(args, upstream),
+        Command::Lint(args) => return run_lint(args, upstream, extensions),
         Command::Explain { what } => return run_explain(&what),
         Command::Completions { shell } => {
             use clap::CommandFactory as _;
@@ -823,6 +849,7 @@ fn main() -> ExitCode {
                 Ok(u) => u,
                 Err(code) => return code,
             };
+            request.extension_files = extensions;
             let opts = vgc::watch::WatchOptions {
                 request,
                 short,
@@ -843,6 +870,7 @@ fn main() -> ExitCode {
         Ok(u) => u,
         Err(code) => return code,
     };
+    req.extension_files = extensions;
     let outcome = build(&req);
     let mut stderr = std::io::stderr().lock();
     let text = render::text(&outcome.diagnostics, &outcome.sources, short);

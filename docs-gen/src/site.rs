@@ -112,7 +112,7 @@ struct ArgView {
 
 #[derive(Serialize)]
 struct FormatView {
-    name: &'static str,
+    name: String,
     anchor: String,
     docs_html: String,
 }
@@ -586,7 +586,9 @@ fn stability_name(s: Stability) -> &'static str {
     }
 }
 
-fn tag_view(t: &catalog::TagSpec) -> TagView {
+/// The view of tag `t`; `project` are the project formats (`--validation-extensions-file`, kubernetes#142116)
+/// listed after the built-in ones under `k8s:format`.
+fn tag_view(t: &catalog::TagSpec, project: &[vgc_ir::extensions::ProjectFormat]) -> TagView {
     let anchor = t.name.trim_start_matches("k8s:").to_string();
     TagView {
         name: t.name.to_string(),
@@ -623,10 +625,20 @@ fn tag_view(t: &catalog::TagSpec) -> TagView {
             catalog::FORMAT_DOCS
                 .iter()
                 .map(|(name, d)| FormatView {
-                    name,
+                    name: (*name).to_string(),
                     anchor: format!("format-{name}"),
                     docs_html: markdown::inline(d),
                 })
+                .chain(project.iter().map(|p| FormatView {
+                    name: p.name.clone(),
+                    anchor: format!("format-{}", p.name),
+                    docs_html: format!(
+                        "{} (project format: must match <code>{}</code>, else “{}”)",
+                        markdown::inline(&p.docs),
+                        html_escape(&p.pattern),
+                        html_escape(&p.message)
+                    ),
+                }))
                 .collect()
         } else {
             Vec::new()
@@ -762,7 +774,12 @@ pub fn site(input: &SiteInput<'_>) -> Result<Vec<(String, String)>, SiteError> {
         let id = t.name.trim_start_matches("k8s:");
         index.push(serde_json::json!({"t": t.name, "u": format!("tags.html#{id}"), "k": "tag"}));
     }
-    for (name, _) in catalog::FORMAT_DOCS {
+    let project_names = plan.formats.iter().map(|p| p.name.as_str());
+    for name in catalog::FORMAT_DOCS
+        .iter()
+        .map(|(n, _)| *n)
+        .chain(project_names)
+    {
         index.push(
             serde_json::json!({"t": name, "u": format!("tags.html#format-{name}"), "k": "format"}),
         );
@@ -775,8 +792,8 @@ pub fn site(input: &SiteInput<'_>) -> Result<Vec<(String, String)>, SiteError> {
             "Tag reference",
             "",
             context! {
-                tags => tags.iter().map(|t| tag_view(t)).collect::<Vec<_>>(),
-                test_only => test_only.iter().map(|t| tag_view(t)).collect::<Vec<_>>(),
+                tags => tags.iter().map(|t| tag_view(t, &plan.formats)).collect::<Vec<_>>(),
+                test_only => test_only.iter().map(|t| tag_view(t, &plan.formats)).collect::<Vec<_>>(),
             },
         )?,
     ));
@@ -824,4 +841,12 @@ pub fn site(input: &SiteInput<'_>) -> Result<Vec<(String, String)>, SiteError> {
     ));
     files.sort();
     Ok(files)
+}
+
+/// `text` with `&`, `<`, `>` and `"` escaped, for values written into HTML the template marks `safe`.
+fn html_escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }

@@ -117,6 +117,7 @@ pub fn words(c: &Check, outer: Option<Stability>, cx: &Context<'_>) -> String {
         CheckKind::MinProperties(n) => format!("at least {}", plural(*n, "entry", "entries")),
         CheckKind::MaxProperties(n) => format!("at most {}", plural(*n, "entry", "entries")),
         CheckKind::Format(f) => format!("must be a {}", f.name()),
+        CheckKind::Matches(p) => format!("must be a {} ({})", p.name, p.message),
         CheckKind::Enum(e) => {
             let mut s = format!("one of {}", list(&e.values));
             for x in &e.exclusions {

@@ -70,6 +70,11 @@ pub struct Settings {
     /// through [`crate::profile::upstream`].
     #[returns(copy)]
     pub upstream: crate::profile::Upstream,
+    /// Project-defined formats (`--validation-extensions-file`, kubernetes#142116), in file order; read through
+    /// [`crate::extensions::project_formats`]. A separate field, so only the lowering that reads it re-runs when an
+    /// extensions file changes.
+    #[returns(ref)]
+    pub formats: std::sync::Arc<[crate::extensions::ProjectFormat]>,
 }
 
 /// The Go syntax summary of a file. Never fails.

@@ -245,6 +245,14 @@ impl Upstream {
         self >= Upstream::V1_38
     }
 
+    /// `+k8s:format=<name>` accepts the project formats of `--validation-extensions-file` files
+    /// ([`crate::extensions::ProjectFormat`]), checked by `validate.Matches`; before, such a name is an unknown
+    /// format. upstream: kubernetes#142116 (1.38).
+    #[must_use]
+    pub fn project_formats(self) -> bool {
+        self >= Upstream::V1_38
+    }
+
     /// Maps of pointers (`map[K]*V`) are supported: nil values get `Required` at their key (`validate.PtrMapNoNils`,
     /// the field's first short-circuit check when it has validations, as `PtrSliceNoNils` for `[]*T`) and are
     /// skipped by the value iteration (`validate.EachPtrMapVal`); before, `maps of pointers are not supported`.
@@ -540,6 +548,7 @@ mod tests {
         assert_eq!(on(Upstream::lint_enum_marker), [V1_38]);
         assert_eq!(on(Upstream::min_max_bound_with_v), [V1_38]);
         assert_eq!(on(Upstream::max_bytes_on_byte_slices), [V1_38]);
+        assert_eq!(on(Upstream::project_formats), [V1_38]);
         assert_eq!(on(Upstream::maps_of_pointers), [V1_38]);
         assert_eq!(on(Upstream::runtime_validators_1_38), [V1_38]);
         assert_eq!(on(|u| u.apimachinery().is_some()), [V1_37, V1_38]);

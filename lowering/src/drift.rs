@@ -154,6 +154,7 @@ pub fn describe(c: &Check) -> String {
         CheckKind::MinProperties(n) => format!("minProperties={n}"),
         CheckKind::MaxProperties(n) => format!("maxProperties={n}"),
         CheckKind::Format(f) => format!("format={}", f.name()),
+        CheckKind::Matches(p) => format!("format={} ({:?} {:?})", p.name, p.pattern, p.message),
         CheckKind::Enum(e) => {
             let mut s = format!("enum{{{}}}", e.values.join(","));
             for x in &e.exclusions {

@@ -42,6 +42,9 @@ pub struct CratePlan {
     pub stats: Stats,
     /// The upstream profile the plan was lowered under (docs say which release's semantics they describe).
     pub upstream: vgc_ir::Upstream,
+    /// The project formats `+k8s:format` accepts (`--validation-extensions-file`, kubernetes#142116): those of the
+    /// settings under a profile with [`vgc_ir::Upstream::project_formats`], else none. `vgc docs` lists them.
+    pub formats: std::sync::Arc<[vgc_ir::extensions::ProjectFormat]>,
 }
 
 /// The lowered crate of the database's [`vgc_analysis::Workspace`] ([`lower`] over
@@ -420,6 +423,11 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
         diagnostics,
         stats,
         upstream: vgc_ir::profile::upstream(db),
+        formats: if vgc_ir::profile::upstream(db).project_formats() {
+            vgc_ir::extensions::project_formats(db)
+        } else {
+            std::sync::Arc::from(Vec::new())
+        },
     }
 }
 

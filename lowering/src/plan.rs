@@ -142,6 +142,9 @@ pub enum CheckKind {
     MaxProperties(i64),
     /// `k8s:format`, as the profile's release checks it (`vgc_ir::Upstream::format_as_of`).
     Format(Format),
+    /// `k8s:format=<name>` naming a project format (`--validation-extensions-file`, 1.38 on; upstream
+    /// `validate.Matches(…, formatPattern_<name>, message, "format=<name>")`, kubernetes#142116).
+    Matches(vgc_ir::extensions::ProjectFormat),
     /// `k8s:enum`.
     Enum(EnumPlan),
     /// `k8s:immutable`
@@ -248,6 +251,7 @@ impl Check {
             | CheckKind::MinProperties(_)
             | CheckKind::MaxProperties(_)
             | CheckKind::Format(_)
+            | CheckKind::Matches(_)
             | CheckKind::Enum(_)
             | CheckKind::Immutable
             | CheckKind::Update(..)

@@ -12,6 +12,10 @@
 //! `\Q…\E` (Go's literal text) is translated to escaped text. Everything else (`\p{…}`, POSIX classes, flags,
 //! repetition, `\A`, `\z`) has the same meaning in both.
 
+/// The compiled pattern type generated code holds (`static PATTERN: LazyLock<Regex>`), re-exported so a generated
+/// crate needs no `regex` dependency of its own.
+pub use ::regex::Regex;
+
 /// Compiles a Go `regexp` pattern into a [`regex::Regex`] that matches exactly the strings Go's
 /// `regexp.MustCompile(pattern).MatchString` matches (valid UTF-8 input). Errors are the `regex` crate's (a
 /// pattern Go rejects is rejected by upstream's generator before it reaches generated code).

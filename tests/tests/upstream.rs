@@ -823,6 +823,17 @@ fn run_generated(
     name: &str,
     cases: &serde_json::Value,
 ) -> Vec<Vec<String>> {
+    run_generated_with(dir, u, name, cases, &[])
+}
+
+/// [`run_generated`] with `--validation-extensions-file` paths.
+fn run_generated_with(
+    dir: &Path,
+    u: Upstream,
+    name: &str,
+    cases: &serde_json::Value,
+    extension_files: &[String],
+) -> Vec<Vec<String>> {
     use std::process::Command;
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
@@ -834,6 +845,7 @@ fn run_generated(
     let generated = work.join("generated");
     let krate = format!("upstream-{name}-generated");
     let mut req = request(dir, Some(u));
+    req.extension_files = extension_files.to_vec();
     req.out = Some(generated.clone());
     req.check_only = false;
     req.no_cache = true;
@@ -1177,4 +1189,251 @@ fn deep_equal_func_and_update_value_from_1_38() {
         );
         assert_eq!(got, want, "upstream {u}");
     }
+}
+
+/// kubernetes#142116: `--validation-extensions-file` — project-defined `+k8s:format` values from YAML files
+/// (`formats: [{name, docs, pattern, message}]`, strict, one or more documents, names unique across files). Every
+/// load error with upstream's text, located in the file; from 1.38 a project format checks
+/// `validate.Matches(…, message, "format=<name>")` (unanchored RE2, value echoed, pattern never printed) on a
+/// field, inside `eachVal` and behind `ifEnabled`; before 1.38 the name is an unknown format, with a hint.
+#[test]
+fn project_formats_from_1_38() {
+    let types = r#"package v1
+
+type TypeMeta struct{}
+
+type T struct {
+	TypeMeta `json:",inline"`
+	// +k8s:optional
+	// +k8s:format=example-uri
+	URI *string `json:"uri,omitempty"`
+	// +k8s:optional
+	// +k8s:eachVal=+k8s:format=lower-word
+	Words []string `json:"words,omitempty"`
+	// +k8s:optional
+	// +k8s:ifEnabled("G")=+k8s:format=lower-word
+	Gated *string `json:"gated,omitempty"`
+}
+"#;
+    let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", types)]);
+    let write = |name: &str, text: &str| -> String {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).expect("write yaml");
+        p.to_string_lossy().into_owned()
+    };
+    let good = write(
+        "formats.yaml",
+        "formats:\n- name: example-uri\n  docs: An example URI.\n  pattern: '^[a-z]+://\\S+$'\n  message: must be a URI like scheme://rest\n---\nformats:\n- name: lower-word\n  docs: One lower-case word.\n  pattern: '^[a-z]+$'\n  message: must be one lower-case word\n",
+    );
+    let with = |u: Upstream, files: Vec<String>| {
+        let mut req = request(dir.path(), Some(u));
+        req.extension_files = files;
+        vgc::build(&req)
+    };
+    // Before 1.38: the unknown-format error, with a hint naming the project format's profile.
+    let old = with(Upstream::V1_37, vec![good.clone()]);
+    assert_eq!(
+        located(&old, dir.path()),
+        [
+            "v1/types.go:8:6: error[VGC0109]: T: tag \"k8s:format\": unsupported validation format \"example-uri\"",
+            "v1/types.go:11:6: error[VGC0109]: T: tag \"k8s:format\": unsupported validation format \"lower-word\"",
+            "v1/types.go:14:6: error[VGC0109]: T: tag \"k8s:format\": unsupported validation format \"lower-word\"",
+        ]
+    );
+    assert_eq!(
+        old.diagnostics[0].hint.as_deref(),
+        Some(
+            "\"example-uri\" is a project format (--validation-extensions-file); project formats need the 1.38 profile (kubernetes#142116)"
+        )
+    );
+    // Without the file, 1.38 does not know the names either.
+    let none = with(Upstream::V1_38, Vec::new());
+    assert_eq!(
+        diags(&none)[0],
+        "VGC0109: T: tag \"k8s:format\": unsupported validation format \"example-uri\""
+    );
+    assert!(
+        none.diagnostics[0]
+            .hint
+            .as_deref()
+            .is_some_and(|h| h.starts_with("supported formats: "))
+    );
+    // Every load error, with upstream's text, located in its file.
+    let bad = |name: &str, text: &str| -> Vec<String> {
+        let p = write(name, text);
+        let out = with(Upstream::V1_38, vec![good.clone(), p]);
+        assert_ne!(vgc::exit_code(&out), 0);
+        located(&out, dir.path())
+            .into_iter()
+            .filter(|l| l.contains("Failed loading"))
+            .collect()
+    };
+    let e = |i: usize, n: &str, line: usize, cause: &str, file: &str| {
+        format!(
+            "{file}:{line}:1: error[VGC0005]: Failed loading validation extensions: extensions file \"{file}\": formats[{i}] ({n:?}): {cause}"
+        )
+    };
+    assert_eq!(
+        bad(
+            "e1.yaml",
+            "formats:\n- docs: d\n  pattern: a\n  message: m\n"
+        ),
+        [
+            "e1.yaml:2:1: error[VGC0005]: Failed loading validation extensions: extensions file \"e1.yaml\": formats[0]: name is required"
+        ]
+    );
+    assert_eq!(
+        bad(
+            "e2.yaml",
+            "formats:\n- name: Bad_Name\n  docs: d\n  pattern: a\n  message: m\n- name: k8s-short-name\n  docs: d\n  pattern: a\n  message: m\n- name: k8s-thing\n  docs: d\n  pattern: a\n  message: m\n"
+        ),
+        [
+            e(
+                0,
+                "Bad_Name",
+                2,
+                "name must be lower-case alphanumerics with dashes between words, matching \"^[a-z0-9]+(-[a-z0-9]+)*$\"",
+                "e2.yaml"
+            ),
+            e(
+                1,
+                "k8s-short-name",
+                6,
+                "\"k8s-short-name\" is a built-in format and cannot be redefined",
+                "e2.yaml"
+            ),
+            e(
+                2,
+                "k8s-thing",
+                10,
+                "name \"k8s-thing\" cannot use the reserved \"k8s-\" prefix",
+                "e2.yaml"
+            ),
+        ]
+    );
+    assert_eq!(
+        bad(
+            "e3.yaml",
+            "formats:\n- name: a\n  pattern: a\n  message: m\n- name: b\n  docs: d\n  message: m\n- name: c\n  docs: d\n  pattern: a\n- name: d\n  docs: d\n  pattern: '(a'\n  message: m\n"
+        ),
+        [
+            e(0, "a", 2, "docs is required", "e3.yaml"),
+            e(1, "b", 5, "pattern is required", "e3.yaml"),
+            e(
+                2,
+                "c",
+                8,
+                "message is required, so that errors explain the rule instead of printing the pattern",
+                "e3.yaml"
+            ),
+            e(
+                3,
+                "d",
+                11,
+                &format!(
+                    "pattern \"(a\" does not compile: {}",
+                    vgc_runtime::regex::compile_go("(a").expect_err("bad")
+                ),
+                "e3.yaml"
+            ),
+        ]
+    );
+    assert_eq!(
+        bad(
+            "e4.yaml",
+            "formats:\n- name: lower-word\n  docs: d\n  pattern: a\n  message: m\n"
+        ),
+        [
+            "e4.yaml:2:1: error[VGC0005]: Failed loading validation extensions: extensions file \"e4.yaml\": formats[0]: format \"lower-word\" was already defined in \"formats.yaml\""
+        ]
+    );
+    // Strict: an unknown field is a parse error at the parser's position.
+    let strict = bad(
+        "e5.yaml",
+        "formats:\n- name: x\n  docs: d\n  pattern: a\n  message: m\n  extra: 1\n",
+    );
+    assert_eq!(strict.len(), 1);
+    assert!(
+        strict[0].starts_with(
+            "e5.yaml:6:3: error[VGC0005]: Failed loading validation extensions: parsing extensions file \"e5.yaml\": formats[0]: unknown field `extra`"
+        ),
+        "{strict:?}"
+    );
+    let missing = with(
+        Upstream::V1_38,
+        vec![good.clone(), format!("{}/nope.yaml", dir.path().display())],
+    );
+    assert!(
+        diags(&missing).iter().any(|d| d.starts_with(&format!(
+            "VGC0002: Failed loading validation extensions: reading extensions file \"{}/nope.yaml\": ",
+            dir.path().display()
+        ))),
+        "{:?}",
+        diags(&missing)
+    );
+    // 1.38: generated and run.
+    let new = with(Upstream::V1_38, vec![good.clone()]);
+    assert_eq!(diags(&new), Vec::<String>::new());
+    // `vgc docs` lists the project formats after the built-in ones.
+    let docs = vgc_docs_gen::GoDocs::read(&new.package_files);
+    let site = vgc_docs_gen::site(&vgc_docs_gen::SiteInput {
+        plan: &new.plan,
+        docs: &docs,
+        layout: None,
+    })
+    .expect("site");
+    let tags = &site
+        .iter()
+        .find(|(p, _)| p == "tags.html")
+        .expect("tags.html")
+        .1;
+    assert!(
+        tags.contains("<tr id=\"format-lower-word\"><td data-label=\"format\"><code>lower-word</code></td><td data-label=\"accepts\">One lower-case word. (project format: must match <code>^[a-z]+$</code>, else “must be one lower-case word”)</td></tr>"),
+        "{}",
+        tags.chars()
+            .skip(tags.find("<table class=\"stack formats\">").unwrap_or(0))
+            .take(4000)
+            .collect::<String>()
+    );
+    let cases = serde_json::json!([
+        {"name": "valid", "kind": "example.com/p/v1.T",
+         "object": {"uri": "https://x", "words": ["ab"], "gated": "Bad"}, "options": {"G": false}},
+        {"name": "field", "kind": "example.com/p/v1.T", "object": {"uri": "not a uri"}},
+        {"name": "pattern anchors", "kind": "example.com/p/v1.T", "object": {"uri": "x://a b"}},
+        {"name": "eachVal", "kind": "example.com/p/v1.T", "object": {"words": ["ok", "No", "also-no"]}},
+        {"name": "ifEnabled on", "kind": "example.com/p/v1.T", "object": {"gated": "Bad"}, "options": {"G": true}},
+        {"name": "ifEnabled off", "kind": "example.com/p/v1.T", "object": {"gated": "Bad"}, "options": {"G": false}},
+    ]);
+    let got = run_generated_with(
+        dir.path(),
+        Upstream::V1_38,
+        "project-formats",
+        &cases,
+        &[good],
+    );
+    let lines = |v: &[&[&str]]| -> Vec<Vec<String>> {
+        v.iter()
+            .map(|c| c.iter().map(|l| (*l).to_string()).collect())
+            .collect()
+    };
+    assert_eq!(
+        got,
+        lines(&[
+            &[],
+            &[
+                "uri | Invalid value: \"not a uri\": must be a URI like scheme://rest | origin=format=example-uri | sc=false | -"
+            ],
+            &[
+                "uri | Invalid value: \"x://a b\": must be a URI like scheme://rest | origin=format=example-uri | sc=false | -"
+            ],
+            &[
+                "words[1] | Invalid value: \"No\": must be one lower-case word | origin=format=lower-word | sc=false | -",
+                "words[2] | Invalid value: \"also-no\": must be one lower-case word | origin=format=lower-word | sc=false | -",
+            ],
+            &[
+                "gated | Invalid value: \"Bad\": must be one lower-case word | origin=format=lower-word | sc=false | -"
+            ],
+            &[],
+        ])
+    );
 }

@@ -267,6 +267,21 @@ pub(super) fn check_call(
             let f = format_expr(*f);
             quote!(#v::format(#path, #s, #f))
         }
+        // upstream `validate.Matches(…, formatPattern_<name>, message, "format=<name>")` (kubernetes#142116): the
+        // pattern is compiled once per process, on first use, by a `static` local to the call site; the loader
+        // proved it compiles (`vgc::extensions`), so the `expect` cannot fire.
+        CheckKind::Matches(p) => {
+            let (pattern, message) = (&p.pattern, &p.message);
+            let origin = format!("format={}", p.name);
+            quote!({
+                static PATTERN: ::std::sync::LazyLock<::vgc_runtime::regex::Regex> =
+                    ::std::sync::LazyLock::new(|| {
+                        ::vgc_runtime::regex::compile_go(#pattern)
+                            .expect("the pattern was checked by vgc")
+                    });
+                #v::matches(#path, #s, &PATTERN, #message, #origin)
+            })
+        }
         CheckKind::Enum(e) if e.exclusions.is_empty() => {
             let vals = &e.values;
             quote!(#v::enum_value(#path, #s, &[#(#vals),*]))

@@ -49,6 +49,9 @@ pub(super) enum TagDiagnostic {
     TooManyProperties,
     /// VGC0109: a `format` name upstream does not know.
     UnknownFormat(String),
+    /// VGC0109: a `format` name only a project format defines (`--validation-extensions-file`) under a profile
+    /// before 1.38, where upstream has no project formats: the unknown-format error, with a hint.
+    ProjectFormatBeforeV1_38(String),
     /// VGC0109: an `update` constraint upstream does not know.
     UnknownUpdateConstraint(String),
     /// VGC0110: `NoAddItem`/`NoRemoveItem` on a value that has no items.
@@ -87,6 +90,7 @@ impl TagDiagnostic {
             | TagDiagnostic::Negative
             | TagDiagnostic::TooManyProperties
             | TagDiagnostic::UnknownFormat(_)
+            | TagDiagnostic::ProjectFormatBeforeV1_38(_)
             | TagDiagnostic::UnknownUpdateConstraint(_)
             | TagDiagnostic::UnknownListType(_)
             | TagDiagnostic::UnknownFlag(_)
@@ -116,7 +120,7 @@ impl TagDiagnostic {
             TagDiagnostic::TooManyProperties => {
                 format!("{what}: must be less than or equal to 100000")
             }
-            TagDiagnostic::UnknownFormat(f) => {
+            TagDiagnostic::UnknownFormat(f) | TagDiagnostic::ProjectFormatBeforeV1_38(f) => {
                 format!("{what}: unsupported validation format {f:?}")
             }
             TagDiagnostic::UnknownUpdateConstraint(c) => {
@@ -161,6 +165,9 @@ impl TagDiagnostic {
             TagDiagnostic::UnknownFormat(_) => {
                 Some(format!("supported formats: {}", FORMATS.join(", ")))
             }
+            TagDiagnostic::ProjectFormatBeforeV1_38(f) => Some(format!(
+                "{f:?} is a project format (--validation-extensions-file); project formats need the 1.38 profile (kubernetes#142116)"
+            )),
             TagDiagnostic::UnknownUpdateConstraint(_) => {
                 Some("use NoSet, NoUnset, NoModify, NoAddItem or NoRemoveItem".into())
             }

@@ -184,12 +184,22 @@ impl Lowerer<'_> {
                     return refuse(self, TagDiagnostic::WrongKind(ValueKinds::String));
                 }
                 let f = s().unwrap_or_default();
-                let Some(format) = Format::from_name(&f) else {
-                    return refuse(self, TagDiagnostic::UnknownFormat(f));
-                };
-                vec![mk(CheckKind::Format(
-                    vgc_ir::profile::upstream(self.db).format_as_of(format),
-                ))]
+                if let Some(format) = Format::from_name(&f) {
+                    vec![mk(CheckKind::Format(
+                        vgc_ir::profile::upstream(self.db).format_as_of(format),
+                    ))]
+                } else {
+                    // kubernetes#142116: a name no built-in format has may be a project format (1.38 on).
+                    match vgc_ir::extensions::project_format(self.db, &f) {
+                        Some(p) if vgc_ir::profile::upstream(self.db).project_formats() => {
+                            vec![mk(CheckKind::Matches(p))]
+                        }
+                        Some(_) => {
+                            return refuse(self, TagDiagnostic::ProjectFormatBeforeV1_38(f));
+                        }
+                        None => return refuse(self, TagDiagnostic::UnknownFormat(f)),
+                    }
+                }
             }
             TagId::Enum => {
                 if !is_str {
