@@ -3,6 +3,7 @@
 #![allow(
     clippy::all,
     clippy::pedantic,
+    non_camel_case_types,
     non_snake_case,
     unused_labels,
     unused_mut,
