@@ -278,16 +278,7 @@ pub fn name_collisions(db: &dyn vgc_ir::Db, plan: &CratePlan) -> Vec<Diagnostic>
         modules.insert(path, m);
     }
     for m in modules.values() {
-        let custom = m.types.iter().any(|t| {
-            let mut found = false;
-            let fields = t.fields.iter().flatten().flat_map(|f| &f.checks);
-            for c in t.checks.iter().chain(fields) {
-                c.walk(&mut |c| {
-                    found |= matches!(c.kind, vgc_lowering::plan::CheckKind::Custom { .. })
-                });
-            }
-            found
-        });
+        let custom = !crate::emit::custom_checks(m).is_empty();
         // Rust name → (what, Go name, place), per namespace.
         type Seen =
             std::collections::HashMap<String, (String, Option<(String, std::ops::Range<usize>)>)>;

@@ -3,7 +3,7 @@
 use super::*;
 
 /// Every `customValidation` check of a module: (method, upstream name, value type), sorted by method.
-pub(super) fn custom_checks(m: &ModulePlan) -> Vec<(String, String, RustTy)> {
+pub(crate) fn custom_checks(m: &ModulePlan) -> Vec<(String, String, RustTy)> {
     let mut out = Vec::new();
     let mut custom = |c: &Check| {
         if let CheckKind::Custom {

@@ -28,8 +28,8 @@ mod units;
 mod wrappers;
 
 use checks::*;
-pub(crate) use custom::custom_stub;
 use custom::*;
+pub(crate) use custom::{custom_checks, custom_stub};
 use items::*;
 use iteration::*;
 pub use layout::Layout;

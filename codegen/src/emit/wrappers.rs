@@ -19,46 +19,30 @@ pub(super) fn subfield_call(
         nilable_member(&quote!(o), &member, sub.pointer),
     );
     let ic = &sub.inner;
+    let site = Site {
+        shape: &sub.shape,
+        elem: sub.elem.as_ref(),
+        typed: false,
+    };
+    let ops = Operands {
+        new: &quote!(new),
+        old: &quote!(old_v),
+        path: &quote!(&p),
+    };
     let inner = if ic.kind == CheckKind::Optional {
         let set = set_expr(&sub.shape, &quote!(new));
         quote! { failed = !(#set); }
     } else if matches!(ic.kind, CheckKind::Subfield(_)) {
         // A chain (`subfield(a)=subfield(b)=…`, 1.38): the inner wrapper's failure is the outer's, so a
         // short-circuit at the end of the chain stops the chain's cohort.
-        let pair = eval_pair(
-            ctx,
-            ic,
-            Site {
-                shape: &sub.shape,
-                elem: sub.elem.as_ref(),
-                typed: false,
-            },
-            Operands {
-                new: &quote!(new),
-                old: &quote!(old_v),
-                path: &quote!(&p),
-            },
-        );
+        let pair = eval_pair(ctx, ic, site, ops);
         if ic.non_error || sub.inherited {
             quote! { failed = (#pair).1; }
         } else {
             quote! { (e, failed) = #pair; }
         }
     } else {
-        let call = check_call(
-            ctx,
-            ic,
-            Site {
-                shape: &sub.shape,
-                elem: sub.elem.as_ref(),
-                typed: false,
-            },
-            Operands {
-                new: &quote!(new),
-                old: &quote!(old_v),
-                path: &quote!(&p),
-            },
-        );
+        let call = check_call(ctx, ic, site, ops);
         if ic.non_error || sub.inherited {
             quote! { failed = !(#call).is_empty(); }
         } else {
