@@ -6,6 +6,14 @@ use crate::structtag::unquote_interpreted;
 use tree_sitter::{Node, Parser};
 
 pub(super) fn lower(src: &str) -> GoFile {
+    // Declarations nested deeper than MAX_NESTING brackets are blanked before tree-sitter sees them (its error
+    // recovery is super-linear in the nesting depth; see `depth`). Offsets are unchanged, so every span below
+    // still points into the caller's text.
+    let (blanked, mut problems) = match super::depth::blank_too_deep(src) {
+        Some((text, problems)) => (Some(text), problems),
+        None => (None, Vec::new()),
+    };
+    let src = blanked.as_deref().unwrap_or(src);
     let mut parser = Parser::new();
     if parser
         .set_language(&tree_sitter_go::LANGUAGE.into())
@@ -21,18 +29,18 @@ pub(super) fn lower(src: &str) -> GoFile {
         };
     }
     let Some(tree) = parser.parse(src, None) else {
+        problems.push(SyntaxProblem {
+            span: 0..src.len(),
+            message: "the Go parser gave up on this file".into(),
+            error: true,
+        });
         return GoFile {
-            problems: vec![SyntaxProblem {
-                span: 0..src.len(),
-                message: "the Go parser gave up on this file".into(),
-                error: true,
-            }],
+            problems,
             ..GoFile::default()
         };
     };
     let root = tree.root_node();
     let mut raw = Vec::new();
-    let mut problems = Vec::new();
     let too_deep = collect_leaves(root, src, &mut raw, &mut problems);
     let groups = group_raw(&raw);
     let idx = CommentIndex::new(&groups);
@@ -41,6 +49,7 @@ pub(super) fn lower(src: &str) -> GoFile {
         idx: &idx,
         file: GoFile::default(),
     };
+    problems.sort_by_key(|p| p.span.start);
     l.file.problems = problems;
     let mut cursor = root.walk();
     for child in root.named_children(&mut cursor) {

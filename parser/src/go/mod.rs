@@ -7,6 +7,7 @@
 //! or two lines above the declaration when there is no doc group (`SecondClosestCommentLines`).
 
 mod comments;
+mod depth;
 mod lower;
 
 pub use lower::MAX_NESTING;
@@ -159,7 +160,18 @@ pub enum ConstValue {
 /// starts with the `type` or `const` keyword, or any `+k8s:` text, means a full parse).
 #[must_use]
 pub fn parse(src: &str) -> GoFile {
-    if let Some(package) = declaration_free(src) {
+    parse_for_tag_prefix(src, "k8s:")
+}
+
+/// [`parse`] for sources whose validation tags are written with `tag_prefix` (`--tag-prefix`, upstream
+/// kubernetes#141866; `"k8s:"` by default): the declaration-free shortcut also requires that the file has no
+/// `+<tag_prefix>` text (and no `+k8s:` text, which vgc reports under another prefix). The empty prefix makes any
+/// `+` a reason to parse.
+#[must_use]
+pub fn parse_for_tag_prefix(src: &str, tag_prefix: &str) -> GoFile {
+    if !src.contains(&format!("+{tag_prefix}"))
+        && let Some(package) = declaration_free(src)
+    {
         return GoFile {
             package,
             ..GoFile::default()
@@ -168,7 +180,8 @@ pub fn parse(src: &str) -> GoFile {
     lower::lower(src)
 }
 
-/// The package name of a file with no `type`/`const` declaration and no `+k8s:` comment; `None` otherwise.
+/// The package name of a file with no `type`/`const` declaration and no `+k8s:` comment; `None` otherwise (the
+/// caller also checks its own tag prefix).
 fn declaration_free(src: &str) -> Option<String> {
     if src.contains("+k8s:") {
         return None;

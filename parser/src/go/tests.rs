@@ -236,13 +236,7 @@ fn declaration_free_files_are_not_parsed_but_keep_their_package() {
 fn r02_deep_nesting_is_reported_not_a_stack_overflow() {
     let n = 100_000;
     let m = 20_000;
-    let src = format!(
-        "package v1\n\ntype Before int\n\nconst D = {}1{}\n\ntype S struct {{ X {}int{} }}\n\nconst Ok = (1)\n\ntype After int\n",
-        "(".repeat(n),
-        ")".repeat(n),
-        "struct { A ".repeat(m),
-        " }".repeat(m)
-    );
+    let src = src_of_r02(n, m);
     let f = std::thread::Builder::new()
         .stack_size(2 << 20)
         .spawn(move || parse(&src))
@@ -261,6 +255,119 @@ fn r02_deep_nesting_is_reported_not_a_stack_overflow() {
         .collect();
     assert_eq!(
         errors,
+        ["this declaration nests brackets deeper than 256 levels, vgc's limit; it was skipped"; 2]
+    );
+    // Located at the bracket that crossed the limit: the 257th `(` of `D`, the 257th `{` of `S`.
+    let at: Vec<usize> = f
+        .problems
+        .iter()
+        .filter(|p| p.error)
+        .map(|p| p.span.start)
+        .collect();
+    let d = src_of_r02(n, m);
+    assert_eq!(
+        at[0],
+        d.find("const D = ").unwrap() + "const D = ".len() + 256
+    );
+    let s_start = d.find("type S struct ").unwrap();
+    assert_eq!(&d[at[1]..=at[1]], "{");
+    assert_eq!(d[s_start..at[1]].matches('{').count(), 256);
+}
+
+fn src_of_r02(n: usize, m: usize) -> String {
+    format!(
+        "package v1\n\ntype Before int\n\nconst D = {}1{}\n\ntype S struct {{ X {}int{} }}\n\nconst Ok = (1)\n\ntype After int\n",
+        "(".repeat(n),
+        ")".repeat(n),
+        "struct { A ".repeat(m),
+        " }".repeat(m)
+    )
+}
+
+/// R2, nesting without brackets: syntax levels beyond [`crate::go::MAX_NESTING`] reached through pointer and
+/// unary-operator chains (no bracket at all) are caught by the lowering's own limit, on a 2 MiB thread.
+#[test]
+fn r02_deep_nesting_without_brackets_is_reported() {
+    let n = 100_000;
+    let src = format!(
+        "package v1\n\ntype Before int\n\ntype P {}int\n\nconst U = {}1\n\ntype After int\n",
+        "*".repeat(n),
+        "-".repeat(n)
+    );
+    let f = std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(move || parse(&src))
+        .expect("thread")
+        .join()
+        .expect("no stack overflow");
+    let types: Vec<&str> = f.types.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(types, ["Before", "After"]);
+    assert!(f.consts.is_empty());
+    let errors: Vec<&str> = f
+        .problems
+        .iter()
+        .filter(|p| p.error)
+        .map(|p| p.message.as_str())
+        .collect();
+    assert_eq!(
+        errors,
         ["this declaration nests deeper than 256 syntax levels, vgc's limit; it was skipped"; 2]
+    );
+}
+
+/// R34: a broken file with runs of hundreds of unclosed brackets. tree-sitter's error recovery is super-linear in
+/// the nesting depth (the fuzzer's 83 kB file took 3 s, 9 s at twice its size, 16 s at four times); the bracket
+/// pre-scan blanks each declaration beyond the limit before tree-sitter runs, so what remains is read normally:
+/// here a mangled first declaration, then an intact type after a top-level line.
+#[test]
+fn r34_deep_unbalanced_brackets_are_blanked_before_parsing() {
+    let junk = "Host string `json:\"h(((\"` ] ?\n\t// +k8s:required (((\n\tMap map[string]string\n";
+    let src = format!(
+        "package v1\n\nconst D = {}] {}{junk}{}{junk}\n// Kept is read.\ntype Kept struct {{\n\tA string `json:\"a\"`\n}}\n",
+        "(".repeat(900),
+        "(".repeat(1700),
+        ")".repeat(400),
+    );
+    let f = parse(&src);
+    let types: Vec<&str> = f.types.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(types, ["Kept"]);
+    assert_eq!(f.types[0].doc.len(), 1);
+    let errors: Vec<(usize, &str)> = f
+        .problems
+        .iter()
+        .filter(|p| p.error)
+        .map(|p| (p.span.start, p.message.as_str()))
+        .collect();
+    let first = src.find('(').unwrap();
+    assert_eq!(
+        errors,
+        [(
+            first + 256,
+            "this declaration nests brackets deeper than 256 levels, vgc's limit; it was skipped"
+        )]
+    );
+}
+
+/// The pre-scan does not count brackets in comments, string, raw string and rune literals, and a literal left
+/// open ends at its line (a raw string runs on, as in Go): the deep `G` after the unterminated `E` is still caught.
+#[test]
+fn bracket_prescan_skips_comments_and_literals() {
+    let deep = "(".repeat(300);
+    let close = ")".repeat(300);
+    let src = format!(
+        "package v1\n\n// {deep}\n/* {deep} */\nconst A = \"{deep}\"\nconst B = `{deep}`\nconst C = '('\nconst E = \"unterminated {deep}\nconst G = {deep}1{close}\n"
+    );
+    let f = parse(&src);
+    let consts: Vec<&str> = f.consts.iter().map(|c| c.name.as_str()).collect();
+    assert_eq!(consts[..3], ["A", "B", "C"]);
+    let errors: Vec<usize> = f
+        .problems
+        .iter()
+        .filter(|p| p.error)
+        .map(|p| p.span.start)
+        .collect();
+    assert_eq!(
+        errors,
+        [src.find("const G = ").unwrap() + "const G = ".len() + 256]
     );
 }
