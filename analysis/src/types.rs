@@ -8,7 +8,7 @@ use vgc_ir::model::TypeIr;
 use vgc_ir::{Code, Db, Diagnostic, SourceFile};
 use vgc_parser::go::TypeExpr;
 
-/// Go builtin types.
+/// Go builtin types, and `time.Duration`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(missing_docs)]
 pub enum Builtin {
@@ -26,6 +26,13 @@ pub enum Builtin {
     Uint64,
     Float32,
     Float64,
+    /// Go `time.Duration`: an `int64` of nanoseconds (a JSON number, as `encoding/json` writes it) whose `String`
+    /// method prints `1m30s`. Upstream goes by the native type (gengo `NativeType`: `int64`), so every integer
+    /// tag applies; only the 1.38 `Minimum`/`Maximum` detail differs (`%v` of the bound calls `String`:
+    /// `vgc_runtime::validate::minimum_duration`). A typedef of it (`type D time.Duration`) has no `String`
+    /// method: its values and bounds print as integers. `metav1.Duration` (a struct, a JSON string) is
+    /// [`WellKnown::Duration`].
+    Duration,
 }
 
 impl Builtin {
@@ -65,7 +72,9 @@ impl Builtin {
             Self::Int8 => (i128::from(i8::MIN), i128::from(i8::MAX)),
             Self::Int16 => (i128::from(i16::MIN), i128::from(i16::MAX)),
             Self::Int32 => (i128::from(i32::MIN), i128::from(i32::MAX)),
-            Self::Int | Self::Int64 => (i128::from(i64::MIN), i128::from(i64::MAX)),
+            Self::Int | Self::Int64 | Self::Duration => {
+                (i128::from(i64::MIN), i128::from(i64::MAX))
+            }
             Self::Uint8 => (0, i128::from(u8::MAX)),
             Self::Uint16 => (0, i128::from(u16::MAX)),
             Self::Uint32 => (0, i128::from(u32::MAX)),
@@ -75,7 +84,8 @@ impl Builtin {
     }
 }
 
-/// Well-known apimachinery value types, mapped to `vgc_runtime::types`.
+/// Well-known apimachinery value types, mapped to `vgc_runtime::types` (Go `time.Duration` is
+/// [`Builtin::Duration`], an integer).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[allow(missing_docs)]
 pub enum WellKnown {
@@ -95,9 +105,7 @@ fn well_known(pkg: &str, name: &str) -> Option<WellKnown> {
         ("k8s.io/apimachinery/pkg/api/resource", "Quantity") => WellKnown::Quantity,
         ("k8s.io/apimachinery/pkg/apis/meta/v1", "Time") | ("time", "Time") => WellKnown::Time,
         ("k8s.io/apimachinery/pkg/apis/meta/v1", "MicroTime") => WellKnown::MicroTime,
-        ("k8s.io/apimachinery/pkg/apis/meta/v1", "Duration") | ("time", "Duration") => {
-            WellKnown::Duration
-        }
+        ("k8s.io/apimachinery/pkg/apis/meta/v1", "Duration") => WellKnown::Duration,
         ("k8s.io/apimachinery/pkg/util/intstr", "IntOrString") => WellKnown::IntOrString,
         ("k8s.io/apimachinery/pkg/runtime", "RawExtension") | ("encoding/json", "RawMessage") => {
             WellKnown::RawExtension
@@ -149,6 +157,9 @@ pub fn resolve(db: &dyn Db, prog: &Program, pkg: &str, file: SourceFile, e: &Typ
             let ir = vgc_ir::db::file_ir(db, file);
             match import_for(ir, q) {
                 Some(path) => {
+                    if (path.as_str(), name.as_str()) == ("time", "Duration") {
+                        return Ty::Builtin(Builtin::Duration);
+                    }
                     if let Some(w) = well_known(&path, name) {
                         return Ty::WellKnown(w);
                     }

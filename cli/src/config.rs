@@ -3,10 +3,12 @@
 //! ```toml
 //! [upstream]
 //! version = "1.37"                # the upstream profile (docs/upstream.md); default: detected from go.mod
+//! tag-prefix = "acme:"            # validation tags are `+acme:…` (1.38, kubernetes#141866); default "k8s:"
 //!
 //! [lint]
 //! deny-warnings = true            # like `vgc lint --deny warnings`
 //! drift-exceptions = "drift.txt"  # relative to this file (default: vgc-drift-exceptions.txt beside it, if any)
+//! docs-url = "https://docs.example.com/vgc/diagnostics.html"  # SARIF helpUri page, like `vgc lint --docs-url`
 //! [lint.severity]
 //! VGC0311 = "off"                 # "error" | "warning" | "off", lint codes (VGC03xx, VGC04xx) only
 //! VGC0310 = "error"
@@ -43,8 +45,13 @@ pub struct Config {
     pub deny_warnings: bool,
     /// `[lint] drift-exceptions`, resolved against the file's directory.
     pub drift_exceptions: Option<PathBuf>,
+    /// `[lint] docs-url`: the diagnostics page SARIF `helpUri`s point into (`vgc lint --docs-url` wins; with
+    /// neither, SARIF rules carry no `helpUri`, see [`crate::render::sarif`]).
+    pub docs_url: Option<url::Url>,
     /// `[upstream] version`.
     pub upstream: Option<vgc_ir::Upstream>,
+    /// `[upstream] tag-prefix` (`--tag-prefix` replaces it).
+    pub tag_prefix: Option<vgc_ir::TagPrefix>,
     /// `[build.severity]`: code → severity for the diagnostics of `vgc build`/`check` (only [`BUILD_CODES`]).
     pub build_severities: std::collections::BTreeMap<Code, Severity>,
     /// `[build] validation-extensions-files`, resolved against the file's directory (kubernetes#142116; used when
@@ -101,9 +108,10 @@ struct RawConfig {
 
 /// `[upstream]`.
 #[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawUpstream {
-    version: toml::Spanned<String>,
+    version: Option<toml::Spanned<String>>,
+    tag_prefix: Option<toml::Spanned<String>>,
 }
 
 /// `[lint]`.
@@ -112,6 +120,7 @@ struct RawUpstream {
 struct RawLint {
     deny_warnings: Option<bool>,
     drift_exceptions: Option<String>,
+    docs_url: Option<toml::Spanned<String>>,
     severity: Option<std::collections::BTreeMap<toml::Spanned<String>, toml::Spanned<String>>>,
 }
 
@@ -137,7 +146,7 @@ fn position(path: &Path, text: &str, offset: usize) -> String {
 /// One line per problem, `path:line:column: message`: TOML syntax, an unknown table or key, or a wrong type (the
 /// first such problem, as serde stops there), else **every** invalid value — an unknown or non-lint code, a code
 /// `[build.severity]` cannot change, a severity other than `error`, `warning` (or `off` for lint codes), an upstream
-/// version that is not one of the profiles.
+/// version that is not one of the profiles, a `docs-url` that is not an absolute URL.
 pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
     let raw: RawConfig = toml::from_str(text).map_err(|e: toml::de::Error| {
         let at = e.span().map_or_else(
@@ -155,17 +164,31 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
         errors.push(format!("{}: {msg}", position(path, text, span.start)));
     };
     if let Some(u) = raw.upstream {
-        match vgc_ir::Upstream::parse(u.version.get_ref()) {
-            Some(v) => cfg.upstream = Some(v),
-            None => {
-                let known = vgc_ir::Upstream::ALL.map(|u| format!("\"{u}\"")).join(", ");
-                err(
-                    u.version.span(),
+        if let Some(version) = u.version {
+            match vgc_ir::Upstream::parse(version.get_ref()) {
+                Some(v) => cfg.upstream = Some(v),
+                None => {
+                    let known = vgc_ir::Upstream::ALL.map(|u| format!("\"{u}\"")).join(", ");
+                    err(
+                        version.span(),
+                        format!(
+                            "upstream.version: unknown upstream version {:?} (known: {known})",
+                            version.get_ref()
+                        ),
+                    );
+                }
+            }
+        }
+        if let Some(prefix) = u.tag_prefix {
+            match vgc_ir::TagPrefix::parse(prefix.get_ref()) {
+                Ok(p) => cfg.tag_prefix = Some(p),
+                Err(e) => err(
+                    prefix.span(),
                     format!(
-                        "upstream.version: unknown upstream version {:?} (known: {known})",
-                        u.version.get_ref()
+                        "upstream.tag-prefix: {}",
+                        e.trim_start_matches("--tag-prefix ")
                     ),
-                );
+                ),
             }
         }
     }
@@ -174,6 +197,18 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
         cfg.drift_exceptions = lint
             .drift_exceptions
             .map(|f| path.parent().unwrap_or(Path::new(".")).join(f));
+        if let Some(u) = lint.docs_url {
+            match url::Url::parse(u.get_ref()) {
+                Ok(url) => cfg.docs_url = Some(url),
+                Err(e) => err(
+                    u.span(),
+                    format!(
+                        "lint.docs-url: {:?} is not an absolute URL ({e})",
+                        u.get_ref()
+                    ),
+                ),
+            }
+        }
         for (code, sev) in lint.severity.unwrap_or_default() {
             let Some(c) = Code::parse(code.get_ref()).filter(|c| c.is_lint()) else {
                 err(
@@ -278,6 +313,25 @@ pub fn upstream_for(
     }))
 }
 
+/// The tag prefix for `path`: `flag` (`--tag-prefix`) wins, else `vgc.toml`'s `[upstream] tag-prefix` (the file
+/// `config` names, or the one [`find`] locates), else `k8s:`.
+///
+/// # Errors
+/// An invalid `flag` (upstream's message, [`vgc_ir::TagPrefix::parse`]), or as [`load`].
+pub fn tag_prefix_for(
+    path: &Path,
+    flag: Option<&str>,
+    config: Option<&Path>,
+) -> Result<vgc_ir::TagPrefix, String> {
+    if let Some(f) = flag {
+        return vgc_ir::TagPrefix::parse(f);
+    }
+    let Some(file) = config.map(Path::to_path_buf).or_else(|| find(path)) else {
+        return Ok(vgc_ir::TagPrefix::default());
+    };
+    Ok(load(&file)?.tag_prefix.unwrap_or_default())
+}
+
 /// Reads a drift exceptions file into the lint settings.
 ///
 /// # Errors
@@ -364,6 +418,25 @@ mod tests {
     }
 
     #[test]
+    fn reads_the_docs_url_and_rejects_a_relative_one() {
+        let c = parse("[lint]\ndocs-url = \"https://docs.example.com/vgc/diagnostics.html\"\n")
+            .expect("valid");
+        assert_eq!(
+            c.docs_url.map(String::from).as_deref(),
+            Some("https://docs.example.com/vgc/diagnostics.html")
+        );
+        assert_eq!(parse("[lint]\n").expect("valid").docs_url, None);
+        assert_eq!(
+            parse("[lint]\ndocs-url = \"docs/diagnostics.md\"\n")
+                .err()
+                .as_deref(),
+            Some(
+                "vgc.toml:2:12: lint.docs-url: \"docs/diagnostics.md\" is not an absolute URL (relative URL without a base)"
+            )
+        );
+    }
+
+    #[test]
     fn reads_lint_settings_and_rejects_mistakes() {
         let c = parse("[lint]\ndeny-warnings = true\n[lint.severity]\nVGC0311 = \"off\"\nVGC0310 = \"error\"\n")
             .expect("valid");
@@ -407,7 +480,29 @@ mod tests {
         );
         assert_eq!(
             parse("[upstream]\nrelease = \"1.36\"\n").err().as_deref(),
-            Some("vgc.toml:2:1: unknown field `release`, expected `version`")
+            Some("vgc.toml:2:1: unknown field `release`, expected `version` or `tag-prefix`")
+        );
+        // `[upstream] tag-prefix` (kubernetes#141866), with or without a version; upstream's rule for its value.
+        let cfg = parse("[upstream]\ntag-prefix = \"acme:\"\n").expect("valid");
+        assert_eq!(
+            cfg.tag_prefix.as_ref().map(vgc_ir::TagPrefix::as_str),
+            Some("acme:")
+        );
+        assert_eq!(cfg.upstream, None);
+        assert_eq!(
+            parse("[upstream]\ntag-prefix = \"\"\n")
+                .expect("valid")
+                .tag_prefix
+                .map(|p| p.to_string()),
+            Some(String::new())
+        );
+        assert_eq!(
+            parse("[upstream]\nversion = \"1.38\"\ntag-prefix = \"acme\"\n")
+                .err()
+                .as_deref(),
+            Some(
+                "vgc.toml:3:14: upstream.tag-prefix: \"acme\" must be empty or one or more ':'-terminated tag name segments (e.g. \"k8s:\")"
+            )
         );
         assert!(parse("[lint\n").is_err());
         // Every invalid value is reported, each at its position.

@@ -104,6 +104,9 @@ pub struct BuildRequest {
     /// `--validation-extensions-file` paths (kubernetes#142116), in order: project-defined `+k8s:format` values,
     /// loaded and checked on every build by [`crate::extensions::load`] (1.38 profile).
     pub extension_files: Vec<String>,
+    /// The tag prefix (`--tag-prefix`, else `vgc.toml` `[upstream] tag-prefix`, else `k8s:`; kubernetes#141866,
+    /// 1.38 profile): validation tags are read as `+<prefix><name>` and diagnostics name them so.
+    pub tag_prefix: vgc_ir::TagPrefix,
 }
 
 impl Default for BuildRequest {
@@ -124,6 +127,7 @@ impl Default for BuildRequest {
             rustfmt: false,
             upstream: None,
             extension_files: Vec::new(),
+            tag_prefix: vgc_ir::TagPrefix::default(),
         }
     }
 }
@@ -175,6 +179,8 @@ pub struct BuildOutcome {
     pub tag_syntax_errors: usize,
     /// The upstream profile the build used and why (`None` when nothing could be loaded).
     pub profile: Option<vgc_ir::profile::Selected>,
+    /// The tag prefix the build read tags with (the request's).
+    pub tag_prefix: vgc_ir::TagPrefix,
     /// The Go files of every loaded package by import path (the non-test files the program read, sorted), so that
     /// `vgc docs` can show their doc comments (`vgc_docs_gen::GoDocs::read`). Empty when loading failed.
     pub package_files: BTreeMap<String, Vec<String>>,
@@ -242,6 +248,7 @@ fn analyze(
             req.extra_roots.clone(),
             vgc_ir::Upstream::NEWEST,
             std::sync::Arc::from(Vec::new()),
+            req.tag_prefix.clone(),
         );
     }
     let fast = match (&loader.edits, &loader.discovery) {
@@ -283,6 +290,23 @@ fn analyze(
     if settings.upstream(&*db) != profile.version {
         settings.set_upstream(db).to(profile.version);
     }
+    if *settings.tag_prefix(&*db) != req.tag_prefix {
+        settings.set_tag_prefix(db).to(req.tag_prefix.clone());
+    }
+    if !req.tag_prefix.is_default() && !profile.version.tag_prefix_option() {
+        diags.push(
+            Diagnostic::error(
+                vgc_ir::Code::GeneratorConfig,
+                format!(
+                    "the tag prefix {:?} needs the upstream 1.38 profile (upstream {}: {}): validation-gen has no --tag-prefix before 1.38 (kubernetes#141866)",
+                    req.tag_prefix.as_str(),
+                    profile.version,
+                    profile.why
+                ),
+            )
+            .with_hint("select `--upstream 1.38` (or `[upstream] version = \"1.38\"` in vgc.toml), or drop `--tag-prefix` / `[upstream] tag-prefix`"),
+        );
+    }
     // `--validation-extensions-file`, else `vgc.toml` `[build] validation-extensions-files` (a `vgc.toml` that does
     // not parse is reported by `apply_build_severities`).
     let from_config;
@@ -301,12 +325,38 @@ fn analyze(
         settings.set_formats(db).to(formats);
     }
     out.profile = Some(profile);
+    out.tag_prefix = req.tag_prefix.clone();
     let db = &*db;
     for p in prog.packages.values().filter(|p| p.target) {
         for f in &p.files {
             let ir = vgc_ir::db::file_ir(db, *f);
             out.tag_lines += ir.package_tags.len();
             out.tag_syntax_errors += ir.package_tags.iter().filter(|u| u.parsed.is_err()).count();
+        }
+    }
+    // Under another prefix, the `+k8s:` validation tags of packages outside the build (k8s.io/apimachinery's
+    // `ObjectMeta`) are not read, as upstream reads none of them; their lines are not reported one by one (they
+    // are not the user's to change), so say it once.
+    if !req.tag_prefix.is_default() {
+        let mut skipped: BTreeMap<&str, usize> = BTreeMap::new();
+        for p in prog.packages.values().filter(|p| !p.target) {
+            let n: usize = p
+                .files
+                .iter()
+                .map(|f| vgc_ir::db::file_ir(db, *f).unprefixed.len())
+                .sum();
+            if n > 0 {
+                *skipped.entry(p.path.as_str()).or_default() += n;
+            }
+        }
+        if !skipped.is_empty() {
+            let total: usize = skipped.values().sum();
+            let names: Vec<&str> = skipped.keys().copied().collect();
+            out.notes.push(format!(
+                "{total} `+k8s:` validation tag(s) of packages outside the build are not read under the tag prefix {:?}, as upstream validation-gen reads none of them: {}",
+                req.tag_prefix.as_str(),
+                names.join(", ")
+            ));
         }
     }
     out.timings.push(("load", clock.elapsed()));
@@ -329,6 +379,7 @@ fn analyze(
     // Diagnostics from read-only packages' lowering are kept: their tags apply too. Queries report by span id;
     // byte ranges are looked up here, once.
     vgc_ir::db::resolve_spans(db, &mut diags);
+    requalify(&req.tag_prefix, &mut diags);
     sort_diagnostics(&mut diags);
     out.diagnostics = diags;
     out.stats = plan.stats;
@@ -377,6 +428,24 @@ fn add_sources(
     out.sources.extend(add);
 }
 
+/// Names tags in `diags`' texts (message, hint, fix) as written under `prefix` ([`vgc_ir::TagPrefix::requalify`]:
+/// `k8s:required` → `acme:required`), as upstream builds its messages from the prefix. Applied exactly once to each
+/// diagnostic; the identity for the default prefix.
+fn requalify(prefix: &vgc_ir::TagPrefix, diags: &mut [Diagnostic]) {
+    if prefix.is_default() {
+        return;
+    }
+    for d in diags {
+        d.message = prefix.requalify(&d.message);
+        if let Some(h) = &mut d.hint {
+            *h = prefix.requalify(h);
+        }
+        if let Some(f) = &mut d.fix {
+            f.replacement = prefix.requalify(&f.replacement);
+        }
+    }
+}
+
 fn sort_diagnostics(diags: &mut Vec<Diagnostic>) {
     diags.sort_by(|a, b| (&a.file, a.span.start, a.code).cmp(&(&b.file, b.span.start, b.code)));
     diags.dedup();
@@ -413,6 +482,7 @@ pub fn lint(req: &BuildRequest, settings: &LintSettings) -> BuildOutcome {
     diags.extend(drift.diagnostics);
     out.drift = drift.groups;
     out.plan = plan;
+    requalify(&req.tag_prefix, &mut diags);
     diags.append(&mut out.diagnostics);
     let mut diags: Vec<Diagnostic> = diags
         .into_iter()
@@ -596,6 +666,7 @@ pub fn request_key(req: &BuildRequest) -> String {
         format!("{:?}", req.upstream.as_ref().map(|s| s.version)),
         // The files' contents are observed reads; which files were named is part of the request.
         req.extension_files.join("\u{1f}"),
+        format!("tag-prefix={:?}", req.tag_prefix.as_str()),
     ] {
         h.update(part.as_bytes());
         h.update(b"\x1e");

@@ -30,6 +30,35 @@ struct Cli {
         value_name = "PATH"
     )]
     validation_extensions_file: Vec<String>,
+    /// The tag prefix validation tags are written with: `+<PREFIX>required` (upstream validation-gen's flag,
+    /// kubernetes#141866; 1.38 profile). Empty or one or more ':'-terminated segments (default `k8s:`; also
+    /// `vgc.toml` `[upstream] tag-prefix`). See docs/upstream.md.
+    #[arg(long = "tag-prefix", global = true, value_name = "PREFIX")]
+    tag_prefix: Option<String>,
+}
+
+/// The global options that choose how sources are read: `--upstream` and `--tag-prefix`.
+struct Globals {
+    upstream: Option<String>,
+    tag_prefix: Option<String>,
+}
+
+impl Globals {
+    /// Sets `req`'s upstream profile and tag prefix from the flags, else `vgc.toml` (`config`: `--config`); a bad
+    /// value is printed and turned into exit code 2.
+    fn apply(&self, req: &mut BuildRequest, config: Option<&str>) -> Result<(), ExitCode> {
+        req.upstream = upstream_choice(&req.path, self.upstream.as_deref(), config)?;
+        req.tag_prefix = vgc::config::tag_prefix_for(
+            std::path::Path::new(&req.path),
+            self.tag_prefix.as_deref(),
+            config.map(std::path::Path::new),
+        )
+        .map_err(|e| {
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            ExitCode::from(2)
+        })?;
+        Ok(())
+    }
 }
 
 /// Absolute paths of `--validation-extensions-file` values.
@@ -163,6 +192,11 @@ struct LintArgs {
     /// VGC0301–VGC0305; tag and type errors are still reported).
     #[arg(long, value_parser = ["all", "upstream"], default_value = "all")]
     rules: String,
+    /// The diagnostics page SARIF rules link to (`helpUri` = this URL with `#<CODE>`, e.g. `#VGC0303`): an absolute
+    /// URL, such as where the `vgc docs` site's `diagnostics.html` is served (default: `[lint] docs-url` of
+    /// `vgc.toml`, else no `helpUri`: the rule's help text points at `vgc explain CODE`).
+    #[arg(long, value_name = "URL")]
+    docs_url: Option<url::Url>,
 }
 
 #[derive(Subcommand)]
@@ -329,7 +363,16 @@ fn lint_code(s: &str) -> Result<String, String> {
 }
 
 /// `vgc explain`: a diagnostic code's name, default severity and rationale, or a tag's catalog entry.
-fn run_explain(what: &str) -> ExitCode {
+fn run_explain(what: &str, tag_prefix: Option<&str>) -> ExitCode {
+    // Tags are named with the prefix in force (`--tag-prefix`, else `vgc.toml` `[upstream] tag-prefix` of the
+    // current directory): `vgc explain acme:maxItems --tag-prefix acme:` prints `+acme:maxItems`.
+    let prefix = match vgc::config::tag_prefix_for(std::path::Path::new("."), tag_prefix, None) {
+        Ok(p) => p,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let mut out = std::io::stdout().lock();
     if let Some(c) = vgc_ir::Code::parse(&what.to_ascii_uppercase()) {
         let sev = match c.default_severity() {
@@ -352,23 +395,23 @@ fn run_explain(what: &str) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let name = what.trim_start_matches('+');
-    let name = if name.starts_with("k8s:") {
-        name.to_string()
-    } else {
-        format!("k8s:{name}")
+    let name = match name.strip_prefix(prefix.as_str()) {
+        Some(rest) if !prefix.as_str().is_empty() => format!("k8s:{rest}"),
+        _ if name.starts_with("k8s:") => name.to_string(),
+        _ => format!("k8s:{name}"),
     };
     if let Some(spec) = vgc_ir::catalog::lookup(&name) {
         let _ = writeln!(
             out,
             "+{} ({:?}; scopes: {})\n\n{}",
-            spec.name,
+            prefix.qualify(spec.name),
             spec.stability,
             spec.scopes
                 .iter()
                 .map(|s| format!("{s:?}"))
                 .collect::<Vec<_>>()
                 .join(", "),
-            spec.docs
+            prefix.requalify(spec.docs)
         );
         return ExitCode::SUCCESS;
     }
@@ -389,16 +432,16 @@ fn target(path: Option<String>) -> Result<String, ExitCode> {
 
 /// `vgc lint`: findings on stdout (human, GitHub, JSON or SARIF), the summary line on stderr. `upstream` is the
 /// global `--upstream` flag.
-fn run_lint(a: LintArgs, upstream: Option<String>, extensions: Vec<String>) -> ExitCode {
+fn run_lint(a: LintArgs, globals: &Globals, extensions: Vec<String>) -> ExitCode {
     let start = Instant::now();
     let path = match target(a.path) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let upstream = match upstream_choice(&path, upstream.as_deref(), a.config.as_deref()) {
-        Ok(u) => u,
-        Err(code) => return code,
-    };
+    let mut req = BuildRequest::check(path.clone(), a.roots.clone());
+    if let Err(code) = globals.apply(&mut req, a.config.as_deref()) {
+        return code;
+    }
     let mut stderr = std::io::stderr().lock();
     let mut cfg = match vgc::config::settings_for(
         std::path::Path::new(&path),
@@ -432,8 +475,6 @@ fn run_lint(a: LintArgs, upstream: Option<String>, extensions: Vec<String>) -> E
             }
         },
     };
-    let mut req = BuildRequest::check(path.clone(), a.roots);
-    req.upstream = upstream;
     req.extension_files = extensions;
     let mut outcome = vgc::lint(&req, &cfg.lint);
     if a.fix {
@@ -494,7 +535,14 @@ fn run_lint(a: LintArgs, upstream: Option<String>, extensions: Vec<String>) -> E
                     &outcome.drift,
                 )
             } else {
-                render::sarif(&outcome.diagnostics, &outcome.sources, &base)
+                let docs = a.docs_url.or(cfg.docs_url);
+                serde_json::to_value(render::sarif(
+                    &outcome.diagnostics,
+                    &outcome.sources,
+                    &base,
+                    docs.as_ref(),
+                ))
+                .unwrap_or_default()
             };
             let text = serde_json::to_string_pretty(&v).unwrap_or_default();
             let _ = writeln!(stdout, "{text}");
@@ -514,6 +562,9 @@ fn run_lint(a: LintArgs, upstream: Option<String>, extensions: Vec<String>) -> E
         start.elapsed().as_secs_f64(),
         profile_suffix(&outcome)
     );
+    for n in &outcome.notes {
+        let _ = writeln!(stderr, "note: {n}");
+    }
     let code = vgc::exit_code(&outcome);
     if code != 0 {
         return ExitCode::from(code);
@@ -529,12 +580,12 @@ fn run_lint(a: LintArgs, upstream: Option<String>, extensions: Vec<String>) -> E
 fn analyzed(
     path: Option<String>,
     roots: Vec<String>,
-    upstream: Option<String>,
+    globals: &Globals,
     extensions: Vec<String>,
     stderr: &mut impl std::io::Write,
 ) -> Result<vgc::BuildOutcome, ExitCode> {
     let mut req = BuildRequest::check(target(path)?, roots);
-    req.upstream = upstream_choice(&req.path, upstream.as_deref(), None)?;
+    globals.apply(&mut req, None)?;
     req.extension_files = extensions;
     let outcome = build(&req);
     if outcome.errors() > 0 || outcome.stats.packages == 0 {
@@ -625,12 +676,12 @@ fn run_graph(
     format: GraphFormat,
     filter: vgc_lowering::graph::Filter,
     roots: Vec<String>,
-    upstream: Option<String>,
+    globals: &Globals,
     extensions: Vec<String>,
 ) -> ExitCode {
     use vgc_lowering::graph;
     let mut stderr = std::io::stderr().lock();
-    let outcome = match analyzed(path, roots, upstream, extensions, &mut stderr) {
+    let outcome = match analyzed(path, roots, globals, extensions, &mut stderr) {
         Ok(o) => o,
         Err(code) => return code,
     };
@@ -676,20 +727,42 @@ fn run_docs(
     out: String,
     templates: Option<String>,
     roots: Vec<String>,
-    upstream: Option<String>,
+    globals: &Globals,
     extensions: Vec<String>,
 ) -> ExitCode {
     let mut stderr = std::io::stderr().lock();
     let mut stdout = std::io::stdout().lock();
+    // The tag reference names tags with the prefix in force, as upstream's `--docs` qualifies them
+    // (kubernetes#141866): `--tag-prefix`, else `vgc.toml` `[upstream] tag-prefix` for the path.
+    let static_prefix = || {
+        vgc::config::tag_prefix_for(
+            std::path::Path::new(path.as_deref().unwrap_or(".")),
+            globals.tag_prefix.as_deref(),
+            None,
+        )
+        .map_err(|e| {
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            ExitCode::from(2)
+        })
+    };
     match format {
         DocsFormat::TagsMarkdown => {
-            let _ = stdout.write_all(vgc_docs_gen::tag_reference_markdown().as_bytes());
+            let prefix = match static_prefix() {
+                Ok(p) => p,
+                Err(code) => return code,
+            };
+            let text = prefix.requalify(&vgc_docs_gen::tag_reference_markdown());
+            let _ = stdout.write_all(text.as_bytes());
             return ExitCode::SUCCESS;
         }
         DocsFormat::TagsJson => {
+            let prefix = match static_prefix() {
+                Ok(p) => p,
+                Err(code) => return code,
+            };
             let text = serde_json::to_string_pretty(&vgc_docs_gen::tag_reference_json())
                 .unwrap_or_default();
-            let _ = writeln!(stdout, "{text}");
+            let _ = writeln!(stdout, "{}", prefix.requalify(&text));
             return ExitCode::SUCCESS;
         }
         DocsFormat::DiagnosticsMarkdown => {
@@ -708,7 +781,7 @@ fn run_docs(
             }
         },
     };
-    let outcome = match analyzed(path, roots, upstream, extensions, &mut stderr) {
+    let outcome = match analyzed(path, roots, globals, extensions, &mut stderr) {
         Ok(o) => o,
         Err(code) => return code,
     };
@@ -726,7 +799,10 @@ fn run_docs(
     };
     let dir = std::path::Path::new(&out);
     for (rel, text) in &files {
-        if let Err(e) = vgc::sys::write_atomic(&dir.join(rel), text) {
+        // Tag names on the site are written with the prefix in force (`acme:required` under `--tag-prefix
+        // acme:`); the identity for `k8s:`.
+        let text = outcome.tag_prefix.requalify(text);
+        if let Err(e) = vgc::sys::write_atomic(&dir.join(rel), &text) {
             let _ = writeln!(stderr, "error: {}: {e}", dir.join(rel).display());
             return ExitCode::from(2);
         }
@@ -763,6 +839,7 @@ fn build_request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
         rustfmt: a.rustfmt,
         upstream: None,
         extension_files: Vec::new(),
+        tag_prefix: vgc_ir::TagPrefix::default(),
     })
 }
 
@@ -771,14 +848,24 @@ fn profile_suffix(outcome: &vgc::BuildOutcome) -> String {
     outcome
         .profile
         .as_ref()
-        .map(|p| format!(" (upstream {}: {})", p.version, p.why))
+        .map(|p| {
+            let prefix = if outcome.tag_prefix.is_default() {
+                String::new()
+            } else {
+                format!("; tag prefix {:?}", outcome.tag_prefix.as_str())
+            };
+            format!(" (upstream {}: {}{prefix})", p.version, p.why)
+        })
         .unwrap_or_default()
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let start = Instant::now();
-    let upstream = cli.upstream;
+    let globals = Globals {
+        upstream: cli.upstream,
+        tag_prefix: cli.tag_prefix,
+    };
     let extensions = extension_paths(&cli.validation_extensions_file);
     let (req, short, timings) = match cli.cmd {
         Command::Docs {
@@ -787,7 +874,7 @@ fn main() -> ExitCode {
             out,
             templates,
             roots,
-        } => return run_docs(path, format, out, templates, roots, upstream, extensions),
+        } => return run_docs(path, format, out, templates, roots, &globals, extensions),
         Command::Graph {
             path,
             format,
@@ -813,10 +900,10 @@ fn main() -> ExitCode {
                 edges,
                 depth,
             };
-            return run_graph(path, format, filter, roots, upstream, extensions);
+            return run_graph(path, format, filter, roots, &globals, extensions);
         }
-        Command::Lint(args) => return run_lint(args, upstream, extensions),
-        Command::Explain { what } => return run_explain(&what),
+        Command::Lint(args) => return run_lint(args, &globals, extensions),
+        Command::Explain { what } => return run_explain(&what, globals.tag_prefix.as_deref()),
         Command::Completions { shell } => {
             use clap::CommandFactory as _;
             clap_complete::generate(
@@ -845,10 +932,9 @@ fn main() -> ExitCode {
                 Ok(req) => req,
                 Err(code) => return code,
             };
-            request.upstream = match upstream_choice(&request.path, upstream.as_deref(), None) {
-                Ok(u) => u,
-                Err(code) => return code,
-            };
+            if let Err(code) = globals.apply(&mut request, None) {
+                return code;
+            }
             request.extension_files = extensions;
             let opts = vgc::watch::WatchOptions {
                 request,
@@ -866,10 +952,9 @@ fn main() -> ExitCode {
         },
     };
     let mut req = req;
-    req.upstream = match upstream_choice(&req.path, upstream.as_deref(), None) {
-        Ok(u) => u,
-        Err(code) => return code,
-    };
+    if let Err(code) = globals.apply(&mut req, None) {
+        return code;
+    }
     req.extension_files = extensions;
     let outcome = build(&req);
     let mut stderr = std::io::stderr().lock();

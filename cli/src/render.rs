@@ -326,17 +326,31 @@ pub fn source_root(base: &str) -> String {
         .unwrap_or_else(|| base.to_string())
 }
 
-/// A SARIF 2.1.0 log with one run: the tool's rules (every code of the registry, with its name, rationale and
-/// default level), one invocation, and one result per diagnostic with its `partialFingerprints`
-/// ([`fingerprint`], as `vgc/v1`), message, hint, fix and a location relative to [`source_root`] of `base`
-/// (`uriBaseId` `SRCROOT`); a diagnostic about no particular file is located at the linted directory. Columns are
-/// Unicode code points (`columnKind`).
+/// A rule's documentation address (SARIF `helpUri`): `docs_url` (the diagnostics page) with the code as its
+/// fragment (any fragment of `docs_url` replaced), the anchor both `docs/diagnostics.md` and the `vgc docs` site's
+/// `diagnostics.html` give each code: `…/diagnostics.md#VGC0301`.
+#[must_use]
+pub fn help_uri(docs_url: &url::Url, code: vgc_ir::Code) -> String {
+    let mut u = docs_url.clone();
+    u.set_fragment(Some(code.as_str()));
+    u.into()
+}
+
+/// A SARIF 2.1.0 log with one run, built with the typed model of the `serde-sarif` crate (generated from the
+/// OASIS schema): the tool's rules (every code of the registry, with its name, rationale, default level and
+/// `helpUri` — [`help_uri`] under `docs_url` when one is configured; without it a rule has no `helpUri` and its
+/// `help` text points at `vgc explain CODE`, as vgc has no canonical public address to invent), one invocation, and one result per diagnostic with its
+/// `partialFingerprints` ([`fingerprint`], as `vgc/v1`), message, hint, fix and a location relative to
+/// [`source_root`] of `base` (`uriBaseId` `SRCROOT`); a diagnostic about no particular file is located at the
+/// linted directory. Columns are Unicode code points (`columnKind`). Serialize it with serde (`serde_json`).
 #[must_use]
 pub fn sarif(
     diags: &[Diagnostic],
     sources: &BTreeMap<String, String>,
     base: &str,
-) -> serde_json::Value {
+    docs_url: Option<&url::Url>,
+) -> serde_sarif::sarif::Sarif {
+    use serde_sarif::sarif as s;
     let root_dir = source_root(base);
     let linted = {
         let r = relative(base, &root_dir);
@@ -346,77 +360,149 @@ pub fn sarif(
             format!("{}/", r.trim_end_matches('/'))
         }
     };
-    let rules: Vec<serde_json::Value> = vgc_ir::ALL_CODES
+    let text = |t: String| s::MultiformatMessageString::builder().text(t).build();
+    let rules: Vec<s::ReportingDescriptor> = vgc_ir::ALL_CODES
         .iter()
         .map(|c| {
-            serde_json::json!({
-                "id": c.as_str(),
-                "name": c.name(),
-                "shortDescription": {"text": c.name().replace('-', " ")},
-                "fullDescription": {"text": c.rationale()},
-                "help": {"text": format!("{}: {} See docs/diagnostics.md.", c.as_str(), c.rationale())},
-                "defaultConfiguration": {"level": severity_name(c.default_severity())},
-            })
+            let mut rule = s::ReportingDescriptor::builder()
+                .id(c.as_str())
+                .name(c.name())
+                .short_description(text(c.name().replace('-', " ")))
+                .full_description(text(c.rationale().to_string()))
+                .help(text(format!(
+                    "{}: {} Run `vgc explain {}` or see docs/diagnostics.md.",
+                    c.as_str(),
+                    c.rationale(),
+                    c.as_str()
+                )))
+                .default_configuration(
+                    s::ReportingConfiguration::builder()
+                        .level(serde_json::json!(severity_name(c.default_severity())))
+                        .build(),
+                )
+                .build();
+            rule.help_uri = docs_url.map(|u| help_uri(u, *c));
+            rule
         })
         .collect();
-    let results: Vec<serde_json::Value> = diags
+    let results: Vec<s::Result> = diags
         .iter()
         .map(|d| {
             let text = d.file.as_ref().and_then(|f| sources.get(f));
-            let index = vgc_ir::ALL_CODES.iter().position(|c| *c == d.code).unwrap_or(0);
+            let index = vgc_ir::ALL_CODES
+                .iter()
+                .position(|c| *c == d.code)
+                .unwrap_or(0);
             let mut message = d.message.clone();
             if let Some(h) = &d.hint {
                 message.push_str(&format!(" (hint: {h})"));
             }
-            let location = |span: &std::ops::Range<usize>| {
-                let file = d
-                    .file
-                    .as_deref()
-                    .map_or_else(|| linted.clone(), |f| relative(f, &root_dir));
-                let mut loc = serde_json::json!({"artifactLocation": {"uri": file, "uriBaseId": "SRCROOT"}});
-                if let Some((l1, c1, l2, c2)) = region(text, span) {
-                    loc["region"] = serde_json::json!({"startLine": l1, "startColumn": c1, "endLine": l2, "endColumn": c2});
-                }
-                loc
+            let artifact = s::ArtifactLocation::builder()
+                .uri(
+                    d.file
+                        .as_deref()
+                        .map_or_else(|| linted.clone(), |f| relative(f, &root_dir)),
+                )
+                .uri_base_id("SRCROOT")
+                .build();
+            let region = |span: &std::ops::Range<usize>| {
+                region(text, span).map(|(l1, c1, l2, c2)| {
+                    let n = |v: usize| i64::try_from(v).unwrap_or(i64::MAX);
+                    s::Region::builder()
+                        .start_line(n(l1))
+                        .start_column(n(c1))
+                        .end_line(n(l2))
+                        .end_column(n(c2))
+                        .build()
+                })
             };
-            let mut r = serde_json::json!({
-                "ruleId": d.code.as_str(),
-                "ruleIndex": index,
-                "level": severity_name(d.severity),
-                "message": {"text": message},
-                "partialFingerprints": {"vgc/v1": fingerprint(d, sources, &root_dir)},
-            });
-            r["locations"] = serde_json::json!([{"physicalLocation": location(&d.span)}]);
-            if let Some(f) = &d.fix {
-                let loc = location(&f.span);
-                r["fixes"] = serde_json::json!([{
-                    "description": {"text": d.hint.clone().unwrap_or_else(|| "apply the suggested replacement".into())},
-                    "artifactChanges": [{
-                        "artifactLocation": loc["artifactLocation"],
-                        "replacements": [{"deletedRegion": loc["region"], "insertedContent": {"text": f.replacement}}],
-                    }],
-                }]);
+            let physical = s::PhysicalLocation {
+                artifact_location: Some(artifact.clone()),
+                region: region(&d.span),
+                ..Default::default()
+            };
+            let fixes =
+                d.fix.as_ref().map(|f| {
+                    vec![
+                        s::Fix::builder()
+                            .description(
+                                s::Message::builder()
+                                    .text(d.hint.clone().unwrap_or_else(|| {
+                                        "apply the suggested replacement".into()
+                                    }))
+                                    .build(),
+                            )
+                            .artifact_changes(vec![
+                                s::ArtifactChange::builder()
+                                    .artifact_location(artifact.clone())
+                                    .replacements(vec![
+                                        s::Replacement::builder()
+                                            // A fix always sits in a file vgc read, so its region exists.
+                                            .deleted_region(region(&f.span).unwrap_or_default())
+                                            .inserted_content(
+                                                s::ArtifactContent::builder()
+                                                    .text(f.replacement.clone())
+                                                    .build(),
+                                            )
+                                            .build(),
+                                    ])
+                                    .build(),
+                            ])
+                            .build(),
+                    ]
+                });
+            s::Result {
+                fixes,
+                ..s::Result::builder()
+                    .rule_id(d.code.as_str())
+                    .rule_index(i64::try_from(index).unwrap_or(0))
+                    .level(match d.severity {
+                        Severity::Error => s::ResultLevel::Error,
+                        Severity::Warning => s::ResultLevel::Warning,
+                    })
+                    .message(s::Message::builder().text(message).build())
+                    .partial_fingerprints(BTreeMap::from([(
+                        "vgc/v1".to_string(),
+                        fingerprint(d, sources, &root_dir),
+                    )]))
+                    .locations(vec![
+                        s::Location::builder().physical_location(physical).build(),
+                    ])
+                    .build()
             }
-            r
         })
         .collect();
     let root = std::path::absolute(&root_dir)
         .map_or_else(|_| root_dir.clone(), |p| p.display().to_string());
-    serde_json::json!({
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "vgc",
-                "version": env!("CARGO_PKG_VERSION"),
-                "rules": rules,
-            }},
-            "invocations": [{"executionSuccessful": true}],
-            "originalUriBaseIds": {"SRCROOT": {"uri": format!("file://{}/", root.trim_end_matches('/'))}},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
-    })
+    let run = s::Run::builder()
+        .tool(
+            s::Tool::builder()
+                .driver(
+                    s::ToolComponent::builder()
+                        .name("vgc")
+                        .version(env!("CARGO_PKG_VERSION"))
+                        .rules(rules)
+                        .build(),
+                )
+                .build(),
+        )
+        .invocations(vec![
+            s::Invocation::builder().execution_successful(true).build(),
+        ])
+        .original_uri_base_ids(BTreeMap::from([(
+            "SRCROOT".to_string(),
+            s::ArtifactLocation::builder()
+                .uri(format!("file://{}/", root.trim_end_matches('/')))
+                .build(),
+        )]))
+        .column_kind(serde_json::json!("unicodeCodePoints"))
+        .results(results)
+        .build();
+    s::Sarif::builder()
+        .schema("https://json.schemastore.org/sarif-2.1.0.json")
+        .version(serde_json::json!("2.1.0"))
+        .runs(vec![run])
+        .build()
 }
 
 /// Applies every diagnostic's fix to `sources` (non-overlapping fixes per file, applied from the end). Returns the

@@ -222,3 +222,81 @@ fn fix_rewrites_retired_proposal_tags() {
         "package v1\n\ntype T struct {\n\t// +k8s:optional\n\t// +k8s:alpha(since: \"1.35\")=+k8s:minimum=1\n\tA int32 `json:\"a,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:maxLength=60\n\tC string `json:\"c,omitempty\"`\n}\n"
     );
 }
+
+/// SARIF rules link to the diagnostics page (`helpUri` = page `#CODE`) given by `[lint] docs-url` of `vgc.toml` or
+/// `--docs-url` (which wins); with neither there is no `helpUri` (vgc invents no address) and the help text names
+/// `vgc explain CODE`; a URL that is not absolute is a usage error.
+#[test]
+fn sarif_help_uris_follow_the_docs_url() {
+    let m = module();
+    let help_uris = |args: &[&str]| -> Vec<String> {
+        let mut all = vec!["--format", "sarif"];
+        all.extend_from_slice(args);
+        let out = lint(m.path(), &all, &[]);
+        assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("SARIF JSON");
+        v["runs"][0]["tool"]["driver"]["rules"]
+            .as_array()
+            .expect("rules")
+            .iter()
+            .map(|r| {
+                assert!(r["helpUri"].is_string(), "{r}");
+                format!(
+                    "{} {}",
+                    r["id"].as_str().unwrap_or(""),
+                    r["helpUri"].as_str().unwrap_or("")
+                )
+            })
+            .collect()
+    };
+    let out = lint(m.path(), &["--format", "sarif"], &[]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("SARIF JSON");
+    let rules = v["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .expect("rules")
+        .clone();
+    assert_eq!(rules.len(), vgc_ir::ALL_CODES.len());
+    for r in &rules {
+        assert!(r.get("helpUri").is_none(), "{r}");
+        let id = r["id"].as_str().expect("id");
+        assert!(
+            r["help"]["text"]
+                .as_str()
+                .expect("help")
+                .contains(&format!("Run `vgc explain {id}`")),
+            "{r}"
+        );
+    }
+    let flag = help_uris(&[
+        "--docs-url",
+        "https://docs.example.com/vgc/diagnostics.html#old",
+    ]);
+    assert!(
+        flag.iter().all(|l| {
+            let (id, uri) = l.split_once(' ').unwrap_or_default();
+            uri == format!("https://docs.example.com/vgc/diagnostics.html#{id}")
+        }),
+        "{flag:?}"
+    );
+    std::fs::write(
+        m.path().join("vgc.toml"),
+        "[lint]\ndocs-url = \"https://intra.example.org/vgc/\"\n",
+    )
+    .expect("vgc.toml");
+    assert!(help_uris(&[]).contains(&"VGC0311 https://intra.example.org/vgc/#VGC0311".to_string()));
+    assert!(
+        help_uris(&["--docs-url", "https://docs.example.com/d.html"])
+            .contains(&"VGC0311 https://docs.example.com/d.html#VGC0311".to_string())
+    );
+    let out = lint(
+        m.path(),
+        &["--format", "sarif", "--docs-url", "docs/diagnostics.md"],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("relative URL without a base"),
+        "{}",
+        text(&out.stderr)
+    );
+}

@@ -107,6 +107,14 @@ pub fn words(c: &Check, outer: Option<Stability>, cx: &Context<'_>) -> String {
         CheckKind::Forbidden => "must not be set".into(),
         CheckKind::Minimum(n) => format!("at least {n}"),
         CheckKind::Maximum(n) => format!("at most {n}"),
+        CheckKind::MinimumDuration(n) => format!(
+            "at least {}",
+            vgc_runtime::types::go_duration_string(i128::from(*n))
+        ),
+        CheckKind::MaximumDuration(n) => format!(
+            "at most {}",
+            vgc_runtime::types::go_duration_string(i128::from(*n))
+        ),
         CheckKind::MinLength(n) => format!("at least {}", plural(*n, "character", "characters")),
         CheckKind::MaxLength(n) => format!("at most {}", plural(*n, "character", "characters")),
         CheckKind::MaxLengthBytes(n) | CheckKind::MaxBytes(n) | CheckKind::MaxBytesSlice(n) => {

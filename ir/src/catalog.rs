@@ -975,6 +975,21 @@ pub fn lookup(name: &str) -> Option<&'static TagSpec> {
         .map(|i| &TAGS[i])
 }
 
+/// True for a canonical name validation-gen reads in some profile: a catalog tag, a generator-control tag, a
+/// tag an older release spelled differently (`k8s:member`, `k8s:discriminator`,
+/// [`crate::profile::Upstream::tag_renames`]) or a retired proposal vgc explains (`k8s:shadow`,
+/// `k8s:declarativeValidationNative`). With the empty tag prefix these are the only `+name` comment lines read as
+/// validation tags (every other one belongs to another tool), as upstream's registry keeps only its names.
+#[must_use]
+pub fn is_validation_gen_name(name: &str) -> bool {
+    lookup(name).is_some()
+        || CONTROL_TAGS.contains(&name)
+        || matches!(
+            name,
+            "k8s:member" | "k8s:discriminator" | "k8s:shadow" | "k8s:declarativeValidationNative"
+        )
+}
+
 /// True for generator-control tags and other generators' tags (accepted without validation-tag checking).
 #[must_use]
 pub fn is_allowed_non_validation(name: &str) -> bool {

@@ -6,7 +6,7 @@
 use crate::catalog::{Scope, TagIdent};
 use crate::check::check_tag_use;
 use crate::diagnostic::{Code, Diagnostic};
-use crate::model::{FileIr, lower_file};
+use crate::model::FileIr;
 use std::sync::Arc;
 use vgc_parser::go::GoFile;
 
@@ -75,20 +75,32 @@ pub struct Settings {
     /// extensions file changes.
     #[returns(ref)]
     pub formats: std::sync::Arc<[crate::extensions::ProjectFormat]>,
+    /// The tag prefix (`--tag-prefix`, `vgc.toml` `[upstream] tag-prefix`; kubernetes#141866): every file is parsed
+    /// and read with it ([`parsed_go`], [`lowered`]) and it is part of the IR cache key ([`text_hash`]).
+    #[returns(ref)]
+    pub tag_prefix: crate::prefix::TagPrefix,
+}
+
+/// The tag prefix in force: the [`Settings`] singleton's, or the default (`k8s:`) when there is none.
+#[must_use]
+pub fn tag_prefix(db: &dyn Db) -> crate::prefix::TagPrefix {
+    Settings::try_get(db).map_or_else(crate::prefix::TagPrefix::default, |s| {
+        s.tag_prefix(db).clone()
+    })
 }
 
 /// The Go syntax summary of a file. Never fails.
 #[salsa::tracked(returns(ref), no_eq, lru = 256)]
 pub fn parsed_go(db: &dyn Db, file: SourceFile) -> GoFile {
-    vgc_parser::go::parse(file.text(db))
+    vgc_parser::go::parse_for_tag_prefix(file.text(db), tag_prefix(db).as_str())
 }
 
 /// A file's IR and span table, as [`lowered`] computes them.
 pub type Lowered = (FileIr, Vec<std::ops::Range<usize>>);
 
 /// Results of [`lowered`] from an earlier run, by the BLAKE3 hash of the file text (the driver's persistent IR
-/// cache). [`lowered`] takes a file's result from here instead of parsing when the text hashes to an entry; the
-/// IR is a pure function of the text, so the result is the same either way.
+/// cache). [`lowered`] takes a file's result from here instead of parsing when the prefix and text hash to an entry;
+/// the IR is a pure function of them, so the result is the same either way.
 #[salsa::input(singleton)]
 pub struct IrCache {
     /// Entries by text hash.
@@ -110,11 +122,16 @@ impl From<blake3::Hash> for Digest {
     }
 }
 
-/// The BLAKE3 hash of a file's text: the key of its [`IrCache`] entry. A query so that looking the file up and
-/// saving the cache hash each text once.
+/// The BLAKE3 hash of the tag prefix in force and a file's text: the key of its [`IrCache`] entry (the IR
+/// depends on both, so an entry read under another `--tag-prefix` is never reused). A query so that looking the
+/// file up and saving the cache hash each text once.
 #[salsa::tracked(returns(ref))]
 pub fn text_hash(db: &dyn Db, file: SourceFile) -> Digest {
-    blake3::hash(file.text(db).as_bytes()).into()
+    let mut h = blake3::Hasher::new();
+    h.update(tag_prefix(db).as_str().as_bytes());
+    h.update(b"\0");
+    h.update(file.text(db).as_bytes());
+    h.finalize().into()
 }
 
 /// The IR and span table of a file: from the [`IrCache`] when it has the file's text (shared, not copied), else
@@ -126,7 +143,10 @@ pub fn lowered(db: &dyn Db, file: SourceFile) -> Arc<Lowered> {
     {
         return hit.clone();
     }
-    Arc::new(lower_file(parsed_go(db, file)))
+    Arc::new(crate::model::lower_file_with(
+        parsed_go(db, file),
+        &tag_prefix(db),
+    ))
 }
 
 /// The position-free IR of a file, with the tag spellings of the upstream profile in force mapped onto vgc's
@@ -208,7 +228,9 @@ pub fn check_package(db: &dyn Db, package: Package) -> Box<[Diagnostic]> {
         .collect();
     // A type declared twice in one package: Go's "T redeclared in this block" (R7). vgc would otherwise keep the
     // first declaration silently.
-    let mut first: std::collections::HashMap<&str, (&str, usize)> =
+    // The first declaration's line is computed only for a redeclared name (counting newlines for every type
+    // would be quadratic in the file size).
+    let mut first: std::collections::HashMap<&str, (SourceFile, usize)> =
         std::collections::HashMap::new();
     for f in package.files(db) {
         let path = f.path(db).as_str();
@@ -219,20 +241,22 @@ pub fn check_package(db: &dyn Db, package: Package) -> Box<[Diagnostic]> {
             let span = span_of(db, *f, t.at);
             match first.get(t.name.as_str()) {
                 None => {
-                    let text = f.text(db);
-                    let line = text[..span.start.min(text.len())].matches('\n').count() + 1;
-                    first.insert(&t.name, (path, line));
+                    first.insert(&t.name, (*f, span.start));
                 }
-                Some((p, line)) => out.push(
-                    Diagnostic::error(
-                        Code::InvalidGo,
-                        format!("{} redeclared in this package", t.name),
-                    )
-                    .at(path, span)
-                    .with_hint(format!(
-                        "the other declaration is at {p}:{line}; Go refuses the package"
-                    )),
-                ),
+                Some(&(g, start)) => {
+                    let (p, text) = (g.path(db).as_str(), g.text(db));
+                    let line = text[..start.min(text.len())].matches('\n').count() + 1;
+                    out.push(
+                        Diagnostic::error(
+                            Code::InvalidGo,
+                            format!("{} redeclared in this package", t.name),
+                        )
+                        .at(path, span)
+                        .with_hint(format!(
+                            "the other declaration is at {p}:{line}; Go refuses the package"
+                        )),
+                    );
+                }
             }
         }
     }
@@ -256,7 +280,7 @@ fn retired_tag(
     let line = &text[base..line_end];
     match u.name.as_str() {
         "k8s:shadow" => {
-            let name_end = base + "k8s:shadow".len();
+            let name_end = base + written_name_len(u);
             let mut d = Diagnostic::error(
                 Code::UnknownTag,
                 "unknown tag \"k8s:shadow\": the proposal was replaced by \"k8s:alpha\" before any release (KEP-5073)"
@@ -296,13 +320,21 @@ fn retired_tag(
                     Code::UnknownTag,
                     "unknown tag \"k8s:declarativeValidationNative\": superseded before any release (KEP-5073); a validation without a lifecycle prefix is enforced declaratively".to_string(),
                 )
-                .at(path, base..base + "k8s:declarativeValidationNative".len())
+                .at(path, base..base + written_name_len(u))
                 .with_hint("delete the line (`+k8s:alpha`/`+k8s:beta` stage a validation during a migration); `vgc lint --fix` deletes it")
                 .with_fix(start..end, ""),
             )
         }
         _ => None,
     }
+}
+
+/// The length of a tag use's name as written (`acme:shadow` under `--tag-prefix acme:`; the use's name is the
+/// canonical `k8s:shadow`).
+fn written_name_len(u: &crate::model::TagUse) -> usize {
+    u.parsed
+        .as_ref()
+        .map_or(u.name.len(), |t| t.name_span.end - t.name_span.start)
 }
 
 /// Go's "invalid recursive type" (R29): a type that contains itself by value — `type A B; type B A`,
@@ -473,6 +505,35 @@ pub fn check_file(db: &dyn Db, file: SourceFile) -> Box<[Diagnostic]> {
     }
     for c in &ir.consts {
         check(&c.tags, Scope::Const);
+    }
+    // `+k8s:` validation tags under another tag prefix: upstream's registry does not know them and ignores the
+    // line; vgc says so instead of dropping it silently. The name is marked foreign so that the message keeps it
+    // as written ([`crate::prefix::TagPrefix::requalify`]).
+    if !ir.unprefixed.is_empty() {
+        let prefix = tag_prefix(db);
+        for u in &ir.unprefixed {
+            let base = span_of(db, file, u.at).start;
+            let rest = u
+                .name
+                .strip_prefix(crate::prefix::DEFAULT)
+                .unwrap_or(&u.name);
+            out.push(
+                Diagnostic::warning(
+                    Code::UnknownTag,
+                    format!(
+                        "tag \"{}{}\" is not read: the tag prefix is {:?}",
+                        crate::prefix::FOREIGN,
+                        u.name,
+                        prefix.as_str()
+                    ),
+                )
+                .at(path, base..base + u.name.len())
+                .with_hint(format!(
+                    "validation tags are written `+{}{rest}` under this prefix (`--tag-prefix`, `[upstream] tag-prefix` in vgc.toml); upstream validation-gen ignores this line",
+                    prefix.as_str()
+                )),
+            );
+        }
     }
     out.into_boxed_slice()
 }

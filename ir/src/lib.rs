@@ -9,8 +9,10 @@ pub mod db;
 pub mod diagnostic;
 pub mod extensions;
 pub mod model;
+pub mod prefix;
 pub mod profile;
 
 pub use db::{Db, Package, Settings, SourceFile};
 pub use diagnostic::{ALL_CODES, Code, Diagnostic, Fix, Severity};
+pub use prefix::TagPrefix;
 pub use profile::Upstream;

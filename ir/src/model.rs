@@ -3,6 +3,7 @@
 //! ([`crate::db::file_spans`]), so moving code around does not change this IR.
 
 use crate::catalog::ControlTag;
+use crate::prefix::TagPrefix;
 use serde::{Deserialize, Serialize};
 use vgc_parser::go::{self, CommentLine, ConstValue, GoFile, TypeExpr};
 use vgc_parser::structtag::{self, JsonTag};
@@ -121,6 +122,10 @@ pub struct FileIr {
     pub package_tags: Vec<TagUse>,
     /// Syntax problems (span ids with messages; `true` for an error, `false` for a warning).
     pub problems: Vec<(SpanId, String, bool)>,
+    /// Under a tag prefix other than `k8s:` ([`crate::prefix::TagPrefix`]): the `+k8s:` lines naming a
+    /// validation-gen tag (`+k8s:required`), which that prefix does not read. Reported as warnings
+    /// ([`crate::db::check_file`]) so that nothing written as a validation tag is dropped without a word.
+    pub unprefixed: Vec<TagUse>,
 }
 
 /// Tags read in RawValues mode (upstream uses the legacy extractor or `RawValues(true)` for these).
@@ -128,9 +133,19 @@ fn is_raw_tag(name: &str) -> bool {
     name == "default" || crate::catalog::is_allowed_non_validation(name)
 }
 
-/// Builds the IR and the span table of one file from its syntax summary.
+/// Builds the IR and the span table of one file from its syntax summary, reading tags with the default prefix
+/// (`+k8s:`). See [`lower_file_with`].
 #[must_use]
 pub fn lower_file(g: &GoFile) -> (FileIr, Vec<std::ops::Range<usize>>) {
+    lower_file_with(g, &TagPrefix::default())
+}
+
+/// Builds the IR and the span table of one file from its syntax summary, reading validation-gen's tags written
+/// with `prefix` (`--tag-prefix`, kubernetes#141866) and naming them canonically (`k8s:…`,
+/// [`TagPrefix::canonical`]): a file written with `+acme:` tags read under `acme:` has the IR of the same file
+/// written with `+k8s:` read under the default prefix. `+default` and other generators' markers are read as always.
+#[must_use]
+pub fn lower_file_with(g: &GoFile, prefix: &TagPrefix) -> (FileIr, Vec<std::ops::Range<usize>>) {
     let mut spans = Vec::new();
     let mut push = |s: std::ops::Range<usize>| {
         spans.push(s);
@@ -151,14 +166,24 @@ pub fn lower_file(g: &GoFile) -> (FileIr, Vec<std::ops::Range<usize>>) {
     }
     for grp in &g.comment_groups {
         ir.package_tags
-            .extend(tag_uses("+k8s:", &grp.lines, &mut push));
+            .extend(prefixed_uses(prefix, &grp.lines, &mut push));
+        if !prefix.is_default() {
+            ir.unprefixed.extend(
+                tag_uses("+k8s:", &grp.lines, &mut push)
+                    .into_iter()
+                    .filter(|u| crate::catalog::is_validation_gen_name(&u.name)),
+            );
+        }
     }
     for t in &g.types {
         let fields = match &t.ty {
-            TypeExpr::Struct(fs) => fs.iter().map(|f| lower_field(f, &mut push)).collect(),
+            TypeExpr::Struct(fs) => fs
+                .iter()
+                .map(|f| lower_field(f, prefix, &mut push))
+                .collect(),
             _ => Vec::new(),
         };
-        let second: Vec<TagUse> = tag_uses("+k8s:", &t.second_doc, &mut push)
+        let second: Vec<TagUse> = prefixed_uses(prefix, &t.second_doc, &mut push)
             .into_iter()
             .filter(|u| {
                 matches!(
@@ -177,7 +202,7 @@ pub fn lower_file(g: &GoFile) -> (FileIr, Vec<std::ops::Range<usize>>) {
             generic: t.generic,
             ty: strip_struct(&t.ty),
             fields,
-            tags: tag_uses("+k8s:", &t.doc, &mut push),
+            tags: prefixed_uses(prefix, &t.doc, &mut push),
             second_tags: second,
             markers: tag_uses("+", &t.doc, &mut push)
                 .into_iter()
@@ -197,7 +222,7 @@ pub fn lower_file(g: &GoFile) -> (FileIr, Vec<std::ops::Range<usize>>) {
                 .map(|l| l.text.as_str())
                 .collect::<Vec<_>>()
                 .join("\n"),
-            tags: tag_uses("+k8s:", &c.doc, &mut push),
+            tags: prefixed_uses(prefix, &c.doc, &mut push),
             at: push(c.span.clone()),
         });
     }
@@ -212,12 +237,16 @@ fn strip_struct(t: &TypeExpr) -> TypeExpr {
     }
 }
 
-fn lower_field(f: &go::Field, push: &mut impl FnMut(std::ops::Range<usize>) -> SpanId) -> FieldIr {
+fn lower_field(
+    f: &go::Field,
+    prefix: &TagPrefix,
+    push: &mut impl FnMut(std::ops::Range<usize>) -> SpanId,
+) -> FieldIr {
     FieldIr {
         go_name: f.name.clone(),
         json: f.tag.as_deref().and_then(structtag::json),
         ty: f.ty.clone(),
-        tags: tag_uses("+k8s:", &f.doc, push),
+        tags: prefixed_uses(prefix, &f.doc, push),
         defaults: tag_uses("+default", &f.doc, push)
             .into_iter()
             .filter(|u| u.name == "default")
@@ -230,18 +259,54 @@ fn lower_field(f: &go::Field, push: &mut impl FnMut(std::ops::Range<usize>) -> S
     }
 }
 
+/// validation-gen's tag uses in `lines` under `prefix`, named canonically ([`TagPrefix::canonical`]). With the
+/// empty prefix every `+` line is a candidate, and only validation-gen's names are kept (the rest are other
+/// tools' markers, `+genclient`, `+default`, …), as upstream's registry does.
+fn prefixed_uses(
+    prefix: &TagPrefix,
+    lines: &[CommentLine],
+    push: &mut impl FnMut(std::ops::Range<usize>) -> SpanId,
+) -> Vec<TagUse> {
+    let mut uses = tag_uses_with(&format!("+{prefix}"), lines, push, &|name| {
+        let c = prefix.canonical(name);
+        (!prefix.as_str().is_empty() || !c.starts_with(crate::prefix::FOREIGN)).then_some(c)
+    });
+    if !prefix.is_default() {
+        for u in &mut uses {
+            if let Ok(t) = &mut u.parsed {
+                prefix.canonicalize(t);
+                u.name.clone_from(&t.name);
+            }
+        }
+    }
+    uses
+}
+
 fn tag_uses(
     prefix: &str,
     lines: &[CommentLine],
     push: &mut impl FnMut(std::ops::Range<usize>) -> SpanId,
 ) -> Vec<TagUse> {
+    tag_uses_with(prefix, lines, push, &|n| Some(n.to_string()))
+}
+
+/// The tag uses of `lines` starting with `prefix`, named by `canonical` (which also decides how each is parsed:
+/// raw for control tags and `default`, [`is_raw_tag`]); a line `canonical` maps to `None` is skipped. The parsed
+/// tag keeps the names as written.
+fn tag_uses_with(
+    prefix: &str,
+    lines: &[CommentLine],
+    push: &mut impl FnMut(std::ops::Range<usize>) -> SpanId,
+    canonical: &dyn Fn(&str) -> Option<String>,
+) -> Vec<TagUse> {
     let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
     tags::extract(prefix, texts)
         .into_iter()
-        .map(|tl| {
+        .filter_map(|tl| {
+            let name = canonical(&tl.name)?;
             let base = lines[tl.line].offset + tl.column;
             let at = push(base..base + tl.text.len());
-            let (parsed, raw_value) = if is_raw_tag(&tl.name) {
+            let (parsed, raw_value) = if is_raw_tag(&name) {
                 // Control tags and other generators' tags are read raw and leniently: upstream reads them with
                 // the legacy extractor (or only checks their presence), never with the validation-tag grammar.
                 let value = tags::parse_raw(&tl.text).ok().and_then(|r| r.value);
@@ -256,12 +321,12 @@ fn tag_uses(
             } else {
                 (tags::parse(&tl.text), None)
             };
-            TagUse {
-                name: tl.name,
+            Some(TagUse {
+                name,
                 parsed,
                 raw_value,
                 at,
-            }
+            })
         })
         .collect()
 }

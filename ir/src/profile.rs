@@ -262,6 +262,14 @@ impl Upstream {
         self >= Upstream::V1_38
     }
 
+    /// The tag prefix is configurable (`--tag-prefix`, default `k8s:`; upstream: kubernetes#141866, 1.38): every
+    /// validation-gen tag is read as `+<prefix><name>` ([`crate::prefix::TagPrefix`]). Before, the generators have
+    /// no such flag, so a prefix other than `k8s:` under an older profile is refused.
+    #[must_use]
+    pub fn tag_prefix_option(self) -> bool {
+        self >= Upstream::V1_38
+    }
+
     /// The package tag `+k8s:validation-gen-deep-equal-func=<func>` exists (upstream: kubernetes#141808, 1.38): the
     /// deep-equality function of generated ratchets and list matching; the default, `validate.SemanticDeepEqual`,
     /// wraps `equality.Semantic.DeepEqual` (1.37's ratchet), so the default changes no result. Before, the tag is

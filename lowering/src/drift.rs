@@ -146,6 +146,8 @@ pub fn describe(c: &Check) -> String {
         CheckKind::Forbidden => "forbidden".into(),
         CheckKind::Minimum(n) => format!("minimum={n}"),
         CheckKind::Maximum(n) => format!("maximum={n}"),
+        CheckKind::MinimumDuration(n) => format!("minimum={n}"),
+        CheckKind::MaximumDuration(n) => format!("maximum={n}"),
         CheckKind::MinLength(n) => format!("minLength={n}"),
         CheckKind::MaxLength(n) | CheckKind::MaxLengthBytes(n) => format!("maxLength={n}"),
         CheckKind::MaxBytes(n) | CheckKind::MaxBytesSlice(n) => format!("maxBytes={n}"),

@@ -587,7 +587,15 @@ impl Lowerer<'_> {
         } else {
             Matcher::None
         };
-        let mut keyed = self.checks_keyed(k, file, &decl.tags, &shape, Some(&ty), &k.pkg);
+        // The typedef's own tags check a value of the typedef's Go type: over `time.Duration` that type has no
+        // `String` method (a defined type does not inherit methods), so 1.38's `%v` bound prints an integer, not
+        // `1s` — the tags see the typedef, not `time.Duration`.
+        let value_ty = if ty == Ty::Builtin(types::Builtin::Duration) {
+            Ty::Named(k.clone())
+        } else {
+            ty.clone()
+        };
+        let mut keyed = self.checks_keyed(k, file, &decl.tags, &shape, Some(&value_ty), &k.pkg);
         if matches!(shape, Shape::List { .. }) {
             // upstream: a list typedef's own `item` tags run in its `Validate_<Type>`, list-item unions named
             // after the type.

@@ -120,6 +120,14 @@ pub enum CheckKind {
     Minimum(i128),
     /// `k8s:maximum`
     Maximum(i128),
+    /// `k8s:minimum` on a `time.Duration` value (not a typedef of it) from 1.38
+    /// (`vgc_ir::Upstream::min_max_bound_with_v`): the bound in nanoseconds, printed as `Duration.String()`
+    /// (`must be greater than or equal to 1s`; `vgc_runtime::validate::minimum_duration`). Before 1.38 such a
+    /// value gets [`CheckKind::Minimum`] (`%d`: the nanoseconds).
+    MinimumDuration(i64),
+    /// `k8s:maximum` on a `time.Duration` value from 1.38 (see [`CheckKind::MinimumDuration`];
+    /// `vgc_runtime::validate::maximum_duration`).
+    MaximumDuration(i64),
     /// `k8s:minLength`
     MinLength(i64),
     /// `k8s:maxLength`
@@ -241,6 +249,8 @@ impl Check {
             | CheckKind::Forbidden
             | CheckKind::Minimum(_)
             | CheckKind::Maximum(_)
+            | CheckKind::MinimumDuration(_)
+            | CheckKind::MaximumDuration(_)
             | CheckKind::MinLength(_)
             | CheckKind::MaxLength(_)
             | CheckKind::MaxLengthBytes(_)

@@ -108,6 +108,7 @@ fn go_type(ty: &RustTy, here: &str, imports: &mut BTreeSet<(String, String)>) ->
             Builtin::Uint64 => "uint64",
             Builtin::Float32 => "float32",
             Builtin::Float64 => "float64",
+            Builtin::Duration => return qual("time", "Duration"),
         }
         .to_string(),
         RustTy::Named(k) => qual(&k.pkg, &k.name),

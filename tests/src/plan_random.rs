@@ -234,6 +234,10 @@ impl<'a> Generator<'a> {
             CheckKind::Minimum(n) | CheckKind::Maximum(n) => {
                 h.ints.extend([n - 1, *n, n + 1]);
             }
+            CheckKind::MinimumDuration(n) | CheckKind::MaximumDuration(n) => {
+                let n = i128::from(*n);
+                h.ints.extend([n - 1, n, n + 1]);
+            }
             CheckKind::MinLength(n)
             | CheckKind::MaxLength(n)
             | CheckKind::MaxLengthBytes(n)
@@ -487,6 +491,13 @@ impl<'a> Generator<'a> {
         self.nodes += 1;
         match ty {
             RustTy::Builtin(b) => self.builtin(r, *b, h),
+            // A byte slice near the field's byte or item limits (`maxBytes`, `maxItems`, `minItems` on `[]byte`).
+            RustTy::WellKnown(WellKnown::Bytes)
+                if (!h.lens.is_empty() || !h.counts.is_empty()) && r.chance(70) =>
+            {
+                let sizes: Vec<usize> = h.lens.iter().chain(&h.counts).copied().collect();
+                json!(base64_of_a(r.pick(&sizes)))
+            }
             RustTy::WellKnown(w) => Self::well_known(r, *w),
             RustTy::Json => r.pick(&[json!({}), json!("x"), json!(1)]),
             RustTy::Option(inner, _) => {
@@ -686,4 +697,11 @@ impl<'a> Generator<'a> {
         }
         out
     }
+}
+
+/// The base64 (standard, padded: Go's `[]byte` JSON) of `n` bytes `a`.
+fn base64_of_a(n: usize) -> String {
+    let mut s = "YWFh".repeat(n / 3);
+    s.push_str(["", "YQ==", "YWE="][n % 3]);
+    s
 }

@@ -123,13 +123,26 @@ fn fix_rewrites_canonical_spellings_and_nothing_else() {
     assert_eq!(after.diagnostics.len(), before.diagnostics.len() - 1);
 }
 
+/// The diagnostics page the SARIF snapshot links its rules to, as a team serving the `vgc docs` site would set it.
+const DOCS_URL: &str = "https://docs.example.com/vgc/diagnostics.html";
+
+fn docs_url() -> url::Url {
+    url::Url::parse(DOCS_URL).expect("absolute URL")
+}
+
 fn outputs() -> (serde_json::Value, serde_json::Value) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/lint/own");
     let out = vgc::lint(&request(&dir), &vgc::LintSettings::default());
     let base = dir.to_string_lossy();
     (
         vgc::render::json(&out.diagnostics, &out.sources, &base, &out.drift),
-        vgc::render::sarif(&out.diagnostics, &out.sources, &base),
+        serde_json::to_value(vgc::render::sarif(
+            &out.diagnostics,
+            &out.sources,
+            &base,
+            Some(&docs_url()),
+        ))
+        .expect("SARIF serializes"),
     )
 }
 
@@ -179,10 +192,38 @@ fn sarif_is_valid_against_the_official_schema() {
     let mut broken = sarif.clone();
     broken["runs"][0]["results"][0]["level"] = serde_json::json!("fatal");
     assert!(!validator.is_valid(&broken));
+    // The schema's `format: uri` is checked: a `helpUri` that is not an absolute URI is caught too.
+    let mut relative = sarif.clone();
+    relative["runs"][0]["tool"]["driver"]["rules"][0]["helpUri"] =
+        serde_json::json!("docs/diagnostics.md#VGC0001");
+    assert!(!validator.is_valid(&relative));
     // The serde model of the same schema reads it back.
     let typed: serde_sarif::sarif::Sarif =
         serde_json::from_value(sarif).expect("serde-sarif reads it");
     assert_eq!(typed.runs.len(), 1);
+}
+
+/// Every rule links to its documentation (`helpUri`): the diagnostics page with the code as fragment, the anchor
+/// `docs/diagnostics.md` gives every row.
+#[test]
+fn every_sarif_rule_has_a_help_uri_into_the_diagnostics_page() {
+    let (_, sarif) = outputs();
+    let rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .expect("rules");
+    assert_eq!(rules.len(), vgc_ir::ALL_CODES.len());
+    let page = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/diagnostics.md"),
+    )
+    .expect("docs/diagnostics.md");
+    for r in rules {
+        let id = r["id"].as_str().expect("id");
+        assert_eq!(r["helpUri"], format!("{}#{id}", DOCS_URL), "{r}");
+        assert!(
+            page.contains(&format!("| <a id=\"{id}\"></a>{id} |")),
+            "docs/diagnostics.md has no anchor for {id}"
+        );
+    }
 }
 
 #[test]
@@ -267,7 +308,8 @@ fn upstream_rules_agree_with_upstream_validation_gen() {
         let gobin = root.join("target/e2e/gobin");
         harness::install_validation_gen(&work, &gobin);
         let pkgs: Vec<String> = pkgs.iter().map(|p| (*p).to_string()).collect();
-        let theirs = harness::validation_gen_lint(&work, &gobin, &[], &pkgs);
+        // `tests/conformance/limits` uses `time.Duration`, which upstream reads only from a named package.
+        let theirs = harness::validation_gen_lint(&work, &gobin, &["time"], &pkgs);
         let ours = harness::upstream_rule_findings(
             &vgc::lint(&request(&work), &vgc::LintSettings::default()).diagnostics,
         );

@@ -1074,7 +1074,10 @@ type U struct {
     );
     // A chain ending in list metadata is refused (vgc keys it by the declaration's single-hop `subfield` tags).
     let meta = "package v1\n\ntype TypeMeta struct{}\n\ntype Leaf struct {\n\t// +k8s:optional\n\tTags []string `json:\"tags,omitempty\"`\n}\n\ntype Mid struct {\n\t// +k8s:optional\n\tLeaf *Leaf `json:\"leaf,omitempty\"`\n}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:subfield(leaf)=+k8s:subfield(tags)=+k8s:listType=set\n\tMid *Mid `json:\"mid,omitempty\"`\n}\n";
-    let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", meta)]);
+    let dir = module(
+        "\nrequire k8s.io/apimachinery v0.37.2\n",
+        &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", meta)],
+    );
     let new = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
     assert_eq!(
         located(&new, dir.path()),
@@ -1436,4 +1439,445 @@ type T struct {
             &[],
         ])
     );
+}
+
+/// `+k8s:minimum`/`+k8s:maximum` on `time.Duration` and `+k8s:minItems`/`+k8s:maxItems` on `[]byte`: upstream
+/// goes by the native type (gengo `NativeType`: `int64`, a slice), so it accepts them in every profile. Proven by
+/// running code-generator v0.37.2's validation-gen (with `--readonly-pkg time`) on this package and its
+/// `Validate_T` on these objects against apimachinery v0.37.2 and v0.38.0-alpha.2: the generated Go calls
+/// `validate.Minimum`/`Maximum` (bound `1000000000`) and `validate.MinItems`/`MaxItems` (short-circuit), and the
+/// errors below are upstream's, line for line. 1.37 prints the bound with `%d` (nanoseconds), 1.38 with `%v`,
+/// which calls `time.Duration`'s `String` (`1s`, `1m0s`, `1ns`) — but not for `type Dur time.Duration`, a defined
+/// type without that method (`5000`). The value itself prints as an integer in both. `metav1.Duration` (a struct)
+/// stays refused, as upstream refuses it (`can only be used on integer types`).
+#[test]
+fn duration_bounds_and_byte_slice_items() {
+    let types = "package v1\n\nimport \"time\"\n\ntype TypeMeta struct{}\n\n// +k8s:maximum=5000\ntype Dur time.Duration\n\n// +k8s:maxItems=2\ntype MyBytes []byte\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:minimum=1000000000\n\t// +k8s:maximum=60000000000\n\tD time.Duration `json:\"d,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:minimum=1\n\tDP *time.Duration `json:\"dp,omitempty\"`\n\t// +k8s:optional\n\tDur Dur `json:\"dur,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:maxItems=3\n\tB []byte `json:\"b,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:minItems=2\n\tB2 []byte `json:\"b2,omitempty\"`\n\t// +k8s:optional\n\tMB MyBytes `json:\"mb,omitempty\"`\n}\n";
+    let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", types)]);
+    let cases = serde_json::json!([
+        {"name": "d below", "kind": "example.com/p/v1.T", "object": {"d": 500_000_000}},
+        {"name": "d above", "kind": "example.com/p/v1.T", "object": {"d": 61_000_000_000_i64}},
+        {"name": "d ok", "kind": "example.com/p/v1.T", "object": {"d": 1_000_000_000}},
+        {"name": "dp zero", "kind": "example.com/p/v1.T", "object": {"dp": 0}},
+        {"name": "dur above", "kind": "example.com/p/v1.T", "object": {"dur": 5001}},
+        {"name": "bytes", "kind": "example.com/p/v1.T", "object": {"b": "YWJjZA==", "b2": "YQ==", "mb": "eHl6"}},
+        {"name": "bytes ok", "kind": "example.com/p/v1.T", "object": {"b": "YWJj", "b2": "YWI=", "mb": "eHk="}},
+    ]);
+    let bytes = [
+        "b | Too many: 4: must have at most 3 items | origin=maxItems | sc=true | -",
+        "b2 | Too few: 1: must have at least 2 items | origin=minItems | sc=false | -",
+        "mb | Too many: 3: must have at most 2 items | origin=maxItems | sc=true | -",
+    ];
+    let want = |d_min: &str, d_max: &str, dp_min: &str| -> Vec<Vec<String>> {
+        let lines = |v: &[&str]| v.iter().map(|l| (*l).to_string()).collect::<Vec<_>>();
+        vec![
+            lines(&[&format!(
+                "d | Invalid value: 500000000: must be greater than or equal to {d_min} | origin=minimum | sc=false | -"
+            )]),
+            lines(&[&format!(
+                "d | Invalid value: 61000000000: must be less than or equal to {d_max} | origin=maximum | sc=false | -"
+            )]),
+            vec![],
+            lines(&[&format!(
+                "dp | Invalid value: 0: must be greater than or equal to {dp_min} | origin=minimum | sc=false | -"
+            )]),
+            lines(&[
+                "dur | Invalid value: 5001: must be less than or equal to 5000 | origin=maximum | sc=false | -",
+            ]),
+            lines(&bytes),
+            vec![],
+        ]
+    };
+    for (u, name, expected) in [
+        (
+            Upstream::V1_37,
+            "durations-1-37",
+            want("1000000000", "60000000000", "1"),
+        ),
+        (Upstream::V1_38, "durations-1-38", want("1s", "1m0s", "1ns")),
+    ] {
+        let out = vgc::build(&request(dir.path(), Some(u)));
+        assert_eq!(diags(&out), Vec::<String>::new(), "{u}");
+        let files = generate_kept(&out.plan, name);
+        let module = files
+            .iter()
+            .find(|f| f.path.ends_with("v1.rs") || f.path.ends_with("v1/mod.rs"))
+            .unwrap_or_else(|| panic!("{:?}", files.iter().map(|f| &f.path).collect::<Vec<_>>()));
+        insta::assert_snapshot!(name, module.contents);
+        assert_eq!(run_generated(dir.path(), u, name, &cases), expected, "{u}");
+    }
+    // metav1.Duration is a struct (a JSON string): refused in every profile, as upstream refuses it.
+    let meta = "package v1\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:minimum=1\n\tD metav1.Duration `json:\"d,omitempty\"`\n}\n";
+    let dir = module(
+        "\nrequire k8s.io/apimachinery v0.37.2\n",
+        &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", meta)],
+    );
+    for u in [Upstream::V1_37, Upstream::V1_38] {
+        assert_eq!(
+            diags(&vgc::build(&request(dir.path(), Some(u)))),
+            ["VGC0110: T: tag \"k8s:minimum\": can only be used on integer types"],
+            "{u}"
+        );
+    }
+}
+
+/// A package exercising every place a tag is read: package tags (`validation-gen`, `-scheme-registry`), type tags
+/// and subresource tags, field tags, chains (`eachVal`, `item`, `subfield`, `alpha`, `ifEnabled`), unions, enums on
+/// types and constants. Written with the placeholder `+P:`; [`prefixed`] spells it with a prefix.
+const PREFIX_DOC: &str = "// +P:validation-gen=TypesWithField=TypeMeta\n// +P:validation-gen-scheme-registry=nil\n// +groupName=example.com\npackage v1\n";
+const PREFIX_TYPES: &str = r#"package v1
+
+type TypeMeta struct{}
+
+// +P:enum
+type Mode string
+
+const (
+	// +P:enumExclude
+	ModeOld Mode = "Old"
+	ModeNew Mode = "New"
+)
+
+type Item struct {
+	// +P:required
+	Key string `json:"key"`
+	// +P:optional
+	// +P:maxLength=5
+	Value string `json:"value,omitempty"`
+}
+
+type Sub struct {
+	// +P:optional
+	// +P:minimum=1
+	Count int `json:"count,omitempty"`
+}
+
+// +P:supportsSubresource="/status"
+// +genclient
+type T struct {
+	TypeMeta `json:",inline"`
+	// +P:optional
+	// +P:maxItems=3
+	// +P:eachVal=+P:minimum=1
+	Numbers []int `json:"numbers,omitempty"`
+	// +P:optional
+	// +P:listType=map
+	// +P:listMapKey=key
+	// +P:item(key: "a")=+P:immutable
+	Items []Item `json:"items,omitempty"`
+	// +P:required
+	// +P:format=k8s-short-name
+	Name *string `json:"name"`
+	// +P:optional
+	// +P:subfield(count)=+P:maximum=9
+	Sub *Sub `json:"sub,omitempty"`
+	// +P:optional
+	// +P:alpha(since: "1.38")=+P:maxLength=4
+	Staged *string `json:"staged,omitempty"`
+	// +P:optional
+	// +P:ifEnabled("G")=+P:maxLength=5
+	Gated *string `json:"gated,omitempty"`
+	// +P:optional
+	Mode *Mode `json:"mode,omitempty"`
+	// +P:optional
+	// +P:unionMember
+	A *string `json:"a,omitempty"`
+	// +P:optional
+	// +P:unionMember
+	// +default="b"
+	B *string `json:"b,omitempty"`
+}
+"#;
+
+/// [`PREFIX_DOC`] and [`PREFIX_TYPES`] with every `+P:` written `+<prefix>`.
+fn prefixed(prefix: &str) -> [(&'static str, String); 2] {
+    let p = format!("+{prefix}");
+    [
+        ("v1/doc.go", PREFIX_DOC.replace("+P:", &p)),
+        ("v1/types.go", PREFIX_TYPES.replace("+P:", &p)),
+    ]
+}
+
+fn prefixed_module(prefix: &str, extra: &[(&str, &str)]) -> tempfile::TempDir {
+    let files = prefixed(prefix);
+    let mut all: Vec<(&str, &str)> = files.iter().map(|(p, t)| (*p, t.as_str())).collect();
+    all.extend_from_slice(extra);
+    module("", &all)
+}
+
+fn with_prefix(dir: &Path, u: Upstream, prefix: &str) -> vgc::BuildOutcome {
+    let mut req = request(dir, Some(u));
+    req.tag_prefix = vgc_ir::TagPrefix::parse(prefix).expect("valid prefix");
+    vgc::build(&req)
+}
+
+/// kubernetes#141866: `--tag-prefix` (1.38). A package written with `+acme:` tags read under `acme:` (and with
+/// `+example.com:v1:` tags under that prefix, and unprefixed tags under the empty prefix) generates byte-identical
+/// code to the same package written with `+k8s:` under the default prefix; every tag of it is lowered.
+#[test]
+fn tag_prefix_reads_every_tag_with_the_prefix() {
+    let k8s_dir = prefixed_module("k8s:", &[]);
+    let k8s = with_prefix(k8s_dir.path(), Upstream::V1_38, "k8s:");
+    assert_eq!(diags(&k8s), Vec::<String>::new());
+    assert!(k8s.stats.lowered >= 20, "{:?}", k8s.stats);
+    let expected = generate_kept(&k8s.plan, "tag-prefix");
+    let kinds = format!("{:?}", k8s.plan.modules);
+    for prefix in ["acme:", "example.com:v1:", ""] {
+        let dir = prefixed_module(prefix, &[]);
+        let out = with_prefix(dir.path(), Upstream::V1_38, prefix);
+        assert_eq!(diags(&out), Vec::<String>::new(), "prefix {prefix:?}");
+        assert_eq!(out.stats, k8s.stats, "prefix {prefix:?}");
+        assert_eq!(
+            format!("{:?}", out.plan.modules),
+            kinds,
+            "prefix {prefix:?}"
+        );
+        let files = generate_kept(&out.plan, "tag-prefix");
+        assert_eq!(files.len(), expected.len());
+        for (a, b) in files.iter().zip(&expected) {
+            assert_eq!(
+                (&a.path, &a.contents),
+                (&b.path, &b.contents),
+                "prefix {prefix:?}"
+            );
+        }
+    }
+    // The `+acme:` package under the default prefix: no validation tag is read, none is reported (upstream reads
+    // nothing either), and so no root is selected.
+    let acme = prefixed_module("acme:", &[]);
+    let out = with_prefix(acme.path(), Upstream::V1_38, "k8s:");
+    assert_eq!(diags(&out), Vec::<String>::new());
+    assert_eq!(out.stats.tags, 0);
+}
+
+/// kubernetes#141866: what is not read under a prefix is said, and messages name tags with the prefix.
+#[test]
+fn tag_prefix_diagnostics_name_tags_with_the_prefix() {
+    let types = r#"package v1
+
+type TypeMeta struct{}
+
+type T struct {
+	TypeMeta `json:",inline"`
+	// +acme:optional
+	// +acme:nosuch
+	// +acme:maxItem=3
+	// +k8s:required
+	// +k8s:deepcopy-gen=false
+	// +acme:eachVal=+k8s:immutable
+	// +acme:deepcopy-gen=false
+	Items []string `json:"items,omitempty"`
+	// +acme:maxLength=3
+	Name *string `json:"name,omitempty"`
+	// +acme:shadow=+acme:maxLength=3
+	Shadowed *string `json:"shadowed,omitempty"`
+}
+"#;
+    let doc = "// +acme:validation-gen=TypesWithField=TypeMeta\npackage v1\n";
+    let dir = module("", &[("v1/doc.go", doc), ("v1/types.go", types)]);
+    let out = with_prefix(dir.path(), Upstream::V1_38, "acme:");
+    assert_eq!(
+        located(&out, dir.path()),
+        [
+            "v1/types.go:8:6: error[VGC0102]: unknown tag \"acme:nosuch\"",
+            "v1/types.go:9:6: error[VGC0102]: unknown tag \"acme:maxItem\"",
+            "v1/types.go:10:6: warning[VGC0102]: tag \"k8s:required\" is not read: the tag prefix is \"acme:\"",
+            "v1/types.go:12:20: error[VGC0102]: unknown tag \"k8s:immutable\"",
+            "v1/types.go:13:6: error[VGC0102]: unknown tag \"acme:deepcopy-gen\"",
+            "v1/types.go:16:2: error[VGC0303]: field Name: field with validation must have +acme:optional, +acme:required or +acme:forbidden",
+            "v1/types.go:17:6: error[VGC0102]: unknown tag \"acme:shadow\": the proposal was replaced by \"acme:alpha\" before any release (KEP-5073)",
+        ]
+    );
+    let hints: Vec<Option<&str>> = out.diagnostics.iter().map(|d| d.hint.as_deref()).collect();
+    assert_eq!(
+        hints[1],
+        Some(
+            "did you mean `acme:maxItems`? (upstream validation-gen silently ignores unknown tags)"
+        )
+    );
+    assert_eq!(
+        hints[2],
+        Some(
+            "validation tags are written `+acme:required` under this prefix (`--tag-prefix`, `[upstream] tag-prefix` in vgc.toml); upstream validation-gen ignores this line"
+        )
+    );
+    assert_eq!(
+        hints[3],
+        Some(
+            "did you mean `acme:immutable`? (upstream validation-gen silently ignores unknown tags)"
+        )
+    );
+    // The retired-tag fix rewrites the written name, with the prefix, over exactly its bytes.
+    let shadow = &out.diagnostics[6];
+    let fix = shadow.fix.as_ref().expect("fix");
+    assert_eq!(fix.replacement, "acme:alpha");
+    let text = std::fs::read_to_string(dir.path().join("v1/types.go")).expect("read");
+    assert_eq!(&text[fix.span.clone()], "acme:shadow");
+    assert_eq!(&text[shadow.span.clone()], "acme:shadow");
+
+    // Before 1.38 the generators have no --tag-prefix: a non-default prefix is refused (the default is fine).
+    let old = with_prefix(dir.path(), Upstream::V1_37, "acme:");
+    assert_eq!(
+        diags(&old)[0],
+        "VGC0005: the tag prefix \"acme:\" needs the upstream 1.38 profile (upstream 1.37: test): validation-gen has no --tag-prefix before 1.38 (kubernetes#141866)"
+    );
+    let k8s_dir = prefixed_module("k8s:", &[]);
+    assert_eq!(
+        diags(&with_prefix(k8s_dir.path(), Upstream::V1_37, "k8s:")),
+        Vec::<String>::new()
+    );
+}
+
+/// kubernetes#141866 with the empty prefix: every `+name` line is a candidate, and only validation-gen's names
+/// are read (`+listType=atomic` and `+optional` become validation tags, as upstream's registry names them then);
+/// other tools' markers (`+genclient`, `+groupName`), `+default` and `+k8s:` lines are not. Pinned choice
+/// (inferred, docs/deviations.md).
+#[test]
+fn tag_prefix_empty_reads_only_validation_gen_names() {
+    let types = r#"package v1
+
+type TypeMeta struct{}
+
+// +genclient
+type T struct {
+	TypeMeta `json:",inline"`
+	// +optional
+	// +listType=atomic
+	// +maxItems=3
+	// +k8s:maxItems=2
+	// +kubebuilder:validation:MaxItems=4
+	Items []string `json:"items,omitempty"`
+	// +maxLength=3
+	Name *string `json:"name,omitempty"`
+}
+"#;
+    let doc = "// +groupName=example.com\n// +validation-gen=TypesWithField=TypeMeta\npackage v1\n";
+    let dir = module("", &[("v1/doc.go", doc), ("v1/types.go", types)]);
+    let out = with_prefix(dir.path(), Upstream::V1_38, "");
+    assert_eq!(
+        located(&out, dir.path()),
+        [
+            "v1/types.go:11:6: warning[VGC0102]: tag \"k8s:maxItems\" is not read: the tag prefix is \"\"",
+            "v1/types.go:15:2: error[VGC0303]: field Name: field with validation must have +optional, +required or +forbidden",
+        ]
+    );
+    let plan = format!("{:?}", out.plan.modules);
+    assert!(plan.contains("MaxItems(3)"), "{plan}");
+    assert!(
+        !plan.contains("MaxItems(2)") && !plan.contains("MaxItems(4)"),
+        "{plan}"
+    );
+    assert!(plan.contains("MaxLength(3)"), "{plan}");
+}
+
+/// The prefix decides the IR, so it is part of every cache key: a build with caches after the prefix changed
+/// writes what a `--no-cache` build writes, both ways.
+#[test]
+fn tag_prefix_change_never_reuses_cached_results() {
+    // Both spellings in one package: under `k8s:` the `+k8s:` half is read, under `acme:` the `+acme:` half.
+    let types = r#"package v1
+
+type TypeMeta struct{}
+
+type T struct {
+	TypeMeta `json:",inline"`
+	// +k8s:optional
+	// +k8s:maxItems=3
+	// +acme:optional
+	// +acme:maxItems=7
+	Items []string `json:"items,omitempty"`
+}
+"#;
+    let doc = "// +k8s:validation-gen=TypesWithField=TypeMeta\n// +acme:validation-gen=TypesWithField=TypeMeta\npackage v1\n";
+    let dir = module("", &[("v1/doc.go", doc), ("v1/types.go", types)]);
+    let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime");
+    let build = |prefix: &str, out: &Path, no_cache: bool| {
+        let mut req = request(dir.path(), Some(Upstream::V1_38));
+        req.check_only = false;
+        req.out = Some(out.to_path_buf());
+        req.no_cache = no_cache;
+        req.runtime = vgc_codegen::RuntimeDep::Path(runtime.to_string_lossy().into_owned());
+        req.tag_prefix = vgc_ir::TagPrefix::parse(prefix).expect("prefix");
+        let outcome = vgc::build(&req);
+        assert_eq!(vgc::exit_code(&outcome), 0, "{:?}", diags(&outcome));
+        let module = std::fs::read_to_string(out.join("src/v1.rs"))
+            .or_else(|_| std::fs::read_to_string(out.join("src/p/v1.rs")))
+            .unwrap_or_else(|_| {
+                let mut all = String::new();
+                for e in walk(&out.join("src")) {
+                    all.push_str(&std::fs::read_to_string(e).expect("read"));
+                }
+                all
+            });
+        (outcome, module)
+    };
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let cached = tmp.path().join("cached");
+    let (_, k8s) = build("k8s:", &cached, false);
+    assert!(k8s.contains("3i64") && !k8s.contains("7i64"), "{k8s}");
+    let (second, acme) = build("acme:", &cached, false);
+    assert!(!second.up_to_date);
+    let (_, fresh) = build("acme:", &tmp.path().join("fresh-acme"), true);
+    assert_eq!(acme, fresh);
+    assert!(acme.contains("7i64") && !acme.contains("3i64"), "{acme}");
+    // And back: the IR cache now holds both prefixes' entries; each is used only under its own prefix.
+    let (_, back) = build("k8s:", &cached, false);
+    let (_, fresh_k8s) = build("k8s:", &tmp.path().join("fresh-k8s"), true);
+    assert_eq!(back, fresh_k8s);
+    assert_eq!(back, k8s);
+}
+
+/// Every `.rs` file under `dir`, sorted.
+fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "rs") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// kubernetes#141866: the prefix applies to every package read, including those outside the build (upstream has
+/// one prefix per run): the `+k8s:` tags of a dependency are not read under `acme:`, and the build says so once.
+#[test]
+fn tag_prefix_applies_to_packages_outside_the_build() {
+    let common = "package common\n\ntype Meta struct {\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tName string `json:\"name,omitempty\"`\n}\n";
+    let types = "package v1\n\nimport \"example.com/p/common\"\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +acme:optional\n\tMeta *common.Meta `json:\"meta,omitempty\"`\n}\n";
+    let doc = "// +acme:validation-gen=TypesWithField=TypeMeta\npackage v1\n";
+    let dir = module(
+        "",
+        &[
+            ("v1/doc.go", doc),
+            ("v1/types.go", types),
+            ("common/types.go", common),
+        ],
+    );
+    let v1 = dir.path().join("v1");
+    let out = with_prefix(&v1, Upstream::V1_38, "acme:");
+    assert_eq!(diags(&out), Vec::<String>::new());
+    assert_eq!(
+        out.notes,
+        [
+            "2 `+k8s:` validation tag(s) of packages outside the build are not read under the tag prefix \"acme:\", as upstream validation-gen reads none of them: example.com/p/common"
+        ]
+    );
+    let plan = format!("{:?}", out.plan.modules);
+    assert!(!plan.contains("MaxLength"), "{plan}");
+    // Written with the prefix, the dependency's tags are read.
+    std::fs::write(
+        dir.path().join("common/types.go"),
+        common.replace("+k8s:", "+acme:"),
+    )
+    .expect("write");
+    let out = with_prefix(&v1, Upstream::V1_38, "acme:");
+    assert_eq!(out.notes, Vec::<String>::new());
+    assert!(format!("{:?}", out.plan.modules).contains("MaxLength(3)"));
 }

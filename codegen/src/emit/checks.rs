@@ -254,6 +254,8 @@ pub(super) fn check_call(
         CheckKind::Forbidden => quote!(#v::forbidden(#path, #set)),
         CheckKind::Minimum(n) => quote!(#v::minimum(#path, #new, #n)),
         CheckKind::Maximum(n) => quote!(#v::maximum(#path, #new, #n)),
+        CheckKind::MinimumDuration(n) => quote!(#v::minimum_duration(#path, #new, #n)),
+        CheckKind::MaximumDuration(n) => quote!(#v::maximum_duration(#path, #new, #n)),
         CheckKind::MinLength(n) => quote!(#v::min_length(#path, #s, #n)),
         CheckKind::MaxLength(n) => quote!(#v::max_length(#path, #s, #n)),
         CheckKind::MaxLengthBytes(n) => quote!(#v::max_length_bytes(#path, #s, #n)),

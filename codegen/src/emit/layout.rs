@@ -160,7 +160,7 @@ pub(super) fn builtin(b: Builtin) -> TokenStream {
     match b {
         Builtin::Bool => quote!(bool),
         Builtin::String => quote!(::std::string::String),
-        Builtin::Int | Builtin::Int64 => quote!(i64),
+        Builtin::Int | Builtin::Int64 | Builtin::Duration => quote!(i64),
         Builtin::Int8 => quote!(i8),
         Builtin::Int16 => quote!(i16),
         Builtin::Int32 => quote!(i32),

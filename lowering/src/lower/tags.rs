@@ -102,10 +102,20 @@ impl Lowerer<'_> {
                 {
                     return refuse(self, TagDiagnostic::OutOfRange(v));
                 }
-                vec![mk(if id == TagId::Minimum {
-                    CheckKind::Minimum(v)
-                } else {
-                    CheckKind::Maximum(v)
+                // A `time.Duration` value itself (not a typedef of it, which has no `String` method): from 1.38
+                // upstream's `%v` prints the bound as `Duration.String()` (`must be greater than or equal to 1s`).
+                let is_duration = |t: &Ty| *t == Ty::Builtin(Builtin::Duration);
+                let duration_value = b == Builtin::Duration
+                    && vgc_ir::profile::upstream(self.db).min_max_bound_with_v()
+                    && ty.is_some_and(|t| {
+                        is_duration(t) || matches!(t, Ty::Pointer(i) if is_duration(i))
+                    });
+                let n = i64::try_from(v).unwrap_or_default();
+                vec![mk(match (id == TagId::Minimum, duration_value) {
+                    (true, false) => CheckKind::Minimum(v),
+                    (false, false) => CheckKind::Maximum(v),
+                    (true, true) => CheckKind::MinimumDuration(n),
+                    (false, true) => CheckKind::MaximumDuration(n),
                 })]
             }
             // upstream 1.38 (kubernetes#141811): `maxBytes` also on byte slices and typedefs to them,
@@ -147,7 +157,14 @@ impl Lowerer<'_> {
                 }
             }
             TagId::MinItems | TagId::MaxItems => {
-                if !is_list {
+                // upstream goes by the native kind: a `[]byte` is a slice (its length counts bytes).
+                let is_bytes = ty.is_some_and(|t| {
+                    matches!(
+                        types::native(self.db, self.prog, t),
+                        Native::Other(Ty::WellKnown(types::WellKnown::Bytes))
+                    )
+                });
+                if !is_list && !is_bytes {
                     return refuse(self, TagDiagnostic::WrongKind(ValueKinds::List));
                 }
                 let v = int().unwrap_or_default();

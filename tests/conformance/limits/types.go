@@ -1,5 +1,7 @@
 package limits
 
+import "time"
+
 // Numbers: minimum and maximum on integer shapes.
 type Numbers struct {
 	// +k8s:optional
@@ -58,3 +60,35 @@ type Collections struct {
 // Few is a list typedef with a type-level limit.
 // +k8s:maxItems=1
 type Few []string
+
+// Durations: `time.Duration` is natively an int64 (a JSON number of nanoseconds), so the integer limits apply;
+// a typedef of it has no `String` method (its bound prints as an integer in every release).
+type Durations struct {
+	// +k8s:optional
+	// +k8s:minimum=1000000000
+	// +k8s:maximum=60000000000
+	Timeout time.Duration `json:"timeout,omitempty"`
+	// +k8s:optional
+	// +k8s:minimum=1
+	Ptr *time.Duration `json:"ptr,omitempty"`
+	// +k8s:optional
+	Grace Grace `json:"grace,omitempty"`
+}
+
+// Grace is a typedef of time.Duration with a type-level limit.
+// +k8s:maximum=5000
+type Grace time.Duration
+
+// ByteLimits: `[]byte` is natively a slice, so the item limits count its bytes.
+type ByteLimits struct {
+	// +k8s:optional
+	// +k8s:minItems=2
+	// +k8s:maxItems=3
+	Data []byte `json:"data,omitempty"`
+	// +k8s:optional
+	Blob Blob `json:"blob,omitempty"`
+}
+
+// Blob is a byte-slice typedef with a type-level limit.
+// +k8s:maxItems=2
+type Blob []byte
