@@ -53,11 +53,36 @@ impl salsa::Database for Database {}
 #[salsa::db]
 impl vgc_ir::Db for Database {
     /// One database clone per rayon job (only ever called from the top level, outside any query).
+    ///
+    /// Self-scheduling: one worker per rayon thread, each with its own clone, takes the next index from a shared
+    /// counter, so jobs start in index order and a worker that finishes early takes more. Callers that know
+    /// their jobs' sizes list the largest first (longest-processing-time order), which keeps a large job from
+    /// starting last and running alone at the end (`docs/performance.md`).
     fn par_each(&self, n: usize, job: &(dyn Fn(&dyn vgc_ir::Db, usize) + Sync)) {
-        use rayon::prelude::*;
-        (0..n)
-            .into_par_iter()
-            .for_each_with(self.clone(), |db, i| job(&*db, i));
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let next = AtomicUsize::new(0);
+        let workers = rayon::current_num_threads().min(n);
+        if workers <= 1 {
+            for i in 0..n {
+                job(self, i);
+            }
+            return;
+        }
+        let dbs: Vec<Database> = (0..workers).map(|_| self.clone()).collect();
+        let next = &next;
+        rayon::scope(move |s| {
+            for db in dbs {
+                s.spawn(move |_| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= n {
+                            break;
+                        }
+                        job(&db, i);
+                    }
+                });
+            }
+        });
     }
 
     fn as_dyn(&self) -> &dyn vgc_ir::Db {
@@ -366,6 +391,7 @@ fn analyze(
     }
     out.timings.push(("check", clock.elapsed()));
     clock = std::time::Instant::now();
+    vgc_lowering::prefetch_types(db);
     let plan = vgc_lowering::crate_plan(db).clone();
     out.timings.push(("lower", clock.elapsed()));
     diags.extend(plan.diagnostics.iter().cloned());
@@ -648,6 +674,10 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
         Manifest::remove(&cache);
     }
     out.timings.push(("save caches", clock.elapsed()));
+    // Freeing the database (every file's IR, every memoised plan: hundreds of MB on k8s.io/api) takes longer than
+    // some whole phases of the build; nothing waits for it, so it happens on a thread of its own (the process may
+    // exit first).
+    std::thread::spawn(move || drop(session));
     out
 }
 

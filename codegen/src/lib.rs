@@ -326,6 +326,22 @@ pub fn generate_incremental(
         .into_iter()
         .filter(|p| !skip.contains(&layout.file_of(p)))
         .collect();
+    // Types first, each on its own (a module such as core/v1 holds a sixth of k8s.io/api's code: as one job it
+    // would run alone at the end), then the modules, which only concatenate their types' units.
+    let types: Vec<(String, String)> = paths
+        .iter()
+        .filter_map(|p| layout.leaves.get(p))
+        .filter_map(|pkg| module_plan(db, ModuleKey::new(db, pkg.clone())).as_ref())
+        .flat_map(|m| {
+            m.types
+                .iter()
+                .map(|t| (t.key.pkg.clone(), t.key.name.clone()))
+        })
+        .collect();
+    db.par_each(types.len(), &|db, i| {
+        let (pkg, name) = &types[i];
+        let _ = type_file_units(db, TypeUnitKey::new(db, pkg.clone(), name.clone()));
+    });
     db.par_each(paths.len(), &|db, i| {
         let _ = module_file(db, ModuleFileKey::new(db, paths[i].clone()));
     });

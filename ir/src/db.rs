@@ -26,10 +26,16 @@ pub trait Db: salsa::Database {
     /// `self` as a trait object.
     fn as_dyn(&self) -> &dyn Db;
 
-    /// Computes [`file_ir`] (and so [`parsed_go`]) for `files` ahead of use, through [`Db::par_each`].
+    /// Computes [`file_ir`] (and so [`parsed_go`]) for `files` ahead of use, through [`Db::par_each`], the
+    /// longest texts first (parse time grows with the text, so a large file never starts last).
     fn prefetch_ir(&self, files: &[SourceFile]) {
-        self.par_each(files.len(), &|db, i| {
-            let _ = file_ir(db, files[i]);
+        let mut order: Vec<(usize, SourceFile)> = files
+            .iter()
+            .map(|f| (f.text(self.as_dyn()).len(), *f))
+            .collect();
+        order.sort_by_key(|entry| std::cmp::Reverse(entry.0));
+        self.par_each(order.len(), &|db, i| {
+            let _ = file_ir(db, order[i].1);
         });
     }
 }

@@ -9,4 +9,6 @@ pub mod graph;
 pub mod lower;
 pub mod plan;
 
-pub use lower::{CratePlan, ModuleKey, crate_plan, go_field_name, lower, module_plan};
+pub use lower::{
+    CratePlan, ModuleKey, crate_plan, go_field_name, lower, module_plan, prefetch_types,
+};

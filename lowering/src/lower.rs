@@ -267,6 +267,16 @@ pub fn lower_type<'db>(db: &'db dyn Db, key: LowerKey<'db>) -> TypeLowering {
     }
 }
 
+/// Computes [`lower_type`] for every reachable type ahead of [`crate_plan`], on the database's workers
+/// ([`vgc_ir::Db::par_each`]; call it from the top level, never inside a query). Results are the same as without
+/// it: `crate_plan` then finds every per-type plan memoised.
+pub fn prefetch_types(db: &dyn Db) {
+    let n = lower_keys(db).len();
+    db.par_each(n, &|db, i| {
+        let _ = lower_type(db, lower_keys(db)[i]);
+    });
+}
+
 /// The [`LowerKey`] of every reachable type, in reach order (interned once per change of the [`Reach`]).
 #[salsa::tracked(returns(ref))]
 pub fn lower_keys(db: &dyn Db) -> Vec<LowerKey<'_>> {
