@@ -3,15 +3,23 @@
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// `resource.Quantity`: JSON string (or number); equal when numerically equal (upstream `Cmp == 0`). Serializes
-/// in upstream's canonical form (`Quantity.MarshalJSON` after a parse: `"1.5"` → `"1500m"`, `"2048Ki"` → `"2Mi"`,
-/// unset → `"0"`), which is what error details that print a value as JSON (`Duplicate value: {…}`) show.
+/// as upstream's `Quantity.MarshalJSON` after `UnmarshalJSON`: the text as written (spaces trimmed) when
+/// `ParseQuantity` found it canonical and kept it (`"+999M"`, `"048650Gi"`, `"1500m"`), else the canonical form
+/// (`"1.5"` → `"1500m"`, `"2048Ki"` → `"2Mi"`, unset → `"0"`). That is what error details that print a value as
+/// JSON (`Duplicate value: {…}`) show. A value beyond `E` (10^18) that is not kept prints as k8s.io/apimachinery
+/// v0.37 does (the bare number); v0.38 prints it with an exponent (`docs/upstream.md`).
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(transparent)]
 pub struct Quantity(#[serde(deserialize_with = "quantity_de")] pub String);
 
 impl Serialize for Quantity {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&self.canonical())
+        let text = self.0.trim();
+        if keeps_text(text) {
+            s.serialize_str(text)
+        } else {
+            s.serialize_str(&self.canonical())
+        }
     }
 }
 
@@ -226,98 +234,100 @@ impl Quantity {
     /// notation beyond `E`). Used for the values and bounds `MinimumQuantity`/`MaximumQuantity` print.
     #[must_use]
     pub fn go_string_1_38(&self) -> String {
-        if self.keeps_text_1_38() {
+        if keeps_text(&self.0) {
             self.0.clone()
         } else {
             self.canonical_for(true)
         }
     }
+}
 
-    /// `ParseQuantity`'s "if the number is in canonical form, reuse the string" (k8s.io/apimachinery v0.38).
-    fn keeps_text_1_38(&self) -> bool {
-        let s = self.0.as_str();
-        if s == "0" {
-            return true;
-        }
-        let (positive, rest) = match s.as_bytes().first() {
-            Some(b'-') => (false, &s[1..]),
-            Some(b'+') => (true, &s[1..]),
-            _ => (true, s),
-        };
-        let rest = rest.trim_start_matches('0');
-        let num_end = rest
-            .find(|c: char| !c.is_ascii_digit())
-            .unwrap_or(rest.len());
-        let num = if num_end == 0 { "0" } else { &rest[..num_end] };
-        let mut rest = &rest[num_end..];
-        let mut denom = "";
-        if let Some(r) = rest.strip_prefix('.') {
-            let e = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
-            denom = &r[..e];
-            rest = &r[e..];
-        }
-        let (binary, exponent): (bool, i64) = match rest {
-            "" => (false, 0),
-            "n" => (false, -9),
-            "u" => (false, -6),
-            "m" => (false, -3),
-            "k" => (false, 3),
-            "M" => (false, 6),
-            "G" => (false, 9),
-            "T" => (false, 12),
-            "P" => (false, 15),
-            "E" => (false, 18),
-            "Ki" => (true, 10),
-            "Mi" => (true, 20),
-            "Gi" => (true, 30),
-            "Ti" => (true, 40),
-            "Pi" => (true, 50),
-            "Ei" => (true, 60),
-            e if e.len() > 1 && e.starts_with(['e', 'E']) => match e[1..].parse::<i64>() {
-                Ok(x) => (false, x),
-                Err(_) => return false,
-            },
-            _ => return false,
-        };
-        let digits = i64::try_from(num.len() + denom.len()).unwrap_or(i64::MAX);
-        let (precision, mut scale, mantissa, force) = if binary {
-            if !denom.is_empty() {
-                return false;
-            }
-            // float32(exponent)*3/10, truncated
-            #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
-            let p = 15 - digits - ((exponent as f32) * 3.0 / 10.0) as i64 - 1;
-            (p, 0i64, 1i64 << exponent, false)
-        } else {
-            let p = 18 - digits;
-            (p, exponent, 1, p <= 0)
-        };
-        if precision < 0 || force {
-            return false;
-        }
-        scale -= i64::try_from(denom.len()).unwrap_or(i64::MAX);
-        if scale < -9 {
-            return false;
-        }
-        let shifted = format!("{num}{denom}");
-        let Ok(uvalue) = shifted.parse::<u64>() else {
-            return false;
-        };
-        let value: i64 = match i64::try_from(uvalue) {
-            Ok(v) => v,
-            Err(_) if !positive && uvalue == 1 << 63 => i64::MIN,
-            Err(_) => return false,
-        };
-        if value.checked_mul(mantissa).is_none() {
-            return false;
-        }
-        if binary {
-            exponent % 10 == 0 && value & 7 != 0
-        } else {
-            scale % 3 == 0 && !shifted.ends_with("000") && !shifted.starts_with('0')
-        }
+/// `ParseQuantity`'s "if the number is in canonical form, reuse the string": whether the parsed quantity keeps `s`
+/// as its text, which `String()` and `MarshalJSON` then print (the same rule in k8s.io/apimachinery v0.37 and v0.38).
+fn keeps_text(s: &str) -> bool {
+    if s == "0" {
+        return true;
     }
+    let (positive, rest) = match s.as_bytes().first() {
+        Some(b'-') => (false, &s[1..]),
+        Some(b'+') => (true, &s[1..]),
+        _ => (true, s),
+    };
+    let rest = rest.trim_start_matches('0');
+    let num_end = rest
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(rest.len());
+    let num = if num_end == 0 { "0" } else { &rest[..num_end] };
+    let mut rest = &rest[num_end..];
+    let mut denom = "";
+    if let Some(r) = rest.strip_prefix('.') {
+        let e = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
+        denom = &r[..e];
+        rest = &r[e..];
+    }
+    let (binary, exponent): (bool, i64) = match rest {
+        "" => (false, 0),
+        "n" => (false, -9),
+        "u" => (false, -6),
+        "m" => (false, -3),
+        "k" => (false, 3),
+        "M" => (false, 6),
+        "G" => (false, 9),
+        "T" => (false, 12),
+        "P" => (false, 15),
+        "E" => (false, 18),
+        "Ki" => (true, 10),
+        "Mi" => (true, 20),
+        "Gi" => (true, 30),
+        "Ti" => (true, 40),
+        "Pi" => (true, 50),
+        "Ei" => (true, 60),
+        e if e.len() > 1 && e.starts_with(['e', 'E']) => match e[1..].parse::<i64>() {
+            Ok(x) => (false, x),
+            Err(_) => return false,
+        },
+        _ => return false,
+    };
+    let digits = i64::try_from(num.len() + denom.len()).unwrap_or(i64::MAX);
+    let (precision, mut scale, mantissa, force) = if binary {
+        if !denom.is_empty() {
+            return false;
+        }
+        // float32(exponent)*3/10, truncated
+        #[allow(clippy::cast_possible_truncation, clippy::cast_precision_loss)]
+        let p = 15 - digits - ((exponent as f32) * 3.0 / 10.0) as i64 - 1;
+        (p, 0i64, 1i64 << exponent, false)
+    } else {
+        let p = 18 - digits;
+        (p, exponent, 1, p <= 0)
+    };
+    if precision < 0 || force {
+        return false;
+    }
+    scale -= i64::try_from(denom.len()).unwrap_or(i64::MAX);
+    if scale < -9 {
+        return false;
+    }
+    let shifted = format!("{num}{denom}");
+    let Ok(uvalue) = shifted.parse::<u64>() else {
+        return false;
+    };
+    let value: i64 = match i64::try_from(uvalue) {
+        Ok(v) => v,
+        Err(_) if !positive && uvalue == 1 << 63 => i64::MIN,
+        Err(_) => return false,
+    };
+    if value.checked_mul(mantissa).is_none() {
+        return false;
+    }
+    if binary {
+        exponent % 10 == 0 && value & 7 != 0
+    } else {
+        scale % 3 == 0 && !shifted.ends_with("000") && !shifted.starts_with('0')
+    }
+}
 
+impl Quantity {
     /// Numeric comparison, as upstream's `Quantity.Cmp` after parsing (values rounded to nano precision); exact for
     /// any exponent. `None` when either side does not parse.
     #[must_use]

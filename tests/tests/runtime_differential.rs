@@ -205,6 +205,17 @@ fn ours(
                 v::maximum_quantity(path, value.as_ref(), &bound)
             }
         }
+        "quantityJSON" => {
+            // Decoded as the generated structs decode a quantity, printed as their error details print values.
+            let q: Quantity =
+                serde_json::from_value(Value::String(value.expect("value").to_string()))
+                    .expect("a quantity decodes");
+            let json = |v: Value| Error::duplicate(path, vgc_runtime::BadValue::Json(v));
+            vec![
+                json(serde_json::to_value(&q).expect("serializes")),
+                json(serde_json::json!({"name": "a", "amount": q})),
+            ]
+        }
         "matches" => {
             let pattern = str_arg(args, "pattern").expect("pattern");
             let re = regexes.entry(pattern.to_string()).or_insert_with(|| {
@@ -250,6 +261,25 @@ fn compare(profile: Upstream, calls: &[Value]) -> (BTreeMap<String, usize>, Vec<
             .iter()
             .map(|l| l.as_str().expect("a line").to_string())
             .collect();
+        if got != want && fun == "quantityJSON" && profile.runtime_validators_1_38() {
+            // docs/upstream.md: a quantity beyond `E` that ParseQuantity does not keep as written prints as
+            // v0.37 prints it (the bare number); v0.38 adds an exponent. Counted, not excused otherwise.
+            let q = Quantity(
+                str_arg(&c["args"], "value")
+                    .expect("value")
+                    .trim()
+                    .to_string(),
+            );
+            let v0_38 = format!("\"{}\"", q.go_string_1_38());
+            if want.first().is_some_and(|w| w.contains(&v0_38))
+                && q.go_string_1_38() != q.canonical()
+            {
+                *by_fn
+                    .entry("quantityJSON beyond E (known deviation)".into())
+                    .or_default() += 1;
+                continue;
+            }
+        }
         if got != want {
             mismatches.push(format!(
                 "{fun} {}\n  upstream: {want:?}\n  vgc:      {got:?}",

@@ -26,6 +26,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/operation"
+	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/api/validate"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -313,6 +314,57 @@ func init() {
 		n := limit(g)
 		args["len"], args["limit"] = len(m), n
 		return validate.MinProperties(ctx, op, fld, m, nil, n)
+	})
+}
+
+// A random quantity string that resource.ParseQuantity accepts: sign, digits, fraction, any suffix form (decimal
+// SI, binary SI, exponent), zero and sub-nano values included.
+func (g *rng) quantity() (string, resource.Quantity) {
+	for {
+		var b strings.Builder
+		b.WriteString(g.pick([]string{"", "", "", "-", "+"}))
+		digits := func(n int) {
+			for ; n > 0; n-- {
+				b.WriteByte(byte('0' + g.IntN(10)))
+			}
+		}
+		switch g.IntN(4) {
+		case 0:
+			b.WriteString(g.pick([]string{"0", "1", "2", "10", "100", "999", "1000", "1023", "1024", "1025"}))
+		default:
+			digits(1 + g.IntN(6))
+		}
+		if g.pct(30) {
+			b.WriteByte('.')
+			digits(1 + g.IntN(9))
+		}
+		b.WriteString(g.pick([]string{"", "", "n", "u", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti",
+			"Pi", "Ei", "e3", "e-3", "E2", "e0", "e-9", "e-12", "e12"}))
+		s := b.String()
+		if q, err := resource.ParseQuantity(s); err == nil {
+			return s, q
+		}
+	}
+}
+
+// A quantity decoded from JSON (upstream `Quantity.UnmarshalJSON`, spaces trimmed) and printed inside an error as
+// JSON (`MarshalJSON`: the text when ParseQuantity kept it, else the canonical form), alone and in an object.
+func init() {
+	register("quantityJSON", 4, func(g *rng, fld *field.Path, args map[string]any) field.ErrorList {
+		s, _ := g.quantity()
+		if g.pct(10) {
+			s = " " + s + " "
+		}
+		var q resource.Quantity
+		if err := json.Unmarshal([]byte(strconv.Quote(s)), &q); err != nil {
+			panic(err)
+		}
+		args["value"] = s
+		type item struct {
+			Name   string            `json:"name"`
+			Amount resource.Quantity `json:"amount"`
+		}
+		return field.ErrorList{field.Duplicate(fld, q), field.Duplicate(fld, item{Name: "a", Amount: q})}
 	})
 }
 

@@ -6,42 +6,11 @@ package main
 
 import (
 	"regexp"
-	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/api/validate"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
-
-// A random quantity string that resource.ParseQuantity accepts: sign, digits, fraction, any suffix form (decimal
-// SI, binary SI, exponent), zero and sub-nano values included.
-func (g *rng) quantity() (string, resource.Quantity) {
-	for {
-		var b strings.Builder
-		b.WriteString(g.pick([]string{"", "", "", "-", "+"}))
-		digits := func(n int) {
-			for ; n > 0; n-- {
-				b.WriteByte(byte('0' + g.IntN(10)))
-			}
-		}
-		switch g.IntN(4) {
-		case 0:
-			b.WriteString(g.pick([]string{"0", "1", "2", "10", "100", "999", "1000", "1023", "1024", "1025"}))
-		default:
-			digits(1 + g.IntN(6))
-		}
-		if g.pct(30) {
-			b.WriteByte('.')
-			digits(1 + g.IntN(9))
-		}
-		b.WriteString(g.pick([]string{"", "", "n", "u", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti",
-			"Pi", "Ei", "e3", "e-3", "E2", "e0", "e-9", "e-12", "e12"}))
-		s := b.String()
-		if q, err := resource.ParseQuantity(s); err == nil {
-			return s, q
-		}
-	}
-}
 
 // Regular expressions in Go (RE2) syntax with their messages, as a project's validation extensions file would
 // define them: anchored and not, Perl classes (ASCII in Go), POSIX classes, Unicode classes, flags, repetition.
