@@ -72,6 +72,13 @@ fn a_filter_that_matches_nothing_is_an_error_with_a_suggestion() {
         stderr(&o),
         "error: --group \"example.com/widgts\" matches no package; did you mean `example.com/widgets`?\n"
     );
+    // An API group name, as apiVersion spells it, points at its package directory.
+    let o = vgc(&["graph", "--group", "widgets.example.com"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        "error: --group \"widgets.example.com\" matches no package; `--group` takes a Go package path prefix: for the API group \"widgets.example.com\", did you mean `example.com/widgets`?\n"
+    );
     let o = vgc(&["graph", "--version", "v7"]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stderr(&o), "error: --version \"v7\" matches no package\n");
