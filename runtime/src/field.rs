@@ -125,6 +125,24 @@ impl ErrorType {
             ErrorType::Internal => "Internal error",
         }
     }
+
+    /// upstream `field.ErrorType` as a string, which `NewInvalid` uses as the `metav1.CauseType` of the error's
+    /// cause: `FieldValueRequired`, `FieldValueInvalid`, …, `InternalError`.
+    #[must_use]
+    pub fn cause_type(self) -> &'static str {
+        match self {
+            ErrorType::Required => "FieldValueRequired",
+            ErrorType::Forbidden => "FieldValueForbidden",
+            ErrorType::Invalid => "FieldValueInvalid",
+            ErrorType::NotSupported => "FieldValueNotSupported",
+            ErrorType::Duplicate => "FieldValueDuplicate",
+            ErrorType::TooLong => "FieldValueTooLong",
+            ErrorType::TooShort => "FieldValueTooShort",
+            ErrorType::TooMany => "FieldValueTooMany",
+            ErrorType::TooFew => "FieldValueTooFew",
+            ErrorType::Internal => "InternalError",
+        }
+    }
 }
 
 /// Upstream `field.Error.BadValue`, as the shapes validation code produces.

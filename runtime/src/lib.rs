@@ -5,6 +5,7 @@
 //! - [`validate`]: the runtime validators (`k8s.io/apimachinery/pkg/api/validate`).
 //! - [`formats`]: the string formats of `+k8s:format`.
 //! - [`regex`]: Go (RE2) patterns of project-defined formats, for [`validate::matches`].
+//! - [`status`]: an error list as the API server's `metav1.Status` (`k8s.io/apimachinery/pkg/api/errors.NewInvalid`).
 //! - [`types`]: well-known Kubernetes value types with their JSON forms and semantic equality.
 //!
 //! Invariant: depends on no compiler crate; its semver is independent of vgc's.
@@ -14,6 +15,7 @@ pub mod formats;
 pub mod operation;
 pub mod regex;
 pub mod stack;
+pub mod status;
 pub mod types;
 pub mod validate;
 

@@ -233,6 +233,11 @@ fn ours(
     }
 }
 
+/// The object identities `status` in runtime_calls.go cycles through.
+const STATUS_GROUPS: [&str; 4] = ["", "apps", "resource.k8s.io", "a<b>&c.example.com"];
+const STATUS_KINDS: [&str; 4] = ["Pod", "Deployment", "ResourceClaim", "Odd\u{2028}Kind"];
+const STATUS_NAMES: [&str; 4] = ["", "web-0", "x\"y", "<script>"];
+
 /// Replays every upstream call through vgc-runtime; returns (calls by function, mismatch descriptions).
 fn compare(profile: Upstream, calls: &[Value]) -> (BTreeMap<String, usize>, Vec<String>) {
     let root = Path::Root;
@@ -247,14 +252,12 @@ fn compare(profile: Upstream, calls: &[Value]) -> (BTreeMap<String, usize>, Vec<
     let mut regexes = HashMap::new();
     let mut by_fn: BTreeMap<String, usize> = BTreeMap::new();
     let mut mismatches = Vec::new();
-    for c in calls {
+    for (i, c) in calls.iter().enumerate() {
         let fun = c["fn"].as_str().expect("fn");
         *by_fn.entry(fun.to_string()).or_default() += 1;
         let path = paths[usize::try_from(c["path"].as_u64().expect("path")).expect("small")];
-        let got: Vec<String> = ours(profile, fun, path, &c["args"], &mut regexes)
-            .iter()
-            .map(line)
-            .collect();
+        let errs = ours(profile, fun, path, &c["args"], &mut regexes);
+        let got: Vec<String> = errs.iter().map(line).collect();
         let want: Vec<String> = c["got"]
             .as_array()
             .expect("got")
@@ -279,6 +282,26 @@ fn compare(profile: Upstream, calls: &[Value]) -> (BTreeMap<String, usize>, Vec<
                     .or_default() += 1;
                 continue;
             }
+        }
+        // The API server's body for the same errors (`status` in runtime_calls.go: identity by index, every 17th
+        // call's errors doubled).
+        let errs = if i % 17 == 0 {
+            [errs.clone(), errs].concat()
+        } else {
+            errs
+        };
+        let status = vgc_runtime::status::invalid(
+            STATUS_GROUPS[i % 4],
+            STATUS_KINDS[(i / 4) % 4],
+            STATUS_NAMES[(i / 16) % 4],
+            &errs,
+        )
+        .to_json();
+        if c["status"].as_str() != Some(status.as_str()) {
+            mismatches.push(format!(
+                "{fun} status {}\n  upstream: {}\n  vgc:      {status}",
+                c["args"], c["status"]
+            ));
         }
         if got != want {
             mismatches.push(format!(

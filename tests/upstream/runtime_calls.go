@@ -25,9 +25,11 @@ import (
 	"strings"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/api/validate"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -37,6 +39,8 @@ type call struct {
 	Path int            `json:"path"`
 	Args map[string]any `json:"args"`
 	Got  []string       `json:"got"`
+	// The API server's response body for an object with these errors (see status below).
+	Status string `json:"status"`
 }
 
 // A generator of one kind of call: fills Args and returns upstream's errors.
@@ -378,6 +382,29 @@ func line(e *field.Error) string {
 	return fmt.Sprintf("%s | %s | origin=%s | sc=%t | %s", e.Field, e.ErrorBody(), e.Origin, e.ShortCircuit, st)
 }
 
+// Object identities for status, chosen by the call's index (the random sequence is not touched): the core group,
+// dotted groups, and names and kinds with characters encoding/json escapes.
+var statusGroups = []string{"", "apps", "resource.k8s.io", "a<b>&c.example.com"}
+var statusKinds = []string{"Pod", "Deployment", "ResourceClaim", "Odd\u2028Kind"}
+var statusNames = []string{"", "web-0", "x\"y", "<script>"}
+
+// The body the API server writes when validation of the call's object fails: errors.NewInvalid's status with the
+// TypeMeta its encoder sets, as encoding/json marshals it. Every 17th call doubles its errors (ToAggregate keeps
+// one of each text, the causes keep all).
+func status(i int, errs field.ErrorList) string {
+	if i%17 == 0 {
+		errs = append(errs, errs...)
+	}
+	gk := schema.GroupKind{Group: statusGroups[i%4], Kind: statusKinds[(i/4)%4]}
+	st := apierrors.NewInvalid(gk, statusNames[(i/16)%4], errs).ErrStatus
+	st.Kind, st.APIVersion = "Status", "v1"
+	b, err := json.Marshal(st)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
 func main() {
 	n, err := strconv.Atoi(os.Getenv("VGC_CALLS"))
 	if err != nil {
@@ -410,9 +437,11 @@ func main() {
 			roll -= weights[nm]
 		}
 		c := call{Fn: name, Path: g.IntN(4), Args: map[string]any{}, Got: []string{}}
-		for _, e := range gens[name](g, path(c.Path), c.Args) {
+		errs := gens[name](g, path(c.Path), c.Args)
+		for _, e := range errs {
 			c.Got = append(c.Got, line(e))
 		}
+		c.Status = status(i, errs)
 		if err := enc.Encode(c); err != nil {
 			panic(err)
 		}
