@@ -870,11 +870,6 @@ fn profile_suffix(outcome: &vgc::BuildOutcome) -> String {
         .unwrap_or_default()
 }
 
-/// mimalloc instead of the system allocator: a cold build allocates and frees millions of small IR, plan and token
-/// values on two threads, and glibc's malloc/free took about a fifth of its time (`docs/performance.md`).
-#[global_allocator]
-static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let start = Instant::now();
