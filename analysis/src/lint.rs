@@ -216,34 +216,37 @@ impl<'a> Linter<'a> {
         })
     }
 
-    /// upstream `linter.lintType`.
+    /// upstream `linter.lintType`, over `k` and every type it references, depth-first in reference order (upstream's
+    /// recursion order). Iterative: a chain of tens of thousands of types referencing each other is an ordinary
+    /// input, not a stack overflow (R2).
     fn lint_type(&mut self, k: &TypeKey) {
-        if !self.linted.insert(k.clone()) {
-            return;
-        }
-        let Some((decl, file)) = self.prog.type_decl(self.db, k) else {
-            return;
-        };
-        if decl
-            .tags
-            .iter()
-            .any(|u| u.control_tag() == Some(ControlTag::ValidationGenNolint))
-        {
-            return;
-        }
-        let decl: TypeIr = decl.clone();
-        let ty = types::resolve(self.db, self.prog, &k.pkg, file, &decl.ty);
-        self.enum_marker(&decl, file);
-        self.upstream_rules(k, None, &ty, &decl.tags, file);
-        let mut next = Vec::new();
-        types::collect_named(&ty, &mut next);
-        for f in &decl.fields {
-            let fty = types::resolve(self.db, self.prog, &k.pkg, file, &f.ty);
-            self.upstream_rules(k, Some(f), &fty, &f.tags, file);
-            types::collect_named(&fty, &mut next);
-        }
-        for n in next {
-            self.lint_type(&n);
+        let mut stack = vec![k.clone()];
+        while let Some(k) = stack.pop() {
+            if !self.linted.insert(k.clone()) {
+                continue;
+            }
+            let Some((decl, file)) = self.prog.type_decl(self.db, &k) else {
+                continue;
+            };
+            if decl
+                .tags
+                .iter()
+                .any(|u| u.control_tag() == Some(ControlTag::ValidationGenNolint))
+            {
+                continue;
+            }
+            let decl: TypeIr = decl.clone();
+            let ty = types::resolve(self.db, self.prog, &k.pkg, file, &decl.ty);
+            self.enum_marker(&decl, file);
+            self.upstream_rules(&k, None, &ty, &decl.tags, file);
+            let mut next = Vec::new();
+            types::collect_named(&ty, &mut next);
+            for f in &decl.fields {
+                let fty = types::resolve(self.db, self.prog, &k.pkg, file, &f.ty);
+                self.upstream_rules(&k, Some(f), &fty, &f.tags, file);
+                types::collect_named(&fty, &mut next);
+            }
+            stack.extend(next.into_iter().rev());
         }
     }
 

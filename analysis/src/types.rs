@@ -690,7 +690,7 @@ pub fn collect_named(t: &Ty, out: &mut Vec<TypeKey>) {
 /// The types of `types` whose values can contain a value of the same type at any depth — through fields,
 /// pointers, slices, maps or typedefs (a cycle of [`TypeEdges::refs`]: a non-trivial strongly connected component,
 /// or a type referring to itself). Validating, comparing or dropping such a value recurses once per level of the
-/// input, so generated code runs it on a growable stack (R32). Tarjan's algorithm (petgraph).
+/// input, so generated code runs it on a growable stack (R32). Kosaraju's algorithm (petgraph, iterative).
 #[must_use]
 pub fn recursive_types(db: &dyn Db, types: &IndexSet<TypeKey>) -> IndexSet<TypeKey> {
     let index = |k: &TypeKey| types.get_index_of(k);
@@ -717,7 +717,7 @@ pub fn recursive_types(db: &dyn Db, types: &IndexSet<TypeKey>) -> IndexSet<TypeK
         }
     }
     let mut out: std::collections::BTreeSet<usize> = self_loops.into_iter().collect();
-    for scc in petgraph::algo::tarjan_scc(&graph) {
+    for scc in petgraph::algo::kosaraju_scc(&graph) {
         if scc.len() > 1 {
             out.extend(scc.iter().map(|n| n.index()));
         }
@@ -728,7 +728,7 @@ pub fn recursive_types(db: &dyn Db, types: &IndexSet<TypeKey>) -> IndexSet<TypeK
 /// Types whose values contain themselves without indirection through a slice or map: pointer edges to these
 /// must be boxed in Rust. Returns the set of (containing type, pointee type) pairs to box, in the order of `types`
 /// and then of the fields: an edge is boxed when its two ends are in one strongly connected component of the
-/// direct-containment graph (Tarjan's algorithm, petgraph), i.e. when the pointee contains the container again.
+/// direct-containment graph (Kosaraju's algorithm, petgraph: iterative, so a chain of 100,000 types is no stack overflow), i.e. when the pointee contains the container again.
 #[must_use]
 pub fn boxed_edges(db: &dyn Db, types: &IndexSet<TypeKey>) -> IndexSet<(TypeKey, TypeKey)> {
     // Direct edges: a struct field of type T or *T (or a typedef of such).
@@ -754,7 +754,7 @@ pub fn boxed_edges(db: &dyn Db, types: &IndexSet<TypeKey>) -> IndexSet<(TypeKey,
         }
     }
     let mut component = vec![0; nodes.len()];
-    for (c, scc) in petgraph::algo::tarjan_scc(&graph).iter().enumerate() {
+    for (c, scc) in petgraph::algo::kosaraju_scc(&graph).iter().enumerate() {
         for n in scc {
             component[n.index()] = c;
         }

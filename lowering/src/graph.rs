@@ -123,18 +123,24 @@ pub fn edge_style(kind: EdgeKind) -> (&'static str, &'static str) {
 }
 
 /// The title of the cluster of type `owner` (`<pkg>.<Type>`): the type name, prefixed with the last segment of its
-/// package path (`v1beta1.Widget`) when the graph spans several packages, so that versions of one type differ.
-fn cluster_title(g: &Graph, owner: &str) -> String {
+/// package path (`v1beta1.Widget`) when the graph spans `several_packages` ([`spans_several_packages`], computed
+/// once per graph), so that versions of one type differ.
+fn cluster_title(owner: &str, several_packages: bool) -> String {
     let (pkg, ty) = owner.rsplit_once('.').unwrap_or(("", owner));
-    let several = g
-        .nodes
-        .iter()
-        .filter(|n| !n.pkg.is_empty())
-        .any(|n| n.pkg != pkg);
     match pkg.rsplit('/').next() {
-        Some(last) if several && !last.is_empty() => format!("{last}.{ty}"),
+        Some(last) if several_packages && !last.is_empty() => format!("{last}.{ty}"),
         _ => ty.to_string(),
     }
+}
+
+/// Whether the nodes of `g` come from more than one package (nodes without a package, options, aside).
+fn spans_several_packages(g: &Graph) -> bool {
+    let mut pkgs = g
+        .nodes
+        .iter()
+        .map(|n| n.pkg.as_str())
+        .filter(|p| !p.is_empty());
+    pkgs.next().is_some_and(|first| pkgs.any(|p| p != first))
 }
 
 /// Nodes grouped for drawing: each type's cluster (the type node and what it declares) in id order, then the
@@ -670,8 +676,9 @@ pub fn to_dot(g: &Graph) -> String {
         );
     };
     let (groups, free) = clusters(g);
+    let several = spans_several_packages(g);
     for (i, (owner, nodes)) in groups.iter().enumerate() {
-        let title = cluster_title(g, owner);
+        let title = cluster_title(owner, several);
         let _ = writeln!(
             out,
             "  subgraph \"cluster_{i}\" {{\n    label=\"{}\";\n    style=rounded;\n    color=\"#bbbbbb\";",
@@ -724,8 +731,9 @@ pub fn to_mermaid(g: &Graph) -> String {
         };
     };
     let (groups, free) = clusters(g);
+    let several = spans_several_packages(g);
     for (c, (owner, nodes)) in groups.iter().enumerate() {
-        let title = cluster_title(g, owner);
+        let title = cluster_title(owner, several);
         let _ = writeln!(out, "  subgraph c{c}[\"{}\"]", esc(&title));
         for n in nodes {
             node(&mut out, n, "    ");
