@@ -229,6 +229,10 @@ fn conformance_packages_match_expectations_and_upstream() {
             .unwrap_or_default()
     });
     let (upstream, ours, _, _) = run_both(&oracle.join("oracle"), &rust_bin, &plain);
+    // The interpreter on the fixed cases (every package, `deviations/` included: vgc's semantics).
+    let agreement = vgc_tests::interpreter::agree(&out.plan, &plain, &ours, false);
+    eprintln!("conformance-fixed interpreter: {}", agreement.line());
+    agreement.assert_clean(&work.join("fixed-interpreter-mismatches.txt"));
     if std::env::var_os("VGC_BLESS").is_some() {
         bless(&cases, &upstream);
         return;
@@ -296,6 +300,12 @@ fn conformance_packages_match_expectations_and_upstream() {
     let seed: u64 = env_or("VGC_CONFORMANCE_SEED", 1);
     let random = random_cases(&mut generator, n, seed, "conformance", &direct);
     let (upstream, ours, go_run, rust_run) = run_both(&oracle.join("oracle"), &rust_bin, &random);
+    let agreement = vgc_tests::interpreter::agree(&out.plan, &random, &ours, false);
+    eprintln!(
+        "conformance-random interpreter: seed {seed}: {}",
+        agreement.line()
+    );
+    agreement.assert_clean(&work.join("interpreter-mismatches.txt"));
     let summary = compare_runs(&upstream, &ours, &random);
     eprintln!(
         "conformance-random: seed {seed}: {}; Go run {go_run:.1}s, Rust run {rust_run:.1}s",
@@ -318,6 +328,10 @@ fn conformance_packages_match_expectations_and_upstream() {
         n,
         seed,
         &work,
+        randfill::Interpreted {
+            plan: &out.plan,
+            route_typedefs: false,
+        },
     );
     randfill::assert_within_gaps(
         "conformance",

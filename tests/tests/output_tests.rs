@@ -525,6 +525,9 @@ fn upstream_output_tests_replay_and_randfill() {
         replayed.push(c);
     }
     let ours = randfill::run_cases(&mut Command::new(&rust_bin), &cases);
+    let agreement = vgc_tests::interpreter::agree(&out.plan, &cases, &ours, true);
+    eprintln!("output-tests-replay interpreter: {}", agreement.line());
+    agreement.assert_clean(&work.join("replay-interpreter-mismatches.txt"));
     // gap (package, call) -> class
     let mut listed_calls: BTreeMap<(String, String), String> = BTreeMap::new();
     for g in &gaps.gap {
@@ -684,6 +687,12 @@ fn upstream_output_tests_replay_and_randfill() {
     let upstream = randfill::run_cases(&mut Command::new(&oracle), &in_built);
     let ours = randfill::run_cases(&mut Command::new(&rust_bin), &in_built);
     let run_time = start.elapsed().as_secs_f64();
+    let agreement = vgc_tests::interpreter::agree(&out.plan, &in_built, &ours, true);
+    eprintln!(
+        "output-tests-randfill interpreter: seed {seed}: {}",
+        agreement.line()
+    );
+    agreement.assert_clean(&work.join("randfill-interpreter-mismatches.txt"));
     let gap_packages: BTreeSet<&str> = gaps.gap.iter().map(|g| g.package.as_str()).collect();
     let allowed = randfill::allowed_classes("output_tests");
     let mut seen: BTreeSet<(String, String)> = BTreeSet::new();
