@@ -256,7 +256,11 @@ impl<'p> Interpreter<'p> {
                 continue;
             }
             cov.types += 1;
+            // Synthetic checks (`PtrSliceNoNils`) come from no tag: not a declared rule.
             let mut count = |c: &vgc_lowering::plan::Check| {
+                if c.tag.is_none() {
+                    return;
+                }
                 cov.rules += 1;
                 match c.stability {
                     Some(Stability::Alpha) => cov.alpha += 1,
