@@ -195,6 +195,8 @@ pub struct Interpreted<'a> {
     pub plan: &'a vgc_lowering::CratePlan,
     /// `route_typedefs` of the suite's `harness::rust_runner`.
     pub route_typedefs: bool,
+    /// The suite's `customValidation` functions as the interpreter gets them.
+    pub custom: crate::interpreter::Customize,
 }
 
 /// The randfill phase of a suite whose Go driver and Rust runner are built: hints from `sources` (Go package
@@ -230,6 +232,7 @@ pub fn phase(
         &generated.cases,
         &ours,
         interpreted.route_typedefs,
+        interpreted.custom,
     );
     eprintln!("{label} interpreter: seed {seed}: {}", agreement.line());
     agreement.assert_clean(&work.join("randfill-interpreter-mismatches.txt"));

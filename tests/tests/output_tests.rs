@@ -525,7 +525,13 @@ fn upstream_output_tests_replay_and_randfill() {
         replayed.push(c);
     }
     let ours = randfill::run_cases(&mut Command::new(&rust_bin), &cases);
-    let agreement = vgc_tests::interpreter::agree(&out.plan, &cases, &ours, true);
+    let agreement = vgc_tests::interpreter::agree(
+        &out.plan,
+        &cases,
+        &ours,
+        true,
+        vgc_tests::interpreter::no_custom,
+    );
     eprintln!("output-tests-replay interpreter: {}", agreement.line());
     agreement.assert_clean(&work.join("replay-interpreter-mismatches.txt"));
     // gap (package, call) -> class
@@ -687,7 +693,13 @@ fn upstream_output_tests_replay_and_randfill() {
     let upstream = randfill::run_cases(&mut Command::new(&oracle), &in_built);
     let ours = randfill::run_cases(&mut Command::new(&rust_bin), &in_built);
     let run_time = start.elapsed().as_secs_f64();
-    let agreement = vgc_tests::interpreter::agree(&out.plan, &in_built, &ours, true);
+    let agreement = vgc_tests::interpreter::agree(
+        &out.plan,
+        &in_built,
+        &ours,
+        true,
+        vgc_tests::interpreter::no_custom,
+    );
     eprintln!(
         "output-tests-randfill interpreter: seed {seed}: {}",
         agreement.line()

@@ -963,13 +963,16 @@ impl<'p> Cx<'_, 'p> {
                     ]
                 }
             }
-            CheckKind::Custom { upstream, .. } => {
-                self.fail(EvalError::CustomValidation {
-                    function: upstream.clone(),
-                    path: path.to_string(),
-                });
-                ErrorList::new()
-            }
+            CheckKind::Custom { upstream, .. } => match self.interp.custom.get(upstream) {
+                Some(f) => f(op, path, new, old),
+                None => {
+                    self.fail(EvalError::CustomValidation {
+                        function: upstream.clone(),
+                        path: path.to_string(),
+                    });
+                    ErrorList::new()
+                }
+            },
             CheckKind::Item(_) | CheckKind::IfOption(_) => self.pair(c, site, new, old, path).0,
             CheckKind::ListUnion(u) => {
                 let exists = |list: Option<&Val<'p>>, sel: &Selector| match list {

@@ -66,11 +66,19 @@ pub enum EvalError {
     },
 }
 
+/// A hand-written `+k8s:customValidation` function supplied to the interpreter: called as the generated code calls
+/// the `Custom` trait's method (operation, the field path, the value and the old value, each nilable), it returns
+/// the errors to report.
+pub type CustomFn = Box<
+    dyn Fn(&Operation, &Path<'_>, Option<&Val<'_>>, Option<&Val<'_>>) -> ErrorList + Send + Sync,
+>;
+
 /// A plan indexed for evaluation.
 pub struct Interpreter<'p> {
     plan: &'p CratePlan,
     types: HashMap<&'p TypeKey, &'p TypePlan>,
     patterns: HashMap<String, Result<regex::Regex, String>>,
+    custom: HashMap<String, CustomFn>,
 }
 
 /// The declarative rules that apply to a root type: the checks reachable from it (its own, its fields',
@@ -114,7 +122,35 @@ impl<'p> Interpreter<'p> {
             plan,
             types,
             patterns,
+            custom: HashMap::new(),
         }
+    }
+
+    /// Supplies the hand-written function of `+k8s:customValidation` uses named `function` (upstream
+    /// `ValidateCustom_<Type>[_<Field>]`); without one, reaching such a use is [`EvalError::CustomValidation`].
+    #[must_use]
+    pub fn with_custom(mut self, function: impl Into<String>, f: CustomFn) -> Self {
+        self.custom.insert(function.into(), f);
+        self
+    }
+
+    /// The upstream names of the plan's `+k8s:customValidation` functions, sorted, without repeats.
+    #[must_use]
+    pub fn custom_functions(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for t in self.types.values() {
+            let fields = t.fields.iter().flatten().flat_map(|f| &f.checks);
+            for c in t.checks.iter().chain(fields) {
+                c.walk(&mut |c| {
+                    if let CheckKind::Custom { upstream, .. } = &c.kind {
+                        out.push(upstream.clone());
+                    }
+                });
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
     }
 
     /// The plan this interpreter evaluates.
