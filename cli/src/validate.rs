@@ -286,18 +286,6 @@ pub fn run(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> (Strin
             .map(String::from)
             .collect();
     }
-    // Old objects by (apiVersion, kind, namespace, name).
-    let mut olds: BTreeMap<(String, String, String, String), Value> = BTreeMap::new();
-    for input in old {
-        let text = String::from_utf8_lossy(&input.bytes);
-        for doc in manifests::load(&text).into_iter().flatten() {
-            for (v, _) in objects(&doc.value) {
-                if let Some(id) = identity(v) {
-                    olds.insert(id, v.clone());
-                }
-            }
-        }
-    }
     let mut report = Report {
         files: SimpleFiles::new(),
         text: String::new(),
@@ -305,37 +293,34 @@ pub fn run(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> (Strin
         opts: opts.clone(),
     };
     let mut outcome = Outcome::default();
-    let mut kinds: BTreeMap<(String, String), KindStats> = BTreeMap::new();
-    for input in inputs {
-        let (text, utf8_error) = match std::str::from_utf8(&input.bytes) {
-            Ok(t) => (t.to_string(), None),
-            Err(e) => (
-                String::from_utf8_lossy(&input.bytes).into_owned(),
-                Some(e.valid_up_to()),
-            ),
-        };
-        let file = report.files.add(input.name.clone(), text.clone());
-        if let Some(at) = utf8_error {
-            outcome.failed += 1;
-            let d = Diagnostic::error()
-                .with_message("the file is not UTF-8 text")
-                .with_labels(vec![
-                    Label::primary(file, at..at).with_message("invalid UTF-8 here"),
-                ]);
-            doc_failure(&mut report, &input.name, file, at..at, &d);
+    // Old objects by (apiVersion, kind, namespace, name); an old document that cannot be read is reported like an
+    // input's (the objects it would pair with are then validated as creates).
+    let mut olds: BTreeMap<(String, String, String, String), Value> = BTreeMap::new();
+    for input in old {
+        let Some((file, text)) = read_text(&mut report, &mut outcome, input) else {
             continue;
-        }
+        };
         for doc in manifests::load(&text) {
             match doc {
-                Err(e) => {
-                    outcome.failed += 1;
-                    let d = Diagnostic::error()
-                        .with_message("malformed document")
-                        .with_labels(vec![
-                            Label::primary(file, e.span.clone()).with_message(e.message.clone()),
-                        ]);
-                    doc_failure(&mut report, &input.name, file, e.span, &d);
+                Ok(doc) => {
+                    for (v, _) in objects(&doc.value) {
+                        if let Some(id) = identity(v) {
+                            olds.insert(id, v.clone());
+                        }
+                    }
                 }
+                Err(e) => malformed(&mut report, &mut outcome, &input.name, file, e),
+            }
+        }
+    }
+    let mut kinds: BTreeMap<(String, String), KindStats> = BTreeMap::new();
+    for input in inputs {
+        let Some((file, text)) = read_text(&mut report, &mut outcome, input) else {
+            continue;
+        };
+        for doc in manifests::load(&text) {
+            match doc {
+                Err(e) => malformed(&mut report, &mut outcome, &input.name, file, e),
                 Ok(doc) => {
                     for (obj, prefix) in objects(&doc.value) {
                         validate_object(
@@ -417,6 +402,47 @@ pub fn run(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> (Strin
         format!("{}{coverage_text}{summary}\n", report.text)
     };
     (text, outcome)
+}
+
+/// Adds `input` to the report's files; `None` (and a located error) when it is not UTF-8.
+fn read_text(report: &mut Report, outcome: &mut Outcome, input: &Input) -> Option<(usize, String)> {
+    match std::str::from_utf8(&input.bytes) {
+        Ok(t) => Some((
+            report.files.add(input.name.clone(), t.to_string()),
+            t.to_string(),
+        )),
+        Err(e) => {
+            let file = report.files.add(
+                input.name.clone(),
+                String::from_utf8_lossy(&input.bytes).into_owned(),
+            );
+            let at = e.valid_up_to();
+            outcome.failed += 1;
+            let d = Diagnostic::error()
+                .with_message("the file is not UTF-8 text")
+                .with_labels(vec![
+                    Label::primary(file, at..at).with_message("invalid UTF-8 here"),
+                ]);
+            doc_failure(report, &input.name, file, at..at, &d);
+            None
+        }
+    }
+}
+
+fn malformed(
+    report: &mut Report,
+    outcome: &mut Outcome,
+    name: &str,
+    file: usize,
+    e: manifests::LoadError,
+) {
+    outcome.failed += 1;
+    let d = Diagnostic::error()
+        .with_message("malformed document")
+        .with_labels(vec![
+            Label::primary(file, e.span.clone()).with_message(e.message),
+        ]);
+    doc_failure(report, name, file, e.span, &d);
 }
 
 fn doc_failure(

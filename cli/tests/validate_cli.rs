@@ -83,6 +83,13 @@ fn updates_pair_objects_with_their_old_version() {
     assert_eq!(code, 0, "{out}");
     let (code, _, _) = validate(&["manifests/new.yaml"]);
     assert_eq!(code, 0, "a create: immutability does not apply");
+    // A malformed old document is a located error too; its objects are not paired.
+    let (code, out, _) = validate(&["manifests/new.yaml", "--old", "manifests/bad.yaml"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("error: malformed document\n  ┌─ manifests/bad.yaml:3:26"),
+        "{out}"
+    );
 }
 
 #[test]
