@@ -6,10 +6,12 @@ pub mod cache;
 pub mod driver;
 pub mod extensions;
 pub mod format;
+pub mod manifests;
 pub mod output;
 pub mod render;
 pub mod sys;
 pub mod target;
+pub mod validate;
 pub mod watch;
 
 pub mod config;

@@ -344,6 +344,10 @@ pub fn random_k8s_objects_agree(api_dir: &Path, version: &str, plan: &CratePlan,
         &e2e.join("target/debug/run_cases"),
         &cases,
     );
+    let agreement =
+        crate::interpreter::agree(plan, &cases, &ours, false, crate::interpreter::stubbed);
+    eprintln!("k8s-oracle interpreter: seed {seed}: {}", agreement.line());
+    agreement.assert_clean(&work.join("interpreter-mismatches.txt"));
     let ours = crate::harness::release_view(&ours);
     let summary = compare_runs(&upstream, &ours, &cases);
     eprintln!(
@@ -368,6 +372,11 @@ pub fn random_k8s_objects_agree(api_dir: &Path, version: &str, plan: &CratePlan,
         n,
         seed,
         &work,
+        crate::randfill::Interpreted {
+            plan,
+            route_typedefs: false,
+            custom: crate::interpreter::stubbed,
+        },
     );
     crate::randfill::assert_within_gaps("k8s", &summary, &work.join("randfill-mismatches.txt"));
     if std::env::var_os("VGC_SPEED").is_some() {

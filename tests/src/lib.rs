@@ -5,6 +5,7 @@ pub mod differential;
 pub mod example;
 pub mod fixtures;
 pub mod harness;
+pub mod interpreter;
 pub mod k8s_oracle;
 pub mod plan_random;
 pub mod randfill;

@@ -187,9 +187,22 @@ pub fn run_cases(cmd: &mut Command, cases: &[Value]) -> Vec<Value> {
     run(cmd, &serde_json::to_string(cases).expect("cases"))
 }
 
+/// The plan the interpreter (`vgc-validate`) evaluates as the third party of a randfill phase, and whether typedef
+/// roots are routed on the subresource (as the suite's Rust runner calls them, `harness::rust_runner`).
+#[derive(Clone, Copy)]
+pub struct Interpreted<'a> {
+    /// The plan the Rust runner's crate was generated from.
+    pub plan: &'a vgc_lowering::CratePlan,
+    /// `route_typedefs` of the suite's `harness::rust_runner`.
+    pub route_typedefs: bool,
+    /// The suite's `customValidation` functions as the interpreter gets them.
+    pub custom: crate::interpreter::Customize,
+}
+
 /// The randfill phase of a suite whose Go driver and Rust runner are built: hints from `sources` (Go package
 /// directories), `n` cases with `seed`, both sides, the comparison (deviations D2, D3, D9, D11 recognised as in the
-/// plan-driven runs). Prints `<label>: seed …: …` and returns the summary (the caller asserts).
+/// plan-driven runs), and the interpreter against the generated Rust on the same cases (asserted here: exact agreement).
+/// Prints `<label>: seed …: …` and returns the Go/Rust summary (the caller asserts).
 #[allow(clippy::too_many_arguments)] // one per input of the phase; a struct would only rename them
 pub fn phase(
     label: &str,
@@ -200,6 +213,7 @@ pub fn phase(
     n: usize,
     seed: u64,
     work: &Path,
+    interpreted: Interpreted<'_>,
 ) -> crate::harness::Summary {
     let mut hints = Hints::default();
     for s in sources {
@@ -212,6 +226,16 @@ pub fn phase(
     let gen_time = start.elapsed().as_secs_f64();
     let (upstream, ours, go_run, rust_run) =
         crate::harness::run_both(oracle, rust_runner, &generated.cases);
+    // The interpreter against the generated Rust, exactly (before the release view).
+    let agreement = crate::interpreter::agree(
+        interpreted.plan,
+        &generated.cases,
+        &ours,
+        interpreted.route_typedefs,
+        interpreted.custom,
+    );
+    eprintln!("{label} interpreter: seed {seed}: {}", agreement.line());
+    agreement.assert_clean(&work.join("randfill-interpreter-mismatches.txt"));
     // vgc's lines as the oracle's release reports them (1.35/1.36 carry no short-circuit mark, …).
     let ours = crate::harness::release_view(&ours);
     let summary = crate::harness::compare_runs(&upstream, &ours, &generated.cases);

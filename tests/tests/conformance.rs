@@ -95,6 +95,34 @@ fn bless(cases: &[(PathBuf, Value)], upstream: &[Value]) {
     }
 }
 
+/// The interpreter's twins of `tests/conformance/custom/custom.go` (and `tests/conformance/custom.rs`).
+fn conformance_custom(interp: vgc_validate::Interpreter<'_>) -> vgc_validate::Interpreter<'_> {
+    use vgc_runtime::{BadValue, Error};
+    use vgc_validate::Val;
+    interp
+        .with_custom(
+            "ValidateCustom_Request_Requester",
+            Box::new(|_, path, value, _| match value {
+                Some(Val::Str(v)) if v == "nobody" => vec![
+                    Error::invalid(path, BadValue::Str(v.clone()), "must name somebody")
+                        .with_origin("custom"),
+                ],
+                _ => Vec::new(),
+            }),
+        )
+        .with_custom(
+            "ValidateCustom_Token",
+            Box::new(|op, path, value, old| match (op.is_update(), value, old) {
+                (true, Some(Val::Str(v)), Some(Val::Str(o)))
+                    if v != o && o.len() > 7 && o.starts_with("locked-") =>
+                {
+                    vec![Error::forbidden(path, "a locked token may not change")]
+                }
+                _ => Vec::new(),
+            }),
+        )
+}
+
 #[test]
 fn conformance_packages_match_expectations_and_upstream() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -229,6 +257,11 @@ fn conformance_packages_match_expectations_and_upstream() {
             .unwrap_or_default()
     });
     let (upstream, ours, _, _) = run_both(&oracle.join("oracle"), &rust_bin, &plain);
+    // The interpreter on the fixed cases (every package, `deviations/` included: vgc's semantics).
+    let agreement =
+        vgc_tests::interpreter::agree(&out.plan, &plain, &ours, false, conformance_custom);
+    eprintln!("conformance-fixed interpreter: {}", agreement.line());
+    agreement.assert_clean(&work.join("fixed-interpreter-mismatches.txt"));
     if std::env::var_os("VGC_BLESS").is_some() {
         bless(&cases, &upstream);
         return;
@@ -296,6 +329,13 @@ fn conformance_packages_match_expectations_and_upstream() {
     let seed: u64 = env_or("VGC_CONFORMANCE_SEED", 1);
     let random = random_cases(&mut generator, n, seed, "conformance", &direct);
     let (upstream, ours, go_run, rust_run) = run_both(&oracle.join("oracle"), &rust_bin, &random);
+    let agreement =
+        vgc_tests::interpreter::agree(&out.plan, &random, &ours, false, conformance_custom);
+    eprintln!(
+        "conformance-random interpreter: seed {seed}: {}",
+        agreement.line()
+    );
+    agreement.assert_clean(&work.join("interpreter-mismatches.txt"));
     let summary = compare_runs(&upstream, &ours, &random);
     eprintln!(
         "conformance-random: seed {seed}: {}; Go run {go_run:.1}s, Rust run {rust_run:.1}s",
@@ -318,6 +358,11 @@ fn conformance_packages_match_expectations_and_upstream() {
         n,
         seed,
         &work,
+        randfill::Interpreted {
+            plan: &out.plan,
+            route_typedefs: false,
+            custom: conformance_custom,
+        },
     );
     randfill::assert_within_gaps(
         "conformance",

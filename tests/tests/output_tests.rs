@@ -316,6 +316,25 @@ func addKind(s *testscheme.Scheme, t reflect.Type) {
 }
 "#;
 
+/// The interpreter's twin of `tests/upstream/custom.rs` (upstream's `ValidateCustom_*` functions of
+/// `output_tests/tags/customvalidation`): each reports `field.Invalid(fldPath, nil, "<its name>")`.
+fn output_tests_custom(mut interp: vgc_validate::Interpreter<'_>) -> vgc_validate::Interpreter<'_> {
+    for name in interp.custom_functions() {
+        let detail = name.clone();
+        interp = interp.with_custom(
+            name,
+            Box::new(move |_, path, _, _| {
+                vec![vgc_runtime::Error::invalid(
+                    path,
+                    vgc_runtime::BadValue::Json(serde_json::Value::Null),
+                    detail.clone(),
+                )]
+            }),
+        );
+    }
+    interp
+}
+
 #[test]
 #[allow(clippy::too_many_lines)] // one pipeline, phase by phase
 fn upstream_output_tests_replay_and_randfill() {
@@ -525,6 +544,10 @@ fn upstream_output_tests_replay_and_randfill() {
         replayed.push(c);
     }
     let ours = randfill::run_cases(&mut Command::new(&rust_bin), &cases);
+    let agreement =
+        vgc_tests::interpreter::agree(&out.plan, &cases, &ours, true, output_tests_custom);
+    eprintln!("output-tests-replay interpreter: {}", agreement.line());
+    agreement.assert_clean(&work.join("replay-interpreter-mismatches.txt"));
     // gap (package, call) -> class
     let mut listed_calls: BTreeMap<(String, String), String> = BTreeMap::new();
     for g in &gaps.gap {
@@ -684,6 +707,13 @@ fn upstream_output_tests_replay_and_randfill() {
     let upstream = randfill::run_cases(&mut Command::new(&oracle), &in_built);
     let ours = randfill::run_cases(&mut Command::new(&rust_bin), &in_built);
     let run_time = start.elapsed().as_secs_f64();
+    let agreement =
+        vgc_tests::interpreter::agree(&out.plan, &in_built, &ours, true, output_tests_custom);
+    eprintln!(
+        "output-tests-randfill interpreter: seed {seed}: {}",
+        agreement.line()
+    );
+    agreement.assert_clean(&work.join("randfill-interpreter-mismatches.txt"));
     let gap_packages: BTreeSet<&str> = gaps.gap.iter().map(|g| g.package.as_str()).collect();
     let allowed = randfill::allowed_classes("output_tests");
     let mut seen: BTreeSet<(String, String)> = BTreeSet::new();

@@ -1,0 +1,194 @@
+//! `vgc validate` end to end: the binary on the manifests of `tests/validate/manifests` against the API tree
+//! `tests/validate/api`, exact output (insta snapshots) and exit codes (0 valid, 1 invalid, 2 usage or IO), bad
+//! input included (malformed YAML, missing apiVersion/kind, unknown kinds, wrong field types, non-UTF-8, empty
+//! files, YAML bombs).
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/validate")
+}
+
+fn vgc_in(cwd: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vgc"))
+        .args(args)
+        .current_dir(cwd)
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("vgc runs");
+    if let Some(input) = stdin {
+        // A usage error exits before reading stdin: a closed pipe is not the test's concern.
+        let _ = child.stdin.take().expect("stdin").write_all(input);
+    } else {
+        drop(child.stdin.take());
+    }
+    child.wait_with_output().expect("vgc ends")
+}
+
+fn validate(args: &[&str]) -> (i32, String, String) {
+    let mut all = vec!["validate", "--api", "api"];
+    all.extend_from_slice(args);
+    let out = vgc_in(&dir(), &all, None);
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn errors_are_located_with_coverage_per_kind() {
+    let (code, out, err) = validate(&["manifests/widgets.yaml"]);
+    assert_eq!(code, 1, "{err}");
+    insta::assert_snapshot!("widgets_human", out);
+}
+
+#[test]
+fn list_items_and_json_report() {
+    let (code, out, err) = validate(&["--output", "json", "manifests/list.json"]);
+    assert_eq!(code, 1, "{err}");
+    insta::assert_snapshot!("list_json", out);
+}
+
+#[test]
+fn bad_documents_are_located_and_the_others_validated() {
+    let (code, out, err) = validate(&["manifests/bad.yaml"]);
+    assert_eq!(code, 1, "{err}");
+    insta::assert_snapshot!("bad_human", out);
+    let (code, out, _) = validate(&["--strict", "manifests/bad.yaml"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains(
+            "error: unknown kind Deployment of apiVersion apps/v1: not declared by the API tree"
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn updates_pair_objects_with_their_old_version() {
+    let (code, out, _) = validate(&["manifests/new.yaml", "--old", "manifests/old.yaml"]);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("update_immutable", out);
+    let (code, out, _) = validate(&["manifests/old.yaml", "--old", "manifests/old.yaml"]);
+    assert_eq!(code, 0, "{out}");
+    let (code, _, _) = validate(&["manifests/new.yaml"]);
+    assert_eq!(code, 0, "a create: immutability does not apply");
+    // A malformed old document is a located error too; its objects are not paired.
+    let (code, out, _) = validate(&["manifests/new.yaml", "--old", "manifests/bad.yaml"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("error: malformed document\n  ┌─ manifests/bad.yaml:3:26"),
+        "{out}"
+    );
+}
+
+#[test]
+fn options_and_subresources() {
+    let doc =
+        b"apiVersion: widgets.example.com/v1\nkind: Widget\nspec:\n  host: w\n  mode: faster\n";
+    let run = |args: &[&str]| {
+        let mut all = vec!["validate", "--api", "api"];
+        all.extend_from_slice(args);
+        all.push("-");
+        let out = vgc_in(&dir(), &all, Some(doc));
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, out) = run(&["--option", "WidgetModes=false"]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = run(&["--option", "WidgetModes=true"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("error: spec.mode: Too long: may not be more than 4 characters"),
+        "{out}"
+    );
+    // An option the request does not define is upstream's internal error (1.37 on).
+    let (code, out) = run(&[]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("spec.mode: Internal error: undefined validation option \"WidgetModes\""),
+        "{out}"
+    );
+    let (code, out) = run(&["--option", "WidgetModes=false", "--subresource", "status"]);
+    assert_eq!(code, 0, "{out}");
+    let (code, out) = run(&["--option", "WidgetModes=false", "--subresource", "scale"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains(
+            "<nil>: Internal error: no validation found for *v1.Widget, subresource: /scale"
+        ),
+        "{out}"
+    );
+    let (code, _) = run(&["--option", "WidgetModes=maybe"]);
+    assert_eq!(code, 2, "a malformed --option is a usage error");
+}
+
+#[test]
+fn empty_binary_and_missing_inputs() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let empty = tmp.path().join("empty.yaml");
+    std::fs::write(&empty, "").expect("write");
+    let binary = tmp.path().join("binary.yaml");
+    std::fs::write(&binary, b"apiVersion: v1\nkind: \xff\xfe\n").expect("write");
+    let (code, out, _) = validate(&[empty.to_str().expect("utf-8 path")]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        "vgc validate: 0 objects (0 valid, 0 invalid), 0 errors, 0 skipped, 0 unreadable\n"
+    );
+    let (code, out, _) = validate(&[binary.to_str().expect("utf-8 path")]);
+    assert_eq!(code, 1);
+    assert!(out.contains("error: the file is not UTF-8 text"), "{out}");
+    assert!(out.contains(":2:7"), "{out}");
+    let (code, _, err) = validate(&["manifests/nope.yaml"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: manifests/nope.yaml: "), "{err}");
+}
+
+#[test]
+fn yaml_bombs_are_bounded() {
+    let deep = format!(
+        "apiVersion: widgets.example.com/v1\nkind: Widget\nspec: {}{}\n",
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let block = format!(
+        "apiVersion: widgets.example.com/v1\nkind: Widget\nspec:\n{}",
+        (1..2000)
+            .map(|i| format!("{}a:\n", " ".repeat(i)))
+            .collect::<String>()
+    );
+    let mut laughs = String::from(
+        "apiVersion: widgets.example.com/v1\nkind: Widget\na: &a [x, x, x, x, x, x, x, x, x, x]\n",
+    );
+    for w in ["a", "b", "c", "d", "e", "f", "g", "h", "i"].windows(2) {
+        let (p, n) = (w[0], w[1]);
+        laughs.push_str(&format!(
+            "{n}: &{n} [*{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}, *{p}]\n"
+        ));
+    }
+    for (doc, message) in [
+        (deep, "invalid YAML: recursion limit exceeded"),
+        (block, "nesting deeper than 256 levels"),
+        (laughs, "alias expansion exceeds 100000 nodes"),
+    ] {
+        let start = std::time::Instant::now();
+        let out = vgc_in(
+            &dir(),
+            &["validate", "--api", "api", "-"],
+            Some(doc.as_bytes()),
+        );
+        assert_eq!(out.status.code(), Some(1));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(message), "{text}");
+        assert!(start.elapsed().as_secs() < 60);
+    }
+}

@@ -1,0 +1,327 @@
+//! vgc-validate: evaluates vgc's lowered validation plan ([`vgc_lowering::CratePlan`]) over JSON values, with no
+//! Rust compile step, returning the error list the vgc-generated Rust code returns for the same input (and so,
+//! through the differential tests, the one upstream's generated Go returns).
+//!
+//! - [`Interpreter::new`] indexes a plan once; [`Interpreter::validate`] validates one document of a root type
+//!   (object, optional old object, [`vgc_runtime::Operation`]).
+//! - Decoding follows the generated types' serde decoding ([`value`]), which mirrors Go's `encoding/json` as far
+//!   as JSON can (deviations D9/D11 in `docs/deviations.md`: a nil and an empty list or map are one value).
+//! - The checks call `vgc_runtime`'s validators, formats and error types, as the generated code does (`eval`
+//!   mirrors `vgc_codegen::emit` piece by piece).
+//!
+//! Invariant: no check of the plan is silently skipped — one the interpreter cannot run (a hand-written
+//! `+k8s:customValidation` function) is an [`EvalError`] when reached.
+
+#![warn(missing_docs)]
+
+mod eval;
+pub mod value;
+
+use serde_json::Value;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use vgc_analysis::TypeKey;
+use vgc_ir::catalog::Stability;
+use vgc_lowering::CratePlan;
+use vgc_lowering::plan::{CheckKind, TypePlan};
+use vgc_runtime::{Error, ErrorList, Operation, Path};
+
+pub use value::{DecodeError, Val};
+
+/// Why a document could not be evaluated (as opposed to being invalid, which is an [`ErrorList`]).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EvalError {
+    /// The type is not a type of the plan.
+    #[error("{0} is not a type of the validation plan")]
+    UnknownType(String),
+    /// The JSON does not decode into the type (where the generated Rust type's serde decoding fails too).
+    #[error("the document does not decode: {0}")]
+    Decode(#[from] DecodeError),
+    /// A `+k8s:customValidation` function was reached: it is hand-written Go (or Rust), which the interpreter
+    /// cannot run.
+    #[error(
+        "{path}: hand-written validation {function} (+k8s:customValidation) cannot be interpreted"
+    )]
+    CustomValidation {
+        /// The upstream function name (`ValidateCustom_<Type>[_<Field>]`).
+        function: String,
+        /// The field path it would run at.
+        path: String,
+    },
+    /// A project format's pattern does not compile (vgc's loader normally refuses such a file first).
+    #[error("project format {format}: pattern {pattern:?} does not compile")]
+    Pattern {
+        /// The format's name.
+        format: String,
+        /// Its Go pattern.
+        pattern: String,
+    },
+    /// A check met a value of another shape than the plan says (a plan inconsistency, never valid input).
+    #[error("{path}: the plan expects {expected} here")]
+    Shape {
+        /// The field path.
+        path: String,
+        /// What the check needs.
+        expected: &'static str,
+    },
+}
+
+/// A hand-written `+k8s:customValidation` function supplied to the interpreter: called as the generated code calls
+/// the `Custom` trait's method (operation, the field path, the value and the old value, each nilable), it returns
+/// the errors to report.
+pub type CustomFn = Box<
+    dyn Fn(&Operation, &Path<'_>, Option<&Val<'_>>, Option<&Val<'_>>) -> ErrorList + Send + Sync,
+>;
+
+/// A plan indexed for evaluation.
+pub struct Interpreter<'p> {
+    plan: &'p CratePlan,
+    types: HashMap<&'p TypeKey, &'p TypePlan>,
+    patterns: HashMap<String, Result<regex::Regex, String>>,
+    custom: HashMap<String, CustomFn>,
+}
+
+/// The declarative rules that apply to a root type: the checks reachable from it (its own, its fields',
+/// nested types' and elements'), by stability.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Coverage {
+    /// Checks reachable from the root, each counted once per declaration (wrappers count with their inner
+    /// checks, e.g. `ifEnabled(X)=+k8s:required` is one rule).
+    pub rules: usize,
+    /// How many of them are marked alpha.
+    pub alpha: usize,
+    /// How many are marked beta.
+    pub beta: usize,
+    /// Types whose validation is reachable from the root, the root included.
+    pub types: usize,
+}
+
+impl<'p> Interpreter<'p> {
+    /// Indexes `plan`'s types and compiles its project formats' patterns (once per interpreter).
+    #[must_use]
+    pub fn new(plan: &'p CratePlan) -> Self {
+        let types: HashMap<&TypeKey, &TypePlan> = plan
+            .modules
+            .iter()
+            .flat_map(|m| m.types.iter().map(|t| (&t.key, &**t)))
+            .collect();
+        let mut patterns = HashMap::new();
+        for t in types.values() {
+            let fields = t.fields.iter().flatten().flat_map(|f| &f.checks);
+            for c in t.checks.iter().chain(fields) {
+                c.walk(&mut |c| {
+                    if let CheckKind::Matches(p) = &c.kind {
+                        patterns.entry(p.pattern.clone()).or_insert_with(|| {
+                            vgc_runtime::regex::compile_go(&p.pattern).map_err(|e| e.to_string())
+                        });
+                    }
+                });
+            }
+        }
+        Self {
+            plan,
+            types,
+            patterns,
+            custom: HashMap::new(),
+        }
+    }
+
+    /// Supplies the hand-written function of `+k8s:customValidation` uses named `function` (upstream
+    /// `ValidateCustom_<Type>[_<Field>]`); without one, reaching such a use is [`EvalError::CustomValidation`].
+    #[must_use]
+    pub fn with_custom(mut self, function: impl Into<String>, f: CustomFn) -> Self {
+        self.custom.insert(function.into(), f);
+        self
+    }
+
+    /// The upstream names of the plan's `+k8s:customValidation` functions, sorted, without repeats.
+    #[must_use]
+    pub fn custom_functions(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        for t in self.types.values() {
+            let fields = t.fields.iter().flatten().flat_map(|f| &f.checks);
+            for c in t.checks.iter().chain(fields) {
+                c.walk(&mut |c| {
+                    if let CheckKind::Custom { upstream, .. } = &c.kind {
+                        out.push(upstream.clone());
+                    }
+                });
+            }
+        }
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// The plan this interpreter evaluates.
+    #[must_use]
+    pub fn plan(&self) -> &'p CratePlan {
+        self.plan
+    }
+
+    /// The plan of type `key`, if it is one of the plan's types.
+    #[must_use]
+    pub fn type_plan(&self, key: &TypeKey) -> Option<&'p TypePlan> {
+        self.types.get(key).copied()
+    }
+
+    /// The root types of the plan, sorted by (package, name).
+    #[must_use]
+    pub fn roots(&self) -> Vec<&'p TypePlan> {
+        let mut r: Vec<&TypePlan> = self.types.values().copied().filter(|t| t.root).collect();
+        r.sort_by(|a, b| a.key.cmp(&b.key));
+        r
+    }
+
+    /// Decodes `value` as a document of type `key` (`null` is the zero value), as the generated type's serde
+    /// decoding does.
+    ///
+    /// # Errors
+    /// [`EvalError::UnknownType`], or [`EvalError::Decode`] with the JSON Pointer of the first value of the wrong
+    /// JSON type.
+    pub fn decode(&self, key: &TypeKey, value: &Value) -> Result<Val<'p>, EvalError> {
+        let t = self
+            .type_plan(key)
+            .ok_or_else(|| EvalError::UnknownType(key.to_string()))?;
+        let d = value::Decoder { types: &self.types };
+        Ok(d.root(t, value)?)
+    }
+
+    /// Validates `obj` (compared with `old` on update) as a root object of type `key`, as the API server's
+    /// registered validation does (upstream `RegisterValidations`, the generated `Validate::validate`): a root with
+    /// validations runs only for the subresources it is registered for, else upstream's "no validation found"
+    /// internal error; errors are rooted at the document (upstream's nil path).
+    ///
+    /// # Errors
+    /// See [`Interpreter::decode`]; [`EvalError::CustomValidation`] when a hand-written validation is reached.
+    pub fn validate(
+        &self,
+        key: &TypeKey,
+        obj: &Value,
+        old: Option<&Value>,
+        op: &Operation,
+    ) -> Result<ErrorList, EvalError> {
+        self.run(key, obj, old, op, true)
+    }
+
+    /// Like [`Interpreter::validate`] without subresource routing: the type's validation function called directly
+    /// (upstream `Validate_<T>` at a nil path), as drivers do for roots a scheme cannot register.
+    ///
+    /// # Errors
+    /// As [`Interpreter::validate`].
+    pub fn validate_unrouted(
+        &self,
+        key: &TypeKey,
+        obj: &Value,
+        old: Option<&Value>,
+        op: &Operation,
+    ) -> Result<ErrorList, EvalError> {
+        self.run(key, obj, old, op, false)
+    }
+
+    fn run(
+        &self,
+        key: &TypeKey,
+        obj: &Value,
+        old: Option<&Value>,
+        op: &Operation,
+        routed: bool,
+    ) -> Result<ErrorList, EvalError> {
+        let t = self
+            .type_plan(key)
+            .ok_or_else(|| EvalError::UnknownType(key.to_string()))?;
+        let new = self.decode(key, obj)?;
+        let old = old.map(|o| self.decode(key, o)).transpose()?;
+        self.validate_values(t, &new, old.as_ref(), op, routed)
+    }
+
+    /// Validates decoded values of root type `t` ([`Interpreter::validate`] after decoding).
+    ///
+    /// # Errors
+    /// [`EvalError::CustomValidation`] when a hand-written validation is reached.
+    pub fn validate_values(
+        &self,
+        t: &'p TypePlan,
+        new: &Val<'p>,
+        old: Option<&Val<'p>>,
+        op: &Operation,
+        routed: bool,
+    ) -> Result<ErrorList, EvalError> {
+        if routed
+            && t.has_validations
+            && let Some(s) = &t.subresources
+            && !s.allowed.iter().any(|a| op.subresource_is(a))
+        {
+            return Ok(vec![Error::internal(
+                &Path::Root,
+                format!(
+                    "no validation found for {}, subresource: {}",
+                    s.go_type,
+                    op.subresource_path()
+                ),
+            )]);
+        }
+        let mut errs = ErrorList::new();
+        if !(t.has_validations || t.root) {
+            return Ok(errs);
+        }
+        let cx = eval::Cx {
+            interp: self,
+            op,
+            failure: RefCell::new(None),
+        };
+        cx.validate_type(t, &Path::Root, Some(new), old, &mut errs);
+        match cx.failure.into_inner() {
+            Some(e) => Err(e),
+            None => Ok(errs),
+        }
+    }
+
+    /// The declarative rules reachable from root type `key` (for "N declarative rules" coverage lines).
+    #[must_use]
+    pub fn coverage(&self, key: &TypeKey) -> Coverage {
+        let mut cov = Coverage::default();
+        let mut seen: BTreeMap<&TypeKey, ()> = BTreeMap::new();
+        let mut stack: Vec<&TypeKey> = vec![key];
+        while let Some(k) = stack.pop() {
+            if seen.insert(k, ()).is_some() {
+                continue;
+            }
+            let Some(t) = self.type_plan(k) else { continue };
+            if !t.has_validations {
+                continue;
+            }
+            cov.types += 1;
+            // Synthetic checks (`PtrSliceNoNils`) come from no tag: not a declared rule.
+            let mut count = |c: &vgc_lowering::plan::Check| {
+                if c.tag.is_none() {
+                    return;
+                }
+                cov.rules += 1;
+                match c.stability {
+                    Some(Stability::Alpha) => cov.alpha += 1,
+                    Some(Stability::Beta) => cov.beta += 1,
+                    _ => {}
+                }
+            };
+            for c in &t.checks {
+                count(c);
+            }
+            for it in t.iteration.iter().chain(&t.key_iteration) {
+                stack.push(&it.elem);
+            }
+            for f in t.fields.iter().flatten() {
+                for c in &f.checks {
+                    count(c);
+                }
+                if let Some(n) = &f.nested {
+                    stack.push(&n.ty);
+                }
+                for it in f.iteration.iter().chain(&f.key_iteration) {
+                    stack.push(&it.elem);
+                }
+            }
+        }
+        cov
+    }
+}

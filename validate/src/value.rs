@@ -1,0 +1,663 @@
+//! Typed values: JSON decoded as the vgc-generated Rust types decode it (serde with vgc's field attributes, which
+//! mirror Go's `encoding/json`), compared as those types compare (derived equality, semantic equality of the
+//! well-known types) and serialized as they serialize (the JSON upstream's `ErrorBody` shows for a value).
+
+use serde::ser::{SerializeMap, SerializeSeq};
+use serde::{Serialize, Serializer};
+use serde_json::Value;
+use std::collections::{BTreeMap, HashMap};
+use vgc_analysis::TypeKey;
+use vgc_analysis::types::{Builtin, WellKnown};
+use vgc_lowering::plan::{FieldPlan, RustTy, Shape, TypePlan};
+use vgc_runtime::types::{Bytes, Duration, IntOrString, MicroTime, Quantity, Time};
+
+/// A value of a plan type, as the generated Rust type holds it after decoding.
+///
+/// A Go pointer is the pointee's value or [`Val::Nil`]; a struct holds one value per plan field (in the plan's
+/// field order, `json:"-"` fields at their zero value).
+#[derive(Debug, Clone)]
+pub enum Val<'p> {
+    /// A nil pointer (`None` of the generated `Option<T>`).
+    Nil,
+    /// `bool`.
+    Bool(bool),
+    /// Any Go integer type (`int8` … `uint64`, `time.Duration`).
+    Int(i128),
+    /// `float32`.
+    F32(f32),
+    /// `float64`.
+    F64(f64),
+    /// `string` (and string typedefs).
+    Str(String),
+    /// A slice (`[]*T` elements are values or [`Val::Nil`]).
+    List(Vec<Val<'p>>),
+    /// A map with string keys, sorted.
+    Map(BTreeMap<String, Val<'p>>),
+    /// A struct of the plan: its type plan and one value per field.
+    Struct(&'p TypePlan, Vec<Val<'p>>),
+    /// `resource.Quantity`.
+    Quantity(Quantity),
+    /// `metav1.Time`.
+    Time(Time),
+    /// `metav1.MicroTime`.
+    MicroTime(MicroTime),
+    /// `metav1.Duration`.
+    Duration(Duration),
+    /// `intstr.IntOrString`.
+    IntOrString(IntOrString),
+    /// Opaque JSON (`runtime.RawExtension`, `metav1.FieldsV1`, interfaces, types outside the plan).
+    Json(Value),
+    /// `[]byte`.
+    Bytes(Bytes),
+}
+
+impl PartialEq for Val<'_> {
+    /// The generated types' equality: derived for structs, lists, maps and scalars; upstream's semantic equality
+    /// for quantities, times and durations (the runtime's own impls).
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Val::Nil, Val::Nil) => true,
+            (Val::Bool(a), Val::Bool(b)) => a == b,
+            (Val::Int(a), Val::Int(b)) => a == b,
+            (Val::F32(a), Val::F32(b)) => a == b,
+            (Val::F64(a), Val::F64(b)) => a == b,
+            (Val::Str(a), Val::Str(b)) => a == b,
+            (Val::List(a), Val::List(b)) => a == b,
+            (Val::Map(a), Val::Map(b)) => a == b,
+            (Val::Struct(ta, a), Val::Struct(tb, b)) => {
+                std::ptr::eq(*ta, *tb) && vgc_runtime::stack::grow(|| a == b)
+            }
+            (Val::Quantity(a), Val::Quantity(b)) => a == b,
+            (Val::Time(a), Val::Time(b)) => a == b,
+            (Val::MicroTime(a), Val::MicroTime(b)) => a == b,
+            (Val::Duration(a), Val::Duration(b)) => a == b,
+            (Val::IntOrString(a), Val::IntOrString(b)) => a == b,
+            (Val::Json(a), Val::Json(b)) => a == b,
+            (Val::Bytes(a), Val::Bytes(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+impl<'p> Val<'p> {
+    /// The value of struct field `go_field` (by Go field name), `None` when this is not a struct or has no such field.
+    #[must_use]
+    pub fn field(&self, go_field: &str) -> Option<&Val<'p>> {
+        match self {
+            Val::Struct(t, vals) => t
+                .fields
+                .as_deref()?
+                .iter()
+                .position(|f| f.go_field == go_field)
+                .and_then(|i| vals.get(i)),
+            _ => None,
+        }
+    }
+
+    /// The string of a [`Val::Str`].
+    #[must_use]
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Val::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Go `len` of a list, map, string (bytes) or `[]byte`; 0 otherwise.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        match self {
+            Val::List(l) => l.len(),
+            Val::Map(m) => m.len(),
+            Val::Str(s) => s.len(),
+            Val::Bytes(b) => b.len(),
+            _ => 0,
+        }
+    }
+
+    /// True when [`Val::len`] is 0.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// upstream's "is set" of a non-pointer builtin (`vgc_runtime::validate::IsSet`): non-zero; for a list or map,
+    /// non-empty; for a pointer, non-nil.
+    #[must_use]
+    pub fn is_set(&self) -> bool {
+        match self {
+            Val::Nil => false,
+            Val::Bool(b) => *b,
+            Val::Int(i) => *i != 0,
+            Val::F32(f) => *f != 0.0,
+            Val::F64(f) => *f != 0.0,
+            Val::Str(s) => !s.is_empty(),
+            Val::List(l) => !l.is_empty(),
+            Val::Map(m) => !m.is_empty(),
+            Val::Bytes(b) => !b.is_empty(),
+            _ => true,
+        }
+    }
+
+    /// True when the value equals its type's `Default` (the generated `*v != Default::default()` test on opaque
+    /// values).
+    #[must_use]
+    pub fn is_default_other(&self) -> bool {
+        match self {
+            Val::Quantity(q) => *q == Quantity::default(),
+            Val::Time(t) => *t == Time::default(),
+            Val::MicroTime(t) => *t == MicroTime::default(),
+            Val::Duration(d) => *d == Duration::default(),
+            Val::IntOrString(i) => *i == IntOrString::default(),
+            Val::Json(v) => v.is_null(),
+            other => !other.is_set(),
+        }
+    }
+}
+
+impl Serialize for Val<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Val::Nil => s.serialize_none(),
+            Val::Bool(b) => s.serialize_bool(*b),
+            Val::Int(i) => match (i64::try_from(*i), u64::try_from(*i)) {
+                (Ok(v), _) => s.serialize_i64(v),
+                (_, Ok(v)) => s.serialize_u64(v),
+                _ => s.serialize_i128(*i),
+            },
+            Val::F32(f) => s.serialize_f32(*f),
+            Val::F64(f) => s.serialize_f64(*f),
+            Val::Str(v) => s.serialize_str(v),
+            Val::List(l) => {
+                let mut seq = s.serialize_seq(Some(l.len()))?;
+                for v in l {
+                    seq.serialize_element(v)?;
+                }
+                seq.end()
+            }
+            Val::Map(m) => {
+                let mut map = s.serialize_map(Some(m.len()))?;
+                for (k, v) in m {
+                    map.serialize_entry(k, v)?;
+                }
+                map.end()
+            }
+            Val::Struct(t, vals) => {
+                let mut entries = Vec::new();
+                struct_entries(t, vals, &mut entries);
+                let mut map = s.serialize_map(Some(entries.len()))?;
+                for (k, v) in entries {
+                    map.serialize_entry(k, &v)?;
+                }
+                map.end()
+            }
+            Val::Quantity(q) => q.serialize(s),
+            Val::Time(t) => t.serialize(s),
+            Val::MicroTime(t) => t.serialize(s),
+            Val::Duration(d) => d.serialize(s),
+            Val::IntOrString(i) => i.serialize(s),
+            Val::Json(v) => v.serialize(s),
+            Val::Bytes(b) => b.serialize(s),
+        }
+    }
+}
+
+/// A field's serialized form: the value, or `null` for an empty list or map without `omitempty`
+/// (`vgc_runtime::types::empty_as_null`).
+enum Out<'a, 'p> {
+    Val(&'a Val<'p>),
+    Null,
+}
+
+impl Serialize for Out<'_, '_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Out::Val(v) => v.serialize(s),
+            Out::Null => s.serialize_none(),
+        }
+    }
+}
+
+/// The entries a generated struct serializes, in field order, as codegen's field attributes say
+/// (`vgc_codegen` `field_def`): `json:"-"` skipped, inline structs flattened, `omitempty` pointers skipped when
+/// nil and other `omitempty` non-struct values when zero, empty lists and maps without `omitempty` as `null`.
+fn struct_entries<'a, 'p>(
+    t: &'p TypePlan,
+    vals: &'a [Val<'p>],
+    out: &mut Vec<(&'p str, Out<'a, 'p>)>,
+) {
+    for (f, v) in t.fields.iter().flatten().zip(vals) {
+        if f.skip {
+            continue;
+        }
+        if f.flatten || !f.embedded_keys.is_empty() {
+            if let Val::Struct(it, ivals) = v {
+                struct_entries(it, ivals, out);
+            }
+            continue;
+        }
+        let json = f.json_name.as_str();
+        if matches!(f.ty, RustTy::Option(..)) {
+            if f.omitempty && matches!(v, Val::Nil) {
+                continue;
+            }
+            out.push((json, Out::Val(v)));
+        } else if f.omitempty && !go_struct_value(f) {
+            if !is_zero(v) {
+                out.push((json, Out::Val(v)));
+            }
+        } else if matches!(f.shape, Shape::List { .. } | Shape::Map) && v.is_empty() {
+            out.push((json, Out::Null));
+        } else {
+            out.push((json, Out::Val(v)));
+        }
+    }
+}
+
+/// `vgc_codegen`'s `go_struct_value`: structs and well-known struct types, which `omitempty` never omits.
+fn go_struct_value(f: &FieldPlan) -> bool {
+    match f.shape {
+        Shape::Struct { .. } => true,
+        Shape::Other { .. } => !matches!(f.ty, RustTy::WellKnown(WellKnown::Bytes) | RustTy::Json),
+        _ => false,
+    }
+}
+
+/// `vgc_runtime::types::is_zero` (`*v == T::default()`) of a non-struct value.
+fn is_zero(v: &Val<'_>) -> bool {
+    match v {
+        Val::Struct(t, vals) => vals
+            .iter()
+            .zip(t.fields.iter().flatten())
+            .all(|(v, f)| f.skip || is_zero(v)),
+        other => other.is_default_other(),
+    }
+}
+
+/// A failure to decode JSON into a plan type, where serde would fail on the generated type.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{pointer}: {message}")]
+pub struct DecodeError {
+    /// JSON Pointer (RFC 6901) of the offending value (`""` for the document).
+    pub pointer: String,
+    /// What was expected.
+    pub message: String,
+}
+
+/// Decodes JSON into [`Val`]s as serde decodes it into the generated types.
+pub(crate) struct Decoder<'d, 'p> {
+    pub(crate) types: &'d HashMap<&'p TypeKey, &'p TypePlan>,
+}
+
+/// A JSON Pointer under construction (segments), rendered only on error.
+type Ptr<'a> = &'a mut Vec<String>;
+
+fn err(ptr: &[String], message: impl Into<String>) -> DecodeError {
+    let mut pointer = String::new();
+    for s in ptr {
+        pointer.push('/');
+        pointer.push_str(&s.replace('~', "~0").replace('/', "~1"));
+    }
+    DecodeError {
+        pointer,
+        message: message.into(),
+    }
+}
+
+fn kind_of(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(n) if n.is_f64() => "a floating point number",
+        Value::Number(_) => "an integer",
+        Value::String(_) => "a string",
+        Value::Array(_) => "a list",
+        Value::Object(_) => "an object",
+    }
+}
+
+impl<'p> Decoder<'_, 'p> {
+    /// The zero value of `ty` (`Default::default()` of its generated Rust type).
+    pub(crate) fn zero(&self, ty: &'p RustTy) -> Val<'p> {
+        match ty {
+            RustTy::Builtin(b) => match b {
+                Builtin::Bool => Val::Bool(false),
+                Builtin::String => Val::Str(String::new()),
+                Builtin::Float32 => Val::F32(0.0),
+                Builtin::Float64 => Val::F64(0.0),
+                _ => Val::Int(0),
+            },
+            RustTy::Named(k) => match self.types.get(k) {
+                Some(t) => self.zero_of(t),
+                None => Val::Json(Value::Null),
+            },
+            RustTy::WellKnown(w) => match w {
+                WellKnown::Quantity => Val::Quantity(Quantity::default()),
+                WellKnown::Time => Val::Time(Time::default()),
+                WellKnown::MicroTime => Val::MicroTime(MicroTime::default()),
+                WellKnown::Duration => Val::Duration(Duration::default()),
+                WellKnown::IntOrString => Val::IntOrString(IntOrString::default()),
+                WellKnown::RawExtension | WellKnown::FieldsV1 => Val::Json(Value::Null),
+                WellKnown::Bytes => Val::Bytes(Bytes::default()),
+            },
+            RustTy::Option(..) => Val::Nil,
+            RustTy::Vec(_) => Val::List(Vec::new()),
+            RustTy::Map(_) => Val::Map(BTreeMap::new()),
+            RustTy::Json => Val::Json(Value::Null),
+        }
+    }
+
+    fn zero_of(&self, t: &'p TypePlan) -> Val<'p> {
+        match (&t.fields, &t.alias_of) {
+            (Some(fields), _) => Val::Struct(t, fields.iter().map(|f| self.zero(&f.ty)).collect()),
+            (None, Some(a)) => self.zero(a),
+            (None, None) => Val::Json(Value::Null),
+        }
+    }
+
+    /// Decodes the document of root type `t` as the differential runners do: `null` is the zero value.
+    pub(crate) fn root(&self, t: &'p TypePlan, v: &Value) -> Result<Val<'p>, DecodeError> {
+        if v.is_null() {
+            return Ok(self.zero_of(t));
+        }
+        let mut ptr = Vec::new();
+        self.named(t, v, &mut ptr)
+    }
+
+    fn named(&self, t: &'p TypePlan, v: &Value, ptr: Ptr<'_>) -> Result<Val<'p>, DecodeError> {
+        match (&t.fields, &t.alias_of) {
+            (Some(_), _) => match v {
+                Value::Object(m) => {
+                    let mut entries: Vec<(&str, Option<&Value>)> =
+                        m.iter().map(|(k, v)| (k.as_str(), Some(v))).collect();
+                    vgc_runtime::stack::grow(|| self.structure(t, &mut entries, ptr))
+                }
+                other => Err(err(
+                    ptr,
+                    format!(
+                        "expected an object ({}), got {}",
+                        t.key.name,
+                        kind_of(other)
+                    ),
+                )),
+            },
+            (None, Some(a)) => self.plain(a, v, ptr),
+            (None, None) => Ok(Val::Json(v.clone())),
+        }
+    }
+
+    /// A struct from the entries of its JSON object: named fields take their key; inline structs take what is
+    /// left (serde `flatten`).
+    fn structure(
+        &self,
+        t: &'p TypePlan,
+        entries: &mut Vec<(&str, Option<&Value>)>,
+        ptr: Ptr<'_>,
+    ) -> Result<Val<'p>, DecodeError> {
+        let fields = t.fields.as_deref().unwrap_or_default();
+        let mut vals: Vec<Option<Val<'p>>> = vec![None; fields.len()];
+        // Named fields (and the keys Go ignores) first: serde matches them before buffering the rest for the
+        // flattened fields.
+        for (i, f) in fields.iter().enumerate() {
+            if f.skip || f.flatten || !f.embedded_keys.is_empty() {
+                continue;
+            }
+            let taken = entries
+                .iter_mut()
+                .find(|(k, v)| *k == f.json_name && v.is_some())
+                .and_then(|(_, v)| v.take());
+            vals[i] = Some(match taken {
+                None => self.zero(&f.ty),
+                Some(v) => {
+                    ptr.push(f.json_name.clone());
+                    let r = self.field(f, v, ptr);
+                    ptr.pop();
+                    r?
+                }
+            });
+        }
+        for ignored in &t.json_ignored {
+            for (k, v) in entries.iter_mut() {
+                if k == ignored {
+                    *v = None;
+                }
+            }
+        }
+        for (i, f) in fields.iter().enumerate() {
+            if f.skip {
+                vals[i] = Some(self.zero(&f.ty));
+            } else if !f.embedded_keys.is_empty() {
+                // R9: `embedded_pointer`: set when one of its keys is present (the remaining entries, not taken).
+                let present = f
+                    .embedded_keys
+                    .iter()
+                    .any(|k| entries.iter().any(|(e, v)| e == k && v.is_some()));
+                vals[i] = Some(if present {
+                    let inner = match &f.ty {
+                        RustTy::Option(i, _) => &**i,
+                        other => other,
+                    };
+                    let mut copy: Vec<(&str, Option<&Value>)> = entries.clone();
+                    self.flattened(inner, &mut copy, ptr)?
+                } else {
+                    Val::Nil
+                });
+            } else if f.flatten {
+                vals[i] = Some(self.flattened(&f.ty, entries, ptr)?);
+            }
+        }
+        Ok(Val::Struct(
+            t,
+            vals.into_iter()
+                .zip(fields)
+                .map(|(v, f)| v.unwrap_or_else(|| self.zero(&f.ty)))
+                .collect(),
+        ))
+    }
+
+    fn flattened(
+        &self,
+        ty: &'p RustTy,
+        entries: &mut Vec<(&str, Option<&Value>)>,
+        ptr: Ptr<'_>,
+    ) -> Result<Val<'p>, DecodeError> {
+        match ty {
+            RustTy::Named(k) => match self.types.get(k) {
+                Some(t) if t.fields.is_some() => self.structure(t, entries, ptr),
+                _ => Ok(self.zero(ty)),
+            },
+            _ => Ok(self.zero(ty)),
+        }
+    }
+
+    /// A struct field's value as its serde attributes decode it (`vgc_codegen` `field_def`).
+    fn field(&self, f: &'p FieldPlan, v: &Value, ptr: Ptr<'_>) -> Result<Val<'p>, DecodeError> {
+        match &f.ty {
+            // `Option<T>` with `default`: `null` is `None`.
+            RustTy::Option(i, _) => {
+                if v.is_null() {
+                    Ok(Val::Nil)
+                } else {
+                    self.plain(i, v, ptr)
+                }
+            }
+            // `null_items_as_default`.
+            RustTy::Vec(e) => match v {
+                Value::Null => Ok(Val::List(Vec::new())),
+                Value::Array(items) => items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| {
+                        if x.is_null() {
+                            return Ok(self.zero(e));
+                        }
+                        ptr.push(i.to_string());
+                        let r = self.plain(e, x, ptr);
+                        ptr.pop();
+                        r
+                    })
+                    .collect::<Result<_, _>>()
+                    .map(Val::List),
+                other => Err(err(ptr, format!("expected a list, got {}", kind_of(other)))),
+            },
+            // `null_values_as_default`.
+            RustTy::Map(e) => match v {
+                Value::Null => Ok(Val::Map(BTreeMap::new())),
+                Value::Object(m) => m
+                    .iter()
+                    .map(|(k, x)| {
+                        if x.is_null() {
+                            return Ok((k.clone(), self.zero(e)));
+                        }
+                        ptr.push(k.clone());
+                        let r = self.plain(e, x, ptr);
+                        ptr.pop();
+                        r.map(|x| (k.clone(), x))
+                    })
+                    .collect::<Result<_, _>>()
+                    .map(Val::Map),
+                other => Err(err(
+                    ptr,
+                    format!("expected an object, got {}", kind_of(other)),
+                )),
+            },
+            // `null_as_default`.
+            ty => {
+                if v.is_null() {
+                    Ok(self.zero(ty))
+                } else {
+                    self.plain(ty, v, ptr)
+                }
+            }
+        }
+    }
+
+    /// A value of `ty` as its own `Deserialize` decodes it (no field attributes: `null` only where the type
+    /// accepts it).
+    pub(crate) fn plain(
+        &self,
+        ty: &'p RustTy,
+        v: &Value,
+        ptr: Ptr<'_>,
+    ) -> Result<Val<'p>, DecodeError> {
+        match ty {
+            RustTy::Builtin(b) => builtin(*b, v).ok_or_else(|| {
+                err(
+                    ptr,
+                    format!("expected {}, got {}", builtin_name(*b), describe(v)),
+                )
+            }),
+            RustTy::Named(k) => match self.types.get(k) {
+                Some(t) => self.named(t, v, ptr),
+                None => Ok(Val::Json(v.clone())),
+            },
+            RustTy::WellKnown(w) => well_known(*w, v).map_err(|m| err(ptr, m)),
+            RustTy::Option(i, _) => {
+                if v.is_null() {
+                    Ok(Val::Nil)
+                } else {
+                    self.plain(i, v, ptr)
+                }
+            }
+            RustTy::Vec(e) => match v {
+                Value::Array(items) => items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| {
+                        ptr.push(i.to_string());
+                        let r = self.plain(e, x, ptr);
+                        ptr.pop();
+                        r
+                    })
+                    .collect::<Result<_, _>>()
+                    .map(Val::List),
+                other => Err(err(ptr, format!("expected a list, got {}", kind_of(other)))),
+            },
+            RustTy::Map(e) => match v {
+                Value::Object(m) => m
+                    .iter()
+                    .map(|(k, x)| {
+                        ptr.push(k.clone());
+                        let r = self.plain(e, x, ptr);
+                        ptr.pop();
+                        r.map(|x| (k.clone(), x))
+                    })
+                    .collect::<Result<_, _>>()
+                    .map(Val::Map),
+                other => Err(err(
+                    ptr,
+                    format!("expected an object, got {}", kind_of(other)),
+                )),
+            },
+            RustTy::Json => Ok(Val::Json(v.clone())),
+        }
+    }
+}
+
+fn describe(v: &Value) -> String {
+    match v {
+        Value::Number(n) => format!("{} {n}", kind_of(v)),
+        Value::String(s) if s.len() <= 40 => format!("the string {s:?}"),
+        other => kind_of(other).to_string(),
+    }
+}
+
+fn builtin_name(b: Builtin) -> &'static str {
+    match b {
+        Builtin::Bool => "a boolean",
+        Builtin::String => "a string",
+        Builtin::Int | Builtin::Int64 | Builtin::Duration => "an integer (int64)",
+        Builtin::Int8 => "an integer (int8)",
+        Builtin::Int16 => "an integer (int16)",
+        Builtin::Int32 => "an integer (int32)",
+        Builtin::Uint | Builtin::Uint64 => "an integer (uint64)",
+        Builtin::Uint8 => "an integer (uint8)",
+        Builtin::Uint16 => "an integer (uint16)",
+        Builtin::Uint32 => "an integer (uint32)",
+        Builtin::Float32 | Builtin::Float64 => "a number",
+    }
+}
+
+/// serde_json's primitive decoding of a builtin (integers must be integral and in range; floats accept any number).
+fn builtin(b: Builtin, v: &Value) -> Option<Val<'static>> {
+    let int = |min: i128, max: i128| -> Option<Val<'static>> {
+        let n = v.as_number()?;
+        let i = if let Some(i) = n.as_i64() {
+            i128::from(i)
+        } else {
+            i128::from(n.as_u64()?)
+        };
+        (min..=max).contains(&i).then_some(Val::Int(i))
+    };
+    match b {
+        Builtin::Bool => v.as_bool().map(Val::Bool),
+        Builtin::String => v.as_str().map(|s| Val::Str(s.to_string())),
+        Builtin::Int | Builtin::Int64 | Builtin::Duration => {
+            int(i128::from(i64::MIN), i128::from(i64::MAX))
+        }
+        Builtin::Int8 => int(i128::from(i8::MIN), i128::from(i8::MAX)),
+        Builtin::Int16 => int(i128::from(i16::MIN), i128::from(i16::MAX)),
+        Builtin::Int32 => int(i128::from(i32::MIN), i128::from(i32::MAX)),
+        Builtin::Uint | Builtin::Uint64 => int(0, i128::from(u64::MAX)),
+        Builtin::Uint8 => int(0, i128::from(u8::MAX)),
+        Builtin::Uint16 => int(0, i128::from(u16::MAX)),
+        Builtin::Uint32 => int(0, i128::from(u32::MAX)),
+        #[allow(clippy::cast_possible_truncation)] // serde's f32 visitor narrows the same way
+        Builtin::Float32 => v.as_f64().map(|f| Val::F32(f as f32)),
+        Builtin::Float64 => v.as_f64().map(Val::F64),
+    }
+}
+
+/// The runtime's own `Deserialize` of a well-known type.
+fn well_known(w: WellKnown, v: &Value) -> Result<Val<'static>, String> {
+    let de = |r: Result<Val<'static>, serde_json::Error>| r.map_err(|e| e.to_string());
+    match w {
+        WellKnown::Quantity => de(serde::Deserialize::deserialize(v).map(Val::Quantity)),
+        WellKnown::Time => de(serde::Deserialize::deserialize(v).map(Val::Time)),
+        WellKnown::MicroTime => de(serde::Deserialize::deserialize(v).map(Val::MicroTime)),
+        WellKnown::Duration => de(serde::Deserialize::deserialize(v).map(Val::Duration)),
+        WellKnown::IntOrString => de(serde::Deserialize::deserialize(v).map(Val::IntOrString)),
+        WellKnown::RawExtension | WellKnown::FieldsV1 => Ok(Val::Json(v.clone())),
+        WellKnown::Bytes => de(serde::Deserialize::deserialize(v).map(Val::Bytes)),
+    }
+}
