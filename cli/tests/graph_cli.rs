@@ -57,6 +57,32 @@ fn the_default_view_is_cross_field_and_all_shows_the_structure() {
     );
 }
 
+/// `--type` in the default cross-field view starts from the type's fields (its type node has no cross-field edge):
+/// it printed an empty graph before (found by a new-user trial).
+#[test]
+fn type_filter_in_the_cross_field_view_starts_from_the_fields() {
+    let o = vgc(&["graph", "--type", "WidgetSpec", "--format", "json"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let g: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let kinds: std::collections::BTreeSet<&str> = g["edges"]
+        .as_array()
+        .expect("edges")
+        .iter()
+        .filter_map(|e| e["kind"].as_str())
+        .collect();
+    assert_eq!(
+        kinds.into_iter().collect::<Vec<_>>(),
+        [
+            "hoisted",
+            "item",
+            "list-map-key",
+            "subfield",
+            "union-member"
+        ]
+    );
+    assert_eq!(g["nodes"].as_array().map(Vec::len), Some(11));
+}
+
 #[test]
 fn a_filter_that_matches_nothing_is_an_error_with_a_suggestion() {
     let o = vgc(&["graph", "--type", "Widgt"]);

@@ -575,7 +575,8 @@ pub struct Filter {
     pub group: Option<String>,
     /// Keep nodes of packages whose last path element is this version.
     pub version: Option<String>,
-    /// Start from the types with this name and keep what is reachable within `depth` edges (both directions).
+    /// Start from the types with this name and what they declare (fields, union groups, modes, items), and keep what
+    /// is reachable within `depth` edges (both directions).
     pub ty: Option<String>,
     /// Keep only edges of these kinds (empty: all).
     pub edges: Vec<EdgeKind>,
@@ -619,9 +620,19 @@ pub fn filter(g: &Graph, f: &Filter) -> Graph {
         }
         let depth = f.depth.unwrap_or(2);
         let mut keep: BTreeSet<NodeIndex> = BTreeSet::new();
-        let mut queue: VecDeque<(NodeIndex, usize)> = nodes
+        // The named types and what they declare (fields, union groups, modes, items): in the cross-field view a
+        // type node has no edge of its own, its fields do.
+        let types: BTreeSet<&str> = nodes
             .values()
             .filter(|n| n.kind == NodeKind::Type && n.label == *name)
+            .map(|n| n.id.as_str())
+            .collect();
+        let mut queue: VecDeque<(NodeIndex, usize)> = nodes
+            .values()
+            .filter(|n| {
+                types.contains(n.id.as_str())
+                    || n.owner().is_some_and(|o| types.contains(o.as_str()))
+            })
             .map(|n| (idx[n.id.as_str()], 0))
             .collect();
         while let Some((n, d)) = queue.pop_front() {
