@@ -1126,23 +1126,31 @@ fn main() -> ExitCode {
     let mut stderr = std::io::stderr().lock();
     let text = render::text(&outcome.diagnostics, &outcome.sources, short);
     let _ = stderr.write_all(text.as_bytes());
+    // An output problem (`--out` naming a file, a foreign file in the way, …) counts as an error of the summary and is
+    // printed before it; a run that stopped before reading anything prints no summary to contradict it.
+    if let Some(e) = &outcome.io_error {
+        let _ = writeln!(stderr, "error: {e}");
+    }
     let s = outcome.stats;
-    let _ = writeln!(
-        stderr,
-        "vgc: {} packages, {} types, {} tags ({} lowered, {} consumed as metadata, {} reported, {} not lowered yet), {} checks generated, {} warnings, {} errors in {:.2}s{}",
-        s.packages,
-        s.types,
-        s.tags,
-        s.lowered,
-        s.consumed,
-        s.reported,
-        s.not_lowered,
-        s.checks,
-        outcome.warnings(),
-        outcome.errors(),
-        start.elapsed().as_secs_f64(),
-        profile_suffix(&outcome)
-    );
+    let stopped_early = outcome.io_error.is_some() && s.packages == 0;
+    if !stopped_early {
+        let _ = writeln!(
+            stderr,
+            "vgc: {} packages, {} types, {} tags ({} lowered, {} consumed as metadata, {} reported, {} not lowered yet), {} checks generated, {} warnings, {} errors in {:.2}s{}",
+            s.packages,
+            s.types,
+            s.tags,
+            s.lowered,
+            s.consumed,
+            s.reported,
+            s.not_lowered,
+            s.checks,
+            outcome.warnings(),
+            outcome.errors() + usize::from(outcome.io_error.is_some()),
+            start.elapsed().as_secs_f64(),
+            profile_suffix(&outcome)
+        );
+    }
     for n in &outcome.notes {
         let _ = writeln!(stderr, "note: {n}");
     }
@@ -1153,9 +1161,6 @@ fn main() -> ExitCode {
             .map(|(phase, d)| format!("{phase} {:.1} ms", d.as_secs_f64() * 1e3))
             .collect();
         let _ = writeln!(stderr, "vgc: timings: {}", phases.join(", "));
-    }
-    if let Some(e) = &outcome.io_error {
-        let _ = writeln!(stderr, "error: {e}");
     }
     let code = vgc::exit_code(&outcome);
     if code != 0 {

@@ -192,3 +192,33 @@ fn root_criteria_are_checked() {
     assert_eq!(code, Some(0), "{err}");
     assert!(!err.contains("VGC0005"), "{err}");
 }
+
+/// An unusable `--out` is an error with nothing before it that says otherwise: before, the summary line
+/// (`… 0 errors …`) came first (found by a new-user trial).
+#[test]
+fn an_unusable_output_path_prints_the_error_alone() {
+    let m = module();
+    std::fs::write(m.path().join("afile"), "x").expect("write");
+    for (out, want) in [
+        (
+            "afile",
+            "error: afile: the output path exists and is not a directory\n",
+        ),
+        (
+            "",
+            "error: the output directory is empty (`--out ''`); name a directory\n",
+        ),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_vgc"))
+            .args(["build", "apis/v1/sub", "--out", out])
+            .current_dir(m.path())
+            .output()
+            .expect("vgc runs");
+        assert_eq!(o.status.code(), Some(2));
+        let prefix = format!("{}/", m.path().display());
+        assert_eq!(
+            String::from_utf8_lossy(&o.stderr).replace(&prefix, ""),
+            want
+        );
+    }
+}
