@@ -575,8 +575,8 @@ pub struct Filter {
     pub group: Option<String>,
     /// Keep nodes of packages whose last path element is this version.
     pub version: Option<String>,
-    /// Start from the types with this name and what they declare (fields, union groups, modes, items), and keep what
-    /// is reachable within `depth` edges (both directions).
+    /// Start from the types with this name (and, when `field` edges are not kept, from what they declare: fields,
+    /// union groups, modes, items) and keep what is reachable within `depth` edges (both directions).
     pub ty: Option<String>,
     /// Keep only edges of these kinds (empty: all).
     pub edges: Vec<EdgeKind>,
@@ -620,8 +620,10 @@ pub fn filter(g: &Graph, f: &Filter) -> Graph {
         }
         let depth = f.depth.unwrap_or(2);
         let mut keep: BTreeSet<NodeIndex> = BTreeSet::new();
-        // The named types and what they declare (fields, union groups, modes, items): in the cross-field view a
-        // type node has no edge of its own, its fields do.
+        // The named types, and, when `field` edges are not kept (the cross-field view), what they declare (fields,
+        // union groups, modes, items): there a type node has no edge of its own, its fields do. With the structure
+        // kept, the fields are one `field` edge away as before.
+        let structure_kept = f.edges.is_empty() || f.edges.contains(&EdgeKind::Field);
         let types: BTreeSet<&str> = nodes
             .values()
             .filter(|n| n.kind == NodeKind::Type && n.label == *name)
@@ -631,7 +633,7 @@ pub fn filter(g: &Graph, f: &Filter) -> Graph {
             .values()
             .filter(|n| {
                 types.contains(n.id.as_str())
-                    || n.owner().is_some_and(|o| types.contains(o.as_str()))
+                    || (!structure_kept && n.owner().is_some_and(|o| types.contains(o.as_str())))
             })
             .map(|n| (idx[n.id.as_str()], 0))
             .collect();
