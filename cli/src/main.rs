@@ -634,7 +634,7 @@ fn run_lint(a: LintArgs, globals: &Globals, extensions: Vec<String>) -> ExitCode
     if a.fix {
         let fixed = render::apply_fixes(&outcome.diagnostics, &outcome.sources);
         for (file, text) in &fixed {
-            if let Err(e) = vgc::sys::write_atomic(std::path::Path::new(file), text) {
+            if let Err(e) = vgc::sys::rewrite_source(std::path::Path::new(file), text) {
                 let _ = writeln!(stderr, "error: {file}: {e}");
                 return ExitCode::from(2);
             }

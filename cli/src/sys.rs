@@ -186,8 +186,42 @@ pub fn write_atomic_bytes(path: &Path, contents: &[u8]) -> std::io::Result<bool>
     }
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)?;
+    let mut tmp = new_file_in(dir)?;
     tmp.write_all(contents)?;
     tmp.persist(path).map_err(|e| e.error)?;
+    Ok(true)
+}
+
+/// A uniquely named temporary file in `dir`, created with mode `0666` less the process umask — what a plain
+/// `File::create` gives — rather than `tempfile`'s private `0600`, so that published files (the docs site, a
+/// generated crate) are readable by others as the user's umask allows.
+fn new_file_in(dir: &Path) -> std::io::Result<tempfile::NamedTempFile> {
+    let mut b = tempfile::Builder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        b.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    b.tempfile_in(dir)
+}
+
+/// Rewrites a user's existing source file `path` with `contents` (`vgc lint --fix`), as `gofmt -w` does: through
+/// a symbolic link to the file it names, keeping the file's permissions, atomically (a temporary file beside the
+/// real file, renamed over it). Returns whether the file changed.
+///
+/// # Errors
+/// IO errors resolving the link, reading the permissions, writing or renaming.
+pub fn rewrite_source(path: &Path, contents: &str) -> std::io::Result<bool> {
+    use std::io::Write as _;
+    let real = std::fs::canonicalize(path)?;
+    if std::fs::read(&real).ok().as_deref() == Some(contents.as_bytes()) {
+        return Ok(false);
+    }
+    let perms = std::fs::metadata(&real)?.permissions();
+    let dir = real.parent().unwrap_or(Path::new("."));
+    let mut tmp = new_file_in(dir)?;
+    tmp.write_all(contents.as_bytes())?;
+    tmp.as_file().set_permissions(perms)?;
+    tmp.persist(&real).map_err(|e| e.error)?;
     Ok(true)
 }

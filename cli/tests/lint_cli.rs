@@ -195,6 +195,39 @@ fn fix_inserts_the_missing_list_type_twins() {
     );
 }
 
+/// `--fix` rewrites a file as `gofmt -w` does: through a symbolic link to the file it names, keeping its mode
+/// (before, the link was replaced by a regular file and the mode became 0600; found by a new-user trial).
+#[cfg(unix)]
+#[test]
+fn fix_writes_through_symlinks_and_keeps_the_mode() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let (dir, types) = shop_module(
+        "// +k8s:validation-gen=*\npackage v1\n",
+        "package v1\n\ntype Order struct {\n\t// +k8s:optional\n\t// +k8s:listType=set\n\tTags []string `json:\"tags,omitempty\"`\n}\n",
+    );
+    let root = dir.path();
+    let shared = root.join("shared");
+    std::fs::create_dir_all(&shared).expect("mkdir");
+    let real = shared.join("types.txt");
+    std::fs::rename(&types, &real).expect("move");
+    std::os::unix::fs::symlink("../shared/types.txt", &types).expect("symlink");
+    std::fs::set_permissions(&real, std::fs::Permissions::from_mode(0o640)).expect("chmod");
+    let after = lint(root, &["--short", "--fix"], &[]);
+    assert_eq!(after.status.code(), Some(0), "{}", text(&after.stderr));
+    assert!(
+        std::fs::symlink_metadata(&types)
+            .expect("link")
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        std::fs::read_to_string(&real).expect("read"),
+        "package v1\n\ntype Order struct {\n\t// +k8s:optional\n\t// +k8s:listType=set\n\t// +listType=set\n\tTags []string `json:\"tags,omitempty\"`\n}\n"
+    );
+    let mode = std::fs::metadata(&real).expect("meta").permissions().mode() & 0o777;
+    assert_eq!(mode, 0o640);
+}
+
 /// Issue 14: the pre-release proposals `+k8s:shadow(…)` and `+k8s:declarativeValidationNative` say what replaced
 /// them, and `--fix` rewrites the first to `+k8s:alpha(since: …)` and deletes the second.
 #[test]
