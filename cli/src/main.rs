@@ -428,6 +428,9 @@ enum Command {
         /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
         #[arg(long = "roots", value_parser = root_criterion)]
         roots: Vec<String>,
+        /// Replace files in `--out` that vgc did not write (or that were changed since it wrote them).
+        #[arg(long)]
+        force: bool,
     },
     /// Validate Kubernetes manifests (YAML or JSON files, directories, `-` for stdin) against an API tree's
     /// declarative rules, evaluated from the plan (no Rust compile step); errors at their line and column.
@@ -886,10 +889,16 @@ fn run_graph(
     ExitCode::SUCCESS
 }
 
+/// Where `vgc docs` writes the site: `--out` and whether `--force` lets it replace files it did not write.
+struct SiteOut {
+    out: String,
+    force: bool,
+}
+
 fn run_docs(
     path: Option<String>,
     format: DocsFormat,
-    out: String,
+    SiteOut { out, force }: SiteOut,
     templates: Option<String>,
     roots: Vec<String>,
     globals: &Globals,
@@ -963,12 +972,35 @@ fn run_docs(
         }
     };
     let dir = std::path::Path::new(&out);
-    for (rel, text) in &files {
-        // Tag names on the site are written with the prefix in force (`acme:required` under `--tag-prefix
-        // acme:`); the identity for `k8s:`.
-        let text = outcome.tag_prefix.requalify(text);
-        if let Err(e) = vgc::sys::write_atomic(&dir.join(rel), &text) {
-            let _ = writeln!(stderr, "error: {}: {e}", dir.join(rel).display());
+    if out.is_empty() {
+        let _ = writeln!(
+            stderr,
+            "error: the output directory is empty (`--out ''`); name a directory"
+        );
+        return ExitCode::from(2);
+    }
+    if dir.exists() && !dir.is_dir() {
+        let _ = writeln!(
+            stderr,
+            "error: {}: the output path exists and is not a directory",
+            dir.display()
+        );
+        return ExitCode::from(2);
+    }
+    // Tag names on the site are written with the prefix in force (`acme:required` under `--tag-prefix acme:`);
+    // the identity for `k8s:`.
+    let files: Vec<(String, Vec<u8>)> = files
+        .iter()
+        .map(|(rel, text)| (rel.clone(), outcome.tag_prefix.requalify(text).into_bytes()))
+        .collect();
+    match vgc::output::publish(dir, "site.json", &files, force) {
+        Ok(notes) => {
+            for n in notes {
+                let _ = writeln!(stderr, "note: {n}");
+            }
+        }
+        Err(e) => {
+            let _ = writeln!(stderr, "error: {e}");
             return ExitCode::from(2);
         }
     }
@@ -1039,7 +1071,18 @@ fn main() -> ExitCode {
             out,
             templates,
             roots,
-        } => return run_docs(path, format, out, templates, roots, &globals, extensions),
+            force,
+        } => {
+            return run_docs(
+                path,
+                format,
+                SiteOut { out, force },
+                templates,
+                roots,
+                &globals,
+                extensions,
+            );
+        }
         Command::Graph {
             path,
             format,

@@ -324,3 +324,116 @@ mod tests {
         assert!(may_write(&p, false).is_ok(), "ours");
     }
 }
+
+/// The record of a published tree (`vgc docs`): every file vgc wrote there, by path relative to the output
+/// directory, with the BLAKE3 hash of the bytes it wrote. Kept in `.vgc/<name>`.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+struct Published {
+    files: std::collections::BTreeMap<String, String>,
+}
+
+/// Publishes `files` (path relative to `dir`, bytes) into `dir` for outputs that cannot carry vgc's `@generated`
+/// marker on their first line (HTML, CSS, JavaScript of the docs site), under the same rules as a build:
+/// - `dir` is locked ([`OutputLock`]) for the whole write;
+/// - **ownership**: a file in the way is replaced only when vgc's record `.vgc/<record>` lists it with the hash of
+///   its current bytes (vgc wrote it and nobody changed it since), or `force` is set; otherwise nothing is written
+///   and the error names every such file;
+/// - **all or nothing**: the files are written by one [`commit`] transaction;
+/// - **stale files**: files of the previous record that this publication no longer has are removed when they are
+///   still as vgc wrote them (a changed one is kept and named in the returned notes).
+///
+/// Returns notes about kept stale files.
+///
+/// # Errors
+/// The files in the way, or an IO error (locking, staging, renaming, writing the record).
+pub fn publish(
+    dir: &Path,
+    record: &str,
+    files: &[(String, Vec<u8>)],
+    force: bool,
+) -> Result<Vec<String>, String> {
+    let _lock = OutputLock::acquire(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    recover(dir);
+    let record_path = state_path(dir, record);
+    let old: Published = std::fs::read(&record_path)
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())
+        .unwrap_or_default();
+    let hash_of = |p: &Path| {
+        std::fs::read(p)
+            .ok()
+            .map(|b| blake3::hash(&b).to_hex().to_string())
+    };
+    let mut in_the_way = Vec::new();
+    for (rel, _) in files {
+        let path = dir.join(rel);
+        match std::fs::symlink_metadata(&path) {
+            Err(_) => {}
+            Ok(m) if m.is_dir() => in_the_way.push(format!("{} (a directory)", path.display())),
+            Ok(_) if force => {}
+            Ok(_) => {
+                let ours = old
+                    .files
+                    .get(rel)
+                    .is_some_and(|h| hash_of(&path).as_deref() == Some(h.as_str()));
+                if !ours {
+                    in_the_way.push(path.display().to_string());
+                }
+            }
+        }
+    }
+    if !in_the_way.is_empty() {
+        let (what, verb) = if in_the_way.len() == 1 {
+            (
+                "a file",
+                "exists and was not written by vgc (or was changed since)",
+            )
+        } else {
+            (
+                "files",
+                "exist and were not written by vgc (or were changed since)",
+            )
+        };
+        return Err(format!(
+            "{what} in the way {verb}; vgc replaces only its own files — move them away, or pass --force to \
+             replace them:\n  {}",
+            in_the_way.join("\n  ")
+        ));
+    }
+    let writes: Vec<(String, &[u8])> = files
+        .iter()
+        .map(|(r, b)| (r.clone(), b.as_slice()))
+        .collect();
+    commit(dir, &writes, &[]).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let mut new = Published::default();
+    for (rel, bytes) in files {
+        new.files
+            .insert(rel.clone(), blake3::hash(bytes).to_hex().to_string());
+    }
+    let mut notes = Vec::new();
+    for (rel, h) in &old.files {
+        if new.files.contains_key(rel) {
+            continue;
+        }
+        let path = dir.join(rel);
+        if hash_of(&path).as_deref() == Some(h.as_str()) {
+            let _ = std::fs::remove_file(&path);
+            let mut parent = path.parent();
+            while let Some(p) = parent.filter(|p| *p != dir) {
+                if std::fs::remove_dir(p).is_err() {
+                    break;
+                }
+                parent = p.parent();
+            }
+        } else if path.exists() {
+            notes.push(format!(
+                "{}: no longer part of the output but changed since vgc wrote it; kept",
+                path.display()
+            ));
+        }
+    }
+    let text = serde_json::to_string(&new).map_err(|e| e.to_string())?;
+    crate::sys::write_atomic(&record_path, &text)
+        .map_err(|e| format!("{}: {e}", record_path.display()))?;
+    Ok(notes)
+}

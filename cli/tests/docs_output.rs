@@ -1,0 +1,148 @@
+//! `vgc docs --out DIR` under the build's output rules (issue 13): it replaces only files it wrote and nobody
+//! changed since (`--force` overrides), writes all pages in one transaction, removes pages that are no longer part
+//! of the site, creates files as `File::create` would (the umask's mode, not 0600), and refuses an empty `--out`.
+//! Before, it overwrote a hand-written `index.html`, kept stale pages, wrote into the current directory for
+//! `--out ''` and created every page 0600 (found by a new-user trial).
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn docs(module: &Path, out: &str, extra: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vgc"))
+        .arg("docs")
+        .arg(module)
+        .args(["--out", out])
+        .args(extra)
+        .output()
+        .expect("vgc runs")
+}
+
+fn module_with(dir: &Path, packages: &[&str]) {
+    std::fs::create_dir_all(dir).expect("mkdir");
+    std::fs::write(dir.join("go.mod"), "module example.com/shop\n\ngo 1.23\n").expect("go.mod");
+    for p in packages {
+        let d = dir.join(p);
+        std::fs::create_dir_all(&d).expect("mkdir");
+        std::fs::write(d.join("doc.go"), "// +k8s:validation-gen=*\npackage v1\n").expect("doc.go");
+        std::fs::write(
+            d.join("types.go"),
+            "package v1\n\ntype Order struct {\n\t// +k8s:optional\n\t// +k8s:maxLength=8\n\tName string `json:\"name,omitempty\"`\n}\n",
+        )
+        .expect("types.go");
+    }
+}
+
+#[test]
+fn docs_output_replaces_only_its_own_files_and_removes_stale_pages() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let module = tmp.path().join("m");
+    module_with(&module, &["a/v1", "b/v1"]);
+    let site = tmp.path().join("site");
+    std::fs::create_dir_all(&site).expect("mkdir");
+    std::fs::write(site.join("index.html"), "<h1>mine</h1>\n").expect("write");
+    let out = site.to_string_lossy().into_owned();
+
+    // A hand-written page in the way: nothing is written.
+    let o = docs(&module, &out, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("error: a file in the way exists and was not written by vgc")
+            && err.contains(&format!("{}/index.html", site.display())),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(site.join("index.html")).expect("read"),
+        "<h1>mine</h1>\n"
+    );
+    assert!(!site.join("tags.html").exists(), "nothing written");
+
+    // --force replaces it; the pages are created as File::create would create them.
+    let o = docs(&module, &out, &["--force"]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let pages: Vec<String> = walk(&site);
+    assert!(pages.iter().any(|p| p == "api/b/v1.html"), "{pages:?}");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let probe = tmp.path().join("probe");
+        std::fs::write(&probe, "").expect("probe");
+        let mode = |p: &Path| std::fs::metadata(p).expect("meta").permissions().mode() & 0o777;
+        assert_eq!(mode(&site.join("index.html")), mode(&probe));
+    }
+
+    // Its own unchanged pages are replaced without --force; a package removed takes its pages with it.
+    std::fs::remove_dir_all(module.join("b")).expect("rm");
+    let o = docs(&module, &out, &[]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let pages = walk(&site);
+    assert!(!pages.iter().any(|p| p == "api/b/v1.html"), "{pages:?}");
+    assert!(pages.iter().any(|p| p == "api/a/v1.html"), "{pages:?}");
+
+    // A page the user edited is not replaced.
+    let tags = site.join("tags.html");
+    let edited = std::fs::read_to_string(&tags).expect("read") + "<!-- mine -->\n";
+    std::fs::write(&tags, &edited).expect("write");
+    let o = docs(&module, &out, &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(std::fs::read_to_string(&tags).expect("read"), edited);
+}
+
+#[test]
+fn docs_output_must_name_a_directory() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    module_with(tmp.path(), &["a/v1"]);
+    let o = docs(tmp.path(), "", &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        "error: the output directory is empty (`--out ''`); name a directory\n"
+    );
+    let file = tmp.path().join("afile");
+    std::fs::write(&file, "x").expect("write");
+    let o = docs(tmp.path(), &file.to_string_lossy(), &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "error: {}: the output path exists and is not a directory\n",
+            file.display()
+        )
+    );
+}
+
+/// Every file below `dir` (outside `.vgc/`), as paths relative to it.
+fn walk(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).expect("read_dir").flatten() {
+            let p = e.path();
+            if p.file_name().is_some_and(|n| n == ".vgc") {
+                continue;
+            }
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                out.push(
+                    p.strip_prefix(dir)
+                        .expect("below")
+                        .to_string_lossy()
+                        .into_owned(),
+                );
+            }
+        }
+    }
+    out.sort();
+    out
+}
