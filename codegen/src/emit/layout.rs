@@ -80,9 +80,11 @@ impl Layout {
         }
     }
 
-    /// Every module file's module path (parents and leaves), sorted.
+    /// Every module file's module path (parents and leaves), sorted. The crate root (`[]`, `src/lib.rs`) is always
+    /// one, so a plan with no types still gives a crate that builds (an empty library).
     pub fn module_paths(&self) -> Vec<Vec<String>> {
         let mut all: BTreeSet<Vec<String>> = self.children.keys().cloned().collect();
+        all.insert(Vec::new());
         all.extend(self.leaves.keys().cloned());
         all.into_iter().collect()
     }
