@@ -180,18 +180,34 @@ pub fn detect_upstream(gomod: &GoMod, root: &str) -> Option<vgc_ir::profile::Sel
         return Some(Selected {
             version: u,
             why: format!(
-                "detected from the module's own version {} {version}",
-                gomod.module
+                "detected from the module's own version {} {version}{}",
+                gomod.module,
+                clamped(version, u)
             ),
         });
     }
     PROFILE_MODULES.iter().find_map(|m| {
         let (_, version) = gomod.require.iter().find(|(r, _)| r == m)?;
+        let u = Upstream::from_module_version(version)?;
         Some(Selected {
-            version: Upstream::from_module_version(version)?,
-            why: format!("detected from go.mod {m} {version}"),
+            version: u,
+            why: format!("detected from go.mod {m} {version}{}", clamped(version, u)),
         })
     })
+}
+
+/// `"; 1.34 is outside the supported 1.35–1.38, the nearest profile"` when the release `version` names is not the
+/// profile `u` chosen for it, else nothing.
+fn clamped(version: &str, u: vgc_ir::profile::Upstream) -> String {
+    use vgc_ir::profile::Upstream;
+    match Upstream::release_minor(version) {
+        Some(minor) if minor != u.minor() => format!(
+            "; 1.{minor} is outside the supported {}–{}, the nearest profile",
+            Upstream::ALL[0],
+            Upstream::NEWEST
+        ),
+        _ => String::new(),
+    }
 }
 
 #[cfg(test)]
@@ -246,6 +262,29 @@ mod tests {
         let s = detect_upstream(&m, "/src/x").expect("detected");
         assert_eq!(s.version, Upstream::V1_36);
         assert_eq!(s.why, "detected from go.mod k8s.io/apimachinery v0.36.6");
+        // Releases outside the supported range take the nearest profile and say so.
+        for (v, want, why) in [
+            (
+                "v0.34.3",
+                Upstream::V1_35,
+                "; 1.34 is outside the supported 1.35–1.38, the nearest profile",
+            ),
+            (
+                "v0.39.0",
+                Upstream::V1_38,
+                "; 1.39 is outside the supported 1.35–1.38, the nearest profile",
+            ),
+        ] {
+            let m = parse_go_mod(&format!(
+                "module example.com/x\nrequire k8s.io/apimachinery {v}\n"
+            ));
+            let s = detect_upstream(&m, "/src/x").expect("detected");
+            assert_eq!(s.version, want);
+            assert_eq!(
+                s.why,
+                format!("detected from go.mod k8s.io/apimachinery {v}{why}")
+            );
+        }
         let own = parse_go_mod("module k8s.io/api\nrequire k8s.io/apimachinery v0.37.2\n");
         let s = detect_upstream(&own, "/root/go/pkg/mod/k8s.io/api@v0.38.0-alpha.2").expect("own");
         assert_eq!(s.version, Upstream::V1_38);

@@ -72,6 +72,22 @@ impl Upstream {
         Upstream::from_minor(rest.parse().ok()?)
     }
 
+    /// The Kubernetes minor release a module version names: `v0.36.6` → 36 (staging modules), `v1.36.2` → 36
+    /// (`k8s.io/kubernetes`); `None` for what is not a `vMAJOR.MINOR.PATCH` version and for `v0.0.0-…`
+    /// pseudo-versions, which say nothing about the release. The release may be outside [`Upstream::ALL`].
+    #[must_use]
+    pub fn release_minor(v: &str) -> Option<u32> {
+        let v = v.trim().strip_prefix('v')?;
+        let mut parts = v.splitn(3, '.');
+        let major: u32 = parts.next()?.parse().ok()?;
+        let minor: u32 = parts.next()?.parse().ok()?;
+        parts.next()?;
+        if major > 1 || (major == 0 && minor == 0) {
+            return None;
+        }
+        Some(minor)
+    }
+
     /// The profile matching a Go module version of a Kubernetes staging module (`k8s.io/api`,
     /// `k8s.io/apimachinery`, `k8s.io/code-generator`: `v0.<minor>.<patch>[-pre]`, e.g. `v0.36.6`,
     /// `v0.38.0-alpha.2`) or of `k8s.io/kubernetes` (`v1.<minor>.<patch>`). Releases older than the oldest
@@ -79,15 +95,7 @@ impl Upstream {
     /// pseudo-version).
     #[must_use]
     pub fn from_module_version(v: &str) -> Option<Upstream> {
-        let v = v.trim().strip_prefix('v')?;
-        let mut parts = v.splitn(3, '.');
-        let major: u32 = parts.next()?.parse().ok()?;
-        let minor: u32 = parts.next()?.parse().ok()?;
-        parts.next()?;
-        // `v0.0.0-<date>-<hash>` pseudo-versions say nothing about the release.
-        if major > 1 || (major == 0 && minor == 0) {
-            return None;
-        }
+        let minor = Self::release_minor(v)?;
         let oldest = Upstream::ALL[0];
         Some(if minor < oldest.minor() {
             oldest
