@@ -572,10 +572,16 @@ fn run_explain(what: &str, tag_prefix: Option<&str>) -> ExitCode {
         );
         return ExitCode::SUCCESS;
     }
-    let _ = writeln!(
-        std::io::stderr().lock(),
-        "error: {what:?} is neither a diagnostic code (VGCnnnn) nor a known tag"
-    );
+    let code_shaped =
+        what.len() == 7 && what.starts_with("VGC") && what[3..].bytes().all(|b| b.is_ascii_digit());
+    let msg = if code_shaped {
+        format!(
+            "error: {what} is not a vgc diagnostic code (`vgc docs --format diagnostics-markdown` lists them)"
+        )
+    } else {
+        format!("error: {what:?} is neither a diagnostic code (VGCnnnn) nor a known tag")
+    };
+    let _ = writeln!(std::io::stderr().lock(), "{msg}");
     ExitCode::from(2)
 }
 

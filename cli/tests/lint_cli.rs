@@ -162,6 +162,15 @@ fn explain_codes_and_tags() {
     assert!(out.starts_with("+k8s:listType (Stable;"), "{out}");
     assert_eq!(run("format").0, Some(0));
     assert_eq!(run("k8s:nope").0, Some(2));
+    let out = Command::new(env!("CARGO_BIN_EXE_vgc"))
+        .args(["explain", "VGC9999"])
+        .output()
+        .expect("vgc runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "error: VGC9999 is not a vgc diagnostic code (`vgc docs --format diagnostics-markdown` lists them)\n"
+    );
 }
 
 /// A Go module `example.com/shop` in a temporary directory with package `v1` made of `doc` (doc.go) and `types`
