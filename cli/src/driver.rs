@@ -1075,6 +1075,7 @@ fn write_output(
     let mut writes: Vec<(String, &[u8])> = Vec::new();
     for f in files {
         let target = dir.join(&f.path);
+        crate::output::inside(dir, &f.path)?;
         if std::fs::read(&target).ok().as_deref() == Some(f.contents.as_bytes()) {
             continue;
         }
@@ -1083,7 +1084,9 @@ fn write_output(
     }
     let removes: Vec<String> = stale
         .iter()
-        .filter(|rel| crate::output::is_ours(&dir.join(rel)))
+        .filter(|rel| {
+            crate::output::inside(dir, rel).is_ok() && crate::output::is_ours(&dir.join(rel))
+        })
         .cloned()
         .collect();
     crate::output::commit(dir, &writes, &removes)

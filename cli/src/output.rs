@@ -64,6 +64,12 @@ impl OutputLock {
     /// IO errors creating the directory or the lock file, or locking it.
     pub fn acquire(dir: &Path) -> std::io::Result<Self> {
         let state = dir.join(STATE_DIR);
+        if std::fs::symlink_metadata(&state).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(std::io::Error::other(format!(
+                "{} is a symbolic link; vgc keeps its state only in a directory of its own there",
+                state.display()
+            )));
+        }
         std::fs::create_dir_all(&state)?;
         let ignore = state.join(".gitignore");
         if !ignore.exists() {
@@ -130,6 +136,39 @@ pub fn may_write(path: &Path, force: bool) -> Result<(), String> {
             path.display()
         )),
     }
+}
+
+/// Checks that `rel` (a path relative to the output directory `dir`) stays inside `dir`: no `..`, root or prefix
+/// component, and no directory on the way that is a symbolic link (writing through one would put vgc's file — or,
+/// for a stale file, its removal — somewhere else: `src -> ../elsewhere`).
+///
+/// # Errors
+/// A message naming the link or the path.
+pub fn inside(dir: &Path, rel: &str) -> Result<(), String> {
+    use std::path::Component;
+    let rel_path = Path::new(rel);
+    if rel_path
+        .components()
+        .any(|c| !matches!(c, Component::Normal(_)))
+    {
+        return Err(format!("{rel}: not a path inside the output directory"));
+    }
+    let mut at = dir.to_path_buf();
+    let mut parts = rel_path.components().peekable();
+    while let Some(c) = parts.next() {
+        at.push(c);
+        if parts.peek().is_none() {
+            break;
+        }
+        if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(format!(
+                "{}: a symbolic link to a directory is in the way of generated files; vgc writes only inside the \
+                 output directory — replace the link by a directory",
+                at.display()
+            ));
+        }
+    }
+    Ok(())
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -367,6 +406,7 @@ pub fn publish(
     let mut in_the_way = Vec::new();
     for (rel, _) in files {
         let path = dir.join(rel);
+        inside(dir, rel)?;
         match std::fs::symlink_metadata(&path) {
             Err(_) => {}
             Ok(m) if m.is_dir() => in_the_way.push(format!("{} (a directory)", path.display())),
@@ -412,7 +452,8 @@ pub fn publish(
     }
     let mut notes = Vec::new();
     for (rel, h) in &old.files {
-        if new.files.contains_key(rel) {
+        // A record entry that leads outside `dir` (edited by hand, or through a link made since) is never acted on.
+        if new.files.contains_key(rel) || inside(dir, rel).is_err() {
             continue;
         }
         let path = dir.join(rel);

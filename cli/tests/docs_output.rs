@@ -146,3 +146,70 @@ fn walk(dir: &Path) -> Vec<String> {
     out.sort();
     out
 }
+
+/// Nothing is written, replaced or removed through a symbolic link to a directory inside the output, nor through a
+/// record entry that leads outside it; `.vgc` as a link is refused (found by a re-trial of the output rules).
+#[cfg(unix)]
+#[test]
+fn docs_output_never_acts_outside_the_output_directory() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let module = tmp.path().join("m");
+    module_with(&module, &["a/v1"]);
+    let elsewhere = tmp.path().join("elsewhere");
+    std::fs::create_dir_all(&elsewhere).expect("mkdir");
+
+    // `api` in the output is a link to a foreign directory.
+    let site = tmp.path().join("site");
+    std::fs::create_dir_all(&site).expect("mkdir");
+    std::os::unix::fs::symlink(&elsewhere, site.join("api")).expect("symlink");
+    let o = docs(&module, &site.to_string_lossy(), &["--force"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&o.stderr),
+        format!(
+            "error: {}/api: a symbolic link to a directory is in the way of generated files; vgc writes only inside \
+             the output directory — replace the link by a directory\n",
+            site.display()
+        )
+    );
+    assert_eq!(std::fs::read_dir(&elsewhere).expect("read").count(), 0);
+
+    // A record entry pointing outside the output is never removed.
+    let site2 = tmp.path().join("site2");
+    let o = docs(&module, &site2.to_string_lossy(), &[]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let victim = tmp.path().join("victim.css");
+    std::fs::copy(site2.join("style.css"), &victim).expect("copy");
+    let record = site2.join(".vgc/site.json");
+    let mut r: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).expect("record")).expect("json");
+    let hash = r["files"]["style.css"].clone();
+    r["files"]["../victim.css"] = hash;
+    std::fs::write(&record, r.to_string()).expect("write");
+    let o = docs(&module, &site2.to_string_lossy(), &[]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(victim.exists(), "a file outside the output was removed");
+
+    // `.vgc` as a link.
+    let site3 = tmp.path().join("site3");
+    std::fs::create_dir_all(&site3).expect("mkdir");
+    std::os::unix::fs::symlink(&elsewhere, site3.join(".vgc")).expect("symlink");
+    let o = docs(&module, &site3.to_string_lossy(), &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("/.vgc is a symbolic link"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(std::fs::read_dir(&elsewhere).expect("read").count(), 0);
+}
