@@ -57,7 +57,7 @@ pub fn relevant(path: &Path, out: Option<&Path>) -> bool {
 /// `max_rebuilds` rebuilds), writing diagnostics and one status line per build to `err`:
 /// `vgc watch: <trigger>: <E> errors, <W> warnings; wrote <N> changed files[, removed <R> stale files] in <T> ms`.
 /// Returns the exit code:
-/// 0 when watching ended normally, 2 when the path cannot be watched.
+/// 0 when watching ended normally, 2 when the path cannot be watched or the output path cannot be used.
 pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
     let rustfmt = opts.request.rustfmt;
     if rustfmt {
@@ -67,6 +67,11 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
     let start = Instant::now();
     let outcome = session.build(&opts.request);
     report(err, opts, "initial build", &outcome, start.elapsed());
+    // An output path that cannot be used (`--out ''`, a file) fails before anything is read: no edit of the
+    // sources can fix it, so watching would only repeat the error.
+    if outcome.io_error.is_some() && outcome.stats.packages == 0 {
+        return 2;
+    }
     if rustfmt {
         crate::format::prespawn_rustfmt();
     }

@@ -272,3 +272,25 @@ fn a_build_never_writes_through_a_linked_directory() {
     );
     assert_eq!(std::fs::read_dir(&elsewhere).expect("read").count(), 0);
 }
+
+/// `vgc watch` with an unusable `--out` exits 2 after the error instead of watching forever (found by a re-trial).
+#[test]
+fn watch_with_an_unusable_output_path_exits() {
+    use wait_timeout::ChildExt as _;
+    let m = module();
+    std::fs::write(m.path().join("afile"), "x").expect("write");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vgc"))
+        .args(["watch", "apis/v1/sub", "--out", "afile"])
+        .current_dir(m.path())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("vgc runs");
+    let status = child
+        .wait_timeout(std::time::Duration::from_secs(60))
+        .expect("wait");
+    if status.is_none() {
+        let _ = child.kill();
+    }
+    assert_eq!(status.and_then(|s| s.code()), Some(2));
+}
