@@ -11,6 +11,16 @@ fn vgc(args: &[&str]) -> Output {
         .expect("vgc runs")
 }
 
+/// The edge kinds of a `--format json` graph.
+fn edge_kinds(g: &serde_json::Value) -> std::collections::BTreeSet<&str> {
+    g["edges"]
+        .as_array()
+        .expect("edges")
+        .iter()
+        .filter_map(|e| e["kind"].as_str())
+        .collect()
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -20,12 +30,7 @@ fn the_default_view_is_cross_field_and_all_shows_the_structure() {
     let cross = vgc(&["graph", "--format", "json"]);
     assert_eq!(cross.status.code(), Some(0), "{}", stderr(&cross));
     let g: serde_json::Value = serde_json::from_slice(&cross.stdout).expect("json");
-    let kinds: std::collections::BTreeSet<&str> = g["edges"]
-        .as_array()
-        .expect("edges")
-        .iter()
-        .filter_map(|e| e["kind"].as_str())
-        .collect();
+    let kinds = edge_kinds(&g);
     assert!(!kinds.is_empty());
     for structural in ["field", "type-ref", "typedef"] {
         assert!(!kinds.contains(structural), "{kinds:?}");
@@ -64,12 +69,7 @@ fn type_filter_in_the_cross_field_view_starts_from_the_fields() {
     let o = vgc(&["graph", "--type", "WidgetSpec", "--format", "json"]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     let g: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
-    let kinds: std::collections::BTreeSet<&str> = g["edges"]
-        .as_array()
-        .expect("edges")
-        .iter()
-        .filter_map(|e| e["kind"].as_str())
-        .collect();
+    let kinds = edge_kinds(&g);
     assert_eq!(
         kinds.into_iter().collect::<Vec<_>>(),
         [
