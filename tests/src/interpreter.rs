@@ -6,8 +6,9 @@ use serde_json::{Value, json};
 use vgc_runtime::{Error, Operation, StabilityLevel};
 use vgc_validate::{EvalError, Interpreter};
 
-/// The result line the Rust runner prints for an error (`harness::RUST_RUNNER_HEAD` `line`).
-fn line(e: &Error) -> String {
+/// The result line the Rust runner prints for an error (`harness::RUST_RUNNER_HEAD` `line`), which is also the Go
+/// drivers' `line` (runtime_calls.go).
+pub fn error_line(e: &Error) -> String {
     let st = match e.stability {
         Some(StabilityLevel::Alpha) => "alpha",
         Some(StabilityLevel::Beta) => "beta",
@@ -63,7 +64,7 @@ pub fn run_case(interp: &Interpreter<'_>, c: &Value, route_typedefs: bool) -> Va
         interp.validate(&key, &c["object"], old, &op)
     };
     match result {
-        Ok(errs) => json!({"name": name, "got": errs.iter().map(line).collect::<Vec<_>>()}),
+        Ok(errs) => json!({"name": name, "got": errs.iter().map(error_line).collect::<Vec<_>>()}),
         Err(EvalError::CustomValidation { function, .. }) => {
             json!({"name": name, "custom": function})
         }

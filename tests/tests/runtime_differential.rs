@@ -89,22 +89,6 @@ fn upstream_calls(
         .collect()
 }
 
-/// The error line format of the Go driver (`line` in runtime_calls.go).
-fn line(e: &Error) -> String {
-    let st = match e.stability {
-        Some(vgc_runtime::StabilityLevel::Alpha) => "alpha",
-        Some(vgc_runtime::StabilityLevel::Beta) => "beta",
-        None => "-",
-    };
-    format!(
-        "{} | {} | origin={} | sc={} | {st}",
-        e.field,
-        e.body(),
-        e.origin,
-        e.short_circuit
-    )
-}
-
 fn str_arg<'a>(args: &'a Value, name: &str) -> Option<&'a str> {
     args[name].as_str()
 }
@@ -257,7 +241,10 @@ fn compare(profile: Upstream, calls: &[Value]) -> (BTreeMap<String, usize>, Vec<
         *by_fn.entry(fun.to_string()).or_default() += 1;
         let path = paths[usize::try_from(c["path"].as_u64().expect("path")).expect("small")];
         let errs = ours(profile, fun, path, &c["args"], &mut regexes);
-        let got: Vec<String> = errs.iter().map(line).collect();
+        let got: Vec<String> = errs
+            .iter()
+            .map(vgc_tests::interpreter::error_line)
+            .collect();
         let want: Vec<String> = c["got"]
             .as_array()
             .expect("got")
