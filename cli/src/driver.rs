@@ -643,12 +643,11 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
         vgc_ir::db::IrCache::new(&session.db, ir.clone());
     }
     let ir_load = clock.elapsed();
+    session.ir_cache = Some((cache.clone(), ir));
     let mut out = session.build_with(req, &rec);
     let clock = std::time::Instant::now();
-    if out.stats.packages > 0 {
-        let prog = vgc_analysis::loaded_program(&session.db);
-        crate::cache::ir::save(&cache, &session.db, prog, &ir);
-    }
+    // Saved already beside the output write, unless the build stopped before writing.
+    session.save_ir_cache(out.stats.packages > 0);
     out.notes.splice(0..0, notes);
     out.timings.splice(
         0..0,
@@ -841,6 +840,12 @@ pub struct Session {
     cache: Option<FmtCache>,
     /// File stamps, the last full load's discovery diagnostics, and the edits of the next build.
     loader: Loader,
+    /// Where [`build`] wants the IR cache saved and what it loaded from there: saved by the build, beside the
+    /// output write, or by [`build`] itself when the build stops early.
+    ir_cache: Option<(
+        std::path::PathBuf,
+        std::sync::Arc<crate::cache::ir::Entries>,
+    )>,
 }
 
 impl Session {
@@ -854,6 +859,7 @@ impl Session {
             last: Default::default(),
             cache: None,
             loader: Loader::default(),
+            ir_cache: None,
         }
     }
 
@@ -921,6 +927,7 @@ impl Session {
         };
         let mut clock = std::time::Instant::now();
         let stale;
+        let pending_saves;
         // A warm session (watch) keeps the formatting cache in memory and needs no disk reuse: the database
         // memoises generated modules and `units` the formatted ones.
         let warm = self.cache.is_some();
@@ -1008,15 +1015,7 @@ impl Session {
                         self.last.insert(f.path.clone(), (key.clone(), f.clone()));
                     }
                 }
-                if let (Some(c), Some(root)) = (&cache, req.cache_root()) {
-                    c.save(&root);
-                }
-                if let Some(dir) = &unit_dir {
-                    let all = keys.keys().map(String::as_str).collect();
-                    out.unit_cache_hits =
-                        crate::cache::units::save(dir, &self.db, &regenerate, &all, &loaded_units);
-                }
-                self.cache = cache;
+                pending_saves = (cache, regenerate, loaded_units, keys);
                 for f in &files {
                     previous.remove(&f.path);
                 }
@@ -1034,30 +1033,71 @@ impl Session {
                 return out;
             }
         }
-        if let Some(dir) = &req.out {
-            if req.custom_stub
-                && !dir.join("src/custom.rs").exists()
-                && let Some(mut stub) = vgc_codegen::custom_stub(&plan, &opts)
+        if let Some(dir) = &req.out
+            && req.custom_stub
+            && !dir.join("src/custom.rs").exists()
+            && let Some(mut stub) = vgc_codegen::custom_stub(&plan, &opts)
+        {
+            if req.rustfmt
+                && let Some(formatted) = rustfmt(&stub.contents)
+                && syn::parse_file(&formatted).is_ok()
             {
-                if req.rustfmt
-                    && let Some(formatted) = rustfmt(&stub.contents)
-                    && syn::parse_file(&formatted).is_ok()
-                {
-                    stub.contents = formatted;
-                }
-                out.files.push(stub);
+                stub.contents = formatted;
             }
-            match write_output(dir, &out.files, &stale, req.force) {
-                Ok((written, removed)) => {
-                    out.written = written;
-                    out.removed = removed;
-                }
-                Err(e) => out.io_error = Some(e),
+            out.files.push(stub);
+        }
+        // The output is written on a thread of its own while this one saves the caches (they read the database);
+        // neither waits for the other. A cache is a pure function of the inputs, so one saved beside an output
+        // that then fails to write is still right.
+        let (cache, regenerate, loaded_units, keys) = pending_saves;
+        let files = &out.files;
+        let (written, unit_hits) = std::thread::scope(|s| {
+            let writer = req
+                .out
+                .as_deref()
+                .map(|dir| s.spawn(move || write_output(dir, files, &stale, req.force)));
+            if let (Some(c), Some(root)) = (&cache, req.cache_root()) {
+                c.save(&root);
             }
-            out.timings.push(("write", clock.elapsed()));
+            let mut unit_hits = 0;
+            if let Some(dir) = &unit_dir {
+                let all = keys.keys().map(String::as_str).collect();
+                unit_hits =
+                    crate::cache::units::save(dir, &self.db, &regenerate, &all, &loaded_units);
+            }
+            self.save_ir_cache(out.stats.packages > 0);
+            let written = writer.map(|w| {
+                w.join()
+                    .unwrap_or_else(|_| Err("internal error: the output writer panicked".into()))
+            });
+            (written, unit_hits)
+        });
+        self.cache = cache;
+        out.unit_cache_hits = unit_hits;
+        match written {
+            Some(Ok((written, removed))) => {
+                out.written = written;
+                out.removed = removed;
+            }
+            Some(Err(e)) => out.io_error = Some(e),
+            None => {}
+        }
+        if req.out.is_some() {
+            out.timings.push(("write and save caches", clock.elapsed()));
         }
         out.plan = plan;
         out
+    }
+
+    /// Saves the persistent IR cache ([`crate::cache::ir`]) that [`build`] asked for, once, if anything was
+    /// loaded.
+    fn save_ir_cache(&mut self, loaded_any: bool) {
+        if let Some((dir, loaded)) = self.ir_cache.take()
+            && loaded_any
+        {
+            let prog = vgc_analysis::loaded_program(&self.db);
+            crate::cache::ir::save(&dir, &self.db, prog, &loaded);
+        }
     }
 }
 

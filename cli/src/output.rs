@@ -195,16 +195,20 @@ pub fn commit(dir: &Path, writes: &[(String, &[u8])], removes: &[String]) -> std
     let staging = tempfile::Builder::new()
         .prefix(STAGING_PREFIX)
         .tempdir_in(&state)?;
-    let mut journal = Journal {
-        writes: Vec::with_capacity(writes.len()),
+    use rayon::prelude::*;
+    let journal = Journal {
+        writes: (0..writes.len())
+            .map(|i| (i.to_string(), writes[i].0.clone()))
+            .collect(),
         removes: removes.to_vec(),
     };
-    for (i, (rel, bytes)) in writes.iter().enumerate() {
-        let name = i.to_string();
-        let mut f = std::fs::File::create(staging.path().join(&name))?;
-        f.write_all(bytes)?;
-        journal.writes.push((name, rel.clone()));
-    }
+    // Staged in parallel: creating files is most of a cold build's write time.
+    writes
+        .par_iter()
+        .zip(&journal.writes)
+        .try_for_each(|((_, bytes), (name, _))| {
+            std::fs::File::create(staging.path().join(name))?.write_all(bytes)
+        })?;
     let tmp = staging.path().join("journal.tmp");
     {
         let mut f = std::fs::File::create(&tmp)?;

@@ -75,15 +75,21 @@ pub fn save<'a>(
     if std::fs::create_dir_all(&cache).is_err() {
         return 0;
     }
+    use rayon::prelude::*;
     let mut hits = 0;
+    // The database is read on this thread; the files (one per module) are encoded and written in parallel.
+    let mut files = Vec::new();
     for m in modules {
         if let Ok(units) = vgc_codegen::module_type_units(db, m)
             && !units.is_empty()
         {
             hits += units.iter().filter(|(k, _)| loaded.contains_key(k)).count();
-            write_versioned(&file_of(dir, m), &header, &units);
+            files.push((file_of(dir, m), units));
         }
     }
+    files
+        .par_iter()
+        .for_each(|(file, units)| write_versioned(file, &header, units));
     if let Ok(listing) = std::fs::read_dir(&cache) {
         remove_others(listing, all);
     }
