@@ -45,35 +45,15 @@ pub enum DispatchError {
 }
 
 impl Api {
-    /// The dispatch table of a build's plan: `group/version` from the package's `+groupName` (read from the
-    /// build's Go files; else the directory above the version) and its last path segment (docs-gen's rule).
+    /// The dispatch table of a build's plan ([`vgc_lowering::plan::kinds`]): `group/version` from the package's
+    /// `+groupName` (else the directory above the version) and its last path segment — the table the generated
+    /// crate's `registry` module holds too.
     #[must_use]
     pub fn from_build(out: &crate::BuildOutcome) -> Self {
-        let docs = vgc_docs_gen::GoDocs::read(&out.package_files);
-        let mut kinds = BTreeMap::new();
-        for m in &out.plan.modules {
-            let mut parts = m.pkg.rsplit('/');
-            let version = parts.next().unwrap_or("").to_string();
-            let group = match docs.packages.get(&m.pkg).and_then(|p| p.group.clone()) {
-                Some(g) => g,
-                None => parts.next().unwrap_or("").to_string(),
-            };
-            let api_version = if group.is_empty() {
-                version
-            } else {
-                format!("{group}/{version}")
-            };
-            for t in &m.types {
-                let is_kind = t.fields.iter().flatten().any(|f| {
-                    f.json_name.is_empty()
-                        && vgc_lowering::graph::build_type_key(&f.ty)
-                            .is_some_and(|k| k.name == "TypeMeta")
-                });
-                if is_kind {
-                    kinds.insert((api_version.clone(), t.key.name.clone()), t.key.clone());
-                }
-            }
-        }
+        let kinds = vgc_lowering::plan::kinds(&out.plan.modules)
+            .into_iter()
+            .map(|k| ((k.api_version(), k.kind), k.key))
+            .collect();
         Self {
             plan: out.plan.clone(),
             kinds,

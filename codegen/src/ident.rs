@@ -122,7 +122,8 @@ pub fn custom_method(owner: &TypeKey, field: Option<&str>) -> String {
 /// package), `ext::<import path>` for others; each segment lower-cased with every character outside `[a-z0-9]`
 /// as `_`, a leading digit prefixed with `_`, and a keyword (or `crate`/`self`/`super`) suffixed with `_`. A first
 /// segment that would clash with a crate-root module vgc declares itself (`custom` for the hand-written
-/// `customValidation` functions, `ext`, `root`) gets a trailing `_` (`custom/v1` → `custom_::v1`).
+/// `customValidation` functions, `registry` for the GVK dispatch, `ext`, `root`) gets a trailing `_`
+/// (`custom/v1` → `custom_::v1`).
 #[must_use]
 pub fn module_path(go_module: &str, pkg: &str) -> ModulePath {
     let rel = if pkg == go_module {
@@ -138,7 +139,7 @@ pub fn module_path(go_module: &str, pkg: &str) -> ModulePath {
             .map(module_segment)
             .enumerate()
             .map(|(i, s)| {
-                if i == 0 && matches!(s.as_str(), "custom" | "ext" | "root") {
+                if i == 0 && matches!(s.as_str(), "custom" | "registry" | "ext" | "root") {
                     s + "_"
                 } else {
                     s

@@ -350,6 +350,23 @@ pub fn generate_incremental(
         files.push(module_file(db, ModuleFileKey::new(db, p)).clone()?);
     }
     files.push(emit::cargo_toml(opts));
+    files.push(registry_file(db).clone()?);
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
+}
+
+/// The crate's kinds ([`vgc_lowering::plan::kinds`]): backdated unless a kind, its package's group or its module
+/// changes, so [`registry_file`] is generated again only then.
+#[salsa::tracked(returns(ref))]
+pub fn kinds(db: &dyn Db) -> Vec<vgc_lowering::plan::KindRef> {
+    vgc_lowering::plan::kinds(&vgc_lowering::crate_plan(db).modules)
+}
+
+/// `src/registry.rs`, the crate's GVK dispatch (`registry::validate_object`), from [`kinds`] and the [`layout`].
+///
+/// # Errors
+/// A [`CodegenError`] if the emitted code fails to parse (a bug in vgc).
+#[salsa::tracked(returns(ref))]
+pub fn registry_file(db: &dyn Db) -> Result<GeneratedFile, CodegenError> {
+    emit::registry_file(layout(db), kinds(db))
 }

@@ -120,6 +120,10 @@ pub struct FileIr {
     pub consts: Vec<ConstIr>,
     /// `+k8s:` tags of every comment group of the file (upstream reads them from `doc.go` only).
     pub package_tags: Vec<TagUse>,
+    /// The API group of the first `+groupName=<group>` line in the file's comments (`Some("")` for the core
+    /// group), as Kubernetes' `register.go`/`doc.go` declare it and client-gen, openapi-gen and the API server's
+    /// scheme read it. Consumed by the GVK dispatch (`vgc_lowering::plan::ModulePlan::group`).
+    pub group_name: Option<String>,
     /// Syntax problems (span ids with messages; `true` for an error, `false` for a warning).
     pub problems: Vec<(SpanId, String, bool)>,
     /// Under a tag prefix other than `k8s:` ([`crate::prefix::TagPrefix`]): the `+k8s:` lines naming a
@@ -165,6 +169,13 @@ pub fn lower_file_with(g: &GoFile, prefix: &TagPrefix) -> (FileIr, Vec<std::ops:
         ir.problems.push((id, p.message.clone(), p.error));
     }
     for grp in &g.comment_groups {
+        if ir.group_name.is_none() {
+            ir.group_name = grp
+                .lines
+                .iter()
+                .find_map(|l| l.text.trim().strip_prefix("+groupName="))
+                .map(|g| g.trim().to_string());
+        }
         ir.package_tags
             .extend(prefixed_uses(prefix, &grp.lines, &mut push));
         if !prefix.is_default() {

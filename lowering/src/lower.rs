@@ -416,6 +416,11 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
                 .entry(k.pkg.clone())
                 .or_insert_with(|| ModulePlan {
                     pkg: k.pkg.clone(),
+                    group: prog.packages.get(&k.pkg).and_then(|p| {
+                        p.files
+                            .iter()
+                            .find_map(|f| vgc_ir::db::file_ir(db, *f).group_name.clone())
+                    }),
                     types: Vec::new(),
                 })
                 .types

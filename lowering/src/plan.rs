@@ -444,8 +444,86 @@ pub struct TypePlan {
 pub struct ModulePlan {
     /// Import path.
     pub pkg: String,
+    /// The package's API group: its `+groupName=` (`Some("")` for the core group), else `None`
+    /// ([`ModulePlan::api_version`] then takes the directory above the version).
+    pub group: Option<String>,
     /// Types in declaration order.
     pub types: Vec<std::sync::Arc<TypePlan>>,
+}
+
+impl ModulePlan {
+    /// The package's API group and version, as the API server's scheme and client-gen read them: the group of its
+    /// `+groupName=` (else the directory above the version), the version its import path's last segment.
+    #[must_use]
+    pub fn group_version(&self) -> (String, String) {
+        let mut parts = self.pkg.rsplit('/');
+        let version = parts.next().unwrap_or("").to_string();
+        let group = match &self.group {
+            Some(g) => g.clone(),
+            None => parts.next().unwrap_or("").to_string(),
+        };
+        (group, version)
+    }
+}
+
+impl TypePlan {
+    /// Whether the type is a kind: a struct embedding `TypeMeta` inline (upstream's `TypesWithField=TypeMeta`
+    /// root rule; these are the types an API server registers).
+    #[must_use]
+    pub fn is_kind(&self) -> bool {
+        self.fields.iter().flatten().any(|f| {
+            f.json_name.is_empty()
+                && crate::graph::build_type_key(&f.ty).is_some_and(|k| k.name == "TypeMeta")
+        })
+    }
+}
+
+/// One kind of a crate plan: what an object's `apiVersion` and `kind` name, and the type that validates it.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct KindRef {
+    /// The API group (`""` for the core group).
+    pub group: String,
+    /// The version (`v1`, `v1beta2`).
+    pub version: String,
+    /// The kind: the Go type's name.
+    pub kind: String,
+    /// The type.
+    pub key: TypeKey,
+}
+
+impl KindRef {
+    /// `group/version`, or just the version for the core group — an object's `apiVersion`.
+    #[must_use]
+    pub fn api_version(&self) -> String {
+        if self.group.is_empty() {
+            self.version.clone()
+        } else {
+            format!("{}/{}", self.group, self.version)
+        }
+    }
+}
+
+/// Every kind of `modules` ([`TypePlan::is_kind`]), sorted by group, version and kind. Two packages declaring the
+/// same group, version and kind keep the first by import path (the modules' order).
+#[must_use]
+pub fn kinds(modules: &[std::sync::Arc<ModulePlan>]) -> Vec<KindRef> {
+    let mut out: Vec<KindRef> = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for m in modules {
+        let (group, version) = m.group_version();
+        for t in m.types.iter().filter(|t| t.is_kind()) {
+            if seen.insert((group.clone(), version.clone(), t.key.name.clone())) {
+                out.push(KindRef {
+                    group: group.clone(),
+                    version: version.clone(),
+                    kind: t.key.name.clone(),
+                    key: t.key.clone(),
+                });
+            }
+        }
+    }
+    out.sort();
+    out
 }
 
 /// Counts for the summary line.

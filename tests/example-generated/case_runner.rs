@@ -2,15 +2,15 @@
 //! it is run against the generated code. Error lines:
 //! `<field> | <ErrorBody> | origin=<origin> | sc=<short-circuit> | <alpha|beta|->`.
 
-use vgc_example_generated::widgets::v1::{Gadget, Widget};
-use vgc_runtime::{Error, Operation, Validate};
+use vgc_example_generated::registry;
+use vgc_runtime::{Error, Operation};
 
 /// A validation case.
 #[derive(serde::Deserialize)]
 pub struct Case {
     /// Case name.
     pub name: String,
-    /// Root type (`Widget` by default, or `Gadget`).
+    /// Root kind (`Widget` by default, or `Gadget`).
     #[serde(default)]
     pub kind: Option<String>,
     /// The object.
@@ -45,26 +45,24 @@ pub fn line(e: &Error) -> String {
     )
 }
 
-fn run<T: Validate + serde::de::DeserializeOwned>(c: &Case) -> Result<Vec<String>, String> {
-    let obj: T = serde_json::from_value(c.object.clone()).map_err(|e| e.to_string())?;
-    let old: Option<T> = match &c.old {
-        Some(o) => Some(serde_json::from_value(o.clone()).map_err(|e| e.to_string())?),
-        None => None,
-    };
-    let mut op = if old.is_some() {
+/// Runs a case through the crate's GVK dispatch (`registry::validate_object`, kind `Widget` unless the case
+/// names another); `Err` when the object or old object does not decode.
+pub fn run_case(c: &Case) -> Result<Vec<String>, String> {
+    let mut op = if c.old.is_some() {
         Operation::update()
     } else {
         Operation::create()
     };
     op.options = c.options.clone();
     op.subresources = c.subresources.clone();
-    Ok(obj.validate(old.as_ref(), &op).iter().map(line).collect())
-}
-
-/// Runs a case; `Err` when the object or old object does not deserialize.
-pub fn run_case(c: &Case) -> Result<Vec<String>, String> {
-    match c.kind.as_deref() {
-        Some("Gadget") => run::<Gadget>(c),
-        _ => run::<Widget>(c),
-    }
+    let kind = c.kind.as_deref().unwrap_or("Widget");
+    let errs = registry::validate_object(
+        "widgets.example.com/v1",
+        kind,
+        &c.object,
+        c.old.as_ref(),
+        &op,
+    )
+    .map_err(|e| e.to_string())?;
+    Ok(errs.iter().map(line).collect())
 }

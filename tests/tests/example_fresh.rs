@@ -41,6 +41,7 @@ fn generated_example_is_fresh() {
             "src/lib.rs",
             "src/meta/mod.rs",
             "src/meta/v1.rs",
+            "src/registry.rs",
             "src/widgets/mod.rs",
             "src/widgets/v1.rs"
         ]

@@ -2,7 +2,7 @@
 //! its text, kept in `.vgc/ir` in the output directory, so a build after an edit parses only the files that
 //! changed.
 //!
-//! Format: one header line (`vgc-ir-cache 2 <vgc version> <size> <mtime>` — the executable's stamp, so a rebuilt
+//! Format: one header line (`vgc-ir-cache 3 <vgc version> <size> <mtime>` — the executable's stamp, so a rebuilt
 //! vgc never trusts an older parser's results), the BLAKE3 hash of the body (32 bytes), then the body: the entries
 //! encoded with postcard. A cache with another header, a body that does not match its hash (bit rot, a torn or
 //! edited file — R18) or entries that do not decode is ignored with a note and rewritten after the build; it can
@@ -20,7 +20,7 @@ const FILE: &str = "ir";
 pub type Entries = HashMap<vgc_ir::db::Digest, Arc<Lowered>>;
 
 fn header() -> String {
-    format!("vgc-ir-cache 2 {}", tool_fingerprint())
+    format!("vgc-ir-cache 3 {}", tool_fingerprint())
 }
 
 /// Reads the IR cache of `dir` (empty when there is none; unusable caches add a note).

@@ -24,6 +24,7 @@ mod custom;
 mod items;
 mod iteration;
 mod layout;
+mod registry;
 mod units;
 mod wrappers;
 
@@ -34,6 +35,7 @@ use items::*;
 use iteration::*;
 pub use layout::Layout;
 use layout::*;
+pub(crate) use registry::registry_file;
 pub(crate) use units::type_units;
 use units::*;
 use wrappers::*;
@@ -62,6 +64,10 @@ pub(crate) fn generate(
         })
         .collect::<Result<Vec<GeneratedFile>, CodegenError>>()?;
     files.push(cargo_toml(opts));
+    files.push(registry_file(
+        &layout,
+        &vgc_lowering::plan::kinds(&plan.modules),
+    )?);
     files.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(files)
 }
@@ -129,7 +135,15 @@ pub(crate) fn emit_module(
     } else {
         quote!(#package_doc)
     };
-    let tokens = quote! { #header #custom_mod #(#mods)* #custom };
+    let registry_mod = if path.is_empty() {
+        quote! {
+            /// GVK dispatch: an object's `apiVersion` and `kind` to the generated type that validates it.
+            pub mod registry;
+        }
+    } else {
+        TokenStream::new()
+    };
+    let tokens = quote! { #header #custom_mod #(#mods)* #registry_mod #custom };
     let file: syn::File = syn::parse2(tokens).map_err(|e| CodegenError {
         module: path.join("::"),
         message: e.to_string(),

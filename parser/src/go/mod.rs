@@ -180,10 +180,10 @@ pub fn parse_for_tag_prefix(src: &str, tag_prefix: &str) -> GoFile {
     lower::lower(src)
 }
 
-/// The package name of a file with no `type`/`const` declaration and no `+k8s:` comment; `None` otherwise (the
-/// caller also checks its own tag prefix).
+/// The package name of a file with no `type`/`const` declaration, no `+k8s:` comment and no `+groupName=`
+/// (the API group the GVK dispatch reads); `None` otherwise (the caller also checks its own tag prefix).
 fn declaration_free(src: &str) -> Option<String> {
-    if src.contains("+k8s:") {
+    if src.contains("+k8s:") || src.contains("+groupName=") {
         return None;
     }
     let keyword = |s: &str, kw: &str| {

@@ -11,4 +11,6 @@
     missing_docs
 )]
 pub mod meta;
+/// GVK dispatch: an object's `apiVersion` and `kind` to the generated type that validates it.
+pub mod registry;
 pub mod widgets;

@@ -1,0 +1,194 @@
+//! `src/registry.rs`: GVK dispatch of the generated crate — an object's `apiVersion` and `kind` to the generated
+//! type that decodes and validates it, as the API server's scheme dispatches a request to the validation
+//! registered for its type.
+
+use super::*;
+use vgc_lowering::plan::KindRef;
+
+/// The registry module of a crate whose kinds are `kinds` ([`vgc_lowering::plan::kinds`]): `KINDS`, `Kind`,
+/// `DispatchError`, `validate_object` and `validate_value`. Written for every crate (a crate without kinds has an
+/// empty table), so `registry` is always there to call.
+pub(crate) fn registry_file(
+    layout: &Layout,
+    kinds: &[KindRef],
+) -> Result<GeneratedFile, CodegenError> {
+    let ctx = layout.ctx();
+    let table = kinds.iter().map(|k| {
+        let (group, version, kind) = (&k.group, &k.version, &k.kind);
+        quote!(Kind { group: #group, version: #version, kind: #kind })
+    });
+    let arms = kinds.iter().map(|k| {
+        let (api_version, kind) = (k.api_version(), &k.kind);
+        let ty = ctx.path_of(&k.key);
+        quote!((#api_version, #kind) => validate_as::<#ty>(object, old, op),)
+    });
+    // Without kinds nothing calls it (and the crate must build without warnings).
+    let validate_as = if kinds.is_empty() {
+        TokenStream::new()
+    } else {
+        quote! {
+        fn validate_as<T>(
+            object: &::serde_json::Value,
+            old: ::std::option::Option<&::serde_json::Value>,
+            op: &::vgc_runtime::Operation,
+        ) -> ::std::result::Result<::vgc_runtime::ErrorList, DispatchError>
+        where
+            T: ::serde::de::DeserializeOwned + ::vgc_runtime::Validate,
+        {
+            let new = T::deserialize(object).map_err(|error| DispatchError::Decode { old: false, error })?;
+            let old = match old {
+                Some(o) => Some(T::deserialize(o).map_err(|error| DispatchError::Decode { old: true, error })?),
+                None => None,
+            };
+            Ok(::vgc_runtime::Validate::validate(&new, old.as_ref(), op))
+        }
+        }
+    };
+    let tokens = quote! {
+        //! GVK dispatch: validates an object given as JSON by its `apiVersion` and `kind`, with the generated type
+        //! of that kind — what the API server runs for a create or update of the object.
+        //!
+        //! ```ignore
+        //! let errs = registry::validate_value(&object, old.as_ref(), &op)?;
+        //! if !errs.is_empty() {
+        //!     let kind = registry::Kind::lookup(api_version, kind).unwrap();
+        //!     let status = vgc_runtime::status::invalid(kind.group, kind.kind, name, &errs);
+        //! }
+        //! ```
+
+        /// One kind this crate validates: a Go struct embedding `TypeMeta` inline, in a package whose
+        /// `+groupName` (else the directory above the version) is `group`.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub struct Kind {
+            /// The API group (`""` for the core group).
+            pub group: &'static str,
+            /// The version (`v1`, `v1beta2`).
+            pub version: &'static str,
+            /// The kind.
+            pub kind: &'static str,
+        }
+
+        impl Kind {
+            /// `group/version`, or just the version for the core group: an object's `apiVersion`.
+            #[must_use]
+            pub fn api_version(&self) -> ::std::string::String {
+                if self.group.is_empty() {
+                    self.version.to_string()
+                } else {
+                    format!("{}/{}", self.group, self.version)
+                }
+            }
+
+            /// The kind an object's `apiVersion` and `kind` name, if this crate has it.
+            #[must_use]
+            pub fn lookup(api_version: &str, kind: &str) -> ::std::option::Option<&'static Kind> {
+                let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
+                KINDS
+                    .iter()
+                    .find(|k| k.group == group && k.version == version && k.kind == kind)
+            }
+        }
+
+        /// Every kind of the crate, sorted by group, version and kind.
+        pub const KINDS: &[Kind] = &[#(#table),*];
+
+        /// Why an object was not validated.
+        #[derive(Debug)]
+        pub enum DispatchError {
+            /// The object is not a JSON object with non-empty string `apiVersion` and `kind`
+            /// ([`validate_value`] only).
+            NotAnObject(&'static str),
+            /// No kind of the crate has this `apiVersion` and `kind`.
+            UnknownKind {
+                /// The object's `apiVersion`.
+                api_version: ::std::string::String,
+                /// The object's `kind`.
+                kind: ::std::string::String,
+            },
+            /// The object (`old: false`) or the old object (`old: true`) does not decode into the kind's type: a
+            /// value of the wrong JSON type, as the API server's decoding rejects it before validation.
+            Decode {
+                /// Whether the old object failed.
+                old: bool,
+                /// serde_json's error.
+                error: ::serde_json::Error,
+            },
+        }
+
+        impl ::std::fmt::Display for DispatchError {
+            fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                match self {
+                    Self::NotAnObject(why) => f.write_str(why),
+                    Self::UnknownKind { api_version, kind } => {
+                        write!(f, "unknown kind {kind} of apiVersion {api_version}")
+                    }
+                    Self::Decode { old: false, error } => write!(f, "the object does not decode: {error}"),
+                    Self::Decode { old: true, error } => write!(f, "the old object does not decode: {error}"),
+                }
+            }
+        }
+
+        impl ::std::error::Error for DispatchError {
+            fn source(&self) -> ::std::option::Option<&(dyn ::std::error::Error + 'static)> {
+                match self {
+                    Self::Decode { error, .. } => Some(error),
+                    _ => None,
+                }
+            }
+        }
+
+        /// Validates `object` as the kind `api_version`/`kind` (with `old`, the object before an update), as
+        /// `op` says: decodes it (and `old`) into the kind's generated type and returns its errors, paths from
+        /// the object's root.
+        ///
+        /// # Errors
+        /// [`DispatchError::UnknownKind`] when the crate has no such kind, [`DispatchError::Decode`] when a value
+        /// has the wrong JSON type.
+        pub fn validate_object(
+            api_version: &str,
+            kind: &str,
+            object: &::serde_json::Value,
+            old: ::std::option::Option<&::serde_json::Value>,
+            op: &::vgc_runtime::Operation,
+        ) -> ::std::result::Result<::vgc_runtime::ErrorList, DispatchError> {
+            match (api_version, kind) {
+                #(#arms)*
+                _ => Err(DispatchError::UnknownKind {
+                    api_version: api_version.to_string(),
+                    kind: kind.to_string(),
+                }),
+            }
+        }
+
+        /// [`validate_object`] with the kind read from the object's own `apiVersion` and `kind`.
+        ///
+        /// # Errors
+        /// [`DispatchError::NotAnObject`] when they are missing or not non-empty strings, else as
+        /// [`validate_object`].
+        pub fn validate_value(
+            object: &::serde_json::Value,
+            old: ::std::option::Option<&::serde_json::Value>,
+            op: &::vgc_runtime::Operation,
+        ) -> ::std::result::Result<::vgc_runtime::ErrorList, DispatchError> {
+            let field = |name: &str| match object.get(name) {
+                Some(::serde_json::Value::String(s)) if !s.is_empty() => Ok(s.as_str()),
+                _ => Err(DispatchError::NotAnObject(
+                    "an object must have non-empty string apiVersion and kind",
+                )),
+            };
+            validate_object(field("apiVersion")?, field("kind")?, object, old, op)
+        }
+
+        #validate_as
+    };
+    let file: syn::File = syn::parse2(tokens).map_err(|e| CodegenError {
+        module: "registry".into(),
+        message: e.to_string(),
+    })?;
+    let (contents, chunks) = unparse_in_chunks(file);
+    Ok(GeneratedFile {
+        path: "src/registry.rs".into(),
+        contents,
+        chunks,
+    })
+}
