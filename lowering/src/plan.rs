@@ -489,6 +489,10 @@ pub struct KindRef {
     pub kind: String,
     /// The type.
     pub key: TypeKey,
+    /// Whether the type has validation code (a root of its package, or rules of its own or below): codegen gives it
+    /// a `Validate` impl. A kind without (in a read-only package, say `meta/v1` `Status`) has no rules to run;
+    /// dispatch only decodes it.
+    pub validated: bool,
 }
 
 impl KindRef {
@@ -518,6 +522,7 @@ pub fn kinds(modules: &[std::sync::Arc<ModulePlan>]) -> Vec<KindRef> {
                     version: version.clone(),
                     kind: t.key.name.clone(),
                     key: t.key.clone(),
+                    validated: t.root || t.has_validations,
                 });
             }
         }

@@ -59,6 +59,25 @@ impl<'a> Recorder<'a> {
         self
     }
 
+    /// The paths whose change could change the build, in path order: every file read and every directory listed
+    /// (whether or not it could be read), and every is-directory probe that found a directory. A probe that found
+    /// nothing (`vendor/` absent) is covered by the listing of its parent. What a `build.rs` passes to
+    /// `cargo:rerun-if-changed` (`vgc-build`).
+    #[must_use]
+    pub fn observed_paths(&self) -> Vec<String> {
+        let Ok(log) = self.log.lock() else {
+            return Vec::new();
+        };
+        let mut out: Vec<String> = log
+            .iter()
+            .filter(|((kind, _), o)| *kind != 'I' || matches!(o, Observation::IsDir(true)))
+            .map(|((_, p), _)| p.clone())
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
     fn note(&self, kind: char, path: &str, o: Observation) {
         if let Ok(mut l) = self.log.lock() {
             l.entry((kind, path.to_string())).or_insert(o);

@@ -20,10 +20,34 @@ pub(crate) fn registry_file(
     let arms = kinds.iter().map(|k| {
         let (api_version, kind) = (k.api_version(), &k.kind);
         let ty = ctx.path_of(&k.key);
-        quote!((#api_version, #kind) => validate_as::<#ty>(object, old, op),)
+        if k.validated {
+            quote!((#api_version, #kind) => validate_as::<#ty>(object, old, op),)
+        } else {
+            quote!((#api_version, #kind) => decode_as::<#ty>(object, old),)
+        }
     });
-    // Without kinds nothing calls it (and the crate must build without warnings).
-    let validate_as = if kinds.is_empty() {
+    // Kinds without validation code (no `Validate` impl) are decoded only: they have no rules.
+    let decode_as = if kinds.iter().any(|k| !k.validated) {
+        quote! {
+            fn decode_as<T>(
+                object: &::serde_json::Value,
+                old: ::std::option::Option<&::serde_json::Value>,
+            ) -> ::std::result::Result<::vgc_runtime::ErrorList, DispatchError>
+            where
+                T: ::serde::de::DeserializeOwned,
+            {
+                T::deserialize(object).map_err(|error| DispatchError::Decode { old: false, error })?;
+                if let Some(o) = old {
+                    T::deserialize(o).map_err(|error| DispatchError::Decode { old: true, error })?;
+                }
+                Ok(::vgc_runtime::ErrorList::new())
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
+    // Without validated kinds nothing calls it (and the crate must build without warnings).
+    let validate_as = if !kinds.iter().any(|k| k.validated) {
         TokenStream::new()
     } else {
         quote! {
@@ -139,7 +163,8 @@ pub(crate) fn registry_file(
 
         /// Validates `object` as the kind `api_version`/`kind` (with `old`, the object before an update), as
         /// `op` says: decodes it (and `old`) into the kind's generated type and returns its errors, paths from
-        /// the object's root.
+        /// the object's root. A kind without rules (in a package read but not generated for, such as
+        /// `meta/v1` `Status`) is only decoded.
         ///
         /// # Errors
         /// [`DispatchError::UnknownKind`] when the crate has no such kind, [`DispatchError::Decode`] when a value
@@ -180,6 +205,7 @@ pub(crate) fn registry_file(
         }
 
         #validate_as
+        #decode_as
     };
     let file: syn::File = syn::parse2(tokens).map_err(|e| CodegenError {
         module: "registry".into(),
