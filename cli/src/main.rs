@@ -228,6 +228,16 @@ struct ValidateArgs {
     /// Colour: `auto` (a terminal, unless `NO_COLOR` is set), `always` or `never`.
     #[arg(long, value_parser = ["auto", "always", "never"], default_value = "auto")]
     color: String,
+    /// Keep the API tree's caches (its lowered plan, each Go file's IR) in this directory (created when missing).
+    /// Default: `$XDG_CACHE_HOME/vgc`, else `~/.cache/vgc`. Nothing is ever written into the API tree.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    cache_dir: Option<std::path::PathBuf>,
+    /// Neither read nor write the caches: check and lower the API tree afresh.
+    #[arg(long)]
+    no_cache: bool,
+    /// Print the wall time of each phase on stderr (`read plan cache` alone when the plan came from the cache).
+    #[arg(long)]
+    timings: bool,
 }
 
 /// `NAME=true|false` of `--option`.
@@ -320,23 +330,43 @@ fn run_validate(a: ValidateArgs, globals: &Globals, extensions: Vec<String>) -> 
         return code;
     }
     req.extension_files = extensions;
-    let outcome = build(&req);
-    if let Some(e) = &outcome.io_error {
-        return fail(e.clone());
+    let cache = if a.no_cache {
+        None
+    } else {
+        a.cache_dir
+            .map(|d| std::path::absolute(&d).unwrap_or(d))
+            .or_else(vgc::validate::default_cache_root)
+            .map(|root| vgc::validate::cache_dir_for(&root, &req.path))
+    };
+    let loaded = match vgc::validate::load_api(&req, cache.as_deref()) {
+        Ok(l) => l,
+        Err(outcome) => {
+            if let Some(e) = &outcome.io_error {
+                return fail(e.clone());
+            }
+            let errors: Vec<vgc_ir::Diagnostic> = outcome
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == vgc_ir::Severity::Error)
+                .cloned()
+                .collect();
+            let _ = std::io::stderr()
+                .lock()
+                .write_all(render::text(&errors, &outcome.sources, false).as_bytes());
+            return fail(
+                "the API tree has tag errors (see `vgc check`); nothing was validated".into(),
+            );
+        }
+    };
+    {
+        let mut err = std::io::stderr().lock();
+        for n in &loaded.notes {
+            let _ = writeln!(err, "note: {n}");
+        }
     }
-    if vgc::exit_code(&outcome) != 0 {
-        let errors: Vec<vgc_ir::Diagnostic> = outcome
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == vgc_ir::Severity::Error)
-            .cloned()
-            .collect();
-        let _ = std::io::stderr()
-            .lock()
-            .write_all(render::text(&errors, &outcome.sources, false).as_bytes());
-        return fail("the API tree has tag errors (see `vgc check`); nothing was validated".into());
-    }
-    let api = vgc::validate::Api::from_build(&outcome);
+    let api = loaded.api;
+    let mut timings = loaded.timings;
+    let clock = Instant::now();
     let opts = vgc::validate::Options {
         subresource: a.subresource,
         options: a.options.into_iter().collect(),
@@ -345,8 +375,25 @@ fn run_validate(a: ValidateArgs, globals: &Globals, extensions: Vec<String>) -> 
         color: render::use_color(&a.color, std::io::stdout().is_terminal()),
     };
     let (text, result) = vgc::validate::run(&api, &inputs, &old, &opts);
+    timings.push(("validate", clock.elapsed()));
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    if a.timings {
+        print_timings(&timings);
+    }
     ExitCode::from(result.exit_code())
+}
+
+/// `--timings`: one stderr line, `vgc: timings: <phase> <ms> ms, ...`.
+fn print_timings(timings: &[(&'static str, std::time::Duration)]) {
+    let phases: Vec<String> = timings
+        .iter()
+        .map(|(phase, d)| format!("{phase} {:.1} ms", d.as_secs_f64() * 1e3))
+        .collect();
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "vgc: timings: {}",
+        phases.join(", ")
+    );
 }
 
 #[derive(Subcommand)]
@@ -1204,12 +1251,7 @@ fn main() -> ExitCode {
         let _ = writeln!(stderr, "note: {n}");
     }
     if timings {
-        let phases: Vec<String> = outcome
-            .timings
-            .iter()
-            .map(|(phase, d)| format!("{phase} {:.1} ms", d.as_secs_f64() * 1e3))
-            .collect();
-        let _ = writeln!(stderr, "vgc: timings: {}", phases.join(", "));
+        print_timings(&outcome.timings);
     }
     let code = vgc::exit_code(&outcome);
     if code != 0 {

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::ops::Range;
+use std::path::{Path, PathBuf};
 use vgc_analysis::TypeKey;
 use vgc_runtime::{Error, ErrorList, Operation, StabilityLevel};
 use vgc_validate::{Coverage, EvalError, Interpreter};
@@ -121,6 +122,162 @@ impl Api {
             })?;
         Ok(interp.validate(key, value, old, op)?)
     }
+}
+
+/// `Api` as the plan cache keeps it ([`crate::cache::plan`]): the plan without its diagnostics (a tree is cached
+/// only when it has no errors, and `vgc validate` shows no warnings) and the dispatch table as a list.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct CachedApi {
+    modules: Vec<std::sync::Arc<vgc_lowering::plan::ModulePlan>>,
+    go_module: String,
+    stats: vgc_lowering::plan::Stats,
+    upstream: vgc_ir::Upstream,
+    formats: std::sync::Arc<[vgc_ir::extensions::ProjectFormat]>,
+    kinds: Vec<(String, String, TypeKey)>,
+}
+
+impl CachedApi {
+    fn of(api: &Api) -> Self {
+        let p = &api.plan;
+        Self {
+            modules: p.modules.clone(),
+            go_module: p.go_module.clone(),
+            stats: p.stats,
+            upstream: p.upstream,
+            formats: p.formats.clone(),
+            kinds: api
+                .kinds
+                .iter()
+                .map(|((av, k), t)| (av.clone(), k.clone(), t.clone()))
+                .collect(),
+        }
+    }
+
+    fn into_api(self) -> Api {
+        Api {
+            plan: vgc_lowering::CratePlan {
+                modules: self.modules,
+                go_module: self.go_module,
+                diagnostics: Vec::new(),
+                stats: self.stats,
+                upstream: self.upstream,
+                formats: self.formats,
+            },
+            kinds: self
+                .kinds
+                .into_iter()
+                .map(|(av, k, t)| ((av, k), t))
+                .collect(),
+        }
+    }
+}
+
+/// The per-user cache directory of `vgc validate` when `--cache-dir` is not given: `$XDG_CACHE_HOME/vgc` (an
+/// absolute `XDG_CACHE_HOME`, as the XDG base directory specification requires), else `$HOME/.cache/vgc`; `None`
+/// when neither is usable (then nothing is cached).
+#[must_use]
+pub fn default_cache_root() -> Option<PathBuf> {
+    let xdg = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute());
+    let home = || {
+        std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .map(|h| h.join(".cache"))
+    };
+    xdg.or_else(home).map(|d| d.join("vgc"))
+}
+
+/// The directory of the caches (`ir`, `plan`) of the API tree at `api_path` inside the cache directory `root`:
+/// `root/validate/<the first 16 hex digits of the BLAKE3 hash of the absolute path>`. One directory per tree, so
+/// several trees (k8s.io/api releases, an operator's API) stay cached side by side; options and vgc builds are
+/// part of the plan cache's key, not of the name, so they replace the tree's entry instead of piling up.
+#[must_use]
+pub fn cache_dir_for(root: &Path, api_path: &str) -> PathBuf {
+    let abs = std::path::absolute(api_path).unwrap_or_else(|_| PathBuf::from(api_path));
+    let hash = blake3::hash(abs.to_string_lossy().as_bytes()).to_hex();
+    root.join("validate").join(&hash.as_str()[..16])
+}
+
+/// An API tree loaded for `vgc validate` by [`load_api`].
+pub struct Loaded {
+    /// The dispatch table and plan.
+    pub api: Api,
+    /// Whether they came from the plan cache (nothing was parsed, checked or lowered).
+    pub from_cache: bool,
+    /// Notes for the user (an unusable cache file that was ignored).
+    pub notes: Vec<String>,
+    /// Wall time per phase, in order: `read plan cache`, then on a miss the check's phases (`load IR cache`,
+    /// `load`, `check`, `lower`, `lint`, `save IR cache`), `dispatch table` and `save plan cache`.
+    pub timings: Vec<(&'static str, std::time::Duration)>,
+}
+
+/// Loads the API tree of the check-only request `req` ready for dispatch, through the caches of the directory
+/// `cache` ([`cache_dir_for`]; `None`: no caches). With a cache, the plan cache ([`crate::cache::plan`]) is read
+/// first: when it was written for the same request (vgc build, path, profile choice, tag prefix, extension files,
+/// module-cache environment: [`crate::driver::request_key`]) and every file, listing and probe the load that wrote
+/// it observed is unchanged, nothing is loaded. Otherwise the tree is checked and lowered (reusing the IR cache
+/// for unchanged files) and, when it has no errors, both caches are written.
+///
+/// # Errors
+/// The check's outcome when the tree cannot be used: it has error diagnostics, or nothing could be loaded
+/// ([`crate::exit_code`] is not 0, or `io_error` is set).
+pub fn load_api(
+    req: &crate::BuildRequest,
+    cache: Option<&Path>,
+) -> Result<Loaded, Box<crate::BuildOutcome>> {
+    use crate::cache::manifest::Recorder;
+    use crate::sys::OsSystem;
+    let Some(dir) = cache else {
+        let outcome = crate::build(req);
+        if outcome.io_error.is_some() || crate::exit_code(&outcome) != 0 {
+            return Err(Box::new(outcome));
+        }
+        let mut timings = outcome.timings.clone();
+        let clock = std::time::Instant::now();
+        let api = Api::from_build(&outcome);
+        timings.push(("dispatch table", clock.elapsed()));
+        return Ok(Loaded {
+            api,
+            from_cache: false,
+            notes: outcome.notes,
+            timings,
+        });
+    };
+    let key = format!("validate {}", crate::driver::request_key(req));
+    let mut notes = Vec::new();
+    let clock = std::time::Instant::now();
+    let cached = crate::cache::plan::load::<CachedApi>(dir, &key, &OsSystem, &mut notes);
+    let mut timings = vec![("read plan cache", clock.elapsed())];
+    if let Ok(c) = cached {
+        return Ok(Loaded {
+            api: c.into_api(),
+            from_cache: true,
+            notes,
+            timings,
+        });
+    }
+    let rec = Recorder::new(&OsSystem);
+    let mut outcome = crate::driver::check_with_ir_cache(req, &rec, dir);
+    if outcome.io_error.is_some() || crate::exit_code(&outcome) != 0 {
+        outcome.notes.splice(0..0, notes);
+        return Err(Box::new(outcome));
+    }
+    notes.append(&mut outcome.notes);
+    timings.append(&mut outcome.timings);
+    let clock = std::time::Instant::now();
+    let api = Api::from_build(&outcome);
+    timings.push(("dispatch table", clock.elapsed()));
+    let clock = std::time::Instant::now();
+    crate::cache::plan::save(dir, &key, &rec, &CachedApi::of(&api));
+    timings.push(("save plan cache", clock.elapsed()));
+    Ok(Loaded {
+        api,
+        from_cache: false,
+        notes,
+        timings,
+    })
 }
 
 fn api_version_kind(value: &Value) -> Result<(&str, &str), DispatchError> {
