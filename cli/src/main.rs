@@ -205,9 +205,11 @@ struct ValidateArgs {
     /// Manifest files, directories (searched recursively for `*.yaml`, `*.yml`, `*.json`) or `-` (stdin).
     #[arg(required = true, value_name = "FILE|DIR|-")]
     inputs: Vec<String>,
-    /// The Go API tree whose rules apply (a module root or package directory, as for `vgc check`). Default: the
-    /// current directory.
-    #[arg(long, value_name = "PATH")]
+    /// The Go API tree whose rules apply: a module root or package directory (as for `vgc check`), or a Go module
+    /// version `MODULE@VERSION` (e.g. `k8s.io/api@v0.37.2`) taken from the Go module cache, or fetched with
+    /// `go mod download` when it is not there. Default: the newest `k8s.io/api` in the module cache (named on
+    /// stderr).
+    #[arg(long, value_name = "PATH|MODULE@VERSION")]
     api: Option<String>,
     /// The objects as they are now (files or directories): an input object with the same apiVersion, kind,
     /// namespace and name is validated as an update of it (ratcheting, immutability, `update` rules).
@@ -321,7 +323,37 @@ fn run_validate(a: ValidateArgs, globals: &Globals, extensions: Vec<String>) -> 
         Ok(i) => i,
         Err(e) => return fail(e),
     };
-    let path = match target(a.api) {
+    let api = match a.api {
+        Some(arg) => match vgc::gomodule::parse_module_version(&arg) {
+            Some((module, version)) => match vgc::gomodule::resolve(module, version) {
+                Ok(r) => {
+                    if r.downloaded {
+                        let _ = writeln!(
+                            std::io::stderr().lock(),
+                            "vgc validate: downloaded {module}@{version} into {}",
+                            r.dir.display()
+                        );
+                    }
+                    r.dir.to_string_lossy().into_owned()
+                }
+                Err(e) => return fail(e.to_string()),
+            },
+            None => arg,
+        },
+        None => match vgc::gomodule::default_api() {
+            Ok((version, dir)) => {
+                let _ = writeln!(
+                    std::io::stderr().lock(),
+                    "vgc validate: using {}@{version} from the Go module cache ({}); choose the API with --api",
+                    vgc::gomodule::DEFAULT_MODULE,
+                    dir.display()
+                );
+                dir.to_string_lossy().into_owned()
+            }
+            Err(e) => return fail(e.to_string()),
+        },
+    };
+    let path = match target(Some(api)) {
         Ok(p) => p,
         Err(code) => return code,
     };

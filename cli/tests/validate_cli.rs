@@ -365,3 +365,215 @@ fn the_plan_is_cached_between_runs() {
     );
     assert_eq!(tree(&api), before);
 }
+
+/// Copies the test API tree to `to`.
+fn copy_api(to: &Path) {
+    for rel in tree(&dir().join("api")) {
+        let dest = to.join(&rel);
+        std::fs::create_dir_all(dest.parent().expect("parent")).expect("mkdir");
+        std::fs::copy(dir().join("api").join(&rel), &dest).expect("copy");
+    }
+}
+
+/// `vgc validate` in the test directory with `env` set (`None` removes a variable).
+fn validate_env(args: &[&str], env: &[(&str, Option<&Path>)]) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_vgc"));
+    cmd.arg("validate")
+        .args(args)
+        .current_dir(dir())
+        .env("NO_COLOR", "1")
+        .env("XDG_CACHE_HOME", user_cache())
+        .stdin(Stdio::null());
+    for (k, v) in env {
+        match v {
+            Some(v) => cmd.env(k, v),
+            None => cmd.env_remove(k),
+        };
+    }
+    let out = cmd.output().expect("vgc runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `--api MODULE@VERSION`: the module cache first (found through `go env GOMODCACHE` when `GOMODCACHE` is not set;
+/// paths case-encoded as Go does), else `go mod download -json` in a temporary directory with `GOFLAGS=-mod=mod`
+/// (a stand-in `go` on PATH records how it was called), then its `go.mod`'s requirements, with `go`'s own error when the version does not exist and a
+/// clear error without `go`.
+#[test]
+#[cfg(unix)]
+fn api_module_versions_come_from_the_module_cache_or_go_mod_download() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let modcache = tmp.path().join("modcache");
+    copy_api(&modcache.join("example.com/!widgets@v1.0.0"));
+    let downloaded = tmp.path().join("downloaded");
+    copy_api(&downloaded);
+    let bin = tmp.path().join("bin");
+    std::fs::create_dir_all(&bin).expect("mkdir");
+    let log = tmp.path().join("go.log");
+    let go = bin.join("go");
+    std::fs::write(
+        &go,
+        format!(
+            r#"#!/bin/sh
+echo "go $* | GOFLAGS=$GOFLAGS | $(pwd)" >> '{log}'
+case "$*" in
+  "env GOMODCACHE") echo '{modcache}' ;;
+  "mod download -json") test -f go.mod || exit 3 ;;
+  *@v2.0.0) printf '{{"Path":"example.com/widgets","Version":"v2.0.0","Dir":"{downloaded}"}}\n' ;;
+  *) printf '{{"Path":"example.com/widgets","Version":"v9.9.9","Error":"example.com/widgets@v9.9.9: invalid version: unknown revision v9.9.9"}}\n'; exit 1 ;;
+esac
+"#,
+            log = log.display(),
+            modcache = modcache.display(),
+            downloaded = downloaded.display(),
+        ),
+    )
+    .expect("write go");
+    std::fs::set_permissions(&go, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let env = [("PATH", Some(bin.as_path())), ("GOMODCACHE", None)];
+    let (_, expected, _) = validate(&["manifests/widgets.yaml"]);
+
+    // In the module cache (upper case spelled `!w`): `go` is asked only where the cache is.
+    let (code, out, err) = validate_env(
+        &[
+            "--api",
+            "example.com/Widgets@v1.0.0",
+            "manifests/widgets.yaml",
+        ],
+        &env,
+    );
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (1, expected.as_str(), "")
+    );
+    let calls = std::fs::read_to_string(&log).expect("go was called");
+    assert_eq!(
+        calls,
+        format!("go env GOMODCACHE | GOFLAGS= | {}\n", dir().display())
+    );
+
+    // Not in the cache: downloaded.
+    std::fs::remove_file(&log).expect("rm log");
+    let (code, out, err) = validate_env(
+        &[
+            "--api",
+            "example.com/widgets@v2.0.0",
+            "manifests/widgets.yaml",
+        ],
+        &env,
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(out, expected);
+    assert_eq!(
+        err,
+        format!(
+            "vgc validate: downloaded example.com/widgets@v2.0.0 into {}\n",
+            downloaded.display()
+        )
+    );
+    let calls = std::fs::read_to_string(&log).expect("go was called");
+    let download = calls.lines().nth(1).expect("a second call");
+    assert!(
+        download
+            .starts_with("go mod download -json example.com/widgets@v2.0.0 | GOFLAGS=-mod=mod | "),
+        "{calls}"
+    );
+    assert!(
+        !download.ends_with(&format!("| {}", dir().display())),
+        "run in a temporary directory: {calls}"
+    );
+    // Then its requirements, over a copy of its go.mod in that directory.
+    let tmp_dir = download.rsplit(" | ").next().expect("cwd");
+    assert_eq!(
+        calls.lines().skip(2).collect::<Vec<_>>(),
+        [format!(
+            "go mod download -json | GOFLAGS=-mod=mod | {tmp_dir}"
+        )],
+        "{calls}"
+    );
+
+    // A version that does not exist: go's message, exit 2.
+    let (code, out, err) = validate_env(
+        &[
+            "--api",
+            "example.com/widgets@v9.9.9",
+            "manifests/widgets.yaml",
+        ],
+        &env,
+    );
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "error: go mod download example.com/widgets@v9.9.9: example.com/widgets@v9.9.9: invalid version: unknown revision v9.9.9\n"
+    );
+
+    // Without `go`: how to fetch it.
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let (code, _, err) = validate_env(
+        &[
+            "--api",
+            "example.com/widgets@v2.0.0",
+            "manifests/widgets.yaml",
+        ],
+        &[
+            ("PATH", Some(empty.as_path())),
+            ("GOMODCACHE", Some(modcache.as_path())),
+        ],
+    );
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        format!(
+            "error: example.com/widgets@v2.0.0 is not in the Go module cache ({}) and the `go` command is not on PATH to download it: install Go and run `go mod download example.com/widgets@v2.0.0`, or pass the module's directory to --api\n",
+            modcache.display()
+        )
+    );
+}
+
+/// Without `--api`: the newest k8s.io/api of the module cache by semantic-version precedence (a pre-release loses
+/// to its release), named on stderr; none is a usage error.
+#[test]
+fn the_default_api_is_the_newest_k8s_api_in_the_module_cache() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let modcache = tmp.path().join("modcache");
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let env = [
+        ("GOMODCACHE", Some(modcache.as_path())),
+        ("PATH", Some(empty.as_path())),
+    ];
+    let (code, out, err) = validate_env(&["manifests/widgets.yaml"], &env);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        format!(
+            "error: no --api given and the Go module cache ({}) holds no k8s.io/api: pass --api PATH or --api k8s.io/api@VERSION (fetched with `go mod download`)\n",
+            modcache.display()
+        )
+    );
+    let (_, expected, _) = validate(&["manifests/widgets.yaml"]);
+    for v in ["v0.36.6", "v0.37.2", "v0.38.0-alpha.2", "v0.9.0"] {
+        copy_api(&modcache.join(format!("k8s.io/api@{v}")));
+    }
+    let (code, out, err) = validate_env(&["manifests/widgets.yaml"], &env);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(out, expected);
+    assert_eq!(
+        err,
+        format!(
+            "vgc validate: using k8s.io/api@v0.38.0-alpha.2 from the Go module cache ({}); choose the API with --api\n",
+            modcache.join("k8s.io/api@v0.38.0-alpha.2").display()
+        )
+    );
+    copy_api(&modcache.join("k8s.io/api@v0.38.0"));
+    let (_, _, err) = validate_env(&["manifests/widgets.yaml"], &env);
+    assert!(
+        err.starts_with("vgc validate: using k8s.io/api@v0.38.0 from"),
+        "{err}"
+    );
+}
