@@ -258,55 +258,6 @@ fn option_setting(s: &str) -> Result<(String, bool), String> {
     Ok((name.to_string(), on))
 }
 
-/// The bytes of `vgc validate`'s inputs: files as given, directories walked (sorted) for manifests, `-` stdin.
-fn read_inputs(paths: &[String]) -> Result<Vec<vgc::validate::Input>, String> {
-    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> std::io::Result<()> {
-        let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
-        entries.sort_by_key(std::fs::DirEntry::file_name);
-        for e in entries {
-            let p = e.path();
-            if e.file_type()?.is_dir() {
-                walk(&p, out)?;
-            } else if p
-                .extension()
-                .is_some_and(|x| x == "yaml" || x == "yml" || x == "json")
-            {
-                out.push(p);
-            }
-        }
-        Ok(())
-    }
-    let mut inputs = Vec::new();
-    for p in paths {
-        if p == "-" {
-            let mut bytes = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
-                .map_err(|e| format!("<stdin>: {e}"))?;
-            inputs.push(vgc::validate::Input {
-                name: "<stdin>".into(),
-                bytes,
-            });
-            continue;
-        }
-        let path = std::path::Path::new(p);
-        let files = if path.is_dir() {
-            let mut files = Vec::new();
-            walk(path, &mut files).map_err(|e| format!("{p}: {e}"))?;
-            files
-        } else {
-            vec![path.to_path_buf()]
-        };
-        for f in files {
-            let bytes = std::fs::read(&f).map_err(|e| format!("{}: {e}", f.display()))?;
-            inputs.push(vgc::validate::Input {
-                name: f.to_string_lossy().into_owned(),
-                bytes,
-            });
-        }
-    }
-    Ok(inputs)
-}
-
 /// `vgc validate`: the API tree is checked and lowered (its diagnostics, if it has errors, are printed and exit
 /// 2), then the manifests are validated; the report goes to stdout.
 fn run_validate(a: ValidateArgs, globals: &Globals, extensions: Vec<String>) -> ExitCode {
@@ -315,11 +266,11 @@ fn run_validate(a: ValidateArgs, globals: &Globals, extensions: Vec<String>) -> 
         let _ = writeln!(std::io::stderr().lock(), "error: {msg}");
         ExitCode::from(2)
     };
-    let inputs = match read_inputs(&a.inputs) {
+    let inputs = match vgc::validate::read_inputs(&a.inputs) {
         Ok(i) => i,
         Err(e) => return fail(e),
     };
-    let old = match read_inputs(&a.old) {
+    let old = match vgc::validate::read_inputs(&a.old) {
         Ok(i) => i,
         Err(e) => return fail(e),
     };
@@ -357,7 +308,7 @@ fn run_validate(a: ValidateArgs, globals: &Globals, extensions: Vec<String>) -> 
         Ok(p) => p,
         Err(code) => return code,
     };
-    let mut req = BuildRequest::check(path, Vec::new());
+    let mut req = vgc::validate::request(path);
     if let Err(code) = globals.apply(&mut req, None) {
         return code;
     }

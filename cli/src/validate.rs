@@ -124,6 +124,20 @@ impl Api {
     }
 }
 
+/// The root criterion `vgc validate` adds to every enabled package of its API tree: every struct with a `TypeMeta`
+/// field is a root (upstream `TypesWithField=TypeMeta`), as Kubernetes activates declarative validation for every
+/// kind of each group/version (its `pkg/apis/<group>/<version>/doc.go` files:
+/// `+k8s:validation-gen=TypesWithField=TypeMeta` with `+k8s:validation-gen-input=k8s.io/api/<group>/<version>`),
+/// while k8s.io/api's own `doc.go` files select fewer roots (`resource/v1`: `TypesWithSuffix=DeviceAttribute`).
+/// Packages tagged `+k8s:validation-gen=false` stay off.
+pub const KIND_ROOTS: &str = "TypesWithField=TypeMeta";
+
+/// The check-only request `vgc validate` loads the API tree at `path` (absolute) with: [`KIND_ROOTS`] added.
+#[must_use]
+pub fn request(path: impl Into<String>) -> crate::BuildRequest {
+    crate::BuildRequest::check(path, vec![KIND_ROOTS.to_string()])
+}
+
 /// `Api` as the plan cache keeps it ([`crate::cache::plan`]): the plan without its diagnostics (a tree is cached
 /// only when it has no errors, and `vgc validate` shows no warnings) and the dispatch table as a list.
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -318,6 +332,60 @@ pub struct Input {
     pub name: String,
     /// Its content.
     pub bytes: Vec<u8>,
+}
+
+/// The bytes of `vgc validate`'s inputs: files as given, directories walked recursively in name order for `*.yaml`,
+/// `*.yml` and `*.json`, `-` stdin (`<stdin>`). Each input is named by its path as given (a directory's files by the
+/// directory joined with their relative path).
+///
+/// # Errors
+/// The first path that cannot be read or listed, with the OS error.
+pub fn read_inputs(paths: &[String]) -> Result<Vec<Input>, String> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> std::io::Result<()> {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
+        entries.sort_by_key(std::fs::DirEntry::file_name);
+        for e in entries {
+            let p = e.path();
+            if e.file_type()?.is_dir() {
+                walk(&p, out)?;
+            } else if p
+                .extension()
+                .is_some_and(|x| x == "yaml" || x == "yml" || x == "json")
+            {
+                out.push(p);
+            }
+        }
+        Ok(())
+    }
+    let mut inputs = Vec::new();
+    for p in paths {
+        if p == "-" {
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+                .map_err(|e| format!("<stdin>: {e}"))?;
+            inputs.push(Input {
+                name: "<stdin>".into(),
+                bytes,
+            });
+            continue;
+        }
+        let path = std::path::Path::new(p);
+        let files = if path.is_dir() {
+            let mut files = Vec::new();
+            walk(path, &mut files).map_err(|e| format!("{p}: {e}"))?;
+            files
+        } else {
+            vec![path.to_path_buf()]
+        };
+        for f in files {
+            let bytes = std::fs::read(&f).map_err(|e| format!("{}: {e}", f.display()))?;
+            inputs.push(Input {
+                name: f.to_string_lossy().into_owned(),
+                bytes,
+            });
+        }
+    }
+    Ok(inputs)
 }
 
 /// What a run found.
