@@ -221,12 +221,24 @@ struct ValidateArgs {
     /// A declarative-validation option (feature gate) and its state, e.g. `--option MyGate=true` (repeatable).
     #[arg(long = "option", value_name = "NAME=true|false", value_parser = option_setting)]
     options: Vec<(String, bool)>,
-    /// Unknown kinds are errors (default: skipped with a note).
+    /// Unknown kinds are errors (default: skipped with a note), and so are object keys that no field of the kind
+    /// has (reported at the key, like kubeconform's strict mode).
     #[arg(long)]
     strict: bool,
-    /// Report format.
-    #[arg(long, value_parser = ["human", "json"], default_value = "human")]
+    /// Kinds not to validate, reported as skipped: `Kind` or `apiVersion/Kind` (`Secret,apps/v1/Deployment`;
+    /// repeatable).
+    #[arg(long, value_name = "KIND,...", value_delimiter = ',', value_parser = skip_kind)]
+    skip: Vec<vgc::validate::SkipKind>,
+    /// Report format: `human`, `json`, `junit` (JUnit XML), `tap` (TAP 13) or `sarif` (SARIF 2.1.0).
+    #[arg(long, value_parser = ["human", "json", "junit", "tap", "sarif"], default_value = "human")]
     output: String,
+    /// Human report: a table of counts per kind (documents, valid, invalid, errors, unreadable, skipped, declarative
+    /// rules) instead of the per-kind coverage lines.
+    #[arg(long)]
+    summary: bool,
+    /// Validate objects on N threads (default: one per core); the report is in input order whatever N.
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
     /// Colour: `auto` (a terminal, unless `NO_COLOR` is set), `always` or `never`.
     #[arg(long, value_parser = ["auto", "always", "never"], default_value = "auto")]
     color: String,
@@ -240,6 +252,12 @@ struct ValidateArgs {
     /// Print the wall time of each phase on stderr (`read plan cache` alone when the plan came from the cache).
     #[arg(long)]
     timings: bool,
+}
+
+/// `Kind` or `apiVersion/Kind` of `--skip`.
+fn skip_kind(s: &str) -> Result<vgc::validate::SkipKind, String> {
+    vgc::validate::SkipKind::parse(s)
+        .ok_or_else(|| format!("expected Kind or apiVersion/Kind, got {s:?}"))
 }
 
 /// `NAME=true|false` of `--option`.
@@ -350,12 +368,23 @@ fn run_validate(a: ValidateArgs, globals: &Globals, extensions: Vec<String>) -> 
     let api = loaded.api;
     let mut timings = loaded.timings;
     let clock = Instant::now();
+    let output = vgc::validate::OutputFormat::from_name(&a.output).unwrap_or_default();
+    if a.summary && output != vgc::validate::OutputFormat::Human {
+        return fail(format!(
+            "--summary tabulates the human report; --output {} has its own counts",
+            a.output
+        ));
+    }
     let opts = vgc::validate::Options {
         subresource: a.subresource,
         options: a.options.into_iter().collect(),
         strict: a.strict,
-        json: a.output == "json",
+        skip: a.skip,
+        output,
+        summary: a.summary,
         color: render::use_color(&a.color, std::io::stdout().is_terminal()),
+        jobs: a.jobs.map(usize::from),
+        progress: output == vgc::validate::OutputFormat::Human && std::io::stderr().is_terminal(),
     };
     let (text, result) = vgc::validate::run(&api, &inputs, &old, &opts);
     timings.push(("validate", clock.elapsed()));

@@ -577,3 +577,110 @@ fn the_default_api_is_the_newest_k8s_api_in_the_module_cache() {
         "{err}"
     );
 }
+
+/// `--strict` reports the keys no field of the kind's types takes (inline `TypeMeta` and nested structs, list
+/// items and maps included), each at its key; without it they are ignored, as the API server's default decoding
+/// drops them.
+#[test]
+fn strict_reports_unknown_fields_at_their_keys() {
+    let (code, out, err) = validate(&["--strict", "manifests/strict.yaml"]);
+    assert_eq!(code, 1, "{err}");
+    insta::assert_snapshot!("strict_human", out);
+    let (code, out, _) = validate(&["--strict", "--output", "json", "manifests/strict.yaml"]);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("strict_json", out);
+    let (code, out, _) = validate(&["manifests/strict.yaml"]);
+    assert_eq!(code, 0, "{out}");
+}
+
+/// `--skip` by kind or apiVersion/kind, and `--summary`'s table (skipped kinds included).
+#[test]
+fn skip_and_summary() {
+    let (code, out, err) = validate(&[
+        "--summary",
+        "--skip",
+        "Gadget,apps/v1/Deployment",
+        "manifests/widgets.yaml",
+        "manifests/bad.yaml",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    insta::assert_snapshot!("skip_summary_human", out);
+    // An apiVersion that does not match skips nothing; `--strict` does not turn a skipped kind into an error.
+    let (_, out, _) = validate(&[
+        "--strict",
+        "--skip",
+        "v2/Gadget",
+        "--skip",
+        "Deployment",
+        "manifests/widgets.yaml",
+        "manifests/bad.yaml",
+    ]);
+    assert!(
+        out.contains("note: skipped: apps/v1 Deployment (--skip)"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("skipped: widgets.example.com/v1 Gadget"),
+        "{out}"
+    );
+    let (code, _, err) = validate(&["--skip", "apps/v1/", "manifests/widgets.yaml"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("expected Kind or apiVersion/Kind, got \"apps/v1/\""),
+        "{err}"
+    );
+    let (code, _, err) = validate(&["--summary", "--output", "json", "manifests/widgets.yaml"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: --summary tabulates the human report; --output json has its own counts\n"
+    );
+}
+
+/// JUnit XML, TAP 13 and SARIF 2.1.0 reports of valid, invalid, unreadable, skipped and undecodable documents.
+#[test]
+fn junit_tap_and_sarif_reports() {
+    for format in ["junit", "tap", "sarif"] {
+        let (code, out, err) = validate(&[
+            "--output",
+            format,
+            "--old",
+            "manifests/old.yaml",
+            "manifests/widgets.yaml",
+            "manifests/bad.yaml",
+            "manifests/new.yaml",
+        ]);
+        assert_eq!(code, 1, "{format}: {err}");
+        assert_eq!(err, "", "{format}: no progress bar off a terminal");
+        insta::assert_snapshot!(format!("report_{format}"), out);
+    }
+    let (_, sarif, _) = validate(&["--output", "sarif", "manifests/widgets.yaml"]);
+    let log: serde_json::Value = serde_json::from_str(&sarif).expect("SARIF is JSON");
+    assert_eq!(log["version"], "2.1.0");
+}
+
+/// `-j N`: the same report, in input order, on any number of threads.
+#[test]
+fn jobs_keep_the_input_order() {
+    let inputs = [
+        "manifests/widgets.yaml",
+        "manifests/bad.yaml",
+        "manifests/list.json",
+        "manifests/strict.yaml",
+        "manifests/new.yaml",
+    ];
+    let run = |jobs: &str| {
+        let mut args = vec!["--strict", "--output", "json", "-j", jobs];
+        args.extend_from_slice(&inputs);
+        validate(&args)
+    };
+    let one = run("1");
+    for jobs in ["2", "7"] {
+        assert_eq!(run(jobs), one, "-j {jobs}");
+    }
+    let mut args = vec!["--strict", "--output", "json"];
+    args.extend_from_slice(&inputs);
+    assert_eq!(validate(&args), one, "the default number of threads");
+    let (code, _, _) = validate(&["-j", "0", "manifests/widgets.yaml"]);
+    assert_eq!(code, 2, "-j 0 is a usage error");
+}

@@ -172,7 +172,7 @@ fn kubernetes_test_manifests_against_k8s_api() {
     // 346 YAML and 21 JSON files.
     assert_eq!(files, 367);
     let opts = vgc::validate::Options {
-        json: true,
+        output: vgc::validate::OutputFormat::Json,
         ..Default::default()
     };
     let (text, outcome) = vgc::validate::run(&loaded.api, &inputs, &[], &opts);
@@ -202,11 +202,41 @@ fn kubernetes_test_manifests_against_k8s_api() {
     let listed: Vec<String> = options.iter().map(|(k, v)| format!("{k}={v}")).collect();
     insta::assert_snapshot!("kubernetes_feature_gate_defaults", listed.join("\n"));
     let opts = vgc::validate::Options {
-        json: true,
+        output: vgc::validate::OutputFormat::Json,
         options,
         ..Default::default()
     };
     let (text, _) = vgc::validate::run(&loaded.api, &inputs, &[], &opts);
     let report: Value = serde_json::from_str(&text).expect("JSON report");
     insta::assert_snapshot!("kubernetes_test_manifests_default_gates", render(&report));
+
+    // `--strict`: the keys no field takes (a SARIF log, valid against the official schema).
+    let opts = vgc::validate::Options {
+        output: vgc::validate::OutputFormat::Sarif,
+        strict: true,
+        ..opts
+    };
+    let (text, _) = vgc::validate::run(&loaded.api, &inputs, &[], &opts);
+    let sarif: Value = serde_json::from_str(&text).expect("SARIF is JSON");
+    let validator = jsonschema::validator_for(&vgc_tests::sarif_schema()).expect("schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(&sarif)
+        .map(|e| format!("{e} at {}", e.instance_path))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    let mut unknown = String::new();
+    for r in sarif["runs"][0]["results"].as_array().expect("results") {
+        if r["ruleId"] == "unknown-field" {
+            let loc = &r["locations"][0]["physicalLocation"];
+            let _ = writeln!(
+                unknown,
+                "{}:{}:{} {}",
+                loc["artifactLocation"]["uri"].as_str().unwrap_or(""),
+                loc["region"]["startLine"],
+                loc["region"]["startColumn"],
+                r["message"]["text"].as_str().unwrap_or("")
+            );
+        }
+    }
+    insta::assert_snapshot!("kubernetes_test_manifests_unknown_fields", unknown);
 }
