@@ -7,6 +7,12 @@ use std::time::Instant;
 use vgc::{BuildRequest, build, render};
 use vgc_codegen::RuntimeDep;
 
+/// mimalloc instead of the system allocator: `vgc validate` builds and frees a JSON value, a span table and a
+/// decoded value per document, and `vgc build` an IR per file; glibc's malloc and free were a fifth of the
+/// profile of validating k8s.io/kubernetes' test manifests (`docs/performance.md`).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "vgc",

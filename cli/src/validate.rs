@@ -694,6 +694,33 @@ pub fn run(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> (Strin
     (text, results.outcome)
 }
 
+/// One place of the report, in input order: a finished entry, or an object to validate.
+enum Slot<'a> {
+    Done(Box<Entry>),
+    Object(Work<'a>),
+}
+
+/// A batch of inputs is at most this many bytes of text (or one larger file) …
+const BATCH_BYTES: usize = 2 << 20;
+/// … and at most this many files.
+const BATCH_FILES: usize = 256;
+
+/// The documents of a file, each read or not.
+type Docs = Vec<Result<Document, LoadError>>;
+
+/// An input's text and documents, or (not UTF-8) its lossy text and the offset of the first invalid byte.
+type ParsedText = Result<(String, Docs), (String, usize)>;
+
+fn parse_text(input: &Input) -> ParsedText {
+    match std::str::from_utf8(&input.bytes) {
+        Ok(t) => Ok((t.to_string(), manifests::load(t))),
+        Err(e) => Err((
+            String::from_utf8_lossy(&input.bytes).into_owned(),
+            e.valid_up_to(),
+        )),
+    }
+}
+
 /// The work of one object: where it is and what it is.
 struct Work<'a> {
     file: usize,
@@ -741,53 +768,13 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
             }
         }
     }
-    let parsed: Vec<Result<Parsed, Box<Entry>>> = inputs
-        .iter()
-        .map(|input| parse_input(&mut files, input))
-        .collect();
-    // Slots in input order: a finished entry, or an object to validate.
-    enum Slot<'a> {
-        Done(Box<Entry>),
-        Object(Work<'a>),
-    }
-    let mut slots: Vec<Slot<'_>> = entries
-        .into_iter()
-        .map(|e| Slot::Done(Box::new(e)))
-        .collect();
-    for p in &parsed {
-        match p {
-            Err(e) => slots.push(Slot::Done(e.clone())),
-            Ok((file, text, docs)) => {
-                for doc in docs {
-                    match doc {
-                        Err(e) => slots.push(Slot::Done(Box::new(malformed(*file, e.clone())))),
-                        Ok(doc) => {
-                            for (obj, prefix) in objects(&doc.value) {
-                                slots.push(Slot::Object(Work {
-                                    file: *file,
-                                    doc,
-                                    text,
-                                    obj,
-                                    prefix,
-                                }));
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-    let objects_total = slots
-        .iter()
-        .filter(|s| matches!(s, Slot::Object(_)))
-        .count();
     let bar = if opts.progress {
         let bar = indicatif::ProgressBar::with_draw_target(
-            Some(objects_total as u64),
+            Some(inputs.len() as u64),
             indicatif::ProgressDrawTarget::stderr(),
         );
         if let Ok(style) =
-            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} objects ({elapsed})")
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} files ({elapsed})")
         {
             bar.set_style(style);
         }
@@ -795,26 +782,88 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
     } else {
         indicatif::ProgressBar::hidden()
     };
-    let check = |slot: Slot<'_>| -> Entry {
-        match slot {
-            Slot::Done(e) => *e,
-            Slot::Object(w) => {
-                let e = validate_object(api, &interp, &op_base, &olds, opts, &w);
-                bar.inc(1);
-                e
-            }
-        }
-    };
     let pool = opts.jobs.and_then(|n| {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n.max(1))
             .build()
             .ok()
     });
-    let entries: Vec<Entry> = match &pool {
-        Some(pool) => pool.install(|| slots.into_par_iter().map(check).collect()),
-        None => slots.into_par_iter().map(check).collect(),
-    };
+    // The inputs in batches (up to BATCH_BYTES of text or BATCH_FILES files): a batch's files are parsed in
+    // parallel, its objects validated in parallel, then its parse trees dropped — memory holds one batch's
+    // documents (their JSON values and span tables, many times the text's size), not every input's.
+    let mut start = 0;
+    while start < inputs.len() {
+        let mut end = start;
+        let mut bytes = 0;
+        while end < inputs.len()
+            && (end == start
+                || (bytes + inputs[end].bytes.len() <= BATCH_BYTES && end - start < BATCH_FILES))
+        {
+            bytes += inputs[end].bytes.len();
+            end += 1;
+        }
+        let batch = &inputs[start..end];
+        let texts: Vec<ParsedText> = match &pool {
+            Some(pool) => pool.install(|| batch.par_iter().map(parse_text).collect()),
+            None => batch.par_iter().map(parse_text).collect(),
+        };
+        let mut parsed: Vec<Result<(usize, Docs), Entry>> = Vec::with_capacity(texts.len());
+        for (input, t) in batch.iter().zip(texts) {
+            parsed.push(match t {
+                Ok((text, docs)) => Ok((files.add(input.name.clone(), text), docs)),
+                Err((lossy, at)) => {
+                    let file = files.add(input.name.clone(), lossy);
+                    Err(Entry::unreadable(
+                        file,
+                        at..at,
+                        "the file is not UTF-8 text",
+                        "invalid UTF-8 here",
+                    ))
+                }
+            });
+        }
+        let files = &files;
+        let mut slots: Vec<Slot<'_>> = Vec::new();
+        for p in &parsed {
+            match p {
+                Err(e) => slots.push(Slot::Done(Box::new(e.clone()))),
+                Ok((file, docs)) => {
+                    let text = files.get(*file).map_or("", |f| f.source().as_str());
+                    for doc in docs {
+                        match doc {
+                            Err(e) => {
+                                slots.push(Slot::Done(Box::new(malformed(*file, e.clone()))));
+                            }
+                            Ok(doc) => {
+                                for (obj, prefix) in objects(&doc.value) {
+                                    slots.push(Slot::Object(Work {
+                                        file: *file,
+                                        doc,
+                                        text,
+                                        obj,
+                                        prefix,
+                                    }));
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        let check = |slot: Slot<'_>| -> Entry {
+            match slot {
+                Slot::Done(e) => *e,
+                Slot::Object(w) => validate_object(api, &interp, &op_base, &olds, opts, &w),
+            }
+        };
+        let produced: Vec<Entry> = match &pool {
+            Some(pool) => pool.install(|| slots.into_par_iter().map(check).collect()),
+            None => slots.into_par_iter().map(check).collect(),
+        };
+        entries.extend(produced);
+        bar.inc((end - start) as u64);
+        start = end;
+    }
     bar.finish_and_clear();
     let mut outcome = Outcome::default();
     let mut coverage = BTreeMap::new();
