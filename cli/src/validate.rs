@@ -1019,7 +1019,14 @@ fn validate_object(
                         message: format!("unknown field {:?}", u.path),
                         field: u.path,
                         type_name: "unknown field".into(),
-                        detail: format!("{} has no such field", u.type_name),
+                        detail: if u.ambiguous {
+                            format!(
+                                "ambiguous in {}: declared by several inline structs, dropped by Go",
+                                u.type_name
+                            )
+                        } else {
+                            format!("{} has no such field", u.type_name)
+                        },
                         origin: String::new(),
                         stability: None,
                         span,

@@ -684,3 +684,23 @@ fn jobs_keep_the_input_order() {
     let (code, _, _) = validate(&["-j", "0", "manifests/widgets.yaml"]);
     assert_eq!(code, 2, "-j 0 is a usage error");
 }
+
+/// `--strict`'s field names on the API tree `tests/validate/strict-api`: an embedded pointer's fields are the
+/// object's keys, a name two inline structs declare at the same depth is dropped (unknown), a `json:"-"` field
+/// takes no key, map values and list items are looked into, and matching is case-sensitive.
+#[test]
+fn strict_field_names_follow_go_encoding_json() {
+    let out = vgc_in(
+        &dir(),
+        &[
+            "validate",
+            "--api",
+            "strict-api",
+            "--strict",
+            "manifests/strict-things.yaml",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!("strict_field_names", String::from_utf8_lossy(&out.stdout));
+}

@@ -22,6 +22,9 @@ pub struct UnknownField {
     pub path: String,
     /// The Go type that has no such field (`WidgetSpec`).
     pub type_name: String,
+    /// The name is declared by several inline structs of the type at the same depth, so Go's `encoding/json`
+    /// drops it ([`TypePlan::json_ignored`]).
+    pub ambiguous: bool,
 }
 
 struct Walk<'a, 'p> {
@@ -59,6 +62,7 @@ impl<'p> Walk<'_, 'p> {
                             pointer: p,
                             path: fp,
                             type_name: t.key.name.clone(),
+                            ambiguous: t.json_ignored.iter().any(|i| i == k),
                         }),
                     }
                 }
