@@ -111,7 +111,9 @@ pub struct DiscoveredPackage {
 }
 
 /// A type's identity: (import path, name).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub struct TypeKey {
     /// Import path of the declaring package.
     pub pkg: String,

@@ -9,7 +9,7 @@ use vgc_ir::{Code, Db, Diagnostic, SourceFile};
 use vgc_parser::go::TypeExpr;
 
 /// Go builtin types, and `time.Duration`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[allow(missing_docs)]
 pub enum Builtin {
     Bool,
@@ -86,7 +86,7 @@ impl Builtin {
 
 /// Well-known apimachinery value types, mapped to `vgc_runtime::types` (Go `time.Duration` is
 /// [`Builtin::Duration`], an integer).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 #[allow(missing_docs)]
 pub enum WellKnown {
     Quantity,

@@ -680,6 +680,40 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     out
 }
 
+/// `vgc check` of the check-only request `req`, reading the file system through `sys` (a
+/// [`crate::cache::manifest::Recorder`], say) with the persistent IR cache of the directory `cache` (read first,
+/// written back after a load without errors, creating `cache`): only files whose text is not in the IR cache are
+/// parsed. `vgc validate` checks its API tree this way ([`crate::validate::load_api`]). The timings start with
+/// `load IR cache`; an unusable IR cache adds a note.
+#[must_use]
+pub fn check_with_ir_cache(
+    req: &BuildRequest,
+    sys: &dyn vgc_analysis::System,
+    cache: &std::path::Path,
+) -> BuildOutcome {
+    let mut notes = Vec::new();
+    let session = Session::default();
+    let clock = std::time::Instant::now();
+    let ir = std::sync::Arc::new(crate::cache::ir::load(cache, &mut notes));
+    if !ir.is_empty() {
+        vgc_ir::db::IrCache::new(&session.db, ir.clone());
+    }
+    let ir_load = clock.elapsed();
+    let mut session = session;
+    let mut out = session.build_with(req, sys);
+    let clock = std::time::Instant::now();
+    if out.stats.packages > 0 && out.errors() == 0 && std::fs::create_dir_all(cache).is_ok() {
+        let prog = vgc_analysis::loaded_program(&session.db);
+        crate::cache::ir::save(cache, &session.db, prog, &ir);
+    }
+    out.notes.splice(0..0, notes);
+    out.timings.insert(0, ("load IR cache", ir_load));
+    out.timings.push(("save IR cache", clock.elapsed()));
+    // As in `build`: freeing the database is left to a thread of its own.
+    std::thread::spawn(move || drop(session));
+    out
+}
+
 /// The build manifest's request key ([`crate::cache::manifest`]): everything besides the observed files that decides a build's output.
 #[must_use]
 pub fn request_key(req: &BuildRequest) -> String {

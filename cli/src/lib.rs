@@ -6,6 +6,7 @@ pub mod cache;
 pub mod driver;
 pub mod extensions;
 pub mod format;
+pub mod gomodule;
 pub mod manifests;
 pub mod output;
 pub mod render;

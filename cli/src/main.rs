@@ -7,6 +7,12 @@ use std::time::Instant;
 use vgc::{BuildRequest, build, render};
 use vgc_codegen::RuntimeDep;
 
+/// mimalloc instead of the system allocator: `vgc validate` builds and frees a JSON value, a span table and a
+/// decoded value per document, and `vgc build` an IR per file; glibc's malloc and free were a fifth of the
+/// profile of validating k8s.io/kubernetes' test manifests (`docs/performance.md`).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "vgc",
@@ -205,9 +211,11 @@ struct ValidateArgs {
     /// Manifest files, directories (searched recursively for `*.yaml`, `*.yml`, `*.json`) or `-` (stdin).
     #[arg(required = true, value_name = "FILE|DIR|-")]
     inputs: Vec<String>,
-    /// The Go API tree whose rules apply (a module root or package directory, as for `vgc check`). Default: the
-    /// current directory.
-    #[arg(long, value_name = "PATH")]
+    /// The Go API tree whose rules apply: a module root or package directory (as for `vgc check`), or a Go module
+    /// version `MODULE@VERSION` (e.g. `k8s.io/api@v0.37.2`) taken from the Go module cache, or fetched with
+    /// `go mod download` when it is not there. Default: the newest `k8s.io/api` in the module cache (named on
+    /// stderr).
+    #[arg(long, value_name = "PATH|MODULE@VERSION")]
     api: Option<String>,
     /// The objects as they are now (files or directories): an input object with the same apiVersion, kind,
     /// namespace and name is validated as an update of it (ratcheting, immutability, `update` rules).
@@ -219,15 +227,43 @@ struct ValidateArgs {
     /// A declarative-validation option (feature gate) and its state, e.g. `--option MyGate=true` (repeatable).
     #[arg(long = "option", value_name = "NAME=true|false", value_parser = option_setting)]
     options: Vec<(String, bool)>,
-    /// Unknown kinds are errors (default: skipped with a note).
+    /// Unknown kinds are errors (default: skipped with a note), and so are object keys that no field of the kind
+    /// has (reported at the key, like kubeconform's strict mode).
     #[arg(long)]
     strict: bool,
-    /// Report format.
-    #[arg(long, value_parser = ["human", "json"], default_value = "human")]
+    /// Kinds not to validate, reported as skipped: `Kind` or `apiVersion/Kind` (`Secret,apps/v1/Deployment`;
+    /// repeatable).
+    #[arg(long, value_name = "KIND,...", value_delimiter = ',', value_parser = skip_kind)]
+    skip: Vec<vgc::validate::SkipKind>,
+    /// Report format: `human`, `json`, `junit` (JUnit XML), `tap` (TAP 13) or `sarif` (SARIF 2.1.0).
+    #[arg(long, value_parser = ["human", "json", "junit", "tap", "sarif"], default_value = "human")]
     output: String,
+    /// Human report: a table of counts per kind (documents, valid, invalid, errors, unreadable, skipped, declarative
+    /// rules) instead of the per-kind coverage lines.
+    #[arg(long)]
+    summary: bool,
+    /// Validate objects on N threads (default: one per core); the report is in input order whatever N.
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
     /// Colour: `auto` (a terminal, unless `NO_COLOR` is set), `always` or `never`.
     #[arg(long, value_parser = ["auto", "always", "never"], default_value = "auto")]
     color: String,
+    /// Keep the API tree's caches (its lowered plan, each Go file's IR) in this directory (created when missing).
+    /// Default: `$XDG_CACHE_HOME/vgc`, else `~/.cache/vgc`. Nothing is ever written into the API tree.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    cache_dir: Option<std::path::PathBuf>,
+    /// Neither read nor write the caches: check and lower the API tree afresh.
+    #[arg(long)]
+    no_cache: bool,
+    /// Print the wall time of each phase on stderr (`read plan cache` alone when the plan came from the cache).
+    #[arg(long)]
+    timings: bool,
+}
+
+/// `Kind` or `apiVersion/Kind` of `--skip`.
+fn skip_kind(s: &str) -> Result<vgc::validate::SkipKind, String> {
+    vgc::validate::SkipKind::parse(s)
+        .ok_or_else(|| format!("expected Kind or apiVersion/Kind, got {s:?}"))
 }
 
 /// `NAME=true|false` of `--option`.
@@ -246,55 +282,6 @@ fn option_setting(s: &str) -> Result<(String, bool), String> {
     Ok((name.to_string(), on))
 }
 
-/// The bytes of `vgc validate`'s inputs: files as given, directories walked (sorted) for manifests, `-` stdin.
-fn read_inputs(paths: &[String]) -> Result<Vec<vgc::validate::Input>, String> {
-    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> std::io::Result<()> {
-        let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
-        entries.sort_by_key(std::fs::DirEntry::file_name);
-        for e in entries {
-            let p = e.path();
-            if e.file_type()?.is_dir() {
-                walk(&p, out)?;
-            } else if p
-                .extension()
-                .is_some_and(|x| x == "yaml" || x == "yml" || x == "json")
-            {
-                out.push(p);
-            }
-        }
-        Ok(())
-    }
-    let mut inputs = Vec::new();
-    for p in paths {
-        if p == "-" {
-            let mut bytes = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
-                .map_err(|e| format!("<stdin>: {e}"))?;
-            inputs.push(vgc::validate::Input {
-                name: "<stdin>".into(),
-                bytes,
-            });
-            continue;
-        }
-        let path = std::path::Path::new(p);
-        let files = if path.is_dir() {
-            let mut files = Vec::new();
-            walk(path, &mut files).map_err(|e| format!("{p}: {e}"))?;
-            files
-        } else {
-            vec![path.to_path_buf()]
-        };
-        for f in files {
-            let bytes = std::fs::read(&f).map_err(|e| format!("{}: {e}", f.display()))?;
-            inputs.push(vgc::validate::Input {
-                name: f.to_string_lossy().into_owned(),
-                bytes,
-            });
-        }
-    }
-    Ok(inputs)
-}
-
 /// `vgc validate`: the API tree is checked and lowered (its diagnostics, if it has errors, are printed and exit
 /// 2), then the manifests are validated; the report goes to stdout.
 fn run_validate(a: ValidateArgs, globals: &Globals, extensions: Vec<String>) -> ExitCode {
@@ -303,50 +290,128 @@ fn run_validate(a: ValidateArgs, globals: &Globals, extensions: Vec<String>) -> 
         let _ = writeln!(std::io::stderr().lock(), "error: {msg}");
         ExitCode::from(2)
     };
-    let inputs = match read_inputs(&a.inputs) {
+    let inputs = match vgc::validate::read_inputs(&a.inputs) {
         Ok(i) => i,
         Err(e) => return fail(e),
     };
-    let old = match read_inputs(&a.old) {
+    let old = match vgc::validate::read_inputs(&a.old) {
         Ok(i) => i,
         Err(e) => return fail(e),
     };
-    let path = match target(a.api) {
+    let api = match a.api {
+        Some(arg) => match vgc::gomodule::parse_module_version(&arg) {
+            Some((module, version)) => match vgc::gomodule::resolve(module, version) {
+                Ok(r) => {
+                    if r.downloaded {
+                        let _ = writeln!(
+                            std::io::stderr().lock(),
+                            "vgc validate: downloaded {module}@{version} into {}",
+                            r.dir.display()
+                        );
+                    }
+                    r.dir.to_string_lossy().into_owned()
+                }
+                Err(e) => return fail(e.to_string()),
+            },
+            None => arg,
+        },
+        None => match vgc::gomodule::default_api() {
+            Ok((version, dir)) => {
+                let _ = writeln!(
+                    std::io::stderr().lock(),
+                    "vgc validate: using {}@{version} from the Go module cache ({}); choose the API with --api",
+                    vgc::gomodule::DEFAULT_MODULE,
+                    dir.display()
+                );
+                dir.to_string_lossy().into_owned()
+            }
+            Err(e) => return fail(e.to_string()),
+        },
+    };
+    let path = match target(Some(api)) {
         Ok(p) => p,
         Err(code) => return code,
     };
-    let mut req = BuildRequest::check(path, Vec::new());
+    let mut req = vgc::validate::request(path);
     if let Err(code) = globals.apply(&mut req, None) {
         return code;
     }
     req.extension_files = extensions;
-    let outcome = build(&req);
-    if let Some(e) = &outcome.io_error {
-        return fail(e.clone());
+    let cache = if a.no_cache {
+        None
+    } else {
+        a.cache_dir
+            .map(|d| std::path::absolute(&d).unwrap_or(d))
+            .or_else(vgc::validate::default_cache_root)
+            .map(|root| vgc::validate::cache_dir_for(&root, &req.path))
+    };
+    let loaded = match vgc::validate::load_api(&req, cache.as_deref()) {
+        Ok(l) => l,
+        Err(outcome) => {
+            if let Some(e) = &outcome.io_error {
+                return fail(e.clone());
+            }
+            let errors: Vec<vgc_ir::Diagnostic> = outcome
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == vgc_ir::Severity::Error)
+                .cloned()
+                .collect();
+            let _ = std::io::stderr()
+                .lock()
+                .write_all(render::text(&errors, &outcome.sources, false).as_bytes());
+            return fail(
+                "the API tree has tag errors (see `vgc check`); nothing was validated".into(),
+            );
+        }
+    };
+    {
+        let mut err = std::io::stderr().lock();
+        for n in &loaded.notes {
+            let _ = writeln!(err, "note: {n}");
+        }
     }
-    if vgc::exit_code(&outcome) != 0 {
-        let errors: Vec<vgc_ir::Diagnostic> = outcome
-            .diagnostics
-            .iter()
-            .filter(|d| d.severity == vgc_ir::Severity::Error)
-            .cloned()
-            .collect();
-        let _ = std::io::stderr()
-            .lock()
-            .write_all(render::text(&errors, &outcome.sources, false).as_bytes());
-        return fail("the API tree has tag errors (see `vgc check`); nothing was validated".into());
+    let api = loaded.api;
+    let mut timings = loaded.timings;
+    let clock = Instant::now();
+    let output = vgc::validate::OutputFormat::from_name(&a.output).unwrap_or_default();
+    if a.summary && output != vgc::validate::OutputFormat::Human {
+        return fail(format!(
+            "--summary tabulates the human report; --output {} has its own counts",
+            a.output
+        ));
     }
-    let api = vgc::validate::Api::from_build(&outcome);
     let opts = vgc::validate::Options {
         subresource: a.subresource,
         options: a.options.into_iter().collect(),
         strict: a.strict,
-        json: a.output == "json",
+        skip: a.skip,
+        output,
+        summary: a.summary,
         color: render::use_color(&a.color, std::io::stdout().is_terminal()),
+        jobs: a.jobs.map(usize::from),
+        progress: output == vgc::validate::OutputFormat::Human && std::io::stderr().is_terminal(),
     };
     let (text, result) = vgc::validate::run(&api, &inputs, &old, &opts);
+    timings.push(("validate", clock.elapsed()));
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    if a.timings {
+        print_timings(&timings);
+    }
     ExitCode::from(result.exit_code())
+}
+
+/// `--timings`: one stderr line, `vgc: timings: <phase> <ms> ms, ...`.
+fn print_timings(timings: &[(&'static str, std::time::Duration)]) {
+    let phases: Vec<String> = timings
+        .iter()
+        .map(|(phase, d)| format!("{phase} {:.1} ms", d.as_secs_f64() * 1e3))
+        .collect();
+    let _ = writeln!(
+        std::io::stderr().lock(),
+        "vgc: timings: {}",
+        phases.join(", ")
+    );
 }
 
 #[derive(Subcommand)]
@@ -1204,12 +1269,7 @@ fn main() -> ExitCode {
         let _ = writeln!(stderr, "note: {n}");
     }
     if timings {
-        let phases: Vec<String> = outcome
-            .timings
-            .iter()
-            .map(|(phase, d)| format!("{phase} {:.1} ms", d.as_secs_f64() * 1e3))
-            .collect();
-        let _ = writeln!(stderr, "vgc: timings: {}", phases.join(", "));
+        print_timings(&outcome.timings);
     }
     let code = vgc::exit_code(&outcome);
     if code != 0 {

@@ -5,14 +5,12 @@
 //! `+groupName`, the version of its path); [`run`] validates inputs and writes the human or JSON report; its
 //! [`Outcome`] gives the exit code (0 valid, 1 invalid, 2 usage or IO).
 
-use crate::manifests::{self, Document};
-use codespan_reporting::diagnostic::{Diagnostic, Label};
+use crate::manifests::{self, Document, LoadError};
 use codespan_reporting::files::SimpleFiles;
-use codespan_reporting::term::{self, Config};
-use serde_json::{Value, json};
+use serde_json::Value;
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::ops::Range;
+use std::path::{Path, PathBuf};
 use vgc_analysis::TypeKey;
 use vgc_runtime::{Error, ErrorList, Operation, StabilityLevel};
 use vgc_validate::{Coverage, EvalError, Interpreter};
@@ -103,6 +101,176 @@ impl Api {
     }
 }
 
+/// The root criterion `vgc validate` adds to every enabled package of its API tree: every struct with a `TypeMeta`
+/// field is a root (upstream `TypesWithField=TypeMeta`), as Kubernetes activates declarative validation for every
+/// kind of each group/version (its `pkg/apis/<group>/<version>/doc.go` files:
+/// `+k8s:validation-gen=TypesWithField=TypeMeta` with `+k8s:validation-gen-input=k8s.io/api/<group>/<version>`),
+/// while k8s.io/api's own `doc.go` files select fewer roots (`resource/v1`: `TypesWithSuffix=DeviceAttribute`).
+/// Packages tagged `+k8s:validation-gen=false` stay off.
+pub const KIND_ROOTS: &str = "TypesWithField=TypeMeta";
+
+/// The check-only request `vgc validate` loads the API tree at `path` (absolute) with: [`KIND_ROOTS`] added.
+#[must_use]
+pub fn request(path: impl Into<String>) -> crate::BuildRequest {
+    crate::BuildRequest::check(path, vec![KIND_ROOTS.to_string()])
+}
+
+/// `Api` as the plan cache keeps it ([`crate::cache::plan`]): the plan without its diagnostics (a tree is cached
+/// only when it has no errors, and `vgc validate` shows no warnings) and the dispatch table as a list.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct CachedApi {
+    modules: Vec<std::sync::Arc<vgc_lowering::plan::ModulePlan>>,
+    go_module: String,
+    stats: vgc_lowering::plan::Stats,
+    upstream: vgc_ir::Upstream,
+    formats: std::sync::Arc<[vgc_ir::extensions::ProjectFormat]>,
+    kinds: Vec<(String, String, TypeKey)>,
+}
+
+impl CachedApi {
+    fn of(api: &Api) -> Self {
+        let p = &api.plan;
+        Self {
+            modules: p.modules.clone(),
+            go_module: p.go_module.clone(),
+            stats: p.stats,
+            upstream: p.upstream,
+            formats: p.formats.clone(),
+            kinds: api
+                .kinds
+                .iter()
+                .map(|((av, k), t)| (av.clone(), k.clone(), t.clone()))
+                .collect(),
+        }
+    }
+
+    fn into_api(self) -> Api {
+        Api {
+            plan: vgc_lowering::CratePlan {
+                modules: self.modules,
+                go_module: self.go_module,
+                diagnostics: Vec::new(),
+                stats: self.stats,
+                upstream: self.upstream,
+                formats: self.formats,
+            },
+            kinds: self
+                .kinds
+                .into_iter()
+                .map(|(av, k, t)| ((av, k), t))
+                .collect(),
+        }
+    }
+}
+
+/// The per-user cache directory of `vgc validate` when `--cache-dir` is not given: `$XDG_CACHE_HOME/vgc` (an
+/// absolute `XDG_CACHE_HOME`, as the XDG base directory specification requires), else `$HOME/.cache/vgc`; `None`
+/// when neither is usable (then nothing is cached).
+#[must_use]
+pub fn default_cache_root() -> Option<PathBuf> {
+    let xdg = std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute());
+    let home = || {
+        std::env::var_os("HOME")
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+            .map(|h| h.join(".cache"))
+    };
+    xdg.or_else(home).map(|d| d.join("vgc"))
+}
+
+/// The directory of the caches (`ir`, `plan`) of the API tree at `api_path` inside the cache directory `root`:
+/// `root/validate/<the first 16 hex digits of the BLAKE3 hash of the absolute path>`. One directory per tree, so
+/// several trees (k8s.io/api releases, an operator's API) stay cached side by side; options and vgc builds are
+/// part of the plan cache's key, not of the name, so they replace the tree's entry instead of piling up.
+#[must_use]
+pub fn cache_dir_for(root: &Path, api_path: &str) -> PathBuf {
+    let abs = std::path::absolute(api_path).unwrap_or_else(|_| PathBuf::from(api_path));
+    let hash = blake3::hash(abs.to_string_lossy().as_bytes()).to_hex();
+    root.join("validate").join(&hash.as_str()[..16])
+}
+
+/// An API tree loaded for `vgc validate` by [`load_api`].
+pub struct Loaded {
+    /// The dispatch table and plan.
+    pub api: Api,
+    /// Whether they came from the plan cache (nothing was parsed, checked or lowered).
+    pub from_cache: bool,
+    /// Notes for the user (an unusable cache file that was ignored).
+    pub notes: Vec<String>,
+    /// Wall time per phase, in order: `read plan cache`, then on a miss the check's phases (`load IR cache`,
+    /// `load`, `check`, `lower`, `lint`, `save IR cache`), `dispatch table` and `save plan cache`.
+    pub timings: Vec<(&'static str, std::time::Duration)>,
+}
+
+/// Loads the API tree of the check-only request `req` ready for dispatch, through the caches of the directory
+/// `cache` ([`cache_dir_for`]; `None`: no caches). With a cache, the plan cache ([`crate::cache::plan`]) is read
+/// first: when it was written for the same request (vgc build, path, profile choice, tag prefix, extension files,
+/// module-cache environment: [`crate::driver::request_key`]) and every file, listing and probe the load that wrote
+/// it observed is unchanged, nothing is loaded. Otherwise the tree is checked and lowered (reusing the IR cache
+/// for unchanged files) and, when it has no errors, both caches are written.
+///
+/// # Errors
+/// The check's outcome when the tree cannot be used: it has error diagnostics, or nothing could be loaded
+/// ([`crate::exit_code`] is not 0, or `io_error` is set).
+pub fn load_api(
+    req: &crate::BuildRequest,
+    cache: Option<&Path>,
+) -> Result<Loaded, Box<crate::BuildOutcome>> {
+    use crate::cache::manifest::Recorder;
+    use crate::sys::OsSystem;
+    let Some(dir) = cache else {
+        let outcome = crate::build(req);
+        if outcome.io_error.is_some() || crate::exit_code(&outcome) != 0 {
+            return Err(Box::new(outcome));
+        }
+        let mut timings = outcome.timings.clone();
+        let clock = std::time::Instant::now();
+        let api = Api::from_build(&outcome);
+        timings.push(("dispatch table", clock.elapsed()));
+        return Ok(Loaded {
+            api,
+            from_cache: false,
+            notes: outcome.notes,
+            timings,
+        });
+    };
+    let key = format!("validate {}", crate::driver::request_key(req));
+    let mut notes = Vec::new();
+    let clock = std::time::Instant::now();
+    let cached = crate::cache::plan::load::<CachedApi>(dir, &key, &OsSystem, &mut notes);
+    let mut timings = vec![("read plan cache", clock.elapsed())];
+    if let Ok(c) = cached {
+        return Ok(Loaded {
+            api: c.into_api(),
+            from_cache: true,
+            notes,
+            timings,
+        });
+    }
+    let rec = Recorder::new(&OsSystem);
+    let mut outcome = crate::driver::check_with_ir_cache(req, &rec, dir);
+    if outcome.io_error.is_some() || crate::exit_code(&outcome) != 0 {
+        outcome.notes.splice(0..0, notes);
+        return Err(Box::new(outcome));
+    }
+    notes.append(&mut outcome.notes);
+    timings.append(&mut outcome.timings);
+    let clock = std::time::Instant::now();
+    let api = Api::from_build(&outcome);
+    timings.push(("dispatch table", clock.elapsed()));
+    let clock = std::time::Instant::now();
+    crate::cache::plan::save(dir, &key, &rec, &CachedApi::of(&api));
+    timings.push(("save plan cache", clock.elapsed()));
+    Ok(Loaded {
+        api,
+        from_cache: false,
+        notes,
+        timings,
+    })
+}
+
 fn api_version_kind(value: &Value) -> Result<(&str, &str), DispatchError> {
     if !value.is_object() {
         return Err(DispatchError::NotAnObject(
@@ -119,6 +287,64 @@ fn api_version_kind(value: &Value) -> Result<(&str, &str), DispatchError> {
     Ok((field("apiVersion")?, field("kind")?))
 }
 
+/// The report format of `vgc validate` (`--output`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// codespan-reporting diagnostics, the per-kind coverage lines (or `--summary`'s table) and a summary line.
+    #[default]
+    Human,
+    /// One JSON object: documents, kinds, summary.
+    Json,
+    /// JUnit XML (`quick-junit`): one test suite per file, one test case per document or object.
+    Junit,
+    /// TAP version 13: one test point per document or object, errors in a YAML block.
+    Tap,
+    /// SARIF 2.1.0 (`serde-sarif`): one result per error, unreadable document, unknown or skipped kind.
+    Sarif,
+}
+
+impl OutputFormat {
+    /// The format named `name` (`human`, `json`, `junit`, `tap`, `sarif`).
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "human" => Self::Human,
+            "json" => Self::Json,
+            "junit" => Self::Junit,
+            "tap" => Self::Tap,
+            "sarif" => Self::Sarif,
+            _ => return None,
+        })
+    }
+}
+
+/// A `--skip` entry: a kind (`Deployment`), or an apiVersion and kind (`apps/v1/Deployment`, `v1/Pod`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SkipKind {
+    /// The apiVersion, when given.
+    pub api_version: Option<String>,
+    /// The kind.
+    pub kind: String,
+}
+
+impl SkipKind {
+    /// Parses `Kind` or `apiVersion/Kind` (the kind is the part after the last `/`); `None` when the kind or the
+    /// apiVersion is empty.
+    #[must_use]
+    pub fn parse(s: &str) -> Option<Self> {
+        let (api_version, kind) = match s.rsplit_once('/') {
+            Some((av, k)) => (Some(av.to_string()), k.to_string()),
+            None => (None, s.to_string()),
+        };
+        (!kind.is_empty() && api_version.as_ref().is_none_or(|a| !a.is_empty()))
+            .then_some(Self { api_version, kind })
+    }
+
+    fn matches(&self, api_version: &str, kind: &str) -> bool {
+        self.kind == kind && self.api_version.as_ref().is_none_or(|a| a == api_version)
+    }
+}
+
 /// `vgc validate`'s settings.
 #[derive(Debug, Clone, Default)]
 pub struct Options {
@@ -126,12 +352,23 @@ pub struct Options {
     pub subresource: Option<String>,
     /// Declarative-validation options (feature gates) and their states.
     pub options: BTreeMap<String, bool>,
-    /// Unknown kinds are errors (else skipped with a note).
+    /// Unknown kinds are errors (else skipped with a note), and so are object keys no field of the kind's types
+    /// takes ([`Interpreter::unknown_fields`], located at the key).
     pub strict: bool,
-    /// JSON report instead of human text.
-    pub json: bool,
+    /// Kinds not to validate (`--skip`): reported as skipped, never as errors.
+    pub skip: Vec<SkipKind>,
+    /// The report format.
+    pub output: OutputFormat,
+    /// Human report: the per-kind table (`--summary`) instead of the per-kind coverage lines.
+    pub summary: bool,
     /// ANSI colours in the human report.
     pub color: bool,
+    /// Threads validating objects (`-j`); `None`: rayon's default (one per core). The report is in input order
+    /// whatever the number.
+    pub jobs: Option<usize>,
+    /// Draw a progress bar on stderr while validating (the CLI sets it only when stderr is a terminal and the
+    /// report is human).
+    pub progress: bool,
 }
 
 /// One input: its display name and bytes.
@@ -141,6 +378,60 @@ pub struct Input {
     pub name: String,
     /// Its content.
     pub bytes: Vec<u8>,
+}
+
+/// The bytes of `vgc validate`'s inputs: files as given, directories walked recursively in name order for `*.yaml`,
+/// `*.yml` and `*.json`, `-` stdin (`<stdin>`). Each input is named by its path as given (a directory's files by the
+/// directory joined with their relative path).
+///
+/// # Errors
+/// The first path that cannot be read or listed, with the OS error.
+pub fn read_inputs(paths: &[String]) -> Result<Vec<Input>, String> {
+    fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> std::io::Result<()> {
+        let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
+        entries.sort_by_key(std::fs::DirEntry::file_name);
+        for e in entries {
+            let p = e.path();
+            if e.file_type()?.is_dir() {
+                walk(&p, out)?;
+            } else if p
+                .extension()
+                .is_some_and(|x| x == "yaml" || x == "yml" || x == "json")
+            {
+                out.push(p);
+            }
+        }
+        Ok(())
+    }
+    let mut inputs = Vec::new();
+    for p in paths {
+        if p == "-" {
+            let mut bytes = Vec::new();
+            std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
+                .map_err(|e| format!("<stdin>: {e}"))?;
+            inputs.push(Input {
+                name: "<stdin>".into(),
+                bytes,
+            });
+            continue;
+        }
+        let path = std::path::Path::new(p);
+        let files = if path.is_dir() {
+            let mut files = Vec::new();
+            walk(path, &mut files).map_err(|e| format!("{p}: {e}"))?;
+            files
+        } else {
+            vec![path.to_path_buf()]
+        };
+        for f in files {
+            let bytes = std::fs::read(&f).map_err(|e| format!("{}: {e}", f.display()))?;
+            inputs.push(Input {
+                name: f.to_string_lossy().into_owned(),
+                bytes,
+            });
+        }
+    }
+    Ok(inputs)
 }
 
 /// What a run found.
@@ -167,44 +458,137 @@ impl Outcome {
     }
 }
 
-/// Per kind: documents, errors and the rule coverage.
-#[derive(Default)]
-struct KindStats {
-    objects: usize,
-    errors: usize,
-    coverage: Coverage,
+/// How a document or object ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Status {
+    Valid,
+    Invalid,
+    Skipped,
+    UnknownKind,
+    Unreadable,
+    NotChecked,
 }
 
-struct Report {
-    files: SimpleFiles<String, String>,
-    text: String,
-    json_docs: Vec<Value>,
-    opts: Options,
-}
-
-impl Report {
-    fn emit(&mut self, d: &Diagnostic<usize>) {
-        use codespan_reporting::term::termcolor::Buffer;
-        let mut buf = if self.opts.color {
-            Buffer::ansi()
-        } else {
-            Buffer::no_color()
-        };
-        if term::emit_to_write_style(&mut buf, &Config::default(), &self.files, d).is_ok() {
-            self.text.push_str(&String::from_utf8_lossy(buf.as_slice()));
-        } else {
-            let _ = writeln!(self.text, "{}", d.message);
+impl Status {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Status::Valid => "valid",
+            Status::Invalid => "invalid",
+            Status::Skipped => "skipped",
+            Status::UnknownKind => "unknown-kind",
+            Status::Unreadable => "unreadable",
+            Status::NotChecked => "not-checked",
         }
     }
+}
 
-    fn line_col(&self, file: usize, at: usize) -> (usize, usize) {
+/// One reported error of an object: a validation error, or (`--strict`) a key no field takes.
+#[derive(Debug, Clone)]
+pub(crate) struct Finding {
+    pub(crate) field: String,
+    pub(crate) type_name: String,
+    pub(crate) detail: String,
+    pub(crate) message: String,
+    pub(crate) origin: String,
+    pub(crate) stability: Option<&'static str>,
+    /// Where it is shown.
+    pub(crate) span: Range<usize>,
+}
+
+/// Why a document or object was not validated (or was skipped): a diagnostic of its own.
+#[derive(Debug, Clone)]
+pub(crate) struct Problem {
+    /// A note (skipped) rather than an error.
+    pub(crate) note: bool,
+    /// The diagnostic's message.
+    pub(crate) message: String,
+    /// Where, and the label's text.
+    pub(crate) span: Range<usize>,
+    pub(crate) label: String,
+    /// The JSON report's `message`.
+    pub(crate) json_message: String,
+}
+
+/// The identity of an object.
+#[derive(Debug, Clone)]
+pub(crate) struct Ident {
+    pub(crate) api_version: String,
+    pub(crate) kind: String,
+    pub(crate) namespace: String,
+    pub(crate) name: String,
+}
+
+impl Ident {
+    pub(crate) fn display_name(&self) -> String {
+        display_name(&self.namespace, &self.name)
+    }
+}
+
+/// One entry of the report, in input order: a document that could not be read, or one object.
+#[derive(Debug, Clone)]
+pub(crate) struct Entry {
+    /// Index of its file in the report's files.
+    pub(crate) file: usize,
+    /// Where the document or object starts.
+    pub(crate) at: usize,
+    pub(crate) status: Status,
+    pub(crate) ident: Option<Ident>,
+    /// The kind's type, when the object was handed to the interpreter.
+    pub(crate) key: Option<TypeKey>,
+    pub(crate) operation: Option<&'static str>,
+    pub(crate) findings: Vec<Finding>,
+    pub(crate) problem: Option<Problem>,
+}
+
+impl Entry {
+    fn unreadable(file: usize, span: Range<usize>, message: &str, label: &str) -> Self {
+        Entry {
+            file,
+            at: span.start,
+            status: Status::Unreadable,
+            ident: None,
+            key: None,
+            operation: None,
+            findings: Vec::new(),
+            problem: Some(Problem {
+                note: false,
+                message: message.to_string(),
+                json_message: format!("{message}: {label}"),
+                span,
+                label: label.to_string(),
+            }),
+        }
+    }
+}
+
+/// The files of a run and what each entry found, ready for the renderers of [`report`].
+pub(crate) struct Results {
+    pub(crate) files: SimpleFiles<String, String>,
+    pub(crate) entries: Vec<Entry>,
+    /// Per validated kind: its rule coverage.
+    pub(crate) coverage: BTreeMap<(String, String), Coverage>,
+    pub(crate) outcome: Outcome,
+}
+
+impl Results {
+    pub(crate) fn line_col(&self, file: usize, at: usize) -> (usize, usize) {
         use codespan_reporting::files::Files as _;
         match self.files.location(file, at) {
             Ok(l) => (l.line_number, l.column_number),
             Err(_) => (0, 0),
         }
     }
+
+    pub(crate) fn file_name(&self, file: usize) -> String {
+        use codespan_reporting::files::Files as _;
+        self.files
+            .name(file)
+            .map(|n| n.to_string())
+            .unwrap_or_default()
+    }
 }
+
+mod report;
 
 /// The JSON Pointer of a rendered field path (`spec.items[3][a/b]`, upstream `field.Path`) inside `value`: each
 /// segment followed as far as the value has it (a missing field stops at its parent).
@@ -251,10 +635,83 @@ fn type_name(e: &Error) -> &'static str {
     e.error_type.as_str()
 }
 
+/// A readable input file: its index in the report's files, its text and its documents.
+type Parsed = (usize, String, Vec<Result<Document, LoadError>>);
+
+/// Adds `input` to `files` and parses it; a file that is not UTF-8 is an entry at its first invalid byte.
+fn parse_input(
+    files: &mut SimpleFiles<String, String>,
+    input: &Input,
+) -> Result<Parsed, Box<Entry>> {
+    match std::str::from_utf8(&input.bytes) {
+        Ok(t) => {
+            let file = files.add(input.name.clone(), t.to_string());
+            Ok((file, t.to_string(), manifests::load(t)))
+        }
+        Err(e) => {
+            let file = files.add(
+                input.name.clone(),
+                String::from_utf8_lossy(&input.bytes).into_owned(),
+            );
+            let at = e.valid_up_to();
+            Err(Box::new(Entry::unreadable(
+                file,
+                at..at,
+                "the file is not UTF-8 text",
+                "invalid UTF-8 here",
+            )))
+        }
+    }
+}
+
 /// Validates `inputs` (with `old` documents paired by apiVersion, kind, namespace and name) against `api`, and
-/// returns the report text (human or JSON) and the outcome.
+/// returns the report text (in `opts.output`'s format) and the outcome. Objects are validated on `opts.jobs`
+/// threads; the report is in input order.
 #[must_use]
 pub fn run(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> (String, Outcome) {
+    let results = evaluate(api, inputs, old, opts);
+    let text = report::render(&results, opts);
+    (text, results.outcome)
+}
+
+/// One place of the report, in input order: a finished entry, or an object to validate.
+enum Slot<'a> {
+    Done(Box<Entry>),
+    Object(Work<'a>),
+}
+
+/// A batch of inputs is at most this many bytes of text (or one larger file) …
+const BATCH_BYTES: usize = 2 << 20;
+/// … and at most this many files.
+const BATCH_FILES: usize = 256;
+
+/// The documents of a file, each read or not.
+type Docs = Vec<Result<Document, LoadError>>;
+
+/// An input's text and documents, or (not UTF-8) its lossy text and the offset of the first invalid byte.
+type ParsedText = Result<(String, Docs), (String, usize)>;
+
+fn parse_text(input: &Input) -> ParsedText {
+    match std::str::from_utf8(&input.bytes) {
+        Ok(t) => Ok((t.to_string(), manifests::load(t))),
+        Err(e) => Err((
+            String::from_utf8_lossy(&input.bytes).into_owned(),
+            e.valid_up_to(),
+        )),
+    }
+}
+
+/// The work of one object: where it is and what it is.
+struct Work<'a> {
+    file: usize,
+    doc: &'a Document,
+    text: &'a str,
+    obj: &'a Value,
+    prefix: String,
+}
+
+fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Results {
+    use rayon::prelude::*;
     let interp = Interpreter::new(&api.plan);
     let mut op_base = Operation::create();
     op_base.options = opts.options.clone();
@@ -266,181 +723,156 @@ pub fn run(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> (Strin
             .map(String::from)
             .collect();
     }
-    let mut report = Report {
-        files: SimpleFiles::new(),
-        text: String::new(),
-        json_docs: Vec::new(),
-        opts: opts.clone(),
-    };
-    let mut outcome = Outcome::default();
+    let mut files = SimpleFiles::new();
+    // Entries before the objects: problems of the old documents, then per input its unreadable documents in place.
+    let mut entries: Vec<Entry> = Vec::new();
     // Old objects by (apiVersion, kind, namespace, name); an old document that cannot be read is reported like an
     // input's (the objects it would pair with are then validated as creates).
     let mut olds: BTreeMap<(String, String, String, String), Value> = BTreeMap::new();
     for input in old {
-        let Some((file, text)) = read_text(&mut report, &mut outcome, input) else {
-            continue;
+        match parse_input(&mut files, input) {
+            Err(e) => entries.push(*e),
+            Ok((file, _, docs)) => {
+                for doc in docs {
+                    match doc {
+                        Ok(doc) => {
+                            for (v, _) in objects(&doc.value) {
+                                if let Some(id) = identity(v) {
+                                    olds.insert(id, v.clone());
+                                }
+                            }
+                        }
+                        Err(e) => entries.push(malformed(file, e)),
+                    }
+                }
+            }
+        }
+    }
+    let bar = if opts.progress {
+        let bar = indicatif::ProgressBar::with_draw_target(
+            Some(inputs.len() as u64),
+            indicatif::ProgressDrawTarget::stderr(),
+        );
+        if let Ok(style) =
+            indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} files ({elapsed})")
+        {
+            bar.set_style(style);
+        }
+        bar
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let pool = opts.jobs.and_then(|n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n.max(1))
+            .build()
+            .ok()
+    });
+    // The inputs in batches (up to BATCH_BYTES of text or BATCH_FILES files): a batch's files are parsed in
+    // parallel, its objects validated in parallel, then its parse trees dropped — memory holds one batch's
+    // documents (their JSON values and span tables, many times the text's size), not every input's.
+    let mut start = 0;
+    while start < inputs.len() {
+        let mut end = start;
+        let mut bytes = 0;
+        while end < inputs.len()
+            && (end == start
+                || (bytes + inputs[end].bytes.len() <= BATCH_BYTES && end - start < BATCH_FILES))
+        {
+            bytes += inputs[end].bytes.len();
+            end += 1;
+        }
+        let batch = &inputs[start..end];
+        let texts: Vec<ParsedText> = match &pool {
+            Some(pool) => pool.install(|| batch.par_iter().map(parse_text).collect()),
+            None => batch.par_iter().map(parse_text).collect(),
         };
-        for doc in manifests::load(&text) {
-            match doc {
-                Ok(doc) => {
-                    for (v, _) in objects(&doc.value) {
-                        if let Some(id) = identity(v) {
-                            olds.insert(id, v.clone());
+        let mut parsed: Vec<Result<(usize, Docs), Entry>> = Vec::with_capacity(texts.len());
+        for (input, t) in batch.iter().zip(texts) {
+            parsed.push(match t {
+                Ok((text, docs)) => Ok((files.add(input.name.clone(), text), docs)),
+                Err((lossy, at)) => {
+                    let file = files.add(input.name.clone(), lossy);
+                    Err(Entry::unreadable(
+                        file,
+                        at..at,
+                        "the file is not UTF-8 text",
+                        "invalid UTF-8 here",
+                    ))
+                }
+            });
+        }
+        let files = &files;
+        let mut slots: Vec<Slot<'_>> = Vec::new();
+        for p in &parsed {
+            match p {
+                Err(e) => slots.push(Slot::Done(Box::new(e.clone()))),
+                Ok((file, docs)) => {
+                    let text = files.get(*file).map_or("", |f| f.source().as_str());
+                    for doc in docs {
+                        match doc {
+                            Err(e) => {
+                                slots.push(Slot::Done(Box::new(malformed(*file, e.clone()))));
+                            }
+                            Ok(doc) => {
+                                for (obj, prefix) in objects(&doc.value) {
+                                    slots.push(Slot::Object(Work {
+                                        file: *file,
+                                        doc,
+                                        text,
+                                        obj,
+                                        prefix,
+                                    }));
+                                }
+                            }
                         }
                     }
                 }
-                Err(e) => malformed(&mut report, &mut outcome, &input.name, file, e),
             }
         }
-    }
-    let mut kinds: BTreeMap<(String, String), KindStats> = BTreeMap::new();
-    for input in inputs {
-        let Some((file, text)) = read_text(&mut report, &mut outcome, input) else {
-            continue;
+        let check = |slot: Slot<'_>| -> Entry {
+            match slot {
+                Slot::Done(e) => *e,
+                Slot::Object(w) => validate_object(api, &interp, &op_base, &olds, opts, &w),
+            }
         };
-        for doc in manifests::load(&text) {
-            match doc {
-                Err(e) => malformed(&mut report, &mut outcome, &input.name, file, e),
-                Ok(doc) => {
-                    for (obj, prefix) in objects(&doc.value) {
-                        validate_object(
-                            api,
-                            &interp,
-                            &op_base,
-                            &olds,
-                            &mut report,
-                            &mut outcome,
-                            &mut kinds,
-                            (input.name.as_str(), file, &doc, &text),
-                            obj,
-                            &prefix,
-                        );
-                    }
-                }
-            }
-        }
-    }
-    // Coverage, per kind.
-    let mut kind_json = Vec::new();
-    let mut coverage_text = String::new();
-    for ((av, kind), s) in &kinds {
-        let c = &s.coverage;
-        let rules = if c.rules == 0 {
-            "0 declarative rules — server-side checks not covered".to_string()
-        } else {
-            let mut st = Vec::new();
-            if c.alpha > 0 {
-                st.push(format!("{} alpha", c.alpha));
-            }
-            if c.beta > 0 {
-                st.push(format!("{} beta", c.beta));
-            }
-            let stable = c.rules - c.alpha - c.beta;
-            format!(
-                "{} declarative rule{} ({stable} stable{}{})",
-                c.rules,
-                if c.rules == 1 { "" } else { "s" },
-                if st.is_empty() { "" } else { ", " },
-                st.join(", ")
-            )
+        let produced: Vec<Entry> = match &pool {
+            Some(pool) => pool.install(|| slots.into_par_iter().map(check).collect()),
+            None => slots.into_par_iter().map(check).collect(),
         };
-        let _ = writeln!(
-            coverage_text,
-            "{av} {kind}: {} object{}, {} error{}; {rules}",
-            s.objects,
-            if s.objects == 1 { "" } else { "s" },
-            s.errors,
-            if s.errors == 1 { "" } else { "s" },
-        );
-        kind_json.push(json!({
-            "apiVersion": av, "kind": kind, "objects": s.objects, "errors": s.errors,
-            "rules": c.rules, "alpha": c.alpha, "beta": c.beta,
-        }));
+        entries.extend(produced);
+        bar.inc((end - start) as u64);
+        start = end;
     }
-    let summary = format!(
-        "vgc validate: {} object{} ({} valid, {} invalid), {} error{}, {} skipped, {} unreadable",
-        outcome.objects,
-        if outcome.objects == 1 { "" } else { "s" },
-        outcome.objects - outcome.invalid,
-        outcome.invalid,
-        outcome.errors,
-        if outcome.errors == 1 { "" } else { "s" },
-        outcome.skipped,
-        outcome.failed
-    );
-    let text = if opts.json {
-        let v = json!({
-            "documents": report.json_docs,
-            "kinds": kind_json,
-            "summary": {
-                "objects": outcome.objects, "invalid": outcome.invalid, "errors": outcome.errors,
-                "skipped": outcome.skipped, "unreadable": outcome.failed,
-            },
-        });
-        format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
-    } else {
-        format!("{}{coverage_text}{summary}\n", report.text)
-    };
-    (text, outcome)
-}
-
-/// Adds `input` to the report's files; `None` (and a located error) when it is not UTF-8.
-fn read_text(report: &mut Report, outcome: &mut Outcome, input: &Input) -> Option<(usize, String)> {
-    match std::str::from_utf8(&input.bytes) {
-        Ok(t) => Some((
-            report.files.add(input.name.clone(), t.to_string()),
-            t.to_string(),
-        )),
-        Err(e) => {
-            let file = report.files.add(
-                input.name.clone(),
-                String::from_utf8_lossy(&input.bytes).into_owned(),
-            );
-            let at = e.valid_up_to();
-            outcome.failed += 1;
-            let d = Diagnostic::error()
-                .with_message("the file is not UTF-8 text")
-                .with_labels(vec![
-                    Label::primary(file, at..at).with_message("invalid UTF-8 here"),
-                ]);
-            doc_failure(report, &input.name, file, at..at, &d);
-            None
+    bar.finish_and_clear();
+    let mut outcome = Outcome::default();
+    let mut coverage = BTreeMap::new();
+    for e in &entries {
+        match e.status {
+            Status::Valid | Status::Invalid => {
+                outcome.objects += 1;
+                outcome.errors += e.findings.len();
+                outcome.invalid += usize::from(e.status == Status::Invalid);
+            }
+            Status::Skipped => outcome.skipped += 1,
+            Status::UnknownKind | Status::Unreadable | Status::NotChecked => outcome.failed += 1,
+        }
+        if let (Some(key), Some(id)) = (&e.key, &e.ident) {
+            coverage
+                .entry((id.api_version.clone(), id.kind.clone()))
+                .or_insert_with(|| interp.coverage(key));
         }
     }
+    Results {
+        files,
+        entries,
+        coverage,
+        outcome,
+    }
 }
 
-fn malformed(
-    report: &mut Report,
-    outcome: &mut Outcome,
-    name: &str,
-    file: usize,
-    e: manifests::LoadError,
-) {
-    outcome.failed += 1;
-    let d = Diagnostic::error()
-        .with_message("malformed document")
-        .with_labels(vec![
-            Label::primary(file, e.span.clone()).with_message(e.message),
-        ]);
-    doc_failure(report, name, file, e.span, &d);
-}
-
-fn doc_failure(
-    report: &mut Report,
-    name: &str,
-    file: usize,
-    span: Range<usize>,
-    d: &Diagnostic<usize>,
-) {
-    report.emit(d);
-    let (line, column) = report.line_col(file, span.start);
-    let message = d.labels.first().map_or_else(
-        || d.message.clone(),
-        |l| format!("{}: {}", d.message, l.message),
-    );
-    report.json_docs.push(json!({
-        "file": name, "line": line, "column": column, "status": "unreadable", "message": message,
-    }));
+fn malformed(file: usize, e: LoadError) -> Entry {
+    Entry::unreadable(file, e.span, "malformed document", &e.message)
 }
 
 /// The objects of a document: the document itself, or the items of a `List` (`v1/List`, `*List` with `items`),
@@ -476,34 +908,20 @@ fn identity(v: &Value) -> Option<(String, String, String, String)> {
     (!id.0.is_empty() && !id.1.is_empty()).then_some(id)
 }
 
-#[allow(clippy::too_many_arguments, clippy::too_many_lines)]
 fn validate_object(
     api: &Api,
     interp: &Interpreter<'_>,
     op_base: &Operation,
     olds: &BTreeMap<(String, String, String, String), Value>,
-    report: &mut Report,
-    outcome: &mut Outcome,
-    kinds: &mut BTreeMap<(String, String), KindStats>,
-    (name, file, doc, text): (&str, usize, &Document, &str),
-    obj: &Value,
-    prefix: &str,
-) {
-    let span_of = |pointer: &str| doc.label_of(&format!("{prefix}{pointer}"), text);
+    opts: &Options,
+    w: &Work<'_>,
+) -> Entry {
+    let (file, obj) = (w.file, w.obj);
+    let span_of = |pointer: &str| w.doc.label_of(&format!("{}{pointer}", w.prefix), w.text);
     let at = span_of("");
-    let (line, column) = report.line_col(file, at.start);
     let (av, kind) = match api_version_kind(obj) {
         Ok(x) => x,
-        Err(e) => {
-            outcome.failed += 1;
-            let d = Diagnostic::error()
-                .with_message(e.to_string())
-                .with_labels(vec![
-                    Label::primary(file, at.clone()).with_message("in this object"),
-                ]);
-            doc_failure(report, name, file, at, &d);
-            return;
-        }
+        Err(e) => return Entry::unreadable(file, at, &e.to_string(), "in this object"),
     };
     let meta = |p: &str| {
         obj.pointer(p)
@@ -511,116 +929,135 @@ fn validate_object(
             .unwrap_or("")
             .to_string()
     };
-    let (namespace, obj_name) = (meta("/metadata/namespace"), meta("/metadata/name"));
-    let mut entry = json!({
-        "file": name, "line": line, "column": column, "apiVersion": av, "kind": kind,
-        "namespace": namespace, "name": obj_name,
-    });
+    let ident = Ident {
+        api_version: av.to_string(),
+        kind: kind.to_string(),
+        namespace: meta("/metadata/namespace"),
+        name: meta("/metadata/name"),
+    };
+    let mut entry = Entry {
+        file,
+        at: at.start,
+        status: Status::Skipped,
+        ident: None,
+        key: None,
+        operation: None,
+        findings: Vec::new(),
+        problem: None,
+    };
+    if opts.skip.iter().any(|s| s.matches(av, kind)) {
+        entry.problem = Some(Problem {
+            note: true,
+            message: format!("skipped: {av} {kind} (--skip)"),
+            span: span_of("/kind"),
+            label: String::new(),
+            json_message: "skipped by --skip".into(),
+        });
+        entry.ident = Some(ident);
+        return entry;
+    }
     let Some(key) = api.kind_of(obj) else {
         let msg = format!("unknown kind {kind} of apiVersion {av}: not declared by the API tree");
-        if report.opts.strict {
-            outcome.failed += 1;
-            report.emit(
-                &Diagnostic::error()
-                    .with_message(msg.clone())
-                    .with_labels(vec![Label::primary(file, span_of("/kind"))]),
-            );
-            entry["status"] = json!("unknown-kind");
+        entry.status = if opts.strict {
+            Status::UnknownKind
         } else {
-            outcome.skipped += 1;
-            report.emit(
-                &Diagnostic::note()
-                    .with_message(format!("skipped: {msg}"))
-                    .with_labels(vec![Label::primary(file, span_of("/kind"))]),
-            );
-            entry["status"] = json!("skipped");
-        }
-        entry["message"] = json!(msg);
-        report.json_docs.push(entry);
-        return;
+            Status::Skipped
+        };
+        entry.problem = Some(Problem {
+            note: !opts.strict,
+            message: if opts.strict {
+                msg.clone()
+            } else {
+                format!("skipped: {msg}")
+            },
+            span: span_of("/kind"),
+            label: String::new(),
+            json_message: msg,
+        });
+        entry.ident = Some(ident);
+        return entry;
     };
-    let stats = kinds.entry((av.to_string(), kind.to_string())).or_default();
-    stats.coverage = interp.coverage(key);
+    entry.key = Some(key.clone());
     let old = identity(obj).and_then(|id| olds.get(&id));
     let mut op = op_base.clone();
     if old.is_some() {
         op.op_type = vgc_runtime::OperationType::Update;
     }
-    entry["operation"] = json!(if old.is_some() { "update" } else { "create" });
+    entry.operation = Some(if old.is_some() { "update" } else { "create" });
     match interp.validate(key, obj, old, &op) {
         Ok(errs) => {
-            outcome.objects += 1;
-            stats.objects += 1;
-            stats.errors += errs.len();
-            outcome.errors += errs.len();
-            if !errs.is_empty() {
-                outcome.invalid += 1;
+            if opts.strict {
+                for u in interp.unknown_fields(key, obj) {
+                    let pointer = format!("{}{}", w.prefix, u.pointer);
+                    let span = w
+                        .doc
+                        .keys
+                        .get(&pointer)
+                        .cloned()
+                        .unwrap_or_else(|| span_of(&u.pointer));
+                    entry.findings.push(Finding {
+                        message: format!("unknown field {:?}", u.path),
+                        field: u.path,
+                        type_name: "unknown field".into(),
+                        detail: if u.ambiguous {
+                            format!(
+                                "ambiguous in {}: declared by several inline structs, dropped by Go",
+                                u.type_name
+                            )
+                        } else {
+                            format!("{} has no such field", u.type_name)
+                        },
+                        origin: String::new(),
+                        stability: None,
+                        span,
+                    });
+                }
             }
-            let mut json_errs = Vec::new();
             for e in &errs {
                 let pointer = field_pointer(&e.field, obj);
-                let span = span_of(&pointer);
-                let (l, c) = report.line_col(file, span.start);
-                let mut notes = Vec::new();
-                if !e.origin.is_empty() {
-                    notes.push(format!("rule: {}", e.origin));
-                }
-                let stability = match e.stability {
-                    Some(StabilityLevel::Alpha) => Some("alpha"),
-                    Some(StabilityLevel::Beta) => Some("beta"),
-                    None => None,
-                };
-                if let Some(s) = stability {
-                    notes.push(format!(
-                        "{s}: the API server enforces this rule only where its {s} declarative validation is on"
-                    ));
-                }
-                notes.push(format!(
-                    "{av} {kind} {}",
-                    display_name(&namespace, &obj_name)
-                ));
-                report.emit(
-                    &Diagnostic::error()
-                        .with_message(e.to_string())
-                        .with_labels(vec![Label::primary(file, span).with_message(type_name(e))])
-                        .with_notes(notes),
-                );
-                json_errs.push(json!({
-                    "field": e.field, "type": type_name(e), "detail": e.detail, "message": e.to_string(),
-                    "origin": e.origin, "stability": stability, "line": l, "column": c,
-                }));
+                entry.findings.push(Finding {
+                    field: e.field.clone(),
+                    type_name: type_name(e).to_string(),
+                    detail: e.detail.clone(),
+                    message: e.to_string(),
+                    origin: e.origin.clone(),
+                    stability: match e.stability {
+                        Some(StabilityLevel::Alpha) => Some("alpha"),
+                        Some(StabilityLevel::Beta) => Some("beta"),
+                        None => None,
+                    },
+                    span: span_of(&pointer),
+                });
             }
-            entry["status"] = json!(if errs.is_empty() { "valid" } else { "invalid" });
-            entry["errors"] = json!(json_errs);
+            entry.status = if entry.findings.is_empty() {
+                Status::Valid
+            } else {
+                Status::Invalid
+            };
         }
         Err(EvalError::Decode(d)) => {
-            outcome.failed += 1;
-            let span = span_of(&d.pointer);
-            report.emit(
-                &Diagnostic::error()
-                    .with_message(format!(
-                        "{av} {kind} {}: wrong type",
-                        display_name(&namespace, &obj_name)
-                    ))
-                    .with_labels(vec![
-                        Label::primary(file, span).with_message(d.message.clone()),
-                    ]),
-            );
-            entry["status"] = json!("unreadable");
-            entry["message"] = json!(d.to_string());
+            entry.status = Status::Unreadable;
+            entry.problem = Some(Problem {
+                note: false,
+                message: format!("{av} {kind} {}: wrong type", ident.display_name()),
+                span: span_of(&d.pointer),
+                label: d.message.clone(),
+                json_message: d.to_string(),
+            });
         }
         Err(e) => {
-            outcome.failed += 1;
-            report.emit(
-                &Diagnostic::error()
-                    .with_message(format!("{av} {kind}: not checked: {e}"))
-                    .with_labels(vec![Label::primary(file, at)]),
-            );
-            entry["status"] = json!("not-checked");
-            entry["message"] = json!(e.to_string());
+            entry.status = Status::NotChecked;
+            entry.problem = Some(Problem {
+                note: false,
+                message: format!("{av} {kind}: not checked: {e}"),
+                span: at,
+                label: String::new(),
+                json_message: e.to_string(),
+            });
         }
     }
-    report.json_docs.push(entry);
+    entry.ident = Some(ident);
+    entry
 }
 
 fn display_name(namespace: &str, name: &str) -> String {
@@ -634,6 +1071,7 @@ fn display_name(namespace: &str, name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn field_paths_to_pointers() {

@@ -11,11 +11,18 @@ fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/validate")
 }
 
+/// The per-user cache directory the tests' runs use (`XDG_CACHE_HOME`), inside cargo's scratch directory: never
+/// the real `~/.cache`.
+fn user_cache() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join("validate-cli-xdg-cache")
+}
+
 fn vgc_in(cwd: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_vgc"))
         .args(args)
         .current_dir(cwd)
         .env("NO_COLOR", "1")
+        .env("XDG_CACHE_HOME", user_cache())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -191,4 +198,509 @@ fn yaml_bombs_are_bounded() {
         assert!(text.contains(message), "{text}");
         assert!(start.elapsed().as_secs() < 60);
     }
+}
+
+/// The phase names of a `--timings` line on stderr (`vgc: timings: read plan cache 1.2 ms, validate 0.3 ms`).
+fn phases(stderr: &str) -> Vec<String> {
+    let line = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("vgc: timings: "))
+        .unwrap_or_else(|| panic!("no timings line in {stderr:?}"));
+    line.split(", ")
+        .map(|p| {
+            let words: Vec<&str> = p.split(' ').collect();
+            words[..words.len() - 2].join(" ")
+        })
+        .collect()
+}
+
+/// Every file under `dir`, relative, sorted.
+fn tree(dir: &Path) -> Vec<String> {
+    fn walk(base: &Path, dir: &Path, out: &mut Vec<String>) {
+        for e in std::fs::read_dir(dir).expect("read_dir").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                walk(base, &p, out);
+            } else {
+                out.push(p.strip_prefix(base).expect("inside").display().to_string());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(dir, dir, &mut out);
+    out.sort();
+    out
+}
+
+/// The plan cache: a repeat run on the same API tree reads the lowered plan from the cache directory instead of
+/// checking and lowering the tree (observed through `--timings`' phases: `read plan cache` alone); an edited API
+/// file invalidates it; a corrupt cache file is ignored with a note; nothing is written into the API tree.
+#[test]
+fn the_plan_is_cached_between_runs() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let api = tmp.path().join("api");
+    for rel in tree(&dir().join("api")) {
+        let to = api.join(&rel);
+        std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
+        std::fs::copy(dir().join("api").join(&rel), &to).expect("copy");
+    }
+    std::fs::copy(
+        dir().join("manifests/widgets.yaml"),
+        tmp.path().join("widgets.yaml"),
+    )
+    .expect("copy");
+    let before = tree(&api);
+    let cache = tmp.path().join("cache");
+    let run = || {
+        let out = vgc_in(
+            tmp.path(),
+            &[
+                "validate",
+                "--api",
+                "api",
+                "--cache-dir",
+                "cache",
+                "--timings",
+                "widgets.yaml",
+            ],
+            None,
+        );
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let checked = [
+        "read plan cache",
+        "load IR cache",
+        "load",
+        "check",
+        "lower",
+        "lint",
+        "save IR cache",
+        "dispatch table",
+        "save plan cache",
+        "validate",
+    ];
+    let (code, first, err) = run();
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(phases(&err), checked, "{err}");
+    let (code, second, err) = run();
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(phases(&err), ["read plan cache", "validate"], "{err}");
+    assert_eq!(first, second, "the cached plan validates the same");
+    let (_, third, err) = run();
+    assert_eq!(phases(&err), ["read plan cache", "validate"], "{err}");
+    assert_eq!(third, first);
+
+    // An edited API file: the plan is lowered again, with the edit.
+    let types = api.join("v1/types.go");
+    let text = std::fs::read_to_string(&types).expect("read");
+    std::fs::write(
+        &types,
+        text.replace(
+            "+k8s:alpha(since: \"1.37\")=+k8s:maxLength=8",
+            "+k8s:alpha(since: \"1.37\")=+k8s:maxLength=20",
+        ),
+    )
+    .expect("write");
+    let (code, edited, err) = run();
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(phases(&err), checked, "{err}");
+    assert!(first.contains("spec.note: Too long"), "{first}");
+    assert!(!edited.contains("spec.note: Too long"), "{edited}");
+    let (_, again, err) = run();
+    assert_eq!(phases(&err), ["read plan cache", "validate"], "{err}");
+    assert_eq!(again, edited);
+
+    // A corrupt cache file: ignored with a note, the plan lowered again and the cache rewritten.
+    let plans: Vec<String> = tree(&cache)
+        .into_iter()
+        .filter(|p| p.ends_with("/plan"))
+        .collect();
+    assert_eq!(plans.len(), 1, "one API tree, one plan: {plans:?}");
+    let plan = cache.join(&plans[0]);
+    let mut bytes = std::fs::read(&plan).expect("read plan");
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x5a;
+    std::fs::write(&plan, &bytes).expect("write");
+    let (code, out, err) = run();
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(out, edited);
+    assert!(
+        err.starts_with(&format!(
+            "note: {}: unreadable; ignored and rebuilt\n",
+            std::path::absolute(&plan).expect("absolute").display()
+        )),
+        "{err}"
+    );
+    assert_eq!(phases(&err), checked, "{err}");
+    let (_, out, err) = run();
+    assert_eq!(phases(&err), ["read plan cache", "validate"], "{err}");
+    assert_eq!(out, edited);
+    // Truncated to nothing: the same.
+    std::fs::write(&plan, b"").expect("truncate");
+    let (_, out, err) = run();
+    assert!(err.contains("unreadable; ignored and rebuilt"), "{err}");
+    assert_eq!(out, edited);
+
+    // `--no-cache` reads nothing; the API tree never gets a file of vgc's.
+    let out = vgc_in(
+        tmp.path(),
+        &[
+            "validate",
+            "--api",
+            "api",
+            "--no-cache",
+            "--timings",
+            "widgets.yaml",
+        ],
+        None,
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !phases(&err).contains(&"read plan cache".to_string()),
+        "{err}"
+    );
+    assert_eq!(tree(&api), before);
+}
+
+/// Copies the test API tree to `to`.
+fn copy_api(to: &Path) {
+    for rel in tree(&dir().join("api")) {
+        let dest = to.join(&rel);
+        std::fs::create_dir_all(dest.parent().expect("parent")).expect("mkdir");
+        std::fs::copy(dir().join("api").join(&rel), &dest).expect("copy");
+    }
+}
+
+/// `vgc validate` in the test directory with `env` set (`None` removes a variable).
+fn validate_env(args: &[&str], env: &[(&str, Option<&Path>)]) -> (i32, String, String) {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_vgc"));
+    cmd.arg("validate")
+        .args(args)
+        .current_dir(dir())
+        .env("NO_COLOR", "1")
+        .env("XDG_CACHE_HOME", user_cache())
+        .stdin(Stdio::null());
+    for (k, v) in env {
+        match v {
+            Some(v) => cmd.env(k, v),
+            None => cmd.env_remove(k),
+        };
+    }
+    let out = cmd.output().expect("vgc runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// `--api MODULE@VERSION`: the module cache first (found through `go env GOMODCACHE` when `GOMODCACHE` is not set;
+/// paths case-encoded as Go does), else `go mod download -json` in a temporary directory with `GOFLAGS=-mod=mod`
+/// (a stand-in `go` on PATH records how it was called), then its `go.mod`'s requirements, with `go`'s own error when the version does not exist and a
+/// clear error without `go`.
+#[test]
+#[cfg(unix)]
+fn api_module_versions_come_from_the_module_cache_or_go_mod_download() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let modcache = tmp.path().join("modcache");
+    copy_api(&modcache.join("example.com/!widgets@v1.0.0"));
+    let downloaded = tmp.path().join("downloaded");
+    copy_api(&downloaded);
+    let bin = tmp.path().join("bin");
+    std::fs::create_dir_all(&bin).expect("mkdir");
+    let log = tmp.path().join("go.log");
+    let go = bin.join("go");
+    std::fs::write(
+        &go,
+        format!(
+            r#"#!/bin/sh
+echo "go $* | GOFLAGS=$GOFLAGS | $(pwd)" >> '{log}'
+case "$*" in
+  "env GOMODCACHE") echo '{modcache}' ;;
+  "mod download -json") test -f go.mod || exit 3 ;;
+  *@v2.0.0) printf '{{"Path":"example.com/widgets","Version":"v2.0.0","Dir":"{downloaded}"}}\n' ;;
+  *) printf '{{"Path":"example.com/widgets","Version":"v9.9.9","Error":"example.com/widgets@v9.9.9: invalid version: unknown revision v9.9.9"}}\n'; exit 1 ;;
+esac
+"#,
+            log = log.display(),
+            modcache = modcache.display(),
+            downloaded = downloaded.display(),
+        ),
+    )
+    .expect("write go");
+    std::fs::set_permissions(&go, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let env = [("PATH", Some(bin.as_path())), ("GOMODCACHE", None)];
+    let (_, expected, _) = validate(&["manifests/widgets.yaml"]);
+
+    // In the module cache (upper case spelled `!w`): `go` is asked only where the cache is.
+    let (code, out, err) = validate_env(
+        &[
+            "--api",
+            "example.com/Widgets@v1.0.0",
+            "manifests/widgets.yaml",
+        ],
+        &env,
+    );
+    assert_eq!(
+        (code, out.as_str(), err.as_str()),
+        (1, expected.as_str(), "")
+    );
+    let calls = std::fs::read_to_string(&log).expect("go was called");
+    assert_eq!(
+        calls,
+        format!("go env GOMODCACHE | GOFLAGS= | {}\n", dir().display())
+    );
+
+    // Not in the cache: downloaded.
+    std::fs::remove_file(&log).expect("rm log");
+    let (code, out, err) = validate_env(
+        &[
+            "--api",
+            "example.com/widgets@v2.0.0",
+            "manifests/widgets.yaml",
+        ],
+        &env,
+    );
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(out, expected);
+    assert_eq!(
+        err,
+        format!(
+            "vgc validate: downloaded example.com/widgets@v2.0.0 into {}\n",
+            downloaded.display()
+        )
+    );
+    let calls = std::fs::read_to_string(&log).expect("go was called");
+    let download = calls.lines().nth(1).expect("a second call");
+    assert!(
+        download
+            .starts_with("go mod download -json example.com/widgets@v2.0.0 | GOFLAGS=-mod=mod | "),
+        "{calls}"
+    );
+    assert!(
+        !download.ends_with(&format!("| {}", dir().display())),
+        "run in a temporary directory: {calls}"
+    );
+    // Then its requirements, over a copy of its go.mod in that directory.
+    let tmp_dir = download.rsplit(" | ").next().expect("cwd");
+    assert_eq!(
+        calls.lines().skip(2).collect::<Vec<_>>(),
+        [format!(
+            "go mod download -json | GOFLAGS=-mod=mod | {tmp_dir}"
+        )],
+        "{calls}"
+    );
+
+    // A version that does not exist: go's message, exit 2.
+    let (code, out, err) = validate_env(
+        &[
+            "--api",
+            "example.com/widgets@v9.9.9",
+            "manifests/widgets.yaml",
+        ],
+        &env,
+    );
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "error: go mod download example.com/widgets@v9.9.9: example.com/widgets@v9.9.9: invalid version: unknown revision v9.9.9\n"
+    );
+
+    // Without `go`: how to fetch it.
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let (code, _, err) = validate_env(
+        &[
+            "--api",
+            "example.com/widgets@v2.0.0",
+            "manifests/widgets.yaml",
+        ],
+        &[
+            ("PATH", Some(empty.as_path())),
+            ("GOMODCACHE", Some(modcache.as_path())),
+        ],
+    );
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        format!(
+            "error: example.com/widgets@v2.0.0 is not in the Go module cache ({}) and the `go` command is not on PATH to download it: install Go and run `go mod download example.com/widgets@v2.0.0`, or pass the module's directory to --api\n",
+            modcache.display()
+        )
+    );
+}
+
+/// Without `--api`: the newest k8s.io/api of the module cache by semantic-version precedence (a pre-release loses
+/// to its release), named on stderr; none is a usage error.
+#[test]
+fn the_default_api_is_the_newest_k8s_api_in_the_module_cache() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let modcache = tmp.path().join("modcache");
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let env = [
+        ("GOMODCACHE", Some(modcache.as_path())),
+        ("PATH", Some(empty.as_path())),
+    ];
+    let (code, out, err) = validate_env(&["manifests/widgets.yaml"], &env);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        format!(
+            "error: no --api given and the Go module cache ({}) holds no k8s.io/api: pass --api PATH or --api k8s.io/api@VERSION (fetched with `go mod download`)\n",
+            modcache.display()
+        )
+    );
+    let (_, expected, _) = validate(&["manifests/widgets.yaml"]);
+    for v in ["v0.36.6", "v0.37.2", "v0.38.0-alpha.2", "v0.9.0"] {
+        copy_api(&modcache.join(format!("k8s.io/api@{v}")));
+    }
+    let (code, out, err) = validate_env(&["manifests/widgets.yaml"], &env);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(out, expected);
+    assert_eq!(
+        err,
+        format!(
+            "vgc validate: using k8s.io/api@v0.38.0-alpha.2 from the Go module cache ({}); choose the API with --api\n",
+            modcache.join("k8s.io/api@v0.38.0-alpha.2").display()
+        )
+    );
+    copy_api(&modcache.join("k8s.io/api@v0.38.0"));
+    let (_, _, err) = validate_env(&["manifests/widgets.yaml"], &env);
+    assert!(
+        err.starts_with("vgc validate: using k8s.io/api@v0.38.0 from"),
+        "{err}"
+    );
+}
+
+/// `--strict` reports the keys no field of the kind's types takes (inline `TypeMeta` and nested structs, list
+/// items and maps included), each at its key; without it they are ignored, as the API server's default decoding
+/// drops them.
+#[test]
+fn strict_reports_unknown_fields_at_their_keys() {
+    let (code, out, err) = validate(&["--strict", "manifests/strict.yaml"]);
+    assert_eq!(code, 1, "{err}");
+    insta::assert_snapshot!("strict_human", out);
+    let (code, out, _) = validate(&["--strict", "--output", "json", "manifests/strict.yaml"]);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("strict_json", out);
+    let (code, out, _) = validate(&["manifests/strict.yaml"]);
+    assert_eq!(code, 0, "{out}");
+}
+
+/// `--skip` by kind or apiVersion/kind, and `--summary`'s table (skipped kinds included).
+#[test]
+fn skip_and_summary() {
+    let (code, out, err) = validate(&[
+        "--summary",
+        "--skip",
+        "Gadget,apps/v1/Deployment",
+        "manifests/widgets.yaml",
+        "manifests/bad.yaml",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    insta::assert_snapshot!("skip_summary_human", out);
+    // An apiVersion that does not match skips nothing; `--strict` does not turn a skipped kind into an error.
+    let (_, out, _) = validate(&[
+        "--strict",
+        "--skip",
+        "v2/Gadget",
+        "--skip",
+        "Deployment",
+        "manifests/widgets.yaml",
+        "manifests/bad.yaml",
+    ]);
+    assert!(
+        out.contains("note: skipped: apps/v1 Deployment (--skip)"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("skipped: widgets.example.com/v1 Gadget"),
+        "{out}"
+    );
+    let (code, _, err) = validate(&["--skip", "apps/v1/", "manifests/widgets.yaml"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("expected Kind or apiVersion/Kind, got \"apps/v1/\""),
+        "{err}"
+    );
+    let (code, _, err) = validate(&["--summary", "--output", "json", "manifests/widgets.yaml"]);
+    assert_eq!(code, 2);
+    assert_eq!(
+        err,
+        "error: --summary tabulates the human report; --output json has its own counts\n"
+    );
+}
+
+/// JUnit XML, TAP 13 and SARIF 2.1.0 reports of valid, invalid, unreadable, skipped and undecodable documents.
+#[test]
+fn junit_tap_and_sarif_reports() {
+    for format in ["junit", "tap", "sarif"] {
+        let (code, out, err) = validate(&[
+            "--output",
+            format,
+            "--old",
+            "manifests/old.yaml",
+            "manifests/widgets.yaml",
+            "manifests/bad.yaml",
+            "manifests/new.yaml",
+        ]);
+        assert_eq!(code, 1, "{format}: {err}");
+        assert_eq!(err, "", "{format}: no progress bar off a terminal");
+        insta::assert_snapshot!(format!("report_{format}"), out);
+    }
+    let (_, sarif, _) = validate(&["--output", "sarif", "manifests/widgets.yaml"]);
+    let log: serde_json::Value = serde_json::from_str(&sarif).expect("SARIF is JSON");
+    assert_eq!(log["version"], "2.1.0");
+}
+
+/// `-j N`: the same report, in input order, on any number of threads.
+#[test]
+fn jobs_keep_the_input_order() {
+    let inputs = [
+        "manifests/widgets.yaml",
+        "manifests/bad.yaml",
+        "manifests/list.json",
+        "manifests/strict.yaml",
+        "manifests/new.yaml",
+    ];
+    let run = |jobs: &str| {
+        let mut args = vec!["--strict", "--output", "json", "-j", jobs];
+        args.extend_from_slice(&inputs);
+        validate(&args)
+    };
+    let one = run("1");
+    for jobs in ["2", "7"] {
+        assert_eq!(run(jobs), one, "-j {jobs}");
+    }
+    let mut args = vec!["--strict", "--output", "json"];
+    args.extend_from_slice(&inputs);
+    assert_eq!(validate(&args), one, "the default number of threads");
+    let (code, _, _) = validate(&["-j", "0", "manifests/widgets.yaml"]);
+    assert_eq!(code, 2, "-j 0 is a usage error");
+}
+
+/// `--strict`'s field names on the API tree `tests/validate/strict-api`: an embedded pointer's fields are the
+/// object's keys, a name two inline structs declare at the same depth is dropped (unknown), a `json:"-"` field
+/// takes no key, map values and list items are looked into, and matching is case-sensitive.
+#[test]
+fn strict_field_names_follow_go_encoding_json() {
+    let out = vgc_in(
+        &dir(),
+        &[
+            "validate",
+            "--api",
+            "strict-api",
+            "--strict",
+            "manifests/strict-things.yaml",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    insta::assert_snapshot!("strict_field_names", String::from_utf8_lossy(&out.stdout));
 }

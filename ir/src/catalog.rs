@@ -40,7 +40,9 @@ impl Scope {
 }
 
 /// Stability level of a tag (used by the stability lint) or of a check (error marking).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
+)]
 pub enum Stability {
     /// Alpha.
     Alpha,
@@ -120,8 +122,8 @@ macro_rules! tag_ids {
         /// other consumers match on it exhaustively (no catch-all), so adding a tag to the catalog is a compile error
         /// in every `match` that does not decide what the tag does. Strings become ids only in [`TagId::from_name`]
         /// (and [`lookup`], which goes through the same table).
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-        #[serde(into = "&'static str")]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize)]
+        #[serde(into = "&'static str", try_from = "String")]
         pub enum TagId {
             $(
                 #[doc = concat!("`", $name, "`")]
@@ -222,6 +224,16 @@ impl TagId {
 impl From<TagId> for &'static str {
     fn from(id: TagId) -> Self {
         id.name()
+    }
+}
+
+impl TryFrom<String> for TagId {
+    type Error = String;
+
+    /// The tag of a full name (as [`TagId::from_name`]); the error names an unknown tag. Used when a serialized
+    /// plan is read back (`vgc validate`'s plan cache).
+    fn try_from(name: String) -> Result<Self, Self::Error> {
+        TagId::from_name(&name).ok_or_else(|| format!("unknown tag {name:?}"))
     }
 }
 

@@ -11,7 +11,9 @@ use serde::Serialize;
 use vgc_runtime::formats::Format;
 
 /// A Kubernetes minor release whose declarative-validation semantics vgc reproduces. Ordered by release.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, serde::Deserialize,
+)]
 pub enum Upstream {
     /// Kubernetes 1.35 (`k8s.io/code-generator@v0.35.x`).
     V1_35,

@@ -1,5 +1,7 @@
-//! The backend-neutral validation plan: what codegen turns into Rust.
+//! The backend-neutral validation plan: what codegen turns into Rust. Every plan type is serde-serializable, so a
+//! lowered plan can be kept between runs (`vgc validate`'s plan cache).
 
+use serde::{Deserialize, Serialize};
 use vgc_analysis::TypeKey;
 use vgc_analysis::types::{Builtin, WellKnown};
 use vgc_ir::catalog::{Stability, TagId};
@@ -7,7 +9,7 @@ use vgc_runtime::formats::Format;
 use vgc_runtime::validate::UpdateConstraint;
 
 /// A Rust-level type for a Go type.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum RustTy {
     /// A builtin scalar.
     Builtin(Builtin),
@@ -26,7 +28,7 @@ pub enum RustTy {
 }
 
 /// Where a root type's validation is registered (upstream `RegisterValidations`, spec §3.6).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Subresources {
     /// The subresource paths validation runs for, sorted: `"/"` unless `isSubresource`, plus every
     /// `supportsSubresource` and the `isSubresource` value.
@@ -37,7 +39,7 @@ pub struct Subresources {
 }
 
 /// A `modeDiscriminator` field.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Discriminator {
     /// The discriminator's Go field name (codegen decides its Rust name, `vgc_codegen::ident::field`).
     pub field: String,
@@ -46,7 +48,7 @@ pub struct Discriminator {
 }
 
 /// The Go type of a `modeDiscriminator` (upstream accepts non-pointer strings and bools).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum DiscriminatorKind {
     /// `string` (or a string typedef): modes are compared as strings.
     String,
@@ -55,7 +57,7 @@ pub enum DiscriminatorKind {
 }
 
 /// How the target of a Go pointer is held in Rust.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Boxing {
     /// `Option<T>`.
     Inline,
@@ -64,7 +66,7 @@ pub enum Boxing {
 }
 
 /// `k8s:enum` on a string type: its constants' values and `enumExclude` rules (upstream `enum.go`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct EnumPlan {
     /// The valid values, sorted.
     pub values: Vec<String>,
@@ -77,7 +79,7 @@ pub struct EnumPlan {
 }
 
 /// One `enumExclude` rule: `value` is not allowed while `option` is in state `when`.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct EnumExclusion {
     /// The excluded value.
     pub value: String,
@@ -88,7 +90,7 @@ pub struct EnumExclusion {
 }
 
 /// The state of an option (`ifEnabled`/`ifDisabled`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum OptionState {
     /// The option is on.
     Enabled,
@@ -97,7 +99,7 @@ pub enum OptionState {
 }
 
 /// How list items are identified (list metadata).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Matcher {
     /// No metadata / atomic: items have no identity.
     None,
@@ -108,7 +110,7 @@ pub enum Matcher {
 }
 
 /// What a check does.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum CheckKind {
     /// `k8s:required`
     Required,
@@ -215,7 +217,7 @@ pub enum CheckKind {
 }
 
 /// One check with its flags and stability mark.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Check {
     /// What it does.
     pub kind: CheckKind,
@@ -289,7 +291,7 @@ impl Check {
 /// One upstream `validate.Subfield` call: a single check applied to one member of a struct value at
 /// `path.<json>`, skipped on update when the old struct is set and the member is equal. The wrapper carries its
 /// inner check's flags; inherited member checks are NonError short-circuits.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Subfield {
     /// Go field name of the member.
     pub member: String,
@@ -310,7 +312,7 @@ pub struct Subfield {
 }
 
 /// A value's shape as checks see it (after typedefs).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Shape {
     /// A builtin scalar.
     Scalar {
@@ -339,14 +341,14 @@ pub enum Shape {
 }
 
 /// A call into another type's validation function.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Nested {
     /// The type whose function is called.
     pub ty: TypeKey,
 }
 
 /// Per-element iteration calling the element type's function.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Iteration {
     /// Element type.
     pub elem: TypeKey,
@@ -357,7 +359,7 @@ pub struct Iteration {
 }
 
 /// A struct field.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct FieldPlan {
     /// The Go field's identifier (an embedded field's is its type name); codegen decides the Rust field name
     /// (`vgc_codegen::ident::field`: `Type` → `r#type`).
@@ -406,7 +408,7 @@ impl FieldPlan {
 }
 
 /// A named type's definition and validation.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct TypePlan {
     /// Identity.
     pub key: TypeKey,
@@ -440,7 +442,7 @@ pub struct TypePlan {
 }
 
 /// One Go package → one Rust module.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ModulePlan {
     /// Import path.
     pub pkg: String,
@@ -532,7 +534,7 @@ pub fn kinds(modules: &[std::sync::Arc<ModulePlan>]) -> Vec<KindRef> {
 }
 
 /// Counts for the summary line.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stats {
     /// Packages loaded.
     pub packages: usize,
@@ -568,7 +570,7 @@ impl Stats {
 }
 
 /// Which union validator a group uses (ordered as upstream emits the kinds).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum UnionKind {
     /// `k8s:unionMember`: exactly one member set (or discriminated).
     Union,
@@ -577,7 +579,7 @@ pub enum UnionKind {
 }
 
 /// A member of a union group.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct UnionMemberPlan {
     /// Go field name.
     pub go_field: String,
@@ -590,7 +592,7 @@ pub struct UnionMemberPlan {
 }
 
 /// One union group of a struct (upstream `unionMembershipFor_…` / `zeroOrOneOfMembershipFor_…`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct UnionPlan {
     /// Union or zero-or-one-of.
     pub kind: UnionKind,
@@ -605,7 +607,7 @@ pub struct UnionPlan {
 }
 
 /// One upstream `validate.IfOption` call.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct IfOptionPlan {
     /// The option (feature gate) name.
     pub option: String,
@@ -619,7 +621,7 @@ pub struct IfOptionPlan {
 }
 
 /// One upstream `DependentRequired`/`DependentForbidden` call on a struct.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct DependentPlan {
     /// `dependentForbidden` (else `dependentRequired`).
     pub forbidden: bool,
@@ -630,7 +632,7 @@ pub struct DependentPlan {
 }
 
 /// A struct field as a cross-field rule names it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct FieldRef {
     /// The Go field name.
     pub go: String,
@@ -641,7 +643,7 @@ pub struct FieldRef {
 }
 
 /// The disallowed value of `k8s:neq`, typed like the field.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum NeqValue {
     /// A string.
     Str(String),
@@ -652,7 +654,7 @@ pub enum NeqValue {
 }
 
 /// One upstream `validate.Discriminated` call: the rules of one member field for one modality.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ModePlan {
     /// Member field: Go name.
     pub member: String,
@@ -679,7 +681,7 @@ pub struct ModePlan {
 pub type Selector = Vec<(String, bool, NeqValue)>;
 
 /// One upstream `ValSliceItem`/`PtrSliceItem` call.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ItemPlan {
     /// Which element to select (all list-map keys).
     pub selector: Selector,
@@ -694,7 +696,7 @@ pub struct ItemPlan {
 }
 
 /// A union group over list items.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ListUnionPlan {
     /// Union or zero-or-one-of.
     pub kind: UnionKind,

@@ -10,7 +10,7 @@ macro_rules! formats {
         /// `k8s:format` validator (`cmd/validation-gen/validators/format.go`) and the functions it calls in
         /// `k8s.io/apimachinery/pkg/api/validate/strfmt.go`. The variants without a tag spelling of their own
         /// select a release's behaviour of a format ([`Format::as_of_1_38`]).
-        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
         pub enum Format {
             $($(#[$doc])* $variant,)*
             /// `k8s-resource-fully-qualified-name` as of Kubernetes 1.38 (kubernetes#141644): a value with more

@@ -604,7 +604,9 @@ pub fn immutable(path: &Path<'_>, op: &Operation) -> ErrorList {
 }
 
 /// The `+k8s:update` constraints, in upstream's merged order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
 pub enum UpdateConstraint {
     /// A field unset on create may not be set later.
     NoSet,

@@ -158,29 +158,7 @@ fn json_and_sarif_snapshots() {
 
 #[test]
 fn sarif_is_valid_against_the_official_schema() {
-    let schema_path =
-        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args(["metadata", "--format-version", "1"])
-            .current_dir(env!("CARGO_MANIFEST_DIR"))
-            .output()
-            .ok()
-            .and_then(|o| serde_json::from_slice::<serde_json::Value>(&o.stdout).ok())
-            .and_then(|m| {
-                m["packages"].as_array()?.iter().find_map(|p| {
-                    (p["name"] == "serde-sarif").then(|| {
-                        Path::new(p["manifest_path"].as_str().unwrap_or_default())
-                            .with_file_name("src/schema.json")
-                    })
-                })
-            })
-            .expect("serde-sarif (dev-dependency) ships the SARIF 2.1.0 schema");
-    let schema: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&schema_path).expect("schema file"))
-            .expect("schema JSON");
-    assert_eq!(
-        schema["title"],
-        "Static Analysis Results Format (SARIF) Version 2.1.0 JSON Schema"
-    );
+    let schema = vgc_tests::sarif_schema();
     let validator = jsonschema::validator_for(&schema).expect("schema compiles");
     let (_, sarif) = outputs();
     let errors: Vec<String> = validator

@@ -9,12 +9,15 @@
 //! - The checks call `vgc_runtime`'s validators, formats and error types, as the generated code does (`eval`
 //!   mirrors `vgc_codegen::emit` piece by piece).
 //!
+//! - [`Interpreter::unknown_fields`] lists the keys no field takes (`vgc validate --strict`).
+//!
 //! Invariant: no check of the plan is silently skipped — one the interpreter cannot run (a hand-written
 //! `+k8s:customValidation` function) is an [`EvalError`] when reached.
 
 #![warn(missing_docs)]
 
 mod eval;
+mod strict;
 pub mod value;
 
 use serde_json::Value;
@@ -26,6 +29,7 @@ use vgc_lowering::CratePlan;
 use vgc_lowering::plan::{CheckKind, TypePlan};
 use vgc_runtime::{Error, ErrorList, Operation, Path};
 
+pub use strict::UnknownField;
 pub use value::{DecodeError, Val};
 
 /// Why a document could not be evaluated (as opposed to being invalid, which is an [`ErrorList`]).

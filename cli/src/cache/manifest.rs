@@ -23,7 +23,7 @@ const FILE: &str = "build";
 const VERSION: &str = concat!("vgc-build-cache 2 ", env!("CARGO_PKG_VERSION"));
 
 /// One thing the loader saw.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 enum Observation {
     /// A file read: `(size, modification time in ns since the epoch, BLAKE3)`, or `None` if it could not be read.
     File(Option<(u64, u128, String)>),
@@ -31,6 +31,53 @@ enum Observation {
     Dir(Option<String>),
     /// Whether the path is a directory.
     IsDir(bool),
+}
+
+/// What a load observed of the file system: every file read, directory listing and directory probe, by
+/// (kind, path). [`Observations::hold`] re-checks them; the build manifest and `vgc validate`'s plan cache
+/// ([`super::plan`]) keep them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Observations(BTreeMap<(char, String), Observation>);
+
+impl Observations {
+    /// True when every observation still holds through `sys`: a file whose size and modification time are
+    /// unchanged is not re-read, one that changed is re-hashed; listings are re-hashed (leaving out the
+    /// generated `src/` of the output directory `out`, [`Recorder::with_output`]); probes are repeated. Checked in
+    /// parallel (rayon).
+    #[must_use]
+    pub fn hold(&self, sys: &dyn System, out: Option<&Path>) -> bool {
+        use rayon::prelude::*;
+        self.0.par_iter().all(|((_, path), o)| match o {
+            Observation::File(Some((len, mtime, h))) => {
+                if *mtime != 0
+                    && sys
+                        .stamp(path)
+                        .is_some_and(|(l, m)| l == *len && nanos(m) == *mtime)
+                {
+                    return true;
+                }
+                sys.read_file(path)
+                    .is_ok_and(|t| blake3::hash(t.as_bytes()).to_hex().as_str() == h)
+            }
+            Observation::File(None) => sys.read_file(path).is_err(),
+            Observation::Dir(h) => {
+                sys.read_dir(path).ok().map(|e| listing_hash(path, &e, out)) == *h
+            }
+            Observation::IsDir(b) => sys.is_dir(path) == *b,
+        })
+    }
+
+    /// How many observations there are.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// True when nothing was observed.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
 }
 
 /// A [`System`] that records every observation it passes through (see the module docs).
@@ -76,6 +123,12 @@ impl<'a> Recorder<'a> {
         out.sort();
         out.dedup();
         out
+    }
+
+    /// What was observed so far.
+    #[must_use]
+    pub fn observations(&self) -> Observations {
+        Observations(self.log.lock().map(|l| l.clone()).unwrap_or_default())
     }
 
     fn note(&self, kind: char, path: &str, o: Observation) {
@@ -181,7 +234,7 @@ pub fn tool_fingerprint() -> String {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Manifest {
     key: String,
-    observations: BTreeMap<(char, String), Observation>,
+    observations: Observations,
     /// Generated files: path relative to the output directory → (size, BLAKE3).
     outputs: BTreeMap<String, (u64, String)>,
     /// The summary counts of the build that wrote it.
@@ -197,7 +250,7 @@ impl Manifest {
         files: &[vgc_codegen::GeneratedFile],
         stats: Stats,
     ) -> Self {
-        let observations = rec.log.lock().map(|l| l.clone()).unwrap_or_default();
+        let observations = rec.observations();
         let outputs = files
             .iter()
             .map(|f| {
@@ -241,7 +294,7 @@ impl Manifest {
             "S\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
             s.packages, s.types, s.tags, s.lowered, s.consumed, s.reported, s.not_lowered, s.checks
         ));
-        for ((kind, path), o) in &self.observations {
+        for ((kind, path), o) in &self.observations.0 {
             match o {
                 Observation::File(Some((len, mtime, h))) => {
                     t.push_str(&format!("{kind}\t{}\t{len}\t{mtime}\t{h}\n", escape(path)));
@@ -275,28 +328,7 @@ impl Manifest {
         if self.key != key {
             return false;
         }
-        let inputs = self.observations.par_iter().all(|((_, path), o)| match o {
-            Observation::File(Some((len, mtime, h))) => {
-                if *mtime != 0
-                    && sys
-                        .stamp(path)
-                        .is_some_and(|(l, m)| l == *len && nanos(m) == *mtime)
-                {
-                    return true;
-                }
-                sys.read_file(path)
-                    .is_ok_and(|t| blake3::hash(t.as_bytes()).to_hex().as_str() == h)
-            }
-            Observation::File(None) => sys.read_file(path).is_err(),
-            Observation::Dir(h) => {
-                sys.read_dir(path)
-                    .ok()
-                    .map(|e| listing_hash(path, &e, Some(dir)))
-                    == *h
-            }
-            Observation::IsDir(b) => sys.is_dir(path) == *b,
-        });
-        inputs
+        self.observations.hold(sys, Some(dir))
             && self.outputs.par_iter().all(|(rel, (len, h))| {
                 std::fs::read(dir.join(rel)).is_ok_and(|bytes| {
                     bytes.len() as u64 == *len && blake3::hash(&bytes).to_hex().as_str() == h
@@ -398,7 +430,7 @@ fn parse(text: &str) -> Result<Manifest, &'static str> {
     match (key, stats) {
         (Some(key), Some(stats)) if !outputs.is_empty() => Ok(Manifest {
             key,
-            observations,
+            observations: Observations(observations),
             outputs,
             stats,
         }),

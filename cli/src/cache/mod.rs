@@ -8,8 +8,11 @@
 //! | `ir` | [`ir`] | parsing: each input file's IR by the hash of its text |
 //! | `units/*` | [`units`] | code generation: each generated module's items by the hash of their plans |
 //! | `fmt` | [`crate::format::FmtCache`] | formatting: each generated file's formatted units |
+//! | `plan` | [`plan`] | `vgc validate`: an API tree's lowered plan and dispatch table, with what loading it observed |
 //!
-//! The lock and the staging directories of a build always stay in `.vgc/` of the output directory.
+//! The lock and the staging directories of a build always stay in `.vgc/` of the output directory. `vgc validate`
+//! writes no output: its caches (`ir` and `plan`) live in a per-user directory, one subdirectory per API tree
+//! ([`crate::validate::cache_dir_for`]), never in the API tree (which may be the read-only module cache).
 //!
 //! Every cache starts with a header naming its format and the running vgc ([`tool_fingerprint`]); the binary ones
 //! ([`read_versioned`]/[`write_versioned`]) carry the BLAKE3 hash of their body. A cache with another header, a body
@@ -19,6 +22,7 @@
 
 pub mod ir;
 pub mod manifest;
+pub mod plan;
 pub mod units;
 
 pub use manifest::tool_fingerprint;

@@ -1,0 +1,606 @@
+//! The renderers of `vgc validate`'s report ([`super::OutputFormat`]): human (codespan-reporting diagnostics, the
+//! per-kind coverage lines or `--summary`'s table, the summary line), JSON, JUnit XML (`quick-junit`), TAP 13 and
+//! SARIF 2.1.0 (`serde-sarif`). Each reads the same [`Results`], in input order.
+
+use super::{Entry, Finding, Options, OutputFormat, Results, Status};
+use codespan_reporting::diagnostic::{Diagnostic, Label};
+use codespan_reporting::term::{self, Config};
+use serde_json::{Value, json};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+use vgc_validate::Coverage;
+
+/// The report of `results` in `opts.output`'s format.
+pub(super) fn render(results: &Results, opts: &Options) -> String {
+    match opts.output {
+        OutputFormat::Human => human(results, opts),
+        OutputFormat::Json => json_report(results),
+        OutputFormat::Junit => junit(results),
+        OutputFormat::Tap => tap(results),
+        OutputFormat::Sarif => sarif(results),
+    }
+}
+
+fn plural(n: usize, one: &str) -> String {
+    format!("{n} {one}{}", if n == 1 { "" } else { "s" })
+}
+
+/// "12 declarative rules (11 stable, 1 alpha)", or "0 declarative rules — server-side checks not covered".
+fn rules_text(c: &Coverage) -> String {
+    if c.rules == 0 {
+        return "0 declarative rules — server-side checks not covered".to_string();
+    }
+    let mut st = Vec::new();
+    if c.alpha > 0 {
+        st.push(format!("{} alpha", c.alpha));
+    }
+    if c.beta > 0 {
+        st.push(format!("{} beta", c.beta));
+    }
+    let stable = c.rules - c.alpha - c.beta;
+    format!(
+        "{} ({stable} stable{}{})",
+        plural(c.rules, "declarative rule"),
+        if st.is_empty() { "" } else { ", " },
+        st.join(", ")
+    )
+}
+
+/// The notes of a finding in the human report: its rule, its stability and the object.
+fn finding_notes(f: &Finding, e: &Entry) -> Vec<String> {
+    let mut notes = Vec::new();
+    if !f.origin.is_empty() {
+        notes.push(format!("rule: {}", f.origin));
+    }
+    if let Some(s) = f.stability {
+        notes.push(format!(
+            "{s}: the API server enforces this rule only where its {s} declarative validation is on"
+        ));
+    }
+    if let Some(id) = &e.ident {
+        notes.push(format!(
+            "{} {} {}",
+            id.api_version,
+            id.kind,
+            id.display_name()
+        ));
+    }
+    notes
+}
+
+/// The diagnostics of an entry, in order.
+fn diagnostics(e: &Entry) -> Vec<Diagnostic<usize>> {
+    let mut out = Vec::new();
+    if let Some(p) = &e.problem {
+        let label = Label::primary(e.file, p.span.clone());
+        let label = if p.label.is_empty() {
+            label
+        } else {
+            label.with_message(p.label.clone())
+        };
+        let d = if p.note {
+            Diagnostic::note()
+        } else {
+            Diagnostic::error()
+        };
+        out.push(d.with_message(p.message.clone()).with_labels(vec![label]));
+    }
+    for f in &e.findings {
+        out.push(
+            Diagnostic::error()
+                .with_message(f.message.clone())
+                .with_labels(vec![Label::primary(e.file, f.span.clone()).with_message(
+                    // An unknown field's label names the type that lacks it.
+                    if f.type_name == "unknown field" {
+                        f.detail.clone()
+                    } else {
+                        f.type_name.clone()
+                    },
+                )])
+                .with_notes(finding_notes(f, e)),
+        );
+    }
+    out
+}
+
+/// Per (apiVersion, kind): documents, valid, invalid, errors, unreadable (wrong types, not checked, unknown kinds
+/// under `--strict`), skipped.
+#[derive(Default)]
+struct Row {
+    documents: usize,
+    valid: usize,
+    invalid: usize,
+    errors: usize,
+    unreadable: usize,
+    skipped: usize,
+}
+
+fn rows(results: &Results) -> BTreeMap<(String, String), Row> {
+    let mut rows: BTreeMap<(String, String), Row> = BTreeMap::new();
+    for e in &results.entries {
+        let Some(id) = &e.ident else { continue };
+        let r = rows
+            .entry((id.api_version.clone(), id.kind.clone()))
+            .or_default();
+        r.documents += 1;
+        match e.status {
+            Status::Valid => r.valid += 1,
+            Status::Invalid => {
+                r.invalid += 1;
+                r.errors += e.findings.len();
+            }
+            Status::Skipped => r.skipped += 1,
+            Status::UnknownKind | Status::Unreadable | Status::NotChecked => r.unreadable += 1,
+        }
+    }
+    rows
+}
+
+fn summary_line(results: &Results) -> String {
+    let o = &results.outcome;
+    format!(
+        "vgc validate: {} ({} valid, {} invalid), {}, {} skipped, {} unreadable",
+        plural(o.objects, "object"),
+        o.objects - o.invalid,
+        o.invalid,
+        plural(o.errors, "error"),
+        o.skipped,
+        o.failed
+    )
+}
+
+fn human(results: &Results, opts: &Options) -> String {
+    use codespan_reporting::term::termcolor::Buffer;
+    let mut text = String::new();
+    for e in &results.entries {
+        for d in diagnostics(e) {
+            let mut buf = if opts.color {
+                Buffer::ansi()
+            } else {
+                Buffer::no_color()
+            };
+            if term::emit_to_write_style(&mut buf, &Config::default(), &results.files, &d).is_ok() {
+                text.push_str(&String::from_utf8_lossy(buf.as_slice()));
+            } else {
+                let _ = writeln!(text, "{}", d.message);
+            }
+        }
+    }
+    if opts.summary {
+        text.push_str(&summary_table(results));
+    } else {
+        // The coverage line of each validated kind: objects validated (not the undecodable ones) and their errors.
+        for ((av, kind), c) in &results.coverage {
+            let (mut objects, mut errors) = (0, 0);
+            for e in &results.entries {
+                if matches!(e.status, Status::Valid | Status::Invalid)
+                    && e.ident
+                        .as_ref()
+                        .is_some_and(|i| &i.api_version == av && &i.kind == kind)
+                {
+                    objects += 1;
+                    errors += e.findings.len();
+                }
+            }
+            let _ = writeln!(
+                text,
+                "{av} {kind}: {}, {}; {}",
+                plural(objects, "object"),
+                plural(errors, "error"),
+                rules_text(c)
+            );
+        }
+    }
+    let _ = writeln!(text, "{}", summary_line(results));
+    text
+}
+
+/// `--summary`: one row per apiVersion and kind (skipped kinds included) with its counts and rule coverage, columns
+/// aligned.
+fn summary_table(results: &Results) -> String {
+    let header = [
+        "KIND",
+        "DOCUMENTS",
+        "VALID",
+        "INVALID",
+        "ERRORS",
+        "UNREADABLE",
+        "SKIPPED",
+        "DECLARATIVE RULES",
+    ];
+    let mut table: Vec<Vec<String>> = vec![header.iter().map(|h| (*h).to_string()).collect()];
+    for ((av, kind), r) in rows(results) {
+        let rules = results
+            .coverage
+            .get(&(av.clone(), kind.clone()))
+            .map_or_else(|| "-".to_string(), rules_text);
+        table.push(vec![
+            format!("{av} {kind}"),
+            r.documents.to_string(),
+            r.valid.to_string(),
+            r.invalid.to_string(),
+            r.errors.to_string(),
+            r.unreadable.to_string(),
+            r.skipped.to_string(),
+            rules,
+        ]);
+    }
+    let widths: Vec<usize> = (0..header.len())
+        .map(|c| {
+            table
+                .iter()
+                .map(|r| r[c].chars().count())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let mut out = String::new();
+    for row in &table {
+        let mut line = String::new();
+        for (c, cell) in row.iter().enumerate() {
+            let pad = widths[c] - cell.chars().count();
+            if c == 0 {
+                line.push_str(cell);
+                line.push_str(&" ".repeat(pad));
+            } else if c == row.len() - 1 {
+                line.push_str("  ");
+                line.push_str(cell);
+            } else {
+                line.push_str("  ");
+                line.push_str(&" ".repeat(pad));
+                line.push_str(cell);
+            }
+        }
+        let _ = writeln!(out, "{}", line.trim_end());
+    }
+    out
+}
+
+fn json_report(results: &Results) -> String {
+    let mut docs = Vec::new();
+    for e in &results.entries {
+        let (line, column) = results.line_col(e.file, e.at);
+        let mut d = json!({"file": results.file_name(e.file), "line": line, "column": column});
+        if let Some(id) = &e.ident {
+            d["apiVersion"] = json!(id.api_version);
+            d["kind"] = json!(id.kind);
+            d["namespace"] = json!(id.namespace);
+            d["name"] = json!(id.name);
+        }
+        if let Some(op) = e.operation {
+            d["operation"] = json!(op);
+        }
+        d["status"] = json!(e.status.as_str());
+        match (&e.problem, e.status) {
+            (_, Status::Valid | Status::Invalid) => {
+                let errs: Vec<Value> = e
+                    .findings
+                    .iter()
+                    .map(|f| {
+                        let (l, c) = results.line_col(e.file, f.span.start);
+                        json!({
+                            "field": f.field, "type": f.type_name, "detail": f.detail, "message": f.message,
+                            "origin": f.origin, "stability": f.stability, "line": l, "column": c,
+                        })
+                    })
+                    .collect();
+                d["errors"] = json!(errs);
+            }
+            (Some(p), _) => d["message"] = json!(p.json_message),
+            (None, _) => {}
+        }
+        docs.push(d);
+    }
+    let kinds: Vec<Value> = results
+        .coverage
+        .iter()
+        .map(|((av, kind), c)| {
+            let (mut objects, mut errors) = (0, 0);
+            for e in &results.entries {
+                if matches!(e.status, Status::Valid | Status::Invalid)
+                    && e.ident
+                        .as_ref()
+                        .is_some_and(|i| &i.api_version == av && &i.kind == kind)
+                {
+                    objects += 1;
+                    errors += e.findings.len();
+                }
+            }
+            json!({
+                "apiVersion": av, "kind": kind, "objects": objects, "errors": errors,
+                "rules": c.rules, "alpha": c.alpha, "beta": c.beta,
+            })
+        })
+        .collect();
+    let o = &results.outcome;
+    let v = json!({
+        "documents": docs,
+        "kinds": kinds,
+        "summary": {
+            "objects": o.objects, "invalid": o.invalid, "errors": o.errors,
+            "skipped": o.skipped, "unreadable": o.failed,
+        },
+    });
+    format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
+}
+
+/// What a test case or test point is called: the object (`apps/v1 Deployment prod/web`), or for a document that
+/// names none, its place (`document at 3:1`).
+fn entry_name(results: &Results, e: &Entry) -> String {
+    match &e.ident {
+        Some(id) => format!("{} {} {}", id.api_version, id.kind, id.display_name()),
+        None => {
+            let (l, c) = results.line_col(e.file, e.at);
+            format!("document at {l}:{c}")
+        }
+    }
+}
+
+/// Every error of an entry as one line each: `line:column: message`.
+fn finding_lines(results: &Results, e: &Entry) -> Vec<String> {
+    e.findings
+        .iter()
+        .map(|f| {
+            let (l, c) = results.line_col(e.file, f.span.start);
+            let mut line = format!("{l}:{c}: {}", f.message);
+            if !f.origin.is_empty() {
+                let _ = write!(line, " (rule: {})", f.origin);
+            }
+            if let Some(s) = f.stability {
+                let _ = write!(line, " ({s})");
+            }
+            line
+        })
+        .collect()
+}
+
+/// The message of an entry's problem with its label and location (`3:1: malformed document: …`).
+fn problem_line(results: &Results, e: &Entry) -> Option<String> {
+    let p = e.problem.as_ref()?;
+    let (l, c) = results.line_col(e.file, p.span.start);
+    Some(if p.label.is_empty() {
+        format!("{l}:{c}: {}", p.message)
+    } else {
+        format!("{l}:{c}: {}: {}", p.message, p.label)
+    })
+}
+
+/// JUnit XML: one test suite per file (in input order), one test case per document or object — passed when valid,
+/// a failure (type `invalid`) listing every error when invalid, an error (type `unreadable`, `unknown-kind`,
+/// `not-checked`) when it could not be validated, skipped when skipped. No times: the same input gives the same
+/// bytes.
+fn junit(results: &Results) -> String {
+    use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+    let mut report = Report::new("vgc validate");
+    let mut suites: Vec<TestSuite> = Vec::new();
+    let mut file = 0;
+    while results.files.get(file).is_ok() {
+        suites.push(TestSuite::new(results.file_name(file)));
+        file += 1;
+    }
+    for e in &results.entries {
+        let status = match e.status {
+            Status::Valid => TestCaseStatus::success(),
+            Status::Invalid => {
+                let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                s.set_type("invalid")
+                    .set_message(plural(e.findings.len(), "error"))
+                    .set_description(finding_lines(results, e).join("\n"));
+                s
+            }
+            Status::Skipped => {
+                let mut s = TestCaseStatus::skipped();
+                if let Some(p) = &e.problem {
+                    s.set_message(p.json_message.clone());
+                }
+                s
+            }
+            Status::UnknownKind | Status::Unreadable | Status::NotChecked => {
+                let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
+                s.set_type(e.status.as_str());
+                if let Some(line) = problem_line(results, e) {
+                    s.set_message(line);
+                }
+                s
+            }
+        };
+        let mut case = TestCase::new(entry_name(results, e), status);
+        let (l, _) = results.line_col(e.file, e.at);
+        case.set_classname(format!("{}:{l}", results.file_name(e.file)));
+        if let Some(suite) = suites.get_mut(e.file) {
+            suite.add_test_case(case);
+        }
+    }
+    report.add_test_suites(suites);
+    let mut text = report.to_string().unwrap_or_default();
+    if !text.ends_with('\n') {
+        text.push('\n');
+    }
+    text
+}
+
+/// A string as a YAML double-quoted scalar (JSON string syntax is a subset of it).
+fn yaml_str(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_default()
+}
+
+/// TAP version 13: a plan line, then one test point per document or object in input order (`ok`, `not ok`, `ok …
+/// # SKIP`), each failure followed by a YAML diagnostic block (`---` … `...`) with its errors or its problem.
+fn tap(results: &Results) -> String {
+    let mut out = String::from("TAP version 13\n");
+    let _ = writeln!(out, "1..{}", results.entries.len());
+    for (i, e) in results.entries.iter().enumerate() {
+        let n = i + 1;
+        let (l, c) = results.line_col(e.file, e.at);
+        let what = format!(
+            "{}:{l}:{c} {}",
+            results.file_name(e.file),
+            entry_name(results, e)
+        );
+        match e.status {
+            Status::Valid => {
+                let _ = writeln!(out, "ok {n} - {what}");
+            }
+            Status::Skipped => {
+                let why = e.problem.as_ref().map_or("", |p| p.json_message.as_str());
+                let _ = writeln!(out, "ok {n} - {what} # SKIP {why}");
+            }
+            Status::Invalid => {
+                let _ = writeln!(out, "not ok {n} - {what}");
+                out.push_str("  ---\n  errors:\n");
+                for f in &e.findings {
+                    let (fl, fc) = results.line_col(e.file, f.span.start);
+                    let _ = writeln!(out, "    - message: {}", yaml_str(&f.message));
+                    let _ = writeln!(out, "      field: {}", yaml_str(&f.field));
+                    let _ = writeln!(out, "      type: {}", yaml_str(&f.type_name));
+                    if !f.origin.is_empty() {
+                        let _ = writeln!(out, "      rule: {}", yaml_str(&f.origin));
+                    }
+                    if let Some(s) = f.stability {
+                        let _ = writeln!(out, "      stability: {s}");
+                    }
+                    let _ = writeln!(out, "      line: {fl}\n      column: {fc}");
+                }
+                out.push_str("  ...\n");
+            }
+            Status::UnknownKind | Status::Unreadable | Status::NotChecked => {
+                let _ = writeln!(out, "not ok {n} - {what}");
+                let _ = writeln!(out, "  ---\n  status: {}", e.status.as_str());
+                if let Some(p) = &e.problem {
+                    let (pl, pc) = results.line_col(e.file, p.span.start);
+                    let _ = writeln!(out, "  message: {}", yaml_str(&p.json_message));
+                    let _ = writeln!(out, "  line: {pl}\n  column: {pc}");
+                }
+                out.push_str("  ...\n");
+            }
+        }
+    }
+    out
+}
+
+/// SARIF 2.1.0 through `serde-sarif`'s typed model: tool `vgc validate`, one rule per distinct rule id (the error's
+/// origin, e.g. `minimum`; else its type, e.g. `Required value`; `unknown-field`, `unreadable-document`,
+/// `unknown-kind`, `not-checked`, `skipped`), one result per error (level `error`, the stability in the result's
+/// properties), per document that could not be validated (`error`) and per skipped object (`note`), located at
+/// the file as given (uri) and the line and column.
+fn sarif(results: &Results) -> String {
+    use serde_sarif::sarif as s;
+    let mut rule_ids: Vec<String> = Vec::new();
+    let mut results_out: Vec<s::Result> = Vec::new();
+    let location = |file: usize, at: usize| {
+        let (l, c) = results.line_col(file, at);
+        let n = |v: usize| i64::try_from(v).unwrap_or(i64::MAX);
+        s::Location::builder()
+            .physical_location(
+                s::PhysicalLocation::builder()
+                    .artifact_location(
+                        s::ArtifactLocation::builder()
+                            .uri(results.file_name(file))
+                            .build(),
+                    )
+                    .region(
+                        s::Region::builder()
+                            .start_line(n(l))
+                            .start_column(n(c))
+                            .build(),
+                    )
+                    .build(),
+            )
+            .build()
+    };
+    let mut push = |rule: String,
+                    level: s::ResultLevel,
+                    message: String,
+                    loc: s::Location,
+                    stability: Option<&str>| {
+        let index = match rule_ids.iter().position(|r| *r == rule) {
+            Some(i) => i,
+            None => {
+                rule_ids.push(rule.clone());
+                rule_ids.len() - 1
+            }
+        };
+        let mut r = s::Result::builder()
+            .rule_id(rule)
+            .rule_index(i64::try_from(index).unwrap_or(0))
+            .level(level)
+            .message(s::Message::builder().text(message).build())
+            .locations(vec![loc])
+            .build();
+        if let Some(st) = stability {
+            r.properties = Some(
+                s::PropertyBag::builder()
+                    .additional_properties(BTreeMap::from([("stability".to_string(), json!(st))]))
+                    .build(),
+            );
+        }
+        results_out.push(r);
+    };
+    for e in &results.entries {
+        let name = entry_name(results, e);
+        for f in &e.findings {
+            let rule = if f.type_name == "unknown field" {
+                "unknown-field".to_string()
+            } else if f.origin.is_empty() {
+                f.type_name.clone()
+            } else {
+                f.origin.clone()
+            };
+            push(
+                rule,
+                s::ResultLevel::Error,
+                format!("{} ({name})", f.message),
+                location(e.file, f.span.start),
+                f.stability,
+            );
+        }
+        if let Some(p) = &e.problem {
+            let (rule, level) = match e.status {
+                Status::Skipped => ("skipped", s::ResultLevel::Note),
+                Status::UnknownKind => ("unknown-kind", s::ResultLevel::Error),
+                Status::NotChecked => ("not-checked", s::ResultLevel::Error),
+                _ => ("unreadable-document", s::ResultLevel::Error),
+            };
+            let message = if p.label.is_empty() {
+                p.message.clone()
+            } else {
+                format!("{}: {}", p.message, p.label)
+            };
+            push(
+                rule.to_string(),
+                level,
+                message,
+                location(e.file, p.span.start),
+                None,
+            );
+        }
+    }
+    let rules: Vec<s::ReportingDescriptor> = rule_ids
+        .iter()
+        .map(|id| s::ReportingDescriptor::builder().id(id.clone()).build())
+        .collect();
+    let run = s::Run::builder()
+        .tool(
+            s::Tool::builder()
+                .driver(
+                    s::ToolComponent::builder()
+                        .name("vgc validate")
+                        .version(env!("CARGO_PKG_VERSION"))
+                        .rules(rules)
+                        .build(),
+                )
+                .build(),
+        )
+        .results(results_out)
+        .column_kind(json!("unicodeCodePoints"))
+        .build();
+    let log = s::Sarif::builder()
+        .schema("https://json.schemastore.org/sarif-2.1.0.json")
+        .version(json!("2.1.0"))
+        .runs(vec![run])
+        .build();
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(&log).unwrap_or_default()
+    )
+}

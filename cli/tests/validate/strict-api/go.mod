@@ -1,0 +1,3 @@
+module example.com/things
+
+go 1.25
