@@ -100,7 +100,8 @@ impl ::std::error::Error for DispatchError {
 }
 /// Validates `object` as the kind `api_version`/`kind` (with `old`, the object before an update), as
 /// `op` says: decodes it (and `old`) into the kind's generated type and returns its errors, paths from
-/// the object's root.
+/// the object's root. A kind without rules (in a package read but not generated for, such as
+/// `meta/v1` `Status`) is only decoded.
 ///
 /// # Errors
 /// [`DispatchError::UnknownKind`] when the crate has no such kind, [`DispatchError::Decode`] when a value
