@@ -2,12 +2,13 @@
 //! Go API tree into Rust validators written to `OUT_DIR`, for a crate to `include!`.
 //!
 //! ```no_run
-//! // build.rs
-//! fn main() -> Result<(), Box<dyn std::error::Error>> {
-//!     vgc_build::Config::new()
-//!         .roots(["TypesWithField=TypeMeta"])
-//!         .compile("api/")?;
-//!     Ok(())
+//! // build.rs, the body of `fn main()`:
+//! if let Err(e) = vgc_build::Config::new()
+//!     .roots(["TypesWithField=TypeMeta"])
+//!     .compile("api/")
+//! {
+//!     eprintln!("{e}"); // the diagnostics as `vgc check` prints them
+//!     std::process::exit(1);
 //! }
 //! ```
 //!
@@ -191,6 +192,18 @@ impl Config {
                 println!("cargo:warning={w}");
             }
         }
+        let generated =
+            outcome.io_error.is_none() && outcome.errors() == 0 && vgc::exit_code(&outcome) == 0;
+        let (text, needs_custom) = if generated {
+            single_file(&outcome.files)?
+        } else {
+            (String::new(), false)
+        };
+        if self.cargo_metadata && needs_custom {
+            println!(
+                "cargo:warning=the API uses +k8s:customValidation: declare `pub mod custom;` beside the include! and implement the generated `Custom` traits there (see the vgc-build docs)"
+            );
+        }
         if let Some(e) = &outcome.io_error {
             return Err(Error::Io(e.clone()));
         }
@@ -200,7 +213,6 @@ impl Config {
                 rendered: vgc::render::text(&outcome.diagnostics, &outcome.sources, false),
             });
         }
-        let (text, needs_custom) = single_file(&outcome.files)?;
         std::fs::create_dir_all(&out_dir)
             .map_err(|e| Error::Io(format!("{}: cannot create: {e}", out_dir.display())))?;
         let file = out_dir.join(&self.file_name);

@@ -106,9 +106,10 @@ impl<'a> Recorder<'a> {
         self
     }
 
-    /// The paths whose change could change the build, in path order: every file read and every directory listed
-    /// (whether or not it could be read), and every is-directory probe that found a directory. A probe that found
-    /// nothing (`vendor/` absent) is covered by the listing of its parent. What a `build.rs` passes to
+    /// The paths whose change could change the build, in path order: every file read and every directory listed,
+    /// and every is-directory probe that found a directory. What could not be read or found (a `vgc.toml` or
+    /// `vendor/` that is absent) is left out: cargo takes a missing `rerun-if-changed` path as always changed, and
+    /// its creation shows in the listing of its parent, which the loader made. What a `build.rs` passes to
     /// `cargo:rerun-if-changed` (`vgc-build`).
     #[must_use]
     pub fn observed_paths(&self) -> Vec<String> {
@@ -117,7 +118,12 @@ impl<'a> Recorder<'a> {
         };
         let mut out: Vec<String> = log
             .iter()
-            .filter(|((kind, _), o)| *kind != 'I' || matches!(o, Observation::IsDir(true)))
+            .filter(|(_, o)| {
+                !matches!(
+                    o,
+                    Observation::IsDir(false) | Observation::File(None) | Observation::Dir(None)
+                )
+            })
             .map(|((_, p), _)| p.clone())
             .collect();
         out.sort();
