@@ -171,17 +171,7 @@ fn human(results: &Results, opts: &Options) -> String {
     } else {
         // The coverage line of each validated kind: objects validated (not the undecodable ones) and their errors.
         for ((av, kind), c) in &results.coverage {
-            let (mut objects, mut errors) = (0, 0);
-            for e in &results.entries {
-                if matches!(e.status, Status::Valid | Status::Invalid)
-                    && e.ident
-                        .as_ref()
-                        .is_some_and(|i| &i.api_version == av && &i.kind == kind)
-                {
-                    objects += 1;
-                    errors += e.findings.len();
-                }
-            }
+            let (objects, errors) = kind_counts(results, av, kind);
             let _ = writeln!(
                 text,
                 "{av} {kind}: {}, {}; {}",
@@ -295,17 +285,7 @@ fn json_report(results: &Results) -> String {
         .coverage
         .iter()
         .map(|((av, kind), c)| {
-            let (mut objects, mut errors) = (0, 0);
-            for e in &results.entries {
-                if matches!(e.status, Status::Valid | Status::Invalid)
-                    && e.ident
-                        .as_ref()
-                        .is_some_and(|i| &i.api_version == av && &i.kind == kind)
-                {
-                    objects += 1;
-                    errors += e.findings.len();
-                }
-            }
+            let (objects, errors) = kind_counts(results, av, kind);
             json!({
                 "apiVersion": av, "kind": kind, "objects": objects, "errors": errors,
                 "rules": c.rules, "alpha": c.alpha, "beta": c.beta,
@@ -603,4 +583,21 @@ fn sarif(results: &Results) -> String {
         "{}\n",
         serde_json::to_string_pretty(&log).unwrap_or_default()
     )
+}
+
+/// The objects of kind `av`/`kind` that were validated (valid or invalid; not the undecodable ones) and their
+/// errors, for the coverage lines and the JSON report's `kinds`.
+fn kind_counts(results: &Results, av: &str, kind: &str) -> (usize, usize) {
+    let (mut objects, mut errors) = (0, 0);
+    for e in &results.entries {
+        if matches!(e.status, Status::Valid | Status::Invalid)
+            && e.ident
+                .as_ref()
+                .is_some_and(|i| i.api_version == av && i.kind == kind)
+        {
+            objects += 1;
+            errors += e.findings.len();
+        }
+    }
+    (objects, errors)
 }
