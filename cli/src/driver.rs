@@ -397,6 +397,8 @@ fn analyze(
     diags.extend(plan.diagnostics.iter().cloned());
     // Go names that would clash as Rust names (R33): the identifier policy is codegen's.
     diags.extend(vgc_codegen::ident::name_collisions(db, &plan));
+    // Two packages declaring one group/version/kind: dispatch reaches only the first (R40).
+    diags.extend(vgc_codegen::ident::kind_collisions(db, &plan));
     // Upstream's own lint (VGC0301–0303): its generation stops with `lint failed` on these, so every command
     // reports them as errors (`docs/lint.md`).
     clock = std::time::Instant::now();

@@ -370,6 +370,9 @@ fn run_validate(a: ValidateArgs, globals: &Globals, extensions: Vec<String>) -> 
         for n in &loaded.notes {
             let _ = writeln!(err, "note: {n}");
         }
+        for w in loaded.api.shadowed_kinds() {
+            let _ = writeln!(err, "warning: {w}");
+        }
     }
     let api = loaded.api;
     let mut timings = loaded.timings;

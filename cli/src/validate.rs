@@ -58,6 +58,27 @@ impl Api {
         }
     }
 
+    /// One line per kind that two packages of the tree declare ([`vgc_lowering::plan::shadowed_kinds`], R40):
+    /// documents of that `apiVersion`/`kind` are validated with the first package's type (by import path), the
+    /// same choice the generated registry makes; `vgc validate` prints each as a `VGC0114` warning. Computed from
+    /// the plan, so a plan read from the cache says the same.
+    #[must_use]
+    pub fn shadowed_kinds(&self) -> Vec<String> {
+        vgc_lowering::plan::shadowed_kinds(&self.plan.modules)
+            .into_iter()
+            .map(|(kept, other)| {
+                format!(
+                    "packages {} and {} both declare the kind {} {}; its documents are validated with the type of {} [VGC0114]",
+                    kept.key.pkg,
+                    other.pkg,
+                    kept.api_version(),
+                    kept.kind,
+                    kept.key.pkg
+                )
+            })
+            .collect()
+    }
+
     /// The kind a document names, if the API tree declares it.
     #[must_use]
     pub fn kind_of(&self, value: &Value) -> Option<&TypeKey> {

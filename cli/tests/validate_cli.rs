@@ -704,3 +704,39 @@ fn strict_field_names_follow_go_encoding_json() {
     assert_eq!(out.status.code(), Some(1));
     insta::assert_snapshot!("strict_field_names", String::from_utf8_lossy(&out.stdout));
 }
+
+/// R40: two packages declaring one group/version/kind. Dispatch takes the first by import path (`apis/v1`, whose
+/// `name` allows 3 characters, not `internal/v1`'s 5), and says so with `VGC0114` on every run — also when the plan
+/// comes from the cache.
+#[test]
+fn a_kind_declared_twice_is_a_warning_naming_the_type_used() {
+    let api = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures/diagnostics/r40-duplicate-kind");
+    let work = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        work.path().join("w.yaml"),
+        "apiVersion: example.com/v1\nkind: Widget\nname: abcd\n",
+    )
+    .expect("write");
+    let api = api.to_string_lossy();
+    let warning = "warning: packages example.com/r40-duplicate-kind/apis/v1 and \
+                   example.com/r40-duplicate-kind/internal/v1 both declare the kind example.com/v1 Widget; its \
+                   documents are validated with the type of example.com/r40-duplicate-kind/apis/v1 [VGC0114]\n";
+    for run in ["first", "cached"] {
+        let out = vgc_in(work.path(), &["validate", "--api", &api, "w.yaml"], None);
+        let (stdout, stderr) = (
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr),
+        );
+        assert_eq!(out.status.code(), Some(1), "{run}: {stdout}{stderr}");
+        assert!(
+            stderr.lines().filter(|l| l.contains("VGC0114")).count() == 1
+                && stderr.contains(warning),
+            "{run}: {stderr}"
+        );
+        assert!(
+            stdout.contains("error: name: Too long: may not be more than 3 characters"),
+            "{run}: {stdout}"
+        );
+    }
+}

@@ -355,6 +355,35 @@ pub fn name_collisions(db: &dyn vgc_ir::Db, plan: &CratePlan) -> Vec<Diagnostic>
     diags
 }
 
+/// R40: two packages declaring the same group, version and kind ([`vgc_lowering::plan::shadowed_kinds`]). The
+/// generated registry and `vgc validate` dispatch an `apiVersion`/`kind` to one type — the first by import path —
+/// so each later declaration is a `VGC0114` warning at its type, naming the package that wins and the
+/// `apiVersion`/`kind` it can no longer be reached by. The shadowed type keeps its generated `Validate` impl.
+#[must_use]
+pub fn kind_collisions(db: &dyn vgc_ir::Db, plan: &CratePlan) -> Vec<Diagnostic> {
+    let prog = vgc_analysis::loaded_program(db);
+    vgc_lowering::plan::shadowed_kinds(&plan.modules)
+        .into_iter()
+        .map(|(kept, shadowed)| {
+            let mut d = Diagnostic::warning(
+                Code::DuplicateKind,
+                format!(
+                    "packages {} and {} both declare the kind {} {}; GVK dispatch (the generated registry, `vgc validate`) uses the first and never reaches this type",
+                    kept.key.pkg,
+                    shadowed.pkg,
+                    kept.api_version(),
+                    kept.kind,
+                ),
+            )
+            .with_hint("give one of the packages another `+groupName` or version, or build them separately");
+            if let Some((decl, file)) = prog.type_decl(db, &shadowed) {
+                d = d.at(file.path(db).clone(), vgc_ir::db::span_of(db, file, decl.at));
+            }
+            d
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -259,6 +259,10 @@ pub const DIAGNOSTIC_EXAMPLES: &[(&str, &str)] = &[
         "URL *string `json:\"url\"`; Url *string `json:\"url2\"`   (both become the Rust field `url`)",
     ),
     (
+        "VGC0114",
+        "type Widget struct { metav1.TypeMeta `json:\",inline\"` }   in both apis/v1 and internal/v1 with +groupName=example.com",
+    ),
+    (
         "VGC0201",
         "a tag a future upstream adds before vgc lowers it",
     ),

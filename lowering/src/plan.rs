@@ -510,27 +510,46 @@ impl KindRef {
 }
 
 /// Every kind of `modules` ([`TypePlan::is_kind`]), sorted by group, version and kind. Two packages declaring the
-/// same group, version and kind keep the first by import path (the modules' order).
+/// same group, version and kind keep the first by import path (the modules' order); [`shadowed_kinds`] lists the
+/// others, which the driver reports as `VGC0114`.
 #[must_use]
 pub fn kinds(modules: &[std::sync::Arc<ModulePlan>]) -> Vec<KindRef> {
+    kind_table(modules).0
+}
+
+/// The kinds `modules` declare more than once (R40): for each later declaration, in the modules' order, the kind
+/// that [`kinds`] dispatches to instead (the first by import path) and the type it shadows. A shadowed type keeps
+/// its own `Validate` impl; only GVK dispatch (the generated registry, `vgc validate`) cannot reach it.
+#[must_use]
+pub fn shadowed_kinds(modules: &[std::sync::Arc<ModulePlan>]) -> Vec<(KindRef, TypeKey)> {
+    kind_table(modules).1
+}
+
+fn kind_table(modules: &[std::sync::Arc<ModulePlan>]) -> (Vec<KindRef>, Vec<(KindRef, TypeKey)>) {
     let mut out: Vec<KindRef> = Vec::new();
-    let mut seen = std::collections::BTreeSet::new();
+    let mut shadowed = Vec::new();
+    let mut seen: std::collections::BTreeMap<(String, String, String), usize> =
+        std::collections::BTreeMap::new();
     for m in modules {
         let (group, version) = m.group_version();
         for t in m.types.iter().filter(|t| t.is_kind()) {
-            if seen.insert((group.clone(), version.clone(), t.key.name.clone())) {
-                out.push(KindRef {
-                    group: group.clone(),
-                    version: version.clone(),
-                    kind: t.key.name.clone(),
-                    key: t.key.clone(),
-                    validated: t.root || t.has_validations,
-                });
+            let gvk = (group.clone(), version.clone(), t.key.name.clone());
+            if let Some(&first) = seen.get(&gvk) {
+                shadowed.push((out[first].clone(), t.key.clone()));
+                continue;
             }
+            seen.insert(gvk, out.len());
+            out.push(KindRef {
+                group: group.clone(),
+                version: version.clone(),
+                kind: t.key.name.clone(),
+                key: t.key.clone(),
+                validated: t.root || t.has_validations,
+            });
         }
     }
     out.sort();
-    out
+    (out, shadowed)
 }
 
 /// Counts for the summary line.
