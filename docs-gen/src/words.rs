@@ -196,7 +196,18 @@ pub fn words(c: &Check, outer: Option<Stability>, cx: &Context<'_>) -> String {
         CheckKind::FixedResult { result: false, msg } => {
             format!("always fails with \"forced failure: {msg}\" (test tag)")
         }
-        CheckKind::Custom { upstream, .. } => format!("checked by hand-written code ({upstream})"),
+        CheckKind::Custom {
+            owner,
+            field,
+            upstream,
+            ..
+        } => match vgc_runtime::k8s::port(&owner.pkg, &owner.name, field.as_deref()) {
+            Some(p) => format!(
+                "checked by hand-written code ({}.{upstream}, ported in vgc-runtime)",
+                p.go_pkg
+            ),
+            None => format!("checked by hand-written code ({upstream})"),
+        },
         CheckKind::Item(i) => format!(
             "the item whose {}: {}",
             i.selector

@@ -4,6 +4,7 @@
 //! - [`operation`]: the operation, options and subresources (`k8s.io/apimachinery/pkg/api/operation`).
 //! - [`validate`]: the runtime validators (`k8s.io/apimachinery/pkg/api/validate`).
 //! - [`formats`]: the string formats of `+k8s:format`.
+//! - [`k8s`]: ports of the hand-written `+k8s:customValidation` functions k8s.io/api and apimachinery name.
 //! - [`regex`]: Go (RE2) patterns of project-defined formats, for [`validate::matches`].
 //! - [`status`]: an error list as the API server's `metav1.Status` (`k8s.io/apimachinery/pkg/api/errors.NewInvalid`).
 //! - [`types`]: well-known Kubernetes value types with their JSON forms and semantic equality.
@@ -12,6 +13,7 @@
 
 pub mod field;
 pub mod formats;
+pub mod k8s;
 pub mod operation;
 pub mod regex;
 pub mod stack;

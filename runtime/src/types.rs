@@ -415,12 +415,14 @@ fn parse_rfc3339(s: &str) -> Option<(i64, u32)> {
     Some((days * 86_400 + h * 3600 + mi * 60 + se - off, nanos))
 }
 
+/// Go's zero `time.Time` (`0001-01-01T00:00:00Z`) in seconds since the Unix epoch.
+const GO_ZERO_TIME_SECS: i64 = -62_135_596_800;
+
 /// `(seconds since the epoch, nanoseconds)` as Go's `t.UTC().Format(layout)` for RFC 3339 with `frac` fractional
 /// digits (0 for `time.RFC3339`, 6 for metav1's micro layout); `None` for the zero time (`0001-01-01T00:00:00Z`),
 /// which upstream's `MarshalJSON` prints as `null`.
 fn format_rfc3339(secs: i64, nanos: u32, frac: usize) -> Option<String> {
-    const ZERO: i64 = -62_135_596_800;
-    if secs == ZERO && nanos == 0 {
+    if secs == GO_ZERO_TIME_SECS && nanos == 0 {
         return None;
     }
     let days = secs.div_euclid(86_400);
@@ -456,6 +458,19 @@ macro_rules! time_type {
         #[derive(Debug, Clone, Default, Deserialize)]
         #[serde(transparent)]
         pub struct $name(pub Option<String>);
+
+        impl $name {
+            /// Go's `IsZero` of the decoded value: true for `null` (unset) and for the instant of Go's zero time
+            /// (`0001-01-01T00:00:00Z`, in any offset). A text that does not parse (which upstream's decoding
+            /// refuses) is not zero.
+            #[must_use]
+            pub fn is_zero(&self) -> bool {
+                match self.0.as_deref() {
+                    None => true,
+                    Some(v) => parse_rfc3339(v) == Some((GO_ZERO_TIME_SECS, 0)),
+                }
+            }
+        }
 
         impl PartialEq for $name {
             fn eq(&self, other: &Self) -> bool {

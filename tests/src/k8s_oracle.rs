@@ -129,8 +129,10 @@ fn go_type(ty: &RustTy, here: &str, imports: &mut BTreeSet<(String, String)>) ->
     }
 }
 
-/// Stubs for the hand-written `ValidateCustom_*` functions upstream requires in each generated package (they
-/// accept everything, like the Rust stubs vgc writes with `--custom-stub`): (Go package dir, file text).
+/// The hand-written `ValidateCustom_*` functions upstream requires in each generated package: (Go package dir, file
+/// text). A function the runtime ports (`vgc_runtime::k8s::PORTS`, which the vgc side calls) calls the real Go
+/// function: apimachinery's as imported, k8s.io/kubernetes' from the copy [`copy_kubernetes_validation`] made
+/// under `kubernetes/`. Any other accepts everything, like the Rust stubs vgc writes with `--custom-stub`.
 fn custom_stubs(
     plan: &CratePlan,
     dir_of: &dyn Fn(&str) -> Option<String>,
@@ -171,9 +173,24 @@ fn custom_stubs(
             if !nilable {
                 t = format!("*{t}");
             }
+            let call = match vgc_runtime::k8s::PORTS.iter().find(|p| p.go_fn == name) {
+                Some(port) => {
+                    let go_pkg = match port.go_pkg.strip_prefix("k8s.io/kubernetes/") {
+                        Some(rest) => format!("{MODULE}/kubernetes/{rest}"),
+                        None => port.go_pkg.to_string(),
+                    };
+                    let alias = imports
+                        .iter()
+                        .find(|(_, p)| *p == go_pkg)
+                        .map_or_else(|| format!("port{}", imports.len()), |(a, _)| a.clone());
+                    imports.insert((alias.clone(), go_pkg));
+                    format!("{alias}.{name}(ctx, op, fldPath, obj, oldObj)")
+                }
+                None => "nil".to_string(),
+            };
             let _ = write!(
                 body,
-                "\nfunc {name}(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj {t}) field.ErrorList {{\n\treturn nil\n}}\n"
+                "\nfunc {name}(ctx context.Context, op operation.Operation, fldPath *field.Path, obj, oldObj {t}) field.ErrorList {{\n\treturn {call}\n}}\n"
             );
         }
         let mut text = format!(
@@ -188,6 +205,52 @@ fn custom_stubs(
         out.push((format!("gen/{dir}/zz_custom_stubs.go"), text));
     }
     out
+}
+
+/// Copies the `validation.go` of every k8s.io/kubernetes package that holds a ported function
+/// (`vgc_runtime::k8s::PORTS`) into `work/kubernetes/<package>`, unchanged but for imports of k8s.io/kubernetes
+/// packages, which point at the copies. The files come from k8s.io/kubernetes of the release of `api_version`
+/// (`v0.37.2` → `v1.37.2`) through the Go module proxy; when the proxy does not serve that release (pre-releases),
+/// from v1.37.2, the newest release whose functions were compared with the ports (`k8s_custom_differential.rs`).
+fn copy_kubernetes_validation(work: &Path, api_version: &str) {
+    let wanted = format!(
+        "v1{}",
+        api_version.strip_prefix("v0").unwrap_or(api_version)
+    );
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let download = |v: &str| {
+        let out = Command::new("go")
+            .args([
+                "mod",
+                "download",
+                "-json",
+                &format!("k8s.io/kubernetes@{v}"),
+            ])
+            .current_dir(tmp.path())
+            .env("GOFLAGS", "-mod=mod")
+            .output()
+            .expect("the `go` command runs");
+        let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        j["Dir"].as_str().map(str::to_string)
+    };
+    let dir = download(&wanted).unwrap_or_else(|| {
+        eprintln!(
+            "k8s.io/kubernetes@{wanted} is not served; the ported functions come from v1.37.2"
+        );
+        download("v1.37.2").expect("k8s.io/kubernetes@v1.37.2")
+    });
+    let pkgs: BTreeSet<&str> = vgc_runtime::k8s::PORTS
+        .iter()
+        .filter_map(|p| p.go_pkg.strip_prefix("k8s.io/kubernetes/"))
+        .collect();
+    for pkg in pkgs {
+        let text = std::fs::read_to_string(Path::new(&dir).join(pkg).join("validation.go"))
+            .unwrap_or_else(|e| panic!("k8s.io/kubernetes {pkg}/validation.go: {e}"));
+        let text = text.replace("\"k8s.io/kubernetes/", &format!("\"{MODULE}/kubernetes/"));
+        let to = work.join("kubernetes").join(pkg);
+        std::fs::create_dir_all(&to).expect("mkdir kubernetes copy");
+        std::fs::write(to.join("validation.go"), text).expect("kubernetes copy");
+    }
 }
 
 /// Runs the phase. `api_dir`: the module-cache directory of k8s.io/api at `version`; `harness`: the Cargo package depending on the generated crate (it gets a `run_cases` binary).
@@ -288,6 +351,7 @@ pub fn random_k8s_objects_agree(api_dir: &Path, version: &str, plan: &CratePlan,
             .filter(|gv| gvs.contains(*gv))
             .map(str::to_string)
     };
+    copy_kubernetes_validation(&work, version);
     for (file, text) in custom_stubs(plan, &dir_of) {
         std::fs::write(work.join(file), text).expect("custom stubs");
     }

@@ -69,8 +69,8 @@ fn real_k8s_api_end_to_end() {
         // kubernetes/kubernetes activates every group/version with TypesWithField=TypeMeta from its internal
         // packages (`+k8s:validation-gen-input=k8s.io/api/...`); k8s.io/api's own doc.go files activate less.
         extra_roots: vec!["TypesWithField=TypeMeta".into()],
-        // k8s.io/api's `+k8s:customValidation` functions are hand-written upstream (kubernetes/kubernetes); the
-        // real-input cases below avoid the fields they cover, so stubs that accept everything are enough here.
+        // k8s.io/api's `+k8s:customValidation` functions are ported in the runtime (`vgc_runtime::k8s`), so the
+        // crate needs no `src/custom.rs`; `custom_stub` would start one for any other.
         custom_stub: true,
         upstream: Some(harness::oracle_profile()),
         ..Default::default()

@@ -963,9 +963,18 @@ impl<'p> Cx<'_, 'p> {
                     ]
                 }
             }
-            CheckKind::Custom { upstream, .. } => match self.interp.custom.get(upstream) {
-                Some(f) => f(op, path, new, old),
-                None => {
+            CheckKind::Custom {
+                owner,
+                field,
+                upstream,
+                ..
+            } => match (
+                vgc_runtime::k8s::port(&owner.pkg, &owner.name, field.as_deref()),
+                self.interp.custom.get(upstream),
+            ) {
+                (Some(port), _) => crate::ports::call(port, op, path, new, old),
+                (None, Some(f)) => f(op, path, new, old),
+                (None, None) => {
                     self.fail(EvalError::CustomValidation {
                         function: upstream.clone(),
                         path: path.to_string(),

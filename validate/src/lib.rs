@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 mod eval;
+mod ports;
 mod strict;
 pub mod value;
 
@@ -138,7 +139,9 @@ impl<'p> Interpreter<'p> {
         self
     }
 
-    /// The upstream names of the plan's `+k8s:customValidation` functions, sorted, without repeats.
+    /// The upstream names of the plan's `+k8s:customValidation` functions that need a hand-written function
+    /// ([`Interpreter::with_custom`]), sorted, without repeats. Uses with a runtime port (`vgc_runtime::k8s::PORTS`:
+    /// k8s.io/api's and apimachinery's own functions) always run the port and are not listed.
     #[must_use]
     pub fn custom_functions(&self) -> Vec<String> {
         let mut out = Vec::new();
@@ -146,7 +149,15 @@ impl<'p> Interpreter<'p> {
             let fields = t.fields.iter().flatten().flat_map(|f| &f.checks);
             for c in t.checks.iter().chain(fields) {
                 c.walk(&mut |c| {
-                    if let CheckKind::Custom { upstream, .. } = &c.kind {
+                    if let CheckKind::Custom {
+                        owner,
+                        field,
+                        upstream,
+                        ..
+                    } = &c.kind
+                        && vgc_runtime::k8s::port(&owner.pkg, &owner.name, field.as_deref())
+                            .is_none()
+                    {
                         out.push(upstream.clone());
                     }
                 });

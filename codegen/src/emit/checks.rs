@@ -445,6 +445,11 @@ pub(super) fn check_call(
             }
         }
         CheckKind::Custom { owner, field, .. } => {
+            // k8s.io/api's and apimachinery's own functions are ported in the runtime (`vgc_runtime::k8s`).
+            if let Some(port) = vgc_runtime::k8s::port(&owner.pkg, &owner.name, field.as_deref()) {
+                let f = ident(port.rust_fn);
+                return quote!(::vgc_runtime::k8s::#f(op, #path, #new, #old));
+            }
             let m = ident(&crate::ident::custom_method(owner, field.as_deref()));
             let module = ctx.module_of(&owner.pkg);
             quote!(<crate::custom::Custom as #module ::Custom>::#m(op, #path, #new, #old))

@@ -2,7 +2,9 @@
 
 use super::*;
 
-/// Every `customValidation` check of a module: (method, upstream name, value type), sorted by method.
+/// Every `customValidation` check of a module that the user implements: (method, upstream name, value type), sorted
+/// by method. Uses with a runtime port (`vgc_runtime::k8s::port`: k8s.io/api's and apimachinery's own functions)
+/// call the port and are not part of the `Custom` trait.
 pub(crate) fn custom_checks(m: &ModulePlan) -> Vec<(String, String, RustTy)> {
     let mut out = Vec::new();
     let mut custom = |c: &Check| {
@@ -12,6 +14,7 @@ pub(crate) fn custom_checks(m: &ModulePlan) -> Vec<(String, String, RustTy)> {
             upstream,
             ty,
         } = &c.kind
+            && vgc_runtime::k8s::port(&owner.pkg, &owner.name, field.as_deref()).is_none()
         {
             out.push((
                 crate::ident::custom_method(owner, field.as_deref()),
