@@ -605,6 +605,7 @@ impl<'a> Linter<'a> {
                     self.report(
                         LintDiagnostic::DetachedTag {
                             tag: u.name.clone(),
+                            on: declaration_below(&text, span.start),
                         }
                         .diagnostic(),
                         file,
@@ -1162,4 +1163,21 @@ pub fn apply_suppressions(
         }
     }
     out
+}
+
+/// The keyword of the declaration that the comment group holding byte `at` of `text` documents, when it is one
+/// validation-gen reads no tags from (`const`, `var`, `func`, `import`): the first line after the group that is
+/// not a `//` comment line, if it starts with one of those. `None` for a blank line (a detached comment) or any
+/// other declaration.
+fn declaration_below(text: &str, at: usize) -> Option<String> {
+    let rest = text.get(at..)?;
+    let after = rest.split_once('\n')?.1;
+    let line = after
+        .lines()
+        .map(str::trim_start)
+        .find(|l| !l.starts_with("//"))?;
+    let word = line.split(|c: char| !c.is_ascii_alphabetic()).next()?;
+    ["const", "var", "func", "import"]
+        .contains(&word)
+        .then(|| word.to_string())
 }

@@ -555,8 +555,19 @@ pub fn loaded_program(db: &dyn Db) -> Program {
 }
 
 /// The directories under `dir` (itself included) that hold Go sources. A directory that cannot be listed is an
-/// error (R8: an unlistable module root must not look like an empty, clean module).
+/// error (R8: an unlistable module root must not look like an empty, clean module). A subdirectory with a `go.mod`
+/// of its own is another module and is left out with everything below it, as Go's `./...` leaves it out (R41).
 fn collect_dirs(sys: &dyn System, dir: &str, out: &mut Vec<String>, diags: &mut Vec<Diagnostic>) {
+    collect_dirs_below(sys, dir, true, out, diags);
+}
+
+fn collect_dirs_below(
+    sys: &dyn System,
+    dir: &str,
+    top: bool,
+    out: &mut Vec<String>,
+    diags: &mut Vec<Diagnostic>,
+) {
     let entries = match sys.read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
@@ -567,12 +578,15 @@ fn collect_dirs(sys: &dyn System, dir: &str, out: &mut Vec<String>, diags: &mut 
             return;
         }
     };
+    if !top && entries.iter().any(|(n, d)| !d && n == "go.mod") {
+        return;
+    }
     if entries.iter().any(|(n, d)| !d && is_go_source(n)) {
         out.push(dir.to_string());
     }
     for (n, is_dir) in entries {
         if is_dir && !skip_dir(&n) {
-            collect_dirs(sys, &format!("{dir}/{n}"), out, diags);
+            collect_dirs_below(sys, &format!("{dir}/{n}"), false, out, diags);
         }
     }
 }
@@ -848,5 +862,32 @@ mod tests {
                 "/m: cannot read directory: Permission denied (os error 13)"
             )]
         );
+    }
+
+    /// R41: a subdirectory with its own `go.mod` is another module; Go's `./...` leaves it and everything below it
+    /// out, and so does vgc. The top directory's own `go.mod` does not exclude it.
+    #[test]
+    fn r41_nested_modules_are_left_out() {
+        let mut m = MemorySystem::default();
+        m.files.insert("/m/go.mod".into(), "module m\n".into());
+        m.files.insert("/m/a/t.go".into(), "package a\n".into());
+        m.files
+            .insert("/m/nested/go.mod".into(), "module n\n".into());
+        m.files
+            .insert("/m/nested/t.go".into(), "package nested\n".into());
+        m.files
+            .insert("/m/nested/b/t.go".into(), "package b\n".into());
+        m.files
+            .insert("/m/c/go.mod.txt".into(), "not a module\n".into());
+        m.files.insert("/m/c/t.go".into(), "package c\n".into());
+        let (mut dirs, mut diags) = (Vec::new(), Vec::new());
+        collect_dirs(&m, "/m", &mut dirs, &mut diags);
+        dirs.sort();
+        assert_eq!(dirs, ["/m/a", "/m/c"]);
+        assert!(diags.is_empty());
+        let (mut dirs, mut diags) = (Vec::new(), Vec::new());
+        collect_dirs(&m, "/m/nested", &mut dirs, &mut diags);
+        dirs.sort();
+        assert_eq!(dirs, ["/m/nested", "/m/nested/b"]);
     }
 }

@@ -50,8 +50,9 @@ pub(crate) enum LintDiagnostic {
     },
     /// VGC0305: an `+enum` type without `+k8s:enum`.
     EnumMarker,
-    /// VGC0310: a tag separated from its declaration by a blank line.
-    DetachedTag { tag: String },
+    /// VGC0310: a tag separated from its declaration by a blank line (`on` is `None`), or written on a
+    /// declaration validation-gen reads no tags from (`on`: `const`, `var`, `func`, `import`).
+    DetachedTag { tag: String, on: Option<String> },
     /// VGC0313: type-level tags a typedef chain loses.
     TypedefChain {
         ty: String,
@@ -205,9 +206,12 @@ impl LintDiagnostic {
                 format!("field {field}: {detail}")
             }
             L::EnumMarker => "type with +enum must also have +k8s:enum".to_string(),
-            L::DetachedTag { tag } => {
+            L::DetachedTag { tag, on: None } => {
                 format!("+{tag} is not attached to a declaration: a blank line separates it")
             }
+            L::DetachedTag { tag, on: Some(on) } => format!(
+                "+{tag} is in the comment of a `{on}` declaration, where validation-gen does not read it; it has no effect"
+            ),
             L::TypedefChain { ty, lost, chain } => format!(
                 "type {ty}: validation-gen does not apply {} to its values; it follows the typedef chain {} to the underlying type",
                 lost.join(", "),
@@ -276,8 +280,11 @@ impl LintDiagnostic {
             }
             L::ValueStructRequiredness { .. } => "a non-pointer struct field is never nil: mark a member `+k8s:required`, make the field a pointer, or change `required`/`optional` to what the struct implies".into(),
             L::EnumMarker => "add `+k8s:enum` so the values are validated, or `+k8s:validation-gen-nolint` to opt the type out".into(),
-            L::DetachedTag { .. } => {
+            L::DetachedTag { on: None, .. } => {
                 "remove the blank line between this comment and the declaration it belongs to".into()
+            }
+            L::DetachedTag { on: Some(_), .. } => {
+                "write it in the comment of the type or field it applies to (for `+k8s:enum`, the `type` declaration of the constants' type)".into()
             }
             L::TypedefChain { ty, .. } => {
                 format!("repeat the tags on {ty}, or declare it from the underlying type directly")
