@@ -1,5 +1,6 @@
 //! vgc-runtime: what vgc-generated validation code calls.
 //!
+//! - [`decode`]: JSON into a generated type, naming the path of a value that does not decode.
 //! - [`field`]: lazily rendered field paths and upstream-shaped errors (`k8s.io/apimachinery/pkg/util/validation/field`).
 //! - [`operation`]: the operation, options and subresources (`k8s.io/apimachinery/pkg/api/operation`).
 //! - [`validate`]: the runtime validators (`k8s.io/apimachinery/pkg/api/validate`).
@@ -11,6 +12,7 @@
 //!
 //! Invariant: depends on no compiler crate; its semver is independent of vgc's.
 
+pub mod decode;
 pub mod field;
 pub mod formats;
 pub mod k8s;

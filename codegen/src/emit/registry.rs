@@ -36,9 +36,9 @@ pub(crate) fn registry_file(
             where
                 T: ::serde::de::DeserializeOwned,
             {
-                T::deserialize(object).map_err(|error| DispatchError::Decode { old: false, error })?;
+                ::vgc_runtime::decode::decode::<T>(object).map_err(|e| DispatchError::decode(false, e))?;
                 if let Some(o) = old {
-                    T::deserialize(o).map_err(|error| DispatchError::Decode { old: true, error })?;
+                    ::vgc_runtime::decode::decode::<T>(o).map_err(|e| DispatchError::decode(true, e))?;
                 }
                 Ok(::vgc_runtime::ErrorList::new())
             }
@@ -59,9 +59,9 @@ pub(crate) fn registry_file(
         where
             T: ::serde::de::DeserializeOwned + ::vgc_runtime::Validate,
         {
-            let new = T::deserialize(object).map_err(|error| DispatchError::Decode { old: false, error })?;
+            let new = ::vgc_runtime::decode::decode::<T>(object).map_err(|e| DispatchError::decode(false, e))?;
             let old = match old {
-                Some(o) => Some(T::deserialize(o).map_err(|error| DispatchError::Decode { old: true, error })?),
+                Some(o) => Some(::vgc_runtime::decode::decode::<T>(o).map_err(|e| DispatchError::decode(true, e))?),
                 None => None,
             };
             Ok(::vgc_runtime::Validate::validate(&new, old.as_ref(), op))
@@ -134,9 +134,18 @@ pub(crate) fn registry_file(
             Decode {
                 /// Whether the old object failed.
                 old: bool,
+                /// Where in the object: JSON names, dot-separated, `[i]` for list items (`spec.replicas`); `.`
+                /// for the object itself.
+                path: ::std::string::String,
                 /// serde_json's error.
                 error: ::serde_json::Error,
             },
+        }
+
+        impl DispatchError {
+            fn decode(old: bool, e: ::vgc_runtime::decode::DecodeError) -> Self {
+                Self::Decode { old, path: e.path, error: e.error }
+            }
         }
 
         impl ::std::fmt::Display for DispatchError {
@@ -146,8 +155,14 @@ pub(crate) fn registry_file(
                     Self::UnknownKind { api_version, kind } => {
                         write!(f, "unknown kind {kind} of apiVersion {api_version}")
                     }
-                    Self::Decode { old: false, error } => write!(f, "the object does not decode: {error}"),
-                    Self::Decode { old: true, error } => write!(f, "the old object does not decode: {error}"),
+                    Self::Decode { old, path, error } => {
+                        let which = if *old { "the old object" } else { "the object" };
+                        if path == "." {
+                            write!(f, "{which} does not decode: {error}")
+                        } else {
+                            write!(f, "{which} does not decode at {path}: {error}")
+                        }
+                    }
                 }
             }
         }

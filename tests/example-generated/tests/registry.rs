@@ -106,8 +106,9 @@ fn dispatch_errors_are_typed() {
     match registry::validate_value(&wrong, None, &op) {
         Err(e @ DispatchError::Decode { old: false, .. }) => {
             assert!(
-                e.to_string()
-                    .starts_with("the object does not decode: invalid type: string \"three\""),
+                e.to_string().starts_with(
+                    "the object does not decode at spec.replicas: invalid type: string \"three\""
+                ),
                 "{e}"
             );
             assert!(std::error::Error::source(&e).is_some());
