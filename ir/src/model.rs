@@ -174,7 +174,7 @@ pub fn lower_file_with(g: &GoFile, prefix: &TagPrefix) -> (FileIr, Vec<std::ops:
                 .lines
                 .iter()
                 .find_map(|l| l.text.trim().strip_prefix("+groupName="))
-                .map(|g| g.trim().to_string());
+                .map(group_name_value);
         }
         ir.package_tags
             .extend(prefixed_uses(prefix, &grp.lines, &mut push));
@@ -340,4 +340,29 @@ fn tag_uses_with(
             })
         })
         .collect()
+}
+
+/// The value of a `+groupName=` line: trimmed, and a Go-quoted string (`""`, `"apps"`) unquoted, so that
+/// `+groupName=""` names the core group as `+groupName=` does.
+fn group_name_value(raw: &str) -> String {
+    let v = raw.trim();
+    match v.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
+        Some(inner) if !inner.contains('"') => inner.to_string(),
+        _ => v.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod group_name_tests {
+    #[test]
+    fn quoted_group_names_are_unquoted() {
+        assert_eq!(super::group_name_value(""), "");
+        assert_eq!(super::group_name_value(" \"\" "), "");
+        assert_eq!(super::group_name_value("\"apps\""), "apps");
+        assert_eq!(
+            super::group_name_value("apps.example.com"),
+            "apps.example.com"
+        );
+        assert_eq!(super::group_name_value("\"a\"b\""), "\"a\"b\"");
+    }
 }

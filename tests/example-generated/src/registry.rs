@@ -30,13 +30,20 @@ impl Kind {
             format!("{}/{}", self.group, self.version)
         }
     }
-    /// The kind an object's `apiVersion` and `kind` name, if this crate has it.
+    /// The kind an object's `apiVersion` and `kind` name, if this crate has it: `group/version`, or the
+    /// bare version for the core group (`v1`, never `/v1`) — exactly the objects [`validate_object`]
+    /// dispatches.
     #[must_use]
     pub fn lookup(api_version: &str, kind: &str) -> ::std::option::Option<&'static Kind> {
-        let (group, version) = api_version.rsplit_once('/').unwrap_or(("", api_version));
-        KINDS
-            .iter()
-            .find(|k| k.group == group && k.version == version && k.kind == kind)
+        KINDS.iter().find(|k| {
+            k.kind == kind
+                && match api_version.split_once('/') {
+                    Some((group, version)) => {
+                        !k.group.is_empty() && k.group == group && k.version == version
+                    }
+                    None => k.group.is_empty() && k.version == api_version,
+                }
+        })
     }
 }
 /// Every kind of the crate, sorted by group, version and kind.
@@ -63,6 +70,14 @@ pub enum DispatchError {
         /// The object's `apiVersion`.
         api_version: ::std::string::String,
         /// The object's `kind`.
+        kind: ::std::string::String,
+    },
+    /// The old object names another `apiVersion` or `kind` than the object ([`validate_value`] only; an old
+    /// object without them is taken as the object's kind).
+    OldKindMismatch {
+        /// The old object's `apiVersion`.
+        api_version: ::std::string::String,
+        /// The old object's `kind`.
         kind: ::std::string::String,
     },
     /// The object (`old: false`) or the old object (`old: true`) does not decode into the kind's type: a
@@ -92,6 +107,12 @@ impl ::std::fmt::Display for DispatchError {
             Self::NotAnObject(why) => f.write_str(why),
             Self::UnknownKind { api_version, kind } => {
                 write!(f, "unknown kind {kind} of apiVersion {api_version}")
+            }
+            Self::OldKindMismatch { api_version, kind } => {
+                write!(
+                    f,
+                    "the old object is a {kind} of apiVersion {api_version}, not of the object's kind"
+                )
             }
             Self::Decode { old, path, error } => {
                 let which = if *old { "the old object" } else { "the object" };
@@ -143,8 +164,9 @@ pub fn validate_object(
 /// [`validate_object`] with the kind read from the object's own `apiVersion` and `kind`.
 ///
 /// # Errors
-/// [`DispatchError::NotAnObject`] when they are missing or not non-empty strings, else as
-/// [`validate_object`].
+/// [`DispatchError::NotAnObject`] when they are missing or not non-empty strings,
+/// [`DispatchError::OldKindMismatch`] when `old` has an `apiVersion` or `kind` that differs from the object's,
+/// else as [`validate_object`].
 pub fn validate_value(
     object: &::serde_json::Value,
     old: ::std::option::Option<&::serde_json::Value>,
@@ -156,7 +178,21 @@ pub fn validate_value(
             "an object must have non-empty string apiVersion and kind",
         )),
     };
-    validate_object(field("apiVersion")?, field("kind")?, object, old, op)
+    let (api_version, kind) = (field("apiVersion")?, field("kind")?);
+    if let Some(o) = old {
+        let other = |name: &str, this: &str| match o.get(name) {
+            Some(::serde_json::Value::String(s)) if !s.is_empty() && s != this => Some(s.clone()),
+            _ => None,
+        };
+        let (av, k) = (other("apiVersion", api_version), other("kind", kind));
+        if av.is_some() || k.is_some() {
+            return Err(DispatchError::OldKindMismatch {
+                api_version: av.unwrap_or_else(|| api_version.to_string()),
+                kind: k.unwrap_or_else(|| kind.to_string()),
+            });
+        }
+    }
+    validate_object(api_version, kind, object, old, op)
 }
 fn validate_as<T>(
     object: &::serde_json::Value,

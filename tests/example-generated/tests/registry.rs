@@ -28,6 +28,25 @@ fn kinds_are_the_structs_embedding_type_meta_with_their_group() {
     );
     assert_eq!(Kind::lookup("v1", "Widget"), None);
     assert_eq!(Kind::lookup("widgets.example.com/v2", "Widget"), None);
+    // Only the spellings `validate_object` dispatches: no leading or extra `/`.
+    assert_eq!(Kind::lookup("/widgets.example.com/v1", "Widget"), None);
+    assert_eq!(Kind::lookup("widgets.example.com/v1/", "Widget"), None);
+}
+
+#[test]
+fn an_old_object_of_another_kind_is_refused() {
+    let new = json!({"apiVersion": "widgets.example.com/v1", "kind": "Widget"});
+    let old = json!({"apiVersion": "widgets.example.com/v1", "kind": "Gadget"});
+    let op = Operation::update();
+    match registry::validate_value(&new, Some(&old), &op) {
+        Err(e @ DispatchError::OldKindMismatch { .. }) => assert_eq!(
+            e.to_string(),
+            "the old object is a Gadget of apiVersion widgets.example.com/v1, not of the object's kind"
+        ),
+        other => panic!("{other:?}"),
+    }
+    // An old object without apiVersion/kind is taken as the object's kind.
+    assert!(registry::validate_value(&new, Some(&json!({})), &op).is_ok());
 }
 
 #[test]
