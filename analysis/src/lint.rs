@@ -1165,19 +1165,23 @@ pub fn apply_suppressions(
     out
 }
 
-/// The keyword of the declaration that the comment group holding byte `at` of `text` documents, when it is one
-/// validation-gen reads no tags from (`const`, `var`, `func`, `import`): the first line after the group that is
-/// not a `//` comment line, if it starts with one of those. `None` for a blank line (a detached comment) or any
-/// other declaration.
+/// What follows the comment group holding byte `at` of `text`, when it is not a blank line: the keyword of a
+/// declaration validation-gen reads no tags from (`const`, `var`, `func`, `import`; `type` — the tag is unattached
+/// — only for a `type (` group), or `end of file` when only comment lines follow. `None` for a blank line (a
+/// detached comment) or anything else.
 fn declaration_below(text: &str, at: usize) -> Option<String> {
     let rest = text.get(at..)?;
-    let after = rest.split_once('\n')?.1;
-    let line = after
+    let Some(line) = rest
+        .split_once('\n')
+        .map_or("", |(_, after)| after)
         .lines()
         .map(str::trim_start)
-        .find(|l| !l.starts_with("//"))?;
+        .find(|l| !l.starts_with("//"))
+    else {
+        return Some("end of file".to_string());
+    };
     let word = line.split(|c: char| !c.is_ascii_alphabetic()).next()?;
-    ["const", "var", "func", "import"]
+    ["const", "var", "func", "import", "type"]
         .contains(&word)
         .then(|| word.to_string())
 }

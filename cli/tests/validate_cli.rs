@@ -705,9 +705,10 @@ fn strict_field_names_follow_go_encoding_json() {
     insta::assert_snapshot!("strict_field_names", String::from_utf8_lossy(&out.stdout));
 }
 
-/// R40: two packages declaring one group/version/kind. Dispatch takes the first by import path (`apis/v1`, whose
-/// `name` allows 3 characters, not `internal/v1`'s 5), and says so with `VGC0114` on every run — also when the plan
-/// comes from the cache.
+/// R40: packages declaring one group/version/kind. Dispatch takes a built package's type over a dependency's
+/// (`aaa/v1`, `validation-gen=false`, sorts first) and then the first by import path (`apis/v1`, whose `name`
+/// allows 3 characters, not `internal/v1`'s 5 or `aaa/v1`'s 1), and says so with `VGC0114` on every run — also when
+/// the plan comes from the cache.
 #[test]
 fn a_kind_declared_twice_is_a_warning_naming_the_type_used() {
     let api = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -730,8 +731,9 @@ fn a_kind_declared_twice_is_a_warning_naming_the_type_used() {
         );
         assert_eq!(out.status.code(), Some(1), "{run}: {stdout}{stderr}");
         assert!(
-            stderr.lines().filter(|l| l.contains("VGC0114")).count() == 1
-                && stderr.contains(warning),
+            stderr.lines().filter(|l| l.contains("VGC0114")).count() == 2
+                && stderr.contains(warning)
+                && stderr.contains(&warning.replace("internal/v1", "aaa/v1")),
             "{run}: {stderr}"
         );
         assert!(

@@ -368,11 +368,12 @@ pub fn kind_collisions(db: &dyn vgc_ir::Db, plan: &CratePlan) -> Vec<Diagnostic>
             let mut d = Diagnostic::warning(
                 Code::DuplicateKind,
                 format!(
-                    "packages {} and {} both declare the kind {} {}; GVK dispatch (the generated registry, `vgc validate`) uses the first and never reaches this type",
+                    "packages {} and {} both declare the kind {} {}; GVK dispatch (the generated registry, `vgc validate`) uses the type of {} and never reaches this one",
                     kept.key.pkg,
                     shadowed.pkg,
                     kept.api_version(),
                     kept.kind,
+                    kept.key.pkg,
                 ),
             )
             .with_hint("give one of the packages another `+groupName` or version, or build them separately");

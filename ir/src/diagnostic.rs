@@ -117,7 +117,7 @@ declare_codes! {
     /// VGC0305 (lint, upstream 1.38): an `+enum` type without `+k8s:enum`.
     LintEnumMarker = ("VGC0305", "enum-marker", Error, "`+enum` tells OpenAPI the values are closed; without `+k8s:enum` nothing validates them (upstream 1.38 lint rule, kubernetes#142102)."),
     /// VGC0310 (lint): `+k8s:` tags separated from their declaration by a blank line.
-    LintDetachedTag = ("VGC0310", "detached-tag", Warning, "A blank line starts a new comment group: tags above it are read from a different declaration, or not at all."),
+    LintDetachedTag = ("VGC0310", "detached-tag", Warning, "Tags are read from the comment directly above a type or field: tags a blank line separates from it, tags on a `const`, `var`, `func` or `import` declaration or a `type (` group, and tags at the end of a file are read from a different declaration, or not at all."),
     /// VGC0311 (lint): `+listType`/`+listMapKey` and `+k8s:listType`/`+k8s:listMapKey` disagree or one is missing.
     LintListMarker = ("VGC0311", "list-marker-twin", Warning, "`+listType`/`+listMapKey` drive OpenAPI and server-side apply, `+k8s:` twins drive validation; when they disagree the two see different lists."),
     /// VGC0312 (lint): an option name spelled inconsistently, or disagreeing with `+featureGate=`.

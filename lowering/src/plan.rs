@@ -510,15 +510,17 @@ impl KindRef {
 }
 
 /// Every kind of `modules` ([`TypePlan::is_kind`]), sorted by group, version and kind. Two packages declaring the
-/// same group, version and kind keep the first by import path (the modules' order); [`shadowed_kinds`] lists the
-/// others, which the driver reports as `VGC0114`.
+/// same group, version and kind keep a root (a type of the packages being built) over a dependency's type, then
+/// the first by import path (the modules' order); [`shadowed_kinds`] lists the others, which the driver reports as
+/// `VGC0114`.
 #[must_use]
 pub fn kinds(modules: &[std::sync::Arc<ModulePlan>]) -> Vec<KindRef> {
     kind_table(modules).0
 }
 
-/// The kinds `modules` declare more than once (R40): for each later declaration, in the modules' order, the kind
-/// that [`kinds`] dispatches to instead (the first by import path) and the type it shadows. A shadowed type keeps
+/// The kinds `modules` declare more than once (R40): for each declaration [`kinds`] does not dispatch to, the kind
+/// it dispatches to instead (a root before a dependency's type, then the first by import path) and the type it
+/// shadows. A shadowed type keeps
 /// its own `Validate` impl; only GVK dispatch (the generated registry, `vgc validate`) cannot reach it.
 #[must_use]
 pub fn shadowed_kinds(modules: &[std::sync::Arc<ModulePlan>]) -> Vec<(KindRef, TypeKey)> {
@@ -530,9 +532,19 @@ fn kind_table(modules: &[std::sync::Arc<ModulePlan>]) -> (Vec<KindRef>, Vec<(Kin
     let mut shadowed = Vec::new();
     let mut seen: std::collections::BTreeMap<(String, String, String), usize> =
         std::collections::BTreeMap::new();
-    for m in modules {
+    // Roots first (the types of the packages being built), then the kinds of dependencies, each in import-path
+    // order: a dependency declaring the same kind never shadows the module's own.
+    let in_order = [true, false].into_iter().flat_map(|roots| {
+        modules.iter().flat_map(move |m| {
+            m.types
+                .iter()
+                .filter(move |t| t.root == roots && t.is_kind())
+                .map(move |t| (m, t))
+        })
+    });
+    for (m, t) in in_order {
         let (group, version) = m.group_version();
-        for t in m.types.iter().filter(|t| t.is_kind()) {
+        {
             let gvk = (group.clone(), version.clone(), t.key.name.clone());
             if let Some(&first) = seen.get(&gvk) {
                 shadowed.push((out[first].clone(), t.key.clone()));

@@ -50,8 +50,9 @@ pub(crate) enum LintDiagnostic {
     },
     /// VGC0305: an `+enum` type without `+k8s:enum`.
     EnumMarker,
-    /// VGC0310: a tag separated from its declaration by a blank line (`on` is `None`), or written on a
-    /// declaration validation-gen reads no tags from (`on`: `const`, `var`, `func`, `import`).
+    /// VGC0310: a tag separated from its declaration by a blank line (`on` is `None`), written on a declaration
+    /// validation-gen reads no tags from (`on`: `const`, `var`, `func`, `import`, or `type` for a `type (` group),
+    /// or at the end of the file (`on`: `end of file`).
     DetachedTag { tag: String, on: Option<String> },
     /// VGC0313: type-level tags a typedef chain loses.
     TypedefChain {
@@ -209,9 +210,24 @@ impl LintDiagnostic {
             L::DetachedTag { tag, on: None } => {
                 format!("+{tag} is not attached to a declaration: a blank line separates it")
             }
-            L::DetachedTag { tag, on: Some(on) } => format!(
-                "+{tag} is in the comment of a `{on}` declaration, where validation-gen does not read it; it has no effect"
+            L::DetachedTag { tag, on: Some(on) } if on == "end of file" => {
+                format!(
+                    "+{tag} is at the end of the file, with no declaration below it; it has no effect"
+                )
+            }
+            L::DetachedTag { tag, on: Some(on) } if on == "type" => format!(
+                "+{tag} is in the comment of a `type (` group, not of a type in it; it has no effect"
             ),
+            L::DetachedTag { tag, on: Some(on) } => {
+                let article = if on.starts_with(['a', 'e', 'i', 'o', 'u']) {
+                    "an"
+                } else {
+                    "a"
+                };
+                format!(
+                    "+{tag} is in the comment of {article} `{on}` declaration, where validation-gen does not read it; it has no effect"
+                )
+            }
             L::TypedefChain { ty, lost, chain } => format!(
                 "type {ty}: validation-gen does not apply {} to its values; it follows the typedef chain {} to the underlying type",
                 lost.join(", "),
@@ -283,8 +299,11 @@ impl LintDiagnostic {
             L::DetachedTag { on: None, .. } => {
                 "remove the blank line between this comment and the declaration it belongs to".into()
             }
+            L::DetachedTag { tag, on: Some(_) } if tag == "k8s:enum" => {
+                "write it directly above the `type` declaration of the constants' type".into()
+            }
             L::DetachedTag { on: Some(_), .. } => {
-                "write it in the comment of the type or field it applies to (for `+k8s:enum`, the `type` declaration of the constants' type)".into()
+                "write it directly above the type or field it applies to".into()
             }
             L::TypedefChain { ty, .. } => {
                 format!("repeat the tags on {ty}, or declare it from the underlying type directly")
