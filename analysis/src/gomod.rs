@@ -123,9 +123,9 @@ pub fn resolve_import(sys: &dyn System, root: &str, gomod: &GoMod, import: &str)
     if let Some((_, new, new_ver)) = gomod.replace.iter().find(|(old, _, _)| old == module) {
         if new.starts_with('.') || new.starts_with('/') {
             let base = if new.starts_with('/') {
-                new.clone()
+                clean(new)
             } else {
-                join(root, new)
+                clean(&join(root, new))
             };
             return Resolved::Dir(join(&base, &rel));
         }
@@ -152,6 +152,27 @@ pub fn resolve_import(sys: &dyn System, root: &str, gomod: &GoMod, import: &str)
         }
     }
     Resolved::Missing(module.clone(), version.clone())
+}
+
+/// `path` with `.` components dropped and each `..` removing the component before it, lexically (Go's
+/// `filepath.Clean`, which `go` applies to a `replace` directive's directory): `/m/./nested/../x` → `/m/x`.
+fn clean(path: &str) -> String {
+    use std::path::{Component, Path, PathBuf};
+    let mut out = PathBuf::new();
+    for c in Path::new(path).components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                let up = out.ends_with("..") || !out.pop();
+                // `..` at the root stays at the root; above a relative start it is kept.
+                if up && !out.has_root() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out.to_string_lossy().into_owned()
 }
 
 fn join(a: &str, b: &str) -> String {
@@ -212,6 +233,16 @@ fn clamped(version: &str, u: vgc_ir::profile::Upstream) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn replace_directories_are_cleaned_lexically() {
+        assert_eq!(super::clean("/m/./nested"), "/m/nested");
+        assert_eq!(super::clean("/m/a/../b/./c"), "/m/b/c");
+        assert_eq!(super::clean("/.."), "/");
+        assert_eq!(super::clean("../../x"), "../../x");
+        assert_eq!(super::clean("a/../../x"), "../x");
+    }
+
     use super::*;
     use crate::system::MemorySystem;
     #[test]

@@ -395,6 +395,24 @@ fn analyze(
     let plan = vgc_lowering::crate_plan(db).clone();
     out.timings.push(("lower", clock.elapsed()));
     diags.extend(plan.diagnostics.iter().cloned());
+    // R42: packages outside the build whose types the plan includes (a `replace`d or nested module, a read-only
+    // dependency) contribute their tags, so their tag errors are errors here too — else a malformed tag there
+    // would be lowered as best it can (`maxLength=abc` as 0) without a word. Warnings (Go syntax recovery) stay
+    // with the package's own build.
+    let planned: std::collections::HashSet<&str> =
+        plan.modules.iter().map(|m| m.pkg.as_str()).collect();
+    for p in prog
+        .packages
+        .values()
+        .filter(|p| !p.target && planned.contains(p.path.as_str()))
+    {
+        diags.extend(
+            vgc_ir::db::check_package(db, p.input)
+                .iter()
+                .filter(|d| d.severity == vgc_ir::Severity::Error)
+                .cloned(),
+        );
+    }
     // Go names that would clash as Rust names (R33): the identifier policy is codegen's.
     diags.extend(vgc_codegen::ident::name_collisions(db, &plan));
     // Two packages declaring one group/version/kind: dispatch reaches only the first (R40).
