@@ -30,6 +30,42 @@ fn map_key(line: &str) -> Option<(String, String)> {
     None
 }
 
+/// Calls `f` with the field paths of the call drivers' path shapes, by shape number: 0 the root (upstream's nil
+/// path), 1 `spec.value`, 2 `items[2].name`, 3 `labels[a.b/c]` (`path(k)` in `tests/upstream/*_calls.go`).
+pub fn with_path_shapes<R>(f: impl FnOnce(&[&vgc_runtime::Path<'_>; 4]) -> R) -> R {
+    use vgc_runtime::Path;
+    let root = Path::Root;
+    let spec = root.child("spec");
+    let spec_value = spec.child("value");
+    let items = root.child("items");
+    let item = items.index(2);
+    let item_name = item.child("name");
+    let labels = root.child("labels");
+    let label = labels.key("a.b/c");
+    f(&[&root, &spec_value, &item_name, &label])
+}
+
+/// Runs a call driver (`tests/upstream/*_calls.go`, built at `binary`) for `n` calls from `seed`
+/// (`VGC_CALLS`, `VGC_CALLS_SEED`) and returns its calls, one JSON object per output line; panics with its stderr
+/// when it fails.
+pub fn driver_calls(binary: &std::path::Path, n: usize, seed: u64) -> Vec<Value> {
+    let out = Command::new(binary)
+        .env("VGC_CALLS", n.to_string())
+        .env("VGC_CALLS_SEED", seed.to_string())
+        .output()
+        .expect("the driver runs");
+    assert!(
+        out.status.success(),
+        "driver: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .expect("utf-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a call"))
+        .collect()
+}
+
 /// Upstream iterates Go maps in random order (spec §4), so errors reported while iterating one map have no defined
 /// order. Canonical form: within each run of consecutive errors under the same map (same path before the first
 /// map-key subscript), each key's errors move together, keys sorted, each key's own lines in their order.

@@ -239,14 +239,22 @@ fn copy_kubernetes_validation(work: &Path, api_version: &str) {
         );
         download("v1.37.2").expect("k8s.io/kubernetes@v1.37.2")
     });
+    copy_kubernetes_ports(Path::new(&dir), work, MODULE);
+}
+
+/// Copies the `validation.go` of every package of the k8s.io/kubernetes module at `kubernetes` (its module-cache
+/// directory) that holds a ported function (`vgc_runtime::k8s::PORTS`) into `work/kubernetes/<package>`, unchanged
+/// but for imports of k8s.io/kubernetes packages, which point at the copies under the Go module `module` (whose
+/// root is `work`).
+pub fn copy_kubernetes_ports(kubernetes: &Path, work: &Path, module: &str) {
     let pkgs: BTreeSet<&str> = vgc_runtime::k8s::PORTS
         .iter()
         .filter_map(|p| p.go_pkg.strip_prefix("k8s.io/kubernetes/"))
         .collect();
     for pkg in pkgs {
-        let text = std::fs::read_to_string(Path::new(&dir).join(pkg).join("validation.go"))
+        let text = std::fs::read_to_string(kubernetes.join(pkg).join("validation.go"))
             .unwrap_or_else(|e| panic!("k8s.io/kubernetes {pkg}/validation.go: {e}"));
-        let text = text.replace("\"k8s.io/kubernetes/", &format!("\"{MODULE}/kubernetes/"));
+        let text = text.replace("\"k8s.io/kubernetes/", &format!("\"{module}/kubernetes/"));
         let to = work.join("kubernetes").join(pkg);
         std::fs::create_dir_all(&to).expect("mkdir kubernetes copy");
         std::fs::write(to.join("validation.go"), text).expect("kubernetes copy");

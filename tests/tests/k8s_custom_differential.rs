@@ -18,29 +18,14 @@
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::Path as FsPath;
-use std::process::Command;
 use vgc_runtime::k8s;
 use vgc_runtime::types::Time;
 use vgc_runtime::{ErrorList, Operation, OperationType, Path};
 use vgc_tests::differential::env_or;
+use vgc_tests::harness::go;
 
 const DRIVER: &str = include_str!("../upstream/k8s_custom_calls.go");
 const MODULE: &str = "vgc.test/k8scustom";
-
-fn go(dir: &FsPath, args: &[&str]) {
-    let out = Command::new("go")
-        .args(args)
-        .current_dir(dir)
-        .env("GOFLAGS", "-mod=mod")
-        .env("GOTOOLCHAIN", "auto")
-        .output()
-        .expect("the `go` command runs");
-    assert!(
-        out.status.success(),
-        "go {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
 
 /// Builds the driver in `work` and returns its calls.
 fn upstream_calls(
@@ -56,38 +41,14 @@ fn upstream_calls(
     std::fs::write(work.join("cmd/calls/main.go"), DRIVER).expect("driver");
     let (k8s_dir, _) =
         vgc_tests::harness::download_module(&format!("k8s.io/kubernetes@{kubernetes}"), work);
-    for pkg in ["pkg/apis/core/v1", "pkg/apis/lifecycle/v1alpha1"] {
-        let text = std::fs::read_to_string(FsPath::new(&k8s_dir).join(pkg).join("validation.go"))
-            .unwrap_or_else(|e| panic!("k8s.io/kubernetes@{kubernetes} {pkg}/validation.go: {e}"));
-        let text = text.replace(
-            "\"k8s.io/kubernetes/pkg/apis/core/v1\"",
-            &format!("\"{MODULE}/kubernetes/pkg/apis/core/v1\""),
-        );
-        let dir = work.join("kubernetes").join(pkg);
-        std::fs::create_dir_all(&dir).expect("mkdir copy");
-        std::fs::write(dir.join("validation.go"), text).expect("copy");
-    }
+    vgc_tests::k8s_oracle::copy_kubernetes_ports(FsPath::new(&k8s_dir), work, MODULE);
     go(
         work,
         &["get", &format!("k8s.io/apimachinery@{apimachinery}")],
     );
     go(work, &["mod", "tidy"]);
     go(work, &["build", "-o", "calls", "./cmd/calls"]);
-    let out = Command::new(work.join("calls"))
-        .env("VGC_CALLS", n.to_string())
-        .env("VGC_CALLS_SEED", seed.to_string())
-        .output()
-        .expect("the driver runs");
-    assert!(
-        out.status.success(),
-        "driver: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .expect("utf-8")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a call"))
-        .collect()
+    vgc_tests::differential::driver_calls(&work.join("calls"), n, seed)
 }
 
 /// The call through the runtime port, as generated code makes it (values decoded as the generated structs decode
@@ -133,69 +94,62 @@ fn runtime_ports_agree_with_the_go_functions() {
     let calls = upstream_calls(&work, &kubernetes, &apimachinery, n, seed);
     assert_eq!(calls.len(), n);
 
-    let root = Path::Root;
-    let spec = root.child("spec");
-    let spec_value = spec.child("value");
-    let items = root.child("items");
-    let item = items.index(2);
-    let item_name = item.child("name");
-    let labels = root.child("labels");
-    let label = labels.key("a.b/c");
-    let paths = [&root, &spec_value, &item_name, &label];
-    // (calls, calls with errors) per function
-    let mut by_fn: BTreeMap<String, (usize, usize)> = BTreeMap::new();
-    let mut mismatches = Vec::new();
-    for c in &calls {
-        let name = c["fn"].as_str().expect("fn");
-        let port = k8s::PORTS
-            .iter()
-            .find(|p| p.go_fn == name)
-            .unwrap_or_else(|| panic!("no port for {name}"));
-        let op = Operation {
-            op_type: if c["op"] == "update" {
-                OperationType::Update
-            } else {
-                OperationType::Create
-            },
-            ..Operation::default()
-        };
-        let path = paths[usize::try_from(c["path"].as_u64().expect("path")).expect("shape")];
-        let got: Vec<String> = ours(port, &op, path, c)
-            .iter()
-            .map(vgc_tests::interpreter::error_line)
-            .collect();
-        let want: Vec<String> = c["got"]
-            .as_array()
-            .expect("got")
-            .iter()
-            .map(|l| l.as_str().expect("line").to_string())
-            .collect();
-        let e = by_fn.entry(name.to_string()).or_default();
-        e.0 += 1;
-        e.1 += usize::from(!want.is_empty());
-        if got != want {
-            mismatches.push(format!("{c}\n  vgc: {got:?}"));
+    vgc_tests::differential::with_path_shapes(|paths| {
+        // (calls, calls with errors) per function
+        let mut by_fn: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+        let mut mismatches = Vec::new();
+        for c in &calls {
+            let name = c["fn"].as_str().expect("fn");
+            let port = k8s::PORTS
+                .iter()
+                .find(|p| p.go_fn == name)
+                .unwrap_or_else(|| panic!("no port for {name}"));
+            let op = Operation {
+                op_type: if c["op"] == "update" {
+                    OperationType::Update
+                } else {
+                    OperationType::Create
+                },
+                ..Operation::default()
+            };
+            let path = paths[usize::try_from(c["path"].as_u64().expect("path")).expect("shape")];
+            let got: Vec<String> = ours(port, &op, path, c)
+                .iter()
+                .map(vgc_tests::interpreter::error_line)
+                .collect();
+            let want: Vec<String> = c["got"]
+                .as_array()
+                .expect("got")
+                .iter()
+                .map(|l| l.as_str().expect("line").to_string())
+                .collect();
+            let e = by_fn.entry(name.to_string()).or_default();
+            e.0 += 1;
+            e.1 += usize::from(!want.is_empty());
+            if got != want {
+                mismatches.push(format!("{c}\n  vgc: {got:?}"));
+            }
         }
-    }
-    eprintln!(
-        "k8s custom ports vs k8s.io/kubernetes@{kubernetes} + k8s.io/apimachinery@{apimachinery}: {n} calls \
+        eprintln!(
+            "k8s custom ports vs k8s.io/kubernetes@{kubernetes} + k8s.io/apimachinery@{apimachinery}: {n} calls \
          (seed {seed}), {} mismatches; per function (calls, with errors): {by_fn:?}",
-        mismatches.len()
-    );
-    // Every port is exercised, with and without errors.
-    assert_eq!(by_fn.len(), k8s::PORTS.len(), "{by_fn:?}");
-    assert!(
-        by_fn
-            .values()
-            .all(|&(calls, errs)| errs > 0 && errs < calls),
-        "{by_fn:?}"
-    );
-    assert!(
-        mismatches.is_empty(),
-        "{} of {n} calls differ; first ones:\n{}",
-        mismatches.len(),
-        mismatches[..mismatches.len().min(10)].join("\n")
-    );
+            mismatches.len()
+        );
+        // Every port is exercised, with and without errors.
+        assert_eq!(by_fn.len(), k8s::PORTS.len(), "{by_fn:?}");
+        assert!(
+            by_fn
+                .values()
+                .all(|&(calls, errs)| errs > 0 && errs < calls),
+            "{by_fn:?}"
+        );
+        assert!(
+            mismatches.is_empty(),
+            "{} of {n} calls differ; first ones:\n{}",
+            mismatches.len(),
+            mismatches[..mismatches.len().min(10)].join("\n")
+        );
+    })
 }
 
 /// The ports are wired by default: `vgc validate`'s interpreter on k8s.io/api v0.37.2 (fetched by name) reaches

@@ -72,21 +72,7 @@ fn upstream_calls(
     );
     go(work, &["mod", "tidy"], &[]);
     go(work, &["build", "-o", "calls", "./cmd/calls"], &[]);
-    let out = Command::new(work.join("calls"))
-        .env("VGC_CALLS", n.to_string())
-        .env("VGC_CALLS_SEED", seed.to_string())
-        .output()
-        .expect("the driver runs");
-    assert!(
-        out.status.success(),
-        "driver: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout)
-        .expect("utf-8")
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a call"))
-        .collect()
+    differential::driver_calls(&work.join("calls"), n, seed)
 }
 
 fn str_arg<'a>(args: &'a Value, name: &str) -> Option<&'a str> {
@@ -224,80 +210,73 @@ const STATUS_NAMES: [&str; 4] = ["", "web-0", "x\"y", "<script>"];
 
 /// Replays every upstream call through vgc-runtime; returns (calls by function, mismatch descriptions).
 fn compare(profile: Upstream, calls: &[Value]) -> (BTreeMap<String, usize>, Vec<String>) {
-    let root = Path::Root;
-    let spec = root.child("spec");
-    let spec_value = spec.child("value");
-    let items = root.child("items");
-    let item = items.index(2);
-    let item_name = item.child("name");
-    let labels = root.child("labels");
-    let label = labels.key("a.b/c");
-    let paths = [&root, &spec_value, &item_name, &label];
-    let mut regexes = HashMap::new();
-    let mut by_fn: BTreeMap<String, usize> = BTreeMap::new();
-    let mut mismatches = Vec::new();
-    for (i, c) in calls.iter().enumerate() {
-        let fun = c["fn"].as_str().expect("fn");
-        *by_fn.entry(fun.to_string()).or_default() += 1;
-        let path = paths[usize::try_from(c["path"].as_u64().expect("path")).expect("small")];
-        let errs = ours(profile, fun, path, &c["args"], &mut regexes);
-        let got: Vec<String> = errs
-            .iter()
-            .map(vgc_tests::interpreter::error_line)
-            .collect();
-        let want: Vec<String> = c["got"]
-            .as_array()
-            .expect("got")
-            .iter()
-            .map(|l| l.as_str().expect("a line").to_string())
-            .collect();
-        if got != want && fun == "quantityJSON" && profile.runtime_validators_1_38() {
-            // docs/upstream.md: a quantity beyond `E` that ParseQuantity does not keep as written prints as
-            // v0.37 prints it (the bare number); v0.38 adds an exponent. Counted, not excused otherwise.
-            let q = Quantity(
-                str_arg(&c["args"], "value")
-                    .expect("value")
-                    .trim()
-                    .to_string(),
-            );
-            let v0_38 = format!("\"{}\"", q.go_string_1_38());
-            if want.first().is_some_and(|w| w.contains(&v0_38))
-                && q.go_string_1_38() != q.canonical()
-            {
-                *by_fn
-                    .entry("quantityJSON beyond E (known deviation)".into())
-                    .or_default() += 1;
-                continue;
+    differential::with_path_shapes(|paths| {
+        let mut regexes = HashMap::new();
+        let mut by_fn: BTreeMap<String, usize> = BTreeMap::new();
+        let mut mismatches = Vec::new();
+        for (i, c) in calls.iter().enumerate() {
+            let fun = c["fn"].as_str().expect("fn");
+            *by_fn.entry(fun.to_string()).or_default() += 1;
+            let path = paths[usize::try_from(c["path"].as_u64().expect("path")).expect("small")];
+            let errs = ours(profile, fun, path, &c["args"], &mut regexes);
+            let got: Vec<String> = errs
+                .iter()
+                .map(vgc_tests::interpreter::error_line)
+                .collect();
+            let want: Vec<String> = c["got"]
+                .as_array()
+                .expect("got")
+                .iter()
+                .map(|l| l.as_str().expect("a line").to_string())
+                .collect();
+            if got != want && fun == "quantityJSON" && profile.runtime_validators_1_38() {
+                // docs/upstream.md: a quantity beyond `E` that ParseQuantity does not keep as written prints as
+                // v0.37 prints it (the bare number); v0.38 adds an exponent. Counted, not excused otherwise.
+                let q = Quantity(
+                    str_arg(&c["args"], "value")
+                        .expect("value")
+                        .trim()
+                        .to_string(),
+                );
+                let v0_38 = format!("\"{}\"", q.go_string_1_38());
+                if want.first().is_some_and(|w| w.contains(&v0_38))
+                    && q.go_string_1_38() != q.canonical()
+                {
+                    *by_fn
+                        .entry("quantityJSON beyond E (known deviation)".into())
+                        .or_default() += 1;
+                    continue;
+                }
+            }
+            // The API server's body for the same errors (`status` in runtime_calls.go: identity by index, every 17th
+            // call's errors doubled).
+            let errs = if i % 17 == 0 {
+                [errs.clone(), errs].concat()
+            } else {
+                errs
+            };
+            let status = vgc_runtime::status::invalid(
+                STATUS_GROUPS[i % 4],
+                STATUS_KINDS[(i / 4) % 4],
+                STATUS_NAMES[(i / 16) % 4],
+                &errs,
+            )
+            .to_json();
+            if c["status"].as_str() != Some(status.as_str()) {
+                mismatches.push(format!(
+                    "{fun} status {}\n  upstream: {}\n  vgc:      {status}",
+                    c["args"], c["status"]
+                ));
+            }
+            if got != want {
+                mismatches.push(format!(
+                    "{fun} {}\n  upstream: {want:?}\n  vgc:      {got:?}",
+                    c["args"]
+                ));
             }
         }
-        // The API server's body for the same errors (`status` in runtime_calls.go: identity by index, every 17th
-        // call's errors doubled).
-        let errs = if i % 17 == 0 {
-            [errs.clone(), errs].concat()
-        } else {
-            errs
-        };
-        let status = vgc_runtime::status::invalid(
-            STATUS_GROUPS[i % 4],
-            STATUS_KINDS[(i / 4) % 4],
-            STATUS_NAMES[(i / 16) % 4],
-            &errs,
-        )
-        .to_json();
-        if c["status"].as_str() != Some(status.as_str()) {
-            mismatches.push(format!(
-                "{fun} status {}\n  upstream: {}\n  vgc:      {status}",
-                c["args"], c["status"]
-            ));
-        }
-        if got != want {
-            mismatches.push(format!(
-                "{fun} {}\n  upstream: {want:?}\n  vgc:      {got:?}",
-                c["args"]
-            ));
-        }
-    }
-    (by_fn, mismatches)
+        (by_fn, mismatches)
+    })
 }
 
 fn runtime_agrees(profile: Upstream) {
