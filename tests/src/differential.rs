@@ -45,6 +45,19 @@ pub fn with_path_shapes<R>(f: impl FnOnce(&[&vgc_runtime::Path<'_>; 4]) -> R) ->
     f(&[&root, &spec_value, &item_name, &label])
 }
 
+/// A driver call's upstream error lines (`got`), and the path shape it was made at (`path`, see
+/// [`with_path_shapes`]).
+pub fn call_lines(call: &Value) -> (Vec<String>, usize) {
+    let lines = call["got"]
+        .as_array()
+        .expect("got")
+        .iter()
+        .map(|l| l.as_str().expect("a line").to_string())
+        .collect();
+    let shape = usize::try_from(call["path"].as_u64().expect("path")).expect("a shape");
+    (lines, shape)
+}
+
 /// Runs a call driver (`tests/upstream/*_calls.go`, built at `binary`) for `n` calls from `seed`
 /// (`VGC_CALLS`, `VGC_CALLS_SEED`) and returns its calls, one JSON object per output line; panics with its stderr
 /// when it fails.

@@ -112,16 +112,10 @@ fn runtime_ports_agree_with_the_go_functions() {
                 },
                 ..Operation::default()
             };
-            let path = paths[usize::try_from(c["path"].as_u64().expect("path")).expect("shape")];
-            let got: Vec<String> = ours(port, &op, path, c)
+            let (want, shape) = vgc_tests::differential::call_lines(c);
+            let got: Vec<String> = ours(port, &op, paths[shape], c)
                 .iter()
                 .map(vgc_tests::interpreter::error_line)
-                .collect();
-            let want: Vec<String> = c["got"]
-                .as_array()
-                .expect("got")
-                .iter()
-                .map(|l| l.as_str().expect("line").to_string())
                 .collect();
             let e = by_fn.entry(name.to_string()).or_default();
             e.0 += 1;
