@@ -10,35 +10,70 @@ use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span};
 use serde_json::{Map, Number, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::ops::Range;
+use std::sync::OnceLock;
 
 /// Deepest nesting of sequences and mappings accepted in one document.
 pub const MAX_DEPTH: usize = 256;
 /// Most nodes alias expansion may produce in one document (saphyr's own loader default).
 pub const MAX_ALIAS_NODES: usize = 100_000;
 
-/// One document of a manifest stream: its JSON value and where each value is in the file.
-#[derive(Debug, Clone, PartialEq)]
+/// One document of a manifest stream: its JSON value, and where each value is in the file.
+///
+/// Loading builds the value only; the span tables (JSON Pointer → byte range) are built on first use, by parsing
+/// the document's text again with positions ([`Document::spans`]). Most documents of a run are valid and never
+/// need them, and building them for every document was most of the loading time (`docs/performance.md`).
+#[derive(Debug)]
 pub struct Document {
     /// The document as JSON.
     pub value: Value,
+    /// Byte range of the whole document in the file: from its first value's first token to the end of its chunk.
+    pub range: Range<usize>,
+    /// Byte range of the document's chunk (what [`load`] parsed, markers excluded), parsed again for the spans.
+    chunk: Range<usize>,
+    spans: OnceLock<Spans>,
+}
+
+/// Where the values of a document are.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Spans {
     /// JSON Pointer (RFC 6901) → byte range in the file of that value (a collection's range runs from its first to
     /// its last token; an aliased value's is the alias's).
-    pub spans: BTreeMap<String, Range<usize>>,
+    pub values: BTreeMap<String, Range<usize>>,
     /// JSON Pointer of a mapping entry → byte range of its key (where an error about a missing member of that
     /// entry's value is shown).
     pub keys: BTreeMap<String, Range<usize>>,
-    /// Byte range of the whole document in the file.
-    pub range: Range<usize>,
+}
+
+impl PartialEq for Document {
+    fn eq(&self, other: &Self) -> bool {
+        self.value == other.value && self.range == other.range && self.chunk == other.chunk
+    }
 }
 
 impl Document {
+    /// The span tables of this document; `text` must be the file it was loaded from (the text given to [`load`]).
+    /// Built once, by parsing the document again with positions; an empty table if `text` is not that file.
+    pub fn spans(&self, text: &str) -> &Spans {
+        self.spans.get_or_init(|| {
+            text.get(self.chunk.clone())
+                .and_then(|c| {
+                    let mut tables = Spans::default();
+                    load_one(c, self.chunk.start, Some(&mut tables))
+                        .ok()
+                        .map(|_| tables)
+                })
+                .unwrap_or_default()
+        })
+    }
+
     /// The byte range of the value at `pointer`, or of its nearest ancestor that has one (a missing field is
-    /// reported at the object that should hold it).
+    /// reported at the object that should hold it); `text` is the file ([`Document::spans`]).
     #[must_use]
-    pub fn span_of(&self, pointer: &str) -> Range<usize> {
+    pub fn span_of(&self, pointer: &str, text: &str) -> Range<usize> {
+        let spans = &self.spans(text).values;
         let mut p = pointer;
         loop {
-            if let Some(r) = self.spans.get(p) {
+            if let Some(r) = spans.get(p) {
                 return r.clone();
             }
             match p.rfind('/') {
@@ -48,25 +83,40 @@ impl Document {
         }
     }
 
+    /// The byte range of the key of the mapping entry at `pointer`, if it is one.
+    #[must_use]
+    pub fn key_span(&self, pointer: &str, text: &str) -> Option<Range<usize>> {
+        self.spans(text).keys.get(pointer).cloned()
+    }
+
     /// Where to show an error about the value at `pointer` (`text` is the file): a scalar's own range; for a mapping
     /// entry holding a collection, its key; otherwise the first line of the value (of its nearest ancestor with a
     /// range, [`Document::span_of`]).
     #[must_use]
     pub fn label_of(&self, pointer: &str, text: &str) -> Range<usize> {
+        if pointer.is_empty() {
+            // The document itself: its first line, without building the span tables.
+            let r = self.range.clone();
+            return r.start..line_end(text, r);
+        }
         let scalar = self
             .value
             .pointer(pointer)
             .is_some_and(|v| !(v.is_object() || v.is_array()));
-        if !scalar && let Some(k) = self.keys.get(pointer) {
-            return k.clone();
+        if !scalar && let Some(k) = self.key_span(pointer, text) {
+            return k;
         }
-        let r = self.span_of(pointer);
-        let line_end = text
-            .get(r.clone())
-            .and_then(|s| s.find('\n'))
-            .map_or(r.end, |i| r.start + i);
-        r.start..line_end.max(r.start)
+        let r = self.span_of(pointer, text);
+        r.start..line_end(text, r.clone())
     }
+}
+
+/// The end of the first line of `r` in `text` (at least `r.start`).
+fn line_end(text: &str, r: Range<usize>) -> usize {
+    text.get(r.clone())
+        .and_then(|s| s.find('\n'))
+        .map_or(r.end, |i| r.start + i)
+        .max(r.start)
 }
 
 /// A document that could not be read: where and why.
@@ -84,7 +134,7 @@ pub struct LoadError {
 pub fn load(text: &str) -> Vec<Result<Document, LoadError>> {
     split(text)
         .into_iter()
-        .filter_map(|r| load_one(&text[r.clone()], r.start).transpose())
+        .filter_map(|r| load_one(&text[r.clone()], r.start, None).transpose())
         .collect()
 }
 
@@ -111,9 +161,9 @@ fn split(text: &str) -> Vec<Range<usize>> {
 
 struct Frame {
     value: Value,
-    /// For mappings: the pending key and its range.
+    /// For mappings: the pending key.
     key: Option<String>,
-    start: usize,
+    start: saphyr_parser::Marker,
     anchor: usize,
     pointer: String,
 }
@@ -122,16 +172,35 @@ fn escape(seg: &str) -> String {
     seg.replace('~', "~0").replace('/', "~1")
 }
 
-/// Parses one document chunk starting at byte `base` of the file; `Ok(None)` for an empty document.
-fn load_one(chunk: &str, base: usize) -> Result<Option<Document>, LoadError> {
-    // Marker indexes are in characters: map them to bytes.
-    let bytes_at: Vec<usize> = chunk
-        .char_indices()
-        .map(|(i, _)| i)
-        .chain([chunk.len()])
-        .collect();
-    let byte =
-        |m: &saphyr_parser::Marker| base + bytes_at.get(m.index()).copied().unwrap_or(chunk.len());
+/// Parses one document chunk starting at byte `base` of the file; `Ok(None)` for an empty document. With `tables`,
+/// also records where every value and key is ([`Spans`]).
+fn load_one(
+    chunk: &str,
+    base: usize,
+    mut tables: Option<&mut Spans>,
+) -> Result<Option<Document>, LoadError> {
+    // Marker indexes are in characters: map them to bytes (the same numbers in ASCII text; a table otherwise, built
+    // only when positions are wanted or needed).
+    let ascii = chunk.is_ascii();
+    let table: Vec<usize> = if ascii || tables.is_none() {
+        Vec::new()
+    } else {
+        chunk
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain([chunk.len()])
+            .collect()
+    };
+    let byte = |m: &saphyr_parser::Marker| {
+        let i = m.index();
+        base + if ascii {
+            i.min(chunk.len())
+        } else if table.is_empty() {
+            chunk.char_indices().nth(i).map_or(chunk.len(), |(b, _)| b)
+        } else {
+            table.get(i).copied().unwrap_or(chunk.len())
+        }
+    };
     let range = |s: &Span| byte(&s.start)..byte(&s.end).max(byte(&s.start));
     let located = |s: Range<usize>, message: String| LoadError { span: s, message };
     // An error at the end of the chunk (an unclosed collection) is shown at its last character, not on the next
@@ -142,46 +211,55 @@ fn load_one(chunk: &str, base: usize) -> Result<Option<Document>, LoadError> {
         located(at..at, format!("invalid YAML: {}", e.info()))
     };
 
+    let with_spans = tables.is_some();
     let mut stack: Vec<Frame> = Vec::new();
-    let mut spans: BTreeMap<String, Range<usize>> = BTreeMap::new();
-    let mut keys: BTreeMap<String, Range<usize>> = BTreeMap::new();
     let mut anchors: HashMap<usize, Value> = HashMap::new();
     let mut expanded = 0usize;
     let mut root: Option<Value> = None;
+    let mut root_start: Option<usize> = None;
     for ev in Parser::new_from_str(chunk) {
         let (ev, span) = ev.map_err(|e| scan(&e))?;
-        let r = range(&span);
-        // The pointer of the value this event starts (in the frame on top of the stack).
-        let child_pointer = |stack: &[Frame]| -> Option<String> {
+        // The pointer of the value this event starts (in the frame on top of the stack), when spans are recorded.
+        let child_pointer = |stack: &[Frame]| -> String {
+            if !with_spans {
+                return String::new();
+            }
             match stack.last() {
-                None => Some(String::new()),
+                None => String::new(),
                 Some(f) => match &f.value {
-                    Value::Array(a) => Some(format!("{}/{}", f.pointer, a.len())),
+                    Value::Array(a) => format!("{}/{}", f.pointer, a.len()),
                     Value::Object(_) => f
                         .key
                         .as_ref()
-                        .map(|k| format!("{}/{}", f.pointer, escape(k))),
-                    _ => None,
+                        .map(|k| format!("{}/{}", f.pointer, escape(k)))
+                        .unwrap_or_default(),
+                    _ => String::new(),
                 },
             }
         };
-        let mut finished: Option<(Value, usize, Range<usize>, String)> = None;
+        let mut finished: Option<(Value, usize, Span, String)> = None;
         match ev {
             Event::StreamStart | Event::StreamEnd | Event::Nothing => {}
             Event::DocumentStart(_) | Event::DocumentEnd => {}
             Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
                 if stack.len() >= MAX_DEPTH {
                     return Err(located(
-                        r,
+                        range(&span),
                         format!("nesting deeper than {MAX_DEPTH} levels"),
                     ));
                 }
                 let in_key =
                     matches!(stack.last(), Some(f) if f.value.is_object() && f.key.is_none());
                 if in_key {
-                    return Err(located(r, "a mapping key must be a scalar".into()));
+                    return Err(located(
+                        range(&span),
+                        "a mapping key must be a scalar".into(),
+                    ));
                 }
-                let pointer = child_pointer(&stack).unwrap_or_default();
+                if stack.is_empty() {
+                    root_start.get_or_insert_with(|| byte(&span.start));
+                }
+                let pointer = child_pointer(&stack);
                 let value = if matches!(ev, Event::SequenceStart(..)) {
                     Value::Array(Vec::new())
                 } else {
@@ -190,14 +268,14 @@ fn load_one(chunk: &str, base: usize) -> Result<Option<Document>, LoadError> {
                 stack.push(Frame {
                     value,
                     key: None,
-                    start: r.start,
+                    start: span.start,
                     anchor,
                     pointer,
                 });
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 if let Some(f) = stack.pop() {
-                    finished = Some((f.value, f.anchor, f.start..r.end, f.pointer));
+                    finished = Some((f.value, f.anchor, Span::new(f.start, span.end), f.pointer));
                 }
             }
             Event::Scalar(text, style, anchor, tag) => {
@@ -208,13 +286,19 @@ fn load_one(chunk: &str, base: usize) -> Result<Option<Document>, LoadError> {
                 {
                     let key = text.into_owned();
                     if f.value.as_object().is_some_and(|m| m.contains_key(&key)) {
-                        return Err(located(r, format!("duplicate key {key:?}")));
+                        return Err(located(range(&span), format!("duplicate key {key:?}")));
                     }
-                    keys.insert(format!("{}/{}", f.pointer, escape(&key)), r);
+                    if let Some(t) = tables.as_deref_mut() {
+                        t.keys
+                            .insert(format!("{}/{}", f.pointer, escape(&key)), range(&span));
+                    }
                     f.key = Some(key);
                     continue;
                 }
-                let pointer = child_pointer(&stack).unwrap_or_default();
+                if stack.is_empty() {
+                    root_start.get_or_insert_with(|| byte(&span.start));
+                }
+                let pointer = child_pointer(&stack);
                 let forced_string = tag
                     .as_ref()
                     .is_some_and(|t| t.suffix == "str" || t.suffix == "binary");
@@ -223,31 +307,39 @@ fn load_one(chunk: &str, base: usize) -> Result<Option<Document>, LoadError> {
                 } else {
                     resolve(&text)
                 };
-                finished = Some((value, anchor, r, pointer));
+                finished = Some((value, anchor, span, pointer));
             }
             Event::Alias(id) => {
                 if let Some(f) = stack.last_mut()
                     && f.value.is_object()
                     && f.key.is_none()
                 {
-                    return Err(located(r, "an alias cannot be a mapping key here".into()));
+                    return Err(located(
+                        range(&span),
+                        "an alias cannot be a mapping key here".into(),
+                    ));
                 }
                 let Some(v) = anchors.get(&id) else {
-                    return Err(located(r, "unknown anchor".into()));
+                    return Err(located(range(&span), "unknown anchor".into()));
                 };
                 expanded += count_nodes(v, MAX_ALIAS_NODES + 1);
                 if expanded > MAX_ALIAS_NODES {
                     return Err(located(
-                        r,
+                        range(&span),
                         format!("alias expansion exceeds {MAX_ALIAS_NODES} nodes"),
                     ));
                 }
-                let pointer = child_pointer(&stack).unwrap_or_default();
-                finished = Some((v.clone(), 0, r, pointer));
+                if stack.is_empty() {
+                    root_start.get_or_insert_with(|| byte(&span.start));
+                }
+                let pointer = child_pointer(&stack);
+                finished = Some((v.clone(), 0, span, pointer));
             }
         }
-        if let Some((value, anchor, r, pointer)) = finished {
-            spans.insert(pointer, r);
+        if let Some((value, anchor, span, pointer)) = finished {
+            if let Some(t) = tables.as_deref_mut() {
+                t.values.insert(pointer, range(&span));
+            }
             if anchor > 0 {
                 anchors.insert(anchor, value.clone());
             }
@@ -268,15 +360,12 @@ fn load_one(chunk: &str, base: usize) -> Result<Option<Document>, LoadError> {
     let end = base + chunk.len();
     match root {
         None | Some(Value::Null) => Ok(None),
-        Some(value) => {
-            let start = spans.get("").map_or(base, |r| r.start);
-            Ok(Some(Document {
-                value,
-                spans,
-                keys,
-                range: start..end,
-            }))
-        }
+        Some(value) => Ok(Some(Document {
+            value,
+            range: root_start.unwrap_or(base)..end,
+            chunk: base..end,
+            spans: OnceLock::new(),
+        })),
     }
 }
 
@@ -368,14 +457,34 @@ mod tests {
             a.value,
             serde_json::json!({"apiVersion": "v1", "kind": "A", "spec": {"n": 3, "l": ["a", "b"]}})
         );
-        assert_eq!(&text[a.span_of("/spec/n")], "3");
-        assert_eq!(&text[a.span_of("/spec/l/1")], "'b'");
+        assert_eq!(&text[a.span_of("/spec/n", text)], "3");
+        assert_eq!(&text[a.span_of("/spec/l/1", text)], "'b'");
         assert_eq!(
-            &text[a.span_of("/spec/missing")],
-            &text[a.spans["/spec"].clone()]
+            &text[a.span_of("/spec/missing", text)],
+            &text[a.spans(text).values["/spec"].clone()]
         );
+        assert_eq!(&text[a.key_span("/spec", text).expect("key")], "spec");
+        assert_eq!(&text[a.label_of("", text)], "apiVersion: v1");
         let b = docs[1].as_ref().expect("second");
         assert_eq!(b.value, serde_json::json!({"kind": "B", "x": null}));
+    }
+
+    #[test]
+    fn spans_are_bytes_in_text_with_multibyte_characters() {
+        // Markers count characters; spans are byte ranges of the file, in every document of the stream.
+        let text = "# héllo wörld\nkind: A\nname: \"é→x\"\n---\nkind: B\nn: [1, ü]\n---\nbad: [\n";
+        let docs = load(text);
+        assert_eq!(docs.len(), 3);
+        let a = docs[0].as_ref().expect("first");
+        assert_eq!(&text[a.label_of("", text)], "kind: A");
+        assert_eq!(&text[a.span_of("/name", text)], "\"é→x\"");
+        let b = docs[1].as_ref().expect("second");
+        assert_eq!(&text[b.span_of("/n/1", text)], "ü");
+        let e = docs[2].as_ref().expect_err("unclosed");
+        assert_eq!(e.span.start, text.len() - 2);
+        // Spans asked with another text are empty rather than wrong.
+        let c = &load(text)[0].as_ref().expect("first").spans("x").clone();
+        assert!(c.values.is_empty());
     }
 
     #[test]

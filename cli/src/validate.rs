@@ -1012,9 +1012,7 @@ fn validate_object(
                     let pointer = format!("{}{}", w.prefix, u.pointer);
                     let span = w
                         .doc
-                        .keys
-                        .get(&pointer)
-                        .cloned()
+                        .key_span(&pointer, w.text)
                         .unwrap_or_else(|| span_of(&u.pointer));
                     entry.findings.push(Finding {
                         message: format!("unknown field {:?}", u.path),
