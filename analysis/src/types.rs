@@ -616,6 +616,33 @@ fn edges_of<'db>(db: &'db dyn Db, key: &TypeKey) -> Option<&'db TypeEdges> {
     type_edges(db, DeclKey::new(db, key.clone())).as_ref()
 }
 
+/// The kinds of the target packages whose declarative validation is off (`+k8s:validation-gen=false` on the
+/// package): exported structs with a `TypeMeta` field, sorted by (package, name). Such a package generates nothing,
+/// but its kinds are still served; `vgc validate` reports their objects as declared kinds with no declarative rules
+/// instead of unknown ones.
+#[must_use]
+pub fn switched_off_kinds(db: &dyn Db, prog: &Program) -> Vec<TypeKey> {
+    let mut out = Vec::new();
+    for (path, p) in &prog.packages {
+        if !p.target || !gen_config(db, prog, path, &mut Vec::new()).disabled {
+            continue;
+        }
+        for name in p.types.keys() {
+            let key = TypeKey {
+                pkg: path.clone(),
+                name: name.clone(),
+            };
+            if edges_of(db, &key).is_some_and(|e| {
+                e.exported && e.is_struct && e.field_names.iter().any(|f| f == "TypeMeta")
+            }) {
+                out.push(key);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
 /// Root types of a target package, sorted by name (upstream `targets.go`): exported, not type-tagged
 /// `validation-gen=false`, and type-tagged `true` or matching a package criterion; structs embedding
 /// `metav1.ListMeta` are excluded from 1.36 on ([`vgc_ir::Upstream::roots_skip_list_meta`]).

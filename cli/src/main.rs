@@ -235,6 +235,10 @@ struct ValidateArgs {
     /// repeatable).
     #[arg(long, value_name = "KIND,...", value_delimiter = ',', value_parser = skip_kind)]
     skip: Vec<vgc::validate::SkipKind>,
+    /// Validate objects as written: do not first apply the `+default` values of their types, which the API server
+    /// sets before validating (default: applied, as the server does; hand-written Go defaulting is never applied).
+    #[arg(long)]
+    no_defaults: bool,
     /// Report format: `human`, `json`, `junit` (JUnit XML), `tap` (TAP 13) or `sarif` (SARIF 2.1.0).
     #[arg(long, value_parser = ["human", "json", "junit", "tap", "sarif"], default_value = "human")]
     output: String,
@@ -389,6 +393,7 @@ fn run_validate(a: ValidateArgs, globals: &Globals, extensions: Vec<String>) -> 
         options: a.options.into_iter().collect(),
         strict: a.strict,
         skip: a.skip,
+        no_defaults: a.no_defaults,
         output,
         summary: a.summary,
         color: render::use_color(&a.color, std::io::stdout().is_terminal()),

@@ -37,6 +37,19 @@ pub enum DispatchError {
         /// The document's `kind`.
         kind: String,
     },
+    /// The kind is declared by a package whose declarative validation is off (`+k8s:validation-gen=false`,
+    /// k8s.io/api's `extensions/v1beta1`): there are no declarative rules to check.
+    #[error(
+        "{api_version} {kind} has no declarative validation: its package {package} is tagged +k8s:validation-gen=false"
+    )]
+    ValidationOff {
+        /// The document's `apiVersion`.
+        api_version: String,
+        /// The document's `kind`.
+        kind: String,
+        /// The Go package declaring the kind.
+        package: String,
+    },
     /// The interpreter could not evaluate the document (wrong JSON types, a hand-written validation reached).
     #[error(transparent)]
     Eval(#[from] EvalError),
@@ -89,8 +102,28 @@ impl Api {
         self.kinds.get(&(av.to_string(), k.to_string()))
     }
 
+    /// The kind a document names, if a package of the tree declares it with its declarative validation off
+    /// (`+k8s:validation-gen=false`; [`vgc_lowering::CratePlan::switched_off_kinds`]) and no enabled package
+    /// declares it too.
+    #[must_use]
+    pub fn switched_off_kind(&self, value: &Value) -> Option<&vgc_lowering::plan::KindRef> {
+        let (av, k) = (
+            value.get("apiVersion")?.as_str()?,
+            value.get("kind")?.as_str()?,
+        );
+        if self.kinds.contains_key(&(av.to_string(), k.to_string())) {
+            return None;
+        }
+        self.plan
+            .switched_off_kinds
+            .iter()
+            .find(|r| r.kind == k && r.api_version() == av)
+    }
+
     /// Validates one object (with its old version on update) against its kind's declarative rules, as the API
-    /// server's registered validation does (`vgc_validate::Interpreter::validate`).
+    /// server's registered validation does (`vgc_validate::Interpreter::validate`). The objects are validated as
+    /// given: apply `vgc_validate::Interpreter::apply_defaults` to both first to validate what the API server
+    /// validates after defaulting (`vgc validate` does).
     ///
     /// # Errors
     /// [`DispatchError`] when the document names no kind of the tree or cannot be evaluated.
@@ -112,6 +145,13 @@ impl Api {
         op: &Operation,
     ) -> Result<ErrorList, DispatchError> {
         let (av, kind) = api_version_kind(value)?;
+        if let Some(off) = self.switched_off_kind(value) {
+            return Err(DispatchError::ValidationOff {
+                api_version: av.to_string(),
+                kind: kind.to_string(),
+                package: off.key.pkg.clone(),
+            });
+        }
         let key = self
             .kind_of(value)
             .ok_or_else(|| DispatchError::UnknownKind {
@@ -146,6 +186,8 @@ struct CachedApi {
     upstream: vgc_ir::Upstream,
     formats: std::sync::Arc<[vgc_ir::extensions::ProjectFormat]>,
     kinds: Vec<(String, String, TypeKey)>,
+    /// (group, version, kind, type) of [`vgc_lowering::CratePlan::switched_off_kinds`].
+    switched_off_kinds: Vec<(String, String, String, TypeKey)>,
 }
 
 impl CachedApi {
@@ -162,6 +204,18 @@ impl CachedApi {
                 .iter()
                 .map(|((av, k), t)| (av.clone(), k.clone(), t.clone()))
                 .collect(),
+            switched_off_kinds: p
+                .switched_off_kinds
+                .iter()
+                .map(|r| {
+                    (
+                        r.group.clone(),
+                        r.version.clone(),
+                        r.kind.clone(),
+                        r.key.clone(),
+                    )
+                })
+                .collect(),
         }
     }
 
@@ -174,6 +228,17 @@ impl CachedApi {
                 stats: self.stats,
                 upstream: self.upstream,
                 formats: self.formats,
+                switched_off_kinds: self
+                    .switched_off_kinds
+                    .into_iter()
+                    .map(|(group, version, kind, key)| vgc_lowering::plan::KindRef {
+                        group,
+                        version,
+                        kind,
+                        key,
+                        validated: false,
+                    })
+                    .collect(),
             },
             kinds: self
                 .kinds
@@ -378,6 +443,9 @@ pub struct Options {
     pub strict: bool,
     /// Kinds not to validate (`--skip`): reported as skipped, never as errors.
     pub skip: Vec<SkipKind>,
+    /// Validate objects as written, without first applying the `+default` values the API server sets
+    /// (`--no-defaults`; [`Interpreter::defaults`]). Old objects are defaulted the same way, or not.
+    pub no_defaults: bool,
     /// The report format.
     pub output: OutputFormat,
     /// Human report: the per-kind table (`--summary`) instead of the per-kind coverage lines.
@@ -559,6 +627,8 @@ pub(crate) struct Entry {
     pub(crate) operation: Option<&'static str>,
     pub(crate) findings: Vec<Finding>,
     pub(crate) problem: Option<Problem>,
+    /// Field paths of the object that were set from their `+default` before validating (`spec.ports[0].protocol`).
+    pub(crate) defaulted: Vec<String>,
 }
 
 impl Entry {
@@ -571,6 +641,7 @@ impl Entry {
             key: None,
             operation: None,
             findings: Vec::new(),
+            defaulted: Vec::new(),
             problem: Some(Problem {
                 note: false,
                 message: message.to_string(),
@@ -965,6 +1036,7 @@ fn validate_object(
         operation: None,
         findings: Vec::new(),
         problem: None,
+        defaulted: Vec::new(),
     };
     if opts.skip.iter().any(|s| s.matches(av, kind)) {
         entry.problem = Some(Problem {
@@ -973,6 +1045,24 @@ fn validate_object(
             span: span_of("/kind"),
             label: String::new(),
             json_message: "skipped by --skip".into(),
+        });
+        entry.ident = Some(ident);
+        return entry;
+    }
+    if let Some(off) = api.switched_off_kind(obj) {
+        // Declared, so never an unknown kind (`--strict` or not); nothing declarative to check.
+        entry.problem = Some(Problem {
+            note: true,
+            message: format!(
+                "skipped: {av} {kind} has no declarative validation: its package {} is tagged +k8s:validation-gen=false",
+                off.key.pkg
+            ),
+            span: span_of("/kind"),
+            label: String::new(),
+            json_message: format!(
+                "no declarative validation: package {} is tagged +k8s:validation-gen=false",
+                off.key.pkg
+            ),
         });
         entry.ident = Some(ident);
         return entry;
@@ -1005,7 +1095,29 @@ fn validate_object(
         op.op_type = vgc_runtime::OperationType::Update;
     }
     entry.operation = Some(if old.is_some() { "update" } else { "create" });
-    match interp.validate(key, obj, old, &op) {
+    // The API server defaults an object before validating it (and stored objects were defaulted when written).
+    // Errors are still located in `obj` as written: a defaulted field is shown at the object that lacks it.
+    let defaulted = |v: &Value| -> Option<(Value, Vec<String>)> {
+        if opts.no_defaults {
+            return None;
+        }
+        let d = interp.defaults(key, v);
+        (!d.is_empty()).then(|| {
+            let mut v = v.clone();
+            for x in &d {
+                x.set_in(&mut v);
+            }
+            (v, d.into_iter().map(|x| x.path).collect())
+        })
+    };
+    let new_defaulted = defaulted(obj).map(|(v, paths)| {
+        entry.defaulted = paths;
+        v
+    });
+    let old_defaulted = old.and_then(defaulted).map(|(v, _)| v);
+    let validated = new_defaulted.as_ref().unwrap_or(obj);
+    let old = old_defaulted.as_ref().or(old);
+    match interp.validate(key, validated, old, &op) {
         Ok(errs) => {
             if opts.strict {
                 for u in interp.unknown_fields(key, obj) {

@@ -742,3 +742,84 @@ fn a_kind_declared_twice_is_a_warning_naming_the_type_used() {
         );
     }
 }
+
+/// `+default` values are applied before validating, as the API server's defaulting does (API tree
+/// `tests/validate/defaults-api`): pointers and slices when absent or `null`, non-pointer scalars also when zero
+/// (`replicas: 0`), `ref(Const)` defaults, a default struct with its own fields' defaults, list items and map values,
+/// inline structs, an embedded pointer only when present, `[]` kept; old objects are defaulted too, so writing a
+/// default into an immutable field is no change. `--no-defaults` validates as written (the old behaviour). A kind
+/// of a package tagged `+k8s:validation-gen=false` (`v1beta1`) is skipped with a note, never an unknown kind.
+#[test]
+fn defaults_are_applied_before_validating() {
+    let run = |args: &[&str]| {
+        let mut all = vec!["validate", "--api", "defaults-api"];
+        all.extend_from_slice(args);
+        let out = vgc_in(&dir(), &all, None);
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let (code, human) = run(&[
+        "--old",
+        "manifests/gadgets-old.yaml",
+        "manifests/gadgets.yaml",
+    ]);
+    assert_eq!(code, Some(1));
+    insta::assert_snapshot!("defaults_human", human);
+    let (_, json) = run(&[
+        "--output",
+        "json",
+        "--old",
+        "manifests/gadgets-old.yaml",
+        "manifests/gadgets.yaml",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&json).expect("JSON report");
+    let docs = report["documents"].as_array().expect("documents");
+    let defaulted: Vec<&serde_json::Value> = docs.iter().map(|d| &d["defaulted"]).collect();
+    assert_eq!(
+        defaulted,
+        [
+            &serde_json::json!([
+                "spec.limit",
+                "spec.replicas",
+                "spec.protocol",
+                "spec.transport",
+                "spec.ceiling",
+                "spec.disruption",
+                "spec.ports[0].protocol",
+                "spec.ports[0].name",
+                "spec.named[a].protocol",
+                "spec.named[a].name",
+                "spec.shared",
+                "spec.class"
+            ]),
+            &serde_json::json!(["spec.transport", "spec.disruption.budget", "spec.shade"]),
+            &serde_json::Value::Null,
+        ]
+    );
+    // A kind of a package tagged `+k8s:validation-gen=false` is declared: skipped with a note, not an unknown kind,
+    // also under `--strict`.
+    assert_eq!(docs[2]["status"], "skipped");
+    assert_eq!(
+        docs[2]["message"],
+        "no declarative validation: package example.com/gadgets/v1beta1 is tagged +k8s:validation-gen=false"
+    );
+    let (code, strict) = run(&["--strict", "manifests/gadgets.yaml"]);
+    assert_eq!(code, Some(1));
+    assert!(
+        strict.contains(
+            "note: skipped: gadgets.example.com/v1beta1 Gadget has no declarative validation"
+        ),
+        "{strict}"
+    );
+    assert!(!strict.contains("unknown kind"), "{strict}");
+    let (code, as_written) = run(&[
+        "--no-defaults",
+        "--old",
+        "manifests/gadgets-old.yaml",
+        "manifests/gadgets.yaml",
+    ]);
+    assert_eq!(code, Some(1));
+    insta::assert_snapshot!("defaults_no_defaults_human", as_written);
+}

@@ -45,6 +45,10 @@ pub struct CratePlan {
     /// The project formats `+k8s:format` accepts (`--validation-extensions-file`, kubernetes#142116): those of the
     /// settings under a profile with [`vgc_ir::Upstream::project_formats`], else none. `vgc docs` lists them.
     pub formats: std::sync::Arc<[vgc_ir::extensions::ProjectFormat]>,
+    /// The kinds of target packages tagged `+k8s:validation-gen=false` ([`types::switched_off_kinds`]): declared
+    /// and served, with no declarative validation (`validated` false). Not part of [`crate::plan::kinds`]'s
+    /// dispatch; `vgc validate` names them as such instead of as unknown kinds.
+    pub switched_off_kinds: Vec<crate::plan::KindRef>,
 }
 
 /// The lowered crate of the database's [`vgc_analysis::Workspace`] ([`lower`] over
@@ -407,6 +411,13 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
     let mut diagnostics = r.diagnostics.clone();
     let mut stats = Stats::default();
     let mut modules: IndexMap<String, ModulePlan> = IndexMap::new();
+    let group_of = |pkg: &str| {
+        prog.packages.get(pkg).and_then(|p| {
+            p.files
+                .iter()
+                .find_map(|f| vgc_ir::db::file_ir(db, *f).group_name.clone())
+        })
+    };
     for (k, &key) in r.types.iter().zip(lower_keys(db)) {
         let t = lower_type(db, key);
         diagnostics.extend(t.diagnostics.iter().cloned());
@@ -416,17 +427,31 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
                 .entry(k.pkg.clone())
                 .or_insert_with(|| ModulePlan {
                     pkg: k.pkg.clone(),
-                    group: prog.packages.get(&k.pkg).and_then(|p| {
-                        p.files
-                            .iter()
-                            .find_map(|f| vgc_ir::db::file_ir(db, *f).group_name.clone())
-                    }),
+                    group: group_of(&k.pkg),
                     types: Vec::new(),
                 })
                 .types
                 .push(p.clone());
         }
     }
+    let switched_off_kinds = types::switched_off_kinds(db, prog)
+        .into_iter()
+        .map(|key| {
+            let (group, version) = ModulePlan {
+                pkg: key.pkg.clone(),
+                group: group_of(&key.pkg),
+                types: Vec::new(),
+            }
+            .group_version();
+            crate::plan::KindRef {
+                group,
+                version,
+                kind: key.name.clone(),
+                key,
+                validated: false,
+            }
+        })
+        .collect();
     let mut modules: Vec<std::sync::Arc<ModulePlan>> =
         modules.into_values().map(std::sync::Arc::new).collect();
     modules.sort_by(|a, b| a.pkg.cmp(&b.pkg));
@@ -443,6 +468,7 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
         } else {
             std::sync::Arc::from(Vec::new())
         },
+        switched_off_kinds,
     }
 }
 
@@ -917,7 +943,43 @@ impl Lowerer<'_> {
             nested,
             iteration,
             key_iteration,
+            default: self.default_json(&owner.pkg, file, f),
         })
+    }
+
+    /// The JSON text of the field's single `+default=` value, as defaulter-gen reads it: a JSON literal, or
+    /// `ref(Name)` / `ref(import/path.Name)` naming a string or integer constant. `None` for no default, several,
+    /// one that is not JSON (or JSON `null`), or a reference vgc cannot resolve; defaulter-gen refuses those, and
+    /// an `optional` field's is reported by [`Self::apply_default_rule`].
+    fn default_json(&self, pkg: &str, file: SourceFile, f: &FieldIr) -> Option<String> {
+        let [d] = f.defaults.as_slice() else {
+            return None;
+        };
+        let raw = d.raw_value.as_deref()?.trim();
+        if let Some(name) = raw.strip_prefix("ref(").and_then(|r| r.strip_suffix(')')) {
+            let name = name.trim();
+            let (target, name) = match name.rsplit_once('.') {
+                Some((path, n)) if path.contains('/') => (path.to_string(), n),
+                Some((q, n)) => (
+                    vgc_analysis::program::import_for(vgc_ir::db::file_ir(self.db, file), q)?,
+                    n,
+                ),
+                None => (pkg.to_string(), name),
+            };
+            let p = self.prog.packages.get(&target)?;
+            return p.files.iter().find_map(|pf| {
+                let ir = vgc_ir::db::file_ir(self.db, *pf);
+                let c = ir.consts.iter().find(|c| c.name == name)?;
+                match &c.value {
+                    ConstValue::Int(i) => Some(i.to_string()),
+                    v => self
+                        .const_str(&target, *pf, v, 0)
+                        .map(|s| serde_json::Value::String(s).to_string()),
+                }
+            });
+        }
+        let v: serde_json::Value = serde_json::from_str(raw).ok()?;
+        (!v.is_null()).then(|| v.to_string())
     }
 
     /// A map (after typedefs, behind a pointer or not) whose value type is written as a list (`map[string][]T`):

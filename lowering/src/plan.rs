@@ -394,6 +394,11 @@ pub struct FieldPlan {
     pub iteration: Option<Iteration>,
     /// Iterate map keys calling the key type's function (upstream `EachMapKey`, emitted before the values').
     pub key_iteration: Option<Iteration>,
+    /// The field's `+default=` value as JSON text (`"TCP"`, `100`, `{"single": {}}`), a `ref(Const)` resolved to
+    /// the constant's value; `None` without a single readable one. Not a validation rule: the API server's
+    /// defaulting (defaulter-gen's `SetObjectDefaults_*`) applies it before validating, and `vgc validate` does
+    /// the same (`vgc_validate::Interpreter::defaults`).
+    pub default: Option<String>,
 }
 
 impl FieldPlan {

@@ -10,12 +10,15 @@
 //!   mirrors `vgc_codegen::emit` piece by piece).
 //!
 //! - [`Interpreter::unknown_fields`] lists the keys no field takes (`vgc validate --strict`).
+//! - [`Interpreter::defaults`] / [`Interpreter::apply_defaults`]: the `+default` values the API server sets before
+//!   validating ([`Defaulted`]); [`Interpreter::validate`] itself does not default.
 //!
 //! Invariant: no check of the plan is silently skipped — one the interpreter cannot run (a hand-written
 //! `+k8s:customValidation` function) is an [`EvalError`] when reached.
 
 #![warn(missing_docs)]
 
+mod defaults;
 mod eval;
 mod ports;
 mod strict;
@@ -30,6 +33,7 @@ use vgc_lowering::CratePlan;
 use vgc_lowering::plan::{CheckKind, TypePlan};
 use vgc_runtime::{Error, ErrorList, Operation, Path};
 
+pub use defaults::Defaulted;
 pub use strict::UnknownField;
 pub use value::{DecodeError, Val};
 

@@ -46,6 +46,13 @@ fn rules_text(c: &Coverage) -> String {
     )
 }
 
+/// Whether field path `field` is `at` or inside it (`spec.a` is inside `spec`, `spec.ab` is not).
+fn within(field: &str, at: &str) -> bool {
+    field
+        .strip_prefix(at)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+}
+
 /// The notes of a finding in the human report: its rule, its stability and the object.
 fn finding_notes(f: &Finding, e: &Entry) -> Vec<String> {
     let mut notes = Vec::new();
@@ -55,6 +62,11 @@ fn finding_notes(f: &Finding, e: &Entry) -> Vec<String> {
     if let Some(s) = f.stability {
         notes.push(format!(
             "{s}: the API server enforces this rule only where its {s} declarative validation is on"
+        ));
+    }
+    if let Some(d) = e.defaulted.iter().find(|d| within(&f.field, d)) {
+        notes.push(format!(
+            "{d} was set from its +default before validating, as the API server does (--no-defaults: validate as written)"
         ));
     }
     if let Some(id) = &e.ident {
@@ -261,6 +273,9 @@ fn json_report(results: &Results) -> String {
             d["operation"] = json!(op);
         }
         d["status"] = json!(e.status.as_str());
+        if !e.defaulted.is_empty() {
+            d["defaulted"] = json!(e.defaulted);
+        }
         match (&e.problem, e.status) {
             (_, Status::Valid | Status::Invalid) => {
                 let errs: Vec<Value> = e

@@ -1,0 +1,128 @@
+package v1
+
+type TypeMeta struct {
+	APIVersion string `json:"apiVersion,omitempty"`
+	Kind       string `json:"kind,omitempty"`
+}
+
+type ObjectMeta struct {
+	Name string `json:"name,omitempty"`
+}
+
+// +k8s:enum
+type Protocol string
+
+const (
+	ProtocolTCP Protocol = "TCP"
+	ProtocolUDP Protocol = "UDP"
+)
+
+const DefaultLimit = 100
+
+type Gadget struct {
+	TypeMeta `json:",inline"`
+	Metadata ObjectMeta `json:"metadata,omitempty"`
+	Spec     GadgetSpec `json:"spec"`
+}
+
+type GadgetSpec struct {
+	// Optional with a default: effectively required, satisfied by the default.
+	// +k8s:optional
+	// +k8s:minimum=1
+	// +default=100
+	Limit *int32 `json:"limit,omitempty"`
+
+	// A non-pointer number: 0 is its zero value, replaced by the default.
+	// +k8s:optional
+	// +k8s:minimum=2
+	// +default=3
+	Replicas int32 `json:"replicas,omitempty"`
+
+	// A typedef'd string (its enum makes it a validated field) and a plain string defaulted from a constant.
+	// +k8s:optional
+	// +default="TCP"
+	Protocol Protocol `json:"protocol,omitempty"`
+	// +default=ref(ProtocolUDP)
+	Transport string `json:"transport,omitempty"`
+
+	// An integer constant (upstream refuses `+k8s:optional` with a `ref(...)` default: no validation here).
+	// +default=ref(DefaultLimit)
+	Ceiling *int64 `json:"ceiling,omitempty"`
+
+	// A default struct, whose own fields get their defaults.
+	// +k8s:optional
+	// +default={"mode": "single"}
+	Disruption *Disruption `json:"disruption,omitempty"`
+
+	// Defaults inside list items and map values.
+	// +k8s:optional
+	// +k8s:maxItems=5
+	Ports []Port          `json:"ports,omitempty"`
+	// +k8s:optional
+	// +k8s:maxProperties=5
+	Named map[string]Port `json:"named,omitempty"`
+
+	// An inline struct's fields are the spec's keys; an embedded pointer's only when Go allocates it.
+	Common `json:",inline"`
+	// +k8s:optional
+	*Extra `json:",inline"`
+
+	// A default equal to the zero value changes nothing and is not listed.
+	// +default=0
+	Spare int32 `json:"spare,omitempty"`
+
+	// Old objects are defaulted too (they were when stored): writing the default is no change.
+	// +k8s:optional
+	// +k8s:immutable
+	// +default="fast"
+	Class string `json:"class,omitempty"`
+
+	// An empty list is not nil: it keeps its value.
+	// +k8s:optional
+	// +k8s:minItems=1
+	// +default=["a"]
+	Tags []string `json:"tags,omitempty"`
+}
+
+type Disruption struct {
+	// +k8s:optional
+	Mode DisruptionMode `json:"mode,omitempty"`
+	// +k8s:optional
+	// +k8s:maximum=10
+	// +default=20
+	Budget int32 `json:"budget,omitempty"`
+}
+
+// +k8s:enum
+type DisruptionMode string
+
+const (
+	DisruptionModeSingle DisruptionMode = "single"
+	DisruptionModeAll    DisruptionMode = "all"
+)
+
+type Port struct {
+	Port int32 `json:"port"`
+	// +k8s:optional
+	// +default="UDP"
+	Protocol Protocol `json:"protocol,omitempty"`
+	// +k8s:optional
+	// +k8s:format=k8s-short-name
+	// +default="Not_A_Name"
+	Name string `json:"name,omitempty"`
+}
+
+type Common struct {
+	// +k8s:optional
+	// +k8s:minLength=5
+	// +default="abc"
+	Shared string `json:"shared,omitempty"`
+}
+
+type Extra struct {
+	Color string `json:"color,omitempty"`
+	// +k8s:optional
+	// +k8s:minLength=5
+	// +default="red"
+	Shade string `json:"shade,omitempty"`
+}

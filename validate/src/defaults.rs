@@ -1,0 +1,269 @@
+//! Defaulting: the `+default=` values the API server applies to an object before validating it.
+//!
+//! The API server decodes a request, runs the defaulting functions of the object's group/version (defaulter-gen's
+//! `SetObjectDefaults_<Kind>`, registered in its scheme), then validates. The declarative part of that defaulting
+//! is the `+default=<json>` tag on a field ([`vgc_lowering::plan::FieldPlan::default`]); defaulter-gen turns it
+//! into, per field (`pkg/apis/*/v*/zz_generated.defaults.go` of k8s.io/kubernetes):
+//!
+//! - a pointer, slice or map (`Option<_>`, `Vec<_>`, map in the plan): `if in.F == nil { in.F = <default> }` — in
+//!   JSON, the key is absent or `null` (`[]` and `{}` decode to non-nil values and are kept);
+//! - a non-pointer string, number or boolean (also through typedefs, `Protocol`): `if in.F == "" / 0 / false` —
+//!   absent, `null` or the zero value;
+//! - a non-pointer struct or well-known type: absent or `null`.
+//!
+//! A default equal to a non-pointer scalar's zero value (`+default=0` on an `int32`) changes nothing and is not
+//! listed. A default is applied where the object holding the field exists (inside list items and map values too; inside
+//! an inline embedded pointer only when Go allocates it, [`vgc_lowering::plan::FieldPlan::embedded_keys`]), and
+//! the defaults of the default value's own fields are applied to it, as the generated function calls the nested
+//! defaulters after setting a field. Not covered: hand-written `SetDefaults_<Type>` functions (Go code in
+//! k8s.io/kubernetes `pkg/apis/<group>/<version>/defaults.go`), which vgc cannot read — documented in
+//! `docs/validate.md`.
+
+use crate::Interpreter;
+use serde_json::{Map, Value};
+use vgc_analysis::TypeKey;
+use vgc_analysis::types::Builtin;
+use vgc_lowering::plan::{FieldPlan, RustTy, TypePlan};
+
+/// One default to apply: where, and the value (with its own fields' defaults applied).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Defaulted {
+    /// JSON Pointer (RFC 6901) of the field (`/spec/ports/0/protocol`); its parent exists in the object.
+    pub pointer: String,
+    /// The field path as upstream renders it (`spec.ports[0].protocol`).
+    pub path: String,
+    /// The value set.
+    pub value: Value,
+}
+
+impl Defaulted {
+    /// Sets the value in `value`, the document it was found in ([`Interpreter::defaults`]).
+    pub fn set_in(&self, value: &mut Value) {
+        set(value, &self.pointer, self.value.clone());
+    }
+}
+
+fn pointer_seg(s: &str) -> String {
+    s.replace('~', "~0").replace('/', "~1")
+}
+
+fn join(path: &str, name: &str) -> String {
+    if path.is_empty() {
+        name.to_string()
+    } else {
+        format!("{path}.{name}")
+    }
+}
+
+struct Walk<'a, 'p> {
+    interp: &'a Interpreter<'p>,
+    out: Vec<Defaulted>,
+}
+
+impl<'p> Walk<'_, 'p> {
+    /// A value of named type `key` at `ptr`.
+    fn named(&mut self, key: &TypeKey, v: &Value, ptr: &str, path: &str, depth: usize) {
+        let Some(t) = self.interp.type_plan(key) else {
+            return;
+        };
+        match (&t.fields, &t.alias_of) {
+            (Some(_), _) => {
+                if let Value::Object(m) = v {
+                    self.fields(t, m, ptr, path, depth);
+                }
+            }
+            (None, Some(a)) => self.ty(a, v, ptr, path, depth),
+            (None, None) => {}
+        }
+    }
+
+    /// The fields of struct `t` whose JSON object is `m` (inline embedded structs read the same object).
+    fn fields(
+        &mut self,
+        t: &'p TypePlan,
+        m: &Map<String, Value>,
+        ptr: &str,
+        path: &str,
+        depth: usize,
+    ) {
+        if depth > 64 {
+            return;
+        }
+        for f in t.fields.as_deref().unwrap_or_default() {
+            if f.skip {
+                continue;
+            }
+            if f.flatten || !f.embedded_keys.is_empty() {
+                // An inline embedded struct reads the same object; an embedded pointer exists only when one of its
+                // keys is present.
+                let present =
+                    f.embedded_keys.is_empty() || f.embedded_keys.iter().any(|k| m.contains_key(k));
+                if present && let Some(inner) = self.struct_of(&f.ty) {
+                    self.fields(inner, m, ptr, path, depth + 1);
+                }
+                continue;
+            }
+            if f.json_name.is_empty() {
+                continue;
+            }
+            let v = m.get(&f.json_name);
+            let p = format!("{ptr}/{}", pointer_seg(&f.json_name));
+            let fp = join(path, &f.json_name);
+            if let Some(d) = &f.default
+                && self.unset(f, v)
+                && let Ok(mut value) = serde_json::from_str::<Value>(d)
+                && !self.unset(f, Some(&value))
+            {
+                // The default's own fields get their defaults, on the new value.
+                let inner = Self::fill_all(self.interp, &f.ty, &value, &p, &fp);
+                for x in inner {
+                    set(&mut value, &x.pointer[p.len()..], x.value);
+                }
+                self.out.push(Defaulted {
+                    pointer: p,
+                    path: fp,
+                    value,
+                });
+                continue;
+            }
+            if let Some(v) = v {
+                self.ty(&f.ty, v, &p, &fp, depth + 1);
+            }
+        }
+    }
+
+    /// The defaults inside `value`, a value of `ty` at `ptr`.
+    fn fill_all(
+        interp: &Interpreter<'p>,
+        ty: &RustTy,
+        value: &Value,
+        ptr: &str,
+        path: &str,
+    ) -> Vec<Defaulted> {
+        let mut w = Walk {
+            interp,
+            out: Vec::new(),
+        };
+        w.ty(ty, value, ptr, path, 1);
+        w.out
+    }
+
+    /// The struct a (pointer to a) named struct type stands for.
+    fn struct_of(&self, ty: &RustTy) -> Option<&'p TypePlan> {
+        let inner = match ty {
+            RustTy::Option(i, _) => &**i,
+            other => other,
+        };
+        match inner {
+            RustTy::Named(k) => self.interp.type_plan(k).filter(|t| t.fields.is_some()),
+            _ => None,
+        }
+    }
+
+    /// Whether defaulter-gen's test for field `f` holds for its JSON value `v` (module docs).
+    fn unset(&self, f: &FieldPlan, v: Option<&Value>) -> bool {
+        let v = match v {
+            None | Some(Value::Null) => return true,
+            Some(v) => v,
+        };
+        match self.builtin_of(&f.ty, 0) {
+            Some(Builtin::String) => v.as_str() == Some(""),
+            Some(Builtin::Bool) => v.as_bool() == Some(false),
+            Some(_) => v.as_f64() == Some(0.0),
+            None => false,
+        }
+    }
+
+    /// The builtin scalar a non-pointer type is (through typedefs); `None` for pointers, collections and structs.
+    fn builtin_of(&self, ty: &RustTy, depth: usize) -> Option<Builtin> {
+        match ty {
+            RustTy::Builtin(b) => Some(*b),
+            RustTy::Named(k) if depth < 16 => {
+                let t = self.interp.type_plan(k)?;
+                match (&t.fields, &t.alias_of) {
+                    (None, Some(a)) => self.builtin_of(a, depth + 1),
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
+    }
+
+    fn ty(&mut self, ty: &RustTy, v: &Value, ptr: &str, path: &str, depth: usize) {
+        match ty {
+            RustTy::Named(k) => self.named(k, v, ptr, path, depth),
+            RustTy::Option(i, _) => self.ty(i, v, ptr, path, depth),
+            RustTy::Vec(e) => {
+                if let Value::Array(items) = v {
+                    for (i, x) in items.iter().enumerate() {
+                        self.ty(
+                            e,
+                            x,
+                            &format!("{ptr}/{i}"),
+                            &format!("{path}[{i}]"),
+                            depth + 1,
+                        );
+                    }
+                }
+            }
+            RustTy::Map(e) => {
+                if let Value::Object(m) = v {
+                    for (k, x) in m {
+                        self.ty(
+                            e,
+                            x,
+                            &format!("{ptr}/{}", pointer_seg(k)),
+                            &format!("{path}[{k}]"),
+                            depth + 1,
+                        );
+                    }
+                }
+            }
+            RustTy::Builtin(_) | RustTy::WellKnown(_) | RustTy::Json => {}
+        }
+    }
+}
+
+/// Sets the member at `pointer` (relative, `/a/0/b`) of `value`, whose parent exists.
+fn set(value: &mut Value, pointer: &str, x: Value) {
+    let Some((parent, last)) = pointer.rsplit_once('/') else {
+        *value = x;
+        return;
+    };
+    let last = last.replace("~1", "/").replace("~0", "~");
+    match value.pointer_mut(parent) {
+        Some(Value::Object(m)) => {
+            m.insert(last, x);
+        }
+        Some(Value::Array(a)) => {
+            if let Some(slot) = last.parse::<usize>().ok().and_then(|i| a.get_mut(i)) {
+                *slot = x;
+            }
+        }
+        _ => {}
+    }
+}
+
+impl Interpreter<'_> {
+    /// The `+default` values the API server's defaulting would set in `value`, a document of type `key`, in
+    /// document order (see the module docs for when a field is defaulted). Empty when nothing is defaulted or
+    /// `key` is not a type of the plan. `value` itself is not changed: [`Interpreter::apply_defaults`] does that.
+    #[must_use]
+    pub fn defaults(&self, key: &TypeKey, value: &Value) -> Vec<Defaulted> {
+        let mut w = Walk {
+            interp: self,
+            out: Vec::new(),
+        };
+        vgc_runtime::stack::grow(|| w.named(key, value, "", "", 0));
+        w.out
+    }
+
+    /// Applies [`Interpreter::defaults`] to `value` and returns what was set.
+    pub fn apply_defaults(&self, key: &TypeKey, value: &mut Value) -> Vec<Defaulted> {
+        let d = self.defaults(key, value);
+        for x in &d {
+            x.set_in(value);
+        }
+        d
+    }
+}
