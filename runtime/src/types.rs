@@ -364,55 +364,140 @@ impl PartialEq for Quantity {
     }
 }
 
-/// RFC 3339 timestamp parsed to (seconds since the epoch, nanoseconds), UTC.
-fn parse_rfc3339(s: &str) -> Option<(i64, u32)> {
+/// Go's `time.Parse` of `layout` `time.RFC3339` (`micro` false; `metav1.Time`'s `UnmarshalJSON`) or metav1's
+/// `RFC3339Micro` (`2006-01-02T15:04:05.000000Z07:00`, `micro` true; `metav1.MicroTime`'s), as (seconds since the
+/// Unix epoch, nanoseconds) of the instant, UTC; `None` where Go returns an error. A port of Go's general `parse`
+/// for these two layouts (`time/format.go`; its `RFC3339` fast path accepts a subset with the same results), so
+/// the quirks are Go's: a one-digit hour (`T1:04:05`), a `,` before the fraction, any number of fraction digits
+/// (beyond nine ignored) without `micro` and exactly six with it (where a sign is also taken: `.+12345`), offsets
+/// up to `+24:60`, `Z` but not `z` or `t`; the day is checked against its month and year. Verified against Go by the
+/// runtime differential's `timeJSON` calls.
+#[must_use]
+pub fn parse_go_time(s: &str, micro: bool) -> Option<(i64, u32)> {
     let b = s.as_bytes();
-    if b.len() < 20
-        || b[4] != b'-'
-        || b[7] != b'-'
-        || !matches!(b[10], b'T' | b't')
-        || b[13] != b':'
-        || b[16] != b':'
-    {
+    let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
+    let two = |i: usize| -> Option<i64> {
+        (digit(i) && digit(i + 1)).then(|| i64::from(b[i] - b'0') * 10 + i64::from(b[i + 1] - b'0'))
+    };
+    // stdLongYear: four bytes, the first a digit, all digits (Go's `atoi`).
+    if b.len() < 4 || !digit(0) || !(0..4).all(digit) {
         return None;
     }
-    let num = |r: std::ops::Range<usize>| s.get(r)?.parse::<i64>().ok();
-    let (y, mo, d, h, mi, se) = (
-        num(0..4)?,
-        num(5..7)?,
-        num(8..10)?,
-        num(11..13)?,
-        num(14..16)?,
-        num(17..19)?,
-    );
-    let mut i = 19;
-    let mut nanos: u32 = 0;
-    if b.get(i) == Some(&b'.') {
-        let start = i + 1;
-        i = start;
-        while i < b.len() && b[i].is_ascii_digit() {
-            i += 1;
-        }
-        let frac = s.get(start..i)?;
-        let padded = format!("{frac:0<9}");
-        nanos = padded.get(..9)?.parse().ok()?;
+    let year: i64 = s[..4].parse().ok()?;
+    let mut i = 4;
+    let lit = |i: &mut usize, c: u8| -> Option<()> { (b.get(*i) == Some(&c)).then(|| *i += 1) };
+    lit(&mut i, b'-')?;
+    let month = two(i)?;
+    i += 2;
+    if !(1..=12).contains(&month) {
+        return None;
     }
-    let off = match s.get(i..)? {
-        "Z" | "z" => 0,
-        o if o.len() == 6 && (o.starts_with('+') || o.starts_with('-')) => {
-            let v = num(i + 1..i + 3)? * 3600 + num(i + 4..i + 6)? * 60;
-            if o.starts_with('-') { -v } else { v }
-        }
-        _ => return None,
+    lit(&mut i, b'-')?;
+    let day = two(i)?;
+    i += 2;
+    lit(&mut i, b'T')?;
+    // stdHour: one or two digits.
+    let hour = if digit(i + 1) {
+        two(i)?
+    } else if digit(i) {
+        i64::from(b[i] - b'0')
+    } else {
+        return None;
     };
+    i += if digit(i + 1) { 2 } else { 1 };
+    if hour >= 24 {
+        return None;
+    }
+    lit(&mut i, b':')?;
+    let minute = two(i)?;
+    i += 2;
+    if minute >= 60 {
+        return None;
+    }
+    lit(&mut i, b':')?;
+    let second = two(i)?;
+    i += 2;
+    if second >= 60 {
+        return None;
+    }
+    let frac_sep = |i: usize| matches!(b.get(i), Some(b'.' | b','));
+    let mut nanos: i64 = 0;
+    if micro {
+        // stdFracSecond0 with six digits: a separator and six bytes Go's `atoi` reads (a sign included).
+        if b.len() < i + 7 || !frac_sep(i) {
+            return None;
+        }
+        let f = s.get(i + 1..i + 7)?;
+        let (neg, digits) = match f.as_bytes()[0] {
+            b'-' => (true, &f[1..]),
+            b'+' => (false, &f[1..]),
+            _ => (false, f),
+        };
+        if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
+            return None;
+        }
+        let v: i64 = digits.parse().ok()?;
+        if neg && v != 0 {
+            return None;
+        }
+        nanos = v * 1000;
+        i += 7;
+    } else if frac_sep(i) && digit(i + 1) {
+        // A fraction the layout does not name: every digit, the first nine significant.
+        let mut n = i + 1;
+        while digit(n) {
+            n += 1;
+        }
+        let take = (n - i - 1).min(9);
+        let v: i64 = s[i + 1..i + 1 + take].parse().ok()?;
+        nanos = v * 10_i64.pow(u32::try_from(9 - take).ok()?);
+        i = n;
+    }
+    // stdISO8601ColonTZ: `Z`, or a sign, two digits, `:`, two digits.
+    let offset = if b.get(i) == Some(&b'Z') {
+        i += 1;
+        0
+    } else {
+        if b.len() < i + 6 || b[i + 3] != b':' {
+            return None;
+        }
+        let (h, m) = (two(i + 1)?, two(i + 4)?);
+        if h > 24 || m > 60 {
+            return None;
+        }
+        let v = (h * 60 + m) * 60;
+        let sign = b[i];
+        i += 6;
+        match sign {
+            b'+' => v,
+            b'-' => -v,
+            _ => return None,
+        }
+    };
+    if i != b.len() {
+        return None;
+    }
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+    let days_in = match month {
+        2 if leap => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    };
+    if day < 1 || day > days_in {
+        return None;
+    }
     // days from civil (Howard Hinnant)
-    let y2 = if mo <= 2 { y - 1 } else { y };
+    let y2 = if month <= 2 { year - 1 } else { year };
     let era = y2.div_euclid(400);
     let yoe = y2 - era * 400;
-    let doy = (153 * (if mo > 2 { mo - 3 } else { mo + 9 }) + 2) / 5 + d - 1;
+    let doy = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + day - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     let days = era * 146_097 + doe - 719_468;
-    Some((days * 86_400 + h * 3600 + mi * 60 + se - off, nanos))
+    Some((
+        days * 86_400 + hour * 3600 + minute * 60 + second - offset,
+        u32::try_from(nanos).ok()?,
+    ))
 }
 
 /// Go's zero `time.Time` (`0001-01-01T00:00:00Z`) in seconds since the Unix epoch.
@@ -437,8 +522,14 @@ fn format_rfc3339(secs: i64, nanos: u32, frac: usize) -> Option<String> {
     let d = doy - (153 * mp + 2) / 5 + 1;
     let m = if mp < 10 { mp + 3 } else { mp - 9 };
     let y = yoe + era * 400 + i64::from(m <= 2);
+    // Go's AppendFormat: a negative year is `-` and four digits.
+    let year = if y < 0 {
+        format!("-{:04}", -y)
+    } else {
+        format!("{y:04}")
+    };
     let mut out = format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
+        "{year}-{m:02}-{d:02}T{:02}:{:02}:{:02}",
         rem / 3600,
         rem % 3600 / 60,
         rem % 60
@@ -453,13 +544,39 @@ fn format_rfc3339(secs: i64, nanos: u32, frac: usize) -> Option<String> {
 }
 
 macro_rules! time_type {
-    ($name:ident, $frac:literal, $doc:literal) => {
+    ($name:ident, $frac:literal, $micro:literal, $layout:literal, $doc:literal) => {
         #[doc = $doc]
-        #[derive(Debug, Clone, Default, Deserialize)]
-        #[serde(transparent)]
+        #[derive(Debug, Clone, Default)]
         pub struct $name(pub Option<String>);
 
+        /// `null` is unset; a string must be a time Go's `time.Parse` accepts with the type's layout
+        /// ([`parse_go_time`]), as upstream's `UnmarshalJSON` requires; anything else is an error.
+        impl<'de> Deserialize<'de> for $name {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                let v: Option<String> = Deserialize::deserialize(d)?;
+                if let Some(t) = &v
+                    && parse_go_time(t, $micro).is_none()
+                {
+                    return Err(serde::de::Error::custom(format!(
+                        "parsing time {t:?} as {:?}: not a time in this layout",
+                        $layout
+                    )));
+                }
+                Ok(Self(v))
+            }
+        }
+
         impl $name {
+            /// The instant as (seconds since the Unix epoch, nanoseconds): Go's zero time for `null`; `None` for a
+            /// text Go's decoding refuses (only constructible directly, not by decoding).
+            #[must_use]
+            pub fn unix(&self) -> Option<(i64, u32)> {
+                match self.0.as_deref() {
+                    None => Some((GO_ZERO_TIME_SECS, 0)),
+                    Some(v) => parse_go_time(v, $micro),
+                }
+            }
+
             /// Go's `IsZero` of the decoded value: true for `null` (unset) and for the instant of Go's zero time
             /// (`0001-01-01T00:00:00Z`, in any offset). A text that does not parse (which upstream's decoding
             /// refuses) is not zero.
@@ -467,7 +584,7 @@ macro_rules! time_type {
             pub fn is_zero(&self) -> bool {
                 match self.0.as_deref() {
                     None => true,
-                    Some(v) => parse_rfc3339(v) == Some((GO_ZERO_TIME_SECS, 0)),
+                    Some(v) => parse_go_time(v, $micro) == Some((GO_ZERO_TIME_SECS, 0)),
                 }
             }
         }
@@ -475,8 +592,8 @@ macro_rules! time_type {
         impl PartialEq for $name {
             fn eq(&self, other: &Self) -> bool {
                 match (
-                    self.0.as_deref().and_then(parse_rfc3339),
-                    other.0.as_deref().and_then(parse_rfc3339),
+                    self.0.as_deref().and_then(|v| parse_go_time(v, $micro)),
+                    other.0.as_deref().and_then(|v| parse_go_time(v, $micro)),
                 ) {
                     (Some(a), Some(b)) => a == b,
                     _ => self.0 == other.0,
@@ -488,7 +605,7 @@ macro_rules! time_type {
             fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
                 match self.0.as_deref() {
                     None => s.serialize_none(),
-                    Some(v) => match parse_rfc3339(v) {
+                    Some(v) => match parse_go_time(v, $micro) {
                         Some((secs, nanos)) => match format_rfc3339(secs, nanos, $frac) {
                             Some(t) => s.serialize_str(&t),
                             None => s.serialize_none(),
@@ -504,13 +621,18 @@ macro_rules! time_type {
 time_type!(
     Time,
     0,
-    "`metav1.Time`: RFC 3339 string or null; equal when the UTC instants are equal. Serializes as upstream's \
+    false,
+    "2006-01-02T15:04:05Z07:00",
+    "`metav1.Time`: RFC 3339 string or null (decoding refuses what Go's `time.Parse(time.RFC3339, …)` refuses); equal when the UTC instants are equal. Serializes as upstream's \
      `MarshalJSON`: UTC, whole seconds, `null` for the zero time."
 );
 time_type!(
     MicroTime,
     6,
-    "`metav1.MicroTime`: RFC 3339 string with microseconds or null; equal by UTC instant. Serializes as \
+    true,
+    "2006-01-02T15:04:05.000000Z07:00",
+    "`metav1.MicroTime`: RFC 3339 string with microseconds or null (decoding refuses what Go's \
+     `time.Parse(metav1.RFC3339Micro, …)` refuses); equal by UTC instant. Serializes as \
      upstream's `MarshalJSON`: UTC with six fractional digits, `null` for the zero time."
 );
 
@@ -847,6 +969,55 @@ mod tests {
         assert_eq!(Quantity("1000m".into()), Quantity("1".into()));
         assert_eq!(Quantity("0".into()), Quantity(String::new()));
         assert_ne!(Quantity("1G".into()), Quantity("1Gi".into()));
+    }
+
+    #[test]
+    fn times_decode_where_go_time_parse_accepts_them() {
+        let t = |s: &str| parse_go_time(s, false);
+        let m = |s: &str| parse_go_time(s, true);
+        assert_eq!(t("1970-01-01T00:00:00Z"), Some((0, 0)));
+        // Go's quirks (time/format.go `parse`): a one-digit hour, `,` before any number of fraction digits,
+        // offsets up to 24:60.
+        assert_eq!(t("1970-01-01T1:00:00,5Z"), Some((3600, 500_000_000)));
+        assert_eq!(
+            t("1970-01-02T00:00:00.1234567891234+24:60"),
+            Some((-3600, 123_456_789))
+        );
+        assert_eq!(t("0000-01-01T00:00:00Z"), Some((-62_167_219_200, 0)));
+        for bad in [
+            "",
+            "1970-01-01t00:00:00Z",
+            "1970-01-01T00:00:00z",
+            "1970-01-01T24:00:00Z",
+            "1970-01-01T00:60:00Z",
+            "1970-01-01T00:00:60Z",
+            "2023-02-29T00:00:00Z",
+            "1970-13-01T00:00:00Z",
+            "1970-01-01T00:00:00+25:00",
+            "1970-01-01T00:00:00+01:61",
+            "1970-01-01T00:00:00",
+            "1970-01-01T00:00:00Z ",
+            "1970-01-01T00:00:00.Z",
+            "+970-01-01T00:00:00Z",
+        ] {
+            assert_eq!(t(bad), None, "{bad:?}");
+        }
+        // metav1's RFC3339Micro: exactly six fraction digits, which Go's `atoi` reads with a sign.
+        assert_eq!(m("1970-01-01T00:00:00.000001Z"), Some((0, 1000)));
+        assert_eq!(m("1970-01-01T00:00:00,+12345Z"), Some((0, 12_345_000)));
+        assert_eq!(m("1970-01-01T00:00:00.-00000Z"), Some((0, 0)));
+        for bad in [
+            "1970-01-01T00:00:00Z",
+            "1970-01-01T00:00:00.00001Z",
+            "1970-01-01T00:00:00.0000001Z",
+            "1970-01-01T00:00:00.-00001Z",
+        ] {
+            assert_eq!(m(bad), None, "{bad:?}");
+        }
+        // Decoding refuses what Go refuses; `null` is unset.
+        assert!(serde_json::from_str::<Time>("\"yesterday\"").is_err());
+        assert!(serde_json::from_str::<Time>("null").is_ok_and(|t| t.is_zero()));
+        assert!(serde_json::from_str::<MicroTime>("\"1970-01-01T00:00:00Z\"").is_err());
     }
 
     #[test]

@@ -6,7 +6,8 @@
 //! built in a scratch module requiring that apimachinery release, fetched by name through the Go module proxy
 //! (`GOTOOLCHAIN=auto`: v0.38 needs Go 1.27). It generates the inputs itself from a seeded generator — random
 //! strings for every `+k8s:format`, integers of every width and `time.Duration`s for `Minimum`/`Maximum`,
-//! quantities, byte slices, list and map sizes, regular expressions and values for `Matches` — calls upstream's
+//! quantities, byte slices, list and map sizes, regular expressions and values for `Matches`, timestamp texts for
+//! `metav1.Time`/`MicroTime` decoding — calls upstream's
 //! functions and prints each call with the errors it returned. This test makes each call again through vgc-runtime
 //! as code generated under the profile does (the profile's deltas decide which function and which format variant)
 //! and compares the error lists exactly: type, field path, value, detail, origin, short-circuit and stability
@@ -24,7 +25,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path as FsPath;
 use std::process::Command;
 use vgc_ir::Upstream;
-use vgc_runtime::types::Quantity;
+use vgc_runtime::BadValue;
+use vgc_runtime::types::{MicroTime, Quantity, Time};
 use vgc_runtime::validate as v;
 use vgc_runtime::{Error, ErrorList, Path};
 
@@ -184,6 +186,26 @@ fn ours(
             vec![
                 json(serde_json::to_value(&q).expect("serializes")),
                 json(serde_json::json!({"name": "a", "amount": q})),
+            ]
+        }
+        "timeJSON" => {
+            // Decoded as the generated structs (and the interpreter) decode a `metav1.Time` / `MicroTime`.
+            let text = Value::String(value.expect("value").to_string());
+            let instant = |r: Option<(i64, u32)>| {
+                r.map_or_else(
+                    || "does not decode".to_string(),
+                    |(s, n)| format!("{s} {n}"),
+                )
+            };
+            let time = serde_json::from_value::<Time>(text.clone())
+                .ok()
+                .and_then(|t| t.unix());
+            let micro = serde_json::from_value::<MicroTime>(text)
+                .ok()
+                .and_then(|t| t.unix());
+            vec![
+                Error::invalid(path, BadValue::Str("Time".into()), instant(time)),
+                Error::invalid(path, BadValue::Str("MicroTime".into()), instant(micro)),
             ]
         }
         "matches" => {

@@ -239,4 +239,50 @@ fn kubernetes_test_manifests_against_k8s_api() {
         }
     }
     insta::assert_snapshot!("kubernetes_test_manifests_unknown_fields", unknown);
+
+    // `metav1.Time` / `MicroTime` texts decode exactly where Go's `time.Parse` accepts them (the runtime
+    // differential's `timeJSON` calls prove the parser; this pins that dispatch uses it): the API server refuses a
+    // Pod whose `creationTimestamp` is not an RFC 3339 time, or an Event whose `eventTime` lacks microseconds.
+    let op = vgc_runtime::Operation::create();
+    let pod = |ts: &str| serde_json::json!({"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "p", "creationTimestamp": ts}});
+    for bad in [
+        "",
+        "yesterday",
+        "2024-13-45T00:00:00Z",
+        "2024-02-30T00:00:00Z",
+        "2024-01-01t00:00:00Z",
+        "2024-01-01T00:00:00z",
+    ] {
+        match loaded.api.validate_document(&pod(bad), None, &op) {
+            Err(vgc::validate::DispatchError::Eval(vgc_validate::EvalError::Decode(d))) => {
+                assert_eq!(d.pointer, "/metadata/creationTimestamp", "{bad:?}");
+            }
+            other => panic!("{bad:?} decoded: {other:?}"),
+        }
+    }
+    for good in [
+        "2024-02-29T00:00:00Z",
+        "2024-01-01T1:02:03,5+24:00",
+        "0000-01-01T00:00:00.123456789123-00:30",
+    ] {
+        assert!(
+            loaded.api.validate_document(&pod(good), None, &op).is_ok(),
+            "{good:?} is a time for Go"
+        );
+    }
+    let event = |t: &str| serde_json::json!({"apiVersion": "events.k8s.io/v1", "kind": "Event", "metadata": {"name": "e"}, "eventTime": t});
+    assert!(
+        loaded
+            .api
+            .validate_document(&event("2024-01-01T00:00:00.000001Z"), None, &op)
+            .is_ok()
+    );
+    assert!(matches!(
+        loaded
+            .api
+            .validate_document(&event("2024-01-01T00:00:00Z"), None, &op),
+        Err(vgc::validate::DispatchError::Eval(
+            vgc_validate::EvalError::Decode(_)
+        ))
+    ));
 }

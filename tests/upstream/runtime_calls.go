@@ -29,6 +29,7 @@ import (
 	"k8s.io/apimachinery/pkg/api/operation"
 	"k8s.io/apimachinery/pkg/api/resource"
 	"k8s.io/apimachinery/pkg/api/validate"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
@@ -370,6 +371,119 @@ func init() {
 		}
 		return field.ErrorList{field.Duplicate(fld, q), field.Duplicate(fld, item{Name: "a", Amount: q})}
 	})
+}
+
+// A timestamp text for metav1.Time / MicroTime decoding: a valid RFC 3339 time (fraction lengths 0-12 with `.` or
+// `,`, `Z` or an offset, one-digit hours), values at and beyond every range limit (month 0 and 13, days 29-32 in
+// every month and leap years, hour 24, minute and second 60, offsets to +25:61), and up to two byte edits (replace,
+// delete, insert) from the characters the layouts use, signs, lower-case `t`/`z` and a space.
+func (g *rng) timeText() string {
+	if g.pct(3) {
+		return g.pick([]string{"", "yesterday", "null", "0001-01-01T00:00:00Z", "2024-13-45T00:00:00Z",
+			"0000-01-01T00:00:00+01:00", "9999-12-31T23:59:59-24:60", "2024-02-29T00:00:00.+12345Z",
+			"2024-02-29T00:00:00.-00000Z", "2023-02-29T00:00:00Z"})
+	}
+	y := g.IntN(10000)
+	if g.pct(60) {
+		y = 1896 + g.IntN(210)
+	}
+	mo := 1 + g.IntN(12)
+	if g.pct(5) {
+		mo = g.IntN(14)
+	}
+	d := 1 + g.IntN(28)
+	if g.pct(25) {
+		d = 28 + g.IntN(5)
+	}
+	if g.pct(2) {
+		d = 0
+	}
+	h := g.IntN(24)
+	if g.pct(4) {
+		h = 24 + g.IntN(2)
+	}
+	mi, se := g.IntN(60), g.IntN(60)
+	if g.pct(3) {
+		mi = 60
+	}
+	if g.pct(3) {
+		se = 60
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%04d-%02d-%02dT", y, mo, d)
+	if g.pct(10) && h < 10 {
+		fmt.Fprintf(&b, "%d", h)
+	} else {
+		fmt.Fprintf(&b, "%02d", h)
+	}
+	fmt.Fprintf(&b, ":%02d:%02d", mi, se)
+	if g.pct(65) {
+		b.WriteString(g.pick([]string{".", ".", ".", ","}))
+		n := g.IntN(13)
+		if g.pct(50) {
+			n = 6
+		}
+		for i := 0; i < n; i++ {
+			b.WriteByte(byte('0' + g.IntN(10)))
+		}
+	}
+	if g.pct(30) {
+		b.WriteString("Z")
+	} else {
+		oh, om := g.IntN(24), g.IntN(60)
+		if g.pct(10) {
+			oh = 23 + g.IntN(3)
+		}
+		if g.pct(10) {
+			om = 59 + g.IntN(3)
+		}
+		fmt.Fprintf(&b, "%s%02d:%02d", g.pick([]string{"+", "-"}), oh, om)
+	}
+	s := []byte(b.String())
+	const alphabet = "0123456789-:TtZz+.,  "
+	for k := 1 + g.IntN(2); k > 0 && g.pct(35); k-- {
+		c := alphabet[g.IntN(len(alphabet))]
+		i := g.IntN(len(s) + 1)
+		switch g.IntN(3) {
+		case 0:
+			if i < len(s) {
+				s[i] = c
+			}
+		case 1:
+			if i < len(s) {
+				s = append(s[:i], s[i+1:]...)
+			}
+		default:
+			s = append(s[:i], append([]byte{c}, s[i:]...)...)
+		}
+	}
+	return string(s)
+}
+
+// metav1.Time and metav1.MicroTime decoded from a JSON string (`UnmarshalJSON`: `time.Parse` with RFC 3339 and
+// metav1's RFC3339Micro): the instant as Unix seconds and nanoseconds, or that it does not decode.
+func init() {
+	register("timeJSON", 3, func(g *rng, fld *field.Path, args map[string]any) field.ErrorList {
+		s := g.timeText()
+		args["value"] = s
+		quoted, err := json.Marshal(s)
+		if err != nil {
+			panic(err)
+		}
+		var t metav1.Time
+		var m metav1.MicroTime
+		return field.ErrorList{
+			field.Invalid(fld, "Time", instant(json.Unmarshal(quoted, &t), t.Time)),
+			field.Invalid(fld, "MicroTime", instant(json.Unmarshal(quoted, &m), m.Time)),
+		}
+	})
+}
+
+func instant(err error, t time.Time) string {
+	if err != nil {
+		return "does not decode"
+	}
+	return fmt.Sprintf("%d %d", t.Unix(), t.Nanosecond())
 }
 
 func line(e *field.Error) string {
