@@ -777,22 +777,6 @@ const BATCH_BYTES: usize = 2 << 20;
 /// … and at most this many files.
 const BATCH_FILES: usize = 256;
 
-/// The documents of a file, each read or not.
-type Docs = Vec<Result<Document, LoadError>>;
-
-/// An input's text and documents, or (not UTF-8) its lossy text and the offset of the first invalid byte.
-type ParsedText = Result<(String, Docs), (String, usize)>;
-
-fn parse_text(input: &Input) -> ParsedText {
-    match std::str::from_utf8(&input.bytes) {
-        Ok(t) => Ok((t.to_string(), manifests::load(t))),
-        Err(e) => Err((
-            String::from_utf8_lossy(&input.bytes).into_owned(),
-            e.valid_up_to(),
-        )),
-    }
-}
-
 /// The work of one object: where it is and what it is.
 struct Work<'a> {
     file: usize,
@@ -860,9 +844,10 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
             .build()
             .ok()
     });
-    // The inputs in batches (up to BATCH_BYTES of text or BATCH_FILES files): a batch's files are parsed in
-    // parallel, its objects validated in parallel, then its parse trees dropped — memory holds one batch's
-    // documents (their JSON values and span tables, many times the text's size), not every input's.
+    // The inputs in batches (up to BATCH_BYTES of text or BATCH_FILES files): a batch's files are parsed and
+    // their objects validated in parallel, each file's parse tree dropped when its objects are done — memory holds
+    // at most the documents of the files in progress (their JSON values, many times the text's size), not every
+    // input's.
     let mut start = 0;
     while start < inputs.len() {
         let mut end = start;
@@ -875,16 +860,19 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
             end += 1;
         }
         let batch = &inputs[start..end];
-        let texts: Vec<ParsedText> = match &pool {
-            Some(pool) => pool.install(|| batch.par_iter().map(parse_text).collect()),
-            None => batch.par_iter().map(parse_text).collect(),
-        };
-        let mut parsed: Vec<Result<(usize, Docs), Entry>> = Vec::with_capacity(texts.len());
-        for (input, t) in batch.iter().zip(texts) {
-            parsed.push(match t {
-                Ok((text, docs)) => Ok((files.add(input.name.clone(), text), docs)),
-                Err((lossy, at)) => {
-                    let file = files.add(input.name.clone(), lossy);
+        // The batch's files are added to the report first (texts the diagnostics point into); then each file is
+        // parsed and its objects validated in one task, the objects of a file in parallel too: no barrier between
+        // parsing and validating, and a single large file still validates on every thread.
+        let mut added: Vec<Result<usize, Entry>> = Vec::with_capacity(batch.len());
+        for input in batch {
+            added.push(match std::str::from_utf8(&input.bytes) {
+                Ok(t) => Ok(files.add(input.name.clone(), t.to_string())),
+                Err(e) => {
+                    let at = e.valid_up_to();
+                    let file = files.add(
+                        input.name.clone(),
+                        String::from_utf8_lossy(&input.bytes).into_owned(),
+                    );
                     Err(Entry::unreadable(
                         file,
                         at..at,
@@ -895,42 +883,41 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
             });
         }
         let files = &files;
-        let mut slots: Vec<Slot<'_>> = Vec::new();
-        for p in &parsed {
-            match p {
-                Err(e) => slots.push(Slot::Done(Box::new(e.clone()))),
-                Ok((file, docs)) => {
-                    let text = files.get(*file).map_or("", |f| f.source().as_str());
-                    for doc in docs {
-                        match doc {
-                            Err(e) => {
-                                slots.push(Slot::Done(Box::new(malformed(*file, e.clone()))));
-                            }
-                            Ok(doc) => {
-                                for (obj, prefix) in objects(&doc.value) {
-                                    slots.push(Slot::Object(Work {
-                                        file: *file,
-                                        doc,
-                                        text,
-                                        obj,
-                                        prefix,
-                                    }));
-                                }
-                            }
+        let per_file = |a: &Result<usize, Entry>| -> Vec<Entry> {
+            let file = match a {
+                Err(e) => return vec![e.clone()],
+                Ok(file) => *file,
+            };
+            let text = files.get(file).map_or("", |f| f.source().as_str());
+            let docs = manifests::load(text);
+            let mut slots: Vec<Slot<'_>> = Vec::new();
+            for doc in &docs {
+                match doc {
+                    Err(e) => slots.push(Slot::Done(Box::new(malformed(file, e.clone())))),
+                    Ok(doc) => {
+                        for (obj, prefix) in objects(&doc.value) {
+                            slots.push(Slot::Object(Work {
+                                file,
+                                doc,
+                                text,
+                                obj,
+                                prefix,
+                            }));
                         }
                     }
                 }
             }
-        }
-        let check = |slot: Slot<'_>| -> Entry {
-            match slot {
-                Slot::Done(e) => *e,
-                Slot::Object(w) => validate_object(api, &interp, &op_base, &olds, opts, &w),
-            }
+            slots
+                .into_par_iter()
+                .map(|slot| match slot {
+                    Slot::Done(e) => *e,
+                    Slot::Object(w) => validate_object(api, &interp, &op_base, &olds, opts, &w),
+                })
+                .collect()
         };
         let produced: Vec<Entry> = match &pool {
-            Some(pool) => pool.install(|| slots.into_par_iter().map(check).collect()),
-            None => slots.into_par_iter().map(check).collect(),
+            Some(pool) => pool.install(|| added.par_iter().flat_map_iter(per_file).collect()),
+            None => added.par_iter().flat_map_iter(per_file).collect(),
         };
         entries.extend(produced);
         bar.inc((end - start) as u64);

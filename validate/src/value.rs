@@ -289,17 +289,33 @@ pub(crate) struct Decoder<'d, 'p> {
     pub(crate) types: &'d HashMap<&'p TypeKey, &'p TypePlan>,
 }
 
-/// A JSON Pointer under construction (segments), rendered only on error.
-type Ptr<'a> = &'a mut Vec<String>;
+/// The JSON Pointer (RFC 6901) of the value being decoded, grown and truncated in place (no allocation per
+/// segment; cloned only on error).
+type Ptr<'a> = &'a mut String;
 
-fn err(ptr: &[String], message: impl Into<String>) -> DecodeError {
-    let mut pointer = String::new();
-    for s in ptr {
-        pointer.push('/');
-        pointer.push_str(&s.replace('~', "~0").replace('/', "~1"));
+/// Appends `/seg` (escaped) to `ptr`; returns the length to truncate back to.
+fn push_key(ptr: &mut String, seg: &str) -> usize {
+    let len = ptr.len();
+    ptr.push('/');
+    if seg.contains(['~', '/']) {
+        ptr.push_str(&seg.replace('~', "~0").replace('/', "~1"));
+    } else {
+        ptr.push_str(seg);
     }
+    len
+}
+
+/// Appends `/index` to `ptr`; returns the length to truncate back to.
+fn push_index(ptr: &mut String, index: usize) -> usize {
+    use std::fmt::Write as _;
+    let len = ptr.len();
+    let _ = write!(ptr, "/{index}");
+    len
+}
+
+fn err(ptr: &str, message: impl Into<String>) -> DecodeError {
     DecodeError {
-        pointer,
+        pointer: ptr.to_string(),
         message: message.into(),
     }
 }
@@ -360,7 +376,7 @@ impl<'p> Decoder<'_, 'p> {
         if v.is_null() {
             return Ok(self.zero_of(t));
         }
-        let mut ptr = Vec::new();
+        let mut ptr = String::new();
         self.named(t, v, &mut ptr)
     }
 
@@ -409,9 +425,9 @@ impl<'p> Decoder<'_, 'p> {
             vals[i] = Some(match taken {
                 None => self.zero(&f.ty),
                 Some(v) => {
-                    ptr.push(f.json_name.clone());
+                    let len = push_key(ptr, &f.json_name);
                     let r = self.field(f, v, ptr);
-                    ptr.pop();
+                    ptr.truncate(len);
                     r?
                 }
             });
@@ -491,9 +507,9 @@ impl<'p> Decoder<'_, 'p> {
                         if x.is_null() {
                             return Ok(self.zero(e));
                         }
-                        ptr.push(i.to_string());
+                        let len = push_index(ptr, i);
                         let r = self.plain(e, x, ptr);
-                        ptr.pop();
+                        ptr.truncate(len);
                         r
                     })
                     .collect::<Result<_, _>>()
@@ -509,9 +525,9 @@ impl<'p> Decoder<'_, 'p> {
                         if x.is_null() {
                             return Ok((k.clone(), self.zero(e)));
                         }
-                        ptr.push(k.clone());
+                        let len = push_key(ptr, k);
                         let r = self.plain(e, x, ptr);
-                        ptr.pop();
+                        ptr.truncate(len);
                         r.map(|x| (k.clone(), x))
                     })
                     .collect::<Result<_, _>>()
@@ -564,9 +580,9 @@ impl<'p> Decoder<'_, 'p> {
                     .iter()
                     .enumerate()
                     .map(|(i, x)| {
-                        ptr.push(i.to_string());
+                        let len = push_index(ptr, i);
                         let r = self.plain(e, x, ptr);
-                        ptr.pop();
+                        ptr.truncate(len);
                         r
                     })
                     .collect::<Result<_, _>>()
@@ -577,9 +593,9 @@ impl<'p> Decoder<'_, 'p> {
                 Value::Object(m) => m
                     .iter()
                     .map(|(k, x)| {
-                        ptr.push(k.clone());
+                        let len = push_key(ptr, k);
                         let r = self.plain(e, x, ptr);
-                        ptr.pop();
+                        ptr.truncate(len);
                         r.map(|x| (k.clone(), x))
                     })
                     .collect::<Result<_, _>>()
