@@ -1104,8 +1104,11 @@ fn validate_object(
     let old_defaulted = old.and_then(defaulted).map(|(v, _)| v);
     let validated = new_defaulted.as_ref().unwrap_or(obj);
     let old = old_defaulted.as_ref().or(old);
-    match interp.validate(key, validated, old, &op) {
-        Ok(errs) => {
+    match interp.validate_partial(key, validated, old, &op) {
+        Ok(vgc_validate::Partial {
+            errors: errs,
+            unchecked,
+        }) => {
             if opts.strict {
                 for u in interp.unknown_fields(key, obj) {
                     let pointer = format!("{}{}", w.prefix, u.pointer);
@@ -1152,6 +1155,28 @@ fn validate_object(
             } else {
                 Status::Invalid
             };
+            // Hand-written validations the interpreter cannot run: the object is not fully checked. Without other
+            // errors it is `not checked`; with them it is invalid, and the note says what was left out.
+            if let Some(first) = unchecked.first() {
+                let e = EvalError::CustomValidation {
+                    function: first.function.clone(),
+                    path: first.path.clone(),
+                };
+                let more = match unchecked.len() {
+                    1 => String::new(),
+                    n => format!(" (and {} more)", n - 1),
+                };
+                if entry.findings.is_empty() {
+                    entry.status = Status::NotChecked;
+                }
+                entry.problem = Some(Problem {
+                    note: entry.status == Status::Invalid,
+                    message: format!("{av} {kind}: not checked: {e}{more}"),
+                    span: span_of(&field_pointer(&first.path, obj)),
+                    label: String::new(),
+                    json_message: format!("{e}{more}"),
+                });
+            }
         }
         Err(EvalError::Decode(d)) => {
             entry.status = Status::Unreadable;

@@ -780,6 +780,7 @@ fn defaults_are_applied_before_validating() {
     assert_eq!(
         defaulted,
         [
+            // Never inside map values (`spec.named[a]`): defaulter-gen does not reach them.
             &serde_json::json!([
                 "spec.limit",
                 "spec.replicas",
@@ -789,14 +790,46 @@ fn defaults_are_applied_before_validating() {
                 "spec.disruption",
                 "spec.ports[0].protocol",
                 "spec.ports[0].name",
-                "spec.named[a].protocol",
-                "spec.named[a].name",
                 "spec.shared",
                 "spec.class"
             ]),
             &serde_json::json!(["spec.transport", "spec.disruption.budget", "spec.shade"]),
             &serde_json::Value::Null,
+            &serde_json::json!([
+                "spec.limit",
+                "spec.protocol",
+                "spec.transport",
+                "spec.ceiling",
+                "spec.class",
+                "spec.tags"
+            ]),
+            // An absent non-pointer struct is its zero value, defaulted inside.
+            &serde_json::json!([
+                "spec.limit",
+                "spec.replicas",
+                "spec.protocol",
+                "spec.transport",
+                "spec.ceiling",
+                "spec.disruption",
+                "spec.shared",
+                "spec.class",
+                "spec.tags"
+            ]),
         ]
+    );
+    // A hand-written rule reached: the other rules' errors are kept, with a note (`written`); with no other error
+    // the object is not checked (`custom`).
+    let statuses: Vec<&str> = docs
+        .iter()
+        .map(|d| d["status"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(
+        statuses,
+        ["invalid", "invalid", "skipped", "not-checked", "invalid"]
+    );
+    assert_eq!(
+        docs[1]["message"],
+        "spec.ports[0].check: hand-written validation ValidateCustom_Port_Check (+k8s:customValidation) cannot be interpreted"
     );
     // A kind of a package tagged `+k8s:validation-gen=false` is declared: skipped with a note, not an unknown kind,
     // also under `--strict`.

@@ -11,13 +11,18 @@
 //!   absent, `null` or the zero value;
 //! - a non-pointer struct or well-known type: absent or `null`.
 //!
+//! An absent or `null` non-pointer struct is decoded by Go as its zero value, so the defaults of its fields apply
+//! (the struct is created in the JSON to hold them); a nil pointer is left alone.
+//!
 //! A default equal to a non-pointer scalar's zero value (`+default=0` on an `int32`) changes nothing and is not
-//! listed. A default is applied where the object holding the field exists (inside list items and map values too; inside
-//! an inline embedded pointer only when Go allocates it, [`vgc_lowering::plan::FieldPlan::embedded_keys`]), and
+//! listed. A default is applied where the object holding the field exists (inside list items too, never inside map
+//! values, which defaulter-gen's generated code does not reach; inside an inline embedded pointer only when Go
+//! allocates it, [`vgc_lowering::plan::FieldPlan::embedded_keys`]), and
 //! the defaults of the default value's own fields are applied to it, as the generated function calls the nested
 //! defaulters after setting a field. Not covered: hand-written `SetDefaults_<Type>` functions (Go code in
-//! k8s.io/kubernetes `pkg/apis/<group>/<version>/defaults.go`), which vgc cannot read — documented in
-//! `docs/validate.md`.
+//! k8s.io/kubernetes `pkg/apis/<group>/<version>/defaults.go`), which vgc cannot read, and `+default` written on a
+//! type declaration (defaulter-gen applies it to list items and map values of the type, and to pointers to it) —
+//! both documented in `docs/validate.md`.
 
 use crate::Interpreter;
 use serde_json::{Map, Value};
@@ -67,11 +72,12 @@ impl<'p> Walk<'_, 'p> {
             return;
         };
         match (&t.fields, &t.alias_of) {
-            (Some(_), _) => {
-                if let Value::Object(m) = v {
-                    self.fields(t, m, ptr, path, depth);
-                }
-            }
+            (Some(_), _) => match v {
+                Value::Object(m) => self.fields(t, m, ptr, path, depth),
+                // Go decodes an absent or `null` struct value as its zero value and defaults inside it.
+                Value::Null => self.fields(t, &Map::new(), ptr, path, depth),
+                _ => {}
+            },
             (None, Some(a)) => self.ty(a, v, ptr, path, depth),
             (None, None) => {}
         }
@@ -126,9 +132,8 @@ impl<'p> Walk<'_, 'p> {
                 });
                 continue;
             }
-            if let Some(v) = v {
-                self.ty(&f.ty, v, &p, &fp, depth + 1);
-            }
+            // An absent field is its zero value: a non-pointer struct is still defaulted inside.
+            self.ty(&f.ty, v.unwrap_or(&Value::Null), &p, &fp, depth + 1);
         }
     }
 
@@ -192,6 +197,8 @@ impl<'p> Walk<'_, 'p> {
     fn ty(&mut self, ty: &RustTy, v: &Value, ptr: &str, path: &str, depth: usize) {
         match ty {
             RustTy::Named(k) => self.named(k, v, ptr, path, depth),
+            // A nil pointer is left alone (defaulter-gen: `if in.F != nil { … }`).
+            RustTy::Option(_, _) if v.is_null() => {}
             RustTy::Option(i, _) => self.ty(i, v, ptr, path, depth),
             RustTy::Vec(e) => {
                 if let Value::Array(items) = v {
@@ -206,36 +213,47 @@ impl<'p> Walk<'_, 'p> {
                     }
                 }
             }
-            RustTy::Map(e) => {
-                if let Value::Object(m) = v {
-                    for (k, x) in m {
-                        self.ty(
-                            e,
-                            x,
-                            &format!("{ptr}/{}", pointer_seg(k)),
-                            &format!("{path}[{k}]"),
-                            depth + 1,
-                        );
-                    }
-                }
-            }
-            RustTy::Builtin(_) | RustTy::WellKnown(_) | RustTy::Json => {}
+            // defaulter-gen never defaults inside map values (they are not addressable in Go; its generated code
+            // only assigns a whole value's own default, from its type's `+default`).
+            RustTy::Map(_) | RustTy::Builtin(_) | RustTy::WellKnown(_) | RustTy::Json => {}
         }
     }
 }
 
-/// Sets the member at `pointer` (relative, `/a/0/b`) of `value`, whose parent exists.
+/// Sets the member at `pointer` (relative, `/a/0/b`) of `value`, creating absent or `null` parent objects (a
+/// default inside a struct the document left out); a missing list item leaves `value` unchanged.
 fn set(value: &mut Value, pointer: &str, x: Value) {
-    let Some((parent, last)) = pointer.rsplit_once('/') else {
+    let segs: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    let Some((last, parents)) = segs.split_last() else {
         *value = x;
         return;
     };
-    let last = last.replace("~1", "/").replace("~0", "~");
-    match value.pointer_mut(parent) {
-        Some(Value::Object(m)) => {
-            m.insert(last, x);
+    let mut cur = value;
+    for s in parents {
+        if cur.is_null() {
+            *cur = Value::Object(Map::new());
         }
-        Some(Value::Array(a)) => {
+        cur = match cur {
+            Value::Object(m) => m.entry(s.clone()).or_insert(Value::Null),
+            Value::Array(a) => match s.parse::<usize>().ok().and_then(|i| a.get_mut(i)) {
+                Some(e) => e,
+                None => return,
+            },
+            _ => return,
+        };
+    }
+    if cur.is_null() {
+        *cur = Value::Object(Map::new());
+    }
+    match cur {
+        Value::Object(m) => {
+            m.insert(last.clone(), x);
+        }
+        Value::Array(a) => {
             if let Some(slot) = last.parse::<usize>().ok().and_then(|i| a.get_mut(i)) {
                 *slot = x;
             }

@@ -22,6 +22,8 @@ pub(crate) struct Cx<'i, 'p> {
     pub(crate) interp: &'i Interpreter<'p>,
     pub(crate) op: &'i Operation,
     pub(crate) failure: RefCell<Option<EvalError>>,
+    /// Hand-written validations reached that the interpreter cannot run ([`crate::Unchecked`]), in order.
+    pub(crate) unchecked: RefCell<Vec<crate::Unchecked>>,
 }
 
 /// Where checks run (`vgc_codegen` `Site`): the value's shape, the element type of a list or map value, whether
@@ -975,7 +977,7 @@ impl<'p> Cx<'_, 'p> {
                 (Some(port), _) => crate::ports::call(port, op, path, new, old),
                 (None, Some(f)) => f(op, path, new, old),
                 (None, None) => {
-                    self.fail(EvalError::CustomValidation {
+                    self.unchecked.borrow_mut().push(crate::Unchecked {
                         function: upstream.clone(),
                         path: path.to_string(),
                     });

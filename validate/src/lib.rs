@@ -37,6 +37,25 @@ pub use defaults::Defaulted;
 pub use strict::UnknownField;
 pub use value::{DecodeError, Val};
 
+/// A hand-written validation (`+k8s:customValidation`) an evaluation reached and could not run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unchecked {
+    /// The upstream function name (`ValidateCustom_<Type>[_<Field>]`).
+    pub function: String,
+    /// The field path it would run at (upstream's rendering, `spec.x`; `<nil>` at the root).
+    pub path: String,
+}
+
+/// The result of [`Interpreter::validate_partial`]: the errors of every rule the interpreter ran, and the
+/// hand-written validations it reached but could not run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Partial {
+    /// The errors, in upstream's order with the unchecked validations' errors missing.
+    pub errors: ErrorList,
+    /// The hand-written validations reached, in evaluation order.
+    pub unchecked: Vec<Unchecked>,
+}
+
 /// Why a document could not be evaluated (as opposed to being invalid, which is an [`ErrorList`]).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum EvalError {
@@ -238,6 +257,27 @@ impl<'p> Interpreter<'p> {
         self.run(key, obj, old, op, false)
     }
 
+    /// Like [`Interpreter::validate`], but a hand-written validation the interpreter cannot run is recorded and
+    /// skipped instead of ending the evaluation: the result holds every error of the other rules and the
+    /// validations left unchecked (empty when the object reached none).
+    ///
+    /// # Errors
+    /// See [`Interpreter::decode`]; never [`EvalError::CustomValidation`].
+    pub fn validate_partial(
+        &self,
+        key: &TypeKey,
+        obj: &Value,
+        old: Option<&Value>,
+        op: &Operation,
+    ) -> Result<Partial, EvalError> {
+        let t = self
+            .type_plan(key)
+            .ok_or_else(|| EvalError::UnknownType(key.to_string()))?;
+        let new = self.decode(key, obj)?;
+        let old = old.map(|o| self.decode(key, o)).transpose()?;
+        self.values_partial(t, &new, old.as_ref(), op, true)
+    }
+
     fn run(
         &self,
         key: &TypeKey,
@@ -266,33 +306,61 @@ impl<'p> Interpreter<'p> {
         op: &Operation,
         routed: bool,
     ) -> Result<ErrorList, EvalError> {
+        let p = self.values_partial(t, new, old, op, routed)?;
+        match p.unchecked.into_iter().next() {
+            Some(u) => Err(EvalError::CustomValidation {
+                function: u.function,
+                path: u.path,
+            }),
+            None => Ok(p.errors),
+        }
+    }
+
+    fn values_partial(
+        &self,
+        t: &'p TypePlan,
+        new: &Val<'p>,
+        old: Option<&Val<'p>>,
+        op: &Operation,
+        routed: bool,
+    ) -> Result<Partial, EvalError> {
         if routed
             && t.has_validations
             && let Some(s) = &t.subresources
             && !s.allowed.iter().any(|a| op.subresource_is(a))
         {
-            return Ok(vec![Error::internal(
-                &Path::Root,
-                format!(
-                    "no validation found for {}, subresource: {}",
-                    s.go_type,
-                    op.subresource_path()
-                ),
-            )]);
+            return Ok(Partial {
+                errors: vec![Error::internal(
+                    &Path::Root,
+                    format!(
+                        "no validation found for {}, subresource: {}",
+                        s.go_type,
+                        op.subresource_path()
+                    ),
+                )],
+                unchecked: Vec::new(),
+            });
         }
         let mut errs = ErrorList::new();
         if !(t.has_validations || t.root) {
-            return Ok(errs);
+            return Ok(Partial {
+                errors: errs,
+                unchecked: Vec::new(),
+            });
         }
         let cx = eval::Cx {
             interp: self,
             op,
             failure: RefCell::new(None),
+            unchecked: RefCell::new(Vec::new()),
         };
         cx.validate_type(t, &Path::Root, Some(new), old, &mut errs);
         match cx.failure.into_inner() {
             Some(e) => Err(e),
-            None => Ok(errs),
+            None => Ok(Partial {
+                errors: errs,
+                unchecked: cx.unchecked.into_inner(),
+            }),
         }
     }
 

@@ -290,6 +290,10 @@ fn json_report(results: &Results) -> String {
                     })
                     .collect();
                 d["errors"] = json!(errs);
+                // Invalid, with hand-written validations left unchecked.
+                if let Some(p) = &e.problem {
+                    d["message"] = json!(p.json_message);
+                }
             }
             (Some(p), _) => d["message"] = json!(p.json_message),
             (None, _) => {}
