@@ -815,6 +815,14 @@ fn defaults_are_applied_before_validating() {
                 "spec.class",
                 "spec.tags"
             ]),
+            &serde_json::json!([
+                "spec.limit",
+                "spec.protocol",
+                "spec.transport",
+                "spec.ceiling",
+                "spec.class",
+                "spec.tags"
+            ]),
         ]
     );
     // A hand-written rule reached: the other rules' errors are kept, with a note (`written`); with no other error
@@ -825,7 +833,14 @@ fn defaults_are_applied_before_validating() {
         .collect();
     assert_eq!(
         statuses,
-        ["invalid", "invalid", "skipped", "not-checked", "invalid"]
+        [
+            "invalid",
+            "invalid",
+            "skipped",
+            "not-checked",
+            "invalid",
+            "valid"
+        ]
     );
     assert_eq!(
         docs[1]["message"],

@@ -830,7 +830,18 @@ impl Lowerer<'_> {
                 );
                 return None;
             }
-            embedded_keys = self.json_names_through(&p);
+            embedded_keys = self
+                .prog
+                .type_decl(self.db, owner)
+                .and_then(|(decl, _)| {
+                    decl.fields
+                        .iter()
+                        .position(|x| x.at == f.at && x.member_name() == f.member_name())
+                })
+                .map_or_else(
+                    || self.json_names_through(&p),
+                    |i| self.embedded_claims(owner, i),
+                );
         }
         let types::Opacity {
             value: opaque,

@@ -100,6 +100,71 @@ impl Lowerer<'_> {
         names.into_iter().filter(|n| !ignored.contains(n)).collect()
     }
 
+    /// R9 (trial D4): the JSON names of struct `owner`'s object that decode into the inline-embedded pointer field
+    /// `field` (its index in `owner`'s declaration), so that Go's `encoding/json` allocates the pointer when one of
+    /// them is present: the names whose dominant field (`typeFields`: the shallowest, then the single tagged one;
+    /// a tie is no field) lies inside that embedding. A name `owner` declares itself, or one another embedding
+    /// claims at the same depth, does not allocate it. Sorted.
+    pub(super) fn embedded_claims(&self, owner: &TypeKey, field: usize) -> Vec<String> {
+        // name → (depth, tagged, top-level field index) of every candidate field.
+        let mut seen: std::collections::BTreeMap<String, Vec<(u8, bool, usize)>> =
+            std::collections::BTreeMap::new();
+        let mut stack = vec![(owner.clone(), 0u8, usize::MAX)];
+        let mut visited = std::collections::BTreeSet::new();
+        while let Some((t, depth, top)) = stack.pop() {
+            if depth > 8 || !visited.insert((t.clone(), depth, top)) {
+                continue;
+            }
+            let Some((decl, file)) = self.prog.type_decl(self.db, &t) else {
+                continue;
+            };
+            for (i, f) in decl.fields.iter().enumerate() {
+                let top = if depth == 0 { i } else { top };
+                let json = f.json.clone().unwrap_or_default();
+                if json.skip {
+                    continue;
+                }
+                if f.go_name.is_none() && json.name.is_empty() {
+                    let ty = types::resolve(self.db, self.prog, &t.pkg, file, &f.ty);
+                    let inner = match &ty {
+                        Ty::Pointer(i) => i.as_ref().clone(),
+                        other => other.clone(),
+                    };
+                    if let Native::Struct(e) = types::native(self.db, self.prog, &inner) {
+                        stack.push((e, depth + 1, top));
+                        continue;
+                    }
+                }
+                let go = f.go_name.clone().unwrap_or_else(|| leaf_type_name(&f.ty));
+                if !go.starts_with(|c: char| c.is_uppercase()) {
+                    continue;
+                }
+                let name = if json.name.is_empty() {
+                    go
+                } else {
+                    json.name.clone()
+                };
+                seen.entry(name)
+                    .or_default()
+                    .push((depth, !json.name.is_empty(), top));
+            }
+        }
+        seen.into_iter()
+            .filter(|(_, cands)| {
+                let min = cands.iter().map(|c| c.0).min().unwrap_or(0);
+                let top: Vec<&(u8, bool, usize)> = cands.iter().filter(|c| c.0 == min).collect();
+                let tagged: Vec<&&(u8, bool, usize)> = top.iter().filter(|c| c.1).collect();
+                let dominant = match (top.as_slice(), tagged.as_slice()) {
+                    ([only], _) => Some(only.2),
+                    (_, [one]) => Some(one.2),
+                    _ => None,
+                };
+                dominant == Some(field)
+            })
+            .map(|(n, _)| n)
+            .collect()
+    }
+
     /// Go `encoding/json` `typeFields` on struct `k`: the JSON names of inline-embedded structs' fields that conflict
     /// at their shallowest depth (below the struct's own fields) with no single tagged winner, which Go ignores
     /// when decoding and encoding. Sorted.

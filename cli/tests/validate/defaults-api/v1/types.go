@@ -66,6 +66,8 @@ type GadgetSpec struct {
 	Common `json:",inline"`
 	// +k8s:optional
 	*Extra `json:",inline"`
+	// Also a name of Extra's: the spec's own field dominates, so `label` alone does not allocate Extra.
+	Label string `json:"label,omitempty"`
 
 	// A default equal to the zero value changes nothing and is not listed.
 	// +default=0
@@ -125,6 +127,7 @@ type Common struct {
 
 type Extra struct {
 	Color string `json:"color,omitempty"`
+	Label string `json:"label,omitempty"`
 	// +k8s:optional
 	// +k8s:minLength=5
 	// +default="red"
