@@ -804,17 +804,48 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
     let mut entries: Vec<Entry> = Vec::new();
     // Old objects by (apiVersion, kind, namespace, name); an old document that cannot be read is reported like an
     // input's (the objects it would pair with are then validated as creates).
-    let mut olds: BTreeMap<(String, String, String, String), Value> = BTreeMap::new();
+    // An old object of a known kind that does not decode is reported at its field in the old file; the objects
+    // it would pair with are then not validated (`None`): an update against it cannot be judged.
+    let mut olds: BTreeMap<(String, String, String, String), Option<Value>> = BTreeMap::new();
     for input in old {
         match parse_input(&mut files, input) {
             Err(e) => entries.push(*e),
-            Ok((file, _, docs)) => {
+            Ok((file, text, docs)) => {
                 for doc in docs {
                     match doc {
                         Ok(doc) => {
-                            for (v, _) in objects(&doc.value) {
-                                if let Some(id) = identity(v) {
-                                    olds.insert(id, v.clone());
+                            for (v, prefix) in objects(&doc.value) {
+                                let Some(id) = identity(v) else { continue };
+                                let broken =
+                                    api.kind_of(v).and_then(|key| match interp.decode(key, v) {
+                                        Err(EvalError::Decode(d)) => Some(d),
+                                        _ => None,
+                                    });
+                                match broken {
+                                    None => {
+                                        olds.insert(id, Some(v.clone()));
+                                    }
+                                    Some(d) => {
+                                        let span =
+                                            doc.label_of(&format!("{prefix}{}", d.pointer), &text);
+                                        let mut e = Entry::unreadable(
+                                            file,
+                                            span,
+                                            &format!(
+                                                "{} {} {}: old object (--old): wrong type",
+                                                id.0,
+                                                id.1,
+                                                display_name(&id.2, &id.3)
+                                            ),
+                                            &d.message,
+                                        );
+                                        if let Some(p) = e.problem.as_mut() {
+                                            p.json_message =
+                                                format!("the old object does not decode: {d}");
+                                        }
+                                        entries.push(e);
+                                        olds.insert(id, None);
+                                    }
                                 }
                             }
                         }
@@ -991,7 +1022,7 @@ fn validate_object(
     api: &Api,
     interp: &Interpreter<'_>,
     op_base: &Operation,
-    olds: &BTreeMap<(String, String, String, String), Value>,
+    olds: &BTreeMap<(String, String, String, String), Option<Value>>,
     opts: &Options,
     w: &Work<'_>,
 ) -> Entry {
@@ -1076,7 +1107,25 @@ fn validate_object(
         return entry;
     };
     entry.key = Some(key.clone());
-    let old = identity(obj).and_then(|id| olds.get(&id));
+    let old = match identity(obj).and_then(|id| olds.get(&id)) {
+        Some(Some(v)) => Some(v),
+        Some(None) => {
+            entry.status = Status::NotChecked;
+            entry.problem = Some(Problem {
+                note: false,
+                message: format!(
+                    "{av} {kind} {}: not checked: its old object (--old) does not decode (reported above)",
+                    ident.display_name()
+                ),
+                span: span_of("/kind"),
+                label: String::new(),
+                json_message: "not checked: the old object (--old) does not decode".into(),
+            });
+            entry.ident = Some(ident);
+            return entry;
+        }
+        None => None,
+    };
     let mut op = op_base.clone();
     if old.is_some() {
         op.op_type = vgc_runtime::OperationType::Update;
@@ -1177,6 +1226,25 @@ fn validate_object(
                     json_message: format!("{e}{more}"),
                 });
             }
+        }
+        Err(EvalError::DecodeOld(d)) => {
+            // The old object's text is not kept: shown at the new object, naming the old one's field.
+            entry.status = Status::Unreadable;
+            entry.problem = Some(Problem {
+                note: false,
+                message: format!(
+                    "{av} {kind} {}: the old object (--old) has a wrong type at {}",
+                    ident.display_name(),
+                    if d.pointer.is_empty() {
+                        "its root"
+                    } else {
+                        &d.pointer
+                    }
+                ),
+                span: span_of("/kind"),
+                label: format!("old object: {}", d.message),
+                json_message: format!("the old object (--old) does not decode: {d}"),
+            });
         }
         Err(EvalError::Decode(d)) => {
             entry.status = Status::Unreadable;

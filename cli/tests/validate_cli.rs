@@ -870,4 +870,23 @@ fn defaults_are_applied_before_validating() {
     ]);
     assert_eq!(code, Some(1));
     insta::assert_snapshot!("defaults_no_defaults_human", as_written);
+
+    // An old object that does not decode is reported at its field in the old file; its new version is not
+    // checked (an update against it cannot be judged), the other objects are.
+    let (code, out) = run(&[
+        "--old",
+        "manifests/gadgets-old-bad.yaml",
+        "manifests/gadgets.yaml",
+    ]);
+    assert_eq!(code, Some(1));
+    assert!(
+        out.contains(
+            "error: gadgets.example.com/v1 Gadget written: old object (--old): wrong type\n  ┌─ manifests/gadgets-old-bad.yaml:6:13"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("error: gadgets.example.com/v1 Gadget written: not checked: its old object (--old) does not decode (reported above)"),
+        "{out}"
+    );
 }

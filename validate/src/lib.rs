@@ -65,6 +65,9 @@ pub enum EvalError {
     /// The JSON does not decode into the type (where the generated Rust type's serde decoding fails too).
     #[error("the document does not decode: {0}")]
     Decode(#[from] DecodeError),
+    /// The old object (on update) does not decode into the type; its pointer is into the old object.
+    #[error("the old object does not decode: {0}")]
+    DecodeOld(DecodeError),
     /// A `+k8s:customValidation` function was reached: it is hand-written Go (or Rust), which the interpreter
     /// cannot run.
     #[error(
@@ -262,7 +265,8 @@ impl<'p> Interpreter<'p> {
     /// validations left unchecked (empty when the object reached none).
     ///
     /// # Errors
-    /// See [`Interpreter::decode`]; never [`EvalError::CustomValidation`].
+    /// See [`Interpreter::decode`] ([`EvalError::DecodeOld`] for the old object); never
+    /// [`EvalError::CustomValidation`].
     pub fn validate_partial(
         &self,
         key: &TypeKey,
@@ -274,7 +278,13 @@ impl<'p> Interpreter<'p> {
             .type_plan(key)
             .ok_or_else(|| EvalError::UnknownType(key.to_string()))?;
         let new = self.decode(key, obj)?;
-        let old = old.map(|o| self.decode(key, o)).transpose()?;
+        let old = old
+            .map(|o| self.decode(key, o))
+            .transpose()
+            .map_err(|e| match e {
+                EvalError::Decode(d) => EvalError::DecodeOld(d),
+                e => e,
+            })?;
         self.values_partial(t, &new, old.as_ref(), op, true)
     }
 
