@@ -263,6 +263,10 @@ pub const DIAGNOSTIC_EXAMPLES: &[(&str, &str)] = &[
         "type Widget struct { metav1.TypeMeta `json:\",inline\"` }   in both apis/v1 and internal/v1 with +groupName=example.com",
     ),
     (
+        "VGC0115",
+        "// +default=\"abc\"\nReplicas int32 `json:\"replicas,omitempty\"`",
+    ),
+    (
         "VGC0201",
         "a tag a future upstream adds before vgc lowers it",
     ),

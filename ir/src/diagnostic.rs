@@ -103,6 +103,8 @@ declare_codes! {
     RustNameClash = ("VGC0113", "rust-name-clash", Error, "Two Go names that differ become the same Rust name (a module, type, trait, function or field of the generated crate), so the crate would not compile or would lose one of them; rename one."),
     /// VGC0114: two packages declare the same group, version and kind (warning); GVK dispatch reaches only the first.
     DuplicateKind = ("VGC0114", "duplicate-kind", Warning, "An API server registers one type per group, version and kind; when two packages declare the same kind, the generated registry and `vgc validate` dispatch to the first by import path and never reach the other."),
+    /// VGC0115: a `+default` value that does not fit its field's type (warning); `vgc validate` does not apply it.
+    DefaultMismatch = ("VGC0115", "default-mismatch", Warning, "The API server's defaulting (defaulter-gen) assigns a field's `+default` value as Go code; a value of another JSON type, or an integer out of range, gives code that does not compile, so it is never applied. `vgc validate` leaves it out too and says so here, instead of reporting the manifest."),
     /// VGC0201: a tag whose lowering is not implemented yet; no check is generated (warning).
     NotLowered = ("VGC0201", "not-lowered", Warning, "A tag vgc parses and checks but generates no code for — not lowered yet, or a use that has no effect (no check, no consumer reads it); it is reported so nothing is dropped silently."),
     /// VGC0301 (lint, upstream `alphaBetaPrefix`): `k8s:alpha`/`k8s:beta` not outermost, or without a payload.

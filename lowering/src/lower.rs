@@ -954,43 +954,152 @@ impl Lowerer<'_> {
             nested,
             iteration,
             key_iteration,
-            default: self.default_json(&owner.pkg, file, f),
+            default: self.default_json(owner, file, f, &ty),
         })
     }
 
     /// The JSON text of the field's single `+default=` value, as defaulter-gen reads it: a JSON literal, or
     /// `ref(Name)` / `ref(import/path.Name)` naming a string or integer constant. `None` for no default, several,
     /// one that is not JSON (or JSON `null`), or a reference vgc cannot resolve; defaulter-gen refuses those, and
-    /// an `optional` field's is reported by [`Self::apply_default_rule`].
-    fn default_json(&self, pkg: &str, file: SourceFile, f: &FieldIr) -> Option<String> {
+    /// an `optional` field's is reported by [`Self::apply_default_rule`]. A value that does not fit the field's
+    /// type `ty` ([`Self::default_fits`]) is left out with a `VGC0115` warning; an integral number for an integer
+    /// field is written as an integer (`1e2` → `100`, as Go's constant conversion does).
+    fn default_json(
+        &mut self,
+        owner: &TypeKey,
+        file: SourceFile,
+        f: &FieldIr,
+        ty: &Ty,
+    ) -> Option<String> {
         let [d] = f.defaults.as_slice() else {
             return None;
         };
         let raw = d.raw_value.as_deref()?.trim();
-        if let Some(name) = raw.strip_prefix("ref(").and_then(|r| r.strip_suffix(')')) {
-            let name = name.trim();
-            let (target, name) = match name.rsplit_once('.') {
-                Some((path, n)) if path.contains('/') => (path.to_string(), n),
-                Some((q, n)) => (
-                    vgc_analysis::program::import_for(vgc_ir::db::file_ir(self.db, file), q)?,
-                    n,
-                ),
-                None => (pkg.to_string(), name),
+        let value: serde_json::Value =
+            if let Some(name) = raw.strip_prefix("ref(").and_then(|r| r.strip_suffix(')')) {
+                let name = name.trim();
+                let (target, name) = match name.rsplit_once('.') {
+                    Some((path, n)) if path.contains('/') => (path.to_string(), n),
+                    Some((q, n)) => (
+                        vgc_analysis::program::import_for(vgc_ir::db::file_ir(self.db, file), q)?,
+                        n,
+                    ),
+                    None => (owner.pkg.clone(), name),
+                };
+                let p = self.prog.packages.get(&target)?;
+                p.files.iter().find_map(|pf| {
+                    let ir = vgc_ir::db::file_ir(self.db, *pf);
+                    let c = ir.consts.iter().find(|c| c.name == name)?;
+                    match &c.value {
+                        ConstValue::Int(i) => Some(serde_json::Value::from(*i)),
+                        v => self
+                            .const_str(&target, *pf, v, 0)
+                            .map(serde_json::Value::String),
+                    }
+                })?
+            } else {
+                serde_json::from_str(raw).ok()?
             };
-            let p = self.prog.packages.get(&target)?;
-            return p.files.iter().find_map(|pf| {
-                let ir = vgc_ir::db::file_ir(self.db, *pf);
-                let c = ir.consts.iter().find(|c| c.name == name)?;
-                match &c.value {
-                    ConstValue::Int(i) => Some(i.to_string()),
-                    v => self
-                        .const_str(&target, *pf, v, 0)
-                        .map(|s| serde_json::Value::String(s).to_string()),
-                }
-            });
+        if value.is_null() {
+            return None;
         }
-        let v: serde_json::Value = serde_json::from_str(raw).ok()?;
-        (!v.is_null()).then(|| v.to_string())
+        match self.default_fits(ty, &value, 0) {
+            Ok(v) => Some(v.to_string()),
+            Err(expected) => {
+                let file = self.tag_file.unwrap_or(file);
+                let name = f.member_name();
+                self.diags.push(
+                    Diagnostic::warning(
+                        Code::DefaultMismatch,
+                        format!(
+                            "field {}.{name}: +default value {raw} is not {expected}; the API server's defaulting cannot assign it, so vgc validate does not apply it",
+                            owner.name
+                        ),
+                    )
+                    .at_span(file.path(self.db).clone(), file, d.at, None)
+                    .with_hint("write a JSON value of the field's Go type, e.g. `+default=3` for an int32, `+default=\"x\"` for a string"),
+                );
+                None
+            }
+        }
+    }
+
+    /// Whether JSON `v` can be the value of Go type `ty`: the value as defaulting assigns it (an integral number for
+    /// an integer type as an integer), or what was expected (`an integer (int32)`, `a string`, …). Collections and
+    /// structs are checked shallowly, opaque and well-known types not at all.
+    fn default_fits(
+        &self,
+        ty: &Ty,
+        v: &serde_json::Value,
+        depth: usize,
+    ) -> Result<serde_json::Value, String> {
+        use serde_json::Value as J;
+        let native = match ty {
+            Ty::Named(_) if depth < 32 => types::native(self.db, self.prog, ty),
+            other => types::Native::Other(other.clone()),
+        };
+        let ty = match native {
+            types::Native::Struct(_) => {
+                return if v.is_object() {
+                    Ok(v.clone())
+                } else {
+                    Err("an object".into())
+                };
+            }
+            types::Native::Other(t) => t,
+        };
+        match &ty {
+            Ty::Pointer(i) => self.default_fits(i, v, depth + 1),
+            Ty::Slice(_) if v.is_array() => Ok(v.clone()),
+            Ty::Slice(_) => Err("a list".into()),
+            Ty::Map(..) if v.is_object() => Ok(v.clone()),
+            Ty::Map(..) => Err("an object".into()),
+            Ty::Builtin(Builtin::String) if v.is_string() => Ok(v.clone()),
+            Ty::Builtin(Builtin::String) => Err("a string".into()),
+            Ty::Builtin(Builtin::Bool) if v.is_boolean() => Ok(v.clone()),
+            Ty::Builtin(Builtin::Bool) => Err("a boolean".into()),
+            Ty::Builtin(Builtin::Float32 | Builtin::Float64) if v.is_number() => Ok(v.clone()),
+            Ty::Builtin(Builtin::Float32 | Builtin::Float64) => Err("a number".into()),
+            Ty::Builtin(b) => {
+                let (lo, hi): (i128, i128) = match b {
+                    Builtin::Int8 => (i8::MIN.into(), i8::MAX.into()),
+                    Builtin::Int16 => (i16::MIN.into(), i16::MAX.into()),
+                    Builtin::Int32 => (i32::MIN.into(), i32::MAX.into()),
+                    Builtin::Uint8 => (0, u8::MAX.into()),
+                    Builtin::Uint16 => (0, u16::MAX.into()),
+                    Builtin::Uint32 => (0, u32::MAX.into()),
+                    Builtin::Uint | Builtin::Uint64 => (0, u64::MAX.into()),
+                    _ => (i64::MIN.into(), i64::MAX.into()),
+                };
+                let expected = || {
+                    format!(
+                        "an integer in [{lo}, {hi}] ({})",
+                        format!("{b:?}").to_lowercase()
+                    )
+                };
+                let n: Option<i128> = match v {
+                    J::Number(n) => n
+                        .as_i64()
+                        .map(i128::from)
+                        .or_else(|| n.as_u64().map(i128::from))
+                        .or_else(|| {
+                            n.as_f64()
+                                .filter(|f| f.fract() == 0.0 && f.abs() < 1.8e19)
+                                .map(|f| f as i128)
+                        }),
+                    _ => None,
+                };
+                match n {
+                    Some(n) if (lo..=hi).contains(&n) => Ok(if n < 0 {
+                        J::from(i64::try_from(n).map_err(|_| expected())?)
+                    } else {
+                        J::from(u64::try_from(n).map_err(|_| expected())?)
+                    }),
+                    _ => Err(expected()),
+                }
+            }
+            _ => Ok(v.clone()),
+        }
     }
 
     /// A map (after typedefs, behind a pointer or not) whose value type is written as a list (`map[string][]T`):
