@@ -1248,9 +1248,15 @@ fn validate_object(
         }
         Err(EvalError::Decode(d)) => {
             entry.status = Status::Unreadable;
+            // A timestamp Go's `time.Parse` refuses is a string of the right JSON type, but not a time.
+            let what = if d.message.starts_with("parsing time ") {
+                "not a valid time"
+            } else {
+                "wrong type"
+            };
             entry.problem = Some(Problem {
                 note: false,
-                message: format!("{av} {kind} {}: wrong type", ident.display_name()),
+                message: format!("{av} {kind} {}: {what}", ident.display_name()),
                 span: span_of(&d.pointer),
                 label: d.message.clone(),
                 json_message: d.to_string(),

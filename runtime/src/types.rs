@@ -366,79 +366,110 @@ impl PartialEq for Quantity {
 
 /// Go's `time.Parse` of `layout` `time.RFC3339` (`micro` false; `metav1.Time`'s `UnmarshalJSON`) or metav1's
 /// `RFC3339Micro` (`2006-01-02T15:04:05.000000Z07:00`, `micro` true; `metav1.MicroTime`'s), as (seconds since the
-/// Unix epoch, nanoseconds) of the instant, UTC; `None` where Go returns an error. A port of Go's general `parse`
-/// for these two layouts (`time/format.go`; its `RFC3339` fast path accepts a subset with the same results), so
-/// the quirks are Go's: a one-digit hour (`T1:04:05`), a `,` before the fraction, any number of fraction digits
-/// (beyond nine ignored) without `micro` and exactly six with it (where a sign is also taken: `.+12345`), offsets
-/// up to `+24:60`, `Z` but not `z` or `t`; the day is checked against its month and year. Verified against Go by the
-/// runtime differential's `timeJSON` calls.
+/// Unix epoch, nanoseconds) of the instant, UTC; `None` where Go returns an error ([`parse_go_time_error`] says
+/// which). A port of Go's general `parse` for these two layouts (`time/format.go`; its `RFC3339` fast path accepts
+/// a subset with the same results), so the quirks are Go's: a one-digit hour (`T1:04:05`), a `,` before the
+/// fraction, any number of fraction digits (beyond nine ignored) without `micro` and exactly six with it (where a
+/// sign is also taken: `.+12345`), offsets up to `+24:60`, `Z` but not `z` or `t`; the day is checked against its
+/// month and year. Verified against Go by the runtime differential's `timeJSON` calls.
 #[must_use]
 pub fn parse_go_time(s: &str, micro: bool) -> Option<(i64, u32)> {
+    parse_go_time_error(s, micro).ok()
+}
+
+/// [`parse_go_time`] with Go's error text when the text is refused: `parsing time "<text>" as "<layout>": cannot
+/// parse "<rest>" as "<element>"`, or `parsing time "<text>": month out of range` (also day, hour, minute, second,
+/// time zone offset hour and minute, fractional second) and `…: extra text: "<rest>"`, as `time.ParseError` prints
+/// them (quoting aside: Rust's `{:?}`).
+///
+/// # Errors
+/// The message above.
+pub fn parse_go_time_error(s: &str, micro: bool) -> Result<(i64, u32), String> {
+    let layout = if micro {
+        "2006-01-02T15:04:05.000000Z07:00"
+    } else {
+        "2006-01-02T15:04:05Z07:00"
+    };
     let b = s.as_bytes();
+    let rest = |i: usize| s.get(i..).unwrap_or("");
+    let cannot = |i: usize, elem: &str| {
+        format!(
+            "parsing time {s:?} as {layout:?}: cannot parse {:?} as {elem:?}",
+            rest(i)
+        )
+    };
+    let range = |what: &str| format!("parsing time {s:?}: {what} out of range");
     let digit = |i: usize| b.get(i).is_some_and(u8::is_ascii_digit);
     let two = |i: usize| -> Option<i64> {
         (digit(i) && digit(i + 1)).then(|| i64::from(b[i] - b'0') * 10 + i64::from(b[i + 1] - b'0'))
     };
+    let lit = |i: &mut usize, c: u8| -> Result<(), String> {
+        if b.get(*i) == Some(&c) {
+            *i += 1;
+            Ok(())
+        } else {
+            Err(cannot(*i, &char::from(c).to_string()))
+        }
+    };
     // stdLongYear: four bytes, the first a digit, all digits (Go's `atoi`).
-    if b.len() < 4 || !digit(0) || !(0..4).all(digit) {
-        return None;
+    if b.len() < 4 || !(0..4).all(digit) {
+        return Err(cannot(0, "2006"));
     }
-    let year: i64 = s[..4].parse().ok()?;
+    let year: i64 = s[..4].parse().map_err(|_| cannot(0, "2006"))?;
     let mut i = 4;
-    let lit = |i: &mut usize, c: u8| -> Option<()> { (b.get(*i) == Some(&c)).then(|| *i += 1) };
     lit(&mut i, b'-')?;
-    let month = two(i)?;
-    i += 2;
+    let month = two(i).ok_or_else(|| cannot(i, "01"))?;
     if !(1..=12).contains(&month) {
-        return None;
+        return Err(range("month"));
     }
+    i += 2;
     lit(&mut i, b'-')?;
-    let day = two(i)?;
+    let day = two(i).ok_or_else(|| cannot(i, "02"))?;
     i += 2;
     lit(&mut i, b'T')?;
     // stdHour: one or two digits.
     let hour = if digit(i + 1) {
-        two(i)?
+        two(i).ok_or_else(|| cannot(i, "15"))?
     } else if digit(i) {
         i64::from(b[i] - b'0')
     } else {
-        return None;
+        return Err(cannot(i, "15"));
     };
-    i += if digit(i + 1) { 2 } else { 1 };
     if hour >= 24 {
-        return None;
+        return Err(range("hour"));
     }
+    i += if digit(i + 1) { 2 } else { 1 };
     lit(&mut i, b':')?;
-    let minute = two(i)?;
-    i += 2;
+    let minute = two(i).ok_or_else(|| cannot(i, "04"))?;
     if minute >= 60 {
-        return None;
+        return Err(range("minute"));
     }
-    lit(&mut i, b':')?;
-    let second = two(i)?;
     i += 2;
+    lit(&mut i, b':')?;
+    let second = two(i).ok_or_else(|| cannot(i, "05"))?;
     if second >= 60 {
-        return None;
+        return Err(range("second"));
     }
+    i += 2;
     let frac_sep = |i: usize| matches!(b.get(i), Some(b'.' | b','));
     let mut nanos: i64 = 0;
     if micro {
         // stdFracSecond0 with six digits: a separator and six bytes Go's `atoi` reads (a sign included).
-        if b.len() < i + 7 || !frac_sep(i) {
-            return None;
-        }
-        let f = s.get(i + 1..i + 7)?;
+        let f = s.get(i + 1..i + 7).filter(|_| frac_sep(i));
+        let Some(f) = f else {
+            return Err(cannot(i, ".000000"));
+        };
         let (neg, digits) = match f.as_bytes()[0] {
             b'-' => (true, &f[1..]),
             b'+' => (false, &f[1..]),
             _ => (false, f),
         };
         if digits.is_empty() || !digits.bytes().all(|c| c.is_ascii_digit()) {
-            return None;
+            return Err(cannot(i, ".000000"));
         }
-        let v: i64 = digits.parse().ok()?;
+        let v: i64 = digits.parse().map_err(|_| cannot(i, ".000000"))?;
         if neg && v != 0 {
-            return None;
+            return Err(range("fractional second"));
         }
         nanos = v * 1000;
         i += 7;
@@ -449,8 +480,10 @@ pub fn parse_go_time(s: &str, micro: bool) -> Option<(i64, u32)> {
             n += 1;
         }
         let take = (n - i - 1).min(9);
-        let v: i64 = s[i + 1..i + 1 + take].parse().ok()?;
-        nanos = v * 10_i64.pow(u32::try_from(9 - take).ok()?);
+        let v: i64 = s[i + 1..i + 1 + take]
+            .parse()
+            .map_err(|_| cannot(i, "05"))?;
+        nanos = v * 10_i64.pow(u32::try_from(9 - take).unwrap_or(0));
         i = n;
     }
     // stdISO8601ColonTZ: `Z`, or a sign, two digits, `:`, two digits.
@@ -459,23 +492,33 @@ pub fn parse_go_time(s: &str, micro: bool) -> Option<(i64, u32)> {
         0
     } else {
         if b.len() < i + 6 || b[i + 3] != b':' {
-            return None;
+            return Err(cannot(i, "Z07:00"));
         }
-        let (h, m) = (two(i + 1)?, two(i + 4)?);
-        if h > 24 || m > 60 {
-            return None;
+        // Go reads the minutes only after good hours; its range tests run before the parse error is looked at,
+        // on whatever was read (0 otherwise), the minute's message winning.
+        let h = two(i + 1);
+        let m = h.and(two(i + 4));
+        if m.unwrap_or(0) > 60 {
+            return Err(range("time zone offset minute"));
         }
+        if h.unwrap_or(0) > 24 {
+            return Err(range("time zone offset hour"));
+        }
+        let (Some(h), Some(m)) = (h, m) else {
+            return Err(cannot(i, "Z07:00"));
+        };
         let v = (h * 60 + m) * 60;
         let sign = b[i];
+        let at = i;
         i += 6;
         match sign {
             b'+' => v,
             b'-' => -v,
-            _ => return None,
+            _ => return Err(cannot(at, "Z07:00")),
         }
     };
     if i != b.len() {
-        return None;
+        return Err(format!("parsing time {s:?}: extra text: {:?}", rest(i)));
     }
     let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
     let days_in = match month {
@@ -485,7 +528,7 @@ pub fn parse_go_time(s: &str, micro: bool) -> Option<(i64, u32)> {
         _ => 31,
     };
     if day < 1 || day > days_in {
-        return None;
+        return Err(range("day"));
     }
     // days from civil (Howard Hinnant)
     let y2 = if month <= 2 { year - 1 } else { year };
@@ -494,9 +537,9 @@ pub fn parse_go_time(s: &str, micro: bool) -> Option<(i64, u32)> {
     let doy = (153 * (if month > 2 { month - 3 } else { month + 9 }) + 2) / 5 + day - 1;
     let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
     let days = era * 146_097 + doe - 719_468;
-    Some((
+    Ok((
         days * 86_400 + hour * 3600 + minute * 60 + second - offset,
-        u32::try_from(nanos).ok()?,
+        u32::try_from(nanos).map_err(|_| range("fractional second"))?,
     ))
 }
 
@@ -544,7 +587,7 @@ fn format_rfc3339(secs: i64, nanos: u32, frac: usize) -> Option<String> {
 }
 
 macro_rules! time_type {
-    ($name:ident, $frac:literal, $micro:literal, $layout:literal, $doc:literal) => {
+    ($name:ident, $frac:literal, $micro:literal, $doc:literal) => {
         #[doc = $doc]
         #[derive(Debug, Clone, Default)]
         pub struct $name(pub Option<String>);
@@ -555,12 +598,9 @@ macro_rules! time_type {
             fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
                 let v: Option<String> = Deserialize::deserialize(d)?;
                 if let Some(t) = &v
-                    && parse_go_time(t, $micro).is_none()
+                    && let Err(e) = parse_go_time_error(t, $micro)
                 {
-                    return Err(serde::de::Error::custom(format!(
-                        "parsing time {t:?} as {:?}: not a time in this layout",
-                        $layout
-                    )));
+                    return Err(serde::de::Error::custom(e));
                 }
                 Ok(Self(v))
             }
@@ -622,7 +662,6 @@ time_type!(
     Time,
     0,
     false,
-    "2006-01-02T15:04:05Z07:00",
     "`metav1.Time`: RFC 3339 string or null (decoding refuses what Go's `time.Parse(time.RFC3339, …)` refuses); equal when the UTC instants are equal. Serializes as upstream's \
      `MarshalJSON`: UTC, whole seconds, `null` for the zero time."
 );
@@ -630,7 +669,6 @@ time_type!(
     MicroTime,
     6,
     true,
-    "2006-01-02T15:04:05.000000Z07:00",
     "`metav1.MicroTime`: RFC 3339 string with microseconds or null (decoding refuses what Go's \
      `time.Parse(metav1.RFC3339Micro, …)` refuses); equal by UTC instant. Serializes as \
      upstream's `MarshalJSON`: UTC with six fractional digits, `null` for the zero time."

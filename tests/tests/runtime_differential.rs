@@ -191,18 +191,14 @@ fn ours(
         "timeJSON" => {
             // Decoded as the generated structs (and the interpreter) decode a `metav1.Time` / `MicroTime`.
             let text = Value::String(value.expect("value").to_string());
-            let instant = |r: Option<(i64, u32)>| {
-                r.map_or_else(
-                    || "does not decode".to_string(),
-                    |(s, n)| format!("{s} {n}"),
-                )
+            // Go's error text too (`time.ParseError`).
+            let instant = |r: Result<Option<(i64, u32)>, serde_json::Error>| match r {
+                Ok(Some((s, n))) => format!("{s} {n}"),
+                Ok(None) => "decoded a text it cannot read".to_string(),
+                Err(e) => format!("does not decode: {e}"),
             };
-            let time = serde_json::from_value::<Time>(text.clone())
-                .ok()
-                .and_then(|t| t.unix());
-            let micro = serde_json::from_value::<MicroTime>(text)
-                .ok()
-                .and_then(|t| t.unix());
+            let time = serde_json::from_value::<Time>(text.clone()).map(|t| t.unix());
+            let micro = serde_json::from_value::<MicroTime>(text).map(|t| t.unix());
             vec![
                 Error::invalid(path, BadValue::Str("Time".into()), instant(time)),
                 Error::invalid(path, BadValue::Str("MicroTime".into()), instant(micro)),

@@ -461,7 +461,7 @@ func (g *rng) timeText() string {
 }
 
 // metav1.Time and metav1.MicroTime decoded from a JSON string (`UnmarshalJSON`: `time.Parse` with RFC 3339 and
-// metav1's RFC3339Micro): the instant as Unix seconds and nanoseconds, or that it does not decode.
+// metav1's RFC3339Micro): the instant as Unix seconds and nanoseconds, or the error text.
 func init() {
 	register("timeJSON", 3, func(g *rng, fld *field.Path, args map[string]any) field.ErrorList {
 		s := g.timeText()
@@ -481,7 +481,7 @@ func init() {
 
 func instant(err error, t time.Time) string {
 	if err != nil {
-		return "does not decode"
+		return "does not decode: " + err.Error()
 	}
 	return fmt.Sprintf("%d %d", t.Unix(), t.Nanosecond())
 }
