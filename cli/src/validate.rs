@@ -782,8 +782,11 @@ struct Work<'a> {
     file: usize,
     doc: &'a Document,
     text: &'a str,
+    /// The object, with its `+default` values already applied (unless `--no-defaults`).
     obj: &'a Value,
     prefix: String,
+    /// The field paths set from `+default` in `obj`.
+    defaulted: Vec<String>,
 }
 
 fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Results {
@@ -823,7 +826,16 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
                                     });
                                 match broken {
                                     None => {
-                                        olds.insert(id, Some(v.clone()));
+                                        // Stored objects were defaulted when they were written.
+                                        let mut v = v.clone();
+                                        if !opts.no_defaults
+                                            && let Some(key) = api.kind_of(&v)
+                                        {
+                                            for x in interp.defaults(key, &v) {
+                                                x.set_in(&mut v);
+                                            }
+                                        }
+                                        olds.insert(id, Some(v));
                                     }
                                     Some(d) => {
                                         let span =
@@ -920,19 +932,48 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
                 Ok(file) => *file,
             };
             let text = files.get(file).map_or("", |f| f.source().as_str());
-            let docs = manifests::load(text);
+            let mut docs = manifests::load(text);
+            // The API server defaults an object before validating it: applied in place, once per object (errors
+            // are still located in the text as written; a defaulted field at the object that lacks it).
+            let mut defaulted: Vec<BTreeMap<String, Vec<String>>> = Vec::with_capacity(docs.len());
+            for doc in &mut docs {
+                let mut paths = BTreeMap::new();
+                if let Ok(doc) = doc
+                    && !opts.no_defaults
+                {
+                    let found: Vec<(String, Vec<vgc_validate::Defaulted>)> = objects(&doc.value)
+                        .into_iter()
+                        .filter_map(|(obj, prefix)| {
+                            let key = api.kind_of(obj)?;
+                            let d = interp.defaults(key, obj);
+                            (!d.is_empty()).then_some((prefix, d))
+                        })
+                        .collect();
+                    for (prefix, d) in found {
+                        if let Some(obj) = doc.value.pointer_mut(&prefix) {
+                            for x in &d {
+                                x.set_in(obj);
+                            }
+                        }
+                        paths.insert(prefix, d.into_iter().map(|x| x.path).collect());
+                    }
+                }
+                defaulted.push(paths);
+            }
             let mut slots: Vec<Slot<'_>> = Vec::new();
-            for doc in &docs {
+            for (doc, mut paths) in docs.iter().zip(defaulted) {
                 match doc {
                     Err(e) => slots.push(Slot::Done(Box::new(malformed(file, e.clone())))),
                     Ok(doc) => {
                         for (obj, prefix) in objects(&doc.value) {
+                            let defaulted = paths.remove(&prefix).unwrap_or_default();
                             slots.push(Slot::Object(Work {
                                 file,
                                 doc,
                                 text,
                                 obj,
                                 prefix,
+                                defaulted,
                             }));
                         }
                     }
@@ -1027,7 +1068,20 @@ fn validate_object(
     w: &Work<'_>,
 ) -> Entry {
     let (file, obj) = (w.file, w.obj);
-    let span_of = |pointer: &str| w.doc.label_of(&format!("{}{pointer}", w.prefix), w.text);
+    // Where to show something about `pointer` (relative to the object): in the text as written. A member only
+    // defaults put there is shown at its nearest ancestor the text has.
+    let span_of = |pointer: &str| {
+        let full = format!("{}{pointer}", w.prefix);
+        if w.defaulted.is_empty() || pointer.is_empty() {
+            return w.doc.label_of(&full, w.text);
+        }
+        let written = &w.doc.spans(w.text).values;
+        let mut p = full.as_str();
+        while !p.is_empty() && !written.contains_key(p) {
+            p = p.rfind('/').map_or("", |i| &p[..i]);
+        }
+        w.doc.label_of(p, w.text)
+    };
     let at = span_of("");
     let (av, kind) = match api_version_kind(obj) {
         Ok(x) => x,
@@ -1131,29 +1185,9 @@ fn validate_object(
         op.op_type = vgc_runtime::OperationType::Update;
     }
     entry.operation = Some(if old.is_some() { "update" } else { "create" });
-    // The API server defaults an object before validating it (and stored objects were defaulted when written).
-    // Errors are still located in `obj` as written: a defaulted field is shown at the object that lacks it.
-    let defaulted = |v: &Value| -> Option<(Value, Vec<String>)> {
-        if opts.no_defaults {
-            return None;
-        }
-        let d = interp.defaults(key, v);
-        (!d.is_empty()).then(|| {
-            let mut v = v.clone();
-            for x in &d {
-                x.set_in(&mut v);
-            }
-            (v, d.into_iter().map(|x| x.path).collect())
-        })
-    };
-    let new_defaulted = defaulted(obj).map(|(v, paths)| {
-        entry.defaulted = paths;
-        v
-    });
-    let old_defaulted = old.and_then(defaulted).map(|(v, _)| v);
-    let validated = new_defaulted.as_ref().unwrap_or(obj);
-    let old = old_defaulted.as_ref().or(old);
-    match interp.validate_partial(key, validated, old, &op) {
+    // Defaults were applied to `obj` and to the old objects when they were read.
+    entry.defaulted = w.defaulted.clone();
+    match interp.validate_partial(key, obj, old, &op) {
         Ok(vgc_validate::Partial {
             errors: errs,
             unchecked,

@@ -48,50 +48,105 @@ impl Defaulted {
     }
 }
 
-fn pointer_seg(s: &str) -> String {
-    s.replace('~', "~0").replace('/', "~1")
+/// A step from a value to a member: a field's JSON name or a list index.
+#[derive(Clone, Copy)]
+enum Seg<'a> {
+    Key(&'a str),
+    Index(usize),
 }
 
-fn join(path: &str, name: &str) -> String {
-    if path.is_empty() {
-        name.to_string()
-    } else {
-        format!("{path}.{name}")
+/// The JSON Pointer and upstream field path of `segs`.
+fn render(segs: &[Seg<'_>]) -> (String, String) {
+    use std::fmt::Write as _;
+    let (mut pointer, mut path) = (String::new(), String::new());
+    for s in segs {
+        match s {
+            Seg::Key(k) => {
+                pointer.push('/');
+                pointer.push_str(&k.replace('~', "~0").replace('/', "~1"));
+                if !path.is_empty() {
+                    path.push('.');
+                }
+                path.push_str(k);
+            }
+            Seg::Index(i) => {
+                let _ = write!(pointer, "/{i}");
+                let _ = write!(path, "[{i}]");
+            }
+        }
+    }
+    (pointer, path)
+}
+
+/// The types of `types` defaulting can change something in: a field with a `+default`, or a field (through
+/// pointers, lists, typedefs and inline embeddings, not maps) of such a type. A fixed point over the plan.
+pub(crate) fn defaulted_types<'p>(
+    types: &std::collections::HashMap<&'p TypeKey, &'p TypePlan>,
+) -> std::collections::HashSet<&'p TypeKey> {
+    fn named(ty: &RustTy) -> Option<&TypeKey> {
+        match ty {
+            RustTy::Named(k) => Some(k),
+            RustTy::Option(i, _) | RustTy::Vec(i) => named(i),
+            _ => None,
+        }
+    }
+    let mut out: std::collections::HashSet<&'p TypeKey> = types
+        .iter()
+        .filter(|(_, t)| t.fields.iter().flatten().any(|f| f.default.is_some()))
+        .map(|(k, _)| *k)
+        .collect();
+    loop {
+        let before = out.len();
+        for (k, t) in types {
+            if out.contains(k) {
+                continue;
+            }
+            let reaches = t
+                .fields
+                .iter()
+                .flatten()
+                .filter_map(|f| named(&f.ty))
+                .chain(t.alias_of.as_ref().and_then(named))
+                .any(|n| out.contains(n));
+            if reaches {
+                out.insert(*k);
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
     }
 }
 
 struct Walk<'a, 'p> {
     interp: &'a Interpreter<'p>,
     out: Vec<Defaulted>,
+    segs: Vec<Seg<'p>>,
 }
 
 impl<'p> Walk<'_, 'p> {
-    /// A value of named type `key` at `ptr`.
-    fn named(&mut self, key: &TypeKey, v: &Value, ptr: &str, path: &str, depth: usize) {
+    /// A value of named type `key` at the current position.
+    fn named(&mut self, key: &TypeKey, v: &Value, depth: usize) {
+        if !self.interp.defaulted.contains(key) {
+            return;
+        }
         let Some(t) = self.interp.type_plan(key) else {
             return;
         };
         match (&t.fields, &t.alias_of) {
             (Some(_), _) => match v {
-                Value::Object(m) => self.fields(t, m, ptr, path, depth),
+                Value::Object(m) => self.fields(t, m, depth),
                 // Go decodes an absent or `null` struct value as its zero value and defaults inside it.
-                Value::Null => self.fields(t, &Map::new(), ptr, path, depth),
+                Value::Null => self.fields(t, &Map::new(), depth),
                 _ => {}
             },
-            (None, Some(a)) => self.ty(a, v, ptr, path, depth),
+            (None, Some(a)) => self.ty(a, v, depth),
             (None, None) => {}
         }
     }
 
     /// The fields of struct `t` whose JSON object is `m` (inline embedded structs read the same object).
-    fn fields(
-        &mut self,
-        t: &'p TypePlan,
-        m: &Map<String, Value>,
-        ptr: &str,
-        path: &str,
-        depth: usize,
-    ) {
+    fn fields(&mut self, t: &'p TypePlan, m: &Map<String, Value>, depth: usize) {
         if depth > 64 {
             return;
         }
@@ -105,7 +160,7 @@ impl<'p> Walk<'_, 'p> {
                 let present =
                     f.embedded_keys.is_empty() || f.embedded_keys.iter().any(|k| m.contains_key(k));
                 if present && let Some(inner) = self.struct_of(&f.ty) {
-                    self.fields(inner, m, ptr, path, depth + 1);
+                    self.fields(inner, m, depth + 1);
                 }
                 continue;
             }
@@ -113,44 +168,34 @@ impl<'p> Walk<'_, 'p> {
                 continue;
             }
             let v = m.get(&f.json_name);
-            let p = format!("{ptr}/{}", pointer_seg(&f.json_name));
-            let fp = join(path, &f.json_name);
+            self.segs.push(Seg::Key(&f.json_name));
             if let Some(d) = &f.default
                 && self.unset(f, v)
                 && let Ok(mut value) = serde_json::from_str::<Value>(d)
                 && !self.unset(f, Some(&value))
             {
                 // The default's own fields get their defaults, on the new value.
-                let inner = Self::fill_all(self.interp, &f.ty, &value, &p, &fp);
-                for x in inner {
-                    set(&mut value, &x.pointer[p.len()..], x.value);
+                let mut inner = Walk {
+                    interp: self.interp,
+                    out: Vec::new(),
+                    segs: Vec::new(),
+                };
+                inner.ty(&f.ty, &value, 1);
+                for x in inner.out {
+                    set(&mut value, &x.pointer, x.value);
                 }
+                let (pointer, path) = render(&self.segs);
                 self.out.push(Defaulted {
-                    pointer: p,
-                    path: fp,
+                    pointer,
+                    path,
                     value,
                 });
-                continue;
+            } else {
+                // An absent field is its zero value: a non-pointer struct is still defaulted inside.
+                self.ty(&f.ty, v.unwrap_or(&Value::Null), depth + 1);
             }
-            // An absent field is its zero value: a non-pointer struct is still defaulted inside.
-            self.ty(&f.ty, v.unwrap_or(&Value::Null), &p, &fp, depth + 1);
+            self.segs.pop();
         }
-    }
-
-    /// The defaults inside `value`, a value of `ty` at `ptr`.
-    fn fill_all(
-        interp: &Interpreter<'p>,
-        ty: &RustTy,
-        value: &Value,
-        ptr: &str,
-        path: &str,
-    ) -> Vec<Defaulted> {
-        let mut w = Walk {
-            interp,
-            out: Vec::new(),
-        };
-        w.ty(ty, value, ptr, path, 1);
-        w.out
     }
 
     /// The struct a (pointer to a) named struct type stands for.
@@ -194,22 +239,18 @@ impl<'p> Walk<'_, 'p> {
         }
     }
 
-    fn ty(&mut self, ty: &RustTy, v: &Value, ptr: &str, path: &str, depth: usize) {
+    fn ty(&mut self, ty: &'p RustTy, v: &Value, depth: usize) {
         match ty {
-            RustTy::Named(k) => self.named(k, v, ptr, path, depth),
+            RustTy::Named(k) => self.named(k, v, depth),
             // A nil pointer is left alone (defaulter-gen: `if in.F != nil { … }`).
             RustTy::Option(_, _) if v.is_null() => {}
-            RustTy::Option(i, _) => self.ty(i, v, ptr, path, depth),
+            RustTy::Option(i, _) => self.ty(i, v, depth),
             RustTy::Vec(e) => {
                 if let Value::Array(items) = v {
                     for (i, x) in items.iter().enumerate() {
-                        self.ty(
-                            e,
-                            x,
-                            &format!("{ptr}/{i}"),
-                            &format!("{path}[{i}]"),
-                            depth + 1,
-                        );
+                        self.segs.push(Seg::Index(i));
+                        self.ty(e, x, depth + 1);
+                        self.segs.pop();
                     }
                 }
             }
@@ -271,8 +312,9 @@ impl Interpreter<'_> {
         let mut w = Walk {
             interp: self,
             out: Vec::new(),
+            segs: Vec::new(),
         };
-        vgc_runtime::stack::grow(|| w.named(key, value, "", "", 0));
+        vgc_runtime::stack::grow(|| w.named(key, value, 0));
         w.out
     }
 

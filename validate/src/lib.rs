@@ -110,6 +110,9 @@ pub struct Interpreter<'p> {
     types: HashMap<&'p TypeKey, &'p TypePlan>,
     patterns: HashMap<String, Result<regex::Regex, String>>,
     custom: HashMap<String, CustomFn>,
+    /// Types with a `+default` on a field of theirs or of a type defaulting reaches from them
+    /// ([`defaults::defaulted_types`]): the defaulting walk skips every other value.
+    defaulted: std::collections::HashSet<&'p TypeKey>,
 }
 
 /// The declarative rules that apply to a root type: the checks reachable from it (its own, its fields',
@@ -149,11 +152,13 @@ impl<'p> Interpreter<'p> {
                 });
             }
         }
+        let defaulted = defaults::defaulted_types(&types);
         Self {
             plan,
             types,
             patterns,
             custom: HashMap::new(),
+            defaulted,
         }
     }
 
