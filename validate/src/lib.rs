@@ -239,7 +239,8 @@ impl<'p> Interpreter<'p> {
     /// internal error; errors are rooted at the document (upstream's nil path).
     ///
     /// # Errors
-    /// See [`Interpreter::decode`]; [`EvalError::CustomValidation`] when a hand-written validation is reached.
+    /// See [`Interpreter::decode`] ([`EvalError::DecodeOld`] for the old object); [`EvalError::CustomValidation`]
+    /// when a hand-written validation is reached.
     pub fn validate(
         &self,
         key: &TypeKey,
@@ -279,6 +280,18 @@ impl<'p> Interpreter<'p> {
         old: Option<&Value>,
         op: &Operation,
     ) -> Result<Partial, EvalError> {
+        let (t, new, old) = self.decode_pair(key, obj, old)?;
+        self.values_partial(t, &new, old.as_ref(), op, true)
+    }
+
+    /// The plan of root type `key` and the decoded object and old object ([`EvalError::DecodeOld`] for the latter).
+    #[allow(clippy::type_complexity)]
+    fn decode_pair(
+        &self,
+        key: &TypeKey,
+        obj: &Value,
+        old: Option<&Value>,
+    ) -> Result<(&'p TypePlan, Val<'p>, Option<Val<'p>>), EvalError> {
         let t = self
             .type_plan(key)
             .ok_or_else(|| EvalError::UnknownType(key.to_string()))?;
@@ -290,7 +303,7 @@ impl<'p> Interpreter<'p> {
                 EvalError::Decode(d) => EvalError::DecodeOld(d),
                 e => e,
             })?;
-        self.values_partial(t, &new, old.as_ref(), op, true)
+        Ok((t, new, old))
     }
 
     fn run(
@@ -301,11 +314,7 @@ impl<'p> Interpreter<'p> {
         op: &Operation,
         routed: bool,
     ) -> Result<ErrorList, EvalError> {
-        let t = self
-            .type_plan(key)
-            .ok_or_else(|| EvalError::UnknownType(key.to_string()))?;
-        let new = self.decode(key, obj)?;
-        let old = old.map(|o| self.decode(key, o)).transpose()?;
+        let (t, new, old) = self.decode_pair(key, obj, old)?;
         self.validate_values(t, &new, old.as_ref(), op, routed)
     }
 

@@ -100,16 +100,16 @@ impl Lowerer<'_> {
         names.into_iter().filter(|n| !ignored.contains(n)).collect()
     }
 
-    /// R9 (trial D4): the JSON names of struct `owner`'s object that decode into the inline-embedded pointer field
-    /// `field` (its index in `owner`'s declaration), so that Go's `encoding/json` allocates the pointer when one of
-    /// them is present: the names whose dominant field (`typeFields`: the shallowest, then the single tagged one;
-    /// a tie is no field) lies inside that embedding. A name `owner` declares itself, or one another embedding
-    /// claims at the same depth, does not allocate it. Sorted.
-    pub(super) fn embedded_claims(&self, owner: &TypeKey, field: usize) -> Vec<String> {
-        // name → (depth, tagged, top-level field index) of every candidate field.
+    /// Every JSON name struct `k`'s object can hold, with its candidate fields as (depth below `k`, tagged with a
+    /// JSON name, index of the field of `k` it is reached through): `k`'s own fields at depth 0, inline-embedded
+    /// structs' below (Go `encoding/json` `typeFields`' walk, 8 levels).
+    fn json_candidates(
+        &self,
+        k: &TypeKey,
+    ) -> std::collections::BTreeMap<String, Vec<(u8, bool, usize)>> {
         let mut seen: std::collections::BTreeMap<String, Vec<(u8, bool, usize)>> =
             std::collections::BTreeMap::new();
-        let mut stack = vec![(owner.clone(), 0u8, usize::MAX)];
+        let mut stack = vec![(k.clone(), 0u8, usize::MAX)];
         let mut visited = std::collections::BTreeSet::new();
         while let Some((t, depth, top)) = stack.pop() {
             if depth > 8 || !visited.insert((t.clone(), depth, top)) {
@@ -149,18 +149,30 @@ impl Lowerer<'_> {
                     .push((depth, !json.name.is_empty(), top));
             }
         }
-        seen.into_iter()
-            .filter(|(_, cands)| {
-                let min = cands.iter().map(|c| c.0).min().unwrap_or(0);
-                let top: Vec<&(u8, bool, usize)> = cands.iter().filter(|c| c.0 == min).collect();
-                let tagged: Vec<&&(u8, bool, usize)> = top.iter().filter(|c| c.1).collect();
-                let dominant = match (top.as_slice(), tagged.as_slice()) {
-                    ([only], _) => Some(only.2),
-                    (_, [one]) => Some(one.2),
-                    _ => None,
-                };
-                dominant == Some(field)
-            })
+        seen
+    }
+
+    /// The field of `k` through which Go decodes a name with these candidates ([`Self::json_candidates`]): the
+    /// shallowest candidate, else the single tagged one among the shallowest; `None` for a tie, which Go ignores.
+    fn dominant(cands: &[(u8, bool, usize)]) -> Option<(u8, usize)> {
+        let min = cands.iter().map(|c| c.0).min()?;
+        let top: Vec<&(u8, bool, usize)> = cands.iter().filter(|c| c.0 == min).collect();
+        let tagged: Vec<&&(u8, bool, usize)> = top.iter().filter(|c| c.1).collect();
+        match (top.as_slice(), tagged.as_slice()) {
+            ([only], _) => Some((min, only.2)),
+            (_, [one]) => Some((min, one.2)),
+            _ => None,
+        }
+    }
+
+    /// R9 (trial D4): the JSON names of struct `owner`'s object that decode into the inline-embedded pointer field
+    /// `field` (its index in `owner`'s declaration), so that Go's `encoding/json` allocates the pointer when one of
+    /// them is present: the names whose dominant field ([`Self::dominant`]) lies inside that embedding. A name
+    /// `owner` declares itself, or one another embedding claims at the same depth, does not allocate it. Sorted.
+    pub(super) fn embedded_claims(&self, owner: &TypeKey, field: usize) -> Vec<String> {
+        self.json_candidates(owner)
+            .into_iter()
+            .filter(|(_, cands)| Self::dominant(cands).is_some_and(|(_, top)| top == field))
             .map(|(n, _)| n)
             .collect()
     }
@@ -169,53 +181,10 @@ impl Lowerer<'_> {
     /// at their shallowest depth (below the struct's own fields) with no single tagged winner, which Go ignores
     /// when decoding and encoding. Sorted.
     pub(super) fn json_ignored(&self, k: &TypeKey) -> Vec<String> {
-        // name → (depth, tagged) of every candidate field.
-        let mut seen: std::collections::BTreeMap<String, Vec<(u8, bool)>> =
-            std::collections::BTreeMap::new();
-        let mut stack = vec![(k.clone(), 0u8)];
-        let mut visited = std::collections::BTreeSet::new();
-        while let Some((t, depth)) = stack.pop() {
-            if depth > 8 || !visited.insert((t.clone(), depth)) {
-                continue;
-            }
-            let Some((decl, file)) = self.prog.type_decl(self.db, &t) else {
-                continue;
-            };
-            for f in &decl.fields {
-                let json = f.json.clone().unwrap_or_default();
-                if json.skip {
-                    continue;
-                }
-                if f.go_name.is_none() && json.name.is_empty() {
-                    let ty = types::resolve(self.db, self.prog, &t.pkg, file, &f.ty);
-                    let inner = match &ty {
-                        Ty::Pointer(i) => i.as_ref().clone(),
-                        other => other.clone(),
-                    };
-                    if let Native::Struct(e) = types::native(self.db, self.prog, &inner) {
-                        stack.push((e, depth + 1));
-                        continue;
-                    }
-                }
-                let go = f.go_name.clone().unwrap_or_else(|| leaf_type_name(&f.ty));
-                if !go.starts_with(|c: char| c.is_uppercase()) {
-                    continue;
-                }
-                let name = if json.name.is_empty() {
-                    go
-                } else {
-                    json.name.clone()
-                };
-                seen.entry(name)
-                    .or_default()
-                    .push((depth, !json.name.is_empty()));
-            }
-        }
-        seen.into_iter()
+        self.json_candidates(k)
+            .into_iter()
             .filter(|(_, cands)| {
-                let min = cands.iter().map(|c| c.0).min().unwrap_or(0);
-                let top: Vec<&(u8, bool)> = cands.iter().filter(|c| c.0 == min).collect();
-                min > 0 && top.len() > 1 && top.iter().filter(|c| c.1).count() != 1
+                cands.iter().map(|c| c.0).min().unwrap_or(0) > 0 && Self::dominant(cands).is_none()
             })
             .map(|(n, _)| n)
             .collect()
