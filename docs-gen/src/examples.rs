@@ -264,7 +264,7 @@ pub const DIAGNOSTIC_EXAMPLES: &[(&str, &str)] = &[
     ),
     (
         "VGC0115",
-        "// +default=\"abc\"\nReplicas int32 `json:\"replicas,omitempty\"`",
+        "// +default=\"abc\"   on   Replicas int32 `json:\"replicas,omitempty\"`",
     ),
     (
         "VGC0201",

@@ -1024,9 +1024,52 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The JSON names struct `k` decodes with their field types, its inline-embedded structs' included (the
+    /// outer name first), for checking a `+default` value against the struct.
+    fn json_fields(&self, k: &TypeKey, depth: usize) -> Vec<(String, Ty)> {
+        let mut out: Vec<(String, Ty)> = Vec::new();
+        let Some((decl, file)) = self.prog.type_decl(self.db, k) else {
+            return out;
+        };
+        let mut embedded = Vec::new();
+        for f in &decl.fields {
+            let json = f.json.clone().unwrap_or_default();
+            if json.skip {
+                continue;
+            }
+            let ty = types::resolve(self.db, self.prog, &k.pkg, file, &f.ty);
+            if f.go_name.is_none() && json.name.is_empty() {
+                let inner = match &ty {
+                    Ty::Pointer(i) => i.as_ref().clone(),
+                    other => other.clone(),
+                };
+                if let Native::Struct(e) = types::native(self.db, self.prog, &inner) {
+                    embedded.push(e);
+                    continue;
+                }
+            }
+            let go = f.member_name();
+            if !go.starts_with(|c: char| c.is_uppercase()) {
+                continue;
+            }
+            out.push((if json.name.is_empty() { go } else { json.name }, ty));
+        }
+        if depth < 8 {
+            for e in embedded {
+                for (n, t) in self.json_fields(&e, depth + 1) {
+                    if !out.iter().any(|(o, _)| *o == n) {
+                        out.push((n, t));
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Whether JSON `v` can be the value of Go type `ty`: the value as defaulting assigns it (an integral number for
-    /// an integer type as an integer), or what was expected (`an integer (int32)`, `a string`, …). Collections and
-    /// structs are checked shallowly, opaque and well-known types not at all.
+    /// an integer type as an integer; a struct's keys as encoding/json matches them — exact, else ignoring case —
+    /// with unknown keys dropped), or what was expected (`an integer (int32) at "w"`, `a string at [0]`, …). Lists,
+    /// maps and structs are checked member by member; opaque and well-known types not at all.
     fn default_fits(
         &self,
         ty: &Ty,
@@ -1034,26 +1077,65 @@ impl Lowerer<'_> {
         depth: usize,
     ) -> Result<serde_json::Value, String> {
         use serde_json::Value as J;
+        // `null` leaves any Go value as it is (encoding/json).
+        if v.is_null() || depth > 32 {
+            return Ok(v.clone());
+        }
         let native = match ty {
-            Ty::Named(_) if depth < 32 => types::native(self.db, self.prog, ty),
+            Ty::Named(_) => types::native(self.db, self.prog, ty),
             other => types::Native::Other(other.clone()),
         };
         let ty = match native {
-            types::Native::Struct(_) => {
-                return if v.is_object() {
-                    Ok(v.clone())
-                } else {
-                    Err("an object".into())
+            types::Native::Struct(k) => {
+                let J::Object(m) = v else {
+                    return Err("an object".into());
                 };
+                // encoding/json (the defaulting code's `json.Unmarshal`): a key names the field with that JSON
+                // name, else one whose name equals it ignoring case; other keys are dropped.
+                let fields = self.json_fields(&k, 0);
+                let mut out = serde_json::Map::new();
+                for (key, x) in m {
+                    let f = fields
+                        .iter()
+                        .find(|(n, _)| n == key)
+                        .or_else(|| fields.iter().find(|(n, _)| n.eq_ignore_ascii_case(key)));
+                    if let Some((name, fty)) = f {
+                        let x = self
+                            .default_fits(fty, x, depth + 1)
+                            .map_err(|e| format!("{e} at {name:?}"))?;
+                        out.insert(name.clone(), x);
+                    }
+                }
+                return Ok(J::Object(out));
             }
             types::Native::Other(t) => t,
         };
         match &ty {
             Ty::Pointer(i) => self.default_fits(i, v, depth + 1),
-            Ty::Slice(_) if v.is_array() => Ok(v.clone()),
-            Ty::Slice(_) => Err("a list".into()),
-            Ty::Map(..) if v.is_object() => Ok(v.clone()),
-            Ty::Map(..) => Err("an object".into()),
+            Ty::Slice(e) => match v {
+                J::Array(items) => items
+                    .iter()
+                    .enumerate()
+                    .map(|(i, x)| {
+                        self.default_fits(e, x, depth + 1)
+                            .map_err(|m| format!("{m} at [{i}]"))
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+                    .map(J::Array),
+                _ => Err("a list".into()),
+            },
+            Ty::Map(_, e) => match v {
+                J::Object(m) => m
+                    .iter()
+                    .map(|(k, x)| {
+                        self.default_fits(e, x, depth + 1)
+                            .map(|x| (k.clone(), x))
+                            .map_err(|m| format!("{m} at [{k}]"))
+                    })
+                    .collect::<Result<serde_json::Map<_, _>, _>>()
+                    .map(J::Object),
+                _ => Err("an object".into()),
+            },
             Ty::Builtin(Builtin::String) if v.is_string() => Ok(v.clone()),
             Ty::Builtin(Builtin::String) => Err("a string".into()),
             Ty::Builtin(Builtin::Bool) if v.is_boolean() => Ok(v.clone()),
