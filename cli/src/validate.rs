@@ -660,15 +660,39 @@ pub(crate) struct Results {
     /// Per validated kind: its rule coverage.
     pub(crate) coverage: BTreeMap<(String, String), Coverage>,
     pub(crate) outcome: Outcome,
+    /// Per file, the last position [`Results::line_col`] computed: (line index, line start, byte offset, column),
+    /// so that many positions on one long line (minified JSON) cost the distance between them, not from the line
+    /// start each time.
+    pub(crate) cursor:
+        std::cell::RefCell<std::collections::HashMap<usize, (usize, usize, usize, usize)>>,
 }
 
 impl Results {
+    /// The 1-based line and column (in characters) of byte offset `at` of `file`, as codespan-reporting counts
+    /// them; `(0, 0)` for a position outside the file.
     pub(crate) fn line_col(&self, file: usize, at: usize) -> (usize, usize) {
         use codespan_reporting::files::Files as _;
-        match self.files.location(file, at) {
-            Ok(l) => (l.line_number, l.column_number),
-            Err(_) => (0, 0),
-        }
+        let (Ok(line), Ok(source)) = (self.files.line_index(file, at), self.files.source(file))
+        else {
+            return (0, 0);
+        };
+        let Ok(range) = self.files.line_range(file, line) else {
+            return (0, 0);
+        };
+        let at = at.min(range.end).min(source.len());
+        let mut cursor = self.cursor.borrow_mut();
+        let (from, col) = match cursor.get(&file) {
+            Some(&(l, start, byte, col)) if l == line && start == range.start && byte <= at => {
+                (byte, col)
+            }
+            _ => (range.start, 0),
+        };
+        let Some(between) = source.get(from..at) else {
+            return (0, 0);
+        };
+        let col = col + between.chars().count();
+        cursor.insert(file, (line, range.start, at, col));
+        (line + 1, col + 1)
     }
 
     pub(crate) fn file_name(&self, file: usize) -> String {
@@ -787,6 +811,9 @@ struct Work<'a> {
     prefix: String,
     /// The field paths set from `+default` in `obj`.
     defaulted: Vec<String>,
+    /// With `--strict`: the keys of the object as written that no field takes (before defaulting, whose values
+    /// never come from the manifest).
+    unknown: Vec<vgc_validate::UnknownField>,
 }
 
 fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Results {
@@ -936,8 +963,21 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
             // The API server defaults an object before validating it: applied in place, once per object (errors
             // are still located in the text as written; a defaulted field at the object that lacks it).
             let mut defaulted: Vec<BTreeMap<String, Vec<String>>> = Vec::with_capacity(docs.len());
+            let mut unknown: Vec<BTreeMap<String, Vec<vgc_validate::UnknownField>>> =
+                Vec::with_capacity(docs.len());
             for doc in &mut docs {
                 let mut paths = BTreeMap::new();
+                let mut keys = BTreeMap::new();
+                if let Ok(doc) = doc
+                    && opts.strict
+                {
+                    for (obj, prefix) in objects(&doc.value) {
+                        if let Some(key) = api.kind_of(obj) {
+                            keys.insert(prefix, interp.unknown_fields(key, obj));
+                        }
+                    }
+                }
+                unknown.push(keys);
                 if let Ok(doc) = doc
                     && !opts.no_defaults
                 {
@@ -961,12 +1001,13 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
                 defaulted.push(paths);
             }
             let mut slots: Vec<Slot<'_>> = Vec::new();
-            for (doc, mut paths) in docs.iter().zip(defaulted) {
+            for ((doc, mut paths), mut keys) in docs.iter().zip(defaulted).zip(unknown) {
                 match doc {
                     Err(e) => slots.push(Slot::Done(Box::new(malformed(file, e.clone())))),
                     Ok(doc) => {
                         for (obj, prefix) in objects(&doc.value) {
                             let defaulted = paths.remove(&prefix).unwrap_or_default();
+                            let unknown = keys.remove(&prefix).unwrap_or_default();
                             slots.push(Slot::Object(Work {
                                 file,
                                 doc,
@@ -974,6 +1015,7 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
                                 obj,
                                 prefix,
                                 defaulted,
+                                unknown,
                             }));
                         }
                     }
@@ -1015,6 +1057,7 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
         }
     }
     Results {
+        cursor: std::cell::RefCell::new(std::collections::HashMap::new()),
         files,
         entries,
         coverage,
@@ -1193,7 +1236,7 @@ fn validate_object(
             unchecked,
         }) => {
             if opts.strict {
-                for u in interp.unknown_fields(key, obj) {
+                for u in w.unknown.clone() {
                     let pointer = format!("{}{}", w.prefix, u.pointer);
                     let span = w
                         .doc

@@ -862,6 +862,8 @@ fn defaults_are_applied_before_validating() {
         "{strict}"
     );
     assert!(!strict.contains("unknown kind"), "{strict}");
+    // `--strict` judges the manifest as written: defaulted members are never unknown fields.
+    assert!(!strict.contains("unknown field"), "{strict}");
     let (code, as_written) = run(&[
         "--no-defaults",
         "--old",
