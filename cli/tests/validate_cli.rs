@@ -823,6 +823,22 @@ fn defaults_are_applied_before_validating() {
                 "spec.class",
                 "spec.tags"
             ]),
+            // Type-level defaults: a pointer to the type, list items and map values of it; never a field of the
+            // type by value (`spec.paint.shade`). `accent` has its own.
+            &serde_json::json!([
+                "spec.limit",
+                "spec.protocol",
+                "spec.transport",
+                "spec.ceiling",
+                "spec.class",
+                "spec.tags",
+                "spec.paint.tint",
+                "spec.paint.accent",
+                "spec.paint.palette[1]",
+                "spec.paint.swatches[b]",
+                "spec.paint.pointed[1]",
+                "spec.paint.box"
+            ]),
         ]
     );
     // A hand-written rule reached: the other rules' errors are kept, with a note (`written`); with no other error
@@ -839,7 +855,8 @@ fn defaults_are_applied_before_validating() {
             "skipped",
             "not-checked",
             "invalid",
-            "valid"
+            "valid",
+            "invalid"
         ]
     );
     assert_eq!(

@@ -86,6 +86,10 @@ pub struct TypeIr {
     /// Other generators' markers on the type the lint compares with validation tags: `+enum` (the 1.38
     /// enum-marker rule).
     pub markers: Vec<TagUse>,
+    /// `+default=` value(s) on the type declaration (raw): defaulter-gen applies one to pointers to the type,
+    /// and to list items and map values of it (code-generator `defaulter.go`, `getNestedDefault` and
+    /// `populateDefaultValue`).
+    pub defaults: Vec<TagUse>,
     /// Span of the name.
     pub at: SpanId,
 }
@@ -218,6 +222,10 @@ pub fn lower_file_with(g: &GoFile, prefix: &TagPrefix) -> (FileIr, Vec<std::ops:
             markers: tag_uses("+", &t.doc, &mut push)
                 .into_iter()
                 .filter(|u| u.name == "enum")
+                .collect(),
+            defaults: tag_uses("+default", &t.doc, &mut push)
+                .into_iter()
+                .filter(|u| u.name == "default")
                 .collect(),
             at: push(t.name_span.clone()),
         });

@@ -576,6 +576,7 @@ impl Lowerer<'_> {
             subresources: root.then(|| self.subresources(k, decl)),
             json_ignored: self.json_ignored(json_of),
             recursive: self.recursive.contains(k),
+            default: self.type_default(k, true),
         }
     }
 
@@ -697,6 +698,7 @@ impl Lowerer<'_> {
             has_validations: has,
             docs,
             subresources: root.then(|| self.subresources(k, decl)),
+            default: self.type_default(k, true),
         })
     }
 
@@ -954,24 +956,32 @@ impl Lowerer<'_> {
             nested,
             iteration,
             key_iteration,
-            default: self.default_json(owner, file, f, &ty),
+            default: if f.defaults.is_empty() {
+                self.nested_default(&ty)
+            } else {
+                let subject = format!("field {}.{}", owner.name, f.member_name());
+                self.default_json(owner, file, &f.defaults, &ty, &subject, true)
+            },
         })
     }
 
-    /// The JSON text of the field's single `+default=` value, as defaulter-gen reads it: a JSON literal, or
-    /// `ref(Name)` / `ref(import/path.Name)` naming a string or integer constant. `None` for no default, several,
-    /// one that is not JSON (or JSON `null`), or a reference vgc cannot resolve; defaulter-gen refuses those, and
-    /// an `optional` field's is reported by [`Self::apply_default_rule`]. A value that does not fit the field's
-    /// type `ty` ([`Self::default_fits`]) is left out with a `VGC0115` warning; an integral number for an integer
-    /// field is written as an integer (`1e2` → `100`, as Go's constant conversion does).
+    /// The JSON text of a single `+default=` value (`uses`: a field's or a type declaration's, written in `file`
+    /// of package `owner.pkg`), as defaulter-gen reads it: a JSON literal, or `ref(Name)` /
+    /// `ref(import/path.Name)` naming a string or integer constant. `None` for no default, several, one that is
+    /// not JSON (or JSON `null`), or a reference vgc cannot resolve; defaulter-gen refuses those, and an
+    /// `optional` field's is reported by [`Self::apply_default_rule`]. A value that does not fit type `ty`
+    /// ([`Self::default_fits`]) is left out, with a `VGC0115` warning naming `subject` when `report`; an integral
+    /// number for an integer type is written as an integer (`1e2` → `100`, as Go's constant conversion does).
     fn default_json(
         &mut self,
         owner: &TypeKey,
         file: SourceFile,
-        f: &FieldIr,
+        uses: &[vgc_ir::model::TagUse],
         ty: &Ty,
+        subject: &str,
+        report: bool,
     ) -> Option<String> {
-        let [d] = f.defaults.as_slice() else {
+        let [d] = uses else {
             return None;
         };
         let raw = d.raw_value.as_deref()?.trim();
@@ -1005,23 +1015,74 @@ impl Lowerer<'_> {
         }
         match self.default_fits(ty, &value, 0) {
             Ok(v) => Some(v.to_string()),
+            Err(_) if !report => None,
             Err(expected) => {
                 let file = self.tag_file.unwrap_or(file);
-                let name = f.member_name();
                 self.diags.push(
                     Diagnostic::warning(
                         Code::DefaultMismatch,
                         format!(
-                            "field {}.{name}: +default value {raw} is not {expected}; the API server's defaulting cannot assign it, so vgc validate does not apply it",
-                            owner.name
+                            "{subject}: +default value {raw} is not {expected}; the API server's defaulting cannot assign it, so vgc validate does not apply it"
                         ),
                     )
                     .at_span(file.path(self.db).clone(), file, d.at, None)
-                    .with_hint("write a JSON value of the field's Go type, e.g. `+default=3` for an int32, `+default=\"x\"` for a string"),
+                    .with_hint("write a JSON value of the Go type it defaults (the field's, or the declared type's), e.g. `+default=3` for an int32, `+default=\"x\"` for a string"),
                 );
                 None
             }
         }
+    }
+
+    /// The `+default` of type declaration `k` (its own comment, as defaulter-gen reads `t.CommentLines`), checked
+    /// against the type itself; a value that does not fit is reported (`VGC0115`) only when `report` (once, by the
+    /// type's own plan).
+    fn type_default(&mut self, k: &TypeKey, report: bool) -> Option<String> {
+        let (decl, file) = self.prog.type_decl(self.db, k)?;
+        if decl.defaults.is_empty() {
+            return None;
+        }
+        let subject = format!("type {}", k.name);
+        self.default_json(
+            k,
+            file,
+            &decl.defaults,
+            &Ty::Named(k.clone()),
+            &subject,
+            report,
+        )
+    }
+
+    /// defaulter-gen's default for a field with no `+default` of its own (`populateDefaultValue`): only when its
+    /// type `ty` reaches its base type through at least one pointer (`resolveTypeAndDepth`), the first type
+    /// declaration's `+default` on the way from `ty` through pointers and typedefs (`getNestedDefault`), if it
+    /// fits `ty`.
+    fn nested_default(&mut self, ty: &Ty) -> Option<String> {
+        let mut pointers = 0;
+        let mut found = None;
+        let mut t = ty.clone();
+        for _ in 0..32 {
+            t = match t {
+                Ty::Pointer(i) => {
+                    pointers += 1;
+                    *i
+                }
+                Ty::Named(k) => {
+                    let (decl, file) = self.prog.type_decl(self.db, &k)?;
+                    if found.is_none() && !decl.defaults.is_empty() {
+                        found = Some(k.clone());
+                    }
+                    if matches!(decl.ty, TypeExpr::Struct(_)) {
+                        break;
+                    }
+                    types::resolve(self.db, self.prog, &k.pkg, file, &decl.ty)
+                }
+                _ => break,
+            };
+        }
+        let k = found.filter(|_| pointers > 0)?;
+        let (decl, file) = self.prog.type_decl(self.db, &k)?;
+        let uses = decl.defaults.clone();
+        self.default_json(&k, file, &uses, ty, "", false)
     }
 
     /// The JSON names struct `k` decodes with their field types, its inline-embedded structs' included (the

@@ -395,7 +395,9 @@ pub struct FieldPlan {
     /// Iterate map keys calling the key type's function (upstream `EachMapKey`, emitted before the values').
     pub key_iteration: Option<Iteration>,
     /// The field's `+default=` value as JSON text (`"TCP"`, `100`, `{"single": {}}`), a `ref(Const)` resolved to
-    /// the constant's value; `None` without a single readable one. Not a validation rule: the API server's
+    /// the constant's value; `None` without a single readable one. A field with no `+default` of its own whose
+    /// type reaches its base through a pointer (`*Color`) takes the first type declaration's default on the way
+    /// (the pointer's target, then through typedefs: defaulter-gen's `getNestedDefault`). Not a validation rule: the API server's
     /// defaulting (defaulter-gen's `SetObjectDefaults_*`) applies it before validating, and `vgc validate` does
     /// the same (`vgc_validate::Interpreter::defaults`).
     pub default: Option<String>,
@@ -440,6 +442,11 @@ pub struct TypePlan {
     /// The type's values can contain values of the same type (R32): its validation function and equality run on a
     /// growable stack (`vgc_runtime::stack::grow`), so deep objects built in Rust do not overflow the thread's stack.
     pub recursive: bool,
+    /// The type declaration's own `+default=` value as JSON text (`ref(Const)` resolved), checked against the type;
+    /// `None` without a single readable one. Not a validation rule: defaulter-gen applies it to list items and map
+    /// values of the type and, through [`FieldPlan::default`], to pointer fields of it (code-generator
+    /// `defaulter.go`, `getNestedDefault`); `vgc validate` does the same (`vgc_validate::Interpreter::defaults`).
+    pub default: Option<String>,
     /// JSON names Go's `encoding/json` ignores on this struct: fields of inline-embedded structs that conflict at
     /// their shallowest depth with no single tagged winner. Sorted; codegen consumes these keys so that no
     /// flattened struct receives them.

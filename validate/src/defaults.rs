@@ -19,10 +19,17 @@
 //! values, which defaulter-gen's generated code does not reach; inside an inline embedded pointer only when Go
 //! allocates it, [`vgc_lowering::plan::FieldPlan::embedded_keys`]), and
 //! the defaults of the default value's own fields are applied to it, as the generated function calls the nested
-//! defaulters after setting a field. Not covered: hand-written `SetDefaults_<Type>` functions (Go code in
-//! k8s.io/kubernetes `pkg/apis/<group>/<version>/defaults.go`), which vgc cannot read, and `+default` written on a
-//! type declaration (defaulter-gen applies it to list items and map values of the type, and to pointers to it) —
-//! both documented in `docs/validate.md`.
+//! defaulters after setting a field.
+//!
+//! A `+default` written on a type declaration ([`vgc_lowering::plan::TypePlan::default`]) applies as defaulter-gen
+//! applies it: to a field of a pointer to the type with no `+default` of its own (already in
+//! [`FieldPlan::default`]); and to the list items and map values of the type (`[]Color`, `map[string]*Color`) when
+//! the type has no defaulting of its own — through a pointer when the item is `null`, a scalar when it is its
+//! zero value or `null`, a list or map when `null` (a struct by value: never; defaulter-gen's code for it does not
+//! compile). Not on a field of the type by value (`Color`, not `*Color`), which defaulter-gen leaves alone.
+//!
+//! Not covered: hand-written `SetDefaults_<Type>` functions (Go code in k8s.io/kubernetes
+//! `pkg/apis/<group>/<version>/defaults.go`), which vgc cannot read (documented in `docs/validate.md`).
 
 use crate::Interpreter;
 use serde_json::{Map, Value};
@@ -78,21 +85,97 @@ fn render(segs: &[Seg<'_>]) -> (String, String) {
     (pointer, path)
 }
 
-/// The types of `types` defaulting can change something in: a field with a `+default`, or a field (through
-/// pointers, lists, typedefs and inline embeddings, not maps) of such a type. A fixed point over the plan.
+/// The named types inside `ty` (through pointers, lists and maps).
+fn named(ty: &RustTy) -> Option<&TypeKey> {
+    match ty {
+        RustTy::Named(k) => Some(k),
+        RustTy::Option(i, _) | RustTy::Vec(i) | RustTy::Map(i) => named(i),
+        _ => None,
+    }
+}
+
+/// Whether `ty` holds a list or map (through pointers, lists and maps, not named types) whose element type
+/// carries a type-level `+default` ([`elem_default`]).
+fn holds_elem_default<'p>(ty: &'p RustTy, plan: &dyn Fn(&TypeKey) -> Option<&'p TypePlan>) -> bool {
+    match ty {
+        RustTy::Vec(e) | RustTy::Map(e) => {
+            elem_default(e, plan).is_some() || holds_elem_default(e, plan)
+        }
+        RustTy::Option(i, _) => holds_elem_default(i, plan),
+        _ => false,
+    }
+}
+
+/// The number of pointers between `ty` and its base type, through typedefs (defaulter-gen's
+/// `resolveTypeAndDepth`).
+fn pointer_depth<'p>(ty: &'p RustTy, plan: &dyn Fn(&TypeKey) -> Option<&'p TypePlan>) -> usize {
+    let mut t = ty;
+    let mut n = 0;
+    for _ in 0..32 {
+        t = match t {
+            RustTy::Option(i, _) => {
+                n += 1;
+                i
+            }
+            RustTy::Named(k) => match plan(k).and_then(|p| p.alias_of.as_ref()) {
+                Some(a) => a,
+                None => break,
+            },
+            _ => break,
+        };
+    }
+    n
+}
+
+/// The default defaulter-gen gives a list item or map value of element type `e` (`populateDefaultValue` with the
+/// element type's own comment): the element type's own `+default`, or, when `e` reaches its base type through a
+/// pointer, the first type declaration's on the way through pointers and typedefs (`getNestedDefault`).
+fn elem_default<'p>(
+    e: &'p RustTy,
+    plan: &dyn Fn(&TypeKey) -> Option<&'p TypePlan>,
+) -> Option<&'p str> {
+    let own = |t: &RustTy| match t {
+        RustTy::Named(k) => plan(k).and_then(|p| p.default.as_deref()),
+        _ => None,
+    };
+    if pointer_depth(e, plan) == 0 {
+        return own(e);
+    }
+    let mut t = e;
+    for _ in 0..32 {
+        if let Some(d) = own(t) {
+            return Some(d);
+        }
+        t = match t {
+            RustTy::Option(i, _) => i,
+            RustTy::Named(k) => plan(k)?.alias_of.as_ref()?,
+            _ => return None,
+        };
+    }
+    None
+}
+
+/// The types of `types` defaulting can change something in: a field with a `+default` (its own or its pointer
+/// type's), a list or map of a type with a type-level `+default`, or a field (through pointers, lists, maps,
+/// typedefs and inline embeddings) of such a type. A fixed point over the plan. It is also defaulter-gen's
+/// "the type has a defaulting call tree" (`callTreeForType.build` not nil), which decides whether list items and
+/// map values get their type's `+default` (only when it has none) — map values count although defaulter-gen's
+/// generated code never goes inside them.
 pub(crate) fn defaulted_types<'p>(
     types: &std::collections::HashMap<&'p TypeKey, &'p TypePlan>,
 ) -> std::collections::HashSet<&'p TypeKey> {
-    fn named(ty: &RustTy) -> Option<&TypeKey> {
-        match ty {
-            RustTy::Named(k) => Some(k),
-            RustTy::Option(i, _) | RustTy::Vec(i) => named(i),
-            _ => None,
-        }
-    }
+    let plan = |k: &TypeKey| types.get(k).copied();
     let mut out: std::collections::HashSet<&'p TypeKey> = types
         .iter()
-        .filter(|(_, t)| t.fields.iter().flatten().any(|f| f.default.is_some()))
+        .filter(|(_, t)| {
+            t.fields
+                .iter()
+                .flatten()
+                .any(|f| f.default.is_some() || holds_elem_default(&f.ty, &plan))
+                || t.alias_of
+                    .as_ref()
+                    .is_some_and(|a| holds_elem_default(a, &plan))
+        })
         .map(|(k, _)| *k)
         .collect();
     loop {
@@ -239,6 +322,51 @@ impl<'p> Walk<'_, 'p> {
         }
     }
 
+    /// The type-level default list items and map values of element type `e` get: none when `e` has defaulting
+    /// of its own (defaulter-gen recurses into the items instead), else [`elem_default`].
+    fn elem_default(&self, e: &'p RustTy) -> Option<&'p str> {
+        if named(e).is_some_and(|k| self.interp.defaulted.contains(k)) {
+            return None;
+        }
+        elem_default(e, &|k| self.interp.type_plan(k))
+    }
+
+    /// defaulter-gen's test before assigning an element default (`writeDefaulter`) for item value `x` of element
+    /// type `e`: through a pointer, `nil` (absent or `null` in JSON); a scalar (through typedefs), its zero value
+    /// or `null`; a list or map, `nil`. `None` where defaulter-gen's code does not compile (a struct by value).
+    fn item_unset(&self, e: &'p RustTy, x: &Value) -> Option<bool> {
+        let plan = |k: &TypeKey| self.interp.type_plan(k);
+        if pointer_depth(e, &plan) > 0 {
+            return Some(x.is_null());
+        }
+        if let Some(b) = self.builtin_of(e, 0) {
+            return Some(match (x, b) {
+                (Value::Null, _) => true,
+                (x, Builtin::String) => x.as_str() == Some(""),
+                (x, Builtin::Bool) => x.as_bool() == Some(false),
+                (x, _) => x.as_f64() == Some(0.0),
+            });
+        }
+        let mut t = e;
+        for _ in 0..32 {
+            t = match t {
+                RustTy::Named(k) => plan(k)?.alias_of.as_ref()?,
+                RustTy::Vec(_) | RustTy::Map(_) | RustTy::Json => return Some(x.is_null()),
+                _ => return None,
+            };
+        }
+        None
+    }
+
+    /// The element default `d` of type `e` for item `x` at `pointer`/`path`, when defaulter-gen would assign it.
+    fn elem_defaulted(&self, e: &'p RustTy, d: &str, x: &Value) -> Option<Value> {
+        if self.item_unset(e, x) != Some(true) {
+            return None;
+        }
+        let value = serde_json::from_str::<Value>(d).ok()?;
+        (self.item_unset(e, &value) != Some(true)).then_some(value)
+    }
+
     fn ty(&mut self, ty: &'p RustTy, v: &Value, depth: usize) {
         match ty {
             RustTy::Named(k) => self.named(k, v, depth),
@@ -247,16 +375,46 @@ impl<'p> Walk<'_, 'p> {
             RustTy::Option(i, _) => self.ty(i, v, depth),
             RustTy::Vec(e) => {
                 if let Value::Array(items) = v {
+                    let d = self.elem_default(e);
                     for (i, x) in items.iter().enumerate() {
                         self.segs.push(Seg::Index(i));
-                        self.ty(e, x, depth + 1);
+                        match d.and_then(|d| self.elem_defaulted(e, d, x)) {
+                            Some(value) => {
+                                let (pointer, path) = render(&self.segs);
+                                self.out.push(Defaulted {
+                                    pointer,
+                                    path,
+                                    value,
+                                });
+                            }
+                            None => self.ty(e, x, depth + 1),
+                        }
                         self.segs.pop();
                     }
                 }
             }
-            // defaulter-gen never defaults inside map values (they are not addressable in Go; its generated code
-            // only assigns a whole value's own default, from its type's `+default`).
-            RustTy::Map(_) | RustTy::Builtin(_) | RustTy::WellKnown(_) | RustTy::Json => {}
+            // defaulter-gen never defaults inside map values (they are not addressable in Go); it only assigns a
+            // whole value its type's `+default`.
+            RustTy::Map(e) => {
+                if let Value::Object(m) = v
+                    && let Some(d) = self.elem_default(e)
+                {
+                    for (key, x) in m {
+                        if let Some(value) = self.elem_defaulted(e, d, x) {
+                            let (mut pointer, mut path) = render(&self.segs);
+                            pointer.push('/');
+                            pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                            path.push_str(&format!("[{key}]"));
+                            self.out.push(Defaulted {
+                                pointer,
+                                path,
+                                value,
+                            });
+                        }
+                    }
+                }
+            }
+            RustTy::Builtin(_) | RustTy::WellKnown(_) | RustTy::Json => {}
         }
     }
 }

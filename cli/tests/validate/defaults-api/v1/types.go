@@ -84,6 +84,38 @@ type GadgetSpec struct {
 	// +k8s:minItems=1
 	// +default=["a"]
 	Tags []string `json:"tags,omitempty"`
+
+	// Type-level defaults, inside an optional struct the other documents leave out.
+	// +k8s:optional
+	Paint *Paint `json:"paint,omitempty"`
+}
+
+// Type-level defaults (defaulter-gen's getNestedDefault and element defaults).
+type Paint struct {
+	// A pointer to a type with a default gets it; a field of the type by value does not.
+	Tint  *Color `json:"tint,omitempty"`
+	Shade Color  `json:"shade,omitempty"`
+	// A field's own default wins over its type's.
+	// +default="red"
+	Accent *Color `json:"accent,omitempty"`
+	// List items and map values of the type get it when zero ("" here) or null.
+	Palette  []Color          `json:"palette,omitempty"`
+	Swatches map[string]Color `json:"swatches,omitempty"`
+	// Through a pointer: only null items.
+	Pointed []*Color `json:"pointed,omitempty"`
+	// A struct type's default, for a pointer to it; its violation is reported like a written value.
+	// +k8s:optional
+	Box *Box `json:"box,omitempty"`
+}
+
+// +default="blue"
+type Color string
+
+// +default={"size": 7}
+type Box struct {
+	// +k8s:optional
+	// +k8s:maximum=5
+	Size int32 `json:"size,omitempty"`
 }
 
 type Disruption struct {
