@@ -488,7 +488,7 @@ impl<'p> Decoder<'_, 'p> {
 
     /// A struct field's value as its serde attributes decode it (`vgc_codegen` `field_def`).
     fn field(&self, f: &'p FieldPlan, v: &Value, ptr: Ptr<'_>) -> Result<Val<'p>, DecodeError> {
-        match &f.ty {
+        match self.through_typedefs(&f.ty) {
             // `Option<T>` with `default`: `null` is `None`.
             RustTy::Option(i, _) => {
                 if v.is_null() {
@@ -546,6 +546,21 @@ impl<'p> Decoder<'_, 'p> {
                 }
             }
         }
+    }
+
+    /// `ty` with typedefs replaced by what they alias (a typedef's value is its aliased type's, [`Self::named`]).
+    fn through_typedefs(&self, ty: &'p RustTy) -> &'p RustTy {
+        let mut t = ty;
+        for _ in 0..16 {
+            match t {
+                RustTy::Named(k) => match self.types.get(k).and_then(|p| p.alias_of.as_ref()) {
+                    Some(a) => t = a,
+                    None => return t,
+                },
+                _ => return t,
+            }
+        }
+        t
     }
 
     /// A value of `ty` as its own `Deserialize` decodes it (no field attributes: `null` only where the type

@@ -244,8 +244,9 @@ pub(super) fn field_def(ctx: &Ctx<'_>, owner: &str, f: &FieldPlan) -> TokenStrea
     let name = field_ident(&f.go_field);
     let ty = ctx.ty(&f.ty);
     let json = &f.json_name;
-    // Go decodes `null` as the zero value: for the field itself, and for list items and map values (R30).
-    let de = match &f.ty {
+    // Go decodes `null` as the zero value: for the field itself, and for list items and map values (R30), also of
+    // a typedef'd list or map (`Items` for `type Items []Item`).
+    let de = match ctx.through_typedefs(&f.ty) {
         RustTy::Vec(_) => "::vgc_runtime::types::null_items_as_default",
         RustTy::Map(_) => "::vgc_runtime::types::null_values_as_default",
         _ => "::vgc_runtime::types::null_as_default",

@@ -117,6 +117,20 @@ impl Ctx<'_> {
         }
         None
     }
+    /// `t` with typedefs (and typedefs of typedefs) replaced by what they alias (`Items` → `Vec<Item>`).
+    pub(super) fn through_typedefs<'t>(&'t self, t: &'t RustTy) -> &'t RustTy {
+        let mut t = t;
+        for _ in 0..16 {
+            match t {
+                RustTy::Named(k) => match self.aliases.get(k) {
+                    Some(a) => t = a,
+                    None => return t,
+                },
+                _ => return t,
+            }
+        }
+        t
+    }
     pub(super) fn fn_of(&self, k: &TypeKey) -> TokenStream {
         let segs = self.modules.get(&k.pkg).cloned().unwrap_or_default();
         let segs = segs.iter().map(|s| ident(s));
