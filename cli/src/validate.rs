@@ -598,6 +598,9 @@ pub(crate) struct Problem {
     pub(crate) json_message: String,
 }
 
+/// The `--old` objects by (apiVersion, kind, namespace, name): `None` for one that does not decode.
+type OldObjects = BTreeMap<(String, String, String, String), Option<Value>>;
+
 /// The identity of an object.
 #[derive(Debug, Clone)]
 pub(crate) struct Ident {
@@ -836,10 +839,16 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
     // input's (the objects it would pair with are then validated as creates).
     // An old object of a known kind that does not decode is reported at its field in the old file; the objects
     // it would pair with are then not validated (`None`): an update against it cannot be judged.
-    let mut olds: BTreeMap<(String, String, String, String), Option<Value>> = BTreeMap::new();
+    let mut olds: OldObjects = BTreeMap::new();
+    // Old documents that could not be read at all (an unreadable file, a malformed document): an object with no
+    // old version is then validated as a create, with a note that its old version may be among them.
+    let mut old_unreadable = 0usize;
     for input in old {
         match parse_input(&mut files, input) {
-            Err(e) => entries.push(*e),
+            Err(e) => {
+                old_unreadable += 1;
+                entries.push(*e);
+            }
             Ok((file, text, docs)) => {
                 for doc in docs {
                     match doc {
@@ -888,7 +897,10 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
                                 }
                             }
                         }
-                        Err(e) => entries.push(malformed(file, e)),
+                        Err(e) => {
+                            old_unreadable += 1;
+                            entries.push(malformed(file, e));
+                        }
                     }
                 }
             }
@@ -1025,7 +1037,9 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
                 .into_par_iter()
                 .map(|slot| match slot {
                     Slot::Done(e) => *e,
-                    Slot::Object(w) => validate_object(api, &interp, &op_base, &olds, opts, &w),
+                    Slot::Object(w) => {
+                        validate_object(api, &interp, &op_base, (&olds, old_unreadable), opts, &w)
+                    }
                 })
                 .collect()
         };
@@ -1106,7 +1120,7 @@ fn validate_object(
     api: &Api,
     interp: &Interpreter<'_>,
     op_base: &Operation,
-    olds: &BTreeMap<(String, String, String, String), Option<Value>>,
+    (olds, old_unreadable): (&OldObjects, usize),
     opts: &Options,
     w: &Work<'_>,
 ) -> Entry {
@@ -1281,6 +1295,22 @@ fn validate_object(
             } else {
                 Status::Invalid
             };
+            if old.is_none() && old_unreadable > 0 {
+                entry.problem = Some(Problem {
+                    note: true,
+                    message: format!(
+                        "{av} {kind} {}: validated as a create: no old object has its identity, but {} of --old could not be read (reported above); its old version may be among them",
+                        ident.display_name(),
+                        report::plural(old_unreadable, "document")
+                    ),
+                    span: span_of("/kind"),
+                    label: String::new(),
+                    json_message: format!(
+                        "validated as a create: {} of --old could not be read; its old version may be among them",
+                        report::plural(old_unreadable, "document")
+                    ),
+                });
+            }
             // Hand-written validations the interpreter cannot run: the object is not fully checked. Without other
             // errors it is `not checked`; with them it is invalid, and the note says what was left out.
             if let Some(first) = unchecked.first() {

@@ -909,3 +909,100 @@ fn defaults_are_applied_before_validating() {
         "{out}"
     );
 }
+
+/// A checked object's note — hand-written rules left unchecked (`written`), or a create whose old version may be
+/// in an `--old` document that could not be read (`label`) — is in every output format, never dropped and never
+/// mistaken for an unreadable document.
+#[test]
+fn notes_of_checked_objects_are_in_every_format() {
+    let run = |format: &str| {
+        let out = vgc_in(
+            &dir(),
+            &[
+                "validate",
+                "--api",
+                "defaults-api",
+                "--output",
+                format,
+                "--old",
+                "manifests/gadgets-old-malformed.yaml",
+                "manifests/gadgets.yaml",
+            ],
+            None,
+        );
+        assert_eq!(out.status.code(), Some(1), "{format}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let uncertain = "validated as a create: 1 document of --old could not be read; its old version may be among them";
+    let partly = "ValidateCustom_Port_Check (+k8s:customValidation) cannot be interpreted";
+
+    let json: serde_json::Value = serde_json::from_str(&run("json")).expect("JSON report");
+    let docs = json["documents"].as_array().expect("documents");
+    // The malformed old document, then the objects; the `label` object is valid, with the note.
+    assert_eq!(docs[0]["status"], "unreadable");
+    assert_eq!(docs[0]["file"], "manifests/gadgets-old-malformed.yaml");
+    let label = docs.iter().find(|d| d["name"] == "label").expect("label");
+    assert_eq!(label["status"], "valid");
+    assert_eq!(label["operation"], "create");
+    assert_eq!(label["message"], uncertain);
+    let written = docs
+        .iter()
+        .find(|d| d["name"] == "written")
+        .expect("written");
+    assert_eq!(written["status"], "invalid");
+    assert!(
+        written["message"]
+            .as_str()
+            .is_some_and(|m| m.contains(partly))
+    );
+
+    let human = {
+        let out = vgc_in(
+            &dir(),
+            &[
+                "validate",
+                "--api",
+                "defaults-api",
+                "--old",
+                "manifests/gadgets-old-malformed.yaml",
+                "manifests/gadgets.yaml",
+            ],
+            None,
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    assert!(human.contains("note: gadgets.example.com/v1 Gadget label: validated as a create: no old object has its identity, but 1 document of --old could not be read (reported above); its old version may be among them"), "{human}");
+
+    let tap = run("tap");
+    assert!(
+        tap.contains(&format!(
+            "ok 7 - manifests/gadgets.yaml:70:1 gadgets.example.com/v1 Gadget label\n  ---\n  note: \"{uncertain}\"\n"
+        )),
+        "{tap}"
+    );
+    assert!(tap.contains("  note: \"") && tap.contains(partly), "{tap}");
+
+    let junit = run("junit");
+    assert!(
+        junit.contains(
+            "<system-out>note: 71:7: gadgets.example.com/v1 Gadget label: validated as a create"
+        ),
+        "{junit}"
+    );
+    assert!(junit.contains(partly), "{junit}");
+
+    let sarif: serde_json::Value = serde_json::from_str(&run("sarif")).expect("SARIF");
+    let results = sarif["runs"][0]["results"].as_array().expect("results");
+    let notes: Vec<&serde_json::Value> = results.iter().filter(|r| r["ruleId"] == "note").collect();
+    // Every create (bare, nospec, label, paint) and the partly checked `written`.
+    assert_eq!(notes.len(), 5, "{results:#?}");
+    assert!(notes.iter().all(|r| r["level"] == "note"));
+    // Only the malformed old document is an unreadable document.
+    assert_eq!(
+        results
+            .iter()
+            .filter(|r| r["ruleId"] == "unreadable-document")
+            .count(),
+        1
+    );
+}

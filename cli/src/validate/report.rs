@@ -21,7 +21,7 @@ pub(super) fn render(results: &Results, opts: &Options) -> String {
     }
 }
 
-fn plural(n: usize, one: &str) -> String {
+pub(super) fn plural(n: usize, one: &str) -> String {
     format!("{n} {one}{}", if n == 1 { "" } else { "s" })
 }
 
@@ -365,7 +365,9 @@ fn problem_line(results: &Results, e: &Entry) -> Option<String> {
 }
 
 /// JUnit XML: one test suite per file (in input order), one test case per document or object — passed when valid,
-/// a failure (type `invalid`) listing every error when invalid, an error (type `unreadable`, `unknown-kind`,
+/// a failure (type `invalid`) listing every error when invalid (a checked object's note — hand-written rules left
+/// unchecked, a create whose old version may be unreadable — last in the failure's text, or in `system-out` when
+/// valid), an error (type `unreadable`, `unknown-kind`,
 /// `not-checked`) when it could not be validated, skipped when skipped. No times: the same input gives the same
 /// bytes.
 fn junit(results: &Results) -> String {
@@ -382,9 +384,11 @@ fn junit(results: &Results) -> String {
             Status::Valid => TestCaseStatus::success(),
             Status::Invalid => {
                 let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                let mut lines = finding_lines(results, e);
+                lines.extend(problem_line(results, e).map(|l| format!("note: {l}")));
                 s.set_type("invalid")
                     .set_message(plural(e.findings.len(), "error"))
-                    .set_description(finding_lines(results, e).join("\n"));
+                    .set_description(lines.join("\n"));
                 s
             }
             Status::Skipped => {
@@ -404,6 +408,11 @@ fn junit(results: &Results) -> String {
             }
         };
         let mut case = TestCase::new(entry_name(results, e), status);
+        if e.status == Status::Valid
+            && let Some(line) = problem_line(results, e)
+        {
+            case.set_system_out(format!("note: {line}"));
+        }
         let (l, _) = results.line_col(e.file, e.at);
         case.set_classname(format!("{}:{l}", results.file_name(e.file)));
         if let Some(suite) = suites.get_mut(e.file) {
@@ -439,6 +448,11 @@ fn tap(results: &Results) -> String {
         match e.status {
             Status::Valid => {
                 let _ = writeln!(out, "ok {n} - {what}");
+                if let Some(p) = &e.problem {
+                    let (pl, pc) = results.line_col(e.file, p.span.start);
+                    let _ = writeln!(out, "  ---\n  note: {}", yaml_str(&p.json_message));
+                    let _ = writeln!(out, "  line: {pl}\n  column: {pc}\n  ...");
+                }
             }
             Status::Skipped => {
                 let why = e.problem.as_ref().map_or("", |p| p.json_message.as_str());
@@ -459,6 +473,9 @@ fn tap(results: &Results) -> String {
                         let _ = writeln!(out, "      stability: {s}");
                     }
                     let _ = writeln!(out, "      line: {fl}\n      column: {fc}");
+                }
+                if let Some(p) = &e.problem {
+                    let _ = writeln!(out, "  note: {}", yaml_str(&p.json_message));
                 }
                 out.push_str("  ...\n");
             }
@@ -556,6 +573,8 @@ fn sarif(results: &Results) -> String {
         if let Some(p) = &e.problem {
             let (rule, level) = match e.status {
                 Status::Skipped => ("skipped", s::ResultLevel::Note),
+                // A checked object's note: hand-written rules left out, or an uncertain create.
+                Status::Valid | Status::Invalid => ("note", s::ResultLevel::Note),
                 Status::UnknownKind => ("unknown-kind", s::ResultLevel::Error),
                 Status::NotChecked => ("not-checked", s::ResultLevel::Error),
                 _ => ("unreadable-document", s::ResultLevel::Error),
