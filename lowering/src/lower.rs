@@ -807,7 +807,16 @@ impl Lowerer<'_> {
             json.name.clone()
         };
         let ty = types::resolve(self.db, self.prog, &owner.pkg, file, &f.ty);
-        if let Some(msg) = self.unsupported_shape(&ty, 0) {
+        // upstream checks each type it reaches, outside in: a pointer to an array is a pointer to a list; any other
+        // array (`[3]T`, `[][2]T`, a typedef of one) is refused as an array before its element is looked at.
+        let pointer_to_array =
+            matches!(&f.ty, TypeExpr::Pointer(i) if matches!(**i, TypeExpr::Array { .. }));
+        let shape_problem = if !pointer_to_array && self.fixed_array(&f.ty, &owner.pkg, file, 0) {
+            Some("fixed-size arrays are not supported")
+        } else {
+            self.unsupported_shape(&ty, 0)
+        };
+        if let Some(msg) = shape_problem {
             self.report(
                 file,
                 f.at,
@@ -1269,6 +1278,32 @@ impl Lowerer<'_> {
 
     /// upstream `verifySupportedType`, applied to a field's type and the unnamed types inside it (pointer targets,
     /// list elements, map keys and values): the shapes validation-gen refuses, as its message.
+    /// upstream `verifySupportedType`'s `types.Array` case: a fixed-size array (`[3]string`) in type expression `e`
+    /// (written in `file` of package `pkg`), through lists, maps and typedefs (`type Pair [2]int32`). vgc reads
+    /// arrays as lists ([`Ty::Slice`]), so the type as written is searched. A pointer to an array is a pointer to a
+    /// list, which [`Self::unsupported_shape`] reports first.
+    fn fixed_array(&self, e: &TypeExpr, pkg: &str, file: SourceFile, depth: u8) -> bool {
+        if depth > 8 {
+            return false;
+        }
+        match e {
+            TypeExpr::Array { .. } => true,
+            TypeExpr::Pointer(i) | TypeExpr::Slice(i) => self.fixed_array(i, pkg, file, depth + 1),
+            TypeExpr::Map(k, v) => {
+                self.fixed_array(k, pkg, file, depth + 1)
+                    || self.fixed_array(v, pkg, file, depth + 1)
+            }
+            TypeExpr::Named { .. } => match types::resolve(self.db, self.prog, pkg, file, e) {
+                Ty::Named(k) => self.prog.type_decl(self.db, &k).is_some_and(|(d, f)| {
+                    !matches!(d.ty, TypeExpr::Struct(_))
+                        && self.fixed_array(&d.ty, &k.pkg, f, depth + 1)
+                }),
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
     fn unsupported_shape(&self, t: &Ty, depth: u8) -> Option<&'static str> {
         let native = |t: &Ty| match types::native(self.db, self.prog, t) {
             Native::Struct(k) => Ty::Named(k),

@@ -65,15 +65,29 @@ impl Lowerer<'_> {
         let is_map = matches!(shape, Shape::Map);
         Some(match id {
             TagId::Required | TagId::Optional | TagId::Forbidden => {
+                // A non-pointer struct: a struct type, or a well-known apimachinery value that Go declares as a
+                // struct (`metav1.Time`, `resource.Quantity`, `intstr.IntOrString`, … — not `[]byte`). (Go's
+                // `json.RawMessage`, a byte slice vgc reads as `RawExtension`, is counted as one too.)
+                let value_struct = match shape {
+                    Shape::Struct { pointer: false } => true,
+                    Shape::Other { pointer: false } => ty.is_some_and(|t| {
+                        matches!(
+                            types::native(self.db, self.prog, t),
+                            Native::Other(Ty::WellKnown(w))
+                                if w != vgc_analysis::types::WellKnown::Bytes
+                        )
+                    }),
+                    _ => false,
+                };
                 // upstream 1.38 (kubernetes#136779): documentation only on non-pointer structs, no check.
-                if matches!(shape, Shape::Struct { pointer: false })
+                if value_struct
                     && id != TagId::Forbidden
                     && vgc_ir::profile::upstream(self.db).requiredness_on_value_structs()
                 {
                     self.documented = true;
                     return Some(Vec::new());
                 }
-                if matches!(shape, Shape::Struct { pointer: false }) {
+                if value_struct {
                     return refuse(self, TagDiagnostic::NonPointerStruct);
                 }
                 match id {
