@@ -632,6 +632,9 @@ pub(crate) struct Entry {
     pub(crate) problem: Option<Problem>,
     /// Field paths of the object that were set from their `+default` before validating (`spec.ports[0].protocol`).
     pub(crate) defaulted: Vec<String>,
+    /// A problem of an `--old` document (its identity, when known, is reported but it is not an input object:
+    /// never counted in the per-kind rows).
+    pub(crate) from_old: bool,
 }
 
 impl Entry {
@@ -645,6 +648,7 @@ impl Entry {
             operation: None,
             findings: Vec::new(),
             defaulted: Vec::new(),
+            from_old: false,
             problem: Some(Problem {
                 note: false,
                 message: message.to_string(),
@@ -847,7 +851,10 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
         match parse_input(&mut files, input) {
             Err(e) => {
                 old_unreadable += 1;
-                entries.push(*e);
+                entries.push(Entry {
+                    from_old: true,
+                    ..*e
+                });
             }
             Ok((file, text, docs)) => {
                 for doc in docs {
@@ -891,6 +898,13 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
                                             p.json_message =
                                                 format!("the old object does not decode: {d}");
                                         }
+                                        e.from_old = true;
+                                        e.ident = Some(Ident {
+                                            api_version: id.0.clone(),
+                                            kind: id.1.clone(),
+                                            namespace: id.2.clone(),
+                                            name: id.3.clone(),
+                                        });
                                         entries.push(e);
                                         olds.insert(id, None);
                                     }
@@ -899,7 +913,10 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
                         }
                         Err(e) => {
                             old_unreadable += 1;
-                            entries.push(malformed(file, e));
+                            entries.push(Entry {
+                                from_old: true,
+                                ..malformed(file, e)
+                            });
                         }
                     }
                 }
@@ -1166,6 +1183,7 @@ fn validate_object(
         findings: Vec::new(),
         problem: None,
         defaulted: Vec::new(),
+        from_old: false,
     };
     if opts.skip.iter().any(|s| s.matches(av, kind)) {
         entry.problem = Some(Problem {

@@ -908,6 +908,35 @@ fn defaults_are_applied_before_validating() {
         out.contains("error: gadgets.example.com/v1 Gadget written: not checked: its old object (--old) does not decode (reported above)"),
         "{out}"
     );
+    // In JSON the old document names its object and is marked `old`; it is not counted among the kind's objects.
+    let (_, json) = run(&[
+        "--output",
+        "json",
+        "--old",
+        "manifests/gadgets-old-bad.yaml",
+        "manifests/gadgets.yaml",
+    ]);
+    let report: serde_json::Value = serde_json::from_str(&json).expect("JSON report");
+    let first = &report["documents"][0];
+    assert_eq!(
+        (
+            &first["file"],
+            &first["old"],
+            &first["apiVersion"],
+            &first["kind"],
+            &first["name"],
+            &first["status"]
+        ),
+        (
+            &serde_json::json!("manifests/gadgets-old-bad.yaml"),
+            &serde_json::json!(true),
+            &serde_json::json!("gadgets.example.com/v1"),
+            &serde_json::json!("Gadget"),
+            &serde_json::json!("written"),
+            &serde_json::json!("unreadable")
+        )
+    );
+    assert_eq!(report["kinds"][0]["objects"], 4);
 }
 
 /// A checked object's note — hand-written rules left unchecked (`written`), or a create whose old version may be

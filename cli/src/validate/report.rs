@@ -129,7 +129,7 @@ struct Row {
 
 fn rows(results: &Results) -> BTreeMap<(String, String), Row> {
     let mut rows: BTreeMap<(String, String), Row> = BTreeMap::new();
-    for e in &results.entries {
+    for e in results.entries.iter().filter(|e| !e.from_old) {
         let Some(id) = &e.ident else { continue };
         let r = rows
             .entry((id.api_version.clone(), id.kind.clone()))
@@ -271,6 +271,9 @@ fn json_report(results: &Results) -> String {
         }
         if let Some(op) = e.operation {
             d["operation"] = json!(op);
+        }
+        if e.from_old {
+            d["old"] = json!(true);
         }
         d["status"] = json!(e.status.as_str());
         if !e.defaulted.is_empty() {
