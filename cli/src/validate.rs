@@ -702,6 +702,15 @@ impl Results {
         (line + 1, col + 1)
     }
 
+    /// The length in bytes of the line of `file` holding byte `at` (0 when out of range).
+    pub(crate) fn line_len(&self, file: usize, at: usize) -> usize {
+        use codespan_reporting::files::Files as _;
+        self.files
+            .line_index(file, at)
+            .and_then(|line| self.files.line_range(file, line))
+            .map_or(0, |r| r.len())
+    }
+
     pub(crate) fn file_name(&self, file: usize) -> String {
         use codespan_reporting::files::Files as _;
         self.files

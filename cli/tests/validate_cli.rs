@@ -1035,3 +1035,31 @@ fn notes_of_checked_objects_are_in_every_format() {
         1
     );
 }
+
+/// A document on one long line (minified JSON) is not printed under each of its errors: the location is a note.
+#[test]
+fn errors_on_long_lines_are_located_without_printing_the_line() {
+    let out = vgc_in(
+        &dir(),
+        &[
+            "validate",
+            "--api",
+            "defaults-api",
+            "manifests/minified.json",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with(
+            "error: spec.replicas: Invalid value: 1: must be greater than or equal to 2\n = at manifests/minified.json:1:101 (Invalid value); the line is 659 bytes long and not shown\n = rule: minimum\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("= at manifests/minified.json:1:144 (Invalid value); the line is 659 bytes long and not shown"),
+        "{text}"
+    );
+    assert!(!text.contains("xxxxxxxx"), "{text}");
+}

@@ -8,6 +8,7 @@ use codespan_reporting::term::{self, Config};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::ops::Range;
 use vgc_validate::Coverage;
 
 /// The report of `results` in `opts.output`'s format.
@@ -80,36 +81,75 @@ fn finding_notes(f: &Finding, e: &Entry) -> Vec<String> {
     notes
 }
 
-/// The diagnostics of an entry, in order.
-fn diagnostics(e: &Entry) -> Vec<Diagnostic<usize>> {
-    let mut out = Vec::new();
-    if let Some(p) = &e.problem {
-        let label = Label::primary(e.file, p.span.clone());
-        let label = if p.label.is_empty() {
+/// The longest source line, in bytes, a human diagnostic prints under its message. A location on a longer line
+/// (minified JSON: a whole document on one line) is given as `file:line:column` in a note instead, so that each
+/// error does not print the whole document.
+pub(crate) const MAX_SHOWN_LINE: usize = 400;
+
+/// The label of a diagnostic at `span` of `file` with text `message`, or, on a line longer than
+/// [`MAX_SHOWN_LINE`], no label and a note giving the location.
+fn located(
+    results: &Results,
+    file: usize,
+    span: Range<usize>,
+    message: &str,
+) -> (Vec<Label<usize>>, Option<String>) {
+    let len = results.line_len(file, span.start);
+    if len <= MAX_SHOWN_LINE {
+        let label = Label::primary(file, span);
+        let label = if message.is_empty() {
             label
         } else {
-            label.with_message(p.label.clone())
+            label.with_message(message)
         };
+        return (vec![label], None);
+    }
+    let (l, c) = results.line_col(file, span.start);
+    let what = if message.is_empty() {
+        String::new()
+    } else {
+        format!(" ({message})")
+    };
+    (
+        Vec::new(),
+        Some(format!(
+            "at {}:{l}:{c}{what}; the line is {len} bytes long and not shown",
+            results.file_name(file)
+        )),
+    )
+}
+
+/// The diagnostics of an entry, in order.
+fn diagnostics(results: &Results, e: &Entry) -> Vec<Diagnostic<usize>> {
+    let mut out = Vec::new();
+    if let Some(p) = &e.problem {
+        let (labels, at) = located(results, e.file, p.span.clone(), &p.label);
         let d = if p.note {
             Diagnostic::note()
         } else {
             Diagnostic::error()
         };
-        out.push(d.with_message(p.message.clone()).with_labels(vec![label]));
+        out.push(
+            d.with_message(p.message.clone())
+                .with_labels(labels)
+                .with_notes(at.into_iter().collect()),
+        );
     }
     for f in &e.findings {
+        // An unknown field's label names the type that lacks it.
+        let label = if f.type_name == "unknown field" {
+            &f.detail
+        } else {
+            &f.type_name
+        };
+        let (labels, at) = located(results, e.file, f.span.clone(), label);
+        let mut notes: Vec<String> = at.into_iter().collect();
+        notes.extend(finding_notes(f, e));
         out.push(
             Diagnostic::error()
                 .with_message(f.message.clone())
-                .with_labels(vec![Label::primary(e.file, f.span.clone()).with_message(
-                    // An unknown field's label names the type that lacks it.
-                    if f.type_name == "unknown field" {
-                        f.detail.clone()
-                    } else {
-                        f.type_name.clone()
-                    },
-                )])
-                .with_notes(finding_notes(f, e)),
+                .with_labels(labels)
+                .with_notes(notes),
         );
     }
     out
@@ -165,7 +205,7 @@ fn human(results: &Results, opts: &Options) -> String {
     use codespan_reporting::term::termcolor::Buffer;
     let mut text = String::new();
     for e in &results.entries {
-        for d in diagnostics(e) {
+        for d in diagnostics(results, e) {
             let mut buf = if opts.color {
                 Buffer::ansi()
             } else {
