@@ -667,6 +667,9 @@ pub(crate) struct Results {
     /// Per validated kind: its rule coverage.
     pub(crate) coverage: BTreeMap<(String, String), Coverage>,
     pub(crate) outcome: Outcome,
+    /// Warnings about the API tree itself, not about a document: kinds two packages declare (`VGC0114`,
+    /// [`Api::shadowed_kinds`]). The CLI prints them on stderr; the JSON, SARIF and TAP reports carry them too.
+    pub(crate) warnings: Vec<String>,
     /// Per file, the last position [`Results::line_col`] computed: (line index, line start, byte offset, column),
     /// so that many positions on one long line (minified JSON) cost the distance between them, not from the line
     /// start each time.
@@ -1102,6 +1105,7 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
         entries,
         coverage,
         outcome,
+        warnings: api.shadowed_kinds(),
     }
 }
 

@@ -741,6 +741,43 @@ fn a_kind_declared_twice_is_a_warning_naming_the_type_used() {
             "{run}: {stdout}"
         );
     }
+    // The machine-readable reports carry the warnings too: JSON `warnings`, TAP comments, SARIF notifications.
+    let report = |format: &str| {
+        let out = vgc_in(
+            work.path(),
+            &["validate", "--api", &api, "--output", format, "w.yaml"],
+            None,
+        );
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let text = warning.trim_start_matches("warning: ").trim_end();
+    let json: serde_json::Value = serde_json::from_str(&report("json")).expect("JSON report");
+    assert_eq!(json["warnings"].as_array().map(Vec::len), Some(2));
+    assert_eq!(
+        json["warnings"][1].as_str(),
+        Some(text.replace("internal/v1", "aaa/v1").as_str()),
+        "{json:#}"
+    );
+    let tap = report("tap");
+    assert!(
+        tap.contains(&format!(
+            "1..1\n# warning: {}\n# warning: {text}\n",
+            text.replace("internal/v1", "aaa/v1")
+        )) || tap.contains(&format!(
+            "1..1\n# warning: {text}\n# warning: {}\n",
+            text.replace("internal/v1", "aaa/v1")
+        )),
+        "{tap}"
+    );
+    let sarif: serde_json::Value = serde_json::from_str(&report("sarif")).expect("SARIF");
+    let notes = &sarif["runs"][0]["invocations"][0]["toolExecutionNotifications"];
+    assert_eq!(notes.as_array().map(Vec::len), Some(2), "{sarif:#}");
+    assert_eq!(notes[0]["level"], "warning");
+    assert_eq!(notes[0]["descriptor"]["id"], "VGC0114");
+    assert_eq!(
+        sarif["runs"][0]["invocations"][0]["executionSuccessful"],
+        true
+    );
 }
 
 /// `+default` values are applied before validating, as the API server's defaulting does (API tree

@@ -358,6 +358,7 @@ fn json_report(results: &Results) -> String {
     let v = json!({
         "documents": docs,
         "kinds": kinds,
+        "warnings": results.warnings,
         "summary": {
             "objects": o.objects, "invalid": o.invalid, "errors": o.errors,
             "skipped": o.skipped, "unreadable": o.failed,
@@ -480,6 +481,9 @@ fn yaml_str(s: &str) -> String {
 fn tap(results: &Results) -> String {
     let mut out = String::from("TAP version 13\n");
     let _ = writeln!(out, "1..{}", results.entries.len());
+    for w in &results.warnings {
+        let _ = writeln!(out, "# warning: {w}");
+    }
     for (i, e) in results.entries.iter().enumerate() {
         let n = i + 1;
         let (l, c) = results.line_col(e.file, e.at);
@@ -655,6 +659,31 @@ fn sarif(results: &Results) -> String {
         .results(results_out)
         .column_kind(json!("unicodeCodePoints"))
         .build();
+    // Warnings about the API tree (not about a document): notifications of the tool's execution.
+    let mut run = run;
+    if !results.warnings.is_empty() {
+        let notes: Vec<s::Notification> = results
+            .warnings
+            .iter()
+            .map(|w| {
+                s::Notification::builder()
+                    .message(s::Message::builder().text(w.clone()).build())
+                    .level(json!("warning"))
+                    .descriptor(
+                        s::ReportingDescriptorReference::builder()
+                            .id("VGC0114")
+                            .build(),
+                    )
+                    .build()
+            })
+            .collect();
+        run.invocations = Some(vec![
+            s::Invocation::builder()
+                .execution_successful(true)
+                .tool_execution_notifications(notes)
+                .build(),
+        ]);
+    }
     let log = s::Sarif::builder()
         .schema("https://json.schemastore.org/sarif-2.1.0.json")
         .version(json!("2.1.0"))
