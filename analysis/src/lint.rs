@@ -89,6 +89,9 @@ fn chain_has(t: &Tag, id: TagId) -> bool {
 fn has_non_opaque_validation(t: &Tag) -> bool {
     match t.tag_id() {
         None | Some(TagId::Optional | TagId::OpaqueType) => false,
+        // A field-path constraint (vgc extension) is a struct-level check of the parent, not of the field's value
+        // (a nil pointer skips it), so it asks for no requiredness, like the exclusive forms upstream lacks.
+        Some(_) if vgc_ir::extension_tags::constraint_tag(t).is_some() => false,
         Some(_) if is_chain(t) => t.inner().is_some_and(has_non_opaque_validation),
         Some(_) => true,
     }

@@ -24,6 +24,13 @@
 //! VGC0102 = "warning"             # unknown tags (deviation D1): "error" (default) | "warning"
 //! ```
 //!
+//! and the `[extensions]` table (`docs/extensions.md`):
+//!
+//! ```toml
+//! [extensions]
+//! enabled = true                  # vgc's KEP-5073 extensions (field-path constraints); default false
+//! ```
+//!
 //! The file is looked up in the linted (built) directory and its parents up to the Go module root (the first
 //! directory with a `go.mod`), unless `--config` names one.
 //!
@@ -57,6 +64,8 @@ pub struct Config {
     /// `[build] validation-extensions-files`, resolved against the file's directory (kubernetes#142116; used when
     /// no `--validation-extensions-file` is given).
     pub extension_files: Vec<String>,
+    /// `[extensions] enabled`: vgc's opt-in extensions (`docs/extensions.md`), off by default.
+    pub vgc_extensions: bool,
 }
 
 /// The codes whose severity `[build.severity]` may change: `VGC0102` (an unknown `+k8s:` tag, which upstream
@@ -104,6 +113,14 @@ struct RawConfig {
     upstream: Option<RawUpstream>,
     lint: Option<RawLint>,
     build: Option<RawBuild>,
+    extensions: Option<RawExtensions>,
+}
+
+/// `[extensions]`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawExtensions {
+    enabled: Option<bool>,
 }
 
 /// `[upstream]`.
@@ -192,6 +209,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
             }
         }
     }
+    cfg.vgc_extensions = raw.extensions.and_then(|e| e.enabled).unwrap_or(false);
     if let Some(lint) = raw.lint {
         cfg.deny_warnings = lint.deny_warnings.unwrap_or(false);
         cfg.drift_exceptions = lint
