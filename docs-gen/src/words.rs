@@ -64,6 +64,11 @@ fn involved_fields(c: &Check) -> Vec<String> {
             .chain(u.discriminator.iter().map(|d| d.1.clone()))
             .collect(),
         CheckKind::Dependent(d) => vec![d.trigger.json.clone(), d.dependent.json.clone()],
+        // The constrained field and the sibling the referenced path starts at.
+        CheckKind::FieldConstraint(fc) => [&fc.target, &fc.bound]
+            .iter()
+            .filter_map(|p| p.json_segments().first().map(|s| (*s).to_string()))
+            .collect(),
         CheckKind::Discriminated(m) => vec![m.json.clone()],
         CheckKind::Subfield(s) => vec![s.json.clone()],
         _ => Vec::new(),
@@ -189,6 +194,12 @@ pub fn words(c: &Check, outer: Option<Stability>, cx: &Context<'_>) -> String {
                 "is required"
             },
             d.trigger.json
+        ),
+        CheckKind::FieldConstraint(fc) => format!(
+            "{} must be {} the value of {} (field-path constraint, a vgc extension; not checked while either is unset)",
+            fc.target.dotted(),
+            fc.kind.words(),
+            fc.bound.dotted()
         ),
         CheckKind::Monotonic => "cannot decrease on update".into(),
         CheckKind::NoNils => "items must not be null".into(),
