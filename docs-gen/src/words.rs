@@ -350,4 +350,40 @@ mod tests {
         };
         assert_eq!(rule(&c, &cx).text, "items must have unique type, name");
     }
+
+    #[test]
+    fn field_path_constraints_name_both_fields() {
+        use vgc_lowering::plan::{ConstraintPlan, FieldPath, PathStep};
+        let key = vgc_analysis::TypeKey {
+            pkg: "example.com/p".into(),
+            name: "Config".into(),
+        };
+        let step = |go: &str, json: &str| PathStep {
+            go: go.into(),
+            json: json.into(),
+            pointer: None,
+        };
+        let c = check(
+            CheckKind::FieldConstraint(Box::new(ConstraintPlan {
+                kind: vgc_runtime::extensions::ConstraintKind::ExclusiveMaximum,
+                target: FieldPath {
+                    steps: vec![step("Current", "current")],
+                    int: vgc_analysis::types::Builtin::Int32,
+                    holder: key.clone(),
+                },
+                bound: FieldPath {
+                    steps: vec![step("Limits", "limits"), step("Common", ""), step("Max", "max")],
+                    int: vgc_analysis::types::Builtin::Int64,
+                    holder: key,
+                },
+            })),
+            None,
+        );
+        let r = rule(&c, &LIST);
+        assert_eq!(
+            r.text,
+            "current must be less than the value of limits.max (field-path constraint, a vgc extension; not checked while either is unset)"
+        );
+        assert_eq!(r.fields, ["current", "limits"]);
+    }
 }
