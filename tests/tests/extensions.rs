@@ -134,3 +134,51 @@ fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
         agreement.line()
     );
 }
+
+/// The example of `docs/extensions.md` builds without a diagnostic when `vgc.toml` enables extensions, and each of
+/// its two constraints is `VGC0116` when it does not.
+#[test]
+fn docs_example_builds_only_with_extensions_enabled() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+        .to_path_buf();
+    let md = std::fs::read_to_string(root.join("docs/extensions.md")).expect("docs/extensions.md");
+    let section = md
+        .split("## Field-path constraints")
+        .nth(1)
+        .expect("the section");
+    let go = section
+        .split("```go\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("a go block");
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("go.mod"), "module example.com/ext\n\ngo 1.25\n").expect("go.mod");
+    std::fs::create_dir_all(dir.path().join("constraints")).expect("mkdir");
+    std::fs::write(dir.path().join("constraints/types.go"), go).expect("types.go");
+    std::fs::write(
+        dir.path().join("constraints/doc.go"),
+        "// +k8s:validation-gen=*\npackage constraints\n",
+    )
+    .expect("doc.go");
+    let check = || {
+        let out = vgc::build(&BuildRequest::check(
+            dir.path().to_string_lossy().into_owned(),
+            Vec::new(),
+        ));
+        out.diagnostics
+            .iter()
+            .map(|d| format!("{} {}", d.code.as_str(), d.message))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        check(),
+        [
+            "VGC0116 Config.Current: tag \"k8s:minimum\": field-path constraints are a vgc extension, and extensions are not enabled",
+            "VGC0116 Config.Current: tag \"k8s:maximum\": field-path constraints are a vgc extension, and extensions are not enabled",
+        ]
+    );
+    std::fs::write(dir.path().join("vgc.toml"), "[extensions]\nenabled = true\n").expect("vgc.toml");
+    assert_eq!(check(), Vec::<String>::new());
+}
