@@ -372,7 +372,11 @@ mod tests {
                     holder: key.clone(),
                 },
                 bound: FieldPath {
-                    steps: vec![step("Limits", "limits"), step("Common", ""), step("Max", "max")],
+                    steps: vec![
+                        step("Limits", "limits"),
+                        step("Common", ""),
+                        step("Max", "max"),
+                    ],
                     int: vgc_analysis::types::Builtin::Int64,
                     holder: key,
                 },

@@ -154,7 +154,11 @@ fn docs_example_builds_only_with_extensions_enabled() {
         .and_then(|b| b.split("```").next())
         .expect("a go block");
     let dir = tempfile::tempdir().expect("tempdir");
-    std::fs::write(dir.path().join("go.mod"), "module example.com/ext\n\ngo 1.25\n").expect("go.mod");
+    std::fs::write(
+        dir.path().join("go.mod"),
+        "module example.com/ext\n\ngo 1.25\n",
+    )
+    .expect("go.mod");
     std::fs::create_dir_all(dir.path().join("constraints")).expect("mkdir");
     std::fs::write(dir.path().join("constraints/types.go"), go).expect("types.go");
     std::fs::write(
@@ -179,6 +183,10 @@ fn docs_example_builds_only_with_extensions_enabled() {
             "VGC0116 Config.Current: tag \"k8s:maximum\": field-path constraints are a vgc extension, and extensions are not enabled",
         ]
     );
-    std::fs::write(dir.path().join("vgc.toml"), "[extensions]\nenabled = true\n").expect("vgc.toml");
+    std::fs::write(
+        dir.path().join("vgc.toml"),
+        "[extensions]\nenabled = true\n",
+    )
+    .expect("vgc.toml");
     assert_eq!(check(), Vec::<String>::new());
 }

@@ -521,6 +521,45 @@ pub(super) fn check_call(
     }
 }
 
+/// A field-path constraint (vgc extension) on the struct `ops.new`: `vgc_runtime::extensions::field_constraint`
+/// with both sides read through their paths (`None` at a nil pointer; the old sides only with an old struct).
+fn constraint_call(fc: &vgc_lowering::plan::ConstraintPlan, ops: Operands<'_>) -> TokenStream {
+    use vgc_lowering::plan::FieldPath;
+    use vgc_runtime::extensions::ConstraintKind;
+    let Operands { new, old, path } = ops;
+    let x = quote!(::vgc_runtime::extensions);
+    let kind = match fc.kind {
+        ConstraintKind::Minimum => quote!(Minimum),
+        ConstraintKind::Maximum => quote!(Maximum),
+        ConstraintKind::ExclusiveMinimum => quote!(ExclusiveMinimum),
+        ConstraintKind::ExclusiveMaximum => quote!(ExclusiveMaximum),
+    };
+    // `Some(o).map(|x| &x.a).and_then(|x| x.as_ref()).map(|x| &x.b).map(|x| i128::from(*x))`
+    let read = |p: &FieldPath| {
+        let steps = p.steps.iter().map(|s| {
+            let f = field_ident(&s.go);
+            let deref = match s.pointer {
+                Some(Boxing::Boxed) => quote!(.and_then(|x| x.as_deref())),
+                Some(Boxing::Inline) => quote!(.and_then(|x| x.as_ref())),
+                None => quote!(),
+            };
+            quote!(.map(|x| &x.#f) #deref)
+        });
+        quote!(::std::option::Option::Some(o) #(#steps)* .map(|x| i128::from(*x)))
+    };
+    let side = |p: &FieldPath| {
+        let segs = p.json_segments();
+        let r = read(p);
+        quote!(#x::Side {
+            path: &[#(#segs),*],
+            value: #new.and_then(|o| #r),
+            old: #old.map(|o| #r),
+        })
+    };
+    let (target, bound) = (side(&fc.target), side(&fc.bound));
+    quote!(#x::field_constraint(#path, op, #x::ConstraintKind::#kind, #target, #bound))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -589,43 +628,4 @@ mod tests {
         );
         expect!["let mut sc = false ; { let e : :: vgc_runtime :: ErrorList = :: vgc_runtime :: validate :: required (& p , new . is_some ()) ; if ! e . is_empty () { sc = true ; errs . extend (e . mark_short_circuit ()) ; } } if sc { return ; } errs . extend (:: vgc_runtime :: validate :: max_length (& p , new . map (| v | v . as_str ()) , 8i64)) ;"].assert_eq(&code.to_string());
     }
-}
-
-/// A field-path constraint (vgc extension) on the struct `ops.new`: `vgc_runtime::extensions::field_constraint`
-/// with both sides read through their paths (`None` at a nil pointer; the old sides only with an old struct).
-fn constraint_call(fc: &vgc_lowering::plan::ConstraintPlan, ops: Operands<'_>) -> TokenStream {
-    use vgc_lowering::plan::FieldPath;
-    use vgc_runtime::extensions::ConstraintKind;
-    let Operands { new, old, path } = ops;
-    let x = quote!(::vgc_runtime::extensions);
-    let kind = match fc.kind {
-        ConstraintKind::Minimum => quote!(Minimum),
-        ConstraintKind::Maximum => quote!(Maximum),
-        ConstraintKind::ExclusiveMinimum => quote!(ExclusiveMinimum),
-        ConstraintKind::ExclusiveMaximum => quote!(ExclusiveMaximum),
-    };
-    // `Some(o).map(|x| &x.a).and_then(|x| x.as_ref()).map(|x| &x.b).map(|x| i128::from(*x))`
-    let read = |p: &FieldPath| {
-        let steps = p.steps.iter().map(|s| {
-            let f = field_ident(&s.go);
-            let deref = match s.pointer {
-                Some(Boxing::Boxed) => quote!(.and_then(|x| x.as_deref())),
-                Some(Boxing::Inline) => quote!(.and_then(|x| x.as_ref())),
-                None => quote!(),
-            };
-            quote!(.map(|x| &x.#f) #deref)
-        });
-        quote!(::std::option::Option::Some(o) #(#steps)* .map(|x| i128::from(*x)))
-    };
-    let side = |p: &FieldPath| {
-        let segs = p.json_segments();
-        let r = read(p);
-        quote!(#x::Side {
-            path: &[#(#segs),*],
-            value: #new.and_then(|o| #r),
-            old: #old.map(|o| #r),
-        })
-    };
-    let (target, bound) = (side(&fc.target), side(&fc.bound));
-    quote!(#x::field_constraint(#path, op, #x::ConstraintKind::#kind, #target, #bound))
 }

@@ -59,9 +59,10 @@ impl ConstraintDiagnostic {
     /// `<Type>.<Field>: tag "k8s:minimum": <detail>`.
     fn message(&self, owner: &str, field: &str, tag: &str, path: &str) -> String {
         let detail = match self {
-            Self::Disabled => format!(
+            Self::Disabled => {
                 "field-path constraints are a vgc extension, and extensions are not enabled"
-            ),
+                    .to_string()
+            }
             Self::UnknownPath {
                 segment, within, ..
             } => {
