@@ -106,7 +106,7 @@ declare_codes! {
     /// VGC0115: a `+default` value that does not fit its field's type (warning); `vgc validate` does not apply it.
     DefaultMismatch = ("VGC0115", "default-mismatch", Warning, "The API server's defaulting (defaulter-gen) assigns a field's `+default` value as Go code; a value of another JSON type, or an integer out of range, gives code that does not compile, so it is never applied. `vgc validate` leaves it out too and says so here, instead of reporting the manifest."),
     /// VGC0116: a vgc extension tag (`docs/extensions.md`) used while `vgc.toml` does not enable extensions.
-    ExtensionDisabled = ("VGC0116", "extension-disabled", Error, "vgc's extensions are KEP-5073 rules upstream validation-gen never built: upstream ignores or refuses these tags, so an API that relies on them validates differently under upstream; using one is an explicit choice (`[extensions] enabled = true` in vgc.toml)."),
+    ExtensionDisabled = ("VGC0116", "extension-disabled", Error, "vgc's extensions are KEP-5073 rules upstream validation-gen never built, so an API that relies on them validates differently under upstream; using one is an explicit choice (`[extensions] enabled = true` in vgc.toml)."),
     /// VGC0117: a field-path constraint whose path names no field (did-you-mean over the JSON names in scope).
     ConstraintUnknownPath = ("VGC0117", "constraint-unknown-path", Error, "A field-path constraint compares with another field named by its JSON path; a path that names no field would compare with nothing."),
     /// VGC0118: a field-path constraint whose path goes into a list or map.
