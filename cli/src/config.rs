@@ -414,6 +414,26 @@ mod tests {
     }
 
     #[test]
+    fn reads_the_extensions_switch() {
+        assert!(!parse("").expect("valid").vgc_extensions);
+        assert!(
+            parse("[extensions]\nenabled = true\n")
+                .expect("valid")
+                .vgc_extensions
+        );
+        assert!(
+            !parse("[extensions]\nenabled = false\n")
+                .expect("valid")
+                .vgc_extensions
+        );
+        assert!(
+            parse("[extensions]\nenable = true\n")
+                .err()
+                .is_some_and(|e| e.starts_with("vgc.toml:2:1: unknown field `enable`")),
+        );
+    }
+
+    #[test]
     fn reads_build_severities_and_rejects_other_codes() {
         let c = parse("[build.severity]\nVGC0102 = \"warning\"\n").expect("valid");
         assert_eq!(
@@ -481,7 +501,7 @@ mod tests {
         assert_eq!(
             parse("[watch]\n").err().as_deref(),
             Some(
-                "vgc.toml:1:2: unknown field `watch`, expected one of `upstream`, `lint`, `build`"
+                "vgc.toml:1:2: unknown field `watch`, expected one of `upstream`, `lint`, `build`, `extensions`"
             )
         );
         assert_eq!(
