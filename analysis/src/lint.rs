@@ -89,6 +89,9 @@ fn chain_has(t: &Tag, id: TagId) -> bool {
 fn has_non_opaque_validation(t: &Tag) -> bool {
     match t.tag_id() {
         None | Some(TagId::Optional | TagId::OpaqueType) => false,
+        // A field-path constraint (vgc extension) is a struct-level check of the parent, not of the field's value
+        // (a nil pointer skips it), so it asks for no requiredness, like the exclusive forms upstream lacks.
+        Some(_) if vgc_ir::extension_tags::constraint_tag(t).is_some() => false,
         Some(_) if is_chain(t) => t.inner().is_some_and(has_non_opaque_validation),
         Some(_) => true,
     }
@@ -743,21 +746,26 @@ impl<'a> Linter<'a> {
                 continue;
             };
             let level = tag.tag_id().filter(|id| *id != inner_id);
-            if matches!(
-                inner_id,
-                TagId::Minimum
-                    | TagId::Maximum
-                    | TagId::MinLength
-                    | TagId::MaxLength
-                    | TagId::MaxBytes
-                    | TagId::MinItems
-                    | TagId::MaxItems
-                    | TagId::MinProperties
-                    | TagId::MaxProperties
-                    | TagId::Format
-                    | TagId::ListType
-                    | TagId::Neq
-            ) {
+            // A field-path constraint (vgc extension) is another rule than the constant bound of the same name:
+            // `minimum=0` and `minimum(constraint: minValue)` together do not conflict.
+            let constraint = vgc_ir::extension_tags::constraint_tag(inner).is_some();
+            if !constraint
+                && matches!(
+                    inner_id,
+                    TagId::Minimum
+                        | TagId::Maximum
+                        | TagId::MinLength
+                        | TagId::MaxLength
+                        | TagId::MaxBytes
+                        | TagId::MinItems
+                        | TagId::MaxItems
+                        | TagId::MinProperties
+                        | TagId::MaxProperties
+                        | TagId::Format
+                        | TagId::ListType
+                        | TagId::Neq
+                )
+            {
                 let payload = inner
                     .scalar_value()
                     .map(ToString::to_string)

@@ -24,6 +24,13 @@
 //! VGC0102 = "warning"             # unknown tags (deviation D1): "error" (default) | "warning"
 //! ```
 //!
+//! and the `[extensions]` table (`docs/extensions.md`):
+//!
+//! ```toml
+//! [extensions]
+//! enabled = true                  # vgc's KEP-5073 extensions (field-path constraints); default false
+//! ```
+//!
 //! The file is looked up in the linted (built) directory and its parents up to the Go module root (the first
 //! directory with a `go.mod`), unless `--config` names one.
 //!
@@ -57,6 +64,8 @@ pub struct Config {
     /// `[build] validation-extensions-files`, resolved against the file's directory (kubernetes#142116; used when
     /// no `--validation-extensions-file` is given).
     pub extension_files: Vec<String>,
+    /// `[extensions] enabled`: vgc's opt-in extensions (`docs/extensions.md`), off by default.
+    pub vgc_extensions: bool,
 }
 
 /// The codes whose severity `[build.severity]` may change: `VGC0102` (an unknown `+k8s:` tag, which upstream
@@ -104,6 +113,14 @@ struct RawConfig {
     upstream: Option<RawUpstream>,
     lint: Option<RawLint>,
     build: Option<RawBuild>,
+    extensions: Option<RawExtensions>,
+}
+
+/// `[extensions]`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct RawExtensions {
+    enabled: Option<bool>,
 }
 
 /// `[upstream]`.
@@ -192,6 +209,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
             }
         }
     }
+    cfg.vgc_extensions = raw.extensions.and_then(|e| e.enabled).unwrap_or(false);
     if let Some(lint) = raw.lint {
         cfg.deny_warnings = lint.deny_warnings.unwrap_or(false);
         cfg.drift_exceptions = lint
@@ -396,6 +414,26 @@ mod tests {
     }
 
     #[test]
+    fn reads_the_extensions_switch() {
+        assert!(!parse("").expect("valid").vgc_extensions);
+        assert!(
+            parse("[extensions]\nenabled = true\n")
+                .expect("valid")
+                .vgc_extensions
+        );
+        assert!(
+            !parse("[extensions]\nenabled = false\n")
+                .expect("valid")
+                .vgc_extensions
+        );
+        assert!(
+            parse("[extensions]\nenable = true\n")
+                .err()
+                .is_some_and(|e| e.starts_with("vgc.toml:2:1: unknown field `enable`")),
+        );
+    }
+
+    #[test]
     fn reads_build_severities_and_rejects_other_codes() {
         let c = parse("[build.severity]\nVGC0102 = \"warning\"\n").expect("valid");
         assert_eq!(
@@ -463,7 +501,7 @@ mod tests {
         assert_eq!(
             parse("[watch]\n").err().as_deref(),
             Some(
-                "vgc.toml:1:2: unknown field `watch`, expected one of `upstream`, `lint`, `build`"
+                "vgc.toml:1:2: unknown field `watch`, expected one of `upstream`, `lint`, `build`, `extensions`"
             )
         );
         assert_eq!(

@@ -274,6 +274,7 @@ fn analyze(
             vgc_ir::Upstream::NEWEST,
             std::sync::Arc::from(Vec::new()),
             req.tag_prefix.clone(),
+            false,
         );
     }
     let fast = match (&loader.edits, &loader.discovery) {
@@ -344,6 +345,13 @@ fn analyze(
     } else {
         &req.extension_files
     };
+    // `vgc.toml` `[extensions] enabled`: vgc's KEP-5073 extensions (docs/extensions.md).
+    let vgc_extensions = build_config(sys, &req.path)
+        .and_then(Result::ok)
+        .is_some_and(|c| c.vgc_extensions);
+    if settings.vgc_extensions(&*db) != vgc_extensions {
+        settings.set_vgc_extensions(db).to(vgc_extensions);
+    }
     let (formats, load_errors) = crate::extensions::load(files, &|p| sys.read_file(p));
     diags.extend(load_errors);
     if **settings.formats(&*db) != *formats {

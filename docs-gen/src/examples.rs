@@ -267,6 +267,26 @@ pub const DIAGNOSTIC_EXAMPLES: &[(&str, &str)] = &[
         "// +default=\"abc\"   on   Replicas int32 `json:\"replicas,omitempty\"`",
     ),
     (
+        "VGC0116",
+        "// +k8s:minimum(constraint: minValue)   without `[extensions] enabled = true` in vgc.toml",
+    ),
+    (
+        "VGC0117",
+        "// +k8s:maximum(constraint: limits.maxValeu)   (did you mean \"maxValue\"?)",
+    ),
+    (
+        "VGC0118",
+        "// +k8s:maximum(constraint: items.max)   where items is a list",
+    ),
+    (
+        "VGC0119",
+        "// +k8s:maximum(constraint: name)   where name is a string",
+    ),
+    (
+        "VGC0120",
+        "// +k8s:eachVal=+k8s:maximum(constraint: max)   (only directly on a struct field)",
+    ),
+    (
         "VGC0201",
         "a tag a future upstream adds before vgc lowers it",
     ),

@@ -64,6 +64,11 @@ fn involved_fields(c: &Check) -> Vec<String> {
             .chain(u.discriminator.iter().map(|d| d.1.clone()))
             .collect(),
         CheckKind::Dependent(d) => vec![d.trigger.json.clone(), d.dependent.json.clone()],
+        // The constrained field and the sibling the referenced path starts at.
+        CheckKind::FieldConstraint(fc) => [&fc.target, &fc.bound]
+            .iter()
+            .filter_map(|p| p.json_segments().first().map(|s| (*s).to_string()))
+            .collect(),
         CheckKind::Discriminated(m) => vec![m.json.clone()],
         CheckKind::Subfield(s) => vec![s.json.clone()],
         _ => Vec::new(),
@@ -189,6 +194,12 @@ pub fn words(c: &Check, outer: Option<Stability>, cx: &Context<'_>) -> String {
                 "is required"
             },
             d.trigger.json
+        ),
+        CheckKind::FieldConstraint(fc) => format!(
+            "{} must be {} the value of {} (field-path constraint, a vgc extension; not checked while either is unset)",
+            fc.target.dotted(),
+            fc.kind.words(),
+            fc.bound.dotted()
         ),
         CheckKind::Monotonic => "cannot decrease on update".into(),
         CheckKind::NoNils => "items must not be null".into(),
@@ -338,5 +349,45 @@ mod tests {
             map: false,
         };
         assert_eq!(rule(&c, &cx).text, "items must have unique type, name");
+    }
+
+    #[test]
+    fn field_path_constraints_name_both_fields() {
+        use vgc_lowering::plan::{ConstraintPlan, FieldPath, PathStep};
+        let key = vgc_analysis::TypeKey {
+            pkg: "example.com/p".into(),
+            name: "Config".into(),
+        };
+        let step = |go: &str, json: &str| PathStep {
+            go: go.into(),
+            json: json.into(),
+            pointer: None,
+        };
+        let c = check(
+            CheckKind::FieldConstraint(Box::new(ConstraintPlan {
+                kind: vgc_runtime::extensions::ConstraintKind::ExclusiveMaximum,
+                target: FieldPath {
+                    steps: vec![step("Current", "current")],
+                    int: vgc_analysis::types::Builtin::Int32,
+                    holder: key.clone(),
+                },
+                bound: FieldPath {
+                    steps: vec![
+                        step("Limits", "limits"),
+                        step("Common", ""),
+                        step("Max", "max"),
+                    ],
+                    int: vgc_analysis::types::Builtin::Int64,
+                    holder: key,
+                },
+            })),
+            None,
+        );
+        let r = rule(&c, &LIST);
+        assert_eq!(
+            r.text,
+            "current must be less than the value of limits.max (field-path constraint, a vgc extension; not checked while either is unset)"
+        );
+        assert_eq!(r.fields, ["current", "limits"]);
     }
 }

@@ -70,13 +70,17 @@ pub fn check_tag_use(u: &TagUse, scope: Scope) -> Vec<TagProblem> {
                 return Vec::new();
             }
             let mut out = Vec::new();
-            check_tag(tag, &[scope], &mut out);
+            check_tag(tag, &[scope], true, &mut out);
             out
         }
     }
 }
 
-fn check_tag(tag: &Tag, scopes: &[Scope], out: &mut Vec<TagProblem>) {
+fn check_tag(tag: &Tag, scopes: &[Scope], top: bool, out: &mut Vec<TagProblem>) {
+    if let Some(c) = crate::extension_tags::constraint_tag(tag) {
+        check_constraint_tag(tag, &c, scopes, top, out);
+        return;
+    }
     let Some(spec) = catalog::lookup(&tag.name) else {
         let mut p = TagProblem::new(
             Code::UnknownTag,
@@ -226,10 +230,84 @@ fn check_tag(tag: &Tag, scopes: &[Scope], out: &mut Vec<TagProblem>) {
                 out.push(p);
             }
             if let TagValue::Tag(inner) = v {
-                check_tag(inner, &payload_scopes(Some(spec.id), scopes), out);
+                check_tag(inner, &payload_scopes(Some(spec.id), scopes), false, out);
             }
         }
         _ => {}
+    }
+}
+
+/// The form of a field-path constraint (vgc extension, [`crate::extension_tags`]): written directly on a struct
+/// field (`top`), one named `constraint` argument holding a path, no payload. Whether extensions are enabled and
+/// what the path names are lowering's questions (they need the settings and the types).
+fn check_constraint_tag(
+    tag: &Tag,
+    c: &crate::extension_tags::ConstraintTag,
+    scopes: &[Scope],
+    top: bool,
+    out: &mut Vec<TagProblem>,
+) {
+    let hint = format!(
+        "write it on a struct field as `+{}(constraint: <path>)`, the path in JSON names relative to the field's struct (docs/extensions.md)",
+        tag.name
+    );
+    let mut problem = |message: String, span: std::ops::Range<usize>| {
+        let mut p = TagProblem::new(Code::ConstraintForm, message, span);
+        p.hint = Some(hint.clone());
+        out.push(p);
+    };
+    if tag.arg("constraint").is_none() {
+        // `exclusiveMinimum=N` / `exclusiveMaximum=N`: KEP-5073 lists them, upstream has neither.
+        problem(
+            format!(
+                "tag {:?} is supported only as a field-path constraint (vgc extension); upstream validation-gen does not have it",
+                tag.name
+            ),
+            tag.name_span.clone(),
+        );
+        return;
+    }
+    if !top || scopes != [Scope::Field] {
+        let scope = scopes.first().map_or("", |s| s.upstream_name());
+        problem(
+            format!(
+                "tag {:?}: a field-path constraint cannot be specified on {scope}{}",
+                tag.name,
+                if top { "" } else { " inside another tag" }
+            ),
+            tag.name_span.clone(),
+        );
+        return;
+    }
+    for g in &tag.args {
+        if g.name.as_deref() != Some("constraint") {
+            problem(
+                format!(
+                    "tag {:?}: unrecognized {} (a field-path constraint takes only `constraint`)",
+                    tag.name,
+                    arg_label(g.name.as_deref())
+                ),
+                g.span.clone(),
+            );
+        } else if c.path.is_none() {
+            problem(
+                format!(
+                    "tag {:?}: argument \"constraint\" has wrong type: got {}, want a field path",
+                    tag.name,
+                    g.value.type_name()
+                ),
+                g.span.clone(),
+            );
+        }
+    }
+    if tag.value.is_some() {
+        problem(
+            format!(
+                "tag {:?}: a field-path constraint takes no tag value",
+                tag.name
+            ),
+            tag.span.clone(),
+        );
     }
 }
 
@@ -312,5 +390,30 @@ mod tests {
         assert_eq!(p[0].2, 13..25);
         assert_eq!(run("k8s:neq=5", Scope::Field), vec![]);
         assert_eq!(run("k8s:maxItems=", Scope::Field)[0].0, Code::TagSyntax);
+        // Field-path constraints (vgc extension): the form only; enabling and paths are lowering's.
+        assert_eq!(
+            run("k8s:minimum(constraint: limits.min)", Scope::Field),
+            vec![]
+        );
+        assert_eq!(
+            run("k8s:exclusiveMaximum(constraint: max)", Scope::Field),
+            vec![]
+        );
+        assert_eq!(
+            run("k8s:exclusiveMinimum=3", Scope::Field)[0].1,
+            "tag \"k8s:exclusiveMinimum\" is supported only as a field-path constraint (vgc extension); upstream validation-gen does not have it"
+        );
+        assert_eq!(
+            run("k8s:eachVal=+k8s:maximum(constraint: max)", Scope::Field)[0].1,
+            "tag \"k8s:maximum\": a field-path constraint cannot be specified on list values inside another tag"
+        );
+        assert_eq!(
+            run("k8s:maximum(constraint: max)", Scope::Type)[0].1,
+            "tag \"k8s:maximum\": a field-path constraint cannot be specified on type definitions"
+        );
+        assert_eq!(
+            run("k8s:maximum(constraint: 5)", Scope::Field)[0].1,
+            "tag \"k8s:maximum\": argument \"constraint\" has wrong type: got int, want a field path"
+        );
     }
 }

@@ -85,6 +85,11 @@ pub struct Settings {
     /// and read with it ([`parsed_go`], [`lowered`]) and it is part of the IR cache key ([`text_hash`]).
     #[returns(ref)]
     pub tag_prefix: crate::prefix::TagPrefix,
+    /// vgc's opt-in extensions (`vgc.toml` `[extensions] enabled = true`; `docs/extensions.md`): KEP-5073 rules
+    /// upstream validation-gen never built, such as field-path constraints. Read through
+    /// [`crate::extension_tags::enabled`]; off by default.
+    #[returns(copy)]
+    pub vgc_extensions: bool,
 }
 
 /// The tag prefix in force: the [`Settings`] singleton's, or the default (`k8s:`) when there is none.

@@ -105,6 +105,16 @@ declare_codes! {
     DuplicateKind = ("VGC0114", "duplicate-kind", Warning, "An API server registers one type per group, version and kind; when two packages declare the same kind, the generated registry and `vgc validate` dispatch to the first by import path and never reach the other."),
     /// VGC0115: a `+default` value that does not fit its field's type (warning); `vgc validate` does not apply it.
     DefaultMismatch = ("VGC0115", "default-mismatch", Warning, "The API server's defaulting (defaulter-gen) assigns a field's `+default` value as Go code; a value of another JSON type, or an integer out of range, gives code that does not compile, so it is never applied. `vgc validate` leaves it out too and says so here, instead of reporting the manifest."),
+    /// VGC0116: a vgc extension tag (`docs/extensions.md`) used while `vgc.toml` does not enable extensions.
+    ExtensionDisabled = ("VGC0116", "extension-disabled", Error, "vgc's extensions are KEP-5073 rules upstream validation-gen never built, so an API that relies on them validates differently under upstream; using one is an explicit choice (`[extensions] enabled = true` in vgc.toml)."),
+    /// VGC0117: a field-path constraint whose path names no field (did-you-mean over the JSON names in scope).
+    ConstraintUnknownPath = ("VGC0117", "constraint-unknown-path", Error, "A field-path constraint compares with another field named by its JSON path; a path that names no field would compare with nothing."),
+    /// VGC0118: a field-path constraint whose path goes into a list or map.
+    ConstraintPathIntoList = ("VGC0118", "constraint-path-into-list", Error, "A path through a list or map names no single value to compare with (KEP-5073 selects list items with `item`, which field paths do not support yet)."),
+    /// VGC0119: a field-path constraint between values that cannot be compared.
+    ConstraintTypeMismatch = ("VGC0119", "constraint-type-mismatch", Error, "Numeric field-path constraints compare integers; a constrained or referenced field of another type cannot be compared."),
+    /// VGC0120: a field-path constraint written where or how it is not supported.
+    ConstraintForm = ("VGC0120", "constraint-form", Error, "Field-path constraints are hoisted to the parent struct of the field they are written on; elsewhere (a type, list values, map keys or values, inside another tag) or with other arguments there is no parent to hoist to or nothing to compare."),
     /// VGC0201: a tag whose lowering is not implemented yet; no check is generated (warning).
     NotLowered = ("VGC0201", "not-lowered", Warning, "A tag vgc parses and checks but generates no code for — not lowered yet, or a use that has no effect (no check, no consumer reads it); it is reported so nothing is dropped silently."),
     /// VGC0301 (lint, upstream `alphaBetaPrefix`): `k8s:alpha`/`k8s:beta` not outermost, or without a payload.

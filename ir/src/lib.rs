@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod check;
 pub mod db;
 pub mod diagnostic;
+pub mod extension_tags;
 pub mod extensions;
 pub mod model;
 pub mod prefix;

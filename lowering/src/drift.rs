@@ -202,6 +202,12 @@ pub fn describe(c: &Check) -> String {
             d.dependent.json,
             d.trigger.json
         ),
+        CheckKind::FieldConstraint(fc) => format!(
+            "{} {}(constraint: {})",
+            fc.target.dotted(),
+            fc.kind.origin(),
+            fc.bound.dotted()
+        ),
         CheckKind::Monotonic => "monotonic".into(),
         CheckKind::NoNils => "noNilElements".into(),
         CheckKind::FixedResult { result, msg } => format!("fixed({result},{msg:?})"),

@@ -10,7 +10,8 @@
 //! `dependent-required` / `dependent-forbidden` (trigger field → dependent field), `list-map-key` (list field →
 //! key field of the element type), `item` (list field → item selector node), `subfield` (field → member field of
 //! its type), `option` (option → field it guards), `hoisted` (type → the union group or mode deferred to it from
-//! its fields: the rule's common ancestor).
+//! its fields: the rule's common ancestor), `constraint` (constrained field → the field its field-path constraint
+//! names, labelled with the comparison; vgc extension).
 
 use crate::lower::CratePlan;
 use crate::plan::{Check, CheckKind, Matcher, RustTy, TypePlan};
@@ -119,6 +120,7 @@ pub fn edge_style(kind: EdgeKind) -> (&'static str, &'static str) {
         EdgeKind::Subfield => ("#ff7f0e", "solid"),
         EdgeKind::Option => ("#8c564b", "dotted"),
         EdgeKind::Hoisted => ("#555555", "bold"),
+        EdgeKind::Constraint => ("#17becf", "solid"),
     }
 }
 
@@ -220,6 +222,7 @@ edge_kinds! {
     Subfield => "subfield",
     Option => "option",
     Hoisted => "hoisted",
+    Constraint => "constraint",
 }
 
 impl EdgeKind {
@@ -559,6 +562,29 @@ fn struct_check(b: &mut Builder, tid: &str, pkg: &str, by_go: &BTreeMap<&str, St
             if let Some(f) = by_go.get(s.member.as_str()) {
                 b.edge(tid, f, EdgeKind::Subfield, "");
             }
+        }
+        CheckKind::FieldConstraint(c) => {
+            // The target is a field of this struct; the referenced field may be a child of a sibling (its node
+            // lives in the struct declaring it).
+            let Some(target) = c
+                .target
+                .steps
+                .first()
+                .and_then(|s| by_go.get(s.go.as_str()))
+            else {
+                return;
+            };
+            let Some(last) = c.bound.steps.last() else {
+                return;
+            };
+            let holder = &c.bound.holder;
+            let to = b.node(
+                format!("{}.{}", type_id(&holder.pkg, &holder.name), last.json),
+                NodeKind::Field,
+                last.json.clone(),
+                &holder.pkg,
+            );
+            b.edge(target, &to, EdgeKind::Constraint, c.kind.origin());
         }
         CheckKind::IfOption(p) => {
             b.option_edge(p, tid);

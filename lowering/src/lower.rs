@@ -13,6 +13,7 @@ use vgc_ir::catalog::{ControlTag, Lowering, Stability, TagId, TagIdent};
 use vgc_ir::model::{FieldIr, TagUse};
 use vgc_ir::{Code, Db, Diagnostic, SourceFile};
 
+mod constraints;
 mod cross_field;
 mod diagnostics;
 use diagnostics::{LowerDiagnostic, Subject};
@@ -591,7 +592,9 @@ impl Lowerer<'_> {
                 }
             }
             // upstream §3.4: struct-level functions deferred from fields (unions) come before the type's own tags.
-            let checks = self.struct_level_checks(k, file, &decl.fields);
+            let mut checks = self.struct_level_checks(k, file, &decl.fields);
+            // vgc extension: field-path constraints hoisted to this struct, after upstream's struct-level functions.
+            checks.extend(self.field_constraints(k, file, &decl.fields));
             return Some(self.struct_plan(k, file, decl, root, docs, fields, checks, k));
         }
         let ty = types::resolve(self.db, self.prog, &k.pkg, file, &decl.ty);
@@ -611,7 +614,8 @@ impl Lowerer<'_> {
                     fields.push(fp);
                 }
             }
-            let checks = self.struct_level_checks(&sk, sfile, &sd.fields);
+            let mut checks = self.struct_level_checks(&sk, sfile, &sd.fields);
+            checks.extend(self.field_constraints(&sk, sfile, &sd.fields));
             self.counting = was;
             self.diags.truncate(n);
             return Some(self.struct_plan(k, file, decl, root, docs, fields, checks, &sk));
@@ -1780,6 +1784,13 @@ fn consumer(t: &Tag) -> Option<Consumer> {
                 return Some(Consumer::ListMetadata);
             }
             TagId::OpaqueType => return Some(Consumer::Opacity),
+            // vgc extension: `minimum(constraint: …)`/`maximum(constraint: …)` are read by
+            // `Lowerer::field_constraints` (struct-level); inside `eachVal`/`eachKey` the catalog checks refuse them.
+            TagId::Minimum | TagId::Maximum
+                if !in_each && vgc_ir::extension_tags::constraint_tag(cur).is_some() =>
+            {
+                return Some(Consumer::StructLevel);
+            }
             TagId::MinLength if matches!(cur.scalar_value(), Some(Scalar::Int { value, .. }) if *value <= 0) =>
             {
                 return Some(Consumer::MinLengthNoFunction);
@@ -2039,6 +2050,7 @@ fn is_deferred(c: &Check) -> bool {
                 | CheckKind::Unique(_)
                 | CheckKind::Union(_)
                 | CheckKind::Dependent(_)
+                | CheckKind::FieldConstraint(_)
                 | CheckKind::Discriminated(_)
         ),
     }

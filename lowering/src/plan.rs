@@ -174,6 +174,9 @@ pub enum CheckKind {
     Union(Box<UnionPlan>),
     /// `k8s:dependentRequired` / `k8s:dependentForbidden` (struct-level, deferred from the trigger field).
     Dependent(Box<DependentPlan>),
+    /// A field-path constraint (vgc extension, `docs/extensions.md`; KEP-5073 "Field Path Strategy"):
+    /// `+k8s:minimum(constraint: <path>)` and its kin on a field, hoisted to the field's parent struct (struct-level).
+    FieldConstraint(Box<ConstraintPlan>),
     /// `k8s:monotonic` (integers).
     Monotonic,
     /// Synthetic upstream `PtrSliceNoNils` for `[]*T` fields: `Required(path[i])` per nil element; the first
@@ -270,6 +273,7 @@ impl Check {
             | CheckKind::Unique(_)
             | CheckKind::Union(_)
             | CheckKind::Dependent(_)
+            | CheckKind::FieldConstraint(_)
             | CheckKind::Monotonic
             | CheckKind::NoNils
             | CheckKind::FixedResult { .. }
@@ -672,6 +676,63 @@ pub struct DependentPlan {
     pub trigger: FieldRef,
     /// The field that must then be set (or unset).
     pub dependent: FieldRef,
+}
+
+/// One field-path constraint hoisted to the struct it is checked on (vgc extension; `vgc_runtime::extensions`):
+/// the value at `target` compared with the value at `bound`, both integers read from the struct through the
+/// steps of their paths. No check when a pointer on either path is nil; on update no error when neither value
+/// changed.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ConstraintPlan {
+    /// Which comparison (`minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum`).
+    pub kind: vgc_runtime::extensions::ConstraintKind,
+    /// The constrained field (the field the tag is written on: one step).
+    pub target: FieldPath,
+    /// The referenced field (the `constraint:` path, resolved).
+    pub bound: FieldPath,
+}
+
+/// A path from a struct to an integer field below it, through struct fields (by value or pointer, typedef chains
+/// resolved, inline-embedded structs included).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct FieldPath {
+    /// The fields on the way, the last one the integer.
+    pub steps: Vec<PathStep>,
+    /// The integer's Go type (after typedef chains).
+    pub int: Builtin,
+    /// The struct that declares the last step (where the referenced field lives: `vgc graph` and `vgc docs` link
+    /// to it).
+    pub holder: TypeKey,
+}
+
+impl FieldPath {
+    /// The JSON names of the steps (inline-embedded structs contribute none): the error path segments below the
+    /// struct.
+    #[must_use]
+    pub fn json_segments(&self) -> Vec<&str> {
+        self.steps
+            .iter()
+            .filter(|s| !s.json.is_empty())
+            .map(|s| s.json.as_str())
+            .collect()
+    }
+
+    /// The path as written in the tag: the JSON names joined with `.` (`limits.maxValue`).
+    #[must_use]
+    pub fn dotted(&self) -> String {
+        self.json_segments().join(".")
+    }
+}
+
+/// One field on a [`FieldPath`].
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct PathStep {
+    /// The Go field's identifier (an embedded field's is its type name), as [`FieldPlan::go_field`].
+    pub go: String,
+    /// The JSON name; `""` for an inline-embedded struct.
+    pub json: String,
+    /// `Some` when the field is a Go pointer, with how its target is held.
+    pub pointer: Option<Boxing>,
 }
 
 /// A struct field as a cross-field rule names it.

@@ -5,6 +5,7 @@
 //! - [`operation`]: the operation, options and subresources (`k8s.io/apimachinery/pkg/api/operation`).
 //! - [`validate`]: the runtime validators (`k8s.io/apimachinery/pkg/api/validate`).
 //! - [`formats`]: the string formats of `+k8s:format`.
+//! - [`extensions`]: validators of vgc's opt-in extensions (field-path constraints, `docs/extensions.md`).
 //! - [`k8s`]: ports of the hand-written `+k8s:customValidation` functions k8s.io/api and apimachinery name.
 //! - [`regex`]: Go (RE2) patterns of project-defined formats, for [`validate::matches`].
 //! - [`status`]: an error list as the API server's `metav1.Status` (`k8s.io/apimachinery/pkg/api/errors.NewInvalid`).
@@ -13,6 +14,7 @@
 //! Invariant: depends on no compiler crate; its semver is independent of vgc's.
 
 pub mod decode;
+pub mod extensions;
 pub mod field;
 pub mod formats;
 pub mod k8s;

@@ -34,7 +34,10 @@ fn formats_are_deterministic_snapshots() {
 #[test]
 fn every_edge_kind_occurs_in_the_conformance_packages() {
     let g = graph_of("tests/conformance");
-    let (_, edges) = graph::counts(&g);
+    let (_, mut edges) = graph::counts(&g);
+    // vgc's extensions (`constraint` edges) are in their own package, built with extensions enabled.
+    let ext = graph_of("tests/extensions");
+    edges.extend(graph::counts(&ext).1);
     let missing: Vec<&str> = graph::EdgeKind::ALL
         .iter()
         .map(|k| k.name())
@@ -44,6 +47,33 @@ fn every_edge_kind_occurs_in_the_conformance_packages() {
         missing.is_empty(),
         "edge kinds the example does not show: {missing:?}"
     );
+}
+
+/// Field-path constraints (vgc extension): one `constraint` edge from the constrained field to the field its path
+/// names (a child of a sibling lives in its own struct), labelled with the comparison.
+#[test]
+fn field_path_constraints_are_constraint_edges() {
+    let g = graph_of("tests/extensions");
+    let p = "vgc.test/extensions/constraints";
+    let got: Vec<(String, String, String)> = g
+        .edges
+        .iter()
+        .filter(|e| e.kind == graph::EdgeKind::Constraint)
+        .map(|e| (e.from.clone(), e.to.clone(), e.label.clone()))
+        .collect();
+    let want: Vec<(String, String, String)> = [
+        ("Config.current", "Config.minValue", "minimum"),
+        ("Config.current", "Limits.maxValue", "maximum"),
+        ("Config.level", "Common.floor", "exclusiveMinimum"),
+        ("Config.level", "Config.ceiling", "exclusiveMaximum"),
+        ("Config.replicas", "Config.ceiling", "maximum"),
+    ]
+    .iter()
+    .map(|(f, t, l)| (format!("{p}.{f}"), format!("{p}.{t}"), (*l).to_string()))
+    .collect();
+    let mut want = want;
+    want.sort();
+    assert_eq!(got, want);
 }
 
 #[test]

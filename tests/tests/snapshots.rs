@@ -31,6 +31,24 @@ fn generated_example_code() {
     }
 }
 
+/// The generated Rust of the field-path constraints package (vgc extension, `tests/extensions/constraints`): the
+/// hoisted struct-level `field_constraint` calls.
+#[test]
+fn generated_extensions_code() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace root")
+        .to_path_buf();
+    let out = vgc::build(&request(&root.join("tests/extensions")));
+    assert_eq!(out.errors(), 0);
+    let module = out
+        .files
+        .iter()
+        .find(|f| f.path == "src/constraints.rs")
+        .expect("the constraints module");
+    insta::assert_snapshot!("extensions__src__constraints.rs", module.contents);
+}
+
 #[test]
 fn human_diagnostics_rendering() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/diagnostics/bad-tags");

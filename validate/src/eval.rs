@@ -160,6 +160,33 @@ fn field_set(o: &Val<'_>, go: &str, shape: &Shape) -> bool {
     }
 }
 
+/// The integer at the end of a field-path constraint's path below struct `o` (`codegen`'s `constraint_call`):
+/// `None` at a nil pointer on the way.
+fn constraint_operand(o: &Val<'_>, p: &vgc_lowering::plan::FieldPath) -> Option<i128> {
+    let mut cur = o;
+    for s in &p.steps {
+        cur = cur.field(&s.go)?;
+    }
+    match cur {
+        Val::Int(i) => Some(*i),
+        _ => None,
+    }
+}
+
+/// One side of a field-path constraint read from the new and old structs.
+fn constraint_side<'s>(
+    p: &vgc_lowering::plan::FieldPath,
+    segs: &'s [&'s str],
+    new: Option<&Val<'_>>,
+    old: Option<&Val<'_>>,
+) -> vgc_runtime::extensions::Side<'s> {
+    vgc_runtime::extensions::Side {
+        path: segs,
+        value: new.and_then(|o| constraint_operand(o, p)),
+        old: old.map(|o| constraint_operand(o, p)),
+    }
+}
+
 fn marks(c: &Check, errs: ErrorList) -> ErrorList {
     let errs = if c.short_circuit {
         errs.mark_short_circuit()
@@ -930,6 +957,17 @@ impl<'p> Cx<'_, 'p> {
                         new.is_some_and(|o| fs(o, &d.dependent)),
                         old.map(|o| fs(o, &d.dependent)),
                     ),
+                )
+            }
+            CheckKind::FieldConstraint(fc) => {
+                let (t, b) = (fc.target.json_segments(), fc.bound.json_segments());
+                let side = |p, segs| constraint_side(p, segs, new, old);
+                vgc_runtime::extensions::field_constraint(
+                    path,
+                    op,
+                    fc.kind,
+                    side(&fc.target, &t),
+                    side(&fc.bound, &b),
                 )
             }
             CheckKind::Monotonic => {

@@ -422,6 +422,7 @@ pub(super) fn check_call(
                 #tj, (#new.is_some_and(|o| #tset), #old.map(|o| #tset)),
                 #dj, (#new.is_some_and(|o| #dset), #old.map(|o| #dset))))
         }
+        CheckKind::FieldConstraint(fc) => constraint_call(fc, ops),
         CheckKind::Monotonic => quote!(#v::monotonic(#path, op, #new, #old)),
         CheckKind::NoNils if matches!(shape, Shape::Map) => {
             quote!(match #new { Some(n) => #v::ptr_map_no_nils(#path, n), None => ::vgc_runtime::ErrorList::new() })
@@ -518,6 +519,45 @@ pub(super) fn check_call(
             })
         }
     }
+}
+
+/// A field-path constraint (vgc extension) on the struct `ops.new`: `vgc_runtime::extensions::field_constraint`
+/// with both sides read through their paths (`None` at a nil pointer; the old sides only with an old struct).
+fn constraint_call(fc: &vgc_lowering::plan::ConstraintPlan, ops: Operands<'_>) -> TokenStream {
+    use vgc_lowering::plan::FieldPath;
+    use vgc_runtime::extensions::ConstraintKind;
+    let Operands { new, old, path } = ops;
+    let x = quote!(::vgc_runtime::extensions);
+    let kind = match fc.kind {
+        ConstraintKind::Minimum => quote!(Minimum),
+        ConstraintKind::Maximum => quote!(Maximum),
+        ConstraintKind::ExclusiveMinimum => quote!(ExclusiveMinimum),
+        ConstraintKind::ExclusiveMaximum => quote!(ExclusiveMaximum),
+    };
+    // `Some(o).map(|x| &x.a).and_then(|x| x.as_ref()).map(|x| &x.b).map(|x| i128::from(*x))`
+    let read = |p: &FieldPath| {
+        let steps = p.steps.iter().map(|s| {
+            let f = field_ident(&s.go);
+            let deref = match s.pointer {
+                Some(Boxing::Boxed) => quote!(.and_then(|x| x.as_deref())),
+                Some(Boxing::Inline) => quote!(.and_then(|x| x.as_ref())),
+                None => quote!(),
+            };
+            quote!(.map(|x| &x.#f) #deref)
+        });
+        quote!(::std::option::Option::Some(o) #(#steps)* .map(|x| i128::from(*x)))
+    };
+    let side = |p: &FieldPath| {
+        let segs = p.json_segments();
+        let r = read(p);
+        quote!(#x::Side {
+            path: &[#(#segs),*],
+            value: #new.and_then(|o| #r),
+            old: #old.map(|o| #r),
+        })
+    };
+    let (target, bound) = (side(&fc.target), side(&fc.bound));
+    quote!(#x::field_constraint(#path, op, #x::ConstraintKind::#kind, #target, #bound))
 }
 
 #[cfg(test)]

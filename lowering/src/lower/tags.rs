@@ -106,6 +106,13 @@ impl Lowerer<'_> {
                     ],
                 }
             }
+            // vgc extension: a field-path constraint, hoisted to the parent struct by `field_constraints`; the
+            // catalog checks refuse the form anywhere else.
+            TagId::Minimum | TagId::Maximum
+                if vgc_ir::extension_tags::constraint_tag(tag).is_some() =>
+            {
+                return None;
+            }
             TagId::Minimum | TagId::Maximum => {
                 let Some(b) = int_kind else {
                     return refuse(self, TagDiagnostic::WrongKind(ValueKinds::Integer));

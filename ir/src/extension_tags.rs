@@ -1,0 +1,79 @@
+//! vgc's opt-in extension tags (`docs/extensions.md`): KEP-5073 designs upstream validation-gen never built.
+//!
+//! Today one family, **field-path constraints** (KEP-5073, "Referencing Fields in Validation-Gen For Cross-Field
+//! Validation Rules", "Field Path Strategy"): `+k8s:minimum(constraint: <path>)`, `+k8s:maximum(constraint:
+//! <path>)`, `+k8s:exclusiveMinimum(constraint: <path>)` and `+k8s:exclusiveMaximum(constraint: <path>)` on a
+//! struct field. The catalog checks ([`crate::check`]) accept their form; lowering (`vgc-lowering`,
+//! `lower/constraints.rs`) refuses them unless [`enabled`], resolves the path and hoists the check to the parent.
+
+/// The constraint kinds, re-exported from the runtime so the plan, generated code and interpreter share one enum.
+pub use vgc_runtime::extensions::ConstraintKind;
+
+/// True when the [`crate::Settings`] singleton enables vgc's extensions (`vgc.toml` `[extensions] enabled =
+/// true`); false without settings.
+#[must_use]
+pub fn enabled(db: &dyn crate::Db) -> bool {
+    crate::Settings::try_get(db).is_some_and(|s| s.vgc_extensions(db))
+}
+
+/// A field-path constraint tag as written: its kind and the `constraint:` argument (`None` when the argument is
+/// missing or not a string, which the catalog checks report).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConstraintTag {
+    /// Which comparison.
+    pub kind: ConstraintKind,
+    /// The `constraint:` path as written (JSON names with dots), if it is a string.
+    pub path: Option<String>,
+}
+
+/// The field-path constraint `tag` writes, if it is one: `k8s:minimum`/`k8s:maximum` with a named `constraint`
+/// argument (the upstream tags take no argument, so the form cannot mean anything upstream), or any
+/// `k8s:exclusiveMinimum`/`k8s:exclusiveMaximum` (tags upstream does not have). Names are canonical (`k8s:`;
+/// lowering renames `--tag-prefix` tags before anything reads them).
+#[must_use]
+pub fn constraint_tag(tag: &vgc_parser::tags::Tag) -> Option<ConstraintTag> {
+    let kind = match tag.name.as_str() {
+        "k8s:minimum" => ConstraintKind::Minimum,
+        "k8s:maximum" => ConstraintKind::Maximum,
+        "k8s:exclusiveMinimum" => ConstraintKind::ExclusiveMinimum,
+        "k8s:exclusiveMaximum" => ConstraintKind::ExclusiveMaximum,
+        _ => return None,
+    };
+    let arg = tag.arg("constraint");
+    if arg.is_none() && matches!(kind, ConstraintKind::Minimum | ConstraintKind::Maximum) {
+        return None;
+    }
+    let path = match arg.map(|a| &a.value) {
+        Some(vgc_parser::tags::Scalar::Str(s)) => Some(s.clone()),
+        _ => None,
+    };
+    Some(ConstraintTag { kind, path })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> vgc_parser::tags::Tag {
+        vgc_parser::tags::parse(s).expect("parses")
+    }
+
+    #[test]
+    fn recognises_the_constraint_forms() {
+        assert_eq!(constraint_tag(&parse("k8s:minimum=5")), None);
+        assert_eq!(
+            constraint_tag(&parse("k8s:minimum(constraint: limits.minValue)")),
+            Some(ConstraintTag {
+                kind: ConstraintKind::Minimum,
+                path: Some("limits.minValue".into())
+            })
+        );
+        assert_eq!(
+            constraint_tag(&parse("k8s:exclusiveMaximum=3")),
+            Some(ConstraintTag {
+                kind: ConstraintKind::ExclusiveMaximum,
+                path: None
+            })
+        );
+    }
+}

@@ -1,0 +1,342 @@
+//! Field-path constraints (vgc extension, `docs/extensions.md`; KEP-5073 "Referencing Fields in Validation-Gen
+//! For Cross-Field Validation Rules", "Field Path Strategy" and "Tag Placement and Hoisting"):
+//! `+k8s:minimum(constraint: <path>)`, `+k8s:maximum(constraint: <path>)`, `+k8s:exclusiveMinimum(constraint:
+//! <path>)` and `+k8s:exclusiveMaximum(constraint: <path>)` on a struct field. The path is in JSON names with
+//! dots, relative to the field's parent struct (siblings and their children), through pointers, typedef chains and
+//! inline-embedded structs; both ends must be integers. The common ancestor of the two fields is the parent
+//! struct, so the check is hoisted there ([`CheckKind::FieldConstraint`], a struct-level check after upstream's).
+
+use super::*;
+use crate::plan::{ConstraintPlan, FieldPath, PathStep};
+use vgc_ir::extension_tags::{self, ConstraintKind};
+
+/// Why a field-path constraint is refused (each is an error at the tag).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum ConstraintDiagnostic {
+    /// VGC0116: extensions are not enabled in `vgc.toml`.
+    Disabled,
+    /// VGC0117: a path segment names no field of the struct it is looked up in.
+    UnknownPath {
+        /// The segment that names nothing.
+        segment: String,
+        /// The struct it was looked up in.
+        within: String,
+        /// The closest JSON name in scope, if one is close.
+        suggestion: Option<String>,
+    },
+    /// VGC0117: a path segment after a field that is not a struct.
+    NotAStruct {
+        /// The path up to the non-struct field.
+        prefix: String,
+    },
+    /// VGC0118: the path continues through a list or map.
+    IntoList {
+        /// The path up to the list or map field.
+        prefix: String,
+    },
+    /// VGC0119: the constrained field or the referenced field is not an integer.
+    TypeMismatch {
+        /// `constrained field` or `referenced field`.
+        role: &'static str,
+        /// Its Go type as resolved.
+        ty: String,
+    },
+    /// VGC0120: the constraint names the field it is written on, or the field has no JSON name.
+    Form(String),
+}
+
+impl ConstraintDiagnostic {
+    fn code(&self) -> Code {
+        match self {
+            Self::Disabled => Code::ExtensionDisabled,
+            Self::UnknownPath { .. } | Self::NotAStruct { .. } => Code::ConstraintUnknownPath,
+            Self::IntoList { .. } => Code::ConstraintPathIntoList,
+            Self::TypeMismatch { .. } => Code::ConstraintTypeMismatch,
+            Self::Form(_) => Code::ConstraintForm,
+        }
+    }
+
+    /// `<Type>.<Field>: tag "k8s:minimum": <detail>`.
+    fn message(&self, owner: &str, field: &str, tag: &str, path: &str) -> String {
+        let detail = match self {
+            Self::Disabled => {
+                "field-path constraints are a vgc extension, and extensions are not enabled"
+                    .to_string()
+            }
+            Self::UnknownPath {
+                segment, within, ..
+            } => {
+                format!("constraint path {path:?}: no field with JSON name {segment:?} in {within}")
+            }
+            Self::NotAStruct { prefix } => {
+                format!("constraint path {path:?}: {prefix:?} is not a struct")
+            }
+            Self::IntoList { prefix } => format!(
+                "constraint path {path:?}: {prefix:?} is a list or map; a path cannot go into one"
+            ),
+            Self::TypeMismatch { role, ty } => format!(
+                "constraint path {path:?}: the {role} is {ty}, not an integer; field-path constraints compare integers"
+            ),
+            Self::Form(d) => format!("constraint path {path:?}: {d}"),
+        };
+        format!("{owner}.{field}: tag {tag:?}: {detail}")
+    }
+
+    fn hint(&self, tag: &str) -> Option<String> {
+        match self {
+            Self::Disabled => Some(format!(
+                "upstream validation-gen does not implement field-path constraints (KEP-5073 designs them; no release builds them), so `+{tag}(constraint: …)` does not validate there as it does here; to use vgc's extension add `[extensions]` with `enabled = true` to vgc.toml (docs/extensions.md)"
+            )),
+            Self::UnknownPath {
+                suggestion: Some(s),
+                ..
+            } => Some(format!("did you mean {s:?}?")),
+            Self::UnknownPath { .. } | Self::NotAStruct { .. } => Some(
+                "paths are JSON names joined with `.`, relative to the struct holding the tagged field (siblings and their children)".into(),
+            ),
+            Self::IntoList { .. } => Some(
+                "field paths select no list item; compare with a field outside the list".into(),
+            ),
+            Self::TypeMismatch { .. } => {
+                Some("both fields must be integers (any width, through pointers and typedefs)".into())
+            }
+            Self::Form(_) => None,
+        }
+    }
+}
+
+/// The end of a resolved path: an integer, or what it is instead (for the mismatch message).
+enum Leaf {
+    Int(Builtin),
+    Other(String),
+}
+
+impl Lowerer<'_> {
+    /// The struct-level checks of the field-path constraints written on `fields` of struct `owner`, in field
+    /// order and, per field, tag order. Each refused use is reported at its tag.
+    pub(super) fn field_constraints(
+        &mut self,
+        owner: &TypeKey,
+        file: SourceFile,
+        fields: &[FieldIr],
+    ) -> Vec<Check> {
+        let mut out = Vec::new();
+        for f in fields {
+            for u in &f.tags {
+                let Ok(tag) = &u.parsed else { continue };
+                let Some(c) = extension_tags::constraint_tag(tag) else {
+                    continue;
+                };
+                // A malformed use is reported by the catalog checks (`vgc_ir::check`).
+                if !vgc_ir::check::check_tag_use(u, vgc_ir::catalog::Scope::Field).is_empty() {
+                    continue;
+                }
+                let Some(path) = c.path.clone() else { continue };
+                let go = f.member_name();
+                match self.field_constraint(owner, file, f, c.kind, &path) {
+                    Ok(plan) => {
+                        if self.counting {
+                            self.stats.checks += 1;
+                        }
+                        out.push(Check {
+                            kind: CheckKind::FieldConstraint(Box::new(plan)),
+                            short_circuit: false,
+                            non_error: false,
+                            stability: None,
+                            tag: None,
+                            cohort: None,
+                        });
+                    }
+                    Err(d) => {
+                        let msg = d.message(&owner.name, &go, &tag.name, &path);
+                        let hint = d.hint(&tag.name);
+                        self.err(file, u.at, d.code(), msg, hint);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    fn field_constraint(
+        &self,
+        owner: &TypeKey,
+        file: SourceFile,
+        f: &FieldIr,
+        kind: ConstraintKind,
+        path: &str,
+    ) -> Result<ConstraintPlan, ConstraintDiagnostic> {
+        if !extension_tags::enabled(self.db) {
+            return Err(ConstraintDiagnostic::Disabled);
+        }
+        let json = f.json.clone().unwrap_or_default();
+        let inline = f.go_name.is_none() && json.name.is_empty();
+        if json.skip || inline {
+            return Err(ConstraintDiagnostic::Form(
+                "the constrained field has no JSON name (`json:\"-\"` or inline), so no error path"
+                    .into(),
+            ));
+        }
+        let (step, ty) = self.path_step(owner, file, f);
+        let target = match self.leaf(&ty) {
+            Leaf::Int(int) => FieldPath {
+                steps: vec![step],
+                int,
+                holder: owner.clone(),
+            },
+            Leaf::Other(ty) => {
+                return Err(ConstraintDiagnostic::TypeMismatch {
+                    role: "constrained field",
+                    ty,
+                });
+            }
+        };
+        let bound = self.resolve_path(owner, path)?;
+        if bound.steps == target.steps {
+            return Err(ConstraintDiagnostic::Form(
+                "it names the constrained field itself".into(),
+            ));
+        }
+        Ok(ConstraintPlan {
+            kind,
+            target,
+            bound,
+        })
+    }
+
+    /// Field `f` of struct `k` as a path step, with its resolved Go type.
+    fn path_step(&self, k: &TypeKey, file: SourceFile, f: &FieldIr) -> (PathStep, Ty) {
+        let ty = types::resolve(self.db, self.prog, &k.pkg, file, &f.ty);
+        let json = f.json.clone().unwrap_or_default();
+        let pointer = match self.rust_ty(k, &ty) {
+            RustTy::Option(_, b) => Some(b),
+            _ => None,
+        };
+        let step = PathStep {
+            go: f.member_name(),
+            json: if f.go_name.is_none() && json.name.is_empty() {
+                String::new()
+            } else if json.name.is_empty() {
+                f.member_name()
+            } else {
+                json.name
+            },
+            pointer,
+        };
+        (step, ty)
+    }
+
+    /// What a field of Go type `ty` holds, behind one pointer and through typedef chains.
+    fn leaf(&self, ty: &Ty) -> Leaf {
+        let inner = match ty {
+            Ty::Pointer(i) => i.as_ref(),
+            t => t,
+        };
+        match types::native(self.db, self.prog, inner) {
+            Native::Other(Ty::Builtin(b)) if b.is_integer() => Leaf::Int(b),
+            Native::Other(Ty::Builtin(b)) => Leaf::Other(format!("{b:?}").to_lowercase()),
+            Native::Struct(k) => Leaf::Other(format!("struct {}", k.name)),
+            Native::Other(Ty::Slice(_)) => Leaf::Other("a list".into()),
+            Native::Other(Ty::Map(..)) => Leaf::Other("a map".into()),
+            Native::Other(Ty::WellKnown(w)) => Leaf::Other(format!("{w:?}")),
+            Native::Other(_) => Leaf::Other("not an integer type".into()),
+        }
+    }
+
+    /// Resolves a `constraint:` path (JSON names joined with `.`) from struct `owner`.
+    fn resolve_path(&self, owner: &TypeKey, path: &str) -> Result<FieldPath, ConstraintDiagnostic> {
+        let segs: Vec<&str> = path.split('.').collect();
+        let mut at = owner.clone();
+        let mut steps = Vec::new();
+        for (i, seg) in segs.iter().enumerate() {
+            let Some((found, ty, holder)) = self.find_json_field(&at, seg) else {
+                let names = self.json_names_through(&at);
+                return Err(ConstraintDiagnostic::UnknownPath {
+                    segment: (*seg).to_string(),
+                    within: at.name.clone(),
+                    suggestion: did_you_mean(seg, &names),
+                });
+            };
+            steps.extend(found);
+            let last = i + 1 == segs.len();
+            let inner = match &ty {
+                Ty::Pointer(p) => p.as_ref(),
+                t => t,
+            };
+            let prefix = || segs[..=i].join(".");
+            if last {
+                return match self.leaf(&ty) {
+                    Leaf::Int(int) => Ok(FieldPath { steps, int, holder }),
+                    Leaf::Other(ty) => Err(ConstraintDiagnostic::TypeMismatch {
+                        role: "referenced field",
+                        ty,
+                    }),
+                };
+            }
+            match types::native(self.db, self.prog, inner) {
+                Native::Struct(k) => at = k,
+                Native::Other(Ty::Slice(_) | Ty::Map(..)) => {
+                    return Err(ConstraintDiagnostic::IntoList { prefix: prefix() });
+                }
+                Native::Other(_) => {
+                    return Err(ConstraintDiagnostic::NotAStruct { prefix: prefix() });
+                }
+            }
+        }
+        Err(ConstraintDiagnostic::Form("the path is empty".into()))
+    }
+
+    /// The field of struct `k` whose JSON name is `name`, as the steps to it (inline-embedded structs first, the
+    /// shallowest match as encoding/json picks it), its resolved Go type and the struct declaring it.
+    fn find_json_field(&self, k: &TypeKey, name: &str) -> Option<(Vec<PathStep>, Ty, TypeKey)> {
+        let mut queue = std::collections::VecDeque::from([(k.clone(), Vec::new())]);
+        let mut seen = std::collections::BTreeSet::from([k.clone()]);
+        while let Some((t, prefix)) = queue.pop_front() {
+            let Some((decl, file)) = self.prog.type_decl(self.db, &t) else {
+                continue;
+            };
+            for f in &decl.fields {
+                let json = f.json.clone().unwrap_or_default();
+                if json.skip {
+                    continue;
+                }
+                let go = f.member_name();
+                if !go.starts_with(|c: char| c.is_uppercase()) {
+                    continue;
+                }
+                let (step, ty) = self.path_step(&t, file, f);
+                if step.json.is_empty() {
+                    let inner = match &ty {
+                        Ty::Pointer(i) => i.as_ref().clone(),
+                        other => other.clone(),
+                    };
+                    if let Native::Struct(e) = types::native(self.db, self.prog, &inner)
+                        && seen.insert(e.clone())
+                    {
+                        let mut p = prefix.clone();
+                        p.push(step);
+                        queue.push_back((e, p));
+                    }
+                    continue;
+                }
+                if step.json == name {
+                    let mut p = prefix.clone();
+                    p.push(step);
+                    return Some((p, ty, t));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The JSON name in `names` closest to `seg` when it is close (a typo): Levenshtein distance at most 2, or at
+/// most a third of the name.
+fn did_you_mean(seg: &str, names: &[String]) -> Option<String> {
+    names
+        .iter()
+        .map(|n| (strsim::levenshtein(seg, n), n))
+        .filter(|(d, n)| *d <= 2.max(n.len() / 3))
+        .min()
+        .map(|(_, n)| n.clone())
+}

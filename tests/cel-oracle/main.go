@@ -1,0 +1,145 @@
+// Command cel-oracle evaluates CEL rules with cel-go (github.com/google/cel-go, the CEL implementation behind
+// Kubernetes' x-kubernetes-validations) over JSON objects: the independent oracle of vgc's extensions
+// (tests/tests/extensions_cel_oracle.rs, docs/extensions.md).
+//
+// stdin: {"rules": ["<CEL expression>", …], "cases": [{"name": …, "self": {…}, "oldSelf": {…} | null}, …]}.
+// Every rule is compiled once with the variables `self` and `oldSelf` (dyn) and `hasOld` (bool) and must evaluate
+// to a string: "" when the rule holds, else the error line it reports. stdout: [{"name": …, "got": [lines]}, …],
+// the non-empty strings of the rules in order. JSON numbers are integers: int when they fit an int64, else uint
+// (so a uint64 above the int64 range keeps its value); CEL compares int and uint across types.
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/google/cel-go/cel"
+)
+
+type input struct {
+	Rules []string `json:"rules"`
+	Cases []struct {
+		Name    string          `json:"name"`
+		Self    json.RawMessage `json:"self"`
+		OldSelf json.RawMessage `json:"oldSelf"`
+	} `json:"cases"`
+}
+
+type result struct {
+	Name string   `json:"name"`
+	Got  []string `json:"got"`
+}
+
+// decode reads JSON with integers as int64 or uint64 (never float64).
+func decode(raw json.RawMessage) (any, error) {
+	if len(raw) == 0 || string(raw) == "null" {
+		return map[string]any{}, nil
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
+	var v any
+	if err := d.Decode(&v); err != nil {
+		return nil, err
+	}
+	return numbers(v)
+}
+
+func numbers(v any) (any, error) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			n, err := numbers(e)
+			if err != nil {
+				return nil, err
+			}
+			x[k] = n
+		}
+		return x, nil
+	case []any:
+		for i, e := range x {
+			n, err := numbers(e)
+			if err != nil {
+				return nil, err
+			}
+			x[i] = n
+		}
+		return x, nil
+	case json.Number:
+		if i, err := x.Int64(); err == nil {
+			return i, nil
+		}
+		var u uint64
+		if _, err := fmt.Sscan(x.String(), &u); err == nil {
+			return u, nil
+		}
+		return nil, fmt.Errorf("not an integer: %s", x)
+	default:
+		return v, nil
+	}
+}
+
+func main() {
+	data, err := io.ReadAll(os.Stdin)
+	if err != nil {
+		panic(err)
+	}
+	var in input
+	if err := json.Unmarshal(data, &in); err != nil {
+		panic(err)
+	}
+	env, err := cel.NewEnv(
+		cel.Variable("self", cel.DynType),
+		cel.Variable("oldSelf", cel.DynType),
+		cel.Variable("hasOld", cel.BoolType),
+		cel.CrossTypeNumericComparisons(true),
+	)
+	if err != nil {
+		panic(err)
+	}
+	var programs []cel.Program
+	for _, r := range in.Rules {
+		ast, iss := env.Compile(r)
+		if iss.Err() != nil {
+			panic(fmt.Sprintf("rule %q: %v", r, iss.Err()))
+		}
+		p, err := env.Program(ast)
+		if err != nil {
+			panic(err)
+		}
+		programs = append(programs, p)
+	}
+	out := make([]result, 0, len(in.Cases))
+	for _, c := range in.Cases {
+		self, err := decode(c.Self)
+		if err != nil {
+			panic(err)
+		}
+		old, err := decode(c.OldSelf)
+		if err != nil {
+			panic(err)
+		}
+		hasOld := len(c.OldSelf) > 0 && string(c.OldSelf) != "null"
+		got := []string{}
+		for i, p := range programs {
+			v, _, err := p.Eval(map[string]any{"self": self, "oldSelf": old, "hasOld": hasOld})
+			if err != nil {
+				panic(fmt.Sprintf("case %s, rule %q: %v", c.Name, in.Rules[i], err))
+			}
+			s, ok := v.Value().(string)
+			if !ok {
+				panic(fmt.Sprintf("case %s, rule %q: not a string: %v", c.Name, in.Rules[i], v))
+			}
+			if s != "" {
+				got = append(got, s)
+			}
+		}
+		out = append(out, result{Name: c.Name, Got: got})
+	}
+	enc := json.NewEncoder(os.Stdout)
+	if err := enc.Encode(out); err != nil {
+		panic(err)
+	}
+}

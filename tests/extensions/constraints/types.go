@@ -1,0 +1,50 @@
+package constraints
+
+// Small is an integer typedef: constraints see through typedef chains.
+type Small int16
+
+// Count is a typedef of a typedef.
+type Count Small
+
+// Limits holds bounds referenced by a child path (`limits.maxValue`).
+type Limits struct {
+	// +k8s:optional
+	MaxValue *int64 `json:"maxValue,omitempty"`
+}
+
+// Common is embedded inline: its fields are named without a segment (`floor`).
+type Common struct {
+	Floor uint8 `json:"floor"`
+}
+
+// Config is the KEP's example: a value between two limits, one a sibling, one a child of a sibling.
+type Config struct {
+	Common `json:",inline"`
+
+	// +k8s:optional
+	MinValue *int32 `json:"minValue,omitempty"`
+	// +k8s:optional
+	Limits *Limits `json:"limits,omitempty"`
+
+	// +k8s:optional
+	// +k8s:minimum(constraint: minValue)
+	// +k8s:maximum(constraint: limits.maxValue)
+	Current *int32 `json:"current,omitempty"`
+
+	// Exclusive bounds, integers of other widths and typedefs on both sides.
+	// +k8s:exclusiveMinimum(constraint: floor)
+	// +k8s:exclusiveMaximum(constraint: ceiling)
+	Level Count `json:"level"`
+	Ceiling uint64 `json:"ceiling"`
+
+	// A constant bound and a field-path bound on one field.
+	// +k8s:optional
+	// +k8s:minimum=1
+	// +k8s:maximum(constraint: ceiling)
+	Replicas int64 `json:"replicas"`
+}
+
+// Root is the kind: its spec holds the constrained struct, so error paths start at spec.
+type Root struct {
+	Spec Config `json:"spec"`
+}

@@ -1,0 +1,3 @@
+module vgc.test/extensions
+
+go 1.25

@@ -1,0 +1,192 @@
+//! vgc's extensions (`docs/extensions.md`) over the package `tests/extensions/constraints` (field-path
+//! constraints; its `vgc.toml` enables extensions). Upstream validation-gen does not implement them, so there is
+//! no upstream run: each case of `cases.json` (object, old object → the exact error lines `<field> | <ErrorBody> |
+//! origin=<origin> | sc=<short-circuit> | <alpha|beta|->`, as in the conformance suite) pins vgc's behaviour.
+//!
+//! 1. `vgc build` generates a crate for the package; a runner built from it validates every case; the lines must
+//!    equal `expect`.
+//! 2. The interpreter (`vgc validate`) gives the same lines on the same cases.
+//! 3. Random objects from the plan (`tests/src/plan_random.rs`, `VGC_EXTENSIONS_CASES`, default 2,000) through the
+//!    generated Rust and the interpreter agree.
+//!
+//! Works in `target/e2e/extensions`; needs no Go.
+
+use serde_json::{Value, json};
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+use vgc::driver::BuildRequest;
+use vgc_codegen::RuntimeDep;
+use vgc_tests::differential::{self, env_or};
+use vgc_tests::{harness, plan_random};
+
+const MODULE: &str = "vgc.test/extensions";
+
+fn cargo_build(manifest: &Path, target: &Path) {
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["build", "--quiet", "--manifest-path"])
+        .arg(manifest)
+        .env("CARGO_TARGET_DIR", target)
+        .env("RUSTFLAGS", "-D warnings")
+        .output()
+        .expect("nested cargo runs");
+    assert!(
+        out.status.success(),
+        "the extensions crate failed to build warning-free:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+        .to_path_buf();
+    let src = root.join("tests/extensions");
+    let e2e = root.join("target/e2e");
+    let work = e2e.join("extensions");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).expect("mkdir");
+
+    // 1. vgc: generate and build a runner.
+    let generated = work.join("generated");
+    let out = vgc::build(&BuildRequest {
+        path: src.to_string_lossy().into_owned(),
+        out: Some(generated.clone()),
+        crate_name: "vgc-extensions-generated".into(),
+        runtime: RuntimeDep::Path(root.join("runtime").to_string_lossy().into_owned()),
+        ..Default::default()
+    });
+    let shown: Vec<String> = out
+        .diagnostics
+        .iter()
+        .map(|d| vgc::render::short(d, &out.sources))
+        .collect();
+    assert!(shown.is_empty(), "{shown:#?}");
+    assert_eq!(vgc::exit_code(&out), 0);
+    let runner = work.join("runner");
+    std::fs::create_dir_all(runner.join("src")).expect("mkdir runner");
+    std::fs::write(
+        runner.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"extensions-runner\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\nvgc-extensions-generated = {{ path = {:?} }}\nvgc-runtime = {{ path = {:?} }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n",
+            generated.to_string_lossy(),
+            root.join("runtime").to_string_lossy()
+        ),
+    )
+    .expect("runner Cargo.toml");
+    let mut generator = plan_random::Generator::new(&out.plan);
+    std::fs::write(
+        runner.join("src/main.rs"),
+        harness::rust_runner("vgc_extensions_generated", &generator.roots, false),
+    )
+    .expect("runner main.rs");
+    cargo_build(&runner.join("Cargo.toml"), &e2e.join("target"));
+    let rust_bin = e2e.join("target/debug/extensions-runner");
+
+    let mut cases = Vec::new();
+    for pkg in harness::package_dirs(&src, &|f| f.ends_with(".go")) {
+        let file = src.join(&pkg).join("cases.json");
+        let text = std::fs::read_to_string(&file).expect("cases.json");
+        let list: Vec<Value> = serde_json::from_str(&text).expect("cases parse");
+        for mut c in list {
+            let kind = c["kind"].as_str().expect("kind").to_string();
+            c["kind"] = json!(format!("{MODULE}/{pkg}.{kind}"));
+            cases.push(c);
+        }
+    }
+    assert!(cases.len() >= 10, "{} cases", cases.len());
+    let ours = differential::run(
+        &mut Command::new(&rust_bin),
+        &serde_json::to_string(&cases).expect("cases"),
+    );
+    let mut failures = Vec::new();
+    for (c, r) in cases.iter().zip(&ours) {
+        if r["got"] != c["expect"] {
+            failures.push(format!(
+                "{}: expected {:#}, the generated Rust gave {:#}",
+                c["name"], c["expect"], r
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+
+    // 2. The interpreter on the same cases.
+    let agreement = vgc_tests::interpreter::agree(&out.plan, &cases, &ours, false, |i| i);
+    eprintln!("extensions-fixed interpreter: {}", agreement.line());
+    agreement.assert_clean(&work.join("fixed-interpreter-mismatches.txt"));
+
+    // 3. Random objects through both.
+    let n = env_or("VGC_EXTENSIONS_CASES", 2_000);
+    let seed = env_or("VGC_EXTENSIONS_SEED", 1) as u64;
+    let random = harness::random_cases(&mut generator, n, seed, "extensions", &BTreeSet::new());
+    let ours = differential::run(
+        &mut Command::new(&rust_bin),
+        &serde_json::to_string(&random).expect("cases"),
+    );
+    let agreement = vgc_tests::interpreter::agree(&out.plan, &random, &ours, false, |i| i);
+    eprintln!("extensions-random interpreter: {}", agreement.line());
+    agreement.assert_clean(&work.join("random-interpreter-mismatches.txt"));
+    assert!(
+        agreement.with_errors > n / 20,
+        "random objects reach the constraints: {}",
+        agreement.line()
+    );
+}
+
+/// The example of `docs/extensions.md` builds without a diagnostic when `vgc.toml` enables extensions, and each of
+/// its two constraints is `VGC0116` when it does not.
+#[test]
+fn docs_example_builds_only_with_extensions_enabled() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+        .to_path_buf();
+    let md = std::fs::read_to_string(root.join("docs/extensions.md")).expect("docs/extensions.md");
+    let section = md
+        .split("## Field-path constraints")
+        .nth(1)
+        .expect("the section");
+    let go = section
+        .split("```go\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("a go block");
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        dir.path().join("go.mod"),
+        "module example.com/ext\n\ngo 1.25\n",
+    )
+    .expect("go.mod");
+    std::fs::create_dir_all(dir.path().join("constraints")).expect("mkdir");
+    std::fs::write(dir.path().join("constraints/types.go"), go).expect("types.go");
+    std::fs::write(
+        dir.path().join("constraints/doc.go"),
+        "// +k8s:validation-gen=*\npackage constraints\n",
+    )
+    .expect("doc.go");
+    let check = || {
+        let out = vgc::build(&BuildRequest::check(
+            dir.path().to_string_lossy().into_owned(),
+            Vec::new(),
+        ));
+        out.diagnostics
+            .iter()
+            .map(|d| format!("{} {}", d.code.as_str(), d.message))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        check(),
+        [
+            "VGC0116 Config.Current: tag \"k8s:minimum\": field-path constraints are a vgc extension, and extensions are not enabled",
+            "VGC0116 Config.Current: tag \"k8s:maximum\": field-path constraints are a vgc extension, and extensions are not enabled",
+        ]
+    );
+    std::fs::write(
+        dir.path().join("vgc.toml"),
+        "[extensions]\nenabled = true\n",
+    )
+    .expect("vgc.toml");
+    assert_eq!(check(), Vec::<String>::new());
+}

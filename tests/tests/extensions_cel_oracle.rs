@@ -1,0 +1,287 @@
+//! An independent oracle for vgc's field-path constraints (`docs/extensions.md`): each rule of
+//! `tests/extensions/constraints` written by this test as its CEL equivalent on the common ancestor (`self` is the
+//! `Config` at `spec`: `self.current >= self.minValue`, with `has()` for unset pointers and a transition condition
+//! on `oldSelf` for ratcheting), evaluated by cel-go (the CEL implementation behind Kubernetes'
+//! `x-kubernetes-validations`; the driver `tests/cel-oracle/main.go`, built here against cel-go fetched through the
+//! Go module proxy) on random objects and old objects this test generates, compared case by case with the error
+//! lines of vgc's interpreter — which `tests/tests/extensions.rs` proves equal to the generated Rust. Each CEL rule
+//! returns the whole error line (path, value, detail naming the other field and its value, origin), so error
+//! positions and messages are compared too, in order.
+//!
+//! `VGC_CEL_ORACLE_CASES` (default 50,000) and `VGC_CEL_ORACLE_SEED` (default 1). Needs `go` and the module proxy;
+//! works in `target/e2e/cel-oracle`.
+
+use serde_json::{Map, Value, json};
+use std::path::Path;
+use std::process::Command;
+use vgc::driver::BuildRequest;
+use vgc_tests::differential::{self, env_or};
+use vgc_tests::harness::go;
+use vgc_tests::plan_random::Rng;
+
+/// The pinned cel-go release the driver is built against.
+const CEL_GO: &str = "github.com/google/cel-go v0.26.1";
+const KIND: &str = "vgc.test/extensions/constraints.Root";
+
+/// One side of a constraint as CEL reads it below `self`/`oldSelf`: its JSON path and whether it can be unset (a
+/// pointer on the way; a non-pointer integer absent from the JSON is its zero value).
+#[derive(Clone, Copy)]
+struct Side {
+    path: &'static [&'static str],
+    nilable: bool,
+}
+
+impl Side {
+    /// CEL: the side has a value under `root`.
+    fn set(self, root: &str) -> String {
+        if !self.nilable {
+            return "true".into();
+        }
+        (1..=self.path.len())
+            .map(|n| format!("has({root}.{})", self.path[..n].join(".")))
+            .collect::<Vec<_>>()
+            .join(" && ")
+    }
+
+    /// CEL: the side's value under `root` (valid when [`Side::set`]).
+    fn val(self, root: &str) -> String {
+        let p = format!("{root}.{}", self.path.join("."));
+        if self.nilable {
+            p
+        } else {
+            format!("(has({p}) ? {p} : 0)")
+        }
+    }
+
+    /// CEL: the side is the same in `self` and `oldSelf` (both unset, or both set and equal).
+    fn unchanged(self) -> String {
+        format!(
+            "(({}) == ({}) && (!({}) || {} == {}))",
+            self.set("self"),
+            self.set("oldSelf"),
+            self.set("self"),
+            self.val("self"),
+            self.val("oldSelf")
+        )
+    }
+}
+
+/// The CEL rule of one field-path constraint: `""` when it holds, else vgc's error line for it.
+fn constraint_rule(target: Side, op: &str, bound: Side, words: &str, origin: &str) -> String {
+    let (t, b) = (target.val("self"), bound.val("self"));
+    format!(
+        "(!(({}) && ({})) || {t} {op} {b} || (hasOld && {} && {})) ? '' : 'spec.{} | Invalid value: ' + string({t}) + ': must be {words} spec.{} (' + string({b}) + ') | origin={origin} | sc=false | -'",
+        target.set("self"),
+        bound.set("self"),
+        target.unchanged(),
+        bound.unchanged(),
+        target.path.join("."),
+        bound.path.join("."),
+    )
+}
+
+/// The rules of `tests/extensions/constraints`, in vgc's order: the struct-level constraints in field and tag
+/// order, then `replicas`' own `optional` + `minimum=1` (a zero value is unset; an unchanged value ratchets).
+fn rules() -> Vec<String> {
+    let current = Side {
+        path: &["current"],
+        nilable: true,
+    };
+    let min_value = Side {
+        path: &["minValue"],
+        nilable: true,
+    };
+    let max_value = Side {
+        path: &["limits", "maxValue"],
+        nilable: true,
+    };
+    let plain = |path| Side {
+        path,
+        nilable: false,
+    };
+    let (floor, level, ceiling, replicas) = (
+        plain(&["floor"]),
+        plain(&["level"]),
+        plain(&["ceiling"]),
+        plain(&["replicas"]),
+    );
+    let r = replicas.val("self");
+    vec![
+        constraint_rule(
+            current,
+            ">=",
+            min_value,
+            "greater than or equal to",
+            "minimum",
+        ),
+        constraint_rule(current, "<=", max_value, "less than or equal to", "maximum"),
+        constraint_rule(level, ">", floor, "greater than", "exclusiveMinimum"),
+        constraint_rule(level, "<", ceiling, "less than", "exclusiveMaximum"),
+        constraint_rule(replicas, "<=", ceiling, "less than or equal to", "maximum"),
+        format!(
+            "({r} == 0 || {r} >= 1 || (hasOld && {})) ? '' : 'spec.replicas | Invalid value: ' + string({r}) + ': must be greater than or equal to 1 | origin=minimum | sc=false | -'",
+            replicas.unchanged()
+        ),
+    ]
+}
+
+/// A random integer of a Go type's range, mostly near the other fields' values so that bounds are hit.
+fn int(r: &mut Rng, lo: i128, hi: i128) -> Value {
+    let v = match r.below(20) {
+        0 => lo,
+        1 => hi,
+        2 => i128::from(i64::MAX).min(hi),
+        _ => i128::try_from(r.below(14)).unwrap_or(0) - 2,
+    };
+    let v = v.clamp(lo, hi);
+    match i64::try_from(v) {
+        Ok(i) => json!(i),
+        Err(_) => json!(u64::try_from(v).unwrap_or(u64::MAX)),
+    }
+}
+
+/// One field of a random `Config`: absent (nil or zero) or a value.
+fn field(r: &mut Rng, name: &str) -> Option<Value> {
+    if r.chance(20) {
+        return None;
+    }
+    Some(match name {
+        "minValue" | "current" => int(r, i128::from(i32::MIN), i128::from(i32::MAX)),
+        "limits" => {
+            let mut m = Map::new();
+            if r.chance(75) {
+                m.insert(
+                    "maxValue".into(),
+                    int(r, i128::from(i64::MIN), i128::from(i64::MAX)),
+                );
+            }
+            Value::Object(m)
+        }
+        "floor" => int(r, 0, i128::from(u8::MAX)),
+        "level" => int(r, i128::from(i16::MIN), i128::from(i16::MAX)),
+        "ceiling" => int(r, 0, i128::from(u64::MAX)),
+        _ => int(r, i128::from(i64::MIN), i128::from(i64::MAX)),
+    })
+}
+
+const FIELDS: &[&str] = &[
+    "minValue", "limits", "current", "floor", "level", "ceiling", "replicas",
+];
+
+fn spec(r: &mut Rng) -> Value {
+    let mut m = Map::new();
+    for f in FIELDS {
+        if let Some(v) = field(r, f) {
+            m.insert((*f).to_string(), v);
+        }
+    }
+    Value::Object(m)
+}
+
+/// An old spec: `new` with each field re-rolled (or dropped) with probability 25%.
+fn mutate(r: &mut Rng, new: &Value) -> Value {
+    let mut m = new.as_object().cloned().unwrap_or_default();
+    for f in FIELDS {
+        if r.chance(25) {
+            match field(r, f) {
+                Some(v) => m.insert((*f).to_string(), v),
+                None => m.remove(*f),
+            };
+        }
+    }
+    Value::Object(m)
+}
+
+#[test]
+fn field_path_constraints_agree_with_cel_go() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("workspace")
+        .to_path_buf();
+    let work = root.join("target/e2e/cel-oracle");
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).expect("mkdir");
+    std::fs::copy(root.join("tests/cel-oracle/main.go"), work.join("main.go")).expect("main.go");
+    std::fs::write(
+        work.join("go.mod"),
+        format!("module vgc.test/celoracle\n\ngo 1.24\n\nrequire {CEL_GO}\n"),
+    )
+    .expect("go.mod");
+    go(&work, &["mod", "tidy"]);
+    go(&work, &["build", "-o", "cel-oracle", "."]);
+
+    let out = vgc::build(&BuildRequest::check(
+        root.join("tests/extensions").to_string_lossy().into_owned(),
+        Vec::new(),
+    ));
+    assert_eq!(vgc::exit_code(&out), 0);
+    let interp = vgc_validate::Interpreter::new(&out.plan);
+
+    let n = env_or("VGC_CEL_ORACLE_CASES", 50_000_usize);
+    let seed = env_or("VGC_CEL_ORACLE_SEED", 1_u64);
+    let mut r = Rng::new(seed);
+    let mut cases = Vec::with_capacity(n);
+    let mut cel_cases = Vec::with_capacity(n);
+    for i in 0..n {
+        let name = format!("cel-{seed}-{i}");
+        let new = spec(&mut r);
+        let mut case = json!({"name": name, "kind": KIND, "object": {"spec": new}});
+        let mut cel = json!({"name": name, "self": new, "oldSelf": null});
+        if r.chance(50) {
+            let old = if r.chance(10) {
+                new.clone()
+            } else {
+                mutate(&mut r, &new)
+            };
+            case["old"] = json!({"spec": old});
+            cel["oldSelf"] = old;
+        }
+        cases.push(case);
+        cel_cases.push(cel);
+    }
+    let oracle = differential::run(
+        &mut Command::new(work.join("cel-oracle")),
+        &serde_json::to_string(&json!({"rules": rules(), "cases": cel_cases})).expect("input"),
+    );
+    assert_eq!(oracle.len(), n);
+    let (mut disagreements, mut with_errors, mut updates_with_errors) = (Vec::new(), 0, 0);
+    for (c, o) in cases.iter().zip(&oracle) {
+        let ours = vgc_tests::interpreter::run_case(&interp, c, false);
+        assert!(ours.get("got").is_some(), "{ours}");
+        if ours["got"] != o["got"] {
+            disagreements.push(format!(
+                "{}: {c}\n  vgc: {}\n  cel: {}",
+                c["name"], ours["got"], o["got"]
+            ));
+        } else if ours["got"].as_array().is_some_and(|l| !l.is_empty()) {
+            with_errors += 1;
+            updates_with_errors += usize::from(c.get("old").is_some());
+        }
+    }
+    let report = work.join("disagreements.txt");
+    std::fs::write(&report, disagreements.join("\n")).expect("report");
+    eprintln!(
+        "cel-oracle: {n} cases, {} disagreements, {with_errors} with errors ({updates_with_errors} updates)",
+        disagreements.len()
+    );
+    assert!(
+        disagreements.is_empty(),
+        "{} disagreements between vgc and cel-go (all in {}), first ones:\n{}",
+        disagreements.len(),
+        report.display(),
+        disagreements
+            .iter()
+            .take(4)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(
+        with_errors > n / 10,
+        "{with_errors} of {n} cases have errors"
+    );
+    assert!(
+        updates_with_errors > n / 50,
+        "{updates_with_errors} updates with errors"
+    );
+}
