@@ -118,7 +118,11 @@ struct RawConfig {
 
 /// `[extensions]`.
 #[derive(serde::Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+#[serde(
+    deny_unknown_fields,
+    rename_all = "kebab-case",
+    expecting = "a table such as `[extensions]` with `enabled = true`"
+)]
 struct RawExtensions {
     enabled: Option<bool>,
 }

@@ -873,7 +873,19 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
                     match doc {
                         Ok(doc) => {
                             for (v, prefix) in objects(&doc.value) {
-                                let Some(id) = identity(v) else { continue };
+                                let Some(id) = identity(v) else {
+                                    // Not an object, or no apiVersion/kind: it cannot be paired, which is said.
+                                    old_unreadable += 1;
+                                    let mut e = Entry::unreadable(
+                                        file,
+                                        doc.label_of(&prefix, &text),
+                                        "old document (--old): not an object with apiVersion and kind",
+                                        "it cannot be paired with an input object",
+                                    );
+                                    e.from_old = true;
+                                    entries.push(e);
+                                    continue;
+                                };
                                 let broken =
                                     api.kind_of(v).and_then(|key| match interp.decode(key, v) {
                                         Err(EvalError::Decode(d)) => Some(d),

@@ -1071,6 +1071,41 @@ fn notes_of_checked_objects_are_in_every_format() {
             .count(),
         1
     );
+
+    // Old documents that are not objects with apiVersion and kind cannot be paired: reported, and counted.
+    let out = vgc_in(
+        &dir(),
+        &[
+            "validate",
+            "--api",
+            "defaults-api",
+            "--output",
+            "json",
+            "--old",
+            "manifests/gadgets-old-noident.yaml",
+            "manifests/gadgets.yaml",
+        ],
+        None,
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    let docs = json["documents"].as_array().expect("documents");
+    let old: Vec<(&serde_json::Value, &serde_json::Value)> = docs
+        .iter()
+        .filter(|d| d["old"] == true)
+        .map(|d| (&d["line"], &d["message"]))
+        .collect();
+    let msg = serde_json::json!(
+        "old document (--old): not an object with apiVersion and kind: it cannot be paired with an input object"
+    );
+    assert_eq!(
+        old,
+        [(&serde_json::json!(2), &msg), (&serde_json::json!(4), &msg)]
+    );
+    let label = docs.iter().find(|d| d["name"] == "label").expect("label");
+    assert_eq!(
+        label["message"],
+        "validated as a create: 2 documents of --old could not be read; its old version may be among them"
+    );
 }
 
 /// A document on one long line (minified JSON) is not printed under each of its errors: the location is a note.

@@ -1080,14 +1080,19 @@ impl Lowerer<'_> {
                     *i
                 }
                 Ty::Named(k) => {
-                    let (decl, file) = self.prog.type_decl(self.db, &k)?;
+                    let (decl, _) = self.prog.type_decl(self.db, &k)?;
                     if found.is_none() && !decl.defaults.is_empty() {
                         found = Some(k.clone());
                     }
                     if matches!(decl.ty, TypeExpr::Struct(_)) {
                         break;
                     }
-                    types::resolve(self.db, self.prog, &k.pkg, file, &decl.ty)
+                    // gengo gives a typedef its underlying *literal* type (`type Shade Color` is a `string`), so
+                    // the walk never reaches `Color`'s own `+default` through `Shade`.
+                    match types::native(self.db, self.prog, &Ty::Named(k.clone())) {
+                        Native::Other(t) if !matches!(t, Ty::Named(_)) => t,
+                        _ => break,
+                    }
                 }
                 _ => break,
             };
@@ -1297,6 +1302,10 @@ impl Lowerer<'_> {
                 self.fixed_array(k, pkg, file, depth + 1)
                     || self.fixed_array(v, pkg, file, depth + 1)
             }
+            // An anonymous struct's fields are discovered too.
+            TypeExpr::Struct(fs) => fs
+                .iter()
+                .any(|f| self.fixed_array(&f.ty, pkg, file, depth + 1)),
             TypeExpr::Named { .. } => match types::resolve(self.db, self.prog, pkg, file, e) {
                 Ty::Named(k) => self.prog.type_decl(self.db, &k).is_some_and(|(d, f)| {
                     !matches!(d.ty, TypeExpr::Struct(_))

@@ -927,6 +927,32 @@ pub fn null_values_as_default<'de, D: Deserializer<'de>, T: Deserialize<'de> + D
     )
 }
 
+/// serde `deserialize_with` for a map field whose values are lists (`map[string][]string`, `map[string]ExtraValue`
+/// with `type ExtraValue []string`): `null` is the empty map, a `null` value the empty list and a `null` item the
+/// item type's zero value, as Go's `encoding/json` decodes `{"a": ["x", null], "b": null}` (R30, one level deeper).
+///
+/// # Errors
+/// The deserializer's errors for anything but a map of lists (of items or `null`s) or `null`s, or `null`.
+pub fn null_values_items_as_default<'de, D: Deserializer<'de>, T: Deserialize<'de> + Default>(
+    d: D,
+) -> Result<std::collections::BTreeMap<String, Vec<T>>, D::Error> {
+    Ok(
+        Option::<std::collections::BTreeMap<String, Option<Vec<Option<T>>>>>::deserialize(d)?
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(k, v)| {
+                (
+                    k,
+                    v.unwrap_or_default()
+                        .into_iter()
+                        .map(Option::unwrap_or_default)
+                        .collect(),
+                )
+            })
+            .collect(),
+    )
+}
+
 /// A list or map value, for [`empty_as_null`].
 pub trait Collection {
     /// True when it has no elements.
@@ -1000,6 +1026,20 @@ mod tests {
         let n: S = serde_json::from_str(r#"{"hosts":null,"ptrs":null,"annotations":null}"#)
             .expect("decodes");
         assert!(n.hosts.is_empty() && n.ptrs.is_empty() && n.annotations.is_empty());
+        // A map of lists: `null` values and `null` items inside them (`SubjectAccessReviewSpec.extra`).
+        #[derive(Debug, Deserialize, PartialEq)]
+        struct M {
+            #[serde(default, deserialize_with = "null_values_items_as_default")]
+            extra: std::collections::BTreeMap<String, Vec<String>>,
+        }
+        let m: M = serde_json::from_str(r#"{"extra":{"a":["x",null],"b":null}}"#).expect("decodes");
+        assert_eq!(
+            m.extra.into_iter().collect::<Vec<_>>(),
+            [
+                ("a".to_string(), vec!["x".to_string(), String::new()]),
+                ("b".to_string(), Vec::new())
+            ]
+        );
     }
     #[test]
     fn semantic_equality() {

@@ -48,7 +48,8 @@ fn hand_written() -> Vec<(String, Value)> {
             "type-level defaults".into(),
             gadget(
                 json!({"paint": {"shade": "", "palette": ["green", "", null], "swatches": {"a": "green",
-                "b": "", "c": null}, "pointed": ["green", null], "box": null}}),
+                "b": "", "c": null}, "pointed": ["green", null], "box": null, "pShade": null,
+                "pShades": [null, "x"]}}),
             ),
         ),
         (

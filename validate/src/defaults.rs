@@ -23,10 +23,12 @@
 //!
 //! A `+default` written on a type declaration ([`vgc_lowering::plan::TypePlan::default`]) applies as defaulter-gen
 //! applies it: to a field of a pointer to the type with no `+default` of its own (already in
-//! [`FieldPlan::default`]); and to the list items and map values of the type (`[]Color`, `map[string]*Color`) when
+//! [`FieldPlan::default`]); and to the list items and map values of the type (`[]Color`, `map[string]Color`, `[]*Color`) when
 //! the type has no defaulting of its own — through a pointer when the item is `null`, a scalar when it is its
 //! zero value or `null`, a list or map when `null` (a struct by value: never; defaulter-gen's code for it does not
-//! compile). Not on a field of the type by value (`Color`, not `*Color`), which defaulter-gen leaves alone.
+//! compile). Not on a field of the type by value (`Color`, not `*Color`), which defaulter-gen leaves alone, and not
+//! through a typedef of the type (`type Shade Color`: gengo gives `Shade` the underlying type `string`, so the walk
+//! never reaches `Color`'s default).
 //!
 //! Not covered: hand-written `SetDefaults_<Type>` functions (Go code in k8s.io/kubernetes
 //! `pkg/apis/<group>/<version>/defaults.go`), which vgc cannot read (documented in `docs/validate.md`).
@@ -148,7 +150,12 @@ fn elem_default<'p>(
         }
         t = match t {
             RustTy::Option(i, _) => i,
-            RustTy::Named(k) => plan(k)?.alias_of.as_ref()?,
+            // gengo gives a typedef its underlying *literal* type (`type Shade Color` is a `string`), so the walk
+            // never reaches another named type's `+default` through a typedef.
+            RustTy::Named(k) => match plan(k)?.alias_of.as_ref()? {
+                RustTy::Named(_) => return None,
+                a => a,
+            },
             _ => return None,
         };
     }

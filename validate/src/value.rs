@@ -516,7 +516,7 @@ impl<'p> Decoder<'_, 'p> {
                     .map(Val::List),
                 other => Err(err(ptr, format!("expected a list, got {}", kind_of(other)))),
             },
-            // `null_values_as_default`.
+            // `null_values_as_default`, or `null_values_items_as_default` for a map of lists.
             RustTy::Map(e) => match v {
                 Value::Null => Ok(Val::Map(BTreeMap::new())),
                 Value::Object(m) => m
@@ -526,7 +526,23 @@ impl<'p> Decoder<'_, 'p> {
                             return Ok((k.clone(), self.zero(e)));
                         }
                         let len = push_key(ptr, k);
-                        let r = self.plain(e, x, ptr);
+                        let r = match (self.through_typedefs(e), x) {
+                            (RustTy::Vec(i), Value::Array(items)) => items
+                                .iter()
+                                .enumerate()
+                                .map(|(n, y)| {
+                                    if y.is_null() {
+                                        return Ok(self.zero(i));
+                                    }
+                                    let len = push_index(ptr, n);
+                                    let r = self.plain(i, y, ptr);
+                                    ptr.truncate(len);
+                                    r
+                                })
+                                .collect::<Result<_, _>>()
+                                .map(Val::List),
+                            _ => self.plain(e, x, ptr),
+                        };
                         ptr.truncate(len);
                         r.map(|x| (k.clone(), x))
                     })

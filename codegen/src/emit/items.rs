@@ -248,6 +248,10 @@ pub(super) fn field_def(ctx: &Ctx<'_>, owner: &str, f: &FieldPlan) -> TokenStrea
     // a typedef'd list or map (`Items` for `type Items []Item`).
     let de = match ctx.through_typedefs(&f.ty) {
         RustTy::Vec(_) => "::vgc_runtime::types::null_items_as_default",
+        // A map of lists (`map[string]ExtraValue`): `null` items inside the values too.
+        RustTy::Map(v) if matches!(ctx.through_typedefs(v), RustTy::Vec(_)) => {
+            "::vgc_runtime::types::null_values_items_as_default"
+        }
         RustTy::Map(_) => "::vgc_runtime::types::null_values_as_default",
         _ => "::vgc_runtime::types::null_as_default",
     };

@@ -462,6 +462,9 @@ impl LowerDiagnostic {
         use LowerDiagnostic as D;
         let hint = match self {
             D::MapOfSlices => "wrap the list in a named typedef or struct to validate it",
+            D::UnsupportedShape(msg) if msg.starts_with("fixed-size arrays") => {
+                "validation-gen cannot generate code for arrays, also behind a typedef; use a slice (`[]T`)"
+            }
             D::UnsupportedShape(_) => {
                 "validation-gen cannot generate code for this shape; use a named struct or typedef to hold the inner value"
             }

@@ -16,7 +16,13 @@ type Maps struct {
 	// +k8s:optional
 	// +k8s:eachKey=+k8s:maxLength=2
 	Typed map[Key]string `json:"typed,omitempty"`
+	// A map of lists (as SubjectAccessReviewSpec.Extra): no rules of its own (upstream refuses validations on a
+	// map of slices), decoded with Go's zero values for `null` values and items.
+	Extra map[string]ExtraValue `json:"extra,omitempty"`
 }
+
+// ExtraValue is a list typedef used as map values.
+type ExtraValue []string
 
 // Entry is a map value type with its own rules.
 type Entry struct {

@@ -106,10 +106,15 @@ type Paint struct {
 	// A struct type's default, for a pointer to it; its violation is reported like a written value.
 	// +k8s:optional
 	Box *Box `json:"box,omitempty"`
+	// A typedef of a type with a default does not inherit it (gengo: Shade's underlying type is string).
+	PShade  *Shade   `json:"pShade,omitempty"`
+	PShades []*Shade `json:"pShades,omitempty"`
 }
 
 // +default="blue"
 type Color string
+
+type Shade Color
 
 // +default={"size": 7}
 type Box struct {
