@@ -294,6 +294,13 @@ fn run_validate(a: ValidateArgs, globals: &Globals, extensions: Vec<String>) -> 
         let _ = writeln!(std::io::stderr().lock(), "error: {msg}");
         ExitCode::from(2)
     };
+    // Standard input can be read once: as the manifests or as the old objects, not both.
+    let stdin_uses = a.inputs.iter().chain(&a.old).filter(|p| *p == "-").count();
+    if stdin_uses > 1 {
+        return fail(format!(
+            "`-` (standard input) is given {stdin_uses} times, among the inputs and --old; it can be read once"
+        ));
+    }
     let inputs = match vgc::validate::read_inputs(&a.inputs) {
         Ok(i) => i,
         Err(e) => return fail(e),

@@ -1135,3 +1135,18 @@ fn errors_on_long_lines_are_located_without_printing_the_line() {
     );
     assert!(!text.contains("xxxxxxxx"), "{text}");
 }
+
+/// Standard input is read once: `-` both as an input and as `--old` is a usage error (exit 2), not a silent create.
+#[test]
+fn stdin_given_twice_is_a_usage_error() {
+    let out = vgc_in(
+        &dir(),
+        &["validate", "--api", "defaults-api", "--old", "-", "-"],
+        Some(b"apiVersion: gadgets.example.com/v1\nkind: Gadget\n"),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: `-` (standard input) is given 2 times, among the inputs and --old; it can be read once\n"
+    );
+}
