@@ -597,6 +597,8 @@ impl<'a> Linter<'a> {
                 attach(&t.second_tags);
                 for f in &t.fields {
                     attach(&f.tags);
+                    // Tags on an anonymous struct's members belong to them (lowering reports them as not lowered).
+                    attach(&f.anonymous_tags);
                 }
             }
             for c in &ir.consts {

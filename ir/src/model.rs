@@ -41,6 +41,10 @@ pub struct FieldIr {
     /// Other generators' markers the lint compares with validation tags: `+listType`, `+listMapKey`,
     /// `+featureGate`.
     pub markers: Vec<TagUse>,
+    /// Validation tags on the members of an anonymous struct in the field's type (`S *struct{ … }`, also inside
+    /// lists, arrays and maps, at any depth). Upstream validates them; vgc does not model anonymous structs, so
+    /// lowering reports each (`VGC0201`) instead of dropping it.
+    pub anonymous_tags: Vec<TagUse>,
     /// Span of the field name.
     pub at: SpanId,
 }
@@ -274,7 +278,42 @@ fn lower_field(
             .into_iter()
             .filter(|u| matches!(u.name.as_str(), "listType" | "listMapKey" | "featureGate"))
             .collect(),
+        anonymous_tags: {
+            let mut out = Vec::new();
+            anonymous_member_tags(&f.ty, prefix, push, &mut out, 0);
+            out
+        },
         at: push(f.span.clone()),
+    }
+}
+
+/// The validation tags of the members of anonymous structs inside type expression `t` (see
+/// [`FieldIr::anonymous_tags`]), appended to `out`.
+fn anonymous_member_tags(
+    t: &TypeExpr,
+    prefix: &TagPrefix,
+    push: &mut impl FnMut(std::ops::Range<usize>) -> SpanId,
+    out: &mut Vec<TagUse>,
+    depth: usize,
+) {
+    if depth > 16 {
+        return;
+    }
+    match t {
+        TypeExpr::Pointer(i) | TypeExpr::Slice(i) | TypeExpr::Array { elem: i, .. } => {
+            anonymous_member_tags(i, prefix, push, out, depth + 1);
+        }
+        TypeExpr::Map(k, v) => {
+            anonymous_member_tags(k, prefix, push, out, depth + 1);
+            anonymous_member_tags(v, prefix, push, out, depth + 1);
+        }
+        TypeExpr::Struct(fs) => {
+            for f in fs {
+                out.extend(prefixed_uses(prefix, &f.doc, push));
+                anonymous_member_tags(&f.ty, prefix, push, out, depth + 1);
+            }
+        }
+        _ => {}
     }
 }
 

@@ -820,6 +820,25 @@ impl Lowerer<'_> {
         } else {
             self.unsupported_shape(&ty, 0)
         };
+        // Tags on an anonymous struct's members: upstream validates them, vgc does not model anonymous structs.
+        if self.counting {
+            for u in &f.anonymous_tags {
+                self.stats.tags += 1;
+                self.stats.not_lowered += 1;
+                let file = self.tag_file.unwrap_or(file);
+                self.diags.push(
+                    Diagnostic::warning(
+                        Code::NotLowered,
+                        format!(
+                            "field {}.{go_name}: tag {:?} on a member of an anonymous struct is not lowered; no check generated (upstream validation-gen validates it)",
+                            owner.name, u.name
+                        ),
+                    )
+                    .at_span(file.path(self.db).clone(), file, u.at, Some(u.name.len()))
+                    .with_hint("declare the anonymous struct as a named type (`type Inner struct { … }`) so that vgc validates its members"),
+                );
+            }
+        }
         if let Some(msg) = shape_problem {
             self.report(
                 file,
