@@ -878,6 +878,35 @@ fn defaults_are_applied_before_validating() {
             ]),
         ]
     );
+    // Each error about a value defaulting set names the defaulted field, in every machine-readable format.
+    let paint = docs.iter().find(|d| d["name"] == "paint").expect("paint");
+    assert_eq!(paint["errors"][0]["field"], "spec.paint.box.size");
+    assert_eq!(paint["errors"][0]["defaulted"], "spec.paint.box");
+    let (_, tap) = run(&["--output", "tap", "manifests/gadgets.yaml"]);
+    assert!(
+        tap.contains("      field: \"spec.paint.box.size\"\n      type: \"Invalid value\"\n      rule: \"maximum\"\n      defaulted: \"spec.paint.box\"\n"),
+        "{tap}"
+    );
+    let (_, junit) = run(&["--output", "junit", "manifests/gadgets.yaml"]);
+    assert!(
+        junit.contains(
+            "must be less than or equal to 5 (rule: maximum) (spec.paint.box set from its +default)"
+        ),
+        "{junit}"
+    );
+    let (_, sarif) = run(&["--output", "sarif", "manifests/gadgets.yaml"]);
+    let sarif: serde_json::Value = serde_json::from_str(&sarif).expect("SARIF");
+    let boxed = sarif["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .find(|r| {
+            r["message"]["text"]
+                .as_str()
+                .is_some_and(|t| t.starts_with("spec.paint.box.size"))
+        })
+        .expect("the box error");
+    assert_eq!(boxed["properties"]["defaulted"], "spec.paint.box");
     // A hand-written rule reached: the other rules' errors are kept, with a note (`written`); with no other error
     // the object is not checked (`custom`).
     let statuses: Vec<&str> = docs

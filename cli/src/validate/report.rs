@@ -54,6 +54,15 @@ fn within(field: &str, at: &str) -> bool {
         .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
 }
 
+/// The defaulted field (`Entry::defaulted`) an error lies in, if any: the error is about a value the API server's
+/// defaulting set, which the manifest does not show.
+fn defaulted_of<'e>(f: &Finding, e: &'e Entry) -> Option<&'e str> {
+    e.defaulted
+        .iter()
+        .find(|d| within(&f.field, d))
+        .map(String::as_str)
+}
+
 /// The notes of a finding in the human report: its rule, its stability and the object.
 fn finding_notes(f: &Finding, e: &Entry) -> Vec<String> {
     let mut notes = Vec::new();
@@ -326,10 +335,14 @@ fn json_report(results: &Results) -> String {
                     .iter()
                     .map(|f| {
                         let (l, c) = results.line_col(e.file, f.span.start);
-                        json!({
+                        let mut x = json!({
                             "field": f.field, "type": f.type_name, "detail": f.detail, "message": f.message,
                             "origin": f.origin, "stability": f.stability, "line": l, "column": c,
-                        })
+                        });
+                        if let Some(d) = defaulted_of(f, e) {
+                            x["defaulted"] = json!(d);
+                        }
+                        x
                     })
                     .collect();
                 d["errors"] = json!(errs);
@@ -391,6 +404,9 @@ fn finding_lines(results: &Results, e: &Entry) -> Vec<String> {
             }
             if let Some(s) = f.stability {
                 let _ = write!(line, " ({s})");
+            }
+            if let Some(d) = defaulted_of(f, e) {
+                let _ = write!(line, " ({d} set from its +default)");
             }
             line
         })
@@ -519,6 +535,9 @@ fn tap(results: &Results) -> String {
                     if let Some(s) = f.stability {
                         let _ = writeln!(out, "      stability: {s}");
                     }
+                    if let Some(d) = defaulted_of(f, e) {
+                        let _ = writeln!(out, "      defaulted: {}", yaml_str(d));
+                    }
                     let _ = writeln!(out, "      line: {fl}\n      column: {fc}");
                 }
                 if let Some(p) = &e.problem {
@@ -575,7 +594,7 @@ fn sarif(results: &Results) -> String {
                     level: s::ResultLevel,
                     message: String,
                     loc: s::Location,
-                    stability: Option<&str>| {
+                    (stability, defaulted): (Option<&str>, Option<&str>)| {
         let index = match rule_ids.iter().position(|r| *r == rule) {
             Some(i) => i,
             None => {
@@ -590,10 +609,19 @@ fn sarif(results: &Results) -> String {
             .message(s::Message::builder().text(message).build())
             .locations(vec![loc])
             .build();
+        // Properties: the rule's stability level, and the field the API server's defaulting set (the manifest does
+        // not show the value the error is about).
+        let mut props = BTreeMap::new();
         if let Some(st) = stability {
+            props.insert("stability".to_string(), json!(st));
+        }
+        if let Some(d) = defaulted {
+            props.insert("defaulted".to_string(), json!(d));
+        }
+        if !props.is_empty() {
             r.properties = Some(
                 s::PropertyBag::builder()
-                    .additional_properties(BTreeMap::from([("stability".to_string(), json!(st))]))
+                    .additional_properties(props)
                     .build(),
             );
         }
@@ -614,7 +642,7 @@ fn sarif(results: &Results) -> String {
                 s::ResultLevel::Error,
                 format!("{} ({name})", f.message),
                 location(e.file, f.span.start),
-                f.stability,
+                (f.stability, defaulted_of(f, e)),
             );
         }
         if let Some(p) = &e.problem {
@@ -636,7 +664,7 @@ fn sarif(results: &Results) -> String {
                 level,
                 message,
                 location(e.file, p.span.start),
-                None,
+                (None, None),
             );
         }
     }
