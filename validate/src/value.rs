@@ -500,20 +500,7 @@ impl<'p> Decoder<'_, 'p> {
             // `null_items_as_default`.
             RustTy::Vec(e) => match v {
                 Value::Null => Ok(Val::List(Vec::new())),
-                Value::Array(items) => items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, x)| {
-                        if x.is_null() {
-                            return Ok(self.zero(e));
-                        }
-                        let len = push_index(ptr, i);
-                        let r = self.plain(e, x, ptr);
-                        ptr.truncate(len);
-                        r
-                    })
-                    .collect::<Result<_, _>>()
-                    .map(Val::List),
+                Value::Array(items) => self.items_null_as_zero(e, items, ptr),
                 other => Err(err(ptr, format!("expected a list, got {}", kind_of(other)))),
             },
             // `null_values_as_default`, or `null_values_items_as_default` for a map of lists.
@@ -527,20 +514,9 @@ impl<'p> Decoder<'_, 'p> {
                         }
                         let len = push_key(ptr, k);
                         let r = match (self.through_typedefs(e), x) {
-                            (RustTy::Vec(i), Value::Array(items)) => items
-                                .iter()
-                                .enumerate()
-                                .map(|(n, y)| {
-                                    if y.is_null() {
-                                        return Ok(self.zero(i));
-                                    }
-                                    let len = push_index(ptr, n);
-                                    let r = self.plain(i, y, ptr);
-                                    ptr.truncate(len);
-                                    r
-                                })
-                                .collect::<Result<_, _>>()
-                                .map(Val::List),
+                            (RustTy::Vec(i), Value::Array(items)) => {
+                                self.items_null_as_zero(i, items, ptr)
+                            }
                             _ => self.plain(e, x, ptr),
                         };
                         ptr.truncate(len);
@@ -562,6 +538,30 @@ impl<'p> Decoder<'_, 'p> {
                 }
             }
         }
+    }
+
+    /// A list of item type `e` whose `null` items are the item type's zero value (Go's `encoding/json`;
+    /// `vgc_runtime::types::null_items_as_default`).
+    fn items_null_as_zero(
+        &self,
+        e: &'p RustTy,
+        items: &[Value],
+        ptr: Ptr<'_>,
+    ) -> Result<Val<'p>, DecodeError> {
+        items
+            .iter()
+            .enumerate()
+            .map(|(i, x)| {
+                if x.is_null() {
+                    return Ok(self.zero(e));
+                }
+                let len = push_index(ptr, i);
+                let r = self.plain(e, x, ptr);
+                ptr.truncate(len);
+                r
+            })
+            .collect::<Result<_, _>>()
+            .map(Val::List)
     }
 
     /// `ty` with typedefs replaced by what they alias (a typedef's value is its aliased type's, [`Self::named`]).
