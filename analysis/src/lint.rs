@@ -619,6 +619,9 @@ impl<'a> Linter<'a> {
                 }
             }
         }
+        if vgc_ir::extension_tags::enabled(self.db) {
+            self.extension_uses(file, &ir.types);
+        }
         for t in &ir.types {
             self.typedef_chain(pkg, file, t);
             self.declaration_rules(pkg, file, &text, &t.tags, &[], None);
@@ -628,6 +631,41 @@ impl<'a> Linter<'a> {
         }
         for c in &ir.consts {
             self.declaration_rules(pkg, file, &text, &c.tags, &[], None);
+        }
+    }
+
+    /// VGC0319: every use of a vgc extension tag (a field-path constraint, `vgc_ir::extension_tags`) on the file's
+    /// types and fields, top-level or inside a chain (`eachVal=+k8s:maximum(constraint: …)`, which lowering
+    /// refuses, is still a use). Only where extensions are enabled: otherwise each use is already the error
+    /// VGC0116.
+    fn extension_uses(&mut self, file: SourceFile, types: &[TypeIr]) {
+        for t in types {
+            let on_fields = t
+                .fields
+                .iter()
+                .map(|f| (format!("{}.{}", t.name, f.member_name()), &f.tags));
+            for (on, tags) in std::iter::once((t.name.clone(), &t.tags)).chain(on_fields) {
+                for u in tags {
+                    let Ok(tag) = &u.parsed else { continue };
+                    if let Some(c) = tag.chain().find_map(vgc_ir::extension_tags::constraint_tag) {
+                        let written = tag
+                            .chain()
+                            .find(|x| vgc_ir::extension_tags::constraint_tag(x).is_some())
+                            .map_or_else(|| tag.to_string(), ToString::to_string);
+                        let span = self.span(file, u.at);
+                        self.report(
+                            LintDiagnostic::ExtensionUse {
+                                on: on.clone(),
+                                tag: written,
+                                kind: c.kind,
+                            }
+                            .diagnostic(),
+                            file,
+                            span,
+                        );
+                    }
+                }
+            }
         }
     }
 

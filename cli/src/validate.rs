@@ -1142,18 +1142,22 @@ fn objects(v: &Value) -> Vec<(&Value, String)> {
     }
 }
 
+/// The string at `path` (object keys, outermost first) in `v`, `""` when absent or not a string. A plain walk,
+/// not `Value::pointer`, which unescapes (allocates) every segment and showed in the profile.
+fn str_at<'v>(v: &'v Value, path: &[&str]) -> &'v str {
+    path.iter()
+        .try_fold(v, |v, k| v.get(k))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+}
+
 fn identity(v: &Value) -> Option<(String, String, String, String)> {
-    let s = |p: &str| {
-        v.pointer(p)
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string()
-    };
+    let s = |p: &[&str]| str_at(v, p).to_string();
     let id = (
-        s("/apiVersion"),
-        s("/kind"),
-        s("/metadata/namespace"),
-        s("/metadata/name"),
+        s(&["apiVersion"]),
+        s(&["kind"]),
+        s(&["metadata", "namespace"]),
+        s(&["metadata", "name"]),
     );
     (!id.0.is_empty() && !id.1.is_empty()).then_some(id)
 }
@@ -1186,17 +1190,11 @@ fn validate_object(
         Ok(x) => x,
         Err(e) => return Entry::unreadable(file, at, &e.to_string(), "in this object"),
     };
-    let meta = |p: &str| {
-        obj.pointer(p)
-            .and_then(Value::as_str)
-            .unwrap_or("")
-            .to_string()
-    };
     let ident = Ident {
         api_version: av.to_string(),
         kind: kind.to_string(),
-        namespace: meta("/metadata/namespace"),
-        name: meta("/metadata/name"),
+        namespace: str_at(obj, &["metadata", "namespace"]).to_string(),
+        name: str_at(obj, &["metadata", "name"]).to_string(),
     };
     let mut entry = Entry {
         file,

@@ -287,6 +287,10 @@ pub const DIAGNOSTIC_EXAMPLES: &[(&str, &str)] = &[
         "// +k8s:eachVal=+k8s:maximum(constraint: max)   (only directly on a struct field)",
     ),
     (
+        "VGC0123",
+        "// +k8s:exclusiveMinimum(constraint: high)   on Low, and   // +k8s:minimum(constraint: low)   on High",
+    ),
+    (
         "VGC0201",
         "a tag a future upstream adds before vgc lowers it",
     ),
@@ -337,6 +341,10 @@ pub const DIAGNOSTIC_EXAMPLES: &[(&str, &str)] = &[
         "// +k8s:alpha(since:\"1.37\")=+k8s:optional   → since: \"1.37\"",
     ),
     ("VGC0318", "// vgc:ignore VGC0303   (no reason)"),
+    (
+        "VGC0319",
+        "// +k8s:minimum(constraint: minValue)   with [extensions] enabled = true",
+    ),
     (
         "VGC0401",
         "Widget.replicas: v1beta1: maximum=10; v1: maximum=5",

@@ -115,6 +115,8 @@ declare_codes! {
     ConstraintTypeMismatch = ("VGC0119", "constraint-type-mismatch", Error, "Numeric field-path constraints compare integers; a constrained or referenced field of another type cannot be compared."),
     /// VGC0120: a field-path constraint written where or how it is not supported.
     ConstraintForm = ("VGC0120", "constraint-form", Error, "Field-path constraints are hoisted to the parent struct of the field they are written on; elsewhere (a type, list values, map keys or values, inside another tag) or with other arguments there is no parent to hoist to or nothing to compare."),
+    /// VGC0123: field-path constraints of one struct that form a cycle with a strict bound (`a > b >= a`).
+    ConstraintCycle = ("VGC0123", "constraint-cycle", Error, "Field-path constraints order fields; a cycle of them with an exclusive bound (`a > b` while `b >= a`) can never hold while all its fields are set, so every such object would be refused."),
     /// VGC0201: a tag whose lowering is not implemented yet; no check is generated (warning).
     NotLowered = ("VGC0201", "not-lowered", Warning, "A tag vgc parses and checks but generates no code for — not lowered yet, or a use that has no effect (no check, no consumer reads it); it is reported so nothing is dropped silently."),
     /// VGC0301 (lint, upstream `alphaBetaPrefix`): `k8s:alpha`/`k8s:beta` not outermost, or without a payload.
@@ -146,6 +148,10 @@ declare_codes! {
     LintSpelling = ("VGC0317", "canonical-spelling", Warning, "One spelling per tag keeps reviews and drift comparison simple; `vgc lint --fix` rewrites it."),
     /// VGC0318 (lint): a `vgc:ignore` suppression without a reason, or one that suppresses nothing.
     LintSuppression = ("VGC0318", "suppression", Warning, "A suppression must say why, and must still suppress something."),
+    /// VGC0319 (lint): a use of a vgc extension tag (`docs/extensions.md`), which upstream validation-gen does not
+    /// implement: reported where extensions are enabled, so every place that validates differently under upstream
+    /// is listed.
+    LintUpstreamCompat = ("VGC0319", "upstream-compat", Warning, "vgc's extensions are rules upstream validation-gen does not build: generated with upstream, the API enforces none of them (or fails to generate). Each use is listed so a project that also runs upstream's generator knows what differs; accept them with a baseline, or `-A VGC0319` once the choice is made."),
     /// VGC0401 (lint): a field's validation differs between versions of one API group.
     Drift = ("VGC0401", "version-drift", Warning, "Versions of one API serve the same objects; a rule that differs between them lets an object valid in one version fail in another."),
     /// VGC0402 (lint): a drift exception that matches no drift.

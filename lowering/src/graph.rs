@@ -10,7 +10,7 @@
 //! `dependent-required` / `dependent-forbidden` (trigger field → dependent field), `list-map-key` (list field →
 //! key field of the element type), `item` (list field → item selector node), `subfield` (field → member field of
 //! its type), `option` (option → field it guards), `hoisted` (type → the union group or mode deferred to it from
-//! its fields: the rule's common ancestor), `constraint` (constrained field → the field its field-path constraint
+//! its fields, or → the field whose field-path constraint it checks: the rule's common ancestor), `constraint` (constrained field → the field its field-path constraint
 //! names, labelled with the comparison; vgc extension).
 
 use crate::lower::CratePlan;
@@ -585,6 +585,9 @@ fn struct_check(b: &mut Builder, tid: &str, pkg: &str, by_go: &BTreeMap<&str, St
                 &holder.pkg,
             );
             b.edge(target, &to, EdgeKind::Constraint, c.kind.origin());
+            // The check runs on this struct, the common ancestor of both fields (KEP-5073 "Tag Placement and
+            // Hoisting").
+            b.edge(tid, target, EdgeKind::Hoisted, c.kind.origin());
         }
         CheckKind::IfOption(p) => {
             b.option_edge(p, tid);

@@ -169,10 +169,10 @@ fn elem_default<'p>(
 /// map values get their type's `+default` (only when it has none) — map values count although defaulter-gen's
 /// generated code never goes inside them.
 pub(crate) fn defaulted_types<'p>(
-    types: &std::collections::HashMap<&'p TypeKey, &'p TypePlan>,
-) -> std::collections::HashSet<&'p TypeKey> {
+    types: &crate::TypeIndex<'p>,
+) -> rustc_hash::FxHashSet<&'p TypeKey> {
     let plan = |k: &TypeKey| types.get(k).copied();
-    let mut out: std::collections::HashSet<&'p TypeKey> = types
+    let mut out: rustc_hash::FxHashSet<&'p TypeKey> = types
         .iter()
         .filter(|(_, t)| {
             t.fields
@@ -254,7 +254,7 @@ impl<'p> Walk<'_, 'p> {
                 }
                 continue;
             }
-            if f.json_name.is_empty() {
+            if f.json_name.is_empty() || (f.default.is_none() && self.inert(&f.ty)) {
                 continue;
             }
             let v = m.get(&f.json_name);
@@ -285,6 +285,19 @@ impl<'p> Walk<'_, 'p> {
                 self.ty(&f.ty, v.unwrap_or(&Value::Null), depth + 1);
             }
             self.segs.pop();
+        }
+    }
+
+    /// True when defaulting can change nothing in a value of `ty` (a field without a `+default` of its own is
+    /// then not looked at): scalars, well-known and opaque types, and named types outside `defaulted` (which
+    /// [`Walk::named`] would leave at once), through pointers. Lists and maps are never inert (their element
+    /// type's `+default`, [`Walk::elem_default`]).
+    fn inert(&self, ty: &RustTy) -> bool {
+        match ty {
+            RustTy::Builtin(_) | RustTy::WellKnown(_) | RustTy::Json => true,
+            RustTy::Option(i, _) => self.inert(i),
+            RustTy::Named(k) => !self.interp.defaulted.contains(k),
+            RustTy::Vec(_) | RustTy::Map(_) => false,
         }
     }
 

@@ -107,13 +107,20 @@ pub type CustomFn = Box<
 /// A plan indexed for evaluation.
 pub struct Interpreter<'p> {
     plan: &'p CratePlan,
-    types: HashMap<&'p TypeKey, &'p TypePlan>,
+    types: TypeIndex<'p>,
     patterns: HashMap<String, Result<regex::Regex, String>>,
     custom: HashMap<String, CustomFn>,
     /// Types with a `+default` on a field of theirs or of a type defaulting reaches from them
     /// ([`defaults::defaulted_types`]): the defaulting walk skips every other value.
-    defaulted: std::collections::HashSet<&'p TypeKey>,
+    defaulted: rustc_hash::FxHashSet<&'p TypeKey>,
+    /// Per struct type, its named fields by JSON name ([`value::json_fields`]): decoding an object looks each key
+    /// up once instead of comparing every field's name with every key.
+    json_fields: value::JsonFields<'p>,
 }
+
+/// The plan's types by key. Fx hashing: the interpreter looks a type up for every struct value it decodes,
+/// defaults or validates, and SipHash of the key's two strings was a visible share of `vgc validate`'s profile.
+pub(crate) type TypeIndex<'p> = rustc_hash::FxHashMap<&'p TypeKey, &'p TypePlan>;
 
 /// The declarative rules that apply to a root type: the checks reachable from it (its own, its fields',
 /// nested types' and elements'), by stability.
@@ -134,7 +141,7 @@ impl<'p> Interpreter<'p> {
     /// Indexes `plan`'s types and compiles its project formats' patterns (once per interpreter).
     #[must_use]
     pub fn new(plan: &'p CratePlan) -> Self {
-        let types: HashMap<&TypeKey, &TypePlan> = plan
+        let types: TypeIndex<'_> = plan
             .modules
             .iter()
             .flat_map(|m| m.types.iter().map(|t| (&t.key, &**t)))
@@ -153,8 +160,10 @@ impl<'p> Interpreter<'p> {
             }
         }
         let defaulted = defaults::defaulted_types(&types);
+        let json_fields = value::json_fields(&types);
         Self {
             plan,
+            json_fields,
             types,
             patterns,
             custom: HashMap::new(),
@@ -229,7 +238,10 @@ impl<'p> Interpreter<'p> {
         let t = self
             .type_plan(key)
             .ok_or_else(|| EvalError::UnknownType(key.to_string()))?;
-        let d = value::Decoder { types: &self.types };
+        let d = value::Decoder {
+            types: &self.types,
+            json_fields: &self.json_fields,
+        };
         Ok(d.root(t, value)?)
     }
 

@@ -5,7 +5,7 @@
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use vgc_analysis::TypeKey;
 use vgc_analysis::types::{Builtin, WellKnown};
 use vgc_lowering::plan::{FieldPlan, RustTy, Shape, TypePlan};
@@ -284,9 +284,33 @@ pub struct DecodeError {
     pub message: String,
 }
 
+/// Per struct type (by key), the index in its plan fields of each field an object key names: fields that are
+/// not `json:"-"`, not inline (flattened or embedded pointers); the first field of a name when two share it (the
+/// second then never matches, as before).
+pub(crate) type JsonFields<'p> =
+    rustc_hash::FxHashMap<&'p TypeKey, rustc_hash::FxHashMap<&'p str, usize>>;
+
+/// Builds [`JsonFields`] for every struct of `types`.
+pub(crate) fn json_fields<'p>(types: &crate::TypeIndex<'p>) -> JsonFields<'p> {
+    types
+        .iter()
+        .filter_map(|(k, t)| {
+            let fields = t.fields.as_deref()?;
+            let mut by_name = rustc_hash::FxHashMap::default();
+            for (i, f) in fields.iter().enumerate() {
+                if !(f.skip || f.flatten || !f.embedded_keys.is_empty()) {
+                    by_name.entry(f.json_name.as_str()).or_insert(i);
+                }
+            }
+            Some((*k, by_name))
+        })
+        .collect()
+}
+
 /// Decodes JSON into [`Val`]s as serde decodes it into the generated types.
 pub(crate) struct Decoder<'d, 'p> {
-    pub(crate) types: &'d HashMap<&'p TypeKey, &'p TypePlan>,
+    pub(crate) types: &'d crate::TypeIndex<'p>,
+    pub(crate) json_fields: &'d JsonFields<'p>,
 }
 
 /// The JSON Pointer (RFC 6901) of the value being decoded, grown and truncated in place (no allocation per
@@ -413,16 +437,24 @@ impl<'p> Decoder<'_, 'p> {
         let fields = t.fields.as_deref().unwrap_or_default();
         let mut vals: Vec<Option<Val<'p>>> = vec![None; fields.len()];
         // Named fields (and the keys Go ignores) first: serde matches them before buffering the rest for the
-        // flattened fields.
+        // flattened fields. Each key finds its field through the type's index; values are then decoded in field
+        // order (the first error in field order is the one reported).
+        let mut taken: Vec<Option<&Value>> = vec![None; fields.len()];
+        if let Some(by_name) = self.json_fields.get(&t.key) {
+            for (k, v) in entries.iter_mut() {
+                if v.is_some()
+                    && let Some(&i) = by_name.get(k)
+                    && taken[i].is_none()
+                {
+                    taken[i] = v.take();
+                }
+            }
+        }
         for (i, f) in fields.iter().enumerate() {
             if f.skip || f.flatten || !f.embedded_keys.is_empty() {
                 continue;
             }
-            let taken = entries
-                .iter_mut()
-                .find(|(k, v)| *k == f.json_name && v.is_some())
-                .and_then(|(_, v)| v.take());
-            vals[i] = Some(match taken {
+            vals[i] = Some(match taken[i] {
                 None => self.zero(&f.ty),
                 Some(v) => {
                     let len = push_key(ptr, &f.json_name);

@@ -110,6 +110,12 @@ pub(crate) enum LintDiagnostic {
     },
     /// VGC0312: an option that differs from the field's `+featureGate`.
     OptionNotFeatureGate { option: String, gate: String },
+    /// VGC0319: a vgc extension tag (`on`: `Type.jsonName` of a field, or the type's name).
+    ExtensionUse {
+        on: String,
+        tag: String,
+        kind: vgc_ir::extension_tags::ConstraintKind,
+    },
     /// VGC0318: a `vgc:ignore` naming no code.
     SuppressionWithoutCode,
     /// VGC0318: a `vgc:ignore` without a reason.
@@ -163,6 +169,7 @@ impl LintDiagnostic {
             L::SuppressionWithoutCode | L::SuppressionWithoutReason | L::SuppressionUnused => {
                 (Code::LintSuppression, Severity::Warning)
             }
+            L::ExtensionUse { .. } => (Code::LintUpstreamCompat, Severity::Warning),
         }
     }
 
@@ -234,6 +241,21 @@ impl LintDiagnostic {
                 chain.join(" → ")
             ),
             L::Spelling { canonical } => format!("non-canonical spelling: write +{canonical}"),
+            L::ExtensionUse { on, tag, kind } => {
+                use vgc_ir::extension_tags::ConstraintKind as K;
+                let upstream = match kind {
+                    // upstream's `minimum`/`maximum` declare no arguments: its tag check refuses the form (v0.37.2:
+                    // `failed to generate validations: field …: tag "k8s:minimum": unrecognized named argument …`).
+                    K::Minimum | K::Maximum => {
+                        "upstream validation-gen refuses it (`unrecognized named argument`) and generates nothing for the package"
+                    }
+                    // Not registered upstream: its extractor never reads it.
+                    K::ExclusiveMinimum | K::ExclusiveMaximum => {
+                        "upstream validation-gen does not know the tag and ignores it: the rule is not enforced there"
+                    }
+                };
+                format!("{on}: +{tag} is a vgc extension (field-path constraint); {upstream}")
+            }
             L::Since { tag, value } => {
                 format!("{tag}: since: {value} is not a Kubernetes minor version")
             }
@@ -309,6 +331,7 @@ impl LintDiagnostic {
                 format!("repeat the tags on {ty}, or declare it from the underlying type directly")
             }
             L::Spelling { .. } => "`vgc lint --fix` rewrites it".into(),
+            L::ExtensionUse { .. } => "vgc's generated code and `vgc validate` enforce it; an API server built from upstream's generated code needs the same rule hand-written or as a CEL rule (docs/extensions.md). Accepted uses: `vgc lint --write-baseline`, or `-A VGC0319`".into(),
             L::Since { .. } => {
                 "write the release that introduced it, e.g. `since: \"1.37\"`".into()
             }

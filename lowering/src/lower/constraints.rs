@@ -8,6 +8,7 @@
 
 use super::*;
 use crate::plan::{ConstraintPlan, FieldPath, PathStep};
+use std::collections::{BTreeMap, BTreeSet};
 use vgc_ir::extension_tags::{self, ConstraintKind};
 
 /// Why a field-path constraint is refused (each is an error at the tag).
@@ -121,6 +122,8 @@ impl Lowerer<'_> {
         fields: &[FieldIr],
     ) -> Vec<Check> {
         let mut out = Vec::new();
+        // The accepted uses, for the cycle check: (tag position, field, tag name, path, plan).
+        let mut accepted: Vec<(u32, String, String, String, ConstraintPlan)> = Vec::new();
         for f in fields {
             for u in &f.tags {
                 let Ok(tag) = &u.parsed else { continue };
@@ -138,6 +141,13 @@ impl Lowerer<'_> {
                         if self.counting {
                             self.stats.checks += 1;
                         }
+                        accepted.push((
+                            u.at,
+                            go.clone(),
+                            tag.name.clone(),
+                            path.clone(),
+                            plan.clone(),
+                        ));
                         out.push(Check {
                             kind: CheckKind::FieldConstraint(Box::new(plan)),
                             short_circuit: false,
@@ -155,7 +165,90 @@ impl Lowerer<'_> {
                 }
             }
         }
+        self.constraint_cycles(owner, file, &accepted);
         out
+    }
+
+    /// VGC0123: the accepted constraints of one struct read as "greater than (or equal to)" relations between its
+    /// fields (`a minimum(constraint: b)`: a ≥ b; `a maximum(constraint: b)`: b ≥ a; the exclusive forms strictly);
+    /// a cycle of them with a strict relation can never hold while all its fields are set (`a > b ≥ a`), so it is
+    /// an error at the first strict tag of the cycle. A cycle of non-strict relations states that the fields are
+    /// equal, and is accepted. Cycles through constraints written in different structs are not looked for.
+    fn constraint_cycles(
+        &mut self,
+        owner: &TypeKey,
+        file: SourceFile,
+        accepted: &[(u32, String, String, String, ConstraintPlan)],
+    ) {
+        use petgraph::graph::{DiGraph, NodeIndex};
+        let name = |p: &FieldPath| {
+            p.steps
+                .iter()
+                .map(|s| s.json.as_str())
+                .filter(|s| !s.is_empty())
+                .collect::<Vec<_>>()
+                .join(".")
+        };
+        let mut g: DiGraph<String, usize> = DiGraph::new();
+        let mut nodes: BTreeMap<String, NodeIndex> = BTreeMap::new();
+        let mut node = |g: &mut DiGraph<String, usize>, n: String| {
+            *nodes.entry(n.clone()).or_insert_with(|| g.add_node(n))
+        };
+        // Each relation as (greater, smaller, strict).
+        let relations: Vec<(String, String, bool)> = accepted
+            .iter()
+            .map(|(.., c)| {
+                let (t, b) = (name(&c.target), name(&c.bound));
+                let strict = matches!(
+                    c.kind,
+                    ConstraintKind::ExclusiveMinimum | ConstraintKind::ExclusiveMaximum
+                );
+                match c.kind {
+                    ConstraintKind::Minimum | ConstraintKind::ExclusiveMinimum => (t, b, strict),
+                    ConstraintKind::Maximum | ConstraintKind::ExclusiveMaximum => (b, t, strict),
+                }
+            })
+            .collect();
+        for (i, (hi, lo, _)) in relations.iter().enumerate() {
+            let (a, b) = (node(&mut g, hi.clone()), node(&mut g, lo.clone()));
+            g.add_edge(a, b, i);
+        }
+        for scc in petgraph::algo::tarjan_scc(&g) {
+            if scc.len() < 2 {
+                continue;
+            }
+            let inside: BTreeSet<NodeIndex> = scc.iter().copied().collect();
+            let mut members: Vec<usize> = g
+                .edge_indices()
+                .filter_map(|e| {
+                    let (a, b) = g.edge_endpoints(e)?;
+                    (inside.contains(&a) && inside.contains(&b)).then(|| g[e])
+                })
+                .collect();
+            members.sort_unstable();
+            let Some(&first_strict) = members.iter().find(|&&i| relations[i].2) else {
+                continue;
+            };
+            let words = members
+                .iter()
+                .map(|&i| {
+                    let (hi, lo, strict) = &relations[i];
+                    format!("{hi} {} {lo}", if *strict { ">" } else { ">=" })
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            let (at, go, tag, path, _) = &accepted[first_strict];
+            self.err(
+                file,
+                *at,
+                Code::ConstraintCycle,
+                format!(
+                    "{}.{go}: tag {tag:?}: constraint path {path:?}: the field-path constraints {words} form a cycle with a strict bound, which no object setting all of them satisfies",
+                    owner.name
+                ),
+                Some("drop one constraint of the cycle, or make every bound in it inclusive (then they state that the fields are equal)".into()),
+            );
+        }
     }
 
     fn field_constraint(
