@@ -115,6 +115,10 @@ declare_codes! {
     ConstraintTypeMismatch = ("VGC0119", "constraint-type-mismatch", Error, "Numeric field-path constraints compare integers; a constrained or referenced field of another type cannot be compared."),
     /// VGC0120: a field-path constraint written where or how it is not supported.
     ConstraintForm = ("VGC0120", "constraint-form", Error, "Field-path constraints are hoisted to the parent struct of the field they are written on; elsewhere (a type, list values, map keys or values, inside another tag) or with other arguments there is no parent to hoist to or nothing to compare."),
+    /// VGC0121: the k8s-openapi target lacks a type or field the validators need (or has it with another shape).
+    K8sOpenapiMissing = ("VGC0121", "k8s-openapi-missing", Error, "The k8s-openapi target runs the validators on the structs of the k8s-openapi crate; a type or field the rules need that the chosen k8s-openapi version does not have (or types differently, or flattens away) could not be validated, so the build stops instead of skipping the rule."),
+    /// VGC0122: a kind the k8s-openapi target leaves out because the chosen k8s-openapi version lacks it (warning).
+    K8sOpenapiKindLeftOut = ("VGC0122", "k8s-openapi-kind-left-out", Warning, "k8s-openapi has the group/versions the API server serves; a kind it does not have cannot be held in k8s-openapi structs, so the k8s-openapi target leaves it (and its rules) out of the generated crate and says so here."),
     /// VGC0201: a tag whose lowering is not implemented yet; no check is generated (warning).
     NotLowered = ("VGC0201", "not-lowered", Warning, "A tag vgc parses and checks but generates no code for — not lowered yet, or a use that has no effect (no check, no consumer reads it); it is reported so nothing is dropped silently."),
     /// VGC0301 (lint, upstream `alphaBetaPrefix`): `k8s:alpha`/`k8s:beta` not outermost, or without a payload.
