@@ -376,7 +376,18 @@ impl Mapping {
         for t in types.values().filter(|t| t.root) {
             if t.fields.is_none() || map.types.contains_key(&t.key) {
                 todo.push(t.key.clone());
-            } else if !outside(&t.key.pkg) {
+            } else if outside(&t.key.pkg) {
+                problems.insert(Problem {
+                    key: t.key.clone(),
+                    field: None,
+                    left_out: false,
+                    message: format!(
+                        "type {} of package {} has no k8s-openapi counterpart: the k8s-openapi target validates the types of k8s.io/api and k8s.io/apimachinery only",
+                        t.key.name, t.key.pkg
+                    ),
+                    hint: "build this API tree without `--target k8s-openapi` (the default target generates its own structs)".into(),
+                });
+            } else {
                 problems.insert(Problem {
                     key: t.key.clone(),
                     field: None,

@@ -1063,6 +1063,11 @@ mod tests {
         assert_eq!(Quantity("1000m".into()), Quantity("1".into()));
         assert_eq!(Quantity("0".into()), Quantity(String::new()));
         assert_ne!(Quantity("1G".into()), Quantity("1Gi".into()));
+        // The same comparison on texts (the k8s-openapi target's quantities).
+        assert!(Quantity::semantic_eq("1Gi", "1024Mi"));
+        assert!(Quantity::semantic_eq("0", ""));
+        assert!(!Quantity::semantic_eq("1G", "1Gi"));
+        assert!(Quantity::semantic_eq("junk", "junk") && !Quantity::semantic_eq("junk", "junk2"));
     }
 
     #[test]

@@ -218,8 +218,10 @@ fn openapi_root_header(layout: &Layout) -> TokenStream {
  compares values with upstream's semantic equality ([`semantic`]): an absent list equals an empty one, quantities
  compare by value."#
     );
+    // One `#![doc]` per line, printed as `//!` lines.
+    let doc = doc.lines().map(|l| quote!(#![doc = #l]));
     quote! {
-        #![doc = #doc]
+        #(#doc)*
         #![allow(clippy::all, clippy::pedantic, non_camel_case_types, non_snake_case, unused_labels, unused_mut, unused_variables, missing_docs)]
 
         /// Upstream's semantic equality (`equality.Semantic.DeepEqual`) over k8s-openapi values, for ratcheting.
