@@ -518,7 +518,9 @@ mod tests {
             parse("[build.severity]\nVGC0110 = \"warning\"\n")
                 .err()
                 .as_deref(),
-            Some("vgc.toml:2:1: build.severity: `VGC0110` cannot be changed (only VGC0102)")
+            Some(
+                "vgc.toml:2:1: build.severity: `VGC0110` cannot be changed (only VGC0102, VGC0121)"
+            )
         );
         assert_eq!(
             parse("[build.severity]\nVGC0102 = \"off\"\n")

@@ -43,7 +43,10 @@ fn openapi_runner(krate: &str, kinds: &BTreeMap<String, (String, bool)>) -> Stri
     );
     for (kind, (path, type_meta)) in kinds {
         let run = if *type_meta { "run_kind" } else { "run" };
-        let _ = writeln!(dispatch, "        {kind:?} => {run}::<::k8s_openapi::{path}>(c),");
+        let _ = writeln!(
+            dispatch,
+            "        {kind:?} => {run}::<::k8s_openapi::{path}>(c),"
+        );
     }
     dispatch.push_str("        other => Err(format!(\"unknown kind {other}\")),\n    }\n}\n");
     let head = harness::RUST_RUNNER_HEAD
@@ -55,7 +58,10 @@ fn openapi_runner(krate: &str, kinds: &BTreeMap<String, (String, bool)>) -> Stri
             "fn run<T: Validate + serde::de::DeserializeOwned + Default + 'static>(c: &Case) -> Result<Call, String> {\n    let (obj, old, op) = decode::<T>(c)?;",
             "fn run<T: Validate + serde::de::DeserializeOwned + serde::Serialize + Default + 'static>(c: &Case) -> Result<Call, String> {\n    let (obj, old, op) = decode_held::<T>(c, false)?;",
         );
-    assert!(head.contains("decode_held::<T>(c, false)?"), "the runner head changed");
+    assert!(
+        head.contains("decode_held::<T>(c, false)?"),
+        "the runner head changed"
+    );
     let head = format!("{head}\n{DECODE_HELD}");
     // The typedef-root helpers of the head are unused here.
     format!("#![allow(dead_code)]\n{head}\n{dispatch}")
@@ -183,7 +189,10 @@ fn k8s_openapi_target_agrees_with_upstream() {
                 .iter()
                 .flatten()
                 .any(|f| f.go_field == "TypeMeta" && f.json_name.is_empty());
-            Some((t.key.to_string(), (mapping.types.get(&t.key)?.clone(), type_meta)))
+            Some((
+                t.key.to_string(),
+                (mapping.types.get(&t.key)?.clone(), type_meta),
+            ))
         })
         .collect();
     let harness_dir = e2e.join("k8s-openapi-harness");
@@ -322,7 +331,9 @@ fn k8s_openapi_target_agrees_with_upstream() {
     for m in std::mem::take(&mut summary.mismatches) {
         let name = m.split(' ').next().unwrap_or_default().to_string();
         match by_name.get(&name) {
-            Some((u, o)) if u.get("error").is_none() && o.get("error").is_none() && blank(u) == blank(o) => {
+            Some((u, o))
+                if u.get("error").is_none() && o.get("error").is_none() && blank(u) == blank(o) =>
+            {
                 duplicate_text += 1;
             }
             _ => rest.push(m),
@@ -335,7 +346,9 @@ fn k8s_openapi_target_agrees_with_upstream() {
     );
     let explicit_empty = kept_c
         .iter()
-        .filter(|c| has_explicit_empty(&c["object"]) || c.get("old").is_some_and(has_explicit_empty))
+        .filter(|c| {
+            has_explicit_empty(&c["object"]) || c.get("old").is_some_and(has_explicit_empty)
+        })
         .count();
     let updates = kept_c.iter().filter(|c| c.get("old").is_some()).count();
     let kinds_run: BTreeSet<&str> = kept_c.iter().filter_map(|c| c["kind"].as_str()).collect();
@@ -360,7 +373,11 @@ fn k8s_openapi_target_agrees_with_upstream() {
     );
     let report = oracle.work.join("k8s-openapi-mismatches.txt");
     std::fs::write(&report, summary.mismatches.join("\n")).expect("mismatch report");
-    eprintln!("{} other mismatches (all in {})", summary.mismatches.len(), report.display());
+    eprintln!(
+        "{} other mismatches (all in {})",
+        summary.mismatches.len(),
+        report.display()
+    );
     // On this target nil and empty lists are apart: the D9/D11 differences vgc's own structs are excused for must
     // not occur.
     assert_eq!(summary.nil_vs_empty, 0, "D11-shaped differences");
@@ -371,6 +388,12 @@ fn k8s_openapi_target_agrees_with_upstream() {
         "{} mismatches (all in {}), first ones:\n{}",
         summary.mismatches.len(),
         report.display(),
-        summary.mismatches.iter().take(4).cloned().collect::<Vec<_>>().join("\n")
+        summary
+            .mismatches
+            .iter()
+            .take(4)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
     );
 }

@@ -29,9 +29,7 @@ const V1_37: Option<Target> = Some(Target::K8sOpenapi(K8sOpenapiVersion::V1_37))
 fn short(out: &vgc::BuildOutcome, root: &Path) -> Vec<String> {
     out.diagnostics
         .iter()
-        .map(|d| {
-            vgc::render::short(d, &out.sources).replace(&format!("{}/", root.display()), "")
-        })
+        .map(|d| vgc::render::short(d, &out.sources).replace(&format!("{}/", root.display()), ""))
         .collect()
 }
 
@@ -190,7 +188,10 @@ fn target_settings_are_checked() {
         p,
     )
     .expect("valid");
-    assert_eq!(ok.target, Some(Target::K8sOpenapi(K8sOpenapiVersion::V1_35)));
+    assert_eq!(
+        ok.target,
+        Some(Target::K8sOpenapi(K8sOpenapiVersion::V1_35))
+    );
     assert_eq!(
         vgc::config::target(Some("k8s-openapi"), None),
         Err("the k8s-openapi target needs a k8s-openapi version (known: \"1.33\", \"1.34\", \"1.35\", \"1.36\", \"1.37\")".into())

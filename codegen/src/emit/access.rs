@@ -26,7 +26,7 @@ fn zero_is_none(ctx: &Ctx<'_>, go_ty: &RustTy) -> bool {
 }
 
 /// Reads member `go` of struct type `owner` (Go type `go_ty`, a Go pointer when `pointer` is set) from `obj` and
-/// `old`; `slot` names the zero-value slots (unique in the emitted scope).
+/// `old`; `slot` names the zero-value slots (unique in the emitted scope; `"field"` for a struct field's own read).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn read_member(
     ctx: &Ctx<'_>,
@@ -58,8 +58,13 @@ pub(super) fn read_member(
                 quote!(#obj.#f.as_ref()),
                 quote!(#old.and_then(|o| o.#f.as_ref())),
             ),
-            // Own structs: a Go value; k8s-openapi: a required field (never nil).
-            _ => (quote!(Some(&#obj.#f)), quote!(#old.map(|o| &o.#f))),
+            // Own structs: a Go value; k8s-openapi: a required field (never nil). (Wrappers spell the old read
+            // `and_then(|o| Some(..))`, fields `map`: the same value, kept as emitted before.)
+            _ if slot == "field" => (quote!(Some(&#obj.#f)), quote!(#old.map(|o| &o.#f))),
+            _ => (
+                quote!(Some(&#obj.#f)),
+                quote!(#old.and_then(|o| Some(&o.#f))),
+            ),
         };
         return Read {
             decls: TokenStream::new(),

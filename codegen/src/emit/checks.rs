@@ -32,6 +32,9 @@ pub(super) struct Site<'a> {
     pub(super) typed: bool,
     /// The struct type of the checked value, when it is one (struct-level checks read its members).
     pub(super) owner: Option<&'a TypeKey>,
+    /// The checked list or map keeps nil (`None`) apart from empty: a k8s-openapi field wrapped in `Option`. Not on
+    /// vgc's own structs (deviations D9, D11), nor for a list k8s-openapi requires (it reads an absent one as empty).
+    pub(super) nil_kept: bool,
 }
 
 impl<'a> Site<'a> {
@@ -42,6 +45,7 @@ impl<'a> Site<'a> {
             elem: None,
             typed: false,
             owner: None,
+            nil_kept: false,
         }
     }
 }
@@ -351,14 +355,14 @@ pub(super) fn check_call(
                 }
                 _ => {
                     let old_set = set_expr(ctx, shape, old);
-                    let changed = ctx.eq_opt(new, old);
+                    let changed = ctx.ne_opt(new, old);
                     let ptr = matches!(
                         shape,
                         Shape::Scalar { pointer: true, .. }
                             | Shape::Struct { pointer: true }
                             | Shape::Other { pointer: true }
                     );
-                    quote!(#v::update_scalar(#path, op, #old.is_some(), #ptr, #old_set, #set, !(#changed), &[#(#cs),*]))
+                    quote!(#v::update_scalar(#path, op, #old.is_some(), #ptr, #old_set, #set, #changed, &[#(#cs),*]))
                 }
             }
         }
@@ -385,6 +389,7 @@ pub(super) fn check_call(
                     elem: None,
                     typed: elem.is_some_and(named_value),
                     owner: elem.and_then(|e| ctx.struct_of(e)),
+                    nil_kept: false,
                 },
                 Operands {
                     new: &quote!(Some(v)),
@@ -468,8 +473,8 @@ pub(super) fn check_call(
                 let detail = format!("forced failure: {msg}");
                 // upstream passes the value by pointer (lists and maps as they are): `json.Marshal`-rendered.
                 let bad = match shape {
-                    // k8s-openapi keeps a nil list (`None`, `null`) apart from an empty one (`[]`), as Go does.
-                    Shape::List { .. } | Shape::Map if ctx.openapi.is_some() => {
+                    // A k8s-openapi `Option` keeps a nil list (`None`, `null`) apart from an empty one (`[]`), as Go does.
+                    Shape::List { .. } | Shape::Map if site.nil_kept => {
                         quote!(#v::bad_value_json(&#new))
                     }
                     Shape::List { .. } | Shape::Map => quote!(#v::bad_value_collection(#new)),
@@ -529,9 +534,10 @@ pub(super) fn check_call(
             } else {
                 quote!(zero_or_one_of)
             };
-            // Upstream's "old value exists" is a non-nil old list. k8s-openapi keeps nil (`None`) apart from `[]`;
-            // vgc's own structs cannot, so there an empty old list counts as none (deviation D9).
-            let old_exists = if ctx.openapi.is_some() {
+            // Upstream's "old value exists" is a non-nil old list. A k8s-openapi `Option` keeps nil (`None`) apart from
+            // `[]`; vgc's own structs (and a list k8s-openapi requires) cannot, so there an empty old list counts as
+            // none (deviation D9).
+            let old_exists = if site.nil_kept {
                 quote!(#old.is_some())
             } else {
                 quote!(#old.is_some_and(|o| !o.is_empty()))

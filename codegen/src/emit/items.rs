@@ -128,6 +128,7 @@ pub(super) fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
             elem: elem.as_ref(),
             typed: t.fields.is_none(),
             owner: t.fields.as_ref().map(|_| &t.key),
+            nil_kept: false,
         },
         Operands {
             new: &if scalar_nil {

@@ -97,6 +97,7 @@ pub(super) fn field_code(ctx: &Ctx<'_>, owner: &TypeKey, f: &FieldPlan) -> Token
             elem: elem.as_ref(),
             typed: named_value(&f.ty),
             owner: ctx.struct_of(&f.ty),
+            nil_kept: ctx.openapi.is_some() && ctx.member(Some(owner), &f.go_field).wrapped,
         },
         Operands {
             new: &quote!(new),

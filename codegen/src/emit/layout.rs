@@ -160,6 +160,15 @@ impl Ctx<'_> {
         }
     }
 
+    /// `a != b` for two `Option<&T>` values (see [`Ctx::eq_opt`]).
+    pub(super) fn ne_opt(&self, a: &TokenStream, b: &TokenStream) -> TokenStream {
+        if self.openapi.is_some() {
+            quote!(!crate::semantic::opt_eq(#a, #b))
+        } else {
+            quote!(#a != #b)
+        }
+    }
+
     /// `a == b` for two `&T` values (see [`Ctx::eq_opt`]).
     pub(super) fn eq_ref(&self, a: &TokenStream, b: &TokenStream) -> TokenStream {
         if self.openapi.is_some() {

@@ -34,6 +34,7 @@ pub(super) fn subfield_call(
         elem: sub.elem.as_ref(),
         typed: false,
         owner: ctx.struct_of(&sub.ty),
+        nil_kept: false,
     };
     let ops = Operands {
         new: &quote!(new),
@@ -285,6 +286,7 @@ pub(super) fn discriminated_call(
                 elem: m.elem.as_ref(),
                 typed: false,
                 owner: ctx.struct_of(&m.ty),
+                nil_kept: false,
             },
         );
         let pat = if is_bool {
