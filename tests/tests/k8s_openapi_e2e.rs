@@ -51,6 +51,10 @@ fn openapi_runner(krate: &str, kinds: &BTreeMap<String, (String, bool)>) -> Stri
     dispatch.push_str("        other => Err(format!(\"unknown kind {other}\")),\n    }\n}\n");
     let head = harness::RUST_RUNNER_HEAD
         .replace(
+            "    #[serde(default)]\n    update: bool,\n}",
+            "    #[serde(default)]\n    update: bool,\n    /// The kind's `apiVersion` for registry dispatch.\n    #[serde(default, rename = \"dispatchApiVersion\")]\n    dispatch_api_version: String,\n    /// The kind's `kind` for registry dispatch.\n    #[serde(default, rename = \"dispatchKind\")]\n    dispatch_kind: String,\n}",
+        )
+        .replace(
             "use vgc_runtime::{Error, Operation, Validate};",
             &format!("use vgc_runtime::{{Error, Operation}};\nuse {krate}::Validate;"),
         )
@@ -62,6 +66,11 @@ fn openapi_runner(krate: &str, kinds: &BTreeMap<String, (String, bool)>) -> Stri
         head.contains("decode_held::<T>(c, false)?"),
         "the runner head changed"
     );
+    let head = head.replace(
+        "    let out: Vec<serde_json::Value> = cases\n        .iter()\n        .map(|c| match dispatch(c) {",
+        &format!("    let via_registry = std::env::var_os(\"VGC_VIA_REGISTRY\").is_some();\n    let out: Vec<serde_json::Value> = cases\n        .iter()\n        .map(|c| match if via_registry {{ registry_call::<{krate}::registry::DispatchError>(c, {krate}::registry::validate_object) }} else {{ dispatch(c) }} {{"),
+    );
+    assert!(head.contains("via_registry"), "the runner head changed");
     let head = format!("{head}\n{DECODE_HELD}");
     // The typedef-root helpers of the head are unused here.
     format!("#![allow(dead_code)]\n{head}\n{dispatch}")
@@ -111,6 +120,29 @@ fn held<T: serde::de::DeserializeOwned + serde::Serialize + Default>(v: &serde_j
         Some(p) => Err(format!("k8s-openapi invents a value at {p}")),
         None => Ok(obj),
     }
+}
+
+/// A case through the generated registry (`VGC_VIA_REGISTRY`): `validate_object` with the kind's real `apiVersion`
+/// and `kind` (the case's `dispatchApiVersion` and `dispatchKind`), set on the object (and old object) too.
+fn registry_call<E: std::fmt::Debug>(
+    c: &Case,
+    f: fn(&str, &str, &serde_json::Value, Option<&serde_json::Value>, &Operation) -> Result<vgc_runtime::ErrorList, E>,
+) -> Result<Call, String> {
+    let (av, kind) = (c.dispatch_api_version.clone(), c.dispatch_kind.clone());
+    let with_type = |v: &serde_json::Value| {
+        let mut v = v.clone();
+        if let Some(m) = v.as_object_mut() {
+            m.insert("apiVersion".into(), av.clone().into());
+            m.insert("kind".into(), kind.clone().into());
+        }
+        v
+    };
+    let (obj, old) = (with_type(&c.object), c.old.as_ref().map(with_type));
+    let mut op = if old.is_some() || c.update { Operation::update() } else { Operation::create() };
+    op.options = c.options.clone();
+    op.subresources = c.subresources.clone();
+    let errs = f(&av, &kind, &obj, old.as_ref(), &op).map_err(|e| format!("{e:?}"))?;
+    Ok(Box::new(move || errs.clone()))
 }
 
 /// [`run`] for a kind.
@@ -371,6 +403,42 @@ fn k8s_openapi_target_agrees_with_upstream() {
         top.len(),
         &top[..top.len().min(15)]
     );
+    // 4. GVK dispatch: the compared cases of kinds again, through `registry::validate_object` with their real
+    // apiVersion/kind, give the same lines as the direct trait calls.
+    let gvk: BTreeMap<String, String> = vgc_lowering::plan::kinds(&out.plan.modules)
+        .into_iter()
+        .map(|k| (k.key.to_string(), k.api_version()))
+        .collect();
+    let mut via: Vec<Value> = Vec::new();
+    let mut direct: Vec<Value> = Vec::new();
+    for (c, o) in kept_c.iter().zip(&kept_o) {
+        let Some(kind) = c["kind"].as_str() else {
+            continue;
+        };
+        let (Some(av), Some((_, true))) = (gvk.get(kind), kinds.get(kind)) else {
+            continue;
+        };
+        let mut c = c.clone();
+        c["dispatchApiVersion"] = Value::from(av.clone());
+        c["dispatchKind"] = Value::from(kind.rsplit('.').next().unwrap_or(kind));
+        via.push(c);
+        direct.push(o.clone());
+    }
+    let through = vgc_tests::randfill::run_cases(
+        Command::new(e2e.join("target/debug/run_cases")).env("VGC_VIA_REGISTRY", "1"),
+        &via,
+    );
+    let through = harness::release_view(&through);
+    let differ = through
+        .iter()
+        .zip(&direct)
+        .filter(|(t, d)| t["got"] != d["got"] || t.get("error").is_some())
+        .count();
+    eprintln!(
+        "k8s-openapi registry: {} cases of kinds through registry::validate_object, {differ} differ from the trait calls",
+        via.len()
+    );
+    assert_eq!(differ, 0, "registry dispatch differs from the trait calls");
     let report = oracle.work.join("k8s-openapi-mismatches.txt");
     std::fs::write(&report, summary.mismatches.join("\n")).expect("mismatch report");
     eprintln!(
