@@ -288,9 +288,9 @@ pub fn build_go_oracle(api_dir: &Path, version: &str, plan: &CratePlan, work: &P
         .expect("workspace");
     let e2e = root.join("target/e2e");
     let gobin = e2e.join("gobin");
-    let _ = std::fs::remove_dir_all(&work);
-    std::fs::create_dir_all(&work).expect("mkdir k8s-oracle");
-    install_validation_gen(&work, &gobin);
+    let _ = std::fs::remove_dir_all(work);
+    std::fs::create_dir_all(work).expect("mkdir k8s-oracle");
+    install_validation_gen(work, &gobin);
     std::fs::write(work.join("go.mod"), format!("module {MODULE}\n\ngo 1.25\n")).expect("go.mod");
 
     // meta/v1 carries validation tags (ObjectMeta, Condition, …); upstream expects its validators in a package it
@@ -378,12 +378,12 @@ pub fn build_go_oracle(api_dir: &Path, version: &str, plan: &CratePlan, work: &P
             .filter(|gv| gvs.contains(*gv))
             .map(str::to_string)
     };
-    copy_kubernetes_validation(&work, version);
+    copy_kubernetes_validation(work, version);
     for (file, text) in custom_stubs(plan, &dir_of) {
         std::fs::write(work.join(file), text).expect("custom stubs");
     }
     go(
-        &work,
+        work,
         &[
             "get",
             &format!("k8s.io/api@{version}"),
