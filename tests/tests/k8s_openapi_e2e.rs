@@ -330,52 +330,7 @@ fn k8s_openapi_target_agrees_with_upstream() {
         kept_u.push(u.clone());
         kept_o.push(o.clone());
     }
-    let mut summary = harness::compare_runs(&kept_u, &kept_o, &kept_c);
-    // Known gap (docs/k8s-openapi.md): a `Duplicate value` of a struct item is the item as k8s-openapi serializes
-    // it. A mismatch whose lines are the same once every `Duplicate value: …` text is blanked is counted apart.
-    let blank = |v: &Value| -> Vec<String> {
-        let mut lines: Vec<String> = v["got"]
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter_map(Value::as_str)
-                    .map(|l| match l.find("Duplicate value: ") {
-                        Some(i) => {
-                            let rest = &l[i..];
-                            let end = rest.find(" | origin=").unwrap_or(rest.len());
-                            format!("{}Duplicate value: …{}", &l[..i], &rest[end..])
-                        }
-                        None => l.to_string(),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        lines.sort();
-        lines
-    };
-    let by_name: BTreeMap<String, (&Value, &Value)> = kept_u
-        .iter()
-        .zip(&kept_o)
-        .map(|(u, o)| (u["name"].to_string(), (u, o)))
-        .collect();
-    let mut duplicate_text = 0;
-    let mut rest = Vec::new();
-    for m in std::mem::take(&mut summary.mismatches) {
-        let name = m.split(' ').next().unwrap_or_default().to_string();
-        match by_name.get(&name) {
-            Some((u, o))
-                if u.get("error").is_none() && o.get("error").is_none() && blank(u) == blank(o) =>
-            {
-                duplicate_text += 1;
-            }
-            _ => rest.push(m),
-        }
-    }
-    summary.mismatches = rest;
-    summary.classes.clear();
-    eprintln!(
-        "k8s-openapi differential: {duplicate_text} cases differing only in `Duplicate value` texts of struct items (known gap)"
-    );
+    let summary = harness::compare_runs(&kept_u, &kept_o, &kept_c);
     let explicit_empty = kept_c
         .iter()
         .filter(|c| {

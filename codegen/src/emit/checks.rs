@@ -376,6 +376,9 @@ pub(super) fn check_call(
             );
             if ptr {
                 quote!(#new.map_or_else(::vgc_runtime::ErrorList::new, |n| #v::ptr_slice_unique(#path, n, (#mf).unwrap_or(|_, _| false))))
+            } else if ctx.openapi.is_some() {
+                // A duplicate is shown as upstream's `json.Marshal` of the Go value, not k8s-openapi's `Serialize`.
+                quote!(#new.map_or_else(::vgc_runtime::ErrorList::new, |n| #v::slice_unique_by(#path, n, (#mf).unwrap_or(|_, _| false), |x| #v::bad_value(&crate::semantic::GoJson::go_json(x)))))
             } else {
                 quote!(#new.map_or_else(::vgc_runtime::ErrorList::new, |n| #v::slice_unique(#path, n, (#mf).unwrap_or(|_, _| false))))
             }

@@ -403,6 +403,88 @@ pub(crate) fn semantic_file(
             fn go_zero(&self) -> bool { self.0.is_empty() }
         }
 
+        /// Upstream's `json.Marshal` of the Go value (for the values errors show, `Duplicate value: …`).
+        pub trait GoJson {
+            /// The Go value's JSON.
+            fn go_json(&self) -> ::serde_json::Value;
+        }
+
+        macro_rules! json_scalar {
+            ($($t:ty),*) => {$(
+                impl GoJson for $t {
+                    fn go_json(&self) -> ::serde_json::Value { ::serde_json::Value::from(self.clone()) }
+                }
+            )*};
+        }
+        json_scalar!(bool, i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, ::std::string::String);
+
+        impl GoJson for ::serde_json::Value {
+            fn go_json(&self) -> ::serde_json::Value { self.clone() }
+        }
+
+        impl<T: GoJson> GoJson for ::std::boxed::Box<T> {
+            fn go_json(&self) -> ::serde_json::Value { (**self).go_json() }
+        }
+
+        impl<T: GoJson> GoJson for ::std::option::Option<T> {
+            fn go_json(&self) -> ::serde_json::Value {
+                self.as_ref().map_or(::serde_json::Value::Null, GoJson::go_json)
+            }
+        }
+
+        impl<T: GoJson> GoJson for ::std::vec::Vec<T> {
+            fn go_json(&self) -> ::serde_json::Value {
+                ::serde_json::Value::Array(self.iter().map(GoJson::go_json).collect())
+            }
+        }
+
+        impl<T: GoJson> GoJson for ::std::collections::BTreeMap<::std::string::String, T> {
+            fn go_json(&self) -> ::serde_json::Value {
+                ::serde_json::Value::Object(self.iter().map(|(k, v)| (k.clone(), v.go_json())).collect())
+            }
+        }
+
+        impl GoJson for ::k8s_openapi::apimachinery::pkg::api::resource::Quantity {
+            fn go_json(&self) -> ::serde_json::Value {
+                ::serde_json::to_value(&::vgc_runtime::types::Quantity(self.0.clone())).unwrap_or(::serde_json::Value::Null)
+            }
+        }
+
+        impl GoJson for ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time {
+            fn go_json(&self) -> ::serde_json::Value {
+                ::serde_json::to_value(&runtime_time(self)).unwrap_or(::serde_json::Value::Null)
+            }
+        }
+
+        impl GoJson for ::k8s_openapi::apimachinery::pkg::apis::meta::v1::MicroTime {
+            fn go_json(&self) -> ::serde_json::Value {
+                ::serde_json::to_value(&::vgc_runtime::types::MicroTime(Some(self.0.to_string()))).unwrap_or(::serde_json::Value::Null)
+            }
+        }
+
+        impl GoJson for ::k8s_openapi::apimachinery::pkg::util::intstr::IntOrString {
+            fn go_json(&self) -> ::serde_json::Value {
+                match self {
+                    Self::Int(i) => ::serde_json::Value::from(*i),
+                    Self::String(s) => ::serde_json::Value::from(s.clone()),
+                }
+            }
+        }
+
+        impl GoJson for ::k8s_openapi::apimachinery::pkg::runtime::RawExtension {
+            fn go_json(&self) -> ::serde_json::Value { self.0.clone() }
+        }
+
+        impl GoJson for ::k8s_openapi::apimachinery::pkg::apis::meta::v1::FieldsV1 {
+            fn go_json(&self) -> ::serde_json::Value { self.0.clone() }
+        }
+
+        impl GoJson for ::k8s_openapi::ByteString {
+            fn go_json(&self) -> ::serde_json::Value {
+                ::serde_json::to_value(self).unwrap_or(::serde_json::Value::Null)
+            }
+        }
+
         #impls
     };
     let file: syn::File = syn::parse2(tokens).map_err(|e| CodegenError {
@@ -465,12 +547,14 @@ fn semantic_impls(layout: &Layout, plan: &CratePlan) -> TokenStream {
         .map(|t| (&t.key, &**t))
         .collect();
     let ctx = layout.ctx();
-    // Go pointer-ness by JSON name, inline-embedded structs' fields flattened as k8s-openapi flattens them.
-    fn go_fields(
+    // The Go fields of each k8s-openapi struct in declaration order, inline-embedded structs' fields flattened as
+    // k8s-openapi flattens them (through their virtual types: the pruned plan has no embedded type of its own).
+    fn go_fields<'p>(
         ctx: &Ctx<'_>,
-        t: &TypePlan,
-        types: &BTreeMap<&TypeKey, &TypePlan>,
-        out: &mut BTreeMap<String, bool>,
+        map: &crate::k8s_openapi::Mapping,
+        t: &'p TypePlan,
+        types: &BTreeMap<&TypeKey, &'p TypePlan>,
+        out: &mut Vec<&'p vgc_lowering::plan::FieldPlan>,
         depth: usize,
     ) {
         for f in t.fields.iter().flatten() {
@@ -478,25 +562,46 @@ fn semantic_impls(layout: &Layout, plan: &CratePlan) -> TokenStream {
                 continue;
             }
             if f.json_name.is_empty() {
-                if let Some(inner) = ctx.struct_of(&f.ty).and_then(|k| types.get(k))
+                let inner = map
+                    .inline
+                    .get(&(t.key.clone(), f.go_field.clone()))
+                    .and_then(|v| types.get(v))
+                    .or_else(|| ctx.struct_of(&f.ty).and_then(|k| types.get(k)));
+                if let Some(inner) = inner
                     && depth < 16
                 {
-                    go_fields(ctx, inner, types, out, depth + 1);
+                    go_fields(ctx, map, inner, types, out, depth + 1);
                 }
                 continue;
             }
-            out.entry(f.json_name.clone())
-                .or_insert(matches!(f.ty, RustTy::Option(..)));
+            if !out.iter().any(|o| o.json_name == f.json_name) {
+                out.push(f);
+            }
         }
     }
-    let mut go: BTreeMap<String, BTreeMap<String, bool>> = BTreeMap::new();
+    let virtuals: BTreeSet<&TypeKey> = map.inline.values().collect();
+    let mut go_struct: BTreeMap<String, Vec<&vgc_lowering::plan::FieldPlan>> = BTreeMap::new();
     for (k, path) in &map.types {
+        if virtuals.contains(k) {
+            continue;
+        }
         if let Some(t) = types.get(k) {
-            let mut out = BTreeMap::new();
-            go_fields(&ctx, t, &types, &mut out, 0);
-            go.insert(path.clone(), out);
+            let mut out = Vec::new();
+            go_fields(&ctx, map, t, &types, &mut out, 0);
+            go_struct.insert(path.clone(), out);
         }
     }
+    let go: BTreeMap<String, BTreeMap<String, bool>> = go_struct
+        .iter()
+        .map(|(p, fs)| {
+            (
+                p.clone(),
+                fs.iter()
+                    .map(|f| (f.json_name.clone(), matches!(f.ty, RustTy::Option(..))))
+                    .collect(),
+            )
+        })
+        .collect();
     let mut todo: Vec<String> = map.types.values().cloned().collect();
     let mut seen: BTreeSet<String> = BTreeSet::new();
     let mut impls = Vec::new();
@@ -511,6 +616,7 @@ fn semantic_impls(layout: &Layout, plan: &CratePlan) -> TokenStream {
         let mut fields: Vec<(&String, &crate::k8s_openapi::ModelField)> =
             mt.fields.iter().collect();
         fields.sort_by(|a, b| a.1.ident.cmp(&b.1.ident));
+        impls.push(go_json_impl(&ctx, &ty, mt, go_struct.get(&path)));
         if fields.is_empty() {
             // A newtype or enum without rules of its own: its derived equality.
             impls.push(quote! {
@@ -603,4 +709,102 @@ fn semantic_impls(layout: &Layout, plan: &CratePlan) -> TokenStream {
         });
     }
     quote!(#(#impls)*)
+}
+
+/// The `GoJson` impl of one k8s-openapi struct: upstream's `json.Marshal` of the Go struct (the text of a
+/// `Duplicate value`): its Go fields in declaration order with Go's `omitempty` (never a struct), a nil pointer, list
+/// or map `null`, and a Go value field k8s-openapi leaves out as its zero value. A type without a Go counterpart in
+/// the plan (or a newtype/enum) falls back to k8s-openapi's own serialization.
+fn go_json_impl(
+    ctx: &Ctx<'_>,
+    ty: &TokenStream,
+    mt: &crate::k8s_openapi::ModelType,
+    go: Option<&Vec<&vgc_lowering::plan::FieldPlan>>,
+) -> TokenStream {
+    let Some(go) = go.filter(|_| !mt.fields.is_empty()) else {
+        return quote! {
+            impl GoJson for #ty {
+                fn go_json(&self) -> ::serde_json::Value {
+                    ::serde_json::to_value(self).unwrap_or(::serde_json::Value::Null)
+                }
+            }
+        };
+    };
+    let null = quote!(::serde_json::Value::Null);
+    let mut stmts = Vec::new();
+    for f in go {
+        let Some(mf) = mt.fields.get(&f.json_name) else {
+            continue;
+        };
+        let id = ident(&mf.ident);
+        let json = &f.json_name;
+        let omit = f.omitempty;
+        let through = ctx.through_typedefs(&f.ty).clone();
+        let value = match (&through, mf.optional()) {
+            // A Go pointer: nil is `null` (left out with omitempty).
+            (RustTy::Option(..), true) => quote!(match &self.#id {
+                None => if #omit { None } else { Some(#null) },
+                Some(v) => Some(GoJson::go_json(v)),
+            }),
+            (RustTy::Option(..), false) => quote!(Some(GoJson::go_json(&self.#id))),
+            // A list, map or `[]byte`: nil is `null`; omitempty leaves out an empty one.
+            (RustTy::Vec(_) | RustTy::Map(_) | RustTy::WellKnown(WellKnown::Bytes), true) => {
+                quote!(match &self.#id {
+                    None => if #omit { None } else { Some(#null) },
+                    Some(v) if #omit && GoEq::go_zero(v) => None,
+                    Some(v) => Some(GoJson::go_json(v)),
+                })
+            }
+            (RustTy::Vec(_) | RustTy::Map(_) | RustTy::WellKnown(WellKnown::Bytes), false) => {
+                quote!(if #omit && GoEq::go_zero(&self.#id) { None } else { Some(GoJson::go_json(&self.#id)) })
+            }
+            // A struct (well-known ones included): never left out; absent is its zero value.
+            (RustTy::Named(_) | RustTy::WellKnown(_), true) => {
+                let zero = match &through {
+                    RustTy::WellKnown(WellKnown::Quantity) => {
+                        quote!(::serde_json::Value::from("0"))
+                    }
+                    RustTy::WellKnown(WellKnown::IntOrString) => {
+                        quote!(::serde_json::Value::from(0))
+                    }
+                    RustTy::WellKnown(WellKnown::Duration) => {
+                        quote!(::serde_json::Value::from("0s"))
+                    }
+                    RustTy::WellKnown(_) => null.clone(),
+                    _ => {
+                        let t = ctx.ty(&through);
+                        quote!(GoJson::go_json(&<#t as ::std::default::Default>::default()))
+                    }
+                };
+                quote!(Some(match &self.#id { Some(v) => GoJson::go_json(v), None => #zero }))
+            }
+            (RustTy::Named(_) | RustTy::WellKnown(_), false) => {
+                quote!(Some(GoJson::go_json(&self.#id)))
+            }
+            // A scalar: omitempty leaves out its zero value; absent is the zero value.
+            (_, true) => {
+                let t = ctx.ty(&through);
+                quote!(match &self.#id {
+                    Some(v) if #omit && GoEq::go_zero(v) => None,
+                    Some(v) => Some(GoJson::go_json(v)),
+                    None => if #omit { None } else { Some(GoJson::go_json(&<#t as ::std::default::Default>::default())) },
+                })
+            }
+            (_, false) => {
+                quote!(if #omit && GoEq::go_zero(&self.#id) { None } else { Some(GoJson::go_json(&self.#id)) })
+            }
+        };
+        stmts.push(quote! {
+            if let Some(v) = #value { m.insert(#json.into(), v); }
+        });
+    }
+    quote! {
+        impl GoJson for #ty {
+            fn go_json(&self) -> ::serde_json::Value {
+                let mut m = ::serde_json::Map::new();
+                #(#stmts)*
+                ::serde_json::Value::Object(m)
+            }
+        }
+    }
 }
