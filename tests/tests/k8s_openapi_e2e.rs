@@ -228,6 +228,8 @@ fn k8s_openapi_target_agrees_with_upstream() {
         })
         .collect();
     let harness_dir = e2e.join("k8s-openapi-harness");
+    // The binary has a name of its own: `k8s_e2e.rs`'s runner (`run_cases`) shares `target/e2e/target`.
+    let _ = std::fs::remove_dir_all(harness_dir.join("src/bin"));
     std::fs::create_dir_all(harness_dir.join("src/bin")).expect("mkdir harness");
     let runtime = root.join("runtime");
     std::fs::write(
@@ -243,13 +245,19 @@ fn k8s_openapi_target_agrees_with_upstream() {
     .expect("harness Cargo.toml");
     std::fs::write(harness_dir.join("src/lib.rs"), "//! k8s-openapi harness\n").expect("lib.rs");
     std::fs::write(
-        harness_dir.join("src/bin/run_cases.rs"),
+        harness_dir.join("src/bin/run_openapi_cases.rs"),
         openapi_runner("k8s_openapi_generated", &kinds),
     )
-    .expect("run_cases.rs");
+    .expect("run_openapi_cases.rs");
     let start = std::time::Instant::now();
     let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["build", "--quiet", "--bin", "run_cases", "--manifest-path"])
+        .args([
+            "build",
+            "--quiet",
+            "--bin",
+            "run_openapi_cases",
+            "--manifest-path",
+        ])
         .arg(harness_dir.join("Cargo.toml"))
         .env("CARGO_TARGET_DIR", e2e.join("target"))
         .env("RUSTFLAGS", "-D warnings")
@@ -297,7 +305,7 @@ fn k8s_openapi_target_agrees_with_upstream() {
         .collect();
     let (upstream, ours, go_run, rust_run) = harness::run_both(
         &oracle.work.join("oracle"),
-        &e2e.join("target/debug/run_cases"),
+        &e2e.join("target/debug/run_openapi_cases"),
         &cases,
     );
     let ours = harness::release_view(&ours);
@@ -380,7 +388,7 @@ fn k8s_openapi_target_agrees_with_upstream() {
         direct.push(o.clone());
     }
     let through = vgc_tests::randfill::run_cases(
-        Command::new(e2e.join("target/debug/run_cases")).env("VGC_VIA_REGISTRY", "1"),
+        Command::new(e2e.join("target/debug/run_openapi_cases")).env("VGC_VIA_REGISTRY", "1"),
         &via,
     );
     let through = harness::release_view(&through);
