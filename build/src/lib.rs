@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 /// What went wrong.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// A setting cannot be used: no `OUT_DIR` and no [`Config::out_dir`], an unknown upstream version, a path
+    /// A setting cannot be used: no `OUT_DIR` and no [`Config::out_dir`], an unknown upstream or k8s-openapi version, a path
     /// that does not exist, an unreadable `vgc.toml`.
     #[error("vgc-build: {0}")]
     Usage(String),
@@ -76,6 +76,7 @@ pub struct Config {
     out_dir: Option<PathBuf>,
     file_name: String,
     cargo_metadata: bool,
+    k8s_openapi: Option<String>,
 }
 
 impl Default for Config {
@@ -96,6 +97,7 @@ impl Config {
             out_dir: None,
             file_name: "vgc.rs".into(),
             cargo_metadata: true,
+            k8s_openapi: None,
         }
     }
 
@@ -118,6 +120,16 @@ impl Config {
     /// The tag prefix (`"acme:"`), as `vgc build --tag-prefix`.
     pub fn tag_prefix(&mut self, prefix: impl Into<String>) -> &mut Self {
         self.tag_prefix = Some(prefix.into());
+        self
+    }
+
+    /// Validators over the structs of the k8s-openapi crate of this version (`"1.37"`: feature `v1_37`) instead of
+    /// generated ones, as `vgc build --target k8s-openapi --k8s-openapi-version` (docs/k8s-openapi.md). The
+    /// including crate depends on `k8s-openapi` 0.29 with that feature; the output's extension trait `Validate`
+    /// and `semantic` module sit at the `include!` site, which must be the crate root. An unknown version is an
+    /// [`Error::Usage`] of [`Config::compile`].
+    pub fn k8s_openapi(&mut self, version: impl Into<String>) -> &mut Self {
+        self.k8s_openapi = Some(version.into());
         self
     }
 
@@ -165,6 +177,12 @@ impl Config {
             .map_err(Error::Usage)?;
         let tag_prefix = vgc::config::tag_prefix_for(tree, self.tag_prefix.as_deref(), None)
             .map_err(Error::Usage)?;
+        let structs = match &self.k8s_openapi {
+            Some(v) => {
+                Some(vgc::config::target(Some("k8s-openapi"), Some(v)).map_err(Error::Usage)?)
+            }
+            None => None,
+        };
         let req = vgc::BuildRequest {
             path: target,
             out: None,
@@ -172,6 +190,7 @@ impl Config {
             no_cache: true,
             upstream,
             tag_prefix,
+            target: structs,
             ..Default::default()
         };
         let sys = vgc::sys::OsSystem;

@@ -121,4 +121,44 @@ fn settings_that_cannot_be_used_are_usage_errors() {
         .compile(tmp.path().join("missing"))
         .expect_err("missing path");
     assert!(matches!(e, vgc_build::Error::Usage(_)), "{e}");
+    let e = vgc_build::Config::new()
+        .out_dir(tmp.path().join("out"))
+        .k8s_openapi("1.99")
+        .cargo_metadata(false)
+        .compile(&api)
+        .expect_err("unknown k8s-openapi version");
+    assert_eq!(
+        e.to_string(),
+        "vgc-build: unknown k8s-openapi version \"1.99\" (known: \"1.33\", \"1.34\", \"1.35\", \"1.36\", \"1.37\")"
+    );
+}
+
+/// The k8s-openapi target through the build.rs API: the fixture's validators over `k8s_openapi` types in one file,
+/// the crate's extension trait and `semantic` module at the include site; a CRD tree is refused with `VGC0121`.
+#[test]
+fn compiles_for_the_k8s_openapi_target() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/k8s-openapi/api");
+    let out = vgc_build::Config::new()
+        .out_dir(tmp.path())
+        .k8s_openapi("1.37")
+        .cargo_metadata(false)
+        .compile(&fixture)
+        .expect("compiles");
+    let text = std::fs::read_to_string(&out.file).expect("written");
+    assert!(text.contains("pub trait Validate {"), "{text}");
+    assert!(text.contains("pub mod semantic {"), "{text}");
+    assert!(
+        text.contains("impl crate::Validate for ::k8s_openapi::api::core::v1::Service {"),
+        "{text}"
+    );
+    let api = tmp.path().join("api");
+    module(&api, GOOD);
+    let e = vgc_build::Config::new()
+        .out_dir(tmp.path().join("out"))
+        .k8s_openapi("1.37")
+        .cargo_metadata(false)
+        .compile(&api)
+        .expect_err("a CRD tree");
+    assert!(e.to_string().contains("error[VGC0121]"), "{e}");
 }

@@ -20,6 +20,8 @@
 //! [build]
 //! validation-extensions-files = ["formats.yaml"]  # project formats (1.38, kubernetes#142116), relative to
 //!                                                 # this file; `--validation-extensions-file` replaces them
+//! target = "k8s-openapi"          # validators over k8s-openapi's structs (docs/k8s-openapi.md); default "vgc"
+//! k8s-openapi-version = "1.37"    # the k8s-openapi feature (1.33–1.37); required with that target
 //! [build.severity]
 //! VGC0102 = "warning"             # unknown tags (deviation D1): "error" (default) | "warning"
 //! ```
@@ -66,11 +68,14 @@ pub struct Config {
     pub extension_files: Vec<String>,
     /// `[extensions] enabled`: vgc's opt-in extensions (`docs/extensions.md`), off by default.
     pub vgc_extensions: bool,
+    /// `[build] target` with `k8s-openapi-version` (`--target` replaces them).
+    pub target: Option<vgc_codegen::Target>,
 }
 
 /// The codes whose severity `[build.severity]` may change: `VGC0102` (an unknown `+k8s:` tag, which upstream
-/// ignores: deviation D1 of `docs/deviations.md`).
-pub const BUILD_CODES: &[&str] = &["VGC0102"];
+/// ignores: deviation D1 of `docs/deviations.md`) and `VGC0121` (a type or field the k8s-openapi target lacks: as
+/// a warning, its rules are left out of the generated crate, each named by the warning).
+pub const BUILD_CODES: &[&str] = &["VGC0102", "VGC0121"];
 
 /// Finds `vgc.toml` for a linted path: in `start` (or its directory) and its parents, stopping after the first
 /// directory holding a `go.mod`.
@@ -150,6 +155,8 @@ struct RawLint {
 #[serde(deny_unknown_fields, rename_all = "kebab-case")]
 struct RawBuild {
     validation_extensions_files: Option<Vec<String>>,
+    target: Option<toml::Spanned<String>>,
+    k8s_openapi_version: Option<toml::Spanned<String>>,
     severity: Option<std::collections::BTreeMap<toml::Spanned<String>, toml::Spanned<String>>>,
 }
 
@@ -268,6 +275,35 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
             .iter()
             .map(|f| dir.join(f).to_string_lossy().into_owned())
             .collect();
+        match (build.target, build.k8s_openapi_version) {
+            (None, None) => {}
+            (Some(t), version) => match (t.get_ref().as_str(), version) {
+                ("vgc", None) => cfg.target = Some(vgc_codegen::Target::Own),
+                ("k8s-openapi", Some(v)) => match target(Some("k8s-openapi"), Some(v.get_ref())) {
+                    Ok(t) => cfg.target = Some(t),
+                    Err(e) => err(v.span(), format!("build.k8s-openapi-version: {e}")),
+                },
+                ("k8s-openapi", None) => err(
+                    t.span(),
+                    "build.target: \"k8s-openapi\" needs `k8s-openapi-version` (e.g. \"1.37\")"
+                        .into(),
+                ),
+                ("vgc", Some(v)) => err(
+                    v.span(),
+                    "build.k8s-openapi-version: only with `target = \"k8s-openapi\"`".into(),
+                ),
+                (other, _) => err(
+                    t.span(),
+                    format!(
+                        "build.target: unknown target {other:?} (known: \"vgc\", \"k8s-openapi\")"
+                    ),
+                ),
+            },
+            (None, Some(v)) => err(
+                v.span(),
+                "build.k8s-openapi-version: only with `target = \"k8s-openapi\"`".into(),
+            ),
+        }
         for (code, sev) in build.severity.unwrap_or_default() {
             let Some(c) = Code::parse(code.get_ref()).filter(|c| BUILD_CODES.contains(&c.as_str()))
             else {
@@ -302,6 +338,39 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
         Ok(cfg)
     } else {
         Err(errors.join("\n"))
+    }
+}
+
+/// The target `--target`/`--k8s-openapi-version` (or `vgc.toml`'s `[build]` keys) name: `vgc` (the default) or
+/// `k8s-openapi` with one of the k8s-openapi versions (`1.33`…`1.37`).
+///
+/// # Errors
+/// A message for an unknown target, an unknown version, `k8s-openapi` without a version, or a version without it.
+pub fn target(
+    name: Option<&str>,
+    k8s_openapi_version: Option<&str>,
+) -> Result<vgc_codegen::Target, String> {
+    use vgc_codegen::k8s_openapi::K8sOpenapiVersion;
+    let known = || {
+        K8sOpenapiVersion::ALL
+            .map(|v| format!("\"{v}\""))
+            .join(", ")
+    };
+    match (name.unwrap_or("vgc"), k8s_openapi_version) {
+        ("vgc", None) => Ok(vgc_codegen::Target::Own),
+        ("vgc", Some(_)) => {
+            Err("a k8s-openapi version is only used with the k8s-openapi target".into())
+        }
+        ("k8s-openapi", None) => Err(format!(
+            "the k8s-openapi target needs a k8s-openapi version (known: {})",
+            known()
+        )),
+        ("k8s-openapi", Some(v)) => K8sOpenapiVersion::parse(v)
+            .map(vgc_codegen::Target::K8sOpenapi)
+            .ok_or_else(|| format!("unknown k8s-openapi version {v:?} (known: {})", known())),
+        (other, _) => Err(format!(
+            "unknown target {other:?} (known: \"vgc\", \"k8s-openapi\")"
+        )),
     }
 }
 
@@ -449,7 +518,9 @@ mod tests {
             parse("[build.severity]\nVGC0110 = \"warning\"\n")
                 .err()
                 .as_deref(),
-            Some("vgc.toml:2:1: build.severity: `VGC0110` cannot be changed (only VGC0102)")
+            Some(
+                "vgc.toml:2:1: build.severity: `VGC0110` cannot be changed (only VGC0102, VGC0121)"
+            )
         );
         assert_eq!(
             parse("[build.severity]\nVGC0102 = \"off\"\n")

@@ -132,6 +132,10 @@ pub struct BuildRequest {
     /// The tag prefix (`--tag-prefix`, else `vgc.toml` `[upstream] tag-prefix`, else `k8s:`; kubernetes#141866,
     /// 1.38 profile): validation tags are read as `+<prefix><name>` and diagnostics name them so.
     pub tag_prefix: vgc_ir::TagPrefix,
+    /// The structs the validators run on (`--target`; `None`: `vgc.toml` `[build] target`, else vgc's own
+    /// generated structs): k8s-openapi's with `--target k8s-openapi --k8s-openapi-version 1.37`, whose missing
+    /// types and fields are `VGC0121` errors.
+    pub target: Option<vgc_codegen::Target>,
 }
 
 impl Default for BuildRequest {
@@ -153,6 +157,7 @@ impl Default for BuildRequest {
             upstream: None,
             extension_files: Vec::new(),
             tag_prefix: vgc_ir::TagPrefix::default(),
+            target: None,
         }
     }
 }
@@ -425,6 +430,10 @@ fn analyze(
     diags.extend(vgc_codegen::ident::name_collisions(db, &plan));
     // Two packages declaring one group/version/kind: dispatch reaches only the first (R40).
     diags.extend(vgc_codegen::ident::kind_collisions(db, &plan));
+    // The k8s-openapi target: every type and field the validators need must exist in the chosen version (R45).
+    if let Some(vgc_codegen::Target::K8sOpenapi(v)) = req.target {
+        diags.extend(vgc_codegen::ident::k8s_openapi_coverage(db, &plan, v));
+    }
     // Upstream's own lint (VGC0301–0303): its generation stops with `lint failed` on these, so every command
     // reports them as errors (`docs/lint.md`).
     clock = std::time::Instant::now();
@@ -973,6 +982,22 @@ impl Session {
         sys: &dyn vgc_analysis::System,
     ) -> BuildOutcome {
         let mut out = BuildOutcome::default();
+        // `--target`, else `vgc.toml` `[build] target` (a `vgc.toml` that does not parse is reported by
+        // `apply_build_severities`), else vgc's own structs.
+        let resolved;
+        let req = if req.target.is_none() {
+            let target = build_config(sys, &req.path)
+                .and_then(Result::ok)
+                .and_then(|c| c.target)
+                .unwrap_or_default();
+            resolved = BuildRequest {
+                target: Some(target),
+                ..req.clone()
+            };
+            &resolved
+        } else {
+            req
+        };
         let Some(plan) =
             analyze(&mut self.db, sys, &mut self.loader, req, &mut out).map(|(_, plan)| plan)
         else {
@@ -986,7 +1011,11 @@ impl Session {
         let opts = Options {
             crate_name: req.crate_name.clone(),
             runtime: req.runtime.clone(),
+            target: req.target.unwrap_or_default(),
         };
+        if opts.target != vgc_codegen::Target::Own {
+            return build_uncached(req, plan, &opts, out);
+        }
         let mut clock = std::time::Instant::now();
         let stale;
         let pending_saves;
@@ -1161,6 +1190,63 @@ impl Session {
             crate::cache::ir::save(&dir, &self.db, prog, &loaded);
         }
     }
+}
+
+/// Code generation without the incremental queries and caches (the k8s-openapi target): the whole crate from
+/// `plan` ([`vgc_codegen::generate`]), formatted with rustfmt when asked, written as one transaction.
+fn build_uncached(
+    req: &BuildRequest,
+    plan: vgc_lowering::CratePlan,
+    opts: &Options,
+    mut out: BuildOutcome,
+) -> BuildOutcome {
+    let clock = std::time::Instant::now();
+    match vgc_codegen::generate(&plan, opts) {
+        Ok(mut files) => {
+            if req.rustfmt {
+                for f in files.iter_mut().filter(|f| f.path.ends_with(".rs")) {
+                    if let Some(formatted) = rustfmt(&f.contents)
+                        && syn::parse_file(&formatted).is_ok()
+                    {
+                        f.contents = formatted;
+                    }
+                }
+            }
+            out.files = files;
+        }
+        Err(e) => {
+            out.io_error = Some(format!(
+                "internal error: generated code for {} does not parse: {}",
+                e.module, e.message
+            ));
+            out.plan = plan;
+            return out;
+        }
+    }
+    if let Some(dir) = &req.out
+        && req.custom_stub
+        && !dir.join("src/custom.rs").exists()
+        && let Some(stub) = vgc_codegen::custom_stub(&plan, opts)
+    {
+        out.files.push(stub);
+    }
+    out.timings.push(("codegen", clock.elapsed()));
+    if let Some(dir) = req.out.as_deref() {
+        match write_output(
+            dir,
+            &out.files,
+            &std::collections::BTreeSet::new(),
+            req.force,
+        ) {
+            Ok((written, removed)) => {
+                out.written = written;
+                out.removed = removed;
+            }
+            Err(e) => out.io_error = Some(e),
+        }
+    }
+    out.plan = plan;
+    out
 }
 
 /// Writes the generated `files` into `dir` as one transaction ([`crate::output::commit`]), with the files of

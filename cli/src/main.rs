@@ -147,6 +147,14 @@ struct BuildArgs {
     /// Print the wall time of each phase (load, check, lower, lint, codegen, format, write) on stderr.
     #[arg(long)]
     timings: bool,
+    /// The structs the validators run on: `vgc` (generated serde structs) or `k8s-openapi` (the k8s-openapi
+    /// crate's, for k8s.io/api; needs `--k8s-openapi-version`; docs/k8s-openapi.md). Default: `vgc.toml`
+    /// `[build] target`, else `vgc`.
+    #[arg(long, value_parser = ["vgc", "k8s-openapi"])]
+    target: Option<String>,
+    /// The k8s-openapi version (crate feature) of `--target k8s-openapi`: 1.33 to 1.37.
+    #[arg(long, value_name = "VERSION")]
+    k8s_openapi_version: Option<String>,
 }
 
 /// Options of `vgc lint`.
@@ -1110,6 +1118,17 @@ fn build_request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
         (None, None) => RuntimeDep::published(),
     };
     let out = std::path::absolute(&a.out).unwrap_or_else(|_| a.out.into());
+    let structs = if a.target.is_none() && a.k8s_openapi_version.is_none() {
+        None
+    } else {
+        match vgc::config::target(a.target.as_deref(), a.k8s_openapi_version.as_deref()) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                let _ = writeln!(std::io::stderr(), "error: {e}");
+                return Err(ExitCode::from(2));
+            }
+        }
+    };
     Ok(BuildRequest {
         path: target(a.path)?,
         out: Some(out),
@@ -1125,6 +1144,7 @@ fn build_request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
         upstream: None,
         extension_files: Vec::new(),
         tag_prefix: vgc_ir::TagPrefix::default(),
+        target: structs,
     })
 }
 

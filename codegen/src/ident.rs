@@ -385,6 +385,42 @@ pub fn kind_collisions(db: &dyn vgc_ir::Db, plan: &CratePlan) -> Vec<Diagnostic>
         .collect()
 }
 
+/// R45: what the k8s-openapi target lacks ([`crate::k8s_openapi::Mapping::of`]'s problems) as `VGC0121` errors, at
+/// the Go field (or type) that needs it, sorted by place.
+#[must_use]
+pub fn k8s_openapi_coverage(
+    db: &dyn vgc_ir::Db,
+    plan: &CratePlan,
+    version: crate::k8s_openapi::K8sOpenapiVersion,
+) -> Vec<Diagnostic> {
+    let prog = vgc_analysis::loaded_program(db);
+    let (_, problems) = crate::k8s_openapi::Mapping::of(plan, version);
+    problems
+        .into_iter()
+        .map(|p| {
+            let mut d = if p.left_out {
+                Diagnostic::warning(Code::K8sOpenapiKindLeftOut, p.message)
+            } else {
+                Diagnostic::error(Code::K8sOpenapiMissing, p.message)
+            }
+            .with_hint(p.hint);
+            if let Some((decl, file)) = prog.type_decl(db, &p.key) {
+                let offset = p
+                    .field
+                    .as_deref()
+                    .and_then(|go| {
+                        decl.fields
+                            .iter()
+                            .find(|f| vgc_lowering::go_field_name(f).as_deref() == Some(go))
+                    })
+                    .map_or(decl.at, |f| f.at);
+                d = d.at(file.path(db).clone(), vgc_ir::db::span_of(db, file, offset));
+            }
+            d
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,6 +5,7 @@
 
 mod emit;
 pub mod ident;
+pub mod k8s_openapi;
 
 pub use emit::Layout;
 use std::sync::Arc;
@@ -77,6 +78,20 @@ pub struct Options {
     pub crate_name: String,
     /// The runtime dependency.
     pub runtime: RuntimeDep,
+    /// Which structs the validators run on.
+    pub target: Target,
+}
+
+/// The structs the generated validators run on (`vgc build --target`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// vgc's own serde structs, generated into the crate (`--target vgc`, the default).
+    #[default]
+    Own,
+    /// The structs of the k8s-openapi crate (`--target k8s-openapi --k8s-openapi-version 1.37`): the crate
+    /// defines no types, only validation functions, an extension trait `Validate` implemented for the k8s-openapi
+    /// types, upstream's semantic equality over them (`semantic`) and the GVK registry ([`k8s_openapi`]).
+    K8sOpenapi(k8s_openapi::K8sOpenapiVersion),
 }
 
 /// Errors from codegen: generated code that does not parse (a vgc bug, reported with the module).
@@ -102,7 +117,28 @@ pub fn custom_stub(plan: &CratePlan, opts: &Options) -> Option<GeneratedFile> {
 /// # Errors
 /// A [`CodegenError`] if emitted code fails to parse (a bug in vgc, never in the input).
 pub fn generate(plan: &CratePlan, opts: &Options) -> Result<Vec<GeneratedFile>, CodegenError> {
-    emit::generate(plan, opts)
+    match opts.target {
+        Target::Own => emit::generate(plan, opts),
+        // What the version lacks was reported (VGC0121/VGC0122); generation leaves it out.
+        Target::K8sOpenapi(v) => {
+            let (map, problems) = k8s_openapi::Mapping::of(plan, v);
+            let pruned = k8s_openapi::prune(plan, &map, &problems);
+            let mut layout = Layout::of(&pruned);
+            layout.openapi = Some(map);
+            emit::generate_with(&pruned, opts, layout)
+        }
+    }
+}
+
+/// The [`Layout`] of `plan` for `target`: with the k8s-openapi mapping ([`k8s_openapi::Mapping::of`]) on the
+/// k8s-openapi target.
+#[must_use]
+pub fn layout_for(plan: &CratePlan, target: Target) -> Layout {
+    let mut layout = Layout::of(plan);
+    if let Target::K8sOpenapi(v) = target {
+        layout.openapi = Some(k8s_openapi::Mapping::of(plan, v).0);
+    }
+    layout
 }
 
 /// The [`Layout`] of the database's [`vgc_lowering::crate_plan`].

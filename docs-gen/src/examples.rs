@@ -287,6 +287,12 @@ pub const DIAGNOSTIC_EXAMPLES: &[(&str, &str)] = &[
         "// +k8s:eachVal=+k8s:maximum(constraint: max)   (only directly on a struct field)",
     ),
     (
+        "VGC0121",
+        "// +k8s:required   on   Bogus string `json:\"bogus\"`   of core/v1 ServiceSpec, with --target k8s-openapi (k8s-openapi's ServiceSpec has no `bogus`)",
+    ),
+    (
+        "VGC0122",
+        "type PriorityClass struct { metav1.TypeMeta `json:\",inline\"` }   in scheduling/v1beta1, with --target k8s-openapi --k8s-openapi-version 1.37 (k8s-openapi has scheduling/v1 only)",
         "VGC0123",
         "// +k8s:exclusiveMinimum(constraint: high)   on Low, and   // +k8s:minimum(constraint: low)   on High",
     ),

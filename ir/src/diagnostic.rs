@@ -115,6 +115,10 @@ declare_codes! {
     ConstraintTypeMismatch = ("VGC0119", "constraint-type-mismatch", Error, "Numeric field-path constraints compare integers; a constrained or referenced field of another type cannot be compared."),
     /// VGC0120: a field-path constraint written where or how it is not supported.
     ConstraintForm = ("VGC0120", "constraint-form", Error, "Field-path constraints are hoisted to the parent struct of the field they are written on; elsewhere (a type, list values, map keys or values, inside another tag) or with other arguments there is no parent to hoist to or nothing to compare."),
+    /// VGC0121: the k8s-openapi target lacks a type or field the validators need (or has it with another shape).
+    K8sOpenapiMissing = ("VGC0121", "openapi-target-missing", Error, "The k8s-openapi target runs the validators on the structs of the k8s-openapi crate; a type or field the rules need that the chosen k8s-openapi version does not have (or types differently, or flattens away) could not be validated, so the build stops instead of skipping the rule."),
+    /// VGC0122: a kind the k8s-openapi target leaves out because the chosen k8s-openapi version lacks it (warning).
+    K8sOpenapiKindLeftOut = ("VGC0122", "openapi-target-kind-left-out", Warning, "k8s-openapi has the group/versions the API server serves; a kind it does not have cannot be held in k8s-openapi structs, so the k8s-openapi target leaves it (and its rules) out of the generated crate and says so here."),
     /// VGC0123: field-path constraints of one struct that form a cycle with a strict bound (`a > b >= a`).
     ConstraintCycle = ("VGC0123", "constraint-cycle", Error, "Field-path constraints order fields; a cycle of them with an exclusive bound (`a > b` while `b >= a`) can never hold while all its fields are set, so every such object would be refused."),
     /// VGC0201: a tag whose lowering is not implemented yet; no check is generated (warning).

@@ -39,7 +39,13 @@ impl Quantity {
     /// Binary suffixes are expanded into the mantissa; values that overflow 128 bits are not comparable.
     #[must_use]
     pub fn parts(&self) -> Option<(i128, i32)> {
-        let s = self.0.trim();
+        Self::parts_of(&self.0)
+    }
+
+    /// [`Quantity::parts`] of a quantity's text.
+    #[must_use]
+    pub fn parts_of(text: &str) -> Option<(i128, i32)> {
+        let s = text.trim();
         if s.is_empty() {
             return Some((0, 0));
         }
@@ -357,9 +363,19 @@ impl Quantity {
 
 impl PartialEq for Quantity {
     fn eq(&self, other: &Self) -> bool {
-        match (self.parts(), other.parts()) {
-            (Some(a), Some(b)) => a == b,
-            _ => self.0 == other.0,
+        Self::semantic_eq(&self.0, &other.0)
+    }
+}
+
+impl Quantity {
+    /// Upstream's semantic equality of two quantities given as text (`resource.Quantity.Cmp(…) == 0`, as
+    /// `equality.Semantic` compares them; deviation D7 beyond 128 bits): equal values (`"1"`, `"1.0"`, `"1000m"`),
+    /// else equal texts. The k8s-openapi target compares `k8s_openapi` quantities with it.
+    #[must_use]
+    pub fn semantic_eq(a: &str, b: &str) -> bool {
+        match (Self::parts_of(a), Self::parts_of(b)) {
+            (Some(x), Some(y)) => x == y,
+            _ => a == b,
         }
     }
 }
@@ -1047,6 +1063,11 @@ mod tests {
         assert_eq!(Quantity("1000m".into()), Quantity("1".into()));
         assert_eq!(Quantity("0".into()), Quantity(String::new()));
         assert_ne!(Quantity("1G".into()), Quantity("1Gi".into()));
+        // The same comparison on texts (the k8s-openapi target's quantities).
+        assert!(Quantity::semantic_eq("1Gi", "1024Mi"));
+        assert!(Quantity::semantic_eq("0", ""));
+        assert!(!Quantity::semantic_eq("1G", "1Gi"));
+        assert!(Quantity::semantic_eq("junk", "junk") && !Quantity::semantic_eq("junk", "junk2"));
     }
 
     #[test]

@@ -804,9 +804,21 @@ pub fn slice_unique<T: serde::Serialize>(
     new: &[T],
     matches: fn(&T, &T) -> bool,
 ) -> ErrorList {
+    slice_unique_by(path, new, matches, bad_value)
+}
+
+/// [`slice_unique`] with the duplicate element rendered by `render` (the k8s-openapi target renders k8s-openapi
+/// structs as upstream's `json.Marshal` of the Go struct does, which their own `Serialize` does not).
+#[must_use]
+pub fn slice_unique_by<T>(
+    path: &Path<'_>,
+    new: &[T],
+    matches: fn(&T, &T) -> bool,
+    render: impl Fn(&T) -> BadValue,
+) -> ErrorList {
     unique_indexes(new.len(), |i, j| matches(&new[i], &new[j]))
         .into_iter()
-        .map(|j| Error::duplicate(&path.index(j), bad_value(&new[j])))
+        .map(|j| Error::duplicate(&path.index(j), render(&new[j])))
         .collect()
 }
 

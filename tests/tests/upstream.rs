@@ -710,6 +710,7 @@ fn generate_kept(
     let opts = vgc_codegen::Options {
         crate_name: crate_name.into(),
         runtime: vgc_codegen::RuntimeDep::Path(runtime.to_string_lossy().into_owned()),
+        target: vgc_codegen::Target::Own,
     };
     let files = vgc_codegen::generate(plan, &opts).expect("generates");
     if let Ok(out) = std::env::var("VGC_KEEP_GENERATED") {

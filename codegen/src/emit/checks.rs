@@ -4,8 +4,12 @@
 use super::*;
 
 /// Tokens for "is this nilable value set" given the shape.
-pub(super) fn set_expr(shape: &Shape, v: &TokenStream) -> TokenStream {
+pub(super) fn set_expr(ctx: &Ctx<'_>, shape: &Shape, v: &TokenStream) -> TokenStream {
     match shape {
+        // k8s-openapi's well-known types: set unless Go's zero value (`IsZero`; the zero time has no `Default`).
+        Shape::Other { pointer: false } if ctx.openapi.is_some() => {
+            quote!(#v.is_some_and(|v| !crate::semantic::GoEq::go_zero(v)))
+        }
         Shape::Scalar { pointer: true, .. }
         | Shape::Struct { .. }
         | Shape::Other { pointer: true } => quote!(#v.is_some()),
@@ -26,6 +30,11 @@ pub(super) struct Site<'a> {
     pub(super) shape: &'a Shape,
     pub(super) elem: Option<&'a RustTy>,
     pub(super) typed: bool,
+    /// The struct type of the checked value, when it is one (struct-level checks read its members).
+    pub(super) owner: Option<&'a TypeKey>,
+    /// The checked list or map keeps nil (`None`) apart from empty: a k8s-openapi field wrapped in `Option`. Not on
+    /// vgc's own structs (deviations D9, D11), nor for a list k8s-openapi requires (it reads an absent one as empty).
+    pub(super) nil_kept: bool,
 }
 
 impl<'a> Site<'a> {
@@ -35,6 +44,8 @@ impl<'a> Site<'a> {
             shape,
             elem: None,
             typed: false,
+            owner: None,
+            nil_kept: false,
         }
     }
 }
@@ -91,15 +102,22 @@ pub(super) fn matcher_fns(
     let fn_ty = quote!(fn(&#elem_ty, &#elem_ty) -> bool);
     match m {
         Matcher::None => (quote!(None), quote!(None)),
-        Matcher::Set => (
-            quote!(Some((|a: &#elem_ty, b: &#elem_ty| a == b) as #fn_ty)),
-            quote!(None),
-        ),
-        Matcher::Keys(keys) => {
-            let ks = keys.iter().map(|k| field_ident(k));
+        Matcher::Set => {
+            let eq = ctx.eq_ref(&quote!(a), &quote!(b));
             (
-                quote!(Some((|a: &#elem_ty, b: &#elem_ty| true #(&& a.#ks == b.#ks)*) as #fn_ty)),
-                quote!(Some((|a: &#elem_ty, b: &#elem_ty| a == b) as #fn_ty)),
+                quote!(Some((|a: &#elem_ty, b: &#elem_ty| #eq) as #fn_ty)),
+                quote!(None),
+            )
+        }
+        Matcher::Keys(keys) => {
+            let owner = elem.and_then(|e| ctx.struct_of(e));
+            let ks = keys
+                .iter()
+                .map(|k| key_eq(ctx, owner, &quote!(a), &quote!(b), k));
+            let eq = ctx.eq_ref(&quote!(a), &quote!(b));
+            (
+                quote!(Some((|a: &#elem_ty, b: &#elem_ty| true #(&& #ks)*) as #fn_ty)),
+                quote!(Some((|a: &#elem_ty, b: &#elem_ty| #eq) as #fn_ty)),
             )
         }
     }
@@ -176,7 +194,7 @@ pub(super) fn cohort_code(
                 quote! { { let (e, _) = #call; errs.extend(e #m); } }
             }
         } else if c.kind == CheckKind::Optional && c.non_error {
-            let set = set_expr(site.shape, ops.new);
+            let set = set_expr(ctx, site.shape, ops.new);
             quote!(if !(#set) { sc = true; })
         } else if c.short_circuit && c.non_error {
             // An inherited NonError short-circuit: its errors are not reported, it only stops the cohort.
@@ -245,7 +263,7 @@ pub(super) fn check_call(
     let (shape, elem) = (site.shape, site.elem);
     let Operands { new, old, path } = ops;
     let v = quote!(::vgc_runtime::validate);
-    let set = set_expr(shape, new);
+    let set = set_expr(ctx, shape, new);
     let s = quote!(#new.map(|v| v.as_str()));
     let len = quote!(#new.map_or(0, |v| v.len()));
     match &c.kind {
@@ -322,20 +340,29 @@ pub(super) fn check_call(
                     } else {
                         quote!(slice_update)
                     };
-                    quote!(match #new { Some(n) => #v::#f(#path, op, n, #old.map_or(&[][..], |o| &o[..]), (#m).unwrap_or(|_, _| false), &[#(#cs),*]), None => ::vgc_runtime::ErrorList::new() })
+                    if ctx.openapi.is_some() {
+                        // A nil list (`None`) is an empty one to upstream's `UpdateSlice`.
+                        quote!(#v::#f(#path, op, #new.map_or(&[][..], |n| &n[..]), #old.map_or(&[][..], |o| &o[..]), (#m).unwrap_or(|_, _| false), &[#(#cs),*]))
+                    } else {
+                        quote!(match #new { Some(n) => #v::#f(#path, op, n, #old.map_or(&[][..], |o| &o[..]), (#m).unwrap_or(|_, _| false), &[#(#cs),*]), None => ::vgc_runtime::ErrorList::new() })
+                    }
+                }
+                Shape::Map if ctx.openapi.is_some() => {
+                    quote!(#v::map_update(#path, op, #new.unwrap_or(&::std::collections::BTreeMap::new()), #old.unwrap_or(&::std::collections::BTreeMap::new()), &[#(#cs),*]))
                 }
                 Shape::Map => {
                     quote!(match #new { Some(n) => #v::map_update(#path, op, n, #old.unwrap_or(&::std::collections::BTreeMap::new()), &[#(#cs),*]), None => ::vgc_runtime::ErrorList::new() })
                 }
                 _ => {
-                    let old_set = set_expr(shape, old);
+                    let old_set = set_expr(ctx, shape, old);
+                    let changed = ctx.ne_opt(new, old);
                     let ptr = matches!(
                         shape,
                         Shape::Scalar { pointer: true, .. }
                             | Shape::Struct { pointer: true }
                             | Shape::Other { pointer: true }
                     );
-                    quote!(#v::update_scalar(#path, op, #old.is_some(), #ptr, #old_set, #set, #new != #old, &[#(#cs),*]))
+                    quote!(#v::update_scalar(#path, op, #old.is_some(), #ptr, #old_set, #set, #changed, &[#(#cs),*]))
                 }
             }
         }
@@ -349,6 +376,9 @@ pub(super) fn check_call(
             );
             if ptr {
                 quote!(#new.map_or_else(::vgc_runtime::ErrorList::new, |n| #v::ptr_slice_unique(#path, n, (#mf).unwrap_or(|_, _| false))))
+            } else if ctx.openapi.is_some() {
+                // A duplicate is shown as upstream's `json.Marshal` of the Go value, not k8s-openapi's `Serialize`.
+                quote!(#new.map_or_else(::vgc_runtime::ErrorList::new, |n| #v::slice_unique_by(#path, n, (#mf).unwrap_or(|_, _| false), |x| #v::bad_value(&crate::semantic::GoJson::go_json(x)))))
             } else {
                 quote!(#new.map_or_else(::vgc_runtime::ErrorList::new, |n| #v::slice_unique(#path, n, (#mf).unwrap_or(|_, _| false))))
             }
@@ -361,6 +391,8 @@ pub(super) fn check_call(
                     shape: elem_shape,
                     elem: None,
                     typed: elem.is_some_and(named_value),
+                    owner: elem.and_then(|e| ctx.struct_of(e)),
+                    nil_kept: false,
                 },
                 Operands {
                     new: &quote!(Some(v)),
@@ -378,9 +410,10 @@ pub(super) fn check_call(
                     } else {
                         quote!(as_ref)
                     };
+                    let eq = ctx.eq_ref(&quote!(a), &quote!(b));
                     quote!({
                         let mut e = ::vgc_runtime::ErrorList::new();
-                        if let Some(n) = #new { #v::each_map_val(op, #path, n, #old, Some(|a, b| a == b), |p, v, o, errs| {
+                        if let Some(n) = #new { #v::each_map_val(op, #path, n, #old, Some(|a, b| #eq), |p, v, o, errs| {
                             if let Some(v) = v.#deref() {
                                 let o = o.and_then(|o| o.#deref());
                                 'scope: { #body }
@@ -389,11 +422,14 @@ pub(super) fn check_call(
                         e
                     })
                 }
-                Shape::Map => quote!({
-                    let mut e = ::vgc_runtime::ErrorList::new();
-                    if let Some(n) = #new { #v::each_map_val(op, #path, n, #old, Some(|a, b| a == b), |p, v, o, errs| { 'scope: { #body } }, &mut e); }
-                    e
-                }),
+                Shape::Map => {
+                    let eq = ctx.eq_ref(&quote!(a), &quote!(b));
+                    quote!({
+                        let mut e = ::vgc_runtime::ErrorList::new();
+                        if let Some(n) = #new { #v::each_map_val(op, #path, n, #old, Some(|a, b| #eq), |p, v, o, errs| { 'scope: { #body } }, &mut e); }
+                        e
+                    })
+                }
                 Shape::List {
                     pointer_elems: true,
                 } => quote!({
@@ -409,15 +445,18 @@ pub(super) fn check_call(
             }
         }
         CheckKind::Subfield(sub) => {
-            let call = subfield_call(ctx, sub, ops);
+            let call = subfield_call(ctx, sub, site, ops);
             quote!((#call).0)
         }
-        CheckKind::Union(u) => union_call(u, ops),
+        CheckKind::Union(u) => union_call(ctx, u, site, ops),
         CheckKind::Dependent(d) => {
             let forbidden = d.forbidden;
             let (tr, tj, ts) = (&d.trigger.go, &d.trigger.json, &d.trigger.shape);
             let (dr, dj, ds) = (&d.dependent.go, &d.dependent.json, &d.dependent.shape);
-            let (tset, dset) = (field_set(&quote!(o), tr, ts), field_set(&quote!(o), dr, ds));
+            let (tset, dset) = (
+                member_set(ctx, site.owner, &quote!(o), tr, ts),
+                member_set(ctx, site.owner, &quote!(o), dr, ds),
+            );
             quote!(#v::dependent(#path, op, #forbidden,
                 #tj, (#new.is_some_and(|o| #tset), #old.map(|o| #tset)),
                 #dj, (#new.is_some_and(|o| #dset), #old.map(|o| #dset))))
@@ -437,6 +476,10 @@ pub(super) fn check_call(
                 let detail = format!("forced failure: {msg}");
                 // upstream passes the value by pointer (lists and maps as they are): `json.Marshal`-rendered.
                 let bad = match shape {
+                    // A k8s-openapi `Option` keeps a nil list (`None`, `null`) apart from an empty one (`[]`), as Go does.
+                    Shape::List { .. } | Shape::Map if site.nil_kept => {
+                        quote!(#v::bad_value_json(&#new))
+                    }
                     Shape::List { .. } | Shape::Map => quote!(#v::bad_value_collection(#new)),
                     _ => quote!(#v::bad_value_json(&#new)),
                 };
@@ -449,6 +492,22 @@ pub(super) fn check_call(
             // k8s.io/api's and apimachinery's own functions are ported in the runtime (`vgc_runtime::k8s`).
             if let Some(port) = vgc_runtime::k8s::port(&owner.pkg, &owner.name, field.as_deref()) {
                 let f = ident(port.rust_fn);
+                // The ports take the runtime's `metav1.Time`; k8s-openapi's converts (only for this call).
+                if ctx.openapi.is_some()
+                    && matches!(
+                        c.kind,
+                        CheckKind::Custom {
+                            ty: RustTy::WellKnown(WellKnown::Time),
+                            ..
+                        }
+                    )
+                {
+                    return quote!({
+                        let n = #new.map(crate::semantic::runtime_time);
+                        let o = #old.map(crate::semantic::runtime_time);
+                        ::vgc_runtime::k8s::#f(op, #path, n.as_ref(), o.as_ref())
+                    });
+                }
                 return quote!(::vgc_runtime::k8s::#f(op, #path, #new, #old));
             }
             let m = ident(&crate::ident::custom_method(owner, field.as_deref()));
@@ -461,8 +520,9 @@ pub(super) fn check_call(
         }
         CheckKind::ListUnion(u) => {
             // Member "set" = some element matches its selector. A nil or empty old list counts as no old value.
+            let elem_owner = elem.and_then(|e| ctx.struct_of(e));
             let exists = |list: &TokenStream, sel: &vgc_lowering::plan::Selector| {
-                let m = selector_match(sel, &quote!(x));
+                let m = selector_match(ctx, elem_owner, sel, &quote!(x));
                 if u.ptr_elems {
                     quote!(#list.is_some_and(|l| l.iter().flatten().any(|x| #m)))
                 } else {
@@ -477,14 +537,22 @@ pub(super) fn check_call(
             } else {
                 quote!(zero_or_one_of)
             };
-            let call = quote!(#v::#f(#path, op, #old.is_some_and(|o| !o.is_empty()), &[#(#new_set),*], &[#(#old_set),*], &[#(#names),*]));
+            // Upstream's "old value exists" is a non-nil old list. A k8s-openapi `Option` keeps nil (`None`) apart from
+            // `[]`; vgc's own structs (and a list k8s-openapi requires) cannot, so there an empty old list counts as
+            // none (deviation D9).
+            let old_exists = if site.nil_kept {
+                quote!(#old.is_some())
+            } else {
+                quote!(#old.is_some_and(|o| !o.is_empty()))
+            };
+            let call = quote!(#v::#f(#path, op, #old_exists, &[#(#new_set),*], &[#(#old_set),*], &[#(#names),*]));
             if u.union_origin || u.kind != vgc_lowering::plan::UnionKind::Union {
                 call
             } else {
                 quote!(#v::without_origin(#call))
             }
         }
-        CheckKind::Discriminated(m) => discriminated_call(ctx, m, ops),
+        CheckKind::Discriminated(m) => discriminated_call(ctx, m, site, ops),
         CheckKind::Neq(n) => match n {
             vgc_lowering::plan::NeqValue::Str(x) => quote!(#v::neq_str(#path, #s, #x)),
             vgc_lowering::plan::NeqValue::Int(i) => {

@@ -57,8 +57,8 @@ pub(super) fn custom_trait(ctx: &Ctx<'_>, m: &ModulePlan) -> TokenStream {
     }
 }
 
-pub(crate) fn custom_stub(plan: &CratePlan, _opts: &Options) -> Option<GeneratedFile> {
-    let layout = Layout::of(plan);
+pub(crate) fn custom_stub(plan: &CratePlan, opts: &Options) -> Option<GeneratedFile> {
+    let layout = crate::layout_for(plan, opts.target);
     let ctx = layout.ctx();
     let mut impls = Vec::new();
     for m in &plan.modules {

@@ -5,7 +5,16 @@ use super::*;
 pub(super) fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
     let name = ident(&crate::ident::type_name(&t.key.name));
     let doc = format!(" Go type `{}`.", t.key);
+    // The k8s-openapi target defines no types: it validates k8s-openapi's (a struct without counterpart is a
+    // VGC0121 error before generation).
+    if let Some(map) = ctx.openapi
+        && t.fields.is_some()
+        && !map.types.contains_key(&t.key)
+    {
+        return TokenStream::new();
+    }
     let def = match (&t.fields, &t.alias_of) {
+        _ if ctx.openapi.is_some() => TokenStream::new(),
         (Some(fields), _) => {
             let fs = fields.iter().map(|f| field_def(ctx, &t.key.name, f));
             // Keys Go's encoding/json ignores (conflicting fields of embedded structs): consumed here, so that no
@@ -78,10 +87,24 @@ pub(super) fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
         return def;
     }
     let f = format_ident!("validate_{}", snake(&t.key.name));
-    let fn_doc = format!(
-        " Validates a `{}` (upstream `Validate_{}`); `obj` and `old` are nilable.",
-        t.key.name, t.key.name
-    );
+    let fn_doc = match ctx.openapi {
+        Some(_) if t.fields.is_some() => format!(
+            " Validates a `{}` (Go type `{}`, upstream `Validate_{}`); `obj` and `old` are nilable.",
+            ctx.path_of(&t.key).to_string().replace(' ', ""),
+            t.key,
+            t.key.name
+        ),
+        _ => format!(
+            " Validates a `{}` (upstream `Validate_{}`); `obj` and `old` are nilable.",
+            t.key.name, t.key.name
+        ),
+    };
+    // The Rust type validated: the generated one, or k8s-openapi's.
+    let name = if ctx.openapi.is_some() {
+        ctx.path_of(&t.key)
+    } else {
+        quote!(#name)
+    };
     // upstream `Validate_<T>(obj *T)` runs a non-struct typedef's own rules on a nil pointer too (they see a nil
     // value); a struct's function dereferences its fields (deviation D2), so it stops at a nil struct first.
     let scalar_nil = t.fields.is_none() && !t.checks.is_empty();
@@ -104,6 +127,8 @@ pub(super) fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
             shape: &t.shape,
             elem: elem.as_ref(),
             typed: t.fields.is_none(),
+            owner: t.fields.as_ref().map(|_| &t.key),
+            nil_kept: false,
         },
         Operands {
             new: &if scalar_nil {
@@ -139,7 +164,7 @@ pub(super) fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
         .iter()
         .flatten()
         .filter(|f| f.has_work())
-        .map(|f| field_code(ctx, f));
+        .map(|f| field_code(ctx, &t.key, f));
     // Roots with validations route on the request's subresource as upstream's registered function does.
     let routing = match (&t.subresources, t.has_validations) {
         (
@@ -159,9 +184,22 @@ pub(super) fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
         },
         _ => TokenStream::new(),
     };
-    let validate_impl = if t.fields.is_some() {
+    // The k8s-openapi target implements the crate's own `Validate` (the orphan rule forbids the runtime's).
+    let validate_trait = if ctx.openapi.is_some() {
+        quote!(crate::Validate)
+    } else {
+        quote!(::vgc_runtime::Validate)
+    };
+    // A virtual type (an inline-embedded struct on the k8s-openapi target) validates the embedding struct's type,
+    // whose own impl is the embedding struct's.
+    let is_virtual = ctx
+        .openapi
+        .is_some_and(|m| m.inline.values().any(|v| *v == t.key));
+    let validate_impl = if is_virtual {
+        TokenStream::new()
+    } else if t.fields.is_some() {
         quote! {
-            impl ::vgc_runtime::Validate for #name {
+            impl #validate_trait for #name {
                 fn validate_into(&self, old: ::std::option::Option<&Self>, op: &::vgc_runtime::Operation, path: &::vgc_runtime::Path<'_>, errs: &mut ::vgc_runtime::ErrorList) {
                     #f(op, path, Some(self), old, errs);
                 }

@@ -30,10 +30,12 @@ pub(super) fn iteration_code(
             } else {
                 quote!(as_ref)
             };
-            quote! { #v::each_map_val(op, #path, #new, #old, Some(|a, b| a == b), |p, v, o, errs| if let Some(v) = v.#deref() { #f(op, p, Some(v), o.and_then(|o| o.#deref()), errs) }, errs); }
+            let eq = ctx.eq_ref(&quote!(a), &quote!(b));
+            quote! { #v::each_map_val(op, #path, #new, #old, Some(|a, b| #eq), |p, v, o, errs| if let Some(v) = v.#deref() { #f(op, p, Some(v), o.and_then(|o| o.#deref()), errs) }, errs); }
         }
         Shape::Map => {
-            quote! { #v::each_map_val(op, #path, #new, #old, Some(|a, b| a == b), |p, v, o, errs| #f(op, p, Some(v), o, errs), errs); }
+            let eq = ctx.eq_ref(&quote!(a), &quote!(b));
+            quote! { #v::each_map_val(op, #path, #new, #old, Some(|a, b| #eq), |p, v, o, errs| #f(op, p, Some(v), o, errs), errs); }
         }
         Shape::List {
             pointer_elems: true,
@@ -46,8 +48,7 @@ pub(super) fn iteration_code(
     }
 }
 
-pub(super) fn field_code(ctx: &Ctx<'_>, f: &FieldPlan) -> TokenStream {
-    let name = field_ident(&f.go_field);
+pub(super) fn field_code(ctx: &Ctx<'_>, owner: &TypeKey, f: &FieldPlan) -> TokenStream {
     let json = &f.json_name;
     // upstream §9.9: at the root, an inline field's segment is its Go (embedded type) name, e.g. `T2.intField`.
     let inline_name = &f.go_name;
@@ -57,18 +58,36 @@ pub(super) fn field_code(ctx: &Ctx<'_>, f: &FieldPlan) -> TokenStream {
     } else {
         quote!(let p = path.child(#json);)
     };
-    let (new, old) = match &f.ty {
-        RustTy::Option(_, Boxing::Boxed) => (
-            quote!(obj.#name.as_deref()),
-            quote!(old.and_then(|o| o.#name.as_deref())),
-        ),
-        RustTy::Option(..) => (
-            quote!(obj.#name.as_ref()),
-            quote!(old.and_then(|o| o.#name.as_ref())),
-        ),
-        _ => (quote!(Some(&obj.#name)), quote!(old.map(|o| &o.#name))),
+    let pointer = match &f.ty {
+        RustTy::Option(_, b) => Some(*b),
+        _ => None,
     };
+    let Read { decls, new, old } = read_member(
+        ctx,
+        Some(owner),
+        &f.go_field,
+        pointer,
+        &f.ty,
+        &quote!(obj),
+        &quote!(old),
+        "field",
+    );
     let elem = ctx.elem_of(&f.ty);
+    let unchanged = match ctx
+        .openapi
+        .and_then(|m| m.inline.get(&(owner.clone(), f.go_field.clone())))
+    {
+        // An inline-embedded struct on k8s-openapi: `new` is the embedding struct; compare the embedded fields.
+        Some(v) => {
+            let eq = ctx.inline_eq_fn(v);
+            quote!(match (new, old_v) {
+                (Some(a), Some(b)) => crate::semantic::#eq(a, b),
+                (None, None) => true,
+                _ => false,
+            })
+        }
+        None => ctx.eq_opt(&quote!(new), &quote!(old_v)),
+    };
 
     let checks = checks_block(
         ctx,
@@ -77,6 +96,8 @@ pub(super) fn field_code(ctx: &Ctx<'_>, f: &FieldPlan) -> TokenStream {
             shape: &f.shape,
             elem: elem.as_ref(),
             typed: named_value(&f.ty),
+            owner: ctx.struct_of(&f.ty),
+            nil_kept: ctx.openapi.is_some() && ctx.member(Some(owner), &f.go_field).wrapped,
         },
         Operands {
             new: &quote!(new),
@@ -111,10 +132,11 @@ pub(super) fn field_code(ctx: &Ctx<'_>, f: &FieldPlan) -> TokenStream {
     quote! {
         'scope: {
             #path
+            #decls
             let new = #new;
             let old_v = #old;
             // Ratchet: on update, an unchanged field with a correlated old value is not revalidated.
-            if op.is_update() && old.is_some() && new == old_v { break 'scope; }
+            if op.is_update() && old.is_some() && #unchanged { break 'scope; }
             #checks
             #nested
             #iteration

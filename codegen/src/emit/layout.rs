@@ -19,6 +19,17 @@ pub(super) struct Ctx<'a> {
     modules: &'a BTreeMap<String, Vec<String>>,
     types: &'a BTreeSet<TypeKey>,
     aliases: &'a BTreeMap<TypeKey, RustTy>,
+    /// The k8s-openapi target's mapping; `None` for vgc's own structs.
+    pub(super) openapi: Option<&'a crate::k8s_openapi::Mapping>,
+}
+
+/// How a struct member is reached on the target's structs: its Rust field and whether the target wraps it in an
+/// `Option` the Go type does not have (a k8s-openapi field the OpenAPI document does not require).
+pub(super) struct Member {
+    pub(super) ident: Ident,
+    pub(super) wrapped: bool,
+    /// An inline-embedded struct k8s-openapi flattens into the embedding struct (no field of its own).
+    pub(super) inline: bool,
 }
 
 /// What codegen of one module needs to know about the whole crate: where every package's module is, which types
@@ -40,6 +51,8 @@ pub struct Layout {
     /// Every generated typedef → the Rust type it aliases (`type L = Vec<Item>`), so that code validating a value
     /// of a typedef type can name its element type (list-map key closures need it to type-check).
     pub aliases: BTreeMap<TypeKey, RustTy>,
+    /// The k8s-openapi target's mapping of Go types and fields (`None`: the crate defines its own structs).
+    pub openapi: Option<crate::k8s_openapi::Mapping>,
 }
 
 impl Layout {
@@ -94,12 +107,92 @@ impl Layout {
             modules: &self.modules,
             types: &self.types,
             aliases: &self.aliases,
+            openapi: self.openapi.as_ref(),
         }
     }
 }
 
+/// `::k8s_openapi::api::apps::v1::Deployment` for the model path `api::apps::v1::Deployment`.
+pub(super) fn openapi_path(path: &str) -> TokenStream {
+    let segs = path.split("::").map(ident);
+    quote!(::k8s_openapi #(:: #segs)*)
+}
+
 impl Ctx<'_> {
+    /// The named struct type a value of Rust type `t` is (through `Option` and typedefs), if any.
+    pub(super) fn struct_of<'t>(&'t self, t: &'t RustTy) -> Option<&'t TypeKey> {
+        match self.through_typedefs(t) {
+            RustTy::Option(i, _) => self.struct_of(i),
+            RustTy::Named(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// Struct member `go` of `owner` (the struct type, when known) on the target's structs.
+    pub(super) fn member(&self, owner: Option<&TypeKey>, go: &str) -> Member {
+        if let (Some(map), Some(owner)) = (self.openapi, owner)
+            && let Some((rust, wrapped)) = map.fields.get(&(owner.clone(), go.to_string()))
+        {
+            return Member {
+                ident: if rust.is_empty() {
+                    field_ident(go)
+                } else {
+                    ident(rust)
+                },
+                wrapped: *wrapped,
+                inline: rust.is_empty(),
+            };
+        }
+        Member {
+            ident: field_ident(go),
+            wrapped: false,
+            inline: false,
+        }
+    }
+
+    /// `a == b` for two `Option<&T>` values as upstream compares them for ratcheting (`equality.Semantic`): the
+    /// derived equality of vgc's own structs, the generated `crate::semantic` equality on k8s-openapi's.
+    pub(super) fn eq_opt(&self, a: &TokenStream, b: &TokenStream) -> TokenStream {
+        if self.openapi.is_some() {
+            quote!(crate::semantic::opt_eq(#a, #b))
+        } else {
+            quote!(#a == #b)
+        }
+    }
+
+    /// `a != b` for two `Option<&T>` values (see [`Ctx::eq_opt`]).
+    pub(super) fn ne_opt(&self, a: &TokenStream, b: &TokenStream) -> TokenStream {
+        if self.openapi.is_some() {
+            quote!(!crate::semantic::opt_eq(#a, #b))
+        } else {
+            quote!(#a != #b)
+        }
+    }
+
+    /// `a == b` for two `&T` values (see [`Ctx::eq_opt`]).
+    pub(super) fn eq_ref(&self, a: &TokenStream, b: &TokenStream) -> TokenStream {
+        if self.openapi.is_some() {
+            quote!(crate::semantic::GoEq::go_eq(#a, #b))
+        } else {
+            quote!(#a == #b)
+        }
+    }
+
+    /// `crate::semantic`'s equality of the inline-embedded struct of virtual type `v` (k8s-openapi target):
+    /// `eq_<module path>_<type>`, unique across packages.
+    pub(super) fn inline_eq_fn(&self, v: &TypeKey) -> Ident {
+        let module = self.modules.get(&v.pkg).cloned().unwrap_or_default();
+        format_ident!("eq_{}_{}", module.join("_"), snake(&v.name))
+    }
+
     pub(super) fn path_of(&self, k: &TypeKey) -> TokenStream {
+        if let Some(map) = self.openapi {
+            return match (map.types.get(k), self.aliases.get(k)) {
+                (Some(p), _) => openapi_path(p),
+                (None, Some(a)) => self.ty(a),
+                (None, None) => quote!(::serde_json::Value),
+            };
+        }
         let segs = self.modules.get(&k.pkg).cloned().unwrap_or_default();
         let segs = segs.iter().map(|s| ident(s));
         let name = ident(&crate::ident::type_name(&k.name));
@@ -144,6 +237,9 @@ impl Ctx<'_> {
         quote!(crate #(:: #segs)*)
     }
     pub(super) fn ty(&self, t: &RustTy) -> TokenStream {
+        if self.openapi.is_some() {
+            return self.openapi_ty(t);
+        }
         match t {
             RustTy::Builtin(b) => builtin(*b),
             RustTy::Named(k) if self.types.contains(k) => self.path_of(k),
@@ -166,6 +262,37 @@ impl Ctx<'_> {
             }
             RustTy::Map(v) => {
                 let v = self.ty(v);
+                quote!(::std::collections::BTreeMap<::std::string::String, #v>)
+            }
+        }
+    }
+}
+
+impl Ctx<'_> {
+    /// [`Ctx::ty`] on the k8s-openapi target: k8s-openapi's types (`Option` only where Go has a pointer; the
+    /// struct fields' own `Option`s are handled where members are read).
+    fn openapi_ty(&self, t: &RustTy) -> TokenStream {
+        match t {
+            RustTy::Builtin(b) => builtin(*b),
+            RustTy::Named(k) => self.path_of(k),
+            RustTy::Json => quote!(::serde_json::Value),
+            RustTy::WellKnown(w) => {
+                let p = crate::k8s_openapi::well_known(*w);
+                match p {
+                    "std::string::String" => quote!(::std::string::String),
+                    p => openapi_path(p),
+                }
+            }
+            RustTy::Option(i, _) => {
+                let i = self.openapi_ty(i);
+                quote!(::std::option::Option<#i>)
+            }
+            RustTy::Vec(i) => {
+                let i = self.openapi_ty(i);
+                quote!(::std::vec::Vec<#i>)
+            }
+            RustTy::Map(v) => {
+                let v = self.openapi_ty(v);
                 quote!(::std::collections::BTreeMap<::std::string::String, #v>)
             }
         }

@@ -46,6 +46,12 @@ pub(crate) fn registry_file(
     } else {
         TokenStream::new()
     };
+    // The k8s-openapi target's types implement the crate's own extension trait.
+    let validate_trait = if layout.openapi.is_some() {
+        quote!(crate::Validate)
+    } else {
+        quote!(::vgc_runtime::Validate)
+    };
     // Without validated kinds nothing calls it (and the crate must build without warnings).
     let validate_as = if !kinds.iter().any(|k| k.validated) {
         TokenStream::new()
@@ -57,14 +63,14 @@ pub(crate) fn registry_file(
             op: &::vgc_runtime::Operation,
         ) -> ::std::result::Result<::vgc_runtime::ErrorList, DispatchError>
         where
-            T: ::serde::de::DeserializeOwned + ::vgc_runtime::Validate,
+            T: ::serde::de::DeserializeOwned + #validate_trait,
         {
             let new = ::vgc_runtime::decode::decode::<T>(object).map_err(|e| DispatchError::decode(false, e))?;
             let old = match old {
                 Some(o) => Some(::vgc_runtime::decode::decode::<T>(o).map_err(|e| DispatchError::decode(true, e))?),
                 None => None,
             };
-            Ok(::vgc_runtime::Validate::validate(&new, old.as_ref(), op))
+            Ok(#validate_trait::validate(&new, old.as_ref(), op))
         }
         }
     };

@@ -8,21 +8,33 @@ use super::*;
 pub(super) fn subfield_call(
     ctx: &Ctx<'_>,
     sub: &vgc_lowering::plan::Subfield,
+    outer: Site<'_>,
     ops: Operands<'_>,
 ) -> TokenStream {
     let Operands { new, old, path } = ops;
-    let member = field_ident(&sub.member);
     let json = &sub.json;
     let t = ctx.ty(&sub.ty);
-    let (mv, mo) = (
-        nilable_member(&quote!(s), &member, sub.pointer),
-        nilable_member(&quote!(o), &member, sub.pointer),
+    let Read {
+        decls,
+        new: mv,
+        old: mo,
+    } = read_member(
+        ctx,
+        outer.owner,
+        &sub.member,
+        sub.pointer,
+        &sub.ty,
+        &quote!(s),
+        &quote!(os),
+        "sub",
     );
     let ic = &sub.inner;
     let site = Site {
         shape: &sub.shape,
         elem: sub.elem.as_ref(),
         typed: false,
+        owner: ctx.struct_of(&sub.ty),
+        nil_kept: false,
     };
     let ops = Operands {
         new: &quote!(new),
@@ -30,7 +42,7 @@ pub(super) fn subfield_call(
         path: &quote!(&p),
     };
     let inner = if ic.kind == CheckKind::Optional {
-        let set = set_expr(&sub.shape, &quote!(new));
+        let set = set_expr(ctx, &sub.shape, &quote!(new));
         quote! { failed = !(#set); }
     } else if matches!(ic.kind, CheckKind::Subfield(_)) {
         // A chain (`subfield(a)=subfield(b)=…`, 1.38): the inner wrapper's failure is the outer's, so a
@@ -49,14 +61,16 @@ pub(super) fn subfield_call(
             quote! { e = #call; failed = !e.is_empty(); }
         }
     };
+    let unchanged = ctx.eq_opt(&quote!(new), &quote!(old_v));
     quote!({
         let mut e = ::vgc_runtime::ErrorList::new();
         let mut failed = false;
         if let Some(s) = #new {
             let os = #old;
+            #decls
             let new: ::std::option::Option<&#t> = #mv;
-            let old_v: ::std::option::Option<&#t> = os.and_then(|o| #mo);
-            if !(op.is_update() && os.is_some() && new == old_v) {
+            let old_v: ::std::option::Option<&#t> = #mo;
+            if !(op.is_update() && os.is_some() && #unchanged) {
                 let p = (#path).child(#json);
                 #inner
             }
@@ -77,19 +91,24 @@ pub(super) fn eval_pair(
     let Operands { new, old, path } = ops;
     match &c.kind {
         CheckKind::Optional => {
-            let set = set_expr(site.shape, new);
+            let set = set_expr(ctx, site.shape, new);
             quote!((::vgc_runtime::ErrorList::new(), !(#set)))
         }
-        CheckKind::Subfield(sub) => subfield_call(ctx, sub, ops),
+        CheckKind::Subfield(sub) => subfield_call(ctx, sub, site, ops),
         CheckKind::Item(it) => {
             // upstream `ValSliceItem`/`PtrSliceItem`: the first matching new element and the first matching old one;
             // skipped on update when the old one exists and is equal; the inner check runs at `path[i]`.
             let t = ctx.ty(&it.elem);
-            let m = selector_match(&it.selector, &quote!(x));
+            let elem_owner = ctx.struct_of(&it.elem);
+            let m = selector_match(ctx, elem_owner, &it.selector, &quote!(x));
+            let same = ctx.eq_ref(&quote!(o), &quote!(item));
             let inner = eval_pair(
                 ctx,
                 &it.inner,
-                Site::plain(&it.elem_shape),
+                Site {
+                    owner: elem_owner,
+                    ..Site::plain(&it.elem_shape)
+                },
                 Operands {
                     new: &quote!(new),
                     old: &quote!(old_v),
@@ -111,7 +130,7 @@ pub(super) fn eval_pair(
                 if let Some(list) = #new {
                     if let Some((i, item)) = #find_new {
                         let old_item: ::std::option::Option<&#t> = #old.and_then(|o| o #iter .find(|x| #m));
-                        if !(op.is_update() && old_item.is_some_and(|o| o == item)) {
+                        if !(op.is_update() && old_item.is_some_and(|o| #same)) {
                             let p = (#path).index(i);
                             let run = |new: ::std::option::Option<&#t>, old_v: ::std::option::Option<&#t>| #inner;
                             res = run(Some(item), old_item);
@@ -153,28 +172,16 @@ pub(super) fn eval_pair(
     }
 }
 
-/// "Is this struct field set" on the struct reference `o` (upstream's member extractors for unions and dependent
-/// fields: pointer non-nil, slice or map non-empty, builtin non-zero — [`vgc_runtime::validate::IsSet`]; lowering
-/// refuses members of other kinds). [`set_expr`] asks the same of a value already taken out of its struct as an
-/// `Option<&T>`.
-pub(super) fn field_set(o: &TokenStream, go: &str, shape: &Shape) -> TokenStream {
-    let f = field_ident(go);
-    match shape {
-        Shape::Scalar { pointer: true, .. }
-        | Shape::Struct { pointer: true }
-        | Shape::Other { pointer: true } => {
-            quote!(#o.#f.is_some())
-        }
-        Shape::List { .. } | Shape::Map => quote!(!#o.#f.is_empty()),
-        _ => quote!(::vgc_runtime::validate::IsSet::is_set(&#o.#f)),
-    }
-}
-
-/// `x.k1 == v1 && …` for an item selector over element reference `x` (pointer keys compare the pointee).
-pub(super) fn selector_match(sel: &vgc_lowering::plan::Selector, x: &TokenStream) -> TokenStream {
+/// `x.k1 == v1 && …` for an item selector over element reference `x` of struct type `owner` (pointer keys compare
+/// the pointee).
+pub(super) fn selector_match(
+    ctx: &Ctx<'_>,
+    owner: Option<&TypeKey>,
+    sel: &vgc_lowering::plan::Selector,
+    x: &TokenStream,
+) -> TokenStream {
     use vgc_lowering::plan::NeqValue;
     let parts = sel.iter().map(|(f, ptr, v)| {
-        let f = field_ident(f);
         let lit = match v {
             NeqValue::Str(s) => quote!(#s),
             NeqValue::Int(i) => {
@@ -183,27 +190,9 @@ pub(super) fn selector_match(sel: &vgc_lowering::plan::Selector, x: &TokenStream
             }
             NeqValue::Bool(b) => quote!(#b),
         };
-        match (ptr, v) {
-            (true, NeqValue::Str(_)) => quote!(#x.#f.as_deref() == Some(#lit)),
-            (true, _) => quote!(#x.#f == Some(#lit)),
-            (false, _) => quote!(#x.#f == #lit),
-        }
+        selector_term(ctx, owner, x, f, *ptr, &lit, matches!(v, NeqValue::Str(_)))
     });
     quote!(true #(&& #parts)*)
-}
-
-/// The nilable form of struct member `member` of `obj` (`Option<&T>`): `as_deref` for boxed pointers, `as_ref`
-/// for pointers, `Some(&…)` for values.
-pub(super) fn nilable_member(
-    obj: &TokenStream,
-    member: &Ident,
-    pointer: Option<Boxing>,
-) -> TokenStream {
-    match pointer {
-        Some(Boxing::Boxed) => quote!(#obj.#member.as_deref()),
-        Some(Boxing::Inline) => quote!(#obj.#member.as_ref()),
-        None => quote!(Some(&#obj.#member)),
-    }
 }
 
 /// Stability marks only (calls inside wrappers are not marked short-circuit, spec §2.1.3).
@@ -256,25 +245,36 @@ pub(super) fn multi_code(ctx: &Ctx<'_>, checks: &[Check], site: Site<'_>) -> Tok
 pub(super) fn discriminated_call(
     ctx: &Ctx<'_>,
     m: &vgc_lowering::plan::ModePlan,
+    outer: Site<'_>,
     ops: Operands<'_>,
 ) -> TokenStream {
     let Operands { new, old, path } = ops;
-    let member = field_ident(&m.member);
     let json = &m.json;
     let t = ctx.ty(&m.ty);
-    let (mv, mo) = (
-        nilable_member(&quote!(s), &member, m.pointer),
-        nilable_member(&quote!(o), &member, m.pointer),
+    let Read {
+        decls,
+        new: mv,
+        old: mo,
+    } = read_member(
+        ctx,
+        outer.owner,
+        &m.member,
+        m.pointer,
+        &m.ty,
+        &quote!(s),
+        &quote!(os),
+        "mode",
     );
-    let d = field_ident(&m.discriminator.field);
+    let d = &m.discriminator.field;
     let is_bool = m.discriminator.kind == vgc_lowering::plan::DiscriminatorKind::Bool;
     let disc = |o: TokenStream| {
         if is_bool {
-            quote!(#o.#d)
+            member_bool(ctx, outer.owner, &o, d)
         } else {
-            quote!(#o.#d.as_str())
+            member_str(ctx, outer.owner, &o, d)
         }
     };
+    let unchanged = ctx.eq_opt(&quote!(new), &quote!(old_v));
     let (dn, dold) = (disc(quote!(s)), disc(quote!(o)));
     let mut arms = Vec::new();
     for (value, checks) in &m.rules {
@@ -285,6 +285,8 @@ pub(super) fn discriminated_call(
                 shape: &m.shape,
                 elem: m.elem.as_ref(),
                 typed: false,
+                owner: ctx.struct_of(&m.ty),
+                nil_kept: false,
             },
         );
         let pat = if is_bool {
@@ -297,7 +299,7 @@ pub(super) fn discriminated_call(
     }
     let covers_all = is_bool && m.rules.len() == 2;
     if !covers_all {
-        let set = set_expr(&m.shape, &quote!(new));
+        let set = set_expr(ctx, &m.shape, &quote!(new));
         let st = stab_marks(m.default_stability);
         arms.push(quote!(_ => { errs.extend(::vgc_runtime::validate::forbidden(&p, #set) #st); }));
     }
@@ -305,10 +307,11 @@ pub(super) fn discriminated_call(
         let mut e = ::vgc_runtime::ErrorList::new();
         if let Some(s) = #new {
             let os = #old;
+            #decls
             let new: ::std::option::Option<&#t> = #mv;
-            let old_v: ::std::option::Option<&#t> = os.and_then(|o| #mo);
+            let old_v: ::std::option::Option<&#t> = #mo;
             let disc = #dn;
-            if !(op.is_update() && os.map(|o| #dold) == Some(disc) && new == old_v) {
+            if !(op.is_update() && os.map(|o| #dold) == Some(disc) && #unchanged) {
                 let p = (#path).child(#json);
                 let run = |new: ::std::option::Option<&#t>, old_v: ::std::option::Option<&#t>, errs: &mut ::vgc_runtime::ErrorList| {
                     match disc { #(#arms)* }
@@ -321,17 +324,22 @@ pub(super) fn discriminated_call(
 }
 
 /// A union group on the struct value `new` (nilable; upstream's extractors return false for a nil object).
-pub(super) fn union_call(u: &vgc_lowering::plan::UnionPlan, ops: Operands<'_>) -> TokenStream {
+pub(super) fn union_call(
+    ctx: &Ctx<'_>,
+    u: &vgc_lowering::plan::UnionPlan,
+    site: Site<'_>,
+    ops: Operands<'_>,
+) -> TokenStream {
     let Operands { new, old, .. } = ops;
     use vgc_lowering::plan::UnionKind;
     let set = |obj: &TokenStream, m: &vgc_lowering::plan::UnionMemberPlan| {
-        let member_set = field_set(&quote!(o), &m.go_field, &m.shape);
+        let member_set = member_set(ctx, site.owner, &quote!(o), &m.go_field, &m.shape);
         quote!(#obj.is_some_and(|o| #member_set))
     };
     let new_set: Vec<TokenStream> = u.members.iter().map(|m| set(new, m)).collect();
     let old_set: Vec<TokenStream> = u.members.iter().map(|m| set(old, m)).collect();
     let v = quote!(::vgc_runtime::validate);
-    let call = union_call_inner(u, &new_set, &old_set, ops);
+    let call = union_call_inner(ctx, site.owner, u, &new_set, &old_set, ops);
     // Before 1.36 `Union`/`DiscriminatedUnion` errors carry no origin (`zeroOrOneOf` had its own already).
     if u.union_origin || u.kind != UnionKind::Union {
         call
@@ -341,6 +349,8 @@ pub(super) fn union_call(u: &vgc_lowering::plan::UnionPlan, ops: Operands<'_>) -
 }
 
 pub(super) fn union_call_inner(
+    ctx: &Ctx<'_>,
+    owner: Option<&TypeKey>,
     u: &vgc_lowering::plan::UnionPlan,
     new_set: &[TokenStream],
     old_set: &[TokenStream],
@@ -351,13 +361,16 @@ pub(super) fn union_call_inner(
     let v = quote!(::vgc_runtime::validate);
     match (&u.discriminator, u.kind) {
         (Some((disc_go, disc_json)), UnionKind::Union) => {
-            let d = field_ident(disc_go);
+            let (dn, dold) = (
+                member_str(ctx, owner, &quote!(o), disc_go),
+                member_str(ctx, owner, &quote!(o), disc_go),
+            );
             let members = u.members.iter().map(|m| {
                 let (j, n) = (&m.json, &m.member_name);
                 quote!((#j, #n))
             });
             quote!(#v::discriminated_union(#path, op, #old.is_some(), #disc_json,
-                #new.map_or("", |o| o.#d.as_str()), #old.map_or("", |o| o.#d.as_str()),
+                #new.map_or("", |o| #dn), #old.map_or("", |o| #dold),
                 &[#(#new_set),*], &[#(#old_set),*], &[#(#members),*]))
         }
         (_, kind) => {
