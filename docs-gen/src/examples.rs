@@ -293,6 +293,8 @@ pub const DIAGNOSTIC_EXAMPLES: &[(&str, &str)] = &[
     (
         "VGC0122",
         "type PriorityClass struct { metav1.TypeMeta `json:\",inline\"` }   in scheduling/v1beta1, with --target k8s-openapi --k8s-openapi-version 1.37 (k8s-openapi has scheduling/v1 only)",
+    ),
+    (
         "VGC0123",
         "// +k8s:exclusiveMinimum(constraint: high)   on Low, and   // +k8s:minimum(constraint: low)   on High",
     ),
