@@ -1116,27 +1116,12 @@ impl Session {
                 clock = std::time::Instant::now();
             }
             Err(e) => {
-                out.io_error = Some(format!(
-                    "internal error: generated code for {} does not parse: {}",
-                    e.module, e.message
-                ));
+                out.io_error = Some(unparsable(&e));
                 out.plan = plan;
                 return out;
             }
         }
-        if let Some(dir) = &req.out
-            && req.custom_stub
-            && !dir.join("src/custom.rs").exists()
-            && let Some(mut stub) = vgc_codegen::custom_stub(&plan, &opts)
-        {
-            if req.rustfmt
-                && let Some(formatted) = rustfmt(&stub.contents)
-                && syn::parse_file(&formatted).is_ok()
-            {
-                stub.contents = formatted;
-            }
-            out.files.push(stub);
-        }
+        out.files.extend(custom_stub(req, &plan, &opts));
         // The output is written on a thread of its own while this one saves the caches (they read the database);
         // neither waits for the other. A cache is a pure function of the inputs, so one saved beside an output
         // that then fails to write is still right.
@@ -1205,31 +1190,18 @@ fn build_uncached(
         Ok(mut files) => {
             if req.rustfmt {
                 for f in files.iter_mut().filter(|f| f.path.ends_with(".rs")) {
-                    if let Some(formatted) = rustfmt(&f.contents)
-                        && syn::parse_file(&formatted).is_ok()
-                    {
-                        f.contents = formatted;
-                    }
+                    rustfmt_in_place(f);
                 }
             }
             out.files = files;
         }
         Err(e) => {
-            out.io_error = Some(format!(
-                "internal error: generated code for {} does not parse: {}",
-                e.module, e.message
-            ));
+            out.io_error = Some(unparsable(&e));
             out.plan = plan;
             return out;
         }
     }
-    if let Some(dir) = &req.out
-        && req.custom_stub
-        && !dir.join("src/custom.rs").exists()
-        && let Some(stub) = vgc_codegen::custom_stub(&plan, opts)
-    {
-        out.files.push(stub);
-    }
+    out.files.extend(custom_stub(req, &plan, opts));
     out.timings.push(("codegen", clock.elapsed()));
     if let Some(dir) = req.out.as_deref() {
         match write_output(
@@ -1247,6 +1219,42 @@ fn build_uncached(
     }
     out.plan = plan;
     out
+}
+
+/// The outcome's error when generated code fails to parse (a bug in vgc's emitter, never in the input).
+fn unparsable(e: &vgc_codegen::CodegenError) -> String {
+    format!(
+        "internal error: generated code for {} does not parse: {}",
+        e.module, e.message
+    )
+}
+
+/// Replaces `f`'s contents by rustfmt's output when rustfmt runs and what it prints still parses; otherwise
+/// leaves them as generated (prettyplease).
+fn rustfmt_in_place(f: &mut GeneratedFile) {
+    if let Some(formatted) = rustfmt(&f.contents)
+        && syn::parse_file(&formatted).is_ok()
+    {
+        f.contents = formatted;
+    }
+}
+
+/// `src/custom.rs`, the stub of the `+k8s:customValidation` functions, when `--custom-stub` asks for it and the
+/// output has none yet (an existing one is the user's and is never replaced); formatted like the other files.
+fn custom_stub(
+    req: &BuildRequest,
+    plan: &vgc_lowering::CratePlan,
+    opts: &Options,
+) -> Option<GeneratedFile> {
+    let dir = req.out.as_ref()?;
+    if !req.custom_stub || dir.join("src/custom.rs").exists() {
+        return None;
+    }
+    let mut stub = vgc_codegen::custom_stub(plan, opts)?;
+    if req.rustfmt {
+        rustfmt_in_place(&mut stub);
+    }
+    Some(stub)
 }
 
 /// Writes the generated `files` into `dir` as one transaction ([`crate::output::commit`]), with the files of

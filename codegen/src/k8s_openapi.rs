@@ -275,12 +275,7 @@ impl Mapping {
             ..Mapping::default()
         };
         let mut problems = BTreeSet::new();
-        let types: BTreeMap<&TypeKey, &TypePlan> = plan
-            .modules
-            .iter()
-            .flat_map(|m| m.types.iter())
-            .map(|t| (&t.key, &**t))
-            .collect();
+        let types: BTreeMap<&TypeKey, &TypePlan> = plan.types_by_key();
         let aliases: BTreeMap<TypeKey, RustTy> = types
             .values()
             .filter_map(|t| Some((t.key.clone(), t.alias_of.clone()?)))
@@ -320,13 +315,8 @@ impl Mapping {
                 .flatten()
                 .filter(|f| f.json_name.is_empty() && !f.skip)
             {
-                let inner = match &f.ty {
-                    RustTy::Named(k) => k,
-                    RustTy::Option(i, _) => match &**i {
-                        RustTy::Named(k) => k,
-                        _ => continue,
-                    },
-                    _ => continue,
+                let Some(inner) = f.ty.named() else {
+                    continue;
                 };
                 let Some(d) = types
                     .get(inner)
@@ -423,14 +413,7 @@ impl Mapping {
             .values()
             .flat_map(|t| t.fields.iter().flatten())
             .filter(|f| f.json_name.is_empty())
-            .filter_map(|f| match &f.ty {
-                RustTy::Named(k) => Some(k),
-                RustTy::Option(i, _) => match &**i {
-                    RustTy::Named(k) => Some(k),
-                    _ => None,
-                },
-                _ => None,
-            })
+            .filter_map(|f| f.ty.named())
             .collect();
         let virtual_of: BTreeSet<&TypeKey> = types
             .values()
@@ -439,14 +422,7 @@ impl Mapping {
                 map.inline
                     .contains_key(&(t.key.clone(), f.go_field.clone()))
             })
-            .filter_map(|(_, f)| match &f.ty {
-                RustTy::Named(k) => Some(k),
-                RustTy::Option(i, _) => match &**i {
-                    RustTy::Named(k) => Some(k),
-                    _ => None,
-                },
-                _ => None,
-            })
+            .filter_map(|(_, f)| f.ty.named())
             .collect();
         for t in types.values().filter(|t| reach.contains(&t.key)) {
             // Validated through its virtual types on the embedding structs.
@@ -599,12 +575,7 @@ pub fn prune(plan: &CratePlan, map: &Mapping, problems: &[Problem]) -> CratePlan
         !bad_fields.contains(&(owner, go))
             && map.fields.contains_key(&(owner.clone(), go.to_string()))
     };
-    let by_key: BTreeMap<&TypeKey, &TypePlan> = plan
-        .modules
-        .iter()
-        .flat_map(|m| m.types.iter())
-        .map(|t| (&t.key, &**t))
-        .collect();
+    let by_key: BTreeMap<&TypeKey, &TypePlan> = plan.types_by_key();
     let mut out = plan.clone();
     // Virtual types for inline-embedded structs, added to the embedded struct's module.
     let mut virtuals: BTreeMap<String, Vec<TypePlan>> = BTreeMap::new();
@@ -614,14 +585,7 @@ pub fn prune(plan: &CratePlan, map: &Mapping, problems: &[Problem]) -> CratePlan
                 .iter()
                 .flatten()
                 .find(|f| &f.go_field == go)
-                .and_then(|f| match &f.ty {
-                    RustTy::Named(k) => Some(k),
-                    RustTy::Option(i, _) => match &**i {
-                        RustTy::Named(k) => Some(k),
-                        _ => None,
-                    },
-                    _ => None,
-                })
+                .and_then(|f| f.ty.named())
                 .and_then(|k| by_key.get(k))
         });
         if let Some(d) = embedded {

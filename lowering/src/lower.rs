@@ -52,6 +52,22 @@ pub struct CratePlan {
     pub switched_off_kinds: Vec<crate::plan::KindRef>,
 }
 
+impl CratePlan {
+    /// Every type plan of every module, in module order then the module's own order.
+    pub fn types(&self) -> impl Iterator<Item = &TypePlan> {
+        self.modules
+            .iter()
+            .flat_map(|m| m.types.iter())
+            .map(|t| &**t)
+    }
+
+    /// Every type plan by its key (one entry per Go type).
+    #[must_use]
+    pub fn types_by_key(&self) -> std::collections::BTreeMap<&TypeKey, &TypePlan> {
+        self.types().map(|t| (&t.key, t)).collect()
+    }
+}
+
 /// The lowered crate of the database's [`vgc_analysis::Workspace`] ([`lower`] over
 /// [`vgc_analysis::loaded_program`]), with the package count in its stats. Lowering reads source positions only
 /// to place diagnostics, so on a tree without lowering diagnostics a comment or layout edit does not re-run it.

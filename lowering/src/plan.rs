@@ -27,6 +27,22 @@ pub enum RustTy {
     Json,
 }
 
+impl RustTy {
+    /// The generated struct or typedef this type holds directly or through one pointer (`T`, `Option<T>`); `None`
+    /// for builtins, well-known types, lists, maps and JSON.
+    #[must_use]
+    pub fn named(&self) -> Option<&TypeKey> {
+        match self {
+            RustTy::Named(k) => Some(k),
+            RustTy::Option(inner, _) => match &**inner {
+                RustTy::Named(k) => Some(k),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+}
+
 /// Where a root type's validation is registered (upstream `RegisterValidations`, spec §3.6).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Subresources {

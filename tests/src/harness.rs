@@ -9,8 +9,16 @@ use crate::plan_random::{Generator, Rng};
 use serde_json::{Value, json};
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+
+/// `target/e2e` of the workspace (created if missing): where the suites on real input keep their nested cargo
+/// target directory, generated crates and Go work dirs, so a second run reuses what the first compiled.
+pub fn e2e_dir() -> PathBuf {
+    let e2e = crate::example::workspace_root().join("target/e2e");
+    std::fs::create_dir_all(&e2e).expect("mkdir target/e2e");
+    e2e
+}
 
 /// Runs `go` in `dir` (module mode), panicking with its stderr on failure.
 pub fn go(dir: &Path, args: &[&str]) -> String {

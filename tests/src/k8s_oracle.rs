@@ -283,9 +283,7 @@ pub struct GoOracle {
 /// Builds the Go oracle for k8s.io/api at `version` (module-cache directory `api_dir`) in `work` (emptied first),
 /// activating every group/version as kubernetes/kubernetes does, with the hand-written functions `plan` names.
 pub fn build_go_oracle(api_dir: &Path, version: &str, plan: &CratePlan, work: &Path) -> GoOracle {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace");
+    let root = crate::example::workspace_root();
     let e2e = root.join("target/e2e");
     let gobin = e2e.join("gobin");
     let _ = std::fs::remove_dir_all(work);
@@ -422,9 +420,7 @@ pub fn build_go_oracle(api_dir: &Path, version: &str, plan: &CratePlan, work: &P
 
 /// Runs the phase. `api_dir`: the module-cache directory of k8s.io/api at `version`; `harness`: the Cargo package depending on the generated crate (it gets a `run_cases` binary).
 pub fn random_k8s_objects_agree(api_dir: &Path, version: &str, plan: &CratePlan, harness: &Path) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace");
+    let root = crate::example::workspace_root();
     let e2e = root.join("target/e2e");
     let GoOracle {
         work,

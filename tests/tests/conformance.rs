@@ -125,10 +125,7 @@ fn conformance_custom(interp: vgc_validate::Interpreter<'_>) -> vgc_validate::In
 
 #[test]
 fn conformance_packages_match_expectations_and_upstream() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf();
+    let root = vgc_tests::example::workspace_root().to_path_buf();
     let src = root.join("tests/conformance");
     let e2e = root.join("target/e2e");
     let work = e2e.join("conformance");

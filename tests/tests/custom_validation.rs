@@ -9,9 +9,7 @@ use vgc::driver::BuildRequest;
 use vgc_codegen::RuntimeDep;
 
 fn cargo(dir: &Path, args: &[&str]) -> (bool, String) {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace");
+    let root = vgc_tests::example::workspace_root();
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(args)
         .arg("--manifest-path")
@@ -28,10 +26,7 @@ fn cargo(dir: &Path, args: &[&str]) -> (bool, String) {
 
 #[test]
 fn custom_validation_is_a_compile_time_contract() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf();
+    let root = vgc_tests::example::workspace_root().to_path_buf();
     let out_dir = root.join("target/e2e/custom-fixture");
     let _ = std::fs::remove_dir_all(&out_dir);
     let req = BuildRequest {
@@ -109,10 +104,7 @@ fn calls() {
 /// track the user-owned `src/custom.rs`, so the build said "up to date" and left `pub mod custom;` dangling).
 #[test]
 fn a_deleted_custom_stub_is_written_again() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf();
+    let root = vgc_tests::example::workspace_root().to_path_buf();
     let tmp = tempfile::tempdir().expect("tempdir");
     let src = tmp.path().join("api");
     vgc_tests::harness::copy_dir(&root.join("tests/fixtures/custom"), &src);

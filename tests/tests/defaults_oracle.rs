@@ -13,7 +13,6 @@
 //! into the Go type (the driver's objects always do).
 
 use serde_json::{Value, json};
-use std::path::Path;
 use std::process::{Command, Stdio};
 use vgc::driver::BuildRequest;
 use vgc_tests::differential::env_or;
@@ -65,10 +64,7 @@ fn hand_written() -> Vec<(String, Value)> {
 
 #[test]
 fn defaults_agree_with_defaulter_gen() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf();
+    let root = vgc_tests::example::workspace_root().to_path_buf();
     let api = root.join("cli/tests/validate/defaults-api");
     let work = root.join("target/e2e/defaults-oracle");
     let _ = std::fs::remove_dir_all(&work);

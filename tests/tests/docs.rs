@@ -9,9 +9,7 @@ use vgc::driver::BuildRequest;
 
 /// The site of the package tree at `rel` (relative to the workspace), with its doc comments and `layout`.
 fn site_of(rel: &str, layout: Option<&str>) -> Vec<(String, String)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace");
+    let root = vgc_tests::example::workspace_root();
     let out = vgc::build(&BuildRequest::check(
         root.join(rel).to_string_lossy().into_owned(),
         Vec::new(),
@@ -143,9 +141,7 @@ fn api_reference_shows_typedef_chains_and_version_differences() {
         "<html><title>Tag reference</title><body data-root=\"\"><h1>Tag reference</h1>"
     ));
     // A layout with a template error is an error naming its line, not a panic or a half-written site.
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace");
+    let root = vgc_tests::example::workspace_root();
     let out = vgc::build(&BuildRequest::check(
         root.join("examples/api").to_string_lossy().into_owned(),
         Vec::new(),
@@ -367,9 +363,7 @@ fn every_tag_example_builds_and_its_generated_rust_compiles() {
             "{tag}: its example does not use it"
         );
     }
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace");
+    let root = vgc_tests::example::workspace_root();
     let work = root.join("target/e2e/tag-examples");
     let _ = std::fs::remove_dir_all(&work);
     write_examples(&work.join("src"), true);

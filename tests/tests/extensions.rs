@@ -39,10 +39,7 @@ fn cargo_build(manifest: &Path, target: &Path) {
 
 #[test]
 fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf();
+    let root = vgc_tests::example::workspace_root().to_path_buf();
     let src = root.join("tests/extensions");
     let e2e = root.join("target/e2e");
     let work = e2e.join("extensions");
@@ -139,10 +136,7 @@ fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
 /// its two constraints is `VGC0116` when it does not.
 #[test]
 fn docs_example_builds_only_with_extensions_enabled() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf();
+    let root = vgc_tests::example::workspace_root().to_path_buf();
     let md = std::fs::read_to_string(root.join("docs/extensions.md")).expect("docs/extensions.md");
     let section = md
         .split("## Field-path constraints")

@@ -12,7 +12,6 @@
 //! works in `target/e2e/cel-oracle`.
 
 use serde_json::{Map, Value, json};
-use std::path::Path;
 use std::process::Command;
 use vgc::driver::BuildRequest;
 use vgc_tests::differential::{self, env_or};
@@ -194,10 +193,7 @@ fn mutate(r: &mut Rng, new: &Value) -> Value {
 
 #[test]
 fn field_path_constraints_agree_with_cel_go() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf();
+    let root = vgc_tests::example::workspace_root().to_path_buf();
     let work = root.join("target/e2e/cel-oracle");
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).expect("mkdir");

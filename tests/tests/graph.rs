@@ -1,14 +1,11 @@
 //! `vgc graph` on the bundled example: snapshots of every format (deterministic output), the filters, and the DOT
 //! output rendered by Graphviz without errors (`dot`, which `.ci/run` installs from Debian's packages).
 
-use std::path::Path;
 use vgc::driver::BuildRequest;
 use vgc_lowering::graph;
 
 fn graph_of(rel: &str) -> graph::Graph {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace");
+    let root = vgc_tests::example::workspace_root();
     let out = vgc::build(&BuildRequest::check(
         root.join(rel).to_string_lossy().into_owned(),
         Vec::new(),

@@ -47,12 +47,8 @@ fn count_tag_lines(dir: &Path) -> usize {
 
 #[test]
 fn real_k8s_api_end_to_end() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf();
-    let e2e = root.join("target/e2e");
-    std::fs::create_dir_all(&e2e).expect("mkdir target/e2e");
+    let root = vgc_tests::example::workspace_root().to_path_buf();
+    let e2e = vgc_tests::harness::e2e_dir();
     let tmp = tempfile::tempdir().expect("tempdir");
     let (api_dir, version) = harness::download_module("k8s.io/api@latest", tmp.path());
     let (_, mach_version) =
@@ -246,12 +242,8 @@ fn older_release_agrees_with_its_generator() {
         return;
     };
     let profile = harness::oracle_upstream();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf();
-    let e2e = root.join("target/e2e");
-    std::fs::create_dir_all(&e2e).expect("mkdir target/e2e");
+    let root = vgc_tests::example::workspace_root().to_path_buf();
+    let e2e = vgc_tests::harness::e2e_dir();
     let tmp = tempfile::tempdir().expect("tempdir");
     let (api_dir, version) =
         harness::download_module(&format!("k8s.io/api@v0.{}", profile.minor()), tmp.path());
@@ -348,12 +340,8 @@ fn download_any_toolchain(module: &str, tmp: &Path) -> (String, String) {
 /// upstream's own rules of its release).
 #[test]
 fn newest_k8s_api_prerelease_builds_and_lints_clean() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf();
-    let e2e = root.join("target/e2e");
-    std::fs::create_dir_all(&e2e).expect("mkdir target/e2e");
+    let root = vgc_tests::example::workspace_root().to_path_buf();
+    let e2e = vgc_tests::harness::e2e_dir();
     let tmp = tempfile::tempdir().expect("tempdir");
     let list = Command::new("go")
         .args(["list", "-m", "-versions", "-json", "k8s.io/api"])

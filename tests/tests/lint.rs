@@ -206,10 +206,7 @@ fn every_sarif_rule_has_a_help_uri_into_the_diagnostics_page() {
 
 #[test]
 fn upstream_rules_agree_with_upstream_validation_gen() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf();
+    let root = vgc_tests::example::workspace_root().to_path_buf();
     let mut compared = 0;
     // (source module, packages, lines to drop first: upstream stops at tag errors before linting)
     let conformance: Vec<&str> = vec![

@@ -6,7 +6,6 @@
 //! `target/e2e/oracle`; needs `go` and the module proxy.
 
 use harness::{copy_dir, go, install_validation_gen, run_validation_gen};
-use std::path::Path;
 use std::process::Command;
 
 use vgc_tests::harness;
@@ -14,10 +13,7 @@ use vgc_tests::random_cases;
 
 #[test]
 fn upstream_generated_go_agrees_with_every_example_case() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf();
+    let root = vgc_tests::example::workspace_root().to_path_buf();
     let work = root.join("target/e2e/oracle");
     let gobin = root.join("target/e2e/gobin");
     let _ = std::fs::remove_dir_all(&work);

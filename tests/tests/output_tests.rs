@@ -338,10 +338,7 @@ fn output_tests_custom(mut interp: vgc_validate::Interpreter<'_>) -> vgc_validat
 #[test]
 #[allow(clippy::too_many_lines)] // one pipeline, phase by phase
 fn upstream_output_tests_replay_and_randfill() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf();
+    let root = vgc_tests::example::workspace_root().to_path_buf();
     let e2e = root.join("target/e2e");
     let work = e2e.join("output-tests");
     let _ = std::fs::remove_dir_all(&work);

@@ -887,10 +887,7 @@ fn run_generated_with(
     extension_files: &[String],
 ) -> Vec<Vec<String>> {
     use std::process::Command;
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf();
+    let root = vgc_tests::example::workspace_root().to_path_buf();
     let e2e = root.join("target/e2e");
     let work = e2e.join(format!("upstream-{name}"));
     let _ = std::fs::remove_dir_all(&work);

@@ -540,12 +540,7 @@ fn semantic_impls(layout: &Layout, plan: &CratePlan) -> TokenStream {
     let model = crate::k8s_openapi::Model::of(version);
     let by_path: BTreeMap<&str, &crate::k8s_openapi::ModelType> =
         model.types.values().map(|t| (t.path.as_str(), t)).collect();
-    let types: BTreeMap<&TypeKey, &TypePlan> = plan
-        .modules
-        .iter()
-        .flat_map(|m| m.types.iter())
-        .map(|t| (&t.key, &**t))
-        .collect();
+    let types: BTreeMap<&TypeKey, &TypePlan> = plan.types_by_key();
     let ctx = layout.ctx();
     // The Go fields of each k8s-openapi struct in declaration order, inline-embedded structs' fields flattened as
     // k8s-openapi flattens them (through their virtual types: the pruned plan has no embedded type of its own).
