@@ -984,25 +984,25 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
         Some(pool) => pool.install(|| inputs.par_iter().map(input_text).collect()),
         None => inputs.par_iter().map(input_text).collect(),
     };
-    let added: Vec<Result<usize, Entry>> = inputs
+    let added: Vec<Result<usize, Box<Entry>>> = inputs
         .iter()
         .zip(texts)
         .map(|(input, text)| match text {
             Ok(t) => Ok(files.add(input.name.clone(), t)),
-            Err((at, lossy)) => Err(Entry::unreadable(
+            Err((at, lossy)) => Err(Box::new(Entry::unreadable(
                 files.add(input.name.clone(), lossy),
                 at..at,
                 "the file is not UTF-8 text",
                 "invalid UTF-8 here",
-            )),
+            ))),
         })
         .collect();
     {
         let files = &files;
         let bar = &bar;
-        let per_file = |a: &Result<usize, Entry>| -> Vec<Entry> {
+        let per_file = |a: &Result<usize, Box<Entry>>| -> Vec<Entry> {
             let file = match a {
-                Err(e) => return vec![e.clone()],
+                Err(e) => return vec![(**e).clone()],
                 Ok(file) => *file,
             };
             let text = files.get(file).map_or("", |f| f.source().as_str());
@@ -1078,7 +1078,7 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
                 })
                 .collect::<Vec<Entry>>()
         };
-        let per_file = |a: &Result<usize, Entry>| {
+        let per_file = |a: &Result<usize, Box<Entry>>| {
             let produced = per_file(a);
             bar.inc(1);
             produced

@@ -237,9 +237,10 @@ fn check_tag(tag: &Tag, scopes: &[Scope], top: bool, out: &mut Vec<TagProblem>) 
     }
 }
 
-/// The form of a field-path constraint (vgc extension, [`crate::extension_tags`]): written directly on a struct
-/// field (`top`), one named `constraint` argument holding a path, no payload. Whether extensions are enabled and
-/// what the path names are lowering's questions (they need the settings and the types).
+/// The form of a field-path constraint (vgc extension, [`crate::extension_tags`]): written directly (`top`) on a
+/// struct field with one named `constraint` argument holding a path, or on a type with `target` and `constraint`
+/// paths (KEP-5073's tag on the common ancestor); no payload. Whether extensions are enabled, whether the type is
+/// a struct and what the paths name are lowering's questions (they need the settings and the types).
 fn check_constraint_tag(
     tag: &Tag,
     c: &crate::extension_tags::ConstraintTag,
@@ -248,7 +249,7 @@ fn check_constraint_tag(
     out: &mut Vec<TagProblem>,
 ) {
     let hint = format!(
-        "write it on a struct field as `+{}(constraint: <path>)`, the path in JSON names relative to the field's struct (docs/extensions.md)",
+        "write it on a struct field as `+{0}(constraint: <path>)`, or on the struct type as `+{0}(target: <path>, constraint: <path>)`, paths in JSON names relative to that struct (docs/extensions.md)",
         tag.name
     );
     let mut problem = |message: String, span: std::ops::Range<usize>| {
@@ -267,12 +268,23 @@ fn check_constraint_tag(
         );
         return;
     }
-    if !top || scopes != [Scope::Field] {
+    // On a field the tag constrains that field; on a type, the field its `target:` names.
+    let expected = if c.target.is_some() {
+        Scope::Type
+    } else {
+        Scope::Field
+    };
+    if !top || scopes != [expected] {
         let scope = scopes.first().map_or("", |s| s.upstream_name());
         problem(
             format!(
-                "tag {:?}: a field-path constraint cannot be specified on {scope}{}",
+                "tag {:?}: a field-path constraint{} cannot be specified on {scope}{}",
                 tag.name,
+                if c.target.is_some() {
+                    " with `target:`"
+                } else {
+                    ""
+                },
                 if top { "" } else { " inside another tag" }
             ),
             tag.name_span.clone(),
@@ -280,12 +292,29 @@ fn check_constraint_tag(
         return;
     }
     for g in &tag.args {
-        if g.name.as_deref() != Some("constraint") {
+        let named = g.name.as_deref();
+        if named == Some("target") && expected == Scope::Type {
+            if c.target == Some(None) {
+                problem(
+                    format!(
+                        "tag {:?}: argument \"target\" has wrong type: got {}, want a field path",
+                        tag.name,
+                        g.value.type_name()
+                    ),
+                    g.span.clone(),
+                );
+            }
+        } else if named != Some("constraint") {
             problem(
                 format!(
-                    "tag {:?}: unrecognized {} (a field-path constraint takes only `constraint`)",
+                    "tag {:?}: unrecognized {} (a field-path constraint takes only `constraint`{})",
                     tag.name,
-                    arg_label(g.name.as_deref())
+                    arg_label(named),
+                    if expected == Scope::Type {
+                        " and `target`"
+                    } else {
+                        ""
+                    }
                 ),
                 g.span.clone(),
             );

@@ -3,7 +3,7 @@
 //! Today one family, **field-path constraints** (KEP-5073, "Referencing Fields in Validation-Gen For Cross-Field
 //! Validation Rules", "Field Path Strategy"): `+k8s:minimum(constraint: <path>)`, `+k8s:maximum(constraint:
 //! <path>)`, `+k8s:exclusiveMinimum(constraint: <path>)` and `+k8s:exclusiveMaximum(constraint: <path>)` on a
-//! struct field. The catalog checks ([`crate::check`]) accept their form; lowering (`vgc-lowering`,
+//! struct field, or on a struct type with `target: <path>` naming the constrained field. The catalog checks ([`crate::check`]) accept their form; lowering (`vgc-lowering`,
 //! `lower/constraints.rs`) refuses them unless [`enabled`], resolves the path and hoists the check to the parent.
 
 /// The constraint kinds, re-exported from the runtime so the plan, generated code and interpreter share one enum.
@@ -24,6 +24,10 @@ pub struct ConstraintTag {
     pub kind: ConstraintKind,
     /// The `constraint:` path as written (JSON names with dots), if it is a string.
     pub path: Option<String>,
+    /// The `target:` path of the form written on a struct type (KEP-5073 "Tag Placement and Hoisting": the tag on
+    /// the common ancestor names the constrained field), if the argument is there: `Some(None)` when it is not a
+    /// string (the catalog checks report it).
+    pub target: Option<Option<String>>,
 }
 
 /// The field-path constraint `tag` writes, if it is one: `k8s:minimum`/`k8s:maximum` with a named `constraint`
@@ -43,11 +47,15 @@ pub fn constraint_tag(tag: &vgc_parser::tags::Tag) -> Option<ConstraintTag> {
     if arg.is_none() && matches!(kind, ConstraintKind::Minimum | ConstraintKind::Maximum) {
         return None;
     }
-    let path = match arg.map(|a| &a.value) {
-        Some(vgc_parser::tags::Scalar::Str(s)) => Some(s.clone()),
+    let string = |a: &vgc_parser::tags::Arg| match &a.value {
+        vgc_parser::tags::Scalar::Str(s) => Some(s.clone()),
         _ => None,
     };
-    Some(ConstraintTag { kind, path })
+    Some(ConstraintTag {
+        kind,
+        path: arg.and_then(string),
+        target: tag.arg("target").map(string),
+    })
 }
 
 #[cfg(test)]
@@ -65,14 +73,26 @@ mod tests {
             constraint_tag(&parse("k8s:minimum(constraint: limits.minValue)")),
             Some(ConstraintTag {
                 kind: ConstraintKind::Minimum,
-                path: Some("limits.minValue".into())
+                path: Some("limits.minValue".into()),
+                target: None,
+            })
+        );
+        assert_eq!(
+            constraint_tag(&parse(
+                "k8s:maximum(target: spec.current, constraint: maxValue)"
+            )),
+            Some(ConstraintTag {
+                kind: ConstraintKind::Maximum,
+                path: Some("maxValue".into()),
+                target: Some(Some("spec.current".into())),
             })
         );
         assert_eq!(
             constraint_tag(&parse("k8s:exclusiveMaximum=3")),
             Some(ConstraintTag {
                 kind: ConstraintKind::ExclusiveMaximum,
-                path: None
+                path: None,
+                target: None,
             })
         );
     }

@@ -564,30 +564,30 @@ fn struct_check(b: &mut Builder, tid: &str, pkg: &str, by_go: &BTreeMap<&str, St
             }
         }
         CheckKind::FieldConstraint(c) => {
-            // The target is a field of this struct; the referenced field may be a child of a sibling (its node
-            // lives in the struct declaring it).
-            let Some(target) = c
-                .target
-                .steps
-                .first()
-                .and_then(|s| by_go.get(s.go.as_str()))
-            else {
+            // Either field may be a child of a field of this struct (the referenced field always may; the
+            // constrained one with the `target:` form): its node lives in the struct declaring it.
+            let mut node = |p: &crate::plan::FieldPath| {
+                let last = p.steps.last()?;
+                if p.steps.len() == 1
+                    && let Some(id) = by_go.get(last.go.as_str())
+                {
+                    return Some(id.clone());
+                }
+                let holder = &p.holder;
+                Some(b.node(
+                    format!("{}.{}", type_id(&holder.pkg, &holder.name), last.json),
+                    NodeKind::Field,
+                    last.json.clone(),
+                    &holder.pkg,
+                ))
+            };
+            let (Some(target), Some(to)) = (node(&c.target), node(&c.bound)) else {
                 return;
             };
-            let Some(last) = c.bound.steps.last() else {
-                return;
-            };
-            let holder = &c.bound.holder;
-            let to = b.node(
-                format!("{}.{}", type_id(&holder.pkg, &holder.name), last.json),
-                NodeKind::Field,
-                last.json.clone(),
-                &holder.pkg,
-            );
-            b.edge(target, &to, EdgeKind::Constraint, c.kind.origin());
+            b.edge(&target, &to, EdgeKind::Constraint, c.kind.origin());
             // The check runs on this struct, the common ancestor of both fields (KEP-5073 "Tag Placement and
             // Hoisting").
-            b.edge(tid, target, EdgeKind::Hoisted, c.kind.origin());
+            b.edge(tid, &target, EdgeKind::Hoisted, c.kind.origin());
         }
         CheckKind::IfOption(p) => {
             b.option_edge(p, tid);

@@ -610,7 +610,7 @@ impl Lowerer<'_> {
             // upstream §3.4: struct-level functions deferred from fields (unions) come before the type's own tags.
             let mut checks = self.struct_level_checks(k, file, &decl.fields);
             // vgc extension: field-path constraints hoisted to this struct, after upstream's struct-level functions.
-            checks.extend(self.field_constraints(k, file, &decl.fields));
+            checks.extend(self.field_constraints(k, file, &decl.fields, &decl.tags));
             return Some(self.struct_plan(k, file, decl, root, docs, fields, checks, k));
         }
         let ty = types::resolve(self.db, self.prog, &k.pkg, file, &decl.ty);
@@ -631,11 +631,14 @@ impl Lowerer<'_> {
                 }
             }
             let mut checks = self.struct_level_checks(&sk, sfile, &sd.fields);
-            checks.extend(self.field_constraints(&sk, sfile, &sd.fields));
+            checks.extend(self.field_constraints(&sk, sfile, &sd.fields, &[]));
             self.counting = was;
             self.diags.truncate(n);
+            // `E`'s own type tags (the `target:` form of field-path constraints among them), reported on `E`.
+            checks.extend(self.field_constraints(&sk, file, &[], &decl.tags));
             return Some(self.struct_plan(k, file, decl, root, docs, fields, checks, &sk));
         }
+        self.non_struct_constraints(k, file, &decl.tags);
         let shape = self.shape(&ty);
         // A list typedef's own list metadata identifies its items (ratcheting of element validation, uniqueness).
         let matcher = if matches!(shape, Shape::List { .. }) {

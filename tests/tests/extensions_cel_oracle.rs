@@ -80,7 +80,7 @@ fn constraint_rule(target: Side, op: &str, bound: Side, words: &str, origin: &st
 }
 
 /// The rules of `tests/extensions/constraints`, in vgc's order: the struct-level constraints in field and tag
-/// order, then `replicas`' own `optional` + `minimum=1` (a zero value is unset; an unchanged value ratchets).
+/// order, the `target:` form written on `Config`, then `replicas`' own `optional` + `minimum=1` (a zero value is unset; an unchanged value ratchets).
 fn rules() -> Vec<String> {
     let current = Side {
         path: &["current"],
@@ -117,6 +117,14 @@ fn rules() -> Vec<String> {
         constraint_rule(level, ">", floor, "greater than", "exclusiveMinimum"),
         constraint_rule(level, "<", ceiling, "less than", "exclusiveMaximum"),
         constraint_rule(replicas, "<=", ceiling, "less than or equal to", "maximum"),
+        // The `target:` form on `Config` itself: after the constraints written on fields.
+        constraint_rule(
+            max_value,
+            ">=",
+            floor,
+            "greater than or equal to",
+            "minimum",
+        ),
         format!(
             "({r} == 0 || {r} >= 1 || (hasOld && {})) ? '' : 'spec.replicas | Invalid value: ' + string({r}) + ': must be greater than or equal to 1 | origin=minimum | sc=false | -'",
             replicas.unchanged()

@@ -64,6 +64,8 @@ fn field_path_constraints_are_constraint_edges() {
         ("Config.level", "Common.floor", "exclusiveMinimum"),
         ("Config.level", "Config.ceiling", "exclusiveMaximum"),
         ("Config.replicas", "Config.ceiling", "maximum"),
+        // The `target:` form on `Config`: the constrained field is a child of a sibling.
+        ("Limits.maxValue", "Common.floor", "minimum"),
     ]
     .iter()
     .map(|(f, t, l)| (format!("{p}.{f}"), format!("{p}.{t}"), (*l).to_string()))
@@ -71,6 +73,24 @@ fn field_path_constraints_are_constraint_edges() {
     let mut want = want;
     want.sort();
     assert_eq!(got, want);
+    // Each check runs on `Config`, the common ancestor: a `hoisted` edge to its constrained field, wherever that
+    // field is declared.
+    let hoisted: std::collections::BTreeSet<(String, String)> = g
+        .edges
+        .iter()
+        .filter(|e| e.kind == graph::EdgeKind::Hoisted)
+        .map(|e| (e.from.clone(), e.to.clone()))
+        .collect();
+    let want: std::collections::BTreeSet<(String, String)> = [
+        "Config.current",
+        "Config.level",
+        "Config.replicas",
+        "Limits.maxValue",
+    ]
+    .iter()
+    .map(|t| (format!("{p}.Config"), format!("{p}.{t}")))
+    .collect();
+    assert_eq!(hoisted, want);
 }
 
 #[test]

@@ -57,8 +57,9 @@ impl ConstraintDiagnostic {
         }
     }
 
-    /// `<Type>.<Field>: tag "k8s:minimum": <detail>`.
-    fn message(&self, owner: &str, field: &str, tag: &str, path: &str) -> String {
+    /// `<Type>.<Field>: tag "k8s:minimum": <detail>` (`<Type>: …` for the form on a type, `field` empty); `path`
+    /// is the path the diagnostic is about, named `which` (`constraint path` or `target path`).
+    fn message(&self, owner: &str, field: &str, tag: &str, which: &str, path: &str) -> String {
         let detail = match self {
             Self::Disabled => {
                 "field-path constraints are a vgc extension, and extensions are not enabled"
@@ -67,20 +68,24 @@ impl ConstraintDiagnostic {
             Self::UnknownPath {
                 segment, within, ..
             } => {
-                format!("constraint path {path:?}: no field with JSON name {segment:?} in {within}")
+                format!("{which} {path:?}: no field with JSON name {segment:?} in {within}")
             }
             Self::NotAStruct { prefix } => {
-                format!("constraint path {path:?}: {prefix:?} is not a struct")
+                format!("{which} {path:?}: {prefix:?} is not a struct")
             }
-            Self::IntoList { prefix } => format!(
-                "constraint path {path:?}: {prefix:?} is a list or map; a path cannot go into one"
-            ),
+            Self::IntoList { prefix } => {
+                format!("{which} {path:?}: {prefix:?} is a list or map; a path cannot go into one")
+            }
             Self::TypeMismatch { role, ty } => format!(
-                "constraint path {path:?}: the {role} is {ty}, not an integer; field-path constraints compare integers"
+                "{which} {path:?}: the {role} is {ty}, not an integer; field-path constraints compare integers"
             ),
-            Self::Form(d) => format!("constraint path {path:?}: {d}"),
+            Self::Form(d) => format!("{which} {path:?}: {d}"),
         };
-        format!("{owner}.{field}: tag {tag:?}: {detail}")
+        if field.is_empty() {
+            format!("{owner}: tag {tag:?}: {detail}")
+        } else {
+            format!("{owner}.{field}: tag {tag:?}: {detail}")
+        }
     }
 
     fn hint(&self, tag: &str) -> Option<String> {
@@ -93,7 +98,7 @@ impl ConstraintDiagnostic {
                 ..
             } => Some(format!("did you mean {s:?}?")),
             Self::UnknownPath { .. } | Self::NotAStruct { .. } => Some(
-                "paths are JSON names joined with `.`, relative to the struct holding the tagged field (siblings and their children)".into(),
+                "paths are JSON names joined with `.`, relative to the struct holding the tagged field (siblings and their children), or to the tagged struct for the `target:` form".into(),
             ),
             Self::IntoList { .. } => Some(
                 "field paths select no list item; compare with a field outside the list".into(),
@@ -106,6 +111,11 @@ impl ConstraintDiagnostic {
     }
 }
 
+/// The `constraint:` path, named so in diagnostics.
+const CONSTRAINT: &str = "constraint path";
+/// The `target:` path of the form on a type, named so in diagnostics.
+const TARGET: &str = "target path";
+
 /// The end of a resolved path: an integer, or what it is instead (for the mismatch message).
 enum Leaf {
     Int(Builtin),
@@ -113,30 +123,47 @@ enum Leaf {
 }
 
 impl Lowerer<'_> {
-    /// The struct-level checks of the field-path constraints written on `fields` of struct `owner`, in field
-    /// order and, per field, tag order. Each refused use is reported at its tag.
+    /// The struct-level checks of the field-path constraints of struct `owner`: those written on its `fields` (in
+    /// field order and, per field, tag order), then those written on the type with `target:` (`type_tags`, the
+    /// tags of the declaration being lowered: `owner`'s own, or those of a typedef `type E owner`, which upstream
+    /// gives `E` instead of `owner`'s). `file` holds the tags. Each refused use is reported at its tag.
     pub(super) fn field_constraints(
         &mut self,
         owner: &TypeKey,
         file: SourceFile,
         fields: &[FieldIr],
+        type_tags: &[TagUse],
     ) -> Vec<Check> {
         let mut out = Vec::new();
         // The accepted uses, for the cycle check: (tag position, field, tag name, path, plan).
         let mut accepted: Vec<(u32, String, String, String, ConstraintPlan)> = Vec::new();
-        for f in fields {
-            for u in &f.tags {
+        let on_fields = fields
+            .iter()
+            .flat_map(|f| f.tags.iter().map(move |u| (Some(f), u)));
+        let on_type = type_tags.iter().map(|u| (None, u));
+        for (f, u) in on_fields.chain(on_type) {
+            {
                 let Ok(tag) = &u.parsed else { continue };
                 let Some(c) = extension_tags::constraint_tag(tag) else {
                     continue;
                 };
                 // A malformed use is reported by the catalog checks (`vgc_ir::check`).
-                if !vgc_ir::check::check_tag_use(u, vgc_ir::catalog::Scope::Field).is_empty() {
+                let scope = if f.is_some() {
+                    vgc_ir::catalog::Scope::Field
+                } else {
+                    vgc_ir::catalog::Scope::Type
+                };
+                if !vgc_ir::check::check_tag_use(u, scope).is_empty() {
                     continue;
                 }
                 let Some(path) = c.path.clone() else { continue };
-                let go = f.member_name();
-                match self.field_constraint(owner, file, f, c.kind, &path) {
+                let target = c.target.clone().flatten().unwrap_or_default();
+                let go = f.map(FieldIr::member_name).unwrap_or_default();
+                let plan = match f {
+                    Some(f) => self.field_constraint(owner, file, f, c.kind, &path),
+                    None => self.type_constraint(owner, c.kind, &target, &path),
+                };
+                match plan {
                     Ok(plan) => {
                         if self.counting {
                             self.stats.checks += 1;
@@ -157,8 +184,9 @@ impl Lowerer<'_> {
                             cohort: None,
                         });
                     }
-                    Err(d) => {
-                        let msg = d.message(&owner.name, &go, &tag.name, &path);
+                    Err((which, d)) => {
+                        let shown = if which == TARGET { &target } else { &path };
+                        let msg = d.message(&owner.name, &go, &tag.name, which, shown);
                         let hint = d.hint(&tag.name);
                         self.err(file, u.at, d.code(), msg, hint);
                     }
@@ -167,6 +195,39 @@ impl Lowerer<'_> {
         }
         self.constraint_cycles(owner, file, &accepted);
         out
+    }
+
+    /// VGC0120 for each well-formed `target:` form of a field-path constraint written on type `k`, which is not a
+    /// struct: there are no fields to name (the catalog checks cannot tell, they do not know the type).
+    pub(super) fn non_struct_constraints(
+        &mut self,
+        k: &TypeKey,
+        file: SourceFile,
+        tags: &[TagUse],
+    ) {
+        for u in tags {
+            let Ok(tag) = &u.parsed else { continue };
+            let Some(c) = extension_tags::constraint_tag(tag) else {
+                continue;
+            };
+            if c.target.is_none()
+                || !vgc_ir::check::check_tag_use(u, vgc_ir::catalog::Scope::Type).is_empty()
+            {
+                continue;
+            }
+            let d = if extension_tags::enabled(self.db) {
+                ConstraintDiagnostic::Form(format!(
+                    "{} is not a struct, so the `target:` form has no field to name",
+                    k.name
+                ))
+            } else {
+                ConstraintDiagnostic::Disabled
+            };
+            let target = c.target.flatten().unwrap_or_default();
+            let msg = d.message(&k.name, "", &tag.name, TARGET, &target);
+            let hint = d.hint(&tag.name);
+            self.err(file, u.at, d.code(), msg, hint);
+        }
     }
 
     /// VGC0123: the accepted constraints of one struct read as "greater than (or equal to)" relations between its
@@ -238,13 +299,17 @@ impl Lowerer<'_> {
                 .collect::<Vec<_>>()
                 .join(", ");
             let (at, go, tag, path, _) = &accepted[first_strict];
+            let on = if go.is_empty() {
+                owner.name.clone()
+            } else {
+                format!("{}.{go}", owner.name)
+            };
             self.err(
                 file,
                 *at,
                 Code::ConstraintCycle,
                 format!(
-                    "{}.{go}: tag {tag:?}: constraint path {path:?}: the field-path constraints {words} form a cycle with a strict bound, which no object setting all of them satisfies",
-                    owner.name
+                    "{on}: tag {tag:?}: constraint path {path:?}: the field-path constraints {words} form a cycle with a strict bound, which no object setting all of them satisfies"
                 ),
                 Some("drop one constraint of the cycle, or make every bound in it inclusive (then they state that the fields are equal)".into()),
             );
@@ -252,6 +317,18 @@ impl Lowerer<'_> {
     }
 
     fn field_constraint(
+        &self,
+        owner: &TypeKey,
+        file: SourceFile,
+        f: &FieldIr,
+        kind: ConstraintKind,
+        path: &str,
+    ) -> Result<ConstraintPlan, (&'static str, ConstraintDiagnostic)> {
+        self.field_constraint_inner(owner, file, f, kind, path)
+            .map_err(|d| (CONSTRAINT, d))
+    }
+
+    fn field_constraint_inner(
         &self,
         owner: &TypeKey,
         file: SourceFile,
@@ -284,7 +361,7 @@ impl Lowerer<'_> {
                 });
             }
         };
-        let bound = self.resolve_path(owner, path)?;
+        let bound = self.resolve_path(owner, path, "referenced field")?;
         if bound.steps == target.steps {
             return Err(ConstraintDiagnostic::Form(
                 "it names the constrained field itself".into(),
@@ -337,7 +414,55 @@ impl Lowerer<'_> {
     }
 
     /// Resolves a `constraint:` path (JSON names joined with `.`) from struct `owner`.
-    fn resolve_path(&self, owner: &TypeKey, path: &str) -> Result<FieldPath, ConstraintDiagnostic> {
+    /// The form on a struct type (KEP-5073 "Tag Placement and Hoisting": the tag on the common ancestor):
+    /// `+k8s:minimum(target: <path>, constraint: <path>)` on struct `owner`, both paths relative to it. The
+    /// constrained field may lie below a child struct (`spec.current`); the check runs on `owner` and reports at
+    /// the target's path. Errors name the path they are about ([`TARGET`] or [`CONSTRAINT`]).
+    fn type_constraint(
+        &self,
+        owner: &TypeKey,
+        kind: ConstraintKind,
+        target: &str,
+        path: &str,
+    ) -> Result<ConstraintPlan, (&'static str, ConstraintDiagnostic)> {
+        if !extension_tags::enabled(self.db) {
+            return Err((TARGET, ConstraintDiagnostic::Disabled));
+        }
+        let target = self
+            .resolve_path(owner, target, "constrained field")
+            .map_err(|d| (TARGET, d))?;
+        if target.json_segments().is_empty() {
+            return Err((
+                TARGET,
+                ConstraintDiagnostic::Form(
+                    "the constrained field has no JSON name, so no error path".into(),
+                ),
+            ));
+        }
+        let bound = self
+            .resolve_path(owner, path, "referenced field")
+            .map_err(|d| (CONSTRAINT, d))?;
+        if bound.steps == target.steps {
+            return Err((
+                CONSTRAINT,
+                ConstraintDiagnostic::Form("it names the constrained field itself".into()),
+            ));
+        }
+        Ok(ConstraintPlan {
+            kind,
+            target,
+            bound,
+        })
+    }
+
+    /// `path` (JSON names joined with `.`) resolved from struct `owner` to an integer field; `role` names that
+    /// field in a type mismatch (`constrained field`, `referenced field`).
+    fn resolve_path(
+        &self,
+        owner: &TypeKey,
+        path: &str,
+        role: &'static str,
+    ) -> Result<FieldPath, ConstraintDiagnostic> {
         let segs: Vec<&str> = path.split('.').collect();
         let mut at = owner.clone();
         let mut steps = Vec::new();
@@ -360,10 +485,7 @@ impl Lowerer<'_> {
             if last {
                 return match self.leaf(&ty) {
                     Leaf::Int(int) => Ok(FieldPath { steps, int, holder }),
-                    Leaf::Other(ty) => Err(ConstraintDiagnostic::TypeMismatch {
-                        role: "referenced field",
-                        ty,
-                    }),
+                    Leaf::Other(ty) => Err(ConstraintDiagnostic::TypeMismatch { role, ty }),
                 };
             }
             match types::native(self.db, self.prog, inner) {

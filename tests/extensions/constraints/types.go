@@ -17,7 +17,10 @@ type Common struct {
 	Floor uint8 `json:"floor"`
 }
 
-// Config is the KEP's example: a value between two limits, one a sibling, one a child of a sibling.
+// Config is the KEP's example: a value between two limits, one a sibling, one a child of a sibling. The tag on
+// the type is the KEP's `target:` form: the constrained field (a child of a sibling, behind a pointer) is named
+// from the struct that runs the check.
+// +k8s:minimum(target: limits.maxValue, constraint: floor)
 type Config struct {
 	Common `json:",inline"`
 
