@@ -10,7 +10,7 @@
 //! runtime's `status::invalid` JSON is Go's byte for byte, and the webhook's `status` is the same JSON value (kube-rs'
 //! `Status` has no `kind`/`apiVersion` and orders its keys its own way).
 //!
-//! Needs `go` and the module proxy.
+//! Needs `go` and the module proxy (and the network for crates.io).
 
 use serde_json::{Value, json};
 use std::io::Write as _;
