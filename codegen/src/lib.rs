@@ -29,6 +29,11 @@ pub struct GeneratedFile {
 /// crates ([`RuntimeDep::published`]). Kept equal to `runtime/Cargo.toml`'s version (a unit test checks it).
 pub const RUNTIME_VERSION: &str = "0.1.0";
 
+/// The kube-core version requirement of the generated crates' optional `kube` feature
+/// (`registry::validate_dynamic_object`): kube-core 5 is the release whose k8s-openapi requirement is 0.29, the
+/// k8s-openapi target's ([`k8s_openapi::K8S_OPENAPI_CRATE`]; kube-core 4.x requires 0.28).
+pub const KUBE_CORE_VERSION: &str = "5";
+
 /// How the generated crate depends on `vgc-runtime`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RuntimeDep {

@@ -62,12 +62,16 @@ impl Quantity {
         if int.is_empty() && frac.is_empty() {
             return None;
         }
-        let digits = format!("{int}{frac}");
-        let mut mant: i128 = if digits.is_empty() {
-            0
-        } else {
-            digits.parse().ok()?
-        };
+        // The digits of `int` then `frac` as one integer, without building their concatenation (semantic
+        // equality, which ratcheting runs on valid objects, must not allocate); a second `.` or an overflow is no
+        // quantity.
+        let mut mant: i128 = 0;
+        for b in int.bytes().chain(frac.bytes()) {
+            if !b.is_ascii_digit() {
+                return None;
+            }
+            mant = mant.checked_mul(10)?.checked_add(i128::from(b - b'0'))?;
+        }
         let mut exp = -i32::try_from(frac.len()).ok()?;
         let bin = |p: u32, m: i128| m.checked_mul(1i128.checked_shl(p)?);
         match suffix {

@@ -80,6 +80,9 @@ pub enum DispatchError {
         /// The old object's `kind`.
         kind: ::std::string::String,
     },
+    /// A kube-rs `DynamicObject` without `types` (its `apiVersion` and `kind`), or with an empty one
+    /// (`validate_dynamic_object` only, feature `kube`): nothing says which kind it is.
+    MissingTypes,
     /// The object (`old: false`) or the old object (`old: true`) does not decode into the kind's type: a
     /// value of the wrong JSON type, as the API server's decoding rejects it before validation.
     Decode {
@@ -105,6 +108,9 @@ impl ::std::fmt::Display for DispatchError {
     fn fmt(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
         match self {
             Self::NotAnObject(why) => f.write_str(why),
+            Self::MissingTypes => {
+                f.write_str("the object has no apiVersion and kind (DynamicObject::types)")
+            }
             Self::UnknownKind { api_version, kind } => {
                 write!(f, "unknown kind {kind} of apiVersion {api_version}")
             }
@@ -193,6 +199,61 @@ pub fn validate_value(
         }
     }
     validate_object(api_version, kind, object, old, op)
+}
+/// [`validate_value`] for a kube-rs [`DynamicObject`](::kube_core::DynamicObject) — what a kube-rs
+/// controller or admission webhook holds (`AdmissionRequest<DynamicObject>::object` and `old_object`): the
+/// kind is the object's `types` (`apiVersion` and `kind`), the object (and `old`) is validated as that
+/// kind's type, decoded from the object's JSON (`serde_json::to_value`). Pass `old` with
+/// [`Operation::update`](::vgc_runtime::Operation::update) for an update; an old object without `types` is
+/// taken as the object's kind.
+///
+/// Needs the cargo feature `kube` of this crate (the optional dependency `kube-core`, whose k8s-openapi
+/// requirement is k8s-openapi 0.29; on vgc's own structs the including crate chooses k8s-openapi's
+/// version feature, as every kube-rs user does).
+///
+/// ```ignore
+/// let errs = registry::validate_dynamic_object(&obj, None, &vgc_runtime::Operation::create())?;
+/// ```
+///
+/// # Errors
+/// [`DispatchError::MissingTypes`] when the object has no (or an empty) `apiVersion` or `kind`,
+/// [`DispatchError::OldKindMismatch`] when `old` names another one, [`DispatchError::NotAnObject`] when its
+/// `data` is not a JSON object, else as [`validate_object`].
+#[cfg(feature = "kube")]
+pub fn validate_dynamic_object(
+    obj: &::kube_core::DynamicObject,
+    old: ::std::option::Option<&::kube_core::DynamicObject>,
+    op: &::vgc_runtime::Operation,
+) -> ::std::result::Result<::vgc_runtime::ErrorList, DispatchError> {
+    let types = match &obj.types {
+        Some(t) if !t.api_version.is_empty() && !t.kind.is_empty() => t,
+        _ => return Err(DispatchError::MissingTypes),
+    };
+    if let Some(t) = old.and_then(|o| o.types.as_ref()) {
+        let differs = |theirs: &str, ours: &str| !theirs.is_empty() && theirs != ours;
+        let (av, k) = (
+            differs(&t.api_version, &types.api_version),
+            differs(&t.kind, &types.kind),
+        );
+        if av || k {
+            return Err(DispatchError::OldKindMismatch {
+                api_version: if av {
+                    &t.api_version
+                } else {
+                    &types.api_version
+                }
+                .clone(),
+                kind: if k { &t.kind } else { &types.kind }.clone(),
+            });
+        }
+    }
+    let json = |o: &::kube_core::DynamicObject| {
+        ::serde_json::to_value(o)
+            .map_err(|_| DispatchError::NotAnObject("a DynamicObject's data must be a JSON object"))
+    };
+    let object = json(obj)?;
+    let old = old.map(json).transpose()?;
+    validate_object(&types.api_version, &types.kind, &object, old.as_ref(), op)
 }
 fn validate_as<T>(
     object: &::serde_json::Value,
