@@ -204,6 +204,10 @@ impl Config {
             .map(|d| vgc::render::short(d, &outcome.sources))
             .collect();
         if self.cargo_metadata {
+            // The registry's `validate_dynamic_object` is behind `cfg(feature = "kube")` of the including crate:
+            // declared as an expected cfg value, so a crate without that feature compiles the function out
+            // without an `unexpected_cfgs` warning (and one that declares it gets the function).
+            println!("cargo::rustc-check-cfg=cfg(feature, values(\"kube\"))");
             for p in &inputs {
                 println!("cargo:rerun-if-changed={p}");
             }

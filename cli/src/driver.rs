@@ -767,6 +767,8 @@ pub fn request_key(req: &BuildRequest) -> String {
         // The files' contents are observed reads; which files were named is part of the request.
         req.extension_files.join("\u{1f}"),
         format!("tag-prefix={:?}", req.tag_prefix.as_str()),
+        // The structs the validators run on: output for one target is never up to date for another.
+        format!("target={:?}", req.target),
     ] {
         h.update(part.as_bytes());
         h.update(b"\x1e");

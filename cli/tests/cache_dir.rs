@@ -91,3 +91,33 @@ fn an_unusable_cache_dir_is_a_note_and_the_build_still_succeeds() {
     );
     assert_eq!(std::fs::read_to_string(&not_a_dir).expect("file"), "x");
 }
+
+/// The build manifest's key holds the target: output generated for vgc's own structs is not "up to date" for
+/// `--target k8s-openapi` (which regenerates it), nor the other way round.
+#[test]
+fn switching_the_target_rebuilds() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    let run = |target: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_vgc"))
+            .arg("build")
+            .arg(workspace_root().join("tests/fixtures/k8s-openapi/api"))
+            .arg("--out")
+            .arg(&out)
+            .args(target)
+            .output()
+            .expect("vgc runs");
+        assert!(o.status.success(), "{}", stderr(&o));
+        format!("{}{}", stdout(&o), stderr(&o))
+    };
+    let openapi = ["--target", "k8s-openapi", "--k8s-openapi-version", "1.37"];
+    run(&[]);
+    let own = std::fs::read_to_string(out.join("Cargo.toml")).expect("Cargo.toml");
+    assert!(!own.contains("\nk8s-openapi = "), "{own}");
+    let switched = run(&openapi);
+    assert!(!switched.contains("is up to date"), "{switched}");
+    let manifest = std::fs::read_to_string(out.join("Cargo.toml")).expect("Cargo.toml");
+    assert!(manifest.contains("\nk8s-openapi = "), "{manifest}");
+    assert!(run(&openapi).contains("is up to date"));
+    assert!(!run(&[]).contains("is up to date"));
+}

@@ -114,12 +114,8 @@ fn answer(bin: &Path, input: &Value) -> String {
 #[test]
 #[allow(clippy::too_many_lines)]
 fn webhook_answers_admission_reviews() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("workspace")
-        .to_path_buf();
-    let e2e = root.join("target/e2e");
-    std::fs::create_dir_all(&e2e).expect("mkdir target/e2e");
+    let root = vgc_tests::example::workspace_root().to_path_buf();
+    let e2e = vgc_tests::harness::e2e_dir();
     let tmp = tempfile::tempdir().expect("tempdir");
     let (api_dir, version) = harness::download_module("k8s.io/api@v0.37.2", tmp.path());
     harness::download_module(&format!("k8s.io/apimachinery@{version}"), tmp.path());
