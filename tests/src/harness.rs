@@ -20,6 +20,22 @@ pub fn e2e_dir() -> PathBuf {
     e2e
 }
 
+/// `cargo <args> --manifest-path <manifest>` (the cargo running the tests, `$CARGO`) with
+/// `CARGO_TARGET_DIR=<e2e>/target` — the nested target directory the suites on real input share, so what one compiled
+/// (k8s-openapi, the runtime, kube-core) the next reuses — and, with `deny_warnings`, `RUSTFLAGS=-D warnings`
+/// (generated code must build warning-free). Callers add their own environment and run it.
+pub fn nested_cargo(e2e: &Path, args: &[&str], manifest: &Path, deny_warnings: bool) -> Command {
+    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.args(args)
+        .arg("--manifest-path")
+        .arg(manifest)
+        .env("CARGO_TARGET_DIR", e2e.join("target"));
+    if deny_warnings {
+        c.env("RUSTFLAGS", "-D warnings");
+    }
+    c
+}
+
 /// Runs `go` in `dir` (module mode), panicking with its stderr on failure.
 pub fn go(dir: &Path, args: &[&str]) -> String {
     let out = Command::new("go")

@@ -440,13 +440,14 @@ pub fn random_k8s_objects_agree(api_dir: &Path, version: &str, plan: &CratePlan,
         rust_runner("k8s_generated", &generator.roots, false),
     )
     .expect("run_cases.rs");
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["build", "--quiet", "--bin", "run_cases", "--manifest-path"])
-        .arg(harness.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", e2e.join("target"))
-        .env("RUSTFLAGS", "-D warnings")
-        .status()
-        .expect("nested cargo runs");
+    let status = crate::harness::nested_cargo(
+        &e2e,
+        &["build", "--quiet", "--bin", "run_cases"],
+        &harness.join("Cargo.toml"),
+        true,
+    )
+    .status()
+    .expect("nested cargo runs");
     assert!(status.success(), "the Rust case runner failed to build");
 
     let n: usize = env_or("VGC_K8S_ORACLE_CASES", 20_000);
@@ -574,19 +575,14 @@ fn speed(
     cases: &[serde_json::Value],
     upstream: &[serde_json::Value],
 ) {
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args([
-            "build",
-            "--quiet",
-            "--release",
-            "--bin",
-            "run_cases",
-            "--manifest-path",
-        ])
-        .arg(harness.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", e2e.join("target"))
-        .status()
-        .expect("nested cargo runs");
+    let status = crate::harness::nested_cargo(
+        e2e,
+        &["build", "--quiet", "--release", "--bin", "run_cases"],
+        &harness.join("Cargo.toml"),
+        false,
+    )
+    .status()
+    .expect("nested cargo runs");
     assert!(status.success(), "release runner");
     let repeat = std::env::var("VGC_REPEAT").unwrap_or_else(|_| "20".into());
     let valid: Vec<serde_json::Value> = cases

@@ -149,13 +149,14 @@ fn real_k8s_api_end_to_end() {
     let json =
         std::fs::read_to_string(root.join("tests/e2e/cases.json")).expect("tests/e2e/cases.json");
     std::fs::write(harness.join("tests/cases.json"), json).expect("write cases.json");
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["test", "--quiet", "--manifest-path"])
-        .arg(harness.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", e2e.join("target"))
-        .env("RUSTFLAGS", "-D warnings")
-        .status()
-        .expect("nested cargo runs");
+    let status = harness::nested_cargo(
+        &e2e,
+        &["test", "--quiet"],
+        &harness.join("Cargo.toml"),
+        true,
+    )
+    .status()
+    .expect("nested cargo runs");
     assert!(
         status.success(),
         "the generated k8s.io/api crate failed to build warning-free or a real-input case failed"
@@ -397,13 +398,14 @@ fn newest_k8s_api_prerelease_builds_and_lints_clean() {
     );
     // Type-checked with `-D warnings` (every rustc warning of the generated code surfaces there); the v0.37.2 crate
     // is fully built and run by `real_k8s_api_end_to_end`, so a second full build would only cost CI minutes.
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["check", "--quiet", "--manifest-path"])
-        .arg(generated.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", e2e.join("target"))
-        .env("RUSTFLAGS", "-D warnings")
-        .status()
-        .expect("nested cargo runs");
+    let status = harness::nested_cargo(
+        &e2e,
+        &["check", "--quiet"],
+        &generated.join("Cargo.toml"),
+        true,
+    )
+    .status()
+    .expect("nested cargo runs");
     assert!(
         status.success(),
         "the generated crate of k8s.io/api {version} failed to type-check warning-free"

@@ -331,19 +331,14 @@ fn k8s_openapi_target_agrees_with_upstream() {
     )
     .expect("run_openapi_cases.rs");
     let start = std::time::Instant::now();
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args([
-            "build",
-            "--quiet",
-            "--bin",
-            "run_openapi_cases",
-            "--manifest-path",
-        ])
-        .arg(harness_dir.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", e2e.join("target"))
-        .env("RUSTFLAGS", "-D warnings")
-        .status()
-        .expect("nested cargo runs");
+    let status = harness::nested_cargo(
+        &e2e,
+        &["build", "--quiet", "--bin", "run_openapi_cases"],
+        &harness_dir.join("Cargo.toml"),
+        true,
+    )
+    .status()
+    .expect("nested cargo runs");
     assert!(
         status.success(),
         "the k8s-openapi crate of k8s.io/api failed to build warning-free"

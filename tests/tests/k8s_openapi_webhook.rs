@@ -134,8 +134,9 @@ fn webhook_answers_admission_reviews() {
 
     // 2. The example, out of the workspace, warning-free.
     let start = std::time::Instant::now();
-    let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args([
+    let status = harness::nested_cargo(
+        &e2e,
+        &[
             "build",
             "--quiet",
             "--bin",
@@ -143,14 +144,13 @@ fn webhook_answers_admission_reviews() {
             "--no-default-features",
             "--features",
             "kube",
-            "--manifest-path",
-        ])
-        .arg(root.join("examples/webhook/Cargo.toml"))
-        .env("CARGO_TARGET_DIR", e2e.join("target"))
-        .env("RUSTFLAGS", "-D warnings")
-        .env("VGC_WEBHOOK_GENERATED", &built.file)
-        .status()
-        .expect("nested cargo runs");
+        ],
+        &root.join("examples/webhook/Cargo.toml"),
+        true,
+    )
+    .env("VGC_WEBHOOK_GENERATED", &built.file)
+    .status()
+    .expect("nested cargo runs");
     assert!(status.success(), "examples/webhook failed to build");
     eprintln!(
         "webhook: validators of k8s.io/api {version} resource/v1 generated; examples/webhook built in {:.0}s",
@@ -334,11 +334,7 @@ fn webhook_answers_admission_reviews() {
     )
     .expect("Cargo.toml");
     std::fs::write(own.join("src/main.rs"), OWN_STRUCTS_MAIN).expect("main.rs");
-    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["run", "--quiet", "--manifest-path"])
-        .arg(own.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", e2e.join("target"))
-        .env("RUSTFLAGS", "-D warnings")
+    let out = harness::nested_cargo(&e2e, &["run", "--quiet"], &own.join("Cargo.toml"), true)
         .output()
         .expect("nested cargo runs");
     assert!(

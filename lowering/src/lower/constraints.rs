@@ -160,7 +160,9 @@ impl Lowerer<'_> {
                 let target = c.target.clone().flatten().unwrap_or_default();
                 let go = f.map(FieldIr::member_name).unwrap_or_default();
                 let plan = match f {
-                    Some(f) => self.field_constraint(owner, file, f, c.kind, &path),
+                    Some(f) => self
+                        .field_constraint(owner, file, f, c.kind, &path)
+                        .map_err(|d| (CONSTRAINT, d)),
                     None => self.type_constraint(owner, c.kind, &target, &path),
                 };
                 match plan {
@@ -317,18 +319,6 @@ impl Lowerer<'_> {
     }
 
     fn field_constraint(
-        &self,
-        owner: &TypeKey,
-        file: SourceFile,
-        f: &FieldIr,
-        kind: ConstraintKind,
-        path: &str,
-    ) -> Result<ConstraintPlan, (&'static str, ConstraintDiagnostic)> {
-        self.field_constraint_inner(owner, file, f, kind, path)
-            .map_err(|d| (CONSTRAINT, d))
-    }
-
-    fn field_constraint_inner(
         &self,
         owner: &TypeKey,
         file: SourceFile,
