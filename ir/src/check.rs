@@ -257,6 +257,16 @@ fn check_constraint_tag(
         p.hint = Some(hint.clone());
         out.push(p);
     };
+    if tag.arg("constraint").is_none() && c.target.is_some() {
+        problem(
+            format!(
+                "tag {:?}: a field-path constraint with `target:` needs `constraint:`, the path of the field to compare with",
+                tag.name
+            ),
+            tag.name_span.clone(),
+        );
+        return;
+    }
     if tag.arg("constraint").is_none() {
         // `exclusiveMinimum=N` / `exclusiveMaximum=N`: KEP-5073 lists them, upstream has neither.
         problem(

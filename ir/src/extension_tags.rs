@@ -30,8 +30,8 @@ pub struct ConstraintTag {
     pub target: Option<Option<String>>,
 }
 
-/// The field-path constraint `tag` writes, if it is one: `k8s:minimum`/`k8s:maximum` with a named `constraint`
-/// argument (the upstream tags take no argument, so the form cannot mean anything upstream), or any
+/// The field-path constraint `tag` writes, if it is one: `k8s:minimum`/`k8s:maximum` with a named `constraint` or
+/// `target` argument (the upstream tags take no argument, so the form cannot mean anything upstream), or any
 /// `k8s:exclusiveMinimum`/`k8s:exclusiveMaximum` (tags upstream does not have). Names are canonical (`k8s:`;
 /// lowering renames `--tag-prefix` tags before anything reads them).
 #[must_use]
@@ -44,7 +44,10 @@ pub fn constraint_tag(tag: &vgc_parser::tags::Tag) -> Option<ConstraintTag> {
         _ => return None,
     };
     let arg = tag.arg("constraint");
-    if arg.is_none() && matches!(kind, ConstraintKind::Minimum | ConstraintKind::Maximum) {
+    if arg.is_none()
+        && tag.arg("target").is_none()
+        && matches!(kind, ConstraintKind::Minimum | ConstraintKind::Maximum)
+    {
         return None;
     }
     let string = |a: &vgc_parser::tags::Arg| match &a.value {

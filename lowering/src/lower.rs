@@ -1509,6 +1509,11 @@ impl Lowerer<'_> {
         let mut out: Vec<(EmissionKey, Check)> = Vec::new();
         for (outer, u) in sorted {
             let Ok(tag) = &u.parsed else { continue };
+            // A field-path constraint (vgc extension) is counted where it is lowered or refused, with the struct's
+            // checks (`field_constraints`).
+            if vgc_ir::extension_tags::constraint_tag(tag).is_some() {
+                continue;
+            }
             if self.counting {
                 self.stats.tags += 1;
             }

@@ -62,6 +62,19 @@ fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
         .collect();
     assert!(shown.is_empty(), "{shown:#?}");
     assert_eq!(vgc::exit_code(&out), 0);
+    // Every tag use of the package is accounted for: the 12 `+k8s:` lines (the field-path constraints, exclusive
+    // forms and the `target:` form on the type among them) are 12 lowered tags.
+    assert_eq!(
+        (
+            out.stats.tags,
+            out.stats.lowered,
+            out.stats.consumed,
+            out.stats.reported
+        ),
+        (12, 12, 0, 0),
+        "{:?}",
+        out.stats
+    );
     let runner = work.join("runner");
     std::fs::create_dir_all(runner.join("src")).expect("mkdir runner");
     std::fs::write(

@@ -147,7 +147,12 @@ impl Lowerer<'_> {
                 let Some(c) = extension_tags::constraint_tag(tag) else {
                     continue;
                 };
-                // A malformed use is reported by the catalog checks (`vgc_ir::check`).
+                // Every use is counted here: lowered when accepted, reported when refused (`Stats`: no use is
+                // dropped silently). A malformed use is reported by the catalog checks (`vgc_ir::check`).
+                if self.counting {
+                    self.stats.tags += 1;
+                    self.stats.reported += 1;
+                }
                 let scope = if f.is_some() {
                     vgc_ir::catalog::Scope::Field
                 } else {
@@ -169,6 +174,8 @@ impl Lowerer<'_> {
                     Ok(plan) => {
                         if self.counting {
                             self.stats.checks += 1;
+                            self.stats.reported -= 1;
+                            self.stats.lowered += 1;
                         }
                         accepted.push((
                             u.at,
@@ -212,6 +219,11 @@ impl Lowerer<'_> {
             let Some(c) = extension_tags::constraint_tag(tag) else {
                 continue;
             };
+            // Counted here, reported (by the catalog checks when malformed, else below).
+            if self.counting {
+                self.stats.tags += 1;
+                self.stats.reported += 1;
+            }
             if c.target.is_none()
                 || !vgc_ir::check::check_tag_use(u, vgc_ir::catalog::Scope::Type).is_empty()
             {
