@@ -537,6 +537,14 @@ enum Command {
         /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
         #[arg(long = "roots", value_parser = root_criterion)]
         roots: Vec<String>,
+        /// Check for the structs `vgc build --target` would generate for (`vgc` or `k8s-openapi`): with
+        /// `k8s-openapi`, what the chosen k8s-openapi version lacks is reported (VGC0121, VGC0122). Default:
+        /// `vgc.toml` `[build] target`, else `vgc`.
+        #[arg(long, value_parser = ["vgc", "k8s-openapi"])]
+        target: Option<String>,
+        /// The k8s-openapi version of `--target k8s-openapi`: 1.33 to 1.37.
+        #[arg(long, value_name = "VERSION")]
+        k8s_openapi_version: Option<String>,
     },
 }
 
@@ -1110,6 +1118,23 @@ fn run_docs(
     ExitCode::SUCCESS
 }
 
+/// `--target` and `--k8s-openapi-version` of `vgc build`/`check`/`watch` (`None` when neither is given: `vgc.toml`
+/// decides); a bad combination is an error on stderr and exit code 2.
+fn structs_of(
+    target: Option<String>,
+    version: Option<String>,
+) -> Result<Option<vgc_codegen::Target>, ExitCode> {
+    if target.is_none() && version.is_none() {
+        return Ok(None);
+    }
+    vgc::config::target(target.as_deref(), version.as_deref())
+        .map(Some)
+        .map_err(|e| {
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            ExitCode::from(2)
+        })
+}
+
 /// The build request of `vgc build` / `vgc watch` options (exit code 2 when the path cannot be used).
 fn build_request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
     let runtime = match (a.runtime_path, a.runtime_version) {
@@ -1118,17 +1143,7 @@ fn build_request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
         (None, None) => RuntimeDep::published(),
     };
     let out = std::path::absolute(&a.out).unwrap_or_else(|_| a.out.into());
-    let structs = if a.target.is_none() && a.k8s_openapi_version.is_none() {
-        None
-    } else {
-        match vgc::config::target(a.target.as_deref(), a.k8s_openapi_version.as_deref()) {
-            Ok(t) => Some(t),
-            Err(e) => {
-                let _ = writeln!(std::io::stderr(), "error: {e}");
-                return Err(ExitCode::from(2));
-            }
-        }
-    };
+    let structs = structs_of(a.target, a.k8s_openapi_version)?;
     Ok(BuildRequest {
         path: target(a.path)?,
         out: Some(out),
@@ -1263,9 +1278,19 @@ fn main() -> ExitCode {
             };
             return ExitCode::from(vgc::watch::run(&opts, &mut std::io::stderr().lock()));
         }
-        Command::Check { path, short, roots } => match target(path) {
-            Ok(path) => (BuildRequest::check(path, roots), short, false),
-            Err(code) => return code,
+        Command::Check {
+            path,
+            short,
+            roots,
+            target: structs,
+            k8s_openapi_version,
+        } => match (target(path), structs_of(structs, k8s_openapi_version)) {
+            (Ok(path), Ok(structs)) => {
+                let mut req = BuildRequest::check(path, roots);
+                req.target = structs;
+                (req, short, false)
+            }
+            (Err(code), _) | (_, Err(code)) => return code,
         },
     };
     let mut req = req;

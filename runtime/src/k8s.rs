@@ -182,17 +182,31 @@ pub fn eviction_request_spec_requester(
     eviction_responder_name(op, path, value, old)
 }
 
+/// A `metav1.Time` as the ports of this module read it: whether it is Go's zero time (`IsZero`). Implemented for
+/// the runtime's [`Time`] (vgc's own structs); the k8s-openapi target's generated crate implements it on a wrapper
+/// of k8s-openapi's `Time` (`semantic::OpenapiTime`), so a port call builds no text.
+pub trait GoTime {
+    /// Go's `Time.IsZero`: the instant `0001-01-01T00:00:00Z`.
+    fn is_zero(&self) -> bool;
+}
+
+impl GoTime for Time {
+    fn is_zero(&self) -> bool {
+        Time::is_zero(self)
+    }
+}
+
 /// `ValidateCustom_Condition_LastTransitionTime` (`k8s.io/apimachinery/pkg/apis/meta/v1/validation`, on meta/v1
-/// `Condition.LastTransitionTime`): the time must be set — a nil or zero time ([`Time::is_zero`]) is one
-/// `Required` error with an empty detail.
+/// `Condition.LastTransitionTime`): the time must be set — a nil or zero time ([`GoTime::is_zero`]) is one
+/// `Required` error with an empty detail. Allocates only for the error.
 #[must_use]
-pub fn condition_last_transition_time(
+pub fn condition_last_transition_time<T: GoTime + ?Sized>(
     _op: &Operation,
     path: &Path<'_>,
-    value: Option<&Time>,
-    _old: Option<&Time>,
+    value: Option<&T>,
+    _old: Option<&T>,
 ) -> ErrorList {
-    if value.is_none_or(Time::is_zero) {
+    if value.is_none_or(GoTime::is_zero) {
         vec![Error::required(path, "")]
     } else {
         ErrorList::new()
@@ -267,7 +281,7 @@ mod tests {
         assert_eq!(t(Some("0001-01-01T01:00:00+01:00")).len(), 1);
         assert!(t(Some("2024-01-01T00:00:00Z")).is_empty());
         assert_eq!(
-            condition_last_transition_time(&op(), &p, None, None).len(),
+            condition_last_transition_time::<Time>(&op(), &p, None, None).len(),
             1
         );
     }

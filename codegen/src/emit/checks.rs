@@ -492,7 +492,7 @@ pub(super) fn check_call(
             // k8s.io/api's and apimachinery's own functions are ported in the runtime (`vgc_runtime::k8s`).
             if let Some(port) = vgc_runtime::k8s::port(&owner.pkg, &owner.name, field.as_deref()) {
                 let f = ident(port.rust_fn);
-                // The ports take the runtime's `metav1.Time`; k8s-openapi's converts (only for this call).
+                // The ports read a `metav1.Time` through `vgc_runtime::k8s::GoTime`; k8s-openapi's is wrapped.
                 if ctx.openapi.is_some()
                     && matches!(
                         c.kind,
@@ -503,8 +503,8 @@ pub(super) fn check_call(
                     )
                 {
                     return quote!({
-                        let n = #new.map(crate::semantic::runtime_time);
-                        let o = #old.map(crate::semantic::runtime_time);
+                        let n = #new.map(crate::semantic::OpenapiTime);
+                        let o = #old.map(crate::semantic::OpenapiTime);
                         ::vgc_runtime::k8s::#f(op, #path, n.as_ref(), o.as_ref())
                     });
                 }

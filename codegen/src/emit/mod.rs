@@ -325,9 +325,20 @@ pub(crate) fn semantic_file(
             a.as_ref().is_none_or(GoEq::go_zero)
         }
 
-        /// k8s-openapi's `metav1.Time` as the runtime's (the `customValidation` ports take it).
+        /// k8s-openapi's `metav1.Time` as the runtime's (its Go JSON rendering).
         pub fn runtime_time(t: &::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time) -> ::vgc_runtime::types::Time {
             ::vgc_runtime::types::Time(Some(t.0.to_string()))
+        }
+
+        /// k8s-openapi's `metav1.Time` as the `customValidation` ports read it ([`::vgc_runtime::k8s::GoTime`]),
+        /// without building its text.
+        pub struct OpenapiTime<'a>(pub &'a ::k8s_openapi::apimachinery::pkg::apis::meta::v1::Time);
+
+        impl ::vgc_runtime::k8s::GoTime for OpenapiTime<'_> {
+            /// Go's zero time, `0001-01-01T00:00:00Z`: -62,135,596,800 s from the Unix epoch.
+            fn is_zero(&self) -> bool {
+                self.0.0.as_second() == -62_135_596_800 && self.0.0.subsec_nanosecond() == 0
+            }
         }
 
         macro_rules! scalar {
