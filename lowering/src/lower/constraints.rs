@@ -142,26 +142,23 @@ impl Lowerer<'_> {
             .flat_map(|f| f.tags.iter().map(move |u| (Some(f), u)));
         let on_type = type_tags.iter().map(|u| (None, u));
         for (f, u) in on_fields.chain(on_type) {
-            {
-                let Ok(tag) = &u.parsed else { continue };
-                let Some(c) = extension_tags::constraint_tag(tag) else {
-                    continue;
-                };
-                // Every use is counted here: lowered when accepted, reported when refused (`Stats`: no use is
-                // dropped silently). A malformed use is reported by the catalog checks (`vgc_ir::check`).
-                if self.counting {
-                    self.stats.tags += 1;
-                    self.stats.reported += 1;
-                }
-                let scope = if f.is_some() {
-                    vgc_ir::catalog::Scope::Field
-                } else {
-                    vgc_ir::catalog::Scope::Type
-                };
+            let Ok(tag) = &u.parsed else { continue };
+            let Some(c) = extension_tags::constraint_tag(tag) else {
+                continue;
+            };
+            let scope = if f.is_some() {
+                vgc_ir::catalog::Scope::Field
+            } else {
+                vgc_ir::catalog::Scope::Type
+            };
+            let lowered = 'one: {
+                // A malformed use is reported by the catalog checks (`vgc_ir::check`).
                 if !vgc_ir::check::check_tag_use(u, scope).is_empty() {
-                    continue;
+                    break 'one false;
                 }
-                let Some(path) = c.path.clone() else { continue };
+                let Some(path) = c.path.clone() else {
+                    break 'one false;
+                };
                 let target = c.target.clone().flatten().unwrap_or_default();
                 let go = f.map(FieldIr::member_name).unwrap_or_default();
                 let plan = match f {
@@ -172,18 +169,7 @@ impl Lowerer<'_> {
                 };
                 match plan {
                     Ok(plan) => {
-                        if self.counting {
-                            self.stats.checks += 1;
-                            self.stats.reported -= 1;
-                            self.stats.lowered += 1;
-                        }
-                        accepted.push((
-                            u.at,
-                            go.clone(),
-                            tag.name.clone(),
-                            path.clone(),
-                            plan.clone(),
-                        ));
+                        accepted.push((u.at, go, tag.name.clone(), path, plan.clone()));
                         out.push(Check {
                             kind: CheckKind::FieldConstraint(Box::new(plan)),
                             short_circuit: false,
@@ -192,18 +178,36 @@ impl Lowerer<'_> {
                             tag: None,
                             cohort: None,
                         });
+                        true
                     }
                     Err((which, d)) => {
                         let shown = if which == TARGET { &target } else { &path };
                         let msg = d.message(&owner.name, &go, &tag.name, which, shown);
                         let hint = d.hint(&tag.name);
                         self.err(file, u.at, d.code(), msg, hint);
+                        false
                     }
                 }
-            }
+            };
+            self.count_constraint_use(lowered);
         }
         self.constraint_cycles(owner, file, &accepted);
         out
+    }
+
+    /// Counts one field-path constraint use (`Stats`: no use is dropped silently): lowered, with its check, when
+    /// accepted; reported when refused or malformed.
+    fn count_constraint_use(&mut self, lowered: bool) {
+        if !self.counting {
+            return;
+        }
+        self.stats.tags += 1;
+        if lowered {
+            self.stats.lowered += 1;
+            self.stats.checks += 1;
+        } else {
+            self.stats.reported += 1;
+        }
     }
 
     /// VGC0120 for each well-formed `target:` form of a field-path constraint written on type `k`, which is not a
@@ -219,11 +223,8 @@ impl Lowerer<'_> {
             let Some(c) = extension_tags::constraint_tag(tag) else {
                 continue;
             };
-            // Counted here, reported (by the catalog checks when malformed, else below).
-            if self.counting {
-                self.stats.tags += 1;
-                self.stats.reported += 1;
-            }
+            // Reported: by the catalog checks when malformed, else below.
+            self.count_constraint_use(false);
             if c.target.is_none()
                 || !vgc_ir::check::check_tag_use(u, vgc_ir::catalog::Scope::Type).is_empty()
             {
