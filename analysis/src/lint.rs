@@ -10,7 +10,7 @@
 
 use crate::program::{Program, TypeKey};
 use crate::types::{self, Ty, opacity, unwrap_levels};
-use diagnostics::{LintDiagnostic, ValueStructMismatch};
+use diagnostics::{ExtensionKind, LintDiagnostic, ValueStructMismatch};
 
 mod diagnostics;
 use std::collections::{BTreeMap, HashMap, HashSet};
@@ -634,8 +634,8 @@ impl<'a> Linter<'a> {
         }
     }
 
-    /// VGC0319: every use of a vgc extension tag (a field-path constraint, `vgc_ir::extension_tags`) on the file's
-    /// types and fields, top-level or inside a chain (`eachVal=+k8s:maximum(constraint: …)`, which lowering
+    /// VGC0319: every use of a vgc extension tag (a field-path constraint, `vgc_ir::extension_tags`, or a subresource
+    /// condition, [`TagId::is_extension`]) on the file's types and fields, top-level or inside a chain (`eachVal=+k8s:maximum(constraint: …)`, which lowering
     /// refuses, is still a use). Only where extensions are enabled: otherwise each use is already the error
     /// VGC0116.
     fn extension_uses(&mut self, file: SourceFile, types: &[TypeIr]) {
@@ -647,6 +647,24 @@ impl<'a> Linter<'a> {
             for (on, tags) in std::iter::once((t.name.clone(), &t.tags)).chain(on_fields) {
                 for u in tags {
                     let Ok(tag) = &u.parsed else { continue };
+                    // A subresource condition is reported as the whole use (its payload is part of the rule).
+                    if tag
+                        .chain()
+                        .any(|x| x.tag_id().is_some_and(TagId::is_extension))
+                    {
+                        let span = self.span(file, u.at);
+                        self.report(
+                            LintDiagnostic::ExtensionUse {
+                                on: on.clone(),
+                                tag: tag.to_string(),
+                                kind: ExtensionKind::SubresourceCondition,
+                            }
+                            .diagnostic(),
+                            file,
+                            span,
+                        );
+                        continue;
+                    }
                     if let Some(c) = tag.chain().find_map(vgc_ir::extension_tags::constraint_tag) {
                         let written = tag
                             .chain()
@@ -657,7 +675,7 @@ impl<'a> Linter<'a> {
                             LintDiagnostic::ExtensionUse {
                                 on: on.clone(),
                                 tag: written,
-                                kind: c.kind,
+                                kind: ExtensionKind::Constraint(c.kind),
                             }
                             .diagnostic(),
                             file,

@@ -86,6 +86,14 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "type ExIfMode struct {\n\t// +k8s:modeDiscriminator\n\t// +k8s:optional\n\tMode string `json:\"mode,omitempty\"`\n\t// +k8s:ifMode(Push)=+k8s:required\n\tEndpoint *string `json:\"endpoint,omitempty\"`\n}",
     ),
     (
+        "k8s:ifNotSubresource",
+        "type ExIfNotSubresource struct {\n\t// +k8s:optional\n\t// +k8s:ifNotSubresource(\"/resize\")=+k8s:immutable\n\tSize *int32 `json:\"size,omitempty\"`\n}",
+    ),
+    (
+        "k8s:ifSubresource",
+        "type ExIfSubresource struct {\n\t// +k8s:optional\n\t// +k8s:ifSubresource(\"/status\")=+k8s:format=k8s-short-name\n\tPhase *string `json:\"phase,omitempty\"`\n}",
+    ),
+    (
         "k8s:immutable",
         "type ExImmutable struct {\n\t// +k8s:optional\n\t// +k8s:immutable\n\tClass string `json:\"class,omitempty\"`\n}",
     ),
@@ -297,6 +305,10 @@ pub const DIAGNOSTIC_EXAMPLES: &[(&str, &str)] = &[
     (
         "VGC0123",
         "// +k8s:exclusiveMinimum(constraint: high)   on Low, and   // +k8s:minimum(constraint: low)   on High",
+    ),
+    (
+        "VGC0124",
+        "// +k8s:ifSubresource(\"/status\")=+k8s:optional   (requiredness is not conditional on the subresource)",
     ),
     (
         "VGC0201",

@@ -49,7 +49,16 @@ pub fn tag_reference_markdown() -> String {
             t.docs
         );
     };
-    for t in catalog::TAGS.iter().filter(|t| !t.id.is_test_only()) {
+    for t in catalog::TAGS
+        .iter()
+        .filter(|t| !t.id.is_test_only() && !t.id.is_extension())
+    {
+        row(&mut s, t);
+    }
+    s.push_str(
+        "\nvgc extensions (KEP-5073 designs upstream validation-gen does not have; off unless `vgc.toml` has `[extensions] enabled = true`, docs/extensions.md):\n\n| tag | scopes | payload | stability | short-circuit | vgc | description |\n|---|---|---|---|---|---|---|\n",
+    );
+    for t in catalog::TAGS.iter().filter(|t| t.id.is_extension()) {
         row(&mut s, t);
     }
     s.push_str(
@@ -111,11 +120,13 @@ fn stability_name(s: Stability) -> &'static str {
 /// The tag reference as JSON in the shape of upstream `validation-gen --docs` (spec §7): an array sorted by `Tag` of
 /// `{Tag, StabilityLevel, Args?, Usage, Description, Docs, Scopes, Payloads?, PayloadsType?, PayloadsRequired?,
 /// AcceptsUnknownArgs?}`, with `Usage` synthesized as upstream does when absent. Descriptions are vgc's catalog
-/// texts.
+/// texts. Upstream's tags only: vgc's extension tags ([`catalog::TagId::is_extension`]) are not in upstream's
+/// registry, so they are left out of its shape (the Markdown and HTML references list them apart).
 #[must_use]
 pub fn tag_reference_json() -> serde_json::Value {
     let tags: Vec<serde_json::Value> = catalog::TAGS
         .iter()
+        .filter(|t| !t.id.is_extension())
         .map(|t| {
             let mut usage = t.name.to_string();
             if !t.args.is_empty() {
@@ -191,9 +202,19 @@ mod tests {
     #[test]
     fn reference_lists_every_tag() {
         let md = super::tag_reference_markdown();
-        assert_eq!(md.lines().filter(|l| l.starts_with("| `k8s:")).count(), 45);
-        assert_eq!(md.matches("\n### `+k8s:").count(), 45);
-        assert_eq!(md.matches("```go").count(), 45);
+        assert_eq!(md.lines().filter(|l| l.starts_with("| `k8s:")).count(), 47);
+        assert_eq!(md.matches("\n### `+k8s:").count(), 47);
+        assert_eq!(md.matches("```go").count(), 47);
+        // The extension tags are listed apart, between the upstream tags and the test-only ones.
+        let (upstream, rest) = md.split_once("\nvgc extensions").expect("extensions table");
+        let (extensions, _) = rest
+            .split_once("\nTest-only tags")
+            .expect("test-only table");
+        assert!(!upstream.contains("| `k8s:ifSubresource`"));
+        assert!(
+            extensions.contains("| `k8s:ifSubresource` |")
+                && extensions.contains("| `k8s:ifNotSubresource` |")
+        );
         assert!(md.contains("### `+k8s:maxItems`\n\n"));
         assert!(md.contains("| `k8s:maxItems` | type definitions, struct fields, list values, map values | int | stable | yes | lowered |"));
     }

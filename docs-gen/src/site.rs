@@ -770,6 +770,7 @@ pub fn site(input: &SiteInput<'_>) -> Result<Vec<(String, String)>, SiteError> {
     ));
     let (test_only, tags): (Vec<_>, Vec<_>) =
         catalog::TAGS.iter().partition(|t| t.id.is_test_only());
+    let (extensions, tags): (Vec<_>, Vec<_>) = tags.into_iter().partition(|t| t.id.is_extension());
     for t in catalog::TAGS {
         let id = t.name.trim_start_matches("k8s:");
         index.push(serde_json::json!({"t": t.name, "u": format!("tags.html#{id}"), "k": "tag"}));
@@ -794,6 +795,7 @@ pub fn site(input: &SiteInput<'_>) -> Result<Vec<(String, String)>, SiteError> {
             context! {
                 tags => tags.iter().map(|t| tag_view(t, &plan.formats)).collect::<Vec<_>>(),
                 test_only => test_only.iter().map(|t| tag_view(t, &plan.formats)).collect::<Vec<_>>(),
+                extensions => extensions.iter().map(|t| tag_view(t, &plan.formats)).collect::<Vec<_>>(),
             },
         )?,
     ));

@@ -266,6 +266,17 @@ pub fn words(c: &Check, outer: Option<Stability>, cx: &Context<'_>) -> String {
             p.option,
             if p.enabled { "enabled" } else { "disabled" }
         ),
+        CheckKind::IfSubresource(p) => format!(
+            "{}, {} (a vgc extension)",
+            words(&p.inner, c.stability, cx),
+            match (p.negated, p.path.as_str()) {
+                (false, "/") =>
+                    "only on requests for the resource itself (no subresource)".to_string(),
+                (true, "/") => "only on requests for a subresource".to_string(),
+                (false, s) => format!("only on the {s} subresource"),
+                (true, s) => format!("except on the {s} subresource"),
+            }
+        ),
     };
     match level(c.stability) {
         Some(l) if c.stability != outer => format!("{body} ({l})"),
@@ -297,6 +308,33 @@ mod tests {
         elem_json_name: &same,
         map: false,
     };
+
+    #[test]
+    fn subresource_conditions_name_the_subresource() {
+        use vgc_lowering::plan::IfSubresourcePlan;
+        let cond = |path: &str, negated: bool| {
+            check(
+                CheckKind::IfSubresource(Box::new(IfSubresourcePlan {
+                    path: path.into(),
+                    negated,
+                    inner: check(CheckKind::Immutable, None),
+                })),
+                None,
+            )
+        };
+        assert_eq!(
+            rule(&cond("/resize", true), &LIST).text,
+            "cannot change once set, except on the /resize subresource (a vgc extension)"
+        );
+        assert_eq!(
+            rule(&cond("/status", false), &LIST).text,
+            "cannot change once set, only on the /status subresource (a vgc extension)"
+        );
+        assert_eq!(
+            rule(&cond("/", false), &LIST).text,
+            "cannot change once set, only on requests for the resource itself (no subresource) (a vgc extension)"
+        );
+    }
 
     #[test]
     fn nested_rules_name_their_level_once() {

@@ -172,6 +172,8 @@ tag_ids! {
     IfDisabled => "k8s:ifDisabled",
     IfEnabled => "k8s:ifEnabled",
     IfMode => "k8s:ifMode",
+    IfNotSubresource => "k8s:ifNotSubresource",
+    IfSubresource => "k8s:ifSubresource",
     Immutable => "k8s:immutable",
     Item => "k8s:item",
     ListMapKey => "k8s:listMapKey",
@@ -218,6 +220,15 @@ impl TagId {
                 | TagId::ValidateTrueAlpha
                 | TagId::ValidateTrueBeta
         )
+    }
+
+    /// True for vgc's extension tags (`docs/extensions.md`): KEP-5073 designs upstream validation-gen never
+    /// built, which upstream ignores as unknown tags. Off unless `vgc.toml` enables extensions (`VGC0116`); the
+    /// documentation lists them apart. (The field-path constraint forms of `minimum`/`maximum` are extensions too,
+    /// but of upstream tags: `crate::extension_tags::constraint_tag`.)
+    #[must_use]
+    pub const fn is_extension(self) -> bool {
+        matches!(self, TagId::IfSubresource | TagId::IfNotSubresource)
     }
 }
 
@@ -335,6 +346,12 @@ const OPTION: &[ArgSpec] = &[arg(
     Str,
     true,
     "the name of the validation option (feature gate)",
+)];
+const SUBRESOURCE: &[ArgSpec] = &[arg(
+    "",
+    Str,
+    true,
+    "the subresource path as upstream's `Request.SubresourcePath()` spells it: `/status`, `/resize`, `/` for the resource itself",
 )];
 const UNION: &[ArgSpec] = &[arg(
     "union",
@@ -537,6 +554,28 @@ pub static TAGS: &[TagSpec] = &[
         NONE,
         L,
         "Applies the payload when the mode discriminator has the given value; the field is forbidden otherwise.",
+    ),
+    tag(
+        TagId::IfNotSubresource,
+        ALL5,
+        SUBRESOURCE,
+        Some(TagV),
+        true,
+        Stable,
+        NONE,
+        L,
+        "vgc extension (KEP-5073 \"Subresources\"): applies the payload except when the request is for the named subresource.",
+    ),
+    tag(
+        TagId::IfSubresource,
+        ALL5,
+        SUBRESOURCE,
+        Some(TagV),
+        true,
+        Stable,
+        NONE,
+        L,
+        "vgc extension (KEP-5073 \"Subresources\"): applies the payload only when the request is for the named subresource.",
     ),
     tag(
         TagId::Immutable,
@@ -1194,7 +1233,7 @@ mod tests {
             TAGS.windows(2).all(|w| w[0].name < w[1].name),
             "sorted for binary search"
         );
-        assert_eq!(TAGS.len(), 45);
+        assert_eq!(TAGS.len(), 47);
         assert_eq!(
             lookup("k8s:maxItems").map(|t| t.flags.short_circuit),
             Some(true)

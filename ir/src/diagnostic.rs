@@ -121,6 +121,9 @@ declare_codes! {
     K8sOpenapiKindLeftOut = ("VGC0122", "openapi-target-kind-left-out", Warning, "k8s-openapi has the group/versions the API server serves; a kind it does not have cannot be held in k8s-openapi structs, so the k8s-openapi target leaves it (and its rules) out of the generated crate and says so here."),
     /// VGC0123: field-path constraints of one struct that form a cycle with a strict bound (`a > b >= a`).
     ConstraintCycle = ("VGC0123", "constraint-cycle", Error, "Field-path constraints order fields; a cycle of them with an exclusive bound (`a > b` while `b >= a`) can never hold while all its fields are set, so every such object would be refused."),
+    /// VGC0124: a subresource condition (`ifSubresource`/`ifNotSubresource`, vgc extension) around a tag that makes
+    /// no check of the value.
+    SubresourceConditionForm = ("VGC0124", "subresource-condition-form", Error, "A subresource condition runs or skips the checks of the tag it wraps, depending on the request's subresource; requiredness, list metadata, struct-level tags (unions, modes, dependent fields) and `item` make no check of the value they are written on (or need the same answer on every request), so there is nothing to condition and the rule would be dropped."),
     /// VGC0201: a tag whose lowering is not implemented yet; no check is generated (warning).
     NotLowered = ("VGC0201", "not-lowered", Warning, "A tag vgc parses and checks but generates no code for — not lowered yet, or a use that has no effect (no check, no consumer reads it); it is reported so nothing is dropped silently."),
     /// VGC0301 (lint, upstream `alphaBetaPrefix`): `k8s:alpha`/`k8s:beta` not outermost, or without a payload.

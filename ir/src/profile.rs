@@ -192,6 +192,9 @@ impl Upstream {
             | TagId::Format
             | TagId::IfDisabled
             | TagId::IfEnabled
+            // vgc extensions: no upstream release has them; `vgc.toml` `[extensions]` gates them instead.
+            | TagId::IfNotSubresource
+            | TagId::IfSubresource
             | TagId::Immutable
             | TagId::Item
             | TagId::ListMapKey

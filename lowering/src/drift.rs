@@ -250,6 +250,12 @@ pub fn describe(c: &Check) -> String {
             p.option,
             describe(&p.inner)
         ),
+        CheckKind::IfSubresource(p) => format!(
+            "if{}Subresource({}):{}",
+            if p.negated { "Not" } else { "" },
+            p.path,
+            describe(&p.inner)
+        ),
     };
     format!("{level}{body}")
 }

@@ -34,6 +34,8 @@ pub enum NodeKind {
     Item,
     /// A validation option (feature gate).
     Option,
+    /// A subresource a condition names (`ifSubresource`/`ifNotSubresource`, vgc extension).
+    Subresource,
 }
 
 impl NodeKind {
@@ -45,6 +47,7 @@ impl NodeKind {
             NodeKind::Mode => "mode",
             NodeKind::Item => "item",
             NodeKind::Option => "option",
+            NodeKind::Subresource => "subresource",
         }
     }
 }
@@ -78,10 +81,10 @@ pub struct Edge {
 
 impl Node {
     /// The id of the type node whose cluster this node is drawn in: for a field, union group, mode or item, the
-    /// type that declares it (`<pkg>.<Type>`); for a type, itself; `None` for options.
+    /// type that declares it (`<pkg>.<Type>`); for a type, itself; `None` for options and subresources.
     #[must_use]
     pub fn owner(&self) -> Option<String> {
-        if self.kind == NodeKind::Option {
+        if matches!(self.kind, NodeKind::Option | NodeKind::Subresource) {
             return None;
         }
         let rest = self.id.strip_prefix(&self.pkg)?.strip_prefix('.')?;
@@ -119,6 +122,7 @@ pub fn edge_style(kind: EdgeKind) -> (&'static str, &'static str) {
         EdgeKind::Item => ("#9467bd", "dashed"),
         EdgeKind::Subfield => ("#ff7f0e", "solid"),
         EdgeKind::Option => ("#8c564b", "dotted"),
+        EdgeKind::Subresource => ("#e377c2", "dotted"),
         EdgeKind::Hoisted => ("#555555", "bold"),
         EdgeKind::Constraint => ("#17becf", "solid"),
     }
@@ -223,6 +227,7 @@ edge_kinds! {
     Option => "option",
     Hoisted => "hoisted",
     Constraint => "constraint",
+    Subresource => "subresource",
 }
 
 impl EdgeKind {
@@ -306,6 +311,26 @@ impl Builder {
             target,
             EdgeKind::Option,
             if p.enabled { "ifEnabled" } else { "ifDisabled" },
+        );
+    }
+
+    /// `subresource:<path> → target`, labelled `ifSubresource`/`ifNotSubresource`.
+    fn subresource_edge(&mut self, p: &crate::plan::IfSubresourcePlan, target: &str) {
+        let sid = self.node(
+            format!("subresource:{}", p.path),
+            NodeKind::Subresource,
+            p.path.clone(),
+            "",
+        );
+        self.edge(
+            &sid,
+            target,
+            EdgeKind::Subresource,
+            if p.negated {
+                "ifNotSubresource"
+            } else {
+                "ifSubresource"
+            },
         );
     }
 
@@ -435,6 +460,10 @@ fn field_check(
     match &c.kind {
         CheckKind::IfOption(p) => {
             b.option_edge(p, fid);
+            field_check(b, fid, pkg, elem, types, &p.inner);
+        }
+        CheckKind::IfSubresource(p) => {
+            b.subresource_edge(p, fid);
             field_check(b, fid, pkg, elem, types, &p.inner);
         }
         CheckKind::EachVal(inner, _, _) | CheckKind::EachKey(inner) => {
@@ -593,6 +622,10 @@ fn struct_check(b: &mut Builder, tid: &str, pkg: &str, by_go: &BTreeMap<&str, St
             b.option_edge(p, tid);
             struct_check(b, tid, pkg, by_go, &p.inner);
         }
+        CheckKind::IfSubresource(p) => {
+            b.subresource_edge(p, tid);
+            struct_check(b, tid, pkg, by_go, &p.inner);
+        }
         _ => {}
     }
 }
@@ -709,6 +742,7 @@ pub fn to_dot(g: &Graph) -> String {
             NodeKind::Mode => "hexagon",
             NodeKind::Item => "note",
             NodeKind::Option => "octagon",
+            NodeKind::Subresource => "cds",
         };
         let _ = writeln!(
             out,
@@ -770,6 +804,7 @@ pub fn to_mermaid(g: &Graph) -> String {
             NodeKind::Mode => writeln!(out, "{indent}n{i}{{{{\"{label}\"}}}}"),
             NodeKind::Item => writeln!(out, "{indent}n{i}[/\"{label}\"/]"),
             NodeKind::Option => writeln!(out, "{indent}n{i}((\"{label}\"))"),
+            NodeKind::Subresource => writeln!(out, "{indent}n{i}>\"{label}\"]"),
         };
     };
     let (groups, free) = clusters(g);

@@ -2,9 +2,9 @@
 
 use crate::plan::{
     Boxing, Check, CheckKind, DependentPlan, Discriminator, DiscriminatorKind, EnumExclusion,
-    EnumPlan, FieldPlan, FieldRef, IfOptionPlan, ItemPlan, Iteration, ListUnionPlan, Matcher,
-    ModePlan, ModulePlan, NeqValue, Nested, OptionState, RustTy, Shape, Stats, Subfield,
-    Subresources, TypePlan, UnionKind, UnionMemberPlan, UnionPlan,
+    EnumPlan, FieldPlan, FieldRef, IfOptionPlan, IfSubresourcePlan, ItemPlan, Iteration,
+    ListUnionPlan, Matcher, ModePlan, ModulePlan, NeqValue, Nested, OptionState, RustTy, Shape,
+    Stats, Subfield, Subresources, TypePlan, UnionKind, UnionMemberPlan, UnionPlan,
 };
 use indexmap::{IndexMap, IndexSet};
 use vgc_analysis::types::{self, Builtin, Native, Ty, opacity, unwrap_levels};
@@ -1815,6 +1815,9 @@ fn consumer(t: &Tag) -> Option<Consumer> {
             TagId::Alpha | TagId::Beta | TagId::IfEnabled | TagId::IfDisabled | TagId::Subfield => {
                 cur = cur.inner()?;
             }
+            // vgc extension: the condition makes its payload's checks, or the dispatcher refuses it (VGC0124
+            // for a payload that makes no check).
+            TagId::IfSubresource | TagId::IfNotSubresource => return None,
             TagId::EachVal | TagId::EachKey => {
                 in_each = true;
                 cur = cur.inner()?;
@@ -2068,7 +2071,7 @@ impl EmissionKey {
     /// wrapper's tag or stability wrapper's tag when it has one, else `tag`.
     fn deferred(c: &Check, tag: TagId) -> Self {
         let tag = match (&c.kind, c.stability) {
-            (CheckKind::IfOption(_), _) => c.tag.unwrap_or(tag),
+            (CheckKind::IfOption(_) | CheckKind::IfSubresource(_), _) => c.tag.unwrap_or(tag),
             (_, Some(Stability::Alpha)) => TagId::Alpha,
             (_, Some(Stability::Beta)) => TagId::Beta,
             _ => tag,
@@ -2092,6 +2095,7 @@ fn is_deferred(c: &Check) -> bool {
     match &c.kind {
         // upstream `WrapFunctions` keeps a deferred function deferred.
         CheckKind::IfOption(io) => is_deferred(&io.inner),
+        CheckKind::IfSubresource(is) => is_deferred(&is.inner),
         kind => matches!(
             kind,
             CheckKind::EachVal(..)

@@ -233,6 +233,10 @@ pub enum CheckKind {
     /// `k8s:ifEnabled(X)` / `k8s:ifDisabled(X)`: upstream `IfOption` around one inner check (the wrapper
     /// carries the inner check's flags).
     IfOption(Box<IfOptionPlan>),
+    /// `k8s:ifSubresource("/s")` / `k8s:ifNotSubresource("/s")` (vgc extension, KEP-5073 "Subresources"): the
+    /// inner check runs only when (or unless) the request's subresource path is `/s` (the wrapper carries the
+    /// inner check's flags).
+    IfSubresource(Box<IfSubresourcePlan>),
 }
 
 /// One check with its flags and stability mark.
@@ -261,6 +265,7 @@ impl Check {
     pub fn children(&self) -> Vec<&Check> {
         match &self.kind {
             CheckKind::IfOption(io) => vec![&io.inner],
+            CheckKind::IfSubresource(is) => vec![&is.inner],
             CheckKind::Subfield(s) => vec![&s.inner],
             CheckKind::Item(it) => vec![&it.inner],
             CheckKind::EachVal(inner, _, _) | CheckKind::EachKey(inner) => inner.iter().collect(),
@@ -667,6 +672,27 @@ pub struct UnionPlan {
     pub discriminator: Option<(String, String)>,
     /// `Union` errors carry the origin `union` (1.36 on; `vgc_ir::Upstream::union_origin`).
     pub union_origin: bool,
+}
+
+/// One subresource condition (vgc extension, `docs/extensions.md`; KEP-5073 "Subresources": "Conditional
+/// validation, provided by dedicated `+k8s:ifSubresource` and `+k8s:ifNotSubresource` tags").
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct IfSubresourcePlan {
+    /// The subresource path compared with upstream's `Request.SubresourcePath()` (`/status`; `/` is the resource
+    /// itself), always starting with `/`.
+    pub path: String,
+    /// `true` for `ifNotSubresource` (the inner check runs unless the request is for `path`).
+    pub negated: bool,
+    /// The wrapped check (its own stability mark is not applied; the wrapper's is).
+    pub inner: Check,
+}
+
+impl IfSubresourcePlan {
+    /// Whether the inner check runs for a request whose subresource path matches `path` (`matches`).
+    #[must_use]
+    pub fn applies(&self, matches: bool) -> bool {
+        matches != self.negated
+    }
 }
 
 /// One upstream `validate.IfOption` call.

@@ -2,10 +2,12 @@
 // Kubernetes' x-kubernetes-validations) over JSON objects: the independent oracle of vgc's extensions
 // (tests/tests/extensions_cel_oracle.rs, docs/extensions.md).
 //
-// stdin: {"rules": ["<CEL expression>", …], "cases": [{"name": …, "self": {…}, "oldSelf": {…} | null}, …]}.
-// Every rule is compiled once with the variables `self` and `oldSelf` (dyn) and `hasOld` (bool) and must evaluate
-// to a string: "" when the rule holds, else the error line it reports. stdout: [{"name": …, "got": [lines]}, …],
-// the non-empty strings of the rules in order. JSON numbers are integers: int when they fit an int64, else uint
+// stdin: {"rules": ["<CEL expression>", …], "cases": [{"name": …, "self": {…}, "oldSelf": {…} | null,
+// "subresource": "/status"}, …]}. Every rule is compiled once with the variables `self` and `oldSelf` (dyn),
+// `hasOld` (bool) and `subresource` (string: the request's subresource path, upstream `SubresourcePath()`; "/" when
+// the case has none) and must evaluate to a string ("" when the rule holds, else the error line it reports) or a
+// list of strings (one per error, for rules over list elements). stdout: [{"name": …, "got": [lines]}, …], the
+// non-empty strings of the rules in order. JSON numbers are integers: int when they fit an int64, else uint
 // (so a uint64 above the int64 range keeps its value); CEL compares int and uint across types.
 package main
 
@@ -15,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 
 	"github.com/google/cel-go/cel"
 )
@@ -24,7 +27,8 @@ type input struct {
 	Cases []struct {
 		Name    string          `json:"name"`
 		Self    json.RawMessage `json:"self"`
-		OldSelf json.RawMessage `json:"oldSelf"`
+		OldSelf     json.RawMessage `json:"oldSelf"`
+		Subresource string          `json:"subresource"`
 	} `json:"cases"`
 }
 
@@ -94,6 +98,7 @@ func main() {
 		cel.Variable("self", cel.DynType),
 		cel.Variable("oldSelf", cel.DynType),
 		cel.Variable("hasOld", cel.BoolType),
+		cel.Variable("subresource", cel.StringType),
 		cel.CrossTypeNumericComparisons(true),
 	)
 	if err != nil {
@@ -122,18 +127,28 @@ func main() {
 			panic(err)
 		}
 		hasOld := len(c.OldSelf) > 0 && string(c.OldSelf) != "null"
+		sub := c.Subresource
+		if sub == "" {
+			sub = "/"
+		}
 		got := []string{}
 		for i, p := range programs {
-			v, _, err := p.Eval(map[string]any{"self": self, "oldSelf": old, "hasOld": hasOld})
+			v, _, err := p.Eval(map[string]any{"self": self, "oldSelf": old, "hasOld": hasOld, "subresource": sub})
 			if err != nil {
 				panic(fmt.Sprintf("case %s, rule %q: %v", c.Name, in.Rules[i], err))
 			}
-			s, ok := v.Value().(string)
-			if !ok {
-				panic(fmt.Sprintf("case %s, rule %q: not a string: %v", c.Name, in.Rules[i], v))
+			var lines []string
+			if s, ok := v.Value().(string); ok {
+				lines = []string{s}
+			} else if l, err := v.ConvertToNative(reflect.TypeOf([]string{})); err == nil {
+				lines = l.([]string)
+			} else {
+				panic(fmt.Sprintf("case %s, rule %q: not a string or a list of strings: %v", c.Name, in.Rules[i], v))
 			}
-			if s != "" {
-				got = append(got, s)
+			for _, s := range lines {
+				if s != "" {
+					got = append(got, s)
+				}
 			}
 		}
 		out = append(out, result{Name: c.Name, Got: got})

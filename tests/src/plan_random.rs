@@ -296,6 +296,7 @@ impl<'a> Generator<'a> {
                 options.insert(p.option.clone());
                 self.harvest(owner, field_ty, &p.inner, h, options);
             }
+            CheckKind::IfSubresource(p) => self.harvest(owner, field_ty, &p.inner, h, options),
             CheckKind::Subfield(sf) => {
                 // The member belongs to the struct this field (or type) holds.
                 let holder = field_ty

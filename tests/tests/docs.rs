@@ -181,7 +181,10 @@ fn tag_page_tables_markdown_test_only_section_and_formats() {
         "a literal backtick outside examples"
     );
     assert!(tags.contains("<code>+k8s:optional</code>"));
-    let (real, test_only) = tags
+    let (real, rest) = tags
+        .split_once("<h2 id=\"extensions\">")
+        .expect("extensions section");
+    let (extensions, test_only) = rest
         .split_once("<h2 id=\"test-only\">")
         .expect("test-only section");
     for t in vgc_ir::catalog::TAGS {
@@ -189,16 +192,18 @@ fn tag_page_tables_markdown_test_only_section_and_formats() {
             "<section class=\"tag\" id=\"{}\">",
             t.name.trim_start_matches("k8s:")
         );
-        let (here, there) = if t.id.is_test_only() {
-            (test_only, real)
+        let section = if t.id.is_test_only() {
+            test_only
+        } else if t.id.is_extension() {
+            extensions
         } else {
-            (real, test_only)
+            real
         };
-        assert!(
-            here.contains(&anchor) && !there.contains(&anchor),
-            "{}",
-            t.name
-        );
+        let count = [real, extensions, test_only]
+            .iter()
+            .filter(|s| s.contains(&anchor))
+            .count();
+        assert!(section.contains(&anchor) && count == 1, "{}", t.name);
     }
     for (name, _) in vgc_ir::catalog::FORMAT_DOCS {
         assert!(
@@ -321,7 +326,8 @@ fn site_layout_fits_390px_and_screenshots() {
     }
 }
 
-/// Writes the examples (without `k8s:validateError`) as one Go package under `dir`.
+/// Writes the examples (without `k8s:validateError`) as one Go package under `dir`, with vgc's extensions enabled
+/// (the extension tags have examples too).
 fn write_examples(dir: &Path, skip_error: bool) {
     std::fs::create_dir_all(dir.join("examples")).expect("mkdir");
     std::fs::write(
@@ -329,6 +335,7 @@ fn write_examples(dir: &Path, skip_error: bool) {
         "module example.com/tagexamples\n\ngo 1.25\n",
     )
     .expect("go.mod");
+    std::fs::write(dir.join("vgc.toml"), "[extensions]\nenabled = true\n").expect("vgc.toml");
     std::fs::write(
         dir.join("examples/doc.go"),
         "// +k8s:validation-gen=*\npackage examples\n",

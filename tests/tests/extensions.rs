@@ -1,5 +1,5 @@
-//! vgc's extensions (`docs/extensions.md`) over the package `tests/extensions/constraints` (field-path
-//! constraints; its `vgc.toml` enables extensions). Upstream validation-gen does not implement them, so there is
+//! vgc's extensions (`docs/extensions.md`) over the packages `tests/extensions/constraints` (field-path
+//! constraints) and `tests/extensions/subresources` (subresource conditions); their `vgc.toml` enables extensions. Upstream validation-gen does not implement them, so there is
 //! no upstream run: each case of `cases.json` (object, old object → the exact error lines `<field> | <ErrorBody> |
 //! origin=<origin> | sc=<short-circuit> | <alpha|beta|->`, as in the conformance suite) pins vgc's behaviour.
 //!
@@ -62,8 +62,10 @@ fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
         .collect();
     assert!(shown.is_empty(), "{shown:#?}");
     assert_eq!(vgc::exit_code(&out), 0);
-    // Every tag use of the package is accounted for: the 12 `+k8s:` lines (the field-path constraints, exclusive
-    // forms and the `target:` form on the type among them) are 12 lowered tags.
+    // Every tag use of the packages is accounted for: the 12 `+k8s:` lines of `constraints` (the field-path
+    // constraints, exclusive forms and the `target:` form on the type among them) are 12 lowered tags; the 16 of
+    // `subresources` are 14 lowered (the subresource conditions among them) and its 2 `listType=atomic` read as
+    // list metadata.
     assert_eq!(
         (
             out.stats.tags,
@@ -71,7 +73,7 @@ fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
             out.stats.consumed,
             out.stats.reported
         ),
-        (12, 12, 0, 0),
+        (28, 26, 2, 0),
         "{:?}",
         out.stats
     );
@@ -145,16 +147,12 @@ fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
     );
 }
 
-/// The example of `docs/extensions.md` builds without a diagnostic when `vgc.toml` enables extensions, and each of
-/// its two constraints is `VGC0116` when it does not.
-#[test]
-fn docs_example_builds_only_with_extensions_enabled() {
+/// The first Go block of section `heading` of `docs/extensions.md`, written as package `pkg` (with a `doc.go`
+/// enabling generation) of a new module in a temporary directory, which is returned.
+fn docs_example(heading: &str, pkg: &str) -> tempfile::TempDir {
     let root = vgc_tests::example::workspace_root().to_path_buf();
     let md = std::fs::read_to_string(root.join("docs/extensions.md")).expect("docs/extensions.md");
-    let section = md
-        .split("## Field-path constraints")
-        .nth(1)
-        .expect("the section");
+    let section = md.split(heading).nth(1).expect("the section");
     let go = section
         .split("```go\n")
         .nth(1)
@@ -166,23 +164,53 @@ fn docs_example_builds_only_with_extensions_enabled() {
         "module example.com/ext\n\ngo 1.25\n",
     )
     .expect("go.mod");
-    std::fs::create_dir_all(dir.path().join("constraints")).expect("mkdir");
-    std::fs::write(dir.path().join("constraints/types.go"), go).expect("types.go");
+    std::fs::create_dir_all(dir.path().join(pkg)).expect("mkdir");
+    std::fs::write(dir.path().join(pkg).join("types.go"), go).expect("types.go");
     std::fs::write(
-        dir.path().join("constraints/doc.go"),
-        "// +k8s:validation-gen=*\npackage constraints\n",
+        dir.path().join(pkg).join("doc.go"),
+        format!("// +k8s:validation-gen=*\npackage {pkg}\n"),
     )
     .expect("doc.go");
-    let check = || {
-        let out = vgc::build(&BuildRequest::check(
-            dir.path().to_string_lossy().into_owned(),
-            Vec::new(),
-        ));
-        out.diagnostics
-            .iter()
-            .map(|d| format!("{} {}", d.code.as_str(), d.message))
-            .collect::<Vec<_>>()
-    };
+    dir
+}
+
+/// `<code> <message>` of each diagnostic `vgc check` gives on `dir`.
+fn check_messages(dir: &Path) -> Vec<String> {
+    let out = vgc::build(&BuildRequest::check(
+        dir.to_string_lossy().into_owned(),
+        Vec::new(),
+    ));
+    out.diagnostics
+        .iter()
+        .map(|d| format!("{} {}", d.code.as_str(), d.message))
+        .collect()
+}
+
+/// The subresource example of `docs/extensions.md` builds without a diagnostic when `vgc.toml` enables extensions,
+/// and its condition is `VGC0116` when it does not.
+#[test]
+fn subresource_example_builds_only_with_extensions_enabled() {
+    let dir = docs_example("## Subresource conditions", "subresources");
+    assert_eq!(
+        check_messages(dir.path()),
+        [
+            "VGC0116 WidgetSpec: tag \"k8s:ifNotSubresource\": subresource conditions are a vgc extension, and extensions are not enabled"
+        ]
+    );
+    std::fs::write(
+        dir.path().join("vgc.toml"),
+        "[extensions]\nenabled = true\n",
+    )
+    .expect("vgc.toml");
+    assert_eq!(check_messages(dir.path()), Vec::<String>::new());
+}
+
+/// The example of `docs/extensions.md` builds without a diagnostic when `vgc.toml` enables extensions, and each of
+/// its two constraints is `VGC0116` when it does not.
+#[test]
+fn docs_example_builds_only_with_extensions_enabled() {
+    let dir = docs_example("## Field-path constraints", "constraints");
+    let check = || check_messages(dir.path());
     assert_eq!(
         check(),
         [

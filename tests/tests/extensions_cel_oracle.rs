@@ -8,10 +8,15 @@
 //! returns the whole error line (path, value, detail naming the other field and its value, origin), so error
 //! positions and messages are compared too, in order.
 //!
-//! `VGC_CEL_ORACLE_CASES` (default 50,000) and `VGC_CEL_ORACLE_SEED` (default 1). Needs `go` and the module proxy;
-//! works in `target/e2e/cel-oracle`.
+//! The subresource conditions of `tests/extensions/subresources` the same way: each rule as CEL over the whole
+//! `Widget`, with the request's subresource path as the CEL variable `subresource` (`subresource != '/resize' ? …`),
+//! on random widgets, old widgets and subresources (the resource itself, `/status`, `/resize`).
+//!
+//! `VGC_CEL_ORACLE_CASES` (default 50,000 per test) and `VGC_CEL_ORACLE_SEED` (default 1). Needs `go` and the module proxy;
+//! works in `target/e2e/cel-oracle` and `target/e2e/cel-oracle-subresources`.
 
 use serde_json::{Map, Value, json};
+use std::path::{Path, PathBuf};
 use std::process::Command;
 use vgc::driver::BuildRequest;
 use vgc_tests::differential::{self, env_or};
@@ -199,20 +204,75 @@ fn mutate(r: &mut Rng, new: &Value) -> Value {
     Value::Object(m)
 }
 
-#[test]
-fn field_path_constraints_agree_with_cel_go() {
-    let root = vgc_tests::example::workspace_root().to_path_buf();
-    let work = root.join("target/e2e/cel-oracle");
-    let _ = std::fs::remove_dir_all(&work);
-    std::fs::create_dir_all(&work).expect("mkdir");
+/// Builds the CEL driver `tests/cel-oracle/main.go` in `work` (emptied first) against [`CEL_GO`]; returns the binary.
+fn build_oracle(root: &Path, work: &Path) -> PathBuf {
+    let _ = std::fs::remove_dir_all(work);
+    std::fs::create_dir_all(work).expect("mkdir");
     std::fs::copy(root.join("tests/cel-oracle/main.go"), work.join("main.go")).expect("main.go");
     std::fs::write(
         work.join("go.mod"),
         format!("module vgc.test/celoracle\n\ngo 1.24\n\nrequire {CEL_GO}\n"),
     )
     .expect("go.mod");
-    go(&work, &["mod", "tidy"]);
-    go(&work, &["build", "-o", "cel-oracle", "."]);
+    go(work, &["mod", "tidy"]);
+    go(work, &["build", "-o", "cel-oracle", "."]);
+    work.join("cel-oracle")
+}
+
+/// Compares vgc's interpreter on `cases` with the oracle's lines, case by case and in order; writes the
+/// disagreements to `work/disagreements.txt` and fails on any, or when fewer than 10% of the cases (2% of them
+/// updates) have errors (the random objects would not reach the rules).
+fn compare(work: &Path, interp: &vgc_validate::Interpreter<'_>, cases: &[Value], oracle: &[Value]) {
+    let n = cases.len();
+    let (mut disagreements, mut with_errors, mut updates_with_errors) = (Vec::new(), 0, 0);
+    for (c, o) in cases.iter().zip(oracle) {
+        let ours = vgc_tests::interpreter::run_case(interp, c, false);
+        assert!(ours.get("got").is_some(), "{ours}");
+        if ours["got"] != o["got"] {
+            disagreements.push(format!(
+                "{}: {c}\n  vgc: {}\n  cel: {}",
+                c["name"], ours["got"], o["got"]
+            ));
+        } else if ours["got"].as_array().is_some_and(|l| !l.is_empty()) {
+            with_errors += 1;
+            updates_with_errors += usize::from(c.get("old").is_some());
+        }
+    }
+    let report = work.join("disagreements.txt");
+    std::fs::write(&report, disagreements.join("\n")).expect("report");
+    eprintln!(
+        "{}: {n} cases, {} disagreements, {with_errors} with errors ({updates_with_errors} updates)",
+        work.file_name()
+            .map_or_else(String::new, |f| f.to_string_lossy().into_owned()),
+        disagreements.len()
+    );
+    assert!(
+        disagreements.is_empty(),
+        "{} disagreements between vgc and cel-go (all in {}), first ones:\n{}",
+        disagreements.len(),
+        report.display(),
+        disagreements
+            .iter()
+            .take(4)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(
+        with_errors > n / 10,
+        "{with_errors} of {n} cases have errors"
+    );
+    assert!(
+        updates_with_errors > n / 50,
+        "{updates_with_errors} updates with errors"
+    );
+}
+
+#[test]
+fn field_path_constraints_agree_with_cel_go() {
+    let root = vgc_tests::example::workspace_root().to_path_buf();
+    let work = root.join("target/e2e/cel-oracle");
+    let oracle_bin = build_oracle(&root, &work);
 
     let out = vgc::build(&BuildRequest::check(
         root.join("tests/extensions").to_string_lossy().into_owned(),
@@ -244,48 +304,209 @@ fn field_path_constraints_agree_with_cel_go() {
         cel_cases.push(cel);
     }
     let oracle = differential::run(
-        &mut Command::new(work.join("cel-oracle")),
+        &mut Command::new(oracle_bin),
         &serde_json::to_string(&json!({"rules": rules(), "cases": cel_cases})).expect("input"),
     );
     assert_eq!(oracle.len(), n);
-    let (mut disagreements, mut with_errors, mut updates_with_errors) = (Vec::new(), 0, 0);
-    for (c, o) in cases.iter().zip(&oracle) {
-        let ours = vgc_tests::interpreter::run_case(&interp, c, false);
-        assert!(ours.get("got").is_some(), "{ours}");
-        if ours["got"] != o["got"] {
-            disagreements.push(format!(
-                "{}: {c}\n  vgc: {}\n  cel: {}",
-                c["name"], ours["got"], o["got"]
-            ));
-        } else if ours["got"].as_array().is_some_and(|l| !l.is_empty()) {
-            with_errors += 1;
-            updates_with_errors += usize::from(c.get("old").is_some());
+    compare(&work, &interp, &cases, &oracle);
+}
+
+/// A CEL string literal of `s` (single-quoted; `\` and `'` escaped).
+fn lit(s: &str) -> String {
+    format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'"))
+}
+
+/// CEL: the optional field `f` of `self.<part>` is the same in the old object (both unset, or both set and equal):
+/// upstream skips an unchanged field on update (ratcheting).
+fn same(part: &str, f: &str) -> String {
+    format!(
+        "(hasOld && has(self.{part}.{f}) == has(oldSelf.{part}.{f}) && (!has(self.{part}.{f}) || self.{part}.{f} == oldSelf.{part}.{f}))"
+    )
+}
+
+/// The rules of `tests/extensions/subresources` (`self` is the `Widget`; `subresource` the request's
+/// `SubresourcePath()`), in vgc's order: `spec` fields, then `status.phase`. `spec.limit` (under an option) is left
+/// out: the random objects never set it.
+fn subresource_rules() -> Vec<String> {
+    let short_name = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
+    let is_short =
+        |v: &str| format!("(size({v}) <= 63 && {v}.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$'))");
+    let format_error = |path: &str, v: &str| {
+        format!(
+            "{} + {v} + {}",
+            lit(&format!("{path} | Invalid value: \"")),
+            lit(&format!(
+                "\": {short_name} | origin=format=k8s-short-name | sc=false | -"
+            ))
+        )
+    };
+    let each = |list: &str, bad: &str, line: &str| {
+        format!("[0, 1, 2, 3, 4].filter(i, i < size({list}) && {bad}).map(i, {line})")
+    };
+    vec![
+        // `+k8s:ifNotSubresource("/resize")=+k8s:immutable`: any change, unsetting included (the condition sorts
+        // before `optional`, as `immutable` does: short-circuiting checks run in tag-name order).
+        format!(
+            "(!hasOld || {} || subresource == '/resize') ? '' : 'spec.size | Invalid value: null: field is immutable | origin=immutable | sc=true | -'",
+            same("spec", "size")
+        ),
+        // `+k8s:ifSubresource("/")=+k8s:format=k8s-short-name`.
+        format!(
+            "(!has(self.spec.name) || {} || subresource != '/' || {}) ? '' : {}",
+            same("spec", "name"),
+            is_short("self.spec.name"),
+            format_error("spec.name", "self.spec.name")
+        ),
+        // `+k8s:ifNotSubresource("/status")=+k8s:maxItems=2` (short-circuit), then
+        // `+k8s:beta=+k8s:ifSubresource("/resize")=+k8s:eachVal=+k8s:maxLength=3` per element.
+        format!(
+            "(!has(self.spec.tags) || {}) ? [] : (subresource != '/status' && size(self.spec.tags) > 2) ? ['spec.tags | Too many: ' + string(size(self.spec.tags)) + ': must have at most 2 items | origin=maxItems | sc=true | -'] : subresource != '/resize' ? [] : {}",
+            same("spec", "tags"),
+            each(
+                "self.spec.tags",
+                "size(self.spec.tags[i]) > 3",
+                "'spec.tags[' + string(i) + '] | Too long: may not be more than 3 characters | origin=maxLength | sc=false | beta'"
+            )
+        ),
+        // `+k8s:eachVal=+k8s:ifSubresource("/resize")=+k8s:minimum=1` (an atomic list: elements are not matched to
+        // old ones; the unchanged list ratchets).
+        format!(
+            "(!has(self.spec.steps) || {} || subresource != '/resize') ? [] : {}",
+            same("spec", "steps"),
+            each(
+                "self.spec.steps",
+                "self.spec.steps[i] < 1",
+                "'spec.steps[' + string(i) + '] | Invalid value: ' + string(self.spec.steps[i]) + ': must be greater than or equal to 1 | origin=minimum | sc=false | -'"
+            )
+        ),
+        // `+k8s:ifNotSubresource("/status")=+k8s:update=NoModify`, then
+        // `+k8s:ifSubresource("/status")=+k8s:format=k8s-short-name`.
+        format!(
+            "(!has(self.status.phase) || {} || subresource == '/status' || !hasOld || !has(oldSelf.status.phase)) ? '' : 'status.phase | Invalid value: null: field cannot be modified once set | origin=update | sc=true | -'",
+            same("status", "phase")
+        ),
+        format!(
+            "(!has(self.status.phase) || {} || subresource != '/status' || {}) ? '' : {}",
+            same("status", "phase"),
+            is_short("self.status.phase"),
+            format_error("status.phase", "self.status.phase")
+        ),
+    ]
+}
+
+/// A random `Widget`: each field unset or from a small pool that hits the rules (names and phases that are and
+/// are not short names, lists of 1–4 elements around the limits). `spec.limit` is never set.
+fn widget(r: &mut Rng) -> Value {
+    let pick = |r: &mut Rng, pool: &[Value]| pool[r.below(pool.len())].clone();
+    let list = |r: &mut Rng, pool: &[Value]| {
+        let n = 1 + r.below(4);
+        Value::Array((0..n).map(|_| pick(r, pool)).collect())
+    };
+    let names = [
+        json!("abc"),
+        json!("a-b"),
+        json!("Not_Short"),
+        json!("-x"),
+        json!(""),
+    ];
+    let mut spec = Map::new();
+    if r.chance(70) {
+        spec.insert("size".into(), pick(r, &[json!(0), json!(1), json!(2)]));
+    }
+    if r.chance(70) {
+        spec.insert("name".into(), pick(r, &names));
+    }
+    if r.chance(70) {
+        spec.insert(
+            "tags".into(),
+            list(r, &[json!("a"), json!("bb"), json!("long")]),
+        );
+    }
+    if r.chance(70) {
+        spec.insert(
+            "steps".into(),
+            list(r, &[json!(-1), json!(0), json!(1), json!(2)]),
+        );
+    }
+    let mut status = Map::new();
+    if r.chance(70) {
+        status.insert(
+            "phase".into(),
+            pick(r, &[json!("ok"), json!("done"), json!("Bad_Phase")]),
+        );
+    }
+    json!({"spec": spec, "status": status})
+}
+
+/// An old `Widget`: `new` with each field re-rolled (set or unset) with probability 30%.
+fn old_widget(r: &mut Rng, new: &Value) -> Value {
+    let other = widget(r);
+    let mut old = new.clone();
+    for (part, f) in [
+        ("spec", "size"),
+        ("spec", "name"),
+        ("spec", "tags"),
+        ("spec", "steps"),
+        ("status", "phase"),
+    ] {
+        if r.chance(30) {
+            match other[part].get(f) {
+                Some(v) => old[part][f] = v.clone(),
+                None => {
+                    if let Some(m) = old[part].as_object_mut() {
+                        m.remove(f);
+                    }
+                }
+            }
         }
     }
-    let report = work.join("disagreements.txt");
-    std::fs::write(&report, disagreements.join("\n")).expect("report");
-    eprintln!(
-        "cel-oracle: {n} cases, {} disagreements, {with_errors} with errors ({updates_with_errors} updates)",
-        disagreements.len()
+    old
+}
+
+/// Subresource conditions (`tests/extensions/subresources`) against their CEL equivalents, the subresource path
+/// given to CEL as a variable: random `Widget`s, half with an old object, each through the resource itself,
+/// `/status` or `/resize`.
+#[test]
+fn subresource_conditions_agree_with_cel_go() {
+    let root = vgc_tests::example::workspace_root().to_path_buf();
+    let work = root.join("target/e2e/cel-oracle-subresources");
+    let oracle_bin = build_oracle(&root, &work);
+    let out = vgc::build(&BuildRequest::check(
+        root.join("tests/extensions").to_string_lossy().into_owned(),
+        Vec::new(),
+    ));
+    assert_eq!(vgc::exit_code(&out), 0);
+    let interp = vgc_validate::Interpreter::new(&out.plan);
+
+    let n = env_or("VGC_CEL_ORACLE_CASES", 50_000_usize);
+    let seed = env_or("VGC_CEL_ORACLE_SEED", 1_u64);
+    let mut r = Rng::new(seed);
+    let (mut cases, mut cel_cases) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for i in 0..n {
+        let name = format!("cel-sub-{seed}-{i}");
+        let new = widget(&mut r);
+        let sub = ["", "status", "resize"][r.below(3)];
+        let subs: Vec<&str> = if sub.is_empty() { vec![] } else { vec![sub] };
+        let mut case = json!({"name": name, "kind": "vgc.test/extensions/subresources.Widget", "object": new, "subresources": subs});
+        let mut cel =
+            json!({"name": name, "self": new, "oldSelf": null, "subresource": format!("/{sub}")});
+        if r.chance(50) {
+            let old = if r.chance(10) {
+                new.clone()
+            } else {
+                old_widget(&mut r, &new)
+            };
+            case["old"] = old.clone();
+            cel["oldSelf"] = old;
+        }
+        cases.push(case);
+        cel_cases.push(cel);
+    }
+    let oracle = differential::run(
+        &mut Command::new(oracle_bin),
+        &serde_json::to_string(&json!({"rules": subresource_rules(), "cases": cel_cases}))
+            .expect("input"),
     );
-    assert!(
-        disagreements.is_empty(),
-        "{} disagreements between vgc and cel-go (all in {}), first ones:\n{}",
-        disagreements.len(),
-        report.display(),
-        disagreements
-            .iter()
-            .take(4)
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
-    assert!(
-        with_errors > n / 10,
-        "{with_errors} of {n} cases have errors"
-    );
-    assert!(
-        updates_with_errors > n / 50,
-        "{updates_with_errors} updates with errors"
-    );
+    assert_eq!(oracle.len(), n);
+    compare(&work, &interp, &cases, &oracle);
 }

@@ -32,7 +32,7 @@ fn formats_are_deterministic_snapshots() {
 fn every_edge_kind_occurs_in_the_conformance_packages() {
     let g = graph_of("tests/conformance");
     let (_, mut edges) = graph::counts(&g);
-    // vgc's extensions (`constraint` edges) are in their own package, built with extensions enabled.
+    // vgc's extensions (`constraint`, `subresource` edges) are in their own packages, built with extensions enabled.
     let ext = graph_of("tests/extensions");
     edges.extend(graph::counts(&ext).1);
     let missing: Vec<&str> = graph::EdgeKind::ALL
@@ -91,6 +91,51 @@ fn field_path_constraints_are_constraint_edges() {
     .map(|t| (format!("{p}.Config"), format!("{p}.{t}")))
     .collect();
     assert_eq!(hoisted, want);
+}
+
+/// Subresource conditions (vgc extension): a `subresource` node per path with an edge to each field whose rule it
+/// conditions, labelled `ifSubresource`/`ifNotSubresource` (conditions inside `eachVal` and under `ifEnabled`
+/// included).
+#[test]
+fn subresource_conditions_are_subresource_edges() {
+    let g = graph_of("tests/extensions");
+    let p = "vgc.test/extensions/subresources";
+    let got: Vec<(String, String, String)> = g
+        .edges
+        .iter()
+        .filter(|e| e.kind == graph::EdgeKind::Subresource)
+        .map(|e| (e.from.clone(), e.to.clone(), e.label.clone()))
+        .collect();
+    let mut want: Vec<(String, String, String)> = [
+        ("/resize", "WidgetSpec.size", "ifNotSubresource"),
+        ("/", "WidgetSpec.name", "ifSubresource"),
+        ("/status", "WidgetSpec.tags", "ifNotSubresource"),
+        ("/resize", "WidgetSpec.tags", "ifSubresource"),
+        ("/resize", "WidgetSpec.limit", "ifNotSubresource"),
+        ("/resize", "WidgetSpec.steps", "ifSubresource"),
+        ("/status", "WidgetStatus.phase", "ifSubresource"),
+        ("/status", "WidgetStatus.phase", "ifNotSubresource"),
+    ]
+    .iter()
+    .map(|(s, f, l)| {
+        (
+            format!("subresource:{s}"),
+            format!("{p}.{f}"),
+            (*l).to_string(),
+        )
+    })
+    .collect();
+    want.sort();
+    assert_eq!(got, want);
+    let node = g
+        .nodes
+        .iter()
+        .find(|n| n.id == "subresource:/resize")
+        .expect("a subresource node");
+    assert_eq!(
+        (node.kind, node.label.as_str(), node.owner()),
+        (graph::NodeKind::Subresource, "/resize", None)
+    );
 }
 
 #[test]

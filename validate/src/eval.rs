@@ -555,7 +555,10 @@ impl<'p> Cx<'_, 'p> {
     ) {
         if matches!(
             c.kind,
-            CheckKind::Subfield(_) | CheckKind::IfOption(_) | CheckKind::Item(_)
+            CheckKind::Subfield(_)
+                | CheckKind::IfOption(_)
+                | CheckKind::IfSubresource(_)
+                | CheckKind::Item(_)
         ) {
             let (e, failed) = self.pair(c, site, new, old, path);
             if c.short_circuit && c.non_error {
@@ -650,6 +653,14 @@ impl<'p> Cx<'_, 'p> {
                     (vec![v::undefined_option(path, &io.option)], true)
                 } else if on == io.enabled {
                     self.pair(&io.inner, site, new, old, path)
+                } else {
+                    (ErrorList::new(), false)
+                }
+            }
+            // `wrappers::eval_pair` (vgc extension, KEP-5073 "Subresources").
+            CheckKind::IfSubresource(is) => {
+                if is.applies(self.op.subresource_is(&is.path)) {
+                    self.pair(&is.inner, site, new, old, path)
                 } else {
                     (ErrorList::new(), false)
                 }
@@ -1022,7 +1033,9 @@ impl<'p> Cx<'_, 'p> {
                     ErrorList::new()
                 }
             },
-            CheckKind::Item(_) | CheckKind::IfOption(_) => self.pair(c, site, new, old, path).0,
+            CheckKind::Item(_) | CheckKind::IfOption(_) | CheckKind::IfSubresource(_) => {
+                self.pair(c, site, new, old, path).0
+            }
             CheckKind::ListUnion(u) => {
                 let exists = |list: Option<&Val<'p>>, sel: &Selector| match list {
                     Some(Val::List(l)) => l

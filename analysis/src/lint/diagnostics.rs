@@ -114,7 +114,7 @@ pub(crate) enum LintDiagnostic {
     ExtensionUse {
         on: String,
         tag: String,
-        kind: vgc_ir::extension_tags::ConstraintKind,
+        kind: ExtensionKind,
     },
     /// VGC0318: a `vgc:ignore` naming no code.
     SuppressionWithoutCode,
@@ -122,6 +122,15 @@ pub(crate) enum LintDiagnostic {
     SuppressionWithoutReason,
     /// VGC0318: a `vgc:ignore` that suppresses nothing.
     SuppressionUnused,
+}
+
+/// Which vgc extension a VGC0319 finding is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ExtensionKind {
+    /// A field-path constraint of this kind.
+    Constraint(vgc_ir::extension_tags::ConstraintKind),
+    /// A subresource condition (`ifSubresource`/`ifNotSubresource`).
+    SubresourceCondition,
 }
 
 impl LintDiagnostic {
@@ -243,18 +252,24 @@ impl LintDiagnostic {
             L::Spelling { canonical } => format!("non-canonical spelling: write +{canonical}"),
             L::ExtensionUse { on, tag, kind } => {
                 use vgc_ir::extension_tags::ConstraintKind as K;
-                let upstream = match kind {
+                let (what, upstream) = match kind {
                     // upstream's `minimum`/`maximum` declare no arguments: its tag check refuses the form (v0.37.2:
                     // `failed to generate validations: field …: tag "k8s:minimum": unrecognized named argument …`).
-                    K::Minimum | K::Maximum => {
-                        "upstream validation-gen refuses it (`unrecognized named argument`) and generates nothing for the package"
-                    }
+                    ExtensionKind::Constraint(K::Minimum | K::Maximum) => (
+                        "field-path constraint",
+                        "upstream validation-gen refuses it (`unrecognized named argument`) and generates nothing for the package",
+                    ),
                     // Not registered upstream: its extractor never reads it.
-                    K::ExclusiveMinimum | K::ExclusiveMaximum => {
-                        "upstream validation-gen does not know the tag and ignores it: the rule is not enforced there"
-                    }
+                    ExtensionKind::Constraint(K::ExclusiveMinimum | K::ExclusiveMaximum) => (
+                        "field-path constraint",
+                        "upstream validation-gen does not know the tag and ignores it: the rule is not enforced there",
+                    ),
+                    ExtensionKind::SubresourceCondition => (
+                        "subresource condition",
+                        "upstream validation-gen does not know the tag and ignores it with its payload: the rule is not enforced there on any request",
+                    ),
                 };
-                format!("{on}: +{tag} is a vgc extension (field-path constraint); {upstream}")
+                format!("{on}: +{tag} is a vgc extension ({what}); {upstream}")
             }
             L::Since { tag, value } => {
                 format!("{tag}: since: {value} is not a Kubernetes minor version")

@@ -179,7 +179,10 @@ pub(super) fn cohort_code(
         let m = marks(c);
         let code = if matches!(
             c.kind,
-            CheckKind::Subfield(_) | CheckKind::IfOption(_) | CheckKind::Item(_)
+            CheckKind::Subfield(_)
+                | CheckKind::IfOption(_)
+                | CheckKind::IfSubresource(_)
+                | CheckKind::Item(_)
         ) {
             // Wrappers (upstream `validate.Subfield`, `validate.IfOption`) carry their inner function's flags; a
             // NonError wrapper (inherited checks, `…=+k8s:optional`) only stops the cohort, swallowing its errors.
@@ -561,7 +564,7 @@ pub(super) fn check_call(
             }
             vgc_lowering::plan::NeqValue::Bool(b) => quote!(#v::neq(#path, #new, #b)),
         },
-        CheckKind::IfOption(_) => {
+        CheckKind::IfOption(_) | CheckKind::IfSubresource(_) => {
             let pair = eval_pair(ctx, c, site, ops);
             quote!((#pair).0)
         }

@@ -165,6 +165,24 @@ pub(super) fn eval_pair(
                 }
             })
         }
+        CheckKind::IfSubresource(is) => {
+            // vgc extension (KEP-5073 "Subresources"): run the inner check when the request's subresource path
+            // is (`ifSubresource`) or is not (`ifNotSubresource`) the tag's.
+            let sub = &is.path;
+            let inner = eval_pair(ctx, &is.inner, site, ops);
+            let cond = if is.negated {
+                quote!(!op.subresource_is(#sub))
+            } else {
+                quote!(op.subresource_is(#sub))
+            };
+            quote!({
+                if #cond {
+                    #inner
+                } else {
+                    (::vgc_runtime::ErrorList::new(), false)
+                }
+            })
+        }
         _ => {
             let call = check_call(ctx, c, site, ops);
             quote!({ let e: ::vgc_runtime::ErrorList = #call; let failed = !e.is_empty(); (e, failed) })

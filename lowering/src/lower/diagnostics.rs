@@ -73,6 +73,14 @@ pub(super) enum TagDiagnostic {
     /// VGC0110 (1.38, kubernetes#141945): an `eachVal`/`eachKey` payload that is a NonError validation. upstream's
     /// text was not found; vgc's is inferred (`docs/deviations.md` I7).
     NonErrorInEach,
+    /// VGC0116: a vgc extension tag (`ifSubresource`/`ifNotSubresource`) while `vgc.toml` does not enable
+    /// extensions.
+    ExtensionDisabled,
+    /// VGC0109: a subresource path that does not start with `/` (upstream's `SubresourcePath()` always does).
+    SubresourcePath(String),
+    /// VGC0124: a subresource condition around a tag that makes no check of the value it is written on (its
+    /// innermost tag).
+    SubresourcePayload(TagId),
 }
 
 impl TagDiagnostic {
@@ -86,6 +94,9 @@ impl TagDiagnostic {
             | TagDiagnostic::UpdateOnValueStruct(_)
             | TagDiagnostic::NeqTypeMismatch
             | TagDiagnostic::NonErrorInEach => Code::TypeMismatch,
+            TagDiagnostic::ExtensionDisabled => Code::ExtensionDisabled,
+            TagDiagnostic::SubresourcePath(_) => Code::InvalidPayload,
+            TagDiagnostic::SubresourcePayload(_) => Code::SubresourceConditionForm,
             TagDiagnostic::OutOfRange(_)
             | TagDiagnostic::Negative
             | TagDiagnostic::TooManyProperties
@@ -156,6 +167,16 @@ impl TagDiagnostic {
                 "{what}: non-error validations cannot be used in {:?}: they have nothing to stop",
                 tag.name()
             ),
+            TagDiagnostic::ExtensionDisabled => format!(
+                "{what}: subresource conditions are a vgc extension, and extensions are not enabled"
+            ),
+            TagDiagnostic::SubresourcePath(p) => {
+                format!("{what}: subresource path {p:?} must start with \"/\"")
+            }
+            TagDiagnostic::SubresourcePayload(inner) => format!(
+                "{what}: a subresource condition cannot wrap {:?}, which makes no check of this value",
+                inner.name()
+            ),
         }
     }
 
@@ -183,6 +204,18 @@ impl TagDiagnostic {
             }
             TagDiagnostic::NonErrorInEach => Some(
                 "drop the NonError flag, or declare the validation on the element type (upstream 1.38, kubernetes#141945)"
+                    .into(),
+            ),
+            TagDiagnostic::ExtensionDisabled => Some(
+                "upstream validation-gen does not implement subresource conditions (KEP-5073 \"Subresources\" designs them; no release builds them) and ignores the tag with its payload; to use vgc's extension add `[extensions]` with `enabled = true` to vgc.toml (docs/extensions.md)"
+                    .into(),
+            ),
+            TagDiagnostic::SubresourcePath(p) => Some(format!(
+                "write the path as the API server's request names it, e.g. \"/{}\"",
+                p.trim_start_matches('/')
+            )),
+            TagDiagnostic::SubresourcePayload(_) => Some(
+                "wrap a tag that validates the value (`immutable`, `update`, `maximum`, `format`, `eachVal`, …); requiredness, list metadata, unions, modes, dependent fields and `item` are not conditional on the subresource"
                     .into(),
             ),
             TagDiagnostic::WrongKind(_)

@@ -424,6 +424,42 @@ impl Lowerer<'_> {
                     })
                     .collect()
             }
+            TagId::IfSubresource | TagId::IfNotSubresource => {
+                // vgc extension (KEP-5073 "Subresources"): the payload's checks run only when (or unless) the
+                // request's subresource path is the argument; like `IfOption`, the wrapper keeps its inner
+                // check's flags.
+                if !vgc_ir::extension_tags::enabled(self.db) {
+                    return refuse(self, TagDiagnostic::ExtensionDisabled);
+                }
+                let inner = tag.inner()?;
+                let Some(Scalar::Str(path)) = tag.positional().map(|a| &a.value) else {
+                    return None;
+                };
+                if !path.starts_with('/') {
+                    return refuse(self, TagDiagnostic::SubresourcePath(path.clone()));
+                }
+                if let Some(bad) = unconditionable(inner) {
+                    return refuse(self, TagDiagnostic::SubresourcePayload(bad));
+                }
+                let inner_stab = level_of(inner).or(stability);
+                let inner_checks =
+                    self.lower_tag(owner, file, u, unwrap_levels(inner), shape, ty, inner_stab)?;
+                inner_checks
+                    .into_iter()
+                    .map(|c| Check {
+                        short_circuit: c.short_circuit,
+                        non_error: c.non_error,
+                        stability: c.stability,
+                        tag: Some(id),
+                        cohort: None,
+                        kind: CheckKind::IfSubresource(Box::new(IfSubresourcePlan {
+                            path: path.clone(),
+                            negated: id == TagId::IfNotSubresource,
+                            inner: c,
+                        })),
+                    })
+                    .collect()
+            }
             TagId::EachVal | TagId::EachKey => {
                 let inner = tag.inner()?;
                 let elem_ty = ty.and_then(|t| elem_of(self.db, self.prog, t, id == TagId::EachKey));
@@ -479,6 +515,66 @@ impl Lowerer<'_> {
             | TagId::ModeDiscriminator
             | TagId::EnumExclude => return None,
         })
+    }
+}
+
+/// The innermost tag of `payload` (through `alpha`/`beta`, `ifEnabled`/`ifDisabled` and nested subresource
+/// conditions) when a subresource condition cannot wrap it: a tag that makes no check of the value it is written on
+/// (list metadata, struct-level tags, `item`, `opaqueType`) or whose meaning cannot depend on the request
+/// (requiredness, which also decides whether the value's other checks run). `None` when it can.
+fn unconditionable(payload: &Tag) -> Option<TagId> {
+    let mut cur = payload;
+    loop {
+        let id = cur.tag_id()?;
+        match id {
+            TagId::Alpha
+            | TagId::Beta
+            | TagId::IfEnabled
+            | TagId::IfDisabled
+            | TagId::IfSubresource
+            | TagId::IfNotSubresource => cur = cur.inner()?,
+            TagId::Required
+            | TagId::Optional
+            | TagId::Forbidden
+            | TagId::ListType
+            | TagId::ListMapKey
+            | TagId::Unique
+            | TagId::CustomUnique
+            | TagId::OpaqueType
+            | TagId::Item
+            | TagId::UnionMember
+            | TagId::UnionDiscriminator
+            | TagId::ZeroOrOneOfMember
+            | TagId::ModeDiscriminator
+            | TagId::IfMode
+            | TagId::DependentRequired
+            | TagId::DependentForbidden
+            | TagId::EnumExclude => return Some(id),
+            TagId::CustomValidation
+            | TagId::EachKey
+            | TagId::EachVal
+            | TagId::Enum
+            | TagId::Format
+            | TagId::Immutable
+            | TagId::MaxBytes
+            | TagId::MaxItems
+            | TagId::MaxLength
+            | TagId::MaxProperties
+            | TagId::Maximum
+            | TagId::MinItems
+            | TagId::MinLength
+            | TagId::MinProperties
+            | TagId::Minimum
+            | TagId::Monotonic
+            | TagId::Neq
+            | TagId::Subfield
+            | TagId::Update
+            | TagId::ValidateError
+            | TagId::ValidateFalse
+            | TagId::ValidateTrue
+            | TagId::ValidateTrueAlpha
+            | TagId::ValidateTrueBeta => return None,
+        }
     }
 }
 
