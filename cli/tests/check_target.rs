@@ -31,6 +31,11 @@ fn check_reports_what_the_k8s_openapi_version_lacks() {
     assert_eq!(code, Some(1), "{err}");
     assert_eq!(err.matches("error[VGC0121]").count(), 3, "{err}");
     assert_eq!(err.matches("warning[VGC0122]").count(), 1, "{err}");
+    // `Gadget` embeds `TypeMeta`: a kind (a root that does not is named a root type).
+    assert!(
+        err.contains("(OpenAPI definition `io.k8s.api.core.v1.Gadget`): the kind is left out of the generated crate, with its validation rules"),
+        "{err}"
+    );
     // For vgc's own structs nothing is missing.
     let (code, err) = check("missing", &[]);
     assert_eq!(code, Some(0), "{err}");

@@ -383,13 +383,19 @@ impl Mapping {
                     field: None,
                     left_out: true,
                     message: format!(
-                        "k8s-openapi {version} (feature `{}`) has no type {} (OpenAPI definition `{}`): the kind is left out of the generated crate{}",
+                        "k8s-openapi {version} (feature `{}`) has no type {} (OpenAPI definition `{}`): the {} is left out of the generated crate{}",
                         version.feature(),
                         t.key,
                         definition(&t.key.pkg, &t.key.name).unwrap_or_default(),
+                        // A root that embeds no `TypeMeta` (`+k8s:validation-gen=*`) is validated as a type, not
+                        // dispatched as a kind.
+                        if t.is_kind() { "kind" } else { "root type" },
                         if t.has_validations { ", with its validation rules" } else { "" }
                     ),
-                    hint: "k8s-openapi has the group/versions the API server serves; build with the default target to validate this kind".into(),
+                    hint: format!(
+                        "k8s-openapi has the group/versions the API server serves; build with the default target to validate this {}",
+                        if t.is_kind() { "kind" } else { "type" }
+                    ),
                 });
             }
         }

@@ -86,9 +86,25 @@ pub(crate) fn registry_file(
             }
         }
     };
+    // What the objects are decoded into: k8s-openapi's structs on that target, else the crate's own.
+    let module_doc = if layout.openapi.is_some() {
+        [
+            " GVK dispatch: validates an object given as JSON by its `apiVersion` and `kind`, decoded into k8s-openapi's",
+            " type of that kind — what the API server runs for a create or update of the object.",
+        ]
+    } else {
+        [
+            " GVK dispatch: validates an object given as JSON by its `apiVersion` and `kind`, with the generated type",
+            " of that kind — what the API server runs for a create or update of the object.",
+        ]
+    };
+    let decoded_into = if layout.openapi.is_some() {
+        " `op` says: decodes it (and `old`) into the kind's k8s-openapi type and returns its errors, paths from"
+    } else {
+        " `op` says: decodes it (and `old`) into the kind's generated type and returns its errors, paths from"
+    };
     let tokens = quote! {
-        //! GVK dispatch: validates an object given as JSON by its `apiVersion` and `kind`, with the generated type
-        //! of that kind — what the API server runs for a create or update of the object.
+        #(#![doc = #module_doc])*
         //!
         //! ```ignore
         //! let errs = registry::validate_value(&object, old.as_ref(), &op)?;
@@ -211,7 +227,7 @@ pub(crate) fn registry_file(
         }
 
         /// Validates `object` as the kind `api_version`/`kind` (with `old`, the object before an update), as
-        /// `op` says: decodes it (and `old`) into the kind's generated type and returns its errors, paths from
+        #[doc = #decoded_into]
         /// the object's root. A kind without rules (in a package read but not generated for, such as
         /// `meta/v1` `Status`) is only decoded.
         ///
