@@ -363,20 +363,13 @@ impl Mapping {
         // Kinds k8s-openapi lacks are left out with a warning (a tree outside k8s.io/api: an error); the types the
         // kept kinds reach must all be there.
         let mut todo: Vec<TypeKey> = Vec::new();
+        // Root types of packages outside k8s.io/api: one error per package, at its first such type.
+        let mut outside_roots: BTreeMap<&str, Vec<&TypeKey>> = BTreeMap::new();
         for t in types.values().filter(|t| t.root) {
             if t.fields.is_none() || map.types.contains_key(&t.key) {
                 todo.push(t.key.clone());
             } else if outside(&t.key.pkg) {
-                problems.insert(Problem {
-                    key: t.key.clone(),
-                    field: None,
-                    left_out: false,
-                    message: format!(
-                        "type {} of package {} has no k8s-openapi counterpart: the k8s-openapi target validates the types of k8s.io/api and k8s.io/apimachinery only",
-                        t.key.name, t.key.pkg
-                    ),
-                    hint: "build this API tree without `--target k8s-openapi` (the default target generates its own structs)".into(),
-                });
+                outside_roots.entry(&t.key.pkg).or_default().push(&t.key);
             } else {
                 problems.insert(Problem {
                     key: t.key.clone(),
@@ -398,6 +391,20 @@ impl Mapping {
                     ),
                 });
             }
+        }
+        for (pkg, keys) in outside_roots {
+            let names: Vec<&str> = keys.iter().map(|k| k.name.as_str()).collect();
+            problems.insert(Problem {
+                key: keys[0].clone(),
+                field: None,
+                left_out: false,
+                message: format!(
+                    "package {pkg} has no k8s-openapi counterpart (its root type{} {}): the k8s-openapi target validates the types of k8s.io/api and k8s.io/apimachinery only",
+                    if names.len() == 1 { "" } else { "s" },
+                    names.join(", ")
+                ),
+                hint: "build this API tree without `--target k8s-openapi` (the default target generates its own structs)".into(),
+            });
         }
         let mut reach: BTreeSet<TypeKey> = BTreeSet::new();
         while let Some(k) = todo.pop() {

@@ -94,7 +94,8 @@ fn missing_types_and_fields_are_located_errors() {
     );
 }
 
-/// A user's CRD types (a tree outside k8s.io/api) have no k8s-openapi counterparts: every kind is an error.
+/// A user's CRD types (a tree outside k8s.io/api) have no k8s-openapi counterparts: one error per package, naming
+/// its root types, at the first of them.
 #[test]
 fn a_tree_outside_k8s_api_is_refused() {
     let dir = fixtures().join("diagnostics/r40-duplicate-kind");
@@ -106,9 +107,8 @@ fn a_tree_outside_k8s_api_is_refused() {
     assert_eq!(
         errors,
         [
-            "apis/v1/types.go:8:6: error[VGC0121]: type Widget of package example.com/r40-duplicate-kind/apis/v1 has no k8s-openapi counterpart: the k8s-openapi target validates the types of k8s.io/api and k8s.io/apimachinery only",
-            "apis/v1/types.go:20:6: error[VGC0121]: type Gadget of package example.com/r40-duplicate-kind/apis/v1 has no k8s-openapi counterpart: the k8s-openapi target validates the types of k8s.io/api and k8s.io/apimachinery only",
-            "internal/v1/types.go:5:6: error[VGC0121]: type Widget of package example.com/r40-duplicate-kind/internal/v1 has no k8s-openapi counterpart: the k8s-openapi target validates the types of k8s.io/api and k8s.io/apimachinery only",
+            "apis/v1/types.go:20:6: error[VGC0121]: package example.com/r40-duplicate-kind/apis/v1 has no k8s-openapi counterpart (its root types Gadget, Widget): the k8s-openapi target validates the types of k8s.io/api and k8s.io/apimachinery only",
+            "internal/v1/types.go:5:6: error[VGC0121]: package example.com/r40-duplicate-kind/internal/v1 has no k8s-openapi counterpart (its root type Widget): the k8s-openapi target validates the types of k8s.io/api and k8s.io/apimachinery only",
         ]
     );
     assert!(out.files.is_empty());
