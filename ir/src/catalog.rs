@@ -564,7 +564,7 @@ pub static TAGS: &[TagSpec] = &[
         Stable,
         NONE,
         L,
-        "vgc extension (KEP-5073 \"Subresources\"): applies the payload except when the request is for the named subresource.",
+        "vgc extension (KEP-5073 \"Subresources\"; off unless vgc.toml has `[extensions] enabled = true`): applies the payload except when the request is for the named subresource.",
     ),
     tag(
         TagId::IfSubresource,
@@ -575,7 +575,7 @@ pub static TAGS: &[TagSpec] = &[
         Stable,
         NONE,
         L,
-        "vgc extension (KEP-5073 \"Subresources\"): applies the payload only when the request is for the named subresource.",
+        "vgc extension (KEP-5073 \"Subresources\"; off unless vgc.toml has `[extensions] enabled = true`): applies the payload only when the request is for the named subresource.",
     ),
     tag(
         TagId::Immutable,

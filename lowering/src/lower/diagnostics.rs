@@ -174,7 +174,7 @@ impl TagDiagnostic {
                 format!("{what}: subresource path {p:?} must start with \"/\"")
             }
             TagDiagnostic::SubresourcePayload(inner) => format!(
-                "{what}: a subresource condition cannot wrap {:?}, which makes no check of this value",
+                "{what}: a subresource condition cannot wrap {:?}: requiredness, list metadata, struct-level tags and `item` are not conditional on the subresource",
                 inner.name()
             ),
         }
@@ -215,7 +215,7 @@ impl TagDiagnostic {
                 p.trim_start_matches('/')
             )),
             TagDiagnostic::SubresourcePayload(_) => Some(
-                "wrap a tag that validates the value (`immutable`, `update`, `maximum`, `format`, `eachVal`, …); requiredness, list metadata, unions, modes, dependent fields and `item` are not conditional on the subresource"
+                "wrap a tag that validates the value (`immutable`, `update`, `maximum`, `format`, `eachVal`, …); requiredness decides whether the value's other checks run and must give the same answer on every request, and list metadata, unions, modes, dependent fields and `item` make no check of the value themselves"
                     .into(),
             ),
             TagDiagnostic::WrongKind(_)
