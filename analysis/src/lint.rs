@@ -63,6 +63,9 @@ pub fn vgc_rules(db: &dyn Db, prog: &Program) -> Vec<Diagnostic> {
 }
 
 struct Linter<'a> {
+    /// The subresource paths served by the root types reaching each type ([`types::served_subresources`] of every
+    /// root whose reachable types include it), computed on the first subresource condition.
+    served: Option<HashMap<TypeKey, std::collections::BTreeSet<String>>>,
     db: &'a dyn Db,
     /// The upstream profile in force: which of upstream's rules run.
     profile: vgc_ir::Upstream,
@@ -150,6 +153,7 @@ fn package_level(pkg: &str) -> Stability {
 impl<'a> Linter<'a> {
     fn new(db: &'a dyn Db, prog: &'a Program) -> Self {
         Self {
+            served: None,
             db,
             profile: vgc_ir::profile::upstream(db),
             prog,
@@ -620,7 +624,7 @@ impl<'a> Linter<'a> {
             }
         }
         if vgc_ir::extension_tags::enabled(self.db) {
-            self.extension_uses(file, &ir.types);
+            self.extension_uses(pkg, file, &ir.types);
         }
         for t in &ir.types {
             self.typedef_chain(pkg, file, t);
@@ -638,7 +642,7 @@ impl<'a> Linter<'a> {
     /// condition, [`TagId::is_extension`]) on the file's types and fields, top-level or inside a chain (`eachVal=+k8s:maximum(constraint: …)`, which lowering
     /// refuses, is still a use). Only where extensions are enabled: otherwise each use is already the error
     /// VGC0116.
-    fn extension_uses(&mut self, file: SourceFile, types: &[TypeIr]) {
+    fn extension_uses(&mut self, pkg: &str, file: SourceFile, types: &[TypeIr]) {
         for t in types {
             let on_fields = t
                 .fields
@@ -653,6 +657,11 @@ impl<'a> Linter<'a> {
                         .any(|x| x.tag_id().is_some_and(TagId::is_extension))
                     {
                         let span = self.span(file, u.at);
+                        let owner = TypeKey {
+                            pkg: pkg.to_string(),
+                            name: t.name.clone(),
+                        };
+                        self.subresource_conditions(&owner, &on, tag, file, span.clone());
                         self.report(
                             LintDiagnostic::ExtensionUse {
                                 on: on.clone(),
@@ -685,6 +694,82 @@ impl<'a> Linter<'a> {
                 }
             }
         }
+    }
+
+    /// VGC0320: each subresource condition of `tag` (a use on type `owner` or one of its fields, named `on`) whose
+    /// path no root type reaching `owner` serves, or that contradicts an outer condition of the same chain
+    /// (`ifSubresource("/a")` inside `ifSubresource("/b")`, or inside `ifNotSubresource("/a")`).
+    fn subresource_conditions(
+        &mut self,
+        owner: &TypeKey,
+        on: &str,
+        tag: &Tag,
+        file: SourceFile,
+        span: std::ops::Range<usize>,
+    ) {
+        let served = self.served_by_roots_reaching(owner);
+        let mut outer: Vec<(bool, &str)> = Vec::new();
+        for t in tag.chain() {
+            let negated = match t.tag_id() {
+                Some(TagId::IfSubresource) => false,
+                Some(TagId::IfNotSubresource) => true,
+                _ => continue,
+            };
+            let Some(Scalar::Str(path)) = t.positional().map(|a| &a.value) else {
+                continue;
+            };
+            let contradicts = outer.iter().any(|(n, p)| match (n, negated) {
+                (false, false) => *p != path,
+                (false, true) | (true, false) => *p == path,
+                (true, true) => false,
+            });
+            let unserved = served.as_ref().is_some_and(|s| !s.contains(path.as_str()));
+            if contradicts || unserved {
+                self.report(
+                    LintDiagnostic::SubresourceUnserved {
+                        on: on.to_string(),
+                        tag: tag.to_string(),
+                        path: path.clone(),
+                        negated,
+                        served: if contradicts {
+                            Vec::new()
+                        } else {
+                            served.iter().flatten().cloned().collect()
+                        },
+                    }
+                    .diagnostic(),
+                    file,
+                    span.clone(),
+                );
+            }
+            outer.push((negated, path));
+        }
+    }
+
+    /// The subresource paths served by the root types that reach `owner` (itself a root, or below one), or `None`
+    /// when no root reaches it (nothing to check against).
+    fn served_by_roots_reaching(
+        &mut self,
+        owner: &TypeKey,
+    ) -> Option<std::collections::BTreeSet<String>> {
+        if self.served.is_none() {
+            let extra: Vec<String> = vgc_ir::Settings::try_get(self.db)
+                .map(|s| s.extra_roots(self.db).clone())
+                .unwrap_or_default();
+            let roots = types::all_roots(self.db, self.prog, &extra, &mut Vec::new());
+            let mut map: HashMap<TypeKey, std::collections::BTreeSet<String>> = HashMap::new();
+            for r in &roots {
+                let Some((decl, _)) = self.prog.type_decl(self.db, r) else {
+                    continue;
+                };
+                let paths = types::served_subresources(self.db, decl);
+                for t in types::reachable(self.db, std::slice::from_ref(r)) {
+                    map.entry(t).or_default().extend(paths.iter().cloned());
+                }
+            }
+            self.served = Some(map);
+        }
+        self.served.as_ref().and_then(|m| m.get(owner)).cloned()
     }
 
     /// VGC0313: `type A B` where `B` is itself a typedef (not a struct) whose type-level tags validate: upstream
@@ -1250,4 +1335,18 @@ fn declaration_below(text: &str, at: usize) -> Option<String> {
     ["const", "var", "func", "import", "type"]
         .contains(&word)
         .then(|| word.to_string())
+}
+
+/// The served subresource path closest to `path` (another case, a missing or extra `/`, or within two edits), for a
+/// did-you-mean.
+pub(crate) fn closest<'s>(path: &str, served: &'s [String]) -> Option<&'s String> {
+    let norm = |p: &str| p.trim_matches('/').to_ascii_lowercase();
+    served.iter().find(|s| norm(s) == norm(path)).or_else(|| {
+        served
+            .iter()
+            .map(|s| (strsim::levenshtein(s, path), s))
+            .filter(|(d, _)| *d <= 2)
+            .min()
+            .map(|(_, s)| s)
+    })
 }

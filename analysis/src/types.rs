@@ -796,3 +796,39 @@ pub fn boxed_edges(db: &dyn Db, types: &IndexSet<TypeKey>) -> IndexSet<(TypeKey,
     }
     out
 }
+
+/// upstream `RegisterValidations` (spec §3.6): the subresource paths a root type's validation runs for, sorted — `"/"`
+/// unless the type is tagged `isSubresource`, plus every `supportsSubresource` value and the `isSubresource` value.
+/// The values are Go string literals, or in 1.35 the tag text verbatim
+/// ([`vgc_ir::Upstream::subresource_values_verbatim`]). Lowering registers roots with it; `vgc lint` checks
+/// subresource conditions against it.
+#[must_use]
+pub fn served_subresources(db: &dyn Db, decl: &TypeIr) -> std::collections::BTreeSet<String> {
+    let mut allowed = std::collections::BTreeSet::new();
+    let mut is_sub = false;
+    let raw = vgc_ir::profile::upstream(db).subresource_values_verbatim();
+    for u in decl.tags.iter().chain(&decl.second_tags) {
+        let value = || {
+            let v = u.raw_value.as_deref().map(str::trim);
+            if raw {
+                v.map(str::to_string)
+            } else {
+                v.and_then(vgc_parser::structtag::unquote_interpreted)
+            }
+        };
+        match u.control_tag() {
+            Some(ControlTag::SupportsSubresource) => {
+                allowed.extend(value());
+            }
+            Some(ControlTag::IsSubresource) => {
+                is_sub = true;
+                allowed.extend(value());
+            }
+            _ => {}
+        }
+    }
+    if !is_sub {
+        allowed.insert("/".to_string());
+    }
+    allowed
+}

@@ -307,6 +307,10 @@ pub const DIAGNOSTIC_EXAMPLES: &[(&str, &str)] = &[
         "// +k8s:exclusiveMinimum(constraint: high)   on Low, and   // +k8s:minimum(constraint: low)   on High",
     ),
     (
+        "VGC0320",
+        "// +k8s:ifSubresource(\"/Status\")=+k8s:immutable   (the root serves /status: the rule never runs)",
+    ),
+    (
         "VGC0124",
         "// +k8s:ifSubresource(\"/status\")=+k8s:optional   (requiredness is not conditional on the subresource)",
     ),

@@ -159,6 +159,9 @@ declare_codes! {
     /// implement: reported where extensions are enabled, so every place that validates differently under upstream
     /// is listed.
     LintUpstreamCompat = ("VGC0319", "upstream-compat", Warning, "vgc's extensions are rules upstream validation-gen does not build: generated with upstream, the API enforces none of them (or fails to generate). Each use is listed so a project that also runs upstream's generator knows what differs; accept them with a baseline, or `-A VGC0319` once the choice is made."),
+    /// VGC0320 (lint, vgc extension): a subresource condition that names a subresource no root type reaching it
+    /// serves, or that contradicts another condition of its chain.
+    SubresourceUnserved = ("VGC0320", "subresource-condition-unserved", Warning, "A subresource condition compares the request's subresource path exactly; a path no root type reaching the rule serves (a typo, another case, a trailing `/`) never matches, so an `ifSubresource` rule never runs and an `ifNotSubresource` rule runs on every request — usually the opposite of what was meant."),
     /// VGC0401 (lint): a field's validation differs between versions of one API group.
     Drift = ("VGC0401", "version-drift", Warning, "Versions of one API serve the same objects; a rule that differs between them lets an object valid in one version fail in another."),
     /// VGC0402 (lint): a drift exception that matches no drift.

@@ -9,7 +9,7 @@ use crate::plan::{
 use indexmap::{IndexMap, IndexSet};
 use vgc_analysis::types::{self, Builtin, Native, Ty, opacity, unwrap_levels};
 use vgc_analysis::{Program, TypeKey};
-use vgc_ir::catalog::{ControlTag, Lowering, Stability, TagId, TagIdent};
+use vgc_ir::catalog::{Lowering, Stability, TagId, TagIdent};
 use vgc_ir::model::{FieldIr, TagUse};
 use vgc_ir::{Code, Db, Diagnostic, SourceFile};
 
@@ -725,36 +725,10 @@ impl Lowerer<'_> {
         })
     }
 
-    /// upstream `RegisterValidations` (spec §3.6): `"/"` unless `isSubresource`, plus every `supportsSubresource`
-    /// value and the `isSubresource` value, sorted; and the Go `%T` of the object. The values are Go string
-    /// literals, or in 1.35 the tag text verbatim ([`vgc_ir::Upstream::subresource_values_verbatim`]).
+    /// upstream `RegisterValidations` (spec §3.6): the served paths ([`types::served_subresources`]) and the Go
+    /// `%T` of the object.
     fn subresources(&self, k: &TypeKey, decl: &vgc_ir::model::TypeIr) -> Subresources {
-        let mut allowed = std::collections::BTreeSet::new();
-        let mut is_sub = false;
-        let raw = vgc_ir::profile::upstream(self.db).subresource_values_verbatim();
-        for u in decl.tags.iter().chain(&decl.second_tags) {
-            let value = || {
-                let v = u.raw_value.as_deref().map(str::trim);
-                if raw {
-                    v.map(str::to_string)
-                } else {
-                    v.and_then(vgc_parser::structtag::unquote_interpreted)
-                }
-            };
-            match u.control_tag() {
-                Some(ControlTag::SupportsSubresource) => {
-                    allowed.extend(value());
-                }
-                Some(ControlTag::IsSubresource) => {
-                    is_sub = true;
-                    allowed.extend(value());
-                }
-                _ => {}
-            }
-        }
-        if !is_sub {
-            allowed.insert("/".to_string());
-        }
+        let allowed = types::served_subresources(self.db, decl);
         let pkg_name = self
             .prog
             .packages

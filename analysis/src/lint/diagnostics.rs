@@ -116,6 +116,15 @@ pub(crate) enum LintDiagnostic {
         tag: String,
         kind: ExtensionKind,
     },
+    /// VGC0320: a subresource condition (`tag`, on `on`) whose `path` no root type reaching it serves (`served`),
+    /// or (`served` empty) that another condition of the same chain contradicts.
+    SubresourceUnserved {
+        on: String,
+        tag: String,
+        path: String,
+        negated: bool,
+        served: Vec<String>,
+    },
     /// VGC0318: a `vgc:ignore` naming no code.
     SuppressionWithoutCode,
     /// VGC0318: a `vgc:ignore` without a reason.
@@ -179,6 +188,7 @@ impl LintDiagnostic {
                 (Code::LintSuppression, Severity::Warning)
             }
             L::ExtensionUse { .. } => (Code::LintUpstreamCompat, Severity::Warning),
+            L::SubresourceUnserved { .. } => (Code::SubresourceUnserved, Severity::Warning),
         }
     }
 
@@ -271,6 +281,29 @@ impl LintDiagnostic {
                 };
                 format!("{on}: +{tag} is a vgc extension ({what}); {upstream}")
             }
+            L::SubresourceUnserved {
+                on,
+                tag,
+                path,
+                negated,
+                served,
+            } => {
+                let effect = if *negated {
+                    "the rule runs on every request"
+                } else {
+                    "the rule never runs"
+                };
+                if served.is_empty() {
+                    format!(
+                        "{on}: +{tag}: the condition on {path:?} contradicts an outer condition of the chain: the rule never runs"
+                    )
+                } else {
+                    format!(
+                        "{on}: +{tag}: no root type reaching this rule serves the subresource {path:?} (served: {}): {effect}",
+                        served.join(", ")
+                    )
+                }
+            }
             L::Since { tag, value } => {
                 format!("{tag}: since: {value} is not a Kubernetes minor version")
             }
@@ -347,6 +380,13 @@ impl LintDiagnostic {
             }
             L::Spelling { .. } => "`vgc lint --fix` rewrites it".into(),
             L::ExtensionUse { .. } => "vgc's generated code and `vgc validate` enforce it; an API server built from upstream's generated code needs the same rule hand-written or as a CEL rule (docs/extensions.md). Accepted uses: `vgc lint --write-baseline`, or `-A VGC0319`".into(),
+            L::SubresourceUnserved { served, .. } if served.is_empty() => {
+                "a request has one subresource path: keep the condition you mean and drop the other".into()
+            }
+            L::SubresourceUnserved { path, served, .. } => match crate::lint::closest(path, served) {
+                Some(s) => format!("did you mean {s:?}? Subresource paths are compared exactly; a root serves them by `+k8s:supportsSubresource`/`+k8s:isSubresource`"),
+                None => "subresource paths are compared exactly; a root serves them by `+k8s:supportsSubresource`/`+k8s:isSubresource` (`/` is the resource itself)".into(),
+            },
             L::Since { .. } => {
                 "write the release that introduced it, e.g. `since: \"1.37\"`".into()
             }
