@@ -3,9 +3,10 @@
 // (tests/tests/extensions_cel_oracle.rs, docs/extensions.md).
 //
 // stdin: {"rules": ["<CEL expression>", …], "cases": [{"name": …, "self": {…}, "oldSelf": {…} | null}, …]}.
-// Every rule is compiled once with the variables `self` and `oldSelf` (dyn) and `hasOld` (bool) and must evaluate
-// to a string: "" when the rule holds, else the error line it reports. stdout: [{"name": …, "got": [lines]}, …],
-// the non-empty strings of the rules in order. JSON numbers are integers: int when they fit an int64, else uint
+// Every rule is compiled once with the variables `self` and `oldSelf` (dyn) and `hasOld` (bool), with cel-go's
+// list extension (`lists.range`, `sort`), and must evaluate to a string — "" when the rule holds, else the error
+// line it reports — or to a list of such strings (a rule per element: one line per offending element, in order).
+// stdout: [{"name": …, "got": [lines]}, …], the non-empty strings of the rules in order. JSON numbers are integers: int when they fit an int64, else uint
 // (so a uint64 above the int64 range keeps its value); CEL compares int and uint across types.
 package main
 
@@ -17,6 +18,10 @@ import (
 	"os"
 
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
+	"github.com/google/cel-go/ext"
 )
 
 type input struct {
@@ -81,6 +86,28 @@ func numbers(v any) (any, error) {
 	}
 }
 
+// lines is a rule's value as strings: one for a string, each element of a list (a nil entry where one is not a
+// string).
+func lines(v ref.Val) []*string {
+	if s, ok := v.Value().(string); ok {
+		return []*string{&s}
+	}
+	l, ok := v.(traits.Lister)
+	if !ok {
+		return []*string{nil}
+	}
+	var out []*string
+	for it := l.Iterator(); it.HasNext() == types.True; {
+		s, ok := it.Next().Value().(string)
+		if !ok {
+			out = append(out, nil)
+			continue
+		}
+		out = append(out, &s)
+	}
+	return out
+}
+
 func main() {
 	data, err := io.ReadAll(os.Stdin)
 	if err != nil {
@@ -95,6 +122,7 @@ func main() {
 		cel.Variable("oldSelf", cel.DynType),
 		cel.Variable("hasOld", cel.BoolType),
 		cel.CrossTypeNumericComparisons(true),
+		ext.Lists(),
 	)
 	if err != nil {
 		panic(err)
@@ -128,12 +156,13 @@ func main() {
 			if err != nil {
 				panic(fmt.Sprintf("case %s, rule %q: %v", c.Name, in.Rules[i], err))
 			}
-			s, ok := v.Value().(string)
-			if !ok {
-				panic(fmt.Sprintf("case %s, rule %q: not a string: %v", c.Name, in.Rules[i], v))
-			}
-			if s != "" {
-				got = append(got, s)
+			for _, s := range lines(v) {
+				if s == nil {
+					panic(fmt.Sprintf("case %s, rule %q: not a string or a list of strings: %v", c.Name, in.Rules[i], v))
+				}
+				if *s != "" {
+					got = append(got, *s)
+				}
 			}
 		}
 		out = append(out, result{Name: c.Name, Got: got})
