@@ -131,7 +131,7 @@ fn each_rule(
 }
 
 /// The rules of `tests/extensions/constraints`, in vgc's order: the struct-level constraints in field and tag
-/// order (those per element of `thresholds`, `levels`, `steps` and `quotas` after `replicas`'), the `target:` form
+/// order (those per element of `thresholds`, `levels`, `steps`, `quotas`, `weights` and `caps` after `replicas`'), the `target:` form
 /// written on `Config`, then `replicas`' own `optional` + `minimum=1` (a zero value is unset; an unchanged value
 /// ratchets). (`levels`' own uniqueness check never fires: the generated sets have no duplicates.)
 fn rules() -> Vec<String> {
@@ -202,6 +202,22 @@ fn rules() -> Vec<String> {
             floor,
             "greater than or equal to",
             "minimum",
+        ),
+        each_rule(
+            "weights",
+            Elements::Atomic,
+            ">=",
+            level,
+            "greater than or equal to",
+            "minimum",
+        ),
+        each_rule(
+            "caps",
+            Elements::Map,
+            "<=",
+            replicas,
+            "less than or equal to",
+            "maximum",
         ),
         // The `target:` form on `Config` itself: after the constraints written on fields.
         constraint_rule(
@@ -280,14 +296,26 @@ fn field(r: &mut Rng, name: &str) -> Option<Value> {
                 })
                 .collect(),
         ),
-        "quotas" => {
+        "quotas" | "caps" => {
             let mut m = Map::new();
             for _ in 0..r.below(5) {
                 let k = ["a", "b", "c", "d", "e"][r.below(5)];
-                m.insert(k.into(), int(r, i128::from(i64::MIN), i128::from(i64::MAX)));
+                let v = if name == "quotas" {
+                    int(r, i128::from(i64::MIN), i128::from(i64::MAX))
+                } else if r.chance(20) {
+                    Value::Null
+                } else {
+                    int(r, i128::from(i32::MIN), i128::from(i32::MAX))
+                };
+                m.insert(k.into(), v);
             }
             Value::Object(m)
         }
+        "weights" => Value::Array(
+            (0..r.below(5))
+                .map(|_| int(r, 0, i128::from(u16::MAX)))
+                .collect(),
+        ),
         _ => int(r, i128::from(i64::MIN), i128::from(i64::MAX)),
     })
 }
@@ -352,6 +380,8 @@ const FIELDS: &[&str] = &[
     "levels",
     "steps",
     "quotas",
+    "weights",
+    "caps",
 ];
 
 fn spec(r: &mut Rng) -> Value {

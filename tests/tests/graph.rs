@@ -81,6 +81,8 @@ fn field_path_constraints_are_constraint_edges() {
             "eachVal=exclusiveMaximum",
         ),
         ("Config.quotas", "Common.floor", "eachVal=minimum"),
+        ("Config.weights", "Config.level", "eachVal=minimum"),
+        ("Config.caps", "Config.replicas", "eachVal=maximum"),
         // The `target:` form on `Config`: the constrained field is a child of a sibling.
         ("Limits.maxValue", "Common.floor", "minimum"),
     ]
@@ -106,6 +108,8 @@ fn field_path_constraints_are_constraint_edges() {
         "Config.levels",
         "Config.steps",
         "Config.quotas",
+        "Config.weights",
+        "Config.caps",
         "Limits.maxValue",
     ]
     .iter()

@@ -65,7 +65,16 @@ type Config struct {
 	// Map values, each at its key, against the inline-embedded floor.
 	// +k8s:eachVal=+k8s:minimum(constraint: floor)
 	Quotas map[string]int64 `json:"quotas"`
+
+	// A list typedef, and a map of pointers (nil values are not checked).
+	// +k8s:eachVal=+k8s:minimum(constraint: level)
+	Weights Weights `json:"weights"`
+	// +k8s:eachVal=+k8s:maximum(constraint: replicas)
+	Caps map[string]*int32 `json:"caps"`
 }
+
+// Weights is a list typedef: the form per element sees through it.
+type Weights []uint16
 
 // Root is the kind: its spec holds the constrained struct, so error paths start at spec.
 type Root struct {
