@@ -639,8 +639,9 @@ impl<'a> Linter<'a> {
     }
 
     /// VGC0319: every use of a vgc extension tag (a field-path constraint, `vgc_ir::extension_tags`, or a subresource
-    /// condition, [`TagId::is_extension`]) on the file's types and fields, top-level or inside a chain (`eachVal=+k8s:maximum(constraint: …)`, which lowering
-    /// refuses, is still a use). Only where extensions are enabled: otherwise each use is already the error
+    /// condition, [`TagId::is_extension`]) on the file's types and fields, top-level or inside a chain
+    /// (`eachVal=+k8s:maximum(constraint: …)`, the form per element; a chain lowering refuses is still a use). Only
+    /// where extensions are enabled: otherwise each use is already the error
     /// VGC0116.
     fn extension_uses(&mut self, pkg: &str, file: SourceFile, types: &[TypeIr]) {
         for t in types {
@@ -675,10 +676,15 @@ impl<'a> Linter<'a> {
                         continue;
                     }
                     if let Some(c) = tag.chain().find_map(vgc_ir::extension_tags::constraint_tag) {
-                        let written = tag
-                            .chain()
-                            .find(|x| vgc_ir::extension_tags::constraint_tag(x).is_some())
-                            .map_or_else(|| tag.to_string(), ToString::to_string);
+                        // The form per element is shown whole (`eachVal=+k8s:maximum(constraint: …)`).
+                        let written = if vgc_ir::extension_tags::each_val_constraint(tag).is_some()
+                        {
+                            tag.to_string()
+                        } else {
+                            tag.chain()
+                                .find(|x| vgc_ir::extension_tags::constraint_tag(x).is_some())
+                                .map_or_else(|| tag.to_string(), ToString::to_string)
+                        };
                         let span = self.span(file, u.at);
                         self.report(
                             LintDiagnostic::ExtensionUse {

@@ -195,12 +195,22 @@ pub fn words(c: &Check, outer: Option<Stability>, cx: &Context<'_>) -> String {
             },
             d.trigger.json
         ),
-        CheckKind::FieldConstraint(fc) => format!(
-            "{} must be {} the value of {} (field-path constraint, a vgc extension; not checked while either is unset)",
-            fc.target.dotted(),
-            fc.kind.words(),
-            fc.bound.dotted()
-        ),
+        CheckKind::FieldConstraint(fc) => match &fc.each {
+            None => format!(
+                "{} must be {} the value of {} (field-path constraint, a vgc extension; not checked while either is unset)",
+                fc.target.dotted(),
+                fc.kind.words(),
+                fc.bound.dotted()
+            ),
+            Some(each) => format!(
+                "each {} of {} must be {} the value of {} (field-path constraint, a vgc extension; not checked while {} is unset)",
+                if each.map { "value" } else { "item" },
+                fc.target.dotted(),
+                fc.kind.words(),
+                fc.bound.dotted(),
+                fc.bound.dotted()
+            ),
+        },
         CheckKind::Monotonic => "cannot decrease on update".into(),
         CheckKind::NoNils => "items must not be null".into(),
         CheckKind::FixedResult { result: true, .. } => "always passes (test tag)".into(),
@@ -418,6 +428,7 @@ mod tests {
                     int: vgc_analysis::types::Builtin::Int64,
                     holder: key,
                 },
+                each: None,
             })),
             None,
         );
@@ -427,5 +438,19 @@ mod tests {
             "current must be less than the value of limits.max (field-path constraint, a vgc extension; not checked while either is unset)"
         );
         assert_eq!(r.fields, ["current", "limits"]);
+        // Per element (`eachVal=+k8s:maximum(constraint: …)`).
+        let CheckKind::FieldConstraint(mut fc) = c.kind.clone() else {
+            unreachable!()
+        };
+        fc.each = Some(vgc_lowering::plan::EachElements {
+            map: false,
+            pointer_elems: false,
+            matcher: vgc_lowering::plan::Matcher::None,
+        });
+        let r = rule(&check(CheckKind::FieldConstraint(fc), None), &LIST);
+        assert_eq!(
+            r.text,
+            "each item of current must be less than the value of limits.max (field-path constraint, a vgc extension; not checked while limits.max is unset)"
+        );
     }
 }

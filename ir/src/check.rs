@@ -78,7 +78,7 @@ pub fn check_tag_use(u: &TagUse, scope: Scope) -> Vec<TagProblem> {
 
 fn check_tag(tag: &Tag, scopes: &[Scope], top: bool, out: &mut Vec<TagProblem>) {
     if let Some(c) = crate::extension_tags::constraint_tag(tag) {
-        check_constraint_tag(tag, &c, scopes, top, out);
+        check_constraint_tag(tag, &c, scopes, top, false, out);
         return;
     }
     let Some(spec) = catalog::lookup(&tag.name) else {
@@ -230,7 +230,14 @@ fn check_tag(tag: &Tag, scopes: &[Scope], top: bool, out: &mut Vec<TagProblem>) 
                 out.push(p);
             }
             if let TagValue::Tag(inner) = v {
-                check_tag(inner, &payload_scopes(Some(spec.id), scopes), false, out);
+                // vgc extension: `eachVal=+k8s:maximum(constraint: p)` directly on a struct field compares each
+                // list item or map value with `p` (KEP-5073 "Comprehensive Example"), a check of the struct.
+                match crate::extension_tags::constraint_tag(inner) {
+                    Some(c) if spec.id == TagId::EachVal && top && scopes == [Scope::Field] => {
+                        check_constraint_tag(inner, &c, &[Scope::Field], true, true, out);
+                    }
+                    _ => check_tag(inner, &payload_scopes(Some(spec.id), scopes), false, out),
+                }
             }
         }
         _ => {}
@@ -240,18 +247,27 @@ fn check_tag(tag: &Tag, scopes: &[Scope], top: bool, out: &mut Vec<TagProblem>) 
 /// The form of a field-path constraint (vgc extension, [`crate::extension_tags`]): written directly (`top`) on a
 /// struct field with one named `constraint` argument holding a path, or on a type with `target` and `constraint`
 /// paths (KEP-5073's tag on the common ancestor); no payload. Whether extensions are enabled, whether the type is
-/// a struct and what the paths name are lowering's questions (they need the settings and the types).
+/// a struct and what the paths name are lowering's questions (they need the settings and the types). `each`: the
+/// payload of `eachVal` written directly on a struct field (checked as the form on a field, without `target:`).
 fn check_constraint_tag(
     tag: &Tag,
     c: &crate::extension_tags::ConstraintTag,
     scopes: &[Scope],
     top: bool,
+    each: bool,
     out: &mut Vec<TagProblem>,
 ) {
-    let hint = format!(
-        "write it on a struct field as `+{0}(constraint: <path>)`, or on the struct type as `+{0}(target: <path>, constraint: <path>)`, paths in JSON names relative to that struct (docs/extensions.md)",
-        tag.name
-    );
+    let hint = if top {
+        format!(
+            "write it on a struct field as `+{0}(constraint: <path>)`, or on the struct type as `+{0}(target: <path>, constraint: <path>)`, paths in JSON names relative to that struct (docs/extensions.md)",
+            tag.name
+        )
+    } else {
+        format!(
+            "inside another tag a field-path constraint is supported only as the payload of `eachVal` written directly on a list or map field of a struct, `+k8s:eachVal=+{0}(constraint: <path>)`, the path relative to that struct (docs/extensions.md)",
+            tag.name
+        )
+    };
     let mut problem = |message: String, span: std::ops::Range<usize>| {
         let mut p = TagProblem::new(Code::ConstraintForm, message, span);
         p.hint = Some(hint.clone());
@@ -272,6 +288,16 @@ fn check_constraint_tag(
         problem(
             format!(
                 "tag {:?} is supported only as a field-path constraint (vgc extension); upstream validation-gen does not have it",
+                tag.name
+            ),
+            tag.name_span.clone(),
+        );
+        return;
+    }
+    if each && c.target.is_some() {
+        problem(
+            format!(
+                "tag {:?}: a field-path constraint with `target:` cannot be specified inside eachVal",
                 tag.name
             ),
             tag.name_span.clone(),
@@ -442,9 +468,42 @@ mod tests {
             run("k8s:exclusiveMinimum=3", Scope::Field)[0].1,
             "tag \"k8s:exclusiveMinimum\" is supported only as a field-path constraint (vgc extension); upstream validation-gen does not have it"
         );
+        // Per element: `eachVal` directly on a field; anywhere else inside another tag, refused.
         assert_eq!(
-            run("k8s:eachVal=+k8s:maximum(constraint: max)", Scope::Field)[0].1,
+            run("k8s:eachVal=+k8s:maximum(constraint: max)", Scope::Field),
+            vec![]
+        );
+        assert_eq!(
+            run("k8s:eachVal=+k8s:maximum(constraint: max)", Scope::Type)[0].1,
             "tag \"k8s:maximum\": a field-path constraint cannot be specified on list values inside another tag"
+        );
+        assert_eq!(
+            run("k8s:eachKey=+k8s:maximum(constraint: max)", Scope::Field)[0].1,
+            "tag \"k8s:maximum\": a field-path constraint cannot be specified on map keys inside another tag"
+        );
+        assert_eq!(
+            run(
+                "k8s:eachVal=+k8s:eachVal=+k8s:maximum(constraint: max)",
+                Scope::Field
+            )[0]
+            .1,
+            "tag \"k8s:maximum\": a field-path constraint cannot be specified on list values inside another tag"
+        );
+        assert_eq!(
+            run(
+                "k8s:eachVal=+k8s:minimum(target: a, constraint: max)",
+                Scope::Field
+            )[0]
+            .1,
+            "tag \"k8s:minimum\": a field-path constraint with `target:` cannot be specified inside eachVal"
+        );
+        assert_eq!(
+            run(
+                "k8s:eachVal=+k8s:maximum(constraint: max, x: 1)",
+                Scope::Field
+            )[0]
+            .1,
+            "tag \"k8s:maximum\": unrecognized named argument \"x\" (a field-path constraint takes only `constraint`)"
         );
         assert_eq!(
             run("k8s:maximum(constraint: max)", Scope::Type)[0].1,

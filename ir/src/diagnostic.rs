@@ -112,9 +112,9 @@ declare_codes! {
     /// VGC0118: a field-path constraint whose path goes into a list or map.
     ConstraintPathIntoList = ("VGC0118", "constraint-path-into-list", Error, "A path through a list or map names no single value to compare with (KEP-5073 selects list items with `item`, which field paths do not support yet)."),
     /// VGC0119: a field-path constraint between values that cannot be compared.
-    ConstraintTypeMismatch = ("VGC0119", "constraint-type-mismatch", Error, "Numeric field-path constraints compare integers; a constrained or referenced field of another type cannot be compared."),
+    ConstraintTypeMismatch = ("VGC0119", "constraint-type-mismatch", Error, "Numeric field-path constraints compare integers (per element: the items of a list or map); a constrained or referenced field of another type cannot be compared."),
     /// VGC0120: a field-path constraint written where or how it is not supported.
-    ConstraintForm = ("VGC0120", "constraint-form", Error, "Field-path constraints are hoisted to the parent struct of the field they are written on, or written on that struct with `target:`; elsewhere (a type without `target:`, a non-struct type, list values, map keys or values, inside another tag) or with other arguments there is no parent to hoist to or nothing to compare."),
+    ConstraintForm = ("VGC0120", "constraint-form", Error, "Field-path constraints are hoisted to the parent struct of the field they are written on, or written on that struct with `target:`; per element only as `eachVal`'s payload directly on a list or map field; elsewhere (a type without `target:`, a non-struct type, map keys, inside another tag) or with other arguments there is no parent to hoist to or nothing to compare."),
     /// VGC0121: the k8s-openapi target lacks a type or field the validators need (or has it with another shape).
     K8sOpenapiMissing = ("VGC0121", "openapi-target-missing", Error, "The k8s-openapi target runs the validators on the structs of the k8s-openapi crate; a type or field the rules need that the chosen k8s-openapi version does not have (or types differently, or flattens away) could not be validated, so the build stops instead of skipping the rule."),
     /// VGC0122: a kind the k8s-openapi target leaves out because the chosen k8s-openapi version lacks it (warning).

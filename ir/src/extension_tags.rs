@@ -3,7 +3,8 @@
 //! Today one family, **field-path constraints** (KEP-5073, "Referencing Fields in Validation-Gen For Cross-Field
 //! Validation Rules", "Field Path Strategy"): `+k8s:minimum(constraint: <path>)`, `+k8s:maximum(constraint:
 //! <path>)`, `+k8s:exclusiveMinimum(constraint: <path>)` and `+k8s:exclusiveMaximum(constraint: <path>)` on a
-//! struct field, or on a struct type with `target: <path>` naming the constrained field. The catalog checks ([`crate::check`]) accept their form; lowering (`vgc-lowering`,
+//! struct field, or on a struct type with `target: <path>` naming the constrained field, or per element of a list
+//! or map field as `+k8s:eachVal=+k8s:maximum(constraint: <path>)` ([`each_val_constraint`]). The catalog checks ([`crate::check`]) accept their form; lowering (`vgc-lowering`,
 //! `lower/constraints.rs`) refuses them unless [`enabled`], resolves the path and hoists the check to the parent.
 
 /// The constraint kinds, re-exported from the runtime so the plan, generated code and interpreter share one enum.
@@ -61,6 +62,21 @@ pub fn constraint_tag(tag: &vgc_parser::tags::Tag) -> Option<ConstraintTag> {
     })
 }
 
+/// The per-element field-path constraint `tag` writes, if it is `k8s:eachVal=+<constraint>` with the constraint
+/// directly as the payload (KEP-5073 "Comprehensive Example": `+k8s:eachVal=+k8s:maximum(constraint:
+/// maxThreshold)` on a list field compares each element with `maxThreshold`): the payload tag and its form. Other
+/// chains holding a constraint (`eachKey`, nested `eachVal`, wrappers) are not this form.
+#[must_use]
+pub fn each_val_constraint(
+    tag: &vgc_parser::tags::Tag,
+) -> Option<(&vgc_parser::tags::Tag, ConstraintTag)> {
+    if tag.name != "k8s:eachVal" || !tag.args.is_empty() {
+        return None;
+    }
+    let inner = tag.inner()?;
+    Some((inner, constraint_tag(inner)?))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,5 +114,28 @@ mod tests {
                 target: None,
             })
         );
+        let each = parse("k8s:eachVal=+k8s:maximum(constraint: maxThreshold)");
+        assert_eq!(
+            each_val_constraint(&each).map(|(t, c)| (t.name.clone(), c)),
+            Some((
+                "k8s:maximum".into(),
+                ConstraintTag {
+                    kind: ConstraintKind::Maximum,
+                    path: Some("maxThreshold".into()),
+                    target: None,
+                }
+            ))
+        );
+        assert_eq!(
+            each_val_constraint(&parse("k8s:eachVal=+k8s:maximum=3")),
+            None
+        );
+        assert!(
+            each_val_constraint(&parse(
+                "k8s:eachVal=+k8s:eachVal=+k8s:maximum(constraint: m)"
+            ))
+            .is_none()
+        );
+        assert!(each_val_constraint(&parse("k8s:eachKey=+k8s:maximum(constraint: m)")).is_none());
     }
 }

@@ -203,8 +203,9 @@ pub fn describe(c: &Check) -> String {
             d.trigger.json
         ),
         CheckKind::FieldConstraint(fc) => format!(
-            "{} {}(constraint: {})",
+            "{} {}{}(constraint: {})",
             fc.target.dotted(),
+            if fc.each.is_some() { "eachVal=" } else { "" },
             fc.kind.origin(),
             fc.bound.dotted()
         ),
@@ -750,5 +751,51 @@ mod tests {
         );
         assert_eq!(parse_exceptions("a/B.c").err().map(|e| e.0), Some(1));
         assert_eq!(parse_exceptions("a/B.c:  ").err().map(|e| e.0), Some(1));
+    }
+
+    /// Field-path constraints (vgc extension) are compared as the tag writes them; the form per element says so.
+    #[test]
+    fn field_path_constraints_are_described_as_written() {
+        use crate::plan::{ConstraintPlan, EachElements, FieldPath, Matcher, PathStep};
+        let holder = TypeKey {
+            pkg: "example.com/p".into(),
+            name: "Config".into(),
+        };
+        let path = |json: &str| FieldPath {
+            steps: vec![PathStep {
+                go: json.to_uppercase(),
+                json: json.into(),
+                pointer: None,
+            }],
+            int: vgc_analysis::types::Builtin::Int64,
+            holder: holder.clone(),
+        };
+        let mut plan = ConstraintPlan {
+            kind: vgc_runtime::extensions::ConstraintKind::Maximum,
+            target: path("thresholds"),
+            bound: path("maxThreshold"),
+            each: None,
+        };
+        let check = |plan: &ConstraintPlan| Check {
+            kind: CheckKind::FieldConstraint(Box::new(plan.clone())),
+            short_circuit: false,
+            non_error: false,
+            stability: None,
+            tag: None,
+            cohort: None,
+        };
+        assert_eq!(
+            describe(&check(&plan)),
+            "thresholds maximum(constraint: maxThreshold)"
+        );
+        plan.each = Some(EachElements {
+            map: false,
+            pointer_elems: false,
+            matcher: Matcher::None,
+        });
+        assert_eq!(
+            describe(&check(&plan)),
+            "thresholds eachVal=maximum(constraint: maxThreshold)"
+        );
     }
 }

@@ -613,10 +613,15 @@ fn struct_check(b: &mut Builder, tid: &str, pkg: &str, by_go: &BTreeMap<&str, St
             let (Some(target), Some(to)) = (node(&c.target), node(&c.bound)) else {
                 return;
             };
-            b.edge(&target, &to, EdgeKind::Constraint, c.kind.origin());
+            // Per element (`eachVal=+k8s:maximum(constraint: …)`): from the list or map field, labelled so.
+            let label = match c.each {
+                Some(_) => format!("eachVal={}", c.kind.origin()),
+                None => c.kind.origin().to_string(),
+            };
+            b.edge(&target, &to, EdgeKind::Constraint, &label);
             // The check runs on this struct, the common ancestor of both fields (KEP-5073 "Tag Placement and
             // Hoisting").
-            b.edge(tid, &target, EdgeKind::Hoisted, c.kind.origin());
+            b.edge(tid, &target, EdgeKind::Hoisted, &label);
         }
         CheckKind::IfOption(p) => {
             b.option_edge(p, tid);

@@ -1484,8 +1484,10 @@ impl Lowerer<'_> {
         for (outer, u) in sorted {
             let Ok(tag) = &u.parsed else { continue };
             // A field-path constraint (vgc extension) is counted where it is lowered or refused, with the struct's
-            // checks (`field_constraints`).
-            if vgc_ir::extension_tags::constraint_tag(tag).is_some() {
+            // checks (`field_constraints`), the form per element (`eachVal=+k8s:maximum(constraint: …)`) too.
+            if vgc_ir::extension_tags::constraint_tag(tag).is_some()
+                || vgc_ir::extension_tags::each_val_constraint(tag).is_some()
+            {
                 continue;
             }
             if self.counting {
@@ -1814,7 +1816,9 @@ fn consumer(t: &Tag) -> Option<Consumer> {
             }
             TagId::OpaqueType => return Some(Consumer::Opacity),
             // vgc extension: `minimum(constraint: …)`/`maximum(constraint: …)` are read by
-            // `Lowerer::field_constraints` (struct-level); inside `eachVal`/`eachKey` the catalog checks refuse them.
+            // `Lowerer::field_constraints` (struct-level); inside `eachVal`/`eachKey` the catalog checks refuse them
+            // (`eachVal=+k8s:maximum(constraint: …)` directly on a field is counted by `field_constraints` and never
+            // reaches this function).
             TagId::Minimum | TagId::Maximum
                 if !in_each && vgc_ir::extension_tags::constraint_tag(cur).is_some() =>
             {

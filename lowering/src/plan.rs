@@ -732,6 +732,25 @@ pub struct ConstraintPlan {
     pub target: FieldPath,
     /// The referenced field (the `constraint:` path, resolved).
     pub bound: FieldPath,
+    /// `Some` for the form per element, `+k8s:eachVal=+k8s:maximum(constraint: <path>)` on a list or map field
+    /// (KEP-5073 "Comprehensive Example"): `target` is that field, its `int` the elements' integer type, and each
+    /// element (map value) is compared with the referenced field.
+    pub each: Option<EachElements>,
+}
+
+/// The elements of a list or map field constrained per element ([`ConstraintPlan::each`]), and how an element finds
+/// its old counterpart for ratcheting, as `eachVal` matches elements (`vgc_runtime::validate::each_slice_val`,
+/// `each_map_val`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct EachElements {
+    /// A map (`BTreeMap<String, _>`; elements are its values, by key), else a list.
+    pub map: bool,
+    /// Go `[]*T` / `map[K]*T`: each element is an `Option<_>`; nil elements are not checked.
+    pub pointer_elems: bool,
+    /// For a list, how its elements are identified: [`Matcher::Set`] (`listType=set`: an element's old
+    /// counterpart is an equal old element) or [`Matcher::None`] (atomic: elements have no identity, so an element
+    /// is unchanged only when the whole list is). Maps match by key (this is [`Matcher::None`]).
+    pub matcher: Matcher,
 }
 
 /// A path from a struct to an integer field below it, through struct fields (by value or pointer, typedef chains

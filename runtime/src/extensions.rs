@@ -109,6 +109,72 @@ pub fn field_constraint(
     })
 }
 
+/// Where an element of a list or map constrained per element is: its index, or its map key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum At<'a> {
+    /// A list item (`thresholds[2]`).
+    Index(usize),
+    /// A map value (`limits[cpu]`).
+    Key(&'a str),
+}
+
+/// One element of a list or map constrained per element ([`each_field_constraint`]).
+#[derive(Debug, Clone, Copy)]
+pub struct Element<'a> {
+    /// Its index or key.
+    pub at: At<'a>,
+    /// Its value.
+    pub value: i128,
+    /// On update: it has an old counterpart equal to it, found as `eachVal` finds one (a map value: the old value
+    /// of its key; a `listType=set` item: an equal old item; an atomic list's item: none unless the whole list is
+    /// unchanged). False without an old parent.
+    pub unchanged: bool,
+}
+
+/// A field-path constraint per element, `+k8s:eachVal=+k8s:maximum(constraint: p)` on a list or map field (KEP-5073
+/// "Comprehensive Example"), hoisted to the parent struct at `parent`: for each element, in order, `Invalid(
+/// parent.<target>[i], value, "must be <words> <parent.bound> (<bound value>)")` (a map value at
+/// `parent.<target>[key]`) with the origin [`ConstraintKind::origin`] when it does not satisfy the constraint
+/// against the referenced field's value — the scalar form's error at the element.
+///
+/// No check while the referenced field is unset (a nil pointer on the way). Ratcheting: on update, an element is
+/// not checked when it is [`Element::unchanged`] and the referenced value is too (the old one exists and equals the
+/// new one).
+#[must_use]
+pub fn each_field_constraint<'e>(
+    parent: &Path<'_>,
+    op: &Operation,
+    kind: ConstraintKind,
+    target: &[&str],
+    elements: impl IntoIterator<Item = Element<'e>>,
+    bound: Side<'_>,
+) -> ErrorList {
+    let mut errs = ErrorList::new();
+    let Some(limit) = bound.value else {
+        return errs;
+    };
+    let bound_unchanged = op.is_update() && bound.old == Some(bound.value);
+    for e in elements {
+        if (bound_unchanged && e.unchanged) || kind.holds(e.value, limit) {
+            continue;
+        }
+        let bound_path = with_path(parent, bound.path, &|p| p.to_string());
+        errs.push(with_path(parent, target, &|p| {
+            let at = match e.at {
+                At::Index(i) => p.index(i),
+                At::Key(k) => p.key(k),
+            };
+            Error::invalid(
+                &at,
+                crate::validate::bad_value(&e.value),
+                format!("must be {} {bound_path} ({limit})", kind.words()),
+            )
+            .with_origin(kind.origin())
+        }));
+    }
+    errs
+}
+
 /// Calls `f` with `parent.s1.s2…` for the segments `segs`.
 fn with_path<R>(parent: &Path<'_>, segs: &[&str], f: &dyn Fn(&Path<'_>) -> R) -> R {
     match segs.split_first() {
@@ -154,6 +220,60 @@ mod tests {
             errs[0].to_string(),
             "current: Invalid value: 5: must be less than maxValue (5)"
         );
+    }
+
+    #[test]
+    fn each_element_is_compared_at_its_own_path() {
+        let root = Path::Root;
+        let spec = root.child("spec");
+        let el = |at, value, unchanged| Element {
+            at,
+            value,
+            unchanged,
+        };
+        let bound = side(&["maxThreshold"], Some(5), Some(Some(5)));
+        let run = |op: &Operation, bound: Side<'_>| {
+            each_field_constraint(
+                &spec,
+                op,
+                ConstraintKind::Maximum,
+                &["thresholds"],
+                [
+                    el(At::Index(0), 1, false),
+                    el(At::Index(1), 7, true),
+                    el(At::Index(2), 9, false),
+                ],
+                bound,
+            )
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            run(&Operation::create(), bound),
+            [
+                "spec.thresholds[1]: Invalid value: 7: must be less than or equal to spec.maxThreshold (5)",
+                "spec.thresholds[2]: Invalid value: 9: must be less than or equal to spec.maxThreshold (5)",
+            ]
+        );
+        // On update an unchanged element is skipped while the bound is unchanged, and checked when it changed.
+        assert_eq!(run(&Operation::update(), bound).len(), 1);
+        let moved = side(&["maxThreshold"], Some(5), Some(Some(6)));
+        assert_eq!(run(&Operation::update(), moved).len(), 2);
+        assert!(run(&Operation::create(), side(&["maxThreshold"], None, None)).is_empty());
+        let m = each_field_constraint(
+            &root,
+            &Operation::create(),
+            ConstraintKind::ExclusiveMinimum,
+            &["m"],
+            [el(At::Key("a"), 0, false)],
+            side(&["floor"], Some(0), None),
+        );
+        assert_eq!(
+            m[0].to_string(),
+            "m[a]: Invalid value: 0: must be greater than floor (0)"
+        );
+        assert_eq!(m[0].origin, "exclusiveMinimum");
     }
 
     #[test]

@@ -5,9 +5,10 @@
 // stdin: {"rules": ["<CEL expression>", …], "cases": [{"name": …, "self": {…}, "oldSelf": {…} | null,
 // "subresource": "/status"}, …]}. Every rule is compiled once with the variables `self` and `oldSelf` (dyn),
 // `hasOld` (bool) and `subresource` (string: the request's subresource path, upstream `SubresourcePath()`; "/" when
-// the case has none) and must evaluate to a string ("" when the rule holds, else the error line it reports) or a
-// list of strings (one per error, for rules over list elements). stdout: [{"name": …, "got": [lines]}, …], the
-// non-empty strings of the rules in order. JSON numbers are integers: int when they fit an int64, else uint
+// the case has none), with cel-go's list extension (`lists.range`, `sort`), and must evaluate to a string — "" when
+// the rule holds, else the error line it reports — or to a list of such strings (a rule per element: one line per
+// offending element, in order). stdout: [{"name": …, "got": [lines]}, …], the non-empty strings of the rules in
+// order. JSON numbers are integers: int when they fit an int64, else uint
 // (so a uint64 above the int64 range keeps its value); CEL compares int and uint across types.
 package main
 
@@ -17,16 +18,19 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"reflect"
 
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/common/types"
+	"github.com/google/cel-go/common/types/ref"
+	"github.com/google/cel-go/common/types/traits"
+	"github.com/google/cel-go/ext"
 )
 
 type input struct {
 	Rules []string `json:"rules"`
 	Cases []struct {
-		Name    string          `json:"name"`
-		Self    json.RawMessage `json:"self"`
+		Name        string          `json:"name"`
+		Self        json.RawMessage `json:"self"`
 		OldSelf     json.RawMessage `json:"oldSelf"`
 		Subresource string          `json:"subresource"`
 	} `json:"cases"`
@@ -85,6 +89,28 @@ func numbers(v any) (any, error) {
 	}
 }
 
+// lines is a rule's value as strings: one for a string, each element of a list (a nil entry where one is not a
+// string).
+func lines(v ref.Val) []*string {
+	if s, ok := v.Value().(string); ok {
+		return []*string{&s}
+	}
+	l, ok := v.(traits.Lister)
+	if !ok {
+		return []*string{nil}
+	}
+	var out []*string
+	for it := l.Iterator(); it.HasNext() == types.True; {
+		s, ok := it.Next().Value().(string)
+		if !ok {
+			out = append(out, nil)
+			continue
+		}
+		out = append(out, &s)
+	}
+	return out
+}
+
 func main() {
 	data, err := io.ReadAll(os.Stdin)
 	if err != nil {
@@ -100,6 +126,7 @@ func main() {
 		cel.Variable("hasOld", cel.BoolType),
 		cel.Variable("subresource", cel.StringType),
 		cel.CrossTypeNumericComparisons(true),
+		ext.Lists(),
 	)
 	if err != nil {
 		panic(err)
@@ -137,17 +164,12 @@ func main() {
 			if err != nil {
 				panic(fmt.Sprintf("case %s, rule %q: %v", c.Name, in.Rules[i], err))
 			}
-			var lines []string
-			if s, ok := v.Value().(string); ok {
-				lines = []string{s}
-			} else if l, err := v.ConvertToNative(reflect.TypeOf([]string{})); err == nil {
-				lines = l.([]string)
-			} else {
-				panic(fmt.Sprintf("case %s, rule %q: not a string or a list of strings: %v", c.Name, in.Rules[i], v))
-			}
-			for _, s := range lines {
-				if s != "" {
-					got = append(got, s)
+			for _, s := range lines(v) {
+				if s == nil {
+					panic(fmt.Sprintf("case %s, rule %q: not a string or a list of strings: %v", c.Name, in.Rules[i], v))
+				}
+				if *s != "" {
+					got = append(got, *s)
 				}
 			}
 		}

@@ -12,8 +12,8 @@
 //! `Widget`, with the request's subresource path as the CEL variable `subresource` (`subresource != '/resize' ? …`),
 //! on random widgets, old widgets and subresources (the resource itself, `/status`, `/resize`).
 //!
-//! `VGC_CEL_ORACLE_CASES` (default 50,000 per test) and `VGC_CEL_ORACLE_SEED` (default 1). Needs `go` and the module proxy;
-//! works in `target/e2e/cel-oracle` and `target/e2e/cel-oracle-subresources`.
+//! `VGC_CEL_ORACLE_CASES` (default 50,000 per test) and `VGC_CEL_ORACLE_SEED` (default 1). Needs `go` and the module
+//! proxy; works in `target/e2e/cel-oracle` and `target/e2e/cel-oracle-subresources`.
 
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
@@ -84,8 +84,61 @@ fn constraint_rule(target: Side, op: &str, bound: Side, words: &str, origin: &st
     )
 }
 
+/// How a list or map constrained per element (`eachVal=+k8s:…(constraint: …)`) matches an element with its old
+/// counterpart for ratcheting.
+#[derive(Clone, Copy)]
+enum Elements {
+    /// An atomic list: no item has an identity; every item is unchanged when the whole list is.
+    Atomic,
+    /// `listType=set`: an item is unchanged when the old list holds an equal item.
+    Set,
+    /// A map: a value is unchanged when its key's old value is equal.
+    Map,
+}
+
+/// The CEL rule of one field-path constraint per element: the list of vgc's error lines, one per offending element
+/// in order (list index; map keys sorted, as vgc iterates them), none while the referenced field is unset. Null
+/// items (`[]*int32`) are not checked. Ratcheting: an element is skipped on update when the referenced value is
+/// unchanged and the element is (see [`Elements`]).
+fn each_rule(
+    list: &str,
+    elements: Elements,
+    op: &str,
+    bound: Side,
+    words: &str,
+    origin: &str,
+) -> String {
+    let b = bound.val("self");
+    let (new, old) = (format!("self.{list}"), format!("oldSelf.{list}"));
+    let (keys, elem, at) = match elements {
+        Elements::Map => (
+            format!("{new}.map(k, k).sort()"),
+            format!("{new}[k]"),
+            "k".to_string(),
+        ),
+        Elements::Atomic | Elements::Set => (
+            format!("lists.range(size({new}))"),
+            format!("{new}[k]"),
+            "string(k)".to_string(),
+        ),
+    };
+    let unchanged = match elements {
+        Elements::Atomic => format!("(has({new}) ? {new} : []) == (has({old}) ? {old} : [])"),
+        Elements::Set => format!("has({old}) && {old}.exists(o, o == {elem})"),
+        Elements::Map => format!("has({old}) && k in {old} && {old}[k] == {elem}"),
+    };
+    format!(
+        "(!({}) || !has({new})) ? [] : {keys}.filter(k, {elem} != null && !({elem} {op} {b}) && !(hasOld && {} && {unchanged})).map(k, 'spec.{list}[' + {at} + '] | Invalid value: ' + string({elem}) + ': must be {words} spec.{} (' + string({b}) + ') | origin={origin} | sc=false | -')",
+        bound.set("self"),
+        bound.unchanged(),
+        bound.path.join("."),
+    )
+}
+
 /// The rules of `tests/extensions/constraints`, in vgc's order: the struct-level constraints in field and tag
-/// order, the `target:` form written on `Config`, then `replicas`' own `optional` + `minimum=1` (a zero value is unset; an unchanged value ratchets).
+/// order (those per element of `thresholds`, `levels`, `steps`, `quotas`, `weights` and `caps` after `replicas`'), the `target:` form
+/// written on `Config`, then `replicas`' own `optional` + `minimum=1` (a zero value is unset; an unchanged value
+/// ratchets). (`levels`' own uniqueness check never fires: the generated sets have no duplicates.)
 fn rules() -> Vec<String> {
     let current = Side {
         path: &["current"],
@@ -103,11 +156,12 @@ fn rules() -> Vec<String> {
         path,
         nilable: false,
     };
-    let (floor, level, ceiling, replicas) = (
+    let (floor, level, ceiling, replicas, max_threshold) = (
         plain(&["floor"]),
         plain(&["level"]),
         plain(&["ceiling"]),
         plain(&["replicas"]),
+        plain(&["maxThreshold"]),
     );
     let r = replicas.val("self");
     vec![
@@ -122,6 +176,54 @@ fn rules() -> Vec<String> {
         constraint_rule(level, ">", floor, "greater than", "exclusiveMinimum"),
         constraint_rule(level, "<", ceiling, "less than", "exclusiveMaximum"),
         constraint_rule(replicas, "<=", ceiling, "less than or equal to", "maximum"),
+        each_rule(
+            "thresholds",
+            Elements::Atomic,
+            "<=",
+            max_threshold,
+            "less than or equal to",
+            "maximum",
+        ),
+        each_rule(
+            "levels",
+            Elements::Set,
+            ">",
+            min_value,
+            "greater than",
+            "exclusiveMinimum",
+        ),
+        each_rule(
+            "steps",
+            Elements::Atomic,
+            "<",
+            max_value,
+            "less than",
+            "exclusiveMaximum",
+        ),
+        each_rule(
+            "quotas",
+            Elements::Map,
+            ">=",
+            floor,
+            "greater than or equal to",
+            "minimum",
+        ),
+        each_rule(
+            "weights",
+            Elements::Atomic,
+            ">=",
+            level,
+            "greater than or equal to",
+            "minimum",
+        ),
+        each_rule(
+            "caps",
+            Elements::Map,
+            "<=",
+            replicas,
+            "less than or equal to",
+            "maximum",
+        ),
         // The `target:` form on `Config` itself: after the constraints written on fields.
         constraint_rule(
             max_value,
@@ -172,12 +274,119 @@ fn field(r: &mut Rng, name: &str) -> Option<Value> {
         "floor" => int(r, 0, i128::from(u8::MAX)),
         "level" => int(r, i128::from(i16::MIN), i128::from(i16::MAX)),
         "ceiling" => int(r, 0, i128::from(u64::MAX)),
+        "thresholds" => Value::Array(
+            (0..r.below(5))
+                .map(|_| int(r, i128::from(i64::MIN), i128::from(i64::MAX)))
+                .collect(),
+        ),
+        // A set: no duplicates (vgc's own uniqueness check is not part of the oracle).
+        "levels" => {
+            let mut items: Vec<Value> = Vec::new();
+            for _ in 0..r.below(5) {
+                let v = int(r, i128::from(i16::MIN), i128::from(i16::MAX));
+                if !items.contains(&v) {
+                    items.push(v);
+                }
+            }
+            Value::Array(items)
+        }
+        "steps" => Value::Array(
+            (0..r.below(5))
+                .map(|_| {
+                    if r.chance(20) {
+                        Value::Null
+                    } else {
+                        int(r, i128::from(i32::MIN), i128::from(i32::MAX))
+                    }
+                })
+                .collect(),
+        ),
+        "quotas" | "caps" => {
+            let mut m = Map::new();
+            for _ in 0..r.below(5) {
+                let k = ["a", "b", "c", "d", "e"][r.below(5)];
+                let v = if name == "quotas" {
+                    int(r, i128::from(i64::MIN), i128::from(i64::MAX))
+                } else if r.chance(20) {
+                    Value::Null
+                } else {
+                    int(r, i128::from(i32::MIN), i128::from(i32::MAX))
+                };
+                m.insert(k.into(), v);
+            }
+            Value::Object(m)
+        }
+        "weights" => Value::Array(
+            (0..r.below(5))
+                .map(|_| int(r, 0, i128::from(u16::MAX)))
+                .collect(),
+        ),
         _ => int(r, i128::from(i64::MIN), i128::from(i64::MAX)),
     })
 }
 
+/// The list or map `v` with one element changed, added or removed (so that its other elements keep their old
+/// values), or `None` when it is not a list or map.
+fn tweak(r: &mut Rng, name: &str, v: &Value) -> Option<Value> {
+    let fresh = field(r, name)?;
+    match (v, fresh) {
+        (Value::Array(items), Value::Array(more)) => {
+            let mut items = items.clone();
+            match (r.below(3), more.first()) {
+                (0, Some(x)) if !items.is_empty() => {
+                    let i = r.below(items.len());
+                    items[i] = x.clone();
+                }
+                (1, Some(x)) => items.push(x.clone()),
+                _ => {
+                    items.pop();
+                }
+            }
+            if name == "levels" {
+                let mut unique: Vec<Value> = Vec::new();
+                for x in items {
+                    if !unique.contains(&x) {
+                        unique.push(x);
+                    }
+                }
+                items = unique;
+            }
+            Some(Value::Array(items))
+        }
+        (Value::Object(m), Value::Object(more)) => {
+            let mut m = m.clone();
+            match more.into_iter().next() {
+                Some((k, x)) if r.chance(70) => {
+                    m.insert(k, x);
+                }
+                _ => {
+                    let first = m.keys().next().cloned();
+                    if let Some(k) = first {
+                        m.remove(&k);
+                    }
+                }
+            }
+            Some(Value::Object(m))
+        }
+        _ => None,
+    }
+}
+
 const FIELDS: &[&str] = &[
-    "minValue", "limits", "current", "floor", "level", "ceiling", "replicas",
+    "minValue",
+    "limits",
+    "current",
+    "floor",
+    "level",
+    "ceiling",
+    "replicas",
+    "maxThreshold",
+    "thresholds",
+    "levels",
+    "steps",
+    "quotas",
+    "weights",
+    "caps",
 ];
 
 fn spec(r: &mut Rng) -> Value {
@@ -195,6 +404,14 @@ fn mutate(r: &mut Rng, new: &Value) -> Value {
     let mut m = new.as_object().cloned().unwrap_or_default();
     for f in FIELDS {
         if r.chance(25) {
+            // A list or map half the time changed in one element only, so that the others ratchet.
+            if r.chance(50)
+                && let Some(v) = m.get(*f).cloned()
+                && let Some(t) = tweak(r, f, &v)
+            {
+                m.insert((*f).to_string(), t);
+                continue;
+            }
             match field(r, f) {
                 Some(v) => m.insert((*f).to_string(), v),
                 None => m.remove(*f),
@@ -221,10 +438,16 @@ fn build_oracle(root: &Path, work: &Path) -> PathBuf {
 
 /// Compares vgc's interpreter on `cases` with the oracle's lines, case by case and in order; writes the
 /// disagreements to `work/disagreements.txt` and fails on any, or when fewer than 10% of the cases (2% of them
-/// updates) have errors (the random objects would not reach the rules).
-fn compare(work: &Path, interp: &vgc_validate::Interpreter<'_>, cases: &[Value], oracle: &[Value]) {
+/// updates) have errors (the random objects would not reach the rules). Returns each agreeing case with errors and
+/// its lines, for further counts.
+fn compare<'c>(
+    work: &Path,
+    interp: &vgc_validate::Interpreter<'_>,
+    cases: &'c [Value],
+    oracle: &[Value],
+) -> Vec<(&'c Value, Vec<Value>)> {
     let n = cases.len();
-    let (mut disagreements, mut with_errors, mut updates_with_errors) = (Vec::new(), 0, 0);
+    let (mut disagreements, mut with_errors) = (Vec::new(), Vec::new());
     for (c, o) in cases.iter().zip(oracle) {
         let ours = vgc_tests::interpreter::run_case(interp, c, false);
         assert!(ours.get("got").is_some(), "{ours}");
@@ -233,18 +456,22 @@ fn compare(work: &Path, interp: &vgc_validate::Interpreter<'_>, cases: &[Value],
                 "{}: {c}\n  vgc: {}\n  cel: {}",
                 c["name"], ours["got"], o["got"]
             ));
-        } else if ours["got"].as_array().is_some_and(|l| !l.is_empty()) {
-            with_errors += 1;
-            updates_with_errors += usize::from(c.get("old").is_some());
+        } else if let Some(lines) = ours["got"].as_array().filter(|l| !l.is_empty()) {
+            with_errors.push((c, lines.clone()));
         }
     }
+    let updates_with_errors = with_errors
+        .iter()
+        .filter(|(c, _)| c.get("old").is_some())
+        .count();
     let report = work.join("disagreements.txt");
     std::fs::write(&report, disagreements.join("\n")).expect("report");
     eprintln!(
-        "{}: {n} cases, {} disagreements, {with_errors} with errors ({updates_with_errors} updates)",
+        "{}: {n} cases, {} disagreements, {} with errors ({updates_with_errors} updates)",
         work.file_name()
             .map_or_else(String::new, |f| f.to_string_lossy().into_owned()),
-        disagreements.len()
+        disagreements.len(),
+        with_errors.len()
     );
     assert!(
         disagreements.is_empty(),
@@ -259,13 +486,15 @@ fn compare(work: &Path, interp: &vgc_validate::Interpreter<'_>, cases: &[Value],
             .join("\n")
     );
     assert!(
-        with_errors > n / 10,
-        "{with_errors} of {n} cases have errors"
+        with_errors.len() > n / 10,
+        "{} of {n} cases have errors",
+        with_errors.len()
     );
     assert!(
         updates_with_errors > n / 50,
         "{updates_with_errors} updates with errors"
     );
+    with_errors
 }
 
 #[test]
@@ -308,7 +537,30 @@ fn field_path_constraints_agree_with_cel_go() {
         &serde_json::to_string(&json!({"rules": rules(), "cases": cel_cases})).expect("input"),
     );
     assert_eq!(oracle.len(), n);
-    compare(&work, &interp, &cases, &oracle);
+    // Cases with an error at an element (the rules per element, `eachVal`), and those that are updates.
+    let at_element = |lines: &[Value]| {
+        lines.iter().any(|e| {
+            e.as_str()
+                .and_then(|e| e.split(' ').next())
+                .is_some_and(|p| p.ends_with(']'))
+        })
+    };
+    let with_errors = compare(&work, &interp, &cases, &oracle);
+    let element: Vec<&Value> = with_errors
+        .iter()
+        .filter(|(_, l)| at_element(l))
+        .map(|(c, _)| *c)
+        .collect();
+    let element_updates = element.iter().filter(|c| c.get("old").is_some()).count();
+    eprintln!(
+        "cel-oracle: {} with errors at elements ({element_updates} updates)",
+        element.len()
+    );
+    assert!(
+        element.len() > n / 10 && element_updates > n / 50,
+        "{} cases with errors at elements, {element_updates} updates",
+        element.len()
+    );
 }
 
 /// A CEL string literal of `s` (single-quoted; `\` and `'` escaped).

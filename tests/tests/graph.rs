@@ -64,6 +64,25 @@ fn field_path_constraints_are_constraint_edges() {
         ("Config.level", "Common.floor", "exclusiveMinimum"),
         ("Config.level", "Config.ceiling", "exclusiveMaximum"),
         ("Config.replicas", "Config.ceiling", "maximum"),
+        // Per element (`eachVal=+k8s:…(constraint: …)`): from the list or map field.
+        (
+            "Config.thresholds",
+            "Config.maxThreshold",
+            "eachVal=maximum",
+        ),
+        (
+            "Config.levels",
+            "Config.minValue",
+            "eachVal=exclusiveMinimum",
+        ),
+        (
+            "Config.steps",
+            "Limits.maxValue",
+            "eachVal=exclusiveMaximum",
+        ),
+        ("Config.quotas", "Common.floor", "eachVal=minimum"),
+        ("Config.weights", "Config.level", "eachVal=minimum"),
+        ("Config.caps", "Config.replicas", "eachVal=maximum"),
         // The `target:` form on `Config`: the constrained field is a child of a sibling.
         ("Limits.maxValue", "Common.floor", "minimum"),
     ]
@@ -85,6 +104,12 @@ fn field_path_constraints_are_constraint_edges() {
         "Config.current",
         "Config.level",
         "Config.replicas",
+        "Config.thresholds",
+        "Config.levels",
+        "Config.steps",
+        "Config.quotas",
+        "Config.weights",
+        "Config.caps",
         "Limits.maxValue",
     ]
     .iter()

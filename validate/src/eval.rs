@@ -173,6 +173,73 @@ fn constraint_operand(o: &Val<'_>, p: &vgc_lowering::plan::FieldPath) -> Option<
     }
 }
 
+/// The member at the end of a field-path constraint's path below struct `o`: `None` at a nil pointer on the way.
+fn constraint_member<'v, 'p>(
+    o: &'v Val<'p>,
+    p: &vgc_lowering::plan::FieldPath,
+) -> Option<&'v Val<'p>> {
+    let mut cur = o;
+    for s in &p.steps {
+        cur = cur.field(&s.go)?;
+    }
+    (!matches!(cur, Val::Nil)).then_some(cur)
+}
+
+/// The elements of a list or map constrained per element (`codegen`'s `constraint_call`): nil elements left out,
+/// each with whether its old counterpart (`old`: `None` without an old struct) equals it — a map value the old
+/// value of its key, a `listType=set` item an equal old item, an atomic list's items all when the whole list is
+/// unchanged.
+fn constraint_elements<'v>(
+    each: &vgc_lowering::plan::EachElements,
+    new: Option<&'v Val<'_>>,
+    old: Option<Option<&Val<'_>>>,
+) -> Vec<vgc_runtime::extensions::Element<'v>> {
+    use vgc_runtime::extensions::{At, Element};
+    let int = |v: &Val<'_>| match v {
+        Val::Int(i) => Some(*i),
+        _ => None,
+    };
+    let old = old.flatten();
+    match new {
+        Some(Val::Map(m)) => m
+            .iter()
+            .filter_map(|(k, v)| {
+                let was = match old {
+                    Some(Val::Map(o)) => o.get(k),
+                    _ => None,
+                };
+                Some(Element {
+                    at: At::Key(k),
+                    value: int(v)?,
+                    unchanged: was == Some(v),
+                })
+            })
+            .collect(),
+        Some(Val::List(l)) => {
+            let old_items: &[Val<'_>] = match old {
+                Some(Val::List(o)) => o,
+                _ => &[],
+            };
+            let same = old.is_some() && old_items == &l[..];
+            l.iter()
+                .enumerate()
+                .filter_map(|(i, v)| {
+                    let unchanged = match each.matcher {
+                        Matcher::Set => old_items.iter().any(|o| o == v),
+                        _ => same,
+                    };
+                    Some(Element {
+                        at: At::Index(i),
+                        value: int(v)?,
+                        unchanged,
+                    })
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
 /// One side of a field-path constraint read from the new and old structs.
 fn constraint_side<'s>(
     p: &vgc_lowering::plan::FieldPath,
@@ -973,13 +1040,27 @@ impl<'p> Cx<'_, 'p> {
             CheckKind::FieldConstraint(fc) => {
                 let (t, b) = (fc.target.json_segments(), fc.bound.json_segments());
                 let side = |p, segs| constraint_side(p, segs, new, old);
-                vgc_runtime::extensions::field_constraint(
-                    path,
-                    op,
-                    fc.kind,
-                    side(&fc.target, &t),
-                    side(&fc.bound, &b),
-                )
+                match &fc.each {
+                    None => vgc_runtime::extensions::field_constraint(
+                        path,
+                        op,
+                        fc.kind,
+                        side(&fc.target, &t),
+                        side(&fc.bound, &b),
+                    ),
+                    Some(each) => {
+                        let n = new.and_then(|o| constraint_member(o, &fc.target));
+                        let ol = old.map(|o| constraint_member(o, &fc.target));
+                        vgc_runtime::extensions::each_field_constraint(
+                            path,
+                            op,
+                            fc.kind,
+                            &t,
+                            constraint_elements(each, n, ol),
+                            side(&fc.bound, &b),
+                        )
+                    }
+                }
             }
             CheckKind::Monotonic => {
                 let n = self.int_of(new, path);

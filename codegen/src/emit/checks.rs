@@ -605,8 +605,8 @@ fn constraint_call(fc: &vgc_lowering::plan::ConstraintPlan, ops: Operands<'_>) -
         ConstraintKind::ExclusiveMinimum => quote!(ExclusiveMinimum),
         ConstraintKind::ExclusiveMaximum => quote!(ExclusiveMaximum),
     };
-    // `Some(o).map(|x| &x.a).and_then(|x| x.as_ref()).map(|x| &x.b).map(|x| i128::from(*x))`
-    let read = |p: &FieldPath| {
+    // `Some(o).map(|x| &x.a).and_then(|x| x.as_ref()).map(|x| &x.b)`: the member at the end of the path.
+    let member = |p: &FieldPath| {
         let steps = p.steps.iter().map(|s| {
             let f = field_ident(&s.go);
             let deref = match s.pointer {
@@ -616,7 +616,11 @@ fn constraint_call(fc: &vgc_lowering::plan::ConstraintPlan, ops: Operands<'_>) -
             };
             quote!(.map(|x| &x.#f) #deref)
         });
-        quote!(::std::option::Option::Some(o) #(#steps)* .map(|x| i128::from(*x)))
+        quote!(::std::option::Option::Some(o) #(#steps)*)
+    };
+    let read = |p: &FieldPath| {
+        let m = member(p);
+        quote!(#m .map(|x| i128::from(*x)))
     };
     let side = |p: &FieldPath| {
         let segs = p.json_segments();
@@ -627,8 +631,64 @@ fn constraint_call(fc: &vgc_lowering::plan::ConstraintPlan, ops: Operands<'_>) -
             old: #old.map(|o| #r),
         })
     };
-    let (target, bound) = (side(&fc.target), side(&fc.bound));
-    quote!(#x::field_constraint(#path, op, #x::ConstraintKind::#kind, #target, #bound))
+    let bound = side(&fc.bound);
+    let Some(each) = &fc.each else {
+        let target = side(&fc.target);
+        return quote!(#x::field_constraint(#path, op, #x::ConstraintKind::#kind, #target, #bound));
+    };
+    // Per element (`eachVal`): `n` the new list or map, `ol` the old one (`None` without an old struct); each
+    // element with whether its old counterpart, found as `eachVal` finds it, equals it.
+    let segs = fc.target.json_segments();
+    let m = member(&fc.target);
+    let deref = if each.pointer_elems {
+        quote!(let v = v.as_ref()?;)
+    } else {
+        quote!()
+    };
+    let elements = if each.map {
+        let old_v = if each.pointer_elems {
+            quote!(ol.flatten().and_then(|o| o.get(k)).and_then(|o| o.as_ref()))
+        } else {
+            quote!(ol.flatten().and_then(|o| o.get(k)))
+        };
+        quote!(n.into_iter().flatten().filter_map(|(k, v)| {
+            #deref
+            ::std::option::Option::Some(#x::Element { at: #x::At::Key(k.as_str()), value: i128::from(*v), unchanged: #old_v == ::std::option::Option::Some(v) })
+        }))
+    } else {
+        let (prep, unchanged) = match each.matcher {
+            // `listType=set`: an equal old item.
+            Matcher::Set => {
+                let old_items = if each.pointer_elems {
+                    quote!(o.iter().flatten())
+                } else {
+                    quote!(o.iter())
+                };
+                (
+                    quote!(),
+                    quote!(ol.flatten().is_some_and(|o| #old_items.any(|o| o == v))),
+                )
+            }
+            // Atomic: no item has an identity; all are unchanged when the whole list is (upstream's ratchet of
+            // the unchanged field).
+            _ => (
+                quote!(let same = ol.is_some_and(|o| o.map_or(&[][..], |o| &o[..]) == n.map_or(&[][..], |n| &n[..]));),
+                quote!(same),
+            ),
+        };
+        quote!({
+            #prep
+            n.into_iter().flatten().enumerate().filter_map(move |(i, v)| {
+                #deref
+                ::std::option::Option::Some(#x::Element { at: #x::At::Index(i), value: i128::from(*v), unchanged: #unchanged })
+            })
+        })
+    };
+    quote!({
+        let n = #new.and_then(|o| #m);
+        let ol = #old.map(|o| #m);
+        #x::each_field_constraint(#path, op, #x::ConstraintKind::#kind, &[#(#segs),*], #elements, #bound)
+    })
 }
 
 #[cfg(test)]

@@ -5,9 +5,12 @@
 //! dots, relative to the field's parent struct (siblings and their children), through pointers, typedef chains and
 //! inline-embedded structs; both ends must be integers. The common ancestor of the two fields is the parent
 //! struct, so the check is hoisted there ([`CheckKind::FieldConstraint`], a struct-level check after upstream's).
+//! `+k8s:eachVal=+k8s:maximum(constraint: <path>)` on a list or map field (KEP-5073 "Comprehensive Example")
+//! compares each element (map value) with the referenced field, the path resolved from the same parent, hoisted
+//! the same way ([`ConstraintPlan::each`]).
 
 use super::*;
-use crate::plan::{ConstraintPlan, FieldPath, PathStep};
+use crate::plan::{ConstraintPlan, EachElements, FieldPath, PathStep};
 use std::collections::{BTreeMap, BTreeSet};
 use vgc_ir::extension_tags::{self, ConstraintKind};
 
@@ -42,6 +45,11 @@ enum ConstraintDiagnostic {
         /// Its Go type as resolved.
         ty: String,
     },
+    /// VGC0119: the field carrying `eachVal=+k8s:…(constraint: …)` is not a list or map of integers.
+    EachTypeMismatch {
+        /// What it is instead (`int32`, `a list of string`).
+        ty: String,
+    },
     /// VGC0120: the constraint names the field it is written on, or the field has no JSON name.
     Form(String),
 }
@@ -52,7 +60,9 @@ impl ConstraintDiagnostic {
             Self::Disabled => Code::ExtensionDisabled,
             Self::UnknownPath { .. } | Self::NotAStruct { .. } => Code::ConstraintUnknownPath,
             Self::IntoList { .. } => Code::ConstraintPathIntoList,
-            Self::TypeMismatch { .. } => Code::ConstraintTypeMismatch,
+            Self::TypeMismatch { .. } | Self::EachTypeMismatch { .. } => {
+                Code::ConstraintTypeMismatch
+            }
             Self::Form(_) => Code::ConstraintForm,
         }
     }
@@ -78,6 +88,9 @@ impl ConstraintDiagnostic {
             }
             Self::TypeMismatch { role, ty } => format!(
                 "{which} {path:?}: the {role} is {ty}, not an integer; field-path constraints compare integers"
+            ),
+            Self::EachTypeMismatch { ty } => format!(
+                "{which} {path:?}: the constrained field is {ty}, not a list or map of integers; `eachVal` field-path constraints compare each item"
             ),
             Self::Form(d) => format!("{which} {path:?}: {d}"),
         };
@@ -106,6 +119,9 @@ impl ConstraintDiagnostic {
             Self::TypeMismatch { .. } => {
                 Some("both fields must be integers (any width, through pointers and typedefs)".into())
             }
+            Self::EachTypeMismatch { .. } => Some(
+                "`eachVal` takes a list or map field whose items (values) are integers (any width, through pointers and typedefs)".into(),
+            ),
             Self::Form(_) => None,
         }
     }
@@ -143,9 +159,16 @@ impl Lowerer<'_> {
         let on_type = type_tags.iter().map(|u| (None, u));
         for (f, u) in on_fields.chain(on_type) {
             let Ok(tag) = &u.parsed else { continue };
-            let Some(c) = extension_tags::constraint_tag(tag) else {
-                continue;
+            // The constraint (for the form per element, `eachVal`'s payload) and the tag as the hints write it.
+            let (c, tag, written) = match (
+                extension_tags::constraint_tag(tag),
+                extension_tags::each_val_constraint(tag),
+            ) {
+                (Some(c), _) => (c, tag, tag.name.clone()),
+                (None, Some((inner, c))) => (c, inner, format!("{}=+{}", tag.name, inner.name)),
+                (None, None) => continue,
             };
+            let each = written != tag.name;
             let scope = if f.is_some() {
                 vgc_ir::catalog::Scope::Field
             } else {
@@ -161,15 +184,23 @@ impl Lowerer<'_> {
                 };
                 let target = c.target.clone().flatten().unwrap_or_default();
                 let go = f.map(FieldIr::member_name).unwrap_or_default();
-                let plan = match f {
-                    Some(f) => self
+                let plan = match (f, each) {
+                    (Some(f), false) => self
                         .field_constraint(owner, file, f, c.kind, &path)
                         .map_err(|d| (CONSTRAINT, d)),
-                    None => self.type_constraint(owner, c.kind, &target, &path),
+                    (Some(f), true) => self
+                        .each_constraint(owner, file, f, c.kind, &path)
+                        .map_err(|d| (CONSTRAINT, d)),
+                    (None, false) => self.type_constraint(owner, c.kind, &target, &path),
+                    // Refused by the catalog checks (`eachVal` on a type has no parent struct).
+                    (None, true) => break 'one false,
                 };
                 match plan {
                     Ok(plan) => {
-                        accepted.push((u.at, go, tag.name.clone(), path, plan.clone()));
+                        // A cycle through a constraint per element can be met by an empty list: not looked for.
+                        if !each {
+                            accepted.push((u.at, go, tag.name.clone(), path, plan.clone()));
+                        }
                         out.push(Check {
                             kind: CheckKind::FieldConstraint(Box::new(plan)),
                             short_circuit: false,
@@ -183,7 +214,7 @@ impl Lowerer<'_> {
                     Err((which, d)) => {
                         let shown = if which == TARGET { &target } else { &path };
                         let msg = d.message(&owner.name, &go, &tag.name, which, shown);
-                        let hint = d.hint(&tag.name);
+                        let hint = d.hint(&written);
                         self.err(file, u.at, d.code(), msg, hint);
                         false
                     }
@@ -220,6 +251,11 @@ impl Lowerer<'_> {
     ) {
         for u in tags {
             let Ok(tag) = &u.parsed else { continue };
+            if extension_tags::each_val_constraint(tag).is_some() {
+                // On a type: refused by the catalog checks (there is no parent struct to hoist to).
+                self.count_constraint_use(false);
+                continue;
+            }
             let Some(c) = extension_tags::constraint_tag(tag) else {
                 continue;
             };
@@ -374,6 +410,87 @@ impl Lowerer<'_> {
             kind,
             target,
             bound,
+            each: None,
+        })
+    }
+
+    /// `+k8s:eachVal=+k8s:<kind>(constraint: <path>)` on field `f` of struct `owner` (KEP-5073 "Comprehensive
+    /// Example"): `f` is a list or map (by value) whose items (values) are integers, each compared with the
+    /// referenced field, which is resolved from `owner` as for the form on a field. How an item finds its old
+    /// counterpart (for ratcheting) is `eachVal`'s: the list's `listType` (`set`: an equal old item; atomic: none,
+    /// the whole list), a map's key.
+    fn each_constraint(
+        &mut self,
+        owner: &TypeKey,
+        file: SourceFile,
+        f: &FieldIr,
+        kind: ConstraintKind,
+        path: &str,
+    ) -> Result<ConstraintPlan, ConstraintDiagnostic> {
+        if !extension_tags::enabled(self.db) {
+            return Err(ConstraintDiagnostic::Disabled);
+        }
+        let json = f.json.clone().unwrap_or_default();
+        if json.skip || (f.go_name.is_none() && json.name.is_empty()) {
+            return Err(ConstraintDiagnostic::Form(
+                "the constrained field has no JSON name (`json:\"-\"` or inline), so no error path"
+                    .into(),
+            ));
+        }
+        let (step, ty) = self.path_step(owner, file, f);
+        let (map, elem) = match types::native(self.db, self.prog, &ty) {
+            _ if step.pointer.is_some() => {
+                return Err(ConstraintDiagnostic::Form(
+                    "the constrained list or map is behind a pointer; `eachVal` field-path constraints take a list or map field by value".into(),
+                ));
+            }
+            Native::Other(Ty::Slice(e)) => (false, *e),
+            Native::Other(Ty::Map(_, v)) => (true, *v),
+            _ => {
+                let ty = match self.leaf(&ty) {
+                    Leaf::Int(b) => format!("{b:?}").to_lowercase(),
+                    Leaf::Other(t) => t,
+                };
+                return Err(ConstraintDiagnostic::EachTypeMismatch { ty });
+            }
+        };
+        let int = match self.leaf(&elem) {
+            Leaf::Int(int) => int,
+            Leaf::Other(t) => {
+                let what = if map { "map" } else { "list" };
+                return Err(ConstraintDiagnostic::EachTypeMismatch {
+                    ty: format!("a {what} of {t}"),
+                });
+            }
+        };
+        let pointer_elems = matches!(elem, Ty::Pointer(_));
+        let bound = self.resolve_path(owner, path, "referenced field")?;
+        // The list metadata as `eachVal` reads it; its problems are reported with the field's own checks.
+        let matcher = if map {
+            Matcher::None
+        } else {
+            let n = self.diags.len();
+            let what = Subject::field(&owner.name, f.go_name.as_deref().unwrap_or_default());
+            let m = self.matcher_for(file, f.at, &what, &f.tags, &ty);
+            self.diags.truncate(n);
+            match m {
+                Matcher::Set => Matcher::Set,
+                Matcher::None | Matcher::Keys(_) => Matcher::None,
+            }
+        };
+        Ok(ConstraintPlan {
+            kind,
+            target: FieldPath {
+                steps: vec![step],
+                int,
+                holder: owner.clone(),
+            },
+            bound,
+            each: Some(EachElements {
+                map,
+                pointer_elems,
+                matcher,
+            }),
         })
     }
 
@@ -455,6 +572,7 @@ impl Lowerer<'_> {
             kind,
             target,
             bound,
+            each: None,
         })
     }
 

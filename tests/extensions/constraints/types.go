@@ -45,7 +45,36 @@ type Config struct {
 	// +k8s:minimum=1
 	// +k8s:maximum(constraint: ceiling)
 	Replicas int64 `json:"replicas"`
+
+	// Per element, KEP-5073's "Comprehensive Example": each threshold at most maxThreshold. The list is atomic, so
+	// an item is unchanged (ratcheted) only when the whole list is.
+	MaxThreshold int `json:"maxThreshold"`
+	// +k8s:eachVal=+k8s:maximum(constraint: maxThreshold)
+	Thresholds []int `json:"thresholds"`
+
+	// A set of typedef items: an item is unchanged when the old set holds it. The bound is a nilable sibling.
+	// +k8s:optional
+	// +k8s:listType=set
+	// +k8s:eachVal=+k8s:exclusiveMinimum(constraint: minValue)
+	Levels []Count `json:"levels"`
+
+	// Pointer items (nil ones are not checked) against a child of a sibling behind two pointers.
+	// +k8s:eachVal=+k8s:exclusiveMaximum(constraint: limits.maxValue)
+	Steps []*int32 `json:"steps"`
+
+	// Map values, each at its key, against the inline-embedded floor.
+	// +k8s:eachVal=+k8s:minimum(constraint: floor)
+	Quotas map[string]int64 `json:"quotas"`
+
+	// A list typedef, and a map of pointers (nil values are not checked).
+	// +k8s:eachVal=+k8s:minimum(constraint: level)
+	Weights Weights `json:"weights"`
+	// +k8s:eachVal=+k8s:maximum(constraint: replicas)
+	Caps map[string]*int32 `json:"caps"`
 }
+
+// Weights is a list typedef: the form per element sees through it.
+type Weights []uint16
 
 // Root is the kind: its spec holds the constrained struct, so error paths start at spec.
 type Root struct {
