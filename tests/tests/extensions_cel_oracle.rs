@@ -421,6 +421,36 @@ fn mutate(r: &mut Rng, new: &Value) -> Value {
     Value::Object(m)
 }
 
+/// One oracle run's setup: the CEL driver built in `target/e2e/<dir>`, vgc's plan of `tests/extensions`, and the
+/// number of cases and seed (`VGC_CEL_ORACLE_CASES`, default 50,000; `VGC_CEL_ORACLE_SEED`, default 1).
+struct Oracle {
+    work: PathBuf,
+    bin: PathBuf,
+    plan: vgc::BuildOutcome,
+    cases: usize,
+    seed: u64,
+}
+
+impl Oracle {
+    fn new(dir: &str) -> Self {
+        let root = vgc_tests::example::workspace_root().to_path_buf();
+        let work = root.join("target/e2e").join(dir);
+        let bin = build_oracle(&root, &work);
+        let plan = vgc::build(&BuildRequest::check(
+            root.join("tests/extensions").to_string_lossy().into_owned(),
+            Vec::new(),
+        ));
+        assert_eq!(vgc::exit_code(&plan), 0);
+        Oracle {
+            work,
+            bin,
+            plan,
+            cases: env_or("VGC_CEL_ORACLE_CASES", 50_000_usize),
+            seed: env_or("VGC_CEL_ORACLE_SEED", 1_u64),
+        }
+    }
+}
+
 /// Builds the CEL driver `tests/cel-oracle/main.go` in `work` (emptied first) against [`CEL_GO`]; returns the binary.
 fn build_oracle(root: &Path, work: &Path) -> PathBuf {
     let _ = std::fs::remove_dir_all(work);
@@ -499,19 +529,9 @@ fn compare<'c>(
 
 #[test]
 fn field_path_constraints_agree_with_cel_go() {
-    let root = vgc_tests::example::workspace_root().to_path_buf();
-    let work = root.join("target/e2e/cel-oracle");
-    let oracle_bin = build_oracle(&root, &work);
-
-    let out = vgc::build(&BuildRequest::check(
-        root.join("tests/extensions").to_string_lossy().into_owned(),
-        Vec::new(),
-    ));
-    assert_eq!(vgc::exit_code(&out), 0);
-    let interp = vgc_validate::Interpreter::new(&out.plan);
-
-    let n = env_or("VGC_CEL_ORACLE_CASES", 50_000_usize);
-    let seed = env_or("VGC_CEL_ORACLE_SEED", 1_u64);
+    let o = Oracle::new("cel-oracle");
+    let interp = vgc_validate::Interpreter::new(&o.plan.plan);
+    let (work, oracle_bin, n, seed) = (o.work, o.bin, o.cases, o.seed);
     let mut r = Rng::new(seed);
     let mut cases = Vec::with_capacity(n);
     let mut cel_cases = Vec::with_capacity(n);
@@ -720,18 +740,9 @@ fn old_widget(r: &mut Rng, new: &Value) -> Value {
 /// `/status` or `/resize`.
 #[test]
 fn subresource_conditions_agree_with_cel_go() {
-    let root = vgc_tests::example::workspace_root().to_path_buf();
-    let work = root.join("target/e2e/cel-oracle-subresources");
-    let oracle_bin = build_oracle(&root, &work);
-    let out = vgc::build(&BuildRequest::check(
-        root.join("tests/extensions").to_string_lossy().into_owned(),
-        Vec::new(),
-    ));
-    assert_eq!(vgc::exit_code(&out), 0);
-    let interp = vgc_validate::Interpreter::new(&out.plan);
-
-    let n = env_or("VGC_CEL_ORACLE_CASES", 50_000_usize);
-    let seed = env_or("VGC_CEL_ORACLE_SEED", 1_u64);
+    let o = Oracle::new("cel-oracle-subresources");
+    let interp = vgc_validate::Interpreter::new(&o.plan.plan);
+    let (work, oracle_bin, n, seed) = (o.work, o.bin, o.cases, o.seed);
     let mut r = Rng::new(seed);
     let (mut cases, mut cel_cases) = (Vec::with_capacity(n), Vec::with_capacity(n));
     for i in 0..n {

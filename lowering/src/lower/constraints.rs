@@ -367,6 +367,22 @@ impl Lowerer<'_> {
         }
     }
 
+    /// What every constrained field needs: extensions enabled (else VGC0116), and a JSON name to report errors at
+    /// (else VGC0120).
+    fn constrainable(&self, f: &FieldIr) -> Result<(), ConstraintDiagnostic> {
+        if !extension_tags::enabled(self.db) {
+            return Err(ConstraintDiagnostic::Disabled);
+        }
+        let json = f.json.clone().unwrap_or_default();
+        if json.skip || (f.go_name.is_none() && json.name.is_empty()) {
+            return Err(ConstraintDiagnostic::Form(
+                "the constrained field has no JSON name (`json:\"-\"` or inline), so no error path"
+                    .into(),
+            ));
+        }
+        Ok(())
+    }
+
     fn field_constraint(
         &self,
         owner: &TypeKey,
@@ -375,17 +391,7 @@ impl Lowerer<'_> {
         kind: ConstraintKind,
         path: &str,
     ) -> Result<ConstraintPlan, ConstraintDiagnostic> {
-        if !extension_tags::enabled(self.db) {
-            return Err(ConstraintDiagnostic::Disabled);
-        }
-        let json = f.json.clone().unwrap_or_default();
-        let inline = f.go_name.is_none() && json.name.is_empty();
-        if json.skip || inline {
-            return Err(ConstraintDiagnostic::Form(
-                "the constrained field has no JSON name (`json:\"-\"` or inline), so no error path"
-                    .into(),
-            ));
-        }
+        self.constrainable(f)?;
         let (step, ty) = self.path_step(owner, file, f);
         let target = match self.leaf(&ty) {
             Leaf::Int(int) => FieldPath {
@@ -427,16 +433,7 @@ impl Lowerer<'_> {
         kind: ConstraintKind,
         path: &str,
     ) -> Result<ConstraintPlan, ConstraintDiagnostic> {
-        if !extension_tags::enabled(self.db) {
-            return Err(ConstraintDiagnostic::Disabled);
-        }
-        let json = f.json.clone().unwrap_or_default();
-        if json.skip || (f.go_name.is_none() && json.name.is_empty()) {
-            return Err(ConstraintDiagnostic::Form(
-                "the constrained field has no JSON name (`json:\"-\"` or inline), so no error path"
-                    .into(),
-            ));
-        }
+        self.constrainable(f)?;
         let (step, ty) = self.path_step(owner, file, f);
         let (map, elem) = match types::native(self.db, self.prog, &ty) {
             _ if step.pointer.is_some() => {

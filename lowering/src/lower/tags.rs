@@ -406,23 +406,15 @@ impl Lowerer<'_> {
                 let inner_checks =
                     self.lower_tag(owner, file, u, unwrap_levels(inner), shape, ty, inner_stab)?;
                 let enabled = id == TagId::IfEnabled;
-                inner_checks
-                    .into_iter()
-                    .map(|c| Check {
-                        short_circuit: c.short_circuit,
-                        non_error: c.non_error,
-                        stability: c.stability,
-                        tag: Some(id),
-                        // upstream's wrapper is a new function without the inner one's cohort.
-                        cohort: None,
-                        kind: CheckKind::IfOption(Box::new(IfOptionPlan {
-                            option: option.clone(),
-                            enabled,
-                            undefined_is_error: self.undefined_option_is_error(),
-                            inner: c,
-                        })),
-                    })
-                    .collect()
+                let undefined_is_error = self.undefined_option_is_error();
+                wrap_each(inner_checks, id, |inner| {
+                    CheckKind::IfOption(Box::new(IfOptionPlan {
+                        option: option.clone(),
+                        enabled,
+                        undefined_is_error,
+                        inner,
+                    }))
+                })
             }
             TagId::IfSubresource | TagId::IfNotSubresource => {
                 // vgc extension (KEP-5073 "Subresources"): the payload's checks run only when (or unless) the
@@ -444,21 +436,13 @@ impl Lowerer<'_> {
                 let inner_stab = level_of(inner).or(stability);
                 let inner_checks =
                     self.lower_tag(owner, file, u, unwrap_levels(inner), shape, ty, inner_stab)?;
-                inner_checks
-                    .into_iter()
-                    .map(|c| Check {
-                        short_circuit: c.short_circuit,
-                        non_error: c.non_error,
-                        stability: c.stability,
-                        tag: Some(id),
-                        cohort: None,
-                        kind: CheckKind::IfSubresource(Box::new(IfSubresourcePlan {
-                            path: path.clone(),
-                            negated: id == TagId::IfNotSubresource,
-                            inner: c,
-                        })),
-                    })
-                    .collect()
+                wrap_each(inner_checks, id, |inner| {
+                    CheckKind::IfSubresource(Box::new(IfSubresourcePlan {
+                        path: path.clone(),
+                        negated: id == TagId::IfNotSubresource,
+                        inner,
+                    }))
+                })
             }
             TagId::EachVal | TagId::EachKey => {
                 let inner = tag.inner()?;
@@ -516,6 +500,23 @@ impl Lowerer<'_> {
             | TagId::EnumExclude => return None,
         })
     }
+}
+
+/// Each of `checks` wrapped by tag `id` in the check `wrap` makes of it: upstream's wrapping validators (`IfOption`,
+/// and vgc's subresource conditions) keep the inner function's flags and stability mark, and — a new function —
+/// none of its cohort.
+fn wrap_each(checks: Vec<Check>, id: TagId, wrap: impl Fn(Check) -> CheckKind) -> Vec<Check> {
+    checks
+        .into_iter()
+        .map(|c| Check {
+            short_circuit: c.short_circuit,
+            non_error: c.non_error,
+            stability: c.stability,
+            tag: Some(id),
+            cohort: None,
+            kind: wrap(c),
+        })
+        .collect()
 }
 
 /// The innermost tag of `payload` (through `alpha`/`beta`, `ifEnabled`/`ifDisabled` and nested subresource
