@@ -95,6 +95,8 @@ fn has_non_opaque_validation(t: &Tag) -> bool {
         // A field-path constraint (vgc extension) is a struct-level check of the parent, not of the field's value
         // (a nil pointer skips it), so it asks for no requiredness, like the exclusive forms upstream lacks.
         Some(_) if vgc_ir::extension_tags::constraint_tag(t).is_some() => false,
+        // Virtual-field tags (vgc extension) make a group checked on an ancestor struct, not a check of the field.
+        Some(TagId::MemberOf | TagId::ListMapItem | TagId::Union | TagId::ZeroOrOneOf) => false,
         Some(_) if is_chain(t) => t.inner().is_some_and(has_non_opaque_validation),
         Some(_) => true,
     }
@@ -662,12 +664,27 @@ impl<'a> Linter<'a> {
                             pkg: pkg.to_string(),
                             name: t.name.clone(),
                         };
+                        let virtual_field = tag.chain().any(|x| {
+                            matches!(
+                                x.tag_id(),
+                                Some(
+                                    TagId::MemberOf
+                                        | TagId::ListMapItem
+                                        | TagId::Union
+                                        | TagId::ZeroOrOneOf
+                                )
+                            )
+                        });
                         self.subresource_conditions(&owner, &on, tag, file, span.clone());
                         self.report(
                             LintDiagnostic::ExtensionUse {
                                 on: on.clone(),
                                 tag: tag.to_string(),
-                                kind: ExtensionKind::SubresourceCondition,
+                                kind: if virtual_field {
+                                    ExtensionKind::VirtualField
+                                } else {
+                                    ExtensionKind::SubresourceCondition
+                                },
                             }
                             .diagnostic(),
                             file,

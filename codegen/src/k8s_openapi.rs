@@ -488,13 +488,13 @@ impl Mapping {
             };
             for c in &t.checks {
                 c.walk(&mut |c| {
-                    if matches!(c.kind, CheckKind::FieldConstraint(_)) {
+                    if matches!(c.kind, CheckKind::FieldConstraint(_) | CheckKind::VirtualUnion(_)) {
                         problems.insert(Problem {
                             key: t.key.clone(),
                             field: None,
                             left_out: false,
                             message: format!(
-                                "type {} has a field-path constraint (a vgc extension), which the k8s-openapi target does not generate",
+                                "type {} has a field-path constraint or a virtual group (vgc extensions), which the k8s-openapi target does not generate",
                                 t.key
                             ),
                             hint: "use the default target for this API tree".into(),
@@ -640,7 +640,7 @@ pub fn prune(plan: &CratePlan, map: &Mapping, problems: &[Problem]) -> CratePlan
                                 member_ok(&key, &d.trigger.go) && member_ok(&key, &d.dependent.go);
                         }
                         CheckKind::Subfield(s) => ok &= member_ok(&key, &s.member),
-                        CheckKind::FieldConstraint(_) => ok = false,
+                        CheckKind::FieldConstraint(_) | CheckKind::VirtualUnion(_) => ok = false,
                         _ => {}
                     });
                     ok

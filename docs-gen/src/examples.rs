@@ -102,6 +102,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "type ExItem struct {\n\t// +k8s:optional\n\t// +k8s:listType=map\n\t// +k8s:listMapKey=type\n\t// +k8s:item(type: \"Ready\")=+k8s:immutable\n\tConditions []Cond `json:\"conditions,omitempty\"`\n}",
     ),
     (
+        "k8s:listMapItem",
+        "type ExListMapItem struct {\n\t// +k8s:optional\n\t// +k8s:listType=map\n\t// +k8s:listMapKey=type\n\t// +k8s:union(union: terminal)\n\t// +k8s:listMapItem(type: \"Succeeded\")=+k8s:memberOf(group: terminal)\n\t// +k8s:listMapItem(type: \"Failed\")=+k8s:memberOf(group: terminal)\n\tConditions []Cond `json:\"conditions,omitempty\"`\n}",
+    ),
+    (
         "k8s:listMapKey",
         "type ExListMapKey struct {\n\t// +k8s:optional\n\t// +k8s:listType=map\n\t// +k8s:listMapKey=name\n\tItems []Item `json:\"items,omitempty\"`\n}",
     ),
@@ -128,6 +132,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     (
         "k8s:maximum",
         "type ExMaximum struct {\n\t// +k8s:optional\n\t// +k8s:maximum=100\n\tPercent *int32 `json:\"percent,omitempty\"`\n}",
+    ),
+    (
+        "k8s:memberOf",
+        "// +k8s:zeroOrOneOf(union: schedule)\ntype ExMemberOf struct {\n\t// +k8s:optional\n\t// +k8s:memberOf(group: schedule)\n\tCron *string `json:\"cron,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:memberOf(group: schedule)\n\tInterval *int32 `json:\"interval,omitempty\"`\n}",
     ),
     (
         "k8s:minItems",
@@ -174,6 +182,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "type ExSubfield struct {\n\t// +k8s:optional\n\t// +k8s:subfield(name)=+k8s:maxLength=8\n\tTarget *Item `json:\"target,omitempty\"`\n}",
     ),
     (
+        "k8s:union",
+        "// +k8s:union(union: source)\ntype ExVirtualUnion struct {\n\t// +k8s:optional\n\t// +k8s:memberOf(group: source)\n\tImage *string `json:\"image,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:memberOf(group: source)\n\tGit *string `json:\"git,omitempty\"`\n}",
+    ),
+    (
         "k8s:unionDiscriminator",
         "type ExUnionDiscriminator struct {\n\t// +k8s:unionDiscriminator\n\t// +k8s:required\n\tType string `json:\"type\"`\n\t// +k8s:unionMember\n\t// +k8s:optional\n\tGit *string `json:\"git,omitempty\"`\n\t// +k8s:unionMember\n\t// +k8s:optional\n\tImage *string `json:\"image,omitempty\"`\n}",
     ),
@@ -208,6 +220,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     (
         "k8s:validateTrueBeta",
         "type ExValidateTrueBeta struct {\n\t// +k8s:optional\n\t// +k8s:validateTrueBeta=\"valid, beta\"\n\tA string `json:\"a,omitempty\"`\n}",
+    ),
+    (
+        "k8s:zeroOrOneOf",
+        "type ExZeroOrOneOf struct {\n\t// +k8s:optional\n\t// +k8s:zeroOrOneOf(union: proxy)\n\t// +k8s:memberOf(group: proxy)\n\tHTTP *string `json:\"http,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:memberOf(group: proxy)\n\tSOCKS *string `json:\"socks,omitempty\"`\n}",
     ),
     (
         "k8s:zeroOrOneOfMember",
@@ -313,6 +329,18 @@ pub const DIAGNOSTIC_EXAMPLES: &[(&str, &str)] = &[
     (
         "VGC0124",
         "// +k8s:ifSubresource(\"/status\")=+k8s:optional   (requiredness is not conditional on the subresource)",
+    ),
+    (
+        "VGC0125",
+        "// +k8s:memberOf(group: mode)   where the root type declares only   // +k8s:zeroOrOneOf(union: modes)",
+    ),
+    (
+        "VGC0126",
+        "// +k8s:memberOf(group: g)   on a field of a list's item type (one field per item, not one field of the object)",
+    ),
+    (
+        "VGC0127",
+        "// +k8s:memberOf(group: pair)   on the fields of a struct that two kinds reach, only one of which declares `pair`",
     ),
     (
         "VGC0201",

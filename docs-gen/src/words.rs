@@ -71,6 +71,18 @@ fn involved_fields(c: &Check) -> Vec<String> {
             .collect(),
         CheckKind::Discriminated(m) => vec![m.json.clone()],
         CheckKind::Subfield(s) => vec![s.json.clone()],
+        // The fields of this struct the members are (or lie below).
+        CheckKind::VirtualUnion(v) => {
+            let mut out: Vec<String> = Vec::new();
+            for m in &v.members {
+                if let Some(first) = m.steps.iter().find(|s| !s.json.is_empty())
+                    && !out.contains(&first.json)
+                {
+                    out.push(first.json.clone());
+                }
+            }
+            out
+        }
         _ => Vec::new(),
     }
 }
@@ -211,6 +223,17 @@ pub fn words(c: &Check, outer: Option<Stability>, cx: &Context<'_>) -> String {
                 fc.bound.dotted()
             ),
         },
+        CheckKind::VirtualUnion(v) => {
+            let members: Vec<String> = v.members.iter().map(|m| m.name.clone()).collect();
+            let rule = match v.kind {
+                UnionKind::Union => format!("exactly one of {} must be set", list(&members)),
+                UnionKind::ZeroOrOneOf => format!("at most one of {} may be set", list(&members)),
+            };
+            format!(
+                "group {}: {rule} (virtual fields, a vgc extension)",
+                v.group
+            )
+        }
         CheckKind::Monotonic => "cannot decrease on update".into(),
         CheckKind::NoNils => "items must not be null".into(),
         CheckKind::FixedResult { result: true, .. } => "always passes (test tag)".into(),

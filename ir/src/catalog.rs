@@ -176,6 +176,7 @@ tag_ids! {
     IfSubresource => "k8s:ifSubresource",
     Immutable => "k8s:immutable",
     Item => "k8s:item",
+    ListMapItem => "k8s:listMapItem",
     ListMapKey => "k8s:listMapKey",
     ListType => "k8s:listType",
     MaxBytes => "k8s:maxBytes",
@@ -183,6 +184,7 @@ tag_ids! {
     MaxLength => "k8s:maxLength",
     MaxProperties => "k8s:maxProperties",
     Maximum => "k8s:maximum",
+    MemberOf => "k8s:memberOf",
     MinItems => "k8s:minItems",
     MinLength => "k8s:minLength",
     MinProperties => "k8s:minProperties",
@@ -194,6 +196,7 @@ tag_ids! {
     Optional => "k8s:optional",
     Required => "k8s:required",
     Subfield => "k8s:subfield",
+    Union => "k8s:union",
     UnionDiscriminator => "k8s:unionDiscriminator",
     UnionMember => "k8s:unionMember",
     Unique => "k8s:unique",
@@ -203,6 +206,7 @@ tag_ids! {
     ValidateTrue => "k8s:validateTrue",
     ValidateTrueAlpha => "k8s:validateTrueAlpha",
     ValidateTrueBeta => "k8s:validateTrueBeta",
+    ZeroOrOneOf => "k8s:zeroOrOneOf",
     ZeroOrOneOfMember => "k8s:zeroOrOneOfMember",
 }
 
@@ -228,7 +232,15 @@ impl TagId {
     /// but of upstream tags: `crate::extension_tags::constraint_tag`.)
     #[must_use]
     pub const fn is_extension(self) -> bool {
-        matches!(self, TagId::IfSubresource | TagId::IfNotSubresource)
+        matches!(
+            self,
+            TagId::IfSubresource
+                | TagId::IfNotSubresource
+                | TagId::ListMapItem
+                | TagId::MemberOf
+                | TagId::Union
+                | TagId::ZeroOrOneOf
+        )
     }
 }
 
@@ -352,6 +364,18 @@ const SUBRESOURCE: &[ArgSpec] = &[arg(
     Str,
     true,
     "the subresource path as upstream's `Request.SubresourcePath()` spells it: `/status`, `/resize`, `/` for the resource itself",
+)];
+const GROUP: &[ArgSpec] = &[arg(
+    "group",
+    Str,
+    true,
+    "the virtual group's name, scoped to the root type (GVK) the field belongs to",
+)];
+const GROUP_DECL: &[ArgSpec] = &[arg(
+    "union",
+    Str,
+    true,
+    "the name of the virtual group it declares, scoped to the root type (GVK): the group's members are the fields tagged `+k8s:memberOf(group: <name>)`",
 )];
 const UNION: &[ArgSpec] = &[arg(
     "union",
@@ -602,6 +626,20 @@ pub static TAGS: &[TagSpec] = &[
             "Applies the payload to the list-map item whose keys have the given values.",
         )
     },
+    TagSpec {
+        accepts_unknown_args: true,
+        ..tag(
+            TagId::ListMapItem,
+            &[F],
+            &[],
+            Some(TagV),
+            true,
+            Stable,
+            NONE,
+            M,
+            "vgc extension (KEP-5073 \"Virtual Field Strategy\"), off unless enabled: names the list-map item whose keys have the given values as a virtual field, for its `memberOf` payload.",
+        )
+    },
     tag(
         TagId::ListMapKey,
         ALL5,
@@ -678,6 +716,17 @@ pub static TAGS: &[TagSpec] = &[
         NONE,
         L,
         "The integer must be at most N.",
+    ),
+    tag(
+        TagId::MemberOf,
+        &[F, LV],
+        GROUP,
+        None,
+        false,
+        Stable,
+        NONE,
+        M,
+        "vgc extension (KEP-5073 \"Virtual Field Strategy\"), off unless enabled: makes the field (or, under `listMapItem`, the item) a member of the named virtual group.",
     ),
     tag(
         TagId::MinItems,
@@ -806,6 +855,17 @@ pub static TAGS: &[TagSpec] = &[
         )
     },
     tag(
+        TagId::Union,
+        &[T, F],
+        GROUP_DECL,
+        None,
+        false,
+        Stable,
+        NONE,
+        L,
+        "vgc extension (KEP-5073 \"Virtual Field Strategy\"), off unless enabled: exactly one member of the named virtual group must be set; checked on the members' closest common ancestor.",
+    ),
+    tag(
         TagId::UnionDiscriminator,
         &[F, LV],
         UNION,
@@ -903,6 +963,17 @@ pub static TAGS: &[TagSpec] = &[
         NONE,
         L,
         "Test tag: never fails (beta).",
+    ),
+    tag(
+        TagId::ZeroOrOneOf,
+        &[T, F],
+        GROUP_DECL,
+        None,
+        false,
+        Stable,
+        NONE,
+        L,
+        "vgc extension (KEP-5073 \"Virtual Field Strategy\"), off unless enabled: at most one member of the named virtual group may be set; checked on the members' closest common ancestor.",
     ),
     tag(
         TagId::ZeroOrOneOfMember,
@@ -1233,7 +1304,7 @@ mod tests {
             TAGS.windows(2).all(|w| w[0].name < w[1].name),
             "sorted for binary search"
         );
-        assert_eq!(TAGS.len(), 47);
+        assert_eq!(TAGS.len(), 51);
         assert_eq!(
             lookup("k8s:maxItems").map(|t| t.flags.short_circuit),
             Some(true)

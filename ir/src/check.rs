@@ -49,7 +49,7 @@ fn payload_scopes(wrapper: Option<TagId>, outer: &[Scope]) -> Vec<Scope> {
     match wrapper {
         Some(TagId::EachVal) => vec![Scope::ListVal, Scope::MapVal],
         Some(TagId::EachKey) => vec![Scope::MapKey],
-        Some(TagId::Item) => vec![Scope::ListVal],
+        Some(TagId::Item | TagId::ListMapItem) => vec![Scope::ListVal],
         Some(TagId::Subfield) => vec![Scope::Field],
         _ => outer.to_vec(),
     }

@@ -124,6 +124,14 @@ declare_codes! {
     /// VGC0124: a subresource condition (`ifSubresource`/`ifNotSubresource`, vgc extension) around a tag that makes
     /// no check of the value.
     SubresourceConditionForm = ("VGC0124", "subresource-condition-form", Error, "A subresource condition runs or skips the checks of the tag it wraps, depending on the request's subresource; requiredness, list metadata, struct-level tags (unions, modes, dependent fields) and `item` make no check of the value they are written on (or need the same answer on every request), so there is nothing to condition and the rule would be dropped."),
+    /// VGC0125: a virtual group (vgc extension) whose members and declaration do not match within one root type:
+    /// `memberOf` naming a group the root type does not declare, a declaration no field joins, or a group declared
+    /// both `union` and `zeroOrOneOf`.
+    VirtualGroupUnknown = ("VGC0125", "virtual-group-unknown", Error, "Virtual groups are named per root type (GVK, KEP-5073 \"Virtual Field Scope\"): `+k8s:memberOf(group: g)` joins the group that `+k8s:union(union: g)` or `+k8s:zeroOrOneOf(union: g)` declares somewhere in the same root type's tree; a member without a declaration, or a declaration without members, would check nothing."),
+    /// VGC0126: a virtual-field tag (vgc extension) written where it names no single field of the object.
+    VirtualFieldPlacement = ("VGC0126", "virtual-field-placement", Error, "A virtual field is one field (or one list-map item) of the object: `memberOf` inside the items of a list or map would name one field per item, a field without a JSON name has no path to report, and the tags are read only written directly on a field (not inside another tag's payload); `listMapItem` takes only `memberOf`."),
+    /// VGC0127: a virtual group whose check would run on a struct that another root type also reaches without it.
+    VirtualGroupCrossesRoots = ("VGC0127", "virtual-group-crosses-roots", Error, "A virtual group's check runs on the closest struct holding all its members; generated validation is per Go type, so when another root type (or a list item) reaches that struct without the same group the check would run there too. KEP-5073 rejects cross-GVK references: keep the group's members in types its root type alone reaches, or declare the group alike in every root type that reaches them."),
     /// VGC0201: a tag whose lowering is not implemented yet; no check is generated (warning).
     NotLowered = ("VGC0201", "not-lowered", Warning, "A tag vgc parses and checks but generates no code for — not lowered yet, or a use that has no effect (no check, no consumer reads it); it is reported so nothing is dropped silently."),
     /// VGC0301 (lint, upstream `alphaBetaPrefix`): `k8s:alpha`/`k8s:beta` not outermost, or without a payload.

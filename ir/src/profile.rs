@@ -195,6 +195,10 @@ impl Upstream {
             // vgc extensions: no upstream release has them; `vgc.toml` `[extensions]` gates them instead.
             | TagId::IfNotSubresource
             | TagId::IfSubresource
+            | TagId::ListMapItem
+            | TagId::MemberOf
+            | TagId::Union
+            | TagId::ZeroOrOneOf
             | TagId::Immutable
             | TagId::Item
             | TagId::ListMapKey

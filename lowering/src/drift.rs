@@ -209,6 +209,16 @@ pub fn describe(c: &Check) -> String {
             fc.kind.origin(),
             fc.bound.dotted()
         ),
+        CheckKind::VirtualUnion(v) => format!(
+            "{:?} group {}({})",
+            v.kind,
+            v.group,
+            v.members
+                .iter()
+                .map(|m| m.name.clone())
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
         CheckKind::Monotonic => "monotonic".into(),
         CheckKind::NoNils => "noNilElements".into(),
         CheckKind::FixedResult { result, msg } => format!("fixed({result},{msg:?})"),

@@ -623,6 +623,45 @@ fn struct_check(b: &mut Builder, tid: &str, pkg: &str, by_go: &BTreeMap<&str, St
             // Hoisting").
             b.edge(tid, &target, EdgeKind::Hoisted, &label);
         }
+        CheckKind::VirtualUnion(v) => {
+            // A virtual group (vgc extension): its node hangs from this struct, the members' closest common
+            // ancestor, with a `union-member` edge to each member field (or list-map item) where it is declared.
+            let name = format!("{:?}:{}", v.kind, v.group);
+            let uid = b.node(
+                format!("{tid}#group:{}", v.group),
+                NodeKind::Union,
+                name,
+                pkg,
+            );
+            b.edge(tid, &uid, EdgeKind::Hoisted, "");
+            for m in &v.members {
+                let Some(last) = m.steps.last() else { continue };
+                let fid = match by_go.get(last.go.as_str()) {
+                    Some(id) if m.steps.len() == 1 => id.clone(),
+                    _ => b.node(
+                        format!("{}.{}", type_id(&m.holder.pkg, &m.holder.name), last.json),
+                        NodeKind::Field,
+                        last.json.clone(),
+                        &m.holder.pkg,
+                    ),
+                };
+                let to = match &m.set {
+                    crate::plan::MemberSet::Field(_) => fid,
+                    crate::plan::MemberSet::Item { .. } => {
+                        let sel = m.name.trim_start_matches(|c: char| c != '[').to_string();
+                        let iid = b.node(
+                            format!("{fid}{sel}"),
+                            NodeKind::Item,
+                            sel.clone(),
+                            &m.holder.pkg,
+                        );
+                        b.edge(&fid, &iid, EdgeKind::Item, sel.trim_matches(['[', ']']));
+                        iid
+                    }
+                };
+                b.edge(&uid, &to, EdgeKind::UnionMember, m.name.clone());
+            }
+        }
         CheckKind::IfOption(p) => {
             b.option_edge(p, tid);
             struct_check(b, tid, pkg, by_go, &p.inner);

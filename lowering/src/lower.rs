@@ -22,6 +22,8 @@ mod json;
 mod lists;
 mod subfield;
 mod tags;
+mod virtual_fields;
+pub use virtual_fields::{VirtualGroups, virtual_groups};
 #[cfg(test)]
 mod test_support;
 use vgc_parser::go::{ConstValue, TypeExpr};
@@ -426,6 +428,7 @@ pub fn type_plan_final<'db>(
 pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
     let r = reach(db);
     let mut diagnostics = r.diagnostics.clone();
+    diagnostics.extend(virtual_groups(db).diagnostics.iter().cloned());
     let mut stats = Stats::default();
     let mut modules: IndexMap<String, ModulePlan> = IndexMap::new();
     let group_of = |pkg: &str| {
@@ -611,6 +614,8 @@ impl Lowerer<'_> {
             let mut checks = self.struct_level_checks(k, file, &decl.fields);
             // vgc extension: field-path constraints hoisted to this struct, after upstream's struct-level functions.
             checks.extend(self.field_constraints(k, file, &decl.fields, &decl.tags));
+            // vgc extension: virtual groups whose members' closest common ancestor this struct is.
+            checks.extend(self.virtual_checks(k));
             return Some(self.struct_plan(k, file, decl, root, docs, fields, checks, k));
         }
         let ty = types::resolve(self.db, self.prog, &k.pkg, file, &decl.ty);
@@ -636,6 +641,7 @@ impl Lowerer<'_> {
             self.diags.truncate(n);
             // `E`'s own type tags (the `target:` form of field-path constraints among them), reported on `E`.
             checks.extend(self.field_constraints(&sk, file, &[], &decl.tags));
+            checks.extend(self.virtual_checks(k));
             return Some(self.struct_plan(k, file, decl, root, docs, fields, checks, &sk));
         }
         self.non_struct_constraints(k, file, &decl.tags);
@@ -1776,6 +1782,8 @@ enum Consumer {
     Opacity,
     /// A `minLength` of 0 or less, for which upstream emits no function.
     MinLengthNoFunction,
+    /// Virtual-field tags (vgc extension): [`virtual_groups`].
+    VirtualGroups,
 }
 
 /// The named consumer of a tag use that produces no check of its own, by the innermost tag of its wrapper chain
@@ -1794,6 +1802,11 @@ fn consumer(t: &Tag) -> Option<Consumer> {
             // vgc extension: the condition makes its payload's checks, or the dispatcher refuses it (VGC0124
             // for a payload that makes no check).
             TagId::IfSubresource | TagId::IfNotSubresource => return None,
+            // vgc extension: read by the virtual-group analysis when written directly (with extensions enabled;
+            // else the dispatcher reports VGC0116); inside another tag the dispatcher refuses them (VGC0126).
+            TagId::MemberOf | TagId::ListMapItem | TagId::Union | TagId::ZeroOrOneOf => {
+                return std::ptr::eq(cur, t).then_some(Consumer::VirtualGroups);
+            }
             TagId::EachVal | TagId::EachKey => {
                 in_each = true;
                 cur = cur.inner()?;
@@ -2085,6 +2098,7 @@ fn is_deferred(c: &Check) -> bool {
                 | CheckKind::Union(_)
                 | CheckKind::Dependent(_)
                 | CheckKind::FieldConstraint(_)
+                | CheckKind::VirtualUnion(_)
                 | CheckKind::Discriminated(_)
         ),
     }

@@ -193,6 +193,10 @@ pub enum CheckKind {
     /// A field-path constraint (vgc extension, `docs/extensions.md`; KEP-5073 "Field Path Strategy"):
     /// `+k8s:minimum(constraint: <path>)` and its kin on a field, hoisted to the field's parent struct (struct-level).
     FieldConstraint(Box<ConstraintPlan>),
+    /// A virtual group (vgc extension, `docs/extensions.md`; KEP-5073 "Virtual Field Strategy"):
+    /// `+k8s:union(union: g)` / `+k8s:zeroOrOneOf(union: g)` over the fields and list-map items tagged
+    /// `+k8s:memberOf(group: g)` in one root type's tree, run on the members' closest common ancestor struct.
+    VirtualUnion(Box<VirtualUnionPlan>),
     /// `k8s:monotonic` (integers).
     Monotonic,
     /// Synthetic upstream `PtrSliceNoNils` for `[]*T` fields: `Required(path[i])` per nil element; the first
@@ -295,6 +299,7 @@ impl Check {
             | CheckKind::Union(_)
             | CheckKind::Dependent(_)
             | CheckKind::FieldConstraint(_)
+            | CheckKind::VirtualUnion(_)
             | CheckKind::Monotonic
             | CheckKind::NoNils
             | CheckKind::FixedResult { .. }
@@ -840,6 +845,52 @@ pub struct ModePlan {
     pub rules: Vec<(String, Vec<Check>)>,
     /// Level of the implicit Forbidden check used for other modes (set only when every rule has the same one).
     pub default_stability: Option<Stability>,
+}
+
+/// A virtual group's check on the struct that is its members' closest common ancestor (vgc extension,
+/// KEP-5073 "Virtual Field Strategy"): run as upstream's `Union` / `ZeroOrOneOfUnion`
+/// (`vgc_runtime::validate::union`, `zero_or_one_of`) with one "set" answer per member, the error at the
+/// ancestor's path naming the members by their paths below it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct VirtualUnionPlan {
+    /// `union` (exactly one member set) or `zeroOrOneOf` (at most one).
+    pub kind: UnionKind,
+    /// The group's name (`memberOf(group: …)`), scoped to the root type whose tree holds it.
+    pub group: String,
+    /// The members in the order a depth-first walk of the ancestor's fields meets them.
+    pub members: Vec<VirtualMember>,
+}
+
+/// One member of a [`VirtualUnionPlan`]: a field, or an item of a list-map field, below the ancestor struct.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct VirtualMember {
+    /// How error messages name it: the JSON path below the ancestor (`a`, `spec.a`), for an item with its keys
+    /// (`conditions[{"type": "Failed"}]`, as upstream names list-item union members).
+    pub name: String,
+    /// The fields from the ancestor to the member's field (the last step), through pointers and inline
+    /// embedding; a nil pointer on the way leaves the member unset.
+    pub steps: Vec<PathStep>,
+    /// The struct declaring the last step.
+    pub holder: TypeKey,
+    /// What "set" means for it.
+    pub set: MemberSet,
+}
+
+/// When a [`VirtualMember`] is set.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MemberSet {
+    /// A field: set as a union member field is (non-nil pointer, non-empty list or map, non-zero value).
+    Field(Shape),
+    /// A list-map item (`+k8s:listMapItem(k: v, …)=+k8s:memberOf(…)`): set when some element of the list field
+    /// matches the selector.
+    Item {
+        /// The item's key values.
+        selector: Selector,
+        /// The list is `[]*T` (nil elements match nothing).
+        ptr_elems: bool,
+        /// The element struct.
+        elem: TypeKey,
+    },
 }
 
 /// A list-map item selector: (element Go field name, key is a pointer, value).

@@ -127,6 +127,7 @@ func main() {
 		cel.Variable("subresource", cel.StringType),
 		cel.CrossTypeNumericComparisons(true),
 		ext.Lists(),
+		ext.Strings(),
 	)
 	if err != nil {
 		panic(err)

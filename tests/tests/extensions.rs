@@ -1,5 +1,6 @@
 //! vgc's extensions (`docs/extensions.md`) over the packages `tests/extensions/constraints` (field-path
-//! constraints) and `tests/extensions/subresources` (subresource conditions); their `vgc.toml` enables extensions. Upstream validation-gen does not implement them, so there is
+//! constraints), `tests/extensions/subresources` (subresource conditions) and `tests/extensions/virtual` (virtual
+//! fields); their `vgc.toml` enables extensions. Upstream validation-gen does not implement them, so there is
 //! no upstream run: each case of `cases.json` (object, old object → the exact error lines `<field> | <ErrorBody> |
 //! origin=<origin> | sc=<short-circuit> | <alpha|beta|->`, as in the conformance suite) pins vgc's behaviour.
 //!
@@ -66,7 +67,9 @@ fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
     // constraints, exclusive forms, the `target:` form on the type and the 6 forms per element,
     // `eachVal=+k8s:…(constraint: …)`, among them), 19 are lowered tags and `listType=set` is list metadata
     // (consumed). `subresources`: of its 16, 14 are lowered (the subresource conditions among them) and its 2
-    // `listType=atomic` are list metadata.
+    // `listType=atomic` are list metadata. `virtual`: of its 31, the 14 requiredness tags are lowered; its 6
+    // `memberOf`, 3 `listMapItem` and 4 group declarations are read by the virtual-group analysis and its 4 list
+    // metadata tags by the list matchers (consumed).
     assert_eq!(
         (
             out.stats.tags,
@@ -74,7 +77,7 @@ fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
             out.stats.consumed,
             out.stats.reported
         ),
-        (36, 33, 3, 0),
+        (67, 47, 20, 0),
         "{:?}",
         out.stats
     );
@@ -196,6 +199,28 @@ fn subresource_example_builds_only_with_extensions_enabled() {
         check_messages(dir.path()),
         [
             "VGC0116 WidgetSpec: tag \"k8s:ifNotSubresource\": subresource conditions are a vgc extension, and extensions are not enabled"
+        ]
+    );
+    std::fs::write(
+        dir.path().join("vgc.toml"),
+        "[extensions]\nenabled = true\n",
+    )
+    .expect("vgc.toml");
+    assert_eq!(check_messages(dir.path()), Vec::<String>::new());
+}
+
+/// The virtual-field example of `docs/extensions.md` builds without a diagnostic when `vgc.toml` enables extensions,
+/// and each of its three virtual-field tag uses (the declaration and the two items) is `VGC0116` when it does not.
+#[test]
+fn virtual_example_builds_only_with_extensions_enabled() {
+    let dir = docs_example("## Virtual fields", "virtual");
+    let off = check_messages(dir.path());
+    assert_eq!(
+        off,
+        [
+            "VGC0116 Config: tag \"k8s:union\": virtual fields are a vgc extension, and extensions are not enabled",
+            "VGC0116 Config: tag \"k8s:listMapItem\": virtual fields are a vgc extension, and extensions are not enabled",
+            "VGC0116 Config: tag \"k8s:listMapItem\": virtual fields are a vgc extension, and extensions are not enabled",
         ]
     );
     std::fs::write(

@@ -12,8 +12,13 @@
 //! `Widget`, with the request's subresource path as the CEL variable `subresource` (`subresource != '/resize' ? …`),
 //! on random widgets, old widgets and subresources (the resource itself, `/status`, `/resize`).
 //!
+//! The virtual groups of `tests/extensions/virtual` the same way: each group as CEL over the whole `Job` (the members'
+//! "set" tests through their paths, `exists` over a list-map for an item member, the count of set members, and the
+//! ratchet: on update, no error while no member's set-ness changed), on random jobs and old jobs.
+//!
 //! `VGC_CEL_ORACLE_CASES` (default 50,000 per test) and `VGC_CEL_ORACLE_SEED` (default 1). Needs `go` and the module
-//! proxy; works in `target/e2e/cel-oracle` and `target/e2e/cel-oracle-subresources`.
+//! proxy; builds the driver once in `target/e2e/cel-oracle-driver`, works in `target/e2e/cel-oracle`,
+//! `target/e2e/cel-oracle-subresources` and `target/e2e/cel-oracle-virtual`.
 
 use serde_json::{Map, Value, json};
 use std::path::{Path, PathBuf};
@@ -435,7 +440,12 @@ impl Oracle {
     fn new(dir: &str) -> Self {
         let root = vgc_tests::example::workspace_root().to_path_buf();
         let work = root.join("target/e2e").join(dir);
-        let bin = build_oracle(&root, &work);
+        std::fs::create_dir_all(&work).expect("mkdir");
+        // One driver for every test of this file (they run in parallel; the first builds it).
+        static BIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+        let bin = BIN
+            .get_or_init(|| build_oracle(&root, &root.join("target/e2e/cel-oracle-driver")))
+            .clone();
         let plan = vgc::build(&BuildRequest::check(
             root.join("tests/extensions").to_string_lossy().into_owned(),
             Vec::new(),
@@ -772,4 +782,302 @@ fn subresource_conditions_agree_with_cel_go() {
     );
     assert_eq!(oracle.len(), n);
     compare(&work, &interp, &cases, &oracle);
+}
+
+/// CEL: the value at `path` below `root` is present and not null (a pointer or list that is set; `has()` on every
+/// step, as JSON may leave any of them out).
+fn present(root: &str, path: &[&str]) -> String {
+    (1..=path.len())
+        .map(|n| {
+            let p = format!("{root}.{}", path[..n].join("."));
+            let (parent, last) = (&p[..p.len() - path[n - 1].len() - 1], path[n - 1]);
+            format!("has({parent}.{last}) && {p} != null")
+        })
+        .collect::<Vec<_>>()
+        .join(" && ")
+}
+
+/// One member of a virtual group as the oracle states it: its name in messages and its "set" test under a root.
+struct GroupMember {
+    name: &'static str,
+    set: Box<dyn Fn(&str) -> String>,
+}
+
+/// A member field that is set when present and not null (pointers).
+fn pointer_member(name: &'static str, path: &'static [&'static str]) -> GroupMember {
+    GroupMember {
+        name,
+        set: Box::new(move |r| format!("({})", present(r, path))),
+    }
+}
+
+/// A list-map item member: some non-null item of the list at `list` has `key == value`.
+fn item_member(
+    name: &'static str,
+    list: &'static [&'static str],
+    key: &'static str,
+    value: &'static str,
+) -> GroupMember {
+    GroupMember {
+        name,
+        set: Box::new(move |r| {
+            format!(
+                "({} && {r}.{}.exists(x, x != null && has(x.{key}) && x.{key} == {}))",
+                present(r, list),
+                list.join("."),
+                lit(value)
+            )
+        }),
+    }
+}
+
+/// The CEL rule of one virtual group checked at `path` (vgc's error path; `<nil>` for the root): upstream's
+/// `Union` (exactly one member set: none → "must specify one of", several → "must specify exactly one of" with the
+/// set ones as the value) or `ZeroOrOneOfUnion` (several → "must specify at most one of"), written from their
+/// definitions; on update no error while every member's set-ness equals the old object's.
+fn group_rule(path: &str, union: bool, members: &[GroupMember]) -> String {
+    let sets = |r: &str| members.iter().map(|m| (m.set)(r)).collect::<Vec<_>>();
+    let (new, old) = (sets("self"), sets("oldSelf"));
+    let count = format!("[{}].filter(b, b).size()", new.join(", "));
+    let changed = new
+        .iter()
+        .zip(&old)
+        .map(|(n, o)| format!("{n} != {o}"))
+        .collect::<Vec<_>>()
+        .join(" || ");
+    let quoted = |n: &str| n.replace('"', "\\\"");
+    let chosen = format!(
+        "[{}].filter(x, x != '').join(', ')",
+        members
+            .iter()
+            .zip(&new)
+            .map(|(m, s)| format!("({s} ? {} : '')", lit(&quoted(m.name))))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let all = members
+        .iter()
+        .map(|m| format!("`{}`", m.name))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let line = |value: &str, detail: &str, origin: &str| {
+        format!(
+            "{} + {value} + {}",
+            lit(&format!("{path} | Invalid value: \"")),
+            lit(&format!(
+                "\": {detail} {all} | origin={origin} | sc=false | -"
+            ))
+        )
+    };
+    let ratchet = format!("(hasOld && !({changed}))");
+    if union {
+        format!(
+            "({count} == 1 || {ratchet}) ? '' : ({count} == 0 ? {} : {})",
+            line("''", "must specify one of:", "union"),
+            line(
+                &format!("'{{' + {chosen} + '}}'"),
+                "must specify exactly one of:",
+                "union"
+            ),
+        )
+    } else {
+        format!(
+            "({count} <= 1 || {ratchet}) ? '' : {}",
+            line(
+                &format!("'{{' + {chosen} + '}}'"),
+                "must specify at most one of:",
+                "zeroOrOneOf"
+            ),
+        )
+    }
+}
+
+/// The groups of `tests/extensions/virtual` (`self` is the `Job`), in vgc's order: the root's, then `spec`'s (by
+/// group name), then `status`'s.
+fn virtual_rules() -> Vec<String> {
+    vec![
+        group_rule(
+            "<nil>",
+            false,
+            &[
+                pointer_member("spec.owner", &["spec", "owner"]),
+                pointer_member("status.assignedOwner", &["status", "assignedOwner"]),
+            ],
+        ),
+        group_rule(
+            "spec",
+            false,
+            &[
+                pointer_member("cron", &["spec", "cron"]),
+                item_member(
+                    "triggers[{\"name\": \"at\"}]",
+                    &["spec", "triggers"],
+                    "name",
+                    "at",
+                ),
+            ],
+        ),
+        group_rule(
+            "spec",
+            true,
+            &[
+                pointer_member("image", &["spec", "image"]),
+                // A string by value: set when not empty.
+                GroupMember {
+                    name: "build.dockerfile",
+                    set: Box::new(|r| {
+                        format!(
+                            "({} && {r}.spec.build.dockerfile != '')",
+                            present(r, &["spec", "build", "dockerfile"])
+                        )
+                    }),
+                },
+                pointer_member("build.git", &["spec", "build", "git"]),
+            ],
+        ),
+        group_rule(
+            "status",
+            true,
+            &[
+                item_member(
+                    "conditions[{\"type\": \"Succeeded\"}]",
+                    &["status", "conditions"],
+                    "type",
+                    "Succeeded",
+                ),
+                item_member(
+                    "conditions[{\"type\": \"Failed\"}]",
+                    &["status", "conditions"],
+                    "type",
+                    "Failed",
+                ),
+            ],
+        ),
+    ]
+}
+
+/// Distinct items of a list-map: each key of `pool` at most once, in a random order, each item `{key: k}`
+/// (sometimes with another field).
+fn keyed_items(r: &mut Rng, key: &str, pool: &[&str], extra: &str) -> Value {
+    let mut keys: Vec<&str> = pool.to_vec();
+    let mut out = Vec::new();
+    for _ in 0..r.below(pool.len() + 1) {
+        let k = keys.remove(r.below(keys.len()));
+        let mut item = Map::new();
+        item.insert(key.into(), json!(k));
+        if r.chance(30) {
+            item.insert(extra.into(), json!("x"));
+        }
+        out.push(Value::Object(item));
+    }
+    Value::Array(out)
+}
+
+/// A random `Job`: each member present, absent or (for pointers) null.
+fn job(r: &mut Rng) -> Value {
+    let mut spec = Map::new();
+    let pointer = |r: &mut Rng, m: &mut Map<String, Value>, k: &str, pct: u64, v: Value| {
+        if r.chance(pct) {
+            m.insert(k.into(), if r.chance(10) { Value::Null } else { v });
+        }
+    };
+    pointer(r, &mut spec, "image", 45, json!("img"));
+    if r.chance(45) {
+        let mut build = Map::new();
+        if r.chance(50) {
+            build.insert("dockerfile".into(), json!(["", "FROM x"][r.below(2)]));
+        }
+        pointer(r, &mut build, "git", 50, json!({"url": "u"}));
+        spec.insert(
+            "build".into(),
+            if r.chance(10) {
+                Value::Null
+            } else {
+                Value::Object(build)
+            },
+        );
+    }
+    pointer(r, &mut spec, "cron", 40, json!("* * * * *"));
+    if r.chance(50) {
+        spec.insert(
+            "triggers".into(),
+            keyed_items(r, "name", &["at", "daily", "hourly"], "value"),
+        );
+    }
+    pointer(r, &mut spec, "owner", 30, json!("a"));
+    let mut status = Map::new();
+    if r.chance(80) {
+        status.insert(
+            "conditions".into(),
+            keyed_items(r, "type", &["Succeeded", "Failed", "Running"], "status"),
+        );
+    }
+    pointer(r, &mut status, "assignedOwner", 30, json!("b"));
+    json!({"spec": spec, "status": status})
+}
+
+/// An old `Job` for `new`: the same, or with its spec or status (or both) drawn afresh.
+fn old_job(r: &mut Rng, new: &Value) -> Value {
+    let other = job(r);
+    let mut old = new.clone();
+    match r.below(3) {
+        0 => old["spec"] = other["spec"].clone(),
+        1 => old["status"] = other["status"].clone(),
+        _ => old = other,
+    }
+    old
+}
+
+#[test]
+fn virtual_groups_agree_with_cel_go() {
+    let o = Oracle::new("cel-oracle-virtual");
+    let interp = vgc_validate::Interpreter::new(&o.plan.plan);
+    let (work, oracle_bin, n, seed) = (o.work, o.bin, o.cases, o.seed);
+    let mut r = Rng::new(seed);
+    let (mut cases, mut cel_cases) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    for i in 0..n {
+        let name = format!("cel-virtual-{seed}-{i}");
+        let new = job(&mut r);
+        let mut case =
+            json!({"name": name, "kind": "vgc.test/extensions/virtual.Job", "object": new});
+        let mut cel = json!({"name": name, "self": new, "oldSelf": null, "subresource": "/"});
+        if r.chance(50) {
+            let old = if r.chance(10) {
+                new.clone()
+            } else {
+                old_job(&mut r, &new)
+            };
+            case["old"] = old.clone();
+            cel["oldSelf"] = old;
+        }
+        cases.push(case);
+        cel_cases.push(cel);
+    }
+    let oracle = differential::run(
+        &mut Command::new(oracle_bin),
+        &serde_json::to_string(&json!({"rules": virtual_rules(), "cases": cel_cases}))
+            .expect("input"),
+    );
+    assert_eq!(oracle.len(), n);
+    let with_errors = compare(&work, &interp, &cases, &oracle);
+    // Every group fails somewhere, on create and on update.
+    for needle in [
+        "<nil> |",
+        "at most one of: `cron`",
+        "one of: `image`",
+        "`conditions[",
+    ] {
+        for update in [false, true] {
+            assert!(
+                with_errors
+                    .iter()
+                    .any(|(c, lines)| c.get("old").is_some() == update
+                        && lines
+                            .iter()
+                            .any(|l| l.as_str().is_some_and(|l| l.contains(needle)))),
+                "no {} case fails with {needle:?}",
+                if update { "update" } else { "create" }
+            );
+        }
+    }
 }

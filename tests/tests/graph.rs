@@ -97,7 +97,7 @@ fn field_path_constraints_are_constraint_edges() {
     let hoisted: std::collections::BTreeSet<(String, String)> = g
         .edges
         .iter()
-        .filter(|e| e.kind == graph::EdgeKind::Hoisted)
+        .filter(|e| e.kind == graph::EdgeKind::Hoisted && e.from.starts_with(p))
         .map(|e| (e.from.clone(), e.to.clone()))
         .collect();
     let want: std::collections::BTreeSet<(String, String)> = [
@@ -121,6 +121,65 @@ fn field_path_constraints_are_constraint_edges() {
 /// Subresource conditions (vgc extension): a `subresource` node per path with an edge to each field whose rule it
 /// conditions, labelled `ifSubresource`/`ifNotSubresource` (conditions inside `eachVal` and under `ifEnabled`
 /// included).
+/// Virtual groups (vgc extension): a group node hoisted to the members' closest common ancestor, with a
+/// `union-member` edge to each member field, wherever it is declared, or list-map item, labelled with the member's
+/// name in messages.
+#[test]
+fn virtual_groups_hang_from_the_common_ancestor() {
+    let g = graph_of("tests/extensions");
+    let p = "vgc.test/extensions/virtual";
+    let mut got: Vec<(String, String, String)> = g
+        .edges
+        .iter()
+        .filter(|e| e.from.contains("#group:"))
+        .map(|e| (e.from.clone(), e.to.clone(), e.label.clone()))
+        .collect();
+    got.sort();
+    let mut want: Vec<(String, String, String)> = [
+        ("Job#group:owner", "JobSpec.owner", "spec.owner"),
+        (
+            "Job#group:owner",
+            "JobStatus.assignedOwner",
+            "status.assignedOwner",
+        ),
+        ("JobSpec#group:schedule", "JobSpec.cron", "cron"),
+        (
+            "JobSpec#group:schedule",
+            "JobSpec.triggers[{\"name\": \"at\"}]",
+            "triggers[{\"name\": \"at\"}]",
+        ),
+        ("JobSpec#group:source", "JobSpec.image", "image"),
+        (
+            "JobSpec#group:source",
+            "BuildSpec.dockerfile",
+            "build.dockerfile",
+        ),
+        ("JobSpec#group:source", "BuildSpec.git", "build.git"),
+        (
+            "JobStatus#group:terminalStatus",
+            "JobStatus.conditions[{\"type\": \"Succeeded\"}]",
+            "conditions[{\"type\": \"Succeeded\"}]",
+        ),
+        (
+            "JobStatus#group:terminalStatus",
+            "JobStatus.conditions[{\"type\": \"Failed\"}]",
+            "conditions[{\"type\": \"Failed\"}]",
+        ),
+    ]
+    .iter()
+    .map(|(f, t, l)| (format!("{p}.{f}"), format!("{p}.{t}"), (*l).to_string()))
+    .collect();
+    want.sort();
+    assert_eq!(got, want);
+    let hoisted: Vec<&str> = g
+        .edges
+        .iter()
+        .filter(|e| e.kind == graph::EdgeKind::Hoisted && e.to.contains("#group:"))
+        .map(|e| e.to.as_str())
+        .collect();
+    assert_eq!(hoisted.len(), 4, "{hoisted:?}");
+}
+
 #[test]
 fn subresource_conditions_are_subresource_edges() {
     let g = graph_of("tests/extensions");

@@ -10,8 +10,8 @@ use vgc_analysis::TypeKey;
 use vgc_analysis::types::Builtin;
 use vgc_ir::catalog::Stability;
 use vgc_lowering::plan::{
-    Check, CheckKind, FieldPlan, Iteration, Matcher, ModePlan, NeqValue, OptionState, RustTy,
-    Selector, Shape, TypePlan, UnionKind, UnionPlan,
+    Check, CheckKind, FieldPlan, Iteration, Matcher, MemberSet, ModePlan, NeqValue, OptionState,
+    RustTy, Selector, Shape, TypePlan, UnionKind, UnionPlan,
 };
 use vgc_runtime::validate as v;
 use vgc_runtime::{ErrorList, ErrorListExt as _, Operation, Path};
@@ -174,12 +174,12 @@ fn constraint_operand(o: &Val<'_>, p: &vgc_lowering::plan::FieldPath) -> Option<
 }
 
 /// The member at the end of a field-path constraint's path below struct `o`: `None` at a nil pointer on the way.
-fn constraint_member<'v, 'p>(
+fn path_member<'v, 'p>(
     o: &'v Val<'p>,
-    p: &vgc_lowering::plan::FieldPath,
+    steps: &[vgc_lowering::plan::PathStep],
 ) -> Option<&'v Val<'p>> {
     let mut cur = o;
-    for s in &p.steps {
+    for s in steps {
         cur = cur.field(&s.go)?;
     }
     (!matches!(cur, Val::Nil)).then_some(cur)
@@ -1049,8 +1049,8 @@ impl<'p> Cx<'_, 'p> {
                         side(&fc.bound, &b),
                     ),
                     Some(each) => {
-                        let n = new.and_then(|o| constraint_member(o, &fc.target));
-                        let ol = old.map(|o| constraint_member(o, &fc.target));
+                        let n = new.and_then(|o| path_member(o, &fc.target.steps));
+                        let ol = old.map(|o| path_member(o, &fc.target.steps));
                         vgc_runtime::extensions::each_field_constraint(
                             path,
                             op,
@@ -1116,6 +1116,37 @@ impl<'p> Cx<'_, 'p> {
             },
             CheckKind::Item(_) | CheckKind::IfOption(_) | CheckKind::IfSubresource(_) => {
                 self.pair(c, site, new, old, path).0
+            }
+            CheckKind::VirtualUnion(vu) => {
+                let set = |o: Option<&Val<'p>>, m: &vgc_lowering::plan::VirtualMember| {
+                    let Some(o) = o else { return false };
+                    match &m.set {
+                        MemberSet::Field(shape) => {
+                            let (last, parents) =
+                                m.steps.split_last().expect("a member has a step");
+                            path_member(o, parents).is_some_and(|h| field_set(h, &last.go, shape))
+                        }
+                        MemberSet::Item {
+                            selector,
+                            ptr_elems,
+                            ..
+                        } => match path_member(o, &m.steps) {
+                            Some(Val::List(l)) => l.iter().any(|x| {
+                                !(*ptr_elems && matches!(x, Val::Nil))
+                                    && selector_match(selector, x)
+                            }),
+                            _ => false,
+                        },
+                    }
+                };
+                let new_set: Vec<bool> = vu.members.iter().map(|m| set(new, m)).collect();
+                let old_set: Vec<bool> = vu.members.iter().map(|m| set(old, m)).collect();
+                let names: Vec<&str> = vu.members.iter().map(|m| m.name.as_str()).collect();
+                if vu.kind == UnionKind::Union {
+                    v::union(path, op, old.is_some(), &new_set, &old_set, &names)
+                } else {
+                    v::zero_or_one_of(path, op, old.is_some(), &new_set, &old_set, &names)
+                }
             }
             CheckKind::ListUnion(u) => {
                 let exists = |list: Option<&Val<'p>>, sel: &Selector| match list {

@@ -140,6 +140,8 @@ pub(crate) enum ExtensionKind {
     Constraint(vgc_ir::extension_tags::ConstraintKind),
     /// A subresource condition (`ifSubresource`/`ifNotSubresource`).
     SubresourceCondition,
+    /// A virtual-field tag (`memberOf`, `listMapItem`, `union`, `zeroOrOneOf`).
+    VirtualField,
 }
 
 impl LintDiagnostic {
@@ -277,6 +279,10 @@ impl LintDiagnostic {
                     ExtensionKind::SubresourceCondition => (
                         "subresource condition",
                         "upstream validation-gen does not know the tag and ignores it with its payload: the rule is not enforced there on any request",
+                    ),
+                    ExtensionKind::VirtualField => (
+                        "virtual field",
+                        "upstream validation-gen does not know the tag and ignores it: the group is not checked there",
                     ),
                 };
                 format!("{on}: +{tag} is a vgc extension ({what}); {upstream}")

@@ -465,6 +465,7 @@ pub(super) fn check_call(
                 #dj, (#new.is_some_and(|o| #dset), #old.map(|o| #dset))))
         }
         CheckKind::FieldConstraint(fc) => constraint_call(fc, ops),
+        CheckKind::VirtualUnion(v) => virtual_union_call(ctx, v, ops),
         CheckKind::Monotonic => quote!(#v::monotonic(#path, op, #new, #old)),
         CheckKind::NoNils if matches!(shape, Shape::Map) => {
             quote!(match #new { Some(n) => #v::ptr_map_no_nils(#path, n), None => ::vgc_runtime::ErrorList::new() })
@@ -592,6 +593,69 @@ pub(super) fn check_call(
     }
 }
 
+/// `Some(o).map(|x| &x.a).and_then(|x| x.as_ref()).map(|x| &x.b)`: the value at the end of `steps` from struct
+/// `o`, `None` past a nil pointer.
+fn navigate(steps: &[vgc_lowering::plan::PathStep]) -> TokenStream {
+    let steps = steps.iter().map(|s| {
+        let f = field_ident(&s.go);
+        let deref = match s.pointer {
+            Some(Boxing::Boxed) => quote!(.and_then(|x| x.as_deref())),
+            Some(Boxing::Inline) => quote!(.and_then(|x| x.as_ref())),
+            None => quote!(),
+        };
+        quote!(.map(|x| &x.#f) #deref)
+    });
+    quote!(::std::option::Option::Some(o) #(#steps)*)
+}
+
+/// A virtual group (vgc extension) on the struct `ops.new`, its members' closest common ancestor: upstream's
+/// `Union` / `ZeroOrOneOfUnion` (`vgc_runtime::validate::union`, `zero_or_one_of`) with each member's "set" read
+/// through its path (unset past a nil pointer; an item is set when some element matches its keys).
+fn virtual_union_call(
+    ctx: &Ctx<'_>,
+    v: &vgc_lowering::plan::VirtualUnionPlan,
+    ops: Operands<'_>,
+) -> TokenStream {
+    use vgc_lowering::plan::{MemberSet, UnionKind};
+    let Operands { new, old, path } = ops;
+    let set = |obj: &TokenStream, m: &vgc_lowering::plan::VirtualMember| {
+        let (last, parents) = m.steps.split_last().expect("a member has a step");
+        let holder = navigate(parents);
+        match &m.set {
+            MemberSet::Field(shape) => {
+                let is_set = member_set(ctx, Some(&m.holder), &quote!(h), &last.go, shape);
+                if parents.is_empty() {
+                    quote!(#obj.is_some_and(|h| #is_set))
+                } else {
+                    quote!(#obj.is_some_and(|o| (#holder).is_some_and(|h| #is_set)))
+                }
+            }
+            MemberSet::Item {
+                selector,
+                ptr_elems,
+                elem,
+            } => {
+                let list = navigate(&m.steps);
+                let matches = selector_match(ctx, Some(elem), selector, &quote!(x));
+                let items = if *ptr_elems {
+                    quote!(l.iter().flatten())
+                } else {
+                    quote!(l.iter())
+                };
+                quote!(#obj.is_some_and(|o| (#list).is_some_and(|l| #items.any(|x| #matches))))
+            }
+        }
+    };
+    let new_set: Vec<TokenStream> = v.members.iter().map(|m| set(new, m)).collect();
+    let old_set: Vec<TokenStream> = v.members.iter().map(|m| set(old, m)).collect();
+    let names = v.members.iter().map(|m| &m.name);
+    let f = match v.kind {
+        UnionKind::Union => quote!(union),
+        UnionKind::ZeroOrOneOf => quote!(zero_or_one_of),
+    };
+    quote!(::vgc_runtime::validate::#f(#path, op, #old.is_some(), &[#(#new_set),*], &[#(#old_set),*], &[#(#names),*]))
+}
+
 /// A field-path constraint (vgc extension) on the struct `ops.new`: `vgc_runtime::extensions::field_constraint`
 /// with both sides read through their paths (`None` at a nil pointer; the old sides only with an old struct).
 fn constraint_call(fc: &vgc_lowering::plan::ConstraintPlan, ops: Operands<'_>) -> TokenStream {
@@ -605,19 +669,7 @@ fn constraint_call(fc: &vgc_lowering::plan::ConstraintPlan, ops: Operands<'_>) -
         ConstraintKind::ExclusiveMinimum => quote!(ExclusiveMinimum),
         ConstraintKind::ExclusiveMaximum => quote!(ExclusiveMaximum),
     };
-    // `Some(o).map(|x| &x.a).and_then(|x| x.as_ref()).map(|x| &x.b)`: the member at the end of the path.
-    let member = |p: &FieldPath| {
-        let steps = p.steps.iter().map(|s| {
-            let f = field_ident(&s.go);
-            let deref = match s.pointer {
-                Some(Boxing::Boxed) => quote!(.and_then(|x| x.as_deref())),
-                Some(Boxing::Inline) => quote!(.and_then(|x| x.as_ref())),
-                None => quote!(),
-            };
-            quote!(.map(|x| &x.#f) #deref)
-        });
-        quote!(::std::option::Option::Some(o) #(#steps)*)
-    };
+    let member = |p: &FieldPath| navigate(&p.steps);
     let read = |p: &FieldPath| {
         let m = member(p);
         quote!(#m .map(|x| i128::from(*x)))

@@ -492,7 +492,7 @@ impl Lowerer<'_> {
     }
 
     /// Field `f` of struct `k` as a path step, with its resolved Go type.
-    fn path_step(&self, k: &TypeKey, file: SourceFile, f: &FieldIr) -> (PathStep, Ty) {
+    pub(super) fn path_step(&self, k: &TypeKey, file: SourceFile, f: &FieldIr) -> (PathStep, Ty) {
         let ty = types::resolve(self.db, self.prog, &k.pkg, file, &f.ty);
         let json = f.json.clone().unwrap_or_default();
         let pointer = match self.rust_ty(k, &ty) {
@@ -665,7 +665,7 @@ impl Lowerer<'_> {
 
 /// The JSON name in `names` closest to `seg` when it is close (a typo): Levenshtein distance at most 2, or at
 /// most a third of the name.
-fn did_you_mean(seg: &str, names: &[String]) -> Option<String> {
+pub(super) fn did_you_mean(seg: &str, names: &[String]) -> Option<String> {
     names
         .iter()
         .map(|n| (strsim::levenshtein(seg, n), n))

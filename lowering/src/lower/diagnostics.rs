@@ -75,12 +75,40 @@ pub(super) enum TagDiagnostic {
     NonErrorInEach,
     /// VGC0116: a vgc extension tag (`ifSubresource`/`ifNotSubresource`) while `vgc.toml` does not enable
     /// extensions.
-    ExtensionDisabled,
+    ExtensionDisabled(Family),
     /// VGC0109: a subresource path that does not start with `/` (upstream's `SubresourcePath()` always does).
     SubresourcePath(String),
     /// VGC0124: a subresource condition around a tag that makes no check of the value it is written on (its
     /// innermost tag).
     SubresourcePayload(TagId),
+    /// VGC0126: a virtual-field tag (`memberOf`, `listMapItem`, `union`, `zeroOrOneOf`) inside another tag's
+    /// payload, where the virtual-group analysis does not read it.
+    VirtualFieldNested,
+}
+
+/// The extension tag family a [`TagDiagnostic::ExtensionDisabled`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Family {
+    /// `ifSubresource`/`ifNotSubresource`.
+    Subresource,
+    /// `memberOf`, `listMapItem`, `union`, `zeroOrOneOf`.
+    Virtual,
+}
+
+impl Family {
+    fn words(self) -> &'static str {
+        match self {
+            Family::Subresource => "subresource conditions",
+            Family::Virtual => "virtual fields",
+        }
+    }
+
+    fn section(self) -> &'static str {
+        match self {
+            Family::Subresource => "Subresources",
+            Family::Virtual => "Virtual Field Strategy",
+        }
+    }
 }
 
 impl TagDiagnostic {
@@ -94,9 +122,10 @@ impl TagDiagnostic {
             | TagDiagnostic::UpdateOnValueStruct(_)
             | TagDiagnostic::NeqTypeMismatch
             | TagDiagnostic::NonErrorInEach => Code::TypeMismatch,
-            TagDiagnostic::ExtensionDisabled => Code::ExtensionDisabled,
+            TagDiagnostic::ExtensionDisabled(_) => Code::ExtensionDisabled,
             TagDiagnostic::SubresourcePath(_) => Code::InvalidPayload,
             TagDiagnostic::SubresourcePayload(_) => Code::SubresourceConditionForm,
+            TagDiagnostic::VirtualFieldNested => Code::VirtualFieldPlacement,
             TagDiagnostic::OutOfRange(_)
             | TagDiagnostic::Negative
             | TagDiagnostic::TooManyProperties
@@ -167,8 +196,9 @@ impl TagDiagnostic {
                 "{what}: non-error validations cannot be used in {:?}: they have nothing to stop",
                 tag.name()
             ),
-            TagDiagnostic::ExtensionDisabled => format!(
-                "{what}: subresource conditions are a vgc extension, and extensions are not enabled"
+            TagDiagnostic::ExtensionDisabled(f) => format!(
+                "{what}: {} are a vgc extension, and extensions are not enabled",
+                f.words()
             ),
             TagDiagnostic::SubresourcePath(p) => {
                 format!("{what}: subresource path {p:?} must start with \"/\"")
@@ -176,6 +206,9 @@ impl TagDiagnostic {
             TagDiagnostic::SubresourcePayload(inner) => format!(
                 "{what}: a subresource condition cannot wrap {:?}: requiredness, list metadata, struct-level tags and `item` are not conditional on the subresource",
                 inner.name()
+            ),
+            TagDiagnostic::VirtualFieldNested => format!(
+                "{what}: a virtual-field tag is read only written directly on a field or type, not inside another tag's payload (except `memberOf` under `listMapItem`)"
             ),
         }
     }
@@ -206,14 +239,19 @@ impl TagDiagnostic {
                 "drop the NonError flag, or declare the validation on the element type (upstream 1.38, kubernetes#141945)"
                     .into(),
             ),
-            TagDiagnostic::ExtensionDisabled => Some(
-                "upstream validation-gen does not implement subresource conditions (KEP-5073 \"Subresources\" designs them; no release builds them) and ignores the tag with its payload; to use vgc's extension add `[extensions]` with `enabled = true` to vgc.toml (docs/extensions.md)"
-                    .into(),
-            ),
+            TagDiagnostic::ExtensionDisabled(f) => Some(format!(
+                "upstream validation-gen does not implement {} (KEP-5073 {:?} designs them; no release builds them) and ignores the tag{}; to use vgc's extension add `[extensions]` with `enabled = true` to vgc.toml (docs/extensions.md)",
+                f.words(),
+                f.section(),
+                if *f == Family::Subresource { " with its payload" } else { "" }
+            )),
             TagDiagnostic::SubresourcePath(p) => Some(format!(
                 "write the path as the API server's request names it, e.g. \"/{}\"",
                 p.trim_start_matches('/')
             )),
+            TagDiagnostic::VirtualFieldNested => Some(
+                "write `+k8s:memberOf(group: …)` directly on the member field, or `+k8s:listMapItem(k: v)=+k8s:memberOf(group: …)` on the list; a group's membership cannot depend on a stability level, an option or a subresource".into(),
+            ),
             TagDiagnostic::SubresourcePayload(_) => Some(
                 "wrap a tag that validates the value (`immutable`, `update`, `maximum`, `format`, `eachVal`, …); requiredness decides whether the value's other checks run and must give the same answer on every request, and list metadata, unions, modes, dependent fields and `item` make no check of the value themselves"
                     .into(),

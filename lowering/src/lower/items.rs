@@ -51,114 +51,16 @@ impl Lowerer<'_> {
                 );
                 continue;
             };
-            // The element struct and its key members.
-            let elem_ty = match elem_of(self.db, self.prog, ty, false) {
-                Some(e) => e,
-                None => continue,
-            };
-            let ptr_elems = matches!(
-                self.shape(ty),
-                Shape::List {
-                    pointer_elems: true
-                }
-            );
-            let Native::Struct(ek) = types::native(self.db, self.prog, &elem_ty) else {
+            let Some(ItemSelector {
+                selector,
+                cohort,
+                ptr_elems,
+                elem: elem_ty,
+                elem_key: ek,
+            }) = self.item_selector(owner, file, u.at, go, t, keys, ty)
+            else {
                 continue;
             };
-            let Some((ed, efile)) = self.prog.type_decl(self.db, &ek) else {
-                continue;
-            };
-            if t.args.len() != keys.len() {
-                self.report(
-                    file,
-                    u.at,
-                    &Subject::field(&owner.name, go),
-                    LowerDiagnostic::ItemArgCount {
-                        given: t.args.len(),
-                        keys: keys.len(),
-                    },
-                );
-                continue;
-            }
-            let mut selector = Vec::new();
-            let mut text = Vec::new();
-            let mut ok = true;
-            for a in &t.args {
-                let Some(name) = &a.name else {
-                    self.report(
-                        file,
-                        u.at,
-                        &Subject::field(&owner.name, go),
-                        LowerDiagnostic::ItemArgsUnnamed,
-                    );
-                    ok = false;
-                    break;
-                };
-                let Some(m) = ed
-                    .fields
-                    .iter()
-                    .find(|m| m.json.as_ref().map(|j| j.name.as_str()) == Some(name.as_str()))
-                else {
-                    self.report(
-                        file,
-                        u.at,
-                        &Subject::field(&owner.name, go),
-                        LowerDiagnostic::ItemNoSuchField(name.clone()),
-                    );
-                    ok = false;
-                    break;
-                };
-                let rust = go_field_name(m).unwrap_or_default();
-                if !keys.contains(&rust) {
-                    self.report(
-                        file,
-                        u.at,
-                        &Subject::field(&owner.name, go),
-                        LowerDiagnostic::ItemNotAKey(name.clone()),
-                    );
-                    ok = false;
-                    break;
-                }
-                let kshape = self.shape(&types::resolve(self.db, self.prog, &ek.pkg, efile, &m.ty));
-                let (value, shown) = match (&a.value, &kshape) {
-                    (
-                        Scalar::Str(v),
-                        Shape::Scalar {
-                            ty: Builtin::String,
-                            ..
-                        },
-                    ) => (NeqValue::Str(v.clone()), format!("{v:?}")),
-                    (Scalar::Int { value, .. }, Shape::Scalar { ty: b, .. }) if b.is_integer() => {
-                        (NeqValue::Int(*value), value.to_string())
-                    }
-                    (
-                        Scalar::Bool(b),
-                        Shape::Scalar {
-                            ty: Builtin::Bool, ..
-                        },
-                    ) => (NeqValue::Bool(*b), b.to_string()),
-                    _ => {
-                        self.report(
-                            file,
-                            u.at,
-                            &Subject::field(&owner.name, go),
-                            LowerDiagnostic::ItemArgType(name.clone()),
-                        );
-                        ok = false;
-                        break;
-                    }
-                };
-                selector.push((
-                    rust,
-                    matches!(kshape, Shape::Scalar { pointer: true, .. }),
-                    value,
-                ));
-                text.push(format!("{name:?}: {shown}"));
-            }
-            if !ok {
-                continue;
-            }
-            let cohort = format!("{{{}}}", text.join(", "));
             let inner = unwrap_levels(payload);
             let inner_stab = level_of(payload).or(stability);
             if matches!(
@@ -269,6 +171,137 @@ impl Lowerer<'_> {
         }
         out
     }
+
+    /// The selector of `item(k: v, …)` / `listMapItem(k: v, …)` tag `t` (at `at`, on field `go` of `owner`, of
+    /// Go type `ty`, a list whose list-map keys are `keys`): every key named once by its JSON name, each value of
+    /// its key's type. Each refusal is reported (VGC0109) and gives `None`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn item_selector(
+        &mut self,
+        owner: &TypeKey,
+        file: SourceFile,
+        at: vgc_ir::model::SpanId,
+        go: &str,
+        t: &Tag,
+        keys: &[String],
+        ty: &Ty,
+    ) -> Option<ItemSelector> {
+        // The element struct and its key members.
+        let elem_ty = elem_of(self.db, self.prog, ty, false)?;
+        let ptr_elems = matches!(
+            self.shape(ty),
+            Shape::List {
+                pointer_elems: true
+            }
+        );
+        let Native::Struct(ek) = types::native(self.db, self.prog, &elem_ty) else {
+            return None;
+        };
+        let (ed, efile) = self.prog.type_decl(self.db, &ek)?;
+        if t.args.len() != keys.len() {
+            self.report(
+                file,
+                at,
+                &Subject::field(&owner.name, go),
+                LowerDiagnostic::ItemArgCount {
+                    given: t.args.len(),
+                    keys: keys.len(),
+                },
+            );
+            return None;
+        }
+        let mut selector = Vec::new();
+        let mut text = Vec::new();
+        for a in &t.args {
+            let Some(name) = &a.name else {
+                self.report(
+                    file,
+                    at,
+                    &Subject::field(&owner.name, go),
+                    LowerDiagnostic::ItemArgsUnnamed,
+                );
+                return None;
+            };
+            let Some(m) = ed
+                .fields
+                .iter()
+                .find(|m| m.json.as_ref().map(|j| j.name.as_str()) == Some(name.as_str()))
+            else {
+                self.report(
+                    file,
+                    at,
+                    &Subject::field(&owner.name, go),
+                    LowerDiagnostic::ItemNoSuchField(name.clone()),
+                );
+                return None;
+            };
+            let rust = go_field_name(m).unwrap_or_default();
+            if !keys.contains(&rust) {
+                self.report(
+                    file,
+                    at,
+                    &Subject::field(&owner.name, go),
+                    LowerDiagnostic::ItemNotAKey(name.clone()),
+                );
+                return None;
+            }
+            let kshape = self.shape(&types::resolve(self.db, self.prog, &ek.pkg, efile, &m.ty));
+            let (value, shown) = match (&a.value, &kshape) {
+                (
+                    Scalar::Str(v),
+                    Shape::Scalar {
+                        ty: Builtin::String,
+                        ..
+                    },
+                ) => (NeqValue::Str(v.clone()), format!("{v:?}")),
+                (Scalar::Int { value, .. }, Shape::Scalar { ty: b, .. }) if b.is_integer() => {
+                    (NeqValue::Int(*value), value.to_string())
+                }
+                (
+                    Scalar::Bool(b),
+                    Shape::Scalar {
+                        ty: Builtin::Bool, ..
+                    },
+                ) => (NeqValue::Bool(*b), b.to_string()),
+                _ => {
+                    self.report(
+                        file,
+                        at,
+                        &Subject::field(&owner.name, go),
+                        LowerDiagnostic::ItemArgType(name.clone()),
+                    );
+                    return None;
+                }
+            };
+            selector.push((
+                rust,
+                matches!(kshape, Shape::Scalar { pointer: true, .. }),
+                value,
+            ));
+            text.push(format!("{name:?}: {shown}"));
+        }
+        Some(ItemSelector {
+            selector,
+            cohort: format!("{{{}}}", text.join(", ")),
+            ptr_elems,
+            elem: elem_ty,
+            elem_key: ek,
+        })
+    }
+}
+
+/// An `item`/`listMapItem` selector resolved against its list ([`Lowerer::item_selector`]).
+pub(super) struct ItemSelector {
+    /// The key values.
+    pub(super) selector: crate::plan::Selector,
+    /// The selector as upstream prints it in cohorts and member names: `{"type": "Ready"}`.
+    pub(super) cohort: String,
+    /// The list is `[]*T`.
+    pub(super) ptr_elems: bool,
+    /// The element's Go type.
+    pub(super) elem: Ty,
+    /// The element struct.
+    pub(super) elem_key: TypeKey,
 }
 
 #[cfg(test)]

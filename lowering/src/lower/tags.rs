@@ -1,6 +1,6 @@
 //! The tag dispatcher: one tag use (after its wrappers are peeled) to checks, matched exhaustively on [`TagId`].
 
-use super::diagnostics::{TagDiagnostic, ValueKinds};
+use super::diagnostics::{Family, TagDiagnostic, ValueKinds};
 use super::*;
 
 impl Lowerer<'_> {
@@ -416,12 +416,24 @@ impl Lowerer<'_> {
                     }))
                 })
             }
+            // vgc extension (KEP-5073 "Virtual Field Strategy"): written directly on a field or type they are read
+            // by the virtual-group analysis (`virtual_groups`, which places their checks and reports their
+            // problems); inside another tag's payload nothing reads them.
+            TagId::MemberOf | TagId::ListMapItem | TagId::Union | TagId::ZeroOrOneOf => {
+                if !vgc_ir::extension_tags::enabled(self.db) {
+                    return refuse(self, TagDiagnostic::ExtensionDisabled(Family::Virtual));
+                }
+                if u.parsed.as_ref().is_ok_and(|p| std::ptr::eq(p, tag)) {
+                    return Some(Vec::new());
+                }
+                return refuse(self, TagDiagnostic::VirtualFieldNested);
+            }
             TagId::IfSubresource | TagId::IfNotSubresource => {
                 // vgc extension (KEP-5073 "Subresources"): the payload's checks run only when (or unless) the
                 // request's subresource path is the argument; like `IfOption`, the wrapper keeps its inner
                 // check's flags.
                 if !vgc_ir::extension_tags::enabled(self.db) {
-                    return refuse(self, TagDiagnostic::ExtensionDisabled);
+                    return refuse(self, TagDiagnostic::ExtensionDisabled(Family::Subresource));
                 }
                 let inner = tag.inner()?;
                 let Some(Scalar::Str(path)) = tag.positional().map(|a| &a.value) else {
@@ -550,6 +562,10 @@ fn unconditionable(payload: &Tag) -> Option<TagId> {
             | TagId::IfMode
             | TagId::DependentRequired
             | TagId::DependentForbidden
+            | TagId::MemberOf
+            | TagId::ListMapItem
+            | TagId::Union
+            | TagId::ZeroOrOneOf
             | TagId::EnumExclude => return Some(id),
             TagId::CustomValidation
             | TagId::EachKey
