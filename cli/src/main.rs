@@ -668,6 +668,19 @@ fn run_explain(what: &str, tag_prefix: Option<&str>) -> ExitCode {
                 .join(", "),
             prefix.requalify(spec.docs)
         );
+        if let Some(forms) = vgc_ir::extension_tags::explain_constraint_forms(&name) {
+            let _ = writeln!(out, "\n{}", prefix.requalify(&forms));
+        }
+        return ExitCode::SUCCESS;
+    }
+    // `exclusiveMinimum`/`exclusiveMaximum`: vgc extension tags of the field-path constraint form only.
+    if let Some(forms) = vgc_ir::extension_tags::explain_constraint_forms(&name) {
+        let _ = writeln!(
+            out,
+            "+{} (vgc extension; scopes: Field, Type)\n\n{}",
+            prefix.qualify(&name),
+            prefix.requalify(&forms)
+        );
         return ExitCode::SUCCESS;
     }
     let code_shaped =

@@ -162,6 +162,26 @@ fn explain_codes_and_tags() {
     assert!(out.starts_with("+k8s:listType (Stable;"), "{out}");
     assert_eq!(run("format").0, Some(0));
     assert_eq!(run("k8s:nope").0, Some(2));
+    // The field-path constraint forms (vgc extension): after `minimum`'s catalog entry, and the whole entry of
+    // `exclusiveMaximum`, which upstream does not have.
+    let (code, out) = run("minimum");
+    assert_eq!(code, Some(0));
+    assert!(
+        out.contains("\n  +k8s:minimum(constraint: <path>)  on a field: its value must be greater than or equal to the field at <path>\n"),
+        "{out}"
+    );
+    let (code, out) = run("k8s:exclusiveMaximum");
+    assert_eq!(code, Some(0));
+    assert!(
+        out.starts_with(
+            "+k8s:exclusiveMaximum (vgc extension; scopes: Field, Type)\n\nvgc extension forms"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("there is no constant form (write `minimum=N+1` / `maximum=N-1`)"),
+        "{out}"
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_vgc"))
         .args(["explain", "VGC9999"])
         .output()

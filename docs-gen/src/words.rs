@@ -439,7 +439,9 @@ mod tests {
                 kind: vgc_runtime::extensions::ConstraintKind::ExclusiveMaximum,
                 target: FieldPath {
                     steps: vec![step("Current", "current")],
-                    int: vgc_analysis::types::Builtin::Int32,
+                    operand: vgc_lowering::plan::Operand::Integer(
+                        vgc_analysis::types::Builtin::Int32,
+                    ),
                     holder: key.clone(),
                 },
                 bound: FieldPath {
@@ -448,7 +450,9 @@ mod tests {
                         step("Common", ""),
                         step("Max", "max"),
                     ],
-                    int: vgc_analysis::types::Builtin::Int64,
+                    operand: vgc_lowering::plan::Operand::Integer(
+                        vgc_analysis::types::Builtin::Int64,
+                    ),
                     holder: key,
                 },
                 each: None,

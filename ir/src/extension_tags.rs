@@ -17,6 +17,43 @@ pub fn enabled(db: &dyn crate::Db) -> bool {
     crate::Settings::try_get(db).is_some_and(|s| s.vgc_extensions(db))
 }
 
+/// What `vgc explain` adds for a tag with field-path constraint forms (vgc extension, `docs/extensions.md`):
+/// `k8s:minimum`/`k8s:maximum` (after their catalog entry) and `k8s:exclusiveMinimum`/`k8s:exclusiveMaximum` (which
+/// upstream does not have, so they have no catalog entry: this is their whole entry). `None` for other names.
+/// Names are canonical (`k8s:`).
+#[must_use]
+pub fn explain_constraint_forms(name: &str) -> Option<String> {
+    let short = name.strip_prefix("k8s:")?;
+    let kind = match short {
+        "minimum" => ConstraintKind::Minimum,
+        "maximum" => ConstraintKind::Maximum,
+        "exclusiveMinimum" => ConstraintKind::ExclusiveMinimum,
+        "exclusiveMaximum" => ConstraintKind::ExclusiveMaximum,
+        _ => return None,
+    };
+    let mut lines = vec![
+        "vgc extension forms (KEP-5073 \"Field Path Strategy\"; off unless vgc.toml has `[extensions] enabled = true`, else VGC0116):".to_string(),
+        format!(
+            "  +k8s:{short}(constraint: <path>)  on a field: its value must be {} the field at <path>",
+            kind.words()
+        ),
+        format!(
+            "  +k8s:{short}(target: <path>, constraint: <path>)  on a struct type: the same, for the field at target"
+        ),
+        format!("  +k8s:eachVal=+k8s:{short}(constraint: <path>)  on a list or map field of integers: for each item"),
+        format!(
+            "Paths are JSON names joined with `.`, relative to the struct holding the field (siblings and their children); both sides are integers, `resource.Quantity` values or `metav1.Duration` values (one kind). The check runs on that struct, the error is at the constrained field (origin `{short}`), and it ratchets when neither side changed. See docs/extensions.md."
+        ),
+    ];
+    if matches!(
+        kind,
+        ConstraintKind::ExclusiveMinimum | ConstraintKind::ExclusiveMaximum
+    ) {
+        lines.push("Upstream validation-gen has no such tag and ignores it; there is no constant form (write `minimum=N+1` / `maximum=N-1`).".into());
+    }
+    Some(lines.join("\n"))
+}
+
 /// A field-path constraint tag as written: its kind and the `constraint:` argument (`None` when the argument is
 /// missing or not a string, which the catalog checks report).
 #[derive(Debug, Clone, PartialEq, Eq)]

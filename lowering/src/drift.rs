@@ -777,7 +777,7 @@ mod tests {
                 json: json.into(),
                 pointer: None,
             }],
-            int: vgc_analysis::types::Builtin::Int64,
+            operand: crate::plan::Operand::Integer(vgc_analysis::types::Builtin::Int64),
             holder: holder.clone(),
         };
         let mut plan = ConstraintPlan {

@@ -159,6 +159,24 @@ struct Lowerer<'a> {
     tag_file: Option<SourceFile>,
 }
 
+impl<'a> Lowerer<'a> {
+    /// A lowerer over `prog` with the whole-program facts `r`, counting its tag uses.
+    fn new(db: &'a dyn Db, prog: &'a Program, r: &'a Reach) -> Self {
+        Lowerer {
+            db,
+            prog,
+            types: &r.types,
+            boxed: &r.boxed,
+            recursive: &r.recursive,
+            diags: Vec::new(),
+            stats: Stats::default(),
+            counting: true,
+            documented: false,
+            tag_file: None,
+        }
+    }
+}
+
 /// Typed constants by type: (package import path, declaring file, index in the file's constants).
 type ConstIndex = std::collections::HashMap<TypeKey, Vec<(String, SourceFile, usize)>>;
 
@@ -266,18 +284,7 @@ pub struct TypeLowering {
 pub fn lower_type<'db>(db: &'db dyn Db, key: LowerKey<'db>) -> TypeLowering {
     let prog = vgc_analysis::loaded_program(db);
     let r = reach(db);
-    let mut l = Lowerer {
-        db,
-        prog,
-        types: &r.types,
-        boxed: &r.boxed,
-        recursive: &r.recursive,
-        diags: Vec::new(),
-        stats: Stats::default(),
-        counting: true,
-        documented: false,
-        tag_file: None,
-    };
+    let mut l = Lowerer::new(db, prog, r);
     let plan = l.type_plan(key.ty(db), *key.root(db));
     let opaque = prog
         .type_decl(db, key.ty(db))

@@ -762,10 +762,10 @@ pub struct EachElements {
 /// resolved, inline-embedded structs included).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct FieldPath {
-    /// The fields on the way, the last one the integer.
+    /// The fields on the way, the last one the compared value.
     pub steps: Vec<PathStep>,
-    /// The integer's Go type (after typedef chains).
-    pub int: Builtin,
+    /// What the value is (after typedef chains).
+    pub operand: Operand,
     /// The struct that declares the last step (where the referenced field lives: `vgc graph` and `vgc docs` link
     /// to it).
     pub holder: TypeKey,
@@ -799,6 +799,43 @@ pub struct PathStep {
     pub json: String,
     /// `Some` when the field is a Go pointer, with how its target is held.
     pub pointer: Option<Boxing>,
+}
+
+/// The kind of value a field-path constraint compares (both sides are of one kind), as
+/// `vgc_runtime::extensions::Operand` compares it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Operand {
+    /// A Go integer type (`time.Duration` among them: its nanoseconds).
+    Integer(Builtin),
+    /// `resource.Quantity`, compared numerically.
+    Quantity,
+    /// `metav1.Duration`, compared by its nanoseconds.
+    Duration,
+}
+
+impl Operand {
+    /// The kind in words for diagnostics and docs (`int32`, `a quantity`, `a duration`).
+    #[must_use]
+    pub fn words(self) -> String {
+        match self {
+            Operand::Integer(Builtin::Duration) => "time.Duration (an integer)".into(),
+            Operand::Integer(b) => format!("{b:?}").to_lowercase(),
+            Operand::Quantity => "a quantity (resource.Quantity)".into(),
+            Operand::Duration => "a duration (metav1.Duration)".into(),
+        }
+    }
+
+    /// Whether values of the two kinds can be compared: integers with integers, quantities with quantities,
+    /// durations with durations.
+    #[must_use]
+    pub fn comparable(self, other: Operand) -> bool {
+        matches!(
+            (self, other),
+            (Operand::Integer(_), Operand::Integer(_))
+                | (Operand::Quantity, Operand::Quantity)
+                | (Operand::Duration, Operand::Duration)
+        )
+    }
 }
 
 /// A struct field as a cross-field rule names it.

@@ -2,11 +2,94 @@
 //! validation-gen never built. Generated code calls these only when the API's `vgc.toml` enables extensions.
 //!
 //! Field-path constraints (KEP-5073, "Referencing Fields in Validation-Gen For Cross-Field Validation Rules",
-//! "Field Path Strategy"): `+k8s:minimum(constraint: minValue)` on a field compares its integer value with the
-//! integer value of another field of the same parent struct (or a child of one), hoisted to that parent.
+//! "Field Path Strategy"): `+k8s:minimum(constraint: minValue)` on a field compares its value with the value of
+//! another field of the same parent struct (or a child of one), hoisted to that parent. Both sides are integers,
+//! `resource.Quantity` values or `metav1.Duration` values ([`Operand`]).
 
-use crate::field::{Error, ErrorList, Path};
+use crate::field::{BadValue, Error, ErrorList, Path};
 use crate::operation::Operation;
+use crate::types::{Duration, Quantity};
+use std::cmp::Ordering;
+
+/// A value a field-path constraint compares: an integer (any Go integer type, `time.Duration` as its nanoseconds,
+/// widened to `i128`), a `resource.Quantity` or a `metav1.Duration`. Equality ([`PartialEq`]) is what ratcheting
+/// compares: numeric for quantities (upstream `Cmp == 0`) and durations.
+pub trait Operand: PartialEq {
+    /// How `self` orders against `other`; `None` when either does not parse (a quantity or duration string that is
+    /// not one), in which case the constraint is not checked (the value's own validation reports it).
+    fn compare(&self, other: &Self) -> Option<Ordering>;
+    /// The value as error messages print it: the integer, or the quantity or duration as written (spaces trimmed).
+    fn shown(&self) -> String;
+    /// The value as the error's bad value: an integer, or the string as written.
+    fn bad(&self) -> BadValue;
+}
+
+impl Operand for i128 {
+    fn compare(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+    fn shown(&self) -> String {
+        self.to_string()
+    }
+    fn bad(&self) -> BadValue {
+        crate::validate::bad_value(self)
+    }
+}
+
+impl Operand for &Quantity {
+    /// Numerically, by [`Quantity::parts`] (mantissa and power of ten, compared exactly).
+    fn compare(&self, other: &Self) -> Option<Ordering> {
+        let ((m1, e1), (m2, e2)) = (self.parts()?, other.parts()?);
+        Some(compare_decimal(m1, e1, m2, e2))
+    }
+    /// As written; the zero value (a quantity by value the JSON leaves out) as `0`, as upstream prints it.
+    fn shown(&self) -> String {
+        match self.0.trim() {
+            "" => "0".into(),
+            t => t.to_string(),
+        }
+    }
+    fn bad(&self) -> BadValue {
+        BadValue::Str(self.shown())
+    }
+}
+
+impl Operand for &Duration {
+    /// By [`Duration::nanos`] (Go's `time.ParseDuration`).
+    fn compare(&self, other: &Self) -> Option<Ordering> {
+        Some(self.nanos()?.cmp(&other.nanos()?))
+    }
+    /// As written; the zero value as `0s`, as upstream prints it.
+    fn shown(&self) -> String {
+        match self.0.trim() {
+            "" => "0s".into(),
+            t => t.to_string(),
+        }
+    }
+    fn bad(&self) -> BadValue {
+        BadValue::Str(self.shown())
+    }
+}
+
+/// `m1 × 10^e1` against `m2 × 10^e2`, exactly: the side with the larger exponent is scaled down to the other's; if
+/// that overflows, its magnitude is the larger.
+fn compare_decimal(m1: i128, e1: i32, m2: i128, e2: i32) -> Ordering {
+    let scale = |m: i128, by: i32| -> Option<i128> {
+        let p = 10i128.checked_pow(u32::try_from(by).ok()?)?;
+        m.checked_mul(p)
+    };
+    match e1.cmp(&e2) {
+        Ordering::Equal => m1.cmp(&m2),
+        Ordering::Greater => match scale(m1, e1 - e2) {
+            Some(a) => a.cmp(&m2),
+            None => 0.cmp(&m1).reverse(),
+        },
+        Ordering::Less => match scale(m2, e2 - e1) {
+            Some(b) => m1.cmp(&b),
+            None => 0.cmp(&m2),
+        },
+    }
+}
 
 /// Which comparison a field-path constraint makes: the constrained value against the referenced field's value.
 #[derive(
@@ -59,18 +142,30 @@ impl ConstraintKind {
             ConstraintKind::ExclusiveMaximum => value < bound,
         }
     }
+
+    /// True when a value ordered `ord` against the bound satisfies the constraint.
+    #[must_use]
+    pub const fn holds_ordering(self, ord: Ordering) -> bool {
+        match self {
+            ConstraintKind::Minimum => !matches!(ord, Ordering::Less),
+            ConstraintKind::Maximum => !matches!(ord, Ordering::Greater),
+            ConstraintKind::ExclusiveMinimum => matches!(ord, Ordering::Greater),
+            ConstraintKind::ExclusiveMaximum => matches!(ord, Ordering::Less),
+        }
+    }
 }
 
 /// One side of a field-path constraint, as read from the parent struct: the JSON path segments below the parent,
-/// the new value (`None` when a pointer on the way is nil) and, when the old parent exists, the old value.
+/// the new value (`None` when a pointer on the way is nil) and, when the old parent exists, the old value. `V` is
+/// the [`Operand`] type: `i128` for integers, `&Quantity`, `&Duration`.
 #[derive(Debug, Clone, Copy)]
-pub struct Side<'a> {
+pub struct Side<'a, V = i128> {
     /// JSON names from the parent struct to the field (inline-embedded structs contribute no segment).
     pub path: &'a [&'a str],
     /// The new value; `None` when a pointer on the way (or the field itself) is nil.
-    pub value: Option<i128>,
+    pub value: Option<V>,
     /// `None` without an old parent; else the old value as [`Side::value`].
-    pub old: Option<Option<i128>>,
+    pub old: Option<Option<V>>,
 }
 
 /// A field-path constraint hoisted to the parent struct at `parent`: `Invalid(parent.<target>, value, "must be
@@ -79,30 +174,37 @@ pub struct Side<'a> {
 ///
 /// No check when either side is unset (a nil pointer on the way). Ratcheting as upstream ratchets its bounds: on
 /// update, no error when neither side changed (both old values exist and equal the new ones).
+///
+/// Quantities and durations compare numerically and print as written; a value that does not parse as one is not
+/// compared (no error from the constraint).
 #[must_use]
-pub fn field_constraint(
+pub fn field_constraint<V: Operand>(
     parent: &Path<'_>,
     op: &Operation,
     kind: ConstraintKind,
-    target: Side<'_>,
-    bound: Side<'_>,
+    target: Side<'_, V>,
+    bound: Side<'_, V>,
 ) -> ErrorList {
-    let (Some(value), Some(limit)) = (target.value, bound.value) else {
+    let (Some(value), Some(limit)) = (&target.value, &bound.value) else {
         return Vec::new();
     };
-    if op.is_update() && target.old == Some(target.value) && bound.old == Some(bound.value) {
+    if op.is_update()
+        && target.old.as_ref() == Some(&target.value)
+        && bound.old.as_ref() == Some(&bound.value)
+    {
         return Vec::new();
     }
-    if kind.holds(value, limit) {
-        return Vec::new();
+    match value.compare(limit) {
+        Some(ord) if !kind.holds_ordering(ord) => {}
+        _ => return Vec::new(),
     }
     let bound_path = with_path(parent, bound.path, &|p| p.to_string());
     with_path(parent, target.path, &|p| {
         vec![
             Error::invalid(
                 p,
-                crate::validate::bad_value(&value),
-                format!("must be {} {bound_path} ({limit})", kind.words()),
+                value.bad(),
+                format!("must be {} {bound_path} ({})", kind.words(), limit.shown()),
             )
             .with_origin(kind.origin()),
         ]
@@ -274,6 +376,92 @@ mod tests {
             "m[a]: Invalid value: 0: must be greater than floor (0)"
         );
         assert_eq!(m[0].origin, "exclusiveMinimum");
+    }
+
+    #[test]
+    fn quantities_and_durations_compare_numerically_and_print_as_written() {
+        let root = Path::Root;
+        let op = Operation::create();
+        let q = |s: &str| Quantity(s.into());
+        let (small, big, same, bad) = (q("1500m"), q("2"), q(" 1.5 "), q("lots"));
+        let run = |kind, a: &Quantity, b: &Quantity| {
+            field_constraint(
+                &root,
+                &op,
+                kind,
+                Side {
+                    path: &["request"],
+                    value: Some(a),
+                    old: None,
+                },
+                Side {
+                    path: &["limit"],
+                    value: Some(b),
+                    old: None,
+                },
+            )
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            run(ConstraintKind::Minimum, &small, &big),
+            ["request: Invalid value: \"1500m\": must be greater than or equal to limit (2)"]
+        );
+        assert!(run(ConstraintKind::Maximum, &small, &big).is_empty());
+        // 1500m == 1.5: inclusive bounds hold, exclusive ones do not.
+        assert!(run(ConstraintKind::Minimum, &small, &same).is_empty());
+        assert_eq!(
+            run(ConstraintKind::ExclusiveMaximum, &small, &same).len(),
+            1
+        );
+        assert!(
+            run(ConstraintKind::Maximum, &big, &bad).is_empty(),
+            "an unparsable bound is not compared"
+        );
+        assert_eq!(compare_decimal(1, 40, i128::MAX, 0), Ordering::Greater);
+        assert_eq!(compare_decimal(-1, 40, 5, 0), Ordering::Less);
+        assert_eq!(compare_decimal(5, 0, -1, 40), Ordering::Greater);
+        assert_eq!(compare_decimal(1024, 0, 1, 3), Ordering::Greater);
+        let d = |s: &str| Duration(s.into());
+        let (a, b) = (d("90s"), d("1h"));
+        let errs = field_constraint(
+            &root,
+            &op,
+            ConstraintKind::Minimum,
+            Side {
+                path: &["timeout"],
+                value: Some(&a),
+                old: None,
+            },
+            Side {
+                path: &["minTimeout"],
+                value: Some(&b),
+                old: None,
+            },
+        );
+        assert_eq!(
+            errs[0].to_string(),
+            "timeout: Invalid value: \"90s\": must be greater than or equal to minTimeout (1h)"
+        );
+        // Ratcheting compares numerically: `1m30s` is the unchanged `90s`.
+        let a2 = d("1m30s");
+        let unchanged = field_constraint(
+            &root,
+            &Operation::update(),
+            ConstraintKind::Minimum,
+            Side {
+                path: &["timeout"],
+                value: Some(&a),
+                old: Some(Some(&a2)),
+            },
+            Side {
+                path: &["minTimeout"],
+                value: Some(&b),
+                old: Some(Some(&b)),
+            },
+        );
+        assert!(unchanged.is_empty());
     }
 
     #[test]

@@ -21,8 +21,6 @@ use vgc_codegen::RuntimeDep;
 use vgc_tests::differential::{self, env_or};
 use vgc_tests::{harness, plan_random};
 
-const MODULE: &str = "vgc.test/extensions";
-
 fn cargo_build(manifest: &Path, target: &Path) {
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(["build", "--quiet", "--manifest-path"])
@@ -38,12 +36,14 @@ fn cargo_build(manifest: &Path, target: &Path) {
     );
 }
 
-#[test]
-fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
+/// The module `tests/<dir>` (Go module path `module`): 1–3 of the module documentation, with `stats` the expected
+/// (tags, lowered, consumed, reported) counts.
+fn suite(dir: &str, module: &str, stats: (usize, usize, usize, usize)) {
     let root = vgc_tests::example::workspace_root().to_path_buf();
-    let src = root.join("tests/extensions");
+    let src = root.join("tests").join(dir);
     let e2e = root.join("target/e2e");
-    let work = e2e.join("extensions");
+    let work = e2e.join(dir);
+    let lib = format!("vgc_{}_generated", dir.replace('-', "_"));
     let _ = std::fs::remove_dir_all(&work);
     std::fs::create_dir_all(&work).expect("mkdir");
 
@@ -52,7 +52,7 @@ fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
     let out = vgc::build(&BuildRequest {
         path: src.to_string_lossy().into_owned(),
         out: Some(generated.clone()),
-        crate_name: "vgc-extensions-generated".into(),
+        crate_name: lib.replace('_', "-"),
         runtime: RuntimeDep::Path(root.join("runtime").to_string_lossy().into_owned()),
         ..Default::default()
     });
@@ -63,13 +63,6 @@ fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
         .collect();
     assert!(shown.is_empty(), "{shown:#?}");
     assert_eq!(vgc::exit_code(&out), 0);
-    // Every tag use of the packages is accounted for. `constraints`: of its 20 `+k8s:` lines (the field-path
-    // constraints, exclusive forms, the `target:` form on the type and the 6 forms per element,
-    // `eachVal=+k8s:…(constraint: …)`, among them), 19 are lowered tags and `listType=set` is list metadata
-    // (consumed). `subresources`: of its 16, 14 are lowered (the subresource conditions among them) and its 2
-    // `listType=atomic` are list metadata. `virtual`: of its 31, the 14 requiredness tags are lowered; its 6
-    // `memberOf`, 3 `listMapItem` and 4 group declarations are read by the virtual-group analysis and its 4 list
-    // metadata tags by the list matchers (consumed).
     assert_eq!(
         (
             out.stats.tags,
@@ -77,7 +70,7 @@ fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
             out.stats.consumed,
             out.stats.reported
         ),
-        (67, 47, 20, 0),
+        stats,
         "{:?}",
         out.stats
     );
@@ -86,7 +79,8 @@ fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
     std::fs::write(
         runner.join("Cargo.toml"),
         format!(
-            "[package]\nname = \"extensions-runner\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\nvgc-extensions-generated = {{ path = {:?} }}\nvgc-runtime = {{ path = {:?} }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n",
+            "[package]\nname = \"{dir}-runner\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n[dependencies]\n{} = {{ path = {:?} }}\nvgc-runtime = {{ path = {:?} }}\nserde = {{ version = \"1\", features = [\"derive\"] }}\nserde_json = \"1\"\n",
+            lib.replace('_', "-"),
             generated.to_string_lossy(),
             root.join("runtime").to_string_lossy()
         ),
@@ -95,11 +89,11 @@ fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
     let mut generator = plan_random::Generator::new(&out.plan);
     std::fs::write(
         runner.join("src/main.rs"),
-        harness::rust_runner("vgc_extensions_generated", &generator.roots, false),
+        harness::rust_runner(&lib, &generator.roots, false),
     )
     .expect("runner main.rs");
     cargo_build(&runner.join("Cargo.toml"), &e2e.join("target"));
-    let rust_bin = e2e.join("target/debug/extensions-runner");
+    let rust_bin = e2e.join(format!("target/debug/{dir}-runner"));
 
     let mut cases = Vec::new();
     for pkg in harness::package_dirs(&src, &|f| f.ends_with(".go")) {
@@ -108,7 +102,7 @@ fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
         let list: Vec<Value> = serde_json::from_str(&text).expect("cases parse");
         for mut c in list {
             let kind = c["kind"].as_str().expect("kind").to_string();
-            c["kind"] = json!(format!("{MODULE}/{pkg}.{kind}"));
+            c["kind"] = json!(format!("{module}/{pkg}.{kind}"));
             cases.push(c);
         }
     }
@@ -130,24 +124,121 @@ fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
 
     // 2. The interpreter on the same cases.
     let agreement = vgc_tests::interpreter::agree(&out.plan, &cases, &ours, false, |i| i);
-    eprintln!("extensions-fixed interpreter: {}", agreement.line());
+    eprintln!("{dir}-fixed interpreter: {}", agreement.line());
     agreement.assert_clean(&work.join("fixed-interpreter-mismatches.txt"));
 
     // 3. Random objects through both.
     let n = env_or("VGC_EXTENSIONS_CASES", 2_000);
     let seed = env_or("VGC_EXTENSIONS_SEED", 1) as u64;
-    let random = harness::random_cases(&mut generator, n, seed, "extensions", &BTreeSet::new());
+    let random = harness::random_cases(&mut generator, n, seed, dir, &BTreeSet::new());
     let ours = differential::run(
         &mut Command::new(&rust_bin),
         &serde_json::to_string(&random).expect("cases"),
     );
     let agreement = vgc_tests::interpreter::agree(&out.plan, &random, &ours, false, |i| i);
-    eprintln!("extensions-random interpreter: {}", agreement.line());
+    eprintln!("{dir}-random interpreter: {}", agreement.line());
     agreement.assert_clean(&work.join("random-interpreter-mismatches.txt"));
     assert!(
         agreement.with_errors > n / 20,
         "random objects reach the constraints: {}",
         agreement.line()
+    );
+}
+
+#[test]
+fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
+    // Every tag use of the packages is accounted for. `constraints`: of its 20 `+k8s:` lines (the field-path
+    // constraints, exclusive forms, the `target:` form on the type and the 6 forms per element,
+    // `eachVal=+k8s:…(constraint: …)`, among them), 19 are lowered tags and `listType=set` is list metadata
+    // (consumed). `subresources`: of its 16, 14 are lowered (the subresource conditions among them) and its 2
+    // `listType=atomic` are list metadata. `virtual`: of its 31, the 14 requiredness tags are lowered; its 6
+    // `memberOf`, 3 `listMapItem` and 4 group declarations are read by the virtual-group analysis and its 4 list
+    // metadata tags by the list matchers (consumed).
+    suite("extensions", "vgc.test/extensions", (67, 47, 20, 0));
+}
+
+/// Field-path constraints between `resource.Quantity` values and between `metav1.Duration` values, in their own
+/// module (`tests/extensions-quantities`, which requires k8s.io/apimachinery v0.37.2, fetched through the Go module
+/// proxy first). Of its 10 `+k8s:` lines, the 6 requiredness tags and the 4 constraints are lowered.
+#[test]
+fn quantity_and_duration_constraints_match_expectations_in_rust_and_the_interpreter() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    harness::download_module("k8s.io/apimachinery@v0.37.2", tmp.path());
+    suite(
+        "extensions-quantities",
+        "vgc.test/extensions-quantities",
+        (10, 10, 0, 0),
+    );
+}
+
+/// Field-path constraints between values of kinds that do not compare are refused (VGC0119): a quantity against
+/// an integer, a duration against a quantity, a `time.Duration` (an integer) against a `metav1.Duration`, and
+/// per element over a list of quantities.
+#[test]
+fn quantity_and_duration_kind_mismatches_are_refused() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    harness::download_module("k8s.io/apimachinery@v0.37.2", dir.path());
+    std::fs::write(
+        dir.path().join("go.mod"),
+        "module example.com/q\n\ngo 1.25\n\nrequire k8s.io/apimachinery v0.37.2\n",
+    )
+    .expect("go.mod");
+    std::fs::write(
+        dir.path().join("vgc.toml"),
+        "[extensions]\nenabled = true\n",
+    )
+    .expect("vgc.toml");
+    std::fs::create_dir_all(dir.path().join("p")).expect("mkdir");
+    std::fs::write(
+        dir.path().join("p/doc.go"),
+        "// +k8s:validation-gen=*\npackage p\n",
+    )
+    .expect("doc.go");
+    std::fs::write(
+        dir.path().join("p/types.go"),
+        r#"package p
+
+import (
+	"time"
+
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+type T struct {
+	// +k8s:optional
+	Count *int32 `json:"count,omitempty"`
+	// +k8s:optional
+	Wait *metav1.Duration `json:"wait,omitempty"`
+	// +k8s:optional
+	Nanos *time.Duration `json:"nanos,omitempty"`
+
+	// +k8s:optional
+	// +k8s:maximum(constraint: count)
+	Size *resource.Quantity `json:"size,omitempty"`
+
+	// +k8s:optional
+	// +k8s:minimum(constraint: size)
+	Timeout *metav1.Duration `json:"timeout,omitempty"`
+
+	// +k8s:optional
+	// +k8s:minimum(constraint: wait)
+	Deadline *time.Duration `json:"deadline,omitempty"`
+
+	// +k8s:eachVal=+k8s:maximum(constraint: size)
+	Sizes []resource.Quantity `json:"sizes"`
+}
+"#,
+    )
+    .expect("types.go");
+    assert_eq!(
+        check_messages(dir.path()),
+        [
+            "VGC0119 T.Size: tag \"k8s:maximum\": constraint path \"count\": the constrained field is a quantity (resource.Quantity) and the referenced field int32; field-path constraints compare values of one kind",
+            "VGC0119 T.Timeout: tag \"k8s:minimum\": constraint path \"size\": the constrained field is a duration (metav1.Duration) and the referenced field a quantity (resource.Quantity); field-path constraints compare values of one kind",
+            "VGC0119 T.Deadline: tag \"k8s:minimum\": constraint path \"wait\": the constrained field is time.Duration (an integer) and the referenced field a duration (metav1.Duration); field-path constraints compare values of one kind",
+            "VGC0119 T.Sizes: tag \"k8s:maximum\": constraint path \"size\": the constrained field is a list whose items are a quantity (resource.Quantity), not a list or map of integers; `eachVal` field-path constraints compare each item",
+        ]
     );
 }
 

@@ -16,6 +16,11 @@
 //! "set" tests through their paths, `exists` over a list-map for an item member, the count of set members, and the
 //! ratchet: on update, no error while no member's set-ness changed), on random jobs and old jobs.
 //!
+//! The field-path constraints between quantities and durations of `tests/extensions-quantities` the same way: CEL
+//! has no quantity type, so each quantity is read by a CEL expression this test writes for the forms it generates
+//! (sign, up to four digits, up to three decimals, a suffix of `m`, `k`, `M`, `Ki`, `Mi`, `Gi`) into an integer of
+//! millionths, and durations by CEL's own `duration()`.
+//!
 //! `VGC_CEL_ORACLE_CASES` (default 50,000 per test) and `VGC_CEL_ORACLE_SEED` (default 1). Needs `go` and the module
 //! proxy; builds the driver once in `target/e2e/cel-oracle-driver`, works in `target/e2e/cel-oracle`,
 //! `target/e2e/cel-oracle-subresources` and `target/e2e/cel-oracle-virtual`.
@@ -438,6 +443,11 @@ struct Oracle {
 
 impl Oracle {
     fn new(dir: &str) -> Self {
+        Self::of_module(dir, "tests/extensions")
+    }
+
+    /// [`Oracle::new`] with vgc's plan of the module at `module` (relative to the workspace root).
+    fn of_module(dir: &str, module: &str) -> Self {
         let root = vgc_tests::example::workspace_root().to_path_buf();
         let work = root.join("target/e2e").join(dir);
         std::fs::create_dir_all(&work).expect("mkdir");
@@ -447,10 +457,10 @@ impl Oracle {
             .get_or_init(|| build_oracle(&root, &root.join("target/e2e/cel-oracle-driver")))
             .clone();
         let plan = vgc::build(&BuildRequest::check(
-            root.join("tests/extensions").to_string_lossy().into_owned(),
+            root.join(module).to_string_lossy().into_owned(),
             Vec::new(),
         ));
-        assert_eq!(vgc::exit_code(&plan), 0);
+        assert_eq!(vgc::exit_code(&plan), 0, "{:?}", plan.diagnostics);
         Oracle {
             work,
             bin,
@@ -458,6 +468,61 @@ impl Oracle {
             cases: env_or("VGC_CEL_ORACLE_CASES", 50_000_usize),
             seed: env_or("VGC_CEL_ORACLE_SEED", 1_u64),
         }
+    }
+}
+
+/// How one oracle test draws its random cases.
+struct Draws<'a> {
+    /// The root type vgc validates (`<package path>.<Type>`).
+    kind: &'a str,
+    /// A new value (what CEL's `self` is).
+    new: &'a mut dyn FnMut(&mut Rng) -> Value,
+    /// An old value for `new`.
+    old: &'a mut dyn FnMut(&mut Rng, &Value) -> Value,
+    /// The object vgc validates for a value of `self` (the value itself, or the root above it).
+    object: &'a dyn Fn(&Value) -> Value,
+    /// The request's subresource (without its `/`; `""` for the resource itself), drawn after the new value.
+    subresource: &'a mut dyn FnMut(&mut Rng) -> &'static str,
+}
+
+impl Oracle {
+    /// Draws the cases (an old value for half of them, the same as the new one for a tenth of those), evaluates
+    /// `rules` on them with cel-go and compares with vgc's interpreter ([`compare`]); returns the agreeing cases
+    /// with errors.
+    fn run(&self, rules: Vec<String>, d: Draws<'_>) -> Vec<(Value, Vec<Value>)> {
+        let interp = vgc_validate::Interpreter::new(&self.plan.plan);
+        let (n, seed) = (self.cases, self.seed);
+        let dir = self
+            .work
+            .file_name()
+            .map_or_else(String::new, |f| f.to_string_lossy().into_owned());
+        let mut r = Rng::new(seed);
+        let (mut cases, mut cel_cases) = (Vec::with_capacity(n), Vec::with_capacity(n));
+        for i in 0..n {
+            let name = format!("{dir}-{seed}-{i}");
+            let new = (d.new)(&mut r);
+            let sub = (d.subresource)(&mut r);
+            let subs: Vec<&str> = if sub.is_empty() { vec![] } else { vec![sub] };
+            let mut case = json!({"name": name, "kind": d.kind, "object": (d.object)(&new), "subresources": subs});
+            let mut cel = json!({"name": name, "self": new, "oldSelf": null, "subresource": format!("/{sub}")});
+            if r.chance(50) {
+                let old = if r.chance(10) {
+                    new.clone()
+                } else {
+                    (d.old)(&mut r, &new)
+                };
+                case["old"] = (d.object)(&old);
+                cel["oldSelf"] = old;
+            }
+            cases.push(case);
+            cel_cases.push(cel);
+        }
+        let oracle = differential::run(
+            &mut Command::new(&self.bin),
+            &serde_json::to_string(&json!({"rules": rules, "cases": cel_cases})).expect("input"),
+        );
+        assert_eq!(oracle.len(), n);
+        compare(&self.work, &interp, &cases, &oracle)
     }
 }
 
@@ -480,12 +545,12 @@ fn build_oracle(root: &Path, work: &Path) -> PathBuf {
 /// disagreements to `work/disagreements.txt` and fails on any, or when fewer than 10% of the cases (2% of them
 /// updates) have errors (the random objects would not reach the rules). Returns each agreeing case with errors and
 /// its lines, for further counts.
-fn compare<'c>(
+fn compare(
     work: &Path,
     interp: &vgc_validate::Interpreter<'_>,
-    cases: &'c [Value],
+    cases: &[Value],
     oracle: &[Value],
-) -> Vec<(&'c Value, Vec<Value>)> {
+) -> Vec<(Value, Vec<Value>)> {
     let n = cases.len();
     let (mut disagreements, mut with_errors) = (Vec::new(), Vec::new());
     for (c, o) in cases.iter().zip(oracle) {
@@ -497,7 +562,7 @@ fn compare<'c>(
                 c["name"], ours["got"], o["got"]
             ));
         } else if let Some(lines) = ours["got"].as_array().filter(|l| !l.is_empty()) {
-            with_errors.push((c, lines.clone()));
+            with_errors.push((c.clone(), lines.clone()));
         }
     }
     let updates_with_errors = with_errors
@@ -540,33 +605,17 @@ fn compare<'c>(
 #[test]
 fn field_path_constraints_agree_with_cel_go() {
     let o = Oracle::new("cel-oracle");
-    let interp = vgc_validate::Interpreter::new(&o.plan.plan);
-    let (work, oracle_bin, n, seed) = (o.work, o.bin, o.cases, o.seed);
-    let mut r = Rng::new(seed);
-    let mut cases = Vec::with_capacity(n);
-    let mut cel_cases = Vec::with_capacity(n);
-    for i in 0..n {
-        let name = format!("cel-{seed}-{i}");
-        let new = spec(&mut r);
-        let mut case = json!({"name": name, "kind": KIND, "object": {"spec": new}});
-        let mut cel = json!({"name": name, "self": new, "oldSelf": null});
-        if r.chance(50) {
-            let old = if r.chance(10) {
-                new.clone()
-            } else {
-                mutate(&mut r, &new)
-            };
-            case["old"] = json!({"spec": old});
-            cel["oldSelf"] = old;
-        }
-        cases.push(case);
-        cel_cases.push(cel);
-    }
-    let oracle = differential::run(
-        &mut Command::new(oracle_bin),
-        &serde_json::to_string(&json!({"rules": rules(), "cases": cel_cases})).expect("input"),
+    let n = o.cases;
+    let with_errors = o.run(
+        rules(),
+        Draws {
+            kind: KIND,
+            new: &mut spec,
+            old: &mut mutate,
+            object: &|v| json!({"spec": v}),
+            subresource: &mut |_| "",
+        },
     );
-    assert_eq!(oracle.len(), n);
     // Cases with an error at an element (the rules per element, `eachVal`), and those that are updates.
     let at_element = |lines: &[Value]| {
         lines.iter().any(|e| {
@@ -575,11 +624,10 @@ fn field_path_constraints_agree_with_cel_go() {
                 .is_some_and(|p| p.ends_with(']'))
         })
     };
-    let with_errors = compare(&work, &interp, &cases, &oracle);
     let element: Vec<&Value> = with_errors
         .iter()
         .filter(|(_, l)| at_element(l))
-        .map(|(c, _)| *c)
+        .map(|(c, _)| c)
         .collect();
     let element_updates = element.iter().filter(|c| c.get("old").is_some()).count();
     eprintln!(
@@ -751,37 +799,16 @@ fn old_widget(r: &mut Rng, new: &Value) -> Value {
 #[test]
 fn subresource_conditions_agree_with_cel_go() {
     let o = Oracle::new("cel-oracle-subresources");
-    let interp = vgc_validate::Interpreter::new(&o.plan.plan);
-    let (work, oracle_bin, n, seed) = (o.work, o.bin, o.cases, o.seed);
-    let mut r = Rng::new(seed);
-    let (mut cases, mut cel_cases) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    for i in 0..n {
-        let name = format!("cel-sub-{seed}-{i}");
-        let new = widget(&mut r);
-        let sub = ["", "status", "resize"][r.below(3)];
-        let subs: Vec<&str> = if sub.is_empty() { vec![] } else { vec![sub] };
-        let mut case = json!({"name": name, "kind": "vgc.test/extensions/subresources.Widget", "object": new, "subresources": subs});
-        let mut cel =
-            json!({"name": name, "self": new, "oldSelf": null, "subresource": format!("/{sub}")});
-        if r.chance(50) {
-            let old = if r.chance(10) {
-                new.clone()
-            } else {
-                old_widget(&mut r, &new)
-            };
-            case["old"] = old.clone();
-            cel["oldSelf"] = old;
-        }
-        cases.push(case);
-        cel_cases.push(cel);
-    }
-    let oracle = differential::run(
-        &mut Command::new(oracle_bin),
-        &serde_json::to_string(&json!({"rules": subresource_rules(), "cases": cel_cases}))
-            .expect("input"),
+    o.run(
+        subresource_rules(),
+        Draws {
+            kind: "vgc.test/extensions/subresources.Widget",
+            new: &mut widget,
+            old: &mut old_widget,
+            object: &Value::clone,
+            subresource: &mut |r| ["", "status", "resize"][r.below(3)],
+        },
     );
-    assert_eq!(oracle.len(), n);
-    compare(&work, &interp, &cases, &oracle);
 }
 
 /// CEL: the value at `path` below `root` is present and not null (a pointer or list that is set; `has()` on every
@@ -1031,35 +1058,16 @@ fn old_job(r: &mut Rng, new: &Value) -> Value {
 #[test]
 fn virtual_groups_agree_with_cel_go() {
     let o = Oracle::new("cel-oracle-virtual");
-    let interp = vgc_validate::Interpreter::new(&o.plan.plan);
-    let (work, oracle_bin, n, seed) = (o.work, o.bin, o.cases, o.seed);
-    let mut r = Rng::new(seed);
-    let (mut cases, mut cel_cases) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    for i in 0..n {
-        let name = format!("cel-virtual-{seed}-{i}");
-        let new = job(&mut r);
-        let mut case =
-            json!({"name": name, "kind": "vgc.test/extensions/virtual.Job", "object": new});
-        let mut cel = json!({"name": name, "self": new, "oldSelf": null, "subresource": "/"});
-        if r.chance(50) {
-            let old = if r.chance(10) {
-                new.clone()
-            } else {
-                old_job(&mut r, &new)
-            };
-            case["old"] = old.clone();
-            cel["oldSelf"] = old;
-        }
-        cases.push(case);
-        cel_cases.push(cel);
-    }
-    let oracle = differential::run(
-        &mut Command::new(oracle_bin),
-        &serde_json::to_string(&json!({"rules": virtual_rules(), "cases": cel_cases}))
-            .expect("input"),
+    let with_errors = o.run(
+        virtual_rules(),
+        Draws {
+            kind: "vgc.test/extensions/virtual.Job",
+            new: &mut job,
+            old: &mut old_job,
+            object: &Value::clone,
+            subresource: &mut |_| "",
+        },
     );
-    assert_eq!(oracle.len(), n);
-    let with_errors = compare(&work, &interp, &cases, &oracle);
     // Every group fails somewhere, on create and on update.
     for needle in [
         "<nil> |",
@@ -1079,5 +1087,272 @@ fn virtual_groups_agree_with_cel_go() {
                 if update { "update" } else { "create" }
             );
         }
+    }
+}
+
+/// CEL: the quantity string `q` (of the forms [`quantity`] generates) as an integer number of millionths.
+fn quantity_micros(q: &str) -> String {
+    // The magnitude (`q` without its sign) in thousandths, then scaled by the suffix.
+    let thousandths = |m: &str| {
+        format!(
+            "({m}.contains('.') ? int({m}.split('.')[0]) * 1000 + int(({m}.split('.')[1] + '00').substring(0, 3)) : int({m}) * 1000)"
+        )
+    };
+    let mag = format!("(({q}).startsWith('-') ? ({q}).substring(1) : ({q}))");
+    let mut expr = format!("{} * 1000", thousandths(&mag));
+    for (suffix, per_thousandth) in [
+        ("m", 1_i64),
+        ("k", 1_000_000),
+        ("M", 1_000_000_000),
+        ("Ki", 1_024_000),
+        ("Mi", 1_048_576_000),
+        ("Gi", 1_073_741_824_000),
+    ] {
+        let n = suffix.len();
+        let num = format!("{mag}.substring(0, size({mag}) - {n})");
+        expr = format!(
+            "({mag}.endsWith('{suffix}') ? {} * {per_thousandth} : {expr})",
+            thousandths(&num)
+        );
+    }
+    format!("((({q}).startsWith('-') ? -1 : 1) * {expr})")
+}
+
+/// One side of a quantity or duration constraint of `Sizing`: its JSON path below `self`, whether it is a pointer
+/// (else a value whose absence is the zero value), and whether it is a duration.
+#[derive(Clone, Copy)]
+struct Measured {
+    path: &'static [&'static str],
+    pointer: bool,
+    duration: bool,
+}
+
+impl Measured {
+    fn set(self, root: &str) -> String {
+        if self.pointer {
+            format!("({})", present(root, self.path))
+        } else {
+            "true".into()
+        }
+    }
+
+    fn text(self, root: &str) -> String {
+        let p = format!("{root}.{}", self.path.join("."));
+        if self.pointer {
+            p
+        } else {
+            format!("(has({p}) ? {p} : '0')")
+        }
+    }
+
+    /// CEL: the value, comparable (`duration` or an integer of millionths), valid when [`Measured::set`].
+    fn value(self, root: &str) -> String {
+        let t = self.text(root);
+        if self.duration {
+            format!("duration({t})")
+        } else {
+            quantity_micros(&t)
+        }
+    }
+
+    /// CEL: unchanged on update (both unset, or both set and equal in value).
+    fn unchanged(self) -> String {
+        let (n, o) = (self.set("self"), self.set("oldSelf"));
+        format!(
+            "({n} == {o} && (!{n} || {} == {}))",
+            self.value("self"),
+            self.value("oldSelf")
+        )
+    }
+}
+
+/// The CEL rule of one quantity or duration constraint of `Sizing` (`self`), written from the definition: no check
+/// while either side is unset, the comparison, the ratchet (both sides unchanged), the error line with both values
+/// as written.
+fn measured_rule(target: Measured, op: &str, bound: Measured, words: &str, origin: &str) -> String {
+    let (t, b) = (target.value("self"), bound.value("self"));
+    format!(
+        "(!({} && {}) || {t} {op} {b} || (hasOld && {} && {})) ? '' : {} + {} + {} + {} + {}",
+        target.set("self"),
+        bound.set("self"),
+        target.unchanged(),
+        bound.unchanged(),
+        lit(&format!("{} | Invalid value: \"", target.path.join("."))),
+        target.text("self"),
+        lit(&format!("\": must be {words} {} (", bound.path.join("."))),
+        bound.text("self"),
+        lit(&format!(") | origin={origin} | sc=false | -")),
+    )
+}
+
+/// The rules of `tests/extensions-quantities` in vgc's order: `request`'s three, then `timeout`'s.
+fn measured_rules() -> Vec<String> {
+    let q = |path, pointer| Measured {
+        path,
+        pointer,
+        duration: false,
+    };
+    let d = |path| Measured {
+        path,
+        pointer: true,
+        duration: true,
+    };
+    let request = q(&["request"], true);
+    vec![
+        measured_rule(
+            request,
+            "<=",
+            q(&["limit"], true),
+            "less than or equal to",
+            "maximum",
+        ),
+        measured_rule(
+            request,
+            ">",
+            q(&["floor", "value"], true),
+            "greater than",
+            "exclusiveMinimum",
+        ),
+        measured_rule(
+            request,
+            ">=",
+            q(&["base"], false),
+            "greater than or equal to",
+            "minimum",
+        ),
+        measured_rule(
+            d(&["timeout"]),
+            ">=",
+            d(&["minTimeout"]),
+            "greater than or equal to",
+            "minimum",
+        ),
+    ]
+}
+
+/// A quantity string: an optional sign, up to four digits, up to three decimals, one of the suffixes.
+fn quantity(r: &mut Rng) -> Value {
+    let sign = if r.chance(10) { "-" } else { "" };
+    let int = r.below(3000);
+    let frac = match r.below(4) {
+        0 => String::new(),
+        n => format!(
+            ".{}",
+            (0..n)
+                .map(|_| char::from(b'0' + r.below(10) as u8))
+                .collect::<String>()
+        ),
+    };
+    let suffix = ["", "", "m", "k", "M", "Ki", "Mi", "Gi"][r.below(8)];
+    json!(format!("{sign}{int}{frac}{suffix}"))
+}
+
+/// A duration string: one or two units of hours, minutes, seconds, milliseconds.
+fn duration(r: &mut Rng) -> Value {
+    let unit = |r: &mut Rng| ["h", "m", "s", "ms"][r.below(4)];
+    let mut s = format!("{}{}", r.below(120), unit(r));
+    if r.chance(30) {
+        s = format!("{}h{}m", r.below(3), r.below(60));
+    }
+    json!(s)
+}
+
+/// A random `Sizing`: each field present (or, for pointers, null) or absent.
+fn sizing(r: &mut Rng) -> Value {
+    let mut m = Map::new();
+    for (k, pct) in [("limit", 70), ("request", 80), ("base", 50)] {
+        if r.chance(pct) {
+            m.insert(k.into(), quantity(r));
+        }
+    }
+    // Close values: a request and a bound that are the same quantity in another spelling, or a milli-unit apart.
+    if r.chance(40) {
+        // Multiples of 1024 half the time, so that binary suffixes meet their decimal spellings.
+        let n = if r.chance(50) {
+            1024 * (1 + r.below(2)) as i64
+        } else {
+            r.below(3000) as i64
+        };
+        let spell = |r: &mut Rng, m: i64| -> Value {
+            let forms = [
+                format!("{m}m"),
+                if m % 1000 == 0 {
+                    format!("{}", m / 1000)
+                } else {
+                    format!("{m}m")
+                },
+                if m % 1000 == 0 {
+                    format!("{}.000", m / 1000)
+                } else {
+                    format!("{}.{:03}", m / 1000, m % 1000)
+                },
+                if m % 1_024_000 == 0 {
+                    format!("{}Ki", m / 1_024_000)
+                } else {
+                    format!("{m}m")
+                },
+            ];
+            json!(forms[r.below(forms.len())].clone())
+        };
+        let milli = n * 1000;
+        m.insert("request".into(), spell(r, milli));
+        let bound = milli + [-1, 0, 0, 1][r.below(4)];
+        let k = ["limit", "base"][r.below(2)];
+        m.insert(k.into(), spell(r, bound.max(0)));
+    }
+    if r.chance(60) {
+        let mut f = Map::new();
+        if r.chance(80) {
+            f.insert("value".into(), quantity(r));
+        }
+        m.insert("floor".into(), Value::Object(f));
+    }
+    for (k, pct) in [("minTimeout", 70), ("timeout", 80)] {
+        if r.chance(pct) {
+            m.insert(k.into(), duration(r));
+        }
+    }
+    if r.chance(5) {
+        m.insert("limit".into(), Value::Null);
+    }
+    Value::Object(m)
+}
+
+/// An old `Sizing` for `new`: one field drawn afresh (or left out), the rest the same.
+fn old_sizing(r: &mut Rng, new: &Value) -> Value {
+    let mut old = new.clone();
+    let other = sizing(r);
+    let k = ["limit", "request", "base", "floor", "minTimeout", "timeout"][r.below(6)];
+    match other.get(k) {
+        Some(v) => old[k] = v.clone(),
+        None => {
+            old.as_object_mut().expect("object").remove(k);
+        }
+    }
+    old
+}
+
+#[test]
+fn quantity_and_duration_constraints_agree_with_cel_go() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    vgc_tests::harness::download_module("k8s.io/apimachinery@v0.37.2", tmp.path());
+    let o = Oracle::of_module("cel-oracle-quantities", "tests/extensions-quantities");
+    let with_errors = o.run(
+        measured_rules(),
+        Draws {
+            kind: "vgc.test/extensions-quantities/quantities.Sizing",
+            new: &mut sizing,
+            old: &mut old_sizing,
+            object: &Value::clone,
+            subresource: &mut |_| "",
+        },
+    );
+    for needle in [" limit (", " floor.value (", " base (", " minTimeout ("] {
+        assert!(
+            with_errors.iter().any(|(_, l)| l
+                .iter()
+                .any(|l| l.as_str().is_some_and(|l| l.contains(needle)))),
+            "no case fails against {needle}"
+        );
     }
 }

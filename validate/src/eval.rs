@@ -160,19 +160,6 @@ fn field_set(o: &Val<'_>, go: &str, shape: &Shape) -> bool {
     }
 }
 
-/// The integer at the end of a field-path constraint's path below struct `o` (`codegen`'s `constraint_call`):
-/// `None` at a nil pointer on the way.
-fn constraint_operand(o: &Val<'_>, p: &vgc_lowering::plan::FieldPath) -> Option<i128> {
-    let mut cur = o;
-    for s in &p.steps {
-        cur = cur.field(&s.go)?;
-    }
-    match cur {
-        Val::Int(i) => Some(*i),
-        _ => None,
-    }
-}
-
 /// The member at the end of a field-path constraint's path below struct `o`: `None` at a nil pointer on the way.
 fn path_member<'v, 'p>(
     o: &'v Val<'p>,
@@ -240,17 +227,41 @@ fn constraint_elements<'v>(
     }
 }
 
-/// One side of a field-path constraint read from the new and old structs.
-fn constraint_side<'s>(
+/// One side of a field-path constraint read from the new and old structs, its value taken by `get` (an integer, a
+/// quantity or a duration: `vgc_runtime::extensions::Operand`).
+fn constraint_side<'s, 'v, 'p: 'v, V>(
     p: &vgc_lowering::plan::FieldPath,
     segs: &'s [&'s str],
-    new: Option<&Val<'_>>,
-    old: Option<&Val<'_>>,
-) -> vgc_runtime::extensions::Side<'s> {
+    new: Option<&'v Val<'p>>,
+    old: Option<&'v Val<'p>>,
+    get: fn(&'v Val<'p>) -> Option<V>,
+) -> vgc_runtime::extensions::Side<'s, V> {
+    let read = |o: &'v Val<'p>| path_member(o, &p.steps).and_then(get);
     vgc_runtime::extensions::Side {
         path: segs,
-        value: new.and_then(|o| constraint_operand(o, p)),
-        old: old.map(|o| constraint_operand(o, p)),
+        value: new.and_then(read),
+        old: old.map(read),
+    }
+}
+
+fn int_operand(v: &Val<'_>) -> Option<i128> {
+    match v {
+        Val::Int(i) => Some(*i),
+        _ => None,
+    }
+}
+
+fn quantity_operand<'v>(v: &'v Val<'_>) -> Option<&'v vgc_runtime::types::Quantity> {
+    match v {
+        Val::Quantity(q) => Some(q),
+        _ => None,
+    }
+}
+
+fn duration_operand<'v>(v: &'v Val<'_>) -> Option<&'v vgc_runtime::types::Duration> {
+    match v {
+        Val::Duration(d) => Some(d),
+        _ => None,
     }
 }
 
@@ -1039,15 +1050,35 @@ impl<'p> Cx<'_, 'p> {
             }
             CheckKind::FieldConstraint(fc) => {
                 let (t, b) = (fc.target.json_segments(), fc.bound.json_segments());
-                let side = |p, segs| constraint_side(p, segs, new, old);
                 match &fc.each {
-                    None => vgc_runtime::extensions::field_constraint(
-                        path,
-                        op,
-                        fc.kind,
-                        side(&fc.target, &t),
-                        side(&fc.bound, &b),
-                    ),
+                    None => {
+                        use vgc_lowering::plan::Operand;
+                        use vgc_runtime::extensions::field_constraint;
+                        let (tp, bp) = (&fc.target, &fc.bound);
+                        match tp.operand {
+                            Operand::Integer(_) => field_constraint(
+                                path,
+                                op,
+                                fc.kind,
+                                constraint_side(tp, &t, new, old, int_operand),
+                                constraint_side(bp, &b, new, old, int_operand),
+                            ),
+                            Operand::Quantity => field_constraint(
+                                path,
+                                op,
+                                fc.kind,
+                                constraint_side(tp, &t, new, old, quantity_operand),
+                                constraint_side(bp, &b, new, old, quantity_operand),
+                            ),
+                            Operand::Duration => field_constraint(
+                                path,
+                                op,
+                                fc.kind,
+                                constraint_side(tp, &t, new, old, duration_operand),
+                                constraint_side(bp, &b, new, old, duration_operand),
+                            ),
+                        }
+                    }
                     Some(each) => {
                         let n = new.and_then(|o| path_member(o, &fc.target.steps));
                         let ol = old.map(|o| path_member(o, &fc.target.steps));
@@ -1057,7 +1088,7 @@ impl<'p> Cx<'_, 'p> {
                             fc.kind,
                             &t,
                             constraint_elements(each, n, ol),
-                            side(&fc.bound, &b),
+                            constraint_side(&fc.bound, &b, new, old, int_operand),
                         )
                     }
                 }

@@ -670,9 +670,14 @@ fn constraint_call(fc: &vgc_lowering::plan::ConstraintPlan, ops: Operands<'_>) -
         ConstraintKind::ExclusiveMaximum => quote!(ExclusiveMaximum),
     };
     let member = |p: &FieldPath| navigate(&p.steps);
+    // Integers widened to `i128`; quantities and durations compared as the runtime's own types (`&Quantity`,
+    // `&Duration`, `vgc_runtime::extensions::Operand`).
     let read = |p: &FieldPath| {
         let m = member(p);
-        quote!(#m .map(|x| i128::from(*x)))
+        match p.operand {
+            vgc_lowering::plan::Operand::Integer(_) => quote!(#m .map(|x| i128::from(*x))),
+            vgc_lowering::plan::Operand::Quantity | vgc_lowering::plan::Operand::Duration => m,
+        }
     };
     let side = |p: &FieldPath| {
         let segs = p.json_segments();

@@ -10,6 +10,7 @@
 //! the same way ([`ConstraintPlan::each`]).
 
 use super::*;
+use crate::plan::Operand;
 use crate::plan::{ConstraintPlan, EachElements, FieldPath, PathStep};
 use std::collections::{BTreeMap, BTreeSet};
 use vgc_ir::extension_tags::{self, ConstraintKind};
@@ -45,6 +46,13 @@ enum ConstraintDiagnostic {
         /// Its Go type as resolved.
         ty: String,
     },
+    /// VGC0119: the two sides are of kinds that do not compare (an integer and a quantity, …).
+    OperandMismatch {
+        /// The constrained field's kind in words.
+        target: String,
+        /// The referenced field's kind in words.
+        bound: String,
+    },
     /// VGC0119: the field carrying `eachVal=+k8s:…(constraint: …)` is not a list or map of integers.
     EachTypeMismatch {
         /// What it is instead (`int32`, `a list of string`).
@@ -60,9 +68,9 @@ impl ConstraintDiagnostic {
             Self::Disabled => Code::ExtensionDisabled,
             Self::UnknownPath { .. } | Self::NotAStruct { .. } => Code::ConstraintUnknownPath,
             Self::IntoList { .. } => Code::ConstraintPathIntoList,
-            Self::TypeMismatch { .. } | Self::EachTypeMismatch { .. } => {
-                Code::ConstraintTypeMismatch
-            }
+            Self::TypeMismatch { .. }
+            | Self::OperandMismatch { .. }
+            | Self::EachTypeMismatch { .. } => Code::ConstraintTypeMismatch,
             Self::Form(_) => Code::ConstraintForm,
         }
     }
@@ -87,7 +95,10 @@ impl ConstraintDiagnostic {
                 format!("{which} {path:?}: {prefix:?} is a list or map; a path cannot go into one")
             }
             Self::TypeMismatch { role, ty } => format!(
-                "{which} {path:?}: the {role} is {ty}, not an integer; field-path constraints compare integers"
+                "{which} {path:?}: the {role} is {ty}; field-path constraints compare integers, quantities (resource.Quantity) or durations (metav1.Duration)"
+            ),
+            Self::OperandMismatch { target, bound } => format!(
+                "{which} {path:?}: the constrained field is {target} and the referenced field {bound}; field-path constraints compare values of one kind"
             ),
             Self::EachTypeMismatch { ty } => format!(
                 "{which} {path:?}: the constrained field is {ty}, not a list or map of integers; `eachVal` field-path constraints compare each item"
@@ -116,9 +127,9 @@ impl ConstraintDiagnostic {
             Self::IntoList { .. } => Some(
                 "field paths select no list item; compare with a field outside the list".into(),
             ),
-            Self::TypeMismatch { .. } => {
-                Some("both fields must be integers (any width, through pointers and typedefs)".into())
-            }
+            Self::TypeMismatch { .. } | Self::OperandMismatch { .. } => Some(
+                "both fields must be integers (any width), or both `resource.Quantity`, or both `metav1.Duration` (through pointers and typedefs)".into(),
+            ),
             Self::EachTypeMismatch { .. } => Some(
                 "`eachVal` takes a list or map field whose items (values) are integers (any width, through pointers and typedefs)".into(),
             ),
@@ -133,8 +144,20 @@ const CONSTRAINT: &str = "constraint path";
 const TARGET: &str = "target path";
 
 /// The end of a resolved path: an integer, or what it is instead (for the mismatch message).
+/// VGC0119 unless a constrained value of kind `target` compares with a referenced one of kind `bound`.
+fn same_kind(target: Operand, bound: Operand) -> Result<(), ConstraintDiagnostic> {
+    if target.comparable(bound) {
+        Ok(())
+    } else {
+        Err(ConstraintDiagnostic::OperandMismatch {
+            target: target.words(),
+            bound: bound.words(),
+        })
+    }
+}
+
 enum Leaf {
-    Int(Builtin),
+    Value(Operand),
     Other(String),
 }
 
@@ -394,9 +417,9 @@ impl Lowerer<'_> {
         self.constrainable(f)?;
         let (step, ty) = self.path_step(owner, file, f);
         let target = match self.leaf(&ty) {
-            Leaf::Int(int) => FieldPath {
+            Leaf::Value(operand) => FieldPath {
                 steps: vec![step],
-                int,
+                operand,
                 holder: owner.clone(),
             },
             Leaf::Other(ty) => {
@@ -407,6 +430,7 @@ impl Lowerer<'_> {
             }
         };
         let bound = self.resolve_path(owner, path, "referenced field")?;
+        same_kind(target.operand, bound.operand)?;
         if bound.steps == target.steps {
             return Err(ConstraintDiagnostic::Form(
                 "it names the constrained field itself".into(),
@@ -445,14 +469,20 @@ impl Lowerer<'_> {
             Native::Other(Ty::Map(_, v)) => (true, *v),
             _ => {
                 let ty = match self.leaf(&ty) {
-                    Leaf::Int(b) => format!("{b:?}").to_lowercase(),
+                    Leaf::Value(o) => o.words(),
                     Leaf::Other(t) => t,
                 };
                 return Err(ConstraintDiagnostic::EachTypeMismatch { ty });
             }
         };
         let int = match self.leaf(&elem) {
-            Leaf::Int(int) => int,
+            Leaf::Value(Operand::Integer(int)) => int,
+            Leaf::Value(o) => {
+                let what = if map { "map" } else { "list" };
+                return Err(ConstraintDiagnostic::EachTypeMismatch {
+                    ty: format!("a {what} whose items are {}", o.words()),
+                });
+            }
             Leaf::Other(t) => {
                 let what = if map { "map" } else { "list" };
                 return Err(ConstraintDiagnostic::EachTypeMismatch {
@@ -462,6 +492,7 @@ impl Lowerer<'_> {
         };
         let pointer_elems = matches!(elem, Ty::Pointer(_));
         let bound = self.resolve_path(owner, path, "referenced field")?;
+        same_kind(Operand::Integer(int), bound.operand)?;
         // The list metadata as `eachVal` reads it; its problems are reported with the field's own checks.
         let matcher = if map {
             Matcher::None
@@ -479,7 +510,7 @@ impl Lowerer<'_> {
             kind,
             target: FieldPath {
                 steps: vec![step],
-                int,
+                operand: Operand::Integer(int),
                 holder: owner.clone(),
             },
             bound,
@@ -520,7 +551,13 @@ impl Lowerer<'_> {
             t => t,
         };
         match types::native(self.db, self.prog, inner) {
-            Native::Other(Ty::Builtin(b)) if b.is_integer() => Leaf::Int(b),
+            Native::Other(Ty::Builtin(b)) if b.is_integer() => Leaf::Value(Operand::Integer(b)),
+            Native::Other(Ty::WellKnown(vgc_analysis::types::WellKnown::Quantity)) => {
+                Leaf::Value(Operand::Quantity)
+            }
+            Native::Other(Ty::WellKnown(vgc_analysis::types::WellKnown::Duration)) => {
+                Leaf::Value(Operand::Duration)
+            }
             Native::Other(Ty::Builtin(b)) => Leaf::Other(format!("{b:?}").to_lowercase()),
             Native::Struct(k) => Leaf::Other(format!("struct {}", k.name)),
             Native::Other(Ty::Slice(_)) => Leaf::Other("a list".into()),
@@ -559,6 +596,7 @@ impl Lowerer<'_> {
         let bound = self
             .resolve_path(owner, path, "referenced field")
             .map_err(|d| (CONSTRAINT, d))?;
+        same_kind(target.operand, bound.operand).map_err(|d| (CONSTRAINT, d))?;
         if bound.steps == target.steps {
             return Err((
                 CONSTRAINT,
@@ -602,7 +640,11 @@ impl Lowerer<'_> {
             let prefix = || segs[..=i].join(".");
             if last {
                 return match self.leaf(&ty) {
-                    Leaf::Int(int) => Ok(FieldPath { steps, int, holder }),
+                    Leaf::Value(operand) => Ok(FieldPath {
+                        steps,
+                        operand,
+                        holder,
+                    }),
                     Leaf::Other(ty) => Err(ConstraintDiagnostic::TypeMismatch { role, ty }),
                 };
             }

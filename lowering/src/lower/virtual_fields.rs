@@ -45,17 +45,10 @@ pub fn virtual_groups(db: &dyn Db) -> VirtualGroups {
     if !any {
         return VirtualGroups::default();
     }
+    // Not counting: the tag uses are counted by the lowering of the types declaring them.
     let mut l = Lowerer {
-        db,
-        prog,
-        types: &r.types,
-        boxed: &r.boxed,
-        recursive: &r.recursive,
-        diags: Vec::new(),
-        stats: Stats::default(),
         counting: false,
-        documented: false,
-        tag_file: None,
+        ..Lowerer::new(db, prog, r)
     };
     let mut walks = Vec::new();
     for root in &r.roots {
