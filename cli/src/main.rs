@@ -655,12 +655,25 @@ fn run_explain(what: &str, tag_prefix: Option<&str>) -> ExitCode {
         _ if name.starts_with("k8s:") => name.to_string(),
         _ => format!("k8s:{name}"),
     };
+    // A tag name in another case (`memberof`) finds its tag.
+    let name = match vgc_ir::catalog::lookup(&name) {
+        Some(_) => name,
+        None => vgc_ir::catalog::TAGS
+            .iter()
+            .find(|t| t.name.eq_ignore_ascii_case(&name))
+            .map_or(name, |t| t.name.to_string()),
+    };
     if let Some(spec) = vgc_ir::catalog::lookup(&name) {
+        // vgc's extension tags carry no upstream stability level: they are off unless enabled.
+        let level = if spec.id.is_extension() {
+            "vgc extension, off unless vgc.toml enables extensions".to_string()
+        } else {
+            format!("{:?}", spec.stability)
+        };
         let _ = writeln!(
             out,
-            "+{} ({:?}; scopes: {})\n\n{}",
+            "+{} ({level}; scopes: {})\n\n{}",
             prefix.qualify(spec.name),
-            spec.stability,
             spec.scopes
                 .iter()
                 .map(|s| format!("{s:?}"))
@@ -668,7 +681,9 @@ fn run_explain(what: &str, tag_prefix: Option<&str>) -> ExitCode {
                 .join(", "),
             prefix.requalify(spec.docs)
         );
-        if let Some(forms) = vgc_ir::extension_tags::explain_constraint_forms(&name) {
+        if let Some(forms) = vgc_ir::extension_tags::explain_constraint_forms(&name)
+            .or_else(|| vgc_ir::extension_tags::explain_virtual_fields(&name))
+        {
             let _ = writeln!(out, "\n{}", prefix.requalify(&forms));
         }
         return ExitCode::SUCCESS;

@@ -207,22 +207,37 @@ pub fn words(c: &Check, outer: Option<Stability>, cx: &Context<'_>) -> String {
             },
             d.trigger.json
         ),
-        CheckKind::FieldConstraint(fc) => match &fc.each {
-            None => format!(
-                "{} must be {} the value of {} (field-path constraint, a vgc extension; not checked while either is unset)",
-                fc.target.dotted(),
-                fc.kind.words(),
-                fc.bound.dotted()
-            ),
-            Some(each) => format!(
-                "each {} of {} must be {} the value of {} (field-path constraint, a vgc extension; not checked while {} is unset)",
-                if each.map { "value" } else { "item" },
-                fc.target.dotted(),
-                fc.kind.words(),
-                fc.bound.dotted(),
-                fc.bound.dotted()
-            ),
-        },
+        CheckKind::FieldConstraint(fc) => {
+            // Only a pointer on the way can leave a side unset; a value by value (an integer, a quantity) is its
+            // zero value when absent, and is compared.
+            let nilable =
+                |p: &vgc_lowering::plan::FieldPath| p.steps.iter().any(|s| s.pointer.is_some());
+            match &fc.each {
+                None => format!(
+                    "{} must be {} the value of {} (field-path constraint, a vgc extension{})",
+                    fc.target.dotted(),
+                    fc.kind.words(),
+                    fc.bound.dotted(),
+                    if nilable(&fc.target) || nilable(&fc.bound) {
+                        "; not checked while either is unset"
+                    } else {
+                        ""
+                    }
+                ),
+                Some(each) => format!(
+                    "each {} of {} must be {} the value of {} (field-path constraint, a vgc extension{})",
+                    if each.map { "value" } else { "item" },
+                    fc.target.dotted(),
+                    fc.kind.words(),
+                    fc.bound.dotted(),
+                    if nilable(&fc.bound) {
+                        format!("; not checked while {} is unset", fc.bound.dotted())
+                    } else {
+                        String::new()
+                    }
+                ),
+            }
+        }
         CheckKind::VirtualUnion(v) => {
             let members: Vec<String> = v.members.iter().map(|m| m.name.clone()).collect();
             let rule = match v.kind {
@@ -459,16 +474,24 @@ mod tests {
             })),
             None,
         );
+        // Values by value are always compared (their zero value when absent).
         let r = rule(&c, &LIST);
         assert_eq!(
             r.text,
-            "current must be less than the value of limits.max (field-path constraint, a vgc extension; not checked while either is unset)"
+            "current must be less than the value of limits.max (field-path constraint, a vgc extension)"
         );
         assert_eq!(r.fields, ["current", "limits"]);
-        // Per element (`eachVal=+k8s:maximum(constraint: …)`).
+        // A pointer on the way can leave a side unset.
         let CheckKind::FieldConstraint(mut fc) = c.kind.clone() else {
             unreachable!()
         };
+        fc.bound.steps[0].pointer = Some(vgc_lowering::plan::Boxing::Inline);
+        let pointed = rule(&check(CheckKind::FieldConstraint(fc.clone()), None), &LIST);
+        assert_eq!(
+            pointed.text,
+            "current must be less than the value of limits.max (field-path constraint, a vgc extension; not checked while either is unset)"
+        );
+        // Per element (`eachVal=+k8s:maximum(constraint: …)`).
         fc.each = Some(vgc_lowering::plan::EachElements {
             map: false,
             pointer_elems: false,

@@ -222,9 +222,27 @@ fn check_tag(tag: &Tag, scopes: &[Scope], top: bool, out: &mut Vec<TagProblem>) 
                     span,
                 );
                 if expected.is_none() {
+                    // With its arguments, when it has any (`+k8s:memberOf(group: …)`).
+                    let args: Vec<String> = spec
+                        .args
+                        .iter()
+                        .filter(|a| a.required)
+                        .map(|a| {
+                            if a.name.is_empty() {
+                                "…".to_string()
+                            } else {
+                                format!("{}: …", a.name)
+                            }
+                        })
+                        .collect();
+                    let written = if args.is_empty() {
+                        format!("+{}", tag.name)
+                    } else {
+                        format!("+{}({})", tag.name, args.join(", "))
+                    };
                     p.hint = Some(format!(
-                        "{} takes no value; write it as `+{}`",
-                        tag.name, tag.name
+                        "{} takes no value; write it as `{written}`",
+                        tag.name
                     ));
                 }
                 out.push(p);

@@ -112,7 +112,7 @@ declare_codes! {
     /// VGC0118: a field-path constraint whose path goes into a list or map.
     ConstraintPathIntoList = ("VGC0118", "constraint-path-into-list", Error, "A path through a list or map names no single value to compare with (KEP-5073 selects list items with `item`, which field paths do not support yet)."),
     /// VGC0119: a field-path constraint between values that cannot be compared.
-    ConstraintTypeMismatch = ("VGC0119", "constraint-type-mismatch", Error, "Numeric field-path constraints compare integers (per element: the items of a list or map); a constrained or referenced field of another type cannot be compared."),
+    ConstraintTypeMismatch = ("VGC0119", "constraint-type-mismatch", Error, "Field-path constraints compare values of one kind: integers (any width; per element, the items of a list or map), `resource.Quantity` values (numerically) or `metav1.Duration` values (by length); a constrained or referenced field of another type, or two fields of different kinds, cannot be compared."),
     /// VGC0120: a field-path constraint written where or how it is not supported.
     ConstraintForm = ("VGC0120", "constraint-form", Error, "Field-path constraints are hoisted to the parent struct of the field they are written on, or written on that struct with `target:`; per element only as `eachVal`'s payload directly on a list or map field; elsewhere (a type without `target:`, a non-struct type, map keys, inside another tag) or with other arguments there is no parent to hoist to or nothing to compare."),
     /// VGC0121: the k8s-openapi target lacks a type or field the validators need (or has it with another shape).

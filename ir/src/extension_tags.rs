@@ -54,6 +54,32 @@ pub fn explain_constraint_forms(name: &str) -> Option<String> {
     Some(lines.join("\n"))
 }
 
+/// What `vgc explain` adds for a virtual-field tag (vgc extension, `docs/extensions.md` "Virtual fields"): the forms
+/// and the scoping rule. `None` for other names. Names are canonical (`k8s:`).
+#[must_use]
+pub fn explain_virtual_fields(name: &str) -> Option<String> {
+    if !matches!(
+        name,
+        "k8s:memberOf" | "k8s:listMapItem" | "k8s:union" | "k8s:zeroOrOneOf"
+    ) {
+        return None;
+    }
+    Some(
+        [
+            "Forms (KEP-5073 \"Virtual Field Strategy\"; off unless vgc.toml has `[extensions] enabled = true`, else VGC0116):",
+            "  +k8s:memberOf(group: <g>)                              on a field (a pointer, list, map or scalar): a member of group <g>",
+            "  +k8s:listMapItem(<key>: <value>, …)=+k8s:memberOf(group: <g>)  on a listType=map field: the item with those keys is a member",
+            "  +k8s:union(union: <g>)                                 on a type or field: exactly one member of <g> must be set",
+            "  +k8s:zeroOrOneOf(union: <g>)                           on a type or field: at most one member of <g> may be set",
+            "Group names are scoped to one root type (kind): members and declaration must be in the same root type's tree (VGC0125).",
+            "The check runs on the members' closest common ancestor struct, its error at that struct's path; a struct another root type",
+            "reaches without the same group cannot hold one (VGC0127). Members inside list or map items are refused (VGC0126).",
+            "See docs/extensions.md.",
+        ]
+        .join("\n"),
+    )
+}
+
 /// A field-path constraint tag as written: its kind and the `constraint:` argument (`None` when the argument is
 /// missing or not a string, which the catalog checks report).
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -220,13 +220,13 @@ pub enum At<'a> {
     Key(&'a str),
 }
 
-/// One element of a list or map constrained per element ([`each_field_constraint`]).
+/// One element of a list or map constrained per element ([`each_field_constraint`]); `V` is its [`Operand`] type.
 #[derive(Debug, Clone, Copy)]
-pub struct Element<'a> {
+pub struct Element<'a, V = i128> {
     /// Its index or key.
     pub at: At<'a>,
     /// Its value.
-    pub value: i128,
+    pub value: V,
     /// On update: it has an old counterpart equal to it, found as `eachVal` finds one (a map value: the old value
     /// of its key; a `listType=set` item: an equal old item; an atomic list's item: none unless the whole list is
     /// unchanged). False without an old parent.
@@ -242,23 +242,30 @@ pub struct Element<'a> {
 /// No check while the referenced field is unset (a nil pointer on the way). Ratcheting: on update, an element is
 /// not checked when it is [`Element::unchanged`] and the referenced value is too (the old one exists and equals the
 /// new one).
+///
+/// Items that are quantities or durations compare as [`field_constraint`]'s sides do (an item that does not parse is
+/// not compared).
 #[must_use]
-pub fn each_field_constraint<'e>(
+pub fn each_field_constraint<'e, V: Operand>(
     parent: &Path<'_>,
     op: &Operation,
     kind: ConstraintKind,
     target: &[&str],
-    elements: impl IntoIterator<Item = Element<'e>>,
-    bound: Side<'_>,
+    elements: impl IntoIterator<Item = Element<'e, V>>,
+    bound: Side<'_, V>,
 ) -> ErrorList {
     let mut errs = ErrorList::new();
-    let Some(limit) = bound.value else {
+    let Some(limit) = &bound.value else {
         return errs;
     };
-    let bound_unchanged = op.is_update() && bound.old == Some(bound.value);
+    let bound_unchanged = op.is_update() && bound.old.as_ref() == Some(&bound.value);
     for e in elements {
-        if (bound_unchanged && e.unchanged) || kind.holds(e.value, limit) {
+        if bound_unchanged && e.unchanged {
             continue;
+        }
+        match e.value.compare(limit) {
+            Some(ord) if !kind.holds_ordering(ord) => {}
+            _ => continue,
         }
         let bound_path = with_path(parent, bound.path, &|p| p.to_string());
         errs.push(with_path(parent, target, &|p| {
@@ -268,8 +275,8 @@ pub fn each_field_constraint<'e>(
             };
             Error::invalid(
                 &at,
-                crate::validate::bad_value(&e.value),
-                format!("must be {} {bound_path} ({limit})", kind.words()),
+                e.value.bad(),
+                format!("must be {} {bound_path} ({})", kind.words(), limit.shown()),
             )
             .with_origin(kind.origin())
         }));

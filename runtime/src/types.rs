@@ -25,12 +25,51 @@ impl Serialize for Quantity {
 
 fn quantity_de<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
     match serde_json::Value::deserialize(d)? {
-        serde_json::Value::String(s) => Ok(s),
+        serde_json::Value::String(s) => match quantity_syntax(&s) {
+            Ok(()) => Ok(s),
+            Err(e) => Err(serde::de::Error::custom(e)),
+        },
         serde_json::Value::Number(n) => Ok(n.to_string()),
         serde_json::Value::Null => Ok(String::new()),
         other => Err(serde::de::Error::custom(format!(
             "quantities must be strings or numbers, got {other}"
         ))),
+    }
+}
+
+/// Whether `text` is a quantity as upstream's `ParseQuantity` reads it (after `UnmarshalJSON` trims spaces): an
+/// optional sign, digits with at most one `.`, and a suffix (`Ki` … `Ei`, `n`, `u`, `m`, none, `k` … `E`, or a
+/// decimal exponent `e±N`). The errors are upstream's `ErrFormatWrong` (`quantities must match the regular expression
+/// …`) and `ErrSuffix` (`unable to parse quantity's suffix`). Overflow is not checked (upstream caps large values).
+///
+/// # Errors
+/// The upstream error text when `text` is not a quantity.
+pub fn quantity_syntax(text: &str) -> Result<(), &'static str> {
+    const FORMAT: &str = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+    const SUFFIX: &str = "unable to parse quantity's suffix";
+    let s = text.trim();
+    let s = s.strip_prefix(['+', '-']).unwrap_or(s);
+    let num_end = s
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(s.len());
+    let (num, suffix) = s.split_at(num_end);
+    if !num.bytes().any(|b| b.is_ascii_digit()) || num.matches('.').count() > 1 {
+        return Err(FORMAT);
+    }
+    // The regular expression's suffix part: letters of `eEinumkKMGTP`, then an optional sign and digits.
+    let letters_end = suffix
+        .find(|c: char| !"eEinumkKMGTP".contains(c))
+        .unwrap_or(suffix.len());
+    let rest = &suffix[letters_end..];
+    let rest_digits = rest.strip_prefix(['+', '-']).unwrap_or(rest);
+    if !rest_digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(FORMAT);
+    }
+    match suffix {
+        "" | "n" | "u" | "m" | "k" | "M" | "G" | "T" | "P" | "E" | "Ki" | "Mi" | "Gi" | "Ti"
+        | "Pi" | "Ei" => Ok(()),
+        e if e.len() > 1 && e.starts_with(['e', 'E']) && e[1..].parse::<i32>().is_ok() => Ok(()),
+        _ => Err(SUFFIX),
     }
 }
 
@@ -697,9 +736,44 @@ time_type!(
 /// `metav1.Duration`: a Go duration string such as `"1h2m3s"`; equal when the durations are equal (upstream
 /// compares the `time.Duration` values, so `"1h"` equals `"60m"`). Serializes as Go's `Duration.String()`
 /// (`"1h0m0s"`, `"1.5ms"`, unset → `"0s"`).
-#[derive(Debug, Clone, Default, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, Default)]
 pub struct Duration(pub String);
+
+/// Decodes as `metav1.Duration.UnmarshalJSON`: a JSON string that Go's `time.ParseDuration` accepts; otherwise Go's
+/// error (`time: invalid duration "…"`, `time: unknown unit "d" in duration "1d"`, `time: missing unit in duration
+/// "5"`).
+impl<'de> Deserialize<'de> for Duration {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        let dur = Duration(s);
+        if dur.nanos().is_some() {
+            return Ok(dur);
+        }
+        let s = &dur.0;
+        let digits_end = s
+            .trim_start_matches(['+', '-'])
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'));
+        let msg = match digits_end {
+            None if s.bytes().any(|b| b.is_ascii_digit()) => {
+                format!("time: missing unit in duration {s:?}")
+            }
+            Some(i) if i > 0 => {
+                let rest = &s.trim_start_matches(['+', '-'])[i..];
+                let unit: String = rest
+                    .chars()
+                    .take_while(|c| !(c.is_ascii_digit() || *c == '.'))
+                    .collect();
+                if ["ns", "us", "µs", "μs", "ms", "s", "m", "h"].contains(&unit.as_str()) {
+                    format!("time: invalid duration {s:?}")
+                } else {
+                    format!("time: unknown unit {unit:?} in duration {s:?}")
+                }
+            }
+            _ => format!("time: invalid duration {s:?}"),
+        };
+        Err(serde::de::Error::custom(msg))
+    }
+}
 
 impl Serialize for Duration {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
@@ -1121,6 +1195,39 @@ mod tests {
         assert!(serde_json::from_str::<Time>("\"yesterday\"").is_err());
         assert!(serde_json::from_str::<Time>("null").is_ok_and(|t| t.is_zero()));
         assert!(serde_json::from_str::<MicroTime>("\"1970-01-01T00:00:00Z\"").is_err());
+        // Quantities and durations decode only as upstream's parsers accept them.
+        for ok in [
+            "1", "1.5", "-1500m", "2Gi", "1e3", "1E-3", ".5", "+7k", " 3 ",
+        ] {
+            assert!(
+                serde_json::from_str::<Quantity>(&format!("{ok:?}")).is_ok(),
+                "{ok}"
+            );
+        }
+        let err = |j: &str| serde_json::from_str::<Quantity>(j).unwrap_err().to_string();
+        assert!(
+            err("\"lots\"").starts_with("quantities must match the regular expression"),
+            "{}",
+            err("\"lots\"")
+        );
+        assert!(err("\"1.5.5\"").starts_with("quantities must match"));
+        assert!(err("\"1kk\"").starts_with("unable to parse quantity's suffix"));
+        assert!(err("\"\"").starts_with("quantities must match"));
+        assert!(serde_json::from_str::<Quantity>("null").is_ok());
+        let derr = |j: &str| serde_json::from_str::<Duration>(j).unwrap_err().to_string();
+        assert!(
+            derr("\"1d\"").starts_with("time: unknown unit \"d\" in duration \"1d\""),
+            "{}",
+            derr("\"1d\"")
+        );
+        assert!(
+            derr("\"5 minutes\"").starts_with("time: unknown unit \" minutes\" in duration"),
+            "{}",
+            derr("\"5 minutes\"")
+        );
+        assert!(derr("\"5\"").starts_with("time: missing unit in duration \"5\""));
+        assert!(derr("\"abc\"").starts_with("time: invalid duration \"abc\""));
+        assert!(serde_json::from_str::<Duration>("\"1h30m\"").is_ok());
     }
 
     #[test]

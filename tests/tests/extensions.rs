@@ -159,7 +159,8 @@ fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
 
 /// Field-path constraints between `resource.Quantity` values and between `metav1.Duration` values, in their own
 /// module (`tests/extensions-quantities`, which requires k8s.io/apimachinery v0.37.2, fetched through the Go module
-/// proxy first). Of its 10 `+k8s:` lines, the 6 requiredness tags and the 4 constraints are lowered.
+/// proxy first). Of its 15 `+k8s:` lines, the 8 requiredness tags and the 6 constraints (2 per element) are lowered
+/// and `listType=atomic` is list metadata (consumed).
 #[test]
 fn quantity_and_duration_constraints_match_expectations_in_rust_and_the_interpreter() {
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -167,13 +168,13 @@ fn quantity_and_duration_constraints_match_expectations_in_rust_and_the_interpre
     suite(
         "extensions-quantities",
         "vgc.test/extensions-quantities",
-        (10, 10, 0, 0),
+        (15, 14, 1, 0),
     );
 }
 
 /// Field-path constraints between values of kinds that do not compare are refused (VGC0119): a quantity against
 /// an integer, a duration against a quantity, a `time.Duration` (an integer) against a `metav1.Duration`, and
-/// per element over a list of quantities.
+/// per element, the items of a list of quantities against an integer.
 #[test]
 fn quantity_and_duration_kind_mismatches_are_refused() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -225,7 +226,7 @@ type T struct {
 	// +k8s:minimum(constraint: wait)
 	Deadline *time.Duration `json:"deadline,omitempty"`
 
-	// +k8s:eachVal=+k8s:maximum(constraint: size)
+	// +k8s:eachVal=+k8s:maximum(constraint: count)
 	Sizes []resource.Quantity `json:"sizes"`
 }
 "#,
@@ -237,7 +238,7 @@ type T struct {
             "VGC0119 T.Size: tag \"k8s:maximum\": constraint path \"count\": the constrained field is a quantity (resource.Quantity) and the referenced field int32; field-path constraints compare values of one kind",
             "VGC0119 T.Timeout: tag \"k8s:minimum\": constraint path \"size\": the constrained field is a duration (metav1.Duration) and the referenced field a quantity (resource.Quantity); field-path constraints compare values of one kind",
             "VGC0119 T.Deadline: tag \"k8s:minimum\": constraint path \"wait\": the constrained field is time.Duration (an integer) and the referenced field a duration (metav1.Duration); field-path constraints compare values of one kind",
-            "VGC0119 T.Sizes: tag \"k8s:maximum\": constraint path \"size\": the constrained field is a list whose items are a quantity (resource.Quantity), not a list or map of integers; `eachVal` field-path constraints compare each item",
+            "VGC0119 T.Sizes: tag \"k8s:maximum\": constraint path \"count\": the constrained field is a quantity (resource.Quantity) and the referenced field int32; field-path constraints compare values of one kind",
         ]
     );
 }
@@ -309,9 +310,9 @@ fn virtual_example_builds_only_with_extensions_enabled() {
     assert_eq!(
         off,
         [
-            "VGC0116 Config: tag \"k8s:union\": virtual fields are a vgc extension, and extensions are not enabled",
-            "VGC0116 Config: tag \"k8s:listMapItem\": virtual fields are a vgc extension, and extensions are not enabled",
-            "VGC0116 Config: tag \"k8s:listMapItem\": virtual fields are a vgc extension, and extensions are not enabled",
+            "VGC0116 Config.Conditions: tag \"k8s:union\": virtual fields are a vgc extension, and extensions are not enabled",
+            "VGC0116 Config.Conditions: tag \"k8s:listMapItem\": virtual fields are a vgc extension, and extensions are not enabled",
+            "VGC0116 Config.Conditions: tag \"k8s:listMapItem\": virtual fields are a vgc extension, and extensions are not enabled",
         ]
     );
     std::fs::write(

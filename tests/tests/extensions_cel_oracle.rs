@@ -1227,6 +1227,34 @@ fn measured_rules() -> Vec<String> {
             "greater than or equal to",
             "minimum",
         ),
+        // Per element: each request (an atomic list: an item is unchanged only when the whole list is) at most the
+        // limit; each step (a map: a value is unchanged when its key's old value is equal) at least the minimum.
+        {
+            let limit = q(&["limit"], true);
+            let n = "self.requests";
+            let same_list = format!(
+                "(hasOld && has(oldSelf.requests) && size(oldSelf.requests) == size({n}) && lists.range(size({n})).all(j, {} == {}))",
+                quantity_micros(&format!("{n}[j]")),
+                quantity_micros("oldSelf.requests[j]")
+            );
+            format!(
+                "!(has({n}) && {}) ? [] : lists.range(size({n})).filter(i, !({} <= {}) && !({} && {same_list})).map(i, 'requests[' + string(i) + '] | Invalid value: \"' + {n}[i] + '\": must be less than or equal to limit (' + self.limit + ') | origin=maximum | sc=false | -')",
+                limit.set("self"),
+                quantity_micros(&format!("{n}[i]")),
+                limit.value("self"),
+                limit.unchanged(),
+            )
+        },
+        {
+            let min = d(&["minTimeout"]);
+            let n = "self.steps";
+            format!(
+                "!(has({n}) && {}) ? [] : {n}.map(k, k).sort().filter(k, !(duration({n}[k]) >= {}) && !({} && hasOld && has(oldSelf.steps) && k in oldSelf.steps && duration(oldSelf.steps[k]) == duration({n}[k]))).map(k, 'steps[' + k + '] | Invalid value: \"' + {n}[k] + '\": must be greater than or equal to minTimeout (' + self.minTimeout + ') | origin=minimum | sc=false | -')",
+                min.set("self"),
+                min.value("self"),
+                min.unchanged(),
+            )
+        },
     ]
 }
 
@@ -1312,6 +1340,19 @@ fn sizing(r: &mut Rng) -> Value {
             m.insert(k.into(), duration(r));
         }
     }
+    if r.chance(50) {
+        let items: Vec<Value> = (0..r.below(4)).map(|_| quantity(r)).collect();
+        m.insert("requests".into(), Value::Array(items));
+    }
+    if r.chance(50) {
+        let mut steps = Map::new();
+        for k in ["a", "b", "c"] {
+            if r.chance(50) {
+                steps.insert(k.into(), duration(r));
+            }
+        }
+        m.insert("steps".into(), Value::Object(steps));
+    }
     if r.chance(5) {
         m.insert("limit".into(), Value::Null);
     }
@@ -1322,7 +1363,16 @@ fn sizing(r: &mut Rng) -> Value {
 fn old_sizing(r: &mut Rng, new: &Value) -> Value {
     let mut old = new.clone();
     let other = sizing(r);
-    let k = ["limit", "request", "base", "floor", "minTimeout", "timeout"][r.below(6)];
+    let k = [
+        "limit",
+        "request",
+        "base",
+        "floor",
+        "minTimeout",
+        "timeout",
+        "requests",
+        "steps",
+    ][r.below(8)];
     match other.get(k) {
         Some(v) => old[k] = v.clone(),
         None => {
@@ -1347,7 +1397,14 @@ fn quantity_and_duration_constraints_agree_with_cel_go() {
             subresource: &mut |_| "",
         },
     );
-    for needle in [" limit (", " floor.value (", " base (", " minTimeout ("] {
+    for needle in [
+        " limit (",
+        " floor.value (",
+        " base (",
+        " minTimeout (",
+        "requests[",
+        "steps[",
+    ] {
         assert!(
             with_errors.iter().any(|(_, l)| l
                 .iter()

@@ -176,16 +176,13 @@ fn path_member<'v, 'p>(
 /// each with whether its old counterpart (`old`: `None` without an old struct) equals it — a map value the old
 /// value of its key, a `listType=set` item an equal old item, an atomic list's items all when the whole list is
 /// unchanged.
-fn constraint_elements<'v>(
+fn constraint_elements<'v, 'p, V>(
     each: &vgc_lowering::plan::EachElements,
-    new: Option<&'v Val<'_>>,
+    new: Option<&'v Val<'p>>,
     old: Option<Option<&Val<'_>>>,
-) -> Vec<vgc_runtime::extensions::Element<'v>> {
+    int: fn(&'v Val<'p>) -> Option<V>,
+) -> Vec<vgc_runtime::extensions::Element<'v, V>> {
     use vgc_runtime::extensions::{At, Element};
-    let int = |v: &Val<'_>| match v {
-        Val::Int(i) => Some(*i),
-        _ => None,
-    };
     let old = old.flatten();
     match new {
         Some(Val::Map(m)) => m
@@ -1082,14 +1079,35 @@ impl<'p> Cx<'_, 'p> {
                     Some(each) => {
                         let n = new.and_then(|o| path_member(o, &fc.target.steps));
                         let ol = old.map(|o| path_member(o, &fc.target.steps));
-                        vgc_runtime::extensions::each_field_constraint(
-                            path,
-                            op,
-                            fc.kind,
-                            &t,
-                            constraint_elements(each, n, ol),
-                            constraint_side(&fc.bound, &b, new, old, int_operand),
-                        )
+                        use vgc_lowering::plan::Operand;
+                        use vgc_runtime::extensions::each_field_constraint;
+                        let bp = &fc.bound;
+                        match fc.target.operand {
+                            Operand::Integer(_) => each_field_constraint(
+                                path,
+                                op,
+                                fc.kind,
+                                &t,
+                                constraint_elements(each, n, ol, int_operand),
+                                constraint_side(bp, &b, new, old, int_operand),
+                            ),
+                            Operand::Quantity => each_field_constraint(
+                                path,
+                                op,
+                                fc.kind,
+                                &t,
+                                constraint_elements(each, n, ol, quantity_operand),
+                                constraint_side(bp, &b, new, old, quantity_operand),
+                            ),
+                            Operand::Duration => each_field_constraint(
+                                path,
+                                op,
+                                fc.kind,
+                                &t,
+                                constraint_elements(each, n, ol, duration_operand),
+                                constraint_side(bp, &b, new, old, duration_operand),
+                            ),
+                        }
                     }
                 }
             }

@@ -697,6 +697,10 @@ fn constraint_call(fc: &vgc_lowering::plan::ConstraintPlan, ops: Operands<'_>) -
     // element with whether its old counterpart, found as `eachVal` finds it, equals it.
     let segs = fc.target.json_segments();
     let m = member(&fc.target);
+    let elem_value = match fc.target.operand {
+        vgc_lowering::plan::Operand::Integer(_) => quote!(i128::from(*v)),
+        vgc_lowering::plan::Operand::Quantity | vgc_lowering::plan::Operand::Duration => quote!(v),
+    };
     let deref = if each.pointer_elems {
         quote!(let v = v.as_ref()?;)
     } else {
@@ -710,7 +714,7 @@ fn constraint_call(fc: &vgc_lowering::plan::ConstraintPlan, ops: Operands<'_>) -
         };
         quote!(n.into_iter().flatten().filter_map(|(k, v)| {
             #deref
-            ::std::option::Option::Some(#x::Element { at: #x::At::Key(k.as_str()), value: i128::from(*v), unchanged: #old_v == ::std::option::Option::Some(v) })
+            ::std::option::Option::Some(#x::Element { at: #x::At::Key(k.as_str()), value: #elem_value, unchanged: #old_v == ::std::option::Option::Some(v) })
         }))
     } else {
         let (prep, unchanged) = match each.matcher {
@@ -737,7 +741,7 @@ fn constraint_call(fc: &vgc_lowering::plan::ConstraintPlan, ops: Operands<'_>) -
             #prep
             n.into_iter().flatten().enumerate().filter_map(move |(i, v)| {
                 #deref
-                ::std::option::Option::Some(#x::Element { at: #x::At::Index(i), value: i128::from(*v), unchanged: #unchanged })
+                ::std::option::Option::Some(#x::Element { at: #x::At::Index(i), value: #elem_value, unchanged: #unchanged })
             })
         })
     };

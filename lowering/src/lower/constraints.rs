@@ -85,6 +85,11 @@ impl ConstraintDiagnostic {
             }
             Self::UnknownPath {
                 segment, within, ..
+            } if segment.is_empty() => format!(
+                "{which} {path:?}: an empty segment (a leading, trailing or doubled `.`); paths name fields downward from {within}"
+            ),
+            Self::UnknownPath {
+                segment, within, ..
             } => {
                 format!("{which} {path:?}: no field with JSON name {segment:?} in {within}")
             }
@@ -101,7 +106,7 @@ impl ConstraintDiagnostic {
                 "{which} {path:?}: the constrained field is {target} and the referenced field {bound}; field-path constraints compare values of one kind"
             ),
             Self::EachTypeMismatch { ty } => format!(
-                "{which} {path:?}: the constrained field is {ty}, not a list or map of integers; `eachVal` field-path constraints compare each item"
+                "{which} {path:?}: the constrained field is {ty}, not a list or map of integers, quantities or durations; `eachVal` field-path constraints compare each item"
             ),
             Self::Form(d) => format!("{which} {path:?}: {d}"),
         };
@@ -117,6 +122,10 @@ impl ConstraintDiagnostic {
             Self::Disabled => Some(format!(
                 "upstream validation-gen does not implement field-path constraints (KEP-5073 designs them; no release builds them), so `+{tag}(constraint: …)` does not validate there as it does here; to use vgc's extension add `[extensions]` with `enabled = true` to vgc.toml (docs/extensions.md)"
             )),
+            // KEP-5073: "No special `self` or `parent` keywords allowed".
+            Self::UnknownPath { segment, .. } if ["", "self", "parent"].contains(&segment.as_str()) => Some(
+                "field paths have no `self` or `parent` (KEP-5073 \"Field Path Strategy\"): they start at the struct holding the tagged field and go only downward, so they cannot leave the object".into(),
+            ),
             Self::UnknownPath {
                 suggestion: Some(s),
                 ..
@@ -131,7 +140,7 @@ impl ConstraintDiagnostic {
                 "both fields must be integers (any width), or both `resource.Quantity`, or both `metav1.Duration` (through pointers and typedefs)".into(),
             ),
             Self::EachTypeMismatch { .. } => Some(
-                "`eachVal` takes a list or map field whose items (values) are integers (any width, through pointers and typedefs)".into(),
+                "`eachVal` takes a list or map field whose items (values) are integers (any width), `resource.Quantity` or `metav1.Duration` values (through pointers and typedefs), of the referenced field's kind".into(),
             ),
             Self::Form(_) => None,
         }
@@ -475,14 +484,8 @@ impl Lowerer<'_> {
                 return Err(ConstraintDiagnostic::EachTypeMismatch { ty });
             }
         };
-        let int = match self.leaf(&elem) {
-            Leaf::Value(Operand::Integer(int)) => int,
-            Leaf::Value(o) => {
-                let what = if map { "map" } else { "list" };
-                return Err(ConstraintDiagnostic::EachTypeMismatch {
-                    ty: format!("a {what} whose items are {}", o.words()),
-                });
-            }
+        let operand = match self.leaf(&elem) {
+            Leaf::Value(o) => o,
             Leaf::Other(t) => {
                 let what = if map { "map" } else { "list" };
                 return Err(ConstraintDiagnostic::EachTypeMismatch {
@@ -492,7 +495,7 @@ impl Lowerer<'_> {
         };
         let pointer_elems = matches!(elem, Ty::Pointer(_));
         let bound = self.resolve_path(owner, path, "referenced field")?;
-        same_kind(Operand::Integer(int), bound.operand)?;
+        same_kind(operand, bound.operand)?;
         // The list metadata as `eachVal` reads it; its problems are reported with the field's own checks.
         let matcher = if map {
             Matcher::None
@@ -510,7 +513,7 @@ impl Lowerer<'_> {
             kind,
             target: FieldPath {
                 steps: vec![step],
-                operand: Operand::Integer(int),
+                operand,
                 holder: owner.clone(),
             },
             bound,

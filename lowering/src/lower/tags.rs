@@ -420,13 +420,18 @@ impl Lowerer<'_> {
             // by the virtual-group analysis (`virtual_groups`, which places their checks and reports their
             // problems); inside another tag's payload nothing reads them.
             TagId::MemberOf | TagId::ListMapItem | TagId::Union | TagId::ZeroOrOneOf => {
-                if !vgc_ir::extension_tags::enabled(self.db) {
-                    return refuse(self, TagDiagnostic::ExtensionDisabled(Family::Virtual));
-                }
-                if u.parsed.as_ref().is_ok_and(|p| std::ptr::eq(p, tag)) {
+                let d = if !vgc_ir::extension_tags::enabled(self.db) {
+                    TagDiagnostic::ExtensionDisabled(Family::Virtual)
+                } else if u.parsed.as_ref().is_ok_and(|p| std::ptr::eq(p, tag)) {
                     return Some(Vec::new());
-                }
-                return refuse(self, TagDiagnostic::VirtualFieldNested);
+                } else {
+                    TagDiagnostic::VirtualFieldNested
+                };
+                // Named by the field they are written on (`Struct.Field`), as the virtual-group analysis names them.
+                let on = field_of(self.prog, self.db, owner, u)
+                    .map_or_else(|| owner.name.clone(), |f| format!("{}.{f}", owner.name));
+                self.err(file, u.at, d.code(), d.message(&on, id), d.hint());
+                return None;
             }
             TagId::IfSubresource | TagId::IfNotSubresource => {
                 // vgc extension (KEP-5073 "Subresources"): the payload's checks run only when (or unless) the

@@ -56,6 +56,7 @@ pub fn virtual_groups(db: &dyn Db) -> VirtualGroups {
             root: root.clone(),
             decls: IndexMap::new(),
             members: IndexMap::new(),
+            attempted: std::collections::BTreeSet::new(),
             occurrences: Vec::new(),
         };
         let mut stack = vec![root.clone()];
@@ -133,6 +134,8 @@ struct Walk {
     root: TypeKey,
     decls: IndexMap<String, Vec<Decl>>,
     members: IndexMap<String, Vec<Found>>,
+    /// Groups named by a member tag that was refused (so "no member" is not reported for them).
+    attempted: std::collections::BTreeSet<String>,
     /// (type, steps from the root, inside list or map items).
     occurrences: Vec<(TypeKey, Vec<PathStep>, bool)>,
 }
@@ -190,10 +193,12 @@ impl Lowerer<'_> {
                     at: u.at,
                     on: k.name.clone(),
                 };
-                w.decls
-                    .entry(g.clone())
-                    .or_default()
-                    .push(Decl { kind, site });
+                if self.named(&site, t, g) {
+                    w.decls
+                        .entry(g.clone())
+                        .or_default()
+                        .push(Decl { kind, site });
+                }
             }
         }
         for f in &sd.fields {
@@ -212,6 +217,7 @@ impl Lowerer<'_> {
                     Some(TagId::Union | TagId::ZeroOrOneOf) => {
                         if let (Some(kind), Some(Scalar::Str(g))) =
                             (decl_kind(t), t.arg("union").map(|a| &a.value))
+                            && self.named(&site, t, g)
                         {
                             w.decls
                                 .entry(g.clone())
@@ -223,18 +229,18 @@ impl Lowerer<'_> {
                         let Some(Scalar::Str(g)) = t.arg("group").map(|a| &a.value) else {
                             continue;
                         };
-                        if !self.member_placement_ok(&site, pos, skip || step.json.is_empty()) {
+                        if !self.named(&site, t, g) {
                             continue;
                         }
-                        let found = self.found(
-                            pos,
-                            &step,
-                            k,
-                            &sk,
-                            MemberSet::Field(self.shape(&fty)),
-                            None,
-                            site,
-                        );
+                        let shape = self.shape(&fty);
+                        let ok = self.member_placement_ok(&site, pos, skip || step.json.is_empty())
+                            && self.member_kind_ok(&site, &shape);
+                        if !ok {
+                            w.attempted.insert(g.clone());
+                            continue;
+                        }
+                        let found =
+                            self.found(pos, &step, k, &sk, MemberSet::Field(shape), None, site);
                         w.members.entry(g.clone()).or_default().push(found);
                     }
                     Some(TagId::ListMapItem) => {
@@ -253,6 +259,11 @@ impl Lowerer<'_> {
                             }
                             continue;
                         };
+                        if !self.named(&site, t, g) {
+                            continue;
+                        }
+                        // Refused below or not, the group has a member written.
+                        w.attempted.insert(g.clone());
                         if !self.member_placement_ok(&site, pos, skip || step.json.is_empty()) {
                             continue;
                         }
@@ -322,6 +333,43 @@ impl Lowerer<'_> {
             self.walk(w, &ck, &next, stack);
             stack.pop();
         }
+    }
+
+    /// VGC0109 for an empty group name (`union: ""`, `group: ""`); `true` when `g` is a name.
+    fn named(&mut self, site: &Site, t: &Tag, g: &str) -> bool {
+        if !g.trim().is_empty() {
+            return true;
+        }
+        self.err(
+            site.file,
+            site.at,
+            Code::InvalidPayload,
+            format!("{}: tag {:?}: the group name is empty", site.on, t.name),
+            Some("name the group (`+k8s:memberOf(group: terminalStatus)`, `+k8s:union(union: terminalStatus)`)".into()),
+        );
+        false
+    }
+
+    /// VGC0126 for a member field that is a struct by value (never unset), as upstream's union members refuse it
+    /// (`can only be used on nilable and primitive types`); `true` when its kind can be a member.
+    fn member_kind_ok(&mut self, site: &Site, shape: &Shape) -> bool {
+        if !matches!(
+            shape,
+            Shape::Struct { pointer: false } | Shape::Other { pointer: false }
+        ) {
+            return true;
+        }
+        self.err(
+            site.file,
+            site.at,
+            Code::VirtualFieldPlacement,
+            format!(
+                "{}: a virtual field must be able to be unset: a struct by value is always present",
+                site.on
+            ),
+            Some("make the field a pointer (`*T`), as upstream's union members require (nilable or primitive types)".into()),
+        );
+        false
     }
 
     /// VGC0126 for a member inside list or map items, or on a field without a JSON name; `true` when it may be one.
@@ -414,7 +462,7 @@ impl Lowerer<'_> {
                         Some("declare each group once: `union` (exactly one member set) or `zeroOrOneOf` (at most one)".into()),
                     );
                 }
-                if !w.members.contains_key(g) {
+                if !w.members.contains_key(g) && !w.attempted.contains(g) {
                     let d = &ds[0];
                     self.err(
                         d.site.file,
@@ -449,6 +497,26 @@ impl Lowerer<'_> {
                     }
                     continue;
                 };
+                // A field (or item) tagged twice for one group is one member; the second tag is refused.
+                let mut unique: Vec<&Found> = Vec::new();
+                for m in ms {
+                    match unique.iter().find(|u| u.steps == m.steps && u.set == m.set) {
+                        Some(_) => {
+                            self.err(
+                                m.site.file,
+                                m.site.at,
+                                Code::VirtualGroupUnknown,
+                                format!(
+                                    "{}: it is already a member of group {g:?} (by another `memberOf` tag of the same field or item)",
+                                    m.site.on
+                                ),
+                                Some("remove the repeated tag".into()),
+                            );
+                        }
+                        None => unique.push(m),
+                    }
+                }
+                let ms = unique;
                 // The longest common prefix of the members' parent paths.
                 let parents: Vec<&[PathStep]> =
                     ms.iter().map(|m| &m.steps[..m.steps.len() - 1]).collect();
@@ -531,7 +599,7 @@ impl Lowerer<'_> {
                 refused.push((
                     pl.site.clone(),
                     format!(
-                        "{}: group {:?} of root type {} would be checked on {}, the closest struct holding all its members, but root type {} also reaches {} ({where_}) without the same group",
+                        "{}: group {:?} of root type {} would be checked on {}, the closest struct holding all its members, but root type {} also reaches {} ({where_}), where no group with these members is checked",
                         pl.site.on, pl.group, walks[pl.walk].root.name, pl.anc.name, walks[*wi].root.name, pl.anc.name
                     ),
                 ));

@@ -29,6 +29,17 @@ type Sizing struct {
 	// +k8s:optional
 	// +k8s:minimum(constraint: minTimeout)
 	Timeout *metav1.Duration `json:"timeout,omitempty"`
+
+	// Per item: each request at most the limit.
+	// +k8s:optional
+	// +k8s:listType=atomic
+	// +k8s:eachVal=+k8s:maximum(constraint: limit)
+	Requests []resource.Quantity `json:"requests,omitempty"`
+
+	// Per map value: each step at least the minimum timeout.
+	// +k8s:optional
+	// +k8s:eachVal=+k8s:minimum(constraint: minTimeout)
+	Steps map[string]metav1.Duration `json:"steps,omitempty"`
 }
 
 // Floor holds a referenced quantity one level down.
