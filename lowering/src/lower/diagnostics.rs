@@ -378,7 +378,12 @@ pub(super) enum LowerDiagnostic {
     /// An `item` selector naming a JSON field the element does not have.
     ItemNoSuchField(String),
     /// An `item` selector naming a field that is not a list-map key.
-    ItemNotAKey(String),
+    ItemNotAKey {
+        /// The argument's name.
+        name: String,
+        /// The list-map keys' JSON names (for the hint).
+        keys: Vec<String>,
+    },
     /// An `item` selector value of another type than its key field.
     ItemArgType(String),
     /// Inconsistent list metadata (upstream `listMetadata.check()`).
@@ -449,7 +454,7 @@ impl LowerDiagnostic {
             | D::ItemArgCount { .. }
             | D::ItemArgsUnnamed
             | D::ItemNoSuchField(_)
-            | D::ItemNotAKey(_)
+            | D::ItemNotAKey { .. }
             | D::SubfieldNoMember { .. } => Code::InvalidPayload,
             D::IfModeWithoutMode => Code::MissingArg,
             D::ItemArgType(_) => Code::ArgType,
@@ -502,7 +507,7 @@ impl LowerDiagnostic {
             ),
             D::ItemArgsUnnamed => "item arguments must all be named".to_string(),
             D::ItemNoSuchField(n) => format!("no field with JSON name {n:?}"),
-            D::ItemNotAKey(n) => format!("{n:?} is not a listMapKey"),
+            D::ItemNotAKey { name, .. } => format!("{name:?} is not a listMapKey"),
             D::ItemArgType(n) => {
                 format!("item argument {n:?} does not match the key field's type")
             }
@@ -531,6 +536,15 @@ impl LowerDiagnostic {
     /// The hint shown under the message, if any.
     pub(super) fn hint(&self) -> Option<String> {
         use LowerDiagnostic as D;
+        if let D::ItemNotAKey { keys, .. } = self {
+            return Some(format!(
+                "name the list-map keys: {}",
+                keys.iter()
+                    .map(|k| format!("`{k}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
         let hint = match self {
             D::MapOfSlices => "wrap the list in a named typedef or struct to validate it",
             D::UnsupportedShape(msg) if msg.starts_with("fixed-size arrays") => {
@@ -568,7 +582,7 @@ impl LowerDiagnostic {
             | D::ItemArgCount { .. }
             | D::ItemArgsUnnamed
             | D::ItemNoSuchField(_)
-            | D::ItemNotAKey(_)
+            | D::ItemNotAKey { .. }
             | D::ItemArgType(_)
             | D::ListMapOfNonStructs
             | D::ListMapKeyNotAField { .. }

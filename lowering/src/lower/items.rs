@@ -241,7 +241,15 @@ impl Lowerer<'_> {
                     file,
                     at,
                     &Subject::field(&owner.name, go),
-                    LowerDiagnostic::ItemNotAKey(name.clone()),
+                    LowerDiagnostic::ItemNotAKey {
+                        name: name.clone(),
+                        keys: ed
+                            .fields
+                            .iter()
+                            .filter(|f| go_field_name(f).is_some_and(|g| keys.contains(&g)))
+                            .filter_map(|f| f.json.as_ref().map(|j| j.name.clone()))
+                            .collect(),
+                    },
                 );
                 return None;
             }
