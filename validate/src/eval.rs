@@ -1047,67 +1047,45 @@ impl<'p> Cx<'_, 'p> {
             }
             CheckKind::FieldConstraint(fc) => {
                 let (t, b) = (fc.target.json_segments(), fc.bound.json_segments());
-                match &fc.each {
-                    None => {
-                        use vgc_lowering::plan::Operand;
-                        use vgc_runtime::extensions::field_constraint;
-                        let (tp, bp) = (&fc.target, &fc.bound);
+                let (tp, bp) = (&fc.target, &fc.bound);
+                // The same call for each operand kind, with the reader of that kind (`get`).
+                macro_rules! by_operand {
+                    ($get:ident => $call:expr) => {
                         match tp.operand {
-                            Operand::Integer(_) => field_constraint(
-                                path,
-                                op,
-                                fc.kind,
-                                constraint_side(tp, &t, new, old, int_operand),
-                                constraint_side(bp, &b, new, old, int_operand),
-                            ),
-                            Operand::Quantity => field_constraint(
-                                path,
-                                op,
-                                fc.kind,
-                                constraint_side(tp, &t, new, old, quantity_operand),
-                                constraint_side(bp, &b, new, old, quantity_operand),
-                            ),
-                            Operand::Duration => field_constraint(
-                                path,
-                                op,
-                                fc.kind,
-                                constraint_side(tp, &t, new, old, duration_operand),
-                                constraint_side(bp, &b, new, old, duration_operand),
-                            ),
+                            vgc_lowering::plan::Operand::Integer(_) => {
+                                let $get = int_operand;
+                                $call
+                            }
+                            vgc_lowering::plan::Operand::Quantity => {
+                                let $get = quantity_operand;
+                                $call
+                            }
+                            vgc_lowering::plan::Operand::Duration => {
+                                let $get = duration_operand;
+                                $call
+                            }
                         }
-                    }
+                    };
+                }
+                match &fc.each {
+                    None => by_operand!(get => vgc_runtime::extensions::field_constraint(
+                        path,
+                        op,
+                        fc.kind,
+                        constraint_side(tp, &t, new, old, get),
+                        constraint_side(bp, &b, new, old, get),
+                    )),
                     Some(each) => {
-                        let n = new.and_then(|o| path_member(o, &fc.target.steps));
-                        let ol = old.map(|o| path_member(o, &fc.target.steps));
-                        use vgc_lowering::plan::Operand;
-                        use vgc_runtime::extensions::each_field_constraint;
-                        let bp = &fc.bound;
-                        match fc.target.operand {
-                            Operand::Integer(_) => each_field_constraint(
-                                path,
-                                op,
-                                fc.kind,
-                                &t,
-                                constraint_elements(each, n, ol, int_operand),
-                                constraint_side(bp, &b, new, old, int_operand),
-                            ),
-                            Operand::Quantity => each_field_constraint(
-                                path,
-                                op,
-                                fc.kind,
-                                &t,
-                                constraint_elements(each, n, ol, quantity_operand),
-                                constraint_side(bp, &b, new, old, quantity_operand),
-                            ),
-                            Operand::Duration => each_field_constraint(
-                                path,
-                                op,
-                                fc.kind,
-                                &t,
-                                constraint_elements(each, n, ol, duration_operand),
-                                constraint_side(bp, &b, new, old, duration_operand),
-                            ),
-                        }
+                        let n = new.and_then(|o| path_member(o, &tp.steps));
+                        let ol = old.map(|o| path_member(o, &tp.steps));
+                        by_operand!(get => vgc_runtime::extensions::each_field_constraint(
+                            path,
+                            op,
+                            fc.kind,
+                            &t,
+                            constraint_elements(each, n, ol, get),
+                            constraint_side(bp, &b, new, old, get),
+                        ))
                     }
                 }
             }
