@@ -375,6 +375,45 @@ struct Ctx<'a> {
     all: BTreeMap<&'a TypeKey, &'a TypePlan>,
     home: BTreeMap<String, String>,
     docs: &'a GoDocs,
+    /// Virtual-group membership (vgc extension) by member field — (struct declaring it, Go field) — in words, so a
+    /// member's own row says which group it is in and where the group is checked.
+    members: BTreeMap<(TypeKey, String), Vec<String>>,
+}
+
+/// [`Ctx::members`]: every member of every virtual group of the plan (groups are checked on their ancestor).
+fn virtual_members(plan: &CratePlan) -> BTreeMap<(TypeKey, String), Vec<String>> {
+    use vgc_lowering::plan::{MemberSet, UnionKind};
+    let mut out: BTreeMap<(TypeKey, String), Vec<String>> = BTreeMap::new();
+    for t in plan.modules.iter().flat_map(|m| m.types.iter()) {
+        for c in &t.checks {
+            c.walk(&mut |c| {
+                let CheckKind::VirtualUnion(v) = &c.kind else {
+                    return;
+                };
+                let how = match v.kind {
+                    UnionKind::Union => "exactly one member must be set",
+                    UnionKind::ZeroOrOneOf => "at most one member may be set",
+                };
+                for m in &v.members {
+                    let Some(last) = m.steps.last() else { continue };
+                    let what = match &m.set {
+                        MemberSet::Field(_) => "member".to_string(),
+                        MemberSet::Item { .. } => format!(
+                            "item {} is a member",
+                            m.name.trim_start_matches(|c: char| c != '[')
+                        ),
+                    };
+                    out.entry((m.holder.clone(), last.go.clone()))
+                        .or_default()
+                        .push(format!(
+                            "{what} of group {} (virtual fields, a vgc extension): {how}, checked on {}",
+                            v.group, t.key.name
+                        ));
+                }
+            });
+        }
+    }
+    out
 }
 
 impl Ctx<'_> {
@@ -456,6 +495,17 @@ impl Ctx<'_> {
                             )
                         })
                         .map(|c| words::rule(c, &fcx))
+                        .chain(
+                            self.members
+                                .get(&(t.key.clone(), f.go_field.clone()))
+                                .into_iter()
+                                .flatten()
+                                .map(|text| words::Rule {
+                                    text: text.clone(),
+                                    stability: None,
+                                    fields: Vec::new(),
+                                }),
+                        )
                         .collect();
                     let (through, inherited) =
                         typedef_rules(&f.ty, &self.all, &fcx).unwrap_or_default();
@@ -678,6 +728,7 @@ pub fn site(input: &SiteInput<'_>) -> Result<Vec<(String, String)>, SiteError> {
             })
             .collect(),
         docs: input.docs,
+        members: virtual_members(plan),
     };
     // (group, type) → paths whose rules differ between versions
     let (_, drifts) = vgc_lowering::drift::differences(plan, &|_| true);

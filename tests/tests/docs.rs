@@ -513,3 +513,40 @@ fn hostile_json_names_are_escaped_everywhere() {
         assert!(!text.contains("<script>alert"), "{p}");
     }
 }
+
+/// Virtual groups (vgc extension): the group's rule is on the ancestor that checks it, and each member's own row says
+/// which group it is in and where that group is checked (fields below the ancestor and list-map items included).
+#[test]
+fn virtual_group_members_are_marked_on_their_rows() {
+    let files = site_of("tests/extensions", None);
+    let p = page(&files, "api/virtual_.html");
+    let row = |anchor: &str| {
+        let start = p
+            .find(&format!("id=\"{anchor}\""))
+            .unwrap_or_else(|| panic!("no row {anchor}"));
+        let end = p[start..].find("</tr>").map_or(p.len(), |e| start + e);
+        p[start..end].to_string()
+    };
+    assert!(
+        row("JobSpec.image").contains("<li>member of group source (virtual fields, a vgc extension): exactly one member must be set, checked on JobSpec</li>"),
+        "{}",
+        row("JobSpec.image")
+    );
+    assert!(row("BuildSpec.git").contains("member of group source"));
+    assert!(row("JobStatus.assignedOwner").contains(
+        "member of group owner (virtual fields, a vgc extension): at most one member may be set, checked on Job</li>"
+    ));
+    let conditions = row("JobStatus.conditions");
+    assert!(
+        conditions.contains(
+            "item [{&quot;type&quot;: &quot;Succeeded&quot;}] is a member of group terminalStatus"
+        ) && conditions.contains(
+            "item [{&quot;type&quot;: &quot;Failed&quot;}] is a member of group terminalStatus"
+        ),
+        "{conditions}"
+    );
+    // The group itself, on the ancestor.
+    assert!(p.contains(
+        "group source: exactly one of image, build.dockerfile, build.git must be set (virtual fields, a vgc extension)"
+    ));
+}
