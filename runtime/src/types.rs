@@ -29,7 +29,16 @@ fn quantity_de<'de, D: Deserializer<'de>>(d: D) -> Result<String, D::Error> {
             Ok(()) => Ok(s),
             Err(e) => Err(serde::de::Error::custom(e)),
         },
-        serde_json::Value::Number(n) => Ok(n.to_string()),
+        // A JSON number: its text is gone once parsed (upstream keeps it, `1e3`); an integral value prints as an
+        // integer (`1000`, not serde's `1000.0`), which is the same quantity.
+        serde_json::Value::Number(n) => Ok(match n.as_f64() {
+            _ if n.is_i64() || n.is_u64() => n.to_string(),
+            #[allow(clippy::cast_possible_truncation)] // integral and within ±2^53: exact
+            Some(f) if f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 => {
+                format!("{}", f as i64)
+            }
+            _ => n.to_string(),
+        }),
         serde_json::Value::Null => Ok(String::new()),
         other => Err(serde::de::Error::custom(format!(
             "quantities must be strings or numbers, got {other}"
@@ -1214,6 +1223,14 @@ mod tests {
         assert!(err("\"1kk\"").starts_with("unable to parse quantity's suffix"));
         assert!(err("\"\"").starts_with("quantities must match"));
         assert!(serde_json::from_str::<Quantity>("null").is_ok());
+        assert_eq!(
+            serde_json::from_str::<Quantity>("1e3").expect("a number").0,
+            "1000"
+        );
+        assert_eq!(
+            serde_json::from_str::<Quantity>("1.5").expect("a number").0,
+            "1.5"
+        );
         let derr = |j: &str| serde_json::from_str::<Duration>(j).unwrap_err().to_string();
         assert!(
             derr("\"1d\"").starts_with("time: unknown unit \"d\" in duration \"1d\""),
