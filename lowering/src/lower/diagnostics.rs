@@ -370,13 +370,18 @@ pub(super) enum LowerDiagnostic {
     ItemArgCount {
         /// Arguments given.
         given: usize,
-        /// `listMapKey` fields.
-        keys: usize,
+        /// The `listMapKey` fields' JSON names.
+        keys: Vec<String>,
     },
     /// An `item` selector with a positional argument.
     ItemArgsUnnamed,
     /// An `item` selector naming a JSON field the element does not have.
-    ItemNoSuchField(String),
+    ItemNoSuchField {
+        /// The argument's name.
+        name: String,
+        /// The list-map keys' JSON names (for the hint).
+        keys: Vec<String>,
+    },
     /// An `item` selector naming a field that is not a list-map key.
     ItemNotAKey {
         /// The argument's name.
@@ -453,7 +458,7 @@ impl LowerDiagnostic {
             | D::SameTriggerAndDependent(_)
             | D::ItemArgCount { .. }
             | D::ItemArgsUnnamed
-            | D::ItemNoSuchField(_)
+            | D::ItemNoSuchField { .. }
             | D::ItemNotAKey { .. }
             | D::SubfieldNoMember { .. } => Code::InvalidPayload,
             D::IfModeWithoutMode => Code::MissingArg,
@@ -503,10 +508,11 @@ impl LowerDiagnostic {
             }
             D::ItemsWithoutListMetadata => "found items with no list metadata - item tags require listType=map or unique=map with listMapKey".to_string(),
             D::ItemArgCount { given, keys } => format!(
-                "number of arguments ({given}) does not match number of listMapKey fields ({keys})"
+                "number of arguments ({given}) does not match number of listMapKey fields ({})",
+                keys.len()
             ),
             D::ItemArgsUnnamed => "item arguments must all be named".to_string(),
-            D::ItemNoSuchField(n) => format!("no field with JSON name {n:?}"),
+            D::ItemNoSuchField { name, .. } => format!("no field with JSON name {name:?}"),
             D::ItemNotAKey { name, .. } => format!("{name:?} is not a listMapKey"),
             D::ItemArgType(n) => {
                 format!("item argument {n:?} does not match the key field's type")
@@ -536,7 +542,10 @@ impl LowerDiagnostic {
     /// The hint shown under the message, if any.
     pub(super) fn hint(&self) -> Option<String> {
         use LowerDiagnostic as D;
-        if let D::ItemNotAKey { keys, .. } = self {
+        if let D::ItemNotAKey { keys, .. }
+        | D::ItemNoSuchField { keys, .. }
+        | D::ItemArgCount { keys, .. } = self
+        {
             return Some(format!(
                 "name the list-map keys: {}",
                 keys.iter()
@@ -581,7 +590,7 @@ impl LowerDiagnostic {
             | D::ItemsWithoutListMetadata
             | D::ItemArgCount { .. }
             | D::ItemArgsUnnamed
-            | D::ItemNoSuchField(_)
+            | D::ItemNoSuchField { .. }
             | D::ItemNotAKey { .. }
             | D::ItemArgType(_)
             | D::ListMapOfNonStructs

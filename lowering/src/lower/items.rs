@@ -57,6 +57,7 @@ impl Lowerer<'_> {
                 ptr_elems,
                 elem: elem_ty,
                 elem_key: ek,
+                ..
             }) = self.item_selector(owner, file, u.at, go, t, keys, ty)
             else {
                 continue;
@@ -198,6 +199,16 @@ impl Lowerer<'_> {
             return None;
         };
         let (ed, efile) = self.prog.type_decl(self.db, &ek)?;
+        // The keys' JSON names in `listMapKey` order (for hints).
+        let key_names: Vec<String> = keys
+            .iter()
+            .filter_map(|k| {
+                ed.fields
+                    .iter()
+                    .find(|f| go_field_name(f).as_ref() == Some(k))
+                    .and_then(|f| f.json.as_ref().map(|j| j.name.clone()))
+            })
+            .collect();
         if t.args.len() != keys.len() {
             self.report(
                 file,
@@ -205,7 +216,7 @@ impl Lowerer<'_> {
                 &Subject::field(&owner.name, go),
                 LowerDiagnostic::ItemArgCount {
                     given: t.args.len(),
-                    keys: keys.len(),
+                    keys: key_names,
                 },
             );
             return None;
@@ -231,7 +242,10 @@ impl Lowerer<'_> {
                     file,
                     at,
                     &Subject::field(&owner.name, go),
-                    LowerDiagnostic::ItemNoSuchField(name.clone()),
+                    LowerDiagnostic::ItemNoSuchField {
+                        name: name.clone(),
+                        keys: key_names.clone(),
+                    },
                 );
                 return None;
             };
@@ -243,12 +257,7 @@ impl Lowerer<'_> {
                     &Subject::field(&owner.name, go),
                     LowerDiagnostic::ItemNotAKey {
                         name: name.clone(),
-                        keys: ed
-                            .fields
-                            .iter()
-                            .filter(|f| go_field_name(f).is_some_and(|g| keys.contains(&g)))
-                            .filter_map(|f| f.json.as_ref().map(|j| j.name.clone()))
-                            .collect(),
+                        keys: key_names.clone(),
                     },
                 );
                 return None;
@@ -281,16 +290,32 @@ impl Lowerer<'_> {
                     return None;
                 }
             };
+            let index = keys.iter().position(|k| *k == rust).unwrap_or_default();
             selector.push((
                 rust,
                 matches!(kshape, Shape::Scalar { pointer: true, .. }),
                 value,
             ));
-            text.push(format!("{name:?}: {shown}"));
+            text.push((index, format!("{name:?}: {shown}")));
         }
+        // Also in `listMapKey` order, so that one item written with its keys in another order is the same item.
+        let mut order: Vec<usize> = (0..text.len()).collect();
+        order.sort_by_key(|&i| text[i].0);
+        let joined = |idx: &mut dyn Iterator<Item = usize>| {
+            format!(
+                "{{{}}}",
+                idx.map(|i| text[i].1.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
         Some(ItemSelector {
+            keyed: (
+                order.iter().map(|&i| selector[i].clone()).collect(),
+                joined(&mut order.iter().copied()),
+            ),
+            cohort: joined(&mut (0..text.len())),
             selector,
-            cohort: format!("{{{}}}", text.join(", ")),
             ptr_elems,
             elem: elem_ty,
             elem_key: ek,
@@ -302,8 +327,10 @@ impl Lowerer<'_> {
 pub(super) struct ItemSelector {
     /// The key values.
     pub(super) selector: crate::plan::Selector,
-    /// The selector as upstream prints it in cohorts and member names: `{"type": "Ready"}`.
+    /// The selector as upstream prints it in cohorts and member names: `{"type": "Ready"}` (keys as written).
     pub(super) cohort: String,
+    /// The selector and its text with the keys in `listMapKey` order (one item however its keys are written).
+    pub(super) keyed: (crate::plan::Selector, String),
     /// The list is `[]*T`.
     pub(super) ptr_elems: bool,
     /// The element's Go type.

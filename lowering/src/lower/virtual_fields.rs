@@ -56,6 +56,7 @@ pub fn virtual_groups(db: &dyn Db) -> VirtualGroups {
             root: root.clone(),
             decls: IndexMap::new(),
             members: IndexMap::new(),
+            hidden: IndexMap::new(),
             attempted: std::collections::BTreeSet::new(),
             occurrences: Vec::new(),
         };
@@ -134,6 +135,9 @@ struct Walk {
     root: TypeKey,
     decls: IndexMap<String, Vec<Decl>>,
     members: IndexMap<String, Vec<Found>>,
+    /// Groups declared on a struct's type tags that a typedef of it hides (gengo reads a typedef's own type tags):
+    /// group → (the struct, the typedef), for the hint of "does not declare".
+    hidden: IndexMap<String, (String, String)>,
     /// Groups named by a member tag that was refused (so "no member" is not reported for them).
     attempted: std::collections::BTreeSet<String>,
     /// (type, steps from the root, inside list or map items).
@@ -198,6 +202,18 @@ impl Lowerer<'_> {
                         .entry(g.clone())
                         .or_default()
                         .push(Decl { kind, site });
+                }
+            }
+        }
+        if sk != *k {
+            for u in &sd.tags {
+                if let Ok(t) = &u.parsed
+                    && decl_kind(t).is_some()
+                    && let Some(Scalar::Str(g)) = t.arg("union").map(|a| &a.value)
+                {
+                    w.hidden
+                        .entry(g.clone())
+                        .or_insert_with(|| (sk.name.clone(), k.name.clone()));
                 }
             }
         }
@@ -284,12 +300,14 @@ impl Lowerer<'_> {
                         else {
                             continue;
                         };
+                        // Keys in `listMapKey` order: one item however its keys are written.
+                        let (selector, cohort) = sel.keyed;
                         let set = MemberSet::Item {
-                            selector: sel.selector,
+                            selector,
                             ptr_elems: sel.ptr_elems,
                             elem: sel.elem_key,
                         };
-                        let found = self.found(pos, &step, k, &sk, set, Some(sel.cohort), site);
+                        let found = self.found(pos, &step, k, &sk, set, Some(cohort), site);
                         w.members.entry(g.clone()).or_default().push(found);
                     }
                     _ => {}
@@ -447,6 +465,21 @@ impl Lowerer<'_> {
         for (wi, w) in walks.iter().enumerate() {
             let root = &w.root.name;
             for (g, ds) in &w.decls {
+                // The same declaration written twice (a type reached twice is the same tag, not a repeat).
+                for (i, d) in ds.iter().enumerate() {
+                    if ds[..i]
+                        .iter()
+                        .any(|e| e.site.on == d.site.on && e.site.at != d.site.at)
+                    {
+                        self.err(
+                            d.site.file,
+                            d.site.at,
+                            Code::VirtualGroupUnknown,
+                            format!("{}: group {g:?} is declared again (by another tag of the same declaration)", d.site.on),
+                            Some("remove the repeated tag".into()),
+                        );
+                    }
+                }
                 if let Some(other) = ds.iter().find(|d| d.kind != ds[0].kind) {
                     self.err(
                         other.site.file,
@@ -479,9 +512,13 @@ impl Lowerer<'_> {
             for (g, ms) in &w.members {
                 let Some(ds) = w.decls.get(g) else {
                     let names: Vec<String> = w.decls.keys().cloned().collect();
-                    let hint = match super::constraints::did_you_mean(g, &names) {
-                        Some(s) => format!("did you mean {s:?}? Otherwise "),
-                        None => String::new(),
+                    let hint = match (w.hidden.get(g), super::constraints::did_you_mean(g, &names))
+                    {
+                        (Some((st, td)), _) => format!(
+                            "it is declared on {st}'s type tags, which do not apply through the typedef {td} (a typedef has its own type tags, as upstream reads them); "
+                        ),
+                        (None, Some(s)) => format!("did you mean {s:?}? Otherwise "),
+                        (None, None) => String::new(),
                     };
                     for m in ms {
                         self.err(
@@ -596,10 +633,29 @@ impl Lowerer<'_> {
                     (p, false) if p.is_empty() => "as the root".to_string(),
                     (p, false) => format!("at `{p}`"),
                 };
+                // What the other root type checks there: the same group name differently, or nothing like it.
+                let differently = at
+                    .get(&(*wi, &pl.anc, *steps))
+                    .into_iter()
+                    .flatten()
+                    .find_map(|c| match &c.kind {
+                        CheckKind::VirtualUnion(v) if v.group == pl.group => Some(v),
+                        _ => None,
+                    });
+                let there = match (differently, &pl.check.kind) {
+                    (Some(v), CheckKind::VirtualUnion(mine)) if v.kind != mine.kind => format!(
+                        "where its group {:?} is declared `{}`, not `{}`",
+                        pl.group,
+                        kind_word(v.kind),
+                        kind_word(mine.kind)
+                    ),
+                    (Some(_), _) => format!("where its group {:?} has other members", pl.group),
+                    (None, _) => "where no group with these members is checked".to_string(),
+                };
                 refused.push((
                     pl.site.clone(),
                     format!(
-                        "{}: group {:?} of root type {} would be checked on {}, the closest struct holding all its members, but root type {} also reaches {} ({where_}), where no group with these members is checked",
+                        "{}: group {:?} of root type {} would be checked on {}, the closest struct holding all its members, but root type {} also reaches {} ({where_}), {there}",
                         pl.site.on, pl.group, walks[pl.walk].root.name, pl.anc.name, walks[*wi].root.name, pl.anc.name
                     ),
                 ));
