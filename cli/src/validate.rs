@@ -1394,8 +1394,16 @@ fn validate_object(
         Err(EvalError::Decode(d)) => {
             entry.status = Status::Unreadable;
             // A timestamp Go's `time.Parse` refuses is a string of the right JSON type, but not a time.
+            // Likewise a quantity `ParseQuantity` refuses and a duration `time.ParseDuration` refuses
+            // (`vgc_runtime::types::quantity_syntax`, the `Duration` decoder).
             let what = if d.message.starts_with("parsing time ") {
                 "not a valid time"
+            } else if d.message.starts_with("quantities must match")
+                || d.message.starts_with("unable to parse quantity")
+            {
+                "not a valid quantity"
+            } else if d.message.starts_with("time: ") {
+                "not a valid duration"
             } else {
                 "wrong type"
             };

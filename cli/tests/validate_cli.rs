@@ -1179,3 +1179,90 @@ fn stdin_given_twice_is_a_usage_error() {
         "error: `-` (standard input) is given 2 times, among the inputs and --old; it can be read once\n"
     );
 }
+
+/// A quantity upstream's `ParseQuantity` refuses and a duration `time.ParseDuration` refuses make the object
+/// undecodable, as the API server's decoding does, each named for what it is (not "wrong type") and located at the
+/// value. The API module requires k8s.io/apimachinery v0.37.2, fetched through the Go module proxy first.
+#[test]
+fn unparsable_quantities_and_durations_are_undecodable() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = tmp.path();
+    let got = Command::new("go")
+        .args(["mod", "download", "k8s.io/apimachinery@v0.37.2"])
+        .current_dir(root)
+        .env("GOFLAGS", "-mod=mod")
+        .output()
+        .expect("the `go` command runs");
+    assert!(
+        got.status.success(),
+        "{}",
+        String::from_utf8_lossy(&got.stderr)
+    );
+    std::fs::write(
+        root.join("go.mod"),
+        "module example.com/q\n\ngo 1.25\n\nrequire k8s.io/apimachinery v0.37.2\n",
+    )
+    .expect("go.mod");
+    std::fs::create_dir_all(root.join("apis/v1")).expect("mkdir");
+    std::fs::write(
+        root.join("apis/v1/doc.go"),
+        "// +k8s:validation-gen=TypesWithField=TypeMeta\n// +groupName=q.example.com\npackage v1\n",
+    )
+    .expect("doc.go");
+    std::fs::write(
+        root.join("apis/v1/types.go"),
+        r#"package v1
+
+import (
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+type Job struct {
+	metav1.TypeMeta `json:",inline"`
+	// +k8s:optional
+	CPU *resource.Quantity `json:"cpu,omitempty"`
+	// +k8s:optional
+	Timeout *metav1.Duration `json:"timeout,omitempty"`
+}
+"#,
+    )
+    .expect("types.go");
+    std::fs::write(
+        root.join("m.yaml"),
+        "apiVersion: q.example.com/v1\nkind: Job\ncpu: lots\n---\napiVersion: q.example.com/v1\nkind: Job\ntimeout: 1d\n---\napiVersion: q.example.com/v1\nkind: Job\ncpu: 1500m\ntimeout: 1h30m\n",
+    )
+    .expect("m.yaml");
+    let out = vgc_in(root, &["validate", "--api", ".", "m.yaml"], None);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{text}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text.contains("error: q.example.com/v1 Job (unnamed): not a valid quantity"),
+        "{text}"
+    );
+    assert!(
+        text.contains("quantities must match the regular expression"),
+        "{text}"
+    );
+    assert!(text.contains("m.yaml:3:6"), "{text}");
+    assert!(
+        text.contains("error: q.example.com/v1 Job (unnamed): not a valid duration"),
+        "{text}"
+    );
+    assert!(
+        text.contains("time: unknown unit \"d\" in duration \"1d\""),
+        "{text}"
+    );
+    assert!(text.contains("m.yaml:7:10"), "{text}");
+    assert!(
+        text.contains(
+            "vgc validate: 1 object (1 valid, 0 invalid), 0 errors, 0 skipped, 2 unreadable"
+        ),
+        "{text}"
+    );
+}
