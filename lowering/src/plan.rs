@@ -370,6 +370,18 @@ pub enum Shape {
     },
 }
 
+impl Shape {
+    /// A struct (or well-known struct value) held by value: never unset, so it cannot be a union member or a
+    /// dependent field (upstream: "can only be used on nilable and primitive types").
+    #[must_use]
+    pub fn is_value_struct(&self) -> bool {
+        matches!(
+            self,
+            Shape::Struct { pointer: false } | Shape::Other { pointer: false }
+        )
+    }
+}
+
 /// A call into another type's validation function.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Nested {

@@ -212,10 +212,7 @@ impl Lowerer<'_> {
                     }
                     group.discriminator = Some((go.clone(), json.clone()));
                 } else {
-                    if matches!(
-                        shape,
-                        Shape::Struct { pointer: false } | Shape::Other { pointer: false }
-                    ) {
+                    if shape.is_value_struct() {
                         self.report(
                             file,
                             u.at,
@@ -469,10 +466,7 @@ impl Lowerer<'_> {
             ("trigger", &ts, &go),
             ("dependent", &ds, &dep.go_name.clone().unwrap_or_default()),
         ] {
-            if matches!(
-                sh,
-                Shape::Struct { pointer: false } | Shape::Other { pointer: false }
-            ) {
+            if sh.is_value_struct() {
                 self.report(
                     file,
                     u.at,

@@ -353,14 +353,18 @@ impl Lowerer<'_> {
         }
     }
 
+    /// An error at the tag use `site` (every refusal of this module has a hint).
+    fn site_err(&mut self, site: &Site, code: Code, msg: String, hint: Option<String>) {
+        self.err(site.file, site.at, code, msg, hint);
+    }
+
     /// VGC0109 for an empty group name (`union: ""`, `group: ""`); `true` when `g` is a name.
     fn named(&mut self, site: &Site, t: &Tag, g: &str) -> bool {
         if !g.trim().is_empty() {
             return true;
         }
-        self.err(
-            site.file,
-            site.at,
+        self.site_err(
+            site,
             Code::InvalidPayload,
             format!("{}: tag {:?}: the group name is empty", site.on, t.name),
             Some("name the group (`+k8s:memberOf(group: terminalStatus)`, `+k8s:union(union: terminalStatus)`)".into()),
@@ -371,15 +375,11 @@ impl Lowerer<'_> {
     /// VGC0126 for a member field that is a struct by value (never unset), as upstream's union members refuse it
     /// (`can only be used on nilable and primitive types`); `true` when its kind can be a member.
     fn member_kind_ok(&mut self, site: &Site, shape: &Shape) -> bool {
-        if !matches!(
-            shape,
-            Shape::Struct { pointer: false } | Shape::Other { pointer: false }
-        ) {
+        if !shape.is_value_struct() {
             return true;
         }
-        self.err(
-            site.file,
-            site.at,
+        self.site_err(
+            site,
             Code::VirtualFieldPlacement,
             format!(
                 "{}: a virtual field must be able to be unset: a struct by value is always present",
@@ -408,9 +408,8 @@ impl Lowerer<'_> {
         } else {
             return true;
         };
-        self.err(
-            site.file,
-            site.at,
+        self.site_err(
+            site,
             Code::VirtualFieldPlacement,
             format!(
                 "{}: a virtual field must be one field of the object: {problem}",
@@ -471,9 +470,8 @@ impl Lowerer<'_> {
                         .iter()
                         .any(|e| e.site.on == d.site.on && e.site.at != d.site.at)
                     {
-                        self.err(
-                            d.site.file,
-                            d.site.at,
+                        self.site_err(
+                            &d.site,
                             Code::VirtualGroupUnknown,
                             format!("{}: group {g:?} is declared again (by another tag of the same declaration)", d.site.on),
                             Some("remove the repeated tag".into()),
@@ -481,9 +479,8 @@ impl Lowerer<'_> {
                     }
                 }
                 if let Some(other) = ds.iter().find(|d| d.kind != ds[0].kind) {
-                    self.err(
-                        other.site.file,
-                        other.site.at,
+                    self.site_err(
+                        &other.site,
                         Code::VirtualGroupUnknown,
                         format!(
                             "{}: group {g:?} of root type {root} is declared both `{}` (on {}) and `{}`",
@@ -497,9 +494,8 @@ impl Lowerer<'_> {
                 }
                 if !w.members.contains_key(g) && !w.attempted.contains(g) {
                     let d = &ds[0];
-                    self.err(
-                        d.site.file,
-                        d.site.at,
+                    self.site_err(
+                        &d.site,
                         Code::VirtualGroupUnknown,
                         format!(
                             "{}: group {g:?} is declared, but no field in root type {root}'s tree is `+k8s:memberOf(group: {g:?})`",
@@ -521,9 +517,8 @@ impl Lowerer<'_> {
                         (None, None) => String::new(),
                     };
                     for m in ms {
-                        self.err(
-                            m.site.file,
-                            m.site.at,
+                        self.site_err(
+                            &m.site,
                             Code::VirtualGroupUnknown,
                             format!(
                                 "{}: `memberOf` names group {g:?}, which root type {root} does not declare",
@@ -539,9 +534,8 @@ impl Lowerer<'_> {
                 for m in ms {
                     match unique.iter().find(|u| u.steps == m.steps && u.set == m.set) {
                         Some(_) => {
-                            self.err(
-                                m.site.file,
-                                m.site.at,
+                            self.site_err(
+                                &m.site,
                                 Code::VirtualGroupUnknown,
                                 format!(
                                     "{}: it is already a member of group {g:?} (by another `memberOf` tag of the same field or item)",
@@ -667,9 +661,8 @@ impl Lowerer<'_> {
             }
         }
         for (site, msg) in refused {
-            self.err(
-                site.file,
-                site.at,
+            self.site_err(
+                &site,
                 Code::VirtualGroupCrossesRoots,
                 msg,
                 Some("virtual groups are scoped to one root type (KEP-5073 rejects cross-GVK references): keep the members in types only that root type reaches, or declare the group alike in every root type that reaches them".into()),
