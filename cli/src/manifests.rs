@@ -134,8 +134,22 @@ pub struct LoadError {
 pub fn load(text: &str) -> Vec<Result<Document, LoadError>> {
     split(text)
         .into_iter()
-        .filter_map(|r| load_one(&text[r.clone()], r.start, None).transpose())
+        .filter_map(|r| load_chunk(text, r))
         .collect()
+}
+
+/// The byte ranges of the document chunks of `text`, in order, each to be read with [`load_chunk`]: [`load`] in
+/// pieces, so that a caller can read, use and drop one document before the next (while its values are still in
+/// the processor's caches) or read several at once.
+#[must_use]
+pub fn chunks(text: &str) -> Vec<Range<usize>> {
+    split(text)
+}
+
+/// The document of chunk `r` of `text` (a range [`chunks`] returned); `None` for an empty document.
+#[must_use]
+pub fn load_chunk(text: &str, r: Range<usize>) -> Option<Result<Document, LoadError>> {
+    load_one(&text[r.clone()], r.start, None).transpose()
 }
 
 /// Byte ranges of the documents of a stream: split at lines that are a `---` marker (alone or followed by a
@@ -161,7 +175,9 @@ fn split(text: &str) -> Vec<Range<usize>> {
 
 struct Frame {
     value: Value,
-    /// For mappings: the pending key.
+    /// For mappings: a key was read and inserted with a `null` placeholder (the last entry), its value pending.
+    pending: bool,
+    /// For mappings, when spans are recorded: the pending key (the next value's pointer segment).
     key: Option<String>,
     start: saphyr_parser::Marker,
     anchor: usize,
@@ -248,8 +264,7 @@ fn load_one(
                         format!("nesting deeper than {MAX_DEPTH} levels"),
                     ));
                 }
-                let in_key =
-                    matches!(stack.last(), Some(f) if f.value.is_object() && f.key.is_none());
+                let in_key = matches!(stack.last(), Some(f) if f.value.is_object() && !f.pending);
                 if in_key {
                     return Err(located(
                         range(&span),
@@ -267,6 +282,7 @@ fn load_one(
                 };
                 stack.push(Frame {
                     value,
+                    pending: false,
                     key: None,
                     start: span.start,
                     anchor,
@@ -281,18 +297,27 @@ fn load_one(
             Event::Scalar(text, style, anchor, tag) => {
                 // A mapping key.
                 if let Some(f) = stack.last_mut()
-                    && f.value.is_object()
-                    && f.key.is_none()
+                    && let Value::Object(m) = &mut f.value
+                    && !f.pending
                 {
+                    // Inserted now with a placeholder (one lookup for the duplicate check and the insertion); the
+                    // value replaces the last entry when it is finished.
                     let key = text.into_owned();
-                    if f.value.as_object().is_some_and(|m| m.contains_key(&key)) {
-                        return Err(located(range(&span), format!("duplicate key {key:?}")));
-                    }
                     if let Some(t) = tables.as_deref_mut() {
                         t.keys
                             .insert(format!("{}/{}", f.pointer, escape(&key)), range(&span));
+                        f.key = Some(key.clone());
                     }
-                    f.key = Some(key);
+                    match m.entry(key) {
+                        serde_json::map::Entry::Occupied(o) => {
+                            let message = format!("duplicate key {:?}", o.key());
+                            return Err(located(range(&span), message));
+                        }
+                        serde_json::map::Entry::Vacant(v) => {
+                            v.insert(Value::Null);
+                        }
+                    }
+                    f.pending = true;
                     continue;
                 }
                 if stack.is_empty() {
@@ -310,9 +335,9 @@ fn load_one(
                 finished = Some((value, anchor, span, pointer));
             }
             Event::Alias(id) => {
-                if let Some(f) = stack.last_mut()
+                if let Some(f) = stack.last()
                     && f.value.is_object()
-                    && f.key.is_none()
+                    && !f.pending
                 {
                     return Err(located(
                         range(&span),
@@ -348,9 +373,13 @@ fn load_one(
                 Some(f) => match &mut f.value {
                     Value::Array(a) => a.push(value),
                     Value::Object(m) => {
-                        if let Some(k) = f.key.take() {
-                            m.insert(k, value);
+                        if f.pending
+                            && let Some(slot) = m.values_mut().next_back()
+                        {
+                            *slot = value;
                         }
+                        f.pending = false;
+                        f.key = None;
                     }
                     _ => {}
                 },

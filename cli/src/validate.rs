@@ -809,12 +809,6 @@ pub fn run(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> (Strin
     (text, results.outcome)
 }
 
-/// One place of the report, in input order: a finished entry, or an object to validate.
-enum Slot<'a> {
-    Done(Box<Entry>),
-    Object(Work<'a>),
-}
-
 /// An input's text: its bytes as a `String` when they are UTF-8, else the offset of the first invalid byte and
 /// the text with invalid sequences replaced (U+FFFD), for the report to point into.
 fn input_text(input: &Input) -> Result<String, (usize, String)> {
@@ -1006,75 +1000,24 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
                 Ok(file) => *file,
             };
             let text = files.get(file).map_or("", |f| f.source().as_str());
-            let mut docs = manifests::load(text);
-            // The API server defaults an object before validating it: applied in place, once per object (errors
-            // are still located in the text as written; a defaulted field at the object that lacks it).
-            let mut defaulted: Vec<BTreeMap<String, Vec<String>>> = Vec::with_capacity(docs.len());
-            let mut unknown: Vec<BTreeMap<String, Vec<vgc_validate::UnknownField>>> =
-                Vec::with_capacity(docs.len());
-            for doc in &mut docs {
-                let mut paths = BTreeMap::new();
-                let mut keys = BTreeMap::new();
-                if let Ok(doc) = doc
-                    && opts.strict
-                {
-                    for (obj, prefix) in objects(&doc.value) {
-                        if let Some(key) = api.kind_of(obj) {
-                            keys.insert(prefix, interp.unknown_fields(key, obj));
-                        }
-                    }
-                }
-                unknown.push(keys);
-                if let Ok(doc) = doc
-                    && !opts.no_defaults
-                {
-                    let found: Vec<(String, Vec<vgc_validate::Defaulted>)> = objects(&doc.value)
-                        .into_iter()
-                        .filter_map(|(obj, prefix)| {
-                            let key = api.kind_of(obj)?;
-                            let d = interp.defaults(key, obj);
-                            (!d.is_empty()).then_some((prefix, d))
-                        })
-                        .collect();
-                    for (prefix, d) in found {
-                        if let Some(obj) = doc.value.pointer_mut(&prefix) {
-                            for x in &d {
-                                x.set_in(obj);
-                            }
-                        }
-                        paths.insert(prefix, d.into_iter().map(|x| x.path).collect());
-                    }
-                }
-                defaulted.push(paths);
-            }
-            let mut slots: Vec<Slot<'_>> = Vec::new();
-            for ((doc, mut paths), mut keys) in docs.iter().zip(defaulted).zip(unknown) {
-                match doc {
-                    Err(e) => slots.push(Slot::Done(Box::new(malformed(file, e.clone())))),
-                    Ok(doc) => {
-                        for (obj, prefix) in objects(&doc.value) {
-                            let defaulted = paths.remove(&prefix).unwrap_or_default();
-                            let unknown = keys.remove(&prefix).unwrap_or_default();
-                            slots.push(Slot::Object(Work {
-                                file,
-                                doc,
-                                text,
-                                obj,
-                                prefix,
-                                defaulted,
-                                unknown,
-                            }));
-                        }
-                    }
-                }
-            }
-            slots
+            // Each document is read, defaulted and validated in one task and dropped at its end, while its values
+            // are still in the processor's caches (reading every document of a file first, then defaulting, then
+            // validating them went back to memory for every key); the documents of a file run in parallel.
+            manifests::chunks(text)
                 .into_par_iter()
-                .map(|slot| match slot {
-                    Slot::Done(e) => *e,
-                    Slot::Object(w) => {
-                        validate_object(api, &interp, &op_base, (&olds, old_unreadable), opts, &w)
-                    }
+                .flat_map_iter(|r| match manifests::load_chunk(text, r) {
+                    None => Vec::new(),
+                    Some(Err(e)) => vec![malformed(file, e)],
+                    Some(Ok(mut doc)) => document(
+                        api,
+                        &interp,
+                        &op_base,
+                        (&olds, old_unreadable),
+                        opts,
+                        file,
+                        text,
+                        &mut doc,
+                    ),
                 })
                 .collect::<Vec<Entry>>()
         };
@@ -1116,6 +1059,69 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
         outcome,
         warnings: api.shadowed_kinds(),
     }
+}
+
+/// The entries of one read document of file `file` (whose text is `text`): per object, with `+default` values
+/// applied in place first (unless `--no-defaults`: the API server defaults an object before validating it; errors
+/// are still located in the text as written, a defaulted field at the object that lacks it) and, with `--strict`,
+/// the keys no field takes (read before defaulting, whose values never come from the manifest).
+#[allow(clippy::too_many_arguments)]
+fn document(
+    api: &Api,
+    interp: &Interpreter<'_>,
+    op_base: &Operation,
+    olds: (&OldObjects, usize),
+    opts: &Options,
+    file: usize,
+    text: &str,
+    doc: &mut Document,
+) -> Vec<Entry> {
+    let mut keys = BTreeMap::new();
+    if opts.strict {
+        for (obj, prefix) in objects(&doc.value) {
+            if let Some(key) = api.kind_of(obj) {
+                keys.insert(prefix, interp.unknown_fields(key, obj));
+            }
+        }
+    }
+    let mut paths = BTreeMap::new();
+    if !opts.no_defaults {
+        let found: Vec<(String, Vec<vgc_validate::Defaulted>)> = objects(&doc.value)
+            .into_iter()
+            .filter_map(|(obj, prefix)| {
+                let key = api.kind_of(obj)?;
+                let d = interp.defaults(key, obj);
+                (!d.is_empty()).then_some((prefix, d))
+            })
+            .collect();
+        for (prefix, d) in found {
+            if let Some(obj) = doc.value.pointer_mut(&prefix) {
+                for x in &d {
+                    x.set_in(obj);
+                }
+            }
+            paths.insert(
+                prefix,
+                d.into_iter().map(|x| x.path).collect::<Vec<String>>(),
+            );
+        }
+    }
+    let doc = &*doc;
+    objects(&doc.value)
+        .into_iter()
+        .map(|(obj, prefix)| {
+            let w = Work {
+                file,
+                doc,
+                text,
+                obj,
+                defaulted: paths.remove(&prefix).unwrap_or_default(),
+                unknown: keys.remove(&prefix).unwrap_or_default(),
+                prefix,
+            };
+            validate_object(api, interp, op_base, olds, opts, &w)
+        })
+        .collect()
 }
 
 fn malformed(file: usize, e: LoadError) -> Entry {

@@ -171,7 +171,7 @@ fn elem_default<'p>(
 pub(crate) fn defaulted_types<'p>(
     types: &crate::TypeIndex<'p>,
 ) -> rustc_hash::FxHashSet<&'p TypeKey> {
-    let plan = |k: &TypeKey| types.get(k).copied();
+    let plan = |k: &TypeKey| types.get(k);
     let mut out: rustc_hash::FxHashSet<&'p TypeKey> = types
         .iter()
         .filter(|(_, t)| {
@@ -183,11 +183,11 @@ pub(crate) fn defaulted_types<'p>(
                     .as_ref()
                     .is_some_and(|a| holds_elem_default(a, &plan))
         })
-        .map(|(k, _)| *k)
+        .map(|(k, _)| k)
         .collect();
     loop {
         let before = out.len();
-        for (k, t) in types {
+        for (k, t) in types.iter() {
             if out.contains(k) {
                 continue;
             }
@@ -199,7 +199,7 @@ pub(crate) fn defaulted_types<'p>(
                 .chain(t.alias_of.as_ref().and_then(named))
                 .any(|n| out.contains(n));
             if reaches {
-                out.insert(*k);
+                out.insert(k);
             }
         }
         if out.len() == before {

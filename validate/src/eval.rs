@@ -321,7 +321,7 @@ impl<'p> Cx<'_, 'p> {
     }
 
     fn ty(&self, k: &TypeKey) -> Option<&'p TypePlan> {
-        self.interp.types.get(k).copied()
+        self.interp.types.get(k)
     }
 
     /// `Layout::elem_of`: the element type of a list or map type, through typedefs.

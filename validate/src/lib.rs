@@ -118,9 +118,67 @@ pub struct Interpreter<'p> {
     json_fields: value::JsonFields<'p>,
 }
 
-/// The plan's types by key. Fx hashing: the interpreter looks a type up for every struct value it decodes,
-/// defaults or validates, and SipHash of the key's two strings was a visible share of `vgc validate`'s profile.
-pub(crate) type TypeIndex<'p> = rustc_hash::FxHashMap<&'p TypeKey, &'p TypePlan>;
+/// The plan's types by key. The interpreter looks a type up for every named value it decodes, defaults or
+/// validates; hashing and comparing the key's two strings was a visible share of `vgc validate`'s profile (SipHash
+/// first, then Fx hashing and the comparisons), so each [`TypeKey`] the plan itself holds (type keys, field and
+/// element types, calls) is also indexed by its address: a lookup with one of them hashes one integer.
+pub(crate) struct TypeIndex<'p> {
+    by_key: rustc_hash::FxHashMap<&'p TypeKey, &'p TypePlan>,
+    by_address: rustc_hash::FxHashMap<usize, &'p TypePlan>,
+}
+
+impl<'p> TypeIndex<'p> {
+    /// Indexes every type of `plan`.
+    fn new(plan: &'p CratePlan) -> Self {
+        let by_key: rustc_hash::FxHashMap<&'p TypeKey, &'p TypePlan> = plan
+            .modules
+            .iter()
+            .flat_map(|m| m.types.iter().map(|t| (&t.key, &**t)))
+            .collect();
+        let mut keys: Vec<&'p TypeKey> = Vec::new();
+        fn of_ty<'p>(ty: &'p vgc_lowering::plan::RustTy, out: &mut Vec<&'p TypeKey>) {
+            use vgc_lowering::plan::RustTy;
+            match ty {
+                RustTy::Named(k) => out.push(k),
+                RustTy::Option(i, _) | RustTy::Vec(i) | RustTy::Map(i) => of_ty(i, out),
+                RustTy::Builtin(_) | RustTy::WellKnown(_) | RustTy::Json => {}
+            }
+        }
+        for t in by_key.values() {
+            keys.push(&t.key);
+            t.alias_of.iter().for_each(|a| of_ty(a, &mut keys));
+            keys.extend(t.iteration.iter().chain(&t.key_iteration).map(|i| &i.elem));
+            for f in t.fields.iter().flatten() {
+                of_ty(&f.ty, &mut keys);
+                keys.extend(f.nested.iter().map(|n| &n.ty));
+                keys.extend(f.iteration.iter().chain(&f.key_iteration).map(|i| &i.elem));
+            }
+        }
+        let by_address = keys
+            .into_iter()
+            .filter_map(|k| Some((std::ptr::from_ref(k) as usize, *by_key.get(k)?)))
+            .collect();
+        Self { by_key, by_address }
+    }
+
+    /// The plan of type `k`.
+    pub(crate) fn get(&self, k: &TypeKey) -> Option<&'p TypePlan> {
+        self.by_address
+            .get(&(std::ptr::from_ref(k) as usize))
+            .or_else(|| self.by_key.get(k))
+            .copied()
+    }
+
+    /// Every type, by key (in no particular order).
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (&'p TypeKey, &'p TypePlan)> + '_ {
+        self.by_key.iter().map(|(k, t)| (*k, *t))
+    }
+
+    /// Every type's plan (in no particular order).
+    pub(crate) fn values(&self) -> impl Iterator<Item = &'p TypePlan> + '_ {
+        self.by_key.values().copied()
+    }
+}
 
 /// The declarative rules that apply to a root type: the checks reachable from it (its own, its fields',
 /// nested types' and elements'), by stability.
@@ -141,11 +199,7 @@ impl<'p> Interpreter<'p> {
     /// Indexes `plan`'s types and compiles its project formats' patterns (once per interpreter).
     #[must_use]
     pub fn new(plan: &'p CratePlan) -> Self {
-        let types: TypeIndex<'_> = plan
-            .modules
-            .iter()
-            .flat_map(|m| m.types.iter().map(|t| (&t.key, &**t)))
-            .collect();
+        let types = TypeIndex::new(plan);
         let mut patterns = HashMap::new();
         for t in types.values() {
             let fields = t.fields.iter().flatten().flat_map(|f| &f.checks);
@@ -217,13 +271,13 @@ impl<'p> Interpreter<'p> {
     /// The plan of type `key`, if it is one of the plan's types.
     #[must_use]
     pub fn type_plan(&self, key: &TypeKey) -> Option<&'p TypePlan> {
-        self.types.get(key).copied()
+        self.types.get(key)
     }
 
     /// The root types of the plan, sorted by (package, name).
     #[must_use]
     pub fn roots(&self) -> Vec<&'p TypePlan> {
-        let mut r: Vec<&TypePlan> = self.types.values().copied().filter(|t| t.root).collect();
+        let mut r: Vec<&TypePlan> = self.types.values().filter(|t| t.root).collect();
         r.sort_by(|a, b| a.key.cmp(&b.key));
         r
     }
@@ -242,7 +296,29 @@ impl<'p> Interpreter<'p> {
             types: &self.types,
             json_fields: &self.json_fields,
         };
-        Ok(d.root(t, value)?)
+        Ok(d.root(t, value, value::Build::Full)?)
+    }
+
+    /// Decodes `value` as a document of type `key` like [`Interpreter::decode`] — every value's JSON type is checked,
+    /// with the same [`EvalError::Decode`] for the same input — but builds only what validating a create reads
+    /// (what [`Interpreter::validate`] does when there is no old object): a field with checks of its own, or read
+    /// by a struct-level check of its struct (union members, `dependentRequired` fields, field-path constraint and
+    /// virtual-group paths), holds its whole value; a field whose type or elements have validations holds a value
+    /// decoded the same way; every other field holds [`Val::Nil`]. The result is for
+    /// [`Interpreter::validate_values`] without an old object only: it is not the generated type's value (it does
+    /// not compare or serialize as one).
+    ///
+    /// # Errors
+    /// As [`Interpreter::decode`].
+    pub fn decode_for_create(&self, key: &TypeKey, value: &Value) -> Result<Val<'p>, EvalError> {
+        let t = self
+            .type_plan(key)
+            .ok_or_else(|| EvalError::UnknownType(key.to_string()))?;
+        let d = value::Decoder {
+            types: &self.types,
+            json_fields: &self.json_fields,
+        };
+        Ok(d.root(t, value, value::Build::Reached)?)
     }
 
     /// Validates `obj` (compared with `old` on update) as a root object of type `key`, as the API server's
@@ -307,7 +383,13 @@ impl<'p> Interpreter<'p> {
         let t = self
             .type_plan(key)
             .ok_or_else(|| EvalError::UnknownType(key.to_string()))?;
-        let new = self.decode(key, obj)?;
+        // On a create nothing compares whole values (ratcheting needs an old object), so only what the checks
+        // read is built.
+        let new = if old.is_some() {
+            self.decode(key, obj)?
+        } else {
+            self.decode_for_create(key, obj)?
+        };
         let old = old
             .map(|o| self.decode(key, o))
             .transpose()

@@ -6,7 +6,6 @@ use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use serde_json::Value;
 use std::collections::BTreeMap;
-use vgc_analysis::TypeKey;
 use vgc_analysis::types::{Builtin, WellKnown};
 use vgc_lowering::plan::{FieldPlan, RustTy, Shape, TypePlan};
 use vgc_runtime::types::{Bytes, Duration, IntOrString, MicroTime, Quantity, Time};
@@ -284,17 +283,31 @@ pub struct DecodeError {
     pub message: String,
 }
 
-/// Per struct type (by key), the index in its plan fields of each field an object key names: fields that are
-/// not `json:"-"`, not inline (flattened or embedded pointers); the first field of a name when two share it (the
-/// second then never matches, as before).
-pub(crate) type JsonFields<'p> =
-    rustc_hash::FxHashMap<&'p TypeKey, rustc_hash::FxHashMap<&'p str, usize>>;
+/// Per struct type, what decoding an object of it looks up ([`StructIndex`]); keyed by the address of the type's
+/// plan (one integer to hash per object decoded, where hashing the type key's strings showed in profiles).
+pub(crate) type JsonFields<'p> = rustc_hash::FxHashMap<usize, StructIndex<'p>>;
+
+/// The [`JsonFields`] key of `t`.
+fn plan_address(t: &TypePlan) -> usize {
+    std::ptr::from_ref(t) as usize
+}
+
+/// One struct type's decoding index.
+pub(crate) struct StructIndex<'p> {
+    /// The index in its plan fields of each field an object key names: fields that are not `json:"-"`, not
+    /// inline (flattened or embedded pointers); the first field of a name when two share it (the second then never
+    /// matches, as before).
+    by_name: rustc_hash::FxHashMap<&'p str, usize>,
+    /// What the type's own (struct-level) checks read ([`Build::Reached`]): `None` when they may read the whole
+    /// value, else per field whether one of them reads it (empty without struct-level checks).
+    read: Option<Vec<bool>>,
+}
 
 /// Builds [`JsonFields`] for every struct of `types`.
 pub(crate) fn json_fields<'p>(types: &crate::TypeIndex<'p>) -> JsonFields<'p> {
     types
         .iter()
-        .filter_map(|(k, t)| {
+        .filter_map(|(_, t)| {
             let fields = t.fields.as_deref()?;
             let mut by_name = rustc_hash::FxHashMap::default();
             for (i, f) in fields.iter().enumerate() {
@@ -302,9 +315,86 @@ pub(crate) fn json_fields<'p>(types: &crate::TypeIndex<'p>) -> JsonFields<'p> {
                     by_name.entry(f.json_name.as_str()).or_insert(i);
                 }
             }
-            Some((*k, by_name))
+            let mut names = Vec::new();
+            let read = t
+                .checks
+                .iter()
+                .all(|c| fields_read(c, &mut names))
+                .then(|| {
+                    fields
+                        .iter()
+                        .map(|f| names.contains(&f.go_field.as_str()))
+                        .collect()
+                });
+            Some((plan_address(t), StructIndex { by_name, read }))
         })
         .collect()
+}
+
+/// Adds to `out` the Go names of the fields of its struct that struct-level check `c` reads: the members and
+/// discriminator of a union, the trigger and dependent of `dependentRequired`/`dependentForbidden`, the first
+/// step of each path of a field-path constraint or virtual group member, the member and discriminator of a
+/// modality (through `ifEnabled`/`ifSubresource` wrappers). False for any other check, which may read the whole
+/// value.
+fn fields_read<'p>(c: &'p vgc_lowering::plan::Check, out: &mut Vec<&'p str>) -> bool {
+    use vgc_lowering::plan::CheckKind;
+    match &c.kind {
+        CheckKind::Union(u) => {
+            out.extend(u.members.iter().map(|m| m.go_field.as_str()));
+            out.extend(u.discriminator.iter().map(|(go, _)| go.as_str()));
+        }
+        CheckKind::Dependent(d) => out.extend([d.trigger.go.as_str(), d.dependent.go.as_str()]),
+        CheckKind::FieldConstraint(fc) => out.extend(
+            [&fc.target, &fc.bound]
+                .into_iter()
+                .filter_map(|p| p.steps.first())
+                .map(|s| s.go.as_str()),
+        ),
+        CheckKind::VirtualUnion(v) => {
+            out.extend(
+                v.members
+                    .iter()
+                    .filter_map(|m| m.steps.first())
+                    .map(|s| s.go.as_str()),
+            );
+        }
+        CheckKind::Discriminated(m) => {
+            out.extend([m.member.as_str(), m.discriminator.field.as_str()]);
+        }
+        CheckKind::IfOption(io) => return fields_read(&io.inner, out),
+        CheckKind::IfSubresource(is) => return fields_read(&is.inner, out),
+        _ => return false,
+    }
+    true
+}
+
+/// How much of a value [`Decoder`] builds. Every mode checks the whole value's JSON types the same way (the same
+/// [`DecodeError`], first in the same order); only what is kept differs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Build {
+    /// The value as the generated type holds it.
+    Full,
+    /// What validating a create reads (no old object, so no ratcheting equality), as the generated validation
+    /// code (and the interpreter, `eval::Cx::type_body`) reads it. A field's checks see only that field's value,
+    /// built [`Build::Full`]; a struct-level check (union, `dependentRequired`, field-path constraint, virtual
+    /// group, modality) reads the fields it names, built [`Build::Full`], and any other type-level check the whole
+    /// value ([`Build::Full`]); a field with no checks but calls into its type's or its elements' validations is
+    /// decoded in this mode; every other field holds [`Val::Nil`] and is only checked ([`Build::Nothing`]).
+    Reached,
+    /// Nothing: the JSON types are checked and [`Val::Nil`] is returned.
+    Nothing,
+}
+
+impl Build {
+    /// The mode of struct field `f`'s value in a struct decoded in this mode; `read` when the struct's own checks
+    /// read it ([`StructIndex::read`]).
+    fn of_field(self, f: &FieldPlan, read: bool) -> Build {
+        match self {
+            Build::Reached if read || !f.checks.is_empty() => Build::Full,
+            Build::Reached if !f.has_work() => Build::Nothing,
+            b => b,
+        }
+    }
 }
 
 /// Decodes JSON into [`Val`]s as serde decodes it into the generated types.
@@ -395,22 +485,43 @@ impl<'p> Decoder<'_, 'p> {
         }
     }
 
-    /// Decodes the document of root type `t` as the differential runners do: `null` is the zero value.
-    pub(crate) fn root(&self, t: &'p TypePlan, v: &Value) -> Result<Val<'p>, DecodeError> {
+    /// The zero value of `ty` in mode `b` ([`Val::Nil`] for a value not built).
+    fn zero_in(&self, ty: &'p RustTy, b: Build) -> Val<'p> {
+        if b == Build::Nothing {
+            Val::Nil
+        } else {
+            self.zero(ty)
+        }
+    }
+
+    /// Decodes the document of root type `t` as the differential runners do: `null` is the zero value. `b` says
+    /// how much is built ([`Build`]).
+    pub(crate) fn root(
+        &self,
+        t: &'p TypePlan,
+        v: &Value,
+        b: Build,
+    ) -> Result<Val<'p>, DecodeError> {
         if v.is_null() {
             return Ok(self.zero_of(t));
         }
         let mut ptr = String::new();
-        self.named(t, v, &mut ptr)
+        self.named(t, v, &mut ptr, b)
     }
 
-    fn named(&self, t: &'p TypePlan, v: &Value, ptr: Ptr<'_>) -> Result<Val<'p>, DecodeError> {
+    fn named(
+        &self,
+        t: &'p TypePlan,
+        v: &Value,
+        ptr: Ptr<'_>,
+        b: Build,
+    ) -> Result<Val<'p>, DecodeError> {
         match (&t.fields, &t.alias_of) {
             (Some(_), _) => match v {
                 Value::Object(m) => {
                     let mut entries: Vec<(&str, Option<&Value>)> =
                         m.iter().map(|(k, v)| (k.as_str(), Some(v))).collect();
-                    vgc_runtime::stack::grow(|| self.structure(t, &mut entries, ptr))
+                    vgc_runtime::stack::grow(|| self.structure(t, &mut entries, ptr, b))
                 }
                 other => Err(err(
                     ptr,
@@ -421,8 +532,16 @@ impl<'p> Decoder<'_, 'p> {
                     ),
                 )),
             },
-            (None, Some(a)) => self.plain(a, v, ptr),
-            (None, None) => Ok(Val::Json(v.clone())),
+            (None, Some(a)) => {
+                // A typedef's checks read its whole value.
+                let b = if b == Build::Reached && !t.checks.is_empty() {
+                    Build::Full
+                } else {
+                    b
+                };
+                self.plain(a, v, ptr, b)
+            }
+            (None, None) => Ok(json(v, b)),
         }
     }
 
@@ -433,36 +552,55 @@ impl<'p> Decoder<'_, 'p> {
         t: &'p TypePlan,
         entries: &mut Vec<(&str, Option<&Value>)>,
         ptr: Ptr<'_>,
+        b: Build,
     ) -> Result<Val<'p>, DecodeError> {
         let fields = t.fields.as_deref().unwrap_or_default();
-        let mut vals: Vec<Option<Val<'p>>> = vec![None; fields.len()];
         // Named fields (and the keys Go ignores) first: serde matches them before buffering the rest for the
         // flattened fields. Each key finds its field through the type's index; values are then decoded in field
         // order (the first error in field order is the one reported).
+        let index = self.json_fields.get(&plan_address(t));
+        // What the struct's own checks read: listed fields, or the whole value (then built in full).
+        let (b, read) = match index.and_then(|x| x.read.as_deref()) {
+            Some(r) => (b, r),
+            None if b == Build::Reached && !t.checks.is_empty() => (Build::Full, &[][..]),
+            None => (b, &[][..]),
+        };
         let mut taken: Vec<Option<&Value>> = vec![None; fields.len()];
-        if let Some(by_name) = self.json_fields.get(&t.key) {
+        if let Some(index) = index {
             for (k, v) in entries.iter_mut() {
                 if v.is_some()
-                    && let Some(&i) = by_name.get(k)
+                    && let Some(&i) = index.by_name.get(k)
                     && taken[i].is_none()
                 {
                     taken[i] = v.take();
                 }
             }
         }
+        let read = |i: usize| read.get(i).copied().unwrap_or(false);
+        // One value per field, in field order; inline fields are decoded after the named ones (below).
+        let mut vals: Vec<Val<'p>> = if b == Build::Nothing {
+            Vec::new()
+        } else {
+            Vec::with_capacity(fields.len())
+        };
         for (i, f) in fields.iter().enumerate() {
-            if f.skip || f.flatten || !f.embedded_keys.is_empty() {
-                continue;
-            }
-            vals[i] = Some(match taken[i] {
-                None => self.zero(&f.ty),
-                Some(v) => {
-                    let len = push_key(ptr, &f.json_name);
-                    let r = self.field(f, v, ptr);
-                    ptr.truncate(len);
-                    r?
+            let fb = b.of_field(f, read(i));
+            let v = if f.skip || f.flatten || !f.embedded_keys.is_empty() {
+                Val::Nil
+            } else {
+                match taken[i] {
+                    None => self.zero_in(&f.ty, fb),
+                    Some(v) => {
+                        let len = push_key(ptr, &f.json_name);
+                        let r = self.field(f, v, ptr, fb);
+                        ptr.truncate(len);
+                        r?
+                    }
                 }
-            });
+            };
+            if b != Build::Nothing {
+                vals.push(v);
+            }
         }
         for ignored in &t.json_ignored {
             for (k, v) in entries.iter_mut() {
@@ -472,35 +610,39 @@ impl<'p> Decoder<'_, 'p> {
             }
         }
         for (i, f) in fields.iter().enumerate() {
-            if f.skip {
-                vals[i] = Some(self.zero(&f.ty));
+            let fb = b.of_field(f, read(i));
+            let v = if f.skip {
+                self.zero_in(&f.ty, fb)
             } else if !f.embedded_keys.is_empty() {
                 // R9: `embedded_pointer`: set when one of its keys is present (the remaining entries, not taken).
                 let present = f
                     .embedded_keys
                     .iter()
                     .any(|k| entries.iter().any(|(e, v)| e == k && v.is_some()));
-                vals[i] = Some(if present {
+                if present {
                     let inner = match &f.ty {
                         RustTy::Option(i, _) => &**i,
                         other => other,
                     };
                     let mut copy: Vec<(&str, Option<&Value>)> = entries.clone();
-                    self.flattened(inner, &mut copy, ptr)?
+                    self.flattened(inner, &mut copy, ptr, fb)?
                 } else {
                     Val::Nil
-                });
+                }
             } else if f.flatten {
-                vals[i] = Some(self.flattened(&f.ty, entries, ptr)?);
+                self.flattened(&f.ty, entries, ptr, fb)?
+            } else {
+                continue;
+            };
+            if b != Build::Nothing {
+                vals[i] = v;
             }
         }
-        Ok(Val::Struct(
-            t,
-            vals.into_iter()
-                .zip(fields)
-                .map(|(v, f)| v.unwrap_or_else(|| self.zero(&f.ty)))
-                .collect(),
-        ))
+        Ok(if b == Build::Nothing {
+            Val::Nil
+        } else {
+            Val::Struct(t, vals)
+        })
     }
 
     fn flattened(
@@ -508,54 +650,58 @@ impl<'p> Decoder<'_, 'p> {
         ty: &'p RustTy,
         entries: &mut Vec<(&str, Option<&Value>)>,
         ptr: Ptr<'_>,
+        b: Build,
     ) -> Result<Val<'p>, DecodeError> {
         match ty {
             RustTy::Named(k) => match self.types.get(k) {
-                Some(t) if t.fields.is_some() => self.structure(t, entries, ptr),
-                _ => Ok(self.zero(ty)),
+                Some(t) if t.fields.is_some() => self.structure(t, entries, ptr, b),
+                _ => Ok(self.zero_in(ty, b)),
             },
-            _ => Ok(self.zero(ty)),
+            _ => Ok(self.zero_in(ty, b)),
         }
     }
 
     /// A struct field's value as its serde attributes decode it (`vgc_codegen` `field_def`).
-    fn field(&self, f: &'p FieldPlan, v: &Value, ptr: Ptr<'_>) -> Result<Val<'p>, DecodeError> {
-        match self.through_typedefs(&f.ty) {
+    fn field(
+        &self,
+        f: &'p FieldPlan,
+        v: &Value,
+        ptr: Ptr<'_>,
+        b: Build,
+    ) -> Result<Val<'p>, DecodeError> {
+        let (ty, b) = self.through_typedefs(&f.ty, b);
+        match ty {
             // `Option<T>` with `default`: `null` is `None`.
             RustTy::Option(i, _) => {
                 if v.is_null() {
                     Ok(Val::Nil)
                 } else {
-                    self.plain(i, v, ptr)
+                    self.plain(i, v, ptr, b)
                 }
             }
             // `null_items_as_default`.
             RustTy::Vec(e) => match v {
                 Value::Null => Ok(Val::List(Vec::new())),
-                Value::Array(items) => self.items_null_as_zero(e, items, ptr),
+                Value::Array(items) => self.items_null_as_zero(e, items, ptr, b),
                 other => Err(err(ptr, format!("expected a list, got {}", kind_of(other)))),
             },
             // `null_values_as_default`, or `null_values_items_as_default` for a map of lists.
             RustTy::Map(e) => match v {
                 Value::Null => Ok(Val::Map(BTreeMap::new())),
-                Value::Object(m) => m
-                    .iter()
-                    .map(|(k, x)| {
-                        if x.is_null() {
-                            return Ok((k.clone(), self.zero(e)));
+                Value::Object(m) => self.map(m, ptr, b, |k, x, ptr| {
+                    if x.is_null() {
+                        return Ok(self.zero_in(e, b));
+                    }
+                    let len = push_key(ptr, k);
+                    let r = match (self.through_typedefs(e, b), x) {
+                        ((RustTy::Vec(i), eb), Value::Array(items)) => {
+                            self.items_null_as_zero(i, items, ptr, eb)
                         }
-                        let len = push_key(ptr, k);
-                        let r = match (self.through_typedefs(e), x) {
-                            (RustTy::Vec(i), Value::Array(items)) => {
-                                self.items_null_as_zero(i, items, ptr)
-                            }
-                            _ => self.plain(e, x, ptr),
-                        };
-                        ptr.truncate(len);
-                        r.map(|x| (k.clone(), x))
-                    })
-                    .collect::<Result<_, _>>()
-                    .map(Val::Map),
+                        _ => self.plain(e, x, ptr, b),
+                    };
+                    ptr.truncate(len);
+                    r
+                }),
                 other => Err(err(
                     ptr,
                     format!("expected an object, got {}", kind_of(other)),
@@ -564,12 +710,61 @@ impl<'p> Decoder<'_, 'p> {
             // `null_as_default`.
             ty => {
                 if v.is_null() {
-                    Ok(self.zero(ty))
+                    Ok(self.zero_in(ty, b))
                 } else {
-                    self.plain(ty, v, ptr)
+                    self.plain(ty, v, ptr, b)
                 }
             }
         }
+    }
+
+    /// A list from its items decoded by `item` (index, value, pointer), in order: [`Val::List`], or [`Val::Nil`]
+    /// after checking every item when nothing is built.
+    fn list<'v>(
+        &self,
+        items: &'v [Value],
+        ptr: Ptr<'_>,
+        b: Build,
+        item: impl Fn(usize, &'v Value, Ptr<'_>) -> Result<Val<'p>, DecodeError>,
+    ) -> Result<Val<'p>, DecodeError> {
+        let mut out = Vec::new();
+        if b != Build::Nothing {
+            out.reserve_exact(items.len());
+        }
+        for (i, x) in items.iter().enumerate() {
+            let v = item(i, x, ptr)?;
+            if b != Build::Nothing {
+                out.push(v);
+            }
+        }
+        Ok(if b == Build::Nothing {
+            Val::Nil
+        } else {
+            Val::List(out)
+        })
+    }
+
+    /// A map from its entries decoded by `value` (key, value, pointer): [`Val::Map`], or [`Val::Nil`] after
+    /// checking every value when nothing is built.
+    fn map<'v>(
+        &self,
+        m: &'v serde_json::Map<String, Value>,
+        ptr: Ptr<'_>,
+        b: Build,
+        value: impl Fn(&'v str, &'v Value, Ptr<'_>) -> Result<Val<'p>, DecodeError>,
+    ) -> Result<Val<'p>, DecodeError> {
+        let mut out = BTreeMap::new();
+        for (k, x) in m {
+            let v = value(k, x, ptr)?;
+            if b != Build::Nothing {
+                out.insert(k.clone(), v);
+            }
+        }
+        Ok(if b == Build::Nothing {
+            Val::Nil
+        } else {
+            Val::Map(out)
+        })
     }
 
     /// A list of item type `e` whose `null` items are the item type's zero value (Go's `encoding/json`;
@@ -579,36 +774,39 @@ impl<'p> Decoder<'_, 'p> {
         e: &'p RustTy,
         items: &[Value],
         ptr: Ptr<'_>,
+        b: Build,
     ) -> Result<Val<'p>, DecodeError> {
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, x)| {
-                if x.is_null() {
-                    return Ok(self.zero(e));
-                }
-                let len = push_index(ptr, i);
-                let r = self.plain(e, x, ptr);
-                ptr.truncate(len);
-                r
-            })
-            .collect::<Result<_, _>>()
-            .map(Val::List)
+        self.list(items, ptr, b, |i, x, ptr| {
+            if x.is_null() {
+                return Ok(self.zero_in(e, b));
+            }
+            let len = push_index(ptr, i);
+            let r = self.plain(e, x, ptr, b);
+            ptr.truncate(len);
+            r
+        })
     }
 
-    /// `ty` with typedefs replaced by what they alias (a typedef's value is its aliased type's, [`Self::named`]).
-    fn through_typedefs(&self, ty: &'p RustTy) -> &'p RustTy {
-        let mut t = ty;
+    /// `ty` with typedefs replaced by what they alias (a typedef's value is its aliased type's, [`Self::named`]),
+    /// and the mode its value is decoded in from mode `b`: [`Build::Full`] in [`Build::Reached`] when one of the
+    /// typedefs on the way has checks (they read its whole value, as in [`Self::named`]).
+    fn through_typedefs(&self, ty: &'p RustTy, b: Build) -> (&'p RustTy, Build) {
+        let (mut t, mut b) = (ty, b);
         for _ in 0..16 {
             match t {
-                RustTy::Named(k) => match self.types.get(k).and_then(|p| p.alias_of.as_ref()) {
-                    Some(a) => t = a,
-                    None => return t,
+                RustTy::Named(k) => match self.types.get(k) {
+                    Some(p) if p.alias_of.is_some() => {
+                        if b == Build::Reached && !p.checks.is_empty() {
+                            b = Build::Full;
+                        }
+                        t = p.alias_of.as_ref().unwrap_or(t);
+                    }
+                    _ => return (t, b),
                 },
-                _ => return t,
+                _ => return (t, b),
             }
         }
-        t
+        (t, b)
     }
 
     /// A value of `ty` as its own `Deserialize` decodes it (no field attributes: `null` only where the type
@@ -618,58 +816,69 @@ impl<'p> Decoder<'_, 'p> {
         ty: &'p RustTy,
         v: &Value,
         ptr: Ptr<'_>,
+        b: Build,
     ) -> Result<Val<'p>, DecodeError> {
         match ty {
-            RustTy::Builtin(b) => builtin(*b, v).ok_or_else(|| {
-                err(
-                    ptr,
-                    format!("expected {}, got {}", builtin_name(*b), describe(v)),
-                )
-            }),
+            RustTy::Builtin(t) => {
+                let decoded = if b == Build::Nothing && *t == Builtin::String {
+                    v.is_string().then_some(Val::Nil)
+                } else {
+                    builtin(*t, v)
+                };
+                decoded.ok_or_else(|| {
+                    err(
+                        ptr,
+                        format!("expected {}, got {}", builtin_name(*t), describe(v)),
+                    )
+                })
+            }
             RustTy::Named(k) => match self.types.get(k) {
-                Some(t) => self.named(t, v, ptr),
-                None => Ok(Val::Json(v.clone())),
+                Some(t) => self.named(t, v, ptr, b),
+                None => Ok(json(v, b)),
             },
-            RustTy::WellKnown(w) => well_known(*w, v).map_err(|m| err(ptr, m)),
+            RustTy::WellKnown(w) => match (w, b) {
+                (WellKnown::RawExtension | WellKnown::FieldsV1, Build::Nothing) => Ok(Val::Nil),
+                _ => well_known(*w, v).map_err(|m| err(ptr, m)),
+            },
             RustTy::Option(i, _) => {
                 if v.is_null() {
                     Ok(Val::Nil)
                 } else {
-                    self.plain(i, v, ptr)
+                    self.plain(i, v, ptr, b)
                 }
             }
             RustTy::Vec(e) => match v {
-                Value::Array(items) => items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, x)| {
-                        let len = push_index(ptr, i);
-                        let r = self.plain(e, x, ptr);
-                        ptr.truncate(len);
-                        r
-                    })
-                    .collect::<Result<_, _>>()
-                    .map(Val::List),
+                Value::Array(items) => self.list(items, ptr, b, |i, x, ptr| {
+                    let len = push_index(ptr, i);
+                    let r = self.plain(e, x, ptr, b);
+                    ptr.truncate(len);
+                    r
+                }),
                 other => Err(err(ptr, format!("expected a list, got {}", kind_of(other)))),
             },
             RustTy::Map(e) => match v {
-                Value::Object(m) => m
-                    .iter()
-                    .map(|(k, x)| {
-                        let len = push_key(ptr, k);
-                        let r = self.plain(e, x, ptr);
-                        ptr.truncate(len);
-                        r.map(|x| (k.clone(), x))
-                    })
-                    .collect::<Result<_, _>>()
-                    .map(Val::Map),
+                Value::Object(m) => self.map(m, ptr, b, |k, x, ptr| {
+                    let len = push_key(ptr, k);
+                    let r = self.plain(e, x, ptr, b);
+                    ptr.truncate(len);
+                    r
+                }),
                 other => Err(err(
                     ptr,
                     format!("expected an object, got {}", kind_of(other)),
                 )),
             },
-            RustTy::Json => Ok(Val::Json(v.clone())),
+            RustTy::Json => Ok(json(v, b)),
         }
+    }
+}
+
+/// Opaque JSON as [`Val::Json`] (a copy), or [`Val::Nil`] when nothing is built.
+fn json(v: &Value, b: Build) -> Val<'static> {
+    if b == Build::Nothing {
+        Val::Nil
+    } else {
+        Val::Json(v.clone())
     }
 }
 
