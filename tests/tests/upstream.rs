@@ -1136,6 +1136,42 @@ type U struct {
     );
 }
 
+/// gengo reads package comments from `doc.go` only, so a generator tag above another file's `package` clause does
+/// nothing upstream; vgc says so (a located warning naming doc.go) instead of building as if it were absent
+/// without a word (found by trying a one-file API with the tag in `types.go`: 0 types, no diagnostic).
+#[test]
+fn package_tags_outside_doc_go_are_reported() {
+    let types = "// +k8s:validation-gen=TypesWithField=Spec\n// +k8s:validation-gen-nolint\npackage v1\n\ntype T struct {\n\tSpec int `json:\"spec\"`\n}\n";
+    let m = module("", &[("v1/types.go", types)]);
+    let out = vgc::build(&request(m.path(), None));
+    let said = |tag: &str, line: usize| {
+        format!(
+            "v1/types.go:{line}:5: warning[VGC0005]: +{tag} is not read here: validation-gen reads package tags from the package's doc.go only"
+        )
+    };
+    assert_eq!(
+        located(&out, m.path()),
+        [
+            said("k8s:validation-gen", 1),
+            said("k8s:validation-gen-nolint", 2)
+        ]
+    );
+    assert_eq!(vgc::exit_code(&out), 0);
+    // The same tags in doc.go: read, nothing said.
+    let m = module(
+        "",
+        &[
+            (
+                "v1/doc.go",
+                "// +k8s:validation-gen=TypesWithField=Spec\n// +k8s:validation-gen-nolint\npackage v1\n",
+            ),
+            ("v1/types.go", "package v1\n\ntype T struct {\n\tSpec int `json:\"spec\"`\n}\n"),
+        ],
+    );
+    let out = vgc::build(&request(m.path(), None));
+    assert_eq!(located(&out, m.path()), Vec::<String>::new());
+}
+
 /// kubernetes#141808: the package tag `+k8s:validation-gen-deep-equal-func` (1.38) and `+k8s:update` through
 /// `UpdateValue`. Up to 1.37 the tag is ignored (a warning says so); from 1.38 it is read once per package (a second
 /// use is upstream's `more than one usage` error, located), the default (empty, or `validate.SemanticDeepEqual`
