@@ -279,35 +279,7 @@ pub fn gen_config(
     };
     for f in &p.files {
         if !f.path(db).ends_with("/doc.go") {
-            // gengo reads package comments from `doc.go` only: a generator tag above another file's package
-            // clause does nothing upstream either, which is said rather than dropped.
-            let ir = vgc_ir::db::file_ir(db, *f);
-            for u in ir.package_tags.iter().filter(|u| {
-                matches!(
-                    u.control_tag(),
-                    Some(
-                        ControlTag::ValidationGen
-                            | ControlTag::ValidationGenInput
-                            | ControlTag::ValidationGenNolint
-                            | ControlTag::ValidationGenDeepEqualFunc
-                            | ControlTag::ValidationGenSchemeRegistry
-                            | ControlTag::ValidationGenTestFixture
-                            | ControlTag::ValidationGenTestTargets
-                    )
-                )
-            }) {
-                diags.push(
-                    Diagnostic::warning(
-                        Code::GeneratorConfig,
-                        format!(
-                            "+{} is not read here: validation-gen reads package tags from the package's doc.go only",
-                            u.name
-                        ),
-                    )
-                    .at_span(f.path(db).clone(), *f, u.at, None)
-                    .with_hint("move the tag to the comment above `package` in doc.go (gengo's package comments)"),
-                );
-            }
+            // Package tags elsewhere are not read (gengo), which `vgc_ir::db::check_file` says.
             continue;
         }
         let ir = vgc_ir::db::file_ir(db, *f);

@@ -476,6 +476,47 @@ pub fn check_file(db: &dyn Db, file: SourceFile) -> Box<[Diagnostic]> {
                 .with_hint("fix the Go syntax here; vgc read every other declaration of this file")
         });
     }
+    // gengo reads package comments from `doc.go` only: a generator tag above another file's package clause does
+    // nothing upstream either, which is said rather than dropped. (Other comment groups of such a file that are no
+    // declaration's hold type-level tags, `+k8s:validation-gen-nolint` on the type below a blank line: not package
+    // tags.)
+    if !path.ends_with("/doc.go") && !ir.package_tags.is_empty() {
+        let text = file.text(db);
+        let package_clause = if text.starts_with("package ") {
+            0
+        } else {
+            text.find("\npackage ").map_or(0, |i| i + 1)
+        };
+        for u in &ir.package_tags {
+            use crate::catalog::ControlTag;
+            let at = span_of(db, file, u.at);
+            let generator_tag = matches!(
+                u.control_tag(),
+                Some(
+                    ControlTag::ValidationGen
+                        | ControlTag::ValidationGenInput
+                        | ControlTag::ValidationGenNolint
+                        | ControlTag::ValidationGenDeepEqualFunc
+                        | ControlTag::ValidationGenSchemeRegistry
+                        | ControlTag::ValidationGenTestFixture
+                        | ControlTag::ValidationGenTestTargets
+                )
+            );
+            if generator_tag && at.start < package_clause {
+                out.push(
+                    Diagnostic::warning(
+                        Code::GeneratorConfig,
+                        format!(
+                            "+{} is not read here: validation-gen reads package tags from the package's doc.go only",
+                            u.name
+                        ),
+                    )
+                    .at(path, at)
+                    .with_hint("move the tag to the comment above `package` in doc.go (gengo's package comments)"),
+                );
+            }
+        }
+    }
     let profile = crate::profile::upstream(db);
     let mut check = |uses: &[crate::model::TagUse], scope: Scope| {
         for u in uses {
