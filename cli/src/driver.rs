@@ -303,9 +303,16 @@ fn analyze(
             }
         },
     };
+    // `--upstream` (the CLI fills `req.upstream` from it or from `vgc.toml`); for library callers (`vgc-build`,
+    // tests) the `vgc.toml` above the input too, as documented; else detected from the module.
     let profile = req
         .upstream
         .clone()
+        .or_else(|| {
+            let c = build_config(sys, &req.path)?.ok()?;
+            c.upstream
+                .map(|v| vgc_ir::profile::Selected::new(v, "set in vgc.toml"))
+        })
         .or_else(|| {
             let text = sys.read_file(&format!("{}/go.mod", prog.root)).ok()?;
             vgc_analysis::gomod::detect_upstream(

@@ -66,6 +66,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "// +k8s:enum\ntype ExEnumExclude string\n\nconst (\n\tExEnumExcludeOn ExEnumExclude = \"On\"\n\t// +k8s:ifDisabled(Preview)=+k8s:enumExclude\n\tExEnumExcludePreview ExEnumExclude = \"Preview\"\n)",
     ),
     (
+        "k8s:eq",
+        "type ExEq struct {\n\t// +k8s:optional\n\t// +k8s:eq=\"Always\"\n\tRestartPolicy string `json:\"restartPolicy,omitempty\"`\n}",
+    ),
+    (
         "k8s:forbidden",
         "type ExForbidden struct {\n\t// +k8s:forbidden\n\tLegacy *string `json:\"legacy,omitempty\"`\n}",
     ),

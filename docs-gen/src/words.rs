@@ -91,6 +91,11 @@ fn plural(n: i64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// A quantity bound as upstream's errors print it (`Quantity.String()` of the parsed payload).
+fn quantity_text(q: &str) -> String {
+    vgc_runtime::types::Quantity(q.to_string()).go_string_1_38()
+}
+
 fn neq_text(v: &NeqValue) -> String {
     match v {
         NeqValue::Str(s) => format!("{s:?}"),
@@ -132,6 +137,8 @@ pub fn words(c: &Check, outer: Option<Stability>, cx: &Context<'_>) -> String {
             "at most {}",
             vgc_runtime::types::go_duration_string(i128::from(*n))
         ),
+        CheckKind::MinimumQuantity(q) => format!("at least {}", quantity_text(q)),
+        CheckKind::MaximumQuantity(q) => format!("at most {}", quantity_text(q)),
         CheckKind::MinLength(n) => format!("at least {}", plural(*n, "character", "characters")),
         CheckKind::MaxLength(n) => format!("at most {}", plural(*n, "character", "characters")),
         CheckKind::MaxLengthBytes(n) | CheckKind::MaxBytes(n) | CheckKind::MaxBytesSlice(n) => {
@@ -308,6 +315,7 @@ pub fn words(c: &Check, outer: Option<Stability>, cx: &Context<'_>) -> String {
             format!("field {}: {}", m.json, parts.join("; "))
         }
         CheckKind::Neq(v) => format!("must not be {}", neq_text(v)),
+        CheckKind::Eq(v) => format!("must be {}", neq_text(v)),
         CheckKind::IfOption(p) => format!(
             "{}, only while option {} is {}",
             words(&p.inner, c.stability, cx),

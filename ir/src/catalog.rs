@@ -167,6 +167,7 @@ tag_ids! {
     EachVal => "k8s:eachVal",
     Enum => "k8s:enum",
     EnumExclude => "k8s:enumExclude",
+    Eq => "k8s:eq",
     Forbidden => "k8s:forbidden",
     Format => "k8s:format",
     IfDisabled => "k8s:ifDisabled",
@@ -521,6 +522,17 @@ pub static TAGS: &[TagSpec] = &[
         "Excludes this constant from its enum (usually under ifEnabled/ifDisabled).",
     ),
     tag(
+        TagId::Eq,
+        ALL5,
+        &[],
+        Some(Raw),
+        true,
+        Alpha,
+        NONE,
+        L,
+        "The value must equal the payload (upstream 1.38, `validate.EQ`: otherwise `Unsupported value`).",
+    ),
+    tag(
         TagId::Forbidden,
         &[F],
         &[],
@@ -710,12 +722,14 @@ pub static TAGS: &[TagSpec] = &[
         TagId::Maximum,
         ALL5,
         &[],
-        Some(Int),
+        // Raw from 1.38 (code-generator v0.38.0-beta.0 `limits.go`: quantities, durations as strings); the payload
+        // kind per value type and release is checked in lowering (`TagDiagnostic::PayloadKind`).
+        Some(Raw),
         true,
         Stable,
         NONE,
         L,
-        "The integer must be at most N.",
+        "The integer (from 1.38 also a `resource.Quantity`, payload a quantity) must be at most N.",
     ),
     tag(
         TagId::MemberOf,
@@ -765,12 +779,14 @@ pub static TAGS: &[TagSpec] = &[
         TagId::Minimum,
         ALL5,
         &[],
-        Some(Int),
+        // Raw from 1.38 (code-generator v0.38.0-beta.0 `limits.go`: quantities, durations as strings); the payload
+        // kind per value type and release is checked in lowering (`TagDiagnostic::PayloadKind`).
+        Some(Raw),
         true,
         Stable,
         NONE,
         L,
-        "The integer must be at least N.",
+        "The integer (from 1.38 also a `resource.Quantity`, payload a quantity) must be at least N.",
     ),
     tag(
         TagId::ModeDiscriminator,
@@ -1190,6 +1206,10 @@ impl TagIdent for vgc_parser::tags::Tag {
 /// implemented by `vgc_runtime::validate::format`).
 pub static FORMAT_DOCS: &[(&str, &str)] = &[
     (
+        "k8s-condition-reason",
+        "a condition reason (upstream 1.38): a letter, then letters, digits, `_`, `,` or `:`, ending with a letter, digit or `_` (`MyName`, `ReasonA,ReasonB`, `ReasonA:ReasonB`)",
+    ),
+    (
         "k8s-extended-resource-name",
         "a domain-prefixed path such as `example.com/my-prop` (an extended resource name): not in the `kubernetes.io/` domain, no `requests.` prefix, and a valid label key once prefixed with `requests.`",
     ),
@@ -1304,7 +1324,7 @@ mod tests {
             TAGS.windows(2).all(|w| w[0].name < w[1].name),
             "sorted for binary search"
         );
-        assert_eq!(TAGS.len(), 51);
+        assert_eq!(TAGS.len(), 52);
         assert_eq!(
             lookup("k8s:maxItems").map(|t| t.flags.short_circuit),
             Some(true)

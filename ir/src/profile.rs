@@ -183,6 +183,8 @@ impl Upstream {
             | TagId::Monotonic
             | TagId::MaxProperties
             | TagId::MinProperties => Some(Upstream::V1_37),
+            // code-generator v0.38.0-beta.0 `validators/equality.go`.
+            TagId::Eq => Some(Upstream::V1_38),
             TagId::CustomUnique
             | TagId::EachKey
             | TagId::EachVal
@@ -251,6 +253,25 @@ impl Upstream {
     /// (`tests/tests/runtime_differential.rs`). upstream: apimachinery v0.37.2 → v0.38.0-alpha.2 (1.38).
     #[must_use]
     pub fn min_max_bound_with_v(self) -> bool {
+        self >= Upstream::V1_38
+    }
+
+    /// `+k8s:format=k8s-condition-reason` exists (`validate.ConditionReason`, origin `format=k8s-condition-reason`;
+    /// `vgc_runtime::formats::condition_reason`); before, it is an unknown format. upstream: k8s.io/apimachinery
+    /// v0.38.0-beta.0 `validate/strfmt.go` (1.38; k8s.io/api v0.38.0-beta.0 uses it on storage/v1
+    /// `StorageHealthCondition.Reason`).
+    #[must_use]
+    pub fn condition_reason_format(self) -> bool {
+        self >= Upstream::V1_38
+    }
+
+    /// `+k8s:minimum`/`+k8s:maximum` are accepted on `resource.Quantity` values (not typedefs of it), with a quantity
+    /// payload (`=0`, `="1Gi"`) checked by `resource.ParseQuantity`, generating `validate.MinimumQuantity` /
+    /// `validate.MaximumQuantity` (`vgc_runtime::validate::minimum_quantity`). upstream: code-generator
+    /// v0.38.0-beta.0 `validators/limits.go` `parseNumericLimit` (1.38; k8s.io/api v0.38.0-beta.0 uses it on
+    /// `resource/v1` `CapacityRequirements.Requests`).
+    #[must_use]
+    pub fn min_max_on_quantities(self) -> bool {
         self >= Upstream::V1_38
     }
 

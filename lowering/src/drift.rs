@@ -147,6 +147,8 @@ pub fn describe(c: &Check) -> String {
         CheckKind::Minimum(n) => format!("minimum={n}"),
         CheckKind::Maximum(n) => format!("maximum={n}"),
         CheckKind::MinimumDuration(n) => format!("minimum={n}"),
+        CheckKind::MinimumQuantity(q) => format!("minimum={q}"),
+        CheckKind::MaximumQuantity(q) => format!("maximum={q}"),
         CheckKind::MaximumDuration(n) => format!("maximum={n}"),
         CheckKind::MinLength(n) => format!("minLength={n}"),
         CheckKind::MaxLength(n) | CheckKind::MaxLengthBytes(n) => format!("maxLength={n}"),
@@ -255,6 +257,7 @@ pub fn describe(c: &Check) -> String {
                 .join(" ")
         ),
         CheckKind::Neq(v) => format!("neq={}", neq_text(v)),
+        CheckKind::Eq(v) => format!("eq={}", neq_text(v)),
         CheckKind::IfOption(p) => format!(
             "if{}({}):{}",
             if p.enabled { "Enabled" } else { "Disabled" },

@@ -1876,6 +1876,7 @@ fn consumer(t: &Tag) -> Option<Consumer> {
             | TagId::CustomValidation
             | TagId::Monotonic
             | TagId::Neq
+            | TagId::Eq
             | TagId::ValidateTrue
             | TagId::ValidateTrueAlpha
             | TagId::ValidateTrueBeta

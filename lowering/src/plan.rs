@@ -143,6 +143,12 @@ pub enum CheckKind {
     /// (`must be greater than or equal to 1s`; `vgc_runtime::validate::minimum_duration`). Before 1.38 such a
     /// value gets [`CheckKind::Minimum`] (`%d`: the nanoseconds).
     MinimumDuration(i64),
+    /// `k8s:minimum` on a `resource.Quantity` value from 1.38 (code-generator v0.38.0-beta.0 `limits.go`,
+    /// `validate.MinimumQuantity(…, resource.MustParse("<payload>"))`): the payload as written (a quantity
+    /// `resource.ParseQuantity` accepts), compared numerically; value and bound printed as Go's `Quantity.String()`.
+    MinimumQuantity(String),
+    /// `k8s:maximum` on a `resource.Quantity` value from 1.38 (see [`CheckKind::MinimumQuantity`]).
+    MaximumQuantity(String),
     /// `k8s:maximum` on a `time.Duration` value from 1.38 (see [`CheckKind::MinimumDuration`];
     /// `vgc_runtime::validate::maximum_duration`).
     MaximumDuration(i64),
@@ -234,6 +240,8 @@ pub enum CheckKind {
     Discriminated(Box<ModePlan>),
     /// `k8s:neq=<v>`.
     Neq(NeqValue),
+    /// `k8s:eq=<v>` (upstream 1.38, `validate.EQ`): `Unsupported value: <value>: supported values: "<v>"`, no origin.
+    Eq(NeqValue),
     /// `k8s:ifEnabled(X)` / `k8s:ifDisabled(X)`: upstream `IfOption` around one inner check (the wrapper
     /// carries the inner check's flags).
     IfOption(Box<IfOptionPlan>),
@@ -280,6 +288,8 @@ impl Check {
             | CheckKind::Minimum(_)
             | CheckKind::Maximum(_)
             | CheckKind::MinimumDuration(_)
+            | CheckKind::MinimumQuantity(_)
+            | CheckKind::MaximumQuantity(_)
             | CheckKind::MaximumDuration(_)
             | CheckKind::MinLength(_)
             | CheckKind::MaxLength(_)
@@ -305,7 +315,8 @@ impl Check {
             | CheckKind::FixedResult { .. }
             | CheckKind::Custom { .. }
             | CheckKind::ListUnion(_)
-            | CheckKind::Neq(_) => Vec::new(),
+            | CheckKind::Neq(_)
+            | CheckKind::Eq(_) => Vec::new(),
         }
     }
 

@@ -45,6 +45,10 @@ macro_rules! formats {
 }
 
 formats! {
+    /// upstream `ConditionReason` (k8s.io/apimachinery v0.38.0-beta.0 `strfmt.go`, `content.IsValidReason`): a
+    /// letter, then letters, digits, `_`, `,` or `:`, ending with a letter, digit or `_`; no length limit. Unknown
+    /// before 1.38 (`vgc_ir::profile::Upstream::condition_reason_format`).
+    K8sConditionReason => "k8s-condition-reason",
     /// upstream `ExtendedResourceName`.
     K8sExtendedResourceName => "k8s-extended-resource-name",
     /// upstream `LabelKey` (`content.IsLabelKey`).
@@ -87,7 +91,8 @@ impl Format {
     pub const fn reports_typed_value(self) -> bool {
         matches!(
             self,
-            Format::K8sShortName
+            Format::K8sConditionReason
+                | Format::K8sShortName
                 | Format::K8sLongName
                 | Format::K8sLabelKey
                 | Format::K8sPrefixedLabelKey
@@ -95,6 +100,38 @@ impl Format {
                 | Format::K8sLabelValue
                 | Format::K8sPathSegmentName
         )
+    }
+}
+
+/// upstream `content.IsValidReason` (k8s.io/apimachinery v0.38.0-beta.0 `validate/content/identifier.go`): a value
+/// `^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$` does not match gets one message, else none.
+#[must_use]
+pub fn condition_reason(v: &str) -> Vec<String> {
+    let b = v.as_bytes();
+    let inner = |c: &u8| c.is_ascii_alphanumeric() || matches!(c, b'_' | b',' | b':');
+    let ok = match b {
+        [] => false,
+        [first] => first.is_ascii_alphabetic(),
+        [first, mid @ .., last] => {
+            first.is_ascii_alphabetic()
+                && mid.iter().all(inner)
+                && (last.is_ascii_alphanumeric() || *last == b'_')
+        }
+    };
+    if ok {
+        Vec::new()
+    } else {
+        vec![regex_error(
+            "a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'",
+            "[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?",
+            &[
+                "my_name",
+                "MY_NAME",
+                "MyName",
+                "ReasonA,ReasonB",
+                "ReasonA:ReasonB",
+            ],
+        )]
     }
 }
 
@@ -347,7 +384,7 @@ mod tests {
             assert_eq!(Format::from_name(f.name()), Some(*f));
             assert_eq!(f.as_of_1_38().name(), f.name());
         }
-        assert_eq!(Format::ALL.len(), 11);
+        assert_eq!(Format::ALL.len(), 12);
         assert!(!Format::ALL.contains(&Format::K8sResourceFullyQualifiedNameV1_38));
         assert_eq!(Format::from_name("k8s-short-name@1.38"), None);
     }

@@ -421,6 +421,7 @@ pub fn format(path: &Path<'_>, value: Option<&str>, format: Format) -> ErrorList
     let origin = format.name(); // the origin string `format=<name>` is built only when an error is reported
     match format {
         Format::K8sShortName => from_msgs(path, v, formats::dns1123_label(v), origin),
+        Format::K8sConditionReason => from_msgs(path, v, formats::condition_reason(v), origin),
         Format::K8sLongName => from_msgs(path, v, formats::dns1123_subdomain(v, false), origin),
         Format::K8sLongNameCaseless => {
             from_msgs(path, v, formats::dns1123_subdomain(v, true), origin)
@@ -1236,6 +1237,42 @@ pub fn monotonic<T: Copy + Into<i128> + serde::Serialize>(
     }
 }
 
+/// upstream `EQ` (1.38, apimachinery v0.38.0-beta.0 `validate/equality.go`) for strings: a value other than
+/// `expected` is `NotSupported(path, value, ["<expected>"])` (`Unsupported value: "x": supported values:
+/// "Always"`), no origin; nil is valid.
+#[must_use]
+pub fn eq_str(path: &Path<'_>, value: Option<&str>, expected: &str) -> ErrorList {
+    match value {
+        Some(v) if v != expected => one(Error::not_supported(
+            path,
+            BadValue::Str(v.to_string()),
+            format!(
+                "supported values: {}",
+                serde_json::to_string(expected).unwrap_or_default()
+            ),
+        )),
+        _ => Vec::new(),
+    }
+}
+
+/// upstream `EQ` for integers and booleans: the supported value is `fmt.Sprint(expected)` quoted
+/// (`supported values: "5"`), the bad value the value itself.
+#[must_use]
+pub fn eq<T: PartialEq + std::fmt::Display + serde::Serialize>(
+    path: &Path<'_>,
+    value: Option<&T>,
+    expected: T,
+) -> ErrorList {
+    match value {
+        Some(v) if *v != expected => one(Error::not_supported(
+            path,
+            bad_value(v),
+            format!("supported values: \"{expected}\""),
+        )),
+        _ => Vec::new(),
+    }
+}
+
 /// upstream `NEQ` for strings: `Invalid(path, value, "must not be equal to \"<v>\"")`, origin `neq`.
 #[must_use]
 pub fn neq_str(path: &Path<'_>, value: Option<&str>, disallowed: &str) -> ErrorList {
@@ -1454,6 +1491,73 @@ mod release_tests {
     /// `Minimum`/`Maximum` over `time.Duration`: apimachinery v0.37 prints the bound with `%d` (nanoseconds, what
     /// [`minimum`] gives), v0.38 with `%v` (`Duration.String()`); the value is the JSON number in both. Upstream's
     /// texts as the runtime differential saw them.
+    /// `EQ` (apimachinery v0.38.0-beta.0 `equality.go`): `NotSupported` with the expected value as the one supported
+    /// value (`fmt.Sprint`, quoted), no origin; nil and equal values pass.
+    #[test]
+    fn eq_1_38() {
+        let root = Path::Root;
+        let path = root.child("restartPolicy");
+        let show = |errs: ErrorList| -> Vec<String> {
+            errs.iter().map(|e| format!("{e} [{}]", e.origin)).collect()
+        };
+        assert_eq!(
+            show(eq_str(&path, Some("Never"), "Always")),
+            ["restartPolicy: Unsupported value: \"Never\": supported values: \"Always\" []"]
+        );
+        assert!(eq_str(&path, Some("Always"), "Always").is_empty());
+        assert!(eq_str(&path, None, "Always").is_empty());
+        assert_eq!(
+            show(eq(&path, Some(&4i128), 5)),
+            ["restartPolicy: Unsupported value: 4: supported values: \"5\" []"]
+        );
+        assert_eq!(
+            show(eq(&path, Some(&false), true)),
+            ["restartPolicy: Unsupported value: false: supported values: \"true\" []"]
+        );
+        assert!(eq(&path, Some(&true), true).is_empty());
+    }
+
+    /// `ConditionReason` (apimachinery v0.38.0-beta.0 `strfmt.go`): upstream's own test case, message byte for byte
+    /// (`strfmt_test.go` `TestConditionReason`), and the regex's edges.
+    #[test]
+    fn condition_reason_1_38() {
+        let root = Path::Root;
+        let path = root.child("reason");
+        let show = |errs: ErrorList| -> Vec<String> {
+            errs.iter()
+                .map(|e| format!("{}: {} [{}]", e.field, e.detail, e.origin))
+                .collect()
+        };
+        let bad = "$123E4567-E89B-12D3-A456-426614174000";
+        assert_eq!(
+            show(format(&path, Some(bad), Format::K8sConditionReason)),
+            [
+                "reason: a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName',  or 'ReasonA,ReasonB',  or 'ReasonA:ReasonB', regex used for validation is '[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?') [format=k8s-condition-reason]"
+            ]
+        );
+        for ok in [
+            "a",
+            "MyName",
+            "my_name",
+            "ReasonA,ReasonB",
+            "A:B_",
+            "a1",
+            "a_",
+        ] {
+            assert!(
+                format(&path, Some(ok), Format::K8sConditionReason).is_empty(),
+                "{ok}"
+            );
+        }
+        for no in ["", "1a", "_a", "a,", "a:", "a-b", "a b", "é", "aé"] {
+            assert_eq!(
+                format(&path, Some(no), Format::K8sConditionReason).len(),
+                1,
+                "{no:?}"
+            );
+        }
+    }
+
     #[test]
     fn duration_bounds_by_release() {
         let root = Path::Root;

@@ -105,6 +105,17 @@ fn format_samples(format: &str) -> Vec<String> {
             "",
             "010.0.0.0/8",
         ],
+        "k8s-condition-reason" => &[
+            "MyName",
+            "my_name",
+            "ReasonA,ReasonB",
+            "A:B_",
+            "a",
+            "1a",
+            "a,",
+            "a-b",
+            "",
+        ],
         "k8s-extended-resource-name" => &[
             "example.com/gpu",
             "gpu",
@@ -234,6 +245,9 @@ impl<'a> Generator<'a> {
             CheckKind::Minimum(n) | CheckKind::Maximum(n) => {
                 h.ints.extend([n - 1, *n, n + 1]);
             }
+            CheckKind::MinimumQuantity(q) | CheckKind::MaximumQuantity(q) => {
+                h.strings.insert(q.clone());
+            }
             CheckKind::MinimumDuration(n) | CheckKind::MaximumDuration(n) => {
                 let n = i128::from(*n);
                 h.ints.extend([n - 1, n, n + 1]);
@@ -262,7 +276,7 @@ impl<'a> Generator<'a> {
                 }
                 h.strings.insert("NotAMember".into());
             }
-            CheckKind::Neq(v) => match v {
+            CheckKind::Neq(v) | CheckKind::Eq(v) => match v {
                 NeqValue::Str(s) => {
                     h.strings.insert(s.clone());
                 }

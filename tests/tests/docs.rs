@@ -102,7 +102,7 @@ fn site_pages_links_and_search() {
 fn tag_reference_json_has_upstream_shape() {
     let v = vgc_docs_gen::tag_reference_json();
     let tags = v.as_array().expect("array");
-    assert_eq!(tags.len(), 45);
+    assert_eq!(tags.len(), 46);
     let names: Vec<&str> = tags.iter().filter_map(|t| t["Tag"].as_str()).collect();
     let mut sorted = names.clone();
     sorted.sort_unstable();

@@ -287,7 +287,7 @@ fn lint_rules_follow_the_profile() {
             "VGC0304: field Opaque: +k8s:required on non-pointer opaque struct example.com/p/v1.Strict: its validations are ignored, so the field is effectively optional",
             "VGC0304: field Strict: +k8s:optional on non-pointer struct example.com/p/v1.Strict: it has a required or union member, so the field is effectively required",
             "VGC0304: field Nested: +k8s:optional on non-pointer struct example.com/p/v1.Nested: it has a required or union member, so the field is effectively required",
-            "VGC0305: type with +enum must also have +k8s:enum",
+            "VGC0305: +enum requires +k8s:enum to be set",
         ]
     );
     // The same tree under 1.37: none of the 1.38 rules (its tag errors on the struct fields are not lint).
@@ -1111,8 +1111,8 @@ type U struct {
     assert_eq!(
         located(&new, dir.path()),
         [
-            "v1/types.go:8:6: error[VGC0110]: T: tag \"k8s:eachVal\": non-error validations cannot be used in \"k8s:eachVal\": they have nothing to stop",
-            "v1/types.go:11:6: error[VGC0110]: T: tag \"k8s:eachKey\": non-error validations cannot be used in \"k8s:eachKey\": they have nothing to stop",
+            "v1/types.go:8:6: error[VGC0110]: T: tag \"k8s:eachVal\": +k8s:eachVal does not support optional/non-error validations",
+            "v1/types.go:11:6: error[VGC0110]: T: tag \"k8s:eachKey\": +k8s:eachKey does not support optional/non-error validations",
         ]
     );
     assert_eq!(
@@ -1165,7 +1165,10 @@ fn package_tags_outside_doc_go_are_reported() {
                 "v1/doc.go",
                 "// +k8s:validation-gen=TypesWithField=Spec\n// +k8s:validation-gen-nolint\npackage v1\n",
             ),
-            ("v1/types.go", "package v1\n\ntype T struct {\n\tSpec int `json:\"spec\"`\n}\n"),
+            (
+                "v1/types.go",
+                "package v1\n\ntype T struct {\n\tSpec int `json:\"spec\"`\n}\n",
+            ),
         ],
     );
     let out = vgc::build(&request(m.path(), None));
@@ -1573,13 +1576,42 @@ fn duration_bounds_and_byte_slice_items() {
             vec![],
         ]
     };
-    for (u, name, expected) in [
+    // From 1.38 (code-generator v0.38.0-beta.0 `parseNumericLimit`) a `time.Duration` bound is a Go duration
+    // string, and an integer payload is refused; `type Dur time.Duration` keeps integer payloads.
+    let dir_1_38 = module(
+        "",
+        &[
+            ("v1/doc.go", DOC_NOLINT),
+            (
+                "v1/types.go",
+                &types
+                    .replace("minimum=1000000000", "minimum=\"1s\"")
+                    .replace("maximum=60000000000", "maximum=\"1m\"")
+                    .replace("minimum=1\n\tDP", "minimum=\"1ns\"\n\tDP"),
+            ),
+        ],
+    );
+    assert_eq!(
+        diags(&vgc::build(&request(dir.path(), Some(Upstream::V1_38)))),
+        [
+            "VGC0108: T: tag \"k8s:minimum\": type mismatch: field is a time.Duration, but payload is of type int",
+            "VGC0108: T: tag \"k8s:maximum\": type mismatch: field is a time.Duration, but payload is of type int",
+            "VGC0108: T: tag \"k8s:minimum\": type mismatch: field is a time.Duration, but payload is of type int",
+        ]
+    );
+    for (u, dir, name, expected) in [
         (
             Upstream::V1_37,
+            &dir,
             "durations-1-37",
             want("1000000000", "60000000000", "1"),
         ),
-        (Upstream::V1_38, "durations-1-38", want("1s", "1m0s", "1ns")),
+        (
+            Upstream::V1_38,
+            &dir_1_38,
+            "durations-1-38",
+            want("1s", "1m0s", "1ns"),
+        ),
     ] {
         let out = vgc::build(&request(dir.path(), Some(u)));
         assert_eq!(diags(&out), Vec::<String>::new(), "{u}");
@@ -1608,7 +1640,9 @@ fn duration_bounds_and_byte_slice_items() {
     );
     assert_eq!(
         diags(&vgc::build(&request(dir.path(), Some(Upstream::V1_38)))),
-        ["VGC0110: T: tag \"k8s:minimum\": can only be used on integer types"]
+        [
+            "VGC0110: T: tag \"k8s:minimum\": can only be used on integer and resource.Quantity types"
+        ]
     );
 }
 
@@ -1971,4 +2005,135 @@ fn tag_prefix_applies_to_packages_outside_the_build() {
     let out = with_prefix(&v1, Upstream::V1_38, "acme:");
     assert_eq!(out.notes, Vec::<String>::new());
     assert!(format!("{:?}", out.plan.modules).contains("MaxLength(3)"));
+}
+
+/// k8s.io/api v0.38.0-beta.0's new rules (code-generator / apimachinery v0.38.0-beta.0): `+k8s:eq` (`validate.EQ`:
+/// `Unsupported value`, the expected value quoted as the one supported value, no origin) on strings, integers,
+/// booleans and through `eachVal`; `+k8s:minimum`/`+k8s:maximum` on `resource.Quantity` with a quantity payload
+/// (`validate.MinimumQuantity`/`MaximumQuantity`: compared as numbers, value and bound printed as Go's
+/// `Quantity.String()`), also per map value as `resource/v1` uses it; and `+k8s:format=k8s-condition-reason`. Run
+/// through the generated Rust and the interpreter, line for line; under 1.37 each is refused as upstream 1.37
+/// refuses it, and a quantity payload `ParseQuantity` refuses is located.
+#[test]
+fn eq_quantity_bounds_and_condition_reason_from_1_38() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (_, version) =
+        vgc_tests::harness::download_module("k8s.io/apimachinery@v0.37.2", tmp.path());
+    let types = r#"package v1
+
+import "k8s.io/apimachinery/pkg/api/resource"
+
+type TypeMeta struct{}
+
+type Kind string
+
+type T struct {
+	TypeMeta `json:",inline"`
+	// +k8s:optional
+	// +k8s:eq="Always"
+	Policy string `json:"policy,omitempty"`
+	// +k8s:optional
+	// +k8s:eq=3
+	Count *int32 `json:"count,omitempty"`
+	// +k8s:optional
+	// +k8s:eq=true
+	On *bool `json:"on,omitempty"`
+	// +k8s:optional
+	// +k8s:eachVal=+k8s:eq="x"
+	Kinds []Kind `json:"kinds,omitempty"`
+	// +k8s:optional
+	// +k8s:minimum="1Gi"
+	// +k8s:maximum="2Gi"
+	Size *resource.Quantity `json:"size,omitempty"`
+	// +k8s:optional
+	// +k8s:eachVal=+k8s:minimum=0
+	Requests map[string]resource.Quantity `json:"requests,omitempty"`
+	// +k8s:optional
+	// +k8s:format=k8s-condition-reason
+	Reason string `json:"reason,omitempty"`
+}
+"#;
+    let gomod = format!("\nrequire k8s.io/apimachinery {version}\n");
+    let dir = module(&gomod, &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", types)]);
+    let kind = "example.com/p/v1.T";
+    let cases = serde_json::json!([
+        {"name": "valid", "kind": kind, "object": {"policy": "Always", "count": 3, "on": true, "kinds": ["x"], "size": "1536Mi", "requests": {"a": "0", "b": "1m"}, "reason": "ReasonA:ReasonB"}},
+        {"name": "eq", "kind": kind, "object": {"policy": "Never", "count": 4, "on": false, "kinds": ["x", "y"]}},
+        {"name": "quantities", "kind": kind, "object": {"size": "1023Mi", "requests": {"a": "-1", "b": "-0.5"}}},
+        {"name": "above", "kind": kind, "object": {"size": "2049Mi"}},
+        {"name": "reason", "kind": kind, "object": {"reason": "1a"}},
+    ]);
+    let reason = "a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_' (e.g. 'my_name',  or 'MY_NAME',  or 'MyName',  or 'ReasonA,ReasonB',  or 'ReasonA:ReasonB', regex used for validation is '[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?')";
+    let want: Vec<Vec<String>> = vec![
+        vec![],
+        vec![
+            "policy | Unsupported value: \"Never\": supported values: \"Always\" | origin= | sc=false | -".into(),
+            "count | Unsupported value: 4: supported values: \"3\" | origin= | sc=false | -".into(),
+            "on | Unsupported value: false: supported values: \"true\" | origin= | sc=false | -".into(),
+            "kinds[1] | Unsupported value: \"y\": supported values: \"x\" | origin= | sc=false | -".into(),
+        ],
+        vec![
+            "size | Invalid value: \"1023Mi\": must be greater than or equal to 1Gi | origin=minimum | sc=false | -".into(),
+            "requests[a] | Invalid value: \"-1\": must be greater than or equal to 0 | origin=minimum | sc=false | -".into(),
+            "requests[b] | Invalid value: \"-500m\": must be greater than or equal to 0 | origin=minimum | sc=false | -".into(),
+        ],
+        vec!["size | Invalid value: \"2049Mi\": must be less than or equal to 2Gi | origin=maximum | sc=false | -".into()],
+        vec![format!("reason | Invalid value: \"1a\": {reason} | origin=format=k8s-condition-reason | sc=false | -")],
+    ];
+    assert_eq!(
+        run_generated(dir.path(), Upstream::V1_38, "beta-0-rules", &cases),
+        want
+    );
+    // The interpreter, on the same plan.
+    let out = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
+    assert_eq!(located(&out, dir.path()), Vec::<String>::new());
+    let interp = vgc_validate::Interpreter::new(&out.plan);
+    let got: Vec<Vec<String>> = cases
+        .as_array()
+        .expect("cases")
+        .iter()
+        .map(|c| {
+            let r = vgc_tests::interpreter::run_case(&interp, c, true);
+            r["got"]
+                .as_array()
+                .unwrap_or_else(|| panic!("{r}"))
+                .iter()
+                .map(|l| l.as_str().expect("line").to_string())
+                .collect()
+        })
+        .collect();
+    assert_eq!(got, want);
+    // 1.37: `eq` is an unknown tag, `minimum` is for integers only, the format is unknown.
+    let old = vgc::build(&request(dir.path(), Some(Upstream::V1_37)));
+    assert_eq!(
+        located(&old, dir.path()),
+        [
+            "v1/types.go:12:6: error[VGC0102]: unknown tag \"k8s:eq\" in upstream 1.37",
+            "v1/types.go:15:6: error[VGC0102]: unknown tag \"k8s:eq\" in upstream 1.37",
+            "v1/types.go:18:6: error[VGC0102]: unknown tag \"k8s:eq\" in upstream 1.37",
+            "v1/types.go:21:19: error[VGC0102]: unknown tag \"k8s:eq\" in upstream 1.37",
+            "v1/types.go:24:6: error[VGC0110]: T: tag \"k8s:minimum\": can only be used on integer types",
+            "v1/types.go:25:6: error[VGC0110]: T: tag \"k8s:maximum\": can only be used on integer types",
+            "v1/types.go:28:6: error[VGC0110]: T: tag \"k8s:minimum\": can only be used on integer types",
+            "v1/types.go:31:6: error[VGC0109]: T: tag \"k8s:format\": unsupported validation format \"k8s-condition-reason\"",
+        ]
+    );
+    // A payload `resource.ParseQuantity` refuses.
+    let bad = module(
+        &gomod,
+        &[
+            ("v1/doc.go", DOC_NOLINT),
+            (
+                "v1/types.go",
+                "package v1\n\nimport \"k8s.io/apimachinery/pkg/api/resource\"\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:minimum=\"1 Gi\"\n\tSize *resource.Quantity `json:\"size,omitempty\"`\n}\n",
+            ),
+        ],
+    );
+    let out = vgc::build(&request(bad.path(), Some(Upstream::V1_38)));
+    assert_eq!(
+        located(&out, bad.path()),
+        [
+            "v1/types.go:10:6: error[VGC0109]: T: tag \"k8s:minimum\": failed to parse tag payload: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+        ]
+    );
 }

@@ -282,7 +282,7 @@ fn stab(s: Option<Stability>, errs: ErrorList) -> ErrorList {
 /// `vgc_codegen` `typed_value_check`.
 fn typed_value_check(k: &CheckKind) -> bool {
     match k {
-        CheckKind::Enum(..) | CheckKind::Neq(_) => true,
+        CheckKind::Enum(..) | CheckKind::Neq(_) | CheckKind::Eq(_) => true,
         CheckKind::Format(f) => f.reports_typed_value(),
         _ => false,
     }
@@ -825,6 +825,18 @@ impl<'p> Cx<'_, 'p> {
                 let d = self.int_of(new, path).and_then(|i| i64::try_from(i).ok());
                 v::maximum_duration(path, d.as_ref(), *n)
             }
+            CheckKind::MinimumQuantity(q) | CheckKind::MaximumQuantity(q) => {
+                let bound = vgc_runtime::types::Quantity(q.clone());
+                let value = match new {
+                    Some(Val::Quantity(x)) => Some(x),
+                    _ => None,
+                };
+                if matches!(c.kind, CheckKind::MinimumQuantity(_)) {
+                    v::minimum_quantity(path, value, &bound)
+                } else {
+                    v::maximum_quantity(path, value, &bound)
+                }
+            }
             CheckKind::MinLength(n) => v::min_length(path, self.str_of(new, path), *n),
             CheckKind::MaxLength(n) => v::max_length(path, self.str_of(new, path), *n),
             CheckKind::MaxLengthBytes(n) => v::max_length_bytes(path, self.str_of(new, path), *n),
@@ -1207,6 +1219,17 @@ impl<'p> Cx<'_, 'p> {
                         _ => None,
                     };
                     v::neq(path, bv.as_ref(), *b)
+                }
+            },
+            CheckKind::Eq(n) => match n {
+                NeqValue::Str(x) => v::eq_str(path, self.str_of(new, path), x),
+                NeqValue::Int(i) => v::eq(path, self.int_of(new, path).as_ref(), i128::from(*i)),
+                NeqValue::Bool(b) => {
+                    let bv = match new {
+                        Some(Val::Bool(b)) => Some(*b),
+                        _ => None,
+                    };
+                    v::eq(path, bv.as_ref(), *b)
                 }
             },
         }

@@ -234,7 +234,7 @@ impl LintDiagnostic {
                 };
                 format!("field {field}: {detail}")
             }
-            L::EnumMarker => "type with +enum must also have +k8s:enum".to_string(),
+            L::EnumMarker => "+enum requires +k8s:enum to be set".to_string(),
             L::DetachedTag { tag, on: None } => {
                 format!("+{tag} is not attached to a declaration: a blank line separates it")
             }

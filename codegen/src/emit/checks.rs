@@ -235,7 +235,7 @@ pub(super) fn cohort_code(
 /// report `string(*value)`.
 pub(super) fn typed_value_check(k: &CheckKind) -> bool {
     match k {
-        CheckKind::Enum(..) | CheckKind::Neq(_) => true,
+        CheckKind::Enum(..) | CheckKind::Neq(_) | CheckKind::Eq(_) => true,
         CheckKind::Format(f) => f.reports_typed_value(),
         _ => false,
     }
@@ -277,6 +277,16 @@ pub(super) fn check_call(
         CheckKind::Maximum(n) => quote!(#v::maximum(#path, #new, #n)),
         CheckKind::MinimumDuration(n) => quote!(#v::minimum_duration(#path, #new, #n)),
         CheckKind::MaximumDuration(n) => quote!(#v::maximum_duration(#path, #new, #n)),
+        CheckKind::MinimumQuantity(q) => quote!(#v::minimum_quantity(
+            #path,
+            #new,
+            &::vgc_runtime::types::Quantity(::std::string::String::from(#q))
+        )),
+        CheckKind::MaximumQuantity(q) => quote!(#v::maximum_quantity(
+            #path,
+            #new,
+            &::vgc_runtime::types::Quantity(::std::string::String::from(#q))
+        )),
         CheckKind::MinLength(n) => quote!(#v::min_length(#path, #s, #n)),
         CheckKind::MaxLength(n) => quote!(#v::max_length(#path, #s, #n)),
         CheckKind::MaxLengthBytes(n) => quote!(#v::max_length_bytes(#path, #s, #n)),
@@ -564,6 +574,14 @@ pub(super) fn check_call(
                 quote!(#v::neq(#path, #new, #lit))
             }
             vgc_lowering::plan::NeqValue::Bool(b) => quote!(#v::neq(#path, #new, #b)),
+        },
+        CheckKind::Eq(n) => match n {
+            vgc_lowering::plan::NeqValue::Str(x) => quote!(#v::eq_str(#path, #s, #x)),
+            vgc_lowering::plan::NeqValue::Int(i) => {
+                let lit = proc_macro2::Literal::i64_unsuffixed(*i);
+                quote!(#v::eq(#path, #new, #lit))
+            }
+            vgc_lowering::plan::NeqValue::Bool(b) => quote!(#v::eq(#path, #new, #b)),
         },
         CheckKind::IfOption(_) | CheckKind::IfSubresource(_) => {
             let pair = eval_pair(ctx, c, site, ops);

@@ -20,6 +20,10 @@ pub(super) enum ValueKinds {
     Map,
     /// `list or map`
     ListOrMap,
+    /// `integer and resource.Quantity` (`minimum`/`maximum` from 1.38, code-generator v0.38.0-beta.0 `limits.go`)
+    IntegerOrQuantity,
+    /// `string and []byte` (`maxBytes` from 1.38, code-generator v0.38.0-beta.0 `limits.go`)
+    StringOrBytes,
 }
 
 impl ValueKinds {
@@ -30,6 +34,8 @@ impl ValueKinds {
             ValueKinds::List => "list",
             ValueKinds::Map => "map",
             ValueKinds::ListOrMap => "list or map",
+            ValueKinds::IntegerOrQuantity => "integer and resource.Quantity",
+            ValueKinds::StringOrBytes => "string and []byte",
         }
     }
 }
@@ -70,6 +76,18 @@ pub(super) enum TagDiagnostic {
     ItemNotDirect,
     /// VGC0110: a `neq` payload whose type is not the field's.
     NeqTypeMismatch,
+    /// VGC0108: a `minimum`/`maximum` payload of the wrong literal kind for the value (`got`): before 1.38 the
+    /// catalog's `tag value has wrong type: got <got>, want int`; from 1.38 upstream `parseNumericLimit`'s `type
+    /// mismatch: field is <what>, but payload is of type <got>` (`what`: `an integer`, `a time.Duration`).
+    PayloadKind {
+        /// The payload's literal kind (`string`, `int`, `bool`).
+        got: &'static str,
+        /// From 1.38: what the field is; `None` before (the catalog's message).
+        field: Option<&'static str>,
+    },
+    /// VGC0109 (1.38): a `minimum`/`maximum` payload on a `resource.Quantity` that `resource.ParseQuantity`
+    /// refuses (upstream `parseNumericLimit`: `failed to parse tag payload: <error>`).
+    QuantityPayload(String),
     /// VGC0110 (1.38, kubernetes#141945): an `eachVal`/`eachKey` payload that is a NonError validation. upstream's
     /// text was not found; vgc's is inferred (`docs/deviations.md` I7).
     NonErrorInEach,
@@ -122,6 +140,7 @@ impl TagDiagnostic {
             | TagDiagnostic::UpdateOnValueStruct(_)
             | TagDiagnostic::NeqTypeMismatch
             | TagDiagnostic::NonErrorInEach => Code::TypeMismatch,
+            TagDiagnostic::PayloadKind { .. } => Code::PayloadType,
             TagDiagnostic::ExtensionDisabled(_) => Code::ExtensionDisabled,
             TagDiagnostic::SubresourcePath(_) => Code::InvalidPayload,
             TagDiagnostic::SubresourcePayload(_) => Code::SubresourceConditionForm,
@@ -134,6 +153,7 @@ impl TagDiagnostic {
             | TagDiagnostic::UnknownUpdateConstraint(_)
             | TagDiagnostic::UnknownListType(_)
             | TagDiagnostic::UnknownFlag(_)
+            | TagDiagnostic::QuantityPayload(_)
             | TagDiagnostic::ForcedError(_) => Code::InvalidPayload,
             TagDiagnostic::ItemNotDirect => Code::UnsupportedType,
         }
@@ -157,6 +177,16 @@ impl TagDiagnostic {
                 format!("{what}: value {v} does not fit the field's type")
             }
             TagDiagnostic::Negative => format!("{what}: must be greater than or equal to zero"),
+            TagDiagnostic::PayloadKind { got, field: None } => {
+                format!("{what}: tag value has wrong type: got {got}, want int")
+            }
+            TagDiagnostic::PayloadKind {
+                got,
+                field: Some(f),
+            } => format!("{what}: type mismatch: field is {f}, but payload is of type {got}"),
+            TagDiagnostic::QuantityPayload(e) => {
+                format!("{what}: failed to parse tag payload: {e}")
+            }
             TagDiagnostic::TooManyProperties => {
                 format!("{what}: must be less than or equal to 100000")
             }
@@ -193,7 +223,7 @@ impl TagDiagnostic {
                 "{what}: the value's type must match the field's (string, integer or bool; floats are not supported)"
             ),
             TagDiagnostic::NonErrorInEach => format!(
-                "{what}: non-error validations cannot be used in {:?}: they have nothing to stop",
+                "{what}: +{} does not support optional/non-error validations",
                 tag.name()
             ),
             TagDiagnostic::ExtensionDisabled(f) => format!(
@@ -264,6 +294,8 @@ impl TagDiagnostic {
             | TagDiagnostic::UpdateItemsWithoutItems(_)
             | TagDiagnostic::NoModifyOnCollection
             | TagDiagnostic::UpdateOnValueStruct(_)
+            | TagDiagnostic::QuantityPayload(_)
+            | TagDiagnostic::PayloadKind { .. }
             | TagDiagnostic::NeqTypeMismatch => None,
         }
     }

@@ -113,30 +113,99 @@ impl Lowerer<'_> {
             {
                 return None;
             }
+            // upstream 1.38 (code-generator v0.38.0-beta.0 `parseNumericLimit`): on a `resource.Quantity` itself
+            // (through pointers; not a typedef of it) the payload, whatever its literal kind, is a quantity.
+            TagId::Minimum | TagId::Maximum
+                if vgc_ir::profile::upstream(self.db).min_max_on_quantities()
+                    && ty.is_some_and(|t| {
+                        let mut t = t;
+                        while let Ty::Pointer(i) = t {
+                            t = i;
+                        }
+                        matches!(t, Ty::WellKnown(types::WellKnown::Quantity))
+                    }) =>
+            {
+                let text = match tag.scalar_value() {
+                    Some(Scalar::Str(s)) => s.clone(),
+                    Some(Scalar::Int { value, .. }) => value.to_string(),
+                    Some(Scalar::Bool(b)) => b.to_string(),
+                    _ => String::new(),
+                };
+                if let Err(e) = vgc_runtime::types::quantity_syntax(&text) {
+                    return refuse(self, TagDiagnostic::QuantityPayload(e.to_string()));
+                }
+                vec![mk(if id == TagId::Minimum {
+                    CheckKind::MinimumQuantity(text)
+                } else {
+                    CheckKind::MaximumQuantity(text)
+                })]
+            }
             TagId::Minimum | TagId::Maximum => {
                 let Some(b) = int_kind else {
-                    return refuse(self, TagDiagnostic::WrongKind(ValueKinds::Integer));
+                    return refuse(
+                        self,
+                        TagDiagnostic::WrongKind(
+                            if vgc_ir::profile::upstream(self.db).min_max_on_quantities() {
+                                ValueKinds::IntegerOrQuantity
+                            } else {
+                                ValueKinds::Integer
+                            },
+                        ),
+                    );
                 };
+                let v1_38 = vgc_ir::profile::upstream(self.db).min_max_bound_with_v();
+                // A `time.Duration` value itself (not a typedef of it, which has no `String` method).
+                let is_duration = |t: &Ty| *t == Ty::Builtin(Builtin::Duration);
+                let duration_value = b == Builtin::Duration
+                    && ty.is_some_and(|t| {
+                        is_duration(t) || matches!(t, Ty::Pointer(i) if is_duration(i))
+                    });
+                let got = tag.scalar_value().map_or("", Scalar::type_name);
+                // upstream 1.38 `parseNumericLimit`: a `time.Duration` takes a Go duration string (`="1s"`).
+                if v1_38 && duration_value {
+                    let Some(Scalar::Str(text)) = tag.scalar_value() else {
+                        return refuse(
+                            self,
+                            TagDiagnostic::PayloadKind {
+                                got,
+                                field: Some("a time.Duration"),
+                            },
+                        );
+                    };
+                    let d: Result<vgc_runtime::types::Duration, _> =
+                        serde_json::from_value(serde_json::Value::String(text.clone()));
+                    let n = match d.map(|d| d.nanos()) {
+                        Ok(Some(n)) => i64::try_from(n).unwrap_or_default(),
+                        Ok(None) => 0,
+                        Err(e) => {
+                            return refuse(self, TagDiagnostic::QuantityPayload(e.to_string()));
+                        }
+                    };
+                    return Some(vec![mk(if id == TagId::Minimum {
+                        CheckKind::MinimumDuration(n)
+                    } else {
+                        CheckKind::MaximumDuration(n)
+                    })]);
+                }
+                if int().is_none() {
+                    return refuse(
+                        self,
+                        TagDiagnostic::PayloadKind {
+                            got,
+                            field: v1_38.then_some("an integer"),
+                        },
+                    );
+                }
                 let v = i128::from(int().unwrap_or_default());
                 if let Some((lo, hi)) = b.int_range()
                     && (v < lo || v > hi)
                 {
                     return refuse(self, TagDiagnostic::OutOfRange(v));
                 }
-                // A `time.Duration` value itself (not a typedef of it, which has no `String` method): from 1.38
-                // upstream's `%v` prints the bound as `Duration.String()` (`must be greater than or equal to 1s`).
-                let is_duration = |t: &Ty| *t == Ty::Builtin(Builtin::Duration);
-                let duration_value = b == Builtin::Duration
-                    && vgc_ir::profile::upstream(self.db).min_max_bound_with_v()
-                    && ty.is_some_and(|t| {
-                        is_duration(t) || matches!(t, Ty::Pointer(i) if is_duration(i))
-                    });
-                let n = i64::try_from(v).unwrap_or_default();
-                vec![mk(match (id == TagId::Minimum, duration_value) {
-                    (true, false) => CheckKind::Minimum(v),
-                    (false, false) => CheckKind::Maximum(v),
-                    (true, true) => CheckKind::MinimumDuration(n),
-                    (false, true) => CheckKind::MaximumDuration(n),
+                vec![mk(if id == TagId::Minimum {
+                    CheckKind::Minimum(v)
+                } else {
+                    CheckKind::Maximum(v)
                 })]
             }
             // upstream 1.38 (kubernetes#141811): `maxBytes` also on byte slices and typedefs to them,
@@ -159,7 +228,16 @@ impl Lowerer<'_> {
             }
             TagId::MinLength | TagId::MaxLength | TagId::MaxBytes => {
                 if !is_str {
-                    return refuse(self, TagDiagnostic::WrongKind(ValueKinds::String));
+                    let bytes_too = id == TagId::MaxBytes
+                        && vgc_ir::profile::upstream(self.db).max_bytes_on_byte_slices();
+                    return refuse(
+                        self,
+                        TagDiagnostic::WrongKind(if bytes_too {
+                            ValueKinds::StringOrBytes
+                        } else {
+                            ValueKinds::String
+                        }),
+                    );
                 }
                 let v = int().unwrap_or_default();
                 if v < 0 && id != TagId::MinLength {
@@ -222,7 +300,11 @@ impl Lowerer<'_> {
                     return refuse(self, TagDiagnostic::WrongKind(ValueKinds::String));
                 }
                 let f = s().unwrap_or_default();
-                if let Some(format) = Format::from_name(&f) {
+                let known = |format: Format| {
+                    format != Format::K8sConditionReason
+                        || vgc_ir::profile::upstream(self.db).condition_reason_format()
+                };
+                if let Some(format) = Format::from_name(&f).filter(|x| known(*x)) {
                     vec![mk(CheckKind::Format(
                         vgc_ir::profile::upstream(self.db).format_as_of(format),
                     ))]
@@ -356,7 +438,7 @@ impl Lowerer<'_> {
                 }
                 vec![mk(CheckKind::Monotonic)]
             }
-            TagId::Neq => {
+            TagId::Neq | TagId::Eq => {
                 let v = match (tag.scalar_value(), shape) {
                     (
                         Some(Scalar::Str(v)),
@@ -385,7 +467,11 @@ impl Lowerer<'_> {
                         return refuse(self, TagDiagnostic::NeqTypeMismatch);
                     }
                 };
-                vec![mk(CheckKind::Neq(v))]
+                vec![mk(if id == TagId::Eq {
+                    CheckKind::Eq(v)
+                } else {
+                    CheckKind::Neq(v)
+                })]
             }
             TagId::Subfield => return self.lower_subfield(owner, file, u, tag, ty, stability),
             // Reached only nested in another tag's payload (`item_checks` lowers a declaration's own `item` tags).
@@ -589,6 +675,7 @@ fn unconditionable(payload: &Tag) -> Option<TagId> {
             | TagId::Minimum
             | TagId::Monotonic
             | TagId::Neq
+            | TagId::Eq
             | TagId::Subfield
             | TagId::Update
             | TagId::ValidateError
