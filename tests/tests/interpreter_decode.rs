@@ -72,6 +72,16 @@ fn api() -> (tempfile::TempDir, vgc::BuildOutcome) {
     (tmp, built)
 }
 
+/// The key of the `Widget` root.
+fn widget(interp: &Interpreter<'_>) -> vgc_analysis::TypeKey {
+    interp
+        .roots()
+        .into_iter()
+        .find(|t| t.key.name == "Widget")
+        .map(|t| t.key.clone())
+        .expect("the Widget root")
+}
+
 /// Field `name` (Go) of struct value `v`.
 fn field<'a, 'p>(v: &'a Val<'p>, name: &str) -> &'a Val<'p> {
     v.field(name)
@@ -82,12 +92,7 @@ fn field<'a, 'p>(v: &'a Val<'p>, name: &str) -> &'a Val<'p> {
 fn a_create_decodes_what_its_checks_read() {
     let (_tmp, built) = api();
     let interp = Interpreter::new(&built.plan);
-    let key = interp
-        .roots()
-        .into_iter()
-        .find(|t| t.key.name == "Widget")
-        .map(|t| t.key.clone())
-        .expect("the Widget root");
+    let key = widget(&interp);
     let doc = json!({
         "kind": "Widget",
         "spec": {
@@ -144,12 +149,7 @@ fn a_create_decodes_what_its_checks_read() {
 fn a_create_checks_the_json_types_of_what_it_does_not_build() {
     let (_tmp, built) = api();
     let interp = Interpreter::new(&built.plan);
-    let key = interp
-        .roots()
-        .into_iter()
-        .find(|t| t.key.name == "Widget")
-        .map(|t| t.key.clone())
-        .expect("the Widget root");
+    let key = widget(&interp);
     let decode_error = |r: Result<Val<'_>, EvalError>| match r {
         Err(EvalError::Decode(d)) => (d.pointer, d.message),
         other => panic!("expected a decode error, got {other:?}"),

@@ -1210,28 +1210,32 @@ impl<'p> Cx<'_, 'p> {
                 }
             }
             CheckKind::Discriminated(m) => self.discriminated(m, new, old, path),
-            CheckKind::Neq(n) => match n {
-                NeqValue::Str(x) => v::neq_str(path, self.str_of(new, path), x),
-                NeqValue::Int(i) => v::neq(path, self.int_of(new, path).as_ref(), i128::from(*i)),
-                NeqValue::Bool(b) => {
-                    let bv = match new {
-                        Some(Val::Bool(b)) => Some(*b),
-                        _ => None,
-                    };
-                    v::neq(path, bv.as_ref(), *b)
+            CheckKind::Neq(n) | CheckKind::Eq(n) => {
+                let eq = matches!(c.kind, CheckKind::Eq(_));
+                match n {
+                    NeqValue::Str(x) if eq => v::eq_str(path, self.str_of(new, path), x),
+                    NeqValue::Str(x) => v::neq_str(path, self.str_of(new, path), x),
+                    NeqValue::Int(i) => {
+                        let (value, i) = (self.int_of(new, path), i128::from(*i));
+                        if eq {
+                            v::eq(path, value.as_ref(), i)
+                        } else {
+                            v::neq(path, value.as_ref(), i)
+                        }
+                    }
+                    NeqValue::Bool(b) => {
+                        let bv = match new {
+                            Some(Val::Bool(b)) => Some(*b),
+                            _ => None,
+                        };
+                        if eq {
+                            v::eq(path, bv.as_ref(), *b)
+                        } else {
+                            v::neq(path, bv.as_ref(), *b)
+                        }
+                    }
                 }
-            },
-            CheckKind::Eq(n) => match n {
-                NeqValue::Str(x) => v::eq_str(path, self.str_of(new, path), x),
-                NeqValue::Int(i) => v::eq(path, self.int_of(new, path).as_ref(), i128::from(*i)),
-                NeqValue::Bool(b) => {
-                    let bv = match new {
-                        Some(Val::Bool(b)) => Some(*b),
-                        _ => None,
-                    };
-                    v::eq(path, bv.as_ref(), *b)
-                }
-            },
+            }
         }
     }
 

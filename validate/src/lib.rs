@@ -289,6 +289,16 @@ impl<'p> Interpreter<'p> {
     /// [`EvalError::UnknownType`], or [`EvalError::Decode`] with the JSON Pointer of the first value of the wrong
     /// JSON type.
     pub fn decode(&self, key: &TypeKey, value: &Value) -> Result<Val<'p>, EvalError> {
+        self.decode_as(key, value, value::Build::Full)
+    }
+
+    /// [`Interpreter::decode`] building as much as `build` says ([`value::Build`]).
+    fn decode_as(
+        &self,
+        key: &TypeKey,
+        value: &Value,
+        build: value::Build,
+    ) -> Result<Val<'p>, EvalError> {
         let t = self
             .type_plan(key)
             .ok_or_else(|| EvalError::UnknownType(key.to_string()))?;
@@ -296,7 +306,7 @@ impl<'p> Interpreter<'p> {
             types: &self.types,
             json_fields: &self.json_fields,
         };
-        Ok(d.root(t, value, value::Build::Full)?)
+        Ok(d.root(t, value, build)?)
     }
 
     /// Decodes `value` as a document of type `key` like [`Interpreter::decode`] — every value's JSON type is checked,
@@ -311,14 +321,7 @@ impl<'p> Interpreter<'p> {
     /// # Errors
     /// As [`Interpreter::decode`].
     pub fn decode_for_create(&self, key: &TypeKey, value: &Value) -> Result<Val<'p>, EvalError> {
-        let t = self
-            .type_plan(key)
-            .ok_or_else(|| EvalError::UnknownType(key.to_string()))?;
-        let d = value::Decoder {
-            types: &self.types,
-            json_fields: &self.json_fields,
-        };
-        Ok(d.root(t, value, value::Build::Reached)?)
+        self.decode_as(key, value, value::Build::Reached)
     }
 
     /// Validates `obj` (compared with `old` on update) as a root object of type `key`, as the API server's

@@ -567,22 +567,21 @@ pub(super) fn check_call(
             }
         }
         CheckKind::Discriminated(m) => discriminated_call(ctx, m, site, ops),
-        CheckKind::Neq(n) => match n {
-            vgc_lowering::plan::NeqValue::Str(x) => quote!(#v::neq_str(#path, #s, #x)),
-            vgc_lowering::plan::NeqValue::Int(i) => {
-                let lit = proc_macro2::Literal::i64_unsuffixed(*i);
-                quote!(#v::neq(#path, #new, #lit))
+        CheckKind::Neq(n) | CheckKind::Eq(n) => {
+            let (f_str, f) = if matches!(c.kind, CheckKind::Eq(_)) {
+                (quote!(eq_str), quote!(eq))
+            } else {
+                (quote!(neq_str), quote!(neq))
+            };
+            match n {
+                vgc_lowering::plan::NeqValue::Str(x) => quote!(#v::#f_str(#path, #s, #x)),
+                vgc_lowering::plan::NeqValue::Int(i) => {
+                    let lit = proc_macro2::Literal::i64_unsuffixed(*i);
+                    quote!(#v::#f(#path, #new, #lit))
+                }
+                vgc_lowering::plan::NeqValue::Bool(b) => quote!(#v::#f(#path, #new, #b)),
             }
-            vgc_lowering::plan::NeqValue::Bool(b) => quote!(#v::neq(#path, #new, #b)),
-        },
-        CheckKind::Eq(n) => match n {
-            vgc_lowering::plan::NeqValue::Str(x) => quote!(#v::eq_str(#path, #s, #x)),
-            vgc_lowering::plan::NeqValue::Int(i) => {
-                let lit = proc_macro2::Literal::i64_unsuffixed(*i);
-                quote!(#v::eq(#path, #new, #lit))
-            }
-            vgc_lowering::plan::NeqValue::Bool(b) => quote!(#v::eq(#path, #new, #b)),
-        },
+        }
         CheckKind::IfOption(_) | CheckKind::IfSubresource(_) => {
             let pair = eval_pair(ctx, c, site, ops);
             quote!((#pair).0)
