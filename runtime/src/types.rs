@@ -753,12 +753,26 @@ pub struct Duration(pub String);
 /// "5"`).
 impl<'de> Deserialize<'de> for Duration {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let s = String::deserialize(d)?;
-        let dur = Duration(s);
-        if dur.nanos().is_some() {
-            return Ok(dur);
+        let dur = Duration(String::deserialize(d)?);
+        match dur.parse() {
+            Ok(_) => Ok(dur),
+            Err(msg) => Err(serde::de::Error::custom(msg)),
         }
-        let s = &dur.0;
+    }
+}
+
+impl Duration {
+    /// The duration in nanoseconds as Go's `time.ParseDuration` reads it, or Go's error text (`time: invalid
+    /// duration "…"`, `time: unknown unit "d" in duration "1d"`, `time: missing unit in duration "5"`). Used by
+    /// decoding and by `+k8s:minimum="1s"` payloads (upstream 1.38 `parseNumericLimit`).
+    ///
+    /// # Errors
+    /// Go's error text when the string is not a duration.
+    pub fn parse(&self) -> Result<i128, String> {
+        if let Some(n) = self.nanos() {
+            return Ok(n);
+        }
+        let s = &self.0;
         let digits_end = s
             .trim_start_matches(['+', '-'])
             .find(|c: char| !(c.is_ascii_digit() || c == '.'));
@@ -780,7 +794,7 @@ impl<'de> Deserialize<'de> for Duration {
             }
             _ => format!("time: invalid duration {s:?}"),
         };
-        Err(serde::de::Error::custom(msg))
+        Err(msg)
     }
 }
 

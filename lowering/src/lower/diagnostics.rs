@@ -85,9 +85,10 @@ pub(super) enum TagDiagnostic {
         /// From 1.38: what the field is; `None` before (the catalog's message).
         field: Option<&'static str>,
     },
-    /// VGC0109 (1.38): a `minimum`/`maximum` payload on a `resource.Quantity` that `resource.ParseQuantity`
-    /// refuses (upstream `parseNumericLimit`: `failed to parse tag payload: <error>`).
-    QuantityPayload(String),
+    /// VGC0109 (1.38): a `minimum`/`maximum` payload that the value's parser refuses — `resource.ParseQuantity`
+    /// on a `resource.Quantity`, `time.ParseDuration` on a `time.Duration` (upstream `parseNumericLimit`: `failed
+    /// to parse tag payload: <error>`).
+    UnparsablePayload(String),
     /// VGC0110 (1.38, kubernetes#141945): an `eachVal`/`eachKey` payload that is a NonError validation. upstream's
     /// text was not found; vgc's is inferred (`docs/deviations.md` I7).
     NonErrorInEach,
@@ -153,7 +154,7 @@ impl TagDiagnostic {
             | TagDiagnostic::UnknownUpdateConstraint(_)
             | TagDiagnostic::UnknownListType(_)
             | TagDiagnostic::UnknownFlag(_)
-            | TagDiagnostic::QuantityPayload(_)
+            | TagDiagnostic::UnparsablePayload(_)
             | TagDiagnostic::ForcedError(_) => Code::InvalidPayload,
             TagDiagnostic::ItemNotDirect => Code::UnsupportedType,
         }
@@ -184,7 +185,7 @@ impl TagDiagnostic {
                 got,
                 field: Some(f),
             } => format!("{what}: type mismatch: field is {f}, but payload is of type {got}"),
-            TagDiagnostic::QuantityPayload(e) => {
+            TagDiagnostic::UnparsablePayload(e) => {
                 format!("{what}: failed to parse tag payload: {e}")
             }
             TagDiagnostic::TooManyProperties => {
@@ -294,7 +295,7 @@ impl TagDiagnostic {
             | TagDiagnostic::UpdateItemsWithoutItems(_)
             | TagDiagnostic::NoModifyOnCollection
             | TagDiagnostic::UpdateOnValueStruct(_)
-            | TagDiagnostic::QuantityPayload(_)
+            | TagDiagnostic::UnparsablePayload(_)
             | TagDiagnostic::PayloadKind { .. }
             | TagDiagnostic::NeqTypeMismatch => None,
         }

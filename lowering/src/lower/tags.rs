@@ -125,14 +125,15 @@ impl Lowerer<'_> {
                         matches!(t, Ty::WellKnown(types::WellKnown::Quantity))
                     }) =>
             {
+                // `tag.Value` as written (`=0x10` is not a quantity).
                 let text = match tag.scalar_value() {
                     Some(Scalar::Str(s)) => s.clone(),
-                    Some(Scalar::Int { value, .. }) => value.to_string(),
+                    Some(Scalar::Int { text, .. }) => text.clone(),
                     Some(Scalar::Bool(b)) => b.to_string(),
                     _ => String::new(),
                 };
                 if let Err(e) = vgc_runtime::types::quantity_syntax(&text) {
-                    return refuse(self, TagDiagnostic::QuantityPayload(e.to_string()));
+                    return refuse(self, TagDiagnostic::UnparsablePayload(e.to_string()));
                 }
                 vec![mk(if id == TagId::Minimum {
                     CheckKind::MinimumQuantity(text)
@@ -172,14 +173,9 @@ impl Lowerer<'_> {
                             },
                         );
                     };
-                    let d: Result<vgc_runtime::types::Duration, _> =
-                        serde_json::from_value(serde_json::Value::String(text.clone()));
-                    let n = match d.map(|d| d.nanos()) {
-                        Ok(Some(n)) => i64::try_from(n).unwrap_or_default(),
-                        Ok(None) => 0,
-                        Err(e) => {
-                            return refuse(self, TagDiagnostic::QuantityPayload(e.to_string()));
-                        }
+                    let n = match vgc_runtime::types::Duration(text.clone()).parse() {
+                        Ok(n) => i64::try_from(n).unwrap_or_default(),
+                        Err(e) => return refuse(self, TagDiagnostic::UnparsablePayload(e)),
                     };
                     return Some(vec![mk(if id == TagId::Minimum {
                         CheckKind::MinimumDuration(n)
