@@ -106,8 +106,9 @@ pub fn parsed_go(db: &dyn Db, file: SourceFile) -> GoFile {
     vgc_parser::go::parse_for_tag_prefix(file.text(db), tag_prefix(db).as_str())
 }
 
-/// A file's IR and span table, as [`lowered`] computes them.
-pub type Lowered = (FileIr, Vec<std::ops::Range<usize>>);
+/// A file's IR (shared: [`file_ir`] hands the same allocation out when no tag is renamed) and span table, as
+/// [`lowered`] computes them.
+pub type Lowered = (Arc<FileIr>, Vec<std::ops::Range<usize>>);
 
 /// Results of [`lowered`] from an earlier run, by the BLAKE3 hash of the file text (the driver's persistent IR
 /// cache). [`lowered`] takes a file's result from here instead of parsing when the prefix and text hash to an entry;
@@ -154,19 +155,22 @@ pub fn lowered(db: &dyn Db, file: SourceFile) -> Arc<Lowered> {
     {
         return hit.clone();
     }
-    Arc::new(crate::model::lower_file_with(
-        parsed_go(db, file),
-        &tag_prefix(db),
-    ))
+    let (ir, spans) = crate::model::lower_file_with(parsed_go(db, file), &tag_prefix(db));
+    Arc::new((Arc::new(ir), spans))
 }
 
 /// The position-free IR of a file, with the tag spellings of the upstream profile in force mapped onto vgc's
-/// ([`crate::profile::Upstream::tag_renames`]; the cached [`lowered`] IR is profile-independent).
-#[salsa::tracked(returns(ref))]
-pub fn file_ir(db: &dyn Db, file: SourceFile) -> FileIr {
-    let mut ir = lowered(db, file).0.clone();
+/// ([`crate::profile::Upstream::tag_renames`]; the cached [`lowered`] IR is profile-independent). Without renames
+/// (every profile but those that spell a tag differently) it is [`lowered`]'s own allocation, not a copy.
+#[salsa::tracked(returns(deref))]
+pub fn file_ir(db: &dyn Db, file: SourceFile) -> Arc<FileIr> {
+    let shared = &lowered(db, file).0;
     let renames = crate::profile::upstream(db).tag_renames();
-    if !renames.is_empty() {
+    if renames.is_empty() {
+        return shared.clone();
+    }
+    let mut ir = FileIr::clone(shared);
+    {
         let rename = |uses: &mut Vec<crate::model::TagUse>| {
             for u in uses {
                 if let Ok(t) = &mut u.parsed {
@@ -185,7 +189,7 @@ pub fn file_ir(db: &dyn Db, file: SourceFile) -> FileIr {
             rename(&mut c.tags);
         }
     }
-    ir
+    Arc::new(ir)
 }
 
 /// The names of the types a file declares, in order. Depends only on the position-free IR, so edits that move
