@@ -233,6 +233,59 @@ pub fn type_file_units<'db>(
     }
 }
 
+/// What [`compare_direct_printer`] found: how many types the direct printer covered, and every difference.
+#[derive(Debug, Default)]
+pub struct PrinterComparison {
+    /// Types with at least one item printed directly.
+    pub covered: usize,
+    /// Types whose units differ between the two printers.
+    pub differences: Vec<PrinterDifference>,
+}
+
+/// One type whose direct-printer units differ from prettyplease's.
+#[derive(Debug)]
+pub struct PrinterDifference {
+    /// The Go type (`import/path.Name`).
+    pub ty: String,
+    /// The first differing unit as the direct printer prints it.
+    pub direct: String,
+    /// The same unit as prettyplease prints it.
+    pub prettyplease: String,
+}
+
+/// Compares the direct printer of regular items (struct definitions, aliases, plain `Validate` impls; see
+/// `emit/text.rs`) with prettyplease on every type of `plan` under `target`. The shortcut exists only for speed
+/// (issue 12), so any difference is a bug; tests assert none.
+///
+/// # Errors
+/// A [`CodegenError`] if the emitted code fails to parse (a bug in vgc).
+pub fn compare_direct_printer(
+    plan: &CratePlan,
+    target: Target,
+) -> Result<PrinterComparison, CodegenError> {
+    let layout = layout_for(plan, target);
+    let mut out = PrinterComparison::default();
+    for t in plan.modules.iter().flat_map(|m| &m.types) {
+        let fast = emit::type_units(&layout, t)?;
+        let slow = emit::type_units_prettyplease(&layout, t)?;
+        if emit::direct_printer_covers(&layout, t) {
+            out.covered += 1;
+        }
+        if fast != slow {
+            let (direct, prettyplease) = fast.iter().zip(&slow).find(|(a, b)| a != b).map_or_else(
+                || (fast.join(""), slow.join("")),
+                |(a, b)| (a.clone(), b.clone()),
+            );
+            out.differences.push(PrinterDifference {
+                ty: t.key.to_string(),
+                direct,
+                prettyplease,
+            });
+        }
+    }
+    Ok(out)
+}
+
 /// [`type_file_units`] results from an earlier run, by [`type_key`] (the driver's persistent unit cache, loaded
 /// for the modules a rebuild must generate again). A type whose key has an entry is not emitted again: its units
 /// are a pure function of what the key hashes.

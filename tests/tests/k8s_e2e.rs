@@ -101,6 +101,21 @@ fn real_k8s_api_end_to_end() {
         .map(|d| vgc::render::short(d, &out.sources))
         .collect();
     assert!(shown.is_empty(), "{shown:?}");
+    // The direct printer of struct definitions and plain impls (a build-speed shortcut) prints every k8s.io/api
+    // type exactly as prettyplease does, and covers most of them.
+    let cmp = vgc_codegen::compare_direct_printer(&out.plan, vgc_codegen::Target::Own).unwrap();
+    let types: usize = out.plan.modules.iter().map(|m| m.types.len()).sum();
+    assert!(
+        cmp.differences.is_empty(),
+        "{} of {types} types printed differently, first: {:?}",
+        cmp.differences.len(),
+        cmp.differences.first()
+    );
+    assert!(
+        cmp.covered * 100 >= types * 95,
+        "direct printer covered {} of {types} types",
+        cmp.covered
+    );
     // Every `+k8s:` line of the tree was extracted and every validation tag parsed: compare with a plain text scan.
     let scanned = count_tag_lines(Path::new(&api_dir));
     assert_eq!(

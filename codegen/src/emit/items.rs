@@ -2,18 +2,36 @@
 
 use super::*;
 
+/// A type's items as tokens: its definition ([`type_def`]), then its validation function and `Validate` impl
+/// ([`validation_items`]).
 pub(super) fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
+    let mut out = type_def(ctx, t);
+    let (f, i) = validation_items(ctx, t);
+    out.extend([f, i]);
+    out
+}
+
+/// Whether `t` gets items at all: the k8s-openapi target defines no types, it validates k8s-openapi's (a struct
+/// without counterpart is a VGC0121 error before generation).
+pub(super) fn has_items(ctx: &Ctx<'_>, t: &TypePlan) -> bool {
+    !ctx.openapi
+        .is_some_and(|map| t.fields.is_some() && !map.types.contains_key(&t.key))
+}
+
+/// The doc line of a type's definition (`/// Go type `k8s.io/api/apps/v1.Deployment`.`).
+pub(super) fn def_doc(t: &TypePlan) -> String {
+    format!(" Go type `{}`.", t.key)
+}
+
+/// A type's definition: its struct (with serde attributes, and for a recursive struct its stack-growing
+/// `PartialEq`), or its `pub type` alias; nothing on the k8s-openapi target.
+pub(super) fn type_def(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
     let name = ident(&crate::ident::type_name(&t.key.name));
-    let doc = format!(" Go type `{}`.", t.key);
-    // The k8s-openapi target defines no types: it validates k8s-openapi's (a struct without counterpart is a
-    // VGC0121 error before generation).
-    if let Some(map) = ctx.openapi
-        && t.fields.is_some()
-        && !map.types.contains_key(&t.key)
-    {
+    let doc = def_doc(t);
+    if !has_items(ctx, t) {
         return TokenStream::new();
     }
-    let def = match (&t.fields, &t.alias_of) {
+    match (&t.fields, &t.alias_of) {
         _ if ctx.openapi.is_some() => TokenStream::new(),
         (Some(fields), _) => {
             let fs = fields.iter().map(|f| field_def(ctx, &t.key.name, f));
@@ -82,10 +100,16 @@ pub(super) fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
             quote! { #[doc = #doc] pub type #name = #a; }
         }
         _ => TokenStream::new(),
-    };
-    if !(t.has_validations || t.root) {
-        return def;
     }
+}
+
+/// A type's validation function and its `Validate` impl (or, for a typedef root, its routed request function),
+/// as two token streams; both empty for a type without validations that is not a root.
+pub(super) fn validation_items(ctx: &Ctx<'_>, t: &TypePlan) -> (TokenStream, TokenStream) {
+    if !has_items(ctx, t) || !(t.has_validations || t.root) {
+        return (TokenStream::new(), TokenStream::new());
+    }
+    let name = ident(&crate::ident::type_name(&t.key.name));
     let f = format_ident!("validate_{}", snake(&t.key.name));
     let fn_doc = match ctx.openapi {
         Some(_) if t.fields.is_some() => format!(
@@ -247,16 +271,17 @@ pub(super) fn type_items(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
     } else {
         body
     };
-    quote! {
-        #def
-        #[doc = #fn_doc]
-        pub fn #f(op: &::vgc_runtime::Operation, path: &::vgc_runtime::Path<'_>, obj: ::std::option::Option<&#name>, old: ::std::option::Option<&#name>, errs: &mut ::vgc_runtime::ErrorList) {
-            #[allow(unused_imports)]
-            use ::vgc_runtime::ErrorListExt as _;
-            #body
-        }
-        #validate_impl
-    }
+    (
+        quote! {
+            #[doc = #fn_doc]
+            pub fn #f(op: &::vgc_runtime::Operation, path: &::vgc_runtime::Path<'_>, obj: ::std::option::Option<&#name>, old: ::std::option::Option<&#name>, errs: &mut ::vgc_runtime::ErrorList) {
+                #[allow(unused_imports)]
+                use ::vgc_runtime::ErrorListExt as _;
+                #body
+            }
+        },
+        validate_impl,
+    )
 }
 
 /// The name of the generated function decoding inline-embedded pointer `f` of struct `owner` (R9).
@@ -278,10 +303,54 @@ pub(super) fn go_struct_value(f: &FieldPlan) -> bool {
     }
 }
 
+/// One argument of a field's `#[serde(...)]` attribute: a flag (`default`) or a key with a string (`rename = "x"`).
+pub(super) enum SerdeArg {
+    /// `flatten`, `default`, `skip`.
+    Flag(&'static str),
+    /// `rename = "spec"`, `deserialize_with = "path"`.
+    Str(&'static str, String),
+}
+
+impl quote::ToTokens for SerdeArg {
+    fn to_tokens(&self, out: &mut TokenStream) {
+        match self {
+            SerdeArg::Flag(f) => ident(f).to_tokens(out),
+            SerdeArg::Str(k, v) => {
+                let k = ident(k);
+                out.extend(quote!(#k = #v));
+            }
+        }
+    }
+}
+
+/// One field of a generated struct, as data: the arguments of its `#[serde(...)]` attribute, its Rust name and
+/// its Rust type. [`FieldDef::tokens`] is the field as `quote` emits it; `text::struct_def` prints the same field
+/// as prettyplease would.
+pub(super) struct FieldDef {
+    /// The `#[serde(...)]` arguments, in order.
+    pub serde: Vec<SerdeArg>,
+    /// The Rust field name (`r#type` for Go `Type`).
+    pub name: Ident,
+    /// The Rust type.
+    pub ty: TokenStream,
+}
+
+impl FieldDef {
+    /// `#[serde(args)] pub name: ty`.
+    pub(super) fn tokens(&self) -> TokenStream {
+        let (args, name, ty) = (&self.serde, &self.name, &self.ty);
+        quote!(#[serde(#(#args),*)] pub #name: #ty)
+    }
+}
+
 pub(super) fn field_def(ctx: &Ctx<'_>, owner: &str, f: &FieldPlan) -> TokenStream {
-    let name = field_ident(&f.go_field);
-    let ty = ctx.ty(&f.ty);
-    let json = &f.json_name;
+    field_def_data(ctx, owner, f).tokens()
+}
+
+/// A struct field's serde attribute, name and type (see [`FieldDef`]).
+pub(super) fn field_def_data(ctx: &Ctx<'_>, owner: &str, f: &FieldPlan) -> FieldDef {
+    use SerdeArg::{Flag, Str};
+    let json = || Str("rename", f.json_name.clone());
     // Go decodes `null` as the zero value: for the field itself, and for list items and map values (R30), also of
     // a typedef'd list or map (`Items` for `type Items []Item`).
     let de = match ctx.through_typedefs(&f.ty) {
@@ -293,27 +362,57 @@ pub(super) fn field_def(ctx: &Ctx<'_>, owner: &str, f: &FieldPlan) -> TokenStrea
         RustTy::Map(_) => "::vgc_runtime::types::null_values_as_default",
         _ => "::vgc_runtime::types::null_as_default",
     };
-    let attr = if f.skip {
-        quote!(#[serde(skip)])
+    let de = || Str("deserialize_with", de.to_string());
+    let serde = if f.skip {
+        vec![Flag("skip")]
     } else if !f.embedded_keys.is_empty() {
-        let de = embedded_de_fn(owner, f).to_string();
-        quote!(#[serde(flatten, deserialize_with = #de)])
+        vec![
+            Flag("flatten"),
+            Str("deserialize_with", embedded_de_fn(owner, f).to_string()),
+        ]
     } else if f.flatten {
-        quote!(#[serde(flatten)])
+        vec![Flag("flatten")]
     } else if matches!(f.ty, RustTy::Option(..)) && f.omitempty {
-        quote!(#[serde(rename = #json, default, skip_serializing_if = "::std::option::Option::is_none")])
+        vec![
+            json(),
+            Flag("default"),
+            Str(
+                "skip_serializing_if",
+                "::std::option::Option::is_none".into(),
+            ),
+        ]
     } else if matches!(f.ty, RustTy::Option(..)) {
         // Go renders a nil pointer without `omitempty` as `null`.
-        quote!(#[serde(rename = #json, default)])
+        vec![json(), Flag("default")]
     } else if f.omitempty && !go_struct_value(f) {
         // Go `omitempty` drops false, 0, "" and empty lists/maps (never structs, so never a zero `metav1.Time`,
         // which prints `null`); this shapes the JSON of values in error details (`Duplicate value: {…}`).
-        quote!(#[serde(rename = #json, default, deserialize_with = #de, skip_serializing_if = "::vgc_runtime::types::is_zero")])
+        vec![
+            json(),
+            Flag("default"),
+            de(),
+            Str(
+                "skip_serializing_if",
+                "::vgc_runtime::types::is_zero".into(),
+            ),
+        ]
     } else if matches!(f.shape, Shape::List { .. } | Shape::Map) {
         // Go renders a nil slice or map without `omitempty` as `null`.
-        quote!(#[serde(rename = #json, default, deserialize_with = #de, serialize_with = "::vgc_runtime::types::empty_as_null")])
+        vec![
+            json(),
+            Flag("default"),
+            de(),
+            Str(
+                "serialize_with",
+                "::vgc_runtime::types::empty_as_null".into(),
+            ),
+        ]
     } else {
-        quote!(#[serde(rename = #json, default, deserialize_with = #de)])
+        vec![json(), Flag("default"), de()]
     };
-    quote!(#attr pub #name: #ty)
+    FieldDef {
+        serde,
+        name: field_ident(&f.go_field),
+        ty: ctx.ty(&f.ty),
+    }
 }

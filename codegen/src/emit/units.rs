@@ -59,8 +59,44 @@ pub(super) fn item_units(items: impl IntoIterator<Item = syn::Item>) -> Vec<Stri
 }
 
 /// The formatting units (see [`unparse_in_chunks`]) of one type's items: its Rust type, validation function and
-/// `Validate` impl, as prettyplease prints them.
+/// `Validate` impl, as prettyplease prints them. The definition and a plain impl are printed directly when
+/// [`text`] covers their shape (the same bytes, without the tokens → `syn` → prettyplease round trip); the rest
+/// goes through prettyplease.
 pub(crate) fn type_units(layout: &Layout, t: &TypePlan) -> Result<Vec<String>, CodegenError> {
+    let ctx = layout.ctx();
+    let (def, tokens_def) = match text::def_text(&ctx, t) {
+        Some(text) => (Some(text), TokenStream::new()),
+        None => (None, type_def(&ctx, t)),
+    };
+    let (func, imp) = validation_items(&ctx, t);
+    let (imp_text, tokens_impl) = match (imp.is_empty(), text::impl_text(&ctx, t)) {
+        (false, Some(text)) => (Some(text), TokenStream::new()),
+        _ => (None, imp),
+    };
+    let mut tokens = tokens_def;
+    tokens.extend([func, tokens_impl]);
+    let file: syn::File = syn::parse2(tokens).map_err(|e| CodegenError {
+        module: t.key.to_string(),
+        message: e.to_string(),
+    })?;
+    let mut units: Vec<String> = def.into_iter().filter(|d| !d.is_empty()).collect();
+    units.extend(item_units(file.items));
+    units.extend(imp_text);
+    Ok(units)
+}
+
+/// Whether [`text`] prints any of `t`'s items directly (for [`crate::compare_direct_printer`]'s coverage count).
+pub(crate) fn direct_printer_covers(layout: &Layout, t: &TypePlan) -> bool {
+    let ctx = layout.ctx();
+    text::def_text(&ctx, t).is_some_and(|d| !d.is_empty())
+        || (!validation_items(&ctx, t).1.is_empty() && text::impl_text(&ctx, t).is_some())
+}
+
+/// [`type_units`] through prettyplease only (no [`text`] shortcut): what the shortcut must equal.
+pub(crate) fn type_units_prettyplease(
+    layout: &Layout,
+    t: &TypePlan,
+) -> Result<Vec<String>, CodegenError> {
     let file: syn::File = syn::parse2(type_items(&layout.ctx(), t)).map_err(|e| CodegenError {
         module: t.key.to_string(),
         message: e.to_string(),
