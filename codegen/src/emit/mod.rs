@@ -41,7 +41,7 @@ use layout::*;
 pub(crate) use registry::registry_file;
 pub(crate) use units::type_units;
 use units::*;
-pub(crate) use units::{direct_printer_covers, type_units_prettyplease};
+pub(crate) use units::{direct_printer_items, type_units_prettyplease};
 use wrappers::*;
 
 pub(crate) fn generate(

@@ -85,11 +85,18 @@ pub(crate) fn type_units(layout: &Layout, t: &TypePlan) -> Result<Vec<String>, C
     Ok(units)
 }
 
-/// Whether [`text`] prints any of `t`'s items directly (for [`crate::compare_direct_printer`]'s coverage count).
-pub(crate) fn direct_printer_covers(layout: &Layout, t: &TypePlan) -> bool {
+/// How many of `t`'s items with a direct form — definition, `Validate` impl — [`text`] prints directly, and how
+/// many `t` has (for [`crate::compare_direct_printer`]'s coverage count).
+pub(crate) fn direct_printer_items(layout: &Layout, t: &TypePlan) -> (usize, usize) {
     let ctx = layout.ctx();
-    text::def_text(&ctx, t).is_some_and(|d| !d.is_empty())
-        || (!validation_items(&ctx, t).1.is_empty() && text::impl_text(&ctx, t).is_some())
+    let def = !type_def(&ctx, t).is_empty();
+    let imp = !validation_items(&ctx, t).1.is_empty();
+    let items = [
+        (def, def && text::def_text(&ctx, t).is_some()),
+        (imp, text::impl_text(&ctx, t).is_some()),
+    ];
+    let present = items.iter().filter(|(p, _)| *p);
+    (present.clone().filter(|(_, d)| *d).count(), present.count())
 }
 
 /// [`type_units`] through prettyplease only (no [`text`] shortcut): what the shortcut must equal.
