@@ -394,6 +394,10 @@ fn run_validate(a: ValidateArgs, globals: &Globals, extensions: Vec<String>) -> 
         for w in loaded.api.shadowed_kinds() {
             let _ = writeln!(err, "warning: {w}");
         }
+        let given: Vec<String> = a.options.iter().map(|(k, _)| k.clone()).collect();
+        for w in loaded.api.unread_options(&given) {
+            let _ = writeln!(err, "warning: {w}");
+        }
     }
     let api = loaded.api;
     let mut timings = loaded.timings;

@@ -92,6 +92,67 @@ impl Api {
             .collect()
     }
 
+    /// The names of the options (feature gates) the plan's rules read: `+k8s:ifEnabled(X)`/`ifDisabled(X)` wrappers
+    /// and `enumExclude` rules, at any depth. Found by walking the serde form of the plan's modules for `option` fields (both
+    /// [`vgc_lowering::plan::IfOptionPlan`] and [`vgc_lowering::plan::EnumExclusion`] name theirs so), so a new
+    /// place that holds checks cannot be missed.
+    #[must_use]
+    pub fn options_read(&self) -> std::collections::BTreeSet<String> {
+        fn walk(v: &Value, out: &mut std::collections::BTreeSet<String>) {
+            match v {
+                Value::Object(m) => {
+                    for (k, v) in m {
+                        match (k.as_str(), v) {
+                            ("option", Value::String(s)) => {
+                                out.insert(s.clone());
+                            }
+                            _ => walk(v, out),
+                        }
+                    }
+                }
+                Value::Array(a) => a.iter().for_each(|v| walk(v, out)),
+                _ => {}
+            }
+        }
+        let mut out = std::collections::BTreeSet::new();
+        if let Ok(v) = serde_json::to_value(&self.plan.modules) {
+            walk(&v, &mut out);
+        }
+        out
+    }
+
+    /// A warning for every `--option` name in `given` that no rule of the plan reads ([`Api::options_read`]): such
+    /// an option changes nothing, which is almost always a misspelt gate. Names the closest option read
+    /// (Levenshtein distance at most a third of the name) and lists them all.
+    #[must_use]
+    pub fn unread_options<'a>(&self, given: impl IntoIterator<Item = &'a String>) -> Vec<String> {
+        let read = self.options_read();
+        let listed = if read.is_empty() {
+            "this API tree reads no option".to_string()
+        } else {
+            format!(
+                "options it reads: {}",
+                read.iter()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        given
+            .into_iter()
+            .filter(|g| !read.contains(*g))
+            .map(|g| {
+                let near = read
+                    .iter()
+                    .map(|r| (strsim::levenshtein(g, r), r))
+                    .filter(|(d, _)| *d * 3 <= g.len().max(3))
+                    .min();
+                let hint = near.map_or_else(String::new, |(_, r)| format!("; did you mean {r}?"));
+                format!("--option {g}: no rule of this API tree reads this option, so it changes nothing ({listed}){hint}")
+            })
+            .collect()
+    }
+
     /// The kind a document names, if the API tree declares it.
     #[must_use]
     pub fn kind_of(&self, value: &Value) -> Option<&TypeKey> {

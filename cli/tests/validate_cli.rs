@@ -136,6 +136,31 @@ fn options_and_subresources() {
     );
     let (code, _) = run(&["--option", "WidgetModes=maybe"]);
     assert_eq!(code, 2, "a malformed --option is a usage error");
+    // A misspelt option changes nothing: said on stderr, with the option the tree reads; the run goes on.
+    let out = vgc_in(
+        &dir(),
+        &[
+            "validate",
+            "--api",
+            "api",
+            "--option",
+            "WidgetMode=false",
+            "--option",
+            "WidgetModes=false",
+            "-",
+        ],
+        Some(doc),
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .filter(|l| l.starts_with("warning:"))
+            .collect::<Vec<_>>(),
+        [
+            "warning: --option WidgetMode: no rule of this API tree reads this option, so it changes nothing (options it reads: WidgetModes); did you mean WidgetModes?"
+        ]
+    );
 }
 
 #[test]
