@@ -915,8 +915,10 @@ impl PartialEq for Duration {
     }
 }
 
-/// `intstr.IntOrString`: a JSON number or string.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// `intstr.IntOrString`: a JSON number or string. Decodes as upstream's `IntOrString.UnmarshalJSON`: a string, or
+/// an integer that fits `int32` (a fraction, an out-of-range number or any other JSON type is an error naming what
+/// was expected, as Go's `cannot unmarshal … of type int32` does).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum IntOrString {
     /// An integer.
@@ -928,6 +930,35 @@ pub enum IntOrString {
 impl Default for IntOrString {
     fn default() -> Self {
         IntOrString::Int(0)
+    }
+}
+
+impl<'de> Deserialize<'de> for IntOrString {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl serde::de::Visitor<'_> for V {
+            type Value = IntOrString;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("an integer (int32) or a string (intstr.IntOrString)")
+            }
+            fn visit_i64<E: serde::de::Error>(self, v: i64) -> Result<IntOrString, E> {
+                i32::try_from(v)
+                    .map(IntOrString::Int)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Signed(v), &self))
+            }
+            fn visit_u64<E: serde::de::Error>(self, v: u64) -> Result<IntOrString, E> {
+                i32::try_from(v)
+                    .map(IntOrString::Int)
+                    .map_err(|_| E::invalid_value(serde::de::Unexpected::Unsigned(v), &self))
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<IntOrString, E> {
+                Ok(IntOrString::String(v.to_owned()))
+            }
+            fn visit_string<E: serde::de::Error>(self, v: String) -> Result<IntOrString, E> {
+                Ok(IntOrString::String(v))
+            }
+        }
+        d.deserialize_any(V)
     }
 }
 
@@ -946,6 +977,37 @@ pub struct FieldsV1(pub serde_json::Value);
 pub struct Bytes(pub Vec<u8>);
 
 impl Bytes {
+    /// Decodes Go's JSON form of `[]byte`: standard base64 with `=` padding (`encoding/json` uses
+    /// `base64.StdEncoding`).
+    ///
+    /// # Errors
+    /// A sentence for decode reports saying what is wrong with the text: a character outside the base64 alphabet
+    /// (with its byte offset), a length or padding that is not base64's (a multiple of 4 characters, padded with
+    /// `=`), or a last character that encodes bits past the data.
+    pub fn from_base64(text: &str) -> Result<Self, String> {
+        use base64::Engine;
+        base64::engine::general_purpose::STANDARD
+            .decode(text)
+            .map(Bytes)
+            .map_err(|e| match e {
+                base64::DecodeError::InvalidByte(at, b'=') => {
+                    format!("not base64 (Go []byte): padding '=' at byte {at} before the end")
+                }
+                base64::DecodeError::InvalidByte(at, b) => format!(
+                    "not base64 (Go []byte): {:?} at byte {at} is not a base64 character",
+                    char::from(b)
+                ),
+                base64::DecodeError::InvalidLength(_) | base64::DecodeError::InvalidPadding => {
+                    "not base64 (Go []byte): the text must be a multiple of 4 characters, padded with '='"
+                        .to_string()
+                }
+                base64::DecodeError::InvalidLastSymbol(at, b) => format!(
+                    "not base64 (Go []byte): the last character {:?} (byte {at}) encodes bits past the data",
+                    char::from(b)
+                ),
+            })
+    }
+
     /// The number of bytes (Go `len`).
     #[must_use]
     pub fn len(&self) -> usize {
@@ -968,12 +1030,8 @@ impl Serialize for Bytes {
 
 impl<'de> Deserialize<'de> for Bytes {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use base64::Engine;
         let s = Option::<String>::deserialize(d)?.unwrap_or_default();
-        base64::engine::general_purpose::STANDARD
-            .decode(s)
-            .map(Bytes)
-            .map_err(serde::de::Error::custom)
+        Bytes::from_base64(&s).map_err(serde::de::Error::custom)
     }
 }
 
@@ -1382,6 +1440,53 @@ mod tests {
         assert_ne!(
             Time(Some("2024-01-01T00:00:00Z".into())),
             Time(Some("2024-01-01T00:00:01Z".into()))
+        );
+    }
+
+    #[test]
+    fn int_or_string_and_bytes_decode_as_go_with_readable_errors() {
+        let ios = |j: &str| {
+            serde_json::from_value::<IntOrString>(serde_json::from_str(j).unwrap())
+                .map_err(|e| e.to_string())
+        };
+        assert_eq!(ios("7"), Ok(IntOrString::Int(7)));
+        assert_eq!(ios("\"25%\""), Ok(IntOrString::String("25%".into())));
+        // Go: `cannot unmarshal array/number 1.5/number 3000000000 … of type int32`.
+        for (json, got) in [
+            ("[1]", "sequence"),
+            ("1.5", "floating point `1.5`"),
+            ("true", "boolean `true`"),
+        ] {
+            assert_eq!(
+                ios(json),
+                Err(format!(
+                    "invalid type: {got}, expected an integer (int32) or a string (intstr.IntOrString)"
+                ))
+            );
+        }
+        assert_eq!(
+            ios("3000000000"),
+            Err("invalid value: integer `3000000000`, expected an integer (int32) or a string (intstr.IntOrString)".into())
+        );
+        // Go's `base64.StdEncoding` (padding required) accepts and refuses the same texts.
+        assert_eq!(Bytes::from_base64("YQ=="), Ok(Bytes(b"a".to_vec())));
+        assert_eq!(Bytes::from_base64(""), Ok(Bytes(Vec::new())));
+        let pad =
+            "not base64 (Go []byte): the text must be a multiple of 4 characters, padded with '='";
+        for text in ["YQ", "abc", "a"] {
+            assert_eq!(Bytes::from_base64(text), Err(pad.to_string()), "{text}");
+        }
+        assert_eq!(
+            Bytes::from_base64("!!!!"),
+            Err("not base64 (Go []byte): '!' at byte 0 is not a base64 character".into())
+        );
+        assert_eq!(
+            Bytes::from_base64("YQ==YQ=="),
+            Err("not base64 (Go []byte): padding '=' at byte 2 before the end".into())
+        );
+        assert_eq!(
+            serde_json::from_str::<Bytes>("\"abc\"").map_err(|e| e.to_string()),
+            Err(pad.to_string())
         );
     }
 }

@@ -944,8 +944,63 @@ fn well_known(w: WellKnown, v: &Value) -> Result<Val<'static>, String> {
         WellKnown::Time => de(serde::Deserialize::deserialize(v).map(Val::Time)),
         WellKnown::MicroTime => de(serde::Deserialize::deserialize(v).map(Val::MicroTime)),
         WellKnown::Duration => de(serde::Deserialize::deserialize(v).map(Val::Duration)),
-        WellKnown::IntOrString => de(serde::Deserialize::deserialize(v).map(Val::IntOrString)),
+        // Said the way the other wrong types are (`expected …, got …`), not in serde's words.
+        WellKnown::IntOrString => {
+            let int = v.as_i64().and_then(|i| i32::try_from(i).ok());
+            match (v, int) {
+                (Value::String(s), _) => Ok(Val::IntOrString(IntOrString::String(s.clone()))),
+                (_, Some(i)) => Ok(Val::IntOrString(IntOrString::Int(i))),
+                (other, None) => Err(format!(
+                    "expected an integer (int32) or a string (intstr.IntOrString), got {}",
+                    describe(other)
+                )),
+            }
+        }
         WellKnown::RawExtension | WellKnown::FieldsV1 => Ok(Val::Json(v.clone())),
-        WellKnown::Bytes => de(serde::Deserialize::deserialize(v).map(Val::Bytes)),
+        WellKnown::Bytes => match v {
+            Value::Null => Ok(Val::Bytes(Bytes::default())),
+            Value::String(s) => Bytes::from_base64(s).map(Val::Bytes),
+            other => Err(format!(
+                "expected base64 text (Go []byte), got {}",
+                describe(other)
+            )),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Wrong JSON types of `IntOrString` and `[]byte` are said in the decoder's own words, not serde's
+    /// (`data did not match any variant of untagged enum IntOrString`, `Invalid padding`).
+    #[test]
+    fn int_or_string_and_bytes_errors_are_readable() {
+        let ios = |v: Value| well_known(WellKnown::IntOrString, &v).err();
+        assert_eq!(ios(serde_json::json!(5)), None);
+        assert_eq!(ios(serde_json::json!("25%")), None);
+        assert_eq!(
+            ios(serde_json::json!([1])).as_deref(),
+            Some("expected an integer (int32) or a string (intstr.IntOrString), got a list")
+        );
+        assert_eq!(
+            ios(serde_json::json!(3_000_000_000_i64)).as_deref(),
+            Some(
+                "expected an integer (int32) or a string (intstr.IntOrString), got an integer 3000000000"
+            )
+        );
+        let bytes = |v: Value| well_known(WellKnown::Bytes, &v).err();
+        assert_eq!(bytes(serde_json::json!("YQ==")), None);
+        assert_eq!(bytes(Value::Null), None);
+        assert_eq!(
+            bytes(serde_json::json!("abc")).as_deref(),
+            Some(
+                "not base64 (Go []byte): the text must be a multiple of 4 characters, padded with '='"
+            )
+        );
+        assert_eq!(
+            bytes(serde_json::json!(5)).as_deref(),
+            Some("expected base64 text (Go []byte), got an integer 5")
+        );
     }
 }
