@@ -67,6 +67,22 @@ fn bad_documents_are_located_and_the_others_validated() {
     let (code, out, err) = validate(&["manifests/bad.yaml"]);
     assert_eq!(code, 1, "{err}");
     insta::assert_snapshot!("bad_human", out);
+    // JSON: every unreadable document says where its problem is, as the human report does.
+    let (_, out, _) = validate(&["--output", "json", "manifests/bad.yaml"]);
+    let report: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let problems: Vec<String> = report["documents"]
+        .as_array()
+        .expect("documents")
+        .iter()
+        .filter(|d| d["status"] == "unreadable")
+        .map(|d| {
+            format!(
+                "{}:{} {}",
+                d["problem"]["line"], d["problem"]["column"], d["message"]
+            )
+        })
+        .collect();
+    insta::assert_snapshot!("bad_json_problems", problems.join("\n"));
     let (code, out, _) = validate(&["--strict", "manifests/bad.yaml"]);
     assert_eq!(code, 1);
     assert!(

@@ -351,7 +351,13 @@ fn json_report(results: &Results) -> String {
                     d["message"] = json!(p.json_message);
                 }
             }
-            (Some(p), _) => d["message"] = json!(p.json_message),
+            (Some(p), _) => {
+                d["message"] = json!(p.json_message);
+                // Where the problem is (a wrong-typed field's key, a YAML syntax error), as the human report
+                // points at it; the document's own line and column stay above.
+                let (l, c) = results.line_col(e.file, p.span.start);
+                d["problem"] = json!({"line": l, "column": c});
+            }
             (None, _) => {}
         }
         docs.push(d);
