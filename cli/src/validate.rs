@@ -126,6 +126,11 @@ impl Api {
     /// (Levenshtein distance at most a third of the name) and lists them all.
     #[must_use]
     pub fn unread_options<'a>(&self, given: impl IntoIterator<Item = &'a String>) -> Vec<String> {
+        let given: Vec<&String> = given.into_iter().collect();
+        // Walking the plan costs a serialization of it: only when there is something to check.
+        if given.is_empty() {
+            return Vec::new();
+        }
         let read = self.options_read();
         let listed = if read.is_empty() {
             "this API tree reads no option".to_string()

@@ -18,6 +18,12 @@ pub(super) fn has_items(ctx: &Ctx<'_>, t: &TypePlan) -> bool {
         .is_some_and(|map| t.fields.is_some() && !map.types.contains_key(&t.key))
 }
 
+/// The subresources a root with validations routes on (upstream's registered function answers "no validation
+/// found" for the others); `None` for a type whose entry point does not route.
+pub(super) fn routed(t: &TypePlan) -> Option<&vgc_lowering::plan::Subresources> {
+    t.subresources.as_ref().filter(|_| t.has_validations)
+}
+
 /// The doc line of a type's definition (`/// Go type `k8s.io/api/apps/v1.Deployment`.`).
 pub(super) fn def_doc(t: &TypePlan) -> String {
     format!(" Go type `{}`.", t.key)
@@ -190,13 +196,10 @@ pub(super) fn validation_items(ctx: &Ctx<'_>, t: &TypePlan) -> (TokenStream, Tok
         .filter(|f| f.has_work())
         .map(|f| field_code(ctx, &t.key, f));
     // Roots with validations route on the request's subresource as upstream's registered function does.
-    let routing = match (&t.subresources, t.has_validations) {
-        (
-            Some(vgc_lowering::plan::Subresources {
-                allowed, go_type, ..
-            }),
-            true,
-        ) => quote! {
+    let routing = match routed(t) {
+        Some(vgc_lowering::plan::Subresources {
+            allowed, go_type, ..
+        }) => quote! {
             fn validate(&self, old: ::std::option::Option<&Self>, op: &::vgc_runtime::Operation) -> ::vgc_runtime::ErrorList {
                 if ![#(#allowed),*].iter().any(|a| op.subresource_is(a)) {
                     return ::std::vec![::vgc_runtime::Error::internal(&::vgc_runtime::Path::Root, ::std::format!("no validation found for {}, subresource: {}", #go_type, op.subresource_path()))];
@@ -230,12 +233,9 @@ pub(super) fn validation_items(ctx: &Ctx<'_>, t: &TypePlan) -> (TokenStream, Tok
                 #routing
             }
         }
-    } else if let (
-        Some(vgc_lowering::plan::Subresources {
-            allowed, go_type, ..
-        }),
-        true,
-    ) = (&t.subresources, t.has_validations)
+    } else if let Some(vgc_lowering::plan::Subresources {
+        allowed, go_type, ..
+    }) = routed(t)
     {
         // A typedef root cannot implement `Validate` (its Rust type is an alias of a foreign type); upstream
         // registers it like any root, so its routed entry point is a function.

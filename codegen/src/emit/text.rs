@@ -3,13 +3,14 @@
 //! [`validation_items`] emit for them, so that a build skips the tokens → `syn` → prettyplease round trip for
 //! about half of the generated text (issue 12: the cold build).
 //!
-//! Only shapes whose prettyplease layout is certain are covered: every line well inside prettyplease's margin
-//! (89 columns; a serde attribute too long for one line is broken one argument per line, as prettyplease breaks
-//! it), string payloads without characters that need escaping, types made of paths, generic arguments, slices
-//! and arrays. Anything else — a recursive struct (its own `PartialEq`), conflicting embedded JSON names, inline
-//! embedded pointers, a routed root, the k8s-openapi target — returns `None` and goes through prettyplease as
-//! before. The test `text_items_equal_prettyplease` (in `tests/tests/codegen_text.rs`) compares both printers on
-//! every type of the conformance fixtures and of k8s.io/api.
+//! It follows prettyplease's layout where that layout is known: a line is printed whole up to prettyplease's
+//! margin (89 columns); a wider field or alias type is broken at its outermost generic arguments, one per line, and
+//! a wider serde attribute one argument per line; a plain path is never broken. String payloads must need no
+//! escaping and types must be paths, generic arguments and arrays. Anything else — a nested break, a recursive
+//! struct (its own `PartialEq`), conflicting embedded JSON names, inline-embedded pointers, a routed root, the
+//! k8s-openapi target — returns `None` and goes through prettyplease. `crate::compare_direct_printer` compares both
+//! printers; `tests/tests/codegen_text.rs` runs it on the conformance package, the example, the fixtures and
+//! random Go packages, and `k8s_e2e.rs` on k8s.io/api.
 
 use super::*;
 use proc_macro2::{Delimiter, Spacing, TokenTree};
@@ -76,10 +77,7 @@ pub(super) fn def_text(ctx: &Ctx<'_>, t: &TypePlan) -> Option<String> {
 /// The text of `t`'s `Validate` impl as prettyplease prints it, when it is the plain one (no subresource routing,
 /// the generated type's own impl), else `None`.
 pub(super) fn impl_text(ctx: &Ctx<'_>, t: &TypePlan) -> Option<String> {
-    if ctx.openapi.is_some()
-        || t.fields.is_none()
-        || (t.subresources.is_some() && t.has_validations)
-    {
+    if ctx.openapi.is_some() || t.fields.is_none() || routed(t).is_some() {
         return None;
     }
     let name = crate::ident::type_name(&t.key.name);
@@ -108,8 +106,8 @@ fn fit(line: String) -> Option<String> {
 }
 
 /// `<indent><prefix><ty><suffix>` and a newline, as prettyplease prints a field or an alias: whole when it fits
-/// the margin or is a plain path (nothing to break at), else with the outermost generic arguments one per line (`Vec<` / `    T,` / `>`); `None` when
-/// that is not enough (an argument that would break again, or a type that has no generic arguments to break).
+/// the margin or is a plain path (nothing to break at), else with the outermost generic arguments one per line
+/// (`Vec<` / `    T,` / `>`); `None` when that is not enough (an argument that would break again, or a type that has no generic arguments to break).
 fn typed_line(indent: &str, prefix: &str, ty: &str, suffix: &str) -> Option<String> {
     let whole = format!("{indent}{prefix}{ty}{suffix}");
     // A plain path has no break point: prettyplease prints it whole however wide it is.
