@@ -267,9 +267,10 @@ fn analyze(
     loader: &mut Loader,
     req: &BuildRequest,
     out: &mut BuildOutcome,
+    ir_save: &mut IrSave,
 ) -> Option<(vgc_analysis::Program, vgc_lowering::CratePlan)> {
     use salsa::Setter as _;
-    let mut clock = std::time::Instant::now();
+    let clock = std::time::Instant::now();
     // The settings singleton exists before anything reads it: salsa does not track a `try_get` that found no
     // singleton, so a query run before it existed would keep a stale profile.
     if vgc_ir::Settings::try_get(&*db).is_none() {
@@ -372,6 +373,8 @@ fn analyze(
     out.profile = Some(profile);
     out.tag_prefix = req.tag_prefix.clone();
     let db = &*db;
+    // Every file's IR is final now (under the settings just set): the IR cache can be written.
+    ir_save.start(db, &prog);
     for p in prog.packages.values().filter(|p| p.target) {
         for f in &p.files {
             let ir = vgc_ir::db::file_ir(db, *f);
@@ -405,15 +408,37 @@ fn analyze(
         }
     }
     out.timings.push(("load", clock.elapsed()));
-    clock = std::time::Instant::now();
-    for p in prog.packages.values().filter(|p| p.target) {
-        diags.extend(vgc_ir::db::check_package(db, p.input).iter().cloned());
-    }
-    out.timings.push(("check", clock.elapsed()));
-    clock = std::time::Instant::now();
-    vgc_lowering::prefetch_types(db);
-    let plan = vgc_lowering::crate_plan(db).clone();
-    out.timings.push(("lower", clock.elapsed()));
+    // Checking the target packages' tags and upstream's own lint (VGC0301–0303: its generation stops with `lint
+    // failed` on these, so every command reports them as errors, `docs/lint.md`) need no lowering: they run on a
+    // thread of their own (a second database handle) beside it. Their diagnostics keep their places in the list.
+    let side_db = db.clone();
+    let (prog_ref, extra_roots) = (&prog, &req.extra_roots);
+    let ((checked, check_time, linted, lint_time), plan, lower_time) = std::thread::scope(|s| {
+        let side = s.spawn(move || {
+            let db = &side_db;
+            let clock = std::time::Instant::now();
+            let mut checked = Vec::new();
+            for p in prog_ref.packages.values().filter(|p| p.target) {
+                checked.extend(vgc_ir::db::check_package(db, p.input).iter().cloned());
+            }
+            let check_time = clock.elapsed();
+            let clock = std::time::Instant::now();
+            let linted = vgc_analysis::lint::upstream(db, prog_ref, extra_roots);
+            (checked, check_time, linted, clock.elapsed())
+        });
+        let clock = std::time::Instant::now();
+        vgc_lowering::prefetch_types(db);
+        let plan = vgc_lowering::crate_plan(db).clone();
+        let lower_time = clock.elapsed();
+        let side = side
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (side, plan, lower_time)
+    });
+    out.timings.push(("lower", lower_time));
+    out.timings.push(("check (beside lower)", check_time));
+    out.timings.push(("lint (beside lower)", lint_time));
+    diags.extend(checked);
     diags.extend(plan.diagnostics.iter().cloned());
     // R42: packages outside the build whose types the plan includes (a `replace`d or nested module, a read-only
     // dependency) contribute their tags, so their tag errors are errors here too — else a malformed tag there
@@ -441,11 +466,7 @@ fn analyze(
     if let Some(vgc_codegen::Target::K8sOpenapi(v)) = req.target {
         diags.extend(vgc_codegen::ident::k8s_openapi_coverage(db, &plan, v));
     }
-    // Upstream's own lint (VGC0301–0303): its generation stops with `lint failed` on these, so every command
-    // reports them as errors (`docs/lint.md`).
-    clock = std::time::Instant::now();
-    diags.extend(vgc_analysis::lint::upstream(db, &prog, &req.extra_roots));
-    out.timings.push(("lint", clock.elapsed()));
+    diags.extend(linted);
     // Diagnostics from read-only packages' lowering are kept: their tags apply too. Queries report by span id;
     // byte ranges are looked up here, once.
     vgc_ir::db::resolve_spans(db, &mut diags);
@@ -540,8 +561,14 @@ pub struct LintSettings {
 pub fn lint(req: &BuildRequest, settings: &LintSettings) -> BuildOutcome {
     let mut db = Database::default();
     let mut out = BuildOutcome::default();
-    let Some((prog, plan)) = analyze(&mut db, &OsSystem, &mut Loader::default(), req, &mut out)
-    else {
+    let Some((prog, plan)) = analyze(
+        &mut db,
+        &OsSystem,
+        &mut Loader::default(),
+        req,
+        &mut out,
+        &mut IrSave::default(),
+    ) else {
         return out;
     };
     // Suppressions (`vgc:ignore`) and fixes read any file.
@@ -680,18 +707,21 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
         });
     }
     let rec = Recorder::new(&OsSystem).with_output(dir);
-    let mut session = Session::default();
+    let mut session = Session {
+        one_shot: true,
+        ..Session::default()
+    };
     let clock = std::time::Instant::now();
     let ir = std::sync::Arc::new(crate::cache::ir::load(&cache, &mut notes));
     if !ir.is_empty() {
         vgc_ir::db::IrCache::new(&session.db, ir.clone());
     }
     let ir_load = clock.elapsed();
-    session.ir_cache = Some((cache.clone(), ir));
+    session.ir_cache.wanted = Some((cache.clone(), ir));
     let mut out = session.build_with(req, &rec);
     let clock = std::time::Instant::now();
-    // Saved already beside the output write, unless the build stopped before writing.
-    session.save_ir_cache(out.stats.packages > 0);
+    // Started at the end of the load (if anything was loaded).
+    session.ir_cache.finish();
     out.notes.splice(0..0, notes);
     out.timings.splice(
         0..0,
@@ -920,12 +950,44 @@ pub struct Session {
     cache: Option<FmtCache>,
     /// File stamps, the last full load's discovery diagnostics, and the edits of the next build.
     loader: Loader,
-    /// Where [`build`] wants the IR cache saved and what it loaded from there: saved by the build, beside the
-    /// output write, or by [`build`] itself when the build stops early.
-    ir_cache: Option<(
+    /// Where [`build`] wants the IR cache saved and what it loaded from there; the save runs on a thread of its
+    /// own from the end of the load on.
+    ir_cache: IrSave,
+    /// The session of one [`build`], dropped after it: the last build's modules are not kept for a next one.
+    one_shot: bool,
+}
+
+/// The IR cache save of one [`build`] ([`crate::cache::ir`]): asked for before the build, started on a thread of
+/// its own as soon as the program is loaded (encoding and writing it overlaps checking, lowering and code
+/// generation), waited for at the end.
+#[derive(Default)]
+struct IrSave {
+    /// The cache directory and what was loaded from it, until the save starts.
+    wanted: Option<(
         std::path::PathBuf,
         std::sync::Arc<crate::cache::ir::Entries>,
     )>,
+    /// The running save.
+    running: Option<std::thread::JoinHandle<()>>,
+}
+
+impl IrSave {
+    /// Starts the save asked for, if any, with the IR of every file of `prog` (none when nothing was loaded).
+    fn start(&mut self, db: &Database, prog: &vgc_analysis::Program) {
+        if let Some((dir, loaded)) = self.wanted.take()
+            && !prog.packages.is_empty()
+        {
+            let snapshot = crate::cache::ir::Snapshot::of(db, prog);
+            self.running = Some(std::thread::spawn(move || snapshot.save(&dir, &loaded)));
+        }
+    }
+
+    /// Waits for the running save (a save that panicked costs the next build some parsing, nothing else).
+    fn finish(&mut self) {
+        if let Some(h) = self.running.take() {
+            let _ = h.join();
+        }
+    }
 }
 
 impl Session {
@@ -939,7 +1001,8 @@ impl Session {
             last: Default::default(),
             cache: None,
             loader: Loader::default(),
-            ir_cache: None,
+            ir_cache: IrSave::default(),
+            one_shot: false,
         }
     }
 
@@ -1007,9 +1070,15 @@ impl Session {
         } else {
             req
         };
-        let Some(plan) =
-            analyze(&mut self.db, sys, &mut self.loader, req, &mut out).map(|(_, plan)| plan)
-        else {
+        let Some(plan) = analyze(
+            &mut self.db,
+            sys,
+            &mut self.loader,
+            req,
+            &mut out,
+            &mut self.ir_cache,
+        )
+        .map(|(_, plan)| plan) else {
             return out;
         };
         apply_build_severities(sys, &req.path, &mut out.diagnostics);
@@ -1108,7 +1177,7 @@ impl Session {
                     .map(|f| f.path.clone())
                     .collect();
                 self.last.retain(|path, _| keys.contains_key(path));
-                for f in &files {
+                for f in files.iter().filter(|_| !self.one_shot) {
                     if let Some(key) = keys.get(&f.path)
                         && self.last.get(&f.path).is_none_or(|(k, _)| k != key)
                     {
@@ -1150,7 +1219,7 @@ impl Session {
                 unit_hits =
                     crate::cache::units::save(dir, &self.db, &regenerate, &all, &loaded_units);
             }
-            self.save_ir_cache(out.stats.packages > 0);
+            self.ir_cache.finish();
             let written = writer.map(|w| {
                 w.join()
                     .unwrap_or_else(|_| Err("internal error: the output writer panicked".into()))
@@ -1172,17 +1241,6 @@ impl Session {
         }
         out.plan = plan;
         out
-    }
-
-    /// Saves the persistent IR cache ([`crate::cache::ir`]) that [`build`] asked for, once, if anything was
-    /// loaded.
-    fn save_ir_cache(&mut self, loaded_any: bool) {
-        if let Some((dir, loaded)) = self.ir_cache.take()
-            && loaded_any
-        {
-            let prog = vgc_analysis::loaded_program(&self.db);
-            crate::cache::ir::save(&dir, &self.db, prog, &loaded);
-        }
     }
 }
 

@@ -283,15 +283,40 @@ pub fn format_all(
         }
     }
     if !use_rustfmt {
-        let mut fresh = UnitMemo::new();
-        for &k in partial.iter().chain(&whole_ks) {
-            for (h, u) in unit_hashes[k].iter().zip(units_of(&files[rs[k]])) {
-                fresh.entry(h.clone()).or_insert_with(|| u.to_string());
+        // Every file keeps its text as generated: its formatted hash is its unformatted one, and the memo keeps
+        // this build's units (a watch session counts its hits), copied once.
+        let live: std::collections::HashSet<&str> = reused
+            .iter()
+            .filter_map(|p| entries.get(p))
+            .flat_map(|e| e.units.iter().map(|(h, _)| h.as_str()))
+            .collect();
+        memo.retain(|h, _| live.contains(h.as_str()));
+        for (k, &i) in rs.iter().enumerate() {
+            let units = units_of(&files[i]);
+            entries.insert(
+                files[i].path.clone(),
+                Entry {
+                    plan: keys
+                        .get(&files[i].path)
+                        .cloned()
+                        .unwrap_or_else(|| "-".to_string()),
+                    unformatted: unformatted[k].clone(),
+                    formatted: unformatted[k].clone(),
+                    units: unit_hashes[k]
+                        .iter()
+                        .cloned()
+                        .zip(units.iter().map(|u| u.len()))
+                        .collect(),
+                },
+            );
+            for (h, u) in unit_hashes[k].iter().zip(units) {
+                memo.entry(h.clone()).or_insert_with(|| u.to_string());
             }
         }
-        memo.extend(fresh);
-        partial.clear();
-        whole.clear();
+        if let Some(cache) = cache {
+            cache.entries = entries;
+        }
+        return (hits + reused.len(), 0);
     }
     let fresh_partial: Vec<(String, String)> = partial
         .par_iter()

@@ -434,9 +434,15 @@ pub fn generate_incremental(
                 .map(|t| (t.key.pkg.clone(), t.key.name.clone()))
         })
         .collect();
-    db.par_each(types.len(), &|db, i| {
-        let (pkg, name) = &types[i];
-        let _ = type_file_units(db, TypeUnitKey::new(db, pkg.clone(), name.clone()));
+    // The GVK dispatch (`src/registry.rs`, one file for the whole crate) is the first job, beside the types.
+    db.par_each(types.len() + 1, &|db, i| match i.checked_sub(1) {
+        None => {
+            let _ = registry_file(db);
+        }
+        Some(i) => {
+            let (pkg, name) = &types[i];
+            let _ = type_file_units(db, TypeUnitKey::new(db, pkg.clone(), name.clone()));
+        }
     });
     db.par_each(paths.len(), &|db, i| {
         let _ = module_file(db, ModuleFileKey::new(db, paths[i].clone()));

@@ -48,7 +48,7 @@ pub struct SourceFile {
     pub path: String,
     /// File text.
     #[returns(ref)]
-    pub text: Arc<str>,
+    pub text: Arc<String>,
 }
 
 /// A Go package: its import path, its non-test files and whether it is a build target (validation code is
@@ -139,10 +139,17 @@ impl From<blake3::Hash> for Digest {
 /// file up and saving the cache hash each text once.
 #[salsa::tracked(returns(ref))]
 pub fn text_hash(db: &dyn Db, file: SourceFile) -> Digest {
+    text_digest(tag_prefix(db).as_str(), file.text(db))
+}
+
+/// [`text_hash`] outside the database: the BLAKE3 hash of `tag_prefix`, a NUL byte and `text` (the file's
+/// text as read, in bytes).
+#[must_use]
+pub fn text_digest(tag_prefix: &str, text: &str) -> Digest {
     let mut h = blake3::Hasher::new();
-    h.update(tag_prefix(db).as_str().as_bytes());
+    h.update(tag_prefix.as_bytes());
     h.update(b"\0");
-    h.update(file.text(db).as_bytes());
+    h.update(text.as_bytes());
     h.finalize().into()
 }
 
@@ -642,7 +649,7 @@ mod tests {
     #[test]
     fn editing_comment_text_does_not_invalidate_the_ir_consumers() {
         let mut db = TestDb::new();
-        let f = SourceFile::new(&db, "t.go".to_string(), Arc::from(V1));
+        let f = SourceFile::new(&db, "t.go".to_string(), Arc::new(V1.to_string()));
         assert_eq!(declared_types(&db, f), &vec!["T".to_string()]);
         let _ = check_file(&db, f);
         let first = db.executed();
@@ -656,7 +663,7 @@ mod tests {
             "// T is a type.",
             "\n// T is a rather different type, described at length.",
         );
-        f.set_text(&mut db).to(Arc::from(v2.as_str()));
+        f.set_text(&mut db).to(Arc::new(v2.clone()));
         assert_eq!(declared_types(&db, f), &vec!["T".to_string()]);
         let diags = check_file(&db, f).len();
         let second = db.executed();
@@ -676,7 +683,7 @@ mod tests {
 
         // Changing a tag changes the IR: its consumers re-run.
         let v3 = v2.replace("+k8s:required", "+k8s:optional");
-        f.set_text(&mut db).to(Arc::from(v3.as_str()));
+        f.set_text(&mut db).to(Arc::new(v3.clone()));
         let _ = declared_types(&db, f);
         assert!(
             db.executed()

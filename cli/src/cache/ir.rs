@@ -33,23 +33,46 @@ pub fn load(dir: &Path, notes: &mut Vec<String>) -> Entries {
 /// Writes the IR of every file of `prog` into `dir`'s cache, unless the cache already holds exactly those
 /// entries (`loaded`). Failing to write it only costs the next build some parsing.
 pub fn save(dir: &Path, db: &dyn vgc_ir::Db, prog: &vgc_analysis::Program, loaded: &Entries) {
-    let mut entries: Vec<(vgc_ir::db::Digest, &Lowered)> = prog
-        .packages
-        .values()
-        .flat_map(|p| &p.files)
-        .map(|f| {
-            (
-                *vgc_ir::db::text_hash(db, *f),
-                &**vgc_ir::db::lowered(db, *f),
-            )
-        })
-        .collect();
-    entries.sort_by_key(|e| e.0);
-    entries.dedup_by(|a, b| a.0 == b.0);
-    if entries.len() == loaded.len() && entries.iter().all(|(k, _)| loaded.contains_key(k)) {
-        return;
+    Snapshot::of(db, prog).save(dir, loaded);
+}
+
+/// What [`save`] writes, taken from the database without copying (each file's text and IR are shared), so the
+/// hashing, encoding and writing can run on another thread while the build goes on.
+pub struct Snapshot {
+    tag_prefix: String,
+    files: Vec<(Arc<String>, Arc<Lowered>)>,
+}
+
+impl Snapshot {
+    /// The text and lowered IR ([`vgc_ir::db::lowered`]) of every file of `prog`.
+    #[must_use]
+    pub fn of(db: &dyn vgc_ir::Db, prog: &vgc_analysis::Program) -> Self {
+        Self {
+            tag_prefix: vgc_ir::db::tag_prefix(db).as_str().to_string(),
+            files: prog
+                .packages
+                .values()
+                .flat_map(|p| &p.files)
+                .map(|f| (f.text(db).clone(), vgc_ir::db::lowered(db, *f).clone()))
+                .collect(),
+        }
     }
-    write_versioned(&dir.join(FILE), &header(), &entries);
+
+    /// Writes the snapshot into `dir`'s cache, keyed as [`vgc_ir::db::text_hash`] keys it, unless the cache
+    /// already holds exactly those entries (`loaded`).
+    pub fn save(&self, dir: &Path, loaded: &Entries) {
+        let mut entries: Vec<(vgc_ir::db::Digest, &Lowered)> = self
+            .files
+            .iter()
+            .map(|(text, l)| (vgc_ir::db::text_digest(&self.tag_prefix, text), &**l))
+            .collect();
+        entries.sort_by_key(|e| e.0);
+        entries.dedup_by(|a, b| a.0 == b.0);
+        if entries.len() == loaded.len() && entries.iter().all(|(k, _)| loaded.contains_key(k)) {
+            return;
+        }
+        write_versioned(&dir.join(FILE), &header(), &entries);
+    }
 }
 
 #[cfg(test)]

@@ -169,9 +169,7 @@ pub fn parse(src: &str) -> GoFile {
 /// `+` a reason to parse.
 #[must_use]
 pub fn parse_for_tag_prefix(src: &str, tag_prefix: &str) -> GoFile {
-    if !src.contains(&format!("+{tag_prefix}"))
-        && let Some(package) = declaration_free(src)
-    {
+    if let Some(package) = declaration_free(src, tag_prefix) {
         return GoFile {
             package,
             ..GoFile::default()
@@ -180,36 +178,140 @@ pub fn parse_for_tag_prefix(src: &str, tag_prefix: &str) -> GoFile {
     lower::lower(src)
 }
 
-/// The package name of a file with no `type`/`const` declaration, no `+k8s:` comment and no `+groupName=`
-/// (the API group the GVK dispatch reads); `None` otherwise (the caller also checks its own tag prefix).
-fn declaration_free(src: &str) -> Option<String> {
-    if src.contains("+k8s:") || src.contains("+groupName=") {
+/// Whether [`parse_for_tag_prefix`] hands `src` to tree-sitter (the file may declare a type or constant, or
+/// carries tag text); `false` for a file whose summary is only its package name.
+#[must_use]
+pub fn may_declare(src: &str, tag_prefix: &str) -> bool {
+    declaration_free(src, tag_prefix).is_none()
+}
+
+/// The package name of a file with no `type`/`const` declaration, no `+k8s:` or `+<tag_prefix>` comment and no
+/// `+groupName=` (the API group the GVK dispatch reads); `None` otherwise. One pass of SIMD substring search
+/// (`memchr::memmem`) per keyword over the bytes: a keyword counts where only whitespace separates it from the
+/// start of the file, a line or a `;`, and it is followed by a space, a tab, `(`, `;`, a line end (`\r` too)
+/// or the end of the file.
+fn declaration_free(src: &str, tag_prefix: &str) -> Option<String> {
+    use memchr::memmem;
+    let b = src.as_bytes();
+    let tagged = |needle: &str| memmem::find(b, needle.as_bytes()).is_some();
+    if tagged(&format!("+{tag_prefix}")) || tagged("+k8s:") || tagged("+groupName=") {
         return None;
     }
-    let keyword = |s: &str, kw: &str| {
-        s.strip_prefix(kw)
-            .is_some_and(|r| r.starts_with([' ', '\t', '(']) || r.is_empty())
+    // Only whitespace (as `str::trim_start` counts it) between the start of the file, a line or a `;` and byte
+    // `i` (the start of an ASCII keyword, so a character boundary).
+    let at_statement_start = |i: usize| {
+        let from = memchr::memrchr2(b'\n', b';', &b[..i]).map_or(0, |j| j + 1);
+        src[from..i].chars().all(char::is_whitespace)
     };
-    let mut package = None;
-    for line in src.lines() {
-        for stmt in line.split(';') {
-            let s = stmt.trim_start();
-            if keyword(s, "type") || keyword(s, "const") {
-                return None;
+    for kw in ["type", "const"] {
+        let declares = memmem::find_iter(b, kw.as_bytes()).any(|i| {
+            matches!(
+                b.get(i + kw.len()),
+                None | Some(b' ' | b'\t' | b'(' | b';' | b'\n' | b'\r')
+            ) && at_statement_start(i)
+        });
+        if declares {
+            return None;
+        }
+    }
+    let at = memmem::find_iter(b, b"package ").find(|&i| at_statement_start(i))?;
+    let name = src[at + "package ".len()..]
+        .split(|c: char| c.is_whitespace() || c == '/' || c == ';')
+        .next()
+        .unwrap_or("");
+    (!name.is_empty()).then(|| name.to_string())
+}
+
+/// The import paths of a Go file's import declarations, read textually (no tree-sitter): the `import` lines and
+/// blocks after the package clause, up to the first other declaration; comments skipped, interpreted (`"…"`,
+/// simple escapes only) and raw string paths. For a guess at what to read next before the file is parsed (a
+/// file's imports as tree-sitter reads them are [`GoFile::imports`]); malformed input gives a partial list.
+#[must_use]
+pub fn import_paths(src: &str) -> Vec<String> {
+    let b = src.as_bytes();
+    let mut i = 0;
+    // Skips whitespace and comments; returns the index of the next token.
+    let skip = |mut i: usize| {
+        loop {
+            while i < b.len() && b[i].is_ascii_whitespace() {
+                i += 1;
             }
-            if package.is_none()
-                && let Some(name) = s.strip_prefix("package ")
+            if b[i..].starts_with(b"//") {
+                i = memchr::memchr(b'\n', &b[i..]).map_or(b.len(), |j| i + j + 1);
+            } else if b[i..].starts_with(b"/*") {
+                i = memchr::memmem::find(&b[i + 2..], b"*/").map_or(b.len(), |j| i + 2 + j + 2);
+            } else {
+                return i;
+            }
+        }
+    };
+    let word = |i: usize, w: &[u8]| {
+        b[i..].starts_with(w)
+            && b.get(i + w.len())
+                .is_none_or(|c| !(c.is_ascii_alphanumeric() || *c == b'_'))
+    };
+    i = skip(i);
+    if !word(i, b"package") {
+        return Vec::new();
+    }
+    i = memchr::memchr2(b'\n', b';', &b[i..]).map_or(b.len(), |j| i + j + 1);
+    let mut out = Vec::new();
+    // One import spec's path: an optional name, then a string literal; the index after it.
+    let spec = |i: usize, out: &mut Vec<String>| -> Option<usize> {
+        let mut i = skip(i);
+        if b.get(i)
+            .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'_' || *c == b'.')
+        {
+            while b
+                .get(i)
+                .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'.')
             {
-                package = Some(
-                    name.split(|c: char| c.is_whitespace() || c == '/')
-                        .next()
-                        .unwrap_or("")
-                        .to_string(),
-                );
+                i += 1;
+            }
+            i = skip(i);
+        }
+        let quote = *b.get(i)?;
+        if quote != b'"' && quote != b'`' {
+            return None;
+        }
+        let end = i + 1 + memchr::memchr(quote, &b[i + 1..])?;
+        out.push(src[i + 1..end].to_string());
+        Some(end + 1)
+    };
+    loop {
+        i = skip(i);
+        if b.get(i) == Some(&b';') {
+            i += 1;
+            continue;
+        }
+        if !word(i, b"import") {
+            return out;
+        }
+        i = skip(i + "import".len());
+        if b.get(i) == Some(&b'(') {
+            i += 1;
+            loop {
+                i = skip(i);
+                match b.get(i) {
+                    None => return out,
+                    Some(b')') => {
+                        i += 1;
+                        break;
+                    }
+                    Some(b';') => i += 1,
+                    Some(_) => match spec(i, &mut out) {
+                        Some(next) => i = next,
+                        None => return out,
+                    },
+                }
+            }
+        } else {
+            match spec(i, &mut out) {
+                Some(next) => i = next,
+                None => return out,
             }
         }
     }
-    package.filter(|p| !p.is_empty())
 }
 
 #[cfg(test)]

@@ -223,10 +223,74 @@ fn declaration_free_files_are_not_parsed_but_keep_their_package() {
         "package v1\nfunc f() {\n\ttype local int\n}\n",
         "package v1\n// +k8s:validation-gen=*\n",
     ] {
-        assert_eq!(declaration_free(src), None, "{src:?}");
+        assert_eq!(declaration_free(src, "k8s:"), None, "{src:?}");
     }
-    assert_eq!(declaration_free(pb).as_deref(), Some("v1"));
+    assert_eq!(declaration_free(pb, "k8s:").as_deref(), Some("v1"));
     assert_eq!(parse("package v1\nvar x = 1; type T int\n").types.len(), 1);
+    // Under another prefix, its own tags and `+k8s:` text both mean a full parse; the empty prefix, any `+`.
+    assert_eq!(declaration_free("package v1\n// +acme:x\n", "acme:"), None);
+    assert_eq!(declaration_free("package v1\n// +k8s:x\n", "acme:"), None);
+    assert_eq!(declaration_free("package v1\nvar x = 1 + 2\n", ""), None);
+    assert_eq!(
+        declaration_free("package v1\nvar x = 1 + 2\n", "k8s:").as_deref(),
+        Some("v1")
+    );
+}
+
+/// The line-by-line test [`declaration_free`] replaced (it split every line at `;`): the SIMD version must send
+/// every file this one parses to tree-sitter (it may parse more), and name the same package otherwise.
+fn line_by_line_declaration_free(src: &str, tag_prefix: &str) -> Option<String> {
+    if src.contains(&format!("+{tag_prefix}"))
+        || src.contains("+k8s:")
+        || src.contains("+groupName=")
+    {
+        return None;
+    }
+    let keyword = |s: &str, kw: &str| {
+        s.strip_prefix(kw)
+            .is_some_and(|r| r.starts_with([' ', '\t', '(']) || r.is_empty())
+    };
+    let mut package = None;
+    for line in src.lines() {
+        for stmt in line.split(';') {
+            let s = stmt.trim_start();
+            if keyword(s, "type") || keyword(s, "const") {
+                return None;
+            }
+            if package.is_none()
+                && let Some(name) = s.strip_prefix("package ")
+            {
+                package = Some(
+                    name.split(|c: char| c.is_whitespace() || c == '/')
+                        .next()
+                        .unwrap_or("")
+                        .to_string(),
+                );
+            }
+        }
+    }
+    package.filter(|p| !p.is_empty())
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
+    /// Random files built from the pieces that matter (keywords, separators, whitespace of both kinds, tag text).
+    #[test]
+    fn declaration_free_is_as_conservative_as_the_line_by_line_test(
+        pieces in proptest::collection::vec(proptest::sample::select(vec![
+            "type", "const", "package ", "package", "v1", "x", " ", "\t", "\n", "\r\n", "\r", ";", "(", "//",
+            "/*", "*/", "\u{a0}", "\u{2028}", "é", "+k8s:", "+groupName=", "+", "typed", "constant", "=", "{",
+        ]), 0..40),
+    ) {
+        let src: String = pieces.concat();
+        let old = line_by_line_declaration_free(&src, "k8s:");
+        let new = declaration_free(&src, "k8s:");
+        if old.is_none() {
+            proptest::prop_assert_eq!(new, None, "{:?}", src);
+        } else if let Some(new) = new {
+            proptest::prop_assert_eq!(Some(new), old, "{:?}", src);
+        }
+    }
 }
 
 /// R2: nesting far beyond vgc's limit — here 100,000 parentheses, as many as Go's own parser accepts, and 20,000
@@ -370,4 +434,36 @@ fn bracket_prescan_skips_comments_and_literals() {
         errors,
         [src.find("const G = ").unwrap() + "const G = ".len() + 256]
     );
+}
+
+#[test]
+fn import_paths_are_read_without_parsing() {
+    let src = "// Copyright\n/* block */ package v1 // trailing\n\nimport \"fmt\"\nimport m \"k8s.io/a/b\"; import (\n\t// c\n\tx \"k8s.io/c\"\n\t_ `k8s.io/d`\n\t. \"k8s.io/e\"; \"k8s.io/f\"\n)\n\nimport \"late\"\ntype T int\nimport \"never\"\n";
+    assert_eq!(
+        import_paths(src),
+        [
+            "fmt",
+            "k8s.io/a/b",
+            "k8s.io/c",
+            "k8s.io/d",
+            "k8s.io/e",
+            "k8s.io/f",
+            "late"
+        ]
+    );
+    // The same as tree-sitter reads them, on the test file above.
+    let parsed: Vec<String> = parse(SRC).imports.iter().map(|i| i.path.clone()).collect();
+    assert_eq!(import_paths(SRC), parsed);
+    // Malformed input: what was read so far, never a panic.
+    for bad in [
+        "",
+        "package",
+        "package v1\nimport (",
+        "package v1\nimport \"unterminated",
+        "package v1\nimport x",
+        "/*",
+    ] {
+        let _ = import_paths(bad);
+    }
+    assert_eq!(import_paths("package v1\nimport (\n\"a\"\n"), ["a"]);
 }
