@@ -10,6 +10,7 @@ group/version, as the real-input differential test sets it up: per group/version
 `+k8s:validation-gen=TypesWithField=TypeMeta` and `+k8s:validation-gen-input=k8s.io/api/<gv>`, plus meta/v1 with `*`
 (no scheme registry, lint off as kubernetes' generated packages are linted separately); one validation-gen run over
 all of them, generated files removed before every run. Each round runs both tools once; medians of RUNS rounds.
+Every timed run starts after `sync` and a 0.2 s pause, so no run pays for the previous one's writeback.
 """
 
 import os
@@ -151,11 +152,19 @@ def run_upstream(work, gen, pkgs):
                           text=True)
 
 
+def settle():
+    """Starts a timed run with no writes of the previous one pending: the kernel writes back the last run's files
+    (and deletes) on the same two cores otherwise, inside whichever run comes next. Applied to both tools."""
+    os.sync()
+    time.sleep(0.2)
+
+
 def time_upstream(work, gen, pkgs):
     for d, _, files in os.walk(os.path.join(work, "gen")):
         for n in files:
             if n == "zz_generated.validations.go":
                 os.remove(os.path.join(d, n))
+    settle()
     t0 = time.perf_counter()
     p = run_upstream(work, gen, pkgs)
     wall = time.perf_counter() - t0
@@ -166,6 +175,7 @@ def time_upstream(work, gen, pkgs):
 
 def time_vgc(api, extra):
     out = tempfile.mkdtemp(prefix="vgc-cold-", dir=WORK)
+    settle()
     t0 = time.perf_counter()
     p = subprocess.run([VGC, "build", api, "--roots", "TypesWithField=TypeMeta", "--custom-stub", "--out", out, *extra],
                        capture_output=True, text=True)

@@ -1386,5 +1386,7 @@ fn main() -> ExitCode {
             );
         }
     }
+    // The process ends here: freeing the outcome (the generated files, the plan) would only delay the exit.
+    std::mem::forget(outcome);
     ExitCode::SUCCESS
 }

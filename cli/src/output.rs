@@ -225,14 +225,19 @@ pub fn commit(dir: &Path, writes: &[(String, &[u8])], removes: &[String]) -> std
 fn apply(dir: &Path, staging: &Path) -> std::io::Result<()> {
     let journal: Journal = serde_json::from_slice(&std::fs::read(staging.join(JOURNAL))?)
         .map_err(std::io::Error::other)?;
+    // Each directory is created once (a module tree has a few directories for a hundred files).
+    let mut made = std::collections::HashSet::new();
     for (name, rel) in &journal.writes {
         let src = staging.join(name);
         if !src.exists() {
             continue;
         }
         let dst = dir.join(rel);
-        if let Some(parent) = dst.parent() {
+        if let Some(parent) = dst.parent()
+            && !made.contains(parent)
+        {
             std::fs::create_dir_all(parent)?;
+            made.insert(parent.to_path_buf());
         }
         std::fs::rename(&src, &dst)?;
     }

@@ -309,10 +309,10 @@ pub type KeyedUnits = (vgc_ir::db::Digest, Vec<String>);
 #[salsa::tracked(returns(ref))]
 pub fn type_key<'db>(db: &'db dyn Db, key: TypeUnitKey<'db>) -> vgc_ir::db::Digest {
     use std::hash::Hash as _;
-    let mut h = Blake3Hasher(blake3::Hasher::new());
-    h.0.update(&layout_hash(db).0);
+    let mut h = Blake3Hasher::new();
+    std::hash::Hasher::write(&mut h, &layout_hash(db).0);
     type_plan(db, key).hash(&mut h);
-    h.0.finalize().into()
+    h.digest().into()
 }
 
 /// Every type's [`type_key`] and unformatted units in the module file at `file` (a path as in [`module_keys`],
@@ -369,9 +369,9 @@ pub fn module_keys(db: &dyn Db, salt: &str) -> Vec<(String, String)> {
 #[salsa::tracked(returns(ref))]
 pub fn layout_hash(db: &dyn Db) -> vgc_ir::db::Digest {
     use std::hash::Hash as _;
-    let mut h = Blake3Hasher(blake3::Hasher::new());
+    let mut h = Blake3Hasher::new();
     layout(db).hash(&mut h);
-    h.0.finalize().into()
+    h.digest().into()
 }
 
 /// The unsalted generation key of one module file: BLAKE3 over the [`layout_hash`], the module path and the
@@ -379,25 +379,52 @@ pub fn layout_hash(db: &dyn Db) -> vgc_ir::db::Digest {
 #[salsa::tracked(returns(ref))]
 pub fn module_key<'db>(db: &'db dyn Db, key: ModuleFileKey<'db>) -> vgc_ir::db::Digest {
     use std::hash::Hash as _;
-    let mut h = Blake3Hasher(blake3::Hasher::new());
-    h.0.update(&layout_hash(db).0);
+    let mut h = Blake3Hasher::new();
+    std::hash::Hasher::write(&mut h, &layout_hash(db).0);
     let path = key.path(db);
     path.hash(&mut h);
     if let Some(pkg) = layout(db).leaves.get(path) {
         module_plan(db, ModuleKey::new(db, pkg.clone())).hash(&mut h);
     }
-    h.0.finalize().into()
+    h.digest().into()
 }
 
-/// A [`std::hash::Hasher`] feeding BLAKE3 (whose full digest is read from the inner hasher).
-struct Blake3Hasher(blake3::Hasher);
+/// A [`std::hash::Hasher`] feeding BLAKE3 (whose full digest is read with [`Blake3Hasher::digest`]). `Hash`
+/// impls write a few bytes at a time; they are gathered and handed to BLAKE3 in 64 KiB pieces (the digest of a
+/// byte sequence does not depend on how it is split).
+struct Blake3Hasher {
+    hasher: blake3::Hasher,
+    pending: Vec<u8>,
+}
+
+impl Blake3Hasher {
+    const PIECE: usize = 64 * 1024;
+
+    fn new() -> Self {
+        Self {
+            hasher: blake3::Hasher::new(),
+            pending: Vec::with_capacity(Self::PIECE),
+        }
+    }
+
+    /// The BLAKE3 digest of every byte written so far.
+    fn digest(&self) -> blake3::Hash {
+        let mut h = self.hasher.clone();
+        h.update(&self.pending);
+        h.finalize()
+    }
+}
 
 impl std::hash::Hasher for Blake3Hasher {
     fn write(&mut self, bytes: &[u8]) {
-        self.0.update(bytes);
+        self.pending.extend_from_slice(bytes);
+        if self.pending.len() >= Self::PIECE {
+            self.hasher.update(&self.pending);
+            self.pending.clear();
+        }
     }
     fn finish(&self) -> u64 {
-        let d = self.0.finalize();
+        let d = self.digest();
         let mut b = [0u8; 8];
         b.copy_from_slice(&d.as_bytes()[..8]);
         u64::from_le_bytes(b)

@@ -300,7 +300,8 @@ pub fn random_objects_agree_with_upstream(root: &Path, oracle: &Path) {
             .args([
                 "run",
                 "--quiet",
-                "--release",
+                "--profile",
+                "e2e",
                 "-p",
                 "vgc-example-generated",
                 "--example",
