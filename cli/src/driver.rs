@@ -1177,7 +1177,9 @@ impl Session {
                     .map(|f| f.path.clone())
                     .collect();
                 self.last.retain(|path, _| keys.contains_key(path));
-                for f in files.iter().filter(|_| !self.one_shot) {
+                // Kept for the next build of a live session (a one-shot build has none: no copy).
+                let keep_last = !self.one_shot;
+                for f in files.iter().filter(|_| keep_last) {
                     if let Some(key) = keys.get(&f.path)
                         && self.last.get(&f.path).is_none_or(|(k, _)| k != key)
                     {

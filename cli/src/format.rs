@@ -175,6 +175,39 @@ fn parse_entry(line: &str) -> Option<(String, Entry)> {
     ))
 }
 
+impl Entry {
+    /// The entry of one generated file: its generation key (`-` when it has none), the hashes of its text as
+    /// generated and as formatted, and each unit's hash with the unit's formatted length in bytes.
+    fn new(
+        plan: Option<&String>,
+        unformatted: &str,
+        formatted: String,
+        unit_hashes: &[String],
+        formatted_lens: impl Iterator<Item = usize>,
+    ) -> Self {
+        Entry {
+            plan: plan.cloned().unwrap_or_else(|| "-".to_string()),
+            unformatted: unformatted.to_string(),
+            formatted,
+            units: unit_hashes.iter().cloned().zip(formatted_lens).collect(),
+        }
+    }
+}
+
+/// Drops from `memo` every unit that is not one of the `reused` files' (as `entries` records them).
+fn keep_reused_units(
+    memo: &mut UnitMemo,
+    reused: &std::collections::HashSet<String>,
+    entries: &BTreeMap<String, Entry>,
+) {
+    let live: std::collections::HashSet<&str> = reused
+        .iter()
+        .filter_map(|p| entries.get(p))
+        .flat_map(|e| e.units.iter().map(|(h, _)| h.as_str()))
+        .collect();
+    memo.retain(|h, _| live.contains(h.as_str()));
+}
+
 fn hash(s: &str) -> String {
     blake3::hash(s.as_bytes()).to_hex().to_string()
 }
@@ -285,29 +318,18 @@ pub fn format_all(
     if !use_rustfmt {
         // Every file keeps its text as generated: its formatted hash is its unformatted one, and the memo keeps
         // this build's units (a watch session counts its hits), copied once.
-        let live: std::collections::HashSet<&str> = reused
-            .iter()
-            .filter_map(|p| entries.get(p))
-            .flat_map(|e| e.units.iter().map(|(h, _)| h.as_str()))
-            .collect();
-        memo.retain(|h, _| live.contains(h.as_str()));
+        keep_reused_units(memo, reused, &entries);
         for (k, &i) in rs.iter().enumerate() {
             let units = units_of(&files[i]);
             entries.insert(
                 files[i].path.clone(),
-                Entry {
-                    plan: keys
-                        .get(&files[i].path)
-                        .cloned()
-                        .unwrap_or_else(|| "-".to_string()),
-                    unformatted: unformatted[k].clone(),
-                    formatted: unformatted[k].clone(),
-                    units: unit_hashes[k]
-                        .iter()
-                        .cloned()
-                        .zip(units.iter().map(|u| u.len()))
-                        .collect(),
-                },
+                Entry::new(
+                    keys.get(&files[i].path),
+                    &unformatted[k],
+                    unformatted[k].clone(),
+                    &unit_hashes[k],
+                    units.iter().map(|u| u.len()),
+                ),
             );
             for (h, u) in unit_hashes[k].iter().zip(units) {
                 memo.entry(h.clone()).or_insert_with(|| u.to_string());
@@ -367,19 +389,13 @@ pub fn format_all(
         let text = units.concat();
         entries.insert(
             files[i].path.clone(),
-            Entry {
-                plan: keys
-                    .get(&files[i].path)
-                    .cloned()
-                    .unwrap_or_else(|| "-".to_string()),
-                unformatted: unformatted[k].clone(),
-                formatted: hash(&text),
-                units: unit_hashes[k]
-                    .iter()
-                    .cloned()
-                    .zip(units.iter().map(String::len))
-                    .collect(),
-            },
+            Entry::new(
+                keys.get(&files[i].path),
+                &unformatted[k],
+                hash(&text),
+                &unit_hashes[k],
+                units.iter().map(String::len),
+            ),
         );
         for (h, u) in unit_hashes[k].iter().zip(units) {
             fresh.insert(h.clone(), u);
@@ -388,12 +404,7 @@ pub fn format_all(
     }
     // Keep the memo to the units of this build's files: the reused files' units stay where they are (no copy of
     // their text), the generated files' units are replaced.
-    let live: std::collections::HashSet<&str> = reused
-        .iter()
-        .filter_map(|p| entries.get(p))
-        .flat_map(|e| e.units.iter().map(|(h, _)| h.as_str()))
-        .collect();
-    memo.retain(|h, _| live.contains(h.as_str()));
+    keep_reused_units(memo, reused, &entries);
     memo.extend(fresh);
     if let Some(cache) = cache {
         cache.entries = entries;

@@ -46,7 +46,7 @@ pub struct SourceFile {
     /// Path as the driver registered it (used in diagnostics).
     #[returns(ref)]
     pub path: String,
-    /// File text.
+    /// File text: the buffer the file was read into, shared (not copied) by every query and cache snapshot.
     #[returns(ref)]
     pub text: Arc<String>,
 }
