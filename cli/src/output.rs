@@ -300,6 +300,7 @@ pub fn recover(dir: &Path) -> Vec<String> {
         }
         let _ = std::fs::remove_dir_all(&p);
     }
+    // `units/` is vgc 0.1's per-module unit cache directory (now one file; a directory is removed on save).
     for d in [state.clone(), state.join("units")] {
         for (n, p, is_dir) in entries(&d) {
             if !is_dir && n.starts_with(".tmp") {

@@ -31,10 +31,16 @@ pub fn tag_parser(data: &[u8]) {
     }
 }
 
-/// Parses the bytes (UTF-8-lossy) as a Go source file.
+/// Parses the bytes (UTF-8-lossy) as a Go source file, with and without the comment-less skeleton (the same
+/// summary both ways).
 pub fn go_frontend(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
-    let _ = vgc_parser::go::parse(&text);
+    // tree-sitter reads the text without comment bodies; the summary must be the whole text's.
+    assert_eq!(
+        vgc_parser::go::parse(&text),
+        vgc_parser::go::parse_whole_text(&text),
+        "{text:?}"
+    );
 }
 
 /// The module path of the in-memory module the pipeline targets check.
@@ -353,8 +359,8 @@ pub fn cache_readers(data: &[u8]) {
     SCRATCH.with(|dir| {
         let dir = dir.path();
         let vgc_dir = dir.join(".vgc");
-        let units = vgc_dir.join("units");
-        let _ = std::fs::create_dir_all(&units);
+        let units = vgc_dir.join(vgc::cache::units::FILE);
+        let _ = std::fs::create_dir_all(&vgc_dir);
         let framed = |header: String| {
             let mut bytes = header.into_bytes();
             bytes.push(b'\n');
@@ -382,16 +388,13 @@ pub fn cache_readers(data: &[u8]) {
                 let _ = vgc::cache::ir::load(dir, &mut notes);
             }
             3 => {
-                std::fs::write(units.join("v1.rs.bin"), body).expect("write the unit cache");
-                let _ = vgc::cache::units::load(dir, [&"v1.rs".to_string()], &mut notes);
+                std::fs::write(&units, body).expect("write the unit cache");
+                let _ = vgc::cache::units::load(&vgc_dir, [&"v1.rs".to_string()], &mut notes);
             }
             _ => {
-                std::fs::write(
-                    units.join("v1.rs.bin"),
-                    framed(format!("vgc-unit-cache 2 {fp}")),
-                )
-                .expect("write the unit cache");
-                let _ = vgc::cache::units::load(dir, [&"v1.rs".to_string()], &mut notes);
+                std::fs::write(&units, framed(vgc::cache::units::header()))
+                    .expect("write the unit cache");
+                let _ = vgc::cache::units::load(&vgc_dir, [&"v1.rs".to_string()], &mut notes);
             }
         }
     });

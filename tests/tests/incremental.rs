@@ -22,7 +22,7 @@ fn snapshot(dir: &Path) -> Vec<(String, String, std::time::SystemTime)> {
             || e.ends_with(".vgc/lock")
             || e.ends_with(".vgc/.gitignore")
             || e.strip_prefix(dir)
-                .is_ok_and(|r| r.starts_with(Path::new(".vgc").join(vgc::cache::units::DIR)))
+                .is_ok_and(|r| r == Path::new(".vgc").join(vgc::cache::units::FILE))
         {
             continue;
         }
@@ -407,6 +407,16 @@ fn one_shot_rebuild_after_an_edit_matches_a_fresh_build() {
     };
     assert_eq!(ours(&out), fresh("fresh"));
 
+    // The second build regenerated widgets/v1 only; meta/v1's units are still in the file: an
+    // edit of ObjectMeta takes TypeMeta's from it.
+    let meta = api.join("meta/v1/types.go");
+    let meta_text = std::fs::read_to_string(&meta).expect("read");
+    std::fs::write(&meta, meta_text.replace("k8s-short-name", "k8s-long-name")).expect("write");
+    let meta_edit = vgc::build(&req);
+    assert_eq!(vgc::exit_code(&meta_edit), 0);
+    assert_eq!(meta_edit.unit_cache_hits, 1, "TypeMeta");
+    assert_eq!(ours(&out), fresh("fresh-meta"));
+
     // Damages the cache file `cache`, edits the tag to `limit` and rebuilds: the note names the file as
     // unreadable, and the output equals a fresh build.
     let damaged_rebuild = |cache: &Path, limit: u32, fresh_dir: &str| {
@@ -437,8 +447,8 @@ fn one_shot_rebuild_after_an_edit_matches_a_fresh_build() {
     // A damaged IR cache: a note, and the same output.
     damaged_rebuild(&out.join(".vgc/ir"), 6, "fresh2");
 
-    // A damaged unit cache file: a note, every type of the module emitted again, and the same output.
-    let units = out.join(".vgc/units/src+widgets+v1.rs.bin");
+    // A damaged unit cache: a note, every type of the module emitted again, and the same output.
+    let units = out.join(".vgc/units");
     assert!(units.is_file());
     let fourth = damaged_rebuild(&units, 7, "fresh3");
     assert_eq!(fourth.unit_cache_hits, 0);
@@ -447,6 +457,26 @@ fn one_shot_rebuild_after_an_edit_matches_a_fresh_build() {
     let fifth = vgc::build(&req);
     assert_eq!(fifth.unit_cache_hits, 20);
     assert_eq!(ours(&out), fresh("fresh4"));
+
+    // vgc 0.1's unit cache, a directory of per-module files: ignored without a note, replaced by the file.
+    std::fs::remove_file(&units).expect("rm");
+    std::fs::create_dir_all(&units).expect("mkdir");
+    std::fs::write(
+        units.join("src+widgets+v1.rs.bin"),
+        "vgc-unit-cache 2 old\n",
+    )
+    .expect("write");
+    std::fs::write(&types, text.replace("+k8s:maxItems=3", "+k8s:maxItems=9")).expect("write");
+    let sixth = vgc::build(&req);
+    assert_eq!(vgc::exit_code(&sixth), 0);
+    assert!(
+        sixth.notes.iter().all(|n| !n.contains("units")),
+        "{:?}",
+        sixth.notes
+    );
+    assert_eq!(sixth.unit_cache_hits, 0);
+    assert!(units.is_file());
+    assert_eq!(ours(&out), fresh("fresh5"));
 }
 
 /// `Session::build_after` skips discovery only when an edit cannot change the workspace's shape: an edit that

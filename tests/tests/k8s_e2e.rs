@@ -568,3 +568,52 @@ fn copy_without_enum_nolint(from: &Path, to: &Path) -> Vec<String> {
     out.sort();
     out
 }
+
+/// tree-sitter reads Go files without their comment bodies (`vgc_parser::go::parse`, issue 12's cold build); on
+/// every non-test `.go` file of the newest k8s.io/api and its k8s.io/apimachinery — inputs nobody here wrote,
+/// mostly doc comments — the summary (types, fields, tags, comment groups, constants, every offset and line)
+/// equals the one from the whole text (`parse_whole_text`).
+#[test]
+fn real_go_files_read_the_same_without_comment_bodies() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (api, version) = harness::download_module("k8s.io/api@latest", tmp.path());
+    let (machinery, _) =
+        harness::download_module(&format!("k8s.io/apimachinery@{version}"), tmp.path());
+    let mut files = Vec::new();
+    for root in [&api, &machinery] {
+        let mut stack = vec![PathBuf::from(root)];
+        while let Some(dir) = stack.pop() {
+            for e in std::fs::read_dir(&dir).expect("a module directory") {
+                let p = e.expect("an entry").path();
+                let name = p
+                    .file_name()
+                    .map(|n| n.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if name.ends_with(".go") && !name.ends_with("_test.go") {
+                    files.push(p);
+                }
+            }
+        }
+    }
+    let mut parsed = 0;
+    for f in &files {
+        let text = std::fs::read_to_string(f).expect("a Go file");
+        if !vgc_parser::go::may_declare(&text, "k8s:") {
+            continue;
+        }
+        parsed += 1;
+        assert!(
+            vgc_parser::go::parse(&text) == vgc_parser::go::parse_whole_text(&text),
+            "{}: the summary differs without comment bodies",
+            f.display()
+        );
+    }
+    // k8s.io/api alone has a types.go per group/version (60 at v0.37).
+    assert!(
+        parsed > 200,
+        "only {parsed} of {} files parsed",
+        files.len()
+    );
+}

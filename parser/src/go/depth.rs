@@ -26,11 +26,23 @@ pub(super) fn message() -> String {
     )
 }
 
-/// Scans `src` and returns it with every declaration nested deeper than [`MAX_NESTING`] brackets blanked, plus one
-/// error per blanked declaration, located at the bracket that crossed the limit. Returns `None` (no copy) when
-/// nothing is too deep — the case of every real Go file. Time and memory are linear in `src.len()`.
-pub(super) fn blank_too_deep(src: &str) -> Option<(String, Vec<SyntaxProblem>)> {
+/// What [`scan`] found in a file.
+pub(super) struct Scan {
+    /// The text with every declaration nested deeper than [`MAX_NESTING`] brackets blanked, and one error per
+    /// blanked declaration (located at the bracket that crossed the limit); `None` (no copy) when nothing is too
+    /// deep — the case of every real Go file.
+    pub(super) blanked: Option<(String, Vec<SyntaxProblem>)>,
+    /// The byte range of every `//` comment outside the blanked declarations, from its first `/` to just before
+    /// its newline, its first NUL character or the end of the file (where tree-sitter-go's comment token ends),
+    /// in order: what [`super::skeleton`] shortens for tree-sitter.
+    pub(super) line_comments: Vec<std::ops::Range<usize>>,
+}
+
+/// Scans `src` once: blanks the declarations nested deeper than [`MAX_NESTING`] brackets and lists the `//`
+/// comments (see [`Scan`]). Time and memory are linear in `src.len()`.
+pub(super) fn scan(src: &str) -> Scan {
     let bytes = src.as_bytes();
+    let mut line_comments = Vec::new();
     // Byte ranges to blank and the offending bracket of each.
     let mut cuts: Vec<(std::ops::Range<usize>, usize)> = Vec::new();
     // Start of the current top-level declaration: the last top-level line, else the start of the file.
@@ -67,6 +79,12 @@ pub(super) fn blank_too_deep(src: &str) -> Option<(String, Vec<SyntaxProblem>)> 
                 depth = depth.saturating_sub(1);
                 i += 1;
             }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                let end = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |p| i + p);
+                // tree-sitter-go's comment token also stops at a NUL character (its lexer's end of input).
+                line_comments.push(i..memchr::memchr(0, &bytes[i..end]).map_or(end, |p| i + p));
+                i = end;
+            }
             _ => i = skip_literal(bytes, i).unwrap_or(i + 1),
         }
     }
@@ -74,8 +92,13 @@ pub(super) fn blank_too_deep(src: &str) -> Option<(String, Vec<SyntaxProblem>)> 
         cuts.push((decl_start..bytes.len(), at));
     }
     if cuts.is_empty() {
-        return None;
+        return Scan {
+            blanked: None,
+            line_comments,
+        };
     }
+    // Comments inside a blanked declaration are spaces now.
+    line_comments.retain(|c| !cuts.iter().any(|(r, _)| r.start < c.end && c.start < r.end));
     let mut out = bytes.to_vec();
     let mut problems = Vec::with_capacity(cuts.len());
     for (range, at) in cuts {
@@ -94,7 +117,10 @@ pub(super) fn blank_too_deep(src: &str) -> Option<(String, Vec<SyntaxProblem>)> 
     // and the text stays UTF-8; the fallback is unreachable but keeps this function total.
     let out = String::from_utf8(out)
         .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-    Some((out, problems))
+    Scan {
+        blanked: Some((out, problems)),
+        line_comments,
+    }
 }
 
 /// The start of the `//` comment lines directly above the line starting at `line`, no earlier than the line after

@@ -1,15 +1,23 @@
 //! Lowering of the tree-sitter-go tree into [`GoFile`]. No tree-sitter type escapes this module.
 
 use super::comments::{CommentIndex, RawComment, group_raw};
+use super::skeleton::Skeleton;
 use super::{ConstDecl, ConstValue, Field, GoFile, Import, SyntaxProblem, TypeDecl, TypeExpr};
 use crate::structtag::unquote_interpreted;
 use tree_sitter::{Node, Parser};
 
 pub(super) fn lower(src: &str) -> GoFile {
+    lower_with(src, true)
+}
+
+/// [`lower`], with tree-sitter reading the comment-less [`Skeleton`] when `shorten` (as `lower` does), else the
+/// whole text (what the skeleton must be equivalent to; the parser's tests compare both).
+pub(super) fn lower_with(src: &str, shorten: bool) -> GoFile {
     // Declarations nested deeper than MAX_NESTING brackets are blanked before tree-sitter sees them (its error
     // recovery is super-linear in the nesting depth; see `depth`). Offsets are unchanged, so every span below
     // still points into the caller's text.
-    let (blanked, mut problems) = match super::depth::blank_too_deep(src) {
+    let scan = super::depth::scan(src);
+    let (blanked, mut problems) = match scan.blanked {
         Some((text, problems)) => (Some(text), problems),
         None => (None, Vec::new()),
     };
@@ -28,7 +36,18 @@ pub(super) fn lower(src: &str) -> GoFile {
             ..GoFile::default()
         };
     }
-    let Some(tree) = parser.parse(src, None) else {
+    // tree-sitter reads the text without comment bodies (see `skeleton`), or the whole text when that has a
+    // syntax error.
+    let skeleton = Skeleton::new(src, &scan.line_comments).filter(|_| shorten);
+    let short = skeleton
+        .as_ref()
+        .and_then(|s| parser.parse(&s.text, None))
+        .filter(|t| !t.root_node().has_error());
+    let (tree, offsets) = match short {
+        Some(tree) => (Some(tree), Offsets(skeleton.as_ref())),
+        None => (parser.parse(src, None), Offsets(None)),
+    };
+    let Some(tree) = tree else {
         problems.push(SyntaxProblem {
             span: 0..src.len(),
             message: "the Go parser gave up on this file".into(),
@@ -41,11 +60,12 @@ pub(super) fn lower(src: &str) -> GoFile {
     };
     let root = tree.root_node();
     let mut raw = Vec::new();
-    let too_deep = collect_leaves(root, src, &mut raw, &mut problems);
+    let too_deep = collect_leaves(root, src, &offsets, &mut raw, &mut problems);
     let groups = group_raw(&raw);
     let idx = CommentIndex::new(&groups);
     let mut l = Lowerer {
         src,
+        offsets: &offsets,
         idx: &idx,
         file: GoFile::default(),
     };
@@ -86,6 +106,7 @@ pub const MAX_NESTING: usize = 256;
 fn collect_leaves(
     root: Node<'_>,
     src: &str,
+    offsets: &Offsets<'_>,
     raw: &mut Vec<RawComment>,
     problems: &mut Vec<SyntaxProblem>,
 ) -> std::collections::HashSet<usize> {
@@ -100,11 +121,11 @@ fn collect_leaves(
         if depth == 1 {
             top = node.id();
         }
-        let descend = visit(node, src, raw, problems, &mut state);
+        let descend = visit(node, src, offsets, raw, problems, &mut state);
         if descend && depth >= MAX_NESTING {
             if too_deep.insert(top) {
                 problems.push(SyntaxProblem {
-                    span: node.start_byte()..node.end_byte(),
+                    span: offsets.span(node),
                     message: format!(
                         "this declaration nests deeper than {MAX_NESTING} syntax levels, vgc's limit; \
                          it was skipped"
@@ -133,29 +154,31 @@ fn collect_leaves(
 fn visit(
     node: Node<'_>,
     src: &str,
+    offsets: &Offsets<'_>,
     raw: &mut Vec<RawComment>,
     problems: &mut Vec<SyntaxProblem>,
     state: &mut (usize, usize),
 ) -> bool {
     if node.is_error() {
         problems.push(SyntaxProblem {
-            span: node.start_byte()..node.end_byte(),
+            span: offsets.span(node),
             message: "could not parse this region; declarations and tags inside it were skipped"
                 .into(),
             error: false,
         });
     } else if node.is_missing() {
         problems.push(SyntaxProblem {
-            span: node.start_byte()..node.start_byte(),
+            span: offsets.at(node.start_byte())..offsets.at(node.start_byte()),
             message: format!("missing `{}`", node.kind()),
             error: false,
         });
     }
     if node.kind() == "comment" {
         let start_line = node.start_position().row + 1;
+        let span = offsets.span(node);
         raw.push(RawComment {
-            text: src[node.start_byte()..node.end_byte()].to_string(),
-            offset: node.start_byte(),
+            text: src[span.clone()].to_string(),
+            offset: span.start,
             start_line,
             end_line: node.end_position().row + 1,
             after_code_on_line: state.1 == start_line,
@@ -173,8 +196,24 @@ fn visit(
     true
 }
 
+/// Maps tree-sitter's byte offsets to the file's: through the [`Skeleton`] tree-sitter parsed, if any.
+struct Offsets<'a>(Option<&'a Skeleton>);
+
+impl Offsets<'_> {
+    fn at(&self, pos: usize) -> usize {
+        self.0.map_or(pos, |s| s.orig(pos))
+    }
+
+    /// `n`'s byte range in the file.
+    fn span(&self, n: Node<'_>) -> std::ops::Range<usize> {
+        self.at(n.start_byte())..self.at(n.end_byte())
+    }
+}
+
 struct Lowerer<'a> {
+    /// The file's text (with too-deep declarations blanked); node offsets go through `offsets` first.
     src: &'a str,
+    offsets: &'a Offsets<'a>,
     idx: &'a CommentIndex<'a>,
     file: GoFile,
 }
@@ -185,7 +224,7 @@ fn line_of(n: Node<'_>) -> usize {
 
 impl Lowerer<'_> {
     fn text(&self, n: Node<'_>) -> &str {
-        &self.src[n.start_byte()..n.end_byte()]
+        &self.src[self.offsets.span(n)]
     }
 
     fn imports(&mut self, decl: Node<'_>) {
@@ -215,7 +254,7 @@ impl Lowerer<'_> {
             self.file.imports.push(Import {
                 alias,
                 path,
-                span: spec.start_byte()..spec.end_byte(),
+                span: self.offsets.span(spec),
             });
         }
     }
@@ -237,7 +276,7 @@ impl Lowerer<'_> {
             let line = line_of(name);
             let decl = TypeDecl {
                 name: self.text(name).to_string(),
-                name_span: name.start_byte()..name.end_byte(),
+                name_span: self.offsets.span(name),
                 is_alias,
                 generic: spec.child_by_field_name("type_parameters").is_some(),
                 ty: self.type_expr(ty),
@@ -354,7 +393,7 @@ impl Lowerer<'_> {
                 // An embedded field: `T`, `*T`, `pkg.T`.
                 out.push(Field {
                     name: None,
-                    span: tyn.start_byte()..tyn.end_byte(),
+                    span: self.offsets.span(tyn),
                     ty,
                     tag,
                     doc,
@@ -363,7 +402,7 @@ impl Lowerer<'_> {
                 for nm in names {
                     out.push(Field {
                         name: Some(self.text(nm).to_string()),
-                        span: nm.start_byte()..nm.end_byte(),
+                        span: self.offsets.span(nm),
                         ty: ty.clone(),
                         tag: tag.clone(),
                         doc: doc.clone(),
@@ -410,7 +449,7 @@ impl Lowerer<'_> {
                     .or_else(|| values.get(i).and_then(|v| self.conversion_type(*v)));
                 self.file.consts.push(ConstDecl {
                     name: self.text(*name).to_string(),
-                    span: name.start_byte()..name.end_byte(),
+                    span: self.offsets.span(*name),
                     ty,
                     value,
                     doc: self.idx.doc(line_of(*name)),

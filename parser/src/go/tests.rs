@@ -467,3 +467,76 @@ fn import_paths_are_read_without_parsing() {
     }
     assert_eq!(import_paths("package v1\nimport (\n\"a\"\n"), ["a"]);
 }
+
+/// tree-sitter reads the text without comment bodies (`skeleton`); every text, offset, line and problem of the
+/// summary is the whole text's: own-line and trailing comments, `\r\n` line ends, non-ASCII comment text, `//`
+/// inside string, raw string and rune literals and inside block comments, a comment at the end of the file.
+#[test]
+fn the_comment_skeleton_gives_the_whole_texts_summary() {
+    let src = format!(
+        "{SRC}\n// Ünïcode doc — with a tag\r\n// +k8s:required\r\ntype CR struct {{ // after the brace\r\n\tA string `json:\"a\"` // trailing é\r\n\tB string // +k8s:optional\r\n}}\r\nconst S = \"not // a comment\" // but this is\nconst R = `raw // text\n// still raw`\nconst Q = '/' // rune\n/* block // not a line comment */\nconst P = X + // inside an expression\n\tY\n// last line without newline"
+    );
+    let skeleton = super::skeleton::Skeleton::new(&src, &super::depth::scan(&src).line_comments)
+        .expect("comments to shorten");
+    assert!(!skeleton.text.contains("Ünïcode") && !skeleton.text.contains("Copyright"));
+    assert!(
+        skeleton.text.contains("\n//\r\n//\r\ntype CR struct"),
+        "{}",
+        skeleton.text
+    );
+    assert!(
+        skeleton
+            .text
+            .contains("const S = \"not // a comment\" //\n")
+    );
+    assert!(
+        skeleton
+            .text
+            .contains("const R = `raw // text\n// still raw`\n")
+    );
+    assert!(skeleton.text.contains("/* block // not a line comment */"));
+    assert!(skeleton.text.contains("type CR struct { //\r\n"));
+    let short = parse(&src);
+    assert_eq!(short, parse_whole_text(&src));
+    let cr = short.types.iter().find(|t| t.name == "CR").expect("CR");
+    assert_eq!(&src[cr.name_span.clone()], "CR");
+    let doc: Vec<&str> = cr.doc.iter().map(|l| l.text.as_str()).collect();
+    assert_eq!(doc, ["Ünïcode doc — with a tag", "+k8s:required"]);
+    assert_eq!(
+        &src[cr.doc[1].offset..cr.doc[1].offset + 13],
+        "+k8s:required"
+    );
+    let p = short.consts.iter().find(|c| c.name == "P").expect("P");
+    assert_eq!(
+        p.value,
+        ConstValue::Other("X + // inside an expression\n\tY".into())
+    );
+    let trailing = short
+        .comment_groups
+        .iter()
+        .find(|g| g.lines.iter().any(|l| l.text == "trailing é"))
+        .expect("the trailing comment");
+    assert_eq!(
+        &src[trailing.lines[0].offset..trailing.lines[0].offset + "trailing é".len()],
+        "trailing é"
+    );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
+    /// Random Go-ish files made of declarations, comments of both kinds, literals holding `//`, line ends of both
+    /// kinds and broken pieces: the summary through the skeleton is the whole text's.
+    #[test]
+    fn the_comment_skeleton_never_changes_the_summary(
+        pieces in proptest::collection::vec(proptest::sample::select(vec![
+            "package v1\n", "type T struct {\n", "}\n", "\tA string `json:\"a\"`", "\tB *int32", "\tpkg.C",
+            " // trailing", "// doc\n", "// +k8s:required\n", "//\n", "// é — ü\r\n", "/* block */", "/* // */",
+            "\"str // x\"", "`raw // y\n`", "'/'", "const X = 1 +", " 2\n", "const (\n", ")\n", "type A = B\n",
+            "\n", "\r\n", " ", "\t", "{", "(", "[", "//", "\"", "`", "'", "x", ";", "func f() {}\n", "\u{feff}",
+            "\0", "\r",
+        ]), 0..40),
+    ) {
+        let src: String = pieces.concat();
+        proptest::prop_assert_eq!(parse(&src), parse_whole_text(&src), "{:?}", src);
+    }
+}
