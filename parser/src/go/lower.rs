@@ -4,6 +4,7 @@ use super::comments::{CommentIndex, RawComment, group_raw};
 use super::skeleton::Skeleton;
 use super::{ConstDecl, ConstValue, Field, GoFile, Import, SyntaxProblem, TypeDecl, TypeExpr};
 use crate::structtag::unquote_interpreted;
+use std::num::NonZeroU16;
 use tree_sitter::{Node, Parser};
 
 pub(super) fn lower(src: &str) -> GoFile {
@@ -90,6 +91,59 @@ pub(super) fn lower_with(src: &str, shorten: bool) -> GoFile {
     }
     l.file.comment_groups = groups.clone();
     l.file
+}
+
+/// tree-sitter-go's field ids, looked up by name once: `Node::child_by_field_name` compares the name with every
+/// field name of the grammar on each call (`ts_language_field_id_for_name`), about 1 % of a cold k8s.io/api build.
+struct FieldIds {
+    arguments: NonZeroU16,
+    element: NonZeroU16,
+    field: NonZeroU16,
+    function: NonZeroU16,
+    key: NonZeroU16,
+    left: NonZeroU16,
+    length: NonZeroU16,
+    name: NonZeroU16,
+    operand: NonZeroU16,
+    operator: NonZeroU16,
+    package: NonZeroU16,
+    path: NonZeroU16,
+    right: NonZeroU16,
+    tag: NonZeroU16,
+    type_: NonZeroU16,
+    type_arguments: NonZeroU16,
+    type_parameters: NonZeroU16,
+    value: NonZeroU16,
+}
+
+fn fields() -> &'static FieldIds {
+    static IDS: std::sync::OnceLock<FieldIds> = std::sync::OnceLock::new();
+    IDS.get_or_init(|| {
+        let language: tree_sitter::Language = tree_sitter_go::LANGUAGE.into();
+        // Every name is a field of the pinned grammar (the parser's tests read each); an unknown one would get an
+        // id no node has.
+        let id = |name: &str| language.field_id_for_name(name).unwrap_or(NonZeroU16::MAX);
+        FieldIds {
+            arguments: id("arguments"),
+            element: id("element"),
+            field: id("field"),
+            function: id("function"),
+            key: id("key"),
+            left: id("left"),
+            length: id("length"),
+            name: id("name"),
+            operand: id("operand"),
+            operator: id("operator"),
+            package: id("package"),
+            path: id("path"),
+            right: id("right"),
+            tag: id("tag"),
+            type_: id("type"),
+            type_arguments: id("type_arguments"),
+            type_parameters: id("type_parameters"),
+            value: id("value"),
+        }
+    })
 }
 
 /// The deepest syntax nesting (tree-sitter levels below the file) of a top-level declaration that vgc lowers.
@@ -244,12 +298,12 @@ impl Lowerer<'_> {
             }
         }
         for spec in specs {
-            let Some(path) = spec.child_by_field_name("path") else {
+            let Some(path) = spec.child_by_field_id(fields().path.get()) else {
                 continue;
             };
             let path = string_literal(self.text(path)).unwrap_or_default();
             let alias = spec
-                .child_by_field_name("name")
+                .child_by_field_id(fields().name.get())
                 .map(|n| self.text(n).to_string());
             self.file.imports.push(Import {
                 alias,
@@ -268,8 +322,8 @@ impl Lowerer<'_> {
                 _ => continue,
             };
             let (Some(name), Some(ty)) = (
-                spec.child_by_field_name("name"),
-                spec.child_by_field_name("type"),
+                spec.child_by_field_id(fields().name.get()),
+                spec.child_by_field_id(fields().type_.get()),
             ) else {
                 continue;
             };
@@ -278,7 +332,9 @@ impl Lowerer<'_> {
                 name: self.text(name).to_string(),
                 name_span: self.offsets.span(name),
                 is_alias,
-                generic: spec.child_by_field_name("type_parameters").is_some(),
+                generic: spec
+                    .child_by_field_id(fields().type_parameters.get())
+                    .is_some(),
                 ty: self.type_expr(ty),
                 doc: self.idx.doc(line),
                 second_doc: self.idx.second(line),
@@ -288,7 +344,7 @@ impl Lowerer<'_> {
     }
 
     fn type_expr(&self, n: Node<'_>) -> TypeExpr {
-        let child = |f: &str| n.child_by_field_name(f);
+        let child = |f: u16| n.child_by_field_id(f);
         match n.kind() {
             "type_identifier" => TypeExpr::Named {
                 pkg: None,
@@ -296,18 +352,19 @@ impl Lowerer<'_> {
                 args: vec![],
             },
             "qualified_type" => TypeExpr::Named {
-                pkg: child("package").map(|p| self.text(p).to_string()),
-                name: child("name")
+                pkg: child(fields().package.get()).map(|p| self.text(p).to_string()),
+                name: child(fields().name.get())
                     .map(|p| self.text(p).to_string())
                     .unwrap_or_default(),
                 args: vec![],
             },
             "generic_type" => {
-                let base = child("type").map_or(TypeExpr::Other(self.text(n).to_string()), |t| {
-                    self.type_expr(t)
-                });
+                let base = child(fields().type_.get())
+                    .map_or(TypeExpr::Other(self.text(n).to_string()), |t| {
+                        self.type_expr(t)
+                    });
                 let mut args = Vec::new();
-                if let Some(ta) = child("type_arguments") {
+                if let Some(ta) = child(fields().type_arguments.get()) {
                     let mut c = ta.walk();
                     for a in ta.named_children(&mut c) {
                         let inner = if a.kind() == "type_elem" {
@@ -325,22 +382,26 @@ impl Lowerer<'_> {
             }
             "pointer_type" => TypeExpr::Pointer(Box::new(self.first_type(n))),
             "slice_type" => TypeExpr::Slice(Box::new(
-                child("element").map_or(TypeExpr::Other(String::new()), |e| self.type_expr(e)),
+                child(fields().element.get())
+                    .map_or(TypeExpr::Other(String::new()), |e| self.type_expr(e)),
             )),
             "array_type" => TypeExpr::Array {
-                len: child("length")
+                len: child(fields().length.get())
                     .map(|l| self.text(l).to_string())
                     .unwrap_or_default(),
                 elem: Box::new(
-                    child("element").map_or(TypeExpr::Other(String::new()), |e| self.type_expr(e)),
+                    child(fields().element.get())
+                        .map_or(TypeExpr::Other(String::new()), |e| self.type_expr(e)),
                 ),
             },
             "map_type" => TypeExpr::Map(
                 Box::new(
-                    child("key").map_or(TypeExpr::Other(String::new()), |e| self.type_expr(e)),
+                    child(fields().key.get())
+                        .map_or(TypeExpr::Other(String::new()), |e| self.type_expr(e)),
                 ),
                 Box::new(
-                    child("value").map_or(TypeExpr::Other(String::new()), |e| self.type_expr(e)),
+                    child(fields().value.get())
+                        .map_or(TypeExpr::Other(String::new()), |e| self.type_expr(e)),
                 ),
             ),
             "parenthesized_type" => self.first_type(n),
@@ -369,7 +430,7 @@ impl Lowerer<'_> {
             if fd.kind() != "field_declaration" {
                 continue;
             }
-            let Some(tyn) = fd.child_by_field_name("type") else {
+            let Some(tyn) = fd.child_by_field_id(fields().type_.get()) else {
                 continue;
             };
             let mut ty = self.type_expr(tyn);
@@ -383,10 +444,10 @@ impl Lowerer<'_> {
                 ty = TypeExpr::Pointer(Box::new(ty));
             }
             let tag = fd
-                .child_by_field_name("tag")
+                .child_by_field_id(fields().tag.get())
                 .and_then(|t| string_literal(self.text(t)));
             let mut c2 = fd.walk();
-            let names: Vec<Node<'_>> = fd.children_by_field_name("name", &mut c2).collect();
+            let names: Vec<Node<'_>> = fd.children_by_field_id(fields().name, &mut c2).collect();
             // gengo uses the field's own position (its first name, or the type when embedded).
             let doc = self.idx.doc(line_of(fd));
             if names.is_empty() {
@@ -424,10 +485,12 @@ impl Lowerer<'_> {
                 continue;
             }
             let mut c2 = spec.walk();
-            let names: Vec<Node<'_>> = spec.children_by_field_name("name", &mut c2).collect();
-            let ty = spec.child_by_field_name("type").map(|t| self.type_expr(t));
+            let names: Vec<Node<'_>> = spec.children_by_field_id(fields().name, &mut c2).collect();
+            let ty = spec
+                .child_by_field_id(fields().type_.get())
+                .map(|t| self.type_expr(t));
             let values: Vec<Node<'_>> = spec
-                .child_by_field_name("value")
+                .child_by_field_id(fields().value.get())
                 .map(|v| {
                     let mut c3 = v.walk();
                     v.named_children(&mut c3).collect()
@@ -465,7 +528,7 @@ impl Lowerer<'_> {
         match v.kind() {
             "parenthesized_expression" => self.conversion_type(v.named_child(0)?),
             "call_expression" => {
-                let f = v.child_by_field_name("function")?;
+                let f = v.child_by_field_id(fields().function.get())?;
                 match f.kind() {
                     "identifier" => {
                         let name = self.text(f);
@@ -480,8 +543,13 @@ impl Lowerer<'_> {
                         })
                     }
                     "selector_expression" => Some(TypeExpr::Named {
-                        pkg: Some(self.text(f.child_by_field_name("operand")?).to_string()),
-                        name: self.text(f.child_by_field_name("field")?).to_string(),
+                        pkg: Some(
+                            self.text(f.child_by_field_id(fields().operand.get())?)
+                                .to_string(),
+                        ),
+                        name: self
+                            .text(f.child_by_field_id(fields().field.get())?)
+                            .to_string(),
                         args: vec![],
                     }),
                     _ => None,
@@ -503,10 +571,10 @@ impl Lowerer<'_> {
             "identifier" => ConstValue::Ref(None, text.to_string()),
             "selector_expression" => {
                 let operand = v
-                    .child_by_field_name("operand")
+                    .child_by_field_id(fields().operand.get())
                     .map(|o| self.text(o).to_string());
                 let field = v
-                    .child_by_field_name("field")
+                    .child_by_field_id(fields().field.get())
                     .map(|o| self.text(o).to_string())
                     .unwrap_or_default();
                 ConstValue::Ref(operand, field)
@@ -518,7 +586,7 @@ impl Lowerer<'_> {
                 }),
             "call_expression" => {
                 // A conversion such as `T("x")`: take the single argument's value (not for builtins like `len`).
-                let args = v.child_by_field_name("arguments");
+                let args = v.child_by_field_id(fields().arguments.get());
                 match args.and_then(|a| a.named_child(0)) {
                     Some(a)
                         if args.is_some_and(|a| a.named_child_count() == 1)
@@ -531,12 +599,14 @@ impl Lowerer<'_> {
             }
             "binary_expression" => {
                 let l = v
-                    .child_by_field_name("left")
+                    .child_by_field_id(fields().left.get())
                     .map(|n| self.const_value(n, iota));
                 let r = v
-                    .child_by_field_name("right")
+                    .child_by_field_id(fields().right.get())
                     .map(|n| self.const_value(n, iota));
-                let op = v.child_by_field_name("operator").map(|n| self.text(n));
+                let op = v
+                    .child_by_field_id(fields().operator.get())
+                    .map(|n| self.text(n));
                 match (l, op, r) {
                     (Some(ConstValue::Int(a)), Some(op), Some(ConstValue::Int(b))) => {
                         fold(a, op, b).map_or(ConstValue::Other(text.to_string()), ConstValue::Int)
@@ -572,4 +642,56 @@ fn string_literal(text: &str) -> Option<String> {
         return Some(raw.replace('\r', ""));
     }
     unquote_interpreted(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every field the lowering reads is a field of the pinned tree-sitter-go grammar.
+    #[test]
+    fn every_field_name_is_in_the_grammar() {
+        let FieldIds {
+            arguments,
+            element,
+            field,
+            function,
+            key,
+            left,
+            length,
+            name,
+            operand,
+            operator,
+            package,
+            path,
+            right,
+            tag,
+            type_,
+            type_arguments,
+            type_parameters,
+            value,
+        } = fields();
+        for id in [
+            arguments,
+            element,
+            field,
+            function,
+            key,
+            left,
+            length,
+            name,
+            operand,
+            operator,
+            package,
+            path,
+            right,
+            tag,
+            type_,
+            type_arguments,
+            type_parameters,
+            value,
+        ] {
+            assert_ne!(*id, NonZeroU16::MAX);
+        }
+    }
 }
