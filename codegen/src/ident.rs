@@ -226,7 +226,7 @@ pub const CUSTOM_TRAIT: &str = "Custom";
 ///   the function of a type `NamesRequest`);
 /// - two fields of one struct whose Rust fields agree (`URL` and `Url` both give `url`), at the later field.
 #[must_use]
-pub fn name_collisions(db: &dyn vgc_ir::Db, plan: &CratePlan) -> Vec<Diagnostic> {
+pub fn name_collisions<'a>(db: &dyn vgc_ir::Db, plan: &'a CratePlan) -> Vec<Diagnostic> {
     let prog = vgc_analysis::loaded_program(db);
     // (file, byte offset) of a type declaration, for ordering and placing.
     let place = |k: &TypeKey| -> Option<(String, std::ops::Range<usize>)> {
@@ -238,11 +238,12 @@ pub fn name_collisions(db: &dyn vgc_ir::Db, plan: &CratePlan) -> Vec<Diagnostic>
     };
     let mut diags = Vec::new();
     let mut field_clashes = Vec::new();
-    // Report `second` (the later in source order of the two) as clashing with `first`.
-    let mut clash = |a: (String, Option<(String, std::ops::Range<usize>)>),
-                     b: (String, Option<(String, std::ops::Range<usize>)>),
-                     rust: &str,
-                     hint: &str| {
+    // Report `second` (the later in source order of the two) as clashing with `first`. Each side is what it is
+    // and the type it comes from (none for the `Custom` trait), placed only here: clashes are rare, and placing
+    // every type of k8s.io/api up front took about 5 ms of a cold build on one thread.
+    let mut clash = |a: (String, Option<&TypeKey>), b: (String, Option<&TypeKey>), rust: &str, hint: &str| {
+        let a = (a.0, a.1.and_then(&place));
+        let b = (b.0, b.1.and_then(&place));
         let key = |p: &Option<(String, std::ops::Range<usize>)>| {
             p.as_ref().map(|(f, s)| (f.clone(), s.start))
         };
@@ -266,8 +267,7 @@ pub fn name_collisions(db: &dyn vgc_ir::Db, plan: &CratePlan) -> Vec<Diagnostic>
     for m in &plan.modules {
         let path = module_path(&plan.go_module, &m.pkg);
         if let Some(other) = modules.get(&path) {
-            let at =
-                |m: &vgc_lowering::plan::ModulePlan| m.types.first().and_then(|t| place(&t.key));
+            let at = |m: &'a vgc_lowering::plan::ModulePlan| m.types.first().map(|t| &t.key);
             clash(
                 (format!("package {}", other.pkg), at(other)),
                 (format!("package {}", m.pkg), at(m)),
@@ -280,11 +280,10 @@ pub fn name_collisions(db: &dyn vgc_ir::Db, plan: &CratePlan) -> Vec<Diagnostic>
     }
     for m in modules.values() {
         let custom = !crate::emit::custom_checks(m).is_empty();
-        // Rust name → (what, Go name, place), per namespace.
-        type Seen =
-            std::collections::HashMap<String, (String, Option<(String, std::ops::Range<usize>)>)>;
-        let mut types: Seen = Seen::new();
-        let mut fns: Seen = Seen::new();
+        // Rust name → (what, Go type), per namespace.
+        type Seen<'k> = std::collections::HashMap<String, (String, Option<&'k TypeKey>)>;
+        let mut types: Seen<'_> = Seen::new();
+        let mut fns: Seen<'_> = Seen::new();
         if custom {
             types.insert(
                 CUSTOM_TRAIT.to_string(),
@@ -292,9 +291,8 @@ pub fn name_collisions(db: &dyn vgc_ir::Db, plan: &CratePlan) -> Vec<Diagnostic>
             );
         }
         for t in &m.types {
-            let here = place(&t.key);
-            let mut item = |seen: &mut Seen, rust: String, what: String, hint: &str| {
-                let entry = (what, here.clone());
+            let mut item = |seen: &mut Seen<'a>, rust: String, what: String, hint: &str| {
+                let entry = (what, Some(&t.key));
                 if let Some(other) = seen.get(&rust).cloned() {
                     clash(other, entry, &format!("`{rust}`"), hint);
                 } else {
@@ -321,14 +319,14 @@ pub fn name_collisions(db: &dyn vgc_ir::Db, plan: &CratePlan) -> Vec<Diagnostic>
                     "rename one of the types",
                 );
             }
-            let Some((decl, file)) = prog.type_decl(db, &t.key) else {
-                continue;
-            };
             let mut fields: std::collections::HashMap<String, &str> =
                 std::collections::HashMap::new();
             for fp in t.fields.iter().flatten() {
                 let rust = field(&fp.go_field);
                 let Some(first) = fields.insert(rust.clone(), &fp.go_field) else {
+                    continue;
+                };
+                let Some((decl, file)) = prog.type_decl(db, &t.key) else {
                     continue;
                 };
                 let offset = decl
