@@ -112,8 +112,56 @@ pub(super) fn type_def(ctx: &Ctx<'_>, t: &TypePlan) -> TokenStream {
 /// A type's validation function and its `Validate` impl (or, for a typedef root, its routed request function),
 /// as two token streams; both empty for a type without validations that is not a root.
 pub(super) fn validation_items(ctx: &Ctx<'_>, t: &TypePlan) -> (TokenStream, TokenStream) {
+    let (f, imp) = validation_parts(ctx, t);
+    (f.map(|f| f.tokens()).unwrap_or_default(), imp)
+}
+
+/// A type's validation function in parts, for the direct printer (`text::fn_text`) and for [`Self::tokens`].
+pub(super) struct ValidationFn {
+    /// The doc attribute's text (with its leading space).
+    pub(super) doc: String,
+    /// The function's name (`validate_<snake>`).
+    pub(super) f: Ident,
+    /// The Rust type validated: the generated type's name, or k8s-openapi's path.
+    pub(super) name: TokenStream,
+    /// The body after the `ErrorListExt` import, in pieces of whole statements (some empty).
+    pub(super) body: Vec<TokenStream>,
+    /// A recursive type's body runs inside `::vgc_runtime::stack::grow` (R32).
+    pub(super) recursive: bool,
+}
+
+impl ValidationFn {
+    /// The function as tokens.
+    pub(super) fn tokens(&self) -> TokenStream {
+        let Self {
+            doc,
+            f,
+            name,
+            body,
+            recursive,
+        } = self;
+        // R32: one call per level of a recursive type's value; run it on a growable stack.
+        let body = if *recursive {
+            quote!(::vgc_runtime::stack::grow(|| { #(#body)* });)
+        } else {
+            quote!(#(#body)*)
+        };
+        quote! {
+            #[doc = #doc]
+            pub fn #f(op: &::vgc_runtime::Operation, path: &::vgc_runtime::Path<'_>, obj: ::std::option::Option<&#name>, old: ::std::option::Option<&#name>, errs: &mut ::vgc_runtime::ErrorList) {
+                #[allow(unused_imports)]
+                use ::vgc_runtime::ErrorListExt as _;
+                #body
+            }
+        }
+    }
+}
+
+/// [`validation_items`] with the function in parts: `None` and an empty impl for a type without validations
+/// that is not a root.
+pub(super) fn validation_parts(ctx: &Ctx<'_>, t: &TypePlan) -> (Option<ValidationFn>, TokenStream) {
     if !has_items(ctx, t) || !(t.has_validations || t.root) {
-        return (TokenStream::new(), TokenStream::new());
+        return (None, TokenStream::new());
     }
     let name = ident(&crate::ident::type_name(&t.key.name));
     let f = format_ident!("validate_{}", snake(&t.key.name));
@@ -189,12 +237,13 @@ pub(super) fn validation_items(ctx: &Ctx<'_>, t: &TypePlan) -> (TokenStream, Tok
             )
         })
         .collect();
-    let fields = t
+    let fields: Vec<TokenStream> = t
         .fields
         .iter()
         .flatten()
         .filter(|f| f.has_work())
-        .map(|f| field_code(ctx, &t.key, f));
+        .map(|f| field_code(ctx, &t.key, f))
+        .collect();
     // Roots with validations route on the request's subresource as upstream's registered function does.
     let routing = match routed(t) {
         Some(vgc_lowering::plan::Subresources {
@@ -258,28 +307,16 @@ pub(super) fn validation_items(ctx: &Ctx<'_>, t: &TypePlan) -> (TokenStream, Tok
     } else {
         TokenStream::new()
     };
-    let body = quote! {
-        #guard_before
-        #type_checks
-        #guard_after
-        #iteration
-        #(#fields)*
-    };
-    // R32: one call per level of a recursive type's value; run it on a growable stack.
-    let body = if t.recursive {
-        quote!(::vgc_runtime::stack::grow(|| { #body });)
-    } else {
-        body
-    };
+    let mut body = vec![guard_before, type_checks, guard_after, iteration];
+    body.extend(fields);
     (
-        quote! {
-            #[doc = #fn_doc]
-            pub fn #f(op: &::vgc_runtime::Operation, path: &::vgc_runtime::Path<'_>, obj: ::std::option::Option<&#name>, old: ::std::option::Option<&#name>, errs: &mut ::vgc_runtime::ErrorList) {
-                #[allow(unused_imports)]
-                use ::vgc_runtime::ErrorListExt as _;
-                #body
-            }
-        },
+        Some(ValidationFn {
+            doc: fn_doc,
+            f,
+            name,
+            body,
+            recursive: t.recursive,
+        }),
         validate_impl,
     )
 }

@@ -100,6 +100,76 @@ pub(super) fn impl_text(ctx: &Ctx<'_>, t: &TypePlan) -> Option<String> {
     ))
 }
 
+/// The text of a validation function as prettyplease prints [`ValidationFn::tokens`], or `None` when its shape is
+/// not covered (a recursive type's body inside `stack::grow`, the k8s-openapi target, a line of the signature
+/// wider than the margin, a doc that is not one plain line). The signature and the `ErrorListExt` import are
+/// printed directly; each piece of the body goes through prettyplease on its own ([`stmts_text`]): prettyplease
+/// lays out each statement of a function body from the start of its own line at indent 4, independently of the
+/// statements around it, so a function's text is the concatenation of its statements' texts — and identical
+/// pieces (the descent into `metadata` of every root, the guards) are printed once per thread.
+pub(super) fn fn_text(ctx: &Ctx<'_>, vf: &ValidationFn) -> Option<String> {
+    if ctx.openapi.is_some() || vf.recursive {
+        return None;
+    }
+    let name = type_text(vf.name.clone())?;
+    let mut out = doc_line(&vf.doc)?;
+    for line in [
+        format!("pub fn {}(", vf.f),
+        "    op: &::vgc_runtime::Operation,".to_string(),
+        "    path: &::vgc_runtime::Path<'_>,".to_string(),
+        format!("    obj: ::std::option::Option<&{name}>,"),
+        format!("    old: ::std::option::Option<&{name}>,"),
+        "    errs: &mut ::vgc_runtime::ErrorList,".to_string(),
+    ] {
+        out.push_str(&fit(line)?);
+        out.push('\n');
+    }
+    out.push_str(") {\n    #[allow(unused_imports)]\n    use ::vgc_runtime::ErrorListExt as _;\n");
+    for piece in &vf.body {
+        out.push_str(&stmts_text(piece)?);
+    }
+    out.push_str("}\n");
+    Some(out)
+}
+
+/// How many printed pieces [`stmts_text`] keeps per thread; past it the memo starts again (a long `vgc watch`
+/// session must not grow without bound). k8s.io/api has about 900 distinct pieces.
+const PIECE_MEMO_CAP: usize = 8192;
+
+thread_local! {
+    /// Printed statement pieces by their token text (the exact key: a piece's print is a function of its
+    /// tokens alone).
+    static PIECES: std::cell::RefCell<std::collections::HashMap<String, std::rc::Rc<str>>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// Whole statements as prettyplease prints them in a function body (each line indented by 4, each statement
+/// ending in a newline): the body of `fn f() { <piece> }` printed by prettyplease. Empty for no tokens; `None`
+/// when the tokens do not parse.
+fn stmts_text(piece: &TokenStream) -> Option<std::rc::Rc<str>> {
+    if piece.is_empty() {
+        return Some("".into());
+    }
+    let key = piece.to_string();
+    if let Some(text) = PIECES.with(|m| m.borrow().get(&key).cloned()) {
+        return Some(text);
+    }
+    let file: syn::File = syn::parse2(quote!(fn f() { #piece })).ok()?;
+    let printed = prettyplease::unparse(&file);
+    let text: std::rc::Rc<str> = printed
+        .strip_prefix("fn f() {\n")?
+        .strip_suffix("}\n")?
+        .into();
+    PIECES.with(|m| {
+        let mut m = m.borrow_mut();
+        if m.len() >= PIECE_MEMO_CAP {
+            m.clear();
+        }
+        m.insert(key, text.clone());
+    });
+    Some(text)
+}
+
 /// `line` when prettyplease prints it on one line (it fits the margin).
 fn fit(line: String) -> Option<String> {
     (line.chars().count() <= MARGIN).then_some(line)

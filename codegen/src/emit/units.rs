@@ -59,41 +59,54 @@ pub(super) fn item_units(items: impl IntoIterator<Item = syn::Item>) -> Vec<Stri
 }
 
 /// The formatting units (see [`unparse_in_chunks`]) of one type's items: its Rust type, validation function and
-/// `Validate` impl, as prettyplease prints them. The definition and a plain impl are printed directly when
-/// [`text`] covers their shape (the same bytes, without the tokens → `syn` → prettyplease round trip); the rest
-/// goes through prettyplease.
+/// `Validate` impl, as prettyplease prints them. The definition, the validation function's frame and a plain impl
+/// are printed directly when [`text`] covers their shape (the same bytes, without the tokens → `syn` →
+/// prettyplease round trip; the function's statements go through prettyplease piece by piece, each distinct piece
+/// once per thread); the rest goes through prettyplease.
 pub(crate) fn type_units(layout: &Layout, t: &TypePlan) -> Result<Vec<String>, CodegenError> {
     let ctx = layout.ctx();
-    let (def, tokens_def) = match text::def_text(&ctx, t) {
-        Some(text) => (Some(text), TokenStream::new()),
-        None => (None, type_def(&ctx, t)),
+    let parsed = |tokens: TokenStream| -> Result<Vec<String>, CodegenError> {
+        if tokens.is_empty() {
+            return Ok(Vec::new());
+        }
+        let file: syn::File = syn::parse2(tokens).map_err(|e| CodegenError {
+            module: t.key.to_string(),
+            message: e.to_string(),
+        })?;
+        Ok(item_units(file.items))
     };
-    let (func, imp) = validation_items(&ctx, t);
-    let (imp_text, tokens_impl) = match (imp.is_empty(), text::impl_text(&ctx, t)) {
-        (false, Some(text)) => (Some(text), TokenStream::new()),
-        _ => (None, imp),
+    let mut units = match text::def_text(&ctx, t) {
+        Some(text) => vec![text].into_iter().filter(|d| !d.is_empty()).collect(),
+        None => parsed(type_def(&ctx, t))?,
     };
-    let mut tokens = tokens_def;
-    tokens.extend([func, tokens_impl]);
-    let file: syn::File = syn::parse2(tokens).map_err(|e| CodegenError {
-        module: t.key.to_string(),
-        message: e.to_string(),
-    })?;
-    let mut units: Vec<String> = def.into_iter().filter(|d| !d.is_empty()).collect();
-    units.extend(item_units(file.items));
-    units.extend(imp_text);
+    let (func, imp) = validation_parts(&ctx, t);
+    if let Some(func) = func {
+        match text::fn_text(&ctx, &func) {
+            Some(text) => units.push(text),
+            None => units.extend(parsed(func.tokens())?),
+        }
+    }
+    match (imp.is_empty(), text::impl_text(&ctx, t)) {
+        (false, Some(text)) => units.push(text),
+        _ => units.extend(parsed(imp)?),
+    }
     Ok(units)
 }
 
-/// How many of `t`'s items with a direct form — definition, `Validate` impl — [`text`] prints directly, and how
+/// How many of `t`'s items with a direct form — definition, validation function, `Validate` impl — [`text`]
+/// prints directly, and how
 /// many `t` has (for [`crate::compare_direct_printer`]'s coverage count).
 pub(crate) fn direct_printer_items(layout: &Layout, t: &TypePlan) -> (usize, usize) {
     let ctx = layout.ctx();
     let def = !type_def(&ctx, t).is_empty();
-    let imp = !validation_items(&ctx, t).1.is_empty();
+    let (func, imp) = validation_parts(&ctx, t);
     let items = [
         (def, def && text::def_text(&ctx, t).is_some()),
-        (imp, text::impl_text(&ctx, t).is_some()),
+        (
+            func.is_some(),
+            func.is_some_and(|f| text::fn_text(&ctx, &f).is_some()),
+        ),
+        (!imp.is_empty(), text::impl_text(&ctx, t).is_some()),
     ];
     let present = items.iter().filter(|(p, _)| *p);
     (present.clone().filter(|(_, d)| *d).count(), present.count())
