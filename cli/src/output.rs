@@ -258,7 +258,7 @@ fn apply(dir: &Path, staging: &Path) -> std::io::Result<()> {
 
 /// Cleans up after a killed build (the caller holds the [`OutputLock`]): completes every committed transaction
 /// in `<dir>/.vgc/` (staging directory with a journal), deletes uncommitted staging directories, temporary files
-/// of interrupted cache writes (`.tmp*` in `.vgc/` and `.vgc/units/`), and the formatter's staging directories
+/// of interrupted cache writes (`.tmp*` in `.vgc/`, and in `.vgc/units/` of an older vgc), and the formatter's staging directories
 /// (`.vgc-fmt-*`) in `dir`. Returns notes for the user.
 pub fn recover(dir: &Path) -> Vec<String> {
     let mut notes = Vec::new();

@@ -241,27 +241,28 @@ pub fn name_collisions<'a>(db: &dyn vgc_ir::Db, plan: &'a CratePlan) -> Vec<Diag
     // Report `second` (the later in source order of the two) as clashing with `first`. Each side is what it is
     // and the type it comes from (none for the `Custom` trait), placed only here: clashes are rare, and placing
     // every type of k8s.io/api up front took about 5 ms of a cold build on one thread.
-    let mut clash = |a: (String, Option<&TypeKey>), b: (String, Option<&TypeKey>), rust: &str, hint: &str| {
-        let a = (a.0, a.1.and_then(&place));
-        let b = (b.0, b.1.and_then(&place));
-        let key = |p: &Option<(String, std::ops::Range<usize>)>| {
-            p.as_ref().map(|(f, s)| (f.clone(), s.start))
+    let mut clash =
+        |a: (String, Option<&TypeKey>), b: (String, Option<&TypeKey>), rust: &str, hint: &str| {
+            let a = (a.0, a.1.and_then(&place));
+            let b = (b.0, b.1.and_then(&place));
+            let key = |p: &Option<(String, std::ops::Range<usize>)>| {
+                p.as_ref().map(|(f, s)| (f.clone(), s.start))
+            };
+            let (first, second) = if key(&a.1) <= key(&b.1) {
+                (a, b)
+            } else {
+                (b, a)
+            };
+            let mut d = Diagnostic::error(
+                Code::RustNameClash,
+                format!("{} and {} both become {rust} in Rust", first.0, second.0),
+            )
+            .with_hint(hint);
+            if let Some((file, span)) = second.1 {
+                d = d.at(file, span);
+            }
+            diags.push(d);
         };
-        let (first, second) = if key(&a.1) <= key(&b.1) {
-            (a, b)
-        } else {
-            (b, a)
-        };
-        let mut d = Diagnostic::error(
-            Code::RustNameClash,
-            format!("{} and {} both become {rust} in Rust", first.0, second.0),
-        )
-        .with_hint(hint);
-        if let Some((file, span)) = second.1 {
-            d = d.at(file, span);
-        }
-        diags.push(d);
-    };
     let mut modules: std::collections::BTreeMap<ModulePath, &vgc_lowering::plan::ModulePlan> =
         std::collections::BTreeMap::new();
     for m in &plan.modules {
