@@ -95,6 +95,7 @@ pub(super) fn lower_with(src: &str, shorten: bool) -> GoFile {
 
 /// tree-sitter-go's field ids, looked up by name once: `Node::child_by_field_name` compares the name with every
 /// field name of the grammar on each call (`ts_language_field_id_for_name`), about 1 % of a cold k8s.io/api build.
+#[derive(Debug)]
 struct FieldIds {
     arguments: NonZeroU16,
     element: NonZeroU16,
@@ -648,50 +649,12 @@ fn string_literal(text: &str) -> Option<String> {
 mod tests {
     use super::*;
 
-    /// Every field the lowering reads is a field of the pinned tree-sitter-go grammar.
+    /// Every field the lowering reads is a field of the pinned tree-sitter-go grammar (an unknown name gets
+    /// `NonZeroU16::MAX`).
     #[test]
     fn every_field_name_is_in_the_grammar() {
-        let FieldIds {
-            arguments,
-            element,
-            field,
-            function,
-            key,
-            left,
-            length,
-            name,
-            operand,
-            operator,
-            package,
-            path,
-            right,
-            tag,
-            type_,
-            type_arguments,
-            type_parameters,
-            value,
-        } = fields();
-        for id in [
-            arguments,
-            element,
-            field,
-            function,
-            key,
-            left,
-            length,
-            name,
-            operand,
-            operator,
-            package,
-            path,
-            right,
-            tag,
-            type_,
-            type_arguments,
-            type_parameters,
-            value,
-        ] {
-            assert_ne!(*id, NonZeroU16::MAX);
-        }
+        let ids = format!("{:?}", fields());
+        assert!(ids.contains("name: "), "{ids}");
+        assert!(!ids.contains(&NonZeroU16::MAX.to_string()), "{ids}");
     }
 }
