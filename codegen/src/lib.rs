@@ -236,7 +236,8 @@ pub fn type_file_units<'db>(
 /// What [`compare_direct_printer`] found: how many items the direct printer covered, and every difference.
 #[derive(Debug, Default)]
 pub struct PrinterComparison {
-    /// Items with a direct form (struct definitions and aliases, `Validate` impls) printed directly.
+    /// Items with a direct form (struct definitions and aliases, validation functions, `Validate` impls) printed
+    /// directly.
     pub direct: usize,
     /// Items with a direct form in the plan, printed directly or not.
     pub items: usize,
@@ -255,8 +256,9 @@ pub struct PrinterDifference {
     pub prettyplease: String,
 }
 
-/// Compares the direct printer of regular items (struct definitions, aliases, plain `Validate` impls; see
-/// `emit/text.rs`) with prettyplease on every type of `plan` under `target`. The shortcut exists only for speed
+/// Compares the direct printer of regular items (struct definitions, aliases, validation functions printed by
+/// frame and statement, plain `Validate` impls; see `emit/text.rs`) with whole-item prettyplease on every type of
+/// `plan` under `target`. The shortcut exists only for speed
 /// (issue 12), so any difference is a bug; tests assert none.
 ///
 /// # Errors

@@ -1,5 +1,6 @@
-//! Pre-formatted text for the regular items of a type — its struct definition or `pub type` alias, and its plain
-//! `Validate` impl — printed directly, byte for byte as prettyplease prints the tokens [`type_def`] and
+//! Pre-formatted text for the regular items of a type — its struct definition or `pub type` alias, its plain
+//! `Validate` impl, and the frame of its validation function (whose statements prettyplease prints one piece at a
+//! time, [`fn_text`]) — printed directly, byte for byte as prettyplease prints the tokens [`type_def`] and
 //! [`validation_items`] emit for them, so that a build skips the tokens → `syn` → prettyplease round trip for
 //! about half of the generated text (issue 12: the cold build).
 //!
