@@ -1341,12 +1341,27 @@ fn write_output(
     for f in files {
         let target = dir.join(&f.path);
         crate::output::inside(dir, &f.path)?;
-        if std::fs::read(&target).ok().as_deref() == Some(f.contents.as_bytes()) {
+        if std::fs::metadata(&target).is_ok_and(|m| m.is_file())
+            && crate::sys::read_regular(&target, f.contents.len() as u64)
+                .ok()
+                .as_deref()
+                == Some(f.contents.as_bytes())
+        {
             continue;
         }
         crate::output::may_write(&target, force)?;
         writes.push((f.path.clone(), f.contents.as_bytes()));
     }
+    // Generated modules this build no longer produces, whatever the caches remember: with `--no-cache` or a lost,
+    // damaged or foreign formatting cache the previous outputs are unknown, so every `.rs` file under `src/` that
+    // is not an output of this build is a candidate; only vgc's own (its `@generated` marker) are removed.
+    let outputs: std::collections::HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let mut stale = stale.clone();
+    stale.extend(
+        rust_files_under(dir, "src")
+            .into_iter()
+            .filter(|rel| !outputs.contains(rel.as_str())),
+    );
     let removes: Vec<String> = stale
         .iter()
         .filter(|rel| {
@@ -1357,6 +1372,32 @@ fn write_output(
     crate::output::commit(dir, &writes, &removes)
         .map_err(|e| format!("{}: cannot write the output: {e}", dir.display()))?;
     Ok((writes.len(), removes.len()))
+}
+
+/// The `.rs` files under `dir/sub` (paths relative to `dir`, `/`-separated; hidden directories and symbolic links
+/// skipped), in no particular order; empty when `dir/sub` does not exist or cannot be listed.
+fn rust_files_under(dir: &std::path::Path, sub: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut stack = vec![sub.to_string()];
+    while let Some(rel) = stack.pop() {
+        let Ok(listing) = std::fs::read_dir(dir.join(&rel)) else {
+            continue;
+        };
+        for e in listing.flatten() {
+            let Ok(name) = e.file_name().into_string() else {
+                continue;
+            };
+            let Ok(kind) = e.file_type() else {
+                continue;
+            };
+            if kind.is_dir() && !name.starts_with('.') {
+                stack.push(format!("{rel}/{name}"));
+            } else if kind.is_file() && name.ends_with(".rs") {
+                out.push(format!("{rel}/{name}"));
+            }
+        }
+    }
+    out
 }
 
 /// The formatter a request's output comes from, as part of every cache key (output formatted one way is never

@@ -70,7 +70,14 @@ impl FmtCache {
             entries: BTreeMap::new(),
             rustfmt,
         };
-        let Ok(text) = std::fs::read_to_string(&file) else {
+        let Some(bytes) = crate::cache::read_cache_file(&file, notes) else {
+            return empty;
+        };
+        let Ok(text) = String::from_utf8(bytes) else {
+            notes.push(format!(
+                "{}: unreadable (not UTF-8); ignored and rebuilt",
+                file.display()
+            ));
             return empty;
         };
         let mut lines = text.lines();

@@ -103,9 +103,13 @@ impl OutputLock {
     }
 }
 
-/// Whether the file at `path` starts with vgc's `@generated` marker.
+/// Whether the file at `path` is a regular file starting with vgc's `@generated` marker.
 #[must_use]
 pub fn is_ours(path: &Path) -> bool {
+    // Only a regular file can be vgc's (and opening a FIFO would block).
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
     let Ok(f) = std::fs::File::open(path) else {
         return false;
     };

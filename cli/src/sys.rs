@@ -181,7 +181,10 @@ pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<bool> {
 /// IO errors creating directories, writing or renaming.
 pub fn write_atomic_bytes(path: &Path, contents: &[u8]) -> std::io::Result<bool> {
     use std::io::Write as _;
-    if std::fs::read(path).ok().as_deref() == Some(contents) {
+    // Compared only when a regular file is there: opening a FIFO in the way would block (it is replaced).
+    if std::fs::metadata(path).is_ok_and(|m| m.is_file())
+        && read_regular(path, contents.len() as u64).ok().as_deref() == Some(contents)
+    {
         return Ok(false);
     }
     let dir = path.parent().unwrap_or(Path::new("."));

@@ -285,7 +285,14 @@ impl Manifest {
     /// (with a note).
     pub fn load(dir: &Path, notes: &mut Vec<String>) -> Option<Self> {
         let file = dir.join(FILE);
-        let text = std::fs::read_to_string(&file).ok()?;
+        let bytes = super::read_cache_file(&file, notes)?;
+        let Ok(text) = String::from_utf8(bytes) else {
+            notes.push(format!(
+                "{}: unreadable (not UTF-8); ignored and rebuilt",
+                file.display()
+            ));
+            return None;
+        };
         let parsed = parse(&text);
         match parsed {
             Ok(m) => Some(m),

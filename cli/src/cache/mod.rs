@@ -39,7 +39,7 @@ pub(crate) fn read_versioned<T: serde::de::DeserializeOwned>(
     header: &str,
     notes: &mut Vec<String>,
 ) -> Option<T> {
-    let bytes = std::fs::read(file).ok()?;
+    let bytes = read_cache_file(file, notes)?;
     let Some(nl) = bytes.iter().position(|&b| b == b'\n') else {
         notes.push(format!(
             "{}: unreadable; ignored and rebuilt",
@@ -48,7 +48,14 @@ pub(crate) fn read_versioned<T: serde::de::DeserializeOwned>(
         return None;
     };
     if bytes[..nl] != *header.as_bytes() {
-        notes.push(format!("{}:{}", file.display(), FOREIGN));
+        // Another vgc's cache names the same format (`vgc-ir-cache 2 …`); anything else is not a cache at all.
+        let format = header.split(' ').next().unwrap_or(header);
+        let foreign = bytes[..nl].starts_with(format!("{format} ").as_bytes());
+        notes.push(if foreign {
+            format!("{}:{}", file.display(), FOREIGN)
+        } else {
+            format!("{}: unreadable; ignored and rebuilt", file.display())
+        });
         return None;
     }
     let rest = &bytes[nl + 1..];
@@ -61,6 +68,26 @@ pub(crate) fn read_versioned<T: serde::de::DeserializeOwned>(
         ));
     }
     decoded
+}
+
+/// The largest cache file read (1 GiB; k8s.io/api's largest, the unit cache, is 2.6 MB).
+const CACHE_CAP: u64 = 1 << 30;
+
+/// The bytes of cache file `file`: `None` silently when it does not exist, `None` with a note when it is not a
+/// regular file (a FIFO, a device, a directory: never opened in a way that could block), is over [`CACHE_CAP`] or
+/// cannot be read ([`crate::sys::read_regular`]).
+pub(crate) fn read_cache_file(file: &Path, notes: &mut Vec<String>) -> Option<Vec<u8>> {
+    if std::fs::symlink_metadata(file).is_err_and(|e| e.kind() == std::io::ErrorKind::NotFound) {
+        return None;
+    }
+    crate::sys::read_regular(file, CACHE_CAP)
+        .map_err(|why| {
+            notes.push(format!(
+                "{}: unreadable ({why}); ignored and rebuilt",
+                file.display()
+            ));
+        })
+        .ok()
 }
 
 /// Decodes a postcard body on a stack that grows with the nesting it meets (`serde_stacker`): the IR holds
