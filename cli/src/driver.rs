@@ -1341,12 +1341,7 @@ fn write_output(
     for f in files {
         let target = dir.join(&f.path);
         crate::output::inside(dir, &f.path)?;
-        if std::fs::metadata(&target).is_ok_and(|m| m.is_file())
-            && crate::sys::read_regular(&target, f.contents.len() as u64)
-                .ok()
-                .as_deref()
-                == Some(f.contents.as_bytes())
-        {
+        if crate::sys::holds(&target, f.contents.as_bytes()) {
             continue;
         }
         crate::output::may_write(&target, force)?;

@@ -181,10 +181,7 @@ pub fn write_atomic(path: &Path, contents: &str) -> std::io::Result<bool> {
 /// IO errors creating directories, writing or renaming.
 pub fn write_atomic_bytes(path: &Path, contents: &[u8]) -> std::io::Result<bool> {
     use std::io::Write as _;
-    // Compared only when a regular file is there: opening a FIFO in the way would block (it is replaced).
-    if std::fs::metadata(path).is_ok_and(|m| m.is_file())
-        && read_regular(path, contents.len() as u64).ok().as_deref() == Some(contents)
-    {
+    if holds(path, contents) {
         return Ok(false);
     }
     let dir = path.parent().unwrap_or(Path::new("."));
@@ -193,6 +190,13 @@ pub fn write_atomic_bytes(path: &Path, contents: &[u8]) -> std::io::Result<bool>
     tmp.write_all(contents)?;
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(true)
+}
+
+/// Whether `path` is a regular file holding exactly `contents` (read without blocking, so a FIFO in the way is
+/// `false`, and never more than `contents.len()` bytes plus one).
+#[must_use]
+pub fn holds(path: &Path, contents: &[u8]) -> bool {
+    read_regular(path, contents.len() as u64).ok().as_deref() == Some(contents)
 }
 
 /// A uniquely named temporary file in `dir`, created with mode `0666` less the process umask — what a plain

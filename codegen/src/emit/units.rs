@@ -76,7 +76,8 @@ pub(crate) fn type_units(layout: &Layout, t: &TypePlan) -> Result<Vec<String>, C
         Ok(item_units(file.items))
     };
     let mut units = match text::def_text(&ctx, t) {
-        Some(text) => vec![text].into_iter().filter(|d| !d.is_empty()).collect(),
+        Some(text) if text.is_empty() => Vec::new(),
+        Some(text) => vec![text],
         None => parsed(type_def(&ctx, t))?,
     };
     let (func, imp) = validation_parts(&ctx, t);

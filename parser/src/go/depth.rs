@@ -1,4 +1,5 @@
-//! A linear pre-scan that keeps tree-sitter away from declarations nested deeper than [`MAX_NESTING`] brackets.
+//! A linear pre-scan that keeps tree-sitter away from declarations nested deeper than [`MAX_NESTING`] brackets,
+//! and lists the `//` comments on the way (for [`super::skeleton`]).
 //!
 //! Why: tree-sitter's error recovery costs time proportional to the depth of its parse stack for every token it
 //! recovers from, so a file that is both deeply nested and broken parses in super-linear time. Fuzzing found an
