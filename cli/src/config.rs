@@ -74,8 +74,9 @@ pub struct Config {
 
 /// The codes whose severity `[build.severity]` may change: `VGC0102` (an unknown `+k8s:` tag, which upstream
 /// ignores: deviation D1 of `docs/deviations.md`) and `VGC0121` (a type or field the k8s-openapi target lacks: as
-/// a warning, its rules are left out of the generated crate, each named by the warning).
-pub const BUILD_CODES: &[&str] = &["VGC0102", "VGC0121"];
+/// a warning, its rules are left out of the generated crate, each named by the warning) and `VGC0128` (a
+/// kubebuilder-style marker such as `+k8s:validation:Required`, a warning by default: as an error, the strict mode).
+pub const BUILD_CODES: &[&str] = &["VGC0102", "VGC0121", "VGC0128"];
 
 /// Finds `vgc.toml` for a linted path: in `start` (or its directory) and its parents, stopping after the first
 /// directory holding a `go.mod`.

@@ -471,9 +471,9 @@ impl Ctx<'_> {
                         f.json_name.clone()
                     };
                     let presence = f.checks.iter().find_map(|c| match c.kind {
-                        CheckKind::Required => Some(("required", c.stability)),
+                        CheckKind::Required { .. } => Some(("required", c.stability)),
                         CheckKind::Optional => Some(("optional", c.stability)),
-                        CheckKind::Forbidden => Some(("forbidden", c.stability)),
+                        CheckKind::Forbidden { .. } => Some(("forbidden", c.stability)),
                         _ => None,
                     });
                     let marker = tdocs.and_then(|d| d.markers.get(&f.go_name).copied());
@@ -491,7 +491,9 @@ impl Ctx<'_> {
                         .filter(|c| {
                             !matches!(
                                 c.kind,
-                                CheckKind::Required | CheckKind::Optional | CheckKind::Forbidden
+                                CheckKind::Required { .. }
+                                    | CheckKind::Optional
+                                    | CheckKind::Forbidden { .. }
                             )
                         })
                         .map(|c| words::rule(c, &fcx))

@@ -124,9 +124,13 @@ fn nested(inner: &[Check], outer: Option<Stability>, cx: &Context<'_>) -> String
 #[must_use]
 pub fn words(c: &Check, outer: Option<Stability>, cx: &Context<'_>) -> String {
     let body = match &c.kind {
-        CheckKind::Required => "required".into(),
+        CheckKind::Required { detail: None } => "required".into(),
+        CheckKind::Required { detail: Some(d) } => format!("required (the error says {d:?})"),
         CheckKind::Optional => "optional".into(),
-        CheckKind::Forbidden => "must not be set".into(),
+        CheckKind::Forbidden { detail: None } => "must not be set".into(),
+        CheckKind::Forbidden { detail: Some(d) } => {
+            format!("must not be set (the error says {d:?})")
+        }
         CheckKind::Minimum(n) => format!("at least {n}"),
         CheckKind::Maximum(n) => format!("at most {n}"),
         CheckKind::MinimumDuration(n) => format!(

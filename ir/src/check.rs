@@ -35,8 +35,11 @@ impl TagProblem {
     /// Places the problem in a file, given the file path and the byte offset of the tag text.
     #[must_use]
     pub fn into_diagnostic(self, file: &str, base: usize) -> Diagnostic {
-        let d = Diagnostic::error(self.code, self.message)
-            .at(file, base + self.span.start..base + self.span.end);
+        let d = match self.code.default_severity() {
+            crate::diagnostic::Severity::Warning => Diagnostic::warning(self.code, self.message),
+            crate::diagnostic::Severity::Error => Diagnostic::error(self.code, self.message),
+        }
+        .at(file, base + self.span.start..base + self.span.end);
         match self.hint {
             Some(h) => d.with_hint(h),
             None => d,
@@ -82,6 +85,29 @@ fn check_tag(tag: &Tag, scopes: &[Scope], top: bool, out: &mut Vec<TagProblem>) 
         return;
     }
     let Some(spec) = catalog::lookup(&tag.name) else {
+        // A kubebuilder-style marker under validation-gen's prefix (`+k8s:validation:Required`): no validation-gen
+        // tag has a `:` in its name, so this is no typo of one (deviation D1's exception, docs/deviations.md).
+        if let Some(marker) = tag
+            .name
+            .strip_prefix("k8s:")
+            .filter(|n| top && n.contains(':'))
+        {
+            let last = marker.rsplit(':').next().unwrap_or(marker);
+            let meant = catalog::suggest(&format!("k8s:{last}")).filter(|m| {
+                catalog::lookup(m).is_some_and(|s| scopes.iter().any(|x| s.scopes.contains(x)))
+            });
+            let mut p = TagProblem::new(
+                Code::MarkerStyleTag,
+                format!("unknown tag {:?}", tag.name),
+                tag.name_span.clone(),
+            );
+            p.hint = Some(match meant {
+                Some(m) => format!("a kubebuilder-style marker, not a validation-gen tag: upstream validation-gen ignores it and vgc generates nothing for it; for the validation-gen rule write `+{m}`"),
+                None => "a kubebuilder-style marker, not a validation-gen tag: upstream validation-gen ignores it and vgc generates nothing for it".into(),
+            });
+            out.push(p);
+            return;
+        }
         let mut p = TagProblem::new(
             Code::UnknownTag,
             format!("unknown tag {:?}", tag.name),
@@ -212,7 +238,7 @@ fn check_tag(tag: &Tag, scopes: &[Scope], top: bool, out: &mut Vec<TagProblem>) 
                 Some(k) => matches!(v, TagValue::Scalar(s, _) if kind_matches(k, s)),
             };
             if !ok {
-                let want = expected.map_or("", ValueKind::upstream_name);
+                let want = expected.map_or("no value", ValueKind::upstream_name);
                 let mut p = TagProblem::new(
                     Code::PayloadType,
                     format!(

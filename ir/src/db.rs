@@ -553,6 +553,51 @@ pub fn check_file(db: &dyn Db, file: SourceFile) -> Box<[Diagnostic]> {
                 out.push(d);
                 continue;
             }
+            if let Ok(t) = &u.parsed
+                && !profile.requiredness_message_payload()
+                && let Some((c, v)) = t.chain().find_map(|c| {
+                    matches!(
+                        c.tag_id(),
+                        Some(crate::catalog::TagId::Required | crate::catalog::TagId::Forbidden)
+                    )
+                    .then_some(())
+                    .and(c.value.as_ref().map(|v| (c, v)))
+                })
+            {
+                let (got, span) = match v {
+                    vgc_parser::tags::TagValue::Scalar(s, sp) => (s.type_name(), sp.clone()),
+                    vgc_parser::tags::TagValue::Tag(t) => ("tag", t.span.clone()),
+                };
+                // A string is the message 1.38 takes; anything else is wrong in every release.
+                let (note, hint) = if got == "string" {
+                    (
+                        format!(
+                            " (a message payload needs upstream 1.38; upstream {profile} takes none)"
+                        ),
+                        format!(
+                            "a message is joined into the error's detail from upstream 1.38 on (`Required value: <msg>`); select that profile (`--upstream 1.38`, `[upstream] version` in vgc.toml) or write `+{}` alone",
+                            c.name
+                        ),
+                    )
+                } else {
+                    (
+                        String::new(),
+                        format!("{0} takes no value; write it as `+{0}`", c.name),
+                    )
+                };
+                out.push(
+                    Diagnostic::error(
+                        Code::PayloadType,
+                        format!(
+                            "tag {:?}: tag value has wrong type: got {got}, want no value{note}",
+                            c.name
+                        ),
+                    )
+                    .at(path, base + span.start..base + span.end)
+                    .with_hint(hint),
+                );
+                continue;
+            }
             out.extend(
                 check_tag_use(u, scope)
                     .into_iter()

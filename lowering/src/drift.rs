@@ -141,9 +141,11 @@ pub fn describe(c: &Check) -> String {
         _ => "",
     };
     let body = match &c.kind {
-        CheckKind::Required => "required".into(),
+        CheckKind::Required { detail: None } => "required".into(),
+        CheckKind::Required { detail: Some(d) } => format!("required={d:?}"),
         CheckKind::Optional => "optional".into(),
-        CheckKind::Forbidden => "forbidden".into(),
+        CheckKind::Forbidden { detail: None } => "forbidden".into(),
+        CheckKind::Forbidden { detail: Some(d) } => format!("forbidden={d:?}"),
         CheckKind::Minimum(n) => format!("minimum={n}"),
         CheckKind::Maximum(n) => format!("maximum={n}"),
         CheckKind::MinimumDuration(n) => format!("minimum={n}"),

@@ -1969,7 +1969,7 @@ fn optional_to_required(c: &mut Check) {
     c.non_error = false;
     match &mut c.kind {
         CheckKind::IfOption(io) => optional_to_required(&mut io.inner),
-        kind => *kind = CheckKind::Required,
+        kind => *kind = CheckKind::Required { detail: None },
     }
 }
 

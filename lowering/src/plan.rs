@@ -128,12 +128,21 @@ pub enum Matcher {
 /// What a check does.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum CheckKind {
-    /// `k8s:required`
-    Required,
+    /// `k8s:required`. `detail`: the tag's message payload (upstream 1.38, `+k8s:required="msg"`), the error's
+    /// detail (`Required value: msg`); `None` without one (and for the `Required` that `+default` makes of
+    /// `optional`).
+    Required {
+        /// The message payload, never empty.
+        detail: Option<String>,
+    },
     /// `k8s:optional` (NonError short-circuit when unset)
     Optional,
-    /// `k8s:forbidden` (Forbidden check; followed by an Optional)
-    Forbidden,
+    /// `k8s:forbidden` (Forbidden check; followed by an Optional). `detail` as for [`CheckKind::Required`]
+    /// (`Forbidden: msg`).
+    Forbidden {
+        /// The message payload, never empty.
+        detail: Option<String>,
+    },
     /// `k8s:minimum`
     Minimum(i128),
     /// `k8s:maximum`
@@ -269,22 +278,23 @@ pub struct Check {
     pub cohort: Option<String>,
 }
 
-impl Check {
-    /// The checks this one wraps or runs on elements, in order: the inner check of `ifEnabled`/`ifDisabled`,
-    /// `subfield` and `item`, the element checks of `eachVal`/`eachKey`, and every rule of a `Discriminated` call.
-    /// Empty for leaf checks (and for unions, dependent fields and list unions, which hold no checks).
-    #[must_use]
-    pub fn children(&self) -> Vec<&Check> {
-        match &self.kind {
-            CheckKind::IfOption(io) => vec![&io.inner],
-            CheckKind::IfSubresource(is) => vec![&is.inner],
-            CheckKind::Subfield(s) => vec![&s.inner],
-            CheckKind::Item(it) => vec![&it.inner],
-            CheckKind::EachVal(inner, _, _) | CheckKind::EachKey(inner) => inner.iter().collect(),
-            CheckKind::Discriminated(m) => m.rules.iter().flat_map(|(_, cs)| cs).collect(),
-            CheckKind::Required
+/// The body of [`Check::children`] and [`Check::children_mut`]: one exhaustive match for both (`mut` for the
+/// mutable one).
+macro_rules! children_of {
+    ($kind:expr $(, $m:tt)?) => {
+        match & $($m)? $kind {
+            CheckKind::IfOption(io) => vec![& $($m)? io.inner],
+            CheckKind::IfSubresource(is) => vec![& $($m)? is.inner],
+            CheckKind::Subfield(s) => vec![& $($m)? s.inner],
+            CheckKind::Item(it) => vec![& $($m)? it.inner],
+            CheckKind::EachVal(inner, _, _) | CheckKind::EachKey(inner) => inner.into_iter().collect(),
+            CheckKind::Discriminated(m) => (& $($m)? m.rules)
+                .into_iter()
+                .flat_map(|(_, cs)| cs)
+                .collect(),
+            CheckKind::Required { .. }
             | CheckKind::Optional
-            | CheckKind::Forbidden
+            | CheckKind::Forbidden { .. }
             | CheckKind::Minimum(_)
             | CheckKind::Maximum(_)
             | CheckKind::MinimumDuration(_)
@@ -318,6 +328,21 @@ impl Check {
             | CheckKind::Neq(_)
             | CheckKind::Eq(_) => Vec::new(),
         }
+    };
+}
+
+impl Check {
+    /// The checks this one wraps or runs on elements, in order: the inner check of `ifEnabled`/`ifDisabled`,
+    /// `subfield` and `item`, the element checks of `eachVal`/`eachKey`, and every rule of a `Discriminated` call.
+    /// Empty for leaf checks (and for unions, dependent fields and list unions, which hold no checks).
+    #[must_use]
+    pub fn children(&self) -> Vec<&Check> {
+        children_of!(self.kind)
+    }
+
+    /// [`Check::children`], mutable: the same checks in the same order.
+    pub fn children_mut(&mut self) -> Vec<&mut Check> {
+        children_of!(self.kind, mut)
     }
 
     /// Calls `f` on this check and, depth first, on every check below it ([`Check::children`]).

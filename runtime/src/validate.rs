@@ -86,6 +86,18 @@ pub fn required(path: &Path<'_>, set: bool) -> ErrorList {
     }
 }
 
+/// upstream 1.38 `RequiredValue/…/RequiredMap` with a message (`+k8s:required="msg"`, the variadic `msgs`):
+/// `Required(path, detail)` when unset — `Required value: <detail>`. upstream: apimachinery v0.38.0-beta.0
+/// `validate/required.go` (`strings.Join(msgs, ", ")` of the one message generated code passes).
+#[must_use]
+pub fn required_with(path: &Path<'_>, set: bool, detail: &str) -> ErrorList {
+    if set {
+        Vec::new()
+    } else {
+        one(Error::required(path, detail))
+    }
+}
+
 /// upstream `Optional*`: a NonError short-circuit. Returns true when the field is unset (validation stops).
 #[must_use]
 pub fn optional_unset(set: bool) -> bool {
@@ -97,6 +109,17 @@ pub fn optional_unset(set: bool) -> bool {
 pub fn forbidden(path: &Path<'_>, set: bool) -> ErrorList {
     if set {
         one(Error::forbidden(path, ""))
+    } else {
+        Vec::new()
+    }
+}
+
+/// upstream 1.38 `ForbiddenValue/…/ForbiddenMap` with a message (`+k8s:forbidden="msg"`): `Forbidden(path,
+/// detail)` when set — `Forbidden: <detail>`. upstream: apimachinery v0.38.0-beta.0 `validate/required.go`.
+#[must_use]
+pub fn forbidden_with(path: &Path<'_>, set: bool, detail: &str) -> ErrorList {
+    if set {
+        one(Error::forbidden(path, detail))
     } else {
         Vec::new()
     }

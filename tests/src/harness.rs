@@ -42,6 +42,8 @@ pub fn go(dir: &Path, args: &[&str]) -> String {
         .args(args)
         .current_dir(dir)
         .env("GOFLAGS", "-mod=mod")
+        // A module that requires a newer Go (k8s.io/* v0.38 pre-releases: Go 1.27) gets it from the proxy.
+        .env("GOTOOLCHAIN", "auto")
         .output()
         .expect("the `go` command runs");
     assert!(
@@ -50,6 +52,38 @@ pub fn go(dir: &Path, args: &[&str]) -> String {
         String::from_utf8_lossy(&out.stderr)
     );
     String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// Module versions a Go module of an upstream release requires that the Go module proxy refuses (403), each with the
+/// served version the test modules use instead (`go mod edit -replace`, [`substitute_refused_modules`]):
+/// k8s.io/apimachinery v0.38.0-beta.0 requires `sigs.k8s.io/structured-merge-diff/v7 v7.0.1`, whose zip the proxy
+/// does not serve; v7.0.0 is its previous patch release (the validation code under test does not use it; the
+/// package is imported by `pkg/runtime`'s converter).
+pub const REFUSED_MODULES: &[(&str, &str, &str)] =
+    &[("sigs.k8s.io/structured-merge-diff/v7", "v7.0.1", "v7.0.0")];
+
+/// Points every [`REFUSED_MODULES`] requirement of the module at `dir` (its `go.mod`, direct or indirect) to the
+/// served substitute; returns the replacements made (`module vX => vY`), for the test log.
+pub fn substitute_refused_modules(dir: &Path) -> Vec<String> {
+    let gomod = std::fs::read_to_string(dir.join("go.mod")).expect("go.mod");
+    let mut made = Vec::new();
+    for (module, refused, served) in REFUSED_MODULES {
+        if gomod
+            .lines()
+            .any(|l| l.split_whitespace().take(2).eq([*module, *refused]))
+        {
+            go(
+                dir,
+                &[
+                    "mod",
+                    "edit",
+                    &format!("-replace={module}@{refused}={module}@{served}"),
+                ],
+            );
+            made.push(format!("{module} {refused} => {served}"));
+        }
+    }
+    made
 }
 
 /// Package directories under `dir` (relative, `/`-separated; `dir` itself excluded) holding a file whose name
@@ -115,8 +149,26 @@ pub fn install_validation_gen(work: &Path, gobin: &Path) {
     );
 }
 
-/// The upstream profile the oracle proves: `VGC_ORACLE_UPSTREAM` (`1.35`, `1.36`, `1.37`), else the newest profile
-/// whose generator is published (`vgc_ir::Upstream::code_generator`, the one place the versions are pinned).
+/// Whether profile `u`'s pinned generator (`vgc_ir::Upstream::code_generator`) is a release, not a pre-release
+/// (`v0.37.2`, not `v0.38.0-beta.0`).
+pub fn released(u: vgc_ir::Upstream) -> bool {
+    u.code_generator().is_some_and(|v| !v.contains('-'))
+}
+
+/// The newest profile whose pinned generator is a pre-release newer than every release (`1.38` with
+/// `v0.38.0-beta.0`): the suites that run against both the newest release and the newest pre-release
+/// (`tests/tests/output_tests.rs`) take it as their second oracle.
+pub fn prerelease_upstream() -> Option<vgc_ir::Upstream> {
+    let newest = vgc_ir::Upstream::ALL
+        .into_iter()
+        .rev()
+        .find(|u| u.code_generator().is_some())?;
+    (!released(newest)).then_some(newest)
+}
+
+/// The upstream profile the oracle proves: `VGC_ORACLE_UPSTREAM` (`1.35` … `1.38`), else the newest profile whose
+/// generator is a published release (`vgc_ir::Upstream::code_generator`, the one place the versions are pinned; a
+/// pre-release is proven by the suites that name it, [`prerelease_upstream`]).
 pub fn oracle_upstream() -> vgc_ir::Upstream {
     if let Ok(v) = std::env::var("VGC_ORACLE_UPSTREAM") {
         let u = vgc_ir::Upstream::parse(&v)
@@ -130,13 +182,17 @@ pub fn oracle_upstream() -> vgc_ir::Upstream {
     vgc_ir::Upstream::ALL
         .into_iter()
         .rev()
-        .find(|u| u.code_generator().is_some())
+        .find(|u| released(*u))
         .expect("a profile with a published generator")
 }
 
 /// The build requests' profile for the oracle runs (see [`oracle_upstream`]).
 pub fn oracle_profile() -> vgc_ir::profile::Selected {
-    let u = oracle_upstream();
+    oracle_profile_for(oracle_upstream())
+}
+
+/// The build requests' profile for an oracle run against profile `u`'s pinned generator.
+pub fn oracle_profile_for(u: vgc_ir::Upstream) -> vgc_ir::profile::Selected {
     vgc_ir::profile::Selected::new(
         u,
         format!(
@@ -183,6 +239,7 @@ pub fn download_module(module: &str, tmp: &Path) -> (String, String) {
         .args(["mod", "download", "-json", module])
         .current_dir(tmp)
         .env("GOFLAGS", "-mod=mod")
+        .env("GOTOOLCHAIN", "auto")
         .output()
         .expect("the `go` command runs");
     assert!(
@@ -671,8 +728,13 @@ pub fn run_both(
 /// are a map from 1.37 (a list of enabled names before), errors carry a short-circuit mark from 1.37 and
 /// alpha/beta marks from 1.36. Every driver that includes [`GO_DRIVER_MAIN`] appends them.
 pub fn go_driver_release_shims() -> &'static str {
+    go_driver_release_shims_for(oracle_upstream())
+}
+
+/// [`go_driver_release_shims`] for profile `u`'s generator.
+pub fn go_driver_release_shims_for(u: vgc_ir::Upstream) -> &'static str {
     use vgc_ir::Upstream;
-    match oracle_upstream() {
+    match u {
         Upstream::V1_35 => {
             "\nfunc toOpts(m map[string]bool) []string {\n\tvar o []string\n\tfor k, v := range m {\n\t\tif v {\n\t\t\to = append(o, k)\n\t\t}\n\t}\n\treturn o\n}\n\nfunc shortCircuit(e *field.Error) bool { return false }\nfunc isAlpha(e *field.Error) bool      { return false }\nfunc isBeta(e *field.Error) bool       { return false }\n"
         }

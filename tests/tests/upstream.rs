@@ -955,7 +955,8 @@ fn run_generated_with(
 /// (`leaf.name`, `leaf.count`: a failing short-circuit in one does not stop the other); a subfield no longer
 /// inherits the member's own short-circuits (`In`: the member's `ShortCircuit` failure no longer skips the
 /// payload); `item` cohorts nest the wrapped subfield's (`Entries`); and an `eachVal` pass is no longer a
-/// short-circuit of the field (`Names`: `minItems` still runs).
+/// short-circuit of the field (`Names`: `minItems` still runs) and, generated with default flags
+/// (code-generator v0.38.0-beta.0 `each.go`), marks none of its errors short-circuit (`sc=false`; 1.37: `true`).
 #[test]
 fn nested_subfield_from_1_38() {
     let types = r#"package v1
@@ -1066,7 +1067,7 @@ type U struct {
             ],
             &[
                 "names | Too few: 1: must have at least 2 items | origin=minItems | sc=false | -",
-                "names[0] | Invalid value: \"a\": forced failure: each | origin=validateFalse | sc=true | -",
+                "names[0] | Invalid value: \"a\": forced failure: each | origin=validateFalse | sc=false | -",
             ],
         ])
     );
@@ -2136,4 +2137,182 @@ type T struct {
             "v1/types.go:10:6: error[VGC0109]: T: tag \"k8s:minimum\": failed to parse tag payload: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
         ]
     );
+}
+
+/// code-generator v0.38.0-beta.0 `validators/required.go`: `+k8s:required="msg"` / `+k8s:forbidden="msg"` join
+/// the message into the error's detail (apimachinery v0.38.0-beta.0 `Required*`/`Forbidden*` take `msgs
+/// ...string`), on every shape (value, pointer, slice, map) and under `ifEnabled`/`ifDisabled`; on a non-pointer
+/// struct `required="msg"` is documentation like the bare tag. Before 1.38 the payload is refused with a message
+/// that says what it wants and which profile accepts it. Also `each.go`: errors of `immutable`, `update` and
+/// `subfield(x)=required` under `eachVal` are not marked short-circuit from 1.38 (`sc=false`; 1.37: `true`).
+#[test]
+fn requiredness_messages_and_each_flags_from_1_38() {
+    let types = r#"package v1
+
+type TypeMeta struct{}
+
+type Inner struct {
+	// +k8s:optional
+	A *string `json:"a,omitempty"`
+}
+
+type Item struct {
+	// +k8s:optional
+	Name *string `json:"name,omitempty"`
+}
+
+type T struct {
+	TypeMeta `json:",inline"`
+	// +k8s:required="custom string msg"
+	S string `json:"s"`
+	// +k8s:required="custom pointer msg"
+	P *string `json:"p,omitempty"`
+	// +k8s:required="custom slice msg"
+	L []string `json:"l,omitempty"`
+	// +k8s:required="custom map msg"
+	M map[string]string `json:"m,omitempty"`
+	// +k8s:required="custom struct msg"
+	V Inner `json:"v"`
+	// +k8s:forbidden="custom forbidden msg"
+	F *string `json:"f,omitempty"`
+	// +k8s:ifEnabled(Gate)=+k8s:forbidden="custom enabled msg"
+	G *string `json:"g,omitempty"`
+	// +k8s:required=""
+	E *string `json:"e,omitempty"`
+}
+
+type U struct {
+	TypeMeta `json:",inline"`
+	// +k8s:optional
+	// +k8s:eachVal=+k8s:immutable
+	Im []string `json:"im,omitempty"`
+	// +k8s:optional
+	// +k8s:eachVal=+k8s:update=NoModify
+	Up map[string]string `json:"up,omitempty"`
+	// +k8s:optional
+	// +k8s:eachVal=+k8s:subfield(name)=+k8s:required
+	Sub []Item `json:"sub,omitempty"`
+}
+"#;
+    let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", types)]);
+    let old = vgc::build(&request(dir.path(), Some(Upstream::V1_37)));
+    assert_eq!(
+        located(&old, dir.path())[0],
+        "v1/types.go:17:19: error[VGC0108]: tag \"k8s:required\": tag value has wrong type: got string, want no value (a message payload needs upstream 1.38; upstream 1.37 takes none)"
+    );
+    assert_eq!(
+        old.diagnostics
+            .iter()
+            .filter(|d| d.code.as_str() == "VGC0108")
+            .count(),
+        8,
+        "{:?}",
+        diags(&old)
+    );
+    assert_eq!(
+        old.diagnostics[0].hint.as_deref(),
+        Some(
+            "a message is joined into the error's detail from upstream 1.38 on (`Required value: <msg>`); select that profile (`--upstream 1.38`, `[upstream] version` in vgc.toml) or write `+k8s:required` alone"
+        )
+    );
+    let new = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
+    assert_eq!(diags(&new), Vec::<String>::new());
+    let cases = serde_json::json!([
+        {"name": "all unset", "kind": "example.com/p/v1.T", "object": {}, "options": {"Gate": false}},
+        {"name": "forbidden set", "kind": "example.com/p/v1.T", "object": {"s": "x", "p": "x", "l": ["x"], "m": {"k": "v"}, "e": "x", "f": "x", "g": "x"},
+         "options": {"Gate": true}},
+        {"name": "each flags", "kind": "example.com/p/v1.U", "object": {"im": ["b"], "up": {"k": "new"}, "sub": [{}]},
+         "old": {"im": ["a"], "up": {"k": "old"}, "sub": [{}, {}]}},
+    ]);
+    let lines = |v: &[&[&str]]| -> Vec<Vec<String>> {
+        v.iter()
+            .map(|c| c.iter().map(|l| (*l).to_string()).collect())
+            .collect()
+    };
+    let got = run_generated(dir.path(), Upstream::V1_38, "requiredness-messages", &cases);
+    assert_eq!(
+        got,
+        lines(&[
+            &[
+                "s | Required value: custom string msg | origin= | sc=true | -",
+                "p | Required value: custom pointer msg | origin= | sc=true | -",
+                "l | Required value: custom slice msg | origin= | sc=true | -",
+                "m | Required value: custom map msg | origin= | sc=true | -",
+                "e | Required value | origin= | sc=true | -",
+            ],
+            &[
+                "f | Forbidden: custom forbidden msg | origin= | sc=true | -",
+                "g | Forbidden: custom enabled msg | origin= | sc=true | -",
+            ],
+            &[
+                "im[0] | Invalid value: null: field is immutable | origin=immutable | sc=false | -",
+                "up[k] | Invalid value: null: field cannot be modified once set | origin=update | sc=false | -",
+                "sub[0].name | Required value | origin= | sc=false | -",
+            ],
+        ])
+    );
+    // 1.37: the same pass marks each error short-circuit.
+    let u_only = types
+        .split("type T struct")
+        .next()
+        .expect("head")
+        .to_string()
+        + &types[types.find("type U struct").expect("U")..];
+    let dir37 = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", &u_only)]);
+    let got = run_generated(
+        dir37.path(),
+        Upstream::V1_37,
+        "each-flags-1-37",
+        &serde_json::json!([cases[2]]),
+    );
+    assert_eq!(
+        got,
+        lines(&[&[
+            "im[0] | Invalid value: null: field is immutable | origin=immutable | sc=true | -",
+            "up[k] | Invalid value: null: field cannot be modified once set | origin=update | sc=true | -",
+            "sub[0].name | Required value | origin= | sc=true | -",
+        ]])
+    );
+}
+
+/// A kubebuilder-style marker under validation-gen's prefix (`+k8s:validation:Required`, in upstream's own
+/// `output_tests/tags/format/k8s-uuid`) is no validation-gen tag; upstream ignores it. vgc warns (VGC0128, with the
+/// validation-gen tag it probably meant when one fits the place), builds, and makes it an error only when
+/// `[build.severity] VGC0128 = "error"` asks.
+#[test]
+fn marker_style_tags_are_warnings() {
+    let types = "package v1\n\ntype TypeMeta struct{}\n\n// +k8s:validation:Required\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:validation:Required\n\t// +k8s:optional\n\tA *string `json:\"a,omitempty\"`\n}\n";
+    let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", types)]);
+    let out = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
+    assert_eq!(
+        located(&out, dir.path()),
+        [
+            "v1/types.go:5:5: warning[VGC0128]: unknown tag \"k8s:validation:Required\"",
+            "v1/types.go:8:6: warning[VGC0128]: unknown tag \"k8s:validation:Required\"",
+        ]
+    );
+    assert_eq!(vgc::exit_code(&out), 0);
+    assert_eq!(
+        out.diagnostics[1].hint.as_deref(),
+        Some(
+            "a kubebuilder-style marker, not a validation-gen tag: upstream validation-gen ignores it and vgc generates nothing for it; for the validation-gen rule write `+k8s:required`"
+        )
+    );
+    assert_eq!(
+        out.diagnostics[0].hint.as_deref(),
+        Some(
+            "a kubebuilder-style marker, not a validation-gen tag: upstream validation-gen ignores it and vgc generates nothing for it"
+        )
+    );
+    std::fs::write(
+        dir.path().join("vgc.toml"),
+        "[build.severity]\nVGC0128 = \"error\"\n",
+    )
+    .expect("vgc.toml");
+    let strict = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
+    assert_eq!(
+        located(&strict, dir.path())[0],
+        "v1/types.go:5:5: error[VGC0128]: unknown tag \"k8s:validation:Required\""
+    );
+    assert_eq!(vgc::exit_code(&strict), 1);
 }

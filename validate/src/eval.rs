@@ -812,9 +812,11 @@ impl<'p> Cx<'_, 'p> {
         let op = self.op;
         let len = || new.map_or(0, Val::len);
         match &c.kind {
-            CheckKind::Required => v::required(path, set(shape, new)),
+            CheckKind::Required { detail: None } => v::required(path, set(shape, new)),
+            CheckKind::Required { detail: Some(d) } => v::required_with(path, set(shape, new), d),
             CheckKind::Optional => ErrorList::new(),
-            CheckKind::Forbidden => v::forbidden(path, set(shape, new)),
+            CheckKind::Forbidden { detail: None } => v::forbidden(path, set(shape, new)),
+            CheckKind::Forbidden { detail: Some(d) } => v::forbidden_with(path, set(shape, new), d),
             CheckKind::Minimum(n) => v::minimum(path, self.int_of(new, path).as_ref(), *n),
             CheckKind::Maximum(n) => v::maximum(path, self.int_of(new, path).as_ref(), *n),
             CheckKind::MinimumDuration(n) => {

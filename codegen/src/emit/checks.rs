@@ -270,9 +270,11 @@ pub(super) fn check_call(
     let s = quote!(#new.map(|v| v.as_str()));
     let len = quote!(#new.map_or(0, |v| v.len()));
     match &c.kind {
-        CheckKind::Required => quote!(#v::required(#path, #set)),
+        CheckKind::Required { detail: None } => quote!(#v::required(#path, #set)),
+        CheckKind::Required { detail: Some(d) } => quote!(#v::required_with(#path, #set, #d)),
         CheckKind::Optional => quote!(::vgc_runtime::ErrorList::new()),
-        CheckKind::Forbidden => quote!(#v::forbidden(#path, #set)),
+        CheckKind::Forbidden { detail: None } => quote!(#v::forbidden(#path, #set)),
+        CheckKind::Forbidden { detail: Some(d) } => quote!(#v::forbidden_with(#path, #set, #d)),
         CheckKind::Minimum(n) => quote!(#v::minimum(#path, #new, #n)),
         CheckKind::Maximum(n) => quote!(#v::maximum(#path, #new, #n)),
         CheckKind::MinimumDuration(n) => quote!(#v::minimum_duration(#path, #new, #n)),
@@ -826,7 +828,7 @@ mod tests {
         };
         let checks = [
             check(CheckKind::MaxLength(8), false),
-            check(CheckKind::Required, true),
+            check(CheckKind::Required { detail: None }, true),
         ];
         let code = checks_block(
             &layout.ctx(),

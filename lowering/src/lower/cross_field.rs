@@ -583,7 +583,7 @@ mod tests {
             T.c: optional
             T.m: optional
             VGC0104 tag "k8s:dependentRequired": missing required positional argument of type string
-            VGC0108 tag "k8s:dependentRequired": tag value has wrong type: got string, want 
+            VGC0108 tag "k8s:dependentRequired": tag value has wrong type: got string, want no value
             VGC0109 field T.A: no sibling field with JSON name "nope"
             VGC0109 field T.B: trigger and dependent field must be different (both are "b")
             VGC0110 field T.Kind: tag "k8s:modeDiscriminator": can only be used on non-pointer string or bool types

@@ -90,11 +90,14 @@ impl Lowerer<'_> {
                 if value_struct {
                     return refuse(self, TagDiagnostic::NonPointerStruct);
                 }
+                // upstream 1.38: the message payload (checked and gated by profile in `vgc_ir::db::check_file`)
+                // is the error's detail; an empty one adds nothing (`if msg != ""`).
+                let detail = s().filter(|m| !m.is_empty());
                 match id {
-                    TagId::Required => vec![mk(CheckKind::Required)],
+                    TagId::Required => vec![mk(CheckKind::Required { detail })],
                     TagId::Optional => vec![mk(CheckKind::Optional)],
                     _ => vec![
-                        mk(CheckKind::Forbidden),
+                        mk(CheckKind::Forbidden { detail }),
                         Check {
                             kind: CheckKind::Optional,
                             short_circuit: true,
@@ -574,6 +577,12 @@ impl Lowerer<'_> {
                     return refuse(self, TagDiagnostic::NonErrorInEach);
                 }
                 let sc = !passes_apart && inner_checks.iter().any(|c| c.short_circuit);
+                let mut inner_checks = inner_checks;
+                if vgc_ir::profile::upstream(self.db).each_pass_default_flags() {
+                    // The pass is one function with default flags whose element validator is passed as a value:
+                    // no check inside it marks its errors as short-circuit.
+                    inner_checks.iter_mut().for_each(clear_short_circuits);
+                }
                 let ne = inner_checks.iter().all(|c| c.non_error);
                 // The list matcher is filled in by the field (it owns the list metadata).
                 let kind = if id == TagId::EachKey {
@@ -599,6 +608,12 @@ impl Lowerer<'_> {
             | TagId::EnumExclude => return None,
         })
     }
+}
+
+/// Clears the short-circuit flag of `c` and of every check below it ([`Check::children_mut`]).
+fn clear_short_circuits(c: &mut Check) {
+    c.short_circuit = false;
+    c.children_mut().into_iter().for_each(clear_short_circuits);
 }
 
 /// Each of `checks` wrapped by tag `id` in the check `wrap` makes of it: upstream's wrapping validators (`IfOption`,
