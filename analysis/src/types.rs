@@ -254,8 +254,9 @@ pub enum DeepEqualFunc {
     /// `vgc_runtime` types implements (semantic equality of quantities, times, …).
     #[default]
     Semantic,
-    /// A project function (`pkg/path.Func`, or an unqualified name in the output package). vgc cannot call Go; a
-    /// build that selects one reports `VGC0005` (docs/upstream.md, "Known gaps").
+    /// A project function (`pkg/path.Func`, or an unqualified name in the output package), as written. Generated
+    /// Rust cannot call Go: the generated module declares a `DeepEqual` trait that stands for it, implemented by
+    /// the user in `src/custom.rs` (`vgc_lowering::plan::ModulePlan::deep_equal`, docs/upstream.md).
     Project(String),
 }
 
@@ -335,7 +336,8 @@ pub fn gen_config(
 /// Reads `+k8s:validation-gen-deep-equal-func` from one `doc.go`'s package tags into `cfg.deep_equal` (upstream
 /// 1.38 `targets.go`, kubernetes#141808). Before 1.38 the tag does not exist: a warning says it is ignored. A second
 /// use in the package is upstream's `Package %q contains more than one usage of %q` (a panic there, a located
-/// `VGC0005` here); a project function is a located `VGC0005` error (vgc cannot call Go; see docs/upstream.md).
+/// `VGC0005` here). A project function is kept as written: the generated module asks the user for its Rust
+/// counterpart (docs/upstream.md).
 fn deep_equal_func(
     db: &dyn Db,
     pkg: &str,
@@ -382,14 +384,6 @@ fn deep_equal_func(
             continue;
         }
         cfg.deep_equal = DeepEqualFunc::Project(v.to_string());
-        diags.push(
-            Diagnostic::error(
-                Code::GeneratorConfig,
-                format!("{name:?}: project deep-equality function {v:?} is not supported by vgc: generated Rust cannot call Go"),
-            )
-            .at(path, at)
-            .with_hint(format!("remove the tag (or write `={SEMANTIC_DEEP_EQUAL}`) to use the default `validate.SemanticDeepEqual`, which vgc implements")),
-        );
     }
 }
 

@@ -102,7 +102,8 @@ pub fn load(
         let mut bad = false;
         for doc in serde_norway::Deserializer::from_str(&text) {
             match Document::deserialize(doc) {
-                Ok(d) => entries.extend(d.formats),
+                // upstream validates document by document, so `formats[i]` counts within one document.
+                Ok(d) => entries.extend(d.formats.into_iter().enumerate()),
                 Err(e) => {
                     let at = e.location().map_or(0, |l| l.index().min(text.len()));
                     diags.push(err(format!("parsing extensions file {path:?}: {e}"), at));
@@ -114,8 +115,8 @@ pub fn load(
         if bad {
             continue;
         }
-        for (i, e) in entries.into_iter().enumerate() {
-            let at = entry_offset(&text, i);
+        for (entry, (i, e)) in entries.into_iter().enumerate() {
+            let at = entry_offset(&text, entry);
             let n = &e.name;
             let cause = if n.is_empty() {
                 diags.push(err(
@@ -129,7 +130,7 @@ pub fn load(
                 )
             } else if vgc_ir::catalog::FORMATS.contains(&n.as_str()) {
                 format!("{n:?} is a built-in format and cannot be redefined")
-            } else if n.starts_with("k8s-") {
+            } else if n == "k8s" || n.starts_with("k8s-") {
                 format!("name {n:?} cannot use the reserved \"k8s-\" prefix")
             } else if let Some(first) = defined.get(n) {
                 diags.push(err(

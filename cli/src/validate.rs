@@ -1426,6 +1426,7 @@ fn validate_object(
             if let Some(first) = unchecked.first() {
                 let e = EvalError::CustomValidation {
                     function: first.function.clone(),
+                    tag: first.tag,
                     path: first.path.clone(),
                 };
                 let more = match unchecked.len() {

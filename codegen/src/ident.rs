@@ -215,13 +215,18 @@ pub fn request_fn(ty: &TypeKey) -> String {
 /// The trait a module declares for its hand-written `+k8s:customValidation` functions.
 pub const CUSTOM_TRAIT: &str = "Custom";
 
+/// The trait a module declares for its project deep-equality function (`+k8s:validation-gen-deep-equal-func`,
+/// upstream 1.38).
+pub const DEEP_EQUAL_TRAIT: &str = "DeepEqual";
+
 /// R33: names that differ in Go but agree in Rust would generate a crate that does not compile, or one that loses a
 /// package. Each clash is a `VGC0113` error at the later of the two declarations in source order, naming the
 /// other, with a hint to rename one:
 /// - two packages whose module paths agree (`my-api/v1` and `my_api/v1`; `custom` and `custom_`), at the first type
 ///   of the later package;
 /// - two items of one module: types (`Self` is spelled `Self_`, so `Self` and `Self_` clash), the `Custom` trait of
-///   a module with `customValidation` functions and a type named `Custom`, validation functions (`FooBar` and
+///   a module with `customValidation` functions and a type named `Custom` (the `DeepEqual` trait of a module with
+///   a project deep-equality function and a type named `DeepEqual`), validation functions (`FooBar` and
 ///   `Foo_Bar` both give `validate_foo_bar`; the entry point `validate_names_request` of a typedef root `Names` and
 ///   the function of a type `NamesRequest`);
 /// - two fields of one struct whose Rust fields agree (`URL` and `Url` both give `url`), at the later field.
@@ -289,6 +294,12 @@ pub fn name_collisions<'a>(db: &dyn vgc_ir::Db, plan: &'a CratePlan) -> Vec<Diag
             types.insert(
                 CUSTOM_TRAIT.to_string(),
                 ("the `customValidation` trait".into(), None),
+            );
+        }
+        if m.deep_equal.is_some() {
+            types.insert(
+                DEEP_EQUAL_TRAIT.to_string(),
+                ("the `validation-gen-deep-equal-func` trait".into(), None),
             );
         }
         for t in &m.types {

@@ -55,6 +55,39 @@ pub struct CratePlan {
 }
 
 impl CratePlan {
+    /// The generated types Go's `==` cannot compare ([`crate::plan::direct_comparable`] false): a struct with a
+    /// member that is not comparable (a pointer, list, map, interface, or such a struct), a typedef of one, a type
+    /// a plan does not define. Unexported Go members are not in the plan and so not looked at (an unexported
+    /// pointer member makes upstream's answer `false`). A fixed point from "all comparable" (Go has no struct that
+    /// contains itself by value).
+    #[must_use]
+    pub fn not_directly_comparable(&self) -> std::collections::BTreeSet<TypeKey> {
+        let by_key = self.types_by_key();
+        let mut not = std::collections::BTreeSet::new();
+        loop {
+            let before = not.len();
+            for t in self.types() {
+                if not.contains(&t.key) {
+                    continue;
+                }
+                let named = |k: &TypeKey| by_key.contains_key(k) && !not.contains(k);
+                let ok = match (&t.fields, &t.alias_of) {
+                    (Some(fields), _) => fields
+                        .iter()
+                        .all(|f| crate::plan::comparable_member(&f.ty, &named)),
+                    (None, Some(a)) => crate::plan::comparable_member(a, &named),
+                    (None, None) => false,
+                };
+                if !ok {
+                    not.insert(t.key.clone());
+                }
+            }
+            if not.len() == before {
+                return not;
+            }
+        }
+    }
+
     /// Every type plan of every module, in module order then the module's own order.
     pub fn types(&self) -> impl Iterator<Item = &TypePlan> {
         self.modules
@@ -445,6 +478,13 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
                 .find_map(|f| vgc_ir::db::file_ir(db, *f).group_name.clone())
         })
     };
+    // upstream 1.38 `targets.go`: the package's `+k8s:validation-gen-deep-equal-func` (its diagnostics are reported
+    // by root selection, which reads the same settings).
+    let deep_equal_of =
+        |pkg: &str| match types::gen_config(db, prog, pkg, &mut Vec::new()).deep_equal {
+            vgc_analysis::types::DeepEqualFunc::Project(f) => Some(f),
+            vgc_analysis::types::DeepEqualFunc::Semantic => None,
+        };
     for (k, &key) in r.types.iter().zip(lower_keys(db)) {
         let t = lower_type(db, key);
         diagnostics.extend(t.diagnostics.iter().cloned());
@@ -456,6 +496,7 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
                     pkg: k.pkg.clone(),
                     group: group_of(&k.pkg),
                     types: Vec::new(),
+                    deep_equal: deep_equal_of(&k.pkg),
                 })
                 .types
                 .push(p.clone());
@@ -468,6 +509,7 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
                 pkg: key.pkg.clone(),
                 group: group_of(&key.pkg),
                 types: Vec::new(),
+                deep_equal: None,
             }
             .group_version();
             crate::plan::KindRef {
@@ -1532,7 +1574,10 @@ impl Lowerer<'_> {
                 }
                 out.push((
                     EmissionKey {
-                        deferred: is_deferred(&c),
+                        round: deferral_round(
+                            &c,
+                            vgc_ir::profile::upstream(self.db).nested_subfield(),
+                        ),
                         tag: outer,
                     },
                     c,
@@ -2059,8 +2104,9 @@ fn list_tag_error(tags: &[TagUse]) -> Option<(&'static str, &'static str)> {
 /// (test `tag_ids_are_in_name_order`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 struct EmissionKey {
-    /// Returned as `Deferred` by its upstream validator.
-    deferred: bool,
+    /// The round of upstream's deferred resolution that emits it ([`deferral_round`]): 0 for a function its
+    /// validator returns directly.
+    round: u8,
     /// The outer tag of the use that made the check.
     tag: TagId,
 }
@@ -2076,7 +2122,7 @@ impl EmissionKey {
             _ => tag,
         };
         Self {
-            deferred: true,
+            round: deferral_round(c, false).max(1),
             tag,
         }
     }
@@ -2088,33 +2134,51 @@ fn emission_order(mut keyed: Vec<(EmissionKey, Check)>) -> Vec<Check> {
     keyed.into_iter().map(|(_, c)| c).collect()
 }
 
-/// True for checks whose upstream validator returns them as `Deferred` (ThisContext): emitted after a
-/// declaration's direct functions.
-fn is_deferred(c: &Check) -> bool {
+/// The round of upstream's deferred resolution that emits `c` on its declaration: 0 for a function its validator
+/// returns directly, 1 for one returned as `Deferred` (ThisContext), more when a deferred callback returns further
+/// deferred validations (upstream's field loop resolves them round by round, `generators/validation.go`). Emitted
+/// by round, each round by tag name. `subfield_direct` (the 1.38 profile, [`vgc_ir::Upstream::nested_subfield`]):
+/// `subfield` returns its payload's functions directly and keeps its deferred ones deferred (code-generator
+/// v0.38.0-beta.0 `subfield.go` `WrapFunctions`), so a chain is emitted in its payload's round; before, `subfield`
+/// was itself deferred. `eachVal` and `item` defer their payload once, resolving the payload's own deferred
+/// validations in the same callback (`each.go`, `item.go`).
+fn deferral_round(c: &Check, subfield_direct: bool) -> u8 {
     match &c.kind {
         // upstream `WrapFunctions` keeps a deferred function deferred.
-        CheckKind::IfOption(io) => is_deferred(&io.inner),
-        CheckKind::IfSubresource(is) => is_deferred(&is.inner),
-        kind => matches!(
-            kind,
-            CheckKind::EachVal(..)
-                | CheckKind::Update(..)
-                | CheckKind::Subfield(_)
-                | CheckKind::Item(_)
-                | CheckKind::ListUnion(_)
-                | CheckKind::Unique(_)
-                | CheckKind::Union(_)
-                | CheckKind::Dependent(_)
-                | CheckKind::FieldConstraint(_)
-                | CheckKind::VirtualUnion(_)
-                | CheckKind::Discriminated(_)
-        ),
+        CheckKind::IfOption(io) => deferral_round(&io.inner, subfield_direct),
+        CheckKind::IfSubresource(is) => deferral_round(&is.inner, subfield_direct),
+        CheckKind::Subfield(sub) if subfield_direct => deferral_round(&sub.inner, true),
+        CheckKind::Item(it) => deferral_round(&it.inner, subfield_direct).max(1),
+        CheckKind::EachVal(..)
+        | CheckKind::Update(..)
+        | CheckKind::Subfield(_)
+        | CheckKind::ListUnion(_)
+        | CheckKind::Unique(_)
+        | CheckKind::Union(_)
+        | CheckKind::Dependent(_)
+        | CheckKind::FieldConstraint(_)
+        | CheckKind::VirtualUnion(_)
+        | CheckKind::Discriminated(_) => 1,
+        _ => 0,
     }
 }
 
-/// upstream cohort sort: short-circuit checks first, relative order kept.
+/// upstream `sortIntoCohorts`: the default cohort first, then each named cohort in order of first definition, and
+/// within each cohort short-circuit checks first, relative order kept (codegen and the interpreter emit the
+/// cohorts in the order their first checks appear).
 fn sort_cohort(checks: &mut [Check]) {
-    checks.sort_by_key(|c| !c.short_circuit);
+    let mut order: Vec<Option<String>> = vec![None];
+    for c in checks.iter() {
+        if !order.contains(&c.cohort) {
+            order.push(c.cohort.clone());
+        }
+    }
+    checks.sort_by_key(|c| {
+        (
+            order.iter().position(|o| *o == c.cohort).unwrap_or(0),
+            !c.short_circuit,
+        )
+    });
 }
 
 #[cfg(test)]

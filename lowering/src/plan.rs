@@ -541,6 +541,40 @@ pub struct ModulePlan {
     pub group: Option<String>,
     /// Types in declaration order.
     pub types: Vec<std::sync::Arc<TypePlan>>,
+    /// The package's project deep-equality function (`+k8s:validation-gen-deep-equal-func=<func>`, upstream 1.38,
+    /// kubernetes#141808), as written (`CustomDeepEqual`, `example.com/eq.Equal`); `None` for upstream's default
+    /// `validate.SemanticDeepEqual` (vgc's `==`). Where upstream calls it — ratcheting, list matching, uniqueness,
+    /// `eachVal` and map-value equivalence, `update`, `subfield`, `item` and mode ratchets, each on a value that is
+    /// not directly comparable ([`direct_comparable`]) — generated code calls the module's `DeepEqual` trait,
+    /// which the user implements (`vgc_codegen`'s `custom` emission), and the interpreter a function given to it.
+    pub deep_equal: Option<String>,
+}
+
+/// Upstream's `util.IsDirectComparable(util.NonPointer(t))` on a plan type: whether Go's `==` compares values of
+/// `ty` (a builtin; a struct, typedef or array of such, with no pointer, slice, map or interface anywhere inside),
+/// after stripping one pointer at the top. Generated code compares such values with `==` and the others with the
+/// package's deep-equality function. `named` answers for a generated struct or typedef by key
+/// ([`crate::CratePlan::not_directly_comparable`] holds the others). Go facts for the well-known types:
+/// `metav1.Duration` and `intstr.IntOrString` are structs of scalars (comparable); `resource.Quantity` (an
+/// `*inf.Dec` inside), `metav1.Time`/`MicroTime` (`time.Time` holds a `*Location`), `RawExtension`, `FieldsV1` and
+/// `[]byte` are not. upstream: code-generator v0.38.0-beta.0 `util.IsDirectComparable`.
+#[must_use]
+pub fn direct_comparable(ty: &RustTy, named: &dyn Fn(&TypeKey) -> bool) -> bool {
+    let ty = match ty {
+        RustTy::Option(inner, _) => inner,
+        t => t,
+    };
+    comparable_member(ty, named)
+}
+
+/// [`direct_comparable`] of a struct member or typedef target, where a pointer is not stripped.
+pub(crate) fn comparable_member(ty: &RustTy, named: &dyn Fn(&TypeKey) -> bool) -> bool {
+    match ty {
+        RustTy::Builtin(_) => true,
+        RustTy::WellKnown(w) => matches!(w, WellKnown::Duration | WellKnown::IntOrString),
+        RustTy::Named(k) => named(k),
+        RustTy::Option(..) | RustTy::Vec(_) | RustTy::Map(_) | RustTy::Json => false,
+    }
 }
 
 impl ModulePlan {

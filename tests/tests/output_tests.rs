@@ -480,12 +480,23 @@ fn run_suite(u: Upstream) {
             errors.join("\n")
         );
         assert!(out.io_error.is_none(), "{:?}", out.io_error);
+        // The hand-written functions: `customValidation`'s, and the project deep-equality functions' twins when
+        // the suite has their packages (1.38).
+        let mut custom = String::new();
         if !excluded.contains("tags/customvalidation") {
-            std::fs::copy(
-                root.join("tests/upstream/custom.rs"),
-                generated.join("src/custom.rs"),
-            )
-            .expect("custom.rs");
+            custom +=
+                &std::fs::read_to_string(root.join("tests/upstream/custom.rs")).expect("custom.rs");
+        }
+        let deep_equal = out.plan.modules.iter().any(|m| m.deep_equal.is_some());
+        if deep_equal {
+            if custom.is_empty() {
+                custom += "/// Implements the generated `DeepEqual` traits.\npub struct Custom;\n";
+            }
+            custom += &std::fs::read_to_string(root.join("tests/upstream/custom_deep_equal.rs"))
+                .expect("custom_deep_equal.rs");
+        }
+        if !custom.is_empty() {
+            std::fs::write(generated.join("src/custom.rs"), custom).expect("custom.rs");
         }
         out
     };

@@ -543,9 +543,9 @@ fn gated_optional_with_a_default_is_required() {
         assert_eq!(
             got,
             [
-                "k8s:ifDisabled(G,false) non_error=false Forbidden non_error=false",
+                "k8s:ifDisabled(G,false) non_error=false Forbidden { detail: None } non_error=false",
                 "k8s:ifDisabled(G,false) non_error=true Optional non_error=true",
-                "k8s:ifEnabled(G,true) non_error=false Required non_error=false",
+                "k8s:ifEnabled(G,true) non_error=false Required { detail: None } non_error=false",
             ],
             "{u:?}"
         );
@@ -875,16 +875,18 @@ fn run_generated(
     name: &str,
     cases: &serde_json::Value,
 ) -> Vec<Vec<String>> {
-    run_generated_with(dir, u, name, cases, &[])
+    run_generated_with(dir, u, name, cases, &[], None)
 }
 
-/// [`run_generated`] with `--validation-extensions-file` paths.
+/// [`run_generated`] with `--validation-extensions-file` paths, and `custom` as the generated crate's
+/// `src/custom.rs` (the hand-written functions) when given.
 fn run_generated_with(
     dir: &Path,
     u: Upstream,
     name: &str,
     cases: &serde_json::Value,
     extension_files: &[String],
+    custom: Option<&str>,
 ) -> Vec<Vec<String>> {
     use std::process::Command;
     let root = vgc_tests::example::workspace_root().to_path_buf();
@@ -903,6 +905,9 @@ fn run_generated_with(
         vgc_codegen::RuntimeDep::Path(root.join("runtime").to_string_lossy().into_owned());
     let out = vgc::build(&req);
     assert_eq!(vgc::exit_code(&out), 0, "{:?}", diags(&out));
+    if let Some(custom) = custom {
+        std::fs::write(generated.join("src/custom.rs"), custom).expect("custom.rs");
+    }
     let runner = work.join("runner");
     std::fs::create_dir_all(runner.join("src")).expect("mkdir runner");
     std::fs::write(
@@ -1229,18 +1234,12 @@ fn deep_equal_func_and_update_value_from_1_38() {
             ("v1/types.go", types),
         ],
     );
+    // A project function is the module's `DeepEqual` trait (`project_deep_equality_functions_from_1_38`).
     let out = vgc::build(&request(project.path(), Some(Upstream::V1_38)));
+    assert_eq!(located(&out, project.path()), Vec::<String>::new());
     assert_eq!(
-        located(&out, project.path()),
-        [
-            "v1/doc.go:3:5: error[VGC0005]: \"k8s:validation-gen-deep-equal-func\": project deep-equality function \"CustomDeepEqual\" is not supported by vgc: generated Rust cannot call Go"
-        ]
-    );
-    assert_eq!(
-        out.diagnostics[0].hint.as_deref(),
-        Some(
-            "remove the tag (or write `=k8s.io/apimachinery/pkg/api/validate.SemanticDeepEqual`) to use the default `validate.SemanticDeepEqual`, which vgc implements"
-        )
+        out.plan.modules[0].deep_equal.as_deref(),
+        Some("CustomDeepEqual")
     );
     let default = module(
         "",
@@ -1439,6 +1438,21 @@ type T struct {
             "e4.yaml:2:1: error[VGC0005]: Failed loading validation extensions: extensions file \"e4.yaml\": formats[0]: format \"lower-word\" was already defined in \"formats.yaml\""
         ]
     );
+    // code-generator v0.38.0-beta.0 `extensions.go`: the bare name `k8s` is reserved too, and entries are counted
+    // within their YAML document (`validate` per document).
+    assert_eq!(
+        bad(
+            "e6.yaml",
+            "formats:\n- name: fine-one\n  docs: d\n  pattern: a\n  message: m\n---\nformats:\n- name: k8s\n  docs: d\n  pattern: a\n  message: m\n"
+        ),
+        [e(
+            0,
+            "k8s",
+            8,
+            "name \"k8s\" cannot use the reserved \"k8s-\" prefix",
+            "e6.yaml"
+        )]
+    );
     // Strict: an unknown field is a parse error at the parser's position.
     let strict = bad(
         "e5.yaml",
@@ -1502,6 +1516,7 @@ type T struct {
         "project-formats",
         &cases,
         &[good],
+        None,
     );
     let lines = |v: &[&[&str]]| -> Vec<Vec<String>> {
         v.iter()
@@ -2315,4 +2330,154 @@ fn marker_style_tags_are_warnings() {
         "v1/types.go:5:5: error[VGC0128]: unknown tag \"k8s:validation:Required\""
     );
     assert_eq!(vgc::exit_code(&strict), 1);
+}
+
+/// kubernetes#141808: a project deep-equality function (`+k8s:validation-gen-deep-equal-func=CustomDeepEqual`) is
+/// the generated module's `DeepEqual` trait, implemented in `src/custom.rs`, and called exactly where upstream 1.38
+/// calls the Go function: on values that are not directly comparable (`Inner` holds a pointer) — the field ratchet,
+/// `listType=set` matching (`eachVal` ratcheting) and uniqueness — and never on comparable ones (`N`, a pointer to an
+/// integer, ratchets with `==`). The test's function, like upstream's `output_tests/ratcheting/deep_equal_func`,
+/// deliberately disagrees with semantic equality (only whether `p` is set), so each site shows that it was called.
+/// `--custom-stub` writes an implementation with vgc's default equality; the interpreter, which cannot call it,
+/// reports the comparison as a hand-written function it could not run.
+#[test]
+fn project_deep_equality_functions_from_1_38() {
+    let types = r#"package v1
+
+type TypeMeta struct{}
+
+type Inner struct {
+	// +k8s:optional
+	P *int64 `json:"p,omitempty"`
+}
+
+type T struct {
+	TypeMeta `json:",inline"`
+	// +k8s:validateFalse="inner"
+	I Inner `json:"i"`
+	// +k8s:optional
+	// +k8s:listType=set
+	// +k8s:eachVal=+k8s:validateFalse="each"
+	S []Inner `json:"s,omitempty"`
+	// +k8s:optional
+	// +k8s:validateFalse="n"
+	N *int64 `json:"n,omitempty"`
+}
+"#;
+    let doc = "// +k8s:validation-gen=TypesWithField=TypeMeta\n// +k8s:validation-gen-nolint\n// +k8s:validation-gen-deep-equal-func=CustomDeepEqual\npackage v1\n";
+    let dir = module("", &[("v1/doc.go", doc), ("v1/types.go", types)]);
+    let out = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
+    assert_eq!(located(&out, dir.path()), Vec::<String>::new());
+    // The trait, its stub and the call sites.
+    let mut req = request(dir.path(), Some(Upstream::V1_38));
+    let stub_out = tempfile::tempdir().expect("tempdir");
+    req.out = Some(stub_out.path().to_path_buf());
+    req.check_only = false;
+    req.no_cache = true;
+    req.custom_stub = true;
+    let built = vgc::build(&req);
+    assert_eq!(vgc::exit_code(&built), 0, "{:?}", diags(&built));
+    let module_rs = std::fs::read_to_string(stub_out.path().join("src/v1.rs")).expect("v1.rs");
+    assert!(module_rs.contains("pub trait DeepEqual {"), "{module_rs}");
+    assert!(
+        module_rs.contains("upstream `CustomDeepEqual`"),
+        "the trait names the Go function"
+    );
+    assert_eq!(
+        module_rs
+            .matches("<crate::custom::Custom as DeepEqual>::deep_equal")
+            .count(),
+        5,
+        "the ratchets of `i` and `s`, the set match of eachVal, the set uniqueness and the element iteration's match (not `n`'s ratchet, `==`): {module_rs}"
+    );
+    let stub =
+        std::fs::read_to_string(stub_out.path().join("src/custom.rs")).expect("custom.rs stub");
+    assert!(
+        stub.contains("impl crate::v1::DeepEqual for Custom"),
+        "{stub}"
+    );
+    let custom = r#"//! The test's project deep-equality function.
+/// The type the generated code calls.
+pub struct Custom;
+
+/// Like upstream's `CustomDeepEqual`: an `Inner` compares only whether `p` is set.
+impl crate::v1::DeepEqual for Custom {
+    fn deep_equal<T: std::any::Any + PartialEq>(a: Option<&T>, b: Option<&T>) -> bool {
+        fn inner<T: std::any::Any>(v: Option<&T>) -> Option<&crate::v1::Inner> {
+            v.and_then(|v| (v as &dyn std::any::Any).downcast_ref())
+        }
+        match (inner(a), inner(b)) {
+            (Some(x), Some(y)) => x.p.is_some() == y.p.is_some(),
+            _ => a == b,
+        }
+    }
+}
+"#;
+    let cases = serde_json::json!([
+        {"name": "ratchet through the function", "kind": "example.com/p/v1.T", "object": {"i": {"p": 2}}, "old": {"i": {"p": 1}}},
+        {"name": "the function says changed", "kind": "example.com/p/v1.T", "object": {"i": {}}, "old": {"i": {"p": 1}}},
+        {"name": "set items match through it", "kind": "example.com/p/v1.T", "object": {"i": {}, "s": [{"p": 2}]}, "old": {"i": {}, "s": [{"p": 1}]}},
+        {"name": "duplicates through it", "kind": "example.com/p/v1.T", "object": {"i": {}, "s": [{"p": 1}, {"p": 2}]}},
+        {"name": "comparable values use ==", "kind": "example.com/p/v1.T", "object": {"i": {}, "n": 2}, "old": {"i": {}, "n": 1}},
+    ]);
+    let got = run_generated_with(
+        dir.path(),
+        Upstream::V1_38,
+        "deep-equal-project",
+        &cases,
+        &[],
+        Some(custom),
+    );
+    let lines = |v: &[&[&str]]| -> Vec<Vec<String>> {
+        v.iter()
+            .map(|c| c.iter().map(|l| (*l).to_string()).collect())
+            .collect()
+    };
+    assert_eq!(
+        got,
+        lines(&[
+            &[],
+            &["i | Invalid value: {}: forced failure: inner | origin=validateFalse | sc=false | -"],
+            &[],
+            &[
+                "i | Invalid value: {}: forced failure: inner | origin=validateFalse | sc=false | -",
+                "s[0] | Invalid value: {\"p\":1}: forced failure: each | origin=validateFalse | sc=false | -",
+                "s[1] | Invalid value: {\"p\":2}: forced failure: each | origin=validateFalse | sc=false | -",
+                "s[1] | Duplicate value: {\"p\":2} | origin= | sc=false | -",
+            ],
+            &["n | Invalid value: 2: forced failure: n | origin=validateFalse | sc=false | -"],
+        ])
+    );
+    // The interpreter cannot call the function: the comparison is a hand-written function it did not run.
+    let interp = vgc_validate::Interpreter::new(&out.plan);
+    let key = out
+        .plan
+        .types()
+        .find(|t| t.key.name == "T")
+        .expect("T")
+        .key
+        .clone();
+    let e = interp
+        .validate(
+            &key,
+            &cases[0]["object"],
+            Some(&cases[0]["old"]),
+            &vgc_runtime::Operation::update(),
+        )
+        .expect_err("not interpretable");
+    assert_eq!(
+        e.to_string(),
+        "i: hand-written validation CustomDeepEqual (+k8s:validation-gen-deep-equal-func) cannot be interpreted"
+    );
+    // On a create nothing is compared, and comparable values never ask for the function.
+    assert!(
+        interp
+            .validate(
+                &key,
+                &cases[0]["object"],
+                None,
+                &vgc_runtime::Operation::create()
+            )
+            .is_ok()
+    );
 }

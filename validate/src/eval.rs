@@ -24,6 +24,9 @@ pub(crate) struct Cx<'i, 'p> {
     pub(crate) failure: RefCell<Option<EvalError>>,
     /// Hand-written validations reached that the interpreter cannot run ([`crate::Unchecked`]), in order.
     pub(crate) unchecked: RefCell<Vec<crate::Unchecked>>,
+    /// The package whose type's validation function is running (its project deep-equality function, if any,
+    /// decides the comparisons: [`Cx::deep_equal_site`]).
+    pub(crate) pkg: std::cell::Cell<&'p str>,
 }
 
 /// Where checks run (`vgc_codegen` `Site`): the value's shape, the element type of a list or map value, whether
@@ -324,6 +327,46 @@ impl<'p> Cx<'_, 'p> {
         self.interp.types.get(k)
     }
 
+    /// The element comparisons an iteration over a list or map (`eachVal`, the element type's function) makes on
+    /// update ([`Cx::deep_equal_site`] for the element type): map values and list-map items are matched with
+    /// their old counterparts by equivalence, set items by equality; atomic lists compare nothing.
+    fn container_comparisons(
+        &self,
+        shape: &Shape,
+        matcher: &Matcher,
+        elem: Option<&RustTy>,
+        old: Option<&Val<'p>>,
+        path: &Path<'_>,
+    ) {
+        let compares = match shape {
+            Shape::Map => true,
+            _ => !matches!(matcher, Matcher::None),
+        };
+        if self.op.is_update() && old.is_some() && compares {
+            self.deep_equal_site(elem, path);
+        }
+    }
+
+    /// A comparison of values of type `ty` that upstream 1.38 makes with the package's project deep-equality
+    /// function (`ModulePlan::deep_equal`; the value is not directly comparable, `codegen`'s `Ctx::deep_eq_opt`):
+    /// the interpreter cannot call it, so the comparison is recorded as unchecked at `path` and made with vgc's
+    /// default equality. Nothing when the running package has no such function or `ty` is comparable.
+    fn deep_equal_site(&self, ty: Option<&RustTy>, path: &Path<'_>) {
+        let Some(function) = self.interp.deep_equal.get(self.pkg.get()) else {
+            return;
+        };
+        let comparable = ty.is_some_and(|t| {
+            vgc_lowering::plan::direct_comparable(t, &|k| !self.interp.not_comparable.contains(k))
+        });
+        if !comparable {
+            self.unchecked.borrow_mut().push(crate::Unchecked {
+                function: (*function).to_string(),
+                tag: "k8s:validation-gen-deep-equal-func",
+                path: path.to_string(),
+            });
+        }
+    }
+
     /// `Layout::elem_of`: the element type of a list or map type, through typedefs.
     fn elem_of(&self, t: &'p RustTy) -> Option<&'p RustTy> {
         let mut t = t;
@@ -373,11 +416,13 @@ impl<'p> Cx<'_, 'p> {
         old: Option<&Val<'p>>,
         errs: &mut ErrorList,
     ) {
+        let outer = self.pkg.replace(t.key.pkg.as_str());
         if t.recursive {
             vgc_runtime::stack::grow(|| self.type_body(t, path, obj, old, errs));
         } else {
             self.type_body(t, path, obj, old, errs);
         }
+        self.pkg.set(outer);
     }
 
     fn type_body(
@@ -449,8 +494,11 @@ impl<'p> Cx<'_, 'p> {
         } else {
             (Some(value), old_value)
         };
-        if self.op.is_update() && has_old && new == old_v {
-            return;
+        if self.op.is_update() && has_old {
+            self.deep_equal_site(Some(&f.ty), &p);
+            if new == old_v {
+                return;
+            }
         }
         let site = Site {
             shape: &f.shape,
@@ -486,6 +534,15 @@ impl<'p> Cx<'_, 'p> {
     ) {
         let Some(t) = self.ty(&it.elem) else { return };
         let op = self.op;
+        if !it.keys {
+            self.container_comparisons(
+                shape,
+                &it.matcher,
+                container.and_then(|c| self.elem_of(c)),
+                old,
+                path,
+            );
+        }
         if it.keys {
             v::each_map_key(
                 op,
@@ -698,6 +755,9 @@ impl<'p> Cx<'_, 'p> {
                         }),
                         _ => None,
                     };
+                    if self.op.is_update() && old_item.is_some() {
+                        self.deep_equal_site(Some(&it.elem), &path.index(i));
+                    }
                     if !(self.op.is_update() && old_item.is_some_and(|o| o == item)) {
                         let p = path.index(i);
                         res = self.pair(
@@ -769,10 +829,13 @@ impl<'p> Cx<'_, 'p> {
         };
         let nv = member(s);
         let ov = old.and_then(member);
-        if self.op.is_update() && old.is_some() && nv == ov {
-            return (e, failed);
-        }
         let p = path.child(&sub.json);
+        if self.op.is_update() && old.is_some() {
+            self.deep_equal_site(Some(&sub.ty), &p);
+            if nv == ov {
+                return (e, failed);
+            }
+        }
         let ic = &sub.inner;
         let site = Site {
             shape: &sub.shape,
@@ -895,6 +958,9 @@ impl<'p> Cx<'_, 'p> {
                     let Some(n) = new else {
                         return ErrorList::new();
                     };
+                    if matches!(matcher, Matcher::Set) && op.is_update() && old.is_some() {
+                        self.deep_equal_site(elem, path);
+                    }
                     let keys = keys_of(matcher);
                     let m = matcher_fns(matcher).0.unwrap_or(never);
                     if *pointer_elems {
@@ -934,6 +1000,10 @@ impl<'p> Cx<'_, 'p> {
                 let Some(n) = new else {
                     return ErrorList::new();
                 };
+                // upstream `ValSliceUnique`: set items compared with one another (list-map keys with `==`).
+                if matches!(m, Matcher::Set) && n.len() > 1 {
+                    self.deep_equal_site(elem, path);
+                }
                 let keys = keys_of(m);
                 let f = matcher_fns(m).0.unwrap_or(never);
                 if matches!(
@@ -950,6 +1020,7 @@ impl<'p> Cx<'_, 'p> {
             CheckKind::EachVal(inner, m, elem_shape) => {
                 let mut e = ErrorList::new();
                 let Some(n) = new else { return e };
+                self.container_comparisons(shape, m, elem, old, path);
                 let body_site = Site {
                     shape: elem_shape,
                     elem: None,
@@ -1150,6 +1221,7 @@ impl<'p> Cx<'_, 'p> {
                 (None, None) => {
                     self.unchecked.borrow_mut().push(crate::Unchecked {
                         function: upstream.clone(),
+                        tag: "k8s:customValidation",
                         path: path.to_string(),
                     });
                     ErrorList::new()
@@ -1323,10 +1395,13 @@ impl<'p> Cx<'_, 'p> {
         let ov = old.and_then(member);
         let disc_of = |o: &'v Val<'p>| o.field(&m.discriminator.field);
         let disc = disc_of(s);
-        if self.op.is_update() && old.map(disc_of) == Some(disc) && nv == ov {
-            return e;
-        }
         let p = path.child(&m.json);
+        if self.op.is_update() && old.map(disc_of) == Some(disc) {
+            self.deep_equal_site(Some(&m.ty), &p);
+            if nv == ov {
+                return e;
+            }
+        }
         let site = Site {
             shape: &m.shape,
             elem: m.elem.as_ref(),

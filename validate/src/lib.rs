@@ -37,11 +37,16 @@ pub use defaults::Defaulted;
 pub use strict::UnknownField;
 pub use value::{DecodeError, Val};
 
-/// A hand-written validation (`+k8s:customValidation`) an evaluation reached and could not run.
+/// A hand-written function an evaluation reached and could not run: a `+k8s:customValidation` function, or a
+/// project deep-equality function (`+k8s:validation-gen-deep-equal-func`, upstream 1.38) where upstream calls it
+/// (comparing values that are not directly comparable; the interpreter then went on with vgc's default equality).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unchecked {
-    /// The upstream function name (`ValidateCustom_<Type>[_<Field>]`).
+    /// The upstream function name (`ValidateCustom_<Type>[_<Field>]`, or the deep-equality function as the tag
+    /// names it).
     pub function: String,
+    /// The tag that names it (`k8s:customValidation`, `k8s:validation-gen-deep-equal-func`).
+    pub tag: &'static str,
     /// The field path it would run at (upstream's rendering, `spec.x`; `<nil>` at the root).
     pub path: String,
 }
@@ -70,12 +75,12 @@ pub enum EvalError {
     DecodeOld(DecodeError),
     /// A `+k8s:customValidation` function was reached: it is hand-written Go (or Rust), which the interpreter
     /// cannot run.
-    #[error(
-        "{path}: hand-written validation {function} (+k8s:customValidation) cannot be interpreted"
-    )]
+    #[error("{path}: hand-written validation {function} (+{tag}) cannot be interpreted")]
     CustomValidation {
-        /// The upstream function name (`ValidateCustom_<Type>[_<Field>]`).
+        /// The upstream function name (`ValidateCustom_<Type>[_<Field>]`, or a project deep-equality function).
         function: String,
+        /// The tag that names it ([`Unchecked::tag`]).
+        tag: &'static str,
         /// The field path it would run at.
         path: String,
     },
@@ -116,6 +121,11 @@ pub struct Interpreter<'p> {
     /// Per struct type, its named fields by JSON name ([`value::json_fields`]): decoding an object looks each key
     /// up once instead of comparing every field's name with every key.
     json_fields: value::JsonFields<'p>,
+    /// Packages with a project deep-equality function (`ModulePlan::deep_equal`): import path → the function as
+    /// the tag names it.
+    pub(crate) deep_equal: HashMap<&'p str, &'p str>,
+    /// The generated types Go's `==` cannot compare (computed only when [`Interpreter::deep_equal`] is not empty).
+    pub(crate) not_comparable: std::collections::BTreeSet<TypeKey>,
 }
 
 /// The plan's types by key. The interpreter looks a type up for every named value it decodes, defaults or
@@ -215,6 +225,16 @@ impl<'p> Interpreter<'p> {
         }
         let defaulted = defaults::defaulted_types(&types);
         let json_fields = value::json_fields(&types);
+        let deep_equal: HashMap<&str, &str> = plan
+            .modules
+            .iter()
+            .filter_map(|m| Some((m.pkg.as_str(), m.deep_equal.as_deref()?)))
+            .collect();
+        let not_comparable = if deep_equal.is_empty() {
+            std::collections::BTreeSet::new()
+        } else {
+            plan.not_directly_comparable()
+        };
         Self {
             plan,
             json_fields,
@@ -222,6 +242,8 @@ impl<'p> Interpreter<'p> {
             patterns,
             custom: HashMap::new(),
             defaulted,
+            deep_equal,
+            not_comparable,
         }
     }
 
@@ -431,6 +453,7 @@ impl<'p> Interpreter<'p> {
         match p.unchecked.into_iter().next() {
             Some(u) => Err(EvalError::CustomValidation {
                 function: u.function,
+                tag: u.tag,
                 path: u.path,
             }),
             None => Ok(p.errors),
@@ -474,6 +497,7 @@ impl<'p> Interpreter<'p> {
             op,
             failure: RefCell::new(None),
             unchecked: RefCell::new(Vec::new()),
+            pkg: std::cell::Cell::new(""),
         };
         cx.validate_type(t, &Path::Root, Some(new), old, &mut errs);
         match cx.failure.into_inner() {

@@ -102,8 +102,10 @@ pub(super) fn matcher_fns(
     let fn_ty = quote!(fn(&#elem_ty, &#elem_ty) -> bool);
     match m {
         Matcher::None => (quote!(None), quote!(None)),
+        // upstream `list.go`/`each.go`: a set's items match by `DirectEqual` when comparable, else the package's
+        // deep-equality function.
         Matcher::Set => {
-            let eq = ctx.eq_ref(&quote!(a), &quote!(b));
+            let eq = deep_eq_elem(ctx, elem, &quote!(a), &quote!(b));
             (
                 quote!(Some((|a: &#elem_ty, b: &#elem_ty| #eq) as #fn_ty)),
                 quote!(None),
@@ -114,7 +116,7 @@ pub(super) fn matcher_fns(
             let ks = keys
                 .iter()
                 .map(|k| key_eq(ctx, owner, &quote!(a), &quote!(b), k));
-            let eq = ctx.eq_ref(&quote!(a), &quote!(b));
+            let eq = deep_eq_elem(ctx, elem, &quote!(a), &quote!(b));
             (
                 quote!(Some((|a: &#elem_ty, b: &#elem_ty| true #(&& #ks)*) as #fn_ty)),
                 quote!(Some((|a: &#elem_ty, b: &#elem_ty| #eq) as #fn_ty)),
@@ -425,7 +427,7 @@ pub(super) fn check_call(
                     } else {
                         quote!(as_ref)
                     };
-                    let eq = ctx.eq_ref(&quote!(a), &quote!(b));
+                    let eq = deep_eq_elem(ctx, elem, &quote!(a), &quote!(b));
                     quote!({
                         let mut e = ::vgc_runtime::ErrorList::new();
                         if let Some(n) = #new { #v::each_map_val(op, #path, n, #old, Some(|a, b| #eq), |p, v, o, errs| {
@@ -438,7 +440,7 @@ pub(super) fn check_call(
                     })
                 }
                 Shape::Map => {
-                    let eq = ctx.eq_ref(&quote!(a), &quote!(b));
+                    let eq = deep_eq_elem(ctx, elem, &quote!(a), &quote!(b));
                     quote!({
                         let mut e = ::vgc_runtime::ErrorList::new();
                         if let Some(n) = #new { #v::each_map_val(op, #path, n, #old, Some(|a, b| #eq), |p, v, o, errs| { 'scope: { #body } }, &mut e); }

@@ -57,16 +57,52 @@ pub(super) fn custom_trait(ctx: &Ctx<'_>, m: &ModulePlan) -> TokenStream {
     }
 }
 
+/// The module's `DeepEqual` trait when its package names a project deep-equality function
+/// (`+k8s:validation-gen-deep-equal-func`, upstream 1.38, kubernetes#141808): generated code calls it wherever
+/// upstream's calls the Go function (values that are not directly comparable: ratchets, set matching and
+/// uniqueness, `eachVal`/`subfield`/`item`/mode equivalence). The user implements it for `crate::custom::Custom`.
+pub(super) fn deep_equal_trait(m: &ModulePlan) -> TokenStream {
+    let Some(go) = &m.deep_equal else {
+        return TokenStream::new();
+    };
+    let doc = format!(
+        " Stands for this package's deep-equality function, upstream `{go}` (`+k8s:validation-gen-deep-equal-func`, Go `func[T any](a, b T) bool`; upstream 1.38). Generated code calls it where upstream's calls the Go function: on values Go's `==` cannot compare, to decide whether a value is unchanged on update (ratcheting; `eachVal`, `subfield`, `item` and mode equivalence) and whether list items match (`listType=set` matching and uniqueness). Implement it for `crate::custom::Custom` in `src/custom.rs` (`vgc build --custom-stub` writes one with vgc's default, semantic equality)."
+    );
+    let fn_doc = format!(
+        " upstream `{go}(a, b)`: whether `a` and `b` are equal. `None` is a nil Go pointer; `T` is the compared Go value's Rust type (downcast through `Any` to treat one type apart, as a Go function does with a type switch)."
+    );
+    quote! {
+        #[doc = #doc]
+        pub trait DeepEqual {
+            #[doc = #fn_doc]
+            fn deep_equal<T: ::std::any::Any + ::std::cmp::PartialEq>(a: ::std::option::Option<&T>, b: ::std::option::Option<&T>) -> bool;
+        }
+    }
+}
+
 pub(crate) fn custom_stub(plan: &CratePlan, opts: &Options) -> Option<GeneratedFile> {
     let layout = crate::layout_for(plan, opts.target);
     let ctx = layout.ctx();
     let mut impls = Vec::new();
     for m in &plan.modules {
+        let module = ctx.module_of(&m.pkg);
+        if let Some(go) = &m.deep_equal {
+            let doc = format!(
+                " Stub for upstream `{go}`: vgc's default, semantic equality (`validate.SemanticDeepEqual`). Replace with the project function's rule."
+            );
+            impls.push(quote! {
+                impl #module ::DeepEqual for Custom {
+                    #[doc = #doc]
+                    fn deep_equal<T: ::std::any::Any + ::std::cmp::PartialEq>(a: ::std::option::Option<&T>, b: ::std::option::Option<&T>) -> bool {
+                        a == b
+                    }
+                }
+            });
+        }
         let checks = custom_checks(m);
         if checks.is_empty() {
             continue;
         }
-        let module = ctx.module_of(&m.pkg);
         let fns = checks.iter().map(|(method, upstream, ty)| {
             let f = format_ident!("{method}");
             let t = ctx.ty(ty);
@@ -84,8 +120,9 @@ pub(crate) fn custom_stub(plan: &CratePlan, opts: &Options) -> Option<GeneratedF
         return None;
     }
     let tokens = quote! {
-        //! Hand-written `+k8s:customValidation` functions, started by `vgc build --custom-stub`. vgc never
-        //! overwrites this file. Every stub below accepts all values: replace the bodies with the real checks.
+        //! Hand-written `+k8s:customValidation` functions (and project deep-equality functions), started by
+        //! `vgc build --custom-stub`. vgc never overwrites this file. Every validation stub below accepts all
+        //! values and every deep-equality stub is vgc's default equality: replace the bodies with the real rules.
         /// The type the generated code calls for hand-written validations.
         pub struct Custom;
         #(#impls)*

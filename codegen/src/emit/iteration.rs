@@ -30,11 +30,11 @@ pub(super) fn iteration_code(
             } else {
                 quote!(as_ref)
             };
-            let eq = ctx.eq_ref(&quote!(a), &quote!(b));
+            let eq = deep_eq_elem(ctx, elem.as_ref(), &quote!(a), &quote!(b));
             quote! { #v::each_map_val(op, #path, #new, #old, Some(|a, b| #eq), |p, v, o, errs| if let Some(v) = v.#deref() { #f(op, p, Some(v), o.and_then(|o| o.#deref()), errs) }, errs); }
         }
         Shape::Map => {
-            let eq = ctx.eq_ref(&quote!(a), &quote!(b));
+            let eq = deep_eq_elem(ctx, elem.as_ref(), &quote!(a), &quote!(b));
             quote! { #v::each_map_val(op, #path, #new, #old, Some(|a, b| #eq), |p, v, o, errs| #f(op, p, Some(v), o, errs), errs); }
         }
         Shape::List {
@@ -86,7 +86,8 @@ pub(super) fn field_code(ctx: &Ctx<'_>, owner: &TypeKey, f: &FieldPlan) -> Token
                 _ => false,
             })
         }
-        None => ctx.eq_opt(&quote!(new), &quote!(old_v)),
+        // upstream `emitRatchetingCheck`: `==` on directly comparable values, else the deep-equality function.
+        None => ctx.deep_eq_opt(&f.ty, &quote!(new), &quote!(old_v)),
     };
 
     let checks = checks_block(
@@ -141,5 +142,19 @@ pub(super) fn field_code(ctx: &Ctx<'_>, owner: &TypeKey, f: &FieldPlan) -> Token
             #nested
             #iteration
         }
+    }
+}
+
+/// The equivalence of two elements `a`, `b` (references) of element type `elem` as upstream's `DeepEqualFunc{}`
+/// argument compares them ([`Ctx::deep_eq_ref`]; plain equality when the element type is unknown).
+pub(super) fn deep_eq_elem(
+    ctx: &Ctx<'_>,
+    elem: Option<&RustTy>,
+    a: &TokenStream,
+    b: &TokenStream,
+) -> TokenStream {
+    match elem {
+        Some(e) => ctx.deep_eq_ref(e, a, b),
+        None => ctx.eq_ref(a, b),
     }
 }

@@ -21,6 +21,10 @@ pub(super) struct Ctx<'a> {
     aliases: &'a BTreeMap<TypeKey, RustTy>,
     /// The k8s-openapi target's mapping; `None` for vgc's own structs.
     pub(super) openapi: Option<&'a crate::k8s_openapi::Mapping>,
+    /// The module being emitted has a project deep-equality function ([`Layout::ctx_for`]).
+    deep_equal: bool,
+    /// [`Layout::not_comparable`].
+    not_comparable: &'a BTreeSet<TypeKey>,
 }
 
 /// How a struct member is reached on the target's structs: its Rust field and whether the target wraps it in an
@@ -53,6 +57,13 @@ pub struct Layout {
     pub aliases: BTreeMap<TypeKey, RustTy>,
     /// The k8s-openapi target's mapping of Go types and fields (`None`: the crate defines its own structs).
     pub openapi: Option<crate::k8s_openapi::Mapping>,
+    /// Packages with a project deep-equality function (`ModulePlan::deep_equal`): import path → the Go function
+    /// as written. Their modules declare the `DeepEqual` trait and compare values that are not directly comparable
+    /// through it.
+    pub deep_equal: BTreeMap<String, String>,
+    /// The generated types Go's `==` cannot compare (`vgc_lowering::plan::direct_comparable` is false), computed
+    /// only when some package has a project deep-equality function (empty otherwise: nothing asks).
+    pub not_comparable: BTreeSet<TypeKey>,
 }
 
 impl Layout {
@@ -76,6 +87,13 @@ impl Layout {
             }
             l.leaves.insert(module_path.0, m.pkg.clone());
             l.custom |= !custom_checks(m).is_empty();
+            if let Some(f) = &m.deep_equal {
+                l.deep_equal.insert(m.pkg.clone(), f.clone());
+            }
+        }
+        if !l.deep_equal.is_empty() {
+            l.not_comparable = plan.not_directly_comparable();
+            l.custom = true;
         }
         l
     }
@@ -108,6 +126,17 @@ impl Layout {
             types: &self.types,
             aliases: &self.aliases,
             openapi: self.openapi.as_ref(),
+            deep_equal: false,
+            not_comparable: &self.not_comparable,
+        }
+    }
+
+    /// [`Layout::ctx`] for emitting the items of package `pkg`'s module: equality goes through its `DeepEqual`
+    /// trait where the package has a project deep-equality function.
+    pub(super) fn ctx_for(&self, pkg: &str) -> Ctx<'_> {
+        Ctx {
+            deep_equal: self.deep_equal.contains_key(pkg),
+            ..self.ctx()
         }
     }
 }
@@ -176,6 +205,33 @@ impl Ctx<'_> {
         } else {
             quote!(#a == #b)
         }
+    }
+
+    /// [`Ctx::eq_opt`] where upstream 1.38 calls the package's deep-equality function on values that are not
+    /// directly comparable (the ratchet `emitRatchetingCheck`, a `DeepEqualFunc{}` argument): in a module with a
+    /// project function and for such a `ty` (the compared values' plan type), the module's `DeepEqual` trait.
+    pub(super) fn deep_eq_opt(&self, ty: &RustTy, a: &TokenStream, b: &TokenStream) -> TokenStream {
+        if self.project_deep_equal(ty) {
+            quote!(<crate::custom::Custom as DeepEqual>::deep_equal(#a, #b))
+        } else {
+            self.eq_opt(a, b)
+        }
+    }
+
+    /// [`Ctx::eq_ref`] where upstream calls the package's deep-equality function (see [`Ctx::deep_eq_opt`]).
+    pub(super) fn deep_eq_ref(&self, ty: &RustTy, a: &TokenStream, b: &TokenStream) -> TokenStream {
+        if self.project_deep_equal(ty) {
+            quote!(<crate::custom::Custom as DeepEqual>::deep_equal(::std::option::Option::Some(#a), ::std::option::Option::Some(#b)))
+        } else {
+            self.eq_ref(a, b)
+        }
+    }
+
+    /// Whether values of `ty` are compared by the module's project deep-equality function: the module has one and
+    /// Go's `==` cannot compare them (one pointer at the top stripped, as upstream's `util.NonPointer`).
+    fn project_deep_equal(&self, ty: &RustTy) -> bool {
+        self.deep_equal
+            && !vgc_lowering::plan::direct_comparable(ty, &|k| !self.not_comparable.contains(k))
     }
 
     /// `crate::semantic`'s equality of the inline-embedded struct of virtual type `v` (k8s-openapi target):

@@ -132,7 +132,11 @@ pub(crate) fn emit_module(
         })
         .collect();
     let custom = match module {
-        Some(m) => custom_trait(ctx, m),
+        Some(m) => {
+            let mut t = custom_trait(ctx, m);
+            t.extend(custom::deep_equal_trait(m));
+            t
+        }
         None => TokenStream::new(),
     };
     let custom_mod = if path.is_empty() && layout.custom {

@@ -64,7 +64,7 @@ pub(super) fn item_units(items: impl IntoIterator<Item = syn::Item>) -> Vec<Stri
 /// prettyplease round trip; the function's statements go through prettyplease piece by piece, each distinct piece
 /// once per thread); the rest goes through prettyplease.
 pub(crate) fn type_units(layout: &Layout, t: &TypePlan) -> Result<Vec<String>, CodegenError> {
-    let ctx = layout.ctx();
+    let ctx = layout.ctx_for(&t.key.pkg);
     let parsed = |tokens: TokenStream| -> Result<Vec<String>, CodegenError> {
         if tokens.is_empty() {
             return Ok(Vec::new());
@@ -98,7 +98,7 @@ pub(crate) fn type_units(layout: &Layout, t: &TypePlan) -> Result<Vec<String>, C
 /// prints directly, and how
 /// many `t` has (for [`crate::compare_direct_printer`]'s coverage count).
 pub(crate) fn direct_printer_items(layout: &Layout, t: &TypePlan) -> (usize, usize) {
-    let ctx = layout.ctx();
+    let ctx = layout.ctx_for(&t.key.pkg);
     let def = !type_def(&ctx, t).is_empty();
     let (func, imp) = validation_parts(&ctx, t);
     let items = [
@@ -118,9 +118,10 @@ pub(crate) fn type_units_prettyplease(
     layout: &Layout,
     t: &TypePlan,
 ) -> Result<Vec<String>, CodegenError> {
-    let file: syn::File = syn::parse2(type_items(&layout.ctx(), t)).map_err(|e| CodegenError {
-        module: t.key.to_string(),
-        message: e.to_string(),
-    })?;
+    let file: syn::File =
+        syn::parse2(type_items(&layout.ctx_for(&t.key.pkg), t)).map_err(|e| CodegenError {
+            module: t.key.to_string(),
+            message: e.to_string(),
+        })?;
     Ok(item_units(file.items))
 }

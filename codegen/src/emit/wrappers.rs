@@ -61,7 +61,8 @@ pub(super) fn subfield_call(
             quote! { e = #call; failed = !e.is_empty(); }
         }
     };
-    let unchanged = ctx.eq_opt(&quote!(new), &quote!(old_v));
+    // upstream `subfield.go`: `DirectEqual` on a comparable member, else the package's deep-equality function.
+    let unchanged = ctx.deep_eq_opt(&sub.ty, &quote!(new), &quote!(old_v));
     quote!({
         let mut e = ::vgc_runtime::ErrorList::new();
         let mut failed = false;
@@ -101,7 +102,8 @@ pub(super) fn eval_pair(
             let t = ctx.ty(&it.elem);
             let elem_owner = ctx.struct_of(&it.elem);
             let m = selector_match(ctx, elem_owner, &it.selector, &quote!(x));
-            let same = ctx.eq_ref(&quote!(o), &quote!(item));
+            // upstream `item.go`: the items' equivalence is the deep-equality function unless comparable.
+            let same = ctx.deep_eq_ref(&it.elem, &quote!(o), &quote!(item));
             let inner = eval_pair(
                 ctx,
                 &it.inner,
@@ -292,7 +294,8 @@ pub(super) fn discriminated_call(
             member_str(ctx, outer.owner, &o, d)
         }
     };
-    let unchanged = ctx.eq_opt(&quote!(new), &quote!(old_v));
+    // upstream `mode.go`: the member's equivalence is the deep-equality function unless comparable.
+    let unchanged = ctx.deep_eq_opt(&m.ty, &quote!(new), &quote!(old_v));
     let (dn, dold) = (disc(quote!(s)), disc(quote!(o)));
     let mut arms = Vec::new();
     for (value, checks) in &m.rules {

@@ -74,8 +74,20 @@ pub(super) enum TagDiagnostic {
     ForcedError(String),
     /// VGC0112: `item` nested in another tag's payload.
     ItemNotDirect,
-    /// VGC0110: a `neq` payload whose type is not the field's.
-    NeqTypeMismatch,
+    /// VGC0110: an `eq`/`neq` payload whose type is not the value's (upstream `parseComparableValue`): `field` is
+    /// the value's kind in upstream's words (`a string`, `a bool`, `an integer`), `payload` the payload's literal
+    /// kind (`string`, `int`, `bool`); `field` is `None` for a value of another type, which upstream refuses as
+    /// not comparable (1.38) or unsupported.
+    NeqTypeMismatch {
+        /// The value's kind, when it is a string, bool or integer.
+        field: Option<&'static str>,
+        /// The payload's literal kind.
+        payload: &'static str,
+        /// The value is directly comparable (a float, or a struct of comparable members).
+        comparable: bool,
+        /// The 1.38 texts (`can only be used on comparable types …`, `unsupported type: …`).
+        v1_38: bool,
+    },
     /// VGC0108: a `minimum`/`maximum` payload of the wrong literal kind for the value (`got`): before 1.38 the
     /// catalog's `tag value has wrong type: got <got>, want int`; from 1.38 upstream `parseNumericLimit`'s `type
     /// mismatch: field is <what>, but payload is of type <got>` (`what`: `an integer`, `a time.Duration`).
@@ -139,7 +151,7 @@ impl TagDiagnostic {
             | TagDiagnostic::UpdateItemsWithoutItems(_)
             | TagDiagnostic::NoModifyOnCollection
             | TagDiagnostic::UpdateOnValueStruct(_)
-            | TagDiagnostic::NeqTypeMismatch
+            | TagDiagnostic::NeqTypeMismatch { .. }
             | TagDiagnostic::NonErrorInEach => Code::TypeMismatch,
             TagDiagnostic::PayloadKind { .. } => Code::PayloadType,
             TagDiagnostic::ExtensionDisabled(_) => Code::ExtensionDisabled,
@@ -220,9 +232,30 @@ impl TagDiagnostic {
             TagDiagnostic::ItemNotDirect => format!(
                 "{what}: tag \"k8s:item\" is supported only directly on a list field or list type"
             ),
-            TagDiagnostic::NeqTypeMismatch => format!(
-                "{what}: the value's type must match the field's (string, integer or bool; floats are not supported)"
-            ),
+            // upstream `parseComparableValue` (code-generator v0.38.0-beta.0 `equality.go`; v0.37.2 has the same
+            // type-mismatch texts and `unsupported type for 'neq' tag: %s`); upstream appends the Go type to the
+            // last two, which vgc's kind messages never show (docs/deviations.md I5).
+            TagDiagnostic::NeqTypeMismatch {
+                field: Some(field),
+                payload,
+                ..
+            } => {
+                format!("{what}: type mismatch: field is {field}, but payload is of type {payload}")
+            }
+            TagDiagnostic::NeqTypeMismatch {
+                field: None,
+                comparable: false,
+                v1_38: true,
+                ..
+            } => format!("{what}: can only be used on comparable types (e.g. string, int, bool)"),
+            TagDiagnostic::NeqTypeMismatch {
+                field: None,
+                v1_38: true,
+                ..
+            } => format!("{what}: unsupported type"),
+            TagDiagnostic::NeqTypeMismatch { field: None, .. } => {
+                format!("{what}: unsupported type for 'neq' tag")
+            }
             TagDiagnostic::NonErrorInEach => format!(
                 "{what}: +{} does not support optional/non-error validations",
                 tag.name()
@@ -297,7 +330,7 @@ impl TagDiagnostic {
             | TagDiagnostic::UpdateOnValueStruct(_)
             | TagDiagnostic::UnparsablePayload(_)
             | TagDiagnostic::PayloadKind { .. }
-            | TagDiagnostic::NeqTypeMismatch => None,
+            | TagDiagnostic::NeqTypeMismatch { .. } => None,
         }
     }
 }

@@ -462,8 +462,31 @@ impl Lowerer<'_> {
                         }
                         NeqValue::Int(*value)
                     }
-                    _ => {
-                        return refuse(self, TagDiagnostic::NeqTypeMismatch);
+                    (value, shape) => {
+                        let field = match shape {
+                            Shape::Scalar {
+                                ty: Builtin::String,
+                                ..
+                            } => Some("a string"),
+                            Shape::Scalar {
+                                ty: Builtin::Bool, ..
+                            } => Some("a bool"),
+                            Shape::Scalar { ty: b, .. } if b.is_integer() => Some("an integer"),
+                            _ => None,
+                        };
+                        // A scalar of another kind (a float) is comparable; a struct, list, map or well-known
+                        // value is taken as not (a struct of comparable members is comparable upstream, which then
+                        // says `unsupported type`).
+                        let comparable = matches!(shape, Shape::Scalar { .. });
+                        return refuse(
+                            self,
+                            TagDiagnostic::NeqTypeMismatch {
+                                field,
+                                payload: value.map_or("none", Scalar::type_name),
+                                comparable,
+                                v1_38: vgc_ir::profile::upstream(self.db).deep_equal_func_tag(),
+                            },
+                        );
                     }
                 };
                 vec![mk(if id == TagId::Eq {
