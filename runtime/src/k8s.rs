@@ -15,6 +15,8 @@ use crate::field::{BadValue, Error, ErrorList, Path};
 use crate::operation::Operation;
 use crate::types::Time;
 
+mod oci;
+
 /// Which port a `+k8s:customValidation` use calls: the tagged field, the Go function upstream's generated code
 /// calls, and the Rust function of this module that mirrors it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -213,6 +215,102 @@ pub fn condition_last_transition_time<T: GoTime + ?Sized>(
     }
 }
 
+/// `securityProfileOCIRefMaxLength` of k8s.io/kubernetes' `pkg/apis/core/v1/validation.go`: the `+k8s:maxLength` of
+/// `SecurityProfileOCI.Ref`, in characters. A longer value is left to that rule (neither parsed nor echoed).
+const SECURITY_PROFILE_OCI_REF_MAX_LENGTH: usize = 1024;
+
+/// `securityProfileOCIBaseLocalhostProfileMaxLength`: the `+k8s:maxLength` of
+/// `SecurityProfileOCIBase.LocalhostProfile`, in characters, above which the port leaves the value to that rule.
+const SECURITY_PROFILE_OCI_BASE_LOCALHOST_PROFILE_MAX_LENGTH: usize = 4096;
+
+/// `ValidateCustom_SecurityProfileOCI_Ref` (`k8s.io/kubernetes/pkg/apis/core/v1` v1.38.0-beta.0, on `core/v1`
+/// `SecurityProfileOCI.Ref`): the value must be a canonical, digest-pinned OCI image reference without a tag
+/// (`<registry>/<repository>@<algorithm>:<digest>`), by `reference.ParseNamed` of `github.com/distribution/reference`
+/// v0.6.0 with go-digest v1.0.0's digest check (ported in `oci`).
+///
+/// Nil, empty (left to `+k8s:required`) and values of more than 1024 characters (left to `+k8s:maxLength`) pass.
+/// Otherwise at most one `Invalid` error at `path` with the whole value, its detail one of:
+/// - `must be a digest-pinned reference in canonical form (<registry>/<repository>@<algorithm>:<digest>): <err>`,
+///   `<err>` being the parser's error (`invalid reference format`, `repository name must be lowercase`,
+///   `invalid reference format: repository name (<remote>) must be lowercase`, `invalid repository name (<value>),
+///   cannot specify 64-byte hexadecimal strings`, `repository name must not be more than 255 characters` — the path
+///   after the domain, in bytes —, `invalid checksum digest format`, `invalid checksum digest length`,
+///   `unsupported digest algorithm`, `repository name must be canonical`);
+/// - `must not contain a tag`;
+/// - `must be pinned by digest (<registry>/<repository>@<algorithm>:<digest>)`;
+/// - `digest algorithm must be sha256, sha384, or sha512` (kept as upstream has it; go-digest v1.0.0 accepts no
+///   other algorithm, so it does not occur).
+#[must_use]
+pub fn security_profile_oci_ref(
+    _op: &Operation,
+    path: &Path<'_>,
+    value: Option<&String>,
+    _old: Option<&String>,
+) -> ErrorList {
+    let Some(v) = value else {
+        return ErrorList::new();
+    };
+    if v.is_empty() || v.chars().count() > SECURITY_PROFILE_OCI_REF_MAX_LENGTH {
+        return ErrorList::new();
+    }
+    let detail = match oci::parse_named(v) {
+        Err(e) => format!(
+            "must be a digest-pinned reference in canonical form (<registry>/<repository>@<algorithm>:<digest>): {e}"
+        ),
+        Ok(named) if named.tag.is_some() => "must not contain a tag".to_string(),
+        Ok(named) => match named.digest_algorithm() {
+            None => "must be pinned by digest (<registry>/<repository>@<algorithm>:<digest>)"
+                .to_string(),
+            Some("sha256" | "sha384" | "sha512") => return ErrorList::new(),
+            Some(_) => "digest algorithm must be sha256, sha384, or sha512".to_string(),
+        },
+    };
+    vec![Error::invalid(path, BadValue::Str(v.clone()), detail)]
+}
+
+/// `ValidateCustom_SecurityProfileOCIBase_LocalhostProfile` (`k8s.io/kubernetes/pkg/apis/core/v1` v1.38.0-beta.0,
+/// on `core/v1` `SecurityProfileOCIBase.LocalhostProfile`): a non-empty relative path without `..` elements, as
+/// the `localhostProfile` of a seccomp profile; only `/` separates elements (a backslash is a file-name character
+/// on the Linux node).
+///
+/// Nil and values of more than 4096 characters (left to `+k8s:maxLength`) pass; an empty value is one `Required`
+/// error with the detail `must not be empty`. Otherwise up to two `Invalid` errors at `path` with the whole value,
+/// in this order: `must be a relative path` (it starts with `/`) and `must not contain '..'`.
+#[must_use]
+pub fn security_profile_oci_base_localhost_profile(
+    _op: &Operation,
+    path: &Path<'_>,
+    value: Option<&String>,
+    _old: Option<&String>,
+) -> ErrorList {
+    let Some(v) = value else {
+        return ErrorList::new();
+    };
+    if v.chars().count() > SECURITY_PROFILE_OCI_BASE_LOCALHOST_PROFILE_MAX_LENGTH {
+        return ErrorList::new();
+    }
+    if v.is_empty() {
+        return vec![Error::required(path, "must not be empty")];
+    }
+    let mut errs = ErrorList::new();
+    // Go's `path.IsAbs`.
+    if v.starts_with('/') {
+        errs.push(Error::invalid(
+            path,
+            BadValue::Str(v.clone()),
+            "must be a relative path",
+        ));
+    }
+    if v.split('/').any(|element| element == "..") {
+        errs.push(Error::invalid(
+            path,
+            BadValue::Str(v.clone()),
+            "must not contain '..'",
+        ));
+    }
+    errs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,6 +382,59 @@ mod tests {
             condition_last_transition_time::<Time>(&op(), &p, None, None).len(),
             1
         );
+    }
+
+    #[test]
+    fn an_oci_ref_is_canonical_and_pinned_by_digest() {
+        let p = Path::Root.child("ref");
+        let hex = "a".repeat(64);
+        let r = |v: &str| security_profile_oci_ref(&op(), &p, Some(&v.to_string()), None);
+        assert!(r(&format!("registry.example/profiles/p@sha256:{hex}")).is_empty());
+        assert!(r("").is_empty() && security_profile_oci_ref(&op(), &p, None, None).is_empty());
+        assert!(r(&"a".repeat(1025)).is_empty());
+        assert_eq!(
+            r(&"a".repeat(1024))[0].to_string(),
+            format!(
+                "ref: Invalid value: \"{}\": must be a digest-pinned reference in canonical form \
+                 (<registry>/<repository>@<algorithm>:<digest>): repository name must not be more than 255 \
+                 characters",
+                "a".repeat(1024)
+            )
+        );
+        assert_eq!(
+            r(&format!("example.com/p:v1@sha256:{hex}"))[0].detail,
+            "must not contain a tag"
+        );
+        assert_eq!(
+            r("example.com/p")[0].detail,
+            "must be pinned by digest (<registry>/<repository>@<algorithm>:<digest>)"
+        );
+    }
+
+    #[test]
+    fn a_localhost_profile_is_a_relative_path_without_dot_dot() {
+        let p = Path::Root.child("localhostProfile");
+        let l = |v: &str| {
+            security_profile_oci_base_localhost_profile(&op(), &p, Some(&v.to_string()), None)
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            l(""),
+            ["localhostProfile: Required value: must not be empty"]
+        );
+        assert_eq!(
+            l("/a/../b"),
+            [
+                "localhostProfile: Invalid value: \"/a/../b\": must be a relative path",
+                "localhostProfile: Invalid value: \"/a/../b\": must not contain '..'",
+            ]
+        );
+        assert!(l("a/..b/c\\..").is_empty());
+        assert!(l(&"/".repeat(4097)).is_empty());
+        assert_eq!(l(&"/".repeat(4096)).len(), 1);
+        assert!(security_profile_oci_base_localhost_profile(&op(), &p, None, None).is_empty());
     }
 
     #[test]
