@@ -35,8 +35,9 @@ pub struct Port {
     pub rust_fn: &'static str,
 }
 
-/// Every port, by (`pkg`, `owner`, `field`). The k8s.io/api releases 1.35–1.38 name exactly these four functions
-/// (`grep -rn customValidation` over k8s.io/api and k8s.io/apimachinery).
+/// Every port, by (`pkg`, `owner`, `field`): exactly the functions k8s.io/api and k8s.io/apimachinery name
+/// (`grep -rn customValidation` over both) — the first four in releases 1.35–1.37, all six in 1.38
+/// (v0.38.0-beta.0 adds `SecurityProfileOCI.Ref` and `SecurityProfileOCIBase.LocalhostProfile`).
 pub const PORTS: &[Port] = &[
     Port {
         pkg: "k8s.io/api/core/v1",
@@ -69,6 +70,22 @@ pub const PORTS: &[Port] = &[
         go_pkg: "k8s.io/apimachinery/pkg/apis/meta/v1/validation",
         go_fn: "ValidateCustom_Condition_LastTransitionTime",
         rust_fn: "condition_last_transition_time",
+    },
+    Port {
+        pkg: "k8s.io/api/core/v1",
+        owner: "SecurityProfileOCI",
+        field: "Ref",
+        go_pkg: "k8s.io/kubernetes/pkg/apis/core/v1",
+        go_fn: "ValidateCustom_SecurityProfileOCI_Ref",
+        rust_fn: "security_profile_oci_ref",
+    },
+    Port {
+        pkg: "k8s.io/api/core/v1",
+        owner: "SecurityProfileOCIBase",
+        field: "LocalhostProfile",
+        go_pkg: "k8s.io/kubernetes/pkg/apis/core/v1",
+        go_fn: "ValidateCustom_SecurityProfileOCIBase_LocalhostProfile",
+        rust_fn: "security_profile_oci_base_localhost_profile",
     },
 ];
 

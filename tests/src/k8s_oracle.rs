@@ -210,8 +210,9 @@ fn custom_stubs(
 /// Copies the `validation.go` of every k8s.io/kubernetes package that holds a ported function
 /// (`vgc_runtime::k8s::PORTS`) into `work/kubernetes/<package>`, unchanged but for imports of k8s.io/kubernetes
 /// packages, which point at the copies. The files come from k8s.io/kubernetes of the release of `api_version`
-/// (`v0.37.2` → `v1.37.2`) through the Go module proxy; when the proxy does not serve that release (pre-releases),
-/// from v1.37.2, the newest release whose functions were compared with the ports (`k8s_custom_differential.rs`).
+/// (`v0.37.2` → `v1.37.2`, `v0.38.0-beta.0` → `v1.38.0-beta.0`, with the Go toolchain it requires) through the Go
+/// module proxy; when the proxy does not serve that release, from v1.37.2, whose functions were compared with the
+/// ports (`k8s_custom_differential.rs`) — enough for a k8s.io/api that names only the four functions 1.35–1.37 name.
 fn copy_kubernetes_validation(work: &Path, api_version: &str) {
     let wanted = format!(
         "v1{}",
@@ -228,6 +229,8 @@ fn copy_kubernetes_validation(work: &Path, api_version: &str) {
             ])
             .current_dir(tmp.path())
             .env("GOFLAGS", "-mod=mod")
+            // k8s.io/kubernetes v1.38 pre-releases require Go 1.27.
+            .env("GOTOOLCHAIN", "auto")
             .output()
             .expect("the `go` command runs");
         let j: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();

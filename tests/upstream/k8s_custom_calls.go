@@ -3,7 +3,8 @@
 // k8s.io/apimachinery. tests/tests/k8s_custom_differential.rs builds it in a scratch module beside unchanged copies
 // of k8s.io/kubernetes' pkg/apis/core/v1/validation.go and pkg/apis/lifecycle/v1alpha1/validation.go (read from the
 // module cache at test time, only the import path of core/v1 rewritten to the copy's) and apimachinery's
-// pkg/apis/meta/v1/validation (imported as is); it is never compiled in the vgc repository itself.
+// pkg/apis/meta/v1/validation (imported as is); it is never compiled in the vgc repository itself. For a release
+// whose k8s.io/api names more functions (1.38), k8s_custom_calls_138.go is copied beside it and adds their calls.
 //
 // VGC_CALLS=<n> VGC_CALLS_SEED=<seed> ./calls prints one JSON object per line:
 // {"fn": <Go function>, "path": <path shape 0-3>, "op": "create"|"update", "value": <JSON>, "old": <JSON>,
@@ -117,6 +118,74 @@ func (g *rng) timeJSON() string {
 	return string(b)
 }
 
+// A call kind: how often it is picked (its weight) and the call itself, which fills c.Fn, c.Value and c.Old and
+// returns the Go function's errors.
+type gen struct {
+	weight int
+	run    func(g *rng, ctx context.Context, op operation.Operation, fld *field.Path, c *call) field.ErrorList
+}
+
+// The functions k8s.io/kubernetes 1.35-1.37 and apimachinery have; k8s_custom_calls_138.go (copied beside this
+// file only for a release that has them) appends the 1.38 ones.
+var gens = []gen{
+	{2, nameOrRequester},
+	{1, responderPriority},
+	{1, conditionTime},
+}
+
+// Names and requesters: a value field, never nil in generated code; a nil pointer is tried too.
+func nameOrRequester(g *rng, ctx context.Context, op operation.Operation, fld *field.Path, c *call) field.ErrorList {
+	var v, o *string
+	if g.IntN(10) != 0 {
+		s := g.key()
+		v, c.Value = &s, s
+	}
+	if op.Type == operation.Update {
+		s := g.key()
+		o, c.Old = &s, s
+	}
+	if g.IntN(2) == 0 {
+		c.Fn = "ValidateCustom_EvictionResponder_Name"
+		return corev1.ValidateCustom_EvictionResponder_Name(ctx, op, fld, v, o)
+	}
+	c.Fn = "ValidateCustom_EvictionRequestSpec_Requester"
+	return lifecyclev1alpha1.ValidateCustom_EvictionRequestSpec_Requester(ctx, op, fld, v, o)
+}
+
+func responderPriority(g *rng, ctx context.Context, op operation.Operation, fld *field.Path, c *call) field.ErrorList {
+	c.Fn = "ValidateCustom_EvictionResponder_Priority"
+	var v, o *int32
+	if g.IntN(8) != 0 {
+		x := g.int32()
+		v, c.Value = &x, x
+	}
+	if op.Type == operation.Update && g.IntN(4) != 0 {
+		x := g.int32()
+		o, c.Old = &x, x
+	}
+	return corev1.ValidateCustom_EvictionResponder_Priority(ctx, op, fld, v, o)
+}
+
+func conditionTime(g *rng, ctx context.Context, op operation.Operation, fld *field.Path, c *call) field.ErrorList {
+	c.Fn = "ValidateCustom_Condition_LastTransitionTime"
+	text := g.timeJSON()
+	var t metav1.Time
+	if err := t.UnmarshalJSON([]byte(text)); err != nil {
+		panic(fmt.Sprintf("%s: %v", text, err))
+	}
+	c.Value = json.RawMessage(text)
+	var o *metav1.Time
+	if op.Type == operation.Update {
+		oldText := g.timeJSON()
+		var ot metav1.Time
+		if err := ot.UnmarshalJSON([]byte(oldText)); err != nil {
+			panic(fmt.Sprintf("%s: %v", oldText, err))
+		}
+		o, c.Old = &ot, json.RawMessage(oldText)
+	}
+	return metav1validation.ValidateCustom_Condition_LastTransitionTime(ctx, op, fld, &t, o)
+}
+
 func main() {
 	n, _ := strconv.Atoi(os.Getenv("VGC_CALLS"))
 	seed, _ := strconv.ParseUint(os.Getenv("VGC_CALLS_SEED"), 10, 64)
@@ -126,6 +195,10 @@ func main() {
 	enc := json.NewEncoder(out)
 	enc.SetEscapeHTML(false)
 	ctx := context.Background()
+	total := 0
+	for _, k := range gens {
+		total += k.weight
+	}
 	for i := 0; i < n; i++ {
 		c := call{Path: g.IntN(4), Op: "create"}
 		op := operation.Operation{Type: operation.Create}
@@ -133,56 +206,14 @@ func main() {
 			c.Op, op.Type = "update", operation.Update
 		}
 		fld := path(c.Path)
+		roll := g.IntN(total)
 		var errs field.ErrorList
-		switch g.IntN(4) {
-		case 0, 1:
-			// Names and requesters: a value field, never nil in generated code; a nil pointer is tried too.
-			var v, o *string
-			if g.IntN(10) != 0 {
-				s := g.key()
-				v, c.Value = &s, s
+		for _, k := range gens {
+			if roll < k.weight {
+				errs = k.run(g, ctx, op, fld, &c)
+				break
 			}
-			if op.Type == operation.Update {
-				s := g.key()
-				o, c.Old = &s, s
-			}
-			if g.IntN(2) == 0 {
-				c.Fn = "ValidateCustom_EvictionResponder_Name"
-				errs = corev1.ValidateCustom_EvictionResponder_Name(ctx, op, fld, v, o)
-			} else {
-				c.Fn = "ValidateCustom_EvictionRequestSpec_Requester"
-				errs = lifecyclev1alpha1.ValidateCustom_EvictionRequestSpec_Requester(ctx, op, fld, v, o)
-			}
-		case 2:
-			c.Fn = "ValidateCustom_EvictionResponder_Priority"
-			var v, o *int32
-			if g.IntN(8) != 0 {
-				x := g.int32()
-				v, c.Value = &x, x
-			}
-			if op.Type == operation.Update && g.IntN(4) != 0 {
-				x := g.int32()
-				o, c.Old = &x, x
-			}
-			errs = corev1.ValidateCustom_EvictionResponder_Priority(ctx, op, fld, v, o)
-		default:
-			c.Fn = "ValidateCustom_Condition_LastTransitionTime"
-			text := g.timeJSON()
-			var t metav1.Time
-			if err := t.UnmarshalJSON([]byte(text)); err != nil {
-				panic(fmt.Sprintf("%s: %v", text, err))
-			}
-			c.Value = json.RawMessage(text)
-			var o *metav1.Time
-			if op.Type == operation.Update {
-				oldText := g.timeJSON()
-				var ot metav1.Time
-				if err := ot.UnmarshalJSON([]byte(oldText)); err != nil {
-					panic(fmt.Sprintf("%s: %v", oldText, err))
-				}
-				o, c.Old = &ot, json.RawMessage(oldText)
-			}
-			errs = metav1validation.ValidateCustom_Condition_LastTransitionTime(ctx, op, fld, &t, o)
+			roll -= k.weight
 		}
 		c.Got = []string{}
 		for _, e := range errs {
