@@ -252,6 +252,12 @@ impl<'a> Linter<'a> {
             types::collect_named(&ty, &mut next);
             for f in &decl.fields {
                 let fty = types::resolve(self.db, self.prog, &k.pkg, file, &f.ty);
+                self.enum_marker_on(
+                    &f.markers,
+                    &f.tags,
+                    format!("field {}: ", f.member_name()),
+                    file,
+                );
                 self.upstream_rules(&k, Some(f), &fty, &f.tags, file);
                 types::collect_named(&fty, &mut next);
             }
@@ -501,14 +507,25 @@ impl<'a> Linter<'a> {
     /// upstream 1.38 (kubernetes#142102, message inferred): a type marked `+enum` for OpenAPI must also carry
     /// `+k8s:enum` (anywhere in a chain), unless it is tagged `+k8s:validation-gen-nolint` (checked by the caller).
     fn enum_marker(&mut self, decl: &TypeIr, file: SourceFile) {
+        self.enum_marker_on(&decl.markers, &decl.tags, String::new(), file);
+    }
+
+    /// The `+enum` rule on one comment block: a type's, or (code-generator v0.38.0-beta.0 `lint.go`, which runs
+    /// every rule on member comments too) a struct field's, with `prefix` `field <Name>: `.
+    fn enum_marker_on(
+        &mut self,
+        markers: &[TagUse],
+        tags: &[TagUse],
+        prefix: String,
+        file: SourceFile,
+    ) {
         if !self.profile.lint_enum_marker() {
             return;
         }
-        let Some(marker) = decl.markers.iter().find(|u| u.name == "enum") else {
+        let Some(marker) = markers.iter().find(|u| u.name == "enum") else {
             return;
         };
-        if decl
-            .tags
+        if tags
             .iter()
             .filter_map(|u| u.parsed.as_ref().ok())
             .any(|t| chain_has(t, TagId::Enum))
@@ -516,7 +533,11 @@ impl<'a> Linter<'a> {
             return;
         }
         let span = self.span(file, marker.at);
-        self.report(LintDiagnostic::EnumMarker.diagnostic(), file, span);
+        self.report(
+            LintDiagnostic::EnumMarker { prefix }.diagnostic(),
+            file,
+            span,
+        );
     }
 
     /// upstream `hasTransitiveValidation` (opacity of the value itself is handled by the caller): the type has a

@@ -347,6 +347,10 @@ pub const DIAGNOSTIC_EXAMPLES: &[(&str, &str)] = &[
         "// +k8s:memberOf(group: pair)   on the fields of a struct that two kinds reach, only one of which declares `pair`",
     ),
     (
+        "VGC0128",
+        "// +k8s:validation:Required   (a kubebuilder-style marker; did you mean +k8s:required?)",
+    ),
+    (
         "VGC0201",
         "a tag a future upstream adds before vgc lowers it",
     ),

@@ -20,7 +20,8 @@ use vgc_ir::catalog::{self, Lowering, Stability};
 /// Renders the tag reference as Markdown: a summary table (one row per upstream validation tag: scopes, payload,
 /// stability, short-circuit flag and vgc's lowering status), then one section per tag with its description,
 /// arguments, payload, stability and a Go example (the examples are built and compiled by `tests/tests/docs.rs`).
-/// Deterministic: tags are in catalog (name) order.
+/// Deterministic: tags are in catalog (name) order. Stability levels are the newest profile's
+/// ([`vgc_ir::Upstream::tag_stability`]).
 #[must_use]
 pub fn tag_reference_markdown() -> String {
     let mut s = String::from(
@@ -44,7 +45,7 @@ pub fn tag_reference_markdown() -> String {
             "| `{}` | {} | {payload} | {} | {} | {low} | {} |",
             t.name,
             scopes.join(", "),
-            stab(t.stability),
+            stab(vgc_ir::Upstream::NEWEST.tag_stability(t)),
             if t.flags.short_circuit { "yes" } else { "no" },
             t.docs
         );
@@ -101,7 +102,11 @@ pub fn tag_reference_markdown() -> String {
             t.payload.map_or("none", |p| p.upstream_name()),
             if t.payload_required { ", required" } else { "" }
         );
-        let _ = writeln!(s, "- stability: {}", stab(t.stability));
+        let _ = writeln!(
+            s,
+            "- stability: {}",
+            stab(vgc_ir::Upstream::NEWEST.tag_stability(t))
+        );
         if let Some(ex) = examples::example(t.name) {
             let _ = writeln!(s, "\n```go\n{ex}\n```");
         }
@@ -121,7 +126,8 @@ fn stability_name(s: Stability) -> &'static str {
 /// `{Tag, StabilityLevel, Args?, Usage, Description, Docs, Scopes, Payloads?, PayloadsType?, PayloadsRequired?,
 /// AcceptsUnknownArgs?}`, with `Usage` synthesized as upstream does when absent. Descriptions are vgc's catalog
 /// texts. Upstream's tags only: vgc's extension tags ([`catalog::TagId::is_extension`]) are not in upstream's
-/// registry, so they are left out of its shape (the Markdown and HTML references list them apart).
+/// registry, so they are left out of its shape (the Markdown and HTML references list them apart). Stability levels
+/// are the newest profile's ([`vgc_ir::Upstream::tag_stability`]).
 #[must_use]
 pub fn tag_reference_json() -> serde_json::Value {
     let tags: Vec<serde_json::Value> = catalog::TAGS
@@ -144,7 +150,7 @@ pub fn tag_reference_json() -> serde_json::Value {
             scopes.sort_unstable();
             let mut o = serde_json::json!({
                 "Tag": t.name,
-                "StabilityLevel": stability_name(t.stability),
+                "StabilityLevel": stability_name(vgc_ir::Upstream::NEWEST.tag_stability(t)),
                 "Usage": usage,
                 "Description": t.docs,
                 "Docs": "",

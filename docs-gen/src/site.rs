@@ -638,9 +638,13 @@ fn stability_name(s: Stability) -> &'static str {
     }
 }
 
-/// The view of tag `t`; `project` are the project formats (`--validation-extensions-file`, kubernetes#142116)
+/// The view of tag `t` under profile `upstream`; `project` are the project formats (`--validation-extensions-file`, kubernetes#142116)
 /// listed after the built-in ones under `k8s:format`.
-fn tag_view(t: &catalog::TagSpec, project: &[vgc_ir::extensions::ProjectFormat]) -> TagView {
+fn tag_view(
+    t: &catalog::TagSpec,
+    project: &[vgc_ir::extensions::ProjectFormat],
+    upstream: vgc_ir::Upstream,
+) -> TagView {
     let anchor = t.name.trim_start_matches("k8s:").to_string();
     TagView {
         name: t.name.to_string(),
@@ -651,7 +655,7 @@ fn tag_view(t: &catalog::TagSpec, project: &[vgc_ir::extensions::ProjectFormat])
             .collect::<Vec<_>>()
             .join(", "),
         payload: t.payload.map_or("—", |p| p.upstream_name()).to_string(),
-        stability: stability_name(t.stability),
+        stability: stability_name(upstream.tag_stability(t)),
         lowering: match t.lowering {
             catalog::Lowering::Lowered => "lowered",
             catalog::Lowering::Metadata => "metadata",
@@ -846,9 +850,9 @@ pub fn site(input: &SiteInput<'_>) -> Result<Vec<(String, String)>, SiteError> {
             "Tag reference",
             "",
             context! {
-                tags => tags.iter().map(|t| tag_view(t, &plan.formats)).collect::<Vec<_>>(),
-                test_only => test_only.iter().map(|t| tag_view(t, &plan.formats)).collect::<Vec<_>>(),
-                extensions => extensions.iter().map(|t| tag_view(t, &plan.formats)).collect::<Vec<_>>(),
+                tags => tags.iter().map(|t| tag_view(t, &plan.formats, plan.upstream)).collect::<Vec<_>>(),
+                test_only => test_only.iter().map(|t| tag_view(t, &plan.formats, plan.upstream)).collect::<Vec<_>>(),
+                extensions => extensions.iter().map(|t| tag_view(t, &plan.formats, plan.upstream)).collect::<Vec<_>>(),
             },
         )?,
     ));

@@ -39,7 +39,7 @@ pub struct FieldIr {
     /// `+default=` value(s) on the field (raw), for the `optional` zero-default rule.
     pub defaults: Vec<TagUse>,
     /// Other generators' markers the lint compares with validation tags: `+listType`, `+listMapKey`,
-    /// `+featureGate`.
+    /// `+featureGate`, `+enum`.
     pub markers: Vec<TagUse>,
     /// Validation tags on the members of an anonymous struct in the field's type (`S *struct{ … }`, also inside
     /// lists, arrays and maps, at any depth). Upstream validates them; vgc does not model anonymous structs, so
@@ -276,7 +276,12 @@ fn lower_field(
             .collect(),
         markers: tag_uses("+", &f.doc, push)
             .into_iter()
-            .filter(|u| matches!(u.name.as_str(), "listType" | "listMapKey" | "featureGate"))
+            .filter(|u| {
+                matches!(
+                    u.name.as_str(),
+                    "listType" | "listMapKey" | "featureGate" | "enum"
+                )
+            })
             .collect(),
         anonymous_tags: {
             let mut out = Vec::new();

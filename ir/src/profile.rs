@@ -153,6 +153,20 @@ impl Upstream {
         self >= Upstream::V1_38
     }
 
+    /// The stability level this release's `--docs` gives a catalog tag: from 1.38 `dependentRequired` and
+    /// `dependentForbidden` are Beta (Alpha before; code-generator v0.38.0-beta.0 `validators/dependentrequired.go`
+    /// `Docs`). Read by the tag references and the docs site; the stability lint (VGC0302, 1.36–1.37) keeps its
+    /// release's levels.
+    #[must_use]
+    pub fn tag_stability(self, spec: &crate::catalog::TagSpec) -> crate::catalog::Stability {
+        match spec.id {
+            TagId::DependentRequired | TagId::DependentForbidden if self >= Upstream::V1_38 => {
+                crate::catalog::Stability::Beta
+            }
+            _ => spec.stability,
+        }
+    }
+
     /// `+k8s:validation-gen=<value>` names a struct field (`=TypeMeta`); from 1.37 the value is a criterion
     /// (`TypesWithField=TypeMeta`, `TypesWithSuffix=…`) and a bare name is an error. `*` and `false` work in every
     /// release. upstream: `targets.go` `isTypeWith` (v0.35, v0.36) vs `validationTypeMatch` (v0.37).

@@ -39,6 +39,14 @@ pub(crate) fn call(
             let (n, o) = (int32(new), int32(old));
             k8s::eviction_responder_priority(op, path, n.as_ref(), o.as_ref())
         }
+        "security_profile_oci_ref" => {
+            let (n, o) = (string(new), string(old));
+            k8s::security_profile_oci_ref(op, path, n.as_ref(), o.as_ref())
+        }
+        "security_profile_oci_base_localhost_profile" => {
+            let (n, o) = (string(new), string(old));
+            k8s::security_profile_oci_base_localhost_profile(op, path, n.as_ref(), o.as_ref())
+        }
         "condition_last_transition_time" => {
             let (n, o) = (time(new), time(old));
             k8s::condition_last_transition_time(op, path, n.as_ref(), o.as_ref())

@@ -48,8 +48,11 @@ pub(crate) enum LintDiagnostic {
         struct_name: String,
         mismatch: ValueStructMismatch,
     },
-    /// VGC0305: an `+enum` type without `+k8s:enum`.
-    EnumMarker,
+    /// VGC0305: an `+enum` type (or struct field: `prefix` is `field <Name>: `) without `+k8s:enum`.
+    EnumMarker {
+        /// `field <GoName>: ` on a field (upstream `linter.AddError`), empty on a type.
+        prefix: String,
+    },
     /// VGC0310: a tag separated from its declaration by a blank line (`on` is `None`), written on a declaration
     /// validation-gen reads no tags from (`on`: `const`, `var`, `func`, `import`, or `type` for a `type (` group),
     /// or at the end of the file (`on`: `end of file`).
@@ -167,7 +170,7 @@ impl LintDiagnostic {
             L::ValueStructRequiredness { .. } => {
                 (Code::LintValueStructRequiredness, Severity::Error)
             }
-            L::EnumMarker => (Code::LintEnumMarker, Severity::Error),
+            L::EnumMarker { .. } => (Code::LintEnumMarker, Severity::Error),
             L::DetachedTag { .. } => (Code::LintDetachedTag, Severity::Warning),
             L::TypedefChain { .. } => (Code::LintTypedefChain, Severity::Warning),
             L::Spelling { .. } => (Code::LintSpelling, Severity::Warning),
@@ -234,7 +237,7 @@ impl LintDiagnostic {
                 };
                 format!("field {field}: {detail}")
             }
-            L::EnumMarker => "+enum requires +k8s:enum to be set".to_string(),
+            L::EnumMarker { prefix } => format!("{prefix}+enum requires +k8s:enum to be set"),
             L::DetachedTag { tag, on: None } => {
                 format!("+{tag} is not attached to a declaration: a blank line separates it")
             }
@@ -371,7 +374,7 @@ impl LintDiagnostic {
                 "add `+k8s:optional` (or `+k8s:required`) to the field".into()
             }
             L::ValueStructRequiredness { .. } => "a non-pointer struct field is never nil: mark a member `+k8s:required`, make the field a pointer, or change `required`/`optional` to what the struct implies".into(),
-            L::EnumMarker => "add `+k8s:enum` so the values are validated, or `+k8s:validation-gen-nolint` to opt the type out".into(),
+            L::EnumMarker { .. } => "add `+k8s:enum` so the values are validated, or `+k8s:validation-gen-nolint` to opt the type out".into(),
             L::DetachedTag { on: None, .. } => {
                 "remove the blank line between this comment and the declaration it belongs to".into()
             }
