@@ -132,7 +132,10 @@ pub fn copy_dir(from: &Path, to: &Path) {
     }
 }
 
-/// Installs upstream `validation-gen` (pinned) into `gobin`.
+/// Installs upstream `validation-gen` (pinned) into `gobin`: `go install`, or — when that fails because the Go
+/// module proxy refuses a module version it depends on ([`REFUSED_MODULES`]; `go install pkg@version` ignores
+/// `replace`) — built from a scratch module under `work` that requires the generator and replaces the refused
+/// versions with the served substitutes.
 pub fn install_validation_gen(work: &Path, gobin: &Path) {
     std::fs::create_dir_all(gobin).expect("gobin");
     let install = Command::new("go")
@@ -140,13 +143,47 @@ pub fn install_validation_gen(work: &Path, gobin: &Path) {
         .current_dir(work)
         .env("GOBIN", gobin)
         .env("GOFLAGS", "-mod=mod")
+        .env("GOTOOLCHAIN", "auto")
         .output()
         .expect("go install runs");
+    if install.status.success() {
+        return;
+    }
+    let stderr = String::from_utf8_lossy(&install.stderr);
     assert!(
-        install.status.success(),
-        "{}",
-        String::from_utf8_lossy(&install.stderr)
+        REFUSED_MODULES
+            .iter()
+            .any(|(m, v, _)| stderr.contains(&format!("{m}@{v}"))),
+        "{stderr}"
     );
+    let (module, version) = validation_gen()
+        .split_once('@')
+        .map(|(p, v)| (p.to_string(), v.to_string()))
+        .expect("path@version");
+    let scratch = work.join("validation-gen-build");
+    let _ = std::fs::remove_dir_all(&scratch);
+    std::fs::create_dir_all(&scratch).expect("mkdir");
+    std::fs::write(
+        scratch.join("go.mod"),
+        "module vgc.test/validationgen\n\ngo 1.25\n",
+    )
+    .expect("go.mod");
+    go(
+        &scratch,
+        &["get", &format!("k8s.io/code-generator@{version}")],
+    );
+    for (m, refused, served) in REFUSED_MODULES {
+        go(
+            &scratch,
+            &[
+                "mod",
+                "edit",
+                &format!("-replace={m}@{refused}={m}@{served}"),
+            ],
+        );
+    }
+    let exe = gobin.join("validation-gen");
+    go(&scratch, &["build", "-o", &exe.to_string_lossy(), &module]);
 }
 
 /// Whether profile `u`'s pinned generator (`vgc_ir::Upstream::code_generator`) is a release, not a pre-release
@@ -274,6 +311,8 @@ pub fn run_validation_gen(work: &Path, gobin: &Path, read_only: &[&str], pkgs: &
         .args(&args)
         .current_dir(work)
         .env("GOFLAGS", "-mod=mod")
+        // go/packages runs `go list`, which needs the toolchain a pre-release's modules require.
+        .env("GOTOOLCHAIN", "auto")
         .output()
         .expect("validation-gen runs");
     assert!(
@@ -307,6 +346,8 @@ pub fn validation_gen_lint(
         .args(pkgs)
         .current_dir(work)
         .env("GOFLAGS", "-mod=mod")
+        // go/packages runs `go list`, which needs the toolchain a pre-release's modules require.
+        .env("GOTOOLCHAIN", "auto")
         .output()
         .expect("validation-gen runs");
     let stderr = String::from_utf8_lossy(&out.stderr);

@@ -288,7 +288,7 @@ pub struct GoOracle {
 pub fn build_go_oracle(api_dir: &Path, version: &str, plan: &CratePlan, work: &Path) -> GoOracle {
     let root = crate::example::workspace_root();
     let e2e = root.join("target/e2e");
-    let gobin = e2e.join("gobin");
+    let gobin = e2e.join("gobin").join(crate::harness::upstream_version());
     let _ = std::fs::remove_dir_all(work);
     std::fs::create_dir_all(work).expect("mkdir k8s-oracle");
     install_validation_gen(work, &gobin);
@@ -391,6 +391,9 @@ pub fn build_go_oracle(api_dir: &Path, version: &str, plan: &CratePlan, work: &P
             &format!("k8s.io/apimachinery@{version}"),
         ],
     );
+    for r in crate::harness::substitute_refused_modules(work) {
+        eprintln!("k8s-oracle: {r} (the Go module proxy refuses the required version)");
+    }
     let gen_dirs: Vec<String> = inputs
         .iter()
         .chain(&own_pkgs)
@@ -434,7 +437,7 @@ pub fn random_k8s_objects_agree(api_dir: &Path, version: &str, plan: &CratePlan,
         upstream_gen,
         go_build,
     } = build_go_oracle(api_dir, version, plan, &e2e.join("k8s-oracle"));
-    let gobin = e2e.join("gobin");
+    let gobin = e2e.join("gobin").join(crate::harness::upstream_version());
     let mut generator = Generator::new(plan);
 
     std::fs::create_dir_all(harness.join("src/bin")).expect("mkdir bin");
@@ -562,6 +565,7 @@ fn meta_dir() -> Option<String> {
         ])
         .current_dir(tmp.path())
         .env("GOFLAGS", "-mod=mod")
+        .env("GOTOOLCHAIN", "auto")
         .output()
         .ok()?;
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;

@@ -242,7 +242,7 @@ fn conformance_packages_match_expectations_and_upstream() {
         );
         std::fs::write(&doc, text).expect("doc.go");
     }
-    let gobin = e2e.join("gobin");
+    let gobin = e2e.join("gobin").join(harness::upstream_version());
     install_validation_gen(&oracle, &gobin);
     go(&oracle, &["get", &harness::apimachinery_module()]);
     let dirs: Vec<String> = pkgs_upstream.iter().map(|p| format!("./{p}")).collect();
