@@ -39,8 +39,16 @@ pub fn lint(db: &dyn Db, prog: &Program, extra_roots: &[String]) -> Vec<Diagnost
 pub fn upstream(db: &dyn Db, prog: &Program, extra_roots: &[String]) -> Vec<Diagnostic> {
     let mut l = Linter::new(db, prog);
     let roots = types::all_roots(db, prog, extra_roots, &mut Vec::new());
+    // upstream lints the packages it generates: a package without `+k8s:validation-gen` of its own is generated
+    // (and linted) only when something activates it — here `--roots`; vgc's implicit default activation builds it
+    // but is no upstream activation (code-generator v0.38.0-beta.0 `targets.go`: "did not find required tag").
+    let mut implicit: HashMap<String, bool> = HashMap::new();
     for r in &roots {
-        if !l.activation_nolint(&r.pkg) {
+        let unactivated = extra_roots.is_empty()
+            && *implicit
+                .entry(r.pkg.clone())
+                .or_insert_with(|| types::gen_config(db, prog, &r.pkg, &mut Vec::new()).implicit);
+        if !unactivated && !l.activation_nolint(&r.pkg) {
             l.lint_type(r);
         }
     }

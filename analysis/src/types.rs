@@ -240,6 +240,10 @@ pub struct GenConfig {
     pub with_field: Vec<String>,
     /// `TypesWithSuffix=S` values.
     pub with_suffix: Vec<String>,
+    /// The package has no `+k8s:validation-gen` tag: vgc applies `TypesWithField=TypeMeta` so that pointing it at
+    /// a package builds something, where upstream does not generate (or lint) the package at all ("did not find
+    /// required tag").
+    pub implicit: bool,
     /// `+k8s:validation-gen-deep-equal-func` (upstream 1.38): the deep-equality function generated code uses.
     pub deep_equal: DeepEqualFunc,
 }
@@ -329,6 +333,7 @@ pub fn gen_config(
     }
     if !any {
         cfg.with_field.push("TypeMeta".into());
+        cfg.implicit = true;
     }
     cfg
 }
@@ -660,6 +665,12 @@ pub fn roots_of(db: &dyn Db, prog: &Program, pkg: &str, cfg: &GenConfig) -> Vec<
             continue;
         };
         if !e.exported || e.tag_false {
+            continue;
+        }
+        // An alias declaration (`type X = other.Y`) names another type: gengo resolves it to that type, whose own
+        // package generates its validation, so upstream selects no root for it here (k8s.io/api v0.38.0-beta.0's
+        // `scheduling/v1alpha3` aliases of `scheduling/v1` under `+k8s:validation-gen=*`: no `Validate_` for them).
+        if prog.type_decl(db, &key).is_some_and(|(d, _)| d.is_alias) {
             continue;
         }
         let matches = cfg.all

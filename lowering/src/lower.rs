@@ -2159,7 +2159,35 @@ fn deferral_round(c: &Check, subfield_direct: bool) -> u8 {
         | CheckKind::FieldConstraint(_)
         | CheckKind::VirtualUnion(_)
         | CheckKind::Discriminated(_) => 1,
-        _ => 0,
+        CheckKind::Required { .. }
+        | CheckKind::Optional
+        | CheckKind::Forbidden { .. }
+        | CheckKind::Minimum(_)
+        | CheckKind::Maximum(_)
+        | CheckKind::MinimumDuration(_)
+        | CheckKind::MinimumQuantity(_)
+        | CheckKind::MaximumQuantity(_)
+        | CheckKind::MaximumDuration(_)
+        | CheckKind::MinLength(_)
+        | CheckKind::MaxLength(_)
+        | CheckKind::MaxLengthBytes(_)
+        | CheckKind::MaxBytes(_)
+        | CheckKind::MaxBytesSlice(_)
+        | CheckKind::MinItems(_)
+        | CheckKind::MaxItems(_)
+        | CheckKind::MinProperties(_)
+        | CheckKind::MaxProperties(_)
+        | CheckKind::Format(_)
+        | CheckKind::Matches(_)
+        | CheckKind::Enum(_)
+        | CheckKind::Immutable
+        | CheckKind::Monotonic
+        | CheckKind::NoNils
+        | CheckKind::FixedResult { .. }
+        | CheckKind::Custom { .. }
+        | CheckKind::Neq(_)
+        | CheckKind::Eq(_)
+        | CheckKind::EachKey(_) => 0,
     }
 }
 

@@ -331,6 +331,75 @@ macro_rules! children_of {
     };
 }
 
+impl CheckKind {
+    /// Whether the check's errors show the checked value the way upstream's `ErrorBody` shows a value of a named
+    /// Go type (a typedef, an enum type): as JSON, where a value of Go type `string` is quoted with `%q`. True for
+    /// the checks whose errors echo the value (`enum`, `neq`/`eq`, and the formats whose error reports the value,
+    /// `Format::reports_typed_value`); one decision for codegen and the interpreter.
+    #[must_use]
+    pub fn reports_typed_value(&self) -> bool {
+        match self {
+            CheckKind::Enum(_) | CheckKind::Neq(_) | CheckKind::Eq(_) => true,
+            CheckKind::Format(f) => f.reports_typed_value(),
+            CheckKind::Required { .. }
+            | CheckKind::Optional
+            | CheckKind::Forbidden { .. }
+            | CheckKind::Minimum(_)
+            | CheckKind::Maximum(_)
+            | CheckKind::MinimumDuration(_)
+            | CheckKind::MinimumQuantity(_)
+            | CheckKind::MaximumQuantity(_)
+            | CheckKind::MaximumDuration(_)
+            | CheckKind::MinLength(_)
+            | CheckKind::MaxLength(_)
+            | CheckKind::MaxLengthBytes(_)
+            | CheckKind::MaxBytes(_)
+            | CheckKind::MaxBytesSlice(_)
+            | CheckKind::MinItems(_)
+            | CheckKind::MaxItems(_)
+            | CheckKind::MinProperties(_)
+            | CheckKind::MaxProperties(_)
+            | CheckKind::Matches(_)
+            | CheckKind::Immutable
+            | CheckKind::Update(..)
+            | CheckKind::Unique(_)
+            | CheckKind::Union(_)
+            | CheckKind::Dependent(_)
+            | CheckKind::FieldConstraint(_)
+            | CheckKind::VirtualUnion(_)
+            | CheckKind::Monotonic
+            | CheckKind::NoNils
+            | CheckKind::FixedResult { .. }
+            | CheckKind::Custom { .. }
+            | CheckKind::ListUnion(_)
+            | CheckKind::IfOption(_)
+            | CheckKind::IfSubresource(_)
+            | CheckKind::Subfield(_)
+            | CheckKind::Item(_)
+            | CheckKind::EachVal(..)
+            | CheckKind::EachKey(_)
+            | CheckKind::Discriminated(_) => false,
+        }
+    }
+}
+
+impl RustTy {
+    /// Whether a value of this type (behind one `Option`) is of a named Go type — a typedef or an enum type — whose
+    /// values upstream's `ErrorBody` renders as JSON ([`CheckKind::reports_typed_value`]).
+    #[must_use]
+    pub fn is_named_value(&self) -> bool {
+        match self {
+            RustTy::Option(i, _) => i.is_named_value(),
+            RustTy::Named(_) => true,
+            RustTy::Builtin(_)
+            | RustTy::WellKnown(_)
+            | RustTy::Vec(_)
+            | RustTy::Map(_)
+            | RustTy::Json => false,
+        }
+    }
+}
+
 impl Check {
     /// The checks this one wraps or runs on elements, in order: the inner check of `ifEnabled`/`ifDisabled`,
     /// `subfield` and `item`, the element checks of `eachVal`/`eachKey`, and every rule of a `Discriminated` call.

@@ -248,8 +248,9 @@ fn copy_sources(from: &Path, to: &Path) {
     walk(&from.join("src"), &to.join("src"));
 }
 
-/// The releases before the newest with a published generator (`VGC_ORACLE_UPSTREAM=1.35` or `1.36`; skipped
-/// without it, see `scripts/differential.sh`): k8s.io/api of that release (the newest patch) built under its
+/// The releases other than the default oracle's (`VGC_ORACLE_UPSTREAM=1.35`, `1.36`, or `1.38` for the pinned
+/// pre-release; skipped without it, see `scripts/differential.sh`): k8s.io/api of that release (the newest patch, or
+/// the pre-release itself) built under its
 /// detected profile with 0 diagnostics, then random objects through that release's upstream validation-gen and
 /// the vgc-generated Rust (`VGC_K8S_ORACLE_CASES`, `VGC_K8S_ORACLE_SEED`).
 #[test]
@@ -262,8 +263,15 @@ fn older_release_agrees_with_its_generator() {
     let root = vgc_tests::example::workspace_root().to_path_buf();
     let e2e = vgc_tests::harness::e2e_dir();
     let tmp = tempfile::tempdir().expect("tempdir");
+    // The newest patch of a release; for a profile proven against a pre-release generator, the same pre-release
+    // (a `v0.38` query matches no pre-release).
+    let api_query = if harness::released(profile) {
+        format!("v0.{}", profile.minor())
+    } else {
+        harness::upstream_version().to_string()
+    };
     let (api_dir, version) =
-        harness::download_module(&format!("k8s.io/api@v0.{}", profile.minor()), tmp.path());
+        harness::download_module(&format!("k8s.io/api@{api_query}"), tmp.path());
     harness::download_module(&format!("k8s.io/apimachinery@{version}"), tmp.path());
     let generated = e2e.join(format!("k8s-generated-{release}"));
     let req = BuildRequest {

@@ -964,6 +964,9 @@ fn run_generated_with(
 /// (code-generator v0.38.0-beta.0 `each.go`), marks none of its errors short-circuit (`sc=false`; 1.37: `true`).
 #[test]
 fn nested_subfield_from_1_38() {
+    if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_CARGO) {
+        return;
+    }
     let types = r#"package v1
 
 type TypeMeta struct{}
@@ -1188,6 +1191,9 @@ fn package_tags_outside_doc_go_are_reported() {
 /// `update` and ratchet results under the default are run through the generated crate.
 #[test]
 fn deep_equal_func_and_update_value_from_1_38() {
+    if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_CARGO) {
+        return;
+    }
     let types = "package v1\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:update=NoModify\n\t// +k8s:minimum=1\n\tN *int64 `json:\"n,omitempty\"`\n\t// +k8s:required\n\t// +k8s:update=NoModify\n\tName string `json:\"name\"`\n}\n";
     let doc = |tags: &str| {
         format!(
@@ -1289,6 +1295,9 @@ fn deep_equal_func_and_update_value_from_1_38() {
 /// field, inside `eachVal` and behind `ifEnabled`; before 1.38 the name is an unknown format, with a hint.
 #[test]
 fn project_formats_from_1_38() {
+    if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_CARGO) {
+        return;
+    }
     let types = r#"package v1
 
 type TypeMeta struct{}
@@ -1556,6 +1565,9 @@ type T struct {
 /// stays refused, as upstream refuses it (`can only be used on integer types`).
 #[test]
 fn duration_bounds_and_byte_slice_items() {
+    if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_CARGO) {
+        return;
+    }
     let types = "package v1\n\nimport \"time\"\n\ntype TypeMeta struct{}\n\n// +k8s:maximum=5000\ntype Dur time.Duration\n\n// +k8s:maxItems=2\ntype MyBytes []byte\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:minimum=1000000000\n\t// +k8s:maximum=60000000000\n\tD time.Duration `json:\"d,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:minimum=1\n\tDP *time.Duration `json:\"dp,omitempty\"`\n\t// +k8s:optional\n\tDur Dur `json:\"dur,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:maxItems=3\n\tB []byte `json:\"b,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:minItems=2\n\tB2 []byte `json:\"b2,omitempty\"`\n\t// +k8s:optional\n\tMB MyBytes `json:\"mb,omitempty\"`\n}\n";
     let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", types)]);
     let cases = serde_json::json!([
@@ -2032,6 +2044,9 @@ fn tag_prefix_applies_to_packages_outside_the_build() {
 /// refuses it, and a quantity payload `ParseQuantity` refuses is located.
 #[test]
 fn eq_quantity_bounds_and_condition_reason_from_1_38() {
+    if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_GO) {
+        return;
+    }
     let tmp = tempfile::tempdir().expect("tempdir");
     let (_, version) =
         vgc_tests::harness::download_module("k8s.io/apimachinery@v0.37.2", tmp.path());
@@ -2162,6 +2177,9 @@ type T struct {
 /// `subfield(x)=required` under `eachVal` are not marked short-circuit from 1.38 (`sc=false`; 1.37: `true`).
 #[test]
 fn requiredness_messages_and_each_flags_from_1_38() {
+    if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_CARGO) {
+        return;
+    }
     let types = r#"package v1
 
 type TypeMeta struct{}
@@ -2342,6 +2360,9 @@ fn marker_style_tags_are_warnings() {
 /// reports the comparison as a hand-written function it could not run.
 #[test]
 fn project_deep_equality_functions_from_1_38() {
+    if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_CARGO) {
+        return;
+    }
     let types = r#"package v1
 
 type TypeMeta struct{}
@@ -2479,5 +2500,62 @@ impl crate::v1::DeepEqual for Custom {
                 &vgc_runtime::Operation::create()
             )
             .is_ok()
+    );
+}
+
+/// An alias declaration (`type X = other.Y`) in a package with `+k8s:validation-gen=*` is no root of its own:
+/// gengo resolves it to the aliased type, whose package generates its validation (k8s.io/api v0.38.0-beta.0's
+/// `scheduling/v1alpha3` aliases of `scheduling/v1`; found by the k8s.io/api oracle against validation-gen
+/// v0.38.0-beta.0, which generates no `Validate_` for them).
+#[test]
+fn alias_declarations_are_not_roots() {
+    let v1 = "package v1\n\ntype T struct {\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tA *string `json:\"a,omitempty\"`\n}\n";
+    let alpha = "package v1alpha1\n\nimport v1 \"example.com/p/v1\"\n\n// Deprecated: use v1.T.\ntype T = v1.T\n\ntype Own struct {\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tB *string `json:\"b,omitempty\"`\n}\n";
+    let star = "// +k8s:validation-gen=*\n// +k8s:validation-gen-nolint\npackage v1\n";
+    let dir = module(
+        "",
+        &[
+            ("v1/doc.go", star),
+            ("v1/types.go", v1),
+            (
+                "v1alpha1/doc.go",
+                &star.replace("package v1", "package v1alpha1"),
+            ),
+            ("v1alpha1/types.go", alpha),
+        ],
+    );
+    let out = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
+    assert_eq!(diags(&out), Vec::<String>::new());
+    let roots: Vec<String> = out
+        .plan
+        .types()
+        .filter(|t| t.root)
+        .map(|t| t.key.to_string())
+        .collect();
+    assert_eq!(roots, ["example.com/p/v1.T", "example.com/p/v1alpha1.Own"]);
+}
+
+/// upstream lints the packages it generates: one without a `+k8s:validation-gen` tag of its own is generated — and
+/// linted — only when another package or `--roots` activates it (code-generator v0.38.0-beta.0 `targets.go`: "did
+/// not find required tag"; upstream's `output_tests/multiple_packages/types` is such a package). vgc still builds it
+/// with its implicit `TypesWithField=TypeMeta` default, without upstream's lint; `--roots` is an activation.
+#[test]
+fn upstream_lint_runs_on_activated_packages_only() {
+    let types = "package v1\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:maxLength=3\n\tS string `json:\"s\"`\n}\n";
+    let lint = "VGC0303: field S: field with validation must have +k8s:optional, +k8s:required or +k8s:forbidden";
+    let tagless = module("", &[("v1/types.go", types)]);
+    let out = vgc::build(&request(tagless.path(), Some(Upstream::V1_38)));
+    assert_eq!(diags(&out), Vec::<String>::new());
+    assert!(
+        out.plan.types().any(|t| t.root),
+        "still built (implicit default)"
+    );
+    let mut req = request(tagless.path(), Some(Upstream::V1_38));
+    req.extra_roots = vec!["TypesWithField=TypeMeta".into()];
+    assert_eq!(diags(&vgc::build(&req)), [lint]);
+    let tagged = module("", &[("v1/doc.go", DOC), ("v1/types.go", types)]);
+    assert_eq!(
+        diags(&vgc::build(&request(tagged.path(), Some(Upstream::V1_38)))),
+        [lint]
     );
 }

@@ -282,24 +282,6 @@ fn stab(s: Option<Stability>, errs: ErrorList) -> ErrorList {
     }
 }
 
-/// `vgc_codegen` `typed_value_check`.
-fn typed_value_check(k: &CheckKind) -> bool {
-    match k {
-        CheckKind::Enum(..) | CheckKind::Neq(_) | CheckKind::Eq(_) => true,
-        CheckKind::Format(f) => f.reports_typed_value(),
-        _ => false,
-    }
-}
-
-/// `vgc_codegen` `named_value`.
-fn named_value(t: &RustTy) -> bool {
-    match t {
-        RustTy::Option(i, _) => named_value(i),
-        RustTy::Named(_) => true,
-        _ => false,
-    }
-}
-
 fn selector_match(sel: &Selector, x: &Val<'_>) -> bool {
     sel.iter().all(|(f, ptr, lit)| {
         let Some(fv) = x.field(f) else { return false };
@@ -503,7 +485,7 @@ impl<'p> Cx<'_, 'p> {
         let site = Site {
             shape: &f.shape,
             elem: self.elem_of(&f.ty),
-            typed: named_value(&f.ty),
+            typed: f.ty.is_named_value(),
         };
         if self.checks_block(&f.checks, site, new, old_v, &p, errs) {
             return;
@@ -712,7 +694,7 @@ impl<'p> Cx<'_, 'p> {
             return;
         }
         let mut e = self.call(c, site, new, old, path);
-        if site.typed && typed_value_check(&c.kind) {
+        if site.typed && c.kind.reports_typed_value() {
             e = vgc_runtime::field::typed_values(e);
         }
         if c.short_circuit && c.non_error {
@@ -1024,7 +1006,7 @@ impl<'p> Cx<'_, 'p> {
                 let body_site = Site {
                     shape: elem_shape,
                     elem: None,
-                    typed: elem.is_some_and(named_value),
+                    typed: elem.is_some_and(RustTy::is_named_value),
                 };
                 let body =
                     |p: &Path<'_>, v: &Val<'p>, o: Option<&Val<'p>>, errs: &mut ErrorList| {

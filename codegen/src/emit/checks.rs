@@ -24,7 +24,7 @@ pub(super) fn set_expr(ctx: &Ctx<'_>, shape: &Shape, v: &TokenStream) -> TokenSt
 }
 
 /// Where checks run: the checked value's shape, the element type of a list or map value, and whether the value is
-/// of a named Go type (for [`typed_value_check`]).
+/// of a named Go type (for [`CheckKind::reports_typed_value`]).
 #[derive(Clone, Copy)]
 pub(super) struct Site<'a> {
     pub(super) shape: &'a Shape,
@@ -173,7 +173,7 @@ pub(super) fn cohort_code(
         let call = check_call(ctx, c, site, ops);
         // upstream `ErrorBody` quotes a value of Go type `string` (`%q`) but renders a value of a named string type
         // (an enum, a typedef) as JSON: the checked value is such a value here.
-        let call = if site.typed && typed_value_check(&c.kind) {
+        let call = if site.typed && c.kind.reports_typed_value() {
             quote!(::vgc_runtime::field::typed_values(#call))
         } else {
             call
@@ -231,32 +231,11 @@ pub(super) fn cohort_code(
     }
 }
 
-/// Checks whose errors carry the checked value with its Go type (`Invalid`/`NotSupported` with `*value`): enums,
-/// `neq`, and the formats whose upstream function reports `*value` ([`Format::reports_typed_value`]). Other checks
-/// omit the value (Required, TooLong, …), carry numbers or lists, wrap inner checks, or — the other formats —
-/// report `string(*value)`.
-pub(super) fn typed_value_check(k: &CheckKind) -> bool {
-    match k {
-        CheckKind::Enum(..) | CheckKind::Neq(_) | CheckKind::Eq(_) => true,
-        CheckKind::Format(f) => f.reports_typed_value(),
-        _ => false,
-    }
-}
-
 /// The generated expression naming `f`: `::vgc_runtime::formats::Format::<Variant>` (the variant's `Debug` name
 /// is its identifier).
 pub(super) fn format_expr(f: Format) -> TokenStream {
     let variant = format_ident!("{}", format!("{f:?}"));
     quote!(::vgc_runtime::formats::Format::#variant)
-}
-
-/// True when a value of Rust type `t` (behind `Option`) is of a named Go type (a typedef, an enum type).
-pub(super) fn named_value(t: &RustTy) -> bool {
-    match t {
-        RustTy::Option(i, _) => named_value(i),
-        RustTy::Named(_) => true,
-        _ => false,
-    }
 }
 
 pub(super) fn check_call(
@@ -407,7 +386,7 @@ pub(super) fn check_call(
                 Site {
                     shape: elem_shape,
                     elem: None,
-                    typed: elem.is_some_and(named_value),
+                    typed: elem.is_some_and(RustTy::is_named_value),
                     owner: elem.and_then(|e| ctx.struct_of(e)),
                     nil_kept: false,
                 },

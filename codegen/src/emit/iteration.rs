@@ -96,7 +96,7 @@ pub(super) fn field_code(ctx: &Ctx<'_>, owner: &TypeKey, f: &FieldPlan) -> Token
         Site {
             shape: &f.shape,
             elem: elem.as_ref(),
-            typed: named_value(&f.ty),
+            typed: f.ty.is_named_value(),
             owner: ctx.struct_of(&f.ty),
             nil_kept: ctx.openapi.is_some() && ctx.member(Some(owner), &f.go_field).wrapped,
         },
