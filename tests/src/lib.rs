@@ -11,6 +11,7 @@ pub mod plan_random;
 pub mod randfill;
 pub mod random_cases;
 pub mod site_check;
+pub mod tier;
 
 /// The official SARIF 2.1.0 JSON schema shipped in the `serde-sarif` crate (found through `cargo metadata`), for
 /// validating vgc's SARIF logs (`vgc lint`, `vgc validate`).

@@ -26,6 +26,9 @@ fn cargo(dir: &Path, args: &[&str]) -> (bool, String) {
 
 #[test]
 fn custom_validation_is_a_compile_time_contract() {
+    if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_CARGO) {
+        return;
+    }
     let root = vgc_tests::example::workspace_root().to_path_buf();
     let out_dir = root.join("target/e2e/custom-fixture");
     let _ = std::fs::remove_dir_all(&out_dir);

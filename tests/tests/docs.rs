@@ -52,6 +52,9 @@ fn example_site(dir: &Path) -> Vec<(String, String)> {
 
 #[test]
 fn site_pages_links_and_search() {
+    if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_CHROMIUM) {
+        return;
+    }
     let tmp = tempfile::tempdir().expect("tempdir");
     let files = example_site(tmp.path());
     let paths: Vec<&str> = files.iter().map(|(p, _)| p.as_str()).collect();
@@ -273,6 +276,9 @@ fn api_pages_docs_kinds_toc_json_types_and_words() {
 /// between machines). Screenshots go to `$VGC_SITE_SHOTS` when set (to look at them), else to a temporary dir.
 #[test]
 fn site_layout_fits_390px_and_screenshots() {
+    if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_CHROMIUM) {
+        return;
+    }
     let tmp = tempfile::tempdir().expect("tempdir");
     let files = example_site(tmp.path());
     let conformance = tmp.path().join("conformance");
@@ -355,6 +361,9 @@ fn write_examples(dir: &Path, skip_error: bool) {
 
 #[test]
 fn every_tag_example_builds_and_its_generated_rust_compiles() {
+    if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_CARGO) {
+        return;
+    }
     let names: Vec<&str> = vgc_docs_gen::examples::EXAMPLES
         .iter()
         .map(|(t, _)| *t)

@@ -147,6 +147,9 @@ fn suite(dir: &str, module: &str, stats: (usize, usize, usize, usize)) {
 
 #[test]
 fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
+    if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_CARGO) {
+        return;
+    }
     // Every tag use of the packages is accounted for. `constraints`: of its 20 `+k8s:` lines (the field-path
     // constraints, exclusive forms, the `target:` form on the type and the 6 forms per element,
     // `eachVal=+k8s:…(constraint: …)`, among them), 19 are lowered tags and `listType=set` is list metadata
@@ -163,6 +166,9 @@ fn field_path_constraints_match_expectations_in_rust_and_the_interpreter() {
 /// and `listType=atomic` is list metadata (consumed).
 #[test]
 fn quantity_and_duration_constraints_match_expectations_in_rust_and_the_interpreter() {
+    if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_GO) {
+        return;
+    }
     let tmp = tempfile::tempdir().expect("tempdir");
     harness::download_module("k8s.io/apimachinery@v0.37.2", tmp.path());
     suite(
@@ -177,6 +183,9 @@ fn quantity_and_duration_constraints_match_expectations_in_rust_and_the_interpre
 /// per element, the items of a list of quantities against an integer.
 #[test]
 fn quantity_and_duration_kind_mismatches_are_refused() {
+    if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_GO) {
+        return;
+    }
     let dir = tempfile::tempdir().expect("tempdir");
     harness::download_module("k8s.io/apimachinery@v0.37.2", dir.path());
     std::fs::write(

@@ -183,6 +183,9 @@ fn fuzz_check_pipeline_reaches_lowering() {
 /// panic — the same files `scripts/fuzz-corpus.py --upstream DIR` writes for the long libFuzzer runs.
 #[test]
 fn fuzz_upstream_seeds_replay() {
+    if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_GO) {
+        return;
+    }
     let tmp = tempfile::tempdir().expect("tempdir");
     let version = vgc_tests::harness::upstream_version();
     let mut files = Vec::new();

@@ -289,6 +289,9 @@ fn filters_select_the_neighbourhood_and_edge_kinds() {
 
 #[test]
 fn graphviz_renders_the_dot_output() {
+    if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_GRAPHVIZ) {
+        return;
+    }
     let dot = graph::to_dot(&example_graph());
     let tmp = tempfile::tempdir().expect("tempdir");
     let input = tmp.path().join("g.dot");

@@ -206,6 +206,9 @@ fn every_sarif_rule_has_a_help_uri_into_the_diagnostics_page() {
 
 #[test]
 fn upstream_rules_agree_with_upstream_validation_gen() {
+    if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_GO) {
+        return;
+    }
     let root = vgc_tests::example::workspace_root().to_path_buf();
     let mut compared = 0;
     // (source module, packages, lines to drop first: upstream stops at tag errors before linting)

@@ -491,6 +491,9 @@ fn r28_option_values_that_give_an_unusable_crate_are_refused() {
 /// subtrees) on a 2 MiB thread without overflowing its stack; the error at the bottom has the full path.
 #[test]
 fn r32_deep_objects_built_in_rust_validate_on_a_small_stack() {
+    if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_CARGO) {
+        return;
+    }
     let tmp = tempfile::tempdir().expect("tempdir");
     let root = tmp.path().join("api");
     let files = [
