@@ -1,6 +1,8 @@
 //! Shared test support of vgc's suites (`tests/tests/*.rs`): the differential harness, the random-object
-//! generators, the upstream oracles and the docs-site checks. Each module says what it serves.
+//! generators, the upstream oracles and the CEL oracle, the docs-site checks, fixture directories and the test
+//! tiers. Each module says what it serves.
 
+pub mod cel_oracle;
 pub mod differential;
 pub mod example;
 pub mod fixtures;
