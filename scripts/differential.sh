@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Full differential runs against upstream validation-gen (the newest release with a published generator, pinned in
 # ir/src/profile.rs `Upstream::code_generator`, installed through the Go module proxy): upstream's own output_tests
-# suite (every doc_test call replayed, then randfill objects), the conformance packages, the bundled example and
+# suite of that release and of the pinned pre-release (every doc_test call replayed, then randfill objects), the conformance packages, the bundled example and
 # k8s.io/api, each validated by upstream-generated Go and vgc-generated Rust, compared case by case (docs/testing.md).
 # Then the runtime differential (tests/tests/runtime_differential.rs: vgc-runtime against k8s.io/apimachinery v0.37.2
-# and v0.38.0-alpha.2 on Go-generated inputs, VGC_RUNTIME_CALLS calls per release, default 200000). Then the older
-# releases (VGC_RELEASES, default "1.35 1.36"): each release's k8s.io/api through that release's
+# and v0.38.0-alpha.2 on Go-generated inputs, VGC_RUNTIME_CALLS calls per release, default 200000). Then the other
+# releases (VGC_RELEASES, default "1.35 1.36 1.38"; 1.38 is the pinned pre-release v0.38.0-beta.0): each release's
+# k8s.io/api through that release's
 # validation-gen and vgc under the matching profile (tests/tests/k8s_e2e.rs `older_release_agrees_with_its_generator`).
 #
 #   scripts/differential.sh [SEED]
@@ -36,7 +37,7 @@ for t in output_tests conformance oracle k8s_e2e runtime_differential; do
   echo "== $t: $result in $((end - start))s (log: $log)"
   grep -E '^(output-tests|output-tests-randfill|conformance|conformance-random|conformance-randfill|oracle|oracle-random|k8s-oracle|k8s-randfill|k8s.io/api v|runtime-differential)' "$log" || true
 done
-for release in ${VGC_RELEASES-1.35 1.36}; do
+for release in ${VGC_RELEASES-1.35 1.36 1.38}; do
   start=$(date +%s)
   log="target/e2e/differential-k8s-$release.log"
   if VGC_ORACLE_UPSTREAM="$release" cargo test -q -p vgc-tests --test k8s_e2e older_release_agrees_with_its_generator \
