@@ -1,6 +1,8 @@
 //! Fixture directories with one insta snapshot each (`<fixture>/expected.snap`, next to the Go module it
 //! describes), the way ruff's parser fixtures are tested: a changed expectation is reviewed with `cargo insta review`
-//! (or accepted with `INSTA_UPDATE=always`), and every fixture is checked even when an earlier one fails.
+//! (or accepted with `INSTA_UPDATE=always`), and every fixture is checked even when an earlier one fails. Also the
+//! small Go modules of `tests/tests/upstream.rs` (`tests/fixtures/upstream/<case>`), which each test gets a copy of
+//! ([`upstream_module`]).
 
 use std::path::{Path, PathBuf};
 
@@ -65,4 +67,36 @@ pub fn expected(dir: &Path) -> String {
         Some((_, body)) => body.to_string(),
         None => text,
     }
+}
+
+/// `tests/fixtures/upstream`: the small Go modules of `tests/tests/upstream.rs`, one directory each (`go.mod`,
+/// `v1/doc.go`, `v1/types.go`, …).
+fn upstream_dir(case: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/upstream")
+        .join(case)
+}
+
+/// A copy of the Go module `tests/fixtures/upstream/<case>` in a new temporary directory, so a test may change its
+/// files (the fixture stays as it is).
+///
+/// # Panics
+/// When the fixture does not exist or the copy fails.
+#[must_use]
+pub fn upstream_module(case: &str) -> tempfile::TempDir {
+    let from = upstream_dir(case);
+    assert!(from.is_dir(), "no fixture {}", from.display());
+    let dir = tempfile::tempdir().expect("tempdir");
+    crate::harness::copy_dir(&from, dir.path());
+    dir
+}
+
+/// The text of `rel` in the fixture `tests/fixtures/upstream/<case>`, for a test that builds a variant of it.
+///
+/// # Panics
+/// When the file cannot be read.
+#[must_use]
+pub fn upstream_file(case: &str, rel: &str) -> String {
+    let path = upstream_dir(case).join(rel);
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }

@@ -1,12 +1,17 @@
 //! Upstream profiles (`docs/upstream.md`): detection from `go.mod`, and each profile delta pinned by a small Go
 //! module built under the profiles on both sides of the change, with exact diagnostics. The real-input figures
 //! (k8s.io/api v0.35.10 … v0.38.0-alpha.2) are measured by `scripts/differential.sh` and `tests/tests/k8s_e2e.rs`.
+//!
+//! The modules are fixture directories, `tests/fixtures/upstream/<case>` (each test builds a copy,
+//! `vgc_tests::fixtures::upstream_module`); a variant a test derives from one (another `doc.go`, a text replaced)
+//! or computes (a version found at run time) is written by [`module`].
 
 use std::path::Path;
 use vgc::driver::BuildRequest;
 use vgc_ir::Upstream;
 use vgc_ir::catalog::TagId;
 use vgc_ir::profile::Selected;
+use vgc_tests::fixtures::{upstream_file, upstream_module};
 
 /// Writes a Go module `example.com/p` with `go.mod` (plus `extra_gomod`) and `files` (path, text).
 fn module(extra_gomod: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
@@ -46,12 +51,7 @@ const DOC_NOLINT: &str =
 
 #[test]
 fn the_profile_is_detected_from_go_mod_else_the_newest() {
-    let types = "package v1\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n}\n";
-    let files = [("v1/doc.go", DOC), ("v1/types.go", types)];
-    let dir = module(
-        "\nrequire (\n\tk8s.io/api v0.37.2\n\tk8s.io/apimachinery v0.36.6 // indirect\n)\n",
-        &files,
-    );
+    let dir = upstream_module("profile-detected-from-go-mod");
     let out = vgc::build(&request(dir.path(), None));
     assert_eq!(
         out.profile,
@@ -60,7 +60,7 @@ fn the_profile_is_detected_from_go_mod_else_the_newest() {
             "detected from go.mod k8s.io/apimachinery v0.36.6"
         ))
     );
-    let dir = module("", &files);
+    let dir = upstream_module("profile-newest");
     let out = vgc::build(&request(dir.path(), None));
     assert_eq!(out.profile, Some(Selected::newest()));
     assert_eq!(Selected::newest().version, Upstream::NEWEST);
@@ -68,54 +68,11 @@ fn the_profile_is_detected_from_go_mod_else_the_newest() {
     assert_eq!(out.profile, Some(Selected::new(Upstream::V1_35, "test")));
 }
 
-const VALUE_STRUCT: &str = r#"package v1
-
-type TypeMeta struct{}
-
-type CSR struct {
-	TypeMeta `json:",inline"`
-	// +k8s:alpha(since: "1.38")=+k8s:required
-	Spec Spec `json:"spec"`
-	// +k8s:optional
-	Other Spec `json:"other"`
-}
-
-type Spec struct {
-	// +k8s:optional
-	// +k8s:maxLength=3
-	Name string `json:"name,omitempty"`
-}
-"#;
-
-/// Well-known apimachinery values Go declares as structs are non-pointer structs for requiredness (upstream v0.37.2
-/// refuses `+k8s:optional` on a `metav1.Time`, checked by running it); `[]byte` is not one.
-const VALUE_WELL_KNOWN: &str = r#"package v1
-
-import (
-	"k8s.io/apimachinery/pkg/api/resource"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-)
-
-type TypeMeta struct{}
-
-type Event struct {
-	TypeMeta `json:",inline"`
-	// +k8s:required
-	When metav1.Time `json:"when"`
-	// +k8s:optional
-	Amount resource.Quantity `json:"amount,omitempty"`
-	// +k8s:optional
-	// +k8s:maxItems=4
-	Raw []byte `json:"raw,omitempty"`
-}
-"#;
-
 #[test]
 fn requiredness_on_well_known_value_structs_follows_the_struct_rule() {
-    let dir = module(
-        "",
-        &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", VALUE_WELL_KNOWN)],
-    );
+    // Well-known apimachinery values Go declares as structs are non-pointer structs for requiredness (upstream
+    // v0.37.2 refuses `+k8s:optional` on a `metav1.Time`, checked by running it); `[]byte` is not one.
+    let dir = upstream_module("value-well-known");
     // The module cache need not hold k8s.io/apimachinery: the well-known types are known by import path, and the
     // missing module is a diagnostic of its own (VGC0004), left out here.
     let tagged = |out: &vgc::BuildOutcome| {
@@ -142,10 +99,8 @@ fn requiredness_on_well_known_value_structs_follows_the_struct_rule() {
 /// (no check, the struct's own rules still run) from 1.38.
 #[test]
 fn requiredness_on_non_pointer_structs_is_documentation_from_1_38() {
-    let dir = module(
-        "",
-        &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", VALUE_STRUCT)],
-    );
+    let dir = upstream_module("value-struct");
+    let value_struct = upstream_file("value-struct", "v1/types.go");
     let old = vgc::build(&request(dir.path(), Some(Upstream::V1_37)));
     assert_eq!(
         diags(&old),
@@ -158,7 +113,7 @@ fn requiredness_on_non_pointer_structs_is_documentation_from_1_38() {
     // No tag error, and no lint finding: the package opts out with `validation-gen-nolint`.
     assert_eq!(diags(&new), Vec::<String>::new());
     // Without the opt-out, upstream 1.38's lint (run by every command) says what the tag means here.
-    let linted = module("", &[("v1/doc.go", DOC), ("v1/types.go", VALUE_STRUCT)]);
+    let linted = module("", &[("v1/doc.go", DOC), ("v1/types.go", &value_struct)]);
     let new_linted = vgc::build(&request(linted.path(), Some(Upstream::V1_38)));
     assert_eq!(
         diags(&new_linted),
@@ -167,7 +122,7 @@ fn requiredness_on_non_pointer_structs_is_documentation_from_1_38() {
         ]
     );
     // The same module without the two tags generates exactly the same checks: the tags add none.
-    let plain = VALUE_STRUCT
+    let plain = value_struct
         .replace("\t// +k8s:alpha(since: \"1.38\")=+k8s:required\n", "")
         .replace("\t// +k8s:optional\n\tOther", "\tOther");
     let dir2 = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", &plain)]);
@@ -175,7 +130,7 @@ fn requiredness_on_non_pointer_structs_is_documentation_from_1_38() {
     assert_eq!(new.stats.checks, without.stats.checks);
     assert_eq!(new.stats.checks, 2, "Spec.name's optional and maxLength");
     // `forbidden` is still an error on a non-pointer struct.
-    let forbidden = VALUE_STRUCT.replace("+k8s:required", "+k8s:forbidden");
+    let forbidden = value_struct.replace("+k8s:required", "+k8s:forbidden");
     let dir3 = module(
         "",
         &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", &forbidden)],
@@ -306,36 +261,16 @@ fn lint_rules_follow_the_profile() {
     assert!(!new.iter().any(|d| d.starts_with("VGC0302")), "{new:?}");
 }
 
-const MODES_136: &str = r#"package v1
-
-type TypeMeta struct{}
-
-type T struct {
-	TypeMeta `json:",inline"`
-	// +k8s:optional
-	// +k8s:alpha(since: "1.36")=+k8s:discriminator
-	Type string `json:"type"`
-	// +k8s:alpha(since: "1.36")=+k8s:member("Limited")=+k8s:required
-	// +k8s:alpha(since: "1.36")=+k8s:member("Exempt")=+k8s:forbidden
-	Limited *string `json:"limited,omitempty"`
-	// +k8s:optional
-	// +k8s:discriminator(name: "other")
-	Other string `json:"other"`
-	// +k8s:member(mode: "other", value: "X")=+k8s:required
-	X *string `json:"x,omitempty"`
-}
-"#;
-
 /// 1.36 spells `modeDiscriminator(modality:)` `discriminator(name:)` and `ifMode(modality:, mode:)`
 /// `member(mode:, value:)`: under 1.36 they build to the same checks as 1.37's spelling under 1.37, and are
 /// unknown tags under 1.37.
 #[test]
 fn release_1_36_spells_modes_discriminator_and_member() {
-    let doc136 = "// +k8s:validation-gen=TypeMeta\n// +k8s:validation-gen-nolint\npackage v1\n";
-    let dir = module("", &[("v1/doc.go", doc136), ("v1/types.go", MODES_136)]);
+    let dir = upstream_module("modes-1-36");
+    let modes_136 = upstream_file("modes-1-36", "v1/types.go");
     let v136 = vgc::build(&request(dir.path(), Some(Upstream::V1_36)));
     assert_eq!(diags(&v136), Vec::<String>::new());
-    let spelled_137 = MODES_136
+    let spelled_137 = modes_136
         .replace("k8s:discriminator(name:", "k8s:modeDiscriminator(modality:")
         .replace("k8s:discriminator", "k8s:modeDiscriminator")
         .replace(
@@ -353,7 +288,7 @@ fn release_1_36_spells_modes_discriminator_and_member() {
     assert_eq!(v136.stats.checks, 6);
     assert_eq!(v136.stats.checks, v137.stats.checks);
     assert_eq!(v136.plan.modules, v137.plan.modules);
-    let dir = module("", &[("v1/doc.go", DOC), ("v1/types.go", MODES_136)]);
+    let dir = module("", &[("v1/doc.go", DOC), ("v1/types.go", &modes_136)]);
     let wrong = vgc::build(&request(dir.path(), Some(Upstream::V1_37)));
     assert_eq!(
         diags(&wrong)
@@ -368,14 +303,7 @@ fn release_1_36_spells_modes_discriminator_and_member() {
 /// that did not exist yet are unknown tags naming the release that added them.
 #[test]
 fn release_1_35_roots_and_tags_by_release() {
-    let types = "package v1\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tName string `json:\"name\"`\n}\n";
-    let dir = module(
-        "",
-        &[
-            ("v1/doc.go", "// +k8s:validation-gen=TypeMeta\npackage v1\n"),
-            ("v1/types.go", types),
-        ],
-    );
+    let dir = upstream_module("release-1-35-roots");
     let v135 = vgc::build(&request(dir.path(), Some(Upstream::V1_35)));
     assert_eq!(diags(&v135), Vec::<String>::new());
     assert_eq!(v135.stats.checks, 2);
@@ -384,7 +312,8 @@ fn release_1_35_roots_and_tags_by_release() {
         diags(&v137),
         ["VGC0005: unknown k8s:validation-gen value \"TypeMeta\""]
     );
-    let newer = types.replace("+k8s:maxLength=3", "+k8s:maxBytes=3");
+    let newer = upstream_file("release-1-35-roots", "v1/types.go")
+        .replace("+k8s:maxLength=3", "+k8s:maxBytes=3");
     let dir = module(
         "",
         &[
@@ -557,14 +486,7 @@ fn gated_optional_with_a_default_is_required() {
 /// without requiredness).
 #[test]
 fn release_1_35_has_no_requiredness_or_stability_lint() {
-    let types = "package v1\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:maxLength=3\n\tName string `json:\"name\"`\n}\n";
-    let dir = module(
-        "",
-        &[
-            ("v1/doc.go", "// +k8s:validation-gen=TypeMeta\npackage v1\n"),
-            ("v1/types.go", types),
-        ],
-    );
+    let dir = upstream_module("release-1-35-lint");
     assert_eq!(
         upstream_lint(dir.path(), Upstream::V1_35),
         Vec::<String>::new()
@@ -585,17 +507,7 @@ fn release_1_35_has_no_requiredness_or_stability_lint() {
 /// (k8s.io/api v0.35.10 registers 23 `*List` roots, e.g. `certificates/v1.CertificateSigningRequestList`).
 #[test]
 fn release_1_35_lists_are_roots() {
-    let types = "package v1\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\ntype T struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tName string `json:\"name\"`\n}\n\ntype TList struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\tmetav1.ListMeta `json:\"metadata,omitempty\"`\n\tItems []T `json:\"items\"`\n}\n";
-    let meta = "package v1\n\ntype TypeMeta struct{}\n\ntype ListMeta struct{}\n";
-    let dir = module(
-        "\nrequire k8s.io/apimachinery v0.0.0\n\nreplace k8s.io/apimachinery => ./am\n",
-        &[
-            ("v1/doc.go", "// +k8s:validation-gen=TypeMeta\npackage v1\n"),
-            ("v1/types.go", types),
-            ("am/go.mod", "module k8s.io/apimachinery\n\ngo 1.25\n"),
-            ("am/pkg/apis/meta/v1/types.go", meta),
-        ],
-    );
+    let dir = upstream_module("release-1-35-lists");
     let roots = |u: Upstream| -> Vec<String> {
         let out = vgc::build(&request(dir.path(), Some(u)));
         assert_eq!(diags(&out), Vec::<String>::new(), "{u:?}");
@@ -615,14 +527,7 @@ fn release_1_35_lists_are_roots() {
 /// v0.35.10: `+k8s:isSubresource=/scale`); from 1.36 they are Go string literals (`="/scale"`).
 #[test]
 fn release_1_35_subresource_values_are_verbatim() {
-    let types = "package v1\n\ntype TypeMeta struct{}\n\n// +k8s:isSubresource=/scale\ntype Scale struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tName string `json:\"name\"`\n}\n\n// +k8s:supportsSubresource=\"/status\"\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tName string `json:\"name\"`\n}\n";
-    let dir = module(
-        "",
-        &[
-            ("v1/doc.go", "// +k8s:validation-gen=TypeMeta\npackage v1\n"),
-            ("v1/types.go", types),
-        ],
-    );
+    let dir = upstream_module("release-1-35-subresources");
     let paths = |u: Upstream| -> Vec<(String, Vec<String>)> {
         let out = vgc::build(&request(dir.path(), Some(u)));
         out.plan
@@ -661,14 +566,7 @@ fn release_1_35_subresource_values_are_verbatim() {
 #[test]
 fn release_1_35_max_length_bytes_and_union_origin() {
     use vgc_lowering::plan::CheckKind;
-    let types = "package v1\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tName string `json:\"name\"`\n\t// +k8s:optional\n\t// +k8s:unionMember\n\tA *string `json:\"a,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:unionMember\n\tB *string `json:\"b,omitempty\"`\n}\n";
-    let dir = module(
-        "",
-        &[
-            ("v1/doc.go", "// +k8s:validation-gen=TypeMeta\npackage v1\n"),
-            ("v1/types.go", types),
-        ],
-    );
+    let dir = upstream_module("release-1-35-max-length-union");
     let kinds = |u: Upstream| -> Vec<String> {
         let out = vgc::build(&request(dir.path(), Some(u)));
         assert_eq!(diags(&out), Vec::<String>::new(), "{u:?}");
@@ -730,8 +628,7 @@ fn generate_kept(
 #[test]
 fn max_bytes_on_byte_slices_from_1_38() {
     use vgc_lowering::plan::CheckKind;
-    let types = "package v1\n\ntype TypeMeta struct{}\n\ntype Blob []byte\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:maxBytes=4\n\tData []byte `json:\"data,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:maxBytes=2\n\tBlob Blob `json:\"blob,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:maxBytes=5\n\tName string `json:\"name,omitempty\"`\n}\n";
-    let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", types)]);
+    let dir = upstream_module("max-bytes-byte-slices");
     let old = vgc::build(&request(dir.path(), Some(Upstream::V1_37)));
     assert_eq!(
         diags(&old),
@@ -788,8 +685,7 @@ fn max_bytes_on_byte_slices_from_1_38() {
 #[test]
 fn maps_of_pointers_from_1_38() {
     use vgc_lowering::plan::CheckKind;
-    let types = "package v1\n\ntype TypeMeta struct{}\n\ntype Item struct {\n\t// +k8s:optional\n\t// +k8s:minimum=1\n\tN *int32 `json:\"n,omitempty\"`\n}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:eachVal=+k8s:minimum=1\n\tCounts map[string]*int32 `json:\"counts,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:maxProperties=2\n\tItems map[string]*Item `json:\"items,omitempty\"`\n}\n";
-    let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", types)]);
+    let dir = upstream_module("maps-of-pointers");
     let old = vgc::build(&request(dir.path(), Some(Upstream::V1_37)));
     assert_eq!(
         diags(&old),
@@ -967,63 +863,7 @@ fn nested_subfield_from_1_38() {
     if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_CARGO) {
         return;
     }
-    let types = r#"package v1
-
-type TypeMeta struct{}
-
-type Leaf struct {
-	// +k8s:optional
-	Name *string `json:"name,omitempty"`
-	// +k8s:optional
-	Count *int32 `json:"count,omitempty"`
-}
-
-type Mid struct {
-	// +k8s:optional
-	Leaf *Leaf `json:"leaf,omitempty"`
-}
-
-type Inner struct {
-	// +k8s:optional
-	// +k8s:validateFalse(flags: "ShortCircuit")="member"
-	Name *string `json:"name,omitempty"`
-}
-
-type Entry struct {
-	// +k8s:required
-	Key string `json:"key"`
-	// +k8s:optional
-	A *string `json:"a,omitempty"`
-	// +k8s:optional
-	B *string `json:"b,omitempty"`
-}
-
-type T struct {
-	TypeMeta `json:",inline"`
-	// +k8s:optional
-	// +k8s:subfield(leaf)=+k8s:subfield(name)=+k8s:required
-	// +k8s:subfield(leaf)=+k8s:subfield(count)=+k8s:minimum=1
-	Mid *Mid `json:"mid,omitempty"`
-}
-
-type U struct {
-	TypeMeta `json:",inline"`
-	// +k8s:optional
-	// +k8s:subfield(name)=+k8s:validateFalse="payload"
-	In *Inner `json:"in,omitempty"`
-	// +k8s:optional
-	// +k8s:listType=map
-	// +k8s:listMapKey=key
-	// +k8s:item(key: "x")=+k8s:subfield(a)=+k8s:required
-	// +k8s:item(key: "x")=+k8s:subfield(b)=+k8s:maxLength=1
-	Entries []Entry `json:"entries,omitempty"`
-	// +k8s:optional
-	// +k8s:eachVal=+k8s:validateFalse(flags: "ShortCircuit")="each"
-	// +k8s:minItems=2
-	Names []string `json:"names,omitempty"`
-}
-"#;
-    let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", types)]);
+    let dir = upstream_module("nested-subfield");
     let old = vgc::build(&request(dir.path(), Some(Upstream::V1_37)));
     assert_eq!(
         diags(&old),
@@ -1080,7 +920,7 @@ type U struct {
         ])
     );
     // The same without the chains, under 1.37: the cohort and inheritance rules of before.
-    let flat = types
+    let flat = upstream_file("nested-subfield", "v1/types.go")
         .replace(
             "\t// +k8s:subfield(leaf)=+k8s:subfield(name)=+k8s:required\n",
             "",
@@ -1112,8 +952,7 @@ type U struct {
         ])
     );
     // 1.38 refuses a NonError validation in an `eachVal`/`eachKey` pass; 1.37 takes it.
-    let each = "package v1\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:eachVal=+k8s:validateFalse(flags: \"NonError\")=\"quiet\"\n\tNames []string `json:\"names,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:eachKey=+k8s:validateFalse(flags: \"ShortCircuit,NonError\")=\"quiet\"\n\tLabels map[string]string `json:\"labels,omitempty\"`\n}\n";
-    let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", each)]);
+    let dir = upstream_module("each-non-error");
     let old = vgc::build(&request(dir.path(), Some(Upstream::V1_37)));
     assert_eq!(located(&old, dir.path()), Vec::<String>::new());
     let new = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
@@ -1131,11 +970,7 @@ type U struct {
         )
     );
     // A chain ending in list metadata is refused (vgc keys it by the declaration's single-hop `subfield` tags).
-    let meta = "package v1\n\ntype TypeMeta struct{}\n\ntype Leaf struct {\n\t// +k8s:optional\n\tTags []string `json:\"tags,omitempty\"`\n}\n\ntype Mid struct {\n\t// +k8s:optional\n\tLeaf *Leaf `json:\"leaf,omitempty\"`\n}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:subfield(leaf)=+k8s:subfield(tags)=+k8s:listType=set\n\tMid *Mid `json:\"mid,omitempty\"`\n}\n";
-    let dir = module(
-        "\nrequire k8s.io/apimachinery v0.37.2\n",
-        &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", meta)],
-    );
+    let dir = upstream_module("subfield-chain-list-metadata");
     let new = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
     assert_eq!(
         located(&new, dir.path()),
@@ -1150,8 +985,7 @@ type U struct {
 /// without a word (found by trying a one-file API with the tag in `types.go`: 0 types, no diagnostic).
 #[test]
 fn package_tags_outside_doc_go_are_reported() {
-    let types = "// +k8s:validation-gen=TypesWithField=Spec\n// +k8s:validation-gen-nolint\npackage v1\n\ntype T struct {\n\tSpec int `json:\"spec\"`\n}\n";
-    let m = module("", &[("v1/types.go", types)]);
+    let m = upstream_module("package-tags-in-types-go");
     let out = vgc::build(&request(m.path(), None));
     let said = |tag: &str, line: usize| {
         format!(
@@ -1167,19 +1001,7 @@ fn package_tags_outside_doc_go_are_reported() {
     );
     assert_eq!(vgc::exit_code(&out), 0);
     // The same tags in doc.go: read, nothing said.
-    let m = module(
-        "",
-        &[
-            (
-                "v1/doc.go",
-                "// +k8s:validation-gen=TypesWithField=Spec\n// +k8s:validation-gen-nolint\npackage v1\n",
-            ),
-            (
-                "v1/types.go",
-                "package v1\n\ntype T struct {\n\tSpec int `json:\"spec\"`\n}\n",
-            ),
-        ],
-    );
+    let m = upstream_module("package-tags-in-doc-go");
     let out = vgc::build(&request(m.path(), None));
     assert_eq!(located(&out, m.path()), Vec::<String>::new());
 }
@@ -1298,24 +1120,7 @@ fn project_formats_from_1_38() {
     if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_CARGO) {
         return;
     }
-    let types = r#"package v1
-
-type TypeMeta struct{}
-
-type T struct {
-	TypeMeta `json:",inline"`
-	// +k8s:optional
-	// +k8s:format=example-uri
-	URI *string `json:"uri,omitempty"`
-	// +k8s:optional
-	// +k8s:eachVal=+k8s:format=lower-word
-	Words []string `json:"words,omitempty"`
-	// +k8s:optional
-	// +k8s:ifEnabled("G")=+k8s:format=lower-word
-	Gated *string `json:"gated,omitempty"`
-}
-"#;
-    let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", types)]);
+    let dir = upstream_module("project-formats");
     let write = |name: &str, text: &str| -> String {
         let p = dir.path().join(name);
         std::fs::write(&p, text).expect("write yaml");
@@ -1568,8 +1373,7 @@ fn duration_bounds_and_byte_slice_items() {
     if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_CARGO) {
         return;
     }
-    let types = "package v1\n\nimport \"time\"\n\ntype TypeMeta struct{}\n\n// +k8s:maximum=5000\ntype Dur time.Duration\n\n// +k8s:maxItems=2\ntype MyBytes []byte\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:minimum=1000000000\n\t// +k8s:maximum=60000000000\n\tD time.Duration `json:\"d,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:minimum=1\n\tDP *time.Duration `json:\"dp,omitempty\"`\n\t// +k8s:optional\n\tDur Dur `json:\"dur,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:maxItems=3\n\tB []byte `json:\"b,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:minItems=2\n\tB2 []byte `json:\"b2,omitempty\"`\n\t// +k8s:optional\n\tMB MyBytes `json:\"mb,omitempty\"`\n}\n";
-    let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", types)]);
+    let dir = upstream_module("durations");
     let cases = serde_json::json!([
         {"name": "d below", "kind": "example.com/p/v1.T", "object": {"d": 500_000_000}},
         {"name": "d above", "kind": "example.com/p/v1.T", "object": {"d": 61_000_000_000_i64}},
@@ -1612,7 +1416,7 @@ fn duration_bounds_and_byte_slice_items() {
             ("v1/doc.go", DOC_NOLINT),
             (
                 "v1/types.go",
-                &types
+                &upstream_file("durations", "v1/types.go")
                     .replace("minimum=1000000000", "minimum=\"1s\"")
                     .replace("maximum=60000000000", "maximum=\"1m\"")
                     .replace("minimum=1\n\tDP", "minimum=\"1ns\"\n\tDP"),
@@ -1652,11 +1456,7 @@ fn duration_bounds_and_byte_slice_items() {
         assert_eq!(run_generated(dir.path(), u, name, &cases), expected, "{u}");
     }
     // metav1.Duration is a struct (a JSON string): refused in every profile, as upstream refuses it.
-    let meta = "package v1\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:minimum=1\n\tD metav1.Duration `json:\"d,omitempty\"`\n}\n";
-    let dir = module(
-        "\nrequire k8s.io/apimachinery v0.37.2\n",
-        &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", meta)],
-    );
+    let dir = upstream_module("metav1-duration");
     // Up to 1.37 its `optional` is refused too (a non-pointer struct; upstream v0.37.2 reports it once `minimum` is
     // gone); from 1.38 it is documentation.
     assert_eq!(
@@ -1806,28 +1606,7 @@ fn tag_prefix_reads_every_tag_with_the_prefix() {
 /// kubernetes#141866: what is not read under a prefix is said, and messages name tags with the prefix.
 #[test]
 fn tag_prefix_diagnostics_name_tags_with_the_prefix() {
-    let types = r#"package v1
-
-type TypeMeta struct{}
-
-type T struct {
-	TypeMeta `json:",inline"`
-	// +acme:optional
-	// +acme:nosuch
-	// +acme:maxItem=3
-	// +k8s:required
-	// +k8s:deepcopy-gen=false
-	// +acme:eachVal=+k8s:immutable
-	// +acme:deepcopy-gen=false
-	Items []string `json:"items,omitempty"`
-	// +acme:maxLength=3
-	Name *string `json:"name,omitempty"`
-	// +acme:shadow=+acme:maxLength=3
-	Shadowed *string `json:"shadowed,omitempty"`
-}
-"#;
-    let doc = "// +acme:validation-gen=TypesWithField=TypeMeta\npackage v1\n";
-    let dir = module("", &[("v1/doc.go", doc), ("v1/types.go", types)]);
+    let dir = upstream_module("tag-prefix-diagnostics");
     let out = with_prefix(dir.path(), Upstream::V1_38, "acme:");
     assert_eq!(
         located(&out, dir.path()),
@@ -1887,25 +1666,7 @@ type T struct {
 /// (inferred, docs/deviations.md).
 #[test]
 fn tag_prefix_empty_reads_only_validation_gen_names() {
-    let types = r#"package v1
-
-type TypeMeta struct{}
-
-// +genclient
-type T struct {
-	TypeMeta `json:",inline"`
-	// +optional
-	// +listType=atomic
-	// +maxItems=3
-	// +k8s:maxItems=2
-	// +kubebuilder:validation:MaxItems=4
-	Items []string `json:"items,omitempty"`
-	// +maxLength=3
-	Name *string `json:"name,omitempty"`
-}
-"#;
-    let doc = "// +groupName=example.com\n// +validation-gen=TypesWithField=TypeMeta\npackage v1\n";
-    let dir = module("", &[("v1/doc.go", doc), ("v1/types.go", types)]);
+    let dir = upstream_module("tag-prefix-empty");
     let out = with_prefix(dir.path(), Upstream::V1_38, "");
     assert_eq!(
         located(&out, dir.path()),
@@ -1928,21 +1689,7 @@ type T struct {
 #[test]
 fn tag_prefix_change_never_reuses_cached_results() {
     // Both spellings in one package: under `k8s:` the `+k8s:` half is read, under `acme:` the `+acme:` half.
-    let types = r#"package v1
-
-type TypeMeta struct{}
-
-type T struct {
-	TypeMeta `json:",inline"`
-	// +k8s:optional
-	// +k8s:maxItems=3
-	// +acme:optional
-	// +acme:maxItems=7
-	Items []string `json:"items,omitempty"`
-}
-"#;
-    let doc = "// +k8s:validation-gen=TypesWithField=TypeMeta\n// +acme:validation-gen=TypesWithField=TypeMeta\npackage v1\n";
-    let dir = module("", &[("v1/doc.go", doc), ("v1/types.go", types)]);
+    let dir = upstream_module("tag-prefix-cache");
     let runtime = Path::new(env!("CARGO_MANIFEST_DIR")).join("../runtime");
     let build = |prefix: &str, out: &Path, no_cache: bool| {
         let mut req = request(dir.path(), Some(Upstream::V1_38));
@@ -2002,17 +1749,7 @@ fn walk(dir: &Path) -> Vec<std::path::PathBuf> {
 /// one prefix per run): the `+k8s:` tags of a dependency are not read under `acme:`, and the build says so once.
 #[test]
 fn tag_prefix_applies_to_packages_outside_the_build() {
-    let common = "package common\n\ntype Meta struct {\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tName string `json:\"name,omitempty\"`\n}\n";
-    let types = "package v1\n\nimport \"example.com/p/common\"\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +acme:optional\n\tMeta *common.Meta `json:\"meta,omitempty\"`\n}\n";
-    let doc = "// +acme:validation-gen=TypesWithField=TypeMeta\npackage v1\n";
-    let dir = module(
-        "",
-        &[
-            ("v1/doc.go", doc),
-            ("v1/types.go", types),
-            ("common/types.go", common),
-        ],
-    );
+    let dir = upstream_module("tag-prefix-outside-the-build");
     let v1 = dir.path().join("v1");
     let out = with_prefix(&v1, Upstream::V1_38, "acme:");
     assert_eq!(diags(&out), Vec::<String>::new());
@@ -2027,7 +1764,7 @@ fn tag_prefix_applies_to_packages_outside_the_build() {
     // Written with the prefix, the dependency's tags are read.
     std::fs::write(
         dir.path().join("common/types.go"),
-        common.replace("+k8s:", "+acme:"),
+        upstream_file("tag-prefix-outside-the-build", "common/types.go").replace("+k8s:", "+acme:"),
     )
     .expect("write");
     let out = with_prefix(&v1, Upstream::V1_38, "acme:");
@@ -2180,54 +1917,7 @@ fn requiredness_messages_and_each_flags_from_1_38() {
     if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_CARGO) {
         return;
     }
-    let types = r#"package v1
-
-type TypeMeta struct{}
-
-type Inner struct {
-	// +k8s:optional
-	A *string `json:"a,omitempty"`
-}
-
-type Item struct {
-	// +k8s:optional
-	Name *string `json:"name,omitempty"`
-}
-
-type T struct {
-	TypeMeta `json:",inline"`
-	// +k8s:required="custom string msg"
-	S string `json:"s"`
-	// +k8s:required="custom pointer msg"
-	P *string `json:"p,omitempty"`
-	// +k8s:required="custom slice msg"
-	L []string `json:"l,omitempty"`
-	// +k8s:required="custom map msg"
-	M map[string]string `json:"m,omitempty"`
-	// +k8s:required="custom struct msg"
-	V Inner `json:"v"`
-	// +k8s:forbidden="custom forbidden msg"
-	F *string `json:"f,omitempty"`
-	// +k8s:ifEnabled(Gate)=+k8s:forbidden="custom enabled msg"
-	G *string `json:"g,omitempty"`
-	// +k8s:required=""
-	E *string `json:"e,omitempty"`
-}
-
-type U struct {
-	TypeMeta `json:",inline"`
-	// +k8s:optional
-	// +k8s:eachVal=+k8s:immutable
-	Im []string `json:"im,omitempty"`
-	// +k8s:optional
-	// +k8s:eachVal=+k8s:update=NoModify
-	Up map[string]string `json:"up,omitempty"`
-	// +k8s:optional
-	// +k8s:eachVal=+k8s:subfield(name)=+k8s:required
-	Sub []Item `json:"sub,omitempty"`
-}
-"#;
-    let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", types)]);
+    let dir = upstream_module("requiredness-messages");
     let old = vgc::build(&request(dir.path(), Some(Upstream::V1_37)));
     assert_eq!(
         located(&old, dir.path())[0],
@@ -2285,6 +1975,7 @@ type U struct {
         ])
     );
     // 1.37: the same pass marks each error short-circuit.
+    let types = upstream_file("requiredness-messages", "v1/types.go");
     let u_only = types
         .split("type T struct")
         .next()
@@ -2314,8 +2005,7 @@ type U struct {
 /// `[build.severity] VGC0128 = "error"` asks.
 #[test]
 fn marker_style_tags_are_warnings() {
-    let types = "package v1\n\ntype TypeMeta struct{}\n\n// +k8s:validation:Required\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:validation:Required\n\t// +k8s:optional\n\tA *string `json:\"a,omitempty\"`\n}\n";
-    let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", types)]);
+    let dir = upstream_module("marker-style-tags");
     let out = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
     assert_eq!(
         located(&out, dir.path()),
@@ -2363,30 +2053,7 @@ fn project_deep_equality_functions_from_1_38() {
     if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_CARGO) {
         return;
     }
-    let types = r#"package v1
-
-type TypeMeta struct{}
-
-type Inner struct {
-	// +k8s:optional
-	P *int64 `json:"p,omitempty"`
-}
-
-type T struct {
-	TypeMeta `json:",inline"`
-	// +k8s:validateFalse="inner"
-	I Inner `json:"i"`
-	// +k8s:optional
-	// +k8s:listType=set
-	// +k8s:eachVal=+k8s:validateFalse="each"
-	S []Inner `json:"s,omitempty"`
-	// +k8s:optional
-	// +k8s:validateFalse="n"
-	N *int64 `json:"n,omitempty"`
-}
-"#;
-    let doc = "// +k8s:validation-gen=TypesWithField=TypeMeta\n// +k8s:validation-gen-nolint\n// +k8s:validation-gen-deep-equal-func=CustomDeepEqual\npackage v1\n";
-    let dir = module("", &[("v1/doc.go", doc), ("v1/types.go", types)]);
+    let dir = upstream_module("project-deep-equal");
     let out = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
     assert_eq!(located(&out, dir.path()), Vec::<String>::new());
     // The trait, its stub and the call sites.
@@ -2541,9 +2208,8 @@ fn alias_declarations_are_not_roots() {
 /// with its implicit `TypesWithField=TypeMeta` default, without upstream's lint; `--roots` is an activation.
 #[test]
 fn upstream_lint_runs_on_activated_packages_only() {
-    let types = "package v1\n\ntype TypeMeta struct{}\n\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:maxLength=3\n\tS string `json:\"s\"`\n}\n";
     let lint = "VGC0303: field S: field with validation must have +k8s:optional, +k8s:required or +k8s:forbidden";
-    let tagless = module("", &[("v1/types.go", types)]);
+    let tagless = upstream_module("lint-activation-tagless");
     let out = vgc::build(&request(tagless.path(), Some(Upstream::V1_38)));
     assert_eq!(diags(&out), Vec::<String>::new());
     assert!(
@@ -2553,7 +2219,8 @@ fn upstream_lint_runs_on_activated_packages_only() {
     let mut req = request(tagless.path(), Some(Upstream::V1_38));
     req.extra_roots = vec!["TypesWithField=TypeMeta".into()];
     assert_eq!(diags(&vgc::build(&req)), [lint]);
-    let tagged = module("", &[("v1/doc.go", DOC), ("v1/types.go", types)]);
+    let types = upstream_file("lint-activation-tagless", "v1/types.go");
+    let tagged = module("", &[("v1/doc.go", DOC), ("v1/types.go", &types)]);
     assert_eq!(
         diags(&vgc::build(&request(tagged.path(), Some(Upstream::V1_38)))),
         [lint]
