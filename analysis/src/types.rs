@@ -388,8 +388,44 @@ fn deep_equal_func(
             cfg.deep_equal = DeepEqualFunc::Semantic;
             continue;
         }
+        // upstream reads the raw value and `types.ParseFullyQualifiedName`s it: anything but a Go identifier,
+        // optionally after an import path and a dot, gives generated Go that does not compile.
+        if !go_func_name(v) {
+            diags.push(
+                Diagnostic::error(
+                    Code::GeneratorConfig,
+                    format!("{name:?}: {v:?} is not a Go function name"),
+                )
+                .at(path, at)
+                .with_hint("name a generic `func[T any](a, b T) bool`: an identifier in this package (`=MyDeepEqual`), or an import path, a dot and an identifier (`=example.com/eq.Equal`), unquoted"),
+            );
+            continue;
+        }
         cfg.deep_equal = DeepEqualFunc::Project(v.to_string());
     }
+}
+
+/// Whether `v` names a Go function as `+k8s:validation-gen-deep-equal-func` takes one: an identifier, optionally
+/// after an import path and a dot (`Equal`, `example.com/eq.Equal`).
+fn go_func_name(v: &str) -> bool {
+    let (path, ident) = match v.rsplit_once('.') {
+        Some((p, i)) if !p.is_empty() => (Some(p), i),
+        _ => (None, v),
+    };
+    let ident_ok = ident
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && ident.chars().all(|c| c.is_alphanumeric() || c == '_');
+    let path_ok = path.is_none_or(|p| {
+        p.split('/').all(|seg| {
+            !seg.is_empty()
+                && seg
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, '.' | '_' | '-' | '~'))
+        })
+    });
+    ident_ok && path_ok
 }
 
 /// The root types of every target package (sorted per package, packages in program order), with each package's

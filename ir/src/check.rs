@@ -63,6 +63,13 @@ fn payload_scopes(wrapper: Option<TagId>, outer: &[Scope]) -> Vec<Scope> {
 #[must_use]
 pub fn check_tag_use(u: &TagUse, scope: Scope) -> Vec<TagProblem> {
     match &u.parsed {
+        // upstream never parses a line whose name its registry does not know (`registry.ExtractTags` skips it
+        // before `ParseAll`), so a kubebuilder-style marker's payload in another grammar (`=a;b`, `=^a$`) is the
+        // marker warning, not a syntax error.
+        Err(_) if marker_style(&u.name, true).is_some() => {
+            let span = 0..u.name.len();
+            vec![marker_problem(&u.name, span, &[scope])]
+        }
         Err(e) => vec![TagProblem::new(
             Code::TagSyntax,
             format!("tag {:?}: {}", u.name, e.message),
@@ -87,25 +94,8 @@ fn check_tag(tag: &Tag, scopes: &[Scope], top: bool, out: &mut Vec<TagProblem>) 
     let Some(spec) = catalog::lookup(&tag.name) else {
         // A kubebuilder-style marker under validation-gen's prefix (`+k8s:validation:Required`): no validation-gen
         // tag has a `:` in its name, so this is no typo of one (deviation D1's exception, docs/deviations.md).
-        if let Some(marker) = tag
-            .name
-            .strip_prefix("k8s:")
-            .filter(|n| top && n.contains(':'))
-        {
-            let last = marker.rsplit(':').next().unwrap_or(marker);
-            let meant = catalog::suggest(&format!("k8s:{last}")).filter(|m| {
-                catalog::lookup(m).is_some_and(|s| scopes.iter().any(|x| s.scopes.contains(x)))
-            });
-            let mut p = TagProblem::new(
-                Code::MarkerStyleTag,
-                format!("unknown tag {:?}", tag.name),
-                tag.name_span.clone(),
-            );
-            p.hint = Some(match meant {
-                Some(m) => format!("a kubebuilder-style marker, not a validation-gen tag: upstream validation-gen ignores it and vgc generates nothing for it; for the validation-gen rule write `+{m}`"),
-                None => "a kubebuilder-style marker, not a validation-gen tag: upstream validation-gen ignores it and vgc generates nothing for it".into(),
-            });
-            out.push(p);
+        if marker_style(&tag.name, top).is_some() {
+            out.push(marker_problem(&tag.name, tag.name_span.clone(), scopes));
             return;
         }
         let mut p = TagProblem::new(
@@ -113,9 +103,16 @@ fn check_tag(tag: &Tag, scopes: &[Scope], top: bool, out: &mut Vec<TagProblem>) 
             format!("unknown tag {:?}", tag.name),
             tag.name_span.clone(),
         );
+        // upstream ignores an unknown tag line, but refuses an unknown tag inside another tag's payload
+        // (`registry.ExtractTagValidations`: `unknown validation tag %q`).
+        let upstream = if top {
+            "upstream validation-gen silently ignores unknown tags"
+        } else {
+            "upstream validation-gen fails on an unknown tag inside another tag's payload"
+        };
         p.hint = Some(match catalog::suggest(&tag.name) {
-            Some(s) => format!("did you mean `{s}`? (upstream validation-gen silently ignores unknown tags)"),
-            None => "see `vgc docs` for the list of validation tags; upstream validation-gen silently ignores unknown tags".into(),
+            Some(s) => format!("did you mean `{s}`? ({upstream})"),
+            None => format!("see `vgc docs` for the list of validation tags; {upstream}"),
         });
         out.push(p);
         return;
@@ -558,4 +555,35 @@ mod tests {
             "tag \"k8s:maximum\": argument \"constraint\" has wrong type: got int, want a field path"
         );
     }
+}
+
+/// The marker part of a kubebuilder-style name under validation-gen's prefix (`validation:Required` of
+/// `k8s:validation:Required`): a name of several `:`-separated segments, written on its own line (`top`), that no
+/// generator owns. `None` for anything else.
+fn marker_style(name: &str, top: bool) -> Option<&str> {
+    name.strip_prefix("k8s:")
+        .filter(|n| top && n.contains(':') && !catalog::is_allowed_non_validation(name))
+}
+
+/// The VGC0128 warning for marker-style tag `name` (at `span`) on a declaration of `scopes`, with the validation-gen
+/// tag it most likely stands for when the marker's last segment is one (`validation:MinLength` → `+k8s:minLength`,
+/// compared ignoring case) and that tag fits the place.
+fn marker_problem(name: &str, span: std::ops::Range<usize>, scopes: &[Scope]) -> TagProblem {
+    let marker = marker_style(name, true).unwrap_or(name);
+    let last = marker.rsplit(':').next().unwrap_or(marker);
+    let meant = catalog::TAGS
+        .iter()
+        .find(|t| {
+            t.name
+                .strip_prefix("k8s:")
+                .is_some_and(|n| n.eq_ignore_ascii_case(last))
+        })
+        .filter(|t| scopes.iter().any(|x| t.scopes.contains(x)))
+        .map(|t| t.name);
+    let mut p = TagProblem::new(Code::MarkerStyleTag, format!("unknown tag {name:?}"), span);
+    p.hint = Some(match meant {
+        Some(m) => format!("a kubebuilder-style marker, not a validation-gen tag: upstream validation-gen ignores it and vgc generates nothing for it; for the validation-gen rule write `+{m}`"),
+        None => "a kubebuilder-style marker, not a validation-gen tag: upstream validation-gen ignores it and vgc generates nothing for it".into(),
+    });
+    p
 }

@@ -575,7 +575,12 @@ pub fn check_file(db: &dyn Db, file: SourceFile) -> Box<[Diagnostic]> {
                             " (a message payload needs upstream 1.38; upstream {profile} takes none)"
                         ),
                         format!(
-                            "a message is joined into the error's detail from upstream 1.38 on (`Required value: <msg>`); select that profile (`--upstream 1.38`, `[upstream] version` in vgc.toml) or write `+{}` alone",
+                            "a message is joined into the error's detail from upstream 1.38 on (`{}: <msg>`); select that profile (`--upstream 1.38`, `[upstream] version` in vgc.toml) or write `+{}` alone",
+                            if c.tag_id() == Some(crate::catalog::TagId::Forbidden) {
+                                "Forbidden"
+                            } else {
+                                "Required value"
+                            },
                             c.name
                         ),
                     )

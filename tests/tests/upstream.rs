@@ -1062,6 +1062,27 @@ fn deep_equal_func_and_update_value_from_1_38() {
             ("v1/types.go", types),
         ],
     );
+    // A value that names no Go function gives uncompilable Go upstream: refused, located.
+    for bad in ["\"MyEq\"", "my equal", "example.com/eq."] {
+        let m = module(
+            "",
+            &[
+                (
+                    "v1/doc.go",
+                    &doc(&format!("// +k8s:validation-gen-deep-equal-func={bad}\n")),
+                ),
+                ("v1/types.go", types),
+            ],
+        );
+        let out = vgc::build(&request(m.path(), Some(Upstream::V1_38)));
+        assert_eq!(
+            diags(&out),
+            [format!(
+                "VGC0005: \"k8s:validation-gen-deep-equal-func\": {bad:?} is not a Go function name"
+            )],
+            "{bad}"
+        );
+    }
     // A project function is the module's `DeepEqual` trait (`project_deep_equality_functions_from_1_38`).
     let out = vgc::build(&request(project.path(), Some(Upstream::V1_38)));
     assert_eq!(located(&out, project.path()), Vec::<String>::new());
@@ -2038,6 +2059,29 @@ fn marker_style_tags_are_warnings() {
         "v1/types.go:5:5: error[VGC0128]: unknown tag \"k8s:validation:Required\""
     );
     assert_eq!(vgc::exit_code(&strict), 1);
+    // Upstream never parses a marker line (its registry does not know the name), so a payload in kubebuilder's
+    // grammar is the same warning, not a syntax error; a hint names a validation-gen tag only for an exact name.
+    let types = "package v1\n\ntype TypeMeta struct{}\n\n// +k8s:foo:bar\ntype T struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:validation:Enum=a;b\n\t// +k8s:validation:MinLength=3\n\t// +k8s:optional\n\tA *string `json:\"a,omitempty\"`\n}\n";
+    let dir = module("", &[("v1/doc.go", DOC_NOLINT), ("v1/types.go", types)]);
+    let out = vgc::build(&request(dir.path(), Some(Upstream::V1_38)));
+    assert_eq!(
+        located(&out, dir.path()),
+        [
+            "v1/types.go:5:5: warning[VGC0128]: unknown tag \"k8s:foo:bar\"",
+            "v1/types.go:8:6: warning[VGC0128]: unknown tag \"k8s:validation:Enum\"",
+            "v1/types.go:9:6: warning[VGC0128]: unknown tag \"k8s:validation:MinLength\"",
+        ]
+    );
+    let hints: Vec<bool> = out
+        .diagnostics
+        .iter()
+        .map(|d| {
+            d.hint
+                .as_deref()
+                .is_some_and(|h| h.contains("write `+k8s:"))
+        })
+        .collect();
+    assert_eq!(hints, [false, false, true]);
 }
 
 /// kubernetes#141808: a project deep-equality function (`+k8s:validation-gen-deep-equal-func=CustomDeepEqual`) is
