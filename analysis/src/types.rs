@@ -586,6 +586,8 @@ pub struct TypeEdges {
     pub field_names: Vec<String>,
     /// Embeds `metav1.ListMeta`.
     pub embeds_list_meta: bool,
+    /// An alias declaration (`type X = Y`).
+    pub is_alias: bool,
 }
 
 /// The [`TypeEdges`] of a type of the database's [`crate::loaded_program`] (`None` when it declares no such
@@ -626,6 +628,7 @@ pub fn type_edges<'db>(db: &'db dyn Db, id: DeclKey<'db>) -> Option<TypeEdges> {
         tag_false: type_tag.iter().any(|v| v.trim() == "false"),
         tag_true: type_tag.iter().any(|v| v.trim() == "true"),
         is_struct,
+        is_alias: decl.is_alias,
         field_names: decl
             .fields
             .iter()
@@ -706,7 +709,7 @@ pub fn roots_of(db: &dyn Db, prog: &Program, pkg: &str, cfg: &GenConfig) -> Vec<
         // An alias declaration (`type X = other.Y`) names another type: gengo resolves it to that type, whose own
         // package generates its validation, so upstream selects no root for it here (k8s.io/api v0.38.0-beta.0's
         // `scheduling/v1alpha3` aliases of `scheduling/v1` under `+k8s:validation-gen=*`: no `Validate_` for them).
-        if prog.type_decl(db, &key).is_some_and(|(d, _)| d.is_alias) {
+        if e.is_alias {
             continue;
         }
         let matches = cfg.all

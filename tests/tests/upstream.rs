@@ -1657,7 +1657,7 @@ fn tag_prefix_diagnostics_name_tags_with_the_prefix() {
     assert_eq!(
         hints[3],
         Some(
-            "did you mean `acme:immutable`? (upstream validation-gen silently ignores unknown tags)"
+            "did you mean `acme:immutable`? (upstream validation-gen fails on an unknown tag inside another tag's payload)"
         )
     );
     // The retired-tag fix rewrites the written name, with the prefix, over exactly its bytes.

@@ -372,7 +372,7 @@ type T struct {
         );
         expect![[r#"
             Cond.status: optional
-            T.conditions: optional; item(Type="Ready"):immutable; unique(Keys(["Type"]))
+            T.conditions: optional; unique(Keys(["Type"])); item(Type="Ready"):immutable
             T.plain: optional
             T.notKey: optional; unique(Keys(["Type"]))
             VGC0111 field T.Plain: found items with no list metadata - item tags require listType=map or unique=map with listMapKey
