@@ -489,11 +489,13 @@ impl Ctx<'_> {
                         .checks
                         .iter()
                         .filter(|c| {
+                            // The presence column says required/optional/forbidden; a message payload
+                            // (`+k8s:required="msg"`, 1.38) is a rule line of its own.
                             !matches!(
                                 c.kind,
-                                CheckKind::Required { .. }
+                                CheckKind::Required { detail: None }
                                     | CheckKind::Optional
-                                    | CheckKind::Forbidden { .. }
+                                    | CheckKind::Forbidden { detail: None }
                             )
                         })
                         .map(|c| words::rule(c, &fcx))
