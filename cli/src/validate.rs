@@ -60,7 +60,7 @@ impl Api {
     /// `+groupName` (else the directory above the version) and its last path segment — the table the generated
     /// crate's `registry` module holds too.
     #[must_use]
-    pub fn from_build(out: &crate::BuildOutcome) -> Self {
+    pub fn from_build(out: &vgc_driver::BuildOutcome) -> Self {
         let kinds = vgc_lowering::plan::kinds(&out.plan.modules)
             .into_iter()
             .map(|k| ((k.api_version(), k.kind), k.key))
@@ -238,11 +238,11 @@ pub const KIND_ROOTS: &str = "TypesWithField=TypeMeta";
 
 /// The check-only request `vgc validate` loads the API tree at `path` (absolute) with: [`KIND_ROOTS`] added.
 #[must_use]
-pub fn request(path: impl Into<String>) -> crate::BuildRequest {
-    crate::BuildRequest::check(path, vec![KIND_ROOTS.to_string()])
+pub fn request(path: impl Into<String>) -> vgc_driver::BuildRequest {
+    vgc_driver::BuildRequest::check(path, vec![KIND_ROOTS.to_string()])
 }
 
-/// `Api` as the plan cache keeps it ([`crate::cache::plan`]): the plan without its diagnostics (a tree is cached
+/// `Api` as the plan cache keeps it ([`vgc_driver::cache::plan`]): the plan without its diagnostics (a tree is cached
 /// only when it has no errors, and `vgc validate` shows no warnings) and the dispatch table as a list.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct CachedApi {
@@ -357,24 +357,24 @@ pub struct Loaded {
 }
 
 /// Loads the API tree of the check-only request `req` ready for dispatch, through the caches of the directory
-/// `cache` ([`cache_dir_for`]; `None`: no caches). With a cache, the plan cache ([`crate::cache::plan`]) is read
+/// `cache` ([`cache_dir_for`]; `None`: no caches). With a cache, the plan cache ([`vgc_driver::cache::plan`]) is read
 /// first: when it was written for the same request (vgc build, path, profile choice, tag prefix, extension files,
-/// module-cache environment: [`crate::driver::request_key`]) and every file, listing and probe the load that wrote
+/// module-cache environment: [`vgc_driver::driver::request_key`]) and every file, listing and probe the load that wrote
 /// it observed is unchanged, nothing is loaded. Otherwise the tree is checked and lowered (reusing the IR cache
 /// for unchanged files) and, when it has no errors, both caches are written.
 ///
 /// # Errors
 /// The check's outcome when the tree cannot be used: it has error diagnostics, or nothing could be loaded
-/// ([`crate::exit_code`] is not 0, or `io_error` is set).
+/// ([`vgc_driver::exit_code`] is not 0, or `io_error` is set).
 pub fn load_api(
-    req: &crate::BuildRequest,
+    req: &vgc_driver::BuildRequest,
     cache: Option<&Path>,
-) -> Result<Loaded, Box<crate::BuildOutcome>> {
-    use crate::cache::manifest::Recorder;
-    use crate::sys::OsSystem;
+) -> Result<Loaded, Box<vgc_driver::BuildOutcome>> {
+    use vgc_driver::cache::manifest::Recorder;
+    use vgc_driver::sys::OsSystem;
     let Some(dir) = cache else {
-        let outcome = crate::build(req);
-        if outcome.io_error.is_some() || crate::exit_code(&outcome) != 0 {
+        let outcome = vgc_driver::build(req);
+        if outcome.io_error.is_some() || vgc_driver::exit_code(&outcome) != 0 {
             return Err(Box::new(outcome));
         }
         let mut timings = outcome.timings.clone();
@@ -388,10 +388,10 @@ pub fn load_api(
             timings,
         });
     };
-    let key = format!("validate {}", crate::driver::request_key(req));
+    let key = format!("validate {}", vgc_driver::driver::request_key(req));
     let mut notes = Vec::new();
     let clock = std::time::Instant::now();
-    let cached = crate::cache::plan::load::<CachedApi>(dir, &key, &OsSystem, &mut notes);
+    let cached = vgc_driver::cache::plan::load::<CachedApi>(dir, &key, &OsSystem, &mut notes);
     let mut timings = vec![("read plan cache", clock.elapsed())];
     if let Ok(c) = cached {
         return Ok(Loaded {
@@ -402,8 +402,8 @@ pub fn load_api(
         });
     }
     let rec = Recorder::new(&OsSystem);
-    let mut outcome = crate::driver::check_with_ir_cache(req, &rec, dir);
-    if outcome.io_error.is_some() || crate::exit_code(&outcome) != 0 {
+    let mut outcome = vgc_driver::driver::check_with_ir_cache(req, &rec, dir);
+    if outcome.io_error.is_some() || vgc_driver::exit_code(&outcome) != 0 {
         outcome.notes.splice(0..0, notes);
         return Err(Box::new(outcome));
     }
@@ -413,7 +413,7 @@ pub fn load_api(
     let api = Api::from_build(&outcome);
     timings.push(("dispatch table", clock.elapsed()));
     let clock = std::time::Instant::now();
-    crate::cache::plan::save(dir, &key, &rec, &CachedApi::of(&api));
+    vgc_driver::cache::plan::save(dir, &key, &rec, &CachedApi::of(&api));
     timings.push(("save plan cache", clock.elapsed()));
     Ok(Loaded {
         api,

@@ -12,7 +12,7 @@
 //!
 //! The lock and the staging directories of a build always stay in `.vgc/` of the output directory. `vgc validate`
 //! writes no output: its caches (`ir` and `plan`) live in a per-user directory, one subdirectory per API tree
-//! ([`crate::validate::cache_dir_for`]), never in the API tree (which may be the read-only module cache).
+//! (`vgc::validate::cache_dir_for`), never in the API tree (which may be the read-only module cache).
 //!
 //! Every cache starts with a header naming its format and the running vgc ([`tool_fingerprint`]); the binary ones
 //! ([`read_versioned`]/[`write_versioned`]) carry the BLAKE3 hash of their body. A cache with another header, a body

@@ -39,9 +39,22 @@
 //! The file is read with serde (`#[derive(Deserialize)]`, `deny_unknown_fields`); a problem is reported as
 //! `path:line:column: message`, every invalid value at once (see [`parse`]).
 
-use crate::driver::LintSettings;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use vgc_ir::{Code, Severity};
+
+/// Lint settings: severity overrides per lint code (`None` turns a rule off), from `vgc.toml`, and the accepted
+/// cross-version differences.
+#[derive(Debug, Clone, Default)]
+pub struct LintSettings {
+    /// Code → new severity, or `None` for off.
+    pub severities: BTreeMap<Code, Option<Severity>>,
+    /// Drift exceptions (`vgc_lowering::drift::parse_exceptions`).
+    pub exceptions: Vec<vgc_lowering::drift::Exception>,
+    /// Run upstream's lint rules only (`vgc lint --rules upstream`): vgc's own rules and drift are off; catalog
+    /// and type errors are still reported.
+    pub upstream_only: bool,
+}
 
 /// Settings read from `vgc.toml`.
 #[derive(Debug, Clone, Default)]
@@ -55,7 +68,7 @@ pub struct Config {
     /// `[lint] drift-exceptions`, resolved against the file's directory.
     pub drift_exceptions: Option<PathBuf>,
     /// `[lint] docs-url`: the diagnostics page SARIF `helpUri`s point into (`vgc lint --docs-url` wins; with
-    /// neither, SARIF rules carry no `helpUri`, see [`crate::render::sarif`]).
+    /// neither, SARIF rules carry no `helpUri`, see `vgc::render::sarif`).
     pub docs_url: Option<url::Url>,
     /// `[upstream] version`.
     pub upstream: Option<vgc_ir::Upstream>,

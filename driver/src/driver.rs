@@ -1,5 +1,6 @@
 //! The build pipeline shared by the CLI and tests: load → per-file checks → lowering → codegen → atomic write.
 
+use crate::config::LintSettings;
 use crate::format::{FmtCache, format_all, rustfmt};
 use crate::sys::OsSystem;
 use std::collections::BTreeMap;
@@ -542,19 +543,6 @@ fn sort_diagnostics(diags: &mut Vec<Diagnostic>) {
     diags.dedup();
 }
 
-/// Lint settings: severity overrides per lint code (`None` turns a rule off), from `vgc.toml`, and the accepted
-/// cross-version differences.
-#[derive(Debug, Clone, Default)]
-pub struct LintSettings {
-    /// Code → new severity, or `None` for off.
-    pub severities: BTreeMap<vgc_ir::Code, Option<Severity>>,
-    /// Drift exceptions (`vgc_lowering::drift::parse_exceptions`).
-    pub exceptions: Vec<vgc_lowering::drift::Exception>,
-    /// Run upstream's lint rules only (`vgc lint --rules upstream`): vgc's own rules and drift are off; catalog
-    /// and type errors are still reported.
-    pub upstream_only: bool,
-}
-
 /// `vgc lint`: every diagnostic of `vgc check` plus the lint rules (`vgc_analysis::lint`), with `settings`'
 /// severities and the `vgc:ignore` suppressions applied, sorted by file and position. Nothing is written.
 #[must_use]
@@ -757,7 +745,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
 /// `vgc check` of the check-only request `req`, reading the file system through `sys` (a
 /// [`crate::cache::manifest::Recorder`], say) with the persistent IR cache of the directory `cache` (read first,
 /// written back after a load without errors, creating `cache`): only files whose text is not in the IR cache are
-/// parsed. `vgc validate` checks its API tree this way ([`crate::validate::load_api`]). The timings start with
+/// parsed. `vgc validate` checks its API tree this way (`vgc::validate::load_api`). The timings start with
 /// `load IR cache`; an unusable IR cache adds a note.
 #[must_use]
 pub fn check_with_ir_cache(
