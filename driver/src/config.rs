@@ -533,7 +533,7 @@ mod tests {
                 .err()
                 .as_deref(),
             Some(
-                "vgc.toml:2:1: build.severity: `VGC0110` cannot be changed (only VGC0102, VGC0121)"
+                "vgc.toml:2:1: build.severity: `VGC0110` cannot be changed (only VGC0102, VGC0121, VGC0128)"
             )
         );
         assert_eq!(
