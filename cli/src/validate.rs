@@ -359,7 +359,7 @@ pub struct Loaded {
 /// Loads the API tree of the check-only request `req` ready for dispatch, through the caches of the directory
 /// `cache` ([`cache_dir_for`]; `None`: no caches). With a cache, the plan cache ([`vgc_driver::cache::plan`]) is read
 /// first: when it was written for the same request (vgc build, path, profile choice, tag prefix, extension files,
-/// module-cache environment: [`vgc_driver::driver::request_key`]) and every file, listing and probe the load that wrote
+/// module-cache environment: [`vgc_driver::request_key`]) and every file, listing and probe the load that wrote
 /// it observed is unchanged, nothing is loaded. Otherwise the tree is checked and lowered (reusing the IR cache
 /// for unchanged files) and, when it has no errors, both caches are written.
 ///
@@ -388,7 +388,7 @@ pub fn load_api(
             timings,
         });
     };
-    let key = format!("validate {}", vgc_driver::driver::request_key(req));
+    let key = format!("validate {}", vgc_driver::request_key(req));
     let mut notes = Vec::new();
     let clock = std::time::Instant::now();
     let cached = vgc_driver::cache::plan::load::<CachedApi>(dir, &key, &OsSystem, &mut notes);
@@ -402,7 +402,7 @@ pub fn load_api(
         });
     }
     let rec = Recorder::new(&OsSystem);
-    let mut outcome = vgc_driver::driver::check_with_ir_cache(req, &rec, dir);
+    let mut outcome = vgc_driver::check_with_ir_cache(req, &rec, dir);
     if outcome.io_error.is_some() || vgc_driver::exit_code(&outcome) != 0 {
         outcome.notes.splice(0..0, notes);
         return Err(Box::new(outcome));

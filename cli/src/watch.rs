@@ -13,7 +13,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
-use vgc_driver::driver::{BuildOutcome, BuildRequest, Session};
+use vgc_driver::{BuildOutcome, BuildRequest, Session};
 
 /// How `vgc watch` runs.
 #[derive(Debug, Clone)]

@@ -113,6 +113,29 @@ pub fn find(start: &Path) -> Option<PathBuf> {
     None
 }
 
+/// The `vgc.toml` in `path` or its parents up to the Go module root (the first directory with a `go.mod`), read
+/// through `sys` (so the build manifest observes it) and parsed; `None` when there is none. The build reads its
+/// `[upstream]`, `[build]` and `[extensions]` tables this way; `path` is the build's input, `/`-separated.
+///
+/// # Errors
+/// `Some(Err(message))` for a file that does not parse ([`parse`]).
+pub fn find_through(sys: &dyn vgc_analysis::System, path: &str) -> Option<Result<Config, String>> {
+    let mut dir = path.trim_end_matches('/').to_string();
+    loop {
+        let candidate = format!("{dir}/vgc.toml");
+        if let Ok(text) = sys.read_file(&candidate) {
+            return Some(parse(&text, Path::new(&candidate)));
+        }
+        if sys.read_file(&format!("{dir}/go.mod")).is_ok() {
+            return None;
+        }
+        match dir.rfind('/') {
+            Some(i) if i > 0 => dir.truncate(i),
+            _ => return None,
+        }
+    }
+}
+
 /// Reads and validates a `vgc.toml`.
 ///
 /// # Errors
