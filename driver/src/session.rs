@@ -219,7 +219,7 @@ fn build_uncached(
         Ok(mut files) => {
             if req.rustfmt {
                 for f in files.iter_mut().filter(|f| f.path.ends_with(".rs")) {
-                    format::rustfmt_in_place(f);
+                    crate::format::rustfmt_in_place(f);
                 }
             }
             out.files = files;

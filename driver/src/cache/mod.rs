@@ -25,8 +25,32 @@ pub mod manifest;
 pub mod plan;
 pub mod units;
 
-pub use manifest::tool_fingerprint;
 use std::path::Path;
+
+/// The build manifest's format line ([`manifest`]), which also starts [`tool_fingerprint`].
+const BUILD_CACHE_VERSION: &str = concat!("vgc-build-cache 2 ", env!("CARGO_PKG_VERSION"));
+
+/// Identifies the running vgc build: the executable's size and modification time (a rebuilt vgc — same version
+/// number, different code — must not trust what an older build cached), or the version alone when the executable
+/// cannot be examined.
+#[must_use]
+pub fn tool_fingerprint() -> String {
+    let stamp = std::env::current_exe()
+        .and_then(std::fs::metadata)
+        .ok()
+        .and_then(|m| Some((m.len(), nanos(m.modified().ok()?))));
+    match stamp {
+        Some((len, mtime)) => format!("{BUILD_CACHE_VERSION} {len} {mtime}"),
+        None => BUILD_CACHE_VERSION.to_string(),
+    }
+}
+
+/// Nanoseconds since the Unix epoch of `t` (0 before it): the modification times caches record.
+fn nanos(t: std::time::SystemTime) -> u128 {
+    t.duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0)
+}
 
 /// The note for a cache written by another vgc build (a different version or executable).
 pub(crate) const FOREIGN: &str = " written by another vgc build; rebuilt";

@@ -2,10 +2,9 @@
 //! with `--rustfmt`, one unit at a time and only for the units no memo or cache holds ([`crate::format`]).
 
 use super::generate::{Generation, LastModules};
-use crate::format::{UnitMemo, format_all, rustfmt};
+use crate::format::{UnitMemo, format_all};
 use crate::request::BuildRequest;
 use std::collections::BTreeSet;
-use vgc_codegen::GeneratedFile;
 
 /// What [`format`] did.
 pub(crate) struct Formatted {
@@ -74,15 +73,5 @@ pub(crate) fn format(
         hits,
         fallbacks,
         stale: previous,
-    }
-}
-
-/// Replaces `f`'s contents by rustfmt's output when rustfmt runs and what it prints still parses; otherwise
-/// leaves them as generated (prettyplease).
-pub(crate) fn rustfmt_in_place(f: &mut GeneratedFile) {
-    if let Some(formatted) = rustfmt(&f.contents)
-        && syn::parse_file(&formatted).is_ok()
-    {
-        f.contents = formatted;
     }
 }

@@ -131,7 +131,7 @@ pub(crate) fn generate_whole(
 
 /// `src/custom.rs`, the stub of the `+k8s:customValidation` functions, when `--custom-stub` asks for it and the
 /// output has none yet (an existing one is the user's and is never replaced); formatted like the other files
-/// ([`super::format::rustfmt_in_place`] with `--rustfmt`).
+/// ([`crate::format::rustfmt_in_place`] with `--rustfmt`).
 pub(crate) fn custom_stub(
     req: &BuildRequest,
     plan: &CratePlan,
@@ -143,7 +143,7 @@ pub(crate) fn custom_stub(
     }
     let mut stub = vgc_codegen::custom_stub(plan, opts)?;
     if req.rustfmt {
-        super::format::rustfmt_in_place(&mut stub);
+        crate::format::rustfmt_in_place(&mut stub);
     }
     Some(stub)
 }
