@@ -1,14 +1,16 @@
 //! vgc's driver: the build pipeline shared by the `vgc` command line and `vgc-build`.
 //!
-//! A build goes through named phases ([`phases`]): load → settings → check (beside lower) → lower → generate →
+//! A build goes through named phases (the private module `phases`): load → settings → check (beside lower) → lower → generate →
 //! format → write. [`build`] runs them once (after the build manifest says something changed); a [`Session`] keeps
 //! one salsa [`Database`] across builds for `vgc watch`; [`lint`] is the front half plus the lint rules. Around
-//! them: the persistent caches in `.vgc/` ([`cache`], [`format`]), the output directory's lock and transaction
+//! them: the persistent caches in `.vgc/` ([`cache`], [`format`](mod@format)), the output directory's lock and transaction
 //! ([`output`]), the OS file system ([`sys`]), `vgc.toml` ([`config`]), project formats ([`extensions`]), the
 //! `PATH` argument ([`target`]) and the diagnostic text of `vgc check` ([`render`]).
 //!
 //! IO happens here and nowhere below: the analysis crates read through the [`vgc_analysis::System`] this crate
 //! implements ([`sys::OsSystem`]).
+
+#![warn(missing_docs)]
 
 mod analyze;
 pub mod cache;

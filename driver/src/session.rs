@@ -79,7 +79,7 @@ impl Session {
 
     /// Runs the pipeline against the current state of the files (see [`build`](crate::build); the build manifest
     /// is not used: the live database already knows what changed). Takes the output directory's lock first
-    /// ([`lock_output`]).
+    /// (`lock_output`).
     #[must_use]
     pub fn build(&mut self, req: &BuildRequest) -> BuildOutcome {
         let mut notes = Vec::new();
@@ -114,9 +114,9 @@ impl Session {
     /// tests run the pipeline on a [`vgc_analysis::MemorySystem`] this way). No output lock is taken: give it a
     /// check-only request, or one whose output directory nothing else writes.
     ///
-    /// The phases: [`analyze`](crate::analyze) (load, settings, check beside lower), `[build.severity]`, then —
+    /// The phases: `analyze` (load, settings, check beside lower), `[build.severity]`, then —
     /// unless there are errors or `req` is check-only — generate, format and write. Code generation for the
-    /// k8s-openapi target takes the uncached path ([`build_uncached`]). The outcome's `timings` name the phases.
+    /// k8s-openapi target takes the uncached path (`build_uncached`). The outcome's `timings` name the phases.
     #[must_use]
     pub fn build_with(
         &mut self,

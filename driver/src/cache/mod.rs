@@ -1,6 +1,6 @@
 //! vgc's caches, in one cache directory: `.vgc/` of the output directory (with a `.gitignore`; see
 //! [`crate::output`]) unless `--cache-dir` (`BuildRequest::cache_dir`) names another
-//! ([`crate::driver::BuildRequest::cache_root`]). Each is a file vgc alone writes and reads:
+//! ([`crate::BuildRequest::cache_root`]). Each is a file vgc alone writes and reads:
 //!
 //! | file in the cache directory | module | what it saves |
 //! |---|---|---|
@@ -15,10 +15,10 @@
 //! (`vgc::validate::cache_dir_for`), never in the API tree (which may be the read-only module cache).
 //!
 //! Every cache starts with a header naming its format and the running vgc ([`tool_fingerprint`]); the binary ones
-//! ([`read_versioned`]/[`write_versioned`]) carry the BLAKE3 hash of their body. A cache with another header, a body
+//! (`read_versioned`/`write_versioned`) carry the BLAKE3 hash of their body. A cache with another header, a body
 //! that does not match its hash, or content that does not decode is ignored with a note and rebuilt: a cache can
 //! only save work, never change output (R18). The caches depend on nothing of the driver; the driver computes the
-//! request key ([`crate::driver::request_key`]) and hands it in.
+//! request key ([`crate::request_key`]) and hands it in.
 
 pub mod ir;
 pub mod manifest;
