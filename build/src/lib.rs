@@ -161,7 +161,8 @@ impl Config {
     /// [`Error::Io`] when it cannot be read or the output cannot be written.
     pub fn compile(&self, path: impl AsRef<Path>) -> Result<Output, Error> {
         let given = path.as_ref().to_string_lossy().into_owned();
-        let target = vgc::target::resolve(Some(&given)).map_err(|e| Error::Usage(e.to_string()))?;
+        let target =
+            vgc_driver::target::resolve(Some(&given)).map_err(|e| Error::Usage(e.to_string()))?;
         let out_dir = match &self.out_dir {
             Some(d) => d.clone(),
             None => std::env::var_os("OUT_DIR")
@@ -173,17 +174,17 @@ impl Config {
                 })?,
         };
         let tree = Path::new(&target);
-        let upstream = vgc::config::upstream_for(tree, self.upstream.as_deref(), None)
+        let upstream = vgc_driver::config::upstream_for(tree, self.upstream.as_deref(), None)
             .map_err(Error::Usage)?;
-        let tag_prefix = vgc::config::tag_prefix_for(tree, self.tag_prefix.as_deref(), None)
+        let tag_prefix = vgc_driver::config::tag_prefix_for(tree, self.tag_prefix.as_deref(), None)
             .map_err(Error::Usage)?;
         let structs = match &self.k8s_openapi {
-            Some(v) => {
-                Some(vgc::config::target(Some("k8s-openapi"), Some(v)).map_err(Error::Usage)?)
-            }
+            Some(v) => Some(
+                vgc_driver::config::target(Some("k8s-openapi"), Some(v)).map_err(Error::Usage)?,
+            ),
             None => None,
         };
-        let req = vgc::BuildRequest {
+        let req = vgc_driver::BuildRequest {
             path: target,
             out: None,
             extra_roots: self.roots.clone(),
@@ -193,15 +194,15 @@ impl Config {
             target: structs,
             ..Default::default()
         };
-        let sys = vgc::sys::OsSystem;
-        let rec = vgc::cache::manifest::Recorder::new(&sys);
-        let outcome = vgc::driver::Session::default().build_with(&req, &rec);
+        let sys = vgc_driver::sys::OsSystem;
+        let rec = vgc_driver::cache::manifest::Recorder::new(&sys);
+        let outcome = vgc_driver::Session::default().build_with(&req, &rec);
         let inputs = rec.observed_paths();
         let warnings: Vec<String> = outcome
             .diagnostics
             .iter()
             .filter(|d| d.severity != vgc_ir::Severity::Error)
-            .map(|d| vgc::render::short(d, &outcome.sources))
+            .map(|d| vgc_driver::render::short(d, &outcome.sources))
             .collect();
         if self.cargo_metadata {
             // The registry's `validate_dynamic_object` is behind `cfg(feature = "kube")` of the including crate:
@@ -215,8 +216,9 @@ impl Config {
                 println!("cargo:warning={w}");
             }
         }
-        let generated =
-            outcome.io_error.is_none() && outcome.errors() == 0 && vgc::exit_code(&outcome) == 0;
+        let generated = outcome.io_error.is_none()
+            && outcome.errors() == 0
+            && vgc_driver::exit_code(&outcome) == 0;
         let (text, needs_custom) = if generated {
             single_file(&outcome.files)?
         } else {
@@ -230,10 +232,10 @@ impl Config {
         if let Some(e) = &outcome.io_error {
             return Err(Error::Io(e.clone()));
         }
-        if outcome.errors() > 0 || vgc::exit_code(&outcome) != 0 {
+        if outcome.errors() > 0 || vgc_driver::exit_code(&outcome) != 0 {
             return Err(Error::Diagnostics {
                 count: outcome.errors(),
-                rendered: vgc::render::text(&outcome.diagnostics, &outcome.sources, false),
+                rendered: vgc_driver::render::text(&outcome.diagnostics, &outcome.sources, false),
             });
         }
         std::fs::create_dir_all(&out_dir)

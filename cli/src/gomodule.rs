@@ -90,7 +90,7 @@ pub fn module_caches() -> Vec<PathBuf> {
         if let Some(c) = go_env_gomodcache() {
             out.push(c);
         }
-        if let Some(c) = vgc_analysis::System::module_cache(&crate::sys::OsSystem) {
+        if let Some(c) = vgc_analysis::System::module_cache(&vgc_driver::sys::OsSystem) {
             out.push(c.into());
         }
     }

@@ -1,20 +1,35 @@
-//! vgc: the driver. Holds the concrete salsa database, the OS [`System`](vgc_analysis::System), the build
-//! pipeline (load → check → lower → generate → write atomically) and the diagnostic renderer.
+//! vgc's command line as a library: the `vgc validate` product (`validate`, `manifests`, `gomodule`), `vgc watch`'s
+//! loop (`watch`), the report renderers (`render`) and lint baselines (`baseline`). The build pipeline is
+//! [`vgc_driver`]'s.
+//!
+//! # Compatibility surface
+//!
+//! The driver used to live in this crate. Its items keep their old paths here, re-exported from [`vgc_driver`], so
+//! code written against `vgc` (the test suites, `vgc-fuzz`, benchmarks) builds unchanged:
+//!
+//! | old path | now |
+//! |---|---|
+//! | `vgc::build`, `vgc::lint`, `vgc::exit_code`, `vgc::BuildRequest`, `vgc::BuildOutcome`, `vgc::LintSettings` | the same names at [`vgc_driver`]'s root |
+//! | `vgc::driver::…` | [`driver`]: the driver's request, outcome, session and database items |
+//! | `vgc::cache`, `vgc::config`, `vgc::extensions`, `vgc::format`, `vgc::output`, `vgc::sys`, `vgc::target` | the driver's modules of the same names |
+//! | `vgc::render::{human, human_styled, short, text}` | [`vgc_driver::render`], re-exported by [`render`] |
+//!
+//! New code should use [`vgc_driver`] directly.
 
 pub mod baseline;
-pub mod cache;
-pub mod driver;
-pub mod extensions;
-pub mod format;
 pub mod gomodule;
 pub mod manifests;
-pub mod output;
 pub mod render;
-pub mod sys;
-pub mod target;
 pub mod validate;
 pub mod watch;
 
-pub mod config;
+pub use vgc_driver::{BuildOutcome, BuildRequest, LintSettings, build, exit_code, lint};
+pub use vgc_driver::{cache, config, extensions, format, output, sys, target};
 
-pub use driver::{BuildOutcome, BuildRequest, LintSettings, build, exit_code, lint};
+/// The driver's items under their old module path `vgc::driver` (see the [compatibility surface](crate)).
+pub mod driver {
+    pub use vgc_driver::{
+        BuildOutcome, BuildRequest, Database, LintSettings, Session, build, check_with_ir_cache,
+        exit_code, lint, request_key, validate_options,
+    };
+}

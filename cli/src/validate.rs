@@ -9,11 +9,16 @@ use crate::manifests::{self, Document, LoadError};
 use codespan_reporting::files::SimpleFiles;
 use serde_json::Value;
 use std::collections::BTreeMap;
-use std::ops::Range;
 use std::path::{Path, PathBuf};
 use vgc_analysis::TypeKey;
 use vgc_runtime::{Error, ErrorList, Operation, StabilityLevel};
-use vgc_validate::{Coverage, EvalError, Interpreter};
+use vgc_validate::{EvalError, Interpreter};
+
+mod report;
+mod results;
+
+use results::{Entry, Finding, Ident, Problem, Results, Status, display_name};
+pub use results::{Options, Outcome, OutputFormat, SkipKind};
 
 /// An API tree ready for dispatch: its lowered plan and the kinds it declares.
 pub struct Api {
@@ -60,7 +65,7 @@ impl Api {
     /// `+groupName` (else the directory above the version) and its last path segment — the table the generated
     /// crate's `registry` module holds too.
     #[must_use]
-    pub fn from_build(out: &crate::BuildOutcome) -> Self {
+    pub fn from_build(out: &vgc_driver::BuildOutcome) -> Self {
         let kinds = vgc_lowering::plan::kinds(&out.plan.modules)
             .into_iter()
             .map(|k| ((k.api_version(), k.kind), k.key))
@@ -238,11 +243,11 @@ pub const KIND_ROOTS: &str = "TypesWithField=TypeMeta";
 
 /// The check-only request `vgc validate` loads the API tree at `path` (absolute) with: [`KIND_ROOTS`] added.
 #[must_use]
-pub fn request(path: impl Into<String>) -> crate::BuildRequest {
-    crate::BuildRequest::check(path, vec![KIND_ROOTS.to_string()])
+pub fn request(path: impl Into<String>) -> vgc_driver::BuildRequest {
+    vgc_driver::BuildRequest::check(path, vec![KIND_ROOTS.to_string()])
 }
 
-/// `Api` as the plan cache keeps it ([`crate::cache::plan`]): the plan without its diagnostics (a tree is cached
+/// `Api` as the plan cache keeps it ([`vgc_driver::cache::plan`]): the plan without its diagnostics (a tree is cached
 /// only when it has no errors, and `vgc validate` shows no warnings) and the dispatch table as a list.
 #[derive(serde::Serialize, serde::Deserialize)]
 struct CachedApi {
@@ -357,24 +362,24 @@ pub struct Loaded {
 }
 
 /// Loads the API tree of the check-only request `req` ready for dispatch, through the caches of the directory
-/// `cache` ([`cache_dir_for`]; `None`: no caches). With a cache, the plan cache ([`crate::cache::plan`]) is read
+/// `cache` ([`cache_dir_for`]; `None`: no caches). With a cache, the plan cache ([`vgc_driver::cache::plan`]) is read
 /// first: when it was written for the same request (vgc build, path, profile choice, tag prefix, extension files,
-/// module-cache environment: [`crate::driver::request_key`]) and every file, listing and probe the load that wrote
+/// module-cache environment: [`vgc_driver::request_key`]) and every file, listing and probe the load that wrote
 /// it observed is unchanged, nothing is loaded. Otherwise the tree is checked and lowered (reusing the IR cache
 /// for unchanged files) and, when it has no errors, both caches are written.
 ///
 /// # Errors
 /// The check's outcome when the tree cannot be used: it has error diagnostics, or nothing could be loaded
-/// ([`crate::exit_code`] is not 0, or `io_error` is set).
+/// ([`vgc_driver::exit_code`] is not 0, or `io_error` is set).
 pub fn load_api(
-    req: &crate::BuildRequest,
+    req: &vgc_driver::BuildRequest,
     cache: Option<&Path>,
-) -> Result<Loaded, Box<crate::BuildOutcome>> {
-    use crate::cache::manifest::Recorder;
-    use crate::sys::OsSystem;
+) -> Result<Loaded, Box<vgc_driver::BuildOutcome>> {
+    use vgc_driver::cache::manifest::Recorder;
+    use vgc_driver::sys::OsSystem;
     let Some(dir) = cache else {
-        let outcome = crate::build(req);
-        if outcome.io_error.is_some() || crate::exit_code(&outcome) != 0 {
+        let outcome = vgc_driver::build(req);
+        if outcome.io_error.is_some() || vgc_driver::exit_code(&outcome) != 0 {
             return Err(Box::new(outcome));
         }
         let mut timings = outcome.timings.clone();
@@ -388,10 +393,10 @@ pub fn load_api(
             timings,
         });
     };
-    let key = format!("validate {}", crate::driver::request_key(req));
+    let key = format!("validate {}", vgc_driver::request_key(req));
     let mut notes = Vec::new();
     let clock = std::time::Instant::now();
-    let cached = crate::cache::plan::load::<CachedApi>(dir, &key, &OsSystem, &mut notes);
+    let cached = vgc_driver::cache::plan::load::<CachedApi>(dir, &key, &OsSystem, &mut notes);
     let mut timings = vec![("read plan cache", clock.elapsed())];
     if let Ok(c) = cached {
         return Ok(Loaded {
@@ -402,8 +407,8 @@ pub fn load_api(
         });
     }
     let rec = Recorder::new(&OsSystem);
-    let mut outcome = crate::driver::check_with_ir_cache(req, &rec, dir);
-    if outcome.io_error.is_some() || crate::exit_code(&outcome) != 0 {
+    let mut outcome = vgc_driver::check_with_ir_cache(req, &rec, dir);
+    if outcome.io_error.is_some() || vgc_driver::exit_code(&outcome) != 0 {
         outcome.notes.splice(0..0, notes);
         return Err(Box::new(outcome));
     }
@@ -413,7 +418,7 @@ pub fn load_api(
     let api = Api::from_build(&outcome);
     timings.push(("dispatch table", clock.elapsed()));
     let clock = std::time::Instant::now();
-    crate::cache::plan::save(dir, &key, &rec, &CachedApi::of(&api));
+    vgc_driver::cache::plan::save(dir, &key, &rec, &CachedApi::of(&api));
     timings.push(("save plan cache", clock.elapsed()));
     Ok(Loaded {
         api,
@@ -437,93 +442,6 @@ fn api_version_kind(value: &Value) -> Result<(&str, &str), DispatchError> {
         None => Err(DispatchError::NotAnObject(format!("missing {name}"))),
     };
     Ok((field("apiVersion")?, field("kind")?))
-}
-
-/// The report format of `vgc validate` (`--output`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum OutputFormat {
-    /// codespan-reporting diagnostics, the per-kind coverage lines (or `--summary`'s table) and a summary line.
-    #[default]
-    Human,
-    /// One JSON object: documents, kinds, summary.
-    Json,
-    /// JUnit XML (`quick-junit`): one test suite per file, one test case per document or object.
-    Junit,
-    /// TAP version 13: one test point per document or object, errors in a YAML block.
-    Tap,
-    /// SARIF 2.1.0 (`serde-sarif`): one result per error, unreadable document, unknown or skipped kind.
-    Sarif,
-}
-
-impl OutputFormat {
-    /// The format named `name` (`human`, `json`, `junit`, `tap`, `sarif`).
-    #[must_use]
-    pub fn from_name(name: &str) -> Option<Self> {
-        Some(match name {
-            "human" => Self::Human,
-            "json" => Self::Json,
-            "junit" => Self::Junit,
-            "tap" => Self::Tap,
-            "sarif" => Self::Sarif,
-            _ => return None,
-        })
-    }
-}
-
-/// A `--skip` entry: a kind (`Deployment`), or an apiVersion and kind (`apps/v1/Deployment`, `v1/Pod`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SkipKind {
-    /// The apiVersion, when given.
-    pub api_version: Option<String>,
-    /// The kind.
-    pub kind: String,
-}
-
-impl SkipKind {
-    /// Parses `Kind` or `apiVersion/Kind` (the kind is the part after the last `/`); `None` when the kind or the
-    /// apiVersion is empty.
-    #[must_use]
-    pub fn parse(s: &str) -> Option<Self> {
-        let (api_version, kind) = match s.rsplit_once('/') {
-            Some((av, k)) => (Some(av.to_string()), k.to_string()),
-            None => (None, s.to_string()),
-        };
-        (!kind.is_empty() && api_version.as_ref().is_none_or(|a| !a.is_empty()))
-            .then_some(Self { api_version, kind })
-    }
-
-    fn matches(&self, api_version: &str, kind: &str) -> bool {
-        self.kind == kind && self.api_version.as_ref().is_none_or(|a| a == api_version)
-    }
-}
-
-/// `vgc validate`'s settings.
-#[derive(Debug, Clone, Default)]
-pub struct Options {
-    /// The operation's subresource path (`status`, `scale`, `/status`): `None` for the main resource.
-    pub subresource: Option<String>,
-    /// Declarative-validation options (feature gates) and their states.
-    pub options: BTreeMap<String, bool>,
-    /// Unknown kinds are errors (else skipped with a note), and so are object keys no field of the kind's types
-    /// takes ([`Interpreter::unknown_fields`], located at the key).
-    pub strict: bool,
-    /// Kinds not to validate (`--skip`): reported as skipped, never as errors.
-    pub skip: Vec<SkipKind>,
-    /// Validate objects as written, without first applying the `+default` values the API server sets
-    /// (`--no-defaults`; [`Interpreter::defaults`]). Old objects are defaulted the same way, or not.
-    pub no_defaults: bool,
-    /// The report format.
-    pub output: OutputFormat,
-    /// Human report: the per-kind table (`--summary`) instead of the per-kind coverage lines.
-    pub summary: bool,
-    /// ANSI colours in the human report.
-    pub color: bool,
-    /// Threads validating objects (`-j`); `None`: rayon's default (one per core). The report is in input order
-    /// whatever the number.
-    pub jobs: Option<usize>,
-    /// Draw a progress bar on stderr while validating (the CLI sets it only when stderr is a terminal and the
-    /// report is human).
-    pub progress: bool,
 }
 
 /// One input: its display name and bytes.
@@ -589,207 +507,8 @@ pub fn read_inputs(paths: &[String]) -> Result<Vec<Input>, String> {
     Ok(inputs)
 }
 
-/// What a run found.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Outcome {
-    /// Objects validated.
-    pub objects: usize,
-    /// Objects with at least one error.
-    pub invalid: usize,
-    /// Validation errors.
-    pub errors: usize,
-    /// Documents that could not be read or dispatched (malformed, no apiVersion/kind, wrong field types, unknown
-    /// kinds under `--strict`).
-    pub failed: usize,
-    /// Objects of unknown kinds skipped.
-    pub skipped: usize,
-}
-
-impl Outcome {
-    /// 0 valid, 1 invalid (errors, unreadable documents, unknown kinds under `--strict`).
-    #[must_use]
-    pub fn exit_code(&self) -> u8 {
-        u8::from(self.invalid > 0 || self.failed > 0)
-    }
-}
-
-/// How a document or object ended.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Status {
-    Valid,
-    Invalid,
-    Skipped,
-    UnknownKind,
-    Unreadable,
-    NotChecked,
-}
-
-impl Status {
-    pub(crate) fn as_str(self) -> &'static str {
-        match self {
-            Status::Valid => "valid",
-            Status::Invalid => "invalid",
-            Status::Skipped => "skipped",
-            Status::UnknownKind => "unknown-kind",
-            Status::Unreadable => "unreadable",
-            Status::NotChecked => "not-checked",
-        }
-    }
-}
-
-/// One reported error of an object: a validation error, or (`--strict`) a key no field takes.
-#[derive(Debug, Clone)]
-pub(crate) struct Finding {
-    pub(crate) field: String,
-    pub(crate) type_name: String,
-    pub(crate) detail: String,
-    pub(crate) message: String,
-    pub(crate) origin: String,
-    pub(crate) stability: Option<&'static str>,
-    /// Where it is shown.
-    pub(crate) span: Range<usize>,
-}
-
-/// Why a document or object was not validated (or was skipped): a diagnostic of its own.
-#[derive(Debug, Clone)]
-pub(crate) struct Problem {
-    /// A note (skipped) rather than an error.
-    pub(crate) note: bool,
-    /// The diagnostic's message.
-    pub(crate) message: String,
-    /// Where, and the label's text.
-    pub(crate) span: Range<usize>,
-    pub(crate) label: String,
-    /// The JSON report's `message`.
-    pub(crate) json_message: String,
-}
-
 /// The `--old` objects by (apiVersion, kind, namespace, name): `None` for one that does not decode.
 type OldObjects = BTreeMap<(String, String, String, String), Option<Value>>;
-
-/// The identity of an object.
-#[derive(Debug, Clone)]
-pub(crate) struct Ident {
-    pub(crate) api_version: String,
-    pub(crate) kind: String,
-    pub(crate) namespace: String,
-    pub(crate) name: String,
-}
-
-impl Ident {
-    pub(crate) fn display_name(&self) -> String {
-        display_name(&self.namespace, &self.name)
-    }
-}
-
-/// One entry of the report, in input order: a document that could not be read, or one object.
-#[derive(Debug, Clone)]
-pub(crate) struct Entry {
-    /// Index of its file in the report's files.
-    pub(crate) file: usize,
-    /// Where the document or object starts.
-    pub(crate) at: usize,
-    pub(crate) status: Status,
-    pub(crate) ident: Option<Ident>,
-    /// The kind's type, when the object was handed to the interpreter.
-    pub(crate) key: Option<TypeKey>,
-    pub(crate) operation: Option<&'static str>,
-    pub(crate) findings: Vec<Finding>,
-    pub(crate) problem: Option<Problem>,
-    /// Field paths of the object that were set from their `+default` before validating (`spec.ports[0].protocol`).
-    pub(crate) defaulted: Vec<String>,
-    /// A problem of an `--old` document (its identity, when known, is reported but it is not an input object:
-    /// never counted in the per-kind rows).
-    pub(crate) from_old: bool,
-}
-
-impl Entry {
-    fn unreadable(file: usize, span: Range<usize>, message: &str, label: &str) -> Self {
-        Entry {
-            file,
-            at: span.start,
-            status: Status::Unreadable,
-            ident: None,
-            key: None,
-            operation: None,
-            findings: Vec::new(),
-            defaulted: Vec::new(),
-            from_old: false,
-            problem: Some(Problem {
-                note: false,
-                message: message.to_string(),
-                json_message: format!("{message}: {label}"),
-                span,
-                label: label.to_string(),
-            }),
-        }
-    }
-}
-
-/// The files of a run and what each entry found, ready for the renderers of [`report`].
-pub(crate) struct Results {
-    pub(crate) files: SimpleFiles<String, String>,
-    pub(crate) entries: Vec<Entry>,
-    /// Per validated kind: its rule coverage.
-    pub(crate) coverage: BTreeMap<(String, String), Coverage>,
-    pub(crate) outcome: Outcome,
-    /// Warnings about the API tree itself, not about a document: kinds two packages declare (`VGC0114`,
-    /// [`Api::shadowed_kinds`]). The CLI prints them on stderr; the JSON, SARIF and TAP reports carry them too.
-    pub(crate) warnings: Vec<String>,
-    /// Per file, the last position [`Results::line_col`] computed: (line index, line start, byte offset, column),
-    /// so that many positions on one long line (minified JSON) cost the distance between them, not from the line
-    /// start each time.
-    pub(crate) cursor:
-        std::cell::RefCell<std::collections::HashMap<usize, (usize, usize, usize, usize)>>,
-}
-
-impl Results {
-    /// The 1-based line and column (in characters) of byte offset `at` of `file`, as codespan-reporting counts
-    /// them; `(0, 0)` for a position outside the file.
-    pub(crate) fn line_col(&self, file: usize, at: usize) -> (usize, usize) {
-        use codespan_reporting::files::Files as _;
-        let (Ok(line), Ok(source)) = (self.files.line_index(file, at), self.files.source(file))
-        else {
-            return (0, 0);
-        };
-        let Ok(range) = self.files.line_range(file, line) else {
-            return (0, 0);
-        };
-        let at = at.min(range.end).min(source.len());
-        let mut cursor = self.cursor.borrow_mut();
-        let (from, col) = match cursor.get(&file) {
-            Some(&(l, start, byte, col)) if l == line && start == range.start && byte <= at => {
-                (byte, col)
-            }
-            _ => (range.start, 0),
-        };
-        let Some(between) = source.get(from..at) else {
-            return (0, 0);
-        };
-        let col = col + between.chars().count();
-        cursor.insert(file, (line, range.start, at, col));
-        (line + 1, col + 1)
-    }
-
-    /// The length in bytes of the line of `file` holding byte `at` (0 when out of range).
-    pub(crate) fn line_len(&self, file: usize, at: usize) -> usize {
-        use codespan_reporting::files::Files as _;
-        self.files
-            .line_index(file, at)
-            .and_then(|line| self.files.line_range(file, line))
-            .map_or(0, |r| r.len())
-    }
-
-    pub(crate) fn file_name(&self, file: usize) -> String {
-        use codespan_reporting::files::Files as _;
-        self.files
-            .name(file)
-            .map(|n| n.to_string())
-            .unwrap_or_default()
-    }
-}
-
-mod report;
 
 /// The JSON Pointer of a rendered field path (`spec.items[3][a/b]`, upstream `field.Path`) inside `value`: each
 /// segment followed as far as the value has it (a missing field stops at its parent).
@@ -1501,14 +1220,6 @@ fn validate_object(
     }
     entry.ident = Some(ident);
     entry
-}
-
-fn display_name(namespace: &str, name: &str) -> String {
-    match (namespace, name) {
-        ("", "") => "(unnamed)".to_string(),
-        ("", n) => n.to_string(),
-        (ns, n) => format!("{ns}/{n}"),
-    }
 }
 
 #[cfg(test)]

@@ -6,7 +6,6 @@
 //! reuses the input of every unchanged file, salsa re-runs only the queries whose inputs changed, and only the
 //! modules whose plan changed are generated, formatted and written again.
 
-use crate::driver::{BuildOutcome, BuildRequest, Session};
 use crate::render;
 use notify::event::ModifyKind;
 use notify::{EventKind, RecursiveMode};
@@ -14,6 +13,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
+use vgc_driver::{BuildOutcome, BuildRequest, Session};
 
 /// How `vgc watch` runs.
 #[derive(Debug, Clone)]
@@ -61,7 +61,7 @@ pub fn relevant(path: &Path, out: Option<&Path>) -> bool {
 pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
     let rustfmt = opts.request.rustfmt;
     if rustfmt {
-        crate::format::resolve_rustfmt();
+        vgc_driver::format::resolve_rustfmt();
     }
     let mut session = Session::default();
     let start = Instant::now();
@@ -73,10 +73,10 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
         return 2;
     }
     if rustfmt {
-        crate::format::prespawn_rustfmt();
+        vgc_driver::format::prespawn_rustfmt();
     }
     // A `.go` file as the build path: watch its package directory.
-    let watched = crate::target::dir_of(&opts.request.path);
+    let watched = vgc_driver::target::dir_of(&opts.request.path);
     let root = match std::path::absolute(watched) {
         Ok(p) => p,
         Err(e) => {
@@ -193,7 +193,7 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
         let outcome = session.build_after(&opts.request, &changed);
         report(err, opts, &trigger, &outcome, start.elapsed());
         if rustfmt {
-            crate::format::prespawn_rustfmt();
+            vgc_driver::format::prespawn_rustfmt();
         }
         rebuilds += 1;
     }

@@ -2,7 +2,7 @@
 //! per-kind coverage lines or `--summary`'s table, the summary line), JSON, JUnit XML (`quick-junit`), TAP 13 and
 //! SARIF 2.1.0 (`serde-sarif`). Each reads the same [`Results`], in input order.
 
-use super::{Entry, Finding, Options, OutputFormat, Results, Status};
+use super::results::{Entry, Finding, Options, OutputFormat, Results, Status};
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::term::{self, Config};
 use serde_json::{Value, json};

@@ -1,5 +1,5 @@
 //! Formatting units: a module printed with prettyplease one top-level item (unit) at a time, so that a rebuild
-//! formats and writes again only the units of types whose plan changed (the unit cache, `cli/src/cache/units.rs`).
+//! formats and writes again only the units of types whose plan changed (the unit cache, `driver/src/cache/units.rs`).
 
 use super::*;
 

@@ -1,6 +1,6 @@
 //! vgc's caches, in one cache directory: `.vgc/` of the output directory (with a `.gitignore`; see
 //! [`crate::output`]) unless `--cache-dir` (`BuildRequest::cache_dir`) names another
-//! ([`crate::driver::BuildRequest::cache_root`]). Each is a file vgc alone writes and reads:
+//! ([`crate::BuildRequest::cache_root`]). Each is a file vgc alone writes and reads:
 //!
 //! | file in the cache directory | module | what it saves |
 //! |---|---|---|
@@ -12,21 +12,45 @@
 //!
 //! The lock and the staging directories of a build always stay in `.vgc/` of the output directory. `vgc validate`
 //! writes no output: its caches (`ir` and `plan`) live in a per-user directory, one subdirectory per API tree
-//! ([`crate::validate::cache_dir_for`]), never in the API tree (which may be the read-only module cache).
+//! (`vgc::validate::cache_dir_for`), never in the API tree (which may be the read-only module cache).
 //!
 //! Every cache starts with a header naming its format and the running vgc ([`tool_fingerprint`]); the binary ones
-//! ([`read_versioned`]/[`write_versioned`]) carry the BLAKE3 hash of their body. A cache with another header, a body
+//! (`read_versioned`/`write_versioned`) carry the BLAKE3 hash of their body. A cache with another header, a body
 //! that does not match its hash, or content that does not decode is ignored with a note and rebuilt: a cache can
 //! only save work, never change output (R18). The caches depend on nothing of the driver; the driver computes the
-//! request key ([`crate::driver::request_key`]) and hands it in.
+//! request key ([`crate::request_key`]) and hands it in.
 
 pub mod ir;
 pub mod manifest;
 pub mod plan;
 pub mod units;
 
-pub use manifest::tool_fingerprint;
 use std::path::Path;
+
+/// The build manifest's format line ([`manifest`]), which also starts [`tool_fingerprint`].
+const BUILD_CACHE_VERSION: &str = concat!("vgc-build-cache 2 ", env!("CARGO_PKG_VERSION"));
+
+/// Identifies the running vgc build: the executable's size and modification time (a rebuilt vgc — same version
+/// number, different code — must not trust what an older build cached), or the version alone when the executable
+/// cannot be examined.
+#[must_use]
+pub fn tool_fingerprint() -> String {
+    let stamp = std::env::current_exe()
+        .and_then(std::fs::metadata)
+        .ok()
+        .and_then(|m| Some((m.len(), nanos(m.modified().ok()?))));
+    match stamp {
+        Some((len, mtime)) => format!("{BUILD_CACHE_VERSION} {len} {mtime}"),
+        None => BUILD_CACHE_VERSION.to_string(),
+    }
+}
+
+/// Nanoseconds since the Unix epoch of `t` (0 before it): the modification times caches record.
+fn nanos(t: std::time::SystemTime) -> u128 {
+    t.duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0)
+}
 
 /// The note for a cache written by another vgc build (a different version or executable).
 pub(crate) const FOREIGN: &str = " written by another vgc build; rebuilt";

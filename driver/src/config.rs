@@ -39,9 +39,22 @@
 //! The file is read with serde (`#[derive(Deserialize)]`, `deny_unknown_fields`); a problem is reported as
 //! `path:line:column: message`, every invalid value at once (see [`parse`]).
 
-use crate::driver::LintSettings;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use vgc_ir::{Code, Severity};
+
+/// Lint settings: severity overrides per lint code (`None` turns a rule off), from `vgc.toml`, and the accepted
+/// cross-version differences.
+#[derive(Debug, Clone, Default)]
+pub struct LintSettings {
+    /// Code → new severity, or `None` for off.
+    pub severities: BTreeMap<Code, Option<Severity>>,
+    /// Drift exceptions (`vgc_lowering::drift::parse_exceptions`).
+    pub exceptions: Vec<vgc_lowering::drift::Exception>,
+    /// Run upstream's lint rules only (`vgc lint --rules upstream`): vgc's own rules and drift are off; catalog
+    /// and type errors are still reported.
+    pub upstream_only: bool,
+}
 
 /// Settings read from `vgc.toml`.
 #[derive(Debug, Clone, Default)]
@@ -55,7 +68,7 @@ pub struct Config {
     /// `[lint] drift-exceptions`, resolved against the file's directory.
     pub drift_exceptions: Option<PathBuf>,
     /// `[lint] docs-url`: the diagnostics page SARIF `helpUri`s point into (`vgc lint --docs-url` wins; with
-    /// neither, SARIF rules carry no `helpUri`, see [`crate::render::sarif`]).
+    /// neither, SARIF rules carry no `helpUri`, see `vgc::render::sarif`).
     pub docs_url: Option<url::Url>,
     /// `[upstream] version`.
     pub upstream: Option<vgc_ir::Upstream>,
@@ -98,6 +111,29 @@ pub fn find(start: &Path) -> Option<PathBuf> {
         dir = d.parent();
     }
     None
+}
+
+/// The `vgc.toml` in `path` or its parents up to the Go module root (the first directory with a `go.mod`), read
+/// through `sys` (so the build manifest observes it) and parsed; `None` when there is none. The build reads its
+/// `[upstream]`, `[build]` and `[extensions]` tables this way; `path` is the build's input, `/`-separated.
+///
+/// # Errors
+/// `Some(Err(message))` for a file that does not parse ([`parse`]).
+pub fn find_through(sys: &dyn vgc_analysis::System, path: &str) -> Option<Result<Config, String>> {
+    let mut dir = path.trim_end_matches('/').to_string();
+    loop {
+        let candidate = format!("{dir}/vgc.toml");
+        if let Ok(text) = sys.read_file(&candidate) {
+            return Some(parse(&text, Path::new(&candidate)));
+        }
+        if sys.read_file(&format!("{dir}/go.mod")).is_ok() {
+            return None;
+        }
+        match dir.rfind('/') {
+            Some(i) if i > 0 => dir.truncate(i),
+            _ => return None,
+        }
+    }
 }
 
 /// Reads and validates a `vgc.toml`.
@@ -520,7 +556,7 @@ mod tests {
                 .err()
                 .as_deref(),
             Some(
-                "vgc.toml:2:1: build.severity: `VGC0110` cannot be changed (only VGC0102, VGC0121)"
+                "vgc.toml:2:1: build.severity: `VGC0110` cannot be changed (only VGC0102, VGC0121, VGC0128)"
             )
         );
         assert_eq!(

@@ -7,7 +7,7 @@
 //! Format: one header line (`vgc-unit-cache 3 <vgc version> <size> <mtime>` — the executable's stamp, so a rebuilt
 //! vgc never reuses an older generator's output), the BLAKE3 hash of the body, then the body: per generated module
 //! (a path such as `src/widgets/v1.rs`), in path order, its `(key, units)` pairs, encoded with postcard (see
-//! [`super::read_versioned`]). One file rather than one per module (vgc 0.1's `.vgc/units/` directory, removed
+//! `read_versioned`). One file rather than one per module (vgc 0.1's `.vgc/units/` directory, removed
 //! when found): a cold build of k8s.io/api creates 60 files fewer, about 15 ms of its 230 ms on ext4 (issue 12);
 //! a rebuild reads and rewrites the whole file (2.6 MB for k8s.io/api, a few milliseconds, on the thread that
 //! saves the caches beside the output writer). An unusable file is ignored with a note and replaced after the

@@ -3,7 +3,7 @@
 //! ([`super::manifest::Observations`]: every file read, directory listing and probe) and the request key, so a
 //! repeat run on an unchanged tree starts without parsing, checking or lowering anything.
 //!
-//! Format: the versioned, checksummed postcard file of [`super::read_versioned`] (header
+//! Format: the versioned, checksummed postcard file of `read_versioned` (header
 //! `vgc-plan-cache 1 <vgc version> <size> <mtime>`), named `plan` in the caller's directory. The value is used only
 //! when the request key is the same and every observation still holds ([`super::manifest::Observations::hold`]):
 //! an edited, added or removed Go file, a changed `go.mod`, or another vgc build makes it stale, and a stale,

@@ -12,6 +12,7 @@
 //! cannot change its result. A manifest that does not parse, or comes from another vgc version, is ignored with
 //! a note.
 
+use super::{nanos, read_cache_file};
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::sync::Mutex;
@@ -20,7 +21,8 @@ use vgc_analysis::system::Stamp;
 use vgc_lowering::plan::Stats;
 
 const FILE: &str = "build";
-const VERSION: &str = concat!("vgc-build-cache 2 ", env!("CARGO_PKG_VERSION"));
+/// The manifest's first line: its format and vgc's version ([`super::BUILD_CACHE_VERSION`]).
+const VERSION: &str = super::BUILD_CACHE_VERSION;
 
 /// One thing the loader saw.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -144,12 +146,6 @@ impl<'a> Recorder<'a> {
     }
 }
 
-fn nanos(t: std::time::SystemTime) -> u128 {
-    t.duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0)
-}
-
 /// The hash of what a directory listing can tell the loader: its `.go` files and its directories, leaving out
 /// names starting with `.` (never loaded: vgc's own `.vgc/`, editors' temporaries) and other files (`Cargo.toml`,
 /// `go.mod` is observed as a file read), and, in the output directory `out`, the generated `src/`. So building
@@ -225,21 +221,6 @@ impl System for Recorder<'_> {
     }
 }
 
-/// Identifies the running vgc build: the executable's size and modification time (a rebuilt vgc — same version
-/// number, different code — must not trust what an older build cached), or the version alone when the executable
-/// cannot be examined.
-#[must_use]
-pub fn tool_fingerprint() -> String {
-    let stamp = std::env::current_exe()
-        .and_then(std::fs::metadata)
-        .ok()
-        .and_then(|m| Some((m.len(), nanos(m.modified().ok()?))));
-    match stamp {
-        Some((len, mtime)) => format!("{VERSION} {len} {mtime}"),
-        None => VERSION.to_string(),
-    }
-}
-
 /// A loaded or freshly recorded manifest.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Manifest {
@@ -285,7 +266,7 @@ impl Manifest {
     /// (with a note).
     pub fn load(dir: &Path, notes: &mut Vec<String>) -> Option<Self> {
         let file = dir.join(FILE);
-        let bytes = super::read_cache_file(&file, notes)?;
+        let bytes = read_cache_file(&file, notes)?;
         let Ok(text) = String::from_utf8(bytes) else {
             notes.push(format!(
                 "{}: unreadable (not UTF-8); ignored and rebuilt",

@@ -79,6 +79,42 @@ impl Snapshot {
     }
 }
 
+/// The IR cache save of one build: asked for before the build ([`BackgroundSave::want`]), started on a thread of
+/// its own as soon as the program is loaded ([`BackgroundSave::start`]: encoding and writing it overlaps checking,
+/// lowering and code generation), waited for at the end ([`BackgroundSave::finish`]).
+#[derive(Default)]
+pub(crate) struct BackgroundSave {
+    /// The cache directory and what was loaded from it, until the save starts.
+    wanted: Option<(std::path::PathBuf, Arc<Entries>)>,
+    /// The running save.
+    running: Option<std::thread::JoinHandle<()>>,
+}
+
+impl BackgroundSave {
+    /// Asks for a save into the cache of `dir`, which held `loaded` (nothing is written when the entries are the
+    /// same).
+    pub(crate) fn want(&mut self, dir: std::path::PathBuf, loaded: Arc<Entries>) {
+        self.wanted = Some((dir, loaded));
+    }
+
+    /// Starts the save asked for, if any, with the IR of every file of `prog` (none when nothing was loaded).
+    pub(crate) fn start(&mut self, db: &dyn vgc_ir::Db, prog: &vgc_analysis::Program) {
+        if let Some((dir, loaded)) = self.wanted.take()
+            && !prog.packages.is_empty()
+        {
+            let snapshot = Snapshot::of(db, prog);
+            self.running = Some(std::thread::spawn(move || snapshot.save(&dir, &loaded)));
+        }
+    }
+
+    /// Waits for the running save (a save that panicked costs the next build some parsing, nothing else).
+    pub(crate) fn finish(&mut self) {
+        if let Some(h) = self.running.take() {
+            let _ = h.join();
+        }
+    }
+}
+
 /// Whether `ir` holds nothing but its package name.
 fn package_only(ir: &vgc_ir::model::FileIr) -> bool {
     let vgc_ir::model::FileIr {

@@ -1,0 +1,435 @@
+//! The command line's arguments (clap): the global flags, one `Args` struct per subcommand, and the value parsers
+//! that turn a bad value into a usage error (exit 2) before any command runs.
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "vgc",
+    version,
+    about = "Compiles Kubernetes declarative-validation tags into Rust validation code"
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) cmd: Command,
+    /// Upstream profile: the Kubernetes release whose validation-gen to match (1.35, 1.36, 1.37, 1.38; default:
+    /// `vgc.toml` `[upstream] version`, else detected from go.mod's k8s.io/apimachinery or k8s.io/api version,
+    /// else the newest). See docs/upstream.md.
+    #[arg(long, global = true, value_name = "VERSION")]
+    pub(crate) upstream: Option<String>,
+    /// A YAML file of project-defined `+k8s:format` values, `formats: [{name, docs, pattern, message}]`
+    /// (repeatable; upstream validation-gen's flag, kubernetes#142116; 1.38 profile). Also `vgc.toml`
+    /// `[build] validation-extensions-files`. See docs/upstream.md.
+    #[arg(
+        long = "validation-extensions-file",
+        global = true,
+        value_name = "PATH"
+    )]
+    pub(crate) validation_extensions_file: Vec<String>,
+    /// The tag prefix validation tags are written with: `+<PREFIX>required` (upstream validation-gen's flag,
+    /// kubernetes#141866; 1.38 profile). Empty or one or more ':'-terminated segments (default `k8s:`; also
+    /// `vgc.toml` `[upstream] tag-prefix`). See docs/upstream.md.
+    #[arg(long = "tag-prefix", global = true, value_name = "PREFIX")]
+    pub(crate) tag_prefix: Option<String>,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// Check tags and generate the Rust validation crate.
+    Build(BuildArgs),
+    /// Build, then rebuild incrementally on every change to the Go files (one live database; only what changed is
+    /// re-analysed, generated, formatted and written), printing the diagnostics after each change.
+    Watch(WatchArgs),
+    /// Lint tags: every `vgc check` diagnostic plus upstream's lint rules and vgc's (see docs/diagnostics.md).
+    Lint(LintArgs),
+    /// Print a shell completion script (e.g. `vgc completions bash > /etc/bash_completion.d/vgc`).
+    Completions(CompletionsArgs),
+    /// Explain a diagnostic code (`VGC0303`) or a tag (`k8s:format`, `+k8s:listType`, `format`).
+    Explain(ExplainArgs),
+    /// Print the cross-field dependency graph (unions, modes, dependent fields, list keys, items, subfields,
+    /// options, typedefs, type references) on stdout.
+    Graph(GraphArgs),
+    /// Generate documentation: the static site (tag reference, diagnostics, API reference per package, offline
+    /// search) into `--out`, or one reference on stdout.
+    Docs(DocsArgs),
+    /// Validate Kubernetes manifests (YAML or JSON files, directories, `-` for stdin) against an API tree's
+    /// declarative rules, evaluated from the plan (no Rust compile step); errors at their line and column.
+    /// Exit 0 valid, 1 invalid, 2 usage or IO.
+    Validate(ValidateArgs),
+    /// Check tags only; write nothing.
+    Check(CheckArgs),
+}
+
+/// Options shared by `vgc build` and `vgc watch`.
+#[derive(clap::Args)]
+pub(crate) struct BuildArgs {
+    /// Go module root, package directory (with the packages below it; `DIR/...` alike) or `.go` file (its package
+    /// only). Default: the current directory.
+    pub(crate) path: Option<String>,
+    /// Output directory for the generated crate.
+    #[arg(long, default_value = "out/vgc-generated")]
+    pub(crate) out: String,
+    /// Name of the generated crate.
+    #[arg(long, default_value = "vgc-generated")]
+    pub(crate) crate_name: String,
+    /// Path of a vgc-runtime checkout for the generated Cargo.toml, written as given (a relative path is relative
+    /// to the output directory). Default: vgc-runtime from crates.io at the version this vgc generates code for.
+    #[arg(long)]
+    pub(crate) runtime_path: Option<String>,
+    /// Version requirement of vgc-runtime on crates.io (default: the version this vgc generates code for).
+    #[arg(long, conflicts_with = "runtime_path")]
+    pub(crate) runtime_version: Option<String>,
+    /// Print diagnostics one per line (`file:line:col: severity[CODE]: message`).
+    #[arg(long)]
+    pub(crate) short: bool,
+    /// Write a stub `src/custom.rs` (functions that accept everything) for `+k8s:customValidation` when the
+    /// output has none; replace the stub bodies with the real checks.
+    #[arg(long)]
+    pub(crate) custom_stub: bool,
+    /// Extra root criterion for every enabled package (`*`, `TypesWithField=F`, `TypesWithSuffix=S`), as an
+    /// activating package would add (repeatable).
+    #[arg(long = "roots", value_parser = root_criterion)]
+    pub(crate) roots: Vec<String>,
+    /// Do not use the caches (`.vgc/` in the output directory, or `--cache-dir`): generate (and format) every
+    /// module afresh.
+    #[arg(long)]
+    pub(crate) no_cache: bool,
+    /// Keep the caches in this directory (created when missing) instead of `.vgc/` in the output directory, e.g.
+    /// one a CI job restores between runs. The output lock stays in the output directory.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    pub(crate) cache_dir: Option<std::path::PathBuf>,
+    /// Replace files in the way of the output even when vgc did not generate them (without it, such a file is an
+    /// error naming it).
+    #[arg(long)]
+    pub(crate) force: bool,
+    /// Format the generated code with the `rustfmt` on PATH (timeout 60 s per process; output that does not
+    /// parse is discarded) instead of vgc's built-in formatting (prettyplease), whose bytes depend on nothing
+    /// installed.
+    #[arg(long)]
+    pub(crate) rustfmt: bool,
+    /// Print the wall time of each phase (load, check, lower, lint, codegen, format, write) on stderr.
+    #[arg(long)]
+    pub(crate) timings: bool,
+    /// The structs the validators run on: `vgc` (generated serde structs) or `k8s-openapi` (the k8s-openapi
+    /// crate's, for k8s.io/api; needs `--k8s-openapi-version`; docs/k8s-openapi.md). Default: `vgc.toml`
+    /// `[build] target`, else `vgc`.
+    #[arg(long, value_parser = ["vgc", "k8s-openapi"])]
+    pub(crate) target: Option<String>,
+    /// The k8s-openapi version (crate feature) of `--target k8s-openapi`: 1.33 to 1.37.
+    #[arg(long, value_name = "VERSION")]
+    pub(crate) k8s_openapi_version: Option<String>,
+}
+
+/// Options of `vgc watch`.
+#[derive(clap::Args)]
+pub(crate) struct WatchArgs {
+    #[command(flatten)]
+    pub(crate) build: BuildArgs,
+    /// Milliseconds the debouncer waits for a burst of file events to end before rebuilding.
+    #[arg(long, default_value_t = 20)]
+    pub(crate) debounce_ms: u64,
+    /// Stop after this many rebuilds (for scripts and benchmarks).
+    #[arg(long, hide = true)]
+    pub(crate) max_rebuilds: Option<usize>,
+}
+
+/// Options of `vgc check`.
+#[derive(clap::Args)]
+pub(crate) struct CheckArgs {
+    /// Go module root, package directory (with the packages below it; `DIR/...` alike) or `.go` file (its
+    /// package only). Default: the current directory.
+    pub(crate) path: Option<String>,
+    /// Print diagnostics one per line.
+    #[arg(long)]
+    pub(crate) short: bool,
+    /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
+    #[arg(long = "roots", value_parser = root_criterion)]
+    pub(crate) roots: Vec<String>,
+    /// Check for the structs `vgc build --target` would generate for (`vgc` or `k8s-openapi`): with
+    /// `k8s-openapi`, what the chosen k8s-openapi version lacks is reported (VGC0121, VGC0122). Default:
+    /// `vgc.toml` `[build] target`, else `vgc`.
+    #[arg(long, value_parser = ["vgc", "k8s-openapi"])]
+    pub(crate) target: Option<String>,
+    /// The k8s-openapi version of `--target k8s-openapi`: 1.33 to 1.37.
+    #[arg(long, value_name = "VERSION")]
+    pub(crate) k8s_openapi_version: Option<String>,
+}
+
+/// Options of `vgc lint`.
+#[derive(clap::Args)]
+pub(crate) struct LintArgs {
+    /// Go module root, package directory (with the packages below it; `DIR/...` alike) or `.go` file (its
+    /// package only). Default: the current directory.
+    pub(crate) path: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "human")]
+    pub(crate) format: Format,
+    /// Print human diagnostics one per line.
+    #[arg(long)]
+    pub(crate) short: bool,
+    /// Apply the safe fixes (canonical spellings) to the Go files, then report what remains.
+    #[arg(long)]
+    pub(crate) fix: bool,
+    /// `--deny warnings`: exit 1 on warnings too.
+    #[arg(long, value_parser = ["warnings"])]
+    pub(crate) deny: Option<String>,
+    /// Settings file (default: `vgc.toml` in the linted directory or a parent up to the module root).
+    #[arg(long)]
+    pub(crate) config: Option<String>,
+    /// Drift exceptions file (`<group>/<Type>.<json.path>: <reason>` per line; default: `drift-exceptions`
+    /// of `vgc.toml`, else `vgc-drift-exceptions.txt` in the linted directory if present).
+    #[arg(long)]
+    pub(crate) exceptions: Option<String>,
+    /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
+    #[arg(long = "roots", value_parser = root_criterion)]
+    pub(crate) roots: Vec<String>,
+    /// Colour the human output: `auto` (when stdout is a terminal and `NO_COLOR` is not set), `always`,
+    /// `never`.
+    #[arg(long, value_parser = ["auto", "always", "never"], default_value = "auto")]
+    pub(crate) color: String,
+    /// Report only the findings that are not in this baseline file (written by `--write-baseline`).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) baseline: Option<String>,
+    /// Write every current finding to this baseline file (then report as usual).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) write_baseline: Option<String>,
+    /// Make a lint code a warning (repeatable; overrides `vgc.toml`).
+    #[arg(short = 'W', long = "warn", value_name = "CODE", value_parser = lint_code)]
+    pub(crate) warn: Vec<String>,
+    /// Make a lint code an error (repeatable; overrides `vgc.toml`).
+    #[arg(short = 'D', long = "error", value_name = "CODE", value_parser = lint_code)]
+    pub(crate) error: Vec<String>,
+    /// Turn a lint code off (repeatable; overrides `vgc.toml`).
+    #[arg(short = 'A', long = "allow", value_name = "CODE", value_parser = lint_code)]
+    pub(crate) allow: Vec<String>,
+    /// Which rules run: `all`, or `upstream` (only upstream validation-gen's rules of the profile in force,
+    /// VGC0301–VGC0305; tag and type errors are still reported).
+    #[arg(long, value_parser = ["all", "upstream"], default_value = "all")]
+    pub(crate) rules: String,
+    /// The diagnostics page SARIF rules link to (`helpUri` = this URL with `#<CODE>`, e.g. `#VGC0303`): an absolute
+    /// URL, such as where the `vgc docs` site's `diagnostics.html` is served (default: `[lint] docs-url` of
+    /// `vgc.toml`, else no `helpUri`: the rule's help text points at `vgc explain CODE`).
+    #[arg(long, value_name = "URL")]
+    pub(crate) docs_url: Option<url::Url>,
+}
+
+/// `vgc validate`.
+#[derive(clap::Args)]
+pub(crate) struct ValidateArgs {
+    /// Manifest files, directories (searched recursively for `*.yaml`, `*.yml`, `*.json`) or `-` (stdin).
+    #[arg(required = true, value_name = "FILE|DIR|-")]
+    pub(crate) inputs: Vec<String>,
+    /// The Go API tree whose rules apply: a module root or package directory (as for `vgc check`), or a Go module
+    /// version `MODULE@VERSION` (e.g. `k8s.io/api@v0.37.2`) taken from the Go module cache, or fetched with
+    /// `go mod download` when it is not there. Default: the newest `k8s.io/api` in the module cache (named on
+    /// stderr).
+    #[arg(long, value_name = "PATH|MODULE@VERSION")]
+    pub(crate) api: Option<String>,
+    /// The objects as they are now (files or directories): an input object with the same apiVersion, kind,
+    /// namespace and name is validated as an update of it (ratcheting, immutability, `update` rules).
+    #[arg(long, value_name = "FILE|DIR")]
+    pub(crate) old: Vec<String>,
+    /// The request's subresource (`status`, `scale`): roots validate only for the subresources they register.
+    #[arg(long, value_name = "S")]
+    pub(crate) subresource: Option<String>,
+    /// A declarative-validation option (feature gate) and its state, e.g. `--option MyGate=true` (repeatable).
+    #[arg(long = "option", value_name = "NAME=true|false", value_parser = option_setting)]
+    pub(crate) options: Vec<(String, bool)>,
+    /// Unknown kinds are errors (default: skipped with a note), and so are object keys that no field of the kind
+    /// has (reported at the key, like kubeconform's strict mode).
+    #[arg(long)]
+    pub(crate) strict: bool,
+    /// Kinds not to validate, reported as skipped: `Kind` or `apiVersion/Kind` (`Secret,apps/v1/Deployment`;
+    /// repeatable).
+    #[arg(long, value_name = "KIND,...", value_delimiter = ',', value_parser = skip_kind)]
+    pub(crate) skip: Vec<vgc::validate::SkipKind>,
+    /// Validate objects as written: do not first apply the `+default` values of their types, which the API server
+    /// sets before validating (default: applied, as the server does; hand-written Go defaulting is never applied).
+    #[arg(long)]
+    pub(crate) no_defaults: bool,
+    /// Report format: `human`, `json`, `junit` (JUnit XML), `tap` (TAP 13) or `sarif` (SARIF 2.1.0).
+    #[arg(long, value_parser = ["human", "json", "junit", "tap", "sarif"], default_value = "human")]
+    pub(crate) output: String,
+    /// Human report: a table of counts per kind (documents, valid, invalid, errors, unreadable, skipped, declarative
+    /// rules) instead of the per-kind coverage lines.
+    #[arg(long)]
+    pub(crate) summary: bool,
+    /// Validate objects on N threads (default: one per core); the report is in input order whatever N.
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub(crate) jobs: Option<u16>,
+    /// Colour: `auto` (a terminal, unless `NO_COLOR` is set), `always` or `never`.
+    #[arg(long, value_parser = ["auto", "always", "never"], default_value = "auto")]
+    pub(crate) color: String,
+    /// Keep the API tree's caches (its lowered plan, each Go file's IR) in this directory (created when missing).
+    /// Default: `$XDG_CACHE_HOME/vgc`, else `~/.cache/vgc`. Nothing is ever written into the API tree.
+    #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
+    pub(crate) cache_dir: Option<std::path::PathBuf>,
+    /// Neither read nor write the caches: check and lower the API tree afresh.
+    #[arg(long)]
+    pub(crate) no_cache: bool,
+    /// Print the wall time of each phase on stderr (`read plan cache` alone when the plan came from the cache).
+    #[arg(long)]
+    pub(crate) timings: bool,
+}
+
+/// Options of `vgc graph`.
+#[derive(clap::Args)]
+pub(crate) struct GraphArgs {
+    /// Go module root, package directory (with the packages below it; `DIR/...` alike) or `.go` file (its
+    /// package only). Default: the current directory.
+    pub(crate) path: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "dot")]
+    pub(crate) format: GraphFormat,
+    /// Keep packages under this group path (e.g. `k8s.io/api/resource`).
+    #[arg(long)]
+    pub(crate) group: Option<String>,
+    /// Keep packages of this version (e.g. `v1beta1`).
+    #[arg(long)]
+    pub(crate) version: Option<String>,
+    /// Keep what is within `--depth` edges of the types with this name.
+    #[arg(long = "type")]
+    pub(crate) ty: Option<String>,
+    /// Keep only these edge kinds (repeatable; see `docs/graph.md`). Default: the cross-field kinds (every
+    /// kind but `field`, `type-ref` and `typedef`).
+    #[arg(long = "edge", conflicts_with = "all")]
+    pub(crate) edges: Vec<vgc_lowering::graph::EdgeKind>,
+    /// Every edge kind, structure included (`field`, `type-ref`, `typedef`).
+    #[arg(long)]
+    pub(crate) all: bool,
+    /// Depth for `--type` (default 2).
+    #[arg(long)]
+    pub(crate) depth: Option<usize>,
+    /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
+    #[arg(long = "roots", value_parser = root_criterion)]
+    pub(crate) roots: Vec<String>,
+}
+
+/// Options of `vgc docs`.
+#[derive(clap::Args)]
+pub(crate) struct DocsArgs {
+    /// Go module root, package directory (with the packages below it; `DIR/...` alike) or `.go` file (its
+    /// package only). Default: the current directory.
+    pub(crate) path: Option<String>,
+    /// What to produce.
+    #[arg(long, value_enum, default_value = "site")]
+    pub(crate) format: DocsFormat,
+    /// Output directory for the site.
+    #[arg(long, default_value = "out/vgc-docs")]
+    pub(crate) out: String,
+    /// A directory with a `layout.html` replacing the built-in page layout: a minijinja template given
+    /// `{{ title }}`, `{{ root }}` (the relative path to the site root) and `{{ body }}` (the page's HTML).
+    #[arg(long)]
+    pub(crate) templates: Option<String>,
+    /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
+    #[arg(long = "roots", value_parser = root_criterion)]
+    pub(crate) roots: Vec<String>,
+    /// Replace files in `--out` that vgc did not write (or that were changed since it wrote them).
+    #[arg(long)]
+    pub(crate) force: bool,
+}
+
+/// Options of `vgc explain`.
+#[derive(clap::Args)]
+pub(crate) struct ExplainArgs {
+    /// The code or tag.
+    pub(crate) what: String,
+}
+
+/// Options of `vgc completions`.
+#[derive(clap::Args)]
+pub(crate) struct CompletionsArgs {
+    /// The shell.
+    pub(crate) shell: clap_complete::Shell,
+}
+
+/// `vgc lint --format`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub(crate) enum Format {
+    /// codespan-reporting text on stdout (the summary line on stderr).
+    Human,
+    /// GitHub Actions workflow commands (`::error file=…,line=…,col=…::message`) on stdout.
+    Github,
+    /// The JSON report on stdout (docs/lint.md).
+    Json,
+    /// SARIF 2.1.0 on stdout.
+    Sarif,
+}
+
+/// `vgc graph --format`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub(crate) enum GraphFormat {
+    /// Graphviz DOT.
+    Dot,
+    /// Mermaid flowchart.
+    Mermaid,
+    /// JSON (docs/graph.md).
+    Json,
+    /// GraphML.
+    Graphml,
+}
+
+/// `vgc docs --format`.
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub(crate) enum DocsFormat {
+    /// The static site in `--out`.
+    Site,
+    /// The tag reference as Markdown on stdout.
+    TagsMarkdown,
+    /// The tag reference as JSON in the shape of upstream `validation-gen --docs`, on stdout.
+    TagsJson,
+    /// The diagnostics reference as Markdown on stdout.
+    DiagnosticsMarkdown,
+}
+
+/// Parses a `--roots` value: `*`, `TypesWithField=<GoField>` or `TypesWithSuffix=<suffix>` (upstream's
+/// `+k8s:validation-gen` values, `false` aside); anything else is a usage error (exit 2).
+fn root_criterion(s: &str) -> Result<String, String> {
+    let ok = s == "*"
+        || s.strip_prefix("TypesWithField=").is_some_and(|f| {
+            f.chars()
+                .next()
+                .is_some_and(|c| c.is_alphabetic() || c == '_')
+                && f.chars().all(|c| c.is_alphanumeric() || c == '_')
+        })
+        || s.strip_prefix("TypesWithSuffix=")
+            .is_some_and(|x| !x.is_empty());
+    if ok {
+        Ok(s.to_string())
+    } else {
+        Err("expected `*`, `TypesWithField=<GoField>` or `TypesWithSuffix=<suffix>`".into())
+    }
+}
+
+/// Parses a lint code for `-W`/`-D`/`-A` (`VGC03xx`, `VGC04xx`); anything else is a usage error (exit 2).
+fn lint_code(s: &str) -> Result<String, String> {
+    match vgc_ir::Code::parse(s) {
+        Some(c) if c.is_lint() => Ok(s.to_string()),
+        Some(_) => Err(format!("{s} is not a lint code (VGC03xx, VGC04xx)")),
+        None => Err(format!(
+            "unknown code {s} (see `vgc explain` and docs/diagnostics.md)"
+        )),
+    }
+}
+
+/// `Kind` or `apiVersion/Kind` of `--skip`.
+fn skip_kind(s: &str) -> Result<vgc::validate::SkipKind, String> {
+    vgc::validate::SkipKind::parse(s)
+        .ok_or_else(|| format!("expected Kind or apiVersion/Kind, got {s:?}"))
+}
+
+/// `NAME=true|false` of `--option`.
+fn option_setting(s: &str) -> Result<(String, bool), String> {
+    let (name, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("expected NAME=true|false, got {s:?}"))?;
+    let on = match v {
+        "true" => true,
+        "false" => false,
+        _ => return Err(format!("expected true or false after {name}=, got {v:?}")),
+    };
+    if name.is_empty() {
+        return Err("the option name is empty".into());
+    }
+    Ok((name.to_string(), on))
+}

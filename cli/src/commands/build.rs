@@ -1,0 +1,123 @@
+//! `vgc build`: check the tags and generate the Rust validation crate into `--out`. The end of the command (the
+//! build and its report) is shared with `vgc check` ([`execute`]).
+
+use super::common::{Globals, print_timings, profile_suffix, structs_of, target};
+use crate::args::BuildArgs;
+use std::io::Write as _;
+use std::process::ExitCode;
+use std::time::Instant;
+use vgc_codegen::RuntimeDep;
+use vgc_driver::BuildRequest;
+
+/// `vgc build`; `start` is when the command line was parsed (for the summary's time).
+pub(crate) fn run(a: BuildArgs, globals: &Globals, start: Instant) -> ExitCode {
+    let timings = a.timings;
+    let short = a.short;
+    match request(a) {
+        Ok(req) => execute(req, short, timings, globals, start),
+        Err(code) => code,
+    }
+}
+
+/// The build request of `vgc build` / `vgc watch` options (exit code 2 when the path cannot be used).
+pub(crate) fn request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
+    let runtime = match (a.runtime_path, a.runtime_version) {
+        (_, Some(v)) => RuntimeDep::Version(v),
+        (Some(p), None) => RuntimeDep::Path(p),
+        (None, None) => RuntimeDep::published(),
+    };
+    let out = std::path::absolute(&a.out).unwrap_or_else(|_| a.out.into());
+    let structs = structs_of(a.target, a.k8s_openapi_version)?;
+    Ok(BuildRequest {
+        path: target(a.path)?,
+        out: Some(out),
+        crate_name: a.crate_name,
+        runtime,
+        extra_roots: a.roots,
+        check_only: false,
+        custom_stub: a.custom_stub,
+        no_cache: a.no_cache,
+        cache_dir: a.cache_dir.map(|d| std::path::absolute(&d).unwrap_or(d)),
+        force: a.force,
+        rustfmt: a.rustfmt,
+        upstream: None,
+        extension_files: Vec::new(),
+        tag_prefix: vgc_ir::TagPrefix::default(),
+        target: structs,
+    })
+}
+
+/// Builds `req` (with the global options applied) and reports: the diagnostics (`short`: one line each), an
+/// output error, the summary line, notes, the phase timings when `timings`, and what was written; returns the
+/// exit code ([`vgc_driver::exit_code`]).
+pub(crate) fn execute(
+    mut req: BuildRequest,
+    short: bool,
+    timings: bool,
+    globals: &Globals,
+    start: Instant,
+) -> ExitCode {
+    if let Err(code) = globals.apply(&mut req, None) {
+        return code;
+    }
+    req.extension_files = globals.extensions.clone();
+    let outcome = vgc_driver::build(&req);
+    let mut stderr = std::io::stderr().lock();
+    let text = vgc::render::text(&outcome.diagnostics, &outcome.sources, short);
+    let _ = stderr.write_all(text.as_bytes());
+    // An output problem (`--out` naming a file, a foreign file in the way, …) counts as an error of the summary and is
+    // printed before it; a run that stopped before reading anything prints no summary to contradict it.
+    if let Some(e) = &outcome.io_error {
+        let _ = writeln!(stderr, "error: {e}");
+    }
+    let s = outcome.stats;
+    let stopped_early = outcome.io_error.is_some() && s.packages == 0;
+    if !stopped_early {
+        let _ = writeln!(
+            stderr,
+            "vgc: {} packages, {} types, {} tags ({} lowered, {} consumed as metadata, {} reported, {} not lowered yet), {} checks generated, {} warnings, {} errors in {:.2}s{}",
+            s.packages,
+            s.types,
+            s.tags,
+            s.lowered,
+            s.consumed,
+            s.reported,
+            s.not_lowered,
+            s.checks,
+            outcome.warnings(),
+            outcome.errors() + usize::from(outcome.io_error.is_some()),
+            start.elapsed().as_secs_f64(),
+            profile_suffix(&outcome)
+        );
+    }
+    for n in &outcome.notes {
+        let _ = writeln!(stderr, "note: {n}");
+    }
+    if timings {
+        print_timings(&outcome.timings);
+    }
+    let code = vgc_driver::exit_code(&outcome);
+    if code != 0 {
+        return ExitCode::from(code);
+    }
+    if let Some(out) = &req.out {
+        if outcome.up_to_date {
+            let _ = writeln!(
+                stderr,
+                "vgc: {} is up to date (no input changed since the last clean build)",
+                out.display()
+            );
+        } else {
+            let _ = writeln!(
+                stderr,
+                "vgc: wrote {} files to {} ({} changed)",
+                outcome.files.len(),
+                out.display(),
+                outcome.written
+            );
+        }
+    }
+    // The process ends here: freeing the outcome (the generated files, the plan) would only delay the exit.
+    std::mem::forget(outcome);
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,13 @@
+//! One module per subcommand, each with a `run` taking its parsed arguments ([`crate::args`]) and the global
+//! options ([`common::Globals`]) and returning the exit code; [`common`] holds what several share.
+
+pub(crate) mod build;
+pub(crate) mod check;
+pub(crate) mod common;
+pub(crate) mod completions;
+pub(crate) mod docs;
+pub(crate) mod explain;
+pub(crate) mod graph;
+pub(crate) mod lint;
+pub(crate) mod validate;
+pub(crate) mod watch;

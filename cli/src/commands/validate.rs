@@ -1,0 +1,142 @@
+//! `vgc validate`: manifests validated against an API tree's declarative rules, evaluated from the plan
+//! ([`vgc::validate`]); the API tree is `--api` (a directory or `MODULE@VERSION`, [`vgc::gomodule`]).
+
+use super::common::{Globals, print_timings, target};
+use crate::args::ValidateArgs;
+use std::io::Write as _;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// `vgc validate`: the API tree is checked and lowered (its diagnostics, if it has errors, are printed and exit
+/// 2), then the manifests are validated; the report goes to stdout.
+pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
+    use std::io::IsTerminal as _;
+    let fail = |msg: String| {
+        let _ = writeln!(std::io::stderr().lock(), "error: {msg}");
+        ExitCode::from(2)
+    };
+    // Standard input can be read once: as the manifests or as the old objects, not both.
+    let stdin_uses = a.inputs.iter().chain(&a.old).filter(|p| *p == "-").count();
+    if stdin_uses > 1 {
+        return fail(format!(
+            "`-` (standard input) is given {stdin_uses} times, among the inputs and --old; it can be read once"
+        ));
+    }
+    let inputs = match vgc::validate::read_inputs(&a.inputs) {
+        Ok(i) => i,
+        Err(e) => return fail(e),
+    };
+    let old = match vgc::validate::read_inputs(&a.old) {
+        Ok(i) => i,
+        Err(e) => return fail(e),
+    };
+    let api = match a.api {
+        Some(arg) => match vgc::gomodule::parse_module_version(&arg) {
+            Some((module, version)) => match vgc::gomodule::resolve(module, version) {
+                Ok(r) => {
+                    if r.downloaded {
+                        let _ = writeln!(
+                            std::io::stderr().lock(),
+                            "vgc validate: downloaded {module}@{version} into {}",
+                            r.dir.display()
+                        );
+                    }
+                    r.dir.to_string_lossy().into_owned()
+                }
+                Err(e) => return fail(e.to_string()),
+            },
+            None => arg,
+        },
+        None => match vgc::gomodule::default_api() {
+            Ok((version, dir)) => {
+                let _ = writeln!(
+                    std::io::stderr().lock(),
+                    "vgc validate: using {}@{version} from the Go module cache ({}); choose the API with --api",
+                    vgc::gomodule::DEFAULT_MODULE,
+                    dir.display()
+                );
+                dir.to_string_lossy().into_owned()
+            }
+            Err(e) => return fail(e.to_string()),
+        },
+    };
+    let path = match target(Some(api)) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let mut req = vgc::validate::request(path);
+    if let Err(code) = globals.apply(&mut req, None) {
+        return code;
+    }
+    req.extension_files = globals.extensions.clone();
+    let cache = if a.no_cache {
+        None
+    } else {
+        a.cache_dir
+            .map(|d| std::path::absolute(&d).unwrap_or(d))
+            .or_else(vgc::validate::default_cache_root)
+            .map(|root| vgc::validate::cache_dir_for(&root, &req.path))
+    };
+    let loaded = match vgc::validate::load_api(&req, cache.as_deref()) {
+        Ok(l) => l,
+        Err(outcome) => {
+            if let Some(e) = &outcome.io_error {
+                return fail(e.clone());
+            }
+            let errors: Vec<vgc_ir::Diagnostic> = outcome
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == vgc_ir::Severity::Error)
+                .cloned()
+                .collect();
+            let _ = std::io::stderr()
+                .lock()
+                .write_all(vgc::render::text(&errors, &outcome.sources, false).as_bytes());
+            return fail(
+                "the API tree has tag errors (see `vgc check`); nothing was validated".into(),
+            );
+        }
+    };
+    {
+        let mut err = std::io::stderr().lock();
+        for n in &loaded.notes {
+            let _ = writeln!(err, "note: {n}");
+        }
+        for w in loaded.api.shadowed_kinds() {
+            let _ = writeln!(err, "warning: {w}");
+        }
+        let given: Vec<String> = a.options.iter().map(|(k, _)| k.clone()).collect();
+        for w in loaded.api.unread_options(&given) {
+            let _ = writeln!(err, "warning: {w}");
+        }
+    }
+    let api = loaded.api;
+    let mut timings = loaded.timings;
+    let clock = Instant::now();
+    let output = vgc::validate::OutputFormat::from_name(&a.output).unwrap_or_default();
+    if a.summary && output != vgc::validate::OutputFormat::Human {
+        return fail(format!(
+            "--summary tabulates the human report; --output {} has its own counts",
+            a.output
+        ));
+    }
+    let opts = vgc::validate::Options {
+        subresource: a.subresource,
+        options: a.options.into_iter().collect(),
+        strict: a.strict,
+        skip: a.skip,
+        no_defaults: a.no_defaults,
+        output,
+        summary: a.summary,
+        color: vgc::render::use_color(&a.color, std::io::stdout().is_terminal()),
+        jobs: a.jobs.map(usize::from),
+        progress: output == vgc::validate::OutputFormat::Human && std::io::stderr().is_terminal(),
+    };
+    let (text, result) = vgc::validate::run(&api, &inputs, &old, &opts);
+    timings.push(("validate", clock.elapsed()));
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    if a.timings {
+        print_timings(&timings);
+    }
+    ExitCode::from(result.exit_code())
+}

@@ -1,0 +1,84 @@
+//! The concrete salsa database of a build: the storage of every `vgc_ir`, `vgc_analysis`, `vgc_lowering` and
+//! `vgc_codegen` query, with the top-level fan-out (`par_each`) on rayon, one database clone per worker.
+
+/// The concrete salsa database.
+#[salsa::db]
+#[derive(Clone, Default)]
+pub struct Database {
+    storage: salsa::Storage<Self>,
+    /// Queries executed since the last [`Database::take_executed`], when built with [`Database::logging`].
+    log: Option<std::sync::Arc<std::sync::Mutex<Vec<String>>>>,
+}
+
+impl Database {
+    /// A database that records every query execution (salsa `WillExecute` events, as `name(Id(..))`) — the
+    /// incrementality tests read it to prove what a change re-runs.
+    #[must_use]
+    pub fn logging() -> Self {
+        let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = log.clone();
+        let storage = salsa::Storage::new(Some(Box::new(move |e: salsa::Event| {
+            if let salsa::EventKind::WillExecute { database_key } = e.kind
+                && let Ok(mut l) = sink.lock()
+            {
+                l.push(format!("{database_key:?}"));
+            }
+        })));
+        Self {
+            storage,
+            log: Some(log),
+        }
+    }
+
+    /// The queries executed since the previous call (empty unless built with [`Database::logging`]).
+    #[must_use]
+    pub fn take_executed(&self) -> Vec<String> {
+        self.log
+            .as_ref()
+            .and_then(|l| l.lock().ok().map(|mut v| std::mem::take(&mut *v)))
+            .unwrap_or_default()
+    }
+}
+
+#[salsa::db]
+impl salsa::Database for Database {}
+
+#[salsa::db]
+impl vgc_ir::Db for Database {
+    /// One database clone per rayon job (only ever called from the top level, outside any query).
+    ///
+    /// Self-scheduling: one worker per rayon thread, each with its own clone, takes the next index from a shared
+    /// counter, so jobs start in index order and a worker that finishes early takes more. Callers that know
+    /// their jobs' sizes list the largest first (longest-processing-time order), which keeps a large job from
+    /// starting last and running alone at the end (`docs/performance.md`).
+    fn par_each(&self, n: usize, job: &(dyn Fn(&dyn vgc_ir::Db, usize) + Sync)) {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let next = AtomicUsize::new(0);
+        let workers = rayon::current_num_threads().min(n);
+        if workers <= 1 {
+            for i in 0..n {
+                job(self, i);
+            }
+            return;
+        }
+        let dbs: Vec<Database> = (0..workers).map(|_| self.clone()).collect();
+        let next = &next;
+        rayon::scope(move |s| {
+            for db in dbs {
+                s.spawn(move |_| {
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        if i >= n {
+                            break;
+                        }
+                        job(&db, i);
+                    }
+                });
+            }
+        });
+    }
+
+    fn as_dyn(&self) -> &dyn vgc_ir::Db {
+        self
+    }
+}

@@ -1,0 +1,286 @@
+//! What a build is asked for ([`BuildRequest`]) and what it gives back ([`BuildOutcome`], [`exit_code`]), with the
+//! request's checks ([`validate_options`]) and the key the caches record it under ([`request_key`]).
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use vgc_codegen::{GeneratedFile, RuntimeDep};
+use vgc_ir::{Diagnostic, Severity};
+use vgc_lowering::plan::Stats;
+
+/// What to build.
+#[derive(Debug, Clone)]
+pub struct BuildRequest {
+    /// A Go module root or package directory (targets: the packages in and below it) or a `.go` file (target:
+    /// its package), absolute — the CLI resolves what the user typed with [`crate::target::resolve`].
+    pub path: String,
+    /// Output directory for the generated crate (`None`: check only).
+    pub out: Option<PathBuf>,
+    /// Generated crate name.
+    pub crate_name: String,
+    /// Runtime dependency of the generated crate.
+    pub runtime: RuntimeDep,
+    /// Root criteria added to every enabled target package (`--roots`).
+    pub extra_roots: Vec<String>,
+    /// Stop after diagnostics and lowering (`vgc check`): no code is generated or formatted.
+    pub check_only: bool,
+    /// Also write a stub `src/custom.rs` for `+k8s:customValidation` functions when that file does not exist.
+    pub custom_stub: bool,
+    /// Neither read nor write the caches (`--no-cache`): every module is generated (and, with `rustfmt`,
+    /// formatted) afresh.
+    pub no_cache: bool,
+    /// The directory of the caches (`--cache-dir`; created when missing) instead of `.vgc/` in the output
+    /// directory: a CI job can keep it between runs, or several checkouts can share one. The output lock and
+    /// staging stay in the output directory. See [`BuildRequest::cache_root`].
+    pub cache_dir: Option<PathBuf>,
+    /// Replace files in the way of an output even when vgc did not generate them (`--force`); without it such a
+    /// file is an error naming it ([`crate::output::may_write`]).
+    pub force: bool,
+    /// Format the generated `.rs` files with rustfmt (`--rustfmt`) instead of keeping the in-process prettyplease
+    /// output. Off by default: prettyplease output depends on nothing but vgc's version, while rustfmt's depends on
+    /// the toolchain installed. A rustfmt run that fails, times out or returns text that does not parse leaves the
+    /// prettyplease text of that file.
+    pub rustfmt: bool,
+    /// The upstream profile chosen by the user (`--upstream`, `vgc.toml`); `None`: detected from the module's
+    /// `go.mod` ([`vgc_analysis::gomod::detect_upstream`]), else the newest.
+    pub upstream: Option<vgc_ir::profile::Selected>,
+    /// `--validation-extensions-file` paths (kubernetes#142116), in order: project-defined `+k8s:format` values,
+    /// loaded and checked on every build by [`crate::extensions::load`] (1.38 profile).
+    pub extension_files: Vec<String>,
+    /// The tag prefix (`--tag-prefix`, else `vgc.toml` `[upstream] tag-prefix`, else `k8s:`; kubernetes#141866,
+    /// 1.38 profile): validation tags are read as `+<prefix><name>` and diagnostics name them so.
+    pub tag_prefix: vgc_ir::TagPrefix,
+    /// The structs the validators run on (`--target`; `None`: `vgc.toml` `[build] target`, else vgc's own
+    /// generated structs): k8s-openapi's with `--target k8s-openapi --k8s-openapi-version 1.37`, whose missing
+    /// types and fields are `VGC0121` errors.
+    pub target: Option<vgc_codegen::Target>,
+}
+
+impl Default for BuildRequest {
+    /// No path, no output, crate `vgc-generated` depending on `vgc-runtime` by version, no extra roots, every
+    /// switch off, the profile detected. Callers set what they need and take the rest with `..Default::default()`.
+    fn default() -> Self {
+        Self {
+            path: String::new(),
+            out: None,
+            crate_name: "vgc-generated".into(),
+            runtime: RuntimeDep::Version("0.1".into()),
+            extra_roots: Vec::new(),
+            check_only: false,
+            custom_stub: false,
+            no_cache: false,
+            cache_dir: None,
+            force: false,
+            rustfmt: false,
+            upstream: None,
+            extension_files: Vec::new(),
+            tag_prefix: vgc_ir::TagPrefix::default(),
+            target: None,
+        }
+    }
+}
+
+impl BuildRequest {
+    /// A check-only request for `path` (no output), with the given extra root criteria.
+    #[must_use]
+    pub fn check(path: impl Into<String>, extra_roots: Vec<String>) -> Self {
+        Self {
+            path: path.into(),
+            extra_roots,
+            check_only: true,
+            ..Self::default()
+        }
+    }
+
+    /// The directory the caches live in: [`BuildRequest::cache_dir`] when given, else `.vgc/` in the output
+    /// directory; `None` when the request uses no cache (no output, `check_only`, or `no_cache`).
+    #[must_use]
+    pub fn cache_root(&self) -> Option<PathBuf> {
+        if self.no_cache || self.check_only {
+            return None;
+        }
+        let out = self.out.as_deref()?;
+        Some(
+            self.cache_dir
+                .clone()
+                .unwrap_or_else(|| out.join(crate::output::STATE_DIR)),
+        )
+    }
+}
+
+/// The result of a build: diagnostics (sorted), the sources they point into, counts, and generated files.
+#[derive(Debug, Clone, Default)]
+pub struct BuildOutcome {
+    /// All diagnostics, sorted by (file, offset, code).
+    pub diagnostics: Vec<Diagnostic>,
+    /// File texts by path, for rendering.
+    pub sources: BTreeMap<String, String>,
+    /// Counts.
+    pub stats: Stats,
+    /// Generated files (empty when there were errors or for `check`).
+    pub files: Vec<GeneratedFile>,
+    /// An IO failure writing outputs.
+    pub io_error: Option<String>,
+    /// `+k8s:` tag lines extracted from the target packages' comments (every comment group of every file).
+    pub tag_lines: usize,
+    /// Of those, validation tags (catalog or unknown `k8s:` names) that failed to parse.
+    pub tag_syntax_errors: usize,
+    /// The upstream profile the build used and why (`None` when nothing could be loaded).
+    pub profile: Option<vgc_ir::profile::Selected>,
+    /// The tag prefix the build read tags with (the request's).
+    pub tag_prefix: vgc_ir::TagPrefix,
+    /// The Go files of every loaded package by import path (the non-test files the program read, sorted), so that
+    /// `vgc docs` can show their doc comments (`vgc_docs_gen::GoDocs::read`). Empty when loading failed.
+    pub package_files: BTreeMap<String, Vec<String>>,
+    /// The lowered validation plan codegen consumed (empty when loading failed). Tests drive schema-aware random
+    /// object generation from it.
+    pub plan: vgc_lowering::CratePlan,
+    /// `vgc lint` only: the cross-version drift summary, one row per API group with several versions.
+    pub drift: Vec<vgc_lowering::drift::GroupDrift>,
+    /// Notes for the user that are not diagnostics (e.g. a formatting cache that was unreadable and rebuilt).
+    pub notes: Vec<String>,
+    /// Generated `.rs` files taken from the formatting cache instead of running rustfmt.
+    pub fmt_cache_hits: usize,
+    /// With `--rustfmt`: generated `.rs` files rustfmt could not format (not installed, failed, timed out, or
+    /// printed text that does not parse), written with vgc's built-in formatting instead. Such a build is not
+    /// recorded as clean, so the next one formats them again (R20).
+    pub fmt_fallbacks: usize,
+    /// Types of the modules generated again whose items came from the unit cache ([`crate::cache::units`]) instead
+    /// of being emitted (0 without an output directory, with `--no-cache`, and in a warm session).
+    pub unit_cache_hits: usize,
+    /// Generated files actually written (the others already had these bytes).
+    pub written: usize,
+    /// The build manifest showed nothing changed since the previous clean build: nothing was loaded or written.
+    pub up_to_date: bool,
+    /// Generated module files of the previous build that this build no longer generates (a package disappeared),
+    /// removed from the output directory.
+    pub removed: usize,
+    /// Wall time per pipeline phase, in order (`load`, `check`, `lower`, `lint`, `codegen`, `format`, `write`), for
+    /// `--timings`.
+    pub timings: Vec<(&'static str, std::time::Duration)>,
+}
+
+impl BuildOutcome {
+    /// Number of error diagnostics.
+    #[must_use]
+    pub fn errors(&self) -> usize {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+            .count()
+    }
+    /// Number of warnings.
+    #[must_use]
+    pub fn warnings(&self) -> usize {
+        self.diagnostics.len() - self.errors()
+    }
+}
+
+/// The build manifest's request key ([`crate::cache::manifest`]): everything besides the observed files that decides a build's output.
+#[must_use]
+pub fn request_key(req: &BuildRequest) -> String {
+    let mut h = blake3::Hasher::new();
+    let abs = std::path::absolute(&req.path).unwrap_or_else(|_| req.path.clone().into());
+    for part in [
+        crate::cache::tool_fingerprint(),
+        abs.display().to_string(),
+        req.crate_name.clone(),
+        format!("{:?}", req.runtime),
+        req.extra_roots.join("\u{1f}"),
+        req.custom_stub.to_string(),
+        format!("{:?}", req.upstream.as_ref().map(|s| s.version)),
+        // The files' contents are observed reads; which files were named is part of the request.
+        req.extension_files.join("\u{1f}"),
+        format!("tag-prefix={:?}", req.tag_prefix.as_str()),
+        // The structs the validators run on: output for one target is never up to date for another.
+        format!("target={:?}", req.target),
+    ] {
+        h.update(part.as_bytes());
+        h.update(b"\x1e");
+    }
+    for var in ["GOMODCACHE", "GOPATH", "HOME", "GOFLAGS"] {
+        h.update(std::env::var(var).unwrap_or_default().as_bytes());
+        h.update(b"\x1e");
+    }
+    h.finalize().to_hex().to_string()
+}
+
+/// Refuses option values that would give an unusable `Cargo.toml` (R28): a crate name cargo does not accept
+/// (empty, not ASCII letters, digits, `-` and `_`, or starting with a digit), an empty runtime path, a runtime
+/// version that is not a version requirement (`1`, `0.1.2`, `^0.1`, `>=0.1, <0.3`).
+///
+/// # Errors
+/// A message naming the option and the rule.
+pub fn validate_options(req: &BuildRequest) -> Result<(), String> {
+    let name = &req.crate_name;
+    if name.is_empty()
+        || name.starts_with(|c: char| c.is_ascii_digit())
+        || !name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+    {
+        return Err(format!(
+            "--crate-name {name:?}: a crate name is ASCII letters, digits, `-` and `_`, not starting with a digit"
+        ));
+    }
+    match &req.runtime {
+        RuntimeDep::Path(p) if p.trim().is_empty() => {
+            Err("--runtime-path is empty; name the vgc-runtime crate's directory".into())
+        }
+        RuntimeDep::Version(v) if !v.split(',').all(version_req_part) => Err(format!(
+            "--runtime-version {v:?} is not a version requirement (for example `0.1` or `^0.1.2`)"
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// One comparator of a cargo version requirement: an optional operator, then `MAJOR[.MINOR[.PATCH]]` (`*` allowed
+/// after the major), with an optional `-pre`/`+build` suffix.
+fn version_req_part(part: &str) -> bool {
+    let p = part
+        .trim()
+        .trim_start_matches(['^', '~', '=', '<', '>'])
+        .trim();
+    let (core, suffix) = match p.find(['-', '+']) {
+        Some(i) => (&p[..i], Some(&p[i + 1..])),
+        None => (p, None),
+    };
+    let nums: Vec<&str> = core.split('.').collect();
+    !core.is_empty()
+        && nums.len() <= 3
+        && nums.iter().enumerate().all(|(i, n)| {
+            (*n == "*" && i > 0) || (!n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        })
+        && suffix.is_none_or(|s| {
+            !s.is_empty()
+                && s.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'-' | b'+'))
+        })
+}
+
+/// The formatter a request's output comes from, as part of every cache key (output formatted one way is never
+/// reused for the other).
+pub(crate) fn formatter(req: &BuildRequest) -> &'static str {
+    if req.rustfmt {
+        "rustfmt"
+    } else {
+        "prettyplease"
+    }
+}
+
+/// The process exit code for an outcome: 2 for usage or IO failures (nothing could be loaded, an output could
+/// not be written), 1 when there are error diagnostics, 0 otherwise.
+#[must_use]
+pub fn exit_code(outcome: &BuildOutcome) -> u8 {
+    let fatal_io = outcome.stats.packages == 0
+        && outcome
+            .diagnostics
+            .iter()
+            .any(|d| d.code == vgc_ir::Code::Io);
+    if fatal_io || outcome.io_error.is_some() {
+        2
+    } else if outcome.errors() > 0 {
+        1
+    } else {
+        0
+    }
+}
