@@ -434,6 +434,37 @@ fn arg_label(name: Option<&str>) -> String {
     }
 }
 
+/// The marker part of a kubebuilder-style name under validation-gen's prefix (`validation:Required` of
+/// `k8s:validation:Required`): a name of several `:`-separated segments, written on its own line (`top`), that no
+/// generator owns. `None` for anything else.
+fn marker_style(name: &str, top: bool) -> Option<&str> {
+    name.strip_prefix("k8s:")
+        .filter(|n| top && n.contains(':') && !catalog::is_allowed_non_validation(name))
+}
+
+/// The VGC0128 warning for marker-style tag `name` (at `span`) on a declaration of `scopes`, with the validation-gen
+/// tag it most likely stands for when the marker's last segment is one (`validation:MinLength` → `+k8s:minLength`,
+/// compared ignoring case) and that tag fits the place.
+fn marker_problem(name: &str, span: std::ops::Range<usize>, scopes: &[Scope]) -> TagProblem {
+    let marker = marker_style(name, true).unwrap_or(name);
+    let last = marker.rsplit(':').next().unwrap_or(marker);
+    let meant = catalog::TAGS
+        .iter()
+        .find(|t| {
+            t.name
+                .strip_prefix("k8s:")
+                .is_some_and(|n| n.eq_ignore_ascii_case(last))
+        })
+        .filter(|t| scopes.iter().any(|x| t.scopes.contains(x)))
+        .map(|t| t.name);
+    let mut p = TagProblem::new(Code::MarkerStyleTag, format!("unknown tag {name:?}"), span);
+    p.hint = Some(match meant {
+        Some(m) => format!("a kubebuilder-style marker, not a validation-gen tag: upstream validation-gen ignores it and vgc generates nothing for it; for the validation-gen rule write `+{m}`"),
+        None => "a kubebuilder-style marker, not a validation-gen tag: upstream validation-gen ignores it and vgc generates nothing for it".into(),
+    });
+    p
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -555,35 +586,4 @@ mod tests {
             "tag \"k8s:maximum\": argument \"constraint\" has wrong type: got int, want a field path"
         );
     }
-}
-
-/// The marker part of a kubebuilder-style name under validation-gen's prefix (`validation:Required` of
-/// `k8s:validation:Required`): a name of several `:`-separated segments, written on its own line (`top`), that no
-/// generator owns. `None` for anything else.
-fn marker_style(name: &str, top: bool) -> Option<&str> {
-    name.strip_prefix("k8s:")
-        .filter(|n| top && n.contains(':') && !catalog::is_allowed_non_validation(name))
-}
-
-/// The VGC0128 warning for marker-style tag `name` (at `span`) on a declaration of `scopes`, with the validation-gen
-/// tag it most likely stands for when the marker's last segment is one (`validation:MinLength` → `+k8s:minLength`,
-/// compared ignoring case) and that tag fits the place.
-fn marker_problem(name: &str, span: std::ops::Range<usize>, scopes: &[Scope]) -> TagProblem {
-    let marker = marker_style(name, true).unwrap_or(name);
-    let last = marker.rsplit(':').next().unwrap_or(marker);
-    let meant = catalog::TAGS
-        .iter()
-        .find(|t| {
-            t.name
-                .strip_prefix("k8s:")
-                .is_some_and(|n| n.eq_ignore_ascii_case(last))
-        })
-        .filter(|t| scopes.iter().any(|x| t.scopes.contains(x)))
-        .map(|t| t.name);
-    let mut p = TagProblem::new(Code::MarkerStyleTag, format!("unknown tag {name:?}"), span);
-    p.hint = Some(match meant {
-        Some(m) => format!("a kubebuilder-style marker, not a validation-gen tag: upstream validation-gen ignores it and vgc generates nothing for it; for the validation-gen rule write `+{m}`"),
-        None => "a kubebuilder-style marker, not a validation-gen tag: upstream validation-gen ignores it and vgc generates nothing for it".into(),
-    });
-    p
 }
