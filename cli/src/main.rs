@@ -31,7 +31,11 @@ fn main() -> ExitCode {
         Command::Validate(a) => commands::validate::run(a, &globals),
         Command::Graph(a) => commands::graph::run(a, &globals),
         Command::Docs(a) => commands::docs::run(a, &globals),
-        Command::Explain(a) => commands::explain::run(&a.what, globals.tag_prefix.as_deref()),
+        Command::Explain(a) => commands::explain::run(
+            &a.what,
+            globals.tag_prefix.as_deref(),
+            globals.upstream.as_deref(),
+        ),
         Command::Completions(a) => commands::completions::run(&a),
     }
 }

@@ -24,6 +24,13 @@ use vgc_ir::catalog::{self, Lowering, Stability};
 /// ([`vgc_ir::Upstream::tag_stability`]).
 #[must_use]
 pub fn tag_reference_markdown() -> String {
+    tag_reference_markdown_for(vgc_ir::Upstream::NEWEST)
+}
+
+/// [`tag_reference_markdown`] as release `upstream` documents its tags (its stability levels and payloads,
+/// [`vgc_ir::Upstream::tag_stability`], [`vgc_ir::Upstream::tag_payload`]).
+#[must_use]
+pub fn tag_reference_markdown_for(upstream: vgc_ir::Upstream) -> String {
     let mut s = String::from(
         "| tag | scopes | payload | stability | short-circuit | vgc | description |\n|---|---|---|---|---|---|---|\n",
     );
@@ -34,7 +41,7 @@ pub fn tag_reference_markdown() -> String {
     };
     let row = |s: &mut String, t: &catalog::TagSpec| {
         let scopes: Vec<&str> = t.scopes.iter().map(|s| s.upstream_name()).collect();
-        let payload = t.payload.map_or("—", |p| p.upstream_name());
+        let payload = upstream.tag_payload(t).map_or("—", |p| p.upstream_name());
         let low = match t.lowering {
             Lowering::Lowered => "lowered",
             Lowering::Metadata => "metadata",
@@ -45,7 +52,7 @@ pub fn tag_reference_markdown() -> String {
             "| `{}` | {} | {payload} | {} | {} | {low} | {} |",
             t.name,
             scopes.join(", "),
-            stab(vgc_ir::Upstream::NEWEST.tag_stability(t)),
+            stab(upstream.tag_stability(t)),
             if t.flags.short_circuit { "yes" } else { "no" },
             t.docs
         );
@@ -99,14 +106,12 @@ pub fn tag_reference_markdown() -> String {
         let _ = writeln!(
             s,
             "- payload: {}{}",
-            t.payload.map_or("none", |p| p.upstream_name()),
+            upstream
+                .tag_payload(t)
+                .map_or("none", |p| p.upstream_name()),
             if t.payload_required { ", required" } else { "" }
         );
-        let _ = writeln!(
-            s,
-            "- stability: {}",
-            stab(vgc_ir::Upstream::NEWEST.tag_stability(t))
-        );
+        let _ = writeln!(s, "- stability: {}", stab(upstream.tag_stability(t)));
         if let Some(ex) = examples::example(t.name) {
             let _ = writeln!(s, "\n```go\n{ex}\n```");
         }
@@ -130,6 +135,12 @@ fn stability_name(s: Stability) -> &'static str {
 /// are the newest profile's ([`vgc_ir::Upstream::tag_stability`]).
 #[must_use]
 pub fn tag_reference_json() -> serde_json::Value {
+    tag_reference_json_for(vgc_ir::Upstream::NEWEST)
+}
+
+/// [`tag_reference_json`] as release `upstream` documents its tags (its stability levels and payloads).
+#[must_use]
+pub fn tag_reference_json_for(upstream: vgc_ir::Upstream) -> serde_json::Value {
     let tags: Vec<serde_json::Value> = catalog::TAGS
         .iter()
         .filter(|t| !t.id.is_extension())
@@ -143,14 +154,14 @@ pub fn tag_reference_json() -> serde_json::Value {
                     .collect();
                 usage.push_str(&format!("({})", args.join(", ")));
             }
-            if let Some(p) = t.payload {
+            if let Some(p) = upstream.tag_payload(t) {
                 usage.push_str(&format!("=<{}>", p.upstream_name()));
             }
             let mut scopes: Vec<&str> = t.scopes.iter().map(|s| s.upstream_name()).collect();
             scopes.sort_unstable();
             let mut o = serde_json::json!({
                 "Tag": t.name,
-                "StabilityLevel": stability_name(vgc_ir::Upstream::NEWEST.tag_stability(t)),
+                "StabilityLevel": stability_name(upstream.tag_stability(t)),
                 "Usage": usage,
                 "Description": t.docs,
                 "Docs": "",
@@ -163,7 +174,7 @@ pub fn tag_reference_json() -> serde_json::Value {
                     .map(|a| serde_json::json!({"Name": a.name, "Description": a.docs, "Type": a.kind.upstream_name(), "Required": a.required, "Default": "", "Docs": ""}))
                     .collect();
             }
-            if let Some(p) = t.payload {
+            if let Some(p) = upstream.tag_payload(t) {
                 o["Payloads"] = serde_json::json!([{"Description": format!("<{}>", p.upstream_name()), "Docs": ""}]);
                 o["PayloadsType"] = serde_json::json!(p.upstream_name());
                 if t.payload_required {
@@ -223,5 +234,30 @@ mod tests {
         );
         assert!(md.contains("### `+k8s:maxItems`\n\n"));
         assert!(md.contains("| `k8s:maxItems` | type definitions, struct fields, list values, map values | int | stable | yes | lowered |"));
+    }
+
+    /// The references describe one release: 1.37's `dependentRequired` is Alpha and its `required` takes no
+    /// payload; 1.38's are Beta and an optional string message (code-generator v0.37.2 / v0.38.0-beta.0
+    /// `dependentrequired.go`, `required.go` `Docs`).
+    #[test]
+    fn references_follow_the_release() {
+        let tag = |u, name: &str| {
+            super::tag_reference_json_for(u)
+                .as_array()
+                .expect("array")
+                .iter()
+                .find(|t| t["Tag"] == name)
+                .cloned()
+                .expect("tag")
+        };
+        let (v37, v38) = (vgc_ir::Upstream::V1_37, vgc_ir::Upstream::V1_38);
+        assert_eq!(tag(v37, "k8s:dependentRequired")["StabilityLevel"], "Alpha");
+        assert_eq!(tag(v38, "k8s:dependentRequired")["StabilityLevel"], "Beta");
+        assert_eq!(tag(v37, "k8s:required")["Usage"], "k8s:required");
+        assert_eq!(tag(v38, "k8s:required")["Usage"], "k8s:required=<string>");
+        assert!(
+            super::tag_reference_markdown_for(v37)
+                .contains("| `k8s:forbidden` | struct fields | — | beta |")
+        );
     }
 }

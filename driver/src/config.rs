@@ -369,6 +369,9 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
                 }
             };
             cfg.build_severities.insert(c, s);
+            // `vgc lint` reports every diagnostic of `vgc check` too: the same severity there (`[lint.severity]`
+            // takes lint codes only, so the two never name one code).
+            cfg.lint.severities.insert(c, Some(s));
         }
     }
     if errors.is_empty() {
@@ -550,6 +553,13 @@ mod tests {
             c.build_severities
                 .get(&Code::parse("VGC0102").expect("code")),
             Some(&Severity::Warning)
+        );
+        // `vgc lint` applies them too (it reports every diagnostic of `vgc check`).
+        assert_eq!(
+            c.lint
+                .severities
+                .get(&Code::parse("VGC0102").expect("code")),
+            Some(&Some(Severity::Warning))
         );
         assert_eq!(
             parse("[build.severity]\nVGC0110 = \"warning\"\n")

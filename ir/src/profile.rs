@@ -153,6 +153,16 @@ impl Upstream {
         self >= Upstream::V1_38
     }
 
+    /// The payload kind this release gives a catalog tag: `required`/`forbidden` take an optional string message
+    /// from 1.38 ([`Upstream::requiredness_message_payload`]) and none before (the catalog holds the newest).
+    #[must_use]
+    pub fn tag_payload(self, spec: &crate::catalog::TagSpec) -> Option<crate::catalog::ValueKind> {
+        match spec.id {
+            TagId::Required | TagId::Forbidden if !self.requiredness_message_payload() => None,
+            _ => spec.payload,
+        }
+    }
+
     /// The stability level this release's `--docs` gives a catalog tag: from 1.38 `dependentRequired` and
     /// `dependentForbidden` are Beta (Alpha before; code-generator v0.38.0-beta.0 `validators/dependentrequired.go`
     /// `Docs`). Read by the tag references and the docs site; the stability lint (VGC0302, 1.36–1.37) keeps its

@@ -31,13 +31,27 @@ pub(crate) fn run(a: DocsArgs, globals: &Globals) -> ExitCode {
             ExitCode::from(2)
         })
     };
+    // The references describe the release `--upstream` names (its stability levels and payloads), else the newest.
+    let release = match globals.upstream.as_deref().map(vgc_ir::Upstream::parse) {
+        None => vgc_ir::Upstream::NEWEST,
+        Some(Some(u)) => u,
+        Some(None) => {
+            let _ = writeln!(
+                stderr,
+                "error: --upstream {:?}: not an upstream profile (supported: {})",
+                globals.upstream.as_deref().unwrap_or_default(),
+                vgc_ir::Upstream::ALL.map(|u| u.as_str()).join(", ")
+            );
+            return ExitCode::from(2);
+        }
+    };
     match format {
         DocsFormat::TagsMarkdown => {
             let prefix = match static_prefix() {
                 Ok(p) => p,
                 Err(code) => return code,
             };
-            let text = prefix.requalify(&vgc_docs_gen::tag_reference_markdown());
+            let text = prefix.requalify(&vgc_docs_gen::tag_reference_markdown_for(release));
             let _ = stdout.write_all(text.as_bytes());
             return ExitCode::SUCCESS;
         }
@@ -46,7 +60,7 @@ pub(crate) fn run(a: DocsArgs, globals: &Globals) -> ExitCode {
                 Ok(p) => p,
                 Err(code) => return code,
             };
-            let text = serde_json::to_string_pretty(&vgc_docs_gen::tag_reference_json())
+            let text = serde_json::to_string_pretty(&vgc_docs_gen::tag_reference_json_for(release))
                 .unwrap_or_default();
             let _ = writeln!(stdout, "{}", prefix.requalify(&text));
             return ExitCode::SUCCESS;

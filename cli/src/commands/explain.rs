@@ -4,7 +4,11 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 /// `vgc explain`: a diagnostic code's name, default severity and rationale, or a tag's catalog entry.
-pub(crate) fn run(what: &str, tag_prefix: Option<&str>) -> ExitCode {
+pub(crate) fn run(what: &str, tag_prefix: Option<&str>, upstream: Option<&str>) -> ExitCode {
+    // A tag's stability as the release `--upstream` names documents it, else the newest.
+    let release = upstream
+        .and_then(vgc_ir::Upstream::parse)
+        .unwrap_or(vgc_ir::Upstream::NEWEST);
     // Tags are named with the prefix in force (`--tag-prefix`, else `vgc.toml` `[upstream] tag-prefix` of the
     // current directory): `vgc explain acme:maxItems --tag-prefix acme:` prints `+acme:maxItems`.
     let prefix =
@@ -55,7 +59,7 @@ pub(crate) fn run(what: &str, tag_prefix: Option<&str>) -> ExitCode {
         let level = if spec.id.is_extension() {
             "vgc extension, off unless vgc.toml enables extensions".to_string()
         } else {
-            format!("{:?}", spec.stability)
+            format!("{:?}", release.tag_stability(spec))
         };
         let _ = writeln!(
             out,
