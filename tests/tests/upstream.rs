@@ -35,6 +35,13 @@ fn request(dir: &Path, upstream: Option<Upstream>) -> BuildRequest {
     req
 }
 
+/// Expected error lines per case, as [`run_generated`] returns them.
+fn lines(v: &[&[&str]]) -> Vec<Vec<String>> {
+    v.iter()
+        .map(|c| c.iter().map(|l| (*l).to_string()).collect())
+        .collect()
+}
+
 /// `code: message` of every diagnostic, paths stripped.
 fn diags(out: &vgc::BuildOutcome) -> Vec<String> {
     out.diagnostics
@@ -890,11 +897,6 @@ fn nested_subfield_from_1_38() {
         {"name": "item cohorts", "kind": "example.com/p/v1.U", "object": {"entries": [{"key": "x", "b": "long"}]}},
         {"name": "each pass", "kind": "example.com/p/v1.U", "object": {"names": ["a"]}},
     ]);
-    let lines = |v: &[&[&str]]| -> Vec<Vec<String>> {
-        v.iter()
-            .map(|c| c.iter().map(|l| (*l).to_string()).collect())
-            .collect()
-    };
     let got = run_generated(dir.path(), Upstream::V1_38, "nested-subfield", &cases);
     assert_eq!(
         got,
@@ -1353,11 +1355,6 @@ fn project_formats_from_1_38() {
         &[good],
         None,
     );
-    let lines = |v: &[&[&str]]| -> Vec<Vec<String>> {
-        v.iter()
-            .map(|c| c.iter().map(|l| (*l).to_string()).collect())
-            .collect()
-    };
     assert_eq!(
         got,
         lines(&[
@@ -1968,11 +1965,6 @@ fn requiredness_messages_and_each_flags_from_1_38() {
         {"name": "each flags", "kind": "example.com/p/v1.U", "object": {"im": ["b"], "up": {"k": "new"}, "sub": [{}]},
          "old": {"im": ["a"], "up": {"k": "old"}, "sub": [{}, {}]}},
     ]);
-    let lines = |v: &[&[&str]]| -> Vec<Vec<String>> {
-        v.iter()
-            .map(|c| c.iter().map(|l| (*l).to_string()).collect())
-            .collect()
-    };
     let got = run_generated(dir.path(), Upstream::V1_38, "requiredness-messages", &cases);
     assert_eq!(
         got,
@@ -2160,11 +2152,6 @@ impl crate::v1::DeepEqual for Custom {
         &[],
         Some(custom),
     );
-    let lines = |v: &[&[&str]]| -> Vec<Vec<String>> {
-        v.iter()
-            .map(|c| c.iter().map(|l| (*l).to_string()).collect())
-            .collect()
-    };
     assert_eq!(
         got,
         lines(&[
