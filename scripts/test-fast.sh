@@ -16,12 +16,12 @@ cd "$(dirname "$0")/.."
 fast=(
   # vgc-tests, tests/tests
   codegen_text custom_validation diagnostics docs example_fresh extensions fuzz_corpus graph incremental
-  interpreter_decode k8s_openapi_target lint reliability snapshots tag_accounting upstream watch
+  interpreter_decode k8s_openapi_target lint reliability snapshots tag_accounting upstream watch boundaries
   # vgc, cli/tests
   cache_dir check_target deep_inputs docs_output first_hour graph_cli lint_cli portable_output tag_prefix
   validate_cli
   # vgc-build, build/tests; vgc-build-example, build/example/tests
-  config validate
+  config dependencies validate
   # vgc-example-generated, tests/example-generated/tests
   alloc cases registry
 )

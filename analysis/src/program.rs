@@ -53,20 +53,29 @@ pub struct PackageEntry {
     pub input: vgc_ir::Package,
 }
 
-/// The loaded module tree as a salsa input (one per database): the main module and every package, targets first
-/// in path order, then read-only ones in load order. [`sync`] creates or updates it; [`loaded_program`] derives the
-/// [`Program`] from it, so analyses and lowering are queries over it.
-#[salsa::input(singleton, debug)]
-pub struct Workspace {
-    /// The main module's path.
-    #[returns(ref)]
-    pub module: String,
-    /// The main module's root directory.
-    #[returns(ref)]
-    pub root: String,
-    /// Packages.
-    #[returns(ref)]
-    pub packages: Vec<PackageEntry>,
+pub use salsa_workspace::Workspace;
+
+/// `Workspace` in a module of its own: salsa generates its constructor and accessors, which carry no docs (the
+/// fields' docs say what they return), so `missing_docs` is allowed here alone.
+#[allow(missing_docs)]
+mod salsa_workspace {
+    use super::*;
+
+    /// The loaded module tree as a salsa input (one per database): the main module and every package, targets first
+    /// in path order, then read-only ones in load order. [`sync`] creates or updates it; [`loaded_program`] derives the
+    /// [`Program`] from it, so analyses and lowering are queries over it.
+    #[salsa::input(singleton, debug)]
+    pub struct Workspace {
+        /// The main module's path.
+        #[returns(ref)]
+        pub module: String,
+        /// The main module's root directory.
+        #[returns(ref)]
+        pub root: String,
+        /// Packages.
+        #[returns(ref)]
+        pub packages: Vec<PackageEntry>,
+    }
 }
 
 /// The [`Stamp`](crate::system::Stamp) of every file as it was when last read, by path: lets a rebuild in a

@@ -557,12 +557,21 @@ fn embeds(
     })
 }
 
-/// A declared type as a salsa key for [`type_edges`].
-#[salsa::interned(debug)]
-pub struct DeclKey<'db> {
-    /// The type.
-    #[returns(ref)]
-    pub key: TypeKey,
+pub use salsa_decl_key::DeclKey;
+
+/// `DeclKey` in a module of its own: salsa generates its constructor and accessors, which carry no docs (the
+/// fields' docs say what they return), so `missing_docs` is allowed here alone.
+#[allow(missing_docs)]
+mod salsa_decl_key {
+    use super::*;
+
+    /// A declared type as a salsa key for [`type_edges`].
+    #[salsa::interned(debug)]
+    pub struct DeclKey<'db> {
+        /// The type.
+        #[returns(ref)]
+        pub key: TypeKey,
+    }
 }
 
 /// What root selection, reachability and boxing read of one type declaration: its resolved type references and

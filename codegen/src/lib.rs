@@ -56,14 +56,12 @@ impl RuntimeDep {
 mod runtime_version_tests {
     #[test]
     fn runtime_version_is_the_runtime_crates() {
-        let manifest = std::fs::read_to_string(concat!(
+        // Read at compile time: the crate does no file system access, tests included (clippy.toml).
+        let manifest = include_str!(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/../runtime/Cargo.toml"
-        ))
-        .expect("runtime/Cargo.toml");
-        let workspace =
-            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.toml"))
-                .expect("Cargo.toml");
+        ));
+        let workspace = include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../Cargo.toml"));
         let version = if manifest.contains("version.workspace = true") {
             workspace
         } else {
@@ -152,12 +150,20 @@ pub fn layout(db: &dyn Db) -> Layout {
     Layout::of(vgc_lowering::crate_plan(db))
 }
 
-/// A module file's identity as a salsa key: its Rust module path (`[]` is the crate root).
-#[salsa::interned(debug)]
-pub struct ModuleFileKey<'db> {
-    /// Module path segments.
-    #[returns(ref)]
-    pub path: Vec<String>,
+pub use salsa_module_file_key::ModuleFileKey;
+
+/// `ModuleFileKey` in a module of its own: salsa generates its constructor and accessors, which carry no docs (the
+/// fields' docs say what they return), so `missing_docs` is allowed here alone.
+#[allow(missing_docs)]
+mod salsa_module_file_key {
+
+    /// A module file's identity as a salsa key: its Rust module path (`[]` is the crate root).
+    #[salsa::interned(debug)]
+    pub struct ModuleFileKey<'db> {
+        /// Module path segments.
+        #[returns(ref)]
+        pub path: Vec<String>,
+    }
 }
 
 /// One module file (`src/lib.rs`, `src/<group>/mod.rs` or `src/<group>/<version>.rs`) of the crate
@@ -186,15 +192,23 @@ pub fn module_file<'db>(
     })
 }
 
-/// A generated type's identity as a salsa key (Go import path and type name).
-#[salsa::interned(debug)]
-pub struct TypeUnitKey<'db> {
-    /// Import path.
-    #[returns(ref)]
-    pub pkg: String,
-    /// Type name.
-    #[returns(ref)]
-    pub name: String,
+pub use salsa_type_unit_key::TypeUnitKey;
+
+/// `TypeUnitKey` in a module of its own: salsa generates its constructor and accessors, which carry no docs (the
+/// fields' docs say what they return), so `missing_docs` is allowed here alone.
+#[allow(missing_docs)]
+mod salsa_type_unit_key {
+
+    /// A generated type's identity as a salsa key (Go import path and type name).
+    #[salsa::interned(debug)]
+    pub struct TypeUnitKey<'db> {
+        /// Import path.
+        #[returns(ref)]
+        pub pkg: String,
+        /// Type name.
+        #[returns(ref)]
+        pub name: String,
+    }
 }
 
 /// One type's plan, projected out of its module's plan: backdated when the type's plan is unchanged, so an edit
@@ -290,14 +304,23 @@ pub fn compare_direct_printer(
     Ok(out)
 }
 
-/// [`type_file_units`] results from an earlier run, by [`type_key`] (the driver's persistent unit cache, loaded
-/// for the modules a rebuild must generate again). A type whose key has an entry is not emitted again: its units
-/// are a pure function of what the key hashes.
-#[salsa::input(singleton)]
-pub struct UnitCache {
-    /// Unformatted units by type key.
-    #[returns(ref)]
-    pub entries: Arc<UnitEntries>,
+pub use salsa_unit_cache::UnitCache;
+
+/// `UnitCache` in a module of its own: salsa generates its constructor and accessors, which carry no docs (the
+/// fields' docs say what they return), so `missing_docs` is allowed here alone.
+#[allow(missing_docs)]
+mod salsa_unit_cache {
+    use super::*;
+
+    /// [`type_file_units`] results from an earlier run, by [`type_key`] (the driver's persistent unit cache, loaded
+    /// for the modules a rebuild must generate again). A type whose key has an entry is not emitted again: its units
+    /// are a pure function of what the key hashes.
+    #[salsa::input(singleton)]
+    pub struct UnitCache {
+        /// Unformatted units by type key.
+        #[returns(ref)]
+        pub entries: Arc<UnitEntries>,
+    }
 }
 
 /// [`UnitCache`] entries: a type's unformatted units by [`type_key`].

@@ -40,56 +40,82 @@ pub trait Db: salsa::Database {
     }
 }
 
-/// A Go source file: its path (as registered by the driver) and its text.
-#[salsa::input(debug)]
-pub struct SourceFile {
-    /// Path as the driver registered it (used in diagnostics).
-    #[returns(ref)]
-    pub path: String,
-    /// File text: the buffer the file was read into, shared (not copied) by every query and cache snapshot.
-    #[returns(ref)]
-    pub text: Arc<String>,
+pub use salsa_source_file::SourceFile;
+
+/// `SourceFile` in a module of its own: salsa generates its constructor and accessors, which carry no docs (the
+/// fields' docs say what they return), so `missing_docs` is allowed here alone.
+#[allow(missing_docs)]
+mod salsa_source_file {
+    use super::*;
+
+    /// A Go source file: its path (as registered by the driver) and its text.
+    #[salsa::input(debug)]
+    pub struct SourceFile {
+        /// Path as the driver registered it (used in diagnostics).
+        #[returns(ref)]
+        pub path: String,
+        /// File text: the buffer the file was read into, shared (not copied) by every query and cache snapshot.
+        #[returns(ref)]
+        pub text: Arc<String>,
+    }
 }
 
-/// A Go package: its import path, its non-test files and whether it is a build target (validation code is
-/// generated for its roots) or loaded read-only because target types reference it.
-#[salsa::input(debug)]
-pub struct Package {
-    /// Import path.
-    #[returns(ref)]
-    pub import_path: String,
-    /// Files, sorted by path.
-    #[returns(ref)]
-    pub files: Vec<SourceFile>,
-    /// Under the build path.
-    pub target: bool,
+pub use salsa_package::Package;
+
+/// `Package` in a module of its own: salsa generates its constructor and accessors, which carry no docs (the
+/// fields' docs say what they return), so `missing_docs` is allowed here alone.
+#[allow(missing_docs)]
+mod salsa_package {
+    use super::*;
+
+    /// A Go package: its import path, its non-test files and whether it is a build target (validation code is
+    /// generated for its roots) or loaded read-only because target types reference it.
+    #[salsa::input(debug)]
+    pub struct Package {
+        /// Import path.
+        #[returns(ref)]
+        pub import_path: String,
+        /// Files, sorted by path.
+        #[returns(ref)]
+        pub files: Vec<SourceFile>,
+        /// Under the build path.
+        pub target: bool,
+    }
 }
 
-/// Build-wide settings (one per database).
-#[salsa::input(singleton, debug)]
-pub struct Settings {
-    /// Root criteria added to every enabled target package (`--roots`: `*`, `TypesWithField=F`,
-    /// `TypesWithSuffix=S`).
-    #[returns(ref)]
-    pub extra_roots: Vec<String>,
-    /// The upstream profile in force (`--upstream`, `vgc.toml`, detected from `go.mod`, else the newest); read
-    /// through [`crate::profile::upstream`].
-    #[returns(copy)]
-    pub upstream: crate::profile::Upstream,
-    /// Project-defined formats (`--validation-extensions-file`, kubernetes#142116), in file order; read through
-    /// [`crate::extensions::project_formats`]. A separate field, so only the lowering that reads it re-runs when an
-    /// extensions file changes.
-    #[returns(ref)]
-    pub formats: std::sync::Arc<[crate::extensions::ProjectFormat]>,
-    /// The tag prefix (`--tag-prefix`, `vgc.toml` `[upstream] tag-prefix`; kubernetes#141866): every file is parsed
-    /// and read with it ([`parsed_go`], [`lowered`]) and it is part of the IR cache key ([`text_hash`]).
-    #[returns(ref)]
-    pub tag_prefix: crate::prefix::TagPrefix,
-    /// vgc's opt-in extensions (`vgc.toml` `[extensions] enabled = true`; `docs/extensions.md`): KEP-5073 rules
-    /// upstream validation-gen never built, such as field-path constraints. Read through
-    /// [`crate::extension_tags::enabled`]; off by default.
-    #[returns(copy)]
-    pub vgc_extensions: bool,
+pub use salsa_settings::Settings;
+
+/// `Settings` in a module of its own: salsa generates its constructor and accessors, which carry no docs (the
+/// fields' docs say what they return), so `missing_docs` is allowed here alone.
+#[allow(missing_docs)]
+mod salsa_settings {
+
+    /// Build-wide settings (one per database).
+    #[salsa::input(singleton, debug)]
+    pub struct Settings {
+        /// Root criteria added to every enabled target package (`--roots`: `*`, `TypesWithField=F`,
+        /// `TypesWithSuffix=S`).
+        #[returns(ref)]
+        pub extra_roots: Vec<String>,
+        /// The upstream profile in force (`--upstream`, `vgc.toml`, detected from `go.mod`, else the newest); read
+        /// through [`crate::profile::upstream`].
+        #[returns(copy)]
+        pub upstream: crate::profile::Upstream,
+        /// Project-defined formats (`--validation-extensions-file`, kubernetes#142116), in file order; read through
+        /// [`crate::extensions::project_formats`]. A separate field, so only the lowering that reads it re-runs when an
+        /// extensions file changes.
+        #[returns(ref)]
+        pub formats: std::sync::Arc<[crate::extensions::ProjectFormat]>,
+        /// The tag prefix (`--tag-prefix`, `vgc.toml` `[upstream] tag-prefix`; kubernetes#141866): every file is parsed
+        /// and read with it ([`parsed_go`], [`lowered`]) and it is part of the IR cache key ([`text_hash`]).
+        #[returns(ref)]
+        pub tag_prefix: crate::prefix::TagPrefix,
+        /// vgc's opt-in extensions (`vgc.toml` `[extensions] enabled = true`; `docs/extensions.md`): KEP-5073 rules
+        /// upstream validation-gen never built, such as field-path constraints. Read through
+        /// [`crate::extension_tags::enabled`]; off by default.
+        #[returns(copy)]
+        pub vgc_extensions: bool,
+    }
 }
 
 /// The tag prefix in force: the [`Settings`] singleton's, or the default (`k8s:`) when there is none.
@@ -110,14 +136,23 @@ pub fn parsed_go(db: &dyn Db, file: SourceFile) -> GoFile {
 /// [`lowered`] computes them.
 pub type Lowered = (Arc<FileIr>, Vec<std::ops::Range<usize>>);
 
-/// Results of [`lowered`] from an earlier run, by the BLAKE3 hash of the file text (the driver's persistent IR
-/// cache). [`lowered`] takes a file's result from here instead of parsing when the prefix and text hash to an entry;
-/// the IR is a pure function of them, so the result is the same either way.
-#[salsa::input(singleton)]
-pub struct IrCache {
-    /// Entries by text hash.
-    #[returns(ref)]
-    pub entries: Arc<std::collections::HashMap<Digest, Arc<Lowered>>>,
+pub use salsa_ir_cache::IrCache;
+
+/// `IrCache` in a module of its own: salsa generates its constructor and accessors, which carry no docs (the
+/// fields' docs say what they return), so `missing_docs` is allowed here alone.
+#[allow(missing_docs)]
+mod salsa_ir_cache {
+    use super::*;
+
+    /// Results of [`lowered`] from an earlier run, by the BLAKE3 hash of the file text (the driver's persistent IR
+    /// cache). [`lowered`] takes a file's result from here instead of parsing when the prefix and text hash to an entry;
+    /// the IR is a pure function of them, so the result is the same either way.
+    #[salsa::input(singleton)]
+    pub struct IrCache {
+        /// Entries by text hash.
+        #[returns(ref)]
+        pub entries: Arc<std::collections::HashMap<Digest, Arc<Lowered>>>,
+    }
 }
 
 /// A BLAKE3 digest (32 bytes) naming cached content: a file's text ([`text_hash`]), a type's or a module's

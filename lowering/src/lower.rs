@@ -114,12 +114,20 @@ pub fn crate_plan(db: &dyn Db) -> CratePlan {
     plan
 }
 
-/// A Go package's identity as a salsa key (its import path), for per-module queries.
-#[salsa::interned(debug)]
-pub struct ModuleKey<'db> {
-    /// Import path.
-    #[returns(ref)]
-    pub pkg: String,
+pub use salsa_module_key::ModuleKey;
+
+/// `ModuleKey` in a module of its own: salsa generates its constructor and accessors, which carry no docs (the
+/// fields' docs say what they return), so `missing_docs` is allowed here alone.
+#[allow(missing_docs)]
+mod salsa_module_key {
+
+    /// A Go package's identity as a salsa key (its import path), for per-module queries.
+    #[salsa::interned(debug)]
+    pub struct ModuleKey<'db> {
+        /// Import path.
+        #[returns(ref)]
+        pub pkg: String,
+    }
 }
 
 /// The plan of one Go package's module, projected out of [`crate_plan`] (`None` when the package generates no
@@ -286,14 +294,23 @@ fn const_index(db: &dyn Db) -> ConstIndex {
     index
 }
 
-/// A reachable type as a salsa key for the per-type lowering queries: its identity and whether it is a root.
-#[salsa::interned(debug)]
-pub struct LowerKey<'db> {
-    /// The type.
-    #[returns(ref)]
-    pub ty: TypeKey,
-    /// Whether it is a root type (roots carry subresource routing).
-    pub root: bool,
+pub use salsa_lower_key::LowerKey;
+
+/// `LowerKey` in a module of its own: salsa generates its constructor and accessors, which carry no docs (the
+/// fields' docs say what they return), so `missing_docs` is allowed here alone.
+#[allow(missing_docs)]
+mod salsa_lower_key {
+    use super::*;
+
+    /// A reachable type as a salsa key for the per-type lowering queries: its identity and whether it is a root.
+    #[salsa::interned(debug)]
+    pub struct LowerKey<'db> {
+        /// The type.
+        #[returns(ref)]
+        pub ty: TypeKey,
+        /// Whether it is a root type (roots carry subresource routing).
+        pub root: bool,
+    }
 }
 
 /// One type's lowering before the whole-program `hasValidations` pass: its plan (`None` for types that generate

@@ -16,6 +16,7 @@ use vgc::driver::BuildRequest;
 /// The pinned cel-go release the driver is built against.
 const CEL_GO: &str = "github.com/google/cel-go v0.26.1";
 
+/// The root kind of the extensions test package the oracle validates.
 pub const KIND: &str = "vgc.test/extensions/constraints.Root";
 
 /// One side of a constraint as CEL reads it below `self`/`oldSelf`: its JSON path and whether it can be unset (a
@@ -380,6 +381,7 @@ const FIELDS: &[&str] = &[
     "caps",
 ];
 
+/// A random `spec` object of the extensions package: every constrained field set, unset or at a boundary.
 pub fn spec(r: &mut Rng) -> Value {
     let mut m = Map::new();
     for f in FIELDS {
@@ -418,11 +420,13 @@ pub struct Oracle {
     work: PathBuf,
     bin: PathBuf,
     plan: vgc::BuildOutcome,
+    /// How many random cases a run compares.
     pub cases: usize,
     seed: u64,
 }
 
 impl Oracle {
+    /// The oracle over `tests/extensions`, working in `dir` (below `target/e2e`).
     pub fn new(dir: &str) -> Self {
         Self::of_module(dir, "tests/extensions")
     }

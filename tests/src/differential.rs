@@ -166,6 +166,8 @@ fn by_map_key(lines: Vec<String>) -> Vec<String> {
     out
 }
 
+/// Runs a case runner (Go driver or Rust runner) with `input` (a JSON array of cases) on its stdin and returns its
+/// JSON result lines, one per case; panics when it fails.
 pub fn run(cmd: &mut Command, input: &str) -> Vec<Value> {
     let mut child = cmd
         .stdin(Stdio::piped())

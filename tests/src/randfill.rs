@@ -122,8 +122,11 @@ impl Hints {
 /// round trip (kept: both sides validate the same JSON).
 #[derive(Debug)]
 pub struct Generated {
+    /// The generated cases.
     pub cases: Vec<Value>,
+    /// Attempts the Go side skipped, by reason.
     pub skipped: BTreeMap<String, u64>,
+    /// Objects whose JSON changed on a second round trip.
     pub lossy: u64,
 }
 
