@@ -16,6 +16,22 @@ use vgc_lowering::plan::{
 use vgc_runtime::validate as v;
 use vgc_runtime::{ErrorList, ErrorListExt as _, Operation, Path};
 
+mod constraints;
+mod custom;
+mod dependentrequired;
+mod each;
+mod r#enum;
+mod equality;
+mod immutable;
+mod limits;
+mod monotonic;
+mod regex;
+mod required;
+mod strfmt;
+mod testing;
+mod union;
+mod update;
+
 /// One evaluation: the plan, the operation and the first evaluation error met (checked by the caller; the runtime's
 /// iteration helpers take closures that cannot return one).
 pub(crate) struct Cx<'i, 'p> {
@@ -38,11 +54,6 @@ struct Site<'p> {
     typed: bool,
 }
 
-const STRING: Shape = Shape::Scalar {
-    ty: Builtin::String,
-    pointer: false,
-};
-
 /// A list element as the runtime's list validators see it: the value and the list-map keys that identify it.
 #[derive(Clone, Copy)]
 struct Elem<'a, 'p> {
@@ -53,21 +64,6 @@ struct Elem<'a, 'p> {
 impl Serialize for Elem<'_, '_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         self.v.serialize(s)
-    }
-}
-
-/// A list or map value for `bad_value_collection`.
-struct Coll<'a, 'p>(&'a Val<'p>);
-
-impl Serialize for Coll<'_, '_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.0.serialize(s)
-    }
-}
-
-impl vgc_runtime::types::Collection for Coll<'_, '_> {
-    fn is_empty_collection(&self) -> bool {
-        self.0.is_empty()
     }
 }
 
@@ -173,96 +169,6 @@ fn path_member<'v, 'p>(
         cur = cur.field(&s.go)?;
     }
     (!matches!(cur, Val::Nil)).then_some(cur)
-}
-
-/// The elements of a list or map constrained per element (`codegen`'s `constraint_call`): nil elements left out,
-/// each with whether its old counterpart (`old`: `None` without an old struct) equals it — a map value the old
-/// value of its key, a `listType=set` item an equal old item, an atomic list's items all when the whole list is
-/// unchanged.
-fn constraint_elements<'v, 'p, V>(
-    each: &vgc_lowering::plan::EachElements,
-    new: Option<&'v Val<'p>>,
-    old: Option<Option<&Val<'_>>>,
-    int: fn(&'v Val<'p>) -> Option<V>,
-) -> Vec<vgc_runtime::extensions::Element<'v, V>> {
-    use vgc_runtime::extensions::{At, Element};
-    let old = old.flatten();
-    match new {
-        Some(Val::Map(m)) => m
-            .iter()
-            .filter_map(|(k, v)| {
-                let was = match old {
-                    Some(Val::Map(o)) => o.get(k),
-                    _ => None,
-                };
-                Some(Element {
-                    at: At::Key(k),
-                    value: int(v)?,
-                    unchanged: was == Some(v),
-                })
-            })
-            .collect(),
-        Some(Val::List(l)) => {
-            let old_items: &[Val<'_>] = match old {
-                Some(Val::List(o)) => o,
-                _ => &[],
-            };
-            let same = old.is_some() && old_items == &l[..];
-            l.iter()
-                .enumerate()
-                .filter_map(|(i, v)| {
-                    let unchanged = match each.matcher {
-                        Matcher::Set => old_items.iter().any(|o| o == v),
-                        _ => same,
-                    };
-                    Some(Element {
-                        at: At::Index(i),
-                        value: int(v)?,
-                        unchanged,
-                    })
-                })
-                .collect()
-        }
-        _ => Vec::new(),
-    }
-}
-
-/// One side of a field-path constraint read from the new and old structs, its value taken by `get` (an integer, a
-/// quantity or a duration: `vgc_runtime::extensions::Operand`).
-fn constraint_side<'s, 'v, 'p: 'v, V>(
-    p: &vgc_lowering::plan::FieldPath,
-    segs: &'s [&'s str],
-    new: Option<&'v Val<'p>>,
-    old: Option<&'v Val<'p>>,
-    get: fn(&'v Val<'p>) -> Option<V>,
-) -> vgc_runtime::extensions::Side<'s, V> {
-    let read = |o: &'v Val<'p>| path_member(o, &p.steps).and_then(get);
-    vgc_runtime::extensions::Side {
-        path: segs,
-        value: new.and_then(read),
-        old: old.map(read),
-    }
-}
-
-fn int_operand(v: &Val<'_>) -> Option<i128> {
-    match v {
-        Val::Int(i) => Some(*i),
-        _ => None,
-    }
-}
-
-fn quantity_operand<'v>(v: &'v Val<'_>) -> Option<&'v vgc_runtime::types::Quantity> {
-    match v {
-        Val::Quantity(q) => Some(q),
-        _ => None,
-    }
-}
-
-fn duration_operand<'v>(v: &'v Val<'_>) -> Option<&'v vgc_runtime::types::Duration> {
-    match v {
-        Val::Duration(d) => Some(d),
-        _ => None,
-    }
 }
 
 fn marks(c: &Check, errs: ErrorList) -> ErrorList {
@@ -843,8 +749,10 @@ impl<'p> Cx<'_, 'p> {
         (e, failed)
     }
 
-    /// `checks::check_call`: one check's errors.
-    #[allow(clippy::too_many_lines)]
+    /// `checks::check_call`: one check's errors. One arm per validator family, evaluated in `eval/<family>.rs` as
+    /// `vgc_codegen` emits it in `emit/checks/<family>.rs` (both named after apimachinery's `pkg/api/validate/*.go`
+    /// files, as `vgc_runtime::validate`'s are); the wrappers are this file's ([`Cx::pair`], as codegen's
+    /// `wrappers.rs`).
     fn call(
         &self,
         c: &'p Check,
@@ -853,445 +761,55 @@ impl<'p> Cx<'_, 'p> {
         old: Option<&Val<'p>>,
         path: &Path<'_>,
     ) -> ErrorList {
-        let (shape, elem) = (site.shape, site.elem);
-        let op = self.op;
-        let len = || new.map_or(0, Val::len);
         match &c.kind {
-            CheckKind::Required { detail: None } => v::required(path, set(shape, new)),
-            CheckKind::Required { detail: Some(d) } => v::required_with(path, set(shape, new), d),
-            CheckKind::Optional => ErrorList::new(),
-            CheckKind::Forbidden { detail: None } => v::forbidden(path, set(shape, new)),
-            CheckKind::Forbidden { detail: Some(d) } => v::forbidden_with(path, set(shape, new), d),
-            CheckKind::Minimum(n) => v::minimum(path, self.int_of(new, path).as_ref(), *n),
-            CheckKind::Maximum(n) => v::maximum(path, self.int_of(new, path).as_ref(), *n),
-            CheckKind::MinimumDuration(n) => {
-                let d = self.int_of(new, path).and_then(|i| i64::try_from(i).ok());
-                v::minimum_duration(path, d.as_ref(), *n)
+            CheckKind::Required { .. } | CheckKind::Optional | CheckKind::Forbidden { .. } => {
+                required::call(c, site, new, path)
             }
-            CheckKind::MaximumDuration(n) => {
-                let d = self.int_of(new, path).and_then(|i| i64::try_from(i).ok());
-                v::maximum_duration(path, d.as_ref(), *n)
+            CheckKind::Minimum(_)
+            | CheckKind::Maximum(_)
+            | CheckKind::MinimumDuration(_)
+            | CheckKind::MaximumDuration(_)
+            | CheckKind::MinimumQuantity(_)
+            | CheckKind::MaximumQuantity(_)
+            | CheckKind::MinLength(_)
+            | CheckKind::MaxLength(_)
+            | CheckKind::MaxLengthBytes(_)
+            | CheckKind::MaxBytes(_)
+            | CheckKind::MaxBytesSlice(_)
+            | CheckKind::MinItems(_)
+            | CheckKind::MaxItems(_)
+            | CheckKind::MinProperties(_)
+            | CheckKind::MaxProperties(_) => limits::call(self, c, new, path),
+            CheckKind::Format(f) => strfmt::call(self, *f, new, path),
+            CheckKind::Matches(p) => regex::call(self, p, new, path),
+            CheckKind::Enum(e) => r#enum::call(self, e, new, path),
+            CheckKind::Immutable => immutable::call(self, path),
+            CheckKind::Update(cs, matcher) => update::call(self, cs, matcher, site, new, old, path),
+            CheckKind::Unique(_)
+            | CheckKind::EachVal(..)
+            | CheckKind::EachKey(_)
+            | CheckKind::NoNils => each::call(self, c, site, new, old, path),
+            CheckKind::Union(_) | CheckKind::ListUnion(_) | CheckKind::VirtualUnion(_) => {
+                union::call(self, c, new, old, path)
             }
-            CheckKind::MinimumQuantity(q) | CheckKind::MaximumQuantity(q) => {
-                let bound = vgc_runtime::types::Quantity(q.clone());
-                let value = match new {
-                    Some(Val::Quantity(x)) => Some(x),
-                    _ => None,
-                };
-                if matches!(c.kind, CheckKind::MinimumQuantity(_)) {
-                    v::minimum_quantity(path, value, &bound)
-                } else {
-                    v::maximum_quantity(path, value, &bound)
-                }
-            }
-            CheckKind::MinLength(n) => v::min_length(path, self.str_of(new, path), *n),
-            CheckKind::MaxLength(n) => v::max_length(path, self.str_of(new, path), *n),
-            CheckKind::MaxLengthBytes(n) => v::max_length_bytes(path, self.str_of(new, path), *n),
-            CheckKind::MaxBytes(n) => v::max_bytes(path, self.str_of(new, path), *n),
-            CheckKind::MaxBytesSlice(n) => v::max_bytes_slice(path, len(), *n),
-            CheckKind::MinItems(n) => v::min_items(path, len(), *n),
-            CheckKind::MaxItems(n) => v::max_items(path, len(), *n),
-            CheckKind::MinProperties(n) => v::min_properties(path, len(), *n),
-            CheckKind::MaxProperties(n) => v::max_properties(path, len(), *n),
-            CheckKind::Format(f) => v::format(path, self.str_of(new, path), *f),
-            CheckKind::Matches(p) => match self.interp.patterns.get(&p.pattern) {
-                Some(Ok(re)) => v::matches(
-                    path,
-                    self.str_of(new, path),
-                    re,
-                    &p.message,
-                    &format!("format={}", p.name),
-                ),
-                _ => {
-                    self.fail(EvalError::Pattern {
-                        format: p.name.clone(),
-                        pattern: p.pattern.clone(),
-                    });
-                    ErrorList::new()
-                }
-            },
-            CheckKind::Enum(e) => {
-                let vals: Vec<&str> = e.values.iter().map(String::as_str).collect();
-                let s = self.str_of(new, path);
-                if e.exclusions.is_empty() {
-                    v::enum_value(path, s, &vals)
-                } else {
-                    let rules: Vec<v::EnumExclusion<'_>> = e
-                        .exclusions
-                        .iter()
-                        .map(|x| {
-                            (
-                                x.value.as_str(),
-                                x.when == OptionState::Enabled,
-                                x.option.as_str(),
-                            )
-                        })
-                        .collect();
-                    if e.undefined_option_is_error {
-                        v::enum_value_with_exclusions(path, op, s, &vals, &rules)
-                    } else {
-                        v::enum_value_with_listed_options(path, op, s, &vals, &rules)
-                    }
-                }
-            }
-            CheckKind::Immutable => v::immutable(path, op),
-            CheckKind::Update(cs, matcher) => match shape {
-                Shape::List { pointer_elems } => {
-                    let Some(n) = new else {
-                        return ErrorList::new();
-                    };
-                    if matches!(matcher, Matcher::Set) && op.is_update() && old.is_some() {
-                        self.deep_equal_site(elem, path);
-                    }
-                    let keys = keys_of(matcher);
-                    let m = matcher_fns(matcher).0.unwrap_or(never);
-                    if *pointer_elems {
-                        let o = old.map(|o| ptr_elems(o, keys)).unwrap_or_default();
-                        v::ptr_slice_update(path, op, &ptr_elems(n, keys), &o, m, cs)
-                    } else {
-                        let o = old.map(|o| elems(o, keys)).unwrap_or_default();
-                        v::slice_update(path, op, &elems(n, keys), &o, m, cs)
-                    }
-                }
-                Shape::Map => match new {
-                    Some(n) => {
-                        v::map_update(path, op, map_of(n), old.map_or(&EMPTY_MAP, map_of), cs)
-                    }
-                    None => ErrorList::new(),
-                },
-                _ => {
-                    let ptr = matches!(
-                        shape,
-                        Shape::Scalar { pointer: true, .. }
-                            | Shape::Struct { pointer: true }
-                            | Shape::Other { pointer: true }
-                    );
-                    v::update_scalar(
-                        path,
-                        op,
-                        old.is_some(),
-                        ptr,
-                        set(shape, old),
-                        set(shape, new),
-                        new != old,
-                        cs,
-                    )
-                }
-            },
-            CheckKind::Unique(m) => {
-                let Some(n) = new else {
-                    return ErrorList::new();
-                };
-                // upstream `ValSliceUnique`: set items compared with one another (list-map keys with `==`).
-                if matches!(m, Matcher::Set) && n.len() > 1 {
-                    self.deep_equal_site(elem, path);
-                }
-                let keys = keys_of(m);
-                let f = matcher_fns(m).0.unwrap_or(never);
-                if matches!(
-                    shape,
-                    Shape::List {
-                        pointer_elems: true
-                    }
-                ) {
-                    v::ptr_slice_unique(path, &ptr_elems(n, keys), f)
-                } else {
-                    v::slice_unique(path, &elems(n, keys), f)
-                }
-            }
-            CheckKind::EachVal(inner, m, elem_shape) => {
-                let mut e = ErrorList::new();
-                let Some(n) = new else { return e };
-                self.container_comparisons(shape, m, elem, old, path);
-                let body_site = Site {
-                    shape: elem_shape,
-                    elem: None,
-                    typed: elem.is_some_and(RustTy::is_named_value),
-                };
-                let body =
-                    |p: &Path<'_>, v: &Val<'p>, o: Option<&Val<'p>>, errs: &mut ErrorList| {
-                        self.checks_block(inner, body_site, Some(v), o, p, errs);
-                    };
-                match shape {
-                    Shape::Map if matches!(elem, Some(RustTy::Option(..))) => v::each_map_val(
-                        op,
-                        path,
-                        map_of(n),
-                        old.map(map_of),
-                        Some(|a: &Val<'p>, b: &Val<'p>| a == b),
-                        |p, v, o, errs| {
-                            if let Some(v) = nilable(v) {
-                                body(p, v, o.and_then(nilable), errs);
-                            }
-                        },
-                        &mut e,
-                    ),
-                    Shape::Map => v::each_map_val(
-                        op,
-                        path,
-                        map_of(n),
-                        old.map(map_of),
-                        Some(|a: &Val<'p>, b: &Val<'p>| a == b),
-                        |p, v, o, errs| body(p, v, o, errs),
-                        &mut e,
-                    ),
-                    Shape::List {
-                        pointer_elems: true,
-                    } => {
-                        let keys = keys_of(m);
-                        let (mf, eq) = matcher_fns(m);
-                        let o = old.map(|o| ptr_elems(o, keys));
-                        v::each_ptr_slice_val(
-                            op,
-                            path,
-                            &ptr_elems(n, keys),
-                            o.as_deref(),
-                            mf,
-                            eq,
-                            |p, v, o, errs| body(p, v.v, o.map(|o| o.v), errs),
-                            &mut e,
-                        );
-                    }
-                    _ => {
-                        let keys = keys_of(m);
-                        let (mf, eq) = matcher_fns(m);
-                        let o = old.map(|o| elems(o, keys));
-                        v::each_slice_val(
-                            op,
-                            path,
-                            &elems(n, keys),
-                            o.as_deref(),
-                            mf,
-                            eq,
-                            |p, v, o, errs| body(p, v.v, o.map(|o| o.v), errs),
-                            &mut e,
-                        );
-                    }
-                }
-                e
-            }
-            CheckKind::EachKey(inner) => {
-                let mut e = ErrorList::new();
-                let Some(n) = new else { return e };
-                let site = Site {
-                    shape: &STRING,
-                    elem: None,
-                    typed: false,
-                };
-                v::each_map_key(
-                    op,
-                    path,
-                    map_of(n),
-                    old.map(map_of),
-                    |p, k, errs| {
-                        let key = Val::Str(k.clone());
-                        self.checks_block(inner, site, Some(&key), None, p, errs);
-                    },
-                    &mut e,
-                );
-                e
-            }
-            CheckKind::Subfield(sub) => self.subfield(sub, new, old, path).0,
-            CheckKind::Union(u) => self.union(u, new, old, path),
-            CheckKind::Dependent(d) => {
-                let fs =
-                    |o: &Val<'_>, r: &vgc_lowering::plan::FieldRef| field_set(o, &r.go, &r.shape);
-                v::dependent(
-                    path,
-                    op,
-                    d.forbidden,
-                    &d.trigger.json,
-                    (
-                        new.is_some_and(|o| fs(o, &d.trigger)),
-                        old.map(|o| fs(o, &d.trigger)),
-                    ),
-                    &d.dependent.json,
-                    (
-                        new.is_some_and(|o| fs(o, &d.dependent)),
-                        old.map(|o| fs(o, &d.dependent)),
-                    ),
-                )
-            }
-            CheckKind::FieldConstraint(fc) => {
-                let (t, b) = (fc.target.json_segments(), fc.bound.json_segments());
-                let (tp, bp) = (&fc.target, &fc.bound);
-                // The same call for each operand kind, with the reader of that kind (`get`).
-                macro_rules! by_operand {
-                    ($get:ident => $call:expr) => {
-                        match tp.operand {
-                            vgc_lowering::plan::Operand::Integer(_) => {
-                                let $get = int_operand;
-                                $call
-                            }
-                            vgc_lowering::plan::Operand::Quantity => {
-                                let $get = quantity_operand;
-                                $call
-                            }
-                            vgc_lowering::plan::Operand::Duration => {
-                                let $get = duration_operand;
-                                $call
-                            }
-                        }
-                    };
-                }
-                match &fc.each {
-                    None => by_operand!(get => vgc_runtime::extensions::field_constraint(
-                        path,
-                        op,
-                        fc.kind,
-                        constraint_side(tp, &t, new, old, get),
-                        constraint_side(bp, &b, new, old, get),
-                    )),
-                    Some(each) => {
-                        let n = new.and_then(|o| path_member(o, &tp.steps));
-                        let ol = old.map(|o| path_member(o, &tp.steps));
-                        by_operand!(get => vgc_runtime::extensions::each_field_constraint(
-                            path,
-                            op,
-                            fc.kind,
-                            &t,
-                            constraint_elements(each, n, ol, get),
-                            constraint_side(bp, &b, new, old, get),
-                        ))
-                    }
-                }
-            }
-            CheckKind::Monotonic => {
-                let n = self.int_of(new, path);
-                let o = self.int_of(old, path);
-                v::monotonic(path, op, n.as_ref(), o.as_ref())
-            }
-            CheckKind::NoNils => match new {
-                Some(Val::Map(m)) if matches!(shape, Shape::Map) => {
-                    let m: BTreeMap<String, Option<&Val<'p>>> =
-                        m.iter().map(|(k, v)| (k.clone(), nilable(v))).collect();
-                    v::ptr_map_no_nils(path, &m)
-                }
-                Some(Val::List(l)) => {
-                    let l: Vec<Option<&Val<'p>>> = l.iter().map(nilable).collect();
-                    v::ptr_slice_no_nils(path, &l)
-                }
-                _ => ErrorList::new(),
-            },
+            CheckKind::Dependent(d) => dependentrequired::call(self, d, new, old, path),
+            CheckKind::Monotonic => monotonic::call(self, new, old, path),
+            CheckKind::Eq(n) | CheckKind::Neq(n) => equality::call(self, c, n, new, path),
             CheckKind::FixedResult { result, msg } => {
-                if *result {
-                    ErrorList::new()
-                } else {
-                    let bad = match shape {
-                        Shape::List { .. } | Shape::Map => {
-                            v::bad_value_collection(new.map(Coll).as_ref())
-                        }
-                        _ => v::bad_value_json(&new),
-                    };
-                    vec![
-                        vgc_runtime::Error::invalid(path, bad, format!("forced failure: {msg}"))
-                            .with_origin("validateFalse"),
-                    ]
-                }
+                testing::call(*result, msg, site.shape, new, path)
             }
             CheckKind::Custom {
                 owner,
                 field,
                 upstream,
                 ..
-            } => match (
-                vgc_runtime::k8s::port(&owner.pkg, &owner.name, field.as_deref()),
-                self.interp.custom.get(upstream),
-            ) {
-                (Some(port), _) => crate::ports::call(port, op, path, new, old),
-                (None, Some(f)) => f(op, path, new, old),
-                (None, None) => {
-                    self.unchecked.borrow_mut().push(crate::Unchecked {
-                        function: upstream.clone(),
-                        tag: "k8s:customValidation",
-                        path: path.to_string(),
-                    });
-                    ErrorList::new()
-                }
-            },
+            } => custom::call(self, owner, field.as_deref(), upstream, new, old, path),
+            CheckKind::FieldConstraint(fc) => constraints::call(self, fc, new, old, path),
+            CheckKind::Subfield(sub) => self.subfield(sub, new, old, path).0,
             CheckKind::Item(_) | CheckKind::IfOption(_) | CheckKind::IfSubresource(_) => {
                 self.pair(c, site, new, old, path).0
             }
-            CheckKind::VirtualUnion(vu) => {
-                let set = |o: Option<&Val<'p>>, m: &vgc_lowering::plan::VirtualMember| {
-                    let Some(o) = o else { return false };
-                    match &m.set {
-                        MemberSet::Field(shape) => {
-                            let (last, parents) =
-                                m.steps.split_last().expect("a member has a step");
-                            path_member(o, parents).is_some_and(|h| field_set(h, &last.go, shape))
-                        }
-                        MemberSet::Item {
-                            selector,
-                            ptr_elems,
-                            ..
-                        } => match path_member(o, &m.steps) {
-                            Some(Val::List(l)) => l.iter().any(|x| {
-                                !(*ptr_elems && matches!(x, Val::Nil))
-                                    && selector_match(selector, x)
-                            }),
-                            _ => false,
-                        },
-                    }
-                };
-                let new_set: Vec<bool> = vu.members.iter().map(|m| set(new, m)).collect();
-                let old_set: Vec<bool> = vu.members.iter().map(|m| set(old, m)).collect();
-                let names: Vec<&str> = vu.members.iter().map(|m| m.name.as_str()).collect();
-                if vu.kind == UnionKind::Union {
-                    v::union(path, op, old.is_some(), &new_set, &old_set, &names)
-                } else {
-                    v::zero_or_one_of(path, op, old.is_some(), &new_set, &old_set, &names)
-                }
-            }
-            CheckKind::ListUnion(u) => {
-                let exists = |list: Option<&Val<'p>>, sel: &Selector| match list {
-                    Some(Val::List(l)) => l
-                        .iter()
-                        .any(|x| !(u.ptr_elems && matches!(x, Val::Nil)) && selector_match(sel, x)),
-                    _ => false,
-                };
-                let new_set: Vec<bool> = u.members.iter().map(|(_, s)| exists(new, s)).collect();
-                let old_set: Vec<bool> = u.members.iter().map(|(_, s)| exists(old, s)).collect();
-                let names: Vec<&str> = u.members.iter().map(|(n, _)| n.as_str()).collect();
-                let has_old = old.is_some_and(|o| !o.is_empty());
-                let e = if u.kind == UnionKind::Union {
-                    v::union(path, op, has_old, &new_set, &old_set, &names)
-                } else {
-                    v::zero_or_one_of(path, op, has_old, &new_set, &old_set, &names)
-                };
-                if u.union_origin || u.kind != UnionKind::Union {
-                    e
-                } else {
-                    v::without_origin(e)
-                }
-            }
             CheckKind::Discriminated(m) => self.discriminated(m, new, old, path),
-            CheckKind::Neq(n) | CheckKind::Eq(n) => {
-                let eq = matches!(c.kind, CheckKind::Eq(_));
-                match n {
-                    NeqValue::Str(x) if eq => v::eq_str(path, self.str_of(new, path), x),
-                    NeqValue::Str(x) => v::neq_str(path, self.str_of(new, path), x),
-                    NeqValue::Int(i) => {
-                        let (value, i) = (self.int_of(new, path), i128::from(*i));
-                        if eq {
-                            v::eq(path, value.as_ref(), i)
-                        } else {
-                            v::neq(path, value.as_ref(), i)
-                        }
-                    }
-                    NeqValue::Bool(b) => {
-                        let bv = match new {
-                            Some(Val::Bool(b)) => Some(*b),
-                            _ => None,
-                        };
-                        if eq {
-                            v::eq(path, bv.as_ref(), *b)
-                        } else {
-                            v::neq(path, bv.as_ref(), *b)
-                        }
-                    }
-                }
-            }
         }
     }
 
