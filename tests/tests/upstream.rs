@@ -368,7 +368,7 @@ const (
 /// disabled; from 1.37 (`map[string]bool`) it is an "undefined validation option" internal error. The profile
 /// selects the generated call: `op.option_enabled` / `enum_value_with_listed_options` for 1.35 and 1.36,
 /// `op.has_option` / `enum_value_with_exclusions` from 1.37 (runtime behaviour: `vgc_runtime`'s
-/// `release_tests::undefined_options_by_release`).
+/// `validate::r#enum::tests::undefined_options_by_release`).
 #[test]
 fn undefined_options_are_disabled_before_1_37() {
     use vgc_lowering::plan::CheckKind;
@@ -569,7 +569,7 @@ fn release_1_35_subresource_values_are_verbatim() {
 
 /// 1.35 lowers `+k8s:maxLength` to the byte-counting check and unions without an origin (apimachinery v0.35.10);
 /// 1.36 to the rune-counting one with origin `union` (runtime behaviour: `vgc_runtime`'s
-/// `release_tests::release_1_35_max_length_and_union_origin`).
+/// `validate::limits::tests::release_1_35_max_length` and `validate::union::tests::release_1_35_union_origin`).
 #[test]
 fn release_1_35_max_length_bytes_and_union_origin() {
     use vgc_lowering::plan::CheckKind;
