@@ -4,7 +4,7 @@
 # suite of that release and of the pinned pre-release (every doc_test call replayed, then randfill objects), the conformance packages, the bundled example and
 # k8s.io/api, each validated by upstream-generated Go and vgc-generated Rust, compared case by case (docs/testing.md).
 # Then the runtime differential (tests/tests/runtime_differential.rs: vgc-runtime against k8s.io/apimachinery v0.37.2
-# and v0.38.0-alpha.2 on Go-generated inputs, VGC_RUNTIME_CALLS calls per release, default 200000). Then the other
+# and v0.38.0-beta.0 on Go-generated inputs, VGC_RUNTIME_CALLS calls per release, default 200000). Then the other
 # releases (VGC_RELEASES, default "1.35 1.36 1.38"; 1.38 is the pinned pre-release v0.38.0-beta.0): each release's
 # k8s.io/api through that release's
 # validation-gen and vgc under the matching profile (tests/tests/k8s_e2e.rs `older_release_agrees_with_its_generator`).

@@ -379,12 +379,13 @@ impl Upstream {
     }
     /// The k8s.io/apimachinery release whose `pkg/api/validate` this profile's runtime behaviour is proven against
     /// by the runtime differential (`tests/tests/runtime_differential.rs`, which fetches it through the Go module
-    /// proxy). `None` for releases proven only through their generator's output (the oracle runs).
+    /// proxy; for 1.38 the pre-release of the pinned generator). `None` for releases proven only through their
+    /// generator's output (the oracle runs).
     #[must_use]
     pub fn apimachinery(self) -> Option<&'static str> {
         match self {
             Upstream::V1_37 => Some("v0.37.2"),
-            Upstream::V1_38 => Some("v0.38.0-alpha.2"),
+            Upstream::V1_38 => Some("v0.38.0-beta.0"),
             _ => None,
         }
     }
