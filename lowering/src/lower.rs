@@ -2179,21 +2179,7 @@ fn deferral_round(c: &Check, subfield_direct: bool) -> u8 {
         CheckKind::Required { .. }
         | CheckKind::Optional
         | CheckKind::Forbidden { .. }
-        | CheckKind::Minimum(_)
-        | CheckKind::Maximum(_)
-        | CheckKind::MinimumDuration(_)
-        | CheckKind::MinimumQuantity(_)
-        | CheckKind::MaximumQuantity(_)
-        | CheckKind::MaximumDuration(_)
-        | CheckKind::MinLength(_)
-        | CheckKind::MaxLength(_)
-        | CheckKind::MaxLengthBytes(_)
-        | CheckKind::MaxBytes(_)
-        | CheckKind::MaxBytesSlice(_)
-        | CheckKind::MinItems(_)
-        | CheckKind::MaxItems(_)
-        | CheckKind::MinProperties(_)
-        | CheckKind::MaxProperties(_)
+        | crate::limit_check_kinds!()
         | CheckKind::Format(_)
         | CheckKind::Matches(_)
         | CheckKind::Enum(_)

@@ -125,6 +125,30 @@ pub enum Matcher {
     Keys(Vec<String>),
 }
 
+/// The pattern of every [`CheckKind`] of the limits family (upstream `limits.go`: `minimum`/`maximum` in every
+/// form, lengths, bytes, items, properties), for exhaustive matches in every stage (`check_call`, the interpreter's
+/// `Cx::call`, the plan's own decisions): one list to extend when a limit is added.
+#[macro_export]
+macro_rules! limit_check_kinds {
+    () => {
+        $crate::plan::CheckKind::Minimum(_)
+            | $crate::plan::CheckKind::Maximum(_)
+            | $crate::plan::CheckKind::MinimumDuration(_)
+            | $crate::plan::CheckKind::MinimumQuantity(_)
+            | $crate::plan::CheckKind::MaximumQuantity(_)
+            | $crate::plan::CheckKind::MaximumDuration(_)
+            | $crate::plan::CheckKind::MinLength(_)
+            | $crate::plan::CheckKind::MaxLength(_)
+            | $crate::plan::CheckKind::MaxLengthBytes(_)
+            | $crate::plan::CheckKind::MaxBytes(_)
+            | $crate::plan::CheckKind::MaxBytesSlice(_)
+            | $crate::plan::CheckKind::MinItems(_)
+            | $crate::plan::CheckKind::MaxItems(_)
+            | $crate::plan::CheckKind::MinProperties(_)
+            | $crate::plan::CheckKind::MaxProperties(_)
+    };
+}
+
 /// What a check does.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum CheckKind {
@@ -295,21 +319,7 @@ macro_rules! children_of {
             CheckKind::Required { .. }
             | CheckKind::Optional
             | CheckKind::Forbidden { .. }
-            | CheckKind::Minimum(_)
-            | CheckKind::Maximum(_)
-            | CheckKind::MinimumDuration(_)
-            | CheckKind::MinimumQuantity(_)
-            | CheckKind::MaximumQuantity(_)
-            | CheckKind::MaximumDuration(_)
-            | CheckKind::MinLength(_)
-            | CheckKind::MaxLength(_)
-            | CheckKind::MaxLengthBytes(_)
-            | CheckKind::MaxBytes(_)
-            | CheckKind::MaxBytesSlice(_)
-            | CheckKind::MinItems(_)
-            | CheckKind::MaxItems(_)
-            | CheckKind::MinProperties(_)
-            | CheckKind::MaxProperties(_)
+            | limit_check_kinds!()
             | CheckKind::Format(_)
             | CheckKind::Matches(_)
             | CheckKind::Enum(_)
@@ -344,21 +354,7 @@ impl CheckKind {
             CheckKind::Required { .. }
             | CheckKind::Optional
             | CheckKind::Forbidden { .. }
-            | CheckKind::Minimum(_)
-            | CheckKind::Maximum(_)
-            | CheckKind::MinimumDuration(_)
-            | CheckKind::MinimumQuantity(_)
-            | CheckKind::MaximumQuantity(_)
-            | CheckKind::MaximumDuration(_)
-            | CheckKind::MinLength(_)
-            | CheckKind::MaxLength(_)
-            | CheckKind::MaxLengthBytes(_)
-            | CheckKind::MaxBytes(_)
-            | CheckKind::MaxBytesSlice(_)
-            | CheckKind::MinItems(_)
-            | CheckKind::MaxItems(_)
-            | CheckKind::MinProperties(_)
-            | CheckKind::MaxProperties(_)
+            | limit_check_kinds!()
             | CheckKind::Matches(_)
             | CheckKind::Immutable
             | CheckKind::Update(..)

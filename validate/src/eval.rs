@@ -765,21 +765,7 @@ impl<'p> Cx<'_, 'p> {
             CheckKind::Required { .. } | CheckKind::Optional | CheckKind::Forbidden { .. } => {
                 required::call(c, site, new, path)
             }
-            CheckKind::Minimum(_)
-            | CheckKind::Maximum(_)
-            | CheckKind::MinimumDuration(_)
-            | CheckKind::MaximumDuration(_)
-            | CheckKind::MinimumQuantity(_)
-            | CheckKind::MaximumQuantity(_)
-            | CheckKind::MinLength(_)
-            | CheckKind::MaxLength(_)
-            | CheckKind::MaxLengthBytes(_)
-            | CheckKind::MaxBytes(_)
-            | CheckKind::MaxBytesSlice(_)
-            | CheckKind::MinItems(_)
-            | CheckKind::MaxItems(_)
-            | CheckKind::MinProperties(_)
-            | CheckKind::MaxProperties(_) => limits::call(self, c, new, path),
+            vgc_lowering::limit_check_kinds!() => limits::call(self, c, new, path),
             CheckKind::Format(f) => strfmt::call(self, *f, new, path),
             CheckKind::Matches(p) => regex::call(self, p, new, path),
             CheckKind::Enum(e) => r#enum::call(self, e, new, path),

@@ -272,21 +272,7 @@ pub(super) fn check_call(
         CheckKind::Required { .. } | CheckKind::Optional | CheckKind::Forbidden { .. } => {
             required::call(ctx, c, site, ops)
         }
-        CheckKind::Minimum(_)
-        | CheckKind::Maximum(_)
-        | CheckKind::MinimumDuration(_)
-        | CheckKind::MaximumDuration(_)
-        | CheckKind::MinimumQuantity(_)
-        | CheckKind::MaximumQuantity(_)
-        | CheckKind::MinLength(_)
-        | CheckKind::MaxLength(_)
-        | CheckKind::MaxLengthBytes(_)
-        | CheckKind::MaxBytes(_)
-        | CheckKind::MaxBytesSlice(_)
-        | CheckKind::MinItems(_)
-        | CheckKind::MaxItems(_)
-        | CheckKind::MinProperties(_)
-        | CheckKind::MaxProperties(_) => limits::call(c, ops),
+        vgc_lowering::limit_check_kinds!() => limits::call(c, ops),
         CheckKind::Format(f) => strfmt::call(*f, ops),
         CheckKind::Matches(p) => regex::call(p, ops),
         CheckKind::Enum(e) => r#enum::call(e, ops),
