@@ -131,6 +131,9 @@ fn the_generated_crate_builds_from_a_copy_with_the_runtime_patched_in() {
         .args(["build", "--quiet", "--manifest-path"])
         .arg(moved.join("Cargo.toml"))
         .env("CARGO_TARGET_DIR", &target)
+        // Built once, never debugged: no incremental artefacts or debug info on disk.
+        .env("CARGO_INCREMENTAL", "0")
+        .env("CARGO_PROFILE_DEV_DEBUG", "0")
         .env("RUSTFLAGS", "-D warnings")
         .output()
         .expect("nested cargo runs");

@@ -23,13 +23,31 @@ pub fn e2e_dir() -> PathBuf {
 /// `cargo <args> --manifest-path <manifest>` (the cargo running the tests, `$CARGO`) with
 /// `CARGO_TARGET_DIR=<e2e>/target` — the nested target directory the suites on real input share, so what one compiled
 /// (k8s-openapi, the runtime, kube-core) the next reuses — and, with `deny_warnings`, `RUSTFLAGS=-D warnings`
-/// (generated code must build warning-free). Callers add their own environment and run it.
+/// (generated code must build warning-free). Callers add their own environment and run it. See [`cargo_in`].
 pub fn nested_cargo(e2e: &Path, args: &[&str], manifest: &Path, deny_warnings: bool) -> Command {
+    cargo_in(&e2e.join("target"), args, Some(manifest), deny_warnings)
+}
+
+/// `cargo <args> [--manifest-path <manifest>]` (the cargo running the tests, `$CARGO`) building into `target`, the
+/// one way the suites start a nested cargo. Besides `CARGO_TARGET_DIR` and, with `deny_warnings`,
+/// `RUSTFLAGS=-D warnings`, it sets what keeps the nested builds small on disk: `CARGO_INCREMENTAL=0` (each crate is
+/// built once per run) and `CARGO_PROFILE_DEV_DEBUG=0` (no debug info in the `dev` profile of the generated crates;
+/// with it the k8s.io/api crate's rlib alone is over 500 MB, and CI once ran out of disk compiling it — panics still
+/// name their file and line).
+pub fn cargo_in(
+    target: &Path,
+    args: &[&str],
+    manifest: Option<&Path>,
+    deny_warnings: bool,
+) -> Command {
     let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
-    c.args(args)
-        .arg("--manifest-path")
-        .arg(manifest)
-        .env("CARGO_TARGET_DIR", e2e.join("target"));
+    c.args(args);
+    if let Some(manifest) = manifest {
+        c.arg("--manifest-path").arg(manifest);
+    }
+    c.env("CARGO_TARGET_DIR", target)
+        .env("CARGO_INCREMENTAL", "0")
+        .env("CARGO_PROFILE_DEV_DEBUG", "0");
     if deny_warnings {
         c.env("RUSTFLAGS", "-D warnings");
     }

@@ -296,8 +296,9 @@ pub fn random_objects_agree_with_upstream(root: &Path, oracle: &Path) {
     let start = std::time::Instant::now();
     let upstream = run(&mut Command::new(oracle), &input);
     let ours = run(
-        Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args([
+        crate::harness::cargo_in(
+            &root.join("target/e2e/target"),
+            &[
                 "run",
                 "--quiet",
                 "--profile",
@@ -306,9 +307,11 @@ pub fn random_objects_agree_with_upstream(root: &Path, oracle: &Path) {
                 "vgc-example-generated",
                 "--example",
                 "run_cases",
-            ])
-            .current_dir(root)
-            .env("CARGO_TARGET_DIR", root.join("target/e2e/target")),
+            ],
+            None,
+            false,
+        )
+        .current_dir(root),
         &input,
     );
     assert_eq!(upstream.len(), n);

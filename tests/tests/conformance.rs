@@ -29,7 +29,6 @@ use harness::{
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use vgc::driver::BuildRequest;
 use vgc_codegen::RuntimeDep;
 
@@ -60,11 +59,7 @@ fn load_cases(dir: &Path, pkgs: &[String]) -> Vec<(PathBuf, Value)> {
 }
 
 fn cargo_build(manifest: &Path, target: &Path) {
-    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["build", "--quiet", "--manifest-path"])
-        .arg(manifest)
-        .env("CARGO_TARGET_DIR", target)
-        .env("RUSTFLAGS", "-D warnings")
+    let out = harness::cargo_in(target, &["build", "--quiet"], Some(manifest), true)
         .output()
         .expect("nested cargo runs");
     assert!(

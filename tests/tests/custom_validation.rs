@@ -4,20 +4,19 @@
 //! (sharing `target/e2e/target` with the real-input test).
 
 use std::path::Path;
-use std::process::Command;
 use vgc::driver::BuildRequest;
 use vgc_codegen::RuntimeDep;
 
 fn cargo(dir: &Path, args: &[&str]) -> (bool, String) {
     let root = vgc_tests::example::workspace_root();
-    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(args)
-        .arg("--manifest-path")
-        .arg(dir.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", root.join("target/e2e/target"))
-        .env("RUSTFLAGS", "-D warnings")
-        .output()
-        .expect("cargo runs");
+    let out = vgc_tests::harness::nested_cargo(
+        &root.join("target/e2e"),
+        args,
+        &dir.join("Cargo.toml"),
+        true,
+    )
+    .output()
+    .expect("cargo runs");
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout),

@@ -398,14 +398,14 @@ fn every_tag_example_builds_and_its_generated_rust_compiles() {
         .collect();
     assert!(shown.is_empty(), "{shown:#?}");
     assert_eq!(out.stats.not_lowered, 0);
-    let status =
-        std::process::Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args(["build", "--quiet", "--manifest-path"])
-            .arg(work.join("crate/Cargo.toml"))
-            .env("CARGO_TARGET_DIR", root.join("target/e2e/target"))
-            .env("RUSTFLAGS", "-D warnings")
-            .status()
-            .expect("cargo runs");
+    let status = vgc_tests::harness::nested_cargo(
+        &root.join("target/e2e"),
+        &["build", "--quiet"],
+        &work.join("crate/Cargo.toml"),
+        true,
+    )
+    .status()
+    .expect("cargo runs");
     assert!(
         status.success(),
         "the crate generated from the tag examples does not compile warning-free"

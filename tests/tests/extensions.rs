@@ -22,11 +22,7 @@ use vgc_tests::differential::{self, env_or};
 use vgc_tests::{harness, plan_random};
 
 fn cargo_build(manifest: &Path, target: &Path) {
-    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["build", "--quiet", "--manifest-path"])
-        .arg(manifest)
-        .env("CARGO_TARGET_DIR", target)
-        .env("RUSTFLAGS", "-D warnings")
+    let out = vgc_tests::harness::cargo_in(target, &["build", "--quiet"], Some(manifest), true)
         .output()
         .expect("nested cargo runs");
     assert!(

@@ -210,12 +210,7 @@ fn package_of_file(file: &str, suite: &Path) -> Option<String> {
 }
 
 fn cargo(args: &[&str], manifest: &Path, target: &Path) -> std::process::Output {
-    Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(args)
-        .arg("--manifest-path")
-        .arg(manifest)
-        .env("CARGO_TARGET_DIR", target)
-        .env("RUSTFLAGS", "-D warnings")
+    harness::cargo_in(target, args, Some(manifest), true)
         .output()
         .expect("nested cargo runs")
 }

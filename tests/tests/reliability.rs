@@ -565,16 +565,15 @@ fn main() {
 "#,
     )
     .expect("write example");
-    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-    let run = std::process::Command::new(cargo)
-        .args(["run", "--quiet", "--example", "deep"])
-        .current_dir(&out_dir)
-        .env(
-            "CARGO_TARGET_DIR",
-            example::workspace_root().join("target/e2e/deep"),
-        )
-        .output()
-        .expect("cargo run");
+    let run = vgc_tests::harness::cargo_in(
+        &example::workspace_root().join("target/e2e/deep"),
+        &["run", "--quiet", "--example", "deep"],
+        None,
+        false,
+    )
+    .current_dir(&out_dir)
+    .output()
+    .expect("cargo run");
     assert!(
         run.status.success(),
         "{}",

@@ -9,7 +9,6 @@
 //! crate with `-D warnings`).
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 use vgc::driver::{BuildOutcome, BuildRequest};
 use vgc_tests::harness;
 
@@ -137,13 +136,14 @@ fn upstream_output_tests_tags_are_all_accounted_for() {
     assert!(generated.join("src/lib.rs").is_file());
     // `VGC_OUTPUT_TESTS_COMPILE=1`: also compile the generated crate warning-free (about 1–3 minutes).
     if std::env::var_os("VGC_OUTPUT_TESTS_COMPILE").is_some() {
-        let status = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-            .args(["build", "--quiet", "--manifest-path"])
-            .arg(generated.join("Cargo.toml"))
-            .env("CARGO_TARGET_DIR", root().join("target/e2e/target"))
-            .env("RUSTFLAGS", "-D warnings")
-            .status()
-            .expect("nested cargo runs");
+        let status = vgc_tests::harness::nested_cargo(
+            &root().join("target/e2e"),
+            &["build", "--quiet"],
+            &generated.join("Cargo.toml"),
+            true,
+        )
+        .status()
+        .expect("nested cargo runs");
         assert!(
             status.success(),
             "the output_tests crate failed to build warning-free"

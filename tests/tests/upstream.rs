@@ -828,13 +828,14 @@ fn run_generated_with(
         vgc_tests::harness::rust_runner(&krate.replace('-', "_"), &generator.roots, false),
     )
     .expect("runner main.rs");
-    let built = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
-        .args(["build", "--quiet", "--manifest-path"])
-        .arg(runner.join("Cargo.toml"))
-        .env("CARGO_TARGET_DIR", e2e.join("target"))
-        .env("RUSTFLAGS", "-D warnings")
-        .output()
-        .expect("nested cargo runs");
+    let built = vgc_tests::harness::nested_cargo(
+        &e2e,
+        &["build", "--quiet"],
+        &runner.join("Cargo.toml"),
+        true,
+    )
+    .output()
+    .expect("nested cargo runs");
     assert!(
         built.status.success(),
         "the generated crate failed to build warning-free:\n{}",
