@@ -50,7 +50,7 @@ pub fn tag_reference_markdown_for(upstream: vgc_ir::Upstream) -> String {
         let _ = writeln!(
             s,
             "| `{}` | {} | {payload} | {} | {} | {low} | {} |",
-            t.name,
+            t.name(),
             scopes.join(", "),
             stab(upstream.tag_stability(t)),
             if t.flags.short_circuit { "yes" } else { "no" },
@@ -76,7 +76,7 @@ pub fn tag_reference_markdown_for(upstream: vgc_ir::Upstream) -> String {
         row(&mut s, t);
     }
     for t in catalog::TAGS {
-        let _ = writeln!(s, "\n### `+{}`\n\n{}\n", t.name, t.docs);
+        let _ = writeln!(s, "\n### `+{}`\n\n{}\n", t.name(), t.docs);
         if t.id == catalog::TagId::Format {
             for (name, meaning) in catalog::FORMAT_DOCS {
                 let _ = writeln!(s, "- `{name}`: {meaning}");
@@ -112,7 +112,7 @@ pub fn tag_reference_markdown_for(upstream: vgc_ir::Upstream) -> String {
             if t.payload_required { ", required" } else { "" }
         );
         let _ = writeln!(s, "- stability: {}", stab(upstream.tag_stability(t)));
-        if let Some(ex) = examples::example(t.name) {
+        if let Some(ex) = examples::example(t.name()) {
             let _ = writeln!(s, "\n```go\n{ex}\n```");
         }
     }
@@ -145,7 +145,7 @@ pub fn tag_reference_json_for(upstream: vgc_ir::Upstream) -> serde_json::Value {
         .iter()
         .filter(|t| !t.id.is_extension())
         .map(|t| {
-            let mut usage = t.name.to_string();
+            let mut usage = t.name().to_string();
             if !t.args.is_empty() {
                 let args: Vec<String> = t
                     .args
@@ -160,7 +160,7 @@ pub fn tag_reference_json_for(upstream: vgc_ir::Upstream) -> serde_json::Value {
             let mut scopes: Vec<&str> = t.scopes.iter().map(|s| s.upstream_name()).collect();
             scopes.sort_unstable();
             let mut o = serde_json::json!({
-                "Tag": t.name,
+                "Tag": t.name(),
                 "StabilityLevel": stability_name(upstream.tag_stability(t)),
                 "Usage": usage,
                 "Description": t.docs,

@@ -647,9 +647,9 @@ fn tag_view(
     project: &[vgc_ir::extensions::ProjectFormat],
     upstream: vgc_ir::Upstream,
 ) -> TagView {
-    let anchor = t.name.trim_start_matches("k8s:").to_string();
+    let anchor = t.name().trim_start_matches("k8s:").to_string();
     TagView {
-        name: t.name.to_string(),
+        name: t.name().to_string(),
         scopes: t
             .scopes
             .iter()
@@ -678,7 +678,7 @@ fn tag_view(
                 docs_html: markdown::inline(a.docs),
             })
             .collect(),
-        example: crate::examples::example(t.name).unwrap_or("").to_string(),
+        example: crate::examples::example(t.name()).unwrap_or("").to_string(),
         formats: if t.id == catalog::TagId::Format {
             catalog::FORMAT_DOCS
                 .iter()
@@ -831,8 +831,8 @@ pub fn site(input: &SiteInput<'_>) -> Result<Vec<(String, String)>, SiteError> {
         catalog::TAGS.iter().partition(|t| t.id.is_test_only());
     let (extensions, tags): (Vec<_>, Vec<_>) = tags.into_iter().partition(|t| t.id.is_extension());
     for t in catalog::TAGS {
-        let id = t.name.trim_start_matches("k8s:");
-        index.push(serde_json::json!({"t": t.name, "u": format!("tags.html#{id}"), "k": "tag"}));
+        let id = t.name().trim_start_matches("k8s:");
+        index.push(serde_json::json!({"t": t.name(), "u": format!("tags.html#{id}"), "k": "tag"}));
     }
     let project_names = plan.formats.iter().map(|p| p.name.as_str());
     for name in catalog::FORMAT_DOCS

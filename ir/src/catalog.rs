@@ -212,36 +212,21 @@ tag_ids! {
 }
 
 impl TagId {
-    /// True for upstream's testing tags (`validateError`, `validateFalse`, `validateTrue`, `validateTrueAlpha`,
-    /// `validateTrueBeta`; upstream `testing.go`): they exist to test the generator and validate nothing real, so
-    /// the documentation lists them apart from the tags an API author uses.
+    /// True for upstream's testing tags ([`Family::Testing`]: `validateError`, `validateFalse`, `validateTrue`,
+    /// `validateTrueAlpha`, `validateTrueBeta`; upstream `testing.go`): they exist to test the generator and validate
+    /// nothing real, so the documentation lists them apart from the tags an API author uses.
     #[must_use]
-    pub const fn is_test_only(self) -> bool {
-        matches!(
-            self,
-            TagId::ValidateError
-                | TagId::ValidateFalse
-                | TagId::ValidateTrue
-                | TagId::ValidateTrueAlpha
-                | TagId::ValidateTrueBeta
-        )
+    pub fn is_test_only(self) -> bool {
+        self.spec().family == Family::Testing
     }
 
-    /// True for vgc's extension tags (`docs/extensions.md`): KEP-5073 designs upstream validation-gen never
-    /// built, which upstream ignores as unknown tags. Off unless `vgc.toml` enables extensions (`VGC0116`); the
-    /// documentation lists them apart. (The field-path constraint forms of `minimum`/`maximum` are extensions too,
-    /// but of upstream tags: `crate::extension_tags::constraint_tag`.)
+    /// True for vgc's extension tags ([`Family::Subresource`], [`Family::Virtual`]; `docs/extensions.md`): KEP-5073
+    /// designs upstream validation-gen never built, which upstream ignores as unknown tags. Off unless `vgc.toml`
+    /// enables extensions (`VGC0116`); the documentation lists them apart. (The field-path constraint forms of
+    /// `minimum`/`maximum` are extensions too, but of upstream tags: `crate::extension_tags::constraint_tag`.)
     #[must_use]
-    pub const fn is_extension(self) -> bool {
-        matches!(
-            self,
-            TagId::IfSubresource
-                | TagId::IfNotSubresource
-                | TagId::ListMapItem
-                | TagId::MemberOf
-                | TagId::Union
-                | TagId::ZeroOrOneOf
-        )
+    pub fn is_extension(self) -> bool {
+        matches!(self.spec().family, Family::Subresource | Family::Virtual)
     }
 }
 
@@ -268,19 +253,120 @@ impl std::fmt::Display for TagId {
     }
 }
 
-/// A catalog entry.
+/// The family a tag belongs to: the unit a tag is followed by through every stage. Lowering dispatches a tag use to
+/// its family's module (`lowering/src/lower/families/<family>.rs`); the families that make checks are named after
+/// apimachinery's `pkg/api/validate/*.go` file of their functions, as the Rust codegen's `emit/checks/<family>.rs`,
+/// the interpreter's `eval/<family>.rs` and the runtime's `validate/<family>.rs` are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum Family {
+    /// `required`, `optional`, `forbidden` (`required.go`).
+    Required,
+    /// `minimum`, `maximum`, `minLength`, `maxLength`, `maxBytes`, `minItems`, `maxItems`, `minProperties`,
+    /// `maxProperties` (`limits.go`).
+    Limits,
+    /// `format` (`strfmt.go`).
+    Strfmt,
+    /// `enum`, `enumExclude` (`enum.go`).
+    Enum,
+    /// `eq`, `neq` (`equality.go`).
+    Equality,
+    /// `immutable` (`immutable.go`).
+    Immutable,
+    /// `update` (`update.go`).
+    Update,
+    /// `monotonic`.
+    Monotonic,
+    /// `listType`, `listMapKey`, `unique`, `customUnique`, `item`: list metadata and list-map items (`list.go`).
+    Lists,
+    /// `eachVal`, `eachKey` (`each.go`).
+    Each,
+    /// `subfield` (`subfield.go`).
+    Subfield,
+    /// `unionMember`, `unionDiscriminator`, `zeroOrOneOfMember`, `modeDiscriminator`, `ifMode` (`union.go`,
+    /// `discriminator.go`).
+    Unions,
+    /// `dependentRequired`, `dependentForbidden` (`dependentrequired.go`).
+    Dependent,
+    /// `ifEnabled`, `ifDisabled`: validation options (upstream `IfOption`).
+    Options,
+    /// `alpha`, `beta`: stability levels.
+    Levels,
+    /// `opaqueType`.
+    Opaque,
+    /// `customValidation`: hand-written functions.
+    Custom,
+    /// `validateTrue`, `validateFalse`, `validateError`, `validateTrueAlpha`, `validateTrueBeta` (`testing.go`):
+    /// tags that test the generator.
+    Testing,
+    /// vgc extension: `ifSubresource`, `ifNotSubresource` (KEP-5073 "Subresources").
+    Subresource,
+    /// vgc extension: `memberOf`, `listMapItem`, `union`, `zeroOrOneOf` (KEP-5073 "Virtual Field Strategy").
+    Virtual,
+}
+
+/// What a tag does where it is written — the data lowering, tag accounting and the subresource conditions read
+/// instead of lists of tags.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Role {
+    /// It makes checks of the value it is written on (its family's lowering module builds them).
+    Checks,
+    /// It applies its payload tag (`Wrap` says how); the payload decides what is made or read.
+    Wrapper(Wrap),
+    /// It makes no check where it is written: it declares something the named reader consumes.
+    Read(Reader),
+}
+
+/// How a wrapper applies its payload tag ([`Role::Wrapper`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Wrap {
+    /// `alpha`/`beta`: the payload's checks, marked with the level.
+    Level,
+    /// `ifEnabled`/`ifDisabled`: the payload's checks, gated on a validation option (upstream `IfOption`).
+    Option,
+    /// `eachVal`/`eachKey`: the payload, applied to every element or key.
+    Each,
+    /// `subfield`: the payload, applied to one field of the struct.
+    Subfield,
+    /// vgc extension `ifSubresource`/`ifNotSubresource`: the payload's checks, gated on the request's subresource.
+    Subresource,
+}
+
+/// The named reader of a tag that makes no check where it is written ([`Role::Read`]); each such use is counted
+/// `consumed` in the plan's statistics.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Reader {
+    /// List metadata (`listType`, `listMapKey`, `unique`, `customUnique`): the list's matcher and uniqueness check.
+    ListMetadata,
+    /// Functions upstream defers to the enclosing struct (`ParentContext`): unions, modes, dependent fields.
+    StructLevel,
+    /// A declaration's own `item` tags: the list-map item checks.
+    ItemChecks,
+    /// `opaqueType`: the type analysis's opacity.
+    Opacity,
+    /// `enumExclude` on a constant: the enum's value set.
+    EnumValues,
+    /// vgc extension: the virtual-group analysis (`memberOf`, `listMapItem`, `union`, `zeroOrOneOf`).
+    VirtualGroups,
+}
+
+/// A catalog entry: one row of [`TAGS`], every field named.
 #[derive(Debug, Clone, Serialize)]
 pub struct TagSpec {
-    /// Typed identity (the catalog's entries are built from it, so each [`TagId`] has exactly one entry).
-    #[serde(skip)]
+    /// Typed identity (the catalog's entries are built from it, so each [`TagId`] has exactly one entry);
+    /// serialized as the full tag name (`"name": "k8s:maxItems"`).
+    #[serde(rename = "name")]
     pub id: TagId,
-    /// Full tag name, e.g. `k8s:maxItems` (`id.name()`).
-    pub name: &'static str,
+    /// The family whose module lowers it in every stage.
+    #[serde(skip)]
+    pub family: Family,
+    /// What it does where it is written: make checks, wrap a payload, or declare something a reader consumes.
+    #[serde(skip)]
+    pub role: Role,
     /// Where the tag may be written.
     pub scopes: &'static [Scope],
     /// Declared arguments.
     pub args: &'static [ArgSpec],
-    /// Unknown named args are accepted (only `k8s:item`).
+    /// Unknown named args are accepted (`k8s:item`, `k8s:listMapItem`: the list-map key values).
     pub accepts_unknown_args: bool,
     /// Payload type, `None` for payload-less tags (any payload is then an error).
     pub payload: Option<ValueKind>,
@@ -294,6 +380,14 @@ pub struct TagSpec {
     pub lowering: Lowering,
     /// One-line description.
     pub docs: &'static str,
+}
+
+impl TagSpec {
+    /// The full tag name, e.g. `k8s:maxItems` (`self.id.name()`).
+    #[must_use]
+    pub const fn name(&self) -> &'static str {
+        self.id.name()
+    }
 }
 
 use Scope::{Const as C, Field as F, ListVal as LV, MapKey as MK, MapVal as MV, Type as T};
@@ -317,34 +411,6 @@ const fn arg(name: &'static str, kind: ValueKind, required: bool, docs: &'static
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-const fn tag(
-    id: TagId,
-    scopes: &'static [Scope],
-    args: &'static [ArgSpec],
-    payload: Option<ValueKind>,
-    payload_required: bool,
-    stability: Stability,
-    flags: Flags,
-    lowering: Lowering,
-    docs: &'static str,
-) -> TagSpec {
-    TagSpec {
-        id,
-        name: id.name(),
-        scopes,
-        args,
-        accepts_unknown_args: false,
-        payload,
-        payload_required,
-        stability,
-        flags,
-        lowering,
-        docs,
-    }
-}
-
-use Lowering::{Lowered as L, Metadata as M};
 use Stability::{Alpha, Beta, Stable};
 use ValueKind::{Int, Raw, String as Str, Tag as TagV};
 
@@ -411,597 +477,745 @@ const TEST_ARGS: &[ArgSpec] = &[
 
 /// Every registered validation tag, sorted by name (upstream's 45).
 pub static TAGS: &[TagSpec] = &[
-    tag(
-        TagId::Alpha,
-        ALL5,
-        SINCE,
-        Some(TagV),
-        true,
-        Beta,
-        NONE,
-        L,
-        "Marks the payload's checks as alpha: their errors are marked alpha and not enforced.",
-    ),
-    tag(
-        TagId::Beta,
-        ALL5,
-        SINCE,
-        Some(TagV),
-        true,
-        Beta,
-        NONE,
-        L,
-        "Marks the payload's checks as beta: their errors are marked beta.",
-    ),
-    tag(
-        TagId::CustomUnique,
-        ALL5,
-        &[],
-        None,
-        false,
-        Stable,
-        NONE,
-        M,
-        "The list's uniqueness is checked by hand-written code; no uniqueness check is generated.",
-    ),
-    tag(
-        TagId::CustomValidation,
-        &[T, F],
-        &[],
-        None,
-        false,
-        Stable,
-        NONE,
-        L,
-        "Calls a hand-written ValidateCustom_<Type>[_<Field>] function.",
-    ),
-    tag(
-        TagId::DependentForbidden,
-        &[F],
-        &[arg("", Str, true, "the JSON name of the sibling field")],
-        None,
-        false,
-        Alpha,
-        NONE,
-        L,
-        "When this field is set, the named sibling must not be set.",
-    ),
-    tag(
-        TagId::DependentRequired,
-        &[F],
-        &[arg("", Str, true, "the JSON name of the sibling field")],
-        None,
-        false,
-        Alpha,
-        NONE,
-        L,
-        "When this field is set, the named sibling must be set.",
-    ),
-    tag(
-        TagId::EachKey,
-        ALL5,
-        &[],
-        Some(TagV),
-        true,
-        Stable,
-        NONE,
-        L,
-        "Applies the payload validation to every key of a map.",
-    ),
-    tag(
-        TagId::EachVal,
-        ALL5,
-        &[],
-        Some(TagV),
-        true,
-        Stable,
-        NONE,
-        L,
-        "Applies the payload validation to every value of a list or map.",
-    ),
-    tag(
-        TagId::Enum,
-        &[T],
-        &[],
-        None,
-        false,
-        Stable,
-        NONE,
-        L,
-        "The string type is an enum: values must be one of its typed constants.",
-    ),
-    tag(
-        TagId::EnumExclude,
-        &[C],
-        &[],
-        None,
-        false,
-        Alpha,
-        NONE,
-        L,
-        "Excludes this constant from its enum (usually under ifEnabled/ifDisabled).",
-    ),
-    tag(
-        TagId::Eq,
-        ALL5,
-        &[],
-        Some(Raw),
-        true,
-        Alpha,
-        NONE,
-        L,
-        "The value must equal the payload (upstream 1.38, `validate.EQ`: otherwise `Unsupported value`).",
-    ),
-    tag(
-        TagId::Forbidden,
-        &[F],
-        &[],
-        Some(Str),
-        false,
-        Beta,
-        SC,
-        L,
-        "The field must not be set. From upstream 1.38 an optional string payload (`+k8s:forbidden=\"msg\"`) is additional detail for the error (`Forbidden: msg`; kubernetes `validators/required.go` `doForbidden`).",
-    ),
-    tag(
-        TagId::Format,
-        ALL5,
-        &[],
-        Some(Str),
-        true,
-        Stable,
-        NONE,
-        L,
-        "The string must have the named format.",
-    ),
-    tag(
-        TagId::IfDisabled,
-        &[T, F, LV, MK, MV, C],
-        OPTION,
-        Some(TagV),
-        true,
-        Stable,
-        NONE,
-        L,
-        "Applies the payload only when the option is disabled.",
-    ),
-    tag(
-        TagId::IfEnabled,
-        &[T, F, LV, MK, MV, C],
-        OPTION,
-        Some(TagV),
-        true,
-        Stable,
-        NONE,
-        L,
-        "Applies the payload only when the option is enabled.",
-    ),
-    tag(
-        TagId::IfMode,
-        &[F],
-        &[
+    TagSpec {
+        id: TagId::Alpha,
+        family: Family::Levels,
+        role: Role::Wrapper(Wrap::Level),
+        scopes: ALL5,
+        args: SINCE,
+        accepts_unknown_args: false,
+        payload: Some(TagV),
+        payload_required: true,
+        stability: Beta,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "Marks the payload's checks as alpha: their errors are marked alpha and not enforced.",
+    },
+    TagSpec {
+        id: TagId::Beta,
+        family: Family::Levels,
+        role: Role::Wrapper(Wrap::Level),
+        scopes: ALL5,
+        args: SINCE,
+        accepts_unknown_args: false,
+        payload: Some(TagV),
+        payload_required: true,
+        stability: Beta,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "Marks the payload's checks as beta: their errors are marked beta.",
+    },
+    TagSpec {
+        id: TagId::CustomUnique,
+        family: Family::Lists,
+        role: Role::Read(Reader::ListMetadata),
+        scopes: ALL5,
+        args: &[],
+        accepts_unknown_args: false,
+        payload: None,
+        payload_required: false,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Metadata,
+        docs: "The list's uniqueness is checked by hand-written code; no uniqueness check is generated.",
+    },
+    TagSpec {
+        id: TagId::CustomValidation,
+        family: Family::Custom,
+        role: Role::Checks,
+        scopes: &[T, F],
+        args: &[],
+        accepts_unknown_args: false,
+        payload: None,
+        payload_required: false,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "Calls a hand-written ValidateCustom_<Type>[_<Field>] function.",
+    },
+    TagSpec {
+        id: TagId::DependentForbidden,
+        family: Family::Dependent,
+        role: Role::Read(Reader::StructLevel),
+        scopes: &[F],
+        args: &[arg("", Str, true, "the JSON name of the sibling field")],
+        accepts_unknown_args: false,
+        payload: None,
+        payload_required: false,
+        stability: Alpha,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "When this field is set, the named sibling must not be set.",
+    },
+    TagSpec {
+        id: TagId::DependentRequired,
+        family: Family::Dependent,
+        role: Role::Read(Reader::StructLevel),
+        scopes: &[F],
+        args: &[arg("", Str, true, "the JSON name of the sibling field")],
+        accepts_unknown_args: false,
+        payload: None,
+        payload_required: false,
+        stability: Alpha,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "When this field is set, the named sibling must be set.",
+    },
+    TagSpec {
+        id: TagId::EachKey,
+        family: Family::Each,
+        role: Role::Wrapper(Wrap::Each),
+        scopes: ALL5,
+        args: &[],
+        accepts_unknown_args: false,
+        payload: Some(TagV),
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "Applies the payload validation to every key of a map.",
+    },
+    TagSpec {
+        id: TagId::EachVal,
+        family: Family::Each,
+        role: Role::Wrapper(Wrap::Each),
+        scopes: ALL5,
+        args: &[],
+        accepts_unknown_args: false,
+        payload: Some(TagV),
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "Applies the payload validation to every value of a list or map.",
+    },
+    TagSpec {
+        id: TagId::Enum,
+        family: Family::Enum,
+        role: Role::Checks,
+        scopes: &[T],
+        args: &[],
+        accepts_unknown_args: false,
+        payload: None,
+        payload_required: false,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "The string type is an enum: values must be one of its typed constants.",
+    },
+    TagSpec {
+        id: TagId::EnumExclude,
+        family: Family::Enum,
+        role: Role::Read(Reader::EnumValues),
+        scopes: &[C],
+        args: &[],
+        accepts_unknown_args: false,
+        payload: None,
+        payload_required: false,
+        stability: Alpha,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "Excludes this constant from its enum (usually under ifEnabled/ifDisabled).",
+    },
+    TagSpec {
+        id: TagId::Eq,
+        family: Family::Equality,
+        role: Role::Checks,
+        scopes: ALL5,
+        args: &[],
+        accepts_unknown_args: false,
+        payload: Some(Raw),
+        payload_required: true,
+        stability: Alpha,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "The value must equal the payload (upstream 1.38, `validate.EQ`: otherwise `Unsupported value`).",
+    },
+    TagSpec {
+        id: TagId::Forbidden,
+        family: Family::Required,
+        role: Role::Checks,
+        scopes: &[F],
+        args: &[],
+        accepts_unknown_args: false,
+        payload: Some(Str),
+        payload_required: false,
+        stability: Beta,
+        flags: SC,
+        lowering: Lowering::Lowered,
+        docs: "The field must not be set. From upstream 1.38 an optional string payload (`+k8s:forbidden=\"msg\"`) is additional detail for the error (`Forbidden: msg`; kubernetes `validators/required.go` `doForbidden`).",
+    },
+    TagSpec {
+        id: TagId::Format,
+        family: Family::Strfmt,
+        role: Role::Checks,
+        scopes: ALL5,
+        args: &[],
+        accepts_unknown_args: false,
+        payload: Some(Str),
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "The string must have the named format.",
+    },
+    TagSpec {
+        id: TagId::IfDisabled,
+        family: Family::Options,
+        role: Role::Wrapper(Wrap::Option),
+        scopes: &[T, F, LV, MK, MV, C],
+        args: OPTION,
+        accepts_unknown_args: false,
+        payload: Some(TagV),
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "Applies the payload only when the option is disabled.",
+    },
+    TagSpec {
+        id: TagId::IfEnabled,
+        family: Family::Options,
+        role: Role::Wrapper(Wrap::Option),
+        scopes: &[T, F, LV, MK, MV, C],
+        args: OPTION,
+        accepts_unknown_args: false,
+        payload: Some(TagV),
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "Applies the payload only when the option is enabled.",
+    },
+    TagSpec {
+        id: TagId::IfMode,
+        family: Family::Unions,
+        role: Role::Read(Reader::StructLevel),
+        scopes: &[F],
+        args: &[
             arg("", Str, false, "the mode value"),
             arg("modality", Str, false, "the modality (discriminator) name"),
             arg("mode", Str, false, "the mode value"),
         ],
-        Some(TagV),
-        true,
-        Stable,
-        NONE,
-        L,
-        "Applies the payload when the mode discriminator has the given value; the field is forbidden otherwise.",
-    ),
-    tag(
-        TagId::IfNotSubresource,
-        ALL5,
-        SUBRESOURCE,
-        Some(TagV),
-        true,
-        Stable,
-        NONE,
-        L,
-        "vgc extension (KEP-5073 \"Subresources\"; off unless vgc.toml has `[extensions] enabled = true`): applies the payload except when the request is for the named subresource.",
-    ),
-    tag(
-        TagId::IfSubresource,
-        ALL5,
-        SUBRESOURCE,
-        Some(TagV),
-        true,
-        Stable,
-        NONE,
-        L,
-        "vgc extension (KEP-5073 \"Subresources\"; off unless vgc.toml has `[extensions] enabled = true`): applies the payload only when the request is for the named subresource.",
-    ),
-    tag(
-        TagId::Immutable,
-        &[F, T, LV, MV],
-        &[],
-        None,
-        false,
-        Stable,
-        SC,
-        L,
-        "The value may not change once set (any change on update is an error).",
-    ),
-    TagSpec {
-        accepts_unknown_args: true,
-        ..tag(
-            TagId::Item,
-            ALL5,
-            &[],
-            Some(TagV),
-            true,
-            Stable,
-            NONE,
-            L,
-            "Applies the payload to the list-map item whose keys have the given values.",
-        )
+        accepts_unknown_args: false,
+        payload: Some(TagV),
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "Applies the payload when the mode discriminator has the given value; the field is forbidden otherwise.",
     },
     TagSpec {
-        accepts_unknown_args: true,
-        ..tag(
-            TagId::ListMapItem,
-            &[F],
-            &[],
-            Some(TagV),
-            true,
-            Stable,
-            NONE,
-            M,
-            "vgc extension (KEP-5073 \"Virtual Field Strategy\"), off unless enabled: names the list-map item whose keys have the given values as a virtual field, for its `memberOf` payload.",
-        )
+        id: TagId::IfNotSubresource,
+        family: Family::Subresource,
+        role: Role::Wrapper(Wrap::Subresource),
+        scopes: ALL5,
+        args: SUBRESOURCE,
+        accepts_unknown_args: false,
+        payload: Some(TagV),
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "vgc extension (KEP-5073 \"Subresources\"; off unless vgc.toml has `[extensions] enabled = true`): applies the payload except when the request is for the named subresource.",
     },
-    tag(
-        TagId::ListMapKey,
-        ALL5,
-        &[],
-        Some(Str),
-        true,
-        Stable,
-        NONE,
-        M,
-        "Names a key field (JSON name) of a listType=map list.",
-    ),
-    tag(
-        TagId::ListType,
-        ALL5,
-        &[],
-        Some(Str),
-        true,
-        Stable,
-        NONE,
-        L,
-        "The list's semantics: atomic, set or map.",
-    ),
-    tag(
-        TagId::MaxBytes,
-        ALL5,
-        &[],
-        Some(Int),
-        true,
-        Stable,
-        NONE,
-        L,
-        "The string may have at most N bytes.",
-    ),
-    tag(
-        TagId::MaxItems,
-        &[T, F, LV, MV],
-        &[],
-        Some(Int),
-        true,
-        Stable,
-        SC,
-        L,
-        "The list may have at most N items.",
-    ),
-    tag(
-        TagId::MaxLength,
-        ALL5,
-        &[],
-        Some(Int),
-        true,
-        Stable,
-        NONE,
-        L,
-        "The string may have at most N characters.",
-    ),
-    tag(
-        TagId::MaxProperties,
-        &[T, F],
-        &[],
-        Some(Int),
-        true,
-        Stable,
-        SC,
-        L,
-        "The map may have at most N entries.",
-    ),
-    tag(
-        TagId::Maximum,
-        ALL5,
-        &[],
-        // Raw from 1.38 (code-generator v0.38.0-beta.0 `limits.go`: quantities, durations as strings); the payload
+    TagSpec {
+        id: TagId::IfSubresource,
+        family: Family::Subresource,
+        role: Role::Wrapper(Wrap::Subresource),
+        scopes: ALL5,
+        args: SUBRESOURCE,
+        accepts_unknown_args: false,
+        payload: Some(TagV),
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "vgc extension (KEP-5073 \"Subresources\"; off unless vgc.toml has `[extensions] enabled = true`): applies the payload only when the request is for the named subresource.",
+    },
+    TagSpec {
+        id: TagId::Immutable,
+        family: Family::Immutable,
+        role: Role::Checks,
+        scopes: &[F, T, LV, MV],
+        args: &[],
+        accepts_unknown_args: false,
+        payload: None,
+        payload_required: false,
+        stability: Stable,
+        flags: SC,
+        lowering: Lowering::Lowered,
+        docs: "The value may not change once set (any change on update is an error).",
+    },
+    TagSpec {
+        id: TagId::Item,
+        family: Family::Lists,
+        role: Role::Read(Reader::ItemChecks),
+        scopes: ALL5,
+        args: &[],
+        accepts_unknown_args: true,
+        payload: Some(TagV),
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "Applies the payload to the list-map item whose keys have the given values.",
+    },
+    TagSpec {
+        id: TagId::ListMapItem,
+        family: Family::Virtual,
+        role: Role::Read(Reader::VirtualGroups),
+        scopes: &[F],
+        args: &[],
+        accepts_unknown_args: true,
+        payload: Some(TagV),
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Metadata,
+        docs: "vgc extension (KEP-5073 \"Virtual Field Strategy\"), off unless enabled: names the list-map item whose keys have the given values as a virtual field, for its `memberOf` payload.",
+    },
+    TagSpec {
+        id: TagId::ListMapKey,
+        family: Family::Lists,
+        role: Role::Read(Reader::ListMetadata),
+        scopes: ALL5,
+        args: &[],
+        accepts_unknown_args: false,
+        payload: Some(Str),
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Metadata,
+        docs: "Names a key field (JSON name) of a listType=map list.",
+    },
+    TagSpec {
+        id: TagId::ListType,
+        family: Family::Lists,
+        role: Role::Read(Reader::ListMetadata),
+        scopes: ALL5,
+        args: &[],
+        accepts_unknown_args: false,
+        payload: Some(Str),
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "The list's semantics: atomic, set or map.",
+    },
+    TagSpec {
+        id: TagId::MaxBytes,
+        family: Family::Limits,
+        role: Role::Checks,
+        scopes: ALL5,
+        args: &[],
+        accepts_unknown_args: false,
+        payload: Some(Int),
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "The string may have at most N bytes.",
+    },
+    TagSpec {
+        id: TagId::MaxItems,
+        family: Family::Limits,
+        role: Role::Checks,
+        scopes: &[T, F, LV, MV],
+        args: &[],
+        accepts_unknown_args: false,
+        payload: Some(Int),
+        payload_required: true,
+        stability: Stable,
+        flags: SC,
+        lowering: Lowering::Lowered,
+        docs: "The list may have at most N items.",
+    },
+    TagSpec {
+        id: TagId::MaxLength,
+        family: Family::Limits,
+        role: Role::Checks,
+        scopes: ALL5,
+        args: &[],
+        accepts_unknown_args: false,
+        payload: Some(Int),
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "The string may have at most N characters.",
+    },
+    TagSpec {
+        id: TagId::MaxProperties,
+        family: Family::Limits,
+        role: Role::Checks,
+        scopes: &[T, F],
+        args: &[],
+        accepts_unknown_args: false,
+        payload: Some(Int),
+        payload_required: true,
+        stability: Stable,
+        flags: SC,
+        lowering: Lowering::Lowered,
+        docs: "The map may have at most N entries.",
+    },
+    TagSpec {
+        id: TagId::Maximum,
+        family: Family::Limits,
+        role: Role::Checks,
+        scopes: ALL5,
+        args: &[],
+        accepts_unknown_args: false,
+        payload: // Raw from 1.38 (code-generator v0.38.0-beta.0 `limits.go`: quantities, durations as strings); the payload
         // kind per value type and release is checked in lowering (`TagDiagnostic::PayloadKind`).
         Some(Raw),
-        true,
-        Stable,
-        NONE,
-        L,
-        "The integer (from 1.38 also a `resource.Quantity`, payload a quantity) must be at most N.",
-    ),
-    tag(
-        TagId::MemberOf,
-        &[F, LV],
-        GROUP,
-        None,
-        false,
-        Stable,
-        NONE,
-        M,
-        "vgc extension (KEP-5073 \"Virtual Field Strategy\"), off unless enabled: makes the field (or, under `listMapItem`, the item) a member of the named virtual group.",
-    ),
-    tag(
-        TagId::MinItems,
-        &[T, F, LV, MV],
-        &[],
-        Some(Int),
-        true,
-        Stable,
-        NONE,
-        L,
-        "The list must have at least N items.",
-    ),
-    tag(
-        TagId::MinLength,
-        ALL5,
-        &[],
-        Some(Int),
-        true,
-        Stable,
-        NONE,
-        L,
-        "The string must have at least N characters.",
-    ),
-    tag(
-        TagId::MinProperties,
-        &[T, F],
-        &[],
-        Some(Int),
-        true,
-        Stable,
-        NONE,
-        L,
-        "The map must have at least N entries.",
-    ),
-    tag(
-        TagId::Minimum,
-        ALL5,
-        &[],
-        // Raw from 1.38 (code-generator v0.38.0-beta.0 `limits.go`: quantities, durations as strings); the payload
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "The integer (from 1.38 also a `resource.Quantity`, payload a quantity) must be at most N.",
+    },
+    TagSpec {
+        id: TagId::MemberOf,
+        family: Family::Virtual,
+        role: Role::Read(Reader::VirtualGroups),
+        scopes: &[F, LV],
+        args: GROUP,
+        accepts_unknown_args: false,
+        payload: None,
+        payload_required: false,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Metadata,
+        docs: "vgc extension (KEP-5073 \"Virtual Field Strategy\"), off unless enabled: makes the field (or, under `listMapItem`, the item) a member of the named virtual group.",
+    },
+    TagSpec {
+        id: TagId::MinItems,
+        family: Family::Limits,
+        role: Role::Checks,
+        scopes: &[T, F, LV, MV],
+        args: &[],
+        accepts_unknown_args: false,
+        payload: Some(Int),
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "The list must have at least N items.",
+    },
+    TagSpec {
+        id: TagId::MinLength,
+        family: Family::Limits,
+        role: Role::Checks,
+        scopes: ALL5,
+        args: &[],
+        accepts_unknown_args: false,
+        payload: Some(Int),
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "The string must have at least N characters.",
+    },
+    TagSpec {
+        id: TagId::MinProperties,
+        family: Family::Limits,
+        role: Role::Checks,
+        scopes: &[T, F],
+        args: &[],
+        accepts_unknown_args: false,
+        payload: Some(Int),
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "The map must have at least N entries.",
+    },
+    TagSpec {
+        id: TagId::Minimum,
+        family: Family::Limits,
+        role: Role::Checks,
+        scopes: ALL5,
+        args: &[],
+        accepts_unknown_args: false,
+        payload: // Raw from 1.38 (code-generator v0.38.0-beta.0 `limits.go`: quantities, durations as strings); the payload
         // kind per value type and release is checked in lowering (`TagDiagnostic::PayloadKind`).
         Some(Raw),
-        true,
-        Stable,
-        NONE,
-        L,
-        "The integer (from 1.38 also a `resource.Quantity`, payload a quantity) must be at least N.",
-    ),
-    tag(
-        TagId::ModeDiscriminator,
-        &[F],
-        &[arg("modality", Str, false, "the modality name")],
-        None,
-        false,
-        Stable,
-        NONE,
-        L,
-        "This field selects the mode for ifMode rules.",
-    ),
-    tag(
-        TagId::Monotonic,
-        &[T, F],
-        &[],
-        None,
-        false,
-        Alpha,
-        NONE,
-        L,
-        "The integer may not decrease on update.",
-    ),
-    tag(
-        TagId::Neq,
-        ALL5,
-        &[],
-        Some(Raw),
-        true,
-        Alpha,
-        NONE,
-        L,
-        "The value must not equal the payload.",
-    ),
-    tag(
-        TagId::OpaqueType,
-        ALL5,
-        &[],
-        None,
-        false,
-        Stable,
-        NONE,
-        L,
-        "Do not validate the referenced type's own rules here.",
-    ),
-    tag(
-        TagId::Optional,
-        &[F],
-        &[],
-        None,
-        false,
-        Stable,
-        Flags {
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "The integer (from 1.38 also a `resource.Quantity`, payload a quantity) must be at least N.",
+    },
+    TagSpec {
+        id: TagId::ModeDiscriminator,
+        family: Family::Unions,
+        role: Role::Read(Reader::StructLevel),
+        scopes: &[F],
+        args: &[arg("modality", Str, false, "the modality name")],
+        accepts_unknown_args: false,
+        payload: None,
+        payload_required: false,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "This field selects the mode for ifMode rules.",
+    },
+    TagSpec {
+        id: TagId::Monotonic,
+        family: Family::Monotonic,
+        role: Role::Checks,
+        scopes: &[T, F],
+        args: &[],
+        accepts_unknown_args: false,
+        payload: None,
+        payload_required: false,
+        stability: Alpha,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "The integer may not decrease on update.",
+    },
+    TagSpec {
+        id: TagId::Neq,
+        family: Family::Equality,
+        role: Role::Checks,
+        scopes: ALL5,
+        args: &[],
+        accepts_unknown_args: false,
+        payload: Some(Raw),
+        payload_required: true,
+        stability: Alpha,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "The value must not equal the payload.",
+    },
+    TagSpec {
+        id: TagId::OpaqueType,
+        family: Family::Opaque,
+        role: Role::Read(Reader::Opacity),
+        scopes: ALL5,
+        args: &[],
+        accepts_unknown_args: false,
+        payload: None,
+        payload_required: false,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "Do not validate the referenced type's own rules here.",
+    },
+    TagSpec {
+        id: TagId::Optional,
+        family: Family::Required,
+        role: Role::Checks,
+        scopes: &[F],
+        args: &[],
+        accepts_unknown_args: false,
+        payload: None,
+        payload_required: false,
+        stability: Stable,
+        flags: Flags {
             short_circuit: true,
             non_error: true,
         },
-        L,
-        "The field may be unset; when unset, its other checks are skipped. On a non-pointer struct field it is documentation only (no check) in the 1.38 profile (kubernetes#136779) and an error before.",
-    ),
-    tag(
-        TagId::Required,
-        &[F],
-        &[],
-        Some(Str),
-        false,
-        Stable,
-        SC,
-        L,
-        "The field must be set. On a non-pointer struct field (never nil) it is documentation only (no check; the struct's own rules still run) in the 1.38 profile (kubernetes#136779) and an error before. From upstream 1.38 an optional string payload (`+k8s:required=\"msg\"`) is additional detail for the error (`Required value: msg`; `validators/required.go` `doRequired`).",
-    ),
-    TagSpec {
-        ..tag(
-            TagId::Subfield,
-            ALL5,
-            &[arg("", Str, true, "the JSON name of the member field")],
-            Some(TagV),
-            true,
-            Stable,
-            NONE,
-            L,
-            "Applies the payload to a member of this struct.",
-        )
+        lowering: Lowering::Lowered,
+        docs: "The field may be unset; when unset, its other checks are skipped. On a non-pointer struct field it is documentation only (no check) in the 1.38 profile (kubernetes#136779) and an error before.",
     },
-    tag(
-        TagId::Union,
-        &[T, F],
-        GROUP_DECL,
-        None,
-        false,
-        Stable,
-        NONE,
-        L,
-        "vgc extension (KEP-5073 \"Virtual Field Strategy\"), off unless enabled: exactly one member of the named virtual group must be set; checked on the members' closest common ancestor.",
-    ),
-    tag(
-        TagId::UnionDiscriminator,
-        &[F, LV],
-        UNION,
-        None,
-        false,
-        Beta,
-        NONE,
-        L,
-        "This field names the union member that is set.",
-    ),
-    tag(
-        TagId::UnionMember,
-        &[F, LV],
-        MEMBER,
-        None,
-        false,
-        Stable,
-        NONE,
-        L,
-        "Exactly one member of the union must be set.",
-    ),
-    tag(
-        TagId::Unique,
-        ALL5,
-        &[],
-        Some(Str),
-        true,
-        Stable,
-        NONE,
-        L,
-        "Items must be unique as a set or by list-map keys.",
-    ),
-    tag(
-        TagId::Update,
-        &[F, LV, MV],
-        &[],
-        Some(Str),
-        false,
-        Stable,
-        SC,
-        L,
-        "Restricts updates: NoSet, NoUnset, NoModify, NoAddItem, NoRemoveItem.",
-    ),
-    tag(
-        TagId::ValidateError,
-        ALL5,
-        &[],
-        Some(Str),
-        true,
-        Alpha,
-        NONE,
-        L,
-        "Test tag: always fails generation.",
-    ),
-    tag(
-        TagId::ValidateFalse,
-        ALL5,
-        TEST_ARGS,
-        Some(Str),
-        false,
-        Alpha,
-        NONE,
-        L,
-        "Test tag: always fails validation.",
-    ),
-    tag(
-        TagId::ValidateTrue,
-        ALL5,
-        TEST_ARGS,
-        Some(Str),
-        false,
-        Alpha,
-        NONE,
-        L,
-        "Test tag: never fails.",
-    ),
-    tag(
-        TagId::ValidateTrueAlpha,
-        ALL5,
-        TEST_ARGS,
-        Some(Str),
-        false,
-        Alpha,
-        NONE,
-        L,
-        "Test tag: never fails (alpha).",
-    ),
-    tag(
-        TagId::ValidateTrueBeta,
-        ALL5,
-        TEST_ARGS,
-        Some(Str),
-        false,
-        Beta,
-        NONE,
-        L,
-        "Test tag: never fails (beta).",
-    ),
-    tag(
-        TagId::ZeroOrOneOf,
-        &[T, F],
-        GROUP_DECL,
-        None,
-        false,
-        Stable,
-        NONE,
-        L,
-        "vgc extension (KEP-5073 \"Virtual Field Strategy\"), off unless enabled: at most one member of the named virtual group may be set; checked on the members' closest common ancestor.",
-    ),
-    tag(
-        TagId::ZeroOrOneOfMember,
-        &[F, LV],
-        MEMBER,
-        None,
-        false,
-        Stable,
-        NONE,
-        L,
-        "At most one member of the group may be set.",
-    ),
+    TagSpec {
+        id: TagId::Required,
+        family: Family::Required,
+        role: Role::Checks,
+        scopes: &[F],
+        args: &[],
+        accepts_unknown_args: false,
+        payload: Some(Str),
+        payload_required: false,
+        stability: Stable,
+        flags: SC,
+        lowering: Lowering::Lowered,
+        docs: "The field must be set. On a non-pointer struct field (never nil) it is documentation only (no check; the struct's own rules still run) in the 1.38 profile (kubernetes#136779) and an error before. From upstream 1.38 an optional string payload (`+k8s:required=\"msg\"`) is additional detail for the error (`Required value: msg`; `validators/required.go` `doRequired`).",
+    },
+    TagSpec {
+        id: TagId::Subfield,
+        family: Family::Subfield,
+        role: Role::Wrapper(Wrap::Subfield),
+        scopes: ALL5,
+        args: &[arg("", Str, true, "the JSON name of the member field")],
+        accepts_unknown_args: false,
+        payload: Some(TagV),
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "Applies the payload to a member of this struct.",
+    },
+    TagSpec {
+        id: TagId::Union,
+        family: Family::Virtual,
+        role: Role::Read(Reader::VirtualGroups),
+        scopes: &[T, F],
+        args: GROUP_DECL,
+        accepts_unknown_args: false,
+        payload: None,
+        payload_required: false,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "vgc extension (KEP-5073 \"Virtual Field Strategy\"), off unless enabled: exactly one member of the named virtual group must be set; checked on the members' closest common ancestor.",
+    },
+    TagSpec {
+        id: TagId::UnionDiscriminator,
+        family: Family::Unions,
+        role: Role::Read(Reader::StructLevel),
+        scopes: &[F, LV],
+        args: UNION,
+        accepts_unknown_args: false,
+        payload: None,
+        payload_required: false,
+        stability: Beta,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "This field names the union member that is set.",
+    },
+    TagSpec {
+        id: TagId::UnionMember,
+        family: Family::Unions,
+        role: Role::Read(Reader::StructLevel),
+        scopes: &[F, LV],
+        args: MEMBER,
+        accepts_unknown_args: false,
+        payload: None,
+        payload_required: false,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "Exactly one member of the union must be set.",
+    },
+    TagSpec {
+        id: TagId::Unique,
+        family: Family::Lists,
+        role: Role::Read(Reader::ListMetadata),
+        scopes: ALL5,
+        args: &[],
+        accepts_unknown_args: false,
+        payload: Some(Str),
+        payload_required: true,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "Items must be unique as a set or by list-map keys.",
+    },
+    TagSpec {
+        id: TagId::Update,
+        family: Family::Update,
+        role: Role::Checks,
+        scopes: &[F, LV, MV],
+        args: &[],
+        accepts_unknown_args: false,
+        payload: Some(Str),
+        payload_required: false,
+        stability: Stable,
+        flags: SC,
+        lowering: Lowering::Lowered,
+        docs: "Restricts updates: NoSet, NoUnset, NoModify, NoAddItem, NoRemoveItem.",
+    },
+    TagSpec {
+        id: TagId::ValidateError,
+        family: Family::Testing,
+        role: Role::Checks,
+        scopes: ALL5,
+        args: &[],
+        accepts_unknown_args: false,
+        payload: Some(Str),
+        payload_required: true,
+        stability: Alpha,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "Test tag: always fails generation.",
+    },
+    TagSpec {
+        id: TagId::ValidateFalse,
+        family: Family::Testing,
+        role: Role::Checks,
+        scopes: ALL5,
+        args: TEST_ARGS,
+        accepts_unknown_args: false,
+        payload: Some(Str),
+        payload_required: false,
+        stability: Alpha,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "Test tag: always fails validation.",
+    },
+    TagSpec {
+        id: TagId::ValidateTrue,
+        family: Family::Testing,
+        role: Role::Checks,
+        scopes: ALL5,
+        args: TEST_ARGS,
+        accepts_unknown_args: false,
+        payload: Some(Str),
+        payload_required: false,
+        stability: Alpha,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "Test tag: never fails.",
+    },
+    TagSpec {
+        id: TagId::ValidateTrueAlpha,
+        family: Family::Testing,
+        role: Role::Checks,
+        scopes: ALL5,
+        args: TEST_ARGS,
+        accepts_unknown_args: false,
+        payload: Some(Str),
+        payload_required: false,
+        stability: Alpha,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "Test tag: never fails (alpha).",
+    },
+    TagSpec {
+        id: TagId::ValidateTrueBeta,
+        family: Family::Testing,
+        role: Role::Checks,
+        scopes: ALL5,
+        args: TEST_ARGS,
+        accepts_unknown_args: false,
+        payload: Some(Str),
+        payload_required: false,
+        stability: Beta,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "Test tag: never fails (beta).",
+    },
+    TagSpec {
+        id: TagId::ZeroOrOneOf,
+        family: Family::Virtual,
+        role: Role::Read(Reader::VirtualGroups),
+        scopes: &[T, F],
+        args: GROUP_DECL,
+        accepts_unknown_args: false,
+        payload: None,
+        payload_required: false,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "vgc extension (KEP-5073 \"Virtual Field Strategy\"), off unless enabled: at most one member of the named virtual group may be set; checked on the members' closest common ancestor.",
+    },
+    TagSpec {
+        id: TagId::ZeroOrOneOfMember,
+        family: Family::Unions,
+        role: Role::Read(Reader::StructLevel),
+        scopes: &[F, LV],
+        args: MEMBER,
+        accepts_unknown_args: false,
+        payload: None,
+        payload_required: false,
+        stability: Stable,
+        flags: NONE,
+        lowering: Lowering::Lowered,
+        docs: "At most one member of the group may be set.",
+    },
 ];
 
 /// Declares [`ControlTag`] and [`CONTROL_TAGS`] from one table of `Variant => "k8s:name"` rows.
@@ -1108,7 +1322,7 @@ impl TagId {
 /// Looks a validation tag up by full name.
 #[must_use]
 pub fn lookup(name: &str) -> Option<&'static TagSpec> {
-    TAGS.binary_search_by(|t| t.name.cmp(name))
+    TAGS.binary_search_by(|t| t.name().cmp(name))
         .ok()
         .map(|i| &TAGS[i])
 }
@@ -1148,7 +1362,7 @@ pub fn suggest(name: &str) -> Option<&'static str> {
     let len = name.chars().count();
     let lower = name.to_ascii_lowercase();
     TAGS.iter()
-        .map(|t| t.name)
+        .map(TagSpec::name)
         .chain(CONTROL_TAGS.iter().copied())
         .filter(|n| n.chars().count().abs_diff(len) <= 3)
         .map(|n| (levenshtein(&lower, &n.to_ascii_lowercase()), n))
@@ -1271,7 +1485,7 @@ mod tests {
         let names: Vec<&str> = TAGS
             .iter()
             .filter(|t| t.id.is_test_only())
-            .map(|t| t.name)
+            .map(|t| t.name())
             .collect();
         assert_eq!(
             names,
@@ -1291,8 +1505,8 @@ mod tests {
         let ids: Vec<TagId> = TAGS.iter().map(|t| t.id).collect();
         assert_eq!(ids, TagId::ALL);
         for t in TAGS {
-            assert_eq!(t.name, t.id.name());
-            assert_eq!(TagId::from_name(t.name), Some(t.id));
+            assert_eq!(t.name(), t.id.name());
+            assert_eq!(TagId::from_name(t.name()), Some(t.id));
         }
         assert_eq!(TagId::from_name("k8s:nope"), None);
     }
@@ -1321,7 +1535,7 @@ mod tests {
     #[test]
     fn catalog_is_sorted_and_complete() {
         assert!(
-            TAGS.windows(2).all(|w| w[0].name < w[1].name),
+            TAGS.windows(2).all(|w| w[0].name() < w[1].name()),
             "sorted for binary search"
         );
         assert_eq!(TAGS.len(), 52);

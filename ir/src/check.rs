@@ -451,12 +451,12 @@ fn marker_problem(name: &str, span: std::ops::Range<usize>, scopes: &[Scope]) ->
     let meant = catalog::TAGS
         .iter()
         .find(|t| {
-            t.name
+            t.name()
                 .strip_prefix("k8s:")
                 .is_some_and(|n| n.eq_ignore_ascii_case(last))
         })
         .filter(|t| scopes.iter().any(|x| t.scopes.contains(x)))
-        .map(|t| t.name);
+        .map(|t| t.name());
     let mut p = TagProblem::new(Code::MarkerStyleTag, format!("unknown tag {name:?}"), span);
     p.hint = Some(match meant {
         Some(m) => format!("a kubebuilder-style marker, not a validation-gen tag: upstream validation-gen ignores it and vgc generates nothing for it; for the validation-gen rule write `+{m}`"),

@@ -9,19 +9,31 @@ use crate::plan::{
 use indexmap::{IndexMap, IndexSet};
 use vgc_analysis::types::{self, Builtin, Native, Ty, opacity, unwrap_levels};
 use vgc_analysis::{Program, TypeKey};
-use vgc_ir::catalog::{Lowering, Stability, TagId, TagIdent};
+use vgc_ir::catalog::{Family, Lowering, Reader, Role, Stability, TagId, TagIdent, Wrap};
 use vgc_ir::model::{FieldIr, TagUse};
 use vgc_ir::{Code, Db, Diagnostic, SourceFile};
 
 mod constraints;
 mod cross_field;
+mod custom;
 mod diagnostics;
+mod each;
+mod r#enum;
+mod equality;
 use diagnostics::{LowerDiagnostic, Subject};
 mod items;
 mod json;
+mod limits;
 mod lists;
+mod monotonic;
+mod options;
+mod required;
+mod strfmt;
 mod subfield;
+mod subresource;
 mod tags;
+mod testing;
+mod update;
 mod virtual_fields;
 pub use virtual_fields::{VirtualGroups, virtual_groups};
 #[cfg(test)]
@@ -1837,132 +1849,73 @@ fn elem_of(db: &dyn Db, prog: &Program, t: &Ty, key: bool) -> Option<Ty> {
     }
 }
 
-/// The named consumers of tag uses that produce no check of their own (each use is counted `consumed` in
-/// [`crate::plan::Stats`]).
+/// The named consumer of a tag use that produces no check of its own (each use is counted `consumed` in
+/// [`crate::plan::Stats`]): the catalog's reader of the tag ([`Reader`], [`vgc_ir::catalog::Role::Read`]), or
+/// upstream's silence on a `minLength` of 0 or less.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Consumer {
-    /// List metadata: [`Lowerer::matcher_for`], [`Lowerer::unique_check`].
-    ListMetadata,
-    /// Struct-level functions: [`Lowerer::struct_level_checks`] (unions, modes, dependent fields).
-    StructLevel,
-    /// A declaration's own `item` tags: [`Lowerer::item_checks`].
-    ItemChecks,
-    /// `opaqueType`: [`vgc_analysis::types::opacity`].
-    Opacity,
+    /// The catalog's reader: list metadata ([`Lowerer::matcher_for`], [`Lowerer::unique_check`]), struct-level
+    /// functions ([`Lowerer::struct_level_checks`]), a declaration's `item` tags ([`Lowerer::item_checks`]),
+    /// opacity ([`vgc_analysis::types::opacity`]), enum values ([`Lowerer::enum_values`]) or the virtual groups
+    /// ([`virtual_groups`]).
+    Reader(Reader),
     /// A `minLength` of 0 or less, for which upstream emits no function.
     MinLengthNoFunction,
-    /// Virtual-field tags (vgc extension): [`virtual_groups`].
-    VirtualGroups,
 }
 
 /// The named consumer of a tag use that produces no check of its own, by the innermost tag of its wrapper chain
-/// (`alpha`/`beta`, `ifEnabled`/`ifDisabled`, `subfield`, `eachVal`, `eachKey`). `None`: nothing reads it (the tag
-/// makes checks itself, or its use is reported). Exhaustive over [`TagId`].
+/// (`alpha`/`beta`, `ifEnabled`/`ifDisabled`, `subfield`, `eachVal`, `eachKey`), read from the catalog's
+/// [`Role`]s. `None`: nothing reads it (the tag makes checks itself, or its use is reported).
 fn consumer(t: &Tag) -> Option<Consumer> {
     let mut cur = t;
     // Struct-level tags and `item` are read only on a declaration or through `subfield`, not inside `eachVal`.
     let mut in_each = false;
     loop {
         let id = cur.tag_id()?;
-        match id {
-            TagId::Alpha | TagId::Beta | TagId::IfEnabled | TagId::IfDisabled | TagId::Subfield => {
+        match id.spec().role {
+            Role::Wrapper(Wrap::Level | Wrap::Option | Wrap::Subfield) => cur = cur.inner()?,
+            Role::Wrapper(Wrap::Each) => {
+                in_each = true;
                 cur = cur.inner()?;
             }
             // vgc extension: the condition makes its payload's checks, or the dispatcher refuses it (VGC0124
             // for a payload that makes no check).
-            TagId::IfSubresource | TagId::IfNotSubresource => return None,
+            Role::Wrapper(Wrap::Subresource) => return None,
             // vgc extension: read by the virtual-group analysis when written directly (with extensions enabled;
             // else the dispatcher reports VGC0116); inside another tag the dispatcher refuses them (VGC0126).
-            TagId::MemberOf | TagId::ListMapItem | TagId::Union | TagId::ZeroOrOneOf => {
-                return std::ptr::eq(cur, t).then_some(Consumer::VirtualGroups);
+            Role::Read(Reader::VirtualGroups) => {
+                return std::ptr::eq(cur, t).then_some(Consumer::Reader(Reader::VirtualGroups));
             }
-            TagId::EachVal | TagId::EachKey => {
-                in_each = true;
-                cur = cur.inner()?;
-            }
-            TagId::Item
-            | TagId::UnionMember
-            | TagId::UnionDiscriminator
-            | TagId::ZeroOrOneOfMember
-            | TagId::ModeDiscriminator
-            | TagId::IfMode
-            | TagId::DependentRequired
-            | TagId::DependentForbidden
-                if in_each =>
-            {
-                return None;
-            }
-            TagId::Item => return Some(Consumer::ItemChecks),
-            TagId::ListType | TagId::ListMapKey | TagId::Unique | TagId::CustomUnique => {
-                return Some(Consumer::ListMetadata);
-            }
-            TagId::OpaqueType => return Some(Consumer::Opacity),
+            Role::Read(Reader::StructLevel | Reader::ItemChecks) if in_each => return None,
+            // `enumExclude` is read on constants by `enum_values`; the catalog's scopes keep it from anywhere else.
+            Role::Read(reader) => return Some(Consumer::Reader(reader)),
             // vgc extension: `minimum(constraint: …)`/`maximum(constraint: …)` are read by
             // `Lowerer::field_constraints` (struct-level); inside `eachVal`/`eachKey` the catalog checks refuse them
             // (`eachVal=+k8s:maximum(constraint: …)` directly on a field is counted by `field_constraints` and never
             // reaches this function).
-            TagId::Minimum | TagId::Maximum
-                if !in_each && vgc_ir::extension_tags::constraint_tag(cur).is_some() =>
+            Role::Checks
+                if !in_each
+                    && matches!(id, TagId::Minimum | TagId::Maximum)
+                    && vgc_ir::extension_tags::constraint_tag(cur).is_some() =>
             {
-                return Some(Consumer::StructLevel);
+                return Some(Consumer::Reader(Reader::StructLevel));
             }
-            TagId::MinLength if matches!(cur.scalar_value(), Some(Scalar::Int { value, .. }) if *value <= 0) =>
+            Role::Checks
+                if id == TagId::MinLength
+                    && matches!(cur.scalar_value(), Some(Scalar::Int { value, .. }) if *value <= 0) =>
             {
                 return Some(Consumer::MinLengthNoFunction);
             }
-            TagId::UnionMember
-            | TagId::UnionDiscriminator
-            | TagId::ZeroOrOneOfMember
-            | TagId::ModeDiscriminator
-            | TagId::IfMode
-            | TagId::DependentRequired
-            | TagId::DependentForbidden => return Some(Consumer::StructLevel),
-            // Tags that make checks themselves; `enumExclude` is read on constants by `enum_values`, never here.
-            TagId::Required
-            | TagId::Optional
-            | TagId::Forbidden
-            | TagId::Minimum
-            | TagId::Maximum
-            | TagId::MinLength
-            | TagId::MaxLength
-            | TagId::MaxBytes
-            | TagId::MinItems
-            | TagId::MaxItems
-            | TagId::MinProperties
-            | TagId::MaxProperties
-            | TagId::Format
-            | TagId::Enum
-            | TagId::EnumExclude
-            | TagId::Immutable
-            | TagId::Update
-            | TagId::CustomValidation
-            | TagId::Monotonic
-            | TagId::Neq
-            | TagId::Eq
-            | TagId::ValidateTrue
-            | TagId::ValidateTrueAlpha
-            | TagId::ValidateTrueBeta
-            | TagId::ValidateFalse
-            | TagId::ValidateError => return None,
+            Role::Checks => return None,
         }
     }
 }
 
 /// Tags whose functions upstream defers to the enclosing struct (`ParentContext`): unions, modes and dependent
-/// fields, lowered by [`Lowerer::struct_level_checks`].
+/// fields ([`Reader::StructLevel`] in the catalog), lowered by [`Lowerer::struct_level_checks`].
 fn is_struct_level(t: &Tag) -> bool {
-    matches!(
-        t.tag_id(),
-        Some(
-            TagId::UnionMember
-                | TagId::UnionDiscriminator
-                | TagId::ZeroOrOneOfMember
-                | TagId::ModeDiscriminator
-                | TagId::IfMode
-                | TagId::DependentRequired
-                | TagId::DependentForbidden
-        )
-    )
+    t.tag_id()
+        .is_some_and(|id| id.spec().role == Role::Read(Reader::StructLevel))
 }
 
 /// The stability level set by an outer `k8s:alpha`/`k8s:beta` on a chain.
@@ -2285,21 +2238,24 @@ mod tests {
         for (src, want) in [
             (
                 "k8s:ifEnabled(X)=+k8s:listMapKey=name",
-                Some(Consumer::ListMetadata),
+                Some(Consumer::Reader(Reader::ListMetadata)),
             ),
             (
                 "k8s:subfield(s)=+k8s:unionDiscriminator",
-                Some(Consumer::StructLevel),
+                Some(Consumer::Reader(Reader::StructLevel)),
             ),
             (
                 "k8s:ifDisabled(X)=+k8s:ifMode(\"A\")=+k8s:optional",
-                Some(Consumer::StructLevel),
+                Some(Consumer::Reader(Reader::StructLevel)),
             ),
             (
                 "k8s:ifEnabled(X)=+k8s:item(k: \"a\")=+k8s:required",
-                Some(Consumer::ItemChecks),
+                Some(Consumer::Reader(Reader::ItemChecks)),
             ),
-            ("k8s:eachVal=+k8s:opaqueType", Some(Consumer::Opacity)),
+            (
+                "k8s:eachVal=+k8s:opaqueType",
+                Some(Consumer::Reader(Reader::Opacity)),
+            ),
             ("k8s:minLength=0", Some(Consumer::MinLengthNoFunction)),
             ("k8s:minLength=1", None),
             ("k8s:eachVal=+k8s:unionMember", None),

@@ -190,7 +190,7 @@ fn conformance_packages_match_expectations_and_upstream() {
             vgc_ir::Upstream::tag_since(t.id)
                 .is_none_or(|since| since <= vgc_tests::harness::oracle_upstream())
         })
-        .map(|t| t.name)
+        .map(|t| t.name())
         .filter(|n| *n != "k8s:validateError")
         .filter(|n| {
             ["=", "(", "\n"]

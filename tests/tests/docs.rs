@@ -193,7 +193,7 @@ fn tag_page_tables_markdown_test_only_section_and_formats() {
     for t in vgc_ir::catalog::TAGS {
         let anchor = format!(
             "<section class=\"tag\" id=\"{}\">",
-            t.name.trim_start_matches("k8s:")
+            t.name().trim_start_matches("k8s:")
         );
         let section = if t.id.is_test_only() {
             test_only
@@ -206,7 +206,7 @@ fn tag_page_tables_markdown_test_only_section_and_formats() {
             .iter()
             .filter(|s| s.contains(&anchor))
             .count();
-        assert!(section.contains(&anchor) && count == 1, "{}", t.name);
+        assert!(section.contains(&anchor) && count == 1, "{}", t.name());
     }
     for (name, _) in vgc_ir::catalog::FORMAT_DOCS {
         assert!(
@@ -368,7 +368,7 @@ fn every_tag_example_builds_and_its_generated_rust_compiles() {
         .iter()
         .map(|(t, _)| *t)
         .collect();
-    let catalog: Vec<&str> = vgc_ir::catalog::TAGS.iter().map(|t| t.name).collect();
+    let catalog: Vec<&str> = vgc_ir::catalog::TAGS.iter().map(|t| t.name()).collect();
     assert_eq!(
         names, catalog,
         "one example per catalog tag, in catalog order"

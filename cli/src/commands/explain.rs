@@ -51,8 +51,8 @@ pub(crate) fn run(what: &str, tag_prefix: Option<&str>, upstream: Option<&str>) 
         Some(_) => name,
         None => vgc_ir::catalog::TAGS
             .iter()
-            .find(|t| t.name.eq_ignore_ascii_case(&name))
-            .map_or(name, |t| t.name.to_string()),
+            .find(|t| t.name().eq_ignore_ascii_case(&name))
+            .map_or(name, |t| t.name().to_string()),
     };
     if let Some(spec) = vgc_ir::catalog::lookup(&name) {
         // vgc's extension tags carry no upstream stability level: they are off unless enabled.
@@ -64,7 +64,7 @@ pub(crate) fn run(what: &str, tag_prefix: Option<&str>, upstream: Option<&str>) 
         let _ = writeln!(
             out,
             "+{} ({level}; scopes: {})\n\n{}",
-            prefix.qualify(spec.name),
+            prefix.qualify(spec.name()),
             spec.scopes
                 .iter()
                 .map(|s| format!("{s:?}"))

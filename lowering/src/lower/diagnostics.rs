@@ -106,7 +106,7 @@ pub(super) enum TagDiagnostic {
     NonErrorInEach,
     /// VGC0116: a vgc extension tag (`ifSubresource`/`ifNotSubresource`) while `vgc.toml` does not enable
     /// extensions.
-    ExtensionDisabled(Family),
+    ExtensionDisabled(Extension),
     /// VGC0109: a subresource path that does not start with `/` (upstream's `SubresourcePath()` always does).
     SubresourcePath(String),
     /// VGC0124: a subresource condition around a tag that makes no check of the value it is written on (its
@@ -119,25 +119,25 @@ pub(super) enum TagDiagnostic {
 
 /// The extension tag family a [`TagDiagnostic::ExtensionDisabled`] is about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Family {
+pub(super) enum Extension {
     /// `ifSubresource`/`ifNotSubresource`.
     Subresource,
     /// `memberOf`, `listMapItem`, `union`, `zeroOrOneOf`.
     Virtual,
 }
 
-impl Family {
+impl Extension {
     fn words(self) -> &'static str {
         match self {
-            Family::Subresource => "subresource conditions",
-            Family::Virtual => "virtual fields",
+            Extension::Subresource => "subresource conditions",
+            Extension::Virtual => "virtual fields",
         }
     }
 
     fn section(self) -> &'static str {
         match self {
-            Family::Subresource => "Subresources",
-            Family::Virtual => "Virtual Field Strategy",
+            Extension::Subresource => "Subresources",
+            Extension::Virtual => "Virtual Field Strategy",
         }
     }
 }
@@ -307,7 +307,7 @@ impl TagDiagnostic {
                 "upstream validation-gen does not implement {} (KEP-5073 {:?} designs them; no release builds them) and ignores the tag{}; to use vgc's extension add `[extensions]` with `enabled = true` to vgc.toml (docs/extensions.md)",
                 f.words(),
                 f.section(),
-                if *f == Family::Subresource { " with its payload" } else { "" }
+                if *f == Extension::Subresource { " with its payload" } else { "" }
             )),
             TagDiagnostic::SubresourcePath(p) => Some(format!(
                 "write the path as the API server's request names it, e.g. \"/{}\"",

@@ -1,5 +1,7 @@
 //! List metadata: `listType`, `listMapKey`, `unique` and the matcher that identifies items.
 
+use super::diagnostics::{TagDiagnostic, ValueKinds};
+use super::tags::TagSite;
 use super::*;
 
 impl Lowerer<'_> {
@@ -147,6 +149,43 @@ impl Lowerer<'_> {
             )),
             _ => None,
         }
+    }
+}
+
+impl Lowerer<'_> {
+    /// `listType`, `listMapKey`, `unique`, `customUnique`, `item` where they are written (upstream
+    /// `validators/list.go`, `item.go`): refusals only — the list's matcher and uniqueness check are made by
+    /// [`Lowerer::matcher_for`] and [`Lowerer::unique_check`], a declaration's items by [`Lowerer::item_checks`].
+    pub(super) fn lower_lists(&mut self, t: &TagSite<'_>) -> Option<Vec<Check>> {
+        let s = || t.str();
+        let refuse = |l: &mut Self, d: TagDiagnostic| l.refuse(t, d);
+        let is_list = t.is_list();
+        Some(match t.id {
+            TagId::ListType => {
+                let v = s().unwrap_or_default();
+                if !["atomic", "set", "map"].contains(&v.as_str()) {
+                    return refuse(self, TagDiagnostic::UnknownListType(v));
+                }
+                if !is_list {
+                    return refuse(self, TagDiagnostic::WrongKind(ValueKinds::List));
+                }
+                vec![]
+            }
+            // R17: upstream's list-metadata validators refuse a non-list context (`can only be used on list types`).
+            TagId::Unique | TagId::ListMapKey | TagId::CustomUnique if !is_list => {
+                return refuse(self, TagDiagnostic::WrongKind(ValueKinds::List));
+            }
+            TagId::Unique | TagId::ListMapKey | TagId::CustomUnique => vec![],
+            // Reached only nested in another tag's payload (`item_checks` lowers a declaration's own `item` tags).
+            TagId::Item => {
+                if !is_list {
+                    return refuse(self, TagDiagnostic::WrongKind(ValueKinds::List));
+                }
+                return refuse(self, TagDiagnostic::ItemNotDirect);
+            }
+            // `lower_tag` dispatches only this family's tags here.
+            _ => return None,
+        })
     }
 }
 

@@ -12,6 +12,8 @@
 //! (or a list item) also reaches without the same group is refused (`VGC0127`: KEP-5073's "Cross-GVK references
 //! are NOT supported").
 
+use super::diagnostics::{Extension, TagDiagnostic};
+use super::tags::TagSite;
 use super::*;
 use crate::plan::{MemberSet, PathStep, VirtualMember, VirtualUnionPlan};
 use std::collections::HashMap;
@@ -692,5 +694,34 @@ fn group_of(c: &Check) -> &str {
     match &c.kind {
         CheckKind::VirtualUnion(v) => &v.group,
         _ => "",
+    }
+}
+
+impl Lowerer<'_> {
+    /// vgc extension (KEP-5073 "Virtual Field Strategy") `memberOf`, `listMapItem`, `union`,
+    /// `zeroOrOneOf` where the dispatcher meets them: accepted where the virtual-group analysis reads them, else refused.
+    pub(super) fn lower_virtual_tag(&mut self, t: &TagSite<'_>) -> Option<Vec<Check>> {
+        let TagSite {
+            owner,
+            file,
+            u,
+            tag,
+            id,
+            ..
+        } = *t;
+        // Written directly on a field or type they are read by the virtual-group analysis (`virtual_groups`, which
+        // places their checks and reports their problems); inside another tag's payload nothing reads them.
+        let d = if !vgc_ir::extension_tags::enabled(self.db) {
+            TagDiagnostic::ExtensionDisabled(Extension::Virtual)
+        } else if u.parsed.as_ref().is_ok_and(|p| std::ptr::eq(p, tag)) {
+            return Some(Vec::new());
+        } else {
+            TagDiagnostic::VirtualFieldNested
+        };
+        // Named by the field they are written on (`Struct.Field`), as the virtual-group analysis names them.
+        let on = field_of(self.prog, self.db, owner, u)
+            .map_or_else(|| owner.name.clone(), |f| format!("{}.{f}", owner.name));
+        self.err(file, u.at, d.code(), d.message(&on, id), d.hint());
+        None
     }
 }

@@ -1,0 +1,46 @@
+//! The options family: `+k8s:ifEnabled`, `+k8s:ifDisabled`.
+
+use super::tags::{TagSite, wrap_each};
+use super::*;
+
+impl Lowerer<'_> {
+    /// `ifEnabled`, `ifDisabled` (upstream `validators/options.go`): the payload's checks, each wrapped in
+    /// `IfOption`.
+    pub(super) fn lower_options(&mut self, t: &TagSite<'_>) -> Option<Vec<Check>> {
+        let TagSite {
+            owner,
+            file,
+            u,
+            tag,
+            shape,
+            ty,
+            stability,
+            id,
+        } = *t;
+        Some(match t.id {
+            TagId::IfEnabled | TagId::IfDisabled => {
+                // upstream `options.go`: every function the payload produces is wrapped in `IfOption`, keeping
+                // its flags; an undefined option is an internal error at run time (1.37 on; before, disabled).
+                let inner = tag.inner()?;
+                let Some(Scalar::Str(option)) = tag.positional().map(|a| &a.value) else {
+                    return None;
+                };
+                let inner_stab = level_of(inner).or(stability);
+                let inner_checks =
+                    self.lower_tag(owner, file, u, unwrap_levels(inner), shape, ty, inner_stab)?;
+                let enabled = id == TagId::IfEnabled;
+                let undefined_is_error = self.undefined_option_is_error();
+                wrap_each(inner_checks, id, |inner| {
+                    CheckKind::IfOption(Box::new(IfOptionPlan {
+                        option: option.clone(),
+                        enabled,
+                        undefined_is_error,
+                        inner,
+                    }))
+                })
+            }
+            // `lower_tag` dispatches only this family's tags here.
+            _ => return None,
+        })
+    }
+}

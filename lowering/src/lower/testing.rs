@@ -1,0 +1,52 @@
+//! The testing family: upstream's tags that test the generator.
+
+use super::diagnostics::TagDiagnostic;
+use super::tags::TagSite;
+use super::*;
+
+impl Lowerer<'_> {
+    /// `validateTrue`, `validateFalse`, `validateTrueAlpha`, `validateTrueBeta`, `validateError` (upstream
+    /// `validators/testing.go`).
+    pub(super) fn lower_testing(&mut self, t: &TagSite<'_>) -> Option<Vec<Check>> {
+        let TagSite { tag, id, .. } = *t;
+        let mk = |kind: CheckKind| t.check(kind);
+        let s = || t.str();
+        let refuse = |l: &mut Self, d: TagDiagnostic| l.refuse(t, d);
+        Some(match t.id {
+            TagId::ValidateTrue
+            | TagId::ValidateTrueAlpha
+            | TagId::ValidateTrueBeta
+            | TagId::ValidateFalse => {
+                // upstream `testing.go`: flags and cohort come from the args; the Alpha/Beta variants only differ
+                // in their tag level (for the lint), not in their functions.
+                let mut c = mk(CheckKind::FixedResult {
+                    result: id != TagId::ValidateFalse,
+                    msg: s().unwrap_or_default(),
+                });
+                if let Some(Scalar::Str(flags)) = tag.arg("flags").map(|a| &a.value) {
+                    for fl in flags.split(',').map(str::trim) {
+                        match fl {
+                            "ShortCircuit" => c.short_circuit = true,
+                            "NonError" => c.non_error = true,
+                            other => {
+                                return refuse(self, TagDiagnostic::UnknownFlag(other.to_string()));
+                            }
+                        }
+                    }
+                }
+                if let Some(Scalar::Str(cohort)) = tag.arg("cohort").map(|a| &a.value)
+                    && !cohort.is_empty()
+                {
+                    c.cohort = Some(cohort.clone());
+                }
+                vec![c]
+            }
+            TagId::ValidateError => {
+                let payload = s().unwrap_or_default();
+                return refuse(self, TagDiagnostic::ForcedError(payload));
+            }
+            // `lower_tag` dispatches only this family's tags here.
+            _ => return None,
+        })
+    }
+}
