@@ -47,7 +47,7 @@ fn benches(c: &mut Criterion) {
     g.bench_function("graph", |b| {
         b.iter(|| {
             let out = vgc::build(&req);
-            vgc_lowering::graph::to_dot(&vgc_lowering::graph::build(&out.plan)).len()
+            vgc::graph::to_dot(&vgc_lowering::graph::build(&out.plan)).len()
         });
     });
     g.finish();

@@ -1,5 +1,6 @@
 //! vgc's command line as a library: the `vgc validate` product (`validate`, `manifests`, `gomodule`), `vgc watch`'s
-//! loop (`watch`), the report renderers (`render`) and lint baselines (`baseline`). The build pipeline is
+//! loop (`watch`), the report renderers (`render`), the dependency graph's renderers (`graph`) and lint baselines
+//! (`baseline`). The build pipeline is
 //! [`vgc_driver`]'s.
 //!
 //! # Compatibility surface
@@ -18,6 +19,7 @@
 
 pub mod baseline;
 pub mod gomodule;
+pub mod graph;
 pub mod manifests;
 pub mod render;
 pub mod validate;

@@ -285,7 +285,7 @@ pub fn name_collisions<'a>(db: &dyn vgc_ir::Db, plan: &'a CratePlan) -> Vec<Diag
         modules.insert(path, m);
     }
     for m in modules.values() {
-        let custom = !crate::emit::custom_checks(m).is_empty();
+        let custom = !custom_checks(m).is_empty();
         // Rust name → (what, Go type), per namespace.
         type Seen<'k> = std::collections::HashMap<String, (String, Option<&'k TypeKey>)>;
         let mut types: Seen<'_> = Seen::new();
@@ -429,6 +429,40 @@ pub fn k8s_openapi_coverage(
             d
         })
         .collect()
+}
+
+/// Every `customValidation` check of a module that the user implements: (method, upstream name, value type), sorted
+/// by method. Uses with a runtime port (`vgc_runtime::k8s::port`: k8s.io/api's and apimachinery's own functions)
+/// call the port and are not part of the `Custom` trait.
+pub(crate) fn custom_checks(
+    m: &vgc_lowering::plan::ModulePlan,
+) -> Vec<(String, String, vgc_lowering::plan::RustTy)> {
+    let mut out = Vec::new();
+    let mut custom = |c: &vgc_lowering::plan::Check| {
+        if let vgc_lowering::plan::CheckKind::Custom {
+            owner,
+            field,
+            upstream,
+            ty,
+        } = &c.kind
+            && vgc_runtime::k8s::port(&owner.pkg, &owner.name, field.as_deref()).is_none()
+        {
+            out.push((
+                custom_method(owner, field.as_deref()),
+                upstream.clone(),
+                ty.clone(),
+            ));
+        }
+    };
+    for t in &m.types {
+        let fields = t.fields.iter().flatten().flat_map(|f| &f.checks);
+        for c in t.checks.iter().chain(fields) {
+            c.walk(&mut custom);
+        }
+    }
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out.dedup_by(|a, b| a.0 == b.0);
+    out
 }
 
 #[cfg(test)]

@@ -283,7 +283,7 @@ fn coverage(root: &TypePlan, all: &BTreeMap<&TypeKey, &TypePlan>) -> String {
             }
         }
         for ty in next {
-            if let Some(k) = vgc_lowering::graph::build_type_key(ty)
+            if let Some(k) = vgc_lowering::plan::build_type_key(ty)
                 && let Some(t) = all.get(k)
             {
                 todo.push(t);
@@ -420,7 +420,7 @@ impl Ctx<'_> {
     fn type_ref(&self, root: &str, ty: &RustTy) -> TypeRef {
         TypeRef {
             text: json_type(ty),
-            href: vgc_lowering::graph::build_type_key(ty).and_then(|k| {
+            href: vgc_lowering::plan::build_type_key(ty).and_then(|k| {
                 self.home
                     .get(&k.to_string())
                     .map(|p| format!("{root}{p}#{}", k.name))
@@ -535,7 +535,7 @@ impl Ctx<'_> {
         // validation root need not be one: k8s.io/api's resource/v1 validates `DeviceAttribute` as a root.)
         let is_kind = t.fields.iter().flatten().any(|f| {
             f.json_name.is_empty()
-                && vgc_lowering::graph::build_type_key(&f.ty).is_some_and(|k| k.name == "TypeMeta")
+                && vgc_lowering::plan::build_type_key(&f.ty).is_some_and(|k| k.name == "TypeMeta")
         });
         TypeView {
             name: t.key.name.clone(),

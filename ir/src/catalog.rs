@@ -1277,20 +1277,6 @@ control_tags! {
     SupportsSubresource => "k8s:supportsSubresource",
 }
 
-impl TagIdent for crate::model::TagUse {
-    fn tag_id(&self) -> Option<TagId> {
-        TagId::from_name(&self.name)
-    }
-}
-
-impl crate::model::TagUse {
-    /// The use's [`ControlTag`], or `None` for any other tag.
-    #[must_use]
-    pub fn control_tag(&self) -> Option<ControlTag> {
-        ControlTag::from_name(&self.name)
-    }
-}
-
 /// Prefixes of other generators' `+k8s:` tags, which vgc accepts without checking.
 pub static OTHER_GENERATORS: &[&str] = &[
     "k8s:deepcopy-gen",

@@ -1,4 +1,5 @@
-//! The salsa foundation: the [`Db`] trait, the [`SourceFile`] input and the per-file queries.
+//! The salsa foundation: the [`Db`] trait, the per-file queries and the package and settings inputs (the
+//! [`SourceFile`] input is `crate::source`'s, re-exported here).
 //!
 //! Firewall: [`file_ir`] is position-free (spans live in [`file_spans`]), so editing a comment's wording that
 //! moves code but keeps tags and types equal re-runs only the span table and backdates the IR.
@@ -40,25 +41,7 @@ pub trait Db: salsa::Database {
     }
 }
 
-pub use salsa_source_file::SourceFile;
-
-/// `SourceFile` in a module of its own: salsa generates its constructor and accessors, which carry no docs (the
-/// fields' docs say what they return), so `missing_docs` is allowed here alone.
-#[allow(missing_docs)]
-mod salsa_source_file {
-    use super::*;
-
-    /// A Go source file: its path (as registered by the driver) and its text.
-    #[salsa::input(debug)]
-    pub struct SourceFile {
-        /// Path as the driver registered it (used in diagnostics).
-        #[returns(ref)]
-        pub path: String,
-        /// File text: the buffer the file was read into, shared (not copied) by every query and cache snapshot.
-        #[returns(ref)]
-        pub text: Arc<String>,
-    }
-}
+pub use crate::source::SourceFile;
 
 pub use salsa_package::Package;
 

@@ -241,7 +241,7 @@ pub struct Diagnostic {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct SpanRef {
     /// The file the id belongs to.
-    pub file: crate::db::SourceFile,
+    pub file: crate::source::SourceFile,
     /// The span id.
     pub id: crate::model::SpanId,
     /// Keep only this many bytes from the start of the range (a tag's name within its whole use).
@@ -296,7 +296,7 @@ impl Diagnostic {
     pub fn at_span(
         mut self,
         path: impl Into<String>,
-        file: crate::db::SourceFile,
+        file: crate::source::SourceFile,
         id: crate::model::SpanId,
         len: Option<usize>,
     ) -> Self {

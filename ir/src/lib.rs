@@ -12,6 +12,7 @@ pub mod extensions;
 pub mod model;
 pub mod prefix;
 pub mod profile;
+pub mod source;
 
 pub use db::{Db, Package, Settings, SourceFile};
 pub use diagnostic::{ALL_CODES, Code, Diagnostic, Fix, Severity};

@@ -404,6 +404,20 @@ fn group_name_value(raw: &str) -> String {
     }
 }
 
+impl crate::catalog::TagIdent for TagUse {
+    fn tag_id(&self) -> Option<crate::catalog::TagId> {
+        crate::catalog::TagId::from_name(&self.name)
+    }
+}
+
+impl TagUse {
+    /// The use's [`crate::catalog::ControlTag`], or `None` for any other tag.
+    #[must_use]
+    pub fn control_tag(&self) -> Option<crate::catalog::ControlTag> {
+        crate::catalog::ControlTag::from_name(&self.name)
+    }
+}
+
 #[cfg(test)]
 mod group_name_tests {
     #[test]

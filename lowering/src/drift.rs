@@ -9,7 +9,7 @@
 //! example `k8s.io/api/apps/Deployment.spec.minReadySeconds: v1beta1 is frozen`); `#` starts a comment line. An
 //! exception that matches no drift is reported as stale.
 
-use crate::lower::CratePlan;
+use crate::plan::CratePlan;
 use crate::plan::{Check, CheckKind, FieldPlan, NeqValue, RustTy, TypePlan};
 use std::collections::{BTreeMap, BTreeSet};
 use vgc_analysis::{Program, TypeKey};

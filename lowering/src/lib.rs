@@ -9,6 +9,5 @@ pub mod graph;
 pub mod lower;
 pub mod plan;
 
-pub use lower::{
-    CratePlan, ModuleKey, crate_plan, go_field_name, lower, module_plan, prefetch_types,
-};
+pub use lower::{ModuleKey, crate_plan, go_field_name, lower, module_plan, prefetch_types};
+pub use plan::CratePlan;

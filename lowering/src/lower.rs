@@ -1,10 +1,10 @@
 //! Lowering of tag uses on reachable types into [`TypePlan`]s, in upstream emission order.
 
 use crate::plan::{
-    Boxing, Check, CheckKind, DependentPlan, Discriminator, DiscriminatorKind, EnumExclusion,
-    EnumPlan, FieldPlan, FieldRef, IfOptionPlan, IfSubresourcePlan, ItemPlan, Iteration,
-    ListUnionPlan, Matcher, ModePlan, ModulePlan, NeqValue, Nested, OptionState, RustTy, Shape,
-    Stats, Subfield, Subresources, TypePlan, UnionKind, UnionMemberPlan, UnionPlan,
+    Boxing, Check, CheckKind, CratePlan, DependentPlan, Discriminator, DiscriminatorKind,
+    EnumExclusion, EnumPlan, FieldPlan, FieldRef, IfOptionPlan, IfSubresourcePlan, ItemPlan,
+    Iteration, ListUnionPlan, Matcher, ModePlan, ModulePlan, NeqValue, Nested, OptionState, RustTy,
+    Shape, Stats, Subfield, Subresources, TypePlan, UnionKind, UnionMemberPlan, UnionPlan,
 };
 use indexmap::{IndexMap, IndexSet};
 use vgc_analysis::types::{self, Builtin, Native, Ty, opacity, unwrap_levels};
@@ -42,78 +42,6 @@ use vgc_parser::go::{ConstValue, TypeExpr};
 use vgc_parser::tags::{Scalar, Tag};
 use vgc_runtime::formats::Format;
 use vgc_runtime::validate::UpdateConstraint;
-
-/// The lowered crate: modules, diagnostics and counts.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct CratePlan {
-    /// One module per Go package with generated types, sorted by import path.
-    pub modules: Vec<std::sync::Arc<ModulePlan>>,
-    /// The main Go module's path (`go.mod`'s `module`): codegen places its packages' modules relative to it
-    /// (`vgc_codegen::ident::module_path`).
-    pub go_module: String,
-    /// Diagnostics raised while lowering (type-dependent tag errors, not-lowered warnings).
-    pub diagnostics: Vec<Diagnostic>,
-    /// Counts.
-    pub stats: Stats,
-    /// The upstream profile the plan was lowered under (docs say which release's semantics they describe).
-    pub upstream: vgc_ir::Upstream,
-    /// The project formats `+k8s:format` accepts (`--validation-extensions-file`, kubernetes#142116): those of the
-    /// settings under a profile with [`vgc_ir::Upstream::project_formats`], else none. `vgc docs` lists them.
-    pub formats: std::sync::Arc<[vgc_ir::extensions::ProjectFormat]>,
-    /// The kinds of target packages tagged `+k8s:validation-gen=false` ([`types::switched_off_kinds`]): declared
-    /// and served, with no declarative validation (`validated` false). Not part of [`crate::plan::kinds`]'s
-    /// dispatch; `vgc validate` names them as such instead of as unknown kinds.
-    pub switched_off_kinds: Vec<crate::plan::KindRef>,
-}
-
-impl CratePlan {
-    /// The generated types Go's `==` cannot compare ([`crate::plan::direct_comparable`] false): a struct with a
-    /// member that is not comparable (a pointer, list, map, interface, or such a struct), a typedef of one, a type
-    /// a plan does not define. Unexported Go members are not in the plan and so not looked at (an unexported
-    /// pointer member makes upstream's answer `false`). A fixed point from "all comparable" (Go has no struct that
-    /// contains itself by value).
-    #[must_use]
-    pub fn not_directly_comparable(&self) -> std::collections::BTreeSet<TypeKey> {
-        let by_key = self.types_by_key();
-        let mut not = std::collections::BTreeSet::new();
-        loop {
-            let before = not.len();
-            for t in self.types() {
-                if not.contains(&t.key) {
-                    continue;
-                }
-                let named = |k: &TypeKey| by_key.contains_key(k) && !not.contains(k);
-                let ok = match (&t.fields, &t.alias_of) {
-                    (Some(fields), _) => fields
-                        .iter()
-                        .all(|f| crate::plan::comparable_member(&f.ty, &named)),
-                    (None, Some(a)) => crate::plan::comparable_member(a, &named),
-                    (None, None) => false,
-                };
-                if !ok {
-                    not.insert(t.key.clone());
-                }
-            }
-            if not.len() == before {
-                return not;
-            }
-        }
-    }
-
-    /// Every type plan of every module, in module order then the module's own order.
-    pub fn types(&self) -> impl Iterator<Item = &TypePlan> {
-        self.modules
-            .iter()
-            .flat_map(|m| m.types.iter())
-            .map(|t| &**t)
-    }
-
-    /// Every type plan by its key (one entry per Go type).
-    #[must_use]
-    pub fn types_by_key(&self) -> std::collections::BTreeMap<&TypeKey, &TypePlan> {
-        self.types().map(|t| (&t.key, t)).collect()
-    }
-}
 
 /// The lowered crate of the database's [`vgc_analysis::Workspace`] ([`lower`] over
 /// [`vgc_analysis::loaded_program`]), with the package count in its stats. Lowering reads source positions only

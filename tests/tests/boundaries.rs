@@ -101,3 +101,98 @@ fn workspace_crates_depend_only_across_stated_boundaries() {
         );
     }
 }
+
+/// The top-level modules of `src` (a file `x.rs` or directory `x/` of `src` is module `x`; `lib.rs` and `main.rs`
+/// are the crate root) and, for each, the top-level modules its code names through `crate::x` (or, in a file of
+/// `src` itself, `super::x`). Comment lines (docs included) and everything from a file's first `#[cfg(test)]` on
+/// are left out: they do not make the modules depend on each other.
+fn module_imports(src: &std::path::Path) -> BTreeMap<String, BTreeSet<String>> {
+    let path = regex::Regex::new(r"\bcrate::([a-z_][a-z0-9_]*)").expect("regex");
+    let parent = regex::Regex::new(r"\bsuper::([a-z_][a-z0-9_]*)").expect("regex");
+    let mut graph: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    let mut stack = vec![src.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("read src dir") {
+            let p = entry.expect("dir entry").path();
+            if p.is_dir() {
+                stack.push(p);
+                continue;
+            }
+            if p.extension().is_none_or(|e| e != "rs") {
+                continue;
+            }
+            let rel = p.strip_prefix(src).expect("under src");
+            let first = rel.components().next().expect("a component");
+            let top = std::path::Path::new(first.as_os_str())
+                .file_stem()
+                .expect("stem")
+                .to_string_lossy()
+                .into_owned();
+            if matches!(top.as_str(), "lib" | "main") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&p).expect("read source");
+            let code = text.split("#[cfg(test)]").next().unwrap_or_default();
+            let at_top = rel.components().count() == 1;
+            let used = graph.entry(top.clone()).or_default();
+            for line in code.lines().filter(|l| !l.trim_start().starts_with("//")) {
+                let mut names: Vec<&str> = path
+                    .captures_iter(line)
+                    .map(|c| c.get(1).expect("group").as_str())
+                    .collect();
+                if at_top {
+                    names.extend(
+                        parent
+                            .captures_iter(line)
+                            .map(|c| c.get(1).expect("group").as_str()),
+                    );
+                }
+                used.extend(names.into_iter().filter(|n| *n != top).map(str::to_string));
+            }
+        }
+    }
+    graph
+}
+
+/// No crate's files import each other in a cycle (issue 34: a cycle is a name in the wrong module, and it makes the
+/// modules one unit to read and to change). Each workspace crate's module graph, from [`module_imports`], has no
+/// strongly connected component of more than one module.
+#[test]
+fn no_import_cycle_between_the_files_of_any_crate() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut cycles = Vec::new();
+    for krate in [
+        "parser", "runtime", "ir", "analysis", "lowering", "codegen", "validate", "docs-gen",
+        "driver", "cli", "build", "lint",
+    ] {
+        let src = root.join(krate).join("src");
+        if !src.is_dir() {
+            continue;
+        }
+        let imports = module_imports(&src);
+        let mut g = petgraph::graph::DiGraph::<&str, ()>::new();
+        let nodes: BTreeMap<&str, _> = imports
+            .keys()
+            .map(|m| (m.as_str(), g.add_node(m.as_str())))
+            .collect();
+        for (from, tos) in &imports {
+            for to in tos {
+                if let Some(&t) = nodes.get(to.as_str()) {
+                    g.add_edge(nodes[from.as_str()], t, ());
+                }
+            }
+        }
+        for scc in petgraph::algo::tarjan_scc(&g) {
+            if scc.len() > 1 {
+                let mut names: Vec<&str> = scc.iter().map(|n| g[*n]).collect();
+                names.sort_unstable();
+                cycles.push(format!("{krate}: {}", names.join(" ↔ ")));
+            }
+        }
+    }
+    assert!(
+        cycles.is_empty(),
+        "modules importing each other in a cycle (move the name that ties them):\n{}",
+        cycles.join("\n")
+    );
+}

@@ -22,10 +22,10 @@ fn example_graph() -> graph::Graph {
 fn formats_are_deterministic_snapshots() {
     let g = example_graph();
     assert_eq!(g, example_graph(), "same input, same graph");
-    insta::assert_snapshot!("graph_dot", graph::to_dot(&g));
-    insta::assert_snapshot!("graph_mermaid", graph::to_mermaid(&g));
-    insta::assert_json_snapshot!("graph_json", graph::to_json(&g));
-    insta::assert_snapshot!("graph_graphml", graph::to_graphml(&g));
+    insta::assert_snapshot!("graph_dot", vgc::graph::to_dot(&g));
+    insta::assert_snapshot!("graph_mermaid", vgc::graph::to_mermaid(&g));
+    insta::assert_json_snapshot!("graph_json", vgc::graph::to_json(&g));
+    insta::assert_snapshot!("graph_graphml", vgc::graph::to_graphml(&g));
 }
 
 #[test]
@@ -292,7 +292,7 @@ fn graphviz_renders_the_dot_output() {
     if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_GRAPHVIZ) {
         return;
     }
-    let dot = graph::to_dot(&example_graph());
+    let dot = vgc::graph::to_dot(&example_graph());
     let tmp = tempfile::tempdir().expect("tempdir");
     let input = tmp.path().join("g.dot");
     std::fs::write(&input, &dot).expect("write");

@@ -131,9 +131,9 @@ pub(crate) fn run(a: GraphArgs, globals: &Globals) -> ExitCode {
     }
     let g = graph::filter(&whole, &filter);
     let text = match format {
-        GraphFormat::Dot => graph::to_dot(&g),
+        GraphFormat::Dot => vgc::graph::to_dot(&g),
         GraphFormat::Mermaid => {
-            let text = graph::to_mermaid(&g);
+            let text = vgc::graph::to_mermaid(&g);
             if g.edges.len() > MERMAID_MAX_EDGES || text.len() > MERMAID_MAX_TEXT {
                 let _ = writeln!(
                     stderr,
@@ -145,9 +145,9 @@ pub(crate) fn run(a: GraphArgs, globals: &Globals) -> ExitCode {
             text
         }
         GraphFormat::Json => {
-            serde_json::to_string_pretty(&graph::to_json(&g)).unwrap_or_default() + "\n"
+            serde_json::to_string_pretty(&vgc::graph::to_json(&g)).unwrap_or_default() + "\n"
         }
-        GraphFormat::Graphml => graph::to_graphml(&g),
+        GraphFormat::Graphml => vgc::graph::to_graphml(&g),
     };
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
     let _ = writeln!(

@@ -2,38 +2,6 @@
 
 use super::*;
 
-/// Every `customValidation` check of a module that the user implements: (method, upstream name, value type), sorted
-/// by method. Uses with a runtime port (`vgc_runtime::k8s::port`: k8s.io/api's and apimachinery's own functions)
-/// call the port and are not part of the `Custom` trait.
-pub(crate) fn custom_checks(m: &ModulePlan) -> Vec<(String, String, RustTy)> {
-    let mut out = Vec::new();
-    let mut custom = |c: &Check| {
-        if let CheckKind::Custom {
-            owner,
-            field,
-            upstream,
-            ty,
-        } = &c.kind
-            && vgc_runtime::k8s::port(&owner.pkg, &owner.name, field.as_deref()).is_none()
-        {
-            out.push((
-                crate::ident::custom_method(owner, field.as_deref()),
-                upstream.clone(),
-                ty.clone(),
-            ));
-        }
-    };
-    for t in &m.types {
-        let fields = t.fields.iter().flatten().flat_map(|f| &f.checks);
-        for c in t.checks.iter().chain(fields) {
-            c.walk(&mut custom);
-        }
-    }
-    out.sort_by(|a, b| a.0.cmp(&b.0));
-    out.dedup_by(|a, b| a.0 == b.0);
-    out
-}
-
 /// The module's `Custom` trait: one associated function per `+k8s:customValidation` use. The user implements it
 /// for `crate::custom::Custom` in their own `src/custom.rs`; a missing function is a compile error naming it.
 pub(super) fn custom_trait(ctx: &Ctx<'_>, m: &ModulePlan) -> TokenStream {

@@ -30,10 +30,11 @@ mod text;
 mod units;
 mod wrappers;
 
+pub(crate) use crate::ident::custom_checks;
 use access::*;
 use checks::*;
+pub(crate) use custom::custom_stub;
 use custom::*;
-pub(crate) use custom::{custom_checks, custom_stub};
 use items::*;
 use iteration::*;
 pub use layout::Layout;
