@@ -2,8 +2,10 @@
 //! only in a last element that is a Kubernetes version (`v1`, `v1beta1`, `v2alpha3`, …) — every type present in
 //! more than one version is compared field by field, by JSON path, on its lowered validation: the field's own
 //! checks plus the type-level checks its type carries through typedef chains, and the type's struct-level checks
-//! (unions, modes, dependencies, `subfield`/`item` rules) under the path `(type)`. Checks are described in a
-//! version-neutral form (package paths with the version replaced by `*`), so equivalent spellings compare equal.
+//! (unions, modes, dependencies, `subfield`/`item` rules) under the path `(type)`. Versions are compared by the
+//! typed checks ([`Rule`]: each check serialized with the version of every package path replaced by `*`), so
+//! equivalent spellings compare equal and checks that differ anywhere in the plan do not; the diagnostic shows
+//! them in [`describe`]'s words.
 //!
 //! An exceptions file accepts known differences, one per line: `<group>/<Type>.<json.path>: <reason>` (for
 //! example `k8s.io/api/apps/Deployment.spec.minReadySeconds: v1beta1 is frozen`); `#` starts a comment line. An
@@ -281,12 +283,76 @@ struct Versioned<'a> {
     all: &'a BTreeMap<&'a TypeKey, &'a TypePlan>,
 }
 
-/// The checks a field's value gets, described: its own, then the type-level checks of its named type and of each
+/// One rule a path gets in one version: the check as a version-neutral typed value (`key`: the check serialized
+/// with every package path's version element replaced by `*`, [`neutral`]; what versions are compared by) and in
+/// words (`text`: [`describe`], what the diagnostic shows). Ordered and compared by `key`, so two checks that read
+/// alike but differ in any field of the plan (flags, cohort, level, payload) are different rules.
+#[derive(Debug, Clone)]
+pub struct Rule {
+    /// The neutral typed form (canonical JSON of the [`Check`]), prefixed with the typedef's name for a rule its
+    /// value's type carries.
+    pub key: String,
+    /// [`describe`]'s words, prefixed alike (`Mode:enum{A,B}`).
+    pub text: String,
+}
+
+impl PartialEq for Rule {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for Rule {}
+
+impl PartialOrd for Rule {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Rule {
+    /// By `key`, then by `text` so that the order is total and the words' order stable.
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key
+            .cmp(&other.key)
+            .then_with(|| self.text.cmp(&other.text))
+    }
+}
+
+impl Rule {
+    /// `c` as a rule, both forms prefixed with `prefix` (a typedef's `Name:`, or nothing).
+    fn of(c: &Check, prefix: &str) -> Rule {
+        let mut v = serde_json::to_value(c).unwrap_or(serde_json::Value::Null);
+        neutralize(&mut v);
+        Rule {
+            key: format!("{prefix}{v}"),
+            text: format!("{prefix}{}", describe(c)),
+        }
+    }
+}
+
+/// Replaces, in a serialized plan value, every package path (the `pkg` of a type key) by its version-neutral form.
+fn neutralize(v: &mut serde_json::Value) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m.iter_mut() {
+                match x {
+                    serde_json::Value::String(s) if k == "pkg" => *s = neutral(s),
+                    _ => neutralize(x),
+                }
+            }
+        }
+        serde_json::Value::Array(a) => a.iter_mut().for_each(neutralize),
+        _ => {}
+    }
+}
+
+/// The checks a field's value gets, as [`Rule`]s: its own, then the type-level checks of its named type and of each
 /// typedef below it, prefixed with the typedef's name (`Mode:enum{A,B}`; struct types contribute their own
 /// comparison instead).
 #[must_use]
-pub fn field_rules(f: &FieldPlan, all: &BTreeMap<&TypeKey, &TypePlan>) -> BTreeSet<String> {
-    let mut out: BTreeSet<String> = f.checks.iter().map(describe).collect();
+pub fn field_rules(f: &FieldPlan, all: &BTreeMap<&TypeKey, &TypePlan>) -> BTreeSet<Rule> {
+    let mut out: BTreeSet<Rule> = f.checks.iter().map(|c| Rule::of(c, "")).collect();
     let mut cur = match &f.ty {
         RustTy::Named(k) => Some(k),
         RustTy::Option(i, _) => match i.as_ref() {
@@ -301,11 +367,8 @@ pub fn field_rules(f: &FieldPlan, all: &BTreeMap<&TypeKey, &TypePlan>) -> BTreeS
         if t.fields.is_some() || depth > 16 {
             break;
         }
-        out.extend(
-            t.checks
-                .iter()
-                .map(|c| format!("{}:{}", k.name, describe(c))),
-        );
+        let prefix = format!("{}:", k.name);
+        out.extend(t.checks.iter().map(|c| Rule::of(c, &prefix)));
         cur = match &t.alias_of {
             Some(RustTy::Named(n)) => Some(n),
             _ => None,
@@ -446,10 +509,10 @@ pub fn differences(
             }
             row.types += 1;
             // path → version → rules
-            let mut table: BTreeMap<String, BTreeMap<&String, BTreeSet<String>>> = BTreeMap::new();
+            let mut table: BTreeMap<String, BTreeMap<&String, BTreeSet<Rule>>> = BTreeMap::new();
             for (v, t) in &present {
                 let all = versions[*v].all;
-                let own: BTreeSet<String> = t.checks.iter().map(describe).collect();
+                let own: BTreeSet<Rule> = t.checks.iter().map(|c| Rule::of(c, "")).collect();
                 table.entry("(type)".into()).or_default().insert(v, own);
                 let mut ps = Vec::new();
                 paths(t, all, "", 0, &mut ps);
@@ -462,14 +525,19 @@ pub fn differences(
                     continue;
                 }
                 row.paths += 1;
-                let distinct: BTreeSet<&BTreeSet<String>> = by_version.values().collect();
+                let distinct: BTreeSet<&BTreeSet<Rule>> = by_version.values().collect();
                 if distinct.len() < 2 {
                     continue;
                 }
                 row.drifting += 1;
                 let mut by: Vec<(String, Vec<String>)> = by_version
                     .into_iter()
-                    .map(|(v, r)| (v.clone(), r.into_iter().collect()))
+                    .map(|(v, r)| {
+                        // Shown in words, alphabetically (rules that differ only where the words are silent
+                        // show once).
+                        let words: BTreeSet<String> = r.into_iter().map(|r| r.text).collect();
+                        (v.clone(), words.into_iter().collect())
+                    })
                     .collect();
                 by.sort_by_key(|(v, _)| version_key(v));
                 let at = present
@@ -682,7 +750,7 @@ pub fn declaration_drifts(db: &dyn Db, prog: &Program, plan: &CratePlan) -> Vec<
                 if having.len() < 2 {
                     continue;
                 }
-                let rules: BTreeSet<BTreeSet<String>> = having
+                let rules: BTreeSet<BTreeSet<Rule>> = having
                     .iter()
                     .map(|(_, (f, _, _))| field_rules(f, &all))
                     .collect();
@@ -750,6 +818,47 @@ mod tests {
         assert_eq!(version_key("core"), None);
         assert_eq!(neutral("k8s.io/api/apps/v1beta2"), "k8s.io/api/apps/*");
         assert_eq!(neutral("k8s.io/api/core"), "k8s.io/api/core");
+    }
+
+    fn check(kind: CheckKind, short_circuit: bool) -> Check {
+        Check {
+            kind,
+            short_circuit,
+            non_error: false,
+            stability: None,
+            tag: Some(vgc_ir::catalog::TagId::CustomValidation),
+            cohort: None,
+        }
+    }
+
+    fn custom(pkg: &str) -> CheckKind {
+        CheckKind::Custom {
+            owner: TypeKey {
+                pkg: pkg.into(),
+                name: "Widget".into(),
+            },
+            field: None,
+            upstream: "ValidateCustom_Widget".into(),
+            ty: RustTy::Named(TypeKey {
+                pkg: pkg.into(),
+                name: "Widget".into(),
+            }),
+        }
+    }
+
+    /// Versions compare by the typed check, version-neutral: the same check in two versions is one rule; checks
+    /// that read alike but differ in the plan (here the short-circuit flag, which the words do not show) are two.
+    #[test]
+    fn rules_compare_typed_checks_not_words() {
+        let v1 = Rule::of(&check(custom("example.com/apis/w/v1"), false), "");
+        let v1beta1 = Rule::of(&check(custom("example.com/apis/w/v1beta1"), false), "");
+        assert_eq!(v1, v1beta1);
+        assert!(v1.key.contains("example.com/apis/w/*"), "{}", v1.key);
+        let flagged = Rule::of(&check(custom("example.com/apis/w/v1"), true), "");
+        assert_eq!(v1.text, flagged.text, "the words do not show the flag");
+        assert_ne!(v1, flagged);
+        let other = Rule::of(&check(custom("example.com/apis/x/v1"), false), "");
+        assert_ne!(v1, other, "another group's type is another rule");
     }
 
     #[test]
