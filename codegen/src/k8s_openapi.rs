@@ -629,17 +629,17 @@ pub fn prune(plan: &CratePlan, map: &Mapping, problems: &[Problem]) -> CratePlan
                     let mut ok = true;
                     c.walk(&mut |c| match &c.kind {
                         CheckKind::Union(u) => {
-                            ok &= u.members.iter().all(|m| member_ok(&key, &m.go_field))
+                            ok &= u.members.iter().all(|m| member_ok(&key, &m.member.go))
                         }
                         CheckKind::Discriminated(d) => {
-                            ok &= member_ok(&key, &d.member)
+                            ok &= member_ok(&key, &d.member.go)
                                 && member_ok(&key, &d.discriminator.field);
                         }
                         CheckKind::Dependent(d) => {
                             ok &=
                                 member_ok(&key, &d.trigger.go) && member_ok(&key, &d.dependent.go);
                         }
-                        CheckKind::Subfield(s) => ok &= member_ok(&key, &s.member),
+                        CheckKind::Subfield(s) => ok &= member_ok(&key, &s.member.go),
                         CheckKind::FieldConstraint(_) | CheckKind::VirtualUnion(_) => ok = false,
                         _ => {}
                     });
@@ -685,12 +685,12 @@ fn referenced(t: &TypePlan, go: &str) -> bool {
     let mut found = false;
     for c in &t.checks {
         c.walk(&mut |c| match &c.kind {
-            CheckKind::Union(u) => found |= u.members.iter().any(|m| m.go_field == go),
+            CheckKind::Union(u) => found |= u.members.iter().any(|m| m.member.go == go),
             CheckKind::Discriminated(m) => {
-                found |= m.member == go || m.discriminator.field == go;
+                found |= m.member.go == go || m.discriminator.field == go;
             }
             CheckKind::Dependent(d) => found |= d.trigger.go == go || d.dependent.go == go,
-            CheckKind::Subfield(s) => found |= s.member == go,
+            CheckKind::Subfield(s) => found |= s.member.go == go,
             _ => {}
         });
     }

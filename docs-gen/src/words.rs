@@ -60,8 +60,8 @@ fn involved_fields(c: &Check) -> Vec<String> {
         CheckKind::Union(u) => u
             .members
             .iter()
-            .map(|m| m.json.clone())
-            .chain(u.discriminator.iter().map(|d| d.1.clone()))
+            .map(|m| m.member.json.clone())
+            .chain(u.discriminator.iter().map(|d| d.json.clone()))
             .collect(),
         CheckKind::Dependent(d) => vec![d.trigger.json.clone(), d.dependent.json.clone()],
         // The constrained field and the sibling the referenced path starts at.
@@ -69,8 +69,8 @@ fn involved_fields(c: &Check) -> Vec<String> {
             .iter()
             .filter_map(|p| p.json_segments().first().map(|s| (*s).to_string()))
             .collect(),
-        CheckKind::Discriminated(m) => vec![m.json.clone()],
-        CheckKind::Subfield(s) => vec![s.json.clone()],
+        CheckKind::Discriminated(m) => vec![m.member.json.clone()],
+        CheckKind::Subfield(s) => vec![s.member.json.clone()],
         // The fields of this struct the members are (or lie below).
         CheckKind::VirtualUnion(v) => {
             let mut out: Vec<String> = Vec::new();
@@ -192,15 +192,19 @@ pub fn words(c: &Check, outer: Option<Stability>, cx: &Context<'_>) -> String {
         ),
         CheckKind::EachKey(inner) => format!("each key: {}", nested(inner, c.stability, cx)),
         CheckKind::Subfield(sf) => {
-            format!("field {}: {}", sf.json, words(&sf.inner, c.stability, cx))
+            format!(
+                "field {}: {}",
+                sf.member.json,
+                words(&sf.inner, c.stability, cx)
+            )
         }
         CheckKind::Union(u) => {
-            let members: Vec<String> = u.members.iter().map(|m| m.json.clone()).collect();
+            let members: Vec<String> = u.members.iter().map(|m| m.member.json.clone()).collect();
             let mut s = match u.kind {
                 UnionKind::Union => format!("exactly one of {} must be set", list(&members)),
                 UnionKind::ZeroOrOneOf => format!("at most one of {} may be set", list(&members)),
             };
-            if let Some((_, d)) = &u.discriminator {
+            if let Some(d) = u.discriminator.as_ref().map(|d| &d.json) {
                 s.push_str(&format!(", the one {d} names"));
             }
             if !u.name.is_empty() {
@@ -316,7 +320,7 @@ pub fn words(c: &Check, outer: Option<Stability>, cx: &Context<'_>) -> String {
                 })
                 .collect();
             parts.push(format!("when {disc} is anything else: must not be set"));
-            format!("field {}: {}", m.json, parts.join("; "))
+            format!("field {}: {}", m.member.json, parts.join("; "))
         }
         CheckKind::Neq(v) => format!("must not be {}", neq_text(v)),
         CheckKind::Eq(v) => format!("must be {}", neq_text(v)),

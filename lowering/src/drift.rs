@@ -184,18 +184,18 @@ pub fn describe(c: &Check) -> String {
             "eachKey({})",
             inner.iter().map(describe).collect::<Vec<_>>().join(", ")
         ),
-        CheckKind::Subfield(s) => format!("subfield({}):{}", s.json, describe(&s.inner)),
+        CheckKind::Subfield(s) => format!("subfield({}):{}", s.member.json, describe(&s.inner)),
         CheckKind::Union(u) => format!(
             "{:?}({}){}",
             u.kind,
             u.members
                 .iter()
-                .map(|m| format!("{}={}", m.json, m.member_name))
+                .map(|m| format!("{}={}", m.member.json, m.member_name))
                 .collect::<Vec<_>>()
                 .join(","),
             u.discriminator
                 .as_ref()
-                .map(|d| format!(" by {}", d.1))
+                .map(|d| format!(" by {}", d.json))
                 .unwrap_or_default()
         ),
         CheckKind::Dependent(d) => format!(
@@ -249,7 +249,7 @@ pub fn describe(c: &Check) -> String {
         ),
         CheckKind::Discriminated(m) => format!(
             "mode({} by {}: {})",
-            m.json,
+            m.member.json,
             m.discriminator.field,
             m.rules
                 .iter()

@@ -385,9 +385,9 @@ fn field_check(
             if let Some(e) = elem {
                 let epkg = types.get(e).map_or(pkg, |t| t.key.pkg.as_str());
                 let to = b.node(
-                    format!("{e}.{}", s.json),
+                    format!("{e}.{}", s.member.json),
                     NodeKind::Field,
-                    s.json.clone(),
+                    s.member.json.clone(),
                     epkg,
                 );
                 b.edge(fid, &to, EdgeKind::Subfield, "");
@@ -451,12 +451,12 @@ fn struct_check(b: &mut Builder, tid: &str, pkg: &str, by_go: &BTreeMap<&str, St
             let uid = b.node(format!("{tid}#union:{name}"), NodeKind::Union, name, pkg);
             b.edge(tid, &uid, EdgeKind::Hoisted, "");
             for m in &u.members {
-                if let Some(f) = by_go.get(m.go_field.as_str()) {
+                if let Some(f) = by_go.get(m.member.go.as_str()) {
                     b.edge(&uid, f, EdgeKind::UnionMember, m.member_name.clone());
                 }
             }
-            if let Some((d, _)) = &u.discriminator
-                && let Some(f) = by_go.get(d.as_str())
+            if let Some(d) = &u.discriminator
+                && let Some(f) = by_go.get(d.go.as_str())
             {
                 b.edge(&uid, f, EdgeKind::UnionDiscriminator, "");
             }
@@ -478,7 +478,7 @@ fn struct_check(b: &mut Builder, tid: &str, pkg: &str, by_go: &BTreeMap<&str, St
             if let Some(f) = by_go.get(m.discriminator.field.as_str()) {
                 b.edge(&mid, f, EdgeKind::ModeDiscriminator, "");
             }
-            if let Some(f) = by_go.get(m.member.as_str()) {
+            if let Some(f) = by_go.get(m.member.go.as_str()) {
                 for (v, _) in &m.rules {
                     b.edge(&mid, f, EdgeKind::IfMode, v.clone());
                 }
@@ -498,7 +498,7 @@ fn struct_check(b: &mut Builder, tid: &str, pkg: &str, by_go: &BTreeMap<&str, St
             }
         }
         CheckKind::Subfield(s) => {
-            if let Some(f) = by_go.get(s.member.as_str()) {
+            if let Some(f) = by_go.get(s.member.go.as_str()) {
                 b.edge(tid, f, EdgeKind::Subfield, "");
             }
         }

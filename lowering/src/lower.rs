@@ -2,8 +2,8 @@
 
 use crate::plan::{
     Boxing, Check, CheckKind, CratePlan, DependentPlan, Discriminator, DiscriminatorKind,
-    EnumExclusion, EnumPlan, FieldPlan, FieldRef, IfOptionPlan, IfSubresourcePlan, ItemPlan,
-    Iteration, ListUnionPlan, Matcher, ModePlan, ModulePlan, NeqValue, Nested, OptionState, RustTy,
+    EnumExclusion, EnumPlan, FieldPlan, IfOptionPlan, IfSubresourcePlan, ItemPlan, Iteration,
+    ListUnionPlan, Matcher, MemberRef, ModePlan, ModulePlan, NeqValue, Nested, OptionState, RustTy,
     Shape, Stats, Subfield, Subresources, TypePlan, UnionKind, UnionMemberPlan, UnionPlan,
 };
 use indexmap::{IndexMap, IndexSet};
@@ -531,6 +531,29 @@ impl Lowerer<'_> {
             Ty::Slice(i) => RustTy::Vec(Box::new(self.rust_ty(owner, i))),
             Ty::Map(_, v) => RustTy::Map(Box::new(self.rust_ty(owner, v))),
             Ty::Any | Ty::Unresolved(..) => RustTy::Json,
+        }
+    }
+
+    /// Member `f` of struct `owner` (declared in `file`) as the plan names it: Go name `go`, JSON name `json`, its
+    /// Rust type, pointer boxing, shape and element type.
+    fn member_ref(
+        &self,
+        owner: &TypeKey,
+        file: SourceFile,
+        f: &FieldIr,
+        go: String,
+        json: String,
+    ) -> MemberRef {
+        let ty = types::resolve(self.db, self.prog, &owner.pkg, file, &f.ty);
+        let shape = self.shape(&ty);
+        let (ty, pointer, elem) = split_member(self.rust_ty(owner, &ty));
+        MemberRef {
+            go,
+            json,
+            ty,
+            pointer,
+            shape,
+            elem,
         }
     }
 

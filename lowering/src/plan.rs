@@ -419,13 +419,13 @@ impl Check {
     }
 }
 
-/// One upstream `validate.Subfield` call: a single check applied to one member of a struct value at
-/// `path.<json>`, skipped on update when the old struct is set and the member is equal. The wrapper carries its
-/// inner check's flags; inherited member checks are NonError short-circuits.
+/// A member of a struct value as the plan names it — the one spelling of "a struct member" the wrappers that
+/// reach into a struct share (`subfield`, modes): its Go name (codegen decides its Rust name,
+/// `vgc_codegen::ident::field`), its JSON name (the error path segment), and how its value is held and shaped.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Subfield {
+pub struct MemberRef {
     /// Go field name of the member.
-    pub member: String,
+    pub go: String,
     /// JSON name of the member (path segment).
     pub json: String,
     /// The member's Rust type (without `Option`).
@@ -436,6 +436,15 @@ pub struct Subfield {
     pub shape: Shape,
     /// Element type when the member is a list or map.
     pub elem: Option<RustTy>,
+}
+
+/// One upstream `validate.Subfield` call: a single check applied to one member of a struct value at
+/// `path.<json>`, skipped on update when the old struct is set and the member is equal. The wrapper carries its
+/// inner check's flags; inherited member checks are NonError short-circuits.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Subfield {
+    /// The member.
+    pub member: MemberRef,
     /// The wrapped check.
     pub inner: Check,
     /// True for a check inherited from the member's own short-circuit tags.
@@ -800,14 +809,10 @@ pub enum UnionKind {
 /// A member of a union group.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct UnionMemberPlan {
-    /// Go field name.
-    pub go_field: String,
-    /// JSON name (used in messages and paths).
-    pub json: String,
+    /// The member field (its shape decides what "set" means; its JSON name is used in messages and paths).
+    pub member: MemberRef,
     /// Discriminator value selecting this member (`memberName`, default the Go field name).
     pub member_name: String,
-    /// Shape of the member (decides what "set" means).
-    pub shape: Shape,
 }
 
 /// One union group of a struct (upstream `unionMembershipFor_…` / `zeroOrOneOfMembershipFor_…`).
@@ -819,8 +824,8 @@ pub struct UnionPlan {
     pub name: String,
     /// Members in field order.
     pub members: Vec<UnionMemberPlan>,
-    /// The discriminator field: (Go field name, JSON name), if any.
-    pub discriminator: Option<(String, String)>,
+    /// The discriminator field, if any.
+    pub discriminator: Option<MemberRef>,
     /// `Union` errors carry the origin `union` (1.36 on; `vgc_ir::Upstream::union_origin`).
     pub union_origin: bool,
 }
@@ -866,9 +871,9 @@ pub struct DependentPlan {
     /// `dependentForbidden` (else `dependentRequired`).
     pub forbidden: bool,
     /// The field whose presence triggers the rule.
-    pub trigger: FieldRef,
+    pub trigger: MemberRef,
     /// The field that must then be set (or unset).
-    pub dependent: FieldRef,
+    pub dependent: MemberRef,
 }
 
 /// One field-path constraint hoisted to the struct it is checked on (vgc extension; `vgc_runtime::extensions`):
@@ -984,17 +989,6 @@ impl Operand {
     }
 }
 
-/// A struct field as a cross-field rule names it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct FieldRef {
-    /// The Go field name.
-    pub go: String,
-    /// The JSON name (error path segment).
-    pub json: String,
-    /// The field's shape (how "set" is decided).
-    pub shape: Shape,
-}
-
 /// The disallowed value of `k8s:neq`, typed like the field.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum NeqValue {
@@ -1009,18 +1003,8 @@ pub enum NeqValue {
 /// One upstream `validate.Discriminated` call: the rules of one member field for one modality.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct ModePlan {
-    /// Member field: Go name.
-    pub member: String,
-    /// Member field: JSON name (path segment).
-    pub json: String,
-    /// The member's Rust type (without `Option`).
-    pub ty: RustTy,
-    /// `Some` when the member is a Go pointer (`Option<_>`), with how its target is held.
-    pub pointer: Option<Boxing>,
-    /// Shape of the member value.
-    pub shape: Shape,
-    /// Element type when the member is a list or map.
-    pub elem: Option<RustTy>,
+    /// The member field.
+    pub member: MemberRef,
     /// The modality's discriminator field.
     pub discriminator: Discriminator,
     /// Rules sorted by mode value: each mode's merged checks, in tag order (run as upstream's

@@ -321,8 +321,8 @@ impl<'a> Generator<'a> {
                     interesting: true,
                     ..Hints::default()
                 };
-                self.harvest(&holder, Some(&sf.ty), &sf.inner, &mut mh, options);
-                self.field_hints(&holder, &sf.member).merge(&mh);
+                self.harvest(&holder, Some(&sf.member.ty), &sf.inner, &mut mh, options);
+                self.field_hints(&holder, &sf.member.go).merge(&mh);
                 h.interesting = true;
             }
             CheckKind::Item(ip) => {
@@ -362,9 +362,9 @@ impl<'a> Generator<'a> {
             }
             CheckKind::Union(u) => {
                 for m in &u.members {
-                    self.field_hints(owner, &m.go_field).interesting = true;
+                    self.field_hints(owner, &m.member.go).interesting = true;
                 }
-                if let Some((d, _)) = &u.discriminator {
+                if let Some(d) = u.discriminator.as_ref().map(|d| &d.go) {
                     let names: Vec<String> =
                         u.members.iter().map(|m| m.member_name.clone()).collect();
                     let dh = self.field_hints(owner, d);
@@ -392,10 +392,10 @@ impl<'a> Generator<'a> {
                 };
                 for (_, checks) in &m.rules {
                     for c in checks {
-                        self.harvest(owner, Some(&m.ty), c, &mut mh, options);
+                        self.harvest(owner, Some(&m.member.ty), c, &mut mh, options);
                     }
                 }
-                self.field_hints(owner, &m.member).merge(&mh);
+                self.field_hints(owner, &m.member.go).merge(&mh);
             }
             _ => {}
         }

@@ -707,31 +707,18 @@ impl<'p> Cx<'_, 'p> {
         let mut e = ErrorList::new();
         let mut failed = false;
         let Some(s) = new else { return (e, failed) };
-        let member = |o: &'v Val<'p>| -> Option<&'v Val<'p>> {
-            let f = o.field(&sub.member)?;
-            if sub.pointer.is_some() {
-                nilable(f)
-            } else {
-                Some(f)
-            }
-        };
-        let nv = member(s);
-        let ov = old.and_then(member);
-        let p = path.child(&sub.json);
+        let m = &sub.member;
+        let (nv, ov, site) = member_values(m, s, old);
+        let p = path.child(&m.json);
         if self.op.is_update() && old.is_some() {
-            self.deep_equal_site(Some(&sub.ty), &p);
+            self.deep_equal_site(Some(&m.ty), &p);
             if nv == ov {
                 return (e, failed);
             }
         }
         let ic = &sub.inner;
-        let site = Site {
-            shape: &sub.shape,
-            elem: sub.elem.as_ref(),
-            typed: false,
-        };
         if ic.kind == CheckKind::Optional {
-            failed = !set(&sub.shape, nv);
+            failed = !set(&m.shape, nv);
         } else if matches!(ic.kind, CheckKind::Subfield(_)) {
             let pair = self.pair(ic, site, nv, ov, &p);
             if ic.non_error || sub.inherited {
@@ -811,17 +798,17 @@ impl<'p> Cx<'_, 'p> {
         let new_set: Vec<bool> = u
             .members
             .iter()
-            .map(|m| new.is_some_and(|o| field_set(o, &m.go_field, &m.shape)))
+            .map(|m| new.is_some_and(|o| field_set(o, &m.member.go, &m.member.shape)))
             .collect();
         let old_set: Vec<bool> = u
             .members
             .iter()
-            .map(|m| old.is_some_and(|o| field_set(o, &m.go_field, &m.shape)))
+            .map(|m| old.is_some_and(|o| field_set(o, &m.member.go, &m.member.shape)))
             .collect();
         let e = match (&u.discriminator, u.kind) {
-            (Some((disc_go, disc_json)), UnionKind::Union) => {
+            (Some(d), UnionKind::Union) => {
                 let disc = |o: Option<&Val<'p>>| -> String {
-                    o.and_then(|o| o.field(disc_go))
+                    o.and_then(|o| o.field(&d.go))
                         .and_then(Val::as_str)
                         .unwrap_or_default()
                         .to_string()
@@ -829,13 +816,13 @@ impl<'p> Cx<'_, 'p> {
                 let members: Vec<(&str, &str)> = u
                     .members
                     .iter()
-                    .map(|m| (m.json.as_str(), m.member_name.as_str()))
+                    .map(|m| (m.member.json.as_str(), m.member_name.as_str()))
                     .collect();
                 v::discriminated_union(
                     path,
                     op,
                     old.is_some(),
-                    disc_json,
+                    &d.json,
                     &disc(new),
                     &disc(old),
                     &new_set,
@@ -844,7 +831,7 @@ impl<'p> Cx<'_, 'p> {
                 )
             }
             (_, kind) => {
-                let names: Vec<&str> = u.members.iter().map(|m| m.json.as_str()).collect();
+                let names: Vec<&str> = u.members.iter().map(|m| m.member.json.as_str()).collect();
                 if kind == UnionKind::Union {
                     v::union(path, op, old.is_some(), &new_set, &old_set, &names)
                 } else {
@@ -869,30 +856,16 @@ impl<'p> Cx<'_, 'p> {
     ) -> ErrorList {
         let mut e = ErrorList::new();
         let Some(s) = new else { return e };
-        let member = |o: &'v Val<'p>| -> Option<&'v Val<'p>> {
-            let f = o.field(&m.member)?;
-            if m.pointer.is_some() {
-                nilable(f)
-            } else {
-                Some(f)
-            }
-        };
-        let nv = member(s);
-        let ov = old.and_then(member);
+        let (nv, ov, site) = member_values(&m.member, s, old);
         let disc_of = |o: &'v Val<'p>| o.field(&m.discriminator.field);
         let disc = disc_of(s);
-        let p = path.child(&m.json);
+        let p = path.child(&m.member.json);
         if self.op.is_update() && old.map(disc_of) == Some(disc) {
-            self.deep_equal_site(Some(&m.ty), &p);
+            self.deep_equal_site(Some(&m.member.ty), &p);
             if nv == ov {
                 return e;
             }
         }
-        let site = Site {
-            shape: &m.shape,
-            elem: m.elem.as_ref(),
-            typed: false,
-        };
         let is_bool = m.discriminator.kind == vgc_lowering::plan::DiscriminatorKind::Bool;
         let rule = m.rules.iter().find(|(value, _)| match &disc {
             Some(Val::Bool(b)) if is_bool => (value == "true") == *b,
@@ -906,7 +879,7 @@ impl<'p> Cx<'_, 'p> {
                 if !covers_all {
                     e.extend(stab(
                         m.default_stability,
-                        v::forbidden(&p, set(&m.shape, nv)),
+                        v::forbidden(&p, set(&m.member.shape, nv)),
                     ));
                 }
             }
@@ -943,4 +916,27 @@ impl<'p> Cx<'_, 'p> {
             }
         }
     }
+}
+
+/// What the wrappers that reach into a struct (`Subfield`, `Discriminated`) start from: member `m` of the struct
+/// value `s` and of the old struct `old` (a nil pointer member reads as absent), and the [`Site`] of its value.
+fn member_values<'p, 'v>(
+    m: &'p vgc_lowering::plan::MemberRef,
+    s: &'v Val<'p>,
+    old: Option<&'v Val<'p>>,
+) -> (Option<&'v Val<'p>>, Option<&'v Val<'p>>, Site<'p>) {
+    let member = |o: &'v Val<'p>| -> Option<&'v Val<'p>> {
+        let f = o.field(&m.go)?;
+        if m.pointer.is_some() {
+            nilable(f)
+        } else {
+            Some(f)
+        }
+    };
+    let site = Site {
+        shape: &m.shape,
+        elem: m.elem.as_ref(),
+        typed: false,
+    };
+    (member(s), old.and_then(member), site)
 }

@@ -340,8 +340,8 @@ fn fields_read<'p>(c: &'p vgc_lowering::plan::Check, out: &mut Vec<&'p str>) -> 
     use vgc_lowering::plan::CheckKind;
     match &c.kind {
         CheckKind::Union(u) => {
-            out.extend(u.members.iter().map(|m| m.go_field.as_str()));
-            out.extend(u.discriminator.iter().map(|(go, _)| go.as_str()));
+            out.extend(u.members.iter().map(|m| m.member.go.as_str()));
+            out.extend(u.discriminator.iter().map(|d| d.go.as_str()));
         }
         CheckKind::Dependent(d) => out.extend([d.trigger.go.as_str(), d.dependent.go.as_str()]),
         CheckKind::FieldConstraint(fc) => out.extend(
@@ -359,7 +359,7 @@ fn fields_read<'p>(c: &'p vgc_lowering::plan::Check, out: &mut Vec<&'p str>) -> 
             );
         }
         CheckKind::Discriminated(m) => {
-            out.extend([m.member.as_str(), m.discriminator.field.as_str()]);
+            out.extend([m.member.go.as_str(), m.discriminator.field.as_str()]);
         }
         CheckKind::IfOption(io) => return fields_read(&io.inner, out),
         CheckKind::IfSubresource(is) => return fields_read(&is.inner, out),

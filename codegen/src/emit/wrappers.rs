@@ -3,6 +3,46 @@
 
 use super::*;
 
+/// What the wrappers that reach into a struct (`Subfield`, `Discriminated`) start from: the member's JSON name
+/// (the path segment), its Rust type's tokens, its reads out of the struct `s` and the old struct `os` (the
+/// declarations, then `Option<&T>` expressions), and the [`Site`] of its value.
+struct MemberPrelude<'a> {
+    json: &'a str,
+    t: TokenStream,
+    read: Read,
+    site: Site<'a>,
+}
+
+/// The [`MemberPrelude`] of member `m` of the struct value of `outer` (`slot` names the temporaries).
+fn member_prelude<'a>(
+    ctx: &'a Ctx<'_>,
+    outer: Site<'_>,
+    m: &'a vgc_lowering::plan::MemberRef,
+    slot: &str,
+) -> MemberPrelude<'a> {
+    MemberPrelude {
+        json: &m.json,
+        t: ctx.ty(&m.ty),
+        read: read_member(
+            ctx,
+            outer.owner,
+            &m.go,
+            m.pointer,
+            &m.ty,
+            &quote!(s),
+            &quote!(os),
+            slot,
+        ),
+        site: Site {
+            shape: &m.shape,
+            elem: m.elem.as_ref(),
+            typed: false,
+            owner: ctx.struct_of(&m.ty),
+            nil_kept: false,
+        },
+    }
+}
+
 /// Tokens evaluating to `(ErrorList, bool)`: the errors of the wrapped check and whether it failed (for a
 /// NonError inner check the errors are dropped but the failure still counts, as upstream's `len(e) != 0`).
 pub(super) fn subfield_call(
@@ -12,37 +52,24 @@ pub(super) fn subfield_call(
     ops: Operands<'_>,
 ) -> TokenStream {
     let Operands { new, old, path } = ops;
-    let json = &sub.json;
-    let t = ctx.ty(&sub.ty);
-    let Read {
-        decls,
-        new: mv,
-        old: mo,
-    } = read_member(
-        ctx,
-        outer.owner,
-        &sub.member,
-        sub.pointer,
-        &sub.ty,
-        &quote!(s),
-        &quote!(os),
-        "sub",
-    );
+    let MemberPrelude {
+        json,
+        t,
+        read: Read {
+            decls,
+            new: mv,
+            old: mo,
+        },
+        site,
+    } = member_prelude(ctx, outer, &sub.member, "sub");
     let ic = &sub.inner;
-    let site = Site {
-        shape: &sub.shape,
-        elem: sub.elem.as_ref(),
-        typed: false,
-        owner: ctx.struct_of(&sub.ty),
-        nil_kept: false,
-    };
     let ops = Operands {
         new: &quote!(new),
         old: &quote!(old_v),
         path: &quote!(&p),
     };
     let inner = if ic.kind == CheckKind::Optional {
-        let set = set_expr(ctx, &sub.shape, &quote!(new));
+        let set = set_expr(ctx, &sub.member.shape, &quote!(new));
         quote! { failed = !(#set); }
     } else if matches!(ic.kind, CheckKind::Subfield(_)) {
         // A chain (`subfield(a)=subfield(b)=…`, 1.38): the inner wrapper's failure is the outer's, so a
@@ -62,7 +89,7 @@ pub(super) fn subfield_call(
         }
     };
     // upstream `subfield.go`: `DirectEqual` on a comparable member, else the package's deep-equality function.
-    let unchanged = ctx.deep_eq_opt(&sub.ty, &quote!(new), &quote!(old_v));
+    let unchanged = ctx.deep_eq_opt(&sub.member.ty, &quote!(new), &quote!(old_v));
     quote!({
         let mut e = ::vgc_runtime::ErrorList::new();
         let mut failed = false;
@@ -269,22 +296,16 @@ pub(super) fn discriminated_call(
     ops: Operands<'_>,
 ) -> TokenStream {
     let Operands { new, old, path } = ops;
-    let json = &m.json;
-    let t = ctx.ty(&m.ty);
-    let Read {
-        decls,
-        new: mv,
-        old: mo,
-    } = read_member(
-        ctx,
-        outer.owner,
-        &m.member,
-        m.pointer,
-        &m.ty,
-        &quote!(s),
-        &quote!(os),
-        "mode",
-    );
+    let MemberPrelude {
+        json,
+        t,
+        read: Read {
+            decls,
+            new: mv,
+            old: mo,
+        },
+        site,
+    } = member_prelude(ctx, outer, &m.member, "mode");
     let d = &m.discriminator.field;
     let is_bool = m.discriminator.kind == vgc_lowering::plan::DiscriminatorKind::Bool;
     let disc = |o: TokenStream| {
@@ -295,21 +316,11 @@ pub(super) fn discriminated_call(
         }
     };
     // upstream `mode.go`: the member's equivalence is the deep-equality function unless comparable.
-    let unchanged = ctx.deep_eq_opt(&m.ty, &quote!(new), &quote!(old_v));
+    let unchanged = ctx.deep_eq_opt(&m.member.ty, &quote!(new), &quote!(old_v));
     let (dn, dold) = (disc(quote!(s)), disc(quote!(o)));
     let mut arms = Vec::new();
     for (value, checks) in &m.rules {
-        let body = multi_code(
-            ctx,
-            checks,
-            Site {
-                shape: &m.shape,
-                elem: m.elem.as_ref(),
-                typed: false,
-                owner: ctx.struct_of(&m.ty),
-                nil_kept: false,
-            },
-        );
+        let body = multi_code(ctx, checks, site);
         let pat = if is_bool {
             let b = value == "true";
             quote!(#b)
@@ -320,7 +331,7 @@ pub(super) fn discriminated_call(
     }
     let covers_all = is_bool && m.rules.len() == 2;
     if !covers_all {
-        let set = set_expr(ctx, &m.shape, &quote!(new));
+        let set = set_expr(ctx, &m.member.shape, &quote!(new));
         let st = stab_marks(m.default_stability);
         arms.push(quote!(_ => { errs.extend(::vgc_runtime::validate::forbidden(&p, #set) #st); }));
     }
@@ -354,7 +365,7 @@ pub(super) fn union_call(
     let Operands { new, old, .. } = ops;
     use vgc_lowering::plan::UnionKind;
     let set = |obj: &TokenStream, m: &vgc_lowering::plan::UnionMemberPlan| {
-        let member_set = member_set(ctx, site.owner, &quote!(o), &m.go_field, &m.shape);
+        let member_set = member_set(ctx, site.owner, &quote!(o), &m.member.go, &m.member.shape);
         quote!(#obj.is_some_and(|o| #member_set))
     };
     let new_set: Vec<TokenStream> = u.members.iter().map(|m| set(new, m)).collect();
@@ -381,13 +392,14 @@ pub(super) fn union_call_inner(
     use vgc_lowering::plan::UnionKind;
     let v = quote!(::vgc_runtime::validate);
     match (&u.discriminator, u.kind) {
-        (Some((disc_go, disc_json)), UnionKind::Union) => {
+        (Some(disc), UnionKind::Union) => {
+            let disc_json = &disc.json;
             let (dn, dold) = (
-                member_str(ctx, owner, &quote!(o), disc_go),
-                member_str(ctx, owner, &quote!(o), disc_go),
+                member_str(ctx, owner, &quote!(o), &disc.go),
+                member_str(ctx, owner, &quote!(o), &disc.go),
             );
             let members = u.members.iter().map(|m| {
-                let (j, n) = (&m.json, &m.member_name);
+                let (j, n) = (&m.member.json, &m.member_name);
                 quote!((#j, #n))
             });
             quote!(#v::discriminated_union(#path, op, #old.is_some(), #disc_json,
@@ -395,7 +407,7 @@ pub(super) fn union_call_inner(
                 &[#(#new_set),*], &[#(#old_set),*], &[#(#members),*]))
         }
         (_, kind) => {
-            let names = u.members.iter().map(|m| &m.json);
+            let names = u.members.iter().map(|m| &m.member.json);
             let f = if kind == UnionKind::Union {
                 quote!(union)
             } else {

@@ -210,7 +210,8 @@ impl Lowerer<'_> {
                         );
                         continue;
                     }
-                    group.discriminator = Some((go.clone(), json.clone()));
+                    group.discriminator =
+                        Some(self.member_ref(owner, file, f, go.clone(), json.clone()));
                 } else {
                     if shape.is_value_struct() {
                         self.report(
@@ -231,10 +232,8 @@ impl Lowerer<'_> {
                         continue;
                     }
                     group.members.push(UnionMemberPlan {
-                        go_field: go.clone(),
-                        json: json.clone(),
+                        member: self.member_ref(owner, file, f, go.clone(), json.clone()),
                         member_name: arg("memberName").unwrap_or_else(|| go.clone()),
-                        shape,
                     });
                     if !events
                         .iter()
@@ -381,12 +380,14 @@ impl Lowerer<'_> {
                     .filter(|l| levels.iter().all(|x| *x == Some(*l)));
                 let (value_ty, pointer, elem) = split_member(self.rust_ty(owner, &ty));
                 let plan = ModePlan {
-                    member: go.to_string(),
-                    json,
-                    ty: value_ty,
-                    pointer,
-                    shape,
-                    elem,
+                    member: MemberRef {
+                        go: go.to_string(),
+                        json,
+                        ty: value_ty,
+                        pointer,
+                        shape,
+                        elem,
+                    },
                     discriminator: disc.clone(),
                     rules: by_value.into_iter().collect(),
                     default_stability: uniform,
@@ -484,16 +485,14 @@ impl Lowerer<'_> {
         }
         let plan = DependentPlan {
             forbidden: t.is_tag(TagId::DependentForbidden),
-            trigger: FieldRef {
-                go: go.clone(),
-                json: trigger_json,
-                shape: ts,
-            },
-            dependent: FieldRef {
-                go: go_field_name(dep).unwrap_or_default(),
-                json: dep_json.clone(),
-                shape: ds,
-            },
+            trigger: self.member_ref(owner, file, f, go.clone(), trigger_json),
+            dependent: self.member_ref(
+                owner,
+                file,
+                dep,
+                go_field_name(dep).unwrap_or_default(),
+                dep_json.clone(),
+            ),
         };
         Some(gate(
             self.undefined_option_is_error(),

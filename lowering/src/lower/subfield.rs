@@ -240,12 +240,14 @@ impl Lowerer<'_> {
                 _ => name.clone(),
             };
             let sub = Subfield {
-                member: go.clone(),
-                json: name.clone(),
-                ty: value_ty.clone(),
-                pointer,
-                shape: mshape.clone(),
-                elem: elem.clone(),
+                member: MemberRef {
+                    go: go.clone(),
+                    json: name.clone(),
+                    ty: value_ty.clone(),
+                    pointer,
+                    shape: mshape.clone(),
+                    elem: elem.clone(),
+                },
                 inner,
                 inherited,
             };

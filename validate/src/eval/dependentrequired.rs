@@ -12,7 +12,7 @@ pub(super) fn call(
     path: &Path<'_>,
 ) -> ErrorList {
     let op = cx.op;
-    let fs = |o: &Val<'_>, r: &vgc_lowering::plan::FieldRef| field_set(o, &r.go, &r.shape);
+    let fs = |o: &Val<'_>, r: &vgc_lowering::plan::MemberRef| field_set(o, &r.go, &r.shape);
     v::dependent(
         path,
         op,
