@@ -219,19 +219,51 @@ pub fn commit(dir: &Path, writes: &[(String, &[u8])], removes: &[String]) -> std
         f.write_all(&serde_json::to_vec(&journal).map_err(std::io::Error::other)?)?;
     }
     std::fs::rename(&tmp, staging.path().join(JOURNAL))?;
-    apply(dir, staging.path())?;
+    let refused = apply(dir, staging.path())?;
+    if !refused.is_empty() {
+        // The callers check every target first (`may_write`, `inside`); a refusal here is a bug, not input.
+        return Err(std::io::Error::other(refused.join("; ")));
+    }
     staging.close()
 }
 
 /// Applies a committed staging directory's journal: renames each staged file still present over its target,
 /// then removes the listed stale files that are vgc's and the directories that become empty. Idempotent, so a
-/// run interrupted half way is completed by the next one.
-fn apply(dir: &Path, staging: &Path) -> std::io::Result<()> {
+/// run interrupted half way is completed by the next one. A journal is a file on disk like any other input: an entry
+/// whose target is not inside `dir` ([`inside`]: no `..`, absolute or prefix component, no symbolic link on the way)
+/// or whose staged name is not a plain file name of the staging directory is refused, not applied; the returned
+/// notes name each refused entry (reliability R48).
+///
+/// # Errors
+/// The journal cannot be read or parsed, or a rename or directory creation fails.
+fn apply(dir: &Path, staging: &Path) -> std::io::Result<Vec<String>> {
     let journal: Journal = serde_json::from_slice(&std::fs::read(staging.join(JOURNAL))?)
         .map_err(std::io::Error::other)?;
+    let mut refused = Vec::new();
+    let plain_name = |name: &str| {
+        let mut parts = Path::new(name).components();
+        matches!(
+            (parts.next(), parts.next()),
+            (Some(std::path::Component::Normal(_)), None)
+        )
+    };
     // Each directory is created once (a module tree has a few directories for a hundred files).
     let mut made = std::collections::HashSet::new();
     for (name, rel) in &journal.writes {
+        if !plain_name(name) {
+            refused.push(format!(
+                "{}: refused a journal entry whose staged file {name:?} is not in the staging directory",
+                staging.display()
+            ));
+            continue;
+        }
+        if let Err(e) = inside(dir, rel) {
+            refused.push(format!(
+                "{}: refused a journal entry: {e}",
+                staging.display()
+            ));
+            continue;
+        }
         let src = staging.join(name);
         if !src.exists() {
             continue;
@@ -246,6 +278,13 @@ fn apply(dir: &Path, staging: &Path) -> std::io::Result<()> {
         std::fs::rename(&src, &dst)?;
     }
     for rel in &journal.removes {
+        if let Err(e) = inside(dir, rel) {
+            refused.push(format!(
+                "{}: refused a journal removal: {e}",
+                staging.display()
+            ));
+            continue;
+        }
         let path = dir.join(rel);
         if is_ours(&path) && std::fs::remove_file(&path).is_ok() {
             let mut parent = path.parent();
@@ -257,7 +296,7 @@ fn apply(dir: &Path, staging: &Path) -> std::io::Result<()> {
             }
         }
     }
-    Ok(())
+    Ok(refused)
 }
 
 /// Cleans up after a killed build (the caller holds the [`OutputLock`]): completes every committed transaction
@@ -292,10 +331,13 @@ pub fn recover(dir: &Path) -> Vec<String> {
     for (_, p) in stagings {
         if p.join(JOURNAL).is_file() {
             match apply(dir, &p) {
-                Ok(()) => notes.push(format!(
-                    "{}: completed the output of an interrupted build",
-                    dir.display()
-                )),
+                Ok(refused) => {
+                    notes.extend(refused);
+                    notes.push(format!(
+                        "{}: completed the output of an interrupted build",
+                        dir.display()
+                    ));
+                }
                 Err(e) => notes.push(format!(
                     "{}: could not complete an interrupted build's output ({e}); rebuilding",
                     p.display()
@@ -359,6 +401,74 @@ mod tests {
             .map(|e| e.file_name())
             .collect();
         assert!(left.is_empty(), "{left:?}");
+    }
+
+    /// R48 (issue 36 row 3): a crafted journal naming targets outside the output directory (`..`, an absolute
+    /// path) or a staged file outside the staging directory changes nothing outside the output; each entry is
+    /// refused with a note, the legitimate entry beside them is applied.
+    #[test]
+    fn a_crafted_journal_cannot_write_or_remove_outside_the_output() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let out = tmp.path().join("out");
+        let victim = tmp.path().join("victim");
+        std::fs::create_dir_all(out.join(".vgc/staging-x")).expect("mkdir");
+        std::fs::create_dir_all(&victim).expect("mkdir");
+        std::fs::write(victim.join("target.txt"), "precious").expect("write");
+        std::fs::write(victim.join("ours.rs"), "// @generated by vgc\nold\n").expect("write");
+        std::fs::write(victim.join("outside-staged"), "moved?").expect("write");
+        for n in ["0", "1", "2"] {
+            std::fs::write(
+                out.join(".vgc/staging-x").join(n),
+                "// @generated by vgc\nevil\n",
+            )
+            .expect("write");
+        }
+        let abs = victim.join("target.txt").to_string_lossy().into_owned();
+        let j = Journal {
+            writes: vec![
+                ("0".into(), "../victim/target.txt".into()),
+                ("1".into(), abs.clone()),
+                ("../../victim/outside-staged".into(), "src/stolen.rs".into()),
+                ("2".into(), "src/lib.rs".into()),
+            ],
+            removes: vec!["../victim/ours.rs".into(), abs],
+        };
+        std::fs::write(
+            out.join(".vgc/staging-x/journal.json"),
+            serde_json::to_vec(&j).expect("json"),
+        )
+        .expect("write");
+        let notes = recover(&out);
+        assert_eq!(
+            std::fs::read_to_string(victim.join("target.txt")).expect("read"),
+            "precious"
+        );
+        assert!(
+            victim.join("ours.rs").exists(),
+            "a removal outside the output is refused"
+        );
+        assert!(
+            victim.join("outside-staged").exists(),
+            "a staged name outside the staging is refused"
+        );
+        assert!(!out.join("src/stolen.rs").exists());
+        assert_eq!(
+            std::fs::read_to_string(out.join("src/lib.rs")).expect("read"),
+            "// @generated by vgc\nevil\n",
+            "the entry inside the output is applied"
+        );
+        let refused: Vec<&String> = notes.iter().filter(|n| n.contains("refused")).collect();
+        assert_eq!(refused.len(), 5, "{notes:?}");
+        assert!(
+            refused[0].contains("../victim/target.txt: not a path inside the output directory"),
+            "{}",
+            refused[0]
+        );
+        assert!(
+            refused[2].contains("is not in the staging directory"),
+            "{}",
+            refused[2]
+        );
     }
 
     #[test]
