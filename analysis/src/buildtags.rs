@@ -105,11 +105,53 @@ pub fn constraint(text: &str) -> Option<&str> {
     None
 }
 
-/// Whether a file with this name and text is part of its package in the default context. A malformed
-/// constraint counts as satisfied (the file is read, and its problems are reported as usual).
+/// The legacy `// +build` lines of the file header, when the file has no `//go:build` line: those of the leading
+/// line comments that a blank line ends (go/build reads the header only up to the last blank line before the first
+/// other line, so `+build` lines attached to the package clause are not constraints). Each line is one `&&` term.
+#[must_use]
+pub fn legacy_constraints(text: &str) -> Vec<&str> {
+    let (mut out, mut pending) = (Vec::new(), Vec::new());
+    for line in text.lines() {
+        let t = line.trim();
+        if t.is_empty() {
+            out.append(&mut pending);
+            continue;
+        }
+        let Some(comment) = t.strip_prefix("//") else {
+            break;
+        };
+        if let Some(expr) = comment.trim_start().strip_prefix("+build")
+            && (expr.is_empty() || expr.starts_with([' ', '\t']))
+        {
+            pending.push(expr.trim());
+        }
+    }
+    out
+}
+
+/// Evaluates one legacy `+build` line: space-separated options, any of which may hold; each a comma-separated list
+/// of terms that must all hold; a term `!tag` negates (go/build `matchTag` of the `+build` syntax).
+#[must_use]
+pub fn eval_legacy(line: &str) -> bool {
+    line.split_whitespace().any(|option| {
+        option.split(',').all(|term| match term.strip_prefix('!') {
+            Some(tag) => !tag.is_empty() && !tag_holds(tag),
+            None => tag_holds(term),
+        })
+    })
+}
+
+/// Whether a file with this name and text is part of its package in the default context: its name's suffixes
+/// match, and its `//go:build` line holds — or, without one, every legacy `// +build` line does (go/build's
+/// `shouldBuild`: the `//go:build` line wins when both are present). A malformed `//go:build` expression counts as
+/// satisfied (the file is read, and its problems are reported as usual).
 #[must_use]
 pub fn file_matches(name: &str, text: &str) -> bool {
-    name_matches(name) && constraint(text).is_none_or(|e| eval(e).unwrap_or(true))
+    name_matches(name)
+        && match constraint(text) {
+            Some(e) => eval(e).unwrap_or(true),
+            None => legacy_constraints(text).into_iter().all(eval_legacy),
+        }
 }
 
 /// Evaluates a `//go:build` expression; `None` when it does not parse.
@@ -246,6 +288,38 @@ mod tests {
             "// Copyright\n\n//go:build ignore\n\npackage main\n"
         ));
         assert!(file_matches("a.go", "package v1\n//go:build ignore\n"));
+    }
+
+    /// R49 (issue 36 row 4): the legacy `// +build` form, as go/build reads it when there is no `//go:build` line.
+    #[test]
+    fn legacy_build_lines_select_files_as_go_build_does() {
+        assert!(!file_matches(
+            "gen.go",
+            "// +build ignore\n\npackage main\n"
+        ));
+        assert!(!file_matches(
+            "a.go",
+            "// Copyright\n\n// +build windows\n\npackage v1\n"
+        ));
+        assert!(
+            file_matches("a.go", "// +build linux darwin\n\npackage v1\n"),
+            "an option holds"
+        );
+        assert!(
+            !file_matches("a.go", "// +build linux,!cgo\n\npackage v1\n"),
+            "a term fails"
+        );
+        assert!(
+            !file_matches("a.go", "// +build linux\n// +build ignore\n\npackage v1\n"),
+            "lines are and-ed"
+        );
+        // Attached to the package clause (no blank line after it): a doc comment, not a constraint.
+        assert!(file_matches("a.go", "// +build ignore\npackage v1\n"));
+        // `//go:build` wins over `+build` lines.
+        assert!(file_matches(
+            "a.go",
+            "//go:build linux\n// +build ignore\n\npackage v1\n"
+        ));
         assert!(!name_matches("types_windows.go"));
         assert!(!name_matches("x_linux_arm64.go"));
         assert!(name_matches("x_linux_amd64.go"));
