@@ -453,12 +453,21 @@ pub struct Input {
     pub bytes: Vec<u8>,
 }
 
+/// The largest input `vgc validate` reads, in bytes (64 MiB): a file, a directory's file or standard input. The API
+/// server takes at most 3 MiB per request, so a larger stream is many objects — split it. Over the limit is an
+/// error naming the input, read no further.
+pub const MAX_INPUT_BYTES: u64 = 64 << 20;
+
 /// The bytes of `vgc validate`'s inputs: files as given, directories walked recursively in name order for `*.yaml`,
 /// `*.yml` and `*.json`, `-` stdin (`<stdin>`). Each input is named by its path as given (a directory's files by the
-/// directory joined with their relative path).
+/// directory joined with their relative path). Files are read as every user file is
+/// ([`vgc_driver::sys::read_regular`]): regular files only, symbolic links followed, opened without blocking — a
+/// FIFO, socket or device (`/dev/zero`), named or met in a directory, is refused, never read — and at most
+/// [`MAX_INPUT_BYTES`]; standard input is read up to the same limit (reliability R50).
 ///
 /// # Errors
-/// The first path that cannot be read or listed, with the OS error.
+/// The first path that cannot be read or listed (the OS error, "not a regular file", or the size over the limit),
+/// named.
 pub fn read_inputs(paths: &[String]) -> Result<Vec<Input>, String> {
     fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> std::io::Result<()> {
         let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
@@ -480,8 +489,17 @@ pub fn read_inputs(paths: &[String]) -> Result<Vec<Input>, String> {
     for p in paths {
         if p == "-" {
             let mut bytes = Vec::new();
-            std::io::Read::read_to_end(&mut std::io::stdin(), &mut bytes)
-                .map_err(|e| format!("<stdin>: {e}"))?;
+            std::io::Read::read_to_end(
+                &mut std::io::Read::take(std::io::stdin().lock(), MAX_INPUT_BYTES + 1),
+                &mut bytes,
+            )
+            .map_err(|e| format!("<stdin>: {e}"))?;
+            if bytes.len() as u64 > MAX_INPUT_BYTES {
+                return Err(format!(
+                    "<stdin>: more than {} MiB, vgc validate's limit per input; split the stream into files",
+                    MAX_INPUT_BYTES >> 20
+                ));
+            }
             inputs.push(Input {
                 name: "<stdin>".into(),
                 bytes,
@@ -497,7 +515,8 @@ pub fn read_inputs(paths: &[String]) -> Result<Vec<Input>, String> {
             vec![path.to_path_buf()]
         };
         for f in files {
-            let bytes = std::fs::read(&f).map_err(|e| format!("{}: {e}", f.display()))?;
+            let bytes = vgc_driver::sys::read_regular(&f, MAX_INPUT_BYTES)
+                .map_err(|e| format!("{}: {e}", f.display()))?;
             inputs.push(Input {
                 name: f.to_string_lossy().into_owned(),
                 bytes,

@@ -1316,3 +1316,74 @@ type Job struct {
         "{text}"
     );
 }
+
+/// `vgc validate --api api <args>` with stdin from `stdin`, killed after 60 s (a regression that blocks fails
+/// instead of hanging the suite): (exit code, stderr).
+fn validate_bounded(args: &[&str], stdin: Stdio) -> (i32, String) {
+    let mut all = vec!["validate", "--api", "api"];
+    all.extend_from_slice(args);
+    let mut child = Command::new(env!("CARGO_BIN_EXE_vgc"))
+        .args(&all)
+        .current_dir(dir())
+        .env("NO_COLOR", "1")
+        .env("XDG_CACHE_HOME", user_cache())
+        .stdin(stdin)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("vgc runs");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while child.try_wait().expect("wait").is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("vgc validate {args:?} still running after 60 s (blocked on its input?)");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("vgc ends");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// R50 (issue 36 rows 1–2): a FIFO (named, or met as `*.yaml` in a directory argument), a device (`/dev/zero`,
+/// named or through a `*.yaml` symlink) and standard input over the 64 MiB limit are refused with an error naming
+/// the input and exit 2 — never read without end, never blocking.
+#[cfg(unix)]
+#[test]
+fn r50_fifos_devices_and_oversized_inputs_are_refused() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let fifo = tmp.path().join("f.yaml");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let scan = tmp.path().join("scan");
+    std::fs::create_dir_all(&scan).expect("mkdir");
+    std::os::unix::fs::symlink("/dev/zero", scan.join("zero.yaml")).expect("symlink");
+    let fifo_s = fifo.to_str().expect("utf-8 path");
+    for (args, names) in [
+        (vec![fifo_s], fifo_s.to_string()),
+        (vec!["/dev/zero"], "/dev/zero".to_string()),
+        (
+            vec![scan.to_str().expect("utf-8 path")],
+            scan.join("zero.yaml").display().to_string(),
+        ),
+    ] {
+        let (code, err) = validate_bounded(&args, Stdio::null());
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(
+            err.contains(&format!("{names}: not a regular file")),
+            "{args:?}: {err}"
+        );
+    }
+    let zero = std::fs::File::open("/dev/zero").expect("open /dev/zero");
+    let (code, err) = validate_bounded(&["-"], Stdio::from(zero));
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("<stdin>: more than 64 MiB, vgc validate's limit per input"),
+        "{err}"
+    );
+}

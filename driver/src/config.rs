@@ -102,7 +102,9 @@ pub fn find(start: &Path) -> Option<PathBuf> {
     };
     while let Some(d) = dir {
         let candidate = d.join("vgc.toml");
-        if candidate.is_file() {
+        // Whatever is there (a directory, a FIFO, a link to a device) is the project's settings file: reading it
+        // then fails with a message naming it, instead of the settings being dropped without a word (R51).
+        if candidate.exists() {
             return Some(candidate);
         }
         if d.join("go.mod").is_file() {
@@ -123,8 +125,13 @@ pub fn find_through(sys: &dyn vgc_analysis::System, path: &str) -> Option<Result
     let mut dir = path.trim_end_matches('/').to_string();
     loop {
         let candidate = format!("{dir}/vgc.toml");
-        if let Ok(text) = sys.read_file(&candidate) {
-            return Some(parse(&text, Path::new(&candidate)));
+        match sys.read_file(&candidate) {
+            Ok(text) => return Some(parse(&text, Path::new(&candidate))),
+            // There but not a readable regular file (a directory, a FIFO, a device): an error naming it (R51).
+            Err(e) if sys.stamp(&candidate).is_some() || sys.is_dir(&candidate) => {
+                return Some(Err(format!("{candidate}: {e}")));
+            }
+            Err(_) => {}
         }
         if sys.read_file(&format!("{dir}/go.mod")).is_ok() {
             return None;
@@ -143,9 +150,16 @@ pub fn find_through(sys: &dyn vgc_analysis::System, path: &str) -> Option<Result
 /// an unknown or non-lint code, a severity other than `error`, `warning` or `off`, or an upstream version that is
 /// not one of the profiles.
 pub fn load(path: &Path) -> Result<Config, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    // Read as every user file is: a regular file (links followed), opened without blocking, at most 1 MiB.
+    let bytes = crate::sys::read_regular(path, MAX_CONFIG_BYTES)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8 text", path.display()))?;
     parse(&text, path)
 }
+
+/// The largest `vgc.toml` or drift exceptions file vgc reads, in bytes (1 MiB).
+pub const MAX_CONFIG_BYTES: u64 = 1 << 20;
 
 /// `vgc.toml` as written: unknown tables and keys and wrong types are refused by serde (`deny_unknown_fields`);
 /// values that need checking keep their position ([`toml::Spanned`]).
@@ -468,7 +482,10 @@ pub fn tag_prefix_for(
 /// # Errors
 /// `file:line: message` for an unreadable file or a malformed line.
 pub fn load_exceptions(path: &Path, settings: &mut LintSettings) -> Result<(), String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = crate::sys::read_regular(path, MAX_CONFIG_BYTES)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let text =
+        String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8 text", path.display()))?;
     settings.exceptions = vgc_lowering::drift::parse_exceptions(&text)
         .map_err(|(line, msg)| format!("{}:{line}: {msg}", path.display()))?;
     Ok(())

@@ -584,3 +584,41 @@ fn main() {
         "create=0 update=0 bad=1 depth=100000 tail=\".next.name\"\n"
     );
 }
+
+/// R51 (issue 36 row 5): a `vgc.toml` that is there but is not a readable regular file — a FIFO, a symbolic link to
+/// `/dev/zero`, a directory — is an error naming it (the build's settings would otherwise be dropped without a
+/// word), and the FIFO is never opened for a blocking read.
+#[cfg(unix)]
+#[test]
+fn r51_a_vgc_toml_that_is_not_a_regular_file_is_an_error_naming_it() {
+    for kind in ["fifo", "device", "directory"] {
+        let (tmp, root) = example_copy();
+        let cfg = root.join("vgc.toml");
+        match kind {
+            "fifo" => assert!(
+                std::process::Command::new("mkfifo")
+                    .arg(&cfg)
+                    .status()
+                    .expect("mkfifo")
+                    .success()
+            ),
+            "device" => std::os::unix::fs::symlink("/dev/zero", &cfg).expect("symlink"),
+            _ => std::fs::create_dir(&cfg).expect("mkdir"),
+        }
+        let o = build_into(&root, &tmp.path().join("out"));
+        assert_ne!(vgc::exit_code(&o), 0, "{kind}");
+        let named: Vec<String> = o
+            .diagnostics
+            .iter()
+            .filter(|d| d.message.starts_with(&format!("{}: ", cfg.display())))
+            .map(|d| d.message.clone())
+            .collect();
+        assert_eq!(named.len(), 1, "{kind}: {:?}", o.diagnostics);
+        let want = match kind {
+            "fifo" => "not a regular file (a FIFO)",
+            "device" => "not a regular file (a character device)",
+            _ => "not a regular file (a directory)",
+        };
+        assert!(named[0].contains(want), "{kind}: {}", named[0]);
+    }
+}
