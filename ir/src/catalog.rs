@@ -217,7 +217,7 @@ impl TagId {
     /// nothing real, so the documentation lists them apart from the tags an API author uses.
     #[must_use]
     pub fn is_test_only(self) -> bool {
-        self.spec().family == Family::Testing
+        self.family() == Family::Testing
     }
 
     /// True for vgc's extension tags ([`Family::Subresource`], [`Family::Virtual`]; `docs/extensions.md`): KEP-5073
@@ -226,7 +226,7 @@ impl TagId {
     /// `minimum`/`maximum` are extensions too, but of upstream tags: `crate::extension_tags::constraint_tag`.)
     #[must_use]
     pub fn is_extension(self) -> bool {
-        matches!(self.spec().family, Family::Subresource | Family::Virtual)
+        matches!(self.family(), Family::Subresource | Family::Virtual)
     }
 }
 
@@ -253,55 +253,109 @@ impl std::fmt::Display for TagId {
     }
 }
 
-/// The family a tag belongs to: the unit a tag is followed by through every stage. Lowering dispatches a tag use to
-/// its family's module (`lowering/src/lower/families/<family>.rs`); the families that make checks are named after
-/// apimachinery's `pkg/api/validate/*.go` file of their functions, as the Rust codegen's `emit/checks/<family>.rs`,
-/// the interpreter's `eval/<family>.rs` and the runtime's `validate/<family>.rs` are.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-pub enum Family {
+/// Declares [`Family`], one enum of its tags per family (`RequiredTag`, `LimitsTag`, …), [`FamilyTag`] and
+/// [`TagId::family_tag`] / [`TagId::family`] from one table of `Family: FamilyTag { Variant, … }` rows. The
+/// generated `TagId → FamilyTag` match is exhaustive: a tag no row places is a compile error here, one placed twice
+/// an unreachable pattern; and each family's module matches its own enum exhaustively, so a new tag of a family is
+/// a compile error in that module until it decides what the tag does.
+macro_rules! families {
+    ($($(#[doc = $doc:literal])* $family:ident : $tags:ident { $($tag:ident),* $(,)? }),* $(,)?) => {
+        /// The family a tag belongs to: the unit a tag is followed by through every stage. Lowering dispatches a tag
+        /// use to its family's module (`lowering/src/lower/<family>.rs`); the families that make checks are named
+        /// after apimachinery's `pkg/api/validate/*.go` file of their functions, as the Rust codegen's
+        /// `emit/checks/<family>.rs`, the interpreter's `eval/<family>.rs` and the runtime's `validate/<family>.rs`
+        /// are.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+        pub enum Family {
+            $($(#[doc = $doc])* $family,)*
+        }
+
+        $(
+            #[doc = concat!("The tags of [`Family::", stringify!($family), "`], for its modules' exhaustive matches.")]
+            #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+            pub enum $tags {
+                $(
+                    #[doc = concat!("[`TagId::", stringify!($tag), "`]")]
+                    $tag,
+                )*
+            }
+        )*
+
+        /// A tag as a member of its family: the family and the tag within it ([`TagId::family_tag`]).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum FamilyTag {
+            $(
+                #[doc = concat!("A tag of [`Family::", stringify!($family), "`].")]
+                $family($tags),
+            )*
+        }
+
+        impl TagId {
+            /// The tag as a member of its family.
+            #[must_use]
+            pub const fn family_tag(self) -> FamilyTag {
+                match self {
+                    $($(TagId::$tag => FamilyTag::$family($tags::$tag),)*)*
+                }
+            }
+
+            /// The tag's family.
+            #[must_use]
+            pub const fn family(self) -> Family {
+                match self.family_tag() {
+                    $(FamilyTag::$family(_) => Family::$family,)*
+                }
+            }
+        }
+    };
+}
+
+families! {
     /// `required`, `optional`, `forbidden` (`required.go`).
-    Required,
+    Required: RequiredTag { Forbidden, Optional, Required },
     /// `minimum`, `maximum`, `minLength`, `maxLength`, `maxBytes`, `minItems`, `maxItems`, `minProperties`,
     /// `maxProperties` (`limits.go`).
-    Limits,
+    Limits: LimitsTag {
+        MaxBytes, MaxItems, MaxLength, MaxProperties, Maximum, MinItems, MinLength, MinProperties, Minimum,
+    },
     /// `format` (`strfmt.go`).
-    Strfmt,
+    Strfmt: StrfmtTag { Format },
     /// `enum`, `enumExclude` (`enum.go`).
-    Enum,
+    Enum: EnumTag { Enum, EnumExclude },
     /// `eq`, `neq` (`equality.go`).
-    Equality,
+    Equality: EqualityTag { Eq, Neq },
     /// `immutable` (`immutable.go`).
-    Immutable,
+    Immutable: ImmutableTag { Immutable },
     /// `update` (`update.go`).
-    Update,
+    Update: UpdateTag { Update },
     /// `monotonic`.
-    Monotonic,
+    Monotonic: MonotonicTag { Monotonic },
     /// `listType`, `listMapKey`, `unique`, `customUnique`, `item`: list metadata and list-map items (`list.go`).
-    Lists,
+    Lists: ListsTag { CustomUnique, Item, ListMapKey, ListType, Unique },
     /// `eachVal`, `eachKey` (`each.go`).
-    Each,
+    Each: EachTag { EachKey, EachVal },
     /// `subfield` (`subfield.go`).
-    Subfield,
+    Subfield: SubfieldTag { Subfield },
     /// `unionMember`, `unionDiscriminator`, `zeroOrOneOfMember`, `modeDiscriminator`, `ifMode` (`union.go`,
     /// `discriminator.go`).
-    Unions,
+    Unions: UnionsTag { IfMode, ModeDiscriminator, UnionDiscriminator, UnionMember, ZeroOrOneOfMember },
     /// `dependentRequired`, `dependentForbidden` (`dependentrequired.go`).
-    Dependent,
+    Dependent: DependentTag { DependentForbidden, DependentRequired },
     /// `ifEnabled`, `ifDisabled`: validation options (upstream `IfOption`).
-    Options,
+    Options: OptionsTag { IfDisabled, IfEnabled },
     /// `alpha`, `beta`: stability levels.
-    Levels,
+    Levels: LevelsTag { Alpha, Beta },
     /// `opaqueType`.
-    Opaque,
+    Opaque: OpaqueTag { OpaqueType },
     /// `customValidation`: hand-written functions.
-    Custom,
+    Custom: CustomTag { CustomValidation },
     /// `validateTrue`, `validateFalse`, `validateError`, `validateTrueAlpha`, `validateTrueBeta` (`testing.go`):
     /// tags that test the generator.
-    Testing,
+    Testing: TestingTag { ValidateError, ValidateFalse, ValidateTrue, ValidateTrueAlpha, ValidateTrueBeta },
     /// vgc extension: `ifSubresource`, `ifNotSubresource` (KEP-5073 "Subresources").
-    Subresource,
+    Subresource: SubresourceTag { IfNotSubresource, IfSubresource },
     /// vgc extension: `memberOf`, `listMapItem`, `union`, `zeroOrOneOf` (KEP-5073 "Virtual Field Strategy").
-    Virtual,
+    Virtual: VirtualTag { ListMapItem, MemberOf, Union, ZeroOrOneOf },
 }
 
 /// What a tag does where it is written — the data lowering, tag accounting and the subresource conditions read
@@ -356,9 +410,6 @@ pub struct TagSpec {
     /// serialized as the full tag name (`"name": "k8s:maxItems"`).
     #[serde(rename = "name")]
     pub id: TagId,
-    /// The family whose module lowers it in every stage.
-    #[serde(skip)]
-    pub family: Family,
     /// What it does where it is written: make checks, wrap a payload, or declare something a reader consumes.
     #[serde(skip)]
     pub role: Role,
@@ -387,6 +438,12 @@ impl TagSpec {
     #[must_use]
     pub const fn name(&self) -> &'static str {
         self.id.name()
+    }
+
+    /// The family whose module handles the tag in every stage ([`TagId::family`]).
+    #[must_use]
+    pub const fn family(&self) -> Family {
+        self.id.family()
     }
 }
 
@@ -479,7 +536,6 @@ const TEST_ARGS: &[ArgSpec] = &[
 pub static TAGS: &[TagSpec] = &[
     TagSpec {
         id: TagId::Alpha,
-        family: Family::Levels,
         role: Role::Wrapper(Wrap::Level),
         scopes: ALL5,
         args: SINCE,
@@ -493,7 +549,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::Beta,
-        family: Family::Levels,
         role: Role::Wrapper(Wrap::Level),
         scopes: ALL5,
         args: SINCE,
@@ -507,7 +562,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::CustomUnique,
-        family: Family::Lists,
         role: Role::Read(Reader::ListMetadata),
         scopes: ALL5,
         args: &[],
@@ -521,7 +575,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::CustomValidation,
-        family: Family::Custom,
         role: Role::Checks,
         scopes: &[T, F],
         args: &[],
@@ -535,7 +588,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::DependentForbidden,
-        family: Family::Dependent,
         role: Role::Read(Reader::StructLevel),
         scopes: &[F],
         args: &[arg("", Str, true, "the JSON name of the sibling field")],
@@ -549,7 +601,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::DependentRequired,
-        family: Family::Dependent,
         role: Role::Read(Reader::StructLevel),
         scopes: &[F],
         args: &[arg("", Str, true, "the JSON name of the sibling field")],
@@ -563,7 +614,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::EachKey,
-        family: Family::Each,
         role: Role::Wrapper(Wrap::Each),
         scopes: ALL5,
         args: &[],
@@ -577,7 +627,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::EachVal,
-        family: Family::Each,
         role: Role::Wrapper(Wrap::Each),
         scopes: ALL5,
         args: &[],
@@ -591,7 +640,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::Enum,
-        family: Family::Enum,
         role: Role::Checks,
         scopes: &[T],
         args: &[],
@@ -605,7 +653,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::EnumExclude,
-        family: Family::Enum,
         role: Role::Read(Reader::EnumValues),
         scopes: &[C],
         args: &[],
@@ -619,7 +666,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::Eq,
-        family: Family::Equality,
         role: Role::Checks,
         scopes: ALL5,
         args: &[],
@@ -633,7 +679,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::Forbidden,
-        family: Family::Required,
         role: Role::Checks,
         scopes: &[F],
         args: &[],
@@ -647,7 +692,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::Format,
-        family: Family::Strfmt,
         role: Role::Checks,
         scopes: ALL5,
         args: &[],
@@ -661,7 +705,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::IfDisabled,
-        family: Family::Options,
         role: Role::Wrapper(Wrap::Option),
         scopes: &[T, F, LV, MK, MV, C],
         args: OPTION,
@@ -675,7 +718,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::IfEnabled,
-        family: Family::Options,
         role: Role::Wrapper(Wrap::Option),
         scopes: &[T, F, LV, MK, MV, C],
         args: OPTION,
@@ -689,7 +731,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::IfMode,
-        family: Family::Unions,
         role: Role::Read(Reader::StructLevel),
         scopes: &[F],
         args: &[
@@ -707,7 +748,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::IfNotSubresource,
-        family: Family::Subresource,
         role: Role::Wrapper(Wrap::Subresource),
         scopes: ALL5,
         args: SUBRESOURCE,
@@ -721,7 +761,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::IfSubresource,
-        family: Family::Subresource,
         role: Role::Wrapper(Wrap::Subresource),
         scopes: ALL5,
         args: SUBRESOURCE,
@@ -735,7 +774,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::Immutable,
-        family: Family::Immutable,
         role: Role::Checks,
         scopes: &[F, T, LV, MV],
         args: &[],
@@ -749,7 +787,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::Item,
-        family: Family::Lists,
         role: Role::Read(Reader::ItemChecks),
         scopes: ALL5,
         args: &[],
@@ -763,7 +800,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::ListMapItem,
-        family: Family::Virtual,
         role: Role::Read(Reader::VirtualGroups),
         scopes: &[F],
         args: &[],
@@ -777,7 +813,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::ListMapKey,
-        family: Family::Lists,
         role: Role::Read(Reader::ListMetadata),
         scopes: ALL5,
         args: &[],
@@ -791,7 +826,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::ListType,
-        family: Family::Lists,
         role: Role::Read(Reader::ListMetadata),
         scopes: ALL5,
         args: &[],
@@ -805,7 +839,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::MaxBytes,
-        family: Family::Limits,
         role: Role::Checks,
         scopes: ALL5,
         args: &[],
@@ -819,7 +852,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::MaxItems,
-        family: Family::Limits,
         role: Role::Checks,
         scopes: &[T, F, LV, MV],
         args: &[],
@@ -833,7 +865,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::MaxLength,
-        family: Family::Limits,
         role: Role::Checks,
         scopes: ALL5,
         args: &[],
@@ -847,7 +878,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::MaxProperties,
-        family: Family::Limits,
         role: Role::Checks,
         scopes: &[T, F],
         args: &[],
@@ -861,7 +891,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::Maximum,
-        family: Family::Limits,
         role: Role::Checks,
         scopes: ALL5,
         args: &[],
@@ -877,7 +906,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::MemberOf,
-        family: Family::Virtual,
         role: Role::Read(Reader::VirtualGroups),
         scopes: &[F, LV],
         args: GROUP,
@@ -891,7 +919,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::MinItems,
-        family: Family::Limits,
         role: Role::Checks,
         scopes: &[T, F, LV, MV],
         args: &[],
@@ -905,7 +932,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::MinLength,
-        family: Family::Limits,
         role: Role::Checks,
         scopes: ALL5,
         args: &[],
@@ -919,7 +945,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::MinProperties,
-        family: Family::Limits,
         role: Role::Checks,
         scopes: &[T, F],
         args: &[],
@@ -933,7 +958,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::Minimum,
-        family: Family::Limits,
         role: Role::Checks,
         scopes: ALL5,
         args: &[],
@@ -949,7 +973,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::ModeDiscriminator,
-        family: Family::Unions,
         role: Role::Read(Reader::StructLevel),
         scopes: &[F],
         args: &[arg("modality", Str, false, "the modality name")],
@@ -963,7 +986,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::Monotonic,
-        family: Family::Monotonic,
         role: Role::Checks,
         scopes: &[T, F],
         args: &[],
@@ -977,7 +999,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::Neq,
-        family: Family::Equality,
         role: Role::Checks,
         scopes: ALL5,
         args: &[],
@@ -991,7 +1012,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::OpaqueType,
-        family: Family::Opaque,
         role: Role::Read(Reader::Opacity),
         scopes: ALL5,
         args: &[],
@@ -1005,7 +1025,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::Optional,
-        family: Family::Required,
         role: Role::Checks,
         scopes: &[F],
         args: &[],
@@ -1022,7 +1041,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::Required,
-        family: Family::Required,
         role: Role::Checks,
         scopes: &[F],
         args: &[],
@@ -1036,7 +1054,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::Subfield,
-        family: Family::Subfield,
         role: Role::Wrapper(Wrap::Subfield),
         scopes: ALL5,
         args: &[arg("", Str, true, "the JSON name of the member field")],
@@ -1050,7 +1067,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::Union,
-        family: Family::Virtual,
         role: Role::Read(Reader::VirtualGroups),
         scopes: &[T, F],
         args: GROUP_DECL,
@@ -1064,7 +1080,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::UnionDiscriminator,
-        family: Family::Unions,
         role: Role::Read(Reader::StructLevel),
         scopes: &[F, LV],
         args: UNION,
@@ -1078,7 +1093,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::UnionMember,
-        family: Family::Unions,
         role: Role::Read(Reader::StructLevel),
         scopes: &[F, LV],
         args: MEMBER,
@@ -1092,7 +1106,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::Unique,
-        family: Family::Lists,
         role: Role::Read(Reader::ListMetadata),
         scopes: ALL5,
         args: &[],
@@ -1106,7 +1119,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::Update,
-        family: Family::Update,
         role: Role::Checks,
         scopes: &[F, LV, MV],
         args: &[],
@@ -1120,7 +1132,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::ValidateError,
-        family: Family::Testing,
         role: Role::Checks,
         scopes: ALL5,
         args: &[],
@@ -1134,7 +1145,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::ValidateFalse,
-        family: Family::Testing,
         role: Role::Checks,
         scopes: ALL5,
         args: TEST_ARGS,
@@ -1148,7 +1158,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::ValidateTrue,
-        family: Family::Testing,
         role: Role::Checks,
         scopes: ALL5,
         args: TEST_ARGS,
@@ -1162,7 +1171,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::ValidateTrueAlpha,
-        family: Family::Testing,
         role: Role::Checks,
         scopes: ALL5,
         args: TEST_ARGS,
@@ -1176,7 +1184,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::ValidateTrueBeta,
-        family: Family::Testing,
         role: Role::Checks,
         scopes: ALL5,
         args: TEST_ARGS,
@@ -1190,7 +1197,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::ZeroOrOneOf,
-        family: Family::Virtual,
         role: Role::Read(Reader::VirtualGroups),
         scopes: &[T, F],
         args: GROUP_DECL,
@@ -1204,7 +1210,6 @@ pub static TAGS: &[TagSpec] = &[
     },
     TagSpec {
         id: TagId::ZeroOrOneOfMember,
-        family: Family::Unions,
         role: Role::Read(Reader::StructLevel),
         scopes: &[F, LV],
         args: MEMBER,

@@ -2,15 +2,16 @@
 
 use super::tags::TagSite;
 use super::*;
+use vgc_ir::catalog::CustomTag;
 
 impl Lowerer<'_> {
     /// `customValidation` (upstream `validators/customvalidation.go`): a call of the hand-written
     /// `ValidateCustom_<Type>[_<Field>]`.
-    pub(super) fn lower_custom(&mut self, t: &TagSite<'_>) -> Option<Vec<Check>> {
+    pub(super) fn lower_custom(&mut self, t: &TagSite<'_>, which: CustomTag) -> Option<Vec<Check>> {
         let TagSite { owner, u, ty, .. } = *t;
         let mk = |kind: CheckKind| t.check(kind);
-        Some(match t.id {
-            TagId::CustomValidation => {
+        Some(match which {
+            CustomTag::CustomValidation => {
                 // upstream `customvalidation.go`: type scope → `ValidateCustom_<Type>`, field scope →
                 // `ValidateCustom_<Struct>_<GoField>`; default flags.
                 let (upstream, field, value_ty) =
@@ -36,8 +37,6 @@ impl Lowerer<'_> {
                     ty: value_ty,
                 })]
             }
-            // `lower_tag` dispatches only this family's tags here.
-            _ => return None,
         })
     }
 }

@@ -3,11 +3,12 @@
 use super::diagnostics::{TagDiagnostic, ValueKinds};
 use super::tags::TagSite;
 use super::*;
+use vgc_ir::catalog::EachTag;
 
 impl Lowerer<'_> {
     /// `eachVal`, `eachKey` (upstream `validators/each.go`): the payload lowered on the element or key, as one
     /// pass.
-    pub(super) fn lower_each(&mut self, t: &TagSite<'_>) -> Option<Vec<Check>> {
+    pub(super) fn lower_each(&mut self, t: &TagSite<'_>, which: EachTag) -> Option<Vec<Check>> {
         let TagSite {
             owner,
             file,
@@ -20,8 +21,8 @@ impl Lowerer<'_> {
         } = *t;
         let refuse = |l: &mut Self, d: TagDiagnostic| l.refuse(t, d);
         let is_map = t.is_map();
-        Some(match t.id {
-            TagId::EachVal | TagId::EachKey => {
+        Some(match which {
+            EachTag::EachVal | EachTag::EachKey => {
                 let inner = tag.inner()?;
                 let elem_ty = ty.and_then(|t| elem_of(self.db, self.prog, t, id == TagId::EachKey));
                 let Some(elem_ty) = elem_ty else {
@@ -74,8 +75,6 @@ impl Lowerer<'_> {
                     cohort: None,
                 }]
             }
-            // `lower_tag` dispatches only this family's tags here.
-            _ => return None,
         })
     }
 }

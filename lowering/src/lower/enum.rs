@@ -3,16 +3,17 @@
 use super::diagnostics::{TagDiagnostic, ValueKinds};
 use super::tags::TagSite;
 use super::*;
+use vgc_ir::catalog::EnumTag;
 
 impl Lowerer<'_> {
     /// `enum` on a string type (upstream `validators/enum.go`): its typed constants, less the excluded ones.
-    pub(super) fn lower_enum(&mut self, t: &TagSite<'_>) -> Option<Vec<Check>> {
+    pub(super) fn lower_enum(&mut self, t: &TagSite<'_>, which: EnumTag) -> Option<Vec<Check>> {
         let TagSite { owner, .. } = *t;
         let mk = |kind: CheckKind| t.check(kind);
         let refuse = |l: &mut Self, d: TagDiagnostic| l.refuse(t, d);
         let is_str = t.is_str();
-        Some(match t.id {
-            TagId::Enum => {
+        Some(match which {
+            EnumTag::Enum => {
                 if !is_str {
                     return refuse(self, TagDiagnostic::WrongKind(ValueKinds::String));
                 }
@@ -23,8 +24,8 @@ impl Lowerer<'_> {
                     undefined_option_is_error: self.undefined_option_is_error(),
                 }))]
             }
-            // `lower_tag` dispatches only this family's tags here.
-            _ => return None,
+            // Read on constants by `enum_values`; the catalog's scopes keep it from anywhere else.
+            EnumTag::EnumExclude => return None,
         })
     }
 }

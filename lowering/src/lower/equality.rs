@@ -3,15 +3,20 @@
 use super::diagnostics::TagDiagnostic;
 use super::tags::TagSite;
 use super::*;
+use vgc_ir::catalog::EqualityTag;
 
 impl Lowerer<'_> {
     /// `eq`, `neq` (upstream `validators/equality.go`): a payload of the value's own kind.
-    pub(super) fn lower_equality(&mut self, t: &TagSite<'_>) -> Option<Vec<Check>> {
+    pub(super) fn lower_equality(
+        &mut self,
+        t: &TagSite<'_>,
+        which: EqualityTag,
+    ) -> Option<Vec<Check>> {
         let TagSite { tag, shape, id, .. } = *t;
         let mk = |kind: CheckKind| t.check(kind);
         let refuse = |l: &mut Self, d: TagDiagnostic| l.refuse(t, d);
-        Some(match t.id {
-            TagId::Neq | TagId::Eq => {
+        Some(match which {
+            EqualityTag::Neq | EqualityTag::Eq => {
                 let v = match (tag.scalar_value(), shape) {
                     (
                         Some(Scalar::Str(v)),
@@ -69,8 +74,6 @@ impl Lowerer<'_> {
                     CheckKind::Neq(v)
                 })]
             }
-            // `lower_tag` dispatches only this family's tags here.
-            _ => return None,
         })
     }
 }

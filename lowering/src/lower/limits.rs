@@ -3,11 +3,12 @@
 use super::diagnostics::{TagDiagnostic, ValueKinds};
 use super::tags::TagSite;
 use super::*;
+use vgc_ir::catalog::LimitsTag;
 
 impl Lowerer<'_> {
     /// `minimum`, `maximum`, `minLength`, `maxLength`, `maxBytes`, `minItems`, `maxItems`, `minProperties`,
     /// `maxProperties` (upstream `validators/limits.go`).
-    pub(super) fn lower_limits(&mut self, t: &TagSite<'_>) -> Option<Vec<Check>> {
+    pub(super) fn lower_limits(&mut self, t: &TagSite<'_>, which: LimitsTag) -> Option<Vec<Check>> {
         let TagSite { tag, ty, id, .. } = *t;
         let mk = |kind: CheckKind| t.check(kind);
         let int = || t.int();
@@ -16,17 +17,17 @@ impl Lowerer<'_> {
         let int_kind = t.int_kind();
         let is_list = t.is_list();
         let is_map = t.is_map();
-        Some(match t.id {
+        Some(match which {
             // vgc extension: a field-path constraint, hoisted to the parent struct by `field_constraints`; the
             // catalog checks refuse the form anywhere else.
-            TagId::Minimum | TagId::Maximum
+            LimitsTag::Minimum | LimitsTag::Maximum
                 if vgc_ir::extension_tags::constraint_tag(tag).is_some() =>
             {
                 return None;
             }
             // upstream 1.38 (code-generator v0.38.0-beta.0 `parseNumericLimit`): on a `resource.Quantity` itself
             // (through pointers; not a typedef of it) the payload, whatever its literal kind, is a quantity.
-            TagId::Minimum | TagId::Maximum
+            LimitsTag::Minimum | LimitsTag::Maximum
                 if vgc_ir::profile::upstream(self.db).min_max_on_quantities()
                     && ty.is_some_and(|t| {
                         let mut t = t;
@@ -52,7 +53,7 @@ impl Lowerer<'_> {
                     CheckKind::MaximumQuantity(text)
                 })]
             }
-            TagId::Minimum | TagId::Maximum => {
+            LimitsTag::Minimum | LimitsTag::Maximum => {
                 let Some(b) = int_kind else {
                     return refuse(
                         self,
@@ -117,7 +118,7 @@ impl Lowerer<'_> {
             }
             // upstream 1.38 (kubernetes#141811): `maxBytes` also on byte slices and typedefs to them,
             // `validate.MaxBytesSlice` (not a short-circuit, like the string form).
-            TagId::MaxBytes
+            LimitsTag::MaxBytes
                 if !is_str
                     && vgc_ir::profile::upstream(self.db).max_bytes_on_byte_slices()
                     && ty.is_some_and(|t| {
@@ -133,7 +134,7 @@ impl Lowerer<'_> {
                 }
                 vec![mk(CheckKind::MaxBytesSlice(v))]
             }
-            TagId::MinLength | TagId::MaxLength | TagId::MaxBytes => {
+            LimitsTag::MinLength | LimitsTag::MaxLength | LimitsTag::MaxBytes => {
                 if !is_str {
                     let bytes_too = id == TagId::MaxBytes
                         && vgc_ir::profile::upstream(self.db).max_bytes_on_byte_slices();
@@ -162,7 +163,7 @@ impl Lowerer<'_> {
                     _ => vec![mk(CheckKind::MaxBytes(v))],
                 }
             }
-            TagId::MinItems | TagId::MaxItems => {
+            LimitsTag::MinItems | LimitsTag::MaxItems => {
                 // upstream goes by the native kind: a `[]byte` is a slice (its length counts bytes).
                 let is_bytes = ty.is_some_and(|t| {
                     matches!(
@@ -184,7 +185,7 @@ impl Lowerer<'_> {
                     CheckKind::MaxItems(v)
                 })]
             }
-            TagId::MinProperties | TagId::MaxProperties => {
+            LimitsTag::MinProperties | LimitsTag::MaxProperties => {
                 if !is_map {
                     return refuse(self, TagDiagnostic::WrongKind(ValueKinds::Map));
                 }
@@ -202,8 +203,6 @@ impl Lowerer<'_> {
                     CheckKind::MaxProperties(v)
                 })]
             }
-            // `lower_tag` dispatches only this family's tags here.
-            _ => return None,
         })
     }
 }

@@ -3,6 +3,7 @@
 use super::diagnostics::{TagDiagnostic, ValueKinds};
 use super::tags::TagSite;
 use super::*;
+use vgc_ir::catalog::ListsTag;
 
 impl Lowerer<'_> {
     /// List metadata of a field: from its own `listType`/`unique`/`listMapKey` tags, else from the list typedef.
@@ -156,12 +157,12 @@ impl Lowerer<'_> {
     /// `listType`, `listMapKey`, `unique`, `customUnique`, `item` where they are written (upstream
     /// `validators/list.go`, `item.go`): refusals only — the list's matcher and uniqueness check are made by
     /// [`Lowerer::matcher_for`] and [`Lowerer::unique_check`], a declaration's items by [`Lowerer::item_checks`].
-    pub(super) fn lower_lists(&mut self, t: &TagSite<'_>) -> Option<Vec<Check>> {
+    pub(super) fn lower_lists(&mut self, t: &TagSite<'_>, which: ListsTag) -> Option<Vec<Check>> {
         let s = || t.str();
         let refuse = |l: &mut Self, d: TagDiagnostic| l.refuse(t, d);
         let is_list = t.is_list();
-        Some(match t.id {
-            TagId::ListType => {
+        Some(match which {
+            ListsTag::ListType => {
                 let v = s().unwrap_or_default();
                 if !["atomic", "set", "map"].contains(&v.as_str()) {
                     return refuse(self, TagDiagnostic::UnknownListType(v));
@@ -172,19 +173,17 @@ impl Lowerer<'_> {
                 vec![]
             }
             // R17: upstream's list-metadata validators refuse a non-list context (`can only be used on list types`).
-            TagId::Unique | TagId::ListMapKey | TagId::CustomUnique if !is_list => {
+            ListsTag::Unique | ListsTag::ListMapKey | ListsTag::CustomUnique if !is_list => {
                 return refuse(self, TagDiagnostic::WrongKind(ValueKinds::List));
             }
-            TagId::Unique | TagId::ListMapKey | TagId::CustomUnique => vec![],
+            ListsTag::Unique | ListsTag::ListMapKey | ListsTag::CustomUnique => vec![],
             // Reached only nested in another tag's payload (`item_checks` lowers a declaration's own `item` tags).
-            TagId::Item => {
+            ListsTag::Item => {
                 if !is_list {
                     return refuse(self, TagDiagnostic::WrongKind(ValueKinds::List));
                 }
                 return refuse(self, TagDiagnostic::ItemNotDirect);
             }
-            // `lower_tag` dispatches only this family's tags here.
-            _ => return None,
         })
     }
 }

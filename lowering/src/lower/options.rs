@@ -2,11 +2,16 @@
 
 use super::tags::{TagSite, wrap_each};
 use super::*;
+use vgc_ir::catalog::OptionsTag;
 
 impl Lowerer<'_> {
     /// `ifEnabled`, `ifDisabled` (upstream `validators/options.go`): the payload's checks, each wrapped in
     /// `IfOption`.
-    pub(super) fn lower_options(&mut self, t: &TagSite<'_>) -> Option<Vec<Check>> {
+    pub(super) fn lower_options(
+        &mut self,
+        t: &TagSite<'_>,
+        which: OptionsTag,
+    ) -> Option<Vec<Check>> {
         let TagSite {
             owner,
             file,
@@ -17,8 +22,8 @@ impl Lowerer<'_> {
             stability,
             id,
         } = *t;
-        Some(match t.id {
-            TagId::IfEnabled | TagId::IfDisabled => {
+        Some(match which {
+            OptionsTag::IfEnabled | OptionsTag::IfDisabled => {
                 // upstream `options.go`: every function the payload produces is wrapped in `IfOption`, keeping
                 // its flags; an undefined option is an internal error at run time (1.37 on; before, disabled).
                 let inner = tag.inner()?;
@@ -39,8 +44,6 @@ impl Lowerer<'_> {
                     }))
                 })
             }
-            // `lower_tag` dispatches only this family's tags here.
-            _ => return None,
         })
     }
 }

@@ -3,11 +3,16 @@
 use super::diagnostics::TagDiagnostic;
 use super::tags::TagSite;
 use super::*;
+use vgc_ir::catalog::RequiredTag;
 
 impl Lowerer<'_> {
     /// `required`, `optional`, `forbidden` (upstream `validators/required.go`): presence checks, documentation only on a
     /// non-pointer struct from 1.38.
-    pub(super) fn lower_required(&mut self, t: &TagSite<'_>) -> Option<Vec<Check>> {
+    pub(super) fn lower_required(
+        &mut self,
+        t: &TagSite<'_>,
+        which: RequiredTag,
+    ) -> Option<Vec<Check>> {
         let TagSite {
             shape,
             ty,
@@ -18,8 +23,8 @@ impl Lowerer<'_> {
         let mk = |kind: CheckKind| t.check(kind);
         let s = || t.str();
         let refuse = |l: &mut Self, d: TagDiagnostic| l.refuse(t, d);
-        Some(match t.id {
-            TagId::Required | TagId::Optional | TagId::Forbidden => {
+        Some(match which {
+            RequiredTag::Required | RequiredTag::Optional | RequiredTag::Forbidden => {
                 // A non-pointer struct: a struct type, or a well-known apimachinery value that Go declares as a
                 // struct (`metav1.Time`, `resource.Quantity`, `intstr.IntOrString`, … — not `[]byte`). (Go's
                 // `json.RawMessage`, a byte slice vgc reads as `RawExtension`, is counted as one too.)
@@ -64,8 +69,6 @@ impl Lowerer<'_> {
                     ],
                 }
             }
-            // `lower_tag` dispatches only this family's tags here.
-            _ => return None,
         })
     }
 }

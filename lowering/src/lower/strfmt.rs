@@ -3,16 +3,17 @@
 use super::diagnostics::{TagDiagnostic, ValueKinds};
 use super::tags::TagSite;
 use super::*;
+use vgc_ir::catalog::StrfmtTag;
 
 impl Lowerer<'_> {
     /// `format` (upstream `validators/format.go`): a built-in format, or a project format from 1.38.
-    pub(super) fn lower_strfmt(&mut self, t: &TagSite<'_>) -> Option<Vec<Check>> {
+    pub(super) fn lower_strfmt(&mut self, t: &TagSite<'_>, which: StrfmtTag) -> Option<Vec<Check>> {
         let mk = |kind: CheckKind| t.check(kind);
         let s = || t.str();
         let refuse = |l: &mut Self, d: TagDiagnostic| l.refuse(t, d);
         let is_str = t.is_str();
-        Some(match t.id {
-            TagId::Format => {
+        Some(match which {
+            StrfmtTag::Format => {
                 if !is_str {
                     return refuse(self, TagDiagnostic::WrongKind(ValueKinds::String));
                 }
@@ -38,8 +39,6 @@ impl Lowerer<'_> {
                     }
                 }
             }
-            // `lower_tag` dispatches only this family's tags here.
-            _ => return None,
         })
     }
 }

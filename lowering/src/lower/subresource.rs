@@ -3,11 +3,16 @@
 use super::diagnostics::{Extension, TagDiagnostic};
 use super::tags::{TagSite, wrap_each};
 use super::*;
+use vgc_ir::catalog::SubresourceTag;
 
 impl Lowerer<'_> {
     /// vgc extension (KEP-5073 "Subresources") `ifSubresource`, `ifNotSubresource`: the payload's checks,
     /// each wrapped in a subresource condition.
-    pub(super) fn lower_subresource(&mut self, t: &TagSite<'_>) -> Option<Vec<Check>> {
+    pub(super) fn lower_subresource(
+        &mut self,
+        t: &TagSite<'_>,
+        which: SubresourceTag,
+    ) -> Option<Vec<Check>> {
         let TagSite {
             owner,
             file,
@@ -19,8 +24,8 @@ impl Lowerer<'_> {
             id,
         } = *t;
         let refuse = |l: &mut Self, d: TagDiagnostic| l.refuse(t, d);
-        Some(match t.id {
-            TagId::IfSubresource | TagId::IfNotSubresource => {
+        Some(match which {
+            SubresourceTag::IfSubresource | SubresourceTag::IfNotSubresource => {
                 // vgc extension (KEP-5073 "Subresources"): the payload's checks run only when (or unless) the
                 // request's subresource path is the argument; like `IfOption`, the wrapper keeps its inner
                 // check's flags.
@@ -51,8 +56,6 @@ impl Lowerer<'_> {
                     }))
                 })
             }
-            // `lower_tag` dispatches only this family's tags here.
-            _ => return None,
         })
     }
 }
@@ -69,7 +72,7 @@ fn unconditionable(payload: &Tag) -> Option<TagId> {
         match spec.role {
             Role::Wrapper(Wrap::Level | Wrap::Option | Wrap::Subresource) => cur = cur.inner()?,
             Role::Read(_) => return Some(id),
-            Role::Checks if spec.family == Family::Required => return Some(id),
+            Role::Checks if spec.family() == Family::Required => return Some(id),
             Role::Checks | Role::Wrapper(Wrap::Each | Wrap::Subfield) => return None,
         }
     }

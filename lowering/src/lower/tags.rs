@@ -3,6 +3,9 @@
 
 use super::diagnostics::TagDiagnostic;
 use super::*;
+use vgc_ir::catalog::{
+    DependentTag, FamilyTag, ImmutableTag, LevelsTag, OpaqueTag, SubfieldTag, UnionsTag,
+};
 
 impl Lowerer<'_> {
     #[allow(clippy::too_many_arguments)]
@@ -40,33 +43,44 @@ impl Lowerer<'_> {
             stability,
             id,
         };
-        // One module per family (`Family` in the catalog), exhaustive over the families.
-        match spec.family {
-            Family::Required => self.lower_required(&t),
-            Family::Limits => self.lower_limits(&t),
-            Family::Strfmt => self.lower_strfmt(&t),
-            Family::Enum => self.lower_enum(&t),
-            Family::Equality => self.lower_equality(&t),
-            Family::Immutable => Some(vec![t.check(CheckKind::Immutable)]),
-            Family::Update => self.lower_update(&t),
-            Family::Monotonic => self.lower_monotonic(&t),
-            Family::Lists => self.lower_lists(&t),
-            Family::Each => self.lower_each(&t),
-            Family::Subfield => self.lower_subfield(owner, file, u, tag, ty, stability),
+        // One module per family, each matching its own tags exhaustively (`FamilyTag`, generated from the
+        // catalog's `families!` table): a new tag is a compile error in its family's module.
+        match id.family_tag() {
+            FamilyTag::Required(which) => self.lower_required(&t, which),
+            FamilyTag::Limits(which) => self.lower_limits(&t, which),
+            FamilyTag::Strfmt(which) => self.lower_strfmt(&t, which),
+            FamilyTag::Enum(which) => self.lower_enum(&t, which),
+            FamilyTag::Equality(which) => self.lower_equality(&t, which),
+            FamilyTag::Immutable(ImmutableTag::Immutable) => {
+                Some(vec![t.check(CheckKind::Immutable)])
+            }
+            FamilyTag::Update(which) => self.lower_update(&t, which),
+            FamilyTag::Monotonic(which) => self.lower_monotonic(&t, which),
+            FamilyTag::Lists(which) => self.lower_lists(&t, which),
+            FamilyTag::Each(which) => self.lower_each(&t, which),
+            FamilyTag::Subfield(SubfieldTag::Subfield) => {
+                self.lower_subfield(owner, file, u, tag, ty, stability)
+            }
             // Unions, modes and dependent fields are lowered at the struct level (`struct_level_checks`, which
             // reads `ifMode`/`modeDiscriminator` through the wrappers; they never reach this function).
-            Family::Unions | Family::Dependent => {
-                (!matches!(id, TagId::IfMode | TagId::ModeDiscriminator)).then(Vec::new)
-            }
-            Family::Options => self.lower_options(&t),
+            FamilyTag::Unions(UnionsTag::IfMode | UnionsTag::ModeDiscriminator) => None,
+            FamilyTag::Unions(
+                UnionsTag::UnionMember
+                | UnionsTag::UnionDiscriminator
+                | UnionsTag::ZeroOrOneOfMember,
+            )
+            | FamilyTag::Dependent(
+                DependentTag::DependentRequired | DependentTag::DependentForbidden,
+            ) => Some(Vec::new()),
+            FamilyTag::Options(which) => self.lower_options(&t, which),
             // Peeled by the callers before a payload reaches this function: the level marks the payload's checks.
-            Family::Levels => None,
+            FamilyTag::Levels(LevelsTag::Alpha | LevelsTag::Beta) => None,
             // Read by the type analysis (`vgc_analysis::types::opacity`).
-            Family::Opaque => Some(Vec::new()),
-            Family::Custom => self.lower_custom(&t),
-            Family::Testing => self.lower_testing(&t),
-            Family::Subresource => self.lower_subresource(&t),
-            Family::Virtual => self.lower_virtual_tag(&t),
+            FamilyTag::Opaque(OpaqueTag::OpaqueType) => Some(Vec::new()),
+            FamilyTag::Custom(which) => self.lower_custom(&t, which),
+            FamilyTag::Testing(which) => self.lower_testing(&t, which),
+            FamilyTag::Subresource(which) => self.lower_subresource(&t, which),
+            FamilyTag::Virtual(which) => self.lower_virtual_tag(&t, which),
         }
     }
 

@@ -3,20 +3,25 @@
 use super::diagnostics::TagDiagnostic;
 use super::tags::TagSite;
 use super::*;
+use vgc_ir::catalog::TestingTag;
 
 impl Lowerer<'_> {
     /// `validateTrue`, `validateFalse`, `validateTrueAlpha`, `validateTrueBeta`, `validateError` (upstream
     /// `validators/testing.go`).
-    pub(super) fn lower_testing(&mut self, t: &TagSite<'_>) -> Option<Vec<Check>> {
+    pub(super) fn lower_testing(
+        &mut self,
+        t: &TagSite<'_>,
+        which: TestingTag,
+    ) -> Option<Vec<Check>> {
         let TagSite { tag, id, .. } = *t;
         let mk = |kind: CheckKind| t.check(kind);
         let s = || t.str();
         let refuse = |l: &mut Self, d: TagDiagnostic| l.refuse(t, d);
-        Some(match t.id {
-            TagId::ValidateTrue
-            | TagId::ValidateTrueAlpha
-            | TagId::ValidateTrueBeta
-            | TagId::ValidateFalse => {
+        Some(match which {
+            TestingTag::ValidateTrue
+            | TestingTag::ValidateTrueAlpha
+            | TestingTag::ValidateTrueBeta
+            | TestingTag::ValidateFalse => {
                 // upstream `testing.go`: flags and cohort come from the args; the Alpha/Beta variants only differ
                 // in their tag level (for the lint), not in their functions.
                 let mut c = mk(CheckKind::FixedResult {
@@ -41,12 +46,10 @@ impl Lowerer<'_> {
                 }
                 vec![c]
             }
-            TagId::ValidateError => {
+            TestingTag::ValidateError => {
                 let payload = s().unwrap_or_default();
                 return refuse(self, TagDiagnostic::ForcedError(payload));
             }
-            // `lower_tag` dispatches only this family's tags here.
-            _ => return None,
         })
     }
 }

@@ -3,18 +3,19 @@
 use super::diagnostics::TagDiagnostic;
 use super::tags::TagSite;
 use super::*;
+use vgc_ir::catalog::UpdateTag;
 
 impl Lowerer<'_> {
     /// `update` (upstream `validators/update.go`): one update constraint.
-    pub(super) fn lower_update(&mut self, t: &TagSite<'_>) -> Option<Vec<Check>> {
+    pub(super) fn lower_update(&mut self, t: &TagSite<'_>, which: UpdateTag) -> Option<Vec<Check>> {
         let TagSite { shape, .. } = *t;
         let mk = |kind: CheckKind| t.check(kind);
         let s = || t.str();
         let refuse = |l: &mut Self, d: TagDiagnostic| l.refuse(t, d);
         let is_list = t.is_list();
         let is_map = t.is_map();
-        Some(match t.id {
-            TagId::Update => {
+        Some(match which {
+            UpdateTag::Update => {
                 let c = s().unwrap_or_default();
                 let Some(constraint) = UpdateConstraint::from_name(&c) else {
                     return refuse(self, TagDiagnostic::UnknownUpdateConstraint(c));
@@ -34,8 +35,6 @@ impl Lowerer<'_> {
                 }
                 vec![mk(CheckKind::Update(vec![constraint], Matcher::None))]
             }
-            // `lower_tag` dispatches only this family's tags here.
-            _ => return None,
         })
     }
 }

@@ -700,7 +700,17 @@ fn group_of(c: &Check) -> &str {
 impl Lowerer<'_> {
     /// vgc extension (KEP-5073 "Virtual Field Strategy") `memberOf`, `listMapItem`, `union`,
     /// `zeroOrOneOf` where the dispatcher meets them: accepted where the virtual-group analysis reads them, else refused.
-    pub(super) fn lower_virtual_tag(&mut self, t: &TagSite<'_>) -> Option<Vec<Check>> {
+    pub(super) fn lower_virtual_tag(
+        &mut self,
+        t: &TagSite<'_>,
+        which: vgc_ir::catalog::VirtualTag,
+    ) -> Option<Vec<Check>> {
+        use vgc_ir::catalog::VirtualTag;
+        // All four are read by the virtual-group analysis alike.
+        let (VirtualTag::MemberOf
+        | VirtualTag::ListMapItem
+        | VirtualTag::Union
+        | VirtualTag::ZeroOrOneOf) = which;
         let TagSite {
             owner,
             file,
