@@ -944,23 +944,7 @@ impl<'a> Linter<'a> {
             // A field-path constraint (vgc extension) is another rule than the constant bound of the same name:
             // `minimum=0` and `minimum(constraint: minValue)` together do not conflict.
             let constraint = vgc_ir::extension_tags::constraint_tag(inner).is_some();
-            if !constraint
-                && matches!(
-                    inner_id,
-                    TagId::Minimum
-                        | TagId::Maximum
-                        | TagId::MinLength
-                        | TagId::MaxLength
-                        | TagId::MaxBytes
-                        | TagId::MinItems
-                        | TagId::MaxItems
-                        | TagId::MinProperties
-                        | TagId::MaxProperties
-                        | TagId::Format
-                        | TagId::ListType
-                        | TagId::Neq
-                )
-            {
+            if !constraint && inner_id.spec().single_value {
                 let payload = inner
                     .scalar_value()
                     .map(ToString::to_string)
