@@ -494,7 +494,28 @@ pub fn check_file(db: &dyn Db, file: SourceFile) -> Box<[Diagnostic]> {
                 .with_hint("remove the NUL byte; Go refuses the file"),
         );
     }
+    // Go's scanner accepts a byte-order mark only as a file's first character ("illegal byte order mark"): each
+    // other one is an error, said once — the parse warning of the region holding it is dropped (R52).
+    let marks: Vec<usize> = file
+        .text(db)
+        .match_indices('\u{FEFF}')
+        .map(|(i, _)| i)
+        .filter(|&i| i > 0)
+        .collect();
+    for &i in &marks {
+        out.push(
+            Diagnostic::error(Code::InvalidGo, "illegal byte order mark (U+FEFF)")
+                .at(path, i..i + '\u{FEFF}'.len_utf8())
+                .with_hint("remove it: Go accepts a byte-order mark only as the first character of a file, and refuses this one"),
+        );
+    }
     for (id, msg, error) in &ir.problems {
+        if !*error && {
+            let span = span_of(db, file, *id);
+            marks.iter().any(|m| span.contains(m) || span.start == *m)
+        } {
+            continue;
+        }
         out.push(if *error {
             Diagnostic::error(Code::InvalidGo, msg.clone())
                 .at(path, span_of(db, file, *id))
