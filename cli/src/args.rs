@@ -221,8 +221,8 @@ pub(crate) struct ValidateArgs {
     pub(crate) inputs: Vec<String>,
     /// The Go API tree whose rules apply: a module root or package directory (as for `vgc check`), or a Go module
     /// version `MODULE@VERSION` (e.g. `k8s.io/api@v0.37.2`) taken from the Go module cache, or fetched with
-    /// `go mod download` when it is not there. Default: the newest `k8s.io/api` in the module cache (named on
-    /// stderr).
+    /// `go mod download` when it is not there. Default: the newest release of `k8s.io/api` in the module cache
+    /// (named on stderr; a pre-release only when named).
     #[arg(long, value_name = "PATH|MODULE@VERSION")]
     pub(crate) api: Option<String>,
     /// The objects as they are now (files or directories): an input object with the same apiVersion, kind,

@@ -1,6 +1,6 @@
 //! `vgc validate --api MODULE@VERSION`: a Go module version resolved to its directory in the module cache, fetched
-//! with `go mod download` when it is not there yet; and the default API tree, the newest `k8s.io/api` in the module
-//! cache.
+//! with `go mod download` when it is not there yet; and the default API tree, the newest release of `k8s.io/api` in
+//! the module cache (a pre-release only when named).
 //!
 //! The module cache is found as the `go` command finds it: `$GOMODCACHE`, else what `go env GOMODCACHE` says (when
 //! `go` is on `PATH`), else `$GOPATH/pkg/mod` (the first `GOPATH` entry), else `$HOME/go/pkg/mod`. Module paths and
@@ -45,6 +45,17 @@ pub enum ResolveError {
     NoDefault {
         /// The module cache directories looked in.
         cache: String,
+    },
+    /// No `--api` was given and the module cache holds only pre-releases of [`DEFAULT_MODULE`]: a pre-release is
+    /// used only when named.
+    #[error(
+        "no --api given and the Go module cache ({cache}) holds only pre-releases of {DEFAULT_MODULE} (newest {newest}); a pre-release is used only when named: pass --api {DEFAULT_MODULE}@{newest}, or --api {DEFAULT_MODULE}@VERSION of a release (fetched with `go mod download`)"
+    )]
+    OnlyPreReleases {
+        /// The module cache directories looked in.
+        cache: String,
+        /// The newest pre-release found.
+        newest: String,
     },
 }
 
@@ -250,11 +261,13 @@ pub fn newest<'a>(name: &str, entries: impl IntoIterator<Item = &'a str>) -> Opt
         .map(|(_, v)| v)
 }
 
-/// The default API tree: the newest [`DEFAULT_MODULE`] in the module cache ([`newest`] over every cache directory
-/// looked in), as `(version, directory)`.
+/// The default API tree: the newest release of [`DEFAULT_MODULE`] in the module cache ([`newest`] over every cache
+/// directory looked in, pre-releases left out: a `v0.38.0-beta.0` there is used only when `--api` names it), as
+/// `(version, directory)`.
 ///
 /// # Errors
-/// [`ResolveError::NoDefault`] when there is none.
+/// [`ResolveError::NoDefault`] when there is no version, [`ResolveError::OnlyPreReleases`] when there are only
+/// pre-releases.
 pub fn default_api() -> Result<(String, PathBuf), ResolveError> {
     let caches = module_caches();
     let (parent, name) = DEFAULT_MODULE
@@ -273,11 +286,27 @@ pub fn default_api() -> Result<(String, PathBuf), ResolveError> {
             }
         }
     }
-    let best = newest(name, found.iter().map(|(n, _)| n.as_str()))
-        .map(str::to_string)
-        .ok_or_else(|| ResolveError::NoDefault {
-            cache: shown(&caches),
-        })?;
+    let is_release = |n: &&str| {
+        n.strip_prefix(name)
+            .and_then(|r| r.strip_prefix("@v"))
+            .and_then(|v| semver::Version::parse(v).ok())
+            .is_some_and(|v| v.pre.is_empty())
+    };
+    let Some(best) = newest(
+        name,
+        found.iter().map(|(n, _)| n.as_str()).filter(is_release),
+    )
+    .map(str::to_string) else {
+        return Err(match newest(name, found.iter().map(|(n, _)| n.as_str())) {
+            Some(pre) => ResolveError::OnlyPreReleases {
+                cache: shown(&caches),
+                newest: pre.to_string(),
+            },
+            None => ResolveError::NoDefault {
+                cache: shown(&caches),
+            },
+        });
+    };
     let dir = found
         .iter()
         .find(|(n, _)| n.strip_prefix(name).and_then(|r| r.strip_prefix('@')) == Some(&best))

@@ -576,8 +576,9 @@ esac
     );
 }
 
-/// Without `--api`: the newest k8s.io/api of the module cache by semantic-version precedence (a pre-release loses
-/// to its release), named on stderr; none is a usage error.
+/// Without `--api`: the newest release of k8s.io/api in the module cache by semantic-version precedence, named on
+/// stderr — a pre-release only when named (issue 37: a `v0.38.0-beta.0` in the cache is not what a user means by
+/// default); none, or only pre-releases, is a usage error saying so.
 #[test]
 fn the_default_api_is_the_newest_k8s_api_in_the_module_cache() {
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -598,7 +599,17 @@ fn the_default_api_is_the_newest_k8s_api_in_the_module_cache() {
         )
     );
     let (_, expected, _) = validate(&["manifests/widgets.yaml"]);
-    for v in ["v0.36.6", "v0.37.2", "v0.38.0-alpha.2", "v0.9.0"] {
+    copy_api(&modcache.join("k8s.io/api@v0.38.0-alpha.2"));
+    let (code, out, err) = validate_env(&["manifests/widgets.yaml"], &env);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        format!(
+            "error: no --api given and the Go module cache ({}) holds only pre-releases of k8s.io/api (newest v0.38.0-alpha.2); a pre-release is used only when named: pass --api k8s.io/api@v0.38.0-alpha.2, or --api k8s.io/api@VERSION of a release (fetched with `go mod download`)\n",
+            modcache.display()
+        )
+    );
+    for v in ["v0.36.6", "v0.37.2", "v0.9.0"] {
         copy_api(&modcache.join(format!("k8s.io/api@{v}")));
     }
     let (code, out, err) = validate_env(&["manifests/widgets.yaml"], &env);
@@ -607,8 +618,8 @@ fn the_default_api_is_the_newest_k8s_api_in_the_module_cache() {
     assert_eq!(
         err,
         format!(
-            "vgc validate: using k8s.io/api@v0.38.0-alpha.2 from the Go module cache ({}); choose the API with --api\n",
-            modcache.join("k8s.io/api@v0.38.0-alpha.2").display()
+            "vgc validate: using k8s.io/api@v0.37.2 from the Go module cache ({}); choose the API with --api\n",
+            modcache.join("k8s.io/api@v0.37.2").display()
         )
     );
     copy_api(&modcache.join("k8s.io/api@v0.38.0"));
