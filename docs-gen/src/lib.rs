@@ -9,7 +9,8 @@ pub mod examples;
 pub mod godocs;
 pub mod markdown;
 pub mod site;
-pub mod words;
+/// The describer of checks: lowering's, under its old path.
+pub use vgc_lowering::words;
 
 pub use godocs::GoDocs;
 pub use site::{DEFAULT_LAYOUT, SiteError, SiteInput, json_type, site};

@@ -5,17 +5,16 @@
 //! (unions, modes, dependencies, `subfield`/`item` rules) under the path `(type)`. Versions are compared by the
 //! typed checks ([`Rule`]: each check serialized with the version of every package path replaced by `*`), so
 //! equivalent spellings compare equal and checks that differ anywhere in the plan do not; the diagnostic shows
-//! them in [`describe`]'s words.
+//! them in words ([`crate::words`], the describer the documentation uses too).
 //!
 //! An exceptions file accepts known differences, one per line: `<group>/<Type>.<json.path>: <reason>` (for
 //! example `k8s.io/api/apps/Deployment.spec.minReadySeconds: v1beta1 is frozen`); `#` starts a comment line. An
 //! exception that matches no drift is reported as stale.
 
 use crate::plan::CratePlan;
-use crate::plan::{Check, CheckKind, FieldPlan, NeqValue, RustTy, TypePlan};
+use crate::plan::{Check, FieldPlan, RustTy, TypePlan};
 use std::collections::{BTreeMap, BTreeSet};
 use vgc_analysis::{Program, TypeKey};
-use vgc_ir::catalog::Stability;
 use vgc_ir::{Code, Db, Diagnostic};
 
 /// One accepted difference from the exceptions file.
@@ -114,170 +113,6 @@ fn neutral(pkg: &str) -> String {
     }
 }
 
-fn ty_text(t: &RustTy) -> String {
-    match t {
-        RustTy::Builtin(b) => format!("{b:?}").to_lowercase(),
-        RustTy::Named(k) => format!("{}.{}", neutral(&k.pkg), k.name),
-        RustTy::WellKnown(w) => format!("{w:?}"),
-        RustTy::Option(i, _) => format!("*{}", ty_text(i)),
-        RustTy::Vec(i) => format!("[]{}", ty_text(i)),
-        RustTy::Map(i) => format!("map[string]{}", ty_text(i)),
-        RustTy::Json => "any".into(),
-    }
-}
-
-fn neq_text(v: &NeqValue) -> String {
-    match v {
-        NeqValue::Str(s) => format!("{s:?}"),
-        NeqValue::Int(i) => i.to_string(),
-        NeqValue::Bool(b) => b.to_string(),
-    }
-}
-
-/// A check in words, version-neutral: `maxItems=8`, `beta:format=k8s-short-name`, `item(type="Ready"):immutable`.
-#[must_use]
-pub fn describe(c: &Check) -> String {
-    let level = match c.stability {
-        Some(Stability::Alpha) => "alpha:",
-        Some(Stability::Beta) => "beta:",
-        _ => "",
-    };
-    let body = match &c.kind {
-        CheckKind::Required { detail: None } => "required".into(),
-        CheckKind::Required { detail: Some(d) } => format!("required={d:?}"),
-        CheckKind::Optional => "optional".into(),
-        CheckKind::Forbidden { detail: None } => "forbidden".into(),
-        CheckKind::Forbidden { detail: Some(d) } => format!("forbidden={d:?}"),
-        CheckKind::Minimum(n) => format!("minimum={n}"),
-        CheckKind::Maximum(n) => format!("maximum={n}"),
-        CheckKind::MinimumDuration(n) => format!("minimum={n}"),
-        CheckKind::MinimumQuantity(q) => format!("minimum={q}"),
-        CheckKind::MaximumQuantity(q) => format!("maximum={q}"),
-        CheckKind::MaximumDuration(n) => format!("maximum={n}"),
-        CheckKind::MinLength(n) => format!("minLength={n}"),
-        CheckKind::MaxLength(n) | CheckKind::MaxLengthBytes(n) => format!("maxLength={n}"),
-        CheckKind::MaxBytes(n) | CheckKind::MaxBytesSlice(n) => format!("maxBytes={n}"),
-        CheckKind::MinItems(n) => format!("minItems={n}"),
-        CheckKind::MaxItems(n) => format!("maxItems={n}"),
-        CheckKind::MinProperties(n) => format!("minProperties={n}"),
-        CheckKind::MaxProperties(n) => format!("maxProperties={n}"),
-        CheckKind::Format(f) => format!("format={}", f.name()),
-        CheckKind::Matches(p) => format!("format={} ({:?} {:?})", p.name, p.pattern, p.message),
-        CheckKind::Enum(e) => {
-            let mut s = format!("enum{{{}}}", e.values.join(","));
-            for x in &e.exclusions {
-                s.push_str(&format!(" exclude {} if{:?} {}", x.value, x.when, x.option));
-            }
-            s
-        }
-        CheckKind::Immutable => "immutable".into(),
-        CheckKind::Update(cs, _) => format!(
-            "update={}",
-            cs.iter().map(|c| c.name()).collect::<Vec<_>>().join(",")
-        ),
-        CheckKind::Unique(m) => format!("unique({m:?})"),
-        CheckKind::EachVal(inner, _, _) => format!(
-            "eachVal({})",
-            inner.iter().map(describe).collect::<Vec<_>>().join(", ")
-        ),
-        CheckKind::EachKey(inner) => format!(
-            "eachKey({})",
-            inner.iter().map(describe).collect::<Vec<_>>().join(", ")
-        ),
-        CheckKind::Subfield(s) => format!("subfield({}):{}", s.member.json, describe(&s.inner)),
-        CheckKind::Union(u) => format!(
-            "{:?}({}){}",
-            u.kind,
-            u.members
-                .iter()
-                .map(|m| format!("{}={}", m.member.json, m.member_name))
-                .collect::<Vec<_>>()
-                .join(","),
-            u.discriminator
-                .as_ref()
-                .map(|d| format!(" by {}", d.json))
-                .unwrap_or_default()
-        ),
-        CheckKind::Dependent(d) => format!(
-            "{} {} when {}",
-            if d.forbidden {
-                "dependentForbidden"
-            } else {
-                "dependentRequired"
-            },
-            d.dependent.json,
-            d.trigger.json
-        ),
-        CheckKind::FieldConstraint(fc) => format!(
-            "{} {}{}(constraint: {})",
-            fc.target.dotted(),
-            if fc.each.is_some() { "eachVal=" } else { "" },
-            fc.kind.origin(),
-            fc.bound.dotted()
-        ),
-        CheckKind::VirtualUnion(v) => format!(
-            "{:?} group {}({})",
-            v.kind,
-            v.group,
-            v.members
-                .iter()
-                .map(|m| m.name.clone())
-                .collect::<Vec<_>>()
-                .join(",")
-        ),
-        CheckKind::Monotonic => "monotonic".into(),
-        CheckKind::NoNils => "noNilElements".into(),
-        CheckKind::FixedResult { result, msg } => format!("fixed({result},{msg:?})"),
-        CheckKind::Custom { upstream, ty, .. } => format!("custom({upstream}: {})", ty_text(ty)),
-        CheckKind::Item(i) => format!(
-            "item({}):{}",
-            i.selector
-                .iter()
-                .map(|(k, _, v)| format!("{k}={}", neq_text(v)))
-                .collect::<Vec<_>>()
-                .join(","),
-            describe(&i.inner)
-        ),
-        CheckKind::ListUnion(u) => format!(
-            "{:?}({})",
-            u.kind,
-            u.members
-                .iter()
-                .map(|(n, _)| n.clone())
-                .collect::<Vec<_>>()
-                .join(",")
-        ),
-        CheckKind::Discriminated(m) => format!(
-            "mode({} by {}: {})",
-            m.member.json,
-            m.discriminator.field,
-            m.rules
-                .iter()
-                .map(|(v, cs)| format!(
-                    "{v}=[{}]",
-                    cs.iter().map(describe).collect::<Vec<_>>().join(",")
-                ))
-                .collect::<Vec<_>>()
-                .join(" ")
-        ),
-        CheckKind::Neq(v) => format!("neq={}", neq_text(v)),
-        CheckKind::Eq(v) => format!("eq={}", neq_text(v)),
-        CheckKind::IfOption(p) => format!(
-            "if{}({}):{}",
-            if p.enabled { "Enabled" } else { "Disabled" },
-            p.option,
-            describe(&p.inner)
-        ),
-        CheckKind::IfSubresource(p) => format!(
-            "if{}Subresource({}):{}",
-            if p.negated { "Not" } else { "" },
-            p.path,
-            describe(&p.inner)
-        ),
-    };
-    format!("{level}{body}")
-}
-
 struct Versioned<'a> {
     types: BTreeMap<&'a str, &'a TypePlan>,
     all: &'a BTreeMap<&'a TypeKey, &'a TypePlan>,
@@ -285,14 +120,14 @@ struct Versioned<'a> {
 
 /// One rule a path gets in one version: the check as a version-neutral typed value (`key`: the check serialized
 /// with every package path's version element replaced by `*`, [`neutral`]; what versions are compared by) and in
-/// words (`text`: [`describe`], what the diagnostic shows). Ordered and compared by `key`, so two checks that read
+/// words (`text`: [`crate::words::in_words`], what the diagnostic shows). Ordered and compared by `key`, so two checks that read
 /// alike but differ in any field of the plan (flags, cohort, level, payload) are different rules.
 #[derive(Debug, Clone)]
 pub struct Rule {
     /// The neutral typed form (canonical JSON of the [`Check`]), prefixed with the typedef's name for a rule its
     /// value's type carries.
     pub key: String,
-    /// [`describe`]'s words, prefixed alike (`Mode:enum{A,B}`).
+    /// The check in words ([`crate::words::in_words`]), prefixed alike (`type Mode: one of A, B`).
     pub text: String,
 }
 
@@ -326,7 +161,7 @@ impl Rule {
         neutralize(&mut v);
         Rule {
             key: format!("{prefix}{v}"),
-            text: format!("{prefix}{}", describe(c)),
+            text: format!("{prefix}{}", crate::words::in_words(c)),
         }
     }
 }
@@ -348,7 +183,7 @@ fn neutralize(v: &mut serde_json::Value) {
 }
 
 /// The checks a field's value gets, as [`Rule`]s: its own, then the type-level checks of its named type and of each
-/// typedef below it, prefixed with the typedef's name (`Mode:enum{A,B}`; struct types contribute their own
+/// typedef below it, prefixed with the typedef's name (`type Mode: one of A, B`; struct types contribute their own
 /// comparison instead).
 #[must_use]
 pub fn field_rules(f: &FieldPlan, all: &BTreeMap<&TypeKey, &TypePlan>) -> BTreeSet<Rule> {
@@ -367,7 +202,7 @@ pub fn field_rules(f: &FieldPlan, all: &BTreeMap<&TypeKey, &TypePlan>) -> BTreeS
         if t.fields.is_some() || depth > 16 {
             break;
         }
-        let prefix = format!("{}:", k.name);
+        let prefix = format!("type {}: ", k.name);
         out.extend(t.checks.iter().map(|c| Rule::of(c, &prefix)));
         cur = match &t.alias_of {
             Some(RustTy::Named(n)) => Some(n),
@@ -427,7 +262,8 @@ impl PathDrift {
         format!("{}/{}.{}", self.group, self.ty, self.path)
     }
 
-    /// `v1: maximum=5, optional; v1beta1: maximum=10, optional`.
+    /// `v1beta1: at most 10; optional — v1: at most 5; optional`: each version's rules in words, `; `-separated
+    /// (words may hold commas: `one of A, B`).
     #[must_use]
     pub fn detail(&self) -> String {
         self.by_version
@@ -438,12 +274,12 @@ impl PathDrift {
                     if rules.is_empty() {
                         "(none)".into()
                     } else {
-                        rules.join(", ")
+                        rules.join("; ")
                     }
                 )
             })
             .collect::<Vec<_>>()
-            .join("; ")
+            .join(" — ")
     }
 }
 
@@ -809,6 +645,7 @@ fn position(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::CheckKind;
 
     #[test]
     fn versions_sort_by_maturity() {
@@ -879,7 +716,7 @@ mod tests {
 
     /// Field-path constraints (vgc extension) are compared as the tag writes them; the form per element says so.
     #[test]
-    fn field_path_constraints_are_described_as_written() {
+    fn field_path_constraints_are_described_in_words() {
         use crate::plan::{ConstraintPlan, EachElements, FieldPath, Matcher, PathStep};
         let holder = TypeKey {
             pkg: "example.com/p".into(),
@@ -909,8 +746,8 @@ mod tests {
             cohort: None,
         };
         assert_eq!(
-            describe(&check(&plan)),
-            "thresholds maximum(constraint: maxThreshold)"
+            crate::words::in_words(&check(&plan)),
+            "thresholds must be less than or equal to the value of maxThreshold (field-path constraint, a vgc extension)"
         );
         plan.each = Some(EachElements {
             map: false,
@@ -918,8 +755,8 @@ mod tests {
             matcher: Matcher::None,
         });
         assert_eq!(
-            describe(&check(&plan)),
-            "thresholds eachVal=maximum(constraint: maxThreshold)"
+            crate::words::in_words(&check(&plan)),
+            "each item of thresholds must be less than or equal to the value of maxThreshold (field-path constraint, a vgc extension)"
         );
     }
 }

@@ -8,6 +8,7 @@ pub mod drift;
 pub mod graph;
 pub mod lower;
 pub mod plan;
+pub mod words;
 
 pub use lower::{ModuleKey, crate_plan, go_field_name, lower, module_plan, prefetch_types};
 pub use plan::CratePlan;

@@ -544,7 +544,7 @@ mod tests {
 "#,
         );
         expect![[r#"
-            T: Union(a=A,b=B); ZeroOrOneOf(c=C,d=D); dependentRequired e when trigger; mode(big by Kind: Big=[required])
+            T: exactly one of a, b must be set; at most one of c, d may be set; e is required when trigger is set; field big: when Kind is Big: required; when Kind is anything else: must not be set
             T.a: optional
             T.b: optional
             T.c: optional

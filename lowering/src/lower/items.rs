@@ -372,9 +372,9 @@ type T struct {
         );
         expect![[r#"
             Cond.status: optional
-            T.conditions: optional; unique(Keys(["Type"])); item(Type="Ready"):immutable
+            T.conditions: optional; items must have unique Type; the item whose Type is "Ready": cannot change once set
             T.plain: optional
-            T.notKey: optional; unique(Keys(["Type"]))
+            T.notKey: optional; items must have unique Type
             VGC0111 field T.Plain: found items with no list metadata - item tags require listType=map or unique=map with listMapKey
             VGC0109 field T.NotKey: "status" is not a listMapKey
         "#]].assert_eq(&got);

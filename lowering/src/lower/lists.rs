@@ -223,8 +223,8 @@ type T struct {
         );
         expect![[r#"
             Item.value: optional
-            T.byName: optional; eachVal(immutable); unique(Keys(["Name"]))
-            T.tags: optional; unique(Set)
+            T.byName: optional; each item: cannot change once set; items must have unique Name
+            T.tags: optional; items must be unique
             T.noKeys: optional
             T.strings: optional
             VGC0111 field T.NoKeys: found listType=map or unique=map without listMapKey

@@ -308,7 +308,7 @@ type T struct {
         );
         expect![[r#"
             Inner.name: optional
-            T.in: optional; subfield(name):maxLength=5
+            T.in: optional; field name: at most 5 characters
             T.missing: optional
             T.notStruct: optional
             VGC0109 T: Inner has no member with JSON name "nope"

@@ -222,10 +222,10 @@ mod tests {
 "#,
         );
         expect![[r#"
-            T.name: optional; format=k8s-short-name; maxLength=8
-            T.count: required; maximum=10; minimum=1
-            T.items: maxItems=3; optional
-            T.mode: optional; update=NoSet,NoModify
+            T.name: optional; must be a k8s-short-name; at most 8 characters
+            T.count: required; at most 10; at least 1
+            T.items: at most 3 items; optional
+            T.mode: optional; cannot be set on update; cannot be changed on update
         "#]]
         .assert_eq(&got);
     }

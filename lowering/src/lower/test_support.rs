@@ -1,7 +1,7 @@
 //! Unit-test support for the tag-family modules: lowers one Go file held in memory and prints the plan in words
-//! (`drift::describe`) with the diagnostics, for `expect_test` expectations next to the code that makes them.
+//! (`words::in_words`) with the diagnostics, for `expect_test` expectations next to the code that makes them.
 
-use crate::drift::describe;
+use crate::words::in_words;
 use vgc_analysis::MemorySystem;
 
 #[salsa::db]
@@ -22,7 +22,7 @@ impl vgc_ir::Db for TestDb {
 
 /// Lowers `body` (Go declarations, without the package clause) as package `example.com/t/api/v1` with every type a
 /// root (`+k8s:validation-gen=*`), and returns one line per declaration that has checks — `Type: …` for type-level
-/// checks, `Type.field: …` for field checks, each check in `drift::describe`'s words, `; `-separated — then one line
+/// checks, `Type.field: …` for field checks, each check in `words::in_words`'s words, `; `-separated — then one line
 /// per diagnostic (the catalog checks', then lowering's), `CODE message`.
 pub(crate) fn lower_go(body: &str) -> String {
     let mut sys = MemorySystem::default();
@@ -54,7 +54,7 @@ pub(crate) fn lower_go(body: &str) -> String {
             for m in &plan.modules {
                 for t in &m.types {
                     let line = |checks: &[crate::plan::Check]| {
-                        checks.iter().map(describe).collect::<Vec<_>>().join("; ")
+                        checks.iter().map(in_words).collect::<Vec<_>>().join("; ")
                     };
                     if !t.checks.is_empty() {
                         out.push(format!("{}: {}", t.key.name, line(&t.checks)));

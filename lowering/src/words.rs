@@ -1,13 +1,14 @@
-//! Validation rules in words for the documentation site: `at most 10 items`, `exactly one of intValue,
-//! stringValue must be set`, `each item: must be a k8s-short-name`. Unlike `vgc_lowering::drift::describe` (a
-//! compact, version-neutral notation for comparing versions), nothing here shows vgc's internal notation; the
-//! stability level of a rule is returned apart ([`Rule::stability`]) so the page can mark it.
+//! Validation rules in words, the one describer of checks: `at most 10 items`, `exactly one of intValue,
+//! stringValue must be set`, `each item: must be a k8s-short-name`. The documentation site (`vgc docs`, through
+//! `vgc_docs_gen::words`), the drift lint's messages (`crate::drift`, which compares the typed checks and shows
+//! them with [`in_words`]) and lowering's own unit tests read checks through it; nothing here shows vgc's internal
+//! notation. The stability level of a rule is returned apart ([`Rule::stability`]) so a page can mark it.
 //!
 //! All knowledge of the plan's check shapes is in one function, [`words`], so that a change to
-//! `vgc_lowering::plan::CheckKind` touches one match.
+//! [`crate::plan::CheckKind`] touches one match.
 
+use crate::plan::{Check, CheckKind, Matcher, NeqValue, OptionState, UnionKind};
 use vgc_ir::catalog::Stability;
-use vgc_lowering::plan::{Check, CheckKind, Matcher, NeqValue, OptionState, UnionKind};
 use vgc_runtime::validate::UpdateConstraint;
 
 /// One rule of a field or type as the site shows it.
@@ -51,6 +52,24 @@ pub fn rule(c: &Check, cx: &Context<'_>) -> Rule {
         text: words(c, c.stability, cx),
         stability: level(c.stability),
         fields: involved_fields(c),
+    }
+}
+
+/// `c` in words with its stability level in front (`beta: at most 10 items`), members named by their Go names
+/// where the plan names them so (mode discriminators, list-map keys): the form of a check in a one-line message
+/// (the drift lint's, lowering's unit tests).
+#[must_use]
+pub fn in_words(c: &Check) -> String {
+    let same = |go: &str| go.to_string();
+    let cx = Context {
+        json_name: &same,
+        elem_json_name: &same,
+        map: false,
+    };
+    let body = words(c, c.stability, &cx);
+    match level(c.stability) {
+        Some(l) => format!("{l}: {body}"),
+        None => body,
     }
 }
 
@@ -225,8 +244,7 @@ pub fn words(c: &Check, outer: Option<Stability>, cx: &Context<'_>) -> String {
         CheckKind::FieldConstraint(fc) => {
             // Only a pointer on the way can leave a side unset; a value by value (an integer, a quantity) is its
             // zero value when absent, and is compared.
-            let nilable =
-                |p: &vgc_lowering::plan::FieldPath| p.steps.iter().any(|s| s.pointer.is_some());
+            let nilable = |p: &crate::plan::FieldPath| p.steps.iter().any(|s| s.pointer.is_some());
             match &fc.each {
                 None => format!(
                     "{} must be {} the value of {} (field-path constraint, a vgc extension{})",
@@ -375,7 +393,7 @@ mod tests {
 
     #[test]
     fn subresource_conditions_name_the_subresource() {
-        use vgc_lowering::plan::IfSubresourcePlan;
+        use crate::plan::IfSubresourcePlan;
         let cond = |path: &str, negated: bool| {
             check(
                 CheckKind::IfSubresource(Box::new(IfSubresourcePlan {
@@ -410,7 +428,7 @@ mod tests {
             CheckKind::EachVal(
                 vec![inner],
                 Matcher::None,
-                vgc_lowering::plan::Shape::Other { pointer: false },
+                crate::plan::Shape::Other { pointer: false },
             ),
             Some(Stability::Alpha),
         );
@@ -422,7 +440,7 @@ mod tests {
             CheckKind::EachVal(
                 vec![beta_inner],
                 Matcher::None,
-                vgc_lowering::plan::Shape::Other { pointer: false },
+                crate::plan::Shape::Other { pointer: false },
             ),
             None,
         );
@@ -455,7 +473,7 @@ mod tests {
 
     #[test]
     fn field_path_constraints_name_both_fields() {
-        use vgc_lowering::plan::{ConstraintPlan, FieldPath, PathStep};
+        use crate::plan::{ConstraintPlan, FieldPath, PathStep};
         let key = vgc_analysis::TypeKey {
             pkg: "example.com/p".into(),
             name: "Config".into(),
@@ -470,9 +488,7 @@ mod tests {
                 kind: vgc_runtime::extensions::ConstraintKind::ExclusiveMaximum,
                 target: FieldPath {
                     steps: vec![step("Current", "current")],
-                    operand: vgc_lowering::plan::Operand::Integer(
-                        vgc_analysis::types::Builtin::Int32,
-                    ),
+                    operand: crate::plan::Operand::Integer(vgc_analysis::types::Builtin::Int32),
                     holder: key.clone(),
                 },
                 bound: FieldPath {
@@ -481,9 +497,7 @@ mod tests {
                         step("Common", ""),
                         step("Max", "max"),
                     ],
-                    operand: vgc_lowering::plan::Operand::Integer(
-                        vgc_analysis::types::Builtin::Int64,
-                    ),
+                    operand: crate::plan::Operand::Integer(vgc_analysis::types::Builtin::Int64),
                     holder: key,
                 },
                 each: None,
@@ -501,17 +515,17 @@ mod tests {
         let CheckKind::FieldConstraint(mut fc) = c.kind.clone() else {
             unreachable!()
         };
-        fc.bound.steps[0].pointer = Some(vgc_lowering::plan::Boxing::Inline);
+        fc.bound.steps[0].pointer = Some(crate::plan::Boxing::Inline);
         let pointed = rule(&check(CheckKind::FieldConstraint(fc.clone()), None), &LIST);
         assert_eq!(
             pointed.text,
             "current must be less than the value of limits.max (field-path constraint, a vgc extension; not checked while either is unset)"
         );
         // Per element (`eachVal=+k8s:maximum(constraint: …)`).
-        fc.each = Some(vgc_lowering::plan::EachElements {
+        fc.each = Some(crate::plan::EachElements {
             map: false,
             pointer_elems: false,
-            matcher: vgc_lowering::plan::Matcher::None,
+            matcher: crate::plan::Matcher::None,
         });
         let r = rule(&check(CheckKind::FieldConstraint(fc), None), &LIST);
         assert_eq!(
