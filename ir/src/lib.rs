@@ -5,6 +5,7 @@
 
 pub mod catalog;
 pub mod check;
+pub mod checked;
 pub mod db;
 pub mod diagnostic;
 pub mod extension_tags;

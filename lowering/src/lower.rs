@@ -38,6 +38,7 @@ mod virtual_fields;
 pub use virtual_fields::{VirtualGroups, virtual_groups};
 #[cfg(test)]
 mod test_support;
+use vgc_ir::checked::Checked as _;
 use vgc_parser::go::{ConstValue, TypeExpr};
 use vgc_parser::tags::{Scalar, Tag};
 use vgc_runtime::formats::Format;
@@ -1707,9 +1708,7 @@ impl Lowerer<'_> {
                 .filter(|u| matches!(u.tag_id(), Some(TagId::IfEnabled | TagId::IfDisabled)))
             {
                 let Ok(tag) = &u.parsed else { continue };
-                let (Some(inner), Some(Scalar::Str(option))) =
-                    (tag.inner(), tag.positional().map(|a| &a.value))
-                else {
+                let (Some(inner), Some(option)) = (tag.inner(), tag.str_positional()) else {
                     continue;
                 };
                 if !unwrap_levels(inner).is_tag(TagId::EnumExclude) {
@@ -1723,7 +1722,7 @@ impl Lowerer<'_> {
                     c.name.clone(),
                     v.clone(),
                     tag.is_tag(TagId::IfEnabled),
-                    option.clone(),
+                    option.to_string(),
                 ));
             }
             let keep = match by_value.get(v) {
@@ -1851,10 +1850,7 @@ fn consumer(t: &Tag) -> Option<Consumer> {
             {
                 return Some(Consumer::Reader(Reader::StructLevel));
             }
-            Role::Checks
-                if id == TagId::MinLength
-                    && matches!(cur.scalar_value(), Some(Scalar::Int { value, .. }) if *value <= 0) =>
-            {
+            Role::Checks if id == TagId::MinLength && cur.int_payload().is_some_and(|v| v <= 0) => {
                 return Some(Consumer::MinLengthNoFunction);
             }
             Role::Checks => return None,
@@ -1902,11 +1898,11 @@ fn peel(t: &Tag) -> (Vec<OptionGate>, Option<Stability>, &Tag) {
                 level = level_of(cur);
             }
             Some(id @ (TagId::IfEnabled | TagId::IfDisabled)) => {
-                let Some(Scalar::Str(option)) = cur.positional().map(|a| &a.value) else {
+                let Some(option) = cur.str_positional() else {
                     return (gates, level, cur);
                 };
                 gates.push(OptionGate {
-                    option: option.clone(),
+                    option: option.to_string(),
                     enabled: id == TagId::IfEnabled,
                 });
             }
@@ -1994,9 +1990,9 @@ fn list_tag_error(tags: &[TagUse]) -> Option<(&'static str, &'static str)> {
     for u in tags {
         let Ok(t) = &u.parsed else { continue };
         let t = peel(t).2;
-        match (t.tag_id(), t.scalar_value()) {
-            (Some(TagId::ListType), Some(Scalar::Str(v))) => list_type = Some(v.as_str()),
-            (Some(TagId::Unique), Some(Scalar::Str(v))) => unique = Some(v.as_str()),
+        match (t.tag_id(), t.str_payload()) {
+            (Some(TagId::ListType), Some(v)) => list_type = Some(v),
+            (Some(TagId::Unique), Some(v)) => unique = Some(v),
             (Some(TagId::ListMapKey), _) => keys = true,
             _ => {}
         }

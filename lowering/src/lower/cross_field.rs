@@ -1,6 +1,7 @@
 //! Struct-level rules deferred from members: unions and zero-or-one-of groups, modes, dependent fields.
 
 use super::*;
+use vgc_ir::checked::Checked as _;
 
 /// A struct-level function group in upstream's deferral order: the order in which the first tag of each kind
 /// registered its deferred callback (ParentContext), which builds every function of that kind.
@@ -64,10 +65,7 @@ impl Lowerer<'_> {
                         continue;
                     }
                     TagId::ModeDiscriminator | TagId::IfMode => {
-                        let arg = |n: &str| match t.arg(n).map(|a| &a.value) {
-                            Some(Scalar::Str(v)) => Some(v.clone()),
-                            _ => None,
-                        };
+                        let arg = |n: &str| t.str_arg(n).map(str::to_string);
                         let modality = arg("modality").unwrap_or_else(|| "default".to_string());
                         let ty = types::resolve(self.db, self.prog, &owner.pkg, file, &f.ty);
                         let shape = self.shape(&ty);
@@ -120,14 +118,7 @@ impl Lowerer<'_> {
                             });
                         } else {
                             let Some(payload) = t.inner() else { continue };
-                            let Some(value) =
-                                arg("mode").or_else(|| match t.positional().map(|a| &a.value) {
-                                    Some(Scalar::Str(v)) => Some(v.clone()),
-                                    Some(Scalar::Bool(b)) => Some(b.to_string()),
-                                    Some(Scalar::Int { text, .. }) => Some(text.clone()),
-                                    None => None,
-                                })
-                            else {
+                            let Some(value) = arg("mode").or_else(|| t.literal_positional()) else {
                                 self.report(
                                     file,
                                     u.at,
@@ -174,10 +165,7 @@ impl Lowerer<'_> {
                     }
                     _ => continue,
                 };
-                let arg = |n: &str| match t.arg(n).map(|a| &a.value) {
-                    Some(Scalar::Str(v)) => Some(v.clone()),
-                    _ => None,
-                };
+                let arg = |n: &str| t.str_arg(n).map(str::to_string);
                 let name = arg("union").unwrap_or_default();
                 let (file_ty, shape) = {
                     let ty = types::resolve(self.db, self.prog, &owner.pkg, file, &f.ty);
@@ -427,9 +415,7 @@ impl Lowerer<'_> {
                 .map(|j| j.name.clone())
                 .filter(|n| !n.is_empty())
         };
-        let Some(Scalar::Str(dep_json)) = t.positional().map(|a| &a.value) else {
-            return None;
-        };
+        let dep_json = t.str_positional().map(str::to_string)?;
         let Some(trigger_json) = json_of(f) else {
             self.report(
                 file,

@@ -4,6 +4,7 @@ use super::diagnostics::TagDiagnostic;
 use super::tags::TagSite;
 use super::*;
 use vgc_ir::catalog::EqualityTag;
+use vgc_ir::checked::Checked as _;
 
 impl Lowerer<'_> {
     /// `eq`, `neq` (upstream `validators/equality.go`): a payload of the value's own kind.
@@ -17,7 +18,7 @@ impl Lowerer<'_> {
         let refuse = |l: &mut Self, d: TagDiagnostic| l.refuse(t, d);
         Some(match which {
             EqualityTag::Neq | EqualityTag::Eq => {
-                let v = match (tag.scalar_value(), shape) {
+                let v = match (tag.raw_payload(), shape) {
                     (
                         Some(Scalar::Str(v)),
                         Shape::Scalar {

@@ -1,6 +1,7 @@
 //! `+k8s:item`: checks and unions on list-map items selected by key.
 
 use super::*;
+use vgc_ir::checked::Checked as _;
 
 impl Lowerer<'_> {
     /// upstream `item.go`: each `item(k: v, …)=+tag` wraps every function of its payload in `ValSliceItem`/
@@ -73,10 +74,7 @@ impl Lowerer<'_> {
                 } else {
                     UnionKind::ZeroOrOneOf
                 };
-                let union_name = match inner.arg("union").map(|a| &a.value) {
-                    Some(Scalar::Str(v)) => v.clone(),
-                    _ => String::new(),
-                };
+                let union_name = inner.str_arg("union").unwrap_or_default().to_string();
                 let g = groups.entry((kind, union_name)).or_insert((
                     kind,
                     Vec::new(),

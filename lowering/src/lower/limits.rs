@@ -4,6 +4,7 @@ use super::diagnostics::{TagDiagnostic, ValueKinds};
 use super::tags::TagSite;
 use super::*;
 use vgc_ir::catalog::LimitsTag;
+use vgc_ir::checked::Checked as _;
 
 impl Lowerer<'_> {
     /// `minimum`, `maximum`, `minLength`, `maxLength`, `maxBytes`, `minItems`, `maxItems`, `minProperties`,
@@ -38,12 +39,7 @@ impl Lowerer<'_> {
                     }) =>
             {
                 // `tag.Value` as written (`=0x10` is not a quantity).
-                let text = match tag.scalar_value() {
-                    Some(Scalar::Str(s)) => s.clone(),
-                    Some(Scalar::Int { text, .. }) => text.clone(),
-                    Some(Scalar::Bool(b)) => b.to_string(),
-                    _ => String::new(),
-                };
+                let text = tag.literal_payload().unwrap_or_default();
                 if let Err(e) = vgc_runtime::types::quantity_syntax(&text) {
                     return refuse(self, TagDiagnostic::UnparsablePayload(e.to_string()));
                 }
@@ -73,10 +69,10 @@ impl Lowerer<'_> {
                     && ty.is_some_and(|t| {
                         is_duration(t) || matches!(t, Ty::Pointer(i) if is_duration(i))
                     });
-                let got = tag.scalar_value().map_or("", Scalar::type_name);
+                let got = tag.raw_payload().map_or("", Scalar::type_name);
                 // upstream 1.38 `parseNumericLimit`: a `time.Duration` takes a Go duration string (`="1s"`).
                 if v1_38 && duration_value {
-                    let Some(Scalar::Str(text)) = tag.scalar_value() else {
+                    let Some(text) = tag.str_payload().map(str::to_string) else {
                         return refuse(
                             self,
                             TagDiagnostic::PayloadKind {

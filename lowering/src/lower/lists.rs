@@ -4,6 +4,7 @@ use super::diagnostics::{TagDiagnostic, ValueKinds};
 use super::tags::TagSite;
 use super::*;
 use vgc_ir::catalog::ListsTag;
+use vgc_ir::checked::Checked as _;
 
 impl Lowerer<'_> {
     /// List metadata of a field: from its own `listType`/`unique`/`listMapKey` tags, else from the list typedef.
@@ -43,13 +44,13 @@ impl Lowerer<'_> {
             for u in tags {
                 let Ok(t) = &u.parsed else { continue };
                 let t = peel(t).2;
-                match (t.tag_id(), t.scalar_value()) {
-                    (Some(TagId::ListType | TagId::Unique), Some(Scalar::Str(v)))
+                match (t.tag_id(), t.str_payload()) {
+                    (Some(TagId::ListType | TagId::Unique), Some(v))
                         if v != "atomic" || lt.is_none() =>
                     {
-                        lt = Some(v.clone())
+                        lt = Some(v.to_string());
                     }
-                    (Some(TagId::ListMapKey), Some(Scalar::Str(k))) => keys.push((k.clone(), u.at)),
+                    (Some(TagId::ListMapKey), Some(k)) => keys.push((k.to_string(), u.at)),
                     _ => {}
                 }
             }
@@ -130,8 +131,7 @@ impl Lowerer<'_> {
         let first = tags.iter().find_map(|u| {
             let t = u.parsed.as_ref().ok()?;
             let (gates, level, inner) = peel(t);
-            let semantic =
-                matches!(inner.scalar_value(), Some(Scalar::Str(v)) if v == "set" || v == "map");
+            let semantic = matches!(inner.str_payload(), Some("set" | "map"));
             (matches!(inner.tag_id(), Some(TagId::ListType | TagId::Unique)) && semantic)
                 .then_some((level, gates))
         });

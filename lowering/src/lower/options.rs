@@ -3,6 +3,7 @@
 use super::tags::{TagSite, wrap_each};
 use super::*;
 use vgc_ir::catalog::OptionsTag;
+use vgc_ir::checked::Checked as _;
 
 impl Lowerer<'_> {
     /// `ifEnabled`, `ifDisabled` (upstream `validators/options.go`): the payload's checks, each wrapped in
@@ -27,9 +28,7 @@ impl Lowerer<'_> {
                 // upstream `options.go`: every function the payload produces is wrapped in `IfOption`, keeping
                 // its flags; an undefined option is an internal error at run time (1.37 on; before, disabled).
                 let inner = tag.inner()?;
-                let Some(Scalar::Str(option)) = tag.positional().map(|a| &a.value) else {
-                    return None;
-                };
+                let option = tag.str_positional().map(str::to_string)?;
                 let inner_stab = level_of(inner).or(stability);
                 let inner_checks =
                     self.lower_tag(owner, file, u, unwrap_levels(inner), shape, ty, inner_stab)?;

@@ -1,6 +1,7 @@
 //! `+k8s:subfield`: a payload relocated to one member of a struct value.
 
 use super::*;
+use vgc_ir::checked::Checked as _;
 
 impl Lowerer<'_> {
     /// upstream `subfield.go`: the payload runs on one member (by JSON name) of a struct value at `path.<json>`,
@@ -20,9 +21,7 @@ impl Lowerer<'_> {
         stability: Option<Stability>,
     ) -> Option<Vec<Check>> {
         let inner = tag.inner()?;
-        let Some(Scalar::Str(name)) = tag.positional().map(|a| &a.value) else {
-            return None;
-        };
+        let name = tag.str_positional().map(str::to_string)?;
         let chains = vgc_ir::profile::upstream(self.db).nested_subfield();
         if unwrap_levels(inner).is_tag(TagId::Subfield) && !chains {
             self.report(
@@ -102,8 +101,7 @@ impl Lowerer<'_> {
                 .iter()
                 .filter_map(|s| {
                     let (_, _, t) = peel(s.parsed.as_ref().ok()?);
-                    let arg = t.positional().map(|a| &a.value);
-                    (t.is_tag(TagId::Subfield) && matches!(arg, Some(Scalar::Str(n)) if n == name))
+                    (t.is_tag(TagId::Subfield) && t.str_positional() == Some(name))
                         .then(|| t.inner())
                         .flatten()
                         .map(|p| TagUse {
@@ -164,7 +162,7 @@ impl Lowerer<'_> {
         {
             // upstream `getListValidations` for the subfield's path: the first `listType`/`unique` tag generates
             // the uniqueness check from every `subfield(<name>)=` list tag.
-            let tags = member_tags(name);
+            let tags = member_tags(&name);
             let first = tags.iter().find(|t| {
                 t.parsed.as_ref().is_ok_and(|t| {
                     matches!(peel(t).2.tag_id(), Some(TagId::ListType | TagId::Unique))
@@ -177,7 +175,7 @@ impl Lowerer<'_> {
                     .map(|_| Vec::new());
             }
             self.lower_tag(owner, file, u, payload, &mshape, Some(&mty), inner_stab)?;
-            let what = Subject::field(&sk.name, name);
+            let what = Subject::field(&sk.name, &name);
             let matcher = self.matcher_for(file, decl_at, &what, &tags, &mty);
             self.unique_check(&tags, &matcher).into_iter().collect()
         } else {
@@ -201,7 +199,7 @@ impl Lowerer<'_> {
         {
             // Element matching for the member list comes from the `subfield(<name>)=` list tags (quietly: they are
             // reported once, by the tag that generates the uniqueness check).
-            let tags = member_tags(name);
+            let tags = member_tags(&name);
             let n = self.diags.len();
             let matcher = self.matcher_for(file, decl_at, &Subject::ty(""), &tags, &mty);
             self.diags.truncate(n);

@@ -4,6 +4,7 @@ use super::diagnostics::{Extension, TagDiagnostic};
 use super::tags::{TagSite, wrap_each};
 use super::*;
 use vgc_ir::catalog::SubresourceTag;
+use vgc_ir::checked::Checked as _;
 
 impl Lowerer<'_> {
     /// vgc extension (KEP-5073 "Subresources") `ifSubresource`, `ifNotSubresource`: the payload's checks,
@@ -36,9 +37,7 @@ impl Lowerer<'_> {
                     );
                 }
                 let inner = tag.inner()?;
-                let Some(Scalar::Str(path)) = tag.positional().map(|a| &a.value) else {
-                    return None;
-                };
+                let path = tag.str_positional().map(str::to_string)?;
                 if !path.starts_with('/') {
                     return refuse(self, TagDiagnostic::SubresourcePath(path.clone()));
                 }

@@ -6,6 +6,7 @@ use super::*;
 use vgc_ir::catalog::{
     DependentTag, FamilyTag, ImmutableTag, LevelsTag, OpaqueTag, SubfieldTag, UnionsTag,
 };
+use vgc_ir::checked::Checked as _;
 
 impl Lowerer<'_> {
     #[allow(clippy::too_many_arguments)]
@@ -129,18 +130,12 @@ impl TagSite<'_> {
 
     /// The payload as an integer (`=5`), if it is one.
     pub(super) fn int(&self) -> Option<i64> {
-        match self.tag.scalar_value() {
-            Some(Scalar::Int { value, .. }) => Some(*value),
-            _ => None,
-        }
+        self.tag.int_payload()
     }
 
     /// The payload as a string (`="msg"`), if it is one.
     pub(super) fn str(&self) -> Option<String> {
-        match self.tag.scalar_value() {
-            Some(Scalar::Str(v)) => Some(v.clone()),
-            _ => None,
-        }
+        self.tag.str_payload().map(str::to_string)
     }
 
     /// The value is a Go string (or a typedef of one).

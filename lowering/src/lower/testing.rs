@@ -4,6 +4,7 @@ use super::diagnostics::TagDiagnostic;
 use super::tags::TagSite;
 use super::*;
 use vgc_ir::catalog::TestingTag;
+use vgc_ir::checked::Checked as _;
 
 impl Lowerer<'_> {
     /// `validateTrue`, `validateFalse`, `validateTrueAlpha`, `validateTrueBeta`, `validateError` (upstream
@@ -28,7 +29,7 @@ impl Lowerer<'_> {
                     result: id != TagId::ValidateFalse,
                     msg: s().unwrap_or_default(),
                 });
-                if let Some(Scalar::Str(flags)) = tag.arg("flags").map(|a| &a.value) {
+                if let Some(flags) = tag.str_arg("flags") {
                     for fl in flags.split(',').map(str::trim) {
                         match fl {
                             "ShortCircuit" => c.short_circuit = true,
@@ -39,10 +40,10 @@ impl Lowerer<'_> {
                         }
                     }
                 }
-                if let Some(Scalar::Str(cohort)) = tag.arg("cohort").map(|a| &a.value)
+                if let Some(cohort) = tag.str_arg("cohort")
                     && !cohort.is_empty()
                 {
-                    c.cohort = Some(cohort.clone());
+                    c.cohort = Some(cohort.to_string());
                 }
                 vec![c]
             }

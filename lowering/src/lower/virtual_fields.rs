@@ -17,6 +17,7 @@ use super::tags::TagSite;
 use super::*;
 use crate::plan::{MemberSet, PathStep, VirtualMember, VirtualUnionPlan};
 use std::collections::HashMap;
+use vgc_ir::checked::Checked as _;
 
 /// The program's virtual groups: the checks they place on each ancestor type (keyed by the named type whose
 /// validation function runs them) and the problems found, every one an error. Empty unless extensions are on and
@@ -192,14 +193,14 @@ impl Lowerer<'_> {
         for u in &decl.tags {
             if let Ok(t) = &u.parsed
                 && let Some(kind) = decl_kind(t)
-                && let Some(Scalar::Str(g)) = t.arg("union").map(|a| &a.value)
+                && let Some(g) = t.str_arg("union").map(str::to_string)
             {
                 let site = Site {
                     file,
                     at: u.at,
                     on: k.name.clone(),
                 };
-                if self.named(&site, t, g) {
+                if self.named(&site, t, &g) {
                     w.decls
                         .entry(g.clone())
                         .or_default()
@@ -211,7 +212,7 @@ impl Lowerer<'_> {
             for u in &sd.tags {
                 if let Ok(t) = &u.parsed
                     && decl_kind(t).is_some()
-                    && let Some(Scalar::Str(g)) = t.arg("union").map(|a| &a.value)
+                    && let Some(g) = t.str_arg("union").map(str::to_string)
                 {
                     w.hidden
                         .entry(g.clone())
@@ -233,9 +234,9 @@ impl Lowerer<'_> {
                 };
                 match t.tag_id() {
                     Some(TagId::Union | TagId::ZeroOrOneOf) => {
-                        if let (Some(kind), Some(Scalar::Str(g))) =
-                            (decl_kind(t), t.arg("union").map(|a| &a.value))
-                            && self.named(&site, t, g)
+                        if let (Some(kind), Some(g)) =
+                            (decl_kind(t), t.str_arg("union").map(str::to_string))
+                            && self.named(&site, t, &g)
                         {
                             w.decls
                                 .entry(g.clone())
@@ -244,10 +245,10 @@ impl Lowerer<'_> {
                         }
                     }
                     Some(TagId::MemberOf) => {
-                        let Some(Scalar::Str(g)) = t.arg("group").map(|a| &a.value) else {
+                        let Some(g) = t.str_arg("group").map(str::to_string) else {
                             continue;
                         };
-                        if !self.named(&site, t, g) {
+                        if !self.named(&site, t, &g) {
                             continue;
                         }
                         let shape = self.shape(&fty);
@@ -263,8 +264,7 @@ impl Lowerer<'_> {
                     }
                     Some(TagId::ListMapItem) => {
                         let payload = t.inner().filter(|p| p.is_tag(TagId::MemberOf));
-                        let Some(Scalar::Str(g)) =
-                            payload.and_then(|p| p.arg("group")).map(|a| &a.value)
+                        let Some(g) = payload.and_then(|p| p.str_arg("group")).map(str::to_string)
                         else {
                             if t.inner().is_some() && payload.is_none() {
                                 self.err(
@@ -277,7 +277,7 @@ impl Lowerer<'_> {
                             }
                             continue;
                         };
-                        if !self.named(&site, t, g) {
+                        if !self.named(&site, t, &g) {
                             continue;
                         }
                         // Refused below or not, the group has a member written.
