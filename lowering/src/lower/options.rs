@@ -13,25 +13,14 @@ impl Lowerer<'_> {
         t: &TagSite<'_>,
         which: OptionsTag,
     ) -> Option<Vec<Check>> {
-        let TagSite {
-            owner,
-            file,
-            u,
-            tag,
-            shape,
-            ty,
-            stability,
-            id,
-        } = *t;
+        let TagSite { tag, id, .. } = *t;
         Some(match which {
             OptionsTag::IfEnabled | OptionsTag::IfDisabled => {
                 // upstream `options.go`: every function the payload produces is wrapped in `IfOption`, keeping
                 // its flags; an undefined option is an internal error at run time (1.37 on; before, disabled).
                 let inner = tag.inner()?;
                 let option = tag.str_positional().map(str::to_string)?;
-                let inner_stab = level_of(inner).or(stability);
-                let inner_checks =
-                    self.lower_tag(owner, file, u, unwrap_levels(inner), shape, ty, inner_stab)?;
+                let inner_checks = self.lower_payload(t, inner)?;
                 let enabled = id == TagId::IfEnabled;
                 let undefined_is_error = self.undefined_option_is_error();
                 wrap_each(inner_checks, id, |inner| {

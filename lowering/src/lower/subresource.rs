@@ -14,16 +14,7 @@ impl Lowerer<'_> {
         t: &TagSite<'_>,
         which: SubresourceTag,
     ) -> Option<Vec<Check>> {
-        let TagSite {
-            owner,
-            file,
-            u,
-            tag,
-            shape,
-            ty,
-            stability,
-            id,
-        } = *t;
+        let TagSite { tag, id, .. } = *t;
         let refuse = |l: &mut Self, d: TagDiagnostic| l.refuse(t, d);
         Some(match which {
             SubresourceTag::IfSubresource | SubresourceTag::IfNotSubresource => {
@@ -44,9 +35,7 @@ impl Lowerer<'_> {
                 if let Some(bad) = unconditionable(inner) {
                     return refuse(self, TagDiagnostic::SubresourcePayload(bad));
                 }
-                let inner_stab = level_of(inner).or(stability);
-                let inner_checks =
-                    self.lower_tag(owner, file, u, unwrap_levels(inner), shape, ty, inner_stab)?;
+                let inner_checks = self.lower_payload(t, inner)?;
                 wrap_each(inner_checks, id, |inner| {
                     CheckKind::IfSubresource(Box::new(IfSubresourcePlan {
                         path: path.clone(),

@@ -85,6 +85,22 @@ impl Lowerer<'_> {
         }
     }
 
+    /// The checks of wrapper `t`'s payload tag `inner`, lowered on the same value, with the stability level the
+    /// payload's own `alpha`/`beta` sets (else the wrapper's): what `ifEnabled`/`ifDisabled` and the subresource
+    /// conditions wrap.
+    pub(super) fn lower_payload(&mut self, t: &TagSite<'_>, inner: &Tag) -> Option<Vec<Check>> {
+        let stability = level_of(inner).or(t.stability);
+        self.lower_tag(
+            t.owner,
+            t.file,
+            t.u,
+            unwrap_levels(inner),
+            t.shape,
+            t.ty,
+            stability,
+        )
+    }
+
     /// A refusal of tag use `t`: its typed diagnostic (lower/diagnostics.rs) reported at the tag; lowers to nothing.
     pub(super) fn refuse(&mut self, t: &TagSite<'_>, d: TagDiagnostic) -> Option<Vec<Check>> {
         self.err(
