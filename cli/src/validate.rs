@@ -526,6 +526,35 @@ pub fn read_inputs(paths: &[String]) -> Result<Vec<Input>, String> {
     Ok(inputs)
 }
 
+/// The most of an offending string value an error message shows, in bytes (1 KiB): a longer one is cut at a
+/// character boundary and ends in `…`, and the JSON report gives its full length (`valueBytes`) — a 64 MiB string
+/// made each of its errors 64 MiB of output (reliability R53). The error's type, field, origin and detail are kept.
+pub const MAX_SHOWN_VALUE_BYTES: usize = 1024;
+
+/// `e` as its message shows it ([`MAX_SHOWN_VALUE_BYTES`]), with the value's full length when it was cut.
+fn shown_message(e: &vgc_runtime::field::Error) -> (String, Option<usize>) {
+    use vgc_runtime::field::{BadValue, Error};
+    match &e.bad_value {
+        BadValue::Str(s) if s.len() > MAX_SHOWN_VALUE_BYTES => {
+            let mut cut = MAX_SHOWN_VALUE_BYTES;
+            while !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let short = Error {
+                error_type: e.error_type,
+                field: e.field.clone(),
+                bad_value: BadValue::Str(format!("{}…", &s[..cut])),
+                detail: e.detail.clone(),
+                origin: e.origin.clone(),
+                short_circuit: e.short_circuit,
+                stability: e.stability,
+            };
+            (short.to_string(), Some(s.len()))
+        }
+        _ => (e.to_string(), None),
+    }
+}
+
 /// The `--old` objects by (apiVersion, kind, namespace, name): `None` for one that does not decode.
 type OldObjects = BTreeMap<(String, String, String, String), Option<Value>>;
 
@@ -1119,16 +1148,19 @@ fn validate_object(
                         origin: String::new(),
                         stability: None,
                         span,
+                        value_bytes: None,
                     });
                 }
             }
             for e in &errs {
                 let pointer = field_pointer(&e.field, obj);
+                let (message, value_bytes) = shown_message(e);
                 entry.findings.push(Finding {
                     field: e.field.clone(),
                     type_name: type_name(e).to_string(),
                     detail: e.detail.clone(),
-                    message: e.to_string(),
+                    message,
+                    value_bytes,
                     origin: e.origin.clone(),
                     stability: match e.stability {
                         Some(StabilityLevel::Alpha) => Some("alpha"),

@@ -1398,3 +1398,41 @@ fn r50_fifos_devices_and_oversized_inputs_are_refused() {
         "{err}"
     );
 }
+
+/// R53 (issue 36 row 8): an offending value over 1 KiB is shown cut at a character boundary with `…` (a 64 MiB
+/// string made each of its errors 64 MiB of output); the JSON report gives its full length as `valueBytes`.
+#[test]
+fn r53_long_values_are_cut_in_messages() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let big = tmp.path().join("big.yaml");
+    // 1,023 ASCII bytes, then `é` (2 bytes) across the 1 KiB mark: the cut falls before it.
+    let host = format!("{}é{}", "x".repeat(1023), "y".repeat(4000));
+    std::fs::write(
+        &big,
+        format!("apiVersion: widgets.example.com/v1\nkind: Widget\nmetadata:\n  name: big\nspec:\n  host: {host}\n"),
+    )
+    .expect("write");
+    let big_s = big.to_str().expect("utf-8 path");
+    let (code, out, err) = validate(&[big_s]);
+    assert_eq!(code, 1, "{err}");
+    let first = out.lines().next().expect("a line");
+    assert_eq!(
+        first,
+        format!(
+            "error: spec.host: Invalid value: \"{}…\": must be no more than 63 bytes",
+            "x".repeat(1023)
+        )
+    );
+    let (code, out, _) = validate(&["--output", "json", big_s]);
+    assert_eq!(code, 1);
+    let report: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    let errors = report["documents"][0]["errors"].as_array().expect("errors");
+    assert!(!errors.is_empty());
+    for e in errors {
+        assert_eq!(e["valueBytes"], 1023 + 2 + 4000, "{e}");
+        assert!(
+            e["message"].as_str().expect("message").len() < 1024 + 512,
+            "{e}"
+        );
+    }
+}

@@ -342,6 +342,9 @@ fn json_report(results: &Results) -> String {
                         if let Some(d) = defaulted_of(f, e) {
                             x["defaulted"] = json!(d);
                         }
+                        if let Some(n) = f.value_bytes {
+                            x["valueBytes"] = json!(n);
+                        }
                         x
                     })
                     .collect();

@@ -155,6 +155,9 @@ pub(crate) struct Finding {
     pub(crate) stability: Option<&'static str>,
     /// Where it is shown.
     pub(crate) span: Range<usize>,
+    /// The offending value's length in bytes when the message shows it cut short (over
+    /// [`crate::validate::MAX_SHOWN_VALUE_BYTES`]); the JSON report's `valueBytes`.
+    pub(crate) value_bytes: Option<usize>,
 }
 
 /// Why a document or object was not validated (or was skipped): a diagnostic of its own.
