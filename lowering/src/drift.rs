@@ -127,7 +127,7 @@ pub struct Rule {
     /// The neutral typed form (canonical JSON of the [`Check`]), prefixed with the typedef's name for a rule its
     /// value's type carries.
     pub key: String,
-    /// The check in words ([`crate::words::in_words`]), prefixed alike (`type Mode: one of A, B`).
+    /// The check in words ([`crate::words::in_words`]), prefixed alike (`type Mode: one of "A", "B"`).
     pub text: String,
 }
 
@@ -183,7 +183,7 @@ fn neutralize(v: &mut serde_json::Value) {
 }
 
 /// The checks a field's value gets, as [`Rule`]s: its own, then the type-level checks of its named type and of each
-/// typedef below it, prefixed with the typedef's name (`type Mode: one of A, B`; struct types contribute their own
+/// typedef below it, prefixed with the typedef's name (`type Mode: one of "A", "B"`; struct types contribute their own
 /// comparison instead).
 #[must_use]
 pub fn field_rules(f: &FieldPlan, all: &BTreeMap<&TypeKey, &TypePlan>) -> BTreeSet<Rule> {
@@ -263,7 +263,7 @@ impl PathDrift {
     }
 
     /// `v1beta1: at most 10; optional — v1: at most 5; optional`: each version's rules in words, `; `-separated
-    /// (words may hold commas: `one of A, B`).
+    /// (words may hold commas: `one of "A", "B"`).
     #[must_use]
     pub fn detail(&self) -> String {
         self.by_version

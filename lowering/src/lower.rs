@@ -1529,6 +1529,18 @@ impl Lowerer<'_> {
             if self.counting {
                 self.stats.tags += 1;
             }
+            // A tag the profile's release does not have (in the chain) is `check_file`'s VGC0102 error: not lowered,
+            // so no other diagnostic is made of it, counted as reported.
+            let profile = vgc_ir::profile::upstream(self.db);
+            if tag
+                .chain()
+                .any(|c| c.tag_id().is_some_and(|id| !profile.has_tag(id)))
+            {
+                if self.counting {
+                    self.stats.reported += 1;
+                }
+                continue;
+            }
             let (n_diags, n_not_lowered) = (self.diags.len(), self.stats.not_lowered);
             let res = if peel(tag).2.is_tag(TagId::Item) {
                 // Lowered by `item_checks` (a list field's or list typedef's own tags).

@@ -174,9 +174,11 @@ pub fn words(c: &Check, outer: Option<Stability>, cx: &Context<'_>) -> String {
         CheckKind::Format(f) => format!("must be a {}", f.name()),
         CheckKind::Matches(p) => format!("must be a {} ({})", p.name, p.message),
         CheckKind::Enum(e) => {
-            let mut s = format!("one of {}", list(&e.values));
+            // Values quoted: they may be empty or hold commas (`""`, `"a, b"`), as `eq`'s payload is shown.
+            let quoted: Vec<String> = e.values.iter().map(|v| format!("{v:?}")).collect();
+            let mut s = format!("one of {}", list(&quoted));
             for x in &e.exclusions {
-                let (v, opt) = (&x.value, &x.option);
+                let (v, opt) = (format!("{:?}", x.value), &x.option);
                 let state = match x.when {
                     OptionState::Enabled => "enabled",
                     OptionState::Disabled => "disabled",

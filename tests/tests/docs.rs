@@ -130,7 +130,7 @@ fn api_reference_shows_typedef_chains_and_version_differences() {
     let drift = site_of("tests/fixtures/lint/drift", None);
     // Differences between versions in words, typedef rules included.
     assert!(page(&drift, "api/widgets/v1.html").contains(
-        "<li><a href=\"#Widget.mode\">mode</a>: v1beta1: optional, one of A (through Mode → string); v1: optional, one of A, B (through Mode → string)</li>"
+        "<li><a href=\"#Widget.mode\">mode</a>: v1beta1: optional, one of &quot;A&quot; (through Mode → string); v1: optional, one of &quot;A&quot;, &quot;B&quot; (through Mode → string)</li>"
     ));
     assert!(page(&drift, "api/widgets/v1.html").contains(
         "<li><a href=\"#Widget.replicas\">replicas</a>: v1beta1: optional, at most 10; v1: optional, at most 5</li>"
@@ -520,7 +520,7 @@ fn hostile_json_names_are_escaped_everywhere() {
         "{page}"
     );
     assert!(
-        page.contains("<li>one of &lt;script&gt;alert(11)&lt;/script&gt;</li>"),
+        page.contains("<li>one of &quot;&lt;script&gt;alert(11)&lt;/script&gt;&quot;</li>"),
         "{page}"
     );
     // Every page; the search index is data in a .js file (JSON strings) that search.js shows with textContent.
