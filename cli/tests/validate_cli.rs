@@ -1390,6 +1390,20 @@ fn r50_fifos_devices_and_oversized_inputs_are_refused() {
             "{args:?}: {err}"
         );
     }
+    // A dangling `*.yaml` link met in a directory says what it is.
+    let dangling = tmp.path().join("dangling");
+    std::fs::create_dir_all(&dangling).expect("mkdir");
+    std::os::unix::fs::symlink(tmp.path().join("gone.yaml"), dangling.join("a.yaml"))
+        .expect("symlink");
+    let (code, err) = validate_bounded(&[dangling.to_str().expect("utf-8 path")], Stdio::null());
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains(&format!(
+            "{}: a symbolic link whose target does not exist",
+            dangling.join("a.yaml").display()
+        )),
+        "{err}"
+    );
     let zero = std::fs::File::open("/dev/zero").expect("open /dev/zero");
     let (code, err) = validate_bounded(&["-"], Stdio::from(zero));
     assert_eq!(code, 2, "{err}");

@@ -17,7 +17,8 @@ pub struct OsSystem;
 /// stall it; the size is checked on the opened handle and the read is bounded by `cap` even if the file grows.
 ///
 /// # Errors
-/// A human reason: the OS error, "not a regular file (…)", or the size over the limit.
+/// A human reason: the OS error, "a symbolic link whose target does not exist", "not a regular file (…)", or the
+/// size over the limit.
 pub fn read_regular(path: &Path, cap: u64) -> Result<Vec<u8>, String> {
     let mut opts = std::fs::OpenOptions::new();
     opts.read(true);
@@ -26,7 +27,16 @@ pub fn read_regular(path: &Path, cap: u64) -> Result<Vec<u8>, String> {
         use std::os::unix::fs::OpenOptionsExt as _;
         opts.custom_flags(libc::O_NONBLOCK);
     }
-    let f = opts.open(path).map_err(|e| e.to_string())?;
+    let f = opts.open(path).map_err(|e| {
+        // A link to nothing says so, instead of a bare "No such file or directory" for a file that is listed.
+        if e.kind() == std::io::ErrorKind::NotFound
+            && std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
+        {
+            format!("a symbolic link whose target does not exist ({e})")
+        } else {
+            e.to_string()
+        }
+    })?;
     let meta = f.metadata().map_err(|e| e.to_string())?;
     if !meta.is_file() {
         return Err(format!(
