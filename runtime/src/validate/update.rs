@@ -110,41 +110,7 @@ pub fn slice_update<T>(
     matches: fn(&T, &T) -> bool,
     constraints: &[UpdateConstraint],
 ) -> ErrorList {
-    if !op.is_update() {
-        return Vec::new();
-    }
-    let mut errs = Vec::new();
-    for c in constraints {
-        match c {
-            UpdateConstraint::NoSet if old.is_empty() && !new.is_empty() => {
-                errs.push(update_err(path, "field cannot be set once created"))
-            }
-            UpdateConstraint::NoUnset if !old.is_empty() && new.is_empty() => {
-                errs.push(update_err(path, "field cannot be cleared once set"))
-            }
-            UpdateConstraint::NoAddItem => {
-                for (i, n) in new.iter().enumerate() {
-                    if !old.iter().any(|o| matches(o, n)) {
-                        errs.push(
-                            Error::forbidden(&path.index(i), "item may not be added")
-                                .with_origin("update"),
-                        );
-                    }
-                }
-            }
-            UpdateConstraint::NoRemoveItem => {
-                for o in old {
-                    if !new.iter().any(|n| matches(o, n)) {
-                        errs.push(
-                            Error::forbidden(path, "item may not be removed").with_origin("update"),
-                        );
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-    errs
+    list_update(path, op, new, old, |x| Some(x), matches, constraints)
 }
 
 /// upstream `PtrSliceUpdate`: [`slice_update`] for `[]*T`; nil elements are ignored when matching and never
@@ -155,6 +121,20 @@ pub fn ptr_slice_update<T>(
     op: &Operation,
     new: &[Option<T>],
     old: &[Option<T>],
+    matches: fn(&T, &T) -> bool,
+    constraints: &[UpdateConstraint],
+) -> ErrorList {
+    list_update(path, op, new, old, Option::as_ref, matches, constraints)
+}
+
+/// [`slice_update`] over elements `E` whose item `item` returns (`None`: a nil element, never matched, added or
+/// removed; emptiness of the list still counts every element, as upstream's `len`).
+fn list_update<E, T>(
+    path: &Path<'_>,
+    op: &Operation,
+    new: &[E],
+    old: &[E],
+    item: for<'a> fn(&'a E) -> Option<&'a T>,
     matches: fn(&T, &T) -> bool,
     constraints: &[UpdateConstraint],
 ) -> ErrorList {
@@ -172,8 +152,8 @@ pub fn ptr_slice_update<T>(
             }
             UpdateConstraint::NoAddItem => {
                 for (i, n) in new.iter().enumerate() {
-                    let Some(n) = n else { continue };
-                    if !old.iter().flatten().any(|o| matches(o, n)) {
+                    let Some(n) = item(n) else { continue };
+                    if !old.iter().filter_map(item).any(|o| matches(o, n)) {
                         errs.push(
                             Error::forbidden(&path.index(i), "item may not be added")
                                 .with_origin("update"),
@@ -182,8 +162,8 @@ pub fn ptr_slice_update<T>(
                 }
             }
             UpdateConstraint::NoRemoveItem => {
-                for o in old.iter().flatten() {
-                    if !new.iter().flatten().any(|n| matches(o, n)) {
+                for o in old.iter().filter_map(item) {
+                    if !new.iter().filter_map(item).any(|n| matches(o, n)) {
                         errs.push(
                             Error::forbidden(path, "item may not be removed").with_origin("update"),
                         );
