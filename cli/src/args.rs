@@ -73,10 +73,12 @@ pub(crate) struct BuildArgs {
     #[arg(long, default_value = "vgc-generated")]
     pub(crate) crate_name: String,
     /// Path of a vgc-runtime checkout for the generated Cargo.toml, written as given (a relative path is relative
-    /// to the output directory). Default: vgc-runtime from crates.io at the version this vgc generates code for.
+    /// to the output directory). Default: the runtime's sources vendored into the output as `vgc-runtime/` (the
+    /// runtime this vgc was built with, versioned and hashed in its Cargo.toml), so the crate builds as written.
     #[arg(long)]
     pub(crate) runtime_path: Option<String>,
-    /// Version requirement of vgc-runtime on crates.io (default: the version this vgc generates code for).
+    /// Depend on vgc-runtime from crates.io with this version requirement instead of the vendored copy (for
+    /// example `0.1`; the version this vgc generates code for is 0.1.0).
     #[arg(long, conflicts_with = "runtime_path")]
     pub(crate) runtime_version: Option<String>,
     /// Print diagnostics one per line (`file:line:col: severity[CODE]: message`).

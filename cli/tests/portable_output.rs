@@ -1,7 +1,7 @@
 //! Generated output depends on nothing of the machine that generates it: the same bytes with and without
-//! `rustfmt` on `PATH` (vgc formats in-process unless `--rustfmt` is asked for), `vgc-runtime` by version rather
-//! than by a path, and the crate builds from a copy in another directory with the runtime taken from this
-//! checkout through `[patch.crates-io]`.
+//! `rustfmt` on `PATH` (vgc formats in-process unless `--rustfmt` is asked for), `vgc-runtime` vendored beside the
+//! crate and depended on by a relative path, and the crate builds as written from a copy in another directory —
+//! no registry copy of `vgc-runtime`, no checkout, no flag.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -28,10 +28,13 @@ fn build(out: &Path, path_env: &std::ffi::OsStr, extra: &[&str]) {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
 }
 
-/// The crate's sources (`Cargo.toml`, `src/**`) by relative path.
+/// The crate's sources (`Cargo.toml`, `src/**`, the vendored runtime `vgc-runtime/**`) by relative path.
 fn sources(dir: &Path) -> BTreeMap<String, String> {
     fn walk(base: &Path, dir: &Path, out: &mut BTreeMap<String, String>) {
-        for e in std::fs::read_dir(dir).expect("read_dir").flatten() {
+        let Ok(listing) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in listing.flatten() {
             let p = e.path();
             if p.is_dir() {
                 walk(base, &p, out);
@@ -51,6 +54,7 @@ fn sources(dir: &Path) -> BTreeMap<String, String> {
         std::fs::read_to_string(dir.join("Cargo.toml")).expect("Cargo.toml"),
     );
     walk(dir, &dir.join("src"), &mut out);
+    walk(dir, &dir.join("vgc-runtime"), &mut out);
     out
 }
 
@@ -71,14 +75,21 @@ fn output_bytes_do_not_depend_on_rustfmt_being_installed() {
             "{path} differs with and without rustfmt on PATH"
         );
     }
-    // By version, never by a path of this machine.
+    // The vendored runtime by a relative path, never by a path of this machine.
     let manifest = &a["Cargo.toml"];
     assert!(
-        manifest.contains(&format!(
-            "\nvgc-runtime = \"{}\"\n",
-            vgc_codegen::RUNTIME_VERSION
-        )),
+        manifest.contains("\nvgc-runtime = { path = \"vgc-runtime\" }\n"),
         "{manifest}"
+    );
+    assert_eq!(
+        a.keys()
+            .filter(|k| k.starts_with("vgc-runtime/"))
+            .cloned()
+            .collect::<Vec<_>>(),
+        vgc_codegen::vendored_runtime()
+            .into_iter()
+            .map(|f| f.path)
+            .collect::<Vec<_>>()
     );
     let root = workspace_root().display().to_string();
     let tmp_s = tmp.path().display().to_string();
@@ -94,14 +105,16 @@ fn output_bytes_do_not_depend_on_rustfmt_being_installed() {
     assert_eq!(sources(&asked), b);
 }
 
+/// Issue 37's acceptance: `vgc build` with no flags, then `cargo build` of the output copied to a directory of its
+/// own (outside any workspace, nothing added to its manifest), with `-D warnings`.
 #[test]
-fn the_generated_crate_builds_from_a_copy_with_the_runtime_patched_in() {
+fn the_generated_crate_builds_as_written_from_a_copy() {
     // The slow tier (docs/testing.md, "Tiers"): a nested cargo build, resolved against the crates.io index.
     if std::env::var_os("VGC_FAST").is_some_and(|v| v == "1") {
         use std::io::Write as _;
         let _ = writeln!(
             std::io::stderr(),
-            "the_generated_crate_builds_from_a_copy_with_the_runtime_patched_in: skipped (VGC_FAST=1): needs a nested cargo build (crates.io index)"
+            "the_generated_crate_builds_as_written_from_a_copy: skipped (VGC_FAST=1): needs a nested cargo build (crates.io index)"
         );
         return;
     }
@@ -120,12 +133,6 @@ fn the_generated_crate_builds_from_a_copy_with_the_runtime_patched_in() {
         std::fs::write(p, text).expect("write");
     }
     std::fs::remove_dir_all(&generated).expect("remove the original");
-    let mut manifest = std::fs::read_to_string(moved.join("Cargo.toml")).expect("Cargo.toml");
-    manifest.push_str(&format!(
-        "\n[workspace]\n\n[patch.crates-io]\nvgc-runtime = {{ path = {:?} }}\n",
-        workspace_root().join("runtime").display().to_string()
-    ));
-    std::fs::write(moved.join("Cargo.toml"), manifest).expect("write");
     let target = Path::new(env!("CARGO_TARGET_TMPDIR")).join("portable-target");
     let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(["build", "--quiet", "--manifest-path"])
@@ -142,6 +149,58 @@ fn the_generated_crate_builds_from_a_copy_with_the_runtime_patched_in() {
         "the moved crate does not build:\n{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// The vendored copy is vgc's output like the rest: a build that stops vendoring (`--runtime-version`) removes it,
+/// a file of the user's in its place is never replaced, and an edited copy is written again.
+#[test]
+fn the_vendored_runtime_is_replaced_removed_and_protected_like_other_outputs() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let out = tmp.path().join("out");
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    build(&out, &path, &[]);
+    let lib = out.join("vgc-runtime/src/lib.rs");
+    let original = std::fs::read_to_string(&lib).expect("vendored lib.rs");
+    // Edited by hand: the next build writes it again (the build manifest sees the output changed).
+    std::fs::write(&lib, format!("{original}\npub fn edited() {{}}\n")).expect("edit");
+    build(&out, &path, &[]);
+    assert_eq!(std::fs::read_to_string(&lib).expect("lib.rs"), original);
+    // No longer vendoring: the whole copy goes, directories included.
+    build(&out, &path, &["--runtime-version", "0.1"]);
+    assert!(
+        !out.join("vgc-runtime").exists(),
+        "vendored copy left behind"
+    );
+    // A file of the user's where the vendored manifest goes: the build refuses and writes nothing.
+    std::fs::create_dir_all(out.join("vgc-runtime")).expect("mkdir");
+    std::fs::write(
+        out.join("vgc-runtime/Cargo.toml"),
+        "[package]\nname = \"mine\"\n",
+    )
+    .expect("write");
+    let o = Command::new(env!("CARGO_BIN_EXE_vgc"))
+        .arg("build")
+        .arg(workspace_root().join("examples/api"))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .expect("vgc runs");
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("vgc-runtime/Cargo.toml: exists and was not generated by vgc"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("vgc-runtime/Cargo.toml")).expect("read"),
+        "[package]\nname = \"mine\"\n"
+    );
+    assert!(!out.join("vgc-runtime/src").exists());
 }
 
 /// A fake `rustfmt` in a directory of its own, running `body` (a shell script).

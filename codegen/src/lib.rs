@@ -6,9 +6,11 @@
 mod emit;
 pub mod ident;
 pub mod k8s_openapi;
+mod vendor;
 
 pub use emit::Layout;
 use std::sync::Arc;
+pub use vendor::{VENDOR_DIR, vendored_runtime};
 use vgc_ir::Db;
 use vgc_lowering::{CratePlan, ModuleKey, module_plan};
 
@@ -35,17 +37,24 @@ pub const RUNTIME_VERSION: &str = "0.1.0";
 pub const KUBE_CORE_VERSION: &str = "5";
 
 /// How the generated crate depends on `vgc-runtime`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub enum RuntimeDep {
-    /// A path dependency.
+    /// The default: the runtime's sources, embedded in vgc at its build, written into the output as the crate
+    /// [`VENDOR_DIR`] (`vgc-runtime/`, [`vendored_runtime`]) and depended on by the relative path
+    /// `{ path = "vgc-runtime" }` — the generated crate builds with no registry and no checkout, and moves with
+    /// its directory.
+    #[default]
+    Vendored,
+    /// A path dependency, written as given (a relative path is relative to the output directory).
     Path(String),
     /// A crates.io version requirement.
     Version(String),
 }
 
 impl RuntimeDep {
-    /// The default: `vgc-runtime` from crates.io at [`RUNTIME_VERSION`] — portable, no path of the generating
-    /// machine in the output (use `[patch.crates-io]` to build against a checkout).
+    /// `vgc-runtime` from crates.io at [`RUNTIME_VERSION`] — portable, no path of the generating machine in the
+    /// output (use `[patch.crates-io]` to build against a checkout). Not the default while `vgc-runtime` is
+    /// unpublished ([`RuntimeDep::Vendored`] is).
     #[must_use]
     pub fn published() -> Self {
         Self::Version(RUNTIME_VERSION.to_string())

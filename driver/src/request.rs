@@ -56,14 +56,14 @@ pub struct BuildRequest {
 }
 
 impl Default for BuildRequest {
-    /// No path, no output, crate `vgc-generated` depending on `vgc-runtime` by version, no extra roots, every
+    /// No path, no output, crate `vgc-generated` with the runtime vendored ([`RuntimeDep::Vendored`]), no extra roots, every
     /// switch off, the profile detected. Callers set what they need and take the rest with `..Default::default()`.
     fn default() -> Self {
         Self {
             path: String::new(),
             out: None,
             crate_name: "vgc-generated".into(),
-            runtime: RuntimeDep::Version("0.1".into()),
+            runtime: RuntimeDep::Vendored,
             extra_roots: Vec::new(),
             check_only: false,
             custom_stub: false,

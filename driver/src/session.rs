@@ -179,7 +179,8 @@ impl Session {
         out.files = std::mem::take(&mut generation.files);
         out.timings.push(("format", clock.elapsed()));
         let clock = Instant::now();
-        out.files.extend(generate::custom_stub(req, &plan, &opts));
+        out.files
+            .extend(generate::companion_files(req, &plan, &opts));
         let written = write::write(
             &self.db,
             req,
@@ -230,7 +231,8 @@ fn build_uncached(
             return out;
         }
     }
-    out.files.extend(generate::custom_stub(req, &plan, opts));
+    out.files
+        .extend(generate::companion_files(req, &plan, opts));
     out.timings.push(("codegen", clock.elapsed()));
     if let Some(dir) = req.out.as_deref() {
         match write::write_output(dir, &out.files, &BTreeSet::new(), req.force) {

@@ -24,7 +24,7 @@ pub(crate) fn request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
     let runtime = match (a.runtime_path, a.runtime_version) {
         (_, Some(v)) => RuntimeDep::Version(v),
         (Some(p), None) => RuntimeDep::Path(p),
-        (None, None) => RuntimeDep::published(),
+        (None, None) => RuntimeDep::Vendored,
     };
     let out = std::path::absolute(&a.out).unwrap_or_else(|_| a.out.into());
     let structs = structs_of(a.target, a.k8s_openapi_version)?;

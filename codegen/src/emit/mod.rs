@@ -91,6 +91,7 @@ pub(crate) fn generate_with(
 /// The generated crate's `Cargo.toml`.
 pub(crate) fn cargo_toml(opts: &Options) -> GeneratedFile {
     let dep = match &opts.runtime {
+        RuntimeDep::Vendored => format!("{{ path = {:?} }}", crate::VENDOR_DIR),
         RuntimeDep::Path(p) => format!("{{ path = {p:?} }}"),
         RuntimeDep::Version(v) => format!("{v:?}"),
     };

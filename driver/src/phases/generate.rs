@@ -129,14 +129,26 @@ pub(crate) fn generate_whole(
     vgc_codegen::generate(plan, opts)
 }
 
-/// `src/custom.rs`, the stub of the `+k8s:customValidation` functions, when `--custom-stub` asks for it and the
-/// output has none yet (an existing one is the user's and is never replaced); formatted like the other files
-/// ([`crate::format::rustfmt_in_place`] with `--rustfmt`).
-pub(crate) fn custom_stub(
+/// The files written beside the generated code of a build with an output directory: the `--custom-stub` stub
+/// ([`custom_stub`]) and, for [`vgc_codegen::RuntimeDep::Vendored`] (the default), the vendored runtime
+/// ([`vgc_codegen::vendored_runtime`]). Neither is formatted again nor cached: the runtime's files are the same
+/// bytes for every build of one vgc.
+pub(crate) fn companion_files(
     req: &BuildRequest,
     plan: &CratePlan,
     opts: &Options,
-) -> Option<GeneratedFile> {
+) -> Vec<GeneratedFile> {
+    let mut files: Vec<GeneratedFile> = custom_stub(req, plan, opts).into_iter().collect();
+    if req.out.is_some() && opts.runtime == vgc_codegen::RuntimeDep::Vendored {
+        files.extend(vgc_codegen::vendored_runtime());
+    }
+    files
+}
+
+/// `src/custom.rs`, the stub of the `+k8s:customValidation` functions, when `--custom-stub` asks for it and the
+/// output has none yet (an existing one is the user's and is never replaced); formatted like the other files
+/// ([`crate::format::rustfmt_in_place`] with `--rustfmt`).
+fn custom_stub(req: &BuildRequest, plan: &CratePlan, opts: &Options) -> Option<GeneratedFile> {
     let dir = req.out.as_ref()?;
     if !req.custom_stub || dir.join("src/custom.rs").exists() {
         return None;

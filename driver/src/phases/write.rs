@@ -86,10 +86,15 @@ pub(crate) fn write_output(
     // is not an output of this build is a candidate; only vgc's own (its `@generated` marker) are removed.
     let outputs: HashSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
     let mut stale = stale.clone();
+    // The same for the vendored runtime (`vgc-runtime/`): a build that stops vendoring, or a vgc whose runtime
+    // has fewer files, leaves none of the old copy's files behind.
+    let mut candidates = rust_files_under(dir, "src");
+    candidates.extend(rust_files_under(dir, vgc_codegen::VENDOR_DIR));
+    candidates.push(format!("{}/Cargo.toml", vgc_codegen::VENDOR_DIR));
     stale.extend(
-        rust_files_under(dir, "src")
+        candidates
             .into_iter()
-            .filter(|rel| !outputs.contains(rel.as_str())),
+            .filter(|rel| !outputs.contains(rel.as_str()) && dir.join(rel).is_file()),
     );
     let removes: Vec<String> = stale
         .iter()
