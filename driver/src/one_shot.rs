@@ -51,6 +51,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     {
         return BuildOutcome {
             stats: m.stats,
+            profile: m.profile,
             up_to_date: true,
             timings: vec![("check manifest", clock.elapsed())],
             ..BuildOutcome::default()
@@ -98,7 +99,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
         && !out.files.is_empty()
         && out.fmt_fallbacks == 0
     {
-        Manifest::record(key, &rec, &out.files, out.stats).save(&cache);
+        Manifest::record(key, &rec, &out.files, out.stats, out.profile.clone()).save(&cache);
     } else {
         Manifest::remove(&cache);
     }

@@ -516,8 +516,9 @@ impl std::fmt::Display for Upstream {
     }
 }
 
-/// The profile in force and why (for the summary line and `vgc docs`).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// The profile in force and why (for the summary line and `vgc docs`; kept in the build manifest for the "up to
+/// date" summary).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 pub struct Selected {
     /// The profile.
     pub version: Upstream,

@@ -230,6 +230,8 @@ pub struct Manifest {
     outputs: BTreeMap<String, (u64, String)>,
     /// The summary counts of the build that wrote it.
     pub stats: Stats,
+    /// The profile that build ran under, and why (the summary line's `(upstream …)`).
+    pub profile: Option<vgc_ir::profile::Selected>,
 }
 
 impl Manifest {
@@ -240,6 +242,7 @@ impl Manifest {
         rec: &Recorder<'_>,
         files: &[vgc_codegen::GeneratedFile],
         stats: Stats,
+        profile: Option<vgc_ir::profile::Selected>,
     ) -> Self {
         let observations = rec.observations();
         let outputs = files
@@ -259,6 +262,7 @@ impl Manifest {
             observations,
             outputs,
             stats,
+            profile,
         }
     }
 
@@ -292,6 +296,13 @@ impl Manifest {
             "S\t{}\t{}\t{}\t{}\t{}\t{}\t{}\t{}\n",
             s.packages, s.types, s.tags, s.lowered, s.consumed, s.reported, s.not_lowered, s.checks
         ));
+        if let Some(p) = self
+            .profile
+            .as_ref()
+            .and_then(|p| serde_json::to_string(p).ok())
+        {
+            t.push_str(&format!("P\t{}\n", escape(&p)));
+        }
         for ((kind, path), o) in &self.observations.0 {
             match o {
                 Observation::File(Some((len, mtime, h))) => {
@@ -375,6 +386,7 @@ fn parse(text: &str) -> Result<Manifest, &'static str> {
     let bad = "unreadable";
     let mut key = None;
     let mut stats = None;
+    let mut profile = None;
     let mut observations = BTreeMap::new();
     let mut outputs = BTreeMap::new();
     for l in lines {
@@ -397,6 +409,9 @@ fn parse(text: &str) -> Result<Manifest, &'static str> {
                     not_lowered: n[6],
                     checks: n[7],
                 });
+            }
+            ('P', [_, p]) => {
+                profile = Some(serde_json::from_str(&unescape(p)).map_err(|_| bad)?);
             }
             ('F', [_, p, "-"]) => {
                 observations.insert(('F', unescape(p)), Observation::File(None));
@@ -431,6 +446,7 @@ fn parse(text: &str) -> Result<Manifest, &'static str> {
             observations: Observations(observations),
             outputs,
             stats,
+            profile,
         }),
         _ => Err(bad),
     }
@@ -465,7 +481,7 @@ mod tests {
             checks: 2,
             ..Stats::default()
         };
-        (Manifest::record("k".into(), &rec, &files, stats), sys)
+        (Manifest::record("k".into(), &rec, &files, stats, None), sys)
     }
 
     #[test]
