@@ -234,9 +234,23 @@ pub(crate) struct ValidateArgs {
     /// The request's subresource (`status`, `scale`): roots validate only for the subresources they register.
     #[arg(long, value_name = "S")]
     pub(crate) subresource: Option<String>,
-    /// A declarative-validation option (feature gate) and its state, e.g. `--option MyGate=true` (repeatable).
+    /// A declarative-validation option (feature gate) and its state, e.g. `--option MyGate=true` (repeatable);
+    /// overrides the release's default.
     #[arg(long = "option", value_name = "NAME=true|false", value_parser = option_setting)]
     pub(crate) options: Vec<(String, bool)>,
+    /// The Kubernetes release whose API server defaults apply — its feature-gate defaults as the options, and the
+    /// stability levels of declarative rules it enforces — read from `k8s.io/kubernetes@VERSION`'s
+    /// `pkg/features/kube_features.go` (fetched with `go mod download` when missing). Default: the release of
+    /// `--api k8s.io/api@vX.Y.Z` (`v1.Y.Z`), or of the default API; `none`: no release defaults (options the
+    /// rules read are undefined unless given; every level enforced).
+    #[arg(long, value_name = "v1.Y.Z|none")]
+    pub(crate) release: Option<String>,
+    /// Which declarative errors make an object invalid: `stable` (rules without `+k8s:alpha`/`+k8s:beta`),
+    /// `beta` (and beta rules) or `alpha` (every rule). Default: what the release's API server enforces (beta
+    /// rules while its `DeclarativeValidationBeta` gate is on; alpha never); `alpha` without a release. The
+    /// others are reported as shadowed warnings.
+    #[arg(long, value_name = "LEVEL", value_parser = ["stable", "beta", "alpha"])]
+    pub(crate) enforce: Option<String>,
     /// Unknown kinds are errors (default: skipped with a note), and so are object keys that no field of the kind
     /// has (reported at the key, like kubeconform's strict mode).
     #[arg(long)]

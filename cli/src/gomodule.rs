@@ -130,6 +130,23 @@ fn shown(caches: &[PathBuf]) -> String {
         .join(", ")
 }
 
+/// The version of [`DEFAULT_MODULE`] a directory is, when it is that module's directory in a module cache
+/// (`…/k8s.io/api@v0.37.2`, or a package directory below it): for the release defaults of an `--api` given as a
+/// path. `None` for any other directory.
+#[must_use]
+pub fn api_version_of_dir(dir: &Path) -> Option<String> {
+    let dir = std::fs::canonicalize(dir).ok()?;
+    let (parent, name) = DEFAULT_MODULE.rsplit_once('/')?;
+    dir.ancestors().find_map(|a| {
+        let v = a
+            .file_name()?
+            .to_str()?
+            .strip_prefix(name)?
+            .strip_prefix('@')?;
+        (a.parent()?.file_name()?.to_str()? == parent).then(|| v.to_string())
+    })
+}
+
 /// How a module version was found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Resolved {
@@ -148,6 +165,19 @@ pub struct Resolved {
 /// [`ResolveError::NoGo`] when the module is not in the cache and `go` is not on `PATH`;
 /// [`ResolveError::Download`] when `go mod download` fails, reports no directory, or cannot fetch a requirement.
 pub fn resolve(module: &str, version: &str) -> Result<Resolved, ResolveError> {
+    resolve_with(module, version, true)
+}
+
+/// [`resolve`] without downloading the module's requirements: for a module vgc reads a file of, not an API tree
+/// whose imports it follows (`k8s.io/kubernetes`' feature-gate defaults, [`crate::release`]).
+///
+/// # Errors
+/// As [`resolve`].
+pub fn resolve_alone(module: &str, version: &str) -> Result<Resolved, ResolveError> {
+    resolve_with(module, version, false)
+}
+
+fn resolve_with(module: &str, version: &str, requirements: bool) -> Result<Resolved, ResolveError> {
     let caches = module_caches();
     let rel = format!("{}@{}", escape(module), escape(version));
     if let Some(dir) = caches.iter().map(|c| c.join(&rel)).find(|d| d.is_dir()) {
@@ -193,7 +223,9 @@ pub fn resolve(module: &str, version: &str) -> Result<Resolved, ResolveError> {
     match field("Dir") {
         Some(dir) if out.status.success() => {
             let dir = PathBuf::from(dir);
-            download_requirements(&dir, tmp.path()).map_err(download)?;
+            if requirements {
+                download_requirements(&dir, tmp.path()).map_err(download)?;
+            }
             Ok(Resolved {
                 dir,
                 downloaded: true,

@@ -21,6 +21,7 @@ pub mod baseline;
 pub mod gomodule;
 pub mod graph;
 pub mod manifests;
+pub mod release;
 pub mod render;
 pub mod validate;
 pub mod watch;

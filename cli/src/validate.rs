@@ -873,6 +873,7 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
             Status::Valid | Status::Invalid => {
                 outcome.objects += 1;
                 outcome.errors += e.findings.len();
+                outcome.shadowed += e.shadowed.len();
                 outcome.invalid += usize::from(e.status == Status::Invalid);
             }
             Status::Skipped => outcome.skipped += 1,
@@ -891,6 +892,31 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
         coverage,
         outcome,
         warnings: api.shadowed_kinds(),
+        shadow_note: shadow_note(opts),
+        enforce: opts.enforce,
+        release: opts.release.clone(),
+    }
+}
+
+/// Why a shadowed error is not counted: the release's API server (or `--enforce`) does not return it.
+fn shadow_note(opts: &Options) -> String {
+    use crate::release::Enforce;
+    match (&opts.release, opts.enforce_from_release) {
+        (Some(r), true) => {
+            let what = match opts.enforce {
+                Enforce::Stable => {
+                    "enforces only standard declarative rules (its DeclarativeValidationBeta gate is off by default)"
+                }
+                Enforce::Beta | Enforce::Alpha => "never enforces alpha declarative rules",
+            };
+            format!(
+                "shadowed: the API server of Kubernetes {r} {what}; its hand-written validation decides instead. Not counted (--enforce alpha counts it)"
+            )
+        }
+        _ => format!(
+            "shadowed: not counted at --enforce {} (--enforce alpha counts it)",
+            opts.enforce.as_str()
+        ),
     }
 }
 
@@ -1040,6 +1066,7 @@ fn validate_object(
         key: None,
         operation: None,
         findings: Vec::new(),
+        shadowed: Vec::new(),
         problem: None,
         defaulted: Vec::new(),
         from_old: false,
@@ -1155,7 +1182,15 @@ fn validate_object(
             for e in &errs {
                 let pointer = field_pointer(&e.field, obj);
                 let (message, value_bytes) = shown_message(e);
-                entry.findings.push(Finding {
+                // Upstream `FilterEnforcedDeclarativeErrors`: internal errors always; others by their level.
+                let enforced = e.error_type == vgc_runtime::field::ErrorType::Internal
+                    || opts.enforce.enforces(e.stability);
+                let into = if enforced {
+                    &mut entry.findings
+                } else {
+                    &mut entry.shadowed
+                };
+                into.push(Finding {
                     field: e.field.clone(),
                     type_name: type_name(e).to_string(),
                     detail: e.detail.clone(),

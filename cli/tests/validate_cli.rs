@@ -615,11 +615,15 @@ fn the_default_api_is_the_newest_k8s_api_in_the_module_cache() {
     let (code, out, err) = validate_env(&["manifests/widgets.yaml"], &env);
     assert_eq!(code, 1, "{err}");
     assert_eq!(out, expected);
+    // The release defaults of v1.37.2 are not in this module cache and there is no `go` to fetch them
+    // (`release_defaults_give_the_options_and_the_enforced_levels`).
     assert_eq!(
         err,
         format!(
-            "vgc validate: using k8s.io/api@v0.37.2 from the Go module cache ({}); choose the API with --api\n",
-            modcache.join("k8s.io/api@v0.37.2").display()
+            "vgc validate: using k8s.io/api@v0.37.2 from the Go module cache ({}); choose the API with --api\n\
+             warning: the defaults of Kubernetes v1.37.2 cannot be read (k8s.io/kubernetes@v1.37.2 is not in the Go module cache ({}) and the `go` command is not on PATH to download it: run `go mod download k8s.io/kubernetes@v1.37.2` where Go is installed); options are undefined unless given with --option, and every stability level is enforced (name one with --release, or --release none)\n",
+            modcache.join("k8s.io/api@v0.37.2").display(),
+            modcache.display()
         )
     );
     copy_api(&modcache.join("k8s.io/api@v0.38.0"));
@@ -1449,4 +1453,132 @@ fn r53_long_values_are_cut_in_messages() {
             "{e}"
         );
     }
+}
+
+/// Issue 37: with `--api k8s.io/api@vX.Y.Z` the API server of Kubernetes v1.Y.Z at its defaults is what answers —
+/// its feature-gate defaults read from `k8s.io/kubernetes@v1.Y.Z/pkg/features/kube_features.go` are the options
+/// (`--option` overrides one), and what it enforces decides the exit code: beta rules while its
+/// `DeclarativeValidationBeta` gate is on, alpha never (reported as shadowed warnings, not counted). `--enforce`
+/// and `--release none` override; without the kubernetes module and without `go`, a warning and every level.
+#[test]
+fn release_defaults_give_the_options_and_the_enforced_levels() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let modcache = tmp.path().join("modcache");
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    copy_api(&modcache.join("k8s.io/api@v0.37.2"));
+    let manifest = tmp.path().join("w.yaml");
+    std::fs::write(
+        &manifest,
+        "apiVersion: widgets.example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  host: web\n  note: \"a long note\"\n  mode: \"toolong\"\n",
+    )
+    .expect("write");
+    let env = [
+        ("GOMODCACHE", Some(modcache.as_path())),
+        ("PATH", Some(empty.as_path())),
+    ];
+    let m = manifest.to_str().expect("utf-8");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["--api", "k8s.io/api@v0.37.2", m];
+        args.extend_from_slice(extra);
+        validate_env(&args, &env)
+    };
+    // No k8s.io/kubernetes in the cache and no `go`: a warning, then every level enforced, options undefined.
+    let (code, out, err) = run(&[]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains("warning: the defaults of Kubernetes v1.37.2 cannot be read (k8s.io/kubernetes@v1.37.2 is not in the Go module cache"),
+        "{err}"
+    );
+    assert!(
+        out.contains("undefined validation option \"WidgetModes\""),
+        "{out}"
+    );
+
+    // The release's gates: WidgetModes became on by default in 1.37; the beta gate is on since 1.36.
+    let features = modcache.join("k8s.io/kubernetes@v1.37.2/pkg/features");
+    std::fs::create_dir_all(&features).expect("mkdir");
+    std::fs::write(
+        features.join("kube_features.go"),
+        "package features\n\nconst (\n\tWidgetModes featuregate.Feature = \"WidgetModes\"\n)\n\nvar defaultVersionedKubernetesFeatureGates = map[featuregate.Feature]featuregate.VersionedSpecs{\n\tWidgetModes: {\n\t\t{Version: version.MustParse(\"1.36\"), Default: false, PreRelease: featuregate.Alpha},\n\t\t{Version: version.MustParse(\"1.37\"), Default: true, PreRelease: featuregate.Beta},\n\t},\n\tgenericfeatures.DeclarativeValidationBeta: {\n\t\t{Version: version.MustParse(\"1.36\"), Default: true, PreRelease: featuregate.Beta},\n\t},\n\tWidgetLater: {\n\t\t{Version: version.MustParse(\"1.38\"), Default: true, PreRelease: featuregate.Beta},\n\t},\n}\n",
+    )
+    .expect("write");
+    let (code, out, err) = run(&[]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        err.contains("vgc validate: as the API server of Kubernetes 1.37 at its defaults (k8s.io/kubernetes@v1.37.2 pkg/features/kube_features.go): options WidgetModes=true; enforced: standard and beta rules (alpha errors are shadowed)\n"),
+        "{err}"
+    );
+    assert!(
+        out.contains("error: spec.mode: Too long: may not be more than 4 characters"),
+        "{out}"
+    );
+    assert!(
+        out.contains("warning: shadowed: spec.note: Too long: may not be more than 8 characters"),
+        "{out}"
+    );
+    assert!(
+        out.contains("= shadowed: the API server of Kubernetes 1.37 never enforces alpha declarative rules; its hand-written validation decides instead. Not counted (--enforce alpha counts it)"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("vgc validate: 1 object (0 valid, 1 invalid), 1 error (and 1 error shadowed), 0 skipped, 0 unreadable\n"),
+        "{out}"
+    );
+    // `--option` overrides the release: only the shadowed error is left, and the object is valid.
+    let (code, out, _) = run(&["--option", "WidgetModes=false"]);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        out.ends_with("vgc validate: 1 object (1 valid, 0 invalid), 0 errors (and 1 error shadowed), 0 skipped, 0 unreadable\n"),
+        "{out}"
+    );
+    // `--enforce alpha` counts the alpha rule; `--enforce stable` would shadow beta ones too.
+    let (code, out, _) = run(&["--option", "WidgetModes=false", "--enforce", "alpha"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("error: spec.note: Too long: may not be more than 8 characters"),
+        "{out}"
+    );
+    // The JSON report says which release and level, and lists the shadowed errors apart.
+    let (_, out, _) = run(&["--output", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["release"], "1.37");
+    assert_eq!(v["enforced"], "beta");
+    assert_eq!(v["summary"]["shadowed"], 1);
+    assert_eq!(v["documents"][0]["shadowed"][0]["field"], "spec.note");
+    assert_eq!(v["documents"][0]["shadowed"][0]["stability"], "alpha");
+    assert_eq!(v["documents"][0]["errors"][0]["field"], "spec.mode");
+    // SARIF: the shadowed error is a warning.
+    let (_, out, _) = run(&["--output", "sarif"]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("sarif");
+    let levels: Vec<(&str, &str)> = v["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .map(|r| {
+            (
+                r["ruleId"].as_str().unwrap_or(""),
+                r["level"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(levels, [("maxLength", "error"), ("maxLength", "warning")]);
+    // `--release none`: no defaults (the option is undefined again), every level enforced.
+    let (code, out, err) = run(&["--release", "none"]);
+    assert_eq!(code, 1);
+    assert!(!err.contains("as the API server"), "{err}");
+    assert!(
+        out.contains("undefined validation option \"WidgetModes\""),
+        "{out}"
+    );
+    assert!(out.contains("error: spec.note: Too long"), "{out}");
+    // A named release that cannot be read is a usage error.
+    let (code, _, err) = run(&["--release", "v1.99.0"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.starts_with(
+            "error: --release v1.99.0: k8s.io/kubernetes@v1.99.0 is not in the Go module cache"
+        ),
+        "{err}"
+    );
 }

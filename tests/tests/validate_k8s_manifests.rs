@@ -51,6 +51,20 @@ fn render(report: &Value) -> String {
         }
         let row = rows.entry(kind.clone()).or_default();
         row.documents += 1;
+        // Errors of rules the release's server does not enforce (`vgc::release::Enforce`), listed apart.
+        for e in d["shadowed"].as_array().into_iter().flatten() {
+            let _ = writeln!(
+                errors,
+                "{}:{}:{} {} {} {name}: shadowed ({}): {}",
+                s(&d["file"]),
+                e["line"],
+                e["column"],
+                kind.0,
+                kind.1,
+                s(&e["stability"]),
+                s(&e["message"])
+            );
+        }
         match status.as_str() {
             "valid" => row.valid += 1,
             "invalid" => {
@@ -209,6 +223,30 @@ fn kubernetes_test_manifests_against_k8s_api() {
     let (text, _) = vgc::validate::run(&loaded.api, &inputs, &[], &opts);
     let report: Value = serde_json::from_str(&text).expect("JSON report");
     insta::assert_snapshot!("kubernetes_test_manifests_default_gates", render(&report));
+
+    // What `vgc validate --api k8s.io/api@v0.37.2` does by itself: the release defaults read with tree-sitter
+    // (`vgc::release`) — every gate of the release, the same defaults as the textual reading above for the options
+    // the rules name — and the release's enforcement (standard and beta rules; alpha errors shadowed).
+    let release =
+        vgc::release::ReleaseDefaults::from_source("k8s.io/kubernetes@v1.37.2", (1, 37), &features)
+            .expect("kube_features.go reads");
+    for (name, on) in &opts.options {
+        assert_eq!(release.gates.get(name), Some(on), "{name}");
+    }
+    assert_eq!(release.enforce(), vgc::release::Enforce::Beta);
+    let released = vgc::validate::Options {
+        output: vgc::validate::OutputFormat::Json,
+        options: release.gates.clone(),
+        enforce: release.enforce(),
+        release: Some(release.release_name()),
+        enforce_from_release: true,
+        ..Default::default()
+    };
+    let (text, outcome) = vgc::validate::run(&loaded.api, &inputs, &[], &released);
+    let report: Value = serde_json::from_str(&text).expect("JSON report");
+    insta::assert_snapshot!("kubernetes_test_manifests_release_defaults", render(&report));
+    // The toleration key placeholder is an alpha rule's error: shadowed, not counted.
+    assert_eq!((outcome.invalid, outcome.errors, outcome.shadowed), (2, 2, 1));
 
     // `--strict`: the keys no field takes (a SARIF log, valid against the official schema).
     let opts = vgc::validate::Options {

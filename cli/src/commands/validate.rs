@@ -30,7 +30,8 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
         Ok(i) => i,
         Err(e) => return fail(e),
     };
-    let api = match a.api {
+    // The API tree, and the k8s.io/api version it is when it is one (for the release defaults).
+    let (api, api_version) = match a.api {
         Some(arg) => match vgc::gomodule::parse_module_version(&arg) {
             Some((module, version)) => match vgc::gomodule::resolve(module, version) {
                 Ok(r) => {
@@ -41,11 +42,15 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
                             r.dir.display()
                         );
                     }
-                    r.dir.to_string_lossy().into_owned()
+                    let v = (module == vgc::gomodule::DEFAULT_MODULE).then(|| version.to_string());
+                    (r.dir.to_string_lossy().into_owned(), v)
                 }
                 Err(e) => return fail(e.to_string()),
             },
-            None => arg,
+            None => {
+                let v = vgc::gomodule::api_version_of_dir(std::path::Path::new(&arg));
+                (arg, v)
+            }
         },
         None => match vgc::gomodule::default_api() {
             Ok((version, dir)) => {
@@ -55,10 +60,14 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
                     vgc::gomodule::DEFAULT_MODULE,
                     dir.display()
                 );
-                dir.to_string_lossy().into_owned()
+                (dir.to_string_lossy().into_owned(), Some(version))
             }
             Err(e) => return fail(e.to_string()),
         },
+    };
+    let defaults = match release_defaults(a.release.as_deref(), api_version.as_deref()) {
+        Ok(d) => d,
+        Err(e) => return fail(e),
     };
     let path = match target(Some(api)) {
         Ok(p) => p,
@@ -106,6 +115,7 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
             let _ = writeln!(err, "warning: {w}");
         }
         let given: Vec<String> = a.options.iter().map(|(k, _)| k.clone()).collect();
+        // Only the options named on the command line: the release defaults define every gate.
         for w in loaded.api.unread_options(&given) {
             let _ = writeln!(err, "warning: {w}");
         }
@@ -120,9 +130,58 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
             a.output
         ));
     }
+    let mut options: std::collections::BTreeMap<String, bool> = defaults
+        .as_ref()
+        .map(|d| d.gates.clone())
+        .unwrap_or_default();
+    options.extend(a.options);
+    let given = a
+        .enforce
+        .as_deref()
+        .and_then(vgc::release::Enforce::from_name);
+    let enforce = given.unwrap_or_else(|| {
+        defaults.as_ref().map_or(
+            vgc::release::Enforce::Alpha,
+            vgc::release::ReleaseDefaults::enforce,
+        )
+    });
+    if let Some(d) = &defaults {
+        let read = api.options_read();
+        let shown: Vec<String> = read
+            .iter()
+            .map(|o| match options.get(o) {
+                Some(v) => format!("{o}={v}"),
+                None => format!("{o} undefined"),
+            })
+            .collect();
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "vgc validate: as the API server of Kubernetes {} at its defaults ({} {}): options {}; enforced: {}",
+            d.release_name(),
+            d.source,
+            vgc::release::FEATURES_FILE,
+            if shown.is_empty() {
+                "none read".to_string()
+            } else {
+                shown.join(", ")
+            },
+            match enforce {
+                vgc::release::Enforce::Stable =>
+                    "standard rules (beta and alpha errors are shadowed)",
+                vgc::release::Enforce::Beta =>
+                    "standard and beta rules (alpha errors are shadowed)",
+                vgc::release::Enforce::Alpha => "every rule",
+            }
+        );
+    }
     let opts = vgc::validate::Options {
         subresource: a.subresource,
-        options: a.options.into_iter().collect(),
+        options,
+        enforce,
+        release: defaults
+            .as_ref()
+            .map(vgc::release::ReleaseDefaults::release_name),
+        enforce_from_release: given.is_none() && defaults.is_some(),
         strict: a.strict,
         skip: a.skip,
         no_defaults: a.no_defaults,
@@ -139,4 +198,34 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
         print_timings(&timings);
     }
     ExitCode::from(result.exit_code())
+}
+
+/// The release defaults `vgc validate` applies: `--release none` → none; `--release v1.Y.Z` → that release's, or
+/// an error; no `--release` → those of the release serving `api_version` (the k8s.io/api version of `--api`),
+/// with a warning and none when they cannot be read (offline, a module the proxy does not serve).
+fn release_defaults(
+    release: Option<&str>,
+    api_version: Option<&str>,
+) -> Result<Option<vgc::release::ReleaseDefaults>, String> {
+    match release {
+        Some("none") => Ok(None),
+        Some(v) => vgc::release::load(v)
+            .map(Some)
+            .map_err(|e| format!("--release {v}: {e}")),
+        None => {
+            let Some(k) = api_version.and_then(vgc::release::kubernetes_version_of) else {
+                return Ok(None);
+            };
+            match vgc::release::load(&k) {
+                Ok(d) => Ok(Some(d)),
+                Err(e) => {
+                    let _ = writeln!(
+                        std::io::stderr().lock(),
+                        "warning: the defaults of Kubernetes {k} cannot be read ({e}); options are undefined unless given with --option, and every stability level is enforced (name one with --release, or --release none)"
+                    );
+                    Ok(None)
+                }
+            }
+        }
+    }
 }

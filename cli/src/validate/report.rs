@@ -161,6 +161,21 @@ fn diagnostics(results: &Results, e: &Entry) -> Vec<Diagnostic<usize>> {
                 .with_notes(notes),
         );
     }
+    for f in &e.shadowed {
+        let (labels, at) = located(results, e.file, f.span.clone(), &f.type_name);
+        let mut notes: Vec<String> = at.into_iter().collect();
+        notes.push(results.shadow_note.clone());
+        notes.extend(finding_notes(f, e).into_iter().filter(|n| {
+            // The shadow note says it better than the generic stability note.
+            !n.contains("declarative validation is on")
+        }));
+        out.push(
+            Diagnostic::warning()
+                .with_message(format!("shadowed: {}", f.message))
+                .with_labels(labels)
+                .with_notes(notes),
+        );
+    }
     out
 }
 
@@ -199,8 +214,13 @@ fn rows(results: &Results) -> BTreeMap<(String, String), Row> {
 
 fn summary_line(results: &Results) -> String {
     let o = &results.outcome;
+    let shadowed = if o.shadowed > 0 {
+        format!(" (and {} shadowed)", plural(o.shadowed, "error"))
+    } else {
+        String::new()
+    };
     format!(
-        "vgc validate: {} ({} valid, {} invalid), {}, {} skipped, {} unreadable",
+        "vgc validate: {} ({} valid, {} invalid), {}{shadowed}, {} skipped, {} unreadable",
         plural(o.objects, "object"),
         o.objects - o.invalid,
         o.invalid,
@@ -330,25 +350,27 @@ fn json_report(results: &Results) -> String {
         }
         match (&e.problem, e.status) {
             (_, Status::Valid | Status::Invalid) => {
-                let errs: Vec<Value> = e
-                    .findings
-                    .iter()
-                    .map(|f| {
-                        let (l, c) = results.line_col(e.file, f.span.start);
-                        let mut x = json!({
-                            "field": f.field, "type": f.type_name, "detail": f.detail, "message": f.message,
-                            "origin": f.origin, "stability": f.stability, "line": l, "column": c,
-                        });
-                        if let Some(d) = defaulted_of(f, e) {
-                            x["defaulted"] = json!(d);
-                        }
-                        if let Some(n) = f.value_bytes {
-                            x["valueBytes"] = json!(n);
-                        }
-                        x
-                    })
-                    .collect();
+                let as_json = |f: &Finding| {
+                    let (l, c) = results.line_col(e.file, f.span.start);
+                    let mut x = json!({
+                        "field": f.field, "type": f.type_name, "detail": f.detail, "message": f.message,
+                        "origin": f.origin, "stability": f.stability, "line": l, "column": c,
+                    });
+                    if let Some(d) = defaulted_of(f, e) {
+                        x["defaulted"] = json!(d);
+                    }
+                    if let Some(n) = f.value_bytes {
+                        x["valueBytes"] = json!(n);
+                    }
+                    x
+                };
+                let errs: Vec<Value> = e.findings.iter().map(as_json).collect();
                 d["errors"] = json!(errs);
+                // Errors of rules the API server does not enforce at the run's level (`--enforce`).
+                if !e.shadowed.is_empty() {
+                    let shadowed: Vec<Value> = e.shadowed.iter().map(as_json).collect();
+                    d["shadowed"] = json!(shadowed);
+                }
                 // Invalid, with hand-written validations left unchecked.
                 if let Some(p) = &e.problem {
                     d["message"] = json!(p.json_message);
@@ -383,8 +405,10 @@ fn json_report(results: &Results) -> String {
         "warnings": results.warnings,
         "summary": {
             "objects": o.objects, "invalid": o.invalid, "errors": o.errors,
-            "skipped": o.skipped, "unreadable": o.failed,
+            "shadowed": o.shadowed, "skipped": o.skipped, "unreadable": o.failed,
         },
+        "enforced": results.enforce.as_str(),
+        "release": results.release,
     });
     format!("{}\n", serde_json::to_string_pretty(&v).unwrap_or_default())
 }
@@ -403,7 +427,12 @@ fn entry_name(results: &Results, e: &Entry) -> String {
 
 /// Every error of an entry as one line each: `line:column: message`.
 fn finding_lines(results: &Results, e: &Entry) -> Vec<String> {
-    e.findings
+    finding_lines_of(results, e, &e.findings)
+}
+
+/// The errors `findings` of entry `e` as one line each: `line:column: message`.
+fn finding_lines_of(results: &Results, e: &Entry, findings: &[Finding]) -> Vec<String> {
+    findings
         .iter()
         .map(|f| {
             let (l, c) = results.line_col(e.file, f.span.start);
@@ -477,10 +506,19 @@ fn junit(results: &Results) -> String {
             }
         };
         let mut case = TestCase::new(entry_name(results, e), status);
+        let mut out: Vec<String> = Vec::new();
         if e.status == Status::Valid
             && let Some(line) = problem_line(results, e)
         {
-            case.set_system_out(format!("note: {line}"));
+            out.push(format!("note: {line}"));
+        }
+        out.extend(
+            finding_lines_of(results, e, &e.shadowed)
+                .into_iter()
+                .map(|l| format!("shadowed: {l}")),
+        );
+        if !out.is_empty() {
+            case.set_system_out(out.join("\n"));
         }
         let (l, _) = results.line_col(e.file, e.at);
         case.set_classname(format!("{}:{l}", results.file_name(e.file)));
@@ -520,10 +558,17 @@ fn tap(results: &Results) -> String {
         match e.status {
             Status::Valid => {
                 let _ = writeln!(out, "ok {n} - {what}");
+                if e.problem.is_some() || !e.shadowed.is_empty() {
+                    out.push_str("  ---\n");
+                }
                 if let Some(p) = &e.problem {
                     let (pl, pc) = results.line_col(e.file, p.span.start);
-                    let _ = writeln!(out, "  ---\n  note: {}", yaml_str(&p.json_message));
-                    let _ = writeln!(out, "  line: {pl}\n  column: {pc}\n  ...");
+                    let _ = writeln!(out, "  note: {}", yaml_str(&p.json_message));
+                    let _ = writeln!(out, "  line: {pl}\n  column: {pc}");
+                }
+                tap_findings(&mut out, results, e, "shadowed", &e.shadowed);
+                if e.problem.is_some() || !e.shadowed.is_empty() {
+                    out.push_str("  ...\n");
                 }
             }
             Status::Skipped => {
@@ -532,23 +577,9 @@ fn tap(results: &Results) -> String {
             }
             Status::Invalid => {
                 let _ = writeln!(out, "not ok {n} - {what}");
-                out.push_str("  ---\n  errors:\n");
-                for f in &e.findings {
-                    let (fl, fc) = results.line_col(e.file, f.span.start);
-                    let _ = writeln!(out, "    - message: {}", yaml_str(&f.message));
-                    let _ = writeln!(out, "      field: {}", yaml_str(&f.field));
-                    let _ = writeln!(out, "      type: {}", yaml_str(&f.type_name));
-                    if !f.origin.is_empty() {
-                        let _ = writeln!(out, "      rule: {}", yaml_str(&f.origin));
-                    }
-                    if let Some(s) = f.stability {
-                        let _ = writeln!(out, "      stability: {s}");
-                    }
-                    if let Some(d) = defaulted_of(f, e) {
-                        let _ = writeln!(out, "      defaulted: {}", yaml_str(d));
-                    }
-                    let _ = writeln!(out, "      line: {fl}\n      column: {fc}");
-                }
+                out.push_str("  ---\n");
+                tap_findings(&mut out, results, e, "errors", &e.findings);
+                tap_findings(&mut out, results, e, "shadowed", &e.shadowed);
                 if let Some(p) = &e.problem {
                     let _ = writeln!(out, "  note: {}", yaml_str(&p.json_message));
                 }
@@ -567,6 +598,30 @@ fn tap(results: &Results) -> String {
         }
     }
     out
+}
+
+/// The YAML list `key:` of `findings` in a TAP diagnostic block (nothing when empty).
+fn tap_findings(out: &mut String, results: &Results, e: &Entry, key: &str, findings: &[Finding]) {
+    if findings.is_empty() {
+        return;
+    }
+    let _ = writeln!(out, "  {key}:");
+    for f in findings {
+        let (fl, fc) = results.line_col(e.file, f.span.start);
+        let _ = writeln!(out, "    - message: {}", yaml_str(&f.message));
+        let _ = writeln!(out, "      field: {}", yaml_str(&f.field));
+        let _ = writeln!(out, "      type: {}", yaml_str(&f.type_name));
+        if !f.origin.is_empty() {
+            let _ = writeln!(out, "      rule: {}", yaml_str(&f.origin));
+        }
+        if let Some(s) = f.stability {
+            let _ = writeln!(out, "      stability: {s}");
+        }
+        if let Some(d) = defaulted_of(f, e) {
+            let _ = writeln!(out, "      defaulted: {}", yaml_str(d));
+        }
+        let _ = writeln!(out, "      line: {fl}\n      column: {fc}");
+    }
 }
 
 /// SARIF 2.1.0 through `serde-sarif`'s typed model: tool `vgc validate`, one rule per distinct rule id (the error's
@@ -638,7 +693,9 @@ fn sarif(results: &Results) -> String {
     };
     for e in &results.entries {
         let name = entry_name(results, e);
-        for f in &e.findings {
+        let errors = e.findings.iter().map(|f| (f, s::ResultLevel::Error));
+        let shadowed = e.shadowed.iter().map(|f| (f, s::ResultLevel::Warning));
+        for (f, level) in errors.chain(shadowed) {
             let rule = if f.type_name == "unknown field" {
                 "unknown-field".to_string()
             } else if f.origin.is_empty() {
@@ -646,10 +703,15 @@ fn sarif(results: &Results) -> String {
             } else {
                 f.origin.clone()
             };
+            let message = if level == s::ResultLevel::Warning {
+                format!("shadowed: {} ({name})", f.message)
+            } else {
+                format!("{} ({name})", f.message)
+            };
             push(
                 rule,
-                s::ResultLevel::Error,
-                format!("{} ({name})", f.message),
+                level,
+                message,
                 location(e.file, f.span.start),
                 (f.stability, defaulted_of(f, e)),
             );

@@ -72,8 +72,16 @@ impl SkipKind {
 pub struct Options {
     /// The operation's subresource path (`status`, `scale`, `/status`): `None` for the main resource.
     pub subresource: Option<String>,
-    /// Declarative-validation options (feature gates) and their states.
+    /// Declarative-validation options (feature gates) and their states: the release's defaults overridden by
+    /// `--option` (an option not here is undefined: an internal error where a rule reads it, as upstream).
     pub options: BTreeMap<String, bool>,
+    /// Which errors make an object invalid ([`crate::release::Enforce`]); the others are shadowed (reported as
+    /// warnings, not counted).
+    pub enforce: crate::release::Enforce,
+    /// The release whose API server the options and the enforcement stand for (`1.37`), for the report.
+    pub release: Option<String>,
+    /// `enforce` is that release's server's own (not `--enforce`): shadowed errors are explained by the server.
+    pub enforce_from_release: bool,
     /// Unknown kinds are errors (else skipped with a note), and so are object keys no field of the kind's types
     /// takes ([`vgc_validate::Interpreter::unknown_fields`], located at the key).
     pub strict: bool,
@@ -110,6 +118,9 @@ pub struct Outcome {
     pub failed: usize,
     /// Objects of unknown kinds skipped.
     pub skipped: usize,
+    /// Errors of rules the API server does not enforce at `Options::enforce` (alpha, or beta with the beta gate
+    /// off): reported as warnings, not counted in `errors` or `invalid`.
+    pub shadowed: usize,
 }
 
 impl Outcome {
@@ -202,6 +213,8 @@ pub(crate) struct Entry {
     pub(crate) key: Option<TypeKey>,
     pub(crate) operation: Option<&'static str>,
     pub(crate) findings: Vec<Finding>,
+    /// Errors of rules not enforced at `Options::enforce`: reported as warnings; the object's status ignores them.
+    pub(crate) shadowed: Vec<Finding>,
     pub(crate) problem: Option<Problem>,
     /// Field paths of the object that were set from their `+default` before validating (`spec.ports[0].protocol`).
     pub(crate) defaulted: Vec<String>,
@@ -221,6 +234,7 @@ impl Entry {
             key: None,
             operation: None,
             findings: Vec::new(),
+            shadowed: Vec::new(),
             defaulted: Vec::new(),
             from_old: false,
             problem: Some(Problem {
@@ -244,6 +258,11 @@ pub(crate) struct Results {
     /// Warnings about the API tree itself, not about a document: kinds two packages declare (`VGC0114`,
     /// [`super::Api::shadowed_kinds`]). The CLI prints them on stderr; the JSON, SARIF and TAP reports carry them too.
     pub(crate) warnings: Vec<String>,
+    /// The note of a shadowed error: which release's server does not return it and why (`Options::enforce`).
+    pub(crate) shadow_note: String,
+    /// `Options::enforce` and `Options::release`, for the JSON report.
+    pub(crate) enforce: crate::release::Enforce,
+    pub(crate) release: Option<String>,
     /// Per file, the last position [`Results::line_col`] computed: (line index, line start, byte offset, column),
     /// so that many positions on one long line (minified JSON) cost the distance between them, not from the line
     /// start each time.

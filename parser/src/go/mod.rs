@@ -8,6 +8,7 @@
 
 mod comments;
 mod depth;
+pub mod features;
 mod lower;
 mod skeleton;
 

@@ -1,0 +1,206 @@
+//! What a Kubernetes release's API server does by default, read from that release's own source: the feature-gate
+//! defaults (the declarative-validation options every strategy's `DeclarativeValidationConfig` maps gates to) and
+//! which stability levels of declarative validation it enforces.
+//!
+//! The source is `k8s.io/kubernetes@v1.Y.Z` `pkg/features/kube_features.go` (its
+//! `defaultVersionedKubernetesFeatureGates` also lists the generic API server's gates), fetched through the Go
+//! module proxy like any module ([`crate::gomodule::resolve_alone`]: the module alone, not its requirements) and
+//! read with tree-sitter-go ([`vgc_parser::go::features`]). A gate's default is its spec in force at the release
+//! (the binary's own emulation version).
+//!
+//! Enforcement mirrors k8s.io/apiserver `pkg/registry/rest` `ValidateDeclarativelyWithMigrationChecks` and
+//! k8s.io/apimachinery `pkg/api/validate` `FilterEnforcedDeclarativeErrors` (v0.36 and later): an error of a
+//! standard rule (no `+k8s:alpha`/`+k8s:beta`) is returned, a beta one only while the `DeclarativeValidationBeta`
+//! gate is on, an alpha one never (the hand-written validation stays authoritative for it), an internal error
+//! always.
+
+use std::collections::BTreeMap;
+
+/// The module whose feature gates are read.
+pub const KUBERNETES_MODULE: &str = "k8s.io/kubernetes";
+/// The file of [`KUBERNETES_MODULE`] that declares the gates.
+pub const FEATURES_FILE: &str = "pkg/features/kube_features.go";
+/// The gate that decides whether beta declarative rules are enforced.
+pub const BETA_GATE: &str = "DeclarativeValidationBeta";
+
+/// The most bytes of [`FEATURES_FILE`] read (about 130 KB in v1.37).
+const MAX_FEATURES_BYTES: u64 = 16 << 20;
+
+/// Which declarative errors count: those of rules at this stability level or a more stable one.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Enforce {
+    /// Standard rules only (beta and alpha errors are shadowed).
+    Stable,
+    /// Standard and beta rules.
+    Beta,
+    /// Every rule (the default without a release: an API tree no Kubernetes release serves).
+    #[default]
+    Alpha,
+}
+
+impl Enforce {
+    /// `stable`, `beta` or `alpha`.
+    #[must_use]
+    pub fn from_name(s: &str) -> Option<Self> {
+        Some(match s {
+            "stable" => Self::Stable,
+            "beta" => Self::Beta,
+            "alpha" => Self::Alpha,
+            _ => return None,
+        })
+    }
+
+    /// The name [`Enforce::from_name`] reads.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Stable => "stable",
+            Self::Beta => "beta",
+            Self::Alpha => "alpha",
+        }
+    }
+
+    /// Whether an error of a rule at `level` (`None`: a standard rule) is enforced. Internal errors are enforced
+    /// whatever their level (upstream `FilterEnforcedDeclarativeErrors`); the caller checks that.
+    #[must_use]
+    pub fn enforces(self, level: Option<vgc_runtime::StabilityLevel>) -> bool {
+        use vgc_runtime::StabilityLevel as L;
+        match level {
+            None => true,
+            Some(L::Beta) => self >= Self::Beta,
+            Some(L::Alpha) => self >= Self::Alpha,
+        }
+    }
+}
+
+/// A release's defaults.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReleaseDefaults {
+    /// Where they were read: `k8s.io/kubernetes@v1.37.2`.
+    pub source: String,
+    /// The release, `(major, minor)`.
+    pub release: (u32, u32),
+    /// Every gate the release knows, with its default.
+    pub gates: BTreeMap<String, bool>,
+}
+
+impl ReleaseDefaults {
+    /// The defaults in force at `release` among the gates of `src`, the text of [`FEATURES_FILE`] read from
+    /// `source`.
+    ///
+    /// # Errors
+    /// The file's gates cannot be read ([`vgc_parser::go::features::feature_gates`]).
+    pub fn from_source(source: &str, release: (u32, u32), src: &str) -> Result<Self, String> {
+        let gates = vgc_parser::go::features::feature_gates(src)
+            .map_err(|e| format!("{source} {FEATURES_FILE}: {e}"))?
+            .into_iter()
+            .filter_map(|g| Some((g.name.clone(), g.at(release)?.default)))
+            .collect();
+        Ok(Self {
+            source: source.to_string(),
+            release,
+            gates,
+        })
+    }
+
+    /// What the release's API server enforces by default: beta rules too when [`BETA_GATE`] is on; standard rules
+    /// only otherwise (also before the gate existed, when declarative errors were not returned in place of
+    /// hand-written ones at all — their hand-written twins were).
+    #[must_use]
+    pub fn enforce(&self) -> Enforce {
+        if self.gates.get(BETA_GATE).copied().unwrap_or(false) {
+            Enforce::Beta
+        } else {
+            Enforce::Stable
+        }
+    }
+
+    /// `1.37` (for messages).
+    #[must_use]
+    pub fn release_name(&self) -> String {
+        format!("{}.{}", self.release.0, self.release.1)
+    }
+}
+
+/// The `k8s.io/kubernetes` version of the release that serves `k8s.io/api` (or apimachinery, …) version `v`:
+/// `v0.37.2` → `v1.37.2`, `v0.38.0-beta.0` → `v1.38.0-beta.0`; `None` for anything else (a pseudo-version, a
+/// major other than 0).
+#[must_use]
+pub fn kubernetes_version_of(v: &str) -> Option<String> {
+    let parsed = semver::Version::parse(v.strip_prefix('v')?).ok()?;
+    (parsed.major == 0 && parsed.minor > 0 && !parsed.pre.as_str().starts_with("0."))
+        .then(|| format!("v1.{}", &v[3..]))
+}
+
+/// `(major, minor)` of a `k8s.io/kubernetes` version (`v1.38.0-beta.0` → `(1, 38)`).
+#[must_use]
+pub fn release_of(kubernetes_version: &str) -> Option<(u32, u32)> {
+    let parsed = semver::Version::parse(kubernetes_version.strip_prefix('v')?).ok()?;
+    Some((
+        u32::try_from(parsed.major).ok()?,
+        u32::try_from(parsed.minor).ok()?,
+    ))
+}
+
+/// The defaults of `k8s.io/kubernetes@<kubernetes_version>`, fetched into the module cache when missing.
+///
+/// # Errors
+/// The version is not a release version, the module cannot be resolved, or its [`FEATURES_FILE`] cannot be read
+/// or has an unknown shape; the message names the module version.
+pub fn load(kubernetes_version: &str) -> Result<ReleaseDefaults, String> {
+    let release = release_of(kubernetes_version).ok_or_else(|| {
+        format!("{kubernetes_version:?} is not a k8s.io/kubernetes release version (v1.Y.Z)")
+    })?;
+    let source = format!("{KUBERNETES_MODULE}@{kubernetes_version}");
+    let dir = crate::gomodule::resolve_alone(KUBERNETES_MODULE, kubernetes_version)
+        .map_err(|e| match e {
+            crate::gomodule::ResolveError::NoGo { cache, .. } => format!(
+                "{source} is not in the Go module cache ({cache}) and the `go` command is not on PATH to download it: run `go mod download {source}` where Go is installed"
+            ),
+            e => e.to_string(),
+        })?
+        .dir;
+    let path = dir.join(FEATURES_FILE);
+    let bytes = vgc_driver::sys::read_regular(&path, MAX_FEATURES_BYTES)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8", path.display()))?;
+    ReleaseDefaults::from_source(&source, release, &text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kubernetes_versions_of_staging_versions() {
+        assert_eq!(kubernetes_version_of("v0.37.2").as_deref(), Some("v1.37.2"));
+        assert_eq!(
+            kubernetes_version_of("v0.38.0-beta.0").as_deref(),
+            Some("v1.38.0-beta.0")
+        );
+        assert_eq!(kubernetes_version_of("v1.2.3"), None);
+        assert_eq!(kubernetes_version_of("v0.0.0-20260101-abcdef"), None);
+        assert_eq!(kubernetes_version_of("0.37.2"), None);
+        assert_eq!(release_of("v1.38.0-beta.0"), Some((1, 38)));
+        assert_eq!(release_of("main"), None);
+    }
+
+    #[test]
+    fn enforcement_follows_the_beta_gate() {
+        let src = "package features\nvar g = map[featuregate.Feature]featuregate.VersionedSpecs{\n\tgenericfeatures.DeclarativeValidationBeta: {\n\t\t{Version: version.MustParse(\"1.36\"), Default: true, PreRelease: featuregate.Beta},\n\t},\n}\n";
+        let at = |minor| ReleaseDefaults::from_source("x", (1, minor), src).expect("reads");
+        assert_eq!(at(35).enforce(), Enforce::Stable);
+        assert_eq!(at(36).enforce(), Enforce::Beta);
+        assert_eq!(
+            at(35).gates.len(),
+            0,
+            "a gate not yet in the release is not defined"
+        );
+        use vgc_runtime::StabilityLevel as L;
+        assert!(Enforce::Stable.enforces(None));
+        assert!(!Enforce::Stable.enforces(Some(L::Beta)));
+        assert!(Enforce::Beta.enforces(Some(L::Beta)));
+        assert!(!Enforce::Beta.enforces(Some(L::Alpha)));
+        assert!(Enforce::Alpha.enforces(Some(L::Alpha)));
+    }
+}
