@@ -26,52 +26,8 @@ pub const BETA_GATE: &str = "DeclarativeValidationBeta";
 /// The most bytes of [`FEATURES_FILE`] read (about 130 KB in v1.37).
 const MAX_FEATURES_BYTES: u64 = 16 << 20;
 
-/// Which declarative errors count: those of rules at this stability level or a more stable one.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Enforce {
-    /// Standard rules only (beta and alpha errors are shadowed).
-    Stable,
-    /// Standard and beta rules.
-    Beta,
-    /// Every rule (the default without a release: an API tree no Kubernetes release serves).
-    #[default]
-    Alpha,
-}
-
-impl Enforce {
-    /// `stable`, `beta` or `alpha`.
-    #[must_use]
-    pub fn from_name(s: &str) -> Option<Self> {
-        Some(match s {
-            "stable" => Self::Stable,
-            "beta" => Self::Beta,
-            "alpha" => Self::Alpha,
-            _ => return None,
-        })
-    }
-
-    /// The name [`Enforce::from_name`] reads.
-    #[must_use]
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Stable => "stable",
-            Self::Beta => "beta",
-            Self::Alpha => "alpha",
-        }
-    }
-
-    /// Whether an error of a rule at `level` (`None`: a standard rule) is enforced. Internal errors are enforced
-    /// whatever their level (upstream `FilterEnforcedDeclarativeErrors`); the caller checks that.
-    #[must_use]
-    pub fn enforces(self, level: Option<vgc_runtime::StabilityLevel>) -> bool {
-        use vgc_runtime::StabilityLevel as L;
-        match level {
-            None => true,
-            Some(L::Beta) => self >= Self::Beta,
-            Some(L::Alpha) => self >= Self::Alpha,
-        }
-    }
-}
+/// Which declarative errors make an object invalid (the runtime's, shared with the Rust API).
+pub use vgc_runtime::Enforce;
 
 /// A release's defaults.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,11 +64,7 @@ impl ReleaseDefaults {
     /// hand-written ones at all — their hand-written twins were).
     #[must_use]
     pub fn enforce(&self) -> Enforce {
-        if self.gates.get(BETA_GATE).copied().unwrap_or(false) {
-            Enforce::Beta
-        } else {
-            Enforce::Stable
-        }
+        Enforce::with_beta_gate(self.gates.get(BETA_GATE).copied().unwrap_or(false))
     }
 
     /// `1.37` (for messages).

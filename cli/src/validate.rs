@@ -1183,9 +1183,7 @@ fn validate_object(
                 let pointer = field_pointer(&e.field, obj);
                 let (message, value_bytes) = shown_message(e);
                 // Upstream `FilterEnforcedDeclarativeErrors`: internal errors always; others by their level.
-                let enforced = e.error_type == vgc_runtime::field::ErrorType::Internal
-                    || opts.enforce.enforces(e.stability);
-                let into = if enforced {
+                let into = if opts.enforce.returns(e) {
                     &mut entry.findings
                 } else {
                     &mut entry.shadowed

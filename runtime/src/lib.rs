@@ -14,6 +14,7 @@
 //! Invariant: depends on no compiler crate; its semver is independent of vgc's.
 
 pub mod decode;
+pub mod enforce;
 pub mod extensions;
 pub mod field;
 pub mod formats;
@@ -25,6 +26,7 @@ pub mod status;
 pub mod types;
 pub mod validate;
 
+pub use enforce::Enforce;
 pub use field::{BadValue, Error, ErrorList, ErrorListExt, ErrorType, Path, StabilityLevel};
 pub use operation::{Operation, OperationType, OptionGetter};
 

@@ -48,6 +48,22 @@ fn invalid_claim() -> Value {
     c
 }
 
+/// A ResourceSlice whose one error is an alpha rule's: a string attribute value over 64 bytes
+/// (`+k8s:alpha(since: "1.37")=+k8s:eachVal=+k8s:maxBytes=64`), which the 1.37 API server does not enforce.
+fn slice_with_long_attribute() -> Value {
+    json!({
+        "apiVersion": "resource.k8s.io/v1",
+        "kind": "ResourceSlice",
+        "metadata": {"name": "slice"},
+        "spec": {
+            "driver": "gpu.example.com",
+            "pool": {"name": "pool", "generation": 1, "resourceSliceCount": 1},
+            "allNodes": true,
+            "devices": [{"name": "dev", "attributes": {"model": {"strings": ["a".repeat(70)]}}}]
+        }
+    })
+}
+
 /// A DeviceClass with an opaque configuration for a driver.
 fn device_class(driver: &str) -> Value {
     json!({
@@ -199,6 +215,11 @@ fn webhook_answers_admission_reviews() {
             "update of a DeviceClass to invalid values: denied",
             review("uid-6", "UPDATE", &bad_class, Some(&class)),
             EXPECT_UPDATE_DENIED,
+        ),
+        (
+            "create of a ResourceSlice breaking only an alpha rule: allowed, the error a warning (shadowed)",
+            review("uid-9", "CREATE", &slice_with_long_attribute(), None),
+            EXPECT_CREATE_SHADOWED,
         ),
     ];
     let mut got_statuses = Vec::new();
@@ -391,6 +412,8 @@ const EXPECT_UPDATE_IMMUTABLE: &str = r#"{"apiVersion":"admission.k8s.io/v1","ki
 const EXPECT_UPDATE_ALLOWED: &str = r#"{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","response":{"uid":"uid-5","allowed":true,"status":{}}}"#;
 /// UPDATE of a DeviceClass to invalid values: denied (`maxItems`, `format`).
 const EXPECT_UPDATE_DENIED: &str = r#"{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","response":{"uid":"uid-6","allowed":false,"status":{"status":"Failure","code":422,"message":"DeviceClass.resource.k8s.io \"gpu.example.com\" is invalid: [spec.selectors: Too many: 33: must have at most 32 items, spec.config[0].opaque.driver: Invalid value: \"Not_A_Driver\": an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'Example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')]","metadata":{},"reason":"Invalid","details":{"name":"gpu.example.com","group":"resource.k8s.io","kind":"DeviceClass","causes":[{"reason":"FieldValueTooMany","message":"Too many: 33: must have at most 32 items","field":"spec.selectors"},{"reason":"FieldValueInvalid","message":"Invalid value: \"Not_A_Driver\": an RFC 1123 subdomain must consist of alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'Example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')","field":"spec.config[0].opaque.driver"}]}}}}"#;
+/// An alpha rule's error only: allowed, the error in `warnings` (`vgc_webhook_example::ENFORCE`).
+const EXPECT_CREATE_SHADOWED: &str = r#"{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","response":{"uid":"uid-9","allowed":true,"status":{},"warnings":["shadowed: spec.devices[0].attributes[model].strings[0]: Too long: may not be more than 64 bytes"]}}"#;
 /// A kind the webhook has no rules for: allowed.
 const EXPECT_OTHER_KIND: &str = r#"{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","response":{"uid":"uid-7","allowed":true,"status":{}}}"#;
 /// An object without `apiVersion`/`kind` (`DispatchError::MissingTypes`): denied, 400 BadRequest.

@@ -244,9 +244,15 @@ fn kubernetes_test_manifests_against_k8s_api() {
     };
     let (text, outcome) = vgc::validate::run(&loaded.api, &inputs, &[], &released);
     let report: Value = serde_json::from_str(&text).expect("JSON report");
-    insta::assert_snapshot!("kubernetes_test_manifests_release_defaults", render(&report));
+    insta::assert_snapshot!(
+        "kubernetes_test_manifests_release_defaults",
+        render(&report)
+    );
     // The toleration key placeholder is an alpha rule's error: shadowed, not counted.
-    assert_eq!((outcome.invalid, outcome.errors, outcome.shadowed), (2, 2, 1));
+    assert_eq!(
+        (outcome.invalid, outcome.errors, outcome.shadowed),
+        (2, 2, 1)
+    );
 
     // `--strict`: the keys no field takes (a SARIF log, valid against the official schema).
     let opts = vgc::validate::Options {

@@ -17,7 +17,7 @@ use kube_core::admission::{
     AdmissionRequest, AdmissionResponse, AdmissionReview, Operation as AdmissionOp,
 };
 use std::collections::BTreeMap;
-use vgc_runtime::{ErrorList, Operation, OptionGetter};
+use vgc_runtime::{Enforce, ErrorList, Operation, OptionGetter};
 
 include!(concat!(env!("OUT_DIR"), "/vgc.rs"));
 
@@ -25,6 +25,12 @@ include!(concat!(env!("OUT_DIR"), "/vgc.rs"));
 /// them: the options named here are on or off as given; every other option is defined and off (an API server
 /// defines every gate it has).
 pub type Options = BTreeMap<String, bool>;
+
+/// What the API server of Kubernetes 1.37 (whose k8s.io/api v0.37.2 `build.rs` compiles) enforces at its defaults:
+/// standard and beta rules (its `DeclarativeValidationBeta` gate is on by default), not alpha ones — read from
+/// `k8s.io/kubernetes@v1.37.2` `pkg/features/kube_features.go` by `vgc validate`'s release defaults
+/// (`vgc::release`, docs/validate.md). Errors of the rules it does not enforce are returned as warnings.
+pub const ENFORCE: Enforce = Enforce::Beta;
 
 /// Answers an `AdmissionReview`: the review of [`respond`]'s response to its request (kube-rs'
 /// `AdmissionResponse::into_review`, which carries the request's `apiVersion`/`kind`). A review without a request
@@ -45,6 +51,9 @@ pub fn review(
 ///
 /// - CREATE: the object's errors (`validate_create` semantics); UPDATE: the object's errors against `oldObject`
 ///   (`validate_update`); the request's subresource (`status`, …) routes as upstream's registered validation does.
+/// - Errors of rules the API server does not enforce ([`ENFORCE`]: alpha rules) do not deny: they are the
+///   response's `warnings`, each `shadowed: <error>` (the API server computes them and lets its hand-written
+///   validation decide).
 /// - No errors: allowed. Errors: denied, `status` the API server's Status for them — code 422, reason `Invalid`,
 ///   message `<Kind>.<group> "<name>" is invalid: …`, one `details.causes` entry (field, message, reason) per error
 ///   — with the group and kind of the request's `kind` and the request's `name` (the object's `metadata.name` when
@@ -73,9 +82,18 @@ pub fn respond(req: &AdmissionRequest<DynamicObject>, options: &Options) -> Admi
     if let Some(sub) = req.sub_resource.as_deref().filter(|s| !s.is_empty()) {
         op.subresources = sub.split('/').map(str::to_string).collect();
     }
-    match registry::validate_dynamic_object(object, old, &op) {
-        Ok(errs) if errs.is_empty() => allowed,
-        Ok(errs) => deny(allowed, &invalid_status(req, object, &errs)),
+    match registry::validate_dynamic_object(object, old, &op).map(|errs| ENFORCE.split(errs)) {
+        Ok((errs, shadowed)) => {
+            let mut answer = if errs.is_empty() {
+                allowed
+            } else {
+                deny(allowed, &invalid_status(req, object, &errs))
+            };
+            if !shadowed.is_empty() {
+                answer.warnings = Some(shadowed.iter().map(|e| format!("shadowed: {e}")).collect());
+            }
+            answer
+        }
         Err(registry::DispatchError::UnknownKind { .. }) => allowed,
         Err(e) => {
             let mut denied = allowed.deny(format!("the object cannot be validated: {e}"));
