@@ -175,7 +175,9 @@ fn gate_spec(spec: Node<'_>, src: &str) -> Result<GateSpec, String> {
         let v = text(v);
         match text(k) {
             "Version" => since = Some(major_minor("Version", v)?),
-            "MinCompatibilityVersion" => min_compatibility = Some(major_minor("MinCompatibilityVersion", v)?),
+            "MinCompatibilityVersion" => {
+                min_compatibility = Some(major_minor("MinCompatibilityVersion", v)?)
+            }
             "Default" => {
                 default = Some(match v {
                     "true" => true,
@@ -311,6 +313,52 @@ var defaultVersionedKubernetesFeatureGates = map[featuregate.Feature]featuregate
         );
         assert_eq!(gates[1].at((1, 36)), None);
         assert_eq!(gates[2].at((1, 37)).map(|s| s.default), Some(true));
+    }
+
+    /// k8s.io/kubernetes v1.37.2's `DRAFractionalCapacityRange` (and v1.38.0-beta.0's `CertificateSigningRequestMLDSA`
+    /// and others): a default that turns on only once the minimum compatibility version reaches the release, so a
+    /// binary of that release at its defaults (minimum compatibility one minor before) still has it off. Found by
+    /// `tests/tests/release_defaults_oracle.rs` (component-base said `false` where the greatest `Version` said `true`).
+    #[test]
+    fn a_spec_waits_for_its_min_compatibility_version() {
+        let src = r#"package features
+var g = map[featuregate.Feature]featuregate.VersionedSpecs{
+	DRAFractionalCapacityRange: {
+		{Version: version.MustParse("1.37"), Default: false, PreRelease: featuregate.Beta},
+		{Version: version.MustParse("1.37"), Default: true, PreRelease: featuregate.Beta, MinCompatibilityVersion: version.MustParse("1.37")},
+		{Version: version.MustParse("1.39"), Default: true, PreRelease: featuregate.GA, LockToDefault: true},
+	},
+}
+"#;
+        let gates = feature_gates(src).expect("parses");
+        let gate = &gates[0];
+        assert_eq!(gate.specs[1].min_compatibility, Some((1, 37)));
+        assert_eq!(gate.specs[2].min_compatibility, None, "as written");
+        let at = |minor| {
+            gate.at((1, minor))
+                .map(|s| (s.default, s.pre_release.as_str()))
+        };
+        assert_eq!(at(36), None);
+        assert_eq!(
+            at(37),
+            Some((false, "Beta")),
+            "minimum compatibility 1.36 < 1.37"
+        );
+        assert_eq!(at(38), Some((true, "Beta")), "minimum compatibility 1.37");
+        assert_eq!(
+            at(39),
+            Some((true, "GA")),
+            "1.37 carried forward, 1.38 >= 1.37"
+        );
+        let bad = src.replace(
+            "MinCompatibilityVersion: version.MustParse(\"1.37\")",
+            "MinCompatibilityVersion: v137",
+        );
+        let e = feature_gates(&bad).expect_err("refused");
+        assert!(
+            e.contains("MinCompatibilityVersion is not version.MustParse"),
+            "{e}"
+        );
     }
 
     #[test]
