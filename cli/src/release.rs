@@ -36,7 +36,9 @@ pub struct ReleaseDefaults {
     pub source: String,
     /// The release, `(major, minor)`.
     pub release: (u32, u32),
-    /// Every gate the release knows, with its default.
+    /// Every gate [`FEATURES_FILE`] declares defaults for (Kubernetes' own and the generic API server's, listed as
+    /// `genericfeatures.X`), with its default at the release. client-go's gates, which its `init` also registers
+    /// but declares in client-go, are not among them: none is a declarative-validation option.
     pub gates: BTreeMap<String, bool>,
 }
 
