@@ -79,18 +79,80 @@ fn never(_: &Elem<'_, '_>, _: &Elem<'_, '_>) -> bool {
     false
 }
 
-/// `vgc_codegen` `matcher_fns`: how old elements are found, and the equivalence that skips them on update.
-#[allow(clippy::type_complexity)]
-fn matcher_fns<'a, 'p>(
-    m: &Matcher,
-) -> (
-    Option<fn(&Elem<'a, 'p>, &Elem<'a, 'p>) -> bool>,
-    Option<fn(&Elem<'a, 'p>, &Elem<'a, 'p>) -> bool>,
-) {
+/// The hash of what [`keys_match`] (an element's list-map key values) or [`full_eq`] (a set item, no keys)
+/// compares, for the runtime's hash index (`vgc_runtime::validate`'s matching, R54): equal values hash equally.
+fn elem_hash(e: &Elem<'_, '_>) -> u64 {
+    use std::hash::Hasher as _;
+    let mut h = vgc_runtime::validate::key_hasher();
+    if e.keys.is_empty() {
+        val_hash(Some(e.v), &mut h);
+    } else {
+        for k in e.keys {
+            val_hash(e.v.field(k), &mut h);
+        }
+    }
+    h.finish()
+}
+
+/// Feeds `v` into `h` consistently with `Val`'s equality: scalars, lists, maps and structs by content; values
+/// compared semantically or as floats (quantities, times, durations, JSON, `F32`/`F64`, …) by their kind only.
+fn val_hash(v: Option<&Val<'_>>, h: &mut std::hash::DefaultHasher) {
+    use std::hash::Hash as _;
+    let Some(v) = v else {
+        0_u8.hash(h);
+        return;
+    };
+    match v {
+        Val::Nil => 1_u8.hash(h),
+        Val::Bool(b) => (2_u8, b).hash(h),
+        Val::Int(i) => (3_u8, i).hash(h),
+        Val::Str(s) => (4_u8, s).hash(h),
+        Val::List(items) => {
+            (5_u8, items.len()).hash(h);
+            vgc_runtime::stack::grow(|| items.iter().for_each(|i| val_hash(Some(i), h)));
+        }
+        Val::Map(m) => {
+            (6_u8, m.len()).hash(h);
+            vgc_runtime::stack::grow(|| {
+                for (k, v) in m {
+                    k.hash(h);
+                    val_hash(Some(v), h);
+                }
+            });
+        }
+        Val::Struct(_, fields) => {
+            7_u8.hash(h);
+            vgc_runtime::stack::grow(|| fields.iter().for_each(|f| val_hash(Some(f), h)));
+        }
+        _ => 8_u8.hash(h),
+    }
+}
+
+/// `vgc_codegen` `matcher_fns`: how old elements are found (`matches`, and the `hash` of what it compares), and
+/// the equivalence that skips them on update.
+struct MatcherFns<'a, 'p> {
+    matches: Option<fn(&Elem<'a, 'p>, &Elem<'a, 'p>) -> bool>,
+    hash: Option<fn(&Elem<'a, 'p>) -> u64>,
+    equiv: Option<fn(&Elem<'a, 'p>, &Elem<'a, 'p>) -> bool>,
+}
+
+fn matcher_fns<'a, 'p>(m: &Matcher) -> MatcherFns<'a, 'p> {
     match m {
-        Matcher::None => (None, None),
-        Matcher::Set => (Some(full_eq), None),
-        Matcher::Keys(_) => (Some(keys_match), Some(full_eq)),
+        Matcher::None => MatcherFns {
+            matches: None,
+            hash: None,
+            equiv: None,
+        },
+        Matcher::Set => MatcherFns {
+            matches: Some(full_eq),
+            hash: Some(elem_hash),
+            equiv: None,
+        },
+        Matcher::Keys(_) => MatcherFns {
+            matches: Some(keys_match),
+            hash: Some(elem_hash),
+            equiv: Some(full_eq),
+        },
     }
 }
 
@@ -473,7 +535,7 @@ impl<'p> Cx<'_, 'p> {
                 pointer_elems: true,
             } => {
                 let keys = keys_of(&it.matcher);
-                let (mf, eq) = matcher_fns(&it.matcher);
+                let mf = matcher_fns(&it.matcher);
                 let n = ptr_elems(new, keys);
                 let o = old.map(|o| ptr_elems(o, keys));
                 v::each_ptr_slice_val(
@@ -481,15 +543,16 @@ impl<'p> Cx<'_, 'p> {
                     path,
                     &n,
                     o.as_deref(),
-                    mf,
-                    eq,
+                    mf.matches,
+                    mf.hash,
+                    mf.equiv,
                     |p, v, o, errs| self.validate_type(t, p, Some(v.v), o.map(|o| o.v), errs),
                     errs,
                 );
             }
             _ => {
                 let keys = keys_of(&it.matcher);
-                let (mf, eq) = matcher_fns(&it.matcher);
+                let mf = matcher_fns(&it.matcher);
                 let n = elems(new, keys);
                 let o = old.map(|o| elems(o, keys));
                 v::each_slice_val(
@@ -497,8 +560,9 @@ impl<'p> Cx<'_, 'p> {
                     path,
                     &n,
                     o.as_deref(),
-                    mf,
-                    eq,
+                    mf.matches,
+                    mf.hash,
+                    mf.equiv,
                     |p, v, o, errs| self.validate_type(t, p, Some(v.v), o.map(|o| o.v), errs),
                     errs,
                 );
@@ -939,4 +1003,59 @@ fn member_values<'p, 'v>(
         typed: false,
     };
     (member(s), old.and_then(member), site)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(x: &str) -> Val<'static> {
+        Val::Str(x.to_string())
+    }
+
+    /// R54: the interpreter's element hash agrees with its matchers (equal key values or equal items hash
+    /// equally), so the runtime's hash index finds what the pairwise comparison finds.
+    #[test]
+    fn element_hashes_agree_with_the_matchers() {
+        let mut seed = 11_u64;
+        let mut next = move || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            seed >> 33
+        };
+        let mut vals: Vec<Val<'static>> = Vec::new();
+        for _ in 0..300 {
+            let v = match next() % 7 {
+                0 => Val::Nil,
+                1 => Val::Bool(next() % 2 == 0),
+                2 => Val::Int(i128::from(next() % 5)),
+                3 => s(&(next() % 5).to_string()),
+                4 => Val::List(vec![s("a"), Val::Int(i128::from(next() % 2))]),
+                5 => Val::Map([("k".to_string(), Val::Int(i128::from(next() % 2)))].into()),
+                _ => Val::F64((next() % 3) as f64),
+            };
+            vals.push(v);
+        }
+        let none: &[String] = &[];
+        for a in &vals {
+            for b in &vals {
+                let (ea, eb) = (Elem { v: a, keys: none }, Elem { v: b, keys: none });
+                if full_eq(&ea, &eb) {
+                    assert_eq!(elem_hash(&ea), elem_hash(&eb), "{a:?} {b:?}");
+                }
+            }
+        }
+        // Set uniqueness through the index (over `INDEX_FROM` items) equals the pairwise answer.
+        let list = Val::List(vals.clone());
+        let root = vgc_runtime::Path::Root;
+        let path = root.child("l");
+        let items = elems(&list, none);
+        let fns = matcher_fns(&Matcher::Set);
+        let f = fns.matches.unwrap_or(never);
+        let hashed = v::slice_unique(&path, &items, f, fns.hash);
+        let pairwise = v::slice_unique(&path, &items, f, None);
+        assert_eq!(hashed, pairwise);
+        assert!(!hashed.is_empty());
+    }
 }

@@ -106,26 +106,46 @@ pub(super) fn marks(c: &Check) -> TokenStream {
     quote!(#sc #st)
 }
 
-pub(super) fn matcher_fns(
-    ctx: &Ctx<'_>,
-    m: &Matcher,
-    elem: Option<&RustTy>,
-) -> (TokenStream, TokenStream) {
+/// A list matcher as the runtime's list validators take it: `matches` (how an item is identified: list-map keys,
+/// set equality), `hash` (`vgc_runtime::key_hash!` of exactly what `matches` compares with `==`, so items are found
+/// through an index in linear time; `None` where `matches` is not plain `==`: k8s-openapi's wrapped members and Go
+/// semantic equality, a project deep-equality function) and `equiv` (the equivalence that skips an unchanged item
+/// on update). Each is an `Option<fn …>` expression.
+pub(super) struct MatcherFns {
+    pub(super) matches: TokenStream,
+    pub(super) hash: TokenStream,
+    pub(super) equiv: TokenStream,
+}
+
+pub(super) fn matcher_fns(ctx: &Ctx<'_>, m: &Matcher, elem: Option<&RustTy>) -> MatcherFns {
     let elem_ty = elem.map_or(quote!(_), |e| match e {
         RustTy::Option(i, _) => ctx.ty(i),
         e => ctx.ty(e),
     });
     let fn_ty = quote!(fn(&#elem_ty, &#elem_ty) -> bool);
+    let hash_ty = quote!(fn(&#elem_ty) -> u64);
+    let none = || quote!(None);
     match m {
-        Matcher::None => (quote!(None), quote!(None)),
+        Matcher::None => MatcherFns {
+            matches: none(),
+            hash: none(),
+            equiv: none(),
+        },
         // upstream `list.go`/`each.go`: a set's items match by `DirectEqual` when comparable, else the package's
         // deep-equality function.
         Matcher::Set => {
             let eq = deep_eq_elem(ctx, elem, &quote!(a), &quote!(b));
-            (
-                quote!(Some((|a: &#elem_ty, b: &#elem_ty| #eq) as #fn_ty)),
-                quote!(None),
-            )
+            let plain_eq =
+                ctx.openapi.is_none() && !elem.is_some_and(|e| ctx.project_deep_equal(e));
+            MatcherFns {
+                matches: quote!(Some((|a: &#elem_ty, b: &#elem_ty| #eq) as #fn_ty)),
+                hash: if plain_eq {
+                    quote!(Some((|x: &#elem_ty| ::vgc_runtime::key_hash!(*x)) as #hash_ty))
+                } else {
+                    none()
+                },
+                equiv: none(),
+            }
         }
         Matcher::Keys(keys) => {
             let owner = elem.and_then(|e| ctx.struct_of(e));
@@ -133,10 +153,21 @@ pub(super) fn matcher_fns(
                 .iter()
                 .map(|k| key_eq(ctx, owner, &quote!(a), &quote!(b), k));
             let eq = deep_eq_elem(ctx, elem, &quote!(a), &quote!(b));
-            (
-                quote!(Some((|a: &#elem_ty, b: &#elem_ty| true #(&& #ks)*) as #fn_ty)),
-                quote!(Some((|a: &#elem_ty, b: &#elem_ty| #eq) as #fn_ty)),
-            )
+            let members: Vec<_> = keys.iter().map(|k| ctx.member(owner, k)).collect();
+            let hash = if members.iter().any(|m| m.wrapped || m.inline) {
+                none()
+            } else {
+                let parts = members.iter().map(|m| {
+                    let f = &m.ident;
+                    quote!(x.#f)
+                });
+                quote!(Some((|x: &#elem_ty| ::vgc_runtime::key_hash!(#(#parts),*)) as #hash_ty))
+            };
+            MatcherFns {
+                matches: quote!(Some((|a: &#elem_ty, b: &#elem_ty| true #(&& #ks)*) as #fn_ty)),
+                hash,
+                equiv: quote!(Some((|a: &#elem_ty, b: &#elem_ty| #eq) as #fn_ty)),
+            }
         }
     }
 }

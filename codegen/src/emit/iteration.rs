@@ -20,7 +20,11 @@ pub(super) fn iteration_code(
         return quote! { #v::each_map_key(op, #path, #new, #old, |p, k, errs| #f(op, p, Some(k), None, errs), errs); };
     }
     let elem = container.and_then(|c| ctx.elem_of(c));
-    let (mf, eq) = matcher_fns(ctx, &it.matcher, elem.as_ref());
+    let MatcherFns {
+        matches: mf,
+        hash: hf,
+        equiv: eq,
+    } = matcher_fns(ctx, &it.matcher, elem.as_ref());
     match shape {
         // `map[K]*T`: nil values are skipped, as upstream 1.38's `EachPtrMapVal` does (`PtrMapNoNils` reports them;
         // before 1.38 upstream would dereference them, D2).
@@ -40,10 +44,10 @@ pub(super) fn iteration_code(
         Shape::List {
             pointer_elems: true,
         } => {
-            quote! { #v::each_ptr_slice_val(op, #path, #new, #old.map(|o| &o[..]), #mf, #eq, |p, v, o, errs| #f(op, p, Some(v), o, errs), errs); }
+            quote! { #v::each_ptr_slice_val(op, #path, #new, #old.map(|o| &o[..]), #mf, #hf, #eq, |p, v, o, errs| #f(op, p, Some(v), o, errs), errs); }
         }
         _ => {
-            quote! { #v::each_slice_val(op, #path, #new, #old.map(|o| &o[..]), #mf, #eq, |p, v, o, errs| #f(op, p, Some(v), o, errs), errs); }
+            quote! { #v::each_slice_val(op, #path, #new, #old.map(|o| &o[..]), #mf, #hf, #eq, |p, v, o, errs| #f(op, p, Some(v), o, errs), errs); }
         }
     }
 }

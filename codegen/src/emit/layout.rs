@@ -229,7 +229,7 @@ impl Ctx<'_> {
 
     /// Whether values of `ty` are compared by the module's project deep-equality function: the module has one and
     /// Go's `==` cannot compare them (one pointer at the top stripped, as upstream's `util.NonPointer`).
-    fn project_deep_equal(&self, ty: &RustTy) -> bool {
+    pub(super) fn project_deep_equal(&self, ty: &RustTy) -> bool {
         self.deep_equal
             && !vgc_lowering::plan::direct_comparable(ty, &|k| !self.not_comparable.contains(k))
     }

@@ -100,7 +100,8 @@ pub fn update_scalar(
     errs
 }
 
-/// upstream `ValSliceUpdate` / `PtrSliceUpdate` for NoAddItem / NoRemoveItem (`matches` identifies items).
+/// upstream `ValSliceUpdate` / `PtrSliceUpdate` for NoAddItem / NoRemoveItem (`matches` identifies items;
+/// `hash`, [`crate::key_hash!`] of what it compares, finds them through an index in linear time, R54).
 #[must_use]
 pub fn slice_update<T>(
     path: &Path<'_>,
@@ -108,9 +109,19 @@ pub fn slice_update<T>(
     new: &[T],
     old: &[T],
     matches: fn(&T, &T) -> bool,
+    hash: Option<fn(&T) -> u64>,
     constraints: &[UpdateConstraint],
 ) -> ErrorList {
-    list_update(path, op, new, old, |x| Some(x), matches, constraints)
+    list_update(
+        path,
+        op,
+        new,
+        old,
+        super::matching::itself,
+        matches,
+        hash,
+        constraints,
+    )
 }
 
 /// upstream `PtrSliceUpdate`: [`slice_update`] for `[]*T`; nil elements are ignored when matching and never
@@ -122,13 +133,24 @@ pub fn ptr_slice_update<T>(
     new: &[Option<T>],
     old: &[Option<T>],
     matches: fn(&T, &T) -> bool,
+    hash: Option<fn(&T) -> u64>,
     constraints: &[UpdateConstraint],
 ) -> ErrorList {
-    list_update(path, op, new, old, Option::as_ref, matches, constraints)
+    list_update(
+        path,
+        op,
+        new,
+        old,
+        Option::as_ref,
+        matches,
+        hash,
+        constraints,
+    )
 }
 
 /// [`slice_update`] over elements `E` whose item `item` returns (`None`: a nil element, never matched, added or
 /// removed; emptiness of the list still counts every element, as upstream's `len`).
+#[allow(clippy::too_many_arguments)] // the two public validators' parameters and the item accessor
 fn list_update<E, T>(
     path: &Path<'_>,
     op: &Operation,
@@ -136,6 +158,7 @@ fn list_update<E, T>(
     old: &[E],
     item: for<'a> fn(&'a E) -> Option<&'a T>,
     matches: fn(&T, &T) -> bool,
+    hash: Option<fn(&T) -> u64>,
     constraints: &[UpdateConstraint],
 ) -> ErrorList {
     if !op.is_update() {
@@ -151,9 +174,13 @@ fn list_update<E, T>(
                 errs.push(update_err(path, "field cannot be cleared once set"))
             }
             UpdateConstraint::NoAddItem => {
+                let ix = super::matching::index(old, item, hash);
                 for (i, n) in new.iter().enumerate() {
                     let Some(n) = item(n) else { continue };
-                    if !old.iter().filter_map(item).any(|o| matches(o, n)) {
+                    let h = || hash.map_or(0, |h| h(n));
+                    if super::matching::first(old, item, ix.as_ref(), h, |o| matches(o, n))
+                        .is_none()
+                    {
                         errs.push(
                             Error::forbidden(&path.index(i), "item may not be added")
                                 .with_origin("update"),
@@ -162,8 +189,12 @@ fn list_update<E, T>(
                 }
             }
             UpdateConstraint::NoRemoveItem => {
+                let ix = super::matching::index(new, item, hash);
                 for o in old.iter().filter_map(item) {
-                    if !new.iter().filter_map(item).any(|n| matches(o, n)) {
+                    let h = || hash.map_or(0, |h| h(o));
+                    if super::matching::first(new, item, ix.as_ref(), h, |n| matches(o, n))
+                        .is_none()
+                    {
                         errs.push(
                             Error::forbidden(path, "item may not be removed").with_origin("update"),
                         );

@@ -30,16 +30,17 @@ pub(super) fn call<'p>(
                 cx.deep_equal_site(elem, path);
             }
             let keys = keys_of(m);
-            let f = matcher_fns(m).0.unwrap_or(never);
+            let fns = matcher_fns(m);
+            let f = fns.matches.unwrap_or(never);
             if matches!(
                 shape,
                 Shape::List {
                     pointer_elems: true
                 }
             ) {
-                v::ptr_slice_unique(path, &ptr_elems(n, keys), f)
+                v::ptr_slice_unique(path, &ptr_elems(n, keys), f, fns.hash)
             } else {
-                v::slice_unique(path, &elems(n, keys), f)
+                v::slice_unique(path, &elems(n, keys), f, fns.hash)
             }
         }
         CheckKind::EachVal(inner, m, elem_shape) => {
@@ -81,30 +82,32 @@ pub(super) fn call<'p>(
                     pointer_elems: true,
                 } => {
                     let keys = keys_of(m);
-                    let (mf, eq) = matcher_fns(m);
+                    let mf = matcher_fns(m);
                     let o = old.map(|o| ptr_elems(o, keys));
                     v::each_ptr_slice_val(
                         op,
                         path,
                         &ptr_elems(n, keys),
                         o.as_deref(),
-                        mf,
-                        eq,
+                        mf.matches,
+                        mf.hash,
+                        mf.equiv,
                         |p, v, o, errs| body(p, v.v, o.map(|o| o.v), errs),
                         &mut e,
                     );
                 }
                 _ => {
                     let keys = keys_of(m);
-                    let (mf, eq) = matcher_fns(m);
+                    let mf = matcher_fns(m);
                     let o = old.map(|o| elems(o, keys));
                     v::each_slice_val(
                         op,
                         path,
                         &elems(n, keys),
                         o.as_deref(),
-                        mf,
-                        eq,
+                        mf.matches,
+                        mf.hash,
+                        mf.equiv,
                         |p, v, o, errs| body(p, v.v, o.map(|o| o.v), errs),
                         &mut e,
                     );

@@ -25,13 +25,14 @@ pub(super) fn call<'p>(
                 cx.deep_equal_site(elem, path);
             }
             let keys = keys_of(matcher);
-            let m = matcher_fns(matcher).0.unwrap_or(never);
+            let fns = matcher_fns(matcher);
+            let m = fns.matches.unwrap_or(never);
             if *pointer_elems {
                 let o = old.map(|o| ptr_elems(o, keys)).unwrap_or_default();
-                v::ptr_slice_update(path, op, &ptr_elems(n, keys), &o, m, cs)
+                v::ptr_slice_update(path, op, &ptr_elems(n, keys), &o, m, fns.hash, cs)
             } else {
                 let o = old.map(|o| elems(o, keys)).unwrap_or_default();
-                v::slice_update(path, op, &elems(n, keys), &o, m, cs)
+                v::slice_update(path, op, &elems(n, keys), &o, m, fns.hash, cs)
             }
         }
         Shape::Map => match new {

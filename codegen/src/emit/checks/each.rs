@@ -11,7 +11,11 @@ pub(super) fn call(ctx: &Ctx<'_>, c: &Check, site: Site<'_>, ops: Operands<'_>) 
     let v = validators();
     match &c.kind {
         CheckKind::Unique(m) => {
-            let (mf, _) = matcher_fns(ctx, m, elem);
+            let MatcherFns {
+                matches: mf,
+                hash: hf,
+                ..
+            } = matcher_fns(ctx, m, elem);
             let ptr = matches!(
                 shape,
                 Shape::List {
@@ -19,12 +23,12 @@ pub(super) fn call(ctx: &Ctx<'_>, c: &Check, site: Site<'_>, ops: Operands<'_>) 
                 }
             );
             if ptr {
-                quote!(#new.map_or_else(::vgc_runtime::ErrorList::new, |n| #v::ptr_slice_unique(#path, n, (#mf).unwrap_or(|_, _| false))))
+                quote!(#new.map_or_else(::vgc_runtime::ErrorList::new, |n| #v::ptr_slice_unique(#path, n, (#mf).unwrap_or(|_, _| false), #hf)))
             } else if ctx.openapi.is_some() {
                 // A duplicate is shown as upstream's `json.Marshal` of the Go value, not k8s-openapi's `Serialize`.
-                quote!(#new.map_or_else(::vgc_runtime::ErrorList::new, |n| #v::slice_unique_by(#path, n, (#mf).unwrap_or(|_, _| false), |x| #v::bad_value(&crate::semantic::GoJson::go_json(x)))))
+                quote!(#new.map_or_else(::vgc_runtime::ErrorList::new, |n| #v::slice_unique_by(#path, n, (#mf).unwrap_or(|_, _| false), #hf, |x| #v::bad_value(&crate::semantic::GoJson::go_json(x)))))
             } else {
-                quote!(#new.map_or_else(::vgc_runtime::ErrorList::new, |n| #v::slice_unique(#path, n, (#mf).unwrap_or(|_, _| false))))
+                quote!(#new.map_or_else(::vgc_runtime::ErrorList::new, |n| #v::slice_unique(#path, n, (#mf).unwrap_or(|_, _| false), #hf)))
             }
         }
         CheckKind::EachVal(inner, m, elem_shape) => {
@@ -45,7 +49,11 @@ pub(super) fn call(ctx: &Ctx<'_>, c: &Check, site: Site<'_>, ops: Operands<'_>) 
                 },
                 Exit::Break,
             );
-            let (mf, eq) = matcher_fns(ctx, m, elem);
+            let MatcherFns {
+                matches: mf,
+                hash: hf,
+                equiv: eq,
+            } = matcher_fns(ctx, m, elem);
             match shape {
                 // `map[K]*V` (1.38, upstream `EachPtrMapVal`): nil values are skipped (`PtrMapNoNils` reports them).
                 Shape::Map if matches!(elem, Some(RustTy::Option(..))) => {
@@ -78,12 +86,12 @@ pub(super) fn call(ctx: &Ctx<'_>, c: &Check, site: Site<'_>, ops: Operands<'_>) 
                     pointer_elems: true,
                 } => quote!({
                     let mut e = ::vgc_runtime::ErrorList::new();
-                    if let Some(n) = #new { #v::each_ptr_slice_val(op, #path, n, #old.map(|o| &o[..]), #mf, #eq, |p, v, o, errs| { 'scope: { #body } }, &mut e); }
+                    if let Some(n) = #new { #v::each_ptr_slice_val(op, #path, n, #old.map(|o| &o[..]), #mf, #hf, #eq, |p, v, o, errs| { 'scope: { #body } }, &mut e); }
                     e
                 }),
                 _ => quote!({
                     let mut e = ::vgc_runtime::ErrorList::new();
-                    if let Some(n) = #new { #v::each_slice_val(op, #path, n, #old.map(|o| &o[..]), #mf, #eq, |p, v, o, errs| { 'scope: { #body } }, &mut e); }
+                    if let Some(n) = #new { #v::each_slice_val(op, #path, n, #old.map(|o| &o[..]), #mf, #hf, #eq, |p, v, o, errs| { 'scope: { #body } }, &mut e); }
                     e
                 }),
             }

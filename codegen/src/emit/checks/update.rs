@@ -25,7 +25,11 @@ pub(super) fn call(
     match shape {
         Shape::List { pointer_elems: ptr } => {
             // Lowering guarantees a matcher when NoAddItem/NoRemoveItem are present.
-            let (m, _) = matcher_fns(ctx, matcher, elem);
+            let MatcherFns {
+                matches: m,
+                hash: h,
+                ..
+            } = matcher_fns(ctx, matcher, elem);
             let f = if *ptr {
                 quote!(ptr_slice_update)
             } else {
@@ -33,9 +37,9 @@ pub(super) fn call(
             };
             if ctx.openapi.is_some() {
                 // A nil list (`None`) is an empty one to upstream's `UpdateSlice`.
-                quote!(#v::#f(#path, op, #new.map_or(&[][..], |n| &n[..]), #old.map_or(&[][..], |o| &o[..]), (#m).unwrap_or(|_, _| false), &[#(#cs),*]))
+                quote!(#v::#f(#path, op, #new.map_or(&[][..], |n| &n[..]), #old.map_or(&[][..], |o| &o[..]), (#m).unwrap_or(|_, _| false), #h, &[#(#cs),*]))
             } else {
-                quote!(match #new { Some(n) => #v::#f(#path, op, n, #old.map_or(&[][..], |o| &o[..]), (#m).unwrap_or(|_, _| false), &[#(#cs),*]), None => ::vgc_runtime::ErrorList::new() })
+                quote!(match #new { Some(n) => #v::#f(#path, op, n, #old.map_or(&[][..], |o| &o[..]), (#m).unwrap_or(|_, _| false), #h, &[#(#cs),*]), None => ::vgc_runtime::ErrorList::new() })
             }
         }
         Shape::Map if ctx.openapi.is_some() => {

@@ -73,6 +73,10 @@ pub fn validate_gadget(
                             as fn(&crate::widgets::v1::Part, &crate::widgets::v1::Part) -> bool,
                     ))
                     .unwrap_or(|_, _| false),
+                    Some(
+                        (|x: &crate::widgets::v1::Part| ::vgc_runtime::key_hash!(x.name))
+                            as fn(&crate::widgets::v1::Part) -> u64,
+                    ),
                     &[::vgc_runtime::validate::UpdateConstraint::NoAddItem],
                 ),
                 None => ::vgc_runtime::ErrorList::new(),
@@ -96,6 +100,10 @@ pub fn validate_gadget(
                         as fn(&crate::widgets::v1::Part, &crate::widgets::v1::Part) -> bool,
                 ))
                 .unwrap_or(|_, _| false),
+                Some(
+                    (|x: &crate::widgets::v1::Part| ::vgc_runtime::key_hash!(x.name))
+                        as fn(&crate::widgets::v1::Part) -> u64,
+                ),
             )
         }));
         if let Some(n) = new {
@@ -109,6 +117,10 @@ pub fn validate_gadget(
                         true && a.name == b.name
                     })
                         as fn(&crate::widgets::v1::Part, &crate::widgets::v1::Part) -> bool,
+                ),
+                Some(
+                    (|x: &crate::widgets::v1::Part| ::vgc_runtime::key_hash!(x.name))
+                        as fn(&crate::widgets::v1::Part) -> u64,
                 ),
                 Some(
                     (|a: &crate::widgets::v1::Part, b: &crate::widgets::v1::Part| a == b)
@@ -642,6 +654,10 @@ pub fn validate_widget_spec(
                             as fn(&crate::widgets::v1::Port, &crate::widgets::v1::Port) -> bool,
                     ))
                     .unwrap_or(|_, _| false),
+                    Some(
+                        (|x: &crate::widgets::v1::Port| ::vgc_runtime::key_hash!(x.name))
+                            as fn(&crate::widgets::v1::Port) -> u64,
+                    ),
                     &[::vgc_runtime::validate::UpdateConstraint::NoRemoveItem],
                 ),
                 None => ::vgc_runtime::ErrorList::new(),
@@ -670,6 +686,10 @@ pub fn validate_widget_spec(
                         as fn(&crate::widgets::v1::Port, &crate::widgets::v1::Port) -> bool,
                 ))
                 .unwrap_or(|_, _| false),
+                Some(
+                    (|x: &crate::widgets::v1::Port| ::vgc_runtime::key_hash!(x.name))
+                        as fn(&crate::widgets::v1::Port) -> u64,
+                ),
             )
         }));
         if let Some(n) = new {
@@ -683,6 +703,10 @@ pub fn validate_widget_spec(
                         true && a.name == b.name
                     })
                         as fn(&crate::widgets::v1::Port, &crate::widgets::v1::Port) -> bool,
+                ),
+                Some(
+                    (|x: &crate::widgets::v1::Port| ::vgc_runtime::key_hash!(x.name))
+                        as fn(&crate::widgets::v1::Port) -> u64,
                 ),
                 Some(
                     (|a: &crate::widgets::v1::Port, b: &crate::widgets::v1::Port| a == b)
@@ -716,6 +740,10 @@ pub fn validate_widget_spec(
                             as fn(&::std::string::String, &::std::string::String) -> bool,
                     ))
                     .unwrap_or(|_, _| false),
+                    Some(
+                        (|x: &::std::string::String| ::vgc_runtime::key_hash!(*x))
+                            as fn(&::std::string::String) -> u64,
+                    ),
                     &[::vgc_runtime::validate::UpdateConstraint::NoAddItem],
                 ),
                 None => ::vgc_runtime::ErrorList::new(),
@@ -740,6 +768,10 @@ pub fn validate_widget_spec(
                         (|a: &::std::string::String, b: &::std::string::String| a == b)
                             as fn(&::std::string::String, &::std::string::String) -> bool,
                     ),
+                    Some(
+                        (|x: &::std::string::String| ::vgc_runtime::key_hash!(*x))
+                            as fn(&::std::string::String) -> u64,
+                    ),
                     None,
                     |p, v, o, errs| 'scope: {
                         let mut sc = false;
@@ -763,6 +795,10 @@ pub fn validate_widget_spec(
                         as fn(&::std::string::String, &::std::string::String) -> bool,
                 ))
                 .unwrap_or(|_, _| false),
+                Some(
+                    (|x: &::std::string::String| ::vgc_runtime::key_hash!(*x))
+                        as fn(&::std::string::String) -> u64,
+                ),
             )
         }));
     }
@@ -942,6 +978,7 @@ pub fn validate_widget_spec(
                 &p,
                 n,
                 old_v.map(|o| &o[..]),
+                None,
                 None,
                 None,
                 |p, v, o, errs| crate::widgets::v1::validate_backend(op, p, Some(v), o, errs),
@@ -1132,6 +1169,10 @@ pub fn validate_widget_spec(
                         ) -> bool,
                 ))
                 .unwrap_or(|_, _| false),
+                Some(
+                    (|x: &crate::widgets::v1::Condition| ::vgc_runtime::key_hash!(x.r#type))
+                        as fn(&crate::widgets::v1::Condition) -> u64,
+                ),
             )
         }));
         'cohort: {
@@ -1240,6 +1281,10 @@ pub fn validate_widget_spec(
                             &crate::widgets::v1::Condition,
                             &crate::widgets::v1::Condition,
                         ) -> bool,
+                ),
+                Some(
+                    (|x: &crate::widgets::v1::Condition| ::vgc_runtime::key_hash!(x.r#type))
+                        as fn(&crate::widgets::v1::Condition) -> u64,
                 ),
                 Some(
                     (|a: &crate::widgets::v1::Condition, b: &crate::widgets::v1::Condition| a == b)
