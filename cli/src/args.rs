@@ -84,6 +84,10 @@ pub(crate) struct BuildArgs {
     /// Print diagnostics one per line (`file:line:col: severity[CODE]: message`).
     #[arg(long)]
     pub(crate) short: bool,
+    /// Colour the diagnostics (also `--short`'s): `auto` (when stderr is a terminal and `NO_COLOR` is not set),
+    /// `always`, `never`.
+    #[arg(long, value_parser = ["auto", "always", "never"], default_value = "auto")]
+    pub(crate) color: String,
     /// Write a stub `src/custom.rs` (functions that accept everything) for `+k8s:customValidation` when the
     /// output has none; replace the stub bodies with the real checks.
     #[arg(long)]
@@ -144,6 +148,10 @@ pub(crate) struct CheckArgs {
     /// Print diagnostics one per line.
     #[arg(long)]
     pub(crate) short: bool,
+    /// Colour the diagnostics (also `--short`'s): `auto` (when stderr is a terminal and `NO_COLOR` is not set),
+    /// `always`, `never`.
+    #[arg(long, value_parser = ["auto", "always", "never"], default_value = "auto")]
+    pub(crate) color: String,
     /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
     #[arg(long = "roots", value_parser = root_criterion)]
     pub(crate) roots: Vec<String>,

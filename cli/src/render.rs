@@ -5,7 +5,14 @@
 use std::collections::BTreeMap;
 use vgc_ir::{Diagnostic, Severity};
 
-pub use vgc_driver::render::{human, human_styled, short, text};
+pub use vgc_driver::render::{human, human_styled, short, text, text_styled};
+
+/// `"1 error"`, `"2 errors"`: `n` and the noun `one`, with an `s` unless `n` is 1 (every count in vgc's summary
+/// lines goes through it).
+#[must_use]
+pub fn plural(n: usize, one: &str) -> String {
+    format!("{n} {one}{}", if n == 1 { "" } else { "s" })
+}
 
 /// Whether to colour terminal output: `--color always|never`, or for `auto` when `NO_COLOR` is unset or empty
 /// (<https://no-color.org>) and the stream is a terminal.
@@ -177,11 +184,66 @@ pub fn json(
     })
 }
 
+/// The `VGC0401` diagnostics of `diags` per API group (the group their message names: `… differs between
+/// versions of <group>: …`).
+#[must_use]
+pub fn drift_by_group(diags: &[Diagnostic]) -> BTreeMap<String, usize> {
+    let mut out = BTreeMap::new();
+    for d in diags.iter().filter(|d| d.code == vgc_ir::Code::Drift) {
+        if let Some(rest) = d
+            .message
+            .split_once("differs between versions of ")
+            .map(|x| x.1)
+            && let Some((group, _)) = rest.split_once(": ")
+        {
+            *out.entry(group.to_string()).or_insert(0) += 1;
+        }
+    }
+    out
+}
+
 /// The drift summary as a text table (empty when no group has several versions).
 #[must_use]
 pub fn drift_table(drift: &[vgc_lowering::drift::GroupDrift]) -> String {
+    drift_table_with(drift, None)
+}
+
+/// [`drift_table`] for a run with a lint baseline: `baselined` is, per group, how many of its drifting paths the
+/// baseline absorbed ([`drift_by_group`] before minus after); a `baselined` column says so, and `drifting` counts
+/// only the paths still reported.
+#[must_use]
+pub fn drift_table_with(
+    drift: &[vgc_lowering::drift::GroupDrift],
+    baselined: Option<&BTreeMap<String, usize>>,
+) -> String {
     if drift.is_empty() {
         return String::new();
+    }
+    if let Some(b) = baselined {
+        let width = drift
+            .iter()
+            .map(|g| g.group.len())
+            .max()
+            .unwrap_or(5)
+            .max(5);
+        let mut out = format!(
+            "{:width$}  {:>5}  {:>5}  {:>8}  {:>8}  {:>9}  versions\n",
+            "group", "types", "paths", "drifting", "accepted", "baselined"
+        );
+        for g in drift {
+            let absorbed = b.get(&g.group).copied().unwrap_or(0);
+            out.push_str(&format!(
+                "{:width$}  {:>5}  {:>5}  {:>8}  {:>8}  {:>9}  {}\n",
+                g.group,
+                g.types,
+                g.paths,
+                g.drifting.saturating_sub(g.accepted + absorbed),
+                g.accepted,
+                absorbed,
+                g.versions.join(", ")
+            ));
+        }
+        return out;
     }
     let width = drift
         .iter()

@@ -22,6 +22,8 @@ pub struct WatchOptions {
     pub request: BuildRequest,
     /// Print diagnostics one per line.
     pub short: bool,
+    /// Diagnostics in ANSI colour (`--color`).
+    pub color: bool,
     /// Append the wall time of each phase to every status line.
     pub timings: bool,
     /// How long the debouncer waits for a burst of events to end before rebuilding.
@@ -238,7 +240,12 @@ fn report(
     outcome: &BuildOutcome,
     took: Duration,
 ) {
-    let text = render::text(&outcome.diagnostics, &outcome.sources, opts.short);
+    let text = render::text_styled(
+        &outcome.diagnostics,
+        &outcome.sources,
+        opts.short,
+        opts.color,
+    );
     let _ = err.write_all(text.as_bytes());
     for n in &outcome.notes {
         let _ = writeln!(err, "note: {n}");
@@ -248,7 +255,7 @@ fn report(
     }
     let removed = match outcome.removed {
         0 => String::new(),
-        n => format!(", removed {n} stale files"),
+        n => format!(", removed {}", crate::render::plural(n, "stale file")),
     };
     let phases = if opts.timings {
         let p: Vec<String> = outcome
@@ -262,10 +269,10 @@ fn report(
     };
     let _ = writeln!(
         err,
-        "vgc watch: {trigger}: {} errors, {} warnings; wrote {} changed files{removed} in {:.1} ms{phases}",
-        outcome.errors(),
-        outcome.warnings(),
-        outcome.written,
+        "vgc watch: {trigger}: {}, {}; wrote {}{removed} in {:.1} ms{phases}",
+        crate::render::plural(outcome.errors(), "error"),
+        crate::render::plural(outcome.warnings(), "warning"),
+        crate::render::plural(outcome.written, "changed file"),
         took.as_secs_f64() * 1e3
     );
     let _ = err.flush();

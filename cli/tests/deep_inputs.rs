@@ -48,9 +48,9 @@ fn r02_a_chain_of_20000_referencing_types_checks_and_lints() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "vgc {cmd}: {stderr}");
         let summary = if cmd == "check" {
-            format!("vgc: 1 packages, {} types, ", TYPES + 1)
+            format!("vgc: 1 package, {} types, ", TYPES + 1)
         } else {
-            "vgc lint: 1 packages, 0 warnings, 0 errors".to_string()
+            "vgc lint: 1 package, 0 warnings, 0 errors".to_string()
         };
         assert!(stderr.contains(&summary), "vgc {cmd}: {stderr}");
     }

@@ -45,7 +45,7 @@ fn check(cwd: &Path, arg: Option<&str>) -> (Option<i32>, String) {
 fn summary_packages(stderr: &str) -> usize {
     let line = stderr
         .lines()
-        .find(|l| l.starts_with("vgc: ") && l.contains(" packages, "))
+        .find(|l| l.starts_with("vgc: ") && (l.contains(" packages, ") || l.contains(" package, ")))
         .unwrap_or_else(|| panic!("no summary line in {stderr}"));
     line["vgc: ".len()..]
         .split(' ')
@@ -293,4 +293,37 @@ fn watch_with_an_unusable_output_path_exits() {
         let _ = child.kill();
     }
     assert_eq!(status.and_then(|s| s.code()), Some(2));
+}
+
+/// `--color` on `vgc check`/`build` (issue 37): `always` colours the severity of `--short` lines as
+/// codespan-reporting colours it, `never` and `auto` on a pipe do not; the summary line counts in words (`1
+/// package`, not `1 packages`).
+#[test]
+fn short_diagnostics_are_coloured_only_when_asked() {
+    let m = module();
+    let run = |color: Option<&str>| {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_vgc"));
+        cmd.args(["check", "--short", "apis/v1/types.go"])
+            .current_dir(m.path())
+            .env_remove("NO_COLOR");
+        if let Some(c) = color {
+            cmd.args(["--color", c]);
+        }
+        let out = cmd.output().expect("vgc runs");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    let coloured = run(Some("always"));
+    let line = coloured
+        .lines()
+        .find(|l| l.contains("unknown tag"))
+        .unwrap_or_else(|| panic!("{coloured}"));
+    assert!(
+        line.contains("\u{1b}[1m\u{1b}[31merror\u{1b}[0m[VGC0102]: unknown tag \"k8s:requird\""),
+        "{line:?}"
+    );
+    for plain in [run(Some("never")), run(None)] {
+        assert!(!plain.contains('\u{1b}'), "{plain:?}");
+        assert!(plain.contains("error[VGC0102]: "), "{plain}");
+        assert!(plain.contains("vgc: 1 package, "), "{plain}");
+    }
 }

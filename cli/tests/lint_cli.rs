@@ -44,7 +44,7 @@ fn findings_go_to_stdout_and_colour_follows_the_conventions() {
     );
     assert!(!stderr.contains("VGC0303"), "{stderr}");
     assert!(
-        stderr.starts_with("vgc lint: 1 packages, 1 warnings, 1 errors in "),
+        stderr.starts_with("vgc lint: 1 package, 1 warning, 1 error in "),
         "{stderr}"
     );
     let always = text(&lint(m.path(), &["--color", "always"], &[]).stdout);
@@ -360,5 +360,59 @@ fn sarif_help_uris_follow_the_docs_url() {
         text(&out.stderr).contains("relative URL without a base"),
         "{}",
         text(&out.stderr)
+    );
+}
+
+/// Issue 37: `--short` is one line per finding (no drift table on stdout), and with a baseline the drift table
+/// counts only the drifting paths still reported, the absorbed ones in a `baselined` column.
+#[test]
+fn drift_table_follows_short_and_the_baseline() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = dir.path();
+    let write = |rel: &str, text: &str| {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
+    };
+    write("go.mod", "module example.com/shop\n\ngo 1.23\n");
+    for (v, max) in [("v1", 10), ("v1beta1", 20)] {
+        write(
+            &format!("apis/{v}/doc.go"),
+            &format!("// +k8s:validation-gen=*\npackage {v}\n"),
+        );
+        write(
+            &format!("apis/{v}/types.go"),
+            &format!(
+                "package {v}\n\ntype Order struct {{\n\t// +k8s:optional\n\t// +k8s:maxLength={max}\n\tName string `json:\"name,omitempty\"`\n}}\n"
+            ),
+        );
+    }
+    let out = lint(root, &[], &[]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("VGC0401"), "{stdout}");
+    let row = |s: &str| {
+        s.lines()
+            .find(|l| l.starts_with("example.com/shop/apis "))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+    };
+    assert_eq!(
+        row(&stdout).as_deref(),
+        Some("example.com/shop/apis 1 2 1 0 v1beta1, v1"),
+        "{stdout}"
+    );
+    let short = text(&lint(root, &["--short"], &[]).stdout);
+    assert!(
+        short.lines().all(|l| l.contains("VGC0")),
+        "only findings with --short: {short}"
+    );
+    lint(root, &["--write-baseline", "b.json"], &[]);
+    let out = lint(root, &["--baseline", "b.json"], &[]);
+    let stdout = text(&out.stdout);
+    assert!(!stdout.contains("VGC0401"), "{stdout}");
+    assert!(stdout.contains("baselined"), "{stdout}");
+    assert_eq!(
+        row(&stdout).as_deref(),
+        Some("example.com/shop/apis 1 2 0 0 1 v1beta1, v1"),
+        "{stdout}"
     );
 }

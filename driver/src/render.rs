@@ -92,13 +92,53 @@ pub fn text(diags: &[Diagnostic], sources: &BTreeMap<String, String>, short: boo
     }
 }
 
+/// [`text`] with ANSI colours when `color`: the codespan-reporting diagnostics styled as
+/// [`human_styled`] styles them, and the one-line form with its severity coloured as codespan-reporting colours it
+/// (bold red `error`, bold yellow `warning`).
+#[must_use]
+pub fn text_styled(
+    diags: &[Diagnostic],
+    sources: &BTreeMap<String, String>,
+    short: bool,
+    color: bool,
+) -> String {
+    match (short, color) {
+        (_, false) => text(diags, sources, short),
+        (false, true) => human_styled(diags, sources, true),
+        (true, true) => diags
+            .iter()
+            .map(|d| short_with(d, sources, true) + "\n")
+            .collect(),
+    }
+}
+
 /// One-line `file:line:col: severity[CODE]: message` form, for logs and tests.
 #[must_use]
 pub fn short(d: &Diagnostic, sources: &BTreeMap<String, String>) -> String {
-    let sev = if d.severity == Severity::Error {
+    short_with(d, sources, false)
+}
+
+/// [`short`], its `severity[CODE]` in colour when `color`.
+fn short_with(d: &Diagnostic, sources: &BTreeMap<String, String>, color: bool) -> String {
+    let plain = if d.severity == Severity::Error {
         "error"
     } else {
         "warning"
+    };
+    let sev = if color {
+        use codespan_reporting::term::termcolor::{Buffer, Color, ColorSpec, WriteColor as _};
+        let mut b = Buffer::ansi();
+        let c = if d.severity == Severity::Error {
+            Color::Red
+        } else {
+            Color::Yellow
+        };
+        let _ = b.set_color(ColorSpec::new().set_fg(Some(c)).set_bold(true));
+        let _ = std::io::Write::write_all(&mut b, plain.as_bytes());
+        let _ = b.reset();
+        String::from_utf8_lossy(b.as_slice()).into_owned()
+    } else {
+        plain.to_string()
     };
     let loc = match (&d.file, d.file.as_ref().and_then(|f| sources.get(f))) {
         (Some(f), Some(text)) => {

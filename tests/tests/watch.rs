@@ -84,6 +84,7 @@ fn start_watching() -> Watching {
     let opts = vgc::watch::WatchOptions {
         request: request(&api, &out),
         short: true,
+        color: false,
         timings: false,
         debounce: Duration::from_millis(20),
         max_rebuilds: None,
@@ -130,7 +131,7 @@ fn watch_follows_edits_atomic_saves_and_packages_coming_and_going() {
     // 1. A tag edit: exactly that module is rewritten.
     let edited = original.replace("+k8s:maxItems=3", "+k8s:maxItems=4");
     std::fs::write(&widgets, &edited).expect("write");
-    let lines = until(&rx, "the tag edit", |l| l.contains("wrote 1 changed files"));
+    let lines = until(&rx, "the tag edit", |l| l.contains("wrote 1 changed file "));
     assert!(lines.iter().all(|l| !l.contains("error[")), "{lines:#?}");
     let generated = std::fs::read_to_string(&module).expect("module");
     assert!(generated.contains("max_items(&p, new.map_or(0, |v| v.len()), 4i64)"));
@@ -148,7 +149,7 @@ fn watch_follows_edits_atomic_saves_and_packages_coming_and_going() {
         &widgets,
         &edited.replace("+k8s:maxItems=4", "+k8s:maxItemz=4"),
     );
-    let lines = until(&rx, "the bad tag", |l| l.contains("1 errors"));
+    let lines = until(&rx, "the bad tag", |l| l.contains(": 1 error, "));
     assert!(
         lines.iter().any(|l| l
             .ends_with("widgets/v1/types.go:41:6: error[VGC0102]: unknown tag \"k8s:maxItemz\"")),

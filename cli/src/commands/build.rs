@@ -6,15 +6,16 @@ use crate::args::BuildArgs;
 use std::io::Write as _;
 use std::process::ExitCode;
 use std::time::Instant;
+use vgc::render::plural;
 use vgc_codegen::RuntimeDep;
 use vgc_driver::BuildRequest;
 
 /// `vgc build`; `start` is when the command line was parsed (for the summary's time).
 pub(crate) fn run(a: BuildArgs, globals: &Globals, start: Instant) -> ExitCode {
     let timings = a.timings;
-    let short = a.short;
+    let style = Style::of(a.short, &a.color);
     match request(a) {
-        Ok(req) => execute(req, short, timings, globals, start),
+        Ok(req) => execute(req, style, timings, globals, start),
         Err(code) => code,
     }
 }
@@ -50,9 +51,27 @@ pub(crate) fn request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
 /// Builds `req` (with the global options applied) and reports: the diagnostics (`short`: one line each), an
 /// output error, the summary line, notes, the phase timings when `timings`, and what was written; returns the
 /// exit code ([`vgc_driver::exit_code`]).
+/// How diagnostics are printed on stderr: one per line (`--short`) or not, in colour (`--color`) or not.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Style {
+    pub(crate) short: bool,
+    pub(crate) color: bool,
+}
+
+impl Style {
+    /// `--short` and `--color` (`auto`: stderr is a terminal and `NO_COLOR` is unset).
+    pub(crate) fn of(short: bool, color: &str) -> Self {
+        use std::io::IsTerminal as _;
+        Self {
+            short,
+            color: vgc::render::use_color(color, std::io::stderr().is_terminal()),
+        }
+    }
+}
+
 pub(crate) fn execute(
     mut req: BuildRequest,
-    short: bool,
+    style: Style,
     timings: bool,
     globals: &Globals,
     start: Instant,
@@ -63,7 +82,12 @@ pub(crate) fn execute(
     req.extension_files = globals.extensions.clone();
     let outcome = vgc_driver::build(&req);
     let mut stderr = std::io::stderr().lock();
-    let text = vgc::render::text(&outcome.diagnostics, &outcome.sources, short);
+    let text = vgc::render::text_styled(
+        &outcome.diagnostics,
+        &outcome.sources,
+        style.short,
+        style.color,
+    );
     let _ = stderr.write_all(text.as_bytes());
     // An output problem (`--out` naming a file, a foreign file in the way, …) counts as an error of the summary and is
     // printed before it; a run that stopped before reading anything prints no summary to contradict it.
@@ -75,17 +99,20 @@ pub(crate) fn execute(
     if !stopped_early {
         let _ = writeln!(
             stderr,
-            "vgc: {} packages, {} types, {} tags ({} lowered, {} consumed as metadata, {} reported, {} not lowered yet), {} checks generated, {} warnings, {} errors in {:.2}s{}",
-            s.packages,
-            s.types,
-            s.tags,
+            "vgc: {}, {}, {} ({} lowered, {} consumed as metadata, {} reported, {} not lowered yet), {} generated, {}, {} in {:.2}s{}",
+            plural(s.packages, "package"),
+            plural(s.types, "type"),
+            plural(s.tags, "tag"),
             s.lowered,
             s.consumed,
             s.reported,
             s.not_lowered,
-            s.checks,
-            outcome.warnings(),
-            outcome.errors() + usize::from(outcome.io_error.is_some()),
+            plural(s.checks, "check"),
+            plural(outcome.warnings(), "warning"),
+            plural(
+                outcome.errors() + usize::from(outcome.io_error.is_some()),
+                "error"
+            ),
             start.elapsed().as_secs_f64(),
             profile_suffix(&outcome)
         );
@@ -110,8 +137,8 @@ pub(crate) fn execute(
         } else {
             let _ = writeln!(
                 stderr,
-                "vgc: wrote {} files to {} ({} changed)",
-                outcome.files.len(),
+                "vgc: wrote {} to {} ({} changed)",
+                plural(outcome.files.len(), "file"),
                 out.display(),
                 outcome.written
             );

@@ -13,7 +13,8 @@ pub(crate) fn run(a: CheckArgs, globals: &Globals, start: Instant) -> ExitCode {
         (Ok(path), Ok(structs)) => {
             let mut req = BuildRequest::check(path, a.roots);
             req.target = structs;
-            super::build::execute(req, a.short, false, globals, start)
+            let style = super::build::Style::of(a.short, &a.color);
+            super::build::execute(req, style, false, globals, start)
         }
         (Err(code), _) | (_, Err(code)) => code,
     }

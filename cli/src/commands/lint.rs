@@ -80,22 +80,36 @@ pub(crate) fn run(a: LintArgs, globals: &Globals) -> ExitCode {
         );
     }
     let mut absorbed = 0;
+    // Per group, the drifting paths the baseline absorbed: the drift table counts only the reported ones.
+    let mut drift_baselined = None;
     if let Some(b) = &baseline {
         let diags = std::mem::take(&mut outcome.diagnostics);
+        let before = vgc::render::drift_by_group(&diags);
         (outcome.diagnostics, absorbed) = b.new_findings(diags, &outcome.sources, &base);
+        let after = vgc::render::drift_by_group(&outcome.diagnostics);
+        drift_baselined = Some(
+            before
+                .into_iter()
+                .map(|(g, n)| {
+                    let left = after.get(&g).copied().unwrap_or(0);
+                    (g, n - left.min(n))
+                })
+                .collect::<std::collections::BTreeMap<_, _>>(),
+        );
     }
     let mut stdout = std::io::stdout().lock();
     match a.format {
         Format::Human => {
             use std::io::IsTerminal as _;
             let color = vgc::render::use_color(&a.color, std::io::stdout().is_terminal());
-            let text = if a.short {
-                vgc::render::text(&outcome.diagnostics, &outcome.sources, true)
-            } else {
-                vgc::render::human_styled(&outcome.diagnostics, &outcome.sources, color)
-            };
+            let text =
+                vgc::render::text_styled(&outcome.diagnostics, &outcome.sources, a.short, color);
             let _ = stdout.write_all(text.as_bytes());
-            let _ = stdout.write_all(vgc::render::drift_table(&outcome.drift).as_bytes());
+            // `--short` is one line per finding: no table.
+            if !a.short {
+                let table = vgc::render::drift_table_with(&outcome.drift, drift_baselined.as_ref());
+                let _ = stdout.write_all(table.as_bytes());
+            }
         }
         Format::Github => {
             let cwd = std::env::current_dir()
@@ -129,10 +143,10 @@ pub(crate) fn run(a: LintArgs, globals: &Globals) -> ExitCode {
     }
     let _ = writeln!(
         stderr,
-        "vgc lint: {} packages, {} warnings, {} errors{} in {:.2}s{}",
-        outcome.stats.packages,
-        outcome.warnings(),
-        outcome.errors(),
+        "vgc lint: {}, {}, {}{} in {:.2}s{}",
+        vgc::render::plural(outcome.stats.packages, "package"),
+        vgc::render::plural(outcome.warnings(), "warning"),
+        vgc::render::plural(outcome.errors(), "error"),
         if baseline.is_some() {
             format!(" ({absorbed} more in the baseline)")
         } else {

@@ -6,7 +6,10 @@ use std::process::ExitCode;
 
 /// `vgc watch`: runs until interrupted (or `--max-rebuilds`); exit 2 when the path or the output cannot be used.
 pub(crate) fn run(a: WatchArgs, globals: &Globals) -> ExitCode {
-    let (short, timings) = (a.build.short, a.build.timings);
+    let (style, timings) = (
+        super::build::Style::of(a.build.short, &a.build.color),
+        a.build.timings,
+    );
     let mut request = match super::build::request(a.build) {
         Ok(req) => req,
         Err(code) => return code,
@@ -17,7 +20,8 @@ pub(crate) fn run(a: WatchArgs, globals: &Globals) -> ExitCode {
     request.extension_files = globals.extensions.clone();
     let opts = vgc::watch::WatchOptions {
         request,
-        short,
+        short: style.short,
+        color: style.color,
         timings,
         debounce: std::time::Duration::from_millis(a.debounce_ms),
         max_rebuilds: a.max_rebuilds,

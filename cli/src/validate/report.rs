@@ -22,9 +22,7 @@ pub(super) fn render(results: &Results, opts: &Options) -> String {
     }
 }
 
-pub(super) fn plural(n: usize, one: &str) -> String {
-    format!("{n} {one}{}", if n == 1 { "" } else { "s" })
-}
+pub(super) use crate::render::plural;
 
 /// "12 declarative rules (11 stable, 1 alpha)", or "0 declarative rules — server-side checks not covered".
 fn rules_text(c: &Coverage) -> String {
