@@ -555,6 +555,30 @@ fn shown_message(e: &vgc_runtime::field::Error) -> (String, Option<usize>) {
     }
 }
 
+/// `e`'s offending value for the JSON report ([`Finding::value`](results::Finding)): a string cut as its message
+/// cuts it ([`MAX_SHOWN_VALUE_BYTES`]), a number or boolean as it is, a structured value when its JSON is at most
+/// that long; `None` otherwise and for errors without a value.
+fn shown_value(e: &vgc_runtime::field::Error) -> Option<serde_json::Value> {
+    use vgc_runtime::field::BadValue;
+    match &e.bad_value {
+        BadValue::None => None,
+        BadValue::Str(s) if s.len() > MAX_SHOWN_VALUE_BYTES => {
+            let mut cut = MAX_SHOWN_VALUE_BYTES;
+            while !s.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            Some(Value::String(format!("{}…", &s[..cut])))
+        }
+        BadValue::Str(s) => Some(Value::String(s.clone())),
+        BadValue::Int(i) => Some(Value::from(*i)),
+        BadValue::Bool(b) => Some(Value::Bool(*b)),
+        BadValue::Json(v) => serde_json::to_string(v)
+            .ok()
+            .filter(|t| t.len() <= MAX_SHOWN_VALUE_BYTES)
+            .map(|_| v.clone()),
+    }
+}
+
 /// The `--old` objects by (apiVersion, kind, namespace, name): `None` for one that does not decode.
 type OldObjects = BTreeMap<(String, String, String, String), Option<Value>>;
 
@@ -1176,6 +1200,7 @@ fn validate_object(
                         stability: None,
                         span,
                         value_bytes: None,
+                        value: None,
                     });
                 }
             }
@@ -1194,6 +1219,7 @@ fn validate_object(
                     detail: e.detail.clone(),
                     message,
                     value_bytes,
+                    value: shown_value(e),
                     origin: e.origin.clone(),
                     stability: match e.stability {
                         Some(StabilityLevel::Alpha) => Some("alpha"),

@@ -71,6 +71,29 @@ fn github_annotations() {
         "::warning file=v1/types.go,line=7,col=6,endLine=7,endColumn=18,title=VGC0311 list-marker-twin::field Items: +listType=set has no +k8s:listType twin; validation does not see it%0Ahint: add `+k8s:listType=set` next to it (`vgc lint --fix` does)"
     );
     assert_eq!(lines.len(), 2, "{lines:?}");
+    // In a repository, linted from a subdirectory: annotation paths are relative to the repository root, as
+    // SARIF's URIs are (issue 37: they used the working directory).
+    let repo = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(repo.path().join(".git")).expect(".git");
+    let api = repo.path().join("api");
+    std::fs::create_dir_all(&api).expect("mkdir");
+    for rel in ["go.mod", "v1/doc.go", "v1/types.go"] {
+        let to = api.join(rel);
+        std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
+        std::fs::copy(m.path().join(rel), to).expect("copy");
+    }
+    let out = lint(&api.join("v1"), &["--format", "github", "."], &[]);
+    let first = text(&out.stdout);
+    assert!(
+        first.starts_with("::error file=api/v1/types.go,line=5,col=2,"),
+        "{first}"
+    );
+    let sarif = lint(&api.join("v1"), &["--format", "sarif", "."], &[]);
+    let v: serde_json::Value = serde_json::from_slice(&sarif.stdout).expect("sarif");
+    assert_eq!(
+        v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "api/v1/types.go"
+    );
 }
 
 #[test]

@@ -1548,6 +1548,12 @@ fn release_defaults_give_the_options_and_the_enforced_levels() {
     assert_eq!(v["documents"][0]["shadowed"][0]["field"], "spec.note");
     assert_eq!(v["documents"][0]["shadowed"][0]["stability"], "alpha");
     assert_eq!(v["documents"][0]["errors"][0]["field"], "spec.mode");
+    // The offending value itself (issue 37: the JSON report had none).
+    assert_eq!(
+        v["documents"][0]["errors"][0]["value"], "<value omitted>",
+        "upstream TooLong omits it"
+    );
+    assert_eq!(v["documents"][0]["shadowed"][0]["value"], "<value omitted>");
     // SARIF: the shadowed error is a warning.
     let (_, out, _) = run(&["--output", "sarif"]);
     let v: serde_json::Value = serde_json::from_str(&out).expect("sarif");
@@ -1580,5 +1586,48 @@ fn release_defaults_give_the_options_and_the_enforced_levels() {
             "error: --release v1.99.0: k8s.io/kubernetes@v1.99.0 is not in the Go module cache"
         ),
         "{err}"
+    );
+}
+
+/// `--api` naming a path that does not exist says it is `--api`'s (issue 37).
+#[test]
+fn a_missing_api_path_is_named_as_the_api_option() {
+    let (code, out, err) = {
+        let o = vgc_in(
+            &dir(),
+            &["validate", "--api", "./typo", "manifests/widgets.yaml"],
+            None,
+        );
+        (
+            o.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "error: --api ./typo: no such file or directory; give the API tree as a module root or package directory, or as MODULE@VERSION (for example k8s.io/api@v0.37.2, taken from the Go module cache or fetched)\n"
+    );
+}
+
+/// The JSON report carries each error's offending value (`value`), as upstream's `field.Error.BadValue`.
+#[test]
+fn json_errors_carry_the_offending_value() {
+    let (_, out, _) = validate(&["--output", "json", "manifests/widgets.yaml"]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let errs = &v["documents"][1]["errors"];
+    let by_field = |f: &str| {
+        errs.as_array()
+            .expect("errors")
+            .iter()
+            .find(|e| e["field"] == f)
+            .map(|e| e["value"].clone())
+    };
+    assert_eq!(by_field("spec.host"), Some(serde_json::json!("Not_A_Name")));
+    assert_eq!(by_field("spec.replicas"), Some(serde_json::json!(-1)));
+    assert_eq!(
+        by_field("spec.ports[1]"),
+        Some(serde_json::json!({"name": "http", "port": 8080}))
     );
 }

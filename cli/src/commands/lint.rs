@@ -112,11 +112,11 @@ pub(crate) fn run(a: LintArgs, globals: &Globals) -> ExitCode {
             }
         }
         Format::Github => {
-            let cwd = std::env::current_dir()
-                .map(|d| d.display().to_string())
-                .unwrap_or(base.clone());
+            // Relative to the repository root (else the module root), as SARIF's URIs are: GitHub resolves
+            // annotation paths from the repository root whatever directory the job lints from.
+            let root = vgc::render::source_root(&base);
             let _ = stdout.write_all(
-                vgc::render::github(&outcome.diagnostics, &outcome.sources, &cwd).as_bytes(),
+                vgc::render::github(&outcome.diagnostics, &outcome.sources, &root).as_bytes(),
             );
         }
         Format::Json | Format::Sarif => {

@@ -69,6 +69,12 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
         Ok(d) => d,
         Err(e) => return fail(e),
     };
+    // A path that does not exist is named as `--api`'s (not a bare file error).
+    if std::fs::symlink_metadata(&api).is_err() {
+        return fail(format!(
+            "--api {api}: no such file or directory; give the API tree as a module root or package directory, or as MODULE@VERSION (for example k8s.io/api@v0.37.2, taken from the Go module cache or fetched)"
+        ));
+    }
     let path = match target(Some(api)) {
         Ok(p) => p,
         Err(code) => return code,

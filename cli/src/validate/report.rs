@@ -360,6 +360,9 @@ fn json_report(results: &Results) -> String {
                     if let Some(n) = f.value_bytes {
                         x["valueBytes"] = json!(n);
                     }
+                    if let Some(v) = &f.value {
+                        x["value"] = v.clone();
+                    }
                     x
                 };
                 let errs: Vec<Value> = e.findings.iter().map(as_json).collect();
@@ -623,7 +626,7 @@ fn tap_findings(out: &mut String, results: &Results, e: &Entry, key: &str, findi
 }
 
 /// SARIF 2.1.0 through `serde-sarif`'s typed model: tool `vgc validate`, one rule per distinct rule id (the error's
-/// origin, e.g. `minimum`; else its type, e.g. `Required value`; `unknown-field`, `unreadable-document`,
+/// origin, e.g. `minimum`; else its type as an identifier, e.g. `required-value`; `unknown-field`, `unreadable-document`,
 /// `unknown-kind`, `not-checked`, `skipped`), one result per error (level `error`, the stability in the result's
 /// properties), per document that could not be validated (`error`) and per skipped object (`note`), located at
 /// the file as given (uri) and the line and column.
@@ -656,6 +659,7 @@ fn sarif(results: &Results) -> String {
                     level: s::ResultLevel,
                     message: String,
                     loc: s::Location,
+                    identity: String,
                     (stability, defaulted): (Option<&str>, Option<&str>)| {
         let index = match rule_ids.iter().position(|r| *r == rule) {
             Some(i) => i,
@@ -664,12 +668,21 @@ fn sarif(results: &Results) -> String {
                 rule_ids.len() - 1
             }
         };
+        // What identifies the finding across runs and edits elsewhere (code scanning tracks results by it): the
+        // file, the object, the rule and the message — not the line.
+        let fingerprint = blake3::hash(format!("{rule}\u{1f}{identity}\u{1f}{message}").as_bytes())
+            .to_hex()[..32]
+            .to_string();
         let mut r = s::Result::builder()
             .rule_id(rule)
             .rule_index(i64::try_from(index).unwrap_or(0))
             .level(level)
             .message(s::Message::builder().text(message).build())
             .locations(vec![loc])
+            .partial_fingerprints(BTreeMap::from([(
+                "vgcValidate/v1".to_string(),
+                fingerprint,
+            )]))
             .build();
         // Properties: the rule's stability level, and the field the API server's defaulting set (the manifest does
         // not show the value the error is about).
@@ -697,7 +710,8 @@ fn sarif(results: &Results) -> String {
             let rule = if f.type_name == "unknown field" {
                 "unknown-field".to_string()
             } else if f.origin.is_empty() {
-                f.type_name.clone()
+                // Upstream's error type as an identifier: `Required value` → `required-value`.
+                f.type_name.to_lowercase().replace(' ', "-")
             } else {
                 f.origin.clone()
             };
@@ -711,6 +725,7 @@ fn sarif(results: &Results) -> String {
                 level,
                 message,
                 location(e.file, f.span.start),
+                format!("{}\u{1f}{}", results.file_name(e.file), f.field),
                 (f.stability, defaulted_of(f, e)),
             );
         }
@@ -728,11 +743,13 @@ fn sarif(results: &Results) -> String {
             } else {
                 format!("{}: {}", p.message, p.label)
             };
+            let (l, c) = results.line_col(e.file, p.span.start);
             push(
                 rule.to_string(),
                 level,
                 message,
                 location(e.file, p.span.start),
+                format!("{}\u{1f}{l}:{c}", results.file_name(e.file)),
                 (None, None),
             );
         }

@@ -169,6 +169,10 @@ pub(crate) struct Finding {
     /// The offending value's length in bytes when the message shows it cut short (over
     /// [`crate::validate::MAX_SHOWN_VALUE_BYTES`]); the JSON report's `valueBytes`.
     pub(crate) value_bytes: Option<usize>,
+    /// The offending value as JSON (the JSON report's `value`): `None` for an error without one (`Required`,
+    /// `Forbidden`, …) and for a structured value whose JSON is over
+    /// [`crate::validate::MAX_SHOWN_VALUE_BYTES`]; a long string is cut as in the message.
+    pub(crate) value: Option<serde_json::Value>,
 }
 
 /// Why a document or object was not validated (or was skipped): a diagnostic of its own.
