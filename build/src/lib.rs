@@ -13,7 +13,9 @@
 //! ```
 //!
 //! ```ignore
-//! // src/lib.rs — at the crate root: the generated code names its items `crate::<group>::<version>::…`.
+//! // src/lib.rs — at the crate root: the generated code names its items by `crate::` paths: each Go package's
+//! // path relative to the Go module (`apis/apps/v1` → `crate::apis::apps::v1`; the module's root package is
+//! // `crate::root`, packages of other modules `crate::ext::<import path>`; `vgc_codegen::ident::module_path`).
 //! include!(concat!(env!("OUT_DIR"), "/vgc.rs"));
 //! ```
 //!

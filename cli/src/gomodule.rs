@@ -147,6 +147,26 @@ pub fn api_version_of_dir(dir: &Path) -> Option<String> {
     })
 }
 
+/// The module cache directory that `path` lies in, if any — the one the build itself reads imports from
+/// (`$GOMODCACHE`, else `$GOPATH/pkg/mod`, else `~/go/pkg/mod`: [`vgc_analysis::System::module_cache`], no `go`
+/// process) — compared after resolving symbolic links of the longest existing ancestor, so `out/` not yet created
+/// under a module directory counts.
+#[must_use]
+pub fn module_cache_holding(path: &Path) -> Option<PathBuf> {
+    let resolved = path
+        .ancestors()
+        .find_map(|a| {
+            let c = std::fs::canonicalize(a).ok()?;
+            Some(c.join(path.strip_prefix(a).ok()?))
+        })
+        .unwrap_or_else(|| path.to_path_buf());
+    let cache = PathBuf::from(vgc_analysis::System::module_cache(
+        &vgc_driver::sys::OsSystem,
+    )?);
+    let canonical = std::fs::canonicalize(&cache).unwrap_or_else(|_| cache.clone());
+    resolved.starts_with(&canonical).then_some(cache)
+}
+
 /// How a module version was found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Resolved {

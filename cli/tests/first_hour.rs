@@ -327,3 +327,47 @@ fn short_diagnostics_are_coloured_only_when_asked() {
         assert!(plain.contains("vgc: 1 package, "), "{plain}");
     }
 }
+
+/// Issue 37: `vgc build` run from a module in the Go module cache must not write its default `out/` there (Go keeps
+/// the cache read-only and `go mod verify` checks it): exit 2 naming the cache, nothing created.
+#[test]
+fn a_build_never_writes_into_the_go_module_cache() {
+    let m = module();
+    let cache = tempfile::tempdir().expect("tempdir");
+    let in_cache = cache.path().join("example.com/shop@v1.0.0");
+    std::fs::create_dir_all(&in_cache).expect("mkdir");
+    for rel in ["go.mod", "apis/v1/sub/types.go"] {
+        let to = in_cache.join(rel);
+        std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
+        std::fs::copy(m.path().join(rel), to).expect("copy");
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_vgc"))
+        .args(["build", "."])
+        .current_dir(&in_cache)
+        .env("GOMODCACHE", cache.path())
+        .output()
+        .expect("vgc runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("/out/vgc-generated: inside the Go module cache (")
+            && err.contains("pass --out DIR outside it"),
+        "{err}"
+    );
+    assert!(!in_cache.join("out").exists());
+    // With --out elsewhere it builds.
+    let elsewhere = m.path().join("gen");
+    let out = Command::new(env!("CARGO_BIN_EXE_vgc"))
+        .args(["build", ".", "--out"])
+        .arg(&elsewhere)
+        .current_dir(&in_cache)
+        .env("GOMODCACHE", cache.path())
+        .output()
+        .expect("vgc runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(elsewhere.join("Cargo.toml").is_file());
+}

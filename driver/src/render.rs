@@ -48,11 +48,11 @@ pub fn human_styled(
             notes.push(format!("hint: {h}"));
         }
         if let Some(f) = &d.fix {
-            notes.push(if f.replacement.is_empty() {
-                "fix: delete it (vgc lint --fix)".to_string()
-            } else {
-                format!("fix: replace with `{}` (vgc lint --fix)", f.replacement)
-            });
+            let text = d.file.as_ref().and_then(|p| sources.get(p));
+            notes.push(format!(
+                "{} (vgc lint --fix)",
+                fix_preview(text.map(String::as_str), f)
+            ));
         }
         if !notes.is_empty() {
             cs = cs.with_notes(notes);
@@ -112,6 +112,65 @@ pub fn text_styled(
     }
 }
 
+/// What a fix does, in source lines as they read after it (trimmed; never a raw `\n`/`\t` or a partial line):
+/// `fix: add `// +k8s:listType=set`` for inserted lines, `fix: `// +k8s:optional`` for a changed line,
+/// `fix: delete `…`` for a deletion. Without the file's text: the replacement trimmed.
+pub(crate) fn fix_preview(text: Option<&str>, f: &vgc_ir::diagnostic::Fix) -> String {
+    let quote = |lines: &[&str]| {
+        lines
+            .iter()
+            .map(|l| format!("`{l}`"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let Some(text) = text.filter(|t| {
+        f.span.end <= t.len() && t.is_char_boundary(f.span.start) && t.is_char_boundary(f.span.end)
+    }) else {
+        let r: Vec<&str> = f
+            .replacement
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        return format!("fix: replace with {}", quote(&r));
+    };
+    let start = text[..f.span.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = text[f.span.end..]
+        .find('\n')
+        .map_or(text.len(), |i| f.span.end + i);
+    let before = &text[start..end];
+    let after = format!(
+        "{}{}{}",
+        &text[start..f.span.start],
+        f.replacement,
+        &text[f.span.end..end]
+    );
+    let lines = |s: &str| -> Vec<String> {
+        s.lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .map(String::from)
+            .collect()
+    };
+    let (old, new) = (lines(before), lines(&after));
+    let added: Vec<&str> = new
+        .iter()
+        .filter(|l| !old.contains(l))
+        .map(String::as_str)
+        .collect();
+    let removed: Vec<&str> = old
+        .iter()
+        .filter(|l| !new.contains(l))
+        .map(String::as_str)
+        .collect();
+    match (added.is_empty(), removed.is_empty()) {
+        (true, false) => format!("fix: delete {}", quote(&removed)),
+        (false, true) => format!("fix: add {}", quote(&added)),
+        (false, false) => format!("fix: {} (was {})", quote(&added), quote(&removed)),
+        (true, true) => "fix: reformat the line".to_string(),
+    }
+}
+
 /// One-line `file:line:col: severity[CODE]: message` form, for logs and tests.
 #[must_use]
 pub fn short(d: &Diagnostic, sources: &BTreeMap<String, String>) -> String {
@@ -151,4 +210,51 @@ fn short_with(d: &Diagnostic, sources: &BTreeMap<String, String>, color: bool) -
         _ => String::new(),
     };
     format!("{loc}{sev}[{}]: {}", d.code.as_str(), d.message)
+}
+
+#[cfg(test)]
+mod fix_preview_tests {
+    use super::fix_preview;
+    use vgc_ir::diagnostic::Fix;
+
+    /// Issue 37: previews read as the source lines after the fix — no raw newline or tab, no line missing its `+`.
+    #[test]
+    fn previews_show_whole_lines_after_the_fix() {
+        let text = "type T struct {\n\t// +listType=set\n\tItems []string\n\t// +k8s:Optional\n\tName string\n}\n";
+        // An insertion after a line (VGC0311's twin).
+        let at = text.find("set\n").expect("set") + 3;
+        let ins = Fix {
+            span: at..at,
+            replacement: "\n\t// +k8s:listType=set".into(),
+        };
+        assert_eq!(
+            fix_preview(Some(text), &ins),
+            "fix: add `// +k8s:listType=set`"
+        );
+        // A replacement of part of a line (the tag without its `+`).
+        let s = text.find("k8s:Optional").expect("tag");
+        let part = Fix {
+            span: s..s + "k8s:Optional".len(),
+            replacement: "k8s:optional".into(),
+        };
+        assert_eq!(
+            fix_preview(Some(text), &part),
+            "fix: `// +k8s:optional` (was `// +k8s:Optional`)"
+        );
+        // A deletion of a whole line.
+        let l = text.find("\t// +k8s:Optional\n").expect("line");
+        let del = Fix {
+            span: l..l + "\t// +k8s:Optional\n".len(),
+            replacement: String::new(),
+        };
+        assert_eq!(
+            fix_preview(Some(text), &del),
+            "fix: delete `// +k8s:Optional`"
+        );
+        // Without the text.
+        assert_eq!(
+            fix_preview(None, &ins),
+            "fix: replace with `// +k8s:listType=set`"
+        );
+    }
 }

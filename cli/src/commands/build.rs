@@ -28,6 +28,17 @@ pub(crate) fn request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
         (None, None) => RuntimeDep::Vendored,
     };
     let out = std::path::absolute(&a.out).unwrap_or_else(|_| a.out.into());
+    // Go keeps the module cache read-only and verifies it (`go mod verify`): a build run from a module there
+    // (`cd $(go env GOMODCACHE)/k8s.io/api@v0.37.2 && vgc build`) must not write its default `out/` into it.
+    if let Some(cache) = vgc::gomodule::module_cache_holding(&out) {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "error: --out {}: inside the Go module cache ({}), which Go keeps read-only and verifies; pass --out DIR outside it",
+            out.display(),
+            cache.display()
+        );
+        return Err(ExitCode::from(2));
+    }
     let structs = structs_of(a.target, a.k8s_openapi_version)?;
     Ok(BuildRequest {
         path: target(a.path)?,
