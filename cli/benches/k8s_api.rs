@@ -40,6 +40,7 @@ fn benches(c: &mut Criterion) {
                 plan: &out.plan,
                 docs: &docs,
                 layout: None,
+                module_version: None,
             })
             .map_or(0, |f| f.len())
         });

@@ -135,15 +135,24 @@ fn shown(caches: &[PathBuf]) -> String {
 /// path. `None` for any other directory.
 #[must_use]
 pub fn api_version_of_dir(dir: &Path) -> Option<String> {
+    module_version_of_dir(dir, DEFAULT_MODULE)
+}
+
+/// The version of Go module `module` a directory is, when it is that module's directory in a module cache
+/// (`…/<escaped module path>@<version>`, or a directory below it); `None` otherwise.
+#[must_use]
+pub fn module_version_of_dir(dir: &Path, module: &str) -> Option<String> {
     let dir = std::fs::canonicalize(dir).ok()?;
-    let (parent, name) = DEFAULT_MODULE.rsplit_once('/')?;
+    let escaped = escape(module);
+    let (parents, name) = escaped.rsplit_once('/').unwrap_or(("", escaped.as_str()));
     dir.ancestors().find_map(|a| {
         let v = a
             .file_name()?
             .to_str()?
             .strip_prefix(name)?
             .strip_prefix('@')?;
-        (a.parent()?.file_name()?.to_str()? == parent).then(|| v.to_string())
+        let parent = a.parent()?;
+        (parents.is_empty() || parent.ends_with(parents)).then(|| v.to_string())
     })
 }
 

@@ -213,3 +213,41 @@ fn docs_output_never_acts_outside_the_output_directory() {
     );
     assert_eq!(std::fs::read_dir(&elsewhere).expect("read").count(), 0);
 }
+
+/// Issue 37: the index names the module and, for a module in the Go module cache, its version; packages are listed
+/// by import path.
+#[test]
+fn the_index_names_the_module_and_its_version() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let module = tmp.path().join("cache/example.com/shop@v1.2.3");
+    module_with(&module, &["b/v1", "a/v1"]);
+    let site = tmp.path().join("site");
+    let out = docs(&module, site.to_str().expect("utf-8"), &[]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let index = std::fs::read_to_string(site.join("index.html")).expect("index");
+    assert!(
+        index.contains("<p><code>example.com/shop</code> v1.2.3</p>"),
+        "{index}"
+    );
+    let a = index.find(">example.com/shop/a/v1<").expect("a/v1 listed");
+    let b = index.find(">example.com/shop/b/v1<").expect("b/v1 listed");
+    assert!(a < b);
+    // Outside a module cache: the module alone.
+    let plain = tmp.path().join("m");
+    module_with(&plain, &["a/v1"]);
+    let site = tmp.path().join("site2");
+    assert!(
+        docs(&plain, site.to_str().expect("utf-8"), &[])
+            .status
+            .success()
+    );
+    let index = std::fs::read_to_string(site.join("index.html")).expect("index");
+    assert!(
+        index.contains("<p><code>example.com/shop</code></p>"),
+        "{index}"
+    );
+}

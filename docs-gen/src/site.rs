@@ -135,6 +135,9 @@ pub struct SiteInput<'a> {
     pub docs: &'a GoDocs,
     /// A replacement for [`DEFAULT_LAYOUT`].
     pub layout: Option<&'a str>,
+    /// The documented module's version when known (`v0.37.2` for `k8s.io/api` from the module cache), shown on
+    /// the index beside the module path.
+    pub module_version: Option<&'a str>,
 }
 
 fn env(layout: &str) -> Result<Environment<'static>, SiteError> {
@@ -789,7 +792,7 @@ pub fn site(input: &SiteInput<'_>) -> Result<Vec<(String, String)>, SiteError> {
                 } else {
                     &f.json_name
                 };
-                index.push(serde_json::json!({"t": format!("{}.{path}", t.key.name), "u": format!("{rel}#{}.{path}", t.key.name), "k": "field"}));
+                index.push(serde_json::json!({"t": format!("{short}.{}.{path}", t.key.name), "u": format!("{rel}#{}.{path}", t.key.name), "k": "field"}));
             }
             let drift = drift_by_type
                 .get(&(group.clone(), t.key.name.clone()))
@@ -817,6 +820,12 @@ pub fn site(input: &SiteInput<'_>) -> Result<Vec<(String, String)>, SiteError> {
         };
         files.push((rel, page(&env, "api.html", &m.pkg, &root, body)?));
     }
+    // The index lists packages by import path (the pages are ordered by file name).
+    packages.sort_by(|a, b| {
+        let key =
+            |v: &minijinja::Value| v.get_attr("pkg").map(|p| p.to_string()).unwrap_or_default();
+        key(a).cmp(&key(b))
+    });
     files.push((
         "index.html".into(),
         page(
@@ -824,7 +833,12 @@ pub fn site(input: &SiteInput<'_>) -> Result<Vec<(String, String)>, SiteError> {
             "index.html",
             "API reference",
             "",
-            context! { upstream => plan.upstream.to_string(), packages => packages },
+            context! {
+                upstream => plan.upstream.to_string(),
+                packages => packages,
+                module => plan.go_module,
+                version => input.module_version,
+            },
         )?,
     ));
     let (test_only, tags): (Vec<_>, Vec<_>) =

@@ -19,6 +19,7 @@ fn site_of(rel: &str, layout: Option<&str>) -> Vec<(String, String)> {
         plan: &out.plan,
         docs: &vgc_docs_gen::GoDocs::read(&out.package_files),
         layout,
+        module_version: None,
     })
     .expect("the site renders")
 }
@@ -91,7 +92,9 @@ fn site_pages_links_and_search() {
     }
     let dom = site_check::browser_dom(&tmp.path().join("index.html"), "#q=replicas");
     assert!(
-        dom.contains("<a href=\"api/widgets/v1.html#WidgetSpec.replicas\">WidgetSpec.replicas</a>"),
+        dom.contains(
+            "<a href=\"api/widgets/v1.html#WidgetSpec.replicas\">widgets/v1.WidgetSpec.replicas</a>"
+        ),
         "search result missing:\n{dom}"
     );
     let dom = site_check::browser_dom(&tmp.path().join("api/widgets/v1.html"), "#q=maxItems");
@@ -153,6 +156,7 @@ fn api_reference_shows_typedef_chains_and_version_differences() {
         plan: &out.plan,
         docs: &vgc_docs_gen::GoDocs::default(),
         layout: Some("<html>\n{{ body }\n</html>"),
+        module_version: None,
     })
     .expect_err("a broken layout");
     assert!(
@@ -486,6 +490,7 @@ fn hostile_json_names_are_escaped_everywhere() {
         plan: &out.plan,
         docs: &vgc_docs_gen::GoDocs::read(&out.package_files),
         layout: None,
+        module_version: None,
     })
     .expect("the site renders");
     let (_, page) = files

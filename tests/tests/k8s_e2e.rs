@@ -187,6 +187,7 @@ fn real_k8s_api_end_to_end() {
         plan: &out.plan,
         docs: &vgc_docs_gen::GoDocs::read(&out.package_files),
         layout: None,
+        module_version: None,
     })
     .expect("the built-in templates render");
     let docs_time = start.elapsed();
@@ -438,6 +439,7 @@ fn newest_k8s_api_prerelease_builds_and_lints_clean() {
         plan: &out.plan,
         docs: &vgc_docs_gen::GoDocs::read(&out.package_files),
         layout: None,
+        module_version: None,
     })
     .expect("the built-in templates render");
     assert!(

@@ -1324,6 +1324,7 @@ fn project_formats_from_1_38() {
         plan: &new.plan,
         docs: &docs,
         layout: None,
+        module_version: None,
     })
     .expect("site");
     let tags = &site

@@ -86,10 +86,20 @@ pub(crate) fn run(a: DocsArgs, globals: &Globals) -> ExitCode {
         Err(code) => return code,
     };
     let docs = vgc_docs_gen::GoDocs::read(&outcome.package_files);
+    // `k8s.io/api@v0.37.2` in the module cache: the index names the version it documents.
+    let module = &outcome.plan.go_module;
+    let module_version = outcome
+        .package_files
+        .iter()
+        .filter(|(pkg, _)| *pkg == module || pkg.starts_with(&format!("{module}/")))
+        .flat_map(|(_, files)| files)
+        .next()
+        .and_then(|f| vgc::gomodule::module_version_of_dir(std::path::Path::new(f), module));
     let files = match vgc_docs_gen::site(&vgc_docs_gen::SiteInput {
         plan: &outcome.plan,
         docs: &docs,
         layout: layout.as_deref(),
+        module_version: module_version.as_deref(),
     }) {
         Ok(f) => f,
         Err(e) => {
