@@ -338,14 +338,57 @@ pub fn default_cache_root() -> Option<PathBuf> {
 }
 
 /// The directory of the caches (`ir`, `plan`) of the API tree at `api_path` inside the cache directory `root`:
-/// `root/validate/<the first 16 hex digits of the BLAKE3 hash of the absolute path>`. One directory per tree, so
-/// several trees (k8s.io/api releases, an operator's API) stay cached side by side; options and vgc builds are
-/// part of the plan cache's key, not of the name, so they replace the tree's entry instead of piling up.
+/// `root/validate/<the first 16 hex digits of the BLAKE3 hash of the absolute path>/<the first 8 of this vgc
+/// build's>`. One directory per tree, so several trees (k8s.io/api releases, an operator's API) stay cached side by
+/// side, and per vgc build within it, so two vgc versions used in turn (a pinned CI binary and a local one) do not
+/// evict each other's caches ([`retire_old_builds`] keeps the few most recent); options are part of the plan
+/// cache's key, not of the name, so they replace the entry instead of piling up.
 #[must_use]
 pub fn cache_dir_for(root: &Path, api_path: &str) -> PathBuf {
     let abs = std::path::absolute(api_path).unwrap_or_else(|_| PathBuf::from(api_path));
     let hash = blake3::hash(abs.to_string_lossy().as_bytes()).to_hex();
-    root.join("validate").join(&hash.as_str()[..16])
+    let build = blake3::hash(vgc_driver::cache::tool_fingerprint().as_bytes()).to_hex();
+    root.join("validate")
+        .join(&hash.as_str()[..16])
+        .join(&build.as_str()[..8])
+}
+
+/// How many vgc builds' caches of one API tree [`retire_old_builds`] keeps.
+pub const KEPT_BUILDS: usize = 3;
+
+/// Removes, beside the cache directory `dir` of one vgc build ([`cache_dir_for`]), the caches of all but the
+/// [`KEPT_BUILDS`] most recently used builds (by modification time; `dir` itself always stays), and the files of
+/// the layout before per-build directories (`ir`, `plan` directly in the tree's directory). Failures are ignored:
+/// a cache that stays only costs disk.
+pub fn retire_old_builds(dir: &Path) {
+    let Some(tree) = dir.parent() else { return };
+    // Mark this build's caches as used now (a cache hit writes nothing else into the directory).
+    if dir.is_dir() {
+        let _ = std::fs::write(dir.join(".used"), b"");
+    }
+    for old in ["ir", "plan"] {
+        let p = tree.join(old);
+        if std::fs::symlink_metadata(&p).is_ok_and(|m| m.is_file()) {
+            let _ = std::fs::remove_file(p);
+        }
+    }
+    let Ok(listing) = std::fs::read_dir(tree) else {
+        return;
+    };
+    let mut builds: Vec<(std::time::SystemTime, PathBuf)> = listing
+        .flatten()
+        .filter(|e| {
+            let n = e.file_name();
+            let n = n.to_string_lossy();
+            n.len() == 8 && n.bytes().all(|b| b.is_ascii_hexdigit()) && e.path() != dir
+        })
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    builds.sort_by_key(|b| std::cmp::Reverse(b.0));
+    for (_, p) in builds.into_iter().skip(KEPT_BUILDS - 1) {
+        let _ = std::fs::remove_dir_all(p);
+    }
 }
 
 /// An API tree loaded for `vgc validate` by [`load_api`].

@@ -1631,3 +1631,71 @@ fn json_errors_carry_the_offending_value() {
         Some(serde_json::json!({"name": "http", "port": 8080}))
     );
 }
+
+/// Issue 37: two vgc builds used in turn keep their own caches of an API tree (they evicted each other's), and only
+/// the few most recently used builds' caches are kept.
+#[test]
+fn vgc_builds_keep_their_own_caches_and_old_ones_are_retired() {
+    let xdg = tempfile::tempdir().expect("tempdir");
+    let run = || {
+        Command::new(env!("CARGO_BIN_EXE_vgc"))
+            .args(["validate", "--api", "api", "manifests/widgets.yaml"])
+            .current_dir(dir())
+            .env("NO_COLOR", "1")
+            .env("XDG_CACHE_HOME", xdg.path())
+            .output()
+            .expect("vgc runs")
+    };
+    let first = run();
+    assert_eq!(first.status.code(), Some(1));
+    let validate = xdg.path().join("vgc/validate");
+    let trees: Vec<_> = std::fs::read_dir(&validate)
+        .expect("validate dir")
+        .flatten()
+        .collect();
+    assert_eq!(trees.len(), 1);
+    let tree = trees[0].path();
+    let builds = |tree: &Path| {
+        let mut v: Vec<String> = std::fs::read_dir(tree)
+            .expect("tree dir")
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    };
+    let ours = builds(&tree);
+    assert_eq!(ours.len(), 1, "{ours:?}");
+    assert!(tree.join(&ours[0]).join("plan").is_file());
+    // Other builds' caches (older), and the layout before per-build directories.
+    for (i, name) in ["0000000a", "0000000b", "0000000c", "0000000d"]
+        .iter()
+        .enumerate()
+    {
+        let d = tree.join(name);
+        std::fs::create_dir_all(&d).expect("mkdir");
+        std::fs::write(d.join("plan"), "x").expect("write");
+        let t =
+            std::time::SystemTime::now() - std::time::Duration::from_secs(3600 * (10 - i as u64));
+        std::fs::File::open(&d)
+            .expect("open")
+            .set_modified(t)
+            .expect("mtime");
+    }
+    std::fs::write(tree.join("plan"), "old layout").expect("write");
+    let again = run();
+    assert_eq!(again.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&again.stdout),
+        String::from_utf8_lossy(&first.stdout)
+    );
+    let left = builds(&tree);
+    // This build's and the two most recent others (0000000c, 0000000d); the old-layout file gone.
+    let mut expected = vec![
+        "0000000c".to_string(),
+        "0000000d".to_string(),
+        ours[0].clone(),
+    ];
+    expected.sort();
+    assert_eq!(left, expected);
+}

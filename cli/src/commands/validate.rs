@@ -92,6 +92,9 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
             .or_else(vgc::validate::default_cache_root)
             .map(|root| vgc::validate::cache_dir_for(&root, &req.path))
     };
+    if let Some(dir) = &cache {
+        vgc::validate::retire_old_builds(dir);
+    }
     let loaded = match vgc::validate::load_api(&req, cache.as_deref()) {
         Ok(l) => l,
         Err(outcome) => {
