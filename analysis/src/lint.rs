@@ -891,6 +891,9 @@ impl<'a> Linter<'a> {
         let mut single: BTreeMap<(Option<TagId>, TagId), String> = BTreeMap::new();
         let mut requiredness: BTreeMap<Option<TagId>, Vec<(TagId, std::ops::Range<usize>)>> =
             BTreeMap::new();
+        // VGC0321: the constant bounds and eq/neq values of each stability level, with their spans.
+        let mut bounds: BTreeMap<Option<TagId>, Vec<(TagId, Scalar, std::ops::Range<usize>)>> =
+            BTreeMap::new();
         for u in tags {
             let Ok(tag) = &u.parsed else { continue };
             if catalog::lookup(&u.name).is_none() {
@@ -969,6 +972,27 @@ impl<'a> Linter<'a> {
                     }
                 }
             }
+            if !constraint
+                && matches!(
+                    inner_id,
+                    TagId::Minimum
+                        | TagId::Maximum
+                        | TagId::MinLength
+                        | TagId::MaxLength
+                        | TagId::MinItems
+                        | TagId::MaxItems
+                        | TagId::MinProperties
+                        | TagId::MaxProperties
+                        | TagId::Eq
+                        | TagId::Neq
+                )
+                && let Some(v) = inner.scalar_value()
+            {
+                bounds
+                    .entry(level)
+                    .or_default()
+                    .push((inner_id, v.clone(), span.clone()));
+            }
             if matches!(
                 inner_id,
                 TagId::Optional | TagId::Required | TagId::Forbidden
@@ -1005,6 +1029,12 @@ impl<'a> Linter<'a> {
                     let _ = d;
                     self.report(msg.diagnostic(), file, span.clone());
                 }
+            }
+        }
+        // VGC0321: rules no value satisfies together.
+        for group in bounds.values() {
+            if let Some((at, d)) = unsatisfiable(group) {
+                self.report(d.diagnostic(), file, at);
             }
         }
         // VGC0311: +listType/+listMapKey twins.
@@ -1389,4 +1419,76 @@ pub(crate) fn closest<'s>(path: &str, served: &'s [String]) -> Option<&'s String
             .min()
             .map(|(_, s)| s)
     })
+}
+
+/// VGC0321 on one stability level's constant bounds and `eq`/`neq` values of a declaration: the first pair that no
+/// value satisfies (a lower bound above its upper bound, for numbers, lengths, item and property counts; `eq` and
+/// `neq` of one value; an integer `eq` outside `minimum`..`maximum`), located at the later of the two tags. Only
+/// integer payloads are compared as numbers (quantities and other payloads are left alone).
+fn unsatisfiable(
+    group: &[(TagId, Scalar, std::ops::Range<usize>)],
+) -> Option<(std::ops::Range<usize>, LintDiagnostic)> {
+    let int = |v: &Scalar| match v {
+        Scalar::Int { value, .. } => Some(*value),
+        _ => None,
+    };
+    let written = |id: TagId, v: &Scalar| format!("+{}={v}", id.name());
+    let later = |a: &std::ops::Range<usize>, b: &std::ops::Range<usize>| {
+        if a.start >= b.start {
+            a.clone()
+        } else {
+            b.clone()
+        }
+    };
+    let pairs = [
+        (TagId::Minimum, TagId::Maximum),
+        (TagId::MinLength, TagId::MaxLength),
+        (TagId::MinItems, TagId::MaxItems),
+        (TagId::MinProperties, TagId::MaxProperties),
+    ];
+    for (lo_id, hi_id) in pairs {
+        for (a, av, asp) in group.iter().filter(|(id, ..)| *id == lo_id) {
+            for (b, bv, bsp) in group.iter().filter(|(id, ..)| *id == hi_id) {
+                if let (Some(lo), Some(hi)) = (int(av), int(bv))
+                    && lo > hi
+                {
+                    return Some((
+                        later(asp, bsp),
+                        LintDiagnostic::Unsatisfiable {
+                            first: written(*a, av),
+                            second: written(*b, bv),
+                            why: format!("{lo} is above {hi}"),
+                        },
+                    ));
+                }
+            }
+        }
+    }
+    for (a, av, asp) in group.iter().filter(|(id, ..)| *id == TagId::Eq) {
+        for (b, bv, bsp) in group.iter().filter(|(id, ..)| *id != TagId::Eq) {
+            let clash = match b {
+                TagId::Neq => (av == bv).then(|| format!("eq and neq of {av}")),
+                TagId::Minimum => int(av)
+                    .zip(int(bv))
+                    .filter(|(e, m)| e < m)
+                    .map(|(e, m)| format!("{e} is below the minimum {m}")),
+                TagId::Maximum => int(av)
+                    .zip(int(bv))
+                    .filter(|(e, m)| e > m)
+                    .map(|(e, m)| format!("{e} is above the maximum {m}")),
+                _ => None,
+            };
+            if let Some(why) = clash {
+                return Some((
+                    later(asp, bsp),
+                    LintDiagnostic::Unsatisfiable {
+                        first: written(*a, av),
+                        second: written(*b, bv),
+                        why,
+                    },
+                ));
+            }
+        }
+    }
+    None
 }

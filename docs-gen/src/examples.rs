@@ -327,6 +327,10 @@ pub const DIAGNOSTIC_EXAMPLES: &[(&str, &str)] = &[
         "// +k8s:exclusiveMinimum(constraint: high)   on Low, and   // +k8s:minimum(constraint: low)   on High",
     ),
     (
+        "VGC0321",
+        "// +k8s:minimum=10   and   // +k8s:maximum=5   on one field (no value is both)",
+    ),
+    (
         "VGC0320",
         "// +k8s:ifSubresource(\"/Status\")=+k8s:immutable   (the root serves /status: the rule never runs)",
     ),

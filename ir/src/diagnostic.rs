@@ -174,6 +174,9 @@ declare_codes! {
     /// VGC0320 (lint, vgc extension): a subresource condition that names a subresource no root type reaching it
     /// serves, or that contradicts another condition of its chain.
     SubresourceUnserved = ("VGC0320", "subresource-condition-unserved", Warning, "A subresource condition compares the request's subresource path exactly; a path no root type reaching the rule serves (a typo, another case, a trailing `/`) never matches, so an `ifSubresource` rule never runs and an `ifNotSubresource` rule runs on every request — usually the opposite of what was meant."),
+    /// VGC0321 (lint): rules of one declaration no value satisfies (`minimum` above `maximum`, `minLength` above
+    /// `maxLength`, `eq` and `neq` of one value, `eq` outside the bounds).
+    LintUnsatisfiable = ("VGC0321", "unsatisfiable-rules", Warning, "Bounds that exclude each other (a minimum above the maximum, `eq` and `neq` of one value) leave no valid value: every object that sets the field is refused, which is almost always a typo in one bound."),
     /// VGC0401 (lint): a field's validation differs between versions of one API group.
     Drift = ("VGC0401", "version-drift", Warning, "Versions of one API serve the same objects; a rule that differs between them lets an object valid in one version fail in another."),
     /// VGC0402 (lint): a drift exception that matches no drift.

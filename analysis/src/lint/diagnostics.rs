@@ -77,6 +77,15 @@ pub(crate) enum LintDiagnostic {
     },
     /// VGC0314: `optional`/`required`/`forbidden` contradicting each other at one level.
     Contradiction { tags: Vec<String> },
+    /// VGC0321: two rules of one declaration (at one stability level) that no value satisfies together.
+    Unsatisfiable {
+        /// The first rule as written (`+k8s:minimum=10`).
+        first: String,
+        /// The second (`+k8s:maximum=5`).
+        second: String,
+        /// Why, in words (`10 is above 5`).
+        why: String,
+    },
     /// VGC0314: `required` with a `+default` (never fails).
     RequiredWithDefault,
     /// VGC0314: `forbidden` with a `+default` (always fails).
@@ -179,6 +188,7 @@ impl LintDiagnostic {
                 (Code::LintDuplicate, Severity::Warning)
             }
             L::Contradiction { .. } => (Code::LintContradiction, Severity::Error),
+            L::Unsatisfiable { .. } => (Code::LintUnsatisfiable, Severity::Warning),
             L::RequiredWithDefault | L::ForbiddenWithDefault => {
                 (Code::LintContradiction, Severity::Warning)
             }
@@ -321,6 +331,9 @@ impl LintDiagnostic {
                 format!("{tag} is given twice with different values ({first} and {second})")
             }
             L::Contradiction { tags } => format!("{} contradict each other", tags.join(" and ")),
+            L::Unsatisfiable { first, second, why } => format!(
+                "{first} and {second} leave no valid value ({why}): no value set here passes both"
+            ),
             L::RequiredWithDefault => {
                 "a field with +default is never missing, so k8s:required never fails".to_string()
             }
@@ -404,6 +417,7 @@ impl LintDiagnostic {
             L::Contradiction { .. } => {
                 "keep exactly one of optional, required and forbidden (per stability level)".into()
             }
+            L::Unsatisfiable { .. } => "correct the bound that is wrong (or drop one of the two rules)".into(),
             L::RequiredWithDefault | L::ForbiddenWithDefault => {
                 "use `+k8s:optional` with a default, or drop the default".into()
             }
