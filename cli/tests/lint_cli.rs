@@ -183,6 +183,25 @@ fn explain_codes_and_tags() {
     let (code, out) = run("+k8s:listType");
     assert_eq!(code, Some(0));
     assert!(out.starts_with("+k8s:listType (Stable;"), "{out}");
+    // The syntax and the catalog's example (issue 37: `vgc explain` showed neither).
+    assert!(
+        out.contains("\n\nSyntax: +k8s:listType=<string>\nExample:\n"),
+        "{out}"
+    );
+    let (_, out) = run("item");
+    assert!(
+        out.contains("Syntax: +k8s:item(<name>: <value>, …)=<tag>\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("// +k8s:item(type: \"Ready\")=+k8s:immutable"),
+        "{out}"
+    );
+    let (_, out) = run("alpha");
+    assert!(
+        out.contains("Syntax: +k8s:alpha([since: <string>])=<tag>\n"),
+        "{out}"
+    );
     assert_eq!(run("format").0, Some(0));
     assert_eq!(run("k8s:nope").0, Some(2));
     // The field-path constraint forms (vgc extension): after `minimum`'s catalog entry, and the whole entry of

@@ -444,6 +444,45 @@ impl TagSpec {
         self.id.name()
     }
 
+    /// How the tag is written, from its declared arguments and payload (`vgc explain`): `+k8s:maxItems=<int>`,
+    /// `+k8s:ifEnabled(<string>)=<tag>`, `+k8s:item(<name>: <value>, …)=<tag>`, `+k8s:alpha(since: <string>)=<tag>`,
+    /// `+k8s:optional`; an optional argument or payload in `[…]`.
+    #[must_use]
+    pub fn syntax(&self) -> String {
+        let kind = |k: ValueKind| match k {
+            ValueKind::Tag => "<tag>".to_string(),
+            ValueKind::Raw => "<value>".to_string(),
+            k => format!("<{}>", k.upstream_name()),
+        };
+        let mut args: Vec<String> = self
+            .args
+            .iter()
+            .map(|a| {
+                let one = if a.name.is_empty() {
+                    kind(a.kind)
+                } else {
+                    format!("{}: {}", a.name, kind(a.kind))
+                };
+                if a.required { one } else { format!("[{one}]") }
+            })
+            .collect();
+        if self.accepts_unknown_args {
+            args.push("<name>: <value>, …".to_string());
+        }
+        let mut out = format!("+{}", self.name());
+        if !args.is_empty() {
+            out.push_str(&format!("({})", args.join(", ")));
+        }
+        if let Some(p) = self.payload {
+            if self.payload_required {
+                out.push_str(&format!("={}", kind(p)));
+            } else {
+                out.push_str(&format!("[={}]", kind(p)));
+            }
+        }
+        out
+    }
+
     /// The family whose module handles the tag in every stage ([`TagId::family`]).
     #[must_use]
     pub const fn family(&self) -> Family {

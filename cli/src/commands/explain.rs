@@ -63,15 +63,20 @@ pub(crate) fn run(what: &str, tag_prefix: Option<&str>, upstream: Option<&str>) 
         };
         let _ = writeln!(
             out,
-            "+{} ({level}; scopes: {})\n\n{}",
+            "+{} ({level}; scopes: {})\n\n{}\n\nSyntax: {}",
             prefix.qualify(spec.name()),
             spec.scopes
                 .iter()
                 .map(|s| format!("{s:?}"))
                 .collect::<Vec<_>>()
                 .join(", "),
-            prefix.requalify(spec.docs)
+            prefix.requalify(spec.docs),
+            prefix.requalify(&spec.syntax())
         );
+        // The catalog's example of the tag in use (`vgc docs`' too).
+        if let Some(example) = vgc_docs_gen::examples::example(spec.name()) {
+            let _ = writeln!(out, "Example:\n{}", prefix.requalify(example));
+        }
         if let Some(forms) = vgc_ir::extension_tags::explain_constraint_forms(&name)
             .or_else(|| vgc_ir::extension_tags::explain_virtual_fields(&name))
         {
