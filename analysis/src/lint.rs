@@ -892,8 +892,7 @@ impl<'a> Linter<'a> {
         let mut requiredness: BTreeMap<Option<TagId>, Vec<(TagId, std::ops::Range<usize>)>> =
             BTreeMap::new();
         // VGC0321: the constant bounds and eq/neq values of each stability level, with their spans.
-        let mut bounds: BTreeMap<Option<TagId>, Vec<(TagId, Scalar, std::ops::Range<usize>)>> =
-            BTreeMap::new();
+        let mut bounds: BTreeMap<Option<TagId>, Vec<BoundUse>> = BTreeMap::new();
         for u in tags {
             let Ok(tag) = &u.parsed else { continue };
             if catalog::lookup(&u.name).is_none() {
@@ -1421,13 +1420,14 @@ pub(crate) fn closest<'s>(path: &str, served: &'s [String]) -> Option<&'s String
     })
 }
 
+/// A bound or `eq`/`neq` use for VGC0321: the tag, its payload, where it is written.
+type BoundUse = (TagId, Scalar, std::ops::Range<usize>);
+
 /// VGC0321 on one stability level's constant bounds and `eq`/`neq` values of a declaration: the first pair that no
 /// value satisfies (a lower bound above its upper bound, for numbers, lengths, item and property counts; `eq` and
 /// `neq` of one value; an integer `eq` outside `minimum`..`maximum`), located at the later of the two tags. Only
 /// integer payloads are compared as numbers (quantities and other payloads are left alone).
-fn unsatisfiable(
-    group: &[(TagId, Scalar, std::ops::Range<usize>)],
-) -> Option<(std::ops::Range<usize>, LintDiagnostic)> {
+fn unsatisfiable(group: &[BoundUse]) -> Option<(std::ops::Range<usize>, LintDiagnostic)> {
     let int = |v: &Scalar| match v {
         Scalar::Int { value, .. } => Some(*value),
         _ => None,
