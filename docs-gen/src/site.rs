@@ -301,42 +301,6 @@ fn coverage(root: &TypePlan, all: &BTreeMap<&TypeKey, &TypePlan>) -> String {
 
 /// The typedef chain of a value type (`Alias → Name → string`) and the rules its first typedef applies (the only
 /// ones upstream and vgc apply; see lint VGC0313).
-/// Go field name → JSON name of the element struct of a value of type `ty` (the items of a list, the values of a
-/// map; through pointers and typedefs). Empty when the elements are not a generated struct.
-fn elem_json_names(
-    all: &BTreeMap<&TypeKey, &TypePlan>,
-    ty: Option<&RustTy>,
-) -> BTreeMap<String, String> {
-    let mut cur = ty;
-    let mut in_elems = false;
-    for _ in 0..16 {
-        match cur {
-            Some(RustTy::Option(i, _)) => cur = Some(i),
-            Some(RustTy::Vec(e) | RustTy::Map(e)) if !in_elems => {
-                in_elems = true;
-                cur = Some(e);
-            }
-            Some(RustTy::Named(k)) => {
-                let Some(t) = all.get(k) else { break };
-                if let Some(a) = &t.alias_of {
-                    cur = Some(a);
-                } else if in_elems {
-                    return t
-                        .fields
-                        .iter()
-                        .flatten()
-                        .filter(|f| !f.json_name.is_empty())
-                        .map(|f| (f.go_field.clone(), f.json_name.clone()))
-                        .collect();
-                } else {
-                    break;
-                }
-            }
-            _ => break,
-        }
-    }
-    BTreeMap::new()
-}
 
 fn typedef_rules(
     ty: &RustTy,
@@ -451,7 +415,7 @@ impl Ctx<'_> {
                 .filter(|j| !j.is_empty())
                 .map_or_else(|| go.to_string(), |j| (*j).to_string())
         };
-        let type_elems = elem_json_names(&self.all, t.alias_of.as_ref());
+        let type_elems = vgc_lowering::words::elem_json_names(&self.all, t.alias_of.as_ref());
         let type_elem_json = |go: &str| {
             type_elems
                 .get(go)
@@ -480,7 +444,7 @@ impl Ctx<'_> {
                         _ => None,
                     });
                     let marker = tdocs.and_then(|d| d.markers.get(&f.go_name).copied());
-                    let elems = elem_json_names(&self.all, Some(&f.ty));
+                    let elems = vgc_lowering::words::elem_json_names(&self.all, Some(&f.ty));
                     let elem_json =
                         |go: &str| elems.get(go).cloned().unwrap_or_else(|| go.to_string());
                     let fcx = Context {
@@ -593,7 +557,7 @@ impl Ctx<'_> {
                     } else {
                         return None;
                     };
-                    let elems = elem_json_names(&self.all, ty);
+                    let elems = vgc_lowering::words::elem_json_names(&self.all, ty);
                     let elem_json =
                         |go: &str| elems.get(go).cloned().unwrap_or_else(|| go.to_string());
                     let cx = Context {

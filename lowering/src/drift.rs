@@ -155,13 +155,42 @@ impl Ord for Rule {
 }
 
 impl Rule {
-    /// `c` as a rule, both forms prefixed with `prefix` (a typedef's `Name:`, or nothing).
+    /// `c` as a rule, both forms prefixed with `prefix` (a typedef's `Name:`, or nothing); members named by their
+    /// Go names in the words.
+    #[cfg(test)]
     fn of(c: &Check, prefix: &str) -> Rule {
+        Self::named(c, prefix, &BTreeMap::new(), &BTreeMap::new())
+    }
+
+    /// [`Rule::of`] with members named by their JSON names, as the documentation names them: `own` maps the Go
+    /// field names of the struct holding the value (mode discriminators, union members), `elems` those of its
+    /// element struct (list-map keys, `item` selectors); a name neither maps stays as written.
+    fn named(
+        c: &Check,
+        prefix: &str,
+        own: &BTreeMap<String, String>,
+        elems: &BTreeMap<String, String>,
+    ) -> Rule {
         let mut v = serde_json::to_value(c).unwrap_or(serde_json::Value::Null);
         neutralize(&mut v);
+        let by = |m: &BTreeMap<String, String>, go: &str| {
+            m.get(go).cloned().unwrap_or_else(|| go.to_string())
+        };
+        let json_name = |go: &str| by(own, go);
+        let elem_json_name = |go: &str| by(elems, go);
+        let cx = crate::words::Context {
+            json_name: &json_name,
+            elem_json_name: &elem_json_name,
+            map: false,
+        };
+        let body = crate::words::rule(c, &cx).text;
+        let text = match crate::words::level(c.stability) {
+            Some(l) => format!("{prefix}{l}: {body}"),
+            None => format!("{prefix}{body}"),
+        };
         Rule {
             key: format!("{prefix}{v}"),
-            text: format!("{prefix}{}", crate::words::in_words(c)),
+            text,
         }
     }
 }
@@ -187,7 +216,14 @@ fn neutralize(v: &mut serde_json::Value) {
 /// comparison instead).
 #[must_use]
 pub fn field_rules(f: &FieldPlan, all: &BTreeMap<&TypeKey, &TypePlan>) -> BTreeSet<Rule> {
-    let mut out: BTreeSet<Rule> = f.checks.iter().map(|c| Rule::of(c, "")).collect();
+    // List-map keys and item selectors by their JSON names, as the documentation shows them.
+    let elems = crate::words::elem_json_names(all, Some(&f.ty));
+    let none = BTreeMap::new();
+    let mut out: BTreeSet<Rule> = f
+        .checks
+        .iter()
+        .map(|c| Rule::named(c, "", &none, &elems))
+        .collect();
     let mut cur = match &f.ty {
         RustTy::Named(k) => Some(k),
         RustTy::Option(i, _) => match i.as_ref() {
@@ -203,7 +239,12 @@ pub fn field_rules(f: &FieldPlan, all: &BTreeMap<&TypeKey, &TypePlan>) -> BTreeS
             break;
         }
         let prefix = format!("type {}: ", k.name);
-        out.extend(t.checks.iter().map(|c| Rule::of(c, &prefix)));
+        let elems = crate::words::elem_json_names(all, t.alias_of.as_ref());
+        out.extend(
+            t.checks
+                .iter()
+                .map(|c| Rule::named(c, &prefix, &none, &elems)),
+        );
         cur = match &t.alias_of {
             Some(RustTy::Named(n)) => Some(n),
             _ => None,
@@ -348,7 +389,19 @@ pub fn differences(
             let mut table: BTreeMap<String, BTreeMap<&String, BTreeSet<Rule>>> = BTreeMap::new();
             for (v, t) in &present {
                 let all = versions[*v].all;
-                let own: BTreeSet<Rule> = t.checks.iter().map(|c| Rule::of(c, "")).collect();
+                // A struct's own rules (unions, modes) name its fields by their JSON names.
+                let names: BTreeMap<String, String> = t
+                    .fields
+                    .iter()
+                    .flatten()
+                    .filter(|f| !f.json_name.is_empty())
+                    .map(|f| (f.go_field.clone(), f.json_name.clone()))
+                    .collect();
+                let own: BTreeSet<Rule> = t
+                    .checks
+                    .iter()
+                    .map(|c| Rule::named(c, "", &names, &BTreeMap::new()))
+                    .collect();
                 table.entry("(type)".into()).or_default().insert(v, own);
                 let mut ps = Vec::new();
                 paths(t, all, "", 0, &mut ps);

@@ -7,7 +7,9 @@
 //! All knowledge of the plan's check shapes is in one function, [`words`], so that a change to
 //! [`crate::plan::CheckKind`] touches one match.
 
-use crate::plan::{Check, CheckKind, Matcher, NeqValue, OptionState, UnionKind};
+use crate::plan::{Check, CheckKind, Matcher, NeqValue, OptionState, RustTy, TypePlan, UnionKind};
+use std::collections::BTreeMap;
+use vgc_analysis::TypeKey;
 use vgc_ir::catalog::Stability;
 use vgc_runtime::validate::UpdateConstraint;
 
@@ -53,6 +55,44 @@ pub fn rule(c: &Check, cx: &Context<'_>) -> Rule {
         stability: level(c.stability),
         fields: involved_fields(c),
     }
+}
+
+/// Go field name → JSON name of the element struct of a value of type `ty` (the items of a list, the values of a
+/// map; through pointers and typedefs). Empty when the elements are not a generated struct.
+#[must_use]
+pub fn elem_json_names(
+    all: &BTreeMap<&TypeKey, &TypePlan>,
+    ty: Option<&RustTy>,
+) -> BTreeMap<String, String> {
+    let mut cur = ty;
+    let mut in_elems = false;
+    for _ in 0..16 {
+        match cur {
+            Some(RustTy::Option(i, _)) => cur = Some(i),
+            Some(RustTy::Vec(e) | RustTy::Map(e)) if !in_elems => {
+                in_elems = true;
+                cur = Some(e);
+            }
+            Some(RustTy::Named(k)) => {
+                let Some(t) = all.get(k) else { break };
+                if let Some(a) = &t.alias_of {
+                    cur = Some(a);
+                } else if in_elems {
+                    return t
+                        .fields
+                        .iter()
+                        .flatten()
+                        .filter(|f| !f.json_name.is_empty())
+                        .map(|f| (f.go_field.clone(), f.json_name.clone()))
+                        .collect();
+                } else {
+                    break;
+                }
+            }
+            _ => break,
+        }
+    }
+    BTreeMap::new()
 }
 
 /// `c` in words with its stability level in front (`beta: at most 10 items`), members named by their Go names
