@@ -301,7 +301,6 @@ fn coverage(root: &TypePlan, all: &BTreeMap<&TypeKey, &TypePlan>) -> String {
 
 /// The typedef chain of a value type (`Alias → Name → string`) and the rules its first typedef applies (the only
 /// ones upstream and vgc apply; see lint VGC0313).
-
 fn typedef_rules(
     ty: &RustTy,
     all: &BTreeMap<&TypeKey, &TypePlan>,
