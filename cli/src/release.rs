@@ -36,6 +36,9 @@ pub struct ReleaseDefaults {
     pub source: String,
     /// The release, `(major, minor)`.
     pub release: (u32, u32),
+    /// The `k8s.io/kubernetes` module's directory (its hand-written validation packages, `pkg/apis/<group>/validation`,
+    /// are named in reports as what `vgc validate` does not check); `None` when the defaults did not come from one.
+    pub dir: Option<std::path::PathBuf>,
     /// Every gate [`FEATURES_FILE`] declares defaults for (Kubernetes' own and the generic API server's, listed as
     /// `genericfeatures.X`), with its default at the release. client-go's gates, which its `init` also registers
     /// but declares in client-go, are not among them: none is a declarative-validation option.
@@ -58,6 +61,7 @@ impl ReleaseDefaults {
             source: source.to_string(),
             release,
             gates,
+            dir: None,
         })
     }
 
@@ -118,7 +122,19 @@ pub fn load(kubernetes_version: &str) -> Result<ReleaseDefaults, String> {
     let bytes = vgc_driver::sys::read_regular(&path, MAX_FEATURES_BYTES)
         .map_err(|e| format!("{}: {e}", path.display()))?;
     let text = String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8", path.display()))?;
-    ReleaseDefaults::from_source(&source, release, &text)
+    let mut d = ReleaseDefaults::from_source(&source, release, &text)?;
+    d.dir = Some(dir);
+    Ok(d)
+}
+
+/// The hand-written validation package of the kinds of `k8s.io/api` package `pkg` in the `k8s.io/kubernetes` module
+/// at `dir` (`k8s.io/api/apps/v1` → `pkg/apis/apps/validation`), when that package exists there: the API server
+/// runs it beside the declarative rules, and `vgc validate` does not.
+#[must_use]
+pub fn handwritten_validation(dir: &std::path::Path, pkg: &str) -> Option<String> {
+    let group = pkg.strip_prefix("k8s.io/api/")?.split('/').next()?;
+    let rel = format!("pkg/apis/{group}/validation");
+    dir.join(&rel).is_dir().then_some(rel)
 }
 
 #[cfg(test)]

@@ -935,6 +935,7 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
     bar.finish_and_clear();
     let mut outcome = Outcome::default();
     let mut coverage = BTreeMap::new();
+    let mut not_checked = BTreeMap::new();
     for e in &entries {
         match e.status {
             Status::Valid | Status::Invalid => {
@@ -950,6 +951,15 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
             coverage
                 .entry((id.api_version.clone(), id.kind.clone()))
                 .or_insert_with(|| interp.coverage(key));
+            if let Some((source, dir)) = &opts.kubernetes
+                && !not_checked.contains_key(&(id.api_version.clone(), id.kind.clone()))
+                && let Some(rel) = crate::release::handwritten_validation(dir, &key.pkg)
+            {
+                not_checked.insert(
+                    (id.api_version.clone(), id.kind.clone()),
+                    format!("{source} {rel}"),
+                );
+            }
         }
     }
     Results {
@@ -962,6 +972,7 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
         shadow_note: shadow_note(opts),
         enforce: opts.enforce,
         release: opts.release.clone(),
+        not_checked,
     }
 }
 

@@ -191,6 +191,9 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
             .as_ref()
             .map(vgc::release::ReleaseDefaults::release_name),
         enforce_from_release: given.is_none() && defaults.is_some(),
+        kubernetes: defaults
+            .as_ref()
+            .and_then(|d| Some((d.source.clone(), d.dir.clone()?))),
         strict: a.strict,
         skip: a.skip,
         no_defaults: a.no_defaults,

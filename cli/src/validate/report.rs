@@ -251,12 +251,23 @@ fn human(results: &Results, opts: &Options) -> String {
         // The coverage line of each validated kind: objects validated (not the undecodable ones) and their errors.
         for ((av, kind), c) in &results.coverage {
             let (objects, errors) = kind_counts(results, av, kind);
+            let not_checked = results
+                .not_checked
+                .get(&(av.clone(), kind.clone()))
+                .map(|h| format!("; not checked: its hand-written validation ({h})"))
+                .unwrap_or_default();
             let _ = writeln!(
                 text,
-                "{av} {kind}: {}, {}; {}",
+                "{av} {kind}: {}, {}; {}{not_checked}",
                 plural(objects, "object"),
                 plural(errors, "error"),
                 rules_text(c)
+            );
+        }
+        if !results.not_checked.is_empty() {
+            let _ = writeln!(
+                text,
+                "vgc validate checks the declarative rules only: an object valid here can still be refused by the API server's hand-written validation and defaulting, named per kind above"
             );
         }
     }
@@ -321,6 +332,20 @@ fn summary_table(results: &Results) -> String {
             }
         }
         let _ = writeln!(out, "{}", line.trim_end());
+    }
+    if !results.not_checked.is_empty() {
+        let _ = writeln!(
+            out,
+            "declarative rules only: the API server's hand-written validation and defaulting are not checked ({})",
+            results
+                .not_checked
+                .values()
+                .cloned()
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
     }
     out
 }
@@ -393,10 +418,15 @@ fn json_report(results: &Results) -> String {
         .iter()
         .map(|((av, kind), c)| {
             let (objects, errors) = kind_counts(results, av, kind);
-            json!({
+            let mut k = json!({
                 "apiVersion": av, "kind": kind, "objects": objects, "errors": errors,
                 "rules": c.rules, "alpha": c.alpha, "beta": c.beta,
-            })
+            });
+            // The hand-written validation the API server also runs, which this run did not check.
+            if let Some(h) = results.not_checked.get(&(av.clone(), kind.clone())) {
+                k["notChecked"] = json!(h);
+            }
+            k
         })
         .collect();
     let o = &results.outcome;

@@ -82,6 +82,9 @@ pub struct Options {
     pub release: Option<String>,
     /// `enforce` is that release's server's own (not `--enforce`): shadowed errors are explained by the server.
     pub enforce_from_release: bool,
+    /// The `k8s.io/kubernetes` module of the release (`k8s.io/kubernetes@v1.37.2`, its directory): each kind of
+    /// `k8s.io/api` is reported with the hand-written validation its API server also runs, which is not checked.
+    pub kubernetes: Option<(String, std::path::PathBuf)>,
     /// Unknown kinds are errors (else skipped with a note), and so are object keys no field of the kind's types
     /// takes ([`vgc_validate::Interpreter::unknown_fields`], located at the key).
     pub strict: bool,
@@ -267,6 +270,9 @@ pub(crate) struct Results {
     /// `Options::enforce` and `Options::release`, for the JSON report.
     pub(crate) enforce: crate::release::Enforce,
     pub(crate) release: Option<String>,
+    /// Per validated kind, the hand-written validation its API server also runs and `vgc validate` does not check
+    /// (`k8s.io/kubernetes@v1.37.2 pkg/apis/apps/validation`): shown beside the kind's coverage.
+    pub(crate) not_checked: BTreeMap<(String, String), String>,
     /// Per file, the last position [`Results::line_col`] computed: (line index, line start, byte offset, column),
     /// so that many positions on one long line (minified JSON) cost the distance between them, not from the line
     /// start each time.
