@@ -3,12 +3,19 @@
 
 Usage: scripts/fuzz-corpus.py [CACHE_OUT_DIR]
        scripts/fuzz-corpus.py --upstream SEED_DIR
+       scripts/fuzz-corpus.py --journals JOURNAL...
 
 
 - go_frontend, check_pipeline: every tests/fixtures, tests/conformance and examples/api *.go file.
 - tag_parser: every distinct `+...` comment line of those files (the text after `// +`).
 - go_structured: a few byte strings (the target builds its Go file from any bytes).
 - validators: every case of tests/example-generated/tests/cases.json as its own JSON file.
+- validate_reader: every cli/tests/validate/manifests file behind settings bytes choosing the API it is written for
+  (plain, and with --strict, --no-defaults, a subresource, the beta gate), and the --old pairs of the CLI tests
+  (new.yaml/old.yaml, gadgets.yaml/gadgets-old*.yaml) joined by the 0xFF separator.
+- output_journal: journals for the target's layout (vgc's files and the user's, links, paths out of the output)
+  in the raw form (selector byte 0), and a few byte strings in the structured form (selector byte 1). With
+  --journals, the given journal.json files too (journals vgc wrote, left by a killed build: docs/reliability.md).
 - cache_readers: when CACHE_OUT_DIR (the output directory of a `vgc build`) is given, its manifest, IR cache and
   unit cache files, each behind every selector byte the target understands.
 
@@ -83,6 +90,11 @@ if len(sys.argv) > 2 and sys.argv[1] == "--upstream":
     seed_upstream(sys.argv[2])
     sys.exit(0)
 
+if len(sys.argv) > 2 and sys.argv[1] == "--journals":
+    for j in sys.argv[2:]:
+        put("output_journal", b"\x00" + pathlib.Path(j).read_bytes())
+    sys.exit(0)
+
 go_files = sorted(
     p
     for base in ("tests/fixtures", "tests/conformance", "examples/api")
@@ -106,6 +118,38 @@ for c in cases:
     c.pop("expect", None)
     c.pop("name", None)
     put("validators", json.dumps(c, sort_keys=True))
+
+# validate_reader: byte a = API (0 api, 1 defaults-api, 2 strict-api) | 4 --strict | 8 --no-defaults | 16 status;
+# byte b = 4 WidgetModes off, 12 on with the beta gate, 16 the release named, 32 the old file as an input too.
+MANIFESTS = ROOT / "cli/tests/validate/manifests"
+API_OF = {"gadgets": 1, "minified": 1, "strict-things": 2}
+for p in sorted(MANIFESTS.iterdir()):
+    api = next((a for prefix, a in API_OF.items() if p.name.startswith(prefix)), 0)
+    data = p.read_bytes()
+    for a, b in ((api, 0), (api | 4 | 8 | 16, 4 | 16), (api | 64, 12 | 1)):
+        put("validate_reader", bytes([a, b]) + data)
+for new, old in [("new.yaml", "old.yaml"), ("widgets.yaml", "old.yaml")] + [
+    ("gadgets.yaml", o.name) for o in sorted(MANIFESTS.glob("gadgets-old*.yaml"))
+]:
+    api = 1 if new.startswith("gadgets") else 0
+    put("validate_reader", bytes([api, 32]) + (MANIFESTS / new).read_bytes() + b"\xff" + (MANIFESTS / old).read_bytes())
+
+# output_journal, raw form: journals naming the layout's files (fuzz/src/output_journal.rs).
+for j in (
+    {"writes": [["0", "src/lib.rs"], ["1", "src/new.rs"], ["2", "src/nested/new.rs"]], "removes": ["src/old.rs"]},
+    {"writes": [["3", "Cargo.toml"], ["0", "src/old.rs"]], "removes": ["src/nested/deep.rs", "mine.rs", "src/user.rs"]},
+    {"writes": [["3", "mine.rs"], ["0", "README.md"]], "removes": ["link-file.rs", "src/link-up.rs", "userdir"]},
+    {"writes": [["0", "../sentinel/ours.rs"], ["1", "link-dir/ours.rs"], ["2", "up/out/mine.rs"]],
+     "removes": ["link-dir/ours.rs", "../sentinel-ours.rs", "up/sentinel/ours.rs"]},
+    {"writes": [["0", ".vgc/staging-zz/0"], ["1", ".vgc/units/.tmp1"]], "removes": [".vgc/lock"]},
+    {"writes": [], "removes": []},
+):
+    put("output_journal", b"\x00" + json.dumps(j).encode())
+put("output_journal", b"\x00")
+put("output_journal", b"\x00{\"writes\": [[\"0\", \"src/li")
+# Structured form: any bytes make a case.
+for seed in (bytes(i * 37 % 251 for i in range(512)), bytes(range(64)), b"\xff" * 64, bytes(i * 11 % 256 for i in range(1024))):
+    put("output_journal", b"\x01" + seed)
 
 if len(sys.argv) > 1:
     out = pathlib.Path(sys.argv[1])

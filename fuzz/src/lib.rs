@@ -13,10 +13,20 @@
 //! - [`cache_readers`]: the `.vgc/` cache readers (build manifest, IR cache, unit cache) on arbitrary file bodies.
 //! - [`validators`]: arbitrary JSON decoded into the committed example crate's `Widget`/`Gadget` and validated
 //!   on create and update.
+//! - [`validate_reader`]: `vgc validate`'s input reading: the manifest reader and the whole run, in every report
+//!   format, against small fixed APIs (`validate_reader.rs`).
+//! - [`output_journal`]: the output transaction's recovery on fuzz-made staging directories and journals beside
+//!   vgc's files, the user's and links out of the output directory (`output_journal.rs`).
 
 use std::fmt::Write as _;
 
 use arbitrary::{Arbitrary, Unstructured};
+
+mod output_journal;
+mod validate_reader;
+
+pub use output_journal::output_journal;
+pub use validate_reader::validate_reader;
 
 /// Parses the bytes (UTF-8-lossy) as one tag line in both modes, and every line of them separately.
 pub fn tag_parser(data: &[u8]) {

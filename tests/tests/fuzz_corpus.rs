@@ -116,6 +116,8 @@ fn fuzz_mutations_briefly() {
     mutate("cache_readers", targets::cache_readers, 10_000);
     mutate("check_pipeline", targets::check_pipeline, 2_000);
     mutate("go_structured", targets::go_structured, 2_000);
+    mutate("validate_reader", targets::validate_reader, 2_000);
+    mutate("output_journal", targets::output_journal, 2_000);
 }
 
 #[test]
@@ -146,6 +148,16 @@ fn fuzz_corpus_cache_readers() {
 #[test]
 fn fuzz_corpus_validators() {
     replay("validators", targets::validators);
+}
+
+#[test]
+fn fuzz_corpus_validate_reader() {
+    replay("validate_reader", targets::validate_reader);
+}
+
+#[test]
+fn fuzz_corpus_output_journal() {
+    replay("output_journal", targets::output_journal);
 }
 
 /// The structured generator renders tagged Go that the front end reads back (its output is not all rejected
