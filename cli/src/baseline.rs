@@ -71,7 +71,11 @@ impl Baseline {
     /// # Errors
     /// `file: reason` when it cannot be read, is not a baseline, or has another version.
     pub fn load(path: &Path) -> Result<Self, String> {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        // A regular file of at most 256 MiB, opened without blocking (a FIFO named by mistake is refused).
+        let bytes = vgc_driver::sys::read_regular(path, 256 << 20)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = String::from_utf8(bytes)
+            .map_err(|_| format!("{}: not a vgc lint baseline: not UTF-8", path.display()))?;
         let b: Self = serde_json::from_str(&text)
             .map_err(|e| format!("{}: not a vgc lint baseline: {e}", path.display()))?;
         if b.version != VERSION {

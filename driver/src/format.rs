@@ -133,7 +133,7 @@ impl FmtCache {
         keys.par_iter()
             .filter_map(|(path, key)| {
                 let e = self.entries.get(path).filter(|e| e.plan == *key)?;
-                let disk = std::fs::read_to_string(dir.join(path)).ok()?;
+                let disk = crate::sys::read_output(&dir.join(path))?;
                 (hash(&disk) == e.formatted).then(|| GeneratedFile {
                     path: path.clone(),
                     contents: disk,
@@ -268,7 +268,7 @@ pub fn format_all(
                 let disk = if reused.contains(&files[i].path) {
                     files[i].contents.clone()
                 } else {
-                    std::fs::read_to_string(dir.join(&files[i].path)).ok()?
+                    crate::sys::read_output(&dir.join(&files[i].path))?
                 };
                 if hash(&disk) != e.formatted
                     || e.units.iter().map(|(_, n)| n).sum::<usize>() != disk.len()

@@ -43,8 +43,8 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     // whose root declares `pub mod custom;` but lacks the file (deleted since) is not up to date.
     let stub_missing = req.custom_stub
         && !dir.join("src/custom.rs").exists()
-        && std::fs::read_to_string(dir.join("src/lib.rs"))
-            .is_ok_and(|lib| lib.lines().any(|l| l.trim() == "pub mod custom;"));
+        && crate::sys::read_output(&dir.join("src/lib.rs"))
+            .is_some_and(|lib| lib.lines().any(|l| l.trim() == "pub mod custom;"));
     if !stub_missing
         && let Some(m) = Manifest::load(&cache, &mut notes)
         && m.up_to_date(&key, &OsSystem, dir)

@@ -57,6 +57,17 @@ pub fn read_regular(path: &Path, cap: u64) -> Result<Vec<u8>, String> {
     Ok(buf)
 }
 
+/// The most bytes of a file of vgc's own output read back ([`read_output`]): 1 GiB, as a cache.
+pub const MAX_OUTPUT_BYTES: u64 = 1 << 30;
+
+/// A file of vgc's output directory read back as text (a generated module, to compare or to reuse its formatting):
+/// through [`read_regular`] — so a FIFO, device or directory someone put there is refused without blocking —
+/// at most [`MAX_OUTPUT_BYTES`], UTF-8; `None` when it cannot be read so (the caller then regenerates).
+#[must_use]
+pub fn read_output(path: &Path) -> Option<String> {
+    String::from_utf8(read_regular(path, MAX_OUTPUT_BYTES).ok()?).ok()
+}
+
 fn too_big(len: u64, cap: u64) -> String {
     format!(
         "{len} bytes, more than vgc's limit of {} MiB per file",

@@ -73,7 +73,10 @@ pub(crate) fn run(a: DocsArgs, globals: &Globals) -> ExitCode {
     }
     let layout = match templates.map(|d| std::path::Path::new(&d).join("layout.html")) {
         None => None,
-        Some(p) => match std::fs::read_to_string(&p) {
+        // A regular file of at most 1 MiB, opened without blocking, UTF-8.
+        Some(p) => match vgc_driver::sys::read_regular(&p, 1 << 20)
+            .and_then(|b| String::from_utf8(b).map_err(|_| "not UTF-8 text".to_string()))
+        {
             Ok(t) => Some(t),
             Err(e) => {
                 let _ = writeln!(stderr, "error: {}: {e}", p.display());

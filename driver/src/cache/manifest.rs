@@ -339,9 +339,11 @@ impl Manifest {
         }
         self.observations.hold(sys, Some(dir))
             && self.outputs.par_iter().all(|(rel, (len, h))| {
-                std::fs::read(dir.join(rel)).is_ok_and(|bytes| {
-                    bytes.len() as u64 == *len && blake3::hash(&bytes).to_hex().as_str() == h
-                })
+                crate::sys::read_regular(&dir.join(rel), crate::sys::MAX_OUTPUT_BYTES).is_ok_and(
+                    |bytes| {
+                        bytes.len() as u64 == *len && blake3::hash(&bytes).to_hex().as_str() == h
+                    },
+                )
             })
     }
 }
