@@ -266,12 +266,12 @@ fn r05_a_fifo_in_place_of_a_cache_is_ignored_with_a_note() {
     }
 }
 
-/// R56 (issue 36, one policy for reading a user's file): a FIFO in place of a generated file or a lint baseline
+/// R59 (issue 36, one policy for reading a user's file): a FIFO in place of a generated file or a lint baseline
 /// hung the build on its up-to-date check (and then on reusing the output's formatting) and `vgc lint --baseline`;
 /// every reader now opens regular files only, without blocking. The output in the way is then a named error (it is
 /// not vgc's), `--force` replaces it.
 #[test]
-fn r56_a_fifo_in_place_of_an_output_or_a_baseline_never_blocks() {
+fn r59_a_fifo_in_place_of_an_output_or_a_baseline_never_blocks() {
     let (tmp, root) = example_copy();
     let out = tmp.path().join("out");
     assert_eq!(vgc::exit_code(&build_into(&root, &out)), 0);
