@@ -63,11 +63,32 @@ pub fn is_keyword(s: &str) -> bool {
     )
 }
 
+/// `s` with every character a Rust identifier cannot hold (outside XID_Continue, such as U+2E2F `ⸯ`, which Go takes
+/// as a letter) written as `_u<hex>_` (`XⸯY` → `X_u2e2f_Y`): the generated name stays an identifier and distinct
+/// from the Go name's other spellings (R60).
+fn xid_safe(s: &str) -> std::borrow::Cow<'_, str> {
+    if s.chars()
+        .all(|c| c == '_' || unicode_ident::is_xid_continue(c))
+    {
+        return s.into();
+    }
+    let mut o = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if c == '_' || unicode_ident::is_xid_continue(c) {
+            o.push(c);
+        } else {
+            o.push_str(&format!("_u{:x}_", u32::from(c)));
+        }
+    }
+    o.into()
+}
+
 /// `snake_case` of a Go identifier: an underscore before an upper-case letter that follows a lower-case letter or
 /// digit, or that starts a word after an acronym (`ObjectMeta` → `object_meta`, `APIVersion` → `api_version`,
 /// `IPv6` → `i_pv6`). Underscores already in the name are kept and add none (`Foo_Bar` → `foo_bar`, as `FooBar`).
 #[must_use]
 pub fn snake(s: &str) -> String {
+    let s = xid_safe(s);
     let cs: Vec<char> = s.chars().collect();
     let mut o = String::new();
     for (i, c) in cs.iter().enumerate() {
@@ -196,6 +217,7 @@ fn module_segment(s: &str) -> String {
 /// trailing `_` for the keywords a raw identifier cannot spell (`Self`, `self`, `crate`, `super`).
 #[must_use]
 pub fn type_name(go: &str) -> String {
+    let go = &*xid_safe(go);
     if matches!(go, "Self" | "self" | "crate" | "super") {
         format!("{go}_")
     } else if is_keyword(go) {
@@ -534,5 +556,17 @@ mod tests {
             "validate_custom_eviction_responder_name"
         );
         assert_eq!(validate_fn(&t), "validate_eviction_responder");
+    }
+}
+
+#[cfg(test)]
+mod xid_tests {
+    /// R60: a Go letter outside XID (U+2E2F) is escaped in Rust names; XID letters stay.
+    #[test]
+    fn go_letters_rust_cannot_spell_are_escaped() {
+        assert_eq!(super::field("XⸯY"), "x_u2e2f_y");
+        assert_eq!(super::type_name("ⸯKind"), "_u2e2f_Kind");
+        assert_eq!(super::field("Größe"), "größe");
+        assert_eq!(super::type_name("Ünïcode"), "Ünïcode");
     }
 }

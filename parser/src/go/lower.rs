@@ -7,6 +7,39 @@ use crate::structtag::unquote_interpreted;
 use std::num::NonZeroU16;
 use tree_sitter::{Node, Parser};
 
+/// `src` with every character that Go accepts as an identifier letter (`unicode.IsLetter`: category L) but
+/// tree-sitter-go's identifier pattern does not (`[_\p{XID_Start}][_\p{XID_Continue}]*`: U+2E2F `ⸯ`, U+037A, U+0E33,
+/// the Arabic presentation forms U+FC5E–U+FC63, …) replaced by `x`s of the same byte length, so tree-sitter parses
+/// the declaration Go parses (R60, issue 36 row 9: a field `XⸯY string` was an unparsable region and its tags
+/// vanished behind a warning). Offsets are unchanged and the lowering reads every name from the original text, so
+/// the field is `XⸯY`. `None` when nothing needs replacing (always for ASCII text).
+pub(super) fn go_letters_for_tree_sitter(src: &str) -> Option<String> {
+    if src.is_ascii() {
+        return None;
+    }
+    let needs = |c: char| {
+        !c.is_ascii()
+            && !unicode_ident::is_xid_start(c)
+            && unicode_general_category::get_general_category(c)
+                .abbreviation()
+                .starts_with('L')
+    };
+    if !src.chars().any(needs) {
+        return None;
+    }
+    let mut out = String::with_capacity(src.len());
+    for c in src.chars() {
+        if needs(c) {
+            for _ in 0..c.len_utf8() {
+                out.push('x');
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    Some(out)
+}
+
 pub(super) fn lower(src: &str) -> GoFile {
     lower_with(src, true)
 }
@@ -38,15 +71,18 @@ pub(super) fn lower_with(src: &str, shorten: bool) -> GoFile {
         };
     }
     // tree-sitter reads the text without comment bodies (see `skeleton`), or the whole text when that has a
-    // syntax error.
-    let skeleton = Skeleton::new(src, &scan.line_comments).filter(|_| shorten);
+    // syntax error — in both, letters Go takes in identifiers but tree-sitter-go's XID-based identifiers refuse
+    // replaced by ASCII letters of the same length ([`go_letters_for_tree_sitter`]); every name is read from `src`.
+    let readable = go_letters_for_tree_sitter(src);
+    let ts_src = readable.as_deref().unwrap_or(src);
+    let skeleton = Skeleton::new(ts_src, &scan.line_comments).filter(|_| shorten);
     let short = skeleton
         .as_ref()
         .and_then(|s| parser.parse(&s.text, None))
         .filter(|t| !t.root_node().has_error());
     let (tree, offsets) = match short {
         Some(tree) => (Some(tree), Offsets(skeleton.as_ref())),
-        None => (parser.parse(src, None), Offsets(None)),
+        None => (parser.parse(ts_src, None), Offsets(None)),
     };
     let Some(tree) = tree else {
         problems.push(SyntaxProblem {

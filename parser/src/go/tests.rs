@@ -540,3 +540,31 @@ proptest::proptest! {
         proptest::prop_assert_eq!(parse(&src), parse_whole_text(&src), "{:?}", src);
     }
 }
+
+/// R60 (issue 36 row 9): Go takes every Unicode letter (category L) in identifiers; tree-sitter-go takes XID only,
+/// so a field `XⸯY` (U+2E2F, a modifier letter outside XID_Start) was an unparsable region and its tags vanished
+/// behind a warning. The letters are read as ASCII by tree-sitter only: the field, its name and its tags are Go's.
+#[test]
+fn r60_go_letters_outside_xid_are_identifiers() {
+    let src = "package v1\n\ntype T struct {\n\t// +k8s:maxLength=3\n\tXⸯY string `json:\"xy\"`\n\t// +k8s:minimum=1\n\tN int32 `json:\"n\"`\n}\n\ntype ͺA string\n";
+    for f in [parse(src), parse_whole_text(src)] {
+        assert!(f.problems.is_empty(), "{:?}", f.problems);
+        let TypeExpr::Struct(fields) = &f.types[0].ty else {
+            panic!("struct")
+        };
+        let names: Vec<_> = fields
+            .iter()
+            .map(|f| f.name.clone().unwrap_or_default())
+            .collect();
+        assert_eq!(names, ["XⸯY", "N"]);
+        assert_eq!(&src[fields[0].span.clone()], "XⸯY");
+        assert_eq!(fields[0].doc.len(), 1);
+        assert_eq!(f.types[1].name, "ͺA");
+    }
+    // Text without such letters is given to tree-sitter as it is.
+    assert!(super::lower::go_letters_for_tree_sitter("type Ünïcode_λ string").is_none());
+    assert_eq!(
+        super::lower::go_letters_for_tree_sitter("XⸯY").as_deref(),
+        Some("Xxxx".to_string() + "Y").as_deref()
+    );
+}
