@@ -39,7 +39,19 @@ pub fn human_styled(
         .with_code(d.code.as_str())
         .with_message(&d.message);
         if let Some(id) = d.file.as_ref().and_then(|f| ids.get(f)) {
-            cs = cs.with_labels(vec![Label::primary(*id, d.span.clone())]);
+            let mut label = Label::primary(*id, d.span.clone());
+            // A span over characters of no width (a byte-order mark, a zero-width space) underlines nothing: say
+            // what is there.
+            if let Some(name) = d
+                .file
+                .as_ref()
+                .and_then(|f| sources.get(f))
+                .and_then(|t| t.get(d.span.clone()))
+                .and_then(invisible_only)
+            {
+                label = label.with_message(format!("{name} here (invisible)"));
+            }
+            cs = cs.with_labels(vec![label]);
         } else if let Some(f) = &d.file {
             cs = cs.with_notes(vec![format!("in {f}")]);
         }
@@ -110,6 +122,23 @@ pub fn text_styled(
             .map(|d| short_with(d, sources, true) + "\n")
             .collect(),
     }
+}
+
+/// `U+FEFF`-style names of the characters of `text` when it is not empty and every character is one that takes no
+/// room on screen (a byte-order mark, zero-width spaces and joiners, the word joiner).
+fn invisible_only(text: &str) -> Option<String> {
+    let invisible = |c: char| {
+        matches!(
+            c,
+            '\u{feff}' | '\u{200b}' | '\u{200c}' | '\u{200d}' | '\u{2060}'
+        )
+    };
+    (!text.is_empty() && text.chars().all(invisible)).then(|| {
+        text.chars()
+            .map(|c| format!("U+{:04X}", u32::from(c)))
+            .collect::<Vec<_>>()
+            .join(" ")
+    })
 }
 
 /// What a fix does, in source lines as they read after it (trimmed; never a raw `\n`/`\t` or a partial line):
@@ -256,5 +285,30 @@ mod fix_preview_tests {
             fix_preview(None, &ins),
             "fix: replace with `// +k8s:listType=set`"
         );
+    }
+}
+
+#[cfg(test)]
+mod invisible_tests {
+    use std::collections::BTreeMap;
+    use vgc_ir::{Code, Diagnostic};
+
+    /// Issue 37 (from the new-user trial): a diagnostic at a byte-order mark underlined nothing; the label says
+    /// what is there.
+    #[test]
+    fn a_label_over_an_invisible_character_names_it() {
+        let text = "package v1\n\u{feff}// x\n".to_string();
+        let at = text.find('\u{feff}').expect("bom");
+        let d =
+            Diagnostic::error(Code::Io, "illegal byte order mark (U+FEFF)").at("a.go", at..at + 3);
+        let sources = BTreeMap::from([("a.go".to_string(), text)]);
+        let out = super::human(&[d], &sources);
+        assert!(out.contains("U+FEFF here (invisible)"), "{out}");
+        assert_eq!(
+            super::invisible_only("\u{200b}\u{feff}").as_deref(),
+            Some("U+200B U+FEFF")
+        );
+        assert_eq!(super::invisible_only("a\u{feff}"), None);
+        assert_eq!(super::invisible_only(""), None);
     }
 }
