@@ -1,4 +1,5 @@
-//! Defaulting: the `+default=` values the API server applies to an object before validating it.
+//! Defaulting: what the API server sets in an object before validating it — the `+default=` values, and its
+//! hand-written defaults where a declarative rule reads them.
 //!
 //! The API server decodes a request, runs the defaulting functions of the object's group/version (defaulter-gen's
 //! `SetObjectDefaults_<Kind>`, registered in its scheme), then validates. The declarative part of that defaulting
@@ -30,28 +31,49 @@
 //! through a typedef of the type (`type Shade Color`: gengo gives `Shade` the underlying type `string`, so the walk
 //! never reaches `Color`'s default).
 //!
-//! Not covered: hand-written `SetDefaults_<Type>` functions (Go code in k8s.io/kubernetes
-//! `pkg/apis/<group>/<version>/defaults.go`), which vgc cannot read (documented in `docs/validate.md`).
+//! The API server's hand-written defaulting (`SetDefaults_<Type>` in k8s.io/kubernetes
+//! `pkg/apis/<group>/<version>/defaults.go`) is ported where a declarative rule reads what it sets
+//! (`defaults/server.rs`, [`SERVER_DEFAULTS`]): at a struct of a type with a ported function, the function runs
+//! first and the `+default` tags of the struct's fields after it, in one walk, as defaulter-gen's
+//! `SetObjectDefaults_<Kind>` calls them. It runs only for documents of k8s.io/api types (never a user's, even one
+//! that holds k8s.io/api types), for the plan's release ([`vgc_lowering::CratePlan::upstream`]), and is reported as
+//! such ([`DefaultSource::Server`]).
+
+mod server;
 
 use crate::Interpreter;
 use serde_json::{Map, Value};
+pub use server::{SERVER_DEFAULTS, ServerDefault};
 use vgc_analysis::TypeKey;
 use vgc_analysis::types::Builtin;
 use vgc_lowering::plan::{FieldPlan, RustTy, TypePlan};
 
-/// One default to apply: where, and the value (with its own fields' defaults applied).
+/// What set a defaulted field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DefaultSource {
+    /// The field's `+default=` tag (or its type's), as defaulter-gen's generated code assigns it.
+    Tag,
+    /// A hand-written defaulting function of the API server, ported ([`SERVER_DEFAULTS`]).
+    Server(&'static ServerDefault),
+}
+
+/// One default to apply: where, the value (with its own fields' defaults applied) and what set it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Defaulted {
-    /// JSON Pointer (RFC 6901) of the field (`/spec/ports/0/protocol`); its parent exists in the object.
+    /// JSON Pointer (RFC 6901) of the field (`/spec/ports/0/protocol`); its parent exists in the object once the
+    /// defaults before it are applied.
     pub pointer: String,
     /// The field path as upstream renders it (`spec.ports[0].protocol`).
     pub path: String,
     /// The value set.
     pub value: Value,
+    /// A `+default` tag or a hand-written function.
+    pub source: DefaultSource,
 }
 
 impl Defaulted {
-    /// Sets the value in `value`, the document it was found in ([`Interpreter::defaults`]).
+    /// Sets the value in `value`, the document it was found in ([`Interpreter::defaults`]); the defaults of a
+    /// document are applied in the order they are listed.
     pub fn set_in(&self, value: &mut Value) {
         set(value, &self.pointer, self.value.clone());
     }
@@ -162,23 +184,50 @@ fn elem_default<'p>(
     None
 }
 
+/// The ported hand-written defaulting functions ([`SERVER_DEFAULTS`]) of release `release` by the k8s.io/api type
+/// they take, for the types of `types` (in table order per type).
+pub(crate) fn server_ports<'p>(
+    types: &crate::TypeIndex<'p>,
+    release: vgc_ir::Upstream,
+) -> ServerPorts<'p> {
+    let mut out = ServerPorts::default();
+    for row in SERVER_DEFAULTS
+        .iter()
+        .filter(|r| r.releases.contains(&release) && server::is_server_package(r.ty.0))
+    {
+        let key = TypeKey {
+            pkg: row.ty.0.to_string(),
+            name: row.ty.1.to_string(),
+        };
+        if let Some(t) = types.get(&key) {
+            out.entry(&t.key).or_default().push(row);
+        }
+    }
+    out
+}
+
+/// [`server_ports`]: per k8s.io/api type, its ported hand-written defaulting functions.
+pub(crate) type ServerPorts<'p> = rustc_hash::FxHashMap<&'p TypeKey, Vec<&'static ServerDefault>>;
+
 /// The types of `types` defaulting can change something in: a field with a `+default` (its own or its pointer
-/// type's), a list or map of a type with a type-level `+default`, or a field (through pointers, lists, maps,
-/// typedefs and inline embeddings) of such a type. A fixed point over the plan. It is also defaulter-gen's
-/// "the type has a defaulting call tree" (`callTreeForType.build` not nil), which decides whether list items and
-/// map values get their type's `+default` (only when it has none) — map values count although defaulter-gen's
-/// generated code never goes inside them.
+/// type's), a list or map of a type with a type-level `+default`, a type with a ported hand-written defaulting
+/// function (`server`), or a field (through pointers, lists, maps, typedefs and inline embeddings) of such a type.
+/// A fixed point over the plan. It is also defaulter-gen's "the type has a defaulting call tree"
+/// (`callTreeForType.build` not nil), which decides whether list items and map values get their type's `+default`
+/// (only when it has none) — map values count although defaulter-gen's generated code never goes inside them.
 pub(crate) fn defaulted_types<'p>(
     types: &crate::TypeIndex<'p>,
+    server: &ServerPorts<'p>,
 ) -> rustc_hash::FxHashSet<&'p TypeKey> {
     let plan = |k: &TypeKey| types.get(k);
     let mut out: rustc_hash::FxHashSet<&'p TypeKey> = types
         .iter()
-        .filter(|(_, t)| {
-            t.fields
-                .iter()
-                .flatten()
-                .any(|f| f.default.is_some() || holds_elem_default(&f.ty, &plan))
+        .filter(|(k, t)| {
+            server.contains_key(k)
+                || t.fields
+                    .iter()
+                    .flatten()
+                    .any(|f| f.default.is_some() || holds_elem_default(&f.ty, &plan))
                 || t.alias_of
                     .as_ref()
                     .is_some_and(|a| holds_elem_default(a, &plan))
@@ -208,15 +257,19 @@ pub(crate) fn defaulted_types<'p>(
     }
 }
 
+/// The defaulting of one document, applied in place as it walks (a hand-written function reads what the ones
+/// before it set, as in Go).
 struct Walk<'a, 'p> {
     interp: &'a Interpreter<'p>,
+    /// Whether the ported hand-written functions run: the document is of a k8s.io/api type and they are on.
+    server: bool,
     out: Vec<Defaulted>,
     segs: Vec<Seg<'p>>,
 }
 
 impl<'p> Walk<'_, 'p> {
     /// A value of named type `key` at the current position.
-    fn named(&mut self, key: &TypeKey, v: &Value, depth: usize) {
+    fn named(&mut self, key: &TypeKey, v: &mut Value, depth: usize) {
         if !self.interp.defaulted.contains(key) {
             return;
         }
@@ -224,19 +277,61 @@ impl<'p> Walk<'_, 'p> {
             return;
         };
         match (&t.fields, &t.alias_of) {
-            (Some(_), _) => match v {
-                Value::Object(m) => self.fields(t, m, depth),
-                // Go decodes an absent or `null` struct value as its zero value and defaults inside it.
-                Value::Null => self.fields(t, &Map::new(), depth),
-                _ => {}
-            },
+            (Some(_), _) => {
+                // Go decodes an absent or `null` struct value as its zero value and defaults inside it; the object
+                // is made only when something is set in it.
+                let was_null = v.is_null();
+                if was_null {
+                    *v = Value::Object(Map::new());
+                }
+                if let Value::Object(m) = v {
+                    self.server(&t.key, m);
+                    self.fields(t, m, depth);
+                }
+                if was_null && v.as_object().is_some_and(Map::is_empty) {
+                    *v = Value::Null;
+                }
+            }
             (None, Some(a)) => self.ty(a, v, depth),
             (None, None) => {}
         }
     }
 
+    /// The ported hand-written defaulting functions of type `key` on its object `m` (before the `+default`s of its
+    /// fields, as defaulter-gen's generated code calls `SetDefaults_<Type>` first).
+    fn server(&mut self, key: &TypeKey, m: &mut Map<String, Value>) {
+        if !self.server {
+            return;
+        }
+        let Some(ports) = self.interp.server_ports.get(key) else {
+            return;
+        };
+        for &port in ports {
+            if port
+                .gate
+                .is_some_and(|g| !self.interp.gates.get(g).copied().unwrap_or(false))
+            {
+                continue;
+            }
+            let mut target = server::Target::new(m);
+            (port.apply)(&mut target);
+            for (rel, value) in target.sets {
+                let n = self.segs.len();
+                self.segs.extend(rel.iter().map(|k| Seg::Key(k)));
+                let (pointer, path) = render(&self.segs);
+                self.segs.truncate(n);
+                self.out.push(Defaulted {
+                    pointer,
+                    path,
+                    value,
+                    source: DefaultSource::Server(port),
+                });
+            }
+        }
+    }
+
     /// The fields of struct `t` whose JSON object is `m` (inline embedded structs read the same object).
-    fn fields(&mut self, t: &'p TypePlan, m: &Map<String, Value>, depth: usize) {
+    fn fields(&mut self, t: &'p TypePlan, m: &mut Map<String, Value>, depth: usize) {
         if depth > 64 {
             return;
         }
@@ -250,6 +345,9 @@ impl<'p> Walk<'_, 'p> {
                 let present =
                     f.embedded_keys.is_empty() || f.embedded_keys.iter().any(|k| m.contains_key(k));
                 if present && let Some(inner) = self.struct_of(&f.ty) {
+                    if self.interp.defaulted.contains(&inner.key) {
+                        self.server(&inner.key, m);
+                    }
                     self.fields(inner, m, depth + 1);
                 }
                 continue;
@@ -257,32 +355,37 @@ impl<'p> Walk<'_, 'p> {
             if f.json_name.is_empty() || (f.default.is_none() && self.inert(&f.ty)) {
                 continue;
             }
-            let v = m.get(&f.json_name);
             self.segs.push(Seg::Key(&f.json_name));
             if let Some(d) = &f.default
-                && self.unset(f, v)
+                && self.unset(f, m.get(&f.json_name))
                 && let Ok(mut value) = serde_json::from_str::<Value>(d)
                 && !self.unset(f, Some(&value))
             {
-                // The default's own fields get their defaults, on the new value.
+                // The default's own fields get their defaults, on the new value (listed as part of it).
                 let mut inner = Walk {
                     interp: self.interp,
+                    server: self.server,
                     out: Vec::new(),
                     segs: Vec::new(),
                 };
-                inner.ty(&f.ty, &value, 1);
-                for x in inner.out {
-                    set(&mut value, &x.pointer, x.value);
-                }
+                inner.ty(&f.ty, &mut value, 1);
                 let (pointer, path) = render(&self.segs);
+                m.insert(f.json_name.clone(), value.clone());
                 self.out.push(Defaulted {
                     pointer,
                     path,
                     value,
+                    source: DefaultSource::Tag,
                 });
+            } else if let Some(v) = m.get_mut(&f.json_name) {
+                self.ty(&f.ty, v, depth + 1);
             } else {
                 // An absent field is its zero value: a non-pointer struct is still defaulted inside.
-                self.ty(&f.ty, v.unwrap_or(&Value::Null), depth + 1);
+                let mut v = Value::Null;
+                self.ty(&f.ty, &mut v, depth + 1);
+                if !v.is_null() {
+                    m.insert(f.json_name.clone(), v);
+                }
             }
             self.segs.pop();
         }
@@ -378,7 +481,7 @@ impl<'p> Walk<'_, 'p> {
         None
     }
 
-    /// The element default `d` of type `e` for item `x` at `pointer`/`path`, when defaulter-gen would assign it.
+    /// The element default `d` of type `e` for item `x`, when defaulter-gen would assign it.
     fn elem_defaulted(&self, e: &'p RustTy, d: &str, x: &Value) -> Option<Value> {
         if self.item_unset(e, x) != Some(true) {
             return None;
@@ -387,7 +490,7 @@ impl<'p> Walk<'_, 'p> {
         (self.item_unset(e, &value) != Some(true)).then_some(value)
     }
 
-    fn ty(&mut self, ty: &'p RustTy, v: &Value, depth: usize) {
+    fn ty(&mut self, ty: &'p RustTy, v: &mut Value, depth: usize) {
         match ty {
             RustTy::Named(k) => self.named(k, v, depth),
             // A nil pointer is left alone (defaulter-gen: `if in.F != nil { … }`).
@@ -396,15 +499,17 @@ impl<'p> Walk<'_, 'p> {
             RustTy::Vec(e) => {
                 if let Value::Array(items) = v {
                     let d = self.elem_default(e);
-                    for (i, x) in items.iter().enumerate() {
+                    for (i, x) in items.iter_mut().enumerate() {
                         self.segs.push(Seg::Index(i));
                         match d.and_then(|d| self.elem_defaulted(e, d, x)) {
                             Some(value) => {
                                 let (pointer, path) = render(&self.segs);
+                                x.clone_from(&value);
                                 self.out.push(Defaulted {
                                     pointer,
                                     path,
                                     value,
+                                    source: DefaultSource::Tag,
                                 });
                             }
                             None => self.ty(e, x, depth + 1),
@@ -419,16 +524,18 @@ impl<'p> Walk<'_, 'p> {
                 if let Value::Object(m) = v
                     && let Some(d) = self.elem_default(e)
                 {
-                    for (key, x) in m {
+                    for (key, x) in m.iter_mut() {
                         if let Some(value) = self.elem_defaulted(e, d, x) {
                             let (mut pointer, mut path) = render(&self.segs);
                             pointer.push('/');
                             pointer.push_str(&key.replace('~', "~0").replace('/', "~1"));
                             path.push_str(&format!("[{key}]"));
+                            x.clone_from(&value);
                             self.out.push(Defaulted {
                                 pointer,
                                 path,
                                 value,
+                                source: DefaultSource::Tag,
                             });
                         }
                     }
@@ -482,13 +589,22 @@ fn set(value: &mut Value, pointer: &str, x: Value) {
 }
 
 impl Interpreter<'_> {
-    /// The `+default` values the API server's defaulting would set in `value`, a document of type `key`, in
-    /// document order (see the module docs for when a field is defaulted). Empty when nothing is defaulted or
-    /// `key` is not a type of the plan. `value` itself is not changed: [`Interpreter::apply_defaults`] does that.
+    /// The defaults the API server's defaulting would set in `value`, a document of type `key`, in the order it
+    /// sets them (see the module docs for when a field is defaulted): the `+default` values, and, for a k8s.io/api
+    /// type, the ported hand-written defaults of the plan's release ([`SERVER_DEFAULTS`]; off with
+    /// [`Interpreter::without_server_defaults`]). Empty when nothing is defaulted or `key` is not a type of the
+    /// plan. `value` itself is not changed: [`Interpreter::apply_defaults`] does that.
     #[must_use]
     pub fn defaults(&self, key: &TypeKey, value: &Value) -> Vec<Defaulted> {
+        let mut copy = value.clone();
+        self.apply_defaults(key, &mut copy)
+    }
+
+    /// Applies [`Interpreter::defaults`] to `value` and returns what was set.
+    pub fn apply_defaults(&self, key: &TypeKey, value: &mut Value) -> Vec<Defaulted> {
         let mut w = Walk {
             interp: self,
+            server: self.server_defaults && server::is_server_package(&key.pkg),
             out: Vec::new(),
             segs: Vec::new(),
         };
@@ -496,12 +612,18 @@ impl Interpreter<'_> {
         w.out
     }
 
-    /// Applies [`Interpreter::defaults`] to `value` and returns what was set.
-    pub fn apply_defaults(&self, key: &TypeKey, value: &mut Value) -> Vec<Defaulted> {
-        let d = self.defaults(key, value);
-        for x in &d {
-            x.set_in(value);
-        }
-        d
+    /// The ported hand-written defaulting functions that run for this plan's release
+    /// ([`vgc_lowering::CratePlan::upstream`]) on its k8s.io/api types, in [`SERVER_DEFAULTS`]'s order; empty
+    /// after [`Interpreter::without_server_defaults`].
+    #[must_use]
+    pub fn server_defaults(&self) -> Vec<&'static ServerDefault> {
+        SERVER_DEFAULTS
+            .iter()
+            .filter(|r| {
+                self.server_ports
+                    .values()
+                    .any(|ps| ps.iter().any(|p| std::ptr::eq(*p, *r)))
+            })
+            .collect()
     }
 }

@@ -11,7 +11,8 @@
 //!
 //! - [`Interpreter::unknown_fields`] lists the keys no field takes (`vgc validate --strict`).
 //! - [`Interpreter::defaults`] / [`Interpreter::apply_defaults`]: the `+default` values the API server sets before
-//!   validating ([`Defaulted`]); [`Interpreter::validate`] itself does not default.
+//!   validating, and, on k8s.io/api types, its hand-written defaults where a rule reads them ([`Defaulted`],
+//!   [`SERVER_DEFAULTS`]); [`Interpreter::validate`] itself does not default.
 //!
 //! Invariant: no check of the plan is silently skipped — one the interpreter cannot run (a hand-written
 //! `+k8s:customValidation` function) is an [`EvalError`] when reached.
@@ -33,7 +34,7 @@ use vgc_lowering::CratePlan;
 use vgc_lowering::plan::{CheckKind, TypePlan};
 use vgc_runtime::{Error, ErrorList, Operation, Path};
 
-pub use defaults::Defaulted;
+pub use defaults::{DefaultSource, Defaulted, SERVER_DEFAULTS, ServerDefault};
 pub use strict::UnknownField;
 pub use value::{DecodeError, Val};
 
@@ -115,9 +116,16 @@ pub struct Interpreter<'p> {
     types: TypeIndex<'p>,
     patterns: HashMap<String, Result<regex::Regex, String>>,
     custom: HashMap<String, CustomFn>,
-    /// Types with a `+default` on a field of theirs or of a type defaulting reaches from them
-    /// ([`defaults::defaulted_types`]): the defaulting walk skips every other value.
+    /// Types with a `+default` or a ported hand-written defaulting function, or a field of a type defaulting
+    /// reaches from them ([`defaults::defaulted_types`]): the defaulting walk skips every other value.
     defaulted: rustc_hash::FxHashSet<&'p TypeKey>,
+    /// The ported hand-written defaulting functions of the plan's release by the k8s.io/api type they take
+    /// ([`defaults::server_ports`]); empty when they are off.
+    server_ports: defaults::ServerPorts<'p>,
+    /// Whether [`Interpreter::defaults`] runs them ([`Interpreter::without_server_defaults`]).
+    server_defaults: bool,
+    /// The feature gates they read ([`Interpreter::with_feature_gates`]); a gate not listed is off.
+    gates: BTreeMap<String, bool>,
     /// Per struct type, its named fields by JSON name ([`value::json_fields`]): decoding an object looks each key
     /// up once instead of comparing every field's name with every key.
     json_fields: value::JsonFields<'p>,
@@ -223,7 +231,8 @@ impl<'p> Interpreter<'p> {
                 });
             }
         }
-        let defaulted = defaults::defaulted_types(&types);
+        let server_ports = defaults::server_ports(&types, plan.upstream);
+        let defaulted = defaults::defaulted_types(&types, &server_ports);
         let json_fields = value::json_fields(&types);
         let deep_equal: HashMap<&str, &str> = plan
             .modules
@@ -242,6 +251,9 @@ impl<'p> Interpreter<'p> {
             patterns,
             custom: HashMap::new(),
             defaulted,
+            server_ports,
+            server_defaults: true,
+            gates: BTreeMap::new(),
             deep_equal,
             not_comparable,
         }
@@ -252,6 +264,25 @@ impl<'p> Interpreter<'p> {
     #[must_use]
     pub fn with_custom(mut self, function: impl Into<String>, f: CustomFn) -> Self {
         self.custom.insert(function.into(), f);
+        self
+    }
+
+    /// Turns off the API server's hand-written defaulting ([`SERVER_DEFAULTS`]) in [`Interpreter::defaults`]: only
+    /// `+default` tags are applied, as before vgc ported any.
+    #[must_use]
+    pub fn without_server_defaults(mut self) -> Self {
+        self.server_defaults = false;
+        self.server_ports.clear();
+        self.defaulted = defaults::defaulted_types(&self.types, &self.server_ports);
+        self
+    }
+
+    /// The feature gates the hand-written defaulting reads (a function that checks
+    /// `utilfeature.DefaultFeatureGate.Enabled(gate)` first, [`ServerDefault::gate`]): name → enabled. A gate not
+    /// listed is off (the default before this call: no gate on).
+    #[must_use]
+    pub fn with_feature_gates(mut self, gates: BTreeMap<String, bool>) -> Self {
+        self.gates = gates;
         self
     }
 
