@@ -267,8 +267,9 @@ pub(crate) struct ValidateArgs {
     /// repeatable).
     #[arg(long, value_name = "KIND,...", value_delimiter = ',', value_parser = skip_kind)]
     pub(crate) skip: Vec<vgc::validate::SkipKind>,
-    /// Validate objects as written: do not first apply the `+default` values of their types, which the API server
-    /// sets before validating (default: applied, as the server does; hand-written Go defaulting is never applied).
+    /// Validate objects as written: do not first apply the defaults the API server sets before validating — the
+    /// `+default` values of their types and, on k8s.io/api kinds, the hand-written `SetDefaults_*` defaults that
+    /// declarative rules read (default: applied, as the server does; its other hand-written defaulting never is).
     #[arg(long)]
     pub(crate) no_defaults: bool,
     /// Report format: `human`, `json`, `junit` (JUnit XML), `tap` (TAP 13) or `sarif` (SARIF 2.1.0).

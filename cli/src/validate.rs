@@ -17,7 +17,7 @@ use vgc_validate::{EvalError, Interpreter};
 mod report;
 mod results;
 
-use results::{Entry, Finding, Ident, Problem, Results, Status, display_name};
+use results::{DefaultedField, Entry, Finding, Ident, Problem, Results, Status, display_name};
 pub use results::{Options, Outcome, OutputFormat, SkipKind};
 
 /// An API tree ready for dispatch: its lowered plan and the kinds it declares.
@@ -726,11 +726,11 @@ struct Work<'a> {
     file: usize,
     doc: &'a Document,
     text: &'a str,
-    /// The object, with its `+default` values already applied (unless `--no-defaults`).
+    /// The object, with the API server's defaults already applied (unless `--no-defaults`).
     obj: &'a Value,
     prefix: String,
-    /// The field paths set from `+default` in `obj`.
-    defaulted: Vec<String>,
+    /// The fields defaulting set in `obj`.
+    defaulted: Vec<DefaultedField>,
     /// With `--strict`: the keys of the object as written that no field takes (before defaulting, whose values
     /// never come from the manifest).
     unknown: Vec<vgc_validate::UnknownField>,
@@ -738,7 +738,13 @@ struct Work<'a> {
 
 fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Results {
     use rayon::prelude::*;
-    let interp = Interpreter::new(&api.plan);
+    // The API server's hand-written defaulting reads the release's feature gates, the options here.
+    let interp = Interpreter::new(&api.plan).with_feature_gates(opts.options.clone());
+    let interp = if opts.no_server_defaults {
+        interp.without_server_defaults()
+    } else {
+        interp
+    };
     let mut op_base = Operation::create();
     op_base.options = opts.options.clone();
     if let Some(s) = &opts.subresource {
@@ -799,9 +805,7 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
                                         if !opts.no_defaults
                                             && let Some(key) = api.kind_of(&v)
                                         {
-                                            for x in interp.defaults(key, &v) {
-                                                x.set_in(&mut v);
-                                            }
+                                            interp.apply_defaults(key, &mut v);
                                         }
                                         olds.insert(id, Some(v));
                                     }
@@ -998,10 +1002,11 @@ fn shadow_note(opts: &Options) -> String {
     }
 }
 
-/// The entries of one read document of file `file` (whose text is `text`): per object, with `+default` values
-/// applied in place first (unless `--no-defaults`: the API server defaults an object before validating it; errors
-/// are still located in the text as written, a defaulted field at the object that lacks it) and, with `--strict`,
-/// the keys no field takes (read before defaulting, whose values never come from the manifest).
+/// The entries of one read document of file `file` (whose text is `text`): per object, with the API server's
+/// defaults (`+default` values and the ported hand-written ones) applied in place first (unless `--no-defaults`: the
+/// API server defaults an object before validating it; errors are still located in the text as written, a
+/// defaulted field at the object that lacks it) and, with `--strict`, the keys no field takes (read before
+/// defaulting, whose values never come from the manifest).
 #[allow(clippy::too_many_arguments)]
 fn document(
     api: &Api,
@@ -1023,24 +1028,17 @@ fn document(
     }
     let mut paths = BTreeMap::new();
     if !opts.no_defaults {
-        let found: Vec<(String, Vec<vgc_validate::Defaulted>)> = objects(&doc.value)
+        let found: Vec<(String, &TypeKey)> = objects(&doc.value)
             .into_iter()
-            .filter_map(|(obj, prefix)| {
-                let key = api.kind_of(obj)?;
-                let d = interp.defaults(key, obj);
-                (!d.is_empty()).then_some((prefix, d))
-            })
+            .filter_map(|(obj, prefix)| Some((prefix, api.kind_of(obj)?)))
             .collect();
-        for (prefix, d) in found {
+        for (prefix, key) in found {
             if let Some(obj) = doc.value.pointer_mut(&prefix) {
-                for x in &d {
-                    x.set_in(obj);
+                let d = interp.apply_defaults(key, obj);
+                if !d.is_empty() {
+                    paths.insert(prefix, d.iter().map(DefaultedField::of).collect::<Vec<_>>());
                 }
             }
-            paths.insert(
-                prefix,
-                d.into_iter().map(|x| x.path).collect::<Vec<String>>(),
-            );
         }
     }
     let doc = &*doc;

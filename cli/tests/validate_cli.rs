@@ -1699,3 +1699,113 @@ fn vgc_builds_keep_their_own_caches_and_old_ones_are_retired() {
     expected.sort();
     assert_eq!(left, expected);
 }
+
+/// The API server's hand-written defaulting (`SetDefaults_*` of k8s.io/kubernetes, ported in
+/// `vgc_validate::SERVER_DEFAULTS`) runs before validating on k8s.io/api types only: the fixture module is named
+/// `k8s.io/api` (profile 1.38, whose `SetDefaults_PodSpec` and `SetDefaults_Secret` are ported); a copy named
+/// otherwise, with the same types, gets no hand-written defaults. Reported like `+default`s, naming the function;
+/// `--no-defaults` turns them off too.
+#[test]
+fn server_defaults_apply_to_k8s_api_types_only() {
+    let run = |cwd: &Path, api: &str, args: &[&str]| {
+        let manifests = dir().join("manifests/server-defaults.yaml");
+        let mut all = vec!["validate", "--upstream", "1.38", "--api", api];
+        all.extend_from_slice(args);
+        all.push(manifests.to_str().expect("UTF-8 path"));
+        let out = vgc_in(cwd, &all, None);
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+        )
+    };
+    let errors = |json: &str| -> Vec<String> {
+        let report: serde_json::Value = serde_json::from_str(json).expect("JSON report");
+        report["documents"]
+            .as_array()
+            .expect("documents")
+            .iter()
+            .flat_map(|d| d["errors"].as_array().cloned().unwrap_or_default())
+            .map(|e| e["message"].as_str().expect("message").to_string())
+            .collect()
+    };
+
+    let (code, human) = run(&dir(), "server-defaults-api", &[]);
+    assert_eq!(code, Some(1), "{human}");
+    // `restartPolicy` absent or "" is `Always` (SetDefaults_PodSpec) before the alpha rule reads it; `type` is
+    // `Opaque` (SetDefaults_Secret) before `+k8s:required` reads it; `securityContext` is `{}`, whose own rule
+    // then fails, with a note naming the function.
+    assert!(
+        human.contains("= spec.template.spec.securityContext was set by the API server's hand-written SetDefaults_PodSpec (k8s.io/kubernetes pkg/apis/core/v1) before validating"),
+        "{human}"
+    );
+    let (_, json) = run(&dir(), "server-defaults-api", &["--output", "json"]);
+    assert_eq!(
+        errors(&json),
+        [
+            "spec.template.spec.restartPolicy: Unsupported value: \"Never\": supported values: \"Always\"",
+            "spec.template.spec.securityContext.runAsUser: Required value",
+            "spec.template.spec.securityContext.runAsUser: Required value",
+        ]
+    );
+    let report: serde_json::Value = serde_json::from_str(&json).expect("JSON report");
+    let docs = report["documents"].as_array().expect("documents");
+    let pod_spec = "k8s.io/kubernetes pkg/apis/core/v1 SetDefaults_PodSpec";
+    assert_eq!(
+        docs[0]["defaulted"],
+        serde_json::json!(["spec.template.spec.restartPolicy"])
+    );
+    assert_eq!(
+        docs[0]["defaultedBy"],
+        serde_json::json!({"spec.template.spec.restartPolicy": pod_spec})
+    );
+    assert_eq!(
+        docs[1]["defaultedBy"],
+        serde_json::json!({"spec.template.spec.securityContext": pod_spec})
+    );
+    assert_eq!(
+        docs[1]["errors"][1]["defaulted"],
+        "spec.template.spec.securityContext"
+    );
+    assert_eq!(docs[1]["errors"][1]["defaultedBy"], pod_spec);
+    assert_eq!(
+        docs[3]["defaultedBy"],
+        serde_json::json!({"type": "k8s.io/kubernetes pkg/apis/core/v1 SetDefaults_Secret"})
+    );
+    assert_eq!(docs[4]["defaulted"], serde_json::Value::Null);
+    let (_, tap) = run(&dir(), "server-defaults-api", &["--output", "tap"]);
+    assert!(
+        tap.contains(&format!(
+            "      defaulted: \"spec.template.spec.securityContext\"\n      defaultedBy: \"{pod_spec}\"\n"
+        )),
+        "{tap}"
+    );
+
+    // Without defaulting, and for the same types outside k8s.io/api: what the manifests say.
+    let written = [
+        "spec.template.spec.restartPolicy: Unsupported value: \"\": supported values: \"Always\"",
+        "spec.template.spec.restartPolicy: Unsupported value: \"Never\": supported values: \"Always\"",
+        "spec.template.spec.securityContext: Required value",
+        "spec.template.spec.restartPolicy: Unsupported value: \"\": supported values: \"Always\"",
+        "spec.template.spec.securityContext: Required value",
+        "type: Required value",
+    ];
+    let (_, json) = run(
+        &dir(),
+        "server-defaults-api",
+        &["--output", "json", "--no-defaults"],
+    );
+    assert_eq!(errors(&json), written);
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let user = tmp.path().join("pods");
+    std::fs::create_dir_all(user.join("core/v1")).expect("mkdir");
+    std::fs::write(user.join("go.mod"), "module example.com/pods\n\ngo 1.25\n").expect("go.mod");
+    for f in ["doc.go", "types.go"] {
+        std::fs::copy(
+            dir().join("server-defaults-api/core/v1").join(f),
+            user.join("core/v1").join(f),
+        )
+        .expect("copy");
+    }
+    let (_, json) = run(tmp.path(), "pods", &["--output", "json", "--no-cache"]);
+    assert_eq!(errors(&json), written);
+}

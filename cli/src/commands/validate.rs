@@ -197,6 +197,7 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
         strict: a.strict,
         skip: a.skip,
         no_defaults: a.no_defaults,
+        no_server_defaults: false,
         output,
         summary: a.summary,
         color: vgc::render::use_color(&a.color, std::io::stdout().is_terminal()),

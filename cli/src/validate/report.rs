@@ -2,7 +2,7 @@
 //! per-kind coverage lines or `--summary`'s table, the summary line), JSON, JUnit XML (`quick-junit`), TAP 13 and
 //! SARIF 2.1.0 (`serde-sarif`). Each reads the same [`Results`], in input order.
 
-use super::results::{Entry, Finding, Options, OutputFormat, Results, Status};
+use super::results::{DefaultedField, Entry, Finding, Options, OutputFormat, Results, Status};
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::term::{self, Config};
 use serde_json::{Value, json};
@@ -52,13 +52,13 @@ fn within(field: &str, at: &str) -> bool {
         .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
 }
 
+/// A SARIF result's marks: the rule's stability, and the defaulted field the error lies in.
+type Marks<'e> = (Option<&'e str>, Option<&'e DefaultedField>);
+
 /// The defaulted field (`Entry::defaulted`) an error lies in, if any: the error is about a value the API server's
 /// defaulting set, which the manifest does not show.
-fn defaulted_of<'e>(f: &Finding, e: &'e Entry) -> Option<&'e str> {
-    e.defaulted
-        .iter()
-        .find(|d| within(&f.field, d))
-        .map(String::as_str)
+fn defaulted_of<'e>(f: &Finding, e: &'e Entry) -> Option<&'e DefaultedField> {
+    e.defaulted.iter().find(|d| within(&f.field, &d.path))
 }
 
 /// The notes of a finding in the human report: its rule, its stability and the object.
@@ -72,9 +72,11 @@ fn finding_notes(f: &Finding, e: &Entry) -> Vec<String> {
             "{s}: the API server enforces this rule only where its {s} declarative validation is on"
         ));
     }
-    if let Some(d) = e.defaulted.iter().find(|d| within(&f.field, d)) {
+    if let Some(d) = defaulted_of(f, e) {
         notes.push(format!(
-            "{d} was set from its +default before validating, as the API server does (--no-defaults: validate as written)"
+            "{} was set {} before validating, as the API server does (--no-defaults: validate as written)",
+            d.path,
+            d.how()
         ));
     }
     if let Some(id) = &e.ident {
@@ -369,7 +371,15 @@ fn json_report(results: &Results) -> String {
         }
         d["status"] = json!(e.status.as_str());
         if !e.defaulted.is_empty() {
-            d["defaulted"] = json!(e.defaulted);
+            d["defaulted"] = json!(e.defaulted.iter().map(|d| &d.path).collect::<Vec<_>>());
+            let by: serde_json::Map<String, Value> = e
+                .defaulted
+                .iter()
+                .filter_map(|d| Some((d.path.clone(), json!(d.by_name()?))))
+                .collect();
+            if !by.is_empty() {
+                d["defaultedBy"] = Value::Object(by);
+            }
         }
         match (&e.problem, e.status) {
             (_, Status::Valid | Status::Invalid) => {
@@ -380,7 +390,10 @@ fn json_report(results: &Results) -> String {
                         "origin": f.origin, "stability": f.stability, "line": l, "column": c,
                     });
                     if let Some(d) = defaulted_of(f, e) {
-                        x["defaulted"] = json!(d);
+                        x["defaulted"] = json!(d.path);
+                        if let Some(by) = d.by_name() {
+                            x["defaultedBy"] = json!(by);
+                        }
                     }
                     if let Some(n) = f.value_bytes {
                         x["valueBytes"] = json!(n);
@@ -475,7 +488,7 @@ fn finding_lines_of(results: &Results, e: &Entry, findings: &[Finding]) -> Vec<S
                 let _ = write!(line, " ({s})");
             }
             if let Some(d) = defaulted_of(f, e) {
-                let _ = write!(line, " ({d} set from its +default)");
+                let _ = write!(line, " ({} set {})", d.path, d.how());
             }
             line
         })
@@ -649,7 +662,10 @@ fn tap_findings(out: &mut String, results: &Results, e: &Entry, key: &str, findi
             let _ = writeln!(out, "      stability: {s}");
         }
         if let Some(d) = defaulted_of(f, e) {
-            let _ = writeln!(out, "      defaulted: {}", yaml_str(d));
+            let _ = writeln!(out, "      defaulted: {}", yaml_str(&d.path));
+            if let Some(by) = d.by_name() {
+                let _ = writeln!(out, "      defaultedBy: {}", yaml_str(&by));
+            }
         }
         let _ = writeln!(out, "      line: {fl}\n      column: {fc}");
     }
@@ -690,7 +706,7 @@ fn sarif(results: &Results) -> String {
                     message: String,
                     loc: s::Location,
                     identity: String,
-                    (stability, defaulted): (Option<&str>, Option<&str>)| {
+                    (stability, defaulted): Marks<'_>| {
         let index = match rule_ids.iter().position(|r| *r == rule) {
             Some(i) => i,
             None => {
@@ -721,7 +737,10 @@ fn sarif(results: &Results) -> String {
             props.insert("stability".to_string(), json!(st));
         }
         if let Some(d) = defaulted {
-            props.insert("defaulted".to_string(), json!(d));
+            props.insert("defaulted".to_string(), json!(d.path));
+            if let Some(by) = d.by_name() {
+                props.insert("defaultedBy".to_string(), json!(by));
+            }
         }
         if !props.is_empty() {
             r.properties = Some(

@@ -90,9 +90,13 @@ pub struct Options {
     pub strict: bool,
     /// Kinds not to validate (`--skip`): reported as skipped, never as errors.
     pub skip: Vec<SkipKind>,
-    /// Validate objects as written, without first applying the `+default` values the API server sets
-    /// (`--no-defaults`; [`vgc_validate::Interpreter::defaults`]). Old objects are defaulted the same way, or not.
+    /// Validate objects as written, without first applying the defaults the API server sets — `+default` values
+    /// and the ported hand-written ones (`--no-defaults`; [`vgc_validate::Interpreter::defaults`]). Old objects are
+    /// defaulted the same way, or not.
     pub no_defaults: bool,
+    /// Apply only `+default` values, not the API server's hand-written defaulting
+    /// ([`vgc_validate::Interpreter::without_server_defaults`]); library only (no flag), for comparing the two.
+    pub no_server_defaults: bool,
     /// The report format.
     pub output: OutputFormat,
     /// Human report: the per-kind table (`--summary`) instead of the per-kind coverage lines.
@@ -207,6 +211,46 @@ impl Ident {
     }
 }
 
+/// A field the API server's defaulting set before validating (`vgc_validate::Interpreter::apply_defaults`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct DefaultedField {
+    /// Its path (`spec.ports[0].protocol`).
+    pub(crate) path: String,
+    /// The API server's hand-written defaulting function that set it; `None` for a `+default` tag.
+    pub(crate) by: Option<&'static vgc_validate::ServerDefault>,
+}
+
+impl DefaultedField {
+    /// The field set by `d`.
+    pub(crate) fn of(d: &vgc_validate::Defaulted) -> Self {
+        Self {
+            path: d.path.clone(),
+            by: match d.source {
+                vgc_validate::DefaultSource::Tag => None,
+                vgc_validate::DefaultSource::Server(s) => Some(s),
+            },
+        }
+    }
+
+    /// What set it, for a report line: `from its +default`, or `by the API server's hand-written
+    /// SetDefaults_PodSpec (k8s.io/kubernetes pkg/apis/core/v1)`.
+    pub(crate) fn how(&self) -> String {
+        match self.by {
+            None => "from its +default".to_string(),
+            Some(f) => format!(
+                "by the API server's hand-written {} (k8s.io/kubernetes {})",
+                f.function, f.package
+            ),
+        }
+    }
+
+    /// The function that set it as the machine-readable reports name it
+    /// (`k8s.io/kubernetes pkg/apis/core/v1 SetDefaults_PodSpec`); `None` for a `+default` tag.
+    pub(crate) fn by_name(&self) -> Option<String> {
+        self.by.map(vgc_validate::ServerDefault::name)
+    }
+}
+
 /// One entry of the report, in input order: a document that could not be read, or one object.
 #[derive(Debug, Clone)]
 pub(crate) struct Entry {
@@ -223,8 +267,8 @@ pub(crate) struct Entry {
     /// Errors of rules not enforced at `Options::enforce`: reported as warnings; the object's status ignores them.
     pub(crate) shadowed: Vec<Finding>,
     pub(crate) problem: Option<Problem>,
-    /// Field paths of the object that were set from their `+default` before validating (`spec.ports[0].protocol`).
-    pub(crate) defaulted: Vec<String>,
+    /// The fields of the object the API server's defaulting set before validating, in the order it set them.
+    pub(crate) defaulted: Vec<DefaultedField>,
     /// A problem of an `--old` document (its identity, when known, is reported but it is not an input object:
     /// never counted in the per-kind rows).
     pub(crate) from_old: bool,

@@ -1,0 +1,3 @@
+module k8s.io/api
+
+go 1.25
