@@ -9,9 +9,11 @@ pub mod fixtures;
 pub mod harness;
 pub mod interpreter;
 pub mod k8s_oracle;
+pub mod kubernetes_defaulters;
 pub mod plan_random;
 pub mod randfill;
 pub mod random_cases;
+pub mod server_defaults;
 pub mod site_check;
 pub mod tier;
 
