@@ -116,8 +116,8 @@ fn fuzz_mutations_briefly() {
     mutate("cache_readers", targets::cache_readers, 10_000);
     mutate("check_pipeline", targets::check_pipeline, 2_000);
     mutate("go_structured", targets::go_structured, 2_000);
-    mutate("validate_reader", targets::validate_reader, 2_000);
-    mutate("output_journal", targets::output_journal, 2_000);
+    mutate("validate_reader", targets::validate_reader, 1_000);
+    mutate("output_journal", targets::output_journal, 1_000);
 }
 
 #[test]
