@@ -10,7 +10,12 @@
 //! - a check reaches it as a member: `subfield` chains (each step's member, through typedefs), union and
 //!   zero-or-one-of members and discriminators, modes (member and discriminator), dependent fields, list-map keys
 //!   (`listType=map` uniqueness, `update`, `eachVal`'s matcher), `item` and list-union selectors, field-path
-//!   constraints and virtual-group members (every step).
+//!   constraints and virtual-group members (every step);
+//! - it lies anywhere inside a value a check reads whole: a `customValidation` function's value, the items of a
+//!   `listType=set` list.
+//!
+//! Update-only comparisons (ratcheting, `immutable`, `update`) are not counted: the old object is defaulted as the
+//! new one is.
 //!
 //! The walk follows each wrapper's value type: `subfield` to its member's type, `eachVal` to the element type,
 //! `item` to the element, modes to the member.
@@ -101,6 +106,30 @@ impl<'p> Reads<'p> {
         }
     }
 
+    /// Every field of a value of `ty`, at every depth (a check that reads the whole value: a `customValidation`
+    /// function, `listType=set` uniqueness).
+    fn whole(&mut self, ty: &'p RustTy, seen: &mut BTreeSet<&'p TypeKey>) {
+        match ty {
+            RustTy::Option(i, _) | RustTy::Vec(i) | RustTy::Map(i) => self.whole(i, seen),
+            RustTy::Named(k) => {
+                let Some(t) = self.types.get(k).copied() else {
+                    return;
+                };
+                if !seen.insert(&t.key) {
+                    return;
+                }
+                if let Some(a) = &t.alias_of {
+                    self.whole(a, seen);
+                }
+                for f in t.fields.iter().flatten() {
+                    self.out.insert((t.key.clone(), f.go_field.clone()));
+                    self.whole(&f.ty, seen);
+                }
+            }
+            RustTy::Builtin(_) | RustTy::WellKnown(_) | RustTy::Json => {}
+        }
+    }
+
     /// Check `c` on a value of type `ty`.
     fn check(&mut self, c: &'p Check, ty: &'p RustTy) {
         let here = || self.struct_of(ty);
@@ -124,7 +153,13 @@ impl<'p> Reads<'p> {
             CheckKind::Unique(m) | CheckKind::Update(_, m) => {
                 let elem = self.elem_of(ty);
                 self.matcher(m, elem);
+                // `listType=set` compares whole items.
+                if let (CheckKind::Unique(Matcher::Set), Some(e)) = (&c.kind, elem) {
+                    self.whole(e, &mut BTreeSet::new());
+                }
             }
+            // A hand-written function may read anything of its value.
+            CheckKind::Custom { ty, .. } => self.whole(ty, &mut BTreeSet::new()),
             CheckKind::Item(it) => {
                 self.selector(&it.selector, Some(&it.elem));
                 self.check(&it.inner, &it.elem);
@@ -188,7 +223,6 @@ impl<'p> Reads<'p> {
             | CheckKind::Monotonic
             | CheckKind::NoNils
             | CheckKind::FixedResult { .. }
-            | CheckKind::Custom { .. }
             | CheckKind::Neq(_)
             | CheckKind::Eq(_) => {}
         }
