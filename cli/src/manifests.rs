@@ -1,16 +1,32 @@
-//! Manifest loading for `vgc validate`: YAML streams (JSON is read as the YAML 1.2 flow subset it is) into JSON
-//! values, with the byte range of every value in the source, so that an error is reported at the offending field.
+//! Manifest loading for `vgc validate`: a file read into the JSON values kubectl sends for its documents, with
+//! the byte range of every value in the source, so that an error is reported at the offending field.
 //!
-//! The file is split into documents at `---` / `...` marker lines first and each document is parsed on its own
-//! (saphyr-parser events), so a malformed document is a located error while the others are still read.
-//! Bounds: nesting deeper than [`MAX_DEPTH`] and alias expansion beyond [`MAX_ALIAS_NODES`] nodes per document are
-//! located errors (YAML bombs: billion laughs, deep nesting), never unbounded time, memory or stack.
+//! kubectl (`k8s.io/cli-runtime`'s `StreamVisitor`) reads a file with `k8s.io/apimachinery/pkg/util/yaml`
+//! `NewYAMLOrJSONDecoder` and sends each document as the JSON `sigs.k8s.io/yaml` `YAMLToJSON` makes of it, after
+//! reading it back as an unstructured object. So does this loader, on saphyr-parser events: documents are cut as
+//! that decoder cuts them ([`stream`]: `---` lines, JSON streams), scalars are typed by go-yaml v2's YAML 1.1 rules
+//! ([`schema`]: `yes`/`on`/`y` are `true`, `1_000` is `1000`, `017` is `15`), duplicate keys and merge keys as
+//! go-yaml decodes them ([`tree`]), non-string keys named as `sigs.k8s.io/yaml` names them and numbers as the JSON
+//! text kubectl sends reads (`.inf` cannot be sent; [`kubectl_json`]). `tests/tests/yaml_kubectl_oracle.rs`
+//! compares it with that Go code.
+//!
+//! Each document is parsed on its own, so a malformed document is a located error while the others are still read.
+//! Bounds: nesting deeper than [`MAX_DEPTH`] (128 in a JSON stream: serde_json's limit) and alias expansion beyond
+//! [`MAX_ALIAS_NODES`] nodes per document are located errors (YAML bombs: billion laughs, deep nesting), never
+//! unbounded time, memory or stack.
 
-use saphyr_parser::{Event, Parser, ScalarStyle, ScanError, Span};
-use serde_json::{Map, Number, Value};
-use std::collections::{BTreeMap, HashMap};
+mod kubectl_json;
+mod schema;
+mod stream;
+mod tree;
+
+pub use stream::Chunk;
+
+use serde_json::Value;
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::OnceLock;
+use stream::Kind;
 
 /// Deepest nesting of sequences and mappings accepted in one document.
 pub const MAX_DEPTH: usize = 256;
@@ -24,7 +40,7 @@ pub const MAX_ALIAS_NODES: usize = 100_000;
 /// need them, and building them for every document was most of the loading time (`docs/performance.md`).
 #[derive(Debug)]
 pub struct Document {
-    /// The document as JSON.
+    /// The document as the JSON kubectl sends for it.
     pub value: Value,
     /// Byte range of the whole document in the file: from its first value's first token to the end of its chunk.
     pub range: Range<usize>,
@@ -37,7 +53,7 @@ pub struct Document {
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct Spans {
     /// JSON Pointer (RFC 6901) → byte range in the file of that value (a collection's range runs from its first to
-    /// its last token; an aliased value's is the alias's).
+    /// its last token; an aliased value's is the alias's, a merged entry's the merged value's).
     pub values: BTreeMap<String, Range<usize>>,
     /// JSON Pointer of a mapping entry → byte range of its key (where an error about a missing member of that
     /// entry's value is shown).
@@ -58,7 +74,7 @@ impl Document {
             text.get(self.chunk.clone())
                 .and_then(|c| {
                     let mut tables = Spans::default();
-                    load_one(c, self.chunk.start, Some(&mut tables))
+                    tree::read(c, self.chunk.start, Some(&mut tables))
                         .ok()
                         .map(|_| tables)
                 })
@@ -128,348 +144,71 @@ pub struct LoadError {
     pub message: String,
 }
 
-/// The documents of `text` in order; empty documents (nothing but comments or a lone `---`) are left out, as
-/// kubectl does.
+/// The documents of `text` in order, as kubectl reads them; empty and null documents (nothing but comments, a
+/// lone `---`, `~`) are left out, as kubectl does.
 #[must_use]
 pub fn load(text: &str) -> Vec<Result<Document, LoadError>> {
-    split(text)
+    stream::split(text)
         .into_iter()
-        .filter_map(|r| load_chunk(text, r))
+        .filter_map(|c| load_chunk(text, c))
         .collect()
 }
 
-/// The byte ranges of the document chunks of `text`, in order, each to be read with [`load_chunk`]: [`load`] in
-/// pieces, so that a caller can read, use and drop one document before the next (while its values are still in
-/// the processor's caches) or read several at once.
+/// The pieces of `text`, in order, each to be read with [`load_chunk`]: [`load`] in pieces, so that a caller can
+/// read, use and drop one document before the next (while its values are still in the processor's caches) or
+/// read several at once.
 #[must_use]
-pub fn chunks(text: &str) -> Vec<Range<usize>> {
-    split(text)
+pub fn chunks(text: &str) -> Vec<Chunk> {
+    stream::split(text)
 }
 
-/// The document of chunk `r` of `text` (a range [`chunks`] returned); `None` for an empty document.
+/// The document of `chunk` of `text` (a piece [`chunks`] returned for that text); `None` for an empty or null
+/// document.
 #[must_use]
-pub fn load_chunk(text: &str, r: Range<usize>) -> Option<Result<Document, LoadError>> {
-    load_one(&text[r.clone()], r.start, None).transpose()
-}
-
-/// Byte ranges of the documents of a stream: split at lines that are a `---` marker (alone or followed by a
-/// space) or a `...` end marker. A marker line at column 0 ends any block scalar, so the split is the parser's.
-fn split(text: &str) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let mut start = 0;
-    let mut at = 0;
-    for line in text.split_inclusive('\n') {
-        let l = line.trim_end_matches(['\n', '\r']);
-        let marker = l == "---" || l.starts_with("--- ") || l.starts_with("---\t");
-        let end = l == "..." || l.starts_with("... ");
-        if marker || end {
-            out.push(start..at);
-            // A `--- value` line keeps its content in the next document.
-            start = if marker { at } else { at + line.len() };
-        }
-        at += line.len();
-    }
-    out.push(start..text.len());
-    out
-}
-
-struct Frame {
-    value: Value,
-    /// For mappings: a key was read and inserted with a `null` placeholder (the last entry), its value pending.
-    pending: bool,
-    /// For mappings, when spans are recorded: the pending key (the next value's pointer segment).
-    key: Option<String>,
-    start: saphyr_parser::Marker,
-    anchor: usize,
-    pointer: String,
-}
-
-fn escape(seg: &str) -> String {
-    seg.replace('~', "~0").replace('/', "~1")
-}
-
-/// Parses one document chunk starting at byte `base` of the file; `Ok(None)` for an empty document. With `tables`,
-/// also records where every value and key is ([`Spans`]).
-fn load_one(
-    chunk: &str,
-    base: usize,
-    mut tables: Option<&mut Spans>,
-) -> Result<Option<Document>, LoadError> {
-    // Marker indexes are in characters: map them to bytes (the same numbers in ASCII text; a table otherwise, built
-    // only when positions are wanted or needed).
-    let ascii = chunk.is_ascii();
-    let table: Vec<usize> = if ascii || tables.is_none() {
-        Vec::new()
-    } else {
-        chunk
-            .char_indices()
-            .map(|(i, _)| i)
-            .chain([chunk.len()])
-            .collect()
+pub fn load_chunk(text: &str, chunk: Chunk) -> Option<Result<Document, LoadError>> {
+    let r = chunk.range;
+    let read = match chunk.kind {
+        Kind::Unreadable(e) => return Some(Err(e)),
+        Kind::Yaml => tree::read(&text[r.clone()], r.start, None),
+        Kind::Json => json(&text[r.clone()], r.start),
     };
-    let byte = |m: &saphyr_parser::Marker| {
-        let i = m.index();
-        base + if ascii {
-            i.min(chunk.len())
-        } else if table.is_empty() {
-            chunk.char_indices().nth(i).map_or(chunk.len(), |(b, _)| b)
-        } else {
-            table.get(i).copied().unwrap_or(chunk.len())
-        }
-    };
-    let range = |s: &Span| byte(&s.start)..byte(&s.end).max(byte(&s.start));
-    let located = |s: Range<usize>, message: String| LoadError { span: s, message };
-    // An error at the end of the chunk (an unclosed collection) is shown at its last character, not on the next
-    // document's marker line.
-    let last = base + chunk.trim_end().len();
-    let scan = |e: &ScanError| {
-        let at = byte(e.marker()).min(last.saturating_sub(1).max(base));
-        located(at..at, format!("invalid YAML: {}", e.info()))
-    };
-
-    let with_spans = tables.is_some();
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut anchors: HashMap<usize, Value> = HashMap::new();
-    let mut expanded = 0usize;
-    let mut root: Option<Value> = None;
-    let mut root_start: Option<usize> = None;
-    for ev in Parser::new_from_str(chunk) {
-        let (ev, span) = ev.map_err(|e| scan(&e))?;
-        // The pointer of the value this event starts (in the frame on top of the stack), when spans are recorded.
-        let child_pointer = |stack: &[Frame]| -> String {
-            if !with_spans {
-                return String::new();
-            }
-            match stack.last() {
-                None => String::new(),
-                Some(f) => match &f.value {
-                    Value::Array(a) => format!("{}/{}", f.pointer, a.len()),
-                    Value::Object(_) => f
-                        .key
-                        .as_ref()
-                        .map(|k| format!("{}/{}", f.pointer, escape(k)))
-                        .unwrap_or_default(),
-                    _ => String::new(),
-                },
-            }
-        };
-        let mut finished: Option<(Value, usize, Span, String)> = None;
-        match ev {
-            Event::StreamStart | Event::StreamEnd | Event::Nothing => {}
-            Event::DocumentStart(_) | Event::DocumentEnd => {}
-            Event::SequenceStart(anchor, _) | Event::MappingStart(anchor, _) => {
-                if stack.len() >= MAX_DEPTH {
-                    return Err(located(
-                        range(&span),
-                        format!("nesting deeper than {MAX_DEPTH} levels"),
-                    ));
-                }
-                let in_key = matches!(stack.last(), Some(f) if f.value.is_object() && !f.pending);
-                if in_key {
-                    return Err(located(
-                        range(&span),
-                        "a mapping key must be a scalar".into(),
-                    ));
-                }
-                if stack.is_empty() {
-                    root_start.get_or_insert_with(|| byte(&span.start));
-                }
-                let pointer = child_pointer(&stack);
-                let value = if matches!(ev, Event::SequenceStart(..)) {
-                    Value::Array(Vec::new())
-                } else {
-                    Value::Object(Map::new())
-                };
-                stack.push(Frame {
-                    value,
-                    pending: false,
-                    key: None,
-                    start: span.start,
-                    anchor,
-                    pointer,
-                });
-            }
-            Event::SequenceEnd | Event::MappingEnd => {
-                if let Some(f) = stack.pop() {
-                    finished = Some((f.value, f.anchor, Span::new(f.start, span.end), f.pointer));
-                }
-            }
-            Event::Scalar(text, style, anchor, tag) => {
-                // A mapping key.
-                if let Some(f) = stack.last_mut()
-                    && let Value::Object(m) = &mut f.value
-                    && !f.pending
-                {
-                    // Inserted now with a placeholder (one lookup for the duplicate check and the insertion); the
-                    // value replaces the last entry when it is finished.
-                    let key = text.into_owned();
-                    if let Some(t) = tables.as_deref_mut() {
-                        t.keys
-                            .insert(format!("{}/{}", f.pointer, escape(&key)), range(&span));
-                        f.key = Some(key.clone());
-                    }
-                    match m.entry(key) {
-                        serde_json::map::Entry::Occupied(o) => {
-                            let message = format!("duplicate key {:?}", o.key());
-                            return Err(located(range(&span), message));
-                        }
-                        serde_json::map::Entry::Vacant(v) => {
-                            v.insert(Value::Null);
-                        }
-                    }
-                    f.pending = true;
-                    continue;
-                }
-                if stack.is_empty() {
-                    root_start.get_or_insert_with(|| byte(&span.start));
-                }
-                let pointer = child_pointer(&stack);
-                let forced_string = tag
-                    .as_ref()
-                    .is_some_and(|t| t.suffix == "str" || t.suffix == "binary");
-                let value = if forced_string || style != ScalarStyle::Plain {
-                    Value::String(text.into_owned())
-                } else {
-                    resolve(&text)
-                };
-                finished = Some((value, anchor, span, pointer));
-            }
-            Event::Alias(id) => {
-                if let Some(f) = stack.last()
-                    && f.value.is_object()
-                    && !f.pending
-                {
-                    return Err(located(
-                        range(&span),
-                        "an alias cannot be a mapping key here".into(),
-                    ));
-                }
-                let Some(v) = anchors.get(&id) else {
-                    return Err(located(range(&span), "unknown anchor".into()));
-                };
-                expanded += count_nodes(v, MAX_ALIAS_NODES + 1);
-                if expanded > MAX_ALIAS_NODES {
-                    return Err(located(
-                        range(&span),
-                        format!("alias expansion exceeds {MAX_ALIAS_NODES} nodes"),
-                    ));
-                }
-                if stack.is_empty() {
-                    root_start.get_or_insert_with(|| byte(&span.start));
-                }
-                let pointer = child_pointer(&stack);
-                finished = Some((v.clone(), 0, span, pointer));
-            }
-        }
-        if let Some((value, anchor, span, pointer)) = finished {
-            if let Some(t) = tables.as_deref_mut() {
-                t.values.insert(pointer, range(&span));
-            }
-            if anchor > 0 {
-                anchors.insert(anchor, value.clone());
-            }
-            match stack.last_mut() {
-                None => root = Some(value),
-                Some(f) => match &mut f.value {
-                    Value::Array(a) => a.push(value),
-                    Value::Object(m) => {
-                        if f.pending
-                            && let Some(slot) = m.values_mut().next_back()
-                        {
-                            *slot = value;
-                        }
-                        f.pending = false;
-                        f.key = None;
-                    }
-                    _ => {}
-                },
-            }
-        }
-    }
-    let end = base + chunk.len();
-    match root {
-        None | Some(Value::Null) => Ok(None),
-        Some(value) => Ok(Some(Document {
+    match read {
+        Err(e) => Some(Err(e)),
+        Ok(None) => None,
+        Ok(Some(tree::Read { value, start })) => Some(Ok(Document {
             value,
-            range: root_start.unwrap_or(base)..end,
-            chunk: base..end,
+            range: start..r.end,
+            chunk: r,
             spans: OnceLock::new(),
         })),
     }
 }
 
-/// Nodes in `v`, counting at most to `limit`.
-fn count_nodes(v: &Value, limit: usize) -> usize {
-    let mut n = 0;
-    let mut stack = vec![v];
-    while let Some(v) = stack.pop() {
-        n += 1;
-        if n >= limit {
-            return n;
+/// One value of a JSON stream, as kubectl sends it: read by `k8s.io/apimachinery/pkg/util/json` (the last of
+/// duplicate keys wins; an integer within `int64` stays one, any other number is a `float64`) and written again by
+/// `encoding/json` ([`kubectl_json::normalize_number`]).
+fn json(value: &str, base: usize) -> Result<Option<tree::Read>, LoadError> {
+    let mut v: Value = serde_json::from_str(value).map_err(|e| {
+        let at = base + stream::offset(value, e.line(), e.column());
+        LoadError {
+            span: at..at,
+            message: format!("invalid JSON: {e}"),
         }
-        match v {
-            Value::Array(a) => stack.extend(a),
-            Value::Object(m) => stack.extend(m.values()),
-            _ => {}
-        }
-    }
-    n
+    })?;
+    normalize_numbers(&mut v);
+    Ok((!v.is_null()).then_some(tree::Read {
+        value: v,
+        start: base,
+    }))
 }
 
-/// A plain scalar under the YAML 1.2 core schema: null, booleans, integers (decimal, `0o`, `0x`), floats; anything
-/// else (including `.inf`/`.nan`, which JSON cannot hold) a string.
-fn resolve(s: &str) -> Value {
-    match s {
-        "" | "~" | "null" | "Null" | "NULL" => return Value::Null,
-        "true" | "True" | "TRUE" => return Value::Bool(true),
-        "false" | "False" | "FALSE" => return Value::Bool(false),
+fn normalize_numbers(v: &mut Value) {
+    match v {
+        Value::Number(n) => *n = kubectl_json::normalize_number(n),
+        Value::Array(a) => a.iter_mut().for_each(normalize_numbers),
+        Value::Object(m) => m.values_mut().for_each(normalize_numbers),
         _ => {}
     }
-    let digits = |t: &str, radix: u32| !t.is_empty() && t.chars().all(|c| c.is_digit(radix));
-    if let Some(h) = s.strip_prefix("0x")
-        && digits(h, 16)
-        && let Ok(i) = u64::from_str_radix(h, 16)
-    {
-        return Value::Number(i.into());
-    }
-    if let Some(o) = s.strip_prefix("0o")
-        && digits(o, 8)
-        && let Ok(i) = u64::from_str_radix(o, 8)
-    {
-        return Value::Number(i.into());
-    }
-    let unsigned = s.strip_prefix(['-', '+']).unwrap_or(s);
-    if digits(unsigned, 10) {
-        if let Ok(i) = s.parse::<i64>() {
-            return Value::Number(i.into());
-        }
-        if let Ok(u) = s.trim_start_matches('+').parse::<u64>() {
-            return Value::Number(u.into());
-        }
-    }
-    let float_like = {
-        let (mant, exp) = match unsigned.find(['e', 'E']) {
-            Some(i) => (&unsigned[..i], Some(&unsigned[i + 1..])),
-            None => (unsigned, None),
-        };
-        let mant_ok = match mant.split_once('.') {
-            Some((a, b)) => {
-                (digits(a, 10) || a.is_empty())
-                    && (digits(b, 10) || b.is_empty())
-                    && !(a.is_empty() && b.is_empty())
-            }
-            None => digits(mant, 10),
-        };
-        let exp_ok = exp.is_none_or(|e| digits(e.strip_prefix(['-', '+']).unwrap_or(e), 10));
-        mant_ok && exp_ok
-    };
-    if float_like
-        && let Ok(f) = s.parse::<f64>()
-        && let Some(n) = Number::from_f64(f)
-    {
-        return Value::Number(n);
-    }
-    Value::String(s.to_string())
 }
 
 #[cfg(test)]
@@ -478,15 +217,15 @@ mod tests {
 
     #[test]
     fn documents_values_and_spans() {
-        let text = "apiVersion: v1\nkind: A\nspec:\n  n: 3\n  l: [a, 'b']\n---\n# empty\n---\n{\"kind\": \"B\", \"x\": null}\n";
+        let text = "apiVersion: v1\nkind: A\nspec:\n  m: 3\n  l: [a, 'b']\n---\n# empty\n---\n{\"kind\": \"B\", \"x\": null}\n";
         let docs = load(text);
         assert_eq!(docs.len(), 2);
         let a = docs[0].as_ref().expect("first");
         assert_eq!(
             a.value,
-            serde_json::json!({"apiVersion": "v1", "kind": "A", "spec": {"n": 3, "l": ["a", "b"]}})
+            serde_json::json!({"apiVersion": "v1", "kind": "A", "spec": {"m": 3, "l": ["a", "b"]}})
         );
-        assert_eq!(&text[a.span_of("/spec/n", text)], "3");
+        assert_eq!(&text[a.span_of("/spec/m", text)], "3");
         assert_eq!(&text[a.span_of("/spec/l/1", text)], "'b'");
         assert_eq!(
             &text[a.span_of("/spec/missing", text)],
@@ -501,14 +240,14 @@ mod tests {
     #[test]
     fn spans_are_bytes_in_text_with_multibyte_characters() {
         // Markers count characters; spans are byte ranges of the file, in every document of the stream.
-        let text = "# héllo wörld\nkind: A\nname: \"é→x\"\n---\nkind: B\nn: [1, ü]\n---\nbad: [\n";
+        let text = "# héllo wörld\nkind: A\nname: \"é→x\"\n---\nkind: B\nm: [1, ü]\n---\nbad: [\n";
         let docs = load(text);
         assert_eq!(docs.len(), 3);
         let a = docs[0].as_ref().expect("first");
         assert_eq!(&text[a.label_of("", text)], "kind: A");
         assert_eq!(&text[a.span_of("/name", text)], "\"é→x\"");
         let b = docs[1].as_ref().expect("second");
-        assert_eq!(&text[b.span_of("/n/1", text)], "ü");
+        assert_eq!(&text[b.span_of("/m/1", text)], "ü");
         let e = docs[2].as_ref().expect_err("unclosed");
         assert_eq!(e.span.start, text.len() - 2);
         // Spans asked with another text are empty rather than wrong.
@@ -561,13 +300,68 @@ mod tests {
     }
 
     #[test]
-    fn core_schema_scalars() {
-        assert_eq!(resolve("12"), serde_json::json!(12));
-        assert_eq!(resolve("-1.5e3"), serde_json::json!(-1500.0));
-        assert_eq!(resolve("0x1F"), serde_json::json!(31));
-        assert_eq!(resolve("yes"), serde_json::json!("yes"));
-        assert_eq!(resolve("~"), Value::Null);
-        assert_eq!(resolve(".inf"), serde_json::json!(".inf"));
-        assert_eq!(resolve("1.2.3"), serde_json::json!("1.2.3"));
+    fn documents_as_kubectl_sends_them() {
+        // YAML 1.1 scalars (issue 36): what `sigs.k8s.io/yaml` makes of them, not YAML 1.2's strings.
+        let text = "spec:\n  paused: on\n  replicas: 1_000\n  mode: 0o17\n  perm: 017\n  t: 1:30\n  f: 1.0\n  \
+                    y: n\n  quoted: 'on'\n  tagged: !!str 123\n  num: !!int \"5\"\n";
+        let docs = load(text);
+        let a = docs[0].as_ref().expect("read");
+        assert_eq!(
+            a.value,
+            serde_json::json!({"spec": {"paused": true, "replicas": 1000, "mode": 15, "perm": 15, "t": "1:30",
+                "f": 1, "true": false, "quoted": "on", "tagged": "123", "num": 5}})
+        );
+        assert_eq!(&text[a.span_of("/spec/replicas", text)], "1_000");
+        assert_eq!(&text[a.key_span("/spec/true", text).expect("key")], "y");
+        // Duplicate keys: the last wins; merge keys write over what is already read.
+        let text = "base: &b {a: 1, b: 2}\nx:\n  a: 9\n  <<: *b\n  b: 3\n  b: 4\n";
+        let docs = load(text);
+        let a = docs[0].as_ref().expect("read");
+        assert_eq!(a.value["x"], serde_json::json!({"a": 1, "b": 4}));
+        assert_eq!(&text[a.span_of("/x/a", text)], "*b");
+        assert_eq!(&text[a.span_of("/x/b", text)], "4");
+        // What JSON cannot hold is an error, unless overwritten.
+        let docs = load("a: .inf\n---\na: .nan\na: 1\n---\n~: x\n");
+        assert_eq!(docs[0].as_ref().expect_err("inf").span, 3..7);
+        assert_eq!(
+            docs[1].as_ref().expect("read").value,
+            serde_json::json!({"a": 1})
+        );
+        assert!(
+            docs[2]
+                .as_ref()
+                .is_err_and(|e| e.message.contains("map key"))
+        );
+        // `--- x` is no separator for kubectl; `...` is none either.
+        let docs = load("a: 1\n--- x\nb: 2\n...\nc: 3\n");
+        assert_eq!(docs.len(), 2);
+        assert!(
+            docs[0]
+                .as_ref()
+                .is_err_and(|e| e.message.contains("separator"))
+        );
+        assert_eq!(
+            docs[1].as_ref().expect("read").value,
+            serde_json::json!({"b": 2})
+        );
+    }
+
+    #[test]
+    fn json_streams_as_kubectl_reads_them() {
+        let text = "{\"a\": 1.0, \"b\": 18446744073709551615}\n{\"a\": 2}";
+        let docs = load(text);
+        assert_eq!(docs.len(), 2);
+        let a = docs[0].as_ref().expect("first");
+        assert_eq!(a.value["a"], serde_json::json!(1));
+        assert!(a.value["b"].is_f64());
+        assert_eq!(&text[a.span_of("/b", text)], "18446744073709551615");
+        let b = docs[1].as_ref().expect("second");
+        assert_eq!(&text[b.range.clone()], "{\"a\": 2}");
+        // chunks + load_chunk read the same documents.
+        let pieces: Vec<_> = chunks(text)
+            .into_iter()
+            .filter_map(|c| load_chunk(text, c))
+            .collect();
+        assert_eq!(pieces, docs);
     }
 }
