@@ -31,6 +31,7 @@ slow=(
   conformance defaults_oracle extensions_cel_oracle k8s_custom_differential k8s_e2e k8s_openapi_e2e
   k8s_openapi_webhook oracle output_tests release_defaults_oracle runtime_differential server_defaults_oracle
   validate_k8s_manifests
+  yaml_kubectl_oracle
 )
 
 # Every test binary of the workspace is in exactly one of the two lists: a new one must be classified here.
