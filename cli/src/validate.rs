@@ -895,9 +895,37 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
             ))),
         })
         .collect();
+    // Row 7 of issue 36: the human report prints nothing of an object that is valid with no finding, note or
+    // problem, so such an object is only counted (per kind, with its type for the coverage line) and its entry
+    // dropped: memory no longer grows with the number of valid documents of a stream. The other formats list every
+    // document and keep every entry.
+    let compact = opts.output == OutputFormat::Human;
+    let quiet = std::sync::Mutex::new(BTreeMap::<(String, String), (usize, TypeKey)>::new());
     {
         let files = &files;
         let bar = &bar;
+        let quiet = &quiet;
+        let counted = move |e: &Entry| -> bool {
+            let (Some(id), Some(key)) = (&e.ident, &e.key) else {
+                return false;
+            };
+            if !compact
+                || e.status != Status::Valid
+                || e.from_old
+                || !e.findings.is_empty()
+                || !e.shadowed.is_empty()
+                || e.problem.is_some()
+            {
+                return false;
+            }
+            let mut q = quiet
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            q.entry((id.api_version.clone(), id.kind.clone()))
+                .or_insert_with(|| (0, key.clone()))
+                .0 += 1;
+            true
+        };
         let per_file = |a: &Result<usize, Box<Entry>>| -> Vec<Entry> {
             let file = match a {
                 Err(e) => return vec![(**e).clone()],
@@ -912,16 +940,20 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
                 .flat_map_iter(|r| match manifests::load_chunk(text, r) {
                     None => Vec::new(),
                     Some(Err(e)) => vec![malformed(file, e)],
-                    Some(Ok(mut doc)) => document(
-                        api,
-                        &interp,
-                        &op_base,
-                        (&olds, old_unreadable),
-                        opts,
-                        file,
-                        text,
-                        &mut doc,
-                    ),
+                    Some(Ok(mut doc)) => {
+                        let mut produced = document(
+                            api,
+                            &interp,
+                            &op_base,
+                            (&olds, old_unreadable),
+                            opts,
+                            file,
+                            text,
+                            &mut doc,
+                        );
+                        produced.retain(|e| !counted(e));
+                        produced
+                    }
                 })
                 .collect::<Vec<Entry>>()
         };
@@ -937,9 +969,42 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
         entries.extend(produced);
     }
     bar.finish_and_clear();
+    let quiet = quiet
+        .into_inner()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
     let mut outcome = Outcome::default();
     let mut coverage = BTreeMap::new();
     let mut not_checked = BTreeMap::new();
+    // The counted valid objects, then every kept entry.
+    let quiet_ids: Vec<(Ident, TypeKey)> = quiet
+        .iter()
+        .map(|((av, kind), (_, key))| {
+            (
+                Ident {
+                    api_version: av.clone(),
+                    kind: kind.clone(),
+                    namespace: String::new(),
+                    name: String::new(),
+                },
+                key.clone(),
+            )
+        })
+        .collect();
+    outcome.objects += quiet.values().map(|(n, _)| n).sum::<usize>();
+    for (id, key) in &quiet_ids {
+        coverage
+            .entry((id.api_version.clone(), id.kind.clone()))
+            .or_insert_with(|| interp.coverage(key));
+        if let Some((source, dir)) = &opts.kubernetes
+            && !not_checked.contains_key(&(id.api_version.clone(), id.kind.clone()))
+            && let Some(rel) = crate::release::handwritten_validation(dir, &key.pkg)
+        {
+            not_checked.insert(
+                (id.api_version.clone(), id.kind.clone()),
+                format!("{source} {rel}"),
+            );
+        }
+    }
     for e in &entries {
         match e.status {
             Status::Valid | Status::Invalid => {
@@ -977,6 +1042,7 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
         enforce: opts.enforce,
         release: opts.release.clone(),
         not_checked,
+        quiet: quiet.into_iter().map(|(k, (n, _))| (k, n)).collect(),
     }
 }
 

@@ -1809,3 +1809,47 @@ fn server_defaults_apply_to_k8s_api_types_only() {
     let (_, json) = run(tmp.path(), "pods", &["--output", "json", "--no-cache"]);
     assert_eq!(errors(&json), written);
 }
+
+/// Issue 36 row 7: in the human report, valid objects with nothing to say are only counted (their report entries
+/// dropped), so a long stream's memory no longer grows with its valid documents; the counts, coverage lines and
+/// `--summary` table are those of the JSON report, which lists every document.
+#[test]
+fn a_stream_of_valid_documents_is_counted_alike_in_every_format() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let mut text = String::new();
+    for i in 0..2000 {
+        text.push_str(&format!(
+            "---\napiVersion: widgets.example.com/v1\nkind: Widget\nmetadata:\n  name: w{i}\nspec:\n  host: web\n"
+        ));
+    }
+    text.push_str("---\napiVersion: widgets.example.com/v1\nkind: Widget\nmetadata:\n  name: bad\nspec:\n  host: Not_A_Name\n");
+    let path = tmp.path().join("stream.yaml");
+    std::fs::write(&path, text).expect("write");
+    let p = path.to_str().expect("utf-8");
+    let (code, human, _) = validate(&[p]);
+    assert_eq!(code, 1);
+    assert!(
+        human.contains("widgets.example.com/v1 Widget: 2001 objects, 1 error; "),
+        "{human}"
+    );
+    assert!(
+        human.ends_with(
+            "vgc validate: 2001 objects (2000 valid, 1 invalid), 1 error, 0 skipped, 0 unreadable\n"
+        ),
+        "{human}"
+    );
+    let (_, table, _) = validate(&[p, "--summary"]);
+    assert!(table.contains("widgets.example.com/v1 Widget"), "{table}");
+    let row = table
+        .lines()
+        .find(|l| l.starts_with("widgets.example.com/v1 Widget"))
+        .expect("row");
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(&cells[2..7], ["2001", "2000", "1", "1", "0"], "{row}");
+    let (_, json, _) = validate(&[p, "--output", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(v["summary"]["objects"], 2001);
+    assert_eq!(v["summary"]["invalid"], 1);
+    assert_eq!(v["documents"].as_array().expect("documents").len(), 2001);
+    assert_eq!(v["kinds"][0]["objects"], 2001);
+}

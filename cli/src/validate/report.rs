@@ -193,6 +193,11 @@ struct Row {
 
 fn rows(results: &Results) -> BTreeMap<(String, String), Row> {
     let mut rows: BTreeMap<(String, String), Row> = BTreeMap::new();
+    for (k, n) in &results.quiet {
+        let r = rows.entry(k.clone()).or_default();
+        r.documents += n;
+        r.valid += n;
+    }
     for e in results.entries.iter().filter(|e| !e.from_old) {
         let Some(id) = &e.ident else { continue };
         let r = rows
@@ -861,7 +866,14 @@ fn sarif(results: &Results) -> String {
 /// The objects of kind `av`/`kind` that were validated (valid or invalid; not the undecodable ones) and their
 /// errors, for the coverage lines and the JSON report's `kinds`.
 fn kind_counts(results: &Results, av: &str, kind: &str) -> (usize, usize) {
-    let (mut objects, mut errors) = (0, 0);
+    let (mut objects, mut errors) = (
+        results
+            .quiet
+            .get(&(av.to_string(), kind.to_string()))
+            .copied()
+            .unwrap_or(0),
+        0,
+    );
     for e in &results.entries {
         if matches!(e.status, Status::Valid | Status::Invalid)
             && e.ident
