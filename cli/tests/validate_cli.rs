@@ -1506,7 +1506,7 @@ fn release_defaults_give_the_options_and_the_enforced_levels() {
     let (code, out, err) = run(&[]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(
-        err.contains("vgc validate: as the API server of Kubernetes 1.37 at its defaults (k8s.io/kubernetes@v1.37.2 pkg/features/kube_features.go): options WidgetModes=true; enforced: standard and beta rules (alpha errors are shadowed)\n"),
+        err.contains("vgc validate: as the API server of Kubernetes 1.37 at its defaults (k8s.io/kubernetes@v1.37.2 pkg/features/kube_features.go): options WidgetModes=true; enforced: stable and beta rules (alpha errors are shadowed)\n"),
         "{err}"
     );
     assert!(
@@ -1569,10 +1569,22 @@ fn release_defaults_give_the_options_and_the_enforced_levels() {
         })
         .collect();
     assert_eq!(levels, [("maxLength", "error"), ("maxLength", "warning")]);
-    // `--release none`: no defaults (the option is undefined again), every level enforced.
+    // `--option DeclarativeValidationBeta=false`: the gate the server enforces beta rules by (no warning that it
+    // changes nothing); with `--enforce stable` alike.
+    let (_, _, err) = run(&["--option", "DeclarativeValidationBeta=false"]);
+    assert!(
+        err.contains("enforced: stable rules (beta and alpha errors are shadowed)"),
+        "{err}"
+    );
+    assert!(!err.contains("changes nothing"), "{err}");
+    // `--release none`: no defaults (the option is undefined again), every level enforced — said on stderr.
     let (code, out, err) = run(&["--release", "none"]);
     assert_eq!(code, 1);
     assert!(!err.contains("as the API server"), "{err}");
+    assert!(
+        err.contains("vgc validate: no release defaults (--release none): options are undefined unless given with --option; enforced: every rule\n"),
+        "{err}"
+    );
     assert!(
         out.contains("undefined validation option \"WidgetModes\""),
         "{out}"

@@ -23,7 +23,14 @@ pub(crate) fn run(a: BuildArgs, globals: &Globals, start: Instant) -> ExitCode {
 /// The build request of `vgc build` / `vgc watch` options (exit code 2 when the path cannot be used).
 pub(crate) fn request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
     let runtime = match (a.runtime_path, a.runtime_version) {
-        (_, Some(v)) => RuntimeDep::Version(v),
+        (_, Some(v)) => {
+            // Depending on the registry is the user's choice; say what it needs today.
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "note: --runtime-version {v}: the generated crate depends on vgc-runtime from crates.io, where it is not published yet; it builds with `[patch.crates-io] vgc-runtime = {{ path = \"…/runtime\" }}` or a registry that has it (without the flag the runtime is vendored into the output)"
+            );
+            RuntimeDep::Version(v)
+        }
         (Some(p), None) => RuntimeDep::Path(p),
         (None, None) => RuntimeDep::Vendored,
     };
@@ -146,9 +153,14 @@ pub(crate) fn execute(
                 out.display()
             );
         } else {
+            let removed = if outcome.removed > 0 {
+                format!(", {} removed", plural(outcome.removed, "stale file"))
+            } else {
+                String::new()
+            };
             let _ = writeln!(
                 stderr,
-                "vgc: wrote {} to {} ({} changed)",
+                "vgc: wrote {} to {} ({} changed{removed})",
                 plural(outcome.files.len(), "file"),
                 out.display(),
                 outcome.written

@@ -123,8 +123,14 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
         for w in loaded.api.shadowed_kinds() {
             let _ = writeln!(err, "warning: {w}");
         }
-        let given: Vec<String> = a.options.iter().map(|(k, _)| k.clone()).collect();
-        // Only the options named on the command line: the release defaults define every gate.
+        // Only the options named on the command line (the release defaults define every gate), and not the gate
+        // that decides beta enforcement, which no rule reads but the run does.
+        let given: Vec<String> = a
+            .options
+            .iter()
+            .map(|(k, _)| k.clone())
+            .filter(|k| k != vgc::release::BETA_GATE)
+            .collect();
         for w in loaded.api.unread_options(&given) {
             let _ = writeln!(err, "warning: {w}");
         }
@@ -148,12 +154,21 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
         .enforce
         .as_deref()
         .and_then(vgc::release::Enforce::from_name);
-    let enforce = given.unwrap_or_else(|| {
-        defaults.as_ref().map_or(
-            vgc::release::Enforce::Alpha,
-            vgc::release::ReleaseDefaults::enforce,
-        )
+    // `--option DeclarativeValidationBeta=…` sets the gate the release's server enforces beta rules by, as any other
+    // gate is set; `--enforce` still wins.
+    let beta_gate = options.get(vgc::release::BETA_GATE).copied();
+    let enforce = given.unwrap_or_else(|| match (&defaults, beta_gate) {
+        (Some(_), Some(on)) => vgc::release::Enforce::with_beta_gate(on),
+        (Some(d), None) => d.enforce(),
+        (None, _) => vgc::release::Enforce::Alpha,
     });
+    if defaults.is_none() && a.release.as_deref() == Some("none") {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "vgc validate: no release defaults (--release none): options are undefined unless given with --option; enforced: {}",
+            enforce_words(enforce)
+        );
+    }
     if let Some(d) = &defaults {
         let read = api.options_read();
         let shown: Vec<String> = read
@@ -174,13 +189,7 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
             } else {
                 shown.join(", ")
             },
-            match enforce {
-                vgc::release::Enforce::Stable =>
-                    "standard rules (beta and alpha errors are shadowed)",
-                vgc::release::Enforce::Beta =>
-                    "standard and beta rules (alpha errors are shadowed)",
-                vgc::release::Enforce::Alpha => "every rule",
-            }
+            enforce_words(enforce)
         );
     }
     let opts = vgc::validate::Options {
@@ -240,5 +249,14 @@ fn release_defaults(
                 }
             }
         }
+    }
+}
+
+/// The enforced levels in words, as the coverage lines count rules (stable, beta, alpha).
+fn enforce_words(e: vgc::release::Enforce) -> &'static str {
+    match e {
+        vgc::release::Enforce::Stable => "stable rules (beta and alpha errors are shadowed)",
+        vgc::release::Enforce::Beta => "stable and beta rules (alpha errors are shadowed)",
+        vgc::release::Enforce::Alpha => "every rule",
     }
 }
