@@ -73,13 +73,6 @@ impl OutputLock {
             )));
         }
         std::fs::create_dir_all(&state)?;
-        let ignore = state.join(".gitignore");
-        if !ignore.exists() {
-            crate::sys::write_atomic(
-                &ignore,
-                "# vgc's caches and build state; never commit them\n*\n",
-            )?;
-        }
         let file = std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)
@@ -98,6 +91,16 @@ impl OutputLock {
             }
             Err(std::fs::TryLockError::Error(e)) => return Err(e),
         };
+        // Only under the lock: the holder's recovery removes `.tmp*` files in `.vgc/` (interrupted cache writes), and
+        // the temporary file of this atomic write, made before the lock, was one (a concurrent build then failed with
+        // "cannot lock the output directory: No such file or directory"; `reliability.rs` r13 now and then).
+        let ignore = state.join(".gitignore");
+        if !ignore.exists() {
+            crate::sys::write_atomic(
+                &ignore,
+                "# vgc's caches and build state; never commit them\n*\n",
+            )?;
+        }
         Ok(Self {
             _file: file,
             waited,
