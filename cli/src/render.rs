@@ -219,50 +219,40 @@ pub fn drift_table_with(
     if drift.is_empty() {
         return String::new();
     }
-    if let Some(b) = baselined {
-        let width = drift
-            .iter()
-            .map(|g| g.group.len())
-            .max()
-            .unwrap_or(5)
-            .max(5);
-        let mut out = format!(
-            "{:width$}  {:>5}  {:>5}  {:>8}  {:>8}  {:>9}  versions\n",
-            "group", "types", "paths", "drifting", "accepted", "baselined"
-        );
-        for g in drift {
-            let absorbed = b.get(&g.group).copied().unwrap_or(0);
-            out.push_str(&format!(
-                "{:width$}  {:>5}  {:>5}  {:>8}  {:>8}  {:>9}  {}\n",
-                g.group,
-                g.types,
-                g.paths,
-                g.drifting.saturating_sub(g.accepted + absorbed),
-                g.accepted,
-                absorbed,
-                g.versions.join(", ")
-            ));
-        }
-        return out;
-    }
     let width = drift
         .iter()
         .map(|g| g.group.len())
         .max()
         .unwrap_or(5)
         .max(5);
+    let extra = |s: &str| match baselined {
+        Some(_) => format!("  {s:>9}"),
+        None => String::new(),
+    };
     let mut out = format!(
-        "{:width$}  {:>5}  {:>5}  {:>8}  {:>8}  versions\n",
-        "group", "types", "paths", "drifting", "accepted"
+        "{:width$}  {:>5}  {:>5}  {:>8}  {:>8}{}  versions\n",
+        "group",
+        "types",
+        "paths",
+        "drifting",
+        "accepted",
+        extra("baselined")
     );
     for g in drift {
+        let absorbed = baselined
+            .and_then(|b| b.get(&g.group))
+            .copied()
+            .unwrap_or(0);
+        // Before exceptions, as `accepted` counts them apart; without the paths the baseline absorbed.
+        let drifting = g.drifting.saturating_sub(absorbed);
         out.push_str(&format!(
-            "{:width$}  {:>5}  {:>5}  {:>8}  {:>8}  {}\n",
+            "{:width$}  {:>5}  {:>5}  {:>8}  {:>8}{}  {}\n",
             g.group,
             g.types,
             g.paths,
-            g.drifting,
+            drifting,
             g.accepted,
+            extra(&absorbed.to_string()),
             g.versions.join(", ")
         ));
     }

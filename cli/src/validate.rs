@@ -991,19 +991,19 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
         })
         .collect();
     outcome.objects += quiet.values().map(|(n, _)| n).sum::<usize>();
-    for (id, key) in &quiet_ids {
-        coverage
-            .entry((id.api_version.clone(), id.kind.clone()))
-            .or_insert_with(|| interp.coverage(key));
+    // A validated kind's coverage, and the hand-written validation its server also runs.
+    let mut note_kind = |id: &Ident, key: &TypeKey| {
+        let kind = (id.api_version.clone(), id.kind.clone());
         if let Some((source, dir)) = &opts.kubernetes
-            && !not_checked.contains_key(&(id.api_version.clone(), id.kind.clone()))
+            && !not_checked.contains_key(&kind)
             && let Some(rel) = crate::release::handwritten_validation(dir, &key.pkg)
         {
-            not_checked.insert(
-                (id.api_version.clone(), id.kind.clone()),
-                format!("{source} {rel}"),
-            );
+            not_checked.insert(kind.clone(), format!("{source} {rel}"));
         }
+        coverage.entry(kind).or_insert_with(|| interp.coverage(key));
+    };
+    for (id, key) in &quiet_ids {
+        note_kind(id, key);
     }
     for e in &entries {
         match e.status {
@@ -1017,18 +1017,7 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
             Status::UnknownKind | Status::Unreadable | Status::NotChecked => outcome.failed += 1,
         }
         if let (Some(key), Some(id)) = (&e.key, &e.ident) {
-            coverage
-                .entry((id.api_version.clone(), id.kind.clone()))
-                .or_insert_with(|| interp.coverage(key));
-            if let Some((source, dir)) = &opts.kubernetes
-                && !not_checked.contains_key(&(id.api_version.clone(), id.kind.clone()))
-                && let Some(rel) = crate::release::handwritten_validation(dir, &key.pkg)
-            {
-                not_checked.insert(
-                    (id.api_version.clone(), id.kind.clone()),
-                    format!("{source} {rel}"),
-                );
-            }
+            note_kind(id, key);
         }
     }
     Results {
