@@ -1865,3 +1865,37 @@ fn a_stream_of_valid_documents_is_counted_alike_in_every_format() {
     assert_eq!(v["documents"].as_array().expect("documents").len(), 2001);
     assert_eq!(v["kinds"][0]["objects"], 2001);
 }
+
+/// From the validate_reader fuzz target: a malformed document ending in a multi-byte character was located inside
+/// that character (every report said line 0, column 0); TAP test point names escape `#` and line breaks (a name
+/// with `# TODO` made a failure a TODO, one with a newline injected a test point).
+#[test]
+fn fuzz_findings_positions_and_tap_names() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let bad = tmp.path().join("mid.yaml");
+    std::fs::write(&bad, b"a: [\xd9\x86\n").expect("write");
+    let (_, json, _) = validate(&[bad.to_str().expect("utf-8"), "--output", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("json");
+    assert_eq!(
+        v["documents"][0]["problem"],
+        serde_json::json!({"line": 1, "column": 5})
+    );
+    let odd = tmp.path().join("odd.yaml");
+    std::fs::write(
+        &odd,
+        "apiVersion: widgets.example.com/v1\nkind: Widget\nmetadata:\n  name: \"x # TODO\\nok 99 - injected\"\nspec:\n  host: Not_A_Name\n",
+    )
+    .expect("write");
+    let (_, tap, _) = validate(&[odd.to_str().expect("utf-8"), "--output", "tap"]);
+    let points: Vec<&str> = tap
+        .lines()
+        .filter(|l| l.starts_with("ok ") || l.starts_with("not ok "))
+        .collect();
+    assert_eq!(points.len(), 1, "{tap}");
+    assert!(
+        points[0].starts_with("not ok 1 - ")
+            && points[0].ends_with("widgets.example.com/v1 Widget x \\# TODO\\nok 99 - injected"),
+        "{}",
+        points[0]
+    );
+}

@@ -158,7 +158,12 @@ pub(super) fn read(
     // document's marker line.
     let last = base + chunk.trim_end().len();
     let scan = |e: &ScanError| {
-        let at = byte(e.marker()).min(last.saturating_sub(1).max(base));
+        let mut at = byte(e.marker()).min(last.saturating_sub(1).max(base));
+        // `last - 1` can fall inside a multi-byte last character (found by the validate_reader fuzz target: the
+        // reports then said line 0, column 0): back to the character's start.
+        while at > base && !chunk.is_char_boundary(at - base) {
+            at -= 1;
+        }
         located(at..at, format!("invalid YAML: {}", e.info()))
     };
 
