@@ -47,26 +47,8 @@ fn go(dir: &Path, args: &[&str]) -> Vec<u8> {
 
 /// The import paths of a Go file (every quoted string of its import declarations).
 fn imports(src: &str) -> BTreeSet<String> {
-    let quoted = regex::Regex::new(r#""([^"]+)""#).expect("regex");
-    let mut out = BTreeSet::new();
-    let mut in_block = false;
-    for line in src.lines() {
-        let t = line.trim();
-        if in_block {
-            if t == ")" {
-                in_block = false;
-            } else if let Some(c) = quoted.captures(t) {
-                out.insert(c[1].to_string());
-            }
-        } else if t == "import (" {
-            in_block = true;
-        } else if t.starts_with("import ")
-            && let Some(c) = quoted.captures(t)
-        {
-            out.insert(c[1].to_string());
-        }
-    }
-    out
+    // The project's own textual import reader (`vgc_parser::go::import_paths`), not a second one.
+    vgc_parser::go::import_paths(src).into_iter().collect()
 }
 
 /// `(path, version)` of every `require` of a `go.mod` text.
