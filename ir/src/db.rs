@@ -568,7 +568,8 @@ pub fn check_file(db: &dyn Db, file: SourceFile) -> Box<[Diagnostic]> {
         }
     }
     let profile = crate::profile::upstream(db);
-    let mut check = |uses: &[crate::model::TagUse], scope: Scope| {
+    let extensions = crate::extension_tags::enabled(db);
+    let mut check = |uses: &[crate::model::TagUse], scope: Scope, on: &str| {
         for u in uses {
             let base = span_of(db, file, u.at).start;
             if let Ok(t) = &u.parsed
@@ -585,6 +586,26 @@ pub fn check_file(db: &dyn Db, file: SourceFile) -> Box<[Diagnostic]> {
                     )
                     .at(path, base + newer.name_span.start..base + newer.name_span.end)
                     .with_hint(format!("the tag exists from upstream {since} on; select that profile (`--upstream {since}`, `[upstream] version` in vgc.toml) or a newer k8s.io/apimachinery in go.mod")),
+                );
+                continue;
+            }
+            // A vgc extension tag of its own (subresource condition, virtual field) while extensions are off: one
+            // VGC0116 at the tag, which the catalog problems of the same use join as part of its hint (enabling
+            // extensions would not fix them); lowering skips the use. Found without types, so on every
+            // declaration, as the catalog checks are.
+            if !extensions
+                && let Ok(t) = &u.parsed
+                && let Some((ext, id)) = crate::extension_tags::extension_in_chain(t)
+            {
+                let refused: Vec<_> = check_tag_use(u, scope)
+                    .into_iter()
+                    .map(|p| (p.message, p.code))
+                    .collect();
+                let (message, hint) = crate::extension_tags::disabled(on, id, &refused);
+                out.push(
+                    Diagnostic::error(Code::ExtensionDisabled, message)
+                        .at(path, base + ext.name_span.start..base + ext.name_span.end)
+                        .with_hint(hint),
                 );
                 continue;
             }
@@ -650,13 +671,17 @@ pub fn check_file(db: &dyn Db, file: SourceFile) -> Box<[Diagnostic]> {
         }
     };
     for t in &ir.types {
-        check(&t.tags, Scope::Type);
+        check(&t.tags, Scope::Type, &t.name);
         for f in &t.fields {
-            check(&f.tags, Scope::Field);
+            check(
+                &f.tags,
+                Scope::Field,
+                &format!("{}.{}", t.name, f.member_name()),
+            );
         }
     }
     for c in &ir.consts {
-        check(&c.tags, Scope::Const);
+        check(&c.tags, Scope::Const, &c.name);
     }
     // `+k8s:` validation tags under another tag prefix: upstream's registry does not know them and ignores the
     // line; vgc says so instead of dropping it silently. The name is marked foreign so that the message keeps it

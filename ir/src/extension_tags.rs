@@ -140,6 +140,54 @@ pub fn each_val_constraint(
     Some((inner, constraint_tag(inner)?))
 }
 
+/// The first tag of `tag`'s chain (the tag, then its payloads) that is an extension tag of its own
+/// ([`crate::catalog::TagId::is_extension`]: a subresource condition or a virtual-field tag), with its id. While
+/// extensions are off, such a use is one `VGC0116` at that tag ([`disabled`]), reported by `check_file` on every
+/// type and field whatever its reachability, and nothing else of it is checked or lowered.
+#[must_use]
+pub fn extension_in_chain(
+    tag: &vgc_parser::tags::Tag,
+) -> Option<(&vgc_parser::tags::Tag, crate::catalog::TagId)> {
+    use crate::catalog::TagIdent as _;
+    tag.chain()
+        .find_map(|c| Some((c, c.tag_id().filter(|id| id.is_extension())?)))
+}
+
+/// `VGC0116`'s message and hint for a use of extension tag `ext` ([`extension_in_chain`]) written on `on` (`Type`
+/// or `Type.Field`) while extensions are off. `refused` are the catalog problems of the same use (a missing
+/// argument, a payload of the wrong type, …; message and code): they are not reported on their own — one problem,
+/// one diagnostic — but named in the hint, as what enabling extensions would not fix.
+#[must_use]
+pub fn disabled(
+    on: &str,
+    ext: crate::catalog::TagId,
+    refused: &[(String, crate::diagnostic::Code)],
+) -> (String, String) {
+    let subresource = ext.family() == crate::catalog::Family::Subresource;
+    let (words, section) = if subresource {
+        ("subresource conditions", "Subresources")
+    } else {
+        ("virtual fields", "Virtual Field Strategy")
+    };
+    let message = format!(
+        "{on}: tag {:?}: {words} are a vgc extension, and extensions are not enabled",
+        ext.name()
+    );
+    let mut hint = format!(
+        "upstream validation-gen does not implement {words} (KEP-5073 {section:?} designs them; no release builds them) and ignores the tag{}; to use vgc's extension add `[extensions]` with `enabled = true` to vgc.toml (docs/extensions.md)",
+        if subresource { " with its payload" } else { "" }
+    );
+    if !refused.is_empty() {
+        let each: Vec<String> = refused
+            .iter()
+            .map(|(m, c)| format!("{m} ({})", c.as_str()))
+            .collect();
+        hint.push_str("; with extensions enabled this use is still refused: ");
+        hint.push_str(&each.join("; "));
+    }
+    (message, hint)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1529,12 +1529,15 @@ impl Lowerer<'_> {
             if self.counting {
                 self.stats.tags += 1;
             }
-            // A tag the profile's release does not have (in the chain) is `check_file`'s VGC0102 error: not lowered,
-            // so no other diagnostic is made of it, counted as reported.
+            // A tag the profile's release does not have (in the chain) is `check_file`'s VGC0102 error, and a vgc
+            // extension tag of its own (subresource condition, virtual field) while extensions are off its VGC0116:
+            // not lowered, so no other diagnostic is made of it, counted as reported.
             let profile = vgc_ir::profile::upstream(self.db);
             if tag
                 .chain()
                 .any(|c| c.tag_id().is_some_and(|id| !profile.has_tag(id)))
+                || (!vgc_ir::extension_tags::enabled(self.db)
+                    && vgc_ir::extension_tags::extension_in_chain(tag).is_some())
             {
                 if self.counting {
                     self.stats.reported += 1;

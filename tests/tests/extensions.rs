@@ -295,7 +295,7 @@ fn subresource_example_builds_only_with_extensions_enabled() {
     assert_eq!(
         check_messages(dir.path()),
         [
-            "VGC0116 WidgetSpec: tag \"k8s:ifNotSubresource\": subresource conditions are a vgc extension, and extensions are not enabled"
+            "VGC0116 WidgetSpec.Size: tag \"k8s:ifNotSubresource\": subresource conditions are a vgc extension, and extensions are not enabled"
         ]
     );
     std::fs::write(

@@ -150,3 +150,51 @@ fn upstream_output_tests_tags_are_all_accounted_for() {
         );
     }
 }
+
+/// vgc's extension tags while no `vgc.toml` enables extensions (fixture `r16-extension-disabled`): each use is one
+/// diagnostic, `VGC0116` — a bare `+k8s:union` is not also the catalog's missing argument (`VGC0104`, named in the
+/// hint instead) — and is counted once, as reported, so the buckets still add up.
+#[test]
+fn disabled_extension_uses_are_one_diagnostic_and_one_count_each() {
+    let out = check(&root().join("tests/fixtures/diagnostics/r16-extension-disabled"));
+    let mut lines: Vec<(String, usize)> = out
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let file = d.file.clone().unwrap_or_default();
+            let text = &out.sources[&file];
+            (file, text[..d.span.start].matches('\n').count() + 1)
+        })
+        .collect();
+    let n = lines.len();
+    lines.dedup();
+    assert_eq!(
+        lines.len(),
+        n,
+        "two diagnostics for one tag use: {:#?}",
+        out.diagnostics
+    );
+    assert!(
+        out.diagnostics.iter().all(|d| d.code.as_str() == "VGC0116"),
+        "{:#?}",
+        out.diagnostics
+    );
+    let union = out
+        .diagnostics
+        .iter()
+        .find(|d| d.message.starts_with("Grouped.A: tag \"k8s:union\""))
+        .expect("the bare union is reported");
+    assert!(
+        union.hint.as_deref().is_some_and(|h| h.contains(
+            "still refused: tag \"k8s:union\": missing named argument \"union\" of type string (VGC0104)"
+        )),
+        "{union:?}"
+    );
+    let s = out.stats;
+    assert_eq!(
+        s.tags,
+        s.lowered + s.consumed + s.reported + s.not_lowered,
+        "{s:?}"
+    );
+    assert_eq!((n, s.reported, s.not_lowered), (6, 6, 0), "{s:?}");
+}

@@ -104,9 +104,6 @@ pub(super) enum TagDiagnostic {
     /// VGC0110 (1.38, kubernetes#141945): an `eachVal`/`eachKey` payload that is a NonError validation. upstream's
     /// text was not found; vgc's is inferred (`docs/deviations.md` I7).
     NonErrorInEach,
-    /// VGC0116: a vgc extension tag (`ifSubresource`/`ifNotSubresource`) while `vgc.toml` does not enable
-    /// extensions.
-    ExtensionDisabled(Extension),
     /// VGC0109: a subresource path that does not start with `/` (upstream's `SubresourcePath()` always does).
     SubresourcePath(String),
     /// VGC0124: a subresource condition around a tag that makes no check of the value it is written on (its
@@ -115,31 +112,6 @@ pub(super) enum TagDiagnostic {
     /// VGC0126: a virtual-field tag (`memberOf`, `listMapItem`, `union`, `zeroOrOneOf`) inside another tag's
     /// payload, where the virtual-group analysis does not read it.
     VirtualFieldNested,
-}
-
-/// The extension tag family a [`TagDiagnostic::ExtensionDisabled`] is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Extension {
-    /// `ifSubresource`/`ifNotSubresource`.
-    Subresource,
-    /// `memberOf`, `listMapItem`, `union`, `zeroOrOneOf`.
-    Virtual,
-}
-
-impl Extension {
-    fn words(self) -> &'static str {
-        match self {
-            Extension::Subresource => "subresource conditions",
-            Extension::Virtual => "virtual fields",
-        }
-    }
-
-    fn section(self) -> &'static str {
-        match self {
-            Extension::Subresource => "Subresources",
-            Extension::Virtual => "Virtual Field Strategy",
-        }
-    }
 }
 
 impl TagDiagnostic {
@@ -154,7 +126,6 @@ impl TagDiagnostic {
             | TagDiagnostic::NeqTypeMismatch { .. }
             | TagDiagnostic::NonErrorInEach => Code::TypeMismatch,
             TagDiagnostic::PayloadKind { .. } => Code::PayloadType,
-            TagDiagnostic::ExtensionDisabled(_) => Code::ExtensionDisabled,
             TagDiagnostic::SubresourcePath(_) => Code::InvalidPayload,
             TagDiagnostic::SubresourcePayload(_) => Code::SubresourceConditionForm,
             TagDiagnostic::VirtualFieldNested => Code::VirtualFieldPlacement,
@@ -260,10 +231,6 @@ impl TagDiagnostic {
                 "{what}: +{} does not support optional/non-error validations",
                 tag.name()
             ),
-            TagDiagnostic::ExtensionDisabled(f) => format!(
-                "{what}: {} are a vgc extension, and extensions are not enabled",
-                f.words()
-            ),
             TagDiagnostic::SubresourcePath(p) => {
                 format!("{what}: subresource path {p:?} must start with \"/\"")
             }
@@ -303,12 +270,6 @@ impl TagDiagnostic {
                 "drop the NonError flag, or declare the validation on the element type (upstream 1.38, kubernetes#141945)"
                     .into(),
             ),
-            TagDiagnostic::ExtensionDisabled(f) => Some(format!(
-                "upstream validation-gen does not implement {} (KEP-5073 {:?} designs them; no release builds them) and ignores the tag{}; to use vgc's extension add `[extensions]` with `enabled = true` to vgc.toml (docs/extensions.md)",
-                f.words(),
-                f.section(),
-                if *f == Extension::Subresource { " with its payload" } else { "" }
-            )),
             TagDiagnostic::SubresourcePath(p) => Some(format!(
                 "write the path as the API server's request names it, e.g. \"/{}\"",
                 p.trim_start_matches('/')

@@ -1,6 +1,6 @@
 //! The subresource family (vgc extension): `+k8s:ifSubresource`, `+k8s:ifNotSubresource`.
 
-use super::diagnostics::{Extension, TagDiagnostic};
+use super::diagnostics::TagDiagnostic;
 use super::tags::{TagSite, wrap_each};
 use super::*;
 use vgc_ir::catalog::SubresourceTag;
@@ -21,11 +21,11 @@ impl Lowerer<'_> {
                 // vgc extension (KEP-5073 "Subresources"): the payload's checks run only when (or unless) the
                 // request's subresource path is the argument; like `IfOption`, the wrapper keeps its inner
                 // check's flags.
+                // Extensions off: the use is `check_file`'s VGC0116 (`vgc_ir::extension_tags::disabled`), and
+                // nothing of it is lowered (reached here only as a payload another tag's lowering reads again, such
+                // as `item(…)=`; the declaration's own loop skips the use).
                 if !vgc_ir::extension_tags::enabled(self.db) {
-                    return refuse(
-                        self,
-                        TagDiagnostic::ExtensionDisabled(Extension::Subresource),
-                    );
+                    return None;
                 }
                 let inner = tag.inner()?;
                 let path = tag.str_positional().map(str::to_string)?;

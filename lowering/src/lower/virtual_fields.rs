@@ -12,7 +12,7 @@
 //! (or a list item) also reaches without the same group is refused (`VGC0127`: KEP-5073's "Cross-GVK references
 //! are NOT supported").
 
-use super::diagnostics::{Extension, TagDiagnostic};
+use super::diagnostics::TagDiagnostic;
 use super::tags::TagSite;
 use super::*;
 use crate::plan::{MemberSet, PathStep, VirtualMember, VirtualUnionPlan};
@@ -721,13 +721,16 @@ impl Lowerer<'_> {
         } = *t;
         // Written directly on a field or type they are read by the virtual-group analysis (`virtual_groups`, which
         // places their checks and reports their problems); inside another tag's payload nothing reads them.
-        let d = if !vgc_ir::extension_tags::enabled(self.db) {
-            TagDiagnostic::ExtensionDisabled(Extension::Virtual)
-        } else if u.parsed.as_ref().is_ok_and(|p| std::ptr::eq(p, tag)) {
+        // Extensions off: the use is `check_file`'s VGC0116 (`vgc_ir::extension_tags::disabled`), and nothing of it
+        // is lowered (reached here only as a payload another tag's lowering reads again; the declaration's own loop
+        // skips the use).
+        if !vgc_ir::extension_tags::enabled(self.db) {
+            return None;
+        }
+        if u.parsed.as_ref().is_ok_and(|p| std::ptr::eq(p, tag)) {
             return Some(Vec::new());
-        } else {
-            TagDiagnostic::VirtualFieldNested
-        };
+        }
+        let d = TagDiagnostic::VirtualFieldNested;
         // Named by the field they are written on (`Struct.Field`), as the virtual-group analysis names them.
         let on = field_of(self.prog, self.db, owner, u)
             .map_or_else(|| owner.name.clone(), |f| format!("{}.{f}", owner.name));
