@@ -246,6 +246,9 @@ pub struct GenConfig {
     pub implicit: bool,
     /// `+k8s:validation-gen-deep-equal-func` (upstream 1.38): the deep-equality function generated code uses.
     pub deep_equal: DeepEqualFunc,
+    /// `+k8s:validation-gen-scheme-registry=<pkg>.<Type>` as written, `Some("nil")` for no registration, `None`
+    /// without the tag (upstream `schemeRegistryTag`: then `k8s.io/apimachinery/pkg/runtime.Scheme`).
+    pub scheme_registry: Option<String>,
 }
 
 /// The package's deep-equality function (`+k8s:validation-gen-deep-equal-func`, upstream 1.38, kubernetes#141808;
@@ -297,6 +300,13 @@ pub fn gen_config(
             &mut deep_seen,
             diags,
         );
+        if let Some(u) = ir
+            .package_tags
+            .iter()
+            .find(|u| u.control_tag() == Some(ControlTag::ValidationGenSchemeRegistry))
+        {
+            cfg.scheme_registry = Some(u.raw_value.clone().unwrap_or_default().trim().to_string());
+        }
         for u in ir
             .package_tags
             .iter()

@@ -2,7 +2,7 @@
 
 use crate::plan::{
     Boxing, Check, CheckKind, CratePlan, DependentPlan, Discriminator, DiscriminatorKind,
-    EnumExclusion, EnumPlan, FieldPlan, IfOptionPlan, IfSubresourcePlan, ItemPlan, Iteration,
+    EnumExclusion, EnumPlan, FieldPlan, GoTy, IfOptionPlan, IfSubresourcePlan, ItemPlan, Iteration,
     ListUnionPlan, Matcher, MemberRef, ModePlan, ModulePlan, NeqValue, Nested, OptionState, RustTy,
     Shape, Stats, Subfield, Subresources, TypePlan, UnionKind, UnionMemberPlan, UnionPlan,
 };
@@ -443,6 +443,19 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
             vgc_analysis::types::DeepEqualFunc::Project(f) => Some(f),
             vgc_analysis::types::DeepEqualFunc::Semantic => None,
         };
+    let go_name_of = |pkg: &str| {
+        prog.packages
+            .get(pkg)
+            .and_then(|p| p.files.first())
+            .map(|f| vgc_ir::db::file_ir(db, *f).package.clone())
+            .unwrap_or_default()
+    };
+    let scheme_registry_of =
+        |pkg: &str| match types::gen_config(db, prog, pkg, &mut Vec::new()).scheme_registry {
+            None => Some(crate::plan::DEFAULT_SCHEME_REGISTRY.to_string()),
+            Some(v) if v == "nil" => None,
+            Some(v) => Some(v),
+        };
     for (k, &key) in r.types.iter().zip(lower_keys(db)) {
         let t = lower_type(db, key);
         diagnostics.extend(t.diagnostics.iter().cloned());
@@ -455,6 +468,8 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
                     group: group_of(&k.pkg),
                     types: Vec::new(),
                     deep_equal: deep_equal_of(&k.pkg),
+                    go_name: go_name_of(&k.pkg),
+                    scheme_registry: scheme_registry_of(&k.pkg),
                 })
                 .types
                 .push(p.clone());
@@ -468,6 +483,8 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
                 group: group_of(&key.pkg),
                 types: Vec::new(),
                 deep_equal: None,
+                go_name: String::new(),
+                scheme_registry: None,
             }
             .group_version();
             crate::plan::KindRef {
@@ -1005,6 +1022,7 @@ impl Lowerer<'_> {
             skip: json.skip,
             omitempty: json.omitempty,
             ty: self.rust_ty(owner, &ty),
+            go_ty: go_ty(self.db, owner, file, &f.ty),
             no_nils: matches!(
                 shape,
                 Shape::List {
@@ -1975,6 +1993,37 @@ fn gate(undefined_is_error: bool, c: Check, gates: &[OptionGate]) -> Check {
 
 /// The field type as upstream's `getLeafTypeAndPrefixes` + raw namer print it: pointers stripped, other-package
 /// types qualified as written (`metav1.ObjectMeta`), builtins by name (`string`).
+/// A field's type expression as a [`GoTy`]: unqualified names are builtins or types of `owner`'s package,
+/// qualifiers resolve through the file's imports.
+fn go_ty(db: &dyn Db, owner: &TypeKey, file: SourceFile, t: &TypeExpr) -> GoTy {
+    let go = |t: &TypeExpr| Box::new(go_ty(db, owner, file, t));
+    match t {
+        TypeExpr::Named {
+            pkg: None, name, ..
+        } if GoTy::PREDECLARED.contains(&name.as_str()) => GoTy::Builtin(name.clone()),
+        TypeExpr::Named {
+            pkg: None, name, ..
+        } => GoTy::Named {
+            pkg: owner.pkg.clone(),
+            name: name.clone(),
+        },
+        TypeExpr::Named {
+            pkg: Some(q), name, ..
+        } => match vgc_analysis::program::import_for(vgc_ir::db::file_ir(db, file), q) {
+            Some(pkg) => GoTy::Named {
+                pkg,
+                name: name.clone(),
+            },
+            None => GoTy::Other(format!("{q}.{name}")),
+        },
+        TypeExpr::Pointer(i) => GoTy::Pointer(go(i)),
+        TypeExpr::Slice(e) => GoTy::Slice(go(e)),
+        TypeExpr::Array { len, elem } => GoTy::Array(len.clone(), go(elem)),
+        TypeExpr::Map(k, v) => GoTy::Map(go(k), go(v)),
+        TypeExpr::Struct(_) | TypeExpr::Other(_) => GoTy::Other(leaf_type_name(t)),
+    }
+}
+
 fn leaf_type_name(t: &TypeExpr) -> String {
     fn raw(t: &TypeExpr) -> String {
         match t {

@@ -43,6 +43,62 @@ impl RustTy {
     }
 }
 
+/// A Go type as written in the Go source, with every package qualifier resolved to its import path: what a Go
+/// backend spells (`vgc_gogen`: closure signatures, `safe.Field` accessors, type arguments). Unlike [`RustTy`], it
+/// keeps what Go distinguishes and Rust does not: map key types, `byte` vs `uint8`, `metav1.Time` vs `time.Time`,
+/// arrays.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum GoTy {
+    /// A predeclared type (`string`, `int32`, `byte`, `any`), spelled as written.
+    Builtin(String),
+    /// A named type: the import path of its package (the declaring package's own for an unqualified name) and its
+    /// name.
+    Named {
+        /// Import path.
+        pkg: String,
+        /// Type name.
+        name: String,
+    },
+    /// `*T`
+    Pointer(Box<GoTy>),
+    /// `[]T`
+    Slice(Box<GoTy>),
+    /// `[N]T`, the length as written.
+    Array(String, Box<GoTy>),
+    /// `map[K]V`
+    Map(Box<GoTy>, Box<GoTy>),
+    /// A type the plan does not model (an anonymous struct, an interface, a func, a qualifier no import names), as
+    /// written.
+    Other(String),
+}
+
+impl GoTy {
+    /// Go's predeclared type names (the universe scope's types).
+    pub const PREDECLARED: &'static [&'static str] = &[
+        "bool",
+        "string",
+        "int",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "uint",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "uintptr",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+        "byte",
+        "rune",
+        "any",
+        "error",
+    ];
+}
+
 /// Where a root type's validation is registered (upstream `RegisterValidations`, spec §3.6).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Subresources {
@@ -534,6 +590,8 @@ pub struct FieldPlan {
     pub omitempty: bool,
     /// Rust type.
     pub ty: RustTy,
+    /// The field's Go type as declared (qualifiers resolved).
+    pub go_ty: GoTy,
     /// Value shape.
     pub shape: Shape,
     /// Field checks in emission order (cohort-sorted: short-circuit checks first).
@@ -622,7 +680,17 @@ pub struct ModulePlan {
     /// not directly comparable ([`direct_comparable`]) — generated code calls the module's `DeepEqual` trait,
     /// which the user implements (`vgc_codegen`'s `custom` emission), and the interpreter a function given to it.
     pub deep_equal: Option<String>,
+    /// The Go package name (`package x` of its files), which need not be the import path's last element.
+    pub go_name: String,
+    /// The scheme type the package registers its validations with (`RegisterValidations(scheme *T)`), as an
+    /// import path, a dot and a type name: the package's `+k8s:validation-gen-scheme-registry` value, else
+    /// upstream's default `k8s.io/apimachinery/pkg/runtime.Scheme`; `None` for `=nil` (no registration; upstream
+    /// `targets.go` `schemeRegistryTag`).
+    pub scheme_registry: Option<String>,
 }
+
+/// upstream `targets.go` `schemeType`: the scheme a package registers with unless it says otherwise.
+pub const DEFAULT_SCHEME_REGISTRY: &str = "k8s.io/apimachinery/pkg/runtime.Scheme";
 
 /// Upstream's `util.IsDirectComparable(util.NonPointer(t))` on a plan type: whether Go's `==` compares values of
 /// `ty` (a builtin; a struct, typedef or array of such, with no pointer, slice, map or interface anywhere inside),

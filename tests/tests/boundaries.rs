@@ -23,6 +23,11 @@ const BOUNDARIES: &[(&str, &[&str])] = &[
         "vgc-codegen",
         &["vgc-analysis", "vgc-ir", "vgc-lowering", "vgc-runtime"],
     ),
+    // The Go backend reads the plan as codegen does: no codegen, no driver.
+    (
+        "vgc-gogen",
+        &["vgc-analysis", "vgc-ir", "vgc-lowering", "vgc-runtime"],
+    ),
     // The interpreter: no codegen, no driver.
     (
         "vgc-validate",
