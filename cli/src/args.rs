@@ -226,7 +226,9 @@ pub(crate) struct LintArgs {
 /// `vgc validate`.
 #[derive(clap::Args)]
 pub(crate) struct ValidateArgs {
-    /// Manifest files, directories (searched recursively for `*.yaml`, `*.yml`, `*.json`) or `-` (stdin).
+    /// Manifest files, directories (searched recursively for `*.yaml`, `*.yml`, `*.json`) or `-` (stdin). A file
+    /// reached twice (named again, another spelling, a symbolic link, inside a named directory) is validated once,
+    /// where it is first reached, with a note.
     #[arg(required = true, value_name = "FILE|DIR|-")]
     pub(crate) inputs: Vec<String>,
     /// The Go API tree whose rules apply: a module root or package directory (as for `vgc check`), or a Go module

@@ -508,10 +508,24 @@ pub const MAX_INPUT_BYTES: u64 = 64 << 20;
 /// FIFO, socket or device (`/dev/zero`), named or met in a directory, is refused, never read — and at most
 /// [`MAX_INPUT_BYTES`]; standard input is read up to the same limit (reliability R50).
 ///
+/// A file reached twice — named twice, named and also inside a named directory, or through two spellings (`a.yaml`
+/// and `./a.yaml`, a symbolic link) — is read once, where it is first reached (by its canonical path), as the API
+/// server would get each object once; [`read_inputs_noting`] also says which were skipped.
+///
 /// # Errors
 /// The first path that cannot be read or listed (the OS error, "not a regular file", or the size over the limit),
 /// named.
 pub fn read_inputs(paths: &[String]) -> Result<Vec<Input>, String> {
+    read_inputs_noting(paths).map(|(inputs, _)| inputs)
+}
+
+/// [`read_inputs`], and a note for each argument that reached files already read, which it skipped: the argument,
+/// how many files, and (up to three) which of them is which file named before. Standard input is never a duplicate
+/// (it can be named once).
+///
+/// # Errors
+/// As [`read_inputs`].
+pub fn read_inputs_noting(paths: &[String]) -> Result<(Vec<Input>, Vec<String>), String> {
     fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) -> std::io::Result<()> {
         let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
         entries.sort_by_key(std::fs::DirEntry::file_name);
@@ -529,6 +543,10 @@ pub fn read_inputs(paths: &[String]) -> Result<Vec<Input>, String> {
         Ok(())
     }
     let mut inputs = Vec::new();
+    let mut notes = Vec::new();
+    // Each file's canonical path, and the name it was first read under.
+    let mut seen: std::collections::HashMap<std::path::PathBuf, String> =
+        std::collections::HashMap::new();
     for p in paths {
         if p == "-" {
             let mut bytes = Vec::new();
@@ -557,16 +575,68 @@ pub fn read_inputs(paths: &[String]) -> Result<Vec<Input>, String> {
         } else {
             vec![path.to_path_buf()]
         };
+        let mut skipped = Vec::new();
         for f in files {
+            let name = f.to_string_lossy().into_owned();
+            // A path that cannot be canonicalised is read (and its error named) as it is.
+            if let Ok(canonical) = std::fs::canonicalize(&f) {
+                match seen.entry(canonical) {
+                    std::collections::hash_map::Entry::Occupied(first) => {
+                        skipped.push((name, first.get().clone()));
+                        continue;
+                    }
+                    std::collections::hash_map::Entry::Vacant(v) => {
+                        v.insert(name.clone());
+                    }
+                }
+            }
             let bytes = vgc_driver::sys::read_regular(&f, MAX_INPUT_BYTES)
                 .map_err(|e| format!("{}: {e}", f.display()))?;
-            inputs.push(Input {
-                name: f.to_string_lossy().into_owned(),
-                bytes,
-            });
+            inputs.push(Input { name, bytes });
+        }
+        if !skipped.is_empty() {
+            notes.push(duplicates_note(p, &skipped));
         }
     }
-    Ok(inputs)
+    Ok((inputs, notes))
+}
+
+/// The note of argument `arg` whose files `skipped` (each with the name it was first read under) were read already.
+fn duplicates_note(arg: &str, skipped: &[(String, String)]) -> String {
+    const SHOWN: usize = 3;
+    let same = |name: &str, first: &str| {
+        if name == first {
+            "named before".to_string()
+        } else {
+            format!("the same file as {first}, named before")
+        }
+    };
+    match skipped {
+        // The argument is the file.
+        [(name, first)] if name == arg => format!(
+            "{arg}: skipped, {}: each file is validated once",
+            same(name, first)
+        ),
+        _ => {
+            let mut which: Vec<String> = skipped
+                .iter()
+                .take(SHOWN)
+                .map(|(name, first)| format!("{name}: {}", same(name, first)))
+                .collect();
+            if skipped.len() > SHOWN {
+                which.push("…".into());
+            }
+            format!(
+                "{arg}: {} skipped ({}): each file is validated once",
+                if skipped.len() == 1 {
+                    "1 file".to_string()
+                } else {
+                    format!("{} files", skipped.len())
+                },
+                which.join("; ")
+            )
+        }
+    }
 }
 
 /// The most of an offending string value an error message shows, in bytes (1 KiB): a longer one is cut at a

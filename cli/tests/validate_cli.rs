@@ -741,6 +741,83 @@ fn jobs_keep_the_input_order() {
     assert_eq!(code, 2, "-j 0 is a usage error");
 }
 
+/// A file reached twice — named twice, under two spellings, through a symbolic link, or named and again inside a
+/// named directory — is validated once, where it is first reached, with a note naming what was skipped; the report
+/// is the one of the files named once (issue 37).
+#[test]
+fn a_file_reached_twice_is_validated_once() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let link = tmp.path().join("link.yaml");
+    std::os::unix::fs::symlink(dir().join("manifests/widgets.yaml"), &link).expect("symlink");
+    let link = link.to_string_lossy().into_owned();
+    for output in ["human", "json"] {
+        let once = validate(&[
+            "--output",
+            output,
+            "manifests/widgets.yaml",
+            "manifests/bad.yaml",
+        ]);
+        let (code, out, err) = validate(&[
+            "--output",
+            output,
+            "manifests/widgets.yaml",
+            "manifests/widgets.yaml",
+            "./manifests/widgets.yaml",
+            &link,
+            "manifests/bad.yaml",
+        ]);
+        assert_eq!(
+            (code, out.as_str()),
+            (once.0, once.1.as_str()),
+            "{output}: {err}"
+        );
+        let notes: Vec<&str> = err.lines().filter(|l| l.starts_with("note:")).collect();
+        assert_eq!(
+            notes,
+            [
+                "note: manifests/widgets.yaml: skipped, named before: each file is validated once".to_string(),
+                "note: ./manifests/widgets.yaml: skipped, the same file as manifests/widgets.yaml, named before: each file is validated once".to_string(),
+                format!("note: {link}: skipped, the same file as manifests/widgets.yaml, named before: each file is validated once"),
+            ],
+            "{output}"
+        );
+    }
+    // Through a directory: the file keeps the position it was first named at, the directory's other files follow.
+    let (_, out, err) = validate(&["--output", "json", "manifests/widgets.yaml", "manifests"]);
+    let report: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let files: Vec<&str> = report["documents"]
+        .as_array()
+        .expect("documents")
+        .iter()
+        .filter_map(|d| d["file"].as_str())
+        .collect();
+    assert_eq!(files.first(), Some(&"manifests/widgets.yaml"));
+    assert_eq!(
+        files
+            .iter()
+            .filter(|f| **f == "manifests/widgets.yaml")
+            .count(),
+        3,
+        "the three objects of widgets.yaml, once: {files:?}"
+    );
+    assert!(
+        err.contains("note: manifests: 1 file skipped (manifests/widgets.yaml: named before): each file is validated once"),
+        "{err}"
+    );
+    // The old objects alike.
+    let (_, _, err) = validate(&[
+        "--old",
+        "manifests/gadgets-old.yaml",
+        "--old",
+        "./manifests/gadgets-old.yaml",
+        "manifests/gadgets.yaml",
+    ]);
+    assert!(
+        err.contains("note: --old ./manifests/gadgets-old.yaml: skipped, the same file as manifests/gadgets-old.yaml, named before"),
+        "{err}"
+    );
+}
+
 /// `--strict`'s field names on the API tree `tests/validate/strict-api`: an embedded pointer's fields are the
 /// object's keys, a name two inline structs declare at the same depth is dropped (unknown), a `json:"-"` field
 /// takes no key, map values and list items are looked into, and matching is case-sensitive.

@@ -22,14 +22,24 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
             "`-` (standard input) is given {stdin_uses} times, among the inputs and --old; it can be read once"
         ));
     }
-    let inputs = match vgc::validate::read_inputs(&a.inputs) {
+    // Each file once (by its canonical path), where it is first named; the others skipped with a note.
+    let (inputs, mut notes) = match vgc::validate::read_inputs_noting(&a.inputs) {
         Ok(i) => i,
         Err(e) => return fail(e),
     };
-    let old = match vgc::validate::read_inputs(&a.old) {
-        Ok(i) => i,
+    let old = match vgc::validate::read_inputs_noting(&a.old) {
+        Ok((old, n)) => {
+            notes.extend(n.into_iter().map(|n| format!("--old {n}")));
+            old
+        }
         Err(e) => return fail(e),
     };
+    {
+        let mut err = std::io::stderr().lock();
+        for n in &notes {
+            let _ = writeln!(err, "note: {n}");
+        }
+    }
     // The API tree, and the k8s.io/api version it is when it is one (for the release defaults).
     let (api, api_version) = match a.api {
         Some(arg) => match vgc::gomodule::parse_module_version(&arg) {
