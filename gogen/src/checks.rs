@@ -5,8 +5,10 @@
 
 use crate::Gen;
 use vgc_lowering::limit_check_kinds;
-use vgc_lowering::plan::{Check, CheckKind, Shape};
+use vgc_lowering::plan::{Check, CheckKind, GoTy, Matcher, Shape};
 
+mod each;
+pub(crate) use each::list_args;
 mod equality;
 mod immutable;
 mod limits;
@@ -15,8 +17,14 @@ mod required;
 mod strfmt;
 mod testing;
 
-/// The call for `c` on a value of `shape` (the field's or type's), unmarked.
-pub(crate) fn call(g: &mut Gen<'_>, subject: &str, c: &Check, shape: &Shape) -> Option<String> {
+/// The call for `c` on a value of `shape` and Go type `value` (the field's or type's), unmarked.
+pub(crate) fn call(
+    g: &mut Gen<'_>,
+    subject: &str,
+    c: &Check,
+    shape: &Shape,
+    value: &GoTy,
+) -> Option<String> {
     let call = match &c.kind {
         CheckKind::Required { .. } | CheckKind::Optional | CheckKind::Forbidden { .. } => {
             required::call(g, &c.kind, shape)
@@ -28,12 +36,12 @@ pub(crate) fn call(g: &mut Gen<'_>, subject: &str, c: &Check, shape: &Shape) -> 
         CheckKind::Neq(v) => Some(equality::call(g, "NEQ", v)),
         CheckKind::Eq(v) => Some(equality::call(g, "EQ", v)),
         CheckKind::FixedResult { result, msg } => Some(testing::call(g, *result, msg)),
+        CheckKind::Unique(m) => each::unique(g, m, value),
+        CheckKind::EachVal(inner, m, shape) => each::each_val(g, subject, inner, m, shape, value),
+        CheckKind::EachKey(inner) => each::each_key(g, subject, inner, value),
         CheckKind::Matches(_)
         | CheckKind::Enum(_)
         | CheckKind::Update(..)
-        | CheckKind::Unique(_)
-        | CheckKind::EachVal(..)
-        | CheckKind::EachKey(_)
         | CheckKind::Subfield(_)
         | CheckKind::Union(_)
         | CheckKind::Dependent(_)
@@ -66,11 +74,71 @@ fn tag_of(c: &Check) -> String {
 /// `validate.<name>(ctx, op, fldPath, obj, oldObj[, args])`.
 pub(crate) fn validate_call(g: &mut Gen<'_>, name: &str, args: &[String]) -> String {
     let f = g.imports.name(crate::VALIDATE, name);
+    call_with(&f, args)
+}
+
+/// `f(ctx, op, fldPath, obj, oldObj[, args])` as gofmt lays out upstream's text: an argument starting with a
+/// newline (a function literal, printed with `flNewlineOK`) starts a continuation line one tab in, its own lines
+/// indented with it.
+pub(crate) fn call_with(f: &str, args: &[String]) -> String {
     let mut s = format!("{f}(ctx, op, fldPath, obj, oldObj");
     for a in args {
-        s.push_str(", ");
-        s.push_str(a);
+        match a.strip_prefix('\n') {
+            Some(rest) => {
+                s.push_str(",\n");
+                let lines: Vec<String> = rest.split('\n').map(|l| format!("\t{l}")).collect();
+                s.push_str(&lines.join("\n"));
+            }
+            None => {
+                s.push_str(", ");
+                s.push_str(a);
+            }
+        }
     }
     s.push(')');
     s
+}
+
+/// The `// …` lines upstream prints before a check's call (its `FunctionGen` comments).
+pub(crate) fn comments(c: &Check) -> Vec<&'static str> {
+    match &c.kind {
+        CheckKind::Unique(Matcher::Set) => vec!["lists with set semantics require unique values"],
+        CheckKind::Unique(Matcher::Keys(_)) => vec!["lists with map semantics require unique keys"],
+        _ => Vec::new(),
+    }
+}
+
+/// The marks upstream appends to a call: `.MarkAlpha()`/`.MarkBeta()`, then `.MarkShortCircuit()`. A wrapper
+/// (`eachVal`, `eachKey`) carries its inner check's stability on the inner call, not on its own.
+pub(crate) fn marks(c: &Check) -> String {
+    let mut s = String::new();
+    if !matches!(c.kind, CheckKind::EachVal(..) | CheckKind::EachKey(_)) {
+        s.push_str(stability_mark(c));
+    }
+    if c.short_circuit {
+        s.push_str(".MarkShortCircuit()");
+    }
+    s
+}
+
+/// `.MarkAlpha()`, `.MarkBeta()` or nothing.
+pub(crate) fn stability_mark(c: &Check) -> &'static str {
+    match c.stability {
+        Some(vgc_ir::catalog::Stability::Alpha) => ".MarkAlpha()",
+        Some(vgc_ir::catalog::Stability::Beta) => ".MarkBeta()",
+        Some(vgc_ir::catalog::Stability::Stable) | None => "",
+    }
+}
+
+/// upstream `emitFunctionCall` of a wrapped function with the standard leading arguments: the call with its
+/// stability mark (no short-circuit mark), or `None` when the check is not printed yet.
+pub(crate) fn inner_call(
+    g: &mut Gen<'_>,
+    subject: &str,
+    c: &Check,
+    shape: &Shape,
+    value: &GoTy,
+) -> Option<String> {
+    let call = call(g, subject, c, shape, value)?;
+    Some(format!("{call}{}", stability_mark(c)))
 }

@@ -70,6 +70,7 @@ pub fn generate_package(
         imports: Imports::new(&m.pkg),
         unsupported: Vec::new(),
         not_comparable: &not_comparable,
+        upstream: plan.upstream,
         by_key: plan
             .modules
             .iter()
@@ -109,20 +110,24 @@ struct Gen<'a> {
     imports: Imports,
     unsupported: Vec<Unsupported>,
     not_comparable: &'a BTreeSet<TypeKey>,
+    upstream: vgc_ir::Upstream,
     by_key: std::collections::HashMap<TypeKey, &'a TypePlan>,
 }
 
-/// Appends `depth` tabs, `s` and a newline.
+/// Appends `s` and a newline, each of its lines after `depth` tabs (a multi-line `s` carries its continuation
+/// lines' indentation relative to its first).
 fn line(out: &mut String, depth: usize, s: &str) {
     if s.is_empty() {
         out.push('\n');
         return;
     }
-    for _ in 0..depth {
-        out.push('\t');
+    for l in s.split('\n') {
+        for _ in 0..depth {
+            out.push('\t');
+        }
+        out.push_str(l);
+        out.push('\n');
     }
-    out.push_str(s);
-    out.push('\n');
 }
 
 impl Gen<'_> {
@@ -143,6 +148,98 @@ impl Gen<'_> {
             GoTy::Array(n, e) => format!("[{n}]{}", self.ty(e)),
             GoTy::Map(k, v) => format!("map[{}]{}", self.ty(k), self.ty(v)),
         }
+    }
+
+    /// The element type of a list or map value (a map's value type), through pointers and typedefs; `None` for
+    /// other values.
+    fn elem_of(&self, t: &GoTy) -> Option<GoTy> {
+        match t {
+            GoTy::Pointer(i) => self.elem_of(i),
+            GoTy::Slice(e) | GoTy::Array(_, e) | GoTy::Map(_, e) => Some((**e).clone()),
+            GoTy::Named { pkg, name } => {
+                let k = TypeKey {
+                    pkg: pkg.clone(),
+                    name: name.clone(),
+                };
+                let u = self.by_key.get(&k)?.go_ty.clone()?;
+                self.elem_of(&u)
+            }
+            GoTy::Builtin(_) | GoTy::Other(_) => None,
+        }
+    }
+
+    /// upstream `util.IsNilableType`: pointers, slices, maps, and named types of them.
+    fn go_nilable(&self, t: &GoTy) -> bool {
+        match t {
+            GoTy::Pointer(_) | GoTy::Slice(_) | GoTy::Map(..) => true,
+            GoTy::Named { pkg, name } => self
+                .by_key
+                .get(&TypeKey {
+                    pkg: pkg.clone(),
+                    name: name.clone(),
+                })
+                .is_some_and(|t| nilable(&t.shape)),
+            GoTy::Array(..) | GoTy::Builtin(_) | GoTy::Other(_) => false,
+        }
+    }
+
+    /// Whether `t` is a map (through pointers and typedefs).
+    fn is_map(&self, t: &GoTy) -> bool {
+        match t {
+            GoTy::Pointer(i) => self.is_map(i),
+            GoTy::Map(..) => true,
+            GoTy::Named { pkg, name } => self
+                .by_key
+                .get(&TypeKey {
+                    pkg: pkg.clone(),
+                    name: name.clone(),
+                })
+                .and_then(|t| t.go_ty.as_ref())
+                .is_some_and(|u| self.is_map(u)),
+            _ => false,
+        }
+    }
+
+    /// The key type of a map value (through pointers and typedefs).
+    fn key_of(&self, t: &GoTy) -> Option<GoTy> {
+        match t {
+            GoTy::Pointer(i) => self.key_of(i),
+            GoTy::Map(k, _) => Some((**k).clone()),
+            GoTy::Named { pkg, name } => {
+                let u = self
+                    .by_key
+                    .get(&TypeKey {
+                        pkg: pkg.clone(),
+                        name: name.clone(),
+                    })?
+                    .go_ty
+                    .clone()?;
+                self.key_of(&u)
+            }
+            _ => None,
+        }
+    }
+
+    /// upstream `util.IsDirectComparable` of a Go type (pointers not stripped): builtins, and structs and
+    /// typedefs the plan knows as comparable; lists, maps, pointers and unknown types are not.
+    fn go_comparable(&self, t: &GoTy) -> bool {
+        match t {
+            GoTy::Builtin(_) => true,
+            GoTy::Named { pkg, name } => {
+                let k = TypeKey {
+                    pkg: pkg.clone(),
+                    name: name.clone(),
+                };
+                self.by_key.contains_key(&k) && !self.not_comparable.contains(&k)
+            }
+            GoTy::Array(_, e) => self.go_comparable(e),
+            GoTy::Pointer(_) | GoTy::Slice(_) | GoTy::Map(..) | GoTy::Other(_) => false,
+        }
+    }
+
+    /// A plan type by key.
+    fn type_plan(&self, k: &TypeKey) -> Option<&TypePlan> {
+        self.by_key.get(k).copied()
     }
 
     /// The validation function of a type, qualified when the type is another package's.
@@ -275,17 +372,23 @@ impl Gen<'_> {
         let subject = format!("type {name}");
         let mut did_some = false;
         if !t.checks.is_empty() {
-            self.calls(out, 1, &subject, &t.checks, &t.shape);
+            let value = t.go_ty.clone().unwrap_or_else(|| GoTy::Named {
+                pkg: t.key.pkg.clone(),
+                name: t.key.name.clone(),
+            });
+            self.calls(out, 1, &subject, &t.checks, &t.shape, &value);
             line(out, 0, "");
             did_some = true;
         }
         if let Some(it) = &t.key_iteration {
-            self.iteration_call(out, 1, &subject, it, &t.shape);
+            let value = t.go_ty.clone().unwrap_or(GoTy::Other(String::new()));
+            self.iteration_call(out, 1, &subject, it, &t.shape, &value);
             line(out, 0, "");
             did_some = true;
         }
         if let Some(it) = &t.iteration {
-            self.iteration_call(out, 1, &subject, it, &t.shape);
+            let value = t.go_ty.clone().unwrap_or(GoTy::Other(String::new()));
+            self.iteration_call(out, 1, &subject, it, &t.shape, &value);
             line(out, 0, "");
             did_some = true;
         }
@@ -326,7 +429,7 @@ impl Gen<'_> {
             self.ratchet(&mut buf, &f.ty, &subject);
             ratcheted = true;
             line(&mut buf, 3, "// call field-attached validations");
-            self.calls(&mut buf, 3, &subject, &field_checks, &f.shape);
+            self.calls(&mut buf, 3, &subject, &field_checks, &f.shape, &f.go_ty);
         }
         if let Some(n) = &f.nested
             && self.by_key.get(&n.ty).is_some_and(|t| t.has_validations)
@@ -349,7 +452,7 @@ impl Gen<'_> {
                     self.ratchet(&mut buf, &f.ty, &subject);
                     ratcheted = true;
                 }
-                self.iteration_call(&mut buf, 3, &subject, it, &f.shape);
+                self.iteration_call(&mut buf, 3, &subject, it, &f.shape, &f.go_ty);
             }
         }
         if buf.is_empty() {
@@ -445,12 +548,31 @@ impl Gen<'_> {
                 "if obj == oldObj || (obj != nil && oldObj != nil && *obj == *oldObj) {",
             );
         } else {
-            let semantic = self.imports.name(EQUALITY, "Semantic");
-            line(out, 4, &format!("if {semantic}.DeepEqual(obj, oldObj) {{"));
+            let deep_equal = self.deep_equal();
+            line(out, 4, &format!("if {deep_equal}(obj, oldObj) {{"));
         }
         line(out, 5, "return nil");
         line(out, 4, "}");
         line(out, 3, "}");
+    }
+
+    /// The deep-equality function generated code compares values Go's `==` cannot compare with: before 1.38
+    /// `equality.Semantic.DeepEqual`; from 1.38 the package's `+k8s:validation-gen-deep-equal-func` (bare when
+    /// unqualified, as upstream's `emitDeepEqualFunc` prints it) or `validate.SemanticDeepEqual`.
+    fn deep_equal(&mut self) -> String {
+        if !self.upstream.deep_equal_func_tag() {
+            let semantic = self.imports.name(EQUALITY, "Semantic");
+            return format!("{semantic}.DeepEqual");
+        }
+        match &self.m.deep_equal {
+            None => self.imports.name(VALIDATE, "SemanticDeepEqual"),
+            Some(f) => match f.rsplit_once('.') {
+                Some((pkg, name)) if pkg.contains('/') || pkg.contains('.') => {
+                    self.imports.name(pkg, name)
+                }
+                _ => f.clone(),
+            },
+        }
     }
 
     /// The call that iterates a list's or map's elements (or a map's keys) with the element type's function.
@@ -461,6 +583,7 @@ impl Gen<'_> {
         subject: &str,
         it: &Iteration,
         shape: &Shape,
+        value: &GoTy,
     ) {
         let func = self.validate_fn(&it.elem);
         let (comment, call) = match (shape, it.keys) {
@@ -482,23 +605,21 @@ impl Gen<'_> {
                 )
             }
             (Shape::List { pointer_elems }, false) => {
-                if !matches!(it.matcher, vgc_lowering::plan::Matcher::None) {
-                    self.unsupported(
-                        subject,
-                        "element iteration of a list with list-map or set semantics",
-                    );
-                }
+                let Some(elem) = self.elem_of(value) else {
+                    self.unsupported(subject, "an iteration over a list of unknown element type");
+                    return;
+                };
                 let each = if *pointer_elems {
                     "EachPtrSliceVal"
                 } else {
                     "EachValSliceVal"
                 };
+                let mut args = checks::list_args(self, &it.matcher, &elem);
+                args.push(func);
+                let f = self.imports.name(VALIDATE, each);
                 (
                     "iterate the list and call the type's validation function",
-                    format!(
-                        "{}(ctx, op, fldPath, obj, oldObj, nil, nil, {func})",
-                        self.imports.name(VALIDATE, each)
-                    ),
+                    checks::call_with(&f, &args),
                 )
             }
             _ => {
@@ -533,6 +654,7 @@ impl Gen<'_> {
         subject: &str,
         checks: &[Check],
         shape: &Shape,
+        value: &GoTy,
     ) {
         let mut order: Vec<Option<String>> = Vec::new();
         for c in checks {
@@ -559,10 +681,13 @@ impl Gen<'_> {
                 line(out, d, "earlyReturn := false");
             }
             for (i, c) in members.iter().enumerate() {
-                let Some(call) = checks::call(self, subject, c, shape) else {
+                let Some(call) = checks::call(self, subject, c, shape, value) else {
                     continue;
                 };
-                let call = format!("{}{}", call, marks(c));
+                for comment in checks::comments(c) {
+                    line(out, d, &format!("// {comment}"));
+                }
+                let call = format!("{}{}", call, checks::marks(c));
                 if c.short_circuit {
                     line(out, d, &format!("if e := {call}; len(e) != 0 {{"));
                     if !c.non_error {
@@ -588,20 +713,6 @@ impl Gen<'_> {
             }
         }
     }
-}
-
-/// The marks upstream appends to a call: `.MarkAlpha()`/`.MarkBeta()`, then `.MarkShortCircuit()`.
-fn marks(c: &Check) -> String {
-    let mut s = String::new();
-    match c.stability {
-        Some(vgc_ir::catalog::Stability::Alpha) => s.push_str(".MarkAlpha()"),
-        Some(vgc_ir::catalog::Stability::Beta) => s.push_str(".MarkBeta()"),
-        Some(vgc_ir::catalog::Stability::Stable) | None => {}
-    }
-    if c.short_circuit {
-        s.push_str(".MarkShortCircuit()");
-    }
-    s
 }
 
 /// upstream `util.IsNilableType` of a type's value: lists and maps (a pointer never reaches here).

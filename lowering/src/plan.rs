@@ -633,6 +633,8 @@ pub struct TypePlan {
     pub fields: Option<Vec<FieldPlan>>,
     /// For typedefs, the Rust type it stands for.
     pub alias_of: Option<RustTy>,
+    /// For typedefs, the Go type it is declared as (`[]Item`, `map[string]V`), qualifiers resolved.
+    pub go_ty: Option<GoTy>,
     /// Shape of the type's value (for type-level checks).
     pub shape: Shape,
     /// Type-level checks, cohort-sorted.

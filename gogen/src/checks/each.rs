@@ -1,0 +1,164 @@
+//! `eachVal`, `eachKey` and list uniqueness (upstream `validators/each.go` `getListValidations`,
+//! `getMapValidations`, `eachKeyTagValidator.getValidations`; `validators/list.go`'s uniqueness; `validate/each.go`).
+//! One call per wrapped check, the wrapped check printed as upstream's `WrapperFunction`: its function's name when
+//! it takes no arguments beyond the standard five, else a closure with the standard signature.
+
+use crate::Gen;
+use vgc_analysis::TypeKey;
+use vgc_lowering::plan::{Check, GoTy, Matcher, Shape};
+
+/// gofmt keeps a function literal on one line when its header and body fit in 100 columns (go/printer
+/// `funcBody`, `maxSize`).
+const ONE_LINE_FUNC: usize = 100;
+
+/// The type without pointers (upstream `util.NonPointer`, applied repeatedly).
+fn non_pointer(t: &GoTy) -> &GoTy {
+    match t {
+        GoTy::Pointer(i) => non_pointer(i),
+        t => t,
+    }
+}
+
+/// upstream `listMetadata.makeListMapMatchFunc`: `func(a *T, b *T) bool { return a.K == b.K && … }`, a pointer
+/// key compared by value with nil equal to nil; newline-prefixed (`flNewlineOK`).
+fn match_func(g: &mut Gen<'_>, elem: &GoTy, keys: &[String]) -> String {
+    let t = g.ty(non_pointer(elem));
+    let key_is_pointer = |k: &String| -> bool {
+        let GoTy::Named { pkg, name } = non_pointer(elem) else {
+            return false;
+        };
+        let key = TypeKey {
+            pkg: pkg.clone(),
+            name: name.clone(),
+        };
+        g.type_plan(&key)
+            .and_then(|p| p.fields.as_ref())
+            .and_then(|fs| fs.iter().find(|f| &f.go_field == k))
+            .is_some_and(|f| matches!(f.go_ty, GoTy::Pointer(_)))
+    };
+    let terms: Vec<String> = keys
+        .iter()
+        .map(|k| {
+            if key_is_pointer(k) {
+                format!("((a.{k} == nil && b.{k} == nil) || (a.{k} != nil && b.{k} != nil && *a.{k} == *b.{k}))")
+            } else {
+                format!("a.{k} == b.{k}")
+            }
+        })
+        .collect();
+    let header = format!("func(a *{t}, b *{t}) bool");
+    let body = format!("return {}", terms.join(" && "));
+    if header.len() + body.len() <= ONE_LINE_FUNC {
+        format!("\n{header} {{ {body} }}")
+    } else {
+        format!("\n{header} {{\n\t{body}\n}}")
+    }
+}
+
+/// `validate.DirectEqual` when Go's `==` compares the element type, else `validate.SemanticDeepEqual`.
+fn equal_func(g: &mut Gen<'_>, elem: &GoTy) -> String {
+    let name = if g.go_comparable(non_pointer(elem)) {
+        "DirectEqual"
+    } else {
+        "SemanticDeepEqual"
+    };
+    g.imports.name(crate::VALIDATE, name)
+}
+
+/// The match and equivalence arguments of a list's element calls (upstream `getListValidations`).
+pub(crate) fn list_args(g: &mut Gen<'_>, m: &Matcher, elem: &GoTy) -> Vec<String> {
+    match m {
+        Matcher::Keys(keys) => vec![match_func(g, elem, keys), equal_func(g, elem)],
+        Matcher::Set => vec![equal_func(g, elem), "nil".into()],
+        Matcher::None => vec!["nil".into(), "nil".into()],
+    }
+}
+
+/// The wrapped check as upstream's `WrapperFunction` argument (newline-prefixed when a closure).
+fn wrapper(
+    g: &mut Gen<'_>,
+    subject: &str,
+    inner: &Check,
+    elem: &GoTy,
+    elem_shape: &Shape,
+) -> Option<String> {
+    let call = super::inner_call(g, subject, inner, elem_shape, elem)?;
+    if let Some(f) = call.strip_suffix("(ctx, op, fldPath, obj, oldObj)") {
+        return Some(f.to_string());
+    }
+    let pfx = if g.go_nilable(elem) { "" } else { "*" };
+    let t = g.ty(non_pointer(elem));
+    let context = g.imports.name(crate::CONTEXT, "Context");
+    let operation = g.imports.name(crate::OPERATION, "Operation");
+    let path = g.imports.name(crate::FIELD, "Path");
+    let errors = g.imports.name(crate::FIELD, "ErrorList");
+    let call = call.replace('\n', "\n\t");
+    Some(format!(
+        "\nfunc(ctx {context}, op {operation}, fldPath *{path}, obj, oldObj {pfx}{t}) {errors} {{\n\treturn {call}\n}}"
+    ))
+}
+
+/// `eachVal` on a list or map value of Go type `value`.
+pub(super) fn each_val(
+    g: &mut Gen<'_>,
+    subject: &str,
+    inner: &[Check],
+    m: &Matcher,
+    elem_shape: &Shape,
+    value: &GoTy,
+) -> Option<String> {
+    let [inner] = inner else {
+        return None;
+    };
+    let elem = g.elem_of(value)?;
+    let is_map = g.is_map(value);
+    let mut args = if is_map {
+        vec![equal_func(g, &elem)]
+    } else {
+        list_args(g, m, &elem)
+    };
+    args.push(wrapper(g, subject, inner, &elem, elem_shape)?);
+    let func = if is_map {
+        "EachMapVal"
+    } else if matches!(elem, GoTy::Pointer(_)) {
+        "EachPtrSliceVal"
+    } else {
+        "EachValSliceVal"
+    };
+    Some(super::validate_call(g, func, &args))
+}
+
+/// `eachKey` on a map value of Go type `value`.
+pub(super) fn each_key(
+    g: &mut Gen<'_>,
+    subject: &str,
+    inner: &[Check],
+    value: &GoTy,
+) -> Option<String> {
+    let [inner] = inner else {
+        return None;
+    };
+    let key = g.key_of(value)?;
+    let shape = Shape::Scalar {
+        ty: vgc_analysis::types::Builtin::String,
+        pointer: false,
+    };
+    let w = wrapper(g, subject, inner, &key, &shape)?;
+    Some(super::validate_call(g, "EachMapKey", &[w]))
+}
+
+/// List uniqueness from `listType=set|map` or `unique` (upstream `listTypeTagValidator`'s functions).
+pub(super) fn unique(g: &mut Gen<'_>, m: &Matcher, value: &GoTy) -> Option<String> {
+    let elem = g.elem_of(value)?;
+    let arg = match m {
+        Matcher::Keys(keys) => match_func(g, &elem, keys),
+        Matcher::Set => equal_func(g, &elem),
+        Matcher::None => return None,
+    };
+    let func = if matches!(elem, GoTy::Pointer(_)) {
+        "PtrSliceUnique"
+    } else {
+        "ValSliceUnique"
+    };
+    Some(super::validate_call(g, func, &[arg]))
+}
