@@ -252,7 +252,8 @@ pub(crate) struct ValidateArgs {
     /// stability levels of declarative rules it enforces — read from `k8s.io/kubernetes@VERSION`'s
     /// `pkg/features/kube_features.go` (fetched with `go mod download` when missing). Default: the release of
     /// `--api k8s.io/api@vX.Y.Z` (`v1.Y.Z`), or of the default API; `none`: no release defaults (options the
-    /// rules read are undefined unless given; every level enforced).
+    /// rules read are undefined unless given; every level enforced). A release of another minor than the
+    /// k8s.io/api tree is a warning: one release's defaults applied to another release's rules.
     #[arg(long, value_name = "v1.Y.Z|none")]
     pub(crate) release: Option<String>,
     /// Which declarative errors make an object invalid: `stable` (rules without `+k8s:alpha`/`+k8s:beta`),

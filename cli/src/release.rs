@@ -100,6 +100,26 @@ pub fn release_of(kubernetes_version: &str) -> Option<(u32, u32)> {
     ))
 }
 
+/// A warning when `defaults` are of another release (another minor) than the one serving `k8s.io/api` version
+/// `api_version` (the API tree's rules): the feature-gate defaults and the enforced stability levels of one
+/// release's API server would be applied to another release's rules — a server no release runs, so its answers are
+/// no release's. `None` when they match, or when `api_version` is no release's (a pseudo-version).
+#[must_use]
+pub fn mismatch(defaults: &ReleaseDefaults, api_version: &str) -> Option<String> {
+    let api = release_of(&kubernetes_version_of(api_version)?)?;
+    if api == defaults.release {
+        return None;
+    }
+    let (r, a) = (defaults.release_name(), format!("{}.{}", api.0, api.1));
+    Some(format!(
+        "the release defaults are {} (Kubernetes {r}), but the API tree is {}@{api_version} (Kubernetes {a}): the feature-gate defaults and the enforced stability levels of the {r} API server are applied to the {a} rules, which no release's API server does; name the release of the API (--release v{a}.Z) or the API of the release (--api {}@v0.{}.Z)",
+        defaults.source,
+        crate::gomodule::DEFAULT_MODULE,
+        crate::gomodule::DEFAULT_MODULE,
+        defaults.release.1
+    ))
+}
+
 /// The defaults of `k8s.io/kubernetes@<kubernetes_version>`, fetched into the module cache when missing.
 ///
 /// # Errors

@@ -1097,6 +1097,7 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
         coverage,
         outcome,
         warnings: api.shadowed_kinds(),
+        run_warnings: opts.warnings.clone(),
         shadow_note: shadow_note(opts),
         enforce: opts.enforce,
         release: opts.release.clone(),

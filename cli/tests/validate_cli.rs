@@ -439,6 +439,66 @@ fn validate_env(args: &[&str], env: &[(&str, Option<&Path>)]) -> (i32, String, S
     )
 }
 
+/// Issue 37: `--release` of another minor than the `k8s.io/api` tree (`--api k8s.io/api@v0.37.2 --release
+/// v1.38.0-beta.0`) applies one release's feature-gate defaults and enforcement to another release's rules: a
+/// warning naming both versions and what that means, on stderr and in every report that carries warnings (JSON,
+/// TAP, SARIF); none when the release is the API's own.
+#[test]
+fn a_release_of_another_minor_than_the_api_is_a_warning_in_every_format() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let modcache = tmp.path().join("modcache");
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    copy_api(&modcache.join("k8s.io/api@v0.37.2"));
+    for release in ["v1.37.2", "v1.38.0-beta.0"] {
+        let features = modcache.join(format!("k8s.io/kubernetes@{release}/pkg/features"));
+        std::fs::create_dir_all(&features).expect("mkdir");
+        std::fs::write(
+            features.join("kube_features.go"),
+            "package features\n\nvar defaultVersionedKubernetesFeatureGates = map[featuregate.Feature]featuregate.VersionedSpecs{\n\tgenericfeatures.DeclarativeValidationBeta: {\n\t\t{Version: version.MustParse(\"1.36\"), Default: true, PreRelease: featuregate.Beta},\n\t},\n}\n",
+        )
+        .expect("write");
+    }
+    let env = [
+        ("GOMODCACHE", Some(modcache.as_path())),
+        ("PATH", Some(empty.as_path())),
+    ];
+    let run = |release: &str, output: &str| {
+        validate_env(
+            &[
+                "--api",
+                "k8s.io/api@v0.37.2",
+                "--release",
+                release,
+                "--output",
+                output,
+                "manifests/widgets.yaml",
+            ],
+            &env,
+        )
+    };
+    let warning = "the release defaults are k8s.io/kubernetes@v1.38.0-beta.0 (Kubernetes 1.38), but the API tree is k8s.io/api@v0.37.2 (Kubernetes 1.37): the feature-gate defaults and the enforced stability levels of the 1.38 API server are applied to the 1.37 rules, which no release's API server does; name the release of the API (--release v1.37.Z) or the API of the release (--api k8s.io/api@v0.38.Z)";
+    let (code, _, err) = run("v1.38.0-beta.0", "human");
+    assert_eq!(code, 1, "{err}");
+    assert!(err.contains(&format!("warning: {warning}\n")), "{err}");
+    let (_, out, _) = run("v1.38.0-beta.0", "json");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["warnings"], serde_json::json!([warning]), "{out}");
+    assert_eq!(v["release"], "1.38");
+    let (_, out, _) = run("v1.38.0-beta.0", "tap");
+    assert!(out.contains(&format!("\n# warning: {warning}\n")), "{out}");
+    let (_, out, _) = run("v1.38.0-beta.0", "sarif");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("sarif");
+    let notes = &v["runs"][0]["invocations"][0]["toolExecutionNotifications"];
+    assert_eq!(notes[0]["message"]["text"], warning, "{out}");
+    assert_eq!(notes[0]["level"], "warning");
+    // The API's own release: no warning.
+    let (_, out, err) = run("v1.37.2", "json");
+    assert!(!err.contains("warning"), "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["warnings"], serde_json::json!([]), "{out}");
+}
+
 /// `--api MODULE@VERSION`: the module cache first (found through `go env GOMODCACHE` when `GOMODCACHE` is not set;
 /// paths case-encoded as Go does), else `go mod download -json` in a temporary directory with `GOFLAGS=-mod=mod`
 /// (a stand-in `go` on PATH records how it was called), then its `go.mod`'s requirements, with `go`'s own error when the version does not exist and a

@@ -79,6 +79,16 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
         Ok(d) => d,
         Err(e) => return fail(e),
     };
+    // `--release` of another minor than the k8s.io/api tree: one release's server defaults over another's rules.
+    let run_warnings: Vec<String> = defaults
+        .as_ref()
+        .zip(api_version.as_deref())
+        .and_then(|(d, v)| vgc::release::mismatch(d, v))
+        .into_iter()
+        .collect();
+    for w in &run_warnings {
+        let _ = writeln!(std::io::stderr().lock(), "warning: {w}");
+    }
     // A path that does not exist is named as `--api`'s (not a bare file error).
     if std::fs::symlink_metadata(&api).is_err() {
         return fail(format!(
@@ -222,6 +232,7 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
         color: vgc::render::use_color(&a.color, std::io::stdout().is_terminal()),
         jobs: a.jobs.map(usize::from),
         progress: output == vgc::validate::OutputFormat::Human && std::io::stderr().is_terminal(),
+        warnings: run_warnings,
     };
     let (text, result) = vgc::validate::run(&api, &inputs, &old, &opts);
     timings.push(("validate", clock.elapsed()));

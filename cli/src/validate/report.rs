@@ -451,7 +451,7 @@ fn json_report(results: &Results) -> String {
     let v = json!({
         "documents": docs,
         "kinds": kinds,
-        "warnings": results.warnings,
+        "warnings": results.run_warnings.iter().chain(&results.warnings).collect::<Vec<_>>(),
         "summary": {
             "objects": o.objects, "invalid": o.invalid, "errors": o.errors,
             "shadowed": o.shadowed, "skipped": o.skipped, "unreadable": o.failed,
@@ -593,7 +593,7 @@ fn yaml_str(s: &str) -> String {
 fn tap(results: &Results) -> String {
     let mut out = String::from("TAP version 13\n");
     let _ = writeln!(out, "1..{}", results.entries.len());
-    for w in &results.warnings {
+    for w in results.run_warnings.iter().chain(&results.warnings) {
         let _ = writeln!(out, "# warning: {w}");
     }
     for (i, e) in results.entries.iter().enumerate() {
@@ -845,13 +845,18 @@ fn sarif(results: &Results) -> String {
         .results(results_out)
         .column_kind(json!("unicodeCodePoints"))
         .build();
-    // Warnings about the API tree (not about a document): notifications of the tool's execution.
+    // Warnings about the run and the API tree (not about a document): notifications of the tool's execution, the
+    // API tree's with their code.
     let mut run = run;
-    if !results.warnings.is_empty() {
-        let notes: Vec<s::Notification> = results
-            .warnings
-            .iter()
-            .map(|w| {
+    if !results.warnings.is_empty() || !results.run_warnings.is_empty() {
+        let about_run = results.run_warnings.iter().map(|w| {
+            s::Notification::builder()
+                .message(s::Message::builder().text(w.clone()).build())
+                .level(json!("warning"))
+                .build()
+        });
+        let notes: Vec<s::Notification> = about_run
+            .chain(results.warnings.iter().map(|w| {
                 s::Notification::builder()
                     .message(s::Message::builder().text(w.clone()).build())
                     .level(json!("warning"))
@@ -861,7 +866,7 @@ fn sarif(results: &Results) -> String {
                             .build(),
                     )
                     .build()
-            })
+            }))
             .collect();
         run.invocations = Some(vec![
             s::Invocation::builder()

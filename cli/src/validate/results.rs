@@ -106,6 +106,10 @@ pub struct Options {
     /// Threads validating objects (`-j`); `None`: rayon's default (one per core). The report is in input order
     /// whatever the number.
     pub jobs: Option<usize>,
+    /// Warnings about the run itself, neither about the API tree nor a document: release defaults of another
+    /// release than the API tree's ([`crate::release::mismatch`]). The CLI prints them on stderr; the JSON, SARIF
+    /// and TAP reports carry them too, before the API tree's warnings.
+    pub warnings: Vec<String>,
     /// Draw a progress bar on stderr while validating (the CLI sets it only when stderr is a terminal and the
     /// report is human).
     pub progress: bool,
@@ -309,6 +313,8 @@ pub(crate) struct Results {
     /// Warnings about the API tree itself, not about a document: kinds two packages declare (`VGC0114`,
     /// [`super::Api::shadowed_kinds`]). The CLI prints them on stderr; the JSON, SARIF and TAP reports carry them too.
     pub(crate) warnings: Vec<String>,
+    /// [`Options::warnings`]: about the run itself (no diagnostic code).
+    pub(crate) run_warnings: Vec<String>,
     /// The note of a shadowed error: which release's server does not return it and why (`Options::enforce`).
     pub(crate) shadow_note: String,
     /// `Options::enforce` and `Options::release`, for the JSON report.
