@@ -5,7 +5,7 @@
 
 use crate::Gen;
 use vgc_lowering::limit_check_kinds;
-use vgc_lowering::plan::{Check, CheckKind, GoTy, Matcher, Shape};
+use vgc_lowering::plan::{Check, CheckKind, GoTy, Matcher};
 
 mod each;
 pub(crate) use each::list_args;
@@ -17,17 +17,11 @@ mod required;
 mod strfmt;
 mod testing;
 
-/// The call for `c` on a value of `shape` and Go type `value` (the field's or type's), unmarked.
-pub(crate) fn call(
-    g: &mut Gen<'_>,
-    subject: &str,
-    c: &Check,
-    shape: &Shape,
-    value: &GoTy,
-) -> Option<String> {
+/// The call for `c` on a value of Go type `value` (the field's or type's), unmarked.
+pub(crate) fn call(g: &mut Gen<'_>, subject: &str, c: &Check, value: &GoTy) -> Option<String> {
     let call = match &c.kind {
         CheckKind::Required { .. } | CheckKind::Optional | CheckKind::Forbidden { .. } => {
-            required::call(g, &c.kind, shape)
+            required::call(g, &c.kind, value)
         }
         limit_check_kinds!() => limits::call(g, &c.kind),
         CheckKind::Format(f) => strfmt::call(g, *f),
@@ -37,7 +31,7 @@ pub(crate) fn call(
         CheckKind::Eq(v) => Some(equality::call(g, "EQ", v)),
         CheckKind::FixedResult { result, msg } => Some(testing::call(g, *result, msg)),
         CheckKind::Unique(m) => each::unique(g, m, value),
-        CheckKind::EachVal(inner, m, shape) => each::each_val(g, subject, inner, m, shape, value),
+        CheckKind::EachVal(inner, m, _) => each::each_val(g, subject, inner, m, value),
         CheckKind::EachKey(inner) => each::each_key(g, subject, inner, value),
         CheckKind::Matches(_)
         | CheckKind::Enum(_)
@@ -104,6 +98,10 @@ pub(crate) fn comments(c: &Check) -> Vec<&'static str> {
     match &c.kind {
         CheckKind::Unique(Matcher::Set) => vec!["lists with set semantics require unique values"],
         CheckKind::Unique(Matcher::Keys(_)) => vec!["lists with map semantics require unique keys"],
+        // upstream `required.go`: `optional` with a non-zero `+default` becomes `required`.
+        CheckKind::Required { .. } if c.tag == Some(vgc_ir::catalog::TagId::Optional) => {
+            vec!["optional fields with default values are effectively required"]
+        }
         _ => Vec::new(),
     }
 }
@@ -136,9 +134,8 @@ pub(crate) fn inner_call(
     g: &mut Gen<'_>,
     subject: &str,
     c: &Check,
-    shape: &Shape,
     value: &GoTy,
 ) -> Option<String> {
-    let call = call(g, subject, c, shape, value)?;
+    let call = call(g, subject, c, value)?;
     Some(format!("{call}{}", stability_mark(c)))
 }

@@ -237,6 +237,27 @@ impl Gen<'_> {
         }
     }
 
+    /// What a value of Go type `t` is natively (through typedefs): a pointer, slice, map, or a value.
+    fn native(&self, t: &GoTy) -> Native {
+        match t {
+            GoTy::Pointer(_) => Native::Pointer,
+            GoTy::Slice(_) => Native::Slice,
+            GoTy::Map(..) => Native::Map,
+            GoTy::Named { pkg, name } => match self
+                .by_key
+                .get(&TypeKey {
+                    pkg: pkg.clone(),
+                    name: name.clone(),
+                })
+                .and_then(|t| t.go_ty.as_ref())
+            {
+                Some(u) if !matches!(u, GoTy::Named { .. }) => self.native(u),
+                _ => Native::Value,
+            },
+            GoTy::Builtin(_) | GoTy::Array(..) | GoTy::Other(_) => Native::Value,
+        }
+    }
+
     /// A plan type by key.
     fn type_plan(&self, k: &TypeKey) -> Option<&TypePlan> {
         self.by_key.get(k).copied()
@@ -376,7 +397,7 @@ impl Gen<'_> {
                 pkg: t.key.pkg.clone(),
                 name: t.key.name.clone(),
             });
-            self.calls(out, 1, &subject, &t.checks, &t.shape, &value);
+            self.calls(out, 1, &subject, &t.checks, &value);
             line(out, 0, "");
             did_some = true;
         }
@@ -392,10 +413,18 @@ impl Gen<'_> {
             line(out, 0, "");
             did_some = true;
         }
+        if t.opaque {
+            line(out, 1, "return errs");
+            line(out, 0, "}");
+            line(out, 0, "");
+            return;
+        }
         match &t.fields {
             Some(fields) => {
+                // A typedef of a struct (`type E T`) is a struct type of its own for gengo: its fields are
+                // named `E.F`.
                 for f in fields {
-                    self.field(out, t, f, did_some);
+                    self.field(out, &t.key, f, did_some);
                     did_some = true;
                 }
             }
@@ -416,20 +445,23 @@ impl Gen<'_> {
     }
 
     /// One struct field (upstream `emitValidationForChild`, the `types.Struct` case).
-    fn field(&mut self, out: &mut String, owner: &TypePlan, f: &FieldPlan, did_some: bool) {
-        let owner_name = owner.key.name.clone();
+    fn field(&mut self, out: &mut String, owner: &TypeKey, f: &FieldPlan, did_some: bool) {
+        let owner_name = owner.name.clone();
         let subject = format!("field {owner_name}.{}", f.go_field);
         let mut buf = String::new();
         let mut ratcheted = false;
         if f.no_nils {
             self.unsupported(&subject, "a list of pointers (upstream PtrSliceNoNils)");
         }
+        for note in &f.notes {
+            line(&mut buf, 3, &format!("// {note}"));
+        }
         let field_checks: Vec<Check> = f.checks.clone();
         if !field_checks.is_empty() {
             self.ratchet(&mut buf, &f.ty, &subject);
             ratcheted = true;
             line(&mut buf, 3, "// call field-attached validations");
-            self.calls(&mut buf, 3, &subject, &field_checks, &f.shape, &f.go_ty);
+            self.calls(&mut buf, 3, &subject, &field_checks, &f.go_ty);
         }
         if let Some(n) = &f.nested
             && self.by_key.get(&n.ty).is_some_and(|t| t.has_validations)
@@ -466,7 +498,7 @@ impl Gen<'_> {
         let (leaf, type_pfx, expr_pfx) = self.leaf_and_prefixes(&f.go_ty, &f.shape);
         let path = self.imports.name(FIELD, "Path");
         let error_list = self.imports.name(FIELD, "ErrorList");
-        let owner_ty = self.type_name(&owner.key);
+        let owner_ty = self.type_name(owner);
         if did_some {
             line(out, 0, "");
         }
@@ -653,7 +685,6 @@ impl Gen<'_> {
         depth: usize,
         subject: &str,
         checks: &[Check],
-        shape: &Shape,
         value: &GoTy,
     ) {
         let mut order: Vec<Option<String>> = Vec::new();
@@ -681,7 +712,7 @@ impl Gen<'_> {
                 line(out, d, "earlyReturn := false");
             }
             for (i, c) in members.iter().enumerate() {
-                let Some(call) = checks::call(self, subject, c, shape, value) else {
+                let Some(call) = checks::call(self, subject, c, value) else {
                     continue;
                 };
                 for comment in checks::comments(c) {
@@ -713,6 +744,15 @@ impl Gen<'_> {
             }
         }
     }
+}
+
+/// A Go value's native kind (upstream `util.NativeType(t).Kind`), as the `required` family chooses its function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Native {
+    Pointer,
+    Slice,
+    Map,
+    Value,
 }
 
 /// upstream `util.IsNilableType` of a type's value: lists and maps (a pointer never reaches here).

@@ -633,7 +633,11 @@ impl Lowerer<'_> {
             key: k.clone(),
             fields: Some(fields),
             alias_of: None,
-            go_ty: None,
+            go_ty: match &decl.ty {
+                TypeExpr::Struct(_) => None,
+                t => Some(go_ty(self.db, self.prog, &k.pkg, file, t)),
+            },
+            opaque: opacity(&decl.tags).value,
             shape: Shape::Struct { pointer: false },
             has_validations: !checks.is_empty(),
             checks,
@@ -767,7 +771,8 @@ impl Lowerer<'_> {
             key: k.clone(),
             fields: None,
             alias_of: Some(self.rust_ty(k, &ty)),
-            go_ty: Some(go_ty(self.db, k, file, &decl.ty)),
+            go_ty: Some(go_ty(self.db, self.prog, &k.pkg, file, &decl.ty)),
+            opaque: opacity(&decl.tags).value,
             shape,
             checks,
             iteration,
@@ -979,7 +984,7 @@ impl Lowerer<'_> {
                 _ => {}
             }
         }
-        self.apply_default_rule(owner, file, f, &shape, &mut checks);
+        let notes = self.apply_default_rule(owner, file, f, &shape, &mut checks);
         if !checks.is_empty() && self.map_of_slices(&ty) {
             self.report(
                 file,
@@ -1024,7 +1029,7 @@ impl Lowerer<'_> {
             skip: json.skip,
             omitempty: json.omitempty,
             ty: self.rust_ty(owner, &ty),
-            go_ty: go_ty(self.db, owner, file, &f.ty),
+            go_ty: go_ty(self.db, self.prog, &owner.pkg, file, &f.ty),
             no_nils: matches!(
                 shape,
                 Shape::List {
@@ -1034,6 +1039,7 @@ impl Lowerer<'_> {
                 && self.map_of_pointers(&ty)),
             shape,
             checks,
+            notes,
             nested,
             iteration,
             key_iteration,
@@ -1437,14 +1443,15 @@ impl Lowerer<'_> {
         f: &FieldIr,
         shape: &Shape,
         checks: &mut Vec<Check>,
-    ) {
+    ) -> Vec<String> {
         if f.defaults.is_empty() || !checks.iter().any(is_optional_tag) {
-            return;
+            return Vec::new();
         }
         let name = f.go_name.clone().unwrap_or_default();
         let at = f.defaults[0].at;
         let fail = |l: &mut Self, msg: String| {
-            l.err(file, at, Code::InvalidPayload, format!("field {}.{name}: {msg}", owner.name), Some("`+default=<json>` takes one JSON value, e.g. `+default=0` or `+default=\"name\"`".into()))
+            l.err(file, at, Code::InvalidPayload, format!("field {}.{name}: {msg}", owner.name), Some("`+default=<json>` takes one JSON value, e.g. `+default=0` or `+default=\"name\"`".into()));
+            Vec::new()
         };
         if f.defaults.len() > 1 {
             let vals: Vec<String> = f
@@ -1495,11 +1502,19 @@ impl Lowerer<'_> {
         );
         match zero {
             None => fail(self, "unknown zero-value for the field's type".into()),
-            Some(true) if !nilable => checks.retain(|c| !is_optional_tag(c)),
+            Some(true) if !nilable => {
+                checks.retain(|c| !is_optional_tag(c));
+                // upstream `required.go`
+                vec![
+                    "optional value-type fields with zero-value defaults are purely documentation"
+                        .into(),
+                ]
+            }
             Some(_) => {
                 for c in checks.iter_mut().filter(|c| is_optional_tag(c)) {
                     optional_to_required(c);
                 }
+                Vec::new()
             }
         }
     }
@@ -1995,35 +2010,56 @@ fn gate(undefined_is_error: bool, c: Check, gates: &[OptionGate]) -> Check {
 
 /// The field type as upstream's `getLeafTypeAndPrefixes` + raw namer print it: pointers stripped, other-package
 /// types qualified as written (`metav1.ObjectMeta`), builtins by name (`string`).
-/// A field's type expression as a [`GoTy`]: unqualified names are builtins or types of `owner`'s package,
-/// qualifiers resolve through the file's imports.
-fn go_ty(db: &dyn Db, owner: &TypeKey, file: SourceFile, t: &TypeExpr) -> GoTy {
-    let go = |t: &TypeExpr| Box::new(go_ty(db, owner, file, t));
-    match t {
-        TypeExpr::Named {
-            pkg: None, name, ..
-        } if GoTy::PREDECLARED.contains(&name.as_str()) => GoTy::Builtin(name.clone()),
-        TypeExpr::Named {
-            pkg: None, name, ..
-        } => GoTy::Named {
-            pkg: owner.pkg.clone(),
-            name: name.clone(),
-        },
-        TypeExpr::Named {
-            pkg: Some(q), name, ..
-        } => match vgc_analysis::program::import_for(vgc_ir::db::file_ir(db, file), q) {
-            Some(pkg) => GoTy::Named {
-                pkg,
-                name: name.clone(),
-            },
-            None => GoTy::Other(format!("{q}.{name}")),
-        },
-        TypeExpr::Pointer(i) => GoTy::Pointer(go(i)),
-        TypeExpr::Slice(e) => GoTy::Slice(go(e)),
-        TypeExpr::Array { len, elem } => GoTy::Array(len.clone(), go(elem)),
-        TypeExpr::Map(k, v) => GoTy::Map(go(k), go(v)),
-        TypeExpr::Struct(_) | TypeExpr::Other(_) => GoTy::Other(leaf_type_name(t)),
+/// A type expression written in `file` of package `pkg` as a [`GoTy`]: unqualified names are builtins or types
+/// of `pkg`, qualifiers resolve through the file's imports, and a Go alias (`type A = B`) is replaced by what it
+/// names, as go/types (and so gengo) sees it.
+fn go_ty(db: &dyn Db, prog: &Program, pkg: &str, file: SourceFile, t: &TypeExpr) -> GoTy {
+    fn named(db: &dyn Db, prog: &Program, pkg: String, name: &str, depth: usize) -> GoTy {
+        let key = TypeKey {
+            pkg: pkg.clone(),
+            name: name.to_string(),
+        };
+        if depth < 32
+            && let Some((decl, file)) = prog.type_decl(db, &key)
+            && decl.is_alias
+        {
+            return go_ty_at(db, prog, &pkg, file, &decl.ty, depth + 1);
+        }
+        GoTy::Named {
+            pkg,
+            name: name.to_string(),
+        }
     }
+    fn go_ty_at(
+        db: &dyn Db,
+        prog: &Program,
+        pkg: &str,
+        file: SourceFile,
+        t: &TypeExpr,
+        depth: usize,
+    ) -> GoTy {
+        let go = |t: &TypeExpr| Box::new(go_ty_at(db, prog, pkg, file, t, depth));
+        match t {
+            TypeExpr::Named {
+                pkg: None, name, ..
+            } if GoTy::PREDECLARED.contains(&name.as_str()) => GoTy::Builtin(name.clone()),
+            TypeExpr::Named {
+                pkg: None, name, ..
+            } => named(db, prog, pkg.to_string(), name, depth),
+            TypeExpr::Named {
+                pkg: Some(q), name, ..
+            } => match vgc_analysis::program::import_for(vgc_ir::db::file_ir(db, file), q) {
+                Some(path) => named(db, prog, path, name, depth),
+                None => GoTy::Other(format!("{q}.{name}")),
+            },
+            TypeExpr::Pointer(i) => GoTy::Pointer(go(i)),
+            TypeExpr::Slice(e) => GoTy::Slice(go(e)),
+            TypeExpr::Array { len, elem } => GoTy::Array(len.clone(), go(elem)),
+            TypeExpr::Map(k, v) => GoTy::Map(go(k), go(v)),
+            TypeExpr::Struct(_) | TypeExpr::Other(_) => GoTy::Other(leaf_type_name(t)),
+        }
+    }
+    go_ty_at(db, prog, pkg, file, t, 0)
 }
 
 fn leaf_type_name(t: &TypeExpr) -> String {

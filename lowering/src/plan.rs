@@ -596,6 +596,10 @@ pub struct FieldPlan {
     pub shape: Shape,
     /// Field checks in emission order (cohort-sorted: short-circuit checks first).
     pub checks: Vec<Check>,
+    /// Why a tag of the field produced no check, as upstream's validators say it (`Validations.Comments`, e.g.
+    /// `required.go`: "optional value-type fields with zero-value defaults are purely documentation"); the Go
+    /// backend prints them where upstream does.
+    pub notes: Vec<String>,
     /// Prepend `PtrSliceNoNils`.
     pub no_nils: bool,
     /// Call the field type's function.
@@ -633,8 +637,12 @@ pub struct TypePlan {
     pub fields: Option<Vec<FieldPlan>>,
     /// For typedefs, the Rust type it stands for.
     pub alias_of: Option<RustTy>,
-    /// For typedefs, the Go type it is declared as (`[]Item`, `map[string]V`), qualifiers resolved.
+    /// For typedefs, the Go type it is declared as (`[]Item`, `map[string]V`, or `T` for `type E T` over a struct
+    /// `T`, whose fields this plan then holds), qualifiers resolved.
     pub go_ty: Option<GoTy>,
+    /// A type-level `+k8s:opaqueType`: its members are not validated, only its own tags run (upstream returns
+    /// before descending into the type).
+    pub opaque: bool,
     /// Shape of the type's value (for type-level checks).
     pub shape: Shape,
     /// Type-level checks, cohort-sorted.

@@ -109,6 +109,13 @@ fn run(u: Upstream) -> Outcome {
                 identical.insert(pkg.clone());
             }
             Ok(ours) => {
+                // `VGC_GO_BACKEND_DUMP=DIR`: keep each differing file for `diff -r`.
+                if let Ok(dir) = std::env::var("VGC_GO_BACKEND_DUMP") {
+                    let to = Path::new(&dir).join(u.as_str()).join(pkg);
+                    std::fs::create_dir_all(&to).expect("mkdir dump");
+                    std::fs::write(to.join(GENERATED), &ours).expect("dump");
+                    std::fs::write(to.join("theirs.go"), &theirs).expect("dump");
+                }
                 let (n, a, b) = first_difference(&ours, &theirs);
                 classes
                     .entry("different")

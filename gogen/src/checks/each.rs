@@ -5,7 +5,7 @@
 
 use crate::Gen;
 use vgc_analysis::TypeKey;
-use vgc_lowering::plan::{Check, GoTy, Matcher, Shape};
+use vgc_lowering::plan::{Check, GoTy, Matcher};
 
 /// gofmt keeps a function literal on one line when its header and body fit in 100 columns (go/printer
 /// `funcBody`, `maxSize`).
@@ -75,14 +75,8 @@ pub(crate) fn list_args(g: &mut Gen<'_>, m: &Matcher, elem: &GoTy) -> Vec<String
 }
 
 /// The wrapped check as upstream's `WrapperFunction` argument (newline-prefixed when a closure).
-fn wrapper(
-    g: &mut Gen<'_>,
-    subject: &str,
-    inner: &Check,
-    elem: &GoTy,
-    elem_shape: &Shape,
-) -> Option<String> {
-    let call = super::inner_call(g, subject, inner, elem_shape, elem)?;
+fn wrapper(g: &mut Gen<'_>, subject: &str, inner: &Check, elem: &GoTy) -> Option<String> {
+    let call = super::inner_call(g, subject, inner, elem)?;
     if let Some(f) = call.strip_suffix("(ctx, op, fldPath, obj, oldObj)") {
         return Some(f.to_string());
     }
@@ -104,7 +98,6 @@ pub(super) fn each_val(
     subject: &str,
     inner: &[Check],
     m: &Matcher,
-    elem_shape: &Shape,
     value: &GoTy,
 ) -> Option<String> {
     let [inner] = inner else {
@@ -117,7 +110,7 @@ pub(super) fn each_val(
     } else {
         list_args(g, m, &elem)
     };
-    args.push(wrapper(g, subject, inner, &elem, elem_shape)?);
+    args.push(wrapper(g, subject, inner, &elem)?);
     let func = if is_map {
         "EachMapVal"
     } else if matches!(elem, GoTy::Pointer(_)) {
@@ -139,11 +132,7 @@ pub(super) fn each_key(
         return None;
     };
     let key = g.key_of(value)?;
-    let shape = Shape::Scalar {
-        ty: vgc_analysis::types::Builtin::String,
-        pointer: false,
-    };
-    let w = wrapper(g, subject, inner, &key, &shape)?;
+    let w = wrapper(g, subject, inner, &key)?;
     Some(super::validate_call(g, "EachMapKey", &[w]))
 }
 
