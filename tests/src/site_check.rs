@@ -20,6 +20,26 @@ fn attrs<'a>(html: &'a str, attr: &str) -> Vec<&'a str> {
     out
 }
 
+/// The files a page names in its text rather than in a link: each word of its text (outside tags) that ends in
+/// `.md` or `.html` and is no URL (`://`), trailing punctuation dropped — `docs/upstream.md` in "see
+/// docs/upstream.md". A reader follows such a name as a link, so [`check_links`] resolves it as one: the index named
+/// the repository path `docs/upstream.md`, which no site has, and the attribute-only check never saw it.
+fn text_files(html: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = html;
+    while !rest.is_empty() {
+        let (text, after) = rest.split_once('<').unwrap_or((rest, ""));
+        for word in text.split(|c: char| c.is_whitespace() || "()[]{},;\"'&`".contains(c)) {
+            let word = word.trim_end_matches(['.', ':', '!', '?']);
+            if (word.ends_with(".md") || word.ends_with(".html")) && !word.contains("://") {
+                out.push(word);
+            }
+        }
+        rest = after.split_once('>').map_or("", |(_, r)| r);
+    }
+    out
+}
+
 fn html_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for e in std::fs::read_dir(dir).expect("read_dir").flatten() {
         let p = e.path();
@@ -31,8 +51,9 @@ fn html_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Walks every page: each relative `href`/`src` must name an existing file, and each `#anchor` an `id` in that
-/// file. Returns (pages, links checked); panics listing the broken ones.
+/// Walks every page: each relative `href`/`src` — and each file its text names ([`text_files`]) — must name an
+/// existing file of the site, and each `#anchor` an `id` in that file. Returns (pages, links checked); panics listing
+/// the broken ones.
 pub fn check_links(site: &Path) -> (usize, usize) {
     let mut pages = Vec::new();
     html_files(site, &mut pages);
@@ -47,7 +68,11 @@ pub fn check_links(site: &Path) -> (usize, usize) {
     let (mut checked, mut broken) = (0, Vec::new());
     for p in &pages {
         let text = std::fs::read_to_string(p).expect("page");
-        for link in attrs(&text, "href").into_iter().chain(attrs(&text, "src")) {
+        for link in attrs(&text, "href")
+            .into_iter()
+            .chain(attrs(&text, "src"))
+            .chain(text_files(&text))
+        {
             assert!(
                 !link.contains("://"),
                 "{}: external link {link} (the site must work offline)",
