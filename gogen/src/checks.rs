@@ -16,6 +16,8 @@ mod monotonic;
 mod required;
 mod strfmt;
 mod testing;
+mod update;
+mod wrappers;
 
 /// The call for `c` on a value of Go type `value` (the field's or type's), unmarked.
 pub(crate) fn call(g: &mut Gen<'_>, subject: &str, c: &Check, value: &GoTy) -> Option<String> {
@@ -31,22 +33,22 @@ pub(crate) fn call(g: &mut Gen<'_>, subject: &str, c: &Check, value: &GoTy) -> O
         CheckKind::Eq(v) => Some(equality::call(g, "EQ", v)),
         CheckKind::FixedResult { result, msg } => Some(testing::call(g, *result, msg)),
         CheckKind::Unique(m) => each::unique(g, m, value),
-        CheckKind::EachVal(inner, m, _) => each::each_val(g, subject, inner, m, value),
-        CheckKind::EachKey(inner) => each::each_key(g, subject, inner, value),
+        CheckKind::EachVal(inner, m, _) => each::each_val(g, subject, c, inner, m, value),
+        CheckKind::EachKey(inner) => each::each_key(g, subject, c, inner, value),
+        CheckKind::Update(cs, m) => update::call(g, cs, m, value),
+        CheckKind::IfOption(io) => wrappers::if_option(g, subject, c, io, value),
+        CheckKind::Subfield(s) => wrappers::subfield(g, subject, c, s, value),
+        CheckKind::NoNils => each::no_nils(g, value),
         CheckKind::Matches(_)
         | CheckKind::Enum(_)
-        | CheckKind::Update(..)
-        | CheckKind::Subfield(_)
         | CheckKind::Union(_)
         | CheckKind::Dependent(_)
         | CheckKind::FieldConstraint(_)
         | CheckKind::VirtualUnion(_)
-        | CheckKind::NoNils
         | CheckKind::Custom { .. }
         | CheckKind::Item(_)
         | CheckKind::ListUnion(_)
         | CheckKind::Discriminated(_)
-        | CheckKind::IfOption(_)
         | CheckKind::IfSubresource(_) => None,
     };
     if call.is_none() {
@@ -107,12 +109,10 @@ pub(crate) fn comments(c: &Check) -> Vec<&'static str> {
 }
 
 /// The marks upstream appends to a call: `.MarkAlpha()`/`.MarkBeta()`, then `.MarkShortCircuit()`. A wrapper
-/// (`eachVal`, `eachKey`) carries its inner check's stability on the inner call, not on its own.
+/// (`eachVal`, `eachKey`, `ifEnabled`, …) carries its inner check's stability on its own call.
 pub(crate) fn marks(c: &Check) -> String {
     let mut s = String::new();
-    if !matches!(c.kind, CheckKind::EachVal(..) | CheckKind::EachKey(_)) {
-        s.push_str(stability_mark(c));
-    }
+    s.push_str(stability_mark(c));
     if c.short_circuit {
         s.push_str(".MarkShortCircuit()");
     }
@@ -128,14 +128,19 @@ pub(crate) fn stability_mark(c: &Check) -> &'static str {
     }
 }
 
-/// upstream `emitFunctionCall` of a wrapped function with the standard leading arguments: the call with its
-/// stability mark (no short-circuit mark), or `None` when the check is not printed yet.
+/// upstream `emitFunctionCall` of a check wrapped by `outer` with the standard leading arguments: the call with
+/// its own stability mark when the wrapper has none (a level written inside the wrapper, `eachVal=+k8s:alpha=…`;
+/// one written outside marks the wrapper's call), or `None` when the check is not printed yet.
 pub(crate) fn inner_call(
     g: &mut Gen<'_>,
     subject: &str,
     c: &Check,
+    outer: &Check,
     value: &GoTy,
 ) -> Option<String> {
     let call = call(g, subject, c, value)?;
+    if outer.stability.is_some() {
+        return Some(call);
+    }
     Some(format!("{call}{}", stability_mark(c)))
 }

@@ -258,6 +258,52 @@ impl Gen<'_> {
         }
     }
 
+    /// `validate.DirectEqual` when Go's `==` compares values of `t` (pointers stripped), else
+    /// `validate.SemanticDeepEqual`.
+    fn equal_func(&mut self, t: &GoTy) -> String {
+        let mut t = t;
+        while let GoTy::Pointer(i) = t {
+            t = i;
+        }
+        let name = if self.go_comparable(t) {
+            "DirectEqual"
+        } else {
+            "SemanticDeepEqual"
+        };
+        self.imports.name(VALIDATE, name)
+    }
+
+    /// Whether `t` is natively a struct (through pointers and typedefs).
+    fn is_struct(&self, t: &GoTy) -> bool {
+        match t {
+            GoTy::Pointer(i) => self.is_struct(i),
+            GoTy::Named { pkg, name } => self
+                .by_key
+                .get(&TypeKey {
+                    pkg: pkg.clone(),
+                    name: name.clone(),
+                })
+                .is_some_and(|t| t.fields.is_some()),
+            _ => false,
+        }
+    }
+
+    /// The Go type of member `go` of the struct `t` names.
+    fn member_go_ty(&self, t: &GoTy, go: &str) -> Option<GoTy> {
+        let GoTy::Named { pkg, name } = t else {
+            return None;
+        };
+        let p = self.by_key.get(&TypeKey {
+            pkg: pkg.clone(),
+            name: name.clone(),
+        })?;
+        p.fields
+            .as_ref()?
+            .iter()
+            .find(|f| f.go_field == go)
+            .map(|f| f.go_ty.clone())
+    }
+
     /// A plan type by key.
     fn type_plan(&self, k: &TypeKey) -> Option<&TypePlan> {
         self.by_key.get(k).copied()
@@ -450,9 +496,6 @@ impl Gen<'_> {
         let subject = format!("field {owner_name}.{}", f.go_field);
         let mut buf = String::new();
         let mut ratcheted = false;
-        if f.no_nils {
-            self.unsupported(&subject, "a list of pointers (upstream PtrSliceNoNils)");
-        }
         for note in &f.notes {
             line(&mut buf, 3, &format!("// {note}"));
         }

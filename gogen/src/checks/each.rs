@@ -55,14 +55,8 @@ fn match_func(g: &mut Gen<'_>, elem: &GoTy, keys: &[String]) -> String {
     }
 }
 
-/// `validate.DirectEqual` when Go's `==` compares the element type, else `validate.SemanticDeepEqual`.
 fn equal_func(g: &mut Gen<'_>, elem: &GoTy) -> String {
-    let name = if g.go_comparable(non_pointer(elem)) {
-        "DirectEqual"
-    } else {
-        "SemanticDeepEqual"
-    };
-    g.imports.name(crate::VALIDATE, name)
+    g.equal_func(elem)
 }
 
 /// The match and equivalence arguments of a list's element calls (upstream `getListValidations`).
@@ -75,13 +69,19 @@ pub(crate) fn list_args(g: &mut Gen<'_>, m: &Matcher, elem: &GoTy) -> Vec<String
 }
 
 /// The wrapped check as upstream's `WrapperFunction` argument (newline-prefixed when a closure).
-fn wrapper(g: &mut Gen<'_>, subject: &str, inner: &Check, elem: &GoTy) -> Option<String> {
-    let call = super::inner_call(g, subject, inner, elem)?;
+pub(super) fn wrapper(
+    g: &mut Gen<'_>,
+    subject: &str,
+    inner: &Check,
+    outer: &Check,
+    elem: &GoTy,
+) -> Option<String> {
+    let call = super::inner_call(g, subject, inner, outer, elem)?;
     if let Some(f) = call.strip_suffix("(ctx, op, fldPath, obj, oldObj)") {
         return Some(f.to_string());
     }
     let pfx = if g.go_nilable(elem) { "" } else { "*" };
-    let t = g.ty(non_pointer(elem));
+    let t = g.ty(elem);
     let context = g.imports.name(crate::CONTEXT, "Context");
     let operation = g.imports.name(crate::OPERATION, "Operation");
     let path = g.imports.name(crate::FIELD, "Path");
@@ -96,6 +96,7 @@ fn wrapper(g: &mut Gen<'_>, subject: &str, inner: &Check, elem: &GoTy) -> Option
 pub(super) fn each_val(
     g: &mut Gen<'_>,
     subject: &str,
+    outer: &Check,
     inner: &[Check],
     m: &Matcher,
     value: &GoTy,
@@ -110,7 +111,7 @@ pub(super) fn each_val(
     } else {
         list_args(g, m, &elem)
     };
-    args.push(wrapper(g, subject, inner, &elem)?);
+    args.push(wrapper(g, subject, inner, outer, &elem)?);
     let func = if is_map {
         "EachMapVal"
     } else if matches!(elem, GoTy::Pointer(_)) {
@@ -125,6 +126,7 @@ pub(super) fn each_val(
 pub(super) fn each_key(
     g: &mut Gen<'_>,
     subject: &str,
+    outer: &Check,
     inner: &[Check],
     value: &GoTy,
 ) -> Option<String> {
@@ -132,7 +134,7 @@ pub(super) fn each_key(
         return None;
     };
     let key = g.key_of(value)?;
-    let w = wrapper(g, subject, inner, &key)?;
+    let w = wrapper(g, subject, inner, outer, &key)?;
     Some(super::validate_call(g, "EachMapKey", &[w]))
 }
 
@@ -150,4 +152,21 @@ pub(super) fn unique(g: &mut Gen<'_>, m: &Matcher, value: &GoTy) -> Option<Strin
         "ValSliceUnique"
     };
     Some(super::validate_call(g, func, &[arg]))
+}
+
+/// upstream's synthetic `PtrSliceNoNils[T]` (`PtrMapNoNils[T]` for a map of pointers, 1.38) on a list or map of
+/// pointers to `T`.
+pub(super) fn no_nils(g: &mut Gen<'_>, value: &GoTy) -> Option<String> {
+    let elem = g.elem_of(value)?;
+    let GoTy::Pointer(target) = &elem else {
+        return None;
+    };
+    let t = g.ty(target);
+    let func = if g.is_map(value) {
+        "PtrMapNoNils"
+    } else {
+        "PtrSliceNoNils"
+    };
+    let f = g.imports.name(crate::VALIDATE, func);
+    Some(super::call_with(&format!("{f}[{t}]"), &[]))
 }

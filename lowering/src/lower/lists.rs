@@ -42,19 +42,31 @@ impl Lowerer<'_> {
             let mut lt = None;
             let mut keys = Vec::new();
             for u in tags {
-                let Ok(t) = &u.parsed else { continue };
-                let t = peel(t).2;
+                let Ok(outer) = &u.parsed else { continue };
+                let t = peel(outer).2;
                 match (t.tag_id(), t.str_payload()) {
                     (Some(TagId::ListType | TagId::Unique), Some(v))
                         if v != "atomic" || lt.is_none() =>
                     {
                         lt = Some(v.to_string());
                     }
-                    (Some(TagId::ListMapKey), Some(k)) => keys.push((k.to_string(), u.at)),
+                    (Some(TagId::ListMapKey), Some(k)) => {
+                        keys.push((k.to_string(), u.at, outer.name.clone()));
+                    }
                     _ => {}
                 }
             }
-            lt.map(|l| (l, keys))
+            // upstream reads a declaration's tags sorted by name, so keys written behind `alpha`/`beta`/option
+            // wrappers come before the plain ones (its key comparisons list them in that order).
+            keys.sort_by(|a, b| a.2.cmp(&b.2));
+            lt.map(|l| {
+                (
+                    l,
+                    keys.into_iter()
+                        .map(|(k, at, _)| (k, at))
+                        .collect::<Vec<_>>(),
+                )
+            })
         };
         // The metadata and the file its tags are in (the field's, or a list typedef's).
         let meta = from(tags).map(|m| (m, file)).or_else(|| match ty {
