@@ -16,6 +16,8 @@ mod monotonic;
 mod required;
 mod strfmt;
 mod testing;
+mod union;
+pub(crate) use union::{var_init as union_var_init, var_name as union_var_name};
 mod update;
 mod wrappers;
 
@@ -39,9 +41,19 @@ pub(crate) fn call(g: &mut Gen<'_>, subject: &str, c: &Check, value: &GoTy) -> O
         CheckKind::IfOption(io) => wrappers::if_option(g, subject, c, io, value),
         CheckKind::Subfield(s) => wrappers::subfield(g, subject, c, s, value),
         CheckKind::NoNils => each::no_nils(g, value),
+        CheckKind::Union(u) => match value {
+            GoTy::Named { pkg, name } => union::call(
+                g,
+                u,
+                &vgc_analysis::TypeKey {
+                    pkg: pkg.clone(),
+                    name: name.clone(),
+                },
+            ),
+            _ => None,
+        },
         CheckKind::Matches(_)
         | CheckKind::Enum(_)
-        | CheckKind::Union(_)
         | CheckKind::Dependent(_)
         | CheckKind::FieldConstraint(_)
         | CheckKind::VirtualUnion(_)

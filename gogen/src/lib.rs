@@ -304,6 +304,44 @@ impl Gen<'_> {
             .map(|f| f.go_ty.clone())
     }
 
+    /// Whether `t` is a predeclared type.
+    fn is_builtin(&self, t: &GoTy) -> bool {
+        matches!(t, GoTy::Builtin(_))
+    }
+
+    /// upstream `emitValidationVariables`: the package variables a type's checks and its fields' checks use
+    /// (union memberships), sorted by name, each `var name = init`, and a blank line after them.
+    fn variables(&mut self, out: &mut String, t: &TypePlan) {
+        let mut with_init = Vec::new();
+        for c in t
+            .checks
+            .iter()
+            .chain(t.fields.iter().flatten().flat_map(|f| f.checks.iter()))
+        {
+            let mut unions = Vec::new();
+            c.walk(&mut |c| {
+                if let vgc_lowering::plan::CheckKind::Union(u) = &c.kind {
+                    unions.push(u.clone());
+                }
+            });
+            for u in unions {
+                with_init.push((
+                    checks::union_var_name(&t.key, &u),
+                    checks::union_var_init(self, &u),
+                ));
+            }
+        }
+        if with_init.is_empty() {
+            return;
+        }
+        with_init.sort();
+        with_init.dedup();
+        for (name, init) in with_init {
+            line(out, 0, &format!("var {name} = {init}"));
+        }
+        line(out, 0, "");
+    }
+
     /// A plan type by key.
     fn type_plan(&self, k: &TypeKey) -> Option<&TypePlan> {
         self.by_key.get(k).copied()
@@ -407,6 +445,7 @@ impl Gen<'_> {
 
     /// upstream `emitValidationFunction`.
     fn validation_function(&mut self, out: &mut String, t: &TypePlan) {
+        self.variables(out, t);
         let name = &t.key.name;
         let pfx = if nilable(&t.shape) { "" } else { "*" };
         let context = self.imports.name(CONTEXT, "Context");

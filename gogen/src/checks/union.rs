@@ -1,0 +1,110 @@
+//! Unions and zero-or-one-of groups over a struct's fields (upstream `validators/union.go`
+//! `processUnionValidations`, `createMemberExtractor`, `getMemberArgs`; `validators/zeroorone.go`;
+//! `validate/union.go`): a package variable with the membership, and a call with one extractor closure per member
+//! (the discriminator's first).
+
+use crate::{Gen, Native};
+use vgc_analysis::TypeKey;
+use vgc_lowering::plan::{GoTy, UnionKind, UnionPlan};
+
+/// upstream `sanitizeName`: dots and anything but ASCII letters, digits and `_` become `_`.
+fn sanitize(s: &str) -> String {
+    s.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The membership variable's name: `unionMembershipFor_`/`zeroOrOneOfMembershipFor_` and the sanitized
+/// `<pkg>.<Type>_<union name>`.
+pub(crate) fn var_name(owner: &TypeKey, u: &UnionPlan) -> String {
+    let prefix = match u.kind {
+        UnionKind::Union => "unionMembershipFor",
+        UnionKind::ZeroOrOneOf => "zeroOrOneOfMembershipFor",
+    };
+    format!(
+        "{prefix}_{}",
+        sanitize(&format!("{}.{}_{}", owner.pkg, owner.name, u.name))
+    )
+}
+
+/// The membership variable's initializer.
+pub(crate) fn var_init(g: &mut Gen<'_>, u: &UnionPlan) -> String {
+    let q = crate::text::go_quote;
+    match &u.discriminator {
+        Some(d) => {
+            let f = g
+                .imports
+                .name(crate::VALIDATE, "NewDiscriminatedUnionMembership");
+            let m = g
+                .imports
+                .name(crate::VALIDATE, "NewDiscriminatedUnionMember");
+            let mut args = vec![q(&d.json)];
+            args.extend(
+                u.members
+                    .iter()
+                    .map(|x| format!("{m}({}, {})", q(&x.member.json), q(&x.member_name))),
+            );
+            format!("{f}({})", args.join(", "))
+        }
+        None => {
+            let f = g.imports.name(crate::VALIDATE, "NewUnionMembership");
+            let m = g.imports.name(crate::VALIDATE, "NewUnionMember");
+            let args: Vec<String> = u
+                .members
+                .iter()
+                .map(|x| format!("{m}({})", q(&x.member.json)))
+                .collect();
+            format!("{f}({})", args.join(", "))
+        }
+    }
+}
+
+/// The union's call on a struct of Go type `value` (`owner`'s).
+pub(super) fn call(g: &mut Gen<'_>, u: &UnionPlan, owner: &TypeKey) -> Option<String> {
+    let ptr = format!(
+        "*{}",
+        g.ty(&GoTy::Named {
+            pkg: owner.pkg.clone(),
+            name: owner.name.clone(),
+        })
+    );
+    let mut args = vec![var_name(owner, u)];
+    if let Some(d) = &u.discriminator {
+        args.push(format!(
+            "\nfunc(obj {ptr}) string {{\n\tif obj == nil {{\n\t\treturn \"\"\n\t}}\n\treturn string(obj.{})\n}}",
+            d.go
+        ));
+    }
+    let owner_ty = GoTy::Named {
+        pkg: owner.pkg.clone(),
+        name: owner.name.clone(),
+    };
+    for m in &u.members {
+        let ty = g.member_go_ty(&owner_ty, &m.member.go)?;
+        let test = match g.native(&ty) {
+            Native::Pointer => format!("return obj.{} != nil", m.member.go),
+            Native::Slice | Native::Map => format!("return len(obj.{}) != 0", m.member.go),
+            Native::Value if g.is_builtin(&ty) => {
+                let t = g.ty(&ty);
+                format!("var z {t}\n\treturn obj.{} != z", m.member.go)
+            }
+            Native::Value => return None,
+        };
+        args.push(format!(
+            "\nfunc(obj {ptr}) bool {{\n\tif obj == nil {{\n\t\treturn false\n\t}}\n\t{test}\n}}"
+        ));
+    }
+    let func = match (u.kind, u.discriminator.is_some()) {
+        (UnionKind::Union, false) => "Union",
+        (UnionKind::Union, true) => "DiscriminatedUnion",
+        (UnionKind::ZeroOrOneOf, false) => "ZeroOrOneOfUnion",
+        (UnionKind::ZeroOrOneOf, true) => return None,
+    };
+    Some(super::validate_call(g, func, &args))
+}
