@@ -52,13 +52,13 @@ pub(crate) fn call(g: &mut Gen<'_>, subject: &str, c: &Check, value: &GoTy) -> O
             ),
             _ => None,
         },
+        CheckKind::Item(it) => each::item(g, subject, c, it, value),
         CheckKind::Matches(_)
         | CheckKind::Enum(_)
         | CheckKind::Dependent(_)
         | CheckKind::FieldConstraint(_)
         | CheckKind::VirtualUnion(_)
         | CheckKind::Custom { .. }
-        | CheckKind::Item(_)
         | CheckKind::ListUnion(_)
         | CheckKind::Discriminated(_)
         | CheckKind::IfSubresource(_) => None,

@@ -780,11 +780,7 @@ impl Gen<'_> {
             let mut members: Vec<&Check> = checks.iter().filter(|c| c.cohort == cohort).collect();
             members.sort_by_key(|c| !c.short_circuit);
             let d = if let Some(name) = &cohort {
-                line(
-                    out,
-                    depth,
-                    &format!("func() {{ // cohort = {}", text::go_quote(name)),
-                );
+                line(out, depth, &format!("func() {{ // cohort = \"{name}\""));
                 depth + 1
             } else {
                 depth

@@ -170,3 +170,49 @@ pub(super) fn no_nils(g: &mut Gen<'_>, value: &GoTy) -> Option<String> {
     let f = g.imports.name(crate::VALIDATE, func);
     Some(super::call_with(&format!("{f}[{t}]"), &[]))
 }
+
+/// `item(k: v, …)=<tag>` (upstream `validators/item.go`; `validate.ValSliceItem`/`PtrSliceItem`): the element
+/// whose list-map keys have the selector's values, matched by a literal, compared for ratcheting with
+/// `DirectEqual` or `SemanticDeepEqual`, the wrapped check on it.
+pub(super) fn item(
+    g: &mut Gen<'_>,
+    subject: &str,
+    outer: &Check,
+    it: &vgc_lowering::plan::ItemPlan,
+    value: &GoTy,
+) -> Option<String> {
+    let elem = g.elem_of(value)?;
+    let target = non_pointer(&elem).clone();
+    let t = g.ty(&target);
+    let conditions: Vec<String> = it
+        .selector
+        .iter()
+        .map(|(field, pointer, v)| {
+            let rhs = match v {
+                vgc_lowering::plan::NeqValue::Str(s) => crate::text::go_quote(s),
+                vgc_lowering::plan::NeqValue::Int(i) => i.to_string(),
+                vgc_lowering::plan::NeqValue::Bool(b) => b.to_string(),
+            };
+            if *pointer {
+                format!("item.{field} != nil && *item.{field} == {rhs}")
+            } else {
+                format!("item.{field} == {rhs}")
+            }
+        })
+        .collect();
+    let header = format!("func(item *{t}) bool");
+    let body = format!("return {}", conditions.join(" && "));
+    let matcher = if header.len() + body.len() <= ONE_LINE_FUNC {
+        format!("\n{header} {{ {body} }}")
+    } else {
+        format!("\n{header} {{\n\t{body}\n}}")
+    };
+    let equal = equal_func(g, &target);
+    let w = wrapper(g, subject, &it.inner, outer, &target)?;
+    let func = if it.ptr_elems {
+        "PtrSliceItem"
+    } else {
+        "ValSliceItem"
+    };
+    Some(super::validate_call(g, func, &[matcher, equal, w]))
+}
