@@ -41,7 +41,7 @@ pub(crate) fn call(g: &mut Gen<'_>, subject: &str, c: &Check, value: &GoTy) -> O
         CheckKind::IfOption(io) => wrappers::if_option(g, subject, c, io, value),
         CheckKind::Subfield(s) => wrappers::subfield(g, subject, c, s, value),
         CheckKind::NoNils => each::no_nils(g, value),
-        CheckKind::Union(u) => match value {
+        CheckKind::Union(u) => match each::non_pointer(value) {
             GoTy::Named { pkg, name } => union::call(
                 g,
                 u,

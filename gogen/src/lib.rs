@@ -71,6 +71,7 @@ pub fn generate_package(
         unsupported: Vec::new(),
         not_comparable: &not_comparable,
         upstream: plan.upstream,
+        path: String::new(),
         by_key: plan
             .modules
             .iter()
@@ -111,6 +112,9 @@ struct Gen<'a> {
     unsupported: Vec<Unsupported>,
     not_comparable: &'a BTreeSet<TypeKey>,
     upstream: vgc_ir::Upstream,
+    /// Where the checks being printed are declared (`<pkg>.<Type>`, `<pkg>.<Type>.<json>`): names union
+    /// membership variables.
+    path: String,
     by_key: std::collections::HashMap<TypeKey, &'a TypePlan>,
 }
 
@@ -313,11 +317,14 @@ impl Gen<'_> {
     /// (union memberships), sorted by name, each `var name = init`, and a blank line after them.
     fn variables(&mut self, out: &mut String, t: &TypePlan) {
         let mut with_init = Vec::new();
-        for c in t
-            .checks
-            .iter()
-            .chain(t.fields.iter().flatten().flat_map(|f| f.checks.iter()))
-        {
+        let type_path = format!("{}.{}", t.key.pkg, t.key.name);
+        let mut sites: Vec<(String, &Check)> =
+            t.checks.iter().map(|c| (type_path.clone(), c)).collect();
+        for f in t.fields.iter().flatten() {
+            let p = format!("{type_path}.{}", f.json_name);
+            sites.extend(f.checks.iter().map(|c| (p.clone(), c)));
+        }
+        for (path, c) in sites {
             let mut unions = Vec::new();
             c.walk(&mut |c| {
                 if let vgc_lowering::plan::CheckKind::Union(u) = &c.kind {
@@ -326,7 +333,7 @@ impl Gen<'_> {
             });
             for u in unions {
                 with_init.push((
-                    checks::union_var_name(&t.key, &u),
+                    checks::union_var_name(&path, &u),
                     checks::union_var_init(self, &u),
                 ));
             }
@@ -476,6 +483,7 @@ impl Gen<'_> {
         );
         line(out, 0, "");
         let subject = format!("type {name}");
+        self.path = format!("{}.{name}", t.key.pkg);
         let mut did_some = false;
         if !t.checks.is_empty() {
             let value = t.go_ty.clone().unwrap_or_else(|| GoTy::Named {
@@ -533,6 +541,7 @@ impl Gen<'_> {
     fn field(&mut self, out: &mut String, owner: &TypeKey, f: &FieldPlan, did_some: bool) {
         let owner_name = owner.name.clone();
         let subject = format!("field {owner_name}.{}", f.go_field);
+        self.path = format!("{}.{owner_name}.{}", owner.pkg, f.json_name);
         let mut buf = String::new();
         let mut ratcheted = false;
         for note in &f.notes {

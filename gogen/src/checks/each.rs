@@ -12,7 +12,7 @@ use vgc_lowering::plan::{Check, GoTy, Matcher};
 const ONE_LINE_FUNC: usize = 100;
 
 /// The type without pointers (upstream `util.NonPointer`, applied repeatedly).
-fn non_pointer(t: &GoTy) -> &GoTy {
+pub(super) fn non_pointer(t: &GoTy) -> &GoTy {
     match t {
         GoTy::Pointer(i) => non_pointer(i),
         t => t,

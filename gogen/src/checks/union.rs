@@ -21,16 +21,14 @@ fn sanitize(s: &str) -> String {
 }
 
 /// The membership variable's name: `unionMembershipFor_`/`zeroOrOneOfMembershipFor_` and the sanitized
-/// `<pkg>.<Type>_<union name>`.
-pub(crate) fn var_name(owner: &TypeKey, u: &UnionPlan) -> String {
+/// `<path>_<union name>`, where `path` is where the union is declared (`<pkg>.<Type>`, or
+/// `<pkg>.<Type>.<json>` for one declared through a field's `subfield`).
+pub(crate) fn var_name(path: &str, u: &UnionPlan) -> String {
     let prefix = match u.kind {
         UnionKind::Union => "unionMembershipFor",
         UnionKind::ZeroOrOneOf => "zeroOrOneOfMembershipFor",
     };
-    format!(
-        "{prefix}_{}",
-        sanitize(&format!("{}.{}_{}", owner.pkg, owner.name, u.name))
-    )
+    format!("{prefix}_{}", sanitize(&format!("{path}_{}", u.name)))
 }
 
 /// The membership variable's initializer.
@@ -74,7 +72,7 @@ pub(super) fn call(g: &mut Gen<'_>, u: &UnionPlan, owner: &TypeKey) -> Option<St
             name: owner.name.clone(),
         })
     );
-    let mut args = vec![var_name(owner, u)];
+    let mut args = vec![var_name(&g.path, u)];
     if let Some(d) = &u.discriminator {
         args.push(format!(
             "\nfunc(obj {ptr}) string {{\n\tif obj == nil {{\n\t\treturn \"\"\n\t}}\n\treturn string(obj.{})\n}}",

@@ -58,7 +58,7 @@ impl Lowerer<'_> {
                 ptr_elems,
                 elem: elem_ty,
                 elem_key: ek,
-                ..
+                keyed,
             }) = self.item_selector(owner, file, u.at, go, t, keys, ty)
             else {
                 continue;
@@ -120,7 +120,8 @@ impl Lowerer<'_> {
                         tag: Some(TagId::Item),
                         cohort: Some(cohort),
                         kind: CheckKind::Item(Box::new(ItemPlan {
-                            selector: selector.clone(),
+                            // upstream compares the keys in `listMapKey` order (`prepareArgs`).
+                            selector: keyed.0.clone(),
                             elem: elem_rust.clone(),
                             ptr_elems,
                             elem_shape: elem_shape.clone(),
