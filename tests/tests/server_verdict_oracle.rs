@@ -80,7 +80,8 @@ const PLACEHOLDERS: &[(&str, &str, &str, &str)] = &[
         "test/integration/scheduler_perf/event_handling/templates/nodeupdate-pod-tainttoleration.yaml",
         "spec.tolerations[0].key",
         "a scheduler_perf Go template: `toleration-{{ DivideInt .Index 10 }}`; its rule (`Toleration.Key` \
-         `k8s-label-key`) is alpha in 1.37 — shadowed there, the server never returns it — and enforced in 1.38",
+         `k8s-label-key`) is alpha in 1.37 — shadowed there, the server never returns it — and beta from 1.38, \
+         enforced with `DeclarativeValidationBeta` on",
     ),
 ];
 
