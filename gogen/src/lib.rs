@@ -269,12 +269,14 @@ impl Gen<'_> {
         while let GoTy::Pointer(i) = t {
             t = i;
         }
-        let name = if self.go_comparable(t) {
-            "DirectEqual"
-        } else {
-            "SemanticDeepEqual"
-        };
-        self.imports.name(VALIDATE, name)
+        if self.go_comparable(t) {
+            return self.imports.name(VALIDATE, "DirectEqual");
+        }
+        if self.upstream.deep_equal_func_tag() {
+            // 1.38: the package's deep-equality function.
+            return self.deep_equal();
+        }
+        self.imports.name(VALIDATE, "SemanticDeepEqual")
     }
 
     /// Whether `t` is natively a struct (through pointers and typedefs).
@@ -719,11 +721,19 @@ impl Gen<'_> {
             ),
             (Shape::Map, false) => {
                 let equiv = self.equiv(&it.elem);
+                // 1.38 iterates a map of pointers with `EachPtrMapVal`.
+                let each = if self.upstream.maps_of_pointers()
+                    && matches!(self.elem_of(value), Some(GoTy::Pointer(_)))
+                {
+                    "EachPtrMapVal"
+                } else {
+                    "EachMapVal"
+                };
                 (
                     "iterate the map and call the value type's validation function",
                     format!(
                         "{}(ctx, op, fldPath, obj, oldObj, {equiv}, {func})",
-                        self.imports.name(VALIDATE, "EachMapVal")
+                        self.imports.name(VALIDATE, each)
                     ),
                 )
             }
@@ -761,11 +771,13 @@ impl Gen<'_> {
 
     /// `validate.DirectEqual` for element types Go's `==` compares, else `validate.SemanticDeepEqual`.
     fn equiv(&mut self, elem: &TypeKey) -> String {
-        if self.not_comparable.contains(elem) {
-            self.imports.name(VALIDATE, "SemanticDeepEqual")
-        } else {
-            self.imports.name(VALIDATE, "DirectEqual")
+        if !self.not_comparable.contains(elem) {
+            return self.imports.name(VALIDATE, "DirectEqual");
         }
+        if self.upstream.deep_equal_func_tag() {
+            return self.deep_equal();
+        }
+        self.imports.name(VALIDATE, "SemanticDeepEqual")
     }
 
     /// upstream `emitCallsToValidators`: the checks grouped into cohorts (the default first, then named ones in

@@ -136,6 +136,10 @@ struct Lowerer<'a> {
     /// `+k8s:optional` on a non-pointer struct field: no check, read by the `nonPointerStructRequiredness` lint
     /// rule and the docs); [`Self::account`] counts such a use as consumed and clears the flag.
     documented: bool,
+    /// Upstream's explanations of tag uses that made no check (`Validations.Comments`: 1.38's "+k8s:optional on
+    /// non-pointer struct fields is purely documentation"), collected while a field's tags are lowered and moved
+    /// into its [`FieldPlan::notes`].
+    notes: Vec<String>,
     /// While lowering struct-level tags that `subfield(x)=` tags declare on a member struct (whose types resolve
     /// in the member struct's file), the file the tags and spans belong to: diagnostics are placed there.
     tag_file: Option<SourceFile>,
@@ -154,6 +158,7 @@ impl<'a> Lowerer<'a> {
             stats: Stats::default(),
             counting: true,
             documented: false,
+            notes: Vec::new(),
             tag_file: None,
         }
     }
@@ -951,7 +956,9 @@ impl Lowerer<'_> {
         }
         let shape = self.shape(&ty);
         let matcher = self.matcher(owner, file, f, &ty);
+        self.notes.clear();
         let mut keyed = self.checks_keyed(owner, file, &f.tags, &shape, Some(&ty), &owner.pkg);
+        let mut notes = std::mem::take(&mut self.notes);
         // upstream: `item` tags and the `listType`/`unique` uniqueness check are deferred too, in their tag's slot.
         let field_json = f
             .json
@@ -984,7 +991,7 @@ impl Lowerer<'_> {
                 _ => {}
             }
         }
-        let notes = self.apply_default_rule(owner, file, f, &shape, &mut checks);
+        notes.extend(self.apply_default_rule(owner, file, f, &shape, &mut checks));
         if !checks.is_empty() && self.map_of_slices(&ty) {
             self.report(
                 file,

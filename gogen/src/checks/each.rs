@@ -77,7 +77,14 @@ pub(super) fn wrapper(
     elem: &GoTy,
 ) -> Option<String> {
     let call = super::inner_call(g, subject, inner, outer, elem)?;
-    if let Some(f) = call.strip_suffix("(ctx, op, fldPath, obj, oldObj)") {
+    // 1.38: `required` and `forbidden` take a variadic message, so upstream always wraps them in a closure.
+    let variadic = g.upstream.requiredness_message_payload()
+        && matches!(
+            inner.kind,
+            vgc_lowering::plan::CheckKind::Required { .. }
+                | vgc_lowering::plan::CheckKind::Forbidden { .. }
+        );
+    if !variadic && let Some(f) = call.strip_suffix("(ctx, op, fldPath, obj, oldObj)") {
         return Some(f.to_string());
     }
     let pfx = if g.go_nilable(elem) { "" } else { "*" };
@@ -112,7 +119,9 @@ pub(super) fn each_val(
         list_args(g, m, &elem)
     };
     args.push(wrapper(g, subject, inner, outer, &elem)?);
-    let func = if is_map {
+    let func = if is_map && matches!(elem, GoTy::Pointer(_)) && g.upstream.maps_of_pointers() {
+        "EachPtrMapVal"
+    } else if is_map {
         "EachMapVal"
     } else if matches!(elem, GoTy::Pointer(_)) {
         "EachPtrSliceVal"
@@ -162,13 +171,15 @@ pub(super) fn no_nils(g: &mut Gen<'_>, value: &GoTy) -> Option<String> {
         return None;
     };
     let t = g.ty(target);
-    let func = if g.is_map(value) {
-        "PtrMapNoNils"
+    let (func, type_args) = if g.is_map(value) {
+        // 1.38's `PtrMapNoNils[K, V]`.
+        let k = g.key_of(value)?;
+        ("PtrMapNoNils", format!("{}, {t}", g.ty(&k)))
     } else {
-        "PtrSliceNoNils"
+        ("PtrSliceNoNils", t)
     };
     let f = g.imports.name(crate::VALIDATE, func);
-    Some(super::call_with(&format!("{f}[{t}]"), &[]))
+    Some(super::call_with(&format!("{f}[{type_args}]"), &[]))
 }
 
 /// `item(k: v, …)=<tag>` (upstream `validators/item.go`; `validate.ValSliceItem`/`PtrSliceItem`): the element

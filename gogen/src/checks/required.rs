@@ -10,15 +10,14 @@ pub(super) fn call(g: &mut Gen<'_>, kind: &CheckKind, value: &GoTy) -> Option<St
         CheckKind::Forbidden { detail } => ("Forbidden", detail),
         _ => ("Optional", &None),
     };
-    if detail.is_some() {
-        // 1.38's message payload: not printed yet.
-        return None;
-    }
+
     let suffix = match g.native(value) {
         Native::Slice => "Slice",
         Native::Map => "Map",
         Native::Pointer => "Pointer",
         Native::Value => "Value",
     };
-    Some(super::validate_call(g, &format!("{base}{suffix}"), &[]))
+    // 1.38's message payload is the call's one extra (variadic) argument.
+    let args: Vec<String> = detail.iter().map(|d| crate::text::go_quote(d)).collect();
+    Some(super::validate_call(g, &format!("{base}{suffix}"), &args))
 }

@@ -45,6 +45,12 @@ impl Lowerer<'_> {
                     && vgc_ir::profile::upstream(self.db).requiredness_on_value_structs()
                 {
                     self.documented = true;
+                    if self.counting {
+                        self.notes.push(format!(
+                            "+{} on non-pointer struct fields is purely documentation",
+                            id.name()
+                        ));
+                    }
                     return Some(Vec::new());
                 }
                 if value_struct {
