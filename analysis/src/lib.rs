@@ -11,5 +11,5 @@ pub mod program;
 pub mod system;
 pub mod types;
 
-pub use program::{Program, TypeKey, Workspace, load, loaded_program};
+pub use program::{Program, TypeKey, Workspace, load, load_selected, loaded_program};
 pub use system::{MemorySystem, System};

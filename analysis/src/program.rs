@@ -163,8 +163,24 @@ pub fn load<D: Db>(
     path: &str,
     stamps: &mut Stamps,
 ) -> Result<(Program, Vec<Diagnostic>), Vec<Diagnostic>> {
+    load_selected(db, sys, path, &[], stamps)
+}
+
+/// [`load`] with the target packages narrowed to `only` ([`discover_selected`]): validation-gen's command line
+/// names its input packages one by one, and the packages between them are not targets (they may still be loaded
+/// read-only, when a target's types refer to them).
+///
+/// # Errors
+/// As [`load`].
+pub fn load_selected<D: Db>(
+    db: &mut D,
+    sys: &dyn System,
+    path: &str,
+    only: &[String],
+    stamps: &mut Stamps,
+) -> Result<(Program, Vec<Diagnostic>), Vec<Diagnostic>> {
     refresh(db, sys, stamps);
-    let (found, diags) = discover(&*db, sys, path, stamps)?;
+    let (found, diags) = discover_selected(&*db, sys, path, only, stamps)?;
     sync(db, found);
     Ok((loaded_program(&*db).clone(), diags))
 }
@@ -292,6 +308,34 @@ pub fn discover(
     path: &str,
     stamps: &mut Stamps,
 ) -> Result<(Discovered, Vec<Diagnostic>), Vec<Diagnostic>> {
+    discover_selected(db, sys, path, &[], stamps)
+}
+
+/// Whether the package directory `dir` is one of `only` (absolute directories, `/`-separated; `DIR/...` selects
+/// `DIR` and every directory below it); an empty `only` selects every directory.
+fn selected(dir: &str, only: &[String]) -> bool {
+    only.is_empty()
+        || only.iter().any(|o| match o.strip_suffix("/...") {
+            Some(base) => {
+                let base = base.trim_end_matches('/');
+                dir == base || dir.strip_prefix(base).is_some_and(|r| r.starts_with('/'))
+            }
+            None => dir == o.trim_end_matches('/'),
+        })
+}
+
+/// [`discover`] with the target packages narrowed to the directories under `path` that `only` selects (absolute
+/// directories; `DIR/...` for `DIR` and below; empty: all of them).
+///
+/// # Errors
+/// As [`discover`].
+pub fn discover_selected(
+    db: &dyn Db,
+    sys: &dyn System,
+    path: &str,
+    only: &[String],
+    stamps: &mut Stamps,
+) -> Result<(Discovered, Vec<Diagnostic>), Vec<Diagnostic>> {
     let mut known = known_files(db);
     let given = path;
     let trimmed = path.trim_end_matches('/');
@@ -348,6 +392,7 @@ pub fn discover(
         dirs.push(path.clone());
     } else {
         collect_dirs(sys, &path, &mut dirs, &mut diags);
+        dirs.retain(|d| selected(d, only));
     }
     // Read every target package's files first, then parse them all at once (in parallel where the database
     // can), then index each package.
@@ -899,6 +944,16 @@ impl Program {
 mod tests {
     use super::*;
     use crate::system::MemorySystem;
+
+    #[test]
+    fn a_selection_names_directories_or_trees() {
+        let only = ["/m/a".to_string(), "/m/b/...".to_string()];
+        assert!(selected("/m/a", &only));
+        assert!(!selected("/m/a/v1", &only), "a directory alone");
+        assert!(selected("/m/b", &only) && selected("/m/b/v1", &only));
+        assert!(!selected("/m/bb", &only), "a sibling with the same prefix");
+        assert!(selected("/m/anything", &[]));
+    }
 
     /// A file system whose directory `unlistable` cannot be listed (a mode-311 directory for a non-root user).
     struct Unlistable(MemorySystem, &'static str);

@@ -58,6 +58,11 @@ pub(crate) enum Command {
     Validate(ValidateArgs),
     /// Check tags only; write nothing.
     Check(CheckArgs),
+    /// Upstream validation-gen's command line, for `hack/update-codegen.sh` and `kube_codegen.sh`: the same flags
+    /// and input packages, run as `vgc build --target go` (writes `--output-file` into each input package that has
+    /// a `+k8s:validation-gen` tag). Flags vgc does not implement are refused or noted; see docs/go-backend.md.
+    #[command(name = "validation-gen")]
+    ValidationGen(ValidationGenArgs),
 }
 
 /// Options shared by `vgc build` and `vgc watch`.
@@ -66,9 +71,10 @@ pub(crate) struct BuildArgs {
     /// Go module root, package directory (with the packages below it; `DIR/...` alike) or `.go` file (its package
     /// only). Default: the current directory.
     pub(crate) path: Option<String>,
-    /// Output directory for the generated crate.
-    #[arg(long, default_value = "out/vgc-generated")]
-    pub(crate) out: String,
+    /// Output directory for the generated crate (default `out/vgc-generated`; not with `--target go`, which writes
+    /// into the package directories).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: Option<String>,
     /// Name of the generated crate.
     #[arg(long, default_value = "vgc-generated")]
     pub(crate) crate_name: String,
@@ -116,14 +122,78 @@ pub(crate) struct BuildArgs {
     /// Print the wall time of each phase (load, check, lower, lint, codegen, format, write) on stderr.
     #[arg(long)]
     pub(crate) timings: bool,
-    /// The structs the validators run on: `vgc` (generated serde structs) or `k8s-openapi` (the k8s-openapi
-    /// crate's, for k8s.io/api; needs `--k8s-openapi-version`; docs/k8s-openapi.md). Default: `vgc.toml`
-    /// `[build] target`, else `vgc`.
-    #[arg(long, value_parser = ["vgc", "k8s-openapi"])]
+    /// What to generate: `vgc` (a Rust crate with generated serde structs), `k8s-openapi` (a Rust crate over the
+    /// k8s-openapi crate's structs, for k8s.io/api; needs `--k8s-openapi-version`; docs/k8s-openapi.md) or `go`
+    /// (upstream validation-gen's Go file in every package with a `+k8s:validation-gen` tag, written into the
+    /// package directories; docs/go-backend.md). Default: `vgc.toml` `[build] target`, else `vgc`.
+    #[arg(long, value_parser = ["vgc", "k8s-openapi", "go"])]
     pub(crate) target: Option<String>,
     /// The k8s-openapi version (crate feature) of `--target k8s-openapi`: 1.33 to 1.37.
     #[arg(long, value_name = "VERSION")]
     pub(crate) k8s_openapi_version: Option<String>,
+    /// `--target go`: the file written into each package directory (default `zz_generated.validations.go`, or
+    /// `vgc.toml` `[build] go-output-file`).
+    #[arg(long, value_name = "NAME")]
+    pub(crate) output_file: Option<String>,
+    /// `--target go`: the boilerplate header of every Go file (validation-gen's flag: `YEAR` is replaced by the
+    /// current year; default `vgc.toml` `[build] go-header-file`, else none).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) go_header_file: Option<String>,
+}
+
+/// Options of `vgc validation-gen`: upstream validation-gen's flags (code-generator v0.37/v0.38 `cmd/validation-gen`,
+/// `--tag-prefix` and `--validation-extensions-file` are vgc's global flags of the same names) and a few of
+/// `vgc build`'s.
+#[derive(clap::Args)]
+pub(crate) struct ValidationGenArgs {
+    /// Input packages, as validation-gen takes them: directories (`./pkg/apis/core/v1`, `./...`, `DIR/...`) or
+    /// import paths (`k8s.io/kubernetes/pkg/apis/core/v1`, resolved in the Go module of the current directory,
+    /// else with `go list`). All in one Go module.
+    #[arg(value_name = "PACKAGE")]
+    pub(crate) packages: Vec<String>,
+    /// The file written into each input package that has a `+k8s:validation-gen` tag (upstream's default).
+    #[arg(long, default_value = "generated.validations.go", value_name = "NAME")]
+    pub(crate) output_file: String,
+    /// The boilerplate header of every file; `YEAR` is replaced by the current year.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) go_header_file: Option<String>,
+    /// Accepted and ignored, with a note: vgc reads every package the inputs' types refer to (read-only) on its own.
+    #[arg(long = "readonly-pkg", value_delimiter = ',', value_name = "PKG")]
+    pub(crate) readonly_pkg: Vec<String>,
+    /// upstream's package lint rules (`known-tags-only`, `require-explicit-disablement`): checked for spelling as
+    /// upstream does, then ignored with a note (vgc does not implement them yet).
+    #[arg(long = "lint-rules", value_delimiter = ',', value_name = "RULES")]
+    pub(crate) lint_rules: Vec<String>,
+    /// klog's verbosity: accepted; vgc writes no klog logs (a note says so for a level above 0).
+    #[arg(short = 'v', long = "v", value_name = "LEVEL")]
+    pub(crate) verbosity: Option<String>,
+    /// Print the tag reference as JSON (upstream's `--docs` shape, `vgc docs --format tags-json`) and exit.
+    #[arg(long)]
+    pub(crate) docs: bool,
+    /// Refused: vgc does not write validation-gen's coverage test fixtures (yet).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) test_output_root: Option<String>,
+    /// Refused, with `--test-output-root`.
+    #[arg(long, value_name = "PREFIX")]
+    pub(crate) test_output_file_prefix: Option<String>,
+    /// Refused, with `--test-output-root`.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) test_allowlist: Option<String>,
+    /// vgc: replace files in the way even when validation-gen did not generate them.
+    #[arg(long)]
+    pub(crate) force: bool,
+    /// vgc: print diagnostics one per line.
+    #[arg(long)]
+    pub(crate) short: bool,
+    /// vgc: colour the diagnostics: `auto`, `always`, `never`.
+    #[arg(long, value_parser = ["auto", "always", "never"], default_value = "auto")]
+    pub(crate) color: String,
+    /// vgc: print the wall time of each phase on stderr.
+    #[arg(long)]
+    pub(crate) timings: bool,
+    /// vgc: do not use the caches (`.vgc/` at the Go module root).
+    #[arg(long)]
+    pub(crate) no_cache: bool,
 }
 
 /// Options of `vgc watch`.
@@ -155,10 +225,10 @@ pub(crate) struct CheckArgs {
     /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
     #[arg(long = "roots", value_parser = root_criterion)]
     pub(crate) roots: Vec<String>,
-    /// Check for the structs `vgc build --target` would generate for (`vgc` or `k8s-openapi`): with
-    /// `k8s-openapi`, what the chosen k8s-openapi version lacks is reported (VGC0121, VGC0122). Default:
-    /// `vgc.toml` `[build] target`, else `vgc`.
-    #[arg(long, value_parser = ["vgc", "k8s-openapi"])]
+    /// Check for what `vgc build --target` would generate (`vgc`, `k8s-openapi` or `go`): with `k8s-openapi`, what
+    /// the chosen k8s-openapi version lacks is reported (VGC0121, VGC0122); with `go`, what the Go backend cannot
+    /// print yet (VGC0129). Default: `vgc.toml` `[build] target`, else `vgc`.
+    #[arg(long, value_parser = ["vgc", "k8s-openapi", "go"])]
     pub(crate) target: Option<String>,
     /// The k8s-openapi version of `--target k8s-openapi`: 1.33 to 1.37.
     #[arg(long, value_name = "VERSION")]

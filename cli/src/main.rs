@@ -37,5 +37,6 @@ fn main() -> ExitCode {
             globals.upstream.as_deref(),
         ),
         Command::Completions(a) => commands::completions::run(&a),
+        Command::ValidationGen(a) => commands::validation_gen::run(a, &globals, start),
     }
 }

@@ -86,10 +86,14 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
             return 2;
         }
     };
+    // The Go target writes into the watched tree itself (its output directory is the module root): its own writes
+    // are told apart by name instead ([`go_own`]).
+    let go = opts.request.go.as_ref();
     let out_dir = opts
         .request
         .out
         .as_ref()
+        .filter(|_| go.is_none())
         .and_then(|o| std::path::absolute(o).ok());
     let (tx, rx) = mpsc::channel();
     let mut debouncer = match notify_debouncer_full::new_debouncer(opts.debounce, None, tx) {
@@ -106,6 +110,11 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
     // `go.mod` may live above a package directory given as the build path.
     if let Some(gomod_dir) = module_root(&root).filter(|d| *d != root) {
         let _ = debouncer.watch(gomod_dir.join("go.mod"), RecursiveMode::NonRecursive);
+    }
+    // The Go target's header may live outside the watched tree (`hack/boilerplate.go.txt` above a package).
+    let header = go.and_then(|g| g.header_file.as_deref()).map(PathBuf::from);
+    if let Some(h) = header.as_deref().filter(|h| !h.starts_with(&root)) {
+        let _ = debouncer.watch(h, RecursiveMode::NonRecursive);
     }
     let _ = writeln!(
         err,
@@ -168,7 +177,11 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
                 .iter()
                 .filter(|e| changes_content(&e.kind))
                 .flat_map(|e| e.paths.iter().cloned())
-                .filter(|p| relevant(p, out_dir.as_deref()))
+                .filter(|p| {
+                    header.as_deref() == Some(p.as_path())
+                        || (relevant(p, out_dir.as_deref())
+                            && !go.is_some_and(|g| go_own(p, &root, &g.output_file)))
+                })
                 .collect(),
             Err(errors) => {
                 for e in errors {
@@ -200,6 +213,18 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
         rebuilds += 1;
     }
     0
+}
+
+/// Whether `path` is one of the Go target's own writes under the watched `root`: a file named `output_file` (a
+/// generated one is not a source: the build hides it) or anything in a hidden directory below `root` (`.vgc/`, where
+/// the transaction stages its files).
+#[must_use]
+pub fn go_own(path: &Path, root: &Path, output_file: &str) -> bool {
+    path.file_name().is_some_and(|n| n == output_file)
+        || path.strip_prefix(root).is_ok_and(|rel| {
+            rel.components()
+                .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+        })
 }
 
 /// Whether an event kind can change what a build reads: creation, removal, renames and data writes. Access
@@ -280,8 +305,22 @@ fn report(
 
 #[cfg(test)]
 mod tests {
-    use super::relevant;
+    use super::{go_own, relevant};
     use std::path::Path;
+
+    #[test]
+    fn the_go_targets_own_writes() {
+        let root = Path::new("/m");
+        let name = "zz_generated.validations.go";
+        assert!(go_own(
+            Path::new("/m/api/v1/zz_generated.validations.go"),
+            root,
+            name
+        ));
+        assert!(go_own(Path::new("/m/.vgc/staging-x1/0"), root, name));
+        assert!(!go_own(Path::new("/m/api/v1/types.go"), root, name));
+        assert!(!go_own(Path::new("/m/api/v9-gone"), root, name));
+    }
 
     #[test]
     fn relevant_paths() {

@@ -355,6 +355,10 @@ pub const DIAGNOSTIC_EXAMPLES: &[(&str, &str)] = &[
         "// +k8s:validation:Required   (a kubebuilder-style marker; did you mean +k8s:required?)",
     ),
     (
+        "VGC0129",
+        "// +k8s:minimum(constraint: minValue)   (a vgc extension) in a package built with --target go",
+    ),
+    (
         "VGC0201",
         "a tag a future upstream adds before vgc lowers it",
     ),

@@ -22,6 +22,9 @@
 //!                                                 # this file; `--validation-extensions-file` replaces them
 //! target = "k8s-openapi"          # validators over k8s-openapi's structs (docs/k8s-openapi.md); default "vgc"
 //! k8s-openapi-version = "1.37"    # the k8s-openapi feature (1.33–1.37); required with that target
+//! # or: target = "go"             # validation-gen's Go files into the packages (docs/go-backend.md), with
+//! # go-output-file = "zz_generated.validations.go"  # the default
+//! # go-header-file = "hack/boilerplate.go.txt"      # relative to this file; default: no header
 //! [build.severity]
 //! VGC0102 = "warning"             # unknown tags (deviation D1): "error" (default) | "warning"
 //! ```
@@ -83,6 +86,10 @@ pub struct Config {
     pub vgc_extensions: bool,
     /// `[build] target` with `k8s-openapi-version` (`--target` replaces them).
     pub target: Option<vgc_codegen::Target>,
+    /// `[build] target = "go"`, with `go-output-file` and `go-header-file` (resolved against the file's
+    /// directory): the Go target's settings (`--target`, `--output-file` and `--go-header-file` replace them).
+    /// The command line reads them; library callers (`vgc-build`) build Rust whatever this says.
+    pub go: Option<crate::request::GoTarget>,
 }
 
 /// The codes whose severity `[build.severity]` may change: `VGC0102` (an unknown `+k8s:` tag, which upstream
@@ -208,6 +215,8 @@ struct RawBuild {
     validation_extensions_files: Option<Vec<String>>,
     target: Option<toml::Spanned<String>>,
     k8s_openapi_version: Option<toml::Spanned<String>>,
+    go_output_file: Option<toml::Spanned<String>>,
+    go_header_file: Option<toml::Spanned<String>>,
     severity: Option<std::collections::BTreeMap<toml::Spanned<String>, toml::Spanned<String>>>,
 }
 
@@ -326,7 +335,35 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
             .iter()
             .map(|f| dir.join(f).to_string_lossy().into_owned())
             .collect();
-        match (build.target, build.k8s_openapi_version) {
+        let go_target = build.target.as_ref().is_some_and(|t| t.get_ref() == "go");
+        if go_target {
+            let mut go = crate::request::GoTarget::default();
+            if let Some(f) = &build.go_output_file {
+                match crate::request::GoTarget::check_output_file(f.get_ref()) {
+                    Ok(()) => go.output_file.clone_from(f.get_ref()),
+                    Err(e) => err(f.span(), format!("build.go-output-file: {e}")),
+                }
+            }
+            go.header_file = build
+                .go_header_file
+                .as_ref()
+                .map(|h| dir.join(h.get_ref()).to_string_lossy().into_owned());
+            cfg.go = Some(go);
+        } else if let Some(f) = &build.go_output_file {
+            err(
+                f.span(),
+                "build.go-output-file: only with `target = \"go\"`".into(),
+            );
+        } else if let Some(h) = &build.go_header_file {
+            err(
+                h.span(),
+                "build.go-header-file: only with `target = \"go\"`".into(),
+            );
+        }
+        match (
+            build.target.filter(|_| !go_target),
+            build.k8s_openapi_version,
+        ) {
             (None, None) => {}
             (Some(t), version) => match (t.get_ref().as_str(), version) {
                 ("vgc", None) => cfg.target = Some(vgc_codegen::Target::Own),
@@ -346,7 +383,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
                 (other, _) => err(
                     t.span(),
                     format!(
-                        "build.target: unknown target {other:?} (known: \"vgc\", \"k8s-openapi\")"
+                        "build.target: unknown target {other:?} (known: \"vgc\", \"k8s-openapi\", \"go\")"
                     ),
                 ),
             },

@@ -38,6 +38,17 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
         return out;
     }
     let clock = std::time::Instant::now();
+    // The Go target writes into the loaded tree: its outputs are hidden below the recorder (and from the manifest's
+    // re-check), so writing them changes no observation (`crate::go::HideGenerated`); there is no generated `src/`
+    // to leave out of a listing.
+    let hidden = req
+        .go
+        .as_ref()
+        .map(|go| crate::go::HideGenerated::new(&OsSystem, &go.output_file));
+    let observed: &dyn vgc_analysis::System = match &hidden {
+        Some(h) => h,
+        None => &OsSystem,
+    };
     let key = format!("{} {}", request_key(req), formatter(req));
     // `--custom-stub` writes `src/custom.rs` only when it is missing, so the manifest does not track it: a crate
     // whose root declares `pub mod custom;` but lacks the file (deleted since) is not up to date.
@@ -47,7 +58,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
             .is_some_and(|lib| lib.lines().any(|l| l.trim() == "pub mod custom;"));
     if !stub_missing
         && let Some(m) = Manifest::load(&cache, &mut notes)
-        && m.up_to_date(&key, &OsSystem, dir)
+        && m.up_to_date(&key, observed, dir)
     {
         return BuildOutcome {
             stats: m.stats,
@@ -66,7 +77,10 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
             crate::format::prespawn_rustfmt();
         });
     }
-    let rec = Recorder::new(&OsSystem).with_output(dir);
+    let rec = match &hidden {
+        Some(h) => Recorder::new(h),
+        None => Recorder::new(&OsSystem).with_output(dir),
+    };
     let mut session = Session::one_shot();
     let clock = std::time::Instant::now();
     let ir = Arc::new(crate::cache::ir::load(&cache, &mut notes));

@@ -13,6 +13,10 @@ pub struct BuildRequest {
     /// A Go module root or package directory (targets: the packages in and below it) or a `.go` file (target:
     /// its package), absolute — the CLI resolves what the user typed with [`crate::target::resolve`].
     pub path: String,
+    /// Narrows the target packages to these directories (absolute, `/`-separated; `DIR/...` selects `DIR` and
+    /// every package below it) among those in and below [`BuildRequest::path`]; empty: all of them. Validation-gen's
+    /// command line (`vgc validation-gen PKG...`) names its input packages so.
+    pub packages: Vec<String>,
     /// Output directory for the generated crate (`None`: check only).
     pub out: Option<PathBuf>,
     /// Generated crate name.
@@ -53,6 +57,60 @@ pub struct BuildRequest {
     /// generated structs): k8s-openapi's with `--target k8s-openapi --k8s-openapi-version 1.37`, whose missing
     /// types and fields are `VGC0121` errors.
     pub target: Option<vgc_codegen::Target>,
+    /// The Go target (`--target go`, `vgc validation-gen`): instead of a Rust crate, upstream validation-gen's
+    /// file ([`GoTarget::output_file`]) written into the directory of every target package that carries a
+    /// `+k8s:validation-gen` tag, by `vgc_gogen`. [`BuildRequest::out`] is then the Go module root (the
+    /// transaction, the lock and `.vgc/` live there) and [`BuildRequest::target`] is not read.
+    pub go: Option<GoTarget>,
+}
+
+/// What the Go target writes (validation-gen's `--output-file` and `--go-header-file`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct GoTarget {
+    /// The file name written into each package directory (`--output-file`; [`GoTarget::DEFAULT_OUTPUT_FILE`] by
+    /// default). A plain file name ending in `.go` ([`GoTarget::check_output_file`]).
+    pub output_file: String,
+    /// The boilerplate header (`--go-header-file`): an absolute path, read on every build through the build's
+    /// [`vgc_analysis::System`] (so the build manifest observes it), `YEAR` replaced by the current year as
+    /// gengo's `GoBoilerplate` does. `None`: no header.
+    pub header_file: Option<String>,
+}
+
+impl GoTarget {
+    /// `zz_generated.validations.go`, the name `kube_codegen.sh` and `hack/update-codegen.sh` pass (upstream's own
+    /// default, `generated.validations.go`, is used by neither).
+    pub const DEFAULT_OUTPUT_FILE: &'static str = "zz_generated.validations.go";
+
+    /// Refuses an output file name that is not a plain `.go` file name: a path (`a/b.go`), `..`, a hidden or a
+    /// `_test.go` file (Go would not compile it into the package).
+    ///
+    /// # Errors
+    /// A message naming the flag and the rule.
+    pub fn check_output_file(name: &str) -> Result<(), String> {
+        if name.is_empty()
+            || name.contains(['/', '\\'])
+            || name.starts_with('.')
+            || name.starts_with('_')
+            || !name.ends_with(".go")
+            || name.ends_with("_test.go")
+            || name == ".go"
+        {
+            return Err(format!(
+                "--output-file {name:?}: the Go target writes one file into each package directory; name it as a \
+                 plain Go file name such as `zz_generated.validations.go` (no directory, not hidden, not `_test.go`)"
+            ));
+        }
+        Ok(())
+    }
+}
+
+impl Default for GoTarget {
+    fn default() -> Self {
+        Self {
+            output_file: Self::DEFAULT_OUTPUT_FILE.to_string(),
+            header_file: None,
+        }
+    }
 }
 
 impl Default for BuildRequest {
@@ -61,6 +119,7 @@ impl Default for BuildRequest {
     fn default() -> Self {
         Self {
             path: String::new(),
+            packages: Vec::new(),
             out: None,
             crate_name: "vgc-generated".into(),
             runtime: RuntimeDep::Vendored,
@@ -75,6 +134,7 @@ impl Default for BuildRequest {
             extension_files: Vec::new(),
             tag_prefix: vgc_ir::TagPrefix::default(),
             target: None,
+            go: None,
         }
     }
 }
@@ -183,6 +243,7 @@ pub fn request_key(req: &BuildRequest) -> String {
     for part in [
         crate::cache::tool_fingerprint(),
         abs.display().to_string(),
+        req.packages.join("\u{1f}"),
         req.crate_name.clone(),
         format!("{:?}", req.runtime),
         req.extra_roots.join("\u{1f}"),
@@ -193,6 +254,13 @@ pub fn request_key(req: &BuildRequest) -> String {
         format!("tag-prefix={:?}", req.tag_prefix.as_str()),
         // The structs the validators run on: output for one target is never up to date for another.
         format!("target={:?}", req.target),
+        // The Go target's file name and header path (the header's text is an observed read); `YEAR` in the header
+        // makes the output depend on the year.
+        format!(
+            "go={:?} year={}",
+            req.go,
+            req.go.as_ref().map_or(0, |_| crate::go::current_year())
+        ),
     ] {
         h.update(part.as_bytes());
         h.update(b"\x1e");

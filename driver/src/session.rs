@@ -124,9 +124,18 @@ impl Session {
         sys: &dyn vgc_analysis::System,
     ) -> BuildOutcome {
         let mut out = BuildOutcome::default();
+        // The Go target's own outputs are not sources (`crate::go::HideGenerated`).
+        let hidden;
+        let sys = match &req.go {
+            Some(go) => {
+                hidden = crate::go::HideGenerated::new(sys, &go.output_file);
+                &hidden as &dyn vgc_analysis::System
+            }
+            None => sys,
+        };
         let resolved = settings::with_default_target(req, sys);
         let req = resolved.as_ref().unwrap_or(req);
-        let Some((_, plan)) = analyze(
+        let Some((prog, plan)) = analyze(
             &mut self.db,
             sys,
             &mut self.loader,
@@ -137,6 +146,9 @@ impl Session {
             return out;
         };
         settings::apply_build_severities(sys, &req.path, &mut out.diagnostics);
+        if let Some(go) = &req.go {
+            return build_go(&self.db, sys, req, go, &prog, plan, out);
+        }
         if out.errors() > 0 || req.check_only {
             out.plan = plan;
             return out;
@@ -205,6 +217,89 @@ impl Session {
         out.plan = plan;
         out
     }
+}
+
+/// The Go target after the analysis (`crate::phases::go`): the header read through `sys`, every tagged target
+/// package printed, then — unless there are errors (the analysis's, or `VGC0129` for what the Go backend cannot
+/// print) or `req` is check-only — the files written under `req.out` (the module root) as one transaction.
+fn build_go(
+    db: &Database,
+    sys: &dyn vgc_analysis::System,
+    req: &BuildRequest,
+    go: &crate::request::GoTarget,
+    prog: &vgc_analysis::Program,
+    plan: CratePlan,
+    mut out: BuildOutcome,
+) -> BuildOutcome {
+    let clock = Instant::now();
+    if out.errors() > 0 {
+        out.plan = plan;
+        return out;
+    }
+    let header = match &go.header_file {
+        Some(path) => match crate::go::header(sys, path) {
+            Ok(h) => h,
+            Err(e) => {
+                out.io_error = Some(e);
+                out.plan = plan;
+                return out;
+            }
+        },
+        None => String::new(),
+    };
+    let root = req
+        .out
+        .clone()
+        .unwrap_or_else(|| std::path::PathBuf::from(&prog.root));
+    let generation = match crate::phases::go::generate(db, prog, &plan, go, &header, &root) {
+        Ok(g) => g,
+        Err(e) => {
+            out.io_error = Some(e);
+            out.plan = plan;
+            return out;
+        }
+    };
+    out.timings.push(("codegen (Go)", clock.elapsed()));
+    if !generation.untagged.is_empty() {
+        out.notes.push(format!(
+            "{} target package(s) without a `+k8s:validation-gen` tag get no {} (as upstream validation-gen): {}",
+            generation.untagged.len(),
+            go.output_file,
+            generation.untagged.join(", ")
+        ));
+    }
+    if !generation.diagnostics.is_empty() {
+        out.diagnostics.extend(generation.diagnostics);
+        crate::phases::check::sort_diagnostics(&mut out.diagnostics);
+        let wanted: BTreeSet<String> = out
+            .diagnostics
+            .iter()
+            .filter_map(|d| d.file.clone())
+            .filter(|f| !out.sources.contains_key(f))
+            .collect();
+        crate::analyze::add_sources(db, prog, &mut out, |p| wanted.contains(p));
+        out.plan = plan;
+        return out;
+    }
+    out.files = generation.files;
+    if req.check_only {
+        out.files.clear();
+        out.plan = plan;
+        return out;
+    }
+    let clock = Instant::now();
+    if let Some(dir) = req.out.as_deref() {
+        match crate::phases::go::write(dir, req, &out.files, &generation.not_written) {
+            Ok((written, removed)) => {
+                out.written = written;
+                out.removed = removed;
+            }
+            Err(e) => out.io_error = Some(e),
+        }
+        out.timings.push(("write", clock.elapsed()));
+    }
+    out.plan = plan;
+    out
 }
 
 /// Code generation without the incremental queries and caches (the k8s-openapi target): the whole crate from
@@ -281,8 +376,11 @@ pub(crate) fn lock_output(
             dir.display()
         )));
     }
-    // A crate vgc did not generate is refused before anything (even `.vgc/`) is created in it.
-    crate::output::may_write(&dir.join("Cargo.toml"), req.force).map_err(fail)?;
+    // A crate vgc did not generate is refused before anything (even `.vgc/`) is created in it. The Go target
+    // writes into the Go module itself, file by file (each checked before the transaction).
+    if req.go.is_none() {
+        crate::output::may_write(&dir.join("Cargo.toml"), req.force).map_err(fail)?;
+    }
     let lock = crate::output::OutputLock::acquire(dir).map_err(|e| {
         fail(format!(
             "{}: cannot lock the output directory: {e}",

@@ -136,6 +136,9 @@ declare_codes! {
     /// a tag name of several `:`-separated segments that no generator owns (warning; an error with
     /// `[build.severity] VGC0128 = "error"`).
     MarkerStyleTag = ("VGC0128", "marker-style-tag", Warning, "Validation-gen's tag names have one segment (`+k8s:required`); a name of several (`+k8s:validation:Required`, kubebuilder's `+kubebuilder:validation:Required` spelled with `k8s:`) is no validation-gen tag and can be no typo of one, so upstream ignores it and so does vgc — with a warning, because the author most likely meant a rule that is not there. Upstream's own suite carries such markers, so it is no error by default; `[build.severity] VGC0128 = \"error\"` makes it one."),
+    /// VGC0129: the Go target (`--target go`, `vgc validation-gen`) cannot print a rule of a package yet: no file
+    /// is written for any package of the build.
+    GoBackendUnsupported = ("VGC0129", "go-backend-unsupported", Error, "The Go target writes upstream validation-gen's file byte for byte from the plan; a rule its printer cannot print yet would be missing from the file, so no package's file is written (a partial regeneration would leave files of two generations) and each such rule is named instead."),
     /// VGC0201: a tag whose lowering is not implemented yet; no check is generated (warning).
     NotLowered = ("VGC0201", "not-lowered", Warning, "A tag vgc parses and checks but generates no code for — not lowered yet, or a use that has no effect (no check, no consumer reads it); it is reported so nothing is dropped silently."),
     /// VGC0301 (lint, upstream `alphaBetaPrefix`): `k8s:alpha`/`k8s:beta` not outermost, or without a payload.

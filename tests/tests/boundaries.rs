@@ -44,12 +44,13 @@ const BOUNDARIES: &[(&str, &[&str])] = &[
             "vgc-parser",
         ],
     ),
-    // The driver library: no CLI, no docs site, no interpreter.
+    // The driver library: no CLI, no docs site, no interpreter; both backends.
     (
         "vgc-driver",
         &[
             "vgc-analysis",
             "vgc-codegen",
+            "vgc-gogen",
             "vgc-ir",
             "vgc-lowering",
             "vgc-runtime",

@@ -11,6 +11,11 @@
 //! `tests/go_backend_identical.toml` per release: a listed package that is not identical fails the test, and so
 //! does an identical one that is not listed (the list only grows; `VGC_BLESS=1` rewrites it). Needs `go` and the
 //! module proxy.
+//!
+//! The same for k8s.io/kubernetes' committed `pkg/apis/<group>/<version>/zz_generated.validations.go` of the
+//! matching release (v1.37.2, v1.38.0-beta.0) and apimachinery's `pkg/apis/meta/v1/validation`: vgc's plan of
+//! k8s.io/api (and apimachinery) printed into the activation packages that name them with
+//! `+k8s:validation-gen-input`, listed under `k8s.io/kubernetes@<version>`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -93,7 +98,10 @@ fn run(u: Upstream) -> Outcome {
             Some((rel.to_string(), &**m))
         })
         .collect();
-    let options = vgc_gogen::GoOptions { header };
+    let options = vgc_gogen::GoOptions {
+        header,
+        ..Default::default()
+    };
     let mut identical = BTreeSet::new();
     let mut classes: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     let mut unsupported_what: BTreeMap<String, usize> = BTreeMap::new();
@@ -134,30 +142,22 @@ fn run(u: Upstream) -> Outcome {
             }
         }
     }
-    let mut report = format!(
-        "go backend, output_tests of code-generator {version}: {} committed files, {} identical, {} different, {} unsupported, {} missing\n",
+    report(
+        &format!("output_tests of code-generator {version}"),
         committed.len(),
-        identical.len(),
-        classes.get("different").map_or(0, Vec::len),
-        classes.get("unsupported").map_or(0, Vec::len),
-        classes.get("missing").map_or(0, Vec::len),
-    );
-    for (class, pkgs) in &classes {
-        report.push_str(&format!("  {class}:\n"));
-        for p in pkgs {
-            report.push_str(&format!("    {p}\n"));
-        }
-    }
-    report.push_str("  unsupported constructs (packages):\n");
-    for (what, n) in &unsupported_what {
-        report.push_str(&format!("    {n:4} {what}\n"));
-    }
-    Outcome { identical, report }
+        identical,
+        &classes,
+        &unsupported_what,
+    )
 }
 
 fn check(u: Upstream) {
     let version = u.code_generator().expect("a pinned generator").to_string();
-    let outcome = run(u);
+    check_with(version, run(u));
+}
+
+/// Asserts `outcome`'s identical files against the list pinned under `key`.
+fn check_with(version: String, outcome: Outcome) {
     eprintln!("{}", outcome.report);
     let path = expected_file();
     let mut expected: Expected = std::fs::read_to_string(&path)
@@ -183,6 +183,194 @@ fn check(u: Upstream) {
     );
 }
 
+/// The activation packages of a k8s.io/kubernetes release (`pkg/apis/<group>/<version>` with
+/// `+k8s:validation-gen-input=<k8s.io/api package>` and a committed generated file) and apimachinery's
+/// `meta/v1/validation`: (input package, output package, directory holding the committed file).
+fn activations(
+    kubernetes: &Path,
+    apimachinery: &Path,
+) -> Vec<(String, vgc_gogen::OutputPackage, PathBuf)> {
+    let mut out = Vec::new();
+    let mut dirs: Vec<(String, PathBuf)> = Vec::new();
+    for group in std::fs::read_dir(kubernetes.join("pkg/apis"))
+        .expect("pkg/apis")
+        .flatten()
+    {
+        for version in std::fs::read_dir(group.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let rel = format!(
+                "k8s.io/kubernetes/pkg/apis/{}/{}",
+                group.file_name().to_string_lossy(),
+                version.file_name().to_string_lossy()
+            );
+            dirs.push((rel, version.path()));
+        }
+    }
+    dirs.push((
+        "k8s.io/apimachinery/pkg/apis/meta/v1/validation".into(),
+        apimachinery.join("pkg/apis/meta/v1/validation"),
+    ));
+    dirs.sort();
+    for (path, dir) in dirs {
+        let Ok(doc) = std::fs::read_to_string(dir.join("doc.go")) else {
+            continue;
+        };
+        if !dir.join(GENERATED).is_file() {
+            continue;
+        }
+        let tag = |name: &str| {
+            doc.lines()
+                .find_map(|l| l.trim().strip_prefix(&format!("// +{name}=")))
+                .map(|v| v.trim().to_string())
+        };
+        let Some(input) = tag("k8s:validation-gen-input") else {
+            continue;
+        };
+        let name = doc
+            .lines()
+            .find_map(|l| l.strip_prefix("package "))
+            .unwrap_or_default()
+            .trim()
+            .to_string();
+        let scheme_registry = match tag("k8s:validation-gen-scheme-registry") {
+            None => Some(vgc_lowering::plan::DEFAULT_SCHEME_REGISTRY.to_string()),
+            Some(v) if v == "nil" => None,
+            Some(v) => Some(v),
+        };
+        out.push((
+            input,
+            vgc_gogen::OutputPackage {
+                path,
+                name,
+                scheme_registry,
+            },
+            dir,
+        ));
+    }
+    out
+}
+
+/// k8s.io/kubernetes' committed `pkg/apis/**/zz_generated.validations.go` (and apimachinery's
+/// `meta/v1/validation`) of the release matching `u`, regenerated from vgc's plan of k8s.io/api (every package a
+/// root set `TypesWithField=TypeMeta`, as the activation packages say) with the activation packages as outputs.
+fn run_kubernetes(u: Upstream) -> Outcome {
+    let version = u.code_generator().expect("a pinned generator");
+    let k8s_version = format!("v1{}", version.trim_start_matches("v0"));
+    let root = vgc_tests::example::workspace_root().to_path_buf();
+    let work = root
+        .join("target/e2e")
+        .join(format!("go-backend-k8s-{}", u.as_str()));
+    std::fs::create_dir_all(&work).expect("mkdir");
+    let (k8s, _) = harness::download_module(&format!("k8s.io/kubernetes@{k8s_version}"), &work);
+    let (api, _) = harness::download_module(&format!("k8s.io/api@{version}"), &work);
+    let (machinery, _) = harness::download_module(&format!("k8s.io/apimachinery@{version}"), &work);
+    let (k8s, machinery) = (PathBuf::from(k8s), PathBuf::from(machinery));
+    let header = std::fs::read_to_string(k8s.join("hack/boilerplate/boilerplate.generatego.txt"))
+        .expect("kubernetes' boilerplate");
+    let out = vgc::build(&BuildRequest {
+        path: api,
+        out: None,
+        check_only: true,
+        upstream: Some(harness::oracle_profile_for(u)),
+        extra_roots: vec!["TypesWithField=TypeMeta".into()],
+        ..Default::default()
+    });
+    let acts = activations(&k8s, &machinery);
+    let options = vgc_gogen::GoOptions {
+        header,
+        outputs: acts
+            .iter()
+            .map(|(input, o, _)| (input.clone(), o.clone()))
+            .collect(),
+    };
+    let modules: BTreeMap<&str, &vgc_lowering::plan::ModulePlan> = out
+        .plan
+        .modules
+        .iter()
+        .map(|m| (m.pkg.as_str(), &**m))
+        .collect();
+    let mut identical = BTreeSet::new();
+    let mut classes: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut unsupported_what: BTreeMap<String, usize> = BTreeMap::new();
+    for (input, o, dir) in &acts {
+        let theirs = std::fs::read_to_string(dir.join(GENERATED)).expect("committed file");
+        let pkg = o.path.clone();
+        let Some(m) = modules.get(input.as_str()) else {
+            classes
+                .entry("missing")
+                .or_default()
+                .push(format!("{pkg} (input {input})"));
+            continue;
+        };
+        match vgc_gogen::generate_package(&out.plan, m, &options) {
+            Ok(ours) if ours == theirs => {
+                identical.insert(pkg);
+            }
+            Ok(ours) => {
+                if let Ok(d) = std::env::var("VGC_GO_BACKEND_DUMP") {
+                    let to = Path::new(&d).join(format!("k8s-{}", u.as_str())).join(&pkg);
+                    std::fs::create_dir_all(&to).expect("mkdir dump");
+                    std::fs::write(to.join(GENERATED), &ours).expect("dump");
+                    std::fs::write(to.join("theirs.go"), &theirs).expect("dump");
+                }
+                let (n, a, b) = first_difference(&ours, &theirs);
+                classes
+                    .entry("different")
+                    .or_default()
+                    .push(format!("{pkg}:{n}\n      ours:   {a}\n      theirs: {b}"));
+            }
+            Err(x) => {
+                for y in &x {
+                    let what = y.what.split(" (").next().unwrap_or(&y.what).to_string();
+                    *unsupported_what.entry(what).or_default() += 1;
+                }
+                classes
+                    .entry("unsupported")
+                    .or_default()
+                    .push(format!("{pkg}: {}", x[0]));
+            }
+        }
+    }
+    report(
+        &format!("k8s.io/kubernetes {k8s_version} pkg/apis"),
+        acts.len(),
+        identical,
+        &classes,
+        &unsupported_what,
+    )
+}
+
+/// The summary and per-class lists of one comparison.
+fn report(
+    what: &str,
+    committed: usize,
+    identical: BTreeSet<String>,
+    classes: &BTreeMap<&str, Vec<String>>,
+    unsupported_what: &BTreeMap<String, usize>,
+) -> Outcome {
+    let mut report = format!(
+        "go backend, {what}: {committed} committed files, {} identical, {} different, {} unsupported, {} missing\n",
+        identical.len(),
+        classes.get("different").map_or(0, Vec::len),
+        classes.get("unsupported").map_or(0, Vec::len),
+        classes.get("missing").map_or(0, Vec::len),
+    );
+    for (class, pkgs) in classes {
+        report.push_str(&format!("  {class}:\n"));
+        for p in pkgs {
+            report.push_str(&format!("    {p}\n"));
+        }
+    }
+    report.push_str("  unsupported constructs (packages):\n");
+    for (what, n) in unsupported_what {
+        report.push_str(&format!("    {n:4} {what}\n"));
+    }
+    Outcome { identical, report }
+}
+
 /// The newest release's suite (code-generator v0.37.2).
 #[test]
 fn output_tests_of_the_release_regenerate_identically() {
@@ -193,4 +381,22 @@ fn output_tests_of_the_release_regenerate_identically() {
 #[test]
 fn output_tests_of_the_prerelease_regenerate_identically() {
     check(harness::prerelease_upstream().expect("a pinned pre-release"));
+}
+
+/// k8s.io/kubernetes v1.37.2's `pkg/apis` (and apimachinery v0.37.2's `meta/v1/validation`).
+#[test]
+fn kubernetes_pkg_apis_of_the_release_regenerate_identically() {
+    let u = harness::oracle_upstream();
+    let version = u.code_generator().expect("pinned");
+    let key = format!("k8s.io/kubernetes@v1{}", version.trim_start_matches("v0"));
+    check_with(key, run_kubernetes(u));
+}
+
+/// k8s.io/kubernetes v1.38.0-beta.0's `pkg/apis` (and apimachinery v0.38.0-beta.0's `meta/v1/validation`).
+#[test]
+fn kubernetes_pkg_apis_of_the_prerelease_regenerate_identically() {
+    let u = harness::prerelease_upstream().expect("a pinned pre-release");
+    let version = u.code_generator().expect("pinned");
+    let key = format!("k8s.io/kubernetes@v1{}", version.trim_start_matches("v0"));
+    check_with(key, run_kubernetes(u));
 }

@@ -22,6 +22,20 @@ pub(crate) fn run(a: BuildArgs, globals: &Globals, start: Instant) -> ExitCode {
 
 /// The build request of `vgc build` / `vgc watch` options (exit code 2 when the path cannot be used).
 pub(crate) fn request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
+    let path = target(a.path.clone())?;
+    if let Some(go) = go_target(&a, &path)? {
+        return go_request(a, path, go);
+    }
+    if a.output_file.is_some() || a.go_header_file.is_some() {
+        let flag = if a.output_file.is_some() {
+            "--output-file"
+        } else {
+            "--go-header-file"
+        };
+        return Err(usage(&format!(
+            "{flag} is a flag of the Go target; pass --target go (or set `[build] target = \"go\"` in vgc.toml)"
+        )));
+    }
     let runtime = match (a.runtime_path, a.runtime_version) {
         (_, Some(v)) => {
             // Depending on the registry is the user's choice; say what it needs today.
@@ -34,7 +48,8 @@ pub(crate) fn request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
         (Some(p), None) => RuntimeDep::Path(p),
         (None, None) => RuntimeDep::Vendored,
     };
-    let out = std::path::absolute(&a.out).unwrap_or_else(|_| a.out.into());
+    let out = a.out.unwrap_or_else(|| "out/vgc-generated".into());
+    let out = std::path::absolute(&out).unwrap_or_else(|_| out.into());
     // Go keeps the module cache read-only and verifies it (`go mod verify`): a build run from a module there
     // (`cd $(go env GOMODCACHE)/k8s.io/api@v0.37.2 && vgc build`) must not write its default `out/` into it.
     if let Some(cache) = vgc::gomodule::module_cache_holding(&out) {
@@ -48,7 +63,8 @@ pub(crate) fn request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
     }
     let structs = structs_of(a.target, a.k8s_openapi_version)?;
     Ok(BuildRequest {
-        path: target(a.path)?,
+        path,
+        packages: Vec::new(),
         out: Some(out),
         crate_name: a.crate_name,
         runtime,
@@ -63,6 +79,79 @@ pub(crate) fn request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
         extension_files: Vec::new(),
         tag_prefix: vgc_ir::TagPrefix::default(),
         target: structs,
+        go: None,
+    })
+}
+
+/// Prints `error: {msg}` and gives exit code 2.
+fn usage(msg: &str) -> ExitCode {
+    let _ = writeln!(std::io::stderr().lock(), "error: {msg}");
+    ExitCode::from(2)
+}
+
+/// The Go target's settings when `--target go` is given, or no `--target` and `vgc.toml` says `target = "go"`:
+/// `--output-file` and `--go-header-file` (made absolute) over `vgc.toml`'s over the defaults. `None` for the Rust
+/// targets. A flag that means nothing for Go files is a usage error.
+fn go_target(a: &BuildArgs, path: &str) -> Result<Option<vgc_driver::GoTarget>, ExitCode> {
+    let from_config = match a.target.as_deref() {
+        Some("go") => super::common::go_config(path).unwrap_or_default(),
+        Some(_) => return Ok(None),
+        None => match super::common::go_config(path) {
+            Some(go) => go,
+            None => return Ok(None),
+        },
+    };
+    let refused = [
+        (a.out.is_some(), "--out"),
+        (a.k8s_openapi_version.is_some(), "--k8s-openapi-version"),
+        (a.runtime_path.is_some(), "--runtime-path"),
+        (a.runtime_version.is_some(), "--runtime-version"),
+        (a.custom_stub, "--custom-stub"),
+        (a.rustfmt, "--rustfmt"),
+    ];
+    if let Some((_, flag)) = refused.iter().find(|(given, _)| *given) {
+        return Err(usage(&format!(
+            "{flag} is a flag of the Rust targets; the Go target writes validation-gen's file into each package directory of the Go module (docs/go-backend.md)"
+        )));
+    }
+    let mut go = from_config;
+    if let Some(f) = &a.output_file {
+        go.output_file.clone_from(f);
+    }
+    vgc_driver::GoTarget::check_output_file(&go.output_file).map_err(|e| usage(&e))?;
+    if let Some(h) = &a.go_header_file {
+        go.header_file = Some(
+            std::path::absolute(h).map_or_else(|_| h.clone(), |p| p.to_string_lossy().into_owned()),
+        );
+    }
+    Ok(Some(go))
+}
+
+/// The request of the Go target for `path`: the files are written under the Go module root (`.vgc/` there holds
+/// the lock, the transaction's staging and the caches), never into the Go module cache.
+pub(crate) fn go_request(
+    a: BuildArgs,
+    path: String,
+    go: vgc_driver::GoTarget,
+) -> Result<BuildRequest, ExitCode> {
+    let dir = std::path::Path::new(vgc_driver::target::dir_of(&path));
+    let out = vgc_driver::go::module_root(dir).unwrap_or_else(|| dir.to_path_buf());
+    if let Some(cache) = vgc::gomodule::module_cache_holding(&out) {
+        return Err(usage(&format!(
+            "{}: inside the Go module cache ({}), which Go keeps read-only and verifies; the Go target writes into the packages, so run it on a module of your own",
+            out.display(),
+            cache.display()
+        )));
+    }
+    Ok(BuildRequest {
+        path,
+        out: Some(out),
+        extra_roots: a.roots,
+        no_cache: a.no_cache,
+        cache_dir: a.cache_dir.map(|d| std::path::absolute(&d).unwrap_or(d)),
+        force: a.force,
+        go: Some(go),
+        ..BuildRequest::default()
     })
 }
 

@@ -149,3 +149,10 @@ pub(crate) fn structs_of(
             ExitCode::from(2)
         })
 }
+
+/// The Go target settings of the `vgc.toml` found for `path` (`[build] target = "go"`), `None` without them or
+/// when the file does not parse (the build reports that).
+pub(crate) fn go_config(path: &str) -> Option<vgc_driver::GoTarget> {
+    let file = vgc_driver::config::find(std::path::Path::new(path))?;
+    vgc_driver::config::load(&file).ok()?.go
+}

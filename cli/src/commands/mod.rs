@@ -10,4 +10,5 @@ pub(crate) mod explain;
 pub(crate) mod graph;
 pub(crate) mod lint;
 pub(crate) mod validate;
+pub(crate) mod validation_gen;
 pub(crate) mod watch;

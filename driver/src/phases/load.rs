@@ -55,16 +55,19 @@ pub(crate) fn load(
     };
     match fast {
         Some(x) => Ok(x),
-        None => match vgc_analysis::load(db, sys, &req.path, &mut loader.stamps) {
-            Ok(x) => {
-                loader.discovery = Some(x.1.clone());
-                Ok(x)
+        None => {
+            match vgc_analysis::load_selected(db, sys, &req.path, &req.packages, &mut loader.stamps)
+            {
+                Ok(x) => {
+                    loader.discovery = Some(x.1.clone());
+                    Ok(x)
+                }
+                Err(d) => {
+                    loader.discovery = None;
+                    Err(d)
+                }
             }
-            Err(d) => {
-                loader.discovery = None;
-                Err(d)
-            }
-        },
+        }
     }
 }
 

@@ -11,10 +11,12 @@
 //! | generate | [`generate::generate`] | Rust modules, reused or generated per module | `codegen` |
 //! | format | [`format::format`] | prettyplease or rustfmt, per unit | `format` |
 //! | write | [`write::write`] | the output transaction, beside the cache saves | `write and save caches` |
+//! | Go target | [`go::generate`], [`go::write`] | instead of generate, format and write: validation-gen's file per tagged package, one transaction | `codegen (Go)`, `write` |
 
 pub(crate) mod check;
 pub(crate) mod format;
 pub(crate) mod generate;
+pub(crate) mod go;
 pub(crate) mod load;
 pub(crate) mod lower;
 pub(crate) mod settings;

@@ -98,7 +98,8 @@ pub(crate) fn settings(
 /// structs (a `vgc.toml` that does not parse counts as none; [`apply_build_severities`] reports it). `None` when
 /// `req` names its target already.
 pub(crate) fn with_default_target(req: &BuildRequest, sys: &dyn System) -> Option<BuildRequest> {
-    if req.target.is_some() {
+    // The Go target reads no Rust target.
+    if req.target.is_some() || req.go.is_some() {
         return None;
     }
     let target = find_through(sys, &req.path)

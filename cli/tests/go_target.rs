@@ -1,0 +1,589 @@
+//! `vgc build --target go` and `vgc validation-gen` end to end (issue 38, docs/go-backend.md), on a small Go module
+//! written by the test: two packages with `+k8s:validation-gen=TypesWithField=TypeMeta` and an untagged one.
+//!
+//! - the build writes `zz_generated.validations.go` into each tagged package (the header's `YEAR` replaced), none
+//!   into the untagged one; a second run is up to date and changes nothing;
+//! - `gofmt -l` lists nothing (skipped without `gofmt`), and `go vet` compiles the packages against
+//!   k8s.io/apimachinery v0.37.2 from the Go module cache (`GOPROXY=off`; skipped without `go` or that module);
+//! - `vgc validation-gen --output-file … --go-header-file … ./...` writes the same bytes, and so does upstream
+//!   validation-gen v0.37.2 built from the module cache (skipped when it cannot be built offline);
+//! - a file of the user in the way is refused (exit 2) and nothing is written; a construct the Go backend cannot
+//!   print (a vgc extension) is `VGC0129` at its declaration (exit 1) and nothing is written;
+//! - a package that loses its tag loses its generated file; validation-gen's flags vgc does not implement are
+//!   refused or noted.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const OUT: &str = "zz_generated.validations.go";
+
+const GO_MOD: &str =
+    "module example.com/widgets\n\ngo 1.24\n\nrequire k8s.io/apimachinery v0.37.2\n";
+
+const WIDGETS_DOC: &str = "// +k8s:validation-gen=TypesWithField=TypeMeta\n// +groupName=widgets.example.com\n\n// Package v1 holds widgets.\npackage v1\n";
+
+const WIDGETS_TYPES: &str = r#"package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Widget is a widget.
+type Widget struct {
+	metav1.TypeMeta `json:",inline"`
+	// +k8s:opaqueType
+	metav1.ObjectMeta `json:"metadata,omitempty"`
+
+	Spec WidgetSpec `json:"spec"`
+}
+
+// WidgetSpec is the spec.
+type WidgetSpec struct {
+	// +k8s:required
+	// +k8s:maxLength=16
+	Name string `json:"name"`
+
+	// +k8s:optional
+	// +k8s:minimum=1
+	Replicas *int32 `json:"replicas,omitempty"`
+}
+"#;
+
+/// What deepcopy-gen and register.go give a real API: the scheme builder the generated `init` registers with, and
+/// `DeepCopyObject` (a shallow copy is enough to compile).
+const REGISTER: &str = r#"package v1
+
+import "k8s.io/apimachinery/pkg/runtime"
+
+var localSchemeBuilder = runtime.SchemeBuilder{}
+
+// DeepCopyObject makes the kind a runtime.Object.
+func (in *KIND) DeepCopyObject() runtime.Object {
+	if in == nil {
+		return nil
+	}
+	out := *in
+	return &out
+}
+"#;
+
+const GADGETS_DOC: &str =
+    "// +k8s:validation-gen=TypesWithField=TypeMeta\n\n// Package v1 holds gadgets.\npackage v1\n";
+
+const GADGETS_TYPES: &str = r#"package v1
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Gadget is a gadget.
+type Gadget struct {
+	metav1.TypeMeta `json:",inline"`
+
+	Spec GadgetSpec `json:"spec"`
+}
+
+// GadgetSpec is the spec.
+type GadgetSpec struct {
+	// +k8s:optional
+	MinValue *int32 `json:"minValue,omitempty"`
+
+	// +k8s:optional
+	// +k8s:maximum=10
+	Current *int32 `json:"current,omitempty"`
+}
+"#;
+
+const UNTAGGED: &str = r#"package util
+
+import metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+// Thing is no API: its package has no +k8s:validation-gen tag.
+type Thing struct {
+	metav1.TypeMeta `json:",inline"`
+	// +k8s:optional
+	// +k8s:maxLength=3
+	Name *string `json:"name,omitempty"`
+}
+"#;
+
+const HEADER: &str = "/*\nCopyright YEAR The Widget Authors.\n*/\n";
+
+/// Writes the module into a fresh directory (canonical path) and returns it with its guard.
+fn fixture() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = std::fs::canonicalize(tmp.path()).expect("canonical");
+    let files: [(&str, String); 9] = [
+        ("go.mod", GO_MOD.into()),
+        ("hack/boilerplate.go.txt", HEADER.into()),
+        ("apis/widgets/v1/doc.go", WIDGETS_DOC.into()),
+        ("apis/widgets/v1/types.go", WIDGETS_TYPES.into()),
+        (
+            "apis/widgets/v1/register.go",
+            REGISTER.replace("KIND", "Widget"),
+        ),
+        ("apis/gadgets/v1/doc.go", GADGETS_DOC.into()),
+        ("apis/gadgets/v1/types.go", GADGETS_TYPES.into()),
+        (
+            "apis/gadgets/v1/register.go",
+            REGISTER.replace("KIND", "Gadget"),
+        ),
+        ("internal/util/util.go", UNTAGGED.into()),
+    ];
+    for (rel, text) in files {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
+    }
+    (tmp, root)
+}
+
+fn vgc(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vgc"))
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("vgc runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn read(root: &Path, rel: &str) -> String {
+    std::fs::read_to_string(root.join(rel)).unwrap_or_else(|e| panic!("{rel}: {e}"))
+}
+
+const BUILD: &[&str] = &[
+    "build",
+    "--target",
+    "go",
+    "--go-header-file",
+    "hack/boilerplate.go.txt",
+    ".",
+];
+
+fn widgets() -> String {
+    format!("apis/widgets/v1/{OUT}")
+}
+
+fn gadgets() -> String {
+    format!("apis/gadgets/v1/{OUT}")
+}
+
+/// Copies the module at `from` into a fresh directory (without vgc's `.vgc/`).
+fn copy(from: &Path) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let to = std::fs::canonicalize(tmp.path()).expect("canonical");
+    copy_tree(from, &to);
+    (tmp, to)
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("ls").flatten() {
+        let name = e.file_name();
+        if name == ".vgc" {
+            continue;
+        }
+        let (src, dst) = (e.path(), to.join(&name));
+        if e.file_type().expect("type").is_dir() {
+            copy_tree(&src, &dst);
+        } else {
+            std::fs::copy(&src, &dst).expect("copy");
+        }
+    }
+}
+
+fn have(tool: &str) -> bool {
+    Command::new(tool)
+        .arg(if tool == "go" { "version" } else { "-h" })
+        .output()
+        .is_ok()
+}
+
+/// `$(go env GOMODCACHE)`, when `go` runs.
+fn module_cache() -> Option<PathBuf> {
+    let o = Command::new("go")
+        .args(["env", "GOMODCACHE"])
+        .output()
+        .ok()?;
+    let p = String::from_utf8_lossy(&o.stdout).trim().to_string();
+    (o.status.success() && !p.is_empty()).then(|| PathBuf::from(p))
+}
+
+/// `go` offline, in module mode, with the installed toolchain.
+fn go(dir: &Path, args: &[&str]) -> Output {
+    Command::new("go")
+        .args(args)
+        .current_dir(dir)
+        .env("GOFLAGS", "-mod=mod")
+        .env("GOPROXY", "off")
+        .env("GOTOOLCHAIN", "local")
+        .output()
+        .expect("go runs")
+}
+
+#[test]
+fn build_target_go_writes_validation_gens_files_and_a_rerun_changes_nothing() {
+    let (_tmp, root) = fixture();
+    let o = vgc(&root, BUILD);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("wrote 2 files"), "{err}");
+    assert!(
+        err.contains("without a `+k8s:validation-gen` tag get no zz_generated.validations.go")
+            && err.contains("example.com/widgets/internal/util"),
+        "{err}"
+    );
+    let w = read(&root, &widgets());
+    let year = vgc_driver::go::current_year();
+    assert!(
+        w.starts_with(&format!(
+            "//go:build !ignore_autogenerated\n// +build !ignore_autogenerated\n\n/*\nCopyright {year} The Widget Authors.\n*/\n\n// Code generated by validation-gen. DO NOT EDIT.\n\npackage v1\n"
+        )),
+        "{w}"
+    );
+    assert!(
+        w.contains("func Validate_WidgetSpec(")
+            && w.contains("validate.MaxLength(ctx, op, fldPath, obj, oldObj, 16)"),
+        "{w}"
+    );
+    assert!(read(&root, &gadgets()).contains("validate.Maximum("));
+    assert!(!root.join("internal/util").join(OUT).exists());
+
+    // A second run: the build manifest says nothing changed; the files keep their bytes and times.
+    let before = std::fs::metadata(root.join(widgets()))
+        .and_then(|m| m.modified())
+        .expect("mtime");
+    let o = vgc(&root, BUILD);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("is up to date"), "{err}");
+    assert_eq!(read(&root, &widgets()), w);
+    assert_eq!(
+        std::fs::metadata(root.join(widgets()))
+            .and_then(|m| m.modified())
+            .expect("mtime"),
+        before
+    );
+    // Without the manifest (`--no-cache`) the build runs and still writes nothing.
+    let o = vgc(&root, &[BUILD, &["--no-cache"]].concat());
+    let err = stderr(&o);
+    assert!(
+        err.contains("wrote 2 files") && err.contains("(0 changed)"),
+        "{err}"
+    );
+
+    // gofmt's canonical layout.
+    if have("gofmt") {
+        let o = Command::new("gofmt")
+            .arg("-l")
+            .arg(&root)
+            .output()
+            .expect("gofmt");
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_eq!(
+            String::from_utf8_lossy(&o.stdout),
+            "",
+            "gofmt -l lists files"
+        );
+    } else {
+        eprintln!("skipped: gofmt is not installed");
+    }
+
+    // The packages compile against apimachinery v0.37.2 (in a copy: `-mod=mod` edits go.mod and writes go.sum).
+    match module_cache() {
+        Some(cache) if cache.join("k8s.io/apimachinery@v0.37.2").is_dir() => {
+            let (_keep, vet) = copy(&root);
+            let o = go(&vet, &["vet", "./..."]);
+            assert!(o.status.success(), "go vet: {}", stderr(&o));
+        }
+        _ => {
+            eprintln!("skipped: go, or k8s.io/apimachinery@v0.37.2 in its module cache, is missing")
+        }
+    }
+}
+
+#[test]
+fn validation_gen_command_line_writes_the_same_bytes_as_build_and_upstream() {
+    let (_tmp, root) = fixture();
+    let o = vgc(&root, BUILD);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let built = (read(&root, &widgets()), read(&root, &gadgets()));
+
+    // validation-gen's command line as kube_codegen.sh passes it (import paths), on a fresh copy.
+    let (_keep, copy1) = copy(&root);
+    for rel in [widgets(), gadgets()] {
+        std::fs::remove_file(copy1.join(rel)).expect("rm");
+    }
+    let o = vgc(
+        &copy1,
+        &[
+            "validation-gen",
+            "-v",
+            "0",
+            "--output-file",
+            OUT,
+            "--go-header-file",
+            "hack/boilerplate.go.txt",
+            "example.com/widgets/apis/gadgets/v1",
+            "example.com/widgets/apis/widgets/v1",
+        ],
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(!err.contains("note:"), "nothing to note: {err}");
+    assert_eq!((read(&copy1, &widgets()), read(&copy1, &gadgets())), built);
+    // As hack/update-codegen.sh passes it (directories), in the built tree: the same request, up to date.
+    let o = vgc(
+        &root,
+        &[
+            "validation-gen",
+            "--output-file",
+            OUT,
+            "--go-header-file",
+            "hack/boilerplate.go.txt",
+            "./...",
+        ],
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("is up to date"), "{err}");
+    // One package named: only it is a target, and only its file is written.
+    let (_keep2, copy2) = copy(&root);
+    std::fs::remove_file(copy2.join(widgets())).expect("rm");
+    std::fs::remove_file(copy2.join(gadgets())).expect("rm");
+    let o = vgc(
+        &copy2,
+        &[
+            "validation-gen",
+            "--output-file",
+            OUT,
+            "--go-header-file",
+            "hack/boilerplate.go.txt",
+            "./apis/gadgets/v1",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(read(&copy2, &gadgets()), built.1);
+    assert!(!copy2.join(widgets()).exists(), "not an input");
+
+    // Upstream validation-gen v0.37.2 built from the module cache, offline, on the same tree.
+    let Some(upstream) = build_upstream() else {
+        eprintln!(
+            "skipped: upstream validation-gen cannot be built offline from the Go module cache"
+        );
+        return;
+    };
+    let (_keep3, copy3) = copy(&root);
+    for rel in [widgets(), gadgets()] {
+        std::fs::remove_file(copy3.join(rel)).expect("rm");
+    }
+    let mut cmd = Command::new(&upstream.1);
+    cmd.args([
+        "--output-file",
+        OUT,
+        "--go-header-file",
+        "hack/boilerplate.go.txt",
+    ]);
+    for p in [
+        "k8s.io/apimachinery/pkg/apis/meta/v1",
+        "k8s.io/apimachinery/pkg/types",
+        "k8s.io/apimachinery/pkg/runtime",
+        "k8s.io/apimachinery/pkg/api/resource",
+        "k8s.io/apimachinery/pkg/util/intstr",
+        "time",
+    ] {
+        cmd.args(["--readonly-pkg", p]);
+    }
+    let o = cmd
+        .arg("./...")
+        .current_dir(&copy3)
+        .env("GOFLAGS", "-mod=mod")
+        .env("GOPROXY", "off")
+        .env("GOTOOLCHAIN", "local")
+        .output()
+        .expect("validation-gen runs");
+    assert!(o.status.success(), "upstream: {}", stderr(&o));
+    assert_eq!(
+        (read(&copy3, &widgets()), read(&copy3, &gadgets())),
+        built,
+        "upstream validation-gen wrote other bytes"
+    );
+}
+
+/// Upstream validation-gen v0.37.2 built from the Go module cache without the network, named `validation-gen` (its
+/// "Code generated by" line carries the binary's name); `None` when it cannot be.
+fn build_upstream() -> Option<(tempfile::TempDir, PathBuf)> {
+    let src = module_cache()?.join("k8s.io/code-generator@v0.37.2");
+    if !src.is_dir() {
+        return None;
+    }
+    let tmp = tempfile::tempdir().ok()?;
+    let exe = tmp.path().join("validation-gen");
+    let o = go(
+        &src,
+        &["build", "-o", exe.to_str()?, "./cmd/validation-gen"],
+    );
+    o.status.success().then_some((tmp, exe))
+}
+
+#[test]
+fn a_users_file_in_the_way_and_an_unprintable_rule_write_nothing() {
+    let (_tmp, root) = fixture();
+    let mine = "package v1\n\nfunc Mine() {}\n";
+    std::fs::write(root.join(gadgets()), mine).expect("write");
+    let o = vgc(&root, BUILD);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "{}: exists and was not generated by validation-gen",
+            root.join(gadgets()).display()
+        )),
+        "{err}"
+    );
+    assert_eq!(read(&root, &gadgets()), mine, "the user's file is kept");
+    assert!(!root.join(widgets()).exists(), "all or nothing");
+    // Another generator's file of that name is the user's too; `--force` replaces it.
+    std::fs::write(
+        root.join(gadgets()),
+        "// Code generated by deepcopy-gen. DO NOT EDIT.\n\npackage v1\n",
+    )
+    .expect("write");
+    assert_eq!(vgc(&root, BUILD).status.code(), Some(2));
+    let o = vgc(&root, &[BUILD, &["--force"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(read(&root, &gadgets()).contains("validate.Maximum("));
+
+    // A vgc extension the Go backend cannot print: VGC0129 at the struct, nothing written or removed.
+    let (_tmp2, root2) = fixture();
+    std::fs::write(root2.join("vgc.toml"), "[extensions]\nenabled = true\n").expect("vgc.toml");
+    let o = vgc(&root2, BUILD);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let written = read(&root2, &widgets());
+    std::fs::write(
+        root2.join("apis/gadgets/v1/types.go"),
+        GADGETS_TYPES.replace("+k8s:maximum=10", "+k8s:minimum(constraint: minValue)"),
+    )
+    .expect("write");
+    std::fs::write(
+        root2.join("apis/widgets/v1/types.go"),
+        WIDGETS_TYPES.replace("maxLength=16", "maxLength=17"),
+    )
+    .expect("write");
+    let o = vgc(&root2, &[BUILD, &["--short"]].concat());
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("apis/gadgets/v1/types.go:13:6: error[VGC0129]: the Go target cannot print this rule yet")
+            && err.contains("(type GadgetSpec); no zz_generated.validations.go is written for package example.com/widgets/apis/gadgets/v1"),
+        "{err}"
+    );
+    assert_eq!(read(&root2, &widgets()), written, "nothing written");
+    assert!(
+        read(&root2, &gadgets()).contains("validate.Maximum("),
+        "nothing removed"
+    );
+    // `vgc check --target go` reports the same without writing.
+    let o = vgc(&root2, &["check", "--target", "go", "--short", "."]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("error[VGC0129]"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_package_that_loses_its_tag_loses_its_file() {
+    let (_tmp, root) = fixture();
+    assert_eq!(vgc(&root, BUILD).status.code(), Some(0));
+    assert!(root.join(gadgets()).exists());
+    std::fs::write(
+        root.join("apis/gadgets/v1/doc.go"),
+        GADGETS_DOC.replace("TypesWithField=TypeMeta", "false"),
+    )
+    .expect("write");
+    let o = vgc(&root, BUILD);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("1 stale file removed"), "{err}");
+    assert!(!root.join(gadgets()).exists());
+    assert!(root.join(widgets()).exists());
+}
+
+#[test]
+fn flags_vgc_does_not_implement_are_refused_or_noted() {
+    let (_tmp, root) = fixture();
+    let run = |extra: &[&str]| {
+        let o = vgc(
+            &root,
+            &[
+                &["validation-gen", "--output-file", OUT][..],
+                extra,
+                &["./..."],
+            ]
+            .concat(),
+        );
+        (o.status.code(), stderr(&o))
+    };
+    let (code, err) = run(&["--test-output-root", "test/dv"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("--test-output-root: vgc does not write"),
+        "{err}"
+    );
+    let (code, err) = run(&["--lint-rules", "no-such-rule"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("unrecognized rule in --lint-rules: no-such-rule"),
+        "{err}"
+    );
+    let (code, err) = run(&[
+        "--lint-rules=known-tags-only,require-explicit-disablement",
+        "--readonly-pkg",
+        "k8s.io/apimachinery/pkg/runtime",
+        "-v",
+        "2",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    for note in [
+        "note: --readonly-pkg k8s.io/apimachinery/pkg/runtime: ignored",
+        "note: --lint-rules known-tags-only,require-explicit-disablement: upstream's package lint rules are not implemented",
+        "note: -v 2: vgc writes no klog logs; ignored",
+    ] {
+        assert!(err.contains(note), "{note}\n{err}");
+    }
+    let (code, err) = run(&["--output-file", "a/b.go"]);
+    assert_eq!(code, Some(2), "{err}");
+    // `vgc build`: the Rust targets' flags are refused with the Go target, and the Go flags without it.
+    let o = vgc(&root, &["build", "--target", "go", "--out", "x", "."]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--out is a flag of the Rust targets"),
+        "{}",
+        stderr(&o)
+    );
+    let o = vgc(&root, &["build", "--output-file", OUT, "."]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--output-file is a flag of the Go target"),
+        "{}",
+        stderr(&o)
+    );
+    // The header file is read by every build: a missing one is an error naming it.
+    let o = vgc(
+        &root,
+        &[
+            "build",
+            "--target",
+            "go",
+            "--go-header-file",
+            "nope.txt",
+            ".",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains(&format!(
+            "{}: cannot read the --go-header-file",
+            root.join("nope.txt").display()
+        )),
+        "{}",
+        stderr(&o)
+    );
+}

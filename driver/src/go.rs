@@ -1,0 +1,154 @@
+//! The Go target's pieces outside the pipeline (`--target go`, `vgc validation-gen`; `docs/go-backend.md`): the
+//! boilerplate header as gengo's `GoBoilerplate` reads it ([`header`], [`current_year`]), the module root the
+//! files are written under ([`module_root`]), and the [`System`] that keeps the target's own outputs out of the
+//! load ([`HideGenerated`]).
+
+use std::path::{Path, PathBuf};
+use vgc_analysis::System;
+use vgc_analysis::system::Stamp;
+
+/// The current year in UTC, as gengo's `GoBoilerplate` writes it for `YEAR` (`time.Now().UTC().Year()`).
+#[must_use]
+pub fn current_year() -> i64 {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    year_of_day(i64::try_from(secs / 86_400).unwrap_or(0))
+}
+
+/// The proleptic Gregorian year of `days` since 1970-01-01 (Howard Hinnant's `civil_from_days`).
+fn year_of_day(days: i64) -> i64 {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    yoe + era * 400 + i64::from(month <= 2)
+}
+
+/// The `--go-header-file` text as generated files carry it: the file read through `sys` (the build manifest then
+/// observes it, so editing the header regenerates), every `YEAR` replaced by [`current_year`] (gengo
+/// `GoBoilerplate`; its trailing newline is the printer's).
+///
+/// # Errors
+/// The file cannot be read (missing, not a regular file, not UTF-8): a message naming it and the flag.
+pub fn header(sys: &dyn System, path: &str) -> Result<String, String> {
+    let text = sys
+        .read_file(path)
+        .map_err(|e| format!("{path}: cannot read the --go-header-file: {e}"))?;
+    Ok(text.replace("YEAR", &current_year().to_string()))
+}
+
+/// The root of the Go module holding `path` (a directory or `.go` file): the nearest directory with a `go.mod`
+/// file, itself or above. The Go target writes its files relative to it, as one transaction, and keeps its lock
+/// and caches in `.vgc/` there.
+#[must_use]
+pub fn module_root(path: &Path) -> Option<PathBuf> {
+    path.ancestors()
+        .find(|d| d.join("go.mod").is_file())
+        .map(Path::to_path_buf)
+}
+
+/// A [`System`] that leaves the Go target's own outputs out of directory listings: a file named `output_file`
+/// that validation-gen generated ([`crate::output::is_generated_go`]) is not listed, so it is never loaded as a
+/// source of its package (upstream's `kube_codegen.sh` deletes them before generating for the same reason), and a
+/// directory's listing — which the build manifest hashes — does not change when a build writes one. A file of
+/// that name that is the user's is listed (and the write refuses to replace it).
+///
+/// The marker is read through the inner system: wrap the bare file system and record above it
+/// (`Recorder::new(&HideGenerated::new(&OsSystem, …))`), so the generated file's text is no observation of the build.
+pub struct HideGenerated<'a> {
+    inner: &'a dyn System,
+    output_file: String,
+}
+
+impl<'a> HideGenerated<'a> {
+    /// Hides generated files named `output_file` that `inner` lists.
+    #[must_use]
+    pub fn new(inner: &'a dyn System, output_file: &str) -> Self {
+        Self {
+            inner,
+            output_file: output_file.to_string(),
+        }
+    }
+}
+
+impl System for HideGenerated<'_> {
+    fn read_file(&self, path: &str) -> Result<String, String> {
+        self.inner.read_file(path)
+    }
+    fn read_dir(&self, path: &str) -> Result<Vec<(String, bool)>, String> {
+        let mut entries = self.inner.read_dir(path)?;
+        entries.retain(|(name, is_dir)| {
+            *is_dir
+                || *name != self.output_file
+                || !self
+                    .inner
+                    .read_file(&format!("{}/{name}", path.trim_end_matches('/')))
+                    .is_ok_and(|t| crate::output::is_generated_go(&t))
+        });
+        Ok(entries)
+    }
+    fn is_dir(&self, path: &str) -> bool {
+        self.inner.is_dir(path)
+    }
+    fn module_cache(&self) -> Option<String> {
+        self.inner.module_cache()
+    }
+    fn stamp(&self, path: &str) -> Option<Stamp> {
+        self.inner.stamp(path)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn years_of_days() {
+        assert_eq!(year_of_day(0), 1970);
+        assert_eq!(year_of_day(-1), 1969);
+        // 2024-02-29 and 2024-12-31, 2025-01-01.
+        assert_eq!(year_of_day(19_782), 2024);
+        assert_eq!(year_of_day(20_088), 2024);
+        assert_eq!(year_of_day(20_089), 2025);
+        assert!(current_year() >= 2025);
+    }
+
+    #[test]
+    fn generated_outputs_are_not_listed_and_the_users_are() {
+        let mut sys = vgc_analysis::MemorySystem::default();
+        let generated = format!(
+            "//go:build !ignore_autogenerated\n\n{}\n\npackage v1\n",
+            crate::output::GO_GENERATED_MARKER
+        );
+        sys.files
+            .insert("/m/a/zz_generated.validations.go".into(), generated.clone());
+        sys.files
+            .insert("/m/a/types.go".into(), "package v1\n".into());
+        sys.files.insert(
+            "/m/b/zz_generated.validations.go".into(),
+            "package v1\n\nfunc Mine() {}\n".into(),
+        );
+        sys.files.insert("/m/b/other.go".into(), generated);
+        let hide = HideGenerated::new(&sys, "zz_generated.validations.go");
+        let names = |d: &str| -> Vec<String> {
+            hide.read_dir(d)
+                .expect("listed")
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect()
+        };
+        assert_eq!(names("/m/a"), ["types.go"]);
+        assert_eq!(names("/m/b"), ["other.go", "zz_generated.validations.go"]);
+        let h = header(&sys, "/m/a/types.go").expect("read");
+        assert_eq!(h, "package v1\n");
+        let e = header(&sys, "/m/missing.txt").expect_err("missing");
+        assert!(
+            e.starts_with("/m/missing.txt: cannot read the --go-header-file"),
+            "{e}"
+        );
+    }
+}

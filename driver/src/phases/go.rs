@@ -1,0 +1,241 @@
+//! The Go target's `generate` and `write` phases (`--target go`, `vgc validation-gen`; `docs/go-backend.md`):
+//! upstream validation-gen's file for every target package that carries a `+k8s:validation-gen` tag, printed by
+//! `vgc_gogen` from the same plan the Rust backend reads, and written into the packages' directories as one
+//! transaction under the Go module root.
+//!
+//! **Which packages.** As upstream `targets.go`: a target package whose `doc.go` has a `+k8s:validation-gen` tag
+//! (not `=false`) gets the file — with `init`/`RegisterValidations` and one function per type with validations,
+//! or only the header and package clause when it has none. A target package without the tag gets none (vgc's
+//! other targets apply `TypesWithField=TypeMeta` to it; upstream does not generate it at all, and neither does
+//! this target: a note counts them). Read-only packages are never written.
+//!
+//! **All or nothing.** A package whose plan the Go backend cannot print yet is a `VGC0129` error per construct and
+//! no file is written for any package: regenerating some packages and not others would leave the repository with
+//! files of two generations (the others would still call validators of the old one).
+
+use crate::database::Database;
+use crate::request::{BuildRequest, GoTarget};
+use rayon::prelude::*;
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
+use vgc_analysis::Program;
+use vgc_codegen::GeneratedFile;
+use vgc_ir::{Code, Diagnostic};
+use vgc_lowering::CratePlan;
+use vgc_lowering::plan::ModulePlan;
+
+/// The record of the files the last Go build wrote, in `.vgc/` under the module root: paths relative to it, one a
+/// line. Its files that a later build no longer writes are removed as stale when still generated.
+const RECORD: &str = "go-outputs";
+
+/// What [`generate`] produced.
+pub(crate) struct GoGeneration {
+    /// One file per written package, path relative to the module root.
+    pub(crate) files: Vec<GeneratedFile>,
+    /// `VGC0129` per construct the backend cannot print (then `files` is empty).
+    pub(crate) diagnostics: Vec<Diagnostic>,
+    /// The output file's path (relative to the module root) in every target package directory that gets none:
+    /// candidates for removal when they hold a generated file ([`write`]).
+    pub(crate) not_written: Vec<String>,
+    /// Target packages without a `+k8s:validation-gen` tag (no file, as upstream).
+    pub(crate) untagged: Vec<String>,
+}
+
+/// Prints the file of every target package of `prog` that carries a `+k8s:validation-gen` tag (see the module
+/// docs), with `header` (the `--go-header-file` text, `YEAR` replaced). Paths are relative to `root` (the module
+/// root); a package directory outside it is an error naming it.
+///
+/// # Errors
+/// A package directory outside `root`.
+pub(crate) fn generate(
+    db: &Database,
+    prog: &Program,
+    plan: &CratePlan,
+    go: &GoTarget,
+    header: &str,
+    root: &Path,
+) -> Result<GoGeneration, String> {
+    let modules: HashMap<&str, &ModulePlan> = plan
+        .modules
+        .iter()
+        .map(|m| (m.pkg.as_str(), &**m))
+        .collect();
+    let mut jobs = Vec::new();
+    let mut untagged = Vec::new();
+    let mut not_written = Vec::new();
+    for p in prog.packages.values().filter(|p| p.target) {
+        let rel = Path::new(&p.dir)
+            .strip_prefix(root)
+            .map_err(|_| {
+                format!(
+                    "{}: package directory outside the Go module root {} the Go target writes under",
+                    p.dir,
+                    root.display()
+                )
+            })?
+            .join(&go.output_file)
+            .to_string_lossy()
+            .into_owned();
+        let cfg = vgc_analysis::types::gen_config(db, prog, &p.path, &mut Vec::new());
+        if cfg.implicit || cfg.disabled {
+            if cfg.implicit {
+                untagged.push(p.path.clone());
+            }
+            not_written.push(rel);
+            continue;
+        }
+        // A tagged package with no type in the plan (none selected, or none reachable): upstream still writes its
+        // file, the header and the package clause.
+        let module = modules.get(p.path.as_str()).map_or_else(
+            || {
+                std::borrow::Cow::Owned(ModulePlan {
+                    pkg: p.path.clone(),
+                    group: None,
+                    types: Vec::new(),
+                    deep_equal: None,
+                    go_name: p.name.clone(),
+                    scheme_registry: None,
+                })
+            },
+            |m| std::borrow::Cow::Borrowed(*m),
+        );
+        jobs.push((p.path.clone(), rel, module));
+    }
+    // `GoOptions` grows fields the driver leaves at their defaults (the activation packages' `outputs` among them).
+    #[allow(clippy::needless_update)]
+    let options = vgc_gogen::GoOptions {
+        header: header.to_string(),
+        ..Default::default()
+    };
+    let printed: Vec<_> = jobs
+        .par_iter()
+        .map(|(pkg, rel, m)| (pkg, rel, vgc_gogen::generate_package(plan, m, &options)))
+        .collect();
+    let mut files = Vec::new();
+    let mut diagnostics = Vec::new();
+    for (pkg, rel, r) in printed {
+        match r {
+            Ok(contents) => files.push(GeneratedFile {
+                path: rel.clone(),
+                contents,
+                chunks: Vec::new(),
+            }),
+            Err(unsupported) => {
+                diagnostics.extend(
+                    unsupported
+                        .iter()
+                        .map(|u| unsupported_diag(db, prog, pkg, rel, u)),
+                );
+            }
+        }
+    }
+    if !diagnostics.is_empty() {
+        files.clear();
+    }
+    Ok(GoGeneration {
+        files,
+        diagnostics,
+        not_written,
+        untagged,
+    })
+}
+
+/// `VGC0129` for construct `u` of package `pkg`, at the declaration of the type or field it names (`type T`,
+/// `field T.F`), else without a place.
+fn unsupported_diag(
+    db: &Database,
+    prog: &Program,
+    pkg: &str,
+    rel: &str,
+    u: &vgc_gogen::Unsupported,
+) -> Diagnostic {
+    let file_name = Path::new(rel)
+        .file_name()
+        .map_or_else(|| rel.to_string(), |n| n.to_string_lossy().into_owned());
+    let mut d = Diagnostic::error(
+        Code::GoBackendUnsupported,
+        format!(
+            "the Go target cannot print this rule yet: {} ({}); no {file_name} is written for package {pkg}, nor for any other package of this build",
+            u.what, u.subject
+        ),
+    )
+    .with_hint(
+        "build this package with upstream validation-gen for now, or leave it out of the build; what the Go backend prints is listed in docs/go-backend.md",
+    );
+    let (ty, field) = match u.subject.split_once(' ') {
+        Some(("type", t)) => (t, None),
+        Some(("field", tf)) => match tf.split_once('.') {
+            Some((t, f)) => (t, Some(f)),
+            None => (tf, None),
+        },
+        _ => return d,
+    };
+    let key = vgc_analysis::TypeKey {
+        pkg: pkg.to_string(),
+        name: ty.to_string(),
+    };
+    if let Some((decl, file)) = prog.type_decl(db, &key) {
+        let at = field
+            .and_then(|go| {
+                decl.fields
+                    .iter()
+                    .find(|f| vgc_lowering::go_field_name(f).as_deref() == Some(go))
+            })
+            .map_or(decl.at, |f| f.at);
+        d = d.at(file.path(db).clone(), vgc_ir::db::span_of(db, file, at));
+    }
+    d
+}
+
+/// Writes `files` under the module root `root` as one transaction ([`crate::output::commit`]; the caller holds
+/// the [`crate::output::OutputLock`]), files whose bytes are unchanged untouched, and removes as stale — when they
+/// are still validation-gen's ([`crate::output::is_ours`]) — the output file of every target package that gets
+/// none now (`not_written`) and every file the last Go build wrote that this one does not (the `.vgc/go-outputs`
+/// record, which is rewritten). Every target is checked first ([`crate::output::may_write`]): one file in the way
+/// that validation-gen did not generate fails the whole write (unless `req.force`), and nothing is written.
+/// Returns (files written, stale files removed).
+///
+/// # Errors
+/// A file in the way, a path leading out of `root`, an IO error staging or renaming.
+pub(crate) fn write(
+    root: &Path,
+    req: &BuildRequest,
+    files: &[GeneratedFile],
+    not_written: &[String],
+) -> Result<(usize, usize), String> {
+    let mut writes: Vec<(String, &[u8])> = Vec::new();
+    for f in files {
+        crate::output::inside(root, &f.path)?;
+        let target = root.join(&f.path);
+        if crate::sys::holds(&target, f.contents.as_bytes()) {
+            continue;
+        }
+        crate::output::may_write(&target, req.force)?;
+        writes.push((f.path.clone(), f.contents.as_bytes()));
+    }
+    let record_path = crate::output::state_path(root, RECORD);
+    let recorded: BTreeSet<String> = crate::sys::read_output(&record_path)
+        .map(|t| t.lines().map(str::to_string).collect())
+        .unwrap_or_default();
+    let outputs: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    let removes: Vec<String> = recorded
+        .iter()
+        .map(String::as_str)
+        .chain(not_written.iter().map(String::as_str))
+        .filter(|rel| !outputs.contains(rel))
+        .collect::<BTreeSet<&str>>()
+        .into_iter()
+        .filter(|rel| {
+            crate::output::inside(root, rel).is_ok() && crate::output::is_ours(&root.join(rel))
+        })
+        .map(str::to_string)
+        .collect();
+    crate::output::commit(root, &writes, &removes)
+        .map_err(|e| format!("{}: cannot write the Go files: {e}", root.display()))?;
+    let record: String = outputs.iter().map(|p| format!("{p}\n")).collect();
+    if crate::sys::read_output(&record_path).as_deref() != Some(record.as_str()) {
+        crate::sys::write_atomic(&record_path, &record)
+            .map_err(|e| format!("{}: {e}", record_path.display()))?;
+    }
+    Ok((writes.len(), removes.len()))
+}
