@@ -14,8 +14,8 @@ fn workspace_root() -> PathBuf {
         .to_path_buf()
 }
 
-/// Runs `vgc build examples/api --out OUT [extra]` with `PATH` set to `path_env`.
-fn build(out: &Path, path_env: &std::ffi::OsStr, extra: &[&str]) {
+/// Runs `vgc build examples/api --out OUT [extra]` with `PATH` set to `path_env`; returns its stderr.
+fn build(out: &Path, path_env: &std::ffi::OsStr, extra: &[&str]) -> String {
     let o = Command::new(env!("CARGO_BIN_EXE_vgc"))
         .arg("build")
         .arg(workspace_root().join("examples/api"))
@@ -26,6 +26,7 @@ fn build(out: &Path, path_env: &std::ffi::OsStr, extra: &[&str]) {
         .output()
         .expect("vgc runs");
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 /// The crate's sources (`Cargo.toml`, `src/**`, the vendored runtime `vgc-runtime/**`) by relative path.
@@ -152,7 +153,9 @@ fn the_generated_crate_builds_as_written_from_a_copy() {
 }
 
 /// The vendored copy is vgc's output like the rest: a build that stops vendoring (`--runtime-version`) removes it,
-/// a file of the user's in its place is never replaced, and an edited copy is written again.
+/// a file of the user's in its place is never replaced, and an edited copy is written again — with a note naming
+/// each file that was edited by hand (by the hashes vgc recorded in the copy's `Cargo.toml`), so the edit is not
+/// undone unseen; a build that rewrites nothing edited says nothing (issue 37).
 #[test]
 fn the_vendored_runtime_is_replaced_removed_and_protected_like_other_outputs() {
     let tmp = tempfile::tempdir().expect("tempdir");
@@ -160,10 +163,38 @@ fn the_vendored_runtime_is_replaced_removed_and_protected_like_other_outputs() {
     let path = std::env::var_os("PATH").unwrap_or_default();
     build(&out, &path, &[]);
     let lib = out.join("vgc-runtime/src/lib.rs");
+    let manifest = out.join("vgc-runtime/Cargo.toml");
     let original = std::fs::read_to_string(&lib).expect("vendored lib.rs");
-    // Edited by hand: the next build writes it again (the build manifest sees the output changed).
+    let original_manifest = std::fs::read_to_string(&manifest).expect("vendored Cargo.toml");
+    // Edited by hand: the next build writes it again (the build manifest sees the output changed), and says so.
     std::fs::write(&lib, format!("{original}\npub fn edited() {{}}\n")).expect("edit");
-    build(&out, &path, &[]);
+    std::fs::write(
+        &manifest,
+        original_manifest.replace("\n[dependencies]\n", "\n[dependencies]\nmine = \"1\"\n"),
+    )
+    .expect("edit");
+    let err = build(&out, &path, &[]);
+    assert_eq!(std::fs::read_to_string(&lib).expect("lib.rs"), original);
+    assert_eq!(
+        std::fs::read_to_string(&manifest).expect("Cargo.toml"),
+        original_manifest
+    );
+    let notes: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("edited since vgc wrote it"))
+        .collect();
+    assert_eq!(
+        notes,
+        [
+            "note: vgc-runtime/Cargo.toml: edited since vgc wrote it (its BLAKE3 is not the manifest-blake3 it records); written again, as vgc writes its outputs on every build — to change the runtime, build against a copy of your own (--runtime-path)",
+            "note: vgc-runtime/src/lib.rs: edited since vgc wrote it (its BLAKE3 is not the one vgc recorded in vgc-runtime/Cargo.toml); written again, as vgc writes its outputs on every build — to change the runtime, build against a copy of your own (--runtime-path)",
+        ],
+        "{err}"
+    );
+    // Nothing edited: no note (a file removed is written again without one: there is no edit to lose).
+    std::fs::remove_file(&lib).expect("remove");
+    let err = build(&out, &path, &[]);
+    assert!(!err.contains("edited since vgc wrote it"), "{err}");
     assert_eq!(std::fs::read_to_string(&lib).expect("lib.rs"), original);
     // No longer vendoring: the whole copy goes, directories included.
     build(&out, &path, &["--runtime-version", "0.1"]);

@@ -10,7 +10,7 @@ mod vendor;
 
 pub use emit::Layout;
 use std::sync::Arc;
-pub use vendor::{VENDOR_DIR, vendored_runtime};
+pub use vendor::{VENDOR_DIR, hand_edited, vendored_runtime};
 use vgc_ir::Db;
 use vgc_lowering::{CratePlan, ModuleKey, module_plan};
 

@@ -203,6 +203,7 @@ impl Session {
         );
         self.cache = generation.cache;
         out.unit_cache_hits = written.unit_hits;
+        out.notes.extend(written.notes);
         match written.output {
             Some(Ok((written, removed))) => {
                 out.written = written;
@@ -330,7 +331,7 @@ fn build_uncached(
         .extend(generate::companion_files(req, &plan, opts));
     out.timings.push(("codegen", clock.elapsed()));
     if let Some(dir) = req.out.as_deref() {
-        match write::write_output(dir, &out.files, &BTreeSet::new(), req.force) {
+        match write::write_output(dir, &out.files, &BTreeSet::new(), req.force, &mut out.notes) {
             Ok((written, removed)) => {
                 out.written = written;
                 out.removed = removed;

@@ -18,6 +18,8 @@ pub(crate) struct Written {
     pub(crate) output: Option<Result<(usize, usize), String>>,
     /// Types whose items came from the unit cache ([`crate::BuildOutcome::unit_cache_hits`]).
     pub(crate) unit_hits: usize,
+    /// Notes of the write ([`write_output`]): the vendored runtime files edited by hand that it wrote again.
+    pub(crate) notes: Vec<String>,
 }
 
 /// Writes `files` into `req.out` (if any), removing the `stale` modules that are vgc's ([`write_output`]), and
@@ -33,10 +35,15 @@ pub(crate) fn write(
 ) -> Written {
     let unit_dir = req.cache_root();
     std::thread::scope(|s| {
-        let writer = req
-            .out
-            .as_deref()
-            .map(|dir| s.spawn(move || write_output(dir, files, stale, req.force)));
+        let writer = req.out.as_deref().map(|dir| {
+            s.spawn(move || {
+                let mut notes = Vec::new();
+                (
+                    write_output(dir, files, stale, req.force, &mut notes),
+                    notes,
+                )
+            })
+        });
         if let (Some(c), Some(root)) = (&generation.cache, req.cache_root()) {
             c.save(&root);
         }
@@ -52,11 +59,19 @@ pub(crate) fn write(
             );
         }
         ir_save.finish();
-        let output = writer.map(|w| {
-            w.join()
-                .unwrap_or_else(|_| Err("internal error: the output writer panicked".into()))
-        });
-        Written { output, unit_hits }
+        let (output, notes) = match writer.map(|w| w.join()) {
+            Some(Ok((output, notes))) => (Some(output), notes),
+            Some(Err(_)) => (
+                Some(Err("internal error: the output writer panicked".into())),
+                Vec::new(),
+            ),
+            None => (None, Vec::new()),
+        };
+        Written {
+            output,
+            unit_hits,
+            notes,
+        }
     })
 }
 
@@ -64,14 +79,21 @@ pub(crate) fn write(
 /// `stale` (paths relative to `dir` that the previous build generated and this one does not) removed if they are
 /// vgc's. Files whose bytes are unchanged are not touched. Every target is checked first
 /// ([`crate::output::may_write`]): one file in the way that vgc did not generate fails the whole write, and
-/// nothing is written. Returns (files written, stale files removed).
+/// nothing is written. Returns (files written, stale files removed). A vendored runtime file (`vgc-runtime/**`) that
+/// was edited by hand since vgc wrote it ([`vgc_codegen::hand_edited`], by the hashes its `Cargo.toml` records) is
+/// still written again — it is vgc's output — but named in a note pushed onto `notes` once the write succeeded, so
+/// the edit is not undone unseen.
 pub(crate) fn write_output(
     dir: &Path,
     files: &[GeneratedFile],
     stale: &BTreeSet<String>,
     force: bool,
+    notes: &mut Vec<String>,
 ) -> Result<(usize, usize), String> {
     let mut writes: Vec<(String, &[u8])> = Vec::new();
+    // The vendored manifest as it is before this write (vgc's record of what it wrote), read at most once.
+    let vendored_manifest = std::cell::OnceCell::new();
+    let mut edited = Vec::new();
     for f in files {
         let target = dir.join(&f.path);
         crate::output::inside(dir, &f.path)?;
@@ -79,6 +101,22 @@ pub(crate) fn write_output(
             continue;
         }
         crate::output::may_write(&target, force)?;
+        if f.path.starts_with(&format!("{}/", vgc_codegen::VENDOR_DIR))
+            && crate::output::is_ours(&target)
+            && let Ok(old) = crate::sys::read_regular(&target, crate::sys::MAX_OUTPUT_BYTES)
+        {
+            let manifest: &Option<String> = vendored_manifest.get_or_init(|| {
+                crate::sys::read_regular(
+                    &dir.join(vgc_codegen::VENDOR_DIR).join("Cargo.toml"),
+                    crate::sys::MAX_OUTPUT_BYTES,
+                )
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
+            });
+            if vgc_codegen::hand_edited(&f.path, &old, manifest.as_deref()) {
+                edited.push(f.path.clone());
+            }
+        }
         writes.push((f.path.clone(), f.contents.as_bytes()));
     }
     // Generated modules this build no longer produces, whatever the caches remember: with `--no-cache` or a lost,
@@ -105,6 +143,18 @@ pub(crate) fn write_output(
         .collect();
     crate::output::commit(dir, &writes, &removes)
         .map_err(|e| format!("{}: cannot write the output: {e}", dir.display()))?;
+    let manifest = format!("{}/Cargo.toml", vgc_codegen::VENDOR_DIR);
+    notes.extend(edited.into_iter().map(|path| {
+        let record = if path == manifest {
+            "the manifest-blake3 it records".to_string()
+        } else {
+            format!("the one vgc recorded in {manifest}")
+        };
+        format!(
+            "{path}: edited since vgc wrote it (its BLAKE3 is not {record}); written again, as vgc writes its \
+             outputs on every build — to change the runtime, build against a copy of your own (--runtime-path)"
+        )
+    }));
     Ok((writes.len(), removes.len()))
 }
 
