@@ -8,7 +8,9 @@ use vgc_lowering::limit_check_kinds;
 use vgc_lowering::plan::{Check, CheckKind, GoTy, Matcher};
 
 mod each;
+mod r#enum;
 pub(crate) use each::list_args;
+pub(crate) use r#enum::{var_init as enum_var_init, var_name as enum_var_name};
 mod equality;
 mod immutable;
 mod limits;
@@ -53,8 +55,8 @@ pub(crate) fn call(g: &mut Gen<'_>, subject: &str, c: &Check, value: &GoTy) -> O
             _ => None,
         },
         CheckKind::Item(it) => each::item(g, subject, c, it, value),
+        CheckKind::Enum(e) => r#enum::call(g, e, value),
         CheckKind::Matches(_)
-        | CheckKind::Enum(_)
         | CheckKind::Dependent(_)
         | CheckKind::FieldConstraint(_)
         | CheckKind::VirtualUnion(_)

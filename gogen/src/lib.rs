@@ -360,15 +360,22 @@ impl Gen<'_> {
         }
         for (path, c) in sites {
             let mut unions = Vec::new();
-            c.walk(&mut |c| {
-                if let vgc_lowering::plan::CheckKind::Union(u) = &c.kind {
-                    unions.push(u.clone());
-                }
+            let mut enums = Vec::new();
+            c.walk(&mut |c| match &c.kind {
+                vgc_lowering::plan::CheckKind::Union(u) => unions.push(u.clone()),
+                vgc_lowering::plan::CheckKind::Enum(e) => enums.push(e.clone()),
+                _ => {}
             });
             for u in unions {
                 with_init.push((
                     checks::union_var_name(&path, &u),
                     checks::union_var_init(self, &u),
+                ));
+            }
+            for e in enums {
+                with_init.push((
+                    checks::enum_var_name(&t.key),
+                    checks::enum_var_init(self, &t.key, &e),
                 ));
             }
         }
@@ -525,10 +532,11 @@ impl Gen<'_> {
         self.path = format!("{}.{name}", t.key.pkg);
         let mut did_some = false;
         if !t.checks.is_empty() {
-            let value = t.go_ty.clone().unwrap_or_else(|| GoTy::Named {
+            // The type's own checks see a value of the type itself (upstream's `context.Type`).
+            let value = GoTy::Named {
                 pkg: t.key.pkg.clone(),
                 name: t.key.name.clone(),
-            });
+            };
             self.calls(out, 1, &subject, &t.checks, &value);
             line(out, 0, "");
             did_some = true;

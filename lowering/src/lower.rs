@@ -1742,8 +1742,12 @@ impl Lowerer<'_> {
         vgc_ir::profile::upstream(self.db).undefined_option_is_error()
     }
 
-    fn enum_values(&mut self, k: &TypeKey) -> (Vec<String>, Vec<EnumExclusion>) {
-        let mut by_value: IndexMap<String, String> = IndexMap::new();
+    fn enum_values(
+        &mut self,
+        k: &TypeKey,
+    ) -> (Vec<String>, Vec<EnumExclusion>, Vec<(String, String)>) {
+        // value → (comment, constant's package, constant's name)
+        let mut by_value: IndexMap<String, (String, String, String)> = IndexMap::new();
         // (Go constant name, value, exclude when the option is on?, option)
         let mut exclusions: Vec<(String, String, bool, String)> = Vec::new();
         let typed = const_index(self.db).get(k).cloned().unwrap_or_default();
@@ -1784,15 +1788,23 @@ impl Lowerer<'_> {
             }
             let keep = match by_value.get(v) {
                 None => true,
-                Some(old) => {
+                Some((old, ..)) => {
                     c.comment.len() > old.len()
                         || (c.comment.len() == old.len() && c.comment < *old)
                 }
             };
             if keep {
-                by_value.insert(v.clone(), c.comment.clone());
+                by_value.insert(
+                    v.clone(),
+                    (c.comment.clone(), pkg_path.to_string(), c.name.clone()),
+                );
             }
         }
+        let mut constants: Vec<(String, String)> = by_value
+            .values()
+            .map(|(_, p, n)| (p.clone(), n.clone()))
+            .collect();
+        constants.sort_by(|a, b| a.1.cmp(&b.1));
         let mut vals: Vec<String> = by_value.into_keys().collect();
         vals.sort();
         exclusions.sort();
@@ -1810,6 +1822,7 @@ impl Lowerer<'_> {
                     option,
                 })
                 .collect(),
+            constants,
         )
     }
 }

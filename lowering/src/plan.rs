@@ -148,6 +148,9 @@ pub struct EnumPlan {
     /// An option the request does not define is an error (`vgc_ir::Upstream::undefined_option_is_error`, 1.37 on);
     /// before, it counts as disabled.
     pub undefined_option_is_error: bool,
+    /// The Go constants that name the valid values, one per value (upstream `addIfNotPresent`: the one with the
+    /// longest doc comment), sorted by name: (package import path, constant name). The Go backend prints them.
+    pub constants: Vec<(String, String)>,
 }
 
 /// One `enumExclude` rule: `value` is not allowed while `option` is in state `when`.

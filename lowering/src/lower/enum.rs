@@ -17,10 +17,11 @@ impl Lowerer<'_> {
                 if !is_str {
                     return refuse(self, TagDiagnostic::WrongKind(ValueKinds::String));
                 }
-                let (values, exclusions) = self.enum_values(owner);
+                let (values, exclusions, constants) = self.enum_values(owner);
                 vec![mk(CheckKind::Enum(EnumPlan {
                     values,
                     exclusions,
+                    constants,
                     undefined_option_is_error: self.undefined_option_is_error(),
                 }))]
             }
