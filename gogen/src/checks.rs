@@ -7,6 +7,7 @@ use crate::Gen;
 use vgc_lowering::limit_check_kinds;
 use vgc_lowering::plan::{Check, CheckKind, GoTy, Matcher};
 
+mod dependentrequired;
 mod each;
 mod r#enum;
 pub(crate) use each::list_args;
@@ -56,8 +57,8 @@ pub(crate) fn call(g: &mut Gen<'_>, subject: &str, c: &Check, value: &GoTy) -> O
         },
         CheckKind::Item(it) => each::item(g, subject, c, it, value),
         CheckKind::Enum(e) => r#enum::call(g, e, value),
+        CheckKind::Dependent(d) => dependentrequired::call(g, d, value),
         CheckKind::Matches(_)
-        | CheckKind::Dependent(_)
         | CheckKind::FieldConstraint(_)
         | CheckKind::VirtualUnion(_)
         | CheckKind::Custom { .. }

@@ -84,19 +84,7 @@ pub(super) fn call(g: &mut Gen<'_>, u: &UnionPlan, owner: &TypeKey) -> Option<St
         name: owner.name.clone(),
     };
     for m in &u.members {
-        let ty = g.member_go_ty(&owner_ty, &m.member.go)?;
-        let test = match g.native(&ty) {
-            Native::Pointer => format!("return obj.{} != nil", m.member.go),
-            Native::Slice | Native::Map => format!("return len(obj.{}) != 0", m.member.go),
-            Native::Value if g.is_builtin(&ty) => {
-                let t = g.ty(&ty);
-                format!("var z {t}\n\treturn obj.{} != z", m.member.go)
-            }
-            Native::Value => return None,
-        };
-        args.push(format!(
-            "\nfunc(obj {ptr}) bool {{\n\tif obj == nil {{\n\t\treturn false\n\t}}\n\t{test}\n}}"
-        ));
+        args.push(member_extractor(g, &owner_ty, &m.member.go)?);
     }
     let func = match (u.kind, u.discriminator.is_some()) {
         (UnionKind::Union, false) => "Union",
@@ -105,4 +93,23 @@ pub(super) fn call(g: &mut Gen<'_>, u: &UnionPlan, owner: &TypeKey) -> Option<St
         (UnionKind::ZeroOrOneOf, true) => return None,
     };
     Some(super::validate_call(g, func, &args))
+}
+
+/// upstream `createMemberExtractor`: `func(obj *T) bool` saying whether member `go` of struct `owner` is set (a
+/// pointer non-nil, a list or map non-empty, a builtin non-zero), newline-prefixed; `None` for another kind.
+pub(super) fn member_extractor(g: &mut Gen<'_>, owner: &GoTy, go: &str) -> Option<String> {
+    let ty = g.member_go_ty(owner, go)?;
+    let test = match g.native(&ty) {
+        Native::Pointer => format!("return obj.{go} != nil"),
+        Native::Slice | Native::Map => format!("return len(obj.{go}) != 0"),
+        Native::Value if g.is_builtin(&ty) => {
+            let t = g.ty(&ty);
+            format!("var z {t}\n\treturn obj.{go} != z")
+        }
+        Native::Value => return None,
+    };
+    let ptr = format!("*{}", g.ty(owner));
+    Some(format!(
+        "\nfunc(obj {ptr}) bool {{\n\tif obj == nil {{\n\t\treturn false\n\t}}\n\t{test}\n}}"
+    ))
 }
