@@ -45,6 +45,33 @@ pub struct OutputPackage {
     /// Its `+k8s:validation-gen-scheme-registry` as [`ModulePlan::scheme_registry`] holds one (the output
     /// package's tag decides, not the input's).
     pub scheme_registry: Option<String>,
+    /// Its `+k8s:validation-gen=` criteria (`TypesWithField=TypeMeta`, `TypesWithSuffix=S`, `*`), which select
+    /// the root types it registers; `None` keeps the plan's roots (the input package's own criteria).
+    pub roots: Option<Vec<String>>,
+}
+
+impl OutputPackage {
+    /// Whether `t` is a root of this output package (upstream `targets.go` `shouldCreateObjectValidationFn` with
+    /// the output package's criteria).
+    fn is_root(&self, t: &TypePlan) -> bool {
+        let Some(criteria) = &self.roots else {
+            return t.root;
+        };
+        criteria.iter().any(|c| {
+            if c == "*" {
+                return true;
+            }
+            if let Some(f) = c.strip_prefix("TypesWithField=") {
+                return t
+                    .fields
+                    .iter()
+                    .flatten()
+                    .any(|x| x.go_field == f && x.json_name.is_empty());
+            }
+            c.strip_prefix("TypesWithSuffix=")
+                .is_some_and(|s| t.key.name.ends_with(s))
+        })
+    }
 }
 
 /// A construct of a package the Go backend cannot print yet: the package gets no file (and the caller a
@@ -92,11 +119,13 @@ pub fn generate_package(
             path: m.pkg.clone(),
             name: m.go_name.clone(),
             scheme_registry: m.scheme_registry.clone(),
+            roots: None,
         });
     let mut g = Gen {
         m,
         outputs: &o.outputs,
         scheme_registry: output.scheme_registry.clone(),
+        output: output.clone(),
         imports: Imports::new(&output.path),
         unsupported: Vec::new(),
         not_comparable: &not_comparable,
@@ -140,6 +169,7 @@ struct Gen<'a> {
     m: &'a ModulePlan,
     outputs: &'a std::collections::BTreeMap<String, OutputPackage>,
     scheme_registry: Option<String>,
+    output: OutputPackage,
     imports: Imports,
     unsupported: Vec<Unsupported>,
     not_comparable: &'a BTreeSet<TypeKey>,
@@ -419,7 +449,7 @@ impl Gen<'_> {
             .types
             .iter()
             .map(|t| &**t)
-            .filter(|t| t.root && t.has_validations)
+            .filter(|t| self.output.is_root(t) && t.has_validations)
             .collect();
         if roots.is_empty() {
             return;

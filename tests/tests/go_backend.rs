@@ -240,12 +240,18 @@ fn activations(
             Some(v) if v == "nil" => None,
             Some(v) => Some(v),
         };
+        let roots: Vec<String> = doc
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("// +k8s:validation-gen="))
+            .map(|v| v.trim().to_string())
+            .collect();
         out.push((
             input,
             vgc_gogen::OutputPackage {
                 path,
                 name,
                 scheme_registry,
+                roots: Some(roots),
             },
             dir,
         ));
