@@ -32,7 +32,7 @@ pub use vgc_driver::{cache, config, extensions, format, output, sys, target};
 /// The driver's items under their old module path `vgc::driver` (see the [compatibility surface](crate)).
 pub mod driver {
     pub use vgc_driver::{
-        BuildOutcome, BuildRequest, Database, LintSettings, Session, build, check_with_ir_cache,
-        exit_code, lint, request_key, validate_options,
+        BuildOutcome, BuildRequest, Database, GoTarget, LintSettings, Session, build,
+        check_with_ir_cache, exit_code, lint, request_key, validate_options,
     };
 }

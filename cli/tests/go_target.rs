@@ -587,3 +587,24 @@ fn flags_vgc_does_not_implement_are_refused_or_noted() {
         stderr(&o)
     );
 }
+
+/// An activation package (`+k8s:validation-gen-input`, as k8s.io/kubernetes' `pkg/apis/<group>/<version>`) is not
+/// generated into yet: VGC0129 at its tag, nothing written — an empty file would drop every rule of its input.
+#[test]
+fn an_activation_package_is_refused() {
+    let (_tmp, root) = fixture();
+    std::fs::create_dir_all(root.join("internal/widgets/v1")).expect("mkdir");
+    std::fs::write(
+        root.join("internal/widgets/v1/doc.go"),
+        "// +k8s:validation-gen=TypesWithField=TypeMeta\n// +k8s:validation-gen-input=example.com/widgets/apis/widgets/v1\n\npackage v1\n",
+    )
+    .expect("write");
+    let o = vgc(&root, &[BUILD, &["--short"]].concat());
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("internal/widgets/v1/doc.go:2:5: error[VGC0129]: the Go target does not generate into activation packages yet: package example.com/widgets/internal/widgets/v1 validates the types of example.com/widgets/apis/widgets/v1"),
+        "{err}"
+    );
+    assert!(!root.join(widgets()).exists() && !root.join(gadgets()).exists());
+}

@@ -259,3 +259,94 @@ fn r27_watch_survives_its_directory_being_recreated() {
     stop.store(true, Ordering::Relaxed);
     assert_eq!(watcher.join().expect("watcher thread"), 0);
 }
+
+/// The Go target (`vgc watch --target go`, docs/go-backend.md): the initial build writes each tagged package's
+/// `zz_generated.validations.go` into the package; a tag edit rewrites that package's file only, and the writes
+/// themselves (the files, `.vgc/` staging) start no rebuild.
+#[test]
+fn watch_target_go_rewrites_only_the_package_whose_output_changed() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = std::fs::canonicalize(tmp.path()).expect("canonical");
+    std::fs::write(root.join("go.mod"), "module example.com/w\n\ngo 1.24\n").expect("go.mod");
+    let types = |name: &str, max: u32| {
+        format!(
+            "package v1\n\n// TypeMeta stands in for metav1's.\ntype TypeMeta struct {{\n\tKind string `json:\"kind,omitempty\"`\n}}\n\n// {name} is a kind.\ntype {name} struct {{\n\tTypeMeta `json:\",inline\"`\n\n\t// +k8s:optional\n\t// +k8s:maxLength={max}\n\tName *string `json:\"name,omitempty\"`\n}}\n"
+        )
+    };
+    for (pkg, name) in [("a", "Apple"), ("b", "Banana")] {
+        let dir = root.join(pkg).join("v1");
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(
+            dir.join("doc.go"),
+            "// +k8s:validation-gen=TypesWithField=TypeMeta\n// +k8s:validation-gen-scheme-registry=nil\n\npackage v1\n",
+        )
+        .expect("doc.go");
+        std::fs::write(dir.join("types.go"), types(name, 16)).expect("types.go");
+    }
+    let opts = vgc::watch::WatchOptions {
+        request: vgc::BuildRequest {
+            path: root.to_string_lossy().into_owned(),
+            out: Some(root.clone()),
+            go: Some(vgc::driver::GoTarget::default()),
+            ..Default::default()
+        },
+        short: true,
+        color: false,
+        timings: false,
+        debounce: Duration::from_millis(20),
+        max_rebuilds: None,
+        stop: Some(Arc::new(AtomicBool::new(false))),
+    };
+    let stop = opts.stop.clone().expect("stop flag");
+    let (tx, rx) = mpsc::channel();
+    let watcher = std::thread::spawn(move || {
+        let mut w = Lines {
+            tx,
+            buf: Vec::new(),
+        };
+        vgc::watch::run(&opts, &mut w)
+    });
+    let lines = until(&rx, "the initial build", |l| l.contains("initial build"));
+    assert!(
+        lines.iter().any(|l| l.contains("wrote 2 changed files")),
+        "{lines:#?}"
+    );
+    until(&rx, "the watcher to start", |l| l.contains("watching"));
+    let (a, b) = (
+        root.join("a/v1/zz_generated.validations.go"),
+        root.join("b/v1/zz_generated.validations.go"),
+    );
+    let b_time = std::fs::metadata(&b)
+        .and_then(|m| m.modified())
+        .expect("mtime");
+    assert!(
+        std::fs::read_to_string(&a)
+            .expect("a")
+            .contains("validate.MaxLength(ctx, op, fldPath, obj, oldObj, 16)")
+    );
+
+    std::fs::write(root.join("a/v1/types.go"), types("Apple", 17)).expect("edit");
+    let lines = until(&rx, "the tag edit", |l| l.contains("wrote 1 changed file "));
+    assert!(lines.iter().all(|l| !l.contains("error[")), "{lines:#?}");
+    assert!(
+        std::fs::read_to_string(&a)
+            .expect("a")
+            .contains("validate.MaxLength(ctx, op, fldPath, obj, oldObj, 17)")
+    );
+    assert_eq!(
+        std::fs::metadata(&b)
+            .and_then(|m| m.modified())
+            .expect("mtime"),
+        b_time,
+        "the other package's file is not rewritten"
+    );
+    // The write itself starts no rebuild: nothing more arrives.
+    std::thread::sleep(Duration::from_millis(500));
+    let more: Vec<String> = rx
+        .try_iter()
+        .filter(|l| l.starts_with("vgc watch:"))
+        .collect();
+    assert!(more.is_empty(), "{more:#?}");
+    stop.store(true, Ordering::Relaxed);
+    assert_eq!(watcher.join().expect("watcher thread"), 0);
+}
