@@ -18,8 +18,8 @@ fast=(
   codegen_text custom_validation diagnostics docs example_fresh extensions fuzz_corpus graph incremental
   interpreter_decode k8s_openapi_target lint reliability snapshots tag_accounting upstream watch boundaries
   # vgc, cli/tests
-  cache_dir check_target deep_inputs docs_output first_hour graph_cli lint_cli portable_output tag_prefix
-  validate_cli
+  cache_dir check_target deep_inputs docs_output first_hour go_target graph_cli lint_cli portable_output
+  tag_prefix validate_cli
   # vgc-build, build/tests; vgc-build-example, build/example/tests
   config dependencies validate
   # vgc-example-generated, tests/example-generated/tests
@@ -31,6 +31,7 @@ slow=(
   conformance defaults_oracle extensions_cel_oracle k8s_custom_differential k8s_e2e k8s_openapi_e2e
   k8s_openapi_webhook oracle output_tests release_defaults_oracle runtime_differential server_defaults_oracle
   server_verdict_oracle
+  go_backend
   validate_k8s_manifests
   yaml_kubectl_oracle
 )

@@ -142,7 +142,11 @@ pub fn generate_package(
     g.register_function(&mut body);
     let mut types: Vec<&TypePlan> = m.types.iter().map(|t| &**t).collect();
     types.sort_by(|a, b| a.key.name.cmp(&b.key.name));
-    for t in types.into_iter().filter(|t| t.has_validations) {
+    let emitted = emitted_types(plan, &output, o);
+    for t in types
+        .into_iter()
+        .filter(|t| t.has_validations && emitted.contains(&t.key))
+    {
         g.validation_function(&mut body, t);
     }
     if !g.unsupported.is_empty() {
@@ -162,6 +166,76 @@ pub fn generate_package(
     out.push_str(&g.imports.block());
     out.push_str(&body);
     Ok(text::gofmt_blank_lines(&out))
+}
+
+/// The types that get a validation function (upstream `genValidations.Filter`): the roots of the package's output
+/// ([`OutputPackage::is_root`]), and every type discovery reaches as a member of another — from the roots of any
+/// activation, the plan's own roots included — through the Go types as declared (a type behind an `opaqueType`
+/// field is reached though no call into it is made). A type that is only some activation's root is not
+/// "referenced" (upstream skips it elsewhere).
+fn emitted_types(plan: &CratePlan, output: &OutputPackage, o: &GoOptions) -> BTreeSet<TypeKey> {
+    let by_key: std::collections::HashMap<&TypeKey, &TypePlan> = plan
+        .modules
+        .iter()
+        .flat_map(|m| m.types.iter())
+        .map(|t| (&t.key, &**t))
+        .collect();
+    let children = |t: &TypePlan| {
+        let mut next: Vec<TypeKey> = Vec::new();
+        // A typedef's own named target is not a member (`type A B` is natively B's underlying type).
+        if let Some(g) = &t.go_ty
+            && !matches!(g, GoTy::Named { .. })
+        {
+            named_in(g, &mut next);
+        }
+        for f in t.fields.iter().flatten() {
+            named_in(&f.go_ty, &mut next);
+        }
+        next
+    };
+    let mut referenced = BTreeSet::new();
+    let mut stack: Vec<TypeKey> = Vec::new();
+    for m in &plan.modules {
+        for t in &m.types {
+            let root = t.root || o.outputs.get(&m.pkg).is_some_and(|out| out.is_root(t));
+            if root {
+                stack.extend(children(t));
+            }
+        }
+    }
+    while let Some(k) = stack.pop() {
+        if !referenced.insert(k.clone()) {
+            continue;
+        }
+        let Some(t) = by_key.get(&k) else { continue };
+        stack.extend(children(t).into_iter().filter(|n| !referenced.contains(n)));
+    }
+    for m in &plan.modules {
+        for t in &m.types {
+            if o.outputs.get(&m.pkg).map_or(t.root, |out| out.is_root(t))
+                && (output.path == m.pkg || o.outputs.get(&m.pkg) == Some(output))
+            {
+                referenced.insert(t.key.clone());
+            }
+        }
+    }
+    referenced
+}
+
+/// The named types a Go type expression mentions.
+fn named_in(t: &GoTy, out: &mut Vec<TypeKey>) {
+    match t {
+        GoTy::Named { pkg, name } => out.push(TypeKey {
+            pkg: pkg.clone(),
+            name: name.clone(),
+        }),
+        GoTy::Pointer(i) | GoTy::Slice(i) | GoTy::Array(_, i) => named_in(i, out),
+        GoTy::Map(k, v) => {
+            named_in(k, out);
+            named_in(v, out);
+        }
+        GoTy::Builtin(_) | GoTy::Other(_) => {}
+    }
 }
 
 /// One package's emission.
