@@ -7,6 +7,7 @@ use crate::Gen;
 use vgc_lowering::limit_check_kinds;
 use vgc_lowering::plan::{Check, CheckKind, GoTy, Matcher};
 
+mod custom;
 mod dependentrequired;
 mod each;
 mod r#enum;
@@ -58,10 +59,10 @@ pub(crate) fn call(g: &mut Gen<'_>, subject: &str, c: &Check, value: &GoTy) -> O
         CheckKind::Item(it) => each::item(g, subject, c, it, value),
         CheckKind::Enum(e) => r#enum::call(g, e, value),
         CheckKind::Dependent(d) => dependentrequired::call(g, d, value),
+        CheckKind::Custom { upstream, .. } => Some(custom::call(upstream)),
         CheckKind::Matches(_)
         | CheckKind::FieldConstraint(_)
         | CheckKind::VirtualUnion(_)
-        | CheckKind::Custom { .. }
         | CheckKind::ListUnion(_)
         | CheckKind::Discriminated(_)
         | CheckKind::IfSubresource(_) => None,
@@ -115,6 +116,7 @@ pub(crate) fn comments(c: &Check) -> Vec<&'static str> {
     match &c.kind {
         CheckKind::Unique(Matcher::Set) => vec!["lists with set semantics require unique values"],
         CheckKind::Unique(Matcher::Keys(_)) => vec!["lists with map semantics require unique keys"],
+        CheckKind::Custom { .. } => vec!["custom validation"],
         // upstream `required.go`: `optional` with a non-zero `+default` becomes `required`.
         CheckKind::Required { .. } if c.tag == Some(vgc_ir::catalog::TagId::Optional) => {
             vec!["optional fields with default values are effectively required"]
