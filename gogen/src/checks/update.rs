@@ -13,10 +13,6 @@ pub(super) fn call(
     m: &Matcher,
     value: &GoTy,
 ) -> Option<String> {
-    if g.upstream.deep_equal_func_tag() {
-        // 1.38 prints comparable values through `validate.UpdateValue` with an `==` closure: not printed yet.
-        return None;
-    }
     let mut sorted = constraints.to_vec();
     sorted.sort();
     let mut args: Vec<String> = Vec::new();
@@ -48,6 +44,17 @@ pub(super) fn call(
         Native::Map => "UpdateMap",
         Native::Pointer => "UpdatePointer",
         Native::Value if g.is_struct(value) => "UpdateStruct",
+        // 1.38 (kubernetes#141808): any other value through `UpdateValue` with an `==` literal, or the package's
+        // deep-equality function.
+        Native::Value if g.upstream.deep_equal_func_tag() => {
+            if g.go_comparable(value) {
+                let t = g.ty(value);
+                args.push(format!("\nfunc(a {t}, b {t}) bool {{ return a == b }}"));
+            } else {
+                args.push(g.deep_equal());
+            }
+            "UpdateValue"
+        }
         Native::Value if g.go_comparable(value) => "UpdateValueByCompare",
         Native::Value => "UpdateValueByReflect",
     };
