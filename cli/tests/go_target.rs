@@ -522,6 +522,19 @@ fn a_package_that_loses_its_tag_loses_its_file() {
     assert!(err.contains("1 stale file removed"), "{err}");
     assert!(!root.join(gadgets()).exists());
     assert!(root.join(widgets()).exists());
+    // A package appearing in a new `src/` at the module root is seen by the next run (the Rust targets leave a
+    // generated crate's `src/` out of the listings the build manifest re-checks; the Go target has none).
+    std::fs::create_dir_all(root.join("src/gizmos/v1")).expect("mkdir");
+    std::fs::write(root.join("src/gizmos/v1/doc.go"), GADGETS_DOC).expect("doc.go");
+    std::fs::write(
+        root.join("src/gizmos/v1/types.go"),
+        GADGETS_TYPES.replace("Gadget", "Gizmo"),
+    )
+    .expect("types.go");
+    let o = vgc(&root, BUILD);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(root.join("src/gizmos/v1").join(OUT).exists(), "{err}");
 }
 
 #[test]

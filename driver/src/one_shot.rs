@@ -58,7 +58,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
             .is_some_and(|lib| lib.lines().any(|l| l.trim() == "pub mod custom;"));
     if !stub_missing
         && let Some(m) = Manifest::load(&cache, &mut notes)
-        && m.up_to_date(&key, observed, dir)
+        && m.up_to_date_in(&key, observed, dir, hidden.is_none().then_some(dir))
     {
         return BuildOutcome {
             stats: m.stats,

@@ -333,11 +333,25 @@ impl Manifest {
     /// True when the manifest was written for `key` and every observation and output still holds.
     #[must_use]
     pub fn up_to_date(&self, key: &str, sys: &dyn System, dir: &Path) -> bool {
+        self.up_to_date_in(key, sys, dir, Some(dir))
+    }
+
+    /// [`Manifest::up_to_date`] with the outputs under `dir` and `generated_src` the directory whose `src/` the
+    /// listings leave out (the generated crate's, [`Recorder::with_output`]); `None` for the Go target, whose outputs
+    /// are files in the loaded tree itself (`crate::go::HideGenerated`), so a `src/` at the module root is a source.
+    #[must_use]
+    pub fn up_to_date_in(
+        &self,
+        key: &str,
+        sys: &dyn System,
+        dir: &Path,
+        generated_src: Option<&Path>,
+    ) -> bool {
         use rayon::prelude::*;
         if self.key != key {
             return false;
         }
-        self.observations.hold(sys, Some(dir))
+        self.observations.hold(sys, generated_src)
             && self.outputs.par_iter().all(|(rel, (len, h))| {
                 crate::sys::read_regular(&dir.join(rel), crate::sys::MAX_OUTPUT_BYTES).is_ok_and(
                     |bytes| {
