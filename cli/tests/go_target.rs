@@ -639,3 +639,31 @@ fn an_activation_package_is_refused() {
     );
     assert!(!root.join(widgets()).exists() && !root.join(gadgets()).exists());
 }
+
+/// Builds of parts of a module keep each other's files: a build removes only the stale files it could have written
+/// (its directory, its named packages), and the record of written files keeps the others.
+#[test]
+fn a_build_of_one_directory_keeps_the_files_of_another() {
+    let (_tmp, root) = fixture();
+    let part = |dir: &str| {
+        let o = vgc(&root, &["build", "--target", "go", dir]);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    };
+    part("apis/widgets/v1");
+    part("apis/gadgets/...");
+    assert!(root.join(widgets()).exists() && root.join(gadgets()).exists());
+    let o = vgc(
+        &root,
+        &["validation-gen", "--output-file", OUT, "./apis/widgets/v1"],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(root.join(widgets()).exists() && root.join(gadgets()).exists());
+    // The whole module, with gadgets switched off: its file goes, recorded by another build or not.
+    std::fs::write(
+        root.join("apis/gadgets/v1/doc.go"),
+        GADGETS_DOC.replace("TypesWithField=TypeMeta", "false"),
+    )
+    .expect("write");
+    part(".");
+    assert!(root.join(widgets()).exists() && !root.join(gadgets()).exists());
+}

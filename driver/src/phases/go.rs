@@ -255,9 +255,17 @@ pub(crate) fn write(
         .map(|t| t.lines().map(str::to_string).collect())
         .unwrap_or_default();
     let outputs: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    // Only what this build could have written is its to remove: a build of one directory (or of some packages)
+    // leaves the files another build of the module wrote elsewhere, and keeps them in the record.
+    let in_scope = |rel: &str| {
+        Path::new(rel)
+            .parent()
+            .is_some_and(|d| in_build(&root.join(d).to_string_lossy(), req))
+    };
     let removes: Vec<String> = recorded
         .iter()
         .map(String::as_str)
+        .filter(|rel| in_scope(rel))
         .chain(not_written.iter().map(String::as_str))
         .filter(|rel| !outputs.contains(rel))
         .collect::<BTreeSet<&str>>()
@@ -269,10 +277,39 @@ pub(crate) fn write(
         .collect();
     crate::output::commit(root, &writes, &removes)
         .map_err(|e| format!("{}: cannot write the Go files: {e}", root.display()))?;
-    let record: String = outputs.iter().map(|p| format!("{p}\n")).collect();
+    let record: String = recorded
+        .iter()
+        .map(String::as_str)
+        .filter(|rel| !in_scope(rel) && !removes.iter().any(|r| r == rel))
+        .chain(outputs.iter().copied())
+        .collect::<BTreeSet<&str>>()
+        .iter()
+        .map(|p| format!("{p}\n"))
+        .collect();
     if crate::sys::read_output(&record_path).as_deref() != Some(record.as_str()) {
         crate::sys::write_atomic(&record_path, &record)
             .map_err(|e| format!("{}: {e}", record_path.display()))?;
     }
     Ok((writes.len(), removes.len()))
+}
+
+/// Whether the package directory `dir` is one of the build's targets could be: in or below `req.path` (the
+/// directory of a `.go` file: that one only), and selected by `req.packages` when it names any (as
+/// `vgc_analysis::program::discover_selected` selects them).
+fn in_build(dir: &str, req: &BuildRequest) -> bool {
+    let base = req.path.trim_end_matches('/');
+    let within = |d: &str, b: &str| d == b || d.strip_prefix(b).is_some_and(|r| r.starts_with('/'));
+    let scoped = if Path::new(base).extension().is_some_and(|e| e == "go") {
+        Path::new(base)
+            .parent()
+            .is_some_and(|p| p == Path::new(dir))
+    } else {
+        within(dir, base)
+    };
+    scoped
+        && (req.packages.is_empty()
+            || req.packages.iter().any(|p| match p.strip_suffix("/...") {
+                Some(b) => within(dir, b.trim_end_matches('/')),
+                None => dir == p.trim_end_matches('/'),
+            }))
 }
