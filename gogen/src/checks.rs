@@ -16,6 +16,7 @@ pub(crate) use r#enum::{var_init as enum_var_init, var_name as enum_var_name};
 mod equality;
 mod immutable;
 mod limits;
+mod mode;
 mod monotonic;
 mod required;
 mod strfmt;
@@ -60,11 +61,11 @@ pub(crate) fn call(g: &mut Gen<'_>, subject: &str, c: &Check, value: &GoTy) -> O
         CheckKind::Enum(e) => r#enum::call(g, e, value),
         CheckKind::Dependent(d) => dependentrequired::call(g, d, value),
         CheckKind::Custom { upstream, .. } => Some(custom::call(upstream)),
+        CheckKind::Discriminated(m) => mode::call(g, subject, m, value),
         CheckKind::Matches(_)
         | CheckKind::FieldConstraint(_)
         | CheckKind::VirtualUnion(_)
         | CheckKind::ListUnion(_)
-        | CheckKind::Discriminated(_)
         | CheckKind::IfSubresource(_) => None,
     };
     if call.is_none() {
@@ -98,7 +99,16 @@ pub(crate) fn call_with(f: &str, args: &[String]) -> String {
         match a.strip_prefix('\n') {
             Some(rest) => {
                 s.push_str(",\n");
-                let lines: Vec<String> = rest.split('\n').map(|l| format!("\t{l}")).collect();
+                let lines: Vec<String> = rest
+                    .split('\n')
+                    .map(|l| {
+                        if l.is_empty() {
+                            String::new()
+                        } else {
+                            format!("\t{l}")
+                        }
+                    })
+                    .collect();
                 s.push_str(&lines.join("\n"));
             }
             None => {

@@ -262,8 +262,10 @@ fn line(out: &mut String, depth: usize, s: &str) {
         return;
     }
     for l in s.split('\n') {
-        for _ in 0..depth {
-            out.push('\t');
+        if !l.is_empty() {
+            for _ in 0..depth {
+                out.push('\t');
+            }
         }
         out.push_str(l);
         out.push('\n');
