@@ -22,7 +22,10 @@ mod required;
 mod strfmt;
 mod testing;
 mod union;
-pub(crate) use union::{var_init as union_var_init, var_name as union_var_name};
+pub(crate) use union::{
+    list_var_init as list_union_var_init, list_var_name as list_union_var_name,
+    var_init as union_var_init, var_name as union_var_name,
+};
 mod update;
 mod wrappers;
 
@@ -62,10 +65,10 @@ pub(crate) fn call(g: &mut Gen<'_>, subject: &str, c: &Check, value: &GoTy) -> O
         CheckKind::Dependent(d) => dependentrequired::call(g, d, value),
         CheckKind::Custom { upstream, .. } => Some(custom::call(upstream)),
         CheckKind::Discriminated(m) => mode::call(g, subject, m, value),
+        CheckKind::ListUnion(u) => union::list_call(g, u, value),
         CheckKind::Matches(_)
         | CheckKind::FieldConstraint(_)
         | CheckKind::VirtualUnion(_)
-        | CheckKind::ListUnion(_)
         | CheckKind::IfSubresource(_) => None,
     };
     if call.is_none() {

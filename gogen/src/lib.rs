@@ -467,11 +467,19 @@ impl Gen<'_> {
         for (path, c) in sites {
             let mut unions = Vec::new();
             let mut enums = Vec::new();
+            let mut list_unions = Vec::new();
             c.walk(&mut |c| match &c.kind {
                 vgc_lowering::plan::CheckKind::Union(u) => unions.push(u.clone()),
                 vgc_lowering::plan::CheckKind::Enum(e) => enums.push(e.clone()),
+                vgc_lowering::plan::CheckKind::ListUnion(u) => list_unions.push(u.clone()),
                 _ => {}
             });
+            for u in list_unions {
+                with_init.push((
+                    checks::list_union_var_name(&path, &u),
+                    checks::list_union_var_init(self, &u),
+                ));
+            }
             for u in unions {
                 with_init.push((
                     checks::union_var_name(&path, &u),

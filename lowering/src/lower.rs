@@ -958,7 +958,6 @@ impl Lowerer<'_> {
         let matcher = self.matcher(owner, file, f, &ty);
         self.notes.clear();
         let mut keyed = self.checks_keyed(owner, file, &f.tags, &shape, Some(&ty), &owner.pkg);
-        let mut notes = std::mem::take(&mut self.notes);
         // upstream: `item` tags and the `listType`/`unique` uniqueness check are deferred too, in their tag's slot.
         let field_json = f
             .json
@@ -972,6 +971,7 @@ impl Lowerer<'_> {
         if let Some(c) = self.unique_check(&f.tags, &matcher) {
             keyed.push((EmissionKey::deferred(&c, TagId::ListType), c));
         }
+        let mut notes = std::mem::take(&mut self.notes);
         let mut checks = emission_order(keyed);
         for c in &mut checks {
             match &mut c.kind {

@@ -1164,6 +1164,8 @@ pub struct ItemPlan {
 pub struct ListUnionPlan {
     /// Union or zero-or-one-of.
     pub kind: UnionKind,
+    /// The union's name (`union:` argument of the member tags, `""` by default).
+    pub name: String,
     /// Members: (name used in messages, e.g. `conditions[{"type": "Approved"}]`, selector).
     pub members: Vec<(String, Selector)>,
     /// The list is `[]*T`.

@@ -113,3 +113,64 @@ pub(super) fn member_extractor(g: &mut Gen<'_>, owner: &GoTy, go: &str) -> Optio
         "\nfunc(obj {ptr}) bool {{\n\tif obj == nil {{\n\t\treturn false\n\t}}\n\t{test}\n}}"
     ))
 }
+
+/// The membership variable's name of a union over list items (as [`var_name`]).
+pub(crate) fn list_var_name(path: &str, u: &vgc_lowering::plan::ListUnionPlan) -> String {
+    let prefix = match u.kind {
+        UnionKind::Union => "unionMembershipFor",
+        UnionKind::ZeroOrOneOf => "zeroOrOneOfMembershipFor",
+    };
+    format!("{prefix}_{}", sanitize(&format!("{path}_{}", u.name)))
+}
+
+/// The membership variable's initializer of a union over list items: one member per selected item, named as the
+/// plan names it (`conditions[{"type": "Approved"}]`).
+pub(crate) fn list_var_init(g: &mut Gen<'_>, u: &vgc_lowering::plan::ListUnionPlan) -> String {
+    let f = g.imports.name(crate::VALIDATE, "NewUnionMembership");
+    let m = g.imports.name(crate::VALIDATE, "NewUnionMember");
+    let args: Vec<String> = u
+        .members
+        .iter()
+        .map(|(name, _)| format!("{m}({})", crate::text::go_quote(name)))
+        .collect();
+    format!("{f}({})", args.join(", "))
+}
+
+/// A union over list items (upstream `processUnionValidations` with item members, `createItemExtractor`): one
+/// extractor per member, in member-name order, saying whether some item matches its selector.
+pub(super) fn list_call(
+    g: &mut Gen<'_>,
+    u: &vgc_lowering::plan::ListUnionPlan,
+    value: &GoTy,
+) -> Option<String> {
+    let list_t = g.ty(value);
+    let mut args = vec![list_var_name(&g.path, u)];
+    let mut members: Vec<&(String, vgc_lowering::plan::Selector)> = u.members.iter().collect();
+    members.sort_by(|a, b| a.0.cmp(&b.0));
+    for (_, selector) in members {
+        let mut terms = selector.clone();
+        terms.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut conditions = Vec::new();
+        for (field, pointer, v) in &terms {
+            // upstream prints the selector's values through `fmt.Sprint` and compares them as strings.
+            let vgc_lowering::plan::NeqValue::Str(s) = v else {
+                return None;
+            };
+            let rhs = crate::text::go_quote(s);
+            conditions.push(if *pointer {
+                format!("list[i].{field} != nil && *list[i].{field} == {rhs}")
+            } else {
+                format!("list[i].{field} == {rhs}")
+            });
+        }
+        args.push(format!(
+            "\nfunc(list {list_t}) bool {{\n\tfor i := range list {{\n\t\tif {} {{\n\t\t\treturn true\n\t\t}}\n\t}}\n\treturn false\n}}",
+            conditions.join(" && ")
+        ));
+    }
+    let func = match u.kind {
+        UnionKind::Union => "Union",
+        UnionKind::ZeroOrOneOf => "ZeroOrOneOfUnion",
+    };
+    Some(super::validate_call(g, func, &args))
+}

@@ -150,6 +150,7 @@ impl Lowerer<'_> {
                         Check {
                             kind: CheckKind::ListUnion(Box::new(ListUnionPlan {
                                 kind,
+                                name: k.1.clone(),
                                 members,
                                 ptr_elems,
                                 union_origin: vgc_ir::profile::upstream(self.db).union_origin(),
