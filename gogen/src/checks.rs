@@ -74,7 +74,7 @@ pub(crate) fn call(g: &mut Gen<'_>, subject: &str, c: &Check, value: &GoTy) -> O
     if call.is_none() {
         g.unsupported(
             subject,
-            format!("{:?} (not printed by the Go backend yet)", tag_of(c)),
+            format!("{} is not printed by the Go backend yet", tag_of(c)),
         );
     }
     call
@@ -82,9 +82,34 @@ pub(crate) fn call(g: &mut Gen<'_>, subject: &str, c: &Check, value: &GoTy) -> O
 
 /// The tag a check came from, for messages.
 fn tag_of(c: &Check) -> String {
-    c.tag
-        .map(|t| format!("+{}", t.name()))
-        .unwrap_or_else(|| "a synthetic check".into())
+    let what = match &c.kind {
+        CheckKind::Required { .. } | CheckKind::Optional | CheckKind::Forbidden { .. } => {
+            "a requiredness check"
+        }
+        limit_check_kinds!() => "a limit",
+        CheckKind::Format(_) | CheckKind::Matches(_) => "a format check",
+        CheckKind::Enum(_) => "an enum check",
+        CheckKind::Immutable | CheckKind::Update(..) => "an update constraint",
+        CheckKind::Unique(_) => "a uniqueness check",
+        CheckKind::EachVal(..) | CheckKind::EachKey(_) => "an element check",
+        CheckKind::Subfield(_) => "a subfield check",
+        CheckKind::Union(_) | CheckKind::ListUnion(_) | CheckKind::VirtualUnion(_) => "a union",
+        CheckKind::Dependent(_) => "a dependent-field rule",
+        CheckKind::FieldConstraint(_) => "a field-path constraint (vgc extension)",
+        CheckKind::Monotonic => "a monotonic check",
+        CheckKind::NoNils => "the nil-element check of a list of pointers",
+        CheckKind::FixedResult { .. } => "a test check",
+        CheckKind::Custom { .. } => "a custom validation call",
+        CheckKind::Item(_) => "an item check",
+        CheckKind::Discriminated(_) => "a mode rule",
+        CheckKind::Neq(_) | CheckKind::Eq(_) => "an equality check",
+        CheckKind::IfOption(_) => "an option-gated check",
+        CheckKind::IfSubresource(_) => "a subresource condition (vgc extension)",
+    };
+    match c.tag {
+        Some(t) => format!("{what} of +{}", t.name()),
+        None => what.to_string(),
+    }
 }
 
 /// `validate.<name>(ctx, op, fldPath, obj, oldObj[, args])`.

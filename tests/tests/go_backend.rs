@@ -132,7 +132,7 @@ fn run(u: Upstream) -> Outcome {
             }
             Err(u) => {
                 for x in &u {
-                    let what = x.what.split(" (").next().unwrap_or(&x.what).to_string();
+                    let what = x.what.clone();
                     *unsupported_what.entry(what).or_default() += 1;
                 }
                 classes
@@ -330,7 +330,7 @@ fn run_kubernetes(u: Upstream) -> Outcome {
             }
             Err(x) => {
                 for y in &x {
-                    let what = y.what.split(" (").next().unwrap_or(&y.what).to_string();
+                    let what = y.what.clone();
                     *unsupported_what.entry(what).or_default() += 1;
                 }
                 classes

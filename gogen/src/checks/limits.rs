@@ -14,7 +14,22 @@ pub(super) fn call(g: &mut Gen<'_>, kind: &CheckKind) -> Option<String> {
         CheckKind::MaxItems(n) => ("MaxItems", n.to_string()),
         CheckKind::MinProperties(n) => ("MinProperties", n.to_string()),
         CheckKind::MaxProperties(n) => ("MaxProperties", n.to_string()),
-        // Durations, quantities, pre-1.36 byte lengths and 1.38's byte slices: not printed yet.
+        // 1.38: a `time.Duration` bound is its nanoseconds, through the plain functions.
+        CheckKind::MinimumDuration(n) => ("Minimum", n.to_string()),
+        CheckKind::MaximumDuration(n) => ("Maximum", n.to_string()),
+        CheckKind::MaxBytesSlice(n) => ("MaxBytesSlice", n.to_string()),
+        CheckKind::MinimumQuantity(q) | CheckKind::MaximumQuantity(q) => {
+            let name = if matches!(kind, CheckKind::MinimumQuantity(_)) {
+                "MinimumQuantity"
+            } else {
+                "MaximumQuantity"
+            };
+            let parse = g
+                .imports
+                .name("k8s.io/apimachinery/pkg/api/resource", "MustParse");
+            (name, format!("{parse}({})", crate::text::go_quote(q)))
+        }
+        // Pre-1.36 byte lengths: not printed yet.
         _ => return None,
     };
     Some(super::validate_call(g, name, &[n]))
