@@ -124,29 +124,31 @@ pub(crate) fn validate_call(g: &mut Gen<'_>, name: &str, args: &[String]) -> Str
 pub(crate) fn call_with(f: &str, args: &[String]) -> String {
     let mut s = format!("{f}(ctx, op, fldPath, obj, oldObj");
     for a in args {
-        match a.strip_prefix('\n') {
-            Some(rest) => {
-                s.push_str(",\n");
-                let lines: Vec<String> = rest
-                    .split('\n')
-                    .map(|l| {
-                        if l.is_empty() {
-                            String::new()
-                        } else {
-                            format!("\t{l}")
-                        }
-                    })
-                    .collect();
-                s.push_str(&lines.join("\n"));
-            }
-            None => {
-                s.push_str(", ");
-                s.push_str(a);
-            }
-        }
+        // Every line after an argument's first is a continuation line, one tab in.
+        let (sep, a) = match a.strip_prefix('\n') {
+            Some(rest) => (",\n\t", rest),
+            None => (", ", a.as_str()),
+        };
+        s.push_str(sep);
+        s.push_str(&indent_after_first(a, "\t"));
     }
     s.push(')');
     s
+}
+
+/// `s` with `prefix` before each of its lines after the first that is not empty (gofmt leaves blank lines bare).
+pub(crate) fn indent_after_first(s: &str, prefix: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for (i, l) in s.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+            if !l.is_empty() {
+                out.push_str(prefix);
+            }
+        }
+        out.push_str(l);
+    }
+    out
 }
 
 /// The `// …` lines upstream prints before a check's call (its `FunctionGen` comments).

@@ -454,17 +454,43 @@ impl Gen<'_> {
     }
 
     /// upstream `emitValidationVariables`: the package variables a type's checks and its fields' checks use
-    /// (union memberships), sorted by name, each `var name = init`, and a blank line after them.
+    /// (union memberships, enum symbols), each `var name = init`: the type's own sorted by name, then each field's
+    /// sorted by name in field order; a blank line after them.
     fn variables(&mut self, out: &mut String, t: &TypePlan) {
-        let mut with_init = Vec::new();
         let type_path = format!("{}.{}", t.key.pkg, t.key.name);
-        let mut sites: Vec<(String, &Check)> =
-            t.checks.iter().map(|c| (type_path.clone(), c)).collect();
+        let mut groups: Vec<(String, Vec<&Check>)> =
+            vec![(type_path.clone(), t.checks.iter().collect())];
         for f in t.fields.iter().flatten() {
-            let p = format!("{type_path}.{}", f.json_name);
-            sites.extend(f.checks.iter().map(|c| (p.clone(), c)));
+            groups.push((
+                format!("{type_path}.{}", f.json_name),
+                f.checks.iter().collect(),
+            ));
         }
-        for (path, c) in sites {
+        let mut all = Vec::new();
+        for (path, checks) in groups {
+            let mut group = self.variables_of(&path, t, &checks);
+            group.sort();
+            group.dedup();
+            all.extend(group);
+        }
+        if all.is_empty() {
+            return;
+        }
+        for (name, init) in all {
+            line(out, 0, &format!("var {name} = {init}"));
+        }
+        line(out, 0, "");
+    }
+
+    /// The (name, initializer) of each package variable `checks`, declared at `path`, use.
+    fn variables_of(
+        &mut self,
+        path: &str,
+        t: &TypePlan,
+        checks: &[&Check],
+    ) -> Vec<(String, String)> {
+        let mut with_init = Vec::new();
+        for c in checks {
             let mut unions = Vec::new();
             let mut enums = Vec::new();
             let mut list_unions = Vec::new();
@@ -476,13 +502,13 @@ impl Gen<'_> {
             });
             for u in list_unions {
                 with_init.push((
-                    checks::list_union_var_name(&path, &u),
+                    checks::list_union_var_name(path, &u),
                     checks::list_union_var_init(self, &u),
                 ));
             }
             for u in unions {
                 with_init.push((
-                    checks::union_var_name(&path, &u),
+                    checks::union_var_name(path, &u),
                     checks::union_var_init(self, &u),
                 ));
             }
@@ -493,15 +519,7 @@ impl Gen<'_> {
                 ));
             }
         }
-        if with_init.is_empty() {
-            return;
-        }
-        with_init.sort();
-        with_init.dedup();
-        for (name, init) in with_init {
-            line(out, 0, &format!("var {name} = {init}"));
-        }
-        line(out, 0, "");
+        with_init
     }
 
     /// A plan type by key.

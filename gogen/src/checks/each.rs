@@ -85,7 +85,13 @@ pub(super) fn wrapper(
                 | vgc_lowering::plan::CheckKind::Forbidden { .. }
         );
     if !variadic && let Some(f) = call.strip_suffix("(ctx, op, fldPath, obj, oldObj)") {
-        return Some(f.to_string());
+        // The function itself, after the wrapped check's comments.
+        let mut s = String::new();
+        for comment in super::comments(inner) {
+            s.push_str(&format!("// {comment}\n"));
+        }
+        s.push_str(f);
+        return Some(s);
     }
     let pfx = if g.go_nilable(elem) { "" } else { "*" };
     let t = g.ty(elem);
@@ -93,7 +99,7 @@ pub(super) fn wrapper(
     let operation = g.imports.name(crate::OPERATION, "Operation");
     let path = g.imports.name(crate::FIELD, "Path");
     let errors = g.imports.name(crate::FIELD, "ErrorList");
-    let call = call.replace('\n', "\n\t");
+    let call = super::indent_after_first(&call, "\t");
     Some(format!(
         "\nfunc(ctx {context}, op {operation}, fldPath *{path}, obj, oldObj {pfx}{t}) {errors} {{\n\treturn {call}\n}}"
     ))

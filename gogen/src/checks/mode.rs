@@ -120,7 +120,7 @@ pub(super) fn call(g: &mut Gen<'_>, subject: &str, m: &ModePlan, value: &GoTy) -
             DiscriminatorKind::Bool => parse_bool(v)?.to_string(),
         };
         let w = multi_wrapper(g, subject, checks, &nilable_t, &member)?;
-        let w = w.replace('\n', "\n\t\t");
+        let w = super::indent_after_first(&w, "\t\t");
         rules.push_str(&format!(
             "\n\t{{\n\t\tValue: {lit},\n\t\tValidation: {w},\n\t}},\n"
         ));
