@@ -62,11 +62,8 @@ impl OutputPackage {
                 return true;
             }
             if let Some(f) = c.strip_prefix("TypesWithField=") {
-                return t
-                    .fields
-                    .iter()
-                    .flatten()
-                    .any(|x| x.go_field == f && x.json_name.is_empty());
+                // upstream `isTypeWith`: a member of that name, whatever its JSON name.
+                return t.fields.iter().flatten().any(|x| x.go_field == f);
             }
             c.strip_prefix("TypesWithSuffix=")
                 .is_some_and(|s| t.key.name.ends_with(s))
@@ -110,7 +107,6 @@ pub fn generate_package(
     m: &ModulePlan,
     o: &GoOptions,
 ) -> Result<String, Vec<Unsupported>> {
-    let not_comparable = plan.not_directly_comparable();
     let output = o
         .outputs
         .get(&m.pkg)
@@ -121,6 +117,23 @@ pub fn generate_package(
             scheme_registry: m.scheme_registry.clone(),
             roots: None,
         });
+    generate_into(plan, m, &output, o)
+}
+
+/// [`generate_package`] into a given output package: for an input that several packages activate (upstream
+/// allows one registering activation and any number with `scheme-registry=nil`), each activation's file is this
+/// with its own [`OutputPackage`]; `o.outputs` names the canonical one calls from other packages resolve to.
+///
+/// # Errors
+/// As [`generate_package`].
+pub fn generate_into(
+    plan: &CratePlan,
+    m: &ModulePlan,
+    output: &OutputPackage,
+    o: &GoOptions,
+) -> Result<String, Vec<Unsupported>> {
+    let not_comparable = plan.not_directly_comparable();
+    let output = output.clone();
     let mut g = Gen {
         m,
         outputs: &o.outputs,
@@ -142,7 +155,7 @@ pub fn generate_package(
     g.register_function(&mut body);
     let mut types: Vec<&TypePlan> = m.types.iter().map(|t| &**t).collect();
     types.sort_by(|a, b| a.key.name.cmp(&b.key.name));
-    let emitted = emitted_types(plan, &output, o);
+    let emitted = emitted_types(plan, &m.pkg, &output, o);
     for t in types
         .into_iter()
         .filter(|t| t.has_validations && emitted.contains(&t.key))
@@ -173,7 +186,12 @@ pub fn generate_package(
 /// activation, the plan's own roots included — through the Go types as declared (a type behind an `opaqueType`
 /// field is reached though no call into it is made). A type that is only some activation's root is not
 /// "referenced" (upstream skips it elsewhere).
-fn emitted_types(plan: &CratePlan, output: &OutputPackage, o: &GoOptions) -> BTreeSet<TypeKey> {
+fn emitted_types(
+    plan: &CratePlan,
+    pkg: &str,
+    output: &OutputPackage,
+    o: &GoOptions,
+) -> BTreeSet<TypeKey> {
     let by_key: std::collections::HashMap<&TypeKey, &TypePlan> = plan
         .modules
         .iter()
@@ -210,11 +228,9 @@ fn emitted_types(plan: &CratePlan, output: &OutputPackage, o: &GoOptions) -> BTr
         let Some(t) = by_key.get(&k) else { continue };
         stack.extend(children(t).into_iter().filter(|n| !referenced.contains(n)));
     }
-    for m in &plan.modules {
+    for m in plan.modules.iter().filter(|m| m.pkg == pkg) {
         for t in &m.types {
-            if o.outputs.get(&m.pkg).map_or(t.root, |out| out.is_root(t))
-                && (output.path == m.pkg || o.outputs.get(&m.pkg) == Some(output))
-            {
+            if output.is_root(t) {
                 referenced.insert(t.key.clone());
             }
         }
@@ -530,10 +546,13 @@ impl Gen<'_> {
     /// The validation function of a type, qualified when it is generated into another package (upstream
     /// `resolveFunc`: the type's package's output package).
     fn validate_fn(&mut self, k: &TypeKey) -> String {
-        let pkg = self
-            .outputs
-            .get(&k.pkg)
-            .map_or(k.pkg.clone(), |o| o.path.clone());
+        let pkg = if k.pkg == self.m.pkg {
+            self.output.path.clone()
+        } else {
+            self.outputs
+                .get(&k.pkg)
+                .map_or(k.pkg.clone(), |o| o.path.clone())
+        };
         self.imports.name(&pkg, &format!("Validate_{}", k.name))
     }
 

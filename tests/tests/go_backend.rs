@@ -98,21 +98,57 @@ fn run(u: Upstream) -> Outcome {
             Some((rel.to_string(), &**m))
         })
         .collect();
-    let options = vgc_gogen::GoOptions {
-        header,
-        ..Default::default()
-    };
+    // The suite's own activation packages (`multiple_packages/registered` and `external` validate the types of
+    // `multiple_packages/types`): the registering one is where calls from other packages resolve.
+    let acts = activations_in(
+        committed
+            .iter()
+            .map(|p| (format!("{OUTPUT_TESTS}/{p}"), suite.join(p)))
+            .collect(),
+    );
+    let mut outputs: BTreeMap<String, vgc_gogen::OutputPackage> = BTreeMap::new();
+    for (input, o, _) in &acts {
+        if o.scheme_registry.is_some() || !outputs.contains_key(input) {
+            outputs.insert(input.clone(), o.clone());
+        }
+    }
+    let activation_of: BTreeMap<String, (String, vgc_gogen::OutputPackage)> = acts
+        .into_iter()
+        .map(|(input, o, _)| {
+            let rel = o
+                .path
+                .strip_prefix(&format!("{OUTPUT_TESTS}/"))
+                .unwrap_or(&o.path)
+                .to_string();
+            (rel, (input, o))
+        })
+        .collect();
+    let options = vgc_gogen::GoOptions { header, outputs };
+    let all_modules: BTreeMap<&str, &vgc_lowering::plan::ModulePlan> = out
+        .plan
+        .modules
+        .iter()
+        .map(|m| (m.pkg.as_str(), &**m))
+        .collect();
     let mut identical = BTreeSet::new();
     let mut classes: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     let mut unsupported_what: BTreeMap<String, usize> = BTreeMap::new();
     for pkg in &committed {
         let theirs =
             std::fs::read_to_string(suite.join(pkg).join(GENERATED)).expect("committed file");
-        let Some(m) = modules.get(pkg.as_str()) else {
+        let generated = match activation_of.get(pkg.as_str()) {
+            Some((input, o)) => all_modules
+                .get(input.as_str())
+                .map(|m| vgc_gogen::generate_into(&out.plan, m, o, &options)),
+            None => modules
+                .get(pkg.as_str())
+                .map(|m| vgc_gogen::generate_package(&out.plan, m, &options)),
+        };
+        let Some(generated) = generated else {
             classes.entry("missing").or_default().push(pkg.clone());
             continue;
         };
-        match vgc_gogen::generate_package(&out.plan, m, &options) {
+        match generated {
             Ok(ours) if ours == theirs => {
                 identical.insert(pkg.clone());
             }
@@ -190,7 +226,6 @@ fn activations(
     kubernetes: &Path,
     apimachinery: &Path,
 ) -> Vec<(String, vgc_gogen::OutputPackage, PathBuf)> {
-    let mut out = Vec::new();
     let mut dirs: Vec<(String, PathBuf)> = Vec::new();
     for group in std::fs::read_dir(kubernetes.join("pkg/apis"))
         .expect("pkg/apis")
@@ -213,6 +248,16 @@ fn activations(
         "k8s.io/apimachinery/pkg/apis/meta/v1/validation".into(),
         apimachinery.join("pkg/apis/meta/v1/validation"),
     ));
+    activations_in(dirs)
+}
+
+/// The activation packages among `dirs` ((import path, directory) pairs): those whose `doc.go` says
+/// `+k8s:validation-gen-input=<input>` and that hold a committed generated file, with their package name, scheme
+/// registry and root criteria.
+fn activations_in(
+    mut dirs: Vec<(String, PathBuf)>,
+) -> Vec<(String, vgc_gogen::OutputPackage, PathBuf)> {
+    let mut out = Vec::new();
     dirs.sort();
     for (path, dir) in dirs {
         let Ok(doc) = std::fs::read_to_string(dir.join("doc.go")) else {
