@@ -336,7 +336,12 @@ impl Gen<'_> {
                     pkg: pkg.clone(),
                     name: name.clone(),
                 })
-                .is_some_and(|t| nilable(&t.shape)),
+                .is_some_and(|t| {
+                    nilable(&t.shape)
+                        || t.go_ty
+                            .as_ref()
+                            .is_some_and(|u| !matches!(u, GoTy::Named { .. }) && self.go_nilable(u))
+                }),
             GoTy::Array(..) | GoTy::Builtin(_) | GoTy::Other(_) => false,
         }
     }
@@ -538,6 +543,14 @@ impl Gen<'_> {
         with_init
     }
 
+    /// upstream `util.IsNilableType` of a named type: a typedef of a list or map (`[]byte` included).
+    fn type_nilable(&self, t: &TypePlan) -> bool {
+        self.go_nilable(&GoTy::Named {
+            pkg: t.key.pkg.clone(),
+            name: t.key.name.clone(),
+        })
+    }
+
     /// A plan type by key.
     fn type_plan(&self, k: &TypeKey) -> Option<&TypePlan> {
         self.by_key.get(k).copied()
@@ -596,7 +609,7 @@ impl Gen<'_> {
             &format!("func RegisterValidations(scheme *{scheme}) error {{"),
         );
         for t in roots {
-            let pfx = if nilable(&t.shape) { "" } else { "*" };
+            let pfx = if self.type_nilable(t) { "" } else { "*" };
             let name = self.type_name(&t.key);
             let context = self.imports.name(CONTEXT, "Context");
             let operation = self.imports.name(OPERATION, "Operation");
@@ -651,7 +664,7 @@ impl Gen<'_> {
     fn validation_function(&mut self, out: &mut String, t: &TypePlan) {
         self.variables(out, t);
         let name = &t.key.name;
-        let pfx = if nilable(&t.shape) { "" } else { "*" };
+        let pfx = if self.type_nilable(t) { "" } else { "*" };
         let context = self.imports.name(CONTEXT, "Context");
         let operation = self.imports.name(OPERATION, "Operation");
         let path = self.imports.name(FIELD, "Path");
@@ -843,7 +856,7 @@ impl Gen<'_> {
         }
         let leaf_text = self.ty(leaf);
         let leaf_nilable = matches!(leaf, GoTy::Slice(_) | GoTy::Map(..))
-            || (matches!(leaf, GoTy::Named { .. }) && nilable(shape));
+            || (matches!(leaf, GoTy::Named { .. }) && (nilable(shape) || self.go_nilable(leaf)));
         if leaf_nilable {
             (leaf_text, "", "*".repeat(ptrs))
         } else if ptrs == 0 {
