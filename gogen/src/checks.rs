@@ -12,7 +12,10 @@ mod dependentrequired;
 mod each;
 mod r#enum;
 pub(crate) use each::list_args;
-pub(crate) use r#enum::{var_init as enum_var_init, var_name as enum_var_name};
+pub(crate) use r#enum::{
+    exclusions_init as enum_exclusions_init, exclusions_name as enum_exclusions_name,
+    var_init as enum_var_init, var_name as enum_var_name,
+};
 mod equality;
 mod immutable;
 mod limits;

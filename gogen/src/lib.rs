@@ -538,6 +538,9 @@ impl Gen<'_> {
                     checks::enum_var_name(&t.key),
                     checks::enum_var_init(self, &t.key, &e),
                 ));
+                if let Some(init) = checks::enum_exclusions_init(self, &t.key, &e) {
+                    with_init.push((checks::enum_exclusions_name(&t.key), init));
+                }
             }
         }
         with_init

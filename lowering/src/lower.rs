@@ -1745,7 +1745,11 @@ impl Lowerer<'_> {
     fn enum_values(
         &mut self,
         k: &TypeKey,
-    ) -> (Vec<String>, Vec<EnumExclusion>, Vec<(String, String)>) {
+    ) -> (
+        Vec<String>,
+        Vec<EnumExclusion>,
+        Vec<(String, String, String)>,
+    ) {
         // value → (comment, constant's package, constant's name)
         let mut by_value: IndexMap<String, (String, String, String)> = IndexMap::new();
         // (Go constant name, value, exclude when the option is on?, option)
@@ -1800,9 +1804,9 @@ impl Lowerer<'_> {
                 );
             }
         }
-        let mut constants: Vec<(String, String)> = by_value
-            .values()
-            .map(|(_, p, n)| (p.clone(), n.clone()))
+        let mut constants: Vec<(String, String, String)> = by_value
+            .iter()
+            .map(|(v, (_, p, n))| (p.clone(), n.clone(), v.clone()))
             .collect();
         constants.sort_by(|a, b| a.1.cmp(&b.1));
         let mut vals: Vec<String> = by_value.into_keys().collect();

@@ -149,8 +149,8 @@ pub struct EnumPlan {
     /// before, it counts as disabled.
     pub undefined_option_is_error: bool,
     /// The Go constants that name the valid values, one per value (upstream `addIfNotPresent`: the one with the
-    /// longest doc comment), sorted by name: (package import path, constant name). The Go backend prints them.
-    pub constants: Vec<(String, String)>,
+    /// longest doc comment), sorted by name: (package import path, constant name, value). The Go backend prints them.
+    pub constants: Vec<(String, String, String)>,
 }
 
 /// One `enumExclude` rule: `value` is not allowed while `option` is in state `when`.
