@@ -1742,14 +1742,7 @@ impl Lowerer<'_> {
         vgc_ir::profile::upstream(self.db).undefined_option_is_error()
     }
 
-    fn enum_values(
-        &mut self,
-        k: &TypeKey,
-    ) -> (
-        Vec<String>,
-        Vec<EnumExclusion>,
-        Vec<(String, String, String)>,
-    ) {
+    fn enum_values(&mut self, k: &TypeKey) -> EnumValues {
         // value → (comment, constant's package, constant's name)
         let mut by_value: IndexMap<String, (String, String, String)> = IndexMap::new();
         // (Go constant name, value, exclude when the option is on?, option)
@@ -1830,6 +1823,13 @@ impl Lowerer<'_> {
         )
     }
 }
+
+/// What [`Lowerer::enum_values`] finds: the values, the exclusions, and the constants (package, name, value).
+type EnumValues = (
+    Vec<String>,
+    Vec<EnumExclusion>,
+    Vec<(String, String, String)>,
+);
 
 /// The Go name of the struct field of `owner` that carries tag use `u`, or `None` for a type-level use.
 fn field_of(prog: &Program, db: &dyn Db, owner: &TypeKey, u: &TagUse) -> Option<String> {
