@@ -177,7 +177,7 @@ fn target_settings_are_checked() {
     );
     assert_eq!(
         err("[build]\ntarget = \"openapi\"\n"),
-        "vgc.toml:2:10: build.target: unknown target \"openapi\" (known: \"vgc\", \"k8s-openapi\")"
+        "vgc.toml:2:10: build.target: unknown target \"openapi\" (known: \"vgc\", \"k8s-openapi\", \"go\")"
     );
     assert_eq!(
         err("[build]\nk8s-openapi-version = \"1.37\"\n"),
