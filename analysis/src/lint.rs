@@ -38,18 +38,25 @@ pub fn lint(db: &dyn Db, prog: &Program, extra_roots: &[String]) -> Vec<Diagnost
 #[must_use]
 pub fn upstream(db: &dyn Db, prog: &Program, extra_roots: &[String]) -> Vec<Diagnostic> {
     let mut l = Linter::new(db, prog);
-    let roots = types::all_roots(db, prog, extra_roots, &mut Vec::new());
-    // upstream lints the packages it generates: a package without `+k8s:validation-gen` of its own is generated
-    // (and linted) only when something activates it — here `--roots`; vgc's implicit default activation builds it
-    // but is no upstream activation (code-generator v0.38.0-beta.0 `targets.go`: "did not find required tag").
-    let mut implicit: HashMap<String, bool> = HashMap::new();
-    for r in &roots {
-        let unactivated = extra_roots.is_empty()
-            && *implicit
-                .entry(r.pkg.clone())
-                .or_insert_with(|| types::gen_config(db, prog, &r.pkg, &mut Vec::new()).implicit);
-        if !unactivated && !l.activation_nolint(&r.pkg) {
-            l.lint_type(r);
+    // upstream lints the roots of the packages it generates: a package without `+k8s:validation-gen` of its own is
+    // generated (and linted) only when something activates it — an activation package naming it
+    // (`+k8s:validation-gen-input`) or here `--roots`; vgc's implicit default activation builds it but is no
+    // upstream activation (code-generator v0.38.0-beta.0 `targets.go`: "did not find required tag").
+    // Each activation's roots, unless the activating package says `+k8s:validation-gen-nolint` (upstream reads it
+    // from the package it generates into).
+    if extra_roots.is_empty() {
+        for a in types::activations(db, prog) {
+            if !a.cfg.implicit && !l.package_nolint(&a.pkg) {
+                for r in types::roots_of(db, prog, &a.input, &a.cfg) {
+                    l.lint_type(&r);
+                }
+            }
+        }
+    } else {
+        for r in &types::all_roots(db, prog, extra_roots, &mut Vec::new()) {
+            if !l.activation_nolint(&r.pkg) {
+                l.lint_type(r);
+            }
         }
     }
     l.alias_enum_markers();

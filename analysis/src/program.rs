@@ -136,6 +136,42 @@ impl std::fmt::Display for TypeKey {
     }
 }
 
+/// A package's `+k8s:validation-gen-input=<pkg>` (upstream `apidefinitions` `ExternalTypes`): the package whose
+/// types its `+k8s:validation-gen` criteria select and whose validation it holds — k8s.io/kubernetes'
+/// `pkg/apis/<group>/<version>` name `k8s.io/api/<group>/<version>`. Read from `doc.go`, as gengo reads package tags.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputTag {
+    /// The input package's import path, as written (trimmed).
+    pub input: String,
+    /// The `doc.go` holding the tag.
+    pub file: SourceFile,
+    /// The tag's span id in that file.
+    pub at: vgc_ir::model::SpanId,
+}
+
+/// The `+k8s:validation-gen-input` of the package made of `files` (the first use in its `doc.go`), `None` without
+/// one or with an empty value.
+#[must_use]
+pub fn validation_gen_input(db: &dyn Db, files: &[SourceFile]) -> Option<InputTag> {
+    use vgc_ir::catalog::ControlTag;
+    files
+        .iter()
+        .filter(|f| f.path(db).ends_with("/doc.go"))
+        .find_map(|f| {
+            let ir = vgc_ir::db::file_ir(db, *f);
+            let u = ir
+                .package_tags
+                .iter()
+                .find(|u| u.control_tag() == Some(ControlTag::ValidationGenInput))?;
+            let input = u.raw_value.as_deref().unwrap_or_default().trim();
+            (!input.is_empty()).then(|| InputTag {
+                input: input.to_string(),
+                file: *f,
+                at: u.at,
+            })
+        })
+}
+
 fn is_go_source(name: &str) -> bool {
     std::path::Path::new(name)
         .extension()
@@ -258,14 +294,15 @@ pub fn apply_edits<D: Db>(
     true
 }
 
-/// What an edit of a known file must keep for discovery to be skipped: the package clause and the imports its
-/// types refer to.
+/// What an edit of a known file must keep for discovery to be skipped: the package clause, the imports its
+/// types refer to and its `+k8s:validation-gen-input` (the package an activation loads).
 fn file_shape(db: &dyn Db, f: SourceFile) -> (String, Vec<String>) {
     (
         vgc_ir::db::file_ir(db, f).package.clone(),
         referenced_imports(db, &[f])
             .into_iter()
             .map(|(i, _)| i)
+            .chain(validation_gen_input(db, &[f]).map(|t| t.input))
             .collect(),
     )
 }
@@ -386,13 +423,35 @@ pub fn discover_selected(
     let gomod = parse_go_mod(&gomod_text);
     let mut found: IndexMap<String, DiscoveredPackage> = IndexMap::new();
     let mut diags = Vec::new();
-    // Target packages.
+    // Target packages: (directory, import path).
     let mut dirs = Vec::new();
     if single {
         dirs.push(path.clone());
     } else {
         collect_dirs(sys, &path, &mut dirs, &mut diags);
         dirs.retain(|d| selected(d, only));
+    }
+    let mut imports: Vec<String> = dirs
+        .iter()
+        .map(|dir| {
+            let rel = dir
+                .strip_prefix(&root)
+                .unwrap_or("")
+                .trim_start_matches('/');
+            if rel.is_empty() {
+                gomod.module.clone()
+            } else {
+                format!("{}/{rel}", gomod.module)
+            }
+        })
+        .collect();
+    if !single {
+        for (dir, import) in replaced_targets(sys, (&root, &gomod), only, &mut diags) {
+            if !dirs.contains(&dir) {
+                dirs.push(dir);
+                imports.push(import);
+            }
+        }
     }
     // Read every target package's files first, then parse them all at once (in parallel where the database
     // can), then index each package.
@@ -411,19 +470,22 @@ pub fn discover_selected(
     }
     db.prefetch_ir(&all);
     for (dir, files) in read {
-        let rel = dir
-            .strip_prefix(&root)
-            .unwrap_or("")
-            .trim_start_matches('/');
-        let import = if rel.is_empty() {
-            gomod.module.clone()
-        } else {
-            format!("{}/{rel}", gomod.module)
-        };
+        let import = dirs
+            .iter()
+            .position(|d| *d == dir)
+            .map(|i| imports[i].clone())
+            .unwrap_or_default();
         if let Some(p) = majority_files(db, files, &dir, &import, true, &mut diags) {
             found.insert(import, p);
         }
     }
+    // The activation packages' input packages (`+k8s:validation-gen-input`): loaded read-only with the first wave
+    // (unless they are targets themselves), each one that cannot be a located error at its tag.
+    let activations: Vec<(String, InputTag)> = found
+        .values()
+        .filter_map(|p| Some((p.path.clone(), validation_gen_input(db, &p.files)?)))
+        .filter(|(pkg, t)| *pkg != t.input)
+        .collect();
     // Read-only packages referenced by type expressions, transitively, one wave at a time: the packages the
     // last wave's packages import are read together and parsed in one parallel batch (one package at a time,
     // parsing would use one core; k8s.io/apimachinery's meta/v1 alone is a tenth of what a k8s.io/api build
@@ -433,6 +495,11 @@ pub fn discover_selected(
     while i < found.len() {
         let wave_end = found.len();
         let mut queued: IndexMap<String, String> = IndexMap::new();
+        if i == 0 {
+            for (_, t) in &activations {
+                queue_activation(db, t, &found, &mut queued, (sys, &root, &gomod), &mut diags);
+            }
+        }
         for w in i..wave_end {
             let imports = referenced_imports(db, &found[w].files);
             queue_imports(
@@ -464,6 +531,24 @@ pub fn discover_selected(
             }
         }
         i = wave_end;
+    }
+    for (pkg, t) in &activations {
+        if found.contains_key(&t.input) {
+            continue;
+        }
+        if let Resolved::Dir(d) = resolve_import(sys, &root, &gomod, &t.input) {
+            diags.push(
+                Diagnostic::error(
+                    Code::Unresolved,
+                    format!(
+                        "package {pkg} validates the types of {} (`+k8s:validation-gen-input`), which has no Go package at {d}",
+                        t.input
+                    ),
+                )
+                .at(t.file.path(db).clone(), vgc_ir::db::span_of(db, t.file, t.at))
+                .with_hint("name the package that declares the types, as its import path"),
+            );
+        }
     }
     let _: &GoMod = &gomod;
     Ok((
@@ -521,6 +606,115 @@ fn guess_imported(
         .flatten()
         .map(|f| (f.path(db).clone(), f))
         .collect()
+}
+
+/// Queues the input package of an activation (`t`, a target package's `+k8s:validation-gen-input`) for the first
+/// read-only wave unless it is loaded or queued already; an input that does not resolve is an error at the tag
+/// (the activation would select no type at all).
+fn queue_activation(
+    db: &dyn Db,
+    t: &InputTag,
+    found: &IndexMap<String, DiscoveredPackage>,
+    queued: &mut IndexMap<String, String>,
+    (sys, root, gomod): (&dyn System, &str, &GoMod),
+    diags: &mut Vec<Diagnostic>,
+) {
+    if found.contains_key(&t.input) || queued.contains_key(&t.input) {
+        return;
+    }
+    let (code, message, hint) = match resolve_import(sys, root, gomod, &t.input) {
+        Resolved::Dir(d) => {
+            queued.insert(t.input.clone(), d);
+            return;
+        }
+        Resolved::Std => (
+            Code::Unresolved,
+            format!("the input package {} (`+k8s:validation-gen-input`) is a standard library package", t.input),
+            "name the package that declares the API types".to_string(),
+        ),
+        Resolved::Missing(m, v) => (
+            Code::MissingModule,
+            format!(
+                "module {m}@{v} (holding {}, the input package of this activation) is not in the module cache or vendor/",
+                t.input
+            ),
+            format!("run `go mod download {m}` in the module root, or set GOMODCACHE"),
+        ),
+        Resolved::Unknown => (
+            Code::Unresolved,
+            format!(
+                "no module in go.mod provides {}, the input package of this activation (`+k8s:validation-gen-input`)",
+                t.input
+            ),
+            "require its module in go.mod (k8s.io/kubernetes reaches its staging modules with `replace k8s.io/api => ./staging/src/k8s.io/api`)".to_string(),
+        ),
+    };
+    diags.push(
+        Diagnostic::error(code, message)
+            .at(
+                t.file.path(db).clone(),
+                vgc_ir::db::span_of(db, t.file, t.at),
+            )
+            .with_hint(hint),
+    );
+}
+
+/// The target package directories `only` names inside Go modules that the main module (`root`, `gomod`)
+/// `replace`s with a local directory (k8s.io/kubernetes' `staging/src/k8s.io/*`), with their import paths (the
+/// replaced module's path and the directory below it): Go's `./...` leaves such a module out, and so does a
+/// build of a directory, but naming its packages (validation-gen's input packages) makes them targets. A name in
+/// a nested module the main module does not replace with it selects nothing.
+fn replaced_targets(
+    sys: &dyn System,
+    (root, gomod): (&str, &GoMod),
+    only: &[String],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<(String, String)> {
+    let within =
+        |d: &str, base: &str| d == base || d.strip_prefix(base).is_some_and(|r| r.starts_with('/'));
+    let modules: Vec<(&str, String)> = gomod
+        .replace
+        .iter()
+        .filter(|(_, new, _)| new.starts_with('.') || new.starts_with('/'))
+        .map(|(old, _, _)| {
+            let dir = match resolve_import(sys, root, gomod, old) {
+                Resolved::Dir(d) => d,
+                _ => String::new(),
+            };
+            (old.as_str(), dir)
+        })
+        .filter(|(_, dir)| !dir.is_empty() && dir != root && within(dir, root))
+        .collect();
+    let mut out = Vec::new();
+    for o in only {
+        let (base, recursive) = match o.strip_suffix("/...") {
+            Some(b) => (b.trim_end_matches('/'), true),
+            None => (o.trim_end_matches('/'), false),
+        };
+        let Some((module, mdir)) = modules
+            .iter()
+            .filter(|(_, d)| within(base, d))
+            .max_by_key(|(_, d)| d.len())
+        else {
+            continue;
+        };
+        let mut dirs = Vec::new();
+        if recursive {
+            collect_dirs(sys, base, &mut dirs, diags);
+        } else {
+            dirs.push(base.to_string());
+        }
+        for d in dirs {
+            let rel = d[mdir.len()..].trim_start_matches('/');
+            let import = if rel.is_empty() {
+                (*module).to_string()
+            } else {
+                format!("{module}/{rel}")
+            };
+            out.push((d, import));
+        }
+    }
+    out
 }
 
 /// Queues, in order, the imports of one loaded package that are neither loaded nor queued yet and resolve to a

@@ -438,7 +438,47 @@ fn go_func_name(v: &str) -> bool {
     ident_ok && path_ok
 }
 
-/// The root types of every target package (sorted per package, packages in program order), with each package's
+/// One target package that generates validation (upstream `targets.go`'s loop over its inputs): its
+/// `+k8s:validation-gen` settings select root types of its [`input`](Activation::input) package — its
+/// `+k8s:validation-gen-input`, else itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Activation {
+    /// The target package (where upstream writes the generated file).
+    pub pkg: String,
+    /// The package whose types it selects: its `+k8s:validation-gen-input` (k8s.io/kubernetes'
+    /// `pkg/apis/apps/v1` names `k8s.io/api/apps/v1`), else `pkg` itself.
+    pub input: String,
+    /// Its settings ([`gen_config`]; `implicit` for a package without the tag, which vgc's Rust targets build
+    /// with `TypesWithField=TypeMeta` and upstream does not generate).
+    pub cfg: GenConfig,
+}
+
+/// The activations of the program: every target package not tagged `+k8s:validation-gen=false`, in program
+/// order (target packages in path order). An activation whose input package is not loaded selects nothing (the
+/// load reported why, at its tag).
+#[must_use]
+pub fn activations(db: &dyn Db, prog: &Program) -> Vec<Activation> {
+    prog.packages
+        .iter()
+        .filter(|(_, p)| p.target)
+        .filter_map(|(path, p)| {
+            let cfg = gen_config(db, prog, path, &mut Vec::new());
+            (!cfg.disabled).then(|| Activation {
+                pkg: path.clone(),
+                input: input_of(db, p),
+                cfg,
+            })
+        })
+        .collect()
+}
+
+/// The package whose types target package `p` selects: its `+k8s:validation-gen-input`, else itself.
+fn input_of(db: &dyn Db, p: &crate::program::Package) -> String {
+    crate::program::validation_gen_input(db, &p.files).map_or_else(|| p.path.clone(), |t| t.input)
+}
+
+/// The root types of every target package's activation (sorted per activation, activations in program order,
+/// each type once), selected from the activation's input package ([`Activation::input`]) with its
 /// `+k8s:validation-gen` settings plus `extra_roots` (`--roots`). Unknown criteria become `VGC0005` errors in
 /// `diags`, and a criterion that selects no type in any enabled target package a `VGC0005` warning (a misspelt
 /// field or suffix would otherwise go unnoticed).
@@ -457,10 +497,11 @@ pub fn all_roots(
         }
         let mut cfg = gen_config(db, prog, path, diags);
         enabled |= !cfg.disabled;
+        let types_pkg = input_of(db, p);
         for (i, c) in extra_roots.iter().enumerate() {
             let mut only = GenConfig::default();
             if !cfg.disabled && add_criterion(&mut only, c) && !selected[i] {
-                selected[i] = !roots_of(db, prog, path, &only).is_empty();
+                selected[i] = !roots_of(db, prog, &types_pkg, &only).is_empty();
             }
             if !cfg.disabled && !add_criterion(&mut cfg, c) {
                 diags.push(
@@ -472,8 +513,12 @@ pub fn all_roots(
                 );
             }
         }
-        roots.extend(roots_of(db, prog, path, &cfg));
+        roots.extend(roots_of(db, prog, &types_pkg, &cfg));
     }
+    // Two activations of one input (k8s.io/api's `resource/v1` activates itself, k8s.io/kubernetes'
+    // `pkg/apis/resource/v1` activates it too) select some types twice.
+    let mut seen = std::collections::HashSet::new();
+    roots.retain(|k| seen.insert(k.clone()));
     for (c, _) in extra_roots.iter().zip(selected).filter(|(_, s)| !s) {
         let mut only = GenConfig::default();
         if enabled && add_criterion(&mut only, c) {

@@ -182,17 +182,20 @@ fn resolve_inputs(patterns: &[String], cwd: &Path) -> Result<Inputs, String> {
     roots.dedup();
     let module_root = match roots.as_slice() {
         [one] => one.clone(),
-        _ => {
-            return Err(format!(
-                "the input packages lie in {} Go modules ({}); vgc validation-gen generates into one module per run — run it once per module",
-                roots.len(),
-                roots
-                    .iter()
-                    .map(|r| r.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
+        _ => match main_replacing(&roots, cwd) {
+            Some(main) => main,
+            None => {
+                return Err(format!(
+                    "the input packages lie in {} Go modules ({}); vgc validation-gen generates into one module per run, and the modules it may add to the current directory's are those its go.mod `replace`s with a directory below it (as k8s.io/kubernetes' staging/) — run it once per module",
+                    roots.len(),
+                    roots
+                        .iter()
+                        .map(|r| r.display().to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+        },
     };
     if let Some(cache) = vgc::gomodule::module_cache_holding(&module_root) {
         return Err(format!(
@@ -223,8 +226,9 @@ fn resolve_inputs(patterns: &[String], cwd: &Path) -> Result<Inputs, String> {
         .collect();
     packages.sort();
     packages.dedup();
-    // A tree at the common directory selects everything the build path does.
-    if packages.contains(&format!("{}/...", path.trim_end_matches('/'))) {
+    // A tree at the common directory selects everything the build path does (in one module: the packages of
+    // replaced modules below it are targets only when named).
+    if roots.len() == 1 && packages.contains(&format!("{}/...", path.trim_end_matches('/'))) {
         packages.clear();
     }
     Ok(Inputs {
@@ -232,6 +236,30 @@ fn resolve_inputs(patterns: &[String], cwd: &Path) -> Result<Inputs, String> {
         packages,
         module_root,
     })
+}
+
+/// The root of the Go module of `cwd` when every module root of `roots` is either it or a module its go.mod
+/// `replace`s with a directory below it (k8s.io/kubernetes: `replace k8s.io/api => ./staging/src/k8s.io/api`): the
+/// build loads that module, and the packages named in the others are its targets too (written under its root).
+fn main_replacing(roots: &[PathBuf], cwd: &Path) -> Option<PathBuf> {
+    let main = vgc_driver::go::module_root(cwd)?;
+    let main = std::fs::canonicalize(&main).ok()?;
+    let gomod =
+        vgc_analysis::gomod::parse_go_mod(&std::fs::read_to_string(main.join("go.mod")).ok()?);
+    let replaced: Vec<PathBuf> = gomod
+        .replace
+        .iter()
+        .filter(|(_, new, _)| {
+            new.starts_with("./") || new.starts_with("../") || new.starts_with('/')
+        })
+        .filter(|(old, _, _)| gomod.require.iter().any(|(m, _)| m == old))
+        .filter_map(|(_, new, _)| std::fs::canonicalize(main.join(new)).ok())
+        .filter(|d| d.starts_with(&main) && *d != main)
+        .collect();
+    roots
+        .iter()
+        .all(|r| *r == main || replaced.contains(r))
+        .then_some(main)
 }
 
 /// The directories `go list -find` gives for `pattern` in `cwd` (one per package).
@@ -297,5 +325,50 @@ mod tests {
         assert!(e.contains("2 Go modules"), "{e}");
         let e = resolve_inputs(&s(&["./missing"]), &root).expect_err("missing");
         assert!(e.starts_with("./missing: "), "{e}");
+    }
+
+    /// Inputs in modules the current directory's go.mod `replace`s with a directory below it (k8s.io/kubernetes'
+    /// staging/) build with it, from its root; a nested module it does not replace is still refused.
+    #[test]
+    fn inputs_may_lie_in_replaced_modules_below_the_main_one() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let root = std::fs::canonicalize(tmp.path()).expect("canonical");
+        std::fs::write(
+            root.join("go.mod"),
+            "module k8s.io/kubernetes\n\nrequire k8s.io/api v0.0.0\n\nreplace k8s.io/api => ./staging/src/k8s.io/api\n",
+        )
+        .expect("go.mod");
+        for d in [
+            "pkg/apis/apps/v1",
+            "staging/src/k8s.io/api/resource/v1",
+            "other",
+        ] {
+            std::fs::create_dir_all(root.join(d)).expect("mkdir");
+        }
+        std::fs::write(
+            root.join("staging/src/k8s.io/api/go.mod"),
+            "module k8s.io/api\n",
+        )
+        .expect("go.mod");
+        std::fs::write(root.join("other/go.mod"), "module example.com/other\n").expect("go.mod");
+        let s = |v: &[&str]| v.iter().map(|x| (*x).to_string()).collect::<Vec<_>>();
+        let r = resolve_inputs(
+            &s(&["./...", "./staging/src/k8s.io/api/resource/v1"]),
+            &root,
+        )
+        .expect("resolved");
+        assert_eq!(r.module_root, root);
+        assert_eq!(r.path, root.to_string_lossy());
+        assert_eq!(
+            r.packages,
+            [
+                format!("{}/...", root.display()),
+                root.join("staging/src/k8s.io/api/resource/v1")
+                    .to_string_lossy()
+                    .into_owned()
+            ]
+        );
+        let e = resolve_inputs(&s(&["./pkg/apis/apps/v1", "./other"]), &root).expect_err("other");
+        assert!(e.contains("2 Go modules"), "{e}");
     }
 }

@@ -9,6 +9,16 @@
 //! other targets apply `TypesWithField=TypeMeta` to it; upstream does not generate it at all, and neither does
 //! this target: a note counts them). Read-only packages are never written.
 //!
+//! **Activation packages.** A target package with `+k8s:validation-gen-input=<pkg>` (k8s.io/kubernetes'
+//! `pkg/apis/<group>/<version>` for `k8s.io/api/<group>/<version>`) gets the file of its input's types, its own
+//! criteria selecting the roots it registers (`vgc_analysis::types::activations`; the load reads the input
+//! read-only). Calls into another input's types go to that input's canonical output package — the one that
+//! registers with a scheme, else the first — and into its own input's to itself (upstream `resolveFunc`). One
+//! input may be generated into several packages, each by its own criteria: k8s.io/api's `resource/v1` activates
+//! itself (`TypesWithSuffix=…`, no scheme) while k8s.io/kubernetes' `pkg/apis/resource/v1` registers its
+//! `TypeMeta` types; both files are written when both are targets, as upstream writes both. Two registering
+//! packages of one input are upstream's fatal error, here `VGC0005`.
+//!
 //! **All or nothing.** A package whose plan the Go backend cannot print yet is a `VGC0129` error per construct and
 //! no file is written for any package: regenerating some packages and not others would leave the repository with
 //! files of two generations (the others would still call validators of the old one).
@@ -16,7 +26,7 @@
 use crate::database::Database;
 use crate::request::{BuildRequest, GoTarget};
 use rayon::prelude::*;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 use vgc_analysis::Program;
 use vgc_codegen::GeneratedFile;
@@ -60,10 +70,9 @@ pub(crate) fn generate(
         .iter()
         .map(|m| (m.pkg.as_str(), &**m))
         .collect();
-    let mut jobs = Vec::new();
     let mut untagged = Vec::new();
     let mut not_written = Vec::new();
-    let mut activations = Vec::new();
+    let mut rel_of = HashMap::new();
     for p in prog.packages.values().filter(|p| p.target) {
         let rel = Path::new(&p.dir)
             .strip_prefix(root)
@@ -85,43 +94,53 @@ pub(crate) fn generate(
             not_written.push(rel);
             continue;
         }
-        // An activation package (`+k8s:validation-gen-input=<pkg>`: its roots are another package's types, as
-        // k8s.io/kubernetes' `pkg/apis/<group>/<version>` for k8s.io/api) is not lowered as such yet: an empty file
-        // would drop every rule, so it is refused.
-        if let Some(d) = activation(db, p) {
-            activations.push(d);
+        rel_of.insert(p.path.clone(), rel);
+    }
+    let activations = vgc_analysis::types::activations(db, prog);
+    let extra_roots: Vec<String> = vgc_ir::Settings::try_get(db)
+        .map(|s| s.extra_roots(db).clone())
+        .unwrap_or_default();
+    let outputs = Outputs::of(db, prog, &activations, &extra_roots);
+    let mut diagnostics = outputs.conflicts.clone();
+    let mut jobs = Vec::new();
+    for a in activations.iter().filter(|a| !a.cfg.implicit) {
+        let (Some(rel), Some(own)) = (rel_of.get(&a.pkg), outputs.own.get(&a.pkg)) else {
             continue;
-        }
-        // A tagged package with no type in the plan (none selected, or none reachable): upstream still writes its
-        // file, the header and the package clause.
-        let module = modules.get(p.path.as_str()).map_or_else(
+        };
+        // A tagged package whose input has no type in the plan (none selected, or none reachable): upstream still
+        // writes its file, the header and the package clause.
+        let module = modules.get(a.input.as_str()).map_or_else(
             || {
                 std::borrow::Cow::Owned(ModulePlan {
-                    pkg: p.path.clone(),
+                    pkg: a.input.clone(),
                     group: None,
                     types: Vec::new(),
                     deep_equal: None,
-                    go_name: p.name.clone(),
+                    go_name: own.name.clone(),
                     scheme_registry: None,
                 })
             },
             |m| std::borrow::Cow::Borrowed(*m),
         );
-        jobs.push((p.path.clone(), rel, module));
+        // Calls into another input's types go to that input's canonical output package; this package's own input
+        // is printed as its own (upstream `resolveFunc`: the local copy wins over the canonical one).
+        let mut map = outputs.canonical.clone();
+        map.insert(a.input.clone(), own.clone());
+        // `GoOptions` may grow fields the driver leaves at their defaults.
+        #[allow(clippy::needless_update)]
+        let options = vgc_gogen::GoOptions {
+            header: header.to_string(),
+            outputs: map,
+            ..Default::default()
+        };
+        jobs.push((a, rel.clone(), module, options));
     }
-    // `GoOptions` grows fields the driver leaves at their defaults (the activation packages' `outputs` among them).
-    #[allow(clippy::needless_update)]
-    let options = vgc_gogen::GoOptions {
-        header: header.to_string(),
-        ..Default::default()
-    };
     let printed: Vec<_> = jobs
         .par_iter()
-        .map(|(pkg, rel, m)| (pkg, rel, vgc_gogen::generate_package(plan, m, &options)))
+        .map(|(input, rel, m, options)| (input, rel, vgc_gogen::generate_package(plan, m, options)))
         .collect();
     let mut files = Vec::new();
-    let mut diagnostics = activations;
-    for (pkg, rel, r) in printed {
+    for (a, rel, r) in printed {
         match r {
             Ok(contents) => files.push(GeneratedFile {
                 path: rel.clone(),
@@ -132,7 +151,7 @@ pub(crate) fn generate(
                 diagnostics.extend(
                     unsupported
                         .iter()
-                        .map(|u| unsupported_diag(db, prog, pkg, rel, u)),
+                        .map(|u| unsupported_diag(db, prog, a, rel, u)),
                 );
             }
         }
@@ -148,44 +167,109 @@ pub(crate) fn generate(
     })
 }
 
-/// `VGC0129` at the `+k8s:validation-gen-input` tag of package `p` (in its `doc.go`, where gengo reads package
-/// tags), `None` when it has none.
-fn activation(db: &Database, p: &vgc_analysis::program::Package) -> Option<Diagnostic> {
-    use vgc_ir::catalog::ControlTag;
-    p.files
-        .iter()
-        .filter(|f| f.path(db).ends_with("/doc.go"))
-        .find_map(|f| {
-            let ir = vgc_ir::db::file_ir(db, *f);
-            let u = ir
-                .package_tags
-                .iter()
-                .find(|u| u.control_tag() == Some(ControlTag::ValidationGenInput))?;
-            let input = u.raw_value.clone().unwrap_or_default();
-            Some(
-                Diagnostic::error(
-                    Code::GoBackendUnsupported,
-                    format!(
-                        "the Go target does not generate into activation packages yet: package {} validates the types of {} (`+k8s:validation-gen-input`); no file is written for it, nor for any other package of this build",
-                        p.path,
-                        input.trim()
-                    ),
-                )
-                .with_hint("build it with upstream validation-gen for now; the Go target writes the packages that declare their own types (docs/go-backend.md)")
-                .at(f.path(db).clone(), vgc_ir::db::span_of(db, *f, u.at)),
-            )
-        })
+/// Where each input package's validation is printed (upstream `targets.go`'s `inputToCanonicalPkg` and the
+/// generator it makes per activation).
+struct Outputs {
+    /// Each generating target package's own output, by its import path.
+    own: HashMap<String, vgc_gogen::OutputPackage>,
+    /// Input package → its canonical output, the one other packages' calls into its types resolve to: the
+    /// package that registers with a scheme, else the first in program order.
+    canonical: BTreeMap<String, vgc_gogen::OutputPackage>,
+    /// `VGC0005` per input generated into two registering packages (upstream stops there: "mark one
+    /// +k8s:validation-gen-scheme-registry=nil").
+    conflicts: Vec<Diagnostic>,
 }
 
-/// `VGC0129` for construct `u` of package `pkg`, at the declaration of the type or field it names (`type T`,
-/// `field T.F`), else without a place.
+impl Outputs {
+    fn of(
+        db: &Database,
+        prog: &Program,
+        activations: &[vgc_analysis::types::Activation],
+        extra_roots: &[String],
+    ) -> Self {
+        // How many activations select roots of each input: the plan's roots are their union, so an output names
+        // its own criteria only when another activation adds roots to its input (vgc's implicit activation of an
+        // untagged target package included); else the plan's roots are exactly its own.
+        let mut selecting: HashMap<&str, usize> = HashMap::new();
+        for a in activations {
+            *selecting.entry(a.input.as_str()).or_default() += 1;
+        }
+        let mut own = HashMap::new();
+        let mut canonical: BTreeMap<String, vgc_gogen::OutputPackage> = BTreeMap::new();
+        let mut conflicts = Vec::new();
+        for a in activations.iter().filter(|a| !a.cfg.implicit) {
+            let Some(p) = prog.packages.get(&a.pkg) else {
+                continue;
+            };
+            let scheme_registry = match a.cfg.scheme_registry.as_deref() {
+                None => Some(vgc_lowering::plan::DEFAULT_SCHEME_REGISTRY.to_string()),
+                Some("nil") => None,
+                Some(v) => Some(v.to_string()),
+            };
+            let roots = (selecting.get(a.input.as_str()).copied().unwrap_or(0) > 1).then(|| {
+                let c = &a.cfg;
+                c.all
+                    .then(|| "*".to_string())
+                    .into_iter()
+                    .chain(c.with_field.iter().map(|f| format!("TypesWithField={f}")))
+                    .chain(c.with_suffix.iter().map(|s| format!("TypesWithSuffix={s}")))
+                    .chain(extra_roots.iter().cloned())
+                    .collect()
+            });
+            let out = vgc_gogen::OutputPackage {
+                path: a.pkg.clone(),
+                name: p.name.clone(),
+                scheme_registry,
+                roots,
+            };
+            match canonical.get(&a.input) {
+                None => {
+                    canonical.insert(a.input.clone(), out.clone());
+                }
+                Some(prev) if out.scheme_registry.is_some() => {
+                    if prev.scheme_registry.is_some() {
+                        let mut d = Diagnostic::error(
+                            Code::GeneratorConfig,
+                            format!(
+                                "input {} is generated into two registering packages ({}, {})",
+                                a.input, prev.path, a.pkg
+                            ),
+                        )
+                        .with_hint("mark one of them `+k8s:validation-gen-scheme-registry=nil` (upstream validation-gen stops here too)");
+                        if let Some(t) = vgc_analysis::program::validation_gen_input(db, &p.files) {
+                            d = d.at(
+                                t.file.path(db).clone(),
+                                vgc_ir::db::span_of(db, t.file, t.at),
+                            );
+                        }
+                        conflicts.push(d);
+                    } else {
+                        // A registering package displaces a non-registering one.
+                        canonical.insert(a.input.clone(), out.clone());
+                    }
+                }
+                Some(_) => {}
+            }
+            own.insert(a.pkg.clone(), out);
+        }
+        Self {
+            own,
+            canonical,
+            conflicts,
+        }
+    }
+}
+
+/// `VGC0129` for construct `u` of the file of activation `a` (its types are `a.input`'s), at the declaration of
+/// the type or field it names (`type T`, `field T.F`), else without a place.
 fn unsupported_diag(
     db: &Database,
     prog: &Program,
-    pkg: &str,
+    a: &vgc_analysis::types::Activation,
     rel: &str,
     u: &vgc_gogen::Unsupported,
 ) -> Diagnostic {
+    let pkg = a.pkg.as_str();
     let file_name = Path::new(rel)
         .file_name()
         .map_or_else(|| rel.to_string(), |n| n.to_string_lossy().into_owned());
@@ -208,7 +292,7 @@ fn unsupported_diag(
         _ => return d,
     };
     let key = vgc_analysis::TypeKey {
-        pkg: pkg.to_string(),
+        pkg: a.input.clone(),
         name: ty.to_string(),
     };
     if let Some((decl, file)) = prog.type_decl(db, &key) {
