@@ -303,8 +303,9 @@ pub(crate) struct ValidateArgs {
     pub(crate) inputs: Vec<String>,
     /// The Go API tree whose rules apply: a module root or package directory (as for `vgc check`), or a Go module
     /// version `MODULE@VERSION` (e.g. `k8s.io/api@v0.37.2`) taken from the Go module cache, or fetched with
-    /// `go mod download` when it is not there. Default: the newest release of `k8s.io/api` in the module cache
-    /// (named on stderr; a pre-release only when named).
+    /// `go mod download` when it is not there; a version query (`k8s.io/api@latest`, `@v0.37`) is resolved to its
+    /// version with `go list -m` first, and the run is that version's. Default: the newest release of `k8s.io/api`
+    /// in the module cache (named on stderr; a pre-release only when named).
     #[arg(long, value_name = "PATH|MODULE@VERSION")]
     pub(crate) api: Option<String>,
     /// The objects as they are now (files or directories): an input object with the same apiVersion, kind,

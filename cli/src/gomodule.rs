@@ -38,6 +38,26 @@ pub enum ResolveError {
         /// What `go` said.
         message: String,
     },
+    /// A version query (`latest`, `v0.37`, a branch) to resolve, and there is no `go` command to resolve it.
+    #[error(
+        "{module}@{query} is a version query, not a version, and the `go` command is not on PATH to resolve it: install Go, or name the version (--api {module}@vX.Y.Z) or the module's directory"
+    )]
+    NoGoQuery {
+        /// The module path.
+        module: String,
+        /// The query.
+        query: String,
+    },
+    /// `go list -m` could not resolve a version query: its message.
+    #[error("go list -m {module}@{query}: {message}")]
+    Query {
+        /// The module path.
+        module: String,
+        /// The query.
+        query: String,
+        /// What `go` said.
+        message: String,
+    },
     /// No `--api` was given and the module cache holds no version of [`DEFAULT_MODULE`].
     #[error(
         "no --api given and the Go module cache ({cache}) holds no {DEFAULT_MODULE}: pass --api PATH or --api {DEFAULT_MODULE}@VERSION (fetched with `go mod download`)"
@@ -183,6 +203,69 @@ pub struct Resolved {
     pub dir: PathBuf,
     /// Whether `go mod download` fetched it (else it was already in the module cache).
     pub downloaded: bool,
+    /// The concrete version (`v0.37.2`): the one asked for, or what a query (`latest`, `v0.37`) resolved to.
+    pub version: String,
+}
+
+/// Whether `version` is a canonical Go module version (`v` + a semantic version: `v0.37.2`, `v0.38.0-beta.0`,
+/// `v2.0.0+incompatible`, a pseudo-version), not a query such as `latest`, `upgrade`, `v0.37`, `<v0.38` or a
+/// branch, which `go` resolves against the module proxy first.
+#[must_use]
+pub fn is_canonical_version(version: &str) -> bool {
+    version
+        .strip_prefix('v')
+        .is_some_and(|v| semver::Version::parse(v).is_ok())
+}
+
+/// The concrete version a version query names: `go list -m -json module@query` (run in a new temporary directory
+/// with `GOFLAGS=-mod=mod`, so no `go.mod` is read or changed), its `Version`.
+///
+/// # Errors
+/// [`ResolveError::NoGoQuery`] without `go` on `PATH`; [`ResolveError::Query`] when `go` cannot resolve it.
+pub fn resolve_query(module: &str, query: &str) -> Result<String, ResolveError> {
+    let fail = |message: String| ResolveError::Query {
+        module: module.into(),
+        query: query.into(),
+        message,
+    };
+    let tmp = tempfile::tempdir().map_err(|e| fail(format!("a temporary directory: {e}")))?;
+    let out = Command::new("go")
+        .args(["list", "-m", "-json", &format!("{module}@{query}")])
+        .current_dir(tmp.path())
+        .env("GOFLAGS", "-mod=mod")
+        .output();
+    let out = match out {
+        Ok(o) => o,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return Err(ResolveError::NoGoQuery {
+                module: module.into(),
+                query: query.into(),
+            });
+        }
+        Err(e) => return Err(fail(format!("cannot run `go`: {e}"))),
+    };
+    let json: Option<serde_json::Value> = serde_json::from_slice(&out.stdout).ok();
+    let field = |name: &str| {
+        json.as_ref()
+            .and_then(|v| v.get(name))
+            .and_then(|v| v.as_str().or_else(|| v.get("Err").and_then(|e| e.as_str())))
+            .filter(|s| !s.is_empty())
+            .map(String::from)
+    };
+    if let Some(e) = field("Error") {
+        return Err(fail(e));
+    }
+    match field("Version") {
+        Some(v) if out.status.success() && is_canonical_version(&v) => Ok(v),
+        _ => {
+            let stderr = String::from_utf8_lossy(&out.stderr).trim().to_string();
+            Err(fail(if stderr.is_empty() {
+                format!("exited with {} and reported no version", out.status)
+            } else {
+                stderr
+            }))
+        }
+    }
 }
 
 /// The directory of `module@version`: `<module cache>/<escaped module>@<escaped version>` when it exists there;
@@ -195,6 +278,20 @@ pub struct Resolved {
 /// [`ResolveError::Download`] when `go mod download` fails, reports no directory, or cannot fetch a requirement.
 pub fn resolve(module: &str, version: &str) -> Result<Resolved, ResolveError> {
     resolve_with(module, version, true)
+}
+
+/// [`resolve`] of a version or a version query: a query (not [`is_canonical_version`]: `latest`, `v0.37`) is
+/// first resolved to its concrete version with [`resolve_query`], whose directory is then looked up in the module
+/// cache (and downloaded only when missing), so `Resolved::version` is the version the tree is.
+///
+/// # Errors
+/// As [`resolve`] and [`resolve_query`].
+pub fn resolve_version_or_query(module: &str, version: &str) -> Result<Resolved, ResolveError> {
+    if is_canonical_version(version) {
+        return resolve(module, version);
+    }
+    let concrete = resolve_query(module, version)?;
+    resolve(module, &concrete)
 }
 
 /// [`resolve`] without downloading the module's requirements: for a module vgc reads a file of, not an API tree
@@ -213,6 +310,7 @@ fn resolve_with(module: &str, version: &str, requirements: bool) -> Result<Resol
         return Ok(Resolved {
             dir,
             downloaded: false,
+            version: version.into(),
         });
     }
     let download = |message: String| ResolveError::Download {
@@ -258,6 +356,7 @@ fn resolve_with(module: &str, version: &str, requirements: bool) -> Result<Resol
             Ok(Resolved {
                 dir,
                 downloaded: true,
+                version: version.into(),
             })
         }
         _ => {
@@ -390,6 +489,23 @@ mod tests {
             "github.com/!azure/!azure!s!d!k"
         );
         assert_eq!(escape("v1.0.0-RC1"), "v1.0.0-!r!c1");
+    }
+
+    #[test]
+    fn queries_are_told_from_versions() {
+        for v in [
+            "v0.37.2",
+            "v0.38.0-beta.0",
+            "v2.0.0+incompatible",
+            "v0.0.0-20260101000000-abcdefabcdef",
+        ] {
+            assert!(is_canonical_version(v), "{v}");
+        }
+        for q in [
+            "latest", "upgrade", "patch", "v0.37", "v0", "<v0.38", "master", "0.37.2",
+        ] {
+            assert!(!is_canonical_version(q), "{q}");
+        }
     }
 
     #[test]

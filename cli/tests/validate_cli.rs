@@ -2036,3 +2036,85 @@ fn fuzz_findings_positions_and_tap_names() {
         points[0]
     );
 }
+
+/// Fixture of the release-default tests: a module cache holding the test API as `k8s.io/api@v0.37.2` and the
+/// `kube_features.go` of `k8s.io/kubernetes@v1.37.2` (`WidgetModes` on by default in 1.37, the beta gate on since
+/// 1.36), and a manifest with one error per stability level.
+fn release_fixture(tmp: &Path) -> (PathBuf, PathBuf) {
+    let modcache = tmp.join("modcache");
+    copy_api(&modcache.join("k8s.io/api@v0.37.2"));
+    let features = modcache.join("k8s.io/kubernetes@v1.37.2/pkg/features");
+    std::fs::create_dir_all(&features).expect("mkdir");
+    std::fs::write(
+        features.join("kube_features.go"),
+        "package features\n\nconst (\n\tWidgetModes featuregate.Feature = \"WidgetModes\"\n)\n\nvar defaultVersionedKubernetesFeatureGates = map[featuregate.Feature]featuregate.VersionedSpecs{\n\tWidgetModes: {\n\t\t{Version: version.MustParse(\"1.36\"), Default: false, PreRelease: featuregate.Alpha},\n\t\t{Version: version.MustParse(\"1.37\"), Default: true, PreRelease: featuregate.Beta},\n\t},\n\tgenericfeatures.DeclarativeValidationBeta: {\n\t\t{Version: version.MustParse(\"1.36\"), Default: true, PreRelease: featuregate.Beta},\n\t},\n}\n",
+    )
+    .expect("write");
+    let manifest = tmp.join("w.yaml");
+    std::fs::write(
+        &manifest,
+        "apiVersion: widgets.example.com/v1\nkind: Widget\nmetadata:\n  name: w\nspec:\n  host: web\n  note: \"a long note\"\n  mode: \"toolong\"\n",
+    )
+    .expect("write");
+    (modcache, manifest)
+}
+
+/// A version query (`--api k8s.io/api@latest`, `@v0.37`) is resolved to its version first (`go list -m -json`,
+/// a stand-in `go` here), and the run is the same as with that version named: the release defaults of v0.37.2
+/// apply, and a tree already in the module cache is "resolved", not "downloaded".
+#[test]
+#[cfg(unix)]
+fn api_version_queries_are_resolved_before_the_release_defaults() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (modcache, manifest) = release_fixture(tmp.path());
+    let bin = tmp.path().join("bin");
+    std::fs::create_dir_all(&bin).expect("mkdir");
+    let go = bin.join("go");
+    std::fs::write(
+        &go,
+        format!(
+            r#"#!/bin/sh
+case "$*" in
+  "list -m -json k8s.io/api@latest"|"list -m -json k8s.io/api@v0.37") printf '{{"Path":"k8s.io/api","Version":"v0.37.2","Dir":"{modcache}/k8s.io/api@v0.37.2"}}\n' ;;
+  "list -m -json k8s.io/api@nope") printf '{{"Path":"k8s.io/api","Version":"nope","Error":{{"Err":"k8s.io/api@nope: invalid version: unknown revision nope"}}}}\n'; exit 1 ;;
+  *) echo "unexpected: go $*" >&2; exit 9 ;;
+esac
+"#,
+            modcache = modcache.display(),
+        ),
+    )
+    .expect("write go");
+    std::fs::set_permissions(&go, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let env = [
+        ("GOMODCACHE", Some(modcache.as_path())),
+        ("PATH", Some(bin.as_path())),
+    ];
+    let m = manifest.to_str().expect("utf-8");
+    let run = |api: &str| validate_env(&["--api", api, "--output", "json", m], &env);
+    let (code, expected, expected_err) = run("k8s.io/api@v0.37.2");
+    assert_eq!(code, 1, "{expected_err}");
+    for query in ["latest", "v0.37"] {
+        let (c, out, err) = run(&format!("k8s.io/api@{query}"));
+        assert_eq!(c, code, "{err}");
+        assert_eq!(out, expected, "{query}");
+        assert_eq!(
+            err,
+            format!("vgc validate: resolved k8s.io/api@{query} to v0.37.2\n{expected_err}"),
+        );
+        let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+        assert_eq!(v["release"], "1.37");
+        assert!(
+            err.contains("vgc validate: as the API server of Kubernetes 1.37"),
+            "{err}"
+        );
+        assert!(!err.contains("downloaded"), "{err}");
+        assert!(!out.contains("undefined validation option"), "{out}");
+    }
+    let (c, out, err) = run("k8s.io/api@nope");
+    assert_eq!((c, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "error: go list -m k8s.io/api@nope: k8s.io/api@nope: invalid version: unknown revision nope\n"
+    );
+}

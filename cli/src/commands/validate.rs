@@ -43,20 +43,33 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
     // The API tree, and the k8s.io/api version it is when it is one (for the release defaults).
     let (api, api_version) = match a.api {
         Some(arg) => match vgc::gomodule::parse_module_version(&arg) {
-            Some((module, version)) => match vgc::gomodule::resolve(module, version) {
-                Ok(r) => {
-                    if r.downloaded {
-                        let _ = writeln!(
-                            std::io::stderr().lock(),
-                            "vgc validate: downloaded {module}@{version} into {}",
-                            r.dir.display()
-                        );
+            // A query (`latest`, `v0.37`) is resolved to its version first: the release defaults are that version's.
+            Some((module, version)) => {
+                match vgc::gomodule::resolve_version_or_query(module, version) {
+                    Ok(r) => {
+                        let mut err = std::io::stderr().lock();
+                        if r.version != version {
+                            let _ = writeln!(
+                                err,
+                                "vgc validate: resolved {module}@{version} to {}",
+                                r.version
+                            );
+                        }
+                        if r.downloaded {
+                            let _ = writeln!(
+                                err,
+                                "vgc validate: downloaded {module}@{} into {}",
+                                r.version,
+                                r.dir.display()
+                            );
+                        }
+                        let v =
+                            (module == vgc::gomodule::DEFAULT_MODULE).then(|| r.version.clone());
+                        (r.dir.to_string_lossy().into_owned(), v)
                     }
-                    let v = (module == vgc::gomodule::DEFAULT_MODULE).then(|| version.to_string());
-                    (r.dir.to_string_lossy().into_owned(), v)
+                    Err(e) => return fail(e.to_string()),
                 }
-                Err(e) => return fail(e.to_string()),
-            },
+            }
             None => {
                 let v = vgc::gomodule::api_version_of_dir(std::path::Path::new(&arg));
                 (arg, v)
