@@ -31,7 +31,7 @@ slow=(
   conformance defaults_oracle extensions_cel_oracle k8s_custom_differential k8s_e2e k8s_openapi_e2e
   k8s_openapi_webhook oracle output_tests release_defaults_oracle runtime_differential server_defaults_oracle
   server_verdict_oracle
-  go_backend
+  go_backend go_kubernetes
   validate_k8s_manifests
   yaml_kubectl_oracle
 )

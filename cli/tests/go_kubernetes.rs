@@ -1,0 +1,340 @@
+//! `vgc validation-gen` as a drop-in for upstream validation-gen in a tree laid out as k8s.io/kubernetes v1.37.2
+//! lays itself out (issue 38, docs/go-backend.md): a root module `k8s.io/kubernetes` whose go.mod `replace`s
+//! `k8s.io/api` and `k8s.io/apimachinery` with `./staging/src/k8s.io/…` (and a go.work using them, as the
+//! repository has, for upstream's go/packages), holding the release's `pkg/apis/**/doc.go` and the two
+//! hand-written `validation.go` files whose `ValidateCustom_*` functions the generated code calls, and the staging
+//! modules copied from the Go module cache (k8s.io/api and k8s.io/apimachinery v0.37.2; downloaded through the
+//! module proxy when missing — real inputs are never committed).
+//!
+//! As `hack/update-codegen.sh`'s `codegen::validation`: every `zz_generated.validations.go` is deleted, the input
+//! packages are the directories holding a `+k8s:validation-gen=` tag (root and staging modules alike), and vgc runs
+//! from the root with the script's flags (but `--test-output-root` and its companions, which vgc refuses). Then:
+//!
+//! - every file of a package `tests/go_backend_identical.toml` lists as identical for `k8s.io/kubernetes@v1.37.2`
+//!   is byte for byte the release's committed file, and so is every other file written (k8s.io/api's own
+//!   self-activated `resource/v1` and `scheduling/v1alpha3`); every tagged package but the `=false` ones gets one;
+//! - a rerun is up to date; an edit of one tag (`+k8s:minimum` of `core/v1`'s `LeaseSpec.Priority`, in the staging
+//!   copy) rewrites `pkg/apis/core/v1`'s file only, and undoing it restores the committed bytes.
+//!
+//! Slow tier: needs `go` (to download the modules) and the release's sources.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const OUT: &str = "zz_generated.validations.go";
+const KUBERNETES: &str = "k8s.io/kubernetes@v1.37.2";
+/// The staging modules the tree holds, each replaced with `./staging/src/<module>`.
+const STAGING: [&str; 2] = ["k8s.io/api@v0.37.2", "k8s.io/apimachinery@v0.37.2"];
+/// `hack/update-codegen.sh`'s `readonly_pkgs`.
+const READ_ONLY: [&str; 5] = [
+    "k8s.io/apimachinery/pkg/api/resource",
+    "k8s.io/apimachinery/pkg/runtime",
+    "k8s.io/apimachinery/pkg/types",
+    "k8s.io/apimachinery/pkg/util/intstr",
+    "time",
+];
+/// The tag the test edits: `LeaseSpec.Priority`'s minimum in k8s.io/api's core/v1 (its only `+k8s:minimum=0`).
+const EDITED: (&str, &str, &str) = (
+    "staging/src/k8s.io/api/core/v1/types.go",
+    "\t// +k8s:required\n\t// +k8s:minimum=0\n\t// +k8s:maximum=100000\n",
+    "\t// +k8s:required\n\t// +k8s:minimum=7\n\t// +k8s:maximum=100000\n",
+);
+
+/// The module's directory in the Go module cache (`go mod download -json`, through the module proxy when missing).
+fn download(module: &str, work: &Path) -> PathBuf {
+    let o = Command::new("go")
+        .args(["mod", "download", "-json", module])
+        .current_dir(work)
+        .env("GOFLAGS", "-mod=mod")
+        .output()
+        .expect("the `go` command runs");
+    assert!(
+        o.status.success(),
+        "go mod download {module}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("go mod download -json");
+    PathBuf::from(v["Dir"].as_str().expect("Dir"))
+}
+
+/// Copies `from` into `to`, writable (the module cache's files are read-only), without the generated files.
+fn copy_tree(from: &Path, to: &Path, keep: &dyn Fn(&Path) -> bool) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("ls").flatten() {
+        let (src, dst) = (e.path(), to.join(e.file_name()));
+        if e.file_type().expect("type").is_dir() {
+            copy_tree(&src, &dst, keep);
+        } else if keep(&src) && e.file_name() != OUT {
+            std::fs::write(&dst, std::fs::read(&src).expect("read")).expect("write");
+        }
+    }
+}
+
+/// The tree (see the module docs) and the directories of the release's k8s.io/kubernetes and staging modules.
+struct Tree {
+    _tmp: tempfile::TempDir,
+    root: PathBuf,
+    kubernetes: PathBuf,
+    staging: Vec<(String, PathBuf)>,
+}
+
+fn tree() -> Tree {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = std::fs::canonicalize(tmp.path()).expect("canonical");
+    let kubernetes = download(KUBERNETES, &root);
+    let mut staging = Vec::new();
+    for m in STAGING {
+        let dir = download(m, &root);
+        let module = m.split('@').next().expect("module");
+        copy_tree(&dir, &root.join("staging/src").join(module), &|_| true);
+        staging.push((module.to_string(), dir));
+    }
+    // pkg/apis: every doc.go, and the hand-written custom validations (upstream checks they exist).
+    copy_tree(&kubernetes.join("pkg/apis"), &root.join("pkg/apis"), &|p| {
+        p.ends_with("doc.go")
+            || p.ends_with("core/v1/validation.go")
+            || p.ends_with("lifecycle/v1alpha1/validation.go")
+    });
+    let header = "hack/boilerplate/boilerplate.generatego.txt";
+    std::fs::create_dir_all(root.join("hack/boilerplate")).expect("mkdir");
+    std::fs::copy(kubernetes.join(header), root.join(header)).expect("boilerplate");
+    std::fs::write(
+        root.join("go.mod"),
+        "module k8s.io/kubernetes\n\ngo 1.26.0\n\nrequire (\n\tk8s.io/api v0.0.0\n\tk8s.io/apimachinery v0.0.0\n)\n\nreplace (\n\tk8s.io/api => ./staging/src/k8s.io/api\n\tk8s.io/apimachinery => ./staging/src/k8s.io/apimachinery\n)\n",
+    )
+    .expect("go.mod");
+    std::fs::write(
+        root.join("go.work"),
+        "go 1.26.0\n\nuse (\n\t.\n\t./staging/src/k8s.io/api\n\t./staging/src/k8s.io/apimachinery\n)\n",
+    )
+    .expect("go.work");
+    Tree {
+        _tmp: tmp,
+        root,
+        kubernetes,
+        staging,
+    }
+}
+
+/// The directories `hack/update-codegen.sh` passes: those holding a `.go` file with a line `// +k8s:validation-gen=`
+/// (column 0, as its `git grep`), outside `testdata/`, relative to `root` with `./`, sorted.
+fn tagged_dirs(root: &Path) -> Vec<String> {
+    fn walk(dir: &Path, root: &Path, out: &mut BTreeSet<String>) {
+        for e in std::fs::read_dir(dir).expect("ls").flatten() {
+            let p = e.path();
+            if e.file_type().expect("type").is_dir() {
+                if e.file_name() != "testdata" && e.file_name() != "vendor" {
+                    walk(&p, root, out);
+                }
+            } else if p.extension().is_some_and(|x| x == "go")
+                && std::fs::read_to_string(&p).is_ok_and(|t| {
+                    t.lines().any(|l| {
+                        l.strip_prefix("//")
+                            .is_some_and(|r| r.trim_start().starts_with("+k8s:validation-gen="))
+                    })
+                })
+            {
+                let rel = dir.strip_prefix(root).expect("below the root");
+                out.insert(format!("./{}", rel.display()));
+            }
+        }
+    }
+    let mut out = BTreeSet::new();
+    walk(root, root, &mut out);
+    out.into_iter().collect()
+}
+
+/// `vgc validation-gen` as `hack/update-codegen.sh` runs validation-gen (its `--test-*` flags aside), with the
+/// release's profile (k8s.io/kubernetes' go.mod names its staging modules `v0.0.0`, which names no release).
+fn run(root: &Path, dirs: &[String]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_vgc"));
+    cmd.args([
+        "--upstream",
+        "1.37",
+        "validation-gen",
+        "-v",
+        "0",
+        "--go-header-file",
+        "hack/boilerplate/boilerplate.generatego.txt",
+        "--output-file",
+        OUT,
+        "--lint-rules=known-tags-only,require-explicit-disablement",
+    ]);
+    for p in READ_ONLY {
+        cmd.args(["--readonly-pkg", p]);
+    }
+    cmd.args(dirs).current_dir(root).output().expect("vgc runs")
+}
+
+/// The packages whose files go_backend's oracle regenerates identically from k8s.io/kubernetes v1.37.2.
+fn listed_identical() -> BTreeSet<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/go_backend_identical.toml");
+    let text = std::fs::read_to_string(&path).expect("tests/go_backend_identical.toml");
+    // The file's one line `"k8s.io/kubernetes@v1.37.2" = ["…", …]` (as `toml` writes it, `VGC_BLESS=1`), read
+    // without a TOML parser (the command line's crate has none).
+    let key = format!("\"{KUBERNETES}\" = [");
+    let line = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix(key.as_str()))
+        .expect("the release's list");
+    let list = line.trim_end().strip_suffix(']').expect("on one line");
+    list.split(',')
+        .map(|p| p.trim().trim_matches('"').to_string())
+        .filter(|p| !p.is_empty())
+        .collect()
+}
+
+impl Tree {
+    /// (the file vgc writes, the release's committed file) of package `pkg`.
+    fn files_of(&self, pkg: &str) -> (PathBuf, PathBuf) {
+        if let Some(rel) = pkg.strip_prefix("k8s.io/kubernetes/") {
+            return (
+                self.root.join(rel).join(OUT),
+                self.kubernetes.join(rel).join(OUT),
+            );
+        }
+        let (module, dir) = self
+            .staging
+            .iter()
+            .find(|(m, _)| {
+                pkg.strip_prefix(m.as_str())
+                    .is_some_and(|r| r.starts_with('/'))
+            })
+            .unwrap_or_else(|| panic!("{pkg}: in no module of the tree"));
+        let rel = &pkg[module.len() + 1..];
+        (
+            self.root
+                .join("staging/src")
+                .join(module)
+                .join(rel)
+                .join(OUT),
+            dir.join(rel).join(OUT),
+        )
+    }
+
+    /// Every generated file under the root, as package import paths.
+    fn written(&self) -> BTreeSet<String> {
+        fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+            for e in std::fs::read_dir(dir).expect("ls").flatten() {
+                if e.file_type().expect("type").is_dir() {
+                    if e.file_name() != ".vgc" {
+                        walk(&e.path(), out);
+                    }
+                } else if e.file_name() == OUT {
+                    out.push(e.path());
+                }
+            }
+        }
+        let mut files = Vec::new();
+        walk(&self.root, &mut files);
+        files
+            .into_iter()
+            .map(|f| {
+                let rel = f
+                    .parent()
+                    .and_then(|d| d.strip_prefix(&self.root).ok())
+                    .expect("below the root")
+                    .to_string_lossy()
+                    .into_owned();
+                match rel.strip_prefix("staging/src/") {
+                    Some(r) => r.to_string(),
+                    None => format!("k8s.io/kubernetes/{rel}"),
+                }
+            })
+            .collect()
+    }
+
+    /// The packages of `pkgs` whose written file is not the release's.
+    fn differing(&self, pkgs: &BTreeSet<String>) -> Vec<String> {
+        pkgs.iter()
+            .filter(|p| {
+                let (ours, theirs) = self.files_of(p);
+                std::fs::read(&ours).ok() != Some(std::fs::read(&theirs).expect("committed"))
+            })
+            .cloned()
+            .collect()
+    }
+}
+
+#[test]
+fn validation_gen_regenerates_kubernetes_pkg_apis_from_the_root() {
+    let t = tree();
+    let dirs = tagged_dirs(&t.root);
+    assert!(
+        dirs.iter()
+            .any(|d| d.starts_with("./staging/src/k8s.io/apimachinery/"))
+            && dirs.iter().any(|d| d.starts_with("./pkg/apis/")),
+        "{dirs:?}"
+    );
+    let o = run(&t.root, &dirs);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    eprintln!("{err}");
+
+    // The oracle's identical packages, and every other file written, are the release's bytes.
+    let listed = listed_identical();
+    assert!(listed.len() >= 59, "{listed:?}");
+    let written = t.written();
+    let missing: Vec<_> = listed.difference(&written).collect();
+    assert!(missing.is_empty(), "not written: {missing:?}\n{err}");
+    let differing = t.differing(&written);
+    assert!(
+        differing.is_empty(),
+        "not the release's bytes: {differing:?}"
+    );
+    // Every input package gets its file, but those tagged `+k8s:validation-gen=false`.
+    let disabled: BTreeSet<String> = dirs
+        .iter()
+        .filter(|d| {
+            std::fs::read_to_string(t.root.join(d).join("doc.go"))
+                .is_ok_and(|doc| doc.contains("\n// +k8s:validation-gen=false\n"))
+        })
+        .map(|d| {
+            let rel = d.trim_start_matches("./");
+            match rel.strip_prefix("staging/src/") {
+                Some(r) => r.to_string(),
+                None => format!("k8s.io/kubernetes/{rel}"),
+            }
+        })
+        .collect();
+    assert_eq!(written.len() + disabled.len(), dirs.len(), "{disabled:?}");
+    assert!(
+        err.contains(&format!("wrote {} files", written.len())),
+        "{err}"
+    );
+
+    // A rerun is up to date.
+    let o = run(&t.root, &dirs);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("is up to date"), "{err}");
+
+    // One tag edited in the staging copy of k8s.io/api: core/v1's file alone changes.
+    let (file, before, after) = EDITED;
+    let text = std::fs::read_to_string(t.root.join(file)).expect("types.go");
+    assert_eq!(text.matches(before).count(), 1, "the edited tag");
+    std::fs::write(t.root.join(file), text.replace(before, after)).expect("edit");
+    let o = run(&t.root, &dirs);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("(1 changed)"), "{err}");
+    let core = "k8s.io/kubernetes/pkg/apis/core/v1".to_string();
+    assert_eq!(t.differing(&written), std::slice::from_ref(&core));
+    let (ours, _) = t.files_of(&core);
+    let ours = std::fs::read_to_string(ours).expect("core/v1");
+    assert!(
+        ours.contains("validate.Minimum(ctx, op, fldPath, obj, oldObj, 7)"),
+        "{ours}"
+    );
+    // Undone: the release's bytes again.
+    std::fs::write(t.root.join(file), text).expect("undo");
+    let o = run(&t.root, &dirs);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(t.differing(&written).is_empty());
+}
