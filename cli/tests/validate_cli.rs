@@ -2118,3 +2118,67 @@ esac
         "error: go list -m k8s.io/api@nope: k8s.io/api@nope: invalid version: unknown revision nope\n"
     );
 }
+
+/// `--option` over the release defaults: the header lists the gates set to another value than the release's
+/// ("at its defaults except …"), and a shadowed error's note names `--option DeclarativeValidationBeta=false` when
+/// that, not the release's default, turned beta enforcement off.
+#[test]
+fn options_over_the_release_defaults_are_named() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (modcache, manifest) = release_fixture(tmp.path());
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let env = [
+        ("GOMODCACHE", Some(modcache.as_path())),
+        ("PATH", Some(empty.as_path())),
+    ];
+    let m = manifest.to_str().expect("utf-8");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["--api", "k8s.io/api@v0.37.2", m];
+        args.extend_from_slice(extra);
+        validate_env(&args, &env)
+    };
+    let (_, _, err) = run(&[]);
+    assert!(
+        err.contains(
+            "as the API server of Kubernetes 1.37 at its defaults (k8s.io/kubernetes@v1.37.2"
+        ),
+        "{err}"
+    );
+    // The same value as the default is no exception.
+    let (_, _, err) = run(&["--option", "WidgetModes=true"]);
+    assert!(err.contains("at its defaults (k8s.io"), "{err}");
+    let (_, out, err) = run(&[
+        "--option",
+        "WidgetModes=false",
+        "--option",
+        "DeclarativeValidationBeta=false",
+    ]);
+    assert!(
+        err.contains("as the API server of Kubernetes 1.37 at its defaults except DeclarativeValidationBeta=false, WidgetModes=false (k8s.io/kubernetes@v1.37.2"),
+        "{err}"
+    );
+    assert!(
+        out.contains("= shadowed: the API server of Kubernetes 1.37 enforces only standard declarative rules with --option DeclarativeValidationBeta=false; its hand-written validation decides instead."),
+        "{out}"
+    );
+    assert!(!out.contains("off by default"), "{out}");
+}
+
+/// `--api DIR` outside any Go module: one error saying so, not "the API tree has tag errors".
+#[test]
+fn an_api_directory_outside_a_go_module_is_one_clear_error() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let pkg = tmp.path().join("pkg");
+    std::fs::create_dir_all(&pkg).expect("mkdir");
+    std::fs::write(pkg.join("x.go"), "package pkg\n").expect("write");
+    let api = tmp.path().to_str().expect("utf-8");
+    let (code, out, err) = validate_env(&["--api", api, "manifests/widgets.yaml"], &[]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        format!(
+            "error: --api {api}: not a Go module (no go.mod in it or any parent directory); give the root or a package directory of a Go module, or MODULE@VERSION (for example k8s.io/api@v0.37.2)\n"
+        )
+    );
+}

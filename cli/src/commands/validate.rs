@@ -140,6 +140,24 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
                 .filter(|d| d.severity == vgc_ir::Severity::Error)
                 .cloned()
                 .collect();
+            // Nothing could be read (not a Go module, an unreadable directory): that alone, said as `--api`'s,
+            // not as tag errors of a tree that was never loaded.
+            if !errors.is_empty() && errors.iter().all(|d| d.code == vgc_ir::Code::Io) {
+                let msg: Vec<String> = errors
+                    .iter()
+                    .map(|d| {
+                        if d.message.ends_with("no go.mod found in it or any parent") {
+                            format!(
+                                "{}: not a Go module (no go.mod in it or any parent directory); give the root or a package directory of a Go module, or MODULE@VERSION (for example k8s.io/api@v0.37.2)",
+                                req.path
+                            )
+                        } else {
+                            d.message.clone()
+                        }
+                    })
+                    .collect();
+                return fail(format!("--api {}", msg.join("; ")));
+            }
             let _ = std::io::stderr()
                 .lock()
                 .write_all(vgc::render::text(&errors, &outcome.sources, false).as_bytes());
