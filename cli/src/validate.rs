@@ -1112,6 +1112,9 @@ fn shadow_note(opts: &Options) -> String {
     match (&opts.release, opts.enforce_from_release) {
         (Some(r), true) => {
             let what = match opts.enforce {
+                Enforce::Stable if opts.beta_gate_given == Some(false) => {
+                    "enforces only standard declarative rules with --option DeclarativeValidationBeta=false"
+                }
                 Enforce::Stable => {
                     "enforces only standard declarative rules (its DeclarativeValidationBeta gate is off by default)"
                 }

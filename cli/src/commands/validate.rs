@@ -200,6 +200,19 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
         .as_ref()
         .map(|d| d.gates.clone())
         .unwrap_or_default();
+    // The gates `--option` sets to another value than the release's default, for the header.
+    let given_options: std::collections::BTreeMap<&str, bool> =
+        a.options.iter().map(|(k, v)| (k.as_str(), *v)).collect();
+    let overridden: Vec<String> = given_options
+        .iter()
+        .filter(|(k, v)| {
+            defaults
+                .as_ref()
+                .is_some_and(|d| d.gates.get(**k) != Some(v))
+        })
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect();
+    let beta_gate_given = given_options.get(vgc::release::BETA_GATE).copied();
     options.extend(a.options);
     let given = a
         .enforce
@@ -231,8 +244,13 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
             .collect();
         let _ = writeln!(
             std::io::stderr().lock(),
-            "vgc validate: as the API server of Kubernetes {} at its defaults ({} {}): options {}; enforced: {}",
+            "vgc validate: as the API server of Kubernetes {} at its defaults{} ({} {}): options {}; enforced: {}",
             d.release_name(),
+            if overridden.is_empty() {
+                String::new()
+            } else {
+                format!(" except {}", overridden.join(", "))
+            },
             d.source,
             vgc::release::FEATURES_FILE,
             if shown.is_empty() {
@@ -251,6 +269,7 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
             .as_ref()
             .map(vgc::release::ReleaseDefaults::release_name),
         enforce_from_release: given.is_none() && defaults.is_some(),
+        beta_gate_given,
         kubernetes: defaults
             .as_ref()
             .and_then(|d| Some((d.source.clone(), d.dir.clone()?))),

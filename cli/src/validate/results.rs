@@ -82,6 +82,9 @@ pub struct Options {
     pub release: Option<String>,
     /// `enforce` is that release's server's own (not `--enforce`): shadowed errors are explained by the server.
     pub enforce_from_release: bool,
+    /// The `DeclarativeValidationBeta` gate as `--option` set it (`None`: the release's default), so a shadowed
+    /// error's note names the real reason beta rules are not enforced.
+    pub beta_gate_given: Option<bool>,
     /// The `k8s.io/kubernetes` module of the release (`k8s.io/kubernetes@v1.37.2`, its directory): each kind of
     /// `k8s.io/api` is reported with the hand-written validation its API server also runs, which is not checked.
     pub kubernetes: Option<(String, std::path::PathBuf)>,
