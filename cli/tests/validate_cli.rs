@@ -2165,6 +2165,36 @@ fn options_over_the_release_defaults_are_named() {
     assert!(!out.contains("off by default"), "{out}");
 }
 
+/// `--upstream` of another release than the k8s.io/api tree's: one error saying so and what to do, not the
+/// diagnostics the other profile's rules give on the tree (84 VGC0305 on k8s.io/api v0.37.2 under 1.38).
+#[test]
+fn an_upstream_profile_of_another_release_than_the_api_is_refused() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let (modcache, manifest) = release_fixture(tmp.path());
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let env = [
+        ("GOMODCACHE", Some(modcache.as_path())),
+        ("PATH", Some(empty.as_path())),
+    ];
+    let m = manifest.to_str().expect("utf-8");
+    let (code, out, err) = validate_env(
+        &["--upstream", "1.38", "--api", "k8s.io/api@v0.37.2", m],
+        &env,
+    );
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert_eq!(
+        err,
+        "error: --upstream 1.38: the API tree is k8s.io/api@v0.37.2, whose rules are Kubernetes 1.37's, not 1.38's; omit --upstream (the tree's release selects its profile, 1.37), or validate against the 1.38 API with --api k8s.io/api@v0.38.Z\n"
+    );
+    // The tree's own release is fine.
+    let (code, _, err) = validate_env(
+        &["--upstream", "1.37", "--api", "k8s.io/api@v0.37.2", m],
+        &env,
+    );
+    assert_eq!(code, 1, "{err}");
+}
+
 /// `--api DIR` outside any Go module: one error saying so, not "the API tree has tag errors".
 #[test]
 fn an_api_directory_outside_a_go_module_is_one_clear_error() {

@@ -88,6 +88,26 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
             Err(e) => return fail(e.to_string()),
         },
     };
+    // `--upstream` of another release than the k8s.io/api tree's: the tree's rules read under another release's
+    // semantics (1.38's lint rules over 1.37's tags, …) — one message instead of the diagnostics that gives.
+    if let (Some(given), Some(v)) = (globals.upstream.as_deref(), api_version.as_deref())
+        && let (Some(asked), Some(tree)) = (
+            vgc_ir::Upstream::parse(given),
+            vgc_ir::Upstream::from_module_version(v),
+        )
+        && asked != tree
+    {
+        return fail(format!(
+            "--upstream {given}: the API tree is {}@{v}, whose rules are Kubernetes {}'s, not {}'s; omit --upstream (the tree's release selects its profile, {}), or validate against the {} API with --api {}@v0.{}.Z",
+            vgc::gomodule::DEFAULT_MODULE,
+            tree.as_str(),
+            asked.as_str(),
+            tree.as_str(),
+            asked.as_str(),
+            vgc::gomodule::DEFAULT_MODULE,
+            asked.minor()
+        ));
+    }
     let defaults = match release_defaults(a.release.as_deref(), api_version.as_deref()) {
         Ok(d) => d,
         Err(e) => return fail(e),
