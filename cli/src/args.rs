@@ -42,6 +42,9 @@ pub(crate) enum Command {
     Watch(WatchArgs),
     /// Lint tags: every `vgc check` diagnostic plus upstream's lint rules and vgc's (see docs/diagnostics.md).
     Lint(LintArgs),
+    /// Run the language server on stdin/stdout for an editor: `vgc check`'s diagnostics as you type (unsaved
+    /// buffers included), hover docs and completion of `+k8s:` tags (see docs/editors.md).
+    Lsp(LspArgs),
     /// Print a shell completion script (e.g. `vgc completions bash > /etc/bash_completion.d/vgc`).
     Completions(CompletionsArgs),
     /// Explain a diagnostic code (`VGC0303`) or a tag (`k8s:format`, `+k8s:listType`, `format`).
@@ -433,6 +436,17 @@ pub(crate) struct DocsArgs {
 pub(crate) struct ExplainArgs {
     /// The code or tag.
     pub(crate) what: String,
+}
+
+/// Options of `vgc lsp`.
+#[derive(clap::Args)]
+pub(crate) struct LspArgs {
+    /// How long to wait after the last edit of a burst before checking, in milliseconds.
+    #[arg(long, default_value_t = 100, value_name = "MS")]
+    pub(crate) debounce_ms: u64,
+    /// Talk over stdin/stdout (the only transport; accepted because editor clients pass it).
+    #[arg(long)]
+    pub(crate) stdio: bool,
 }
 
 /// Options of `vgc completions`.

@@ -1,5 +1,5 @@
 //! vgc's command line as a library: the `vgc validate` product (`validate`, `manifests`, `gomodule`), `vgc watch`'s
-//! loop (`watch`), the report renderers (`render`), the dependency graph's renderers (`graph`) and lint baselines
+//! loop (`watch`), the language server of `vgc lsp` (`lsp`), tag entries as `vgc explain` prints them (`explain`), the report renderers (`render`), the dependency graph's renderers (`graph`) and lint baselines
 //! (`baseline`). The build pipeline is
 //! [`vgc_driver`]'s.
 //!
@@ -18,8 +18,10 @@
 //! New code should use [`vgc_driver`] directly.
 
 pub mod baseline;
+pub mod explain;
 pub mod gomodule;
 pub mod graph;
+pub mod lsp;
 pub mod manifests;
 pub mod release;
 pub mod render;

@@ -28,6 +28,7 @@ fn main() -> ExitCode {
         Command::Check(a) => commands::check::run(a, &globals, start),
         Command::Watch(a) => commands::watch::run(a, &globals),
         Command::Lint(a) => commands::lint::run(a, &globals),
+        Command::Lsp(a) => commands::lsp::run(&a, &globals),
         Command::Validate(a) => commands::validate::run(a, &globals),
         Command::Graph(a) => commands::graph::run(a, &globals),
         Command::Docs(a) => commands::docs::run(a, &globals),

@@ -110,6 +110,22 @@ impl Session {
         out
     }
 
+    /// [`Session::build_after`] reading through `sys` and taking no output lock (see [`Session::build_with`]):
+    /// `vgc lsp` runs its checks so, over a `System` that serves the editor's unsaved buffers. Each of `paths` is
+    /// read again whatever its stamp says.
+    #[must_use]
+    pub fn build_after_with(
+        &mut self,
+        req: &BuildRequest,
+        paths: &[String],
+        sys: &dyn vgc_analysis::System,
+    ) -> BuildOutcome {
+        self.loader.edits = Some(paths.to_vec());
+        let out = self.build_with(req, sys);
+        self.loader.edits = None;
+        out
+    }
+
     /// [`Session::build`] reading the file system through `sys` instead of the real one (the fuzz targets and
     /// tests run the pipeline on a [`vgc_analysis::MemorySystem`] this way). No output lock is taken: give it a
     /// check-only request, or one whose output directory nothing else writes.

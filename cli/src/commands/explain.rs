@@ -40,58 +40,9 @@ pub(crate) fn run(what: &str, tag_prefix: Option<&str>, upstream: Option<&str>) 
         );
         return ExitCode::SUCCESS;
     }
-    let name = what.trim_start_matches('+');
-    let name = match name.strip_prefix(prefix.as_str()) {
-        Some(rest) if !prefix.as_str().is_empty() => format!("k8s:{rest}"),
-        _ if name.starts_with("k8s:") => name.to_string(),
-        _ => format!("k8s:{name}"),
-    };
-    // A tag name in another case (`memberof`) finds its tag.
-    let name = match vgc_ir::catalog::lookup(&name) {
-        Some(_) => name,
-        None => vgc_ir::catalog::TAGS
-            .iter()
-            .find(|t| t.name().eq_ignore_ascii_case(&name))
-            .map_or(name, |t| t.name().to_string()),
-    };
-    if let Some(spec) = vgc_ir::catalog::lookup(&name) {
-        // vgc's extension tags carry no upstream stability level: they are off unless enabled.
-        let level = if spec.id.is_extension() {
-            "vgc extension, off unless vgc.toml enables extensions".to_string()
-        } else {
-            format!("{:?}", release.tag_stability(spec))
-        };
-        let _ = writeln!(
-            out,
-            "+{} ({level}; scopes: {})\n\n{}\n\nSyntax: {}",
-            prefix.qualify(spec.name()),
-            spec.scopes
-                .iter()
-                .map(|s| format!("{s:?}"))
-                .collect::<Vec<_>>()
-                .join(", "),
-            prefix.requalify(spec.docs),
-            prefix.requalify(&spec.syntax())
-        );
-        // The catalog's example of the tag in use (`vgc docs`' too).
-        if let Some(example) = vgc_docs_gen::examples::example(spec.name()) {
-            let _ = writeln!(out, "Example:\n{}", prefix.requalify(example));
-        }
-        if let Some(forms) = vgc_ir::extension_tags::explain_constraint_forms(&name)
-            .or_else(|| vgc_ir::extension_tags::explain_virtual_fields(&name))
-        {
-            let _ = writeln!(out, "\n{}", prefix.requalify(&forms));
-        }
-        return ExitCode::SUCCESS;
-    }
-    // `exclusiveMinimum`/`exclusiveMaximum`: vgc extension tags of the field-path constraint form only.
-    if let Some(forms) = vgc_ir::extension_tags::explain_constraint_forms(&name) {
-        let _ = writeln!(
-            out,
-            "+{} (vgc extension; scopes: Field, Type)\n\n{}",
-            prefix.qualify(&name),
-            prefix.requalify(&forms)
-        );
+    let name = vgc::explain::canonical_tag_name(what, &prefix);
+    if let Some(entry) = vgc::explain::tag_entry(&name, release, &prefix) {
+        let _ = out.write_all(entry.text().as_bytes());
         return ExitCode::SUCCESS;
     }
     let code_shaped =

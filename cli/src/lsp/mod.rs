@@ -1,0 +1,546 @@
+//! `vgc lsp`: a language server over stdio (lsp-server's message loop, lsp-types' protocol types) on the same live
+//! database `vgc watch` rebuilds — one [`vgc_driver::Session`] per Go module — fed the editor's unsaved buffers
+//! through an overlay [`System`](vgc_analysis::System) ([`overlay`]).
+//!
+//! - **Diagnostics**: after a debounced burst of `didOpen`/`didChange`/`didClose` (the edited files only, as
+//!   `vgc watch` after a change), on `didSave` and for the workspace folders on `initialized` (a full load), the
+//!   module holding the document is checked as `vgc check` checks it, and every file of it with diagnostics is
+//!   published — codes, messages with the hint, UTF-16 ranges ([`position`]) — and every file that had some and has
+//!   none any more is cleared.
+//! - **Hover** on a `+k8s:` tag: its catalog entry as `vgc explain` shows it ([`crate::explain`]), **completion**
+//!   of tag names after `+k8s:` and of format names after `+k8s:format=` ([`tags`]).
+//! - **Robust**: a message that is not JSON-RPC is skipped ([`transport`]), a panic in a request handler is that
+//!   request's error response and a panic in a check resets that module's session; neither stops the server.
+
+mod overlay;
+mod position;
+mod tags;
+mod transport;
+
+use lsp_server::{Message, Notification, Request, Response};
+use lsp_types::notification::Notification as _;
+use lsp_types::request::Request as _;
+use lsp_types::{
+    CompletionOptions, DiagnosticSeverity, HoverProviderCapability, InitializeParams,
+    InitializeResult, NumberOrString, PublishDiagnosticsParams, ServerCapabilities, ServerInfo,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
+    TextDocumentSyncSaveOptions, Url,
+};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::io::Write as _;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+use std::time::{Duration, Instant};
+use vgc_driver::{BuildOutcome, BuildRequest, Session};
+use vgc_ir::TagPrefix;
+use vgc_ir::profile::Upstream;
+
+/// How `vgc lsp` runs.
+#[derive(Debug, Clone)]
+pub struct LspOptions {
+    /// How long after the last edit of a burst the check runs.
+    pub debounce: Duration,
+    /// `--upstream` (else `vgc.toml`, else detected from `go.mod`, as `vgc check`).
+    pub upstream: Option<String>,
+    /// `--tag-prefix` (else `vgc.toml`).
+    pub tag_prefix: Option<String>,
+    /// `--validation-extensions-file` values, absolute.
+    pub extension_files: Vec<String>,
+}
+
+/// Serves one client on stdin/stdout until it sends `exit`, or stdin ends. Returns the exit code: 0 after
+/// `shutdown` then `exit`, 1 otherwise (as the protocol asks).
+#[must_use]
+pub fn run(opts: LspOptions) -> u8 {
+    let (conn, threads) = transport::stdio();
+    let code = Server::new(conn.sender.clone(), opts).serve(&conn.receiver);
+    drop(conn);
+    threads.join_writer();
+    code
+}
+
+/// One open document.
+struct Doc {
+    /// Its path as discovery spells it (the canonical directory and the file name), `None` when it is not a file.
+    path: Option<String>,
+    /// The buffer's text.
+    text: String,
+}
+
+/// One Go module the client has documents in.
+struct Module {
+    /// The live database of its checks.
+    session: Session,
+    /// The check request (`vgc check` of the module root, with the options and `vgc.toml` in force).
+    req: BuildRequest,
+    /// The profile of the last check (hover's stability levels).
+    release: Upstream,
+    /// Documents published with diagnostics by the last check.
+    published: BTreeSet<Url>,
+}
+
+impl Module {
+    fn new(root: &str, opts: &LspOptions) -> Self {
+        let path = Path::new(root);
+        let mut req = BuildRequest::check(root, Vec::new());
+        req.upstream = vgc_driver::config::upstream_for(path, opts.upstream.as_deref(), None)
+            .unwrap_or_else(|e| {
+                log(&format!("{e}; detecting the profile from go.mod"));
+                None
+            });
+        req.tag_prefix = vgc_driver::config::tag_prefix_for(path, opts.tag_prefix.as_deref(), None)
+            .unwrap_or_else(|e| {
+                log(&format!("{e}; reading `+k8s:` tags"));
+                TagPrefix::default()
+            });
+        req.extension_files.clone_from(&opts.extension_files);
+        // `vgc.toml` `[build] target = "go"`: what the Go backend cannot print is reported, as `vgc check` does.
+        let go = vgc_driver::config::find(path)
+            .and_then(|f| vgc_driver::config::load(&f).ok())
+            .and_then(|c| c.go);
+        if go.is_some() {
+            req.go = Some(vgc_driver::GoTarget::default());
+        }
+        let release = req
+            .upstream
+            .as_ref()
+            .map_or(Upstream::NEWEST, |s| s.version);
+        Self {
+            session: Session::default(),
+            req,
+            release,
+            published: BTreeSet::new(),
+        }
+    }
+}
+
+/// What the next check of a module must do.
+#[derive(Default)]
+struct Pending {
+    /// A full load (discovery, every file's stamp) rather than only the edited files.
+    full: bool,
+    /// The files edited since the last check.
+    paths: BTreeSet<String>,
+}
+
+struct Server {
+    out: crossbeam_channel::Sender<Message>,
+    opts: LspOptions,
+    docs: HashMap<Url, Doc>,
+    /// The open buffers by path (the overlay).
+    texts: BTreeMap<String, String>,
+    /// Paths whose buffer was closed since their module's last check.
+    fresh: BTreeSet<String>,
+    modules: BTreeMap<String, Module>,
+    pending: BTreeMap<String, Pending>,
+    deadline: Option<Instant>,
+    shut_down: bool,
+}
+
+/// A line on stderr (the client's log of the server).
+fn log(msg: &str) {
+    let _ = writeln!(std::io::stderr().lock(), "vgc lsp: {msg}");
+}
+
+/// The text of a panic's payload.
+fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
+    p.downcast_ref::<&str>()
+        .map(|s| (*s).to_string())
+        .or_else(|| p.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic".into())
+}
+
+/// The path of a `file:` URI as discovery spells it: the canonical directory joined with the file name (the file
+/// itself may not exist yet).
+fn doc_path(uri: &Url) -> Option<String> {
+    let p = uri.to_file_path().ok()?;
+    let dir = std::fs::canonicalize(p.parent()?).ok()?;
+    dir.join(p.file_name()?).to_str().map(str::to_string)
+}
+
+/// The root of the Go module holding `path`, canonical.
+fn module_of(path: &str) -> Option<String> {
+    let root = vgc_driver::go::module_root(Path::new(path).parent()?)?;
+    vgc_driver::target::resolve(root.to_str()).ok()
+}
+
+impl Server {
+    fn new(out: crossbeam_channel::Sender<Message>, opts: LspOptions) -> Self {
+        Self {
+            out,
+            opts,
+            docs: HashMap::new(),
+            texts: BTreeMap::new(),
+            fresh: BTreeSet::new(),
+            modules: BTreeMap::new(),
+            pending: BTreeMap::new(),
+            deadline: None,
+            shut_down: false,
+        }
+    }
+
+    fn send(&self, m: impl Into<Message>) {
+        let _ = self.out.send(m.into());
+    }
+
+    fn notify<N: lsp_types::notification::Notification>(&self, params: N::Params) {
+        self.send(Notification::new(N::METHOD.to_string(), params));
+    }
+
+    /// The message loop: requests answered at once, checks run when the debounce deadline passes.
+    fn serve(mut self, input: &crossbeam_channel::Receiver<Message>) -> u8 {
+        loop {
+            let next = match self.deadline {
+                Some(d) => match input.recv_timeout(d.saturating_duration_since(Instant::now())) {
+                    Ok(m) => Some(m),
+                    Err(crossbeam_channel::RecvTimeoutError::Timeout) => None,
+                    Err(crossbeam_channel::RecvTimeoutError::Disconnected) => return 1,
+                },
+                None => match input.recv() {
+                    Ok(m) => Some(m),
+                    Err(_) => return 1,
+                },
+            };
+            match next {
+                None => self.run_pending(),
+                Some(Message::Request(r)) => self.request(r),
+                Some(Message::Notification(n)) => {
+                    if n.method == lsp_types::notification::Exit::METHOD {
+                        return if self.shut_down { 0 } else { 1 };
+                    }
+                    let method = n.method.clone();
+                    if let Err(p) = catch_unwind(AssertUnwindSafe(|| self.notification(n))) {
+                        log(&format!("{method}: {}", panic_text(&*p)));
+                    }
+                }
+                Some(Message::Response(_)) => {}
+            }
+        }
+    }
+
+    fn request(&mut self, r: Request) {
+        use lsp_types::request::{Completion, HoverRequest, Initialize, Shutdown};
+        let id = r.id.clone();
+        if self.shut_down {
+            self.send(Response::new_err(
+                id,
+                lsp_server::ErrorCode::InvalidRequest as i32,
+                "the server is shut down".into(),
+            ));
+            return;
+        }
+        let method = r.method.clone();
+        let result = catch_unwind(AssertUnwindSafe(|| -> Result<serde_json::Value, String> {
+            match r.method.as_str() {
+                Initialize::METHOD => {
+                    let params: InitializeParams =
+                        serde_json::from_value(r.params).map_err(|e| e.to_string())?;
+                    Ok(self.initialize(&params))
+                }
+                Shutdown::METHOD => {
+                    self.shut_down = true;
+                    Ok(serde_json::Value::Null)
+                }
+                HoverRequest::METHOD => {
+                    let p: lsp_types::HoverParams =
+                        serde_json::from_value(r.params).map_err(|e| e.to_string())?;
+                    let pos = p.text_document_position_params;
+                    let hover = self.with_doc(&pos.text_document.uri, |text, release, prefix| {
+                        tags::hover(text, pos.position, release, prefix)
+                    });
+                    serde_json::to_value(hover.flatten()).map_err(|e| e.to_string())
+                }
+                Completion::METHOD => {
+                    let p: lsp_types::CompletionParams =
+                        serde_json::from_value(r.params).map_err(|e| e.to_string())?;
+                    let pos = p.text_document_position;
+                    let items = self
+                        .with_doc(&pos.text_document.uri, |text, release, prefix| {
+                            tags::completion(text, pos.position, release, prefix)
+                        })
+                        .unwrap_or_default();
+                    serde_json::to_value(lsp_types::CompletionResponse::Array(items))
+                        .map_err(|e| e.to_string())
+                }
+                _ => Err(format!("method not found: {}", r.method)),
+            }
+        }));
+        let response = match result {
+            Ok(Ok(v)) => Response::new_ok(id, v),
+            Ok(Err(e)) if e.starts_with("method not found") => {
+                Response::new_err(id, lsp_server::ErrorCode::MethodNotFound as i32, e)
+            }
+            Ok(Err(e)) => Response::new_err(id, lsp_server::ErrorCode::InvalidParams as i32, e),
+            Err(p) => {
+                let e = format!("{method}: internal error: {}", panic_text(&*p));
+                log(&e);
+                Response::new_err(id, lsp_server::ErrorCode::InternalError as i32, e)
+            }
+        };
+        self.send(response);
+    }
+
+    /// The capabilities; schedules a full check of every workspace folder inside a Go module.
+    fn initialize(&mut self, params: &InitializeParams) -> serde_json::Value {
+        #[allow(deprecated)] // `rootUri`: clients without workspace folders still send it.
+        let folders: Vec<Url> = params
+            .workspace_folders
+            .as_ref()
+            .map(|f| f.iter().map(|w| w.uri.clone()).collect())
+            .or_else(|| params.root_uri.clone().map(|u| vec![u]))
+            .unwrap_or_default();
+        for f in folders {
+            let root = f
+                .to_file_path()
+                .ok()
+                .and_then(|p| vgc_driver::go::module_root(&p))
+                .and_then(|r| vgc_driver::target::resolve(r.to_str()).ok());
+            if let Some(root) = root {
+                self.schedule(&root, None, true, Duration::ZERO);
+            }
+        }
+        let caps = ServerCapabilities {
+            text_document_sync: Some(TextDocumentSyncCapability::Options(
+                TextDocumentSyncOptions {
+                    open_close: Some(true),
+                    change: Some(TextDocumentSyncKind::FULL),
+                    save: Some(TextDocumentSyncSaveOptions::Supported(true)),
+                    ..TextDocumentSyncOptions::default()
+                },
+            )),
+            hover_provider: Some(HoverProviderCapability::Simple(true)),
+            completion_provider: Some(CompletionOptions {
+                trigger_characters: Some(vec![":".into(), "=".into()]),
+                ..CompletionOptions::default()
+            }),
+            ..ServerCapabilities::default()
+        };
+        serde_json::to_value(InitializeResult {
+            capabilities: caps,
+            server_info: Some(ServerInfo {
+                name: "vgc".into(),
+                version: Some(env!("CARGO_PKG_VERSION").into()),
+            }),
+        })
+        .unwrap_or_default()
+    }
+
+    /// Runs `f` on the text of document `uri` with its module's profile and tag prefix (the defaults outside a
+    /// module); `None` for a document that is not open.
+    fn with_doc<T>(
+        &mut self,
+        uri: &Url,
+        f: impl FnOnce(&str, Upstream, &TagPrefix) -> T,
+    ) -> Option<T> {
+        let doc = self.docs.get(uri)?;
+        let module = doc.path.as_deref().and_then(module_of).map(|root| {
+            self.modules
+                .entry(root.clone())
+                .or_insert_with(|| Module::new(&root, &self.opts))
+        });
+        let (release, prefix) = module.map_or((Upstream::NEWEST, TagPrefix::default()), |m| {
+            (m.release, m.req.tag_prefix.clone())
+        });
+        Some(f(&doc.text, release, &prefix))
+    }
+
+    fn notification(&mut self, n: Notification) {
+        use lsp_types::notification::{
+            DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
+        };
+        let debounce = self.opts.debounce;
+        match n.method.as_str() {
+            DidOpenTextDocument::METHOD => {
+                let Ok(p) =
+                    serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(n.params)
+                else {
+                    return;
+                };
+                let path = doc_path(&p.text_document.uri);
+                self.set_text(p.text_document.uri, path, p.text_document.text, debounce);
+            }
+            DidChangeTextDocument::METHOD => {
+                let Ok(p) =
+                    serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(n.params)
+                else {
+                    return;
+                };
+                // Full synchronisation: the last change holds the whole text.
+                let Some(change) = p.content_changes.into_iter().last() else {
+                    return;
+                };
+                let uri = p.text_document.uri;
+                let path = match self.docs.get(&uri) {
+                    Some(d) => d.path.clone(),
+                    None => doc_path(&uri),
+                };
+                self.set_text(uri, path, change.text, debounce);
+            }
+            DidSaveTextDocument::METHOD => {
+                let Ok(p) =
+                    serde_json::from_value::<lsp_types::DidSaveTextDocumentParams>(n.params)
+                else {
+                    return;
+                };
+                if let Some(path) = self
+                    .docs
+                    .get(&p.text_document.uri)
+                    .and_then(|d| d.path.clone())
+                    && let Some(root) = module_of(&path)
+                {
+                    self.schedule(&root, Some(path), true, debounce);
+                }
+            }
+            DidCloseTextDocument::METHOD => {
+                let Ok(p) =
+                    serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(n.params)
+                else {
+                    return;
+                };
+                if let Some(doc) = self.docs.remove(&p.text_document.uri)
+                    && let Some(path) = doc.path
+                {
+                    self.texts.remove(&path);
+                    self.fresh.insert(path.clone());
+                    if let Some(root) = module_of(&path) {
+                        self.schedule(&root, Some(path), false, debounce);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A document's new text: kept for hover and completion, laid over the file and its module's check scheduled.
+    fn set_text(&mut self, uri: Url, path: Option<String>, text: String, debounce: Duration) {
+        if let Some(p) = &path {
+            self.texts.insert(p.clone(), text.clone());
+            self.fresh.remove(p);
+            if let Some(root) = module_of(p) {
+                self.schedule(&root, Some(p.clone()), false, debounce);
+            }
+        }
+        self.docs.insert(uri, Doc { path, text });
+    }
+
+    fn schedule(&mut self, root: &str, path: Option<String>, full: bool, after: Duration) {
+        let p = self.pending.entry(root.to_string()).or_default();
+        p.full |= full || !self.modules.contains_key(root);
+        p.paths.extend(path);
+        self.deadline = Some(Instant::now() + after);
+    }
+
+    fn run_pending(&mut self) {
+        self.deadline = None;
+        for (root, p) in std::mem::take(&mut self.pending) {
+            self.check(&root, &p);
+        }
+    }
+
+    /// Checks the module at `root` and publishes its diagnostics.
+    fn check(&mut self, root: &str, p: &Pending) {
+        let opts = &self.opts;
+        let module = self
+            .modules
+            .entry(root.to_string())
+            .or_insert_with(|| Module::new(root, opts));
+        let sys = overlay::Overlay {
+            base: &vgc_driver::sys::OsSystem,
+            texts: &self.texts,
+            fresh: &self.fresh,
+        };
+        let paths: Vec<String> = p.paths.iter().cloned().collect();
+        let full = p.full;
+        let outcome = catch_unwind(AssertUnwindSafe(|| {
+            if full {
+                module.session.build_with(&module.req, &sys)
+            } else {
+                module.session.build_after_with(&module.req, &paths, &sys)
+            }
+        }));
+        let outcome = match outcome {
+            Ok(o) => o,
+            Err(panic) => {
+                log(&format!(
+                    "{root}: the check panicked ({}); its session starts over",
+                    panic_text(&*panic)
+                ));
+                module.session = Session::default();
+                return;
+            }
+        };
+        let prefix = format!("{}/", root.trim_end_matches('/'));
+        self.fresh.retain(|f| !f.starts_with(&prefix));
+        if let Some(profile) = &outcome.profile {
+            module.release = profile.version;
+        }
+        if let Some(e) = &outcome.io_error {
+            log(&format!("{root}: {e}"));
+        }
+        let published = std::mem::take(&mut module.published);
+        let now = self.publish(root, &outcome, &published);
+        if let Some(m) = self.modules.get_mut(root) {
+            m.published = now;
+        }
+    }
+
+    /// Publishes the diagnostics of `outcome` per file (those without a file on the module's `go.mod`) and clears
+    /// the files of `before` that have none now; returns the files published with diagnostics.
+    fn publish(&self, root: &str, outcome: &BuildOutcome, before: &BTreeSet<Url>) -> BTreeSet<Url> {
+        let gomod = format!("{}/go.mod", root.trim_end_matches('/'));
+        let mut by_file: BTreeMap<&str, Vec<lsp_types::Diagnostic>> = BTreeMap::new();
+        for d in &outcome.diagnostics {
+            let file = d.file.as_deref().unwrap_or(&gomod);
+            let text = outcome
+                .sources
+                .get(file)
+                .cloned()
+                .or_else(|| self.texts.get(file).cloned())
+                .or_else(|| std::fs::read_to_string(file).ok())
+                .unwrap_or_default();
+            let range = if d.file.is_some() {
+                position::range(&text, &d.span)
+            } else {
+                lsp_types::Range::default()
+            };
+            let message = match &d.hint {
+                Some(h) => format!("{}\nhint: {h}", d.message),
+                None => d.message.clone(),
+            };
+            by_file
+                .entry(file)
+                .or_default()
+                .push(lsp_types::Diagnostic {
+                    range,
+                    severity: Some(match d.severity {
+                        vgc_ir::Severity::Error => DiagnosticSeverity::ERROR,
+                        vgc_ir::Severity::Warning => DiagnosticSeverity::WARNING,
+                    }),
+                    code: Some(NumberOrString::String(d.code.as_str().into())),
+                    source: Some("vgc".into()),
+                    message,
+                    ..lsp_types::Diagnostic::default()
+                });
+        }
+        let mut now = BTreeSet::new();
+        for (file, diagnostics) in by_file {
+            let Ok(uri) = Url::from_file_path(file) else {
+                continue;
+            };
+            self.notify::<lsp_types::notification::PublishDiagnostics>(PublishDiagnosticsParams {
+                uri: uri.clone(),
+                diagnostics,
+                version: None,
+            });
+            now.insert(uri);
+        }
+        for uri in before.difference(&now) {
+            self.notify::<lsp_types::notification::PublishDiagnostics>(PublishDiagnosticsParams {
+                uri: uri.clone(),
+                diagnostics: Vec::new(),
+                version: None,
+            });
+        }
+        now
+    }
+}

@@ -1,0 +1,122 @@
+//! stdio with the LSP base protocol's `Content-Length` framing, for an [`lsp_server::Connection`]. lsp-server's
+//! own stdio transport ends its reader thread — and so the server — at the first message that is not JSON-RPC;
+//! this one skips such a message (saying so on stderr) and reads on, so a client's bad message cannot kill the
+//! server.
+
+use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
+use lsp_server::Message;
+use std::io::{BufRead, Write as _};
+
+/// The threads behind a [`stdio`] connection.
+pub(crate) struct Threads {
+    reader: std::thread::JoinHandle<()>,
+    writer: std::thread::JoinHandle<()>,
+}
+
+impl Threads {
+    /// Waits for the writer to have written every message sent before the connection's sender was dropped. The
+    /// reader is not waited for: it may be blocked reading a stdin the client keeps open.
+    pub(crate) fn join_writer(self) {
+        let _ = self.writer.join();
+        drop(self.reader);
+    }
+}
+
+/// A connection over stdin/stdout: the reader thread frames and decodes messages (an `exit` notification or the end
+/// of stdin ends it), the writer thread encodes and flushes them.
+pub(crate) fn stdio() -> (lsp_server::Connection, Threads) {
+    let (to_writer, from_main): (Sender<Message>, Receiver<Message>) = unbounded();
+    let writer = std::thread::Builder::new()
+        .name("vgc-lsp-writer".into())
+        .spawn(move || {
+            let stdout = std::io::stdout();
+            let mut out = stdout.lock();
+            for m in from_main {
+                if m.write(&mut out).is_err() {
+                    break;
+                }
+            }
+            let _ = out.flush();
+        })
+        .unwrap_or_else(|e| panic!("cannot start the LSP writer thread: {e}"));
+    let (to_main, from_reader) = bounded::<Message>(0);
+    let reader = std::thread::Builder::new()
+        .name("vgc-lsp-reader".into())
+        .spawn(move || {
+            let stdin = std::io::stdin();
+            let mut input = stdin.lock();
+            while let Some(body) = read_frame(&mut input) {
+                let msg = match serde_json::from_slice::<Message>(&body) {
+                    Ok(m) => m,
+                    Err(e) => {
+                        let mut err = std::io::stderr().lock();
+                        let _ =
+                            writeln!(err, "vgc lsp: skipped a message that is not JSON-RPC: {e}");
+                        continue;
+                    }
+                };
+                let exit = matches!(&msg, Message::Notification(n) if n.method == "exit");
+                if to_main.send(msg).is_err() || exit {
+                    break;
+                }
+            }
+        })
+        .unwrap_or_else(|e| panic!("cannot start the LSP reader thread: {e}"));
+    (
+        lsp_server::Connection {
+            sender: to_writer,
+            receiver: from_reader,
+        },
+        Threads { reader, writer },
+    )
+}
+
+/// The body of the next frame; `None` at the end of the input. Header lines other than `Content-Length` are
+/// ignored; a header block without a usable `Content-Length` is skipped (the body, unknown in length, is then read
+/// as headers until the next blank line).
+fn read_frame(input: &mut impl BufRead) -> Option<Vec<u8>> {
+    loop {
+        let mut length = None;
+        let mut line = String::new();
+        loop {
+            line.clear();
+            match input.read_line(&mut line) {
+                Ok(0) | Err(_) => return None,
+                Ok(_) => {}
+            }
+            let l = line.trim_end_matches(['\r', '\n']);
+            if l.is_empty() {
+                break;
+            }
+            if let Some((name, value)) = l.split_once(':')
+                && name.trim().eq_ignore_ascii_case("content-length")
+            {
+                length = value.trim().parse::<usize>().ok();
+            }
+        }
+        let Some(n) = length else {
+            let _ = writeln!(
+                std::io::stderr().lock(),
+                "vgc lsp: skipped a header block without a Content-Length"
+            );
+            continue;
+        };
+        let mut body = vec![0; n];
+        input.read_exact(&mut body).ok()?;
+        return Some(body);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_frame;
+
+    #[test]
+    fn frames_and_bad_headers() {
+        let mut input: &[u8] =
+            b"Content-Length: 2\r\n\r\n{}X-Junk: 1\r\n\r\nContent-Type: x\r\ncontent-length: 3\r\n\r\n[1]";
+        assert_eq!(read_frame(&mut input).as_deref(), Some(&b"{}"[..]));
+        assert_eq!(read_frame(&mut input).as_deref(), Some(&b"[1]"[..]));
+        assert_eq!(read_frame(&mut input), None);
+    }
+}
