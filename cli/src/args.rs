@@ -312,7 +312,8 @@ pub(crate) struct ValidateArgs {
     #[arg(long, value_name = "PATH|MODULE@VERSION")]
     pub(crate) api: Option<String>,
     /// The objects as they are now (files or directories): an input object with the same apiVersion, kind,
-    /// namespace and name is validated as an update of it (ratcheting, immutability, `update` rules).
+    /// namespace and name is validated as an update of it (ratcheting, immutability, `update` rules); an absent
+    /// namespace pairs as `default`, and an old object no input pairs with is a note.
     #[arg(long, value_name = "FILE|DIR")]
     pub(crate) old: Vec<String>,
     /// The request's subresource (`status`, `scale`): roots validate only for the subresources they register.

@@ -692,8 +692,58 @@ fn shown_value(e: &vgc_runtime::field::Error) -> Option<serde_json::Value> {
     }
 }
 
-/// The `--old` objects by (apiVersion, kind, namespace, name): `None` for one that does not decode.
-type OldObjects = BTreeMap<(String, String, String, String), Option<Value>>;
+/// The `--old` objects by their pairing key ([`pair_key`]: apiVersion, kind, namespace — `default` when absent —
+/// and name).
+type OldObjects = BTreeMap<(String, String, String, String), OldObject>;
+
+/// An `--old` object: its value (`None` when it does not decode), where it is, and whether an input object paired
+/// with it (set while validating, read after: an old object no input pairs with is a note).
+#[derive(Debug)]
+struct OldObject {
+    value: Option<Value>,
+    file: usize,
+    span: std::ops::Range<usize>,
+    paired: std::sync::atomic::AtomicBool,
+}
+
+/// The namespace an object without `metadata.namespace` is in: kubectl's default namespace (`kubectl get -o yaml`
+/// writes `namespace: default`, a manifest applied there may omit it). vgc does not know which kinds are
+/// namespaced; a cluster-scoped object has no namespace on either side, so it pairs all the same.
+const DEFAULT_NAMESPACE: &str = "default";
+
+/// Adds an old object under its [`pair_key`]; when one of that identity is there already, the later one replaces it
+/// and the warning naming both is returned.
+fn insert_old(
+    olds: &mut OldObjects,
+    files: &SimpleFiles<String, String>,
+    id: (String, String, String, String),
+    old: OldObject,
+) -> Option<String> {
+    let at = |file: usize, pos: usize| {
+        use codespan_reporting::files::Files as _;
+        let name = files.name(file).map(|n| n.to_string()).unwrap_or_default();
+        match files.location(file, pos) {
+            Ok(l) => format!("{name}:{}:{}", l.line_number, l.column_number),
+            Err(_) => name,
+        }
+    };
+    let shown = format!("{} {} {}", id.0, id.1, display_name(&id.2, &id.3));
+    let new_at = at(old.file, old.span.start);
+    let before = olds.insert(pair_key(id), old)?;
+    Some(format!(
+        "--old: {shown} is given twice, at {} and at {new_at}: the later one is used as its old version",
+        at(before.file, before.span.start)
+    ))
+}
+
+/// The key an object pairs with its old version by: its identity with an absent namespace as
+/// [`DEFAULT_NAMESPACE`].
+fn pair_key(mut id: (String, String, String, String)) -> (String, String, String, String) {
+    if id.2.is_empty() {
+        id.2 = DEFAULT_NAMESPACE.to_string();
+    }
+    id
+}
 
 /// The JSON Pointer of a rendered field path (`spec.items[3][a/b]`, upstream `field.Path`) inside `value`: each
 /// segment followed as far as the value has it (a missing field stops at its parent).
@@ -836,6 +886,8 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
     // Old documents that could not be read at all (an unreadable file, a malformed document): an object with no
     // old version is then validated as a create, with a note that its old version may be among them.
     let mut old_unreadable = 0usize;
+    // Two old objects of one identity: the later is used, with a warning naming both.
+    let mut old_warnings: Vec<String> = Vec::new();
     for input in old {
         match parse_input(&mut files, input) {
             Err(e) => {
@@ -877,7 +929,20 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
                                         {
                                             interp.apply_defaults(key, &mut v);
                                         }
-                                        olds.insert(id, Some(v));
+                                        let span = doc.label_of(&prefix, &text);
+                                        if let Some(w) = insert_old(
+                                            &mut olds,
+                                            &files,
+                                            id,
+                                            OldObject {
+                                                value: Some(v),
+                                                file,
+                                                span,
+                                                paired: false.into(),
+                                            },
+                                        ) {
+                                            old_warnings.push(w);
+                                        }
                                     }
                                     Some(d) => {
                                         let span =
@@ -905,7 +970,20 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
                                             name: id.3.clone(),
                                         });
                                         entries.push(e);
-                                        olds.insert(id, None);
+                                        let span = doc.label_of(&prefix, &text);
+                                        if let Some(w) = insert_old(
+                                            &mut olds,
+                                            &files,
+                                            id,
+                                            OldObject {
+                                                value: None,
+                                                file,
+                                                span,
+                                                paired: false.into(),
+                                            },
+                                        ) {
+                                            old_warnings.push(w);
+                                        }
                                     }
                                 }
                             }
@@ -1042,6 +1120,39 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
     let quiet = quiet
         .into_inner()
         .unwrap_or_else(std::sync::PoisonError::into_inner);
+    // Old objects no input object paired with: a note each, after the old documents' problems.
+    let unpaired: Vec<Entry> = olds
+        .iter()
+        .filter(|(_, o)| o.value.is_some() && !o.paired.load(std::sync::atomic::Ordering::Relaxed))
+        .map(|((av, kind, ns, name), o)| {
+            let mut e = Entry::unreadable(
+                o.file,
+                o.span.clone(),
+                &format!(
+                    "{av} {kind} {}: old object (--old) that no input object pairs with: nothing was validated against it",
+                    display_name(ns, name)
+                ),
+                "no input has this apiVersion, kind, namespace and name",
+            );
+            e.status = Status::Skipped;
+            e.from_old = true;
+            if let Some(p) = e.problem.as_mut() {
+                p.note = true;
+                p.json_message = "old object (--old) that no input object pairs with (an absent namespace pairs as \"default\")".into();
+            }
+            e.ident = Some(Ident {
+                api_version: av.clone(),
+                kind: kind.clone(),
+                namespace: ns.clone(),
+                name: name.clone(),
+            });
+            e
+        })
+        .collect();
+    if !unpaired.is_empty() {
+        let at = entries.iter().take_while(|e| e.from_old).count();
+        entries.splice(at..at, unpaired);
+    }
     let mut outcome = Outcome::default();
     let mut coverage = BTreeMap::new();
     let mut not_checked = BTreeMap::new();
@@ -1083,6 +1194,8 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
                 outcome.shadowed += e.shadowed.len();
                 outcome.invalid += usize::from(e.status == Status::Invalid);
             }
+            // An old object no input pairs with is a note, not a skipped input.
+            Status::Skipped if e.from_old => {}
             Status::Skipped => outcome.skipped += 1,
             Status::UnknownKind | Status::Unreadable | Status::NotChecked => outcome.failed += 1,
         }
@@ -1097,7 +1210,8 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
         coverage,
         outcome,
         warnings: api.shadowed_kinds(),
-        run_warnings: opts.warnings.clone(),
+        run_warnings: opts.warnings.iter().chain(&old_warnings).cloned().collect(),
+        old_warnings,
         shadow_note: shadow_note(opts),
         enforce: opts.enforce,
         release: opts.release.clone(),
@@ -1253,6 +1367,12 @@ fn validate_object(
         w.doc.label_of(p, w.text)
     };
     let at = span_of("");
+    // Paired with its old version whatever becomes of it (skipped, unknown kind): that old object has an input.
+    if !olds.is_empty()
+        && let Some(o) = identity(obj).and_then(|id| olds.get(&pair_key(id)))
+    {
+        o.paired.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
     let (av, kind) = match api_version_kind(obj) {
         Ok(x) => x,
         Err(e) => return Entry::unreadable(file, at, &e.to_string(), "in this object"),
@@ -1327,9 +1447,9 @@ fn validate_object(
         return entry;
     };
     entry.key = Some(key.clone());
-    let old = match identity(obj).and_then(|id| olds.get(&id)) {
-        Some(Some(v)) => Some(v),
-        Some(None) => {
+    let old = match identity(obj).and_then(|id| olds.get(&pair_key(id))) {
+        Some(OldObject { value: Some(v), .. }) => Some(v),
+        Some(OldObject { value: None, .. }) => {
             entry.status = Status::NotChecked;
             entry.problem = Some(Problem {
                 note: false,

@@ -2212,3 +2212,68 @@ fn an_api_directory_outside_a_go_module_is_one_clear_error() {
         )
     );
 }
+
+/// `--old` pairing as kubectl names objects: an old object with `namespace: default` (as `kubectl get -o yaml`
+/// writes it) pairs with an input that omits the namespace; an old object no input pairs with is a note in every
+/// format; two old objects of one identity are a warning naming both positions (the later is used).
+#[test]
+fn old_objects_pair_in_the_default_namespace_and_unpaired_ones_are_noted() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let old = tmp.path().join("old.yaml");
+    std::fs::write(
+        &old,
+        "apiVersion: widgets.example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  namespace: default\nspec:\n  host: w\n  class: bronze\n---\napiVersion: widgets.example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  namespace: default\nspec:\n  host: w\n  class: gold\n---\napiVersion: widgets.example.com/v1\nkind: Widget\nmetadata:\n  name: gone\nspec:\n  host: g\n",
+    )
+    .expect("write");
+    let o = old.to_str().expect("utf-8");
+    // The update is validated: `class` is immutable (gold → silver).
+    let (code, out, _) = validate(&["manifests/new.yaml", "--old", o]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("spec.class"), "{out}");
+    assert!(
+        out.starts_with(&format!(
+            "warning: --old: widgets.example.com/v1 Widget default/w is given twice, at {o}:1:1 and at {o}:10:1: the later one is used as its old version\n"
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains("note: widgets.example.com/v1 Widget default/gone: old object (--old) that no input object pairs with: nothing was validated against it"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with(
+            "vgc validate: 1 object (0 valid, 1 invalid), 1 error, 0 skipped, 0 unreadable\n"
+        ),
+        "{out}"
+    );
+    let (_, out, _) = validate(&["manifests/new.yaml", "--old", o, "--output", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let docs = v["documents"].as_array().expect("documents");
+    let gone = docs.iter().find(|d| d["name"] == "gone").expect("a note");
+    assert_eq!(gone["old"], true);
+    assert_eq!(gone["status"], "skipped");
+    assert_eq!(
+        gone["message"],
+        "old object (--old) that no input object pairs with (an absent namespace pairs as \"default\")"
+    );
+    let w = docs
+        .iter()
+        .find(|d| d["name"] == "w" && d["old"].is_null())
+        .expect("w");
+    assert_eq!(w["operation"], "update");
+    assert_eq!(v["summary"]["skipped"], 0);
+    assert!(
+        v["warnings"][0]
+            .as_str()
+            .is_some_and(|w| w.contains("is given twice")),
+        "{out}"
+    );
+    for (format, what) in [
+        ("tap", "no input object pairs with"),
+        ("junit", "no input object pairs with"),
+        ("sarif", "no input object pairs with"),
+    ] {
+        let (_, out, _) = validate(&["manifests/new.yaml", "--old", o, "--output", format]);
+        assert!(out.contains(what), "{format}: {out}");
+    }
+}

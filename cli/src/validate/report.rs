@@ -238,6 +238,9 @@ fn summary_line(results: &Results) -> String {
 fn human(results: &Results, opts: &Options) -> String {
     use codespan_reporting::term::termcolor::Buffer;
     let mut text = String::new();
+    for w in &results.old_warnings {
+        let _ = writeln!(text, "warning: {w}");
+    }
     for e in &results.entries {
         for d in diagnostics(results, e) {
             let mut buf = if opts.color {

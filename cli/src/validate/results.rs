@@ -316,8 +316,11 @@ pub(crate) struct Results {
     /// Warnings about the API tree itself, not about a document: kinds two packages declare (`VGC0114`,
     /// [`super::Api::shadowed_kinds`]). The CLI prints them on stderr; the JSON, SARIF and TAP reports carry them too.
     pub(crate) warnings: Vec<String>,
-    /// [`Options::warnings`]: about the run itself (no diagnostic code).
+    /// [`Options::warnings`]: about the run itself (no diagnostic code), then `old_warnings`.
     pub(crate) run_warnings: Vec<String>,
+    /// Warnings about the `--old` objects (two of one identity): printed by the human report too (the CLI prints
+    /// `Options::warnings` on stderr itself).
+    pub(crate) old_warnings: Vec<String>,
     /// The note of a shadowed error: which release's server does not return it and why (`Options::enforce`).
     pub(crate) shadow_note: String,
     /// `Options::enforce` and `Options::release`, for the JSON report.
