@@ -132,6 +132,20 @@ pub fn generate_into(
     output: &OutputPackage,
     o: &GoOptions,
 ) -> Result<String, Vec<Unsupported>> {
+    // validation-gen before 1.37 printed another shape (closures called in place, `validate.EachSliceVal`,
+    // `validate.Unique`, conditions inline), against an apimachinery whose validators have other names.
+    if matches!(
+        plan.upstream,
+        vgc_ir::Upstream::V1_35 | vgc_ir::Upstream::V1_36
+    ) {
+        return Err(vec![Unsupported {
+            subject: format!("package {}", m.pkg),
+            what: format!(
+                "the Go backend prints validation-gen 1.37 and 1.38's code; upstream {} printed another shape (select a newer profile with `--upstream`)",
+                plan.upstream
+            ),
+        }]);
+    }
     let not_comparable = plan.not_directly_comparable();
     let output = output.clone();
     let mut g = Gen {
