@@ -1197,7 +1197,8 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
             // An old object no input pairs with is a note, not a skipped input.
             Status::Skipped if e.from_old => {}
             Status::Skipped => outcome.skipped += 1,
-            Status::UnknownKind | Status::Unreadable | Status::NotChecked => outcome.failed += 1,
+            Status::UnknownKind => outcome.unknown_kinds += 1,
+            Status::Unreadable | Status::NotChecked => outcome.failed += 1,
         }
         if let (Some(key), Some(id)) = (&e.key, &e.ident) {
             note_kind(id, key);

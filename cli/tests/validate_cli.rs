@@ -91,6 +91,18 @@ fn bad_documents_are_located_and_the_others_validated() {
         ),
         "{out}"
     );
+    // An object of an unknown kind was read: counted apart from the unreadable documents (human and JSON).
+    assert!(
+        out.ends_with(", 0 skipped, 4 unreadable, 1 object of unknown kinds\n"),
+        "{out}"
+    );
+    let (_, out, _) = validate(&["--strict", "--output", "json", "manifests/bad.yaml"]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(
+        (&v["summary"]["unreadable"], &v["summary"]["unknownKinds"]),
+        (&serde_json::json!(4), &serde_json::json!(1)),
+        "{out}"
+    );
 }
 
 #[test]

@@ -224,8 +224,14 @@ fn summary_line(results: &Results) -> String {
     } else {
         String::new()
     };
+    // Objects of unknown kinds (`--strict`) were read: counted apart from the unreadable documents.
+    let unknown = if o.unknown_kinds > 0 {
+        format!(", {} of unknown kinds", plural(o.unknown_kinds, "object"))
+    } else {
+        String::new()
+    };
     format!(
-        "vgc validate: {} ({} valid, {} invalid), {}{shadowed}, {} skipped, {} unreadable",
+        "vgc validate: {} ({} valid, {} invalid), {}{shadowed}, {} skipped, {} unreadable{unknown}",
         plural(o.objects, "object"),
         o.objects - o.invalid,
         o.invalid,
@@ -458,6 +464,7 @@ fn json_report(results: &Results) -> String {
         "summary": {
             "objects": o.objects, "invalid": o.invalid, "errors": o.errors,
             "shadowed": o.shadowed, "skipped": o.skipped, "unreadable": o.failed,
+            "unknownKinds": o.unknown_kinds,
         },
         "enforced": results.enforce.as_str(),
         "release": results.release,

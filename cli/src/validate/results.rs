@@ -127,9 +127,12 @@ pub struct Outcome {
     pub invalid: usize,
     /// Validation errors.
     pub errors: usize,
-    /// Documents that could not be read or dispatched (malformed, no apiVersion/kind, wrong field types, unknown
-    /// kinds under `--strict`).
+    /// Documents that could not be read or dispatched (malformed, no apiVersion/kind, wrong field types, an old
+    /// object that does not decode).
     pub failed: usize,
+    /// Objects of kinds the API tree does not declare, under `--strict` (errors, counted apart from `failed`: the
+    /// document was read).
+    pub unknown_kinds: usize,
     /// Objects of unknown kinds skipped.
     pub skipped: usize,
     /// Errors of rules the API server does not enforce at `Options::enforce` (alpha, or beta with the beta gate
@@ -141,7 +144,7 @@ impl Outcome {
     /// 0 valid, 1 invalid (errors, unreadable documents, unknown kinds under `--strict`).
     #[must_use]
     pub fn exit_code(&self) -> u8 {
-        u8::from(self.invalid > 0 || self.failed > 0)
+        u8::from(self.invalid > 0 || self.failed > 0 || self.unknown_kinds > 0)
     }
 }
 
