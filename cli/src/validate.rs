@@ -173,6 +173,92 @@ impl Api {
         self.kinds.get(&(av.to_string(), k.to_string()))
     }
 
+    /// A warning for every `--skip` entry no kind of the tree matches (it skips nothing: almost always a typo),
+    /// naming the nearest declared kind when one is close ([`Api::nearest_kind`]).
+    #[must_use]
+    pub fn unknown_skips(&self, skips: &[crate::validate::results::SkipKind]) -> Vec<String> {
+        let declared: Vec<(String, String)> = self
+            .kinds
+            .keys()
+            .cloned()
+            .chain(
+                self.plan
+                    .switched_off_kinds
+                    .iter()
+                    .map(|r| (r.api_version(), r.kind.clone())),
+            )
+            .collect();
+        skips
+            .iter()
+            .filter(|s| !declared.iter().any(|(a, k)| s.matches(a, k)))
+            .map(|s| {
+                let written = match &s.api_version {
+                    Some(a) => format!("{a}/{}", s.kind),
+                    None => s.kind.clone(),
+                };
+                let near = match &s.api_version {
+                    Some(a) => self
+                        .nearest_kind(a, &s.kind)
+                        .map(|(a, k)| format!("{a}/{k}")),
+                    // A kind alone: the nearest kind name.
+                    None => declared
+                        .iter()
+                        .map(|(_, k)| (strsim::levenshtein(&k.to_lowercase(), &s.kind.to_lowercase()), k))
+                        .filter(|(d, _)| *d * 3 <= s.kind.chars().count())
+                        .min()
+                        .map(|(_, k)| k.clone()),
+                }
+                .map_or_else(String::new, |n| format!("; did you mean {n}?"));
+                format!("--skip {written}: the API tree declares no such kind, so it skips nothing{near}")
+            })
+            .collect()
+    }
+
+    /// A declared kind close to `(av, kind)`, for a "did you mean" on an unknown kind: the same kind name in
+    /// another case or group/version (`apps/v1 deployment`, `v1 Deployment` → `apps/v1 Deployment`; among several
+    /// group/versions the one nearest the given one), else the nearest `apiVersion kind` within a third of its length
+    /// in edits (`app/v1 Deployment`). `None` when nothing is that close — a custom resource, most likely.
+    #[must_use]
+    pub fn nearest_kind(&self, av: &str, kind: &str) -> Option<(String, String)> {
+        let lower = |s: &str| s.to_lowercase();
+        let same_name = self
+            .kinds
+            .keys()
+            .chain(
+                self.plan
+                    .switched_off_kinds
+                    .iter()
+                    .map(|r| (r.api_version(), r.kind.clone()))
+                    .collect::<Vec<_>>()
+                    .iter(),
+            )
+            .filter(|(_, k)| lower(k) == lower(kind))
+            .map(|(a, k)| {
+                (
+                    strsim::levenshtein(&lower(a), &lower(av)),
+                    a.clone(),
+                    k.clone(),
+                )
+            })
+            .min();
+        if let Some((_, a, k)) = same_name {
+            return Some((a, k));
+        }
+        let given = lower(&format!("{av} {kind}"));
+        self.kinds
+            .keys()
+            .map(|(a, k)| {
+                (
+                    strsim::levenshtein(&lower(&format!("{a} {k}")), &given),
+                    a,
+                    k,
+                )
+            })
+            .filter(|(d, _, _)| *d * 3 <= given.chars().count())
+            .min()
+            .map(|(_, a, k)| (a.clone(), k.clone()))
+    }
+
     /// The kind a document names, if a package of the tree declares it with its declarative validation off
     /// (`+k8s:validation-gen=false`; [`vgc_lowering::CratePlan::switched_off_kinds`]) and no enabled package
     /// declares it too.
@@ -1427,7 +1513,11 @@ fn validate_object(
         return entry;
     }
     let Some(key) = api.kind_of(obj) else {
-        let msg = format!("unknown kind {kind} of apiVersion {av}: not declared by the API tree");
+        let near = api
+            .nearest_kind(av, kind)
+            .map_or_else(String::new, |(a, k)| format!("; did you mean {a} {k}?"));
+        let msg =
+            format!("unknown kind {kind} of apiVersion {av}: not declared by the API tree{near}");
         entry.status = if opts.strict {
             Status::UnknownKind
         } else {

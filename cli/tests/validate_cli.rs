@@ -2289,3 +2289,66 @@ fn old_objects_pair_in_the_default_namespace_and_unpaired_ones_are_noted() {
         assert!(out.contains(what), "{format}: {out}");
     }
 }
+
+/// An unknown kind close to a declared one — another case, another group/version of the same kind name, or a few
+/// edits away — gets a "did you mean" (trial of issue 37: `apps/v1 deployment`, `app/v1 Deployment`, `v1 Deployment`
+/// were skipped without a word); a kind nothing is close to (a custom resource) gets none.
+#[test]
+fn unknown_kinds_close_to_declared_ones_get_a_did_you_mean() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("typos.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: widgets.example.com/v1\nkind: widget\nmetadata: {name: a}\n---\n\
+         apiVersion: widget.example.com/v1\nkind: Widget\nmetadata: {name: b}\n---\n\
+         apiVersion: v1\nkind: Widget\nmetadata: {name: c}\n---\n\
+         apiVersion: stable.example.org/v2\nkind: Frobnicator\nmetadata: {name: d}\n",
+    )
+    .expect("write");
+    let (code, out, err) = validate(&[file.to_str().expect("utf-8")]);
+    assert_eq!(code, 0, "{out}{err}");
+    for (kind, av) in [
+        ("widget", "widgets.example.com/v1"),
+        ("Widget", "widget.example.com/v1"),
+        ("Widget", "v1"),
+    ] {
+        assert!(
+            out.contains(&format!(
+                "skipped: unknown kind {kind} of apiVersion {av}: not declared by the API tree; did you mean widgets.example.com/v1 Widget?"
+            )),
+            "{kind} {av}: {out}"
+        );
+    }
+    assert!(
+        out.contains(
+            "skipped: unknown kind Frobnicator of apiVersion stable.example.org/v2: not declared by the API tree\n"
+        ),
+        "{out}"
+    );
+}
+
+/// A `--skip` entry no kind of the tree matches skips nothing: a warning, with the nearest kind (trial of issue 37:
+/// `--skip Bogus` passed without a word).
+#[test]
+fn a_skip_of_no_declared_kind_is_a_warning() {
+    let (code, _, err) = validate(&[
+        "--skip",
+        "Widgit",
+        "--skip",
+        "Frobnicator",
+        "manifests/bad.yaml",
+    ]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("warning: --skip Widgit: the API tree declares no such kind, so it skips nothing; did you mean Widget?"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "warning: --skip Frobnicator: the API tree declares no such kind, so it skips nothing\n"
+        ),
+        "{err}"
+    );
+    let (_, _, err) = validate(&["--skip", "Widget", "manifests/bad.yaml"]);
+    assert!(!err.contains("--skip Widget:"), "{err}");
+}

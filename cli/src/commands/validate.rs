@@ -205,6 +205,9 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
         for w in loaded.api.unread_options(&given) {
             let _ = writeln!(err, "warning: {w}");
         }
+        for w in loaded.api.unknown_skips(&a.skip) {
+            let _ = writeln!(err, "warning: {w}");
+        }
     }
     let api = loaded.api;
     let mut timings = loaded.timings;
