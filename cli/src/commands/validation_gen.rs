@@ -131,7 +131,8 @@ struct Inputs {
 
 /// Resolves validation-gen's input patterns against `cwd`: a directory (`.`, `./x`, `/abs/x`, with `/...` for the
 /// tree below it), or an import path — in the Go module of `cwd` by its module path, else through `go list -find`
-/// (as gengo, which loads patterns with `go/packages`). All must lie in one Go module.
+/// (as gengo, which loads patterns with `go/packages`). All must lie in one Go module, or in the current
+/// directory's and modules its go.mod `replace`s with a directory below it ([`main_replacing`]).
 ///
 /// # Errors
 /// A pattern that names no directory, an import path neither the module nor `go list` resolves, inputs in several

@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""vgc validation-gen against upstream validation-gen on a k8s.io/kubernetes-shaped tree (issue 38).
+
+The tree is the one `cli/tests/go_kubernetes.rs` lays out: a root module `k8s.io/kubernetes` (go.mod replacing
+k8s.io/api and k8s.io/apimachinery with ./staging/src/k8s.io/..., and a go.work using them, as the repository has)
+holding k8s.io/kubernetes v1.37.2's `pkg/apis/**/doc.go` and its two hand-written `validation.go` files, and the
+staging modules copied from the Go module cache (k8s.io/api and k8s.io/apimachinery v0.37.2). Both generators run
+from the root the way `hack/update-codegen.sh` runs validation-gen: every directory holding a `+k8s:validation-gen=`
+tag as an input (root and staging alike), `--readonly-pkg` for its five read-only packages, its header and output
+file (its `--test-output-root` fixtures aside, which vgc does not write).
+
+Scenarios (median of N runs each; between runs the scenario's state is restored):
+  cold        no generated files (update-codegen.sh deletes them first) and no `.vgc/` (vgc's caches)
+  rm, warm    update-codegen.sh unchanged: generated files deleted, vgc's caches kept from the last run
+  no-op       a rerun with nothing changed (the files of the last run in place)
+  one tag     `+k8s:minimum` of core/v1 LeaseSpec.Priority in the staging copy of k8s.io/api set to a new value
+Upstream validation-gen keeps no state, so its runs differ only by what Go's own caches hold.
+
+  scripts/bench-go-backend.py                      # builds target/release/vgc and validation-gen v0.37.2
+  scripts/bench-go-backend.py -n 7 --vgc PATH       # another vgc binary, 7 runs per scenario
+  scripts/bench-go-backend.py --work DIR            # keep the tree in DIR (default: a temporary directory)
+
+Needs `go` (the modules are downloaded through the module proxy when missing; the timed runs use GOPROXY=off) and
+`cargo` unless --vgc is given. Prints the machine, the population and a Markdown table.
+"""
+
+import argparse
+import filecmp
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+KUBERNETES = "k8s.io/kubernetes@v1.37.2"
+STAGING = ["k8s.io/api@v0.37.2", "k8s.io/apimachinery@v0.37.2"]
+CODE_GENERATOR = "k8s.io/code-generator@v0.37.2"
+OUT = "zz_generated.validations.go"
+HEADER = "hack/boilerplate/boilerplate.generatego.txt"
+READ_ONLY = [
+    "k8s.io/apimachinery/pkg/api/resource",
+    "k8s.io/apimachinery/pkg/runtime",
+    "k8s.io/apimachinery/pkg/types",
+    "k8s.io/apimachinery/pkg/util/intstr",
+    "time",
+]
+EDITED = "staging/src/k8s.io/api/core/v1/types.go"
+EDIT_BEFORE = "\t// +k8s:required\n\t// +k8s:minimum=0\n\t// +k8s:maximum=100000\n"
+
+GO_MOD = """module k8s.io/kubernetes
+
+go 1.26.0
+
+require (
+\tk8s.io/api v0.0.0
+\tk8s.io/apimachinery v0.0.0
+)
+
+replace (
+\tk8s.io/api => ./staging/src/k8s.io/api
+\tk8s.io/apimachinery => ./staging/src/k8s.io/apimachinery
+)
+"""
+GO_WORK = "go 1.26.0\n\nuse (\n\t.\n\t./staging/src/k8s.io/api\n\t./staging/src/k8s.io/apimachinery\n)\n"
+
+
+def run(cmd, cwd, env=None, check=True):
+    p = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    if check and p.returncode != 0:
+        sys.exit(f"{' '.join(cmd)}: exit {p.returncode}\n{p.stderr}")
+    return p
+
+
+def download(module, cwd):
+    env = dict(os.environ, GOFLAGS="-mod=mod")
+    out = run(["go", "mod", "download", "-json", module], cwd, env)
+    return json.loads(out.stdout)["Dir"]
+
+
+def copy_tree(src, dst, keep=lambda p: True):
+    for dirpath, _, files in os.walk(src):
+        rel = os.path.relpath(dirpath, src)
+        for f in files:
+            p = os.path.join(dirpath, f)
+            if f == OUT or not keep(p):
+                continue
+            os.makedirs(os.path.join(dst, rel), exist_ok=True)
+            with open(p, "rb") as i, open(os.path.join(dst, rel, f), "wb") as o:
+                o.write(i.read())
+
+
+def lay_out(root, work):
+    kubernetes = download(KUBERNETES, work)
+    for m in STAGING:
+        copy_tree(download(m, work), os.path.join(root, "staging/src", m.split("@")[0]))
+    copy_tree(
+        os.path.join(kubernetes, "pkg/apis"),
+        os.path.join(root, "pkg/apis"),
+        lambda p: p.endswith("/doc.go")
+        or p.endswith("/core/v1/validation.go")
+        or p.endswith("/lifecycle/v1alpha1/validation.go"),
+    )
+    os.makedirs(os.path.join(root, "hack/boilerplate"), exist_ok=True)
+    shutil.copy(os.path.join(kubernetes, HEADER), os.path.join(root, HEADER))
+    with open(os.path.join(root, "go.mod"), "w") as f:
+        f.write(GO_MOD)
+    with open(os.path.join(root, "go.work"), "w") as f:
+        f.write(GO_WORK)
+    return kubernetes
+
+
+def tagged_dirs(root):
+    """The directories hack/update-codegen.sh passes: a .go file with a `// +k8s:validation-gen=` line."""
+    dirs = set()
+    for dirpath, subdirs, files in os.walk(root):
+        subdirs[:] = [d for d in subdirs if d not in ("testdata", "vendor", ".vgc")]
+        for f in files:
+            if not f.endswith(".go"):
+                continue
+            with open(os.path.join(dirpath, f), encoding="utf-8", errors="replace") as t:
+                for line in t:
+                    if line.startswith("//") and line[2:].lstrip().startswith("+k8s:validation-gen="):
+                        dirs.add("./" + os.path.relpath(dirpath, root))
+                        break
+    return sorted(dirs)
+
+
+def generated(root):
+    out = []
+    for dirpath, subdirs, files in os.walk(root):
+        subdirs[:] = [d for d in subdirs if d != ".vgc"]
+        if OUT in files:
+            out.append(os.path.relpath(os.path.join(dirpath, OUT), root))
+    return sorted(out)
+
+
+def remove_generated(root):
+    for rel in generated(root):
+        os.remove(os.path.join(root, rel))
+
+
+def flags(dirs):
+    f = ["-v", "0", "--go-header-file", HEADER, "--output-file", OUT,
+         "--lint-rules=known-tags-only,require-explicit-disablement"]
+    for p in READ_ONLY:
+        f += ["--readonly-pkg", p]
+    return f + dirs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("-n", type=int, default=5, help="runs per scenario (default 5)")
+    ap.add_argument("--vgc", help="the vgc binary (default: cargo build --release, target/release/vgc)")
+    ap.add_argument("--work", help="directory for the tree and validation-gen (default: a temporary one)")
+    a = ap.parse_args()
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    vgc = a.vgc
+    if not vgc:
+        run(["cargo", "build", "--release", "-p", "vgc"], repo)
+        vgc = os.path.join(repo, "target/release/vgc")
+    vgc = os.path.abspath(vgc)
+    work = a.work or tempfile.mkdtemp(prefix="vgc-bench-go-")
+    os.makedirs(work, exist_ok=True)
+    root = os.path.realpath(os.path.join(work, "kubernetes"))
+    shutil.rmtree(root, ignore_errors=True)
+    os.makedirs(root)
+    kubernetes = lay_out(root, work)
+
+    # Upstream validation-gen v0.37.2, built from the module cache; go/packages then resolves the tree's module
+    # graph once through the proxy (go.mod files of the staging modules' requirements), and never again.
+    cg = download(CODE_GENERATOR, work)
+    upstream = os.path.join(work, "validation-gen")
+    run(["go", "build", "-o", upstream, "./cmd/validation-gen"], cg,
+        dict(os.environ, GOFLAGS="-mod=mod", GOTOOLCHAIN="local"))
+    run(["go", "list", "./...", "./staging/src/k8s.io/api/...", "./staging/src/k8s.io/apimachinery/..."],
+        root, dict(os.environ, GOFLAGS="", GOTOOLCHAIN="local"))
+    go_env = dict(os.environ, GOFLAGS="", GOPROXY="off", GOTOOLCHAIN="local")
+
+    dirs = tagged_dirs(root)
+    tools = {
+        "vgc": ([vgc, "--upstream", "1.37", "validation-gen"] + flags(dirs), os.environ),
+        "validation-gen": ([upstream] + flags(dirs), go_env),
+    }
+    edited_path = os.path.join(root, EDITED)
+    with open(edited_path) as f:
+        original = f.read()
+    assert original.count(EDIT_BEFORE) == 1, "the edited tag"
+
+    def clean_state():
+        remove_generated(root)
+        shutil.rmtree(os.path.join(root, ".vgc"), ignore_errors=True)
+
+    def set_minimum(value):
+        with open(edited_path, "w") as f:
+            f.write(original.replace(EDIT_BEFORE, EDIT_BEFORE.replace("minimum=0", f"minimum={value}")))
+
+    edits = iter(range(1, 10_000))
+    scenarios = [
+        ("cold", clean_state),
+        ("rm, warm", lambda: remove_generated(root)),
+        ("no-op", lambda: None),
+        ("one tag", lambda: set_minimum(next(edits))),
+    ]
+    times = {}
+    samples_of = {}
+    outputs = {}
+    for tool, (cmd, env) in tools.items():
+        clean_state()
+        set_minimum(0)
+        run(cmd, root, env)  # warm the OS page cache and Go's caches; every scenario starts from a complete run
+        for name, prepare in scenarios:
+            samples = []
+            for _ in range(a.n):
+                prepare()
+                t0 = time.perf_counter()
+                run(cmd, root, env)
+                samples.append(time.perf_counter() - t0)
+                if name == "one tag":
+                    set_minimum(0)
+                    run(cmd, root, env)
+            times[(tool, name)] = statistics.median(samples)
+            samples_of[(tool, name)] = samples
+        # The files of a complete run at the original tags, kept for the comparison below.
+        clean_state()
+        run(cmd, root, env)
+        keep = os.path.join(work, "out-" + tool)
+        shutil.rmtree(keep, ignore_errors=True)
+        for rel in generated(root):
+            os.makedirs(os.path.dirname(os.path.join(keep, rel)), exist_ok=True)
+            shutil.copy(os.path.join(root, rel), os.path.join(keep, rel))
+        outputs[tool] = generated(root)
+    clean_state()
+
+    same = outputs["vgc"] == outputs["validation-gen"] and all(
+        filecmp.cmp(os.path.join(work, "out-vgc", r), os.path.join(work, "out-validation-gen", r), shallow=False)
+        for r in outputs["vgc"]
+    )
+    cpu = ""
+    try:
+        with open("/proc/cpuinfo") as f:
+            cpu = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "")
+    except OSError:
+        pass
+    go_version = run(["go", "version"], root).stdout.strip()
+    vgc_version = run([vgc, "--version"], root).stdout.strip()
+    print(f"machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores, {cpu}")
+    commit = run(["git", "rev-parse", "--short", "HEAD"], repo, check=False).stdout.strip()
+    print(f"tools: {vgc_version} ({vgc}; repository at {commit}); "
+          f"validation-gen {CODE_GENERATOR.split('@')[1]} built with {go_version}")
+    print(f"population: {KUBERNETES} pkg/apis + staging {', '.join(STAGING)}; {len(dirs)} input packages, "
+          f"{len(outputs['vgc'])} files written")
+    print(f"outputs of vgc and validation-gen: {'identical' if same else 'DIFFERENT'}")
+    print(f"median of {a.n} runs, wall time\n")
+    print("| scenario | vgc | validation-gen | vgc / validation-gen |")
+    print("|---|---:|---:|---:|")
+    for name, _ in scenarios:
+        v, u = times[("vgc", name)], times[("validation-gen", name)]
+        print(f"| {name} | {v:.3f} s | {u:.3f} s | {v / u:.3f} |")
+    print("\nruns (s):")
+    for name, _ in scenarios:
+        for tool in tools:
+            print(f"  {name:9} {tool:15} " + ", ".join(f"{x:.3f}" for x in samples_of[(tool, name)]))
+    if not a.work:
+        shutil.rmtree(work, ignore_errors=True)
+    return 0 if same else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
