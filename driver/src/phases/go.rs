@@ -102,6 +102,15 @@ pub(crate) fn generate(
         .unwrap_or_default();
     let outputs = Outputs::of(db, prog, &activations, &extra_roots);
     let mut diagnostics = outputs.conflicts.clone();
+    // Calls into another input's types go to that input's canonical output package; calls into the file's own
+    // input stay in the file's package (upstream `resolveFunc`: the local copy wins over the canonical one).
+    // `GoOptions` may grow fields the driver leaves at their defaults.
+    #[allow(clippy::needless_update)]
+    let options = vgc_gogen::GoOptions {
+        header: header.to_string(),
+        outputs: outputs.canonical.clone(),
+        ..Default::default()
+    };
     let mut jobs = Vec::new();
     for a in activations.iter().filter(|a| !a.cfg.implicit) {
         let (Some(rel), Some(own)) = (rel_of.get(&a.pkg), outputs.own.get(&a.pkg)) else {
@@ -122,22 +131,11 @@ pub(crate) fn generate(
             },
             |m| std::borrow::Cow::Borrowed(*m),
         );
-        // Calls into another input's types go to that input's canonical output package; this package's own input
-        // is printed as its own (upstream `resolveFunc`: the local copy wins over the canonical one).
-        let mut map = outputs.canonical.clone();
-        map.insert(a.input.clone(), own.clone());
-        // `GoOptions` may grow fields the driver leaves at their defaults.
-        #[allow(clippy::needless_update)]
-        let options = vgc_gogen::GoOptions {
-            header: header.to_string(),
-            outputs: map,
-            ..Default::default()
-        };
-        jobs.push((a, rel.clone(), module, options));
+        jobs.push((a, rel.clone(), module, own));
     }
     let printed: Vec<_> = jobs
         .par_iter()
-        .map(|(input, rel, m, options)| (input, rel, vgc_gogen::generate_package(plan, m, options)))
+        .map(|(a, rel, m, own)| (a, rel, vgc_gogen::generate_into(plan, m, own, &options)))
         .collect();
     let mut files = Vec::new();
     for (a, rel, r) in printed {
