@@ -214,6 +214,19 @@ impl Api {
             .collect()
     }
 
+    /// The release that stopped serving the kind of type `key` (its `+k8s:prerelease-lifecycle-gen:removed`
+    /// marker, [`vgc_lowering::plan::TypePlan::removed_in`]), if any.
+    #[must_use]
+    pub fn removed_in(&self, key: &TypeKey) -> Option<String> {
+        self.plan
+            .modules
+            .iter()
+            .filter(|m| m.pkg == key.pkg)
+            .flat_map(|m| m.types.iter())
+            .find(|t| t.key == *key)
+            .and_then(|t| t.removed_in.clone())
+    }
+
     /// A declared kind close to `(av, kind)`, for a "did you mean" on an unknown kind: the same kind name in
     /// another case or group/version (`apps/v1 deployment`, `v1 Deployment` → `apps/v1 Deployment`; among several
     /// group/versions the one nearest the given one), else the nearest `apiVersion kind` within a third of its length
@@ -343,8 +356,8 @@ struct CachedApi {
     upstream: vgc_ir::Upstream,
     formats: std::sync::Arc<[vgc_ir::extensions::ProjectFormat]>,
     kinds: Vec<(String, String, TypeKey)>,
-    /// (group, version, kind, type) of [`vgc_lowering::CratePlan::switched_off_kinds`].
-    switched_off_kinds: Vec<(String, String, String, TypeKey)>,
+    /// (group, version, kind, type, removed in) of [`vgc_lowering::CratePlan::switched_off_kinds`].
+    switched_off_kinds: Vec<(String, String, String, TypeKey, Option<String>)>,
 }
 
 impl CachedApi {
@@ -370,6 +383,7 @@ impl CachedApi {
                         r.version.clone(),
                         r.kind.clone(),
                         r.key.clone(),
+                        r.removed_in.clone(),
                     )
                 })
                 .collect(),
@@ -388,13 +402,16 @@ impl CachedApi {
                 switched_off_kinds: self
                     .switched_off_kinds
                     .into_iter()
-                    .map(|(group, version, kind, key)| vgc_lowering::plan::KindRef {
-                        group,
-                        version,
-                        kind,
-                        key,
-                        validated: false,
-                    })
+                    .map(
+                        |(group, version, kind, key, removed_in)| vgc_lowering::plan::KindRef {
+                            group,
+                            version,
+                            kind,
+                            key,
+                            validated: false,
+                            removed_in,
+                        },
+                    )
                     .collect(),
             },
             kinds: self
@@ -1494,6 +1511,33 @@ fn validate_object(
         entry.ident = Some(ident);
         return entry;
     }
+    // A kind the release's API server no longer serves (its prerelease-lifecycle-gen markers): that server answers
+    // "no matches for kind", whatever the object holds, validation-gen tag or not.
+    let removed = api
+        .kind_of(obj)
+        .and_then(|k| api.removed_in(k))
+        .or_else(|| {
+            api.switched_off_kind(obj)
+                .and_then(|r| r.removed_in.clone())
+        });
+    if let Some(removed) = removed
+        && let Some(release) = &opts.release
+        && release_at_least(release, &removed)
+    {
+        let msg = format!(
+            "{av} {kind} is not served by Kubernetes {release}: removed in {removed} (the API server answers \"no matches for kind\")"
+        );
+        entry.status = Status::UnknownKind;
+        entry.problem = Some(Problem {
+            note: false,
+            message: msg.clone(),
+            span: span_of("/apiVersion"),
+            label: String::new(),
+            json_message: msg,
+        });
+        entry.ident = Some(ident);
+        return entry;
+    }
     if let Some(off) = api.switched_off_kind(obj) {
         // Declared, so never an unknown kind (`--strict` or not); nothing declarative to check.
         entry.problem = Some(Problem {
@@ -1722,6 +1766,15 @@ fn validate_object(
     }
     entry.ident = Some(ident);
     entry
+}
+
+/// Whether release `release` (`1.37`, `1.38.0-beta.0`) is `version` (`1.16`) or later, by major and minor.
+fn release_at_least(release: &str, version: &str) -> bool {
+    let minor = |v: &str| -> Option<(u32, u32)> {
+        let mut it = v.trim_start_matches('v').split(['.', '-']);
+        Some((it.next()?.parse().ok()?, it.next()?.parse().ok()?))
+    };
+    matches!((minor(release), minor(version)), (Some(r), Some(v)) if r >= v)
 }
 
 #[cfg(test)]

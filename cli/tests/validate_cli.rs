@@ -2352,3 +2352,56 @@ fn a_skip_of_no_declared_kind_is_a_warning() {
     let (_, _, err) = validate(&["--skip", "Widget", "manifests/bad.yaml"]);
     assert!(!err.contains("--skip Widget:"), "{err}");
 }
+
+/// A kind the release's API server no longer serves (k8s.io/api's `+k8s:prerelease-lifecycle-gen:removed=1.Y`) is
+/// refused as that server refuses it — "no matches for kind" — with the release that removed it, in every format;
+/// under `--release none` (no server named) it is validated as before (trial of issue 37: `apps/v1beta2
+/// Deployment` and `batch/v1beta1 CronJob` passed on a 1.37 run). Needs Go and k8s.io/api@v0.37.2 through the proxy.
+#[test]
+fn kinds_the_release_no_longer_serves_are_refused() {
+    if std::env::var_os("VGC_FAST").is_some_and(|v| v == "1") {
+        use std::io::Write as _;
+        let _ = writeln!(
+            std::io::stderr(),
+            "kinds_the_release_no_longer_serves_are_refused: skipped (VGC_FAST=1): needs Go/the module proxy"
+        );
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let file = tmp.path().join("removed.yaml");
+    std::fs::write(
+        &file,
+        "apiVersion: apps/v1beta2\nkind: Deployment\nmetadata: {name: old}\nspec:\n  selector: {matchLabels: {a: b}}\n  template: {metadata: {labels: {a: b}}}\n---\n\
+         apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: new}\nspec:\n  selector: {matchLabels: {a: b}}\n  template: {metadata: {labels: {a: b}}}\n",
+    )
+    .expect("write");
+    let f = file.to_str().expect("utf-8");
+    let run = |args: &[&str]| {
+        let mut all = vec!["validate", "--api", "k8s.io/api@v0.37.2"];
+        all.extend_from_slice(args);
+        let out = vgc_in(tmp.path(), &all, None);
+        (
+            out.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&out.stdout).into_owned(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    let (code, out, err) = run(&[f]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("error: apps/v1beta2 Deployment is not served by Kubernetes 1.37: removed in 1.16 (the API server answers \"no matches for kind\")"),
+        "{out}"
+    );
+    let (_, out, _) = run(&["--output", "json", f]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    let statuses: Vec<&str> = v["documents"]
+        .as_array()
+        .expect("documents")
+        .iter()
+        .map(|d| d["status"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(statuses, ["unknown-kind", "valid"], "{out}");
+    let (code, out, err) = run(&["--release", "none", f]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!out.contains("not served"), "{out}");
+}

@@ -85,7 +85,8 @@ pub struct TypeIr {
     /// `+k8s:` tags of the type's own comment.
     pub tags: Vec<TagUse>,
     /// `+k8s:validation-gen`, `+k8s:supportsSubresource` and `+k8s:isSubresource` tags of the second-closest
-    /// comment (upstream honours both places).
+    /// comment (upstream honours both places), and prerelease-lifecycle-gen's `removed` marker
+    /// ([`PRERELEASE_REMOVED`]).
     pub second_tags: Vec<TagUse>,
     /// Other generators' markers on the type the lint compares with validation tags: `+enum` (the 1.38
     /// enum-marker rule).
@@ -212,7 +213,8 @@ pub fn lower_file_with(g: &GoFile, prefix: &TagPrefix) -> (FileIr, Vec<std::ops:
                             | ControlTag::SupportsSubresource
                             | ControlTag::IsSubresource
                     )
-                )
+                ) || u.name == PRERELEASE_REMOVED
+                    || u.name == PRERELEASE_DEPRECATED
             })
             .collect();
         ir.types.push(TypeIr {
@@ -325,6 +327,40 @@ fn anonymous_member_tags(
 /// validation-gen's tag uses in `lines` under `prefix`, named canonically ([`TagPrefix::canonical`]). With the
 /// empty prefix every `+` line is a candidate, and only validation-gen's names are kept (the rest are other
 /// tools' markers, `+genclient`, `+default`, …), as upstream's registry does.
+/// prerelease-lifecycle-gen's `+k8s:prerelease-lifecycle-gen:removed=1.Y` (written in k8s.io/api's second-closest
+/// comment of a kind): kept in [`TypeIr::second_tags`] for `vgc_lowering::plan::TypePlan::removed_in`.
+pub const PRERELEASE_REMOVED: &str = "k8s:prerelease-lifecycle-gen:removed";
+
+/// prerelease-lifecycle-gen's `+k8s:prerelease-lifecycle-gen:deprecated=1.Y`: without a `removed` marker, the type
+/// stops being served three minor releases later (its generated `APILifecycleRemoved`).
+pub const PRERELEASE_DEPRECATED: &str = "k8s:prerelease-lifecycle-gen:deprecated";
+
+/// The release that stops serving a type, from its prerelease-lifecycle-gen markers among `uses` (upstream
+/// `prerelease-lifecycle-gen`: its `removed` version, else its `deprecated` version plus three minors), as
+/// `major.minor`; `None` without either.
+#[must_use]
+pub fn removed_in<'a>(uses: impl IntoIterator<Item = &'a TagUse>) -> Option<String> {
+    let (mut removed, mut deprecated) = (None, None);
+    for u in uses {
+        let v = u.raw_value.as_deref().map(str::trim);
+        if u.name == PRERELEASE_REMOVED {
+            removed = v;
+        } else if u.name == PRERELEASE_DEPRECATED {
+            deprecated = v;
+        }
+    }
+    let parse = |v: &str| -> Option<(u32, u32)> {
+        let (a, b) = v.split_once('.')?;
+        Some((a.parse().ok()?, b.parse().ok()?))
+    };
+    if let Some((a, b)) = removed.and_then(parse) {
+        return Some(format!("{a}.{b}"));
+    }
+    deprecated
+        .and_then(parse)
+        .map(|(a, b)| format!("{a}.{}", b + 3))
+}
+
 fn prefixed_uses(
     prefix: &TagPrefix,
     lines: &[CommentLine],

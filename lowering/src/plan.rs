@@ -646,6 +646,12 @@ pub struct TypePlan {
     /// A type-level `+k8s:opaqueType`: its members are not validated, only its own tags run (upstream returns
     /// before descending into the type).
     pub opaque: bool,
+    /// The release that stopped serving this kind, from its prerelease-lifecycle-gen markers
+    /// (`vgc_ir::model::removed_in`: `removed=1.Y`, else `deprecated` plus three minors; k8s.io/api's `apps/v1beta2`
+    /// types say `1.16`); `None` without either. Not a
+    /// validation rule: `vgc validate` refuses an object of a kind its release no longer serves, as that API server
+    /// answers "no matches for kind".
+    pub removed_in: Option<String>,
     /// Shape of the type's value (for type-level checks).
     pub shape: Shape,
     /// Type-level checks, cohort-sorted.
@@ -773,6 +779,8 @@ pub struct KindRef {
     /// a `Validate` impl. A kind without (in a read-only package, say `meta/v1` `Status`) has no rules to run;
     /// dispatch only decodes it.
     pub validated: bool,
+    /// The release that stopped serving the kind ([`TypePlan::removed_in`]).
+    pub removed_in: Option<String>,
 }
 
 impl KindRef {
@@ -835,6 +843,7 @@ fn kind_table(modules: &[std::sync::Arc<ModulePlan>]) -> (Vec<KindRef>, Vec<(Kin
                 kind: t.key.name.clone(),
                 key: t.key.clone(),
                 validated: t.root || t.has_validations,
+                removed_in: t.removed_in.clone(),
             });
         }
     }

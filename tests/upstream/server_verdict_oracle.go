@@ -58,6 +58,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -181,6 +182,8 @@ var (
 	kubernetesDir string
 	apiserverDir  string
 	strategies    = map[schema.GroupVersionKind]strategyOptions{}
+	// The release (from kubernetesDir's module version): a group/version removed in it or before is not served.
+	releaseMajor, releaseMinor int
 )
 
 // optionsOf returns the declarative-validation options the API server's create of obj's kind defines: the
@@ -479,6 +482,16 @@ func check(data []byte, item int) object {
 		o.Status, o.Message = "undecodable", err.Error()
 		return o
 	}
+	// A group/version the release no longer serves: its types' generated APILifecycleRemoved
+	// (prerelease-lifecycle-gen) names the release that removed it, and the API server does not serve it from
+	// then on ("no matches for kind").
+	if r, ok := obj.(interface{ APILifecycleRemoved() (int, int) }); ok {
+		major, minor := r.APILifecycleRemoved()
+		if releaseMajor > major || (releaseMajor == major && releaseMinor >= minor) {
+			o.Status, o.Message = "unknown-kind", fmt.Sprintf("removed in %d.%d", major, minor)
+			return o
+		}
+	}
 	if _, _, err := strict.Decode(data, nil, nil); err != nil {
 		if se, ok := runtime.AsStrictDecodingError(err); ok {
 			for _, e := range se.Errors() {
@@ -542,6 +555,14 @@ func main() {
 		os.Exit(2)
 	}
 	kubernetesDir, apiserverDir = os.Args[1], os.Args[2]
+	// The release: the k8s.io/kubernetes module directory's version (`…/k8s.io/kubernetes@v1.37.2`).
+	if m := regexp.MustCompile(`@v(\d+)\.(\d+)`).FindStringSubmatch(kubernetesDir); m != nil {
+		releaseMajor, _ = strconv.Atoi(m[1])
+		releaseMinor, _ = strconv.Atoi(m[2])
+	} else {
+		fmt.Fprintf(os.Stderr, "no release version in %s\n", kubernetesDir)
+		os.Exit(2)
+	}
 	var files []struct {
 		Name string `json:"name"`
 		Path string `json:"path"`
