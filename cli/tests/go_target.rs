@@ -760,3 +760,82 @@ fn a_build_of_one_directory_keeps_the_files_of_another() {
     part(".");
     assert!(root.join(widgets()).exists() && !root.join(gadgets()).exists());
 }
+
+/// Input packages in a module the main go.mod `replace`s with a directory below it (k8s.io/kubernetes'
+/// `staging/src/k8s.io/*`) are targets when named, loaded through the replace and written in the same transaction:
+/// an activation package of the main module validating a staging package's types (its registering, canonical
+/// output) and the staging package activating itself with other criteria get a file each. `./...` does not enter
+/// the replaced module (as Go's does not), and a nested module the main go.mod does not replace is refused.
+#[test]
+fn inputs_in_a_replaced_module_below_the_root_are_written_with_it() {
+    let (_tmp, root) = fixture();
+    let gomod = read(&root, "go.mod");
+    std::fs::write(
+        root.join("go.mod"),
+        format!("{gomod}\nrequire example.com/api v0.0.0\n\nreplace example.com/api => ./staging/src/example.com/api\n"),
+    )
+    .expect("go.mod");
+    let staging = "staging/src/example.com/api";
+    for (rel, text) in [
+        (format!("{staging}/go.mod"), "module example.com/api\n\ngo 1.24\n".to_string()),
+        (
+            format!("{staging}/things/v1/doc.go"),
+            "// +k8s:validation-gen=TypesWithSuffix=Spec\n// +k8s:validation-gen-input=example.com/api/things/v1\n// +k8s:validation-gen-scheme-registry=nil\n\npackage v1\n".into(),
+        ),
+        (
+            format!("{staging}/things/v1/types.go"),
+            "package v1\n\n// Thing is a thing.\ntype Thing struct {\n\tSpec ThingSpec `json:\"spec\"`\n}\n\n// ThingSpec is its spec.\ntype ThingSpec struct {\n\t// +k8s:optional\n\t// +k8s:maximum=10\n\tCount *int32 `json:\"count,omitempty\"`\n}\n".into(),
+        ),
+        (
+            "internal/things/v1/doc.go".to_string(),
+            "// +k8s:validation-gen=TypesWithSuffix=Thing\n// +k8s:validation-gen-input=example.com/api/things/v1\n\npackage v1\n".into(),
+        ),
+        ("other/go.mod".to_string(), "module example.com/other\n\ngo 1.24\n".into()),
+        ("other/doc.go".to_string(), "// +k8s:validation-gen=*\n\npackage other\n".into()),
+    ] {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
+    }
+    let internal = format!("internal/things/v1/{OUT}");
+    let own = format!("{staging}/things/v1/{OUT}");
+    let generate = |args: &[&str]| {
+        vgc(
+            &root,
+            &[&["validation-gen", "--output-file", OUT], args].concat(),
+        )
+    };
+    // The main module alone: the activation reads the staging package, which gets no file.
+    let o = generate(&["./..."]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(root.join(&internal).exists() && !root.join(&own).exists());
+    // Named: written too, each file by its own criteria.
+    let o = generate(&["./...", &format!("./{staging}/things/v1")]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("wrote 4 files"), "{err}");
+    let a = read(&root, &internal);
+    assert!(
+        a.contains("func RegisterValidations(")
+            && a.contains("func Validate_Thing(")
+            && a.contains("errs = append(errs, Validate_ThingSpec(")
+            && a.contains("func Validate_ThingSpec("),
+        "{a}"
+    );
+    let b = read(&root, &own);
+    assert!(
+        b.contains("\npackage v1\n")
+            && b.contains("func Validate_ThingSpec(")
+            && !b.contains("func Validate_Thing(")
+            && !b.contains("RegisterValidations"),
+        "{b}"
+    );
+    // A nested module the main go.mod does not replace.
+    let o = generate(&["./...", "./other"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("run it once per module"),
+        "{}",
+        stderr(&o)
+    );
+}
