@@ -634,7 +634,9 @@ fn tap(results: &Results) -> String {
                 }
             }
             Status::Skipped => {
-                let why = e.problem.as_ref().map_or("", |p| p.json_message.as_str());
+                // The reason may quote the document (an apiVersion with a line break): escaped as a description is.
+                let why =
+                    tap_description(e.problem.as_ref().map_or("", |p| p.json_message.as_str()));
                 let _ = writeln!(out, "ok {n} - {what} # SKIP {why}");
             }
             Status::Invalid => {
