@@ -151,7 +151,8 @@ pub(crate) struct BuildArgs {
 pub(crate) struct ValidationGenArgs {
     /// Input packages, as validation-gen takes them: directories (`./pkg/apis/core/v1`, `./...`, `DIR/...`) or
     /// import paths (`k8s.io/kubernetes/pkg/apis/core/v1`, resolved in the Go module of the current directory,
-    /// else with `go list`). All in one Go module.
+    /// else with `go list`). All in one Go module, or in the current directory's and modules its go.mod `replace`s with
+    /// a directory below it (k8s.io/kubernetes' `staging/`).
     #[arg(value_name = "PACKAGE")]
     pub(crate) packages: Vec<String>,
     /// The file written into each input package that has a `+k8s:validation-gen` tag (upstream's default).
