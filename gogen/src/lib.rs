@@ -635,7 +635,11 @@ impl Gen<'_> {
                 .subresources
                 .as_ref()
                 .map(|s| {
-                    let mut v: Vec<String> = s.allowed.iter().map(|a| text::go_quote(a)).collect();
+                    let mut v: Vec<String> = s
+                        .allowed
+                        .iter()
+                        .map(|a| vgc_runtime::field::go_quote(a))
+                        .collect();
                     v.sort();
                     v.join(", ")
                 })
@@ -847,7 +851,10 @@ impl Gen<'_> {
             let value = self.imports.name(SAFE, "Value");
             format!("{value}(fldPath, func() *{path} {{ return fldPath.Child(\"{leaf}\") }})")
         } else {
-            format!("fldPath.Child({})", text::go_quote(&f.json_name))
+            format!(
+                "fldPath.Child({})",
+                vgc_runtime::field::go_quote(&f.json_name)
+            )
         };
         line(
             out,

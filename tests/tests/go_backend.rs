@@ -178,35 +178,15 @@ fn run(u: Upstream) -> Outcome {
         if let Ok(ours) = &generated {
             printed.insert(pkg.clone(), ours.clone());
         }
-        match generated {
-            Ok(ours) if ours == theirs => {
-                identical.insert(pkg.clone());
-            }
-            Ok(ours) => {
-                // `VGC_GO_BACKEND_DUMP=DIR`: keep each differing file for `diff -r`.
-                if let Ok(dir) = std::env::var("VGC_GO_BACKEND_DUMP") {
-                    let to = Path::new(&dir).join(u.as_str()).join(pkg);
-                    std::fs::create_dir_all(&to).expect("mkdir dump");
-                    std::fs::write(to.join(GENERATED), &ours).expect("dump");
-                    std::fs::write(to.join("theirs.go"), &theirs).expect("dump");
-                }
-                let (n, a, b) = first_difference(&ours, &theirs);
-                classes
-                    .entry("different")
-                    .or_default()
-                    .push(format!("{pkg}:{n}\n      ours:   {a}\n      theirs: {b}"));
-            }
-            Err(u) => {
-                for x in &u {
-                    let what = x.what.clone();
-                    *unsupported_what.entry(what).or_default() += 1;
-                }
-                classes
-                    .entry("unsupported")
-                    .or_default()
-                    .push(format!("{pkg}: {}", u[0]));
-            }
-        }
+        classify(
+            pkg,
+            generated,
+            &theirs,
+            &Path::new(u.as_str()).join(pkg),
+            &mut identical,
+            &mut classes,
+            &mut unsupported_what,
+        );
     }
     let mut outcome = report(
         &format!("output_tests of code-generator {version}"),
@@ -454,34 +434,15 @@ fn run_kubernetes(u: Upstream) -> Outcome {
                 .push(format!("{pkg} (input {input})"));
             continue;
         };
-        match vgc_gogen::generate_package(&out.plan, m, &options) {
-            Ok(ours) if ours == theirs => {
-                identical.insert(pkg);
-            }
-            Ok(ours) => {
-                if let Ok(d) = std::env::var("VGC_GO_BACKEND_DUMP") {
-                    let to = Path::new(&d).join(format!("k8s-{}", u.as_str())).join(&pkg);
-                    std::fs::create_dir_all(&to).expect("mkdir dump");
-                    std::fs::write(to.join(GENERATED), &ours).expect("dump");
-                    std::fs::write(to.join("theirs.go"), &theirs).expect("dump");
-                }
-                let (n, a, b) = first_difference(&ours, &theirs);
-                classes
-                    .entry("different")
-                    .or_default()
-                    .push(format!("{pkg}:{n}\n      ours:   {a}\n      theirs: {b}"));
-            }
-            Err(x) => {
-                for y in &x {
-                    let what = y.what.clone();
-                    *unsupported_what.entry(what).or_default() += 1;
-                }
-                classes
-                    .entry("unsupported")
-                    .or_default()
-                    .push(format!("{pkg}: {}", x[0]));
-            }
-        }
+        classify(
+            &pkg,
+            vgc_gogen::generate_package(&out.plan, m, &options),
+            &theirs,
+            &Path::new(&format!("k8s-{}", u.as_str())).join(&pkg),
+            &mut identical,
+            &mut classes,
+            &mut unsupported_what,
+        );
     }
     report(
         &format!("k8s.io/kubernetes {k8s_version} pkg/apis"),
@@ -490,6 +451,46 @@ fn run_kubernetes(u: Upstream) -> Outcome {
         &classes,
         &unsupported_what,
     )
+}
+
+/// Files `pkg`'s printed text against upstream's: identical, different (the first differing line; with
+/// `VGC_GO_BACKEND_DUMP=DIR` both files kept under `DIR/<dump>` for `diff -r`) or unsupported (each construct counted).
+fn classify(
+    pkg: &str,
+    generated: Result<String, Vec<vgc_gogen::Unsupported>>,
+    theirs: &str,
+    dump: &Path,
+    identical: &mut BTreeSet<String>,
+    classes: &mut BTreeMap<&'static str, Vec<String>>,
+    unsupported_what: &mut BTreeMap<String, usize>,
+) {
+    match generated {
+        Ok(ours) if ours == theirs => {
+            identical.insert(pkg.to_string());
+        }
+        Ok(ours) => {
+            if let Ok(dir) = std::env::var("VGC_GO_BACKEND_DUMP") {
+                let to = Path::new(&dir).join(dump);
+                std::fs::create_dir_all(&to).expect("mkdir dump");
+                std::fs::write(to.join(GENERATED), &ours).expect("dump");
+                std::fs::write(to.join("theirs.go"), theirs).expect("dump");
+            }
+            let (n, a, b) = first_difference(&ours, theirs);
+            classes
+                .entry("different")
+                .or_default()
+                .push(format!("{pkg}:{n}\n      ours:   {a}\n      theirs: {b}"));
+        }
+        Err(u) => {
+            for x in &u {
+                *unsupported_what.entry(x.what.clone()).or_default() += 1;
+            }
+            classes
+                .entry("unsupported")
+                .or_default()
+                .push(format!("{pkg}: {}", u[0]));
+        }
+    }
 }
 
 /// The summary and per-class lists of one comparison.

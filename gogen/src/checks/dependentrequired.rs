@@ -7,7 +7,7 @@ use vgc_lowering::plan::{DependentPlan, GoTy};
 
 pub(super) fn call(g: &mut Gen<'_>, d: &DependentPlan, value: &GoTy) -> Option<String> {
     let owner = super::each::non_pointer(value).clone();
-    let q = crate::text::go_quote;
+    let q = vgc_runtime::field::go_quote;
     let args = vec![
         q(&d.trigger.json),
         super::union::member_extractor(g, &owner, &d.trigger.go)?,

@@ -206,7 +206,7 @@ pub(super) fn item(
         .iter()
         .map(|(field, pointer, v)| {
             let rhs = match v {
-                vgc_lowering::plan::NeqValue::Str(s) => crate::text::go_quote(s),
+                vgc_lowering::plan::NeqValue::Str(s) => vgc_runtime::field::go_quote(s),
                 vgc_lowering::plan::NeqValue::Int(i) => i.to_string(),
                 vgc_lowering::plan::NeqValue::Bool(b) => b.to_string(),
             };

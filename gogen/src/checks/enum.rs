@@ -79,7 +79,7 @@ pub(crate) fn exclusions_init(g: &mut Gen<'_>, owner: &TypeKey, e: &EnumPlan) ->
         let constant = g.imports.name(&pkg, &name);
         s.push_str(&format!(
             "\n\t{{\n\t\tValue:       {constant},\n\t\tOption:      {},\n\t\tExcludeWhen: {when},\n\t}},\n",
-            crate::text::go_quote(&option)
+            vgc_runtime::field::go_quote(&option)
         ));
     }
     s.push('}');

@@ -5,7 +5,7 @@ use vgc_lowering::plan::NeqValue;
 
 pub(super) fn call(g: &mut Gen<'_>, name: &str, v: &NeqValue) -> String {
     let lit = match v {
-        NeqValue::Str(s) => crate::text::go_quote(s),
+        NeqValue::Str(s) => vgc_runtime::field::go_quote(s),
         NeqValue::Int(i) => i.to_string(),
         NeqValue::Bool(b) => b.to_string(),
     };

@@ -27,7 +27,10 @@ pub(super) fn call(g: &mut Gen<'_>, kind: &CheckKind) -> Option<String> {
             let parse = g
                 .imports
                 .name("k8s.io/apimachinery/pkg/api/resource", "MustParse");
-            (name, format!("{parse}({})", crate::text::go_quote(q)))
+            (
+                name,
+                format!("{parse}({})", vgc_runtime::field::go_quote(q)),
+            )
         }
         // Pre-1.36 byte lengths: not printed yet.
         _ => return None,

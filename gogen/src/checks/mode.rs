@@ -116,7 +116,7 @@ pub(super) fn call(g: &mut Gen<'_>, subject: &str, m: &ModePlan, value: &GoTy) -
     let mut rules = format!("\n[]{rule_t}[{nilable_t}, {disc_t}]{{\n");
     for (v, checks) in &m.rules {
         let lit = match m.discriminator.kind {
-            DiscriminatorKind::String => crate::text::go_quote(v),
+            DiscriminatorKind::String => vgc_runtime::field::go_quote(v),
             DiscriminatorKind::Bool => parse_bool(v)?.to_string(),
         };
         let w = multi_wrapper(g, subject, checks, &nilable_t, &member)?;
@@ -126,7 +126,7 @@ pub(super) fn call(g: &mut Gen<'_>, subject: &str, m: &ModePlan, value: &GoTy) -
         ));
     }
     rules.push('}');
-    let json = crate::text::go_quote(&m.member.json);
+    let json = vgc_runtime::field::go_quote(&m.member.json);
     Some(super::validate_call(
         g,
         "Discriminated",

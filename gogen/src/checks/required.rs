@@ -18,6 +18,9 @@ pub(super) fn call(g: &mut Gen<'_>, kind: &CheckKind, value: &GoTy) -> Option<St
         Native::Value => "Value",
     };
     // 1.38's message payload is the call's one extra (variadic) argument.
-    let args: Vec<String> = detail.iter().map(|d| crate::text::go_quote(d)).collect();
+    let args: Vec<String> = detail
+        .iter()
+        .map(|d| vgc_runtime::field::go_quote(d))
+        .collect();
     Some(super::validate_call(g, &format!("{base}{suffix}"), &args))
 }

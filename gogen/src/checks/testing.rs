@@ -6,6 +6,6 @@ pub(super) fn call(g: &mut Gen<'_>, result: bool, msg: &str) -> String {
     super::validate_call(
         g,
         "FixedResult",
-        &[result.to_string(), crate::text::go_quote(msg)],
+        &[result.to_string(), vgc_runtime::field::go_quote(msg)],
     )
 }

@@ -33,7 +33,7 @@ pub(crate) fn var_name(path: &str, u: &UnionPlan) -> String {
 
 /// The membership variable's initializer.
 pub(crate) fn var_init(g: &mut Gen<'_>, u: &UnionPlan) -> String {
-    let q = crate::text::go_quote;
+    let q = vgc_runtime::field::go_quote;
     match &u.discriminator {
         Some(d) => {
             let f = g
@@ -131,7 +131,7 @@ pub(crate) fn list_var_init(g: &mut Gen<'_>, u: &vgc_lowering::plan::ListUnionPl
     let args: Vec<String> = u
         .members
         .iter()
-        .map(|(name, _)| format!("{m}({})", crate::text::go_quote(name)))
+        .map(|(name, _)| format!("{m}({})", vgc_runtime::field::go_quote(name)))
         .collect();
     format!("{f}({})", args.join(", "))
 }
@@ -156,7 +156,7 @@ pub(super) fn list_call(
             let vgc_lowering::plan::NeqValue::Str(s) = v else {
                 return None;
             };
-            let rhs = crate::text::go_quote(s);
+            let rhs = vgc_runtime::field::go_quote(s);
             conditions.push(if *pointer {
                 format!("list[i].{field} != nil && *list[i].{field} == {rhs}")
             } else {

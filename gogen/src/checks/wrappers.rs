@@ -21,7 +21,11 @@ pub(super) fn if_option(
     Some(super::validate_call(
         g,
         "IfOption",
-        &[crate::text::go_quote(&io.option), io.enabled.to_string(), w],
+        &[
+            vgc_runtime::field::go_quote(&io.option),
+            io.enabled.to_string(),
+            w,
+        ],
     ))
 }
 
@@ -53,7 +57,12 @@ pub(super) fn subfield(
     Some(super::validate_call(
         g,
         "Subfield",
-        &[crate::text::go_quote(&s.member.json), getter, equal, w],
+        &[
+            vgc_runtime::field::go_quote(&s.member.json),
+            getter,
+            equal,
+            w,
+        ],
     ))
 }
 
