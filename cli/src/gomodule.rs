@@ -217,6 +217,17 @@ pub fn is_canonical_version(version: &str) -> bool {
         .is_some_and(|v| semver::Version::parse(v).is_ok())
 }
 
+/// Runs `go ARGS` in a new temporary directory with `GOFLAGS=-mod=mod` (so no `go.mod` is read or changed); a
+/// missing `go` is `ErrorKind::NotFound`.
+fn go_in_temp(args: &[&str]) -> std::io::Result<std::process::Output> {
+    let tmp = tempfile::tempdir()?;
+    Command::new("go")
+        .args(args)
+        .current_dir(tmp.path())
+        .env("GOFLAGS", "-mod=mod")
+        .output()
+}
+
 /// The concrete version a version query names: `go list -m -json module@query` (run in a new temporary directory
 /// with `GOFLAGS=-mod=mod`, so no `go.mod` is read or changed), its `Version`.
 ///
@@ -228,13 +239,7 @@ pub fn resolve_query(module: &str, query: &str) -> Result<String, ResolveError> 
         query: query.into(),
         message,
     };
-    let tmp = tempfile::tempdir().map_err(|e| fail(format!("a temporary directory: {e}")))?;
-    let out = Command::new("go")
-        .args(["list", "-m", "-json", &format!("{module}@{query}")])
-        .current_dir(tmp.path())
-        .env("GOFLAGS", "-mod=mod")
-        .output();
-    let out = match out {
+    let out = match go_in_temp(&["list", "-m", "-json", &format!("{module}@{query}")]) {
         Ok(o) => o,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return Err(ResolveError::NoGoQuery {
