@@ -4,7 +4,7 @@
 //! by [`TagDiagnostic::message`].
 
 use vgc_ir::Code;
-use vgc_ir::catalog::{FORMATS, TagId};
+use vgc_ir::catalog::TagId;
 use vgc_runtime::validate::UpdateConstraint;
 
 /// The kinds of value a tag is restricted to, as upstream names them in `can only be used on <kinds> types`.
@@ -53,8 +53,8 @@ pub(super) enum TagDiagnostic {
     Negative,
     /// VGC0109: a `minProperties`/`maxProperties` limit above upstream's 100000 (`limits.go`).
     TooManyProperties,
-    /// VGC0109: a `format` name upstream does not know.
-    UnknownFormat(String),
+    /// VGC0109: a `format` name upstream does not know, with the formats the profile in force supports (the hint).
+    UnknownFormat(String, Vec<&'static str>),
     /// VGC0109: a `format` name only a project format defines (`--validation-extensions-file`) under a profile
     /// before 1.38, where upstream has no project formats: the unknown-format error, with a hint.
     ProjectFormatBeforeV1_38(String),
@@ -132,7 +132,7 @@ impl TagDiagnostic {
             TagDiagnostic::OutOfRange(_)
             | TagDiagnostic::Negative
             | TagDiagnostic::TooManyProperties
-            | TagDiagnostic::UnknownFormat(_)
+            | TagDiagnostic::UnknownFormat(..)
             | TagDiagnostic::ProjectFormatBeforeV1_38(_)
             | TagDiagnostic::UnknownUpdateConstraint(_)
             | TagDiagnostic::UnknownListType(_)
@@ -174,7 +174,7 @@ impl TagDiagnostic {
             TagDiagnostic::TooManyProperties => {
                 format!("{what}: must be less than or equal to 100000")
             }
-            TagDiagnostic::UnknownFormat(f) | TagDiagnostic::ProjectFormatBeforeV1_38(f) => {
+            TagDiagnostic::UnknownFormat(f, _) | TagDiagnostic::ProjectFormatBeforeV1_38(f) => {
                 format!("{what}: unsupported validation format {f:?}")
             }
             TagDiagnostic::UnknownUpdateConstraint(c) => {
@@ -247,8 +247,8 @@ impl TagDiagnostic {
     /// The hint shown under the message, if any.
     pub(super) fn hint(&self) -> Option<String> {
         match self {
-            TagDiagnostic::UnknownFormat(_) => {
-                Some(format!("supported formats: {}", FORMATS.join(", ")))
+            TagDiagnostic::UnknownFormat(_, supported) => {
+                Some(format!("supported formats: {}", supported.join(", ")))
             }
             TagDiagnostic::ProjectFormatBeforeV1_38(f) => Some(format!(
                 "{f:?} is a project format (--validation-extensions-file); project formats need the 1.38 profile (kubernetes#142116)"
@@ -680,7 +680,7 @@ mod tests {
             Some("use atomic, set or map")
         );
         assert!(
-            TagDiagnostic::UnknownFormat("x".into())
+            TagDiagnostic::UnknownFormat("x".into(), vec!["k8s-short-name"])
                 .hint()
                 .is_some_and(|h| h.contains("k8s-short-name"))
         );

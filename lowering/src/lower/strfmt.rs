@@ -35,7 +35,16 @@ impl Lowerer<'_> {
                         Some(_) => {
                             return refuse(self, TagDiagnostic::ProjectFormatBeforeV1_38(f));
                         }
-                        None => return refuse(self, TagDiagnostic::UnknownFormat(f)),
+                        None => {
+                            // The hint lists the formats of the profile in force.
+                            let supported: Vec<&'static str> = Format::ALL
+                                .iter()
+                                .copied()
+                                .filter(|x| known(*x))
+                                .map(Format::name)
+                                .collect();
+                            return refuse(self, TagDiagnostic::UnknownFormat(f, supported));
+                        }
                     }
                 }
             }
