@@ -181,6 +181,13 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
                     header.as_deref() == Some(p.as_path())
                         || (relevant(p, out_dir.as_deref())
                             && !go.is_some_and(|g| go_own(p, &root, &g.output_file)))
+                        // A generated Go file someone removed: rebuilt, so the output is whole again (vgc's own
+                        // removal of a stale one costs one rebuild that writes nothing).
+                        || go.is_some_and(|g| {
+                            p.file_name().is_some_and(|n| n == g.output_file.as_str())
+                                && relevant(p, None)
+                                && !p.exists()
+                        })
                 })
                 .collect(),
             Err(errors) => {
