@@ -11,6 +11,7 @@ mod depth;
 pub mod features;
 mod lower;
 mod skeleton;
+pub mod strategies;
 
 pub use lower::MAX_NESTING;
 
