@@ -43,6 +43,109 @@ pub struct ReleaseDefaults {
     /// `genericfeatures.X`), with its default at the release. client-go's gates, which its `init` also registers
     /// but declares in client-go, are not among them: none is a declarative-validation option.
     pub gates: BTreeMap<String, bool>,
+    /// What the release's create strategies do to `status` before validating ([`CreateReset`], read from
+    /// [`REGISTRY_DIR`]); empty when the defaults did not come from a module directory.
+    pub create_resets: Vec<CreateReset>,
+}
+
+/// The directory of [`KUBERNETES_MODULE`] holding the REST strategies (`<group>/<resource>/strategy.go`).
+pub const REGISTRY_DIR: &str = "pkg/registry";
+
+/// The most bytes of one strategy file read (the largest, core's pod, is about 60 KB in v1.37).
+const MAX_STRATEGY_BYTES: u64 = 4 << 20;
+
+/// A kind whose `status` the release's API server resets on a create before validating: its REST strategy's
+/// `PrepareForCreate` assigns a new status (k8s.io/apiserver `pkg/registry/rest` `BeforeCreate` calls it between
+/// defaulting and `Validate`), read by [`vgc_parser::go::strategies::status_resets`]. `vgc validate` clears the
+/// object's `status` on a create of such a kind before validating, so a declarative rule on `status` never fires on
+/// a create, as at the server (a `/status` update still checks it: `--subresource status --old`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreateReset {
+    /// The API group's directory, the same in `k8s.io/kubernetes/pkg/apis/<group>` and `k8s.io/api/<group>/<version>`
+    /// (`apps`, `core`, `certificates`).
+    pub group: String,
+    /// The kind (`Deployment`).
+    pub kind: String,
+    /// Where: `pkg/registry/apps/deployment/strategy.go:76`, relative to the module.
+    pub at: String,
+    /// The fields of the new status the strategy sets (`Phase` for a Pod: `Pending`); `vgc validate` leaves them
+    /// unset — no declarative rule of 1.37 or 1.38 reads them: the server-verdict oracle's Go side
+    /// (`tests/upstream/server_verdict_oracle.go`) sets them, and its verdicts equal vgc's on every Pod and Namespace
+    /// of the releases' manifests.
+    pub sets: Vec<String>,
+}
+
+impl CreateReset {
+    /// Whether this is the reset of the kind of `k8s.io/api` package `pkg` (`k8s.io/api/apps/v1`) named `kind`.
+    #[must_use]
+    pub fn is_of(&self, pkg: &str, kind: &str) -> bool {
+        self.kind == kind
+            && pkg
+                .strip_prefix("k8s.io/api/")
+                .and_then(|rest| rest.split('/').next())
+                == Some(self.group.as_str())
+    }
+}
+
+/// The status resets of every create strategy under `dir`/[`REGISTRY_DIR`] (`<group>/<resource>/*.go`, tests
+/// excluded) whose gate, if any, is on in `gates`, in path order; one per kind — the first found, in path order.
+/// Unreadable files are skipped (the strategies are the release's own, read whole or not at all).
+#[must_use]
+pub fn create_resets(dir: &std::path::Path, gates: &BTreeMap<String, bool>) -> Vec<CreateReset> {
+    let sorted = |d: &std::path::Path| -> Vec<std::path::PathBuf> {
+        let mut v: Vec<_> = std::fs::read_dir(d)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| Some(e.ok()?.path()))
+            .collect();
+        v.sort();
+        v
+    };
+    let mut out: Vec<CreateReset> = Vec::new();
+    for group_dir in sorted(&dir.join(REGISTRY_DIR)) {
+        for resource in sorted(&group_dir) {
+            for file in sorted(&resource) {
+                let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                if !name.ends_with(".go") || name.ends_with("_test.go") {
+                    continue;
+                }
+                let Ok(bytes) = vgc_driver::sys::read_regular(&file, MAX_STRATEGY_BYTES) else {
+                    continue;
+                };
+                let Ok(text) = std::str::from_utf8(&bytes) else {
+                    continue;
+                };
+                if !text.contains("PrepareForCreate(") {
+                    continue;
+                }
+                let rel = file
+                    .strip_prefix(dir)
+                    .unwrap_or(&file)
+                    .display()
+                    .to_string();
+                for r in vgc_parser::go::strategies::status_resets(text) {
+                    let Some(group) = r.type_package.strip_prefix("k8s.io/kubernetes/pkg/apis/")
+                    else {
+                        continue;
+                    };
+                    if r.gate.as_ref().is_some_and(|g| gates.get(g) != Some(&true))
+                        || out
+                            .iter()
+                            .any(|o| o.group == group && o.kind == r.type_name)
+                    {
+                        continue;
+                    }
+                    out.push(CreateReset {
+                        group: group.to_string(),
+                        kind: r.type_name,
+                        at: format!("{rel}:{}", r.line),
+                        sets: r.sets,
+                    });
+                }
+            }
+        }
+    }
+    out
 }
 
 impl ReleaseDefaults {
@@ -62,6 +165,7 @@ impl ReleaseDefaults {
             release,
             gates,
             dir: None,
+            create_resets: Vec::new(),
         })
     }
 
@@ -143,6 +247,7 @@ pub fn load(kubernetes_version: &str) -> Result<ReleaseDefaults, String> {
         .map_err(|e| format!("{}: {e}", path.display()))?;
     let text = String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8", path.display()))?;
     let mut d = ReleaseDefaults::from_source(&source, release, &text)?;
+    d.create_resets = create_resets(&dir, &d.gates);
     d.dir = Some(dir);
     Ok(d)
 }

@@ -17,7 +17,9 @@ use vgc_validate::{EvalError, Interpreter};
 mod report;
 mod results;
 
-use results::{DefaultedField, Entry, Finding, Ident, Problem, Results, Status, display_name};
+use results::{
+    Cleared, DefaultedField, Entry, Finding, Ident, Problem, Results, Status, display_name,
+};
 pub use results::{Options, Outcome, OutputFormat, SkipKind};
 
 /// An API tree ready for dispatch: its lowered plan and the kinds it declares.
@@ -957,6 +959,8 @@ struct Work<'a> {
     /// With `--strict`: the keys of the object as written that no field takes (before defaulting, whose values
     /// never come from the manifest).
     unknown: Vec<vgc_validate::UnknownField>,
+    /// The written `status` the API server's create clears before validating (`clear_status_on_create`).
+    cleared: Option<Cleared>,
 }
 
 fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Results {
@@ -1166,6 +1170,7 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
                 || !e.findings.is_empty()
                 || !e.shadowed.is_empty()
                 || e.problem.is_some()
+                || e.cleared.is_some()
             {
                 return false;
             }
@@ -1388,6 +1393,7 @@ fn document(
             }
         }
     }
+    let cleared = clear_status_on_create(api, olds.0, opts, text, doc);
     let doc = &*doc;
     objects(&doc.value)
         .into_iter()
@@ -1399,11 +1405,64 @@ fn document(
                 obj,
                 defaulted: paths.remove(&prefix).unwrap_or_default(),
                 unknown: keys.remove(&prefix).unwrap_or_default(),
+                cleared: cleared.get(&prefix).cloned(),
                 prefix,
             };
             validate_object(api, interp, op_base, olds, opts, &w)
         })
         .collect()
+}
+
+/// The API server's `PrepareForCreate` status resets ([`Options::create_resets`]) applied to the objects of `doc`
+/// that are created (no `--subresource`, no old object paired with them): each such object of a kind whose create
+/// resets `status` loses its `status` member, after defaulting, as the server's create handler calls the strategy
+/// between defaulting and validating. Returns, per object (by JSON Pointer prefix) whose written `status` was not
+/// empty, what cleared it.
+fn clear_status_on_create(
+    api: &Api,
+    olds: &OldObjects,
+    opts: &Options,
+    text: &str,
+    doc: &mut Document,
+) -> BTreeMap<String, Cleared> {
+    let mut out = BTreeMap::new();
+    if opts.create_resets.is_empty() || opts.subresource.is_some() {
+        return out;
+    }
+    let found: Vec<(String, &crate::release::CreateReset)> = objects(&doc.value)
+        .into_iter()
+        .filter_map(|(obj, prefix)| {
+            if identity(obj).is_some_and(|id| olds.contains_key(&pair_key(id))) {
+                return None;
+            }
+            let key = api.kind_of(obj)?;
+            let kind = obj.get("kind")?.as_str()?;
+            let reset = opts
+                .create_resets
+                .iter()
+                .find(|r| r.is_of(&key.pkg, kind))?;
+            Some((prefix, reset))
+        })
+        .collect();
+    for (prefix, reset) in found {
+        let pointer = format!("{prefix}/status");
+        let span = doc.key_span(&pointer, text);
+        let Some(Value::Object(obj)) = doc.value.pointer_mut(&prefix) else {
+            continue;
+        };
+        let written = obj.get("status").is_some_and(|v| {
+            !(v.is_null() || v.as_object().is_some_and(serde_json::Map::is_empty))
+        });
+        obj.remove("status");
+        if written && let Some(span) = span {
+            let by = opts.kubernetes.as_ref().map_or_else(
+                || reset.at.clone(),
+                |(source, _)| format!("{source} {}", reset.at),
+            );
+            out.insert(prefix, Cleared { by, span });
+        }
+    }
+    out
 }
 
 fn malformed(file: usize, e: LoadError) -> Entry {
@@ -1498,6 +1557,7 @@ fn validate_object(
         shadowed: Vec::new(),
         problem: None,
         defaulted: Vec::new(),
+        cleared: None,
         from_old: false,
     };
     if opts.skip.iter().any(|s| s.matches(av, kind)) {
@@ -1608,6 +1668,9 @@ fn validate_object(
     entry.operation = Some(if old.is_some() { "update" } else { "create" });
     // Defaults were applied to `obj` and to the old objects when they were read.
     entry.defaulted = w.defaulted.clone();
+    if old.is_none() {
+        entry.cleared = w.cleared.clone();
+    }
     match interp.validate_partial(key, obj, old, &op) {
         Ok(vgc_validate::Partial {
             errors: errs,

@@ -2405,3 +2405,133 @@ fn kinds_the_release_no_longer_serves_are_refused() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(!out.contains("not served"), "{out}");
 }
+
+/// Issue 37: on a create, the API server's REST strategy (`PrepareForCreate`, called between defaulting and
+/// validating) resets `status`; `vgc validate` reads which kinds' creates do so from the release's
+/// `k8s.io/kubernetes@v1.Y.Z/pkg/registry/<group>/<resource>/*.go` and clears a created object's `status` the same
+/// way — said in a note at the `status` key (JSON: `cleared`) — while an update (`--old`) and `--release none` keep
+/// it. A reset inside `if utilfeature.DefaultFeatureGate.Enabled(features.G)` applies while `G` is on by default.
+#[test]
+fn a_create_clears_status_as_the_release_strategy_does() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let modcache = tmp.path().join("modcache");
+    let api = modcache.join("k8s.io/api@v0.37.2");
+    std::fs::create_dir_all(api.join("core/v1")).expect("mkdir");
+    std::fs::write(api.join("go.mod"), "module k8s.io/api\n\ngo 1.25\n").expect("go.mod");
+    std::fs::write(
+        api.join("core/v1/doc.go"),
+        "// +k8s:validation-gen=TypesWithField=TypeMeta\n// +groupName=\npackage v1\n",
+    )
+    .expect("doc.go");
+    std::fs::write(
+        api.join("core/v1/types.go"),
+        "package v1\n\ntype TypeMeta struct {\n\tAPIVersion string `json:\"apiVersion,omitempty\"`\n\tKind string `json:\"kind,omitempty\"`\n}\n\n\
+         type Gadget struct {\n\tTypeMeta `json:\",inline\"`\n\tStatus GadgetStatus `json:\"status,omitempty\"`\n}\n\n\
+         type Gizmo struct {\n\tTypeMeta `json:\",inline\"`\n\tStatus GadgetStatus `json:\"status,omitempty\"`\n}\n\n\
+         type GadgetStatus struct {\n\t// +k8s:optional\n\t// +k8s:minimum=0\n\tReady *int32 `json:\"ready,omitempty\"`\n}\n",
+    )
+    .expect("types.go");
+    let kubernetes = modcache.join("k8s.io/kubernetes@v1.37.2");
+    std::fs::create_dir_all(kubernetes.join("pkg/features")).expect("mkdir");
+    std::fs::write(
+        kubernetes.join("pkg/features/kube_features.go"),
+        "package features\n\nvar defaultVersionedKubernetesFeatureGates = map[featuregate.Feature]featuregate.VersionedSpecs{\n\tGizmoWiping: {\n\t\t{Version: version.MustParse(\"1.37\"), Default: false, PreRelease: featuregate.Alpha},\n\t},\n}\n",
+    )
+    .expect("features");
+    for (resource, body) in [
+        (
+            "gadget",
+            "\tg := obj.(*api.Gadget)\n\tg.Status = api.GadgetStatus{}\n",
+        ),
+        (
+            "gizmo",
+            "\tg := obj.(*api.Gizmo)\n\tif utilfeature.DefaultFeatureGate.Enabled(features.GizmoWiping) {\n\t\tg.Status = api.GadgetStatus{}\n\t}\n",
+        ),
+    ] {
+        let d = kubernetes.join("pkg/registry/core").join(resource);
+        std::fs::create_dir_all(&d).expect("mkdir");
+        std::fs::write(
+            d.join("strategy.go"),
+            format!(
+                "package {resource}\n\nimport (\n\tapi \"k8s.io/kubernetes/pkg/apis/core\"\n\t\"k8s.io/kubernetes/pkg/features\"\n)\n\n\
+                 func (strategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {{\n{body}}}\n"
+            ),
+        )
+        .expect("strategy.go");
+    }
+    let manifest = tmp.path().join("g.yaml");
+    std::fs::write(
+        &manifest,
+        "apiVersion: v1\nkind: Gadget\nstatus:\n  ready: -1\n---\napiVersion: v1\nkind: Gizmo\nstatus:\n  ready: -1\n",
+    )
+    .expect("manifest");
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let env = [
+        ("GOMODCACHE", Some(modcache.as_path())),
+        ("PATH", Some(empty.as_path())),
+    ];
+    let m = manifest.to_str().expect("utf-8");
+    let run = |extra: &[&str]| {
+        let mut args = vec!["--api", "k8s.io/api@v0.37.2", "--no-cache", m];
+        args.extend_from_slice(extra);
+        validate_env(&args, &env)
+    };
+    // The Gadget's status is cleared (a note, no error); the Gizmo's reset is gated off by default: checked.
+    let (code, out, err) = run(&[]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("note: status not validated: cleared before validating a create, as the API server does\n  ┌─ "),
+        "{out}"
+    );
+    assert!(
+        out.contains("= the API server's create resets status before validating (PrepareForCreate, k8s.io/kubernetes@v1.37.2 pkg/registry/core/gadget/strategy.go:10); its rules apply to a /status update: --subresource status --old FILE\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("error: status.ready: Invalid value: -1: must be greater than or equal to 0"),
+        "{out}"
+    );
+    assert!(
+        out.contains("v1 Gizmo"),
+        "the Gizmo's error names it: {out}"
+    );
+    assert!(
+        out.ends_with(
+            "vgc validate: 2 objects (1 valid, 1 invalid), 1 error, 0 skipped, 0 unreadable\n"
+        ),
+        "{out}"
+    );
+    let (_, out, _) = run(&["--output", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(
+        v["documents"][0]["cleared"],
+        serde_json::json!({"field": "status", "by": "k8s.io/kubernetes@v1.37.2 pkg/registry/core/gadget/strategy.go:10"})
+    );
+    assert_eq!(v["documents"][1]["cleared"], serde_json::Value::Null);
+    // `--release none`: no release, no strategies read: both statuses are checked.
+    let (code, out, _) = run(&["--release", "none"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.ends_with(
+            "vgc validate: 2 objects (0 valid, 2 invalid), 2 errors, 0 skipped, 0 unreadable\n"
+        ),
+        "{out}"
+    );
+    // An update (`--old`, the same objects with another status) keeps the status: the rule applies.
+    let old = tmp.path().join("old.yaml");
+    std::fs::write(
+        &old,
+        "apiVersion: v1\nkind: Gadget\nstatus:\n  ready: 1\n---\napiVersion: v1\nkind: Gizmo\nstatus:\n  ready: 1\n",
+    )
+    .expect("old");
+    let (code, out, _) = run(&["--old", old.to_str().expect("utf-8")]);
+    assert_eq!(code, 1);
+    assert!(!out.contains("cleared"), "{out}");
+    assert!(
+        out.ends_with(
+            "vgc validate: 2 objects (0 valid, 2 invalid), 2 errors, 0 skipped, 0 unreadable\n"
+        ),
+        "{out}"
+    );
+}

@@ -30,8 +30,12 @@
 //! 4. **Placeholders.** The invalid objects (enforced errors) must be exactly [`PLACEHOLDERS`]: template placeholders
 //!    in manifests that are Go templates, each listed with its reason.
 //!
-//! Not covered: the API server's hand-written validation (`pkg/apis/<group>/validation`), its strategies'
-//! `PrepareForCreate` (status reset, dropped disabled fields) and admission, the conversion round trip through the
+//! The status reset of the strategies' `PrepareForCreate` is compared too: the driver resets the decoded object's
+//! `Status` as the release's create strategy does (read with go/ast) and names the strategy line where the manifest
+//! wrote a status; vgc's `cleared` note must name the same line.
+//!
+//! Not covered: the API server's hand-written validation (`pkg/apis/<group>/validation`), the rest of its strategies'
+//! `PrepareForCreate` (dropped disabled fields) and admission, the conversion round trip through the
 //! internal version (the driver validates the decoded, defaulted versioned object), and which group/versions the
 //! server serves by default (beta and alpha versions are off unless enabled: a real server answers 404 for them).
 
@@ -103,6 +107,7 @@ fn cli_options(defaults: &vgc::release::ReleaseDefaults) -> vgc::validate::Optio
         release: Some(defaults.release_name()),
         enforce_from_release: true,
         kubernetes: defaults.dir.clone().map(|d| (defaults.source.clone(), d)),
+        create_resets: defaults.create_resets.clone(),
         output: vgc::validate::OutputFormat::Json,
         ..Default::default()
     }
@@ -237,6 +242,8 @@ struct Tally {
     ruleless: BTreeSet<(String, String)>,
     ruleless_objects: usize,
     undecodable: usize,
+    /// Objects whose written status both sides clear before validating (PrepareForCreate), with the strategy line.
+    cleared: Vec<String>,
     differences: Vec<String>,
     strict: Vec<String>,
     /// The options the server's create defines, per kind that defines some (the driver's reading).
@@ -427,6 +434,22 @@ fn population(sides: &Sides, manifests: &Path) -> (Tally, String) {
                 let line = e["line"].as_u64().unwrap_or(0);
                 let at = format!("{name}:{line}");
                 let (v, g) = (vgc_verdict(e), go_verdict(o));
+                // PrepareForCreate: the same status cleared, by the same strategy line.
+                let after_module = |s: &str| {
+                    s.split_once(' ')
+                        .map_or(String::new(), |(_, r)| r.to_string())
+                };
+                let (vgc_reset, go_reset) = (
+                    after_module(e["cleared"]["by"].as_str().unwrap_or("")),
+                    after_module(o["reset"].as_str().unwrap_or("")),
+                );
+                if vgc_reset != go_reset {
+                    t.differences.push(format!(
+                        "{at}: PrepareForCreate clears status by {go_reset:?} at the server, by {vgc_reset:?} in vgc"
+                    ));
+                } else if !go_reset.is_empty() {
+                    t.cleared.push(format!("{at}: {go_reset}"));
+                }
                 // fieldValidation=Strict: Go's strict decoding errors against `vgc validate --strict`'s unknown
                 // fields.
                 let mut go_strict: Vec<String> = o["strict"]
@@ -525,7 +548,8 @@ fn population(sides: &Sides, manifests: &Path) -> (Tally, String) {
          declarative rule at all); {} shadowed errors (equal); skipped by both: {} of kinds outside k8s.io/api, {} \
          of a group/version without declarative validation; refused by both: {} malformed documents, {} not \
          objects with a kind, {} not decodable; with kubectl's default fieldValidation=Strict also {} objects with unknown fields (the same \
-         with vgc --strict); vgc {:.1}s, the Go driver {:.1}s",
+         with vgc --strict); written statuses both sides clear before validating (PrepareForCreate): {}; vgc \
+         {:.1}s, the Go driver {:.1}s",
         manifests
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -549,6 +573,7 @@ fn population(sides: &Sides, manifests: &Path) -> (Tally, String) {
         t.no_kind,
         t.undecodable,
         t.strict.len(),
+        t.cleared.len(),
         vgc_time.as_secs_f64(),
         go_time.as_secs_f64(),
     );
@@ -564,6 +589,9 @@ fn population(sides: &Sides, manifests: &Path) -> (Tally, String) {
     }
     for s in &t.strict {
         let _ = writeln!(summary, "  strict: {s}");
+    }
+    for s in &t.cleared {
+        let _ = writeln!(summary, "  cleared: {s}");
     }
     for d in &t.differences {
         let _ = writeln!(summary, "  DIFFERENT: {d}");

@@ -24,6 +24,9 @@
 //     a second decoding with the strict serializer lists what fieldValidation=Strict (kubectl's default,
 //     --validate=strict) would refuse ("strict");
 //   - defaulted by scheme.Default (the release's SetObjectDefaults_<Kind>);
+//   - its Status reset as the kind's create strategy's PrepareForCreate does (rest.BeforeCreate calls it before
+//     Validate): loadResets reads the strategies with go/ast; "reset" names the strategy line when the manifest
+//     wrote a status;
 //   - validated as rest.ValidateDeclarativelyWithMigrationChecks does for a create with no hand-written errors:
 //     scheme.Validate(ctx, options, obj) with a panic turned into an internal error (runDeclarativeValidationWithRecover),
 //     then validate.FilterEnforcedDeclarativeErrors(ctx, errs, DeclarativeValidationBeta's state) — "enforced" —
@@ -109,6 +112,7 @@ type object struct {
 	Status     string          `json:"status"`
 	Message    string          `json:"message,omitempty"`
 	Strategy   string          `json:"strategy,omitempty"`
+	Reset      string          `json:"reset,omitempty"`
 	Options    map[string]bool `json:"options,omitempty"`
 	Enforced   []fieldError    `json:"enforced"`
 	Shadowed   []fieldError    `json:"shadowed"`
@@ -453,6 +457,202 @@ func errorsOf(list field.ErrorList) []fieldError {
 	return out
 }
 
+// statusReset: what a create strategy's PrepareForCreate assigns to the object's Status.
+type statusReset struct {
+	at   string            // `k8s.io/kubernetes pkg/registry/…/strategy.go:76`
+	sets map[string]string // fields of the new status literal and their string constants' values
+}
+
+// resets: per `<group>/<Type>` (the group's directory in k8s.io/kubernetes/pkg/apis and k8s.io/api), the first
+// status reset, in path order, of the PrepareForCreate methods of pkg/registry/*/*/*.go; loaded once.
+var resets map[string]statusReset
+
+// loadResets reads every create strategy with go/ast: in a PrepareForCreate method (not of a *StatusStrategy),
+// `x := obj.(*pkg.Type)` binds x, and `x.Status = pkg.TypeStatus{…}` or `x.Status = nil` among the body's statements
+// — or those of an `if utilfeature.DefaultFeatureGate.Enabled(features.G)` body when G is on — is the reset. A field
+// of the literal must be a string constant of the type's package (`Phase: api.PodPending`), else the driver stops.
+func loadResets() {
+	resets = map[string]statusReset{}
+	files, _ := filepath.Glob(filepath.Join(kubernetesDir, "pkg/registry/*/*/*.go"))
+	sort.Strings(files)
+	for _, path := range files {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			panic(err)
+		}
+		imports := map[string]string{}
+		for _, im := range f.Imports {
+			p, _ := strconv.Unquote(im.Path.Value)
+			name := p[strings.LastIndex(p, "/")+1:]
+			if im.Name != nil {
+				name = im.Name.Name
+			}
+			imports[name] = p
+		}
+		for _, decl := range f.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Name.Name != "PrepareForCreate" || fn.Recv == nil || len(fn.Recv.List) != 1 || fn.Body == nil {
+				continue
+			}
+			if strings.HasSuffix(strings.ToLower(types(fn.Recv.List[0].Type)), "statusstrategy") {
+				continue
+			}
+			bound := map[string][2]string{}
+			var walk func(stmts []ast.Stmt)
+			walk = func(stmts []ast.Stmt) {
+				for _, st := range stmts {
+					switch st := st.(type) {
+					case *ast.IfStmt:
+						if st.Init != nil {
+							continue
+						}
+						call, ok := st.Cond.(*ast.CallExpr)
+						if !ok || len(call.Args) != 1 {
+							continue
+						}
+						sel, ok := call.Fun.(*ast.SelectorExpr)
+						if !ok || sel.Sel.Name != "Enabled" || !strings.HasSuffix(exprString(sel.X), "DefaultFeatureGate") {
+							continue
+						}
+						gate, ok := call.Args[0].(*ast.SelectorExpr)
+						if ok && utilfeature.DefaultFeatureGate.Enabled(featuregate.Feature(gate.Sel.Name)) {
+							walk(st.Body.List)
+						}
+					case *ast.AssignStmt:
+						if len(st.Lhs) != 1 || len(st.Rhs) != 1 {
+							continue
+						}
+						if st.Tok == token.DEFINE {
+							id, ok1 := st.Lhs[0].(*ast.Ident)
+							ta, ok2 := st.Rhs[0].(*ast.TypeAssertExpr)
+							if !ok1 || !ok2 {
+								continue
+							}
+							star, ok := ta.Type.(*ast.StarExpr)
+							if !ok {
+								continue
+							}
+							if q, ok := star.X.(*ast.SelectorExpr); ok {
+								if pkg, ok := q.X.(*ast.Ident); ok {
+									bound[id.Name] = [2]string{imports[pkg.Name], q.Sel.Name}
+								}
+							}
+							continue
+						}
+						lhs, ok := st.Lhs[0].(*ast.SelectorExpr)
+						if !ok || lhs.Sel.Name != "Status" {
+							continue
+						}
+						v, ok := lhs.X.(*ast.Ident)
+						if !ok {
+							continue
+						}
+						b, ok := bound[v.Name]
+						if !ok {
+							continue
+						}
+						sets := map[string]string{}
+						switch rhs := st.Rhs[0].(type) {
+						case *ast.Ident:
+							if rhs.Name != "nil" {
+								continue
+							}
+						case *ast.CompositeLit:
+							for _, e := range rhs.Elts {
+								kv := e.(*ast.KeyValueExpr)
+								sets[kv.Key.(*ast.Ident).Name] = constant(b[0], kv.Value)
+							}
+						default:
+							continue
+						}
+						group, ok := strings.CutPrefix(b[0], "k8s.io/kubernetes/pkg/apis/")
+						if !ok {
+							continue
+						}
+						key := group + "/" + b[1]
+						if _, seen := resets[key]; !seen {
+							resets[key] = statusReset{at: fmt.Sprintf("%s:%d", rel(path), fset.Position(st.Pos()).Line), sets: sets}
+						}
+					}
+				}
+			}
+			walk(fn.Body.List)
+		}
+	}
+}
+
+func exprString(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.SelectorExpr:
+		return exprString(e.X) + "." + e.Sel.Name
+	}
+	return ""
+}
+
+// constant: the value of string constant `pkg.Name` (e) declared in the package at import path pkgPath.
+func constant(pkgPath string, e ast.Expr) string {
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		panic(fmt.Sprintf("a status field set to %T in a PrepareForCreate: a shape the driver does not know", e))
+	}
+	for _, f := range parseDir(dirOf(pkgPath)) {
+		for _, decl := range f.file.Decls {
+			g, ok := decl.(*ast.GenDecl)
+			if !ok || g.Tok != token.CONST {
+				continue
+			}
+			for _, spec := range g.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for i, n := range vs.Names {
+					if n.Name == sel.Sel.Name && i < len(vs.Values) {
+						if lit, ok := vs.Values[i].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+							v, _ := strconv.Unquote(lit.Value)
+							return v
+						}
+					}
+				}
+			}
+		}
+	}
+	panic("no string constant " + pkgPath + "." + sel.Sel.Name)
+}
+
+// prepareForCreate does to obj's Status what its kind's create strategy does (loadResets): the status set to its
+// zero value, then the literal's fields. Returns where the strategy does it, "" when it does not.
+func prepareForCreate(obj runtime.Object) string {
+	if resets == nil {
+		loadResets()
+	}
+	group := ""
+	if rest, ok := strings.CutPrefix(typePkg(obj), "k8s.io/api/"); ok {
+		group = strings.Split(rest, "/")[0]
+	}
+	r, ok := resets[group+"/"+reflect.TypeOf(obj).Elem().Name()]
+	if !ok {
+		return ""
+	}
+	status := reflect.ValueOf(obj).Elem().FieldByName("Status")
+	if !status.IsValid() {
+		panic(fmt.Sprintf("%T has no Status field", obj))
+	}
+	status.Set(reflect.Zero(status.Type()))
+	for name, value := range r.sets {
+		target := status
+		if target.Kind() == reflect.Pointer {
+			target.Set(reflect.New(target.Type().Elem()))
+			target = target.Elem()
+		}
+		target.FieldByName(name).SetString(value)
+	}
+	return r.at
+}
+
 // validateCreate: runDeclarativeValidationWithRecover's create path (the object is already of the request's
 // version, so ConvertToVersion is the identity).
 func validateCreate(ctx context.Context, options map[string]bool, obj runtime.Object) (errs field.ErrorList) {
@@ -500,6 +700,12 @@ func check(data []byte, item int) object {
 		}
 	}
 	scheme.Default(obj)
+	// Reported when the manifest wrote a status (vgc reports the status it clears as written).
+	if at := prepareForCreate(obj); at != "" {
+		if st, ok := u.Object["status"].(map[string]interface{}); ok && len(st) > 0 {
+			o.Reset = at
+		}
+	}
 	if !scheme.HasValidationFunc(obj) {
 		o.Status = "no-validation"
 		return o

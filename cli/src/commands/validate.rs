@@ -296,6 +296,10 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
         kubernetes: defaults
             .as_ref()
             .and_then(|d| Some((d.source.clone(), d.dir.clone()?))),
+        create_resets: defaults
+            .as_ref()
+            .map(|d| d.create_resets.clone())
+            .unwrap_or_default(),
         strict: a.strict,
         skip: a.skip,
         no_defaults: a.no_defaults,

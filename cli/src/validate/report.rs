@@ -144,6 +144,20 @@ fn diagnostics(results: &Results, e: &Entry) -> Vec<Diagnostic<usize>> {
                 .with_notes(at.into_iter().collect()),
         );
     }
+    if let Some(c) = &e.cleared {
+        let (labels, at) = located(results, e.file, c.span.clone(), "cleared on create");
+        let mut notes: Vec<String> = at.into_iter().collect();
+        notes.push(format!(
+            "the API server's create resets status before validating (PrepareForCreate, {}); its rules apply to a /status update: --subresource status --old FILE",
+            c.by
+        ));
+        out.push(
+            Diagnostic::note()
+                .with_message("status not validated: cleared before validating a create, as the API server does")
+                .with_labels(labels)
+                .with_notes(notes),
+        );
+    }
     for f in &e.findings {
         // An unknown field's label names the type that lacks it.
         let label = if f.type_name == "unknown field" {
@@ -394,6 +408,9 @@ fn json_report(results: &Results) -> String {
             if !by.is_empty() {
                 d["defaultedBy"] = Value::Object(by);
             }
+        }
+        if let Some(c) = &e.cleared {
+            d["cleared"] = json!({"field": "status", "by": c.by});
         }
         match (&e.problem, e.status) {
             (_, Status::Valid | Status::Invalid) => {

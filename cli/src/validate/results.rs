@@ -88,6 +88,10 @@ pub struct Options {
     /// The `k8s.io/kubernetes` module of the release (`k8s.io/kubernetes@v1.37.2`, its directory): each kind of
     /// `k8s.io/api` is reported with the hand-written validation its API server also runs, which is not checked.
     pub kubernetes: Option<(String, std::path::PathBuf)>,
+    /// What the release's create strategies do to `status` before validating ([`crate::release::CreateReset`]):
+    /// on a create (no `subresource`, no old object), the `status` of an object of such a kind is cleared after
+    /// defaulting, as the API server's `PrepareForCreate` does. Empty: objects are validated with their status.
+    pub create_resets: Vec<crate::release::CreateReset>,
     /// Unknown kinds are errors (else skipped with a note), and so are object keys no field of the kind's types
     /// takes ([`vgc_validate::Interpreter::unknown_fields`], located at the key).
     pub strict: bool,
@@ -261,6 +265,16 @@ impl DefaultedField {
     }
 }
 
+/// An object's written `status`, cleared before validating as the API server's create does
+/// ([`crate::release::CreateReset`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Cleared {
+    /// The strategy that clears it: `k8s.io/kubernetes@v1.37.2 pkg/registry/apps/deployment/strategy.go:76`.
+    pub(crate) by: String,
+    /// The `status` key in the text.
+    pub(crate) span: Range<usize>,
+}
+
 /// One entry of the report, in input order: a document that could not be read, or one object.
 #[derive(Debug, Clone)]
 pub(crate) struct Entry {
@@ -279,6 +293,8 @@ pub(crate) struct Entry {
     pub(crate) problem: Option<Problem>,
     /// The fields of the object the API server's defaulting set before validating, in the order it set them.
     pub(crate) defaulted: Vec<DefaultedField>,
+    /// The object's written `status`, cleared before validating a create (its rules are not checked).
+    pub(crate) cleared: Option<Cleared>,
     /// A problem of an `--old` document (its identity, when known, is reported but it is not an input object:
     /// never counted in the per-kind rows).
     pub(crate) from_old: bool,
@@ -297,6 +313,7 @@ impl Entry {
             findings: Vec::new(),
             shadowed: Vec::new(),
             defaulted: Vec::new(),
+            cleared: None,
             from_old: false,
             problem: Some(Problem {
                 note: false,
