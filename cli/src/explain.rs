@@ -129,6 +129,33 @@ impl TagEntry {
     }
 }
 
+/// What `vgc explain CODE` prints for diagnostic code `code` (and `vgc lsp`'s "explain" action shows): its
+/// number and name, default severity (and how a lint code's is changed), rationale and where it is documented,
+/// ending in a line break.
+#[must_use]
+pub fn code_text(code: vgc_ir::Code) -> String {
+    let sev = match code.default_severity() {
+        vgc_ir::Severity::Error => "error",
+        vgc_ir::Severity::Warning => "warning",
+    };
+    format!(
+        "{} ({}), {sev} by default{}\n\n{}\n\nSee docs/diagnostics.md{}.\n",
+        code.as_str(),
+        code.name(),
+        if code.is_lint() {
+            "; severity set by vgc.toml [lint.severity] or -W/-D/-A"
+        } else {
+            ""
+        },
+        code.rationale(),
+        if code.is_lint() {
+            " and docs/lint.md"
+        } else {
+            ""
+        }
+    )
+}
+
 /// The first sentence of `docs`: up to the first `. ` or line break.
 #[must_use]
 pub fn first_sentence(docs: &str) -> String {

@@ -28,8 +28,14 @@ struct Server {
 
 impl Server {
     fn start(cwd: &std::path::Path) -> Self {
+        Self::start_with(cwd, &[])
+    }
+
+    /// `vgc lsp` in `cwd` with the environment variables `env` set.
+    fn start_with(cwd: &std::path::Path, env: &[(&str, &str)]) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_vgc"))
             .args(["lsp", "--debounce-ms", "20"])
+            .envs(env.iter().copied())
             .current_dir(cwd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -181,12 +187,15 @@ fn an_editor_session_diagnostics_hover_completion_and_shutdown() {
         "{message}"
     );
 
-    // No hover on a tag the catalog does not know.
+    // No catalog entry for a tag the catalog does not know: the hover explains the diagnostic's code.
     let hover = s.request(
         "textDocument/hover",
         json!({"textDocument": {"uri": uri}, "position": {"line": 6, "character": 16}}),
     );
-    assert_eq!(hover["result"], Value::Null, "{hover}");
+    let shown = hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{hover}"));
+    assert!(shown.starts_with("VGC0102 (unknown-tag)"), "{hover}");
     let fixed = types_go("+k8s:required");
     s.notify(
         "textDocument/didChange",
@@ -303,6 +312,385 @@ fn closing_a_buffer_checks_the_file_on_disk_again() {
         s.diagnostics(&uri),
         Vec::<Value>::new(),
         "the file on disk is right"
+    );
+    s.request("shutdown", Value::Null);
+    s.notify("exit", Value::Null);
+}
+
+/// The bundled example's `widgets/v1/types.go` (canonical path), its URI and text.
+fn example() -> (std::path::PathBuf, String, String) {
+    let root = std::fs::canonicalize(concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/api"))
+        .expect("examples/api");
+    let file = root.join("widgets/v1/types.go");
+    let uri = format!("file://{}", file.display());
+    let text = std::fs::read_to_string(&file).expect("types.go");
+    (root, uri, text)
+}
+
+/// The LSP position (0-based line, UTF-16 column; the example is ASCII) of the `nth` (0-based) occurrence of
+/// `needle` in `text`, moved `shift` bytes into it.
+fn pos(text: &str, needle: &str, nth: usize, shift: usize) -> Value {
+    let at = text
+        .match_indices(needle)
+        .nth(nth)
+        .unwrap_or_else(|| panic!("{needle:?} #{nth} not in the text"))
+        .0
+        + shift;
+    let line = text[..at].matches('\n').count();
+    let col = at - text[..at].rfind('\n').map_or(0, |i| i + 1);
+    json!({"line": line, "character": col})
+}
+
+/// The 0-based line of the `nth` occurrence of `needle`.
+fn line_of(text: &str, needle: &str, nth: usize) -> u64 {
+    pos(text, needle, nth, 0)["line"].as_u64().expect("line")
+}
+
+/// The start lines of the locations of a definition or references result.
+fn lines(v: &Value) -> Vec<u64> {
+    v["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{v}"))
+        .iter()
+        .map(|l| l["range"]["start"]["line"].as_u64().expect("line"))
+        .collect()
+}
+
+/// Opens the example and waits for its first check (the workspace's diagnostics, whatever they are).
+fn open_example(s: &mut Server, root: &std::path::Path, uri: &str, text: &str) {
+    s.request(
+        "initialize",
+        json!({"processId": null, "rootUri": format!("file://{}", root.display()), "capabilities": {}}),
+    );
+    s.notify("initialized", json!({}));
+    s.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "go", "version": 1, "text": text}}),
+    );
+}
+
+/// Issue 40: go to definition from field paths in tags (`listMapKey`, `item(…)`'s keys, `subfield(…)`), from a
+/// union member to the union's members, from a type name to its declaration; references of a type are the fields
+/// using it.
+#[test]
+fn definition_and_references_in_the_example() {
+    let (root, uri, text) = example();
+    let mut s = Server::start(&root);
+    open_example(&mut s, &root, &uri, &text);
+    let at = |s: &mut Server, method: &str, p: Value| {
+        let mut params = json!({"textDocument": {"uri": uri}, "position": p});
+        if method == "textDocument/references" {
+            params["context"] = json!({"includeDeclaration": false});
+        }
+        s.request(method, params)
+    };
+    let condition_type = line_of(&text, "Type string `json:\"type\"`", 0);
+    // `+k8s:listMapKey=type` on Conditions: Condition.Type.
+    let d = at(
+        &mut s,
+        "textDocument/definition",
+        pos(&text, "listMapKey=type", 0, 12),
+    );
+    assert_eq!(lines(&d), [condition_type], "{d}");
+    assert_eq!(d["result"][0]["uri"], uri.as_str());
+    // `+k8s:item(type: "Ready")`: the key names Condition.Type too.
+    let d = at(
+        &mut s,
+        "textDocument/definition",
+        pos(&text, "item(type: \"Ready\")", 0, 6),
+    );
+    assert_eq!(lines(&d), [condition_type], "{d}");
+    // `+k8s:item(type: "Progress")=+k8s:subfield(status)`: the subfield of the item is Condition.Status.
+    let d = at(
+        &mut s,
+        "textDocument/definition",
+        pos(&text, "subfield(status)", 0, 10),
+    );
+    assert_eq!(lines(&d), [line_of(&text, "Status string", 0)], "{d}");
+    // `+k8s:subfield(mode)` on Network *Network: Network.Mode.
+    let d = at(
+        &mut s,
+        "textDocument/definition",
+        pos(&text, "subfield(mode)", 0, 10),
+    );
+    assert_eq!(
+        lines(&d),
+        [line_of(&text, "Mode string `json:\"mode\"`", 1)],
+        "{d}"
+    );
+    // `+k8s:listMapKey=name` on Ports []Port: Port.Name.
+    let d = at(
+        &mut s,
+        "textDocument/definition",
+        pos(&text, "listMapKey=name", 0, 12),
+    );
+    assert_eq!(
+        lines(&d),
+        [line_of(&text, "Name string `json:\"name\"`", 0)],
+        "{d}"
+    );
+    // A union member: the union's members, Host and IP.
+    let endpoint_host = line_of(&text, "Host *string", 0);
+    let endpoint_ip = line_of(&text, "IP *string", 0);
+    let r = at(
+        &mut s,
+        "textDocument/references",
+        pos(&text, "unionMember", 0, 3),
+    );
+    assert_eq!(lines(&r), [endpoint_host, endpoint_ip], "{r}");
+    let d = at(
+        &mut s,
+        "textDocument/definition",
+        pos(&text, "unionMember", 0, 3),
+    );
+    assert_eq!(lines(&d), [endpoint_host, endpoint_ip], "{d}");
+    // Source's union: the discriminator and both members, not the zeroOrOneOf group.
+    let r = at(
+        &mut s,
+        "textDocument/references",
+        pos(&text, "unionDiscriminator", 0, 3),
+    );
+    assert_eq!(
+        lines(&r),
+        [
+            line_of(&text, "Type SourceType", 0),
+            line_of(&text, "Git *GitSource", 0),
+            line_of(&text, "Container *string", 0)
+        ],
+        "{r}"
+    );
+    // A type name in a field's type: its declaration; and the fields using it.
+    let d = at(
+        &mut s,
+        "textDocument/definition",
+        pos(&text, "[]Condition", 0, 4),
+    );
+    assert_eq!(
+        lines(&d),
+        [line_of(&text, "type Condition struct", 0)],
+        "{d}"
+    );
+    let r = at(
+        &mut s,
+        "textDocument/references",
+        pos(&text, "type Condition struct", 0, 6),
+    );
+    assert_eq!(
+        lines(&r),
+        [line_of(&text, "Conditions []Condition", 0)],
+        "{r}"
+    );
+    // Across packages: `metav1.TypeMeta` is declared in meta/v1.
+    let d = at(
+        &mut s,
+        "textDocument/definition",
+        pos(&text, "metav1.TypeMeta", 0, 9),
+    );
+    let target = d["result"][0]["uri"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{d}"));
+    assert!(target.ends_with("/meta/v1/types.go"), "{d}");
+    // Nothing under a plain comment.
+    let d = at(
+        &mut s,
+        "textDocument/definition",
+        pos(&text, "Widget is a root type", 0, 2),
+    );
+    assert_eq!(d["result"], json!([]), "{d}");
+    s.request("shutdown", Value::Null);
+    s.notify("exit", Value::Null);
+}
+
+/// Issue 40: argument completion — `listType=` values, the profile's formats, JSON names of the list's items for
+/// `listMapKey=` and `item(`, of the field's struct for `subfield(`.
+#[test]
+fn argument_completion_in_the_example() {
+    let (root, uri, text) = example();
+    let mut s = Server::start(&root);
+    open_example(&mut s, &root, &uri, &text);
+    let edited = text
+        .replace(
+            "// +k8s:listMapKey=name\n\t// +k8s:maxItems=3",
+            "// +k8s:listMapKey=\n\t// +k8s:maxItems=3",
+        )
+        .replace(
+            "// +k8s:subfield(mode)=+k8s:maxLength=8",
+            "// +k8s:subfield(",
+        )
+        .replace(
+            "// +k8s:item(type: \"Ready\")=+k8s:immutable",
+            "// +k8s:item(",
+        )
+        .replace("// +k8s:listType=set", "// +k8s:listType=");
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": edited}]}),
+    );
+    let labels = |s: &mut Server, p: Value| -> Vec<String> {
+        let c = s.request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri}, "position": p}),
+        );
+        c["result"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{c}"))
+            .iter()
+            .map(|i| i["label"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    let end = |needle: &str| pos(&edited, needle, 0, needle.len());
+    assert_eq!(
+        labels(&mut s, end("// +k8s:listMapKey=")),
+        ["name", "number"]
+    );
+    assert_eq!(labels(&mut s, end("// +k8s:subfield(")), ["mode"]);
+    assert_eq!(labels(&mut s, end("// +k8s:item(")), ["type", "status"]);
+    assert_eq!(
+        labels(&mut s, end("// +k8s:listType=")),
+        ["atomic", "set", "map"]
+    );
+    let formats = labels(&mut s, end("// +k8s:format="));
+    assert!(
+        formats.contains(&"k8s-short-name".to_string()),
+        "{formats:?}"
+    );
+    s.request("shutdown", Value::Null);
+    s.notify("exit", Value::Null);
+}
+
+/// Issue 40: a did-you-mean is a quick fix, every diagnostic's code can be explained (the action runs the
+/// `vgc.explain` command, which answers `vgc explain CODE`'s text), and hovering the diagnostic explains it too.
+#[test]
+fn quick_fix_and_explain() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    std::fs::write(root.join("go.mod"), "module example.com/p\n\ngo 1.25\n").expect("go.mod");
+    std::fs::create_dir_all(root.join("apis/v1")).expect("mkdir");
+    std::fs::write(root.join("apis/v1/doc.go"), DOC_GO).expect("doc.go");
+    std::fs::write(root.join("apis/v1/types.go"), types_go("+k8s:required")).expect("types.go");
+    let uri = format!("file://{}", root.join("apis/v1/types.go").display());
+    let mut s = Server::start(&root);
+    s.request("initialize", json!({"processId": null, "capabilities": {}}));
+    s.notify("initialized", json!({}));
+    s.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "go", "version": 1, "text": types_go("+k8s:requred")}}),
+    );
+    let d = loop {
+        let d = s.diagnostics(&uri);
+        if !d.is_empty() {
+            break d;
+        }
+    };
+    let actions = s.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": uri}, "range": d[0]["range"], "context": {"diagnostics": d}}),
+    );
+    let list = actions["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{actions}"));
+    let fix = &list[0];
+    assert_eq!(fix["kind"], "quickfix", "{actions}");
+    assert_eq!(
+        fix["title"], "Change `k8s:requred` to `k8s:required`",
+        "{actions}"
+    );
+    let edits = &fix["edit"]["changes"][uri.as_str()];
+    assert_eq!(
+        edits,
+        &json!([{"range": d[0]["range"], "newText": "k8s:required"}]),
+        "{actions}"
+    );
+    let explain = &list[1];
+    assert_eq!(explain["command"]["command"], "vgc.explain", "{actions}");
+    assert_eq!(
+        explain["command"]["arguments"],
+        json!(["VGC0102"]),
+        "{actions}"
+    );
+    let out = s.request(
+        "workspace/executeCommand",
+        json!({"command": "vgc.explain", "arguments": ["VGC0102"]}),
+    );
+    let text = out["result"].as_str().unwrap_or_else(|| panic!("{out}"));
+    let cli = Command::new(env!("CARGO_BIN_EXE_vgc"))
+        .args(["explain", "VGC0102"])
+        .output()
+        .expect("vgc explain");
+    assert_eq!(text, String::from_utf8_lossy(&cli.stdout), "the CLI's text");
+    let hover = s.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": d[0]["range"]["start"]}),
+    );
+    let shown = hover["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{hover}"));
+    assert!(shown.starts_with("VGC0102 ("), "{shown}");
+    // Applying the edit as a client does clears the diagnostic.
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": types_go("+k8s:required")}]}),
+    );
+    assert_eq!(s.diagnostics(&uri), Vec::<Value>::new());
+    s.request("shutdown", Value::Null);
+    s.notify("exit", Value::Null);
+}
+
+/// Issue 40, robustness: a panic in a request handler is that request's error response (the server answers the
+/// next one), and a change older than the buffer's version is dropped.
+#[test]
+fn a_panicking_handler_and_a_stale_change() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    std::fs::write(root.join("go.mod"), "module example.com/p\n\ngo 1.25\n").expect("go.mod");
+    std::fs::create_dir_all(root.join("apis/v1")).expect("mkdir");
+    std::fs::write(root.join("apis/v1/doc.go"), DOC_GO).expect("doc.go");
+    std::fs::write(root.join("apis/v1/types.go"), types_go("+k8s:required")).expect("types.go");
+    let uri = format!("file://{}", root.join("apis/v1/types.go").display());
+    let mut s = Server::start_with(&root, &[("VGC_LSP_TEST_PANIC", "textDocument/hover")]);
+    s.request("initialize", json!({"processId": null, "capabilities": {}}));
+    s.notify("initialized", json!({}));
+    s.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "go", "version": 1, "text": types_go("+k8s:required")}}),
+    );
+    let hover = s.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 6, "character": 16}}),
+    );
+    assert_eq!(hover["error"]["code"], -32603, "{hover}");
+    assert!(
+        hover["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("internal error")),
+        "{hover}"
+    );
+    // Version 3 arrives before version 2 (a client reordering): 2 is dropped, 3's misspelling stays reported.
+    for (version, tag) in [(3, "+k8s:maxLenght=3"), (2, "+k8s:maxLength=3")] {
+        s.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": types_go(tag)}]}),
+        );
+    }
+    let d = loop {
+        let d = s.diagnostics(&uri);
+        if !d.is_empty() {
+            break d;
+        }
+    };
+    assert!(
+        d[0]["message"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("unknown tag \"k8s:maxLenght\"")),
+        "{d:?}"
+    );
+    let completion = s.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 6, "character": 17}}),
+    );
+    assert!(
+        completion["result"].is_array(),
+        "still serving: {completion}"
     );
     s.request("shutdown", Value::Null);
     s.notify("exit", Value::Null);

@@ -21,23 +21,7 @@ pub(crate) fn run(what: &str, tag_prefix: Option<&str>, upstream: Option<&str>) 
         };
     let mut out = std::io::stdout().lock();
     if let Some(c) = vgc_ir::Code::parse(&what.to_ascii_uppercase()) {
-        let sev = match c.default_severity() {
-            vgc_ir::Severity::Error => "error",
-            vgc_ir::Severity::Warning => "warning",
-        };
-        let _ = writeln!(
-            out,
-            "{} ({}), {sev} by default{}\n\n{}\n\nSee docs/diagnostics.md{}.",
-            c.as_str(),
-            c.name(),
-            if c.is_lint() {
-                "; severity set by vgc.toml [lint.severity] or -W/-D/-A"
-            } else {
-                ""
-            },
-            c.rationale(),
-            if c.is_lint() { " and docs/lint.md" } else { "" }
-        );
+        let _ = out.write_all(vgc::explain::code_text(c).as_bytes());
         return ExitCode::SUCCESS;
     }
     let name = vgc::explain::canonical_tag_name(what, &prefix);

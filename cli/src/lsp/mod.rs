@@ -7,11 +7,23 @@
 //!   module holding the document is checked as `vgc check` checks it, and every file of it with diagnostics is
 //!   published — codes, messages with the hint, UTF-16 ranges ([`position`]) — and every file that had some and has
 //!   none any more is cleared.
-//! - **Hover** on a `+k8s:` tag: its catalog entry as `vgc explain` shows it ([`crate::explain`]), **completion**
-//!   of tag names after `+k8s:` and of format names after `+k8s:format=` ([`tags`]).
+//!   With them vgc's own lint rules (`vgc lint`'s `VGC0310`–`VGC0318`, severities from `vgc.toml`, `vgc:ignore`
+//!   honoured).
+//! - **Hover** on a `+k8s:` tag: its catalog entry as `vgc explain` shows it ([`crate::explain`]), and on a
+//!   diagnostic's range its code explained; **completion** of tag names after `+k8s:`, of `format=` values (the
+//!   profile's formats and the project's), `listType=` values ([`tags`]) and of JSON field names for
+//!   `listMapKey=`, `subfield(`, `item(` ([`navigate::json_names`]).
+//! - **Go to definition / references** ([`navigate`]): field paths in tags to the Go fields, union and group names
+//!   to their members, type names to their declaration and the fields using them.
+//! - **Code actions** ([`actions`]): each diagnostic's fix and did-you-mean as a quick fix, and "explain" (the
+//!   `vgc.explain` command: `vgc explain CODE`'s text, returned and shown as a message).
 //! - **Robust**: a message that is not JSON-RPC is skipped ([`transport`]), a panic in a request handler is that
 //!   request's error response and a panic in a check resets that module's session; neither stops the server.
+//!   A `didChange` older than the buffer's version is dropped, and every message already queued is handled before
+//!   a check starts, so a burst of changes is checked once, on its last text.
 
+mod actions;
+mod navigate;
 mod overlay;
 mod position;
 mod tags;
@@ -65,6 +77,8 @@ struct Doc {
     path: Option<String>,
     /// The buffer's text.
     text: String,
+    /// The client's version of the text.
+    version: i32,
 }
 
 /// One Go module the client has documents in.
@@ -75,8 +89,10 @@ struct Module {
     req: BuildRequest,
     /// The profile of the last check (hover's stability levels).
     release: Upstream,
-    /// Documents published with diagnostics by the last check.
-    published: BTreeSet<Url>,
+    /// Documents published with diagnostics by the last check, with their quick fixes.
+    published: BTreeMap<Url, Vec<actions::Fixable>>,
+    /// `vgc.toml`'s `[lint.severity]` (vgc's lint rules run with each check).
+    lint: vgc_driver::LintSettings,
 }
 
 impl Module {
@@ -95,10 +111,9 @@ impl Module {
             });
         req.extension_files.clone_from(&opts.extension_files);
         // `vgc.toml` `[build] target = "go"`: what the Go backend cannot print is reported, as `vgc check` does.
-        let go = vgc_driver::config::find(path)
-            .and_then(|f| vgc_driver::config::load(&f).ok())
-            .and_then(|c| c.go);
-        if go.is_some() {
+        let config = vgc_driver::config::find(path).and_then(|f| vgc_driver::config::load(&f).ok());
+        let lint = config.as_ref().map(|c| c.lint.clone()).unwrap_or_default();
+        if config.and_then(|c| c.go).is_some() {
             req.go = Some(vgc_driver::GoTarget::default());
         }
         let release = req
@@ -109,7 +124,8 @@ impl Module {
             session: Session::default(),
             req,
             release,
-            published: BTreeSet::new(),
+            published: BTreeMap::new(),
+            lint,
         }
     }
 }
@@ -135,6 +151,8 @@ struct Server {
     pending: BTreeMap<String, Pending>,
     deadline: Option<Instant>,
     shut_down: bool,
+    /// A request method whose handler panics on purpose (`VGC_LSP_TEST_PANIC`, for the tests of the panic guard).
+    panic_on: Option<String>,
 }
 
 /// A line on stderr (the client's log of the server).
@@ -176,6 +194,7 @@ impl Server {
             pending: BTreeMap::new(),
             deadline: None,
             shut_down: false,
+            panic_on: std::env::var("VGC_LSP_TEST_PANIC").ok(),
         }
     }
 
@@ -187,7 +206,8 @@ impl Server {
         self.send(Notification::new(N::METHOD.to_string(), params));
     }
 
-    /// The message loop: requests answered at once, checks run when the debounce deadline passes.
+    /// The message loop: requests answered at once, checks run when the debounce deadline passes — after every
+    /// message already queued is handled, so that a check never runs on a text a later change replaced.
     fn serve(mut self, input: &crossbeam_channel::Receiver<Message>) -> u8 {
         loop {
             let next = match self.deadline {
@@ -202,24 +222,48 @@ impl Server {
                 },
             };
             match next {
-                None => self.run_pending(),
-                Some(Message::Request(r)) => self.request(r),
-                Some(Message::Notification(n)) => {
-                    if n.method == lsp_types::notification::Exit::METHOD {
-                        return if self.shut_down { 0 } else { 1 };
+                None => {
+                    while let Ok(m) = input.try_recv() {
+                        if let Some(code) = self.handle(m) {
+                            return code;
+                        }
                     }
-                    let method = n.method.clone();
-                    if let Err(p) = catch_unwind(AssertUnwindSafe(|| self.notification(n))) {
-                        log(&format!("{method}: {}", panic_text(&*p)));
+                    if self.deadline.is_some_and(|d| d <= Instant::now()) {
+                        self.run_pending();
                     }
                 }
-                Some(Message::Response(_)) => {}
+                Some(m) => {
+                    if let Some(code) = self.handle(m) {
+                        return code;
+                    }
+                }
             }
         }
     }
 
+    /// Handles one message; `Some(exit code)` after `exit`.
+    fn handle(&mut self, m: Message) -> Option<u8> {
+        match m {
+            Message::Request(r) => self.request(r),
+            Message::Notification(n) => {
+                if n.method == lsp_types::notification::Exit::METHOD {
+                    return Some(if self.shut_down { 0 } else { 1 });
+                }
+                let method = n.method.clone();
+                if let Err(p) = catch_unwind(AssertUnwindSafe(|| self.notification(n))) {
+                    log(&format!("{method}: {}", panic_text(&*p)));
+                }
+            }
+            Message::Response(_) => {}
+        }
+        None
+    }
+
     fn request(&mut self, r: Request) {
-        use lsp_types::request::{Completion, HoverRequest, Initialize, Shutdown};
+        use lsp_types::request::{
+            CodeActionRequest, Completion, ExecuteCommand, GotoDefinition, HoverRequest,
+            Initialize, References, Shutdown,
+        };
         let id = r.id.clone();
         if self.shut_down {
             self.send(Response::new_err(
@@ -231,6 +275,11 @@ impl Server {
         }
         let method = r.method.clone();
         let result = catch_unwind(AssertUnwindSafe(|| -> Result<serde_json::Value, String> {
+            if self.panic_on.as_deref() == Some(r.method.as_str()) {
+                panic!("VGC_LSP_TEST_PANIC names {}", r.method);
+            }
+            let json =
+                |v: Result<serde_json::Value, serde_json::Error>| v.map_err(|e| e.to_string());
             match r.method.as_str() {
                 Initialize::METHOD => {
                     let params: InitializeParams =
@@ -244,23 +293,50 @@ impl Server {
                 HoverRequest::METHOD => {
                     let p: lsp_types::HoverParams =
                         serde_json::from_value(r.params).map_err(|e| e.to_string())?;
-                    let pos = p.text_document_position_params;
-                    let hover = self.with_doc(&pos.text_document.uri, |text, release, prefix| {
-                        tags::hover(text, pos.position, release, prefix)
-                    });
-                    serde_json::to_value(hover.flatten()).map_err(|e| e.to_string())
+                    json(serde_json::to_value(
+                        self.hover(&p.text_document_position_params),
+                    ))
                 }
                 Completion::METHOD => {
                     let p: lsp_types::CompletionParams =
                         serde_json::from_value(r.params).map_err(|e| e.to_string())?;
-                    let pos = p.text_document_position;
-                    let items = self
-                        .with_doc(&pos.text_document.uri, |text, release, prefix| {
-                            tags::completion(text, pos.position, release, prefix)
-                        })
-                        .unwrap_or_default();
-                    serde_json::to_value(lsp_types::CompletionResponse::Array(items))
-                        .map_err(|e| e.to_string())
+                    let items = self.completion(&p.text_document_position);
+                    json(serde_json::to_value(lsp_types::CompletionResponse::Array(
+                        items,
+                    )))
+                }
+                GotoDefinition::METHOD => {
+                    let p: lsp_types::GotoDefinitionParams =
+                        serde_json::from_value(r.params).map_err(|e| e.to_string())?;
+                    let pos = p.text_document_position_params;
+                    let found = self.navigate(&pos, navigate::definition);
+                    json(serde_json::to_value(
+                        lsp_types::GotoDefinitionResponse::Array(found),
+                    ))
+                }
+                References::METHOD => {
+                    let p: lsp_types::ReferenceParams =
+                        serde_json::from_value(r.params).map_err(|e| e.to_string())?;
+                    let decl = p.context.include_declaration;
+                    let found = self.navigate(&p.text_document_position, |db, path, at| {
+                        navigate::references(db, path, at, decl)
+                    });
+                    json(serde_json::to_value(found))
+                }
+                CodeActionRequest::METHOD => {
+                    let p: lsp_types::CodeActionParams =
+                        serde_json::from_value(r.params).map_err(|e| e.to_string())?;
+                    let published = self.published(&p.text_document.uri);
+                    json(serde_json::to_value(actions::actions(
+                        &p.text_document.uri,
+                        &published,
+                        p.range,
+                    )))
+                }
+                ExecuteCommand::METHOD => {
+                    let p: lsp_types::ExecuteCommandParams =
+                        serde_json::from_value(r.params).map_err(|e| e.to_string())?;
+                    self.execute(&p)
                 }
                 _ => Err(format!("method not found: {}", r.method)),
             }
@@ -278,6 +354,178 @@ impl Server {
             }
         };
         self.send(response);
+    }
+
+    /// The hover at `pos`: the tag's entry, then the explanation of every diagnostic code published over `pos`.
+    fn hover(&mut self, pos: &lsp_types::TextDocumentPositionParams) -> Option<lsp_types::Hover> {
+        let tag = self
+            .with_doc(&pos.text_document.uri, |text, release, prefix| {
+                tags::hover(text, pos.position, release, prefix)
+            })
+            .flatten();
+        let mut codes: Vec<vgc_ir::Code> = Vec::new();
+        for f in self.published(&pos.text_document.uri) {
+            let r = f.diagnostic.range;
+            if r.start <= pos.position
+                && pos.position <= r.end
+                && let Some(NumberOrString::String(c)) = &f.diagnostic.code
+                && let Some(code) = vgc_ir::Code::parse(c)
+                && !codes.contains(&code)
+            {
+                codes.push(code);
+            }
+        }
+        if codes.is_empty() {
+            return tag;
+        }
+        let explained: Vec<String> = codes
+            .iter()
+            .map(|c| crate::explain::code_text(*c))
+            .collect();
+        let mut hover = tag.unwrap_or(lsp_types::Hover {
+            contents: lsp_types::HoverContents::Markup(lsp_types::MarkupContent {
+                kind: lsp_types::MarkupKind::Markdown,
+                value: String::new(),
+            }),
+            range: None,
+        });
+        if let lsp_types::HoverContents::Markup(m) = &mut hover.contents {
+            for e in explained {
+                if !m.value.is_empty() {
+                    m.value.push_str("\n---\n\n");
+                }
+                m.value.push_str(&e);
+            }
+        }
+        Some(hover)
+    }
+
+    /// The completion items at `pos` (see [`tags::completing`]).
+    fn completion(
+        &mut self,
+        pos: &lsp_types::TextDocumentPositionParams,
+    ) -> Vec<lsp_types::CompletionItem> {
+        let uri = &pos.text_document.uri;
+        let Some(doc) = self.docs.get(uri) else {
+            return Vec::new();
+        };
+        let path = doc.path.clone();
+        let module = path.as_deref().and_then(module_of);
+        let prefix = module
+            .as_ref()
+            .and_then(|m| self.modules.get(m))
+            .map_or_else(TagPrefix::default, |m| m.req.tag_prefix.clone());
+        let Some(what) = tags::completing(&doc.text, pos.position, &prefix) else {
+            return Vec::new();
+        };
+        // JSON names need the file in the module's database: a module not checked yet is checked first.
+        if let (tags::Completing::Json { .. }, Some(root), Some(path)) = (&what, &module, &path)
+            && self
+                .modules
+                .get(root)
+                .is_none_or(|m| navigate::text_of(m.session.db(), path).is_none())
+        {
+            let p = self.pending.remove(root).unwrap_or(Pending {
+                full: true,
+                paths: BTreeSet::new(),
+            });
+            self.check(root, &p);
+        }
+        let module = module.and_then(|m| self.modules.get(&m));
+        let release = module.map_or(Upstream::NEWEST, |m| m.release);
+        match what {
+            tags::Completing::TagName => tags::tag_items(release, &prefix),
+            tags::Completing::Format => {
+                let project = module.map(|m| vgc_ir::extensions::project_formats(m.session.db()));
+                tags::format_items(release, project.as_deref().unwrap_or(&[]))
+            }
+            tags::Completing::ListType => tags::list_type_items(),
+            tags::Completing::Json { tag, anchor, line } => match (module, path) {
+                (Some(m), Some(path)) => tags::json_items(navigate::json_names(
+                    m.session.db(),
+                    &path,
+                    &anchor,
+                    line,
+                    tag,
+                )),
+                _ => Vec::new(),
+            },
+        }
+    }
+
+    /// Runs `f` on the database of the module of document `pos` names, with the document's path and the byte
+    /// offset of the position in the text the database holds — after checking the module first when the buffer
+    /// is not that text (an edit still in its debounce) — and turns its spots into locations.
+    fn navigate(
+        &mut self,
+        pos: &lsp_types::TextDocumentPositionParams,
+        f: impl FnOnce(&dyn vgc_ir::Db, &str, usize) -> Vec<navigate::Spot>,
+    ) -> Vec<lsp_types::Location> {
+        let Some(doc) = self.docs.get(&pos.text_document.uri) else {
+            return Vec::new();
+        };
+        let (Some(path), text) = (doc.path.clone(), doc.text.clone()) else {
+            return Vec::new();
+        };
+        let Some(root) = module_of(&path) else {
+            return Vec::new();
+        };
+        let stale = self
+            .modules
+            .get(&root)
+            .is_none_or(|m| navigate::text_of(m.session.db(), &path).is_none_or(|t| *t != text));
+        if stale || self.pending.contains_key(&root) {
+            let p = self.pending.remove(&root).unwrap_or(Pending {
+                full: !self.modules.contains_key(&root),
+                paths: BTreeSet::from([path.clone()]),
+            });
+            self.check(&root, &p);
+        }
+        let Some(m) = self.modules.get(&root) else {
+            return Vec::new();
+        };
+        let db = m.session.db();
+        let Some(checked) = navigate::text_of(db, &path) else {
+            return Vec::new();
+        };
+        let at = position::offset(&checked, pos.position);
+        f(db, &path, at)
+            .into_iter()
+            .filter_map(|s| {
+                let uri = Url::from_file_path(s.file.path(db)).ok()?;
+                Some(lsp_types::Location {
+                    uri,
+                    range: position::range(s.file.text(db), &s.span),
+                })
+            })
+            .collect()
+    }
+
+    /// The diagnostics last published for `uri`, with their quick fixes.
+    fn published(&self, uri: &Url) -> Vec<actions::Fixable> {
+        self.modules
+            .values()
+            .find_map(|m| m.published.get(uri).cloned())
+            .unwrap_or_default()
+    }
+
+    /// `workspace/executeCommand`: `vgc.explain CODE` returns `vgc explain CODE`'s text and shows it as a message.
+    fn execute(&self, p: &lsp_types::ExecuteCommandParams) -> Result<serde_json::Value, String> {
+        if p.command != actions::EXPLAIN {
+            return Err(format!("unknown command {:?}", p.command));
+        }
+        let code = p
+            .arguments
+            .first()
+            .and_then(serde_json::Value::as_str)
+            .and_then(|c| vgc_ir::Code::parse(&c.to_ascii_uppercase()))
+            .ok_or_else(|| format!("{}: give a diagnostic code (VGCnnnn)", actions::EXPLAIN))?;
+        let text = crate::explain::code_text(code);
+        self.notify::<lsp_types::notification::ShowMessage>(lsp_types::ShowMessageParams {
+            typ: lsp_types::MessageType::INFO,
+            message: text.clone(),
+        });
+        Ok(serde_json::Value::String(text))
     }
 
     /// The capabilities; schedules a full check of every workspace folder inside a Go module.
@@ -310,8 +558,20 @@ impl Server {
             )),
             hover_provider: Some(HoverProviderCapability::Simple(true)),
             completion_provider: Some(CompletionOptions {
-                trigger_characters: Some(vec![":".into(), "=".into()]),
+                trigger_characters: Some(vec![":".into(), "=".into(), "(".into()]),
                 ..CompletionOptions::default()
+            }),
+            definition_provider: Some(lsp_types::OneOf::Left(true)),
+            references_provider: Some(lsp_types::OneOf::Left(true)),
+            code_action_provider: Some(lsp_types::CodeActionProviderCapability::Options(
+                lsp_types::CodeActionOptions {
+                    code_action_kinds: Some(vec![lsp_types::CodeActionKind::QUICKFIX]),
+                    ..lsp_types::CodeActionOptions::default()
+                },
+            )),
+            execute_command_provider: Some(lsp_types::ExecuteCommandOptions {
+                commands: vec![actions::EXPLAIN.into()],
+                ..lsp_types::ExecuteCommandOptions::default()
             }),
             ..ServerCapabilities::default()
         };
@@ -357,7 +617,14 @@ impl Server {
                     return;
                 };
                 let path = doc_path(&p.text_document.uri);
-                self.set_text(p.text_document.uri, path, p.text_document.text, debounce);
+                let version = p.text_document.version;
+                self.set_text(
+                    p.text_document.uri,
+                    path,
+                    p.text_document.text,
+                    version,
+                    debounce,
+                );
             }
             DidChangeTextDocument::METHOD => {
                 let Ok(p) =
@@ -370,11 +637,20 @@ impl Server {
                     return;
                 };
                 let uri = p.text_document.uri;
+                let version = p.text_document.version;
                 let path = match self.docs.get(&uri) {
+                    // A change older than the buffer (a client resending, or reordering): dropped.
+                    Some(d) if version <= d.version => {
+                        log(&format!(
+                            "{uri}: dropped the stale change to version {version} (at {})",
+                            d.version
+                        ));
+                        return;
+                    }
                     Some(d) => d.path.clone(),
                     None => doc_path(&uri),
                 };
-                self.set_text(uri, path, change.text, debounce);
+                self.set_text(uri, path, change.text, version, debounce);
             }
             DidSaveTextDocument::METHOD => {
                 let Ok(p) =
@@ -412,7 +688,14 @@ impl Server {
     }
 
     /// A document's new text: kept for hover and completion, laid over the file and its module's check scheduled.
-    fn set_text(&mut self, uri: Url, path: Option<String>, text: String, debounce: Duration) {
+    fn set_text(
+        &mut self,
+        uri: Url,
+        path: Option<String>,
+        text: String,
+        version: i32,
+        debounce: Duration,
+    ) {
         if let Some(p) = &path {
             self.texts.insert(p.clone(), text.clone());
             self.fresh.remove(p);
@@ -420,7 +703,14 @@ impl Server {
                 self.schedule(&root, Some(p.clone()), false, debounce);
             }
         }
-        self.docs.insert(uri, Doc { path, text });
+        self.docs.insert(
+            uri,
+            Doc {
+                path,
+                text,
+                version,
+            },
+        );
     }
 
     fn schedule(&mut self, root: &str, path: Option<String>, full: bool, after: Duration) {
@@ -477,6 +767,10 @@ impl Server {
         if let Some(e) = &outcome.io_error {
             log(&format!("{root}: {e}"));
         }
+        let mut outcome = outcome;
+        if outcome.profile.is_some() {
+            lint_rules(module, &mut outcome);
+        }
         let published = std::mem::take(&mut module.published);
         let now = self.publish(root, &outcome, &published);
         if let Some(m) = self.modules.get_mut(root) {
@@ -485,21 +779,30 @@ impl Server {
     }
 
     /// Publishes the diagnostics of `outcome` per file (those without a file on the module's `go.mod`) and clears
-    /// the files of `before` that have none now; returns the files published with diagnostics.
-    fn publish(&self, root: &str, outcome: &BuildOutcome, before: &BTreeSet<Url>) -> BTreeSet<Url> {
+    /// the files of `before` that have none now; returns the files published with diagnostics and their fixes. A
+    /// file whose buffer is the text checked is published with the buffer's version.
+    fn publish(
+        &self,
+        root: &str,
+        outcome: &BuildOutcome,
+        before: &BTreeMap<Url, Vec<actions::Fixable>>,
+    ) -> BTreeMap<Url, Vec<actions::Fixable>> {
         let gomod = format!("{}/go.mod", root.trim_end_matches('/'));
-        let mut by_file: BTreeMap<&str, Vec<lsp_types::Diagnostic>> = BTreeMap::new();
+        let mut by_file: BTreeMap<&str, (String, Vec<actions::Fixable>)> = BTreeMap::new();
         for d in &outcome.diagnostics {
             let file = d.file.as_deref().unwrap_or(&gomod);
-            let text = outcome
-                .sources
-                .get(file)
-                .cloned()
-                .or_else(|| self.texts.get(file).cloned())
-                .or_else(|| std::fs::read_to_string(file).ok())
-                .unwrap_or_default();
+            let (text, items) = by_file.entry(file).or_insert_with(|| {
+                let text = outcome
+                    .sources
+                    .get(file)
+                    .cloned()
+                    .or_else(|| self.texts.get(file).cloned())
+                    .or_else(|| std::fs::read_to_string(file).ok())
+                    .unwrap_or_default();
+                (text, Vec::new())
+            });
             let range = if d.file.is_some() {
-                position::range(&text, &d.span)
+                position::range(text, &d.span)
             } else {
                 lsp_types::Range::default()
             };
@@ -507,10 +810,13 @@ impl Server {
                 Some(h) => format!("{}\nhint: {h}", d.message),
                 None => d.message.clone(),
             };
-            by_file
-                .entry(file)
-                .or_default()
-                .push(lsp_types::Diagnostic {
+            let edits = if d.file.is_some() {
+                actions::fixes(d, text)
+            } else {
+                Vec::new()
+            };
+            items.push(actions::Fixable {
+                diagnostic: lsp_types::Diagnostic {
                     range,
                     severity: Some(match d.severity {
                         vgc_ir::Severity::Error => DiagnosticSeverity::ERROR,
@@ -520,27 +826,84 @@ impl Server {
                     source: Some("vgc".into()),
                     message,
                     ..lsp_types::Diagnostic::default()
-                });
+                },
+                edits,
+            });
         }
-        let mut now = BTreeSet::new();
-        for (file, diagnostics) in by_file {
+        let mut now = BTreeMap::new();
+        for (file, (text, items)) in by_file {
             let Ok(uri) = Url::from_file_path(file) else {
                 continue;
             };
+            let version = self
+                .docs
+                .get(&uri)
+                .filter(|d| d.text == text)
+                .map(|d| d.version);
             self.notify::<lsp_types::notification::PublishDiagnostics>(PublishDiagnosticsParams {
                 uri: uri.clone(),
-                diagnostics,
-                version: None,
+                diagnostics: items.iter().map(|i| i.diagnostic.clone()).collect(),
+                version,
             });
-            now.insert(uri);
+            now.insert(uri, items);
         }
-        for uri in before.difference(&now) {
+        for uri in before.keys().filter(|u| !now.contains_key(*u)) {
             self.notify::<lsp_types::notification::PublishDiagnostics>(PublishDiagnosticsParams {
                 uri: uri.clone(),
                 diagnostics: Vec::new(),
-                version: None,
+                version: self.docs.get(uri).map(|d| d.version),
             });
         }
         now
     }
+}
+
+/// Adds vgc's own lint rules (`vgc lint`'s, on the module's live database) to `outcome`'s diagnostics, with
+/// `vgc.toml`'s severities (a rule set to `allow` dropped; upstream-only settings keep none of them), their texts
+/// under the tag prefix, their `vgc:ignore` suppressions applied; sorted again by file and position.
+fn lint_rules(module: &Module, outcome: &mut BuildOutcome) {
+    if module.lint.upstream_only {
+        return;
+    }
+    let db = module.session.db();
+    let prog = vgc_analysis::loaded_program(db);
+    let prefix = &module.req.tag_prefix;
+    let mut diags: Vec<vgc_ir::Diagnostic> = vgc_analysis::lint::vgc_rules(db, prog)
+        .into_iter()
+        .filter_map(|mut d| match module.lint.severities.get(&d.code) {
+            Some(None) => None,
+            Some(Some(s)) => {
+                d.severity = *s;
+                Some(d)
+            }
+            None => Some(d),
+        })
+        .map(|mut d| {
+            d.message = prefix.requalify(&d.message);
+            d.hint = d.hint.map(|h| prefix.requalify(&h));
+            d
+        })
+        .collect();
+    if diags.is_empty() {
+        return;
+    }
+    vgc_ir::db::resolve_spans(db, &mut diags);
+    let mut sources = BTreeMap::new();
+    for d in &diags {
+        if let Some(f) = &d.file
+            && !sources.contains_key(f)
+            && let Some(t) = navigate::text_of(db, f)
+        {
+            outcome
+                .sources
+                .entry(f.clone())
+                .or_insert_with(|| (*t).clone());
+            sources.insert(f.clone(), (*t).clone());
+        }
+    }
+    let diags = vgc_analysis::lint::apply_suppressions(diags, &sources);
+    outcome.diagnostics.extend(diags);
+    outcome.diagnostics.sort_by(|a, b| {
+        (&a.file, a.span.start, a.code.as_str()).cmp(&(&b.file, b.span.start, b.code.as_str()))
+    });
 }

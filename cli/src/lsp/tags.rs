@@ -67,52 +67,211 @@ pub(crate) fn hover(
     None
 }
 
-/// Completion items at `pos`: every catalog tag name (with its one-line doc) right after `+prefix:` in a comment,
-/// the format names after `+prefix:format=`; nothing elsewhere.
+/// What is being typed at a completion position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Completing {
+    /// A tag name right after `+prefix:`.
+    TagName,
+    /// A `format=` value.
+    Format,
+    /// A `listType=` value.
+    ListType,
+    /// A JSON field name: `listMapKey=`, `subfield(`, an argument name of `item(`/`listMapItem(` — of the tag
+    /// `tag` (canonical), written first on the line above the declaration whose first line reads `anchor`
+    /// (trimmed), at line `line` of the buffer.
+    Json {
+        /// The tag (`k8s:listMapKey`, `k8s:subfield`, `k8s:item`, `k8s:listMapItem`).
+        tag: &'static str,
+        /// The declaration's line, trimmed.
+        anchor: String,
+        /// Its line number in the buffer.
+        line: usize,
+    },
+}
+
+/// What is being typed at `pos` of `text` in a `+prefix:` tag: a tag name, the value of `format=` or `listType=`
+/// (also as a chained tag's), or a JSON field name (`listMapKey=`, `subfield(`, `item(`'s keys — only in the
+/// line's first tag, whose subject is the declaration below the comment); `None` elsewhere.
 #[must_use]
-pub(crate) fn completion(
+pub(crate) fn completing(text: &str, pos: Position, prefix: &TagPrefix) -> Option<Completing> {
+    let at = offset(text, pos);
+    let (start, line) = line_at(text, at);
+    let before = &line[..(at - start).min(line.len())];
+    let comment = comment_start(before)?;
+    let marker = format!("+{}", prefix.as_str());
+    let i = before[comment..].rfind(&marker)?;
+    let first = before[comment..].find(&marker) == Some(i);
+    let typed = &before[comment + i + marker.len()..];
+    if typed.chars().all(name_char) {
+        return Some(Completing::TagName);
+    }
+    let value = |key: &str| {
+        typed
+            .strip_prefix(key)
+            .is_some_and(|v| v.chars().all(name_char))
+    };
+    if value("format=") {
+        return Some(Completing::Format);
+    }
+    if value("listType=") {
+        return Some(Completing::ListType);
+    }
+    let tag = if value("listMapKey=") {
+        "k8s:listMapKey"
+    } else if typed
+        .strip_prefix("subfield(")
+        .is_some_and(|v| v.trim_start_matches('"').chars().all(name_char))
+    {
+        "k8s:subfield"
+    } else if let Some((name, args)) = typed.split_once('(')
+        && matches!(name, "item" | "listMapItem")
+        && !args.contains(')')
+    {
+        // An argument name: after `(` or a `, `, no `:` yet.
+        let last = args.rsplit(',').next().unwrap_or("").trim_start();
+        if !last.chars().all(name_char)
+            || (args.contains(',') && args.matches('"').count() % 2 == 1)
+        {
+            return None;
+        }
+        if name == "item" {
+            "k8s:item"
+        } else {
+            "k8s:listMapItem"
+        }
+    } else {
+        return None;
+    };
+    if !first {
+        return None;
+    }
+    // The declaration the comment is written above: the next line that is not a comment or blank.
+    let rest = text.get(start + line.len()..)?;
+    let (n, decl) = rest.lines().enumerate().skip(1).find(|(_, l)| {
+        let t = l.trim();
+        !t.is_empty() && !t.starts_with("//")
+    })?;
+    Some(Completing::Json {
+        tag,
+        anchor: decl.trim().to_string(),
+        line: usize::try_from(pos.line).unwrap_or(usize::MAX) + n,
+    })
+}
+
+/// The items of a value list: `(label, one-line detail, documentation)`.
+fn value_items<'a>(
+    values: impl IntoIterator<Item = (String, String, String)> + 'a,
+    kind: CompletionItemKind,
+) -> Vec<CompletionItem> {
+    values
+        .into_iter()
+        .map(|(label, detail, doc)| CompletionItem {
+            label,
+            kind: Some(kind),
+            detail: Some(detail),
+            documentation: (!doc.is_empty()).then_some(Documentation::MarkupContent(
+                MarkupContent {
+                    kind: MarkupKind::Markdown,
+                    value: doc,
+                },
+            )),
+            ..CompletionItem::default()
+        })
+        .collect()
+}
+
+/// The format names `+k8s:format=` takes under `release` — the built-in formats the profile knows
+/// (`k8s-condition-reason` from 1.38 on, as lowering refuses it before) and then `project`'s
+/// (`--validation-extensions-file`, with their docs).
+#[must_use]
+pub(crate) fn format_items(
+    release: Upstream,
+    project: &[vgc_ir::extensions::ProjectFormat],
+) -> Vec<CompletionItem> {
+    use vgc_runtime::formats::Format;
+    let builtin = Format::ALL
+        .iter()
+        .filter(|f| **f != Format::K8sConditionReason || release.condition_reason_format())
+        .map(|f| {
+            let doc = vgc_ir::catalog::FORMAT_DOCS
+                .iter()
+                .find(|(n, _)| *n == f.name())
+                .map_or("", |(_, d)| *d);
+            (
+                f.name().to_string(),
+                crate::explain::first_sentence(doc),
+                doc.to_string(),
+            )
+        });
+    let project = project.iter().map(|p| {
+        (
+            p.name.clone(),
+            format!("project format: {}", p.docs),
+            format!("{}\n\nPattern: `{}`", p.docs, p.pattern),
+        )
+    });
+    value_items(builtin.chain(project), CompletionItemKind::ENUM_MEMBER)
+}
+
+/// `listType`'s values (upstream `listType`: atomic, set, map).
+#[must_use]
+pub(crate) fn list_type_items() -> Vec<CompletionItem> {
+    let values = [
+        (
+            "atomic",
+            "The list is replaced as a whole; items need not be unique.",
+        ),
+        (
+            "set",
+            "Items are unique; an update compares them as a set (ratcheting, uniqueness).",
+        ),
+        (
+            "map",
+            "Items are unique by their `+k8s:listMapKey` fields and matched by them across updates.",
+        ),
+    ];
+    value_items(
+        values
+            .into_iter()
+            .map(|(v, d)| (v.to_string(), d.to_string(), String::new())),
+        CompletionItemKind::ENUM_MEMBER,
+    )
+}
+
+/// JSON field names as items: `(name, Go type as written)`.
+#[must_use]
+pub(crate) fn json_items(names: Vec<(String, String)>) -> Vec<CompletionItem> {
+    value_items(
+        names
+            .into_iter()
+            .map(|(n, ty)| (n, format!("field of type {ty}"), String::new())),
+        CompletionItemKind::FIELD,
+    )
+}
+
+/// Completion items at `pos` that need no analysis: every catalog tag name (with its one-line doc) right after
+/// `+prefix:` in a comment, the format names of the profile after `format=` (`project`: the project formats),
+/// `listType`'s values; nothing elsewhere (JSON names: [`completing`] and the module's database).
+#[cfg(test)]
+fn completion(
     text: &str,
     pos: Position,
     release: Upstream,
     prefix: &TagPrefix,
+    project: &[vgc_ir::extensions::ProjectFormat],
 ) -> Vec<CompletionItem> {
-    let at = offset(text, pos);
-    let (start, line) = line_at(text, at);
-    let before = &line[..(at - start).min(line.len())];
-    let Some(comment) = comment_start(before) else {
-        return Vec::new();
-    };
-    let marker = format!("+{}", prefix.as_str());
-    let Some(i) = before[comment..].rfind(&marker) else {
-        return Vec::new();
-    };
-    let typed = &before[comment + i + marker.len()..];
-    if typed.chars().all(name_char) {
-        return tag_items(release, prefix);
+    match completing(text, pos, prefix) {
+        Some(Completing::TagName) => tag_items(release, prefix),
+        Some(Completing::Format) => format_items(release, project),
+        Some(Completing::ListType) => list_type_items(),
+        Some(Completing::Json { .. }) | None => Vec::new(),
     }
-    if let Some(value) = typed.strip_prefix("format=")
-        && value.chars().all(name_char)
-    {
-        return vgc_ir::catalog::FORMAT_DOCS
-            .iter()
-            .map(|(name, doc)| CompletionItem {
-                label: (*name).to_string(),
-                kind: Some(CompletionItemKind::ENUM_MEMBER),
-                detail: Some(crate::explain::first_sentence(doc)),
-                documentation: Some(Documentation::MarkupContent(MarkupContent {
-                    kind: MarkupKind::Markdown,
-                    value: (*doc).to_string(),
-                })),
-                ..CompletionItem::default()
-            })
-            .collect();
-    }
-    Vec::new()
 }
 
 /// One item per catalog tag: the name without the prefix as label and text, the docs' first sentence as detail,
 /// the whole entry as documentation.
-fn tag_items(release: Upstream, prefix: &TagPrefix) -> Vec<CompletionItem> {
+#[must_use]
+pub(crate) fn tag_items(release: Upstream, prefix: &TagPrefix) -> Vec<CompletionItem> {
     vgc_ir::catalog::TAGS
         .iter()
         .filter_map(|t| {
@@ -138,7 +297,7 @@ fn tag_items(release: Upstream, prefix: &TagPrefix) -> Vec<CompletionItem> {
 
 #[cfg(test)]
 mod tests {
-    use super::{completion, hover};
+    use super::{Completing, completing, completion, hover, list_type_items};
     use lsp_types::{HoverContents, Position};
     use vgc_ir::TagPrefix;
     use vgc_ir::profile::Upstream;
@@ -164,13 +323,59 @@ mod tests {
     #[test]
     fn completion_of_names_and_formats() {
         let p = TagPrefix::default();
-        let names = completion(TEXT, Position::new(3, 11), Upstream::NEWEST, &p);
+        let names = completion(TEXT, Position::new(3, 11), Upstream::NEWEST, &p, &[]);
         assert!(names.iter().any(|i| i.label == "required"));
-        let formats = completion(TEXT, Position::new(4, 16), Upstream::NEWEST, &p);
+        let formats = completion(TEXT, Position::new(4, 16), Upstream::NEWEST, &p, &[]);
         assert!(
             formats.iter().any(|i| i.label == "k8s-short-name"),
             "{formats:?}"
         );
-        assert!(completion(TEXT, Position::new(5, 3), Upstream::NEWEST, &p).is_empty());
+        assert!(completion(TEXT, Position::new(5, 3), Upstream::NEWEST, &p, &[]).is_empty());
+        let v1_37 = Upstream::parse("1.37").expect("1.37");
+        let old = completion(TEXT, Position::new(4, 16), v1_37, &p, &[]);
+        assert!(!old.iter().any(|i| i.label == "k8s-condition-reason"));
+        assert!(formats.iter().any(|i| i.label == "k8s-condition-reason"));
+    }
+
+    #[test]
+    fn what_is_being_completed() {
+        let p = TagPrefix::default();
+        let text = "type T struct {\n\t// +k8s:listType=\n\t// +k8s:listMapKey=na\n\t// +k8s:item(type: \"A\", st\n\t// +k8s:subfield(\n\t// +k8s:eachVal=+k8s:subfield(\n\n\tItems []Item `json:\"items\"`\n}\n";
+        let at = |line: u32| {
+            let l = text.lines().nth(line as usize).unwrap_or("");
+            Position::new(line, u32::try_from(l.len()).unwrap_or(0))
+        };
+        assert_eq!(completing(text, at(1), &p), Some(Completing::ListType));
+        let json = |tag| {
+            Some(Completing::Json {
+                tag,
+                anchor: "Items []Item `json:\"items\"`".into(),
+                line: 7,
+            })
+        };
+        // Line 2 is `listMapKey=na`; the declaration is five lines below.
+        assert_eq!(
+            completing(text, at(2), &p),
+            json("k8s:listMapKey").map(|c| match c {
+                Completing::Json { tag, anchor, .. } => Completing::Json {
+                    tag,
+                    anchor,
+                    line: 7
+                },
+                c => c,
+            })
+        );
+        assert_eq!(completing(text, at(3), &p), json("k8s:item"));
+        assert_eq!(completing(text, at(4), &p), json("k8s:subfield"));
+        assert_eq!(
+            completing(text, at(5), &p),
+            None,
+            "a chained subfield's subject is not the field"
+        );
+        let items = list_type_items();
+        assert_eq!(
+            items.iter().map(|i| i.label.as_str()).collect::<Vec<_>>(),
+            ["atomic", "set", "map"]
+        );
     }
 }

@@ -3,7 +3,7 @@
 //! this one skips such a message (saying so on stderr) and reads on, so a client's bad message cannot kill the
 //! server.
 
-use crossbeam_channel::{Receiver, Sender, bounded, unbounded};
+use crossbeam_channel::{Receiver, Sender, unbounded};
 use lsp_server::Message;
 use std::io::{BufRead, Write as _};
 
@@ -39,7 +39,8 @@ pub(crate) fn stdio() -> (lsp_server::Connection, Threads) {
             let _ = out.flush();
         })
         .unwrap_or_else(|e| panic!("cannot start the LSP writer thread: {e}"));
-    let (to_main, from_reader) = bounded::<Message>(0);
+    // Unbounded: everything the client sent is queued, so the server can coalesce a burst of changes before a check.
+    let (to_main, from_reader) = unbounded::<Message>();
     let reader = std::thread::Builder::new()
         .name("vgc-lsp-reader".into())
         .spawn(move || {

@@ -1,0 +1,688 @@
+//! Go to definition, references and the JSON names a tag argument may take — read from the module's live database
+//! (the per-file IR, its span table and the loaded program's type resolution: `vgc_analysis::types`), never from a
+//! second parse of the buffer.
+//!
+//! What a position can name:
+//! - a **field path in a tag** — `+k8s:listMapKey=name` and the keys of `+k8s:item(type: "Approved")` /
+//!   `+k8s:listMapItem(…)` (JSON names of the list's element struct), `+k8s:subfield(name)` (a JSON name of the
+//!   tagged value's struct), followed through `eachVal`/`eachKey`/`subfield`/`item` payloads and the option and
+//!   stability wrappers, through pointers, typedefs and inline embedding: the Go field;
+//! - a **union or group name** — `+k8s:unionMember`/`unionDiscriminator` (field unions, by their `union:`
+//!   argument, `""` when absent), `+k8s:zeroOrOneOfMember`, `+k8s:memberOf(group: …)` and the virtual group
+//!   declarations `+k8s:union(union: …)`/`+k8s:zeroOrOneOf(union: …)` (by name in the package): its members;
+//! - a **type name** — a type declaration's name, or a named type in a field's type or a typedef's right-hand side:
+//!   the declaration; its references are the fields (and typedefs) whose type names it.
+
+use std::ops::Range;
+use vgc_analysis::types::{self, Native, Ty};
+use vgc_analysis::{Program, TypeKey};
+use vgc_ir::model::{FieldIr, TagUse};
+use vgc_ir::{Db, SourceFile};
+use vgc_parser::go::TypeExpr;
+use vgc_parser::tags::{Scalar, Tag, TagValue};
+
+/// A byte range of a file's text as the database holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Spot {
+    /// The file.
+    pub(crate) file: SourceFile,
+    /// Bytes of its text.
+    pub(crate) span: Range<usize>,
+}
+
+/// A group of members named by a tag argument.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Group {
+    /// A field union (`unionMember`/`unionDiscriminator`) of one struct.
+    Union(TypeKey, String),
+    /// A `zeroOrOneOf` field group of one struct.
+    ZeroOrOneOf(TypeKey, String),
+    /// A virtual group (`memberOf(group: …)`, declared by `union`/`zeroOrOneOf`), in one package.
+    Virtual(String, String),
+}
+
+/// What a position names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Subject {
+    /// Field `index` of struct type `owner` (the declaring struct, after inline embedding).
+    Field(TypeKey, usize),
+    /// A union or group.
+    Group(Group),
+    /// A type declaration.
+    Type(TypeKey),
+}
+
+/// The package import path and the file input of `path` in the database's program.
+fn file_of(db: &dyn Db, prog: &Program, path: &str) -> Option<(String, SourceFile)> {
+    prog.packages.values().find_map(|p| {
+        p.files
+            .iter()
+            .find(|f| f.path(db) == path)
+            .map(|f| (p.path.clone(), *f))
+    })
+}
+
+/// The text of `path` as the database holds it (what its last check read), if the file is part of its program.
+#[must_use]
+pub(crate) fn text_of(db: &dyn Db, path: &str) -> Option<std::sync::Arc<String>> {
+    let prog = vgc_analysis::loaded_program(db);
+    file_of(db, prog, path).map(|(_, f)| f.text(db).clone())
+}
+
+/// Where what `offset` (a byte of the database's text of `path`) names is declared; empty when it names nothing.
+#[must_use]
+pub(crate) fn definition(db: &dyn Db, path: &str, offset: usize) -> Vec<Spot> {
+    let prog = vgc_analysis::loaded_program(db);
+    let Some((pkg, file)) = file_of(db, prog, path) else {
+        return Vec::new();
+    };
+    match subject_at(db, prog, &pkg, file, offset) {
+        Some(Subject::Field(k, i)) => field_spot(db, prog, &k, i).into_iter().collect(),
+        Some(Subject::Type(k)) => type_spot(db, prog, &k).into_iter().collect(),
+        Some(Subject::Group(g)) => group_spots(db, prog, &g, true),
+        None => Vec::new(),
+    }
+}
+
+/// The uses of what `offset` names: for a type, every field and typedef of the program whose type names it; for a
+/// union or group, its members (with the declarations of a virtual group); for a field, its declaration. With
+/// `declaration`, the declaration comes first.
+#[must_use]
+pub(crate) fn references(db: &dyn Db, path: &str, offset: usize, declaration: bool) -> Vec<Spot> {
+    let prog = vgc_analysis::loaded_program(db);
+    let Some((pkg, file)) = file_of(db, prog, path) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    match subject_at(db, prog, &pkg, file, offset) {
+        Some(Subject::Type(k)) => {
+            if declaration {
+                out.extend(type_spot(db, prog, &k));
+            }
+            out.extend(type_uses(db, prog, &k));
+        }
+        Some(Subject::Group(g)) => out = group_spots(db, prog, &g, declaration),
+        Some(Subject::Field(k, i)) => out.extend(field_spot(db, prog, &k, i)),
+        None => {}
+    }
+    out
+}
+
+/// The JSON names of the struct a tag argument at the cursor names fields of — the element struct of the list for
+/// `listMapKey=`/`item(`/`listMapItem(`, the tagged value's struct for `subfield(` — given the declaration the
+/// comment is written above: `anchor`, that declaration's first line as written (a field's or a `type` line), found
+/// in `path`'s database text nearest to line `line`. `wanted` is the tag under the cursor (canonical name). Each
+/// name comes with its Go type as written, for the completion's detail.
+#[must_use]
+pub(crate) fn json_names(
+    db: &dyn Db,
+    path: &str,
+    anchor: &str,
+    line: usize,
+    wanted: &str,
+) -> Vec<(String, String)> {
+    let prog = vgc_analysis::loaded_program(db);
+    let Some((pkg, file)) = file_of(db, prog, path) else {
+        return Vec::new();
+    };
+    let text = file.text(db);
+    let ir = vgc_ir::db::file_ir(db, file);
+    let spans = vgc_ir::db::file_spans(db, file);
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    // The line of span `at` and that line's text, trimmed.
+    let line_of = |at: u32| {
+        let s = spans.get(at as usize)?.start;
+        let l = starts.partition_point(|&b| b <= s).saturating_sub(1);
+        let end = starts.get(l + 1).map_or(text.len(), |e| e - 1);
+        Some((l, text.get(starts[l]..end)?.trim()))
+    };
+    let anchor = anchor.trim();
+    // The declaration whose line reads as `anchor`, nearest to `line`.
+    let mut best: Option<(usize, Ty)> = None;
+    for t in &ir.types {
+        let key = TypeKey {
+            pkg: pkg.clone(),
+            name: t.name.clone(),
+        };
+        let mut consider = |at: u32, ty: Ty| {
+            if let Some((l, written)) = line_of(at)
+                && written == anchor
+            {
+                let d = l.abs_diff(line);
+                if best.as_ref().is_none_or(|(bd, _)| d < *bd) {
+                    best = Some((d, ty));
+                }
+            }
+        };
+        consider(t.at, Ty::Named(key));
+        for f in &t.fields {
+            consider(f.at, types::resolve(db, prog, &pkg, file, &f.ty));
+        }
+    }
+    let Some((_, ty)) = best else {
+        return Vec::new();
+    };
+    let target = match wanted {
+        "k8s:subfield" => shape(db, prog, &ty),
+        _ => match elem(db, prog, &ty) {
+            Some(e) => shape(db, prog, &e),
+            None => return Vec::new(),
+        },
+    };
+    let Ty::Named(k) = target else {
+        return Vec::new();
+    };
+    members(db, prog, &k)
+        .into_iter()
+        .map(|m| (m.json, m.go_type))
+        .collect()
+}
+
+/// The subject at `offset` of `file` (package `pkg`).
+fn subject_at(
+    db: &dyn Db,
+    prog: &Program,
+    pkg: &str,
+    file: SourceFile,
+    offset: usize,
+) -> Option<Subject> {
+    let ir = vgc_ir::db::file_ir(db, file);
+    let spans = vgc_ir::db::file_spans(db, file);
+    let text = file.text(db);
+    let span = |at: u32| spans.get(at as usize).cloned().unwrap_or(0..0);
+    for t in &ir.types {
+        let key = TypeKey {
+            pkg: pkg.to_string(),
+            name: t.name.clone(),
+        };
+        let at = span(t.at);
+        if at.contains(&offset) {
+            return Some(Subject::Type(key));
+        }
+        // A named type on the declaration's line after its name (`type Conditions []Condition`).
+        if on_line_after(text, &at, offset) {
+            return type_under(db, prog, pkg, file, &t.ty, text, offset).map(Subject::Type);
+        }
+        let owner = Ty::Named(key.clone());
+        for u in &t.tags {
+            if let Some(s) = in_use(db, prog, pkg, &span(u.at), u, &owner, None, offset) {
+                return Some(s);
+            }
+        }
+        for (i, f) in t.fields.iter().enumerate() {
+            let at = span(f.at);
+            if at.contains(&offset) && f.go_name.is_some() {
+                return Some(Subject::Field(key, i));
+            }
+            if at.contains(&offset) || on_line_after(text, &at, offset) {
+                return type_under(db, prog, pkg, file, &f.ty, text, offset).map(Subject::Type);
+            }
+            let ty = types::resolve(db, prog, pkg, file, &f.ty);
+            for u in &f.tags {
+                if let Some(s) = in_use(db, prog, pkg, &span(u.at), u, &ty, Some(&key), offset) {
+                    return Some(s);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Whether `offset` is after `at` on `at`'s line.
+fn on_line_after(text: &str, at: &Range<usize>, offset: usize) -> bool {
+    offset >= at.end && offset <= text.len() && !text[at.end.min(text.len())..offset].contains('\n')
+}
+
+/// The named type of `ty` (a type expression of `file`) whose name is the identifier at `offset`.
+#[allow(clippy::too_many_arguments)] // The position and the file's pieces, each needed.
+fn type_under(
+    db: &dyn Db,
+    prog: &Program,
+    pkg: &str,
+    file: SourceFile,
+    ty: &TypeExpr,
+    text: &str,
+    offset: usize,
+) -> Option<TypeKey> {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let offset = offset.min(text.len());
+    let start = text[..offset]
+        .rfind(|c: char| !ident(c))
+        .map_or(0, |i| i + 1);
+    let end = text[offset..]
+        .find(|c: char| !ident(c))
+        .map_or(text.len(), |i| offset + i);
+    let word = &text[start..end];
+    if word.is_empty() {
+        return None;
+    }
+    // `metav1.Time`: the qualifier written before the name.
+    let qual = text[..start].strip_suffix('.').map(|b| {
+        let q = b.rfind(|c: char| !ident(c)).map_or(0, |i| i + 1);
+        &b[q..]
+    });
+    let mut named = Vec::new();
+    named_in(ty, &mut named);
+    let (q, n) = named
+        .into_iter()
+        .find(|(q, n)| n == word && q.as_deref() == qual)?;
+    let e = TypeExpr::Named {
+        pkg: q,
+        name: n,
+        args: Vec::new(),
+    };
+    match types::resolve(db, prog, pkg, file, &e) {
+        Ty::Named(k) => Some(k),
+        _ => None,
+    }
+}
+
+/// Every named type in `t`: (qualifier, name).
+fn named_in(t: &TypeExpr, out: &mut Vec<(Option<String>, String)>) {
+    match t {
+        TypeExpr::Named { pkg, name, args } => {
+            out.push((pkg.clone(), name.clone()));
+            for a in args {
+                named_in(a, out);
+            }
+        }
+        TypeExpr::Pointer(i) | TypeExpr::Slice(i) | TypeExpr::Array { elem: i, .. } => {
+            named_in(i, out);
+        }
+        TypeExpr::Map(k, v) => {
+            named_in(k, out);
+            named_in(v, out);
+        }
+        TypeExpr::Struct(fs) => {
+            for f in fs {
+                named_in(&f.ty, out);
+            }
+        }
+        TypeExpr::Other(_) => {}
+    }
+}
+
+/// The subject of tag use `u` (its text at `at` in the file) at `offset`: `ty` is the type of what it is written on
+/// and `owner` the struct holding that field (`None` on a type declaration).
+#[allow(clippy::too_many_arguments)] // The use, where it is, and what it is written on.
+fn in_use(
+    db: &dyn Db,
+    prog: &Program,
+    pkg: &str,
+    at: &Range<usize>,
+    u: &TagUse,
+    ty: &Ty,
+    owner: Option<&TypeKey>,
+    offset: usize,
+) -> Option<Subject> {
+    if !at.contains(&offset) {
+        return None;
+    }
+    let tag = u.parsed.as_ref().ok()?;
+    in_chain(db, prog, pkg, tag, ty.clone(), owner, offset - at.start)
+}
+
+/// Walks the tag chain from `tag` with `ty`, the type of the value it applies to, down to the tag holding `rel`
+/// (bytes of the tag text), and resolves what it names there.
+fn in_chain(
+    db: &dyn Db,
+    prog: &Program,
+    pkg: &str,
+    tag: &Tag,
+    mut ty: Ty,
+    owner: Option<&TypeKey>,
+    rel: usize,
+) -> Option<Subject> {
+    // Whether the chain so far still applies to the field itself (union membership is the field's).
+    let mut on_field = true;
+    for t in tag.chain() {
+        let str_arg = |name: &str| match t.arg(name).map(|a| &a.value) {
+            Some(Scalar::Str(s)) => s.clone(),
+            _ => String::new(),
+        };
+        match t.name.as_str() {
+            "k8s:listMapKey" => {
+                if let Some(TagValue::Scalar(Scalar::Str(key), span)) = &t.value
+                    && span.contains(&rel)
+                {
+                    let e = shape(db, prog, &elem(db, prog, &ty)?);
+                    return member_subject(db, prog, &e, key);
+                }
+            }
+            "k8s:item" | "k8s:listMapItem" => {
+                let e = shape(db, prog, &elem(db, prog, &ty)?);
+                for a in &t.args {
+                    if let Some(name) = &a.name
+                        && a.span.contains(&rel)
+                    {
+                        return member_subject(db, prog, &e, name);
+                    }
+                }
+                ty = e;
+                on_field = false;
+            }
+            "k8s:subfield" => {
+                let s = shape(db, prog, &ty);
+                let Some(Scalar::Str(name)) = t.args.first().map(|a| &a.value) else {
+                    return None;
+                };
+                if t.args.first().is_some_and(|a| a.span.contains(&rel)) {
+                    return member_subject(db, prog, &s, name);
+                }
+                let Ty::Named(k) = s else { return None };
+                ty = members(db, prog, &k)
+                    .into_iter()
+                    .find(|m| &m.json == name)?
+                    .ty;
+                on_field = false;
+            }
+            "k8s:eachVal" => {
+                ty = elem(db, prog, &ty)?;
+                on_field = false;
+            }
+            "k8s:eachKey" => {
+                ty = match shape(db, prog, &ty) {
+                    Ty::Map(k, _) => *k,
+                    _ => return None,
+                };
+                on_field = false;
+            }
+            "k8s:unionMember" | "k8s:unionDiscriminator" if on_field && in_own(t, rel) => {
+                return Some(Subject::Group(Group::Union(
+                    owner?.clone(),
+                    str_arg("union"),
+                )));
+            }
+            "k8s:zeroOrOneOfMember" if on_field && in_own(t, rel) => {
+                return Some(Subject::Group(Group::ZeroOrOneOf(
+                    owner?.clone(),
+                    str_arg("union"),
+                )));
+            }
+            "k8s:memberOf" if in_own(t, rel) => {
+                return Some(Subject::Group(Group::Virtual(
+                    pkg.to_string(),
+                    str_arg("group"),
+                )));
+            }
+            "k8s:union" | "k8s:zeroOrOneOf" if in_own(t, rel) => {
+                return Some(Subject::Group(Group::Virtual(
+                    pkg.to_string(),
+                    str_arg("union"),
+                )));
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Whether `rel` is in `t` itself, not in its chained payload.
+fn in_own(t: &Tag, rel: usize) -> bool {
+    let end = match &t.value {
+        Some(TagValue::Tag(inner)) => inner.span.start,
+        _ => t.span.end,
+    };
+    (t.span.start..end).contains(&rel)
+}
+
+/// `ty` after pointers and typedef chains: a struct as its `Ty::Named` key, anything else resolved.
+fn shape(db: &dyn Db, prog: &Program, ty: &Ty) -> Ty {
+    let mut t = ty.clone();
+    for _ in 0..64 {
+        t = match t {
+            Ty::Pointer(i) => *i,
+            Ty::Named(_) => match types::native(db, prog, &t) {
+                Native::Struct(k) => return Ty::Named(k),
+                Native::Other(o) => o,
+            },
+            other => return other,
+        };
+    }
+    Ty::Any
+}
+
+/// The element type of a list (or the value type of a map) `ty` is, through pointers and typedefs.
+fn elem(db: &dyn Db, prog: &Program, ty: &Ty) -> Option<Ty> {
+    match shape(db, prog, ty) {
+        Ty::Slice(e) | Ty::Map(_, e) => Some(*e),
+        _ => None,
+    }
+}
+
+/// One JSON member of a struct.
+struct Member {
+    /// Its JSON name.
+    json: String,
+    /// The struct declaring it (the named struct or one it embeds inline).
+    owner: TypeKey,
+    /// Its index among the owner's fields.
+    index: usize,
+    /// Its resolved type.
+    ty: Ty,
+    /// Its Go type as written.
+    go_type: String,
+}
+
+/// The JSON members of struct `k` as `encoding/json` sees them: its fields, then those of the structs it embeds
+/// inline, breadth first (a name already seen at a shallower depth wins); unexported and `json:"-"` fields left out.
+fn members(db: &dyn Db, prog: &Program, k: &TypeKey) -> Vec<Member> {
+    let mut out: Vec<Member> = Vec::new();
+    let mut queue = std::collections::VecDeque::from([(k.clone(), 0u8)]);
+    let mut seen = std::collections::BTreeSet::from([k.clone()]);
+    while let Some((t, depth)) = queue.pop_front() {
+        let Some((decl, file)) = prog.type_decl(db, &t) else {
+            continue;
+        };
+        for (i, f) in decl.fields.iter().enumerate() {
+            let json = f.json.clone().unwrap_or_default();
+            if json.skip {
+                continue;
+            }
+            let ty = types::resolve(db, prog, &t.pkg, file, &f.ty);
+            if f.go_name.is_none() && json.name.is_empty() {
+                if let Ty::Named(e) = shape(db, prog, &ty)
+                    && depth < 8
+                    && seen.insert(e.clone())
+                {
+                    queue.push_back((e, depth + 1));
+                }
+                continue;
+            }
+            let go = f.member_name();
+            if !go.starts_with(char::is_uppercase) {
+                continue;
+            }
+            let json = if json.name.is_empty() { go } else { json.name };
+            if out.iter().any(|m| m.json == json) {
+                continue;
+            }
+            out.push(Member {
+                json,
+                owner: t.clone(),
+                index: i,
+                ty,
+                go_type: type_text(&f.ty),
+            });
+        }
+    }
+    out
+}
+
+/// A type expression as Go writes it.
+fn type_text(t: &TypeExpr) -> String {
+    match t {
+        TypeExpr::Named { pkg, name, .. } => match pkg {
+            Some(p) => format!("{p}.{name}"),
+            None => name.clone(),
+        },
+        TypeExpr::Pointer(i) => format!("*{}", type_text(i)),
+        TypeExpr::Slice(i) => format!("[]{}", type_text(i)),
+        TypeExpr::Array { len, elem } => format!("[{len}]{}", type_text(elem)),
+        TypeExpr::Map(k, v) => format!("map[{}]{}", type_text(k), type_text(v)),
+        TypeExpr::Struct(_) => "struct{…}".into(),
+        TypeExpr::Other(s) => s.clone(),
+    }
+}
+
+/// The field of struct `s` (a shape) whose JSON name is `json`.
+fn member_subject(db: &dyn Db, prog: &Program, s: &Ty, json: &str) -> Option<Subject> {
+    let Ty::Named(k) = s else { return None };
+    members(db, prog, k)
+        .into_iter()
+        .find(|m| m.json == json)
+        .map(|m| Subject::Field(m.owner, m.index))
+}
+
+/// Where field `i` of struct `k` is declared (its name).
+fn field_spot(db: &dyn Db, prog: &Program, k: &TypeKey, i: usize) -> Option<Spot> {
+    let (decl, file) = prog.type_decl(db, k)?;
+    let f = decl.fields.get(i)?;
+    Some(Spot {
+        file,
+        span: vgc_ir::db::span_of(db, file, f.at),
+    })
+}
+
+/// Where type `k` is declared (its name).
+fn type_spot(db: &dyn Db, prog: &Program, k: &TypeKey) -> Option<Spot> {
+    let (decl, file) = prog.type_decl(db, k)?;
+    Some(Spot {
+        file,
+        span: vgc_ir::db::span_of(db, file, decl.at),
+    })
+}
+
+/// Every field and typedef of the program whose type names `k`, in package and file order.
+fn type_uses(db: &dyn Db, prog: &Program, k: &TypeKey) -> Vec<Spot> {
+    let mut out = Vec::new();
+    let names = |e: &TypeExpr| {
+        let mut v = Vec::new();
+        named_in(e, &mut v);
+        v.into_iter().any(|(_, n)| n == k.name)
+    };
+    for p in prog.packages.values() {
+        for &file in &p.files {
+            let ir = vgc_ir::db::file_ir(db, file);
+            let uses = |e: &TypeExpr| {
+                names(e) && {
+                    let mut found = Vec::new();
+                    types::collect_named(&types::resolve(db, prog, &p.path, file, e), &mut found);
+                    found.contains(k)
+                }
+            };
+            for t in &ir.types {
+                if !matches!(t.ty, TypeExpr::Struct(_)) && uses(&t.ty) {
+                    out.push(Spot {
+                        file,
+                        span: vgc_ir::db::span_of(db, file, t.at),
+                    });
+                }
+                for f in &t.fields {
+                    if uses(&f.ty) {
+                        out.push(Spot {
+                            file,
+                            span: vgc_ir::db::span_of(db, file, f.at),
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether the tag chain of `u` holds a tag named one of `names` whose argument `arg` is `value` (`""` when
+/// absent), among the wrappers that keep to the field itself.
+fn names_group(u: &TagUse, names: &[&str], arg: &str, value: &str) -> bool {
+    let Ok(tag) = &u.parsed else { return false };
+    for t in tag.chain() {
+        if names.contains(&t.name.as_str()) {
+            let v = match t.arg(arg).map(|a| &a.value) {
+                Some(Scalar::Str(s)) => s.as_str(),
+                _ => "",
+            };
+            return v == value;
+        }
+        if matches!(
+            t.name.as_str(),
+            "k8s:item" | "k8s:listMapItem" | "k8s:subfield" | "k8s:eachVal" | "k8s:eachKey"
+        ) {
+            return false;
+        }
+    }
+    false
+}
+
+/// The members of group `g` (field names; for a virtual group also the tags declaring it, first when
+/// `declaration`).
+fn group_spots(db: &dyn Db, prog: &Program, g: &Group, declaration: bool) -> Vec<Spot> {
+    let member_fields = |k: &TypeKey, names: &[&str], value: &str| -> Vec<Spot> {
+        let Some((decl, file)) = prog.type_decl(db, k) else {
+            return Vec::new();
+        };
+        decl.fields
+            .iter()
+            .filter(|f: &&FieldIr| f.tags.iter().any(|u| names_group(u, names, "union", value)))
+            .map(|f| Spot {
+                file,
+                span: vgc_ir::db::span_of(db, file, f.at),
+            })
+            .collect()
+    };
+    match g {
+        Group::Union(k, name) => {
+            member_fields(k, &["k8s:unionMember", "k8s:unionDiscriminator"], name)
+        }
+        Group::ZeroOrOneOf(k, name) => member_fields(k, &["k8s:zeroOrOneOfMember"], name),
+        Group::Virtual(pkg, name) => {
+            let Some(p) = prog.packages.get(pkg) else {
+                return Vec::new();
+            };
+            let (mut decls, mut members) = (Vec::new(), Vec::new());
+            for &file in &p.files {
+                let ir = vgc_ir::db::file_ir(db, file);
+                let spot = |u: &TagUse| Spot {
+                    file,
+                    span: vgc_ir::db::span_of(db, file, u.at),
+                };
+                for t in &ir.types {
+                    let all = t
+                        .tags
+                        .iter()
+                        .chain(t.fields.iter().flat_map(|f| f.tags.iter()));
+                    for u in all {
+                        if names_group(u, &["k8s:union", "k8s:zeroOrOneOf"], "union", name) {
+                            decls.push(spot(u));
+                        }
+                    }
+                    for f in &t.fields {
+                        if f.tags.iter().any(|u| memberof(u, name)) {
+                            members.push(Spot {
+                                file,
+                                span: vgc_ir::db::span_of(db, file, f.at),
+                            });
+                        }
+                    }
+                }
+            }
+            if declaration {
+                decls.extend(members);
+                decls
+            } else {
+                members
+            }
+        }
+    }
+}
+
+/// Whether `u`'s chain holds `memberOf(group: name)` (a field's, or a list-map item's through `listMapItem`).
+fn memberof(u: &TagUse, name: &str) -> bool {
+    let Ok(tag) = &u.parsed else { return false };
+    tag.chain().any(|t| {
+        t.name == "k8s:memberOf"
+            && matches!(t.arg("group").map(|a| &a.value), Some(Scalar::Str(s)) if s == name)
+    })
+}
