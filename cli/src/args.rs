@@ -66,6 +66,10 @@ pub(crate) enum Command {
     /// a `+k8s:validation-gen` tag). Flags vgc does not implement are refused or noted; see docs/go-backend.md.
     #[command(name = "validation-gen")]
     ValidationGen(ValidationGenArgs),
+    /// Publish the declarative rules as OpenAPI v3: one document per API group and version, named as
+    /// k8s.io/kubernetes' `api/openapi-spec/v3` names them, with the rules as keywords and `x-kubernetes-validations`
+    /// CEL; or, with `--merge DIR`, the rules added to an existing spec directory (see docs/openapi.md).
+    Openapi(OpenApiArgs),
 }
 
 /// Options shared by `vgc build` and `vgc watch`.
@@ -374,6 +378,59 @@ pub(crate) struct ValidateArgs {
     /// Print the wall time of each phase on stderr (`read plan cache` alone when the plan came from the cache).
     #[arg(long)]
     pub(crate) timings: bool,
+}
+
+/// Options of `vgc openapi`.
+#[derive(clap::Args)]
+pub(crate) struct OpenApiArgs {
+    /// The API tree: Go module root, package directory (with the packages below it; `DIR/...` alike) or `.go`
+    /// file. Default: the current directory.
+    pub(crate) path: Option<String>,
+    /// Output directory of the documents (`.vgc/` in it holds the lock, the ownership record and the IR cache).
+    #[arg(long, default_value = "out/openapi")]
+    pub(crate) out: String,
+    /// An existing OpenAPI v3 spec directory (k8s.io/kubernetes' `api/openapi-spec/v3`): its files are written to
+    /// `--out` with vgc's rules added to their schemas and nothing else changed.
+    #[arg(long, value_name = "SPEC_DIR")]
+    pub(crate) merge: Option<String>,
+    /// Fix a validation option (feature gate) at export: `NAME=true` or `NAME=false` (repeatable). Rules under an
+    /// option not fixed are listed as not expressed.
+    #[arg(long = "option", value_name = "NAME=BOOL", value_parser = option_value)]
+    pub(crate) options: Vec<(String, bool)>,
+    /// The least stable rules exported: `alpha` (every rule), `beta` (beta and stable) or `stable`.
+    #[arg(long, value_parser = ["stable", "beta", "alpha"], default_value = "alpha")]
+    pub(crate) stability: String,
+    /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
+    #[arg(long = "roots", value_parser = root_criterion)]
+    pub(crate) roots: Vec<String>,
+    /// Replace files in the way that vgc did not write.
+    #[arg(long)]
+    pub(crate) force: bool,
+    /// Neither read nor write the IR cache.
+    #[arg(long)]
+    pub(crate) no_cache: bool,
+    /// The IR cache's directory instead of `.vgc/` in `--out`.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) cache_dir: Option<String>,
+    /// Print each rule that is not expressed (default: a count and the first ten).
+    #[arg(long)]
+    pub(crate) verbose: bool,
+}
+
+/// Parses `--option NAME=BOOL`.
+fn option_value(s: &str) -> Result<(String, bool), String> {
+    let (name, v) = s
+        .split_once('=')
+        .ok_or_else(|| format!("{s:?}: expected NAME=true or NAME=false"))?;
+    if name.is_empty() {
+        return Err(format!("{s:?}: the option name is empty"));
+    }
+    let v = match v {
+        "true" => true,
+        "false" => false,
+        _ => return Err(format!("{s:?}: the value is true or false")),
+    };
+    Ok((name.to_string(), v))
 }
 
 /// Options of `vgc graph`.

@@ -39,5 +39,6 @@ fn main() -> ExitCode {
         ),
         Command::Completions(a) => commands::completions::run(&a),
         Command::ValidationGen(a) => commands::validation_gen::run(a, &globals, start),
+        Command::Openapi(a) => commands::openapi::run(a, &globals, start),
     }
 }

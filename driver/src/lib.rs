@@ -5,7 +5,8 @@
 //! one salsa [`Database`] across builds for `vgc watch`; [`lint`] is the front half plus the lint rules. Around
 //! them: the persistent caches in `.vgc/` ([`cache`], [`format`](mod@format)), the output directory's lock and transaction
 //! ([`output`]), the OS file system ([`sys`]), `vgc.toml` ([`config`]), project formats ([`extensions`]), the
-//! `PATH` argument ([`target`]) and the diagnostic text of `vgc check` ([`render`]).
+//! `PATH` argument ([`target`]) and the diagnostic text of `vgc check` ([`render`]). [`openapi`] runs the front
+//! half with the OpenAPI backend instead (`vgc openapi`).
 //!
 //! IO happens here and nowhere below: the analysis crates read through the [`vgc_analysis::System`] this crate
 //! implements ([`sys::OsSystem`]).
@@ -21,6 +22,7 @@ pub mod format;
 pub mod go;
 mod lint;
 mod one_shot;
+pub mod openapi;
 pub mod output;
 mod phases;
 pub mod render;

@@ -28,6 +28,11 @@ const BOUNDARIES: &[(&str, &[&str])] = &[
         "vgc-gogen",
         &["vgc-analysis", "vgc-ir", "vgc-lowering", "vgc-runtime"],
     ),
+    // The OpenAPI backend reads the plan as codegen does: no codegen, no driver, no IO.
+    (
+        "vgc-openapi",
+        &["vgc-analysis", "vgc-ir", "vgc-lowering", "vgc-runtime"],
+    ),
     // The interpreter: no codegen, no driver.
     (
         "vgc-validate",
@@ -44,7 +49,7 @@ const BOUNDARIES: &[(&str, &[&str])] = &[
             "vgc-parser",
         ],
     ),
-    // The driver library: no CLI, no docs site, no interpreter; both backends.
+    // The driver library: no CLI, no docs site, no interpreter; the backends.
     (
         "vgc-driver",
         &[
@@ -53,6 +58,7 @@ const BOUNDARIES: &[(&str, &[&str])] = &[
             "vgc-gogen",
             "vgc-ir",
             "vgc-lowering",
+            "vgc-openapi",
             "vgc-runtime",
         ],
     ),
@@ -169,7 +175,7 @@ fn no_import_cycle_between_the_files_of_any_crate() {
     let mut cycles = Vec::new();
     for krate in [
         "parser", "runtime", "ir", "analysis", "lowering", "codegen", "validate", "docs-gen",
-        "driver", "cli", "build", "lint",
+        "openapi", "driver", "cli", "build", "lint",
     ] {
         let src = root.join(krate).join("src");
         if !src.is_dir() {

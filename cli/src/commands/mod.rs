@@ -10,6 +10,7 @@ pub(crate) mod explain;
 pub(crate) mod graph;
 pub(crate) mod lint;
 pub(crate) mod lsp;
+pub(crate) mod openapi;
 pub(crate) mod validate;
 pub(crate) mod validation_gen;
 pub(crate) mod watch;

@@ -1,0 +1,136 @@
+//! `vgc openapi`: the rules of an API tree as OpenAPI v3 documents (or added to an existing spec directory with
+//! `--merge`), through `vgc_driver::openapi`; prints the analysis' diagnostics, every rule not expressed as a
+//! warning, and a summary (docs/openapi.md).
+
+use super::build::Style;
+use super::common::{Globals, profile_suffix, target};
+use crate::args::OpenApiArgs;
+use std::io::Write as _;
+use std::process::ExitCode;
+use std::time::Instant;
+use vgc::render::plural;
+use vgc_driver::BuildRequest;
+use vgc_driver::openapi::{OpenApiRequest, Options, openapi, parse_stability};
+
+/// How many not-expressed rules are printed without `--verbose`.
+const SHOWN: usize = 10;
+
+/// `vgc openapi`; `start` is when the command line was parsed.
+pub(crate) fn run(a: OpenApiArgs, globals: &Globals, start: Instant) -> ExitCode {
+    let path = match target(a.path.clone()) {
+        Ok(p) => p,
+        Err(code) => return code,
+    };
+    let mut build = BuildRequest::check(path, a.roots.clone());
+    if let Err(code) = globals.apply(&mut build, None) {
+        return code;
+    }
+    build.extension_files = globals.extensions.clone();
+    let stability = match parse_stability(&a.stability) {
+        Ok(s) => s,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let absolute = |p: &str| std::path::absolute(p).unwrap_or_else(|_| p.into());
+    let out_dir = absolute(&a.out);
+    if let Some(cache) = vgc::gomodule::module_cache_holding(&out_dir) {
+        let _ = writeln!(
+            std::io::stderr(),
+            "error: --out {}: inside the Go module cache ({}), which Go keeps read-only and verifies; pass --out DIR outside it",
+            out_dir.display(),
+            cache.display()
+        );
+        return ExitCode::from(2);
+    }
+    let req = OpenApiRequest {
+        build,
+        out: out_dir.clone(),
+        merge: a.merge.as_deref().map(absolute),
+        options: Options {
+            options: a.options.iter().cloned().collect(),
+            stability,
+        },
+        force: a.force,
+        no_cache: a.no_cache,
+        cache_dir: a.cache_dir.as_deref().map(absolute),
+    };
+    let outcome = openapi(&req);
+    let style = Style::of(false, "auto");
+    let mut stderr = std::io::stderr().lock();
+    let text = vgc::render::text_styled(
+        &outcome.build.diagnostics,
+        &outcome.build.sources,
+        true,
+        style.color,
+    );
+    let _ = stderr.write_all(text.as_bytes());
+    for n in outcome.build.notes.iter().chain(&outcome.notes) {
+        let _ = writeln!(stderr, "note: {n}");
+    }
+    let code = vgc_driver::exit_code(&outcome.build);
+    if code != 0 || outcome.build.stats.packages == 0 {
+        let _ = writeln!(
+            stderr,
+            "vgc: no OpenAPI written: the API tree has errors ({})",
+            plural(outcome.build.errors(), "error")
+        );
+        return ExitCode::from(code.max(1));
+    }
+    let Some(o) = &outcome.output else {
+        return ExitCode::from(1);
+    };
+    let shown = if a.verbose { usize::MAX } else { SHOWN };
+    for u in o.unexpressed.iter().take(shown) {
+        let _ = writeln!(
+            stderr,
+            "warning: not expressed in OpenAPI: {}{}: {}: {}",
+            u.schema, u.path, u.rule, u.reason
+        );
+    }
+    if o.unexpressed.len() > shown {
+        let _ = writeln!(
+            stderr,
+            "warning: … and {} more not expressed (--verbose lists them; each is under `x-vgc-unexpressed` in its schema)",
+            o.unexpressed.len() - shown
+        );
+    }
+    if let Some(m) = &outcome.merge {
+        let _ = writeln!(
+            stderr,
+            "vgc: merged into {}: {} of vgc's schemas found, {} rule keys added, {} kept as the spec had them, {} places the spec has no schema for, {} schemas with rules the spec lacks",
+            plural(m.files, "spec file"),
+            m.matched.len(),
+            m.added,
+            m.kept.len(),
+            m.missing.len(),
+            m.unmatched.len()
+        );
+        if a.verbose {
+            for k in &m.kept {
+                let _ = writeln!(stderr, "note: merge kept {k}");
+            }
+            for k in m.missing.iter().chain(&m.unmatched) {
+                let _ = writeln!(stderr, "note: merge found no place for the rules of {k}");
+            }
+        }
+    }
+    if let Some(e) = &outcome.io_error {
+        let _ = writeln!(stderr, "error: {e}");
+        return ExitCode::from(2);
+    }
+    let _ = writeln!(
+        stderr,
+        "vgc: {} rules expressed, {} not expressed, {} left out by --stability, {} by --option; wrote {} to {} in {:.2}s{}",
+        o.expressed,
+        o.unexpressed.len(),
+        o.omitted_by_stability,
+        o.omitted_by_option,
+        plural(outcome.files.len(), "file"),
+        out_dir.display(),
+        start.elapsed().as_secs_f64(),
+        profile_suffix(&outcome.build)
+    );
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,203 @@
+//! `vgc openapi` (issue 39, `docs/openapi.md`): the front half of a build — load, settings, check, lower, with the
+//! IR cache and the profile detection of `vgc build` — then the OpenAPI backend [`vgc_openapi`] instead of code
+//! generation, and the documents written into the output directory as one transaction ([`crate::output::publish`]:
+//! the lock, the ownership record, all or nothing).
+//!
+//! With a spec directory to merge into (`--merge`, k8s.io/kubernetes' `api/openapi-spec/v3`), every `*.json` file of
+//! it is read, vgc's rules are added to its schemas ([`vgc_openapi::merge`]), and the merged files are written under
+//! their own names; the spec directory itself is only read.
+
+pub use vgc_openapi::{Options, Output, Unexpressed, parse_stability};
+
+use crate::request::{BuildOutcome, BuildRequest};
+use crate::sys::OsSystem;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// What `vgc openapi` is asked for.
+#[derive(Debug, Clone)]
+pub struct OpenApiRequest {
+    /// The analysis: path, packages, roots, profile, tag prefix, extension files (made a check-only request).
+    pub build: BuildRequest,
+    /// The output directory of the documents (created when missing); `.vgc/` in it holds the lock, the ownership
+    /// record and, unless [`OpenApiRequest::cache_dir`] says otherwise, the IR cache.
+    pub out: PathBuf,
+    /// An existing spec directory to add the rules to instead of writing vgc's own documents.
+    pub merge: Option<PathBuf>,
+    /// Options fixed and stability levels selected.
+    pub options: vgc_openapi::Options,
+    /// Replace files in the way that vgc did not write (`--force`).
+    pub force: bool,
+    /// Neither read nor write the IR cache.
+    pub no_cache: bool,
+    /// The directory of the IR cache instead of `.vgc/` in the output directory.
+    pub cache_dir: Option<PathBuf>,
+}
+
+/// What the merge did, over every file of the spec directory.
+#[derive(Debug, Clone, Default)]
+pub struct MergeSummary {
+    /// Spec files read (and written merged).
+    pub files: usize,
+    /// vgc's schemas some spec file holds.
+    pub matched: BTreeSet<String>,
+    /// vgc's schemas with rules that no spec file holds (their rules are in no output).
+    pub unmatched: Vec<String>,
+    /// Rule keys added.
+    pub added: usize,
+    /// Keywords the spec already had with another value, kept ([`vgc_openapi::MergeReport::kept`]).
+    pub kept: Vec<String>,
+    /// Places with rules that the spec has no schema node at.
+    pub missing: Vec<String>,
+}
+
+/// The result of `vgc openapi`.
+#[derive(Debug, Default)]
+pub struct OpenApiOutcome {
+    /// The analysis (diagnostics, sources, counts, the plan, the profile).
+    pub build: BuildOutcome,
+    /// The backend's output (`None` when the analysis had errors).
+    pub output: Option<vgc_openapi::Output>,
+    /// The merge, with `--merge`.
+    pub merge: Option<MergeSummary>,
+    /// The files written, relative to the output directory, sorted (every document, unchanged ones included).
+    pub files: Vec<String>,
+    /// A problem reading the spec directory or writing the output.
+    pub io_error: Option<String>,
+    /// Notes for the user.
+    pub notes: Vec<String>,
+}
+
+/// Runs `vgc openapi` (see the module docs). Nothing is written when the analysis reports an error.
+#[must_use]
+pub fn openapi(req: &OpenApiRequest) -> OpenApiOutcome {
+    let mut build = req.build.clone();
+    build.check_only = true;
+    build.out = None;
+    let cache = req
+        .cache_dir
+        .clone()
+        .unwrap_or_else(|| req.out.join(crate::output::STATE_DIR));
+    let outcome = if req.no_cache {
+        crate::build(&build)
+    } else {
+        crate::check_with_ir_cache(&build, &OsSystem, &cache)
+    };
+    let mut out = OpenApiOutcome {
+        build: outcome,
+        ..OpenApiOutcome::default()
+    };
+    if out.build.errors() > 0 || out.build.stats.packages == 0 {
+        return out;
+    }
+    let generated = vgc_openapi::generate(&out.build.plan, &req.options);
+    let files = match &req.merge {
+        None => generated
+            .documents
+            .iter()
+            .map(|d| pretty(&d.json).map(|b| (d.file.clone(), b)))
+            .collect::<Result<Vec<_>, _>>(),
+        Some(dir) => match merge_dir(dir, &generated) {
+            Ok((files, summary)) => {
+                out.merge = Some(summary);
+                Ok(files)
+            }
+            Err(e) => Err(e),
+        },
+    };
+    let files = match files {
+        Ok(f) => f,
+        Err(e) => {
+            out.io_error = Some(e);
+            out.output = Some(generated);
+            return out;
+        }
+    };
+    if let Err(e) = std::fs::create_dir_all(&req.out) {
+        out.io_error = Some(format!("{}: {e}", req.out.display()));
+        out.output = Some(generated);
+        return out;
+    }
+    match crate::output::publish(&req.out, RECORD, &files, req.force) {
+        Ok(notes) => out.notes.extend(notes),
+        Err(e) => out.io_error = Some(e),
+    }
+    out.files = files.into_iter().map(|(f, _)| f).collect();
+    out.files.sort();
+    out.output = Some(generated);
+    out
+}
+
+/// A file to write: its path relative to the output directory and its bytes.
+type OutputFile = (String, Vec<u8>);
+
+/// The ownership record of the documents in `.vgc/`.
+const RECORD: &str = "openapi-outputs";
+
+/// A document as k8s.io/kubernetes writes its spec files: two-space indentation and a final newline.
+fn pretty(v: &serde_json::Value) -> Result<Vec<u8>, String> {
+    let mut b = serde_json::to_vec_pretty(v).map_err(|e| e.to_string())?;
+    b.push(b'\n');
+    Ok(b)
+}
+
+/// Every `*.json` file of the spec directory `dir`, merged with vgc's rules, by file name; and the summary.
+fn merge_dir(
+    dir: &Path,
+    generated: &vgc_openapi::Output,
+) -> Result<(Vec<OutputFile>, MergeSummary), String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| format!("--merge {}: {e}", dir.display()))?
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".json"))
+        .collect();
+    names.sort();
+    if names.is_empty() {
+        return Err(format!(
+            "--merge {}: no *.json spec file there (expected an OpenAPI v3 directory such as k8s.io/kubernetes' api/openapi-spec/v3)",
+            dir.display()
+        ));
+    }
+    let mut summary = MergeSummary::default();
+    let mut files = Vec::new();
+    for n in names {
+        let path = dir.join(&n);
+        let text = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut doc: serde_json::Value = serde_json::from_slice(&text)
+            .map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
+        let r = vgc_openapi::merge(&mut doc, &generated.schemas);
+        summary.files += 1;
+        summary.added += r.added;
+        summary.matched.extend(r.matched);
+        summary.kept.extend(r.kept);
+        summary.missing.extend(r.missing);
+        files.push((n, pretty(&doc)?));
+    }
+    summary.missing.sort();
+    summary.missing.dedup();
+    summary.kept.sort();
+    summary.kept.dedup();
+    summary.unmatched = generated
+        .schemas
+        .iter()
+        .filter(|(n, s)| !summary.matched.contains(*n) && holds_rules(s))
+        .map(|(n, _)| n.clone())
+        .collect();
+    Ok((files, summary))
+}
+
+/// Whether a schema holds a rule key anywhere.
+fn holds_rules(v: &serde_json::Value) -> bool {
+    match v {
+        serde_json::Value::Object(m) => {
+            vgc_openapi::RULE_KEYS
+                .iter()
+                .any(|k| *k != "format" && m.contains_key(*k))
+                || m.values().any(holds_rules)
+        }
+        serde_json::Value::Array(a) => a.iter().any(holds_rules),
+        _ => false,
+    }
+}

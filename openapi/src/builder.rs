@@ -1,0 +1,78 @@
+//! The state of one export: the plan, the options, the schemas built so far and what was not said. Its methods
+//! live where their concern does: the schemas of types in [`crate::schema`], the rules of checks in
+//! [`crate::rules`].
+
+use crate::{Options, Unexpressed};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use vgc_analysis::TypeKey;
+use vgc_analysis::types::WellKnown;
+use vgc_lowering::CratePlan;
+use vgc_lowering::plan::{RustTy, TypePlan};
+
+/// How a component is referenced.
+pub(crate) const REF_PREFIX: &str = "#/components/schemas/";
+
+/// What the [`Builder`] produced.
+pub(crate) struct Built {
+    pub(crate) schemas: BTreeMap<String, Value>,
+    pub(crate) unexpressed: Vec<Unexpressed>,
+    pub(crate) omitted_by_stability: usize,
+    pub(crate) omitted_by_option: usize,
+    pub(crate) expressed: usize,
+}
+
+/// Builds every component schema of a plan.
+pub(crate) struct Builder<'a> {
+    pub(crate) plan: &'a CratePlan,
+    pub(crate) options: &'a Options,
+    pub(crate) types: BTreeMap<&'a TypeKey, &'a TypePlan>,
+    pub(crate) schemas: BTreeMap<String, Value>,
+    pub(crate) well_known: BTreeMap<&'static str, WellKnown>,
+    pub(crate) unexpressed: Vec<Unexpressed>,
+    pub(crate) omitted_by_stability: usize,
+    pub(crate) omitted_by_option: usize,
+    pub(crate) expressed: usize,
+}
+
+impl<'a> Builder<'a> {
+    pub(crate) fn new(plan: &'a CratePlan, options: &'a Options) -> Self {
+        Self {
+            plan,
+            options,
+            types: plan.types_by_key(),
+            schemas: BTreeMap::new(),
+            well_known: BTreeMap::new(),
+            unexpressed: Vec::new(),
+            omitted_by_stability: 0,
+            omitted_by_option: 0,
+            expressed: 0,
+        }
+    }
+}
+
+/// Where a rule belongs, for [`Unexpressed`] entries.
+pub(crate) struct At {
+    /// The component.
+    pub(crate) schema: String,
+    /// The JSON path below it.
+    pub(crate) path: String,
+}
+
+/// The value a list of checks applies to.
+pub(crate) struct ValueSite<'p> {
+    /// Its type.
+    pub(crate) ty: &'p RustTy,
+    /// The struct's plan when the value is a struct whose component is being built (type-level checks).
+    pub(crate) struct_plan: Option<&'p TypePlan>,
+}
+
+/// What the checks of a struct's fields add to the struct's own schema: `required` names and presence or transition
+/// rules on `self.<field>`.
+#[derive(Default)]
+pub(crate) struct Parent {
+    /// The fields `required` names, with their tags' levels.
+    pub(crate) required: Vec<(String, Option<vgc_ir::catalog::Stability>)>,
+    /// Rules on the struct.
+    pub(crate) rules: Vec<crate::cel::Rule>,
+}

@@ -1,0 +1,301 @@
+//! The OpenAPI backend (issue 39, `docs/openapi.md`): OpenAPI v3 component schemas built from the
+//! [`CratePlan`] — never from the tags — with every rule of the plan either said in OpenAPI (a keyword:
+//! `minimum`, `maxLength`, `enum`, `required`, `x-kubernetes-list-type`, …), said as an `x-kubernetes-validations`
+//! rule in the Kubernetes CEL dialect (message = upstream's detail text, `fieldPath`, `reason`), or listed under
+//! [`UNEXPRESSED_KEY`] of the schema it belongs to with the reason it cannot be said (and returned as an
+//! [`Unexpressed`] the driver reports): nothing is dropped without a word.
+//!
+//! Schemas are named as kube-openapi names them (`io.k8s.api.apps.v1.Deployment`, [`schema_name`]); a document per
+//! API group and version holds the schemas of its package and every schema they reference, in the file layout of
+//! k8s.io/kubernetes' `api/openapi-spec/v3` ([`file_name`]). [`merge`] adds the rules to such an existing document
+//! instead, changing nothing it already says.
+//!
+//! Options (feature gates) are fixed at export ([`Options::options`]): a rule under `ifEnabled(X)` is exported
+//! when `X` is fixed on, left out when fixed off, and unexpressed when not fixed. Stability levels are kept: a rule
+//! of an alpha or beta tag carries [`STABILITY_KEY`] (`x-vgc-stability`), and [`Options::stability`] leaves out
+//! the rules less stable than asked.
+//!
+//! *Boundary:* no IO (the driver reads and writes the documents), no codegen; reads the plan as `codegen`,
+//! `gogen` and the interpreter do.
+
+mod builder;
+mod cel;
+mod merge;
+mod rules;
+mod schema;
+
+pub use merge::{MergeReport, RULE_KEYS, merge};
+
+use serde_json::{Map, Value};
+use std::collections::BTreeMap;
+use vgc_analysis::TypeKey;
+use vgc_ir::catalog::Stability;
+use vgc_lowering::CratePlan;
+
+/// The extension key listing, on a schema, the rules of that schema that OpenAPI and CEL cannot say: an array of
+/// objects `{"rule", "path", "reason"}`.
+pub const UNEXPRESSED_KEY: &str = "x-vgc-unexpressed";
+
+/// The extension key marking a rule's stability level (`"alpha"`, `"beta"`): inside an `x-kubernetes-validations`
+/// rule object, and on a schema as an object from keyword (`"maxItems"`) to level for the keywords of alpha or beta
+/// tags. Stable rules carry none.
+pub const STABILITY_KEY: &str = "x-vgc-stability";
+
+/// What the export fixes.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Validation options (feature gates) fixed at export (`--option NAME=true|false`): option name → enabled.
+    pub options: BTreeMap<String, bool>,
+    /// The least stable level exported (`--stability`): [`Stability::Alpha`] exports every rule,
+    /// [`Stability::Beta`] the beta and stable ones, [`Stability::Stable`] only the stable ones.
+    pub stability: Stability,
+}
+
+impl Default for Options {
+    /// No option fixed, every stability level exported.
+    fn default() -> Self {
+        Self {
+            options: BTreeMap::new(),
+            stability: Stability::Alpha,
+        }
+    }
+}
+
+/// One rule the export could not say, with where it belongs and why.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Unexpressed {
+    /// The schema (component) it belongs to, as [`schema_name`] names it.
+    pub schema: String,
+    /// The JSON path below that schema (`.spec.template`, `.ports[*]`; `""` for the schema itself).
+    pub path: String,
+    /// The rule, as its tag is written (`k8s:customValidation`, `k8s:ifEnabled(X)=k8s:minimum`).
+    pub rule: String,
+    /// Why OpenAPI and CEL cannot say it (or why this export does not).
+    pub reason: String,
+}
+
+/// One OpenAPI v3 document: the schemas of one API group and version.
+#[derive(Debug, Clone)]
+pub struct Document {
+    /// The file name k8s.io/kubernetes' `api/openapi-spec/v3` gives it ([`file_name`]).
+    pub file: String,
+    /// The API group (`""` for the core group).
+    pub group: String,
+    /// The version.
+    pub version: String,
+    /// The document: `openapi`, `info`, `paths` (empty) and `components.schemas`, keys sorted.
+    pub json: Value,
+}
+
+/// What [`generate`] produced.
+#[derive(Debug, Clone, Default)]
+pub struct Output {
+    /// One document per API group and version with kinds, sorted by file name.
+    pub documents: Vec<Document>,
+    /// Every component schema of the plan's types by name (what [`merge`] reads), keys sorted.
+    pub schemas: BTreeMap<String, Value>,
+    /// Every rule not said, sorted (each also listed in its schema under [`UNEXPRESSED_KEY`]).
+    pub unexpressed: Vec<Unexpressed>,
+    /// Rules left out because they are less stable than [`Options::stability`].
+    pub omitted_by_stability: usize,
+    /// Rules left out because an option fixed at export turns them off.
+    pub omitted_by_option: usize,
+    /// Rules said (keywords and CEL rules), for the summary.
+    pub expressed: usize,
+}
+
+/// The name kube-openapi gives the schema of a Go type: the import path with its first element's domain reversed
+/// and `/` replaced by `.`, then the type name (`k8s.io/api/apps/v1.Deployment` →
+/// `io.k8s.api.apps.v1.Deployment`; `example.com/x/v1.T` → `com.example.x.v1.T`). upstream: kube-openapi
+/// `util.ToRESTFriendlyName` over the canonical type name.
+#[must_use]
+pub fn schema_name(key: &TypeKey) -> String {
+    format!("{}.{}", package_prefix(&key.pkg), key.name)
+}
+
+/// The reversed-domain form of an import path (`k8s.io/api/apps/v1` → `io.k8s.api.apps.v1`).
+fn package_prefix(pkg: &str) -> String {
+    let (first, rest) = pkg.split_once('/').unwrap_or((pkg, ""));
+    let mut parts: Vec<&str> = first.split('.').collect();
+    parts.reverse();
+    let mut out = parts.join(".");
+    for seg in rest.split('/').filter(|s| !s.is_empty()) {
+        out.push('.');
+        out.push_str(seg);
+    }
+    out
+}
+
+/// The file k8s.io/kubernetes' `api/openapi-spec/v3` holds a group version's document in:
+/// `api__v1_openapi.json` for the core group, `apis__<group>__<version>_openapi.json` otherwise.
+#[must_use]
+pub fn file_name(group: &str, version: &str) -> String {
+    if group.is_empty() {
+        format!("api__{version}_openapi.json")
+    } else {
+        format!("apis__{group}__{version}_openapi.json")
+    }
+}
+
+/// Builds the schemas of every type of `plan` with its rules mapped (see the crate docs), and one document per API
+/// group and version that declares kinds: that package's schemas and every schema they reference. Deterministic:
+/// the same plan and options give byte-identical documents.
+#[must_use]
+pub fn generate(plan: &CratePlan, options: &Options) -> Output {
+    let mut b = builder::Builder::new(plan, options);
+    b.build_all();
+    let builder::Built {
+        schemas,
+        mut unexpressed,
+        omitted_by_stability,
+        omitted_by_option,
+        expressed,
+    } = b.finish();
+    unexpressed.sort();
+    unexpressed.dedup();
+    let mut documents = Vec::new();
+    let mut by_gv: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
+    for m in &plan.modules {
+        let kinds: Vec<String> = m
+            .types
+            .iter()
+            .filter(|t| t.is_kind() && t.root)
+            .map(|t| schema_name(&t.key))
+            .collect();
+        if kinds.is_empty() {
+            continue;
+        }
+        let own: Vec<String> = m
+            .types
+            .iter()
+            .map(|t| schema_name(&t.key))
+            .filter(|n| schemas.contains_key(n))
+            .collect();
+        by_gv.entry(m.group_version()).or_default().extend(own);
+    }
+    for ((group, version), names) in by_gv {
+        let mut included = std::collections::BTreeSet::new();
+        let mut stack = names;
+        while let Some(n) = stack.pop() {
+            if !included.insert(n.clone()) {
+                continue;
+            }
+            if let Some(s) = schemas.get(&n) {
+                refs_of(s, &mut stack);
+            }
+        }
+        let mut comps = Map::new();
+        for n in &included {
+            if let Some(s) = schemas.get(n) {
+                comps.insert(n.clone(), s.clone());
+            }
+        }
+        let mut json = serde_json::json!({
+            "components": {"schemas": Value::Object(comps)},
+            "info": {"title": "Kubernetes", "version": "unversioned"},
+            "openapi": "3.0.0",
+            "paths": {},
+        });
+        sort_keys(&mut json);
+        documents.push(Document {
+            file: file_name(&group, &version),
+            group,
+            version,
+            json,
+        });
+    }
+    documents.sort_by(|a, b| a.file.cmp(&b.file));
+    Output {
+        documents,
+        schemas,
+        unexpressed,
+        omitted_by_stability,
+        omitted_by_option,
+        expressed,
+    }
+}
+
+/// The component names `v` references (`$ref: #/components/schemas/<name>`), pushed onto `out`.
+fn refs_of(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::String(r)) = m.get("$ref")
+                && let Some(n) = r.strip_prefix(builder::REF_PREFIX)
+            {
+                out.push(n.to_string());
+            }
+            for x in m.values() {
+                refs_of(x, out);
+            }
+        }
+        Value::Array(a) => {
+            for x in a {
+                refs_of(x, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Sorts the keys of every object in `v`, recursively (k8s.io/kubernetes' spec files are written so).
+pub fn sort_keys(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            let mut entries: Vec<(String, Value)> = std::mem::take(m).into_iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            for (k, mut x) in entries {
+                sort_keys(&mut x);
+                m.insert(k, x);
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(sort_keys),
+        _ => {}
+    }
+}
+
+/// The word `--stability` and [`STABILITY_KEY`] use for a level.
+#[must_use]
+pub fn stability_word(s: Stability) -> &'static str {
+    match s {
+        Stability::Alpha => "alpha",
+        Stability::Beta => "beta",
+        Stability::Stable => "stable",
+    }
+}
+
+/// Parses a `--stability` word (`stable`, `beta`, `alpha`).
+///
+/// # Errors
+/// Any other word, with the accepted ones.
+pub fn parse_stability(s: &str) -> Result<Stability, String> {
+    match s {
+        "stable" => Ok(Stability::Stable),
+        "beta" => Ok(Stability::Beta),
+        "alpha" => Ok(Stability::Alpha),
+        _ => Err(format!("--stability {s:?}: expected stable, beta or alpha")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_follow_kube_openapi() {
+        let k = TypeKey {
+            pkg: "k8s.io/api/apps/v1".into(),
+            name: "Deployment".into(),
+        };
+        assert_eq!(schema_name(&k), "io.k8s.api.apps.v1.Deployment");
+        let k = TypeKey {
+            pkg: "k8s.io/apimachinery/pkg/apis/meta/v1".into(),
+            name: "ObjectMeta".into(),
+        };
+        assert_eq!(
+            schema_name(&k),
+            "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"
+        );
+        assert_eq!(file_name("", "v1"), "api__v1_openapi.json");
+        assert_eq!(file_name("apps", "v1"), "apis__apps__v1_openapi.json");
+    }
+}

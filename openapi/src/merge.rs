@@ -1,0 +1,246 @@
+//! `--merge`: the rules of vgc's schemas added to an existing OpenAPI v3 document (k8s.io/kubernetes'
+//! `api/openapi-spec/v3`), changing nothing it already says: only the keys of [`RULE_KEYS`] are added, each where
+//! the document does not have it, on the schema of the same name and, below it, the property, `items` or
+//! `additionalProperties` at the same place.
+//!
+//! When the document already has a rule keyword with another value (a `required` list that names other fields, an
+//! `enum` of other values), its value is kept and vgc's rule is said in CEL instead (`has(self.x)`,
+//! `self in [...]`) when it can be, else reported ([`MergeReport::kept`]).
+
+use crate::cel::{self, Reason, Rule};
+use crate::{STABILITY_KEY, UNEXPRESSED_KEY};
+use serde_json::{Map, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The keys `--merge` may add: the OpenAPI keywords vgc's rules map to, `x-kubernetes-validations`, and vgc's
+/// extension keys. Nothing else of a document is touched.
+pub const RULE_KEYS: &[&str] = &[
+    "enum",
+    "format",
+    "maxItems",
+    "maxLength",
+    "maxProperties",
+    "maximum",
+    "minItems",
+    "minLength",
+    "minProperties",
+    "minimum",
+    "required",
+    "x-kubernetes-list-map-keys",
+    "x-kubernetes-list-type",
+    "x-kubernetes-validations",
+    UNEXPRESSED_KEY,
+    STABILITY_KEY,
+];
+
+/// What [`merge`] did to one document.
+#[derive(Debug, Clone, Default)]
+pub struct MergeReport {
+    /// The document's schemas vgc has a schema of (by name).
+    pub matched: BTreeSet<String>,
+    /// Keys added (each rule keyword or rule list added to one schema node counts once).
+    pub added: usize,
+    /// A keyword the document already had with another value, kept (`schema path: key`), and how vgc's rule was
+    /// said instead (or that it was not).
+    pub kept: Vec<String>,
+    /// Places vgc has rules for that the document has no schema node at (`schema path`): their rules are not added.
+    pub missing: Vec<String>,
+}
+
+/// Adds the rules of `schemas` (vgc's, by name: [`crate::Output::schemas`]) to the OpenAPI v3 document `doc` (see
+/// the module docs). A document without `components.schemas` is left as it is.
+pub fn merge(doc: &mut Value, schemas: &BTreeMap<String, Value>) -> MergeReport {
+    let mut report = MergeReport::default();
+    let Some(comps) = doc
+        .get_mut("components")
+        .and_then(|c| c.get_mut("schemas"))
+        .and_then(Value::as_object_mut)
+    else {
+        return report;
+    };
+    for (name, existing) in comps.iter_mut() {
+        let (Some(ours), Some(e)) = (
+            schemas.get(name).and_then(Value::as_object),
+            existing.as_object_mut(),
+        ) else {
+            continue;
+        };
+        report.matched.insert(name.clone());
+        merge_node(e, ours, name, "", &mut report);
+    }
+    report
+}
+
+/// Adds the rule keys of `ours` to `e` and recurses into properties, `items` and `additionalProperties`.
+fn merge_node(
+    e: &mut Map<String, Value>,
+    ours: &Map<String, Value>,
+    schema: &str,
+    path: &str,
+    report: &mut MergeReport,
+) {
+    let mut fallback: Vec<Value> = Vec::new();
+    for key in RULE_KEYS {
+        let Some(v) = ours.get(*key) else { continue };
+        match e.get(*key) {
+            None => {
+                e.insert((*key).to_string(), v.clone());
+                report.added += 1;
+            }
+            Some(old) if old == v => {}
+            Some(old) => {
+                let said = conflict_rules(key, old, v, &mut fallback);
+                report.kept.push(format!(
+                    "{schema}{path}: {key}: the document says {old}, vgc {v}; kept the document's{}",
+                    if said { ", vgc's rule added as CEL" } else { ", vgc's rule not added" }
+                ));
+            }
+        }
+    }
+    if !fallback.is_empty() {
+        let list = e
+            .entry("x-kubernetes-validations")
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(a) = list {
+            a.extend(fallback);
+        }
+        report.added += 1;
+    }
+    if let Some(Value::Object(props)) = ours.get("properties") {
+        for (p, pv) in props {
+            let Some(pv) = pv.as_object() else { continue };
+            if !has_rules(pv) {
+                continue;
+            }
+            let sub = format!("{path}.{p}");
+            match e
+                .get_mut("properties")
+                .and_then(|x| x.get_mut(p))
+                .and_then(Value::as_object_mut)
+            {
+                Some(ep) => merge_node(ep, pv, schema, &sub, report),
+                None => report.missing.push(format!("{schema}{sub}")),
+            }
+        }
+    }
+    for key in ["items", "additionalProperties"] {
+        let Some(Value::Object(o)) = ours.get(key) else {
+            continue;
+        };
+        if !has_rules(o) {
+            continue;
+        }
+        let sub = format!("{path}[*]");
+        match e.get_mut(key).and_then(Value::as_object_mut) {
+            Some(ei) => merge_node(ei, o, schema, &sub, report),
+            None => report.missing.push(format!("{schema}{sub}")),
+        }
+    }
+}
+
+/// Whether a schema node, or one below it, holds a rule key.
+fn has_rules(m: &Map<String, Value>) -> bool {
+    RULE_KEYS.iter().any(|k| m.contains_key(*k))
+        || m.get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| p.values().filter_map(Value::as_object).any(has_rules))
+        || ["items", "additionalProperties"]
+            .iter()
+            .any(|k| m.get(*k).and_then(Value::as_object).is_some_and(has_rules))
+}
+
+/// vgc's value `ours` of keyword `key` said in CEL where the document's `old` differs: the `required` names the
+/// document does not list as `has(self.x)`, an `enum` as `self in [...]`. Returns whether it was said.
+fn conflict_rules(key: &str, old: &Value, ours: &Value, out: &mut Vec<Value>) -> bool {
+    match key {
+        "required" => {
+            let old: Vec<&str> = old
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let mut ok = true;
+            for n in ours
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+            {
+                if old.contains(&n) {
+                    continue;
+                }
+                match cel::member("self", n) {
+                    Some(m) => out.push(
+                        Rule::new(format!("has({m})"), "")
+                            .reason(Reason::Required)
+                            .at(Some(cel::field_path(n)))
+                            .to_json(),
+                    ),
+                    None => ok = false,
+                }
+            }
+            ok
+        }
+        "enum" => {
+            let lits: Option<Vec<String>> = ours
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|v| match v {
+                    Value::String(s) => Some(cel::str_lit(s)),
+                    Value::Number(n) => Some(n.to_string()),
+                    Value::Bool(b) => Some(b.to_string()),
+                    _ => None,
+                })
+                .collect();
+            match lits {
+                Some(l) => {
+                    out.push(Rule::new(format!("self in [{}]", l.join(", ")), "").to_json());
+                    true
+                }
+                None => false,
+            }
+        }
+        "x-kubernetes-validations" => {
+            if let Some(a) = ours.as_array() {
+                out.extend(a.iter().cloned());
+            }
+            true
+        }
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn merge_adds_rule_keys_only_and_keeps_what_the_document_says() {
+        let mut doc = json!({"components": {"schemas": {"a.T": {
+            "type": "object",
+            "required": ["x"],
+            "properties": {"x": {"type": "string"}, "n": {"type": "integer", "format": "int32"}}
+        }}}});
+        let ours: BTreeMap<String, Value> = [(
+            "a.T".to_string(),
+            json!({
+                "type": "object",
+                "description": "not a rule key",
+                "required": ["x", "y"],
+                "properties": {"x": {"type": "string", "maxLength": 3}, "n": {"minimum": 1, "format": "int64"}, "z": {"minimum": 0}}
+            }),
+        )]
+        .into();
+        let r = merge(&mut doc, &ours);
+        let t = &doc["components"]["schemas"]["a.T"];
+        assert_eq!(t["required"], json!(["x"]), "kept");
+        assert_eq!(t["x-kubernetes-validations"][0]["rule"], "has(self.y)");
+        assert_eq!(t["properties"]["x"]["maxLength"], 3);
+        assert_eq!(t["properties"]["n"]["minimum"], 1);
+        assert_eq!(t["properties"]["n"]["format"], "int32", "kept");
+        assert!(t.get("description").is_none(), "only rule keys");
+        assert_eq!(r.missing, vec!["a.T.z".to_string()]);
+        assert_eq!(r.kept.len(), 2);
+    }
+}

@@ -1,0 +1,1196 @@
+//! The rules of the plan, check by check: an OpenAPI keyword where one says the rule, else an
+//! `x-kubernetes-validations` CEL rule (message = upstream's detail text), else an entry under
+//! [`crate::UNEXPRESSED_KEY`] with the reason. The mapping table is `docs/openapi.md`.
+//!
+//! Where a rule sits: a check of a value (limits, formats, `neq`, uniqueness, `eachVal`, …) on the value's own
+//! schema — a struct field's property, a list's `items`, a map's `additionalProperties`, a struct's component; a
+//! rule about a field's presence or its transitions (`required`, `forbidden`, `immutable`, `update`) on the struct
+//! that holds the field (`self.<field>`, `fieldPath: .<field>`), since CEL on a property runs only when the
+//! property is present; struct-level rules (unions, modes, dependent fields, `subfield`) on the struct.
+
+use crate::builder::{At, Builder, Parent, ValueSite};
+use crate::cel::{self, Reason, Rule};
+use crate::{STABILITY_KEY, UNEXPRESSED_KEY, Unexpressed};
+use serde_json::{Map, Value, json};
+use vgc_ir::catalog::Stability;
+use vgc_lowering::plan::{
+    Check, CheckKind, DependentPlan, FieldPlan, ItemPlan, ListUnionPlan, Matcher, MemberRef,
+    ModePlan, OptionState, RustTy, Selector, Shape, TypePlan, UnionKind, UnionPlan,
+};
+use vgc_runtime::formats::Format;
+use vgc_runtime::validate::UpdateConstraint;
+
+impl Parent {
+    /// Writes `required` and the rules into the struct's schema `node`.
+    pub(crate) fn finish_into(self, node: &mut Map<String, Value>) {
+        let mut names: Vec<String> = Vec::new();
+        for (n, s) in self.required {
+            if !names.contains(&n) {
+                names.push(n.clone());
+            }
+            if let Some(s) = s.filter(|s| *s != Stability::Stable) {
+                mark(node, &format!("required/{n}"), s);
+            }
+        }
+        if !names.is_empty() {
+            node.insert("required".into(), json!(names));
+        }
+        for r in self.rules {
+            push_rule(node, &r);
+        }
+    }
+}
+
+/// The tag a check comes from, as written (`k8s:minimum`; `k8s:ifEnabled(X)=k8s:minimum` through wrappers).
+pub(crate) fn rule_name(c: &Check) -> String {
+    let own = c.tag.map_or("(synthetic)", |t| t.name());
+    match &c.kind {
+        CheckKind::IfOption(io) => format!(
+            "k8s:{}({})={}",
+            if io.enabled {
+                "ifEnabled"
+            } else {
+                "ifDisabled"
+            },
+            io.option,
+            rule_name(&io.inner)
+        ),
+        CheckKind::IfSubresource(is) => format!("{own}({})={}", is.path, rule_name(&is.inner)),
+        CheckKind::Subfield(s) => {
+            format!("k8s:subfield({})={}", s.member.json, rule_name(&s.inner))
+        }
+        CheckKind::Item(it) => format!("k8s:item={}", rule_name(&it.inner)),
+        CheckKind::EachVal(inner, ..) if inner.len() == 1 => {
+            format!("k8s:eachVal={}", rule_name(&inner[0]))
+        }
+        CheckKind::EachKey(inner) if inner.len() == 1 => {
+            format!("k8s:eachKey={}", rule_name(&inner[0]))
+        }
+        _ => own.to_string(),
+    }
+}
+
+/// Records `level` for `what` (a keyword) under [`STABILITY_KEY`] of `node`.
+fn mark(node: &mut Map<String, Value>, what: &str, level: Stability) {
+    let e = node
+        .entry(STABILITY_KEY)
+        .or_insert_with(|| Value::Object(Map::new()));
+    if let Value::Object(m) = e {
+        m.insert(what.into(), json!(crate::stability_word(level)));
+    }
+}
+
+/// Makes `node` take sibling keywords: a bare `$ref` becomes `allOf: [{$ref}]` (OpenAPI 3.0 ignores the siblings of
+/// a `$ref`; kube-openapi writes a property with a description or default so too).
+fn open(node: &mut Map<String, Value>) {
+    if let Some(r) = node.remove("$ref") {
+        node.insert("allOf".into(), json!([{"$ref": r}]));
+    }
+}
+
+/// Appends `r` to `node`'s `x-kubernetes-validations`.
+fn push_rule(node: &mut Map<String, Value>, r: &Rule) {
+    open(node);
+    let e = node
+        .entry("x-kubernetes-validations")
+        .or_insert_with(|| Value::Array(Vec::new()));
+    if let Value::Array(a) = e {
+        a.push(r.to_json());
+    }
+}
+
+/// Sets keyword `key` to `v` on `node`; when it is already set (a typedef's rule and its field's), the stricter
+/// bound wins for limits, else the later.
+fn keyword(node: &mut Map<String, Value>, key: &str, v: Value, level: Option<Stability>) {
+    open(node);
+    let v = match (node.get(key), &v) {
+        (Some(Value::Number(old)), Value::Number(new)) => {
+            let (o, n) = (old.as_f64().unwrap_or(0.0), new.as_f64().unwrap_or(0.0));
+            let lower_bound = matches!(key, "minimum" | "minLength" | "minItems" | "minProperties");
+            if (lower_bound && o > n) || (!lower_bound && o < n) {
+                Value::Number(old.clone())
+            } else {
+                v
+            }
+        }
+        _ => v,
+    };
+    node.insert(key.into(), v);
+    if let Some(s) = level.filter(|s| *s != Stability::Stable) {
+        mark(node, key, s);
+    }
+}
+
+/// A CEL predicate over a value: true when the value is valid, with its error.
+struct Pred {
+    expr: String,
+    message: String,
+    message_expression: Option<String>,
+    reason: Reason,
+}
+
+impl Builder<'_> {
+    /// Applies `checks` to the value whose schema is `node` (see the module docs); `field` is the struct field the
+    /// value is (its presence and transition rules go to `parent`), `None` for a list element, map value, typedef or
+    /// struct.
+    pub(crate) fn apply(
+        &mut self,
+        checks: &[Check],
+        node: &mut Map<String, Value>,
+        site: &ValueSite<'_>,
+        at: &At,
+        field: Option<&FieldPlan>,
+        parent: &mut Parent,
+    ) {
+        for c in checks {
+            self.apply_one(c, c.stability, node, site, at, field, parent);
+        }
+    }
+
+    /// Lists every check of `checks` as not said, at `path` of `schema`, for `why`.
+    pub(crate) fn unexpressed_checks(
+        &mut self,
+        checks: &[vgc_lowering::plan::Check],
+        schema: &str,
+        path: &str,
+        why: &str,
+    ) {
+        for c in checks {
+            self.unexpressed.push(Unexpressed {
+                schema: schema.to_string(),
+                path: path.to_string(),
+                rule: rule_name(c),
+                reason: why.to_string(),
+            });
+        }
+    }
+
+    /// Lists `c` as not said, on `node` and in the output.
+    fn unexpressed(&mut self, c: &Check, node: &mut Map<String, Value>, at: &At, why: &str) {
+        let rule = rule_name(c);
+        let e = node
+            .entry(UNEXPRESSED_KEY)
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(a) = e {
+            let entry = json!({"path": at.path, "reason": why, "rule": rule});
+            if !a.contains(&entry) {
+                a.push(entry);
+            }
+        }
+        self.unexpressed.push(Unexpressed {
+            schema: at.schema.clone(),
+            path: at.path.clone(),
+            rule,
+            reason: why.to_string(),
+        });
+    }
+
+    /// Whether a check of level `level` is exported ([`crate::Options::stability`]); counts the ones left out.
+    fn exported(&mut self, level: Option<Stability>) -> bool {
+        let l = level.unwrap_or(Stability::Stable);
+        if l < self.options.stability {
+            self.omitted_by_stability += 1;
+            false
+        } else {
+            true
+        }
+    }
+
+    #[allow(clippy::too_many_arguments, clippy::too_many_lines)]
+    fn apply_one(
+        &mut self,
+        c: &Check,
+        level: Option<Stability>,
+        node: &mut Map<String, Value>,
+        site: &ValueSite<'_>,
+        at: &At,
+        field: Option<&FieldPlan>,
+        parent: &mut Parent,
+    ) {
+        if !self.exported(level) {
+            return;
+        }
+        let rule = |r: Rule| Rule {
+            stability: level,
+            ..r
+        };
+        match &c.kind {
+            // Not rules of their own: `optional` only stops the field's other checks when it is unset, which a
+            // schema does by itself (keywords and CEL on a property run only when it is present); nil elements of
+            // `[]*T` are refused by the items' schema (not nullable).
+            CheckKind::Optional
+            | CheckKind::NoNils
+            | CheckKind::FixedResult { result: true, .. } => {}
+            CheckKind::Required { detail } => {
+                let Some(f) = field else {
+                    return self.unexpressed(c, node, at, "`required` outside a struct field: OpenAPI's `required` names object properties");
+                };
+                parent.required.push((f.json_name.clone(), level));
+                self.expressed += 1;
+                // A present zero value is unset for upstream (a value kind's zero, an empty list or map): `required`
+                // only tests presence, so a rule on the struct refuses the present zero.
+                if let Some(zero_ok) = present_zero_is_set(&f.json_name, &f.shape) {
+                    parent.rules.push(
+                        rule(Rule::new(zero_ok, detail.clone().unwrap_or_default()))
+                            .reason(Reason::Required)
+                            .at(Some(cel::field_path(&f.json_name))),
+                    );
+                }
+            }
+            CheckKind::Forbidden { detail } => {
+                let Some(f) = field else {
+                    return self.unexpressed(
+                        c,
+                        node,
+                        at,
+                        "`forbidden` outside a struct field has no property to forbid",
+                    );
+                };
+                let Some(set) = cel::is_set("self", &f.json_name, &f.shape) else {
+                    return self.unexpressed(
+                        c,
+                        node,
+                        at,
+                        "the field's JSON name cannot be named in CEL",
+                    );
+                };
+                parent.rules.push(
+                    rule(Rule::new(
+                        format!("!{set}"),
+                        detail.clone().unwrap_or_default(),
+                    ))
+                    .reason(Reason::Forbidden)
+                    .at(Some(cel::field_path(&f.json_name))),
+                );
+                self.expressed += 1;
+            }
+            CheckKind::Minimum(n) => self.kw(node, "minimum", json!(n), level),
+            CheckKind::Maximum(n) => self.kw(node, "maximum", json!(n), level),
+            CheckKind::MinimumDuration(n) => self.kw(node, "minimum", json!(n), level),
+            CheckKind::MaximumDuration(n) => self.kw(node, "maximum", json!(n), level),
+            CheckKind::MinLength(n) => self.kw(node, "minLength", json!(n), level),
+            CheckKind::MaxLength(n) => self.kw(node, "maxLength", json!(n), level),
+            CheckKind::MinItems(n) => self.kw(node, "minItems", json!(n), level),
+            CheckKind::MaxItems(n) => self.kw(node, "maxItems", json!(n), level),
+            CheckKind::MinProperties(n) => self.kw(node, "minProperties", json!(n), level),
+            CheckKind::MaxProperties(n) => self.kw(node, "maxProperties", json!(n), level),
+            CheckKind::Eq(v) => self.kw(node, "enum", json!([cel::value_json(v)]), level),
+            CheckKind::Enum(e) => {
+                let mut values = e.values.clone();
+                for x in &e.exclusions {
+                    match self.options.options.get(&x.option) {
+                        Some(&on) => {
+                            let excluded = match x.when {
+                                OptionState::Enabled => on,
+                                OptionState::Disabled => !on,
+                            };
+                            if excluded {
+                                values.retain(|v| *v != x.value);
+                            }
+                        }
+                        None => {
+                            let why = format!(
+                                "the value {:?} is excluded while option {} is {}; the option is not fixed at export (--option {}=true|false), so the enum keeps it",
+                                x.value,
+                                x.option,
+                                if x.when == OptionState::Enabled {
+                                    "on"
+                                } else {
+                                    "off"
+                                },
+                                x.option
+                            );
+                            self.unexpressed(c, node, at, &why);
+                        }
+                    }
+                }
+                self.kw(node, "enum", json!(values), level);
+            }
+            CheckKind::Format(f) => {
+                self.kw(node, "format", json!(f.name()), level);
+                match format_pred(*f, "self") {
+                    Some(p) => {
+                        push_rule(node, &rule(pred_rule(p)));
+                        self.expressed += 1;
+                    }
+                    None => self.unexpressed(c, node, at, "no CEL form of this format yet: the `format` keyword names it, and the API server's schema validator does not check formats it does not know"),
+                }
+            }
+            CheckKind::Immutable => match field {
+                Some(f) => match transition(&f.json_name, "field is immutable") {
+                    Some(r) => {
+                        parent.rules.push(rule(r));
+                        self.expressed += 1;
+                    }
+                    None => self.unexpressed(
+                        c,
+                        node,
+                        at,
+                        "the field's JSON name cannot be named in CEL",
+                    ),
+                },
+                None => {
+                    push_rule(
+                        node,
+                        &rule(Rule::new("self == oldSelf", "field is immutable")),
+                    );
+                    self.expressed += 1;
+                }
+            },
+            CheckKind::Update(cs, matcher) => {
+                self.update(c, cs, matcher, level, node, site, at, field, parent)
+            }
+            CheckKind::Monotonic => {
+                push_rule(
+                    node,
+                    &rule(
+                        Rule::new("self >= oldSelf", "")
+                            .message_expression("'may not be decreased from ' + string(oldSelf)"),
+                    ),
+                );
+                self.expressed += 1;
+            }
+            CheckKind::Unique(m) => self.unique(c, m, level, node, site, at),
+            CheckKind::EachVal(inner, _, _) => {
+                let elem_ty = match strip(site.ty) {
+                    RustTy::Vec(e) | RustTy::Map(e) => (**e).clone(),
+                    _ => {
+                        return self.unexpressed(
+                            c,
+                            node,
+                            at,
+                            "`eachVal` on a value that is neither a list nor a map",
+                        );
+                    }
+                };
+                let key = if matches!(strip(site.ty), RustTy::Vec(_)) {
+                    "items"
+                } else {
+                    "additionalProperties"
+                };
+                open(node);
+                let mut child = match node.remove(key) {
+                    Some(Value::Object(m)) => m,
+                    _ => Map::new(),
+                };
+                let sub = At {
+                    schema: at.schema.clone(),
+                    path: format!("{}[*]", at.path),
+                };
+                let esite = ValueSite {
+                    ty: &elem_ty,
+                    struct_plan: None,
+                };
+                let mut no_parent = Parent::default();
+                for i in inner {
+                    let lvl = level.or(i.stability);
+                    self.apply_one(i, lvl, &mut child, &esite, &sub, None, &mut no_parent);
+                }
+                node.insert(key.into(), Value::Object(child));
+            }
+            CheckKind::EachKey(inner) => {
+                for i in inner {
+                    match self.pred(i, "k") {
+                        Ok(Some(p)) => {
+                            let mut r = pred_rule(p);
+                            r.rule = format!("self.all(k, {})", r.rule);
+                            r.message_expression = None;
+                            push_rule(node, &rule(r));
+                            self.expressed += 1;
+                        }
+                        Ok(None) => {}
+                        Err(why) => self.unexpressed(i, node, at, &why),
+                    }
+                }
+            }
+            CheckKind::Subfield(s) => {
+                let Some(m) = cel::member("self", &s.member.json) else {
+                    return self.unexpressed(
+                        c,
+                        node,
+                        at,
+                        "the member's JSON name cannot be named in CEL",
+                    );
+                };
+                match self.member_rule(&s.inner, &m, &s.member) {
+                    Ok(Some(r)) => {
+                        push_rule(node, &rule(r.at(Some(cel::field_path(&s.member.json)))));
+                        self.expressed += 1;
+                    }
+                    Ok(None) => {}
+                    Err(why) => self.unexpressed(c, node, at, &why),
+                }
+            }
+            CheckKind::Union(u) => match union_rules(u) {
+                Some(rs) => {
+                    for r in rs {
+                        push_rule(node, &rule(r));
+                    }
+                    self.expressed += 1;
+                }
+                None => {
+                    self.unexpressed(c, node, at, "a member's JSON name cannot be named in CEL")
+                }
+            },
+            CheckKind::Dependent(d) => match dependent_rule(d) {
+                Some(r) => {
+                    push_rule(node, &rule(r));
+                    self.expressed += 1;
+                }
+                None => {
+                    self.unexpressed(c, node, at, "a member's JSON name cannot be named in CEL")
+                }
+            },
+            CheckKind::Discriminated(m) => match self.mode_rules(m, site) {
+                Ok(rs) => {
+                    for r in rs {
+                        push_rule(node, &r);
+                    }
+                    self.expressed += 1;
+                }
+                Err(why) => self.unexpressed(c, node, at, &why),
+            },
+            CheckKind::ListUnion(lu) => match self.list_union_rules(lu, site) {
+                Some(rs) => {
+                    for r in rs {
+                        push_rule(node, &rule(r));
+                    }
+                    self.expressed += 1;
+                }
+                None => self.unexpressed(c, node, at, "a list-map key cannot be named in CEL"),
+            },
+            CheckKind::Item(it) => match self.item_rule(it, site) {
+                Ok(Some(r)) => {
+                    push_rule(node, &rule(r));
+                    self.expressed += 1;
+                }
+                Ok(None) => {}
+                Err(why) => self.unexpressed(c, node, at, &why),
+            },
+            CheckKind::Neq(_)
+            | CheckKind::Matches(_)
+            | CheckKind::MaxBytes(_)
+            | CheckKind::MaxLengthBytes(_)
+            | CheckKind::MaxBytesSlice(_)
+            | CheckKind::MinimumQuantity(_)
+            | CheckKind::MaximumQuantity(_)
+            | CheckKind::FixedResult { .. } => match self.pred(c, "self") {
+                Ok(Some(p)) => {
+                    push_rule(node, &rule(pred_rule(p)));
+                    self.expressed += 1;
+                }
+                Ok(None) => {}
+                Err(why) => self.unexpressed(c, node, at, &why),
+            },
+            CheckKind::IfOption(io) => match self.options.options.get(&io.option) {
+                Some(&on) if on == io.enabled => {
+                    // The wrapper's level applies, not the inner check's own.
+                    self.apply_one(&io.inner, level, node, site, at, field, parent);
+                }
+                Some(_) => self.omitted_by_option += 1,
+                None => {
+                    let why = format!(
+                        "runs only while option {} is {}; the option is not fixed at export (--option {}=true|false)",
+                        io.option,
+                        if io.enabled { "on" } else { "off" },
+                        io.option
+                    );
+                    self.unexpressed(c, node, at, &why);
+                }
+            },
+            CheckKind::Custom { upstream, .. } => {
+                let why = format!(
+                    "a hand-written Go function ({upstream}): OpenAPI and CEL cannot say what it checks"
+                );
+                self.unexpressed(c, node, at, &why);
+            }
+            CheckKind::IfSubresource(_) => self.unexpressed(
+                c,
+                node,
+                at,
+                "depends on the request's subresource, which a schema does not see (vgc extension)",
+            ),
+            CheckKind::FieldConstraint(_) | CheckKind::VirtualUnion(_) => {
+                self.unexpressed(c, node, at, "vgc extension not exported to OpenAPI yet")
+            }
+        }
+    }
+
+    /// Sets a keyword and counts it.
+    fn kw(&mut self, node: &mut Map<String, Value>, key: &str, v: Value, level: Option<Stability>) {
+        keyword(node, key, v, level);
+        self.expressed += 1;
+    }
+
+    /// `update=…` constraints as transition rules.
+    #[allow(clippy::too_many_arguments)]
+    fn update(
+        &mut self,
+        c: &Check,
+        cs: &[UpdateConstraint],
+        matcher: &Matcher,
+        level: Option<Stability>,
+        node: &mut Map<String, Value>,
+        site: &ValueSite<'_>,
+        at: &At,
+        field: Option<&FieldPlan>,
+        parent: &mut Parent,
+    ) {
+        let stamp = |mut r: Rule| {
+            r.stability = level;
+            r
+        };
+        for u in cs {
+            let r = match (u, field) {
+                (UpdateConstraint::NoModify, None) => Some(Rule::new(
+                    "self == oldSelf",
+                    "field cannot be modified once set",
+                )),
+                (_, None) => None,
+                (UpdateConstraint::NoSet, Some(f)) => {
+                    let new = cel::is_set("self", &f.json_name, &f.shape);
+                    let old = cel::is_set("oldSelf", &f.json_name, &f.shape);
+                    new.zip(old).map(|(n, o)| {
+                        Rule::new(format!("{o} || !{n}"), "field cannot be set once created")
+                            .at(Some(cel::field_path(&f.json_name)))
+                    })
+                }
+                (UpdateConstraint::NoUnset, Some(f)) => {
+                    let new = cel::is_set("self", &f.json_name, &f.shape);
+                    let old = cel::is_set("oldSelf", &f.json_name, &f.shape);
+                    new.zip(old).map(|(n, o)| {
+                        Rule::new(format!("!{o} || {n}"), "field cannot be cleared once set")
+                            .at(Some(cel::field_path(&f.json_name)))
+                    })
+                }
+                (UpdateConstraint::NoModify, Some(f)) => {
+                    let new = cel::is_set("self", &f.json_name, &f.shape);
+                    let old = cel::is_set("oldSelf", &f.json_name, &f.shape);
+                    let (nm, om) = (
+                        cel::member("self", &f.json_name),
+                        cel::member("oldSelf", &f.json_name),
+                    );
+                    match (new, old, nm, om) {
+                        (Some(n), Some(o), Some(nm), Some(om)) => Some(
+                            Rule::new(
+                                format!("!({o} && {n}) || {nm} == {om}"),
+                                "field cannot be modified once set",
+                            )
+                            .at(Some(cel::field_path(&f.json_name))),
+                        ),
+                        _ => None,
+                    }
+                }
+                (UpdateConstraint::NoAddItem | UpdateConstraint::NoRemoveItem, Some(f)) => {
+                    self.item_transition(*u, f, matcher, site)
+                }
+            };
+            match r {
+                Some(r) => {
+                    parent.rules.push(stamp(r));
+                    self.expressed += 1;
+                }
+                None => {
+                    let why = format!(
+                        "update={u:?} here has no CEL form in this export (a list's items matched {}, or a name CEL cannot spell)",
+                        match matcher {
+                            Matcher::None => "by nothing",
+                            Matcher::Set => "as a set",
+                            Matcher::Keys(_) => "by keys",
+                        }
+                    );
+                    self.unexpressed(c, node, at, &why);
+                }
+            }
+        }
+    }
+
+    /// `update=NoAddItem`/`NoRemoveItem` of a list or map field, on its struct.
+    fn item_transition(
+        &self,
+        u: UpdateConstraint,
+        f: &FieldPlan,
+        matcher: &Matcher,
+        site: &ValueSite<'_>,
+    ) -> Option<Rule> {
+        let nm = cel::member("self", &f.json_name)?;
+        let om = cel::member("oldSelf", &f.json_name)?;
+        let (from, to, msg, reason) = match u {
+            UpdateConstraint::NoAddItem => (&nm, &om, "item may not be added", Reason::Forbidden),
+            _ => (&om, &nm, "item may not be removed", Reason::Forbidden),
+        };
+        let has_from = format!("has({})", &from[..]);
+        let has_to = format!("has({})", &to[..]);
+        let contains = match (strip(site.ty), matcher) {
+            (RustTy::Map(_), _) => format!("{to}.exists(o, o == e)"),
+            (RustTy::Vec(_), Matcher::Set) => format!("{to}.exists(o, o == e)"),
+            (RustTy::Vec(elem), Matcher::Keys(keys)) => {
+                let et = elem.named().and_then(|k| self.types.get(k))?;
+                let mut conds = Vec::new();
+                for k in keys {
+                    let json = et
+                        .fields
+                        .iter()
+                        .flatten()
+                        .find(|x| &x.go_field == k)?
+                        .json_name
+                        .clone();
+                    let a = cel::member("o", &json)?;
+                    let b = cel::member("e", &json)?;
+                    conds.push(format!(
+                        "(has({a}) == has({b}) && (!has({a}) || {a} == {b}))"
+                    ));
+                }
+                format!("{to}.exists(o, {})", conds.join(" && "))
+            }
+            _ => return None,
+        };
+        Some(
+            Rule::new(
+                format!("!{has_from} || {from}.all(e, {has_to} && {contains})"),
+                msg,
+            )
+            .reason(reason)
+            .at(Some(cel::field_path(&f.json_name))),
+        )
+    }
+
+    /// Uniqueness: `x-kubernetes-list-type` (`set`, or `map` with `x-kubernetes-list-map-keys`), which the API
+    /// server's schema validation enforces as duplicates.
+    fn unique(
+        &mut self,
+        c: &Check,
+        m: &Matcher,
+        level: Option<Stability>,
+        node: &mut Map<String, Value>,
+        site: &ValueSite<'_>,
+        at: &At,
+    ) {
+        match m {
+            Matcher::None => {}
+            Matcher::Set => self.kw(node, "x-kubernetes-list-type", json!("set"), level),
+            Matcher::Keys(keys) => {
+                let et = match strip(site.ty) {
+                    RustTy::Vec(e) => e.named().and_then(|k| self.types.get(k)).copied(),
+                    _ => None,
+                };
+                let Some(et) = et else {
+                    return self.unexpressed(
+                        c,
+                        node,
+                        at,
+                        "list-map keys of a list whose items are not a struct of the plan",
+                    );
+                };
+                let json: Option<Vec<String>> = keys
+                    .iter()
+                    .map(|k| {
+                        et.fields
+                            .iter()
+                            .flatten()
+                            .find(|f| &f.go_field == k)
+                            .map(|f| f.json_name.clone())
+                    })
+                    .collect();
+                let Some(json) = json else {
+                    return self.unexpressed(
+                        c,
+                        node,
+                        at,
+                        "a list-map key is not a field of the item struct",
+                    );
+                };
+                self.kw(node, "x-kubernetes-list-type", json!("map"), level);
+                keyword(node, "x-kubernetes-list-map-keys", json!(json), level);
+            }
+        }
+    }
+
+    /// The rule of a check on the member `m` (`self.<json>`) of a struct (`subfield`, a mode's rules): the member's
+    /// presence rules directly, its value rules when it is set. `Ok(None)`: nothing to check.
+    fn member_rule(
+        &mut self,
+        c: &Check,
+        m: &str,
+        member: &MemberRef,
+    ) -> Result<Option<Rule>, String> {
+        let has = format!("has({m})");
+        let set = cel::is_set("self", &member.json, &member.shape).unwrap_or(has.clone());
+        match &c.kind {
+            CheckKind::Optional => Ok(None),
+            CheckKind::Required { detail } => Ok(Some(
+                Rule::new(set, detail.clone().unwrap_or_default()).reason(Reason::Required),
+            )),
+            CheckKind::Forbidden { detail } => Ok(Some(
+                Rule::new(format!("!{set}"), detail.clone().unwrap_or_default())
+                    .reason(Reason::Forbidden),
+            )),
+            CheckKind::Immutable => Ok(Some(Rule::new(
+                format!(
+                    "{has} == has({o}) && (!{has} || {m} == {o})",
+                    o = m.replacen("self", "oldSelf", 1)
+                ),
+                "field is immutable",
+            ))),
+            _ => match self.pred(c, m)? {
+                Some(p) => {
+                    let mut r = pred_rule(p);
+                    r.rule = format!("!{has} || ({})", r.rule);
+                    Ok(Some(r))
+                }
+                None => Ok(None),
+            },
+        }
+    }
+
+    /// A leaf check as a CEL predicate over the value `v`. `Ok(None)` for a check with nothing to say; `Err` with
+    /// the reason for one CEL cannot say here.
+    fn pred(&mut self, c: &Check, v: &str) -> Result<Option<Pred>, String> {
+        let p = |expr: String, message: String| Pred {
+            expr,
+            message,
+            message_expression: None,
+            reason: Reason::Invalid,
+        };
+        Ok(Some(match &c.kind {
+            CheckKind::Optional
+            | CheckKind::NoNils
+            | CheckKind::FixedResult { result: true, .. } => {
+                return Ok(None);
+            }
+            CheckKind::FixedResult { result: false, msg } => {
+                p("false".into(), format!("forced failure: {msg}"))
+            }
+            CheckKind::Minimum(n) => p(
+                format!("{v} >= {n}"),
+                format!("must be greater than or equal to {n}"),
+            ),
+            CheckKind::Maximum(n) => p(
+                format!("{v} <= {n}"),
+                format!("must be less than or equal to {n}"),
+            ),
+            CheckKind::MinimumDuration(n) => p(
+                format!("{v} >= {n}"),
+                format!("must be greater than or equal to {}", go_duration(*n)),
+            ),
+            CheckKind::MaximumDuration(n) => p(
+                format!("{v} <= {n}"),
+                format!("must be less than or equal to {}", go_duration(*n)),
+            ),
+            CheckKind::MinimumQuantity(q) => p(
+                format!(
+                    "quantity(string({v})).compareTo(quantity({})) >= 0",
+                    cel::str_lit(q)
+                ),
+                format!("must be greater than or equal to {q}"),
+            ),
+            CheckKind::MaximumQuantity(q) => p(
+                format!(
+                    "quantity(string({v})).compareTo(quantity({})) <= 0",
+                    cel::str_lit(q)
+                ),
+                format!("must be less than or equal to {q}"),
+            ),
+            CheckKind::MinLength(n) => p(
+                format!("size({v}) >= {n}"),
+                format!("must be at least {n} {}", plural(*n, "character")),
+            ),
+            CheckKind::MaxLength(n) => p(
+                format!("size({v}) <= {n}"),
+                format!("may not be more than {n} {}", plural(*n, "character")),
+            ),
+            CheckKind::MaxLengthBytes(n) | CheckKind::MaxBytes(n) => p(
+                format!("size(bytes({v})) <= {n}"),
+                format!("may not be more than {n} {}", plural(*n, "byte")),
+            ),
+            CheckKind::MaxBytesSlice(n) => p(
+                format!("size({v}) <= {n}"),
+                format!("may not be more than {n} {}", plural(*n, "byte")),
+            ),
+            CheckKind::MinItems(n) => p(
+                format!("size({v}) >= {n}"),
+                format!("must have at least {n} {}", plural(*n, "item")),
+            ),
+            CheckKind::MaxItems(n) => p(
+                format!("size({v}) <= {n}"),
+                format!("must have at most {n} {}", plural(*n, "item")),
+            ),
+            CheckKind::MinProperties(n) => p(
+                format!("size({v}) >= {n}"),
+                format!("must have at least {n} {}", plural(*n, "item")),
+            ),
+            CheckKind::MaxProperties(n) => p(
+                format!("size({v}) <= {n}"),
+                format!("must have at most {n} {}", plural(*n, "item")),
+            ),
+            CheckKind::Format(f) => {
+                return format_pred(*f, v)
+                    .map(Some)
+                    .ok_or_else(|| format!("no CEL form of format {} yet", f.name()));
+            }
+            CheckKind::Matches(pf) => p(
+                format!("{v}.matches({})", cel::str_lit(&pf.pattern)),
+                pf.message.clone(),
+            ),
+            CheckKind::Enum(e) => {
+                if e.exclusions
+                    .iter()
+                    .any(|x| !self.options.options.contains_key(&x.option))
+                {
+                    return Err("an enum exclusion depends on an option not fixed at export".into());
+                }
+                let values: Vec<&String> = e
+                    .values
+                    .iter()
+                    .filter(|v| {
+                        !e.exclusions.iter().any(|x| {
+                            &x.value == *v
+                                && self
+                                    .options
+                                    .options
+                                    .get(&x.option)
+                                    .is_some_and(|&on| on == (x.when == OptionState::Enabled))
+                        })
+                    })
+                    .collect();
+                let lits: Vec<String> = values.iter().map(|s| cel::str_lit(s)).collect();
+                let words: Vec<String> = values
+                    .iter()
+                    .map(|s| vgc_runtime::field::go_quote(s))
+                    .collect();
+                Pred {
+                    expr: format!("{v} in [{}]", lits.join(", ")),
+                    message: format!("supported values: {}", words.join(", ")),
+                    message_expression: None,
+                    reason: Reason::Invalid,
+                }
+            }
+            CheckKind::Neq(x) => p(
+                format!("{v} != {}", cel::value_lit(x)),
+                format!("must not be equal to {}", cel::value_words(x)),
+            ),
+            CheckKind::Eq(x) => p(
+                format!("{v} == {}", cel::value_lit(x)),
+                format!("supported values: {}", cel::value_words(x)),
+            ),
+            CheckKind::IfOption(io) => {
+                return match self.options.options.get(&io.option) {
+                    Some(&on) if on == io.enabled => self.pred(&io.inner, v),
+                    Some(_) => {
+                        self.omitted_by_option += 1;
+                        Ok(None)
+                    }
+                    None => Err(format!(
+                        "runs only while option {} is {}; the option is not fixed at export",
+                        io.option,
+                        if io.enabled { "on" } else { "off" }
+                    )),
+                };
+            }
+            CheckKind::Custom { upstream, .. } => {
+                return Err(format!(
+                    "a hand-written Go function ({upstream}): OpenAPI and CEL cannot say what it checks"
+                ));
+            }
+            _ => {
+                return Err(format!(
+                    "{} inside another rule has no CEL form in this export",
+                    rule_name(c)
+                ));
+            }
+        }))
+    }
+
+    /// A discriminated member's rules (`modeDiscriminator` + `ifMode`): for each mode, its checks on the member
+    /// while the discriminator says that mode; for every other value, the member is forbidden.
+    fn mode_rules(&mut self, m: &ModePlan, site: &ValueSite<'_>) -> Result<Vec<Rule>, String> {
+        let json = site
+            .struct_plan
+            .and_then(|t| {
+                t.fields
+                    .iter()
+                    .flatten()
+                    .find(|f| f.go_field == m.discriminator.field)
+            })
+            .map(|f| f.json_name.clone())
+            .ok_or("the discriminator is not a field of the struct the rule is on")?;
+        let d = cel::member("self", &json)
+            .ok_or("the discriminator's JSON name cannot be named in CEL")?;
+        let mem = cel::member("self", &m.member.json)
+            .ok_or("the member's JSON name cannot be named in CEL")?;
+        let lit = |mode: &str| match m.discriminator.kind {
+            vgc_lowering::plan::DiscriminatorKind::Bool => mode.to_string(),
+            vgc_lowering::plan::DiscriminatorKind::String => cel::str_lit(mode),
+        };
+        let mut out = Vec::new();
+        let mut modes = Vec::new();
+        for (mode, checks) in &m.rules {
+            modes.push(lit(mode));
+            for c in checks {
+                if !self.exported(c.stability) {
+                    continue;
+                }
+                if let Some(mut r) = self.member_rule(c, &mem, &m.member)? {
+                    r.rule = format!("!(has({d}) && {d} == {}) || ({})", lit(mode), r.rule);
+                    r.field_path = Some(cel::field_path(&m.member.json));
+                    r.stability = c.stability;
+                    out.push(r);
+                }
+            }
+        }
+        let set = cel::is_set("self", &m.member.json, &m.member.shape)
+            .ok_or("the member's JSON name cannot be named in CEL")?;
+        let mut forbid = Rule::new(
+            format!("(has({d}) && {d} in [{}]) || !{set}", modes.join(", ")),
+            "",
+        )
+        .reason(Reason::Forbidden)
+        .at(Some(cel::field_path(&m.member.json)));
+        forbid.stability = m.default_stability;
+        out.push(forbid);
+        Ok(out)
+    }
+
+    /// A union of list items (`item(…)=+k8s:unionMember`): how many members match some item.
+    fn list_union_rules(&self, lu: &ListUnionPlan, site: &ValueSite<'_>) -> Option<Vec<Rule>> {
+        let elem = match strip(site.ty) {
+            RustTy::Vec(e) => e.named().and_then(|k| self.types.get(k)).copied(),
+            _ => None,
+        }?;
+        let mut present = Vec::new();
+        for (_, sel) in &lu.members {
+            present.push(format!(
+                "self.exists(e, {})",
+                selector_expr(elem, sel, "e")?
+            ));
+        }
+        let names: Vec<String> = lu.members.iter().map(|(n, _)| format!("`{n}`")).collect();
+        Some(count_rules(lu.kind, &present, &names.join(", ")))
+    }
+
+    /// `item(k: v)=+tag`: the inner check on the item the selector picks.
+    fn item_rule(&mut self, it: &ItemPlan, site: &ValueSite<'_>) -> Result<Option<Rule>, String> {
+        let elem = match strip(site.ty) {
+            RustTy::Vec(e) => e.named().and_then(|k| self.types.get(k)).copied(),
+            _ => None,
+        }
+        .ok_or("`item` on a list whose items are not a struct of the plan")?;
+        let sel = selector_expr(elem, &it.selector, "e")
+            .ok_or("a list-map key cannot be named in CEL")?;
+        let Some(p) = self.pred(&it.inner, "e")? else {
+            return Ok(None);
+        };
+        let mut r = pred_rule(p);
+        r.rule = format!("self.all(e, !({sel}) || ({}))", r.rule);
+        r.message_expression = None;
+        Ok(Some(r))
+    }
+}
+
+/// `T` of `Option<T>`.
+fn strip(ty: &RustTy) -> &RustTy {
+    match ty {
+        RustTy::Option(i, _) => strip(i),
+        RustTy::Named(_)
+        | RustTy::Builtin(_)
+        | RustTy::WellKnown(_)
+        | RustTy::Vec(_)
+        | RustTy::Map(_)
+        | RustTy::Json => ty,
+    }
+}
+
+/// A [`Pred`] as a rule.
+fn pred_rule(p: Pred) -> Rule {
+    let mut r = Rule::new(p.expr, p.message).reason(p.reason);
+    r.message_expression = p.message_expression;
+    r
+}
+
+/// `N word` with upstream's singular for 1.
+fn plural(n: i64, word: &str) -> String {
+    if n == 1 {
+        word.to_string()
+    } else {
+        format!("{word}s")
+    }
+}
+
+/// Go's `time.Duration.String()` of `ns` nanoseconds, for the 1.38 duration bounds' messages.
+fn go_duration(ns: i64) -> String {
+    vgc_runtime::types::go_duration_string(i128::from(ns))
+}
+
+/// CEL for "the present value is not its zero" of a field upstream's `required` reads as unset when zero (a value
+/// kind's zero, an empty list or map), on the struct: true when absent (the keyword reports that) or set.
+fn present_zero_is_set(json: &str, shape: &Shape) -> Option<String> {
+    match shape {
+        Shape::Scalar { pointer: false, .. } | Shape::List { .. } | Shape::Map => {
+            let m = cel::member("self", json)?;
+            let set = cel::is_set("self", json, shape)?;
+            Some(format!("!has({m}) || {set}"))
+        }
+        _ => None,
+    }
+}
+
+/// A transition rule on the struct holding field `json`: any change of the field, set-ness included, is an error.
+fn transition(json: &str, message: &str) -> Option<Rule> {
+    let n = cel::member("self", json)?;
+    let o = cel::member("oldSelf", json)?;
+    Some(
+        Rule::new(
+            format!("has({n}) == has({o}) && (!has({n}) || {n} == {o})"),
+            message,
+        )
+        .at(Some(cel::field_path(json))),
+    )
+}
+
+/// The CEL of a built-in format over `v`, where the Kubernetes CEL library (`format.*`, `matches`) says it.
+fn format_pred(f: Format, v: &str) -> Option<Pred> {
+    let lib = |name: &str| format!("!format.{name}().validate({v}).hasValue()");
+    let (expr, message) = match f {
+        Format::K8sShortName => (lib("dns1123Label"), "must be a lowercase RFC 1123 label"),
+        Format::K8sLongName => (
+            lib("dns1123Subdomain"),
+            "must be a lowercase RFC 1123 subdomain",
+        ),
+        Format::K8sLabelKey => (lib("qualifiedName"), "must be a valid label key"),
+        Format::K8sPrefixedLabelKey => (
+            format!("{} && {v}.contains('/')", lib("qualifiedName")),
+            "must be a valid label key with a prefix",
+        ),
+        Format::K8sLabelValue => (lib("labelValue"), "must be a valid label value"),
+        Format::K8sLongNameCaseless => (
+            format!(
+                "size({v}) <= 253 && {v}.matches(r'^(?i)[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$')"
+            ),
+            "must be an RFC 1123 subdomain",
+        ),
+        Format::K8sUuid => (
+            format!(
+                "{v}.matches(r'^[0-9a-f]{{8}}-[0-9a-f]{{4}}-[0-9a-f]{{4}}-[0-9a-f]{{4}}-[0-9a-f]{{12}}$')"
+            ),
+            "must be a lowercase UUID in 8-4-4-4-12 format",
+        ),
+        Format::K8sPathSegmentName => (
+            format!("{v} != '.' && {v} != '..' && !{v}.contains('/') && !{v}.contains('%')"),
+            "may not be '.' or '..' and may not contain '/' or '%'",
+        ),
+        Format::K8sConditionReason => (
+            format!("{v}.matches(r'^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$')"),
+            "must be a valid condition reason",
+        ),
+        _ => return None,
+    };
+    Some(Pred {
+        expr,
+        message: message.into(),
+        message_expression: None,
+        reason: Reason::Invalid,
+    })
+}
+
+/// CEL: the item `e` matches the selector (every list-map key equal to its value).
+fn selector_expr(elem: &TypePlan, sel: &Selector, e: &str) -> Option<String> {
+    let mut conds = Vec::new();
+    for (go, _ptr, v) in sel {
+        let json = &elem
+            .fields
+            .iter()
+            .flatten()
+            .find(|f| &f.go_field == go)?
+            .json_name;
+        let m = cel::member(e, json)?;
+        conds.push(format!("has({m}) && {m} == {}", cel::value_lit(v)));
+    }
+    Some(conds.join(" && "))
+}
+
+/// The rules of a union or zero-or-one-of over the "is set" expressions `present` (upstream `union.go`).
+fn count_rules(kind: UnionKind, present: &[String], names: &str) -> Vec<Rule> {
+    let count = format!("[{}].filter(x, x).size()", present.join(", "));
+    match kind {
+        UnionKind::Union => vec![
+            Rule::new(
+                format!("{count} >= 1"),
+                format!("must specify one of: {names}"),
+            ),
+            Rule::new(
+                format!("{count} <= 1"),
+                format!("must specify exactly one of: {names}"),
+            ),
+        ],
+        UnionKind::ZeroOrOneOf => vec![Rule::new(
+            format!("{count} <= 1"),
+            format!("must specify at most one of: {names}"),
+        )],
+    }
+}
+
+/// A union of struct fields: without a discriminator, how many members are set; with one, each member set exactly
+/// when the discriminator names it.
+fn union_rules(u: &UnionPlan) -> Option<Vec<Rule>> {
+    let mut present = Vec::new();
+    for m in &u.members {
+        present.push(cel::is_set("self", &m.member.json, &m.member.shape)?);
+    }
+    let names: Vec<String> = u
+        .members
+        .iter()
+        .map(|m| format!("`{}`", m.member.json))
+        .collect();
+    let Some(d) = &u.discriminator else {
+        return Some(count_rules(u.kind, &present, &names.join(", ")));
+    };
+    let dm = cel::member("self", &d.json)?;
+    let mut out = Vec::new();
+    for (m, set) in u.members.iter().zip(&present) {
+        let selected = format!("(has({dm}) && {dm} == {})", cel::str_lit(&m.member_name));
+        out.push(
+            Rule::new(
+                format!("!{set} || {selected}"),
+                format!(
+                    "may only be specified when `{}` is {}",
+                    d.json,
+                    vgc_runtime::field::go_quote(&m.member_name)
+                ),
+            )
+            .at(Some(cel::field_path(&m.member.json))),
+        );
+        out.push(
+            Rule::new(
+                format!("!{selected} || {set}"),
+                format!(
+                    "must be specified when `{}` is {}",
+                    d.json,
+                    vgc_runtime::field::go_quote(&m.member_name)
+                ),
+            )
+            .at(Some(cel::field_path(&m.member.json))),
+        );
+    }
+    Some(out)
+}
+
+/// `dependentRequired`/`dependentForbidden` on the struct.
+fn dependent_rule(d: &DependentPlan) -> Option<Rule> {
+    let t = cel::is_set("self", &d.trigger.json, &d.trigger.shape)?;
+    let s = cel::is_set("self", &d.dependent.json, &d.dependent.shape)?;
+    Some(if d.forbidden {
+        Rule::new(
+            format!("!{t} || !{s}"),
+            format!("may not be set when {} is set", d.trigger.json),
+        )
+        .reason(Reason::Forbidden)
+        .at(Some(cel::field_path(&d.dependent.json)))
+    } else {
+        Rule::new(
+            format!("!{t} || {s}"),
+            format!("must be set when {} is set", d.trigger.json),
+        )
+        .reason(Reason::Required)
+        .at(Some(cel::field_path(&d.dependent.json)))
+    })
+}

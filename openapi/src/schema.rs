@@ -1,0 +1,302 @@
+//! The schemas of the plan's types, as kube-openapi shapes them: a struct is a component (`type: object`,
+//! `properties`, inline-embedded structs' members merged in), a typedef is inlined where it is used (with its
+//! type-level rules), builtins and well-known types are their JSON forms. The rules of each field and type are
+//! added by [`crate::rules`].
+
+use crate::builder::{At, Builder, Built, Parent, REF_PREFIX, ValueSite};
+use crate::schema_name;
+use serde_json::{Map, Value, json};
+use std::collections::BTreeSet;
+use vgc_analysis::TypeKey;
+use vgc_analysis::types::{Builtin, WellKnown};
+use vgc_lowering::plan::{FieldPlan, RustTy, TypePlan};
+
+impl<'a> Builder<'a> {
+    /// A component per struct type of the plan, and one per well-known type they use.
+    pub(crate) fn build_all(&mut self) {
+        let plan = self.plan;
+        for t in plan.types() {
+            if t.fields.is_some() {
+                let s = self.struct_schema(t);
+                self.schemas.insert(schema_name(&t.key), Value::Object(s));
+            }
+        }
+        for w in std::mem::take(&mut self.well_known).into_values() {
+            let (name, s) = well_known_schema(w);
+            self.schemas.insert(name.to_string(), s);
+        }
+    }
+
+    pub(crate) fn finish(self) -> Built {
+        let mut schemas = self.schemas;
+        for s in schemas.values_mut() {
+            crate::sort_keys(s);
+        }
+        Built {
+            schemas,
+            unexpressed: self.unexpressed,
+            omitted_by_stability: self.omitted_by_stability,
+            omitted_by_option: self.omitted_by_option,
+            expressed: self.expressed,
+        }
+    }
+
+    /// A struct's component: its properties (inline-embedded structs' merged in), `required`, its own and its
+    /// fields' rules.
+    fn struct_schema(&mut self, t: &'a TypePlan) -> Map<String, Value> {
+        let name = schema_name(&t.key);
+        let mut node = Map::new();
+        if !t.docs.is_empty() {
+            node.insert("description".into(), json!(t.docs.join("\n").trim()));
+        }
+        node.insert("type".into(), json!("object"));
+        let mut parent = Parent::default();
+        let mut props = Map::new();
+        let mut seen = BTreeSet::new();
+        self.members(t, &name, &mut props, &mut parent, &mut node, &mut seen);
+        if !props.is_empty() {
+            node.insert("properties".into(), Value::Object(props));
+        }
+        // The type's own rules (unions, modes, dependent fields, type-level tags) on the object itself.
+        let at = At {
+            schema: name.clone(),
+            path: String::new(),
+        };
+        let ty = RustTy::Named(t.key.clone());
+        let site = ValueSite {
+            ty: &ty,
+            struct_plan: Some(t),
+        };
+        self.apply(&t.checks, &mut node, &site, &at, None, &mut parent);
+        parent.finish_into(&mut node);
+        node
+    }
+
+    /// Adds the properties of `t`'s fields (recursing into inline-embedded structs, whose type-level rules go onto
+    /// `node` too: their `self` is the same object) and their rules.
+    fn members(
+        &mut self,
+        t: &'a TypePlan,
+        name: &str,
+        props: &mut Map<String, Value>,
+        parent: &mut Parent,
+        node: &mut Map<String, Value>,
+        seen: &mut BTreeSet<TypeKey>,
+    ) {
+        if !seen.insert(t.key.clone()) {
+            return;
+        }
+        for f in t.fields.iter().flatten() {
+            if f.skip {
+                continue;
+            }
+            if f.json_name.is_empty() {
+                self.embedded(f, name, props, parent, node, seen);
+                continue;
+            }
+            if t.json_ignored.contains(&f.json_name) {
+                continue;
+            }
+            let mut prop = self.field_schema(f);
+            let at = At {
+                schema: name.to_string(),
+                path: format!(".{}", f.json_name),
+            };
+            let site = ValueSite {
+                ty: &f.ty,
+                struct_plan: None,
+            };
+            self.apply(&f.checks, &mut prop, &site, &at, Some(f), parent);
+            props.insert(f.json_name.clone(), Value::Object(prop));
+        }
+    }
+
+    /// An inline-embedded field: its struct's members become the parent's, its type-level rules the parent's.
+    fn embedded(
+        &mut self,
+        f: &'a FieldPlan,
+        name: &str,
+        props: &mut Map<String, Value>,
+        parent: &mut Parent,
+        node: &mut Map<String, Value>,
+        seen: &mut BTreeSet<TypeKey>,
+    ) {
+        let Some(k) = f.ty.named() else {
+            if !f.checks.is_empty() {
+                self.unexpressed_checks(&f.checks, name, &format!(" (embedded {})", f.go_name), "an embedded field that is not a struct has no JSON name OpenAPI can place a rule at");
+            }
+            return;
+        };
+        let Some(&et) = self.types.get(k) else {
+            return;
+        };
+        if !f.checks.is_empty() {
+            self.unexpressed_checks(
+                &f.checks,
+                name,
+                &format!(" (embedded {})", f.go_name),
+                "rules written on an inline-embedded field have no property of their own in OpenAPI",
+            );
+        }
+        self.members(et, name, props, parent, node, seen);
+        let at = At {
+            schema: name.to_string(),
+            path: String::new(),
+        };
+        let ty = RustTy::Named(et.key.clone());
+        let site = ValueSite {
+            ty: &ty,
+            struct_plan: Some(et),
+        };
+        self.apply(&et.checks, node, &site, &at, None, parent);
+    }
+
+    /// A field's property schema: its value's schema, its `+default`.
+    fn field_schema(&mut self, f: &FieldPlan) -> Map<String, Value> {
+        let mut s = self.value_schema(&f.ty);
+        if let Some(d) = &f.default
+            && let Ok(v) = serde_json::from_str::<Value>(d)
+        {
+            s.insert("default".into(), v);
+        }
+        s
+    }
+
+    /// The schema of a value of type `ty`: a `$ref` for a struct, the inlined schema (with its rules) for a
+    /// typedef, the JSON form of builtins and well-known types.
+    pub(crate) fn value_schema(&mut self, ty: &RustTy) -> Map<String, Value> {
+        match ty {
+            RustTy::Builtin(b) => builtin_schema(*b),
+            RustTy::Option(inner, _) => self.value_schema(inner),
+            RustTy::Vec(inner) => {
+                let items = self.value_schema(inner);
+                let mut m = Map::new();
+                m.insert("items".into(), Value::Object(items));
+                m.insert("type".into(), json!("array"));
+                m
+            }
+            RustTy::Map(inner) => {
+                let vals = self.value_schema(inner);
+                let mut m = Map::new();
+                m.insert("additionalProperties".into(), Value::Object(vals));
+                m.insert("type".into(), json!("object"));
+                m
+            }
+            RustTy::Json => {
+                let mut m = Map::new();
+                m.insert("x-kubernetes-preserve-unknown-fields".into(), json!(true));
+                m
+            }
+            RustTy::WellKnown(WellKnown::Bytes) => {
+                let mut m = Map::new();
+                m.insert("format".into(), json!("byte"));
+                m.insert("type".into(), json!("string"));
+                m
+            }
+            RustTy::WellKnown(WellKnown::Duration) => {
+                let mut m = Map::new();
+                m.insert("type".into(), json!("string"));
+                m
+            }
+            RustTy::WellKnown(w) => {
+                let (name, _) = well_known_schema(*w);
+                self.well_known.insert(name, *w);
+                ref_to(name)
+            }
+            RustTy::Named(k) => {
+                let Some(&t) = self.types.get(k) else {
+                    // A type the plan does not hold (opaque or outside the build): any value.
+                    let mut m = Map::new();
+                    m.insert("x-kubernetes-preserve-unknown-fields".into(), json!(true));
+                    return m;
+                };
+                if t.fields.is_some() {
+                    return ref_to(&schema_name(k));
+                }
+                let Some(alias) = &t.alias_of else {
+                    return Map::new();
+                };
+                let mut s = self.value_schema(alias);
+                let at = At {
+                    schema: schema_name(k),
+                    path: String::new(),
+                };
+                let site = ValueSite {
+                    ty: alias,
+                    struct_plan: None,
+                };
+                let mut parent = Parent::default();
+                self.apply(&t.checks, &mut s, &site, &at, None, &mut parent);
+                parent.finish_into(&mut s);
+                s
+            }
+        }
+    }
+}
+
+/// `{"$ref": …}` to the component `name`.
+pub(crate) fn ref_to(name: &str) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("$ref".into(), json!(format!("{REF_PREFIX}{name}")));
+    m
+}
+
+/// A builtin's JSON schema, as kube-openapi writes it.
+fn builtin_schema(b: Builtin) -> Map<String, Value> {
+    let (ty, format) = match b {
+        Builtin::Bool => ("boolean", None),
+        Builtin::String => ("string", None),
+        Builtin::Int32 | Builtin::Int16 | Builtin::Int8 | Builtin::Uint16 | Builtin::Uint8 => {
+            ("integer", Some("int32"))
+        }
+        Builtin::Int
+        | Builtin::Int64
+        | Builtin::Uint
+        | Builtin::Uint32
+        | Builtin::Uint64
+        | Builtin::Duration => ("integer", Some("int64")),
+        Builtin::Float32 | Builtin::Float64 => ("number", Some("double")),
+    };
+    let mut m = Map::new();
+    if let Some(f) = format {
+        m.insert("format".into(), json!(f));
+    }
+    m.insert("type".into(), json!(ty));
+    m
+}
+
+/// A well-known type's component: its kube-openapi name and schema (as k8s.io/kubernetes' spec has it, without
+/// the description).
+pub(crate) fn well_known_schema(w: WellKnown) -> (&'static str, Value) {
+    match w {
+        WellKnown::Quantity => (
+            "io.k8s.apimachinery.pkg.api.resource.Quantity",
+            json!({"oneOf": [{"type": "string"}, {"type": "number"}]}),
+        ),
+        WellKnown::IntOrString => (
+            "io.k8s.apimachinery.pkg.util.intstr.IntOrString",
+            json!({"format": "int-or-string", "oneOf": [{"type": "integer"}, {"type": "string"}]}),
+        ),
+        WellKnown::Time => (
+            "io.k8s.apimachinery.pkg.apis.meta.v1.Time",
+            json!({"format": "date-time", "type": "string"}),
+        ),
+        WellKnown::MicroTime => (
+            "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime",
+            json!({"format": "date-time", "type": "string"}),
+        ),
+        WellKnown::Duration => (
+            "io.k8s.apimachinery.pkg.apis.meta.v1.Duration",
+            json!({"type": "string"}),
+        ),
+        WellKnown::RawExtension => (
+            "io.k8s.apimachinery.pkg.runtime.RawExtension",
+            json!({"type": "object"}),
+        ),
+        WellKnown::FieldsV1 => (
+            "io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1",
+            json!({"type": "object"}),
+        ),
+        WellKnown::Bytes => ("", json!({"format": "byte", "type": "string"})),
+    }
+}
