@@ -33,6 +33,7 @@ slow=(
   server_verdict_oracle
   go_backend go_kubernetes
   validate_k8s_manifests
+  openapi_merge openapi_apiserver
   yaml_kubectl_oracle
 )
 

@@ -80,16 +80,24 @@ fn merge_node(
     report: &mut MergeReport,
 ) {
     let mut fallback: Vec<Value> = Vec::new();
+    // The list type and its map keys go together: when the document types the list otherwise, neither is added.
+    let list_conflict = matches!(
+        (e.get("x-kubernetes-list-type"), ours.get("x-kubernetes-list-type")),
+        (Some(a), Some(b)) if a != b
+    );
     for key in RULE_KEYS {
         let Some(v) = ours.get(*key) else { continue };
+        if list_conflict && *key == "x-kubernetes-list-map-keys" {
+            continue;
+        }
         match e.get(*key) {
             None => {
                 e.insert((*key).to_string(), v.clone());
                 report.added += 1;
             }
-            Some(old) if old == v => {}
+            Some(old) if old == v || subset(key, old, v) => {}
             Some(old) => {
-                let said = conflict_rules(key, old, v, &mut fallback);
+                let said = conflict_rules(key, old, ours, &mut fallback);
                 report.kept.push(format!(
                     "{schema}{path}: {key}: the document says {old}, vgc {v}; kept the document's{}",
                     if said { ", vgc's rule added as CEL" } else { ", vgc's rule not added" }
@@ -149,10 +157,62 @@ fn has_rules(m: &Map<String, Value>) -> bool {
             .any(|k| m.get(*k).and_then(Value::as_object).is_some_and(has_rules))
 }
 
-/// vgc's value `ours` of keyword `key` said in CEL where the document's `old` differs: the `required` names the
-/// document does not list as `has(self.x)`, an `enum` as `self in [...]`. Returns whether it was said.
-fn conflict_rules(key: &str, old: &Value, ours: &Value, out: &mut Vec<Value>) -> bool {
+/// Whether vgc's `required` names are all in the document's list already (nothing to add).
+fn subset(key: &str, old: &Value, ours: &Value) -> bool {
+    key == "required"
+        && ours
+            .as_array()
+            .into_iter()
+            .flatten()
+            .all(|n| old.as_array().is_some_and(|o| o.contains(n)))
+}
+
+/// vgc's value of keyword `key` (in its schema node `node`) said in CEL where the document's `old` differs: the
+/// `required` names the document does not list as `has(self.x)`, an `enum` as `self in [...]`, uniqueness of a
+/// list the document types otherwise as a duplicate test. Returns whether it was said.
+fn conflict_rules(key: &str, old: &Value, node: &Map<String, Value>, out: &mut Vec<Value>) -> bool {
+    let Some(ours) = node.get(key) else {
+        return false;
+    };
     match key {
+        "x-kubernetes-list-type" => {
+            let keys: Option<Vec<String>> = match ours.as_str() {
+                Some("set") => Some(Vec::new()),
+                Some("map") => node
+                    .get("x-kubernetes-list-map-keys")
+                    .and_then(Value::as_array)
+                    .and_then(|a| {
+                        a.iter()
+                            .map(|k| {
+                                k.as_str().and_then(|k| {
+                                    cel::member("y", k)
+                                        .zip(cel::member("x", k))
+                                        .map(|(y, x)| format!("{y} == {x}"))
+                                })
+                            })
+                            .collect()
+                    }),
+                _ => None,
+            };
+            match keys {
+                Some(k) => {
+                    let same = if k.is_empty() {
+                        "y == x".to_string()
+                    } else {
+                        k.join(" && ")
+                    };
+                    out.push(
+                        Rule::new(
+                            format!("self.all(x, self.exists_one(y, {same}))"),
+                            "Duplicate value",
+                        )
+                        .to_json(),
+                    );
+                    true
+                }
+                None => false,
+            }
+        }
         "required" => {
             let old: Vec<&str> = old
                 .as_array()
