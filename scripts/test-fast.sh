@@ -32,6 +32,8 @@ slow=(
   k8s_openapi_webhook oracle output_tests release_defaults_oracle runtime_differential server_defaults_oracle
   server_verdict_oracle
   go_backend go_kubernetes
+  # cli/tests: `vgc lsp` through pytest-lsp (PyPI) and headless Neovim, on k8s.io/api from the module proxy
+  lsp_clients
   validate_k8s_manifests
   openapi_merge openapi_apiserver
   yaml_kubectl_oracle

@@ -602,12 +602,8 @@ fn quick_fix_and_explain() {
         "{actions}"
     );
     let explain = &list[1];
-    assert_eq!(explain["command"]["command"], "vgc.explain", "{actions}");
-    assert_eq!(
-        explain["command"]["arguments"],
-        json!(["VGC0102"]),
-        "{actions}"
-    );
+    assert_eq!(explain["command"], "vgc.explain", "{actions}");
+    assert_eq!(explain["arguments"], json!(["VGC0102"]), "{actions}");
     let out = s.request(
         "workspace/executeCommand",
         json!({"command": "vgc.explain", "arguments": ["VGC0102"]}),

@@ -154,7 +154,7 @@ fn suggestion_site(
 }
 
 /// The code actions for `range` of document `uri`: the quick fixes of every diagnostic of `published` that
-/// overlaps it, then one "explain" command per code among them.
+/// overlaps it, then one "explain" command ([`EXPLAIN`]) per code among them.
 #[must_use]
 pub(crate) fn actions(uri: &Url, published: &[Fixable], range: Range) -> Vec<CodeActionOrCommand> {
     let overlaps = |r: &Range| r.start <= range.end && range.start <= r.end;
@@ -181,15 +181,12 @@ pub(crate) fn actions(uri: &Url, published: &[Fixable], range: Range) -> Vec<Cod
         }
     }
     for code in codes {
-        out.push(CodeActionOrCommand::CodeAction(CodeAction {
+        // A bare `Command`, not a `CodeAction` holding one: a code action with a command and no edit is read as a
+        // `Command` by some clients' protocol types anyway (lsprotocol, pygls'), and every client runs a `Command`.
+        out.push(CodeActionOrCommand::Command(Command {
             title: format!("Explain {code} (vgc explain {code})"),
-            kind: Some(CodeActionKind::EMPTY),
-            command: Some(Command {
-                title: format!("vgc explain {code}"),
-                command: EXPLAIN.into(),
-                arguments: Some(vec![serde_json::Value::String(code)]),
-            }),
-            ..CodeAction::default()
+            command: EXPLAIN.into(),
+            arguments: Some(vec![serde_json::Value::String(code)]),
         }));
     }
     out

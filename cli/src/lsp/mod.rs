@@ -492,7 +492,7 @@ impl Server {
         f(db, &path, at)
             .into_iter()
             .filter_map(|s| {
-                let uri = Url::from_file_path(s.file.path(db)).ok()?;
+                let uri = self.uri_for(s.file.path(db))?;
                 Some(lsp_types::Location {
                     uri,
                     range: position::range(s.file.text(db), &s.span),
@@ -778,6 +778,16 @@ impl Server {
         }
     }
 
+    /// The URI of file `path` as the client spells it when the file is open (clients differ in what they
+    /// percent-encode, `@` of a module-cache path for one), else as a `file:` URI of the path.
+    fn uri_for(&self, path: &str) -> Option<Url> {
+        self.docs
+            .iter()
+            .find(|(_, d)| d.path.as_deref() == Some(path))
+            .map(|(u, _)| u.clone())
+            .or_else(|| Url::from_file_path(path).ok())
+    }
+
     /// Publishes the diagnostics of `outcome` per file (those without a file on the module's `go.mod`) and clears
     /// the files of `before` that have none now; returns the files published with diagnostics and their fixes. A
     /// file whose buffer is the text checked is published with the buffer's version.
@@ -832,19 +842,31 @@ impl Server {
         }
         let mut now = BTreeMap::new();
         for (file, (text, items)) in by_file {
-            let Ok(uri) = Url::from_file_path(file) else {
+            let Some(uri) = self.uri_for(file) else {
                 continue;
             };
-            let version = self
-                .docs
-                .get(&uri)
-                .filter(|d| d.text == text)
-                .map(|d| d.version);
-            self.notify::<lsp_types::notification::PublishDiagnostics>(PublishDiagnosticsParams {
-                uri: uri.clone(),
-                diagnostics: items.iter().map(|i| i.diagnostic.clone()).collect(),
-                version,
+            let diagnostics: Vec<lsp_types::Diagnostic> =
+                items.iter().map(|i| i.diagnostic.clone()).collect();
+            // A file whose diagnostics are the ones it has is not published again (a check of k8s.io/api has
+            // warnings in 34 files; a keystroke in one changes that one).
+            let same = before.get(&uri).is_some_and(|b| {
+                b.len() == diagnostics.len()
+                    && b.iter().zip(&diagnostics).all(|(x, y)| x.diagnostic == *y)
             });
+            if !same {
+                let version = self
+                    .docs
+                    .get(&uri)
+                    .filter(|d| d.text == text)
+                    .map(|d| d.version);
+                self.notify::<lsp_types::notification::PublishDiagnostics>(
+                    PublishDiagnosticsParams {
+                        uri: uri.clone(),
+                        diagnostics,
+                        version,
+                    },
+                );
+            }
             now.insert(uri, items);
         }
         for uri in before.keys().filter(|u| !now.contains_key(*u)) {

@@ -100,7 +100,15 @@ pub(crate) fn completing(text: &str, pos: Position, prefix: &TagPrefix) -> Optio
     let comment = comment_start(before)?;
     let marker = format!("+{}", prefix.as_str());
     let i = before[comment..].rfind(&marker)?;
-    let first = before[comment..].find(&marker) == Some(i);
+    // The tag's subject is the declaration's when every tag it is chained to keeps the subject: the stability
+    // and option wrappers (`+k8s:beta(since: "1.37")=+k8s:listMapKey=`).
+    let first = before[comment..comment + i]
+        .split(&marker)
+        .skip(1)
+        .all(|outer| {
+            let name = &outer[..outer.find(|c: char| !name_char(c)).unwrap_or(outer.len())];
+            matches!(name, "alpha" | "beta" | "ifEnabled" | "ifDisabled")
+        });
     let typed = &before[comment + i + marker.len()..];
     if typed.chars().all(name_char) {
         return Some(Completing::TagName);
