@@ -124,6 +124,9 @@ pub fn generate_package(
 /// allows one registering activation and any number with `scheme-registry=nil`), each activation's file is this
 /// with its own [`OutputPackage`]; `o.outputs` names the canonical one calls from other packages resolve to.
 ///
+/// Builds a [`Generator`] for the one call; a caller printing several packages of one plan builds one
+/// [`Generator`] and calls [`Generator::generate_into`] for each (the plan-wide indexes are then computed once).
+///
 /// # Errors
 /// As [`generate_package`].
 pub fn generate_into(
@@ -132,86 +135,124 @@ pub fn generate_into(
     output: &OutputPackage,
     o: &GoOptions,
 ) -> Result<String, Vec<Unsupported>> {
-    // validation-gen before 1.37 printed another shape (closures called in place, `validate.EachSliceVal`,
-    // `validate.Unique`, conditions inline), against an apimachinery whose validators have other names.
-    if matches!(
-        plan.upstream,
-        vgc_ir::Upstream::V1_35 | vgc_ir::Upstream::V1_36
-    ) {
-        return Err(vec![Unsupported {
-            subject: format!("package {}", m.pkg),
-            what: format!(
-                "the Go backend prints validation-gen 1.37 and 1.38's code; upstream {} printed another shape (select a newer profile with `--upstream`)",
-                plan.upstream
-            ),
-        }]);
-    }
-    let not_comparable = plan.not_directly_comparable();
-    let output = output.clone();
-    let mut g = Gen {
-        m,
-        outputs: &o.outputs,
-        scheme_registry: output.scheme_registry.clone(),
-        output: output.clone(),
-        imports: Imports::new(&output.path),
-        unsupported: Vec::new(),
-        not_comparable: &not_comparable,
-        upstream: plan.upstream,
-        path: String::new(),
-        by_key: plan
+    Generator::new(plan, o).generate_into(m, output)
+}
+
+/// The Go backend for one plan and one set of options: what every package's file needs to know about the whole
+/// plan — the types by key, the types Go's `==` cannot compare ([`CratePlan::not_directly_comparable`]) and the
+/// types some activation's roots reach as members (upstream `genValidations.Filter`) — computed once by
+/// [`Generator::new`], then read by each [`Generator::generate_into`] (which may run on several threads at once).
+pub struct Generator<'p> {
+    plan: &'p CratePlan,
+    o: &'p GoOptions,
+    not_comparable: BTreeSet<TypeKey>,
+    by_key: std::collections::HashMap<TypeKey, &'p TypePlan>,
+    /// The types reached as members from the roots of any activation (without the per-output roots).
+    referenced: BTreeSet<TypeKey>,
+}
+
+impl<'p> Generator<'p> {
+    /// The plan-wide indexes of `plan` under options `o` (linear in the plan's types, plus the comparability fixed
+    /// point).
+    #[must_use]
+    pub fn new(plan: &'p CratePlan, o: &'p GoOptions) -> Self {
+        let by_key: std::collections::HashMap<TypeKey, &TypePlan> = plan
             .modules
             .iter()
             .flat_map(|m| m.types.iter())
             .map(|t| (t.key.clone(), &**t))
-            .collect(),
-    };
-    let mut body = String::new();
-    g.register_function(&mut body);
-    let mut types: Vec<&TypePlan> = m.types.iter().map(|t| &**t).collect();
-    types.sort_by(|a, b| a.key.name.cmp(&b.key.name));
-    let emitted = emitted_types(plan, &m.pkg, &output, o);
-    for t in types
-        .into_iter()
-        .filter(|t| t.has_validations && emitted.contains(&t.key))
-    {
-        g.validation_function(&mut body, t);
+            .collect();
+        let referenced = referenced_types(plan, o, &by_key);
+        Self {
+            plan,
+            o,
+            not_comparable: plan.not_directly_comparable(),
+            by_key,
+            referenced,
+        }
     }
-    if !g.unsupported.is_empty() {
-        let mut u = g.unsupported;
-        u.sort();
-        u.dedup();
-        return Err(u);
+
+    /// [`generate_into`] with the indexes of [`Generator::new`].
+    ///
+    /// # Errors
+    /// As [`generate_package`].
+    pub fn generate_into(
+        &self,
+        m: &ModulePlan,
+        output: &OutputPackage,
+    ) -> Result<String, Vec<Unsupported>> {
+        let (plan, o) = (self.plan, self.o);
+        // validation-gen before 1.37 printed another shape (closures called in place, `validate.EachSliceVal`,
+        // `validate.Unique`, conditions inline), against an apimachinery whose validators have other names.
+        if matches!(
+            plan.upstream,
+            vgc_ir::Upstream::V1_35 | vgc_ir::Upstream::V1_36
+        ) {
+            return Err(vec![Unsupported {
+                subject: format!("package {}", m.pkg),
+                what: format!(
+                    "the Go backend prints validation-gen 1.37 and 1.38's code; upstream {} printed another shape (select a newer profile with `--upstream`)",
+                    plan.upstream
+                ),
+            }]);
+        }
+        let output = output.clone();
+        let mut g = Gen {
+            m,
+            outputs: &o.outputs,
+            scheme_registry: output.scheme_registry.clone(),
+            output: output.clone(),
+            imports: Imports::new(&output.path),
+            unsupported: Vec::new(),
+            not_comparable: &self.not_comparable,
+            upstream: plan.upstream,
+            path: String::new(),
+            by_key: &self.by_key,
+        };
+        let mut body = String::new();
+        g.register_function(&mut body);
+        let mut types: Vec<&TypePlan> = m.types.iter().map(|t| &**t).collect();
+        types.sort_by(|a, b| a.key.name.cmp(&b.key.name));
+        // upstream `genValidations.Filter`: the types reached as members from any activation's roots, and the
+        // roots of this output (a type that is only some activation's root is not "referenced").
+        let emitted = |t: &TypePlan| {
+            self.referenced.contains(&t.key) || (m.pkg == t.key.pkg && output.is_root(t))
+        };
+        for t in types
+            .into_iter()
+            .filter(|t| t.has_validations && emitted(t))
+        {
+            g.validation_function(&mut body, t);
+        }
+        if !g.unsupported.is_empty() {
+            let mut u = g.unsupported;
+            u.sort();
+            u.dedup();
+            return Err(u);
+        }
+        let mut out = String::new();
+        out.push_str("//go:build !ignore_autogenerated\n// +build !ignore_autogenerated\n\n");
+        if !o.header.is_empty() {
+            out.push_str(&o.header);
+            out.push('\n');
+        }
+        out.push_str("// Code generated by validation-gen. DO NOT EDIT.\n\n");
+        out.push_str(&format!("package {}\n\n", output.name));
+        out.push_str(&g.imports.block());
+        out.push_str(&body);
+        Ok(text::gofmt_blank_lines(&out))
     }
-    let mut out = String::new();
-    out.push_str("//go:build !ignore_autogenerated\n// +build !ignore_autogenerated\n\n");
-    if !o.header.is_empty() {
-        out.push_str(&o.header);
-        out.push('\n');
-    }
-    out.push_str("// Code generated by validation-gen. DO NOT EDIT.\n\n");
-    out.push_str(&format!("package {}\n\n", output.name));
-    out.push_str(&g.imports.block());
-    out.push_str(&body);
-    Ok(text::gofmt_blank_lines(&out))
 }
 
-/// The types that get a validation function (upstream `genValidations.Filter`): the roots of the package's output
-/// ([`OutputPackage::is_root`]), and every type discovery reaches as a member of another — from the roots of any
-/// activation, the plan's own roots included — through the Go types as declared (a type behind an `opaqueType`
-/// field is reached though no call into it is made). A type that is only some activation's root is not
-/// "referenced" (upstream skips it elsewhere).
-fn emitted_types(
+/// The types discovery reaches as a member of another — from the roots of any activation, the plan's own roots
+/// included — through the Go types as declared (a type behind an `opaqueType` field is reached though no call into
+/// it is made): with each output's own roots ([`OutputPackage::is_root`]), the types that get a validation function
+/// (upstream `genValidations.Filter`).
+fn referenced_types(
     plan: &CratePlan,
-    pkg: &str,
-    output: &OutputPackage,
     o: &GoOptions,
+    by_key: &std::collections::HashMap<TypeKey, &TypePlan>,
 ) -> BTreeSet<TypeKey> {
-    let by_key: std::collections::HashMap<&TypeKey, &TypePlan> = plan
-        .modules
-        .iter()
-        .flat_map(|m| m.types.iter())
-        .map(|t| (&t.key, &**t))
-        .collect();
     let children = |t: &TypePlan| {
         let mut next: Vec<TypeKey> = Vec::new();
         // A typedef's own named target is not a member (`type A B` is natively B's underlying type).
@@ -236,18 +277,13 @@ fn emitted_types(
         }
     }
     while let Some(k) = stack.pop() {
-        if !referenced.insert(k.clone()) {
+        if referenced.contains(&k) {
             continue;
         }
-        let Some(t) = by_key.get(&k) else { continue };
-        stack.extend(children(t).into_iter().filter(|n| !referenced.contains(n)));
-    }
-    for m in plan.modules.iter().filter(|m| m.pkg == pkg) {
-        for t in &m.types {
-            if output.is_root(t) {
-                referenced.insert(t.key.clone());
-            }
+        if let Some(t) = by_key.get(&k) {
+            stack.extend(children(t).into_iter().filter(|n| !referenced.contains(n)));
         }
+        referenced.insert(k);
     }
     referenced
 }
@@ -281,7 +317,7 @@ struct Gen<'a> {
     /// Where the checks being printed are declared (`<pkg>.<Type>`, `<pkg>.<Type>.<json>`): names union
     /// membership variables.
     path: String,
-    by_key: std::collections::HashMap<TypeKey, &'a TypePlan>,
+    by_key: &'a std::collections::HashMap<TypeKey, &'a TypePlan>,
 }
 
 /// Appends `s` and a newline, each of its lines after `depth` tabs (a multi-line `s` carries its continuation

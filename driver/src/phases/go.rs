@@ -133,9 +133,10 @@ pub(crate) fn generate(
         );
         jobs.push((a, rel.clone(), module, own));
     }
+    let generator = vgc_gogen::Generator::new(plan, &options);
     let printed: Vec<_> = jobs
         .par_iter()
-        .map(|(a, rel, m, own)| (a, rel, vgc_gogen::generate_into(plan, m, own, &options)))
+        .map(|(a, rel, m, own)| (a, rel, generator.generate_into(m, own)))
         .collect();
     let mut files = Vec::new();
     for (a, rel, r) in printed {
