@@ -279,7 +279,7 @@ fn build_target_go_writes_validation_gens_files_and_a_rerun_changes_nothing() {
     let o = vgc(&root, &[BUILD, &["--no-cache"]].concat());
     let err = stderr(&o);
     assert!(
-        err.contains("wrote 2 files") && err.contains("(0 changed)"),
+        err.contains("vgc: wrote 0 of 2 files (2 unchanged) to "),
         "{err}"
     );
 
@@ -681,7 +681,7 @@ fn an_activation_package_gets_its_inputs_file() {
     let o = vgc(&root, BUILD);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
-    assert!(err.contains("wrote 3 files"), "{err}");
+    assert!(err.contains("wrote 1 of 3 files (2 unchanged)"), "{err}");
     assert_eq!((read(&root, &widgets()), read(&root, &gadgets())), own);
     let a = read(&root, &activation);
     assert!(
@@ -813,7 +813,7 @@ fn inputs_in_a_replaced_module_below_the_root_are_written_with_it() {
     let o = generate(&["./...", &format!("./{staging}/things/v1")]);
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
-    assert!(err.contains("wrote 4 files"), "{err}");
+    assert!(err.contains("wrote 1 of 4 files (3 unchanged)"), "{err}");
     let a = read(&root, &internal);
     assert!(
         a.contains("func RegisterValidations(")

@@ -247,13 +247,19 @@ pub(crate) fn execute(
             } else {
                 String::new()
             };
-            let _ = writeln!(
-                stderr,
-                "vgc: wrote {} to {} ({} changed{removed})",
-                plural(outcome.files.len(), "file"),
-                out.display(),
-                outcome.written
-            );
+            // Only the files whose bytes changed are written (the others are left untouched, mtime included).
+            let total = outcome.files.len();
+            let written = if outcome.written == total {
+                plural(total, "file")
+            } else {
+                format!(
+                    "{} of {} ({} unchanged)",
+                    outcome.written,
+                    plural(total, "file"),
+                    total - outcome.written
+                )
+            };
+            let _ = writeln!(stderr, "vgc: wrote {written} to {}{removed}", out.display());
         }
     }
     // The process ends here: freeing the outcome (the generated files, the plan) would only delay the exit.
