@@ -65,6 +65,23 @@ pub(crate) struct ValueSite<'p> {
     pub(crate) ty: &'p RustTy,
     /// The struct's plan when the value is a struct whose component is being built (type-level checks).
     pub(crate) struct_plan: Option<&'p TypePlan>,
+    /// The value's zero as CEL (`''`, `0`, `false`) when upstream reads a present zero as unset: a non-pointer
+    /// scalar field with `+k8s:optional`, whose other checks (its type's included) are skipped when it is zero.
+    pub(crate) zero: Option<&'static str>,
+}
+
+/// The CEL zero of a non-pointer scalar value, `None` for other shapes.
+pub(crate) fn zero_literal(shape: &vgc_lowering::plan::Shape) -> Option<&'static str> {
+    use vgc_analysis::types::Builtin;
+    match shape {
+        vgc_lowering::plan::Shape::Scalar { ty, pointer: false } => Some(match ty {
+            Builtin::String => "''",
+            Builtin::Bool => "false",
+            Builtin::Float32 | Builtin::Float64 => "0.0",
+            _ => "0",
+        }),
+        _ => None,
+    }
 }
 
 /// What the checks of a struct's fields add to the struct's own schema: `required` names and presence or transition

@@ -154,6 +154,8 @@ pub(crate) enum Reason {
     Required,
     /// `field.Forbidden`.
     Forbidden,
+    /// `field.Duplicate`.
+    Duplicate,
 }
 
 impl Reason {
@@ -162,6 +164,7 @@ impl Reason {
             Reason::Invalid => "FieldValueInvalid",
             Reason::Required => "FieldValueRequired",
             Reason::Forbidden => "FieldValueForbidden",
+            Reason::Duplicate => "FieldValueDuplicate",
         }
     }
 }
@@ -181,6 +184,8 @@ pub(crate) struct Rule {
     pub(crate) reason: Reason,
     /// The tag's level, when alpha or beta.
     pub(crate) stability: Option<Stability>,
+    /// The tag the rule says (`k8s:immutable`), kept in the rule object as [`crate::TAG_KEY`].
+    pub(crate) tag: Option<String>,
 }
 
 impl Rule {
@@ -193,6 +198,7 @@ impl Rule {
             field_path: None,
             reason: Reason::Invalid,
             stability: None,
+            tag: None,
         }
     }
 
@@ -230,6 +236,9 @@ impl Rule {
         m.insert("reason".into(), json!(self.reason.word()));
         if let Some(s) = self.stability.filter(|s| *s != Stability::Stable) {
             m.insert(crate::STABILITY_KEY.into(), json!(crate::stability_word(s)));
+        }
+        if let Some(t) = &self.tag {
+            m.insert(crate::TAG_KEY.into(), json!(t));
         }
         Value::Object(m)
     }

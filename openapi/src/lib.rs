@@ -20,6 +20,7 @@
 
 mod builder;
 mod cel;
+mod correlate;
 mod merge;
 mod rules;
 mod schema;
@@ -40,6 +41,10 @@ pub const UNEXPRESSED_KEY: &str = "x-vgc-unexpressed";
 /// rule object, and on a schema as an object from keyword (`"maxItems"`) to level for the keywords of alpha or beta
 /// tags. Stable rules carry none.
 pub const STABILITY_KEY: &str = "x-vgc-stability";
+
+/// The extension key naming, inside an `x-kubernetes-validations` rule object, the tag the rule says
+/// (`k8s:immutable`, `k8s:ifEnabled(X)=k8s:minimum`).
+pub const TAG_KEY: &str = "x-vgc-tag";
 
 /// What the export fixes.
 #[derive(Debug, Clone)]
@@ -145,12 +150,15 @@ pub fn generate(plan: &CratePlan, options: &Options) -> Output {
     let mut b = builder::Builder::new(plan, options);
     b.build_all();
     let builder::Built {
-        schemas,
+        mut schemas,
         mut unexpressed,
         omitted_by_stability,
         omitted_by_option,
-        expressed,
+        mut expressed,
     } = b.finish();
+    let moved = correlate::finish(&mut schemas);
+    expressed = expressed.saturating_sub(moved.len());
+    unexpressed.extend(moved);
     unexpressed.sort();
     unexpressed.dedup();
     let mut documents = Vec::new();

@@ -210,8 +210,10 @@ impl Builder<'_> {
         if !self.exported(level) {
             return;
         }
+        let tag = rule_name(c);
         let rule = |r: Rule| Rule {
             stability: level,
+            tag: Some(tag.clone()),
             ..r
         };
         match &c.kind {
@@ -264,6 +266,23 @@ impl Builder<'_> {
                 );
                 self.expressed += 1;
             }
+            // A bound a present zero value fails, on a value whose zero upstream reads as unset (an `optional`
+            // non-pointer scalar): said in CEL with the zero let through, since the keyword would refuse it.
+            CheckKind::Minimum(n) if site.zero.is_some() && *n > 0 => {
+                self.guarded(c, node, at, site, rule)
+            }
+            CheckKind::Maximum(n) if site.zero.is_some() && *n < 0 => {
+                self.guarded(c, node, at, site, rule)
+            }
+            CheckKind::MinimumDuration(n) if site.zero.is_some() && *n > 0 => {
+                self.guarded(c, node, at, site, rule)
+            }
+            CheckKind::MaximumDuration(n) if site.zero.is_some() && *n < 0 => {
+                self.guarded(c, node, at, site, rule)
+            }
+            CheckKind::MinLength(n) if site.zero.is_some() && *n > 0 => {
+                self.guarded(c, node, at, site, rule)
+            }
             CheckKind::Minimum(n) => self.kw(node, "minimum", json!(n), level),
             CheckKind::Maximum(n) => self.kw(node, "maximum", json!(n), level),
             CheckKind::MinimumDuration(n) => self.kw(node, "minimum", json!(n), level),
@@ -274,7 +293,15 @@ impl Builder<'_> {
             CheckKind::MaxItems(n) => self.kw(node, "maxItems", json!(n), level),
             CheckKind::MinProperties(n) => self.kw(node, "minProperties", json!(n), level),
             CheckKind::MaxProperties(n) => self.kw(node, "maxProperties", json!(n), level),
-            CheckKind::Eq(v) => self.kw(node, "enum", json!([cel::value_json(v)]), level),
+            CheckKind::Eq(v) => {
+                let mut values = vec![cel::value_json(v)];
+                if let Some(z) = site.zero_json()
+                    && !values.contains(&z)
+                {
+                    values.push(z);
+                }
+                self.kw(node, "enum", json!(values), level);
+            }
             CheckKind::Enum(e) => {
                 let mut values = e.values.clone();
                 for x in &e.exclusions {
@@ -304,13 +331,24 @@ impl Builder<'_> {
                         }
                     }
                 }
+                let mut values: Vec<Value> = values.into_iter().map(Value::String).collect();
+                if let Some(z) = site.zero_json()
+                    && !values.contains(&z)
+                {
+                    values.insert(0, z);
+                }
                 self.kw(node, "enum", json!(values), level);
             }
             CheckKind::Format(f) => {
                 self.kw(node, "format", json!(f.name()), level);
+                // Every valid value of these formats is ASCII and at most this long, so the bound refuses nothing the
+                // format accepts; it bounds the CEL cost estimate of the format's rule.
+                if let Some(n) = format_max_length(*f) {
+                    keyword(node, "maxLength", json!(n), level);
+                }
                 match format_pred(*f, "self") {
                     Some(p) => {
-                        push_rule(node, &rule(pred_rule(p)));
+                        push_rule(node, &rule(site.guard(pred_rule(p))));
                         self.expressed += 1;
                     }
                     None => self.unexpressed(c, node, at, "no CEL form of this format yet: the `format` keyword names it, and the API server's schema validator does not check formats it does not know"),
@@ -380,6 +418,7 @@ impl Builder<'_> {
                 let esite = ValueSite {
                     ty: &elem_ty,
                     struct_plan: None,
+                    zero: None,
                 };
                 let mut no_parent = Parent::default();
                 for i in inner {
@@ -443,7 +482,8 @@ impl Builder<'_> {
             },
             CheckKind::Discriminated(m) => match self.mode_rules(m, site) {
                 Ok(rs) => {
-                    for r in rs {
+                    for mut r in rs {
+                        r.tag = Some(rule_name(c));
                         push_rule(node, &r);
                     }
                     self.expressed += 1;
@@ -474,14 +514,14 @@ impl Builder<'_> {
             | CheckKind::MaxBytesSlice(_)
             | CheckKind::MinimumQuantity(_)
             | CheckKind::MaximumQuantity(_)
-            | CheckKind::FixedResult { .. } => match self.pred(c, "self") {
-                Ok(Some(p)) => {
-                    push_rule(node, &rule(pred_rule(p)));
-                    self.expressed += 1;
+            | CheckKind::FixedResult { .. } => {
+                // Every value of at most N bytes has at most N characters: the keyword refuses nothing the rule
+                // accepts, and it bounds the rule's CEL cost estimate.
+                if let CheckKind::MaxBytes(n) | CheckKind::MaxLengthBytes(n) = &c.kind {
+                    keyword(node, "maxLength", json!(n), level);
                 }
-                Ok(None) => {}
-                Err(why) => self.unexpressed(c, node, at, &why),
-            },
+                self.guarded(c, node, at, site, rule);
+            }
             CheckKind::IfOption(io) => match self.options.options.get(&io.option) {
                 Some(&on) if on == io.enabled => {
                     // The wrapper's level applies, not the inner check's own.
@@ -516,6 +556,25 @@ impl Builder<'_> {
         }
     }
 
+    /// `c` as a CEL predicate on `self` ([`Builder::pred`]), the zero let through where upstream reads it as unset.
+    fn guarded(
+        &mut self,
+        c: &Check,
+        node: &mut Map<String, Value>,
+        at: &At,
+        site: &ValueSite<'_>,
+        rule: impl Fn(Rule) -> Rule,
+    ) {
+        match self.pred(c, "self") {
+            Ok(Some(p)) => {
+                push_rule(node, &rule(site.guard(pred_rule(p))));
+                self.expressed += 1;
+            }
+            Ok(None) => {}
+            Err(why) => self.unexpressed(c, node, at, &why),
+        }
+    }
+
     /// Sets a keyword and counts it.
     fn kw(&mut self, node: &mut Map<String, Value>, key: &str, v: Value, level: Option<Stability>) {
         keyword(node, key, v, level);
@@ -540,6 +599,7 @@ impl Builder<'_> {
             r.stability = level;
             r
         };
+        let tag = rule_name(c);
         for u in cs {
             let r = match (u, field) {
                 (UpdateConstraint::NoModify, None) => Some(Rule::new(
@@ -586,7 +646,8 @@ impl Builder<'_> {
                 }
             };
             match r {
-                Some(r) => {
+                Some(mut r) => {
+                    r.tag = Some(tag.clone());
                     parent.rules.push(stamp(r));
                     self.expressed += 1;
                 }
@@ -682,17 +743,11 @@ impl Builder<'_> {
                         "list-map keys of a list whose items are not a struct of the plan",
                     );
                 };
-                let json: Option<Vec<String>> = keys
+                let fields: Option<Vec<&FieldPlan>> = keys
                     .iter()
-                    .map(|k| {
-                        et.fields
-                            .iter()
-                            .flatten()
-                            .find(|f| &f.go_field == k)
-                            .map(|f| f.json_name.clone())
-                    })
+                    .map(|k| et.fields.iter().flatten().find(|f| &f.go_field == k))
                     .collect();
-                let Some(json) = json else {
+                let Some(fields) = fields else {
                     return self.unexpressed(
                         c,
                         node,
@@ -700,6 +755,38 @@ impl Builder<'_> {
                         "a list-map key is not a field of the item struct",
                     );
                 };
+                let json: Vec<String> = fields.iter().map(|f| f.json_name.clone()).collect();
+                if fields.iter().any(|f| matches!(f.ty, RustTy::Option(..))) {
+                    // A pointer key: absent (nil) is a key value of its own, which a CRD list-map cannot say (its
+                    // keys are required or defaulted), so uniqueness is said in CEL.
+                    let same: Option<Vec<String>> = json
+                        .iter()
+                        .map(|k| {
+                            let (x, y) = (cel::member("x", k)?, cel::member("y", k)?);
+                            Some(format!(
+                                "(has({x}) == has({y}) && (!has({x}) || {x} == {y}))"
+                            ))
+                        })
+                        .collect();
+                    let Some(same) = same else {
+                        return self.unexpressed(
+                            c,
+                            node,
+                            at,
+                            "a list-map key cannot be named in CEL",
+                        );
+                    };
+                    let mut r = Rule::new(
+                        format!("self.all(x, self.exists_one(y, {}))", same.join(" && ")),
+                        "",
+                    )
+                    .reason(Reason::Duplicate);
+                    r.stability = level;
+                    r.tag = Some(rule_name(c));
+                    push_rule(node, &r);
+                    self.expressed += 1;
+                    return;
+                }
                 self.kw(node, "x-kubernetes-list-type", json!("map"), level);
                 keyword(node, "x-kubernetes-list-map-keys", json!(json), level);
             }
@@ -1000,6 +1087,26 @@ fn strip(ty: &RustTy) -> &RustTy {
     }
 }
 
+impl ValueSite<'_> {
+    /// `r` with the value's zero let through when upstream reads a present zero as unset ([`ValueSite::zero`]).
+    fn guard(&self, mut r: Rule) -> Rule {
+        if let Some(z) = self.zero {
+            r.rule = format!("self == {z} || ({})", r.rule);
+        }
+        r
+    }
+
+    /// The zero as JSON, for `enum`.
+    fn zero_json(&self) -> Option<Value> {
+        match self.zero? {
+            "''" => Some(json!("")),
+            "0" => Some(json!(0)),
+            "false" => Some(json!(false)),
+            _ => None,
+        }
+    }
+}
+
 /// A [`Pred`] as a rule.
 fn pred_rule(p: Pred) -> Rule {
     let mut r = Rule::new(p.expr, p.message).reason(p.reason);
@@ -1090,6 +1197,19 @@ fn format_pred(f: Format, v: &str) -> Option<Pred> {
         message_expression: None,
         reason: Reason::Invalid,
     })
+}
+
+/// The length no valid value of format `f` exceeds (characters; every valid value is ASCII), where there is one:
+/// upstream's `content` checks (`IsDNS1123Label`: 63, `IsDNS1123Subdomain`: 253, label values 63, label keys a
+/// 253-character prefix, `/` and a 63-character name, UUIDs 36).
+fn format_max_length(f: Format) -> Option<i64> {
+    match f {
+        Format::K8sShortName | Format::K8sLabelValue => Some(63),
+        Format::K8sLongName | Format::K8sLongNameCaseless => Some(253),
+        Format::K8sLabelKey | Format::K8sPrefixedLabelKey => Some(317),
+        Format::K8sUuid => Some(36),
+        _ => None,
+    }
 }
 
 /// CEL: the item `e` matches the selector (every list-map key equal to its value).

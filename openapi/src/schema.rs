@@ -66,6 +66,7 @@ impl<'a> Builder<'a> {
         let site = ValueSite {
             ty: &ty,
             struct_plan: Some(t),
+            zero: None,
         };
         self.apply(&t.checks, &mut node, &site, &at, None, &mut parent);
         parent.finish_into(&mut node);
@@ -97,7 +98,14 @@ impl<'a> Builder<'a> {
             if t.json_ignored.contains(&f.json_name) {
                 continue;
             }
-            let mut prop = self.field_schema(f);
+            // A non-pointer scalar with `optional`: a present zero is unset, so nothing else of it runs.
+            let zero = f
+                .checks
+                .iter()
+                .any(|c| matches!(c.kind, vgc_lowering::plan::CheckKind::Optional))
+                .then(|| crate::builder::zero_literal(&f.shape))
+                .flatten();
+            let mut prop = self.field_schema(f, zero);
             let at = At {
                 schema: name.to_string(),
                 path: format!(".{}", f.json_name),
@@ -105,6 +113,7 @@ impl<'a> Builder<'a> {
             let site = ValueSite {
                 ty: &f.ty,
                 struct_plan: None,
+                zero,
             };
             self.apply(&f.checks, &mut prop, &site, &at, Some(f), parent);
             props.insert(f.json_name.clone(), Value::Object(prop));
@@ -147,13 +156,14 @@ impl<'a> Builder<'a> {
         let site = ValueSite {
             ty: &ty,
             struct_plan: Some(et),
+            zero: None,
         };
         self.apply(&et.checks, node, &site, &at, None, parent);
     }
 
     /// A field's property schema: its value's schema, its `+default`.
-    fn field_schema(&mut self, f: &FieldPlan) -> Map<String, Value> {
-        let mut s = self.value_schema(&f.ty);
+    fn field_schema(&mut self, f: &FieldPlan, zero: Option<&'static str>) -> Map<String, Value> {
+        let mut s = self.value_schema_with(&f.ty, zero);
         if let Some(d) = &f.default
             && let Ok(v) = serde_json::from_str::<Value>(d)
         {
@@ -165,9 +175,15 @@ impl<'a> Builder<'a> {
     /// The schema of a value of type `ty`: a `$ref` for a struct, the inlined schema (with its rules) for a
     /// typedef, the JSON form of builtins and well-known types.
     pub(crate) fn value_schema(&mut self, ty: &RustTy) -> Map<String, Value> {
+        self.value_schema_with(ty, None)
+    }
+
+    /// [`Builder::value_schema`] of a field's value whose present zero upstream reads as unset (`zero`: its CEL
+    /// literal), which a typedef's own rules then let through too.
+    fn value_schema_with(&mut self, ty: &RustTy, zero: Option<&'static str>) -> Map<String, Value> {
         match ty {
             RustTy::Builtin(b) => builtin_schema(*b),
-            RustTy::Option(inner, _) => self.value_schema(inner),
+            RustTy::Option(inner, _) => self.value_schema_with(inner, zero),
             RustTy::Vec(inner) => {
                 let items = self.value_schema(inner);
                 let mut m = Map::new();
@@ -224,6 +240,7 @@ impl<'a> Builder<'a> {
                 let site = ValueSite {
                     ty: alias,
                     struct_plan: None,
+                    zero,
                 };
                 let mut parent = Parent::default();
                 self.apply(&t.checks, &mut s, &site, &at, None, &mut parent);

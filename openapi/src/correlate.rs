@@ -1,0 +1,225 @@
+//! What the API server's CRD machinery requires of the finished schemas, applied to them as a whole (a component is
+//! shared by every schema that references it, so these are decided over all of them):
+//!
+//! - **Transition rules only where the old value can be found.** A rule reading `oldSelf` is refused ("oldSelf cannot
+//!   be used on the uncorrelatable portion of the schema") under the items of a list that is not
+//!   `x-kubernetes-list-type: map` — there is no old item to compare with. Such rules, in a component that some
+//!   schema reaches through the items of such a list (and in everything below it), and in the uncorrelatable parts
+//!   of a component itself, are moved to [`crate::UNEXPRESSED_KEY`].
+//! - **List-map keys are required or defaulted.** A property named by `x-kubernetes-list-map-keys` that is neither
+//!   required nor defaulted gets its Go zero value as `default` (`""`, `0`, `false`): Go decodes an absent key as
+//!   that zero, which is also what upstream's list matching compares.
+
+use crate::{TAG_KEY, UNEXPRESSED_KEY, Unexpressed};
+use serde_json::{Map, Value, json};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Applies both (see the module docs) to `schemas`; returns the rules it moved.
+pub(crate) fn finish(schemas: &mut BTreeMap<String, Value>) -> Vec<Unexpressed> {
+    let uncorrelated = uncorrelated(schemas);
+    let mut moved = Vec::new();
+    for (name, s) in schemas.iter_mut() {
+        if let Value::Object(m) = s {
+            strip(m, name, "", uncorrelated.contains(name), &mut moved);
+        }
+    }
+    let mut keys = Vec::new();
+    for s in schemas.values_mut() {
+        if let Value::Object(m) = s {
+            map_keys(m, &mut keys);
+        }
+    }
+    for (name, key) in keys {
+        if let Some(Value::Object(m)) = schemas.get_mut(&name) {
+            default_key(m, &key);
+        }
+    }
+    moved
+}
+
+/// The component a `$ref` (or a one-element `allOf` of one) names.
+fn ref_of(m: &Map<String, Value>) -> Option<&str> {
+    let r = m.get("$ref").or_else(|| {
+        m.get("allOf")
+            .and_then(Value::as_array)
+            .filter(|a| a.len() == 1)
+            .and_then(|a| a[0].get("$ref"))
+    })?;
+    r.as_str()?.strip_prefix(crate::builder::REF_PREFIX)
+}
+
+/// The schema nodes directly below `m`, with whether each is the items of a list that is not a list-map.
+fn children(m: &Map<String, Value>) -> Vec<(String, &Map<String, Value>, bool)> {
+    let mut out = Vec::new();
+    if let Some(Value::Object(p)) = m.get("properties") {
+        for (k, v) in p {
+            if let Value::Object(v) = v {
+                out.push((format!(".{k}"), v, false));
+            }
+        }
+    }
+    if let Some(Value::Object(v)) = m.get("items") {
+        let map = m.get("x-kubernetes-list-type").and_then(Value::as_str) == Some("map");
+        out.push(("[*]".into(), v, !map));
+    }
+    if let Some(Value::Object(v)) = m.get("additionalProperties") {
+        out.push(("[*]".into(), v, false));
+    }
+    out
+}
+
+/// The components some schema reaches below the items of a list that is not a list-map, and everything they
+/// reference.
+fn uncorrelated(schemas: &BTreeMap<String, Value>) -> BTreeSet<String> {
+    fn seeds(m: &Map<String, Value>, under: bool, out: &mut Vec<String>) {
+        if under && let Some(r) = ref_of(m) {
+            out.push(r.to_string());
+        }
+        for (_, c, items) in children(m) {
+            seeds(c, under || items, out);
+        }
+    }
+    fn refs(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => {
+                if let Some(r) = ref_of(m) {
+                    out.push(r.to_string());
+                }
+                m.values().for_each(|x| refs(x, out));
+            }
+            Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
+            _ => {}
+        }
+    }
+    let mut stack = Vec::new();
+    for s in schemas.values() {
+        if let Value::Object(m) = s {
+            seeds(m, false, &mut stack);
+        }
+    }
+    let mut out = BTreeSet::new();
+    while let Some(n) = stack.pop() {
+        if out.insert(n.clone())
+            && let Some(s) = schemas.get(&n)
+        {
+            refs(s, &mut stack);
+        }
+    }
+    out
+}
+
+/// Moves the transition rules of `m` and the nodes below it (not through references) that sit where the old value
+/// cannot be found (`under`, or below the items of a list that is not a list-map).
+fn strip(
+    m: &mut Map<String, Value>,
+    schema: &str,
+    path: &str,
+    under: bool,
+    moved: &mut Vec<Unexpressed>,
+) {
+    if under && let Some(Value::Array(rules)) = m.get_mut("x-kubernetes-validations") {
+        let (old, keep): (Vec<Value>, Vec<Value>) = std::mem::take(rules)
+            .into_iter()
+            .partition(|r| r["rule"].as_str().is_some_and(|t| t.contains("oldSelf")));
+        *rules = keep;
+        let empty = rules.is_empty();
+        if empty {
+            m.remove("x-kubernetes-validations");
+        }
+        for r in old {
+            let why = "a transition rule (oldSelf) below the items of a list that is not x-kubernetes-list-type: map, where the API server cannot find the old value (CRD validation refuses it)";
+            let rule = r
+                .get(TAG_KEY)
+                .and_then(Value::as_str)
+                .unwrap_or("x-kubernetes-validations")
+                .to_string();
+            let e = m
+                .entry(UNEXPRESSED_KEY)
+                .or_insert_with(|| Value::Array(Vec::new()));
+            if let Value::Array(a) = e {
+                let entry = json!({"path": path, "reason": why, "rule": rule});
+                if !a.contains(&entry) {
+                    a.push(entry);
+                }
+            }
+            moved.push(Unexpressed {
+                schema: schema.to_string(),
+                path: path.to_string(),
+                rule,
+                reason: why.to_string(),
+            });
+        }
+    }
+    let map = m.get("x-kubernetes-list-type").and_then(Value::as_str) == Some("map");
+    if let Some(Value::Object(p)) = m.get_mut("properties") {
+        for (k, v) in p.iter_mut() {
+            if let Value::Object(v) = v {
+                strip(v, schema, &format!("{path}.{k}"), under, moved);
+            }
+        }
+    }
+    if let Some(Value::Object(v)) = m.get_mut("items") {
+        strip(v, schema, &format!("{path}[*]"), under || !map, moved);
+    }
+    if let Some(Value::Object(v)) = m.get_mut("additionalProperties") {
+        strip(v, schema, &format!("{path}[*]"), under, moved);
+    }
+}
+
+/// Every (component, key) a list-map of `m` (or below it) names whose items are a component; keys of items written
+/// in place are defaulted here.
+fn map_keys(m: &mut Map<String, Value>, out: &mut Vec<(String, String)>) {
+    let keys: Vec<String> = m
+        .get("x-kubernetes-list-map-keys")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_str)
+                .map(str::to_string)
+                .collect()
+        })
+        .unwrap_or_default();
+    if let Some(Value::Object(items)) = m.get_mut("items") {
+        match ref_of(items).map(str::to_string) {
+            Some(r) => out.extend(keys.iter().map(|k| (r.clone(), k.clone()))),
+            None => keys.iter().for_each(|k| default_key(items, k)),
+        }
+    }
+    if let Some(Value::Object(p)) = m.get_mut("properties") {
+        for v in p.values_mut() {
+            if let Value::Object(v) = v {
+                map_keys(v, out);
+            }
+        }
+    }
+    for k in ["items", "additionalProperties"] {
+        if let Some(Value::Object(v)) = m.get_mut(k) {
+            map_keys(v, out);
+        }
+    }
+}
+
+/// Gives the property `key` of the object schema `m` its Go zero value as `default`, unless it is required or has a
+/// default.
+fn default_key(m: &mut Map<String, Value>, key: &str) {
+    let required = m
+        .get("required")
+        .and_then(Value::as_array)
+        .is_some_and(|r| r.iter().any(|x| x == key));
+    if required {
+        return;
+    }
+    let Some(Value::Object(p)) = m.get_mut("properties").and_then(|p| p.get_mut(key)) else {
+        return;
+    };
+    if p.contains_key("default") {
+        return;
+    }
+    let zero = match p.get("type").and_then(Value::as_str) {
+        Some("string") => json!(""),
+        Some("integer") => json!(0),
+        Some("boolean") => json!(false),
+        _ => return,
+    };
+    p.insert("default".into(), zero);
+}
