@@ -11,5 +11,6 @@ pub(crate) fn run(a: &LspArgs, globals: &Globals) -> ExitCode {
         upstream: globals.upstream.clone(),
         tag_prefix: globals.tag_prefix.clone(),
         extension_files: globals.extensions.clone(),
+        timings: std::env::var_os("VGC_LSP_TIMINGS").is_some_and(|v| v == "1"),
     }))
 }

@@ -33,12 +33,16 @@ fn quoted(s: &str) -> String {
     format!("`{short}{more}`")
 }
 
-/// The quick fixes of `d` in `text` (the file's text it was found in): its fix, and for a hint `did you mean X?`
+/// The quick fixes of `d` in `lines`' text (the file's text it was found in): its fix, and for a hint `did you mean X?`
 /// the suggestion in place of the text it corrects — the diagnostic's whole range when that is the misspelt name
 /// (`VGC0102`'s span is the tag's name), else the one quoted value of the message that occurs exactly once in that
 /// range (a group, a path).
 #[must_use]
-pub(crate) fn fixes(d: &vgc_ir::Diagnostic, text: &str) -> Vec<(String, TextEdit)> {
+pub(crate) fn fixes(
+    d: &vgc_ir::Diagnostic,
+    lines: &position::LineIndex<'_>,
+) -> Vec<(String, TextEdit)> {
+    let text = lines.text();
     let mut out = Vec::new();
     if let Some(f) = &d.fix
         && f.span.end <= text.len()
@@ -54,7 +58,7 @@ pub(crate) fn fixes(d: &vgc_ir::Diagnostic, text: &str) -> Vec<(String, TextEdit
         out.push((
             title,
             TextEdit {
-                range: position::range(text, &f.span),
+                range: lines.range(&f.span),
                 new_text: f.replacement.clone(),
             },
         ));
@@ -67,7 +71,7 @@ pub(crate) fn fixes(d: &vgc_ir::Diagnostic, text: &str) -> Vec<(String, TextEdit
     {
         let old = &text[at.clone()];
         let edit = TextEdit {
-            range: position::range(text, &at),
+            range: lines.range(&at),
             new_text: new.clone(),
         };
         if !out.iter().any(|(_, e)| *e == edit) {
@@ -217,7 +221,7 @@ mod tests {
         let d = Diagnostic::error(Code::UnknownTag, "unknown tag \"k8s:requred\"")
             .at("/t.go", at..at + "k8s:requred".len())
             .with_hint("did you mean `k8s:required`? (upstream …)");
-        let f = fixes(&d, text);
+        let f = fixes(&d, &crate::lsp::position::LineIndex::new(text));
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(f[0].0, "Change `k8s:requred` to `k8s:required`");
         assert_eq!(f[0].1.new_text, "k8s:required");
@@ -234,7 +238,7 @@ mod tests {
         )
         .at("/t.go", at..text.len() - 1)
         .with_hint("did you mean \"network\"? Otherwise declare it");
-        let f = fixes(&d, text);
+        let f = fixes(&d, &crate::lsp::position::LineIndex::new(text));
         assert_eq!(f.len(), 1, "{f:?}");
         assert_eq!(&text[26..32], "netwrk");
         assert_eq!(f[0].1.new_text, "network");
@@ -250,7 +254,7 @@ mod tests {
         let d = Diagnostic::warning(Code::LintSpelling, "spelling")
             .at("/t.go", 5..17)
             .with_fix(5..17, "k8s:optional");
-        let f = fixes(&d, text);
+        let f = fixes(&d, &crate::lsp::position::LineIndex::new(text));
         assert_eq!(f[0].0, "Replace `k8s:Optional` with `k8s:optional`");
     }
 }

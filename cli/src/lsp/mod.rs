@@ -58,6 +58,8 @@ pub struct LspOptions {
     pub tag_prefix: Option<String>,
     /// `--validation-extensions-file` values, absolute.
     pub extension_files: Vec<String>,
+    /// Log each check's time and phases on stderr (`VGC_LSP_TIMINGS=1`; `scripts/bench-lsp.py` reads them).
+    pub timings: bool,
 }
 
 /// Serves one client on stdin/stdout until it sends `exit`, or stdin ends. Returns the exit code: 0 after
@@ -741,6 +743,7 @@ impl Server {
         };
         let paths: Vec<String> = p.paths.iter().cloned().collect();
         let full = p.full;
+        let clock = Instant::now();
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             if full {
                 module.session.build_with(&module.req, &sys)
@@ -768,11 +771,28 @@ impl Server {
             log(&format!("{root}: {e}"));
         }
         let mut outcome = outcome;
+        let checked = clock.elapsed();
         if outcome.profile.is_some() {
             lint_rules(module, &mut outcome);
         }
+        let linted = clock.elapsed();
         let published = std::mem::take(&mut module.published);
         let now = self.publish(root, &outcome, &published);
+        if self.opts.timings {
+            let phases: Vec<String> = outcome
+                .timings
+                .iter()
+                .map(|(n, d)| format!("{n} {:.1}", d.as_secs_f64() * 1e3))
+                .collect();
+            log(&format!(
+                "{root}: {} check {:.1} ms ({}), lint {:.1} ms, publish {:.1} ms",
+                if full { "full" } else { "incremental" },
+                checked.as_secs_f64() * 1e3,
+                phases.join(", "),
+                (linted - checked).as_secs_f64() * 1e3,
+                (clock.elapsed() - linted).as_secs_f64() * 1e3,
+            ));
+        }
         if let Some(m) = self.modules.get_mut(root) {
             m.published = now;
         }
@@ -798,10 +818,17 @@ impl Server {
         before: &BTreeMap<Url, Vec<actions::Fixable>>,
     ) -> BTreeMap<Url, Vec<actions::Fixable>> {
         let gomod = format!("{}/go.mod", root.trim_end_matches('/'));
-        let mut by_file: BTreeMap<&str, (String, Vec<actions::Fixable>)> = BTreeMap::new();
+        // The diagnostics of each file, in order (they are sorted by file).
+        let mut by_file: BTreeMap<&str, Vec<&vgc_ir::Diagnostic>> = BTreeMap::new();
         for d in &outcome.diagnostics {
-            let file = d.file.as_deref().unwrap_or(&gomod);
-            let (text, items) = by_file.entry(file).or_insert_with(|| {
+            by_file
+                .entry(d.file.as_deref().unwrap_or(&gomod))
+                .or_default()
+                .push(d);
+        }
+        let by_file: Vec<(&str, String, Vec<actions::Fixable>)> = by_file
+            .into_iter()
+            .map(|(file, diags)| {
                 let text = outcome
                     .sources
                     .get(file)
@@ -809,39 +836,13 @@ impl Server {
                     .or_else(|| self.texts.get(file).cloned())
                     .or_else(|| std::fs::read_to_string(file).ok())
                     .unwrap_or_default();
-                (text, Vec::new())
-            });
-            let range = if d.file.is_some() {
-                position::range(text, &d.span)
-            } else {
-                lsp_types::Range::default()
-            };
-            let message = match &d.hint {
-                Some(h) => format!("{}\nhint: {h}", d.message),
-                None => d.message.clone(),
-            };
-            let edits = if d.file.is_some() {
-                actions::fixes(d, text)
-            } else {
-                Vec::new()
-            };
-            items.push(actions::Fixable {
-                diagnostic: lsp_types::Diagnostic {
-                    range,
-                    severity: Some(match d.severity {
-                        vgc_ir::Severity::Error => DiagnosticSeverity::ERROR,
-                        vgc_ir::Severity::Warning => DiagnosticSeverity::WARNING,
-                    }),
-                    code: Some(NumberOrString::String(d.code.as_str().into())),
-                    source: Some("vgc".into()),
-                    message,
-                    ..lsp_types::Diagnostic::default()
-                },
-                edits,
-            });
-        }
+                let lines = position::LineIndex::new(&text);
+                let items = diags.into_iter().map(|d| fixable(d, &lines)).collect();
+                (file, text, items)
+            })
+            .collect();
         let mut now = BTreeMap::new();
-        for (file, (text, items)) in by_file {
+        for (file, text, items) in by_file {
             let Some(uri) = self.uri_for(file) else {
                 continue;
             };
@@ -877,6 +878,39 @@ impl Server {
             });
         }
         now
+    }
+}
+
+/// Diagnostic `d` as published (its hint on a line of its own, its range in UTF-16 units of `lines`' text; a
+/// diagnostic without a file at the start of `go.mod`), with its quick fixes.
+fn fixable(d: &vgc_ir::Diagnostic, lines: &position::LineIndex<'_>) -> actions::Fixable {
+    let range = if d.file.is_some() {
+        lines.range(&d.span)
+    } else {
+        lsp_types::Range::default()
+    };
+    let message = match &d.hint {
+        Some(h) => format!("{}\nhint: {h}", d.message),
+        None => d.message.clone(),
+    };
+    let edits = if d.file.is_some() {
+        actions::fixes(d, lines)
+    } else {
+        Vec::new()
+    };
+    actions::Fixable {
+        diagnostic: lsp_types::Diagnostic {
+            range,
+            severity: Some(match d.severity {
+                vgc_ir::Severity::Error => DiagnosticSeverity::ERROR,
+                vgc_ir::Severity::Warning => DiagnosticSeverity::WARNING,
+            }),
+            code: Some(NumberOrString::String(d.code.as_str().into())),
+            source: Some("vgc".into()),
+            message,
+            ..lsp_types::Diagnostic::default()
+        },
+        edits,
     }
 }
 

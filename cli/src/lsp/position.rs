@@ -26,6 +26,56 @@ pub(crate) fn range(text: &str, span: &std::ops::Range<usize>) -> Range {
     Range::new(position(text, span.start), position(text, span.end))
 }
 
+/// The start of every line of a text, for converting many offsets of one text (a check's diagnostics of a file)
+/// without scanning it from the start each time.
+pub(crate) struct LineIndex<'a> {
+    text: &'a str,
+    /// Byte offset of each line's first byte.
+    starts: Vec<usize>,
+}
+
+impl<'a> LineIndex<'a> {
+    /// The index of `text`.
+    #[must_use]
+    pub(crate) fn new(text: &'a str) -> Self {
+        let starts = std::iter::once(0)
+            .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Self { text, starts }
+    }
+
+    /// The text.
+    #[must_use]
+    pub(crate) fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// [`position`] of byte `offset`.
+    #[must_use]
+    pub(crate) fn position(&self, offset: usize) -> Position {
+        let mut offset = offset.min(self.text.len());
+        while !self.text.is_char_boundary(offset) {
+            offset -= 1;
+        }
+        let line = self
+            .starts
+            .partition_point(|&s| s <= offset)
+            .saturating_sub(1);
+        let start = self.starts.get(line).copied().unwrap_or(0);
+        let character = self.text[start..offset].encode_utf16().count();
+        Position::new(
+            u32::try_from(line).unwrap_or(u32::MAX),
+            u32::try_from(character).unwrap_or(u32::MAX),
+        )
+    }
+
+    /// [`range`] of bytes `span`.
+    #[must_use]
+    pub(crate) fn range(&self, span: &std::ops::Range<usize>) -> Range {
+        Range::new(self.position(span.start), self.position(span.end))
+    }
+}
+
 /// The byte offset of `pos` in `text`: a line past the end is the end of the text, a character past the end of its
 /// line is the line's end (before its `\n`), a position inside a surrogate pair is the character's start.
 #[must_use]
@@ -72,5 +122,9 @@ mod tests {
             text.find('𝄞').expect("clef")
         );
         assert_eq!(position(text, text.len()), Position::new(2, 0));
+        let index = super::LineIndex::new(text);
+        for at in 0..=text.len() + 1 {
+            assert_eq!(index.position(at), position(text, at), "{at}");
+        }
     }
 }

@@ -227,6 +227,22 @@ async def test_k8s_api_session(client: LanguageClient):
             types.DefinitionParams(**doc_pos(certs, position(ctext, needle, shift)))
         )
         assert [(l.uri, l.range.start.line) for l in loc] == [(certs.as_uri(), want)], (needle, loc)
+    # A lint fix (VGC0317, `vgc lint --fix`'s canonical spelling) is a quick fix too.
+    diags = await diagnostics_until(
+        client, certs.as_uri(), lambda ds: any(d.code == "VGC0317" for d in ds)
+    )
+    spelling = next(d for d in diags if d.code == "VGC0317")
+    assert spelling.range.start.line == line_of(ctext, '+k8s:alpha(since:"1.37")=+k8s:optional'), spelling
+    actions = await client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=certs.as_uri()),
+            range=spelling.range,
+            context=types.CodeActionContext(diagnostics=[spelling]),
+        )
+    )
+    (edit,) = actions[0].edit.changes[certs.as_uri()]
+    assert edit.new_text == 'k8s:alpha(since: "1.37")=+k8s:optional', actions[0]
+    assert actions[0].title.startswith("Replace `k8s:alpha(since:"), actions[0].title
     # Completion of the list's JSON names behind the beta wrapper.
     typing = ctext.replace('// +k8s:beta(since: "1.37")=+k8s:listMapKey=type', '// +k8s:beta(since: "1.37")=+k8s:listMapKey=', 1)
     change(client, certs, typing, 2)
