@@ -16,6 +16,10 @@
 //! - a rerun is up to date; an edit of one tag (`+k8s:minimum` of `core/v1`'s `LeaseSpec.Priority`, in the staging
 //!   copy) rewrites `pkg/apis/core/v1`'s file only, and undoing it restores the committed bytes.
 //!
+//! The same on k8s.io/kubernetes v1.38.0-beta.0's tree (staging v0.38.0-beta.0, `--upstream 1.38`): all 64 files
+//! written are the pre-release's bytes — k8s.io/api's `authorization/v1alpha1` calls the nearest copy of
+//! `authorization/v1` (k8s.io/api's own), as validation-gen 1.38 does.
+//!
 //! Slow tier: needs `go` (to download the modules) and the release's sources.
 
 use std::collections::BTreeSet;
@@ -23,9 +27,30 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const OUT: &str = "zz_generated.validations.go";
-const KUBERNETES: &str = "k8s.io/kubernetes@v1.37.2";
-/// The staging modules the tree holds, each replaced with `./staging/src/<module>`.
-const STAGING: [&str; 2] = ["k8s.io/api@v0.37.2", "k8s.io/apimachinery@v0.37.2"];
+/// A release whose tree is laid out: the k8s.io/kubernetes module, the staging modules the tree holds (each replaced
+/// with `./staging/src/<module>`) and the profile vgc runs with.
+struct Release {
+    kubernetes: &'static str,
+    staging: [&'static str; 2],
+    upstream: &'static str,
+}
+
+const RELEASE: Release = Release {
+    kubernetes: "k8s.io/kubernetes@v1.37.2",
+    staging: ["k8s.io/api@v0.37.2", "k8s.io/apimachinery@v0.37.2"],
+    upstream: "1.37",
+};
+
+/// The pre-release: validation-gen 1.38 calls into an input generated into several packages through the copy
+/// nearest the caller (k8s.io/api's `authorization/v1alpha1` calls k8s.io/api's own `authorization/v1` copy).
+const PRERELEASE: Release = Release {
+    kubernetes: "k8s.io/kubernetes@v1.38.0-beta.0",
+    staging: [
+        "k8s.io/api@v0.38.0-beta.0",
+        "k8s.io/apimachinery@v0.38.0-beta.0",
+    ],
+    upstream: "1.38",
+};
 /// `hack/update-codegen.sh`'s `readonly_pkgs`.
 const READ_ONLY: [&str; 5] = [
     "k8s.io/apimachinery/pkg/api/resource",
@@ -47,6 +72,8 @@ fn download(module: &str, work: &Path) -> PathBuf {
         .args(["mod", "download", "-json", module])
         .current_dir(work)
         .env("GOFLAGS", "-mod=mod")
+        // The 1.38 pre-release's modules require go 1.27, which the proxy serves as a toolchain.
+        .env("GOTOOLCHAIN", "auto")
         .output()
         .expect("the `go` command runs");
     assert!(
@@ -79,12 +106,12 @@ struct Tree {
     staging: Vec<(String, PathBuf)>,
 }
 
-fn tree() -> Tree {
+fn tree(r: &Release) -> Tree {
     let tmp = tempfile::tempdir().expect("tempdir");
     let root = std::fs::canonicalize(tmp.path()).expect("canonical");
-    let kubernetes = download(KUBERNETES, &root);
+    let kubernetes = download(r.kubernetes, &root);
     let mut staging = Vec::new();
-    for m in STAGING {
+    for m in r.staging {
         let dir = download(m, &root);
         let module = m.split('@').next().expect("module");
         copy_tree(&dir, &root.join("staging/src").join(module), &|_| true);
@@ -147,11 +174,11 @@ fn tagged_dirs(root: &Path) -> Vec<String> {
 
 /// `vgc validation-gen` as `hack/update-codegen.sh` runs validation-gen (its `--test-*` flags aside), with the
 /// release's profile (k8s.io/kubernetes' go.mod names its staging modules `v0.0.0`, which names no release).
-fn run(root: &Path, dirs: &[String]) -> Output {
+fn run(root: &Path, dirs: &[String], r: &Release) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_vgc"));
     cmd.args([
         "--upstream",
-        "1.37",
+        r.upstream,
         "validation-gen",
         "-v",
         "0",
@@ -167,13 +194,13 @@ fn run(root: &Path, dirs: &[String]) -> Output {
     cmd.args(dirs).current_dir(root).output().expect("vgc runs")
 }
 
-/// The packages whose files go_backend's oracle regenerates identically from k8s.io/kubernetes v1.37.2.
-fn listed_identical() -> BTreeSet<String> {
+/// The packages whose files go_backend's oracle regenerates identically from the release's k8s.io/kubernetes.
+fn listed_identical(r: &Release) -> BTreeSet<String> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/go_backend_identical.toml");
     let text = std::fs::read_to_string(&path).expect("tests/go_backend_identical.toml");
     // The file's one line `"k8s.io/kubernetes@v1.37.2" = ["…", …]` (as `toml` writes it, `VGC_BLESS=1`), read
     // without a TOML parser (the command line's crate has none).
-    let key = format!("\"{KUBERNETES}\" = [");
+    let key = format!("\"{}\" = [", r.kubernetes);
     let line = text
         .lines()
         .find_map(|l| l.trim().strip_prefix(key.as_str()))
@@ -257,9 +284,12 @@ impl Tree {
     }
 }
 
-#[test]
-fn validation_gen_regenerates_kubernetes_pkg_apis_from_the_root() {
-    let t = tree();
+/// Lays out release `r`'s tree, runs `vgc validation-gen` as update-codegen.sh runs validation-gen and checks that
+/// every file written is the release's committed one, that the oracle's identical packages are among them and that
+/// every input package but the `=false` ones gets one. Returns the tree, the input directories and the packages
+/// written.
+fn regenerate(r: &Release) -> (Tree, Vec<String>, BTreeSet<String>) {
+    let t = tree(r);
     let dirs = tagged_dirs(&t.root);
     assert!(
         dirs.iter()
@@ -267,13 +297,13 @@ fn validation_gen_regenerates_kubernetes_pkg_apis_from_the_root() {
             && dirs.iter().any(|d| d.starts_with("./pkg/apis/")),
         "{dirs:?}"
     );
-    let o = run(&t.root, &dirs);
+    let o = run(&t.root, &dirs, r);
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert_eq!(o.status.code(), Some(0), "{err}");
     eprintln!("{err}");
 
     // The oracle's identical packages, and every other file written, are the release's bytes.
-    let listed = listed_identical();
+    let listed = listed_identical(r);
     assert!(listed.len() >= 59, "{listed:?}");
     let written = t.written();
     let missing: Vec<_> = listed.difference(&written).collect();
@@ -303,9 +333,14 @@ fn validation_gen_regenerates_kubernetes_pkg_apis_from_the_root() {
         err.contains(&format!("wrote {} files", written.len())),
         "{err}"
     );
+    (t, dirs, written)
+}
 
+#[test]
+fn validation_gen_regenerates_kubernetes_pkg_apis_from_the_root() {
+    let (t, dirs, written) = regenerate(&RELEASE);
     // A rerun is up to date.
-    let o = run(&t.root, &dirs);
+    let o = run(&t.root, &dirs, &RELEASE);
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(err.contains("is up to date"), "{err}");
@@ -315,7 +350,7 @@ fn validation_gen_regenerates_kubernetes_pkg_apis_from_the_root() {
     let text = std::fs::read_to_string(t.root.join(file)).expect("types.go");
     assert_eq!(text.matches(before).count(), 1, "the edited tag");
     std::fs::write(t.root.join(file), text.replace(before, after)).expect("edit");
-    let o = run(&t.root, &dirs);
+    let o = run(&t.root, &dirs, &RELEASE);
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(
@@ -332,7 +367,7 @@ fn validation_gen_regenerates_kubernetes_pkg_apis_from_the_root() {
     );
     // Undone: the release's bytes again.
     std::fs::write(t.root.join(file), text).expect("undo");
-    let o = run(&t.root, &dirs);
+    let o = run(&t.root, &dirs, &RELEASE);
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -340,4 +375,15 @@ fn validation_gen_regenerates_kubernetes_pkg_apis_from_the_root() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(t.differing(&written).is_empty());
+}
+
+/// The same on k8s.io/kubernetes v1.38.0-beta.0's tree with `--upstream 1.38`: every file written is the release's,
+/// k8s.io/api's self-activated `authorization/v1alpha1` included (1.38's nearest copy).
+#[test]
+fn validation_gen_regenerates_the_prereleases_pkg_apis_from_the_root() {
+    let (_, _, written) = regenerate(&PRERELEASE);
+    assert!(
+        written.contains("k8s.io/api/authorization/v1alpha1"),
+        "{written:?}"
+    );
 }

@@ -33,6 +33,12 @@ pub struct GoOptions {
     /// printed as its output package's; a call into another input's types names its output package (upstream
     /// `resolveFunc`). Packages not listed are their own output.
     pub outputs: std::collections::BTreeMap<String, OutputPackage>,
+    /// Input package → every package its validation is generated into (import paths), the canonical one of
+    /// [`GoOptions::outputs`] first, then the others in input order (upstream `inputToOutputPkgs`). Under a profile
+    /// with [`vgc_ir::Upstream::nearest_copy_calls`] (1.38), a call into an input's types goes to the copy nearest
+    /// the calling package; an input not listed, or listed with one package, is called where
+    /// [`GoOptions::outputs`] says.
+    pub copies: std::collections::BTreeMap<String, Vec<String>>,
 }
 
 /// Where an input package's validation is generated ([`GoOptions::outputs`]).
@@ -200,6 +206,7 @@ impl<'p> Generator<'p> {
         let mut g = Gen {
             m,
             outputs: &o.outputs,
+            copies: &o.copies,
             scheme_registry: output.scheme_registry.clone(),
             output: output.clone(),
             imports: Imports::new(&output.path),
@@ -288,6 +295,27 @@ fn referenced_types(
     referenced
 }
 
+/// Of `candidates` (non-empty, canonical first), the one whose import path shares the most leading `/`-separated
+/// segments with `pkg`, the first winning ties (upstream v0.38 `nearestPkg`/`commonPathDepth`).
+fn nearest_package<'c>(pkg: &str, candidates: &'c [String]) -> &'c str {
+    let depth = |c: &str| {
+        pkg.split('/')
+            .zip(c.split('/'))
+            .take_while(|(a, b)| a == b)
+            .count()
+    };
+    let mut best = candidates[0].as_str();
+    let mut best_depth = depth(best);
+    for c in &candidates[1..] {
+        let d = depth(c);
+        if d > best_depth {
+            best = c;
+            best_depth = d;
+        }
+    }
+    best
+}
+
 /// The named types a Go type expression mentions.
 fn named_in(t: &GoTy, out: &mut Vec<TypeKey>) {
     match t {
@@ -308,6 +336,7 @@ fn named_in(t: &GoTy, out: &mut Vec<TypeKey>) {
 struct Gen<'a> {
     m: &'a ModulePlan,
     outputs: &'a std::collections::BTreeMap<String, OutputPackage>,
+    copies: &'a std::collections::BTreeMap<String, Vec<String>>,
     scheme_registry: Option<String>,
     output: OutputPackage,
     imports: Imports,
@@ -612,8 +641,11 @@ impl Gen<'_> {
     /// The validation function of a type, qualified when it is generated into another package (upstream
     /// `resolveFunc`: the type's package's output package).
     fn validate_fn(&mut self, k: &TypeKey) -> String {
+        let copies = self.copies.get(&k.pkg).filter(|c| !c.is_empty());
         let pkg = if k.pkg == self.m.pkg {
             self.output.path.clone()
+        } else if let Some(copies) = copies.filter(|_| self.upstream.nearest_copy_calls()) {
+            nearest_package(&self.output.path, copies).to_string()
         } else {
             self.outputs
                 .get(&k.pkg)
@@ -1127,4 +1159,35 @@ pub(crate) enum Native {
 /// upstream `util.IsNilableType` of a type's value: lists and maps (a pointer never reaches here).
 fn nilable(shape: &Shape) -> bool {
     matches!(shape, Shape::List { .. } | Shape::Map)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nearest_package;
+
+    #[test]
+    fn the_nearest_copy_shares_the_most_path_segments_and_the_canonical_wins_ties() {
+        let copies = [
+            "k8s.io/kubernetes/pkg/apis/authorization/v1".to_string(),
+            "k8s.io/api/authorization/v1".to_string(),
+        ];
+        assert_eq!(
+            nearest_package("k8s.io/api/authorization/v1alpha1", &copies),
+            "k8s.io/api/authorization/v1"
+        );
+        assert_eq!(
+            nearest_package("k8s.io/kubernetes/pkg/apis/authorization/v1beta1", &copies),
+            "k8s.io/kubernetes/pkg/apis/authorization/v1"
+        );
+        // No segment in common with either (or as many): the canonical one, first.
+        assert_eq!(
+            nearest_package("example.com/x", &copies),
+            "k8s.io/kubernetes/pkg/apis/authorization/v1"
+        );
+        // Segments, not characters: `k8s.io/apix` shares one segment with `k8s.io/api/…`, as with the first.
+        assert_eq!(
+            nearest_package("k8s.io/apix/y", &copies),
+            "k8s.io/kubernetes/pkg/apis/authorization/v1"
+        );
+    }
 }

@@ -366,6 +366,17 @@ impl Upstream {
         self >= Upstream::V1_38
     }
 
+    /// A call into the types of an input generated into several packages goes to the copy *nearest* the calling
+    /// package — the longest common import-path prefix, counted in `/`-separated segments, the canonical
+    /// (registering) copy winning ties — instead of always to the canonical copy (upstream: code-generator
+    /// v0.38.0-beta.0 `cmd/validation-gen/generators/validation.go` `resolveFunc`/`nearestPkg`; 1.37's
+    /// kubernetes#140369 resolved every such call to the canonical copy). Read by the Go backend only: which
+    /// function is called changes no result.
+    #[must_use]
+    pub fn nearest_copy_calls(self) -> bool {
+        self >= Upstream::V1_38
+    }
+
     /// Nested `+k8s:subfield` and its cohort and short-circuit rules (upstream: kubernetes#141945, 1.38):
     /// chains `+k8s:subfield(a)=+k8s:subfield(b)=…` are accepted (before: `nested subfield is not supported`);
     /// `Subfield` on a nil parent is no error; a subfield check's cohort is named for the full path it validates

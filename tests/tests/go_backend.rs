@@ -111,9 +111,17 @@ fn run(u: Upstream) -> Outcome {
             .collect(),
     );
     let mut outputs: BTreeMap<String, vgc_gogen::OutputPackage> = BTreeMap::new();
+    // Every copy of an input, the registering one first (upstream `inputToOutputPkgs`): 1.38 calls the nearest.
+    let mut copies: BTreeMap<String, Vec<String>> = BTreeMap::new();
     for (input, o, _) in &acts {
         if o.scheme_registry.is_some() || !outputs.contains_key(input) {
             outputs.insert(input.clone(), o.clone());
+        }
+        let list = copies.entry(input.clone()).or_default();
+        if o.scheme_registry.is_some() {
+            list.insert(0, o.path.clone());
+        } else {
+            list.push(o.path.clone());
         }
     }
     let activation_of: BTreeMap<String, (String, vgc_gogen::OutputPackage)> = acts
@@ -127,7 +135,11 @@ fn run(u: Upstream) -> Outcome {
             (rel, (input, o))
         })
         .collect();
-    let options = vgc_gogen::GoOptions { header, outputs };
+    let options = vgc_gogen::GoOptions {
+        header,
+        outputs,
+        copies,
+    };
     let all_modules: BTreeMap<&str, &vgc_lowering::plan::ModulePlan> = out
         .plan
         .modules
@@ -414,6 +426,8 @@ fn run_kubernetes(u: Upstream) -> Outcome {
             .iter()
             .map(|(input, o, _)| (input.clone(), o.clone()))
             .collect(),
+        // One copy of each input (pkg/apis' only): every call goes to it.
+        copies: BTreeMap::new(),
     };
     let modules: BTreeMap<&str, &vgc_lowering::plan::ModulePlan> = out
         .plan

@@ -109,6 +109,7 @@ pub(crate) fn generate(
     let options = vgc_gogen::GoOptions {
         header: header.to_string(),
         outputs: outputs.canonical.clone(),
+        copies: outputs.copies.clone(),
         ..Default::default()
     };
     let mut jobs = Vec::new();
@@ -174,6 +175,9 @@ struct Outputs {
     /// Input package → its canonical output, the one other packages' calls into its types resolve to: the
     /// package that registers with a scheme, else the first in program order.
     canonical: BTreeMap<String, vgc_gogen::OutputPackage>,
+    /// Input package → every output package of it, registering one first, the others in program order (upstream
+    /// `inputToOutputPkgs`; [`vgc_gogen::GoOptions::copies`]).
+    copies: BTreeMap<String, Vec<String>>,
     /// `VGC0005` per input generated into two registering packages (upstream stops there: "mark one
     /// +k8s:validation-gen-scheme-registry=nil").
     conflicts: Vec<Diagnostic>,
@@ -195,6 +199,7 @@ impl Outputs {
         }
         let mut own = HashMap::new();
         let mut canonical: BTreeMap<String, vgc_gogen::OutputPackage> = BTreeMap::new();
+        let mut copies: BTreeMap<String, Vec<String>> = BTreeMap::new();
         let mut conflicts = Vec::new();
         for a in activations.iter().filter(|a| !a.cfg.implicit) {
             let Some(p) = prog.packages.get(&a.pkg) else {
@@ -221,6 +226,12 @@ impl Outputs {
                 scheme_registry,
                 roots,
             };
+            let list = copies.entry(a.input.clone()).or_default();
+            if out.scheme_registry.is_some() {
+                list.insert(0, a.pkg.clone());
+            } else {
+                list.push(a.pkg.clone());
+            }
             match canonical.get(&a.input) {
                 None => {
                     canonical.insert(a.input.clone(), out.clone());
@@ -254,6 +265,7 @@ impl Outputs {
         Self {
             own,
             canonical,
+            copies,
             conflicts,
         }
     }
