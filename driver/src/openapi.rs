@@ -68,12 +68,18 @@ pub struct OpenApiOutcome {
     pub notes: Vec<String>,
 }
 
-/// Runs `vgc openapi` (see the module docs). Nothing is written when the analysis reports an error.
+/// Runs `vgc openapi` (see the module docs), with [`KIND_ROOTS`] added to the request's root criteria. Nothing is
+/// written when the analysis reports an error.
 #[must_use]
 pub fn openapi(req: &OpenApiRequest) -> OpenApiOutcome {
     let mut build = req.build.clone();
     build.check_only = true;
     build.out = None;
+    // The documents are about the kinds a group/version serves: every kind is a root, also in a package whose own
+    // `+k8s:validation-gen` criteria select other types (k8s.io/api's resource/v1: `TypesWithSuffix=…`).
+    if !build.extra_roots.iter().any(|r| r == KIND_ROOTS) {
+        build.extra_roots.push(KIND_ROOTS.to_string());
+    }
     let cache = req
         .cache_dir
         .clone()
@@ -130,6 +136,9 @@ pub fn openapi(req: &OpenApiRequest) -> OpenApiOutcome {
 
 /// A file to write: its path relative to the output directory and its bytes.
 type OutputFile = (String, Vec<u8>);
+
+/// The root criterion `vgc openapi` adds: every kind (a struct embedding `TypeMeta`).
+pub const KIND_ROOTS: &str = "TypesWithField=TypeMeta";
 
 /// The ownership record of the documents in `.vgc/`.
 const RECORD: &str = "openapi-outputs";

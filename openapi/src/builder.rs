@@ -66,7 +66,8 @@ pub(crate) struct ValueSite<'p> {
     /// The struct's plan when the value is a struct whose component is being built (type-level checks).
     pub(crate) struct_plan: Option<&'p TypePlan>,
     /// The value's zero as CEL (`''`, `0`, `false`) when upstream reads a present zero as unset: a non-pointer
-    /// scalar field with `+k8s:optional`, whose other checks (its type's included) are skipped when it is zero.
+    /// scalar field with `+k8s:optional` or `+k8s:required`, whose other checks (its type's included) are skipped
+    /// when it is zero.
     pub(crate) zero: Option<&'static str>,
 }
 

@@ -95,7 +95,7 @@ pub struct Document {
 /// What [`generate`] produced.
 #[derive(Debug, Clone, Default)]
 pub struct Output {
-    /// One document per API group and version with kinds, sorted by file name.
+    /// One document per API group and version of the build's packages that declares kinds, sorted by file name.
     pub documents: Vec<Document>,
     /// Every component schema of the plan's types by name (what [`merge`] reads), keys sorted.
     pub schemas: BTreeMap<String, Value>,
@@ -164,13 +164,10 @@ pub fn generate(plan: &CratePlan, options: &Options) -> Output {
     let mut documents = Vec::new();
     let mut by_gv: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
     for m in &plan.modules {
-        let kinds: Vec<String> = m
-            .types
-            .iter()
-            .filter(|t| t.is_kind() && t.root)
-            .map(|t| schema_name(&t.key))
-            .collect();
-        if kinds.is_empty() {
+        // A package of the build (one with root types) that declares kinds: roots are selected per activation
+        // (`TypesWithField=TypeMeta`, or a package's own criteria such as resource/v1's `TypesWithSuffix`), kinds
+        // are what the group/version serves.
+        if !m.types.iter().any(|t| t.root) || !m.types.iter().any(|t| t.is_kind()) {
             continue;
         }
         let own: Vec<String> = m

@@ -340,11 +340,11 @@ impl Builder<'_> {
                 self.kw(node, "enum", json!(values), level);
             }
             CheckKind::Format(f) => {
-                self.kw(node, "format", json!(f.name()), level);
-                // Every valid value of these formats is ASCII and at most this long, so the bound refuses nothing the
-                // format accepts; it bounds the CEL cost estimate of the format's rule.
-                if let Some(n) = format_max_length(*f) {
-                    keyword(node, "maxLength", json!(n), level);
+                // The keyword names the format; where a present zero is let through, it is not written, since a
+                // validator that knows the format (kube-openapi knows k8s-short-name and k8s-long-name) would
+                // refuse `""`.
+                if site.zero.is_none() {
+                    self.kw(node, "format", json!(f.name()), level);
                 }
                 match format_pred(*f, "self") {
                     Some(p) => {
@@ -1197,19 +1197,6 @@ fn format_pred(f: Format, v: &str) -> Option<Pred> {
         message_expression: None,
         reason: Reason::Invalid,
     })
-}
-
-/// The length no valid value of format `f` exceeds (characters; every valid value is ASCII), where there is one:
-/// upstream's `content` checks (`IsDNS1123Label`: 63, `IsDNS1123Subdomain`: 253, label values 63, label keys a
-/// 253-character prefix, `/` and a 63-character name, UUIDs 36).
-fn format_max_length(f: Format) -> Option<i64> {
-    match f {
-        Format::K8sShortName | Format::K8sLabelValue => Some(63),
-        Format::K8sLongName | Format::K8sLongNameCaseless => Some(253),
-        Format::K8sLabelKey | Format::K8sPrefixedLabelKey => Some(317),
-        Format::K8sUuid => Some(36),
-        _ => None,
-    }
 }
 
 /// CEL: the item `e` matches the selector (every list-map key equal to its value).

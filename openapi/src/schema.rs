@@ -98,11 +98,18 @@ impl<'a> Builder<'a> {
             if t.json_ignored.contains(&f.json_name) {
                 continue;
             }
-            // A non-pointer scalar with `optional`: a present zero is unset, so nothing else of it runs.
+            // A non-pointer scalar with `optional` or `required`: a present zero is unset, so nothing else of it runs
+            // (`required` reports it, and short-circuits the field's other checks).
             let zero = f
                 .checks
                 .iter()
-                .any(|c| matches!(c.kind, vgc_lowering::plan::CheckKind::Optional))
+                .any(|c| {
+                    matches!(
+                        c.kind,
+                        vgc_lowering::plan::CheckKind::Optional
+                            | vgc_lowering::plan::CheckKind::Required { .. }
+                    )
+                })
                 .then(|| crate::builder::zero_literal(&f.shape))
                 .flatten();
             let mut prop = self.field_schema(f, zero);

@@ -346,16 +346,15 @@ func check(dir string) {
 	fmt.Println(string(out))
 }
 
+// The modes by name; openapi_compare.go adds `compare` where it is built (the scratch module with the API scheme).
+var modes = map[string]func(args []string){
+	"check": func(args []string) { check(args[0]) },
+}
+
 func main() {
-	if len(os.Args) < 2 {
-		fmt.Fprintln(os.Stderr, "usage: oracle check DOCDIR")
+	if len(os.Args) < 3 || modes[os.Args[1]] == nil {
+		fmt.Fprintln(os.Stderr, "usage: oracle check DOCDIR | oracle compare DOCDIR N SEED OPTIONS KIND...")
 		os.Exit(2)
 	}
-	switch os.Args[1] {
-	case "check":
-		check(os.Args[2])
-	default:
-		fmt.Fprintln(os.Stderr, "unknown mode", os.Args[1])
-		os.Exit(2)
-	}
+	modes[os.Args[1]](os.Args[2:])
 }
