@@ -490,6 +490,36 @@ fn definition_and_references_in_the_example() {
         .as_str()
         .unwrap_or_else(|| panic!("{d}"));
     assert!(target.ends_with("/meta/v1/types.go"), "{d}");
+    // Hover on a field's name: its effective rules in words — its own, its typedef's, its struct's that name it.
+    let hover = |s: &mut Server, p: Value| {
+        let h = s.request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": p}),
+        );
+        h["result"]["contents"]["value"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{h}"))
+            .to_string()
+    };
+    let host = hover(&mut s, pos(&text, "Host *string", 0, 1));
+    assert!(
+        host.starts_with("**Endpoint.host** — rules under upstream"),
+        "{host}"
+    );
+    assert!(host.contains("\n- optional\n"), "{host}");
+    assert!(
+        host.contains("With its siblings in `Endpoint`:\n- exactly one of host, ip must be set"),
+        "{host}"
+    );
+    let size = hover(&mut s, pos(&text, "Size Size", 0, 1));
+    assert!(size.contains("Through its type, typedef `Size`:\n- one of \"Large\", \"Small\", \"XLarge\"; \"XLarge\" is not allowed while option WidgetXL is disabled"), "{size}");
+    let ports = hover(&mut s, pos(&text, "Ports []Port", 0, 1));
+    assert!(ports.contains("- at most 3 items\n"), "{ports}");
+    let condition = hover(&mut s, pos(&text, "Condition struct", 0, 1));
+    assert!(
+        condition.starts_with("**Condition** — rules under upstream"),
+        "{condition}"
+    );
     // Nothing under a plain comment.
     let d = at(
         &mut s,

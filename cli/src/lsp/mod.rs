@@ -26,6 +26,7 @@ mod actions;
 mod navigate;
 mod overlay;
 mod position;
+mod rules;
 mod tags;
 mod transport;
 
@@ -95,6 +96,8 @@ struct Module {
     published: BTreeMap<Url, Vec<actions::Fixable>>,
     /// `vgc.toml`'s `[lint.severity]` (vgc's lint rules run with each check).
     lint: vgc_driver::LintSettings,
+    /// The lowered plan of the last check (hover's rules of fields and types).
+    plan: vgc_lowering::CratePlan,
 }
 
 impl Module {
@@ -128,6 +131,7 @@ impl Module {
             release,
             published: BTreeMap::new(),
             lint,
+            plan: vgc_lowering::CratePlan::default(),
         }
     }
 }
@@ -358,13 +362,15 @@ impl Server {
         self.send(response);
     }
 
-    /// The hover at `pos`: the tag's entry, then the explanation of every diagnostic code published over `pos`.
+    /// The hover at `pos`: the tag's entry, or on a field's or type's name its rules in words ([`rules`]); then
+    /// the explanation of every diagnostic code published over `pos`.
     fn hover(&mut self, pos: &lsp_types::TextDocumentPositionParams) -> Option<lsp_types::Hover> {
         let tag = self
             .with_doc(&pos.text_document.uri, |text, release, prefix| {
                 tags::hover(text, pos.position, release, prefix)
             })
-            .flatten();
+            .flatten()
+            .or_else(|| self.rules_hover(pos));
         let mut codes: Vec<vgc_ir::Code> = Vec::new();
         for f in self.published(&pos.text_document.uri) {
             let r = f.diagnostic.range;
@@ -400,6 +406,29 @@ impl Server {
             }
         }
         Some(hover)
+    }
+
+    /// The rules of the field or type whose name is at `pos`, when the module's last check read the buffer as it is
+    /// (no check is run for a hover: an edit still in its debounce shows nothing until its check).
+    fn rules_hover(&self, pos: &lsp_types::TextDocumentPositionParams) -> Option<lsp_types::Hover> {
+        let doc = self.docs.get(&pos.text_document.uri)?;
+        let path = doc.path.as_deref()?;
+        let m = self.modules.get(&module_of(path)?)?;
+        let db = m.session.db();
+        let checked = navigate::text_of(db, path)?;
+        if *checked != doc.text {
+            return None;
+        }
+        let at = position::offset(&checked, pos.position);
+        let (key, field) = navigate::declaration_at(db, path, at)?;
+        let value = rules::hover(&m.plan, &key, field.as_deref())?;
+        Some(lsp_types::Hover {
+            contents: lsp_types::HoverContents::Markup(lsp_types::MarkupContent {
+                kind: lsp_types::MarkupKind::Markdown,
+                value,
+            }),
+            range: None,
+        })
     }
 
     /// The completion items at `pos` (see [`tags::completing`]).
@@ -778,6 +807,9 @@ impl Server {
         let linted = clock.elapsed();
         let published = std::mem::take(&mut module.published);
         let now = self.publish(root, &outcome, &published);
+        if let Some(m) = self.modules.get_mut(root) {
+            m.plan = std::mem::take(&mut outcome.plan);
+        }
         if self.opts.timings {
             let phases: Vec<String> = outcome
                 .timings

@@ -69,6 +69,34 @@ pub(crate) fn text_of(db: &dyn Db, path: &str) -> Option<std::sync::Arc<String>>
     file_of(db, prog, path).map(|(_, f)| f.text(db).clone())
 }
 
+/// The declaration whose name is at `offset` (a byte of the database's text of `path`): a type's, or a field's —
+/// `(the type, None)` or `(the struct, Some(its Go field name))`.
+#[must_use]
+pub(crate) fn declaration_at(
+    db: &dyn Db,
+    path: &str,
+    offset: usize,
+) -> Option<(TypeKey, Option<String>)> {
+    let prog = vgc_analysis::loaded_program(db);
+    let (pkg, file) = file_of(db, prog, path)?;
+    let ir = vgc_ir::db::file_ir(db, file);
+    for t in &ir.types {
+        let key = TypeKey {
+            pkg: pkg.clone(),
+            name: t.name.clone(),
+        };
+        if vgc_ir::db::span_of(db, file, t.at).contains(&offset) {
+            return Some((key, None));
+        }
+        for f in &t.fields {
+            if vgc_ir::db::span_of(db, file, f.at).contains(&offset) {
+                return Some((key, Some(f.member_name())));
+            }
+        }
+    }
+    None
+}
+
 /// Where what `offset` (a byte of the database's text of `path`) names is declared; empty when it names nothing.
 #[must_use]
 pub(crate) fn definition(db: &dyn Db, path: &str, offset: usize) -> Vec<Spot> {

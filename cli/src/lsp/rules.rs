@@ -1,0 +1,166 @@
+//! Hover on a field or type declaration: its effective rules in words, from the module's last lowered plan
+//! (`vgc_lowering::plan::CratePlan`) through `vgc_lowering::words`, the describer `vgc docs` uses — the field's own
+//! checks (option-gated and stability-levelled ones say so), those its type's typedef chain adds, and the
+//! struct-level rules of the enclosing type that involve it (unions, modes, dependent fields, subfield rules hoisted
+//! to the struct).
+
+use std::collections::BTreeMap;
+use vgc_analysis::TypeKey;
+use vgc_lowering::CratePlan;
+use vgc_lowering::plan::{RustTy, TypePlan};
+use vgc_lowering::words::{self, Context, Rule};
+
+/// A rule as a Markdown list item: its level in front (`beta: at most 10 items`).
+fn item(r: &Rule) -> String {
+    match r.stability {
+        Some(level) => format!("- {level}: {}\n", r.text),
+        None => format!("- {}\n", r.text),
+    }
+}
+
+/// Whether the value of `t` is a map (through a pointer).
+fn is_map(t: &RustTy) -> bool {
+    match t {
+        RustTy::Option(i, _) => is_map(i),
+        RustTy::Map(_) => true,
+        _ => false,
+    }
+}
+
+/// The typedef chain `ty` starts (through a pointer), with each typedef's own rules: `(name, rules)` per link
+/// that has any.
+fn typedef_rules(
+    ty: &RustTy,
+    all: &BTreeMap<&TypeKey, &TypePlan>,
+    cx: &Context<'_>,
+) -> Vec<(String, Vec<Rule>)> {
+    let mut out = Vec::new();
+    let mut cur = ty.named();
+    for _ in 0..16 {
+        let Some(k) = cur else { break };
+        let Some(t) = all.get(k) else { break };
+        if t.fields.is_some() {
+            break;
+        }
+        if !t.checks.is_empty() {
+            out.push((
+                k.name.clone(),
+                t.checks.iter().map(|c| words::rule(c, cx)).collect(),
+            ));
+        }
+        cur = t.alias_of.as_ref().and_then(RustTy::named);
+    }
+    out
+}
+
+/// The Markdown of the effective rules of field `field` (its Go field name) of struct `key`, or of the type `key`
+/// itself when `field` is `None`; `None` when the plan does not hold the type (not reachable from a root, or the
+/// check failed before lowering).
+#[must_use]
+pub(crate) fn hover(plan: &CratePlan, key: &TypeKey, field: Option<&str>) -> Option<String> {
+    let all: BTreeMap<&TypeKey, &TypePlan> = plan
+        .modules
+        .iter()
+        .flat_map(|m| m.types.iter().map(|t| (&t.key, t.as_ref())))
+        .collect();
+    let t = all.get(key)?;
+    let json_of: BTreeMap<String, String> = t
+        .fields
+        .iter()
+        .flatten()
+        .map(|f| (f.go_field.clone(), f.json_name.clone()))
+        .collect();
+    let json_name = |go: &str| json_of.get(go).cloned().unwrap_or_else(|| go.to_string());
+    let mut md = String::new();
+    let Some(name) = field else {
+        let type_elems = words::elem_json_names(&all, t.alias_of.as_ref());
+        let elem_json = |go: &str| {
+            type_elems
+                .get(go)
+                .cloned()
+                .unwrap_or_else(|| go.to_string())
+        };
+        let cx = Context {
+            json_name: &json_name,
+            elem_json_name: &elem_json,
+            map: t.alias_of.as_ref().is_some_and(is_map),
+        };
+        md.push_str(&format!(
+            "**{}** — rules under upstream {}\n\n",
+            key.name, plan.upstream
+        ));
+        if t.checks.is_empty() {
+            md.push_str("No rules of its own.\n");
+        }
+        for c in &t.checks {
+            md.push_str(&item(&words::rule(c, &cx)));
+        }
+        if let Some(a) = &t.alias_of {
+            for (td, rules) in typedef_rules(a, &all, &cx) {
+                md.push_str(&format!("\nThrough typedef `{td}`:\n"));
+                for r in &rules {
+                    md.push_str(&item(r));
+                }
+            }
+        }
+        return Some(md);
+    };
+    let f = t.fields.iter().flatten().find(|f| f.go_field == name)?;
+    let elems = words::elem_json_names(&all, Some(&f.ty));
+    let elem_json = |go: &str| elems.get(go).cloned().unwrap_or_else(|| go.to_string());
+    let cx = Context {
+        json_name: &json_name,
+        elem_json_name: &elem_json,
+        map: is_map(&f.ty),
+    };
+    let shown = if f.json_name.is_empty() {
+        &f.go_name
+    } else {
+        &f.json_name
+    };
+    md.push_str(&format!(
+        "**{}.{shown}** — rules under upstream {}\n\n",
+        key.name, plan.upstream
+    ));
+    let own: Vec<Rule> = f.checks.iter().map(|c| words::rule(c, &cx)).collect();
+    let through = typedef_rules(&f.ty, &all, &cx);
+    // Struct-level rules of the enclosing type naming this field (unions, modes, dependent fields, subfields).
+    let tcx = Context {
+        json_name: &json_name,
+        elem_json_name: &elem_json,
+        map: false,
+    };
+    let with: Vec<Rule> = t
+        .checks
+        .iter()
+        .map(|c| words::rule(c, &tcx))
+        .filter(|r| r.fields.iter().any(|n| n == shown))
+        .collect();
+    if own.is_empty() && through.is_empty() && with.is_empty() {
+        md.push_str("No rules.\n");
+    }
+    for r in &own {
+        md.push_str(&item(r));
+    }
+    for (td, rules) in &through {
+        md.push_str(&format!("\nThrough its type, typedef `{td}`:\n"));
+        for r in rules {
+            md.push_str(&item(r));
+        }
+    }
+    if !with.is_empty() {
+        md.push_str(&format!("\nWith its siblings in `{}`:\n", key.name));
+        for r in &with {
+            md.push_str(&item(r));
+        }
+    }
+    if let Some(k) = f.ty.named()
+        && all.get(k).is_some_and(|t| t.fields.is_some())
+    {
+        md.push_str(&format!(
+            "\nIts value is validated as `{}` (hover that type for its rules).\n",
+            k.name
+        ));
+    }
+    Some(md)
+}
