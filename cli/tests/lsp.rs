@@ -508,11 +508,20 @@ fn definition_and_references_in_the_example() {
     );
     assert!(host.contains("\n- optional\n"), "{host}");
     assert!(
-        host.contains("With its siblings in `Endpoint`:\n- exactly one of host, ip must be set"),
+        host.contains(&format!(
+            "With its siblings in [`Endpoint`]({uri}#L{}):\n- exactly one of host, ip must be set",
+            line_of(&text, "type Endpoint struct", 0) + 1
+        )),
         "{host}"
     );
     let size = hover(&mut s, pos(&text, "Size Size", 0, 1));
-    assert!(size.contains("Through its type, typedef `Size`:\n- one of \"Large\", \"Small\", \"XLarge\"; \"XLarge\" is not allowed while option WidgetXL is disabled"), "{size}");
+    assert!(
+        size.contains(&format!(
+            "Through its type, typedef [`Size`]({uri}#L{}):\n- one of \"Large\", \"Small\", \"XLarge\"; \"XLarge\" is not allowed while option WidgetXL is disabled",
+            line_of(&text, "type Size string", 0) + 1
+        )),
+        "{size}"
+    );
     let ports = hover(&mut s, pos(&text, "Ports []Port", 0, 1));
     assert!(ports.contains("- at most 3 items\n"), "{ports}");
     let condition = hover(&mut s, pos(&text, "Condition struct", 0, 1));

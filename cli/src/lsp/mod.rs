@@ -421,7 +421,13 @@ impl Server {
         }
         let at = position::offset(&checked, pos.position);
         let (key, field) = navigate::declaration_at(db, path, at)?;
-        let value = rules::hover(&m.plan, &key, field.as_deref())?;
+        let link = |k: &vgc_analysis::TypeKey| {
+            let s = navigate::declaration_of(db, k)?;
+            let uri = self.uri_for(s.file.path(db))?;
+            let line = position::position(s.file.text(db), s.span.start).line + 1;
+            Some(format!("{uri}#L{line}"))
+        };
+        let value = rules::hover(&m.plan, &key, field.as_deref(), &link)?;
         Some(lsp_types::Hover {
             contents: lsp_types::HoverContents::Markup(lsp_types::MarkupContent {
                 kind: lsp_types::MarkupKind::Markdown,

@@ -574,6 +574,12 @@ fn field_spot(db: &dyn Db, prog: &Program, k: &TypeKey, i: usize) -> Option<Spot
     })
 }
 
+/// Where type `k` is declared (its name), `None` when the program does not hold it.
+#[must_use]
+pub(crate) fn declaration_of(db: &dyn Db, k: &TypeKey) -> Option<Spot> {
+    type_spot(db, vgc_analysis::loaded_program(db), k)
+}
+
 /// Where type `k` is declared (its name).
 fn type_spot(db: &dyn Db, prog: &Program, k: &TypeKey) -> Option<Spot> {
     let (decl, file) = prog.type_decl(db, k)?;

@@ -33,7 +33,7 @@ fn typedef_rules(
     ty: &RustTy,
     all: &BTreeMap<&TypeKey, &TypePlan>,
     cx: &Context<'_>,
-) -> Vec<(String, Vec<Rule>)> {
+) -> Vec<(TypeKey, Vec<Rule>)> {
     let mut out = Vec::new();
     let mut cur = ty.named();
     for _ in 0..16 {
@@ -44,7 +44,7 @@ fn typedef_rules(
         }
         if !t.checks.is_empty() {
             out.push((
-                k.name.clone(),
+                k.clone(),
                 t.checks.iter().map(|c| words::rule(c, cx)).collect(),
             ));
         }
@@ -55,9 +55,19 @@ fn typedef_rules(
 
 /// The Markdown of the effective rules of field `field` (its Go field name) of struct `key`, or of the type `key`
 /// itself when `field` is `None`; `None` when the plan does not hold the type (not reachable from a root, or the
-/// check failed before lowering).
+/// check failed before lowering). `link` gives the URI (with a `#Lline` fragment) of a type's declaration, so each
+/// typedef and struct the rules come from links to it.
 #[must_use]
-pub(crate) fn hover(plan: &CratePlan, key: &TypeKey, field: Option<&str>) -> Option<String> {
+pub(crate) fn hover(
+    plan: &CratePlan,
+    key: &TypeKey,
+    field: Option<&str>,
+    link: &dyn Fn(&TypeKey) -> Option<String>,
+) -> Option<String> {
+    let named = |k: &TypeKey| match link(k) {
+        Some(uri) => format!("[`{}`]({uri})", k.name),
+        None => format!("`{}`", k.name),
+    };
     let all: BTreeMap<&TypeKey, &TypePlan> = plan
         .modules
         .iter()
@@ -97,7 +107,7 @@ pub(crate) fn hover(plan: &CratePlan, key: &TypeKey, field: Option<&str>) -> Opt
         }
         if let Some(a) = &t.alias_of {
             for (td, rules) in typedef_rules(a, &all, &cx) {
-                md.push_str(&format!("\nThrough typedef `{td}`:\n"));
+                md.push_str(&format!("\nThrough typedef {}:\n", named(&td)));
                 for r in &rules {
                     md.push_str(&item(r));
                 }
@@ -143,13 +153,13 @@ pub(crate) fn hover(plan: &CratePlan, key: &TypeKey, field: Option<&str>) -> Opt
         md.push_str(&item(r));
     }
     for (td, rules) in &through {
-        md.push_str(&format!("\nThrough its type, typedef `{td}`:\n"));
+        md.push_str(&format!("\nThrough its type, typedef {}:\n", named(td)));
         for r in rules {
             md.push_str(&item(r));
         }
     }
     if !with.is_empty() {
-        md.push_str(&format!("\nWith its siblings in `{}`:\n", key.name));
+        md.push_str(&format!("\nWith its siblings in {}:\n", named(key)));
         for r in &with {
             md.push_str(&item(r));
         }
@@ -158,8 +168,8 @@ pub(crate) fn hover(plan: &CratePlan, key: &TypeKey, field: Option<&str>) -> Opt
         && all.get(k).is_some_and(|t| t.fields.is_some())
     {
         md.push_str(&format!(
-            "\nIts value is validated as `{}` (hover that type for its rules).\n",
-            k.name
+            "\nIts value is validated as {} (hover that type for its rules).\n",
+            named(k)
         ));
     }
     Some(md)
