@@ -560,7 +560,11 @@ fn argument_completion_in_the_example() {
             "// +k8s:item(type: \"Ready\")=+k8s:immutable",
             "// +k8s:item(",
         )
-        .replace("// +k8s:listType=set", "// +k8s:listType=");
+        .replace("// +k8s:listType=set", "// +k8s:listType=")
+        .replace(
+            "// +k8s:ifEnabled(WidgetGPU)=+k8s:minimum=1",
+            "// +k8s:ifEnabled(",
+        );
     s.notify(
         "textDocument/didChange",
         json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": edited}]}),
@@ -587,6 +591,11 @@ fn argument_completion_in_the_example() {
     assert_eq!(
         labels(&mut s, end("// +k8s:listType=")),
         ["atomic", "set", "map"]
+    );
+    assert_eq!(
+        labels(&mut s, end("// +k8s:ifEnabled(")),
+        ["WidgetGPU", "WidgetXL"],
+        "the options the module names"
     );
     let formats = labels(&mut s, end("// +k8s:format="));
     assert!(
@@ -727,6 +736,40 @@ fn a_panicking_handler_and_a_stale_change() {
         completion["result"].is_array(),
         "still serving: {completion}"
     );
+    s.request("shutdown", Value::Null);
+    s.notify("exit", Value::Null);
+}
+
+/// Issue 40: completion of a union's name offers the names its struct's members use.
+#[test]
+fn union_name_completion() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    std::fs::write(root.join("go.mod"), "module example.com/p\n\ngo 1.25\n").expect("go.mod");
+    std::fs::create_dir_all(root.join("apis/v1")).expect("mkdir");
+    std::fs::write(root.join("apis/v1/doc.go"), DOC_GO).expect("doc.go");
+    let text = "package v1\n\ntype TypeMeta struct{}\n\ntype Order struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:unionMember(union: \"net\")\n\t// +k8s:optional\n\tA *string `json:\"a,omitempty\"`\n\t// +k8s:unionMember(union: \"net\")\n\t// +k8s:optional\n\tB *string `json:\"b,omitempty\"`\n\t// +k8s:zeroOrOneOfMember(union: \"extra\")\n\t// +k8s:optional\n\tC *string `json:\"c,omitempty\"`\n\t// +k8s:unionMember(union: \"\n\t// +k8s:optional\n\tD *string `json:\"d,omitempty\"`\n}\n";
+    std::fs::write(root.join("apis/v1/types.go"), text).expect("types.go");
+    let uri = format!("file://{}", root.join("apis/v1/types.go").display());
+    let mut s = Server::start(&root);
+    s.request("initialize", json!({"processId": null, "capabilities": {}}));
+    s.notify("initialized", json!({}));
+    s.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "go", "version": 1, "text": text}}),
+    );
+    let needle = "// +k8s:unionMember(union: \"\n";
+    let c = s.request(
+        "textDocument/completion",
+        json!({"textDocument": {"uri": uri}, "position": pos(text, needle, 0, needle.len() - 1)}),
+    );
+    let labels: Vec<&str> = c["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{c}"))
+        .iter()
+        .filter_map(|i| i["label"].as_str())
+        .collect();
+    assert_eq!(labels, ["net"], "{c}");
     s.request("shutdown", Value::Null);
     s.notify("exit", Value::Null);
 }

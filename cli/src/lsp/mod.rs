@@ -456,7 +456,13 @@ impl Server {
             return Vec::new();
         };
         // JSON names need the file in the module's database: a module not checked yet is checked first.
-        if let (tags::Completing::Json { .. }, Some(root), Some(path)) = (&what, &module, &path)
+        if let (
+            tags::Completing::Json { .. }
+            | tags::Completing::Option
+            | tags::Completing::Group { .. },
+            Some(root),
+            Some(path),
+        ) = (&what, &module, &path)
             && self
                 .modules
                 .get(root)
@@ -477,6 +483,22 @@ impl Server {
                 tags::format_items(release, project.as_deref().unwrap_or(&[]))
             }
             tags::Completing::ListType => tags::list_type_items(),
+            tags::Completing::Option => module.map_or_else(Vec::new, |m| {
+                tags::name_items(
+                    navigate::option_names(m.session.db()),
+                    "option named in the module",
+                )
+            }),
+            tags::Completing::Group { kind, anchor, line } => match (module, path) {
+                (Some(m), Some(path)) => tags::name_items(
+                    navigate::group_names(m.session.db(), &path, &anchor, line, kind),
+                    match kind {
+                        "virtual" => "group of the package",
+                        _ => "union of the struct",
+                    },
+                ),
+                _ => Vec::new(),
+            },
             tags::Completing::Json { tag, anchor, line } => match (module, path) {
                 (Some(m), Some(path)) => tags::json_items(navigate::json_names(
                     m.session.db(),

@@ -153,43 +153,7 @@ pub(crate) fn json_names(
     let Some((pkg, file)) = file_of(db, prog, path) else {
         return Vec::new();
     };
-    let text = file.text(db);
-    let ir = vgc_ir::db::file_ir(db, file);
-    let spans = vgc_ir::db::file_spans(db, file);
-    let starts: Vec<usize> = std::iter::once(0)
-        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-        .collect();
-    // The line of span `at` and that line's text, trimmed.
-    let line_of = |at: u32| {
-        let s = spans.get(at as usize)?.start;
-        let l = starts.partition_point(|&b| b <= s).saturating_sub(1);
-        let end = starts.get(l + 1).map_or(text.len(), |e| e - 1);
-        Some((l, text.get(starts[l]..end)?.trim()))
-    };
-    let anchor = anchor.trim();
-    // The declaration whose line reads as `anchor`, nearest to `line`.
-    let mut best: Option<(usize, Ty)> = None;
-    for t in &ir.types {
-        let key = TypeKey {
-            pkg: pkg.clone(),
-            name: t.name.clone(),
-        };
-        let mut consider = |at: u32, ty: Ty| {
-            if let Some((l, written)) = line_of(at)
-                && written == anchor
-            {
-                let d = l.abs_diff(line);
-                if best.as_ref().is_none_or(|(bd, _)| d < *bd) {
-                    best = Some((d, ty));
-                }
-            }
-        };
-        consider(t.at, Ty::Named(key));
-        for f in &t.fields {
-            consider(f.at, types::resolve(db, prog, &pkg, file, &f.ty));
-        }
-    }
-    let Some((_, ty)) = best else {
+    let Some((_, _, ty)) = declared_at(db, prog, &pkg, file, anchor, line) else {
         return Vec::new();
     };
     let target = match wanted {
@@ -206,6 +170,152 @@ pub(crate) fn json_names(
         .into_iter()
         .map(|m| (m.json, m.go_type))
         .collect()
+}
+
+/// The declaration of `file` whose first line reads `anchor` (trimmed), nearest to line `line`: the type declaring
+/// it, the field's index when it is a field, and its type (the type itself for a type declaration).
+fn declared_at(
+    db: &dyn Db,
+    prog: &Program,
+    pkg: &str,
+    file: SourceFile,
+    anchor: &str,
+    line: usize,
+) -> Option<(TypeKey, Option<usize>, Ty)> {
+    let text = file.text(db);
+    let ir = vgc_ir::db::file_ir(db, file);
+    let spans = vgc_ir::db::file_spans(db, file);
+    let starts: Vec<usize> = std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect();
+    // The line of span `at` and that line's text, trimmed.
+    let line_of = |at: u32| {
+        let s = spans.get(at as usize)?.start;
+        let l = starts.partition_point(|&b| b <= s).saturating_sub(1);
+        let end = starts.get(l + 1).map_or(text.len(), |e| e - 1);
+        Some((l, text.get(starts[l]..end)?.trim()))
+    };
+    let anchor = anchor.trim();
+    let mut best: Option<(usize, TypeKey, Option<usize>, u32)> = None;
+    for t in &ir.types {
+        let key = TypeKey {
+            pkg: pkg.to_string(),
+            name: t.name.clone(),
+        };
+        let mut consider = |at: u32, field: Option<usize>| {
+            if let Some((l, written)) = line_of(at)
+                && written == anchor
+            {
+                let d = l.abs_diff(line);
+                if best.as_ref().is_none_or(|b| d < b.0) {
+                    best = Some((d, key.clone(), field, at));
+                }
+            }
+        };
+        consider(t.at, None);
+        for (i, f) in t.fields.iter().enumerate() {
+            consider(f.at, Some(i));
+        }
+    }
+    let (_, key, field, _) = best?;
+    let ty = match field {
+        None => Ty::Named(key.clone()),
+        Some(i) => {
+            let t = ir.types.iter().find(|t| t.name == key.name)?;
+            types::resolve(db, prog, pkg, file, &t.fields.get(i)?.ty)
+        }
+    };
+    Some((key, field, ty))
+}
+
+/// Every option name an `ifEnabled(…)`/`ifDisabled(…)` of the program's target packages names, sorted.
+#[must_use]
+pub(crate) fn option_names(db: &dyn Db) -> Vec<String> {
+    let prog = vgc_analysis::loaded_program(db);
+    let mut names = std::collections::BTreeSet::new();
+    for p in prog.packages.values().filter(|p| p.target) {
+        for &file in &p.files {
+            let ir = vgc_ir::db::file_ir(db, file);
+            let uses = ir.types.iter().flat_map(|t| {
+                t.tags
+                    .iter()
+                    .chain(t.fields.iter().flat_map(|f| f.tags.iter()))
+            });
+            for u in uses.chain(ir.consts.iter().flat_map(|c| c.tags.iter())) {
+                let Ok(tag) = &u.parsed else { continue };
+                for t in tag.chain() {
+                    if matches!(t.name.as_str(), "k8s:ifEnabled" | "k8s:ifDisabled")
+                        && let Some(Scalar::Str(o)) = t.args.first().map(|a| &a.value)
+                    {
+                        names.insert(o.clone());
+                    }
+                }
+            }
+        }
+    }
+    names.into_iter().collect()
+}
+
+/// The union or group names in use where the declaration whose first line reads `anchor` (see [`json_names`]) is:
+/// `kind` `"union"` — the `union:` names of `unionMember`/`unionDiscriminator` tags of its struct's fields;
+/// `"zeroOrOneOf"` — of `zeroOrOneOfMember`; `"virtual"` — the groups its package declares (`union`/`zeroOrOneOf`
+/// with `union:`) or names (`memberOf(group: …)`). Sorted, without `""`.
+#[must_use]
+pub(crate) fn group_names(
+    db: &dyn Db,
+    path: &str,
+    anchor: &str,
+    line: usize,
+    kind: &str,
+) -> Vec<String> {
+    let prog = vgc_analysis::loaded_program(db);
+    let Some((pkg, file)) = file_of(db, prog, path) else {
+        return Vec::new();
+    };
+    let mut names = std::collections::BTreeSet::new();
+    let mut collect = |uses: &mut dyn Iterator<Item = &TagUse>, tags: &[&str], arg: &str| {
+        for u in uses {
+            let Ok(tag) = &u.parsed else { continue };
+            for t in tag.chain() {
+                if tags.contains(&t.name.as_str())
+                    && let Some(Scalar::Str(v)) = t.arg(arg).map(|a| &a.value)
+                    && !v.is_empty()
+                {
+                    names.insert(v.clone());
+                }
+            }
+        }
+    };
+    if kind == "virtual" {
+        if let Some(p) = prog.packages.get(&pkg) {
+            for &f in &p.files {
+                let ir = vgc_ir::db::file_ir(db, f);
+                for t in &ir.types {
+                    let all = || {
+                        t.tags
+                            .iter()
+                            .chain(t.fields.iter().flat_map(|f| f.tags.iter()))
+                    };
+                    collect(&mut all(), &["k8s:union", "k8s:zeroOrOneOf"], "union");
+                    collect(&mut all(), &["k8s:memberOf"], "group");
+                }
+            }
+        }
+    } else if let Some((owner, _, _)) = declared_at(db, prog, &pkg, file, anchor, line)
+        && let Some((decl, _)) = prog.type_decl(db, &owner)
+    {
+        let tags: &[&str] = if kind == "union" {
+            &["k8s:unionMember", "k8s:unionDiscriminator"]
+        } else {
+            &["k8s:zeroOrOneOfMember"]
+        };
+        collect(
+            &mut decl.fields.iter().flat_map(|f| f.tags.iter()),
+            tags,
+            "union",
+        );
+    }
+    names.into_iter().collect()
 }
 
 /// The subject at `offset` of `file` (package `pkg`).

@@ -87,6 +87,19 @@ pub(crate) enum Completing {
         /// Its line number in the buffer.
         line: usize,
     },
+    /// An option name: `ifEnabled(`, `ifDisabled(`.
+    Option,
+    /// A union or group name: `union:` of `unionMember(`/`unionDiscriminator(` (`kind` `"union"`) or of
+    /// `zeroOrOneOfMember(` (`"zeroOrOneOf"`), `group:` of `memberOf(` (`"virtual"`), written first on the line
+    /// above the declaration whose first line reads `anchor`, at line `line` of the buffer.
+    Group {
+        /// `"union"`, `"zeroOrOneOf"` or `"virtual"`.
+        kind: &'static str,
+        /// The declaration's line, trimmed.
+        anchor: String,
+        /// Its line number in the buffer.
+        line: usize,
+    },
 }
 
 /// What is being typed at `pos` of `text` in a `+prefix:` tag: a tag name, the value of `format=` or `listType=`
@@ -124,6 +137,40 @@ pub(crate) fn completing(text: &str, pos: Position, prefix: &TagPrefix) -> Optio
     if value("listType=") {
         return Some(Completing::ListType);
     }
+    // The value of argument `arg` (or the positional one, `""`) of tag `name(`, being typed: quotes allowed.
+    let arg_value = |name: &str, arg: &str| {
+        let Some(args) = typed.strip_prefix(name).and_then(|t| t.strip_prefix('(')) else {
+            return false;
+        };
+        if args.contains(')') {
+            return false;
+        }
+        let last = args.rsplit(',').next().unwrap_or("").trim_start();
+        let v = if arg.is_empty() {
+            Some(last)
+        } else {
+            last.strip_prefix(arg)
+                .and_then(|r| r.trim_start().strip_prefix(':'))
+                .map(str::trim_start)
+        };
+        v.is_some_and(|v| v.trim_start_matches('"').chars().all(name_char))
+    };
+    if arg_value("ifEnabled", "") || arg_value("ifDisabled", "") {
+        return Some(Completing::Option);
+    }
+    let group = if arg_value("unionMember", "union") || arg_value("unionDiscriminator", "union") {
+        Some("union")
+    } else if arg_value("zeroOrOneOfMember", "union") {
+        Some("zeroOrOneOf")
+    } else if arg_value("memberOf", "group") {
+        Some("virtual")
+    } else {
+        None
+    };
+    if let Some(kind) = group {
+        let (anchor, line) = first.then(|| below(text, start, line, pos)).flatten()?;
+        return Some(Completing::Group { kind, anchor, line });
+    }
     let tag = if value("listMapKey=") {
         "k8s:listMapKey"
     } else if typed
@@ -153,17 +200,33 @@ pub(crate) fn completing(text: &str, pos: Position, prefix: &TagPrefix) -> Optio
     if !first {
         return None;
     }
-    // The declaration the comment is written above: the next line that is not a comment or blank.
+    let (anchor, line) = below(text, start, line, pos)?;
+    Some(Completing::Json { tag, anchor, line })
+}
+
+/// The declaration a comment line (`line`, starting at byte `start` of `text`, at `pos`) is written above: the next
+/// line that is not a comment or blank, trimmed, and its line number.
+fn below(text: &str, start: usize, line: &str, pos: Position) -> Option<(String, usize)> {
     let rest = text.get(start + line.len()..)?;
     let (n, decl) = rest.lines().enumerate().skip(1).find(|(_, l)| {
         let t = l.trim();
         !t.is_empty() && !t.starts_with("//")
     })?;
-    Some(Completing::Json {
-        tag,
-        anchor: decl.trim().to_string(),
-        line: usize::try_from(pos.line).unwrap_or(usize::MAX) + n,
-    })
+    Some((
+        decl.trim().to_string(),
+        usize::try_from(pos.line).unwrap_or(usize::MAX) + n,
+    ))
+}
+
+/// Names as items of `kind` with `detail` (option names, union and group names).
+#[must_use]
+pub(crate) fn name_items(names: Vec<String>, detail: &str) -> Vec<CompletionItem> {
+    value_items(
+        names
+            .into_iter()
+            .map(|n| (n, detail.to_string(), String::new())),
+        CompletionItemKind::VALUE,
+    )
 }
 
 /// The items of a value list: `(label, one-line detail, documentation)`.
@@ -272,7 +335,9 @@ fn completion(
         Some(Completing::TagName) => tag_items(release, prefix),
         Some(Completing::Format) => format_items(release, project),
         Some(Completing::ListType) => list_type_items(),
-        Some(Completing::Json { .. }) | None => Vec::new(),
+        Some(Completing::Json { .. } | Completing::Option | Completing::Group { .. }) | None => {
+            Vec::new()
+        }
     }
 }
 
@@ -380,6 +445,30 @@ mod tests {
             None,
             "a chained subfield's subject is not the field"
         );
+        let opt = "\t// +k8s:ifEnabled(\"Wid\n\tX string\n";
+        assert_eq!(
+            completing(opt, Position::new(0, 23), &p),
+            Some(Completing::Option)
+        );
+        let union = "\t// +k8s:unionMember(union: \"\n\tX string\n";
+        assert_eq!(
+            completing(union, Position::new(0, 29), &p),
+            Some(Completing::Group {
+                kind: "union",
+                anchor: "X string".into(),
+                line: 1
+            })
+        );
+        let group = "\t// +k8s:memberOf(group: \n\tX string\n";
+        assert!(matches!(
+            completing(group, Position::new(0, 25), &p),
+            Some(Completing::Group {
+                kind: "virtual",
+                ..
+            })
+        ));
+        let member_name = "\t// +k8s:unionMember(memberName: \n\tX string\n";
+        assert_eq!(completing(member_name, Position::new(0, 33), &p), None);
         let items = list_type_items();
         assert_eq!(
             items.iter().map(|i| i.label.as_str()).collect::<Vec<_>>(),
