@@ -44,7 +44,7 @@ use std::io::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::Path;
 use std::time::{Duration, Instant};
-use vgc_driver::{BuildOutcome, BuildRequest, Session};
+use vgc_driver::{BuildRequest, Session};
 use vgc_ir::TagPrefix;
 use vgc_ir::profile::Upstream;
 
@@ -98,6 +98,8 @@ struct Module {
     lint: vgc_driver::LintSettings,
     /// The lowered plan of the last check (hover's rules of fields and types).
     plan: vgc_lowering::CratePlan,
+    /// The lint diagnostics of the last check (republished with the next check's before its lint rules run).
+    lint_last: Vec<vgc_ir::Diagnostic>,
 }
 
 impl Module {
@@ -132,6 +134,7 @@ impl Module {
             published: BTreeMap::new(),
             lint,
             plan: vgc_lowering::CratePlan::default(),
+            lint_last: Vec::new(),
         }
     }
 }
@@ -829,14 +832,37 @@ impl Server {
         }
         let mut outcome = outcome;
         let checked = clock.elapsed();
-        if outcome.profile.is_some() {
-            lint_rules(module, &mut outcome);
+        let mut published = std::mem::take(&mut module.published);
+        let lint_on = outcome.profile.is_some() && !module.lint.upstream_only;
+        // Two publications after an edit: first the check's diagnostics with the last lint results of the files
+        // not edited (their positions still hold), then — vgc's lint rules run over the whole module — everything;
+        // the second sends only the files whose diagnostics changed (the edited ones, mostly). An error appears
+        // without waiting for the lint rules.
+        if lint_on && !full {
+            let mut first = outcome.diagnostics.clone();
+            first.extend(
+                module
+                    .lint_last
+                    .iter()
+                    .filter(|d| d.file.as_ref().is_some_and(|f| !p.paths.contains(f)))
+                    .cloned(),
+            );
+            sort_diagnostics(&mut first);
+            published = self.publish(root, &first, &outcome.sources, &published);
         }
+        let first_published = clock.elapsed();
+        let lint = match self.modules.get(root) {
+            Some(m) if lint_on => lint_rules(m),
+            _ => Vec::new(),
+        };
         let linted = clock.elapsed();
-        let published = std::mem::take(&mut module.published);
-        let now = self.publish(root, &outcome, &published);
+        outcome.diagnostics.extend(lint.iter().cloned());
+        sort_diagnostics(&mut outcome.diagnostics);
+        let now = self.publish(root, &outcome.diagnostics, &outcome.sources, &published);
         if let Some(m) = self.modules.get_mut(root) {
             m.plan = std::mem::take(&mut outcome.plan);
+            m.lint_last = lint;
+            m.published = now;
         }
         if self.opts.timings {
             let phases: Vec<String> = outcome
@@ -845,16 +871,14 @@ impl Server {
                 .map(|(n, d)| format!("{n} {:.1}", d.as_secs_f64() * 1e3))
                 .collect();
             log(&format!(
-                "{root}: {} check {:.1} ms ({}), lint {:.1} ms, publish {:.1} ms",
+                "{root}: {} check {:.1} ms ({}), first publish {:.1} ms, lint {:.1} ms, publish {:.1} ms",
                 if full { "full" } else { "incremental" },
                 checked.as_secs_f64() * 1e3,
                 phases.join(", "),
-                (linted - checked).as_secs_f64() * 1e3,
+                (first_published - checked).as_secs_f64() * 1e3,
+                (linted - first_published).as_secs_f64() * 1e3,
                 (clock.elapsed() - linted).as_secs_f64() * 1e3,
             ));
-        }
-        if let Some(m) = self.modules.get_mut(root) {
-            m.published = now;
         }
     }
 
@@ -868,33 +892,36 @@ impl Server {
             .or_else(|| Url::from_file_path(path).ok())
     }
 
-    /// Publishes the diagnostics of `outcome` per file (those without a file on the module's `go.mod`) and clears
+    /// Publishes `diagnostics` (sorted by file) per file (those without a file on the module's `go.mod`) and clears
     /// the files of `before` that have none now; returns the files published with diagnostics and their fixes. A
-    /// file whose buffer is the text checked is published with the buffer's version.
+    /// file whose diagnostics are those of `before` is not sent again; one whose buffer is the text checked is
+    /// published with the buffer's version. Texts come from the module's database (what was checked), else
+    /// `sources`, the buffers or the disk.
     fn publish(
         &self,
         root: &str,
-        outcome: &BuildOutcome,
+        diagnostics: &[vgc_ir::Diagnostic],
+        sources: &BTreeMap<String, String>,
         before: &BTreeMap<Url, Vec<actions::Fixable>>,
     ) -> BTreeMap<Url, Vec<actions::Fixable>> {
         let gomod = format!("{}/go.mod", root.trim_end_matches('/'));
-        // The diagnostics of each file, in order (they are sorted by file).
+        let db = self.modules.get(root).map(|m| m.session.db());
+        // The diagnostics of each file, in order.
         let mut by_file: BTreeMap<&str, Vec<&vgc_ir::Diagnostic>> = BTreeMap::new();
-        for d in &outcome.diagnostics {
+        for d in diagnostics {
             by_file
                 .entry(d.file.as_deref().unwrap_or(&gomod))
                 .or_default()
                 .push(d);
         }
-        let by_file: Vec<(&str, String, Vec<actions::Fixable>)> = by_file
+        let by_file: Vec<(&str, std::sync::Arc<String>, Vec<actions::Fixable>)> = by_file
             .into_iter()
             .map(|(file, diags)| {
-                let text = outcome
-                    .sources
-                    .get(file)
-                    .cloned()
-                    .or_else(|| self.texts.get(file).cloned())
-                    .or_else(|| std::fs::read_to_string(file).ok())
+                let text = db
+                    .and_then(|db| navigate::text_of(db, file))
+                    .or_else(|| sources.get(file).map(|t| std::sync::Arc::new(t.clone())))
+                    .or_else(|| self.texts.get(file).map(|t| std::sync::Arc::new(t.clone())))
+                    .or_else(|| std::fs::read_to_string(file).ok().map(std::sync::Arc::new))
                     .unwrap_or_default();
                 let lines = position::LineIndex::new(&text);
                 let items = diags.into_iter().map(|d| fixable(d, &lines)).collect();
@@ -918,7 +945,7 @@ impl Server {
                 let version = self
                     .docs
                     .get(&uri)
-                    .filter(|d| d.text == text)
+                    .filter(|d| d.text == *text)
                     .map(|d| d.version);
                 self.notify::<lsp_types::notification::PublishDiagnostics>(
                     PublishDiagnosticsParams {
@@ -974,13 +1001,10 @@ fn fixable(d: &vgc_ir::Diagnostic, lines: &position::LineIndex<'_>) -> actions::
     }
 }
 
-/// Adds vgc's own lint rules (`vgc lint`'s, on the module's live database) to `outcome`'s diagnostics, with
-/// `vgc.toml`'s severities (a rule set to `allow` dropped; upstream-only settings keep none of them), their texts
-/// under the tag prefix, their `vgc:ignore` suppressions applied; sorted again by file and position.
-fn lint_rules(module: &Module, outcome: &mut BuildOutcome) {
-    if module.lint.upstream_only {
-        return;
-    }
+/// vgc's own lint rules (`vgc lint`'s, on the module's live database) with `vgc.toml`'s severities (a rule set to
+/// `allow` dropped), their texts under the tag prefix, their spans resolved and their `vgc:ignore` suppressions
+/// applied.
+fn lint_rules(module: &Module) -> Vec<vgc_ir::Diagnostic> {
     let db = module.session.db();
     let prog = vgc_analysis::loaded_program(db);
     let prefix = &module.req.tag_prefix;
@@ -1001,25 +1025,26 @@ fn lint_rules(module: &Module, outcome: &mut BuildOutcome) {
         })
         .collect();
     if diags.is_empty() {
-        return;
+        return diags;
     }
     vgc_ir::db::resolve_spans(db, &mut diags);
+    // Suppressions are read from the files that hold a `vgc:ignore` (the others are not copied).
     let mut sources = BTreeMap::new();
     for d in &diags {
         if let Some(f) = &d.file
             && !sources.contains_key(f)
             && let Some(t) = navigate::text_of(db, f)
+            && t.contains("vgc:ignore")
         {
-            outcome
-                .sources
-                .entry(f.clone())
-                .or_insert_with(|| (*t).clone());
             sources.insert(f.clone(), (*t).clone());
         }
     }
-    let diags = vgc_analysis::lint::apply_suppressions(diags, &sources);
-    outcome.diagnostics.extend(diags);
-    outcome.diagnostics.sort_by(|a, b| {
+    vgc_analysis::lint::apply_suppressions(diags, &sources)
+}
+
+/// Sorts diagnostics by file, position and code, as the driver sorts a check's.
+fn sort_diagnostics(diags: &mut [vgc_ir::Diagnostic]) {
+    diags.sort_by(|a, b| {
         (&a.file, a.span.start, a.code.as_str()).cmp(&(&b.file, b.span.start, b.code.as_str()))
     });
 }
