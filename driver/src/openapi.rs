@@ -191,7 +191,12 @@ fn merge_dir(
     summary.unmatched = generated
         .schemas
         .iter()
-        .filter(|(n, s)| !summary.matched.contains(*n) && holds_rules(s))
+        .filter(|(n, s)| {
+            !summary.matched.contains(*n)
+                && !n.ends_with(vgc_openapi::UNCORRELATED_SUFFIX)
+                && !n.ends_with(vgc_openapi::UNVALIDATED_SUFFIX)
+                && holds_rules(s)
+        })
         .map(|(n, _)| n.clone())
         .collect();
     Ok((files, summary))

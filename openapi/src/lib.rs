@@ -24,8 +24,11 @@ mod correlate;
 mod merge;
 mod rules;
 mod schema;
+mod unvalidated;
 
+pub use correlate::UNCORRELATED_SUFFIX;
 pub use merge::{MergeReport, RULE_KEYS, merge};
+pub use unvalidated::UNVALIDATED_SUFFIX;
 
 use serde_json::{Map, Value};
 use std::collections::BTreeMap;
@@ -156,6 +159,7 @@ pub fn generate(plan: &CratePlan, options: &Options) -> Output {
         omitted_by_option,
         mut expressed,
     } = b.finish();
+    unvalidated::finish(&mut schemas);
     let moved = correlate::finish(&mut schemas);
     expressed = expressed.saturating_sub(moved.len());
     unexpressed.extend(moved);

@@ -519,6 +519,15 @@ impl Builder<'_> {
                 // accepts, and it bounds the rule's CEL cost estimate.
                 if let CheckKind::MaxBytes(n) | CheckKind::MaxLengthBytes(n) = &c.kind {
                     keyword(node, "maxLength", json!(n), level);
+                    // Longer than N characters is the keyword's error (`Too long`, as upstream's); the rule speaks only
+                    // for a value of at most N characters and more than N bytes.
+                    let r = Rule::new(
+                        format!("size(self) > {n} || size(bytes(self)) <= {n}"),
+                        format!("may not be more than {n} {}", plural(*n, "byte")),
+                    );
+                    push_rule(node, &rule(site.guard(r)));
+                    self.expressed += 1;
+                    return;
                 }
                 self.guarded(c, node, at, site, rule);
             }
@@ -1156,7 +1165,8 @@ fn transition(json: &str, message: &str) -> Option<Rule> {
 
 /// The CEL of a built-in format over `v`, where the Kubernetes CEL library (`format.*`, `matches`) says it.
 fn format_pred(f: Format, v: &str) -> Option<Pred> {
-    let lib = |name: &str| format!("!format.{name}().validate({v}).hasValue()");
+    let lib_on = |name: &str, x: &str| format!("!format.{name}().validate({x}).hasValue()");
+    let lib = |name: &str| lib_on(name, v);
     let (expr, message) = match f {
         Format::K8sShortName => (lib("dns1123Label"), "must be a lowercase RFC 1123 label"),
         Format::K8sLongName => (
@@ -1189,7 +1199,37 @@ fn format_pred(f: Format, v: &str) -> Option<Pred> {
             format!("{v}.matches(r'^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$')"),
             "must be a valid condition reason",
         ),
-        _ => return None,
+        Format::K8sResourcePoolName => (
+            format!(
+                "size({v}) <= 253 && {v}.split('/').all(s, s != '' && {})",
+                lib_on("dns1123Subdomain", "s")
+            ),
+            "must be a resource pool name: '/'-separated lowercase RFC 1123 subdomains",
+        ),
+        Format::K8sExtendedResourceName => (
+            format!(
+                "{v}.contains('/') && !{v}.contains('kubernetes.io/') && !{v}.startsWith('requests.') && {}",
+                lib_on("qualifiedName", &format!("'requests.' + {v}"))
+            ),
+            "must be an extended resource name: a domain-prefixed path, such as 'example.com/my-prop'",
+        ),
+        Format::K8sResourceFullyQualifiedName | Format::K8sResourceFullyQualifiedNameV1_38 => {
+            let parts = format!("{v}.split('/')");
+            let two = format!(
+                "size({parts}) == 2 && {parts}[0] != '' && size({parts}[0]) <= 63 && {} && size({parts}[1]) <= 32 && {parts}[1].matches(r'^[A-Za-z_][A-Za-z0-9_]*$')",
+                lib_on("dns1123Subdomain", &format!("{parts}[0]"))
+            );
+            // Before 1.38 more than one slash passes (kubernetes#141644).
+            let expr = if f == Format::K8sResourceFullyQualifiedName {
+                format!("size({parts}) >= 3 || ({two})")
+            } else {
+                two
+            };
+            (
+                expr,
+                "a fully qualified name must be a domain and a name separated by a slash",
+            )
+        }
     };
     Some(Pred {
         expr,

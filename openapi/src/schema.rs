@@ -170,7 +170,14 @@ impl<'a> Builder<'a> {
 
     /// A field's property schema: its value's schema, its `+default`.
     fn field_schema(&mut self, f: &FieldPlan, zero: Option<&'static str>) -> Map<String, Value> {
-        let mut s = self.value_schema_with(&f.ty, zero);
+        // Whether the field's value (its type's validation) and its elements are validated at all: upstream calls
+        // a type's function only where the plan says so (`nested`, `iteration`; PodTemplateSpec's ObjectMeta
+        // "has no validation").
+        let calls = Calls {
+            value: f.nested.is_some(),
+            elems: f.iteration.is_some(),
+        };
+        let mut s = self.value_schema_with(&f.ty, zero, calls);
         if let Some(d) = &f.default
             && let Ok(v) = serde_json::from_str::<Value>(d)
         {
@@ -179,27 +186,43 @@ impl<'a> Builder<'a> {
         s
     }
 
-    /// The schema of a value of type `ty`: a `$ref` for a struct, the inlined schema (with its rules) for a
-    /// typedef, the JSON form of builtins and well-known types.
-    pub(crate) fn value_schema(&mut self, ty: &RustTy) -> Map<String, Value> {
-        self.value_schema_with(ty, None)
-    }
-
-    /// [`Builder::value_schema`] of a field's value whose present zero upstream reads as unset (`zero`: its CEL
-    /// literal), which a typedef's own rules then let through too.
-    fn value_schema_with(&mut self, ty: &RustTy, zero: Option<&'static str>) -> Map<String, Value> {
+    /// The schema of a value of type `ty`: a `$ref` for a struct, the inlined schema (with its rules) for a typedef,
+    /// the JSON form of builtins and well-known types. `zero`: the value's CEL zero when upstream reads a present
+    /// zero as unset (a typedef's own rules then let it through too). `calls`: whether the value's type validation
+    /// and its elements' run; where not, a struct is referenced through its variant without rules
+    /// ([`crate::UNVALIDATED_SUFFIX`]) and a typedef is inlined without its rules.
+    fn value_schema_with(
+        &mut self,
+        ty: &RustTy,
+        zero: Option<&'static str>,
+        calls: Calls,
+    ) -> Map<String, Value> {
         match ty {
             RustTy::Builtin(b) => builtin_schema(*b),
-            RustTy::Option(inner, _) => self.value_schema_with(inner, zero),
+            RustTy::Option(inner, _) => self.value_schema_with(inner, zero, calls),
             RustTy::Vec(inner) => {
-                let items = self.value_schema(inner);
+                let items = self.value_schema_with(
+                    inner,
+                    None,
+                    Calls {
+                        value: calls.elems,
+                        elems: true,
+                    },
+                );
                 let mut m = Map::new();
                 m.insert("items".into(), Value::Object(items));
                 m.insert("type".into(), json!("array"));
                 m
             }
             RustTy::Map(inner) => {
-                let vals = self.value_schema(inner);
+                let vals = self.value_schema_with(
+                    inner,
+                    None,
+                    Calls {
+                        value: calls.elems,
+                        elems: true,
+                    },
+                );
                 let mut m = Map::new();
                 m.insert("additionalProperties".into(), Value::Object(vals));
                 m.insert("type".into(), json!("object"));
@@ -234,12 +257,27 @@ impl<'a> Builder<'a> {
                     return m;
                 };
                 if t.fields.is_some() {
+                    if !calls.value {
+                        return ref_to(&format!("{}{}", schema_name(k), crate::UNVALIDATED_SUFFIX));
+                    }
                     return ref_to(&schema_name(k));
                 }
                 let Some(alias) = &t.alias_of else {
                     return Map::new();
                 };
-                let mut s = self.value_schema(alias);
+                if !calls.value {
+                    let none = Calls {
+                        value: false,
+                        elems: false,
+                    };
+                    return self.value_schema_with(alias, None, none);
+                }
+                // A list or map typedef runs its elements' function where its own plan says so.
+                let elems = Calls {
+                    value: true,
+                    elems: t.iteration.is_some(),
+                };
+                let mut s = self.value_schema_with(alias, None, elems);
                 let at = At {
                     schema: schema_name(k),
                     path: String::new(),
@@ -256,6 +294,15 @@ impl<'a> Builder<'a> {
             }
         }
     }
+}
+
+/// Whether a value's own type validation, and its elements', run.
+#[derive(Clone, Copy)]
+pub(crate) struct Calls {
+    /// The value's type's validation function is called (a struct's component rules, a typedef's rules).
+    pub(crate) value: bool,
+    /// Its elements' (list items, map values) type validation is called.
+    pub(crate) elems: bool,
 }
 
 /// `{"$ref": …}` to the component `name`.

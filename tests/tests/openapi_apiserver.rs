@@ -29,9 +29,9 @@ use vgc_tests::kubernetes_defaulters::go_try;
 const DRIVER: &str = include_str!("../upstream/openapi_apiserver.go");
 const COMPARE: &str = include_str!("../upstream/openapi_compare.go");
 
-/// The least share of randfill cases whose (field, type) sets agree, in percent (measured: 50 % at the default
-/// population, 2026-11-28).
-const AGREEING_FLOOR: u64 = 45;
+/// The least share of randfill cases whose (field, type) sets agree, in percent (measured: 85 % — 2,554 of 3,000 — at
+/// the default population and seed, 2026-11-28).
+const AGREEING_FLOOR: u64 = 80;
 
 /// The root kinds the equivalence run fills: kinds of k8s.io/api v0.37.2 whose types carry declarative rules.
 const KINDS: &[&str] = &[
