@@ -17,6 +17,7 @@ fast=(
   # vgc-tests, tests/tests
   codegen_text custom_validation diagnostics docs example_fresh extensions fuzz_corpus graph incremental
   interpreter_decode k8s_openapi_target lint reliability snapshots tag_accounting upstream watch boundaries
+  openapi_mapping
   # vgc, cli/tests
   cache_dir check_target deep_inputs docs_output first_hour go_target graph_cli lint_cli portable_output
   lsp tag_prefix validate_cli

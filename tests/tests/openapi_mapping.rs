@@ -1,0 +1,237 @@
+//! `vgc openapi`'s mapping of rules, tag by tag, on a small Go package written by the test (no Go, no network: the
+//! fast tier): what becomes a keyword, what a CEL rule, what is listed as not expressed, and what `--option` and
+//! `--stability` change (`docs/openapi.md`). The plan comes from vgc's own check pipeline, as `vgc openapi`'s does.
+
+use serde_json::{Value, json};
+use vgc_ir::catalog::Stability;
+use vgc_openapi::{Options, Output, generate};
+
+const DOC: &str = r#"// +k8s:validation-gen=*
+// +groupName=example.com
+package v1
+"#;
+
+const TYPES: &str = r#"package v1
+
+// TypeMeta makes Widget a kind (as metav1.TypeMeta does).
+type TypeMeta struct {
+	Kind       string `json:"kind,omitempty"`
+	APIVersion string `json:"apiVersion,omitempty"`
+}
+
+// +k8s:enum
+type Color string
+
+const (
+	Red  Color = "Red"
+	Blue Color = "Blue"
+)
+
+// Widget is a kind.
+type Widget struct {
+	TypeMeta `json:",inline"`
+
+	// +k8s:required
+	// +k8s:format=k8s-short-name
+	Name string `json:"name"`
+
+	// +k8s:optional
+	// +k8s:minimum=1
+	Replicas int32 `json:"replicas,omitempty"`
+
+	// +k8s:optional
+	// +k8s:maxLength=10
+	// +k8s:immutable
+	Note *string `json:"note,omitempty"`
+
+	// +k8s:optional
+	Color *Color `json:"color,omitempty"`
+
+	// +k8s:optional
+	// +k8s:neq="forbidden"
+	Label *string `json:"label,omitempty"`
+
+	// +k8s:optional
+	// +k8s:unionMember
+	A *string `json:"a,omitempty"`
+
+	// +k8s:optional
+	// +k8s:unionMember
+	B *string `json:"b,omitempty"`
+
+	// +k8s:optional
+	// +k8s:eachVal=+k8s:maxLength=5
+	Tags []string `json:"tags,omitempty"`
+
+	// +k8s:optional
+	// +k8s:ifEnabled(Gate)=+k8s:maximum=9
+	Gated *int32 `json:"gated,omitempty"`
+
+	// +k8s:optional
+	// +k8s:beta(since: "1.37")=+k8s:maxItems=3
+	// +k8s:listType=map
+	// +k8s:listMapKey=key
+	Items []Item `json:"items,omitempty"`
+}
+
+// Item is a list-map item.
+type Item struct {
+	Key string `json:"key"`
+
+	// +k8s:optional
+	Value *string `json:"value,omitempty"`
+}
+"#;
+
+/// Writes the fixture module into a temporary directory and lowers it.
+fn plan() -> (tempfile::TempDir, vgc_lowering::CratePlan) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        tmp.path().join("go.mod"),
+        "module vgc.test/openapi\n\ngo 1.25\n",
+    )
+    .expect("go.mod");
+    let pkg = tmp.path().join("v1");
+    std::fs::create_dir_all(&pkg).expect("mkdir");
+    std::fs::write(pkg.join("doc.go"), DOC).expect("doc.go");
+    std::fs::write(pkg.join("types.go"), TYPES).expect("types.go");
+    let out = vgc_driver::build(&vgc_driver::BuildRequest::check(
+        tmp.path().to_string_lossy().into_owned(),
+        Vec::new(),
+    ));
+    assert_eq!(out.errors(), 0, "{:#?}", out.diagnostics);
+    (tmp, out.plan)
+}
+
+fn widget(o: &Output) -> &Value {
+    o.schemas
+        .get("test.vgc.openapi.v1.Widget")
+        .unwrap_or_else(|| panic!("{:?}", o.schemas.keys().collect::<Vec<_>>()))
+}
+
+/// The CEL rules of `node` written for `tag`.
+fn rules<'a>(node: &'a Value, tag: &str) -> Vec<&'a Value> {
+    node["x-kubernetes-validations"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|r| r["x-vgc-tag"] == tag)
+        .collect()
+}
+
+#[test]
+fn rules_become_keywords_cel_or_listed_exceptions() {
+    let (_tmp, plan) = plan();
+    let o = generate(&plan, &Options::default());
+    assert_eq!(
+        o.documents
+            .iter()
+            .map(|d| d.file.as_str())
+            .collect::<Vec<_>>(),
+        ["apis__example.com__v1_openapi.json"]
+    );
+    let w = widget(&o);
+    let p = &w["properties"];
+    // required: the keyword, plus CEL refusing a present "" (upstream reads it as unset).
+    assert_eq!(w["required"], json!(["name"]));
+    let req = rules(w, "k8s:required");
+    assert_eq!(req.len(), 1, "{w:#}");
+    assert_eq!(req[0]["reason"], "FieldValueRequired");
+    assert_eq!(req[0]["fieldPath"], ".name");
+    // format on a required non-pointer string: CEL letting "" through (required reports it), no keyword.
+    let f = rules(&p["name"], "k8s:format");
+    assert_eq!(
+        f[0]["rule"],
+        "self == '' || (!format.dns1123Label().validate(self).hasValue())"
+    );
+    assert!(p["name"].get("format").is_none());
+    // optional non-pointer with minimum: CEL letting 0 through instead of the keyword.
+    assert!(p["replicas"].get("minimum").is_none());
+    assert_eq!(
+        rules(&p["replicas"], "k8s:minimum")[0]["rule"],
+        "self == 0 || (self >= 1)"
+    );
+    // maxLength on a pointer: the keyword; immutable: a transition rule on the struct.
+    assert_eq!(p["note"]["maxLength"], 10);
+    let imm = rules(w, "k8s:immutable");
+    assert_eq!(
+        imm[0]["rule"],
+        "has(self.note) == has(oldSelf.note) && (!has(self.note) || self.note == oldSelf.note)"
+    );
+    assert_eq!(imm[0]["message"], "field is immutable");
+    // enum through the typedef, inlined.
+    assert_eq!(p["color"]["enum"], json!(["Blue", "Red"]));
+    // neq: CEL with upstream's detail.
+    let neq = rules(&p["label"], "k8s:neq");
+    assert_eq!(neq[0]["rule"], "self != 'forbidden'");
+    assert_eq!(neq[0]["message"], "must not be equal to \"forbidden\"");
+    // union: two rules on the struct.
+    let u = rules(w, "k8s:unionMember");
+    assert_eq!(u.len(), 2, "{w:#}");
+    assert_eq!(u[0]["message"], "must specify one of: `a`, `b`");
+    // eachVal on the items.
+    assert_eq!(p["tags"]["items"]["maxLength"], 5);
+    // list-map: list type and keys; the key gets its zero as default (CRDs need it required or defaulted).
+    assert_eq!(p["items"]["x-kubernetes-list-type"], "map");
+    assert_eq!(p["items"]["x-kubernetes-list-map-keys"], json!(["key"]));
+    assert_eq!(
+        o.schemas["test.vgc.openapi.v1.Item"]["properties"]["key"]["default"],
+        ""
+    );
+    // beta: kept, marked.
+    assert_eq!(p["items"]["maxItems"], 3);
+    assert_eq!(p["items"]["x-vgc-stability"]["maxItems"], "beta");
+    // An option not fixed: not expressed, listed where it belongs and returned.
+    assert!(p["gated"].get("maximum").is_none());
+    assert_eq!(
+        p["gated"]["x-vgc-unexpressed"][0]["rule"],
+        "k8s:ifEnabled(Gate)=k8s:maximum"
+    );
+    assert!(
+        o.unexpressed
+            .iter()
+            .any(|u| u.schema == "test.vgc.openapi.v1.Widget" && u.path == ".gated")
+    );
+    // Deterministic.
+    let again = generate(&plan, &Options::default());
+    assert_eq!(
+        serde_json::to_string(&o.documents[0].json).expect("json"),
+        serde_json::to_string(&again.documents[0].json).expect("json")
+    );
+}
+
+#[test]
+fn options_and_stability_are_fixed_at_export() {
+    let (_tmp, plan) = plan();
+    let on = generate(
+        &plan,
+        &Options {
+            options: [("Gate".to_string(), true)].into(),
+            stability: Stability::Alpha,
+        },
+    );
+    assert_eq!(widget(&on)["properties"]["gated"]["maximum"], 9);
+    assert!(on.unexpressed.iter().all(|u| u.path != ".gated"));
+    let off = generate(
+        &plan,
+        &Options {
+            options: [("Gate".to_string(), false)].into(),
+            stability: Stability::Alpha,
+        },
+    );
+    assert!(widget(&off)["properties"]["gated"].get("maximum").is_none());
+    assert_eq!(off.omitted_by_option, 1);
+    let stable = generate(
+        &plan,
+        &Options {
+            options: Default::default(),
+            stability: Stability::Stable,
+        },
+    );
+    assert!(
+        widget(&stable)["properties"]["items"]
+            .get("maxItems")
+            .is_none()
+    );
+    assert!(stable.omitted_by_stability >= 1);
+}
