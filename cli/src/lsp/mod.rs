@@ -8,11 +8,13 @@
 //!   published — codes, messages with the hint, UTF-16 ranges ([`position`]) — and every file that had some and has
 //!   none any more is cleared.
 //!   With them vgc's own lint rules (`vgc lint`'s `VGC0310`–`VGC0318`, severities from `vgc.toml`, `vgc:ignore`
-//!   honoured).
-//! - **Hover** on a `+k8s:` tag: its catalog entry as `vgc explain` shows it ([`crate::explain`]), and on a
-//!   diagnostic's range its code explained; **completion** of tag names after `+k8s:`, of `format=` values (the
-//!   profile's formats and the project's), `listType=` values ([`tags`]) and of JSON field names for
-//!   `listMapKey=`, `subfield(`, `item(` ([`navigate::json_names`]).
+//!   honoured), published after the check's diagnostics. A file is sent only when its diagnostics changed.
+//! - **Hover** on a `+k8s:` tag: its catalog entry as `vgc explain` shows it ([`crate::explain`]); on a field's or
+//!   type's name its effective rules in words ([`rules`]); on a diagnostic's range its code explained.
+//!   **Completion** of tag names after `+k8s:`, of `format=` values (the profile's formats and the project's),
+//!   `listType=` values ([`tags`]), of JSON field names for `listMapKey=`, `subfield(`, `item(`
+//!   ([`navigate::json_names`]), option names ([`navigate::option_names`]) and union and group names
+//!   ([`navigate::group_names`]).
 //! - **Go to definition / references** ([`navigate`]): field paths in tags to the Go fields, union and group names
 //!   to their members, type names to their declaration and the fields using them.
 //! - **Code actions** ([`actions`]): each diagnostic's fix and did-you-mean as a quick fix, and "explain" (the
