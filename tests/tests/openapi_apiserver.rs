@@ -17,8 +17,9 @@
 //! validated by k8s.io/kubernetes v1.37.2's generated declarative validation (every option off) and by vgc's schema
 //! of the kind (exported with every option fixed off) run as the API server runs a custom resource's schema; the
 //! (field path, error type) sets compared case by case and the differences counted by class. `VGC_OPENAPI_CASES`
-//! (default 3,000) and `VGC_OPENAPI_SEED` (default 1). The classes that differ, and why, are in `docs/openapi.md`;
-//! the test asserts that the share of agreeing cases does not fall below the measured floor ([`AGREEING_FLOOR`]).
+//! (default 3,000), `VGC_OPENAPI_SEED` (default 1) and `VGC_OPENAPI_KINDS` (default [`KINDS`]). The classes that
+//! differ, and why, are in `docs/openapi.md`; on the default kinds the test asserts that the share of agreeing cases
+//! does not fall below the measured floor ([`AGREEING_FLOOR`]).
 
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -33,7 +34,8 @@ const COMPARE: &str = include_str!("../upstream/openapi_compare.go");
 /// the default population and seed, 2026-11-28).
 const AGREEING_FLOOR: u64 = 80;
 
-/// The root kinds the equivalence run fills: kinds of k8s.io/api v0.37.2 whose types carry declarative rules.
+/// The root kinds the equivalence run fills by default: kinds of k8s.io/api v0.37.2 whose types carry declarative
+/// rules. `VGC_OPENAPI_KINDS` (comma-separated, same spelling) replaces them.
 const KINDS: &[&str] = &[
     "resource.k8s.io/v1/ResourceClaim",
     "resource.k8s.io/v1/DeviceClass",
@@ -262,14 +264,19 @@ fn schemas_and_upstream_validation_agree_on_randfill_objects() {
             option_list
         },
     ];
-    args.extend(KINDS.iter().map(|k| (*k).to_string()));
+    let kinds: Vec<String> = std::env::var("VGC_OPENAPI_KINDS").map_or_else(
+        |_| KINDS.iter().map(|k| (*k).to_string()).collect(),
+        |v| v.split(',').map(str::to_string).collect(),
+    );
+    let custom_kinds = std::env::var_os("VGC_OPENAPI_KINDS").is_some();
+    args.extend(kinds.iter().cloned());
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let report = run(&work.join("oracle"), &args);
     let same = report["same"].as_u64().unwrap_or(0);
     let total = report["cases"].as_u64().unwrap_or(0);
     eprintln!(
         "{total} randfill objects of {} kinds: {same} with the same (field, type) set; upstream {} errors, vgc's schema {} errors; differences by class:",
-        KINDS.len(),
+        kinds.len(),
         report["native_errors"],
         report["schema_errors"]
     );
@@ -282,8 +289,9 @@ fn schemas_and_upstream_validation_agree_on_randfill_objects() {
         eprintln!("  {:>6}  {c}\n          e.g. {}", v["count"], v["example"]);
     }
     assert_eq!(total as usize, cases);
+    // The floor is measured on the default kinds; other kinds are a measurement, not a check.
     assert!(
-        same * 100 >= total * AGREEING_FLOOR,
+        custom_kinds || same * 100 >= total * AGREEING_FLOOR,
         "{same} of {total} cases agree, below {AGREEING_FLOOR} %"
     );
 }
