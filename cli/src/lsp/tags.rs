@@ -51,10 +51,14 @@ pub(crate) fn hover(
         if (tag_start..=end).contains(&col) && name_len > 0 {
             let name = format!("k8s:{}", &line[name_start..end]);
             let entry = crate::explain::tag_entry(&name, release, prefix)?;
+            let mut value = entry.markdown();
+            if let Some(line) = release_line(&name, release) {
+                value.push_str(&format!("\n{line}\n"));
+            }
             return Some(Hover {
                 contents: HoverContents::Markup(MarkupContent {
                     kind: MarkupKind::Markdown,
-                    value: entry.markdown(),
+                    value,
                 }),
                 range: Some(Range::new(
                     position(text, start + tag_start),
@@ -65,6 +69,25 @@ pub(crate) fn hover(
         from = end.max(tag_start + 1);
     }
     None
+}
+
+/// The release the catalog tag `name` (canonical) appeared in, against `release`, the profile in force
+/// (`Upstream::tag_since`): `None` for vgc's extension tags and names the catalog does not know.
+fn release_line(name: &str, release: Upstream) -> Option<String> {
+    let spec = vgc_ir::catalog::lookup(name)?;
+    if spec.id.is_extension() {
+        return None;
+    }
+    let first = Upstream::ALL[0];
+    Some(match Upstream::tag_since(spec.id) {
+        Some(since) if since > release => format!(
+            "Not in upstream {release}, the profile in force: validation-gen has it from {since} on."
+        ),
+        Some(since) => format!("Upstream {since} and later (profile in force: {release})."),
+        None => format!(
+            "Every upstream release vgc knows ({first} and later; profile in force: {release})."
+        ),
+    })
 }
 
 /// What is being typed at a completion position.
@@ -386,6 +409,25 @@ mod tests {
             panic!("markup")
         };
         assert!(m.value.starts_with("**+k8s:required**"), "{}", m.value);
+        assert!(
+            m.value.ends_with(&format!(
+                "\nEvery upstream release vgc knows (1.35 and later; profile in force: {}).\n",
+                Upstream::NEWEST
+            )),
+            "{}",
+            m.value
+        );
+        let v1_36 = Upstream::parse("1.36").expect("1.36");
+        let eq = "\t// +k8s:eq=1\n";
+        let eq_hover = hover(eq, Position::new(0, 9), v1_36, &p).expect("hover");
+        let HoverContents::Markup(m) = eq_hover.contents else {
+            panic!("markup")
+        };
+        assert!(
+            m.value.ends_with("\nNot in upstream 1.36, the profile in force: validation-gen has it from 1.38 on.\n"),
+            "{}",
+            m.value
+        );
         assert_eq!(
             h.range.map(|r| (r.start, r.end)),
             Some((Position::new(3, 6), Position::new(3, 19)))
