@@ -68,6 +68,10 @@ pub struct CreateReset {
     pub kind: String,
     /// Where: `pkg/registry/apps/deployment/strategy.go:76`, relative to the module.
     pub at: String,
+    /// The feature gate the reset depends on (`if utilfeature.DefaultFeatureGate.Enabled(features.G)`), `None` when
+    /// unconditional: `vgc validate` resets only while the gate is on in its options (the release's default unless
+    /// `--option G=…`).
+    pub gate: Option<String>,
     /// The fields of the new status the strategy sets (`Phase` for a Pod: `Pending`); `vgc validate` leaves them
     /// unset — no declarative rule of 1.37 or 1.38 reads them: the server-verdict oracle's Go side
     /// (`tests/upstream/server_verdict_oracle.go`) sets them, and its verdicts equal vgc's on every Pod and Namespace
@@ -88,10 +92,11 @@ impl CreateReset {
 }
 
 /// The status resets of every create strategy under `dir`/[`REGISTRY_DIR`] (`<group>/<resource>/*.go`, tests
-/// excluded) whose gate, if any, is on in `gates`, in path order; one per kind — the first found, in path order.
-/// Unreadable files are skipped (the strategies are the release's own, read whole or not at all).
+/// excluded), in path order; one per kind — the first found, in path order (a gated one included: whether it
+/// applies is the gate's state when validating, [`CreateReset::gate`]). Unreadable files are skipped (the strategies
+/// are the release's own, read whole or not at all).
 #[must_use]
-pub fn create_resets(dir: &std::path::Path, gates: &BTreeMap<String, bool>) -> Vec<CreateReset> {
+pub fn create_resets(dir: &std::path::Path) -> Vec<CreateReset> {
     let sorted = |d: &std::path::Path| -> Vec<std::path::PathBuf> {
         let mut v: Vec<_> = std::fs::read_dir(d)
             .into_iter()
@@ -128,10 +133,9 @@ pub fn create_resets(dir: &std::path::Path, gates: &BTreeMap<String, bool>) -> V
                     else {
                         continue;
                     };
-                    if r.gate.as_ref().is_some_and(|g| gates.get(g) != Some(&true))
-                        || out
-                            .iter()
-                            .any(|o| o.group == group && o.kind == r.type_name)
+                    if out
+                        .iter()
+                        .any(|o| o.group == group && o.kind == r.type_name)
                     {
                         continue;
                     }
@@ -139,6 +143,7 @@ pub fn create_resets(dir: &std::path::Path, gates: &BTreeMap<String, bool>) -> V
                         group: group.to_string(),
                         kind: r.type_name,
                         at: format!("{rel}:{}", r.line),
+                        gate: r.gate,
                         sets: r.sets,
                     });
                 }
@@ -247,7 +252,7 @@ pub fn load(kubernetes_version: &str) -> Result<ReleaseDefaults, String> {
         .map_err(|e| format!("{}: {e}", path.display()))?;
     let text = String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8", path.display()))?;
     let mut d = ReleaseDefaults::from_source(&source, release, &text)?;
-    d.create_resets = create_resets(&dir, &d.gates);
+    d.create_resets = create_resets(&dir);
     d.dir = Some(dir);
     Ok(d)
 }

@@ -1393,7 +1393,7 @@ fn document(
             }
         }
     }
-    let cleared = clear_status_on_create(api, olds.0, opts, text, doc);
+    let cleared = clear_status_on_create(api, interp, olds.0, opts, text, doc);
     let doc = &*doc;
     objects(&doc.value)
         .into_iter()
@@ -1414,55 +1414,65 @@ fn document(
 }
 
 /// The API server's `PrepareForCreate` status resets ([`Options::create_resets`]) applied to the objects of `doc`
-/// that are created (no `--subresource`, no old object paired with them): each such object of a kind whose create
-/// resets `status` loses its `status` member, after defaulting, as the server's create handler calls the strategy
-/// between defaulting and validating. Returns, per object (by JSON Pointer prefix) whose written `status` was not
-/// empty, what cleared it.
+/// that are created (the main resource — no `--subresource`, or `/` — and no old object paired with them): each such
+/// object of a kind whose create resets `status` (the reset's gate, if any, on in [`Options::options`]) loses its
+/// `status` member, after defaulting, as the server's create handler calls the strategy between decoding and
+/// validating. An object that does not decode (a wrong JSON type anywhere, `status` included) keeps its status:
+/// the server refuses it before the strategy runs, and so does the validation that follows. Returns, per object
+/// (by JSON Pointer prefix) that had a `status` member other than `null`, what cleared it and where to say so (the
+/// `status` key, else the object).
 fn clear_status_on_create(
     api: &Api,
+    interp: &Interpreter<'_>,
     olds: &OldObjects,
     opts: &Options,
     text: &str,
     doc: &mut Document,
 ) -> BTreeMap<String, Cleared> {
     let mut out = BTreeMap::new();
-    if opts.create_resets.is_empty() || opts.subresource.is_some() {
+    if opts.create_resets.is_empty() || !main_resource(opts.subresource.as_deref()) {
         return out;
     }
     let found: Vec<(String, &crate::release::CreateReset)> = objects(&doc.value)
         .into_iter()
         .filter_map(|(obj, prefix)| {
+            obj.get("status").filter(|v| !v.is_null())?;
             if identity(obj).is_some_and(|id| olds.contains_key(&pair_key(id))) {
                 return None;
             }
             let key = api.kind_of(obj)?;
             let kind = obj.get("kind")?.as_str()?;
-            let reset = opts
-                .create_resets
-                .iter()
-                .find(|r| r.is_of(&key.pkg, kind))?;
+            let reset = opts.create_resets.iter().find(|r| {
+                r.is_of(&key.pkg, kind)
+                    && r.gate
+                        .as_ref()
+                        .is_none_or(|g| opts.options.get(g) == Some(&true))
+            })?;
+            interp.decode(key, obj).ok()?;
             Some((prefix, reset))
         })
         .collect();
     for (prefix, reset) in found {
-        let pointer = format!("{prefix}/status");
-        let span = doc.key_span(&pointer, text);
+        let span = doc
+            .key_span(&format!("{prefix}/status"), text)
+            .unwrap_or_else(|| doc.label_of(&prefix, text));
         let Some(Value::Object(obj)) = doc.value.pointer_mut(&prefix) else {
             continue;
         };
-        let written = obj.get("status").is_some_and(|v| {
-            !(v.is_null() || v.as_object().is_some_and(serde_json::Map::is_empty))
-        });
         obj.remove("status");
-        if written && let Some(span) = span {
-            let by = opts.kubernetes.as_ref().map_or_else(
-                || reset.at.clone(),
-                |(source, _)| format!("{source} {}", reset.at),
-            );
-            out.insert(prefix, Cleared { by, span });
-        }
+        let by = opts.kubernetes.as_ref().map_or_else(
+            || reset.at.clone(),
+            |(source, _)| format!("{source} {}", reset.at),
+        );
+        out.insert(prefix, Cleared { by, span });
     }
     out
+}
+
+/// Whether `--subresource` names the main resource: not given, empty or `/` (upstream's `SubresourcePath` of the
+/// main resource).
+fn main_resource(subresource: Option<&str>) -> bool {
+    subresource.is_none_or(|s| s.is_empty() || s == "/")
 }
 
 fn malformed(file: usize, e: LoadError) -> Entry {

@@ -693,7 +693,7 @@ fn the_default_api_is_the_newest_k8s_api_in_the_module_cache() {
         err,
         format!(
             "vgc validate: using k8s.io/api@v0.37.2 from the Go module cache ({}); choose the API with --api\n\
-             warning: the defaults of Kubernetes v1.37.2 cannot be read (k8s.io/kubernetes@v1.37.2 is not in the Go module cache ({}) and the `go` command is not on PATH to download it: run `go mod download k8s.io/kubernetes@v1.37.2` where Go is installed); options are undefined unless given with --option, and every stability level is enforced (name one with --release, or --release none)\n",
+             warning: the defaults of Kubernetes v1.37.2 cannot be read (k8s.io/kubernetes@v1.37.2 is not in the Go module cache ({}) and the `go` command is not on PATH to download it: run `go mod download k8s.io/kubernetes@v1.37.2` where Go is installed); options are undefined unless given with --option, every stability level is enforced, and a created object's status is validated as written (no strategy's PrepareForCreate is read; name the release with --release, or --release none)\n",
             modcache.join("k8s.io/api@v0.37.2").display(),
             modcache.display()
         )
@@ -2506,9 +2506,46 @@ fn a_create_clears_status_as_the_release_strategy_does() {
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert_eq!(
         v["documents"][0]["cleared"],
-        serde_json::json!({"field": "status", "by": "k8s.io/kubernetes@v1.37.2 pkg/registry/core/gadget/strategy.go:10"})
+        serde_json::json!({"field": "status", "by": "k8s.io/kubernetes@v1.37.2 pkg/registry/core/gadget/strategy.go:10", "line": 3, "column": 1})
     );
     assert_eq!(v["documents"][1]["cleared"], serde_json::Value::Null);
+    // Every format says so.
+    let (_, tap, _) = run(&["--output", "tap"]);
+    assert!(
+        tap.contains("ok 1 - ")
+            && tap.contains("  cleared:\n    field: \"status\"\n    by: \"k8s.io/kubernetes@v1.37.2 pkg/registry/core/gadget/strategy.go:10\"\n    line: 3\n    column: 1\n"),
+        "{tap}"
+    );
+    let (_, junit, _) = run(&["--output", "junit"]);
+    assert!(
+        junit.contains("g.yaml:3:1: status not validated: cleared before validating a create, as the API server&apos;s PrepareForCreate does (k8s.io/kubernetes@v1.37.2 pkg/registry/core/gadget/strategy.go:10)")
+            || junit.contains("g.yaml:3:1: status not validated: cleared before validating a create, as the API server's PrepareForCreate does (k8s.io/kubernetes@v1.37.2 pkg/registry/core/gadget/strategy.go:10)"),
+        "{junit}"
+    );
+    let (_, sarif, _) = run(&["--output", "sarif"]);
+    let v: serde_json::Value = serde_json::from_str(&sarif).expect("sarif");
+    let notes: Vec<&serde_json::Value> = v["runs"][0]["results"]
+        .as_array()
+        .expect("results")
+        .iter()
+        .filter(|r| r["ruleId"] == "status-cleared")
+        .collect();
+    assert_eq!(notes.len(), 1, "{sarif}");
+    assert_eq!(notes[0]["level"], "note");
+    // `--subresource /` is the main resource: the same reset.
+    let (code, _, _) = run(&["--subresource", "/"]);
+    assert_eq!(code, 1);
+    let (_, out, _) = run(&["--subresource", "/", "--output", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["documents"][0]["cleared"]["line"], 3);
+    // The gated reset follows the gate as `--option` sets it (no "changes nothing" warning for it).
+    let (code, out, err) = run(&["--option", "GizmoWiping=true"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(!err.contains("changes nothing"), "{err}");
+    assert!(
+        out.contains("pkg/registry/core/gizmo/strategy.go:11"),
+        "{out}"
+    );
     // `--release none`: no release, no strategies read: both statuses are checked.
     let (code, out, _) = run(&["--release", "none"]);
     assert_eq!(code, 1);
@@ -2534,4 +2571,22 @@ fn a_create_clears_status_as_the_release_strategy_does() {
         ),
         "{out}"
     );
+    // A status of the wrong JSON type: the server refuses the body before its strategy runs, and so does vgc; an
+    // empty status is cleared (and said) too — a pointer status `{}` is not nil.
+    std::fs::write(
+        &manifest,
+        "apiVersion: v1\nkind: Gadget\nstatus:\n  ready: \"x\"\n---\napiVersion: v1\nkind: Gadget\nstatus: {}\n",
+    )
+    .expect("manifest");
+    let (code, out, _) = run(&[]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("error: v1 Gadget (unnamed): wrong type"),
+        "{out}"
+    );
+    let (_, out, _) = run(&["--output", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["documents"][0]["status"], "unreadable");
+    assert_eq!(v["documents"][0]["cleared"], serde_json::Value::Null);
+    assert_eq!(v["documents"][1]["cleared"]["line"], 8);
 }

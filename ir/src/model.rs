@@ -215,6 +215,7 @@ pub fn lower_file_with(g: &GoFile, prefix: &TagPrefix) -> (FileIr, Vec<std::ops:
                     )
                 ) || u.name == PRERELEASE_REMOVED
                     || u.name == PRERELEASE_DEPRECATED
+                    || u.name == PRERELEASE_INTRODUCED
             })
             .collect();
         ir.types.push(TypeIr {
@@ -335,18 +336,32 @@ pub const PRERELEASE_REMOVED: &str = "k8s:prerelease-lifecycle-gen:removed";
 /// stops being served three minor releases later (its generated `APILifecycleRemoved`).
 pub const PRERELEASE_DEPRECATED: &str = "k8s:prerelease-lifecycle-gen:deprecated";
 
-/// The release that stops serving a type, from its prerelease-lifecycle-gen markers among `uses` (upstream
-/// `prerelease-lifecycle-gen`: its `removed` version, else its `deprecated` version plus three minors), as
-/// `major.minor`; `None` without either.
+/// prerelease-lifecycle-gen's `+k8s:prerelease-lifecycle-gen:introduced=1.Y`: in a pre-release version (`v1beta1`),
+/// without `deprecated` and `removed` markers, the type is deprecated three minors later and removed three after that.
+pub const PRERELEASE_INTRODUCED: &str = "k8s:prerelease-lifecycle-gen:introduced";
+
+/// The release that stops serving a type of package `pkg`, from its prerelease-lifecycle-gen markers among `uses`,
+/// as `major.minor`, as prerelease-lifecycle-gen of the k8s.io/api release `upstream` computes its generated
+/// `APILifecycleRemoved` (code-generator `cmd/prerelease-lifecycle-gen` `argsFromType`): its `removed` version; else,
+/// in a version the defaults apply to — before 1.38 every pre-release version (the package's last element is not
+/// `v<N>`), from 1.38 beta versions only (`v<N>beta<M>`; [`crate::Upstream::lifecycle_defaults_beta_only`]) — its
+/// `deprecated` version, itself the `introduced` version plus three minors when not written, plus three minors; else
+/// none, as for a type with none of the markers.
 #[must_use]
-pub fn removed_in<'a>(uses: impl IntoIterator<Item = &'a TagUse>) -> Option<String> {
-    let (mut removed, mut deprecated) = (None, None);
+pub fn removed_in<'a>(
+    uses: impl IntoIterator<Item = &'a TagUse>,
+    pkg: &str,
+    upstream: crate::Upstream,
+) -> Option<String> {
+    let (mut removed, mut deprecated, mut introduced) = (None, None, None);
     for u in uses {
         let v = u.raw_value.as_deref().map(str::trim);
         if u.name == PRERELEASE_REMOVED {
             removed = v;
         } else if u.name == PRERELEASE_DEPRECATED {
             deprecated = v;
+        } else if u.name == PRERELEASE_INTRODUCED {
+            introduced = v;
         }
     }
     let parse = |v: &str| -> Option<(u32, u32)> {
@@ -356,8 +371,22 @@ pub fn removed_in<'a>(uses: impl IntoIterator<Item = &'a TagUse>) -> Option<Stri
     if let Some((a, b)) = removed.and_then(parse) {
         return Some(format!("{a}.{b}"));
     }
+    let version = pkg.rsplit('/').next().unwrap_or(pkg);
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let defaulted = match version.strip_prefix('v') {
+        _ if upstream.lifecycle_defaults_beta_only() => version
+            .strip_prefix('v')
+            .and_then(|r| r.split_once("beta"))
+            .is_some_and(|(n, m)| digits(n) && digits(m)),
+        Some(n) => !digits(n),
+        None => true,
+    };
+    if !defaulted {
+        return None;
+    }
     deprecated
         .and_then(parse)
+        .or_else(|| introduced.and_then(parse).map(|(a, b)| (a, b + 3)))
         .map(|(a, b)| format!("{a}.{}", b + 3))
 }
 
@@ -466,5 +495,58 @@ mod group_name_tests {
             "apps.example.com"
         );
         assert_eq!(super::group_name_value("\"a\"b\""), "\"a\"b\"");
+    }
+}
+
+#[cfg(test)]
+mod lifecycle_tests {
+    use super::*;
+    use crate::Upstream::{V1_37 as V37, V1_38 as V38};
+
+    fn marker(name: &str, v: &str) -> TagUse {
+        TagUse {
+            name: name.to_string(),
+            parsed: vgc_parser::tags::parse(&format!("{name}={v}")),
+            raw_value: Some(v.to_string()),
+            at: 0,
+        }
+    }
+
+    /// prerelease-lifecycle-gen's `argsFromType`: `removed` wins; else in a pre-release version `deprecated` + 3,
+    /// `deprecated` itself being `introduced` + 3 when not written (k8s.io/api flowcontrol/v1beta1's FlowSchema:
+    /// introduced 1.20, `APILifecycleRemoved` 1.26); a GA version is removed only when marked; from 1.38 an alpha
+    /// one too.
+    #[test]
+    fn removal_follows_prerelease_lifecycle_gen() {
+        let intro = [marker(PRERELEASE_INTRODUCED, "1.20")];
+        assert_eq!(
+            removed_in(&intro, "k8s.io/api/flowcontrol/v1beta1", V37).as_deref(),
+            Some("1.26")
+        );
+        assert_eq!(removed_in(&intro, "k8s.io/api/flowcontrol/v1", V37), None);
+        let dep = [
+            marker(PRERELEASE_INTRODUCED, "1.20"),
+            marker(PRERELEASE_DEPRECATED, "1.29"),
+        ];
+        assert_eq!(
+            removed_in(&dep, "k8s.io/api/x/v1alpha1", V37).as_deref(),
+            Some("1.32")
+        );
+        assert_eq!(removed_in(&dep, "k8s.io/api/x/v2", V37), None);
+        // 1.38: the defaults for beta versions only (an alpha type deprecated in 1.35 stays served).
+        assert_eq!(removed_in(&dep, "k8s.io/api/x/v1alpha1", V38), None);
+        assert_eq!(
+            removed_in(&dep, "k8s.io/api/x/v1beta2", V38).as_deref(),
+            Some("1.32")
+        );
+        let rem = [
+            marker(PRERELEASE_INTRODUCED, "1.20"),
+            marker(PRERELEASE_REMOVED, "1.40"),
+        ];
+        assert_eq!(
+            removed_in(&rem, "k8s.io/api/x/v1", V38).as_deref(),
+            Some("1.40")
+        );
+        assert_eq!(removed_in(&[], "k8s.io/api/x/v1beta1", V37), None);
     }
 }

@@ -366,6 +366,16 @@ impl Upstream {
         self >= Upstream::V1_38
     }
 
+    /// prerelease-lifecycle-gen's default deprecation and removal (three minors after `introduced`, three more after
+    /// `deprecated`) apply to beta versions only (`v<N>beta<M>`), no longer to alpha ones (code-generator v0.38.0-beta.0
+    /// `prerelease-lifecycle-gen` `isBetaVersionRegex`; 1.37 applied them to every version but `v<N>`): an alpha
+    /// type without a `removed` marker has no `APILifecycleRemoved` and is served. Read by
+    /// [`crate::model::removed_in`] for the k8s.io/api release of the profile.
+    #[must_use]
+    pub fn lifecycle_defaults_beta_only(self) -> bool {
+        self >= Upstream::V1_38
+    }
+
     /// A call into the types of an input generated into several packages goes to the copy *nearest* the calling
     /// package — the longest common import-path prefix, counted in `/`-separated segments, the canonical
     /// (registering) copy winning ties — instead of always to the canonical copy (upstream: code-generator

@@ -492,9 +492,13 @@ pub fn lower(db: &dyn Db, prog: &Program) -> CratePlan {
                 scheme_registry: None,
             }
             .group_version();
-            let removed_in = prog
-                .type_decl(db, &key)
-                .and_then(|(d, _)| vgc_ir::model::removed_in(d.tags.iter().chain(&d.second_tags)));
+            let removed_in = prog.type_decl(db, &key).and_then(|(d, _)| {
+                vgc_ir::model::removed_in(
+                    d.tags.iter().chain(&d.second_tags),
+                    &key.pkg,
+                    vgc_ir::profile::upstream(db),
+                )
+            });
             crate::plan::KindRef {
                 group,
                 version,
@@ -647,7 +651,11 @@ impl Lowerer<'_> {
                 t => Some(go_ty(self.db, self.prog, &k.pkg, file, t)),
             },
             opaque: opacity(&decl.tags).value,
-            removed_in: vgc_ir::model::removed_in(decl.tags.iter().chain(&decl.second_tags)),
+            removed_in: vgc_ir::model::removed_in(
+                decl.tags.iter().chain(&decl.second_tags),
+                &k.pkg,
+                vgc_ir::profile::upstream(self.db),
+            ),
             shape: Shape::Struct { pointer: false },
             has_validations: !checks.is_empty(),
             checks,
@@ -783,7 +791,11 @@ impl Lowerer<'_> {
             alias_of: Some(self.rust_ty(k, &ty)),
             go_ty: Some(go_ty(self.db, self.prog, &k.pkg, file, &decl.ty)),
             opaque: opacity(&decl.tags).value,
-            removed_in: vgc_ir::model::removed_in(decl.tags.iter().chain(&decl.second_tags)),
+            removed_in: vgc_ir::model::removed_in(
+                decl.tags.iter().chain(&decl.second_tags),
+                &k.pkg,
+                vgc_ir::profile::upstream(self.db),
+            ),
             shape,
             checks,
             iteration,

@@ -545,7 +545,7 @@ fn population(sides: &Sides, manifests: &Path) -> (Tally, String) {
         summary,
         "server-verdicts: k8s.io/{} test/ and cluster/ against k8s.io/api@{}: {} files, {} documents, {} objects; {} \
          compared over {} kinds: {} equal ({} valid, {} invalid), {} different ({} objects of {} kinds with no \
-         declarative rule at all); {} shadowed errors (equal); skipped by both: {} of kinds outside k8s.io/api, {} \
+         declarative rule at all); {} shadowed errors (equal); skipped by both: {} of kinds outside k8s.io/api or of group/versions the release no longer serves, {} \
          of a group/version without declarative validation; refused by both: {} malformed documents, {} not \
          objects with a kind, {} not decodable; with kubectl's default fieldValidation=Strict also {} objects with unknown fields (the same \
          with vgc --strict); written statuses both sides clear before validating (PrepareForCreate): {}; vgc \
@@ -690,6 +690,35 @@ fn agree(release: &Release) {
             "the invalid objects must be the placeholders\n{summary}"
         );
     }
+    // 5. Every kind the scheme registers, once, as a bare object (`metadata.name` only): whether the release serves
+    // its group/version (prerelease-lifecycle-gen's `APILifecycleRemoved`, its default rule included) and what its
+    // rules say of an empty object — the kinds of group/versions no manifest uses.
+    let out = Command::new(&sides.driver)
+        .arg("--kinds")
+        .output()
+        .expect("the driver runs");
+    assert!(out.status.success(), "the driver failed");
+    let every = tmp.path().join("every-kind");
+    std::fs::create_dir_all(every.join("test")).expect("mkdir");
+    std::fs::create_dir_all(every.join("cluster")).expect("mkdir");
+    let mut text = String::new();
+    let mut n = 0;
+    for l in String::from_utf8_lossy(&out.stdout).lines() {
+        let k: Value = serde_json::from_str(l).expect("driver JSON");
+        let _ = writeln!(
+            text,
+            "---\napiVersion: {}\nkind: {}\nmetadata:\n  name: every-kind\n",
+            k["apiVersion"].as_str().expect("apiVersion"),
+            k["kind"].as_str().expect("kind")
+        );
+        n += 1;
+    }
+    assert!(n > 100, "{n} kinds");
+    std::fs::write(every.join("test/every-kind.yaml"), text).expect("write");
+    let (t, summary) = population(&sides, &every);
+    eprint!("{summary}");
+    assert!(t.differences.is_empty(), "{summary}");
+    assert_eq!(t.objects, n, "{summary}");
     eprintln!(
         "server-verdicts: {}: {:.1}s in all",
         release.kubernetes,

@@ -7,6 +7,7 @@
 // repository itself.
 //
 //	./verdicts KUBERNETES_DIR APISERVER_DIR < files.json
+//	./verdicts --kinds     (every kind of k8s.io/api the scheme registers, for the every-kind population)
 //
 // files.json: [{"name", "path"}]. For each file, in order, one JSON line per document:
 // {"file", "doc", "json"} (the JSON kubectl sends) or {"file", "doc", "error"} (kubectl cannot read it), with
@@ -700,9 +701,9 @@ func check(data []byte, item int) object {
 		}
 	}
 	scheme.Default(obj)
-	// Reported when the manifest wrote a status (vgc reports the status it clears as written).
+	// Reported when the manifest wrote a status other than null (vgc reports the status it clears as written).
 	if at := prepareForCreate(obj); at != "" {
-		if st, ok := u.Object["status"].(map[string]interface{}); ok && len(st) > 0 {
+		if st, ok := u.Object["status"]; ok && st != nil {
 			o.Reset = at
 		}
 	}
@@ -755,7 +756,31 @@ func objects(text string) []object {
 	return out
 }
 
+// kinds prints, one JSON line each sorted, every kind of a k8s.io/api package the scheme knows whose type has
+// ObjectMeta (an object the API could store; not a List, not an options type): {"apiVersion", "kind"}.
+func kinds() {
+	var out []string
+	for gvk, t := range scheme.AllKnownTypes() {
+		if !strings.HasPrefix(t.PkgPath(), "k8s.io/api/") || strings.HasSuffix(gvk.Kind, "List") {
+			continue
+		}
+		if _, ok := t.FieldByName("ObjectMeta"); !ok {
+			continue
+		}
+		b, _ := json.Marshal(map[string]string{"apiVersion": gvk.GroupVersion().String(), "kind": gvk.Kind})
+		out = append(out, string(b))
+	}
+	sort.Strings(out)
+	for _, l := range out {
+		fmt.Println(l)
+	}
+}
+
 func main() {
+	if len(os.Args) == 2 && os.Args[1] == "--kinds" {
+		kinds()
+		return
+	}
 	if len(os.Args) != 3 {
 		fmt.Fprintln(os.Stderr, "usage: verdicts KUBERNETES_DIR APISERVER_DIR < files.json")
 		os.Exit(2)

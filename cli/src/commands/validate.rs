@@ -113,12 +113,24 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
         Err(e) => return fail(e),
     };
     // `--release` of another minor than the k8s.io/api tree: one release's server defaults over another's rules.
-    let run_warnings: Vec<String> = defaults
+    let mut run_warnings: Vec<String> = defaults
         .as_ref()
         .zip(api_version.as_deref())
         .and_then(|(d, v)| vgc::release::mismatch(d, v))
         .into_iter()
         .collect();
+    // A subresource is only ever updated: without the stored objects, each is validated as a create of it, which
+    // no API server serves.
+    if let Some(sub) = a
+        .subresource
+        .as_deref()
+        .filter(|s| !s.is_empty() && *s != "/")
+        && a.old.is_empty()
+    {
+        run_warnings.push(format!(
+            "--subresource {sub} without --old: the API server serves no create of a subresource, only updates; each object is validated as a create of {sub} (give the stored objects with --old to validate the update)"
+        ));
+    }
     for w in &run_warnings {
         let _ = writeln!(std::io::stderr().lock(), "warning: {w}");
     }
@@ -201,6 +213,14 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
             .iter()
             .map(|(k, _)| k.clone())
             .filter(|k| k != vgc::release::BETA_GATE)
+            // A gate a create strategy's status reset reads (ServiceCIDRStatusFieldWiping) changes the run too.
+            .filter(|k| {
+                !defaults.as_ref().is_some_and(|d| {
+                    d.create_resets
+                        .iter()
+                        .any(|r| r.gate.as_deref() == Some(k.as_str()))
+                })
+            })
             .collect();
         for w in loaded.api.unread_options(&given) {
             let _ = writeln!(err, "warning: {w}");
@@ -341,7 +361,7 @@ fn release_defaults(
                 Err(e) => {
                     let _ = writeln!(
                         std::io::stderr().lock(),
-                        "warning: the defaults of Kubernetes {k} cannot be read ({e}); options are undefined unless given with --option, and every stability level is enforced (name one with --release, or --release none)"
+                        "warning: the defaults of Kubernetes {k} cannot be read ({e}); options are undefined unless given with --option, every stability level is enforced, and a created object's status is validated as written (no strategy's PrepareForCreate is read; name the release with --release, or --release none)"
                     );
                     Ok(None)
                 }

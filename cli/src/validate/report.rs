@@ -410,7 +410,8 @@ fn json_report(results: &Results) -> String {
             }
         }
         if let Some(c) = &e.cleared {
-            d["cleared"] = json!({"field": "status", "by": c.by});
+            let (l, col) = results.line_col(e.file, c.span.start);
+            d["cleared"] = json!({"field": "status", "by": c.by, "line": l, "column": col});
         }
         match (&e.problem, e.status) {
             (_, Status::Valid | Status::Invalid) => {
@@ -588,6 +589,14 @@ fn junit(results: &Results) -> String {
         {
             out.push(format!("note: {line}"));
         }
+        if let Some(c) = &e.cleared {
+            let (l, col) = results.line_col(e.file, c.span.start);
+            out.push(format!(
+                "note: {}:{l}:{col}: {}",
+                results.file_name(e.file),
+                cleared_note(c)
+            ));
+        }
         out.extend(
             finding_lines_of(results, e, &e.shadowed)
                 .into_iter()
@@ -637,7 +646,8 @@ fn tap(results: &Results) -> String {
         match e.status {
             Status::Valid => {
                 let _ = writeln!(out, "ok {n} - {what}");
-                if e.problem.is_some() || !e.shadowed.is_empty() {
+                let block = e.problem.is_some() || !e.shadowed.is_empty() || e.cleared.is_some();
+                if block {
                     out.push_str("  ---\n");
                 }
                 if let Some(p) = &e.problem {
@@ -646,7 +656,8 @@ fn tap(results: &Results) -> String {
                     let _ = writeln!(out, "  line: {pl}\n  column: {pc}");
                 }
                 tap_findings(&mut out, results, e, "shadowed", &e.shadowed);
-                if e.problem.is_some() || !e.shadowed.is_empty() {
+                tap_cleared(&mut out, results, e);
+                if block {
                     out.push_str("  ...\n");
                 }
             }
@@ -661,6 +672,7 @@ fn tap(results: &Results) -> String {
                 out.push_str("  ---\n");
                 tap_findings(&mut out, results, e, "errors", &e.findings);
                 tap_findings(&mut out, results, e, "shadowed", &e.shadowed);
+                tap_cleared(&mut out, results, e);
                 if let Some(p) = &e.problem {
                     let _ = writeln!(out, "  note: {}", yaml_str(&p.json_message));
                 }
@@ -679,6 +691,27 @@ fn tap(results: &Results) -> String {
         }
     }
     out
+}
+
+/// The `cleared:` mapping of a TAP diagnostic block: the object's status, cleared before validating a create, by
+/// which strategy line, where (nothing when none was).
+fn tap_cleared(out: &mut String, results: &Results, e: &Entry) {
+    if let Some(c) = &e.cleared {
+        let (l, col) = results.line_col(e.file, c.span.start);
+        let _ = writeln!(
+            out,
+            "  cleared:\n    field: \"status\"\n    by: {}\n    line: {l}\n    column: {col}",
+            yaml_str(&c.by)
+        );
+    }
+}
+
+/// The one-line note of a cleared status (JUnit's `system-out`, SARIF's message).
+fn cleared_note(c: &super::results::Cleared) -> String {
+    format!(
+        "status not validated: cleared before validating a create, as the API server's PrepareForCreate does ({})",
+        c.by
+    )
 }
 
 /// `s` as a TAP test point description: `\` and `#` escaped with `\`, line breaks written as `\n`/`\r`.
@@ -828,6 +861,17 @@ fn sarif(results: &Results) -> String {
                 location(e.file, f.span.start),
                 format!("{}\u{1f}{}", results.file_name(e.file), f.field),
                 (f.stability, defaulted_of(f, e)),
+            );
+        }
+        if let Some(c) = &e.cleared {
+            let (l, col) = results.line_col(e.file, c.span.start);
+            push(
+                "status-cleared".to_string(),
+                s::ResultLevel::Note,
+                cleared_note(c),
+                location(e.file, c.span.start),
+                format!("{}\u{1f}{l}:{col}\u{1f}cleared", results.file_name(e.file)),
+                (None, None),
             );
         }
         if let Some(p) = &e.problem {
