@@ -165,6 +165,24 @@ impl Builder<'_> {
         }
     }
 
+    /// The check of `checks` that forbids the field outright, if any: `forbidden` itself, or an `ifEnabled`/
+    /// `ifDisabled` around it whose option is fixed so that it applies — exported at the selected stability.
+    pub(crate) fn forbidding<'c>(&self, checks: &'c [Check]) -> Option<&'c Check> {
+        let level_ok =
+            |c: &Check| c.stability.unwrap_or(Stability::Stable) >= self.options.stability;
+        checks.iter().find(|c| {
+            level_ok(c)
+                && match &c.kind {
+                    CheckKind::Forbidden { .. } => true,
+                    CheckKind::IfOption(io) => {
+                        matches!(io.inner.kind, CheckKind::Forbidden { .. })
+                            && self.options.options.get(&io.option) == Some(&io.enabled)
+                    }
+                    _ => false,
+                }
+        })
+    }
+
     /// Lists `c` as not said, on `node` and in the output.
     fn unexpressed(&mut self, c: &Check, node: &mut Map<String, Value>, at: &At, why: &str) {
         let rule = rule_name(c);

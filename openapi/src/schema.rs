@@ -112,7 +112,11 @@ impl<'a> Builder<'a> {
                 })
                 .then(|| crate::builder::zero_literal(&f.shape))
                 .flatten();
-            let mut prop = self.field_schema(f, zero);
+            // A field forbidden outright (`forbidden`, or under an option fixed to apply it): upstream reports the
+            // one `Forbidden` and runs nothing below it (the check short-circuits), so its value's schema carries no
+            // rules.
+            let forbidden = self.forbidding(&f.checks).cloned();
+            let mut prop = self.field_schema(f, zero, forbidden.is_none());
             let at = At {
                 schema: name.to_string(),
                 path: format!(".{}", f.json_name),
@@ -122,7 +126,25 @@ impl<'a> Builder<'a> {
                 struct_plan: None,
                 zero,
             };
-            self.apply(&f.checks, &mut prop, &site, &at, Some(f), parent);
+            // Of a forbidden field, only the forbidding check and the transition checks (which fire on an update
+            // that unsets it, before the forbidding one looks) still run.
+            let checks: Vec<vgc_lowering::plan::Check> = match forbidden {
+                None => f.checks.clone(),
+                Some(c) => f
+                    .checks
+                    .iter()
+                    .filter(|x| {
+                        **x == c
+                            || matches!(
+                                x.kind,
+                                vgc_lowering::plan::CheckKind::Update(..)
+                                    | vgc_lowering::plan::CheckKind::Immutable
+                            )
+                    })
+                    .cloned()
+                    .collect(),
+            };
+            self.apply(&checks, &mut prop, &site, &at, Some(f), parent);
             props.insert(f.json_name.clone(), Value::Object(prop));
         }
     }
@@ -168,14 +190,19 @@ impl<'a> Builder<'a> {
         self.apply(&et.checks, node, &site, &at, None, parent);
     }
 
-    /// A field's property schema: its value's schema, its `+default`.
-    fn field_schema(&mut self, f: &FieldPlan, zero: Option<&'static str>) -> Map<String, Value> {
+    /// A field's property schema: its value's schema (without rules unless `validated`), its `+default`.
+    fn field_schema(
+        &mut self,
+        f: &FieldPlan,
+        zero: Option<&'static str>,
+        validated: bool,
+    ) -> Map<String, Value> {
         // Whether the field's value (its type's validation) and its elements are validated at all: upstream calls
         // a type's function only where the plan says so (`nested`, `iteration`; PodTemplateSpec's ObjectMeta
-        // "has no validation").
+        // "has no validation"), and not below a field it forbids (`validated` false).
         let calls = Calls {
-            value: f.nested.is_some(),
-            elems: f.iteration.is_some(),
+            value: validated && f.nested.is_some(),
+            elems: validated && f.iteration.is_some(),
         };
         let mut s = self.value_schema_with(&f.ty, zero, calls);
         if let Some(d) = &f.default
