@@ -67,6 +67,9 @@ type Widget struct {
 	// +k8s:ifEnabled(Gate)=+k8s:maximum=9
 	Gated *int32 `json:"gated,omitempty"`
 
+	// +k8s:forbidden
+	Legacy *Item `json:"legacy,omitempty"`
+
 	// +k8s:optional
 	// +k8s:beta(since: "1.37")=+k8s:maxItems=3
 	// +k8s:listType=map
@@ -77,6 +80,10 @@ type Widget struct {
 // Item is a list-map item.
 type Item struct {
 	Key string `json:"key"`
+
+	// +k8s:optional
+	// +k8s:maxLength=8
+	Note *string `json:"note,omitempty"`
 
 	// +k8s:optional
 	Value *string `json:"value,omitempty"`
@@ -177,6 +184,18 @@ fn rules_become_keywords_cel_or_listed_exceptions() {
     assert_eq!(
         o.schemas["test.vgc.openapi.v1.Item"]["properties"]["key"]["default"],
         ""
+    );
+    // forbidden: the rule on the struct, and nothing of Item's below it (upstream's forbidden short-circuits).
+    assert_eq!(rules(w, "k8s:forbidden")[0]["rule"], "!has(self.legacy)");
+    assert_eq!(
+        p["legacy"]["$ref"],
+        "#/components/schemas/test.vgc.openapi.v1.Item.x-vgc-unvalidated"
+    );
+    let unvalidated = &o.schemas["test.vgc.openapi.v1.Item.x-vgc-unvalidated"];
+    assert!(unvalidated["properties"]["note"].get("maxLength").is_none());
+    assert_eq!(
+        o.schemas["test.vgc.openapi.v1.Item"]["properties"]["note"]["maxLength"],
+        8
     );
     // beta: kept, marked.
     assert_eq!(p["items"]["maxItems"], 3);
