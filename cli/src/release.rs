@@ -46,6 +46,9 @@ pub struct ReleaseDefaults {
     /// What the release's create strategies do to `status` before validating ([`CreateReset`], read from
     /// [`REGISTRY_DIR`]); empty when the defaults did not come from a module directory.
     pub create_resets: Vec<CreateReset>,
+    /// What the release's update strategies keep from the stored object ([`UpdateKept`], read from
+    /// [`REGISTRY_DIR`]); empty when the defaults did not come from a module directory.
+    pub update_keeps: Vec<UpdateKept>,
 }
 
 /// The directory of [`KUBERNETES_MODULE`] holding the REST strategies (`<group>/<resource>/strategy.go`).
@@ -91,12 +94,43 @@ impl CreateReset {
     }
 }
 
+/// A member an update keeps from the stored object: the REST strategy's `PrepareForUpdate` assigns the old
+/// object's field to the new one (`newRc.Status = oldRc.Status` on the main resource, `newRc.Spec = oldRc.Spec` on
+/// `/status`), read by [`vgc_parser::go::strategies::update_keeps`]. `vgc validate` does the same to an update
+/// (`--old`) before validating it, so what an update cannot change is not reported as changed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UpdateKept {
+    /// The API group's directory ([`CreateReset::group`]).
+    pub group: String,
+    /// The kind.
+    pub kind: String,
+    /// Whether this is the `/status` subresource's strategy (else the main resource's).
+    pub status: bool,
+    /// The Go field kept (`Status`, `Spec`): `vgc validate` keeps the kind's member of that Go name.
+    pub field: String,
+    /// Where: `pkg/registry/core/replicationcontroller/strategy.go:104`, relative to the module.
+    pub at: String,
+}
+
+impl UpdateKept {
+    /// Whether this is of the kind of `k8s.io/api` package `pkg` named `kind`.
+    #[must_use]
+    pub fn is_of(&self, pkg: &str, kind: &str) -> bool {
+        self.kind == kind
+            && pkg
+                .strip_prefix("k8s.io/api/")
+                .and_then(|rest| rest.split('/').next())
+                == Some(self.group.as_str())
+    }
+}
+
 /// The status resets of every create strategy under `dir`/[`REGISTRY_DIR`] (`<group>/<resource>/*.go`, tests
-/// excluded), in path order; one per kind — the first found, in path order (a gated one included: whether it
-/// applies is the gate's state when validating, [`CreateReset::gate`]). Unreadable files are skipped (the strategies
-/// are the release's own, read whole or not at all).
+/// excluded), in path order, one per kind — the first found (a gated one included: whether it applies is the
+/// gate's state when validating, [`CreateReset::gate`]); and what every update strategy keeps from the stored
+/// object ([`UpdateKept`]), the first strategy of a kind and subresource found giving that kind's. Unreadable files
+/// are skipped (the strategies are the release's own, read whole or not at all).
 #[must_use]
-pub fn create_resets(dir: &std::path::Path) -> Vec<CreateReset> {
+pub fn strategies(dir: &std::path::Path) -> (Vec<CreateReset>, Vec<UpdateKept>) {
     let sorted = |d: &std::path::Path| -> Vec<std::path::PathBuf> {
         let mut v: Vec<_> = std::fs::read_dir(d)
             .into_iter()
@@ -106,7 +140,14 @@ pub fn create_resets(dir: &std::path::Path) -> Vec<CreateReset> {
         v.sort();
         v
     };
+    let group_of = |p: &str| {
+        p.strip_prefix("k8s.io/kubernetes/pkg/apis/")
+            .map(str::to_string)
+    };
     let mut out: Vec<CreateReset> = Vec::new();
+    let mut kept: Vec<UpdateKept> = Vec::new();
+    // The (group, kind, status) whose strategy was read: a later file's strategy for the same is another storage's.
+    let mut seen: Vec<(String, String, bool, String)> = Vec::new();
     for group_dir in sorted(&dir.join(REGISTRY_DIR)) {
         for resource in sorted(&group_dir) {
             for file in sorted(&resource) {
@@ -120,37 +161,64 @@ pub fn create_resets(dir: &std::path::Path) -> Vec<CreateReset> {
                 let Ok(text) = std::str::from_utf8(&bytes) else {
                     continue;
                 };
-                if !text.contains("PrepareForCreate(") {
-                    continue;
-                }
                 let rel = file
                     .strip_prefix(dir)
                     .unwrap_or(&file)
                     .display()
                     .to_string();
-                for r in vgc_parser::go::strategies::status_resets(text) {
-                    let Some(group) = r.type_package.strip_prefix("k8s.io/kubernetes/pkg/apis/")
-                    else {
-                        continue;
-                    };
-                    if out
-                        .iter()
-                        .any(|o| o.group == group && o.kind == r.type_name)
-                    {
-                        continue;
+                if text.contains("PrepareForCreate(") {
+                    for r in vgc_parser::go::strategies::status_resets(text) {
+                        let Some(group) = group_of(&r.type_package) else {
+                            continue;
+                        };
+                        if out
+                            .iter()
+                            .any(|o| o.group == group && o.kind == r.type_name)
+                        {
+                            continue;
+                        }
+                        out.push(CreateReset {
+                            group,
+                            kind: r.type_name,
+                            at: format!("{rel}:{}", r.line),
+                            gate: r.gate,
+                            sets: r.sets,
+                        });
                     }
-                    out.push(CreateReset {
-                        group: group.to_string(),
-                        kind: r.type_name,
-                        at: format!("{rel}:{}", r.line),
-                        gate: r.gate,
-                        sets: r.sets,
-                    });
+                }
+                if text.contains("PrepareForUpdate(") {
+                    for k in vgc_parser::go::strategies::update_keeps(text) {
+                        let Some(group) = group_of(&k.type_package) else {
+                            continue;
+                        };
+                        let id = (
+                            group.clone(),
+                            k.type_name.clone(),
+                            k.status_strategy,
+                            rel.clone(),
+                        );
+                        if seen
+                            .iter()
+                            .any(|s| (&s.0, &s.1, s.2) == (&id.0, &id.1, id.2) && s.3 != id.3)
+                        {
+                            continue;
+                        }
+                        if !seen.contains(&id) {
+                            seen.push(id);
+                        }
+                        kept.push(UpdateKept {
+                            group,
+                            kind: k.type_name,
+                            status: k.status_strategy,
+                            field: k.field,
+                            at: format!("{rel}:{}", k.line),
+                        });
+                    }
                 }
             }
         }
     }
-    out
+    (out, kept)
 }
 
 impl ReleaseDefaults {
@@ -171,6 +239,7 @@ impl ReleaseDefaults {
             gates,
             dir: None,
             create_resets: Vec::new(),
+            update_keeps: Vec::new(),
         })
     }
 
@@ -252,7 +321,7 @@ pub fn load(kubernetes_version: &str) -> Result<ReleaseDefaults, String> {
         .map_err(|e| format!("{}: {e}", path.display()))?;
     let text = String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8", path.display()))?;
     let mut d = ReleaseDefaults::from_source(&source, release, &text)?;
-    d.create_resets = create_resets(&dir);
+    (d.create_resets, d.update_keeps) = strategies(&dir);
     d.dir = Some(dir);
     Ok(d)
 }

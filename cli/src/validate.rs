@@ -959,8 +959,8 @@ struct Work<'a> {
     /// With `--strict`: the keys of the object as written that no field takes (before defaulting, whose values
     /// never come from the manifest).
     unknown: Vec<vgc_validate::UnknownField>,
-    /// The written `status` the API server's create clears before validating (`clear_status_on_create`).
-    cleared: Option<Cleared>,
+    /// The members the API server's strategy replaces before validating, replaced in `obj` (`prepare`).
+    cleared: Vec<Cleared>,
 }
 
 fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Results {
@@ -1170,7 +1170,7 @@ fn evaluate(api: &Api, inputs: &[Input], old: &[Input], opts: &Options) -> Resul
                 || !e.findings.is_empty()
                 || !e.shadowed.is_empty()
                 || e.problem.is_some()
-                || e.cleared.is_some()
+                || !e.cleared.is_empty()
             {
                 return false;
             }
@@ -1393,7 +1393,7 @@ fn document(
             }
         }
     }
-    let cleared = clear_status_on_create(api, interp, olds.0, opts, text, doc);
+    let mut cleared = prepare(api, interp, op_base, olds.0, opts, text, doc);
     let doc = &*doc;
     objects(&doc.value)
         .into_iter()
@@ -1405,7 +1405,7 @@ fn document(
                 obj,
                 defaulted: paths.remove(&prefix).unwrap_or_default(),
                 unknown: keys.remove(&prefix).unwrap_or_default(),
-                cleared: cleared.get(&prefix).cloned(),
+                cleared: cleared.remove(&prefix).unwrap_or_default(),
                 prefix,
             };
             validate_object(api, interp, op_base, olds, opts, &w)
@@ -1413,58 +1413,158 @@ fn document(
         .collect()
 }
 
-/// The API server's `PrepareForCreate` status resets ([`Options::create_resets`]) applied to the objects of `doc`
-/// that are created (the main resource — no `--subresource`, or `/` — and no old object paired with them): each such
-/// object of a kind whose create resets `status` (the reset's gate, if any, on in [`Options::options`]) loses its
-/// `status` member, after defaulting, as the server's create handler calls the strategy between decoding and
-/// validating. An object that does not decode (a wrong JSON type anywhere, `status` included) keeps its status:
-/// the server refuses it before the strategy runs, and so does the validation that follows. Returns, per object
-/// (by JSON Pointer prefix) that had a `status` member other than `null`, what cleared it and where to say so (the
-/// `status` key, else the object).
-fn clear_status_on_create(
+/// What the API server's REST strategies do to the objects of `doc` before validating them, done the same way
+/// (after defaulting, as the server's create and update handlers call the strategy between decoding and
+/// validating):
+///
+/// - on a create of the main resource (no `--subresource`, or `/`; no old object paired with the object), the
+///   release's `PrepareForCreate` status reset ([`Options::create_resets`], its gate, if any, on in
+///   [`Options::options`]): the object's `status` member is removed;
+/// - on an update (an old object paired), of the main resource or of `/status`, what that subresource's
+///   `PrepareForUpdate` keeps from the stored object ([`Options::update_keeps`]: `status` on the main resource, `spec`
+///   on `/status`): the member takes the old object's value (absent when the old object has none).
+///
+/// An object that does not decode (a wrong JSON type anywhere) is left as written: the server refuses the body
+/// before its strategy runs, and so does the validation that follows. Returns, per object (by JSON Pointer prefix),
+/// each member replaced — a create's `status` when the manifest has one other than `null`, an update's member when
+/// it differs from the stored one — with what the object as written reports inside it that the replaced one does not
+/// ([`Cleared::hidden`]).
+#[allow(clippy::too_many_arguments)]
+fn prepare(
     api: &Api,
     interp: &Interpreter<'_>,
+    op_base: &Operation,
     olds: &OldObjects,
     opts: &Options,
     text: &str,
     doc: &mut Document,
-) -> BTreeMap<String, Cleared> {
-    let mut out = BTreeMap::new();
-    if opts.create_resets.is_empty() || !main_resource(opts.subresource.as_deref()) {
+) -> BTreeMap<String, Vec<Cleared>> {
+    let mut out: BTreeMap<String, Vec<Cleared>> = BTreeMap::new();
+    let main = main_resource(opts.subresource.as_deref());
+    let status_sub = opts
+        .subresource
+        .as_deref()
+        .is_some_and(|s| s.trim_start_matches('/') == "status");
+    if (opts.create_resets.is_empty() && opts.update_keeps.is_empty()) || !(main || status_sub) {
         return out;
     }
-    let found: Vec<(String, &crate::release::CreateReset)> = objects(&doc.value)
+    // (prefix, key, members to replace: (json name, the value it takes — None: removed —, strategy line, update))
+    type Plan<'v> = (
+        String,
+        TypeKey,
+        Option<&'v Value>,
+        Vec<(String, Option<Value>, String, bool)>,
+    );
+    let by = |at: &str| {
+        opts.kubernetes
+            .as_ref()
+            .map_or_else(|| at.to_string(), |(source, _)| format!("{source} {at}"))
+    };
+    let planned: Vec<Plan<'_>> = objects(&doc.value)
         .into_iter()
         .filter_map(|(obj, prefix)| {
-            obj.get("status").filter(|v| !v.is_null())?;
-            if identity(obj).is_some_and(|id| olds.contains_key(&pair_key(id))) {
-                return None;
-            }
             let key = api.kind_of(obj)?;
             let kind = obj.get("kind")?.as_str()?;
-            let reset = opts.create_resets.iter().find(|r| {
-                r.is_of(&key.pkg, kind)
-                    && r.gate
-                        .as_ref()
-                        .is_none_or(|g| opts.options.get(g) == Some(&true))
-            })?;
+            let old = identity(obj)
+                .and_then(|id| olds.get(&pair_key(id)))
+                .and_then(|o| o.value.as_ref());
+            let mut members = Vec::new();
+            match old {
+                None if main => {
+                    obj.get("status").filter(|v| !v.is_null())?;
+                    let reset = opts.create_resets.iter().find(|r| {
+                        r.is_of(&key.pkg, kind)
+                            && r.gate
+                                .as_ref()
+                                .is_none_or(|g| opts.options.get(g) == Some(&true))
+                    })?;
+                    members.push(("status".to_string(), None, by(&reset.at), false));
+                }
+                None => return None,
+                Some(old) => {
+                    let t = interp.type_plan(key)?;
+                    for k in opts
+                        .update_keeps
+                        .iter()
+                        .filter(|k| k.is_of(&key.pkg, kind) && k.status == status_sub)
+                    {
+                        let Some(json) = t
+                            .fields
+                            .iter()
+                            .flatten()
+                            .find(|f| f.go_field == k.field && !f.json_name.is_empty())
+                            .map(|f| f.json_name.clone())
+                        else {
+                            continue;
+                        };
+                        let kept = old.get(&json).cloned();
+                        if obj.get(&json) != kept.as_ref() {
+                            members.push((json, kept, by(&k.at), true));
+                        }
+                    }
+                    if members.is_empty() {
+                        return None;
+                    }
+                }
+            }
             interp.decode(key, obj).ok()?;
-            Some((prefix, reset))
+            Some((prefix, key.clone(), old, members))
         })
         .collect();
-    for (prefix, reset) in found {
-        let span = doc
-            .key_span(&format!("{prefix}/status"), text)
-            .unwrap_or_else(|| doc.label_of(&prefix, text));
-        let Some(Value::Object(obj)) = doc.value.pointer_mut(&prefix) else {
+    for (prefix, key, old, members) in planned {
+        let Some(written) = doc.value.pointer(&prefix).cloned() else {
             continue;
         };
-        obj.remove("status");
-        let by = opts.kubernetes.as_ref().map_or_else(
-            || reset.at.clone(),
-            |(source, _)| format!("{source} {}", reset.at),
-        );
-        out.insert(prefix, Cleared { by, span });
+        let mut prepared = written.clone();
+        let mut cleared = Vec::new();
+        for (json, value, strategy, update) in members {
+            let span = doc
+                .key_span(&format!("{prefix}/{json}"), text)
+                .unwrap_or_else(|| doc.label_of(&prefix, text));
+            let Value::Object(m) = &mut prepared else {
+                continue;
+            };
+            let before = match value {
+                Some(v) => m.insert(json.clone(), v),
+                None => m.remove(&json),
+            };
+            cleared.push(Cleared {
+                field: json,
+                update,
+                by: strategy,
+                span,
+                written: before,
+                hidden: 0,
+            });
+        }
+        // What the replaced members hide: the errors inside them of the object as written, less those of the
+        // prepared object.
+        let mut op = op_base.clone();
+        if old.is_some() {
+            op.op_type = vgc_runtime::OperationType::Update;
+        }
+        let inside = |v: &Value, field: &str| -> usize {
+            interp
+                .validate_partial(&key, v, old, &op)
+                .map(|p| {
+                    p.errors
+                        .iter()
+                        .filter(|e| {
+                            e.field
+                                .strip_prefix(field)
+                                .is_some_and(|r| r.is_empty() || r.starts_with(['.', '[']))
+                        })
+                        .count()
+                })
+                .unwrap_or(0)
+        };
+        for c in &mut cleared {
+            c.hidden = inside(&written, &c.field).saturating_sub(inside(&prepared, &c.field));
+        }
+        if let Some(slot) = doc.value.pointer_mut(&prefix) {
+            *slot = prepared;
+        }
+        out.insert(prefix, cleared);
     }
     out
 }
@@ -1567,7 +1667,7 @@ fn validate_object(
         shadowed: Vec::new(),
         problem: None,
         defaulted: Vec::new(),
-        cleared: None,
+        cleared: Vec::new(),
         from_old: false,
     };
     if opts.skip.iter().any(|s| s.matches(av, kind)) {
@@ -1678,9 +1778,7 @@ fn validate_object(
     entry.operation = Some(if old.is_some() { "update" } else { "create" });
     // Defaults were applied to `obj` and to the old objects when they were read.
     entry.defaulted = w.defaulted.clone();
-    if old.is_none() {
-        entry.cleared = w.cleared.clone();
-    }
+    entry.cleared = w.cleared.clone();
     match interp.validate_partial(key, obj, old, &op) {
         Ok(vgc_validate::Partial {
             errors: errs,

@@ -2485,7 +2485,7 @@ fn a_create_clears_status_as_the_release_strategy_does() {
         "{out}"
     );
     assert!(
-        out.contains("= the API server's create resets status before validating (PrepareForCreate, k8s.io/kubernetes@v1.37.2 pkg/registry/core/gadget/strategy.go:10); its rules apply to a /status update: --subresource status --old FILE\n"),
+        out.contains("= the API server's create resets status before validating (PrepareForCreate, k8s.io/kubernetes@v1.37.2 pkg/registry/core/gadget/strategy.go:10); validated as written it has 1 error; its rules apply to a /status update: --subresource status --old FILE\n"),
         "{out}"
     );
     assert!(
@@ -2506,7 +2506,7 @@ fn a_create_clears_status_as_the_release_strategy_does() {
     let v: serde_json::Value = serde_json::from_str(&out).expect("json");
     assert_eq!(
         v["documents"][0]["cleared"],
-        serde_json::json!({"field": "status", "by": "k8s.io/kubernetes@v1.37.2 pkg/registry/core/gadget/strategy.go:10", "line": 3, "column": 1})
+        serde_json::json!({"field": "status", "by": "k8s.io/kubernetes@v1.37.2 pkg/registry/core/gadget/strategy.go:10", "line": 3, "column": 1, "hidden": 1})
     );
     assert_eq!(v["documents"][1]["cleared"], serde_json::Value::Null);
     // Every format says so.
@@ -2589,4 +2589,114 @@ fn a_create_clears_status_as_the_release_strategy_does() {
     assert_eq!(v["documents"][0]["status"], "unreadable");
     assert_eq!(v["documents"][0]["cleared"], serde_json::Value::Null);
     assert_eq!(v["documents"][1]["cleared"]["line"], 8);
+}
+
+/// Issue 37: on an update (`--old`), the release's `PrepareForUpdate` keeps what that update cannot change — the
+/// stored `status` on the main resource, the stored `spec` on `/status` (`newX.Status = oldX.Status`, read from
+/// `pkg/registry/<group>/<resource>/*.go`) — and `vgc validate` validates what the server validates: the member
+/// takes the old object's value, said in a note where it hides errors of the manifest (JSON: `kept`).
+#[test]
+fn an_update_keeps_what_the_release_strategy_keeps() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let modcache = tmp.path().join("modcache");
+    let api = modcache.join("k8s.io/api@v0.37.2");
+    std::fs::create_dir_all(api.join("core/v1")).expect("mkdir");
+    std::fs::write(api.join("go.mod"), "module k8s.io/api\n\ngo 1.25\n").expect("go.mod");
+    std::fs::write(
+        api.join("core/v1/doc.go"),
+        "// +k8s:validation-gen=TypesWithField=TypeMeta\n// +groupName=\npackage v1\n",
+    )
+    .expect("doc.go");
+    std::fs::write(
+        api.join("core/v1/types.go"),
+        "package v1\n\ntype TypeMeta struct {\n\tAPIVersion string `json:\"apiVersion,omitempty\"`\n\tKind string `json:\"kind,omitempty\"`\n}\n\n\
+         type ObjectMeta struct {\n\tName string `json:\"name,omitempty\"`\n}\n\n\
+         // +k8s:supportsSubresource=\"/status\"\n\
+         type Gadget struct {\n\tTypeMeta `json:\",inline\"`\n\tMetadata ObjectMeta `json:\"metadata,omitempty\"`\n\tSpec GadgetSpec `json:\"spec,omitempty\"`\n\tStatus GadgetStatus `json:\"status,omitempty\"`\n}\n\n\
+         type GadgetSpec struct {\n\t// +k8s:optional\n\t// +k8s:minimum=0\n\tSize *int32 `json:\"size,omitempty\"`\n}\n\n\
+         type GadgetStatus struct {\n\t// +k8s:optional\n\t// +k8s:minimum=0\n\tReady *int32 `json:\"ready,omitempty\"`\n}\n",
+    )
+    .expect("types.go");
+    let kubernetes = modcache.join("k8s.io/kubernetes@v1.37.2");
+    std::fs::create_dir_all(kubernetes.join("pkg/features")).expect("mkdir");
+    std::fs::write(
+        kubernetes.join("pkg/features/kube_features.go"),
+        "package features\n\nvar defaultVersionedKubernetesFeatureGates = map[featuregate.Feature]featuregate.VersionedSpecs{\n}\n",
+    )
+    .expect("features");
+    let d = kubernetes.join("pkg/registry/core/gadget");
+    std::fs::create_dir_all(&d).expect("mkdir");
+    std::fs::write(
+        d.join("strategy.go"),
+        "package gadget\n\nimport api \"k8s.io/kubernetes/pkg/apis/core\"\n\n\
+         func (gadgetStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {\n\tnewG := obj.(*api.Gadget)\n\toldG := old.(*api.Gadget)\n\tnewG.Status = oldG.Status\n}\n\n\
+         func (gadgetStatusStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {\n\tnewG := obj.(*api.Gadget)\n\toldG := old.(*api.Gadget)\n\tnewG.Spec = oldG.Spec\n}\n",
+    )
+    .expect("strategy.go");
+    let new = tmp.path().join("new.yaml");
+    std::fs::write(
+        &new,
+        "apiVersion: v1\nkind: Gadget\nmetadata:\n  name: g\nspec:\n  size: -2\nstatus:\n  ready: -1\n",
+    )
+    .expect("new");
+    let old = tmp.path().join("old.yaml");
+    std::fs::write(
+        &old,
+        "apiVersion: v1\nkind: Gadget\nmetadata:\n  name: g\nspec:\n  size: 2\nstatus:\n  ready: 1\n",
+    )
+    .expect("old");
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir_all(&empty).expect("mkdir");
+    let env = [
+        ("GOMODCACHE", Some(modcache.as_path())),
+        ("PATH", Some(empty.as_path())),
+    ];
+    let (n, o) = (new.to_str().expect("utf-8"), old.to_str().expect("utf-8"));
+    let run = |extra: &[&str]| {
+        let mut args = vec!["--api", "k8s.io/api@v0.37.2", "--no-cache", n, "--old", o];
+        args.extend_from_slice(extra);
+        validate_env(&args, &env)
+    };
+    // The main resource: the status is the stored one (no error), the spec is checked.
+    let (code, out, err) = run(&[]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("error: spec.size: Invalid value: -2: must be greater than or equal to 0"),
+        "{out}"
+    );
+    assert!(!out.contains("status.ready: Invalid"), "{out}");
+    assert!(
+        out.contains("note: status not validated as written: an update keeps the stored object's, as the API server does\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("= the API server's update keeps the stored object's status (PrepareForUpdate, k8s.io/kubernetes@v1.37.2 pkg/registry/core/gadget/strategy.go:8); validated as written it has 1 error\n"),
+        "{out}"
+    );
+    let (_, out, _) = run(&["--output", "json"]);
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(
+        v["documents"][0]["kept"],
+        serde_json::json!([{"field": "status", "by": "k8s.io/kubernetes@v1.37.2 pkg/registry/core/gadget/strategy.go:8", "line": 7, "column": 1, "hidden": 1}])
+    );
+    // `/status`: the spec is the stored one, the status is checked.
+    let (code, out, _) = run(&["--subresource", "status"]);
+    assert_eq!(code, 1, "{out}");
+    assert!(
+        out.contains("error: status.ready: Invalid value: -1: must be greater than or equal to 0"),
+        "{out}"
+    );
+    assert!(!out.contains("spec.size: Invalid"), "{out}");
+    assert!(
+        out.contains("pkg/registry/core/gadget/strategy.go:14"),
+        "{out}"
+    );
+    // No release, no strategies: both as written.
+    let (code, out, _) = run(&["--release", "none"]);
+    assert_eq!(code, 1);
+    assert!(
+        out.contains("spec.size: Invalid") && out.contains("status.ready: Invalid"),
+        "{out}"
+    );
+    assert!(!out.contains("kept"), "{out}");
 }

@@ -108,6 +108,7 @@ fn cli_options(defaults: &vgc::release::ReleaseDefaults) -> vgc::validate::Optio
         enforce_from_release: true,
         kubernetes: defaults.dir.clone().map(|d| (defaults.source.clone(), d)),
         create_resets: defaults.create_resets.clone(),
+        update_keeps: defaults.update_keeps.clone(),
         output: vgc::validate::OutputFormat::Json,
         ..Default::default()
     }
@@ -626,6 +627,22 @@ fn agree(release: &Release) {
     assert_eq!(kubernetes_version, release.kubernetes);
     let defaults = vgc::release::load(&kubernetes_version).expect("the release's defaults");
     let loaded_at = start.elapsed();
+    let kept = |status: bool, field: &str| {
+        defaults
+            .update_keeps
+            .iter()
+            .filter(|k| k.status == status && k.field == field)
+            .count()
+    };
+    eprintln!(
+        "server-verdicts: {}: strategies read: {} kinds' creates reset status, {} updates keep the stored status, {} \
+         status updates keep the stored spec ({} update keeps in all)",
+        release.kubernetes,
+        defaults.create_resets.len(),
+        kept(false, "Status"),
+        kept(true, "Spec"),
+        defaults.update_keeps.len()
+    );
 
     // The API server's side.
     let type_pkgs = type_packages(Path::new(&api_dir));

@@ -320,6 +320,10 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
             .as_ref()
             .map(|d| d.create_resets.clone())
             .unwrap_or_default(),
+        update_keeps: defaults
+            .as_ref()
+            .map(|d| d.update_keeps.clone())
+            .unwrap_or_default(),
         strict: a.strict,
         skip: a.skip,
         no_defaults: a.no_defaults,

@@ -144,16 +144,44 @@ fn diagnostics(results: &Results, e: &Entry) -> Vec<Diagnostic<usize>> {
                 .with_notes(at.into_iter().collect()),
         );
     }
-    if let Some(c) = &e.cleared {
-        let (labels, at) = located(results, e.file, c.span.clone(), "cleared on create");
+    // A replaced member is said where it hides errors of the manifest; the others are counted in the summary.
+    for c in e.cleared.iter().filter(|c| c.hidden > 0) {
+        let label = if c.update {
+            "kept from the stored object"
+        } else {
+            "cleared on create"
+        };
+        let (labels, at) = located(results, e.file, c.span.clone(), label);
         let mut notes: Vec<String> = at.into_iter().collect();
-        notes.push(format!(
-            "the API server's create resets status before validating (PrepareForCreate, {}); its rules apply to a /status update: --subresource status --old FILE",
-            c.by
-        ));
+        notes.push(if c.update {
+            format!(
+                "the API server's update keeps the stored object's {} (PrepareForUpdate, {}); validated as written it has {}",
+                c.field,
+                c.by,
+                plural(c.hidden, "error")
+            )
+        } else {
+            format!(
+                "the API server's create resets {} before validating (PrepareForCreate, {}); validated as written it has {}; its rules apply to a /status update: --subresource status --old FILE",
+                c.field,
+                c.by,
+                plural(c.hidden, "error")
+            )
+        });
+        let message = if c.update {
+            format!(
+                "{} not validated as written: an update keeps the stored object's, as the API server does",
+                c.field
+            )
+        } else {
+            format!(
+                "{} not validated: cleared before validating a create, as the API server does",
+                c.field
+            )
+        };
         out.push(
             Diagnostic::note()
-                .with_message("status not validated: cleared before validating a create, as the API server does")
+                .with_message(message)
                 .with_labels(labels)
                 .with_notes(notes),
         );
@@ -301,6 +329,35 @@ fn human(results: &Results, opts: &Options) -> String {
             );
         }
     }
+    // The replacements that hid nothing, counted (each is in the JSON, TAP, JUnit and SARIF reports).
+    let quiet: Vec<&super::results::Cleared> = results
+        .entries
+        .iter()
+        .flat_map(|e| &e.cleared)
+        .filter(|c| c.hidden == 0)
+        .collect();
+    if !quiet.is_empty() {
+        let created = quiet.iter().filter(|c| !c.update).count();
+        let kept = quiet.len() - created;
+        let mut parts = Vec::new();
+        if created > 0 {
+            parts.push(format!(
+                "{created} {} cleared before validating a create (PrepareForCreate)",
+                if created == 1 { "status" } else { "statuses" }
+            ));
+        }
+        if kept > 0 {
+            parts.push(format!(
+                "{} kept from the stored object on an update (PrepareForUpdate)",
+                plural(kept, "member")
+            ));
+        }
+        let _ = writeln!(
+            text,
+            "note: as the API server's strategies do, {}; none hid an error of the manifests (--output json lists them)",
+            parts.join(", ")
+        );
+    }
     let _ = writeln!(text, "{}", summary_line(results));
     text
 }
@@ -409,9 +466,20 @@ fn json_report(results: &Results) -> String {
                 d["defaultedBy"] = Value::Object(by);
             }
         }
-        if let Some(c) = &e.cleared {
+        for c in &e.cleared {
             let (l, col) = results.line_col(e.file, c.span.start);
-            d["cleared"] = json!({"field": "status", "by": c.by, "line": l, "column": col});
+            let v =
+                json!({"field": c.field, "by": c.by, "line": l, "column": col, "hidden": c.hidden});
+            if c.update {
+                if !d["kept"].is_array() {
+                    d["kept"] = json!([]);
+                }
+                if let Some(a) = d["kept"].as_array_mut() {
+                    a.push(v);
+                }
+            } else {
+                d["cleared"] = v;
+            }
         }
         match (&e.problem, e.status) {
             (_, Status::Valid | Status::Invalid) => {
@@ -589,12 +657,12 @@ fn junit(results: &Results) -> String {
         {
             out.push(format!("note: {line}"));
         }
-        if let Some(c) = &e.cleared {
+        for c in &e.cleared {
             let (l, col) = results.line_col(e.file, c.span.start);
             out.push(format!(
                 "note: {}:{l}:{col}: {}",
                 results.file_name(e.file),
-                cleared_note(c)
+                c.note()
             ));
         }
         out.extend(
@@ -646,7 +714,7 @@ fn tap(results: &Results) -> String {
         match e.status {
             Status::Valid => {
                 let _ = writeln!(out, "ok {n} - {what}");
-                let block = e.problem.is_some() || !e.shadowed.is_empty() || e.cleared.is_some();
+                let block = e.problem.is_some() || !e.shadowed.is_empty() || !e.cleared.is_empty();
                 if block {
                     out.push_str("  ---\n");
                 }
@@ -693,25 +761,20 @@ fn tap(results: &Results) -> String {
     out
 }
 
-/// The `cleared:` mapping of a TAP diagnostic block: the object's status, cleared before validating a create, by
-/// which strategy line, where (nothing when none was).
+/// The `cleared:` and `kept:` mappings of a TAP diagnostic block: the members the API server's strategy replaced,
+/// by which strategy line, where (nothing when none was).
 fn tap_cleared(out: &mut String, results: &Results, e: &Entry) {
-    if let Some(c) = &e.cleared {
+    for c in &e.cleared {
         let (l, col) = results.line_col(e.file, c.span.start);
         let _ = writeln!(
             out,
-            "  cleared:\n    field: \"status\"\n    by: {}\n    line: {l}\n    column: {col}",
-            yaml_str(&c.by)
+            "  {}:\n    field: {}\n    by: {}\n    line: {l}\n    column: {col}\n    hidden: {}",
+            c.action(),
+            yaml_str(&c.field),
+            yaml_str(&c.by),
+            c.hidden
         );
     }
-}
-
-/// The one-line note of a cleared status (JUnit's `system-out`, SARIF's message).
-fn cleared_note(c: &super::results::Cleared) -> String {
-    format!(
-        "status not validated: cleared before validating a create, as the API server's PrepareForCreate does ({})",
-        c.by
-    )
 }
 
 /// `s` as a TAP test point description: `\` and `#` escaped with `\`, line breaks written as `\n`/`\r`.
@@ -863,14 +926,18 @@ fn sarif(results: &Results) -> String {
                 (f.stability, defaulted_of(f, e)),
             );
         }
-        if let Some(c) = &e.cleared {
+        for c in &e.cleared {
             let (l, col) = results.line_col(e.file, c.span.start);
             push(
-                "status-cleared".to_string(),
+                format!("{}-{}", c.field, c.action()),
                 s::ResultLevel::Note,
-                cleared_note(c),
+                c.note(),
                 location(e.file, c.span.start),
-                format!("{}\u{1f}{l}:{col}\u{1f}cleared", results.file_name(e.file)),
+                format!(
+                    "{}\u{1f}{l}:{col}\u{1f}{}",
+                    results.file_name(e.file),
+                    c.action()
+                ),
                 (None, None),
             );
         }

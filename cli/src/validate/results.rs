@@ -92,6 +92,11 @@ pub struct Options {
     /// on a create (no `subresource`, no old object), the `status` of an object of such a kind is cleared after
     /// defaulting, as the API server's `PrepareForCreate` does. Empty: objects are validated with their status.
     pub create_resets: Vec<crate::release::CreateReset>,
+    /// What the release's update strategies keep from the stored object ([`crate::release::UpdateKept`]): on an
+    /// update (`--old`) of the main resource, or of `/status` (`--subresource status`), the object's member of that
+    /// field takes the old object's value before validating, as the API server's `PrepareForUpdate` does. Empty:
+    /// updates are validated as written.
+    pub update_keeps: Vec<crate::release::UpdateKept>,
     /// Unknown kinds are errors (else skipped with a note), and so are object keys no field of the kind's types
     /// takes ([`vgc_validate::Interpreter::unknown_fields`], located at the key).
     pub strict: bool,
@@ -265,14 +270,55 @@ impl DefaultedField {
     }
 }
 
-/// An object's written `status`, cleared before validating as the API server's create does
-/// ([`crate::release::CreateReset`]).
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A member of an object the API server's REST strategy replaces before validating, replaced by `vgc validate`
+/// the same way: on a create, the written `status` cleared ([`crate::release::CreateReset`]); on an update, a member
+/// the update cannot change kept from the stored object ([`crate::release::UpdateKept`]: `status` on the main
+/// resource, `spec` on `/status`).
+#[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Cleared {
-    /// The strategy that clears it: `k8s.io/kubernetes@v1.37.2 pkg/registry/apps/deployment/strategy.go:76`.
+    /// The member's JSON name (`status`, `spec`).
+    pub(crate) field: String,
+    /// Kept from the stored object on an update (`PrepareForUpdate`); else cleared on a create (`PrepareForCreate`).
+    pub(crate) update: bool,
+    /// The strategy line that does it: `k8s.io/kubernetes@v1.37.2 pkg/registry/apps/deployment/strategy.go:76`.
     pub(crate) by: String,
-    /// The `status` key in the text.
+    /// The member's key in the text (else the object's first line).
     pub(crate) span: Range<usize>,
+    /// The member as the manifest wrote it (absent: `None`), to count what validating it as written reports.
+    pub(crate) written: Option<serde_json::Value>,
+    /// The errors (enforced and shadowed) validating the object as written reports inside the member and the
+    /// prepared object does not: what the replacement hides.
+    pub(crate) hidden: usize,
+}
+
+impl Cleared {
+    /// `cleared` or `kept` (the JSON, TAP and SARIF reports' word).
+    pub(crate) fn action(&self) -> &'static str {
+        if self.update { "kept" } else { "cleared" }
+    }
+
+    /// The one-line note: `status not validated: cleared before validating a create, as the API server's
+    /// PrepareForCreate does (…strategy.go:76)`.
+    pub(crate) fn note(&self) -> String {
+        let hidden = match self.hidden {
+            0 => String::new(),
+            n => format!(
+                "; validated as written it has {}",
+                crate::render::plural(n, "error")
+            ),
+        };
+        if self.update {
+            format!(
+                "{} not validated as written: an update keeps the stored object's {}, as the API server's PrepareForUpdate does ({}){hidden}",
+                self.field, self.field, self.by
+            )
+        } else {
+            format!(
+                "{} not validated: cleared before validating a create, as the API server's PrepareForCreate does ({}){hidden}",
+                self.field, self.by
+            )
+        }
+    }
 }
 
 /// One entry of the report, in input order: a document that could not be read, or one object.
@@ -293,8 +339,8 @@ pub(crate) struct Entry {
     pub(crate) problem: Option<Problem>,
     /// The fields of the object the API server's defaulting set before validating, in the order it set them.
     pub(crate) defaulted: Vec<DefaultedField>,
-    /// The object's written `status`, cleared before validating a create (its rules are not checked).
-    pub(crate) cleared: Option<Cleared>,
+    /// The members the API server's strategy replaces before validating, replaced likewise ([`Cleared`]).
+    pub(crate) cleared: Vec<Cleared>,
     /// A problem of an `--old` document (its identity, when known, is reported but it is not an input object:
     /// never counted in the per-kind rows).
     pub(crate) from_old: bool,
@@ -313,7 +359,7 @@ impl Entry {
             findings: Vec::new(),
             shadowed: Vec::new(),
             defaulted: Vec::new(),
-            cleared: None,
+            cleared: Vec::new(),
             from_old: false,
             problem: Some(Problem {
                 note: false,

@@ -1,6 +1,7 @@
-//! What a Kubernetes registry strategy's `PrepareForCreate` does to an object's `Status` before the API server
-//! validates a create: the `X.Status = <Type>Status{…}` / `X.Status = nil` assignments of the strategies of
-//! `k8s.io/kubernetes` `pkg/registry/<group>/<resource>/strategy.go`, read with tree-sitter-go.
+//! What a Kubernetes registry strategy does to an object before the API server validates it, read with
+//! tree-sitter-go from `k8s.io/kubernetes` `pkg/registry/<group>/<resource>/strategy.go`: the
+//! `X.Status = <Type>Status{…}` / `X.Status = nil` assignments of `PrepareForCreate` ([`status_resets`]), and the
+//! `newX.F = oldX.F` assignments of `PrepareForUpdate` ([`update_keeps`]).
 //!
 //! The API server's create handler (k8s.io/apiserver `pkg/registry/rest` `BeforeCreate`) calls the strategy's
 //! `PrepareForCreate` after decoding and defaulting and before `Validate`; nearly every strategy of a kind with a
@@ -137,6 +138,138 @@ pub fn status_resets(src: &str) -> Vec<StatusReset> {
                         line: s.start_position().row + 1,
                         gate,
                         sets,
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+    out
+}
+
+/// One `newX.F = oldX.F` of a `PrepareForUpdate` method: the update keeps the stored object's `F`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UpdateKeep {
+    /// The strategy type, the method's receiver (`rcStrategy`, `rcStatusStrategy`).
+    pub receiver: String,
+    /// Whether the receiver is a status strategy (its name ends in `StatusStrategy`, any case): the strategy of
+    /// the `/status` subresource's updates; else the main resource's.
+    pub status_strategy: bool,
+    /// The import path of the asserted type's package (`k8s.io/kubernetes/pkg/apis/core`).
+    pub type_package: String,
+    /// The asserted type's name, the kind (`ReplicationController`).
+    pub type_name: String,
+    /// The Go field kept (`Status` on the main resource, `Spec` on `/status`).
+    pub field: String,
+    /// The 1-based line of the assignment.
+    pub line: usize,
+}
+
+/// Every `newX.F = oldX.F` among the top-level statements of the `PrepareForUpdate` methods in `src`, in source
+/// order, where `newX := obj.(*pkg.T)` and `oldX := old.(*pkg.T)` assert the method's second and third parameters
+/// (`ctx, obj, old`) to the same type: the update of that strategy keeps the stored object's `F` (k8s.io/apiserver
+/// `pkg/registry/rest` `BeforeUpdate` calls `PrepareForUpdate` before `ValidateUpdate`). Statements inside `if`
+/// and other blocks are not read. Never fails.
+#[must_use]
+pub fn update_keeps(src: &str) -> Vec<UpdateKeep> {
+    let mut parser = Parser::new();
+    if parser
+        .set_language(&tree_sitter_go::LANGUAGE.into())
+        .is_err()
+    {
+        return Vec::new();
+    }
+    let Some(tree) = parser.parse(src, None) else {
+        return Vec::new();
+    };
+    let text = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("");
+    let root = tree.root_node();
+    let imports = imports(root, src);
+    let mut out = Vec::new();
+    for m in named_children(root).filter(|n| n.kind() == "method_declaration") {
+        if m.child_by_field_name("name").map(text) != Some("PrepareForUpdate") {
+            continue;
+        }
+        let receiver = m
+            .child_by_field_name("receiver")
+            .and_then(|r| named_children(r).next())
+            .and_then(|p| p.child_by_field_name("type"))
+            .map(|t| text(t).trim_start_matches('*').trim().to_string())
+            .unwrap_or_default();
+        // The parameters' names in order: `ctx`, `obj`, `old`.
+        let params: Vec<&str> = m
+            .child_by_field_name("parameters")
+            .into_iter()
+            .flat_map(named_children)
+            .flat_map(|d| {
+                let mut c = d.walk();
+                d.children_by_field_name("name", &mut c)
+                    .map(text)
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        let [_, new_param, old_param] = params.as_slice() else {
+            continue;
+        };
+        let Some(body) = m.child_by_field_name("body") else {
+            continue;
+        };
+        // var → (operand parameter, package alias, type)
+        let mut bound: Vec<(String, String, String, String)> = Vec::new();
+        for s in statements(body) {
+            match s.kind() {
+                "short_var_declaration" => {
+                    let operand = named_children(s.child_by_field_name("right").unwrap_or(s))
+                        .next()
+                        .and_then(|r| r.child_by_field_name("operand"))
+                        .map(text)
+                        .unwrap_or_default()
+                        .to_string();
+                    if let Some((v, alias, ty)) = assertion(s, src) {
+                        bound.push((v, operand, alias, ty));
+                    }
+                }
+                "assignment_statement" => {
+                    let (Some(left), Some(right)) = (
+                        s.child_by_field_name("left")
+                            .and_then(|l| named_children(l).next()),
+                        s.child_by_field_name("right")
+                            .and_then(|r| named_children(r).next()),
+                    ) else {
+                        continue;
+                    };
+                    if left.kind() != "selector_expression" || right.kind() != "selector_expression"
+                    {
+                        continue;
+                    }
+                    let field = left.child_by_field_name("field").map(text);
+                    if field.is_none() || field != right.child_by_field_name("field").map(text) {
+                        continue;
+                    }
+                    let var_of = |n: Node<'_>| {
+                        let v = n.child_by_field_name("operand").map(text)?;
+                        bound.iter().rev().find(|b| b.0 == v)
+                    };
+                    let (Some(n), Some(o)) = (var_of(left), var_of(right)) else {
+                        continue;
+                    };
+                    if n.1 != *new_param
+                        || o.1 != *old_param
+                        || (n.2.as_str(), n.3.as_str()) != (o.2.as_str(), o.3.as_str())
+                    {
+                        continue;
+                    }
+                    out.push(UpdateKeep {
+                        receiver: receiver.clone(),
+                        status_strategy: receiver.to_ascii_lowercase().ends_with("statusstrategy"),
+                        type_package: imports
+                            .iter()
+                            .find(|(a, _)| *a == n.2)
+                            .map(|(_, p)| p.clone())
+                            .unwrap_or_default(),
+                        type_name: n.3.clone(),
+                        field: field.unwrap_or_default().to_string(),
+                        line: s.start_position().row + 1,
                     });
                 }
                 _ => {}
@@ -361,6 +494,61 @@ func (s *requestStrategy) PrepareForCreate(ctx context.Context, obj runtime.Obje
     }
 
     #[test]
+    fn reads_what_an_update_keeps_from_the_stored_object() {
+        let src = r#"package rc
+
+import api "k8s.io/kubernetes/pkg/apis/core"
+
+func (rcStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
+	newController := obj.(*api.ReplicationController)
+	oldController := old.(*api.ReplicationController)
+	// update is not allowed to set status
+	newController.Status = oldController.Status
+	if x {
+		newController.Spec = oldController.Spec
+	}
+	newController.Labels = other.Labels
+}
+
+func (rcStatusStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {
+	newRc := obj.(*api.ReplicationController)
+	oldRc := old.(*api.ReplicationController)
+	newRc.Spec = oldRc.Spec
+	oldRc.Spec = newRc.Spec
+}
+"#;
+        let got: Vec<_> = update_keeps(src)
+            .into_iter()
+            .map(|k| {
+                (
+                    k.receiver,
+                    k.status_strategy,
+                    k.type_package,
+                    k.type_name,
+                    k.field,
+                    k.line,
+                )
+            })
+            .collect();
+        let core = "k8s.io/kubernetes/pkg/apis/core".to_string();
+        let rc = "ReplicationController".to_string();
+        assert_eq!(
+            got,
+            vec![
+                (
+                    "rcStrategy".into(),
+                    false,
+                    core.clone(),
+                    rc.clone(),
+                    "Status".into(),
+                    9
+                ),
+                ("rcStatusStrategy".into(), true, core, rc, "Spec".into(), 19),
+            ]
+        );
+    }
+
+    #[test]
     fn broken_go_is_no_panic() {
         for s in [
             "",
@@ -369,6 +557,7 @@ func (s *requestStrategy) PrepareForCreate(ctx context.Context, obj runtime.Obje
             "\u{0}\u{1}",
         ] {
             let _ = status_resets(s);
+            let _ = update_keeps(s);
         }
     }
 }
