@@ -20,7 +20,7 @@ fast=(
   openapi_mapping
   # vgc, cli/tests
   cache_dir check_target deep_inputs docs_output first_hour go_target graph_cli lint_cli portable_output
-  lsp tag_prefix validate_cli
+  lsp tag_prefix validate_cli openapi_cli
   # vgc-build, build/tests; vgc-build-example, build/example/tests
   config dependencies validate
   # vgc-example-generated, tests/example-generated/tests

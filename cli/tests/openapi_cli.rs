@@ -1,0 +1,202 @@
+//! `vgc openapi` end to end (issue 39, `docs/openapi.md`), on a small Go module written by the test (no Go, no
+//! network): the document's file name and schema names, a second run writing the same bytes, `--option` fixing an
+//! option, usage errors (exit 2), a file of the user in the way (exit 2, nothing written), an API tree with an error
+//! (exit 1, nothing written), and `--merge` into a spec directory (its keys kept, rule keys added, the spec directory
+//! untouched).
+
+use serde_json::{Value, json};
+use std::path::Path;
+use std::process::{Command, Output};
+
+const DOC: &str = "// +k8s:validation-gen=*\n// +groupName=widgets.example.com\npackage v1\n";
+
+const TYPES: &str = r#"package v1
+
+// TypeMeta makes Widget a kind.
+type TypeMeta struct {
+	Kind       string `json:"kind,omitempty"`
+	APIVersion string `json:"apiVersion,omitempty"`
+}
+
+// Widget is a kind.
+type Widget struct {
+	TypeMeta `json:",inline"`
+
+	// +k8s:optional
+	// +k8s:maxLength=16
+	Name *string `json:"name,omitempty"`
+
+	// +k8s:optional
+	// +k8s:ifEnabled(Gate)=+k8s:maximum=9
+	Size *int32 `json:"size,omitempty"`
+}
+"#;
+
+/// The schema name of `Widget` in the module `example.com/widgets`.
+const WIDGET: &str = "com.example.widgets.v1.Widget";
+
+const FILE: &str = "apis__widgets.example.com__v1_openapi.json";
+
+fn module(dir: &Path, types: &str) {
+    std::fs::write(
+        dir.join("go.mod"),
+        "module example.com/widgets\n\ngo 1.25\n",
+    )
+    .expect("go.mod");
+    let pkg = dir.join("v1");
+    std::fs::create_dir_all(&pkg).expect("mkdir");
+    std::fs::write(pkg.join("doc.go"), DOC).expect("doc.go");
+    std::fs::write(pkg.join("types.go"), types).expect("types.go");
+}
+
+fn vgc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vgc"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("vgc runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn read(p: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(p).expect("read")).expect("JSON")
+}
+
+#[test]
+fn writes_one_document_per_group_version_with_the_rules() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let api = tmp.path().join("api");
+    std::fs::create_dir_all(&api).expect("mkdir");
+    module(&api, TYPES);
+    let out = tmp.path().join("out");
+    let (api_s, out_s) = (api.to_str().expect("utf-8"), out.to_str().expect("utf-8"));
+    let o = vgc(&["openapi", api_s, "--out", out_s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("warning: not expressed in OpenAPI: com.example.widgets.v1.Widget.size: k8s:ifEnabled(Gate)=k8s:maximum"),
+        "{err}"
+    );
+    assert!(err.contains("wrote 1 file to"), "{err}");
+    let first = std::fs::read(out.join(FILE)).expect("the document");
+    let doc: Value = serde_json::from_slice(&first).expect("JSON");
+    assert_eq!(doc["openapi"], "3.0.0");
+    let w = &doc["components"]["schemas"][WIDGET];
+    assert_eq!(w["properties"]["name"]["maxLength"], 16);
+    assert!(w["properties"]["size"].get("maximum").is_none());
+    // Again: the same bytes.
+    let o = vgc(&["openapi", api_s, "--out", out_s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read(out.join(FILE)).expect("again"), first);
+    // An option fixed at export.
+    let o = vgc(&["openapi", api_s, "--out", out_s, "--option", "Gate=true"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        read(&out.join(FILE))["components"]["schemas"][WIDGET]["properties"]["size"]["maximum"],
+        9
+    );
+    // Usage errors.
+    for bad in [
+        &["--option", "Gate=maybe"][..],
+        &["--option", "=true"],
+        &["--stability", "gamma"],
+    ] {
+        let mut args = vec!["openapi", api_s, "--out", out_s];
+        args.extend_from_slice(bad);
+        let o = vgc(&args);
+        assert_eq!(o.status.code(), Some(2), "{bad:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn refuses_a_file_in_the_way_and_an_api_tree_with_errors() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let api = tmp.path().join("api");
+    std::fs::create_dir_all(&api).expect("mkdir");
+    module(&api, TYPES);
+    let out = tmp.path().join("out");
+    std::fs::create_dir_all(&out).expect("mkdir");
+    std::fs::write(out.join(FILE), "mine\n").expect("a file of the user");
+    let (api_s, out_s) = (api.to_str().expect("utf-8"), out.to_str().expect("utf-8"));
+    let o = vgc(&["openapi", api_s, "--out", out_s]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--force"), "{}", stderr(&o));
+    assert_eq!(
+        std::fs::read_to_string(out.join(FILE)).expect("kept"),
+        "mine\n"
+    );
+    // --force replaces it.
+    let o = vgc(&["openapi", api_s, "--out", out_s, "--force"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // An error in the API tree: nothing is written.
+    let broken = tmp.path().join("broken");
+    std::fs::create_dir_all(&broken).expect("mkdir");
+    module(
+        &broken,
+        &TYPES.replace("+k8s:maxLength=16", "+k8s:maxLenght=16"),
+    );
+    let out2 = tmp.path().join("out2");
+    let o = vgc(&[
+        "openapi",
+        broken.to_str().expect("utf-8"),
+        "--out",
+        out2.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(stderr(&o).contains("no OpenAPI written"), "{}", stderr(&o));
+    assert!(!out2.join(FILE).exists());
+}
+
+#[test]
+fn merge_adds_rule_keys_to_a_spec_directory() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let api = tmp.path().join("api");
+    std::fs::create_dir_all(&api).expect("mkdir");
+    module(&api, TYPES);
+    let spec = tmp.path().join("spec");
+    std::fs::create_dir_all(&spec).expect("mkdir");
+    let original = json!({
+        "components": {"schemas": {WIDGET: {
+            "description": "Widget is a kind.",
+            "properties": {"name": {"description": "The name.", "type": "string"}},
+            "type": "object"
+        }}},
+        "info": {"title": "Kubernetes", "version": "unversioned"},
+        "openapi": "3.0.0",
+        "paths": {}
+    });
+    let text = serde_json::to_string_pretty(&original).expect("JSON");
+    std::fs::write(spec.join(FILE), &text).expect("spec");
+    let out = tmp.path().join("out");
+    let o = vgc(&[
+        "openapi",
+        api.to_str().expect("utf-8"),
+        "--merge",
+        spec.to_str().expect("utf-8"),
+        "--out",
+        out.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("merged into 1 spec file"),
+        "{}",
+        stderr(&o)
+    );
+    let merged = read(&out.join(FILE));
+    let name = &merged["components"]["schemas"][WIDGET]["properties"]["name"];
+    assert_eq!(name["description"], "The name.");
+    assert_eq!(name["type"], "string");
+    assert_eq!(name["maxLength"], 16);
+    assert_eq!(
+        merged["components"]["schemas"][WIDGET]["description"],
+        "Widget is a kind."
+    );
+    assert_eq!(
+        std::fs::read_to_string(spec.join(FILE)).expect("spec"),
+        text,
+        "the spec directory is only read"
+    );
+}
