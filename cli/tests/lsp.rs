@@ -102,14 +102,22 @@ impl Server {
         })
     }
 
-    /// The next message `pred` accepts, within 30 s.
+    /// The next message `pred` accepts, within 30 s (with `LSP_TEST_TRACE` set, the messages passed over are
+    /// printed).
     fn wait(&mut self, what: &str, pred: impl Fn(&Value) -> bool) -> Value {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.from.recv_timeout(left) {
                 Ok(m) if pred(&m) => return m,
-                Ok(_) => {}
+                Ok(m) => {
+                    if std::env::var_os("LSP_TEST_TRACE").is_some() {
+                        eprintln!(
+                            "skipped: {}",
+                            &m.to_string()[..m.to_string().len().min(300)]
+                        );
+                    }
+                }
                 Err(RecvTimeoutError::Timeout) => panic!("timed out waiting for {what}"),
                 Err(RecvTimeoutError::Disconnected) => panic!("the server ended before {what}"),
             }
@@ -770,6 +778,130 @@ fn union_name_completion() {
         .filter_map(|i| i["label"].as_str())
         .collect();
     assert_eq!(labels, ["net"], "{c}");
+    s.request("shutdown", Value::Null);
+    s.notify("exit", Value::Null);
+}
+
+/// Issue 40, robustness: a bad buffer (not Go, unbalanced tags, a tag with a broken payload, multi-byte characters
+/// everywhere) and positions past the end of lines and of the text answer every request without killing the server.
+#[test]
+fn bad_buffers_and_positions_past_the_end() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    std::fs::write(root.join("go.mod"), "module example.com/p\n\ngo 1.25\n").expect("go.mod");
+    std::fs::create_dir_all(root.join("apis/v1")).expect("mkdir");
+    std::fs::write(root.join("apis/v1/doc.go"), DOC_GO).expect("doc.go");
+    std::fs::write(root.join("apis/v1/types.go"), types_go("+k8s:required")).expect("types.go");
+    let uri = format!("file://{}", root.join("apis/v1/types.go").display());
+    let mut s = Server::start(&root);
+    s.request("initialize", json!({"processId": null, "capabilities": {}}));
+    s.notify("initialized", json!({}));
+    let texts = [
+        "not go at all {{{ \u{0} 𝄞𝄞𝄞".to_string(),
+        "package v1\ntype T struct {\n\t// +k8s:item(type: \"x\n\t// +k8s:listMapKey=\n\t// +k8s:subfield(=+k8s:\n\tX []T `json:\"x\"`\n".to_string(),
+        format!("{}\n// +k8s:éé(ü: \"𝄞\")=+k8s:\n", types_go("+k8s:unionMember(union: \"𝄞\")")),
+        String::new(),
+    ];
+    for (v, text) in texts.iter().enumerate() {
+        s.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": v + 2}, "contentChanges": [{"text": text}]}),
+        );
+        for (line, character) in [(0, 0), (2, 3), (3, 20), (6, 13), (1000, 5), (4, 100_000)] {
+            let p = json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}});
+            for method in [
+                "textDocument/hover",
+                "textDocument/completion",
+                "textDocument/definition",
+            ] {
+                let r = s.request(method, p.clone());
+                assert!(
+                    r.get("error").is_none(),
+                    "{method} at {p} of buffer {v}: {r}"
+                );
+            }
+            let mut refs = p.clone();
+            refs["context"] = json!({"includeDeclaration": true});
+            let r = s.request("textDocument/references", refs);
+            assert!(
+                r.get("error").is_none(),
+                "references at {p} of buffer {v}: {r}"
+            );
+            let r = s.request(
+                "textDocument/codeAction",
+                json!({"textDocument": {"uri": uri}, "range": {"start": p["position"], "end": {"line": 2_000_000, "character": 0}}, "context": {"diagnostics": []}}),
+            );
+            assert!(
+                r.get("error").is_none(),
+                "codeAction at {p} of buffer {v}: {r}"
+            );
+        }
+    }
+    // Still checking: a misspelt tag is reported, and the file on disk's text again clears it.
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 98}, "contentChanges": [{"text": types_go("+k8s:requird")}]}),
+    );
+    loop {
+        let d = s.diagnostics(&uri);
+        if d.iter().any(|d| d["code"] == "VGC0102") {
+            break;
+        }
+    }
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 99}, "contentChanges": [{"text": types_go("+k8s:required")}]}),
+    );
+    loop {
+        if s.diagnostics(&uri).is_empty() {
+            break;
+        }
+    }
+    let shutdown = s.request("shutdown", Value::Null);
+    assert_eq!(shutdown["result"], Value::Null, "{shutdown}");
+    s.notify("exit", Value::Null);
+}
+
+/// A buffer that is not Go (no package clause: left out of its package), becomes Go, stops being Go (empty) and
+/// becomes Go again is checked each time.
+#[test]
+fn a_buffer_that_stops_and_starts_being_go() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    std::fs::write(root.join("go.mod"), "module example.com/p\n\ngo 1.25\n").expect("go.mod");
+    std::fs::create_dir_all(root.join("apis/v1")).expect("mkdir");
+    std::fs::write(root.join("apis/v1/doc.go"), DOC_GO).expect("doc.go");
+    std::fs::write(root.join("apis/v1/types.go"), types_go("+k8s:required")).expect("types.go");
+    let uri = format!("file://{}", root.join("apis/v1/types.go").display());
+    let mut s = Server::start(&root);
+    s.request("initialize", json!({"processId": null, "capabilities": {}}));
+    s.notify("initialized", json!({}));
+    // Not Go from the start: the first load leaves the file out of its package.
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 1}, "contentChanges": [{"text": "not go at all {{{ \u{0} 𝄞𝄞𝄞"}]}),
+    );
+    for _ in 0..3 {
+        s.request(
+            "textDocument/definition",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}),
+        );
+    }
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": types_go("+k8s:requird")}]}),
+    );
+    assert_eq!(s.diagnostics(&uri)[0]["code"], "VGC0102", "Go now");
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": ""}]}),
+    );
+    assert_eq!(s.diagnostics(&uri), Vec::<Value>::new(), "not Go: no tags");
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 4}, "contentChanges": [{"text": types_go("+k8s:requird")}]}),
+    );
+    assert_eq!(s.diagnostics(&uri)[0]["code"], "VGC0102", "Go again");
     s.request("shutdown", Value::Null);
     s.notify("exit", Value::Null);
 }

@@ -102,6 +102,8 @@ struct Module {
     plan: vgc_lowering::CratePlan,
     /// The lint diagnostics of the last check (republished with the next check's before its lint rules run).
     lint_last: Vec<vgc_ir::Diagnostic>,
+    /// A check has loaded the module into the session's database.
+    checked: bool,
 }
 
 impl Module {
@@ -137,7 +139,18 @@ impl Module {
             lint,
             plan: vgc_lowering::CratePlan::default(),
             lint_last: Vec::new(),
+            checked: false,
         }
+    }
+}
+
+impl Module {
+    /// The session's database once a check has loaded the module into it, else `None`. Nothing may query a
+    /// database before its first load: a query run then (`vgc_analysis::loaded_program` reads the absent
+    /// `Workspace` singleton) is not invalidated when the load creates the input, and the check that follows would
+    /// read the empty program it memoized.
+    fn db(&self) -> Option<&vgc_driver::Database> {
+        self.checked.then(|| self.session.db())
     }
 }
 
@@ -419,7 +432,7 @@ impl Server {
         let doc = self.docs.get(&pos.text_document.uri)?;
         let path = doc.path.as_deref()?;
         let m = self.modules.get(&module_of(path)?)?;
-        let db = m.session.db();
+        let db = m.db()?;
         let checked = navigate::text_of(db, path)?;
         if *checked != doc.text {
             return None;
@@ -468,10 +481,10 @@ impl Server {
             Some(root),
             Some(path),
         ) = (&what, &module, &path)
-            && self
-                .modules
-                .get(root)
-                .is_none_or(|m| navigate::text_of(m.session.db(), path).is_none())
+            && self.modules.get(root).is_none_or(|m| {
+                m.db()
+                    .is_none_or(|db| navigate::text_of(db, path).is_none())
+            })
         {
             let p = self.pending.remove(root).unwrap_or(Pending {
                 full: true,
@@ -484,36 +497,35 @@ impl Server {
         match what {
             tags::Completing::TagName => tags::tag_items(release, &prefix),
             tags::Completing::Format => {
-                let project = module.map(|m| vgc_ir::extensions::project_formats(m.session.db()));
+                let project = module
+                    .and_then(Module::db)
+                    .map(|db| vgc_ir::extensions::project_formats(db));
                 tags::format_items(release, project.as_deref().unwrap_or(&[]))
             }
             tags::Completing::ListType => tags::list_type_items(),
-            tags::Completing::Option => module.map_or_else(Vec::new, |m| {
-                tags::name_items(
-                    navigate::option_names(m.session.db()),
-                    "option named in the module",
-                )
+            tags::Completing::Option => module.and_then(Module::db).map_or_else(Vec::new, |db| {
+                tags::name_items(navigate::option_names(db), "option named in the module")
             }),
-            tags::Completing::Group { kind, anchor, line } => match (module, path) {
-                (Some(m), Some(path)) => tags::name_items(
-                    navigate::group_names(m.session.db(), &path, &anchor, line, kind),
-                    match kind {
-                        "virtual" => "group of the package",
-                        _ => "union of the struct",
-                    },
-                ),
-                _ => Vec::new(),
-            },
-            tags::Completing::Json { tag, anchor, line } => match (module, path) {
-                (Some(m), Some(path)) => tags::json_items(navigate::json_names(
-                    m.session.db(),
-                    &path,
-                    &anchor,
-                    line,
-                    tag,
-                )),
-                _ => Vec::new(),
-            },
+            tags::Completing::Group { kind, anchor, line } => {
+                match (module.and_then(Module::db), path) {
+                    (Some(db), Some(path)) => tags::name_items(
+                        navigate::group_names(db, &path, &anchor, line, kind),
+                        match kind {
+                            "virtual" => "group of the package",
+                            _ => "union of the struct",
+                        },
+                    ),
+                    _ => Vec::new(),
+                }
+            }
+            tags::Completing::Json { tag, anchor, line } => {
+                match (module.and_then(Module::db), path) {
+                    (Some(db), Some(path)) => {
+                        tags::json_items(navigate::json_names(db, &path, &anchor, line, tag))
+                    }
+                    _ => Vec::new(),
+                }
+            }
         }
     }
 
@@ -534,21 +546,20 @@ impl Server {
         let Some(root) = module_of(&path) else {
             return Vec::new();
         };
-        let stale = self
-            .modules
-            .get(&root)
-            .is_none_or(|m| navigate::text_of(m.session.db(), &path).is_none_or(|t| *t != text));
+        let stale = self.modules.get(&root).is_none_or(|m| {
+            m.db()
+                .is_none_or(|db| navigate::text_of(db, &path).is_none_or(|t| *t != text))
+        });
         if stale || self.pending.contains_key(&root) {
             let p = self.pending.remove(&root).unwrap_or(Pending {
-                full: !self.modules.contains_key(&root),
+                full: !self.modules.get(&root).is_some_and(|m| m.checked),
                 paths: BTreeSet::from([path.clone()]),
             });
             self.check(&root, &p);
         }
-        let Some(m) = self.modules.get(&root) else {
+        let Some(db) = self.modules.get(&root).and_then(Module::db) else {
             return Vec::new();
         };
-        let db = m.session.db();
         let Some(checked) = navigate::text_of(db, &path) else {
             return Vec::new();
         };
@@ -779,7 +790,7 @@ impl Server {
 
     fn schedule(&mut self, root: &str, path: Option<String>, full: bool, after: Duration) {
         let p = self.pending.entry(root.to_string()).or_default();
-        p.full |= full || !self.modules.contains_key(root);
+        p.full |= full || !self.modules.get(root).is_some_and(|m| m.checked);
         p.paths.extend(path);
         self.deadline = Some(Instant::now() + after);
     }
@@ -821,9 +832,11 @@ impl Server {
                     panic_text(&*panic)
                 ));
                 module.session = Session::default();
+                module.checked = false;
                 return;
             }
         };
+        module.checked = true;
         let prefix = format!("{}/", root.trim_end_matches('/'));
         self.fresh.retain(|f| !f.starts_with(&prefix));
         if let Some(profile) = &outcome.profile {
@@ -907,7 +920,7 @@ impl Server {
         before: &BTreeMap<Url, Vec<actions::Fixable>>,
     ) -> BTreeMap<Url, Vec<actions::Fixable>> {
         let gomod = format!("{}/go.mod", root.trim_end_matches('/'));
-        let db = self.modules.get(root).map(|m| m.session.db());
+        let db = self.modules.get(root).and_then(Module::db);
         // The diagnostics of each file, in order.
         let mut by_file: BTreeMap<&str, Vec<&vgc_ir::Diagnostic>> = BTreeMap::new();
         for d in diagnostics {
