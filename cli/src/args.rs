@@ -362,8 +362,9 @@ pub(crate) struct ValidateArgs {
     /// rules) instead of the per-kind coverage lines.
     #[arg(long)]
     pub(crate) summary: bool,
-    /// Validate objects on N threads (default: one per core); the report is in input order whatever N.
-    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    /// Validate objects on N threads, 1 to 256 (default: one per core); the report is in input order whatever N.
+    /// (Each thread holds a copy of the interpreter's tables: thousands of them would cost minutes and gigabytes.)
+    #[arg(short = 'j', long = "jobs", value_name = "N", value_parser = clap::value_parser!(u16).range(1..=256))]
     pub(crate) jobs: Option<u16>,
     /// Colour: `auto` (a terminal, unless `NO_COLOR` is set), `always` or `never`.
     #[arg(long, value_parser = ["auto", "always", "never"], default_value = "auto")]

@@ -2700,3 +2700,67 @@ fn an_update_keeps_what_the_release_strategy_keeps() {
     );
     assert!(!out.contains("kept"), "{out}");
 }
+
+/// Trial findings of issue 37: SARIF's `artifactLocation.uri` is a URI reference (a `#` or a space in a file name
+/// percent-encoded); an input with no object is a warning (not a silent pass); a missing `--old` file is named as
+/// `--old`'s; `-j` is 1 to 256; an `--option` no rule reads is in the JSON report's warnings too.
+#[test]
+fn sarif_uris_empty_inputs_old_files_jobs_and_option_warnings() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let odd = tmp.path().join("dir with space");
+    std::fs::create_dir_all(&odd).expect("mkdir");
+    let file = odd.join("a#b%.yaml");
+    std::fs::copy(dir().join("manifests/widgets.yaml"), &file).expect("copy");
+    let rel = |p: &Path| p.to_str().expect("utf-8").to_string();
+    let api = rel(&dir().join("api"));
+    let run = |args: &[&str]| {
+        let mut all = vec!["validate", "--api", api.as_str()];
+        all.extend_from_slice(args);
+        let o = vgc_in(tmp.path(), &all, None);
+        (
+            o.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let (_, sarif, _) = run(&["--output", "sarif", "dir with space/a#b%.yaml"]);
+    let v: serde_json::Value = serde_json::from_str(&sarif).expect("sarif");
+    let uri =
+        &v["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
+    assert_eq!(uri, "dir%20with%20space/a%23b%25.yaml", "{sarif}");
+    // No object at all: a warning, exit 0.
+    std::fs::write(tmp.path().join("empty.yaml"), "# nothing here\n").expect("write");
+    let (code, out, err) = run(&["empty.yaml"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        err.contains("warning: no Kubernetes object in the 1 input file: nothing was validated\n"),
+        "{err}"
+    );
+    // `--old` names its own missing file.
+    let (code, _, err) = run(&["empty.yaml", "--old", "nothere.yaml"]);
+    assert_eq!(code, 2);
+    assert!(err.starts_with("error: --old nothere.yaml"), "{err}");
+    // `-j` is bounded.
+    let (code, _, err) = run(&["empty.yaml", "-j", "65535"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("65535 is not in 1..=256"), "{err}");
+    // An option no rule reads: on stderr and in the JSON report.
+    let (_, out, err) = run(&[
+        "--output",
+        "json",
+        "--option",
+        "NoSuchGate=true",
+        "dir with space/a#b%.yaml",
+    ]);
+    assert!(
+        err.contains("warning: --option NoSuchGate: no rule of this API tree reads this option"),
+        "{err}"
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
+    assert!(
+        v["warnings"].as_array().expect("warnings").iter().any(|w| w
+            .as_str()
+            .is_some_and(|w| w.starts_with("--option NoSuchGate: no rule"))),
+        "{out}"
+    );
+}

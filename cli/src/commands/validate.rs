@@ -32,7 +32,7 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
             notes.extend(n.into_iter().map(|n| format!("--old {n}")));
             old
         }
-        Err(e) => return fail(e),
+        Err(e) => return fail(format!("--old {e}")),
     };
     {
         let mut err = std::io::stderr().lock();
@@ -222,11 +222,15 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
                 })
             })
             .collect();
-        for w in loaded.api.unread_options(&given) {
+        // Said on stderr and carried by the JSON, SARIF and TAP reports, as the run's other warnings.
+        for w in loaded
+            .api
+            .unread_options(&given)
+            .into_iter()
+            .chain(loaded.api.unknown_skips(&a.skip))
+        {
             let _ = writeln!(err, "warning: {w}");
-        }
-        for w in loaded.api.unknown_skips(&a.skip) {
-            let _ = writeln!(err, "warning: {w}");
+            run_warnings.push(w);
         }
     }
     let api = loaded.api;
@@ -338,6 +342,15 @@ pub(crate) fn run(a: ValidateArgs, globals: &Globals) -> ExitCode {
     let (text, result) = vgc::validate::run(&api, &inputs, &old, &opts);
     timings.push(("validate", clock.elapsed()));
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    // Nothing at all to validate (an empty file, a directory without manifests, a mistyped path's empty glob): a run
+    // that checked nothing is said, not passed in silence.
+    if result.objects + result.failed + result.unknown_kinds + result.skipped == 0 {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "warning: no Kubernetes object in the {}: nothing was validated",
+            vgc::render::plural(inputs.len(), "input file")
+        );
+    }
     if a.timings {
         print_timings(&timings);
     }

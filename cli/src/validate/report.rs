@@ -777,6 +777,32 @@ fn tap_cleared(out: &mut String, results: &Results, e: &Entry) {
     }
 }
 
+/// The characters of a path that a URI reference cannot hold as they are (RFC 3986: not unreserved, not a
+/// sub-delimiter, not `/`, `:` or `@`): `#` would start a fragment, `%` an escape, a space ends a URI.
+const URI_PATH: &percent_encoding::AsciiSet = &percent_encoding::CONTROLS
+    .add(b' ')
+    .add(b'"')
+    .add(b'#')
+    .add(b'%')
+    .add(b'<')
+    .add(b'>')
+    .add(b'?')
+    .add(b'[')
+    .add(b'\\')
+    .add(b']')
+    .add(b'^')
+    .add(b'`')
+    .add(b'{')
+    .add(b'|')
+    .add(b'}');
+
+/// A report file name (relative, `/`-separated, or `<stdin>`) as the relative URI reference SARIF's
+/// `artifactLocation.uri` must be (SARIF 2.1.0 §3.4.3): each byte outside [`URI_PATH`]'s allowed set
+/// percent-encoded (UTF-8), so `dir with space/a#b%.yaml` is `dir%20with%20space/a%23b%25.yaml`.
+fn sarif_uri(name: &str) -> String {
+    percent_encoding::utf8_percent_encode(name, URI_PATH).to_string()
+}
+
 /// `s` as a TAP test point description: `\` and `#` escaped with `\`, line breaks written as `\n`/`\r`.
 fn tap_description(s: &str) -> String {
     let mut out = String::with_capacity(s.len());
@@ -836,7 +862,7 @@ fn sarif(results: &Results) -> String {
                 s::PhysicalLocation::builder()
                     .artifact_location(
                         s::ArtifactLocation::builder()
-                            .uri(results.file_name(file))
+                            .uri(sarif_uri(&results.file_name(file)))
                             .build(),
                     )
                     .region(
