@@ -401,6 +401,28 @@ fn definition_and_references_in_the_example() {
     );
     assert_eq!(lines(&d), [condition_type], "{d}");
     assert_eq!(d["result"][0]["uri"], uri.as_str());
+    // References of Condition.Type: the tag paths naming it — `listMapKey=type` and the three `item(type: …)` keys.
+    let r = at(
+        &mut s,
+        "textDocument/references",
+        pos(&text, "Type string `json:\"type\"`", 0, 1),
+    );
+    assert_eq!(
+        lines(&r),
+        [
+            line_of(&text, "listMapKey=type", 0),
+            line_of(&text, "item(type: \"Ready\")=+k8s:immutable", 0),
+            line_of(&text, "item(type: \"Ready\")=+k8s:zeroOrOneOfMember", 0),
+            line_of(&text, "item(type: \"Failed\")", 0),
+            line_of(&text, "item(type: \"Progress\")", 0),
+        ],
+        "{r}"
+    );
+    assert_eq!(
+        r["result"][0]["range"]["start"],
+        pos(&text, "listMapKey=type", 0, 11),
+        "{r}"
+    );
     // `+k8s:item(type: "Ready")`: the key names Condition.Type too.
     let d = at(
         &mut s,

@@ -113,8 +113,8 @@ pub(crate) fn definition(db: &dyn Db, path: &str, offset: usize) -> Vec<Spot> {
 }
 
 /// The uses of what `offset` names: for a type, every field and typedef of the program whose type names it; for a
-/// union or group, its members (with the declarations of a virtual group); for a field, its declaration. With
-/// `declaration`, the declaration comes first.
+/// union or group, its members (with the declarations of a virtual group); for a field, the field paths in tags
+/// that name it (`listMapKey=`, `item(…)` keys, `subfield(…)`). With `declaration`, the declaration comes first.
 #[must_use]
 pub(crate) fn references(db: &dyn Db, path: &str, offset: usize, declaration: bool) -> Vec<Spot> {
     let prog = vgc_analysis::loaded_program(db);
@@ -130,8 +130,98 @@ pub(crate) fn references(db: &dyn Db, path: &str, offset: usize, declaration: bo
             out.extend(type_uses(db, prog, &k));
         }
         Some(Subject::Group(g)) => out = group_spots(db, prog, &g, declaration),
-        Some(Subject::Field(k, i)) => out.extend(field_spot(db, prog, &k, i)),
+        Some(Subject::Field(k, i)) => {
+            if declaration {
+                out.extend(field_spot(db, prog, &k, i));
+            }
+            out.extend(field_uses(db, prog, &Subject::Field(k, i)));
+        }
         None => {}
+    }
+    out
+}
+
+/// Every field path in the tags of the program's target packages that names `field` (a [`Subject::Field`]): the
+/// `listMapKey=` payloads, `item(…)`/`listMapItem(…)` keys and `subfield(…)` arguments resolving to it, in
+/// package and file order — each found by resolving the tag at that argument as go to definition does.
+fn field_uses(db: &dyn Db, prog: &Program, field: &Subject) -> Vec<Spot> {
+    let Subject::Field(k, i) = field else {
+        return Vec::new();
+    };
+    let Some((decl, _)) = prog.type_decl(db, k) else {
+        return Vec::new();
+    };
+    // Only tags whose text holds the field's JSON name can name it.
+    let Some(json) = decl.fields.get(*i).map(|f| {
+        f.json
+            .as_ref()
+            .filter(|j| !j.name.is_empty())
+            .map_or_else(|| f.member_name(), |j| j.name.clone())
+    }) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for p in prog.packages.values().filter(|p| p.target) {
+        for &file in &p.files {
+            let ir = vgc_ir::db::file_ir(db, file);
+            for t in &ir.types {
+                let key = TypeKey {
+                    pkg: p.path.clone(),
+                    name: t.name.clone(),
+                };
+                let mut probe = |u: &TagUse, ty: &Ty, owner: Option<&TypeKey>| {
+                    let Ok(tag) = &u.parsed else { return };
+                    let at = vgc_ir::db::span_of(db, file, u.at);
+                    for c in tag.chain() {
+                        let mut sites: Vec<Range<usize>> = Vec::new();
+                        match (c.name.as_str(), &c.value) {
+                            ("k8s:listMapKey", Some(TagValue::Scalar(Scalar::Str(v), span)))
+                                if *v == json =>
+                            {
+                                sites.push(span.clone());
+                            }
+                            ("k8s:item" | "k8s:listMapItem", _) => sites.extend(
+                                c.args
+                                    .iter()
+                                    .filter(|a| a.name.as_deref() == Some(json.as_str()))
+                                    .map(|a| a.span.start..a.span.start + json.len()),
+                            ),
+                            ("k8s:subfield", _) => sites.extend(
+                                c.args
+                                    .iter()
+                                    .filter(|a| matches!(&a.value, Scalar::Str(v) if *v == json))
+                                    .map(|a| a.span.clone()),
+                            ),
+                            _ => {}
+                        }
+                        for site in sites {
+                            if in_chain(db, prog, &p.path, tag, ty.clone(), owner, site.start)
+                                .as_ref()
+                                == Some(field)
+                            {
+                                out.push(Spot {
+                                    file,
+                                    span: at.start + site.start..at.start + site.end,
+                                });
+                            }
+                        }
+                    }
+                };
+                let own = Ty::Named(key.clone());
+                for u in &t.tags {
+                    probe(u, &own, None);
+                }
+                for f in &t.fields {
+                    if f.tags.is_empty() {
+                        continue;
+                    }
+                    let ty = types::resolve(db, prog, &p.path, file, &f.ty);
+                    for u in &f.tags {
+                        probe(u, &ty, Some(&key));
+                    }
+                }
+            }
+        }
     }
     out
 }
