@@ -227,6 +227,20 @@ async def test_k8s_api_session(client: LanguageClient):
             types.DefinitionParams(**doc_pos(certs, position(ctext, needle, shift)))
         )
         assert [(l.uri, l.range.start.line) for l in loc] == [(certs.as_uri(), want)], (needle, loc)
+    # References of that field: the tag paths naming it (listMapKey=type and the two item(type: …) keys), by line.
+    refs = await client.text_document_references_async(
+        types.ReferenceParams(
+            context=types.ReferenceContext(include_declaration=False),
+            **doc_pos(certs, position(ctext, "Type RequestConditionType", 1)),
+        )
+    )
+    assert sorted({r.range.start.line for r in refs}) == sorted(
+        {
+            line_of(ctext, '+k8s:beta(since: "1.37")=+k8s:listMapKey=type'),
+            line_of(ctext, 'item(type: "Approved")'),
+            line_of(ctext, 'item(type: "Denied")'),
+        }
+    ), refs
     # A lint fix (VGC0317, `vgc lint --fix`'s canonical spelling) is a quick fix too.
     diags = await diagnostics_until(
         client, certs.as_uri(), lambda ds: any(d.code == "VGC0317" for d in ds)
