@@ -927,3 +927,37 @@ fn a_buffer_that_stops_and_starts_being_go() {
     s.request("shutdown", Value::Null);
     s.notify("exit", Value::Null);
 }
+
+/// Issue 40, stale work: a request the client cancels while it is still queued (behind a go to definition that
+/// runs the module's first check) is answered `RequestCancelled` (-32800) without running; the others are answered.
+#[test]
+fn a_cancelled_queued_request_is_not_run() {
+    let (root, uri, text) = example();
+    let mut s = Server::start(&root);
+    s.request("initialize", json!({"processId": null, "capabilities": {}}));
+    s.notify("initialized", json!({}));
+    s.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "go", "version": 1, "text": text}}),
+    );
+    let definition = json!({"jsonrpc": "2.0", "id": 100, "method": "textDocument/definition", "params": {"textDocument": {"uri": uri}, "position": pos(&text, "listMapKey=type", 0, 12)}});
+    let hover = json!({"jsonrpc": "2.0", "id": 101, "method": "textDocument/hover", "params": {"textDocument": {"uri": uri}, "position": pos(&text, "+k8s:maxItems=3", 0, 3)}});
+    let cancel = json!({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 101}});
+    let completion = json!({"jsonrpc": "2.0", "id": 102, "method": "textDocument/completion", "params": {"textDocument": {"uri": uri}, "position": pos(&text, "// +k8s:maxItems=3", 0, 8)}});
+    for m in [&definition, &hover, &cancel, &completion] {
+        s.raw(m.to_string().as_bytes());
+    }
+    let d = s.wait("the definition", |m| m["id"] == 100);
+    assert!(d["result"].is_array(), "{d}");
+    let h = s.wait("the cancelled hover", |m| m["id"] == 101);
+    assert_eq!(h["error"]["code"], -32800, "{h}");
+    let c = s.wait("the completion", |m| m["id"] == 102);
+    assert!(
+        c["result"]
+            .as_array()
+            .is_some_and(|items| items.iter().any(|i| i["label"] == "maxItems")),
+        "{c}"
+    );
+    s.request("shutdown", Value::Null);
+    s.notify("exit", Value::Null);
+}

@@ -22,7 +22,8 @@
 //! - **Robust**: a message that is not JSON-RPC is skipped ([`transport`]), a panic in a request handler is that
 //!   request's error response and a panic in a check resets that module's session; neither stops the server.
 //!   A `didChange` older than the buffer's version is dropped, and every message already queued is handled before
-//!   a check starts, so a burst of changes is checked once, on its last text.
+//!   a check starts, so a burst of changes is checked once, on its last text; a request cancelled while still
+//!   queued is answered `RequestCancelled` without running.
 
 mod actions;
 mod navigate;
@@ -175,6 +176,8 @@ struct Server {
     pending: BTreeMap<String, Pending>,
     deadline: Option<Instant>,
     shut_down: bool,
+    /// Messages taken from the input ahead of their turn (looking for cancellations), handled before the input.
+    backlog: std::collections::VecDeque<Message>,
     /// A request method whose handler panics on purpose (`VGC_LSP_TEST_PANIC`, for the tests of the panic guard).
     panic_on: Option<String>,
 }
@@ -218,6 +221,7 @@ impl Server {
             pending: BTreeMap::new(),
             deadline: None,
             shut_down: false,
+            backlog: std::collections::VecDeque::new(),
             panic_on: std::env::var("VGC_LSP_TEST_PANIC").ok(),
         }
     }
@@ -234,21 +238,27 @@ impl Server {
     /// message already queued is handled, so that a check never runs on a text a later change replaced.
     fn serve(mut self, input: &crossbeam_channel::Receiver<Message>) -> u8 {
         loop {
-            let next = match self.deadline {
-                Some(d) => match input.recv_timeout(d.saturating_duration_since(Instant::now())) {
-                    Ok(m) => Some(m),
-                    Err(crossbeam_channel::RecvTimeoutError::Timeout) => None,
-                    Err(crossbeam_channel::RecvTimeoutError::Disconnected) => return 1,
-                },
-                None => match input.recv() {
-                    Ok(m) => Some(m),
-                    Err(_) => return 1,
-                },
+            let next = if let Some(m) = self.backlog.pop_front() {
+                Some(m)
+            } else {
+                match self.deadline {
+                    Some(d) => {
+                        match input.recv_timeout(d.saturating_duration_since(Instant::now())) {
+                            Ok(m) => Some(m),
+                            Err(crossbeam_channel::RecvTimeoutError::Timeout) => None,
+                            Err(crossbeam_channel::RecvTimeoutError::Disconnected) => return 1,
+                        }
+                    }
+                    None => match input.recv() {
+                        Ok(m) => Some(m),
+                        Err(_) => return 1,
+                    },
+                }
             };
             match next {
                 None => {
-                    while let Ok(m) = input.try_recv() {
-                        if let Some(code) = self.handle(m) {
+                    while let Some(m) = self.backlog.pop_front().or_else(|| input.try_recv().ok()) {
+                        if let Some(code) = self.handle(m, input) {
                             return code;
                         }
                     }
@@ -257,7 +267,7 @@ impl Server {
                     }
                 }
                 Some(m) => {
-                    if let Some(code) = self.handle(m) {
+                    if let Some(code) = self.handle(m, input) {
                         return code;
                     }
                 }
@@ -265,10 +275,21 @@ impl Server {
         }
     }
 
-    /// Handles one message; `Some(exit code)` after `exit`.
-    fn handle(&mut self, m: Message) -> Option<u8> {
+    /// Handles one message; `Some(exit code)` after `exit`. A request whose `$/cancelRequest` is already queued
+    /// behind it is answered `RequestCancelled` without running.
+    fn handle(&mut self, m: Message, input: &crossbeam_channel::Receiver<Message>) -> Option<u8> {
         match m {
-            Message::Request(r) => self.request(r),
+            Message::Request(r) => {
+                if self.cancelled(&r.id, input) {
+                    self.send(Response::new_err(
+                        r.id,
+                        lsp_server::ErrorCode::RequestCanceled as i32,
+                        format!("{}: cancelled", r.method),
+                    ));
+                } else {
+                    self.request(r);
+                }
+            }
             Message::Notification(n) => {
                 if n.method == lsp_types::notification::Exit::METHOD {
                     return Some(if self.shut_down { 0 } else { 1 });
@@ -281,6 +302,26 @@ impl Server {
             Message::Response(_) => {}
         }
         None
+    }
+
+    /// Whether the client has already cancelled request `id`: every message queued so far is moved to the backlog
+    /// and a `$/cancelRequest` for `id` among them is taken out.
+    fn cancelled(
+        &mut self,
+        id: &lsp_server::RequestId,
+        input: &crossbeam_channel::Receiver<Message>,
+    ) -> bool {
+        self.backlog.extend(input.try_iter());
+        let hit = self.backlog.iter().position(|m| {
+            matches!(m, Message::Notification(n)
+            if n.method == lsp_types::notification::Cancel::METHOD
+                && serde_json::from_value::<lsp_types::CancelParams>(n.params.clone())
+                    .is_ok_and(|c| match (c.id, id) {
+                        (NumberOrString::Number(a), id) => *id == lsp_server::RequestId::from(a),
+                        (NumberOrString::String(a), id) => *id == lsp_server::RequestId::from(a),
+                    }))
+        });
+        hit.and_then(|i| self.backlog.remove(i)).is_some()
     }
 
     fn request(&mut self, r: Request) {
