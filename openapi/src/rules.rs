@@ -364,6 +364,12 @@ impl Builder<'_> {
                 if site.zero.is_none() {
                     self.kw(node, "format", json!(f.name()), level);
                 }
+                // Every valid value of these formats is ASCII and at most this long, so the bound refuses nothing the
+                // format accepts; it bounds the CEL cost estimate of the format's rule (the API server sizes an
+                // unbounded string by the request limit). A longer value is then `Too long` besides `Invalid`.
+                if let Some(n) = format_max_length(*f) {
+                    keyword(node, "maxLength", json!(n), level);
+                }
                 match format_pred(*f, "self") {
                     Some(p) => {
                         push_rule(node, &rule(site.guard(pred_rule(p))));
@@ -872,9 +878,9 @@ impl Builder<'_> {
             | CheckKind::FixedResult { result: true, .. } => {
                 return Ok(None);
             }
-            CheckKind::FixedResult { result: false, msg } => {
-                p("false".into(), format!("forced failure: {msg}"))
-            }
+            CheckKind::FixedResult {
+                result: false, msg, ..
+            } => p("false".into(), format!("forced failure: {msg}")),
             CheckKind::Minimum(n) => p(
                 format!("{v} >= {n}"),
                 format!("must be greater than or equal to {n}"),
@@ -1255,6 +1261,21 @@ fn format_pred(f: Format, v: &str) -> Option<Pred> {
         message_expression: None,
         reason: Reason::Invalid,
     })
+}
+
+/// The length no valid value of format `f` exceeds (characters; every valid value is ASCII), where there is one:
+/// upstream's `content` checks (`IsDNS1123Label`: 63, `IsDNS1123Subdomain`: 253, label values 63, label keys a
+/// 253-character prefix, `/` and a 63-character name, UUIDs 36, resource pool names 253).
+fn format_max_length(f: Format) -> Option<i64> {
+    match f {
+        Format::K8sShortName | Format::K8sLabelValue => Some(63),
+        Format::K8sLongName | Format::K8sLongNameCaseless | Format::K8sResourcePoolName => {
+            Some(253)
+        }
+        Format::K8sLabelKey | Format::K8sPrefixedLabelKey => Some(317),
+        Format::K8sUuid => Some(36),
+        _ => None,
+    }
 }
 
 /// CEL: the item `e` matches the selector (every list-map key equal to its value).
