@@ -414,7 +414,7 @@ impl Builder<'_> {
             }
             CheckKind::Unique(m) => self.unique(c, m, level, node, site, at),
             CheckKind::EachVal(inner, _, _) => {
-                let elem_ty = match strip(site.ty) {
+                let elem_ty = match strip(&self.types, site.ty) {
                     RustTy::Vec(e) | RustTy::Map(e) => (**e).clone(),
                     _ => {
                         return self.unexpressed(
@@ -425,7 +425,7 @@ impl Builder<'_> {
                         );
                     }
                 };
-                let key = if matches!(strip(site.ty), RustTy::Vec(_)) {
+                let key = if matches!(strip(&self.types, site.ty), RustTy::Vec(_)) {
                     "items"
                 } else {
                     "additionalProperties"
@@ -715,7 +715,7 @@ impl Builder<'_> {
         };
         let has_from = format!("has({})", &from[..]);
         let has_to = format!("has({})", &to[..]);
-        let contains = match (strip(site.ty), matcher) {
+        let contains = match (strip(&self.types, site.ty), matcher) {
             (RustTy::Map(_), _) => format!("{to}.exists(o, o == e)"),
             (RustTy::Vec(_), Matcher::Set) => format!("{to}.exists(o, o == e)"),
             (RustTy::Vec(elem), Matcher::Keys(keys)) => {
@@ -764,7 +764,7 @@ impl Builder<'_> {
             Matcher::None => {}
             Matcher::Set => self.kw(node, "x-kubernetes-list-type", json!("set"), level),
             Matcher::Keys(keys) => {
-                let et = match strip(site.ty) {
+                let et = match strip(&self.types, site.ty) {
                     RustTy::Vec(e) => e.named().and_then(|k| self.types.get(k)).copied(),
                     _ => None,
                 };
@@ -1012,6 +1012,33 @@ impl Builder<'_> {
                     "a hand-written Go function ({upstream}): OpenAPI and CEL cannot say what it checks"
                 ));
             }
+            // A member of the value (`item(…)=+k8s:subfield(m)=+tag`): its presence rules, or its value rules
+            // while it is set.
+            CheckKind::Subfield(sf) => {
+                let m = cel::member(v, &sf.member.json)
+                    .ok_or("the member's JSON name cannot be named in CEL")?;
+                let set = cel::is_set(v, &sf.member.json, &sf.member.shape)
+                    .unwrap_or_else(|| format!("has({m})"));
+                return Ok(match &sf.inner.kind {
+                    CheckKind::Optional => None,
+                    CheckKind::Required { detail } => Some(Pred {
+                        expr: set,
+                        message: detail.clone().unwrap_or_default(),
+                        message_expression: None,
+                        reason: Reason::Required,
+                    }),
+                    CheckKind::Forbidden { detail } => Some(Pred {
+                        expr: format!("!{set}"),
+                        message: detail.clone().unwrap_or_default(),
+                        message_expression: None,
+                        reason: Reason::Forbidden,
+                    }),
+                    _ => self.pred(&sf.inner, &m)?.map(|p| Pred {
+                        expr: format!("!has({m}) || ({})", p.expr),
+                        ..p
+                    }),
+                });
+            }
             _ => {
                 return Err(format!(
                     "{} inside another rule has no CEL form in this export",
@@ -1073,7 +1100,7 @@ impl Builder<'_> {
 
     /// A union of list items (`item(…)=+k8s:unionMember`): how many members match some item.
     fn list_union_rules(&self, lu: &ListUnionPlan, site: &ValueSite<'_>) -> Option<Vec<Rule>> {
-        let elem = match strip(site.ty) {
+        let elem = match strip(&self.types, site.ty) {
             RustTy::Vec(e) => e.named().and_then(|k| self.types.get(k)).copied(),
             _ => None,
         }?;
@@ -1090,13 +1117,22 @@ impl Builder<'_> {
 
     /// `item(k: v)=+tag`: the inner check on the item the selector picks.
     fn item_rule(&mut self, it: &ItemPlan, site: &ValueSite<'_>) -> Result<Option<Rule>, String> {
-        let elem = match strip(site.ty) {
+        let elem = match strip(&self.types, site.ty) {
             RustTy::Vec(e) => e.named().and_then(|k| self.types.get(k)).copied(),
             _ => None,
         }
         .ok_or("`item` on a list whose items are not a struct of the plan")?;
         let sel = selector_expr(elem, &it.selector, "e")
             .ok_or("a list-map key cannot be named in CEL")?;
+        if matches!(it.inner.kind, CheckKind::Immutable) {
+            // upstream: on update, the item the selector picks is an error unless an old item it picks is equal.
+            let old_sel = selector_expr(elem, &it.selector, "o")
+                .ok_or("a list-map key cannot be named in CEL")?;
+            return Ok(Some(Rule::new(
+                format!("self.all(e, !({sel}) || oldSelf.exists(o, ({old_sel}) && o == e))"),
+                "field is immutable",
+            )));
+        }
         let Some(p) = self.pred(&it.inner, "e")? else {
             return Ok(None);
         };
@@ -1107,12 +1143,18 @@ impl Builder<'_> {
     }
 }
 
-/// `T` of `Option<T>`.
-fn strip(ty: &RustTy) -> &RustTy {
+/// The type a value holds: through `Option<T>` and typedefs (`type Items []Item`) to what they stand for.
+fn strip<'t>(
+    types: &std::collections::BTreeMap<&vgc_analysis::TypeKey, &'t TypePlan>,
+    ty: &'t RustTy,
+) -> &'t RustTy {
     match ty {
-        RustTy::Option(i, _) => strip(i),
-        RustTy::Named(_)
-        | RustTy::Builtin(_)
+        RustTy::Option(i, _) => strip(types, i),
+        RustTy::Named(k) => match types.get(k).and_then(|t| t.alias_of.as_ref()) {
+            Some(a) if types.get(k).is_some_and(|t| t.fields.is_none()) => strip(types, a),
+            _ => ty,
+        },
+        RustTy::Builtin(_)
         | RustTy::WellKnown(_)
         | RustTy::Vec(_)
         | RustTy::Map(_)
