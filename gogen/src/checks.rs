@@ -44,7 +44,11 @@ pub(crate) fn call(g: &mut Gen<'_>, subject: &str, c: &Check, value: &GoTy) -> O
         CheckKind::Monotonic => Some(monotonic::call(g)),
         CheckKind::Neq(v) => Some(equality::call(g, "NEQ", v)),
         CheckKind::Eq(v) => Some(equality::call(g, "EQ", v)),
-        CheckKind::FixedResult { result, msg } => Some(testing::call(g, *result, msg)),
+        CheckKind::FixedResult {
+            result,
+            msg,
+            type_arg,
+        } => Some(testing::call(g, *result, msg, type_arg.as_deref())),
         CheckKind::Unique(m) => each::unique(g, m, value),
         CheckKind::EachVal(inner, m, _) => each::each_val(g, subject, c, inner, m, value),
         CheckKind::EachKey(inner) => each::each_key(g, subject, c, inner, value),

@@ -307,6 +307,10 @@ pub enum CheckKind {
         result: bool,
         /// The payload message.
         msg: String,
+        /// The `typeArg` argument: the Go type upstream passes as `FixedResult`'s explicit type argument
+        /// (`k8s.io/x/primitives.T1`, `int`; printed as a pointer, `FixedResult[*primitives.T1]`). No behaviour: read by
+        /// the Go backend only.
+        type_arg: Option<String>,
     },
     /// `k8s:customValidation`: a call to the user's hand-written function (upstream
     /// `ValidateCustom_<Type>[_<Field>]`), a method of the `Custom` trait of `owner`'s module for values of type

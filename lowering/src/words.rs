@@ -327,7 +327,9 @@ pub fn words(c: &Check, outer: Option<Stability>, cx: &Context<'_>) -> String {
         CheckKind::Monotonic => "cannot decrease on update".into(),
         CheckKind::NoNils => "items must not be null".into(),
         CheckKind::FixedResult { result: true, .. } => "always passes (test tag)".into(),
-        CheckKind::FixedResult { result: false, msg } => {
+        CheckKind::FixedResult {
+            result: false, msg, ..
+        } => {
             format!("always fails with \"forced failure: {msg}\" (test tag)")
         }
         CheckKind::Custom {

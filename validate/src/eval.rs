@@ -832,7 +832,7 @@ impl<'p> Cx<'_, 'p> {
             CheckKind::Dependent(d) => dependentrequired::call(self, d, new, old, path),
             CheckKind::Monotonic => monotonic::call(self, new, old, path),
             CheckKind::Eq(n) | CheckKind::Neq(n) => equality::call(self, c, n, new, path),
-            CheckKind::FixedResult { result, msg } => {
+            CheckKind::FixedResult { result, msg, .. } => {
                 testing::call(*result, msg, site.shape, new, path)
             }
             CheckKind::Custom {

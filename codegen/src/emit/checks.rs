@@ -319,7 +319,7 @@ pub(super) fn check_call(
         CheckKind::Dependent(d) => dependentrequired::call(ctx, d, site, ops),
         CheckKind::Monotonic => monotonic::call(ops),
         CheckKind::Eq(n) | CheckKind::Neq(n) => equality::call(c, n, ops),
-        CheckKind::FixedResult { result, msg } => testing::call(*result, msg, site, ops),
+        CheckKind::FixedResult { result, msg, .. } => testing::call(*result, msg, site, ops),
         CheckKind::Custom {
             owner, field, ty, ..
         } => custom::call(ctx, owner, field.as_deref(), ty, ops),

@@ -28,6 +28,10 @@ impl Lowerer<'_> {
                 let mut c = mk(CheckKind::FixedResult {
                     result: id != TagId::ValidateFalse,
                     msg: s().unwrap_or_default(),
+                    type_arg: tag
+                        .str_arg("typeArg")
+                        .filter(|a| !a.is_empty())
+                        .map(str::to_string),
                 });
                 if let Some(flags) = tag.str_arg("flags") {
                     for fl in flags.split(',').map(str::trim) {
