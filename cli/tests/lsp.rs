@@ -961,3 +961,51 @@ fn a_cancelled_queued_request_is_not_run() {
     s.request("shutdown", Value::Null);
     s.notify("exit", Value::Null);
 }
+
+/// Issue 40: go to definition from a field-path constraint's path (vgc's extension, docs/extensions.md) — each
+/// segment names a field, from the struct holding the tagged field, or from the tagged struct for `target:`.
+#[test]
+fn definition_from_constraint_paths() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    std::fs::write(root.join("go.mod"), "module example.com/p\n\ngo 1.25\n").expect("go.mod");
+    std::fs::write(root.join("vgc.toml"), "[extensions]\nenabled = true\n").expect("vgc.toml");
+    std::fs::create_dir_all(root.join("apis/v1")).expect("mkdir");
+    std::fs::write(root.join("apis/v1/doc.go"), DOC_GO).expect("doc.go");
+    let text = "package v1\n\ntype TypeMeta struct{}\n\ntype Limits struct {\n\tMaxValue int32 `json:\"maxValue\"`\n}\n\n// +k8s:minimum(target: current, constraint: floor)\ntype Config struct {\n\tTypeMeta `json:\",inline\"`\n\tFloor int32 `json:\"floor\"`\n\t// +k8s:maximum(constraint: limits.maxValue)\n\tCurrent int32 `json:\"current\"`\n\tLimits Limits `json:\"limits\"`\n}\n";
+    std::fs::write(root.join("apis/v1/types.go"), text).expect("types.go");
+    let uri = format!("file://{}", root.join("apis/v1/types.go").display());
+    let mut s = Server::start(&root);
+    s.request("initialize", json!({"processId": null, "capabilities": {}}));
+    s.notify("initialized", json!({}));
+    s.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "go", "version": 1, "text": text}}),
+    );
+    let definition = |s: &mut Server, p: Value| {
+        lines(&s.request(
+            "textDocument/definition",
+            json!({"textDocument": {"uri": uri}, "position": p}),
+        ))
+    };
+    let limits = line_of(text, "Limits Limits", 0);
+    let max_value = line_of(text, "MaxValue int32", 0);
+    assert_eq!(
+        definition(&mut s, pos(text, "limits.maxValue", 0, 2)),
+        [limits]
+    );
+    assert_eq!(
+        definition(&mut s, pos(text, "limits.maxValue", 0, 9)),
+        [max_value]
+    );
+    assert_eq!(
+        definition(&mut s, pos(text, "target: current", 0, 10)),
+        [line_of(text, "Current int32", 0)]
+    );
+    assert_eq!(
+        definition(&mut s, pos(text, "constraint: floor", 0, 13)),
+        [line_of(text, "Floor int32", 0)]
+    );
+    s.request("shutdown", Value::Null);
+    s.notify("exit", Value::Null);
+}

@@ -6,7 +6,9 @@
 //! - a **field path in a tag** — `+k8s:listMapKey=name` and the keys of `+k8s:item(type: "Approved")` /
 //!   `+k8s:listMapItem(…)` (JSON names of the list's element struct), `+k8s:subfield(name)` (a JSON name of the
 //!   tagged value's struct), followed through `eachVal`/`eachKey`/`subfield`/`item` payloads and the option and
-//!   stability wrappers, through pointers, typedefs and inline embedding: the Go field;
+//!   stability wrappers, through pointers, typedefs and inline embedding: the Go field; each segment of a
+//!   field-path constraint's path (`+k8s:maximum(constraint: limits.maxValue)`, `target:`; vgc's extension): its
+//!   field;
 //! - a **union or group name** — `+k8s:unionMember`/`unionDiscriminator` (field unions, by their `union:`
 //!   argument, `""` when absent), `+k8s:zeroOrOneOfMember`, `+k8s:memberOf(group: …)` and the virtual group
 //!   declarations `+k8s:union(union: …)`/`+k8s:zeroOrOneOf(union: …)` (by name in the package): its members;
@@ -195,8 +197,16 @@ fn field_uses(db: &dyn Db, prog: &Program, field: &Subject) -> Vec<Spot> {
                             _ => {}
                         }
                         for site in sites {
-                            if in_chain(db, prog, &p.path, tag, ty.clone(), owner, site.start)
-                                .as_ref()
+                            if in_chain(
+                                db,
+                                prog,
+                                &p.path,
+                                (tag, None),
+                                ty.clone(),
+                                owner,
+                                site.start,
+                            )
+                            .as_ref()
                                 == Some(field)
                             {
                                 out.push(Spot {
@@ -435,7 +445,7 @@ fn subject_at(
         }
         let owner = Ty::Named(key.clone());
         for u in &t.tags {
-            if let Some(s) = in_use(db, prog, pkg, &span(u.at), u, &owner, None, offset) {
+            if let Some(s) = in_use(db, prog, pkg, (text, &span(u.at)), u, &owner, None, offset) {
                 return Some(s);
             }
         }
@@ -449,7 +459,16 @@ fn subject_at(
             }
             let ty = types::resolve(db, prog, pkg, file, &f.ty);
             for u in &f.tags {
-                if let Some(s) = in_use(db, prog, pkg, &span(u.at), u, &ty, Some(&key), offset) {
+                if let Some(s) = in_use(
+                    db,
+                    prog,
+                    pkg,
+                    (text, &span(u.at)),
+                    u,
+                    &ty,
+                    Some(&key),
+                    offset,
+                ) {
                     return Some(s);
                 }
             }
@@ -539,7 +558,7 @@ fn in_use(
     db: &dyn Db,
     prog: &Program,
     pkg: &str,
-    at: &Range<usize>,
+    (text, at): (&str, &Range<usize>),
     u: &TagUse,
     ty: &Ty,
     owner: Option<&TypeKey>,
@@ -549,23 +568,54 @@ fn in_use(
         return None;
     }
     let tag = u.parsed.as_ref().ok()?;
-    in_chain(db, prog, pkg, tag, ty.clone(), owner, offset - at.start)
+    let written = text.get(at.clone());
+    in_chain(
+        db,
+        prog,
+        pkg,
+        (tag, written),
+        ty.clone(),
+        owner,
+        offset - at.start,
+    )
 }
 
-/// Walks the tag chain from `tag` with `ty`, the type of the value it applies to, down to the tag holding `rel`
-/// (bytes of the tag text), and resolves what it names there.
+/// Walks the tag chain from `tag` (with its text as written, when known: field-path constraints need it) with `ty`,
+/// the type of the value it applies to, down to the tag holding `rel` (bytes of the tag text), and resolves what it
+/// names there.
 fn in_chain(
     db: &dyn Db,
     prog: &Program,
     pkg: &str,
-    tag: &Tag,
+    (tag, written): (&Tag, Option<&str>),
     mut ty: Ty,
     owner: Option<&TypeKey>,
     rel: usize,
 ) -> Option<Subject> {
+    // Field-path constraints (vgc extension) name paths from the struct holding the tagged field, or from the
+    // tagged struct itself for a type's tag (`target:` form).
+    let base = match owner {
+        Some(k) => Some(k.clone()),
+        None => match shape(db, prog, &ty) {
+            Ty::Named(k) => Some(k),
+            _ => None,
+        },
+    };
     // Whether the chain so far still applies to the field itself (union membership is the field's).
     let mut on_field = true;
     for t in tag.chain() {
+        if vgc_ir::extension_tags::constraint_tag(t).is_some()
+            && let (Some(written), Some(base)) = (written, &base)
+        {
+            for a in &t.args {
+                if matches!(a.name.as_deref(), Some("constraint" | "target"))
+                    && a.span.contains(&rel)
+                    && let Scalar::Str(path) = &a.value
+                {
+                    return constraint_path(db, prog, base, written, a.span.clone(), path, rel);
+                }
+            }
+        }
         let str_arg = |name: &str| match t.arg(name).map(|a| &a.value) {
             Some(Scalar::Str(s)) => s.clone(),
             _ => String::new(),
@@ -643,6 +693,38 @@ fn in_chain(
             }
             _ => {}
         }
+    }
+    None
+}
+
+/// The field a field-path constraint's `path` (`limits.maxValue`, the value of the argument at bytes `arg` of the
+/// tag text `written`) names at `rel`: the segments up to the one holding `rel`, resolved from struct `base`
+/// through each member's struct (pointers and typedefs followed).
+fn constraint_path(
+    db: &dyn Db,
+    prog: &Program,
+    base: &TypeKey,
+    written: &str,
+    arg: Range<usize>,
+    path: &str,
+    rel: usize,
+) -> Option<Subject> {
+    let text = written.get(arg.clone())?;
+    let start = arg.start + text.rfind(path)?;
+    let mut at = start;
+    let mut cur = base.clone();
+    for seg in path.split('.') {
+        let m = members(db, prog, &cur)
+            .into_iter()
+            .find(|m| m.json == seg)?;
+        if (at..=at + seg.len()).contains(&rel) {
+            return Some(Subject::Field(m.owner, m.index));
+        }
+        at += seg.len() + 1;
+        let Ty::Named(next) = shape(db, prog, &m.ty) else {
+            return None;
+        };
+        cur = next;
     }
     None
 }
