@@ -1006,6 +1006,36 @@ fn definition_from_constraint_paths() {
         definition(&mut s, pos(text, "constraint: floor", 0, 13)),
         [line_of(text, "Floor int32", 0)]
     );
+    // Completion of the paths' segments.
+    let typing = text.replace("constraint: limits.maxValue)", "constraint: limits.");
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": typing}]}),
+    );
+    let labels = |s: &mut Server, p: Value| -> Vec<String> {
+        let c = s.request(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri}, "position": p}),
+        );
+        c["result"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{c}"))
+            .iter()
+            .filter_map(|i| i["label"].as_str().map(str::to_string))
+            .collect()
+    };
+    let needle = "constraint: limits.";
+    assert_eq!(
+        labels(&mut s, pos(&typing, needle, 0, needle.len())),
+        ["maxValue"]
+    );
+    assert_eq!(
+        labels(
+            &mut s,
+            pos(&typing, "constraint: ", 1, "constraint: ".len())
+        ),
+        ["floor", "current", "limits"]
+    );
     s.request("shutdown", Value::Null);
     s.notify("exit", Value::Null);
 }

@@ -544,6 +544,16 @@ impl Server {
                 tags::format_items(release, project.as_deref().unwrap_or(&[]))
             }
             tags::Completing::ListType => tags::list_type_items(),
+            tags::Completing::Path {
+                parents,
+                anchor,
+                line,
+            } => match (module.and_then(Module::db), path) {
+                (Some(db), Some(path)) => {
+                    tags::json_items(navigate::path_names(db, &path, &anchor, line, &parents))
+                }
+                _ => Vec::new(),
+            },
             tags::Completing::Option => module.and_then(Module::db).map_or_else(Vec::new, |db| {
                 tags::name_items(navigate::option_names(db), "option named in the module")
             }),

@@ -328,6 +328,39 @@ fn declared_at(
     Some((key, field, ty))
 }
 
+/// The JSON names (with their Go types) a field-path constraint's next segment may take, below the segments
+/// `parents`, from the struct holding the declaration whose first line reads `anchor` (see [`json_names`]) — or
+/// from that declaration itself when it is a struct type (`target:` form).
+#[must_use]
+pub(crate) fn path_names(
+    db: &dyn Db,
+    path: &str,
+    anchor: &str,
+    line: usize,
+    parents: &[String],
+) -> Vec<(String, String)> {
+    let prog = vgc_analysis::loaded_program(db);
+    let Some((pkg, file)) = file_of(db, prog, path) else {
+        return Vec::new();
+    };
+    let Some((mut cur, _, _)) = declared_at(db, prog, &pkg, file, anchor, line) else {
+        return Vec::new();
+    };
+    for seg in parents {
+        let Some(m) = members(db, prog, &cur).into_iter().find(|m| &m.json == seg) else {
+            return Vec::new();
+        };
+        let Ty::Named(next) = shape(db, prog, &m.ty) else {
+            return Vec::new();
+        };
+        cur = next;
+    }
+    members(db, prog, &cur)
+        .into_iter()
+        .map(|m| (m.json, m.go_type))
+        .collect()
+}
+
 /// Every option name an `ifEnabled(…)`/`ifDisabled(…)` of the program's target packages names, sorted.
 #[must_use]
 pub(crate) fn option_names(db: &dyn Db) -> Vec<String> {

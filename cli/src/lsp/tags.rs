@@ -112,6 +112,17 @@ pub(crate) enum Completing {
     },
     /// An option name: `ifEnabled(`, `ifDisabled(`.
     Option,
+    /// A segment of a field-path constraint's path (`constraint:`/`target:` of `minimum(`, `maximum(`,
+    /// `exclusiveMinimum(`, `exclusiveMaximum(`; vgc's extension): `parents` are the segments typed before the last
+    /// `.`, the tag is written above the declaration whose first line reads `anchor`, at line `line` of the buffer.
+    Path {
+        /// The segments before the one being typed.
+        parents: Vec<String>,
+        /// The declaration's line, trimmed.
+        anchor: String,
+        /// Its line number in the buffer.
+        line: usize,
+    },
     /// A union or group name: `union:` of `unionMember(`/`unionDiscriminator(` (`kind` `"union"`) or of
     /// `zeroOrOneOfMember(` (`"zeroOrOneOf"`), `group:` of `memberOf(` (`"virtual"`), written first on the line
     /// above the declaration whose first line reads `anchor`, at line `line` of the buffer.
@@ -180,6 +191,49 @@ pub(crate) fn completing(text: &str, pos: Position, prefix: &TagPrefix) -> Optio
     };
     if arg_value("ifEnabled", "") || arg_value("ifDisabled", "") {
         return Some(Completing::Option);
+    }
+    // A constraint path: its base is the declaration's whatever wrappers or `eachVal` it is chained behind.
+    let constraint = ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"]
+        .iter()
+        .find_map(|name| {
+            let args = typed.strip_prefix(name)?.strip_prefix('(')?;
+            if args.contains(')') {
+                return None;
+            }
+            let last = args.rsplit(',').next().unwrap_or("").trim_start();
+            let (arg, value) = last.split_once(':')?;
+            if !matches!(arg.trim(), "constraint" | "target") {
+                return None;
+            }
+            let value = value.trim_start().trim_start_matches('"');
+            value
+                .chars()
+                .all(|c| name_char(c) || c == '.')
+                .then(|| value.to_string())
+        });
+    if let Some(value) = constraint {
+        let chained_ok = before[comment..comment + i]
+            .split(&marker)
+            .skip(1)
+            .all(|outer| {
+                let name = &outer[..outer.find(|c: char| !name_char(c)).unwrap_or(outer.len())];
+                matches!(
+                    name,
+                    "alpha" | "beta" | "ifEnabled" | "ifDisabled" | "eachVal"
+                )
+            });
+        let (anchor, line) = chained_ok
+            .then(|| below(text, start, line, pos))
+            .flatten()?;
+        let parents = match value.rsplit_once('.') {
+            Some((p, _)) => p.split('.').map(str::to_string).collect(),
+            None => Vec::new(),
+        };
+        return Some(Completing::Path {
+            parents,
+            anchor,
+            line,
+        });
     }
     let group = if arg_value("unionMember", "union") || arg_value("unionDiscriminator", "union") {
         Some("union")
@@ -358,9 +412,13 @@ fn completion(
         Some(Completing::TagName) => tag_items(release, prefix),
         Some(Completing::Format) => format_items(release, project),
         Some(Completing::ListType) => list_type_items(),
-        Some(Completing::Json { .. } | Completing::Option | Completing::Group { .. }) | None => {
-            Vec::new()
-        }
+        Some(
+            Completing::Json { .. }
+            | Completing::Option
+            | Completing::Group { .. }
+            | Completing::Path { .. },
+        )
+        | None => Vec::new(),
     }
 }
 
@@ -511,6 +569,15 @@ mod tests {
         ));
         let member_name = "\t// +k8s:unionMember(memberName: \n\tX string\n";
         assert_eq!(completing(member_name, Position::new(0, 33), &p), None);
+        let path = "\t// +k8s:maximum(constraint: limits.ma\n\tX int32\n";
+        assert_eq!(
+            completing(path, Position::new(0, 37), &p),
+            Some(Completing::Path {
+                parents: vec!["limits".into()],
+                anchor: "X int32".into(),
+                line: 1
+            })
+        );
         let items = list_type_items();
         assert_eq!(
             items.iter().map(|i| i.label.as_str()).collect::<Vec<_>>(),
