@@ -1006,6 +1006,26 @@ fn definition_from_constraint_paths() {
         definition(&mut s, pos(text, "constraint: floor", 0, 13)),
         [line_of(text, "Floor int32", 0)]
     );
+    // References of Limits.MaxValue and Config.Floor: the constraint segments naming them.
+    let refs = |s: &mut Server, p: Value| {
+        s.request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": uri}, "position": p, "context": {"includeDeclaration": false}}),
+        )["result"]
+            .as_array()
+            .unwrap_or_else(|| panic!("references"))
+            .iter()
+            .map(|l| l["range"]["start"].clone())
+            .collect::<Vec<Value>>()
+    };
+    assert_eq!(
+        refs(&mut s, pos(text, "MaxValue int32", 0, 1)),
+        [pos(text, "maxValue)", 0, 0)]
+    );
+    assert_eq!(
+        refs(&mut s, pos(text, "Floor int32", 0, 1)),
+        [pos(text, "floor)", 0, 0)]
+    );
     // Completion of the paths' segments.
     let typing = text.replace("constraint: limits.maxValue)", "constraint: limits.");
     s.notify(

@@ -144,8 +144,9 @@ pub(crate) fn references(db: &dyn Db, path: &str, offset: usize, declaration: bo
 }
 
 /// Every field path in the tags of the program's target packages that names `field` (a [`Subject::Field`]): the
-/// `listMapKey=` payloads, `item(…)`/`listMapItem(…)` keys and `subfield(…)` arguments resolving to it, in
-/// package and file order — each found by resolving the tag at that argument as go to definition does.
+/// `listMapKey=` payloads, `item(…)`/`listMapItem(…)` keys, `subfield(…)` arguments and field-path constraint
+/// segments resolving to it, in package and file order — each found by resolving the tag at that place as go to
+/// definition does.
 fn field_uses(db: &dyn Db, prog: &Program, field: &Subject) -> Vec<Spot> {
     let Subject::Field(k, i) = field else {
         return Vec::new();
@@ -174,6 +175,7 @@ fn field_uses(db: &dyn Db, prog: &Program, field: &Subject) -> Vec<Spot> {
                 let mut probe = |u: &TagUse, ty: &Ty, owner: Option<&TypeKey>| {
                     let Ok(tag) = &u.parsed else { return };
                     let at = vgc_ir::db::span_of(db, file, u.at);
+                    let written = file.text(db).get(at.clone());
                     for c in tag.chain() {
                         let mut sites: Vec<Range<usize>> = Vec::new();
                         match (c.name.as_str(), &c.value) {
@@ -196,12 +198,38 @@ fn field_uses(db: &dyn Db, prog: &Program, field: &Subject) -> Vec<Spot> {
                             ),
                             _ => {}
                         }
+                        // A field-path constraint's segments equal to the name, where the tag's text has them.
+                        if vgc_ir::extension_tags::constraint_tag(c).is_some()
+                            && let Some(written) = written
+                        {
+                            for a in &c.args {
+                                let (Some("constraint" | "target"), Scalar::Str(path)) =
+                                    (a.name.as_deref(), &a.value)
+                                else {
+                                    continue;
+                                };
+                                let Some(start) = written
+                                    .get(a.span.clone())
+                                    .and_then(|t| t.rfind(path.as_str()))
+                                    .map(|i| a.span.start + i)
+                                else {
+                                    continue;
+                                };
+                                let mut seg_at = start;
+                                for seg in path.split('.') {
+                                    if seg == json {
+                                        sites.push(seg_at..seg_at + seg.len());
+                                    }
+                                    seg_at += seg.len() + 1;
+                                }
+                            }
+                        }
                         for site in sites {
                             if in_chain(
                                 db,
                                 prog,
                                 &p.path,
-                                (tag, None),
+                                (tag, written),
                                 ty.clone(),
                                 owner,
                                 site.start,
