@@ -536,7 +536,14 @@ fn definition_and_references_in_the_example() {
         host.starts_with("**Endpoint.host** — rules under upstream"),
         "{host}"
     );
-    assert!(host.contains("\n- optional\n"), "{host}");
+    // Each rule links the tag line it comes from.
+    assert!(
+        host.contains(&format!(
+            "\n- optional ([`+k8s:optional`]({uri}#L{}))\n",
+            line_of(&text, "Host *string", 0)
+        )),
+        "{host}"
+    );
     assert!(
         host.contains(&format!(
             "With its siblings in [`Endpoint`]({uri}#L{}):\n- exactly one of host, ip must be set",
@@ -553,7 +560,13 @@ fn definition_and_references_in_the_example() {
         "{size}"
     );
     let ports = hover(&mut s, pos(&text, "Ports []Port", 0, 1));
-    assert!(ports.contains("- at most 3 items\n"), "{ports}");
+    assert!(
+        ports.contains(&format!(
+            "- at most 3 items ([`+k8s:maxItems`]({uri}#L{}))\n",
+            line_of(&text, "+k8s:maxItems=3", 0) + 1
+        )),
+        "{ports}"
+    );
     let condition = hover(&mut s, pos(&text, "Condition struct", 0, 1));
     assert!(
         condition.starts_with("**Condition** — rules under upstream"),

@@ -480,13 +480,16 @@ impl Server {
         }
         let at = position::offset(&checked, pos.position);
         let (key, field) = navigate::declaration_at(db, path, at)?;
-        let link = |k: &vgc_analysis::TypeKey| {
-            let s = navigate::declaration_of(db, k)?;
+        let at = |s: navigate::Spot| {
             let uri = self.uri_for(s.file.path(db))?;
             let line = position::position(s.file.text(db), s.span.start).line + 1;
             Some(format!("{uri}#L{line}"))
         };
-        let value = rules::hover(&m.plan, &key, field.as_deref(), &link)?;
+        let ty = |k: &vgc_analysis::TypeKey| at(navigate::declaration_of(db, k)?);
+        let tag =
+            |k: &vgc_analysis::TypeKey, f: Option<&str>, id| at(navigate::tag_line(db, k, f, id)?);
+        let links = rules::Links { ty: &ty, tag: &tag };
+        let value = rules::hover(&m.plan, &key, field.as_deref(), &links)?;
         Some(lsp_types::Hover {
             contents: lsp_types::HoverContents::Markup(lsp_types::MarkupContent {
                 kind: lsp_types::MarkupKind::Markdown,

@@ -917,6 +917,42 @@ fn field_spot(db: &dyn Db, prog: &Program, k: &TypeKey, i: usize) -> Option<Spot
     })
 }
 
+/// The tag line of tag `id` (anywhere in a use's chain: `+k8s:beta(…)=+k8s:maxItems=2` is a `maxItems` line) on
+/// field `field` (its Go member name) of struct `k`, or with `None` on type `k` itself, then on its fields.
+#[must_use]
+pub(crate) fn tag_line(
+    db: &dyn Db,
+    k: &TypeKey,
+    field: Option<&str>,
+    id: vgc_ir::catalog::TagId,
+) -> Option<Spot> {
+    let prog = vgc_analysis::loaded_program(db);
+    let (decl, file) = prog.type_decl(db, k)?;
+    let has = |u: &&TagUse| {
+        u.parsed
+            .as_ref()
+            .is_ok_and(|t| t.chain().any(|c| c.name == id.name()))
+    };
+    let found = match field {
+        Some(name) => decl
+            .fields
+            .iter()
+            .find(|f| f.member_name() == name)?
+            .tags
+            .iter()
+            .find(has),
+        None => decl
+            .tags
+            .iter()
+            .find(has)
+            .or_else(|| decl.fields.iter().flat_map(|f| f.tags.iter()).find(has)),
+    }?;
+    Some(Spot {
+        file,
+        span: vgc_ir::db::span_of(db, file, found.at),
+    })
+}
+
 /// Where type `k` is declared (its name), `None` when the program does not hold it.
 #[must_use]
 pub(crate) fn declaration_of(db: &dyn Db, k: &TypeKey) -> Option<Spot> {

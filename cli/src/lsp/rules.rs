@@ -6,15 +6,30 @@
 
 use std::collections::BTreeMap;
 use vgc_analysis::TypeKey;
+use vgc_ir::catalog::TagId;
 use vgc_lowering::CratePlan;
 use vgc_lowering::plan::{RustTy, TypePlan};
 use vgc_lowering::words::{self, Context, Rule};
 
-/// A rule as a Markdown list item: its level in front (`beta: at most 10 items`).
-fn item(r: &Rule) -> String {
+/// Where the links of a hover point.
+pub(crate) struct Links<'a> {
+    /// The URI (with a `#Lline` fragment) of a type's declaration.
+    pub(crate) ty: &'a dyn Fn(&TypeKey) -> Option<String>,
+    /// The URI of the tag line of tag `TagId` on field `Some(go field)` of a struct, or on a type (`None`: its own
+    /// tags, then its fields').
+    pub(crate) tag: &'a dyn Fn(&TypeKey, Option<&str>, TagId) -> Option<String>,
+}
+
+/// A rule as a Markdown list item: its level in front (`beta: at most 10 items`), then a link to the tag line it
+/// comes from (`link`), named after the tag.
+fn item(r: &Rule, link: Option<(TagId, String)>) -> String {
+    let at = match link {
+        Some((id, uri)) => format!(" ([`+{}`]({uri}))", id.name()),
+        None => String::new(),
+    };
     match r.stability {
-        Some(level) => format!("- {level}: {}\n", r.text),
-        None => format!("- {}\n", r.text),
+        Some(level) => format!("- {level}: {}{at}\n", r.text),
+        None => format!("- {}{at}\n", r.text),
     }
 }
 
@@ -33,7 +48,7 @@ fn typedef_rules(
     ty: &RustTy,
     all: &BTreeMap<&TypeKey, &TypePlan>,
     cx: &Context<'_>,
-) -> Vec<(TypeKey, Vec<Rule>)> {
+) -> Vec<(TypeKey, Vec<(Rule, Option<TagId>)>)> {
     let mut out = Vec::new();
     let mut cur = ty.named();
     for _ in 0..16 {
@@ -45,7 +60,10 @@ fn typedef_rules(
         if !t.checks.is_empty() {
             out.push((
                 k.clone(),
-                t.checks.iter().map(|c| words::rule(c, cx)).collect(),
+                t.checks
+                    .iter()
+                    .map(|c| (words::rule(c, cx), c.tag))
+                    .collect(),
             ));
         }
         cur = t.alias_of.as_ref().and_then(RustTy::named);
@@ -55,18 +73,22 @@ fn typedef_rules(
 
 /// The Markdown of the effective rules of field `field` (its Go field name) of struct `key`, or of the type `key`
 /// itself when `field` is `None`; `None` when the plan does not hold the type (not reachable from a root, or the
-/// check failed before lowering). `link` gives the URI (with a `#Lline` fragment) of a type's declaration, so each
-/// typedef and struct the rules come from links to it.
+/// check failed before lowering). Each typedef and struct the rules come from links to its declaration, each rule to
+/// the tag line it comes from ([`Links`]).
 #[must_use]
 pub(crate) fn hover(
     plan: &CratePlan,
     key: &TypeKey,
     field: Option<&str>,
-    link: &dyn Fn(&TypeKey) -> Option<String>,
+    links: &Links<'_>,
 ) -> Option<String> {
-    let named = |k: &TypeKey| match link(k) {
+    let named = |k: &TypeKey| match (links.ty)(k) {
         Some(uri) => format!("[`{}`]({uri})", k.name),
         None => format!("`{}`", k.name),
+    };
+    let tag_link = |k: &TypeKey, field: Option<&str>, id: Option<TagId>| {
+        let id = id?;
+        (links.tag)(k, field, id).map(|uri| (id, uri))
     };
     let all: BTreeMap<&TypeKey, &TypePlan> = plan
         .modules
@@ -103,13 +125,13 @@ pub(crate) fn hover(
             md.push_str("No rules of its own.\n");
         }
         for c in &t.checks {
-            md.push_str(&item(&words::rule(c, &cx)));
+            md.push_str(&item(&words::rule(c, &cx), tag_link(key, None, c.tag)));
         }
         if let Some(a) = &t.alias_of {
             for (td, rules) in typedef_rules(a, &all, &cx) {
                 md.push_str(&format!("\nThrough typedef {}:\n", named(&td)));
-                for r in &rules {
-                    md.push_str(&item(r));
+                for (r, id) in &rules {
+                    md.push_str(&item(r, tag_link(&td, None, *id)));
                 }
             }
         }
@@ -132,7 +154,11 @@ pub(crate) fn hover(
         "**{}.{shown}** — rules under upstream {}\n\n",
         key.name, plan.upstream
     ));
-    let own: Vec<Rule> = f.checks.iter().map(|c| words::rule(c, &cx)).collect();
+    let own: Vec<(Rule, Option<TagId>)> = f
+        .checks
+        .iter()
+        .map(|c| (words::rule(c, &cx), c.tag))
+        .collect();
     let through = typedef_rules(&f.ty, &all, &cx);
     // Struct-level rules of the enclosing type naming this field (unions, modes, dependent fields, subfields).
     let tcx = Context {
@@ -140,28 +166,28 @@ pub(crate) fn hover(
         elem_json_name: &elem_json,
         map: false,
     };
-    let with: Vec<Rule> = t
+    let with: Vec<(Rule, Option<TagId>)> = t
         .checks
         .iter()
-        .map(|c| words::rule(c, &tcx))
-        .filter(|r| r.fields.iter().any(|n| n == shown))
+        .map(|c| (words::rule(c, &tcx), c.tag))
+        .filter(|(r, _)| r.fields.iter().any(|n| n == shown))
         .collect();
     if own.is_empty() && through.is_empty() && with.is_empty() {
         md.push_str("No rules.\n");
     }
-    for r in &own {
-        md.push_str(&item(r));
+    for (r, id) in &own {
+        md.push_str(&item(r, tag_link(key, Some(&f.go_field), *id)));
     }
     for (td, rules) in &through {
         md.push_str(&format!("\nThrough its type, typedef {}:\n", named(td)));
-        for r in rules {
-            md.push_str(&item(r));
+        for (r, id) in rules {
+            md.push_str(&item(r, tag_link(td, None, *id)));
         }
     }
     if !with.is_empty() {
         md.push_str(&format!("\nWith its siblings in {}:\n", named(key)));
-        for r in &with {
-            md.push_str(&item(r));
+        for (r, id) in &with {
+            md.push_str(&item(r, tag_link(key, None, *id)));
         }
     }
     if let Some(k) = f.ty.named()
