@@ -11,13 +11,19 @@ use vgc_lowering::CratePlan;
 use vgc_lowering::plan::{RustTy, TypePlan};
 use vgc_lowering::words::{self, Context, Rule};
 
+/// The URI of the tag line of a tag on a field (`Some(go field)`) of a struct, or on a type (`None`).
+pub(crate) type TagLink<'a> = &'a dyn Fn(&TypeKey, Option<&str>, TagId) -> Option<String>;
+
+/// A rule with the tag it comes from.
+type Sourced = (Rule, Option<TagId>);
+
 /// Where the links of a hover point.
 pub(crate) struct Links<'a> {
     /// The URI (with a `#Lline` fragment) of a type's declaration.
     pub(crate) ty: &'a dyn Fn(&TypeKey) -> Option<String>,
     /// The URI of the tag line of tag `TagId` on field `Some(go field)` of a struct, or on a type (`None`: its own
     /// tags, then its fields').
-    pub(crate) tag: &'a dyn Fn(&TypeKey, Option<&str>, TagId) -> Option<String>,
+    pub(crate) tag: TagLink<'a>,
 }
 
 /// A rule as a Markdown list item: its level in front (`beta: at most 10 items`), then a link to the tag line it
@@ -48,7 +54,7 @@ fn typedef_rules(
     ty: &RustTy,
     all: &BTreeMap<&TypeKey, &TypePlan>,
     cx: &Context<'_>,
-) -> Vec<(TypeKey, Vec<(Rule, Option<TagId>)>)> {
+) -> Vec<(TypeKey, Vec<Sourced>)> {
     let mut out = Vec::new();
     let mut cur = ty.named();
     for _ in 0..16 {
@@ -154,7 +160,7 @@ pub(crate) fn hover(
         "**{}.{shown}** — rules under upstream {}\n\n",
         key.name, plan.upstream
     ));
-    let own: Vec<(Rule, Option<TagId>)> = f
+    let own: Vec<Sourced> = f
         .checks
         .iter()
         .map(|c| (words::rule(c, &cx), c.tag))
@@ -166,7 +172,7 @@ pub(crate) fn hover(
         elem_json_name: &elem_json,
         map: false,
     };
-    let with: Vec<(Rule, Option<TagId>)> = t
+    let with: Vec<Sourced> = t
         .checks
         .iter()
         .map(|c| (words::rule(c, &tcx), c.tag))
