@@ -145,6 +145,24 @@ pub(crate) fn is_set(obj: &str, name: &str, shape: &Shape) -> Option<String> {
     })
 }
 
+/// CEL: the member `name` of `self` is the same in `oldSelf.value()` (both unset, or both set and equal).
+pub(crate) fn unchanged(name: &str) -> Option<String> {
+    let n = member("self", name)?;
+    let o = member("oldSelf.value()", name)?;
+    Some(format!(
+        "(has({n}) == has({o}) && (!has({n}) || {n} == {o}))"
+    ))
+}
+
+/// CEL: the member `name` of `self` is set as it was in `oldSelf.value()` ([`is_set`] of both equal).
+pub(crate) fn same_setness(name: &str, shape: &Shape) -> Option<String> {
+    Some(format!(
+        "({} == {})",
+        is_set("self", name, shape)?,
+        is_set("oldSelf.value()", name, shape)?
+    ))
+}
+
 /// The `reason` of a CRD validation rule: the error type the API server reports (of those CRD rules may use that vgc's rules need).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Reason {
@@ -186,7 +204,13 @@ pub(crate) struct Rule {
     pub(crate) stability: Option<Stability>,
     /// The tag the rule says (`k8s:immutable`), kept in the rule object as [`crate::TAG_KEY`].
     pub(crate) tag: Option<String>,
+    /// For a rule made to ratchet as upstream does ([`Rule::ratcheted`]): the rule without the ratchet, which
+    /// replaces it where the old value cannot be found (kept in the rule object as [`PLAIN_RULE_KEY`]).
+    pub(crate) plain: Option<String>,
 }
+
+/// The key of a ratcheted rule's plain form ([`Rule::plain`]).
+pub(crate) const PLAIN_RULE_KEY: &str = "x-vgc-plain-rule";
 
 impl Rule {
     /// A rule with `message`, no field path, reason `Invalid`.
@@ -199,6 +223,7 @@ impl Rule {
             reason: Reason::Invalid,
             stability: None,
             tag: None,
+            plain: None,
         }
     }
 
@@ -220,6 +245,16 @@ impl Rule {
         self
     }
 
+    /// This rule skipped on an update where `unchanged` (CEL over `oldSelf.value()` and `self`) holds, as upstream's
+    /// validators ratchet (a field's own value unchanged; a union's or dependent rule's set-nesses unchanged):
+    /// `optionalOldSelf`, so that it still runs on create.
+    pub(crate) fn ratcheted(mut self, unchanged: &str) -> Self {
+        let plain = std::mem::take(&mut self.rule);
+        self.rule = format!("(oldSelf.hasValue() && {unchanged}) || ({plain})");
+        self.plain = Some(plain);
+        self
+    }
+
     /// The rule object, keys in the order the API server's `ValidationRule` declares them.
     pub(crate) fn to_json(&self) -> Value {
         let mut m = Map::new();
@@ -234,6 +269,10 @@ impl Rule {
             m.insert("fieldPath".into(), json!(p));
         }
         m.insert("reason".into(), json!(self.reason.word()));
+        if let Some(p) = &self.plain {
+            m.insert("optionalOldSelf".into(), json!(true));
+            m.insert(PLAIN_RULE_KEY.into(), json!(p));
+        }
         if let Some(s) = self.stability.filter(|s| *s != Stability::Stable) {
             m.insert(crate::STABILITY_KEY.into(), json!(crate::stability_word(s)));
         }

@@ -237,6 +237,15 @@ fn strip(
     moved: &mut Vec<Unexpressed>,
 ) {
     if under && let Some(Value::Array(rules)) = m.get_mut("x-kubernetes-validations") {
+        // A rule that reads `oldSelf` only to ratchet keeps its plain form here.
+        for r in rules.iter_mut() {
+            if let Value::Object(o) = r
+                && let Some(Value::String(plain)) = o.remove(crate::cel::PLAIN_RULE_KEY)
+            {
+                o.insert("rule".into(), Value::String(plain));
+                o.remove("optionalOldSelf");
+            }
+        }
         let (old, keep): (Vec<Value>, Vec<Value>) = std::mem::take(rules)
             .into_iter()
             .partition(|r| r["rule"].as_str().is_some_and(|t| t.contains("oldSelf")));

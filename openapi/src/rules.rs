@@ -249,11 +249,16 @@ impl Builder<'_> {
                 self.expressed += 1;
                 // A present zero value is unset for upstream (a value kind's zero, an empty list or map): `required`
                 // only tests presence, so a rule on the struct refuses the present zero.
-                if let Some(zero_ok) = present_zero_is_set(&f.json_name, &f.shape) {
+                // Upstream skips the field on an update that leaves it unchanged.
+                if let (Some(zero_ok), Some(same)) = (
+                    present_zero_is_set(&f.json_name, &f.shape),
+                    cel::unchanged(&f.json_name),
+                ) {
                     parent.rules.push(
                         rule(Rule::new(zero_ok, detail.clone().unwrap_or_default()))
                             .reason(Reason::Required)
-                            .at(Some(cel::field_path(&f.json_name))),
+                            .at(Some(cel::field_path(&f.json_name)))
+                            .ratcheted(&same),
                     );
                 }
             }
@@ -274,14 +279,17 @@ impl Builder<'_> {
                         "the field's JSON name cannot be named in CEL",
                     );
                 };
-                parent.rules.push(
-                    rule(Rule::new(
-                        format!("!{set}"),
-                        detail.clone().unwrap_or_default(),
-                    ))
-                    .reason(Reason::Forbidden)
-                    .at(Some(cel::field_path(&f.json_name))),
-                );
+                let mut r = rule(Rule::new(
+                    format!("!{set}"),
+                    detail.clone().unwrap_or_default(),
+                ))
+                .reason(Reason::Forbidden)
+                .at(Some(cel::field_path(&f.json_name)));
+                // Upstream skips the field on an update that leaves it unchanged.
+                if let Some(same) = cel::unchanged(&f.json_name) {
+                    r = r.ratcheted(&same);
+                }
+                parent.rules.push(r);
                 self.expressed += 1;
             }
             // A bound a present zero value fails, on a value whose zero upstream reads as unset (an `optional`
@@ -1406,7 +1414,13 @@ fn union_rules(u: &UnionPlan) -> Option<Vec<Rule>> {
 fn dependent_rule(d: &DependentPlan) -> Option<Rule> {
     let t = cel::is_set("self", &d.trigger.json, &d.trigger.shape)?;
     let s = cel::is_set("self", &d.dependent.json, &d.dependent.shape)?;
-    Some(if d.forbidden {
+    // upstream: skipped on an update where both set-nesses are unchanged.
+    let same = format!(
+        "{} && {}",
+        cel::same_setness(&d.trigger.json, &d.trigger.shape)?,
+        cel::same_setness(&d.dependent.json, &d.dependent.shape)?
+    );
+    let rule = if d.forbidden {
         Rule::new(
             format!("!{t} || !{s}"),
             format!("may not be set when {} is set", d.trigger.json),
@@ -1420,5 +1434,6 @@ fn dependent_rule(d: &DependentPlan) -> Option<Rule> {
         )
         .reason(Reason::Required)
         .at(Some(cel::field_path(&d.dependent.json)))
-    })
+    };
+    Some(rule.ratcheted(&same))
 }

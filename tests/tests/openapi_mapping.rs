@@ -186,7 +186,15 @@ fn rules_become_keywords_cel_or_listed_exceptions() {
         ""
     );
     // forbidden: the rule on the struct, and nothing of Item's below it (upstream's forbidden short-circuits).
-    assert_eq!(rules(w, "k8s:forbidden")[0]["rule"], "!has(self.legacy)");
+    // Ratcheted as upstream ratchets a field (skipped on an update that leaves it unchanged), with the plain rule
+    // kept for places where the old value cannot be found.
+    let forbidden = rules(w, "k8s:forbidden")[0];
+    assert_eq!(
+        forbidden["rule"],
+        "(oldSelf.hasValue() && (has(self.legacy) == has(oldSelf.value().legacy) && (!has(self.legacy) || self.legacy == oldSelf.value().legacy))) || (!has(self.legacy))"
+    );
+    assert_eq!(forbidden["optionalOldSelf"], true);
+    assert_eq!(forbidden["x-vgc-plain-rule"], "!has(self.legacy)");
     assert_eq!(
         p["legacy"]["$ref"],
         "#/components/schemas/test.vgc.openapi.v1.Item.x-vgc-unvalidated"
