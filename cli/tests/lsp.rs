@@ -1072,3 +1072,118 @@ fn definition_from_constraint_paths() {
     s.request("shutdown", Value::Null);
     s.notify("exit", Value::Null);
 }
+
+/// Issue 40, robustness: 300 random edits of the bundled example's `types.go` (characters of tag syntax, Go syntax
+/// and multi-byte text inserted, spans deleted, lines duplicated), each followed by a random request at a random
+/// position (hover, completion, definition, references, code action). No request fails, and the server still checks
+/// afterwards: a misspelling in a last edit is reported.
+#[test]
+fn random_edits_and_requests() {
+    let (root, uri, text) = example();
+    let mut s = Server::start(&root);
+    s.request("initialize", json!({"processId": null, "capabilities": {}}));
+    s.notify("initialized", json!({}));
+    s.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "go", "version": 1, "text": text}}),
+    );
+    // A fixed linear congruential generator: the same run every time.
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: usize| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        usize::try_from(state >> 33).unwrap_or(0) % n.max(1)
+    };
+    let pieces = [
+        "+k8s:",
+        "=",
+        "(",
+        ")",
+        ",",
+        ":",
+        "\"",
+        ".",
+        "=+k8s:",
+        "item(type: ",
+        "listMapKey=",
+        "subfield(",
+        "unionMember(union: ",
+        "maximum(constraint: ",
+        "\n",
+        "\t// ",
+        "é",
+        "𝄞",
+        "}",
+        "{",
+        "struct",
+        " ",
+    ];
+    let mut buf = text.clone();
+    let methods = [
+        "textDocument/hover",
+        "textDocument/completion",
+        "textDocument/definition",
+        "textDocument/references",
+        "textDocument/codeAction",
+    ];
+    for version in 2..302 {
+        let mut at = next(buf.len() + 1);
+        while !buf.is_char_boundary(at) {
+            at -= 1;
+        }
+        match next(3) {
+            0 => buf.insert_str(at, pieces[next(pieces.len())]),
+            1 => {
+                let mut end = (at + next(12)).min(buf.len());
+                while !buf.is_char_boundary(end) {
+                    end -= 1;
+                }
+                buf.replace_range(at..end, "");
+            }
+            _ => {
+                let start = buf[..at].rfind('\n').map_or(0, |i| i + 1);
+                let line = buf[start..at].to_string();
+                buf.insert_str(start, &format!("{line}\n"));
+            }
+        }
+        s.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": buf}]}),
+        );
+        let lines = u64::try_from(buf.lines().count()).unwrap_or(0);
+        let p =
+            json!({"line": next(usize::try_from(lines + 2).unwrap_or(2)), "character": next(90)});
+        let method = methods[next(methods.len())];
+        let params = match method {
+            "textDocument/references" => {
+                json!({"textDocument": {"uri": uri}, "position": p, "context": {"includeDeclaration": true}})
+            }
+            "textDocument/codeAction" => {
+                json!({"textDocument": {"uri": uri}, "range": {"start": p, "end": p}, "context": {"diagnostics": []}})
+            }
+            _ => json!({"textDocument": {"uri": uri}, "position": p}),
+        };
+        let r = s.request(method, params);
+        assert!(
+            r.get("error").is_none(),
+            "{method} at {p} after edit {version}: {r}"
+        );
+    }
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 400}, "contentChanges": [{"text": text.replace("+k8s:maxItems=3", "+k8s:maxItemz=3")}]}),
+    );
+    loop {
+        let d = s.diagnostics(&uri);
+        if d.iter().any(|d| {
+            d["message"]
+                .as_str()
+                .is_some_and(|m| m.starts_with("unknown tag \"k8s:maxItemz\""))
+        }) {
+            break;
+        }
+    }
+    s.request("shutdown", Value::Null);
+    s.notify("exit", Value::Null);
+}
