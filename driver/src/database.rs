@@ -2,15 +2,35 @@
 //! `vgc_codegen` query, with the top-level fan-out (`par_each`) on rayon, one database clone per worker.
 
 /// The concrete salsa database.
+///
+/// A new database holds an empty `vgc_analysis::program::Workspace` (no module, no package) from the start: a query
+/// that reads the workspace before the first load then depends on its fields, and re-runs when the load sets them (a
+/// query that found no workspace would have read no input at all, and salsa would never run it again).
 #[salsa::db]
-#[derive(Clone, Default)]
+#[derive(Clone)]
 pub struct Database {
     storage: salsa::Storage<Self>,
     /// Queries executed since the last [`Database::take_executed`], when built with [`Database::logging`].
     log: Option<std::sync::Arc<std::sync::Mutex<Vec<String>>>>,
 }
 
+impl Default for Database {
+    fn default() -> Self {
+        Self::with_storage(salsa::Storage::default(), None)
+    }
+}
+
 impl Database {
+    /// The database over `storage`, with its empty workspace.
+    fn with_storage(
+        storage: salsa::Storage<Self>,
+        log: Option<std::sync::Arc<std::sync::Mutex<Vec<String>>>>,
+    ) -> Self {
+        let db = Self { storage, log };
+        vgc_analysis::program::Workspace::new(&db, String::new(), String::new(), Vec::new());
+        db
+    }
+
     /// A database that records every query execution (salsa `WillExecute` events, as `name(Id(..))`) — the
     /// incrementality tests read it to prove what a change re-runs.
     #[must_use]
@@ -24,10 +44,7 @@ impl Database {
                 l.push(format!("{database_key:?}"));
             }
         })));
-        Self {
-            storage,
-            log: Some(log),
-        }
+        Self::with_storage(storage, Some(log))
     }
 
     /// The queries executed since the previous call (empty unless built with [`Database::logging`]).

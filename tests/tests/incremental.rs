@@ -597,3 +597,42 @@ fn layout_edit_on_a_tree_with_lowering_errors_reruns_no_lowering() {
         )]
     );
 }
+
+/// A query that reads the workspace before the first load (`vgc lsp` may ask for the program before a module is
+/// loaded) must not freeze the database: it used to find no workspace input, read no input at all, and never run
+/// again — every later check of that database saw no package (found by the issue-40 helper: 1 diagnostic, then 0).
+#[test]
+fn reading_the_program_before_the_first_load_does_not_freeze_it() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let api = tmp.path().join("api");
+    copy_tree(&workspace_root().join("examples/api"), &api);
+    let types = api.join("widgets/v1/types.go");
+    let text = std::fs::read_to_string(&types).expect("read");
+    std::fs::write(
+        &types,
+        text.replacen("+k8s:maxItems=3", "+k8s:maxItems=x", 1),
+    )
+    .expect("write");
+    let db = vgc::driver::Database::default();
+    assert!(
+        vgc_analysis::program::loaded_program(&db)
+            .packages
+            .is_empty(),
+        "no package before the first load"
+    );
+    let mut session = vgc::driver::Session::with_database(db);
+    let req = BuildRequest::check(api.to_string_lossy().into_owned(), Vec::new());
+    let out = session.build(&req);
+    assert!(
+        out.diagnostics
+            .iter()
+            .any(|d| d.message.contains("maxItems")),
+        "{:?}",
+        out.diagnostics
+    );
+    assert!(
+        !vgc_analysis::program::loaded_program(session.db())
+            .packages
+            .is_empty()
+    );
+}
