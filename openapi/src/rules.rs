@@ -464,7 +464,12 @@ impl Builder<'_> {
                     match self.pred(i, "k") {
                         Ok(Some(p)) => {
                             let mut r = pred_rule(p);
-                            r.rule = format!("self.all(k, {})", r.rule);
+                            // upstream: keys the old map had are skipped on an update.
+                            r.plain = Some(format!("self.all(k, {})", r.rule));
+                            r.rule = format!(
+                                "self.all(k, (oldSelf.hasValue() && k in oldSelf.value()) || ({}))",
+                                r.rule
+                            );
                             r.message_expression = None;
                             push_rule(node, &rule(r));
                             self.expressed += 1;
@@ -484,7 +489,13 @@ impl Builder<'_> {
                     );
                 };
                 match self.member_rule(&s.inner, &m, &s.member) {
-                    Ok(Some(r)) => {
+                    Ok(Some(mut r)) => {
+                        // upstream: skipped on an update that leaves the member unchanged.
+                        if !r.rule.contains("oldSelf")
+                            && let Some(same) = cel::unchanged(&s.member.json)
+                        {
+                            r = r.ratcheted(&same);
+                        }
                         push_rule(node, &rule(r.at(Some(cel::field_path(&s.member.json)))));
                         self.expressed += 1;
                     }
