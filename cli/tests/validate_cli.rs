@@ -2406,15 +2406,10 @@ fn kinds_the_release_no_longer_serves_are_refused() {
     assert!(!out.contains("not served"), "{out}");
 }
 
-/// Issue 37: on a create, the API server's REST strategy (`PrepareForCreate`, called between defaulting and
-/// validating) resets `status`; `vgc validate` reads which kinds' creates do so from the release's
-/// `k8s.io/kubernetes@v1.Y.Z/pkg/registry/<group>/<resource>/*.go` and clears a created object's `status` the same
-/// way — said in a note at the `status` key (JSON: `cleared`) — while an update (`--old`) and `--release none` keep
-/// it. A reset inside `if utilfeature.DefaultFeatureGate.Enabled(features.G)` applies while `G` is on by default.
-#[test]
-fn a_create_clears_status_as_the_release_strategy_does() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let modcache = tmp.path().join("modcache");
+/// A module cache holding a `k8s.io/api@v0.37.2` of one package `core/v1` whose `types.go` declares `types` (after
+/// `TypeMeta`), and a `k8s.io/kubernetes@v1.37.2` with `features` (the body of its gate map) and, per
+/// `(resource, source)`, `pkg/registry/core/<resource>/strategy.go`: the release a strategy test reads.
+fn strategy_release(modcache: &Path, types: &str, features: &str, strategies: &[(&str, String)]) {
     let api = modcache.join("k8s.io/api@v0.37.2");
     std::fs::create_dir_all(api.join("core/v1")).expect("mkdir");
     std::fs::write(api.join("go.mod"), "module k8s.io/api\n\ngo 1.25\n").expect("go.mod");
@@ -2425,20 +2420,35 @@ fn a_create_clears_status_as_the_release_strategy_does() {
     .expect("doc.go");
     std::fs::write(
         api.join("core/v1/types.go"),
-        "package v1\n\ntype TypeMeta struct {\n\tAPIVersion string `json:\"apiVersion,omitempty\"`\n\tKind string `json:\"kind,omitempty\"`\n}\n\n\
-         type Gadget struct {\n\tTypeMeta `json:\",inline\"`\n\tStatus GadgetStatus `json:\"status,omitempty\"`\n}\n\n\
-         type Gizmo struct {\n\tTypeMeta `json:\",inline\"`\n\tStatus GadgetStatus `json:\"status,omitempty\"`\n}\n\n\
-         type GadgetStatus struct {\n\t// +k8s:optional\n\t// +k8s:minimum=0\n\tReady *int32 `json:\"ready,omitempty\"`\n}\n",
+        format!(
+            "package v1\n\ntype TypeMeta struct {{\n\tAPIVersion string `json:\"apiVersion,omitempty\"`\n\tKind string `json:\"kind,omitempty\"`\n}}\n\n{types}"
+        ),
     )
     .expect("types.go");
     let kubernetes = modcache.join("k8s.io/kubernetes@v1.37.2");
     std::fs::create_dir_all(kubernetes.join("pkg/features")).expect("mkdir");
     std::fs::write(
         kubernetes.join("pkg/features/kube_features.go"),
-        "package features\n\nvar defaultVersionedKubernetesFeatureGates = map[featuregate.Feature]featuregate.VersionedSpecs{\n\tGizmoWiping: {\n\t\t{Version: version.MustParse(\"1.37\"), Default: false, PreRelease: featuregate.Alpha},\n\t},\n}\n",
+        format!("package features\n\nvar defaultVersionedKubernetesFeatureGates = map[featuregate.Feature]featuregate.VersionedSpecs{{\n{features}}}\n"),
     )
     .expect("features");
-    for (resource, body) in [
+    for (resource, source) in strategies {
+        let d = kubernetes.join("pkg/registry/core").join(resource);
+        std::fs::create_dir_all(&d).expect("mkdir");
+        std::fs::write(d.join("strategy.go"), source).expect("strategy.go");
+    }
+}
+
+/// Issue 37: on a create, the API server's REST strategy (`PrepareForCreate`, called between defaulting and
+/// validating) resets `status`; `vgc validate` reads which kinds' creates do so from the release's
+/// `k8s.io/kubernetes@v1.Y.Z/pkg/registry/<group>/<resource>/*.go` and clears a created object's `status` the same
+/// way — said in a note at the `status` key (JSON: `cleared`) — while an update (`--old`) and `--release none` keep
+/// it. A reset inside `if utilfeature.DefaultFeatureGate.Enabled(features.G)` applies while `G` is on by default.
+#[test]
+fn a_create_clears_status_as_the_release_strategy_does() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let modcache = tmp.path().join("modcache");
+    let strategies: Vec<(&str, String)> = [
         (
             "gadget",
             "\tg := obj.(*api.Gadget)\n\tg.Status = api.GadgetStatus{}\n",
@@ -2447,18 +2457,26 @@ fn a_create_clears_status_as_the_release_strategy_does() {
             "gizmo",
             "\tg := obj.(*api.Gizmo)\n\tif utilfeature.DefaultFeatureGate.Enabled(features.GizmoWiping) {\n\t\tg.Status = api.GadgetStatus{}\n\t}\n",
         ),
-    ] {
-        let d = kubernetes.join("pkg/registry/core").join(resource);
-        std::fs::create_dir_all(&d).expect("mkdir");
-        std::fs::write(
-            d.join("strategy.go"),
+    ]
+    .into_iter()
+    .map(|(resource, body)| {
+        (
+            resource,
             format!(
                 "package {resource}\n\nimport (\n\tapi \"k8s.io/kubernetes/pkg/apis/core\"\n\t\"k8s.io/kubernetes/pkg/features\"\n)\n\n\
                  func (strategy) PrepareForCreate(ctx context.Context, obj runtime.Object) {{\n{body}}}\n"
             ),
         )
-        .expect("strategy.go");
-    }
+    })
+    .collect();
+    strategy_release(
+        &modcache,
+        "type Gadget struct {\n\tTypeMeta `json:\",inline\"`\n\tStatus GadgetStatus `json:\"status,omitempty\"`\n}\n\n\
+         type Gizmo struct {\n\tTypeMeta `json:\",inline\"`\n\tStatus GadgetStatus `json:\"status,omitempty\"`\n}\n\n\
+         type GadgetStatus struct {\n\t// +k8s:optional\n\t// +k8s:minimum=0\n\tReady *int32 `json:\"ready,omitempty\"`\n}\n",
+        "\tGizmoWiping: {\n\t\t{Version: version.MustParse(\"1.37\"), Default: false, PreRelease: featuregate.Alpha},\n\t},\n",
+        &strategies,
+    );
     let manifest = tmp.path().join("g.yaml");
     std::fs::write(
         &manifest,
@@ -2599,40 +2617,22 @@ fn a_create_clears_status_as_the_release_strategy_does() {
 fn an_update_keeps_what_the_release_strategy_keeps() {
     let tmp = tempfile::tempdir().expect("tempdir");
     let modcache = tmp.path().join("modcache");
-    let api = modcache.join("k8s.io/api@v0.37.2");
-    std::fs::create_dir_all(api.join("core/v1")).expect("mkdir");
-    std::fs::write(api.join("go.mod"), "module k8s.io/api\n\ngo 1.25\n").expect("go.mod");
-    std::fs::write(
-        api.join("core/v1/doc.go"),
-        "// +k8s:validation-gen=TypesWithField=TypeMeta\n// +groupName=\npackage v1\n",
-    )
-    .expect("doc.go");
-    std::fs::write(
-        api.join("core/v1/types.go"),
-        "package v1\n\ntype TypeMeta struct {\n\tAPIVersion string `json:\"apiVersion,omitempty\"`\n\tKind string `json:\"kind,omitempty\"`\n}\n\n\
-         type ObjectMeta struct {\n\tName string `json:\"name,omitempty\"`\n}\n\n\
+    strategy_release(
+        &modcache,
+        "type ObjectMeta struct {\n\tName string `json:\"name,omitempty\"`\n}\n\n\
          // +k8s:supportsSubresource=\"/status\"\n\
          type Gadget struct {\n\tTypeMeta `json:\",inline\"`\n\tMetadata ObjectMeta `json:\"metadata,omitempty\"`\n\tSpec GadgetSpec `json:\"spec,omitempty\"`\n\tStatus GadgetStatus `json:\"status,omitempty\"`\n}\n\n\
          type GadgetSpec struct {\n\t// +k8s:optional\n\t// +k8s:minimum=0\n\tSize *int32 `json:\"size,omitempty\"`\n}\n\n\
          type GadgetStatus struct {\n\t// +k8s:optional\n\t// +k8s:minimum=0\n\tReady *int32 `json:\"ready,omitempty\"`\n}\n",
-    )
-    .expect("types.go");
-    let kubernetes = modcache.join("k8s.io/kubernetes@v1.37.2");
-    std::fs::create_dir_all(kubernetes.join("pkg/features")).expect("mkdir");
-    std::fs::write(
-        kubernetes.join("pkg/features/kube_features.go"),
-        "package features\n\nvar defaultVersionedKubernetesFeatureGates = map[featuregate.Feature]featuregate.VersionedSpecs{\n}\n",
-    )
-    .expect("features");
-    let d = kubernetes.join("pkg/registry/core/gadget");
-    std::fs::create_dir_all(&d).expect("mkdir");
-    std::fs::write(
-        d.join("strategy.go"),
-        "package gadget\n\nimport api \"k8s.io/kubernetes/pkg/apis/core\"\n\n\
-         func (gadgetStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {\n\tnewG := obj.(*api.Gadget)\n\toldG := old.(*api.Gadget)\n\tnewG.Status = oldG.Status\n}\n\n\
-         func (gadgetStatusStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {\n\tnewG := obj.(*api.Gadget)\n\toldG := old.(*api.Gadget)\n\tnewG.Spec = oldG.Spec\n}\n",
-    )
-    .expect("strategy.go");
+        "",
+        &[(
+            "gadget",
+            "package gadget\n\nimport api \"k8s.io/kubernetes/pkg/apis/core\"\n\n\
+             func (gadgetStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {\n\tnewG := obj.(*api.Gadget)\n\toldG := old.(*api.Gadget)\n\tnewG.Status = oldG.Status\n}\n\n\
+             func (gadgetStatusStrategy) PrepareForUpdate(ctx context.Context, obj, old runtime.Object) {\n\tnewG := obj.(*api.Gadget)\n\toldG := old.(*api.Gadget)\n\tnewG.Spec = oldG.Spec\n}\n"
+                .to_string(),
+        )],
+    );
     let new = tmp.path().join("new.yaml");
     std::fs::write(
         &new,

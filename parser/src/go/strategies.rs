@@ -40,30 +40,14 @@ pub struct StatusReset {
 /// recovery keeps; never fails.
 #[must_use]
 pub fn status_resets(src: &str) -> Vec<StatusReset> {
-    let mut parser = Parser::new();
-    if parser
-        .set_language(&tree_sitter_go::LANGUAGE.into())
-        .is_err()
-    {
-        return Vec::new();
-    }
-    let Some(tree) = parser.parse(src, None) else {
+    let Some(tree) = parse(src) else {
         return Vec::new();
     };
     let text = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("");
     let root = tree.root_node();
     let imports = imports(root, src);
     let mut out = Vec::new();
-    for m in named_children(root).filter(|n| n.kind() == "method_declaration") {
-        if m.child_by_field_name("name").map(text) != Some("PrepareForCreate") {
-            continue;
-        }
-        let receiver = m
-            .child_by_field_name("receiver")
-            .and_then(|r| named_children(r).next())
-            .and_then(|p| p.child_by_field_name("type"))
-            .map(|t| text(t).trim_start_matches('*').trim().to_string())
-            .unwrap_or_default();
+    for (m, receiver) in methods(root, src, "PrepareForCreate") {
         if receiver.to_ascii_lowercase().ends_with("statusstrategy") {
             continue;
         }
@@ -172,30 +156,14 @@ pub struct UpdateKeep {
 /// and other blocks are not read. Never fails.
 #[must_use]
 pub fn update_keeps(src: &str) -> Vec<UpdateKeep> {
-    let mut parser = Parser::new();
-    if parser
-        .set_language(&tree_sitter_go::LANGUAGE.into())
-        .is_err()
-    {
-        return Vec::new();
-    }
-    let Some(tree) = parser.parse(src, None) else {
+    let Some(tree) = parse(src) else {
         return Vec::new();
     };
     let text = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("");
     let root = tree.root_node();
     let imports = imports(root, src);
     let mut out = Vec::new();
-    for m in named_children(root).filter(|n| n.kind() == "method_declaration") {
-        if m.child_by_field_name("name").map(text) != Some("PrepareForUpdate") {
-            continue;
-        }
-        let receiver = m
-            .child_by_field_name("receiver")
-            .and_then(|r| named_children(r).next())
-            .and_then(|p| p.child_by_field_name("type"))
-            .map(|t| text(t).trim_start_matches('*').trim().to_string())
-            .unwrap_or_default();
+    for (m, receiver) in methods(root, src, "PrepareForUpdate") {
         // The parameters' names in order: `ctx`, `obj`, `old`.
         let params: Vec<&str> = m
             .child_by_field_name("parameters")
@@ -277,6 +245,32 @@ pub fn update_keeps(src: &str) -> Vec<UpdateKeep> {
         }
     }
     out
+}
+
+/// `src` parsed by tree-sitter-go (`None` only when the grammar cannot be loaded).
+fn parse(src: &str) -> Option<tree_sitter::Tree> {
+    let mut parser = Parser::new();
+    parser.set_language(&tree_sitter_go::LANGUAGE.into()).ok()?;
+    parser.parse(src, None)
+}
+
+/// The file's method declarations named `name`, each with its receiver's type name (`*podGroupStrategy` →
+/// `podGroupStrategy`).
+fn methods<'t>(root: Node<'t>, src: &str, name: &str) -> Vec<(Node<'t>, String)> {
+    let text = |n: Node<'_>| src.get(n.byte_range()).unwrap_or("");
+    named_children(root)
+        .filter(|n| n.kind() == "method_declaration")
+        .filter(|m| m.child_by_field_name("name").map(text) == Some(name))
+        .map(|m| {
+            let receiver = m
+                .child_by_field_name("receiver")
+                .and_then(|r| named_children(r).next())
+                .and_then(|p| p.child_by_field_name("type"))
+                .map(|t| text(t).trim_start_matches('*').trim().to_string())
+                .unwrap_or_default();
+            (m, receiver)
+        })
+        .collect()
 }
 
 fn named_children<'t>(n: Node<'t>) -> impl Iterator<Item = Node<'t>> {
