@@ -124,6 +124,62 @@ impl Server {
         }
     }
 
+    /// `initialize` (with `root` as the `rootUri`, if any) and `initialized`; the `initialize` response.
+    fn initialize(&mut self, root: Option<&std::path::Path>) -> Value {
+        let params = match root {
+            Some(root) => {
+                json!({"processId": null, "rootUri": format!("file://{}", root.display()), "capabilities": {}})
+            }
+            None => json!({"processId": null, "capabilities": {}}),
+        };
+        let init = self.request("initialize", params);
+        self.notify("initialized", json!({}));
+        init
+    }
+
+    /// `didOpen` of `uri` (version 1) holding `text`.
+    fn open(&mut self, uri: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "go", "version": 1, "text": text}}),
+        );
+    }
+
+    /// `didChange` of `uri` to `version`, the whole text replaced by `text`.
+    fn change(&mut self, uri: &str, version: impl Into<Value>, text: &str) {
+        let version = version.into();
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}),
+        );
+    }
+
+    /// The response to `method` at position `p` of `uri` (references without the declaration).
+    fn at(&mut self, method: &str, uri: &str, p: Value) -> Value {
+        let mut params = json!({"textDocument": {"uri": uri}, "position": p});
+        if method == "textDocument/references" {
+            params["context"] = json!({"includeDeclaration": false});
+        }
+        self.request(method, params)
+    }
+
+    /// `shutdown` then `exit`; the `shutdown` response.
+    fn shutdown(&mut self) -> Value {
+        let shutdown = self.request("shutdown", Value::Null);
+        self.notify("exit", Value::Null);
+        shutdown
+    }
+
+    /// The `publishDiagnostics` for `uri` until one `done` accepts; that one.
+    fn diagnostics_until(&mut self, uri: &str, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+        loop {
+            let d = self.diagnostics(uri);
+            if done(&d) {
+                return d;
+            }
+        }
+    }
+
     /// The next `publishDiagnostics` for `uri`.
     fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
         let m = self.wait(&format!("diagnostics of {uri}"), |m| {
@@ -138,43 +194,24 @@ impl Server {
 
 #[test]
 fn an_editor_session_diagnostics_hover_completion_and_shutdown() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = std::fs::canonicalize(dir.path()).expect("canonical");
-    std::fs::write(root.join("go.mod"), "module example.com/p\n\ngo 1.25\n").expect("go.mod");
-    std::fs::create_dir_all(root.join("apis/v1")).expect("mkdir");
-    std::fs::write(root.join("apis/v1/doc.go"), DOC_GO).expect("doc.go");
     // On disk the tag is right: the misspelling exists only in the editor's buffer.
-    std::fs::write(root.join("apis/v1/types.go"), types_go("+k8s:required")).expect("types.go");
-    let file = root.join("apis/v1/types.go");
-    let uri = format!("file://{}", file.display());
+    let (_dir, root, uri) = module(&types_go("+k8s:required"));
 
     let mut s = Server::start(&root);
-    let init = s.request(
-        "initialize",
-        json!({"processId": null, "rootUri": format!("file://{}", root.display()), "capabilities": {}}),
-    );
+    let init = s.initialize(Some(&root));
     assert_eq!(init["result"]["serverInfo"]["name"], "vgc", "{init}");
     assert!(
         init["result"]["capabilities"]["hoverProvider"] == true,
         "{init}"
     );
-    s.notify("initialized", json!({}));
 
     // A message that is not JSON-RPC does not kill the server: it answers the next request.
     s.raw(b"{ this is not json");
     s.raw(br#"{"jsonrpc": "2.0", "no": "method"}"#);
 
     let misspelt = types_go("+k8s:requred");
-    s.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "go", "version": 1, "text": misspelt}}),
-    );
-    let d = loop {
-        let d = s.diagnostics(&uri);
-        if !d.is_empty() {
-            break d;
-        }
-    };
+    s.open(&uri, &misspelt);
+    let d = s.diagnostics_until(&uri, |d| !d.is_empty());
     assert_eq!(d.len(), 1, "{d:?}");
     assert_eq!(d[0]["code"], "VGC0102", "{d:?}");
     assert_eq!(d[0]["severity"], 1, "{d:?}");
@@ -196,32 +233,27 @@ fn an_editor_session_diagnostics_hover_completion_and_shutdown() {
     );
 
     // No catalog entry for a tag the catalog does not know: the hover explains the diagnostic's code.
-    let hover = s.request(
+    let hover = s.at(
         "textDocument/hover",
-        json!({"textDocument": {"uri": uri}, "position": {"line": 6, "character": 16}}),
+        &uri,
+        json!({"line": 6, "character": 16}),
     );
-    let shown = hover["result"]["contents"]["value"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{hover}"));
+    let shown = hover_text(&hover);
     assert!(shown.starts_with("VGC0102 (unknown-tag)"), "{hover}");
     let fixed = types_go("+k8s:required");
-    s.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": fixed}]}),
-    );
+    s.change(&uri, 2, &fixed);
     assert_eq!(
         s.diagnostics(&uri),
         Vec::<Value>::new(),
         "the fix clears them"
     );
 
-    let hover = s.request(
+    let hover = s.at(
         "textDocument/hover",
-        json!({"textDocument": {"uri": uri}, "position": {"line": 6, "character": 16}}),
+        &uri,
+        json!({"line": 6, "character": 16}),
     );
-    let text = hover["result"]["contents"]["value"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{hover}"));
+    let text = hover_text(&hover);
     assert!(text.starts_with("**+k8s:required**"), "{text}");
     assert!(text.contains("Example:"), "{text}");
     assert_eq!(
@@ -230,13 +262,11 @@ fn an_editor_session_diagnostics_hover_completion_and_shutdown() {
     );
 
     let typing = types_go("+k8s:");
-    s.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": typing}]}),
-    );
-    let completion = s.request(
+    s.change(&uri, 3, &typing);
+    let completion = s.at(
         "textDocument/completion",
-        json!({"textDocument": {"uri": uri}, "position": {"line": 6, "character": 17}}),
+        &uri,
+        json!({"line": 6, "character": 17}),
     );
     let items = completion["result"]
         .as_array()
@@ -250,13 +280,11 @@ fn an_editor_session_diagnostics_hover_completion_and_shutdown() {
         "{required}"
     );
     let formats = types_go("+k8s:format=");
-    s.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": uri, "version": 4}, "contentChanges": [{"text": formats}]}),
-    );
-    let completion = s.request(
+    s.change(&uri, 4, &formats);
+    let completion = s.at(
         "textDocument/completion",
-        json!({"textDocument": {"uri": uri}, "position": {"line": 6, "character": 24}}),
+        &uri,
+        json!({"line": 6, "character": 24}),
     );
     let items = completion["result"]
         .as_array()
@@ -270,9 +298,8 @@ fn an_editor_session_diagnostics_hover_completion_and_shutdown() {
     let unknown = s.request("vgc/noSuchMethod", json!({}));
     assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
 
-    let shutdown = s.request("shutdown", Value::Null);
+    let shutdown = s.shutdown();
     assert_eq!(shutdown["result"], Value::Null, "{shutdown}");
-    s.notify("exit", Value::Null);
     drop(s.stdin.take());
     let deadline = Instant::now() + Duration::from_secs(10);
     let status = loop {
@@ -290,20 +317,10 @@ fn an_editor_session_diagnostics_hover_completion_and_shutdown() {
 
 #[test]
 fn closing_a_buffer_checks_the_file_on_disk_again() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = std::fs::canonicalize(dir.path()).expect("canonical");
-    std::fs::write(root.join("go.mod"), "module example.com/p\n\ngo 1.25\n").expect("go.mod");
-    std::fs::create_dir_all(root.join("apis/v1")).expect("mkdir");
-    std::fs::write(root.join("apis/v1/doc.go"), DOC_GO).expect("doc.go");
-    std::fs::write(root.join("apis/v1/types.go"), types_go("+k8s:required")).expect("types.go");
-    let uri = format!("file://{}", root.join("apis/v1/types.go").display());
+    let (_dir, root, uri) = module(&types_go("+k8s:required"));
     let mut s = Server::start(&root);
-    s.request("initialize", json!({"processId": null, "capabilities": {}}));
-    s.notify("initialized", json!({}));
-    s.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "go", "version": 1, "text": types_go("+k8s:maxLenght=3")}}),
-    );
+    s.initialize(None);
+    s.open(&uri, &types_go("+k8s:maxLenght=3"));
     let d = s.diagnostics(&uri);
     assert_eq!(d.len(), 1, "{d:?}");
     assert!(
@@ -321,8 +338,37 @@ fn closing_a_buffer_checks_the_file_on_disk_again() {
         Vec::<Value>::new(),
         "the file on disk is right"
     );
-    s.request("shutdown", Value::Null);
-    s.notify("exit", Value::Null);
+    s.shutdown();
+}
+
+/// A temporary module (`go.mod`, `apis/v1/doc.go`) whose `apis/v1/types.go` holds `types`: the directory (removed
+/// when dropped), its canonical path and the URI of `types.go`.
+fn module(types: &str) -> (tempfile::TempDir, std::path::PathBuf, String) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let root = std::fs::canonicalize(dir.path()).expect("canonical");
+    std::fs::write(root.join("go.mod"), "module example.com/p\n\ngo 1.25\n").expect("go.mod");
+    std::fs::create_dir_all(root.join("apis/v1")).expect("mkdir");
+    std::fs::write(root.join("apis/v1/doc.go"), DOC_GO).expect("doc.go");
+    std::fs::write(root.join("apis/v1/types.go"), types).expect("types.go");
+    let uri = format!("file://{}", root.join("apis/v1/types.go").display());
+    (dir, root, uri)
+}
+
+/// The text of a hover response.
+fn hover_text(h: &Value) -> &str {
+    h["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{h}"))
+}
+
+/// The labels of a completion response's items.
+fn completion_labels(c: &Value) -> Vec<String> {
+    c["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{c}"))
+        .iter()
+        .filter_map(|i| i["label"].as_str().map(str::to_string))
+        .collect()
 }
 
 /// The bundled example's `widgets/v1/types.go` (canonical path), its URI and text.
@@ -366,15 +412,8 @@ fn lines(v: &Value) -> Vec<u64> {
 
 /// Opens the example and waits for its first check (the workspace's diagnostics, whatever they are).
 fn open_example(s: &mut Server, root: &std::path::Path, uri: &str, text: &str) {
-    s.request(
-        "initialize",
-        json!({"processId": null, "rootUri": format!("file://{}", root.display()), "capabilities": {}}),
-    );
-    s.notify("initialized", json!({}));
-    s.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "go", "version": 1, "text": text}}),
-    );
+    s.initialize(Some(root));
+    s.open(uri, text);
 }
 
 /// Issue 40: go to definition from field paths in tags (`listMapKey`, `item(…)`'s keys, `subfield(…)`), from a
@@ -385,38 +424,33 @@ fn definition_and_references_in_the_example() {
     let (root, uri, text) = example();
     let mut s = Server::start(&root);
     open_example(&mut s, &root, &uri, &text);
-    let at = |s: &mut Server, method: &str, p: Value| {
-        let mut params = json!({"textDocument": {"uri": uri}, "position": p});
-        if method == "textDocument/references" {
-            params["context"] = json!({"includeDeclaration": false});
-        }
-        s.request(method, params)
+    // The response to `method` at `p`, whose locations start on the lines `want`.
+    let check = |s: &mut Server, method: &str, p: Value, want: &[u64]| {
+        let v = s.at(method, &uri, p);
+        assert_eq!(lines(&v), want, "{v}");
+        v
     };
     let condition_type = line_of(&text, "Type string `json:\"type\"`", 0);
     // `+k8s:listMapKey=type` on Conditions: Condition.Type.
-    let d = at(
+    let d = check(
         &mut s,
         "textDocument/definition",
         pos(&text, "listMapKey=type", 0, 12),
+        &[condition_type],
     );
-    assert_eq!(lines(&d), [condition_type], "{d}");
     assert_eq!(d["result"][0]["uri"], uri.as_str());
     // References of Condition.Type: the tag paths naming it — `listMapKey=type` and the three `item(type: …)` keys.
-    let r = at(
+    let r = check(
         &mut s,
         "textDocument/references",
         pos(&text, "Type string `json:\"type\"`", 0, 1),
-    );
-    assert_eq!(
-        lines(&r),
-        [
+        &[
             line_of(&text, "listMapKey=type", 0),
             line_of(&text, "item(type: \"Ready\")=+k8s:immutable", 0),
             line_of(&text, "item(type: \"Ready\")=+k8s:zeroOrOneOfMember", 0),
             line_of(&text, "item(type: \"Failed\")", 0),
             line_of(&text, "item(type: \"Progress\")", 0),
         ],
-        "{r}"
     );
     assert_eq!(
         r["result"][0]["range"]["start"],
@@ -424,96 +458,76 @@ fn definition_and_references_in_the_example() {
         "{r}"
     );
     // `+k8s:item(type: "Ready")`: the key names Condition.Type too.
-    let d = at(
+    check(
         &mut s,
         "textDocument/definition",
         pos(&text, "item(type: \"Ready\")", 0, 6),
+        &[condition_type],
     );
-    assert_eq!(lines(&d), [condition_type], "{d}");
     // `+k8s:item(type: "Progress")=+k8s:subfield(status)`: the subfield of the item is Condition.Status.
-    let d = at(
+    check(
         &mut s,
         "textDocument/definition",
         pos(&text, "subfield(status)", 0, 10),
+        &[line_of(&text, "Status string", 0)],
     );
-    assert_eq!(lines(&d), [line_of(&text, "Status string", 0)], "{d}");
     // `+k8s:subfield(mode)` on Network *Network: Network.Mode.
-    let d = at(
+    check(
         &mut s,
         "textDocument/definition",
         pos(&text, "subfield(mode)", 0, 10),
-    );
-    assert_eq!(
-        lines(&d),
-        [line_of(&text, "Mode string `json:\"mode\"`", 1)],
-        "{d}"
+        &[line_of(&text, "Mode string `json:\"mode\"`", 1)],
     );
     // `+k8s:listMapKey=name` on Ports []Port: Port.Name.
-    let d = at(
+    check(
         &mut s,
         "textDocument/definition",
         pos(&text, "listMapKey=name", 0, 12),
-    );
-    assert_eq!(
-        lines(&d),
-        [line_of(&text, "Name string `json:\"name\"`", 0)],
-        "{d}"
+        &[line_of(&text, "Name string `json:\"name\"`", 0)],
     );
     // A union member: the union's members, Host and IP.
     let endpoint_host = line_of(&text, "Host *string", 0);
     let endpoint_ip = line_of(&text, "IP *string", 0);
-    let r = at(
+    check(
         &mut s,
         "textDocument/references",
         pos(&text, "unionMember", 0, 3),
+        &[endpoint_host, endpoint_ip],
     );
-    assert_eq!(lines(&r), [endpoint_host, endpoint_ip], "{r}");
-    let d = at(
+    check(
         &mut s,
         "textDocument/definition",
         pos(&text, "unionMember", 0, 3),
+        &[endpoint_host, endpoint_ip],
     );
-    assert_eq!(lines(&d), [endpoint_host, endpoint_ip], "{d}");
     // Source's union: the discriminator and both members, not the zeroOrOneOf group.
-    let r = at(
+    check(
         &mut s,
         "textDocument/references",
         pos(&text, "unionDiscriminator", 0, 3),
-    );
-    assert_eq!(
-        lines(&r),
-        [
+        &[
             line_of(&text, "Type SourceType", 0),
             line_of(&text, "Git *GitSource", 0),
-            line_of(&text, "Container *string", 0)
+            line_of(&text, "Container *string", 0),
         ],
-        "{r}"
     );
     // A type name in a field's type: its declaration; and the fields using it.
-    let d = at(
+    check(
         &mut s,
         "textDocument/definition",
         pos(&text, "[]Condition", 0, 4),
+        &[line_of(&text, "type Condition struct", 0)],
     );
-    assert_eq!(
-        lines(&d),
-        [line_of(&text, "type Condition struct", 0)],
-        "{d}"
-    );
-    let r = at(
+    check(
         &mut s,
         "textDocument/references",
         pos(&text, "type Condition struct", 0, 6),
-    );
-    assert_eq!(
-        lines(&r),
-        [line_of(&text, "Conditions []Condition", 0)],
-        "{r}"
+        &[line_of(&text, "Conditions []Condition", 0)],
     );
     // Across packages: `metav1.TypeMeta` is declared in meta/v1.
-    let d = at(
-        &mut s,
+    let d = s.at(
         "textDocument/definition",
+        &uri,
         pos(&text, "metav1.TypeMeta", 0, 9),
     );
     let target = d["result"][0]["uri"]
@@ -521,16 +535,8 @@ fn definition_and_references_in_the_example() {
         .unwrap_or_else(|| panic!("{d}"));
     assert!(target.ends_with("/meta/v1/types.go"), "{d}");
     // Hover on a field's name: its effective rules in words — its own, its typedef's, its struct's that name it.
-    let hover = |s: &mut Server, p: Value| {
-        let h = s.request(
-            "textDocument/hover",
-            json!({"textDocument": {"uri": uri}, "position": p}),
-        );
-        h["result"]["contents"]["value"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{h}"))
-            .to_string()
-    };
+    let hover =
+        |s: &mut Server, p: Value| hover_text(&s.at("textDocument/hover", &uri, p)).to_string();
     let host = hover(&mut s, pos(&text, "Host *string", 0, 1));
     assert!(
         host.starts_with("**Endpoint.host** — rules under upstream"),
@@ -573,14 +579,13 @@ fn definition_and_references_in_the_example() {
         "{condition}"
     );
     // Nothing under a plain comment.
-    let d = at(
-        &mut s,
+    let d = s.at(
         "textDocument/definition",
+        &uri,
         pos(&text, "Widget is a root type", 0, 2),
     );
     assert_eq!(d["result"], json!([]), "{d}");
-    s.request("shutdown", Value::Null);
-    s.notify("exit", Value::Null);
+    s.shutdown();
 }
 
 /// Issue 40: argument completion — `listType=` values, the profile's formats, JSON names of the list's items for
@@ -608,22 +613,9 @@ fn argument_completion_in_the_example() {
             "// +k8s:ifEnabled(WidgetGPU)=+k8s:minimum=1",
             "// +k8s:ifEnabled(",
         );
-    s.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": edited}]}),
-    );
-    let labels = |s: &mut Server, p: Value| -> Vec<String> {
-        let c = s.request(
-            "textDocument/completion",
-            json!({"textDocument": {"uri": uri}, "position": p}),
-        );
-        c["result"]
-            .as_array()
-            .unwrap_or_else(|| panic!("{c}"))
-            .iter()
-            .map(|i| i["label"].as_str().unwrap_or_default().to_string())
-            .collect()
-    };
+    s.change(&uri, 2, &edited);
+    let labels =
+        |s: &mut Server, p: Value| completion_labels(&s.at("textDocument/completion", &uri, p));
     let end = |needle: &str| pos(&edited, needle, 0, needle.len());
     assert_eq!(
         labels(&mut s, end("// +k8s:listMapKey=")),
@@ -645,34 +637,18 @@ fn argument_completion_in_the_example() {
         formats.contains(&"k8s-short-name".to_string()),
         "{formats:?}"
     );
-    s.request("shutdown", Value::Null);
-    s.notify("exit", Value::Null);
+    s.shutdown();
 }
 
 /// Issue 40: a did-you-mean is a quick fix, every diagnostic's code can be explained (the action runs the
 /// `vgc.explain` command, which answers `vgc explain CODE`'s text), and hovering the diagnostic explains it too.
 #[test]
 fn quick_fix_and_explain() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = std::fs::canonicalize(dir.path()).expect("canonical");
-    std::fs::write(root.join("go.mod"), "module example.com/p\n\ngo 1.25\n").expect("go.mod");
-    std::fs::create_dir_all(root.join("apis/v1")).expect("mkdir");
-    std::fs::write(root.join("apis/v1/doc.go"), DOC_GO).expect("doc.go");
-    std::fs::write(root.join("apis/v1/types.go"), types_go("+k8s:required")).expect("types.go");
-    let uri = format!("file://{}", root.join("apis/v1/types.go").display());
+    let (_dir, root, uri) = module(&types_go("+k8s:required"));
     let mut s = Server::start(&root);
-    s.request("initialize", json!({"processId": null, "capabilities": {}}));
-    s.notify("initialized", json!({}));
-    s.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "go", "version": 1, "text": types_go("+k8s:requred")}}),
-    );
-    let d = loop {
-        let d = s.diagnostics(&uri);
-        if !d.is_empty() {
-            break d;
-        }
-    };
+    s.initialize(None);
+    s.open(&uri, &types_go("+k8s:requred"));
+    let d = s.diagnostics_until(&uri, |d| !d.is_empty());
     let actions = s.request(
         "textDocument/codeAction",
         json!({"textDocument": {"uri": uri}, "range": d[0]["range"], "context": {"diagnostics": d}}),
@@ -705,45 +681,27 @@ fn quick_fix_and_explain() {
         .output()
         .expect("vgc explain");
     assert_eq!(text, String::from_utf8_lossy(&cli.stdout), "the CLI's text");
-    let hover = s.request(
-        "textDocument/hover",
-        json!({"textDocument": {"uri": uri}, "position": d[0]["range"]["start"]}),
-    );
-    let shown = hover["result"]["contents"]["value"]
-        .as_str()
-        .unwrap_or_else(|| panic!("{hover}"));
+    let hover = s.at("textDocument/hover", &uri, d[0]["range"]["start"].clone());
+    let shown = hover_text(&hover);
     assert!(shown.starts_with("VGC0102 ("), "{shown}");
     // Applying the edit as a client does clears the diagnostic.
-    s.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": types_go("+k8s:required")}]}),
-    );
+    s.change(&uri, 2, &types_go("+k8s:required"));
     assert_eq!(s.diagnostics(&uri), Vec::<Value>::new());
-    s.request("shutdown", Value::Null);
-    s.notify("exit", Value::Null);
+    s.shutdown();
 }
 
 /// Issue 40, robustness: a panic in a request handler is that request's error response (the server answers the
 /// next one), and a change older than the buffer's version is dropped.
 #[test]
 fn a_panicking_handler_and_a_stale_change() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = std::fs::canonicalize(dir.path()).expect("canonical");
-    std::fs::write(root.join("go.mod"), "module example.com/p\n\ngo 1.25\n").expect("go.mod");
-    std::fs::create_dir_all(root.join("apis/v1")).expect("mkdir");
-    std::fs::write(root.join("apis/v1/doc.go"), DOC_GO).expect("doc.go");
-    std::fs::write(root.join("apis/v1/types.go"), types_go("+k8s:required")).expect("types.go");
-    let uri = format!("file://{}", root.join("apis/v1/types.go").display());
+    let (_dir, root, uri) = module(&types_go("+k8s:required"));
     let mut s = Server::start_with(&root, &[("VGC_LSP_TEST_PANIC", "textDocument/hover")]);
-    s.request("initialize", json!({"processId": null, "capabilities": {}}));
-    s.notify("initialized", json!({}));
-    s.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "go", "version": 1, "text": types_go("+k8s:required")}}),
-    );
-    let hover = s.request(
+    s.initialize(None);
+    s.open(&uri, &types_go("+k8s:required"));
+    let hover = s.at(
         "textDocument/hover",
-        json!({"textDocument": {"uri": uri}, "position": {"line": 6, "character": 16}}),
+        &uri,
+        json!({"line": 6, "character": 16}),
     );
     assert_eq!(hover["error"]["code"], -32603, "{hover}");
     assert!(
@@ -754,83 +712,52 @@ fn a_panicking_handler_and_a_stale_change() {
     );
     // Version 3 arrives before version 2 (a client reordering): 2 is dropped, 3's misspelling stays reported.
     for (version, tag) in [(3, "+k8s:maxLenght=3"), (2, "+k8s:maxLength=3")] {
-        s.notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": types_go(tag)}]}),
-        );
+        s.change(&uri, version, &types_go(tag));
     }
-    let d = loop {
-        let d = s.diagnostics(&uri);
-        if !d.is_empty() {
-            break d;
-        }
-    };
+    let d = s.diagnostics_until(&uri, |d| !d.is_empty());
     assert!(
         d[0]["message"]
             .as_str()
             .is_some_and(|m| m.starts_with("unknown tag \"k8s:maxLenght\"")),
         "{d:?}"
     );
-    let completion = s.request(
+    let completion = s.at(
         "textDocument/completion",
-        json!({"textDocument": {"uri": uri}, "position": {"line": 6, "character": 17}}),
+        &uri,
+        json!({"line": 6, "character": 17}),
     );
     assert!(
         completion["result"].is_array(),
         "still serving: {completion}"
     );
-    s.request("shutdown", Value::Null);
-    s.notify("exit", Value::Null);
+    s.shutdown();
 }
 
 /// Issue 40: completion of a union's name offers the names its struct's members use.
 #[test]
 fn union_name_completion() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = std::fs::canonicalize(dir.path()).expect("canonical");
-    std::fs::write(root.join("go.mod"), "module example.com/p\n\ngo 1.25\n").expect("go.mod");
-    std::fs::create_dir_all(root.join("apis/v1")).expect("mkdir");
-    std::fs::write(root.join("apis/v1/doc.go"), DOC_GO).expect("doc.go");
     let text = "package v1\n\ntype TypeMeta struct{}\n\ntype Order struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:unionMember(union: \"net\")\n\t// +k8s:optional\n\tA *string `json:\"a,omitempty\"`\n\t// +k8s:unionMember(union: \"net\")\n\t// +k8s:optional\n\tB *string `json:\"b,omitempty\"`\n\t// +k8s:zeroOrOneOfMember(union: \"extra\")\n\t// +k8s:optional\n\tC *string `json:\"c,omitempty\"`\n\t// +k8s:unionMember(union: \"\n\t// +k8s:optional\n\tD *string `json:\"d,omitempty\"`\n}\n";
-    std::fs::write(root.join("apis/v1/types.go"), text).expect("types.go");
-    let uri = format!("file://{}", root.join("apis/v1/types.go").display());
+    let (_dir, root, uri) = module(text);
     let mut s = Server::start(&root);
-    s.request("initialize", json!({"processId": null, "capabilities": {}}));
-    s.notify("initialized", json!({}));
-    s.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "go", "version": 1, "text": text}}),
-    );
+    s.initialize(None);
+    s.open(&uri, text);
     let needle = "// +k8s:unionMember(union: \"\n";
-    let c = s.request(
+    let c = s.at(
         "textDocument/completion",
-        json!({"textDocument": {"uri": uri}, "position": pos(text, needle, 0, needle.len() - 1)}),
+        &uri,
+        pos(text, needle, 0, needle.len() - 1),
     );
-    let labels: Vec<&str> = c["result"]
-        .as_array()
-        .unwrap_or_else(|| panic!("{c}"))
-        .iter()
-        .filter_map(|i| i["label"].as_str())
-        .collect();
-    assert_eq!(labels, ["net"], "{c}");
-    s.request("shutdown", Value::Null);
-    s.notify("exit", Value::Null);
+    assert_eq!(completion_labels(&c), ["net"], "{c}");
+    s.shutdown();
 }
 
 /// Issue 40, robustness: a bad buffer (not Go, unbalanced tags, a tag with a broken payload, multi-byte characters
 /// everywhere) and positions past the end of lines and of the text answer every request without killing the server.
 #[test]
 fn bad_buffers_and_positions_past_the_end() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = std::fs::canonicalize(dir.path()).expect("canonical");
-    std::fs::write(root.join("go.mod"), "module example.com/p\n\ngo 1.25\n").expect("go.mod");
-    std::fs::create_dir_all(root.join("apis/v1")).expect("mkdir");
-    std::fs::write(root.join("apis/v1/doc.go"), DOC_GO).expect("doc.go");
-    std::fs::write(root.join("apis/v1/types.go"), types_go("+k8s:required")).expect("types.go");
-    let uri = format!("file://{}", root.join("apis/v1/types.go").display());
+    let (_dir, root, uri) = module(&types_go("+k8s:required"));
     let mut s = Server::start(&root);
-    s.request("initialize", json!({"processId": null, "capabilities": {}}));
-    s.notify("initialized", json!({}));
+    s.initialize(None);
     let texts = [
         "not go at all {{{ \u{0} 𝄞𝄞𝄞".to_string(),
         "package v1\ntype T struct {\n\t// +k8s:item(type: \"x\n\t// +k8s:listMapKey=\n\t// +k8s:subfield(=+k8s:\n\tX []T `json:\"x\"`\n".to_string(),
@@ -838,10 +765,7 @@ fn bad_buffers_and_positions_past_the_end() {
         String::new(),
     ];
     for (v, text) in texts.iter().enumerate() {
-        s.notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri, "version": v + 2}, "contentChanges": [{"text": text}]}),
-        );
+        s.change(&uri, v + 2, text);
         for (line, character) in [(0, 0), (2, 3), (3, 20), (6, 13), (1000, 5), (4, 100_000)] {
             let p = json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": character}});
             for method in [
@@ -873,72 +797,46 @@ fn bad_buffers_and_positions_past_the_end() {
         }
     }
     // Still checking: a misspelt tag is reported, and the file on disk's text again clears it.
-    s.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": uri, "version": 98}, "contentChanges": [{"text": types_go("+k8s:requird")}]}),
-    );
+    s.change(&uri, 98, &types_go("+k8s:requird"));
     loop {
         let d = s.diagnostics(&uri);
         if d.iter().any(|d| d["code"] == "VGC0102") {
             break;
         }
     }
-    s.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": uri, "version": 99}, "contentChanges": [{"text": types_go("+k8s:required")}]}),
-    );
+    s.change(&uri, 99, &types_go("+k8s:required"));
     loop {
         if s.diagnostics(&uri).is_empty() {
             break;
         }
     }
-    let shutdown = s.request("shutdown", Value::Null);
+    let shutdown = s.shutdown();
     assert_eq!(shutdown["result"], Value::Null, "{shutdown}");
-    s.notify("exit", Value::Null);
 }
 
 /// A buffer that is not Go (no package clause: left out of its package), becomes Go, stops being Go (empty) and
 /// becomes Go again is checked each time.
 #[test]
 fn a_buffer_that_stops_and_starts_being_go() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = std::fs::canonicalize(dir.path()).expect("canonical");
-    std::fs::write(root.join("go.mod"), "module example.com/p\n\ngo 1.25\n").expect("go.mod");
-    std::fs::create_dir_all(root.join("apis/v1")).expect("mkdir");
-    std::fs::write(root.join("apis/v1/doc.go"), DOC_GO).expect("doc.go");
-    std::fs::write(root.join("apis/v1/types.go"), types_go("+k8s:required")).expect("types.go");
-    let uri = format!("file://{}", root.join("apis/v1/types.go").display());
+    let (_dir, root, uri) = module(&types_go("+k8s:required"));
     let mut s = Server::start(&root);
-    s.request("initialize", json!({"processId": null, "capabilities": {}}));
-    s.notify("initialized", json!({}));
+    s.initialize(None);
     // Not Go from the start: the first load leaves the file out of its package.
-    s.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": uri, "version": 1}, "contentChanges": [{"text": "not go at all {{{ \u{0} 𝄞𝄞𝄞"}]}),
-    );
+    s.change(&uri, 1, "not go at all {{{ \u{0} 𝄞𝄞𝄞");
     for _ in 0..3 {
-        s.request(
+        s.at(
             "textDocument/definition",
-            json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}),
+            &uri,
+            json!({"line": 0, "character": 0}),
         );
     }
-    s.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": types_go("+k8s:requird")}]}),
-    );
+    s.change(&uri, 2, &types_go("+k8s:requird"));
     assert_eq!(s.diagnostics(&uri)[0]["code"], "VGC0102", "Go now");
-    s.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": ""}]}),
-    );
+    s.change(&uri, 3, "");
     assert_eq!(s.diagnostics(&uri), Vec::<Value>::new(), "not Go: no tags");
-    s.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": uri, "version": 4}, "contentChanges": [{"text": types_go("+k8s:requird")}]}),
-    );
+    s.change(&uri, 4, &types_go("+k8s:requird"));
     assert_eq!(s.diagnostics(&uri)[0]["code"], "VGC0102", "Go again");
-    s.request("shutdown", Value::Null);
-    s.notify("exit", Value::Null);
+    s.shutdown();
 }
 
 /// Issue 40, stale work: a request the client cancels while it is still queued (behind a go to definition that
@@ -947,12 +845,8 @@ fn a_buffer_that_stops_and_starts_being_go() {
 fn a_cancelled_queued_request_is_not_run() {
     let (root, uri, text) = example();
     let mut s = Server::start(&root);
-    s.request("initialize", json!({"processId": null, "capabilities": {}}));
-    s.notify("initialized", json!({}));
-    s.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "go", "version": 1, "text": text}}),
-    );
+    s.initialize(None);
+    s.open(&uri, &text);
     let definition = json!({"jsonrpc": "2.0", "id": 100, "method": "textDocument/definition", "params": {"textDocument": {"uri": uri}, "position": pos(&text, "listMapKey=type", 0, 12)}});
     let hover = json!({"jsonrpc": "2.0", "id": 101, "method": "textDocument/hover", "params": {"textDocument": {"uri": uri}, "position": pos(&text, "+k8s:maxItems=3", 0, 3)}});
     let cancel = json!({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 101}});
@@ -971,36 +865,20 @@ fn a_cancelled_queued_request_is_not_run() {
             .is_some_and(|items| items.iter().any(|i| i["label"] == "maxItems")),
         "{c}"
     );
-    s.request("shutdown", Value::Null);
-    s.notify("exit", Value::Null);
+    s.shutdown();
 }
 
 /// Issue 40: go to definition from a field-path constraint's path (vgc's extension, docs/extensions.md) — each
 /// segment names a field, from the struct holding the tagged field, or from the tagged struct for `target:`.
 #[test]
 fn definition_from_constraint_paths() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let root = std::fs::canonicalize(dir.path()).expect("canonical");
-    std::fs::write(root.join("go.mod"), "module example.com/p\n\ngo 1.25\n").expect("go.mod");
-    std::fs::write(root.join("vgc.toml"), "[extensions]\nenabled = true\n").expect("vgc.toml");
-    std::fs::create_dir_all(root.join("apis/v1")).expect("mkdir");
-    std::fs::write(root.join("apis/v1/doc.go"), DOC_GO).expect("doc.go");
     let text = "package v1\n\ntype TypeMeta struct{}\n\ntype Limits struct {\n\tMaxValue int32 `json:\"maxValue\"`\n}\n\n// +k8s:minimum(target: current, constraint: floor)\ntype Config struct {\n\tTypeMeta `json:\",inline\"`\n\tFloor int32 `json:\"floor\"`\n\t// +k8s:maximum(constraint: limits.maxValue)\n\tCurrent int32 `json:\"current\"`\n\tLimits Limits `json:\"limits\"`\n}\n";
-    std::fs::write(root.join("apis/v1/types.go"), text).expect("types.go");
-    let uri = format!("file://{}", root.join("apis/v1/types.go").display());
+    let (_dir, root, uri) = module(text);
+    std::fs::write(root.join("vgc.toml"), "[extensions]\nenabled = true\n").expect("vgc.toml");
     let mut s = Server::start(&root);
-    s.request("initialize", json!({"processId": null, "capabilities": {}}));
-    s.notify("initialized", json!({}));
-    s.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "go", "version": 1, "text": text}}),
-    );
-    let definition = |s: &mut Server, p: Value| {
-        lines(&s.request(
-            "textDocument/definition",
-            json!({"textDocument": {"uri": uri}, "position": p}),
-        ))
-    };
+    s.initialize(None);
+    s.open(&uri, text);
+    let definition = |s: &mut Server, p: Value| lines(&s.at("textDocument/definition", &uri, p));
     let limits = line_of(text, "Limits Limits", 0);
     let max_value = line_of(text, "MaxValue int32", 0);
     assert_eq!(
@@ -1021,10 +899,7 @@ fn definition_from_constraint_paths() {
     );
     // References of Limits.MaxValue and Config.Floor: the constraint segments naming them.
     let refs = |s: &mut Server, p: Value| {
-        s.request(
-            "textDocument/references",
-            json!({"textDocument": {"uri": uri}, "position": p, "context": {"includeDeclaration": false}}),
-        )["result"]
+        s.at("textDocument/references", &uri, p)["result"]
             .as_array()
             .unwrap_or_else(|| panic!("references"))
             .iter()
@@ -1041,22 +916,9 @@ fn definition_from_constraint_paths() {
     );
     // Completion of the paths' segments.
     let typing = text.replace("constraint: limits.maxValue)", "constraint: limits.");
-    s.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": typing}]}),
-    );
-    let labels = |s: &mut Server, p: Value| -> Vec<String> {
-        let c = s.request(
-            "textDocument/completion",
-            json!({"textDocument": {"uri": uri}, "position": p}),
-        );
-        c["result"]
-            .as_array()
-            .unwrap_or_else(|| panic!("{c}"))
-            .iter()
-            .filter_map(|i| i["label"].as_str().map(str::to_string))
-            .collect()
-    };
+    s.change(&uri, 2, &typing);
+    let labels =
+        |s: &mut Server, p: Value| completion_labels(&s.at("textDocument/completion", &uri, p));
     let needle = "constraint: limits.";
     assert_eq!(
         labels(&mut s, pos(&typing, needle, 0, needle.len())),
@@ -1069,8 +931,7 @@ fn definition_from_constraint_paths() {
         ),
         ["floor", "current", "limits"]
     );
-    s.request("shutdown", Value::Null);
-    s.notify("exit", Value::Null);
+    s.shutdown();
 }
 
 /// Issue 40, robustness: 300 random edits of the bundled example's `types.go` (characters of tag syntax, Go syntax
@@ -1081,12 +942,8 @@ fn definition_from_constraint_paths() {
 fn random_edits_and_requests() {
     let (root, uri, text) = example();
     let mut s = Server::start(&root);
-    s.request("initialize", json!({"processId": null, "capabilities": {}}));
-    s.notify("initialized", json!({}));
-    s.notify(
-        "textDocument/didOpen",
-        json!({"textDocument": {"uri": uri, "languageId": "go", "version": 1, "text": text}}),
-    );
+    s.initialize(None);
+    s.open(&uri, &text);
     // A fixed linear congruential generator: the same run every time.
     let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = |n: usize| {
@@ -1147,10 +1004,7 @@ fn random_edits_and_requests() {
                 buf.insert_str(start, &format!("{line}\n"));
             }
         }
-        s.notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": buf}]}),
-        );
+        s.change(&uri, version, &buf);
         let lines = u64::try_from(buf.lines().count()).unwrap_or(0);
         let p =
             json!({"line": next(usize::try_from(lines + 2).unwrap_or(2)), "character": next(90)});
@@ -1170,9 +1024,10 @@ fn random_edits_and_requests() {
             "{method} at {p} after edit {version}: {r}"
         );
     }
-    s.notify(
-        "textDocument/didChange",
-        json!({"textDocument": {"uri": uri, "version": 400}, "contentChanges": [{"text": text.replace("+k8s:maxItems=3", "+k8s:maxItemz=3")}]}),
+    s.change(
+        &uri,
+        400,
+        &text.replace("+k8s:maxItems=3", "+k8s:maxItemz=3"),
     );
     loop {
         let d = s.diagnostics(&uri);
@@ -1184,6 +1039,5 @@ fn random_edits_and_requests() {
             break;
         }
     }
-    s.request("shutdown", Value::Null);
-    s.notify("exit", Value::Null);
+    s.shutdown();
 }
