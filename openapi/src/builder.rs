@@ -3,7 +3,7 @@
 //! [`crate::rules`].
 
 use crate::{Options, Unexpressed};
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 use vgc_analysis::TypeKey;
 use vgc_analysis::types::WellKnown;
@@ -12,6 +12,31 @@ use vgc_lowering::plan::{RustTy, TypePlan};
 
 /// How a component is referenced.
 pub(crate) const REF_PREFIX: &str = "#/components/schemas/";
+
+/// The component a `$ref` (or one-element `allOf`) of `m` names.
+pub(crate) fn ref_name(m: &Map<String, Value>) -> Option<&str> {
+    let r = m.get("$ref").or_else(|| {
+        m.get("allOf")
+            .and_then(Value::as_array)
+            .filter(|a| a.len() == 1)
+            .and_then(|a| a[0].get("$ref"))
+    })?;
+    r.as_str()?.strip_prefix(REF_PREFIX)
+}
+
+/// Every `$ref` target below `v`, in document order.
+pub(crate) fn refs(v: &Value, out: &mut impl Extend<String>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(r) = ref_name(m) {
+                out.extend([r.to_string()]);
+            }
+            m.values().for_each(|x| refs(x, out));
+        }
+        Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
+        _ => {}
+    }
+}
 
 /// What the [`Builder`] produced.
 pub(crate) struct Built {

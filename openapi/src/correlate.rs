@@ -12,6 +12,7 @@
 //!   required nor defaulted gets its Go zero value as `default` (`""`, `0`, `false`): Go decodes an absent key as
 //!   that zero, which is also what upstream's list matching compares.
 
+use crate::builder::{ref_name, refs};
 use crate::{TAG_KEY, UNEXPRESSED_KEY, Unexpressed};
 use serde_json::{Map, Value, json};
 use std::collections::{BTreeMap, BTreeSet};
@@ -59,17 +60,6 @@ pub(crate) fn finish(schemas: &mut BTreeMap<String, Value>) -> Vec<Unexpressed> 
     moved
 }
 
-/// The component a `$ref` (or a one-element `allOf` of one) names.
-fn ref_of(m: &Map<String, Value>) -> Option<&str> {
-    let r = m.get("$ref").or_else(|| {
-        m.get("allOf")
-            .and_then(Value::as_array)
-            .filter(|a| a.len() == 1)
-            .and_then(|a| a[0].get("$ref"))
-    })?;
-    r.as_str()?.strip_prefix(crate::builder::REF_PREFIX)
-}
-
 /// The schema nodes directly below `m`, with whether each is the items of a list that is not a list-map.
 fn children(m: &Map<String, Value>) -> Vec<(String, &Map<String, Value>, bool)> {
     let mut out = Vec::new();
@@ -94,23 +84,11 @@ fn children(m: &Map<String, Value>) -> Vec<(String, &Map<String, Value>, bool)> 
 /// reference.
 fn uncorrelated(schemas: &BTreeMap<String, Value>) -> BTreeSet<String> {
     fn seeds(m: &Map<String, Value>, under: bool, out: &mut Vec<String>) {
-        if under && let Some(r) = ref_of(m) {
+        if under && let Some(r) = ref_name(m) {
             out.push(r.to_string());
         }
         for (_, c, items) in children(m) {
             seeds(c, under || items, out);
-        }
-    }
-    fn refs(v: &Value, out: &mut Vec<String>) {
-        match v {
-            Value::Object(m) => {
-                if let Some(r) = ref_of(m) {
-                    out.push(r.to_string());
-                }
-                m.values().for_each(|x| refs(x, out));
-            }
-            Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
-            _ => {}
         }
     }
     let mut stack = Vec::new();
@@ -145,18 +123,6 @@ fn with_transitions(schemas: &BTreeMap<String, Value>) -> BTreeSet<String> {
             }
             Value::Array(a) => a.iter().any(own),
             _ => false,
-        }
-    }
-    fn refs(v: &Value, out: &mut BTreeSet<String>) {
-        match v {
-            Value::Object(m) => {
-                if let Some(r) = ref_of(m) {
-                    out.insert(r.to_string());
-                }
-                m.values().for_each(|x| refs(x, out));
-            }
-            Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
-            _ => {}
         }
     }
     let mut set: BTreeSet<String> = schemas
@@ -307,7 +273,7 @@ fn map_keys(m: &mut Map<String, Value>, out: &mut Vec<(String, String)>) {
         })
         .unwrap_or_default();
     if let Some(Value::Object(items)) = m.get_mut("items") {
-        match ref_of(items).map(str::to_string) {
+        match ref_name(items).map(str::to_string) {
             Some(r) => out.extend(keys.iter().map(|k| (r.clone(), k.clone()))),
             None => keys.iter().for_each(|k| default_key(items, k)),
         }

@@ -659,39 +659,34 @@ impl Builder<'_> {
                     "field cannot be modified once set",
                 )),
                 (_, None) => None,
-                (UpdateConstraint::NoSet, Some(f)) => {
-                    let new = cel::is_set("self", &f.json_name, &f.shape);
-                    let old = cel::is_set("oldSelf", &f.json_name, &f.shape);
-                    new.zip(old).map(|(n, o)| {
-                        Rule::new(format!("{o} || !{n}"), "field cannot be set once created")
-                            .at(Some(cel::field_path(&f.json_name)))
+                (
+                    UpdateConstraint::NoSet
+                    | UpdateConstraint::NoUnset
+                    | UpdateConstraint::NoModify,
+                    Some(f),
+                ) => {
+                    // Whether the field is set now (`n`) and was set before (`o`).
+                    let n = cel::is_set("self", &f.json_name, &f.shape);
+                    let o = cel::is_set("oldSelf", &f.json_name, &f.shape);
+                    n.zip(o).and_then(|(n, o)| {
+                        let (rule, message) = match u {
+                            UpdateConstraint::NoSet => {
+                                (format!("{o} || !{n}"), "field cannot be set once created")
+                            }
+                            UpdateConstraint::NoUnset => {
+                                (format!("!{o} || {n}"), "field cannot be cleared once set")
+                            }
+                            _ => {
+                                let nm = cel::member("self", &f.json_name)?;
+                                let om = cel::member("oldSelf", &f.json_name)?;
+                                (
+                                    format!("!({o} && {n}) || {nm} == {om}"),
+                                    "field cannot be modified once set",
+                                )
+                            }
+                        };
+                        Some(Rule::new(rule, message).at(Some(cel::field_path(&f.json_name))))
                     })
-                }
-                (UpdateConstraint::NoUnset, Some(f)) => {
-                    let new = cel::is_set("self", &f.json_name, &f.shape);
-                    let old = cel::is_set("oldSelf", &f.json_name, &f.shape);
-                    new.zip(old).map(|(n, o)| {
-                        Rule::new(format!("!{o} || {n}"), "field cannot be cleared once set")
-                            .at(Some(cel::field_path(&f.json_name)))
-                    })
-                }
-                (UpdateConstraint::NoModify, Some(f)) => {
-                    let new = cel::is_set("self", &f.json_name, &f.shape);
-                    let old = cel::is_set("oldSelf", &f.json_name, &f.shape);
-                    let (nm, om) = (
-                        cel::member("self", &f.json_name),
-                        cel::member("oldSelf", &f.json_name),
-                    );
-                    match (new, old, nm, om) {
-                        (Some(n), Some(o), Some(nm), Some(om)) => Some(
-                            Rule::new(
-                                format!("!({o} && {n}) || {nm} == {om}"),
-                                "field cannot be modified once set",
-                            )
-                            .at(Some(cel::field_path(&f.json_name))),
-                        ),
-                        _ => None,
-                    }
                 }
                 (UpdateConstraint::NoAddItem | UpdateConstraint::NoRemoveItem, Some(f)) => {
                     self.item_transition(*u, f, matcher, site)
@@ -891,6 +886,13 @@ impl Builder<'_> {
             message_expression: None,
             reason: Reason::Invalid,
         };
+        // `size(e) op n`, "`words` n unit(s)".
+        let size = |e: String, op: &str, n: i64, words: &str, unit: &str| {
+            p(
+                format!("size({e}) {op} {n}"),
+                format!("{words} {n} {}", plural(n, unit)),
+            )
+        };
         Ok(Some(match &c.kind {
             CheckKind::Optional
             | CheckKind::NoNils
@@ -930,38 +932,24 @@ impl Builder<'_> {
                 ),
                 format!("must be less than or equal to {q}"),
             ),
-            CheckKind::MinLength(n) => p(
-                format!("size({v}) >= {n}"),
-                format!("must be at least {n} {}", plural(*n, "character")),
+            CheckKind::MinLength(n) => size(v.into(), ">=", *n, "must be at least", "character"),
+            CheckKind::MaxLength(n) => {
+                size(v.into(), "<=", *n, "may not be more than", "character")
+            }
+            CheckKind::MaxLengthBytes(n) | CheckKind::MaxBytes(n) => size(
+                format!("bytes({v})"),
+                "<=",
+                *n,
+                "may not be more than",
+                "byte",
             ),
-            CheckKind::MaxLength(n) => p(
-                format!("size({v}) <= {n}"),
-                format!("may not be more than {n} {}", plural(*n, "character")),
-            ),
-            CheckKind::MaxLengthBytes(n) | CheckKind::MaxBytes(n) => p(
-                format!("size(bytes({v})) <= {n}"),
-                format!("may not be more than {n} {}", plural(*n, "byte")),
-            ),
-            CheckKind::MaxBytesSlice(n) => p(
-                format!("size({v}) <= {n}"),
-                format!("may not be more than {n} {}", plural(*n, "byte")),
-            ),
-            CheckKind::MinItems(n) => p(
-                format!("size({v}) >= {n}"),
-                format!("must have at least {n} {}", plural(*n, "item")),
-            ),
-            CheckKind::MaxItems(n) => p(
-                format!("size({v}) <= {n}"),
-                format!("must have at most {n} {}", plural(*n, "item")),
-            ),
-            CheckKind::MinProperties(n) => p(
-                format!("size({v}) >= {n}"),
-                format!("must have at least {n} {}", plural(*n, "item")),
-            ),
-            CheckKind::MaxProperties(n) => p(
-                format!("size({v}) <= {n}"),
-                format!("must have at most {n} {}", plural(*n, "item")),
-            ),
+            CheckKind::MaxBytesSlice(n) => size(v.into(), "<=", *n, "may not be more than", "byte"),
+            CheckKind::MinItems(n) | CheckKind::MinProperties(n) => {
+                size(v.into(), ">=", *n, "must have at least", "item")
+            }
+            CheckKind::MaxItems(n) | CheckKind::MaxProperties(n) => {
+                size(v.into(), "<=", *n, "must have at most", "item")
+            }
             CheckKind::Format(f) => {
                 return format_pred(*f, v)
                     .map(Some)
@@ -1395,28 +1383,20 @@ fn union_rules(u: &UnionPlan) -> Option<Vec<Rule>> {
     let mut out = Vec::new();
     for (m, set) in u.members.iter().zip(&present) {
         let selected = format!("(has({dm}) && {dm} == {})", cel::str_lit(&m.member_name));
-        out.push(
-            Rule::new(
-                format!("!{set} || {selected}"),
-                format!(
-                    "may only be specified when `{}` is {}",
-                    d.json,
-                    vgc_runtime::field::go_quote(&m.member_name)
-                ),
-            )
-            .at(Some(cel::field_path(&m.member.json))),
+        let when = format!(
+            "when `{}` is {}",
+            d.json,
+            vgc_runtime::field::go_quote(&m.member_name)
         );
-        out.push(
-            Rule::new(
-                format!("!{selected} || {set}"),
-                format!(
-                    "must be specified when `{}` is {}",
-                    d.json,
-                    vgc_runtime::field::go_quote(&m.member_name)
-                ),
-            )
-            .at(Some(cel::field_path(&m.member.json))),
-        );
+        for (rule, message) in [
+            (format!("!{set} || {selected}"), "may only be specified"),
+            (format!("!{selected} || {set}"), "must be specified"),
+        ] {
+            out.push(
+                Rule::new(rule, format!("{message} {when}"))
+                    .at(Some(cel::field_path(&m.member.json))),
+            );
+        }
     }
     Some(out)
 }

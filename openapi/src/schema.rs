@@ -227,50 +227,26 @@ impl<'a> Builder<'a> {
         match ty {
             RustTy::Builtin(b) => builtin_schema(*b),
             RustTy::Option(inner, _) => self.value_schema_with(inner, zero, calls),
-            RustTy::Vec(inner) => {
-                let items = self.value_schema_with(
+            RustTy::Vec(inner) | RustTy::Map(inner) => {
+                let elems = Value::Object(self.value_schema_with(
                     inner,
                     None,
                     Calls {
                         value: calls.elems,
                         elems: true,
                     },
-                );
-                let mut m = Map::new();
-                m.insert("items".into(), Value::Object(items));
-                m.insert("type".into(), json!("array"));
-                m
+                ));
+                if matches!(ty, RustTy::Vec(_)) {
+                    object([("items", elems), ("type", json!("array"))])
+                } else {
+                    object([("additionalProperties", elems), ("type", json!("object"))])
+                }
             }
-            RustTy::Map(inner) => {
-                let vals = self.value_schema_with(
-                    inner,
-                    None,
-                    Calls {
-                        value: calls.elems,
-                        elems: true,
-                    },
-                );
-                let mut m = Map::new();
-                m.insert("additionalProperties".into(), Value::Object(vals));
-                m.insert("type".into(), json!("object"));
-                m
-            }
-            RustTy::Json => {
-                let mut m = Map::new();
-                m.insert("x-kubernetes-preserve-unknown-fields".into(), json!(true));
-                m
-            }
+            RustTy::Json => any_value(),
             RustTy::WellKnown(WellKnown::Bytes) => {
-                let mut m = Map::new();
-                m.insert("format".into(), json!("byte"));
-                m.insert("type".into(), json!("string"));
-                m
+                object([("format", json!("byte")), ("type", json!("string"))])
             }
-            RustTy::WellKnown(WellKnown::Duration) => {
-                let mut m = Map::new();
-                m.insert("type".into(), json!("string"));
-                m
-            }
+            RustTy::WellKnown(WellKnown::Duration) => object([("type", json!("string"))]),
             RustTy::WellKnown(w) => {
                 let (name, _) = well_known_schema(*w);
                 self.well_known.insert(name, *w);
@@ -279,9 +255,7 @@ impl<'a> Builder<'a> {
             RustTy::Named(k) => {
                 let Some(&t) = self.types.get(k) else {
                     // A type the plan does not hold (opaque or outside the build): any value.
-                    let mut m = Map::new();
-                    m.insert("x-kubernetes-preserve-unknown-fields".into(), json!(true));
-                    return m;
+                    return any_value();
                 };
                 if t.fields.is_some() {
                     if !calls.value {
@@ -334,9 +308,20 @@ pub(crate) struct Calls {
 
 /// `{"$ref": …}` to the component `name`.
 pub(crate) fn ref_to(name: &str) -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert("$ref".into(), json!(format!("{REF_PREFIX}{name}")));
-    m
+    object([("$ref", json!(format!("{REF_PREFIX}{name}")))])
+}
+
+/// The schema object holding `keywords`, in their order.
+fn object<const N: usize>(keywords: [(&str, Value); N]) -> Map<String, Value> {
+    keywords
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect()
+}
+
+/// The schema of any value (`x-kubernetes-preserve-unknown-fields`).
+fn any_value() -> Map<String, Value> {
+    object([("x-kubernetes-preserve-unknown-fields", json!(true))])
 }
 
 /// A builtin's JSON schema, as kube-openapi writes it.

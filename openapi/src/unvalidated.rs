@@ -5,7 +5,8 @@
 //! component, or one it references, holds a rule) — the component with every rule key removed and its references
 //! pointed at variants too — and points the other references back at the component itself.
 
-use serde_json::{Map, Value};
+use crate::builder::refs;
+use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The suffix of a component's variant without rules (`io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta.x-vgc-unvalidated`).
@@ -18,31 +19,6 @@ fn is_rule_key(k: &str, v: &Value) -> bool {
         return v.as_str().is_some_and(|f| f.starts_with("k8s-"));
     }
     crate::RULE_KEYS.contains(&k)
-}
-
-/// The component a `$ref` (or one-element `allOf`) of `m` names.
-fn ref_name(m: &Map<String, Value>) -> Option<&str> {
-    let r = m.get("$ref").or_else(|| {
-        m.get("allOf")
-            .and_then(Value::as_array)
-            .filter(|a| a.len() == 1)
-            .and_then(|a| a[0].get("$ref"))
-    })?;
-    r.as_str()?.strip_prefix(crate::builder::REF_PREFIX)
-}
-
-/// Every `$ref` target below `v`.
-fn refs(v: &Value, out: &mut BTreeSet<String>) {
-    match v {
-        Value::Object(m) => {
-            if let Some(r) = ref_name(m) {
-                out.insert(r.to_string());
-            }
-            m.values().for_each(|x| refs(x, out));
-        }
-        Value::Array(a) => a.iter().for_each(|x| refs(x, out)),
-        _ => {}
-    }
 }
 
 /// Whether `v` holds a rule key in place (not through references).
