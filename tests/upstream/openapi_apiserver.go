@@ -292,6 +292,19 @@ func ruleAt(root map[string]any, field string) map[string]any {
 	return nil
 }
 
+// schemasOf reads the OpenAPI document f: its components.schemas.
+func schemasOf(f string) map[string]any {
+	b, err := os.ReadFile(f)
+	if err != nil {
+		panic(err)
+	}
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		panic(fmt.Sprintf("%s: %v", f, err))
+	}
+	return doc["components"].(map[string]any)["schemas"].(map[string]any)
+}
+
 func check(dir string) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
@@ -302,15 +315,7 @@ func check(dir string) {
 	var errs []errorOut
 	schemas, rules, cut := 0, 0, 0
 	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			panic(err)
-		}
-		var doc map[string]any
-		if err := json.Unmarshal(b, &doc); err != nil {
-			panic(fmt.Sprintf("%s: %v", f, err))
-		}
-		comps := doc["components"].(map[string]any)["schemas"].(map[string]any)
+		comps := schemasOf(f)
 		names := make([]string, 0, len(comps))
 		for n := range comps {
 			names = append(names, n)

@@ -23,7 +23,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
-	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
@@ -321,15 +320,7 @@ func compare(args []string) {
 	comps := map[string]any{}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			panic(err)
-		}
-		var doc map[string]any
-		if err := json.Unmarshal(b, &doc); err != nil {
-			panic(err)
-		}
-		for k, v := range doc["components"].(map[string]any)["schemas"].(map[string]any) {
+		for k, v := range schemasOf(f) { // openapi_apiserver.go, built beside this file
 			comps[k] = v
 		}
 	}
