@@ -303,6 +303,31 @@ pub fn build(
     build_from(kubernetes, kubernetes_version, work, &copies, programs)
 }
 
+/// The k8s.io/api packages under `api` (the module's directory) that register types with a scheme (a `register.go`
+/// calling `AddToScheme`), as import paths (`k8s.io/api/apps/v1`): what [`build_scheme`] registers.
+///
+/// # Panics
+/// When a directory under `api` cannot be listed.
+#[must_use]
+pub fn type_packages(api: &Path) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    let mut stack = vec![api.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).expect("k8s.io/api").flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.file_name().is_some_and(|n| n == "register.go")
+                && std::fs::read_to_string(&p).is_ok_and(|t| t.contains("AddToScheme"))
+            {
+                let rel = dir.strip_prefix(api).expect("inside");
+                out.insert(format!("k8s.io/api/{}", rel.to_string_lossy()));
+            }
+        }
+    }
+    out
+}
+
 /// [`build`] with the release's whole API scheme: every [`SCHEME_FILES`] file of every `pkg/apis/<group>/<version>`
 /// holding one (the defaulters of every group/version with generated defaulting, and the generated declarative
 /// validation), and in each program's directory a `zz_register.go` ([`register_scheme_file`]: `registerTypes` of

@@ -192,26 +192,6 @@ fn option_names(plan: &vgc_lowering::CratePlan) -> std::collections::BTreeSet<St
     out
 }
 
-/// The k8s.io/api packages that register types (`register.go` with `AddToScheme`).
-fn type_packages(api: &Path) -> std::collections::BTreeSet<String> {
-    let mut out = std::collections::BTreeSet::new();
-    let mut stack = vec![api.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for e in std::fs::read_dir(&dir).expect("k8s.io/api").flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.file_name().is_some_and(|n| n == "register.go")
-                && std::fs::read_to_string(&p).is_ok_and(|t| t.contains("AddToScheme"))
-            {
-                let rel = dir.strip_prefix(api).expect("inside");
-                out.insert(format!("k8s.io/api/{}", rel.to_string_lossy()));
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn schemas_and_upstream_validation_agree_on_randfill_objects() {
     if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_GO) {
@@ -243,7 +223,7 @@ fn schemas_and_upstream_validation_agree_on_randfill_objects() {
         Path::new(&kubernetes),
         &version,
         &work,
-        &type_packages(Path::new(&api)),
+        &vgc_tests::kubernetes_defaulters::type_packages(Path::new(&api)),
         &[(
             "oracle",
             vec![

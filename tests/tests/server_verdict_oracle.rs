@@ -114,26 +114,6 @@ fn cli_options(defaults: &vgc::release::ReleaseDefaults) -> vgc::validate::Optio
     }
 }
 
-/// The k8s.io/api packages that register types (`register.go` with `AddToScheme`), as import paths.
-fn type_packages(api: &Path) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    let mut stack = vec![api.to_path_buf()];
-    while let Some(dir) = stack.pop() {
-        for e in std::fs::read_dir(&dir).expect("k8s.io/api").flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.file_name().is_some_and(|n| n == "register.go")
-                && std::fs::read_to_string(&p).is_ok_and(|t| t.contains("AddToScheme"))
-            {
-                let rel = dir.strip_prefix(api).expect("inside");
-                out.insert(format!("k8s.io/api/{}", rel.to_string_lossy()));
-            }
-        }
-    }
-    out
-}
-
 /// An error as compared: (field, type, detail, origin, message, stability).
 type Line = (String, String, String, String, String, String);
 
@@ -645,7 +625,7 @@ fn agree(release: &Release) {
     );
 
     // The API server's side.
-    let type_pkgs = type_packages(Path::new(&api_dir));
+    let type_pkgs = kubernetes_defaulters::type_packages(Path::new(&api_dir));
     let copies = kubernetes_defaulters::build_scheme(
         &kubernetes,
         release.kubernetes,
