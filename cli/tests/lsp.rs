@@ -1041,3 +1041,83 @@ fn random_edits_and_requests() {
     }
     s.shutdown();
 }
+
+/// Trial findings of issue 40: the rules hover of a field lists its typedef's own rules only — validation-gen does
+/// not apply the rules of a typedef's typedef (`VGC0313`), so listing the chain promised rules nothing enforces —
+/// and field-name completion does not offer the members of a struct embedded inline, which upstream's
+/// `GetMemberByJSON` and vgc's checks (`VGC0111`) refuse.
+#[test]
+fn hover_lists_only_applied_typedef_rules_and_completion_only_direct_members() {
+    let types = "package v1\n\ntype TypeMeta struct {\n\tKind string `json:\"kind,omitempty\"`\n}\n\n\
+// +k8s:format=k8s-short-name\ntype Name string\n\n\
+// +k8s:maxLength=10\ntype ShortName Name\n\n\
+// +k8s:minLength=2\ntype TinyName ShortName\n\n\
+type Base struct {\n\tName string `json:\"name\"`\n}\n\n\
+type Item struct {\n\tBase `json:\",inline\"`\n\tProto string `json:\"proto\"`\n}\n\n\
+type Thing struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\tAlias TinyName `json:\"alias,omitempty\"`\n\t// +k8s:listType=map\n\t// +k8s:listMapKey=\n\tItems []Item `json:\"items\"`\n}\n";
+    let (_dir, root, uri) = module(types);
+    let mut s = Server::start(&root);
+    s.initialize(Some(&root));
+    s.open(&uri, types);
+    s.diagnostics_until(&uri, |d| !d.is_empty());
+    let hover = s.at(
+        "textDocument/hover",
+        &uri,
+        pos(types, "Alias TinyName", 0, 1),
+    );
+    let text = hover_text(&hover);
+    assert!(
+        text.contains("Through its type, typedef [`TinyName`]"),
+        "{text}"
+    );
+    assert!(text.contains("at least 2"), "{text}");
+    assert!(!text.contains("ShortName"), "{text}");
+    assert!(!text.contains("k8s-short-name"), "{text}");
+    let hover = s.at(
+        "textDocument/hover",
+        &uri,
+        pos(types, "type TinyName", 0, 6),
+    );
+    let text = hover_text(&hover);
+    assert!(
+        text.contains("Not through typedef [`ShortName`]")
+            && text.contains(
+                ": validation-gen does not apply its rules to TinyName's values (VGC0313)."
+            ),
+        "{text}"
+    );
+    let c = s.at(
+        "textDocument/completion",
+        &uri,
+        pos(types, "listMapKey=", 0, "listMapKey=".len()),
+    );
+    assert_eq!(completion_labels(&c), ["proto"], "{c}");
+    s.shutdown();
+}
+
+/// Trial finding of issue 40: a completion item replaces the whole word being typed (`textEdit`), so a client whose
+/// word stops at `-` (Neovim's omnifunc, VS Code's default word pattern) does not insert `k8s-k8s-short-name`.
+#[test]
+fn completion_items_replace_the_word_typed() {
+    let types = "package v1\n\ntype TypeMeta struct {\n\tKind string `json:\"kind,omitempty\"`\n}\n\n\
+type Thing struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:format=k8s-sh\n\tName string `json:\"name,omitempty\"`\n}\n";
+    let (_dir, root, uri) = module(types);
+    let mut s = Server::start(&root);
+    s.initialize(Some(&root));
+    s.open(&uri, types);
+    let at = pos(types, "k8s-sh", 0, "k8s-sh".len());
+    let c = s.at("textDocument/completion", &uri, at.clone());
+    let items = c["result"].as_array().unwrap_or_else(|| panic!("{c}"));
+    let short = items
+        .iter()
+        .find(|i| i["label"] == "k8s-short-name")
+        .unwrap_or_else(|| panic!("{c}"));
+    let line = at["line"].clone();
+    let end = at["character"].as_u64().expect("character");
+    assert_eq!(
+        short["textEdit"],
+        json!({"range": {"start": {"line": line, "character": end - 6}, "end": {"line": line, "character": end}}, "newText": "k8s-short-name"}),
+        "{c}"
+    );
+    s.shutdown();
+}

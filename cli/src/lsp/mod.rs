@@ -536,9 +536,15 @@ impl Server {
             });
             self.check(root, &p);
         }
+        // The word being completed (`k8s-sh` after `format=`): each item replaces it whole (a `textEdit`), so a
+        // client whose word stops at `-` or `.` does not insert a second prefix.
+        let word = self
+            .docs
+            .get(uri)
+            .map(|d| word_before(&d.text, pos.position));
         let module = module.and_then(|m| self.modules.get(&m));
         let release = module.map_or(Upstream::NEWEST, |m| m.release);
-        match what {
+        let mut items = match what {
             tags::Completing::TagName => tags::tag_items(release, &prefix),
             tags::Completing::Format => {
                 let project = module
@@ -580,7 +586,19 @@ impl Server {
                     _ => Vec::new(),
                 }
             }
+        };
+        if let Some(range) = word {
+            for i in &mut items {
+                if i.text_edit.is_none() {
+                    let new_text = i.insert_text.clone().unwrap_or_else(|| i.label.clone());
+                    i.text_edit = Some(lsp_types::CompletionTextEdit::Edit(lsp_types::TextEdit {
+                        range,
+                        new_text,
+                    }));
+                }
+            }
         }
+        items
     }
 
     /// Runs `f` on the database of the module of document `pos` names, with the document's path and the byte
@@ -1116,4 +1134,40 @@ fn sort_diagnostics(diags: &mut [vgc_ir::Diagnostic]) {
     diags.sort_by(|a, b| {
         (&a.file, a.span.start, a.code.as_str()).cmp(&(&b.file, b.span.start, b.code.as_str()))
     });
+}
+
+/// The range of the word ending at `pos` in `text` — letters, digits, `-`, `_`, `.` and `/` (a format name such as
+/// `k8s-short-name`, a JSON name, a tag name) — as LSP positions (UTF-16 columns), empty when none is typed.
+fn word_before(text: &str, pos: lsp_types::Position) -> lsp_types::Range {
+    let line = text
+        .split('\n')
+        .nth(usize::try_from(pos.line).unwrap_or(usize::MAX))
+        .unwrap_or("");
+    // The characters before the position, by UTF-16 column.
+    let mut col = 0u32;
+    let mut before = Vec::new();
+    for c in line.chars() {
+        let w = u32::try_from(c.len_utf16()).unwrap_or(1);
+        if col + w > pos.character {
+            break;
+        }
+        before.push(c);
+        col += w;
+    }
+    let typed: u32 = before
+        .iter()
+        .rev()
+        .take_while(|c| c.is_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))
+        .map(|c| u32::try_from(c.len_utf16()).unwrap_or(1))
+        .sum();
+    lsp_types::Range {
+        start: lsp_types::Position {
+            line: pos.line,
+            character: col - typed,
+        },
+        end: lsp_types::Position {
+            line: pos.line,
+            character: col,
+        },
+    }
 }

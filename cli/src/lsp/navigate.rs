@@ -6,7 +6,7 @@
 //! - a **field path in a tag** — `+k8s:listMapKey=name` and the keys of `+k8s:item(type: "Approved")` /
 //!   `+k8s:listMapItem(…)` (JSON names of the list's element struct), `+k8s:subfield(name)` (a JSON name of the
 //!   tagged value's struct), followed through `eachVal`/`eachKey`/`subfield`/`item` payloads and the option and
-//!   stability wrappers, through pointers, typedefs and inline embedding: the Go field; each segment of a
+//!   stability wrappers, through pointers and typedefs (not into inline-embedded structs): the Go field; each segment of a
 //!   field-path constraint's path (`+k8s:maximum(constraint: limits.maxValue)`, `target:`; vgc's extension): its
 //!   field;
 //! - a **union or group name** — `+k8s:unionMember`/`unionDiscriminator` (field unions, by their `union:`
@@ -837,16 +837,13 @@ struct Member {
     go_type: String,
 }
 
-/// The JSON members of struct `k` as `encoding/json` sees them: its fields, then those of the structs it embeds
-/// inline, breadth first (a name already seen at a shallower depth wins); unexported and `json:"-"` fields left out.
+/// The JSON members of struct `k` a tag can name: its own fields, as upstream `util.GetMemberByJSON` (code-generator
+/// v0.37.2) looks them up — the members of a struct embedded inline are not among them (vgc's checks refuse them,
+/// `VGC0109`/`VGC0111`, as upstream does); unexported and `json:"-"` fields left out.
 fn members(db: &dyn Db, prog: &Program, k: &TypeKey) -> Vec<Member> {
     let mut out: Vec<Member> = Vec::new();
-    let mut queue = std::collections::VecDeque::from([(k.clone(), 0u8)]);
-    let mut seen = std::collections::BTreeSet::from([k.clone()]);
-    while let Some((t, depth)) = queue.pop_front() {
-        let Some((decl, file)) = prog.type_decl(db, &t) else {
-            continue;
-        };
+    let t = k.clone();
+    if let Some((decl, file)) = prog.type_decl(db, &t) {
         for (i, f) in decl.fields.iter().enumerate() {
             let json = f.json.clone().unwrap_or_default();
             if json.skip {
@@ -854,12 +851,7 @@ fn members(db: &dyn Db, prog: &Program, k: &TypeKey) -> Vec<Member> {
             }
             let ty = types::resolve(db, prog, &t.pkg, file, &f.ty);
             if f.go_name.is_none() && json.name.is_empty() {
-                if let Ty::Named(e) = shape(db, prog, &ty)
-                    && depth < 8
-                    && seen.insert(e.clone())
-                {
-                    queue.push_back((e, depth + 1));
-                }
+                // Embedded inline: `GetMemberByJSON` does not look inside.
                 continue;
             }
             let go = f.member_name();

@@ -1,6 +1,7 @@
 //! Hover on a field or type declaration: its effective rules in words, from the module's last lowered plan
 //! (`vgc_lowering::plan::CratePlan`) through `vgc_lowering::words`, the describer `vgc docs` uses — the field's own
-//! checks (option-gated and stability-levelled ones say so), those its type's typedef chain adds, and the
+//! checks (option-gated and stability-levelled ones say so), those its typedef adds (its own only: validation-gen
+//! does not follow a typedef of a typedef, `VGC0313`), and the
 //! struct-level rules of the enclosing type that involve it (unions, modes, dependent fields, subfield rules hoisted
 //! to the struct).
 
@@ -48,33 +49,28 @@ fn is_map(t: &RustTy) -> bool {
     }
 }
 
-/// The typedef chain `ty` starts (through a pointer), with each typedef's own rules: `(name, rules)` per link
-/// that has any.
+/// The typedef `ty` names (through a pointer), with its own rules, when it has any: what upstream runs on the value
+/// (its `Validate_<Typedef>`). Only that first link: validation-gen resolves a typedef of a typedef to the underlying
+/// type and never applies the next typedef's tags (`VGC0313`, the KEP's n-deep typedef problem), so listing the
+/// chain would promise rules nothing enforces.
 fn typedef_rules(
     ty: &RustTy,
     all: &BTreeMap<&TypeKey, &TypePlan>,
     cx: &Context<'_>,
 ) -> Vec<(TypeKey, Vec<Sourced>)> {
-    let mut out = Vec::new();
-    let mut cur = ty.named();
-    for _ in 0..16 {
-        let Some(k) = cur else { break };
-        let Some(t) = all.get(k) else { break };
-        if t.fields.is_some() {
-            break;
-        }
-        if !t.checks.is_empty() {
-            out.push((
-                k.clone(),
-                t.checks
-                    .iter()
-                    .map(|c| (words::rule(c, cx), c.tag))
-                    .collect(),
-            ));
-        }
-        cur = t.alias_of.as_ref().and_then(RustTy::named);
+    let Some(k) = ty.named() else {
+        return Vec::new();
+    };
+    match all.get(k) {
+        Some(t) if t.fields.is_none() && !t.checks.is_empty() => vec![(
+            k.clone(),
+            t.checks
+                .iter()
+                .map(|c| (words::rule(c, cx), c.tag))
+                .collect(),
+        )],
+        _ => Vec::new(),
     }
-    out
 }
 
 /// The Markdown of the effective rules of field `field` (its Go field name) of struct `key`, or of the type `key`
@@ -133,13 +129,15 @@ pub(crate) fn hover(
         for c in &t.checks {
             md.push_str(&item(&words::rule(c, &cx), tag_link(key, None, c.tag)));
         }
-        if let Some(a) = &t.alias_of {
-            for (td, rules) in typedef_rules(a, &all, &cx) {
-                md.push_str(&format!("\nThrough typedef {}:\n", named(&td)));
-                for (r, id) in &rules {
-                    md.push_str(&item(r, tag_link(&td, None, *id)));
-                }
-            }
+        // A typedef of a typedef: upstream applies only this one's own rules (`VGC0313` names what is lost).
+        if let Some(a) = &t.alias_of
+            && let Some((td, _)) = typedef_rules(a, &all, &cx).first()
+        {
+            md.push_str(&format!(
+                "\nNot through typedef {}: validation-gen does not apply its rules to {}'s values (VGC0313).\n",
+                named(td),
+                key.name
+            ));
         }
         return Some(md);
     };
