@@ -251,22 +251,30 @@ func parseDir(dir string) []parsed {
 		if strings.HasSuffix(path, "_test.go") {
 			continue
 		}
-		f, err := parser.ParseFile(token.NewFileSet(), path, nil, 0)
-		if err != nil {
-			panic(err)
-		}
-		imports := map[string]string{}
-		for _, im := range f.Imports {
-			p, _ := strconv.Unquote(im.Path.Value)
-			name := p[strings.LastIndex(p, "/")+1:]
-			if im.Name != nil {
-				name = im.Name.Name
-			}
-			imports[name] = p
-		}
+		f, _, imports := parseFile(path)
 		out = append(out, parsed{path, f, imports})
 	}
 	return out
+}
+
+// parseFile parses the Go file at path (its positions in the returned file set) and names its imports: the alias,
+// else the path's last element.
+func parseFile(path string) (*ast.File, *token.FileSet, map[string]string) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, nil, 0)
+	if err != nil {
+		panic(err)
+	}
+	imports := map[string]string{}
+	for _, im := range f.Imports {
+		p, _ := strconv.Unquote(im.Path.Value)
+		name := p[strings.LastIndex(p, "/")+1:]
+		if im.Name != nil {
+			name = im.Name.Name
+		}
+		imports[name] = p
+	}
+	return f, fset, imports
 }
 
 // dirOf is the directory of import path p in the k8s.io/kubernetes or k8s.io/apiserver module ("" otherwise).
@@ -480,20 +488,7 @@ func loadResets() {
 		if strings.HasSuffix(path, "_test.go") {
 			continue
 		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, path, nil, 0)
-		if err != nil {
-			panic(err)
-		}
-		imports := map[string]string{}
-		for _, im := range f.Imports {
-			p, _ := strconv.Unquote(im.Path.Value)
-			name := p[strings.LastIndex(p, "/")+1:]
-			if im.Name != nil {
-				name = im.Name.Name
-			}
-			imports[name] = p
-		}
+		f, fset, imports := parseFile(path)
 		for _, decl := range f.Decls {
 			fn, ok := decl.(*ast.FuncDecl)
 			if !ok || fn.Name.Name != "PrepareForCreate" || fn.Recv == nil || len(fn.Recv.List) != 1 || fn.Body == nil {
