@@ -21,6 +21,7 @@
 mod builder;
 mod cel;
 mod correlate;
+pub mod jsonschema;
 mod merge;
 mod rules;
 mod schema;

@@ -122,8 +122,9 @@ fn keyword(node: &mut Map<String, Value>, key: &str, v: Value, level: Option<Sta
 }
 
 /// A CEL predicate over a value: true when the value is valid, with its error.
-struct Pred {
-    expr: String,
+pub(crate) struct Pred {
+    /// The CEL expression over the value.
+    pub(crate) expr: String,
     message: String,
     message_expression: Option<String>,
     reason: Reason,
@@ -1237,7 +1238,7 @@ fn transition(json: &str, message: &str) -> Option<Rule> {
 }
 
 /// The CEL of a built-in format over `v`, where the Kubernetes CEL library (`format.*`, `matches`) says it.
-fn format_pred(f: Format, v: &str) -> Option<Pred> {
+pub(crate) fn format_pred(f: Format, v: &str) -> Option<Pred> {
     let lib_on = |name: &str, x: &str| format!("!format.{name}().validate({x}).hasValue()");
     let lib = |name: &str| lib_on(name, v);
     let (expr, message) = match f {
