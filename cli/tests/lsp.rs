@@ -1121,3 +1121,98 @@ type Thing struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8
     );
     s.shutdown();
 }
+
+/// Issue 40 (trial): a request before `initialize` is answered `ServerNotInitialized` (-32002), a second
+/// `initialize` is refused, and CRLF line endings do not shift published ranges.
+#[test]
+fn protocol_order_and_crlf() {
+    let crlf = types_go("+k8s:maxLenght=3").replace('\n', "\r\n");
+    let (_dir, root, uri) = module(&crlf);
+    let mut s = Server::start(&root);
+    let early = s.request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}),
+    );
+    assert_eq!(early["error"]["code"], json!(-32002), "{early}");
+    s.initialize(None);
+    let again = s.request("initialize", json!({"processId": null, "capabilities": {}}));
+    assert!(again["error"].is_object(), "{again}");
+    s.open(&uri, &crlf);
+    let d = s.diagnostics(&uri);
+    assert_eq!(d.len(), 1, "{d:?}");
+    // `\t/* é */ // +k8s:maxLenght=3\r\n`, line 6: the tag's name starts at UTF-16 column 13.
+    assert_eq!(
+        d[0]["range"]["start"],
+        json!({"line": 6, "character": 13}),
+        "{d:?}"
+    );
+    assert_eq!(d[0]["range"]["end"]["line"], json!(6), "{d:?}");
+    s.shutdown();
+}
+
+/// Issue 40 (trial): a file changed outside the editor (`workspace/didChangeWatchedFiles`, registered with the client
+/// when it can register watchers) is checked again; a lint warning is not withdrawn and published again on an edit
+/// that does not touch it (it moves with the text).
+#[test]
+fn watched_files_and_lint_warnings_that_stay() {
+    let (_dir, root, uri) = module(&types_go("+k8s:maxLength=3"));
+    let mut s = Server::start(&root);
+    // No root: nothing is checked until a file is reported.
+    let init = json!({"processId": null,
+        "capabilities": {"workspace": {"didChangeWatchedFiles": {"dynamicRegistration": true}}}});
+    s.request("initialize", init);
+    s.notify("initialized", json!({}));
+    let reg = s.wait("the watchers' registration", |m| {
+        m["method"] == "client/registerCapability"
+    });
+    let globs: Vec<&str> = reg["params"]["registrations"][0]["registerOptions"]["watchers"]
+        .as_array()
+        .expect("watchers")
+        .iter()
+        .filter_map(|w| w["globPattern"].as_str())
+        .collect();
+    assert_eq!(globs, ["**/*.go", "**/go.mod", "**/vgc.toml"], "{reg}");
+    let id = reg["id"].clone();
+    s.raw(
+        json!({"jsonrpc": "2.0", "id": id, "result": null})
+            .to_string()
+            .as_bytes(),
+    );
+    // Another tool rewrites the file (not open: the disk is checked): a misspelt tag.
+    std::fs::write(
+        root.join("apis/v1/types.go"),
+        types_go("+k8s:optional\n\t// +k8s:maxLenght=3"),
+    )
+    .expect("write");
+    s.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri, "type": 2}]}),
+    );
+    let d = s.diagnostics(&uri);
+    let codes: Vec<&str> = d.iter().filter_map(|d| d["code"].as_str()).collect();
+    assert_eq!(codes, ["VGC0102"], "{d:?}");
+    // Then VGC0315 (a duplicate tag), a warning of vgc's lint rules (which run after the check); then opened and edited above it: the first
+    // publication after the edit has the diagnostic on its new line (before, it was published without it, then with
+    // it again).
+    let text = types_go("+k8s:optional\n\t// +k8s:optional\n\t// +k8s:maxLength=3");
+    std::fs::write(root.join("apis/v1/types.go"), &text).expect("write");
+    s.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({"changes": [{"uri": uri, "type": 2}]}),
+    );
+    let d = s.diagnostics_until(&uri, |d| d.iter().any(|d| d["code"] == "VGC0315"));
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["range"]["start"]["line"], json!(7), "{d:?}");
+    s.open(&uri, &text);
+    s.change(
+        &uri,
+        2,
+        &text.replacen("package v1\n", "package v1\n\n// Orders.\n", 1),
+    );
+    let d = s.diagnostics(&uri);
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["code"], json!("VGC0315"), "{d:?}");
+    assert_eq!(d[0]["range"]["start"]["line"], json!(9), "{d:?}");
+    assert_eq!(d[0]["severity"], json!(2), "{d:?}");
+    s.shutdown();
+}

@@ -52,6 +52,8 @@ pub(crate) fn fixes(
         let old = &text[f.span.clone()];
         let title = if f.replacement.is_empty() {
             format!("Delete {}", quoted(old))
+        } else if old.is_empty() {
+            format!("Insert {}", quoted(&f.replacement))
         } else {
             format!("Replace {} with {}", quoted(old), quoted(&f.replacement))
         };

@@ -176,6 +176,14 @@ struct Server {
     pending: BTreeMap<String, Pending>,
     deadline: Option<Instant>,
     shut_down: bool,
+    /// `initialize` has been answered: before it, a request is answered `ServerNotInitialized` and a notification
+    /// other than `exit` is dropped, as the protocol asks.
+    initialized: bool,
+    /// The client registers file watchers on request (`workspace.didChangeWatchedFiles.dynamicRegistration`): the
+    /// server asks it to watch the module's Go files, `go.mod` and `vgc.toml` once `initialized` arrives.
+    watch_files: bool,
+    /// The id of the next request the server sends.
+    next_request: i32,
     /// Messages taken from the input ahead of their turn (looking for cancellations), handled before the input.
     backlog: std::collections::VecDeque<Message>,
     /// A request method whose handler panics on purpose (`VGC_LSP_TEST_PANIC`, for the tests of the panic guard).
@@ -221,6 +229,9 @@ impl Server {
             pending: BTreeMap::new(),
             deadline: None,
             shut_down: false,
+            initialized: false,
+            watch_files: false,
+            next_request: 0,
             backlog: std::collections::VecDeque::new(),
             panic_on: std::env::var("VGC_LSP_TEST_PANIC").ok(),
         }
@@ -294,6 +305,13 @@ impl Server {
                 if n.method == lsp_types::notification::Exit::METHOD {
                     return Some(if self.shut_down { 0 } else { 1 });
                 }
+                if !self.initialized {
+                    log(&format!(
+                        "{}: dropped, the server is not initialized yet",
+                        n.method
+                    ));
+                    return None;
+                }
                 let method = n.method.clone();
                 if let Err(p) = catch_unwind(AssertUnwindSafe(|| self.notification(n))) {
                     log(&format!("{method}: {}", panic_text(&*p)));
@@ -338,6 +356,14 @@ impl Server {
             ));
             return;
         }
+        if !self.initialized && r.method != Initialize::METHOD {
+            self.send(Response::new_err(
+                id,
+                lsp_server::ErrorCode::ServerNotInitialized as i32,
+                format!("{}: the server is not initialized yet", r.method),
+            ));
+            return;
+        }
         let method = r.method.clone();
         let result = catch_unwind(AssertUnwindSafe(|| -> Result<serde_json::Value, String> {
             if self.panic_on.as_deref() == Some(r.method.as_str()) {
@@ -347,8 +373,12 @@ impl Server {
                 |v: Result<serde_json::Value, serde_json::Error>| v.map_err(|e| e.to_string());
             match r.method.as_str() {
                 Initialize::METHOD => {
+                    if self.initialized {
+                        return Err("initialize: the server is already initialized".into());
+                    }
                     let params: InitializeParams =
                         serde_json::from_value(r.params).map_err(|e| e.to_string())?;
+                    self.initialized = true;
                     Ok(self.initialize(&params))
                 }
                 Shutdown::METHOD => {
@@ -677,6 +707,13 @@ impl Server {
 
     /// The capabilities; schedules a full check of every workspace folder inside a Go module.
     fn initialize(&mut self, params: &InitializeParams) -> serde_json::Value {
+        self.watch_files = params
+            .capabilities
+            .workspace
+            .as_ref()
+            .and_then(|w| w.did_change_watched_files.as_ref())
+            .and_then(|d| d.dynamic_registration)
+            .unwrap_or(false);
         #[allow(deprecated)] // `rootUri`: clients without workspace folders still send it.
         let folders: Vec<Url> = params
             .workspace_folders
@@ -753,10 +790,22 @@ impl Server {
 
     fn notification(&mut self, n: Notification) {
         use lsp_types::notification::{
-            DidChangeTextDocument, DidCloseTextDocument, DidOpenTextDocument, DidSaveTextDocument,
+            DidChangeTextDocument, DidChangeWatchedFiles, DidCloseTextDocument,
+            DidOpenTextDocument, DidSaveTextDocument, Initialized,
         };
         let debounce = self.opts.debounce;
         match n.method.as_str() {
+            Initialized::METHOD if self.watch_files => self.register_watchers(),
+            DidChangeWatchedFiles::METHOD => {
+                let Ok(p) =
+                    serde_json::from_value::<lsp_types::DidChangeWatchedFilesParams>(n.params)
+                else {
+                    return;
+                };
+                for change in p.changes {
+                    self.file_changed(&change, debounce);
+                }
+            }
             DidOpenTextDocument::METHOD => {
                 let Ok(p) =
                     serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(n.params)
@@ -834,6 +883,70 @@ impl Server {
         }
     }
 
+    /// Asks the client to report changes of the files a check reads (`client/registerCapability` of
+    /// `workspace/didChangeWatchedFiles`): Go files, `go.mod` and `vgc.toml` anywhere in the workspace.
+    fn register_watchers(&mut self) {
+        let watchers = ["**/*.go", "**/go.mod", "**/vgc.toml"]
+            .into_iter()
+            .map(|glob| lsp_types::FileSystemWatcher {
+                glob_pattern: lsp_types::GlobPattern::String(glob.into()),
+                kind: None,
+            })
+            .collect();
+        let options = lsp_types::DidChangeWatchedFilesRegistrationOptions { watchers };
+        let params = lsp_types::RegistrationParams {
+            registrations: vec![lsp_types::Registration {
+                id: "vgc-watched-files".into(),
+                method: "workspace/didChangeWatchedFiles".into(),
+                register_options: serde_json::to_value(options).ok(),
+            }],
+        };
+        self.next_request += 1;
+        self.send(lsp_server::Request::new(
+            lsp_server::RequestId::from(self.next_request),
+            "client/registerCapability".into(),
+            params,
+        ));
+    }
+
+    /// A file changed outside the editor (a `git checkout`, a generator, another editor): a Go file's module is
+    /// checked again — only that file when it changed, a full load when it was created or deleted (discovery
+    /// changes) — and a `go.mod` or `vgc.toml` starts its module over (profile, tag prefix, lint settings) with a full
+    /// check. A file open in a buffer is not read from disk: the buffer is what is checked.
+    fn file_changed(&mut self, change: &lsp_types::FileEvent, debounce: Duration) {
+        let Ok(file) = change.uri.to_file_path() else {
+            return;
+        };
+        let path = doc_path(&change.uri).unwrap_or_else(|| file.to_string_lossy().into_owned());
+        if self.texts.contains_key(&path) {
+            return;
+        }
+        let name = file.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        let Some(root) = module_of(&path) else {
+            return;
+        };
+        match name {
+            "go.mod" | "vgc.toml" => {
+                // The module's request is built from them: a new module, keeping what was published (cleared or
+                // replaced by the check).
+                let published = self
+                    .modules
+                    .remove(&root)
+                    .map(|m| m.published)
+                    .unwrap_or_default();
+                let mut module = Module::new(&root, &self.opts);
+                module.published = published;
+                self.modules.insert(root.clone(), module);
+                self.schedule(&root, None, true, debounce);
+            }
+            _ if name.ends_with(".go") => {
+                let full = change.typ != lsp_types::FileChangeType::CHANGED;
+                self.schedule(&root, Some(path), full, debounce);
+            }
+            _ => {}
+        }
+    }
+
     /// A document's new text: kept for hover and completion, laid over the file and its module's check scheduled.
     fn set_text(
         &mut self,
@@ -888,6 +1001,16 @@ impl Server {
         };
         let paths: Vec<String> = p.paths.iter().cloned().collect();
         let full = p.full;
+        // The edited files' texts as last checked, to carry their lint results across the edit (below).
+        let before: BTreeMap<String, std::sync::Arc<String>> = module
+            .db()
+            .map(|db| {
+                paths
+                    .iter()
+                    .filter_map(|f| navigate::text_of(db, f).map(|t| (f.clone(), t)))
+                    .collect()
+            })
+            .unwrap_or_default();
         let clock = Instant::now();
         let outcome = catch_unwind(AssertUnwindSafe(|| {
             if full {
@@ -921,19 +1044,27 @@ impl Server {
         let checked = clock.elapsed();
         let mut published = std::mem::take(&mut module.published);
         let lint_on = outcome.profile.is_some() && !module.lint.upstream_only;
-        // Two publications after an edit: first the check's diagnostics with the last lint results of the files
-        // not edited (their positions still hold), then — vgc's lint rules run over the whole module — everything;
-        // the second sends only the files whose diagnostics changed (the edited ones, mostly). An error appears
-        // without waiting for the lint rules.
+        // Two publications after an edit: first the check's diagnostics with the last lint results — those of the
+        // files not edited as they were, those of an edited file moved across the edit (dropped where they touch
+        // the text it changed) — then, vgc's lint rules run over the whole module, everything; the second sends
+        // only the files whose diagnostics changed. An error appears without waiting for the lint rules, and a
+        // warning the edit did not touch stays in place throughout (no flicker).
         if lint_on && !full {
             let mut first = outcome.diagnostics.clone();
-            first.extend(
-                module
-                    .lint_last
-                    .iter()
-                    .filter(|d| d.file.as_ref().is_some_and(|f| !p.paths.contains(f)))
-                    .cloned(),
-            );
+            let now_text = |f: &str| {
+                self.modules
+                    .get(root)
+                    .and_then(Module::db)
+                    .and_then(|db| navigate::text_of(db, f))
+            };
+            let module = &self.modules[root];
+            first.extend(module.lint_last.iter().filter_map(|d| {
+                let f = d.file.as_ref()?;
+                if !p.paths.contains(f) {
+                    return Some(d.clone());
+                }
+                carry(d, before.get(f)?, &now_text(f)?)
+            }));
             sort_diagnostics(&mut first);
             published = self.publish(root, &first, &outcome.sources, &published);
         }
@@ -1086,6 +1217,42 @@ fn fixable(d: &vgc_ir::Diagnostic, lines: &position::LineIndex<'_>) -> actions::
         },
         edits,
     }
+}
+
+/// Diagnostic `d` of a file whose text was `old`, moved into its text `new`: its span (and its fix's) shifted by the
+/// length change when it lies after the edited region, kept when before it, `None` when it touches it. The edited
+/// region is what lies between the longest common prefix and suffix of the two texts.
+fn carry(d: &vgc_ir::Diagnostic, old: &str, new: &str) -> Option<vgc_ir::Diagnostic> {
+    let prefix = old
+        .bytes()
+        .zip(new.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let room = old.len().min(new.len()) - prefix;
+    let suffix = old
+        .bytes()
+        .rev()
+        .zip(new.bytes().rev())
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let changed_end = old.len() - suffix;
+    let moved = |r: &std::ops::Range<usize>| -> Option<std::ops::Range<usize>> {
+        if r.end < prefix || (r.end == prefix && r.start < prefix) {
+            Some(r.clone())
+        } else if r.start > changed_end || (r.start == changed_end && r.end > changed_end) {
+            let shift = |x: usize| x + new.len() - old.len();
+            Some(shift(r.start)..shift(r.end))
+        } else {
+            None
+        }
+    };
+    let mut d = d.clone();
+    d.span = moved(&d.span)?;
+    if let Some(fix) = &mut d.fix {
+        fix.span = moved(&fix.span)?;
+    }
+    Some(d)
 }
 
 /// vgc's own lint rules (`vgc lint`'s, on the module's live database) with `vgc.toml`'s severities (a rule set to

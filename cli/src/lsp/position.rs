@@ -6,10 +6,7 @@ use lsp_types::{Position, Range};
 /// The position of byte `offset` in `text` (clamped to the text and moved back to a character boundary).
 #[must_use]
 pub(crate) fn position(text: &str, offset: usize) -> Position {
-    let mut offset = offset.min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
+    let offset = inside_line(text, offset);
     let before = &text[..offset];
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     let line = before.bytes().filter(|b| *b == b'\n').count();
@@ -53,10 +50,7 @@ impl<'a> LineIndex<'a> {
     /// [`position`] of byte `offset`.
     #[must_use]
     pub(crate) fn position(&self, offset: usize) -> Position {
-        let mut offset = offset.min(self.text.len());
-        while !self.text.is_char_boundary(offset) {
-            offset -= 1;
-        }
+        let offset = inside_line(self.text, offset);
         let line = self
             .starts
             .partition_point(|&s| s <= offset)
@@ -76,8 +70,25 @@ impl<'a> LineIndex<'a> {
     }
 }
 
+/// `offset` clamped to `text`, moved back to a character boundary and out of a `\r\n` line ending (between its two
+/// bytes is the line's end: the protocol counts `\r\n` as one line break, so a column there would be past the line).
+fn inside_line(text: &str, offset: usize) -> usize {
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    if offset > 0
+        && text.as_bytes().get(offset) == Some(&b'\n')
+        && text.as_bytes()[offset - 1] == b'\r'
+    {
+        offset -= 1;
+    }
+    offset
+}
+
 /// The byte offset of `pos` in `text`: a line past the end is the end of the text, a character past the end of its
-/// line is the line's end (before its `\n`), a position inside a surrogate pair is the character's start.
+/// line is the line's end (before its `\n`, or its `\r\n`), a position inside a surrogate pair is the character's
+/// start.
 #[must_use]
 pub(crate) fn offset(text: &str, pos: Position) -> usize {
     let mut line_start = 0;
@@ -87,9 +98,12 @@ pub(crate) fn offset(text: &str, pos: Position) -> usize {
             None => return text.len(),
         }
     }
-    let line_end = text[line_start..]
+    let mut line_end = text[line_start..]
         .find('\n')
         .map_or(text.len(), |i| line_start + i);
+    if line_end > line_start && text.as_bytes()[line_end - 1] == b'\r' {
+        line_end -= 1;
+    }
     let mut units = 0;
     for (i, c) in text[line_start..line_end].char_indices() {
         let next = units + c.len_utf16();
@@ -124,6 +138,21 @@ mod tests {
         assert_eq!(position(text, text.len()), Position::new(2, 0));
         let index = super::LineIndex::new(text);
         for at in 0..=text.len() + 1 {
+            assert_eq!(index.position(at), position(text, at), "{at}");
+        }
+    }
+
+    #[test]
+    fn crlf_line_endings() {
+        let text = "ab\r\ncd\r\n";
+        // Between `\r` and `\n` is the line's end, as is a column past it.
+        assert_eq!(position(text, 3), Position::new(0, 2));
+        assert_eq!(position(text, 2), Position::new(0, 2));
+        assert_eq!(position(text, 4), Position::new(1, 0));
+        assert_eq!(offset(text, Position::new(0, 99)), 2);
+        assert_eq!(offset(text, Position::new(1, 2)), 6);
+        let index = super::LineIndex::new(text);
+        for at in 0..=text.len() {
             assert_eq!(index.position(at), position(text, at), "{at}");
         }
     }
