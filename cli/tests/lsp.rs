@@ -1216,3 +1216,39 @@ fn watched_files_and_lint_warnings_that_stay() {
     assert_eq!(d[0]["severity"], json!(2), "{d:?}");
     s.shutdown();
 }
+
+/// Issue 40 (trial): what the server cannot use is said in the editor (`window/showMessage`): an unknown
+/// `--upstream`-like setting of `vgc.toml`, a `vgc.toml` that does not parse, a Go file in no module.
+#[test]
+fn configuration_problems_and_files_outside_modules_are_shown() {
+    let (_dir, root, uri) = module(&types_go("+k8s:required"));
+    std::fs::write(root.join("vgc.toml"), "[build\nupstream = 1\n").expect("vgc.toml");
+    let mut s = Server::start(&root);
+    s.initialize(None);
+    s.open(&uri, &types_go("+k8s:required"));
+    let m = s.wait("the message", |m| m["method"] == "window/showMessage");
+    let text = m["params"]["message"].as_str().expect("message");
+    assert!(
+        text.starts_with("vgc: ")
+            && text.contains("vgc.toml")
+            && text.ends_with("; its settings are not used"),
+        "{m}"
+    );
+    assert_eq!(m["params"]["type"], json!(2), "{m}");
+    let outside = tempfile::tempdir().expect("tempdir");
+    let lone = std::fs::canonicalize(outside.path())
+        .expect("canonical")
+        .join("lone.go");
+    std::fs::write(&lone, "package lone\n").expect("lone.go");
+    s.open(&format!("file://{}", lone.display()), "package lone\n");
+    let m = s.wait("the message", |m| m["method"] == "window/showMessage");
+    assert_eq!(
+        m["params"]["message"],
+        json!(format!(
+            "vgc: {} is in no Go module (no go.mod in its directory or above): its tags are not checked",
+            lone.display()
+        )),
+        "{m}"
+    );
+    s.shutdown();
+}

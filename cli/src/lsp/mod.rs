@@ -108,22 +108,39 @@ struct Module {
 }
 
 impl Module {
-    fn new(root: &str, opts: &LspOptions) -> Self {
+    /// The module at `root` with the options and `vgc.toml` in force, and the problems found in them (an unknown
+    /// `--upstream`, a `vgc.toml` that does not parse: each shown to the user, the default used instead).
+    fn new(root: &str, opts: &LspOptions) -> (Self, Vec<String>) {
         let path = Path::new(root);
+        let mut problems = Vec::new();
+        // `vgc.toml` `[build] target = "go"`: what the Go backend cannot print is reported, as `vgc check` does.
+        let config = vgc_driver::config::find(path).map(|f| vgc_driver::config::load(&f));
+        let config = match config {
+            Some(Err(e)) => {
+                problems.push(format!("{e}; its settings are not used"));
+                None
+            }
+            Some(Ok(c)) => Some(c),
+            None => None,
+        };
+        // A `vgc.toml` that does not load is said once (above), not again by each setting read from it.
+        let bad_config = !problems.is_empty();
         let mut req = BuildRequest::check(root, Vec::new());
         req.upstream = vgc_driver::config::upstream_for(path, opts.upstream.as_deref(), None)
             .unwrap_or_else(|e| {
-                log(&format!("{e}; detecting the profile from go.mod"));
+                if !bad_config {
+                    problems.push(format!("{e}; detecting the profile from go.mod"));
+                }
                 None
             });
         req.tag_prefix = vgc_driver::config::tag_prefix_for(path, opts.tag_prefix.as_deref(), None)
             .unwrap_or_else(|e| {
-                log(&format!("{e}; reading `+k8s:` tags"));
+                if !bad_config {
+                    problems.push(format!("{e}; reading `+k8s:` tags"));
+                }
                 TagPrefix::default()
             });
         req.extension_files.clone_from(&opts.extension_files);
-        // `vgc.toml` `[build] target = "go"`: what the Go backend cannot print is reported, as `vgc check` does.
-        let config = vgc_driver::config::find(path).and_then(|f| vgc_driver::config::load(&f).ok());
         let lint = config.as_ref().map(|c| c.lint.clone()).unwrap_or_default();
         if config.and_then(|c| c.go).is_some() {
             req.go = Some(vgc_driver::GoTarget::default());
@@ -132,7 +149,7 @@ impl Module {
             .upstream
             .as_ref()
             .map_or(Upstream::NEWEST, |s| s.version);
-        Self {
+        let module = Self {
             session: Session::default(),
             req,
             release,
@@ -141,7 +158,8 @@ impl Module {
             plan: vgc_lowering::CratePlan::default(),
             lint_last: Vec::new(),
             checked: false,
-        }
+        };
+        (module, problems)
     }
 }
 
@@ -182,6 +200,8 @@ struct Server {
     /// The client registers file watchers on request (`workspace.didChangeWatchedFiles.dynamicRegistration`): the
     /// server asks it to watch the module's Go files, `go.mod` and `vgc.toml` once `initialized` arrives.
     watch_files: bool,
+    /// The Go files opened outside any module (told once each).
+    outside: BTreeSet<String>,
     /// The id of the next request the server sends.
     next_request: i32,
     /// Messages taken from the input ahead of their turn (looking for cancellations), handled before the input.
@@ -232,6 +252,7 @@ impl Server {
             initialized: false,
             watch_files: false,
             next_request: 0,
+            outside: BTreeSet::new(),
             backlog: std::collections::VecDeque::new(),
             panic_on: std::env::var("VGC_LSP_TEST_PANIC").ok(),
         }
@@ -776,16 +797,15 @@ impl Server {
         uri: &Url,
         f: impl FnOnce(&str, Upstream, &TagPrefix) -> T,
     ) -> Option<T> {
-        let doc = self.docs.get(uri)?;
-        let module = doc.path.as_deref().and_then(module_of).map(|root| {
-            self.modules
-                .entry(root.clone())
-                .or_insert_with(|| Module::new(&root, &self.opts))
-        });
-        let (release, prefix) = module.map_or((Upstream::NEWEST, TagPrefix::default()), |m| {
-            (m.release, m.req.tag_prefix.clone())
-        });
-        Some(f(&doc.text, release, &prefix))
+        let root = self.docs.get(uri)?.path.as_deref().and_then(module_of);
+        let (release, prefix) = match root {
+            Some(root) => {
+                let m = self.module(&root);
+                (m.release, m.req.tag_prefix.clone())
+            }
+            None => (Upstream::NEWEST, TagPrefix::default()),
+        };
+        Some(f(&self.docs.get(uri)?.text, release, &prefix))
     }
 
     fn notification(&mut self, n: Notification) {
@@ -934,9 +954,7 @@ impl Server {
                     .remove(&root)
                     .map(|m| m.published)
                     .unwrap_or_default();
-                let mut module = Module::new(&root, &self.opts);
-                module.published = published;
-                self.modules.insert(root.clone(), module);
+                self.module(&root).published = published;
                 self.schedule(&root, None, true, debounce);
             }
             _ if name.ends_with(".go") => {
@@ -945,6 +963,23 @@ impl Server {
             }
             _ => {}
         }
+    }
+
+    /// The module at `root`, created on first use; the problems of its options and `vgc.toml` are shown to the
+    /// user then (`window/showMessage`, a warning) and logged.
+    fn module(&mut self, root: &str) -> &mut Module {
+        if !self.modules.contains_key(root) {
+            let (module, problems) = Module::new(root, &self.opts);
+            for p in problems {
+                log(&format!("{root}: {p}"));
+                self.notify::<lsp_types::notification::ShowMessage>(lsp_types::ShowMessageParams {
+                    typ: lsp_types::MessageType::WARNING,
+                    message: format!("vgc: {p}"),
+                });
+            }
+            self.modules.insert(root.to_string(), module);
+        }
+        self.modules.get_mut(root).expect("inserted above")
     }
 
     /// A document's new text: kept for hover and completion, laid over the file and its module's check scheduled.
@@ -961,6 +996,15 @@ impl Server {
             self.fresh.remove(p);
             if let Some(root) = module_of(p) {
                 self.schedule(&root, Some(p.clone()), false, debounce);
+            } else if p.ends_with(".go") && self.outside.insert(p.clone()) {
+                let message = format!(
+                    "vgc: {p} is in no Go module (no go.mod in its directory or above): its tags are not checked"
+                );
+                log(&message);
+                self.notify::<lsp_types::notification::ShowMessage>(lsp_types::ShowMessageParams {
+                    typ: lsp_types::MessageType::INFO,
+                    message,
+                });
             }
         }
         self.docs.insert(
@@ -989,11 +1033,10 @@ impl Server {
 
     /// Checks the module at `root` and publishes its diagnostics.
     fn check(&mut self, root: &str, p: &Pending) {
-        let opts = &self.opts;
-        let module = self
-            .modules
-            .entry(root.to_string())
-            .or_insert_with(|| Module::new(root, opts));
+        self.module(root);
+        let Some(module) = self.modules.get_mut(root) else {
+            return;
+        };
         let sys = overlay::Overlay {
             base: &vgc_driver::sys::OsSystem,
             texts: &self.texts,
