@@ -70,7 +70,7 @@ pub(crate) fn call(g: &mut Gen<'_>, subject: &str, c: &Check, value: &GoTy) -> O
         CheckKind::Item(it) => each::item(g, subject, c, it, value),
         CheckKind::Enum(e) => r#enum::call(g, e, value),
         CheckKind::Dependent(d) => dependentrequired::call(g, d, value),
-        CheckKind::Custom { upstream, .. } => Some(custom::call(upstream)),
+        CheckKind::Custom { upstream, .. } => Some(custom::call(g, upstream)),
         CheckKind::Discriminated(m) => mode::call(g, subject, m, value),
         CheckKind::ListUnion(u) => union::list_call(g, u, value),
         CheckKind::Matches(_)
@@ -123,15 +123,22 @@ fn tag_of(c: &Check) -> String {
 /// `validate.<name>(ctx, op, fldPath, obj, oldObj[, args])`.
 pub(crate) fn validate_call(g: &mut Gen<'_>, name: &str, args: &[String]) -> String {
     let f = g.imports.name(crate::VALIDATE, name);
-    call_with(&f, args)
+    call_with(g, &f, args)
 }
 
 /// `f(ctx, op, fldPath, obj, oldObj[, args])` as gofmt lays out upstream's text: an argument starting with a
 /// newline (a function literal, printed with `flNewlineOK`) starts a continuation line one tab in, its own lines
-/// indented with it.
-pub(crate) fn call_with(f: &str, args: &[String]) -> String {
+/// indented with it. Before 1.37 ([`vgc_ir::Upstream::go_fields_called_in_place`]) upstream printed no such
+/// newline: every argument follows the previous one on its line, a function literal's body one tab in from the
+/// call's line.
+pub(crate) fn call_with(g: &Gen<'_>, f: &str, args: &[String]) -> String {
     let mut s = format!("{f}(ctx, op, fldPath, obj, oldObj");
     for a in args {
+        if g.legacy {
+            s.push_str(", ");
+            s.push_str(a.strip_prefix('\n').unwrap_or(a));
+            continue;
+        }
         // Every line after an argument's first is a continuation line, one tab in.
         let (sep, a) = match a.strip_prefix('\n') {
             Some(rest) => (",\n\t", rest),
@@ -142,6 +149,17 @@ pub(crate) fn call_with(f: &str, args: &[String]) -> String {
     }
     s.push(')');
     s
+}
+
+/// A function literal with a one-statement body as gofmt prints upstream's one-line `header { body }`: on one line
+/// when header and body fit in 100 columns (go/printer `funcBody`'s `maxSize`), else the body on its own line, one
+/// tab in.
+pub(crate) fn func_literal(header: &str, body: &str) -> String {
+    if header.len() + body.len() <= 100 {
+        format!("{header} {{ {body} }}")
+    } else {
+        format!("{header} {{\n\t{body}\n}}")
+    }
 }
 
 /// `s` with `prefix` before each of its lines after the first that is not empty (gofmt leaves blank lines bare).
@@ -173,12 +191,13 @@ pub(crate) fn comments(c: &Check) -> Vec<&'static str> {
     }
 }
 
-/// The marks upstream appends to a call: `.MarkAlpha()`/`.MarkBeta()`, then `.MarkShortCircuit()`. A wrapper
+/// The marks upstream appends to a call: `.MarkAlpha()`/`.MarkBeta()`, then `.MarkShortCircuit()` (1.37 on). A wrapper
 /// (`eachVal`, `eachKey`, `ifEnabled`, …) carries its inner check's stability on its own call.
-pub(crate) fn marks(c: &Check) -> String {
+pub(crate) fn marks(g: &Gen<'_>, c: &Check) -> String {
     let mut s = String::new();
     s.push_str(stability_mark(c));
-    if c.short_circuit {
+    // Before 1.37 a short-circuit call is not marked.
+    if c.short_circuit && !g.legacy {
         s.push_str(".MarkShortCircuit()");
     }
     s

@@ -188,20 +188,6 @@ impl<'p> Generator<'p> {
         output: &OutputPackage,
     ) -> Result<String, Vec<Unsupported>> {
         let (plan, o) = (self.plan, self.o);
-        // validation-gen before 1.37 printed another shape (closures called in place, `validate.EachSliceVal`,
-        // `validate.Unique`, conditions inline), against an apimachinery whose validators have other names.
-        if matches!(
-            plan.upstream,
-            vgc_ir::Upstream::V1_35 | vgc_ir::Upstream::V1_36
-        ) {
-            return Err(vec![Unsupported {
-                subject: format!("package {}", m.pkg),
-                what: format!(
-                    "the Go backend prints validation-gen 1.37 and 1.38's code; upstream {} printed another shape (select a newer profile with `--upstream`)",
-                    plan.upstream
-                ),
-            }]);
-        }
         let output = output.clone();
         let mut g = Gen {
             m,
@@ -213,6 +199,7 @@ impl<'p> Generator<'p> {
             unsupported: Vec::new(),
             not_comparable: &self.not_comparable,
             upstream: plan.upstream,
+            legacy: plan.upstream.go_fields_called_in_place(),
             path: String::new(),
             by_key: &self.by_key,
         };
@@ -343,6 +330,8 @@ struct Gen<'a> {
     unsupported: Vec<Unsupported>,
     not_comparable: &'a BTreeSet<TypeKey>,
     upstream: vgc_ir::Upstream,
+    /// validation-gen's printing before 1.37 ([`vgc_ir::Upstream::go_fields_called_in_place`]).
+    legacy: bool,
     /// Where the checks being printed are declared (`<pkg>.<Type>`, `<pkg>.<Type>.<json>`): names union
     /// membership variables.
     path: String,
@@ -517,6 +506,19 @@ impl Gen<'_> {
         self.imports.name(VALIDATE, "SemanticDeepEqual")
     }
 
+    /// [`Gen::equal_func`] of a value passed by pointer (a subfield's, a discriminator's): before 1.37
+    /// `validate.DirectEqualPtr` where 1.37 compares with `validate.DirectEqual`.
+    fn ptr_equal_func(&mut self, t: &GoTy) -> String {
+        let mut u = t;
+        while let GoTy::Pointer(i) = u {
+            u = i;
+        }
+        if self.upstream.go_generic_slice_validators() && self.go_comparable(u) {
+            return self.imports.name(VALIDATE, "DirectEqualPtr");
+        }
+        self.equal_func(t)
+    }
+
     /// Whether `t` is natively a struct (through pointers and typedefs).
     fn is_struct(&self, t: &GoTy) -> bool {
         match t {
@@ -670,7 +672,8 @@ impl Gen<'_> {
             .map(|t| &**t)
             .filter(|t| self.output.is_root(t) && t.has_validations)
             .collect();
-        if roots.is_empty() {
+        // Before 1.37 the function is written for every package with a scheme registry, roots or not.
+        if roots.is_empty() && !self.legacy {
             return;
         }
         roots.sort_by(|a, b| a.key.name.cmp(&b.key.name));
@@ -713,6 +716,38 @@ impl Gen<'_> {
                 })
                 .unwrap_or_else(|| "\"/\"".into());
             line(out, 1, &format!("// type {}", t.key.name));
+            if self.legacy {
+                let f = self.validate_fn(&t.key);
+                let cast = self.imports.name(SAFE, "Cast");
+                let internal = self.imports.name(FIELD, "InternalError");
+                let errorf = self.imports.name(FMT, "Errorf");
+                line(
+                    out,
+                    1,
+                    &format!(
+                        "scheme.AddValidationFunc(({pfx}{name})(nil), func(ctx {context}, op {operation}, obj, oldObj interface{{}}) {error_list} {{"
+                    ),
+                );
+                line(out, 2, "switch op.Request.SubresourcePath() {");
+                line(out, 2, &format!("case {cases}:"));
+                line(
+                    out,
+                    3,
+                    &format!(
+                        "return {f}(ctx, op, nil /* fldPath */, obj.({pfx}{name}), {cast}[{pfx}{name}](oldObj))"
+                    ),
+                );
+                line(out, 2, "}");
+                line(
+                    out,
+                    2,
+                    &format!(
+                        "return {error_list}{{{internal}(nil, {errorf}(\"no validation found for %T, subresource: %v\", obj, op.Request.SubresourcePath()))}}"
+                    ),
+                );
+                line(out, 1, "})");
+                continue;
+            }
             line(out, 1, "scheme.AddValidationFunc(");
             line(out, 2, &format!("({pfx}{name})(nil),"));
             line(
@@ -769,18 +804,28 @@ impl Gen<'_> {
             0,
             "// to declarative validation rules in the API schema.",
         );
-        line(out, 0, &format!("func Validate_{name}("));
-        line(
-            out,
-            1,
-            &format!("ctx {context}, op {operation}, fldPath *{path},"),
-        );
-        line(
-            out,
-            1,
-            &format!("obj, oldObj {pfx}{ty}) (errs {error_list}) {{"),
-        );
-        line(out, 0, "");
+        if self.legacy {
+            line(
+                out,
+                0,
+                &format!(
+                    "func Validate_{name}(ctx {context}, op {operation}, fldPath *{path}, obj, oldObj {pfx}{ty}) (errs {error_list}) {{"
+                ),
+            );
+        } else {
+            line(out, 0, &format!("func Validate_{name}("));
+            line(
+                out,
+                1,
+                &format!("ctx {context}, op {operation}, fldPath *{path},"),
+            );
+            line(
+                out,
+                1,
+                &format!("obj, oldObj {pfx}{ty}) (errs {error_list}) {{"),
+            );
+            line(out, 0, "");
+        }
         let subject = format!("type {name}");
         self.path = format!("{}.{name}", t.key.pkg);
         let mut did_some = false;
@@ -791,16 +836,26 @@ impl Gen<'_> {
                 name: t.key.name.clone(),
             };
             self.calls(out, 1, &subject, &t.checks, &value);
+            if self.legacy {
+                // Before 1.37 a typedef's iterations are printed with its own checks only (and without them, not
+                // at all: upstream's `emitValidationForChild` nests them in the type-validations branch).
+                for it in [&t.key_iteration, &t.iteration].into_iter().flatten() {
+                    if self.by_key.get(&it.elem).is_some_and(|e| e.has_validations) {
+                        let value = t.go_ty.clone().unwrap_or(GoTy::Other(String::new()));
+                        self.iteration_call(out, 1, &subject, it, &t.shape, &value);
+                    }
+                }
+            }
             line(out, 0, "");
             did_some = true;
         }
-        if let Some(it) = &t.key_iteration {
+        if let Some(it) = t.key_iteration.as_ref().filter(|_| !self.legacy) {
             let value = t.go_ty.clone().unwrap_or(GoTy::Other(String::new()));
             self.iteration_call(out, 1, &subject, it, &t.shape, &value);
             line(out, 0, "");
             did_some = true;
         }
-        if let Some(it) = &t.iteration {
+        if let Some(it) = t.iteration.as_ref().filter(|_| !self.legacy) {
             let value = t.go_ty.clone().unwrap_or(GoTy::Other(String::new()));
             self.iteration_call(out, 1, &subject, it, &t.shape, &value);
             line(out, 0, "");
@@ -894,6 +949,44 @@ impl Gen<'_> {
         if did_some {
             line(out, 0, "");
         }
+        let path_arg = if f.json_name.is_empty() {
+            let value = self.imports.name(SAFE, "Value");
+            format!("{value}(fldPath, func() *{path} {{ return fldPath.Child(\"{leaf}\") }})")
+        } else {
+            format!(
+                "fldPath.Child({})",
+                vgc_runtime::field::go_quote(&f.json_name)
+            )
+        };
+        if self.legacy {
+            // upstream before 1.37: the closure called in place.
+            line(out, 1, &format!("// field {owner_raw}.{}", f.go_field));
+            line(out, 1, "errs = append(errs,");
+            line(
+                out,
+                2,
+                &format!(
+                    "func(fldPath *{path}, obj, oldObj {type_pfx}{leaf}, oldValueCorrelated bool) (errs {error_list}) {{"
+                ),
+            );
+            out.push_str(&buf);
+            line(out, 3, "return");
+            let safe_field = self.imports.name(SAFE, "Field");
+            let getter = checks::func_literal(
+                &format!("func(oldObj *{owner_ty}) {type_pfx}{leaf}"),
+                &format!("return {expr_pfx}oldObj.{}", f.go_field),
+            );
+            line(
+                out,
+                2,
+                &format!(
+                    "}}({path_arg}, {expr_pfx}obj.{go}, {safe_field}(oldObj, {getter}), oldObj != nil)...)",
+                    go = f.go_field
+                ),
+            );
+            line(out, 0, "");
+            return;
+        }
         line(out, 1, &format!("{{ // field {owner_raw}.{}", f.go_field));
         line(out, 2, "fn := func(");
         line(out, 3, &format!("fldPath *{path},"));
@@ -915,15 +1008,6 @@ impl Gen<'_> {
         );
         line(out, 4, &format!("return {expr_pfx}oldObj.{}", f.go_field));
         line(out, 3, "})");
-        let path_arg = if f.json_name.is_empty() {
-            let value = self.imports.name(SAFE, "Value");
-            format!("{value}(fldPath, func() *{path} {{ return fldPath.Child(\"{leaf}\") }})")
-        } else {
-            format!(
-                "fldPath.Child({})",
-                vgc_runtime::field::go_quote(&f.json_name)
-            )
-        };
         line(
             out,
             2,
@@ -962,6 +1046,22 @@ impl Gen<'_> {
     fn ratchet(&mut self, out: &mut String, ty: &vgc_lowering::plan::RustTy, _subject: &str) {
         line(out, 3, "// don't revalidate unchanged data");
         let update = self.imports.name(OPERATION, "Update");
+        if self.legacy {
+            let nc = self.not_comparable;
+            let same = if direct_comparable(ty, &|k| !nc.contains(k)) {
+                "(obj == oldObj || (obj != nil && oldObj != nil && *obj == *oldObj))".to_string()
+            } else {
+                format!("{}(obj, oldObj)", self.deep_equal())
+            };
+            line(
+                out,
+                3,
+                &format!("if oldValueCorrelated && op.Type == {update} && {same} {{"),
+            );
+            line(out, 4, "return nil");
+            line(out, 3, "}");
+            return;
+        }
         line(
             out,
             3,
@@ -1044,7 +1144,9 @@ impl Gen<'_> {
                     self.unsupported(subject, "an iteration over a list of unknown element type");
                     return;
                 };
-                let each = if *pointer_elems {
+                let each = if self.upstream.go_generic_slice_validators() {
+                    "EachSliceVal"
+                } else if *pointer_elems {
                     "EachPtrSliceVal"
                 } else {
                     "EachValSliceVal"
@@ -1054,7 +1156,7 @@ impl Gen<'_> {
                 let f = self.imports.name(VALIDATE, each);
                 (
                     "iterate the list and call the type's validation function",
-                    checks::call_with(&f, &args),
+                    checks::call_with(self, &f, &args),
                 )
             }
             _ => {
@@ -1066,6 +1168,10 @@ impl Gen<'_> {
             }
         };
         line(out, depth, &format!("// {comment}"));
+        if self.legacy {
+            line(out, depth, &format!("errs = append(errs, {call}...)"));
+            return;
+        }
         line(out, depth, &format!("if e := {call}; len(e) != 0 {{"));
         line(out, depth + 1, "errs = append(errs, e...)");
         line(out, depth, "}");
@@ -1103,7 +1209,11 @@ impl Gen<'_> {
             let mut members: Vec<&Check> = checks.iter().filter(|c| c.cohort == cohort).collect();
             members.sort_by_key(|c| !c.short_circuit);
             let d = if let Some(name) = &cohort {
-                line(out, depth, &format!("func() {{ // cohort = \"{name}\""));
+                if self.legacy {
+                    line(out, depth, &format!("func() {{ // cohort {name}"));
+                } else {
+                    line(out, depth, &format!("func() {{ // cohort = \"{name}\""));
+                }
                 depth + 1
             } else {
                 depth
@@ -1119,7 +1229,11 @@ impl Gen<'_> {
                 for comment in checks::comments(c) {
                     line(out, d, &format!("// {comment}"));
                 }
-                let call = format!("{}{}", call, checks::marks(c));
+                let call = format!("{}{}", call, checks::marks(self, c));
+                if self.legacy && !(c.short_circuit || c.non_error) {
+                    line(out, d, &format!("errs = append(errs, {call}...)"));
+                    continue;
+                }
                 if c.short_circuit {
                     line(out, d, &format!("if e := {call}; len(e) != 0 {{"));
                     if !c.non_error {

@@ -171,13 +171,23 @@ fn run(u: Upstream) -> Outcome {
                 .find_map(|l| l.strip_prefix("package "))?
                 .trim()
                 .to_string();
+            // Its registry, as `activations_in` reads it (validation-gen before 1.37 writes the registration
+            // function without a root to register).
+            let scheme_registry = match doc.lines().find_map(|l| {
+                l.trim()
+                    .strip_prefix("// +k8s:validation-gen-scheme-registry=")
+            }) {
+                None => Some(vgc_lowering::plan::DEFAULT_SCHEME_REGISTRY.to_string()),
+                Some(v) if v.trim() == "nil" => None,
+                Some(v) => Some(v.trim().to_string()),
+            };
             Some(vgc_lowering::plan::ModulePlan {
                 pkg: format!("{OUTPUT_TESTS}/{pkg}"),
                 group: None,
                 types: Vec::new(),
                 deep_equal: None,
                 go_name: name,
-                scheme_registry: None,
+                scheme_registry,
             })
         };
         let generated = generated.or_else(|| {

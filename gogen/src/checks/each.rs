@@ -46,7 +46,13 @@ fn match_func(g: &mut Gen<'_>, elem: &GoTy, keys: &[String]) -> String {
             }
         })
         .collect();
-    let header = format!("func(a *{t}, b *{t}) bool");
+    // Before 1.37 the elements are taken by value.
+    let p = if g.upstream.go_generic_slice_validators() {
+        ""
+    } else {
+        "*"
+    };
+    let header = format!("func(a {p}{t}, b {p}{t}) bool");
     let body = format!("return {}", terms.join(" && "));
     if header.len() + body.len() <= ONE_LINE_FUNC {
         format!("\n{header} {{ {body} }}")
@@ -129,6 +135,8 @@ pub(super) fn each_val(
         "EachPtrMapVal"
     } else if is_map {
         "EachMapVal"
+    } else if g.upstream.go_generic_slice_validators() {
+        "EachSliceVal"
     } else if matches!(elem, GoTy::Pointer(_)) {
         "EachPtrSliceVal"
     } else {
@@ -161,7 +169,9 @@ pub(super) fn unique(g: &mut Gen<'_>, m: &Matcher, value: &GoTy) -> Option<Strin
         Matcher::Set => equal_func(g, &elem),
         Matcher::None => return None,
     };
-    let func = if matches!(elem, GoTy::Pointer(_)) {
+    let func = if g.upstream.go_generic_slice_validators() {
+        "Unique"
+    } else if matches!(elem, GoTy::Pointer(_)) {
         "PtrSliceUnique"
     } else {
         "ValSliceUnique"
@@ -185,7 +195,7 @@ pub(super) fn no_nils(g: &mut Gen<'_>, value: &GoTy) -> Option<String> {
         ("PtrSliceNoNils", t)
     };
     let f = g.imports.name(crate::VALIDATE, func);
-    Some(super::call_with(&format!("{f}[{type_args}]"), &[]))
+    Some(super::call_with(g, &format!("{f}[{type_args}]"), &[]))
 }
 
 /// `item(k: v, …)=<tag>` (upstream `validators/item.go`; `validate.ValSliceItem`/`PtrSliceItem`): the element
@@ -226,7 +236,9 @@ pub(super) fn item(
     };
     let equal = equal_func(g, &target);
     let w = wrapper(g, subject, &it.inner, outer, &target)?;
-    let func = if it.ptr_elems {
+    let func = if g.upstream.go_generic_slice_validators() {
+        "SliceItem"
+    } else if it.ptr_elems {
         "PtrSliceItem"
     } else {
         "ValSliceItem"

@@ -91,7 +91,7 @@ pub(super) fn call(g: &mut Gen<'_>, subject: &str, m: &ModePlan, value: &GoTy) -
         &format!("func(obj *{owner_t}) {disc_t}"),
         &format!("return obj.{}", m.discriminator.field),
     );
-    let equal = g.equal_func(&member);
+    let equal = g.ptr_equal_func(&member);
     // The default: Forbidden* by the member's kind, marked when every rule has one level.
     let forbidden = match g.native(&member) {
         Native::Slice => "ForbiddenSlice",
@@ -120,6 +120,12 @@ pub(super) fn call(g: &mut Gen<'_>, subject: &str, m: &ModePlan, value: &GoTy) -
             DiscriminatorKind::Bool => parse_bool(v)?.to_string(),
         };
         let w = multi_wrapper(g, subject, checks, &nilable_t, &member)?;
+        if g.legacy {
+            // Before 1.37 (no `flNewlineOK`): `{\nValue: v, Validation: w, }`, as gofmt keeps it.
+            let w = super::indent_after_first(&w, "\t\t");
+            rules.push_str(&format!("\t{{\n\t\tValue: {lit}, Validation: {w}}},\n"));
+            continue;
+        }
         let w = super::indent_after_first(&w, "\t\t");
         rules.push_str(&format!(
             "\n\t{{\n\t\tValue: {lit},\n\t\tValidation: {w},\n\t}},\n"

@@ -20,5 +20,5 @@ pub(super) fn call(g: &mut Gen<'_>, result: bool, msg: &str, type_arg: Option<&s
         _ => t.to_string(),
     };
     let f = g.imports.name(crate::VALIDATE, "FixedResult");
-    super::call_with(&format!("{f}[*{named}]"), &args)
+    super::call_with(g, &format!("{f}[*{named}]"), &args)
 }

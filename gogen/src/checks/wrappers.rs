@@ -5,8 +5,8 @@
 use crate::Gen;
 use vgc_lowering::plan::{Check, GoTy, IfOptionPlan, Subfield};
 
-/// `validate.IfOption(ctx, op, fldPath, obj, oldObj, "<option>", <enabled>, <wrapped>)` (1.37 on; 1.35 and 1.36
-/// printed the condition inline: not printed yet).
+/// `validate.IfOption(ctx, op, fldPath, obj, oldObj, "<option>", <enabled>, <wrapped>)`: 1.37's, and 1.35 and
+/// 1.36's (whose `IfOption` takes an undefined option as disabled; printed alike).
 pub(super) fn if_option(
     g: &mut Gen<'_>,
     subject: &str,
@@ -14,7 +14,7 @@ pub(super) fn if_option(
     io: &IfOptionPlan,
     value: &GoTy,
 ) -> Option<String> {
-    if !io.undefined_is_error {
+    if !io.undefined_is_error && !g.legacy {
         return None;
     }
     let w = super::each::wrapper(g, subject, &io.inner, outer, value)?;
@@ -52,7 +52,7 @@ pub(super) fn subfield(
         "\nfunc(o {ppfx}{parent_t}) {member_t} {{ return {expr}o.{} }}",
         s.member.go
     );
-    let equal = g.equal_func(&member_ty);
+    let equal = g.ptr_equal_func(&member_ty);
     let w = super::each::wrapper(g, subject, &s.inner, outer, &member_ty)?;
     Some(super::validate_call(
         g,
