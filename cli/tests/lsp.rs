@@ -573,6 +573,36 @@ fn definition_and_references_in_the_example() {
         )),
         "{ports}"
     );
+    // Two `ifEnabled` lines on one field: each rule links its own (the tags inside the wrapper tell them apart); a
+    // mode's rule on a field links the field's `ifMode` line, not the struct's first.
+    let gpus = hover(&mut s, pos(&text, "GPUs *int32", 0, 1));
+    let tag_line = |needle: &str| line_of(&text, needle, 0) + 1;
+    for (rule, tag, needle) in [
+        (
+            "optional, only while option WidgetGPU is enabled",
+            "ifEnabled",
+            "+k8s:ifEnabled(WidgetGPU)=+k8s:optional",
+        ),
+        (
+            "at least 1, only while option WidgetGPU is enabled",
+            "ifEnabled",
+            "+k8s:ifEnabled(WidgetGPU)=+k8s:minimum=1",
+        ),
+        (
+            "must not be set, only while option WidgetGPU is disabled",
+            "ifDisabled",
+            "+k8s:ifDisabled(WidgetGPU)=+k8s:forbidden",
+        ),
+    ] {
+        let want = format!("- {rule} ([`+k8s:{tag}`]({uri}#L{}))\n", tag_line(needle));
+        assert!(gpus.contains(&want), "{want}\n{gpus}");
+    }
+    let interval = hover(&mut s, pos(&text, "IntervalSeconds *int32", 0, 1));
+    let want = format!(
+        "when mode is anything else: must not be set ([`+k8s:ifMode`]({uri}#L{}))",
+        tag_line("+k8s:ifMode(Pull)=+k8s:optional")
+    );
+    assert!(interval.contains(&want), "{want}\n{interval}");
     let condition = hover(&mut s, pos(&text, "Condition struct", 0, 1));
     assert!(
         condition.starts_with("**Condition** — rules under upstream"),
@@ -889,6 +919,27 @@ fn definition_from_constraint_paths() {
         definition(&mut s, pos(text, "limits.maxValue", 0, 9)),
         [max_value]
     );
+    // The hover of the constrained field links each constraint's tag line (the field's own, the struct's `target:`).
+    let current =
+        hover_text(&s.at("textDocument/hover", &uri, pos(text, "Current int32", 0, 1))).to_string();
+    for (rule, tag, needle) in [
+        (
+            "current must be less than or equal to the value of limits.maxValue",
+            "maximum",
+            "+k8s:maximum(",
+        ),
+        (
+            "current must be greater than or equal to the value of floor",
+            "minimum",
+            "+k8s:minimum(",
+        ),
+    ] {
+        let want = format!(
+            "- {rule} (field-path constraint, a vgc extension) ([`+k8s:{tag}`]({uri}#L{}))\n",
+            line_of(text, needle, 0) + 1
+        );
+        assert!(current.contains(&want), "{want}\n{current}");
+    }
     assert_eq!(
         definition(&mut s, pos(text, "target: current", 0, 10)),
         [line_of(text, "Current int32", 0)]

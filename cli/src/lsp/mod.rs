@@ -537,8 +537,9 @@ impl Server {
             Some(format!("{uri}#L{line}"))
         };
         let ty = |k: &vgc_analysis::TypeKey| at(navigate::declaration_of(db, k)?);
-        let tag =
-            |k: &vgc_analysis::TypeKey, f: Option<&str>, id| at(navigate::tag_line(db, k, f, id)?);
+        let tag = |k: &vgc_analysis::TypeKey, f: Option<&str>, ids: &[&str]| {
+            at(navigate::tag_line(db, k, f, ids)?)
+        };
         let links = rules::Links { ty: &ty, tag: &tag };
         let value = rules::hover(&m.plan, &key, field.as_deref(), &links)?;
         Some(lsp_types::Hover {

@@ -909,36 +909,45 @@ fn field_spot(db: &dyn Db, prog: &Program, k: &TypeKey, i: usize) -> Option<Spot
     })
 }
 
-/// The tag line of tag `id` (anywhere in a use's chain: `+k8s:beta(…)=+k8s:maxItems=2` is a `maxItems` line) on
-/// field `field` (its Go member name) of struct `k`, or with `None` on type `k` itself, then on its fields.
+/// The tag line on field `field` (its Go member name) of struct `k`, or with `None` on type `k` itself then on its
+/// fields, whose chain names the tags `names` in that order (`+k8s:beta(…)=+k8s:maxItems=2` names
+/// `["k8s:maxItems"]` and `["k8s:beta", "k8s:maxItems"]`); failing that, the first naming `names[0]`.
 #[must_use]
 pub(crate) fn tag_line(
     db: &dyn Db,
     k: &TypeKey,
     field: Option<&str>,
-    id: vgc_ir::catalog::TagId,
+    ids: &[&str],
 ) -> Option<Spot> {
+    if ids.is_empty() {
+        return None;
+    }
     let prog = vgc_analysis::loaded_program(db);
     let (decl, file) = prog.type_decl(db, k)?;
-    let has = |u: &&TagUse| {
-        u.parsed
-            .as_ref()
-            .is_ok_and(|t| t.chain().any(|c| c.name == id.name()))
+    let names = |u: &TagUse, ids: &[&str]| {
+        u.parsed.as_ref().is_ok_and(|t| {
+            let mut chain = t.chain();
+            ids.iter().all(|id| chain.any(|c| c.name == *id))
+        })
     };
-    let found = match field {
+    let uses: Vec<&TagUse> = match field {
         Some(name) => decl
             .fields
             .iter()
             .find(|f| f.member_name() == name)?
             .tags
             .iter()
-            .find(has),
+            .collect(),
         None => decl
             .tags
             .iter()
-            .find(has)
-            .or_else(|| decl.fields.iter().flat_map(|f| f.tags.iter()).find(has)),
-    }?;
+            .chain(decl.fields.iter().flat_map(|f| f.tags.iter()))
+            .collect(),
+    };
+    let found = uses
+        .iter()
+        .find(|u| names(u, ids))
+        .or_else(|| uses.iter().find(|u| names(u, &ids[..1])))?;
     Some(Spot {
         file,
         span: vgc_ir::db::span_of(db, file, found.at),

@@ -7,31 +7,56 @@
 
 use std::collections::BTreeMap;
 use vgc_analysis::TypeKey;
-use vgc_ir::catalog::TagId;
 use vgc_lowering::CratePlan;
 use vgc_lowering::plan::{RustTy, TypePlan};
 use vgc_lowering::words::{self, Context, Rule};
 
-/// The URI of the tag line of a tag on a field (`Some(go field)`) of a struct, or on a type (`None`).
-pub(crate) type TagLink<'a> = &'a dyn Fn(&TypeKey, Option<&str>, TagId) -> Option<String>;
+/// The URI of the tag line on a field (`Some(go field)`) of a struct, or on a type (`None`), whose chain names the
+/// tags of [`tags_of`] (`["k8s:ifEnabled", "k8s:minimum"]`).
+pub(crate) type TagLink<'a> = &'a dyn Fn(&TypeKey, Option<&str>, &[&str]) -> Option<String>;
 
-/// A rule with the tag it comes from.
-type Sourced = (Rule, Option<TagId>);
+/// A rule with the names of the tags it comes from ([`tags_of`]).
+type Sourced = (Rule, Vec<&'static str>);
+
+/// The names of the tags a check comes from, outermost first: its own, then down through wrappers of one check
+/// (`ifEnabled`, `subfield`, `item`, `eachVal` …) those of the check inside — `+k8s:ifEnabled(X)=+k8s:minimum=1` is
+/// `["k8s:ifEnabled", "k8s:minimum"]`, which tells its line from the `+k8s:ifEnabled(X)=+k8s:optional` beside it. A
+/// field-path constraint (vgc's extension) carries no tag in the plan: its kind names it (`k8s:exclusiveMinimum`).
+fn tags_of(c: &vgc_lowering::plan::Check) -> Vec<&'static str> {
+    use vgc_runtime::extensions::ConstraintKind;
+    let name = |c: &vgc_lowering::plan::Check| match (&c.kind, c.tag) {
+        (_, Some(t)) => Some(t.name()),
+        (vgc_lowering::plan::CheckKind::FieldConstraint(p), None) => Some(match p.kind {
+            ConstraintKind::Minimum => "k8s:minimum",
+            ConstraintKind::Maximum => "k8s:maximum",
+            ConstraintKind::ExclusiveMinimum => "k8s:exclusiveMinimum",
+            ConstraintKind::ExclusiveMaximum => "k8s:exclusiveMaximum",
+        }),
+        _ => None,
+    };
+    let mut out: Vec<&'static str> = name(c).into_iter().collect();
+    let mut at = c;
+    while let [inner] = at.children()[..] {
+        out.extend(name(inner).filter(|t| out.last() != Some(t)));
+        at = inner;
+    }
+    out
+}
 
 /// Where the links of a hover point.
 pub(crate) struct Links<'a> {
     /// The URI (with a `#Lline` fragment) of a type's declaration.
     pub(crate) ty: &'a dyn Fn(&TypeKey) -> Option<String>,
-    /// The URI of the tag line of tag `TagId` on field `Some(go field)` of a struct, or on a type (`None`: its own
+    /// The URI of the tag line of the tags named on field `Some(go field)` of a struct, or on a type (`None`: its own
     /// tags, then its fields').
     pub(crate) tag: TagLink<'a>,
 }
 
 /// A rule as a Markdown list item: its level in front (`beta: at most 10 items`), then a link to the tag line it
 /// comes from (`link`), named after the tag.
-fn item(r: &Rule, link: Option<(TagId, String)>) -> String {
+fn item(r: &Rule, link: Option<(&str, String)>) -> String {
     let at = match link {
-        Some((id, uri)) => format!(" ([`+{}`]({uri}))", id.name()),
+        Some((name, uri)) => format!(" ([`+{name}`]({uri}))"),
         None => String::new(),
     };
     match r.stability {
@@ -66,7 +91,7 @@ fn typedef_rules(
             k.clone(),
             t.checks
                 .iter()
-                .map(|c| (words::rule(c, cx), c.tag))
+                .map(|c| (words::rule(c, cx), tags_of(c)))
                 .collect(),
         )],
         _ => Vec::new(),
@@ -88,9 +113,9 @@ pub(crate) fn hover(
         Some(uri) => format!("[`{}`]({uri})", k.name),
         None => format!("`{}`", k.name),
     };
-    let tag_link = |k: &TypeKey, field: Option<&str>, id: Option<TagId>| {
-        let id = id?;
-        (links.tag)(k, field, id).map(|uri| (id, uri))
+    let tag_link = |k: &TypeKey, field: Option<&str>, names: &[&'static str]| {
+        let name = *names.first()?;
+        (links.tag)(k, field, names).map(|uri| (name, uri))
     };
     let all: BTreeMap<&TypeKey, &TypePlan> = plan
         .modules
@@ -127,7 +152,10 @@ pub(crate) fn hover(
             md.push_str("No rules of its own.\n");
         }
         for c in &t.checks {
-            md.push_str(&item(&words::rule(c, &cx), tag_link(key, None, c.tag)));
+            md.push_str(&item(
+                &words::rule(c, &cx),
+                tag_link(key, None, &tags_of(c)),
+            ));
         }
         // A typedef of a typedef: upstream applies only this one's own rules (`VGC0313` names what is lost).
         if let Some(a) = &t.alias_of
@@ -161,7 +189,7 @@ pub(crate) fn hover(
     let own: Vec<Sourced> = f
         .checks
         .iter()
-        .map(|c| (words::rule(c, &cx), c.tag))
+        .map(|c| (words::rule(c, &cx), tags_of(c)))
         .collect();
     let through = typedef_rules(&f.ty, &all, &cx);
     // Struct-level rules of the enclosing type naming this field (unions, modes, dependent fields, subfields).
@@ -173,25 +201,27 @@ pub(crate) fn hover(
     let with: Vec<Sourced> = t
         .checks
         .iter()
-        .map(|c| (words::rule(c, &tcx), c.tag))
+        .map(|c| (words::rule(c, &tcx), tags_of(c)))
         .filter(|(r, _)| r.fields.iter().any(|n| n == shown))
         .collect();
     if own.is_empty() && through.is_empty() && with.is_empty() {
         md.push_str("No rules.\n");
     }
-    for (r, id) in &own {
-        md.push_str(&item(r, tag_link(key, Some(&f.go_field), *id)));
+    for (r, ids) in &own {
+        md.push_str(&item(r, tag_link(key, Some(&f.go_field), ids)));
     }
     for (td, rules) in &through {
         md.push_str(&format!("\nThrough its type, typedef {}:\n", named(td)));
-        for (r, id) in rules {
-            md.push_str(&item(r, tag_link(td, None, *id)));
+        for (r, ids) in rules {
+            md.push_str(&item(r, tag_link(td, None, ids)));
         }
     }
     if !with.is_empty() {
         md.push_str(&format!("\nWith its siblings in {}:\n", named(key)));
-        for (r, id) in &with {
-            md.push_str(&item(r, tag_link(key, None, *id)));
+        // A struct-level rule naming this field (`ifMode`, a union member) is written on the field, mostly.
+        for (r, ids) in &with {
+            let link = tag_link(key, Some(&f.go_field), ids).or_else(|| tag_link(key, None, ids));
+            md.push_str(&item(r, link));
         }
     }
     if let Some(k) = f.ty.named()
