@@ -70,6 +70,19 @@ pub fn tag_entry(name: &str, release: Upstream, prefix: &TagPrefix) -> Option<Ta
                 .map(|f| prefix.requalify(&f)),
         });
     }
+    // The generator-control tags (`+k8s:validation-gen=…`, `+k8s:isSubresource=…`): read by the generator, not
+    // validation rules; their entries say what they control.
+    if let Some(c) = vgc_ir::catalog::ControlTag::from_name(name) {
+        return Some(TagEntry {
+            name: format!("+{}", prefix.qualify(c.name())),
+            level: "generator control tag, not a validation rule".into(),
+            scopes: "Package, Type".into(),
+            docs: prefix.requalify(&c.docs()),
+            syntax: String::new(),
+            example: None,
+            forms: None,
+        });
+    }
     // `exclusiveMinimum`/`exclusiveMaximum`: vgc extension tags of the field-path constraint form only.
     vgc_ir::extension_tags::explain_constraint_forms(name).map(|forms| TagEntry {
         name: format!("+{}", prefix.qualify(name)),

@@ -224,6 +224,13 @@ fn explain_codes_and_tags() {
         out.contains("there is no constant form (write `minimum=N+1` / `maximum=N-1`)"),
         "{out}"
     );
+    // A generator-control tag: what it controls.
+    let (code, out) = run("validation-gen-input");
+    assert_eq!(code, Some(0));
+    assert_eq!(
+        out,
+        "+k8s:validation-gen-input (generator control tag, not a validation rule; scopes: Package, Type)\n\n`+k8s:validation-gen-input=<package>`: the package whose types are validated (activation packages).\n"
+    );
     let out = Command::new(env!("CARGO_BIN_EXE_vgc"))
         .args(["explain", "VGC9999"])
         .output()

@@ -603,10 +603,31 @@ fn definition_and_references_in_the_example() {
         tag_line("+k8s:ifMode(Pull)=+k8s:optional")
     );
     assert!(interval.contains(&want), "{want}\n{interval}");
+    // A type named in a field's type: that type's rules (as on its declaration).
+    let named = hover(&mut s, pos(&text, "Condition `json:\"conditions", 0, 1));
+    assert!(
+        named.starts_with("**Condition** — rules under upstream"),
+        "{named}"
+    );
     let condition = hover(&mut s, pos(&text, "Condition struct", 0, 1));
     assert!(
         condition.starts_with("**Condition** — rules under upstream"),
         "{condition}"
+    );
+    // A generator-control tag of the package (doc.go): what it controls.
+    let doc_uri = uri.replace("/types.go", "/doc.go");
+    let doc_text = std::fs::read_to_string(root.join("widgets/v1/doc.go")).expect("doc.go");
+    s.open(&doc_uri, &doc_text);
+    let control = s.at(
+        "textDocument/hover",
+        &doc_uri,
+        pos(&doc_text, "+k8s:validation-gen=", 0, 6),
+    );
+    assert!(
+        hover_text(&control).starts_with(
+            "**+k8s:validation-gen** — generator control tag, not a validation rule (scopes: Package, Type)\n\n`+k8s:validation-gen=<criterion|*|false>` (package; `true`/`false` on a type): which types get validation functions."
+        ),
+        "{control}"
     );
     // Nothing under a plain comment.
     let d = s.at(

@@ -1320,12 +1320,24 @@ pub static TAGS: &[TagSpec] = &[
 
 /// Declares [`ControlTag`] and [`CONTROL_TAGS`] from one table of `Variant => "k8s:name"` rows.
 macro_rules! control_tags {
-    ($($(#[$doc:meta])* $variant:ident => $name:literal),* $(,)?) => {
+    ($($(#[doc = $doc:literal])* $variant:ident => $name:literal),* $(,)?) => {
         /// A generator-control tag read by vgc itself (package or type comments; raw values), not a validation
         /// tag. upstream: `cmd/validation-gen/targets.go` and `validators/subresource.go`.
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         pub enum ControlTag {
-            $($(#[$doc])* $variant,)*
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        impl ControlTag {
+            /// Its documentation (the lines of its doc comment above, joined with spaces): what `vgc explain` and
+            /// the language server's hover say of it.
+            #[must_use]
+            pub fn docs(self) -> String {
+                let lines: &[&str] = match self {
+                    $(ControlTag::$variant => &[$($doc),*],)*
+                };
+                lines.iter().map(|l| l.trim()).collect::<Vec<_>>().join(" ")
+            }
         }
 
         impl ControlTag {

@@ -530,7 +530,7 @@ impl Server {
             return None;
         }
         let at = position::offset(&checked, pos.position);
-        let (key, field) = navigate::declaration_at(db, path, at)?;
+        let (key, field) = navigate::hover_subject(db, path, at)?;
         let at = |s: navigate::Spot| {
             let uri = self.uri_for(s.file.path(db))?;
             let line = position::position(s.file.text(db), s.span.start).line + 1;

@@ -99,6 +99,31 @@ pub(crate) fn declaration_at(
     None
 }
 
+/// The type, or field (its Go member name) of a struct, whose rules a hover at `offset` shows: a declaration's name
+/// ([`declaration_at`]), else a type named in a field's type or a typedef (`[]Condition`, `metav1.ObjectMeta`) or a
+/// field named by a path in a tag (`listMapKey=name`) — what go to definition goes to.
+#[must_use]
+pub(crate) fn hover_subject(
+    db: &dyn Db,
+    path: &str,
+    offset: usize,
+) -> Option<(TypeKey, Option<String>)> {
+    if let Some(found) = declaration_at(db, path, offset) {
+        return Some(found);
+    }
+    let prog = vgc_analysis::loaded_program(db);
+    let (pkg, file) = file_of(db, prog, path)?;
+    match subject_at(db, prog, &pkg, file, offset)? {
+        Subject::Type(k) => Some((k, None)),
+        Subject::Field(k, i) => {
+            let (decl, _) = prog.type_decl(db, &k)?;
+            let name = decl.fields.get(i)?.member_name();
+            Some((k, Some(name)))
+        }
+        Subject::Group(_) => None,
+    }
+}
+
 /// Where what `offset` (a byte of the database's text of `path`) names is declared; empty when it names nothing.
 #[must_use]
 pub(crate) fn definition(db: &dyn Db, path: &str, offset: usize) -> Vec<Spot> {
