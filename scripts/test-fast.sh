@@ -20,7 +20,7 @@ fast=(
   openapi_mapping
   # vgc, cli/tests
   cache_dir check_target deep_inputs docs_output first_hour go_target graph_cli lint_cli portable_output
-  lsp tag_prefix validate_cli openapi_cli
+  lsp tag_prefix validate_cli openapi_cli openapi_crd_cli
   # vgc-build, build/tests; vgc-build-example, build/example/tests
   config dependencies validate
   # vgc-example-generated, tests/example-generated/tests
@@ -36,7 +36,7 @@ slow=(
   # cli/tests: `vgc lsp` through pytest-lsp (PyPI) and headless Neovim, on k8s.io/api from the module proxy
   lsp_clients
   validate_k8s_manifests
-  openapi_merge openapi_apiserver
+  openapi_merge openapi_apiserver openapi_crd
   yaml_kubectl_oracle
 )
 

@@ -416,6 +416,16 @@ pub(crate) struct OpenApiArgs {
     /// Print each rule that is not expressed (default: a count and the first ten).
     #[arg(long)]
     pub(crate) verbose: bool,
+    /// A CustomResourceDefinition file (controller-gen's) whose kinds' Go types are in the API tree: written to
+    /// `--out` under its own name with the rules of each version's Go type added to its `openAPIV3Schema`
+    /// (repeatable; instead of vgc's own documents).
+    #[arg(long, value_name = "FILE", conflicts_with = "merge")]
+    pub(crate) crd: Vec<String>,
+    /// With `--crd`: set `maxItems: N` (`maxProperties: N`) on every list (map) of the CRD's schema without one that
+    /// holds a CEL rule, so that the API server's CEL cost estimate stays within its budget. Changes what the CRD
+    /// accepts: a longer list is refused.
+    #[arg(long, value_name = "N", requires = "crd")]
+    pub(crate) bound_lists: Option<u64>,
 }
 
 /// Parses `--option NAME=BOOL`.

@@ -72,6 +72,19 @@ pub struct OpenApiOutcome {
 /// written when the analysis reports an error.
 #[must_use]
 pub fn openapi(req: &OpenApiRequest) -> OpenApiOutcome {
+    let (mut out, generated) = analyse(req);
+    let Some(generated) = generated else {
+        return out;
+    };
+    write(req, &mut out, generated);
+    out
+}
+
+/// The analysis of `vgc openapi` (`req.build` with [`KIND_ROOTS`], the IR cache unless `no_cache`) and the backend's
+/// output, written nowhere: `None` when the analysis had errors or found no package (the outcome says which).
+/// `vgc openapi --crd` ([`crate::openapi_crd`]) starts here too.
+#[must_use]
+pub fn analyse(req: &OpenApiRequest) -> (OpenApiOutcome, Option<vgc_openapi::Output>) {
     let mut build = req.build.clone();
     build.check_only = true;
     build.out = None;
@@ -89,14 +102,20 @@ pub fn openapi(req: &OpenApiRequest) -> OpenApiOutcome {
     } else {
         crate::check_with_ir_cache(&build, &OsSystem, &cache)
     };
-    let mut out = OpenApiOutcome {
+    let out = OpenApiOutcome {
         build: outcome,
         ..OpenApiOutcome::default()
     };
     if out.build.errors() > 0 || out.build.stats.packages == 0 {
-        return out;
+        return (out, None);
     }
     let generated = vgc_openapi::generate(&out.build.plan, &req.options);
+    (out, Some(generated))
+}
+
+/// Writes the documents of `generated` (or the merged spec files) into `req.out`; `generated` ends in
+/// `out.output`.
+fn write(req: &OpenApiRequest, out: &mut OpenApiOutcome, generated: vgc_openapi::Output) {
     let files = match &req.merge {
         None => generated
             .documents
@@ -116,13 +135,13 @@ pub fn openapi(req: &OpenApiRequest) -> OpenApiOutcome {
         Err(e) => {
             out.io_error = Some(e);
             out.output = Some(generated);
-            return out;
+            return;
         }
     };
     if let Err(e) = std::fs::create_dir_all(&req.out) {
         out.io_error = Some(format!("{}: {e}", req.out.display()));
         out.output = Some(generated);
-        return out;
+        return;
     }
     match crate::output::publish(&req.out, RECORD, &files, req.force) {
         Ok(notes) => out.notes.extend(notes),
@@ -131,7 +150,6 @@ pub fn openapi(req: &OpenApiRequest) -> OpenApiOutcome {
     out.files = files.into_iter().map(|(f, _)| f).collect();
     out.files.sort();
     out.output = Some(generated);
-    out
 }
 
 /// A file to write: its path relative to the output directory and its bytes.

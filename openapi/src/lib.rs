@@ -21,6 +21,7 @@
 mod builder;
 mod cel;
 mod correlate;
+pub mod crd;
 pub mod jsonschema;
 mod merge;
 mod rules;

@@ -72,7 +72,7 @@ pub fn merge(doc: &mut Value, schemas: &BTreeMap<String, Value>) -> MergeReport 
 }
 
 /// Adds the rule keys of `ours` to `e` and recurses into properties, `items` and `additionalProperties`.
-fn merge_node(
+pub(crate) fn merge_node(
     e: &mut Map<String, Value>,
     ours: &Map<String, Value>,
     schema: &str,
@@ -127,7 +127,10 @@ fn merge_node(
                 .and_then(Value::as_object_mut)
             {
                 Some(ep) => merge_node(ep, pv, schema, &sub, report),
-                None => report.missing.push(format!("{schema}{sub}")),
+                None if has_rules_besides_format(pv) => {
+                    report.missing.push(format!("{schema}{sub}"));
+                }
+                None => {}
             }
         }
     }
@@ -141,7 +144,8 @@ fn merge_node(
         let sub = format!("{path}[*]");
         match e.get_mut(key).and_then(Value::as_object_mut) {
             Some(ei) => merge_node(ei, o, schema, &sub, report),
-            None => report.missing.push(format!("{schema}{sub}")),
+            None if has_rules_besides_format(o) => report.missing.push(format!("{schema}{sub}")),
+            None => {}
         }
     }
 }
@@ -155,6 +159,26 @@ fn has_rules(m: &Map<String, Value>) -> bool {
         || ["items", "additionalProperties"]
             .iter()
             .any(|k| m.get(*k).and_then(Value::as_object).is_some_and(has_rules))
+}
+
+/// Whether a schema node, or one below it, holds a rule key other than `format` (a type's data format, such as
+/// `int64` or `date-time`, which no place missing from the document loses a rule by).
+fn has_rules_besides_format(m: &Map<String, Value>) -> bool {
+    RULE_KEYS
+        .iter()
+        .any(|k| *k != "format" && m.contains_key(*k))
+        || m.get("properties")
+            .and_then(Value::as_object)
+            .is_some_and(|p| {
+                p.values()
+                    .filter_map(Value::as_object)
+                    .any(has_rules_besides_format)
+            })
+        || ["items", "additionalProperties"].iter().any(|k| {
+            m.get(*k)
+                .and_then(Value::as_object)
+                .is_some_and(has_rules_besides_format)
+        })
 }
 
 /// Whether vgc's `required` names are all in the document's list already (nothing to add).

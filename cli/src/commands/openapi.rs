@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 use vgc::render::plural;
 use vgc_driver::BuildRequest;
-use vgc_driver::openapi::{OpenApiRequest, Options, openapi, parse_stability};
+use vgc_driver::openapi::{OpenApiOutcome, OpenApiRequest, Options, openapi, parse_stability};
 
 /// How many not-expressed rules are printed without `--verbose`.
 const SHOWN: usize = 10;
@@ -56,46 +56,24 @@ pub(crate) fn run(a: OpenApiArgs, globals: &Globals, start: Instant) -> ExitCode
         no_cache: a.no_cache,
         cache_dir: a.cache_dir.as_deref().map(absolute),
     };
-    let outcome = openapi(&req);
     let style = Style::of(false, "auto");
+    if !a.crd.is_empty() {
+        let crd = super::openapi_crd::Crd {
+            paths: &a.crd,
+            bound_lists: a.bound_lists,
+            color: style.color,
+            verbose: a.verbose,
+        };
+        return super::openapi_crd::run(&req, &crd, |o| report(o, a.verbose, style.color));
+    }
+    let outcome = openapi(&req);
+    if let Some(code) = report(&outcome, a.verbose, style.color) {
+        return code;
+    }
     let mut stderr = std::io::stderr().lock();
-    let text = vgc::render::text_styled(
-        &outcome.build.diagnostics,
-        &outcome.build.sources,
-        true,
-        style.color,
-    );
-    let _ = stderr.write_all(text.as_bytes());
-    for n in outcome.build.notes.iter().chain(&outcome.notes) {
-        let _ = writeln!(stderr, "note: {n}");
-    }
-    let code = vgc_driver::exit_code(&outcome.build);
-    if code != 0 || outcome.build.stats.packages == 0 {
-        let _ = writeln!(
-            stderr,
-            "vgc: no OpenAPI written: the API tree has errors ({})",
-            plural(outcome.build.errors(), "error")
-        );
-        return ExitCode::from(code.max(1));
-    }
     let Some(o) = &outcome.output else {
         return ExitCode::from(1);
     };
-    let shown = if a.verbose { usize::MAX } else { SHOWN };
-    for u in o.unexpressed.iter().take(shown) {
-        let _ = writeln!(
-            stderr,
-            "warning: not expressed in OpenAPI: {}{}: {}: {}",
-            u.schema, u.path, u.rule, u.reason
-        );
-    }
-    if o.unexpressed.len() > shown {
-        let _ = writeln!(
-            stderr,
-            "warning: … and {} more not expressed (--verbose lists them; each is under `x-vgc-unexpressed` in its schema)",
-            o.unexpressed.len() - shown
-        );
-    }
     if let Some(m) = &outcome.merge {
         let _ = writeln!(
             stderr,
@@ -133,4 +111,48 @@ pub(crate) fn run(a: OpenApiArgs, globals: &Globals, start: Instant) -> ExitCode
         profile_suffix(&outcome.build)
     );
     ExitCode::SUCCESS
+}
+
+/// Prints the analysis' diagnostics and notes, and each rule not expressed (the first ten unless `verbose`);
+/// `Some(exit code)` when the analysis had errors (nothing was written).
+pub(super) fn report(outcome: &OpenApiOutcome, verbose: bool, color: bool) -> Option<ExitCode> {
+    let mut stderr = std::io::stderr().lock();
+    let text = vgc::render::text_styled(
+        &outcome.build.diagnostics,
+        &outcome.build.sources,
+        true,
+        color,
+    );
+    let _ = stderr.write_all(text.as_bytes());
+    for n in outcome.build.notes.iter().chain(&outcome.notes) {
+        let _ = writeln!(stderr, "note: {n}");
+    }
+    let code = vgc_driver::exit_code(&outcome.build);
+    if code != 0 || outcome.build.stats.packages == 0 {
+        let _ = writeln!(
+            stderr,
+            "vgc: no OpenAPI written: the API tree has errors ({})",
+            plural(outcome.build.errors(), "error")
+        );
+        return Some(ExitCode::from(code.max(1)));
+    }
+    let Some(o) = &outcome.output else {
+        return Some(ExitCode::from(1));
+    };
+    let shown = if verbose { usize::MAX } else { SHOWN };
+    for u in o.unexpressed.iter().take(shown) {
+        let _ = writeln!(
+            stderr,
+            "warning: not expressed in OpenAPI: {}{}: {}: {}",
+            u.schema, u.path, u.rule, u.reason
+        );
+    }
+    if o.unexpressed.len() > shown {
+        let _ = writeln!(
+            stderr,
+            "warning: … and {} more not expressed (--verbose lists them; each is under `x-vgc-unexpressed` in its schema)",
+            o.unexpressed.len() - shown
+        );
+    }
+    None
 }

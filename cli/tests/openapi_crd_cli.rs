@@ -1,0 +1,218 @@
+//! `vgc openapi --crd` end to end on a small Go module and a hand-written CRD (no Go, no network; the real
+//! controller-gen and API server are `tests/tests/openapi_crd.rs`'s): the rules added in place with every key of the
+//! CRD kept, `--bound-lists`, and the errors — a kind with no Go type, a file that is not a CRD, malformed YAML — each
+//! at its place in the file (`file:line:col`), exit 1, nothing written.
+
+use serde_json::{Value, json};
+use std::path::Path;
+use std::process::{Command, Output};
+
+const DOC: &str = "// +k8s:validation-gen=*\n// +groupName=widgets.example.com\npackage v1\n";
+
+const TYPES: &str = r#"package v1
+
+// TypeMeta makes Widget a kind.
+type TypeMeta struct {
+	Kind       string `json:"kind,omitempty"`
+	APIVersion string `json:"apiVersion,omitempty"`
+}
+
+// Widget is a kind.
+type Widget struct {
+	TypeMeta `json:",inline"`
+
+	Spec WidgetSpec `json:"spec"`
+}
+
+// WidgetSpec is a widget's spec.
+type WidgetSpec struct {
+	// +k8s:optional
+	// +k8s:maxLength=16
+	Name *string `json:"name,omitempty"`
+
+	// +k8s:optional
+	// +k8s:eachVal=+k8s:format=k8s-short-name
+	Tags []string `json:"tags,omitempty"`
+}
+"#;
+
+const CRD: &str = "---
+apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: widgets.widgets.example.com
+spec:
+  group: widgets.example.com
+  names:
+    kind: Widget
+    plural: widgets
+  scope: Namespaced
+  versions:
+  - name: v1
+    schema:
+      openAPIV3Schema:
+        properties:
+          spec:
+            description: kept
+            properties:
+              name:
+                type: string
+              tags:
+                items:
+                  type: string
+                type: array
+            type: object
+        type: object
+    served: true
+    storage: true
+";
+
+fn module(dir: &Path) {
+    std::fs::write(
+        dir.join("go.mod"),
+        "module example.com/widgets\n\ngo 1.25\n",
+    )
+    .expect("go.mod");
+    let pkg = dir.join("v1");
+    std::fs::create_dir_all(&pkg).expect("mkdir");
+    std::fs::write(pkg.join("doc.go"), DOC).expect("doc.go");
+    std::fs::write(pkg.join("types.go"), TYPES).expect("types.go");
+}
+
+fn vgc(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_vgc"))
+        .args(args)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("vgc runs")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// The rule object vgc writes for `+k8s:format=k8s-short-name` on a value that lets no zero through.
+fn short_name_rule() -> Value {
+    json!({"message": "must be a lowercase RFC 1123 label", "reason": "FieldValueInvalid",
+           "rule": "!format.dns1123Label().validate(self).hasValue()"})
+}
+
+#[test]
+fn the_rules_are_added_in_place_and_every_key_is_kept() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    module(tmp.path());
+    let crd = tmp.path().join("widgets.yaml");
+    std::fs::write(&crd, CRD).expect("crd");
+    let out = tmp.path().join("out");
+    let p = |p: &Path| p.to_str().expect("utf-8").to_string();
+    let o = vgc(&[
+        "openapi",
+        "--crd",
+        &p(&crd),
+        &p(tmp.path()),
+        "--out",
+        &p(&out),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("widgets.widgets.example.com/v1: the rules of com.example.widgets.v1.Widget: 4 keys added"),
+        "{}",
+        stderr(&o)
+    );
+    let text = std::fs::read_to_string(out.join("widgets.yaml")).expect("written");
+    assert!(
+        text.starts_with("---\napiVersion: apiextensions.k8s.io/v1\n"),
+        "{text}"
+    );
+    let doc: Value = vgc::manifests::load(&text).remove(0).expect("reads").value;
+    assert_eq!(
+        doc["spec"]["versions"][0]["schema"]["openAPIV3Schema"],
+        json!({
+            "properties": {"spec": {
+                "description": "kept",
+                "properties": {
+                    "name": {"maxLength": 16, "type": "string"},
+                    "tags": {"items": {"format": "k8s-short-name", "maxLength": 63, "type": "string",
+                                       "x-kubernetes-validations": [short_name_rule()]},
+                             "type": "array"},
+                },
+                "type": "object",
+            }},
+            "type": "object",
+        })
+    );
+    assert!(!text.contains("x-vgc-"), "{text}");
+
+    // --bound-lists: the list holding a rule gets maxItems.
+    let o = vgc(&[
+        "openapi",
+        "--crd",
+        &p(&crd),
+        &p(tmp.path()),
+        "--out",
+        &p(&out),
+        "--bound-lists",
+        "64",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(out.join("widgets.yaml")).expect("written");
+    let doc: Value = vgc::manifests::load(&text).remove(0).expect("reads").value;
+    assert_eq!(
+        doc.pointer(
+            "/spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/tags/maxItems"
+        ),
+        Some(&json!(64))
+    );
+
+    // --bound-lists needs --crd.
+    let o = vgc(&["openapi", &p(tmp.path()), "--bound-lists", "64"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
+fn a_crd_that_cannot_get_rules_is_a_located_error_and_nothing_is_written() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    module(tmp.path());
+    let out = tmp.path().join("out");
+    let p = |p: &Path| p.to_str().expect("utf-8").to_string();
+    let cases = [
+        (
+            CRD.replace("kind: Widget", "kind: Gadget"),
+            "error: no Go type for widgets.example.com/v1 Gadget in the API tree",
+            "bad.yaml:9:11",
+        ),
+        (
+            CRD.replace("  - name: v1", "  - name: v2"),
+            "error: no Go type for widgets.example.com/v2 Widget in the API tree",
+            "bad.yaml:13:11",
+        ),
+        (
+            CRD.replace("kind: CustomResourceDefinition", "kind: ConfigMap"),
+            "error: not a CustomResourceDefinition of apiextensions.k8s.io/v1",
+            "bad.yaml:2:1",
+        ),
+        (
+            CRD.replace("    plural: widgets", "    plural: [widgets"),
+            "error: malformed CRD: invalid YAML",
+            "bad.yaml:",
+        ),
+    ];
+    for (text, message, at) in cases {
+        let crd = tmp.path().join("bad.yaml");
+        std::fs::write(&crd, &text).expect("crd");
+        let o = vgc(&[
+            "openapi",
+            "--crd",
+            &p(&crd),
+            &p(tmp.path()),
+            "--out",
+            &p(&out),
+        ]);
+        let e = stderr(&o);
+        assert_eq!(o.status.code(), Some(1), "{e}");
+        assert!(e.contains(message), "{e}");
+        assert!(e.contains(at), "{at}: {e}");
+        assert!(e.contains("vgc: no CRD written"), "{e}");
+        assert!(!out.join("bad.yaml").exists());
+    }
+}
