@@ -411,6 +411,19 @@ impl Upstream {
         self < Upstream::V1_37
     }
 
+    /// validation-gen before 1.37 emits a declaration's validations in phases, without deferral (code-generator
+    /// v0.36.6 `validators/registry.go` `ExtractValidations`): the regular tags by name, then the "late" ones
+    /// (`eachVal`, `item`, `alpha`, `beta`) by name, then the field and type validators (modes, list uniqueness,
+    /// unions, update constraints, zero-or-one-of unions); and an `item`'s cohort names its selector with the keys in
+    /// `listMapKey` order, as its error path does (`item.go` `selectorString` of the sorted criteria). 1.37 defers
+    /// `eachVal`, `update`, `subfield`, `item`, uniqueness and unions to the end of the declaration, round by round
+    /// (`Deferred`), and names the cohort with the keys as written. Changes the order of the checks (and so of the
+    /// errors), not which run.
+    #[must_use]
+    pub fn validators_in_phases(self) -> bool {
+        self < Upstream::V1_37
+    }
+
     /// Nested `+k8s:subfield` and its cohort and short-circuit rules (upstream: kubernetes#141945, 1.38):
     /// chains `+k8s:subfield(a)=+k8s:subfield(b)=…` are accepted (before: `nested subfield is not supported`);
     /// `Subfield` on a nil parent is no error; a subfield check's cohort is named for the full path it validates

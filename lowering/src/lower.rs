@@ -741,11 +741,11 @@ impl Lowerer<'_> {
             // upstream: a list typedef's own `item` tags run in its `Validate_<Type>`, list-item unions named
             // after the type.
             for c in self.item_checks(k, file, &decl.tags, &k.name, &k.name, &ty, &matcher) {
-                keyed.push((EmissionKey::deferred(&c, TagId::Item), c));
+                keyed.push((self.deferred_key(&c, TagId::Item), c));
             }
         }
         if let Some(c) = self.unique_check(&decl.tags, &matcher) {
-            keyed.push((EmissionKey::deferred(&c, TagId::ListType), c));
+            keyed.push((self.deferred_key(&c, TagId::ListType), c));
         }
         let mut checks = emission_order(keyed);
         for c in &mut checks {
@@ -984,10 +984,10 @@ impl Lowerer<'_> {
             .filter(|n| !n.is_empty())
             .unwrap_or_else(|| go_name.clone());
         for c in self.item_checks(owner, file, &f.tags, &go_name, &field_json, &ty, &matcher) {
-            keyed.push((EmissionKey::deferred(&c, TagId::Item), c));
+            keyed.push((self.deferred_key(&c, TagId::Item), c));
         }
         if let Some(c) = self.unique_check(&f.tags, &matcher) {
-            keyed.push((EmissionKey::deferred(&c, TagId::ListType), c));
+            keyed.push((self.deferred_key(&c, TagId::ListType), c));
         }
         let mut notes = std::mem::take(&mut self.notes);
         let mut checks = emission_order(keyed);
@@ -1560,6 +1560,16 @@ impl Lowerer<'_> {
         out
     }
 
+    /// The key of a check added outside [`Lowerer::checks_keyed`] (item and uniqueness checks): deferred from 1.37
+    /// ([`EmissionKey::deferred`]), in its phase before ([`EmissionKey::in_phases`]).
+    fn deferred_key(&self, c: &Check, tag: TagId) -> EmissionKey {
+        let key = EmissionKey::deferred(c, tag);
+        if vgc_ir::profile::upstream(self.db).validators_in_phases() {
+            return EmissionKey::in_phases(c, key.tag);
+        }
+        key
+    }
+
     /// Lowers tags into checks keyed for upstream's emission order: tags are processed sorted by (outer) tag name;
     /// validators that return their functions directly come first, those upstream defers to the end of the
     /// declaration (`eachVal`, `update`, `subfield`, and — added by the caller — `item` and the `listType`/`unique`
@@ -1628,16 +1638,16 @@ impl Lowerer<'_> {
                     existing.extend(new.iter().cloned());
                     continue;
                 }
-                out.push((
+                let profile = vgc_ir::profile::upstream(self.db);
+                let key = if profile.validators_in_phases() {
+                    EmissionKey::in_phases(&c, outer)
+                } else {
                     EmissionKey {
-                        round: deferral_round(
-                            &c,
-                            vgc_ir::profile::upstream(self.db).nested_subfield(),
-                        ),
+                        round: deferral_round(&c, profile.nested_subfield()),
                         tag: outer,
-                    },
-                    c,
-                ));
+                    }
+                };
+                out.push((key, c));
             }
         }
         for (_, c) in &mut out {
@@ -2186,6 +2196,34 @@ impl EmissionKey {
             round: deferral_round(c, false).max(1),
             tag,
         }
+    }
+}
+
+impl EmissionKey {
+    /// The key before 1.37 ([`vgc_ir::Upstream::validators_in_phases`]; code-generator v0.36.6
+    /// `validators/registry.go` `ExtractValidations`, `sortTagsIntoPhases`): the regular tags' functions by tag name
+    /// (round 0), then the late tags' — `eachVal`, `item`, `alpha`, `beta` (`LateTagValidator`) — by tag name
+    /// (round 1), then what the field and type validators make, in their registration order (Go's init order, by
+    /// file name): `discriminator.go`'s modes, `list.go`'s uniqueness, `union.go`'s unions, `update.go`'s
+    /// constraints, `zeroorone.go`'s zero-or-one-of unions (rounds 2 to 6).
+    fn in_phases(c: &Check, outer: TagId) -> Self {
+        let validator: Option<u8> = match &c.kind {
+            CheckKind::Discriminated(_) => Some(0),
+            CheckKind::Unique(_) => Some(1),
+            CheckKind::Union(u) if u.kind == UnionKind::Union => Some(2),
+            CheckKind::ListUnion(u) if u.kind == UnionKind::Union => Some(2),
+            CheckKind::Update(..) => Some(3),
+            CheckKind::Union(_) | CheckKind::ListUnion(_) => Some(4),
+            _ => None,
+        };
+        let round = match validator {
+            Some(i) => 2 + i,
+            None => u8::from(matches!(
+                outer,
+                TagId::EachVal | TagId::Item | TagId::Alpha | TagId::Beta
+            )),
+        };
+        Self { round, tag: outer }
     }
 }
 

@@ -56,7 +56,8 @@ pub(crate) fn exclusions_name(owner: &TypeKey) -> String {
 
 /// The exclusions variable's initializer: one `validate.EnumExclusion[T]` element per rule — by the value's
 /// constant name, then disabled-when rules first and by option (upstream's sort) — printed as gofmt lays out
-/// upstream's slice literal (a blank line before each element, the keys aligned). `None` without exclusions, or when
+/// upstream's slice literal (a blank line before each element, the keys aligned; before 1.37 each element's fields on
+/// one line). `None` without exclusions, or when
 /// a value has no constant.
 pub(crate) fn exclusions_init(g: &mut Gen<'_>, owner: &TypeKey, e: &EnumPlan) -> Option<String> {
     if e.exclusions.is_empty() {
@@ -77,6 +78,14 @@ pub(crate) fn exclusions_init(g: &mut Gen<'_>, owner: &TypeKey, e: &EnumPlan) ->
     let mut s = format!("[]{exclusion}[{t}]{{\n");
     for (name, when, option, pkg) in rules {
         let constant = g.imports.name(&pkg, &name);
+        if g.legacy {
+            // Before 1.37 (no `flNewlineOK`): the fields on one line after the element's brace.
+            s.push_str(&format!(
+                "\t{{\n\t\tValue: {constant}, Option: {}, ExcludeWhen: {when}}},\n",
+                vgc_runtime::field::go_quote(&option)
+            ));
+            continue;
+        }
         s.push_str(&format!(
             "\n\t{{\n\t\tValue:       {constant},\n\t\tOption:      {},\n\t\tExcludeWhen: {when},\n\t}},\n",
             vgc_runtime::field::go_quote(&option)

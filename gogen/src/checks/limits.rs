@@ -9,6 +9,8 @@ pub(super) fn call(g: &mut Gen<'_>, kind: &CheckKind) -> Option<String> {
         CheckKind::Maximum(n) => ("Maximum", n.to_string()),
         CheckKind::MinLength(n) => ("MinLength", n.to_string()),
         CheckKind::MaxLength(n) => ("MaxLength", n.to_string()),
+        // 1.35: `maxLength` counts bytes, through the same `validate.MaxLength` (which counted bytes then).
+        CheckKind::MaxLengthBytes(n) => ("MaxLength", n.to_string()),
         CheckKind::MaxBytes(n) => ("MaxBytes", n.to_string()),
         CheckKind::MinItems(n) => ("MinItems", n.to_string()),
         CheckKind::MaxItems(n) => ("MaxItems", n.to_string()),
@@ -32,7 +34,6 @@ pub(super) fn call(g: &mut Gen<'_>, kind: &CheckKind) -> Option<String> {
                 format!("{parse}({})", vgc_runtime::field::go_quote(q)),
             )
         }
-        // Pre-1.36 byte lengths: not printed yet.
         _ => return None,
     };
     Some(super::validate_call(g, name, &[n]))

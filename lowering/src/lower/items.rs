@@ -104,6 +104,12 @@ impl Lowerer<'_> {
             }
             let elem_rust = self.rust_ty(&ek, &elem_ty);
             let nest = vgc_ir::profile::upstream(self.db).nested_subfield();
+            // Before 1.37 the cohort is the selector in `listMapKey` order (`validators_in_phases`).
+            let cohort = if vgc_ir::profile::upstream(self.db).validators_in_phases() {
+                keyed.1.clone()
+            } else {
+                cohort
+            };
             for c in inner_checks {
                 // upstream 1.38 (kubernetes#141945): the wrapped check's cohort nests under the selector's, so a
                 // second `item` on the same key does not stop the first; before, the selector's alone.

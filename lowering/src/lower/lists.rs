@@ -37,6 +37,7 @@ impl Lowerer<'_> {
                 LowerDiagnostic::ListMetadata { message: msg, hint },
             );
         }
+        let phases = vgc_ir::profile::upstream(self.db).validators_in_phases();
         // (list type, [(key, the listMapKey use's span id)]).
         let from = |tags: &[TagUse]| -> Option<(String, Vec<(String, vgc_ir::model::SpanId)>)> {
             let mut lt = None;
@@ -51,7 +52,11 @@ impl Lowerer<'_> {
                         lt = Some(v.to_string());
                     }
                     (Some(TagId::ListMapKey), Some(k)) => {
-                        keys.push((k.to_string(), u.at, outer.name.clone()));
+                        // Before 1.37 the level wrappers are "late" tags, read after the others
+                        // (`vgc_ir::Upstream::validators_in_phases`): plain keys first, then `alpha`'s, `beta`'s.
+                        let late =
+                            phases && matches!(outer.tag_id(), Some(TagId::Alpha | TagId::Beta));
+                        keys.push((k.to_string(), u.at, (late, outer.name.clone())));
                     }
                     _ => {}
                 }
