@@ -511,6 +511,25 @@ fn definition_and_references_in_the_example() {
             line_of(&text, "Container *string", 0),
         ],
     );
+    // The sibling a dependent-field tag names: the field; the field's references include the tag.
+    check(
+        &mut s,
+        "textDocument/definition",
+        pos(&text, "dependentRequired(max)", 0, 19),
+        &[line_of(&text, "Max *int32", 0)],
+    );
+    check(
+        &mut s,
+        "textDocument/definition",
+        pos(&text, "dependentForbidden(fixed)", 0, 20),
+        &[line_of(&text, "Fixed *int32", 0)],
+    );
+    check(
+        &mut s,
+        "textDocument/references",
+        pos(&text, "Max *int32", 0, 0),
+        &[line_of(&text, "dependentRequired(max)", 0)],
+    );
     // A type name in a field's type: its declaration; and the fields using it.
     check(
         &mut s,
@@ -1321,6 +1340,48 @@ fn configuration_problems_and_files_outside_modules_are_shown() {
             lone.display()
         )),
         "{m}"
+    );
+    s.shutdown();
+}
+
+/// Issue 40 (trial): go to definition of a type vgc never loads — apimachinery's well-known values
+/// (`resource.Quantity`) — finds it through go.mod as the load finds packages (here a `replace` to a directory, so
+/// the test needs no module cache).
+#[test]
+fn definition_of_a_type_outside_the_loaded_program() {
+    let text = "package v1\n\nimport \"k8s.io/apimachinery/pkg/api/resource\"\n\ntype TypeMeta struct{}\n\ntype Order struct {\n\tTypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\tSize *resource.Quantity `json:\"size,omitempty\"`\n}\n";
+    let (_dir, root, uri) = module(text);
+    std::fs::write(
+        root.join("go.mod"),
+        "module example.com/p\n\ngo 1.25\n\nrequire k8s.io/apimachinery v0.37.2\n\nreplace k8s.io/apimachinery => ./apimachinery\n",
+    )
+    .expect("go.mod");
+    let res = root.join("apimachinery/pkg/api/resource");
+    std::fs::create_dir_all(&res).expect("mkdir");
+    std::fs::write(
+        root.join("apimachinery/go.mod"),
+        "module k8s.io/apimachinery\n",
+    )
+    .expect("go.mod");
+    std::fs::write(
+        res.join("amount.go"),
+        "package resource\n\ntype Scale int32\n",
+    )
+    .expect("amount.go");
+    std::fs::write(res.join("quantity.go"), "package resource\n\n// Quantity is a fixed-point number.\ntype Quantity struct {\n\ti int64\n}\n").expect("quantity.go");
+    let mut s = Server::start(&root);
+    s.initialize(None);
+    s.open(&uri, text);
+    let d = s.at(
+        "textDocument/definition",
+        &uri,
+        pos(text, "resource.Quantity", 0, 10),
+    );
+    assert_eq!(
+        d["result"],
+        json!([{"uri": format!("file://{}", res.join("quantity.go").display()),
+            "range": {"start": {"line": 3, "character": 5}, "end": {"line": 3, "character": 13}}}]),
+        "{d}"
     );
     s.shutdown();
 }

@@ -425,7 +425,10 @@ impl Server {
                     let p: lsp_types::GotoDefinitionParams =
                         serde_json::from_value(r.params).map_err(|e| e.to_string())?;
                     let pos = p.text_document_position_params;
-                    let found = self.navigate(&pos, navigate::definition);
+                    let mut found = self.navigate(&pos, navigate::definition);
+                    if found.is_empty() {
+                        found.extend(self.unloaded_definition(&pos));
+                    }
                     json(serde_json::to_value(
                         lsp_types::GotoDefinitionResponse::Array(found),
                     ))
@@ -698,6 +701,24 @@ impl Server {
                 })
             })
             .collect()
+    }
+
+    /// The declaration of a type the loaded program does not hold ([`navigate::unloaded_type`]), after
+    /// [`Server::navigate`] found nothing (it ran the check the position needed).
+    fn unloaded_definition(
+        &self,
+        pos: &lsp_types::TextDocumentPositionParams,
+    ) -> Option<lsp_types::Location> {
+        let path = self.docs.get(&pos.text_document.uri)?.path.clone()?;
+        let root = module_of(&path)?;
+        let db = self.modules.get(&root).and_then(Module::db)?;
+        let checked = navigate::text_of(db, &path)?;
+        let at = position::offset(&checked, pos.position);
+        let found = navigate::unloaded_type(db, &path, at, &root)?;
+        Some(lsp_types::Location {
+            uri: self.uri_for(&found.path)?,
+            range: position::range(&found.text, &found.span),
+        })
     }
 
     /// The diagnostics last published for `uri`, with their quick fixes.

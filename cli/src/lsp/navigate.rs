@@ -16,6 +16,7 @@
 //!   the declaration; its references are the fields (and typedefs) whose type names it.
 
 use std::ops::Range;
+use std::path::Path;
 use vgc_analysis::types::{self, Native, Ty};
 use vgc_analysis::{Program, TypeKey};
 use vgc_ir::model::{FieldIr, TagUse};
@@ -215,7 +216,10 @@ fn field_uses(db: &dyn Db, prog: &Program, field: &Subject) -> Vec<Spot> {
                                     .filter(|a| a.name.as_deref() == Some(json.as_str()))
                                     .map(|a| a.span.start..a.span.start + json.len()),
                             ),
-                            ("k8s:subfield", _) => sites.extend(
+                            (
+                                "k8s:subfield" | "k8s:dependentRequired" | "k8s:dependentForbidden",
+                                _,
+                            ) => sites.extend(
                                 c.args
                                     .iter()
                                     .filter(|a| matches!(&a.value, Scalar::Str(v) if *v == json))
@@ -612,6 +616,84 @@ fn type_under(
     }
 }
 
+/// A declaration outside the loaded program: a file on disk and the bytes of the name in its text.
+pub(crate) struct External {
+    /// The file's path.
+    pub(crate) path: String,
+    /// Its text.
+    pub(crate) text: String,
+    /// The declared name's bytes.
+    pub(crate) span: Range<usize>,
+}
+
+/// The declaration of a qualified type named at `offset` of `path` that the loaded program does not hold —
+/// apimachinery's `resource.Quantity`, `metav1.Time`, `intstr.IntOrString`, which vgc treats as well-known values and
+/// never loads — found as the load finds packages: the qualifier's import in the file, resolved through the go.mod of
+/// the module at `root` (`replace`, `vendor/`, the module cache), then the first non-test Go file of that directory
+/// declaring the name. `None` when the word at `offset` is not `qualifier.Name`, or nothing declares it.
+#[must_use]
+pub(crate) fn unloaded_type(
+    db: &dyn Db,
+    path: &str,
+    offset: usize,
+    root: &str,
+) -> Option<External> {
+    let prog = vgc_analysis::loaded_program(db);
+    let (_, file) = file_of(db, prog, path)?;
+    let text = file.text(db);
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let offset = offset.min(text.len());
+    let start = text[..offset]
+        .rfind(|c: char| !ident(c))
+        .map_or(0, |i| i + 1);
+    let end = text[offset..]
+        .find(|c: char| !ident(c))
+        .map_or(text.len(), |i| offset + i);
+    let name = text.get(start..end).filter(|w| !w.is_empty())?;
+    let before = text[..start].strip_suffix('.')?;
+    let qual = &before[before.rfind(|c: char| !ident(c)).map_or(0, |i| i + 1)..];
+    let ir = vgc_ir::db::file_ir(db, file);
+    let import = ir.imports.iter().find_map(|(alias, import)| {
+        let local = alias
+            .as_deref()
+            .unwrap_or_else(|| import.rsplit('/').next().unwrap_or(import));
+        (local == qual).then_some(import)
+    })?;
+    let sys = vgc_driver::sys::OsSystem;
+    let gomod = std::fs::read_to_string(Path::new(root).join("go.mod")).ok()?;
+    let gomod = vgc_analysis::gomod::parse_go_mod(&gomod);
+    let vgc_analysis::gomod::Resolved::Dir(dir) =
+        vgc_analysis::gomod::resolve_import(&sys, root, &gomod, import)
+    else {
+        return None;
+    };
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "go") && !p.to_string_lossy().ends_with("_test.go")
+        })
+        .collect();
+    files.sort();
+    files.into_iter().find_map(|f| {
+        let text = std::fs::read_to_string(&f).ok()?;
+        // Only files that can declare it are parsed.
+        if !text.contains(name) {
+            return None;
+        }
+        let decl = vgc_parser::go::parse(&text)
+            .types
+            .into_iter()
+            .find(|t| t.name == name)?;
+        Some(External {
+            path: f.to_str()?.to_string(),
+            text,
+            span: decl.name_span,
+        })
+    })
+}
+
 /// Every named type in `t`: (qualifier, name).
 fn named_in(t: &TypeExpr, out: &mut Vec<(Option<String>, String)>) {
     match t {
@@ -752,6 +834,16 @@ fn in_chain(
                     _ => return None,
                 };
                 on_field = false;
+            }
+            // `+k8s:dependentRequired(max)`, `+k8s:dependentForbidden(fixed)`: a sibling of the field, by JSON name.
+            "k8s:dependentRequired" | "k8s:dependentForbidden" if on_field => {
+                for a in &t.args {
+                    if a.span.contains(&rel)
+                        && let Scalar::Str(name) = &a.value
+                    {
+                        return member_subject(db, prog, &Ty::Named(owner?.clone()), name);
+                    }
+                }
             }
             "k8s:unionMember" | "k8s:unionDiscriminator" if on_field && in_own(t, rel) => {
                 return Some(Subject::Group(Group::Union(
