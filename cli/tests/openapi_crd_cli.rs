@@ -119,6 +119,11 @@ fn the_rules_are_added_in_place_and_every_key_is_kept() {
         "{}",
         stderr(&o)
     );
+    assert!(
+        stderr(&o).contains("warning: widgets.widgets.example.com/v1: 1 list or map without maxItems/maxProperties holds CEL rules (.spec.tags): the API server's CEL cost estimate sizes them by the request limit and may refuse the CRD; --bound-lists N bounds them"),
+        "{}",
+        stderr(&o)
+    );
     let text = std::fs::read_to_string(out.join("widgets.yaml")).expect("written");
     assert!(
         text.starts_with("---\napiVersion: apiextensions.k8s.io/v1\n"),
@@ -155,6 +160,7 @@ fn the_rules_are_added_in_place_and_every_key_is_kept() {
         "64",
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("warning: widgets"), "{}", stderr(&o));
     let text = std::fs::read_to_string(out.join("widgets.yaml")).expect("written");
     let doc: Value = vgc::manifests::load(&text).remove(0).expect("reads").value;
     assert_eq!(

@@ -52,6 +52,10 @@ pub struct CrdVersion {
     pub report: vgc_openapi::crd::CrdReport,
     /// The lists and maps `--bound-lists` bounded ([`vgc_openapi::crd::bound_lists`]).
     pub bounded: Vec<String>,
+    /// Without `--bound-lists`: the lists and maps without a bound that hold a CEL rule, which the API server's cost
+    /// estimate sizes by the request limit (the places `--bound-lists` would bound). Not an estimate: the API server
+    /// may accept the rules below them, or refuse them (`docs/openapi.md`).
+    pub unbounded: Vec<String>,
 }
 
 /// The result of `vgc openapi --crd`.
@@ -246,9 +250,13 @@ fn add_to_document(
         let sorted = keys_sorted(schema);
         match vgc_openapi::crd::add_rules(schema, &generated.schemas, schema_name) {
             Some(report) => {
-                let bounded = bound_lists
-                    .map(|n| vgc_openapi::crd::bound_lists(schema, n))
-                    .unwrap_or_default();
+                let (bounded, unbounded) = match bound_lists {
+                    Some(n) => (vgc_openapi::crd::bound_lists(schema, n), Vec::new()),
+                    None => (
+                        Vec::new(),
+                        vgc_openapi::crd::bound_lists(&mut schema.clone(), 0),
+                    ),
+                };
                 if sorted {
                     vgc_openapi::sort_keys(schema);
                 }
@@ -258,6 +266,7 @@ fn add_to_document(
                     schema: schema_name.clone(),
                     report,
                     bounded,
+                    unbounded,
                 });
             }
             None => out.problems.push(problem(

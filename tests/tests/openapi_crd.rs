@@ -400,6 +400,7 @@ fn a_crd_embedding_a_pod_template_gets_the_rules_and_the_api_server_enforces_the
     assert_eq!(o.versions.len(), 1);
     let v = &o.versions[0];
     assert_eq!(v.schema, "com.example.workers.api.v1.WorkerPool");
+    assert_eq!(v.unbounded, vec![".spec.template.spec.tolerations"]);
     assert!(
         v.report.merge.missing.is_empty(),
         "{:?}",

@@ -195,6 +195,29 @@ pub(crate) fn run(
             }
         }
     }
+    for v in &outcome.versions {
+        if v.unbounded.is_empty() {
+            continue;
+        }
+        let shown = if verbose { usize::MAX } else { 3 };
+        let mut places: Vec<&str> = v.unbounded.iter().take(shown).map(String::as_str).collect();
+        if v.unbounded.len() > shown {
+            places.push("…");
+        }
+        let _ = writeln!(
+            stderr,
+            "warning: {}/{}: {} without maxItems/maxProperties {} CEL rules ({}): the API server's CEL cost estimate sizes them by the request limit and may refuse the CRD; --bound-lists N bounds them",
+            v.crd,
+            v.version,
+            plural(v.unbounded.len(), "list or map"),
+            if v.unbounded.len() == 1 {
+                "holds"
+            } else {
+                "hold"
+            },
+            places.join(", ")
+        );
+    }
     for s in &outcome.skipped {
         let _ = writeln!(
             stderr,
