@@ -608,6 +608,7 @@ impl Server {
                 tags::format_items(release, project.as_deref().unwrap_or(&[]))
             }
             tags::Completing::ListType => tags::list_type_items(),
+            tags::Completing::Update => tags::update_items(),
             tags::Completing::Path {
                 parents,
                 anchor,

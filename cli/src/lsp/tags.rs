@@ -99,6 +99,8 @@ pub(crate) enum Completing {
     Format,
     /// A `listType=` value.
     ListType,
+    /// An `update=` value.
+    Update,
     /// A JSON field name: `listMapKey=`, `subfield(`, an argument name of `item(`/`listMapItem(` — of the tag
     /// `tag` (canonical), written first on the line above the declaration whose first line reads `anchor`
     /// (trimmed), at line `line` of the buffer.
@@ -170,6 +172,9 @@ pub(crate) fn completing(text: &str, pos: Position, prefix: &TagPrefix) -> Optio
     }
     if value("listType=") {
         return Some(Completing::ListType);
+    }
+    if value("update=") {
+        return Some(Completing::Update);
     }
     // The value of argument `arg` (or the positional one, `""`) of tag `name(`, being typed: quotes allowed.
     let arg_value = |name: &str, arg: &str| {
@@ -386,6 +391,39 @@ pub(crate) fn list_type_items() -> Vec<CompletionItem> {
     )
 }
 
+/// `update`'s values (upstream `validators/update.go`; the messages are upstream's, `vgc explain update`).
+#[must_use]
+pub(crate) fn update_items() -> Vec<CompletionItem> {
+    let values = [
+        (
+            "NoSet",
+            "An update may not set the field when it was unset: \"field cannot be set once created\".",
+        ),
+        (
+            "NoUnset",
+            "An update may not clear the field once set: \"field cannot be cleared once set\".",
+        ),
+        (
+            "NoModify",
+            "An update may not change the field's value once set: \"field cannot be modified once set\" (not on lists or maps: `eachVal=+k8s:update=NoModify`).",
+        ),
+        (
+            "NoAddItem",
+            "Lists and maps: an update may not add an item: \"item may not be added\".",
+        ),
+        (
+            "NoRemoveItem",
+            "Lists and maps: an update may not remove an item: \"item may not be removed\".",
+        ),
+    ];
+    value_items(
+        values
+            .into_iter()
+            .map(|(v, d)| (v.to_string(), d.to_string(), String::new())),
+        CompletionItemKind::ENUM_MEMBER,
+    )
+}
+
 /// JSON field names as items: `(name, Go type as written)`.
 #[must_use]
 pub(crate) fn json_items(names: Vec<(String, String)>) -> Vec<CompletionItem> {
@@ -412,6 +450,7 @@ fn completion(
         Some(Completing::TagName) => tag_items(release, prefix),
         Some(Completing::Format) => format_items(release, project),
         Some(Completing::ListType) => list_type_items(),
+        Some(Completing::Update) => update_items(),
         Some(
             Completing::Json { .. }
             | Completing::Option
@@ -422,12 +461,17 @@ fn completion(
     }
 }
 
-/// One item per catalog tag: the name without the prefix as label and text, the docs' first sentence as detail,
-/// the whole entry as documentation.
+/// One item per catalog tag the profile `release` has (a tag validation-gen gained later is left out: upstream of
+/// that release would refuse it; vgc's extension tags are offered, their entry says they are off unless enabled):
+/// the name without the prefix as label and text, the docs' first sentence as detail, the whole entry as
+/// documentation.
 #[must_use]
 pub(crate) fn tag_items(release: Upstream, prefix: &TagPrefix) -> Vec<CompletionItem> {
     vgc_ir::catalog::TAGS
         .iter()
+        .filter(|t| {
+            t.id.is_extension() || Upstream::tag_since(t.id).is_none_or(|since| since <= release)
+        })
         .filter_map(|t| {
             let entry = crate::explain::tag_entry(t.name(), release, prefix)?;
             let label = t
@@ -508,6 +552,44 @@ mod tests {
         let old = completion(TEXT, Position::new(4, 16), v1_37, &p, &[]);
         assert!(!old.iter().any(|i| i.label == "k8s-condition-reason"));
         assert!(formats.iter().any(|i| i.label == "k8s-condition-reason"));
+    }
+
+    #[test]
+    fn tags_of_the_profile_and_update_values() {
+        let p = TagPrefix::default();
+        let v1_37 = Upstream::parse("1.37").expect("1.37");
+        // Tags validation-gen gained in 1.38: offered under 1.38, not under 1.37.
+        let newer: Vec<&str> = vgc_ir::catalog::TAGS
+            .iter()
+            .filter(|t| {
+                !t.id.is_extension() && Upstream::tag_since(t.id).is_some_and(|s| s > v1_37)
+            })
+            .map(|t| t.name().trim_start_matches("k8s:"))
+            .collect();
+        assert!(!newer.is_empty());
+        let labels = |release| -> Vec<String> {
+            completion(TEXT, Position::new(3, 11), release, &p, &[])
+                .into_iter()
+                .map(|i| i.label)
+                .collect()
+        };
+        let (old, new) = (labels(v1_37), labels(Upstream::NEWEST));
+        for n in &newer {
+            assert!(
+                new.iter().any(|l| l == n) && !old.iter().any(|l| l == n),
+                "{n}"
+            );
+        }
+        assert!(old.iter().any(|l| l == "required"));
+        let text = "type T struct {\n\t// +k8s:update=No\n\tX *string\n}\n";
+        let values: Vec<String> = completion(text, Position::new(1, 19), Upstream::NEWEST, &p, &[])
+            .into_iter()
+            .map(|i| i.label)
+            .collect();
+        assert_eq!(
+            values,
+            ["NoSet", "NoUnset", "NoModify", "NoAddItem", "NoRemoveItem"]
+        );
     }
 
     #[test]
