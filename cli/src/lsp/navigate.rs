@@ -583,23 +583,7 @@ fn type_under(
     text: &str,
     offset: usize,
 ) -> Option<TypeKey> {
-    let ident = |c: char| c.is_alphanumeric() || c == '_';
-    let offset = offset.min(text.len());
-    let start = text[..offset]
-        .rfind(|c: char| !ident(c))
-        .map_or(0, |i| i + 1);
-    let end = text[offset..]
-        .find(|c: char| !ident(c))
-        .map_or(text.len(), |i| offset + i);
-    let word = &text[start..end];
-    if word.is_empty() {
-        return None;
-    }
-    // `metav1.Time`: the qualifier written before the name.
-    let qual = text[..start].strip_suffix('.').map(|b| {
-        let q = b.rfind(|c: char| !ident(c)).map_or(0, |i| i + 1);
-        &b[q..]
-    });
+    let (qual, word) = qualified_word(text, offset)?;
     let mut named = Vec::new();
     named_in(ty, &mut named);
     let (q, n) = named
@@ -641,17 +625,8 @@ pub(crate) fn unloaded_type(
     let prog = vgc_analysis::loaded_program(db);
     let (_, file) = file_of(db, prog, path)?;
     let text = file.text(db);
-    let ident = |c: char| c.is_alphanumeric() || c == '_';
-    let offset = offset.min(text.len());
-    let start = text[..offset]
-        .rfind(|c: char| !ident(c))
-        .map_or(0, |i| i + 1);
-    let end = text[offset..]
-        .find(|c: char| !ident(c))
-        .map_or(text.len(), |i| offset + i);
-    let name = text.get(start..end).filter(|w| !w.is_empty())?;
-    let before = text[..start].strip_suffix('.')?;
-    let qual = &before[before.rfind(|c: char| !ident(c)).map_or(0, |i| i + 1)..];
+    let (qual, name) = qualified_word(text, offset)?;
+    let qual = qual?;
     let ir = vgc_ir::db::file_ir(db, file);
     let import = ir.imports.iter().find_map(|(alias, import)| {
         let local = alias
@@ -692,6 +667,25 @@ pub(crate) fn unloaded_type(
             span: decl.name_span,
         })
     })
+}
+
+/// The Go identifier at `offset` of `text` and the package qualifier written before it (`metav1` of
+/// `metav1.Time`), if any; `None` off an identifier.
+fn qualified_word(text: &str, offset: usize) -> Option<(Option<&str>, &str)> {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    let offset = offset.min(text.len());
+    let start = text[..offset]
+        .rfind(|c: char| !ident(c))
+        .map_or(0, |i| i + 1);
+    let end = text[offset..]
+        .find(|c: char| !ident(c))
+        .map_or(text.len(), |i| offset + i);
+    let word = text.get(start..end).filter(|w| !w.is_empty())?;
+    let qual = text[..start].strip_suffix('.').map(|b| {
+        let q = b.rfind(|c: char| !ident(c)).map_or(0, |i| i + 1);
+        &b[q..]
+    });
+    Some((qual, word))
 }
 
 /// Every named type in `t`: (qualifier, name).
