@@ -37,6 +37,8 @@ slow=(
   lsp_clients
   validate_k8s_manifests
   openapi_merge openapi_apiserver openapi_crd
+  # cli/tests: kubeconform and kubectl-validate built from the module proxy, on k8s.io/kubernetes' test manifests
+  openapi_clients
   yaml_kubectl_oracle
 )
 

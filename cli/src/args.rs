@@ -401,6 +401,10 @@ pub(crate) struct OpenApiArgs {
     /// The least stable rules exported: `alpha` (every rule), `beta` (beta and stable) or `stable`.
     #[arg(long, value_parser = ["stable", "beta", "alpha"], default_value = "alpha")]
     pub(crate) stability: String,
+    /// The Kubernetes release whose CEL environment the rules must compile in (`1.30` or later; default `1.31`):
+    /// before 1.31 (kubectl-validate v0.0.4) there is no `format` library, and formats are said with `matches`.
+    #[arg(long, value_name = "RELEASE", default_value = "1.31")]
+    pub(crate) cel_env: String,
     /// Extra root criterion for every enabled package, as for `vgc build` (repeatable).
     #[arg(long = "roots", value_parser = root_criterion)]
     pub(crate) roots: Vec<String>,
@@ -421,6 +425,10 @@ pub(crate) struct OpenApiArgs {
     /// (repeatable; instead of vgc's own documents).
     #[arg(long, value_name = "FILE", conflicts_with = "merge")]
     pub(crate) crd: Vec<String>,
+    /// What to write: `openapi` (OpenAPI v3 documents) or `jsonschema` (JSON Schema draft 4 for kubeconform, in its
+    /// layout `master-standalone[-strict]/<kind>-<group>-<version>.json`; with `--merge`, from the merged spec).
+    #[arg(long, value_parser = ["openapi", "jsonschema"], default_value = "openapi", conflicts_with = "crd")]
+    pub(crate) format: String,
     /// With `--crd`: set `maxItems: N` (`maxProperties: N`) on every list (map) of the CRD's schema without one that
     /// holds a CEL rule, so that the API server's CEL cost estimate stays within its budget. Changes what the CRD
     /// accepts: a longer list is refused.

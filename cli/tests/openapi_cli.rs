@@ -200,3 +200,39 @@ fn merge_adds_rule_keys_to_a_spec_directory() {
         "the spec directory is only read"
     );
 }
+
+#[test]
+fn jsonschema_format_writes_kubeconforms_layout_and_lists_what_it_cannot_state() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let api = tmp.path().join("api");
+    std::fs::create_dir_all(&api).expect("mkdir");
+    module(&api, TYPES);
+    let out = tmp.path().join("out");
+    let (api_s, out_s) = (api.to_str().expect("utf-8"), out.to_str().expect("utf-8"));
+    let o = vgc(&["openapi", api_s, "--format", "jsonschema", "--out", out_s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.lines().last().is_some_and(|l| l.starts_with(
+            "vgc: 1 rule keywords stated in JSON Schema, 0 rules not stated (0 CEL rules, 0 others), 1 not expressed in OpenAPI either; wrote 2 files for 1 kind to"
+        )),
+        "{err}"
+    );
+    // kubeconform's template: `{{ .NormalizedKubernetesVersion }}-standalone{{ .StrictSuffix }}/{{ .ResourceKind }}{{ .KindSuffix }}.json`.
+    let plain = read(&out.join("master-standalone/widget-widgets-v1.json"));
+    let strict = read(&out.join("master-standalone-strict/widget-widgets-v1.json"));
+    assert_eq!(plain["$schema"], "http://json-schema.org/draft-04/schema#");
+    assert_eq!(
+        plain["properties"]["name"],
+        json!({"maxLength": 16, "type": ["string", "null"]})
+    );
+    assert!(plain.get("additionalProperties").is_none());
+    assert_eq!(strict["additionalProperties"], false);
+    assert_eq!(
+        plain["x-kubernetes-group-version-kind"],
+        json!([{"group": "widgets.example.com", "kind": "Widget", "version": "v1"}])
+    );
+    // An unknown CEL environment is a usage error.
+    let o = vgc(&["openapi", api_s, "--out", out_s, "--cel-env", "1.29"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}

@@ -24,6 +24,7 @@ mod lint;
 mod one_shot;
 pub mod openapi;
 pub mod openapi_crd;
+pub mod openapi_jsonschema;
 pub mod output;
 mod phases;
 pub mod render;

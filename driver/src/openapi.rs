@@ -7,7 +7,7 @@
 //! it is read, vgc's rules are added to its schemas ([`vgc_openapi::merge`]), and the merged files are written under
 //! their own names; the spec directory itself is only read.
 
-pub use vgc_openapi::{Options, Output, Unexpressed, parse_stability};
+pub use vgc_openapi::{Options, Output, Unexpressed, parse_cel_env, parse_stability};
 
 use crate::request::{BuildOutcome, BuildRequest};
 use crate::sys::OsSystem;
@@ -169,7 +169,7 @@ fn pretty(v: &serde_json::Value) -> Result<Vec<u8>, String> {
 }
 
 /// Every `*.json` file of the spec directory `dir`, merged with vgc's rules, by file name; and the summary.
-fn merge_dir(
+pub(crate) fn merge_dir(
     dir: &Path,
     generated: &vgc_openapi::Output,
 ) -> Result<(Vec<OutputFile>, MergeSummary), String> {

@@ -441,8 +441,10 @@ fn keywords_of_rule(tag: &str, cel: &str) -> Option<(Value, Option<Value>, Optio
             .copied()
             .chain([Format::K8sResourceFullyQualifiedNameV1_38]);
         for f in all {
-            if crate::rules::format_pred(f, "self").is_some_and(|p| p.expr == inner) {
-                return format_schema(f).map(|s| (s, zero, Some(f)));
+            for library in [true, false] {
+                if crate::rules::format_pred(f, "self", library).is_some_and(|p| p.expr == inner) {
+                    return format_schema(f).map(|s| (s, zero, Some(f)));
+                }
             }
         }
         return None;
@@ -473,6 +475,30 @@ fn keywords_of_rule(tag: &str, cel: &str) -> Option<(Value, Option<Value>, Optio
 /// A lowercase RFC 1123 label (`content.IsDNS1123Label`'s expression; its 63-character bound is separate).
 const LABEL: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
 
+/// The name part of a qualified name (`content.IsQualifiedName`): at most 63 characters.
+const QUALIFIED_NAME: &str = "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?";
+
+/// CEL that is true when `x` passes the check of the Kubernetes CEL `format` library's `name`
+/// (`dns1123Label`, `dns1123Subdomain`, `qualifiedName`, `labelValue`), said with `size` and `matches` (RE2, as the
+/// library's Go checks' expressions are) for a CEL environment without the library. upstream:
+/// `k8s.io/apiserver/pkg/cel/library/format.go` over `k8s.io/apimachinery/pkg/util/validation`.
+#[must_use]
+pub(crate) fn format_regex(name: &str, x: &str) -> String {
+    let m = |re: &str| format!("{x}.matches({})", crate::cel::str_lit(re));
+    let subdomain = format!("{LABEL}(\\.{LABEL})*");
+    match name {
+        "dns1123Label" => format!("(size({x}) <= 63 && {})", m(&format!("^{LABEL}$"))),
+        "dns1123Subdomain" => format!("(size({x}) <= 253 && {})", m(&format!("^{subdomain}$"))),
+        "qualifiedName" => format!(
+            "({} && {})",
+            m(&format!("^({subdomain}/)?{QUALIFIED_NAME}$")),
+            m("^([^/]{1,253}/)?[^/]*$")
+        ),
+        "labelValue" => m("^(([A-Za-z0-9][-A-Za-z0-9_.]{0,61})?[A-Za-z0-9])?$"),
+        _ => format!("!format.{name}().validate({x}).hasValue()"),
+    }
+}
+
 /// The JSON Schema that accepts exactly the strings format `f` accepts (upstream's check, as the runtime's
 /// `formats` module mirrors it), in Go's regular-expression syntax (kubeconform's validator compiles `pattern` with
 /// Go's `regexp`); `None` where no pattern does (`k8s-extended-resource-name`: its exclusions need a look-ahead).
@@ -480,7 +506,6 @@ const LABEL: &str = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
 #[must_use]
 pub fn format_schema(f: Format) -> Option<Value> {
     let subdomain = format!("{LABEL}(\\.{LABEL})*");
-    let label_key_name = "[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?";
     let one = |p: String| Some(json!({"pattern": p}));
     match f {
         Format::K8sShortName => Some(json!({"maxLength": 63, "pattern": format!("^{LABEL}$")})),
@@ -495,11 +520,11 @@ pub fn format_schema(f: Format) -> Option<Value> {
         // `content.IsQualifiedName`: an optional subdomain prefix of at most 253 characters and `/`, then a name of
         // at most 63.
         Format::K8sLabelKey => Some(json!({"allOf": [
-            {"pattern": format!("^({subdomain}/)?{label_key_name}$")},
+            {"pattern": format!("^({subdomain}/)?{QUALIFIED_NAME}$")},
             {"pattern": "^([^/]{1,253}/)?[^/]*$"},
         ]})),
         Format::K8sPrefixedLabelKey => Some(json!({"allOf": [
-            {"pattern": format!("^{subdomain}/{label_key_name}$")},
+            {"pattern": format!("^{subdomain}/{QUALIFIED_NAME}$")},
             {"pattern": "^[^/]{1,253}/[^/]*$"},
         ]})),
         Format::K8sUuid => {

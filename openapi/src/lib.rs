@@ -59,16 +59,41 @@ pub struct Options {
     /// The least stable level exported (`--stability`): [`Stability::Alpha`] exports every rule,
     /// [`Stability::Beta`] the beta and stable ones, [`Stability::Stable`] only the stable ones.
     pub stability: Stability,
+    /// Whether CEL rules may call the Kubernetes CEL `format` library (`format.dns1123Label()`, …), which API
+    /// servers and clients built on Kubernetes 1.31 and later have (`--cel-env 1.31`, the default). Without it
+    /// (`--cel-env 1.30`: kubectl-validate v0.0.4 is built on 1.30) a format is said with `matches` and the RE2
+    /// expressions that accept exactly what the library's check accepts, with the same length bounds.
+    pub cel_format_library: bool,
 }
 
 impl Default for Options {
-    /// No option fixed, every stability level exported.
+    /// No option fixed, every stability level exported, the `format` library used.
     fn default() -> Self {
         Self {
             options: BTreeMap::new(),
             stability: Stability::Alpha,
+            cel_format_library: true,
         }
     }
+}
+
+/// Parses a `--cel-env` release (`1.30`, `1.31`, …): whether its CEL environment has the `format` library
+/// (introduced in 1.31, `k8s.io/apiserver/pkg/cel/environment` `base.go`).
+///
+/// # Errors
+/// Not `1.<minor>`, or a release before 1.30 (vgc's rules also use libraries of 1.29 and 1.30: strings `split`,
+/// `optionalOldSelf`).
+pub fn parse_cel_env(s: &str) -> Result<bool, String> {
+    let minor = s
+        .strip_prefix("1.")
+        .and_then(|m| m.parse::<u32>().ok())
+        .ok_or_else(|| format!("--cel-env {s:?}: expected a Kubernetes release such as 1.30"))?;
+    if minor < 30 {
+        return Err(format!(
+            "--cel-env {s}: vgc's CEL rules need a Kubernetes 1.30 environment at least"
+        ));
+    }
+    Ok(minor >= 31)
 }
 
 /// One rule the export could not say, with where it belongs and why.

@@ -379,7 +379,7 @@ impl Builder<'_> {
                 if let Some(n) = format_max_length(*f) {
                     keyword(node, "maxLength", json!(n), level);
                 }
-                match format_pred(*f, "self") {
+                match format_pred(*f, "self", self.options.cel_format_library) {
                     Some(p) => {
                         push_rule(node, &rule(site.guard(pred_rule(p))));
                         self.expressed += 1;
@@ -952,7 +952,7 @@ impl Builder<'_> {
                 size(v.into(), "<=", *n, "must have at most", "item")
             }
             CheckKind::Format(f) => {
-                return format_pred(*f, v)
+                return format_pred(*f, v, self.options.cel_format_library)
                     .map(Some)
                     .ok_or_else(|| format!("no CEL form of format {} yet", f.name()));
             }
@@ -1237,9 +1237,17 @@ fn transition(json: &str, message: &str) -> Option<Rule> {
     )
 }
 
-/// The CEL of a built-in format over `v`, where the Kubernetes CEL library (`format.*`, `matches`) says it.
-pub(crate) fn format_pred(f: Format, v: &str) -> Option<Pred> {
-    let lib_on = |name: &str, x: &str| format!("!format.{name}().validate({x}).hasValue()");
+/// The CEL of a built-in format over `v`, where the Kubernetes CEL library (`format.*`, `matches`) says it; without
+/// the `format` library (`library` false, [`crate::Options::cel_format_library`]) its checks are said with
+/// `matches` ([`crate::jsonschema::format_regex`]).
+pub(crate) fn format_pred(f: Format, v: &str, library: bool) -> Option<Pred> {
+    let lib_on = |name: &str, x: &str| {
+        if library {
+            format!("!format.{name}().validate({x}).hasValue()")
+        } else {
+            crate::jsonschema::format_regex(name, x)
+        }
+    };
     let lib = |name: &str| lib_on(name, v);
     let (expr, message) = match f {
         Format::K8sShortName => (lib("dns1123Label"), "must be a lowercase RFC 1123 label"),

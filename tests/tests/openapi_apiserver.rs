@@ -216,6 +216,7 @@ fn schemas_and_upstream_validation_agree_on_randfill_objects() {
         vgc_driver::openapi::Options {
             options: options.iter().map(|o| (o.clone(), false)).collect(),
             stability: vgc_ir::catalog::Stability::Alpha,
+            ..vgc_driver::openapi::Options::default()
         },
     );
     let work = e2e_dir().join("openapi-scheme");

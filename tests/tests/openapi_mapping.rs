@@ -235,6 +235,7 @@ fn options_and_stability_are_fixed_at_export() {
         &Options {
             options: [("Gate".to_string(), true)].into(),
             stability: Stability::Alpha,
+            ..Options::default()
         },
     );
     assert_eq!(widget(&on)["properties"]["gated"]["maximum"], 9);
@@ -244,15 +245,29 @@ fn options_and_stability_are_fixed_at_export() {
         &Options {
             options: [("Gate".to_string(), false)].into(),
             stability: Stability::Alpha,
+            ..Options::default()
         },
     );
     assert!(widget(&off)["properties"]["gated"].get("maximum").is_none());
     assert_eq!(off.omitted_by_option, 1);
+    // `--cel-env 1.30`: a format said with `matches` instead of the `format` library (added in 1.31).
+    let old_env = generate(
+        &plan,
+        &Options {
+            cel_format_library: false,
+            ..Options::default()
+        },
+    );
+    assert_eq!(
+        rules(&widget(&old_env)["properties"]["name"], "k8s:format")[0]["rule"],
+        "self == '' || ((size(self) <= 63 && self.matches('^[a-z0-9]([-a-z0-9]*[a-z0-9])?$')))"
+    );
     let stable = generate(
         &plan,
         &Options {
             options: Default::default(),
             stability: Stability::Stable,
+            ..Options::default()
         },
     );
     assert!(

@@ -12,6 +12,7 @@ pub(crate) mod lint;
 pub(crate) mod lsp;
 pub(crate) mod openapi;
 pub(crate) mod openapi_crd;
+pub(crate) mod openapi_jsonschema;
 pub(crate) mod validate;
 pub(crate) mod validation_gen;
 pub(crate) mod watch;

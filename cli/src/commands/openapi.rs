@@ -33,6 +33,13 @@ pub(crate) fn run(a: OpenApiArgs, globals: &Globals, start: Instant) -> ExitCode
             return ExitCode::from(2);
         }
     };
+    let cel_format_library = match vgc_driver::openapi::parse_cel_env(&a.cel_env) {
+        Ok(l) => l,
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let absolute = |p: &str| std::path::absolute(p).unwrap_or_else(|_| p.into());
     let out_dir = absolute(&a.out);
     if let Some(cache) = vgc::gomodule::module_cache_holding(&out_dir) {
@@ -51,6 +58,7 @@ pub(crate) fn run(a: OpenApiArgs, globals: &Globals, start: Instant) -> ExitCode
         options: Options {
             options: a.options.iter().cloned().collect(),
             stability,
+            cel_format_library,
         },
         force: a.force,
         no_cache: a.no_cache,
@@ -65,6 +73,9 @@ pub(crate) fn run(a: OpenApiArgs, globals: &Globals, start: Instant) -> ExitCode
             verbose: a.verbose,
         };
         return super::openapi_crd::run(&req, &crd, |o| report(o, a.verbose, style.color));
+    }
+    if a.format == "jsonschema" {
+        return super::openapi_jsonschema::run(&req, a.verbose, style.color, &out_dir, start);
     }
     let outcome = openapi(&req);
     if let Some(code) = report(&outcome, a.verbose, style.color) {
