@@ -9,8 +9,8 @@
 //! k8s.io/kubernetes' own spec — for kubectl-validate the same `api/openapi-spec/v3` files without vgc's rules, for
 //! kubeconform the JSON Schema vgc's converter writes from that spec (`vgc_openapi::jsonschema` over its components
 //! and `x-kubernetes-group-version-kind`s: the same layout, only the rules differ). The test asserts:
-//! - every manifest document that a client passes with the stock schemas it passes with vgc's too, except the ones
-//!   listed in [`KUBECONFORM_EXCEPTIONS`] (each with why);
+//! - every manifest document that a client passes with the stock schemas it passes with vgc's too (kubeconform plain
+//!   and `-strict`), except the ones listed in [`KUBECONFORM_EXCEPTIONS`] (each with why);
 //! - each broken copy the test writes of a real manifest ([`broken`]) passes with the stock schemas and fails with
 //!   vgc's with exactly the errors listed (file, path, message), or — a rule the client cannot check — passes with
 //!   vgc's too, and the rule is listed under `x-vgc-unexpressed` in the schema.
@@ -161,13 +161,20 @@ fn stock_json_schema(spec: &Path, to: &Path) {
 /// One document's result: `(file, kind, name)` → the errors (`path: message`), empty when valid.
 type Results = BTreeMap<(String, String, String), Vec<String>>;
 
-/// Runs kubeconform with `schemas` on `files` (`-output json -verbose`): each resource's errors; resources it cannot
-/// read (templates, unknown kinds) are left out.
-fn kubeconform(exe: &Path, schemas: &Path, files: &[PathBuf], root: &Path) -> Results {
+/// Runs kubeconform with `schemas` on `files` (`-output json -verbose`, and `-strict` with `strict`): each
+/// resource's errors; resources it cannot read (templates, unknown kinds) are left out.
+fn kubeconform(
+    exe: &Path,
+    schemas: &Path,
+    files: &[PathBuf],
+    root: &Path,
+    strict: bool,
+) -> Results {
     let o = Command::new(exe)
         .arg("-schema-location")
         .arg(schemas)
         .args(["-output", "json", "-verbose"])
+        .args(strict.then_some("-strict"))
         .args(files)
         .output()
         .expect("kubeconform runs");
@@ -362,8 +369,8 @@ fn kubeconform_and_kubectl_validate_catch_declarative_errors_with_vgcs_documents
     let home = work.join("home");
     std::fs::create_dir_all(&home).expect("home");
 
-    let kc_stock = kubeconform(&kubeconform_exe, &js_stock, &files, &test_dir);
-    let kc_vgc = kubeconform(&kubeconform_exe, &js, &files, &test_dir);
+    let kc_stock = kubeconform(&kubeconform_exe, &js_stock, &files, &test_dir, false);
+    let kc_vgc = kubeconform(&kubeconform_exe, &js, &files, &test_dir, false);
     let kc_population: Vec<_> = kc_stock.iter().filter(|(_, e)| e.is_empty()).collect();
     let mut kc_differ = BTreeMap::new();
     for (k, _) in &kc_population {
@@ -418,8 +425,14 @@ fn kubeconform_and_kubectl_validate_catch_declarative_errors_with_vgcs_documents
         std::fs::write(&p, text.replacen(b.replace, &b.with, 1)).expect("write");
         broken_files.push(p);
     }
-    let bkc_stock = kubeconform(&kubeconform_exe, &js_stock, &broken_files, &broken_dir);
-    let bkc_vgc = kubeconform(&kubeconform_exe, &js, &broken_files, &broken_dir);
+    let bkc_stock = kubeconform(
+        &kubeconform_exe,
+        &js_stock,
+        &broken_files,
+        &broken_dir,
+        false,
+    );
+    let bkc_vgc = kubeconform(&kubeconform_exe, &js, &broken_files, &broken_dir, false);
     let bkv_stock = kubectl_validate(
         &kubectl_validate_exe,
         &kv_stock,
@@ -536,6 +549,29 @@ fn kubeconform_and_kubectl_validate_catch_declarative_errors_with_vgcs_documents
         })
         .collect();
     assert_eq!(differ, expected);
+    // The `-strict` variant (`master-standalone-strict`, unknown fields refused): the same differences.
+    let strict_stock = kubeconform(&kubeconform_exe, &js_stock, &files, &test_dir, true);
+    let strict_vgc = kubeconform(&kubeconform_exe, &js, &files, &test_dir, true);
+    let mut strict_differ = BTreeMap::new();
+    let mut strict_valid = 0;
+    for (k, e) in &strict_stock {
+        if !e.is_empty() {
+            continue;
+        }
+        strict_valid += 1;
+        let errors = strict_vgc
+            .get(k)
+            .cloned()
+            .unwrap_or_else(|| vec!["not read".into()]);
+        if !errors.is_empty() {
+            strict_differ.insert(format!("{} {} {}", k.0, k.1, k.2), errors);
+        }
+    }
+    assert_eq!(strict_differ, expected, "with -strict");
+    eprintln!(
+        "kubeconform -strict: {strict_valid} documents valid with the stock schemas, {} of them invalid with vgc's (the same)",
+        strict_differ.len()
+    );
     assert!(
         kv_differ.is_empty(),
         "kubectl-validate: files that pass with the stock spec and fail with vgc's: {kv_differ:#?}"
