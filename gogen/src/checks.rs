@@ -136,7 +136,13 @@ pub(crate) fn call_with(g: &Gen<'_>, f: &str, args: &[String]) -> String {
     for a in args {
         if g.legacy {
             s.push_str(", ");
-            s.push_str(a.strip_prefix('\n').unwrap_or(a));
+            if a.starts_with("//") {
+                // A wrapped function after its comments: gofmt indents the line after a comment, a continuation
+                // line of the call.
+                s.push_str(&indent_after_first(a, "\t"));
+            } else {
+                s.push_str(a.strip_prefix('\n').unwrap_or(a));
+            }
             continue;
         }
         // Every line after an argument's first is a continuation line, one tab in.

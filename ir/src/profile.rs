@@ -417,8 +417,9 @@ impl Upstream {
     /// unions, update constraints, zero-or-one-of unions); and an `item`'s cohort names its selector with the keys in
     /// `listMapKey` order, as its error path does (`item.go` `selectorString` of the sorted criteria). 1.37 defers
     /// `eachVal`, `update`, `subfield`, `item`, uniqueness and unions to the end of the declaration, round by round
-    /// (`Deferred`), and names the cohort with the keys as written. Changes the order of the checks (and so of the
-    /// errors), not which run.
+    /// (`Deferred`), and names the cohort with the keys as written. And a level wrapper (`alpha`, `beta`) keeps only
+    /// its payload's functions and variables (`levels.go`), so `+k8s:alpha=+k8s:optional`'s generated-code note on a
+    /// zero default is dropped. Changes the order of the checks (and so of the errors) and comments, not which run.
     #[must_use]
     pub fn validators_in_phases(self) -> bool {
         self < Upstream::V1_37

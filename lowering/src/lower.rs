@@ -1528,7 +1528,16 @@ impl Lowerer<'_> {
         match zero {
             None => fail(self, "unknown zero-value for the field's type".into()),
             Some(true) if !nilable => {
+                // Before 1.37 a level wrapper keeps only its payload's functions and variables (code-generator
+                // v0.36.6 `levels.go`): `+k8s:alpha=+k8s:optional`'s note is dropped.
+                let leveled = checks
+                    .iter()
+                    .filter(|c| is_optional_tag(c))
+                    .all(|c| c.stability.is_some());
                 checks.retain(|c| !is_optional_tag(c));
+                if leveled && vgc_ir::profile::upstream(self.db).validators_in_phases() {
+                    return Vec::new();
+                }
                 // upstream `required.go`
                 vec![
                     "optional value-type fields with zero-value defaults are purely documentation"

@@ -590,3 +590,221 @@ fn output_tests_of_1_35_regenerate_identically() {
 fn output_tests_of_1_36_regenerate_identically() {
     check(Upstream::V1_36);
 }
+
+/// Packages upstream validation-gen reads for the types k8s.io/api's fields use (kubernetes' `update-codegen.sh`
+/// passes them as `--readonly-pkg`).
+const API_READ_ONLY: &[&str] = &[
+    "k8s.io/apimachinery/pkg/apis/meta/v1",
+    "k8s.io/apimachinery/pkg/runtime",
+    "k8s.io/apimachinery/pkg/runtime/schema",
+    "k8s.io/apimachinery/pkg/api/resource",
+    "k8s.io/apimachinery/pkg/util/intstr",
+    "k8s.io/apimachinery/pkg/types",
+    "k8s.io/apimachinery/pkg/watch",
+    "k8s.io/apimachinery/pkg/fields",
+    "k8s.io/apimachinery/pkg/labels",
+    "k8s.io/apimachinery/pkg/selection",
+    "time",
+];
+
+/// The module the 1.35/1.36 activation packages are written into.
+const API_MODULE: &str = "vgc.test/apis";
+
+/// Upstream validation-gen of profile `u` (code-generator v0.35.10, v0.36.6) run on k8s.io/api of the same release
+/// and compared with vgc's Go of the same packages: releases without a k8s.io/kubernetes on the module proxy (it
+/// serves k8s.io/kubernetes from v1.37 on), so no committed `pkg/apis` files. k8s.io/api v0.35.10 and v0.36.6 have
+/// one activation package of their own (`extensions/v1beta1`: `+k8s:validation-gen=TypeMeta` and
+/// `+k8s:validation-gen-input` naming itself); every group/version is activated here as k8s.io/kubernetes'
+/// `pkg/apis/<group>/<version>` activate them (`+k8s:validation-gen=TypeMeta`,
+/// `+k8s:validation-gen-input=k8s.io/api/<group>/<version>`, the default scheme registry), which covers that
+/// package with the same criteria. The generator is built with `go build` from the module proxy; its files are the
+/// oracle, keyed `k8s.io/api@<version>` in `tests/go_backend_identical.toml`.
+fn run_api(u: Upstream) -> Outcome {
+    let version = u.code_generator().expect("a pinned generator");
+    let root = vgc_tests::example::workspace_root().to_path_buf();
+    let work = root
+        .join("target/e2e")
+        .join(format!("go-backend-api-{}", u.as_str()));
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir_all(&work).expect("mkdir");
+    let (api, _) = harness::download_module(&format!("k8s.io/api@{version}"), &work);
+    let api = PathBuf::from(api);
+    // Upstream's generator of the release, built from a scratch module.
+    let build = work.join("validation-gen-build");
+    std::fs::create_dir_all(&build).expect("mkdir");
+    std::fs::write(build.join("go.mod"), "module vgc.test/vg\n\ngo 1.25\n").expect("go.mod");
+    harness::go(
+        &build,
+        &["get", &format!("k8s.io/code-generator@{version}")],
+    );
+    harness::substitute_refused_modules(&build);
+    let exe = work.join("bin/validation-gen");
+    harness::go(
+        &build,
+        &[
+            "build",
+            "-o",
+            &exe.to_string_lossy(),
+            "k8s.io/code-generator/cmd/validation-gen",
+        ],
+    );
+    // The activation packages, as kubernetes writes them (its boilerplate as the header).
+    let (k8s, _) = harness::download_module("k8s.io/kubernetes@v1.37.2", &work);
+    let header_file = Path::new(&k8s).join("hack/boilerplate/boilerplate.generatego.txt");
+    // No `YEAR` in it: the same bytes whenever the test runs.
+    let header = std::fs::read_to_string(&header_file).expect("kubernetes' boilerplate");
+    let tree = work.join("tree");
+    std::fs::create_dir_all(&tree).expect("mkdir");
+    std::fs::write(
+        tree.join("go.mod"),
+        format!("module {API_MODULE}\n\ngo 1.25\n"),
+    )
+    .expect("go.mod");
+    let criterion = if u.validation_gen_field_names() {
+        "TypeMeta"
+    } else {
+        "TypesWithField=TypeMeta"
+    };
+    let mut outputs: BTreeMap<String, vgc_gogen::OutputPackage> = BTreeMap::new();
+    let mut dirs = Vec::new();
+    for gv in harness::package_dirs(&api, &|f| f == "types.go") {
+        let own = std::fs::read_to_string(api.join(&gv).join("doc.go")).unwrap_or_default();
+        if own.lines().any(|l| l == "// +k8s:validation-gen=false") {
+            continue;
+        }
+        let name = gv.rsplit('/').next().unwrap_or(&gv).to_string();
+        let dir = tree.join("gen").join(&gv);
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(
+            dir.join("doc.go"),
+            format!("// +k8s:validation-gen={criterion}\n// +k8s:validation-gen-input=k8s.io/api/{gv}\n// +k8s:validation-gen-nolint\npackage {name}\n"),
+        )
+        .expect("doc.go");
+        outputs.insert(
+            format!("k8s.io/api/{gv}"),
+            vgc_gogen::OutputPackage {
+                path: format!("{API_MODULE}/gen/{gv}"),
+                name,
+                scheme_registry: Some(vgc_lowering::plan::DEFAULT_SCHEME_REGISTRY.to_string()),
+                roots: Some(vec!["TypesWithField=TypeMeta".into()]),
+            },
+        );
+        dirs.push(gv);
+    }
+    harness::go(
+        &tree,
+        &[
+            "get",
+            &format!("k8s.io/api@{version}"),
+            &format!("k8s.io/apimachinery@{version}"),
+        ],
+    );
+    harness::substitute_refused_modules(&tree);
+    let mut args: Vec<String> = vec![
+        "--go-header-file".into(),
+        header_file.to_string_lossy().into_owned(),
+        "--output-file".into(),
+        GENERATED.into(),
+    ];
+    for p in API_READ_ONLY {
+        args.extend(["--readonly-pkg".to_string(), (*p).to_string()]);
+    }
+    args.extend(dirs.iter().map(|gv| format!("./gen/{gv}")));
+    let ran = std::process::Command::new(&exe)
+        .args(&args)
+        .current_dir(&tree)
+        .env("GOFLAGS", "-mod=mod")
+        .env("GOTOOLCHAIN", "auto")
+        .output()
+        .expect("validation-gen runs");
+    assert!(
+        ran.status.success(),
+        "upstream validation-gen {version} failed: {}",
+        String::from_utf8_lossy(&ran.stderr)
+    );
+    // vgc's plan of the same k8s.io/api, every package's TypeMeta types roots.
+    let out = vgc::build(&BuildRequest {
+        path: api.to_string_lossy().into_owned(),
+        out: None,
+        check_only: true,
+        upstream: Some(harness::oracle_profile_for(u)),
+        extra_roots: vec!["TypesWithField=TypeMeta".into()],
+        ..Default::default()
+    });
+    let options = vgc_gogen::GoOptions {
+        header,
+        outputs: outputs.clone(),
+        copies: BTreeMap::new(),
+    };
+    let modules: BTreeMap<&str, &vgc_lowering::plan::ModulePlan> = out
+        .plan
+        .modules
+        .iter()
+        .map(|m| (m.pkg.as_str(), &**m))
+        .collect();
+    let mut identical = BTreeSet::new();
+    let mut classes: BTreeMap<&str, Vec<String>> = BTreeMap::new();
+    let mut unsupported_what: BTreeMap<String, usize> = BTreeMap::new();
+    let mut written = 0;
+    for gv in &dirs {
+        let input = format!("k8s.io/api/{gv}");
+        let o = &outputs[&input];
+        let Ok(theirs) = std::fs::read_to_string(tree.join("gen").join(gv).join(GENERATED)) else {
+            // Upstream writes no file for a package without types it generates for; neither must vgc.
+            if modules.contains_key(input.as_str()) {
+                classes
+                    .entry("missing")
+                    .or_default()
+                    .push(format!("{} (upstream wrote none)", o.path));
+            }
+            continue;
+        };
+        written += 1;
+        let generated = match modules.get(input.as_str()) {
+            Some(m) => vgc_gogen::generate_package(&out.plan, m, &options),
+            // No type of the input in vgc's plan: the header and the package clause (and, before 1.37, the
+            // registration function), as upstream writes them.
+            None => vgc_gogen::generate_into(
+                &out.plan,
+                &vgc_lowering::plan::ModulePlan {
+                    pkg: input.clone(),
+                    group: None,
+                    types: Vec::new(),
+                    deep_equal: None,
+                    go_name: o.name.clone(),
+                    scheme_registry: o.scheme_registry.clone(),
+                },
+                o,
+                &options,
+            ),
+        };
+        classify(
+            &o.path,
+            generated,
+            &theirs,
+            &Path::new(&format!("api-{}", u.as_str())).join(gv),
+            &mut identical,
+            &mut classes,
+            &mut unsupported_what,
+        );
+    }
+    report(
+        &format!("k8s.io/api {version}, upstream validation-gen {version}'s files"),
+        written,
+        identical,
+        &classes,
+        &unsupported_what,
+    )
+}
+
+/// k8s.io/api v0.35.10 through code-generator v0.35.10's validation-gen (profile 1.35).
+#[test]
+fn k8s_api_of_1_35_regenerates_as_its_validation_gen_writes() {
+    check_with("k8s.io/api@v0.35.10".into(), run_api(Upstream::V1_35));
+}
+
+/// k8s.io/api v0.36.6 through code-generator v0.36.6's validation-gen (profile 1.36).
+#[test]
+fn k8s_api_of_1_36_regenerates_as_its_validation_gen_writes() {
+    check_with("k8s.io/api@v0.36.6".into(), run_api(Upstream::V1_36));
+}
