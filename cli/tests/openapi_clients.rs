@@ -591,11 +591,6 @@ fn kubeconform_and_kubectl_validate_catch_declarative_errors_with_vgcs_documents
 /// errors, and why.
 const KUBECONFORM_EXCEPTIONS: &[(&str, &[&str], &str)] = &[
     (
-        "e2e/dra/test-driver/deploy/example/resourcepoolstatusrequest.yaml ResourcePoolStatusRequest example",
-        &["/spec: missing property 'limit'"],
-        "`+k8s:required` on a field with `+default=100`: the API server defaults it before validating, so a manifest may omit it; vgc's `required` keyword does not know the default",
-    ),
-    (
         "fixtures/pkg/kubectl/cmd/apply/cm.yaml ConfigMapList ",
         &["not read"],
         "vgc's own documents have no `*List` kinds (the plan holds the kinds' types, not their lists), so kubeconform finds no schema",
@@ -603,24 +598,13 @@ const KUBECONFORM_EXCEPTIONS: &[(&str, &[&str], &str)] = &[
     (
         "integration/scheduler_perf/dra/templates/podgroup-with-claim-ref.yaml PodGroup test-dra-{{.Index}}",
         &[
-            "/spec: missing property 'disruptionMode'",
             "/spec/resourceClaims/0/resourceClaimName: 'test-claim-{{.Index}}' does not match pattern '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$'",
         ],
-        "`disruptionMode` is `+k8s:required` with `+default={\"single\": {}}` (as `limit` above); the claim name is an unrendered template, which `k8s-long-name` refuses, as the API server would",
-    ),
-    (
-        "integration/scheduler_perf/dra/templates/podgroup-with-claim-template.yaml PodGroup test-dra-{{.Index}}",
-        &["/spec: missing property 'disruptionMode'"],
-        "`disruptionMode`: required with a default (as above)",
+        "an unrendered template: the claim name `test-claim-{{.Index}}` is not a subdomain (`k8s-long-name`), as the API server would say",
     ),
     (
         "integration/scheduler_perf/event_handling/templates/nodeupdate-pod-tainttoleration.yaml Pod pod-unsched-{{ generateName }}",
         &["/spec/tolerations/0/key: 'allOf' failed"],
         "an unrendered template: the toleration key `toleration-{{ DivideInt .Index 10 }}` is not a label key (`k8s-label-key`)",
-    ),
-    (
-        "integration/scheduler_perf/podgroup/basicscheduling/templates/podgroup.yaml PodGroup basic-group-{{.Index}}",
-        &["/spec: missing property 'disruptionMode'"],
-        "`disruptionMode`: required with a default (as above)",
     ),
 ];

@@ -19,7 +19,8 @@
 //! kubeconform's validator does not know and would ignore) becomes the `pattern` (or patterns, under `allOf`) that
 //! accepts exactly what upstream's check accepts, where one exists ([`format_schema`]); a CEL rule the OpenAPI
 //! backend wrote for a format, or a bound with the zero let through (`self == 0 || (self >= 1)`), becomes the same
-//! keywords (under `anyOf` with the zero). Everything else — CEL rules (`x-kubernetes-validations`), list-map key
+//! keywords (under `anyOf` with the zero); a field with a `default` is not `required` (the API server defaults it before
+//! validating; a client validates the manifest as written). Everything else — CEL rules (`x-kubernetes-validations`), list-map key
 //! uniqueness, formats without an exact pattern — is listed under [`crate::UNEXPRESSED_KEY`] of its node and returned
 //! as an [`Unexpressed`]: never dropped without a word.
 
@@ -366,6 +367,35 @@ fn node_rules(m: &mut Map<String, Value>, schema: &str, path: &str, acc: &mut Ac
             );
         }
         _ => {}
+    }
+    // A required field with a default (`+default`): the API server defaults it before validating, so a manifest,
+    // which a client validates as written, may omit it.
+    let defaulted: Vec<String> = match (m.get("required"), m.get("properties")) {
+        (Some(Value::Array(req)), Some(Value::Object(props))) => req
+            .iter()
+            .filter_map(Value::as_str)
+            .filter(|n| props.get(*n).is_some_and(|p| p.get("default").is_some()))
+            .map(str::to_string)
+            .collect(),
+        _ => Vec::new(),
+    };
+    if !defaulted.is_empty() {
+        if let Some(Value::Array(req)) = m.get_mut("required") {
+            req.retain(|n| !n.as_str().is_some_and(|n| defaulted.iter().any(|d| d == n)));
+            if req.is_empty() {
+                m.remove("required");
+            }
+        }
+        for n in &defaulted {
+            acc.unexpressed(
+                m,
+                schema,
+                &format!("{path}.{n}"),
+                "required",
+                "the field has a default, which the API server applies before validating: a manifest may omit it",
+                None,
+            );
+        }
     }
     let rules = match m.remove("x-kubernetes-validations") {
         Some(Value::Array(a)) => a,
@@ -772,8 +802,9 @@ mod tests {
                             "x-kubernetes-list-map-keys": ["port"], "x-kubernetes-list-type": "map"},
                         "n": {"$ref": "#/components/schemas/a.v1.T"},
                         "ios": {"format": "int-or-string", "type": "string"},
+                        "mode": {"default": "A", "type": "string"},
                     },
-                    "required": ["name"],
+                    "required": ["mode", "name"],
                     "type": "object",
                     "x-kubernetes-validations": [{"rule": "self.a != self.b", "x-vgc-tag": "k8s:neq"}],
                 }),
@@ -830,10 +861,13 @@ mod tests {
             rules,
             [
                 ("", "k8s:neq"),
+                (".mode", "required"),
                 (".ports", "x-kubernetes-list-type: map (port)")
             ]
         );
-        assert_eq!(s["x-vgc-unexpressed"][0]["cel"], json!("self.a != self.b"));
+        assert_eq!(s["x-vgc-unexpressed"][0]["rule"], json!("required"));
+        assert_eq!(s["x-vgc-unexpressed"][1]["cel"], json!("self.a != self.b"));
+        assert_eq!(s["required"], json!(["name"]));
         // maxLength, pattern (the format), required, uniqueItems, maximum, the zero-guarded minimum.
         assert_eq!(out.expressed, 6);
     }
