@@ -270,10 +270,12 @@ fn relative(file: &str, root: &Path) -> String {
         .map_or_else(|_| file.to_string(), |p| p.to_string_lossy().into_owned())
 }
 
-/// A broken copy of a real manifest: the file it copies (below `test/`), the text replaced and its replacement.
+/// A broken copy of a real manifest: the file it copies (below `test/`; a scheduler_perf template rendered with
+/// `{{.Index}}` = 0 when `render`), the text replaced and its replacement.
 struct Broken {
     name: &'static str,
     from: &'static str,
+    render: bool,
     replace: &'static str,
     with: String,
 }
@@ -286,6 +288,7 @@ fn broken() -> Vec<Broken> {
         // `+k8s:maxItems=32` on DeviceClassSpec.selectors.
         Broken {
             name: "deviceclass-33-selectors.yaml",
+            render: false,
             from: "e2e/dra/test-driver/deploy/example/deviceclass.yaml",
             replace: selector,
             with: selector.repeat(33),
@@ -293,6 +296,7 @@ fn broken() -> Vec<Broken> {
         // `+k8s:format=k8s-long-name` on DeviceSubRequest.deviceClassName.
         Broken {
             name: "resourceclaimtemplate-bad-class-name.yaml",
+            render: false,
             from: "integration/scheduler_perf/dra/templates/resourceclaimtemplate-first-available.yaml",
             replace: "deviceClassName: test-class",
             with: "deviceClassName: Test_Class".into(),
@@ -300,6 +304,7 @@ fn broken() -> Vec<Broken> {
         // `+k8s:enum` of ExactDeviceRequest.allocationMode.
         Broken {
             name: "resourceclaim-bad-allocation-mode.yaml",
+            render: false,
             from: "e2e/dra/test-driver/deploy/example/resourceclaim.yaml",
             replace: "deviceClassName: example",
             with: "deviceClassName: example\n        allocationMode: Sometimes".into(),
@@ -307,13 +312,23 @@ fn broken() -> Vec<Broken> {
         // `+k8s:listType=map` `+k8s:listMapKey=name` of DeviceClaim.requests: a duplicate key.
         Broken {
             name: "resourceclaim-duplicate-request.yaml",
+            render: false,
             from: "e2e/dra/test-driver/deploy/example/resourceclaim.yaml",
             replace: "    - name: req-0\n      exactly:\n        deviceClassName: example\n",
             with: "    - name: req-0\n      exactly:\n        deviceClassName: example\n".repeat(2),
         },
+        // `+k8s:unionMember` of PodGroupSchedulingPolicy's `basic` and `gang`: both set.
+        Broken {
+            name: "podgroup-two-policies.yaml",
+            render: true,
+            from: "integration/scheduler_perf/podgroup/basicscheduling/templates/podgroup.yaml",
+            replace: "    basic: {}",
+            with: "    basic: {}\n    gang:\n      minCount: 2".into(),
+        },
         // `+k8s:format=k8s-label-key` on Toleration.key, in a DaemonSet's pod template.
         Broken {
             name: "daemonset-bad-toleration-key.yaml",
+            render: false,
             from: "e2e/testing-manifests/sample-device-plugin/sample-device-plugin.yaml",
             replace: "      - operator: \"Exists\"\n        effect: \"NoExecute\"",
             with: "      - key: \"not a key!\"\n        operator: \"Exists\"\n        effect: \"NoExecute\""
@@ -414,7 +429,10 @@ fn kubeconform_and_kubectl_validate_catch_declarative_errors_with_vgcs_documents
     std::fs::create_dir_all(&broken_dir).expect("mkdir");
     let mut broken_files = Vec::new();
     for b in broken() {
-        let text = std::fs::read_to_string(test_dir.join(b.from)).expect("read");
+        let mut text = std::fs::read_to_string(test_dir.join(b.from)).expect("read");
+        if b.render {
+            text = text.replace("{{.Index}}", "0");
+        }
         assert!(
             text.contains(b.replace),
             "{}: {:?} not found",
@@ -520,6 +538,31 @@ fn kubeconform_and_kubectl_validate_catch_declarative_errors_with_vgcs_documents
     assert_eq!(
         kc("resourceclaim-duplicate-request.yaml"),
         Vec::<String>::new()
+    );
+    // A union with two members: a CEL rule, which kubectl-validate runs; kubeconform cannot, and the schema lists it.
+    assert_eq!(
+        kv("podgroup-two-policies.yaml"),
+        [
+            "spec.schedulingPolicy: Invalid value: \"object\": must specify exactly one of: `basic`, `gang`"
+        ]
+    );
+    assert_eq!(kc("podgroup-two-policies.yaml"), Vec::<String>::new());
+    let group: Value = serde_json::from_slice(
+        &std::fs::read(js.join("master-standalone/podgroup-scheduling-v1beta1.json"))
+            .expect("read"),
+    )
+    .expect("JSON");
+    let listed = group["properties"]["spec"]["properties"]["schedulingPolicy"]["x-vgc-unexpressed"]
+        .as_array()
+        .expect("listed rules");
+    assert!(
+        listed.contains(&serde_json::json!({
+            "cel": "[has(self.basic), has(self.gang)].filter(x, x).size() <= 1",
+            "path": "",
+            "reason": "a CEL rule (x-kubernetes-validations): JSON Schema cannot state it",
+            "rule": "k8s:unionMember"
+        })),
+        "{listed:#?}"
     );
     let claim: Value = serde_json::from_slice(
         &std::fs::read(js.join("master-standalone/resourceclaim-resource-v1.json")).expect("read"),
