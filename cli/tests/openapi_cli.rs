@@ -235,4 +235,36 @@ fn jsonschema_format_writes_kubeconforms_layout_and_lists_what_it_cannot_state()
     // An unknown CEL environment is a usage error.
     let o = vgc(&["openapi", api_s, "--out", out_s, "--cel-env", "1.29"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    // With --merge: from the merged spec, its kinds found by `x-kubernetes-group-version-kind`, its keys kept.
+    let spec = tmp.path().join("spec");
+    std::fs::create_dir_all(&spec).expect("mkdir");
+    let doc = json!({
+        "components": {"schemas": {WIDGET: {
+            "description": "Widget is a kind.",
+            "properties": {"name": {"description": "The name.", "type": "string"}},
+            "type": "object",
+            "x-kubernetes-group-version-kind": [{"group": "widgets.example.com", "kind": "Widget", "version": "v1"}]
+        }}},
+        "openapi": "3.0.0",
+        "paths": {}
+    });
+    std::fs::write(spec.join(FILE), doc.to_string()).expect("spec");
+    let merged_out = tmp.path().join("merged");
+    let o = vgc(&[
+        "openapi",
+        api_s,
+        "--merge",
+        spec.to_str().expect("utf-8"),
+        "--format",
+        "jsonschema",
+        "--out",
+        merged_out.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let w = read(&merged_out.join("master-standalone/widget-widgets-v1.json"));
+    assert_eq!(
+        w["properties"]["name"],
+        json!({"description": "The name.", "maxLength": 16, "type": ["string", "null"]})
+    );
+    assert_eq!(w["description"], "Widget is a kind.");
 }
