@@ -6,14 +6,16 @@
 //! [`vgc_driver::openapi_crd::openapi_crd`]; and the result is loaded by k8s.io/apiextensions-apiserver v0.37.2 in the
 //! Go driver (`tests/upstream/openapi_crd.go`, built beside `openapi_apiserver.go` in `target/e2e/openapi-crd`):
 //! `ValidateCustomResourceDefinition` (structural schema, CEL compilation, the CEL cost estimate), then custom objects
-//! validated as the API server validates a custom resource on create.
+//! validated as the API server validates a custom resource on create, and on update (with its ratcheting).
 //!
 //! Asserted: every key controller-gen wrote is kept (structurally, over the whole CRD) and only rule keys are added;
 //! without `--bound-lists` the cost estimate refuses exactly the rules listed in [`OVER_BUDGET`] (an embedded
 //! PodSpec's unbounded `tolerations`); with `--bound-lists 1000` the CRD has 0 errors; the objects' errors are exactly
 //! the (field path, type, detail) each case lists — the rules vgc added (the operator's own `+k8s:format`, k8s.io/api's
 //! `evictionResponders` rules: its list-map key, its name format, `dependentForbidden(schedulingGroup)`), next to
-//! controller-gen's own (`minimum`, the container ports' list-map keys).
+//! controller-gen's own (`minimum`, the container ports' list-map keys); on updates, an unchanged invalid value
+//! ratcheted, and `dependentForbidden` skipped while both fields' set-ness is unchanged (upstream's ratchet, which
+//! vgc's rule says itself) but not when the update sets the forbidden field.
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -365,6 +367,70 @@ fn cases() -> Vec<(&'static str, Value, Vec<Expected>)> {
     ]
 }
 
+/// The test's updates, each `(name, old, new, exact errors)`: ratcheting as the API server does it for a custom
+/// resource (an unchanged value's errors are dropped), and the ratchet vgc's struct-level rules say themselves
+/// (`dependentForbidden` is skipped while both fields' set-ness is unchanged, as upstream skips it).
+fn updates() -> Vec<(&'static str, Value, Value, Vec<Expected>)> {
+    let spec = |queue: &str, replicas: i64, image: &str, group: bool| {
+        let mut pod = json!({"containers": [{"name": "w", "image": image}],
+                             "evictionResponders": [{"name": "example.com/a", "priority": 1}]});
+        if group {
+            pod["schedulingGroup"] = json!({"podGroupName": "g"});
+        }
+        pool(json!({"queueName": queue, "replicas": replicas, "template": {"spec": pod}}))
+    };
+    vec![
+        (
+            "an update leaving an invalid queueName as it was",
+            spec("Not_A_Label", 2, "busybox", false),
+            spec("Not_A_Label", 3, "busybox", false),
+            vec![],
+        ),
+        (
+            "an update to another invalid queueName",
+            spec("Not_A_Label", 2, "busybox", false),
+            spec("Also_Bad", 2, "busybox", false),
+            vec![(
+                "spec.queueName",
+                "FieldValueInvalid",
+                "must be a lowercase RFC 1123 label",
+            )],
+        ),
+        (
+            "an update of the pod spec keeping schedulingGroup beside evictionResponders",
+            spec("q", 2, "busybox", true),
+            spec("q", 2, "busybox:2", true),
+            vec![],
+        ),
+        (
+            "an update adding schedulingGroup beside evictionResponders",
+            spec("q", 2, "busybox", false),
+            spec("q", 2, "busybox", true),
+            vec![(
+                "spec.template.spec.schedulingGroup",
+                "FieldValueForbidden",
+                "may not be set when evictionResponders is set",
+            )],
+        ),
+    ]
+}
+
+/// The (field, type, detail) triples of a case's errors in the driver's report.
+fn triples(case: &Value) -> Vec<(String, String, String)> {
+    case["errors"]
+        .as_array()
+        .expect("errors")
+        .iter()
+        .map(|e| {
+            (
+                e["field"].as_str().unwrap_or("").to_string(),
+                e["type"].as_str().unwrap_or("").to_string(),
+                e["detail"].as_str().unwrap_or("").to_string(),
+            )
+        })
+        .collect()
+}
+
 #[test]
 fn a_crd_embedding_a_pod_template_gets_the_rules_and_the_api_server_enforces_them() {
     if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_GO) {
@@ -383,8 +449,18 @@ fn a_crd_embedding_a_pod_template_gets_the_rules_and_the_api_server_enforces_the
         cases()
             .iter()
             .map(|(n, o, _)| json!({"name": n, "object": o}))
+            .chain(
+                updates()
+                    .iter()
+                    .map(|(n, old, o, _)| json!({"name": n, "object": o, "old": old})),
+            )
             .collect(),
     );
+    let want: Vec<(&str, Vec<Expected>)> = cases()
+        .into_iter()
+        .map(|(n, _, w)| (n, w))
+        .chain(updates().into_iter().map(|(n, _, _, w)| (n, w)))
+        .collect();
 
     // Without a bound: every key kept, only rule keys added, and the cost estimate's refusals as measured.
     let (o, crd) = export(&dir, &crd_path, &tmp.path().join("out"), None);
@@ -439,27 +515,14 @@ fn a_crd_embedding_a_pod_template_gets_the_rules_and_the_api_server_enforces_the
     );
     let report = check(&bin, &crd, &cases_json, tmp.path());
     assert_eq!(report["crd"], json!([]), "ValidateCustomResourceDefinition");
-    for ((name, _, want), got) in cases()
-        .iter()
-        .zip(report["cases"].as_array().expect("cases"))
-    {
-        let got: Vec<(String, String, String)> = got["errors"]
-            .as_array()
-            .expect("errors")
-            .iter()
-            .map(|e| {
-                (
-                    e["field"].as_str().unwrap_or("").to_string(),
-                    e["type"].as_str().unwrap_or("").to_string(),
-                    e["detail"].as_str().unwrap_or("").to_string(),
-                )
-            })
-            .collect();
+    let got = report["cases"].as_array().expect("cases");
+    assert_eq!(got.len(), want.len());
+    for ((name, want), got) in want.iter().zip(got) {
         let want: Vec<(String, String, String)> = want
             .iter()
             .map(|(f, t, d)| (f.to_string(), t.to_string(), d.to_string()))
             .collect();
-        assert_eq!(got, want, "{name}");
+        assert_eq!(triples(got), want, "{name}");
     }
 
     // Controller-gen's CRD alone (no vgc rules) catches what its own markers say — `minimum`, the list-map keys of
@@ -471,5 +534,9 @@ fn a_crd_embedding_a_pod_template_gets_the_rules_and_the_api_server_enforces_the
         .iter()
         .map(|c| c["errors"].as_array().map_or(0, Vec::len))
         .collect();
-    assert_eq!(plain, vec![0, 0, 1, 0, 1, 1], "controller-gen's CRD alone");
+    assert_eq!(
+        plain,
+        vec![0, 0, 1, 0, 1, 1, 0, 0, 0, 0],
+        "controller-gen's CRD alone"
+    );
 }

@@ -5,9 +5,10 @@
 //	./oracle crd CRD.yaml CASES.json   the CRD decoded (sigs.k8s.io/yaml), defaulted and converted as the API server
 //	                                   does, and validated with `validation.ValidateCustomResourceDefinition` —
 //	                                   structural schema, CEL compilation and the CEL cost estimate; then each case
-//	                                   ({"name", "object"}) validated on create with the CRD's schema as
+//	                                   ({"name", "object", "old"?}) validated with the CRD's schema as
 //	                                   registry/customresource runs it (the OpenAPI schema validator, list-type
-//	                                   uniqueness, the CEL validator). Prints {"crd": [errors], "cases": [{"name",
+//	                                   uniqueness, the CEL validator; on an update — a case with "old" — with
+//	                                   ratcheting on the correlated old object). Prints {"crd": [errors], "cases": [{"name",
 //	                                   "errors"}]}, each error {"field", "type", "detail"}.
 package main
 
@@ -22,11 +23,13 @@ import (
 	crdvalidation "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
+	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
 	structurallisttype "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
 	schemavalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
+	"k8s.io/apiserver/pkg/cel/common"
 	"sigs.k8s.io/yaml"
 )
 
@@ -93,13 +96,25 @@ func crdMode(args []string) {
 		Errors []fieldError `json:"errors"`
 	}
 	outs := []caseOut{}
+	ctx := context.Background()
 	for _, c := range cases {
 		obj := c["object"].(map[string]any)
 		var errs field.ErrorList
-		errs = append(errs, schemavalidation.ValidateCustomResource(nil, obj, validator)...)
-		errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, s, obj)...)
-		e, _ := celValidator.Validate(context.Background(), nil, s, obj, nil, celconfig.RuntimeCELCostBudget)
-		errs = append(errs, e...)
+		if old, ok := c["old"].(map[string]any); ok {
+			// registry/customresource's ValidateUpdate: ratcheting on the correlated old object.
+			corr := common.NewCorrelatedObject(obj, old, &model.Structural{Structural: s})
+			errs = append(errs, schemavalidation.ValidateCustomResourceUpdate(nil, obj, old, validator, schemavalidation.WithRatcheting(corr))...)
+			if len(structurallisttype.ValidateListSetsAndMaps(nil, s, old)) == 0 {
+				errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, s, obj)...)
+			}
+			e, _ := celValidator.Validate(ctx, nil, s, obj, old, celconfig.RuntimeCELCostBudget, cel.WithRatcheting(corr))
+			errs = append(errs, e...)
+		} else {
+			errs = append(errs, schemavalidation.ValidateCustomResource(nil, obj, validator)...)
+			errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, s, obj)...)
+			e, _ := celValidator.Validate(ctx, nil, s, obj, nil, celconfig.RuntimeCELCostBudget)
+			errs = append(errs, e...)
+		}
 		outs = append(outs, caseOut{Name: c["name"].(string), Errors: errorsOf(errs)})
 	}
 	out, _ := json.Marshal(map[string]any{"crd": crdErrs, "cases": outs})
