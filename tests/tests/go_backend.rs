@@ -651,7 +651,9 @@ const API_MODULE: &str = "vgc.test/apis";
 /// `pkg/apis/<group>/<version>` activate them (`+k8s:validation-gen=TypeMeta`,
 /// `+k8s:validation-gen-input=k8s.io/api/<group>/<version>`, the default scheme registry), which covers that
 /// package with the same criteria. The generator is built with `go build` from the module proxy; its files are the
-/// oracle, keyed `k8s.io/api@<version>` in `tests/go_backend_identical.toml`.
+/// oracle, keyed `k8s.io/api@<version>` in `tests/go_backend_identical.toml`. Then `vgc build --target go` runs on
+/// the same tree (the driver reading the activation tags and writing the files, as `vgc validation-gen` does) and
+/// must write exactly the printer's bytes, into exactly the packages upstream wrote.
 fn run_api(u: Upstream) -> Outcome {
     let version = u.code_generator().expect("a pinned generator");
     let root = vgc_tests::example::workspace_root().to_path_buf();
@@ -779,6 +781,7 @@ fn run_api(u: Upstream) -> Outcome {
     let mut classes: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     let mut unsupported_what: BTreeMap<String, usize> = BTreeMap::new();
     let mut written = 0;
+    let mut printed: BTreeMap<String, String> = BTreeMap::new();
     for gv in &dirs {
         let input = format!("k8s.io/api/{gv}");
         let o = &outputs[&input];
@@ -811,6 +814,9 @@ fn run_api(u: Upstream) -> Outcome {
                 &options,
             ),
         };
+        if let Ok(ours) = &generated {
+            printed.insert(gv.clone(), ours.clone());
+        }
         classify(
             &o.path,
             generated,
@@ -821,8 +827,50 @@ fn run_api(u: Upstream) -> Outcome {
             &mut unsupported_what,
         );
     }
+    // The same through the driver, as `vgc --upstream <u> validation-gen ./gen/...` runs it (the activation tags
+    // read by vgc, the files written): upstream's files removed first, vgc writes each package's printed text.
+    for gv in &dirs {
+        let _ = std::fs::remove_file(tree.join("gen").join(gv).join(GENERATED));
+    }
+    let built = vgc::build(&BuildRequest {
+        path: tree.to_string_lossy().into_owned(),
+        out: Some(tree.clone()),
+        no_cache: true,
+        upstream: Some(harness::oracle_profile_for(u)),
+        go: Some(vgc::driver::GoTarget {
+            output_file: GENERATED.into(),
+            header_file: Some(header_file.to_string_lossy().into_owned()),
+        }),
+        ..Default::default()
+    });
+    let errors: Vec<_> = built
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == vgc_ir::Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "vgc build --target go: {errors:?}");
+    let by_driver: BTreeMap<String, String> = dirs
+        .iter()
+        .filter_map(|gv| {
+            let text = std::fs::read_to_string(tree.join("gen").join(gv).join(GENERATED)).ok()?;
+            Some((gv.clone(), text))
+        })
+        .collect();
+    assert_eq!(
+        by_driver.keys().collect::<Vec<_>>(),
+        printed.keys().collect::<Vec<_>>(),
+        "the packages `vgc build --target go` writes are those upstream writes"
+    );
+    for (gv, text) in &by_driver {
+        assert!(
+            printed[gv] == *text,
+            "`vgc build --target go` wrote other bytes than the printer for {gv}"
+        );
+    }
     report(
-        &format!("k8s.io/api {version}, upstream validation-gen {version}'s files"),
+        &format!(
+            "k8s.io/api {version}, upstream validation-gen {version}'s files (and `vgc build --target go`'s)"
+        ),
         written,
         identical,
         &classes,
