@@ -390,22 +390,22 @@ impl Upstream {
     /// validation-gen's printing before 1.37 (code-generator v0.35.10 and v0.36.6 `cmd/validation-gen/validation.go`,
     /// its snippets run through gofmt): each struct field's closure called in place
     /// (`errs = append(errs, func(…) (errs field.ErrorList) {…}(fldPath.Child(…), obj.F, safe.Field(…), oldObj != nil)...)`),
-    /// the ratchet test in one condition, a call's errors appended directly (`errs = append(errs, f(…)...)`), an
-    /// option condition printed inline (`func() field.ErrorList { if op.HasOption(…) {…} else {…} }()`), function
-    /// literals and composite literals without the line breaks 1.37's `flNewlineOK` adds, one-line function headers,
-    /// and the registration function written for every package with a scheme registry, a root to register or not.
-    /// 1.37 (kubernetes#135372 and the PRs around it) printed the closures as `fn := func(…)`, then called them.
-    /// Read by the Go backend only: the printed code validates the same way.
+    /// the ratchet test in one condition, a call's errors appended directly (`errs = append(errs, f(…)...)`), no
+    /// `.MarkShortCircuit()`, a cohort's comment unquoted, function and composite literals without the line breaks
+    /// 1.37's `flNewlineOK` adds, one-line function headers, a typedef's iterations only beside its own checks, and
+    /// the registration function written for every package with a scheme registry, a root to register or not. 1.37
+    /// (code-generator v0.37.2) binds each field's closure to `fn`, then calls it. Read by the Go backend only: the
+    /// printed code validates the same way.
     #[must_use]
     pub fn go_fields_called_in_place(self) -> bool {
         self < Upstream::V1_37
     }
 
-    /// The names of apimachinery's list validators before 1.37 (k8s.io/apimachinery v0.35/v0.36
-    /// `pkg/api/validate/each.go`, `item.go`): `EachSliceVal`, `Unique`, `SliceItem` and `DirectEqualPtr` where 1.37 has
-    /// `EachValSliceVal`, `ValSliceUnique`, `ValSliceItem` (and `EachPtrSliceVal`/`PtrSliceUnique`/`PtrSliceItem`
-    /// for lists of pointers, which these releases refuse) and `DirectEqual`; their match functions take the
-    /// elements by value. Read by the Go backend only.
+    /// The names of apimachinery's validators before 1.37 (k8s.io/apimachinery v0.35/v0.36 `pkg/api/validate`):
+    /// `EachSliceVal`, `Unique` and `SliceItem` where 1.37 has `EachValSliceVal`, `ValSliceUnique` and `ValSliceItem`
+    /// (and `EachPtrSliceVal`/`PtrSliceUnique`/`PtrSliceItem` for lists of pointers, which their validation-gen
+    /// refuses), their list-map match functions taking the elements by value; and `DirectEqualPtr` where 1.37
+    /// compares a subfield's or a mode member's value with `DirectEqual`. Read by the Go backend only.
     #[must_use]
     pub fn go_generic_slice_validators(self) -> bool {
         self < Upstream::V1_37
