@@ -246,8 +246,23 @@ impl Builder<'_> {
                 let Some(f) = field else {
                     return self.unexpressed(c, node, at, "`required` outside a struct field: OpenAPI's `required` names object properties");
                 };
-                parent.required.push((f.json_name.clone(), level));
-                self.expressed += 1;
+                // A field with a `+default`: the API server defaults it before validating (upstream's `optional`
+                // with a default is "effectively required" for that reason, validation-gen's `required.go`), while
+                // a client validates the manifest as written and `required` would refuse one that omits it.
+                // k8s.io/kubernetes' published spec does not list such fields either (v1.37.2: `PodGroupSpec`'s
+                // `disruptionMode`, `ResourcePoolStatusRequestSpec`'s `limit`). The schema's `default` says what the
+                // server does; the rule is listed.
+                if f.default.is_some() {
+                    self.unexpressed(
+                        c,
+                        node,
+                        at,
+                        "the field has a default, which the API server applies before validating: `required` would refuse a manifest that omits it",
+                    );
+                } else {
+                    parent.required.push((f.json_name.clone(), level));
+                    self.expressed += 1;
+                }
                 // A present zero value is unset for upstream (a value kind's zero, an empty list or map): `required`
                 // only tests presence, so a rule on the struct refuses the present zero.
                 // Upstream skips the field on an update that leaves it unchanged.

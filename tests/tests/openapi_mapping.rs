@@ -71,6 +71,11 @@ type Widget struct {
 	Legacy *Item `json:"legacy,omitempty"`
 
 	// +k8s:optional
+	// +default=5
+	// +k8s:minimum=1
+	Size *int32 `json:"size,omitempty"`
+
+	// +k8s:optional
 	// +k8s:beta(since: "1.37")=+k8s:maxItems=3
 	// +k8s:listType=map
 	// +k8s:listMapKey=key
@@ -204,6 +209,19 @@ fn rules_become_keywords_cel_or_listed_exceptions() {
     assert_eq!(
         o.schemas["test.vgc.openapi.v1.Item"]["properties"]["note"]["maxLength"],
         8
+    );
+    // optional with a default: upstream validates it as required (after defaulting); the schema keeps the default
+    // and lists the rule instead of `required` (a client validates the manifest as written).
+    assert_eq!(p["size"]["default"], 5);
+    assert_eq!(p["size"]["minimum"], 1);
+    assert_eq!(
+        p["size"]["x-vgc-unexpressed"],
+        json!([{"path": ".size", "rule": "k8s:optional", "reason": "the field has a default, which the API server applies before validating: `required` would refuse a manifest that omits it"}])
+    );
+    assert!(
+        o.unexpressed
+            .iter()
+            .any(|u| u.schema == "test.vgc.openapi.v1.Widget" && u.path == ".size")
     );
     // beta: kept, marked.
     assert_eq!(p["items"]["maxItems"], 3);
