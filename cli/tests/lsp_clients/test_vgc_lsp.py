@@ -27,6 +27,15 @@ TIMEOUT = float(os.environ.get("VGC_LSP_TIMEOUT", "120"))
     config=ClientServerConfig(server_command=[VGC, "lsp", "--debounce-ms", "20"]),
 )
 async def client(lsp_client: LanguageClient):
+    # VS Code's capabilities include dynamic registration of file watchers: the server asks for them
+    # (`client/registerCapability`) once initialized, and a client must answer the request.
+    lsp_client.registrations = []
+
+    @lsp_client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def register(params: types.RegistrationParams):
+        lsp_client.registrations.extend(params.registrations)
+        return None
+
     yield
     await lsp_client.shutdown_session()
 
@@ -103,6 +112,16 @@ async def test_example_session(client: LanguageClient):
     text = path.read_text()
     open_doc(client, path, text)
     uri = path.as_uri()
+
+    # The file watchers the server asked for (files changed outside the editor are checked again).
+    for _ in range(200):
+        if client.registrations:
+            break
+        await asyncio.sleep(0.05)
+    [reg] = client.registrations
+    assert reg.method == "workspace/didChangeWatchedFiles"
+    globs = [w["globPattern"] for w in reg.register_options["watchers"]]
+    assert globs == ["**/*.go", "**/go.mod", "**/vgc.toml"], globs
 
     # A one-character edit: `+k8s:maxItems=3` becomes `+k8s:maxItem=3`.
     misspelt = text.replace("// +k8s:maxItems=3", "// +k8s:maxItem=3", 1)
