@@ -425,8 +425,27 @@ impl Upstream {
         self < Upstream::V1_37
     }
 
+    /// `+k8s:subfield` chains (`+k8s:subfield(a)=+k8s:subfield(b)=…`) are accepted: before 1.37 as any payload
+    /// (code-generator v0.36.6 `subfield.go`; each hop's cohort is its own member's name, as a single hop's), from
+    /// 1.38 with [`Upstream::nested_subfield`]'s rules; 1.37 refused them (v0.37.2 `subfield.go`: `nested +k8s:subfield
+    /// tags are unsupported`).
+    #[must_use]
+    pub fn subfield_chains(self) -> bool {
+        self != Upstream::V1_37
+    }
+
+    /// A `+k8s:subfield` check inherits its member's own short-circuit checks (as NonError: the payload is skipped
+    /// when the member is unset or invalid): 1.37 only (kubernetes#139564; code-generator v0.37.2 `subfield.go`
+    /// `extractMemberShortCircuits`), reverted in 1.38 (kubernetes#141945) and not yet in 1.35/1.36 (v0.36.6
+    /// `subfield.go`).
+    #[must_use]
+    pub fn subfield_inherits_short_circuits(self) -> bool {
+        self == Upstream::V1_37
+    }
+
     /// Nested `+k8s:subfield` and its cohort and short-circuit rules (upstream: kubernetes#141945, 1.38):
-    /// chains `+k8s:subfield(a)=+k8s:subfield(b)=…` are accepted (before: `nested subfield is not supported`);
+    /// chains `+k8s:subfield(a)=+k8s:subfield(b)=…` are accepted with these rules (1.37: `nested subfield is not
+    /// supported`; 1.35/1.36: [`Upstream::subfield_chains`]);
     /// `Subfield` on a nil parent is no error; a subfield check's cohort is named for the full path it validates
     /// (`a.b`), and an `item` check's cohort nests the wrapped check's cohort under the selector, so checks through a
     /// common hop or on the same item key no longer stop each other; a subfield no longer inherits the member's own

@@ -22,8 +22,9 @@ impl Lowerer<'_> {
     ) -> Option<Vec<Check>> {
         let inner = tag.inner()?;
         let name = tag.str_positional().map(str::to_string)?;
-        let chains = vgc_ir::profile::upstream(self.db).nested_subfield();
-        if unwrap_levels(inner).is_tag(TagId::Subfield) && !chains {
+        let profile = vgc_ir::profile::upstream(self.db);
+        let chains = profile.nested_subfield();
+        if unwrap_levels(inner).is_tag(TagId::Subfield) && !profile.subfield_chains() {
             self.report(
                 file,
                 u.at,
@@ -32,7 +33,7 @@ impl Lowerer<'_> {
             );
             return None;
         }
-        if chains && unwrap_levels(inner).is_tag(TagId::Subfield) {
+        if profile.subfield_chains() && unwrap_levels(inner).is_tag(TagId::Subfield) {
             // The end of the chain: list metadata and struct-level functions are keyed by the declaration's
             // `subfield(<name>)=` siblings, which a chain does not reach; refused rather than dropped.
             let mut end = unwrap_levels(inner);
@@ -259,8 +260,9 @@ impl Lowerer<'_> {
             }
         };
         let mut checks = Vec::new();
-        // upstream 1.38 (kubernetes#141945) reverts the inheritance of the member's short-circuits (#139564).
-        if !member_opaque && !chains {
+        // upstream 1.37 only: 1.38 (kubernetes#141945) reverts the inheritance of the member's short-circuits
+        // (#139564), which 1.35 and 1.36 did not have.
+        if !member_opaque && profile.subfield_inherits_short_circuits() {
             let was = std::mem::replace(&mut self.counting, false);
             let inherited = self.checks(&sk, sfile, &member.tags, &mshape, Some(&mty), &sk.pkg);
             self.counting = was;
