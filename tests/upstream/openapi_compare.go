@@ -13,6 +13,8 @@
 //	    - vgc's schema: the kind's schema of DOCDIR, references inlined, run as the API server runs a custom
 //	      resource's schema (registry/customresource: the OpenAPI schema validator, list-type uniqueness, the CEL
 //	      validator, with CRD validation ratcheting on updates).
+//	    Both validate the object (and old object) as the API server would hold it: non-nullable nulls dropped and
+//	    the schema's defaults (the Go `+default`s) applied (openapi_crdside.go's applyDefaults).
 //	    and the two sets of (field path, error type) compared. Prints {"cases", "same", "native_errors",
 //	    "schema_errors", "classes": {class: {"count", "example"}}}: a class is the side with the extra error, its
 //	    type and its origin (upstream's side) or its detail (the schema's side).
@@ -30,21 +32,13 @@ import (
 	"strings"
 	"time"
 
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
-	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
-	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel/model"
-	structurallisttype "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
-	"k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	celconfig "k8s.io/apiserver/pkg/apis/cel"
-	"k8s.io/apiserver/pkg/cel/common"
 	"sigs.k8s.io/randfill"
 )
 
@@ -212,89 +206,20 @@ func schemaName(t reflect.Type) string {
 	return name + "." + t.Name()
 }
 
-// crdSide is a kind's schema run as the API server runs a custom resource's.
-type crdSide struct {
-	validator  validation.SchemaValidator
-	structural *structuralschema.Structural
-	cel        *cel.Validator
-}
-
-func newCRDSide(comps map[string]any, name string) *crdSide {
-	in := &inliner{comps: comps}
-	c, ok := comps[name].(map[string]any)
-	if !ok {
-		panic("no schema " + name)
-	}
-	root := in.resolve(c, []string{name})
-	b, _ := json.Marshal(root)
-	var v1 apiextensionsv1.JSONSchemaProps
-	if err := json.Unmarshal(b, &v1); err != nil {
-		panic(err)
-	}
-	var internal apiextensions.JSONSchemaProps
-	if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(&v1, &internal, nil); err != nil {
-		panic(err)
-	}
-	s, err := structuralschema.NewStructural(&internal)
+// defaulted is obj as the schema's custom resource: its JSON form with non-nullable nulls dropped and the schema's
+// defaults applied (structuraldefaulting, as the API server's decoding does); obj itself is set to the same value.
+func defaulted(obj runtime.Object, s *structuralschema.Structural) (map[string]any, error) {
+	u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
 	if err != nil {
-		panic(fmt.Sprintf("%s: not structural: %v", name, err))
+		return nil, err
 	}
-	v, _, err := validation.NewSchemaValidator(&internal)
-	if err != nil {
-		panic(err)
+	applyDefaults(u, s)
+	fresh := reflect.New(reflect.TypeOf(obj).Elem())
+	if err := runtime.DefaultUnstructuredConverter.FromUnstructured(u, fresh.Interface()); err != nil {
+		return nil, err
 	}
-	return &crdSide{validator: v, structural: s, cel: cel.NewValidator(s, false, celconfig.PerCallLimit)}
-}
-
-// validate is registry/customresource's Validate (old nil) or ValidateUpdate, without the object-meta and scale
-// checks.
-func (c *crdSide) validate(obj, old map[string]any) field.ErrorList {
-	ctx := context.Background()
-	var errs field.ErrorList
-	if old == nil {
-		errs = append(errs, validation.ValidateCustomResource(nil, obj, c.validator)...)
-		errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, c.structural, obj)...)
-		e, _ := c.cel.Validate(ctx, nil, c.structural, obj, nil, celconfig.RuntimeCELCostBudget)
-		return append(errs, e...)
-	}
-	corr := common.NewCorrelatedObject(obj, old, &model.Structural{Structural: c.structural})
-	errs = append(errs, validation.ValidateCustomResourceUpdate(nil, obj, old, c.validator, validation.WithRatcheting(corr))...)
-	if len(structurallisttype.ValidateListSetsAndMaps(nil, c.structural, old)) == 0 {
-		errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, c.structural, obj)...)
-	}
-	e, _ := c.cel.Validate(ctx, nil, c.structural, obj, old, celconfig.RuntimeCELCostBudget, cel.WithRatcheting(corr))
-	return append(errs, e...)
-}
-
-// pruneNulls is structuraldefaulting.PruneNonNullableNullsWithoutDefaults without its exception for fields with a
-// default (which the API server's defaulting then fills; neither side here defaults).
-func pruneNulls(x any, s *structuralschema.Structural) {
-	switch x := x.(type) {
-	case map[string]any:
-		for k, v := range x {
-			var sub *structuralschema.Structural
-			if s != nil {
-				if p, ok := s.Properties[k]; ok {
-					sub = &p
-				} else if s.AdditionalProperties != nil {
-					sub = s.AdditionalProperties.Structural
-				}
-			}
-			if v == nil && sub != nil && !sub.Nullable {
-				delete(x, k)
-				continue
-			}
-			pruneNulls(v, sub)
-		}
-	case []any:
-		var sub *structuralschema.Structural
-		if s != nil {
-			sub = s.Items
-		}
-		for _, v := range x {
-			pruneNulls(v, sub)
-		}
-	}
+	reflect.ValueOf(obj).Elem().Set(fresh.Elem())
+	return u, nil
 }
 
 var index = regexp.MustCompile(`\[[^\]]*\]`)
@@ -361,14 +286,22 @@ func compare(args []string) {
 		case 2:
 			old = obj.DeepCopyObject()
 		}
-		u, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+		// As the API server does with a custom resource before validating it: nulls of fields that are not nullable
+		// are dropped (Go decodes them as nil, which upstream reads as unset too) and the schema's defaults (the
+		// `+default`s) applied. Both sides validate the defaulted object, as the API server defaults a native
+		// object before validating it too.
+		u, err := defaulted(obj, sides[k].structural)
 		if err != nil {
 			add("skipped: not convertible to JSON", err.Error())
 			continue
 		}
-		// As the API server does with a custom resource before validating it (and defaulting the rest): nulls of
-		// fields that are not nullable are dropped (Go decodes them as nil, which upstream reads as unset too).
-		pruneNulls(u, sides[k].structural)
+		var uo map[string]any
+		if old != nil {
+			if uo, err = defaulted(old, sides[k].structural); err != nil {
+				add("skipped: not convertible to JSON", err.Error())
+				continue
+			}
+		}
 		var native, crd field.ErrorList
 		func() {
 			defer func() {
@@ -382,17 +315,7 @@ func compare(args []string) {
 				native = scheme.ValidateUpdate(ctx, options, obj, old)
 			}
 		}()
-		if old == nil {
-			crd = sides[k].validate(u, nil)
-		} else {
-			uo, err := runtime.DefaultUnstructuredConverter.ToUnstructured(old)
-			if err != nil {
-				add("skipped: not convertible to JSON", err.Error())
-				continue
-			}
-			pruneNulls(uo, sides[k].structural)
-			crd = sides[k].validate(u, uo)
-		}
+		crd = sides[k].validate(u, uo)
 		nativeErrs += len(native)
 		schemaErrs += len(crd)
 		ns, cs := map[string]*field.Error{}, map[string]*field.Error{}
