@@ -1385,3 +1385,46 @@ fn definition_of_a_type_outside_the_loaded_program() {
     );
     s.shutdown();
 }
+
+/// Issue 40 (trial): two tags of one name on a field link their own lines; a mode discriminator's hover lists the
+/// modes' rules (linked to the members' `ifMode` lines); a hover right after an edit answers from the edited text;
+/// a client sending ranged changes (the server asks for full ones) has them applied.
+#[test]
+fn hover_links_modes_and_ranged_changes() {
+    let (root, uri, text) = example();
+    let mut s = Server::start(&root);
+    open_example(&mut s, &root, &uri, &text);
+    let hover = |s: &mut Server, text: &str, needle: &str| {
+        hover_text(&s.at("textDocument/hover", &uri, pos(text, needle, 0, 1))).to_string()
+    };
+    let probe = hover(&mut s, &text, "\tA *string");
+    for (i, line) in ["=\"stop here\"", "+k8s:validateFalse=\"never reached\""]
+        .iter()
+        .enumerate()
+    {
+        let want = format!(
+            "([`+k8s:validateFalse`]({uri}#L{}))",
+            line_of(&text, line, 0) + 1
+        );
+        assert!(probe.contains(&want), "#{i}: {want}\n{probe}");
+    }
+    let mode = hover(&mut s, &text, "\tMode string");
+    let want = format!(
+        "**Delivery.mode** — rules under upstream 1.38\n\nWith its siblings in [`Delivery`]({uri}#L{}):\n- field endpoint: when mode is Push: required; must be a k8s-long-name; when mode is anything else: must not be set ([`+k8s:ifMode`]({uri}#L{}))\n- field intervalSeconds: when mode is Pull: optional; at least 10; when mode is anything else: must not be set ([`+k8s:ifMode`]({uri}#L{}))\n",
+        line_of(&text, "type Delivery struct", 0) + 1,
+        line_of(&text, "+k8s:ifMode(Push)=+k8s:required", 0) + 1,
+        line_of(&text, "+k8s:ifMode(Pull)=+k8s:optional", 0) + 1,
+    );
+    assert_eq!(mode, want);
+    // A ranged change (a new first line) applied to the buffer, then a hover at once: the field moved one line down
+    // and its hover is there (the check runs for the hover, not after the debounce).
+    s.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+            {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "// Edited.\n"}]}),
+    );
+    let edited = format!("// Edited.\n{text}");
+    let moved = hover(&mut s, &edited, "\tMode string");
+    assert!(moved.starts_with("**Delivery.mode**"), "{moved}");
+    s.shutdown();
+}

@@ -223,6 +223,18 @@ fn panic_text(p: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "a panic".into())
 }
 
+/// The parameters of notification `method`, `None` (logged) when they are not what the protocol says — a
+/// notification has no response to carry an error.
+fn params<T: serde::de::DeserializeOwned>(method: &str, v: serde_json::Value) -> Option<T> {
+    serde_json::from_value(v)
+        .map_err(|e| {
+            log(&format!(
+                "{method}: dropped, its parameters do not parse: {e}"
+            ))
+        })
+        .ok()
+}
+
 /// The path of a `file:` URI as discovery spells it: the canonical directory joined with the file name (the file
 /// itself may not exist yet).
 fn doc_path(uri: &Url) -> Option<String> {
@@ -521,15 +533,18 @@ impl Server {
         Some(hover)
     }
 
-    /// The rules of the field or type whose name is at `pos`, when the module's last check read the buffer as it is
-    /// (no check is run for a hover: an edit still in its debounce shows nothing until its check).
-    fn rules_hover(&self, pos: &lsp_types::TextDocumentPositionParams) -> Option<lsp_types::Hover> {
-        let doc = self.docs.get(&pos.text_document.uri)?;
-        let path = doc.path.as_deref()?;
-        let m = self.modules.get(&module_of(path)?)?;
+    /// The rules of the field or type whose name is at `pos`, from a check of the buffer as it is (an edit still in
+    /// its debounce is checked first, as for go to definition).
+    fn rules_hover(
+        &mut self,
+        pos: &lsp_types::TextDocumentPositionParams,
+    ) -> Option<lsp_types::Hover> {
+        let (root, path) = self.checked_now(&pos.text_document.uri)?;
+        let path = path.as_str();
+        let m = self.modules.get(&root)?;
         let db = m.db()?;
         let checked = navigate::text_of(db, path)?;
-        if *checked != doc.text {
+        if *checked != self.docs.get(&pos.text_document.uri)?.text {
             return None;
         }
         let at = position::offset(&checked, pos.position);
@@ -540,8 +555,8 @@ impl Server {
             Some(format!("{uri}#L{line}"))
         };
         let ty = |k: &vgc_analysis::TypeKey| at(navigate::declaration_of(db, k)?);
-        let tag = |k: &vgc_analysis::TypeKey, f: Option<&str>, ids: &[&str]| {
-            at(navigate::tag_line(db, k, f, ids)?)
+        let tag = |k: &vgc_analysis::TypeKey, f: Option<&str>, ids: &[&str], nth: usize| {
+            at(navigate::tag_line(db, k, f, ids, nth)?)
         };
         let links = rules::Links { ty: &ty, tag: &tag };
         let value = rules::hover(&m.plan, &key, field.as_deref(), &links)?;
@@ -660,20 +675,12 @@ impl Server {
     /// Runs `f` on the database of the module of document `pos` names, with the document's path and the byte
     /// offset of the position in the text the database holds — after checking the module first when the buffer
     /// is not that text (an edit still in its debounce) — and turns its spots into locations.
-    fn navigate(
-        &mut self,
-        pos: &lsp_types::TextDocumentPositionParams,
-        f: impl FnOnce(&dyn vgc_ir::Db, &str, usize) -> Vec<navigate::Spot>,
-    ) -> Vec<lsp_types::Location> {
-        let Some(doc) = self.docs.get(&pos.text_document.uri) else {
-            return Vec::new();
-        };
-        let (Some(path), text) = (doc.path.clone(), doc.text.clone()) else {
-            return Vec::new();
-        };
-        let Some(root) = module_of(&path) else {
-            return Vec::new();
-        };
+    /// The module root and path of document `uri`, its module checked on the buffer's text first when an edit is
+    /// still waiting for its check (a request answers what the buffer says now, not what it said before the edit).
+    fn checked_now(&mut self, uri: &Url) -> Option<(String, String)> {
+        let doc = self.docs.get(uri)?;
+        let (path, text) = (doc.path.clone()?, doc.text.clone());
+        let root = module_of(&path)?;
         let stale = self.modules.get(&root).is_none_or(|m| {
             m.db()
                 .is_none_or(|db| navigate::text_of(db, &path).is_none_or(|t| *t != text))
@@ -685,6 +692,17 @@ impl Server {
             });
             self.check(&root, &p);
         }
+        Some((root, path))
+    }
+
+    fn navigate(
+        &mut self,
+        pos: &lsp_types::TextDocumentPositionParams,
+        f: impl FnOnce(&dyn vgc_ir::Db, &str, usize) -> Vec<navigate::Spot>,
+    ) -> Vec<lsp_types::Location> {
+        let Some((root, path)) = self.checked_now(&pos.text_document.uri) else {
+            return Vec::new();
+        };
         let Some(db) = self.modules.get(&root).and_then(Module::db) else {
             return Vec::new();
         };
@@ -840,8 +858,7 @@ impl Server {
         match n.method.as_str() {
             Initialized::METHOD if self.watch_files => self.register_watchers(),
             DidChangeWatchedFiles::METHOD => {
-                let Ok(p) =
-                    serde_json::from_value::<lsp_types::DidChangeWatchedFilesParams>(n.params)
+                let Some(p) = params::<lsp_types::DidChangeWatchedFilesParams>(&n.method, n.params)
                 else {
                     return;
                 };
@@ -850,8 +867,7 @@ impl Server {
                 }
             }
             DidOpenTextDocument::METHOD => {
-                let Ok(p) =
-                    serde_json::from_value::<lsp_types::DidOpenTextDocumentParams>(n.params)
+                let Some(p) = params::<lsp_types::DidOpenTextDocumentParams>(&n.method, n.params)
                 else {
                     return;
                 };
@@ -866,17 +882,32 @@ impl Server {
                 );
             }
             DidChangeTextDocument::METHOD => {
-                let Ok(p) =
-                    serde_json::from_value::<lsp_types::DidChangeTextDocumentParams>(n.params)
+                let Some(p) = params::<lsp_types::DidChangeTextDocumentParams>(&n.method, n.params)
                 else {
                     return;
                 };
-                // Full synchronisation: the last change holds the whole text.
-                let Some(change) = p.content_changes.into_iter().last() else {
+                if p.content_changes.is_empty() {
                     return;
-                };
+                }
                 let uri = p.text_document.uri;
                 let version = p.text_document.version;
+                // Full synchronisation is what the server asks for; a client that sends ranges anyway has them
+                // applied in order to the buffer (a change without a range replaces it whole).
+                let mut text = self
+                    .docs
+                    .get(&uri)
+                    .map(|d| d.text.clone())
+                    .unwrap_or_default();
+                for change in p.content_changes {
+                    match change.range {
+                        Some(r) => {
+                            let start = position::offset(&text, r.start);
+                            let end = position::offset(&text, r.end).max(start);
+                            text.replace_range(start..end, &change.text);
+                        }
+                        None => text = change.text,
+                    }
+                }
                 let path = match self.docs.get(&uri) {
                     // A change older than the buffer (a client resending, or reordering): dropped.
                     Some(d) if version <= d.version => {
@@ -889,11 +920,10 @@ impl Server {
                     Some(d) => d.path.clone(),
                     None => doc_path(&uri),
                 };
-                self.set_text(uri, path, change.text, version, debounce);
+                self.set_text(uri, path, text, version, debounce);
             }
             DidSaveTextDocument::METHOD => {
-                let Ok(p) =
-                    serde_json::from_value::<lsp_types::DidSaveTextDocumentParams>(n.params)
+                let Some(p) = params::<lsp_types::DidSaveTextDocumentParams>(&n.method, n.params)
                 else {
                     return;
                 };
@@ -907,8 +937,7 @@ impl Server {
                 }
             }
             DidCloseTextDocument::METHOD => {
-                let Ok(p) =
-                    serde_json::from_value::<lsp_types::DidCloseTextDocumentParams>(n.params)
+                let Some(p) = params::<lsp_types::DidCloseTextDocumentParams>(&n.method, n.params)
                 else {
                     return;
                 };

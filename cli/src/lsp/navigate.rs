@@ -1022,13 +1022,15 @@ fn field_spot(db: &dyn Db, prog: &Program, k: &TypeKey, i: usize) -> Option<Spot
 
 /// The tag line on field `field` (its Go member name) of struct `k`, or with `None` on type `k` itself then on its
 /// fields, whose chain names the tags `names` in that order (`+k8s:beta(…)=+k8s:maxItems=2` names
-/// `["k8s:maxItems"]` and `["k8s:beta", "k8s:maxItems"]`); failing that, the first naming `names[0]`.
+/// `["k8s:maxItems"]` and `["k8s:beta", "k8s:maxItems"]`) — the `nth` such line (0-based), or the first when there are
+/// fewer; failing that, the first naming `names[0]`.
 #[must_use]
 pub(crate) fn tag_line(
     db: &dyn Db,
     k: &TypeKey,
     field: Option<&str>,
     ids: &[&str],
+    nth: usize,
 ) -> Option<Spot> {
     if ids.is_empty() {
         return None;
@@ -1055,9 +1057,11 @@ pub(crate) fn tag_line(
             .chain(decl.fields.iter().flat_map(|f| f.tags.iter()))
             .collect(),
     };
-    let found = uses
-        .iter()
-        .find(|u| names(u, ids))
+    let matching: Vec<&&TagUse> = uses.iter().filter(|u| names(u, ids)).collect();
+    let found = matching
+        .get(nth)
+        .or_else(|| matching.first())
+        .copied()
         .or_else(|| uses.iter().find(|u| names(u, &ids[..1])))?;
     Some(Spot {
         file,

@@ -12,8 +12,9 @@ use vgc_lowering::plan::{RustTy, TypePlan};
 use vgc_lowering::words::{self, Context, Rule};
 
 /// The URI of the tag line on a field (`Some(go field)`) of a struct, or on a type (`None`), whose chain names the
-/// tags of [`tags_of`] (`["k8s:ifEnabled", "k8s:minimum"]`).
-pub(crate) type TagLink<'a> = &'a dyn Fn(&TypeKey, Option<&str>, &[&str]) -> Option<String>;
+/// tags of [`tags_of`] (`["k8s:ifEnabled", "k8s:minimum"]`); the `usize` is how many rules with the same tags came
+/// before it in the same list (two `+k8s:validateFalse` lines on a field: the second rule links the second line).
+pub(crate) type TagLink<'a> = &'a dyn Fn(&TypeKey, Option<&str>, &[&str], usize) -> Option<String>;
 
 /// A rule with the names of the tags it comes from ([`tags_of`]).
 type Sourced = (Rule, Vec<&'static str>);
@@ -65,6 +66,28 @@ fn item(r: &Rule, link: Option<(&str, String)>) -> String {
     }
 }
 
+/// For each item (a list of tag names, with where it is written), how many equal items come before it.
+fn repeats<T: PartialEq>(items: &[T]) -> Vec<usize> {
+    items
+        .iter()
+        .enumerate()
+        .map(|(i, t)| items[..i].iter().filter(|u| *u == t).count())
+        .collect()
+}
+
+/// [`repeats`] of the tags of sourced rules.
+fn repeats_of(rules: &[Sourced]) -> Vec<usize> {
+    let tags: Vec<Vec<&'static str>> = rules.iter().map(|(_, t)| t.clone()).collect();
+    repeats(&tags)
+}
+
+/// Starts a section of a hover: one blank line before it.
+fn section(md: &mut String) {
+    if !md.ends_with("\n\n") {
+        md.push('\n');
+    }
+}
+
 /// Whether the value of `t` is a map (through a pointer).
 fn is_map(t: &RustTy) -> bool {
     match t {
@@ -113,9 +136,9 @@ pub(crate) fn hover(
         Some(uri) => format!("[`{}`]({uri})", k.name),
         None => format!("`{}`", k.name),
     };
-    let tag_link = |k: &TypeKey, field: Option<&str>, names: &[&'static str]| {
+    let tag_link = |k: &TypeKey, field: Option<&str>, names: &[&'static str], nth: usize| {
         let name = *names.first()?;
-        (links.tag)(k, field, names).map(|uri| (name, uri))
+        (links.tag)(k, field, names, nth).map(|uri| (name, uri))
     };
     let all: BTreeMap<&TypeKey, &TypePlan> = plan
         .modules
@@ -151,11 +174,9 @@ pub(crate) fn hover(
         if t.checks.is_empty() {
             md.push_str("No rules of its own.\n");
         }
-        for c in &t.checks {
-            md.push_str(&item(
-                &words::rule(c, &cx),
-                tag_link(key, None, &tags_of(c)),
-            ));
+        let tags: Vec<Vec<&'static str>> = t.checks.iter().map(tags_of).collect();
+        for ((c, ids), nth) in t.checks.iter().zip(&tags).zip(repeats(&tags)) {
+            md.push_str(&item(&words::rule(c, &cx), tag_link(key, None, ids, nth)));
         }
         // A typedef of a typedef: upstream applies only this one's own rules (`VGC0313` names what is lost).
         if let Some(a) = &t.alias_of
@@ -198,29 +219,48 @@ pub(crate) fn hover(
         elem_json_name: &elem_json,
         map: false,
     };
-    let with: Vec<Sourced> = t
+    // A mode's rules name their member; its discriminator is involved too (the rules follow its value). Each rule
+    // links from the field its tags are written on (the member's `ifMode`).
+    let discriminates = |c: &vgc_lowering::plan::Check| match &c.kind {
+        vgc_lowering::plan::CheckKind::Discriminated(m) if m.discriminator.field == f.go_field => {
+            Some(m.member.go.clone())
+        }
+        _ => None,
+    };
+    let with: Vec<(Rule, Vec<&'static str>, String)> = t
         .checks
         .iter()
-        .map(|c| (words::rule(c, &tcx), tags_of(c)))
-        .filter(|(r, _)| r.fields.iter().any(|n| n == shown))
+        .filter_map(|c| {
+            let r = words::rule(c, &tcx);
+            let on = match discriminates(c) {
+                Some(member) => member,
+                None if r.fields.iter().any(|n| n == shown) => f.go_field.clone(),
+                None => return None,
+            };
+            Some((r, tags_of(c), on))
+        })
         .collect();
     if own.is_empty() && through.is_empty() && with.is_empty() {
         md.push_str("No rules.\n");
     }
-    for (r, ids) in &own {
-        md.push_str(&item(r, tag_link(key, Some(&f.go_field), ids)));
+    for ((r, ids), nth) in own.iter().zip(repeats_of(&own)) {
+        md.push_str(&item(r, tag_link(key, Some(&f.go_field), ids, nth)));
     }
     for (td, rules) in &through {
-        md.push_str(&format!("\nThrough its type, typedef {}:\n", named(td)));
-        for (r, ids) in rules {
-            md.push_str(&item(r, tag_link(td, None, ids)));
+        section(&mut md);
+        md.push_str(&format!("Through its type, typedef {}:\n", named(td)));
+        for ((r, ids), nth) in rules.iter().zip(repeats_of(rules)) {
+            md.push_str(&item(r, tag_link(td, None, ids, nth)));
         }
     }
     if !with.is_empty() {
-        md.push_str(&format!("\nWith its siblings in {}:\n", named(key)));
+        section(&mut md);
+        md.push_str(&format!("With its siblings in {}:\n", named(key)));
         // A struct-level rule naming this field (`ifMode`, a union member) is written on the field, mostly.
-        for (r, ids) in &with {
-            let link = tag_link(key, Some(&f.go_field), ids).or_else(|| tag_link(key, None, ids));
+        let keys: Vec<(&Vec<&'static str>, &String)> =
+            with.iter().map(|(_, t, on)| (t, on)).collect();
+        for ((r, ids, on), nth) in with.iter().zip(repeats(&keys)) {
+            let link = tag_link(key, Some(on), ids, nth).or_else(|| tag_link(key, None, ids, nth));
             md.push_str(&item(r, link));
         }
     }

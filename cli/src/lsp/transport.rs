@@ -74,7 +74,8 @@ pub(crate) fn stdio() -> (lsp_server::Connection, Threads) {
 
 /// The body of the next frame; `None` at the end of the input. Header lines other than `Content-Length` are
 /// ignored; a header block without a usable `Content-Length` is skipped (the body, unknown in length, is then read
-/// as headers until the next blank line).
+/// as headers until the next blank line). A wrong `Content-Length` costs the messages it garbles, not the session:
+/// the next `Content-Length` header is found even behind the bytes left over.
 fn read_frame(input: &mut impl BufRead) -> Option<Vec<u8>> {
     loop {
         let mut length = None;
@@ -89,10 +90,12 @@ fn read_frame(input: &mut impl BufRead) -> Option<Vec<u8>> {
             if l.is_empty() {
                 break;
             }
-            if let Some((name, value)) = l.split_once(':')
-                && name.trim().eq_ignore_ascii_case("content-length")
-            {
-                length = value.trim().parse::<usize>().ok();
+            // The header is looked for anywhere in the line: after a message whose `Content-Length` was wrong, the
+            // rest of its body (or the start of the next message's) comes before the next header on its line, and
+            // reading resynchronises there instead of skipping every message after it.
+            const NAME: &str = "content-length:";
+            if let Some(at) = l.to_ascii_lowercase().rfind(NAME) {
+                length = l[at + NAME.len()..].trim().parse::<usize>().ok();
             }
         }
         let Some(n) = length else {
@@ -119,5 +122,19 @@ mod tests {
         assert_eq!(read_frame(&mut input).as_deref(), Some(&b"{}"[..]));
         assert_eq!(read_frame(&mut input).as_deref(), Some(&b"[1]"[..]));
         assert_eq!(read_frame(&mut input), None);
+    }
+
+    #[test]
+    fn a_wrong_content_length_loses_that_message_only() {
+        // The first says 3 bytes fewer than its body: its last 3 bytes run into the next header.
+        let mut input: &[u8] = b"Content-Length: 5\r\n\r\n[1,2,3]Content-Length: 2\r\n\r\n{}Content-Length: 3\r\n\r\n[4]";
+        assert_eq!(read_frame(&mut input).as_deref(), Some(&b"[1,2,"[..]));
+        assert_eq!(read_frame(&mut input).as_deref(), Some(&b"{}"[..]));
+        assert_eq!(read_frame(&mut input).as_deref(), Some(&b"[4]"[..]));
+        // One saying more than its body swallows the start of the next; the one after is read.
+        let mut input: &[u8] =
+            b"Content-Length: 9\r\n\r\n{}Content-Length: 2\r\n\r\n{}Content-Length: 3\r\n\r\n[4]";
+        assert_eq!(read_frame(&mut input).as_deref(), Some(&b"{}Content"[..]));
+        assert_eq!(read_frame(&mut input).as_deref(), Some(&b"[4]"[..]));
     }
 }
