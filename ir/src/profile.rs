@@ -443,6 +443,16 @@ impl Upstream {
         self == Upstream::V1_37
     }
 
+    /// A `+k8s:unionDiscriminator` makes its union's check even when no field is a member of it (code-generator
+    /// v0.36.6 `union.go`: `validate.DiscriminatedUnion` with an empty membership, which reports nothing); from 1.37
+    /// only members make one (v0.37.2 `output_tests/tags/union/union/discriminated/empty` has no function). The
+    /// union's place among the struct's checks is its discriminator's or first member's, whichever comes first.
+    /// Changes no result.
+    #[must_use]
+    pub fn member_less_unions(self) -> bool {
+        self < Upstream::V1_37
+    }
+
     /// Nested `+k8s:subfield` and its cohort and short-circuit rules (upstream: kubernetes#141945, 1.38):
     /// chains `+k8s:subfield(a)=+k8s:subfield(b)=…` are accepted with these rules (1.37: `nested subfield is not
     /// supported`; 1.35/1.36: [`Upstream::subfield_chains`]);

@@ -200,6 +200,19 @@ impl Lowerer<'_> {
                     }
                     group.discriminator =
                         Some(self.member_ref(owner, file, f, go.clone(), json.clone()));
+                    // Before 1.37 a discriminator makes its union's check even without a member (one that reports
+                    // nothing); from 1.37 only members do.
+                    if vgc_ir::profile::upstream(self.db).member_less_unions()
+                        && !events
+                            .iter()
+                            .any(|e| matches!(e, Deferred::Union { kind: k, .. } if *k == kind))
+                    {
+                        events.push(Deferred::Union {
+                            kind,
+                            stability: plevel,
+                            gates: gates.clone(),
+                        });
+                    }
                 } else {
                     if shape.is_value_struct() {
                         self.report(
