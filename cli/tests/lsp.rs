@@ -751,6 +751,15 @@ fn quick_fix_and_explain() {
         .output()
         .expect("vgc explain");
     assert_eq!(text, String::from_utf8_lossy(&cli.stdout), "the CLI's text");
+    let unknown = s.request(
+        "workspace/executeCommand",
+        json!({"command": "vgc.explain", "arguments": ["VGC9999"]}),
+    );
+    assert_eq!(
+        unknown["error"]["message"],
+        "vgc.explain: VGC9999 is not a vgc diagnostic code (`vgc docs --format diagnostics-markdown` lists them)",
+        "{unknown}"
+    );
     let hover = s.at("textDocument/hover", &uri, d[0]["range"]["start"].clone());
     let shown = hover_text(&hover);
     assert!(shown.starts_with("VGC0102 ("), "{shown}");
@@ -1426,5 +1435,29 @@ fn hover_links_modes_and_ranged_changes() {
     let edited = format!("// Edited.\n{text}");
     let moved = hover(&mut s, &edited, "\tMode string");
     assert!(moved.starts_with("**Delivery.mode**"), "{moved}");
+    s.shutdown();
+}
+
+/// Issue 40 (trial): a client giving only `rootPath` (no `rootUri`, no folders) gets its workspace checked; a
+/// message quoting a huge value is clipped.
+#[test]
+fn root_path_and_clipped_messages() {
+    let huge = format!("+k8s:maxLength={}", "9".repeat(100_000));
+    let (_dir, root, uri) = module(&types_go(&huge));
+    let mut s = Server::start(&root);
+    s.request(
+        "initialize",
+        json!({"processId": null, "rootPath": root.display().to_string(), "capabilities": {}}),
+    );
+    s.notify("initialized", json!({}));
+    // Nothing is open: the workspace's check publishes the file on disk.
+    let d = s.diagnostics_until(&uri, |d| !d.is_empty());
+    let message = d[0]["message"].as_str().expect("message");
+    assert!(
+        message.chars().count() < 2_200,
+        "{} characters",
+        message.chars().count()
+    );
+    assert!(message.contains("… ("), "{}", &message[..200]);
     s.shutdown();
 }

@@ -753,12 +753,18 @@ impl Server {
         if p.command != actions::EXPLAIN {
             return Err(format!("unknown command {:?}", p.command));
         }
-        let code = p
-            .arguments
-            .first()
-            .and_then(serde_json::Value::as_str)
-            .and_then(|c| vgc_ir::Code::parse(&c.to_ascii_uppercase()))
-            .ok_or_else(|| format!("{}: give a diagnostic code (VGCnnnn)", actions::EXPLAIN))?;
+        let Some(arg) = p.arguments.first().and_then(serde_json::Value::as_str) else {
+            return Err(format!(
+                "{}: give a diagnostic code (VGCnnnn)",
+                actions::EXPLAIN
+            ));
+        };
+        let code = vgc_ir::Code::parse(&arg.to_ascii_uppercase()).ok_or_else(|| {
+            format!(
+                "{}: {arg} is not a vgc diagnostic code (`vgc docs --format diagnostics-markdown` lists them)",
+                actions::EXPLAIN
+            )
+        })?;
         let text = crate::explain::code_text(code);
         self.notify::<lsp_types::notification::ShowMessage>(lsp_types::ShowMessageParams {
             typ: lsp_types::MessageType::INFO,
@@ -782,6 +788,14 @@ impl Server {
             .as_ref()
             .map(|f| f.iter().map(|w| w.uri.clone()).collect())
             .or_else(|| params.root_uri.clone().map(|u| vec![u]))
+            // `rootPath`: the oldest clients' only root.
+            .or_else(|| {
+                params
+                    .root_path
+                    .as_deref()
+                    .and_then(|p| Url::from_file_path(p).ok())
+                    .map(|u| vec![u])
+            })
             .unwrap_or_default();
         for f in folders {
             let root = f
@@ -1290,8 +1304,8 @@ fn fixable(d: &vgc_ir::Diagnostic, lines: &position::LineIndex<'_>) -> actions::
         lsp_types::Range::default()
     };
     let message = match &d.hint {
-        Some(h) => format!("{}\nhint: {h}", d.message),
-        None => d.message.clone(),
+        Some(h) => format!("{}\nhint: {h}", clipped(&d.message)),
+        None => clipped(&d.message),
     };
     let edits = if d.file.is_some() {
         actions::fixes(d, lines)
@@ -1349,6 +1363,22 @@ fn carry(d: &vgc_ir::Diagnostic, old: &str, new: &str) -> Option<vgc_ir::Diagnos
     }
     Some(d)
 }
+
+/// At most [`MESSAGE_CHARS`] characters of a diagnostic's message, with how many were left out: a message quotes
+/// what was written (a tag value of a million digits), and an editor shows it whole in a popup.
+fn clipped(message: &str) -> String {
+    match message.char_indices().nth(MESSAGE_CHARS) {
+        None => message.to_string(),
+        Some((at, _)) => format!(
+            "{}… ({} more characters)",
+            &message[..at],
+            message[at..].chars().count()
+        ),
+    }
+}
+
+/// The longest diagnostic message published whole ([`clipped`]).
+const MESSAGE_CHARS: usize = 2_000;
 
 /// vgc's own lint rules (`vgc lint`'s, on the module's live database) with `vgc.toml`'s severities (a rule set to
 /// `allow` dropped), their texts under the tag prefix, their spans resolved and their `vgc:ignore` suppressions

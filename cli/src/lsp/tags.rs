@@ -19,12 +19,30 @@ fn line_at(text: &str, at: usize) -> (usize, &str) {
 /// The byte where the line's `//` comment starts, if the line has one (a `//` in a string literal before a real
 /// comment is taken for the comment: tags are written on comment-only lines).
 fn comment_start(line: &str) -> Option<usize> {
-    line.find("//")
+    // A `//` inside a string or rune literal of the line does not start a comment (`var s = "// +k8s:x"`); a raw
+    // string is taken to end on its line (struct tags, the raw strings of API types, do).
+    let mut quote: Option<u8> = None;
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match quote {
+            Some(q) if b == b'\\' && q != b'`' => i += 1,
+            Some(q) if b == q => quote = None,
+            Some(_) => {}
+            None if b == b'"' || b == b'\'' || b == b'`' => quote = Some(b),
+            None if b == b'/' && bytes.get(i + 1) == Some(&b'/') => return Some(i),
+            None => {}
+        }
+        i += 1;
+    }
+    None
 }
 
-/// Whether `c` may be part of a tag name (`validation-gen`, `eachVal`, `k8s-short-name` formats alike).
+/// Whether `c` may be part of a tag name or a value being typed (`validation-gen`, `eachVal`, `k8s-short-name`
+/// formats alike; JSON names may hold any letter: `ünï`).
 fn name_char(c: char) -> bool {
-    c.is_ascii_alphanumeric() || c == '-' || c == '_'
+    c.is_alphanumeric() || c == '-' || c == '_'
 }
 
 /// The hover of the tag whose `+prefix:name` spans `pos`, under `release` and `prefix`.
@@ -552,6 +570,34 @@ mod tests {
         let old = completion(TEXT, Position::new(4, 16), v1_37, &p, &[]);
         assert!(!old.iter().any(|i| i.label == "k8s-condition-reason"));
         assert!(formats.iter().any(|i| i.label == "k8s-condition-reason"));
+    }
+
+    #[test]
+    fn comments_after_strings_and_names_in_any_letters() {
+        use super::comment_start;
+        assert_eq!(comment_start("var s = \"// +k8s:required\""), None);
+        assert_eq!(comment_start("var s = `//` // +k8s:x"), Some(13));
+        assert_eq!(comment_start("var r = '\\'' // c"), Some(13));
+        assert_eq!(comment_start("\t// +k8s:listMapKey=ün"), Some(1));
+        let p = TagPrefix::default();
+        let text = "type T struct {\n\t// +k8s:listMapKey=ün\n\tItems []Item `json:\"items\"`\n}\n";
+        let at = Position::new(
+            1,
+            u32::try_from("\t// +k8s:listMapKey=ün".chars().count()).unwrap_or(0),
+        );
+        assert!(
+            matches!(
+                completing(text, at, &p),
+                Some(Completing::Json {
+                    tag: "k8s:listMapKey",
+                    ..
+                })
+            ),
+            "{:?}",
+            completing(text, at, &p)
+        );
+        let text = "var s = \"// +k8s:\"\n";
+        assert_eq!(completing(text, Position::new(0, 17), &p), None);
     }
 
     #[test]
