@@ -186,7 +186,7 @@ impl Upstream {
     }
 
     /// Tag spellings of this release that vgc reads as another name (with argument renames): 1.36 calls
-    /// `modeDiscriminator(modality:)` `discriminator(name:)`, and `ifMode(modality:, mode:)` `member(mode:,
+    /// `modeDiscriminator(modality:)` `discriminator(name:)`, and `ifMode(modality:, mode:)` `member(discriminator:,
     /// value:)` (positional value in both). upstream: `validators/discriminator.go` (v0.36) → `mode.go` (v0.37).
     /// Each entry: (this release's name, vgc's name, (this release's arg, vgc's arg)…).
     #[must_use]
@@ -200,13 +200,32 @@ impl Upstream {
             TagRename {
                 from: "k8s:member",
                 to: TagId::IfMode,
-                args: &[("mode", "modality"), ("value", "mode")],
+                // upstream v0.36.6 `discriminator.go` `memberTagValidator`: `discriminator:` names the group.
+                args: &[("discriminator", "modality"), ("value", "mode")],
             },
         ];
         match self {
             Upstream::V1_36 => V136,
             _ => &[],
         }
+    }
+
+    /// The catalog tag a tag name (`k8s:…`, as written) is under this profile, `None` when the release has no tag of
+    /// that name — the answer `vgc check` gives (`VGC0102` for `None`) and what an editor's hover, completion or
+    /// `vgc explain` should follow. This release's own spellings resolve through [`Upstream::tag_renames`]
+    /// (`k8s:discriminator` is `ModeDiscriminator` under 1.36); a tag newer than the release is `None`, and so is
+    /// the later spelling of a renamed tag (`k8s:modeDiscriminator` under 1.36: code-generator v0.36.6 registers
+    /// only `k8s:discriminator`/`k8s:member`, `validators/discriminator.go`). [`crate::catalog::lookup`] knows the
+    /// catalog's (newest) spellings only and no release's.
+    #[must_use]
+    pub fn tag_named(self, name: &str) -> Option<TagId> {
+        if let Some(r) = self.tag_renames().iter().find(|r| r.from == name) {
+            return Some(r.to);
+        }
+        let id = crate::catalog::lookup(name)?.id;
+        Upstream::tag_since(id)
+            .is_none_or(|since| since <= self)
+            .then_some(id)
     }
 
     /// The release that introduced a catalog tag, when that is after 1.35 (`None`: known to every profile). Tags
@@ -709,7 +728,7 @@ mod tests {
         assert_eq!(on(|u| u.has_tag(TagId::Monotonic)), [V1_37, V1_38]);
         assert_eq!(on(|u| u.has_tag(TagId::Required)), Upstream::ALL);
         let mut t = vgc_parser::tags::parse(
-            "k8s:alpha(since: \"1.36\")=+k8s:member(mode: \"a\", value: \"X\")=+k8s:required",
+            "k8s:alpha(since: \"1.36\")=+k8s:member(discriminator: \"a\", value: \"X\")=+k8s:required",
         )
         .expect("parses");
         TagRename::apply(V1_36.tag_renames(), &mut t);

@@ -65,7 +65,7 @@ struct Outcome {
     /// Package (relative to the suite) → vgc's text, for every package vgc printed.
     printed: BTreeMap<String, String>,
     /// Packages (relative to the suite) where vgc's checks report an error: `vgc build` writes no file for them
-    /// (1.36's `tags/discriminator`: VGC0105/VGC0109).
+    /// (1.36's `tags/discriminator`: an integer discriminator, VGC0110).
     refused: BTreeSet<String>,
 }
 

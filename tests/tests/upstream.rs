@@ -269,7 +269,7 @@ fn lint_rules_follow_the_profile() {
 }
 
 /// 1.36 spells `modeDiscriminator(modality:)` `discriminator(name:)` and `ifMode(modality:, mode:)`
-/// `member(mode:, value:)`: under 1.36 they build to the same checks as 1.37's spelling under 1.37, and are
+/// `member(discriminator:, value:)`: under 1.36 they build to the same checks as 1.37's spelling under 1.37, and are
 /// unknown tags under 1.37.
 #[test]
 fn release_1_36_spells_modes_discriminator_and_member() {
@@ -281,7 +281,7 @@ fn release_1_36_spells_modes_discriminator_and_member() {
         .replace("k8s:discriminator(name:", "k8s:modeDiscriminator(modality:")
         .replace("k8s:discriminator", "k8s:modeDiscriminator")
         .replace(
-            "k8s:member(mode: \"other\", value:",
+            "k8s:member(discriminator: \"other\", value:",
             "k8s:ifMode(modality: \"other\", mode:",
         )
         .replace("k8s:member", "k8s:ifMode");
