@@ -1392,6 +1392,18 @@ fn definition_of_a_type_outside_the_loaded_program() {
             "range": {"start": {"line": 3, "character": 5}, "end": {"line": 3, "character": 13}}}]),
         "{d}"
     );
+    let h = s.at(
+        "textDocument/hover",
+        &uri,
+        pos(text, "resource.Quantity", 0, 10),
+    );
+    assert_eq!(
+        hover_text(&h),
+        format!(
+            "**Quantity** — [declared here](file://{}#L4)\n\nA type vgc does not load (a well-known value such as a quantity, a time or an int-or-string): it has no declarative rules of its own; the tags of the fields holding it validate it.\n",
+            res.join("quantity.go").display()
+        )
+    );
     s.shutdown();
 }
 
@@ -1435,6 +1447,13 @@ fn hover_links_modes_and_ranged_changes() {
     let edited = format!("// Edited.\n{text}");
     let moved = hover(&mut s, &edited, "\tMode string");
     assert!(moved.starts_with("**Delivery.mode**"), "{moved}");
+    // An embedded field: its type's rules come with it (the type cannot be hovered apart from the field).
+    let embedded = hover(&mut s, &edited, "\tmetav1.TypeMeta");
+    assert!(
+        embedded.contains("Its value is validated as [`TypeMeta`](")
+            && embedded.contains("):\n\n**TypeMeta** — rules under upstream"),
+        "{embedded}"
+    );
     s.shutdown();
 }
 

@@ -548,7 +548,23 @@ impl Server {
             return None;
         }
         let at = position::offset(&checked, pos.position);
-        let (key, field) = navigate::hover_subject(db, path, at)?;
+        let Some((key, field)) = navigate::hover_subject(db, path, at) else {
+            // A type the program never loads (`resource.Quantity`): where it is declared, and why it has no rules.
+            let found = navigate::unloaded_type(db, path, at, &root)?;
+            let line = position::position(&found.text, found.span.start).line + 1;
+            let name = &found.text[found.span.clone()];
+            let value = format!(
+                "**{name}** — [declared here]({}#L{line})\n\nA type vgc does not load (a well-known value such as a quantity, a time or an int-or-string): it has no declarative rules of its own; the tags of the fields holding it validate it.\n",
+                self.uri_for(&found.path)?
+            );
+            return Some(lsp_types::Hover {
+                contents: lsp_types::HoverContents::Markup(lsp_types::MarkupContent {
+                    kind: lsp_types::MarkupKind::Markdown,
+                    value,
+                }),
+                range: None,
+            });
+        };
         let at = |s: navigate::Spot| {
             let uri = self.uri_for(s.file.path(db))?;
             let line = position::position(s.file.text(db), s.span.start).line + 1;

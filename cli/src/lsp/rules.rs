@@ -267,10 +267,18 @@ pub(crate) fn hover(
     if let Some(k) = f.ty.named()
         && all.get(k).is_some_and(|t| t.fields.is_some())
     {
-        md.push_str(&format!(
-            "\nIts value is validated as {} (hover that type for its rules).\n",
-            named(k)
-        ));
+        section(&mut md);
+        // An embedded field's name is its type's: the type cannot be hovered apart, so its rules come here.
+        match hover(plan, k, None, links) {
+            Some(of_type) if f.go_field == k.name => {
+                md.push_str(&format!("Its value is validated as {}:\n\n", named(k)));
+                md.push_str(&of_type);
+            }
+            _ => md.push_str(&format!(
+                "Its value is validated as {} (hover that type for its rules).\n",
+                named(k)
+            )),
+        }
     }
     Some(md)
 }
