@@ -150,10 +150,12 @@ fn suggestion_site(
             !name(before) && !name(after)
         });
         if let (Some((i, _)), None) = (hits.next(), hits.next()) {
-            if found.is_some() {
+            let site = span.start + i..span.start + i + old.len();
+            // The message may quote one value twice (the tag as written, then the value): the same site.
+            if found.as_ref().is_some_and(|f| *f != site) {
                 return None;
             }
-            found = Some(span.start + i..span.start + i + old.len());
+            found = Some(site);
         }
     }
     found
@@ -248,6 +250,20 @@ mod tests {
             (f[0].1.range.start.character, f[0].1.range.end.character),
             (26, 32)
         );
+
+        // The message quotes the value twice (the tag as written, then the value alone): one site.
+        let text = "\t// +k8s:ifSubresource(\"/stauts\")=+k8s:maxLength=20\n";
+        let at = text.find("k8s:").unwrap_or(0);
+        let d = Diagnostic::error(
+            Code::UnknownTag,
+            "T.F: +k8s:ifSubresource(\"/stauts\")=+k8s:maxLength=20: no root type reaching this rule serves the subresource \"/stauts\" (served: /, /status): the rule never runs",
+        )
+        .at("/t.go", at..text.len() - 1)
+        .with_hint("did you mean \"/status\"? Subresource paths are compared exactly");
+        let f = fixes(&d, &crate::lsp::position::LineIndex::new(text));
+        assert_eq!(f.len(), 1, "{f:?}");
+        assert_eq!(f[0].0, "Change `/stauts` to `/status`");
+        assert_eq!(f[0].1.new_text, "/status");
     }
 
     #[test]

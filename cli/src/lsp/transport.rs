@@ -41,6 +41,7 @@ pub(crate) fn stdio() -> (lsp_server::Connection, Threads) {
         .unwrap_or_else(|e| panic!("cannot start the LSP writer thread: {e}"));
     // Unbounded: everything the client sent is queued, so the server can coalesce a burst of changes before a check.
     let (to_main, from_reader) = unbounded::<Message>();
+    let answer = to_writer.clone();
     let reader = std::thread::Builder::new()
         .name("vgc-lsp-reader".into())
         .spawn(move || {
@@ -53,6 +54,14 @@ pub(crate) fn stdio() -> (lsp_server::Connection, Threads) {
                         let mut err = std::io::stderr().lock();
                         let _ =
                             writeln!(err, "vgc lsp: skipped a message that is not JSON-RPC: {e}");
+                        // JSON with an id the client waits on: answered `InvalidRequest` (-32600).
+                        if let Some(id) = invalid_request_id(&body) {
+                            let _ = answer.send(Message::Response(lsp_server::Response::new_err(
+                                id,
+                                lsp_server::ErrorCode::InvalidRequest as i32,
+                                format!("not a JSON-RPC request: {e}"),
+                            )));
+                        }
                         continue;
                     }
                 };
@@ -70,6 +79,19 @@ pub(crate) fn stdio() -> (lsp_server::Connection, Threads) {
         },
         Threads { reader, writer },
     )
+}
+
+/// The id of a JSON object that is not a valid JSON-RPC message but carries a number or string `id` (a request
+/// whose `method` is not a string, say), for an error response; `None` otherwise.
+fn invalid_request_id(body: &[u8]) -> Option<lsp_server::RequestId> {
+    let v: serde_json::Value = serde_json::from_slice(body).ok()?;
+    match v.get("id")? {
+        serde_json::Value::Number(n) => Some(lsp_server::RequestId::from(
+            i32::try_from(n.as_i64()?).ok()?,
+        )),
+        serde_json::Value::String(s) => Some(lsp_server::RequestId::from(s.clone())),
+        _ => None,
+    }
 }
 
 /// The body of the next frame; `None` at the end of the input. Header lines other than `Content-Length` are
@@ -122,6 +144,24 @@ mod tests {
         assert_eq!(read_frame(&mut input).as_deref(), Some(&b"{}"[..]));
         assert_eq!(read_frame(&mut input).as_deref(), Some(&b"[1]"[..]));
         assert_eq!(read_frame(&mut input), None);
+    }
+
+    #[test]
+    fn ids_of_invalid_requests() {
+        use super::invalid_request_id;
+        assert_eq!(
+            invalid_request_id(br#"{"jsonrpc":"2.0","id":100,"method":5}"#),
+            Some(lsp_server::RequestId::from(100))
+        );
+        assert_eq!(
+            invalid_request_id(br#"{"id":"a","method":[]}"#),
+            Some(lsp_server::RequestId::from("a".to_string()))
+        );
+        assert_eq!(
+            invalid_request_id(br#"{"id":{"a":1},"method":"initialize"}"#),
+            None
+        );
+        assert_eq!(invalid_request_id(b"not json"), None);
     }
 
     #[test]
