@@ -138,7 +138,9 @@ fn emits(t: &Tag) -> bool {
 }
 
 /// A fix inserting comment lines `// <line>` right after the line holding byte `offset` of `text`, with that
-/// line's indentation: (empty span at the end of the line, the text to insert).
+/// line's indentation and line ending (`\r\n` when the line ends so): (empty span at the end of the line, before
+/// its line break, and the text to insert). The only fix that makes line breaks: every consumer of
+/// `Diagnostic::fix` (`vgc lint --fix`, the language server's quick fixes) applies `replacement` as it is.
 fn insert_lines_after(
     text: &str,
     offset: usize,
@@ -146,12 +148,22 @@ fn insert_lines_after(
 ) -> (std::ops::Range<usize>, String) {
     let offset = offset.min(text.len());
     let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    let mut end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+    // The inserted lines end as the line they follow does (`\r\n` in a CRLF file): a fix never mixes line endings.
+    let newline = if text[start..end].ends_with('\r') {
+        end -= 1;
+        "\r\n"
+    } else {
+        "\n"
+    };
     let indent: String = text[start..end]
         .chars()
         .take_while(|c| c.is_whitespace())
         .collect();
-    let insert: String = lines.iter().map(|l| format!("\n{indent}// {l}")).collect();
+    let insert: String = lines
+        .iter()
+        .map(|l| format!("{newline}{indent}// {l}"))
+        .collect();
     (end..end, insert)
 }
 
@@ -650,9 +662,20 @@ impl<'a> Linter<'a> {
             for c in &ir.consts {
                 attach(&c.tags);
             }
+            // A comment inside a region that did not parse belongs to a declaration vgc could not read: its VGC0001
+            // says so, and the tag is not detached.
+            let unreadable: Vec<std::ops::Range<usize>> = ir
+                .problems
+                .iter()
+                .filter(|(_, _, error)| !*error)
+                .map(|(id, _, _)| self.span(file, *id))
+                .collect();
             for u in &ir.package_tags {
                 let span = self.span(file, u.at);
-                if catalog::lookup(&u.name).is_some() && !attached.contains(&span.start) {
+                if catalog::lookup(&u.name).is_some()
+                    && !attached.contains(&span.start)
+                    && !unreadable.iter().any(|r| r.contains(&span.start))
+                {
                     self.report(
                         LintDiagnostic::DetachedTag {
                             tag: u.name.clone(),
@@ -885,7 +908,7 @@ impl<'a> Linter<'a> {
     /// VGC0311, VGC0314–VGC0317 on one declaration's tags.
     fn declaration_rules(
         &mut self,
-        _pkg: &str,
+        pkg: &str,
         file: SourceFile,
         text: &str,
         tags: &[TagUse],
@@ -1044,9 +1067,32 @@ impl<'a> Linter<'a> {
             }
         }
         // VGC0311: +listType/+listMapKey twins.
-        if let Some(f) = field {
+        if let Some(f) = field
+            && self.may_be_list(pkg, file, f)
+        {
             self.list_markers(file, f);
         }
+    }
+
+    /// Whether field `f` of package `pkg` is a list (`[]T`, `*[]T`, through typedef chains) or of a type vgc cannot
+    /// resolve: list metadata on anything else is already `VGC0110` ("can only be used on list types"), so VGC0311's
+    /// twin and its fix would only copy the mistake.
+    fn may_be_list(&self, pkg: &str, file: SourceFile, f: &FieldIr) -> bool {
+        let mut ty = types::resolve(self.db, self.prog, pkg, file, &f.ty);
+        for _ in 0..64 {
+            ty = match ty {
+                Ty::Pointer(i) => *i,
+                Ty::Named(_) => match types::native(self.db, self.prog, &ty) {
+                    types::Native::Other(Ty::Named(_)) | types::Native::Struct(_) => {
+                        return false;
+                    }
+                    types::Native::Other(t) => t,
+                },
+                Ty::Slice(_) | Ty::Unresolved(..) => return true,
+                _ => return false,
+            };
+        }
+        false
     }
 
     /// VGC0311: the OpenAPI markers `+listType`/`+listMapKey` and their `+k8s:` twins must agree.

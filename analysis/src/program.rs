@@ -975,7 +975,8 @@ fn read_packages(
 /// Keeps the files `go/build` would build ([`crate::buildtags`]: `//go:build` lines such as `ignore`, and
 /// `_GOOS`/`_GOARCH` name suffixes) whose package clause is the majority's. In a target package, a remaining file
 /// with another package clause is an error, as Go's "found packages a and b" (R26); read-only packages keep the
-/// majority silently. `None` when no file remains.
+/// majority silently. A file without a package clause is kept (its syntax error is reported with the package's
+/// files). `None` when no file remains.
 fn majority_files(
     db: &dyn Db,
     files: Vec<SourceFile>,
@@ -1013,10 +1014,12 @@ fn majority_files(
             }
         }
     }
+    // A file with no package clause (misspelt, missing: its VGC0001 says so) stays with the directory's package, so
+    // that its diagnostics are reported rather than the file dropped without a word.
     let keep: Vec<SourceFile> = files
         .iter()
         .zip(&irs)
-        .filter(|(_, ir)| ir.package == name)
+        .filter(|(_, ir)| ir.package == name || ir.package.is_empty())
         .map(|(f, _)| *f)
         .collect();
     if keep.is_empty() {

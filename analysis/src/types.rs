@@ -320,7 +320,31 @@ pub fn gen_config(
             } else if v == "*" {
                 cfg.all = true;
             } else if field_names {
-                // 1.35/1.36: every other value is a field name (upstream `isTypeWith`).
+                // 1.35/1.36: every other value is a field name (upstream `isTypeWith`), 1.37's criteria too: a value
+                // no Go field can be named selects nothing there, silently; vgc says so.
+                if !v.chars().all(|c| c.is_alphanumeric() || c == '_') {
+                    let profile = vgc_ir::profile::upstream(db);
+                    let field = v.strip_prefix("TypesWithField=").filter(|x| {
+                        !x.is_empty() && x.chars().all(|c| c.is_alphanumeric() || c == '_')
+                    });
+                    diags.push(
+                        Diagnostic::warning(
+                            Code::GeneratorConfig,
+                            format!(
+                                "upstream {profile} reads a +k8s:validation-gen value as a Go field name (`isTypeWith`): no field is named {v:?}, so this selects no root type"
+                            ),
+                        )
+                        .at_span(f.path(db).clone(), *f, u.at, None)
+                        .with_hint(match field {
+                            Some(x) => format!(
+                                "`TypesWithField=` is the 1.37 form: write `+k8s:validation-gen={x}` for upstream {profile}, or select upstream 1.37 or newer (`--upstream`, `[upstream] version` in vgc.toml)"
+                            ),
+                            None => format!(
+                                "name a Go field (`+k8s:validation-gen=TypeMeta`) or `*` for upstream {profile}"
+                            ),
+                        }),
+                    );
+                }
                 cfg.with_field.push(v.to_string());
             } else if let Some(x) = v.strip_prefix("TypesWithField=") {
                 cfg.with_field.push(x.to_string());

@@ -43,9 +43,31 @@ pub fn canonical_tag_name(what: &str, prefix: &TagPrefix) -> String {
 }
 
 /// The entry of the tag `name` (canonical, see [`canonical_tag_name`]) under `release` and `prefix`; `None` for a
-/// name that is neither a catalog tag nor one of vgc's constraint-form extension tags (`exclusiveMinimum`).
+/// name that is neither a catalog tag, nor `release`'s own spelling of one (`k8s:discriminator` under 1.36,
+/// [`Upstream::tag_renames`]), nor one of vgc's constraint-form extension tags (`exclusiveMinimum`).
 #[must_use]
 pub fn tag_entry(name: &str, release: Upstream, prefix: &TagPrefix) -> Option<TagEntry> {
+    // This release's spelling of a catalog tag (`k8s:discriminator` under 1.36, `Upstream::tag_renames`): the
+    // catalog tag's entry under this release's name, saying so.
+    if let Some(r) = release.tag_renames().iter().find(|r| r.from == name)
+        && let Some(mut entry) = tag_entry(r.to.name(), release, prefix)
+    {
+        let args: Vec<String> = r
+            .args
+            .iter()
+            .map(|(from, to)| format!("`{from}:` for `{to}:`"))
+            .collect();
+        entry.docs = format!(
+            "Upstream {release}'s spelling of `{}` (arguments {}; `{}` itself exists from upstream {} on). {}",
+            entry.name,
+            args.join(", "),
+            entry.name,
+            Upstream::tag_since(r.to).unwrap_or(release),
+            entry.docs
+        );
+        entry.name = format!("+{}", prefix.qualify(r.from));
+        return Some(entry);
+    }
     if let Some(spec) = vgc_ir::catalog::lookup(name) {
         // vgc's extension tags carry no upstream stability level: they are off unless enabled.
         let level = if spec.id.is_extension() {

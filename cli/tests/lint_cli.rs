@@ -165,6 +165,28 @@ fn baselines_and_per_code_overrides() {
     );
 }
 
+/// A release's own spelling of a catalog tag (1.36's `+k8s:discriminator`, which `vgc check` accepts under 1.36) is
+/// explained under that release as the catalog tag it is; under a release without it, it is no tag (issue 40).
+#[test]
+fn explain_knows_a_release_s_own_spellings() {
+    let run = |upstream: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_vgc"))
+            .args(["explain", "+k8s:discriminator", "--upstream", upstream])
+            .output()
+            .expect("vgc runs");
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    };
+    let (code, out, _) = run("1.36");
+    assert_eq!(code, Some(0));
+    assert!(
+        out.starts_with("+k8s:discriminator (Stable; scopes: Field)\n\nUpstream 1.36's spelling of `+k8s:modeDiscriminator` (arguments `name:` for `modality:`; `+k8s:modeDiscriminator` itself exists from upstream 1.37 on). "),
+        "{out}"
+    );
+    let (code, _, err) = run("1.37");
+    assert_ne!(code, Some(0));
+    assert!(err.contains("is neither a diagnostic code"), "{err}");
+}
+
 #[test]
 fn explain_codes_and_tags() {
     let run = |what: &str| {
@@ -270,6 +292,31 @@ fn fix_inserts_the_missing_list_type_twins() {
     assert_eq!(
         std::fs::read_to_string(&types).expect("read"),
         "package v1\n\ntype Item struct {\n\tName string `json:\"name\"`\n}\n\ntype Order struct {\n\t// +k8s:optional\n\t// +listType=map\n\t// +k8s:listType=map\n\t// +k8s:listMapKey=name\n\t// +listMapKey=name\n\tItems []Item `json:\"items,omitempty\"`\n\t// +k8s:optional\n\t// +k8s:listType=set\n\t// +listType=set\n\tTags []string `json:\"tags,omitempty\"`\n}\n"
+    );
+}
+
+/// `--fix` in a CRLF file inserts CRLF lines (before, `\n` lines into a `\r\n` file: mixed line endings), and
+/// VGC0311 is not raised, nor its twin offered, on a field that is no list (its `+k8s:listType` is already VGC0110)
+/// (issue 40 trial).
+#[test]
+fn fix_keeps_crlf_and_skips_fields_that_are_no_lists() {
+    let (dir, types) = shop_module(
+        "// +k8s:validation-gen=*\r\npackage v1\r\n",
+        "package v1\r\n\r\ntype Order struct {\r\n\t// +k8s:optional\r\n\t// +k8s:listType=set\r\n\tTags []string `json:\"tags,omitempty\"`\r\n\t// +k8s:optional\r\n\t// +k8s:listType=set\r\n\tNote string `json:\"note,omitempty\"`\r\n}\r\n",
+    );
+    let root = dir.path();
+    let before = lint(root, &["--short"], &[]);
+    let out = text(&before.stdout);
+    assert_eq!(out.matches("VGC0311").count(), 1, "{out}");
+    assert!(
+        out.contains("v1/types.go:5:6: warning[VGC0311]: field Tags"),
+        "{out}"
+    );
+    assert!(out.contains("error[VGC0110]"), "{out}");
+    lint(root, &["--short", "--fix"], &[]);
+    assert_eq!(
+        std::fs::read_to_string(&types).expect("read"),
+        "package v1\r\n\r\ntype Order struct {\r\n\t// +k8s:optional\r\n\t// +k8s:listType=set\r\n\t// +listType=set\r\n\tTags []string `json:\"tags,omitempty\"`\r\n\t// +k8s:optional\r\n\t// +k8s:listType=set\r\n\tNote string `json:\"note,omitempty\"`\r\n}\r\n"
     );
 }
 

@@ -44,7 +44,7 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use vgc_ir::{Code, Severity};
+use vgc_ir::{Code, Diagnostic, Severity};
 
 /// Lint settings: severity overrides per lint code (`None` turns a rule off), from `vgc.toml`, and the accepted
 /// cross-version differences.
@@ -127,8 +127,11 @@ pub fn find(start: &Path) -> Option<PathBuf> {
 /// `[upstream]`, `[build]` and `[extensions]` tables this way; `path` is the build's input, `/`-separated.
 ///
 /// # Errors
-/// `Some(Err(message))` for a file that does not parse ([`parse`]).
-pub fn find_through(sys: &dyn vgc_analysis::System, path: &str) -> Option<Result<Config, String>> {
+/// `Some(Err(_))` for a file that cannot be read or does not parse ([`parse`]).
+pub fn find_through(
+    sys: &dyn vgc_analysis::System,
+    path: &str,
+) -> Option<Result<Config, ConfigError>> {
     let mut dir = path.trim_end_matches('/').to_string();
     loop {
         let candidate = format!("{dir}/vgc.toml");
@@ -136,7 +139,10 @@ pub fn find_through(sys: &dyn vgc_analysis::System, path: &str) -> Option<Result
             Ok(text) => return Some(parse(&text, Path::new(&candidate))),
             // There but not a readable regular file (a directory, a FIFO, a device): an error naming it (R51).
             Err(e) if sys.stamp(&candidate).is_some() || sys.is_dir(&candidate) => {
-                return Some(Err(format!("{candidate}: {e}")));
+                return Some(Err(ConfigError::whole(
+                    Path::new(&candidate),
+                    e.to_string(),
+                )));
             }
             Err(_) => {}
         }
@@ -153,15 +159,15 @@ pub fn find_through(sys: &dyn vgc_analysis::System, path: &str) -> Option<Result
 /// Reads and validates a `vgc.toml`.
 ///
 /// # Errors
-/// A message naming the file, and the key when the problem is one: unreadable file, TOML syntax, an unknown key,
+/// A [`ConfigError`] naming the file, and the key when the problem is one: unreadable file, TOML syntax, an unknown key,
 /// an unknown or non-lint code, a severity other than `error`, `warning` or `off`, or an upstream version that is
 /// not one of the profiles.
-pub fn load(path: &Path) -> Result<Config, String> {
+pub fn load(path: &Path) -> Result<Config, ConfigError> {
     // Read as every user file is: a regular file (links followed), opened without blocking, at most 1 MiB.
     let bytes = crate::sys::read_regular(path, MAX_CONFIG_BYTES)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
-    let text =
-        String::from_utf8(bytes).map_err(|_| format!("{}: not UTF-8 text", path.display()))?;
+        .map_err(|e| ConfigError::whole(path, e.to_string()))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|_| ConfigError::whole(path, "not UTF-8 text".to_string()))?;
     parse(&text, path)
 }
 
@@ -220,6 +226,52 @@ struct RawBuild {
     severity: Option<std::collections::BTreeMap<toml::Spanned<String>, toml::Spanned<String>>>,
 }
 
+/// A `vgc.toml` vgc cannot use: each problem with where it is. Displays as one line per problem,
+/// `path:line:column: message` (`path: message` when it has no place: an unreadable file, text that is not UTF-8),
+/// and [`ConfigError::diagnostics`] gives the same problems as diagnostics located in the file, so that every
+/// consumer (the terminal, `--format json`, SARIF, the language server) points at the place.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}", self.lines.join("\n"))]
+pub struct ConfigError {
+    /// The file as the caller named it.
+    pub path: String,
+    /// Each problem: its byte range in the file when it has one (TOML syntax, an unknown key, an invalid value),
+    /// and the message (without the position).
+    pub problems: Vec<(Option<std::ops::Range<usize>>, String)>,
+    /// The rendered lines, `path:line:column: message`.
+    lines: Vec<String>,
+}
+
+impl ConfigError {
+    /// An error with no place in the file (unreadable, not UTF-8).
+    fn whole(path: &Path, message: String) -> Self {
+        Self {
+            path: path.display().to_string(),
+            lines: vec![format!("{}: {message}", path.display())],
+            problems: vec![(None, message)],
+        }
+    }
+
+    /// Each problem as a `VGC0002` error diagnostic in the file (at its byte range, else at the start).
+    #[must_use]
+    pub fn diagnostics(&self) -> Vec<Diagnostic> {
+        self.problems
+            .iter()
+            .map(|(span, message)| {
+                Diagnostic::error(Code::Io, message.clone())
+                    .at(self.path.clone(), span.clone().unwrap_or(0..0))
+                    .with_hint("none of this vgc.toml's settings is used until it is fixed; see the `vgc.toml` keys in the README")
+            })
+            .collect()
+    }
+}
+
+impl From<ConfigError> for String {
+    fn from(e: ConfigError) -> Self {
+        e.to_string()
+    }
+}
+
 /// `path:line:column` of byte `offset` in `text` (both 1-based; columns count characters).
 fn position(path: &Path, text: &str, offset: usize) -> String {
     let before = &text[..offset.min(text.len())];
@@ -231,17 +283,22 @@ fn position(path: &Path, text: &str, offset: usize) -> String {
 /// Parses `vgc.toml` text read from `path` (named in messages; relative settings resolve against its directory).
 ///
 /// # Errors
-/// One line per problem, `path:line:column: message`: TOML syntax, an unknown table or key, or a wrong type (the
+/// A [`ConfigError`] (displayed one line per problem, `path:line:column: message`): TOML syntax, an unknown table or key, or a wrong type (the
 /// first such problem, as serde stops there), else **every** invalid value — an unknown or non-lint code, a code
 /// `[build.severity]` cannot change, a severity other than `error`, `warning` (or `off` for lint codes), an upstream
 /// version that is not one of the profiles, a `docs-url` that is not an absolute URL.
-pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
+pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
     let raw: RawConfig = toml::from_str(text).map_err(|e: toml::de::Error| {
+        let message = e.message().trim_end().to_string();
         let at = e.span().map_or_else(
             || path.display().to_string(),
             |s| position(path, text, s.start),
         );
-        format!("{at}: {}", e.message().trim_end())
+        ConfigError {
+            path: path.display().to_string(),
+            lines: vec![format!("{at}: {message}")],
+            problems: vec![(e.span(), message)],
+        }
     })?;
     let mut cfg = Config {
         path: Some(path.to_path_buf()),
@@ -249,7 +306,7 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
     };
     let mut errors = Vec::new();
     let mut err = |span: std::ops::Range<usize>, msg: String| {
-        errors.push(format!("{}: {msg}", position(path, text, span.start)));
+        errors.push((span, msg));
     };
     if let Some(u) = raw.upstream {
         if let Some(version) = u.version {
@@ -428,7 +485,17 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, String> {
     if errors.is_empty() {
         Ok(cfg)
     } else {
-        Err(errors.join("\n"))
+        Err(ConfigError {
+            path: path.display().to_string(),
+            lines: errors
+                .iter()
+                .map(|(span, msg)| format!("{}: {msg}", position(path, text, span.start)))
+                .collect(),
+            problems: errors
+                .into_iter()
+                .map(|(span, msg)| (Some(span), msg))
+                .collect(),
+        })
     }
 }
 
@@ -562,7 +629,7 @@ mod tests {
         let dir = tempfile::tempdir().map_err(|e| e.to_string())?;
         let p = dir.path().join("vgc.toml");
         std::fs::write(&p, text).map_err(|e| e.to_string())?;
-        load(&p).map_err(|e| e.replace(&p.display().to_string(), "vgc.toml"))
+        load(&p).map_err(|e| e.to_string().replace(&p.display().to_string(), "vgc.toml"))
     }
 
     #[test]

@@ -161,7 +161,7 @@ impl Session {
         ) else {
             return out;
         };
-        settings::apply_build_severities(sys, &req.path, &mut out.diagnostics);
+        settings::apply_build_severities(sys, &req.path, &mut out);
         if let Some(go) = &req.go {
             return build_go(&self.db, sys, req, go, &prog, plan, out);
         }

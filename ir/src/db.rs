@@ -478,7 +478,69 @@ fn recursive_types(db: &dyn Db, package: Package) -> Vec<Diagnostic> {
     out
 }
 
-/// Per-file diagnostics that need no type information: Go syntax problems (warnings) and catalog checks of every
+/// `VGC0102` for each tag written in the catalog's spelling of a tag the profile in force spells otherwise
+/// ([`crate::profile::Upstream::tag_renames`]): that release has no tag of that name
+/// ([`crate::profile::Upstream::tag_named`]).
+fn later_spellings(db: &dyn Db, file: SourceFile, out: &mut Vec<Diagnostic>) {
+    let profile = crate::profile::upstream(db);
+    let renames = profile.tag_renames();
+    let ir = &lowered(db, file).0;
+    let uses = ir
+        .types
+        .iter()
+        .flat_map(|t| {
+            t.tags
+                .iter()
+                .chain(t.fields.iter().flat_map(|f| f.tags.iter()))
+        })
+        .chain(ir.consts.iter().flat_map(|c| c.tags.iter()));
+    for u in uses {
+        let Ok(t) = &u.parsed else { continue };
+        for c in t.chain() {
+            let Some(r) = renames.iter().find(|r| r.to.name() == c.name) else {
+                continue;
+            };
+            let base = span_of(db, file, u.at).start;
+            out.push(
+                Diagnostic::error(
+                    Code::UnknownTag,
+                    format!("unknown tag {:?} in upstream {profile}", c.name),
+                )
+                .at(file.path(db).as_str(), base + c.name_span.start..base + c.name_span.end)
+                .with_hint(format!(
+                    "upstream {profile} spells it `{}` (arguments {}); `{}` exists from upstream {} on",
+                    r.from,
+                    r.args
+                        .iter()
+                        .map(|(from, to)| format!("`{from}:` for `{to}:`"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                    c.name,
+                    crate::profile::Upstream::tag_since(r.to).unwrap_or(profile),
+                )),
+            );
+        }
+    }
+}
+
+/// The names of the types a region of Go text that did not parse appears to declare (`type X …` at the start of a
+/// line; the members of a `type (` group are not named): what its VGC0001 says is not read.
+fn declared_in(region: &str) -> Vec<String> {
+    region
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("type "))
+        .filter_map(|rest| {
+            let name: String = rest
+                .trim_start()
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            (!name.is_empty()).then_some(name)
+        })
+        .collect()
+}
+
+/// Per-file diagnostics that need no type information: Go syntax problems (errors, `VGC0001`) and catalog checks of every
 /// tag on types, fields and constants.
 #[salsa::tracked(returns(ref))]
 pub fn check_file(db: &dyn Db, file: SourceFile) -> Box<[Diagnostic]> {
@@ -509,6 +571,12 @@ pub fn check_file(db: &dyn Db, file: SourceFile) -> Box<[Diagnostic]> {
                 .with_hint("remove it: Go accepts a byte-order mark only as the first character of a file, and refuses this one"),
         );
     }
+    // A later release's spelling of a tag this release spells otherwise (`k8s:modeDiscriminator` under 1.36, which
+    // has `k8s:discriminator`): [`file_ir`] has mapped this release's spellings onto the catalog's, so the written
+    // names are read from the unmapped IR.
+    if !crate::profile::upstream(db).tag_renames().is_empty() {
+        later_spellings(db, file, &mut out);
+    }
     for (id, msg, error) in &ir.problems {
         if !*error && {
             let span = span_of(db, file, *id);
@@ -521,9 +589,21 @@ pub fn check_file(db: &dyn Db, file: SourceFile) -> Box<[Diagnostic]> {
                 .at(path, span_of(db, file, *id))
                 .with_hint("split the nesting into named types or constants")
         } else {
-            Diagnostic::warning(Code::GoSyntax, msg.clone())
-                .at(path, span_of(db, file, *id))
-                .with_hint("fix the Go syntax here; vgc read every other declaration of this file")
+            let span = span_of(db, file, *id);
+            let hidden = declared_in(file.text(db).get(span.clone()).unwrap_or(""));
+            let hint = if hidden.is_empty() {
+                "fix the Go syntax here; vgc read every other declaration of this file".to_string()
+            } else {
+                format!(
+                    "fix the Go syntax here; vgc read every other declaration of this file, but not {} in this region: \
+                     nothing of them is checked, and what follows only from their being unreadable (a type another \
+                     file cannot resolve, a tag that looks detached) is not reported",
+                    hidden.join(", ")
+                )
+            };
+            Diagnostic::error(Code::GoSyntax, msg.clone())
+                .at(path, span)
+                .with_hint(hint)
         });
     }
     // gengo reads package comments from `doc.go` only: a generator tag above another file's package clause does

@@ -62,8 +62,9 @@ macro_rules! declare_codes {
 }
 
 declare_codes! {
-    /// VGC0001: a region of a Go file could not be parsed (warning).
-    GoSyntax = ("VGC0001", "go-syntax", Warning, "The Go parser recovered from a syntax error; declarations in the broken region are not read."),
+    /// VGC0001: a region of a Go file could not be parsed, or the file has no package clause (an error, as upstream's
+    /// gengo refuses a package with a parse error; vgc still reads every other declaration and reports on them).
+    GoSyntax = ("VGC0001", "go-syntax", Error, "Go, and so upstream validation-gen (gengo refuses a package with a parse error), refuses a file with a syntax error; vgc reads and checks every other declaration, but not those in the broken region, and does not report what follows only from them (a type another file cannot resolve, a tag that looks detached)."),
     /// VGC0002: a file or directory could not be read.
     Io = ("VGC0002", "io", Error, "A file or directory could not be read, so its declarations are missing."),
     /// VGC0003: an imported module is not in the module cache or vendor/.

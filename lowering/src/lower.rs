@@ -104,6 +104,13 @@ fn first_unresolved(ty: &Ty) -> Option<(&str, &str)> {
     None
 }
 
+/// Whether `text` holds the identifier `name` as a whole word.
+fn mentions(text: &str, name: &str) -> bool {
+    let word = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(name)
+        .any(|(i, _)| !text[..i].ends_with(word) && !text[i + name.len()..].starts_with(word))
+}
+
 /// The Go identifier of a struct field: its name, or for an embedded field its type's name (`T`, `*T`, `pkg.T`);
 /// `None` for an embedded field of another shape (which Go does not allow). This is the name plans carry for a
 /// field (`FieldPlan::go_field` and every cross-field reference to it); codegen derives the Rust name from it.
@@ -870,7 +877,54 @@ impl Lowerer<'_> {
         }
     }
 
+    /// [`Self::field_plan_of`], whose diagnostics are dropped when the field's type is unresolved because the
+    /// package that should declare it has a region with a Go syntax error that names the type: the `VGC0001` there
+    /// says what is not read, and what follows from it (`VGC0004` here, list-map errors of an unknown item type) is
+    /// no problem of this field. A name no broken region mentions is still a `VGC0004`.
     fn field_plan(&mut self, owner: &TypeKey, file: SourceFile, f: &FieldIr) -> Option<FieldPlan> {
+        let mark = self.diags.len();
+        let plan = self.field_plan_of(owner, file, f);
+        if self.diags.len() == mark {
+            return plan;
+        }
+        let ty = types::resolve(self.db, self.prog, &owner.pkg, file, &f.ty);
+        if let Some((q, name)) = first_unresolved(&ty)
+            && self
+                .prog
+                .packages
+                .get(&self.package_of(file, q))
+                .is_some_and(|p| {
+                    p.files.iter().any(|pf| {
+                        let text = pf.text(self.db);
+                        vgc_ir::db::file_ir(self.db, *pf)
+                            .problems
+                            .iter()
+                            .filter(|(_, _, error)| !*error)
+                            .any(|(id, _, _)| {
+                                let region = vgc_ir::db::span_of(self.db, *pf, *id);
+                                text.get(region).is_some_and(|r| mentions(r, name))
+                            })
+                    })
+                })
+        {
+            self.diags.truncate(mark);
+        }
+        plan
+    }
+
+    /// The import path a type qualifier `q` of `file` names (`q` itself when it is no import's name: an unresolved
+    /// type of the file's own package carries the package's path).
+    fn package_of(&self, file: SourceFile, q: &str) -> String {
+        vgc_analysis::program::import_for(vgc_ir::db::file_ir(self.db, file), q)
+            .unwrap_or_else(|| q.to_string())
+    }
+
+    fn field_plan_of(
+        &mut self,
+        owner: &TypeKey,
+        file: SourceFile,
+        f: &FieldIr,
+    ) -> Option<FieldPlan> {
         let go_name = go_field_name(f)?;
         if !go_name.starts_with(|c: char| c.is_uppercase()) {
             return None;
@@ -969,6 +1023,16 @@ impl Lowerer<'_> {
                 LowerDiagnostic::UnresolvedType {
                     pkg: q.to_string(),
                     name: n.to_string(),
+                    missing_from: self.prog.packages.get(&self.package_of(file, q)).map(|p| {
+                        let near = p
+                            .types
+                            .keys()
+                            .map(|t| (strsim::levenshtein(t, n), t))
+                            .filter(|(d, _)| *d <= 2)
+                            .min()
+                            .map(|(_, t)| t.clone());
+                        (p.path.clone(), near)
+                    }),
                 },
             );
         }

@@ -166,7 +166,11 @@ fn vgc_toml_selects_the_target_and_may_leave_rules_out() {
 #[test]
 fn target_settings_are_checked() {
     let p = Path::new("vgc.toml");
-    let err = |text: &str| vgc::config::parse(text, p).expect_err("refused");
+    let err = |text: &str| {
+        vgc::config::parse(text, p)
+            .expect_err("refused")
+            .to_string()
+    };
     assert_eq!(
         err("[build]\ntarget = \"k8s-openapi\"\n"),
         "vgc.toml:2:10: build.target: \"k8s-openapi\" needs `k8s-openapi-version` (e.g. \"1.37\")"

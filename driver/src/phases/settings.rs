@@ -114,22 +114,25 @@ pub(crate) fn with_default_target(req: &BuildRequest, sys: &dyn System) -> Optio
 
 /// `[build.severity]` of the `vgc.toml` in `path` or its parents up to the Go module root (read through `sys`, so
 /// the build manifest observes it): each listed code's diagnostics get that severity. A `vgc.toml` that does not
-/// parse is an error diagnostic.
-pub(crate) fn apply_build_severities(sys: &dyn System, path: &str, diags: &mut Vec<Diagnostic>) {
+/// parse is an error diagnostic per problem, located in the file ([`crate::config::ConfigError::diagnostics`]).
+pub(crate) fn apply_build_severities(sys: &dyn System, path: &str, out: &mut crate::BuildOutcome) {
     let Some(cfg) = find_through(sys, path) else {
         return;
     };
     match cfg {
         Ok(cfg) => {
-            for d in diags.iter_mut() {
+            for d in &mut out.diagnostics {
                 if let Some(s) = cfg.build_severities.get(&d.code) {
                     d.severity = *s;
                 }
             }
         }
-        Err(e) => diags.push(
-            Diagnostic::error(vgc_ir::Code::Io, e)
-                .with_hint("see `docs/diagnostics.md` and the `vgc.toml` keys in the README"),
-        ),
+        Err(e) => {
+            // The file's text, so that renderers show the place (line, column, the line itself).
+            if let Ok(text) = sys.read_file(&e.path) {
+                out.sources.insert(e.path.clone(), text);
+            }
+            out.diagnostics.extend(e.diagnostics());
+        }
     }
 }

@@ -355,6 +355,9 @@ pub(super) enum LowerDiagnostic {
         pkg: String,
         /// The type name.
         name: String,
+        /// When the package is loaded (so it is available) but declares no type of that name: its import path and
+        /// the closest name it declares, if one is close (Levenshtein distance at most 2).
+        missing_from: Option<(String, Option<String>)>,
     },
     /// `update=NoAddItem|NoRemoveItem` on a list without set or map semantics.
     UpdateItemsWithoutListMetadata,
@@ -503,7 +506,7 @@ impl LowerDiagnostic {
                 "an inline-embedded pointer that embeds its own struct again ({}) is not supported",
                 cycle.join(" embeds ")
             ),
-            D::UnresolvedType { pkg, name } => format!("type {pkg}.{name} cannot be resolved"),
+            D::UnresolvedType { pkg, name, .. } => format!("type {pkg}.{name} cannot be resolved"),
             D::UpdateItemsWithoutListMetadata => "update NoAddItem/NoRemoveItem requires listType=set or listType=map (or unique=...)".to_string(),
             D::ModeDiscriminatorKind => "tag \"k8s:modeDiscriminator\": can only be used on non-pointer string or bool types".to_string(),
             D::ReservedModality => "discriminator group name \"default\" is reserved".to_string(),
@@ -580,6 +583,19 @@ impl LowerDiagnostic {
                     .collect::<Vec<_>>()
                     .join(", ")
             ));
+        }
+        if let D::UnresolvedType {
+            name,
+            missing_from: Some((path, near)),
+            ..
+        } = self
+        {
+            return Some(match near {
+                Some(n) => format!("package {path} declares no type {name}; did you mean `{n}`?"),
+                None => format!(
+                    "package {path} declares no type {name}: declare it, or mark the field `+k8s:opaqueType`"
+                ),
+            });
         }
         let hint = match self {
             D::MapOfSlices => "wrap the list in a named typedef or struct to validate it",

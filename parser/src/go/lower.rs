@@ -125,8 +125,50 @@ pub(super) fn lower_with(src: &str, shorten: bool) -> GoFile {
             _ => {}
         }
     }
+    // An empty file (whitespace only: a file being created in an editor) declares nothing, so nothing can be lost
+    // without a word; it is left alone, though Go refuses it too.
+    if l.file.package.is_empty() && !src.trim().is_empty() {
+        missing_package_clause(src, &mut l.file.problems);
+    }
     l.file.comment_groups = groups.clone();
     l.file
+}
+
+/// Go's parser refuses a file whose first token (after comments) is not `package` ("expected 'package', found
+/// …"); tree-sitter-go's grammar makes the clause optional, so a file without one, or with a misspelt one, parses.
+/// Reports it at the first word after the leading comments (replacing tree-sitter's problem starting there): a file
+/// of no package would otherwise be left out of its directory's package without a word.
+fn missing_package_clause(src: &str, problems: &mut Vec<SyntaxProblem>) {
+    let mut at = 0;
+    loop {
+        let rest = &src[at..];
+        let trimmed = rest.trim_start_matches(|c: char| c.is_whitespace() || c == '\u{FEFF}');
+        at += rest.len() - trimmed.len();
+        if trimmed.starts_with("//") {
+            at = trimmed.find('\n').map_or(src.len(), |i| at + i);
+        } else if trimmed.starts_with("/*") {
+            at = trimmed.find("*/").map_or(src.len(), |i| at + i + 2);
+        } else {
+            break;
+        }
+    }
+    let word = src[at..]
+        .find(|c: char| c.is_whitespace())
+        .map_or(src.len(), |i| at + i);
+    let found = if word > at {
+        format!("`{}`", &src[at..word])
+    } else {
+        "the end of the file".to_string()
+    };
+    problems.retain(|p| p.error || p.span.start != at);
+    problems.push(SyntaxProblem {
+        span: at..word,
+        message: format!(
+            "expected `package`, found {found}: Go refuses a file without a package clause"
+        ),
+        error: false,
+    });
+    problems.sort_by_key(|p| p.span.start);
 }
 
 /// tree-sitter-go's field ids, looked up by name once: `Node::child_by_field_name` compares the name with every

@@ -56,8 +56,9 @@ pub struct SyntaxProblem {
     pub span: Span,
     /// What went wrong, in words.
     pub message: String,
-    /// An error rather than a warning: vgc cannot honour the file (a declaration beyond
-    /// [`MAX_NESTING`] was skipped). Plain syntax errors are warnings (deviation D5).
+    /// vgc cannot honour the file for a reason of its own (a declaration beyond [`MAX_NESTING`] was skipped:
+    /// `VGC0006`); `false` for a plain syntax error or a missing package clause (`VGC0001`, also an error, whose
+    /// region the later stages use to not report what follows from it; deviation 5).
     #[serde(default)]
     pub error: bool,
 }

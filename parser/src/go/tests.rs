@@ -568,3 +568,45 @@ fn r60_go_letters_outside_xid_are_identifiers() {
         Some("Xxxx".to_string() + "Y").as_deref()
     );
 }
+
+/// Go refuses a file whose first token after comments is not `package` ("expected 'package', found …");
+/// tree-sitter-go makes the clause optional. A misspelt or missing clause is a problem at the first word after the
+/// leading comments, said once (issue 40: `pakage v1` in a doc.go left the file out of its package silently); an
+/// empty file is left alone.
+#[test]
+fn a_missing_package_clause_is_a_problem() {
+    let problems = |src: &str| -> Vec<(std::ops::Range<usize>, String)> {
+        let f = parse(src);
+        assert_eq!(f.problems, parse_whole_text(src).problems, "{src:?}");
+        f.problems
+            .iter()
+            .map(|p| (p.span.clone(), p.message.clone()))
+            .collect()
+    };
+    let misspelt = "// +k8s:validation-gen=*\n/* a block */ pakage v1\n";
+    assert_eq!(
+        problems(misspelt),
+        [(
+            39..45,
+            "expected `package`, found `pakage`: Go refuses a file without a package clause"
+                .to_string()
+        )]
+    );
+    assert_eq!(&misspelt[39..45], "pakage");
+    let missing = "\ntype T struct {\n\tX string `json:\"x\"`\n}\n";
+    assert_eq!(
+        problems(missing),
+        [(
+            1..5,
+            "expected `package`, found `type`: Go refuses a file without a package clause"
+                .to_string()
+        )]
+    );
+    assert_eq!(
+        parse(missing).types.len(),
+        1,
+        "the declarations are still read"
+    );
+    assert_eq!(problems(" \n\t\n"), []);
+    assert_eq!(problems("package v1\n"), []);
+}
