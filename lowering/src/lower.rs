@@ -880,7 +880,8 @@ impl Lowerer<'_> {
     /// [`Self::field_plan_of`], whose diagnostics are dropped when the field's type is unresolved because the
     /// package that should declare it has a region with a Go syntax error that names the type: the `VGC0001` there
     /// says what is not read, and what follows from it (`VGC0004` here, list-map errors of an unknown item type) is
-    /// no problem of this field. A name no broken region mentions is still a `VGC0004`.
+    /// no problem of this field. A name no broken region mentions is still a `VGC0004`. Only then does lowering read
+    /// the broken file's text and spans (so a layout edit re-runs it while a syntax error is there, never otherwise).
     fn field_plan(&mut self, owner: &TypeKey, file: SourceFile, f: &FieldIr) -> Option<FieldPlan> {
         let mark = self.diags.len();
         let plan = self.field_plan_of(owner, file, f);
