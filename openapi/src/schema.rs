@@ -89,6 +89,7 @@ impl<'a> Builder<'a> {
         }
         for f in t.fields.iter().flatten() {
             if f.skip {
+                self.not_serialized(f, name);
                 continue;
             }
             if f.json_name.is_empty() {
@@ -128,6 +129,7 @@ impl<'a> Builder<'a> {
             };
             // Of a forbidden field, only the forbidding check and the transition checks (which fire on an update
             // that unsets it, before the forbidding one looks) still run.
+            let validated = forbidden.is_none();
             let checks: Vec<vgc_lowering::plan::Check> = match forbidden {
                 None => f.checks.clone(),
                 Some(c) => f
@@ -145,7 +147,41 @@ impl<'a> Builder<'a> {
                     .collect(),
             };
             self.apply(&checks, &mut prop, &site, &at, Some(f), parent);
+            // A map's key type's rules, where upstream calls its function on every key.
+            if validated {
+                let keys = self.key_type_checks(f.key_iteration.as_ref());
+                self.apply(&keys, &mut prop, &site, &at, Some(f), parent);
+            }
             props.insert(f.json_name.clone(), Value::Object(prop));
+        }
+    }
+
+    /// A field Go's `encoding/json` never reads or writes (`json:"-"`): upstream's generated code still validates
+    /// it (validation-gen v0.37.2 runs its tags at a path named after its type, `string`: a `+k8s:required` on it
+    /// refuses every create whose Go code leaves it empty), but a schema validates JSON, which has no property for
+    /// it: its rules, and its type's where upstream calls them, are listed as not expressed.
+    fn not_serialized(&mut self, f: &FieldPlan, name: &str) {
+        let path = format!(" (field {}, json:\"-\")", f.go_field);
+        let why = "a field that is not serialized (`json:\"-\"`) has no property in OpenAPI; upstream validates the Go value, which decoding never sets";
+        self.unexpressed_checks(&f.checks, name, &path, why);
+        let called = f
+            .nested
+            .iter()
+            .map(|n| &n.ty)
+            .chain(f.iteration.iter().map(|i| &i.elem));
+        for k in called {
+            if self
+                .types
+                .get(k)
+                .is_some_and(|t| !t.checks.is_empty() || t.fields.is_some())
+            {
+                self.unexpressed.push(crate::Unexpressed {
+                    schema: name.to_string(),
+                    path: path.clone(),
+                    rule: format!("the rules of {}", schema_name(k)),
+                    reason: why.to_string(),
+                });
+            }
         }
     }
 
@@ -278,7 +314,10 @@ impl<'a> Builder<'a> {
                     value: true,
                     elems: t.iteration.is_some(),
                 };
-                let mut s = self.value_schema_with(alias, None, elems);
+                // A typedef of a typedef (`type Alias Name`): upstream's function applies this typedef's own rules
+                // only, never the inner typedef's (validation-gen does not follow the chain; lint VGC0313), so the
+                // inner typedefs are inlined without their rules.
+                let mut s = self.value_schema_with(self.chain_end(alias), None, elems);
                 let at = At {
                     schema: schema_name(k),
                     path: String::new(),
@@ -290,10 +329,53 @@ impl<'a> Builder<'a> {
                 };
                 let mut parent = Parent::default();
                 self.apply(&t.checks, &mut s, &site, &at, None, &mut parent);
+                let keys = self.key_type_checks(t.key_iteration.as_ref());
+                self.apply(&keys, &mut s, &site, &at, None, &mut parent);
                 parent.finish_into(&mut s);
                 s
             }
         }
+    }
+
+    /// `ty` with any typedefs of typedefs followed to the type the last one stands for (`Alias` → `Name` →
+    /// `string` gives `string`), keeping a struct, a builtin or a list/map as it is.
+    fn chain_end<'t>(&self, ty: &'t RustTy) -> &'t RustTy
+    where
+        'a: 't,
+    {
+        match ty {
+            RustTy::Named(k) => match self.types.get(k) {
+                Some(t) if t.fields.is_none() => {
+                    t.alias_of.as_ref().map_or(ty, |a| self.chain_end(a))
+                }
+                _ => ty,
+            },
+            _ => ty,
+        }
+    }
+
+    /// The rules a map's key type contributes where upstream calls its function on every key (`EachMapKey(…,
+    /// Validate_Key)` for `map[Key]V`, [`vgc_lowering::plan::FieldPlan::key_iteration`]): each of the key type's own
+    /// type-level checks as an `eachKey` check of its level (a rule over `self.all(k, …)`, old keys skipped on an
+    /// update as upstream's `EachMapKey` skips them). Empty when there is no such call.
+    pub(crate) fn key_type_checks(
+        &self,
+        it: Option<&vgc_lowering::plan::Iteration>,
+    ) -> Vec<vgc_lowering::plan::Check> {
+        let Some(kt) = it.and_then(|it| self.types.get(&it.elem)) else {
+            return Vec::new();
+        };
+        kt.checks
+            .iter()
+            .map(|c| vgc_lowering::plan::Check {
+                kind: vgc_lowering::plan::CheckKind::EachKey(vec![c.clone()]),
+                short_circuit: false,
+                non_error: false,
+                stability: c.stability,
+                tag: None,
+                cohort: None,
+            })
+            .collect()
     }
 }
 

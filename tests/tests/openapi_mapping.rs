@@ -97,6 +97,11 @@ type Item struct {
 
 /// Writes the fixture module into a temporary directory and lowers it.
 fn plan() -> (tempfile::TempDir, vgc_lowering::CratePlan) {
+    plan_of(TYPES)
+}
+
+/// Writes a module of one package, `types` its `types.go`, into a temporary directory and lowers it.
+fn plan_of(types: &str) -> (tempfile::TempDir, vgc_lowering::CratePlan) {
     let tmp = tempfile::tempdir().expect("tempdir");
     std::fs::write(
         tmp.path().join("go.mod"),
@@ -106,7 +111,7 @@ fn plan() -> (tempfile::TempDir, vgc_lowering::CratePlan) {
     let pkg = tmp.path().join("v1");
     std::fs::create_dir_all(&pkg).expect("mkdir");
     std::fs::write(pkg.join("doc.go"), DOC).expect("doc.go");
-    std::fs::write(pkg.join("types.go"), TYPES).expect("types.go");
+    std::fs::write(pkg.join("types.go"), types).expect("types.go");
     let out = vgc_driver::build(&vgc_driver::BuildRequest::check(
         tmp.path().to_string_lossy().into_owned(),
         Vec::new(),
@@ -294,4 +299,104 @@ fn options_and_stability_are_fixed_at_export() {
             .is_none()
     );
     assert!(stable.omitted_by_stability >= 1);
+}
+
+/// Typedef chains, map key types and a field that is not serialized (issue 39's conformance classes: each was a
+/// difference between the schema and upstream's generated code on `tests/conformance`'s `structure.Root` and
+/// `maps.Maps`).
+const SHAPES: &str = r#"package v1
+
+// +k8s:maxLength=6
+type Name string
+
+// Alias chains to Name: upstream applies Alias's own rules only.
+// +k8s:format=k8s-short-name
+type Alias Name
+
+// Key is a map key type with a rule: upstream calls its function on every key.
+// +k8s:format=k8s-short-name
+type Key string
+
+// +k8s:maxProperties=2
+type Keyed map[Key]string
+
+// Holder holds them.
+type Holder struct {
+	// +k8s:optional
+	Alias *Alias `json:"alias,omitempty"`
+
+	// +k8s:optional
+	Aliases []Alias `json:"aliases,omitempty"`
+
+	// +k8s:optional
+	Name *Name `json:"name,omitempty"`
+
+	// +k8s:optional
+	// +k8s:eachKey=+k8s:maxLength=2
+	Typed map[Key]string `json:"typed,omitempty"`
+
+	// +k8s:optional
+	Keyed Keyed `json:"keyed,omitempty"`
+
+	// +k8s:required
+	Hidden string `json:"-"`
+}
+"#;
+
+#[test]
+fn typedef_chains_key_types_and_unserialized_fields() {
+    let (_tmp, plan) = plan_of(SHAPES);
+    let o = generate(&plan, &Options::default());
+    let h = &o.schemas["test.vgc.openapi.v1.Holder"];
+    let p = &h["properties"];
+    // A typedef of a typedef: Alias's format (and the format's implied bound), not Name's maxLength=6, which
+    // upstream's Validate_Alias never runs; Name itself keeps its own.
+    let format_rule = json!([{
+        "message": "must be a lowercase RFC 1123 label",
+        "reason": "FieldValueInvalid",
+        "rule": "!format.dns1123Label().validate(self).hasValue()",
+        "x-vgc-tag": "k8s:format"
+    }]);
+    for alias in [&p["alias"], &p["aliases"]["items"]] {
+        assert_eq!(
+            *alias,
+            json!({"format": "k8s-short-name", "maxLength": 63, "type": "string",
+                   "x-kubernetes-validations": format_rule}),
+            "{h:#}"
+        );
+    }
+    assert_eq!(p["name"], json!({"maxLength": 6, "type": "string"}));
+    // A map key type's rules on every key (old keys skipped on an update, as `EachMapKey` skips them), after the
+    // field's own `eachKey`; on a map typedef, beside its own `maxProperties`.
+    let key_format = json!({
+        "message": "must be a lowercase RFC 1123 label",
+        "optionalOldSelf": true,
+        "reason": "FieldValueInvalid",
+        "rule": "self.all(k, (oldSelf.hasValue() && k in oldSelf.value()) || (!format.dns1123Label().validate(k).hasValue()))",
+        "x-vgc-plain-rule": "self.all(k, !format.dns1123Label().validate(k).hasValue())",
+        "x-vgc-tag": "k8s:eachKey=k8s:format"
+    });
+    let typed = p["typed"]["x-kubernetes-validations"]
+        .as_array()
+        .expect("typed has rules");
+    assert_eq!(
+        typed
+            .iter()
+            .map(|r| r["x-vgc-tag"].as_str().unwrap_or(""))
+            .collect::<Vec<_>>(),
+        ["k8s:eachKey=k8s:maxLength", "k8s:eachKey=k8s:format"]
+    );
+    assert_eq!(typed[1], key_format);
+    assert_eq!(p["keyed"]["maxProperties"], 2);
+    assert_eq!(p["keyed"]["x-kubernetes-validations"], json!([key_format]));
+    // `json:"-"`: upstream validates the Go value (at the path `string`); a schema has no property for it, so the
+    // rule is listed, not dropped.
+    assert!(p.get("Hidden").is_none() && p.get("string").is_none());
+    let hidden: Vec<_> = o
+        .unexpressed
+        .iter()
+        .filter(|u| u.schema == "test.vgc.openapi.v1.Holder")
+        .map(|u| (u.path.as_str(), u.rule.as_str()))
+        .collect();
+    assert_eq!(hidden, [(" (field Hidden, json:\"-\")", "k8s:required")]);
 }
