@@ -92,14 +92,27 @@ pub(crate) fn hover(
 /// The release the catalog tag `name` (canonical) appeared in, against `release`, the profile in force
 /// (`Upstream::tag_since`): `None` for vgc's extension tags and names the catalog does not know.
 fn release_line(name: &str, release: Upstream) -> Option<String> {
+    // This release's own spelling of a later tag (`k8s:discriminator` under 1.36): its entry says so already.
+    if release.tag_renames().iter().any(|r| r.from == name) {
+        return Some(format!(
+            "Accepted by upstream {release}, the profile in force."
+        ));
+    }
     let spec = vgc_ir::catalog::lookup(name)?;
     if spec.id.is_extension() {
         return None;
     }
     let first = Upstream::ALL[0];
+    // The release spells it otherwise (`+k8s:member` for `+k8s:ifMode` under 1.36).
+    let spelt = release
+        .tag_renames()
+        .iter()
+        .find(|r| r.to == spec.id)
+        .map(|r| format!(" Upstream {release} spells it `+{}`.", r.from))
+        .unwrap_or_default();
     Some(match Upstream::tag_since(spec.id) {
         Some(since) if since > release => format!(
-            "Not in upstream {release}, the profile in force: validation-gen has it from {since} on."
+            "Not in upstream {release}, the profile in force: validation-gen has it from {since} on.{spelt}"
         ),
         Some(since) => format!("Upstream {since} and later (profile in force: {release})."),
         None => format!(
@@ -479,24 +492,23 @@ fn completion(
     }
 }
 
-/// One item per catalog tag the profile `release` has (a tag validation-gen gained later is left out: upstream of
-/// that release would refuse it; vgc's extension tags are offered, their entry says they are off unless enabled):
+/// One item per tag name the profile `release` accepts ([`Upstream::tag_named`]: a tag validation-gen gained later is
+/// left out, as upstream of that release would refuse it, and the release's own spellings are in; vgc's extension
+/// tags are offered, their entry says they are off unless enabled):
 /// the name without the prefix as label and text, the docs' first sentence as detail, the whole entry as
 /// documentation.
 #[must_use]
 pub(crate) fn tag_items(release: Upstream, prefix: &TagPrefix) -> Vec<CompletionItem> {
+    // The names `vgc check` accepts under the profile (`Upstream::tag_named`): the catalog's, less the tags newer
+    // than the release, plus the release's own spellings (`discriminator`/`member` under 1.36).
     vgc_ir::catalog::TAGS
         .iter()
-        .filter(|t| {
-            t.id.is_extension() || Upstream::tag_since(t.id).is_none_or(|since| since <= release)
-        })
-        .filter_map(|t| {
-            let entry = crate::explain::tag_entry(t.name(), release, prefix)?;
-            let label = t
-                .name()
-                .strip_prefix("k8s:")
-                .unwrap_or(t.name())
-                .to_string();
+        .filter(|t| t.id.is_extension() || release.tag_named(t.name()) == Some(t.id))
+        .map(|t| t.name())
+        .chain(release.tag_renames().iter().map(|r| r.from))
+        .filter_map(|name| {
+            let entry = crate::explain::tag_entry(name, release, prefix)?;
+            let label = name.strip_prefix("k8s:").unwrap_or(name).to_string();
             Some(CompletionItem {
                 label,
                 kind: Some(CompletionItemKind::KEYWORD),
@@ -627,6 +639,33 @@ mod tests {
             );
         }
         assert!(old.iter().any(|l| l == "required"));
+        // 1.36 spells the mode tags `discriminator`/`member`: those, not 1.37's.
+        let v1_36 = Upstream::parse("1.36").expect("1.36");
+        let l36 = labels(v1_36);
+        for (there, gone) in [("discriminator", "modeDiscriminator"), ("member", "ifMode")] {
+            assert!(
+                l36.iter().any(|l| l == there) && !l36.iter().any(|l| l == gone),
+                "{there} {gone}"
+            );
+        }
+        let shown = |text: &str| {
+            hover(text, Position::new(0, 6), v1_36, &p)
+                .map(|h| match h.contents {
+                    HoverContents::Markup(m) => m.value,
+                    _ => String::new(),
+                })
+                .unwrap_or_default()
+        };
+        let h = shown("// +k8s:member(discriminator: d)=x\n");
+        assert!(
+            h.contains("Accepted by upstream 1.36, the profile in force."),
+            "{h}"
+        );
+        let h = shown("// +k8s:ifMode(x)=y\n");
+        assert!(
+            h.contains("from 1.37 on. Upstream 1.36 spells it `+k8s:member`."),
+            "{h}"
+        );
         let text = "type T struct {\n\t// +k8s:update=No\n\tX *string\n}\n";
         let values: Vec<String> = completion(text, Position::new(1, 19), Upstream::NEWEST, &p, &[])
             .into_iter()
