@@ -25,6 +25,7 @@ pub mod crd;
 pub mod jsonschema;
 mod merge;
 mod rules;
+mod patterns;
 mod schema;
 mod unvalidated;
 

@@ -1254,13 +1254,13 @@ fn transition(json: &str, message: &str) -> Option<Rule> {
 
 /// The CEL of a built-in format over `v`, where the Kubernetes CEL library (`format.*`, `matches`) says it; without
 /// the `format` library (`library` false, [`crate::Options::cel_format_library`]) its checks are said with
-/// `matches` ([`crate::jsonschema::format_regex`]).
+/// `matches` ([`crate::patterns::format_regex`]).
 pub(crate) fn format_pred(f: Format, v: &str, library: bool) -> Option<Pred> {
     let lib_on = |name: &str, x: &str| {
         if library {
             format!("!format.{name}().validate({x}).hasValue()")
         } else {
-            crate::jsonschema::format_regex(name, x)
+            crate::patterns::format_regex(name, x)
         }
     };
     let lib = |name: &str| lib_on(name, v);
