@@ -36,7 +36,7 @@ slow=(
   # cli/tests: `vgc lsp` through pytest-lsp (PyPI) and headless Neovim, on k8s.io/api from the module proxy
   lsp_clients
   validate_k8s_manifests
-  openapi_merge openapi_apiserver openapi_crd
+  openapi_merge openapi_apiserver openapi_crd openapi_cost
   # cli/tests: kubeconform and kubectl-validate built from the module proxy, on k8s.io/kubernetes' test manifests
   openapi_clients
   yaml_kubectl_oracle

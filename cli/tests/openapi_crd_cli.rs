@@ -124,6 +124,17 @@ fn the_rules_are_added_in_place_and_every_key_is_kept() {
         "{}",
         stderr(&o)
     );
+    // vgc's own cost estimate (VGC0130): the format rule below the unbounded list, and the CRD's total.
+    assert!(
+        stderr(&o).contains("warning[VGC0130]: the CEL rule of `k8s:format` at com.example.widgets.v1.WidgetSpec.tags[*] costs up to 876,609,536 (836 a run × 1,048,576 runs, the 3 MiB request limit over the least size of a value here) in widgets.widgets.example.com/v1: over the API server's per-rule budget of 10,000,000 by a factor of 87.7x: the API server refuses this CRD\n = hint: the estimate sizes `.spec.tags` above it (no `maxItems`/`maxProperties`) by the request limit: `--bound-lists N` sets `maxItems`/`maxProperties` N on each (a longer list is then refused), or give the Go fields `+k8s:maxItems`\n"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains("warning[VGC0130]: the CEL rules of widgets.widgets.example.com/v1 cost up to 876,609,536 together: over the API server's per-CRD total of 100,000,000 by a factor of 8.8x: the API server refuses this CRD\n"),
+        "{}",
+        stderr(&o)
+    );
     let text = std::fs::read_to_string(out.join("widgets.yaml")).expect("written");
     assert!(
         text.starts_with("---\napiVersion: apiextensions.k8s.io/v1\n"),
@@ -161,6 +172,7 @@ fn the_rules_are_added_in_place_and_every_key_is_kept() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stderr(&o).contains("warning: widgets"), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("VGC0130"), "{}", stderr(&o));
     let text = std::fs::read_to_string(out.join("widgets.yaml")).expect("written");
     let doc: Value = vgc::manifests::load(&text).remove(0).expect("reads").value;
     assert_eq!(

@@ -359,6 +359,10 @@ pub const DIAGNOSTIC_EXAMPLES: &[(&str, &str)] = &[
         "// +k8s:minimum(constraint: minValue)   (a vgc extension) in a package built with --target go",
     ),
     (
+        "VGC0130",
+        "// +k8s:format=k8s-label-key   on Toleration.Key, in a CRD whose pod spec's `tolerations` has no maxItems",
+    ),
+    (
         "VGC0201",
         "a tag a future upstream adds before vgc lowers it",
     ),

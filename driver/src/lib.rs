@@ -23,6 +23,7 @@ pub mod go;
 mod lint;
 mod one_shot;
 pub mod openapi;
+pub mod openapi_cost;
 pub mod openapi_crd;
 pub mod openapi_jsonschema;
 pub mod output;

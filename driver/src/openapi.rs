@@ -66,6 +66,9 @@ pub struct OpenApiOutcome {
     pub io_error: Option<String>,
     /// Notes for the user.
     pub notes: Vec<String>,
+    /// `VGC0130` warnings: the rules over the API server's CEL cost budget, each component schema of the documents
+    /// estimated as a CRD's `spec` ([`crate::openapi_cost::component_warnings`]).
+    pub cost: Vec<vgc_ir::Diagnostic>,
 }
 
 /// Runs `vgc openapi` (see the module docs), with [`KIND_ROOTS`] added to the request's root criteria. Nothing is
@@ -76,6 +79,11 @@ pub fn openapi(req: &OpenApiRequest) -> OpenApiOutcome {
     let Some(generated) = generated else {
         return out;
     };
+    let costs = vgc_openapi::cost::components(
+        &generated.schemas,
+        &vgc_openapi::cost::document_schemas(&generated.documents),
+    );
+    out.cost = crate::openapi_cost::component_warnings(&costs);
     write(req, &mut out, generated);
     out
 }

@@ -56,6 +56,9 @@ pub struct CrdVersion {
     /// estimate sizes by the request limit (the places `--bound-lists` would bound). Not an estimate: the API server
     /// may accept the rules below them, or refuse them (`docs/openapi.md`).
     pub unbounded: Vec<String>,
+    /// The CEL cost estimate of the version's schema as written ([`vgc_openapi::cost::crd_schema`], each rule of
+    /// vgc's named by its tag and place); its refusals are `VGC0130` warnings in the outcome's `openapi.cost`.
+    pub cost: vgc_openapi::cost::SchemaCost,
 }
 
 /// The result of `vgc openapi --crd`.
@@ -260,6 +263,12 @@ fn add_to_document(
                 if sorted {
                     vgc_openapi::sort_keys(schema);
                 }
+                let mut cost = vgc_openapi::cost::crd_schema(schema);
+                vgc_openapi::cost::name_rules(&mut cost, &generated.schemas, schema_name);
+                out.openapi.cost.extend(crate::openapi_cost::crd_warnings(
+                    &format!("{name}/{version}"),
+                    &cost,
+                ));
                 out.versions.push(CrdVersion {
                     crd: name.clone(),
                     version,
@@ -267,6 +276,7 @@ fn add_to_document(
                     report,
                     bounded,
                     unbounded,
+                    cost,
                 });
             }
             None => out.problems.push(problem(

@@ -140,6 +140,9 @@ declare_codes! {
     /// VGC0129: the Go target (`--target go`, `vgc validation-gen`) cannot print a rule of a package yet: no file
     /// is written for any package of the build.
     GoBackendUnsupported = ("VGC0129", "go-backend-unsupported", Error, "The Go target writes upstream validation-gen's file byte for byte from the plan; a rule its printer cannot print yet would be missing from the file, so no package's file is written (a partial regeneration would leave files of two generations) and each such rule is named instead."),
+    /// VGC0130: `vgc openapi` (and `--crd`): a CEL rule vgc wrote that the API server's cost estimate refuses — over
+    /// the per-rule budget, or in a schema whose rules together are over the per-CRD total (warning).
+    CelCostOverBudget = ("VGC0130", "cel-cost-over-budget", Warning, "The API server estimates the cost of every `x-kubernetes-validations` rule of a CRD — the most one run costs, times how many times it may run below lists and maps — and refuses a CRD with a rule over 10,000,000 or rules over 100,000,000 together. A list without `maxItems`, a map without `maxProperties` and a string without `maxLength` are sized by the 3 MiB request limit, so a rule below them is easily over. vgc estimates each rule it writes as the API server does and names each one over budget: the documents are still written (a client-side validator has no budget), but a CRD with such a rule is refused."),
     /// VGC0201: a tag whose lowering is not implemented yet; no check is generated (warning).
     NotLowered = ("VGC0201", "not-lowered", Warning, "A tag vgc parses and checks but generates no code for — not lowered yet, or a use that has no effect (no check, no consumer reads it); it is reported so nothing is dropped silently."),
     /// VGC0301 (lint, upstream `alphaBetaPrefix`): `k8s:alpha`/`k8s:beta` not outermost, or without a payload.

@@ -21,11 +21,12 @@
 mod builder;
 mod cel;
 mod correlate;
+pub mod cost;
 pub mod crd;
 pub mod jsonschema;
 mod merge;
-mod rules;
 mod patterns;
+mod rules;
 mod schema;
 mod unvalidated;
 

@@ -10,7 +10,9 @@
 //!
 //! Asserted: every key controller-gen wrote is kept (structurally, over the whole CRD) and only rule keys are added;
 //! without `--bound-lists` the cost estimate refuses exactly the rules listed in [`OVER_BUDGET`] (an embedded
-//! PodSpec's unbounded `tolerations`); with `--bound-lists 1000` the CRD has 0 errors; the objects' errors are exactly
+//! PodSpec's unbounded `tolerations`), and vgc's own cost estimate (`vgc_openapi::cost`, the `VGC0130` warnings) names
+//! the same refusals in the same words; with `--bound-lists 1000` the CRD has 0 errors and vgc's estimate no
+//! warning; the objects' errors are exactly
 //! the (field path, type, detail) each case lists — the rules vgc added (the operator's own `+k8s:format`, k8s.io/api's
 //! `evictionResponders` rules: its list-map key, its name format, `dependentForbidden(schedulingGroup)`), next to
 //! controller-gen's own (`minimum`, the container ports' list-map keys); on updates, an unchanged invalid value
@@ -94,6 +96,55 @@ const OVER_BUDGET: &[(&str, &str)] = &[
         "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of 42.7x",
     ),
 ];
+
+/// The cost refusals vgc's own estimate of a CRD version's schema makes ([`vgc_openapi::cost`]), as the API server's
+/// `ValidateCustomResourceDefinition` words them — (field below `openAPIV3Schema`, detail up to its advice) — sorted.
+fn vgc_cost_errors(c: &vgc_openapi::cost::SchemaCost) -> Vec<(String, String)> {
+    use vgc_openapi::cost::{CRD_BUDGET, RULE_BUDGET, factor_words};
+    let mut out = Vec::new();
+    for r in &c.rules {
+        if r.over_budget() {
+            out.push((
+                r.field.clone(),
+                format!(
+                    "estimated rule cost exceeds budget by factor of {}",
+                    factor_words(r.cost, RULE_BUDGET)
+                ),
+            ));
+        }
+    }
+    if c.over_budget() {
+        for (f, _) in c.contributors.iter().take(4) {
+            out.push((
+                f.clone(),
+                "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema".into(),
+            ));
+        }
+        out.push((
+            "openAPIV3Schema".into(),
+            format!(
+                "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of {}",
+                factor_words(c.total, CRD_BUDGET)
+            ),
+        ));
+    }
+    out.sort();
+    out
+}
+
+/// The API server's cost errors `over` (field, detail) in [`vgc_cost_errors`]'s form, sorted.
+fn api_cost_errors(over: &[(String, String)]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = over
+        .iter()
+        .map(|(f, d)| {
+            let f = f.find("openAPIV3Schema").map_or(f.as_str(), |i| &f[i..]);
+            let d = d.split(" (try simplifying").next().unwrap_or(d);
+            (f.to_string(), d.to_string())
+        })
+        .collect();
+    out.sort();
+    out
+}
 
 /// Builds controller-gen once per target directory and returns its path.
 fn controller_gen() -> PathBuf {
@@ -501,6 +552,12 @@ fn a_crd_embedding_a_pod_template_gets_the_rules_and_the_api_server_enforces_the
         })
         .collect();
     eprintln!("without --bound-lists: {over:#?}");
+    // vgc's own estimate (the `VGC0130` warnings) names the same refusals, in the API server's words.
+    assert_eq!(
+        vgc_cost_errors(&v.cost),
+        api_cost_errors(&over),
+        "vgc's cost estimate and the API server's"
+    );
     assert_eq!(over.len(), OVER_BUDGET.len(), "{over:#?}");
     for ((f, d), (ef, ed)) in over.iter().zip(OVER_BUDGET) {
         assert_eq!(f, ef);
@@ -515,6 +572,12 @@ fn a_crd_embedding_a_pod_template_gets_the_rules_and_the_api_server_enforces_the
     );
     let report = check(&bin, &crd, &cases_json, tmp.path());
     assert_eq!(report["crd"], json!([]), "ValidateCustomResourceDefinition");
+    assert_eq!(
+        vgc_cost_errors(&o.versions[0].cost),
+        Vec::<(String, String)>::new(),
+        "vgc's cost estimate with --bound-lists 1000"
+    );
+    assert!(o.openapi.cost.is_empty(), "{:?}", o.openapi.cost);
     let got = report["cases"].as_array().expect("cases");
     assert_eq!(got.len(), want.len());
     for ((name, want), got) in want.iter().zip(got) {

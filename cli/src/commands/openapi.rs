@@ -124,7 +124,8 @@ pub(crate) fn run(a: OpenApiArgs, globals: &Globals, start: Instant) -> ExitCode
     ExitCode::SUCCESS
 }
 
-/// Prints the analysis' diagnostics and notes, and each rule not expressed (the first ten unless `verbose`);
+/// Prints the analysis' diagnostics and notes, each rule not expressed and each `VGC0130` cost warning (the first
+/// ten of each unless `verbose`);
 /// `Some(exit code)` when the analysis had errors (nothing was written).
 pub(super) fn report(outcome: &OpenApiOutcome, verbose: bool, color: bool) -> Option<ExitCode> {
     let mut stderr = std::io::stderr().lock();
@@ -163,6 +164,16 @@ pub(super) fn report(outcome: &OpenApiOutcome, verbose: bool, color: bool) -> Op
             stderr,
             "warning: … and {} more not expressed (--verbose lists them; each is under `x-vgc-unexpressed` in its schema)",
             o.unexpressed.len() - shown
+        );
+    }
+    let cost = &outcome.cost[..outcome.cost.len().min(shown)];
+    let text = vgc::render::text_styled(cost, &outcome.build.sources, false, color);
+    let _ = stderr.write_all(text.as_bytes());
+    if outcome.cost.len() > shown {
+        let _ = writeln!(
+            stderr,
+            "warning: … and {} more over the API server's CEL cost budget (--verbose lists them)",
+            outcome.cost.len() - shown
         );
     }
     None

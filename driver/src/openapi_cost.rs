@@ -1,0 +1,276 @@
+//! The `VGC0130` warnings of `vgc openapi` and `vgc openapi --crd` (issue 39, `docs/openapi.md` "The cost budget"):
+//! the rules vgc wrote that the API server's CEL cost estimate refuses, from vgc's own estimate
+//! ([`vgc_openapi::cost`], which agrees with k8s.io/apiextensions-apiserver v0.37.2's on every rule of k8s.io/api:
+//! `tests/tests/openapi_cost.rs`).
+//!
+//! `vgc openapi` estimates each component schema of its documents as the `spec` of a CRD (as a CRD embedding the
+//! type would have it); a rule shared by many schemas (a `PodSpec` rule in every schema holding a pod template) is
+//! one warning, at the schema costing it most, with the count of the others. Each schema whose rules together are
+//! over the per-CRD total is one warning. `--crd` estimates each version's schema as written: there a warning means
+//! the API server refuses the CRD.
+
+use std::collections::BTreeMap;
+use vgc_ir::{Code, Diagnostic};
+use vgc_openapi::cost::{CRD_BUDGET, RULE_BUDGET, RuleCost, SchemaCost, factor_words};
+
+/// A number with thousands separators (`52,428,800`); "unbounded (saturated)" at `u64::MAX`.
+fn num(n: u64) -> String {
+    if n == u64::MAX {
+        return "unbounded (saturated)".into();
+    }
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// "the CEL rule of `k8s:format=k8s-label-key` at io.k8s.api.core.v1.Toleration.key" (the rule's text where it has
+/// no tag; the schema and path where vgc's place of it is unknown).
+fn rule_words(r: &RuleCost, schema: &str) -> String {
+    let tag = r.tag.as_deref().unwrap_or(&r.rule);
+    let at = r
+        .origin
+        .clone()
+        .unwrap_or_else(|| format!("{schema} {}", r.path));
+    // A component's variant for its uses below a list that is not a list-map carries its rules without `oldSelf`.
+    let variant = at.contains(vgc_openapi::UNCORRELATED_SUFFIX);
+    format!(
+        "the CEL rule of `{tag}` at {}{}",
+        at.replace(vgc_openapi::UNCORRELATED_SUFFIX, ""),
+        if variant {
+            " (its form without the old value, below a list that is not a list-map)"
+        } else {
+            ""
+        }
+    )
+}
+
+/// How the estimate came about: "836 a run × 1,048,576 runs".
+fn how(r: &RuleCost) -> String {
+    match &r.per_call {
+        Err(e) => format!("not estimated ({e}): counted as over"),
+        Ok(c) => format!(
+            "{} a run × {} runs{}",
+            num(*c),
+            num(r.cardinality),
+            if r.bounded_cardinality.is_none() {
+                ", the 3 MiB request limit over the least size of a value here"
+            } else {
+                ""
+            }
+        ),
+    }
+}
+
+/// The hint of a rule over budget: the unbounded lists and maps above it, its own node's missing bound, and what
+/// bounds them.
+fn hint(r: &RuleCost, crd: bool) -> String {
+    let mut parts = Vec::new();
+    if !r.unbounded_above.is_empty() {
+        parts.push(format!(
+            "the estimate sizes {} above it (no `maxItems`/`maxProperties`) by the request limit: {}",
+            r.unbounded_above
+                .iter()
+                .map(|p| format!("`{p}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            if crd {
+                "`--bound-lists N` sets `maxItems`/`maxProperties` N on each (a longer list is then refused), or give the Go fields `+k8s:maxItems`"
+            } else {
+                "give the Go fields `+k8s:maxItems` (in a CRD embedding the type: `vgc openapi --crd … --bound-lists N`)"
+            }
+        ));
+    }
+    match r.unbounded_node {
+        Some("maxLength") => parts.push(
+            "the value it checks has no `maxLength` and is sized by the request limit: `+k8s:maxLength` on the field bounds a run's cost".into(),
+        ),
+        Some(k) => parts.push(format!(
+            "it iterates over `{}`, which has no `{k}` and is sized by the request limit: `+k8s:maxItems` on the field{} bounds a run's cost",
+            r.path,
+            if crd { " (or `--bound-lists N`)" } else { "" }
+        )),
+        None => {}
+    }
+    if parts.is_empty() {
+        format!(
+            "every list, map and string it reads is bounded: the cost is the rule's own ({})",
+            r.rule
+        )
+    } else {
+        parts.join("; ")
+    }
+}
+
+/// The warnings of `vgc openapi` over `costs` (by schema name, [`vgc_openapi::cost::components`]): one per rule (by
+/// where vgc wrote it) over the per-rule budget in some schema, one per `messageExpression` over it, one per schema
+/// over the per-CRD total; sorted by message.
+#[must_use]
+pub fn component_warnings(costs: &BTreeMap<String, SchemaCost>) -> Vec<Diagnostic> {
+    // Per place vgc wrote the rule: (the schema costing it most, its estimate there, how many schemas refuse it).
+    let mut rules: BTreeMap<(String, bool), (&str, &RuleCost, usize)> = BTreeMap::new();
+    for (schema, c) in costs {
+        for r in &c.rules {
+            let place = r
+                .origin
+                .clone()
+                .unwrap_or_else(|| format!("{schema}{}", r.path));
+            for (message, over) in [(false, r.over_budget()), (true, r.message_over_budget())] {
+                if !over {
+                    continue;
+                }
+                let e = rules
+                    .entry((format!("{place}#{}", r.rule), message))
+                    .or_insert((schema, r, 0));
+                e.2 += 1;
+                if r.cost > e.1.cost {
+                    e.0 = schema;
+                    e.1 = r;
+                }
+            }
+        }
+    }
+    let mut out: Vec<Diagnostic> = rules
+        .into_iter()
+        .map(|((_, message), (schema, r, n))| rule_warning(schema, r, n, false, message))
+        .collect();
+    for (schema, c) in costs {
+        if c.over_budget() {
+            out.push(schema_warning(schema, c, false));
+        }
+    }
+    out.sort_by(|a, b| a.message.cmp(&b.message));
+    out.dedup_by(|a, b| a.message == b.message);
+    out
+}
+
+/// One rule's warning: over the per-rule budget, or (`message_over`) its `messageExpression` over it; `schemas`: how
+/// many schemas' CRDs refuse it.
+fn rule_warning(
+    schema: &str,
+    r: &RuleCost,
+    schemas: usize,
+    crd: bool,
+    message_over: bool,
+) -> Diagnostic {
+    let where_ = if crd {
+        format!("in {schema}")
+    } else {
+        format!(
+            "with {schema} as a CRD's spec{}",
+            if schemas > 1 {
+                format!(" (and in {} other schemas' CRDs)", schemas - 1)
+            } else {
+                String::new()
+            }
+        )
+    };
+    let refused = if crd {
+        ": the API server refuses this CRD"
+    } else {
+        ""
+    };
+    let msg = if message_over {
+        let c = r
+            .message_cost
+            .clone()
+            .and_then(Result::ok)
+            .unwrap_or(u64::MAX);
+        format!(
+            "the messageExpression of {} costs up to {} a run {where_}: over the API server's budget of {} by a factor of {}{refused}",
+            rule_words(r, schema),
+            num(c),
+            num(RULE_BUDGET),
+            factor_words(c, RULE_BUDGET)
+        )
+    } else {
+        format!(
+            "{} costs up to {} ({}) {where_}: over the API server's per-rule budget of {} by a factor of {}{refused}",
+            rule_words(r, schema),
+            num(r.cost),
+            how(r),
+            num(RULE_BUDGET),
+            factor_words(r.cost, RULE_BUDGET)
+        )
+    };
+    let hint = if message_over {
+        "a messageExpression's cost is not multiplied by the runs; one of unknown size (`string(oldSelf)` of a value without `maxLength`) is sized without bound".to_string()
+    } else {
+        hint(r, crd)
+    };
+    Diagnostic::warning(Code::CelCostOverBudget, msg).with_hint(hint)
+}
+
+/// One schema's warning: its rules together over the per-CRD total.
+fn schema_warning(schema: &str, c: &SchemaCost, crd: bool) -> Diagnostic {
+    // The costliest first, as the API server names them (a messageExpression named by its rule).
+    let mut most: Vec<String> = Vec::new();
+    for (f, cost) in &c.contributors {
+        let rule_field = f.replace(".messageExpression", ".rule");
+        let Some(r) = c.rules.iter().find(|r| r.field == rule_field) else {
+            continue;
+        };
+        let words = format!(
+            "`{}` at {} ({}{})",
+            r.tag.as_deref().unwrap_or(&r.rule),
+            r.origin.as_deref().map_or_else(
+                || r.path.clone(),
+                |o| o.replace(vgc_openapi::UNCORRELATED_SUFFIX, "")
+            ),
+            num(*cost),
+            if f.ends_with(".messageExpression") {
+                ", its messageExpression"
+            } else {
+                ""
+            }
+        );
+        if !most.contains(&words) && most.len() < 4 {
+            most.push(words);
+        }
+    }
+    let msg = format!(
+        "the CEL rules of {schema}{} cost up to {} together: over the API server's per-CRD total of {} by a factor of {}{}",
+        if crd { "" } else { " as a CRD's spec" },
+        num(c.total),
+        num(CRD_BUDGET),
+        factor_words(c.total, CRD_BUDGET),
+        if crd {
+            ": the API server refuses this CRD"
+        } else {
+            ""
+        }
+    );
+    Diagnostic::warning(Code::CelCostOverBudget, msg).with_hint(format!(
+        "the most expensive: {}; bounding the lists above them lowers the total",
+        if most.is_empty() {
+            "(none over 1 % of the total alone)".to_string()
+        } else {
+            most.join("; ")
+        }
+    ))
+}
+
+/// The warnings of `vgc openapi --crd` for one version's schema (`name`: `crd/version`), estimated as written
+/// ([`vgc_openapi::cost::crd_schema`]): each rule and `messageExpression` over the per-rule budget, and the schema
+/// when over the per-CRD total — each refused by the API server.
+#[must_use]
+pub fn crd_warnings(name: &str, c: &SchemaCost) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for r in &c.rules {
+        if r.over_budget() {
+            out.push(rule_warning(name, r, 1, true, false));
+        }
+        if r.message_over_budget() {
+            out.push(rule_warning(name, r, 1, true, true));
+        }
+    }
+    if c.over_budget() {
+        out.push(schema_warning(name, c, true));
+    }
+    out
+}

@@ -1,0 +1,302 @@
+//! vgc's own CEL cost estimate (`openapi/src/cost.rs`, the `VGC0130` warnings of `vgc openapi`) against the API
+//! server's (issue 39): every component schema `vgc openapi` writes for k8s.io/api v0.37.2 (fetched through the Go
+//! module proxy), as the `spec` of a CRD, estimated by vgc and by k8s.io/apiextensions-apiserver v0.37.2 in the Go
+//! driver `tests/upstream/openapi_cost.go` (built beside `openapi_apiserver.go` in `target/e2e/openapi-cost`): per rule
+//! the cost of one run (`cel.Compile`'s `MaxCost`) and the number of runs (the schema context's cardinality, or the
+//! compiled rule's from the request limit), and per CRD `ValidateCustomResourceDefinition`'s cost errors.
+//!
+//! Asserted: vgc's estimate of every rule equals the API server's (cost and cardinality), and the verdicts agree
+//! exactly — the same rules over the per-rule budget, the same `messageExpression`s, the same schemas over the
+//! per-CRD total and the same rules named as having contributed to it. The counts are printed (`--nocapture`) and
+//! recorded in `docs/openapi.md` ("The cost budget").
+
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use vgc_tests::harness::{download_module, e2e_dir};
+use vgc_tests::kubernetes_defaulters::go_try;
+
+const DRIVER: &str = include_str!("../upstream/openapi_apiserver.go");
+const COST_DRIVER: &str = include_str!("../upstream/openapi_cost.go");
+
+/// k8s.io/apiextensions-apiserver, the release the driver is built against.
+const APIEXTENSIONS: &str = "k8s.io/apiextensions-apiserver v0.37.2";
+
+/// Builds the driver (`openapi_apiserver.go` with `openapi_cost.go`) in `target/e2e/openapi-cost`, once per driver
+/// text; its path.
+fn driver() -> PathBuf {
+    let work = e2e_dir().join("openapi-cost");
+    std::fs::create_dir_all(&work).expect("mkdir");
+    let bin = work.join("oracle");
+    let stamp = work.join("driver.go.built");
+    let text = format!("{DRIVER}{COST_DRIVER}");
+    if bin.is_file() && std::fs::read_to_string(&stamp).is_ok_and(|t| t == text) {
+        return bin;
+    }
+    std::fs::write(
+        work.join("go.mod"),
+        format!("module vgc.test/openapicost\n\ngo 1.25\n\nrequire {APIEXTENSIONS}\n"),
+    )
+    .expect("go.mod");
+    std::fs::write(work.join("main.go"), DRIVER).expect("main.go");
+    std::fs::write(work.join("cost.go"), COST_DRIVER).expect("cost.go");
+    go_try(&work, &["mod", "tidy"]).unwrap_or_else(|e| panic!("go mod tidy: {e}"));
+    go_try(&work, &["build", "-o", "oracle", "."]).unwrap_or_else(|e| panic!("go build: {e}"));
+    std::fs::write(&stamp, text).expect("stamp");
+    bin
+}
+
+/// Runs the driver; its stdout as JSON.
+fn run(bin: &Path, args: &[&str]) -> Value {
+    let out = std::process::Command::new(bin)
+        .args(args)
+        .output()
+        .expect("the driver runs");
+    assert!(
+        out.status.success(),
+        "driver {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("driver JSON")
+}
+
+/// The verdicts of one population, each a set of (schema, field below `openAPIV3Schema`).
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Verdicts {
+    rules: BTreeSet<(String, String)>,
+    messages: BTreeSet<(String, String)>,
+    schemas: BTreeSet<String>,
+    contributors: BTreeSet<(String, String)>,
+    /// vgc's contributors of equal cost beyond the four the API server names (any four of them may be named).
+    tied: BTreeSet<(String, String)>,
+}
+
+/// The field of an API server error from `openAPIV3Schema` on (`spec.validation.` or `spec.versions[0].schema.`
+/// cut off).
+fn below_schema(field: &str) -> String {
+    field
+        .find("openAPIV3Schema")
+        .map_or(field, |i| &field[i..])
+        .to_string()
+}
+
+/// The API server's verdicts from its cost errors (`{"schema", "field", "detail"}`).
+fn api_server_verdicts(errors: &[Value]) -> Verdicts {
+    let mut v = Verdicts::default();
+    for e in errors {
+        let schema = e["schema"].as_str().unwrap_or("").to_string();
+        let field = below_schema(e["field"].as_str().unwrap_or(""));
+        let d = e["detail"].as_str().unwrap_or("");
+        if d.starts_with("contributed to") {
+            v.contributors.insert((schema, field));
+        } else if d.contains("total for entire") {
+            v.schemas.insert(schema);
+        } else if d.starts_with("estimated messageExpression cost") {
+            v.messages.insert((schema, field));
+        } else if d.starts_with("estimated rule cost") {
+            v.rules.insert((schema, field));
+        } else {
+            panic!("not a cost error: {e}");
+        }
+    }
+    v
+}
+
+/// vgc's verdicts over `costs` (by schema name).
+fn vgc_verdicts<'a>(
+    costs: impl IntoIterator<Item = (&'a String, &'a vgc_openapi::cost::SchemaCost)>,
+) -> Verdicts {
+    let mut v = Verdicts::default();
+    for (name, c) in costs {
+        for r in &c.rules {
+            if r.over_budget() {
+                v.rules.insert((name.clone(), r.field.clone()));
+            }
+            if r.message_over_budget() {
+                v.messages
+                    .insert((name.clone(), r.field.replace(".rule", ".messageExpression")));
+            }
+        }
+        if c.over_budget() {
+            v.schemas.insert(name.clone());
+            let least = c.contributors.last().map_or(0, |x| x.1);
+            // More than four: the ones costing as much as the fourth are tied for the last places.
+            let ties = c.contributors.len() > 4;
+            for (f, cost) in &c.contributors {
+                if ties && *cost == least {
+                    v.tied.insert((name.clone(), f.clone()));
+                } else {
+                    v.contributors.insert((name.clone(), f.clone()));
+                }
+            }
+        }
+    }
+    v
+}
+
+fn sym_diff<T: Ord + Clone + std::fmt::Debug>(
+    what: &str,
+    a: &BTreeSet<T>,
+    b: &BTreeSet<T>,
+) -> Vec<String> {
+    a.difference(b)
+        .map(|x| format!("{what}: API server only: {x:?}"))
+        .chain(b.difference(a).map(|x| format!("{what}: vgc only: {x:?}")))
+        .collect()
+}
+
+/// Compares verdicts; the differences, described.
+fn differences(api: &Verdicts, ours: &Verdicts) -> Vec<String> {
+    let mut out = sym_diff("rule over budget", &api.rules, &ours.rules);
+    out.extend(sym_diff(
+        "messageExpression over budget",
+        &api.messages,
+        &ours.messages,
+    ));
+    out.extend(sym_diff(
+        "schema over the total",
+        &api.schemas,
+        &ours.schemas,
+    ));
+    // Every contributor vgc names for sure is named by the API server; the others it names are of vgc's tied
+    // ones, as many as the API server names four.
+    out.extend(
+        ours.contributors
+            .difference(&api.contributors)
+            .map(|x| format!("contributor: vgc only: {x:?}")),
+    );
+    out.extend(
+        api.contributors
+            .iter()
+            .filter(|x| !ours.contributors.contains(*x) && !ours.tied.contains(*x))
+            .map(|x| format!("contributor: API server only: {x:?}")),
+    );
+    for s in &api.schemas {
+        let named = |set: &BTreeSet<(String, String)>| set.iter().filter(|x| &x.0 == s).count();
+        let theirs = named(&api.contributors);
+        let sure = named(&ours.contributors);
+        let expect = (sure + named(&ours.tied)).min(4);
+        if theirs != expect {
+            out.push(format!(
+                "contributors of {s}: the API server names {theirs}, vgc {expect}"
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn vgc_estimates_the_cost_of_every_k8s_api_rule_as_the_api_server_does() {
+    if vgc_tests::tier::skip_slow(vgc_tests::tier::NEEDS_GO) {
+        return;
+    }
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let docs = tmp.path().join("openapi");
+    let (api, _) = download_module("k8s.io/api@v0.37.2", tmp.path());
+    let req = vgc_driver::openapi::OpenApiRequest {
+        build: vgc_driver::BuildRequest::check(api, Vec::new()),
+        out: docs.clone(),
+        merge: None,
+        options: vgc_driver::openapi::Options::default(),
+        force: true,
+        no_cache: true,
+        cache_dir: None,
+    };
+    let o = vgc_driver::openapi::openapi(&req);
+    assert_eq!(o.build.errors(), 0, "{:?}", o.build.diagnostics);
+    let out = o.output.as_ref().expect("output");
+    let ours = vgc_openapi::cost::components(
+        &out.schemas,
+        &vgc_openapi::cost::document_schemas(&out.documents),
+    );
+    let report = run(&driver(), &["costs", docs.to_str().expect("utf-8 path")]);
+
+    // Per rule: the same cost of one run and the same number of runs.
+    let ours_by_field: BTreeMap<(&str, &str), &vgc_openapi::cost::RuleCost> = ours
+        .iter()
+        .flat_map(|(n, c)| {
+            c.rules
+                .iter()
+                .map(move |r| ((n.as_str(), r.field.as_str()), r))
+        })
+        .collect();
+    let theirs = report["rules"].as_array().expect("rules");
+    let mut same = 0usize;
+    let mut differ: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    for t in theirs {
+        let key = (
+            t["schema"].as_str().unwrap_or(""),
+            t["field"].as_str().unwrap_or(""),
+        );
+        let Some(r) = ours_by_field.get(&key) else {
+            differ
+                .entry("rule vgc does not see".into())
+                .or_default()
+                .push(format!("{key:?}"));
+            continue;
+        };
+        let cost = t["maxCost"].as_u64();
+        let card = t["cardinality"].as_u64();
+        let msg = t.get("messageCost").and_then(Value::as_u64);
+        let ours_msg = r.message_cost.clone().map(|m| m.ok());
+        if r.per_call.as_ref().ok().copied() == cost
+            && Some(r.cardinality) == card
+            && ours_msg.flatten() == msg
+        {
+            same += 1;
+        } else {
+            let class = match &r.per_call {
+                Err(e) => format!("not estimated: {e}"),
+                Ok(c) if Some(*c) != cost => {
+                    format!("cost of one run ({})", r.tag.as_deref().unwrap_or("?"))
+                }
+                Ok(_) if Some(r.cardinality) != card => "cardinality".into(),
+                Ok(_) => "messageExpression".into(),
+            };
+            differ.entry(class).or_default().push(format!(
+                "{key:?} {}: vgc {:?}×{} msg {ours_msg:?}, API server {cost:?}×{card:?} msg {msg:?}",
+                r.rule, r.per_call, r.cardinality
+            ));
+        }
+    }
+    let total_ours: usize = ours.values().map(|c| c.rules.len()).sum();
+    eprintln!(
+        "{} schemas, {} rules (vgc sees {total_ours}): {same} estimated exactly as the API server estimates them",
+        ours.len(),
+        theirs.len()
+    );
+    for (class, cases) in &differ {
+        eprintln!("differ, {class}: {} (first: {})", cases.len(), cases[0]);
+    }
+
+    // The verdicts.
+    let errors = report["errors"].as_array().expect("errors");
+    let api = api_server_verdicts(errors);
+    let mine = vgc_verdicts(&ours);
+    eprintln!(
+        "API server: {} rules over the per-rule budget, {} messageExpressions, {} schemas over the per-CRD total, {} contributors named; vgc: {}, {}, {}, {} contributors sure and {} tied for the last of the four places",
+        api.rules.len(),
+        api.messages.len(),
+        api.schemas.len(),
+        api.contributors.len(),
+        mine.rules.len(),
+        mine.messages.len(),
+        mine.schemas.len(),
+        mine.contributors.len(),
+        mine.tied.len()
+    );
+    let d = differences(&api, &mine);
+    assert!(
+        d.is_empty(),
+        "{} verdicts differ: {:#?}",
+        d.len(),
+        &d[..d.len().min(30)]
+    );
+    assert_eq!(theirs.len(), total_ours);
+    assert!(
+        differ.is_empty(),
+        "{:#?}",
+        differ.keys().collect::<Vec<_>>()
+    );
+    assert!(theirs.len() > 4_000, "{}", theirs.len());
+}
