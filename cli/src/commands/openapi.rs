@@ -5,7 +5,7 @@
 use super::build::Style;
 use super::common::{Globals, profile_suffix, target};
 use crate::args::OpenApiArgs;
-use std::io::Write as _;
+use std::io::Write;
 use std::process::ExitCode;
 use std::time::Instant;
 use vgc::render::plural;
@@ -152,20 +152,12 @@ pub(super) fn report(outcome: &OpenApiOutcome, verbose: bool, color: bool) -> Op
         return Some(ExitCode::from(1));
     };
     let shown = if verbose { usize::MAX } else { SHOWN };
-    for u in o.unexpressed.iter().take(shown) {
-        let _ = writeln!(
-            stderr,
-            "warning: not expressed in OpenAPI: {}{}: {}: {}",
-            u.schema, u.path, u.rule, u.reason
-        );
-    }
-    if o.unexpressed.len() > shown {
-        let _ = writeln!(
-            stderr,
-            "warning: … and {} more not expressed (--verbose lists them; each is under `x-vgc-unexpressed` in its schema)",
-            o.unexpressed.len() - shown
-        );
-    }
+    warn_unexpressed(
+        &mut stderr,
+        &o.unexpressed,
+        shown,
+        ["not expressed in OpenAPI", "not expressed", "in its schema"],
+    );
     let cost = &outcome.cost[..outcome.cost.len().min(shown)];
     let text = vgc::render::text_styled(cost, &outcome.build.sources, false, color);
     let _ = stderr.write_all(text.as_bytes());
@@ -177,4 +169,28 @@ pub(super) fn report(outcome: &OpenApiOutcome, verbose: bool, color: bool) -> Op
         );
     }
     None
+}
+
+/// Prints the first `shown` of `list` as warnings, then how many more there are: `words` are how a rule is said
+/// (`not expressed in OpenAPI`), how the count is said (`not expressed`) and where `x-vgc-unexpressed` lists each.
+pub(super) fn warn_unexpressed(
+    stderr: &mut impl Write,
+    list: &[vgc_driver::openapi::Unexpressed],
+    shown: usize,
+    [said, more, place]: [&str; 3],
+) {
+    for u in list.iter().take(shown) {
+        let _ = writeln!(
+            stderr,
+            "warning: {said}: {}{}: {}: {}",
+            u.schema, u.path, u.rule, u.reason
+        );
+    }
+    if list.len() > shown {
+        let _ = writeln!(
+            stderr,
+            "warning: … and {} more {more} (--verbose lists them; each is under `x-vgc-unexpressed` {place})",
+            list.len() - shown
+        );
+    }
 }

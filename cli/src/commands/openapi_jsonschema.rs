@@ -35,20 +35,16 @@ pub(crate) fn run(
         return ExitCode::from(1);
     };
     let shown = if verbose { usize::MAX } else { SHOWN };
-    for u in js.unexpressed.iter().take(shown) {
-        let _ = writeln!(
-            stderr,
-            "warning: not stated in JSON Schema: {}{}: {}: {}",
-            u.schema, u.path, u.rule, u.reason
-        );
-    }
-    if js.unexpressed.len() > shown {
-        let _ = writeln!(
-            stderr,
-            "warning: … and {} more not stated in JSON Schema (--verbose lists them; each is under `x-vgc-unexpressed` where it applies)",
-            js.unexpressed.len() - shown
-        );
-    }
+    super::openapi::warn_unexpressed(
+        &mut stderr,
+        &js.unexpressed,
+        shown,
+        [
+            "not stated in JSON Schema",
+            "not stated in JSON Schema",
+            "where it applies",
+        ],
+    );
     let cel = js
         .unexpressed
         .iter()
