@@ -38,30 +38,23 @@ pub fn jsonschema(req: &OpenApiRequest) -> JsonSchemaOutcome {
             generated.schemas.clone(),
             kinds_of_plan(&out.build.plan, &generated),
         ),
-        Some(dir) => match crate::openapi::merge_dir(dir, &generated) {
-            Ok((files, summary)) => {
+        Some(dir) => {
+            let read = crate::openapi::merge_dir(dir, &generated).and_then(|(files, summary)| {
                 out.merge = Some(summary);
-                match spec_components(&files) {
-                    Ok(c) => c,
-                    Err(e) => {
-                        out.io_error = Some(e);
-                        out.output = Some(generated);
-                        return JsonSchemaOutcome {
-                            openapi: out,
-                            schemas: None,
-                        };
-                    }
+                spec_components(&files)
+            });
+            match read {
+                Ok(c) => c,
+                Err(e) => {
+                    out.io_error = Some(e);
+                    out.output = Some(generated);
+                    return JsonSchemaOutcome {
+                        openapi: out,
+                        schemas: None,
+                    };
                 }
             }
-            Err(e) => {
-                out.io_error = Some(e);
-                out.output = Some(generated);
-                return JsonSchemaOutcome {
-                    openapi: out,
-                    schemas: None,
-                };
-            }
-        },
+        }
     };
     let schemas = json_schemas(&components, &kinds);
     out.notes.extend(schemas.notes.iter().cloned());
