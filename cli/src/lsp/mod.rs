@@ -1450,7 +1450,8 @@ fn word_before(text: &str, pos: lsp_types::Position) -> lsp_types::Range {
     let line = text
         .split('\n')
         .nth(usize::try_from(pos.line).unwrap_or(usize::MAX))
-        .unwrap_or("");
+        .unwrap_or("")
+        .trim_end_matches('\r');
     // The characters before the position, by UTF-16 column.
     let mut col = 0u32;
     let mut before = Vec::new();

@@ -673,18 +673,23 @@ pub(crate) fn unloaded_type(
 /// `metav1.Time`), if any; `None` off an identifier.
 fn qualified_word(text: &str, offset: usize) -> Option<(Option<&str>, &str)> {
     let ident = |c: char| c.is_alphanumeric() || c == '_';
-    let offset = offset.min(text.len());
-    let start = text[..offset]
-        .rfind(|c: char| !ident(c))
-        .map_or(0, |i| i + 1);
+    // The byte after the last character of `s` that cannot be part of a name (`§` is two bytes), else 0.
+    let word_start = |s: &str| {
+        s.char_indices()
+            .rev()
+            .find(|(_, c)| !ident(*c))
+            .map_or(0, |(i, c)| i + c.len_utf8())
+    };
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let start = word_start(&text[..offset]);
     let end = text[offset..]
         .find(|c: char| !ident(c))
         .map_or(text.len(), |i| offset + i);
     let word = text.get(start..end).filter(|w| !w.is_empty())?;
-    let qual = text[..start].strip_suffix('.').map(|b| {
-        let q = b.rfind(|c: char| !ident(c)).map_or(0, |i| i + 1);
-        &b[q..]
-    });
+    let qual = text[..start].strip_suffix('.').map(|b| &b[word_start(b)..]);
     Some((qual, word))
 }
 
@@ -1214,4 +1219,24 @@ fn memberof(u: &TagUse, name: &str) -> bool {
         t.name == "k8s:memberOf"
             && matches!(t.arg("group").map(|a| &a.value), Some(Scalar::Str(s)) if s == name)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::qualified_word;
+
+    #[test]
+    fn words_after_multi_byte_characters() {
+        let text = "// see §x.y and metav1.Time";
+        let y = text.find(".y").unwrap_or(0) + 1;
+        assert_eq!(qualified_word(text, y), Some((Some("x"), "y")));
+        assert_eq!(
+            qualified_word(text, text.find('x').unwrap_or(0)),
+            Some((None, "x"))
+        );
+        let t = text.find("Time").unwrap_or(0);
+        assert_eq!(qualified_word(text, t), Some((Some("metav1"), "Time")));
+        // Inside `§` (not a boundary) and on it: no name there.
+        assert_eq!(qualified_word(text, text.find('§').unwrap_or(0) + 1), None);
+    }
 }

@@ -198,8 +198,9 @@ pub(crate) fn hover(
         elem_json_name: &elem_json,
         map: is_map(&f.ty),
     };
+    // A field serialized inline (embedded) has no JSON name: its Go member name (`TypeMeta`, not `metav1.TypeMeta`).
     let shown = if f.json_name.is_empty() {
-        &f.go_name
+        &f.go_field
     } else {
         &f.json_name
     };

@@ -39,6 +39,50 @@ fn comment_start(line: &str) -> Option<usize> {
     None
 }
 
+/// Whether byte `line_start` of Go source `text` is in code — not inside a raw string literal or a block comment
+/// opened on an earlier line, where a `// +k8s:` is text, not a tag. A lexer's scan from the file's start (strings,
+/// runes, raw strings, both kinds of comment).
+fn starts_in_code(text: &str, line_start: usize) -> bool {
+    #[derive(PartialEq)]
+    enum In {
+        Code,
+        Line,
+        Block,
+        Quoted(u8),
+        Raw,
+    }
+    let b = text.as_bytes();
+    let mut state = In::Code;
+    let mut i = 0;
+    while i < line_start.min(b.len()) {
+        let c = b[i];
+        let next = b.get(i + 1).copied();
+        match state {
+            In::Code => match (c, next) {
+                (b'/', Some(b'/')) => state = In::Line,
+                (b'/', Some(b'*')) => {
+                    state = In::Block;
+                    i += 1;
+                }
+                (b'"' | b'\'', _) => state = In::Quoted(c),
+                (b'`', _) => state = In::Raw,
+                _ => {}
+            },
+            In::Line if c == b'\n' => state = In::Code,
+            In::Block if c == b'*' && next == Some(b'/') => {
+                state = In::Code;
+                i += 1;
+            }
+            In::Quoted(_) if c == b'\\' => i += 1,
+            In::Quoted(q) if c == q || c == b'\n' => state = In::Code,
+            In::Raw if c == b'`' => state = In::Code,
+            _ => {}
+        }
+        i += 1;
+    }
+    matches!(state, In::Code | In::Line)
+}
+
 /// Whether `c` may be part of a tag name or a value being typed (`validation-gen`, `eachVal`, `k8s-short-name`
 /// formats alike; JSON names may hold any letter: `ünï`).
 fn name_char(c: char) -> bool {
@@ -176,6 +220,9 @@ pub(crate) enum Completing {
 pub(crate) fn completing(text: &str, pos: Position, prefix: &TagPrefix) -> Option<Completing> {
     let at = offset(text, pos);
     let (start, line) = line_at(text, at);
+    if !starts_in_code(text, start) {
+        return None;
+    }
     let before = &line[..(at - start).min(line.len())];
     let comment = comment_start(before)?;
     let marker = format!("+{}", prefix.as_str());
@@ -610,6 +657,14 @@ mod tests {
         );
         let text = "var s = \"// +k8s:\"\n";
         assert_eq!(completing(text, Position::new(0, 17), &p), None);
+        // Inside a raw string or a block comment opened on an earlier line: text, not a tag.
+        let text = "var s = `\n// +k8s:\n`\n/*\n// +k8s:\n*/\n// +k8s:\n";
+        assert_eq!(completing(text, Position::new(1, 8), &p), None);
+        assert_eq!(completing(text, Position::new(4, 8), &p), None);
+        assert_eq!(
+            completing(text, Position::new(6, 8), &p),
+            Some(Completing::TagName)
+        );
     }
 
     #[test]
