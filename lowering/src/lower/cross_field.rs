@@ -18,6 +18,26 @@ enum Deferred {
     Modes { gates: Vec<OptionGate> },
 }
 
+/// Defers the callback of union `kind` unless a member tag of that kind already did: the first one decides the
+/// position, the option gates and the stability level.
+fn defer_union(
+    events: &mut Vec<Deferred>,
+    kind: UnionKind,
+    stability: Option<Stability>,
+    gates: &[OptionGate],
+) {
+    if !events
+        .iter()
+        .any(|e| matches!(e, Deferred::Union { kind: k, .. } if *k == kind))
+    {
+        events.push(Deferred::Union {
+            kind,
+            stability,
+            gates: gates.to_vec(),
+        });
+    }
+}
+
 impl Lowerer<'_> {
     /// upstream `union.go` / `zeroorone.go` for struct-field members: every member tag defers one callback that
     /// builds the functions of *all* groups of its kind in the struct (sorted by union name) and then clears them,
@@ -202,16 +222,8 @@ impl Lowerer<'_> {
                         Some(self.member_ref(owner, file, f, go.clone(), json.clone()));
                     // Before 1.37 a discriminator makes its union's check even without a member (one that reports
                     // nothing); from 1.37 only members do.
-                    if vgc_ir::profile::upstream(self.db).member_less_unions()
-                        && !events
-                            .iter()
-                            .any(|e| matches!(e, Deferred::Union { kind: k, .. } if *k == kind))
-                    {
-                        events.push(Deferred::Union {
-                            kind,
-                            stability: plevel,
-                            gates: gates.clone(),
-                        });
+                    if vgc_ir::profile::upstream(self.db).member_less_unions() {
+                        defer_union(&mut events, kind, plevel, &gates);
                     }
                 } else {
                     if shape.is_value_struct() {
@@ -236,16 +248,7 @@ impl Lowerer<'_> {
                         member: self.member_ref(owner, file, f, go.clone(), json.clone()),
                         member_name: arg("memberName").unwrap_or_else(|| go.clone()),
                     });
-                    if !events
-                        .iter()
-                        .any(|e| matches!(e, Deferred::Union { kind: k, .. } if *k == kind))
-                    {
-                        events.push(Deferred::Union {
-                            kind,
-                            stability: plevel,
-                            gates: gates.clone(),
-                        });
-                    }
+                    defer_union(&mut events, kind, plevel, &gates);
                 }
             }
         }
