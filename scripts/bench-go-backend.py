@@ -151,11 +151,14 @@ def flags(dirs):
     return f + dirs
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+def set_up(doc, tool, prefix):
+    """The command line (`doc` its help, `tool` what `--work` also holds), the vgc binary (built unless `--vgc`
+    names one) and the k8s.io/kubernetes tree laid out in the work directory (a temporary one named `prefix`…
+    unless `--work`): returns (args, repo, vgc, work, root, kubernetes)."""
+    ap = argparse.ArgumentParser(description=doc, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("-n", type=int, default=5, help="runs per scenario (default 5)")
     ap.add_argument("--vgc", help="the vgc binary (default: cargo build --release, target/release/vgc)")
-    ap.add_argument("--work", help="directory for the tree and validation-gen (default: a temporary one)")
+    ap.add_argument("--work", help=f"directory for the tree and {tool} (default: a temporary one)")
     a = ap.parse_args()
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     vgc = a.vgc
@@ -163,22 +166,40 @@ def main():
         run(["cargo", "build", "--release", "-p", "vgc"], repo)
         vgc = os.path.join(repo, "target/release/vgc")
     vgc = os.path.abspath(vgc)
-    work = a.work or tempfile.mkdtemp(prefix="vgc-bench-go-")
+    work = a.work or tempfile.mkdtemp(prefix=prefix)
     os.makedirs(work, exist_ok=True)
     root = os.path.realpath(os.path.join(work, "kubernetes"))
     shutil.rmtree(root, ignore_errors=True)
     os.makedirs(root)
     kubernetes = lay_out(root, work)
+    return a, repo, vgc, work, root, kubernetes
+
+
+def build_go_tool(module_dir, pkg, out, root):
+    """Builds the Go tool `pkg` of `module_dir` as `out`, then has go/packages resolve the tree's module graph once
+    through the proxy; returns the environment the tool then runs in (offline)."""
+    run(["go", "build", "-o", out, pkg], module_dir, dict(os.environ, GOFLAGS="-mod=mod", GOTOOLCHAIN="local"))
+    run(["go", "list", "./...", "./staging/src/k8s.io/api/...", "./staging/src/k8s.io/apimachinery/..."],
+        root, dict(os.environ, GOFLAGS="", GOTOOLCHAIN="local"))
+    return dict(os.environ, GOFLAGS="", GOPROXY="off", GOTOOLCHAIN="local")
+
+
+def cpu_model():
+    """The CPU's model name from /proc/cpuinfo ("" where there is none)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            return next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "")
+    except OSError:
+        return ""
+
+
+def main():
+    a, repo, vgc, work, root, kubernetes = set_up(__doc__, "validation-gen", "vgc-bench-go-")
 
     # Upstream validation-gen v0.37.2, built from the module cache; go/packages then resolves the tree's module
     # graph once through the proxy (go.mod files of the staging modules' requirements), and never again.
-    cg = download(CODE_GENERATOR, work)
     upstream = os.path.join(work, "validation-gen")
-    run(["go", "build", "-o", upstream, "./cmd/validation-gen"], cg,
-        dict(os.environ, GOFLAGS="-mod=mod", GOTOOLCHAIN="local"))
-    run(["go", "list", "./...", "./staging/src/k8s.io/api/...", "./staging/src/k8s.io/apimachinery/..."],
-        root, dict(os.environ, GOFLAGS="", GOTOOLCHAIN="local"))
-    go_env = dict(os.environ, GOFLAGS="", GOPROXY="off", GOTOOLCHAIN="local")
+    go_env = build_go_tool(download(CODE_GENERATOR, work), "./cmd/validation-gen", upstream, root)
 
     dirs = tagged_dirs(root)
     tools = {
@@ -239,12 +260,7 @@ def main():
         filecmp.cmp(os.path.join(work, "out-vgc", r), os.path.join(work, "out-validation-gen", r), shallow=False)
         for r in outputs["vgc"]
     )
-    cpu = ""
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "")
-    except OSError:
-        pass
+    cpu = cpu_model()
     go_version = run(["go", "version"], root).stdout.strip()
     vgc_version = run([vgc, "--version"], root).stdout.strip()
     print(f"machine: {platform.system()} {platform.machine()}, {os.cpu_count()} cores, {cpu}")

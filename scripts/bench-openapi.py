@@ -30,7 +30,6 @@ Needs `go` (modules downloaded through the module proxy when missing; the timed 
 unless --vgc is given. Prints the machine, the load average before and after, the population and a Markdown table.
 """
 
-import argparse
 import importlib.util
 import os
 import platform
@@ -38,7 +37,6 @@ import re
 import shutil
 import statistics
 import sys
-import tempfile
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -79,32 +77,12 @@ def openapi_dirs(root):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("-n", type=int, default=5, help="runs per scenario (default 5)")
-    ap.add_argument("--vgc", help="the vgc binary (default: cargo build --release, target/release/vgc)")
-    ap.add_argument("--work", help="directory for the tree and openapi-gen (default: a temporary one)")
-    a = ap.parse_args()
-    repo = os.path.dirname(HERE)
-    vgc = a.vgc
-    if not vgc:
-        tree.run(["cargo", "build", "--release", "-p", "vgc"], repo)
-        vgc = os.path.join(repo, "target/release/vgc")
-    vgc = os.path.abspath(vgc)
-    work = a.work or tempfile.mkdtemp(prefix="vgc-bench-openapi-")
-    os.makedirs(work, exist_ok=True)
-    root = os.path.realpath(os.path.join(work, "kubernetes"))
-    shutil.rmtree(root, ignore_errors=True)
-    os.makedirs(root)
-    kubernetes = tree.lay_out(root, work)
+    a, repo, vgc, work, root, kubernetes = tree.set_up(__doc__, "openapi-gen", "vgc-bench-openapi-")
 
     version = kube_openapi_version(kubernetes)
-    kube_openapi = tree.download(f"{KUBE_OPENAPI}@{version}", work)
     openapi_gen = os.path.join(work, "openapi-gen")
-    tree.run(["go", "build", "-o", openapi_gen, "./cmd/openapi-gen"], kube_openapi,
-             dict(os.environ, GOFLAGS="-mod=mod", GOTOOLCHAIN="local"))
-    tree.run(["go", "list", "./...", "./staging/src/k8s.io/api/...", "./staging/src/k8s.io/apimachinery/..."],
-             root, dict(os.environ, GOFLAGS="", GOTOOLCHAIN="local"))
-    go_env = dict(os.environ, GOFLAGS="", GOPROXY="off", GOTOOLCHAIN="local")
+    go_env = tree.build_go_tool(tree.download(f"{KUBE_OPENAPI}@{version}", work), "./cmd/openapi-gen", openapi_gen,
+                                root)
 
     dirs = openapi_dirs(root)
     os.makedirs(os.path.join(root, "_output"), exist_ok=True)
@@ -157,12 +135,7 @@ def main():
     for dirpath, _, files in os.walk(os.path.join(root, "staging")):
         if MODEL_NAME_FILE in files:
             model_files.append(os.path.join(dirpath, MODEL_NAME_FILE))
-    cpu = ""
-    try:
-        with open("/proc/cpuinfo") as f:
-            cpu = next((l.split(":", 1)[1].strip() for l in f if l.startswith("model name")), "")
-    except OSError:
-        pass
+    cpu = tree.cpu_model()
     go_version = tree.run(["go", "version"], root).stdout.strip()
     vgc_version = tree.run([vgc, "--version"], root).stdout.strip()
     commit = tree.run(["git", "rev-parse", "--short", "HEAD"], repo, check=False).stdout.strip()
