@@ -305,15 +305,17 @@ func schemasOf(f string) map[string]any {
 	return doc["components"].(map[string]any)["schemas"].(map[string]any)
 }
 
-func check(dir string) {
+// eachSchema calls fn with every component schema of DOCDIR's documents, its references inlined: files in name
+// order, each file's schemas by name, a name only the first time, the well-known types left out. It returns how
+// many references the inliner cut.
+func eachSchema(dir string, fn func(name string, spec map[string]any)) int {
 	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		panic(err)
 	}
 	sort.Strings(files)
 	done := map[string]bool{}
-	var errs []errorOut
-	schemas, rules, cut := 0, 0, 0
+	cut := 0
 	for _, f := range files {
 		comps := schemasOf(f)
 		names := make([]string, 0, len(comps))
@@ -327,26 +329,34 @@ func check(dir string) {
 				continue
 			}
 			done[n] = true
-			spec := in.resolve(comps[n].(map[string]any), []string{n})
-			schemas++
-			rules += countRules(spec)
-			crd, err := crdOf(spec)
-			if err != nil {
-				errs = append(errs, errorOut{Schema: n, Type: "conversion", Detail: err.Error()})
-				continue
-			}
-			root := map[string]any{"properties": map[string]any{"spec": spec}}
-			for _, e := range validation.ValidateCustomResourceDefinition(context.Background(), crd) {
-				out := errorOut{Schema: n, Field: e.Field, Type: string(e.Type), Detail: e.Detail}
-				if r := ruleAt(root, e.Field); r != nil {
-					out.Tag, _ = r["x-vgc-tag"].(string)
-					out.Rule, _ = r["rule"].(string)
-				}
-				errs = append(errs, out)
-			}
+			fn(n, in.resolve(comps[n].(map[string]any), []string{n}))
 		}
 		cut += in.cut
 	}
+	return cut
+}
+
+func check(dir string) {
+	var errs []errorOut
+	schemas, rules := 0, 0
+	cut := eachSchema(dir, func(n string, spec map[string]any) {
+		schemas++
+		rules += countRules(spec)
+		crd, err := crdOf(spec)
+		if err != nil {
+			errs = append(errs, errorOut{Schema: n, Type: "conversion", Detail: err.Error()})
+			return
+		}
+		root := map[string]any{"properties": map[string]any{"spec": spec}}
+		for _, e := range validation.ValidateCustomResourceDefinition(context.Background(), crd) {
+			out := errorOut{Schema: n, Field: e.Field, Type: string(e.Type), Detail: e.Detail}
+			if r := ruleAt(root, e.Field); r != nil {
+				out.Tag, _ = r["x-vgc-tag"].(string)
+				out.Rule, _ = r["rule"].(string)
+			}
+			errs = append(errs, out)
+		}
+	})
 	out, _ := json.Marshal(map[string]any{"schemas": schemas, "rules": rules, "cut": cut, "errors": errs})
 	fmt.Println(string(out))
 }

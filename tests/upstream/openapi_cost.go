@@ -16,7 +16,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -123,36 +122,16 @@ func crdSchemas(crd *apiextensions.CustomResourceDefinition) []versionSchema {
 }
 
 func costs(dir string) {
-	files, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil {
-		panic(err)
-	}
-	sort.Strings(files)
-	done := map[string]bool{}
 	rules := []ruleCost{}
 	errs := []errorOut{}
-	for _, f := range files {
-		comps := schemasOf(f)
-		names := make([]string, 0, len(comps))
-		for n := range comps {
-			names = append(names, n)
+	eachSchema(dir, func(n string, spec map[string]any) { // openapi_apiserver.go, built beside this file
+		crd, err := crdOf(spec)
+		if err != nil {
+			errs = append(errs, errorOut{Schema: n, Type: "conversion", Detail: err.Error()})
+			return
 		}
-		sort.Strings(names)
-		in := &inliner{comps: comps}
-		for _, n := range names {
-			if done[n] || wellKnown[n] != nil {
-				continue
-			}
-			done[n] = true
-			spec := in.resolve(comps[n].(map[string]any), []string{n})
-			crd, err := crdOf(spec)
-			if err != nil {
-				errs = append(errs, errorOut{Schema: n, Type: "conversion", Detail: err.Error()})
-				continue
-			}
-			costsOf(n, crd, &rules, &errs)
-		}
-	}
+		costsOf(n, crd, &rules, &errs)
+	})
 	out, _ := json.Marshal(map[string]any{"rules": rules, "errors": errs})
 	fmt.Println(string(out))
 }
