@@ -20,6 +20,36 @@ pub fn e2e_dir() -> PathBuf {
     e2e
 }
 
+/// Builds the Go program of `files` (each a file name and its text) as `oracle` in the scratch module `module`
+/// (requiring `require`) in `target/e2e/<dir>`, once per text of its files (`driver.go.built` keeps the last);
+/// the binary's path.
+///
+/// # Panics
+/// When a file cannot be written or `go mod tidy`/`go build` fails.
+pub fn go_oracle(dir: &str, module: &str, require: &str, files: &[(&str, &str)]) -> PathBuf {
+    let work = e2e_dir().join(dir);
+    std::fs::create_dir_all(&work).expect("mkdir");
+    let bin = work.join("oracle");
+    let stamp = work.join("driver.go.built");
+    let text: String = files.iter().map(|(_, t)| *t).collect();
+    if bin.is_file() && std::fs::read_to_string(&stamp).is_ok_and(|t| t == text) {
+        return bin;
+    }
+    std::fs::write(
+        work.join("go.mod"),
+        format!("module {module}\n\ngo 1.25\n\nrequire {require}\n"),
+    )
+    .expect("go.mod");
+    for (name, t) in files {
+        std::fs::write(work.join(name), t).expect(name);
+    }
+    let go = crate::kubernetes_defaulters::go_try;
+    go(&work, &["mod", "tidy"]).unwrap_or_else(|e| panic!("go mod tidy: {e}"));
+    go(&work, &["build", "-o", "oracle", "."]).unwrap_or_else(|e| panic!("go build: {e}"));
+    std::fs::write(&stamp, text).expect("stamp");
+    bin
+}
+
 /// `cargo <args> --manifest-path <manifest>` (the cargo running the tests, `$CARGO`) with
 /// `CARGO_TARGET_DIR=<e2e>/target` — the nested target directory the suites on real input share, so what one compiled
 /// (k8s-openapi, the runtime, kube-core) the next reuses — and, with `deny_warnings`, `RUSTFLAGS=-D warnings`

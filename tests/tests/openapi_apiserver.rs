@@ -35,8 +35,7 @@
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use vgc_tests::harness::{download_module, e2e_dir};
-use vgc_tests::kubernetes_defaulters::go_try;
+use vgc_tests::harness::{download_module, e2e_dir, go_oracle};
 
 const DRIVER: &str = include_str!("../upstream/openapi_apiserver.go");
 const COMPARE: &str = include_str!("../upstream/openapi_compare.go");
@@ -63,26 +62,16 @@ const APIEXTENSIONS: &str = "k8s.io/apiextensions-apiserver v0.37.2";
 
 /// Builds the driver in `target/e2e/openapi-oracle` (once per driver text) and returns its path.
 fn driver() -> PathBuf {
-    let work = e2e_dir().join("openapi-oracle");
-    std::fs::create_dir_all(&work).expect("mkdir");
-    let bin = work.join("oracle");
-    let stamp = work.join("driver.go.built");
-    let texts = [DRIVER, CRDSIDE, OBJECTS].concat();
-    if bin.is_file() && std::fs::read_to_string(&stamp).is_ok_and(|t| t == texts) {
-        return bin;
-    }
-    std::fs::write(
-        work.join("go.mod"),
-        format!("module vgc.test/openapioracle\n\ngo 1.25\n\nrequire {APIEXTENSIONS}\n"),
+    go_oracle(
+        "openapi-oracle",
+        "vgc.test/openapioracle",
+        APIEXTENSIONS,
+        &[
+            ("main.go", DRIVER),
+            ("crdside.go", CRDSIDE),
+            ("objects.go", OBJECTS),
+        ],
     )
-    .expect("go.mod");
-    std::fs::write(work.join("main.go"), DRIVER).expect("main.go");
-    std::fs::write(work.join("crdside.go"), CRDSIDE).expect("crdside.go");
-    std::fs::write(work.join("objects.go"), OBJECTS).expect("objects.go");
-    go_try(&work, &["mod", "tidy"]).unwrap_or_else(|e| panic!("go mod tidy: {e}"));
-    go_try(&work, &["build", "-o", "oracle", "."]).unwrap_or_else(|e| panic!("go build: {e}"));
-    std::fs::write(&stamp, texts).expect("stamp");
-    bin
 }
 
 /// `vgc openapi` over k8s.io/api v0.37.2 into `out` (the library call the command makes) with `options` fixed.

@@ -13,8 +13,7 @@
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use vgc_tests::harness::{download_module, e2e_dir};
-use vgc_tests::kubernetes_defaulters::go_try;
+use vgc_tests::harness::{download_module, go_oracle};
 
 const DRIVER: &str = include_str!("../upstream/openapi_apiserver.go");
 const COST_DRIVER: &str = include_str!("../upstream/openapi_cost.go");
@@ -25,25 +24,12 @@ const APIEXTENSIONS: &str = "k8s.io/apiextensions-apiserver v0.37.2";
 /// Builds the driver (`openapi_apiserver.go` with `openapi_cost.go`) in `target/e2e/openapi-cost`, once per driver
 /// text; its path.
 fn driver() -> PathBuf {
-    let work = e2e_dir().join("openapi-cost");
-    std::fs::create_dir_all(&work).expect("mkdir");
-    let bin = work.join("oracle");
-    let stamp = work.join("driver.go.built");
-    let text = format!("{DRIVER}{COST_DRIVER}");
-    if bin.is_file() && std::fs::read_to_string(&stamp).is_ok_and(|t| t == text) {
-        return bin;
-    }
-    std::fs::write(
-        work.join("go.mod"),
-        format!("module vgc.test/openapicost\n\ngo 1.25\n\nrequire {APIEXTENSIONS}\n"),
+    go_oracle(
+        "openapi-cost",
+        "vgc.test/openapicost",
+        APIEXTENSIONS,
+        &[("main.go", DRIVER), ("cost.go", COST_DRIVER)],
     )
-    .expect("go.mod");
-    std::fs::write(work.join("main.go"), DRIVER).expect("main.go");
-    std::fs::write(work.join("cost.go"), COST_DRIVER).expect("cost.go");
-    go_try(&work, &["mod", "tidy"]).unwrap_or_else(|e| panic!("go mod tidy: {e}"));
-    go_try(&work, &["build", "-o", "oracle", "."]).unwrap_or_else(|e| panic!("go build: {e}"));
-    std::fs::write(&stamp, text).expect("stamp");
-    bin
 }
 
 /// Runs the driver; its stdout as JSON.

@@ -21,7 +21,7 @@
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
-use vgc_tests::harness::e2e_dir;
+use vgc_tests::harness::{e2e_dir, go_oracle};
 use vgc_tests::kubernetes_defaulters::go_try;
 
 const DRIVER: &str = include_str!("../upstream/openapi_apiserver.go");
@@ -183,25 +183,12 @@ fn controller_gen() -> PathBuf {
 
 /// Builds the Go driver (`openapi_apiserver.go` with `openapi_crd.go`) once per driver text; its path.
 fn driver() -> PathBuf {
-    let work = e2e_dir().join("openapi-crd");
-    std::fs::create_dir_all(&work).expect("mkdir");
-    let bin = work.join("oracle");
-    let stamp = work.join("driver.go.built");
-    let text = format!("{DRIVER}{CRD_DRIVER}");
-    if bin.is_file() && std::fs::read_to_string(&stamp).is_ok_and(|t| t == text) {
-        return bin;
-    }
-    std::fs::write(
-        work.join("go.mod"),
-        format!("module vgc.test/openapioracle\n\ngo 1.25\n\nrequire {APIEXTENSIONS}\n"),
+    go_oracle(
+        "openapi-crd",
+        "vgc.test/openapioracle",
+        APIEXTENSIONS,
+        &[("main.go", DRIVER), ("crd.go", CRD_DRIVER)],
     )
-    .expect("go.mod");
-    std::fs::write(work.join("main.go"), DRIVER).expect("main.go");
-    std::fs::write(work.join("crd.go"), CRD_DRIVER).expect("crd.go");
-    go_try(&work, &["mod", "tidy"]).unwrap_or_else(|e| panic!("go mod tidy: {e}"));
-    go_try(&work, &["build", "-o", "oracle", "."]).unwrap_or_else(|e| panic!("go build: {e}"));
-    std::fs::write(&stamp, text).expect("stamp");
-    bin
 }
 
 /// The operator module in `dir` and controller-gen's CRD of it; the CRD's path.
