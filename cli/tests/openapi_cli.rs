@@ -5,7 +5,7 @@
 //! untouched).
 
 use serde_json::{Value, json};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const DOC: &str = "// +k8s:validation-gen=*\n// +groupName=widgets.example.com\npackage v1\n";
@@ -49,6 +49,15 @@ fn module(dir: &Path, types: &str) {
     std::fs::write(pkg.join("types.go"), types).expect("types.go");
 }
 
+/// A temporary directory with the module of [`TYPES`] in `api/`; the directory (removed when dropped) and `api`.
+fn widgets() -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let api = tmp.path().join("api");
+    std::fs::create_dir_all(&api).expect("mkdir");
+    module(&api, TYPES);
+    (tmp, api)
+}
+
 fn vgc(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_vgc"))
         .args(args)
@@ -67,10 +76,7 @@ fn read(p: &Path) -> Value {
 
 #[test]
 fn writes_one_document_per_group_version_with_the_rules() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let api = tmp.path().join("api");
-    std::fs::create_dir_all(&api).expect("mkdir");
-    module(&api, TYPES);
+    let (tmp, api) = widgets();
     let out = tmp.path().join("out");
     let (api_s, out_s) = (api.to_str().expect("utf-8"), out.to_str().expect("utf-8"));
     let o = vgc(&["openapi", api_s, "--out", out_s]);
@@ -113,10 +119,7 @@ fn writes_one_document_per_group_version_with_the_rules() {
 
 #[test]
 fn refuses_a_file_in_the_way_and_an_api_tree_with_errors() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let api = tmp.path().join("api");
-    std::fs::create_dir_all(&api).expect("mkdir");
-    module(&api, TYPES);
+    let (tmp, api) = widgets();
     let out = tmp.path().join("out");
     std::fs::create_dir_all(&out).expect("mkdir");
     std::fs::write(out.join(FILE), "mine\n").expect("a file of the user");
@@ -152,10 +155,7 @@ fn refuses_a_file_in_the_way_and_an_api_tree_with_errors() {
 
 #[test]
 fn merge_adds_rule_keys_to_a_spec_directory() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let api = tmp.path().join("api");
-    std::fs::create_dir_all(&api).expect("mkdir");
-    module(&api, TYPES);
+    let (tmp, api) = widgets();
     let spec = tmp.path().join("spec");
     std::fs::create_dir_all(&spec).expect("mkdir");
     let original = json!({
@@ -203,10 +203,7 @@ fn merge_adds_rule_keys_to_a_spec_directory() {
 
 #[test]
 fn jsonschema_format_writes_kubeconforms_layout_and_lists_what_it_cannot_state() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let api = tmp.path().join("api");
-    std::fs::create_dir_all(&api).expect("mkdir");
-    module(&api, TYPES);
+    let (tmp, api) = widgets();
     let out = tmp.path().join("out");
     let (api_s, out_s) = (api.to_str().expect("utf-8"), out.to_str().expect("utf-8"));
     let o = vgc(&["openapi", api_s, "--format", "jsonschema", "--out", out_s]);
