@@ -2,7 +2,9 @@
 
 use super::comments::{CommentIndex, RawComment, group_raw};
 use super::skeleton::Skeleton;
-use super::{ConstDecl, ConstValue, Field, GoFile, Import, SyntaxProblem, TypeDecl, TypeExpr};
+use super::{
+    ConstDecl, ConstValue, Field, GoFile, Import, Span, SyntaxProblem, TypeDecl, TypeExpr,
+};
 use crate::structtag::unquote_interpreted;
 use std::num::NonZeroU16;
 use tree_sitter::{Node, Parser};
@@ -107,7 +109,11 @@ pub(super) fn lower_with(src: &str, shorten: bool) -> GoFile {
         file: GoFile::default(),
     };
     problems.sort_by_key(|p| p.span.start);
-    l.file.problems = problems;
+    let tops: Vec<Span> = {
+        let mut c = root.walk();
+        root.children(&mut c).map(|n| offsets.span(n)).collect()
+    };
+    l.file.problems = one_per_declaration(problems, &tops);
     let mut cursor = root.walk();
     for child in root.named_children(&mut cursor) {
         if too_deep.contains(&child.id()) {
@@ -132,6 +138,49 @@ pub(super) fn lower_with(src: &str, shorten: bool) -> GoFile {
     }
     l.file.comment_groups = groups.clone();
     l.file
+}
+
+/// The syntax problems of a file with those between two well-formed top-level declarations merged into one spanning
+/// them (`tops`: the spans of the root's children): a stray statement in a struct makes tree-sitter's recovery mark
+/// every field line after it (two regions a line: 56 for one line typed into core/v1 `PodSpec`) and split the
+/// declaration into pieces; one located error from the first region says as much. Problems of vgc's own (`error`)
+/// are kept as they are.
+fn one_per_declaration(problems: Vec<SyntaxProblem>, tops: &[Span]) -> Vec<SyntaxProblem> {
+    // A top-level node no plain problem touches: a declaration that parsed.
+    let clean: Vec<&Span> = tops
+        .iter()
+        .filter(|t| {
+            !problems.iter().any(|p| {
+                !p.error && p.span.start < t.end && t.start < p.span.end.max(p.span.start + 1)
+            })
+        })
+        .collect();
+    let mut out: Vec<(SyntaxProblem, usize)> = Vec::new();
+    for p in problems {
+        match out.last_mut() {
+            Some((last, n))
+                if !p.error
+                    && !last.error
+                    && !clean
+                        .iter()
+                        .any(|t| last.span.end <= t.start && t.end <= p.span.start) =>
+            {
+                last.span.end = last.span.end.max(p.span.end);
+                *n += 1;
+            }
+            _ => out.push((p, 1)),
+        }
+    }
+    out.into_iter()
+        .map(|(mut p, n)| {
+            if n > 1 {
+                p.message = format!(
+                    "could not parse this region ({n} places, up to the next declaration that parses); declarations and tags inside it were skipped"
+                );
+            }
+            p
+        })
+        .collect()
 }
 
 /// Go's parser refuses a file whose first token (after comments) is not `package` ("expected 'package', found
