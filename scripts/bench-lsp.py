@@ -105,6 +105,11 @@ async def main(args):
     def on_log(params):
         pass
 
+    # VS Code's capabilities register file watchers dynamically: the server asks, the client answers.
+    @client.feature(types.CLIENT_REGISTER_CAPABILITY)
+    def on_register(params):
+        return None
+
     await client.start_io(
         str(args.vgc),
         "lsp",
