@@ -1176,19 +1176,21 @@ impl Server {
         // warning the edit did not touch stays in place throughout (no flicker).
         if lint_on && !full {
             let mut first = outcome.diagnostics.clone();
-            let now_text = |f: &str| {
-                self.modules
-                    .get(root)
-                    .and_then(Module::db)
-                    .and_then(|db| navigate::text_of(db, f))
-            };
             let module = &self.modules[root];
+            // Each edited file's edit, found once.
+            let edits: BTreeMap<&String, Edited> = before
+                .iter()
+                .filter_map(|(f, old)| {
+                    let now = module.db().and_then(|db| navigate::text_of(db, f))?;
+                    Some((f, Edited::between(old, &now)))
+                })
+                .collect();
             first.extend(module.lint_last.iter().filter_map(|d| {
                 let f = d.file.as_ref()?;
                 if !p.paths.contains(f) {
                     return Some(d.clone());
                 }
-                carry(d, before.get(f)?, &now_text(f)?)
+                edits.get(f)?.carry(d)
             }));
             sort_diagnostics(&mut first);
             published = self.publish(root, &first, &outcome.sources, &published);
@@ -1344,40 +1346,62 @@ fn fixable(d: &vgc_ir::Diagnostic, lines: &position::LineIndex<'_>) -> actions::
     }
 }
 
-/// Diagnostic `d` of a file whose text was `old`, moved into its text `new`: its span (and its fix's) shifted by the
-/// length change when it lies after the edited region, kept when before it, `None` when it touches it. The edited
-/// region is what lies between the longest common prefix and suffix of the two texts.
-fn carry(d: &vgc_ir::Diagnostic, old: &str, new: &str) -> Option<vgc_ir::Diagnostic> {
-    let prefix = old
-        .bytes()
-        .zip(new.bytes())
-        .take_while(|(a, b)| a == b)
-        .count();
-    let room = old.len().min(new.len()) - prefix;
-    let suffix = old
-        .bytes()
-        .rev()
-        .zip(new.bytes().rev())
-        .take(room)
-        .take_while(|(a, b)| a == b)
-        .count();
-    let changed_end = old.len() - suffix;
-    let moved = |r: &std::ops::Range<usize>| -> Option<std::ops::Range<usize>> {
-        if r.end < prefix || (r.end == prefix && r.start < prefix) {
-            Some(r.clone())
-        } else if r.start > changed_end || (r.start == changed_end && r.end > changed_end) {
-            let shift = |x: usize| x + new.len() - old.len();
-            Some(shift(r.start)..shift(r.end))
-        } else {
-            None
+/// What an edit changed in a file's text: the bytes `prefix..changed_end` of the old text (between the longest common
+/// prefix and suffix of the two texts) became others, and the text's length changed by `new_len - old_len`.
+struct Edited {
+    prefix: usize,
+    changed_end: usize,
+    old_len: usize,
+    new_len: usize,
+}
+
+impl Edited {
+    /// The edit that made `new` of `old` (one pass over the common prefix and suffix).
+    fn between(old: &str, new: &str) -> Self {
+        let (o, n) = (old.as_bytes(), new.as_bytes());
+        let prefix = o
+            .iter()
+            .zip(n)
+            .position(|(a, b)| a != b)
+            .unwrap_or(o.len().min(n.len()));
+        let room = o.len().min(n.len()) - prefix;
+        let suffix = o
+            .iter()
+            .rev()
+            .zip(n.iter().rev())
+            .take(room)
+            .position(|(a, b)| a != b)
+            .unwrap_or(room);
+        Self {
+            prefix,
+            changed_end: o.len() - suffix,
+            old_len: o.len(),
+            new_len: n.len(),
         }
-    };
-    let mut d = d.clone();
-    d.span = moved(&d.span)?;
-    if let Some(fix) = &mut d.fix {
-        fix.span = moved(&fix.span)?;
     }
-    Some(d)
+
+    /// Diagnostic `d` of the old text moved into the new one: its span (and its fix's) shifted by the length change
+    /// when it lies after the edited region, kept when before it, `None` when it touches it.
+    fn carry(&self, d: &vgc_ir::Diagnostic) -> Option<vgc_ir::Diagnostic> {
+        let moved = |r: &std::ops::Range<usize>| -> Option<std::ops::Range<usize>> {
+            if r.end < self.prefix || (r.end == self.prefix && r.start < self.prefix) {
+                Some(r.clone())
+            } else if r.start > self.changed_end
+                || (r.start == self.changed_end && r.end > self.changed_end)
+            {
+                let shift = |x: usize| x + self.new_len - self.old_len;
+                Some(shift(r.start)..shift(r.end))
+            } else {
+                None
+            }
+        };
+        let mut d = d.clone();
+        d.span = moved(&d.span)?;
+        if let Some(fix) = &mut d.fix {
+            fix.span = moved(&fix.span)?;
+        }
+        Some(d)
+    }
 }
 
 /// At most [`MESSAGE_CHARS`] characters of a diagnostic's message, with how many were left out: a message quotes
