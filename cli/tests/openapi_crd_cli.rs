@@ -234,3 +234,35 @@ fn a_crd_that_cannot_get_rules_is_a_located_error_and_nothing_is_written() {
         assert!(!out.join("bad.yaml").exists());
     }
 }
+
+/// A `--crd` that is a FIFO or a device is refused at once with its path (not read: a FIFO would block, `/dev/zero`
+/// fill memory), exit 2, nothing written.
+#[cfg(unix)]
+#[test]
+fn a_crd_that_is_not_a_regular_file_is_refused() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    module(tmp.path());
+    let fifo = tmp.path().join("crd.yaml");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let out = tmp.path().join("out");
+    let root = tmp.path().to_str().expect("utf-8");
+    let o = out.to_str().expect("utf-8");
+    for (crd, kind) in [
+        (fifo.to_str().expect("utf-8"), "a FIFO"),
+        ("/dev/zero", "a character device"),
+    ] {
+        let r = vgc(&["openapi", root, "--crd", crd, "--out", o]);
+        assert_eq!(r.status.code(), Some(2), "{}", stderr(&r));
+        assert_eq!(
+            stderr(&r),
+            format!(
+                "error: --crd {crd}: not a regular file ({kind}); vgc reads only regular files\n"
+            )
+        );
+        assert!(!out.exists(), "nothing written");
+    }
+}

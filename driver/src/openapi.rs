@@ -14,6 +14,9 @@ use crate::sys::OsSystem;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
+/// The largest spec file `--merge` reads, in bytes.
+const MAX_SPEC_BYTES: u64 = 256 << 20;
+
 /// What `vgc openapi` is asked for.
 #[derive(Debug, Clone)]
 pub struct OpenApiRequest {
@@ -199,7 +202,10 @@ pub(crate) fn merge_dir(
     let mut files = Vec::new();
     for n in names {
         let path = dir.join(&n);
-        let text = std::fs::read(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        // A spec file is a regular file of bounded size (k8s.io/kubernetes' largest is about 2 MB): a FIFO or a
+        // device named `x.json` is refused instead of blocking or filling memory.
+        let text = crate::sys::read_regular(&path, MAX_SPEC_BYTES)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         let mut doc: serde_json::Value = serde_json::from_slice(&text)
             .map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
         let r = vgc_openapi::merge(&mut doc, &generated.schemas);

@@ -39,12 +39,18 @@ fn located(path: &str, text: &str, span: Range<usize>, message: &str, color: boo
     }
 }
 
+/// The largest CRD file read, in bytes (controller-gen's CRD embedding a PodTemplateSpec is about 0.6 MB).
+const MAX_CRD_BYTES: u64 = 64 << 20;
+
 /// Reads the CRD files; on a file that cannot be read or a malformed document, prints it and returns the exit code.
 fn read(paths: &[String], color: bool) -> Result<Vec<Read>, ExitCode> {
     let mut out = Vec::new();
     let mut bad = false;
     for p in paths {
-        let text = match std::fs::read_to_string(p) {
+        // A regular file of bounded size, read without blocking: a FIFO or a device is refused with its path.
+        let text = match vgc_driver::sys::read_regular(std::path::Path::new(p), MAX_CRD_BYTES)
+            .and_then(|b| String::from_utf8(b).map_err(|e| format!("not UTF-8: {e}")))
+        {
             Ok(t) => t,
             Err(e) => {
                 let _ = writeln!(std::io::stderr(), "error: --crd {p}: {e}");
