@@ -382,10 +382,13 @@ impl Builder<'_> {
                 self.kw(node, "enum", json!(values), level);
             }
             CheckKind::Format(f) => {
-                // The keyword names the format; where a present zero is let through, it is not written, since a
-                // validator that knows the format (kube-openapi knows k8s-short-name and k8s-long-name) would
-                // refuse `""`.
-                if site.zero.is_none() {
+                let pred = format_pred(*f, "self", self.options.cel_format_library);
+                // The keyword names the format. It is not written where a present zero is let through, since a
+                // validator that knows the format would refuse `""`; nor where the API server's schema validator
+                // checks the format itself (`server_checks_format`) and the CEL rule below says it too: a bad value
+                // would be refused twice, `TypeInvalid` ("must be of type k8s-long-name") besides the rule's
+                // `Invalid`, the one upstream reports.
+                if site.zero.is_none() && (pred.is_none() || !server_checks_format(*f)) {
                     self.kw(node, "format", json!(f.name()), level);
                 }
                 // Every valid value of these formats is ASCII and at most this long, so the bound refuses nothing the
@@ -394,7 +397,7 @@ impl Builder<'_> {
                 if let Some(n) = format_max_length(*f) {
                     keyword(node, "maxLength", json!(n), level);
                 }
-                match format_pred(*f, "self", self.options.cel_format_library) {
+                match pred {
                     Some(p) => {
                         push_rule(node, &rule(site.guard(pred_rule(p))));
                         self.expressed += 1;
@@ -1334,6 +1337,13 @@ pub(crate) fn format_pred(f: Format, v: &str, library: bool) -> Option<Pred> {
         message_expression: None,
         reason: Reason::Invalid,
     })
+}
+
+/// Whether the API server's schema validator checks `format: f` itself: kube-openapi's `k8s-short-name` and
+/// `k8s-long-name` (k8s.io/apiextensions-apiserver's `supportedVersionedFormats`, since Kubernetes 1.34), reported as
+/// `TypeInvalid`; every other Kubernetes format is stripped from a CRD's schema and checked by nothing but its CEL rule.
+fn server_checks_format(f: Format) -> bool {
+    matches!(f, Format::K8sShortName | Format::K8sLongName)
 }
 
 /// The length no valid value of format `f` exceeds (characters; every valid value is ASCII), where there is one:
