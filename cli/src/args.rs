@@ -146,6 +146,16 @@ pub(crate) struct BuildArgs {
     /// current year; default `vgc.toml` `[build] go-header-file`, else none).
     #[arg(long, value_name = "FILE")]
     pub(crate) go_header_file: Option<String>,
+    /// `--target go`: also write validation-gen's declarative-validation coverage test fixtures under DIR (1.37
+    /// on), as `<DIR>/<group>/<lowercase kind>/<prefix>{<version>,main}_test.go`; inside the Go module.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) test_output_root: Option<String>,
+    /// `--target go`: prefix of every fixture's file name; only with `--test-output-root`.
+    #[arg(long, value_name = "PREFIX")]
+    pub(crate) test_output_file_prefix: Option<String>,
+    /// `--target go`: YAML list of rules left out of the fixtures; only with `--test-output-root`.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) test_allowlist: Option<String>,
 }
 
 /// Options of `vgc validation-gen`: upstream validation-gen's flags (code-generator v0.37/v0.38 `cmd/validation-gen`,
@@ -178,13 +188,15 @@ pub(crate) struct ValidationGenArgs {
     /// Print the tag reference as JSON (upstream's `--docs` shape, `vgc docs --format tags-json`) and exit.
     #[arg(long)]
     pub(crate) docs: bool,
-    /// Refused: vgc does not write validation-gen's coverage test fixtures (yet).
+    /// Also write the declarative-validation coverage test fixtures under DIR (1.37 on), as
+    /// `<DIR>/<group>/<lowercase kind>/<prefix>{<version>,main}_test.go`; inside the Go module.
     #[arg(long, value_name = "DIR")]
     pub(crate) test_output_root: Option<String>,
-    /// Refused, with `--test-output-root`.
+    /// Prefix of every fixture's file name (e.g. `zz_generated.validations.`); only with `--test-output-root`.
     #[arg(long, value_name = "PREFIX")]
     pub(crate) test_output_file_prefix: Option<String>,
-    /// Refused, with `--test-output-root`.
+    /// YAML list of rules left out of the fixtures (apiVersion, kind, path, errorType, origin, reason); only with
+    /// `--test-output-root`.
     #[arg(long, value_name = "FILE")]
     pub(crate) test_allowlist: Option<String>,
     /// vgc: replace files in the way even when validation-gen did not generate them.

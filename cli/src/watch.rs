@@ -180,7 +180,7 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
                 .filter(|p| {
                     header.as_deref() == Some(p.as_path())
                         || (relevant(p, out_dir.as_deref())
-                            && !go.is_some_and(|g| go_own(p, &root, &g.output_file)))
+                            && !go.is_some_and(|g| go_own(p, &root, &g.output_file) || fixture_own(p, g)))
                         // A generated Go file someone removed: rebuilt, so the output is whole again (vgc's own
                         // removal of a stale one costs one rebuild that writes nothing).
                         || go.is_some_and(|g| {
@@ -232,6 +232,19 @@ pub fn go_own(path: &Path, root: &Path, output_file: &str) -> bool {
             rel.components()
                 .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
         })
+}
+
+/// Whether `path` is one of the coverage test fixtures the Go target writes (`--test-output-root`): a
+/// `<prefix>…_test.go` file under the fixtures' directory (test files are no sources of the build).
+#[must_use]
+pub fn fixture_own(path: &Path, go: &vgc_driver::GoTarget) -> bool {
+    go.coverage.as_ref().is_some_and(|c| {
+        path.starts_with(&c.root)
+            && path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with(c.file_prefix.as_str()) && n.ends_with("_test.go"))
+    })
 }
 
 /// Whether an event kind can change what a build reads: creation, removal, renames and data writes. Access
@@ -312,7 +325,7 @@ fn report(
 
 #[cfg(test)]
 mod tests {
-    use super::{go_own, relevant};
+    use super::{fixture_own, go_own, relevant};
     use std::path::Path;
 
     #[test]
@@ -327,6 +340,27 @@ mod tests {
         assert!(go_own(Path::new("/m/.vgc/staging-x1/0"), root, name));
         assert!(!go_own(Path::new("/m/api/v1/types.go"), root, name));
         assert!(!go_own(Path::new("/m/api/v9-gone"), root, name));
+        let go = vgc_driver::GoTarget {
+            coverage: Some(vgc_driver::CoverageFixtures {
+                root: "/m/test/dv".into(),
+                file_prefix: "zz.".into(),
+                allowlist: None,
+            }),
+            ..Default::default()
+        };
+        assert!(fixture_own(
+            Path::new("/m/test/dv/apps/scale/zz.v1_test.go"),
+            &go
+        ));
+        assert!(!fixture_own(
+            Path::new("/m/test/dv/apps/scale/hand_test.go"),
+            &go
+        ));
+        assert!(!fixture_own(Path::new("/m/api/v1/zz.v1_test.go"), &go));
+        assert!(!fixture_own(
+            Path::new("/m/test/dv/apps/scale/zz.v1_test.go"),
+            &vgc_driver::GoTarget::default()
+        ));
     }
 
     #[test]

@@ -8,11 +8,14 @@
 //!
 //! As `hack/update-codegen.sh`'s `codegen::validation`: every `zz_generated.validations.go` is deleted, the input
 //! packages are the directories holding a `+k8s:validation-gen=` tag (root and staging modules alike), and vgc runs
-//! from the root with the script's flags (but `--test-output-root` and its companions, which vgc refuses). Then:
+//! from the root with the script's flags, `--test-output-root test/declarative_validation` and its companions
+//! included (the tree holds the release's `test/declarative_validation` without the fixtures). Then:
 //!
 //! - every file of a package `tests/go_backend_identical.toml` lists as identical for `k8s.io/kubernetes@v1.37.2`
 //!   is byte for byte the release's committed file, and so is every other file written (k8s.io/api's own
 //!   self-activated `resource/v1` and `scheduling/v1alpha3`); every tagged package but the `=false` ones gets one;
+//! - the coverage fixtures written under `test/declarative_validation` are the release's committed ones, the same
+//!   files with the same bytes; one allowlisted away is removed, a malformed allowlist writes nothing (exit 2);
 //! - a rerun is up to date; an edit of one tag (`+k8s:minimum` of `core/v1`'s `LeaseSpec.Priority`, in the staging
 //!   copy) rewrites `pkg/apis/core/v1`'s file only, and undoing it restores the committed bytes.
 //!
@@ -27,6 +30,19 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 const OUT: &str = "zz_generated.validations.go";
+/// Where update-codegen.sh's `--test-output-root` puts the coverage fixtures, and its `--test-output-file-prefix`
+/// and `--test-allowlist`.
+const FIXTURES: &str = "test/declarative_validation";
+const FIXTURE_PREFIX: &str = "zz_generated.validations.";
+const ALLOWLIST: &str = "test/declarative_validation/coverage-allowlist.yaml";
+
+/// A coverage fixture validation-gen writes (`<prefix><version>_test.go`, `<prefix>main_test.go`).
+fn is_fixture(p: &Path) -> bool {
+    p.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with(FIXTURE_PREFIX) && n.ends_with("_test.go"))
+}
+
 /// A release whose tree is laid out: the k8s.io/kubernetes module, the staging modules the tree holds (each replaced
 /// with `./staging/src/<module>`) and the profile vgc runs with.
 struct Release {
@@ -123,6 +139,11 @@ fn tree(r: &Release) -> Tree {
             || p.ends_with("core/v1/validation.go")
             || p.ends_with("lifecycle/v1alpha1/validation.go")
     });
+    // test/declarative_validation: the allowlist and the hand-written tests, not the fixtures validation-gen
+    // writes there (update-codegen.sh deletes them before it runs).
+    copy_tree(&kubernetes.join(FIXTURES), &root.join(FIXTURES), &|p| {
+        !is_fixture(p)
+    });
     let header = "hack/boilerplate/boilerplate.generatego.txt";
     std::fs::create_dir_all(root.join("hack/boilerplate")).expect("mkdir");
     std::fs::copy(kubernetes.join(header), root.join(header)).expect("boilerplate");
@@ -172,7 +193,7 @@ fn tagged_dirs(root: &Path) -> Vec<String> {
     out.into_iter().collect()
 }
 
-/// `vgc validation-gen` as `hack/update-codegen.sh` runs validation-gen (its `--test-*` flags aside), with the
+/// `vgc validation-gen` as `hack/update-codegen.sh` runs validation-gen, with the
 /// release's profile (k8s.io/kubernetes' go.mod names its staging modules `v0.0.0`, which names no release).
 fn run(root: &Path, dirs: &[String], r: &Release) -> Output {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_vgc"));
@@ -186,6 +207,12 @@ fn run(root: &Path, dirs: &[String], r: &Release) -> Output {
         "hack/boilerplate/boilerplate.generatego.txt",
         "--output-file",
         OUT,
+        "--test-output-root",
+        FIXTURES,
+        "--test-output-file-prefix",
+        FIXTURE_PREFIX,
+        "--test-allowlist",
+        ALLOWLIST,
         "--lint-rules=known-tags-only,require-explicit-disablement",
     ]);
     for p in READ_ONLY {
@@ -272,6 +299,35 @@ impl Tree {
             .collect()
     }
 
+    /// The coverage fixtures under `dir`'s test/declarative_validation, relative to it, sorted.
+    fn fixtures(dir: &Path) -> BTreeSet<String> {
+        fn walk(dir: &Path, root: &Path, out: &mut BTreeSet<String>) {
+            for e in std::fs::read_dir(dir).expect("ls").flatten() {
+                let p = e.path();
+                if e.file_type().expect("type").is_dir() {
+                    walk(&p, root, out);
+                } else if is_fixture(&p) {
+                    out.insert(p.strip_prefix(root).expect("below").display().to_string());
+                }
+            }
+        }
+        let mut out = BTreeSet::new();
+        walk(&dir.join(FIXTURES), dir, &mut out);
+        out
+    }
+
+    /// The fixtures written whose bytes are not the release's committed ones.
+    fn differing_fixtures(&self, fixtures: &BTreeSet<String>) -> Vec<String> {
+        fixtures
+            .iter()
+            .filter(|f| {
+                std::fs::read(self.root.join(f)).ok()
+                    != Some(std::fs::read(self.kubernetes.join(f)).expect("committed"))
+            })
+            .cloned()
+            .collect()
+    }
+
     /// The packages of `pkgs` whose written file is not the release's.
     fn differing(&self, pkgs: &BTreeSet<String>) -> Vec<String> {
         pkgs.iter()
@@ -286,9 +342,10 @@ impl Tree {
 
 /// Lays out release `r`'s tree, runs `vgc validation-gen` as update-codegen.sh runs validation-gen and checks that
 /// every file written is the release's committed one, that the oracle's identical packages are among them and that
-/// every input package but the `=false` ones gets one. Returns the tree, the input directories and the packages
-/// written.
-fn regenerate(r: &Release) -> (Tree, Vec<String>, BTreeSet<String>) {
+/// every input package but the `=false` ones gets one, and that the coverage fixtures written are the release's
+/// committed ones, the same files with the same bytes. Returns the tree, the input directories, the packages
+/// written and the fixtures written.
+fn regenerate(r: &Release) -> (Tree, Vec<String>, BTreeSet<String>, BTreeSet<String>) {
     let t = tree(r);
     let dirs = tagged_dirs(&t.root);
     assert!(
@@ -329,16 +386,32 @@ fn regenerate(r: &Release) -> (Tree, Vec<String>, BTreeSet<String>) {
         })
         .collect();
     assert_eq!(written.len() + disabled.len(), dirs.len(), "{disabled:?}");
+    // The coverage fixtures: exactly the release's files (`--test-output-root`), byte for byte.
+    let fixtures = Tree::fixtures(&t.root);
+    let committed = Tree::fixtures(&t.kubernetes);
+    assert!(committed.len() >= 200, "{committed:?}");
+    assert_eq!(
+        fixtures.iter().collect::<Vec<_>>(),
+        committed.iter().collect::<Vec<_>>(),
+        "the fixtures written (left) and the release's (right)"
+    );
+    let differing = t.differing_fixtures(&fixtures);
     assert!(
-        err.contains(&format!("wrote {} files", written.len())),
+        differing.is_empty(),
+        "{} of {} fixtures are not the release's bytes: {differing:?}",
+        differing.len(),
+        fixtures.len()
+    );
+    assert!(
+        err.contains(&format!("wrote {} files", written.len() + fixtures.len())),
         "{err}"
     );
-    (t, dirs, written)
+    (t, dirs, written, fixtures)
 }
 
 #[test]
 fn validation_gen_regenerates_kubernetes_pkg_apis_from_the_root() {
-    let (t, dirs, written) = regenerate(&RELEASE);
+    let (t, dirs, written, fixtures) = regenerate(&RELEASE);
     // A rerun is up to date.
     let o = run(&t.root, &dirs, &RELEASE);
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
@@ -353,8 +426,12 @@ fn validation_gen_regenerates_kubernetes_pkg_apis_from_the_root() {
     let o = run(&t.root, &dirs, &RELEASE);
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert_eq!(o.status.code(), Some(0), "{err}");
+    let total = 61 + fixtures.len();
     assert!(
-        err.contains("vgc: wrote 1 of 61 files (60 unchanged) to "),
+        err.contains(&format!(
+            "vgc: wrote 1 of {total} files ({} unchanged) to ",
+            total - 1
+        )),
         "{err}"
     );
     let core = "k8s.io/kubernetes/pkg/apis/core/v1".to_string();
@@ -375,13 +452,46 @@ fn validation_gen_regenerates_kubernetes_pkg_apis_from_the_root() {
         String::from_utf8_lossy(&o.stderr)
     );
     assert!(t.differing(&written).is_empty());
+    assert!(t.differing_fixtures(&fixtures).is_empty());
+
+    // A fixture the build no longer writes is removed: every rule of `apps/v1` `Scale`… allowlisted away.
+    let allowlist = t.root.join(ALLOWLIST);
+    let list = std::fs::read_to_string(&allowlist).expect("allowlist");
+    std::fs::write(
+        &allowlist,
+        format!("{list}\n- apiVersion: apps/v1beta1\n  kind: Scale\n  path: '*'\n  errorType: '*'\n  origin: '*'\n  reason: test\n"),
+    )
+    .expect("allowlist");
+    let o = run(&t.root, &dirs, &RELEASE);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let gone = format!("{FIXTURES}/apps/scale/{FIXTURE_PREFIX}v1beta1_test.go");
+    assert!(!t.root.join(&gone).exists(), "{gone}: {err}");
+    let main = std::fs::read_to_string(t.root.join(format!(
+        "{FIXTURES}/apps/scale/{FIXTURE_PREFIX}main_test.go"
+    )))
+    .expect("main_test.go");
+    assert!(
+        main.contains("var apiVersions = []string{\"v1beta2\"}\n"),
+        "{main}"
+    );
+    // A malformed allowlist: upstream's message, exit 2, nothing written.
+    std::fs::write(&allowlist, "- apiVersion: v1\n  kind: Pod\n").expect("allowlist");
+    let o = run(&t.root, &dirs, &RELEASE);
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("entry 0: path is required (use \"*\" to wildcard)"),
+        "{err}"
+    );
+    assert!(!t.root.join(&gone).exists());
 }
 
 /// The same on k8s.io/kubernetes v1.38.0-beta.0's tree with `--upstream 1.38`: every file written is the release's,
 /// k8s.io/api's self-activated `authorization/v1alpha1` included (1.38's nearest copy).
 #[test]
 fn validation_gen_regenerates_the_prereleases_pkg_apis_from_the_root() {
-    let (_, _, written) = regenerate(&PRERELEASE);
+    let (_, _, written, _) = regenerate(&PRERELEASE);
     assert!(
         written.contains("k8s.io/api/authorization/v1alpha1"),
         "{written:?}"

@@ -10,7 +10,10 @@
 //! - a file of the user in the way is refused (exit 2) and nothing is written; a construct the Go backend cannot
 //!   print (a vgc extension) is `VGC0129` at its declaration (exit 1) and nothing is written;
 //! - a package that loses its tag loses its generated file; validation-gen's flags vgc does not implement are
-//!   refused or noted.
+//!   refused or noted;
+//! - `--test-output-root` writes the coverage test fixtures upstream validation-gen v0.37.2 writes, byte for byte
+//!   (the group from a `GroupName` constant, else the import path; an allowlisted rule left out), with the
+//!   packages' files; `go vet` compiles them; `vgc build --target go` writes the same.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -555,12 +558,38 @@ fn flags_vgc_does_not_implement_are_refused_or_noted() {
         );
         (o.status.code(), stderr(&o))
     };
-    let (code, err) = run(&["--test-output-root", "test/dv"]);
+    // upstream `Args.Validate`: the fixtures' companions only with `--test-output-root`.
+    let (code, err) = run(&["--test-allowlist", "a.yaml"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(
-        err.contains("--test-output-root: vgc does not write"),
+        err.contains("error: --test-allowlist is only meaningful with --test-output-root"),
         "{err}"
     );
+    let (code, err) = run(&["--test-output-file-prefix", "zz."]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains("error: --test-output-file-prefix is only meaningful with --test-output-root"),
+        "{err}"
+    );
+    // The fixtures are written under the Go module root, as everything else.
+    let (code, err) = run(&["--test-output-root", "../dv"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("outside the Go module root"), "{err}");
+    let (code, err) = run(&[
+        "--test-output-root",
+        "test/dv",
+        "--test-allowlist",
+        "nope.yaml",
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "--test-allowlist: reading allowlist \"{}\"",
+            root.join("nope.yaml").display()
+        )),
+        "{err}"
+    );
+    assert!(!root.join("test/dv").exists(), "nothing written");
     let (code, err) = run(&["--lint-rules", "no-such-rule"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(
@@ -596,6 +625,13 @@ fn flags_vgc_does_not_implement_are_refused_or_noted() {
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains("--output-file is a flag of the Go target"),
+        "{}",
+        stderr(&o)
+    );
+    let o = vgc(&root, &["build", "--test-output-root", "test/dv", "."]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("--test-output-root is a flag of the Go target"),
         "{}",
         stderr(&o)
     );
@@ -837,5 +873,141 @@ fn inputs_in_a_replaced_module_below_the_root_are_written_with_it() {
         stderr(&o).contains("run it once per module"),
         "{}",
         stderr(&o)
+    );
+}
+
+/// Coverage fixtures: `GroupName` declared by widgets (group `widgets.example.com`, directory `widgets`), not by
+/// gadgets (group: its import path, directory `example`); the allowlist leaves out Widget's `spec.replicas` rule.
+const GROUP_NAME: &str =
+    "package v1\n\n// GroupName is the group.\nconst GroupName = \"widgets.example.com\"\n";
+const ALLOWLIST: &str = "# left out\n- apiVersion: widgets.example.com/v1\n  kind: Widget\n  path: spec.replicas\n  errorType: '*'\n  origin: minimum\n  reason: tested elsewhere\n";
+const FIXTURE_FLAGS: &[&str] = &[
+    "--test-output-root",
+    "test/dv",
+    "--test-output-file-prefix",
+    "zz_generated.validations.",
+    "--test-allowlist",
+    "hack/allow.yaml",
+];
+
+/// Every file under `root/test/dv`, relative to `root`, with its text.
+fn fixtures_of(root: &Path) -> Vec<(String, String)> {
+    fn walk(dir: &Path, root: &Path, out: &mut Vec<(String, String)>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in entries.flatten() {
+            let p = e.path();
+            if e.file_type().expect("type").is_dir() {
+                walk(&p, root, out);
+            } else {
+                let rel = p.strip_prefix(root).expect("below").display().to_string();
+                out.push((rel, std::fs::read_to_string(&p).expect("read")));
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(&root.join("test/dv"), root, &mut out);
+    out.sort();
+    out
+}
+
+#[test]
+fn coverage_fixtures_are_upstreams_bytes() {
+    let (_tmp, root) = fixture();
+    std::fs::write(root.join("apis/widgets/v1/group.go"), GROUP_NAME).expect("group.go");
+    std::fs::write(root.join("hack/allow.yaml"), ALLOWLIST).expect("allowlist");
+    let args: Vec<&str> = [
+        &[
+            "validation-gen",
+            "--output-file",
+            OUT,
+            "--go-header-file",
+            "hack/boilerplate.go.txt",
+        ][..],
+        FIXTURE_FLAGS,
+        &["./..."],
+    ]
+    .concat();
+    let o = vgc(&root, &args);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("wrote 6 files"), "{err}");
+    let ours = fixtures_of(&root);
+    let names: Vec<&str> = ours.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "test/dv/example/gadget/zz_generated.validations.main_test.go",
+            "test/dv/example/gadget/zz_generated.validations.v1_test.go",
+            "test/dv/widgets/widget/zz_generated.validations.main_test.go",
+            "test/dv/widgets/widget/zz_generated.validations.v1_test.go",
+        ]
+    );
+    let year = read(&root, &widgets())
+        .lines()
+        .find_map(|l| l.strip_prefix("Copyright ").map(str::to_string))
+        .expect("the header's year");
+    assert_eq!(
+        ours[3].1,
+        format!(
+            "//go:build !ignore_autogenerated\n// +build !ignore_autogenerated\n\n/*\nCopyright {year}\n*/\n\n// Code generated by validation-gen. DO NOT EDIT.\n\npackage widget\n\nimport (\n\tschema \"k8s.io/apimachinery/pkg/runtime/schema\"\n\tcoverage \"k8s.io/apimachinery/pkg/test/coverage\"\n)\n\nfunc init() {{\n\tcoverage.RegisterDeclaredRules(\n\t\tschema.GroupVersionKind{{Group: \"widgets.example.com\", Version: \"v1\", Kind: \"Widget\"}},\n\t\tcoverage.FieldRules{{\n\t\t\t\"spec.name\": {{\n\t\t\t\t{{ErrorType: \"FieldValueRequired\"}},\n\t\t\t\t{{ErrorType: \"FieldValueTooLong\", Origin: \"maxLength\"}},\n\t\t\t}},\n\t\t}},\n\t)\n}}\n"
+        )
+    );
+    assert!(
+        ours[1].1.contains("schema.GroupVersionKind{Group: \"example.com/widgets/apis/gadgets/v1\", Version: \"v1\", Kind: \"Gadget\"}"),
+        "{}",
+        ours[1].1
+    );
+    // A rerun is up to date; `vgc build --target go` with the same flags writes the same files.
+    let o = vgc(&root, &args);
+    assert!(stderr(&o).contains("is up to date"), "{}", stderr(&o));
+    let (_keep, copy1) = copy(&root);
+    std::fs::remove_dir_all(copy1.join("test")).expect("rm");
+    let o = vgc(&copy1, &[BUILD, FIXTURE_FLAGS].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(fixtures_of(&copy1), ours);
+
+    if go_skipped("coverage_fixtures_are_upstreams_bytes") {
+        return;
+    }
+    // They compile against k8s.io/apimachinery v0.37.2's `pkg/test/coverage`.
+    if module_cache().is_some_and(|c| c.join("k8s.io/apimachinery@v0.37.2").is_dir()) {
+        let o = go(&root, &["vet", "./test/dv/..."]);
+        assert!(o.status.success(), "go vet: {}", stderr(&o));
+    }
+    // Upstream validation-gen v0.37.2, built from the module cache offline, writes the same files.
+    let Some(upstream) = build_upstream() else {
+        eprintln!(
+            "skipped: upstream validation-gen cannot be built offline from the Go module cache"
+        );
+        return;
+    };
+    let (_keep2, copy2) = copy(&root);
+    std::fs::remove_dir_all(copy2.join("test")).expect("rm");
+    let mut cmd = Command::new(&upstream.1);
+    cmd.args([
+        "--output-file",
+        OUT,
+        "--go-header-file",
+        "hack/boilerplate.go.txt",
+    ]);
+    cmd.args(FIXTURE_FLAGS);
+    for p in READ_ONLY {
+        cmd.args(["--readonly-pkg", p]);
+    }
+    let o = cmd
+        .arg("./...")
+        .current_dir(&copy2)
+        .env("GOFLAGS", "-mod=mod")
+        .env("GOPROXY", "off")
+        .env("GOTOOLCHAIN", "local")
+        .output()
+        .expect("validation-gen runs");
+    assert!(o.status.success(), "upstream: {}", stderr(&o));
+    assert_eq!(
+        fixtures_of(&copy2),
+        ours,
+        "upstream validation-gen wrote other fixtures"
     );
 }

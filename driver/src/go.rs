@@ -62,6 +62,9 @@ pub fn module_root(path: &Path) -> Option<PathBuf> {
 pub struct HideGenerated<'a> {
     inner: &'a dyn System,
     output_file: String,
+    /// With `--test-output-root`: the fixtures' directory and file prefix; a generated `<prefix>…_test.go` is not
+    /// listed either, nor a directory on the way to or below that directory that holds nothing else.
+    fixtures: Option<(PathBuf, String)>,
 }
 
 impl<'a> HideGenerated<'a> {
@@ -71,7 +74,58 @@ impl<'a> HideGenerated<'a> {
         Self {
             inner,
             output_file: output_file.to_string(),
+            fixtures: None,
         }
+    }
+
+    /// Also hides the coverage test fixtures `go` writes (`--test-output-root`): generated `_test.go` files whose
+    /// name starts with its `--test-output-file-prefix` (with an empty prefix, every generated `_test.go` file),
+    /// and the directories on the way to or below the fixtures' directory that hold nothing but such files (the
+    /// build creates them), so that writing the fixtures changes no listing the build manifest hashes. Test files
+    /// are never sources.
+    #[must_use]
+    pub fn hiding_fixtures(mut self, go: &crate::request::GoTarget) -> Self {
+        self.fixtures = go
+            .coverage
+            .as_ref()
+            .map(|c| (PathBuf::from(&c.root), c.file_prefix.clone()));
+        self
+    }
+
+    /// Whether file `name` of directory `dir` is one of the target's generated outputs.
+    fn hidden_file(&self, dir: &str, name: &str) -> bool {
+        let named = name == self.output_file
+            || self
+                .fixtures
+                .as_ref()
+                .is_some_and(|(_, p)| name.starts_with(p.as_str()) && name.ends_with("_test.go"));
+        named
+            && self
+                .inner
+                .read_file(&format!("{}/{name}", dir.trim_end_matches('/')))
+                .is_ok_and(|t| crate::output::is_generated_go(&t))
+    }
+
+    /// Whether directory `dir` is on the way to or below the fixtures' directory and holds, through its
+    /// subdirectories, nothing but hidden files.
+    fn hidden_dir(&self, dir: &str) -> bool {
+        let Some((root, _)) = &self.fixtures else {
+            return false;
+        };
+        let d = Path::new(dir);
+        (d.starts_with(root) || root.starts_with(d)) && self.only_hidden(dir)
+    }
+
+    fn only_hidden(&self, dir: &str) -> bool {
+        self.inner.read_dir(dir).is_ok_and(|entries| {
+            entries.iter().all(|(name, is_dir)| {
+                if *is_dir {
+                    self.only_hidden(&format!("{}/{name}", dir.trim_end_matches('/')))
+                } else {
+                    self.hidden_file(dir, name)
+                }
+            })
+        })
     }
 }
 
@@ -82,12 +136,11 @@ impl System for HideGenerated<'_> {
     fn read_dir(&self, path: &str) -> Result<Vec<(String, bool)>, String> {
         let mut entries = self.inner.read_dir(path)?;
         entries.retain(|(name, is_dir)| {
-            *is_dir
-                || *name != self.output_file
-                || !self
-                    .inner
-                    .read_file(&format!("{}/{name}", path.trim_end_matches('/')))
-                    .is_ok_and(|t| crate::output::is_generated_go(&t))
+            if *is_dir {
+                !self.hidden_dir(&format!("{}/{name}", path.trim_end_matches('/')))
+            } else {
+                !self.hidden_file(path, name)
+            }
         });
         Ok(entries)
     }
@@ -132,7 +185,7 @@ mod tests {
             "/m/b/zz_generated.validations.go".into(),
             "package v1\n\nfunc Mine() {}\n".into(),
         );
-        sys.files.insert("/m/b/other.go".into(), generated);
+        sys.files.insert("/m/b/other.go".into(), generated.clone());
         let hide = HideGenerated::new(&sys, "zz_generated.validations.go");
         let names = |d: &str| -> Vec<String> {
             hide.read_dir(d)
@@ -143,6 +196,58 @@ mod tests {
         };
         assert_eq!(names("/m/a"), ["types.go"]);
         assert_eq!(names("/m/b"), ["other.go", "zz_generated.validations.go"]);
+        // With `--test-output-root /m/t/dv`: generated fixtures are hidden, and so are the directories holding
+        // nothing else; a user's test file and its directory stay.
+        sys.files
+            .insert("/m/t/dv/apps/scale/zz.v1_test.go".into(), generated.clone());
+        sys.files.insert(
+            "/m/t/dv/apps/scale/zz.main_test.go".into(),
+            generated.clone(),
+        );
+        sys.files.insert(
+            "/m/t/dv/core/pod/zz.v1_test.go".into(),
+            generated.replace("package v1", "package pod"),
+        );
+        sys.files.insert(
+            "/m/t/dv/core/pod/hand_test.go".into(),
+            "package pod\n".into(),
+        );
+        sys.files.insert(
+            "/m/t/dv/core/pod/zz.mine_test.go".into(),
+            "package pod\n".into(),
+        );
+        let go = crate::request::GoTarget {
+            coverage: Some(crate::request::CoverageFixtures {
+                root: "/m/t/dv".into(),
+                file_prefix: "zz.".into(),
+                allowlist: None,
+            }),
+            ..Default::default()
+        };
+        let hide = HideGenerated::new(&sys, "zz_generated.validations.go").hiding_fixtures(&go);
+        let names = |d: &str| -> Vec<String> {
+            hide.read_dir(d)
+                .expect("listed")
+                .into_iter()
+                .map(|(n, _)| n)
+                .collect()
+        };
+        assert_eq!(names("/m/t/dv"), ["core"]);
+        assert_eq!(
+            names("/m/t/dv/core/pod"),
+            ["hand_test.go", "zz.mine_test.go"]
+        );
+        assert_eq!(names("/m/t/dv/apps"), Vec::<String>::new());
+        sys.files.remove("/m/t/dv/core/pod/hand_test.go");
+        sys.files.remove("/m/t/dv/core/pod/zz.mine_test.go");
+        let hide = HideGenerated::new(&sys, "zz_generated.validations.go").hiding_fixtures(&go);
+        let top: Vec<String> = hide
+            .read_dir("/m")
+            .expect("listed")
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        assert_eq!(top, ["a", "b"], "/m/t holds nothing but fixtures");
         let h = header(&sys, "/m/a/types.go").expect("read");
         assert_eq!(h, "package v1\n");
         let e = header(&sys, "/m/missing.txt").expect_err("missing");

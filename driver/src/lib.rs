@@ -38,5 +38,8 @@ pub use config::LintSettings;
 pub use database::Database;
 pub use lint::lint;
 pub use one_shot::{build, check_with_ir_cache};
-pub use request::{BuildOutcome, BuildRequest, GoTarget, exit_code, request_key, validate_options};
+pub use request::{
+    BuildOutcome, BuildRequest, CoverageFixtures, GoTarget, exit_code, request_key,
+    validate_options,
+};
 pub use session::Session;

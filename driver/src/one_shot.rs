@@ -44,7 +44,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
     let hidden = req
         .go
         .as_ref()
-        .map(|go| crate::go::HideGenerated::new(&OsSystem, &go.output_file));
+        .map(|go| crate::go::HideGenerated::new(&OsSystem, &go.output_file).hiding_fixtures(go));
     let observed: &dyn vgc_analysis::System = match &hidden {
         Some(h) => h,
         None => &OsSystem,

@@ -64,7 +64,7 @@ pub struct BuildRequest {
     pub go: Option<GoTarget>,
 }
 
-/// What the Go target writes (validation-gen's `--output-file` and `--go-header-file`).
+/// What the Go target writes (validation-gen's `--output-file`, `--go-header-file` and `--test-output-root`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct GoTarget {
     /// The file name written into each package directory (`--output-file`; [`GoTarget::DEFAULT_OUTPUT_FILE`] by
@@ -74,6 +74,23 @@ pub struct GoTarget {
     /// [`vgc_analysis::System`] (so the build manifest observes it), `YEAR` replaced by the current year as
     /// gengo's `GoBoilerplate` does. `None`: no header.
     pub header_file: Option<String>,
+    /// validation-gen's declarative-validation coverage test fixtures (`--test-output-root`, 1.37 on), written
+    /// with the packages' files in one transaction; `None`: none.
+    pub coverage: Option<CoverageFixtures>,
+}
+
+/// validation-gen's `--test-output-root`, `--test-output-file-prefix` and `--test-allowlist` (code-generator
+/// v0.37 `cmd/validation-gen/main.go`): per API kind of every registering package, its declared field rules under
+/// `<root>/<short group>/<lowercase kind>/` (`vgc_gogen::coverage`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct CoverageFixtures {
+    /// `--test-output-root`: an absolute directory inside the Go module root the files are written under.
+    pub root: String,
+    /// `--test-output-file-prefix`: prepended to every fixture's file name (`zz_generated.validations.`).
+    pub file_prefix: String,
+    /// `--test-allowlist`: an absolute path to the YAML list of rules left out, read on every build through the
+    /// build's [`vgc_analysis::System`] (the build manifest observes it). `None`: no rule is left out.
+    pub allowlist: Option<String>,
 }
 
 impl GoTarget {
@@ -109,6 +126,7 @@ impl Default for GoTarget {
         Self {
             output_file: Self::DEFAULT_OUTPUT_FILE.to_string(),
             header_file: None,
+            coverage: None,
         }
     }
 }

@@ -144,7 +144,7 @@ impl Session {
         let hidden;
         let sys = match &req.go {
             Some(go) => {
-                hidden = crate::go::HideGenerated::new(sys, &go.output_file);
+                hidden = crate::go::HideGenerated::new(sys, &go.output_file).hiding_fixtures(go);
                 &hidden as &dyn vgc_analysis::System
             }
             None => sys,
@@ -268,7 +268,7 @@ fn build_go(
         .out
         .clone()
         .unwrap_or_else(|| std::path::PathBuf::from(&prog.root));
-    let generation = match crate::phases::go::generate(db, prog, &plan, go, &header, &root) {
+    let generation = match crate::phases::go::generate(db, sys, prog, &plan, go, &header, &root) {
         Ok(g) => g,
         Err(e) => {
             out.io_error = Some(e);

@@ -11,6 +11,7 @@
 //! `emit/checks/<family>.rs` and the runtime's `validate/<family>.rs` are.
 
 mod checks;
+pub mod coverage;
 mod imports;
 mod text;
 

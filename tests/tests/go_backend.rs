@@ -840,6 +840,7 @@ fn run_api(u: Upstream) -> Outcome {
         go: Some(vgc::driver::GoTarget {
             output_file: GENERATED.into(),
             header_file: Some(header_file.to_string_lossy().into_owned()),
+            coverage: None,
         }),
         ..Default::default()
     });

@@ -26,12 +26,19 @@ pub(crate) fn request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
     if let Some(go) = go_target(&a, &path)? {
         return go_request(a, path, go);
     }
-    if a.output_file.is_some() || a.go_header_file.is_some() {
-        let flag = if a.output_file.is_some() {
-            "--output-file"
-        } else {
-            "--go-header-file"
-        };
+    if let Some((_, flag)) = [
+        (a.output_file.is_some(), "--output-file"),
+        (a.go_header_file.is_some(), "--go-header-file"),
+        (a.test_output_root.is_some(), "--test-output-root"),
+        (
+            a.test_output_file_prefix.is_some(),
+            "--test-output-file-prefix",
+        ),
+        (a.test_allowlist.is_some(), "--test-allowlist"),
+    ]
+    .into_iter()
+    .find(|(given, _)| *given)
+    {
         return Err(usage(&format!(
             "{flag} is a flag of the Go target; pass --target go (or set `[build] target = \"go\"` in vgc.toml)"
         )));
@@ -124,7 +131,70 @@ fn go_target(a: &BuildArgs, path: &str) -> Result<Option<vgc_driver::GoTarget>, 
             std::path::absolute(h).map_or_else(|_| h.clone(), |p| p.to_string_lossy().into_owned()),
         );
     }
+    let (root, prefix, allowlist) = (
+        a.test_output_root.as_deref(),
+        a.test_output_file_prefix.as_deref(),
+        a.test_allowlist.as_deref(),
+    );
+    check_coverage_flags(root, prefix, allowlist).map_err(|e| usage(&e))?;
+    if root.is_some() {
+        let cwd =
+            std::env::current_dir().map_err(|e| usage(&format!("the current directory: {e}")))?;
+        go.coverage = coverage(&cwd, root, prefix, allowlist);
+    }
     Ok(Some(go))
+}
+
+/// upstream `Args.Validate`: `--test-allowlist` and `--test-output-file-prefix` only with `--test-output-root`.
+///
+/// # Errors
+/// upstream's message.
+pub(crate) fn check_coverage_flags(
+    root: Option<&str>,
+    prefix: Option<&str>,
+    allowlist: Option<&str>,
+) -> Result<(), String> {
+    let given = |v: Option<&str>| v.is_some_and(|v| !v.is_empty());
+    if given(root) {
+        return Ok(());
+    }
+    if given(allowlist) {
+        return Err("--test-allowlist is only meaningful with --test-output-root".into());
+    }
+    if given(prefix) {
+        return Err("--test-output-file-prefix is only meaningful with --test-output-root".into());
+    }
+    Ok(())
+}
+
+/// The Go target's coverage fixtures of validation-gen's `--test-output-root DIR` (relative paths resolved against
+/// `cwd`, as upstream resolves them), `None` without it (or with it empty, upstream's "off").
+pub(crate) fn coverage(
+    cwd: &std::path::Path,
+    root: Option<&str>,
+    prefix: Option<&str>,
+    allowlist: Option<&str>,
+) -> Option<vgc_driver::CoverageFixtures> {
+    // Lexically, `..` taking off the element before it (a root outside the module is then refused by the build).
+    let abs = |p: &str| {
+        let mut out = std::path::PathBuf::new();
+        for c in cwd.join(p).components() {
+            match c {
+                std::path::Component::ParentDir => {
+                    out.pop();
+                }
+                std::path::Component::CurDir => {}
+                c => out.push(c),
+            }
+        }
+        out.to_string_lossy().into_owned()
+    };
+    root.filter(|r| !r.is_empty())
+        .map(|r| vgc_driver::CoverageFixtures {
+            root: abs(r),
+            file_prefix: prefix.unwrap_or_default().to_string(),
+            allowlist: allowlist.filter(|p| !p.is_empty()).map(abs),
+        })
 }
 
 /// The request of the Go target for `path`: the files are written under the Go module root (`.vgc/` there holds

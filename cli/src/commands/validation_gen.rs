@@ -2,8 +2,9 @@
 //! `hack/update-codegen.sh` and `kube_codegen.sh` pass it) mapped onto `vgc build --target go`: the input packages
 //! become the build's target packages ([`vgc_driver::BuildRequest::packages`]), `--output-file` and
 //! `--go-header-file` the Go target's settings; `--tag-prefix` and `--validation-extensions-file` are vgc's global
-//! flags of the same names. What vgc does not implement is refused (`--test-output-root` and its companions) or
-//! accepted with a one-line note (`--readonly-pkg`, `--lint-rules`, `-v` above 0), never silently.
+//! flags of the same names; `--test-output-root`, `--test-output-file-prefix` and `--test-allowlist` the Go
+//! target's coverage fixtures ([`vgc_driver::CoverageFixtures`]). What vgc does not implement is accepted with a
+//! one-line note (`--readonly-pkg`, `--lint-rules`, `-v` above 0), never silently.
 
 use super::common::Globals;
 use crate::args::{DocsArgs, DocsFormat, ValidationGenArgs};
@@ -23,19 +24,12 @@ pub(crate) fn run(a: ValidationGenArgs, globals: &Globals, start: Instant) -> Ex
         let _ = writeln!(stderr, "error: {msg}");
         ExitCode::from(2)
     };
-    for (given, flag) in [
-        (&a.test_output_root, "--test-output-root"),
-        (&a.test_output_file_prefix, "--test-output-file-prefix"),
-        (&a.test_allowlist, "--test-allowlist"),
-    ] {
-        if given.is_some() {
-            return fail(
-                &mut stderr,
-                format!(
-                    "{flag}: vgc does not write validation-gen's declarative-validation coverage test fixtures yet; run upstream validation-gen for them, or drop the flag (docs/go-backend.md)"
-                ),
-            );
-        }
+    if let Err(e) = super::build::check_coverage_flags(
+        a.test_output_root.as_deref(),
+        a.test_output_file_prefix.as_deref(),
+        a.test_allowlist.as_deref(),
+    ) {
+        return fail(&mut stderr, e);
     }
     if let Some(bad) = a
         .lint_rules
@@ -113,6 +107,12 @@ pub(crate) fn run(a: ValidationGenArgs, globals: &Globals, start: Instant) -> Ex
         go: Some(GoTarget {
             output_file: a.output_file,
             header_file,
+            coverage: super::build::coverage(
+                &cwd,
+                a.test_output_root.as_deref(),
+                a.test_output_file_prefix.as_deref(),
+                a.test_allowlist.as_deref(),
+            ),
         }),
         ..BuildRequest::default()
     };

@@ -59,6 +59,7 @@ pub(crate) struct GoGeneration {
 /// A package directory outside `root`.
 pub(crate) fn generate(
     db: &Database,
+    sys: &dyn vgc_analysis::System,
     prog: &Program,
     plan: &CratePlan,
     go: &GoTarget,
@@ -156,6 +157,24 @@ pub(crate) fn generate(
             }
         }
     }
+    if let Some(cov) = &go.coverage {
+        let reports = jobs
+            .iter()
+            .filter(|(_, _, _, own)| own.scheme_registry.is_some())
+            .flat_map(|(a, _, m, own)| {
+                let (group, version) = group_version(db, prog, &a.input, m);
+                generator.coverage_reports(m, own, &group, &version)
+            })
+            .collect::<Vec<_>>();
+        files.extend(coverage_fixtures(
+            sys,
+            plan.upstream,
+            cov,
+            header,
+            root,
+            &reports,
+        )?);
+    }
     if !diagnostics.is_empty() {
         files.clear();
     }
@@ -165,6 +184,140 @@ pub(crate) fn generate(
         not_written,
         untagged,
     })
+}
+
+/// The API group and version of input package `input` as upstream `collectReports` derives them for the coverage
+/// fixtures: the group from its `GroupName` string constant, else its import path; the version its package name
+/// when that looks like an API version (`vgc_gogen::coverage::is_api_version`), else `""`.
+fn group_version(db: &Database, prog: &Program, input: &str, m: &ModulePlan) -> (String, String) {
+    let pkg = prog.packages.get(input);
+    let group = pkg
+        .and_then(|p| {
+            p.files.iter().find_map(|f| {
+                vgc_ir::db::file_ir(db, *f)
+                    .consts
+                    .iter()
+                    .find(|c| c.name == "GroupName")
+                    .and_then(|c| match &c.value {
+                        vgc_parser::go::ConstValue::Str(g) => Some(g.clone()),
+                        _ => None,
+                    })
+            })
+        })
+        .unwrap_or_else(|| input.to_string());
+    let name = pkg.map_or(m.go_name.as_str(), |p| p.name.as_str());
+    let version = if vgc_gogen::coverage::is_api_version(name) {
+        name.to_string()
+    } else {
+        String::new()
+    };
+    (group, version)
+}
+
+/// validation-gen's `--test-allowlist` entry as `sigs.k8s.io/yaml` reads it (unknown keys ignored).
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct AllowlistYaml {
+    #[serde(default)]
+    api_version: Option<String>,
+    #[serde(default)]
+    kind: Option<String>,
+    #[serde(default)]
+    path: Option<String>,
+    #[serde(default)]
+    error_type: Option<String>,
+    #[serde(default)]
+    origin: Option<String>,
+    #[serde(default)]
+    reason: Option<String>,
+}
+
+/// upstream `loadAllowlist`: the YAML list at `path` (read through `sys`), every field of every entry required.
+///
+/// # Errors
+/// The file cannot be read or parsed, or an entry lacks a field (upstream's messages).
+pub(crate) fn allowlist(
+    sys: &dyn vgc_analysis::System,
+    path: &str,
+) -> Result<Vec<vgc_gogen::coverage::AllowlistEntry>, String> {
+    let text = sys
+        .read_file(path)
+        .map_err(|e| format!("--test-allowlist: reading allowlist {path:?}: {e}"))?;
+    let raw: Option<Vec<AllowlistYaml>> = serde_norway::from_str(&text)
+        .map_err(|e| format!("--test-allowlist: parsing allowlist {path:?}: {e}"))?;
+    let mut out = Vec::new();
+    for (i, e) in raw.unwrap_or_default().into_iter().enumerate() {
+        let fields = [
+            ("apiVersion", &e.api_version),
+            ("kind", &e.kind),
+            ("path", &e.path),
+            ("errorType", &e.error_type),
+            ("origin", &e.origin),
+            ("reason", &e.reason),
+        ];
+        if let Some((name, _)) = fields
+            .iter()
+            .find(|(_, v)| v.as_deref().is_none_or(|v| v.trim().is_empty()))
+        {
+            return Err(format!(
+                "--test-allowlist: allowlist {path:?} entry {i}: {name} is required (use \"*\" to wildcard)"
+            ));
+        }
+        out.push(vgc_gogen::coverage::AllowlistEntry {
+            api_version: e.api_version.unwrap_or_default(),
+            kind: e.kind.unwrap_or_default(),
+            path: e.path.unwrap_or_default(),
+            error_type: e.error_type.unwrap_or_default(),
+            origin: e.origin.unwrap_or_default(),
+        });
+    }
+    Ok(out)
+}
+
+/// The coverage fixtures of `reports` (`vgc_gogen::coverage::fixtures`) as files relative to the module root `root`.
+///
+/// # Errors
+/// The profile's validation-gen has no fixtures (before 1.37), `--test-output-root` is outside `root`, the
+/// allowlist cannot be read.
+fn coverage_fixtures(
+    sys: &dyn vgc_analysis::System,
+    upstream: vgc_ir::Upstream,
+    cov: &crate::request::CoverageFixtures,
+    header: &str,
+    root: &Path,
+    reports: &[vgc_gogen::coverage::Report],
+) -> Result<Vec<GeneratedFile>, String> {
+    if !vgc_gogen::coverage::has_fixtures(upstream) {
+        return Err(format!(
+            "--test-output-root: validation-gen of Kubernetes {} writes no coverage test fixtures (code-generator v0.37 on has the flag)",
+            upstream.as_str()
+        ));
+    }
+    let rel = Path::new(&cov.root).strip_prefix(root).map_err(|_| {
+        format!(
+            "--test-output-root {}: outside the Go module root {} the Go target writes under",
+            cov.root,
+            root.display()
+        )
+    })?;
+    let allowlist = match &cov.allowlist {
+        Some(p) => allowlist(sys, p)?,
+        None => Vec::new(),
+    };
+    let o = vgc_gogen::coverage::FixtureOptions {
+        root: rel.to_string_lossy().into_owned(),
+        file_prefix: cov.file_prefix.clone(),
+        allowlist,
+        header: header.to_string(),
+    };
+    Ok(vgc_gogen::coverage::fixtures(reports, &o, upstream)
+        .into_iter()
+        .map(|f| GeneratedFile {
+            path: f.path,
+            contents: f.contents,
+            chunks: Vec::new(),
+        })
+        .collect())
 }
 
 /// Where each input package's validation is printed (upstream `targets.go`'s `inputToCanonicalPkg` and the
@@ -354,10 +507,17 @@ pub(crate) fn write(
     let outputs: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
     // Only what this build could have written is its to remove: a build of one directory (or of some packages)
     // leaves the files another build of the module wrote elsewhere, and keeps them in the record.
+    // So are the coverage fixtures under `--test-output-root` (`vgc_gogen::coverage`) when this build writes them.
+    let fixtures = req
+        .go
+        .as_ref()
+        .and_then(|g| g.coverage.as_ref())
+        .map(|c| Path::new(&c.root));
     let in_scope = |rel: &str| {
-        Path::new(rel)
-            .parent()
-            .is_some_and(|d| in_build(&root.join(d).to_string_lossy(), req))
+        fixtures.is_some_and(|f| root.join(rel).starts_with(f))
+            || Path::new(rel)
+                .parent()
+                .is_some_and(|d| in_build(&root.join(d).to_string_lossy(), req))
     };
     let removes: Vec<String> = recorded
         .iter()
