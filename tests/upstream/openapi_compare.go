@@ -5,19 +5,28 @@
 //
 //	./oracle compare DOCDIR N SEED OPTIONS KIND...
 //	    N objects of the kinds given as `<apiVersion>/<Kind>` (`resource.k8s.io/v1/ResourceClaim`, `v1/Pod`) in
-//	    turn, filled by sigs.k8s.io/randfill from the Go types (independent of vgc's plan); a third created, a third
+//	    turn — or, for the single KIND `all`, of every kind the scheme registers a validation function for (the
+//	    release's `zz_generated.validations.go` registrations, `Scheme.HasValidationFunc`; sorted, one GVK per Go
+//	    type) — filled by sigs.k8s.io/randfill from the Go types (independent of vgc's plan); a third created, a third
 //	    updated from an independently filled old object, a third updated from a copy of themselves. Each is
 //	    validated twice:
 //	    - upstream: the release's generated validation, scheme.Validate / scheme.ValidateUpdate with OPTIONS (comma-
-//	      separated option names, each off);
+//	      separated option names, each off), for the main resource (a kind validated for one subresource only,
+//	      Scale, for that one: subresourceOf);
 //	    - vgc's schema: the kind's schema of DOCDIR, references inlined, run as the API server runs a custom
 //	      resource's schema (registry/customresource: the OpenAPI schema validator, list-type uniqueness, the CEL
 //	      validator, with CRD validation ratcheting on updates).
 //	    Both validate the object (and old object) as the API server would hold it: non-nullable nulls dropped and
 //	    the schema's defaults (the Go `+default`s) applied (openapi_crdside.go's applyDefaults).
 //	    and the two sets of (field path, error type) compared. Prints {"cases", "same", "native_errors",
-//	    "schema_errors", "classes": {class: {"count", "example"}}}: a class is the side with the extra error, its
-//	    type and its origin (upstream's side) or its detail (the schema's side).
+//	    "schema_errors", "kinds": [KIND...], "verdict_differs", "classes": {class: {"count", "example"}}}:
+//	    verdict_differs counts the cases one side refuses and the other accepts; a class groups the errors one side
+//	    has and the other has not (upstreamOnlyClass, schemaOnlyClass: by side, type, origin, and where upstream
+//	    refuses the field or one above it — upstream's short-circuits). With the
+//	    environment variable VGC_OPENAPI_DUMP set to a file name, every case that differs is also written there as
+//	    one JSON object a line, with both sides' whole error lists and the (defaulted) objects: {"case", "kind",
+//	    "op", "upstream": [ERROR...], "schema": [ERROR...], "object", "old"}, an ERROR {"field", "type", "origin",
+//	    "detail"}.
 package main
 
 import (
@@ -25,9 +34,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand"
+	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -231,6 +242,136 @@ type class struct {
 
 func key(e *field.Error) string { return e.Field + "\x00" + string(e.Type) }
 
+// validatedKinds is every kind of the scheme with a registered validation function, as `<apiVersion>/<Kind>`,
+// sorted; a Go type registered under several kinds is taken once (its first kind in that order).
+func validatedKinds() []string {
+	var all []string
+	for gvk := range scheme.AllKnownTypes() {
+		if gvk.Version == runtime.APIVersionInternal {
+			continue
+		}
+		all = append(all, gvk.GroupVersion().String()+"/"+gvk.Kind)
+	}
+	sort.Strings(all)
+	seen := map[reflect.Type]bool{}
+	var out []string
+	for _, k := range all {
+		obj, err := scheme.New(gvkOf(k))
+		if err != nil || !scheme.HasValidationFunc(obj) {
+			continue
+		}
+		if t := reflect.TypeOf(obj); !seen[t] {
+			seen[t] = true
+			out = append(out, k)
+		}
+	}
+	return out
+}
+
+// subresourceOf is the subresource a kind's registered validation runs for: "" (the main resource) unless, on an
+// empty object, it answers only "no validation found" there (Scale's is registered for "/scale" alone: the kind
+// exists as that subresource), then the first of scale and status it answers for.
+func subresourceOf(gvk schema.GroupVersionKind, options map[string]bool) []string {
+	for _, sub := range [][]string{nil, {"scale"}, {"status"}} {
+		obj, _ := scheme.New(gvk)
+		errs := scheme.Validate(context.Background(), options, obj, sub...)
+		if len(errs) != 1 || errs[0].Type != field.ErrorTypeInternal || !strings.Contains(errs[0].Detail, "no validation found") {
+			return sub
+		}
+	}
+	return nil
+}
+
+// itemEdit is the detail of upstream's `+k8s:update=NoAddItem`/`NoRemoveItem` error: upstream reports it at each
+// added or removed item, a schema's CEL rule at the list (a rule's fieldPath is fixed).
+func itemEdit(e *field.Error) bool {
+	return e.Type == field.ErrorTypeForbidden &&
+		(strings.Contains(e.Detail, "item may not be added") || strings.Contains(e.Detail, "item may not be removed"))
+}
+
+// upstreamOnlyClass is the class of an error upstream reports and the schema does not (crd: the schema's errors).
+func upstreamOnlyClass(e *field.Error, op string, crd field.ErrorList) string {
+	if itemEdit(e) {
+		list := e.Field[:max(0, strings.LastIndex(e.Field, "["))]
+		for _, c := range crd {
+			if c.Field == list && c.Detail == e.Detail {
+				return "pair: update=NoAddItem/NoRemoveItem, upstream at the item (this side), the schema at the list"
+			}
+		}
+	}
+	if e.Type == field.ErrorTypeDuplicate && op == "update" {
+		return "upstream only: Duplicate value on an update"
+	}
+	if e.Origin == "" {
+		return fmt.Sprintf("upstream only: %s, no origin (+k8s:customValidation)", e.Type)
+	}
+	return fmt.Sprintf("upstream only: %s origin=%s", e.Type, e.Origin)
+}
+
+// schemaOnlyClass is the class of an error the schema reports and upstream does not (native: upstream's errors,
+// byField: the same by field path). An error at or below a field where upstream reports an error of another kind is
+// classed by upstream's error: upstream's failing checks short-circuit (`immutable`, `update`, `maxItems`, `forbidden`
+// stop the checks of the value and below; a format's `Invalid` stands alone where the schema adds a bound's `Too long`).
+func schemaOnlyClass(e *field.Error, op string, native field.ErrorList, byField map[string][]*field.Error) string {
+	if strings.Contains(e.Detail, "must be of type byte") {
+		return "schema only: Invalid \"must be of type byte\" (kube-openapi's byte format)"
+	}
+	if itemEdit(e) {
+		for _, u := range native {
+			if strings.HasPrefix(u.Field, e.Field+"[") && u.Detail == e.Detail {
+				return "pair: update=NoAddItem/NoRemoveItem, the schema at the list (this side), upstream at the item"
+			}
+		}
+	}
+	for _, u := range byField[e.Field] {
+		if u.Type != e.Type {
+			return fmt.Sprintf("schema only: %s at a field upstream refuses as %s origin=%s", e.Type, u.Type, u.Origin)
+		}
+	}
+	for p := e.Field; ; {
+		i := max(strings.LastIndex(p, "."), strings.LastIndex(p, "["))
+		if i <= 0 {
+			break
+		}
+		p = p[:i]
+		if us := byField[p]; len(us) > 0 {
+			return fmt.Sprintf("schema only: below a field upstream refuses, origin=%s (%s)", us[0].Origin, op)
+		}
+	}
+	detail := index.ReplaceAllString(strings.ReplaceAll(e.Detail, e.Field, "<field>"), "[*]")
+	if len(detail) > 60 {
+		detail = detail[:60]
+	}
+	return fmt.Sprintf("schema only (%s): %s %s", op, e.Type, detail)
+}
+
+// dumpedError is an error of a VGC_OPENAPI_DUMP line.
+type dumpedError struct {
+	Field  string `json:"field"`
+	Type   string `json:"type"`
+	Origin string `json:"origin,omitempty"`
+	Detail string `json:"detail"`
+}
+
+// differingCase is one line of the VGC_OPENAPI_DUMP file.
+type differingCase struct {
+	Case     int           `json:"case"`
+	Kind     string        `json:"kind"`
+	Op       string        `json:"op"`
+	Upstream []dumpedError `json:"upstream"`
+	Schema   []dumpedError `json:"schema"`
+	Object   any           `json:"object"`
+	Old      any           `json:"old,omitempty"`
+}
+
+func dumped(errs field.ErrorList) []dumpedError {
+	out := []dumpedError{}
+	for _, e := range errs {
+		out = append(out, dumpedError{e.Field, string(e.Type), e.Origin, e.ErrorBody()})
+	}
+	return out
+}
+
 func compare(args []string) {
 	dir := args[0]
 	n, _ := strconv.Atoi(args[1])
@@ -242,6 +383,18 @@ func compare(args []string) {
 		}
 	}
 	kinds := args[4:]
+	if len(kinds) == 1 && kinds[0] == "all" {
+		kinds = validatedKinds()
+	}
+	var dump *json.Encoder
+	if p := os.Getenv("VGC_OPENAPI_DUMP"); p != "" {
+		f, err := os.Create(p)
+		if err != nil {
+			panic(err)
+		}
+		defer f.Close()
+		dump = json.NewEncoder(f)
+	}
 	comps := map[string]any{}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
 	for _, f := range files {
@@ -251,7 +404,9 @@ func compare(args []string) {
 	}
 	var roots []reflect.Type
 	sides := map[string]*crdSide{}
+	subs := map[string][]string{}
 	for _, k := range kinds {
+		subs[k] = subresourceOf(gvkOf(k), options)
 		obj, err := scheme.New(gvkOf(k))
 		if err != nil {
 			panic(err)
@@ -269,7 +424,7 @@ func compare(args []string) {
 		}
 		classes[c].Count++
 	}
-	same, nativeErrs, schemaErrs := 0, 0, 0
+	same, nativeErrs, schemaErrs, verdicts := 0, 0, 0, 0
 	ctx := context.Background()
 	for i := 0; i < n; i++ {
 		k := kinds[i%len(kinds)]
@@ -310,9 +465,9 @@ func compare(args []string) {
 				}
 			}()
 			if old == nil {
-				native = scheme.Validate(ctx, options, obj)
+				native = scheme.Validate(ctx, options, obj, subs[k]...)
 			} else {
-				native = scheme.ValidateUpdate(ctx, options, obj, old)
+				native = scheme.ValidateUpdate(ctx, options, obj, old, subs[k]...)
 			}
 		}()
 		crd = sides[k].validate(u, uo)
@@ -330,28 +485,35 @@ func compare(args []string) {
 		if old != nil {
 			op = "update"
 		}
+		byField := map[string][]*field.Error{}
+		for _, e := range native {
+			byField[e.Field] = append(byField[e.Field], e)
+		}
 		for kk, e := range ns {
 			if cs[kk] == nil {
 				equal = false
-				add(fmt.Sprintf("upstream only: %s origin=%s", e.Type, e.Origin), fmt.Sprintf("%s %s: %s: %s", k, op, e.Field, e.ErrorBody()))
+				add(upstreamOnlyClass(e, op, crd), fmt.Sprintf("%s %s: %s: %s", k, op, e.Field, e.ErrorBody()))
 			}
 		}
 		for kk, e := range cs {
 			if ns[kk] == nil {
 				equal = false
-				detail := index.ReplaceAllString(strings.ReplaceAll(e.Detail, e.Field, "<field>"), "[*]")
-				if len(detail) > 80 {
-					detail = detail[:80]
-				}
-				add(fmt.Sprintf("schema only: %s %s", e.Type, detail), fmt.Sprintf("%s %s: %s: %s", k, op, e.Field, e.ErrorBody()))
+				add(schemaOnlyClass(e, op, native, byField), fmt.Sprintf("%s %s: %s: %s", k, op, e.Field, e.ErrorBody()))
 			}
+		}
+		if (len(native) == 0) != (len(crd) == 0) {
+			verdicts++
 		}
 		if equal {
 			same++
+		} else if dump != nil {
+			_ = dump.Encode(differingCase{i, k, op, dumped(native), dumped(crd), u, uo})
 		}
 	}
 	out, _ := json.Marshal(map[string]any{
-		"cases": n, "same": same, "native_errors": nativeErrs, "schema_errors": schemaErrs, "classes": classes,
+		"cases": n, "same": same, "native_errors": nativeErrs, "schema_errors": schemaErrs, "kinds": kinds,
+		"verdict_differs": verdicts,
+		"classes":         classes,
 	})
 	fmt.Println(string(out))
 }
