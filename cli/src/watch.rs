@@ -222,16 +222,25 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
     0
 }
 
-/// Whether `path` is one of the Go target's own writes under the watched `root`: a file named `output_file` (a
-/// generated one is not a source: the build hides it) or anything in a hidden directory below `root` (`.vgc/`, where
-/// the transaction stages its files).
+/// Whether `path` is one of the Go target's own writes under the watched `root`: a file named `output_file` or its
+/// `<output>_coverage_test.go` or `<output>_test.go` (a generated one is not a source: the build hides it) or
+/// anything in a hidden directory below `root` (`.vgc/`, where the transaction stages its files).
 #[must_use]
 pub fn go_own(path: &Path, root: &Path, output_file: &str) -> bool {
-    path.file_name().is_some_and(|n| n == output_file)
-        || path.strip_prefix(root).is_ok_and(|rel| {
-            rel.components()
-                .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
-        })
+    path.file_name().is_some_and(|n| {
+        n == output_file
+            || n.to_str().is_some_and(|n| {
+                // `+k8s:validation-gen-test-targets`' `<output>_coverage_test.go` and `-test-fixture`'s
+                // `<output>_test.go` (`vgc_gogen::coverage`).
+                ["_coverage_test.go", "_test.go"].iter().any(|s| {
+                    n.strip_suffix(s)
+                        .is_some_and(|b| output_file.strip_suffix(".go") == Some(b))
+                })
+            })
+    }) || path.strip_prefix(root).is_ok_and(|rel| {
+        rel.components()
+            .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+    })
 }
 
 /// Whether `path` is one of the coverage test fixtures the Go target writes (`--test-output-root`): a
@@ -338,6 +347,21 @@ mod tests {
             name
         ));
         assert!(go_own(Path::new("/m/.vgc/staging-x1/0"), root, name));
+        assert!(go_own(
+            Path::new("/m/api/v1/zz_generated.validations_coverage_test.go"),
+            root,
+            name
+        ));
+        assert!(go_own(
+            Path::new("/m/api/v1/zz_generated.validations_test.go"),
+            root,
+            name
+        ));
+        assert!(!go_own(
+            Path::new("/m/api/v1/other_coverage_test.go"),
+            root,
+            name
+        ));
         assert!(!go_own(Path::new("/m/api/v1/types.go"), root, name));
         assert!(!go_own(Path::new("/m/api/v9-gone"), root, name));
         let go = vgc_driver::GoTarget {

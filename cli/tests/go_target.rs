@@ -1011,3 +1011,74 @@ fn coverage_fixtures_are_upstreams_bytes() {
         "upstream validation-gen wrote other fixtures"
     );
 }
+
+/// The package tags of code-generator's own `output_tests` (checked byte for byte against them by
+/// `go_kubernetes`): `+k8s:validation-gen-test-targets` writes `<output>_coverage_test.go`,
+/// `+k8s:validation-gen-test-fixture=validateFalse` writes `<output>_test.go`, both beside the package's file; a
+/// rerun is up to date; a package that drops the tags loses the files; another fixture value is an error at the tag
+/// (upstream panics) and nothing is written.
+#[test]
+fn the_output_tests_package_tags_write_their_tests() {
+    let (_tmp, root) = fixture();
+    let doc = root.join("apis/widgets/v1/doc.go");
+    let tagged = WIDGETS_DOC.replace(
+        "// +groupName",
+        "// +k8s:validation-gen-test-targets\n// +k8s:validation-gen-test-fixture=validateFalse\n// +groupName",
+    );
+    std::fs::write(&doc, &tagged).expect("doc.go");
+    let o = vgc(&root, BUILD);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let coverage = read(
+        &root,
+        "apis/widgets/v1/zz_generated.validations_coverage_test.go",
+    );
+    assert!(
+        coverage.contains("schema.GroupVersionKind{Group: \"example.com/widgets/apis/widgets/v1\", Version: \"v1\", Kind: \"Widget\"},\n\t\tcoverage.FieldRules{\n\t\t\t\"spec.name\": {\n\t\t\t\t{ErrorType: \"FieldValueRequired\"},\n\t\t\t\t{ErrorType: \"FieldValueTooLong\", Origin: \"maxLength\"},\n\t\t\t},\n\t\t\t\"spec.replicas\": {\n\t\t\t\t{ErrorType: \"FieldValueInvalid\", Origin: \"minimum\"},\n\t\t\t},\n"),
+        "{coverage}"
+    );
+    assert!(coverage.ends_with("\tos.Exit(code)\n}\n"), "{coverage}");
+    let fixture = read(&root, "apis/widgets/v1/zz_generated.validations_test.go");
+    assert!(
+        fixture.ends_with("package v1\n\nimport (\n\t\"testing\"\n)\n\nfunc TestValidation(t *testing.T) {\n\tlocalSchemeBuilder.Test(t).ValidateFixtures()\n}\n"),
+        "{fixture}"
+    );
+    assert!(
+        !root
+            .join("apis/gadgets/v1/zz_generated.validations_test.go")
+            .exists()
+    );
+    let o = vgc(&root, BUILD);
+    assert!(stderr(&o).contains("is up to date"), "{}", stderr(&o));
+    // The tags dropped: the files go with them.
+    std::fs::write(&doc, WIDGETS_DOC).expect("doc.go");
+    let o = vgc(&root, BUILD);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        !root
+            .join("apis/widgets/v1/zz_generated.validations_coverage_test.go")
+            .exists()
+    );
+    assert!(
+        !root
+            .join("apis/widgets/v1/zz_generated.validations_test.go")
+            .exists()
+    );
+    // Another fixture value: upstream's message at the tag, nothing written.
+    std::fs::write(
+        &doc,
+        tagged.replace("test-fixture=validateFalse", "test-fixture=validateTrue"),
+    )
+    .expect("doc.go");
+    std::fs::remove_file(root.join(widgets())).expect("rm");
+    let o = vgc(&root, BUILD);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(
+            "+k8s:validation-gen-test-fixture must be one of 'validateFalse', but got: validateTrue"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("apis/widgets/v1/doc.go:"), "{err}");
+    assert!(!root.join(widgets()).exists(), "nothing written");
+}

@@ -51,8 +51,9 @@ pub fn module_root(path: &Path) -> Option<PathBuf> {
         .map(Path::to_path_buf)
 }
 
-/// A [`System`] that leaves the Go target's own outputs out of directory listings: a file named `output_file`
-/// that validation-gen generated ([`crate::output::is_generated_go`]) is not listed, so it is never loaded as a
+/// A [`System`] that leaves the Go target's own outputs out of directory listings: a file named `output_file` (or
+/// the `<output>_coverage_test.go` and `<output>_test.go` of `+k8s:validation-gen-test-targets` and
+/// `-test-fixture`) that validation-gen generated ([`crate::output::is_generated_go`]) is not listed, so it is never loaded as a
 /// source of its package (upstream's `kube_codegen.sh` deletes them before generating for the same reason), and a
 /// directory's listing — which the build manifest hashes — does not change when a build writes one. A file of
 /// that name that is the user's is listed (and the write refuses to replace it).
@@ -95,6 +96,8 @@ impl<'a> HideGenerated<'a> {
     /// Whether file `name` of directory `dir` is one of the target's generated outputs.
     fn hidden_file(&self, dir: &str, name: &str) -> bool {
         let named = name == self.output_file
+            || name == vgc_gogen::coverage::package_test_name(&self.output_file)
+            || name == vgc_gogen::coverage::fixture_test_name(&self.output_file)
             || self
                 .fixtures
                 .as_ref()

@@ -143,11 +143,15 @@ pub(crate) fn generate(
     let mut files = Vec::new();
     for (a, rel, r) in printed {
         match r {
-            Ok(contents) => files.push(GeneratedFile {
-                path: rel.clone(),
-                contents,
-                chunks: Vec::new(),
-            }),
+            Ok(contents) => {
+                files.push(GeneratedFile {
+                    path: rel.clone(),
+                    contents,
+                    chunks: Vec::new(),
+                });
+                files.extend(package_test(db, prog, &generator, &jobs, a, rel, header));
+                files.extend(fixture_test(db, prog, a, rel, header, &mut diagnostics));
+            }
             Err(unsupported) => {
                 diagnostics.extend(
                     unsupported
@@ -185,6 +189,109 @@ pub(crate) fn generate(
         untagged,
     })
 }
+
+/// The `<output>_coverage_test.go` of activation `a` (its file at `rel`) when its package's `doc.go` says
+/// `+k8s:validation-gen-test-targets` (upstream `targets.go`, `generateTestTargetsTag`): the declared rules of the
+/// roots it generates for (`vgc_gogen::coverage::package_test`), beside its file.
+fn package_test(
+    db: &Database,
+    prog: &Program,
+    generator: &vgc_gogen::Generator<'_>,
+    jobs: &[PrintJob<'_>],
+    a: &vgc_analysis::types::Activation,
+    rel: &str,
+    header: &str,
+) -> Option<GeneratedFile> {
+    use vgc_ir::catalog::ControlTag;
+    let p = prog.packages.get(&a.pkg)?;
+    let tagged = p
+        .files
+        .iter()
+        .filter(|f| f.path(db).ends_with("/doc.go"))
+        .any(|f| {
+            vgc_ir::db::file_ir(db, *f)
+                .package_tags
+                .iter()
+                .any(|u| u.control_tag() == Some(ControlTag::ValidationGenTestTargets))
+        });
+    if !tagged {
+        return None;
+    }
+    let (_, _, m, own) = jobs.iter().find(|(j, _, _, _)| j.pkg == a.pkg)?;
+    let reports = generator.coverage_reports(m, own, &a.pkg, &own.name);
+    let contents = vgc_gogen::coverage::package_test(&reports, &a.pkg, &own.name, header)?;
+    let path = Path::new(rel).with_file_name(vgc_gogen::coverage::package_test_name(
+        &Path::new(rel).file_name()?.to_string_lossy(),
+    ));
+    Some(GeneratedFile {
+        path: path.to_string_lossy().into_owned(),
+        contents,
+        chunks: Vec::new(),
+    })
+}
+
+/// The `<output>_test.go` of activation `a` (its file at `rel`) when its package's `doc.go` says
+/// `+k8s:validation-gen-test-fixture=validateFalse` (upstream `targets.go` `testFixtureTag`,
+/// `vgc_gogen::coverage::fixture_test`).
+///
+/// Another value is an error at the tag, pushed to `diagnostics` (upstream panics: "must be one of
+/// 'validateFalse'").
+fn fixture_test(
+    db: &Database,
+    prog: &Program,
+    a: &vgc_analysis::types::Activation,
+    rel: &str,
+    header: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Option<GeneratedFile> {
+    use vgc_ir::catalog::ControlTag;
+    let p = prog.packages.get(&a.pkg)?;
+    let mut found = false;
+    for f in p.files.iter().filter(|f| f.path(db).ends_with("/doc.go")) {
+        let ir = vgc_ir::db::file_ir(db, *f);
+        for u in ir
+            .package_tags
+            .iter()
+            .filter(|u| u.control_tag() == Some(ControlTag::ValidationGenTestFixture))
+        {
+            let value = u.raw_value.as_deref().unwrap_or_default().trim();
+            if value != "validateFalse" {
+                diagnostics.push(
+                    Diagnostic::error(
+                        Code::GeneratorConfig,
+                        format!(
+                            "+{} must be one of 'validateFalse', but got: {value} (upstream validation-gen stops here too)",
+                            u.name
+                        ),
+                    )
+                    .at(f.path(db).clone(), vgc_ir::db::span_of(db, *f, u.at)),
+                );
+                return None;
+            }
+            found = true;
+        }
+    }
+    if !found {
+        return None;
+    }
+    let name = Path::new(rel).file_name()?;
+    let path = Path::new(rel).with_file_name(vgc_gogen::coverage::fixture_test_name(
+        &name.to_string_lossy(),
+    ));
+    Some(GeneratedFile {
+        path: path.to_string_lossy().into_owned(),
+        contents: vgc_gogen::coverage::fixture_test(&p.name, header),
+        chunks: Vec::new(),
+    })
+}
+
+/// One package to print: its activation, its file's path, the input's plan and its output package.
+type PrintJob<'a> = (
+    &'a vgc_analysis::types::Activation,
+    String,
+    std::borrow::Cow<'a, ModulePlan>,
+    &'a vgc_gogen::OutputPackage,
+);
 
 /// The API group and version of input package `input` as upstream `collectReports` derives them for the coverage
 /// fixtures: the group from its `GroupName` string constant, else its import path; the version its package name
