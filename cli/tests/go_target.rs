@@ -590,6 +590,46 @@ fn flags_vgc_does_not_implement_are_refused_or_noted() {
         "{err}"
     );
     assert!(!root.join("test/dv").exists(), "nothing written");
+    // validation-gen before 1.37 has no such flag (a module of its own, without dependencies).
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let old = std::fs::canonicalize(tmp.path()).expect("canonical");
+    std::fs::create_dir_all(old.join("apis/v1")).expect("mkdir");
+    std::fs::write(old.join("go.mod"), "module example.com/m\n\ngo 1.24\n").expect("go.mod");
+    std::fs::write(
+        old.join("apis/v1/doc.go"),
+        "// +k8s:validation-gen=*\n\npackage v1\n",
+    )
+    .expect("doc.go");
+    std::fs::write(
+        old.join("apis/v1/types.go"),
+        "package v1\n\n// T is a type.\ntype T struct {\n\t// +k8s:optional\n\t// +k8s:maxLength=3\n\tName *string `json:\"name,omitempty\"`\n}\n",
+    )
+    .expect("types.go");
+    let o = vgc(
+        &old,
+        &[
+            "--upstream",
+            "1.36",
+            "validation-gen",
+            "--output-file",
+            OUT,
+            "--test-output-root",
+            "test/dv",
+            "./...",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "--test-output-root: validation-gen of Kubernetes 1.36 writes no coverage test fixtures"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        !old.join(format!("apis/v1/{OUT}")).exists(),
+        "nothing written"
+    );
     let (code, err) = run(&["--lint-rules", "no-such-rule"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(
