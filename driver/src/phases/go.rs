@@ -261,7 +261,7 @@ fn fixture_test(
                         Code::GeneratorConfig,
                         format!(
                             "+{} must be one of 'validateFalse', but got: {value} (upstream validation-gen stops here too)",
-                            u.name
+                            vgc_ir::db::tag_prefix(db).qualify(&u.name)
                         ),
                     )
                     .at(f.path(db).clone(), vgc_ir::db::span_of(db, *f, u.at)),
