@@ -116,6 +116,14 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
     if let Some(h) = header.as_deref().filter(|h| !h.starts_with(&root)) {
         let _ = debouncer.watch(h, RecursiveMode::NonRecursive);
     }
+    // So may its `--test-allowlist` (read by every build, as the header).
+    let allowlist = go
+        .and_then(|g| g.coverage.as_ref())
+        .and_then(|c| c.allowlist.as_deref())
+        .map(PathBuf::from);
+    if let Some(a) = allowlist.as_deref().filter(|a| !a.starts_with(&root)) {
+        let _ = debouncer.watch(a, RecursiveMode::NonRecursive);
+    }
     let _ = writeln!(
         err,
         "vgc watch: watching {} (Ctrl-C to stop)",
@@ -179,6 +187,7 @@ pub fn run(opts: &WatchOptions, err: &mut dyn Write) -> u8 {
                 .flat_map(|e| e.paths.iter().cloned())
                 .filter(|p| {
                     header.as_deref() == Some(p.as_path())
+                        || allowlist.as_deref() == Some(p.as_path())
                         || (relevant(p, out_dir.as_deref())
                             && !go.is_some_and(|g| go_own(p, &root, &g.output_file) || fixture_own(p, g)))
                         // A generated Go file someone removed: rebuilt, so the output is whole again (vgc's own
@@ -244,15 +253,16 @@ pub fn go_own(path: &Path, root: &Path, output_file: &str) -> bool {
 }
 
 /// Whether `path` is one of the coverage test fixtures the Go target writes (`--test-output-root`): a
-/// `<prefix>…_test.go` file under the fixtures' directory (test files are no sources of the build).
+/// `<prefix>…_test.go` file under the fixtures' directory (test files are no sources of the build), or a directory
+/// there (the build creates and removes them with the fixtures; a user's Go file in one is still an event of its
+/// own).
 #[must_use]
 pub fn fixture_own(path: &Path, go: &vgc_driver::GoTarget) -> bool {
     go.coverage.as_ref().is_some_and(|c| {
+        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
         path.starts_with(&c.root)
-            && path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with(c.file_prefix.as_str()) && n.ends_with("_test.go"))
+            && ((name.starts_with(c.file_prefix.as_str()) && name.ends_with("_test.go"))
+                || !name.ends_with(".go"))
     })
 }
 
@@ -381,6 +391,11 @@ mod tests {
             &go
         ));
         assert!(!fixture_own(Path::new("/m/api/v1/zz.v1_test.go"), &go));
+        assert!(fixture_own(Path::new("/m/test/dv/apps/scale"), &go));
+        assert!(!fixture_own(
+            Path::new("/m/test/dv/apps/scale/objects.go"),
+            &go
+        ));
         assert!(!fixture_own(
             Path::new("/m/test/dv/apps/scale/zz.v1_test.go"),
             &vgc_driver::GoTarget::default()
