@@ -19,7 +19,7 @@ fast=(
   interpreter_decode k8s_openapi_target lint reliability snapshots tag_accounting upstream watch boundaries
   openapi_mapping
   # vgc, cli/tests
-  cache_dir check_target deep_inputs docs_output first_hour go_target graph_cli lint_cli portable_output
+  cache_dir check_target deep_inputs docs_output first_hour go_target graph_cli lint_cli portable_output two_targets
   lsp tag_prefix validate_cli openapi_cli openapi_crd_cli
   # vgc-build, build/tests; vgc-build-example, build/example/tests
   config dependencies validate

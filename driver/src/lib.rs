@@ -37,7 +37,7 @@ pub mod target;
 pub use config::LintSettings;
 pub use database::Database;
 pub use lint::lint;
-pub use one_shot::{build, check_with_ir_cache};
+pub use one_shot::{build, build_all, check_with_ir_cache};
 pub use request::{
     BuildOutcome, BuildRequest, CoverageFixtures, GoTarget, exit_code, request_key,
     validate_options,

@@ -49,23 +49,17 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
         Some(h) => h,
         None => &OsSystem,
     };
-    let key = format!("{} {}", request_key(req), formatter(req));
-    // `--custom-stub` writes `src/custom.rs` only when it is missing, so the manifest does not track it: a crate
-    // whose root declares `pub mod custom;` but lacks the file (deleted since) is not up to date.
-    let stub_missing = req.custom_stub
-        && !dir.join("src/custom.rs").exists()
-        && crate::sys::read_output(&dir.join("src/lib.rs"))
-            .is_some_and(|lib| lib.lines().any(|l| l.trim() == "pub mod custom;"));
-    if !stub_missing
-        && let Some(m) = Manifest::load(&cache, &mut notes)
-        && m.up_to_date_in(&key, observed, dir, hidden.is_none().then_some(dir))
-    {
+    let key = manifest_key(req, &[]);
+    if let Some(up) = up_to_date(
+        req,
+        &key,
+        observed,
+        hidden.is_none().then_some(dir),
+        &mut notes,
+    ) {
         return BuildOutcome {
-            stats: m.stats,
-            profile: m.profile,
-            up_to_date: true,
             timings: vec![("check manifest", clock.elapsed())],
-            ..BuildOutcome::default()
+            ..up
         };
     }
     let manifest_check = clock.elapsed();
@@ -101,6 +95,60 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
             ("load IR cache", ir_load),
         ],
     );
+    record(key, &rec, &mut out, &cache);
+    out.timings.push(("save caches", clock.elapsed()));
+    // Freeing the database (every file's IR, every memoised plan: hundreds of MB on k8s.io/api) takes longer than
+    // some whole phases of the build; nothing waits for it, so it happens on a thread of its own (the process may
+    // exit first).
+    std::thread::spawn(move || drop(session));
+    out
+}
+
+/// The build manifest's key of `req`: the request ([`request_key`]) and formatter, and, for a build run together
+/// with others ([`build_all`]), theirs — the observations of a shared run are read through a view that hides every
+/// target's outputs, so its manifest is never taken for a run of one target, nor the other way round.
+fn manifest_key(req: &BuildRequest, together: &[&BuildRequest]) -> String {
+    let mut key = format!("{} {}", request_key(req), formatter(req));
+    for other in together {
+        key.push_str(" with ");
+        key.push_str(&request_key(other));
+    }
+    key
+}
+
+/// The outcome of an up-to-date build of `req` (stats and profile of the last clean build) when its manifest says
+/// so for `key`, reading the inputs through `observed` (`generated_src`: the Rust crate whose `src/` listings leave
+/// out); `None` when it must be built.
+fn up_to_date(
+    req: &BuildRequest,
+    key: &str,
+    observed: &dyn vgc_analysis::System,
+    generated_src: Option<&std::path::Path>,
+    notes: &mut Vec<String>,
+) -> Option<BuildOutcome> {
+    let (dir, cache) = (req.out.as_deref()?, req.cache_root()?);
+    // `--custom-stub` writes `src/custom.rs` only when it is missing, so the manifest does not track it: a crate
+    // whose root declares `pub mod custom;` but lacks the file (deleted since) is not up to date.
+    let stub_missing = req.custom_stub
+        && !dir.join("src/custom.rs").exists()
+        && crate::sys::read_output(&dir.join("src/lib.rs"))
+            .is_some_and(|lib| lib.lines().any(|l| l.trim() == "pub mod custom;"));
+    if stub_missing {
+        return None;
+    }
+    let m = Manifest::load(&cache, notes)?;
+    m.up_to_date_in(key, observed, dir, generated_src)
+        .then(|| BuildOutcome {
+            stats: m.stats,
+            profile: m.profile,
+            up_to_date: true,
+            ..BuildOutcome::default()
+        })
+}
+
+/// After a build: the note of files rustfmt could not format, and the manifest of `cache` written from what `rec`
+/// observed (a clean build that wrote files) or removed (anything else).
+fn record(key: String, rec: &Recorder<'_>, out: &mut BuildOutcome, cache: &std::path::Path) {
     if out.fmt_fallbacks > 0 {
         out.notes.push(format!(
             "rustfmt could not format {} generated file(s) (not installed, failed, timed out after {} s, or printed text that does not parse); they keep vgc's built-in formatting, and the next build tries rustfmt again",
@@ -113,16 +161,139 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
         && !out.files.is_empty()
         && out.fmt_fallbacks == 0
     {
-        Manifest::record(key, &rec, &out.files, out.stats, out.profile.clone()).save(&cache);
+        Manifest::record(key, rec, &out.files, out.stats, out.profile.clone()).save(cache);
     } else {
-        Manifest::remove(&cache);
+        Manifest::remove(cache);
     }
-    out.timings.push(("save caches", clock.elapsed()));
-    // Freeing the database (every file's IR, every memoised plan: hundreds of MB on k8s.io/api) takes longer than
-    // some whole phases of the build; nothing waits for it, so it happens on a thread of its own (the process may
-    // exit first).
+}
+
+/// Several targets of one tree in one run (`vgc build --target go,vgc`: the Go target and one Rust target), sharing
+/// the analysis: one [`Session`] loads, checks and lowers the program once, then each request's backend generates
+/// and writes its own outputs (the second request's load reads no file whose stamp is unchanged and its lowering is
+/// the memoised one). Returns one outcome per request, in order — or fewer: when an output lock cannot be taken the
+/// outcome saying so is the last.
+///
+/// Each request keeps its own output lock, build manifest and IR cache (`cache_root`: give them different ones);
+/// a request that is up to date is not built again, the others are. The inputs are observed through one view for
+/// all of them (the Go target's generated files hidden, the Rust crate's `src/` left out of listings), and each
+/// manifest records every observation of the run. Without caches (`no_cache`, a request without an output
+/// directory, a cache directory that cannot be created) each request is built on its own ([`build`]).
+#[must_use]
+pub fn build_all(reqs: &[BuildRequest]) -> Vec<BuildOutcome> {
+    let shared = reqs.len() > 1
+        && reqs
+            .iter()
+            .all(|r| r.out.is_some() && r.cache_root().is_some());
+    if !shared {
+        return reqs.iter().map(build).collect();
+    }
+    let mut notes = Vec::new();
+    let mut locks = Vec::new();
+    for req in reqs {
+        match lock_output(req, &mut notes) {
+            Ok(l) => locks.push(l),
+            Err(out) => {
+                let mut outs: Vec<BuildOutcome> = reqs[..locks.len()]
+                    .iter()
+                    .map(|_| BuildOutcome::default())
+                    .collect();
+                let mut out = *out;
+                out.notes.splice(0..0, notes);
+                outs.push(out);
+                return outs;
+            }
+        }
+    }
+    if locks.iter().any(Option::is_none)
+        || reqs.iter().any(|r| {
+            r.cache_root()
+                .is_some_and(|c| std::fs::create_dir_all(c).is_err())
+        })
+    {
+        // Outside a Go module, or a cache that cannot be created: each builds (and says so) on its own.
+        drop(locks);
+        return reqs.iter().map(build).collect();
+    }
+    let clock = std::time::Instant::now();
+    let go = reqs.iter().find_map(|r| r.go.as_ref());
+    let hidden = go.map(|go| crate::go::HideGenerated::new(&OsSystem, &go.output_file).hiding_fixtures(go));
+    let observed: &dyn vgc_analysis::System = match &hidden {
+        Some(h) => h,
+        None => &OsSystem,
+    };
+    let crate_dir = reqs
+        .iter()
+        .find(|r| r.go.is_none())
+        .and_then(|r| r.out.as_deref());
+    let keys: Vec<String> = reqs
+        .iter()
+        .enumerate()
+        .map(|(i, r)| {
+            let others: Vec<&BuildRequest> = reqs
+                .iter()
+                .enumerate()
+                .filter(|(j, _)| *j != i)
+                .map(|(_, o)| o)
+                .collect();
+            manifest_key(r, &others)
+        })
+        .collect();
+    let mut outs: Vec<Option<BuildOutcome>> = reqs
+        .iter()
+        .zip(&keys)
+        .map(|(r, k)| up_to_date(r, k, observed, crate_dir, &mut notes))
+        .collect();
+    let manifest_check = clock.elapsed();
+    if outs.iter().all(Option::is_some) {
+        let mut outs: Vec<BuildOutcome> = outs.into_iter().flatten().collect();
+        outs[0].timings = vec![("check manifest", manifest_check)];
+        outs[0].notes.splice(0..0, notes);
+        return outs;
+    }
+    let mut rec = Recorder::new(observed);
+    if let Some(d) = crate_dir {
+        rec = rec.with_output(d);
+    }
+    let mut session = Session::one_shot();
+    let clock = std::time::Instant::now();
+    let first = outs.iter().position(Option::is_none).unwrap_or_default();
+    let Some(first_cache) = reqs[first].cache_root() else {
+        return reqs.iter().map(build).collect();
+    };
+    let ir = Arc::new(crate::cache::ir::load(&first_cache, &mut notes));
+    if !ir.is_empty() {
+        vgc_ir::db::IrCache::new(session.db(), ir.clone());
+    }
+    let ir_load = clock.elapsed();
+    let mut timings = vec![("check manifest", manifest_check), ("load IR cache", ir_load)];
+    for (req, out) in reqs.iter().zip(outs.iter_mut()) {
+        if out.is_some() {
+            continue;
+        }
+        if let Some(cache) = req.cache_root() {
+            session.ir_save().want(cache, ir.clone());
+        }
+        let mut built = session.build_with(req, &rec);
+        session.ir_save().finish();
+        // Each request's phases in turn (the second request's `load` and `lower` reuse the first's work).
+        timings.append(&mut built.timings);
+        *out = Some(built);
+    }
+    let clock = std::time::Instant::now();
+    let mut outs: Vec<BuildOutcome> = outs.into_iter().flatten().collect();
+    for ((req, key), out) in reqs.iter().zip(keys).zip(outs.iter_mut()) {
+        if out.up_to_date {
+            continue;
+        }
+        if let Some(cache) = req.cache_root() {
+            record(key, &rec, out, &cache);
+        }
+    }
+    timings.push(("save caches", clock.elapsed()));
+    outs[0].timings = timings;
+    outs[0].notes.splice(0..0, notes);
     std::thread::spawn(move || drop(session));
-    out
+    outs
 }
 
 /// `vgc check` of the check-only request `req`, reading the file system through `sys` (a

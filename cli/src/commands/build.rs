@@ -14,14 +14,73 @@ use vgc_driver::BuildRequest;
 pub(crate) fn run(a: BuildArgs, globals: &Globals, start: Instant) -> ExitCode {
     let timings = a.timings;
     let style = Style::of(a.short, &a.color);
-    match request(a) {
-        Ok(req) => execute(req, style, timings, globals, start),
+    match requests(a) {
+        Ok(reqs) => execute_all(reqs, style, timings, globals, start),
         Err(code) => code,
     }
 }
 
-/// The build request of `vgc build` / `vgc watch` options (exit code 2 when the path cannot be used).
+/// The build requests of `vgc build`: one per `--target` — the Go target and one Rust target (`vgc` or
+/// `k8s-openapi`) may be given together, each taking its own flags (`--out`, `--runtime-*`, … for the crate;
+/// `--output-file`, `--go-header-file`, `--test-*` for the Go files) and, with `--cache-dir D`, its own caches
+/// (`D/go`, `D/rust`). Exit code 2 for another combination, or a crate directory that is the Go module root.
+fn requests(a: BuildArgs) -> Result<Vec<BuildRequest>, ExitCode> {
+    let mut targets = a.target.clone();
+    targets.dedup();
+    if targets.len() < 2 {
+        return request(a).map(|r| vec![r]);
+    }
+    let (go, rust): (Vec<&String>, Vec<&String>) = targets.iter().partition(|t| *t == "go");
+    let ([_], [rust]) = (go.as_slice(), rust.as_slice()) else {
+        return Err(usage(&format!(
+            "--target {}: one run builds the Go target and at most one Rust target (`vgc` or `k8s-openapi`)",
+            targets.join(",")
+        )));
+    };
+    let sub = |name: &str| a.cache_dir.as_ref().map(|d| d.join(name));
+    let go_args = BuildArgs {
+        target: vec!["go".into()],
+        out: None,
+        k8s_openapi_version: None,
+        runtime_path: None,
+        runtime_version: None,
+        custom_stub: false,
+        rustfmt: false,
+        cache_dir: sub("go"),
+        ..a.clone()
+    };
+    let rust_args = BuildArgs {
+        target: vec![(*rust).clone()],
+        output_file: None,
+        go_header_file: None,
+        test_output_root: None,
+        test_output_file_prefix: None,
+        test_allowlist: None,
+        cache_dir: sub("rust"),
+        ..a
+    };
+    let go = request(go_args)?;
+    let rust = request(rust_args)?;
+    if go.out.is_some() && go.out == rust.out {
+        return Err(usage(&format!(
+            "--out {}: the Go module root, where the Go target writes its state (.vgc/); give the crate a directory of its own",
+            rust.out
+                .as_ref()
+                .map_or_else(String::new, |o| o.display().to_string())
+        )));
+    }
+    Ok(vec![go, rust])
+}
+
+/// The build request of `vgc build` / `vgc watch` options for one target (exit code 2 when the path cannot be
+/// used, or more than one `--target` is given: see [`requests`]).
 pub(crate) fn request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
+    if a.target.len() > 1 {
+        return Err(usage(&format!(
+            "--target {}: `vgc watch` builds one target; `vgc build` builds the Go target and a Rust target together",
+            a.target.join(",")
+        )));
+    }
     let path = target(a.path.clone())?;
     if let Some(go) = go_target(&a, &path)? {
         return go_request(a, path, go);
@@ -68,7 +127,7 @@ pub(crate) fn request(a: BuildArgs) -> Result<BuildRequest, ExitCode> {
         );
         return Err(ExitCode::from(2));
     }
-    let structs = structs_of(a.target, a.k8s_openapi_version)?;
+    let structs = structs_of(a.target.first().cloned(), a.k8s_openapi_version)?;
     Ok(BuildRequest {
         path,
         packages: Vec::new(),
@@ -100,7 +159,7 @@ fn usage(msg: &str) -> ExitCode {
 /// `--output-file` and `--go-header-file` (made absolute) over `vgc.toml`'s over the defaults. `None` for the Rust
 /// targets. A flag that means nothing for Go files is a usage error.
 fn go_target(a: &BuildArgs, path: &str) -> Result<Option<vgc_driver::GoTarget>, ExitCode> {
-    let from_config = match a.target.as_deref() {
+    let from_config = match a.target.first().map(String::as_str) {
         Some("go") => super::common::go_config(path).unwrap_or_default(),
         Some(_) => return Ok(None),
         None => match super::common::go_config(path) {
@@ -258,14 +317,76 @@ pub(crate) fn execute(
     }
     req.extension_files = globals.extensions.clone();
     let outcome = vgc_driver::build(&req);
+    ExitCode::from(report(
+        &req,
+        outcome,
+        None,
+        &mut Vec::new(),
+        style,
+        timings,
+        start,
+    ))
+}
+
+/// [`execute`] of several requests ([`requests`]: the Go target and a Rust target) built together
+/// ([`vgc_driver::build_all`]: one analysis); each is reported in turn, labelled with its target, its diagnostics
+/// but those an earlier one printed. The exit code is the highest.
+pub(crate) fn execute_all(
+    mut reqs: Vec<BuildRequest>,
+    style: Style,
+    timings: bool,
+    globals: &Globals,
+    start: Instant,
+) -> ExitCode {
+    if reqs.len() == 1
+        && let Some(req) = reqs.pop()
+    {
+        return execute(req, style, timings, globals, start);
+    }
+    for req in &mut reqs {
+        if let Err(code) = globals.apply(req, None) {
+            return code;
+        }
+        req.extension_files = globals.extensions.clone();
+    }
+    let outcomes = vgc_driver::build_all(&reqs);
+    let mut shown = Vec::new();
+    let mut code = 0;
+    for (req, outcome) in reqs.iter().zip(outcomes) {
+        let label = if req.go.is_some() { "go" } else { "rust" };
+        code = code.max(report(
+            req,
+            outcome,
+            Some(label),
+            &mut shown,
+            style,
+            timings,
+            start,
+        ));
+    }
+    ExitCode::from(code)
+}
+
+/// Prints the report of one build (see [`execute`]), its summary line as `vgc [label]:` when given, leaving out the
+/// diagnostics in `shown` (and adding those it prints); returns the exit code.
+fn report(
+    req: &BuildRequest,
+    mut outcome: vgc_driver::BuildOutcome,
+    label: Option<&str>,
+    shown: &mut Vec<vgc_ir::Diagnostic>,
+    style: Style,
+    timings: bool,
+    start: Instant,
+) -> u8 {
     let mut stderr = std::io::stderr().lock();
-    let text = vgc::render::text_styled(
-        &outcome.diagnostics,
-        &outcome.sources,
-        style.short,
-        style.color,
-    );
+    let all = std::mem::take(&mut outcome.diagnostics);
+    let fresh: Vec<vgc_ir::Diagnostic> =
+        all.iter().filter(|d| !shown.contains(d)).cloned().collect();
+    let text = vgc::render::text_styled(&fresh, &outcome.sources, style.short, style.color);
+    shown.extend(fresh);
+    outcome.diagnostics = all;
     let _ = stderr.write_all(text.as_bytes());
+    let tool = label.map_or_else(|| "vgc".to_string(), |l| format!("vgc [{l}]"));
     // An output problem (`--out` naming a file, a foreign file in the way, …) counts as an error of the summary and is
     // printed before it; a run that stopped before reading anything prints no summary to contradict it.
     if let Some(e) = &outcome.io_error {
@@ -276,7 +397,7 @@ pub(crate) fn execute(
     if !stopped_early {
         let _ = writeln!(
             stderr,
-            "vgc: {}, {}, {} ({} lowered, {} consumed as metadata, {} reported, {} not lowered yet), {} generated, {}, {} in {:.2}s{}",
+            "{tool}: {}, {}, {} ({} lowered, {} consumed as metadata, {} reported, {} not lowered yet), {} generated, {}, {} in {:.2}s{}",
             plural(s.packages, "package"),
             plural(s.types, "type"),
             plural(s.tags, "tag"),
@@ -297,18 +418,18 @@ pub(crate) fn execute(
     for n in &outcome.notes {
         let _ = writeln!(stderr, "note: {n}");
     }
-    if timings {
+    if timings && !outcome.timings.is_empty() {
         print_timings(&outcome.timings);
     }
     let code = vgc_driver::exit_code(&outcome);
     if code != 0 {
-        return ExitCode::from(code);
+        return code;
     }
     if let Some(out) = &req.out {
         if outcome.up_to_date {
             let _ = writeln!(
                 stderr,
-                "vgc: {} is up to date (no input changed since the last clean build)",
+                "{tool}: {} is up to date (no input changed since the last clean build)",
                 out.display()
             );
         } else {
@@ -329,10 +450,14 @@ pub(crate) fn execute(
                     total - outcome.written
                 )
             };
-            let _ = writeln!(stderr, "vgc: wrote {written} to {}{removed}", out.display());
+            let _ = writeln!(
+                stderr,
+                "{tool}: wrote {written} to {}{removed}",
+                out.display()
+            );
         }
     }
     // The process ends here: freeing the outcome (the generated files, the plan) would only delay the exit.
     std::mem::forget(outcome);
-    ExitCode::SUCCESS
+    0
 }
