@@ -73,7 +73,7 @@ pub(crate) enum Command {
 }
 
 /// Options shared by `vgc build` and `vgc watch`.
-#[derive(clap::Args)]
+#[derive(clap::Args, Clone)]
 pub(crate) struct BuildArgs {
     /// Go module root, package directory (with the packages below it; `DIR/...` alike) or `.go` file (its package
     /// only). Default: the current directory.
@@ -132,9 +132,11 @@ pub(crate) struct BuildArgs {
     /// What to generate: `vgc` (a Rust crate with generated serde structs), `k8s-openapi` (a Rust crate over the
     /// k8s-openapi crate's structs, for k8s.io/api; needs `--k8s-openapi-version`; docs/k8s-openapi.md) or `go`
     /// (upstream validation-gen's Go file in every package with a `+k8s:validation-gen` tag, written into the
-    /// package directories; docs/go-backend.md). Default: `vgc.toml` `[build] target`, else `vgc`.
-    #[arg(long, value_parser = ["vgc", "k8s-openapi", "go"])]
-    pub(crate) target: Option<String>,
+    /// package directories; docs/go-backend.md). Default: `vgc.toml` `[build] target`, else `vgc`. `vgc build` takes
+    /// the Go target and one Rust target together (`--target go,vgc` or `--target go --target vgc`): one analysis,
+    /// both backends, each with its own flags.
+    #[arg(long, value_parser = ["vgc", "k8s-openapi", "go"], value_delimiter = ',', action = clap::ArgAction::Append)]
+    pub(crate) target: Vec<String>,
     /// The k8s-openapi version (crate feature) of `--target k8s-openapi`: 1.33 to 1.37.
     #[arg(long, value_name = "VERSION")]
     pub(crate) k8s_openapi_version: Option<String>,

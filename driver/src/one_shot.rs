@@ -216,7 +216,8 @@ pub fn build_all(reqs: &[BuildRequest]) -> Vec<BuildOutcome> {
     }
     let clock = std::time::Instant::now();
     let go = reqs.iter().find_map(|r| r.go.as_ref());
-    let hidden = go.map(|go| crate::go::HideGenerated::new(&OsSystem, &go.output_file).hiding_fixtures(go));
+    let hidden =
+        go.map(|go| crate::go::HideGenerated::new(&OsSystem, &go.output_file).hiding_fixtures(go));
     let observed: &dyn vgc_analysis::System = match &hidden {
         Some(h) => h,
         None => &OsSystem,
@@ -265,7 +266,10 @@ pub fn build_all(reqs: &[BuildRequest]) -> Vec<BuildOutcome> {
         vgc_ir::db::IrCache::new(session.db(), ir.clone());
     }
     let ir_load = clock.elapsed();
-    let mut timings = vec![("check manifest", manifest_check), ("load IR cache", ir_load)];
+    let mut timings = vec![
+        ("check manifest", manifest_check),
+        ("load IR cache", ir_load),
+    ];
     for (req, out) in reqs.iter().zip(outs.iter_mut()) {
         if out.is_some() {
             continue;
