@@ -443,11 +443,36 @@ pub(crate) struct OpenApiArgs {
     /// layout `master-standalone[-strict]/<kind>-<group>-<version>.json`; with `--merge`, from the merged spec).
     #[arg(long, value_parser = ["openapi", "jsonschema"], default_value = "openapi", conflicts_with = "crd")]
     pub(crate) format: String,
-    /// With `--crd`: set `maxItems: N` (`maxProperties: N`) on every list (map) of the CRD's schema without one that
-    /// holds a CEL rule, so that the API server's CEL cost estimate stays within its budget. Changes what the CRD
-    /// accepts: a longer list is refused.
-    #[arg(long, value_name = "N", requires = "crd")]
+    /// Set `maxItems: N` (`maxProperties: N`) on every list (map) without one that holds a CEL rule at itself or
+    /// below, so that the API server's CEL cost estimate stays within its budget (of vgc's schemas; with `--crd`, of
+    /// the CRD's schema). Without N: 128. Changes what is accepted: a longer list is refused. Each bound is marked
+    /// `x-vgc-bound` in the documents and counted in the summary (`--verbose` lists each).
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = DEFAULT_BOUND_LISTS,
+          allow_negative_numbers = true, value_parser = bound_value)]
     pub(crate) bound_lists: Option<u64>,
+    /// Set `maxLength: N` on every string without `maxLength` or `enum` that a CEL rule reads (its own rule, or a rule
+    /// of its object naming it), for the same estimate. Without N: 4096. Changes what is accepted: a longer string
+    /// is refused.
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = DEFAULT_BOUND_STRINGS,
+          allow_negative_numbers = true, value_parser = bound_value)]
+    pub(crate) bound_strings: Option<u64>,
+}
+
+/// `--bound-lists` without a value (docs/openapi.md "The cost budget").
+const DEFAULT_BOUND_LISTS: &str = "128";
+
+/// `--bound-strings` without a value (docs/openapi.md "The cost budget").
+const DEFAULT_BOUND_STRINGS: &str = "4096";
+
+/// Parses the `N` of `--bound-lists`/`--bound-strings`: a whole number of at least 1.
+fn bound_value(s: &str) -> Result<u64, String> {
+    match s.parse::<i128>() {
+        Ok(n) if n >= 1 => u64::try_from(n).map_err(|_| format!("{s}: at most {}", u64::MAX)),
+        Ok(_) => Err(format!(
+            "{s}: a bound is at least 1 (a bound of {s} would refuse every non-empty list or string)"
+        )),
+        Err(_) => Err(format!("{s:?}: expected a whole number of at least 1")),
+    }
 }
 
 /// Parses `--option NAME=BOOL`.

@@ -265,3 +265,206 @@ fn jsonschema_format_writes_kubeconforms_layout_and_lists_what_it_cannot_state()
     );
     assert_eq!(w["description"], "Widget is a kind.");
 }
+
+/// A kind with a list whose items a format checks (a CEL rule below an unbounded list: over the API server's cost
+/// budget), a string a struct rule reads, and the kind's list type.
+const BOUNDED_TYPES: &str = r#"package v1
+
+// TypeMeta makes Widget a kind.
+type TypeMeta struct {
+	Kind       string `json:"kind,omitempty"`
+	APIVersion string `json:"apiVersion,omitempty"`
+}
+
+// ListMeta makes WidgetList a list.
+type ListMeta struct {
+	Continue string `json:"continue,omitempty"`
+}
+
+// Widget is a kind.
+type Widget struct {
+	TypeMeta `json:",inline"`
+
+	// +k8s:optional
+	// +k8s:eachVal=+k8s:format=k8s-short-name
+	Tags []string `json:"tags,omitempty"`
+
+	// +k8s:optional
+	// +k8s:immutable
+	Owner string `json:"owner,omitempty"`
+}
+
+// WidgetList is a list of widgets.
+type WidgetList struct {
+	TypeMeta `json:",inline"`
+	ListMeta `json:"metadata,omitempty"`
+
+	Items []Widget `json:"items"`
+}
+"#;
+
+#[test]
+fn bounds_bring_the_rules_within_the_cost_budget_and_are_marked() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let api = tmp.path().join("api");
+    std::fs::create_dir_all(&api).expect("mkdir");
+    module(&api, BOUNDED_TYPES);
+    let out = tmp.path().join("out");
+    let (api_s, out_s) = (api.to_str().expect("utf-8"), out.to_str().expect("utf-8"));
+    // Without bounds: the format below the unbounded list is over the per-rule budget.
+    let o = vgc(&["openapi", api_s, "--out", out_s]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning[VGC0130]: the CEL rule of `k8s:format` at com.example.widgets.v1.Widget.tags[*] costs up to 876,609,536 (836 a run × 1,048,576 runs, the 3 MiB request limit over the least size of a value here) with com.example.widgets.v1.Widget as a CRD's spec"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        stderr(&o).contains(
+            "`--bound-lists [N]` sets `maxItems`/`maxProperties` on each list or map holding a rule"
+        ),
+        "{}",
+        stderr(&o)
+    );
+    let w = &read(&out.join(FILE))["components"]["schemas"][WIDGET];
+    assert!(w["properties"]["tags"].get("maxItems").is_none());
+    // The list kind, as kube-openapi names and shapes it.
+    let doc = read(&out.join(FILE));
+    assert_eq!(
+        doc["components"]["schemas"]["com.example.widgets.v1.WidgetList"],
+        json!({"type": "object", "required": ["items"], "properties": {
+            "apiVersion": {"type": "string"}, "kind": {"type": "string"},
+            "metadata": {"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta"},
+            "items": {"type": "array", "items": {"$ref": "#/components/schemas/com.example.widgets.v1.Widget.x-vgc-uncorrelated"}}}})
+    );
+    // The items' variant without `owner`'s transition rule (a list kind's items have no old item), listed there.
+    let variant = &doc["components"]["schemas"]["com.example.widgets.v1.Widget.x-vgc-uncorrelated"];
+    assert_eq!(
+        variant["x-vgc-unexpressed"][0]["rule"], "k8s:immutable",
+        "{variant:#}"
+    );
+    assert!(
+        variant.get("x-kubernetes-validations").is_none(),
+        "{variant:#}"
+    );
+    // With bounds: each marked, none over budget, the summary says what changes.
+    let o = vgc(&[
+        "openapi",
+        api_s,
+        "--out",
+        out_s,
+        "--bound-lists",
+        "50",
+        "--bound-strings",
+        "100",
+        "--verbose",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(!err.contains("VGC0130"), "{err}");
+    assert!(
+        err.contains("note: bounds set for the API server's CEL cost estimate (each marked `x-vgc-bound`): 1 list or map by --bound-lists, 1 string by --bound-strings; a longer list, map or string is refused there, which the Go types accept"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "note: bounded com.example.widgets.v1.Widget.tags: maxItems 50 (--bound-lists)"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "note: bounded com.example.widgets.v1.Widget.owner: maxLength 100 (--bound-strings)"
+        ),
+        "{err}"
+    );
+    let w = read(&out.join(FILE))["components"]["schemas"][WIDGET].clone();
+    assert_eq!(w["properties"]["tags"]["maxItems"], 50);
+    assert_eq!(w["properties"]["tags"]["x-vgc-bound"], "maxItems");
+    assert_eq!(w["properties"]["owner"]["maxLength"], 100);
+    assert_eq!(w["properties"]["owner"]["x-vgc-bound"], "maxLength");
+    // The items' strings have the format's own bound (63): no bound added there.
+    assert!(
+        w["properties"]["tags"]["items"]
+            .get("x-vgc-bound")
+            .is_none()
+    );
+    // Without N: the defaults.
+    let o = vgc(&[
+        "openapi",
+        api_s,
+        "--out",
+        out_s,
+        "--bound-lists",
+        "--bound-strings",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let w = read(&out.join(FILE))["components"]["schemas"][WIDGET].clone();
+    assert_eq!(w["properties"]["tags"]["maxItems"], 128);
+    assert_eq!(w["properties"]["owner"]["maxLength"], 4096);
+    // JSON Schema: the bound as a keyword, and the list kind's file.
+    let js = tmp.path().join("js");
+    let o = vgc(&[
+        "openapi",
+        api_s,
+        "--format",
+        "jsonschema",
+        "--bound-lists",
+        "--out",
+        js.to_str().expect("utf-8"),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("wrote 4 files for 2 kinds"),
+        "{}",
+        stderr(&o)
+    );
+    let w = read(&js.join("master-standalone/widget-widgets-v1.json"));
+    assert_eq!(w["properties"]["tags"]["maxItems"], 128);
+    let l = read(&js.join("master-standalone/widgetlist-widgets-v1.json"));
+    assert_eq!(
+        l["x-kubernetes-group-version-kind"],
+        json!([{"group": "widgets.example.com", "kind": "WidgetList", "version": "v1"}])
+    );
+    assert_eq!(l["required"], json!(["items"]));
+    assert_eq!(
+        l["properties"]["items"]["items"]["properties"]["tags"]["items"]["pattern"],
+        w["properties"]["tags"]["items"]["pattern"]
+    );
+    // Bad values: exit 2, nothing written, the value and what is expected named.
+    for (flag, value, said) in [
+        (
+            "--bound-lists",
+            "0",
+            "invalid value '0' for '--bound-lists [<N>]': 0: a bound is at least 1",
+        ),
+        (
+            "--bound-strings",
+            "-5",
+            "invalid value '-5' for '--bound-strings [<N>]': -5: a bound is at least 1",
+        ),
+        (
+            "--bound-lists",
+            "many",
+            "invalid value 'many' for '--bound-lists [<N>]': \"many\": expected a whole number of at least 1",
+        ),
+        (
+            "--bound-strings",
+            "1.5",
+            "invalid value '1.5' for '--bound-strings [<N>]': \"1.5\": expected a whole number of at least 1",
+        ),
+    ] {
+        let fresh = tmp.path().join(format!("bad{flag}{value}"));
+        let o = vgc(&[
+            "openapi",
+            api_s,
+            "--out",
+            fresh.to_str().expect("utf-8"),
+            flag,
+            value,
+        ]);
+        assert_eq!(o.status.code(), Some(2), "{flag} {value}: {}", stderr(&o));
+        assert!(stderr(&o).contains(said), "{flag} {value}: {}", stderr(&o));
+        assert!(!fresh.exists());
+    }
+}

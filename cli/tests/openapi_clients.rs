@@ -359,6 +359,23 @@ fn kubeconform_and_kubectl_validate_catch_declarative_errors_with_vgcs_documents
         &js.to_string_lossy(),
     ]);
     eprintln!("vgc openapi --format jsonschema: {}", summary(&o));
+    // The same with the cost-estimate bounds at their defaults (`--bound-lists` 128, `--bound-strings` 4096): what
+    // they refuse of the real manifests.
+    let js_bounded = work.join("jsonschema-bounded");
+    let o = vgc(&[
+        "openapi",
+        &api.to_string_lossy(),
+        "--format",
+        "jsonschema",
+        "--bound-lists",
+        "--bound-strings",
+        "--out",
+        &js_bounded.to_string_lossy(),
+    ]);
+    eprintln!(
+        "vgc openapi --format jsonschema --bound-lists --bound-strings: {}",
+        summary(&o)
+    );
     let merged = work.join("merged");
     let o = vgc(&[
         "openapi",
@@ -397,6 +414,25 @@ fn kubeconform_and_kubectl_validate_catch_declarative_errors_with_vgcs_documents
             kc_differ.insert((*k).clone(), errors);
         }
     }
+    // The bounds refuse none of the documents vgc's schemas pass.
+    let kc_bounded = kubeconform(&kubeconform_exe, &js_bounded, &files, &test_dir, false);
+    let passing: Vec<_> = kc_vgc.iter().filter(|(_, e)| e.is_empty()).collect();
+    let refused: BTreeMap<_, _> = passing
+        .iter()
+        .filter_map(|(k, _)| {
+            let e = kc_bounded
+                .get(*k)
+                .cloned()
+                .unwrap_or_else(|| vec!["not read".into()]);
+            (!e.is_empty()).then(|| ((*k).clone(), e))
+        })
+        .collect();
+    eprintln!(
+        "kubeconform with the bounds: {} of the {} documents valid with vgc's schemas refused: {refused:#?}",
+        refused.len(),
+        passing.len()
+    );
+    assert!(refused.is_empty(), "{refused:#?}");
     let kv_stock_r = kubectl_validate(&kubectl_validate_exe, &kv_stock, &files, &test_dir, &home);
     let kv_vgc_r = kubectl_validate(&kubectl_validate_exe, &kv_vgc, &files, &test_dir, &home);
     let kv_population: Vec<_> = kv_stock_r
@@ -633,11 +669,6 @@ fn kubeconform_and_kubectl_validate_catch_declarative_errors_with_vgcs_documents
 /// The real manifests kubeconform passes with the stock JSON Schema and not with vgc's: `file kind name`, the
 /// errors, and why.
 const KUBECONFORM_EXCEPTIONS: &[(&str, &[&str], &str)] = &[
-    (
-        "fixtures/pkg/kubectl/cmd/apply/cm.yaml ConfigMapList ",
-        &["not read"],
-        "vgc's own documents have no `*List` kinds (the plan holds the kinds' types, not their lists), so kubeconform finds no schema",
-    ),
     (
         "integration/scheduler_perf/dra/templates/podgroup-with-claim-ref.yaml PodGroup test-dra-{{.Index}}",
         &[

@@ -182,9 +182,23 @@ fn the_rules_are_added_in_place_and_every_key_is_kept() {
         Some(&json!(64))
     );
 
-    // --bound-lists needs --crd.
-    let o = vgc(&["openapi", &p(tmp.path()), "--bound-lists", "64"]);
+    // A bound of 0 is a usage error.
+    let o = vgc(&[
+        "openapi",
+        "--crd",
+        &p(&crd),
+        &p(tmp.path()),
+        "--out",
+        &p(&out),
+        "--bound-lists",
+        "0",
+    ]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("a bound is at least 1"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]

@@ -7,6 +7,7 @@
 //! it is read, vgc's rules are added to its schemas ([`vgc_openapi::merge`]), and the merged files are written under
 //! their own names; the spec directory itself is only read.
 
+pub use vgc_openapi::cost::bounds::{Bound, Bounds};
 pub use vgc_openapi::{Options, Output, Unexpressed, parse_cel_env, parse_stability};
 
 use crate::request::{BuildOutcome, BuildRequest};
@@ -82,10 +83,9 @@ pub fn openapi(req: &OpenApiRequest) -> OpenApiOutcome {
     let Some(generated) = generated else {
         return out;
     };
-    let costs = vgc_openapi::cost::components(
-        &generated.schemas,
-        &vgc_openapi::cost::document_schemas(&generated.documents),
-    );
+    // Each component as a CRD's spec, but the list kinds and what only they brought in (no CRD embeds one).
+    let names = vgc_openapi::lists::schemas_without_lists(&generated);
+    let costs = vgc_openapi::cost::components(&generated.schemas, &names);
     out.cost = crate::openapi_cost::component_warnings(&costs);
     write(req, &mut out, generated);
     out
@@ -120,8 +120,62 @@ pub fn analyse(req: &OpenApiRequest) -> (OpenApiOutcome, Option<vgc_openapi::Out
     if out.build.errors() > 0 || out.build.stats.packages == 0 {
         return (out, None);
     }
-    let generated = vgc_openapi::generate(&out.build.plan, &req.options);
+    let mut generated = vgc_openapi::generate(&out.build.plan, &req.options);
+    // vgc's own documents get the list kinds (`ConfigMapList`); a spec merged into has its own.
+    if req.merge.is_none() {
+        let listed = listed_kinds(&out.build);
+        vgc_openapi::lists::add_list_kinds(&mut generated, &listed);
+    }
     (out, Some(generated))
+}
+
+/// The kinds of the build's packages whose package declares their list type: a struct `<Kind>List` with an `Items`
+/// field, found in the package's Go files (`BuildOutcome::package_files`, parsed by `vgc_parser`); the plan has no
+/// list types (validation-gen selects no root embedding `ListMeta`). A file that cannot be read is skipped (its
+/// lists are not written; the analysis read it already).
+fn listed_kinds(build: &BuildOutcome) -> Vec<vgc_openapi::lists::ListedKind> {
+    let mut out = Vec::new();
+    for m in &build.plan.modules {
+        let kinds: Vec<&str> = m
+            .types
+            .iter()
+            .filter(|t| t.is_kind())
+            .map(|t| t.key.name.as_str())
+            .collect();
+        if kinds.is_empty() {
+            continue;
+        }
+        let mut lists = BTreeSet::new();
+        for f in build.package_files.get(&m.pkg).into_iter().flatten() {
+            let Ok(text) = std::fs::read_to_string(f) else {
+                continue;
+            };
+            if !text.contains("List struct") {
+                continue;
+            }
+            for t in vgc_parser::go::parse(&text).types {
+                if let vgc_parser::go::TypeExpr::Struct(fields) = &t.ty
+                    && fields.iter().any(|f| f.name.as_deref() == Some("Items"))
+                {
+                    lists.insert(t.name);
+                }
+            }
+        }
+        let (group, version) = m.group_version();
+        for k in kinds {
+            if lists.contains(&format!("{k}List")) {
+                out.push(vgc_openapi::lists::ListedKind {
+                    key: vgc_analysis::TypeKey {
+                        pkg: m.pkg.clone(),
+                        name: k.to_string(),
+                    },
+                    group: group.clone(),
+                    version: version.clone(),
+                });
+            }
+        }
+    }
+    out
 }
 
 /// Writes the documents of `generated` (or the merged spec files) into `req.out`; `generated` ends in

@@ -82,18 +82,17 @@ fn hint(r: &RuleCost, crd: bool) -> String {
             if crd {
                 "`--bound-lists N` sets `maxItems`/`maxProperties` N on each (a longer list is then refused), or give the Go fields `+k8s:maxItems`"
             } else {
-                "give the Go fields `+k8s:maxItems` (in a CRD embedding the type: `vgc openapi --crd … --bound-lists N`)"
+                "`--bound-lists [N]` sets `maxItems`/`maxProperties` on each list or map holding a rule (a longer one is then refused), or give the Go fields `+k8s:maxItems`"
             }
         ));
     }
     match r.unbounded_node {
         Some("maxLength") => parts.push(
-            "the value it checks has no `maxLength` and is sized by the request limit: `+k8s:maxLength` on the field bounds a run's cost".into(),
+            "the value it checks has no `maxLength` and is sized by the request limit: `+k8s:maxLength` on the field (or `--bound-strings [N]`) bounds a run's cost".into(),
         ),
         Some(k) => parts.push(format!(
-            "it iterates over `{}`, which has no `{k}` and is sized by the request limit: `+k8s:maxItems` on the field{} bounds a run's cost",
+            "it iterates over `{}`, which has no `{k}` and is sized by the request limit: `+k8s:maxItems` on the field (or `--bound-lists [N]`) bounds a run's cost",
             r.path,
-            if crd { " (or `--bound-lists N`)" } else { "" }
         )),
         None => {}
     }

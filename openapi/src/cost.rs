@@ -15,6 +15,7 @@
 //! [`crd_schema`] estimates a CRD's `openAPIV3Schema`; [`components`] each component schema of vgc's documents as
 //! the `spec` of a CRD, references inlined as a CRD must say them ([`inline_component`]).
 
+pub mod bounds;
 mod decl;
 mod estimate;
 mod parse;

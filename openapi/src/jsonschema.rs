@@ -117,7 +117,8 @@ pub struct JsonSchemas {
 }
 
 /// The kinds of `plan`'s packages that [`crate::generate`] wrote a document for (a group/version of `documents`),
-/// with their component names.
+/// with their component names; and each one's list kind (`ConfigMapList`, schema `…ConfigMapList`) where `output`
+/// has its schema ([`crate::Output::lists`]).
 #[must_use]
 pub fn kinds_of_plan(plan: &CratePlan, output: &crate::Output) -> Vec<Kind> {
     let served: BTreeSet<(String, String)> = output
@@ -125,7 +126,7 @@ pub fn kinds_of_plan(plan: &CratePlan, output: &crate::Output) -> Vec<Kind> {
         .iter()
         .map(|d| (d.group.clone(), d.version.clone()))
         .collect();
-    vgc_lowering::plan::kinds(&plan.modules)
+    let mut out: Vec<Kind> = vgc_lowering::plan::kinds(&plan.modules)
         .into_iter()
         .filter(|k| served.contains(&(k.group.clone(), k.version.clone())))
         .map(|k| Kind {
@@ -134,7 +135,19 @@ pub fn kinds_of_plan(plan: &CratePlan, output: &crate::Output) -> Vec<Kind> {
             version: k.version,
             kind: k.kind,
         })
-        .collect()
+        .collect();
+    let lists: Vec<Kind> = out
+        .iter()
+        .filter(|k| output.lists.contains(&format!("{}List", k.schema)))
+        .map(|k| Kind {
+            group: k.group.clone(),
+            version: k.version.clone(),
+            kind: format!("{}List", k.kind),
+            schema: format!("{}List", k.schema),
+        })
+        .collect();
+    out.extend(lists);
+    out
 }
 
 /// The kinds an OpenAPI document's component schemas declare (`x-kubernetes-group-version-kind`, as
@@ -261,10 +274,16 @@ pub fn json_schemas(schemas: &BTreeMap<String, Value>, kinds: &[Kind]) -> JsonSc
         .collect();
     out.unexpressed.sort();
     out.unexpressed.dedup();
+    // A list kind's own `required: [items]` is kube-openapi's shape, not a rule of the Go types: not counted.
+    let lists: BTreeSet<&str> = kinds
+        .iter()
+        .filter(|k| k.kind.ends_with("List") && k.schema.ends_with("List"))
+        .map(|k| k.schema.as_str())
+        .collect();
     out.expressed = acc
         .expressed
         .iter()
-        .filter(|(n, _)| used.contains(*n))
+        .filter(|(n, _)| used.contains(*n) && !lists.contains(n.as_str()))
         .map(|(_, c)| c)
         .sum();
     out

@@ -24,6 +24,7 @@ mod correlate;
 pub mod cost;
 pub mod crd;
 pub mod jsonschema;
+pub mod lists;
 mod merge;
 mod patterns;
 mod rules;
@@ -66,6 +67,10 @@ pub struct Options {
     /// (`--cel-env 1.30`: kubectl-validate v0.0.4 is built on 1.30) a format is said with `matches` and the RE2
     /// expressions that accept exactly what the library's check accepts, with the same length bounds.
     pub cel_format_library: bool,
+    /// Bounds for the API server's CEL cost estimate (`--bound-lists N`, `--bound-strings N`), set on the component
+    /// schemas where they have none and marked with [`cost::bounds::BOUND_KEY`] ([`cost::bounds::apply`]; listed in
+    /// [`Output::bounds`]). None by default: each bound changes what a schema accepts.
+    pub bounds: cost::bounds::Bounds,
 }
 
 impl Default for Options {
@@ -75,6 +80,7 @@ impl Default for Options {
             options: BTreeMap::new(),
             stability: Stability::Alpha,
             cel_format_library: true,
+            bounds: cost::bounds::Bounds::default(),
         }
     }
 }
@@ -139,6 +145,14 @@ pub struct Output {
     pub omitted_by_option: usize,
     /// Rules said (keywords and CEL rules), for the summary.
     pub expressed: usize,
+    /// The bounds [`Options::bounds`] set (each also marked on its node with [`cost::bounds::BOUND_KEY`]).
+    pub bounds: Vec<cost::bounds::Bound>,
+    /// The list kinds [`lists::add_list_kinds`] added to the documents (`io.k8s.api.core.v1.ConfigMapList`), sorted;
+    /// not estimated as a CRD's `spec` (no CRD embeds a list kind).
+    pub lists: Vec<String>,
+    /// Each schema [`lists::add_list_kinds`] added to a document (file name, schema name), sorted: the list kinds and
+    /// what the document lacked of what they reference (`ListMeta`, a kind's variant without transition rules).
+    pub list_additions: Vec<(String, String)>,
 }
 
 /// The name kube-openapi gives the schema of a Go type: the import path with its first element's domain reversed
@@ -174,8 +188,9 @@ pub fn file_name(group: &str, version: &str) -> String {
     }
 }
 
-/// Builds the schemas of every type of `plan` with its rules mapped (see the crate docs), and one document per API
-/// group and version that declares kinds: that package's schemas and every schema they reference. Deterministic:
+/// Builds the schemas of every type of `plan` with its rules mapped (see the crate docs) and the bounds of
+/// [`Options::bounds`] set, and one document per API group and version that declares kinds: that package's schemas
+/// and every schema they reference. Deterministic:
 /// the same plan and options give byte-identical documents.
 #[must_use]
 pub fn generate(plan: &CratePlan, options: &Options) -> Output {
@@ -194,6 +209,7 @@ pub fn generate(plan: &CratePlan, options: &Options) -> Output {
     unexpressed.extend(moved);
     unexpressed.sort();
     unexpressed.dedup();
+    let bounds = cost::bounds::apply(&mut schemas, options.bounds);
     let mut documents = Vec::new();
     let mut by_gv: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
     for m in &plan.modules {
@@ -250,6 +266,9 @@ pub fn generate(plan: &CratePlan, options: &Options) -> Output {
         omitted_by_stability,
         omitted_by_option,
         expressed,
+        bounds,
+        lists: Vec::new(),
+        list_additions: Vec::new(),
     }
 }
 

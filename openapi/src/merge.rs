@@ -31,6 +31,7 @@ pub const RULE_KEYS: &[&str] = &[
     "x-kubernetes-validations",
     UNEXPRESSED_KEY,
     STABILITY_KEY,
+    crate::cost::bounds::BOUND_KEY,
 ];
 
 /// What [`merge`] did to one document.

@@ -10,6 +10,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 use vgc::render::plural;
 use vgc_driver::BuildRequest;
+use vgc_driver::openapi::Bounds;
 use vgc_driver::openapi::{OpenApiOutcome, OpenApiRequest, Options, openapi, parse_stability};
 
 /// How many not-expressed rules are printed without `--verbose`.
@@ -59,6 +60,16 @@ pub(crate) fn run(a: OpenApiArgs, globals: &Globals, start: Instant) -> ExitCode
             options: a.options.iter().cloned().collect(),
             stability,
             cel_format_library,
+            // With `--crd` the lists are bounded in the CRD itself (every list holding a rule, controller-gen's
+            // included: `vgc_driver::openapi_crd`); the strings through vgc's schemas, merged in.
+            bounds: Bounds {
+                lists: if a.crd.is_empty() {
+                    a.bound_lists
+                } else {
+                    None
+                },
+                strings: a.bound_strings,
+            },
         },
         force: a.force,
         no_cache: a.no_cache,
@@ -168,7 +179,37 @@ pub(super) fn report(outcome: &OpenApiOutcome, verbose: bool, color: bool) -> Op
             outcome.cost.len() - shown
         );
     }
+    report_bounds(&mut stderr, &o.bounds, verbose);
     None
+}
+
+/// Prints how many bounds `--bound-lists`/`--bound-strings` set in vgc's schemas and what they change (with
+/// `verbose`, each one).
+fn report_bounds(stderr: &mut impl Write, bounds: &[vgc_driver::openapi::Bound], verbose: bool) {
+    if bounds.is_empty() {
+        return;
+    }
+    let strings = bounds.iter().filter(|b| b.keyword == "maxLength").count();
+    let _ = writeln!(
+        stderr,
+        "note: bounds set for the API server's CEL cost estimate (each marked `x-vgc-bound`): {} by --bound-lists, {} by --bound-strings; a longer list, map or string is refused there, which the Go types accept",
+        plural(bounds.len() - strings, "list or map"),
+        plural(strings, "string")
+    );
+    if verbose {
+        for b in bounds {
+            let flag = if b.keyword == "maxLength" {
+                "--bound-strings"
+            } else {
+                "--bound-lists"
+            };
+            let _ = writeln!(
+                stderr,
+                "note: bounded {}{}: {} {} ({flag})",
+                b.schema, b.path, b.keyword, b.value
+            );
+        }
+    }
 }
 
 /// Prints the first `shown` of `list` as warnings, then how many more there are: `words` are how a rule is said
