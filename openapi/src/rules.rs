@@ -121,6 +121,27 @@ fn keyword(node: &mut Map<String, Value>, key: &str, v: Value, level: Option<Sta
     }
 }
 
+/// The checks of `checks` that can report an error, in order (upstream's generated code runs a value's checks in
+/// order, cohort by cohort): a `NonError` check reports nothing (`optional`, a `subfield`'s inherited
+/// short-circuits, `validateFalse(flags: "ShortCircuit,NonError")`), and a short-circuit check that always fails
+/// (`validateFalse(flags: "ShortCircuit")`) stops its cohort, so the checks after it never run.
+fn live(checks: &[Check]) -> Vec<&Check> {
+    let mut stopped: Vec<&Option<String>> = Vec::new();
+    let mut out = Vec::new();
+    for c in checks {
+        if stopped.contains(&&c.cohort) {
+            continue;
+        }
+        if c.short_circuit && matches!(c.kind, CheckKind::FixedResult { result: false, .. }) {
+            stopped.push(&c.cohort);
+        }
+        if !c.non_error {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// A CEL predicate over a value: true when the value is valid, with its error.
 pub(crate) struct Pred {
     /// The CEL expression over the value.
@@ -143,7 +164,7 @@ impl Builder<'_> {
         field: Option<&FieldPlan>,
         parent: &mut Parent,
     ) {
-        for c in checks {
+        for c in live(checks) {
             self.apply_one(c, c.stability, node, site, at, field, parent);
         }
     }
@@ -331,6 +352,17 @@ impl Builder<'_> {
             CheckKind::MaximumDuration(n) => self.kw(node, "maximum", json!(n), level),
             CheckKind::MinLength(n) => self.kw(node, "minLength", json!(n), level),
             CheckKind::MaxLength(n) => self.kw(node, "maxLength", json!(n), level),
+            // A `[]byte` is a `format: byte` string in OpenAPI, where `minItems`/`maxItems` mean nothing (the schema
+            // validator ignores them); CEL reads such a string as `bytes`, whose `size` counts the bytes upstream's
+            // limit counts. Its error is `Invalid` (a CEL rule's reason has no `Too few`/`Too many`).
+            CheckKind::MinItems(_) | CheckKind::MaxItems(_)
+                if matches!(
+                    strip(&self.types, site.ty),
+                    RustTy::WellKnown(vgc_analysis::types::WellKnown::Bytes)
+                ) =>
+            {
+                self.guarded(c, node, at, site, rule);
+            }
             CheckKind::MinItems(n) => self.kw(node, "minItems", json!(n), level),
             CheckKind::MaxItems(n) => self.kw(node, "maxItems", json!(n), level),
             CheckKind::MinProperties(n) => self.kw(node, "minProperties", json!(n), level),
@@ -472,7 +504,7 @@ impl Builder<'_> {
                     zero: None,
                 };
                 let mut no_parent = Parent::default();
-                for i in inner {
+                for i in live(inner) {
                     let lvl = level.or(i.stability);
                     self.apply_one(i, lvl, &mut child, &esite, &sub, None, &mut no_parent);
                 }
@@ -712,6 +744,13 @@ impl Builder<'_> {
                 }
             };
             match r {
+                // A value that is no struct field (an `eachVal` element, a typedef): the transition rule sits on the
+                // value itself, which the API server correlates with its old value (a map value by its key).
+                Some(mut r) if field.is_none() => {
+                    r.tag = Some(tag.clone());
+                    push_rule(node, &stamp(r));
+                    self.expressed += 1;
+                }
                 Some(mut r) => {
                     r.tag = Some(tag.clone());
                     parent.rules.push(stamp(r));
@@ -1087,38 +1126,55 @@ impl Builder<'_> {
             })
             .map(|f| f.json_name.clone())
             .ok_or("the discriminator is not a field of the struct the rule is on")?;
-        let d = cel::member("self", &json)
-            .ok_or("the discriminator's JSON name cannot be named in CEL")?;
         let mem = cel::member("self", &m.member.json)
             .ok_or("the member's JSON name cannot be named in CEL")?;
-        let lit = |mode: &str| match m.discriminator.kind {
-            vgc_lowering::plan::DiscriminatorKind::Bool => mode.to_string(),
-            vgc_lowering::plan::DiscriminatorKind::String => cel::str_lit(mode),
+        let (lit, zero): (fn(&str) -> String, &str) = match m.discriminator.kind {
+            vgc_lowering::plan::DiscriminatorKind::Bool => (str::to_string, "false"),
+            vgc_lowering::plan::DiscriminatorKind::String => (cel::str_lit, "''"),
         };
+        // The discriminator is a non-pointer Go field: unset (`omitempty` leaves it out of the JSON) it is the zero,
+        // which is a mode like any other (`secure` absent is mode "false").
+        let mode_of = |obj: &str| -> Option<String> {
+            let v = cel::member(obj, &json)?;
+            Some(format!("(has({v}) ? {v} : {zero})"))
+        };
+        let dv = mode_of("self").ok_or("the discriminator's JSON name cannot be named in CEL")?;
+        let old_dv = mode_of("oldSelf.value()")
+            .ok_or("the discriminator's JSON name cannot be named in CEL")?;
+        // upstream `Discriminated`: nothing is checked on an update that changes neither the discriminator nor the
+        // member.
+        let same = format!(
+            "{dv} == {old_dv} && {}",
+            cel::unchanged(&m.member.json)
+                .ok_or("the member's JSON name cannot be named in CEL")?
+        );
         let mut out = Vec::new();
         let mut modes = Vec::new();
         for (mode, checks) in &m.rules {
             modes.push(lit(mode));
-            for c in checks {
+            for c in live(checks) {
                 if !self.exported(c.stability) {
                     continue;
                 }
                 if let Some(mut r) = self.member_rule(c, &mem, &m.member)? {
-                    r.rule = format!("!(has({d}) && {d} == {}) || ({})", lit(mode), r.rule);
+                    let inner = r.plain.take().unwrap_or_else(|| r.rule.clone());
+                    r.rule = format!("!({dv} == {}) || ({inner})", lit(mode));
                     r.field_path = Some(cel::field_path(&m.member.json));
                     r.stability = c.stability;
+                    // A transition rule (`immutable`) reads `oldSelf` itself; it is not made optional.
+                    if !r.rule.contains("oldSelf") {
+                        r = r.ratcheted(&same);
+                    }
                     out.push(r);
                 }
             }
         }
         let set = cel::is_set("self", &m.member.json, &m.member.shape)
             .ok_or("the member's JSON name cannot be named in CEL")?;
-        let mut forbid = Rule::new(
-            format!("(has({d}) && {d} in [{}]) || !{set}", modes.join(", ")),
-            "",
-        )
-        .reason(Reason::Forbidden)
-        .at(Some(cel::field_path(&m.member.json)));
+        let mut forbid = Rule::new(format!("{dv} in [{}] || !{set}", modes.join(", ")), "")
+            .reason(Reason::Forbidden)
+            .at(Some(cel::field_path(&m.member.json)))
+            .ratcheted(&same);
         forbid.stability = m.default_stability;
         out.push(forbid);
         Ok(out)
@@ -1131,14 +1187,94 @@ impl Builder<'_> {
             _ => None,
         }?;
         let mut present = Vec::new();
+        let mut old_present = Vec::new();
         for (_, sel) in &lu.members {
-            present.push(format!(
-                "self.exists(e, {})",
-                selector_expr(elem, sel, "e")?
-            ));
+            let matches = selector_expr(elem, sel, "e")?;
+            present.push(format!("self.exists(e, {matches})"));
+            old_present.push(format!("oldSelf.value().exists(e, {matches})"));
         }
         let names: Vec<String> = lu.members.iter().map(|(n, _)| format!("`{n}`")).collect();
-        Some(count_rules(lu.kind, &present, &names.join(", ")))
+        Some(count_rules(
+            lu.kind,
+            &present,
+            &old_present,
+            &names.join(", "),
+        ))
+    }
+
+    /// A union of list items (`item(…)=+k8s:unionMember`, on the field or on its list typedef) on a field that is
+    /// neither `optional` nor `required`: upstream runs it on an absent list too (its functions take the nil
+    /// slice), and no member is there, so "must specify one of". A rule on the list runs only when the list is
+    /// present; this one, on the struct, refuses the absent list (skipped on an update whose old list had no member
+    /// either: upstream's ratchet on unchanged membership).
+    pub(crate) fn absent_list_union(&mut self, f: &FieldPlan, parent: &mut Parent) {
+        let presence = |cs: &[Check]| {
+            cs.iter().any(|c| {
+                matches!(
+                    c.kind,
+                    CheckKind::Optional | CheckKind::Required { .. } | CheckKind::Forbidden { .. }
+                )
+            })
+        };
+        if presence(&f.checks) || !matches!(f.shape, Shape::List { .. }) {
+            return;
+        }
+        let typedef = match &f.ty {
+            RustTy::Named(k) if f.nested.as_ref().is_some_and(|n| &n.ty == k) => self
+                .types
+                .get(k)
+                .filter(|t| t.fields.is_none())
+                .map(|t| t.checks.as_slice()),
+            _ => None,
+        };
+        let unions: Vec<(Box<ListUnionPlan>, Option<Stability>, String)> = live(&f.checks)
+            .into_iter()
+            .chain(typedef.map(live).unwrap_or_default())
+            .filter_map(|c| match &c.kind {
+                CheckKind::ListUnion(lu) if lu.kind == UnionKind::Union => {
+                    Some((lu.clone(), c.stability, rule_name(c)))
+                }
+                _ => None,
+            })
+            .collect();
+        let (Some(m), Some(old)) = (
+            cel::member("self", &f.json_name),
+            cel::member("oldSelf.value()", &f.json_name),
+        ) else {
+            return;
+        };
+        let Some(elem) = (match strip(&self.types, &f.ty) {
+            RustTy::Vec(e) => e.named().and_then(|k| self.types.get(k)).copied(),
+            _ => None,
+        }) else {
+            return;
+        };
+        for (lu, level, tag) in unions {
+            if !self.exported(level) {
+                continue;
+            }
+            // upstream's ratchet: no member's set-ness changed, so the old list had none of them either.
+            let Some(old_members) = lu
+                .members
+                .iter()
+                .map(|(_, sel)| {
+                    selector_expr(elem, sel, "e").map(|x| format!("{old}.exists(e, {x})"))
+                })
+                .collect::<Option<Vec<String>>>()
+            else {
+                continue;
+            };
+            let names: Vec<String> = lu.members.iter().map(|(n, _)| format!("`{n}`")).collect();
+            let mut r = Rule::new(
+                format!("has({m})"),
+                format!("must specify one of: {}", names.join(", ")),
+            )
+            .at(Some(cel::field_path(&f.json_name)))
+            .ratcheted(&format!("(!has({old}) || !({}))", old_members.join(" || ")));
+            r.stability = level;
+            r.tag = Some(tag);
+            parent.rules.push(r);
+        }
     }
 
     /// `item(k: v)=+tag`: the inner check on the item the selector picks.
@@ -1151,11 +1287,16 @@ impl Builder<'_> {
         let sel = selector_expr(elem, &it.selector, "e")
             .ok_or("a list-map key cannot be named in CEL")?;
         if matches!(it.inner.kind, CheckKind::Immutable) {
-            // upstream: on update, the item the selector picks is an error unless an old item it picks is equal.
+            // upstream: on update, the item the selector picks is an error unless an old item it picks is equal, and
+            // so is the old item it picked when the new list has none (removing it). Reported at the list: a
+            // rule's `fieldPath` cannot name the item's index, which upstream's path carries.
             let old_sel = selector_expr(elem, &it.selector, "o")
                 .ok_or("a list-map key cannot be named in CEL")?;
             return Ok(Some(Rule::new(
-                format!("self.all(e, !({sel}) || oldSelf.exists(o, ({old_sel}) && o == e))"),
+                format!(
+                    "self.all(e, !({sel}) || oldSelf.exists(o, ({old_sel}) && o == e)) && \
+                     oldSelf.all(o, !({old_sel}) || self.exists(e, ({sel}) && e == o))"
+                ),
                 "field is immutable",
             )));
         }
@@ -1377,10 +1518,18 @@ fn selector_expr(elem: &TypePlan, sel: &Selector, e: &str) -> Option<String> {
     Some(conds.join(" && "))
 }
 
-/// The rules of a union or zero-or-one-of over the "is set" expressions `present` (upstream `union.go`).
-fn count_rules(kind: UnionKind, present: &[String], names: &str) -> Vec<Rule> {
+/// The rules of a union or zero-or-one-of over the "is set" expressions `present` (upstream `union.go`), each
+/// skipped on an update whose old value had the same members set (`old_present`, the same expressions over
+/// `oldSelf.value()`): upstream's `unionValidate` returns nothing when no member's set-ness changed.
+fn count_rules(
+    kind: UnionKind,
+    present: &[String],
+    old_present: &[String],
+    names: &str,
+) -> Vec<Rule> {
     let count = format!("[{}].filter(x, x).size()", present.join(", "));
-    match kind {
+    let same = format!("[{}] == [{}]", present.join(", "), old_present.join(", "));
+    let rules = match kind {
         UnionKind::Union => vec![
             Rule::new(
                 format!("{count} >= 1"),
@@ -1395,15 +1544,23 @@ fn count_rules(kind: UnionKind, present: &[String], names: &str) -> Vec<Rule> {
             format!("{count} <= 1"),
             format!("must specify at most one of: {names}"),
         )],
-    }
+    };
+    rules.into_iter().map(|r| r.ratcheted(&same)).collect()
 }
 
 /// A union of struct fields: without a discriminator, how many members are set; with one, each member set exactly
-/// when the discriminator names it.
+/// when the discriminator names it. Skipped on an update that changes neither the discriminator nor any member's
+/// set-ness (upstream `unionValidate`, `DiscriminatedUnion`).
 fn union_rules(u: &UnionPlan) -> Option<Vec<Rule>> {
     let mut present = Vec::new();
+    let mut old_present = Vec::new();
     for m in &u.members {
         present.push(cel::is_set("self", &m.member.json, &m.member.shape)?);
+        old_present.push(cel::is_set(
+            "oldSelf.value()",
+            &m.member.json,
+            &m.member.shape,
+        )?);
     }
     let names: Vec<String> = u
         .members
@@ -1411,9 +1568,20 @@ fn union_rules(u: &UnionPlan) -> Option<Vec<Rule>> {
         .map(|m| format!("`{}`", m.member.json))
         .collect();
     let Some(d) = &u.discriminator else {
-        return Some(count_rules(u.kind, &present, &names.join(", ")));
+        return Some(count_rules(
+            u.kind,
+            &present,
+            &old_present,
+            &names.join(", "),
+        ));
     };
     let dm = cel::member("self", &d.json)?;
+    let same = format!(
+        "{} && [{}] == [{}]",
+        cel::unchanged(&d.json)?,
+        present.join(", "),
+        old_present.join(", ")
+    );
     let mut out = Vec::new();
     for (m, set) in u.members.iter().zip(&present) {
         let selected = format!("(has({dm}) && {dm} == {})", cel::str_lit(&m.member_name));
@@ -1428,7 +1596,8 @@ fn union_rules(u: &UnionPlan) -> Option<Vec<Rule>> {
         ] {
             out.push(
                 Rule::new(rule, format!("{message} {when}"))
-                    .at(Some(cel::field_path(&m.member.json))),
+                    .at(Some(cel::field_path(&m.member.json)))
+                    .ratcheted(&same),
             );
         }
     }

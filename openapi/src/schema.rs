@@ -4,12 +4,13 @@
 //! added by [`crate::rules`].
 
 use crate::builder::{At, Builder, Built, Parent, REF_PREFIX, ValueSite};
+use crate::cel::{Reason, Rule};
 use crate::schema_name;
 use serde_json::{Map, Value, json};
 use std::collections::BTreeSet;
 use vgc_analysis::TypeKey;
 use vgc_analysis::types::{Builtin, WellKnown};
-use vgc_lowering::plan::{FieldPlan, RustTy, TypePlan};
+use vgc_lowering::plan::{FieldPlan, RustTy, Shape, TypePlan};
 
 impl<'a> Builder<'a> {
     /// A component per struct type of the plan, and one per well-known type they use.
@@ -147,6 +148,9 @@ impl<'a> Builder<'a> {
                     .collect(),
             };
             self.apply(&checks, &mut prop, &site, &at, Some(f), parent);
+            if validated {
+                self.absent_list_union(f, parent);
+            }
             // A map's key type's rules, where upstream calls its function on every key.
             if validated {
                 let keys = self.key_type_checks(f.key_iteration.as_ref());
@@ -212,7 +216,95 @@ impl<'a> Builder<'a> {
                 "rules written on an inline-embedded field have no property of their own in OpenAPI",
             );
         }
-        self.members(et, name, props, parent, node, seen);
+        if !matches!(f.shape, Shape::Struct { pointer: true }) {
+            self.members(et, name, props, parent, node, seen);
+            self.embedded_type_rules(et, name, node, parent);
+            return;
+        }
+        // Embedded by pointer: Go's `encoding/json` allocates the struct only when one of its JSON names is present,
+        // and upstream validates nothing of it while it is nil. Its members' `required` and its struct-level rules
+        // hold only when one of its properties is present, said in CEL on the parent.
+        let before: BTreeSet<String> = props.keys().cloned().collect();
+        let mut inner = Parent::default();
+        let mut scratch = Map::new();
+        self.members(et, name, props, &mut inner, &mut scratch, seen);
+        self.embedded_type_rules(et, name, &mut scratch, &mut inner);
+        let present: Vec<String> = props
+            .keys()
+            .filter(|k| !before.contains(*k))
+            .filter_map(|k| crate::cel::member("self", k).map(|m| format!("has({m})")))
+            .collect();
+        if present.is_empty() {
+            parent.required.extend(inner.required);
+            parent.rules.extend(inner.rules);
+            return;
+        }
+        let allocated = format!("({})", present.join(" || "));
+        // The rules written on the object itself (the embedded type's unions and the like), made conditional; its
+        // other keys (unexpressed rules, stability marks) as they are.
+        for (k, v) in scratch {
+            match (k.as_str(), v) {
+                ("x-kubernetes-validations", Value::Array(rules)) => {
+                    let e = node.entry(k).or_insert_with(|| Value::Array(Vec::new()));
+                    for mut r in rules {
+                        for key in ["rule", crate::cel::PLAIN_RULE_KEY] {
+                            if let Some(Value::String(x)) = r.get_mut(key) {
+                                *x = format!("!{allocated} || ({x})");
+                            }
+                        }
+                        if let Value::Array(a) = e {
+                            a.push(r);
+                        }
+                    }
+                }
+                (_, Value::Array(items)) => {
+                    if let Value::Array(a) =
+                        node.entry(k).or_insert_with(|| Value::Array(Vec::new()))
+                    {
+                        a.extend(items);
+                    }
+                }
+                (_, Value::Object(m)) => {
+                    if let Value::Object(o) =
+                        node.entry(k).or_insert_with(|| Value::Object(Map::new()))
+                    {
+                        o.extend(m);
+                    }
+                }
+                (_, v) => {
+                    node.insert(k, v);
+                }
+            }
+        }
+        for (n, level) in inner.required {
+            let Some(m) = crate::cel::member("self", &n) else {
+                parent.required.push((n, level));
+                continue;
+            };
+            let mut r = Rule::new(format!("!{allocated} || has({m})"), "")
+                .reason(Reason::Required)
+                .at(Some(crate::cel::field_path(&n)));
+            r.stability = level;
+            r.tag = Some("k8s:required".into());
+            parent.rules.push(r);
+        }
+        for mut r in inner.rules {
+            r.rule = format!("!{allocated} || ({})", r.rule);
+            if let Some(p) = r.plain.take() {
+                r.plain = Some(format!("!{allocated} || ({p})"));
+            }
+            parent.rules.push(r);
+        }
+    }
+
+    /// An embedded struct's type-level rules, on the object it is embedded in.
+    fn embedded_type_rules(
+        &mut self,
+        et: &'a TypePlan,
+        name: &str,
+        node: &mut Map<String, Value>,
+        parent: &mut Parent,
+    ) {
         let at = At {
             schema: name.to_string(),
             path: String::new(),

@@ -401,3 +401,215 @@ fn typedef_chains_key_types_and_unserialized_fields() {
         .collect();
     assert_eq!(hidden, [(" (field Hidden, json:\"-\")", "k8s:required")]);
 }
+
+const UPSTREAM_ORDER: &str = r#"package v1
+
+// Probe: upstream's flags on its test tags.
+type Probe struct {
+	// +k8s:validateFalse(flags: "ShortCircuit,NonError")="quiet stop"
+	// +k8s:validateFalse="after quiet"
+	D *int32 `json:"d,omitempty"`
+	// +k8s:validateFalse(flags: "ShortCircuit")="stop here"
+	// +k8s:validateFalse="never reached"
+	A *string `json:"a,omitempty"`
+}
+
+// Named: a union and a zero-or-one-of.
+type Named struct {
+	// +k8s:unionMember
+	// +k8s:optional
+	L1 *string `json:"l1,omitempty"`
+	// +k8s:unionMember
+	// +k8s:optional
+	L2 *string `json:"l2,omitempty"`
+	// +k8s:zeroOrOneOfMember
+	// +k8s:optional
+	Z1 string `json:"z1,omitempty"`
+	// +k8s:zeroOrOneOfMember
+	// +k8s:optional
+	Z2 string `json:"z2,omitempty"`
+}
+
+// Delivery: a bool mode discriminator.
+type Delivery struct {
+	// +k8s:modeDiscriminator
+	Secure bool `json:"secure,omitempty"`
+	// +k8s:ifMode("false")=+k8s:optional
+	Insecure *string `json:"insecure,omitempty"`
+}
+
+// Bytes: item limits on a []byte.
+type Bytes struct {
+	// +k8s:optional
+	// +k8s:minItems=2
+	// +k8s:maxItems=3
+	Data []byte `json:"data,omitempty"`
+}
+
+// Item is keyed by name.
+type Item struct {
+	// +k8s:required
+	Name string `json:"name"`
+}
+
+// +k8s:listType=map
+// +k8s:listMapKey=name
+// +k8s:item(name: "succeeded")=+k8s:unionMember
+// +k8s:item(name: "failed")=+k8s:unionMember
+type TaskList []Item
+
+// TaskHolder: a list union on a field that is neither optional nor required.
+type TaskHolder struct {
+	Tasks TaskList `json:"tasks,omitempty"`
+}
+
+// Labels: a transition rule on each map value.
+type Labels struct {
+	// +k8s:optional
+	// +k8s:eachVal=+k8s:update=NoModify
+	Labels map[string]string `json:"labels,omitempty"`
+}
+
+// Frozen: an immutable list item.
+type Frozen struct {
+	// +k8s:optional
+	// +k8s:listType=map
+	// +k8s:listMapKey=name
+	// +k8s:item(name: "ready")=+k8s:immutable
+	Items []Item `json:"items,omitempty"`
+}
+
+// Inner is embedded by pointer.
+type Inner struct {
+	// +k8s:required
+	A string `json:"a"`
+	// +k8s:optional
+	B string `json:"b,omitempty"`
+}
+
+// EmbeddedPtr embeds Inner by pointer: encoding/json allocates it only when one of its names is present.
+type EmbeddedPtr struct {
+	// +k8s:optional
+	*Inner `json:",inline"`
+	// +k8s:optional
+	C string `json:"c,omitempty"`
+}
+"#;
+
+/// What the equivalence over `tests/conformance` found (`docs/openapi.md`): a `NonError` check reports nothing and a
+/// failing short-circuit stops its cohort; unions and modes ratchet as upstream's do (on the members' set-ness, on
+/// the discriminator and member); an absent bool discriminator is mode "false"; a `[]byte`'s item limits count its
+/// bytes in CEL; a list union runs on an absent list; `eachVal=+k8s:update` sits on each value; an immutable item
+/// may not be removed; a pointer-embedded struct's `required` holds only when it is allocated.
+#[test]
+fn upstream_order_ratchets_and_absent_values() {
+    // Under the 1.37 profile, as `tests/conformance` is compared (1.38's lint wants `optional`/`required` on every
+    // validated field; these fields have neither on purpose).
+    let tmp = tempfile::tempdir().expect("tempdir");
+    std::fs::write(
+        tmp.path().join("go.mod"),
+        "module vgc.test/openapi\n\ngo 1.25\n",
+    )
+    .expect("go.mod");
+    std::fs::write(
+        tmp.path().join("vgc.toml"),
+        "[upstream]\nversion = \"1.37\"\n",
+    )
+    .expect("vgc.toml");
+    let pkg = tmp.path().join("v1");
+    std::fs::create_dir_all(&pkg).expect("mkdir");
+    // `validation-gen-nolint`, as the conformance packages: upstream's lints refuse its test tags outside alpha.
+    std::fs::write(
+        pkg.join("doc.go"),
+        DOC.replace("package v1", "// +k8s:validation-gen-nolint\npackage v1"),
+    )
+    .expect("doc.go");
+    std::fs::write(pkg.join("types.go"), UPSTREAM_ORDER).expect("types.go");
+    let built = vgc_driver::build(&vgc_driver::BuildRequest::check(
+        tmp.path().to_string_lossy().into_owned(),
+        Vec::new(),
+    ));
+    assert_eq!(built.errors(), 0, "{:#?}", built.diagnostics);
+    let plan = built.plan;
+    let o = generate(&plan, &Options::default());
+    let s = |t: &str| &o.schemas[&format!("test.vgc.openapi.v1.{t}")];
+    let probe = &s("Probe")["properties"];
+    assert_eq!(probe["d"], json!({"format": "int32", "type": "integer"}));
+    assert_eq!(
+        probe["a"]["x-kubernetes-validations"],
+        json!([{"message": "forced failure: stop here", "reason": "FieldValueInvalid", "rule": "false",
+                "x-vgc-tag": "k8s:validateFalse"}])
+    );
+
+    let named = s("Named")["x-kubernetes-validations"]
+        .as_array()
+        .expect("Named has rules");
+    let same = "[has(self.l1), has(self.l2)] == [has(oldSelf.value().l1), has(oldSelf.value().l2)]";
+    assert_eq!(
+        named[0],
+        json!({"message": "must specify one of: `l1`, `l2`", "optionalOldSelf": true,
+               "reason": "FieldValueInvalid",
+               "rule": format!("(oldSelf.hasValue() && {same}) || ([has(self.l1), has(self.l2)].filter(x, x).size() >= 1)"),
+               "x-vgc-plain-rule": "[has(self.l1), has(self.l2)].filter(x, x).size() >= 1",
+               "x-vgc-tag": "k8s:unionMember"})
+    );
+    assert_eq!(
+        named[2]["rule"],
+        "(oldSelf.hasValue() && [(has(self.z1) && self.z1 != ''), (has(self.z2) && self.z2 != '')] == \
+         [(has(oldSelf.value().z1) && oldSelf.value().z1 != ''), (has(oldSelf.value().z2) && oldSelf.value().z2 != '')]) \
+         || ([(has(self.z1) && self.z1 != ''), (has(self.z2) && self.z2 != '')].filter(x, x).size() <= 1)"
+    );
+
+    assert_eq!(
+        s("Delivery")["x-kubernetes-validations"],
+        json!([{"fieldPath": ".insecure", "optionalOldSelf": true, "reason": "FieldValueForbidden",
+                "rule": "(oldSelf.hasValue() && (has(self.secure) ? self.secure : false) == (has(oldSelf.value().secure) ? oldSelf.value().secure : false) && (has(self.insecure) == has(oldSelf.value().insecure) && (!has(self.insecure) || self.insecure == oldSelf.value().insecure))) || ((has(self.secure) ? self.secure : false) in [false] || !has(self.insecure))",
+                "x-vgc-plain-rule": "(has(self.secure) ? self.secure : false) in [false] || !has(self.insecure)",
+                "x-vgc-tag": "k8s:ifMode"}])
+    );
+
+    assert_eq!(
+        s("Bytes")["properties"]["data"],
+        json!({"format": "byte", "type": "string", "x-kubernetes-validations": [
+            {"message": "must have at most 3 items", "reason": "FieldValueInvalid", "rule": "size(self) <= 3",
+             "x-vgc-tag": "k8s:maxItems"},
+            {"message": "must have at least 2 items", "reason": "FieldValueInvalid", "rule": "size(self) >= 2",
+             "x-vgc-tag": "k8s:minItems"}]})
+    );
+
+    let holder = &s("TaskHolder")["x-kubernetes-validations"];
+    assert_eq!(
+        *holder,
+        json!([{"fieldPath": ".tasks",
+                "message": "must specify one of: `TaskList[{\"name\": \"succeeded\"}]`, `TaskList[{\"name\": \"failed\"}]`",
+                "optionalOldSelf": true, "reason": "FieldValueInvalid",
+                "rule": "(oldSelf.hasValue() && (!has(oldSelf.value().tasks) || !(\
+                         oldSelf.value().tasks.exists(e, has(e.name) && e.name == 'succeeded') || \
+                         oldSelf.value().tasks.exists(e, has(e.name) && e.name == 'failed')))) || (has(self.tasks))",
+                "x-vgc-plain-rule": "has(self.tasks)", "x-vgc-tag": "k8s:item"}]),
+        "{holder:#}"
+    );
+
+    // `eachVal=+k8s:update=NoModify`: on each value (a map value correlates by its key), not on a struct there is none of.
+    assert_eq!(
+        s("Labels")["properties"]["labels"]["additionalProperties"],
+        json!({"type": "string", "x-kubernetes-validations": [
+            {"message": "field cannot be modified once set", "reason": "FieldValueInvalid", "rule": "self == oldSelf",
+             "x-vgc-tag": "k8s:update"}]})
+    );
+
+    // `item(…)=+k8s:immutable`: the item may be neither changed, added nor removed.
+    assert_eq!(
+        s("Frozen")["properties"]["items"]["x-kubernetes-validations"][0]["rule"],
+        "self.all(e, !(has(e.name) && e.name == 'ready') || oldSelf.exists(o, (has(o.name) && o.name == 'ready') && o == e)) && \
+         oldSelf.all(o, !(has(o.name) && o.name == 'ready') || self.exists(e, (has(e.name) && e.name == 'ready') && e == o))"
+    );
+
+    let e = s("EmbeddedPtr");
+    assert!(e.get("required").is_none(), "{e:#}");
+    assert_eq!(
+        e["x-kubernetes-validations"][0],
+        json!({"fieldPath": ".a", "reason": "FieldValueRequired", "rule": "!(has(self.a) || has(self.b)) || has(self.a)",
+               "x-vgc-tag": "k8s:required"})
+    );
+}
