@@ -193,6 +193,20 @@ pub fn json_schemas(schemas: &BTreeMap<String, Value>, kinds: &[Kind]) -> JsonSc
     }
     let mut kinds = kinds.to_vec();
     kinds.sort();
+    // The list kinds (`ConfigMapList` of `ConfigMap`): their own `required: [items]` is kube-openapi's shape, not a
+    // rule of the Go types.
+    let list_names: BTreeSet<String> = kinds
+        .iter()
+        .filter(|k| {
+            k.kind.ends_with("List")
+                && k.schema.ends_with("List")
+                && kinds
+                    .iter()
+                    .any(|i| format!("{}List", i.schema) == k.schema)
+        })
+        .map(|k| k.schema.clone())
+        .collect();
+    let lists: BTreeSet<&str> = list_names.iter().map(String::as_str).collect();
     let mut written: BTreeMap<String, &Kind> = BTreeMap::new();
     let mut used: BTreeSet<String> = BTreeSet::new();
     let mut missing: BTreeSet<String> = BTreeSet::new();
@@ -238,8 +252,12 @@ pub fn json_schemas(schemas: &BTreeMap<String, Value>, kinds: &[Kind]) -> JsonSc
                 defs.insert(n, d);
             }
         }
-        used.extend(ctx.used);
-        used.insert(k.schema.clone());
+        // A list kind's file holds its kind's components (or their variants without transition rules, which JSON
+        // Schema cannot state anyway): the rules are counted and listed by the kind's own file.
+        if !lists.contains(k.schema.as_str()) {
+            used.extend(ctx.used);
+            used.insert(k.schema.clone());
+        }
         missing.extend(ctx.missing);
         if let Value::Object(m) = &mut root {
             if !defs.is_empty() {
@@ -274,16 +292,10 @@ pub fn json_schemas(schemas: &BTreeMap<String, Value>, kinds: &[Kind]) -> JsonSc
         .collect();
     out.unexpressed.sort();
     out.unexpressed.dedup();
-    // A list kind's own `required: [items]` is kube-openapi's shape, not a rule of the Go types: not counted.
-    let lists: BTreeSet<&str> = kinds
-        .iter()
-        .filter(|k| k.kind.ends_with("List") && k.schema.ends_with("List"))
-        .map(|k| k.schema.as_str())
-        .collect();
     out.expressed = acc
         .expressed
         .iter()
-        .filter(|(n, _)| used.contains(*n) && !lists.contains(n.as_str()))
+        .filter(|(n, _)| used.contains(*n))
         .map(|(_, c)| c)
         .sum();
     out
@@ -336,7 +348,13 @@ fn convert(v: &mut Value, schema: &str, path: &str, acc: &mut Acc) {
     node_rules(m, schema, path, acc);
     // The node's own rule keywords, and one for each rule added under `allOf` (its keywords say one rule).
     let added = m.get("allOf").and_then(Value::as_array).map_or(0, Vec::len) - before_all_of;
-    let count = RULE_KEYWORDS.iter().filter(|k| m.contains_key(**k)).count() + added;
+    // A bound vgc added for the cost estimate (`x-vgc-bound`, `--bound-lists`/`--bound-strings`) is not a rule.
+    let bound = usize::from(
+        m.get(crate::cost::bounds::BOUND_KEY)
+            .and_then(Value::as_str)
+            .is_some_and(|k| m.contains_key(k)),
+    );
+    let count = RULE_KEYWORDS.iter().filter(|k| m.contains_key(**k)).count() + added - bound;
     *acc.expressed.entry(schema.to_string()).or_default() += count;
     if let Some(Value::Object(props)) = m.get_mut("properties") {
         for (k, p) in props.iter_mut() {
