@@ -175,7 +175,11 @@ pub fn text_digest(tag_prefix: &str, text: &str) -> Digest {
 /// by parsing.
 #[salsa::tracked(returns(ref))]
 pub fn lowered(db: &dyn Db, file: SourceFile) -> Arc<Lowered> {
+    // A file that declares nothing (`generated.pb.go`, `zz_generated.deepcopy.go`: most of k8s.io/api's bytes) is
+    // summarised by the parser's text scan, cheaper than hashing its text for a lookup that would miss (the cache
+    // leaves such files out).
     if let Some(cache) = IrCache::try_get(db)
+        && vgc_parser::go::may_declare(file.text(db), tag_prefix(db).as_str())
         && let Some(hit) = cache.entries(db).get(text_hash(db, file))
     {
         return hit.clone();

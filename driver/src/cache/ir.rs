@@ -39,25 +39,25 @@ pub fn save(dir: &Path, db: &dyn vgc_ir::Db, prog: &vgc_analysis::Program, loade
 /// What [`save`] writes, taken from the database without copying (each file's text and IR are shared), so the
 /// hashing, encoding and writing can run on another thread while the build goes on.
 pub struct Snapshot {
-    tag_prefix: String,
-    files: Vec<(Arc<String>, Arc<Lowered>)>,
+    /// Each file's [`vgc_ir::db::text_hash`] (memoised: hashed once a build, when its IR was looked up) and IR.
+    files: Vec<(vgc_ir::db::Digest, Arc<Lowered>)>,
 }
 
 impl Snapshot {
-    /// The text and lowered IR ([`vgc_ir::db::lowered`]) of every file of `prog` that declares anything. A file
+    /// The cache key and lowered IR ([`vgc_ir::db::lowered`]) of every file of `prog` that declares anything. A file
     /// whose IR is its package name alone (`generated.pb.go`, `zz_generated.deepcopy.go`: the parser's
     /// declaration-free shortcut, a text scan as fast as hashing the text) is left out: caching it would save
     /// nothing, and hashing it costs about 4 ms of a cold k8s.io/api build (10 of its 14 MB).
     #[must_use]
     pub fn of(db: &dyn vgc_ir::Db, prog: &vgc_analysis::Program) -> Self {
         Self {
-            tag_prefix: vgc_ir::db::tag_prefix(db).as_str().to_string(),
             files: prog
                 .packages
                 .values()
                 .flat_map(|p| &p.files)
-                .map(|f| (f.text(db).clone(), vgc_ir::db::lowered(db, *f).clone()))
+                .map(|f| (*f, vgc_ir::db::lowered(db, *f).clone()))
                 .filter(|(_, l)| !package_only(&l.0))
+                .map(|(f, l)| (*vgc_ir::db::text_hash(db, f), l))
                 .collect(),
         }
     }
@@ -65,11 +65,8 @@ impl Snapshot {
     /// Writes the snapshot into `dir`'s cache, keyed as [`vgc_ir::db::text_hash`] keys it, unless the cache
     /// already holds exactly those entries (`loaded`).
     pub fn save(&self, dir: &Path, loaded: &Entries) {
-        let mut entries: Vec<(vgc_ir::db::Digest, &Lowered)> = self
-            .files
-            .iter()
-            .map(|(text, l)| (vgc_ir::db::text_digest(&self.tag_prefix, text), &**l))
-            .collect();
+        let mut entries: Vec<(vgc_ir::db::Digest, &Lowered)> =
+            self.files.iter().map(|(key, l)| (*key, &**l)).collect();
         entries.sort_by_key(|e| e.0);
         entries.dedup_by(|a, b| a.0 == b.0);
         if entries.len() == loaded.len() && entries.iter().all(|(k, _)| loaded.contains_key(k)) {
