@@ -130,7 +130,7 @@ pub fn analyse(req: &OpenApiRequest) -> (OpenApiOutcome, Option<vgc_openapi::Out
 }
 
 /// The kinds of the build's packages whose package declares their list type: a struct `<Kind>List` with an `Items`
-/// field, found in the package's Go files (`BuildOutcome::package_files`, parsed by `vgc_parser`); the plan has no
+/// field, found in the package's Go files (`BuildOutcome::package_files`, parsed into IR: `vgc_ir::model::parse_file`); the plan has no
 /// list types (validation-gen selects no root embedding `ListMeta`). A file that cannot be read is skipped (its
 /// lists are not written; the analysis read it already).
 fn listed_kinds(build: &BuildOutcome) -> Vec<vgc_openapi::lists::ListedKind> {
@@ -153,9 +153,10 @@ fn listed_kinds(build: &BuildOutcome) -> Vec<vgc_openapi::lists::ListedKind> {
             if !text.contains("List struct") {
                 continue;
             }
-            for t in vgc_parser::go::parse(&text).types {
-                if let vgc_parser::go::TypeExpr::Struct(fields) = &t.ty
-                    && fields.iter().any(|f| f.name.as_deref() == Some("Items"))
+            for t in vgc_ir::model::parse_file(&text).types {
+                if t.fields
+                    .iter()
+                    .any(|f| f.go_name.as_deref() == Some("Items"))
                 {
                     lists.insert(t.name);
                 }

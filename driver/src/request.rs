@@ -277,7 +277,7 @@ pub fn request_key(req: &BuildRequest) -> String {
         format!(
             "go={:?} year={}",
             req.go,
-            req.go.as_ref().map_or(0, |_| crate::go::current_year())
+            req.go.as_ref().map_or(0, |_| current_year())
         ),
     ] {
         h.update(part.as_bytes());
@@ -369,4 +369,25 @@ pub fn exit_code(outcome: &BuildOutcome) -> u8 {
     } else {
         0
     }
+}
+
+/// The current year in UTC, as gengo's `GoBoilerplate` writes it for `YEAR` (`time.Now().UTC().Year()`).
+#[must_use]
+pub fn current_year() -> i64 {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs());
+    year_of_day(i64::try_from(secs / 86_400).unwrap_or(0))
+}
+
+/// The proleptic Gregorian year of `days` since 1970-01-01 (Howard Hinnant's `civil_from_days`).
+pub(crate) fn year_of_day(days: i64) -> i64 {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    yoe + era * 400 + i64::from(month <= 2)
 }

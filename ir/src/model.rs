@@ -5,7 +5,7 @@
 use crate::catalog::ControlTag;
 use crate::prefix::TagPrefix;
 use serde::{Deserialize, Serialize};
-use vgc_parser::go::{self, CommentLine, ConstValue, GoFile, TypeExpr};
+use vgc_parser::go::{self, CommentLine, GoFile, TypeExpr};
 use vgc_parser::structtag::{self, JsonTag};
 use vgc_parser::tags::{self, Tag, TagError};
 
@@ -144,6 +144,18 @@ pub struct FileIr {
 /// Tags read in RawValues mode (upstream uses the legacy extractor or `RawValues(true)` for these).
 fn is_raw_tag(name: &str) -> bool {
     name == "default" || crate::catalog::is_allowed_non_validation(name)
+}
+
+/// A constant's value as the parser read it ([`ConstIr::value`]): re-exported so that the IR's users (the driver's
+/// `GroupName` lookup) need not depend on the parser.
+pub use vgc_parser::go::ConstValue;
+
+/// The IR of one Go file's text, parsed outside any database (default tag prefix): for a reader that needs a file's
+/// declared types without a build (`vgc openapi`'s list kinds). Never fails: a file that does not parse gives the IR
+/// of what parsed, with its problems.
+#[must_use]
+pub fn parse_file(src: &str) -> FileIr {
+    lower_file(&go::parse(src)).0
 }
 
 /// Builds the IR and the span table of one file from its syntax summary, reading tags with the default prefix

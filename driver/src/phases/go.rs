@@ -306,7 +306,7 @@ fn group_version(db: &Database, prog: &Program, input: &str, m: &ModulePlan) -> 
                     .iter()
                     .find(|c| c.name == "GroupName")
                     .and_then(|c| match &c.value {
-                        vgc_parser::go::ConstValue::Str(g) => Some(g.clone()),
+                        vgc_ir::model::ConstValue::Str(g) => Some(g.clone()),
                         _ => None,
                     })
             })
