@@ -45,6 +45,20 @@ fn vgc(dir: &Path, args: &[&str]) -> Output {
         .expect("run vgc")
 }
 
+/// `vgc build` of `root` with `targets` (each after a `--target`) and the crate in `out`; returns its stderr after
+/// asserting success.
+fn build_ok(root: &Path, targets: &[&str], out: &Path) -> String {
+    let mut args = vec!["build"];
+    for t in targets {
+        args.extend(["--target", t]);
+    }
+    args.extend(["--out", out.to_str().expect("utf-8"), "."]);
+    let o = vgc(root, &args);
+    let err = stderr(&o);
+    assert!(o.status.success(), "{args:?}: {err}");
+    err
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -139,19 +153,7 @@ fn one_run_writes_what_two_runs_write_and_shares_the_analysis() {
     assert_eq!(fb, fa);
 
     // Up to date together.
-    let o = vgc(
-        &both,
-        &[
-            "build",
-            "--target",
-            "go,vgc",
-            "--out",
-            crate_both.to_str().expect("utf-8"),
-            ".",
-        ],
-    );
-    let err = stderr(&o);
-    assert!(o.status.success(), "{err}");
+    let err = build_ok(&both, &["go,vgc"], &crate_both);
     assert!(
         err.contains("vgc [go]: ") && err.contains(" is up to date"),
         "{err}"
@@ -167,21 +169,7 @@ fn one_run_writes_what_two_runs_write_and_shares_the_analysis() {
     )
     .expect("write");
     let before = std::fs::read(both.join(GO_FILE)).expect("go file");
-    let o = vgc(
-        &both,
-        &[
-            "build",
-            "--target",
-            "vgc",
-            "--target",
-            "go",
-            "--out",
-            crate_both.to_str().expect("utf-8"),
-            ".",
-        ],
-    );
-    let err = stderr(&o);
-    assert!(o.status.success(), "{err}");
+    let err = build_ok(&both, &["vgc", "go"], &crate_both);
     assert!(err.contains("vgc [go]: wrote 1 file to "), "{err}");
     assert!(
         err.contains("vgc [rust]: wrote 1 of 37 files (36 unchanged) to "),
