@@ -581,13 +581,19 @@ fn the_test_targets_tag_writes_code_generators_committed_coverage_tests() {
             .map(|(h, _)| h.to_string())
             .expect("a header");
         std::fs::write(root.join("boilerplate.txt"), header).expect("header");
-        let o = Command::new(env!("CARGO_BIN_EXE_vgc"))
-            .args(&args)
-            .current_dir(&root)
-            .output()
-            .expect("vgc runs");
-        let err = String::from_utf8_lossy(&o.stderr).into_owned();
-        assert_eq!(o.status.code(), Some(0), "{module}: {err}");
+        let run = || {
+            let o = Command::new(env!("CARGO_BIN_EXE_vgc"))
+                .args(&args)
+                .current_dir(&root)
+                .output()
+                .expect("vgc runs");
+            (
+                o.status.code(),
+                String::from_utf8_lossy(&o.stderr).into_owned(),
+            )
+        };
+        let (code, err) = run();
+        assert_eq!(code, Some(0), "{module}: {err}");
         let (mut coverage, mut fixture) = (0, 0);
         for p in &pkgs {
             let rel = p.strip_prefix(&src).expect("below");
@@ -622,12 +628,7 @@ fn the_test_targets_tag_writes_code_generators_committed_coverage_tests() {
         );
         assert!(coverage >= 2 && fixture >= 30, "{coverage} {fixture}");
         // A rerun is up to date (the coverage tests are hidden from the load as the files are).
-        let o = Command::new(env!("CARGO_BIN_EXE_vgc"))
-            .args(&args)
-            .current_dir(&root)
-            .output()
-            .expect("vgc runs");
-        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        let (_, err) = run();
         assert!(err.contains("is up to date"), "{module}: {err}");
     }
 }

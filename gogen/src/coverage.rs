@@ -17,7 +17,9 @@
 use crate::{Generator, OutputPackage};
 use std::collections::{BTreeMap, BTreeSet};
 use vgc_ir::Upstream;
-use vgc_lowering::plan::{Check, CheckKind, FieldPlan, ModulePlan, Shape, TypePlan, UnionKind};
+use vgc_lowering::plan::{
+    Check, CheckKind, FieldPlan, Iteration, ModulePlan, Shape, TypePlan, UnionKind,
+};
 use vgc_runtime::field::go_quote;
 use vgc_runtime::formats::Format;
 use vgc_runtime::validate::UpdateConstraint;
@@ -473,17 +475,7 @@ impl Walk<'_, '_> {
                 };
                 self.field(f, &join(path, seg));
             }
-            if let Some(it) = &t.key_iteration {
-                self.named(&it.elem, path);
-            }
-            if let Some(it) = &t.iteration {
-                let p = if it.keys {
-                    path.to_string()
-                } else {
-                    join(path, "[*]")
-                };
-                self.named(&it.elem, &p);
-            }
+            self.iterations(t.key_iteration.as_ref(), t.iteration.as_ref(), path);
         }
         self.seen.remove(&t.key);
     }
@@ -497,10 +489,16 @@ impl Walk<'_, '_> {
         if let Some(n) = &f.nested {
             self.named(&n.ty, path);
         }
-        if let Some(it) = &f.key_iteration {
+        self.iterations(f.key_iteration.as_ref(), f.iteration.as_ref(), path);
+    }
+
+    /// The types a value at `path` calls into through its iterations: its map keys' type (at `path`) and its
+    /// elements' (at `path[*]`, or `path` when the iteration is over keys).
+    fn iterations(&mut self, keys: Option<&Iteration>, elems: Option<&Iteration>, path: &str) {
+        if let Some(it) = keys {
             self.named(&it.elem, path);
         }
-        if let Some(it) = &f.iteration {
+        if let Some(it) = elems {
             let p = if it.keys {
                 path.to_string()
             } else {
