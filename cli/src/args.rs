@@ -114,7 +114,8 @@ pub(crate) struct BuildArgs {
     #[arg(long)]
     pub(crate) no_cache: bool,
     /// Keep the caches in this directory (created when missing) instead of `.vgc/` in the output directory, e.g.
-    /// one a CI job restores between runs. The output lock stays in the output directory.
+    /// one a CI job restores between runs; the Go target's in its `go/`. The output lock stays in the output
+    /// directory.
     #[arg(long, value_name = "DIR", conflicts_with = "no_cache")]
     pub(crate) cache_dir: Option<std::path::PathBuf>,
     /// Replace files in the way of the output even when vgc did not generate them (without it, such a file is an

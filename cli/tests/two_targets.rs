@@ -232,6 +232,19 @@ fn refused_combinations_exit_2() {
             &["build", "--target", "go,vgc", "--out", ".", "."][..],
             "the Go module root, where the Go target writes its state",
         ),
+        // The root in another spelling: each target would wait for the other's lock forever.
+        (
+            &["build", "--target", "go,vgc", "--out", "../api/", "."][..],
+            "the Go module root, where the Go target writes its state",
+        ),
+        (
+            &["build", "--target", "go", "--roots", "*", "."][..],
+            "--roots is not a flag of the Go target",
+        ),
+        (
+            &["build", "--target", "go,vgc", "--roots", "*", "."][..],
+            "--roots is not a flag of the Go target",
+        ),
     ] {
         let o = vgc(&root, args);
         let err = stderr(&o);
@@ -247,21 +260,49 @@ fn refused_combinations_exit_2() {
 fn a_cache_dir_is_split_between_the_targets() {
     let (_t, root) = example();
     let cache = root.parent().expect("parent").join("cache");
-    let args = [
+    let c = cache.to_str().expect("utf-8");
+    let both = [
         "build",
         "--target",
         "go,vgc",
         "--out",
         "../crate",
         "--cache-dir",
-        cache.to_str().expect("utf-8"),
+        c,
         ".",
     ];
-    let o = vgc(&root, &args);
+    let o = vgc(&root, &both);
     assert!(o.status.success(), "{}", stderr(&o));
+    // The Go target's caches below `go/` (`BuildRequest::cache_root`), the crate's in the directory given.
     assert!(cache.join("go/build").is_file());
-    assert!(cache.join("rust/build").is_file());
-    let o = vgc(&root, &args);
+    assert!(cache.join("build").is_file());
+    let o = vgc(&root, &both);
     let err = stderr(&o);
     assert_eq!(err.matches(" is up to date").count(), 2, "{err}");
+    // Built one at a time, alternately, with the same --cache-dir: after one build each (the manifest of a run of
+    // both is not one of a run of either), each is up to date — they share no manifest.
+    let go = ["build", "--target", "go", "--cache-dir", c, "."];
+    let rust = [
+        "build",
+        "--target",
+        "vgc",
+        "--out",
+        "../crate",
+        "--cache-dir",
+        c,
+        ".",
+    ];
+    for (round, args) in [&go[..], &rust[..], &go[..], &rust[..]]
+        .into_iter()
+        .enumerate()
+    {
+        let o = vgc(&root, args);
+        let err = stderr(&o);
+        assert!(o.status.success(), "{args:?}: {err}");
+        assert_eq!(
+            err.contains(" is up to date"),
+            round >= 2,
+            "{args:?}: {err}"
+        );
+    }
 }

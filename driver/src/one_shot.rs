@@ -187,6 +187,25 @@ pub fn build_all(reqs: &[BuildRequest]) -> Vec<BuildOutcome> {
     if !shared {
         return reqs.iter().map(build).collect();
     }
+    // Two requests writing into one directory (`--out ../root/`, a link) would each wait for the other's lock.
+    let canonical: Vec<std::path::PathBuf> = reqs
+        .iter()
+        .filter_map(|r| r.out.as_deref())
+        .map(|o| std::fs::canonicalize(o).unwrap_or_else(|_| o.to_path_buf()))
+        .collect();
+    if let Some(dir) = canonical
+        .iter()
+        .enumerate()
+        .find_map(|(i, d)| canonical[..i].contains(d).then_some(d))
+    {
+        return vec![BuildOutcome {
+            io_error: Some(format!(
+                "{}: the output directory of two of the targets built together; each needs a directory of its own (the Go target keeps its state in .vgc/ at the Go module root)",
+                dir.display()
+            )),
+            ..BuildOutcome::default()
+        }];
+    }
     let mut notes = Vec::new();
     let mut locks = Vec::new();
     for req in reqs {

@@ -169,19 +169,22 @@ impl BuildRequest {
         }
     }
 
-    /// The directory the caches live in: [`BuildRequest::cache_dir`] when given, else `.vgc/` in the output
-    /// directory; `None` when the request uses no cache (no output, `check_only`, or `no_cache`).
+    /// The directory the caches live in: [`BuildRequest::cache_dir`] when given (its `go/` for the Go target), else
+    /// `.vgc/` in the output directory; `None` when the request uses no cache (no output, `check_only`, or
+    /// `no_cache`).
     #[must_use]
     pub fn cache_root(&self) -> Option<PathBuf> {
         if self.no_cache || self.check_only {
             return None;
         }
         let out = self.out.as_deref()?;
-        Some(
-            self.cache_dir
-                .clone()
-                .unwrap_or_else(|| out.join(crate::output::STATE_DIR)),
-        )
+        Some(match &self.cache_dir {
+            // The Go target's caches in a directory of their own below the one given, so that a Rust build given
+            // the same `--cache-dir` (separately or in the same run) keeps its own manifest.
+            Some(d) if self.go.is_some() => d.join("go"),
+            Some(d) => d.clone(),
+            None => out.join(crate::output::STATE_DIR),
+        })
     }
 }
 

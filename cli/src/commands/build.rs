@@ -23,12 +23,18 @@ pub(crate) fn run(a: BuildArgs, globals: &Globals, start: Instant) -> ExitCode {
 /// The build requests of `vgc build`: one per `--target` — the Go target and one Rust target (`vgc` or
 /// `k8s-openapi`) may be given together, each taking its own flags (`--out`, `--runtime-*`, … for the crate;
 /// `--output-file`, `--go-header-file`, `--test-*` for the Go files) and, with `--cache-dir D`, its own caches
-/// (`D/go`, `D/rust`). Exit code 2 for another combination, or a crate directory that is the Go module root.
+/// (`D/go` for the Go target: [`BuildRequest::cache_root`]). Exit code 2 for another combination, or a crate
+/// directory that is the Go module root (in any spelling).
 fn requests(a: BuildArgs) -> Result<Vec<BuildRequest>, ExitCode> {
     let mut targets = a.target.clone();
+    targets.sort();
     targets.dedup();
     if targets.len() < 2 {
-        return request(a).map(|r| vec![r]);
+        return request(BuildArgs {
+            target: targets,
+            ..a
+        })
+        .map(|r| vec![r]);
     }
     let (go, rust): (Vec<&String>, Vec<&String>) = targets.iter().partition(|t| *t == "go");
     let ([_], [rust]) = (go.as_slice(), rust.as_slice()) else {
@@ -37,7 +43,6 @@ fn requests(a: BuildArgs) -> Result<Vec<BuildRequest>, ExitCode> {
             targets.join(",")
         )));
     };
-    let sub = |name: &str| a.cache_dir.as_ref().map(|d| d.join(name));
     let go_args = BuildArgs {
         target: vec!["go".into()],
         out: None,
@@ -46,7 +51,6 @@ fn requests(a: BuildArgs) -> Result<Vec<BuildRequest>, ExitCode> {
         runtime_version: None,
         custom_stub: false,
         rustfmt: false,
-        cache_dir: sub("go"),
         ..a.clone()
     };
     let rust_args = BuildArgs {
@@ -56,12 +60,19 @@ fn requests(a: BuildArgs) -> Result<Vec<BuildRequest>, ExitCode> {
         test_output_root: None,
         test_output_file_prefix: None,
         test_allowlist: None,
-        cache_dir: sub("rust"),
         ..a
     };
     let go = request(go_args)?;
     let rust = request(rust_args)?;
-    if go.out.is_some() && go.out == rust.out {
+    // `--out ../root/` or a link to the root: one directory, whose lock both would take (the driver refuses it too).
+    let same_dir = |a: &std::path::Path, b: &std::path::Path| {
+        a == b
+            || std::fs::canonicalize(a)
+                .is_ok_and(|x| std::fs::canonicalize(b).is_ok_and(|y| x == y))
+    };
+    if let (Some(g), Some(r)) = (&go.out, &rust.out)
+        && same_dir(g, r)
+    {
         return Err(usage(&format!(
             "--out {}: the Go module root, where the Go target writes its state (.vgc/); give the crate a directory of its own",
             rust.out
@@ -174,7 +185,13 @@ fn go_target(a: &BuildArgs, path: &str) -> Result<Option<vgc_driver::GoTarget>, 
         (a.runtime_version.is_some(), "--runtime-version"),
         (a.custom_stub, "--custom-stub"),
         (a.rustfmt, "--rustfmt"),
+        (a.crate_name != "vgc-generated", "--crate-name"),
     ];
+    if !a.roots.is_empty() {
+        return Err(usage(
+            "--roots is not a flag of the Go target: upstream validation-gen has none, and its files select the root types from each package's `+k8s:validation-gen` tag alone; write the criterion there (also with --target go,vgc, whose targets share one analysis)",
+        ));
+    }
     if let Some((_, flag)) = refused.iter().find(|(given, _)| *given) {
         return Err(usage(&format!(
             "{flag} is a flag of the Rust targets; the Go target writes validation-gen's file into each package directory of the Go module (docs/go-backend.md)"
