@@ -185,6 +185,23 @@ impl Reason {
             Reason::Duplicate => "FieldValueDuplicate",
         }
     }
+
+    /// The message of a rule whose upstream error carries no detail — apimachinery's `RequiredValue`,
+    /// `ForbiddenValue` and their kin (`pkg/api/validate/required.go`: `field.Required(fldPath, "")`), a mode's
+    /// forbidden member, a list-map's duplicate. The API server needs a message: a rule without `message` or
+    /// `messageExpression` is reported as `failed rule: <its CEL text>` (apiextensions-apiserver's
+    /// `ruleMessageOrDefault`), and a `messageExpression` that yields `""` is an error of its own. So the message
+    /// says what upstream's error type says, in the words Kubernetes' hand-written validation uses: the error
+    /// reads `spec.x: Required value: must be specified`, `spec.x: Forbidden: may not be specified`.
+    pub(crate) fn default_message(self) -> &'static str {
+        match self {
+            Reason::Invalid => "invalid value",
+            Reason::Required => "must be specified",
+            Reason::Forbidden => "may not be specified",
+            // `field.Duplicate` reports the value, not the message (`fieldErrorForReason`).
+            Reason::Duplicate => "Duplicate value",
+        }
+    }
 }
 
 /// One `x-kubernetes-validations` rule.
@@ -213,7 +230,8 @@ pub(crate) struct Rule {
 pub(crate) const PLAIN_RULE_KEY: &str = "x-vgc-plain-rule";
 
 impl Rule {
-    /// A rule with `message`, no field path, reason `Invalid`.
+    /// A rule with `message` (empty: the reason's [`Reason::default_message`] when written), no field path, reason
+    /// `Invalid`.
     pub(crate) fn new(rule: impl Into<String>, message: impl Into<String>) -> Self {
         Self {
             rule: rule.into(),
@@ -255,12 +273,15 @@ impl Rule {
         self
     }
 
-    /// The rule object, keys in the order the API server's `ValidationRule` declares them.
+    /// The rule object, keys in the order the API server's `ValidationRule` declares them. Every rule has a
+    /// `message` or a `messageExpression`: an empty message is the reason's [`Reason::default_message`].
     pub(crate) fn to_json(&self) -> Value {
         let mut m = Map::new();
         m.insert("rule".into(), json!(self.rule));
         if !self.message.is_empty() {
             m.insert("message".into(), json!(self.message));
+        } else if self.message_expression.is_none() {
+            m.insert("message".into(), json!(self.reason.default_message()));
         }
         if let Some(e) = &self.message_expression {
             m.insert("messageExpression".into(), json!(e));

@@ -452,13 +452,19 @@ fn node_rules(m: &mut Map<String, Value>, schema: &str, path: &str, acc: &mut Ac
             add_schema(m, s, zero);
             continue;
         }
+        // A ratcheted rule (`optionalOldSelf`, `(oldSelf.hasValue() && …) || (…)`) is listed by its plain form:
+        // what it checks on a manifest, which has no old object.
+        let shown = r
+            .get(crate::cel::PLAIN_RULE_KEY)
+            .and_then(Value::as_str)
+            .unwrap_or(cel);
         acc.unexpressed(
             m,
             schema,
             path,
             tag,
             "a CEL rule (x-kubernetes-validations): JSON Schema cannot state it",
-            Some(cel),
+            Some(shown),
         );
     }
     if let Some(name) = keyword_format {

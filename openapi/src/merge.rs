@@ -277,9 +277,25 @@ fn conflict_rules(key: &str, old: &Value, node: &Map<String, Value>, out: &mut V
                     _ => None,
                 })
                 .collect();
+            // upstream's `NotSupported` detail: `supported values: "a", "b"` (`%q` strings, `%v` others).
+            let words: Vec<String> = ours
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|v| match v {
+                    Value::String(s) => vgc_runtime::field::go_quote(s),
+                    v => v.to_string(),
+                })
+                .collect();
             match lits {
                 Some(l) => {
-                    out.push(Rule::new(format!("self in [{}]", l.join(", ")), "").to_json());
+                    out.push(
+                        Rule::new(
+                            format!("self in [{}]", l.join(", ")),
+                            format!("supported values: {}", words.join(", ")),
+                        )
+                        .to_json(),
+                    );
                     true
                 }
                 None => false,

@@ -165,7 +165,7 @@ impl Builder<'_> {
         parent: &mut Parent,
     ) {
         for c in live(checks) {
-            self.apply_one(c, c.stability, node, site, at, field, parent);
+            self.apply_one(c, c.stability, node, site, at, field, parent, checks);
         }
     }
 
@@ -236,6 +236,8 @@ impl Builder<'_> {
         }
     }
 
+    /// One check of `list` (the checks it came from, in upstream's order: a `subfield`'s payload reads the
+    /// short-circuits before it in its cohort).
     #[allow(clippy::too_many_arguments, clippy::too_many_lines)]
     fn apply_one(
         &mut self,
@@ -246,6 +248,7 @@ impl Builder<'_> {
         at: &At,
         field: Option<&FieldPlan>,
         parent: &mut Parent,
+        list: &[Check],
     ) {
         if !self.exported(level) {
             return;
@@ -462,17 +465,64 @@ impl Builder<'_> {
                 self.update(c, cs, matcher, level, node, site, at, field, parent)
             }
             CheckKind::Monotonic => {
+                // The zero of an optional non-pointer field is unset for upstream: not compared.
                 push_rule(
                     node,
                     &rule(
-                        Rule::new("self >= oldSelf", "")
-                            .message_expression("'may not be decreased from ' + string(oldSelf)"),
+                        site.guard(
+                            Rule::new("self >= oldSelf", "").message_expression(
+                                "'may not be decreased from ' + string(oldSelf)",
+                            ),
+                        ),
                     ),
                 );
+                // upstream's `Monotonic` compares a non-pointer field's values, an absent one being Go's zero; the
+                // rule on the value runs only where both are present. A rule on the struct compares the rest.
+                if let Some(f) = field
+                    && matches!(f.shape, Shape::Scalar { pointer: false, .. })
+                    && let (Some(n), Some(o)) = (
+                        cel::member("self", &f.json_name),
+                        cel::member("oldSelf", &f.json_name),
+                    )
+                {
+                    let skip = if site.zero.is_some() {
+                        format!("!has({n}) || {n} == 0 || ")
+                    } else {
+                        String::new()
+                    };
+                    let old = format!("(has({o}) ? {o} : 0)");
+                    parent.rules.push(rule(
+                        Rule::new(
+                            format!(
+                                "(has({n}) && has({o})) || {skip}(has({n}) ? {n} : 0) >= {old}"
+                            ),
+                            "",
+                        )
+                        .message_expression(format!("'may not be decreased from ' + string({old})"))
+                        .at(Some(cel::field_path(&f.json_name))),
+                    ));
+                }
                 self.expressed += 1;
             }
             CheckKind::Unique(m) => self.unique(c, m, level, node, site, at),
-            CheckKind::EachVal(inner, _, _) => {
+            CheckKind::EachVal(inner, matcher, _) => {
+                // upstream compares an added item (a list item no old item matches, a new map key) with nil, so
+                // `eachVal=+k8s:immutable` refuses it; the transition rule on the item runs only where the API server
+                // correlates an old one. A rule on the struct refuses the addition, at the list's path (a rule's
+                // `fieldPath` cannot name the item).
+                if let Some(f) = field
+                    && live(inner)
+                        .iter()
+                        .any(|i| matches!(i.kind, CheckKind::Immutable))
+                    && (matches!(strip(&self.types, site.ty), RustTy::Map(_))
+                        || !matches!(matcher, Matcher::None))
+                    && let Some(mut r) =
+                        self.item_transition(UpdateConstraint::NoAddItem, f, matcher, site)
+                {
+                    r.message = "field is immutable".into();
+                    r.reason = Reason::Invalid;
+                    parent.rules.push(rule(r));
+                }
                 let elem_ty = match strip(&self.types, site.ty) {
                     RustTy::Vec(e) | RustTy::Map(e) => (**e).clone(),
                     _ => {
@@ -506,7 +556,16 @@ impl Builder<'_> {
                 let mut no_parent = Parent::default();
                 for i in live(inner) {
                     let lvl = level.or(i.stability);
-                    self.apply_one(i, lvl, &mut child, &esite, &sub, None, &mut no_parent);
+                    self.apply_one(
+                        i,
+                        lvl,
+                        &mut child,
+                        &esite,
+                        &sub,
+                        None,
+                        &mut no_parent,
+                        inner,
+                    );
                 }
                 node.insert(key.into(), Value::Object(child));
             }
@@ -539,7 +598,7 @@ impl Builder<'_> {
                         "the member's JSON name cannot be named in CEL",
                     );
                 };
-                match self.member_rule(&s.inner, &m, &s.member) {
+                match self.member_rule(&s.inner, &m, &s.member, &subfield_absent(c, s, list)) {
                     Ok(Some(mut r)) => {
                         // upstream: skipped on an update that leaves the member unchanged.
                         if !r.rule.contains("oldSelf")
@@ -628,7 +687,7 @@ impl Builder<'_> {
             CheckKind::IfOption(io) => match self.options.options.get(&io.option) {
                 Some(&on) if on == io.enabled => {
                     // The wrapper's level applies, not the inner check's own.
-                    self.apply_one(&io.inner, level, node, site, at, field, parent);
+                    self.apply_one(&io.inner, level, node, site, at, field, parent, list);
                 }
                 Some(_) => self.omitted_by_option += 1,
                 None => {
@@ -771,6 +830,62 @@ impl Builder<'_> {
         }
     }
 
+    /// A field whose type is a scalar typedef with `+k8s:immutable` (`type Frozen string`), called by the field: the
+    /// typedef's rule on the value (`self == oldSelf`) runs only where the old value is present, while upstream's
+    /// function compares a value set on an update with the old nil or zero. A rule on the struct refuses the change
+    /// of set-ness: a pointer present on one side only; a non-pointer field absent on one side and non-zero on the
+    /// other (Go reads absent as the zero) — unless the field's `optional`/`required` stops its checks on a zero
+    /// (`short_circuited`: then only a value set where it was unset). Not counted as a rule of its own (the
+    /// typedef's is).
+    pub(crate) fn typedef_setness(
+        &self,
+        f: &FieldPlan,
+        short_circuited: bool,
+        parent: &mut Parent,
+    ) {
+        let Some(t) = f.nested.as_ref().and_then(|n| self.types.get(&n.ty)) else {
+            return;
+        };
+        let level_ok =
+            |c: &Check| c.stability.unwrap_or(Stability::Stable) >= self.options.stability;
+        let Some(c) = (if t.fields.is_none() {
+            live(&t.checks)
+                .into_iter()
+                .find(|c| matches!(c.kind, CheckKind::Immutable) && level_ok(c))
+        } else {
+            None
+        }) else {
+            return;
+        };
+        let (Some(n), Some(o)) = (
+            cel::member("self", &f.json_name),
+            cel::member("oldSelf", &f.json_name),
+        ) else {
+            return;
+        };
+        let rule = match &f.shape {
+            Shape::Scalar { pointer: true, .. } => format!("has({n}) == has({o})"),
+            Shape::Scalar { pointer: false, .. } => {
+                let (Some(sn), Some(so)) = (
+                    cel::is_set("self", &f.json_name, &f.shape),
+                    cel::is_set("oldSelf", &f.json_name, &f.shape),
+                ) else {
+                    return;
+                };
+                if short_circuited {
+                    format!("has({n}) == has({o}) || !{sn} || {so}")
+                } else {
+                    format!("has({n}) == has({o}) || {sn} == {so}")
+                }
+            }
+            _ => return,
+        };
+        let mut r = Rule::new(rule, "field is immutable").at(Some(cel::field_path(&f.json_name)));
+        r.stability = c.stability;
+        r.tag = Some(rule_name(c));
+        parent.rules.push(r);
+    }
+
     /// `update=NoAddItem`/`NoRemoveItem` of a list or map field, on its struct.
     fn item_transition(
         &self,
@@ -899,12 +1014,13 @@ impl Builder<'_> {
     }
 
     /// The rule of a check on the member `m` (`self.<json>`) of a struct (`subfield`, a mode's rules): the member's
-    /// presence rules directly, its value rules when it is set. `Ok(None)`: nothing to check.
+    /// presence rules directly, its value rules as `absent` says. `Ok(None)`: nothing to check.
     fn member_rule(
         &mut self,
         c: &Check,
         m: &str,
         member: &MemberRef,
+        absent: &Absent,
     ) -> Result<Option<Rule>, String> {
         let has = format!("has({m})");
         let set = cel::is_set("self", &member.json, &member.shape).unwrap_or(has.clone());
@@ -927,7 +1043,14 @@ impl Builder<'_> {
             _ => match self.pred(c, m)? {
                 Some(p) => {
                     let mut r = pred_rule(p);
-                    r.rule = format!("!{has} || ({})", r.rule);
+                    r.rule = match absent {
+                        Absent::Skip => format!("!{has} || ({})", r.rule),
+                        Absent::Unset => format!("!{set} || ({})", r.rule),
+                        Absent::Zero(z) => match self.pred(c, z)? {
+                            Some(pz) => format!("{has} ? ({}) : ({})", r.rule, pz.expr),
+                            None => format!("!{has} || ({})", r.rule),
+                        },
+                    };
                     Ok(Some(r))
                 }
                 None => Ok(None),
@@ -1156,7 +1279,7 @@ impl Builder<'_> {
                 if !self.exported(c.stability) {
                     continue;
                 }
-                if let Some(mut r) = self.member_rule(c, &mem, &m.member)? {
+                if let Some(mut r) = self.member_rule(c, &mem, &m.member, &Absent::Skip)? {
                     let inner = r.plain.take().unwrap_or_else(|| r.rule.clone());
                     r.rule = format!("!({dv} == {}) || ({inner})", lit(mode));
                     r.field_path = Some(cel::field_path(&m.member.json));
@@ -1307,6 +1430,42 @@ impl Builder<'_> {
         r.rule = format!("self.all(e, !({sel}) || ({}))", r.rule);
         r.message_expression = None;
         Ok(Some(r))
+    }
+}
+
+/// How a `subfield`'s payload treats its member when the member is absent or zero.
+enum Absent {
+    /// Absent: nothing to check (a pointer, list, map or struct member: upstream's validators skip nil; a mode's
+    /// rules).
+    Skip,
+    /// Unset (absent or its zero, [`cel::is_set`]): nothing to check — an `optional` or `required` of the member
+    /// comes first in the cohort, and upstream's short-circuit stops the payload on an unset member.
+    Unset,
+    /// Absent: checked as this zero (CEL), which upstream's `Subfield` hands the payload — a non-pointer scalar
+    /// member with no short-circuit before the payload (k8s.io/api's Eviction `metadata`:
+    /// `subfield(name)=+k8s:format=k8s-long-name` refuses an object without a name).
+    Zero(&'static str),
+}
+
+/// How `c` (the `subfield` `s`, from `list`) treats its member when absent ([`Absent`]): upstream's generated code
+/// runs a member's subfield checks in the cohort's order, so an `optional` or `required` of the member before the
+/// payload (its own, or inherited from the member's tags) stops it on an unset member.
+fn subfield_absent(c: &Check, s: &vgc_lowering::plan::Subfield, list: &[Check]) -> Absent {
+    let Some(i) = list.iter().position(|x| std::ptr::eq(x, c)) else {
+        return Absent::Skip;
+    };
+    let short_circuited = list[..i].iter().any(|e| {
+        e.cohort == c.cohort
+            && matches!(&e.kind, CheckKind::Subfield(x)
+                if x.member.json == s.member.json
+                    && matches!(x.inner.kind, CheckKind::Optional | CheckKind::Required { .. }))
+    });
+    if short_circuited {
+        Absent::Unset
+    } else if let Some(z) = crate::builder::zero_literal(&s.member.shape) {
+        Absent::Zero(z)
+    } else {
+        Absent::Skip
     }
 }
 

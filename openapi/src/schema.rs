@@ -150,6 +150,7 @@ impl<'a> Builder<'a> {
             self.apply(&checks, &mut prop, &site, &at, Some(f), parent);
             if validated {
                 self.absent_list_union(f, parent);
+                self.typedef_setness(f, zero.is_some(), parent);
             }
             // A map's key type's rules, where upstream calls its function on every key.
             if validated {

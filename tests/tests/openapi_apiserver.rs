@@ -144,6 +144,29 @@ fn every_schema_loads_into_the_api_servers_crd_validation() {
         }
     }
     let out = o.output.as_ref().expect("output");
+    // Every rule carries upstream's detail as `message` (or a `messageExpression`): without one the API server
+    // reports the rule's CEL text ("failed rule: …").
+    let mut rules = 0;
+    let mut silent = Vec::new();
+    for d in &out.documents {
+        every_rule(&d.json, &d.file, &mut |at, r| {
+            rules += 1;
+            if r.get("message")
+                .and_then(Value::as_str)
+                .is_none_or(str::is_empty)
+                && r.get("messageExpression").is_none()
+            {
+                silent.push(format!("{at}: {r}"));
+            }
+        });
+    }
+    assert!(rules > 1_000, "{rules}");
+    assert!(
+        silent.is_empty(),
+        "{} of {rules} rules without a message, first: {:#?}",
+        silent.len(),
+        &silent[..silent.len().min(10)]
+    );
     eprintln!(
         "{} schemas ({} CEL rules after inlining, {} references cut at a recursion) from {} documents ({} rules expressed, {} not expressed): {} errors, {} of them the cost estimate's: {by_class:?}; rules over budget by tag: {by_tag:?}",
         report["schemas"],
@@ -171,6 +194,29 @@ fn every_schema_loads_into_the_api_servers_crd_validation() {
         "{}",
         report["rules"]
     );
+}
+
+/// Calls `f` with every `x-kubernetes-validations` rule below `v` and the JSON pointer of the node holding it.
+fn every_rule(v: &Value, at: &str, f: &mut impl FnMut(&str, &Value)) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                if k == "x-kubernetes-validations" {
+                    for r in x.as_array().into_iter().flatten() {
+                        f(at, r);
+                    }
+                } else {
+                    every_rule(x, &format!("{at}/{k}"), f);
+                }
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                every_rule(x, &format!("{at}/{i}"), f);
+            }
+        }
+        _ => {}
+    }
 }
 
 /// Every option name the plan's rules read (`ifEnabled`/`ifDisabled`, enum exclusions), sorted.

@@ -102,15 +102,34 @@ fn plan() -> (tempfile::TempDir, vgc_lowering::CratePlan) {
 
 /// Writes a module of one package, `types` its `types.go`, into a temporary directory and lowers it.
 fn plan_of(types: &str) -> (tempfile::TempDir, vgc_lowering::CratePlan) {
+    plan_under(types, None)
+}
+
+/// [`plan_of`] under the upstream profile `release` (`1.37`) when given, else the newest.
+fn plan_under(types: &str, release: Option<&str>) -> (tempfile::TempDir, vgc_lowering::CratePlan) {
     let tmp = tempfile::tempdir().expect("tempdir");
     std::fs::write(
         tmp.path().join("go.mod"),
         "module vgc.test/openapi\n\ngo 1.25\n",
     )
     .expect("go.mod");
+    if let Some(r) = release {
+        std::fs::write(
+            tmp.path().join("vgc.toml"),
+            format!("[upstream]\nversion = \"{r}\"\n"),
+        )
+        .expect("vgc.toml");
+    }
     let pkg = tmp.path().join("v1");
     std::fs::create_dir_all(&pkg).expect("mkdir");
-    std::fs::write(pkg.join("doc.go"), DOC).expect("doc.go");
+    // Under an older profile, `validation-gen-nolint` as the conformance packages: 1.37's stability lint wants
+    // `forbidden` marked beta.
+    let doc = if release.is_some() {
+        DOC.replace("package v1", "// +k8s:validation-gen-nolint\npackage v1")
+    } else {
+        DOC.to_string()
+    };
+    std::fs::write(pkg.join("doc.go"), doc).expect("doc.go");
     std::fs::write(pkg.join("types.go"), types).expect("types.go");
     let out = vgc_driver::build(&vgc_driver::BuildRequest::check(
         tmp.path().to_string_lossy().into_owned(),
@@ -562,7 +581,8 @@ fn upstream_order_ratchets_and_absent_values() {
 
     assert_eq!(
         s("Delivery")["x-kubernetes-validations"],
-        json!([{"fieldPath": ".insecure", "optionalOldSelf": true, "reason": "FieldValueForbidden",
+        json!([{"fieldPath": ".insecure", "message": "may not be specified", "optionalOldSelf": true,
+                "reason": "FieldValueForbidden",
                 "rule": "(oldSelf.hasValue() && (has(self.secure) ? self.secure : false) == (has(oldSelf.value().secure) ? oldSelf.value().secure : false) && (has(self.insecure) == has(oldSelf.value().insecure) && (!has(self.insecure) || self.insecure == oldSelf.value().insecure))) || ((has(self.secure) ? self.secure : false) in [false] || !has(self.insecure))",
                 "x-vgc-plain-rule": "(has(self.secure) ? self.secure : false) in [false] || !has(self.insecure)",
                 "x-vgc-tag": "k8s:ifMode"}])
@@ -609,7 +629,270 @@ fn upstream_order_ratchets_and_absent_values() {
     assert!(e.get("required").is_none(), "{e:#}");
     assert_eq!(
         e["x-kubernetes-validations"][0],
-        json!({"fieldPath": ".a", "reason": "FieldValueRequired", "rule": "!(has(self.a) || has(self.b)) || has(self.a)",
+        json!({"fieldPath": ".a", "message": "must be specified", "reason": "FieldValueRequired",
+               "rule": "!(has(self.a) || has(self.b)) || has(self.a)",
                "x-vgc-tag": "k8s:required"})
+    );
+}
+
+const MESSAGES_AND_SUBFIELDS: &str = r#"package v1
+
+// TypeMeta makes Holder a kind (as metav1.TypeMeta does).
+type TypeMeta struct {
+	Kind       string `json:"kind,omitempty"`
+	APIVersion string `json:"apiVersion,omitempty"`
+}
+
+// Meta is a member struct whose name has no tags of its own (as metav1.ObjectMeta's).
+type Meta struct {
+	Name string `json:"name,omitempty"`
+}
+
+// KMeta's kind is required.
+type KMeta struct {
+	// +k8s:required
+	Kind string `json:"kind"`
+}
+
+// Holder is a kind.
+type Holder struct {
+	TypeMeta `json:",inline"`
+
+	// No optional before the payload: upstream's Subfield hands the format the absent name's "".
+	// +k8s:subfield(name)=+k8s:format=k8s-long-name
+	Meta Meta `json:"meta"`
+
+	// An optional first in the cohort: an unset name stops the payload.
+	// +k8s:subfield(name)=+k8s:optional
+	// +k8s:subfield(name)=+k8s:format=k8s-long-name
+	Opt Meta `json:"opt"`
+
+	// The member's own required, inherited: an unset kind stops the payload.
+	// +k8s:subfield(kind)=+k8s:maxLength=4
+	Kinded KMeta `json:"kinded"`
+
+	// +k8s:required
+	Count int32 `json:"count"`
+
+	// +k8s:forbidden
+	Gone *string `json:"gone,omitempty"`
+
+	// +k8s:optional
+	// +k8s:listType=map
+	// +k8s:listMapKey=key
+	Keyed []Keyed `json:"keyed,omitempty"`
+
+	// +k8s:optional
+	F *Frozen `json:"f,omitempty"`
+
+	// +k8s:optional
+	G Frozen `json:"g,omitempty"`
+
+	// +k8s:optional
+	// +k8s:listType=map
+	// +k8s:listMapKey=key
+	// +k8s:eachVal=+k8s:immutable
+	Pins []Pin `json:"pins,omitempty"`
+
+	// +k8s:optional
+	// +k8s:monotonic
+	Gen int64 `json:"gen,omitempty"`
+
+	// +k8s:optional
+	// +k8s:monotonic
+	Rev *int32 `json:"rev,omitempty"`
+}
+
+// +k8s:immutable
+type Frozen string
+
+// Pin is keyed by key.
+type Pin struct {
+	// +k8s:required
+	Key string `json:"key"`
+}
+
+// Keyed has a pointer key: uniqueness in CEL.
+type Keyed struct {
+	Key *string `json:"key,omitempty"`
+}
+"#;
+
+/// Every CEL rule of `v` (anywhere below it), with where it is.
+fn every_rule<'a>(v: &'a Value, at: &str, out: &mut Vec<(String, &'a Value)>) {
+    match v {
+        Value::Object(m) => {
+            for (k, x) in m {
+                if k == "x-kubernetes-validations" {
+                    for r in x.as_array().into_iter().flatten() {
+                        out.push((at.to_string(), r));
+                    }
+                } else {
+                    every_rule(x, &format!("{at}/{k}"), out);
+                }
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                every_rule(x, &format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Issue 39's expressible differences: every rule carries a message (a CRD rule without one is reported as its CEL
+/// text, "failed rule: …"); a `subfield`'s payload on a non-pointer scalar member checks the absent member's zero
+/// unless an `optional`/`required` of the member comes first in its cohort (then it skips the unset member); JSON
+/// Schema lists a ratcheted rule by its plain form.
+#[test]
+fn messages_subfield_zeros_and_plain_unexpressed_rules() {
+    let (_tmp, plan) = plan_of(MESSAGES_AND_SUBFIELDS);
+    let o = generate(&plan, &Options::default());
+    let h = &o.schemas["test.vgc.openapi.v1.Holder"];
+    let p = &h["properties"];
+
+    let long = "!format.dns1123Subdomain().validate(self.name).hasValue()";
+    let long_zero = "!format.dns1123Subdomain().validate('').hasValue()";
+    let same = "(has(self.name) == has(oldSelf.value().name) && (!has(self.name) || self.name == oldSelf.value().name))";
+    assert_eq!(
+        p["meta"]["x-kubernetes-validations"],
+        json!([{"fieldPath": ".name", "message": "must be a lowercase RFC 1123 subdomain",
+                "optionalOldSelf": true, "reason": "FieldValueInvalid",
+                "rule": format!("(oldSelf.hasValue() && {same}) || (has(self.name) ? ({long}) : ({long_zero}))"),
+                "x-vgc-plain-rule": format!("has(self.name) ? ({long}) : ({long_zero})"),
+                "x-vgc-tag": "k8s:subfield(name)=k8s:format"}]),
+        "{:#}",
+        p["meta"]
+    );
+    assert_eq!(
+        p["opt"]["x-kubernetes-validations"][0]["x-vgc-plain-rule"],
+        format!("!(has(self.name) && self.name != '') || ({long})")
+    );
+    // 1.38 runs the payload on the member whatever the member's own tags (kubernetes#141945): the zero is checked.
+    assert_eq!(
+        p["kinded"]["x-kubernetes-validations"][0]["x-vgc-plain-rule"],
+        "has(self.kind) ? (size(self.kind) <= 4) : (size('') <= 4)",
+        "{:#}",
+        p["kinded"]
+    );
+    // 1.37 inherits the member's `required` before the payload: an unset kind stops it.
+    let (_tmp37, plan37) = plan_under(MESSAGES_AND_SUBFIELDS, Some("1.37"));
+    let o37 = generate(&plan37, &Options::default());
+    assert_eq!(
+        o37.schemas["test.vgc.openapi.v1.Holder"]["properties"]["kinded"]["x-kubernetes-validations"]
+            [0]["x-vgc-plain-rule"],
+        "!(has(self.kind) && self.kind != '') || (size(self.kind) <= 4)"
+    );
+
+    // A scalar typedef's `immutable`: on the value, and its set-ness on the struct (upstream compares a value set
+    // on an update with the old nil or zero).
+    assert_eq!(
+        p["f"]["x-kubernetes-validations"][0]["rule"],
+        "self == oldSelf"
+    );
+    let frozen: Vec<&Value> = rules(h, "k8s:immutable");
+    assert_eq!(
+        frozen,
+        [
+            &json!({"fieldPath": ".f", "message": "field is immutable", "reason": "FieldValueInvalid",
+                    "rule": "has(self.f) == has(oldSelf.f)", "x-vgc-tag": "k8s:immutable"}),
+            &json!({"fieldPath": ".g", "message": "field is immutable", "reason": "FieldValueInvalid",
+                    "rule": "has(self.g) == has(oldSelf.g) || !(has(self.g) && self.g != '') || (has(oldSelf.g) && oldSelf.g != '')",
+                    "x-vgc-tag": "k8s:immutable"})
+        ],
+        "{h:#}"
+    );
+    // `eachVal=+k8s:immutable`: each item against its old item, and no item added (upstream compares it with nil).
+    assert_eq!(
+        rules(h, "k8s:eachVal=k8s:immutable"),
+        [
+            &json!({"fieldPath": ".pins", "message": "field is immutable", "reason": "FieldValueInvalid",
+                 "rule": "!has(self.pins) || self.pins.all(e, has(oldSelf.pins) && oldSelf.pins.exists(o, (has(o.key) == has(e.key) && (!has(o.key) || o.key == e.key))))",
+                 "x-vgc-tag": "k8s:eachVal=k8s:immutable"})
+        ],
+        "{h:#}"
+    );
+    assert_eq!(
+        p["pins"]["items"]["x-kubernetes-validations"][0]["rule"],
+        "self == oldSelf"
+    );
+
+    // `monotonic` of an optional non-pointer field: its zero is not compared, and an absent value is Go's zero.
+    assert_eq!(
+        rules(&p["gen"], "k8s:monotonic"),
+        [
+            &json!({"messageExpression": "'may not be decreased from ' + string(oldSelf)",
+                 "reason": "FieldValueInvalid", "rule": "self == 0 || (self >= oldSelf)",
+                 "x-vgc-tag": "k8s:monotonic"})
+        ]
+    );
+    assert_eq!(
+        rules(h, "k8s:monotonic"),
+        [&json!({"fieldPath": ".gen",
+                 "messageExpression": "'may not be decreased from ' + string((has(oldSelf.gen) ? oldSelf.gen : 0))",
+                 "reason": "FieldValueInvalid",
+                 "rule": "(has(self.gen) && has(oldSelf.gen)) || !has(self.gen) || self.gen == 0 || (has(self.gen) ? self.gen : 0) >= (has(oldSelf.gen) ? oldSelf.gen : 0)",
+                 "x-vgc-tag": "k8s:monotonic"})],
+        "a pointer (upstream skips nil) has no rule on the struct"
+    );
+    assert_eq!(
+        rules(&p["rev"], "k8s:monotonic")[0]["rule"],
+        "self >= oldSelf"
+    );
+
+    // Upstream's required/forbidden carry no detail; the rule says what the error type says.
+    let req = rules(h, "k8s:required");
+    assert_eq!(req.len(), 1, "{h:#}");
+    assert_eq!(req[0]["message"], "must be specified");
+    assert_eq!(
+        rules(h, "k8s:forbidden")[0]["message"],
+        "may not be specified"
+    );
+    assert_eq!(
+        rules(&p["keyed"], "k8s:listMapKey")
+            .first()
+            .or(rules(&p["keyed"], "k8s:listType").first())
+            .map(|r| (&r["reason"], &r["message"])),
+        Some((&json!("FieldValueDuplicate"), &json!("Duplicate value"))),
+        "{:#}",
+        p["keyed"]
+    );
+    // No rule of this fixture's schemas, nor of the main fixture's, lacks a message.
+    let (_tmp2, plan2) = plan_of(TYPES);
+    let o2 = generate(&plan2, &Options::default());
+    let mut all = Vec::new();
+    for (name, s) in o.schemas.iter().chain(o2.schemas.iter()) {
+        every_rule(s, name, &mut all);
+    }
+    assert!(all.len() >= 15, "{}", all.len());
+    let silent: Vec<&(String, &Value)> = all
+        .iter()
+        .filter(|(_, r)| {
+            r.get("message")
+                .and_then(Value::as_str)
+                .is_none_or(str::is_empty)
+                && r.get("messageExpression").is_none()
+        })
+        .collect();
+    assert!(silent.is_empty(), "rules without a message: {silent:#?}");
+
+    // JSON Schema lists the forbidden rule by its plain form (a manifest has no old object).
+    let kinds = vgc_openapi::jsonschema::kinds_of_plan(&plan, &o);
+    let js = vgc_openapi::jsonschema::json_schemas(&o.schemas, &kinds);
+    let file = &js.files[0].json;
+    let listed: Vec<&Value> = file["x-vgc-unexpressed"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|u| u["rule"] == "k8s:forbidden")
+        .collect();
+    assert_eq!(
+        listed,
+        [&json!({"cel": "!has(self.gone)", "path": "",
+                 "reason": "a CEL rule (x-kubernetes-validations): JSON Schema cannot state it",
+                 "rule": "k8s:forbidden"})],
+        "{:#}",
+        file["x-vgc-unexpressed"]
     );
 }
