@@ -896,3 +896,120 @@ fn messages_subfield_zeros_and_plain_unexpressed_rules() {
         file["x-vgc-unexpressed"]
     );
 }
+
+const COSTLY_FORMATS: &str = r#"package v1
+
+// TypeMeta makes Pool a kind.
+type TypeMeta struct {
+	Kind       string `json:"kind,omitempty"`
+	APIVersion string `json:"apiVersion,omitempty"`
+}
+
+// Pool is a kind.
+type Pool struct {
+	TypeMeta `json:",inline"`
+
+	// +k8s:optional
+	// +k8s:format=k8s-resource-pool-name
+	Pool *string `json:"pool,omitempty"`
+
+	// +k8s:optional
+	// +k8s:format=k8s-resource-fully-qualified-name
+	Name *string `json:"name,omitempty"`
+
+	// +k8s:optional
+	// +k8s:maxItems=16
+	// +k8s:listType=map
+	// +k8s:listMapKey=type
+	// +k8s:item(type: "Approved")=+k8s:zeroOrOneOfMember
+	// +k8s:item(type: "Denied")=+k8s:zeroOrOneOfMember
+	Conditions []Condition `json:"conditions,omitempty"`
+}
+
+// Condition is a list-map item.
+type Condition struct {
+	// +k8s:required
+	// +k8s:maxLength=32
+	Type string `json:"type"`
+}
+"#;
+
+/// The CEL forms said for the API server's cost estimate (docs/openapi.md "The cost budget"; one run's cost by vgc's
+/// estimate, which `openapi_cost` holds equal to the API server's): `k8s-resource-pool-name` one `matches` instead of
+/// `split('/')` (3,311,473 a run -> 1,840 at its 253-character bound), `k8s-resource-fully-qualified-name` three (two
+/// from 1.38; 6,291,463 on a string of no bound), and 1.38's bounded at 96 characters (a 63-character prefix, `/`, a
+/// 32-character name): 626. A list union on a struct's field sits on the struct, where the ratchet's
+/// `oldSelf.value().conditions` has the field's size (618 a run; on the list, `oldSelf.value().exists(…)` has none
+/// and the estimate saturates: CertificateSigningRequest's `conditions`), skipped only where the old list is present.
+#[test]
+fn formats_said_within_the_cost_budget() {
+    // A subdomain: an alphanumeric, then each alphanumeric after dashes or a dot.
+    let sub = r"[a-z0-9](-*[a-z0-9]|\.[a-z0-9])*";
+    let two =
+        format!(r"self.matches(r'^[^/]{{1,63}}/') && self.matches(r'^{sub}/[A-Za-z_]\w{{0,31}}$')");
+    let per_run = |o: &Output| -> Vec<(String, Option<u64>)> {
+        let spec = vgc_openapi::cost::inline_component(&o.schemas, "test.vgc.openapi.v1.Pool")
+            .expect("schema");
+        let c = vgc_openapi::cost::crd_schema(&vgc_openapi::cost::crd_root(spec));
+        c.rules
+            .iter()
+            .map(|r| (r.path.clone(), r.per_call.clone().ok()))
+            .collect()
+    };
+    for (release, fqn, max, costs) in [
+        (
+            Some("1.37"),
+            format!("self.matches(r'^[^/]*/[^/]*/') || ({two})"),
+            None,
+            [6_291_463, 1_840, 618],
+        ),
+        (None, two.clone(), Some(96), [626, 1_840, 618]),
+    ] {
+        let (_tmp, plan) = plan_under(COSTLY_FORMATS, release);
+        let o = generate(&plan, &Options::default());
+        let p = &o.schemas["test.vgc.openapi.v1.Pool"]["properties"];
+        assert_eq!(
+            rules(&p["pool"], "k8s:format")[0]["rule"],
+            format!("size(self) <= 253 && self.matches(r'^{sub}(/{sub})*$')"),
+            "{release:?}"
+        );
+        assert_eq!(p["pool"]["maxLength"], 253);
+        assert_eq!(
+            rules(&p["name"], "k8s:format")[0]["rule"],
+            fqn,
+            "{release:?}"
+        );
+        assert_eq!(p["name"].get("maxLength").and_then(Value::as_i64), max);
+        let pool = &o.schemas["test.vgc.openapi.v1.Pool"];
+        let has = |l: &str, t: &str| {
+            format!("(has({l}) && {l}.exists(e, has(e.type) && e.type == '{t}'))")
+        };
+        let (new, old) = ("self.conditions", "oldSelf.value().conditions");
+        let plain = format!(
+            "!has(self.conditions) || ([{}, {}].filter(x, x).size() <= 1)",
+            has(new, "Approved"),
+            has(new, "Denied")
+        );
+        assert_eq!(
+            rules(pool, "k8s:item"),
+            [&json!({"fieldPath": ".conditions",
+                "message": "must specify at most one of: `conditions[{\"type\": \"Approved\"}]`, `conditions[{\"type\": \"Denied\"}]`",
+                "optionalOldSelf": true, "reason": "FieldValueInvalid",
+                "rule": format!("(oldSelf.hasValue() && has({old}) && [{}, {}] == [{}, {}]) || ({plain})",
+                    has(new, "Approved"), has(new, "Denied"), has(old, "Approved"), has(old, "Denied")),
+                "x-vgc-plain-rule": plain, "x-vgc-tag": "k8s:item"})],
+            "{pool:#}"
+        );
+        assert!(p["conditions"].get("x-kubernetes-validations").is_none());
+        assert_eq!(
+            per_run(&o),
+            [
+                (".spec".to_string(), Some(costs[2])),
+                (".spec.conditions[*]".to_string(), Some(18)),
+                (".spec.name".to_string(), Some(costs[0])),
+                (".spec.pool".to_string(), Some(costs[1]))
+            ],
+            "{release:?}"
+        );
+    }
+}

@@ -7,10 +7,12 @@
 //! reading an unbounded string costs as much as reading 3 MiB. So:
 //!
 //! - `--bound-lists N` sets `maxItems: N` on each list and `maxProperties: N` on each map without one that holds an
-//!   `x-kubernetes-validations` rule at itself or below (through the components it references) — what
-//!   [`crate::crd::bound_lists`] does in a CRD, here on the component that declares the list;
+//!   `x-kubernetes-validations` rule at itself or below (through the components it references), or that a rule of
+//!   its object iterates (`self.conditions.exists(…)`) — what [`crate::crd::bound_lists`] does in a CRD, here on
+//!   the component that declares the list;
 //! - `--bound-strings N` sets `maxLength: N` on each string without `maxLength` or `enum` that a rule reads: one
-//!   with a rule of its own, or a property whose name a rule of its object names (`self.name`, `oldSelf.name`).
+//!   with a rule of its own, or a property whose name a rule of its object names (`self.name`, `oldSelf.name`),
+//!   also of the items of a list the rule names (`self.conditions.exists(e, e.type …)`).
 //!
 //! Both change what is accepted: a longer list or string is then refused (`Too many`, `Too long`) where the native
 //! API accepts it.
@@ -64,7 +66,7 @@ pub fn apply(schemas: &mut BTreeMap<String, Value>, bounds: Bounds) -> Vec<Bound
                 read: &read,
                 schema: name,
             };
-            cx.bound_node(m, "", None, &mut out);
+            cx.bound_node(m, "", None, false, &mut out);
         }
     }
     out.sort();
@@ -98,7 +100,8 @@ fn holding_cel(schemas: &BTreeMap<String, Value>) -> BTreeSet<String> {
 
 /// The properties (component, property name) of components that a rule names from a node referencing the component:
 /// itself (`metadata` with `self.name` of `ObjectMeta`), or through its items or values (`self.exists(e, e.type …)`
-/// on a list of a component's objects).
+/// on a list of a component's objects), or through a property the rules name (a struct's
+/// `self.conditions.exists(e, e.type …)`).
 fn read_through_references(v: &Value, out: &mut BTreeSet<(String, String)>) {
     let Value::Object(m) = v else {
         if let Value::Array(a) = v {
@@ -113,6 +116,21 @@ fn read_through_references(v: &Value, out: &mut BTreeSet<(String, String)>) {
         for k in ["items", "additionalProperties"] {
             if let Some(Value::Object(inner)) = m.get(k) {
                 targets.extend(crate::builder::ref_name(inner));
+            }
+        }
+        // A property the rules name, and its items or values (a struct's `self.conditions.exists(e, e.type …)`).
+        if let Some(Value::Object(props)) = m.get("properties") {
+            for (k, p) in props {
+                let Value::Object(p) = p else { continue };
+                if !named_by(rules, k) {
+                    continue;
+                }
+                targets.extend(crate::builder::ref_name(p));
+                for k in ["items", "additionalProperties"] {
+                    if let Some(Value::Object(inner)) = p.get(k) {
+                        targets.extend(crate::builder::ref_name(inner));
+                    }
+                }
             }
         }
         for t in targets {
@@ -208,6 +226,27 @@ fn named_by(rules: &[Value], name: &str) -> bool {
     })
 }
 
+/// Whether a rule of `rules` runs a comprehension over the property `name` of its node (`self.name.exists(…)`,
+/// `.all`, `.exists_one`, `.filter`, `.map`): the estimate multiplies the step by the property's size.
+fn iterated_by(rules: &[Value], name: &str) -> bool {
+    let Some(escaped) = crate::cel::escape(name) else {
+        return false;
+    };
+    let needle = format!(".{escaped}.");
+    rules.iter().any(|r| {
+        ["rule", "messageExpression"].iter().any(|k| {
+            r.get(*k).and_then(Value::as_str).is_some_and(|text| {
+                text.match_indices(&needle).any(|(i, _)| {
+                    let rest = &text[i + needle.len()..];
+                    ["exists(", "all(", "exists_one(", "filter(", "map("]
+                        .iter()
+                        .any(|m| rest.starts_with(m))
+                })
+            })
+        })
+    })
+}
+
 /// What the walk of one component knows.
 struct Walk<'a> {
     bounds: Bounds,
@@ -220,12 +259,14 @@ struct Walk<'a> {
 
 impl Walk<'_> {
     /// The bounds of the node `m` at `path` of the component and below it; `read` says whether a rule names it (a
-    /// rule of the object holding it, or of a node referencing the component).
+    /// rule of the object holding it, or of a node referencing the component), `iterated` whether a rule of the
+    /// object holding it runs a comprehension over it ([`iterated_by`]).
     fn bound_node(
         &self,
         m: &mut Map<String, Value>,
         path: &str,
         read: Option<bool>,
+        iterated: bool,
         out: &mut Vec<Bound>,
     ) {
         let ty = m.get("type").and_then(Value::as_str).map(str::to_string);
@@ -246,12 +287,14 @@ impl Walk<'_> {
         };
         match (ty.as_deref(), self.bounds) {
             (Some("array"), Bounds { lists: Some(n), .. })
-                if !m.contains_key("maxItems") && holds_cel(m, self.holding) =>
+                if !m.contains_key("maxItems") && (iterated || holds_cel(m, self.holding)) =>
             {
                 set(m, "maxItems", n);
             }
             (Some("object"), Bounds { lists: Some(n), .. })
-                if is_map && !m.contains_key("maxProperties") && holds_cel(m, self.holding) =>
+                if is_map
+                    && !m.contains_key("maxProperties")
+                    && (iterated || holds_cel(m, self.holding)) =>
             {
                 set(m, "maxProperties", n);
             }
@@ -284,13 +327,14 @@ impl Walk<'_> {
                         && crate::cel::escape(k)
                             .is_some_and(|e| self.read.contains(&(self.schema.to_string(), e)));
                     let read = named_by(&rules, k) || from_outside;
-                    self.bound_node(o, &format!("{path}.{k}"), Some(read), out);
+                    let iterated = iterated_by(&rules, k);
+                    self.bound_node(o, &format!("{path}.{k}"), Some(read), iterated, out);
                 }
             }
         }
         for k in ["items", "additionalProperties"] {
             if let Some(Value::Object(o)) = m.get_mut(k) {
-                self.bound_node(o, &format!("{path}[*]"), None, out);
+                self.bound_node(o, &format!("{path}[*]"), None, false, out);
             }
         }
     }
@@ -311,7 +355,8 @@ mod tests {
                     "bounded": {"type": "array", "maxItems": 4, "items": {"$ref": "#/components/schemas/a.Item"}},
                     "labels": {"type": "object", "additionalProperties": {"type": "string"},
                         "x-kubernetes-validations": [{"rule": "self.all(k, size(k) < 5)"}]},
-                }}),
+                    "conds": {"type": "array", "items": {"$ref": "#/components/schemas/a.Cond"}},
+                }, "x-kubernetes-validations": [{"rule": "!has(self.conds) || self.conds.exists(e, e.t == 'x')"}]}),
             ),
             (
                 "a.Item".to_string(),
@@ -326,6 +371,10 @@ mod tests {
             (
                 "a.Plain".to_string(),
                 json!({"type": "object", "properties": {"s": {"type": "string"}}}),
+            ),
+            (
+                "a.Cond".to_string(),
+                json!({"type": "object", "properties": {"t": {"type": "string"}, "u": {"type": "string"}}}),
             ),
         ]
         .into()
@@ -348,8 +397,12 @@ mod tests {
         assert_eq!(
             got,
             [
+                // `t`: the struct's rule reads it through `self.conds` (not `u`); `conds`, whose items hold no
+                // rule: the struct's rule iterates it.
+                ("a.Cond", ".t", "maxLength", 1000),
                 ("a.Item", ".name", "maxLength", 1000),
                 ("a.Item", ".old", "maxLength", 1000),
+                ("a.Spec", ".conds", "maxItems", 100),
                 ("a.Spec", ".items", "maxItems", 100),
                 ("a.Spec", ".labels", "maxProperties", 100),
             ]
@@ -381,7 +434,7 @@ mod tests {
                 strings: None,
             },
         );
-        assert_eq!(b.len(), 2);
+        assert_eq!(b.len(), 3);
         assert!(l["a.Item"]["properties"]["name"].get("maxLength").is_none());
     }
 }
