@@ -1110,3 +1110,203 @@ fn the_output_tests_package_tags_write_their_tests() {
     assert!(err.contains("apis/widgets/v1/doc.go:"), "{err}");
     assert!(!root.join(widgets()).exists(), "nothing written");
 }
+
+/// Stale files (issue 38 A): a build removes a recorded file it does not write only when every package the file
+/// belongs to is one of its targets or gone. `vgc validation-gen` given widgets and a staging package (a module the
+/// main go.mod `replace`s below the root) writes their files and their kinds' coverage fixtures; `vgc build --target
+/// go .` at the root without `--test-output-root`, whose targets are the main module's packages, removes widgets'
+/// fixtures and keeps the staging package's file and fixtures (it removed them too). Both
+/// modes remove the fixtures of their own packages when `--test-output-root` moves or is dropped (`vgc
+/// validation-gen` left them), and the files of a package that is gone.
+#[test]
+fn stale_removal_keeps_the_files_of_packages_outside_the_run() {
+    let (_tmp, root) = fixture();
+    let gomod = read(&root, "go.mod");
+    std::fs::write(
+        root.join("go.mod"),
+        format!("{gomod}\nrequire example.com/api v0.0.0\n\nreplace example.com/api => ./staging/src/example.com/api\n"),
+    )
+    .expect("go.mod");
+    let pkg = "staging/src/example.com/api/things/v1";
+    for (rel, text) in [
+        ("staging/src/example.com/api/go.mod".to_string(), "module example.com/api\n\ngo 1.24\n\nrequire k8s.io/apimachinery v0.37.2\n".to_string()),
+        (format!("{pkg}/doc.go"), "// +k8s:validation-gen=TypesWithField=TypeMeta\n\npackage v1\n".into()),
+        (
+            format!("{pkg}/types.go"),
+            "package v1\n\nimport metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n\n// Thing is a thing.\ntype Thing struct {\n\tmetav1.TypeMeta `json:\",inline\"`\n\t// +k8s:optional\n\t// +k8s:maximum=10\n\tCount *int32 `json:\"count,omitempty\"`\n}\n".into(),
+        ),
+    ] {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().expect("parent")).expect("mkdir");
+        std::fs::write(p, text).expect("write");
+    }
+    let own = format!("{pkg}/{OUT}");
+    let fixtures = |dir: &str| {
+        [
+            format!("{dir}/example/thing/main_test.go"),
+            format!("{dir}/example/thing/v1_test.go"),
+        ]
+    };
+    let generate = |args: &[&str]| {
+        let o = vgc(
+            &root,
+            &[
+                &["validation-gen", "--output-file", OUT],
+                args,
+                &["./apis/widgets/v1", &format!("./{pkg}")],
+            ]
+            .concat(),
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        stderr(&o)
+    };
+    let err = generate(&["--test-output-root", "test/dv"]);
+    assert!(err.contains("wrote 6 files"), "{err}");
+    let exist = |rels: &[String]| rels.iter().all(|r| root.join(r).is_file());
+    let none = |rels: &[String]| rels.iter().all(|r| !root.join(r).exists());
+    let widget = |dir: &str| {
+        [
+            format!("{dir}/example/widget/main_test.go"),
+            format!("{dir}/example/widget/v1_test.go"),
+        ]
+    };
+    assert!(
+        exist(std::slice::from_ref(&own))
+            && exist(&fixtures("test/dv"))
+            && exist(&widget("test/dv")),
+        "{err}"
+    );
+    // The root's build: widgets' fixtures go (a target of it, built without fixtures); the staging package's file
+    // and fixtures are not its to remove.
+    let o = vgc(&root, BUILD);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains(", 2 stale files removed"), "{err}");
+    assert!(none(&widget("test/dv")), "{err}");
+    assert!(
+        exist(std::slice::from_ref(&own)) && exist(&fixtures("test/dv")),
+        "{err}"
+    );
+    // `--test-output-root` moved: the old fixtures go, in either mode.
+    let err = generate(&["--test-output-root", "test/dv2"]);
+    assert!(err.contains(", 2 stale files removed"), "{err}");
+    assert!(
+        none(&fixtures("test/dv")) && exist(&fixtures("test/dv2")) && exist(&widget("test/dv2")),
+        "{err}"
+    );
+    // Dropped: they go too, the packages' files stay.
+    let err = generate(&[]);
+    assert!(err.contains(", 4 stale files removed"), "{err}");
+    assert!(
+        none(&fixtures("test/dv2")) && exist(std::slice::from_ref(&own)),
+        "{err}"
+    );
+    // `vgc build --target go` of the root with fixtures, then without them: its own fixtures go alike.
+    let o = vgc(
+        &root,
+        &[BUILD, &["--test-output-root", "test/dv3"]].concat(),
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(exist(&widget("test/dv3")), "{}", stderr(&o));
+    let o = vgc(&root, BUILD);
+    assert!(
+        stderr(&o).contains(", 4 stale files removed"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(
+        none(&widget("test/dv3")) && exist(std::slice::from_ref(&own)),
+        "{}",
+        stderr(&o)
+    );
+    // A package that is gone loses its file, though no target of this build.
+    for f in ["doc.go", "types.go"] {
+        std::fs::remove_file(root.join(pkg).join(f)).expect("rm");
+    }
+    let o = vgc(&root, BUILD);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.contains("1 stale file removed"), "{err}");
+    assert!(none(&[own]), "{err}");
+}
+
+/// A call into the validation function of a type whose package no file of the build is generated for (issue 38
+/// B): printed as a `--readonly-pkg` call (`v1.Validate_ObjectMeta`), it would not compile when that package does
+/// not declare the function, so it is `VGC0004` at the field and nothing is written (upstream validation-gen refuses
+/// the field: "is in a non-included package"). A package that declares the function (a dependency committed with
+/// its file) is called.
+#[test]
+fn a_call_no_package_declares_is_refused_at_the_field() {
+    let (_tmp, root) = fixture();
+    std::fs::write(
+        root.join("apis/widgets/v1/types.go"),
+        WIDGETS_TYPES.replace("\t// +k8s:opaqueType\n", ""),
+    )
+    .expect("write");
+    let o = vgc(&root, &[BUILD, &["--short"]].concat());
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("apis/widgets/v1/types.go:8:2: error[VGC0004]: field Widget.ObjectMeta: the Go target would call v1.Validate_ObjectMeta, which package k8s.io/apimachinery/pkg/apis/meta/v1 does not declare"),
+        "{err}"
+    );
+    assert!(
+        !root.join(widgets()).exists() && !root.join(gadgets()).exists(),
+        "nothing written"
+    );
+
+    // Widgets' spec holds gadgets' spec: a build of widgets alone calls gadgets' function when gadgets' file
+    // declares it, and refuses the call when it does not.
+    let (_tmp2, root2) = fixture();
+    assert_eq!(vgc(&root2, BUILD).status.code(), Some(0));
+    std::fs::write(
+        root2.join("apis/widgets/v1/types.go"),
+        WIDGETS_TYPES
+            .replace(
+                "import metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"",
+                "import (\n\tgadgetsv1 \"example.com/widgets/apis/gadgets/v1\"\n\tmetav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n)",
+            )
+            .replace(
+                "\tName string `json:\"name\"`\n",
+                "\tName string `json:\"name\"`\n\n\t// +k8s:optional\n\tGadget *gadgetsv1.GadgetSpec `json:\"gadget,omitempty\"`\n",
+            ),
+    )
+    .expect("write");
+    let one = ["build", "--target", "go", "--short", "./apis/widgets/v1"];
+    let o = vgc(&root2, &one);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        read(&root2, &widgets()).contains(
+            "errs = append(errs, gadgetsv1.Validate_GadgetSpec(ctx, op, fldPath, obj, oldObj)...)"
+        ),
+        "{}",
+        read(&root2, &widgets())
+    );
+    std::fs::remove_file(root2.join(gadgets())).expect("rm");
+    let o = vgc(&root2, &one);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("error[VGC0004]: field WidgetSpec.Gadget: the Go target would call v1.Validate_GadgetSpec, which package example.com/widgets/apis/gadgets/v1 does not declare"),
+        "{err}"
+    );
+}
+
+/// A write error names the path that could not be written and what was being done (issue 38 C), not the module
+/// root: a file where `--test-output-root`'s directory must be created.
+#[test]
+fn a_write_error_names_the_path_that_could_not_be_written() {
+    let (_tmp, root) = fixture();
+    std::fs::write(root.join("fx"), "a file in the way\n").expect("write");
+    let o = vgc(&root, &[BUILD, &["--test-output-root", "fx/dv"]].concat());
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!(
+            "error: cannot write the Go files: {}: cannot create the directory: ",
+            root.join("fx/dv/example/gadget").display()
+        )),
+        "{err}"
+    );
+    assert_eq!(read(&root, "fx"), "a file in the way\n");
+}

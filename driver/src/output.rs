@@ -255,17 +255,20 @@ struct Journal {
 /// checked [`may_write`] for every target.
 ///
 /// # Errors
-/// IO errors staging the files or applying the journal. Before the commit point nothing in `dir` has changed;
-/// after it the next run completes the transaction.
+/// IO errors staging the files or applying the journal, each naming the path that could not be written and what
+/// was being done (`<dir>/x/y: cannot create the directory: Not a directory (os error 20)`). Before the commit
+/// point nothing in `dir` has changed; after it the next run completes the transaction.
 pub fn commit(dir: &Path, writes: &[(String, &[u8])], removes: &[String]) -> std::io::Result<()> {
     if writes.is_empty() && removes.is_empty() {
         return Ok(());
     }
     let state = dir.join(STATE_DIR);
-    std::fs::create_dir_all(&state)?;
+    std::fs::create_dir_all(&state)
+        .map_err(|e| located(&e, &state, "cannot create the directory"))?;
     let staging = tempfile::Builder::new()
         .prefix(STAGING_PREFIX)
-        .tempdir_in(&state)?;
+        .tempdir_in(&state)
+        .map_err(|e| located(&e, &state, "cannot create a staging directory in"))?;
     use rayon::prelude::*;
     let journal = Journal {
         writes: (0..writes.len())
@@ -277,8 +280,11 @@ pub fn commit(dir: &Path, writes: &[(String, &[u8])], removes: &[String]) -> std
     writes
         .par_iter()
         .zip(&journal.writes)
-        .try_for_each(|((_, bytes), (name, _))| {
-            std::fs::File::create(staging.path().join(name))?.write_all(bytes)
+        .try_for_each(|((_, bytes), (name, rel))| {
+            let path = staging.path().join(name);
+            std::fs::File::create(&path)
+                .and_then(|mut f| f.write_all(bytes))
+                .map_err(|e| located(&e, &path, &format!("cannot stage {rel}")))
         })?;
     let tmp = staging.path().join("journal.tmp");
     {
@@ -292,6 +298,12 @@ pub fn commit(dir: &Path, writes: &[(String, &[u8])], removes: &[String]) -> std
         return Err(std::io::Error::other(refused.join("; ")));
     }
     staging.close()
+}
+
+/// `e` with the path it happened at and what was being done: `<path>: <doing>: <e>` (its kind kept), so that a
+/// write error names the file or directory that could not be written, not the output directory.
+fn located(e: &std::io::Error, path: &Path, doing: &str) -> std::io::Error {
+    std::io::Error::new(e.kind(), format!("{}: {doing}: {e}", path.display()))
 }
 
 /// Applies a committed staging directory's journal: renames each staged file still present over its target,
@@ -355,10 +367,17 @@ fn apply(dir: &Path, staging: &Path) -> std::io::Result<Vec<String>> {
         if let Some(parent) = dst.parent()
             && !made.contains(parent)
         {
-            std::fs::create_dir_all(parent)?;
+            std::fs::create_dir_all(parent)
+                .map_err(|e| located(&e, parent, "cannot create the directory"))?;
             made.insert(parent.to_path_buf());
         }
-        std::fs::rename(&src, &dst)?;
+        std::fs::rename(&src, &dst).map_err(|e| {
+            located(
+                &e,
+                &dst,
+                "cannot write the file (renaming the staged copy into place)",
+            )
+        })?;
     }
     for rel in &journal.removes {
         if let Err(e) = target(rel) {

@@ -306,7 +306,7 @@ fn build_go(
     }
     let clock = Instant::now();
     if let Some(dir) = req.out.as_deref() {
-        match crate::phases::go::write(dir, req, &out.files, &generation.not_written) {
+        match crate::phases::go::write(dir, req, &out.files, &generation.stale) {
             Ok((written, removed)) => {
                 out.written = written;
                 out.removed = removed;

@@ -212,15 +212,7 @@ pub fn fixtures(reports: &[Report], o: &FixtureOptions, upstream: Upstream) -> V
             continue;
         }
         let lower = kind.to_lowercase();
-        let short = if group.is_empty() {
-            "core"
-        } else {
-            group.split('.').next().unwrap_or(group)
-        };
-        let dir = match o.root.trim_end_matches('/') {
-            "" => format!("{short}/{lower}"),
-            base => format!("{base}/{short}/{lower}"),
-        };
+        let dir = fixture_dir(&o.root, group, kind);
         let mut versions = Vec::new();
         for r in &kept {
             out.insert(
@@ -237,6 +229,22 @@ pub fn fixtures(reports: &[Report], o: &FixtureOptions, upstream: Upstream) -> V
     out.into_iter()
         .map(|(path, contents)| Fixture { path, contents })
         .collect()
+}
+
+/// The directory of the fixtures of `kind` of API group `group` under `root` ([`FixtureOptions::root`]):
+/// `<root>/<first DNS label of the group, "core" for "">/<lowercase kind>` (upstream `test_targets.go`).
+#[must_use]
+pub fn fixture_dir(root: &str, group: &str, kind: &str) -> String {
+    let lower = kind.to_lowercase();
+    let short = if group.is_empty() {
+        "core"
+    } else {
+        group.split('.').next().unwrap_or(group)
+    };
+    match root.trim_end_matches('/') {
+        "" => format!("{short}/{lower}"),
+        base => format!("{base}/{short}/{lower}"),
+    }
 }
 
 /// The name of the package-level coverage test of `+k8s:validation-gen-test-targets` beside `output_file`

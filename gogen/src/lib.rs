@@ -88,6 +88,28 @@ pub struct Unsupported {
     pub what: String,
 }
 
+/// A call a printed file makes into the validation function of a type whose package no file of this run is
+/// printed for (neither the file's own input nor a package of [`GoOptions::outputs`]): printed as upstream prints a
+/// call into a `--readonly-pkg` package's type (`metav1.Validate_ObjectMeta`), which compiles only when that
+/// package declares the function. [`Generator::print`] reports them; the caller decides (vgc's driver refuses the
+/// ones no loaded package declares, as upstream refuses a type "in a non-included package").
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ForeignCall {
+    /// Where the call is made: `type T`, `field T.F` (of the file's input package, as [`Unsupported::subject`]).
+    pub subject: String,
+    /// The type whose function is called: `Validate_<name>` of package `pkg`.
+    pub callee: TypeKey,
+}
+
+/// A printed file ([`Generator::print`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Printed {
+    /// The file's text.
+    pub text: String,
+    /// Its calls into packages no file of this run is printed for, sorted, one per (subject, callee).
+    pub foreign_calls: Vec<ForeignCall>,
+}
+
 impl std::fmt::Display for Unsupported {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}: {}", self.subject, self.what)
@@ -188,6 +210,19 @@ impl<'p> Generator<'p> {
         m: &ModulePlan,
         output: &OutputPackage,
     ) -> Result<String, Vec<Unsupported>> {
+        self.print(m, output).map(|p| p.text)
+    }
+
+    /// [`Generator::generate_into`], with the calls the file makes into packages no file of this run is printed
+    /// for ([`ForeignCall`]).
+    ///
+    /// # Errors
+    /// As [`generate_package`].
+    pub fn print(
+        &self,
+        m: &ModulePlan,
+        output: &OutputPackage,
+    ) -> Result<Printed, Vec<Unsupported>> {
         let (plan, o) = (self.plan, self.o);
         let output = output.clone();
         let mut g = Gen {
@@ -198,6 +233,7 @@ impl<'p> Generator<'p> {
             output: output.clone(),
             imports: Imports::new(&output.path),
             unsupported: Vec::new(),
+            foreign: Vec::new(),
             not_comparable: &self.not_comparable,
             upstream: plan.upstream,
             legacy: plan.upstream.go_fields_called_in_place(),
@@ -235,7 +271,13 @@ impl<'p> Generator<'p> {
         out.push_str(&format!("package {}\n\n", output.name));
         out.push_str(&g.imports.block());
         out.push_str(&body);
-        Ok(text::gofmt_blank_lines(&out))
+        let mut foreign_calls = g.foreign;
+        foreign_calls.sort();
+        foreign_calls.dedup();
+        Ok(Printed {
+            text: text::gofmt_blank_lines(&out),
+            foreign_calls,
+        })
     }
 }
 
@@ -329,6 +371,8 @@ struct Gen<'a> {
     output: OutputPackage,
     imports: Imports,
     unsupported: Vec<Unsupported>,
+    /// Calls into packages no file of this run is printed for ([`ForeignCall`]).
+    foreign: Vec<ForeignCall>,
     not_comparable: &'a BTreeSet<TypeKey>,
     upstream: vgc_ir::Upstream,
     /// validation-gen's printing before 1.37 ([`vgc_ir::Upstream::go_fields_called_in_place`]).
@@ -643,16 +687,21 @@ impl Gen<'_> {
 
     /// The validation function of a type, qualified when it is generated into another package (upstream
     /// `resolveFunc`: the type's package's output package).
-    fn validate_fn(&mut self, k: &TypeKey) -> String {
+    /// A call from `subject` into a package no file of this run is printed for is recorded ([`ForeignCall`]).
+    fn validate_fn(&mut self, subject: &str, k: &TypeKey) -> String {
         let copies = self.copies.get(&k.pkg).filter(|c| !c.is_empty());
         let pkg = if k.pkg == self.m.pkg {
             self.output.path.clone()
         } else if let Some(copies) = copies.filter(|_| self.upstream.nearest_copy_calls()) {
             nearest_package(&self.output.path, copies).to_string()
+        } else if let Some(o) = self.outputs.get(&k.pkg) {
+            o.path.clone()
         } else {
-            self.outputs
-                .get(&k.pkg)
-                .map_or(k.pkg.clone(), |o| o.path.clone())
+            self.foreign.push(ForeignCall {
+                subject: subject.to_string(),
+                callee: k.clone(),
+            });
+            k.pkg.clone()
         };
         self.imports.name(&pkg, &format!("Validate_{}", k.name))
     }
@@ -718,7 +767,7 @@ impl Gen<'_> {
                 .unwrap_or_else(|| "\"/\"".into());
             line(out, 1, &format!("// type {}", t.key.name));
             if self.legacy {
-                let f = self.validate_fn(&t.key);
+                let f = self.validate_fn(&format!("type {}", t.key.name), &t.key);
                 let cast = self.imports.name(SAFE, "Cast");
                 let internal = self.imports.name(FIELD, "InternalError");
                 let errorf = self.imports.name(FMT, "Errorf");
@@ -760,7 +809,7 @@ impl Gen<'_> {
             );
             line(out, 3, "switch op.Request.SubresourcePath() {");
             line(out, 3, &format!("case {cases}:"));
-            let f = self.validate_fn(&t.key);
+            let f = self.validate_fn(&format!("type {}", t.key.name), &t.key);
             line(out, 4, &format!("return {f}("));
             line(out, 5, "ctx, op, nil, /* fldPath */");
             line(out, 5, &format!("obj.({pfx}{name}),"));
@@ -918,7 +967,7 @@ impl Gen<'_> {
                 ratcheted = true;
             }
             line(&mut buf, 3, "// call the type's validation function");
-            let func = self.validate_fn(&n.ty);
+            let func = self.validate_fn(&subject, &n.ty);
             line(
                 &mut buf,
                 3,
@@ -1113,7 +1162,7 @@ impl Gen<'_> {
         shape: &Shape,
         value: &GoTy,
     ) {
-        let func = self.validate_fn(&it.elem);
+        let func = self.validate_fn(subject, &it.elem);
         let (comment, call) = match (shape, it.keys) {
             (Shape::Map, true) => (
                 "iterate the map and call the key type's validation function",

@@ -21,7 +21,9 @@
 //!
 //! **All or nothing.** A package whose plan the Go backend cannot print yet is a `VGC0129` error per construct and
 //! no file is written for any package: regenerating some packages and not others would leave the repository with
-//! files of two generations (the others would still call validators of the old one).
+//! files of two generations (the others would still call validators of the old one). So is a call into the
+//! validation function of a type whose package no file of the build is printed for when that package does not
+//! declare the function (`VGC0004` at the field, [`declared_validators`]): the file would not compile.
 
 use crate::database::Database;
 use crate::request::{BuildRequest, GoTarget};
@@ -34,9 +36,25 @@ use vgc_ir::{Code, Diagnostic};
 use vgc_lowering::CratePlan;
 use vgc_lowering::plan::ModulePlan;
 
-/// The record of the files the last Go build wrote, in `.vgc/` under the module root: paths relative to it, one a
-/// line. Its files that a later build no longer writes are removed as stale when still generated.
+/// The record of the files the Go builds wrote, in `.vgc/` under the module root: one a line, its path relative to
+/// the root, then, each after a tab, the directories (relative to the root) of the packages it belongs to ([`Stale`]).
+/// A recorded file a later build does not write is removed as stale when still generated and every package it
+/// belongs to is one of that build's targets or gone ([`write`]). A line without a tab (vgc before this rule)
+/// belongs to its own directory.
 const RECORD: &str = "go-outputs";
+
+/// What [`write`] needs to know, beside the files, to tell stale outputs from others' ([`GoGeneration::stale`]).
+#[derive(Default)]
+pub(crate) struct Stale {
+    /// The output file's path (relative to the module root) in every target package directory that gets none:
+    /// removed when it holds a generated file.
+    pub(crate) not_written: Vec<String>,
+    /// The directories (relative to the module root, `""` for the root) of this build's target packages.
+    pub(crate) targets: BTreeSet<String>,
+    /// Each written file → the directories of the packages it belongs to: a package's own files its directory; a
+    /// coverage fixture the packages whose kinds' rules it lists.
+    pub(crate) owners: BTreeMap<String, BTreeSet<String>>,
+}
 
 /// What [`generate`] produced.
 pub(crate) struct GoGeneration {
@@ -44,9 +62,8 @@ pub(crate) struct GoGeneration {
     pub(crate) files: Vec<GeneratedFile>,
     /// `VGC0129` per construct the backend cannot print (then `files` is empty).
     pub(crate) diagnostics: Vec<Diagnostic>,
-    /// The output file's path (relative to the module root) in every target package directory that gets none:
-    /// candidates for removal when they hold a generated file ([`write`]).
-    pub(crate) not_written: Vec<String>,
+    /// What decides which files are stale ([`write`]).
+    pub(crate) stale: Stale,
     /// Target packages without a `+k8s:validation-gen` tag (no file, as upstream).
     pub(crate) untagged: Vec<String>,
 }
@@ -73,20 +90,18 @@ pub(crate) fn generate(
         .collect();
     let mut untagged = Vec::new();
     let mut not_written = Vec::new();
+    let mut targets = BTreeSet::new();
     let mut rel_of = HashMap::new();
     for p in prog.packages.values().filter(|p| p.target) {
-        let rel = Path::new(&p.dir)
-            .strip_prefix(root)
-            .map_err(|_| {
-                format!(
-                    "{}: package directory outside the Go module root {} the Go target writes under",
-                    p.dir,
-                    root.display()
-                )
-            })?
-            .join(&go.output_file)
-            .to_string_lossy()
-            .into_owned();
+        let dir = Path::new(&p.dir).strip_prefix(root).map_err(|_| {
+            format!(
+                "{}: package directory outside the Go module root {} the Go target writes under",
+                p.dir,
+                root.display()
+            )
+        })?;
+        targets.insert(dir.to_string_lossy().into_owned());
+        let rel = dir.join(&go.output_file).to_string_lossy().into_owned();
         let cfg = vgc_analysis::types::gen_config(db, prog, &p.path, &mut Vec::new());
         if cfg.implicit || cfg.disabled {
             if cfg.implicit {
@@ -138,15 +153,24 @@ pub(crate) fn generate(
     let generator = vgc_gogen::Generator::new(plan, &options);
     let printed: Vec<_> = jobs
         .par_iter()
-        .map(|(a, rel, m, own)| (a, rel, generator.generate_into(m, own)))
+        .map(|(a, rel, m, own)| (a, rel, generator.print(m, own)))
         .collect();
     let mut files = Vec::new();
+    let mut declared: HashMap<String, BTreeSet<String>> = HashMap::new();
     for (a, rel, r) in printed {
         match r {
-            Ok(contents) => {
+            Ok(p) => {
+                for c in &p.foreign_calls {
+                    let names = declared
+                        .entry(c.callee.pkg.clone())
+                        .or_insert_with(|| declared_validators(db, sys, prog, go, &c.callee.pkg));
+                    if !names.contains(&c.callee.name) {
+                        diagnostics.push(undeclared_call_diag(db, prog, a, c));
+                    }
+                }
                 files.push(GeneratedFile {
                     path: rel.clone(),
-                    contents,
+                    contents: p.text,
                     chunks: Vec::new(),
                 });
                 files.extend(package_test(db, prog, &generator, &jobs, a, rel, header));
@@ -161,23 +185,26 @@ pub(crate) fn generate(
             }
         }
     }
+    let mut owners: BTreeMap<String, BTreeSet<String>> = files
+        .iter()
+        .map(|f| (f.path.clone(), BTreeSet::from([parent_dir(&f.path)])))
+        .collect();
     if let Some(cov) = &go.coverage {
         let reports = jobs
             .iter()
             .filter(|(_, _, _, own)| own.scheme_registry.is_some())
-            .flat_map(|(a, _, m, own)| {
+            .flat_map(|(a, rel, m, own)| {
                 let (group, version) = group_version(db, prog, &a.input, m);
-                generator.coverage_reports(m, own, &group, &version)
+                generator
+                    .coverage_reports(m, own, &group, &version)
+                    .into_iter()
+                    .map(|r| (parent_dir(rel), r))
             })
             .collect::<Vec<_>>();
-        files.extend(coverage_fixtures(
-            sys,
-            plan.upstream,
-            cov,
-            header,
-            root,
-            &reports,
-        )?);
+        for (f, by) in coverage_fixtures(sys, plan.upstream, cov, header, root, &reports)? {
+            owners.insert(f.path.clone(), by);
+            files.push(f);
+        }
     }
     if !diagnostics.is_empty() {
         files.clear();
@@ -185,7 +212,11 @@ pub(crate) fn generate(
     Ok(GoGeneration {
         files,
         diagnostics,
-        not_written,
+        stale: Stale {
+            not_written,
+            targets,
+            owners,
+        },
         untagged,
     })
 }
@@ -381,7 +412,17 @@ pub(crate) fn allowlist(
     Ok(out)
 }
 
-/// The coverage fixtures of `reports` (`vgc_gogen::coverage::fixtures`) as files relative to the module root `root`.
+/// The directory of `rel` (a path relative to the module root; `""` for a file at the root).
+fn parent_dir(rel: &str) -> String {
+    Path::new(rel)
+        .parent()
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// The coverage fixtures of `reports` (`vgc_gogen::coverage::fixtures`; each with the directory, relative to the
+/// module root, of the package whose kind it reports) as files relative to the module root `root`, each with the
+/// directories of the packages whose reports it lists.
 ///
 /// # Errors
 /// The profile's validation-gen has no fixtures (before 1.37), `--test-output-root` is outside `root`, the
@@ -392,8 +433,8 @@ fn coverage_fixtures(
     cov: &crate::request::CoverageFixtures,
     header: &str,
     root: &Path,
-    reports: &[vgc_gogen::coverage::Report],
-) -> Result<Vec<GeneratedFile>, String> {
+    reports: &[(String, vgc_gogen::coverage::Report)],
+) -> Result<Vec<(GeneratedFile, BTreeSet<String>)>, String> {
     if !vgc_gogen::coverage::has_fixtures(upstream) {
         return Err(format!(
             "--test-output-root: validation-gen of Kubernetes {} writes no coverage test fixtures (code-generator v0.37 on has the flag)",
@@ -411,18 +452,35 @@ fn coverage_fixtures(
         Some(p) => allowlist(sys, p)?,
         None => Vec::new(),
     };
+    let rel = rel.to_string_lossy().into_owned();
+    let mut by_dir: HashMap<String, BTreeSet<String>> = HashMap::new();
+    for (pkg, r) in reports {
+        by_dir
+            .entry(vgc_gogen::coverage::fixture_dir(&rel, &r.group, &r.kind))
+            .or_default()
+            .insert(pkg.clone());
+    }
+    let reports: Vec<vgc_gogen::coverage::Report> =
+        reports.iter().map(|(_, r)| r.clone()).collect();
     let o = vgc_gogen::coverage::FixtureOptions {
-        root: rel.to_string_lossy().into_owned(),
+        root: rel,
         file_prefix: cov.file_prefix.clone(),
         allowlist,
         header: header.to_string(),
     };
-    Ok(vgc_gogen::coverage::fixtures(reports, &o, upstream)
+    Ok(vgc_gogen::coverage::fixtures(&reports, &o, upstream)
         .into_iter()
-        .map(|f| GeneratedFile {
-            path: f.path,
-            contents: f.contents,
-            chunks: Vec::new(),
+        .map(|f| {
+            let by = by_dir
+                .get(&parent_dir(&f.path))
+                .cloned()
+                .unwrap_or_default();
+            let file = GeneratedFile {
+                path: f.path,
+                contents: f.contents,
+                chunks: Vec::new(),
+            };
+            (file, by)
         })
         .collect())
 }
@@ -531,6 +589,68 @@ impl Outputs {
     }
 }
 
+/// The names `<T>` of the `func Validate_<T>(` declarations of package `pkg` (an import path): in its loaded
+/// files, and — for a package that is not a target of this build — in its `<output file>` too, which the load
+/// hides ([`crate::go::HideGenerated`]) but which a dependency committed with its validation generated (k8s.io/api's
+/// `resource/v1`) declares its functions in. A declaration is a line starting with `func Validate_<T>(` — as
+/// gengo prints one; read through `sys`, so the build manifest observes the files.
+fn declared_validators(
+    db: &Database,
+    sys: &dyn vgc_analysis::System,
+    prog: &Program,
+    go: &GoTarget,
+    pkg: &str,
+) -> BTreeSet<String> {
+    let Some(p) = prog.packages.get(pkg) else {
+        return BTreeSet::new();
+    };
+    let mut texts: Vec<std::sync::Arc<String>> =
+        p.files.iter().map(|f| f.text(db).clone()).collect();
+    if !p.target {
+        let path = Path::new(&p.dir).join(&go.output_file);
+        if let Ok(t) = sys.read_file(&path.to_string_lossy()) {
+            texts.push(std::sync::Arc::new(t));
+        }
+    }
+    texts
+        .iter()
+        .flat_map(|t| t.lines())
+        .filter_map(|l| l.strip_prefix("func Validate_"))
+        .filter_map(|l| l.split_once('(').map(|(name, _)| name.trim().to_string()))
+        .collect()
+}
+
+/// The error for call `c` of the file of activation `a` into a validation function no package declares: the file
+/// would not compile (`undefined: v1.Validate_ObjectMeta`). Upstream validation-gen refuses such a field too ("type
+/// … is in a non-included package"), and with `--readonly-pkg` prints the call and leaves `go build` to fail. At
+/// the field (or type) making the call; `VGC0004`.
+fn undeclared_call_diag(
+    db: &Database,
+    prog: &Program,
+    a: &vgc_analysis::types::Activation,
+    c: &vgc_gogen::ForeignCall,
+) -> Diagnostic {
+    let pkg = &c.callee.pkg;
+    let name = &c.callee.name;
+    let short = pkg.rsplit('/').next().unwrap_or(pkg);
+    let d = Diagnostic::error(
+        Code::Unresolved,
+        format!(
+            "{}: the Go target would call {short}.Validate_{name}, which package {pkg} does not declare: type \
+             {pkg}.{name} has validations but is in a package no file of this build is generated for (upstream \
+             validation-gen: \"type {pkg}.{name} is in a non-included package\"); nothing is written",
+            c.subject
+        ),
+    )
+    .with_hint(format!(
+        "add `+k8s:opaqueType` to the field to skip its type's validation (`+k8s:eachVal=+k8s:opaqueType` for the \
+         elements of a list or map, `+k8s:eachKey=+k8s:opaqueType` for a map's keys), or add a package that generates \
+         {pkg}'s validation to the inputs: {pkg} itself with a `+k8s:validation-gen` tag, or a package that says \
+         `+k8s:validation-gen-input={pkg}` (as k8s.io/apimachinery's pkg/apis/meta/v1/validation does for meta/v1)"
+    ));
+    locate(db, prog, &a.input, &c.subject, d)
+}
+
 /// `VGC0129` for construct `u` of the file of activation `a` (its types are `a.input`'s), at the declaration of
 /// the type or field it names (`type T`, `field T.F`), else without a place.
 fn unsupported_diag(
@@ -544,7 +664,7 @@ fn unsupported_diag(
     let file_name = Path::new(rel)
         .file_name()
         .map_or_else(|| rel.to_string(), |n| n.to_string_lossy().into_owned());
-    let mut d = Diagnostic::error(
+    let d = Diagnostic::error(
         Code::GoBackendUnsupported,
         format!(
             "the Go target cannot print this rule yet: {} ({}); no {file_name} is written for package {pkg}, nor for any other package of this build",
@@ -556,7 +676,18 @@ fn unsupported_diag(
     } else {
         "build this package with upstream validation-gen for now, or leave it out of the build; what the Go backend prints is measured in docs/go-backend.md (\"Coverage, measured\") and docs/deviations.md"
     });
-    let (ty, field) = match u.subject.split_once(' ') {
+    locate(db, prog, &a.input, &u.subject, d)
+}
+
+/// `d` placed at the declaration of what `subject` names in package `input` (`type T`, `field T.F`), else as it is.
+fn locate(
+    db: &Database,
+    prog: &Program,
+    input: &str,
+    subject: &str,
+    mut d: Diagnostic,
+) -> Diagnostic {
+    let (ty, field) = match subject.split_once(' ') {
         Some(("type", t)) => (t, None),
         Some(("field", tf)) => match tf.split_once('.') {
             Some((t, f)) => (t, Some(f)),
@@ -565,7 +696,7 @@ fn unsupported_diag(
         _ => return d,
     };
     let key = vgc_analysis::TypeKey {
-        pkg: a.input.clone(),
+        pkg: input.to_string(),
         name: ty.to_string(),
     };
     if let Some((decl, file)) = prog.type_decl(db, &key) {
@@ -582,20 +713,27 @@ fn unsupported_diag(
 }
 
 /// Writes `files` under the module root `root` as one transaction ([`crate::output::commit`]; the caller holds
-/// the [`crate::output::OutputLock`]), files whose bytes are unchanged untouched, and removes as stale — when they
-/// are still validation-gen's ([`crate::output::is_ours`]) — the output file of every target package that gets
-/// none now (`not_written`) and every file the last Go build wrote that this one does not (the `.vgc/go-outputs`
-/// record, which is rewritten). Every target is checked first ([`crate::output::may_write`]): one file in the way
-/// that validation-gen did not generate fails the whole write (unless `req.force`), and nothing is written.
-/// Returns (files written, stale files removed).
+/// the [`crate::output::OutputLock`]), files whose bytes are unchanged untouched. Every target is checked first
+/// ([`crate::output::may_write`]): one file in the way that validation-gen did not generate fails the whole write
+/// (unless `req.force`), and nothing is written.
+///
+/// **Stale files** (`docs/go-backend.md`, "Stale files"), removed in the same transaction when they are still
+/// validation-gen's ([`crate::output::is_ours`]): the output file of every target package that gets none now
+/// (`stale.not_written`: the package lost its tag), and every file of the `.vgc/go-outputs` record that this build
+/// does not write and whose packages are all either targets of this build (another `--output-file`, a dropped or
+/// moved `--test-output-root`, a kind allowlisted away) or gone (no directory, or one without a non-test Go file
+/// of the user's). A file of a package outside this build's targets that still exists — a staging package
+/// `vgc validation-gen` was given and `vgc build --target go .` at the root is not — is kept, and stays in the
+/// record. Returns (files written, stale files removed).
 ///
 /// # Errors
-/// A file in the way, a path leading out of `root`, an IO error staging or renaming.
+/// A file in the way, a path leading out of `root`, an IO error staging or renaming (naming the path that could
+/// not be written and what was being done).
 pub(crate) fn write(
     root: &Path,
     req: &BuildRequest,
     files: &[GeneratedFile],
-    not_written: &[String],
+    stale: &Stale,
 ) -> Result<(usize, usize), String> {
     let mut writes: Vec<(String, &[u8])> = Vec::new();
     for f in files {
@@ -608,29 +746,28 @@ pub(crate) fn write(
         writes.push((f.path.clone(), f.contents.as_bytes()));
     }
     let record_path = crate::output::state_path(root, RECORD);
-    let recorded: BTreeSet<String> = crate::sys::read_output(&record_path)
-        .map(|t| t.lines().map(str::to_string).collect())
+    let recorded: BTreeMap<String, BTreeSet<String>> = crate::sys::read_output(&record_path)
+        .map(|t| t.lines().filter_map(record_line).collect())
         .unwrap_or_default();
     let outputs: BTreeSet<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    // Only what this build could have written is its to remove: a build of one directory (or of some packages)
-    // leaves the files another build of the module wrote elsewhere, and keeps them in the record.
-    // So are the coverage fixtures under `--test-output-root` (`vgc_gogen::coverage`) when this build writes them.
-    let fixtures = req
-        .go
-        .as_ref()
-        .and_then(|g| g.coverage.as_ref())
-        .map(|c| Path::new(&c.root));
-    let in_scope = |rel: &str| {
-        fixtures.is_some_and(|f| root.join(rel).starts_with(f))
-            || Path::new(rel)
-                .parent()
-                .is_some_and(|d| in_build(&root.join(d).to_string_lossy(), req))
+    let mut gone: HashMap<String, bool> = HashMap::new();
+    let mut expired = |owners: &BTreeSet<String>| {
+        owners.iter().all(|o| {
+            stale.targets.contains(o)
+                || *gone
+                    .entry(o.clone())
+                    .or_insert_with(|| package_gone(&root.join(o)))
+        })
     };
-    let removes: Vec<String> = recorded
+    let expired: BTreeSet<&str> = recorded
         .iter()
-        .map(String::as_str)
-        .filter(|rel| in_scope(rel))
-        .chain(not_written.iter().map(String::as_str))
+        .filter(|(rel, owners)| !outputs.contains(rel.as_str()) && expired(owners))
+        .map(|(rel, _)| rel.as_str())
+        .collect();
+    let removes: Vec<String> = expired
+        .iter()
+        .copied()
+        .chain(stale.not_written.iter().map(String::as_str))
         .filter(|rel| !outputs.contains(rel))
         .collect::<BTreeSet<&str>>()
         .into_iter()
@@ -640,15 +777,31 @@ pub(crate) fn write(
         .map(str::to_string)
         .collect();
     crate::output::commit(root, &writes, &removes)
-        .map_err(|e| format!("{}: cannot write the Go files: {e}", root.display()))?;
-    let record: String = recorded
+        .map_err(|e| format!("cannot write the Go files: {e}"))?;
+    let mut record: BTreeMap<&str, BTreeSet<String>> = recorded
         .iter()
-        .map(String::as_str)
-        .filter(|rel| !in_scope(rel) && !removes.iter().any(|r| r == rel))
-        .chain(outputs.iter().copied())
-        .collect::<BTreeSet<&str>>()
+        .filter(|(rel, _)| !expired.contains(rel.as_str()))
+        .map(|(rel, owners)| (rel.as_str(), owners.clone()))
+        .collect();
+    for f in files {
+        let owners = stale
+            .owners
+            .get(&f.path)
+            .cloned()
+            .unwrap_or_else(|| BTreeSet::from([parent_dir(&f.path)]));
+        record.insert(f.path.as_str(), owners);
+    }
+    let record: String = record
         .iter()
-        .map(|p| format!("{p}\n"))
+        .map(|(rel, owners)| {
+            let mut line = (*rel).to_string();
+            for o in owners.iter() {
+                line.push('\t');
+                line.push_str(o);
+            }
+            line.push('\n');
+            line
+        })
         .collect();
     if crate::sys::read_output(&record_path).as_deref() != Some(record.as_str()) {
         crate::sys::write_atomic(&record_path, &record)
@@ -657,23 +810,30 @@ pub(crate) fn write(
     Ok((writes.len(), removes.len()))
 }
 
-/// Whether the package directory `dir` is one of the build's targets could be: in or below `req.path` (the
-/// directory of a `.go` file: that one only), and selected by `req.packages` when it names any (as
-/// `vgc_analysis::program::discover_selected` selects them).
-fn in_build(dir: &str, req: &BuildRequest) -> bool {
-    let base = req.path.trim_end_matches('/');
-    let within = |d: &str, b: &str| d == b || d.strip_prefix(b).is_some_and(|r| r.starts_with('/'));
-    let scoped = if Path::new(base).extension().is_some_and(|e| e == "go") {
-        Path::new(base)
-            .parent()
-            .is_some_and(|p| p == Path::new(dir))
-    } else {
-        within(dir, base)
+/// One line of the `.vgc/go-outputs` record ([`RECORD`]): the path and the directories of its packages (its own
+/// directory when the line names none).
+fn record_line(line: &str) -> Option<(String, BTreeSet<String>)> {
+    let mut parts = line.split('\t');
+    let rel = parts.next().filter(|r| !r.is_empty())?;
+    let mut owners: BTreeSet<String> = parts.map(str::to_string).collect();
+    if owners.is_empty() {
+        owners.insert(parent_dir(rel));
+    }
+    Some((rel.to_string(), owners))
+}
+
+/// Whether the package that was in directory `dir` is gone: no such directory, or one without a Go file that is
+/// not a test file and not one validation-gen generated ([`crate::output::is_ours`]).
+fn package_gone(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return true;
     };
-    scoped
-        && (req.packages.is_empty()
-            || req.packages.iter().any(|p| match p.strip_suffix("/...") {
-                Some(b) => within(dir, b.trim_end_matches('/')),
-                None => dir == p.trim_end_matches('/'),
-            }))
+    !entries.flatten().any(|e| {
+        let name = e.file_name();
+        let name = name.to_string_lossy();
+        name.ends_with(".go")
+            && !name.ends_with("_test.go")
+            && e.file_type().is_ok_and(|t| t.is_file())
+            && !crate::output::is_ours(&e.path())
+    })
 }
