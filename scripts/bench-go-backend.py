@@ -7,7 +7,9 @@ holding k8s.io/kubernetes v1.37.2's `pkg/apis/**/doc.go` and its two hand-writte
 staging modules copied from the Go module cache (k8s.io/api and k8s.io/apimachinery v0.37.2). Both generators run
 from the root the way `hack/update-codegen.sh` runs validation-gen: every directory holding a `+k8s:validation-gen=`
 tag as an input (root and staging alike), `--readonly-pkg` for its five read-only packages, its header and output
-file (its `--test-output-root` fixtures aside, which vgc does not write).
+file; with `--fixtures` also its `--test-output-root test/declarative_validation`, `--test-output-file-prefix` and
+`--test-allowlist` (the declarative-validation coverage fixtures, 223 more files, which update-codegen.sh deletes
+before it runs as it deletes the others; the tree holds the release's coverage-allowlist.yaml there).
 
 Scenarios (median of N runs each; between runs the scenario's state is restored):
   cold        no generated files (update-codegen.sh deletes them first) and no `.vgc/` (vgc's caches)
@@ -19,6 +21,7 @@ Upstream validation-gen keeps no state, so its runs differ only by what Go's own
   scripts/bench-go-backend.py                      # builds target/release/vgc and validation-gen v0.37.2
   scripts/bench-go-backend.py -n 7 --vgc PATH       # another vgc binary, 7 runs per scenario
   scripts/bench-go-backend.py --work DIR            # keep the tree in DIR (default: a temporary directory)
+  scripts/bench-go-backend.py --fixtures            # update-codegen.sh's whole command, the coverage fixtures too
 
 Needs `go` (the modules are downloaded through the module proxy when missing; the timed runs use GOPROXY=off) and
 `cargo` unless --vgc is given. Prints the machine, the population and a Markdown table.
@@ -48,6 +51,11 @@ READ_ONLY = [
     "k8s.io/apimachinery/pkg/util/intstr",
     "time",
 ]
+FIXTURES = "test/declarative_validation"
+FIXTURE_PREFIX = "zz_generated.validations."
+ALLOWLIST = FIXTURES + "/coverage-allowlist.yaml"
+FIXTURE_FLAGS = ["--test-output-root", FIXTURES, "--test-output-file-prefix", FIXTURE_PREFIX,
+                 "--test-allowlist", ALLOWLIST]
 EDITED = "staging/src/k8s.io/api/core/v1/types.go"
 EDIT_BEFORE = "\t// +k8s:required\n\t// +k8s:minimum=0\n\t// +k8s:maximum=100000\n"
 
@@ -81,12 +89,17 @@ def download(module, cwd):
     return json.loads(out.stdout)["Dir"]
 
 
+def is_generated(name):
+    """A file either generator writes: the package file, or a coverage fixture (`<prefix>…_test.go`)."""
+    return name == OUT or (name.startswith(FIXTURE_PREFIX) and name.endswith("_test.go"))
+
+
 def copy_tree(src, dst, keep=lambda p: True):
     for dirpath, _, files in os.walk(src):
         rel = os.path.relpath(dirpath, src)
         for f in files:
             p = os.path.join(dirpath, f)
-            if f == OUT or not keep(p):
+            if is_generated(f) or not keep(p):
                 continue
             os.makedirs(os.path.join(dst, rel), exist_ok=True)
             with open(p, "rb") as i, open(os.path.join(dst, rel, f), "wb") as o:
@@ -104,6 +117,9 @@ def lay_out(root, work):
         or p.endswith("/core/v1/validation.go")
         or p.endswith("/lifecycle/v1alpha1/validation.go"),
     )
+    # The fixtures' allowlist (the hand-written tests beside it import packages this tree does not hold).
+    os.makedirs(os.path.join(root, FIXTURES), exist_ok=True)
+    shutil.copy(os.path.join(kubernetes, ALLOWLIST), os.path.join(root, ALLOWLIST))
     os.makedirs(os.path.join(root, "hack/boilerplate"), exist_ok=True)
     shutil.copy(os.path.join(kubernetes, HEADER), os.path.join(root, HEADER))
     with open(os.path.join(root, "go.mod"), "w") as f:
@@ -133,8 +149,7 @@ def generated(root):
     out = []
     for dirpath, subdirs, files in os.walk(root):
         subdirs[:] = [d for d in subdirs if d != ".vgc"]
-        if OUT in files:
-            out.append(os.path.relpath(os.path.join(dirpath, OUT), root))
+        out += [os.path.relpath(os.path.join(dirpath, f), root) for f in files if is_generated(f)]
     return sorted(out)
 
 
@@ -143,9 +158,9 @@ def remove_generated(root):
         os.remove(os.path.join(root, rel))
 
 
-def flags(dirs):
+def flags(dirs, fixtures=False):
     f = ["-v", "0", "--go-header-file", HEADER, "--output-file", OUT,
-         "--lint-rules=known-tags-only,require-explicit-disablement"]
+         "--lint-rules=known-tags-only,require-explicit-disablement"] + (FIXTURE_FLAGS if fixtures else [])
     for p in READ_ONLY:
         f += ["--readonly-pkg", p]
     return f + dirs
@@ -159,6 +174,9 @@ def set_up(doc, tool, prefix):
     ap.add_argument("-n", type=int, default=5, help="runs per scenario (default 5)")
     ap.add_argument("--vgc", help="the vgc binary (default: cargo build --release, target/release/vgc)")
     ap.add_argument("--work", help=f"directory for the tree and {tool} (default: a temporary one)")
+    if tool == "validation-gen":
+        ap.add_argument("--fixtures", action="store_true",
+                        help="also write the coverage fixtures (--test-output-root …), as update-codegen.sh does")
     a = ap.parse_args()
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     vgc = a.vgc
@@ -203,8 +221,8 @@ def main():
 
     dirs = tagged_dirs(root)
     tools = {
-        "vgc": ([vgc, "--upstream", "1.37", "validation-gen"] + flags(dirs), os.environ),
-        "validation-gen": ([upstream] + flags(dirs), go_env),
+        "vgc": ([vgc, "--upstream", "1.37", "validation-gen"] + flags(dirs, a.fixtures), os.environ),
+        "validation-gen": ([upstream] + flags(dirs, a.fixtures), go_env),
     }
     edited_path = os.path.join(root, EDITED)
     with open(edited_path) as f:
@@ -268,7 +286,7 @@ def main():
     print(f"tools: {vgc_version} ({vgc}; repository at {commit}); "
           f"validation-gen {CODE_GENERATOR.split('@')[1]} built with {go_version}")
     print(f"population: {KUBERNETES} pkg/apis + staging {', '.join(STAGING)}; {len(dirs)} input packages, "
-          f"{len(outputs['vgc'])} files written")
+          f"{len(outputs['vgc'])} files written{' (coverage fixtures included)' if a.fixtures else ''}")
     print(f"outputs of vgc and validation-gen: {'identical' if same else 'DIFFERENT'}")
     print(f"median of {a.n} runs, wall time\n")
     print("| scenario | vgc | validation-gen | vgc / validation-gen |")
