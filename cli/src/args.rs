@@ -457,6 +457,15 @@ pub(crate) struct OpenApiArgs {
     #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = DEFAULT_BOUND_STRINGS,
           allow_negative_numbers = true, value_parser = bound_value)]
     pub(crate) bound_strings: Option<u64>,
+    /// What to do with a CEL rule vgc's estimate puts over the API server's cost budget: `keep` writes every rule
+    /// (each over budget is a VGC0130 warning); `unexpressed` takes each rule (or rule whose messageExpression is)
+    /// over the per-rule budget out of `x-kubernetes-validations`, then the costliest rules of each schema over the
+    /// per-CRD total until it fits, and lists each under `x-vgc-unexpressed` with its estimate and the budget: the
+    /// documents are then accepted by the API server, which does not enforce those rules (docs/openapi.md
+    /// "Over budget").
+    #[arg(long, value_name = "WHAT", value_parser = ["keep", "unexpressed"], default_value = "keep",
+          conflicts_with = "crd")]
+    pub(crate) over_budget: String,
 }
 
 /// `--bound-lists` without a value (docs/openapi.md "The cost budget").

@@ -468,3 +468,69 @@ fn bounds_bring_the_rules_within_the_cost_budget_and_are_marked() {
         assert!(!fresh.exists());
     }
 }
+
+/// `--over-budget unexpressed`: the format below the unbounded list (87.7x the per-rule budget) is taken out of
+/// `x-kubernetes-validations`, listed under `x-vgc-unexpressed` with its estimate and the budget, and its `VGC0130`
+/// says so; the default (`keep`) writes it; a bad value or `--crd` with it is a usage error (exit 2, nothing
+/// written).
+#[test]
+fn over_budget_unexpressed_takes_the_rule_out_and_lists_it() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let api = tmp.path().join("api");
+    std::fs::create_dir_all(&api).expect("mkdir");
+    module(&api, BOUNDED_TYPES);
+    let out = tmp.path().join("out");
+    let (api_s, out_s) = (api.to_str().expect("utf-8"), out.to_str().expect("utf-8"));
+    let o = vgc(&["openapi", api_s, "--out", out_s, "--over-budget", "keep"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let w = read(&out.join(FILE))["components"]["schemas"][WIDGET].clone();
+    assert_eq!(
+        w["properties"]["tags"]["items"]["x-kubernetes-validations"][0]["x-vgc-tag"], "k8s:format",
+        "{w:#}"
+    );
+    let o = vgc(&[
+        "openapi",
+        api_s,
+        "--out",
+        out_s,
+        "--over-budget",
+        "unexpressed",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("warning[VGC0130]: the CEL rule of `k8s:format` at com.example.widgets.v1.Widget.tags[*] costs up to 876,609,536 (836 a run × 1,048,576 runs, the 3 MiB request limit over the least size of a value here) with com.example.widgets.v1.Widget as a CRD's spec: over the API server's per-rule budget of 10,000,000 by a factor of 87.7x; not written: over budget (--over-budget unexpressed)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("note: 1 CEL rule taken out over the API server's CEL cost budget (--over-budget unexpressed): 1 over the per-rule budget, 0 for a messageExpression over it, 0 for schemas over the per-CRD total"),
+        "{err}"
+    );
+    assert_eq!(err.matches("VGC0130").count(), 1, "{err}");
+    let items =
+        read(&out.join(FILE))["components"]["schemas"][WIDGET]["properties"]["tags"]["items"]
+            .clone();
+    assert!(items.get("x-kubernetes-validations").is_none(), "{items:#}");
+    assert_eq!(
+        items["x-vgc-unexpressed"],
+        json!([{
+            "cel": "!format.dns1123Label().validate(self).hasValue()",
+            "path": ".tags[*]",
+            "reason": "over the API server's CEL cost budget: estimated cost 876609536 (a run times the runs) with com.example.widgets.v1.Widget as a CRD's spec, per-rule budget 10000000",
+            "rule": "k8s:format",
+        }]),
+        "{items:#}"
+    );
+    for args in [
+        &["--over-budget", "drop"][..],
+        &["--over-budget", "unexpressed", "--crd", "crd.yaml"][..],
+    ] {
+        let fresh = tmp.path().join("bad");
+        let mut a = vec!["openapi", api_s, "--out", fresh.to_str().expect("utf-8")];
+        a.extend_from_slice(args);
+        let o = vgc(&a);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--over-budget"), "{}", stderr(&o));
+        assert!(!fresh.exists());
+    }
+}

@@ -8,6 +8,7 @@
 //! their own names; the spec directory itself is only read.
 
 pub use vgc_openapi::cost::bounds::{Bound, Bounds};
+pub use vgc_openapi::over_budget::{OverBudget, TakenOut, Why, parse as parse_over_budget};
 pub use vgc_openapi::{Options, Output, Unexpressed, parse_cel_env, parse_stability};
 
 use crate::request::{BuildOutcome, BuildRequest};
@@ -80,15 +81,43 @@ pub struct OpenApiOutcome {
 #[must_use]
 pub fn openapi(req: &OpenApiRequest) -> OpenApiOutcome {
     let (mut out, generated) = analyse(req);
-    let Some(generated) = generated else {
+    let Some(mut generated) = generated else {
         return out;
     };
     // Each component as a CRD's spec, but the list kinds and what only they brought in (no CRD embeds one).
     let names = vgc_openapi::lists::schemas_without_lists(&generated);
+    if req.options.over_budget == vgc_openapi::over_budget::OverBudget::Unexpressed {
+        take_out_over_budget(&mut generated, &names);
+    }
     let costs = vgc_openapi::cost::components(&generated.schemas, &names);
     out.cost = crate::openapi_cost::component_warnings(&costs);
+    out.cost.extend(crate::openapi_cost::taken_out_warnings(
+        &generated.over_budget,
+    ));
     write(req, &mut out, generated);
     out
+}
+
+/// `--over-budget unexpressed`: the rules over the API server's CEL cost budget taken out of `generated`'s schemas
+/// (estimating the component schemas `names`: [`vgc_openapi::over_budget::take_out`]) and of its documents' copies
+/// of the components that changed; recorded in [`vgc_openapi::Output::over_budget`].
+pub fn take_out_over_budget(generated: &mut vgc_openapi::Output, names: &BTreeSet<String>) {
+    let taken = vgc_openapi::over_budget::take_out(&mut generated.schemas, names);
+    let changed: BTreeSet<&String> = taken.iter().map(|t| &t.schema).collect();
+    for d in &mut generated.documents {
+        if let Some(serde_json::Value::Object(c)) = d.json.pointer_mut("/components/schemas") {
+            for (n, s) in c.iter_mut() {
+                if changed.contains(n)
+                    && let Some(new) = generated.schemas.get(n)
+                {
+                    let mut new = new.clone();
+                    vgc_openapi::sort_keys(&mut new);
+                    *s = new;
+                }
+            }
+        }
+    }
+    generated.over_budget = taken;
 }
 
 /// The analysis of `vgc openapi` (`req.build` with [`KIND_ROOTS`], the IR cache unless `no_cache`) and the backend's

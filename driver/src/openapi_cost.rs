@@ -12,6 +12,7 @@
 use std::collections::BTreeMap;
 use vgc_ir::{Code, Diagnostic};
 use vgc_openapi::cost::{CRD_BUDGET, RULE_BUDGET, RuleCost, SchemaCost, factor_words};
+use vgc_openapi::over_budget::{TakenOut, Why};
 
 /// A number with thousands separators (`52,428,800`); "unbounded (saturated)" at `u64::MAX`.
 fn num(n: u64) -> String {
@@ -272,4 +273,57 @@ pub fn crd_warnings(name: &str, c: &SchemaCost) -> Vec<Diagnostic> {
         out.push(schema_warning(name, c, true));
     }
     out
+}
+
+/// The warnings of `vgc openapi --over-budget unexpressed` for the rules it took out
+/// ([`vgc_openapi::over_budget::take_out`]): one per rule, saying its estimate, the budget and "not written: over
+/// budget", with where it is listed (`x-vgc-unexpressed`) and that the API server does not enforce it.
+#[must_use]
+pub fn taken_out_warnings(taken: &[TakenOut]) -> Vec<Diagnostic> {
+    taken
+        .iter()
+        .map(|t| {
+            let at = if t.path.is_empty() {
+                t.schema.clone()
+            } else {
+                format!("{}{}", t.schema, t.path)
+            };
+            let what = match t.why {
+                Why::Rule => format!(
+                    "costs up to {} ({}) with {} as a CRD's spec: over the API server's per-rule budget of {} by a factor of {}",
+                    num(t.cost),
+                    how(&t.estimate),
+                    t.estimated_in,
+                    num(RULE_BUDGET),
+                    factor_words(t.cost, RULE_BUDGET)
+                ),
+                Why::Message => format!(
+                    "has a messageExpression costing up to {} a run with {} as a CRD's spec: over the API server's budget of {} by a factor of {} (a static message would lose its detail's dynamic part)",
+                    num(t.cost),
+                    t.estimated_in,
+                    num(RULE_BUDGET),
+                    factor_words(t.cost, RULE_BUDGET)
+                ),
+                Why::Total => format!(
+                    "costs up to {} with {} as a CRD's spec, the costliest of its rules, which cost {} together: over the API server's per-CRD total of {}",
+                    num(t.cost),
+                    t.estimated_in,
+                    num(t.budget),
+                    num(CRD_BUDGET)
+                ),
+            };
+            Diagnostic::warning(
+                Code::CelCostOverBudget,
+                format!(
+                    "the CEL rule of `{}` at {} {what}; not written: over budget (--over-budget unexpressed)",
+                    t.tag,
+                    at.replace(vgc_openapi::UNCORRELATED_SUFFIX, ""),
+                ),
+            )
+            .with_hint(format!(
+                "listed under `x-vgc-unexpressed` of {at}: the API server does not enforce it, a validator reading `x-vgc-unexpressed` can; taken out of {}, so out of every schema that includes it",
+                t.schema
+            ))
+        })
+        .collect()
 }

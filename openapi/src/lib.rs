@@ -26,6 +26,7 @@ pub mod crd;
 pub mod jsonschema;
 pub mod lists;
 mod merge;
+pub mod over_budget;
 mod patterns;
 mod rules;
 mod schema;
@@ -71,6 +72,10 @@ pub struct Options {
     /// schemas where they have none and marked with [`cost::bounds::BOUND_KEY`] ([`cost::bounds::apply`]; listed in
     /// [`Output::bounds`]). None by default: each bound changes what a schema accepts.
     pub bounds: cost::bounds::Bounds,
+    /// What the driver does with a rule its CEL cost estimate puts over the API server's budget
+    /// (`--over-budget`, [`over_budget::take_out`]): keep it (the default) or take it out, listed under
+    /// [`UNEXPRESSED_KEY`]. [`generate`] itself keeps every rule.
+    pub over_budget: over_budget::OverBudget,
 }
 
 impl Default for Options {
@@ -81,6 +86,7 @@ impl Default for Options {
             stability: Stability::Alpha,
             cel_format_library: true,
             bounds: cost::bounds::Bounds::default(),
+            over_budget: over_budget::OverBudget::Keep,
         }
     }
 }
@@ -153,6 +159,10 @@ pub struct Output {
     /// Each schema [`lists::add_list_kinds`] added to a document (file name, schema name), sorted: the list kinds and
     /// what the document lacked of what they reference (`ListMeta`, a kind's variant without transition rules).
     pub list_additions: Vec<(String, String)>,
+    /// The rules taken out for the API server's CEL cost budget (`--over-budget unexpressed`,
+    /// [`over_budget::take_out`]), in the order taken; each listed under [`UNEXPRESSED_KEY`] at its node, not in
+    /// [`Output::unexpressed`].
+    pub over_budget: Vec<over_budget::TakenOut>,
 }
 
 /// The name kube-openapi gives the schema of a Go type: the import path with its first element's domain reversed
@@ -269,6 +279,7 @@ pub fn generate(plan: &CratePlan, options: &Options) -> Output {
         bounds,
         lists: Vec::new(),
         list_additions: Vec::new(),
+        over_budget: Vec::new(),
     }
 }
 

@@ -70,6 +70,13 @@ pub(crate) fn run(a: OpenApiArgs, globals: &Globals, start: Instant) -> ExitCode
                 },
                 strings: a.bound_strings,
             },
+            over_budget: match vgc_driver::openapi::parse_over_budget(&a.over_budget) {
+                Ok(o) => o,
+                Err(e) => {
+                    let _ = writeln!(std::io::stderr(), "error: {e}");
+                    return ExitCode::from(2);
+                }
+            },
         },
         force: a.force,
         no_cache: a.no_cache,
@@ -180,7 +187,25 @@ pub(super) fn report(outcome: &OpenApiOutcome, verbose: bool, color: bool) -> Op
         );
     }
     report_bounds(&mut stderr, &o.bounds, verbose);
+    report_taken_out(&mut stderr, &o.over_budget);
     None
+}
+
+/// Prints how many rules `--over-budget unexpressed` took out (each is also a `VGC0130` warning naming it).
+fn report_taken_out(stderr: &mut impl Write, taken: &[vgc_driver::openapi::TakenOut]) {
+    use vgc_driver::openapi::Why;
+    if taken.is_empty() {
+        return;
+    }
+    let n = |w: Why| taken.iter().filter(|t| t.why == w).count();
+    let _ = writeln!(
+        stderr,
+        "note: {} taken out over the API server's CEL cost budget (--over-budget unexpressed): {} over the per-rule budget, {} for a messageExpression over it, {} for schemas over the per-CRD total; each listed under `x-vgc-unexpressed` at its place, not enforced by the API server",
+        plural(taken.len(), "CEL rule"),
+        n(Why::Rule),
+        n(Why::Message),
+        n(Why::Total)
+    );
 }
 
 /// Prints how many bounds `--bound-lists`/`--bound-strings` set in vgc's schemas and what they change (with
