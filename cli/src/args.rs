@@ -462,9 +462,9 @@ pub(crate) struct OpenApiArgs {
     /// over the per-rule budget out of `x-kubernetes-validations`, then the costliest rules of each schema over the
     /// per-CRD total until it fits, and lists each under `x-vgc-unexpressed` with its estimate and the budget: the
     /// documents are then accepted by the API server, which does not enforce those rules (docs/openapi.md
-    /// "Over budget").
-    #[arg(long, value_name = "WHAT", value_parser = ["keep", "unexpressed"], default_value = "keep",
-          conflicts_with = "crd")]
+    /// "Over budget"). With `--crd`: vgc's rules in each CRD version's schema, the CRD's own kept; a CRD cannot
+    /// list them, the warnings do.
+    #[arg(long, value_name = "WHAT", value_parser = ["keep", "unexpressed"], default_value = "keep")]
     pub(crate) over_budget: String,
 }
 

@@ -280,3 +280,44 @@ fn a_crd_that_is_not_a_regular_file_is_refused() {
         assert!(!out.exists(), "nothing written");
     }
 }
+
+/// `--over-budget unexpressed` with `--crd`: vgc's format rule below the unbounded list (87.7x the per-rule budget)
+/// is taken out of the CRD, its `VGC0130` says so, and the CRD is under the per-CRD total (no warning of it).
+#[test]
+fn over_budget_unexpressed_takes_vgcs_rule_out_of_the_crd() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    module(tmp.path());
+    let crd = tmp.path().join("widgets.yaml");
+    std::fs::write(&crd, CRD).expect("crd");
+    let out = tmp.path().join("out");
+    let p = |p: &Path| p.to_str().expect("utf-8").to_string();
+    let o = vgc(&[
+        "openapi",
+        "--crd",
+        &p(&crd),
+        &p(tmp.path()),
+        "--out",
+        &p(&out),
+        "--over-budget",
+        "unexpressed",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("warning[VGC0130]: the CEL rule of `k8s:format` at widgets.widgets.example.com/v1.spec.tags[*] costs up to 876,609,536 (836 a run × 1,048,576 runs, the 3 MiB request limit over the least size of a value here) in widgets.widgets.example.com/v1: over the API server's per-rule budget of 10,000,000 by a factor of 87.7x; not written: over budget (--over-budget unexpressed)\n = hint: taken out of the CRD, which cannot list it (a CRD has no `x-vgc-*` key): the API server does not enforce it\n"),
+        "{err}"
+    );
+    assert_eq!(err.matches("VGC0130").count(), 1, "{err}");
+    assert!(
+        err.contains("note: 1 CEL rule taken out over the API server's CEL cost budget (--over-budget unexpressed): 1 over the per-rule budget, 0 for a messageExpression over it, 0 for schemas over the per-CRD total"),
+        "{err}"
+    );
+    let text = std::fs::read_to_string(out.join("widgets.yaml")).expect("written");
+    let doc: Value = vgc::manifests::load(&text).remove(0).expect("reads").value;
+    assert_eq!(
+        doc["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]["properties"]
+            ["tags"],
+        json!({"items": {"maxLength": 63, "type": "string"}, "type": "array"})
+    );
+    assert!(!text.contains("x-vgc-"), "{text}");
+}

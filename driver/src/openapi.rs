@@ -93,6 +93,7 @@ pub fn openapi(req: &OpenApiRequest) -> OpenApiOutcome {
     out.cost = crate::openapi_cost::component_warnings(&costs);
     out.cost.extend(crate::openapi_cost::taken_out_warnings(
         &generated.over_budget,
+        false,
     ));
     write(req, &mut out, generated);
     out

@@ -277,9 +277,10 @@ pub fn crd_warnings(name: &str, c: &SchemaCost) -> Vec<Diagnostic> {
 
 /// The warnings of `vgc openapi --over-budget unexpressed` for the rules it took out
 /// ([`vgc_openapi::over_budget::take_out`]): one per rule, saying its estimate, the budget and "not written: over
-/// budget", with where it is listed (`x-vgc-unexpressed`) and that the API server does not enforce it.
+/// budget", with where it is listed (`x-vgc-unexpressed`; with `--crd`, `crd`, only in the warning: a CRD has no
+/// `x-vgc-*` key) and that the API server does not enforce it.
 #[must_use]
-pub fn taken_out_warnings(taken: &[TakenOut]) -> Vec<Diagnostic> {
+pub fn taken_out_warnings(taken: &[TakenOut], crd: bool) -> Vec<Diagnostic> {
     taken
         .iter()
         .map(|t| {
@@ -288,26 +289,28 @@ pub fn taken_out_warnings(taken: &[TakenOut]) -> Vec<Diagnostic> {
             } else {
                 format!("{}{}", t.schema, t.path)
             };
+            let in_ = if crd {
+                format!("in {}", t.estimated_in)
+            } else {
+                format!("with {} as a CRD's spec", t.estimated_in)
+            };
             let what = match t.why {
                 Why::Rule => format!(
-                    "costs up to {} ({}) with {} as a CRD's spec: over the API server's per-rule budget of {} by a factor of {}",
+                    "costs up to {} ({}) {in_}: over the API server's per-rule budget of {} by a factor of {}",
                     num(t.cost),
                     how(&t.estimate),
-                    t.estimated_in,
                     num(RULE_BUDGET),
                     factor_words(t.cost, RULE_BUDGET)
                 ),
                 Why::Message => format!(
-                    "has a messageExpression costing up to {} a run with {} as a CRD's spec: over the API server's budget of {} by a factor of {} (a static message would lose its detail's dynamic part)",
+                    "has a messageExpression costing up to {} a run {in_}: over the API server's budget of {} by a factor of {} (a static message would lose its detail's dynamic part)",
                     num(t.cost),
-                    t.estimated_in,
                     num(RULE_BUDGET),
                     factor_words(t.cost, RULE_BUDGET)
                 ),
                 Why::Total => format!(
-                    "costs up to {} with {} as a CRD's spec, the costliest of its rules, which cost {} together: over the API server's per-CRD total of {}",
+                    "costs up to {} {in_}, the costliest of its rules, which cost {} together: over the API server's per-CRD total of {}",
                     num(t.cost),
-                    t.estimated_in,
                     num(t.budget),
                     num(CRD_BUDGET)
                 ),
@@ -320,10 +323,14 @@ pub fn taken_out_warnings(taken: &[TakenOut]) -> Vec<Diagnostic> {
                     at.replace(vgc_openapi::UNCORRELATED_SUFFIX, ""),
                 ),
             )
-            .with_hint(format!(
-                "listed under `x-vgc-unexpressed` of {at}: the API server does not enforce it, a validator reading `x-vgc-unexpressed` can; taken out of {}, so out of every schema that includes it",
-                t.schema
-            ))
+            .with_hint(if crd {
+                "taken out of the CRD, which cannot list it (a CRD has no `x-vgc-*` key): the API server does not enforce it".to_string()
+            } else {
+                format!(
+                    "listed under `x-vgc-unexpressed` of {at}: the API server does not enforce it, a validator reading `x-vgc-unexpressed` can; taken out of {}, so out of every schema that includes it",
+                    t.schema
+                )
+            })
         })
         .collect()
 }

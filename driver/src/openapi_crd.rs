@@ -59,6 +59,10 @@ pub struct CrdVersion {
     /// The CEL cost estimate of the version's schema as written ([`vgc_openapi::cost::crd_schema`], each rule of
     /// vgc's named by its tag and place); its refusals are `VGC0130` warnings in the outcome's `openapi.cost`.
     pub cost: vgc_openapi::cost::SchemaCost,
+    /// With `--over-budget unexpressed`: vgc's rules taken out of the version's schema for the cost budget
+    /// ([`vgc_openapi::over_budget::take_out_crd`]; listed only here and in their `VGC0130` warnings: a CRD has no
+    /// `x-vgc-*` key). [`CrdVersion::cost`] is the estimate after.
+    pub taken: Vec<vgc_openapi::over_budget::TakenOut>,
 }
 
 /// The result of `vgc openapi --crd`.
@@ -90,7 +94,7 @@ pub fn openapi_crd(
         openapi,
         ..CrdOutcome::default()
     };
-    let Some(generated) = generated else {
+    let Some(mut generated) = generated else {
         return out;
     };
     // The tree's kinds by (group, version, kind): the first declaration wins, as `vgc build`'s dispatch picks it.
@@ -108,9 +112,22 @@ pub fn openapi_crd(
                 pointer: pointer.to_string(),
                 message,
             };
-            add_to_document(doc, &kinds, &generated, bound_lists, &mut out, &problem);
+            add_to_document(
+                doc,
+                &kinds,
+                &generated,
+                (bound_lists, req.options.over_budget),
+                &mut out,
+                &problem,
+            );
         }
     }
+    // The rules taken out, for the summary (`vgc_openapi::Output::over_budget`).
+    generated.over_budget = out
+        .versions
+        .iter()
+        .flat_map(|v| v.taken.iter().cloned())
+        .collect();
     if !out.problems.is_empty() {
         out.openapi.output = Some(generated);
         return out;
@@ -152,7 +169,7 @@ fn add_to_document(
     doc: &mut Value,
     kinds: &BTreeMap<(String, String, String), String>,
     generated: &vgc_openapi::Output,
-    bound_lists: Option<u64>,
+    (bound_lists, over_budget): (Option<u64>, vgc_openapi::over_budget::OverBudget),
     out: &mut CrdOutcome,
     problem: &dyn Fn(&str, String) -> CrdProblem,
 ) {
@@ -263,12 +280,24 @@ fn add_to_document(
                 if sorted {
                     vgc_openapi::sort_keys(schema);
                 }
-                let mut cost = vgc_openapi::cost::crd_schema(schema);
-                vgc_openapi::cost::name_rules(&mut cost, &generated.schemas, schema_name);
-                out.openapi.cost.extend(crate::openapi_cost::crd_warnings(
-                    &format!("{name}/{version}"),
-                    &cost,
-                ));
+                let estimate = |v: &Value| {
+                    let mut cost = vgc_openapi::cost::crd_schema(v);
+                    vgc_openapi::cost::name_rules(&mut cost, &generated.schemas, schema_name);
+                    cost
+                };
+                let at = format!("{name}/{version}");
+                let taken = if over_budget == vgc_openapi::over_budget::OverBudget::Unexpressed {
+                    vgc_openapi::over_budget::take_out_crd(schema, estimate, &at)
+                } else {
+                    Vec::new()
+                };
+                let cost = estimate(schema);
+                out.openapi
+                    .cost
+                    .extend(crate::openapi_cost::crd_warnings(&at, &cost));
+                out.openapi
+                    .cost
+                    .extend(crate::openapi_cost::taken_out_warnings(&taken, true));
                 out.versions.push(CrdVersion {
                     crd: name.clone(),
                     version,
@@ -277,6 +306,7 @@ fn add_to_document(
                     bounded,
                     unbounded,
                     cost,
+                    taken,
                 });
             }
             None => out.problems.push(problem(

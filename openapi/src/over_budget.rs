@@ -191,6 +191,110 @@ pub fn take_out(schemas: &mut BTreeMap<String, Value>, names: &BTreeSet<String>)
     out
 }
 
+/// `--over-budget unexpressed` for `vgc openapi --crd`: the rules of vgc's (those `estimate` names with an origin,
+/// [`crate::cost::name_rules`]) that the estimate of the CRD version's `openAPIV3Schema` `root` puts over budget are
+/// taken out of it, as [`take_out`] does (each over the per-rule budget or with a `messageExpression` over it, then
+/// the costliest until the total fits); the CRD's own rules (controller-gen's) are never taken out. `estimate`
+/// estimates `root` and names vgc's rules; `name` (`crd/version`) is what [`TakenOut::schema`] and
+/// [`TakenOut::estimated_in`] say. A CRD carries no `x-vgc-*` key: the rules are listed only in what is returned.
+pub fn take_out_crd(
+    root: &mut Value,
+    estimate: impl Fn(&Value) -> cost::SchemaCost,
+    name: &str,
+) -> Vec<TakenOut> {
+    let mut out = Vec::new();
+    let record = |r: &RuleCost, why: Why, cost: u64, budget: u64| TakenOut {
+        schema: name.to_string(),
+        path: r.path.clone(),
+        tag: r.tag.clone().unwrap_or_else(|| r.rule.clone()),
+        rule: r.rule.clone(),
+        why,
+        estimated_in: name.to_string(),
+        cost,
+        budget,
+        estimate: r.clone(),
+    };
+    let c = estimate(root);
+    for r in c.rules.iter().filter(|r| r.origin.is_some()) {
+        let t = if r.over_budget() {
+            record(r, Why::Rule, r.cost, RULE_BUDGET)
+        } else if r.message_over_budget() {
+            let m = r
+                .message_cost
+                .as_ref()
+                .map_or(u64::MAX, |m| *m.as_ref().unwrap_or(&u64::MAX));
+            record(r, Why::Message, m, RULE_BUDGET)
+        } else {
+            continue;
+        };
+        remove_at_field(root, &r.field, &r.rule);
+        out.push(t);
+    }
+    loop {
+        let c = estimate(root);
+        if !c.over_budget() {
+            break;
+        }
+        let costliest = c
+            .rules
+            .iter()
+            .filter(|r| r.origin.is_some())
+            .map(|r| {
+                let m = r
+                    .message_cost
+                    .as_ref()
+                    .map_or(0, |m| *m.as_ref().unwrap_or(&u64::MAX));
+                (r.cost.max(m), r)
+            })
+            .max_by_key(|(c, _)| *c);
+        let Some((cost, r)) = costliest else { break };
+        remove_at_field(root, &r.field, &r.rule);
+        out.push(record(r, Why::Total, cost, c.total));
+    }
+    out
+}
+
+/// Takes the rule `text` out of the node of `field` (`openAPIV3Schema.properties[spec].items
+/// .x-kubernetes-validations[0].rule`, [`RuleCost::field`]) below `root`.
+fn remove_at_field(root: &mut Value, field: &str, text: &str) {
+    let Some(node_field) = field
+        .strip_prefix("openAPIV3Schema")
+        .and_then(|f| f.rsplit_once(".x-kubernetes-validations["))
+        .map(|(n, _)| n)
+    else {
+        return;
+    };
+    let mut node = root;
+    let mut rest = node_field;
+    while !rest.is_empty() {
+        let next = if let Some(r) = rest.strip_prefix(".properties[") {
+            let Some((k, r)) = r.split_once(']') else {
+                return;
+            };
+            rest = r;
+            node.get_mut("properties").and_then(|p| p.get_mut(k))
+        } else if let Some(r) = rest.strip_prefix(".items") {
+            rest = r;
+            node.get_mut("items")
+        } else if let Some(r) = rest.strip_prefix(".additionalProperties") {
+            rest = r;
+            node.get_mut("additionalProperties")
+        } else {
+            return;
+        };
+        let Some(n) = next else { return };
+        node = n;
+    }
+    if let Some(Value::Object(m)) = Some(node)
+        && let Some(Value::Array(rules)) = m.get_mut("x-kubernetes-validations")
+    {
+        rules.retain(|r| r.get("rule").and_then(Value::as_str) != Some(text));
+        if rules.is_empty() {
+            m.remove("x-kubernetes-validations");
+        }
+    }
+}
+
 /// The record of rule `r` (estimated in `schema`'s CRD) written at `origin`.
 fn taken(
     schemas: &BTreeMap<String, Value>,
@@ -342,6 +446,32 @@ mod tests {
         assert_eq!(
             parse("nope").unwrap_err().split(':').next(),
             Some("--over-budget \"nope\"")
+        );
+    }
+
+    /// In a CRD: vgc's rule over budget is taken out, the CRD's own (no origin) kept.
+    #[test]
+    fn a_crds_own_rules_are_kept() {
+        let label = "!format.dns1123Label().validate(self).hasValue()";
+        let mut root = cost::crd_root(json!({"type": "object", "properties": {
+            "tags": {"type": "array", "items": {"type": "string", "maxLength": 63,
+                "x-kubernetes-validations": [{"rule": label}, {"rule": "self.size() > 0 && self.size() < 64"}]}}}}));
+        let estimate = |v: &Value| {
+            let mut c = cost::crd_schema(v);
+            for r in &mut c.rules {
+                if r.rule == label {
+                    r.origin = Some("a.Spec.tags[*]".into());
+                }
+            }
+            c
+        };
+        let t = take_out_crd(&mut root, estimate, "w/v1");
+        let got: Vec<(&str, Why, u64)> =
+            t.iter().map(|t| (t.path.as_str(), t.why, t.cost)).collect();
+        assert_eq!(got, [(".spec.tags[*]", Why::Rule, 876_609_536)]);
+        assert_eq!(
+            root["properties"]["spec"]["properties"]["tags"]["items"]["x-kubernetes-validations"],
+            json!([{"rule": "self.size() > 0 && self.size() < 64"}])
         );
     }
 

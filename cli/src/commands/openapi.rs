@@ -200,7 +200,7 @@ fn report_taken_out(stderr: &mut impl Write, taken: &[vgc_driver::openapi::Taken
     let n = |w: Why| taken.iter().filter(|t| t.why == w).count();
     let _ = writeln!(
         stderr,
-        "note: {} taken out over the API server's CEL cost budget (--over-budget unexpressed): {} over the per-rule budget, {} for a messageExpression over it, {} for schemas over the per-CRD total; each listed under `x-vgc-unexpressed` at its place, not enforced by the API server",
+        "note: {} taken out over the API server's CEL cost budget (--over-budget unexpressed): {} over the per-rule budget, {} for a messageExpression over it, {} for schemas over the per-CRD total; each listed under `x-vgc-unexpressed` at its place (with --crd only in its warning: a CRD has no `x-vgc-*` key), not enforced by the API server",
         plural(taken.len(), "CEL rule"),
         n(Why::Rule),
         n(Why::Message),
