@@ -56,9 +56,10 @@ fn how(r: &RuleCost) -> String {
     match &r.per_call {
         Err(e) => format!("not estimated ({e}): counted as over"),
         Ok(c) => format!(
-            "{} a run × {} runs{}",
+            "{} a run × {} run{}{}",
             num(*c),
             num(r.cardinality),
+            if r.cardinality == 1 { "" } else { "s" },
             if r.bounded_cardinality.is_none() {
                 ", the 3 MiB request limit over the least size of a value here"
             } else {
