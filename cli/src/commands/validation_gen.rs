@@ -187,13 +187,16 @@ fn resolve_inputs(patterns: &[String], cwd: &Path) -> Result<Inputs, String> {
             Some(main) => main,
             None => {
                 return Err(format!(
-                    "the input packages lie in {} Go modules ({}); vgc validation-gen generates into one module per run, and the modules it may add to the current directory's are those its go.mod `replace`s with a directory below it (as k8s.io/kubernetes' staging/) — run it once per module",
+                    "the input packages lie in {} Go modules ({}); vgc validation-gen generates into one module per run, and the modules it may add to the current directory's are those its go.mod `replace`s with a directory below it and `require`s (as k8s.io/kubernetes' staging/; a go.work is not read){} — run it once per module",
                     roots.len(),
                     roots
                         .iter()
                         .map(|r| r.display().to_string())
                         .collect::<Vec<_>>()
-                        .join(", ")
+                        .join(", "),
+                    replaced_not_required(cwd)
+                        .map(|m| format!("; its go.mod replaces {m} but does not require it: add `require {m} v0.0.0`"))
+                        .unwrap_or_default()
                 ));
             }
         },
@@ -261,6 +264,24 @@ fn main_replacing(roots: &[PathBuf], cwd: &Path) -> Option<PathBuf> {
         .iter()
         .all(|r| *r == main || replaced.contains(r))
         .then_some(main)
+}
+
+/// The modules the go.mod of `cwd`'s module `replace`s with a local directory without `require`-ing them (Go then
+/// ignores the replacement unless a go.work uses the directory), comma-separated; `None` when there is none.
+fn replaced_not_required(cwd: &Path) -> Option<String> {
+    let main = vgc_driver::go::module_root(cwd)?;
+    let gomod =
+        vgc_analysis::gomod::parse_go_mod(&std::fs::read_to_string(main.join("go.mod")).ok()?);
+    let missing: Vec<&str> = gomod
+        .replace
+        .iter()
+        .filter(|(_, new, _)| {
+            new.starts_with("./") || new.starts_with("../") || new.starts_with('/')
+        })
+        .filter(|(old, _, _)| !gomod.require.iter().any(|(m, _)| m == old))
+        .map(|(old, _, _)| old.as_str())
+        .collect();
+    (!missing.is_empty()).then(|| missing.join(", "))
 }
 
 /// The directories `go list -find` gives for `pattern` in `cwd` (one per package).
@@ -371,5 +392,23 @@ mod tests {
         );
         let e = resolve_inputs(&s(&["./pkg/apis/apps/v1", "./other"]), &root).expect_err("other");
         assert!(e.contains("2 Go modules"), "{e}");
+        assert!(!e.contains("does not require"), "{e}");
+        // Replaced but not required (`go mod tidy` drops the require of a module only go.work uses): said so.
+        std::fs::write(
+            root.join("go.mod"),
+            "module k8s.io/kubernetes\n\nreplace k8s.io/api => ./staging/src/k8s.io/api\n",
+        )
+        .expect("go.mod");
+        let e = resolve_inputs(
+            &s(&["./pkg/apis/apps/v1", "./staging/src/k8s.io/api/resource/v1"]),
+            &root,
+        )
+        .expect_err("not required");
+        assert!(
+            e.contains(
+                "its go.mod replaces k8s.io/api but does not require it: add `require k8s.io/api v0.0.0`"
+            ),
+            "{e}"
+        );
     }
 }
