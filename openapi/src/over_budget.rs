@@ -162,19 +162,9 @@ pub fn take_out(schemas: &mut BTreeMap<String, Value>, names: &BTreeSet<String>)
         }
         let mut removed = BTreeSet::new();
         for (schema, c) in costs.iter().filter(|(_, c)| c.over_budget()) {
-            let costliest = c
-                .rules
-                .iter()
-                .filter(|r| r.origin.is_some())
-                .map(|r| {
-                    let m = r
-                        .message_cost
-                        .as_ref()
-                        .map_or(0, |m| *m.as_ref().unwrap_or(&u64::MAX));
-                    (r.cost.max(m), r)
-                })
-                .max_by_key(|(c, _)| *c);
-            let Some((cost, r)) = costliest else { break };
+            let Some((cost, r)) = costliest(&c.rules) else {
+                break;
+            };
             let origin = r.origin.clone().unwrap_or_default();
             if !removed.insert((origin.clone(), r.rule.clone())) {
                 continue;
@@ -235,23 +225,29 @@ pub fn take_out_crd(
         if !c.over_budget() {
             break;
         }
-        let costliest = c
-            .rules
-            .iter()
-            .filter(|r| r.origin.is_some())
-            .map(|r| {
-                let m = r
-                    .message_cost
-                    .as_ref()
-                    .map_or(0, |m| *m.as_ref().unwrap_or(&u64::MAX));
-                (r.cost.max(m), r)
-            })
-            .max_by_key(|(c, _)| *c);
-        let Some((cost, r)) = costliest else { break };
+        let Some((cost, r)) = costliest(&c.rules) else {
+            break;
+        };
         remove_at_field(root, &r.field, &r.rule);
         out.push(record(r, Why::Total, cost, c.total));
     }
     out
+}
+
+/// The costliest of `rules` that vgc wrote (an `origin`), with its cost: its estimate or its `messageExpression`'s,
+/// whichever is higher (one that could not be estimated counts as `u64::MAX`); `None` when vgc wrote none of them.
+fn costliest(rules: &[RuleCost]) -> Option<(u64, &RuleCost)> {
+    rules
+        .iter()
+        .filter(|r| r.origin.is_some())
+        .map(|r| {
+            let m = r
+                .message_cost
+                .as_ref()
+                .map_or(0, |m| *m.as_ref().unwrap_or(&u64::MAX));
+            (r.cost.max(m), r)
+        })
+        .max_by_key(|(c, _)| *c)
 }
 
 /// Takes the rule `text` out of the node of `field` (`openAPIV3Schema.properties[spec].items
