@@ -768,6 +768,67 @@ mod tests {
         assert!(is_ours(&p) && may_write(&p, false).is_ok());
     }
 
+    /// A publication killed while its files are renamed (a journal left, some files new, the record written before
+    /// the commit point naming the new hashes as pending): the next publication completes it and replaces the files
+    /// as vgc's own, without `--force` — the record used to name only the old hashes, so every renamed file was
+    /// "in the way".
+    #[test]
+    fn a_publication_killed_half_way_does_not_jam_the_next() {
+        let tmp = tempfile::tempdir().expect("tempdir");
+        let dir = tmp.path();
+        let v = |n: u8| -> Vec<(String, Vec<u8>)> {
+            (0..3)
+                .map(|i| {
+                    (
+                        format!("d/f{i}.json"),
+                        format!("{{\"v\": {n}, \"i\": {i}}}").into_bytes(),
+                    )
+                })
+                .collect()
+        };
+        publish(dir, "rec", &v(1), false).expect("first");
+        // What a run publishing v(2) leaves when killed after renaming f0: the interim record, f0 new, a journal.
+        let hash = |b: &[u8]| blake3::hash(b).to_hex().to_string();
+        let interim = Published {
+            files: v(1).iter().map(|(r, b)| (r.clone(), hash(b))).collect(),
+            pending: v(2).iter().map(|(r, b)| (r.clone(), hash(b))).collect(),
+        };
+        std::fs::write(
+            state_path(dir, "rec"),
+            serde_json::to_string(&interim).expect("json"),
+        )
+        .expect("record");
+        let staging = dir.join(STATE_DIR).join(format!("{STAGING_PREFIX}k"));
+        std::fs::create_dir_all(&staging).expect("mkdir");
+        let mut journal = Journal {
+            writes: Vec::new(),
+            removes: Vec::new(),
+        };
+        for (i, (rel, bytes)) in v(2).iter().enumerate() {
+            if i == 0 {
+                std::fs::write(dir.join(rel), bytes).expect("renamed");
+            } else {
+                std::fs::write(staging.join(i.to_string()), bytes).expect("staged");
+                journal.writes.push((i.to_string(), rel.clone()));
+            }
+        }
+        std::fs::write(
+            staging.join(JOURNAL),
+            serde_json::to_vec(&journal).expect("json"),
+        )
+        .expect("journal");
+        publish(dir, "rec", &v(3), false).expect("not jammed");
+        for (rel, bytes) in v(3) {
+            assert_eq!(std::fs::read(dir.join(&rel)).expect("read"), bytes);
+        }
+        // The record names the published bytes only again.
+        let rec: Published =
+            serde_json::from_slice(&std::fs::read(state_path(dir, "rec")).expect("rec"))
+                .expect("json");
+        assert!(rec.pending.is_empty());
+        assert_eq!(rec.files.len(), 3);
+    }
+
     #[test]
     fn foreign_files_are_not_replaced_without_force() {
         let tmp = tempfile::tempdir().expect("tempdir");
@@ -790,6 +851,21 @@ mod tests {
 #[derive(Default, serde::Serialize, serde::Deserialize)]
 struct Published {
     files: std::collections::BTreeMap<String, String>,
+    /// The hashes of a publication in flight, written before its [`commit`]: a run killed while the files are
+    /// renamed leaves a journal the next run completes, and these make the completed files count as vgc's (the
+    /// record is rewritten without them once a publication finishes).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pending: std::collections::BTreeMap<String, String>,
+}
+
+impl Published {
+    /// Whether `hash` is what vgc wrote (or was writing) at `rel`.
+    fn owns(&self, rel: &str, hash: Option<&str>) -> bool {
+        hash.is_some_and(|h| {
+            self.files.get(rel).is_some_and(|x| x == h)
+                || self.pending.get(rel).is_some_and(|x| x == h)
+        })
+    }
 }
 
 /// Publishes `files` (path relative to `dir`, bytes) into `dir` for outputs that cannot carry vgc's `@generated`
@@ -833,11 +909,7 @@ pub fn publish(
             Ok(m) if m.is_dir() => in_the_way.push(format!("{} (a directory)", path.display())),
             Ok(_) if force => {}
             Ok(_) => {
-                let ours = old
-                    .files
-                    .get(rel)
-                    .is_some_and(|h| hash_of(&path).as_deref() == Some(h.as_str()));
-                if !ours {
+                if !old.owns(rel, hash_of(&path).as_deref()) {
                     in_the_way.push(path.display().to_string());
                 }
             }
@@ -865,20 +937,31 @@ pub fn publish(
         .iter()
         .map(|(r, b)| (r.clone(), b.as_slice()))
         .collect();
-    commit(dir, &writes, &[]).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut new = Published::default();
     for (rel, bytes) in files {
         new.files
             .insert(rel.clone(), blake3::hash(bytes).to_hex().to_string());
     }
+    // Before the commit point: the record names the new bytes too, so that a run killed half way through the
+    // renames (completed by the next run's `recover`) leaves no file the next publication takes for a stranger's.
+    let interim = Published {
+        files: old.files.clone(),
+        pending: new.files.clone(),
+    };
+    let text = serde_json::to_string(&interim).map_err(|e| e.to_string())?;
+    crate::sys::write_atomic(&record_path, &text)
+        .map_err(|e| format!("{}: {e}", record_path.display()))?;
+    commit(dir, &writes, &[]).map_err(|e| format!("{}: {e}", dir.display()))?;
     let mut notes = Vec::new();
-    for (rel, h) in &old.files {
+    let recorded: std::collections::BTreeSet<&String> =
+        old.files.keys().chain(old.pending.keys()).collect();
+    for rel in recorded {
         // A record entry that leads outside `dir` (edited by hand, or through a link made since) is never acted on.
         if new.files.contains_key(rel) || inside(dir, rel).is_err() {
             continue;
         }
         let path = dir.join(rel);
-        if hash_of(&path).as_deref() == Some(h.as_str()) {
+        if old.owns(rel, hash_of(&path).as_deref()) {
             let _ = std::fs::remove_file(&path);
             let mut parent = path.parent();
             while let Some(p) = parent.filter(|p| *p != dir) {
