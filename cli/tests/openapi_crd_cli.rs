@@ -321,3 +321,62 @@ fn over_budget_unexpressed_takes_vgcs_rule_out_of_the_crd() {
     );
     assert!(!text.contains("x-vgc-"), "{text}");
 }
+
+/// A CRD whose schema lacks a field a rule of vgc's reads (trimmed, or made from older Go types): the rule is not
+/// written (the API server would refuse it: "undefined field"), a warning at the node it would have gone to names
+/// the field, the summary counts it as not expressed, and it is no cost problem (no `VGC0130`, even with
+/// `--over-budget unexpressed`).
+#[test]
+fn a_rule_reading_a_field_the_crd_lacks_is_not_written() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    module(tmp.path());
+    std::fs::write(
+        tmp.path().join("v1/types.go"),
+        TYPES.replace(
+            "\t// +k8s:maxLength=16\n",
+            "\t// +k8s:maxLength=16\n\t// +k8s:dependentForbidden(fixed)\n",
+        ),
+    )
+    .expect("types.go");
+    let types = std::fs::read_to_string(tmp.path().join("v1/types.go")).expect("types");
+    std::fs::write(
+        tmp.path().join("v1/types.go"),
+        types.replace(
+            "\tTags []string `json:\"tags,omitempty\"`\n}",
+            "\tTags []string `json:\"tags,omitempty\"`\n\n\t// +k8s:optional\n\tFixed *int32 `json:\"fixed,omitempty\"`\n}",
+        ),
+    )
+    .expect("types.go");
+    let crd = tmp.path().join("widgets.yaml");
+    std::fs::write(&crd, CRD).expect("crd");
+    let out = tmp.path().join("out");
+    let p = |p: &Path| p.to_str().expect("utf-8").to_string();
+    let o = vgc(&[
+        "openapi",
+        "--crd",
+        &p(&crd),
+        &p(tmp.path()),
+        "--out",
+        &p(&out),
+        "--over-budget",
+        "unexpressed",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains(&format!("warning: the CEL rule of `k8s:dependentForbidden` at widgets.widgets.example.com/v1.spec reads field `fixed`, which the CRD's schema lacks: not written (the API server refuses a rule reading an undefined field); not expressed\n   ┌─ {}:17:11\n", p(&crd))),
+        "{err}"
+    );
+    assert!(
+        err.contains(", 1 CEL rule not expressed: it reads fields the CRD's schema lacks\n"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("dependentForbidden` at widgets.widgets.example.com/v1.spec costs"),
+        "{err}"
+    );
+    assert!(!err.contains("not estimated"), "{err}");
+    let text = std::fs::read_to_string(out.join("widgets.yaml")).expect("written");
+    assert!(!text.contains("fixed"), "{text}");
+    assert!(text.contains("maxLength: 16"), "{text}");
+}

@@ -63,6 +63,10 @@ pub struct CrdVersion {
     /// ([`vgc_openapi::over_budget::take_out_crd`]; listed only here and in their `VGC0130` warnings: a CRD has no
     /// `x-vgc-*` key). [`CrdVersion::cost`] is the estimate after.
     pub taken: Vec<vgc_openapi::over_budget::TakenOut>,
+    /// vgc's rules not written because they read fields the version's schema lacks
+    /// ([`vgc_openapi::crd::take_out_undefined`]: the API server would refuse them, "undefined field"); not
+    /// expressed, each also a warning in [`CrdOutcome::warnings`].
+    pub undefined: Vec<vgc_openapi::crd::Undefined>,
 }
 
 /// The result of `vgc openapi --crd`.
@@ -76,6 +80,9 @@ pub struct CrdOutcome {
     pub versions: Vec<CrdVersion>,
     /// Versions not served that have no Go type in the tree (`crd/version`): left as they are.
     pub skipped: Vec<String>,
+    /// Warnings at a value of a CRD (the CRD is written): a rule of vgc's not written because it reads fields the
+    /// schema lacks, at the node it would have gone to.
+    pub warnings: Vec<CrdProblem>,
 }
 
 /// The ownership record of the CRDs written in `.vgc/`.
@@ -285,6 +292,20 @@ fn add_to_document(
                     vgc_openapi::cost::name_rules(&mut cost, &generated.schemas, schema_name);
                     cost
                 };
+                let undefined = vgc_openapi::crd::take_out_undefined(schema, &estimate(schema));
+                for u in &undefined {
+                    let fields: Vec<String> = u.fields.iter().map(|f| format!("`{f}`")).collect();
+                    out.warnings.push(problem(
+                        &format!("{at}/schema/openAPIV3Schema{}", u.pointer),
+                        format!(
+                            "the CEL rule of `{}` at {name}/{version}{} reads {} {}, which the CRD's schema lacks: not written (the API server refuses a rule reading an undefined field); not expressed",
+                            u.tag,
+                            u.path,
+                            if fields.len() == 1 { "field" } else { "fields" },
+                            fields.join(", ")
+                        ),
+                    ));
+                }
                 let at = format!("{name}/{version}");
                 let taken = if over_budget == vgc_openapi::over_budget::OverBudget::Unexpressed {
                     vgc_openapi::over_budget::take_out_crd(schema, estimate, &at)
@@ -307,6 +328,7 @@ fn add_to_document(
                     unbounded,
                     cost,
                     taken,
+                    undefined,
                 });
             }
             None => out.problems.push(problem(

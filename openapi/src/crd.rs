@@ -149,6 +149,97 @@ fn drop_int_or_string_format(m: &mut Map<String, Value>) {
     }
 }
 
+/// A rule of vgc's that [`take_out_undefined`] took out of a CRD's schema: it reads fields the CRD's schema lacks (a
+/// CRD trimmed, or made from an older module of the Go types), so the API server refuses it when compiling it
+/// ("undefined field").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Undefined {
+    /// The JSON Pointer of the node the rule was added to, below the root (`/properties/spec`; `""` for the root).
+    pub pointer: String,
+    /// The rule's JSON path (`.spec`).
+    pub path: String,
+    /// The tag it says (`k8s:dependentForbidden`), else its CEL text.
+    pub tag: String,
+    /// The rule's CEL text.
+    pub rule: String,
+    /// The fields it reads that the schema lacks, sorted (at least one).
+    pub fields: Vec<String>,
+}
+
+/// Takes out of `root` (a CRD version's `openAPIV3Schema`) every rule of vgc's (one with an `origin` in `cost`, the
+/// estimate of `root` named by [`crate::cost::name_rules`]) that the estimate could not type because it selects a
+/// field the schema lacks (cel-go's checker, as the API server runs it, refuses such a rule: "undefined field").
+/// The fields named are the estimate's, and each `self.f` of the rule's text whose node has `properties` without
+/// `f`. The CRD's own rules are left as they are. Returns what was taken out, in the estimate's order.
+pub fn take_out_undefined(root: &mut Value, cost: &crate::cost::SchemaCost) -> Vec<Undefined> {
+    let mut out = Vec::new();
+    for r in cost.rules.iter().filter(|r| r.origin.is_some()) {
+        let Err(e) = &r.per_call else { continue };
+        let Some(first) = e
+            .strip_prefix("no field `")
+            .and_then(|f| f.split_once('`'))
+            .map(|(f, _)| f.to_string())
+        else {
+            continue;
+        };
+        let pointer = field_pointer(&r.field);
+        let mut fields = vec![first];
+        if let Some(props) = pointer
+            .as_deref()
+            .and_then(|p| root.pointer(p))
+            .and_then(|n| n.get("properties"))
+            .and_then(Value::as_object)
+        {
+            for (i, _) in r.rule.match_indices("self.") {
+                let f: String = r.rule[i + 5..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if !f.is_empty() && !props.contains_key(&f) {
+                    fields.push(f);
+                }
+            }
+        }
+        fields.sort();
+        fields.dedup();
+        crate::over_budget::remove_at_field(root, &r.field, &r.rule);
+        out.push(Undefined {
+            pointer: pointer.unwrap_or_default(),
+            path: r.path.clone(),
+            tag: r.tag.clone().unwrap_or_else(|| r.rule.clone()),
+            rule: r.rule.clone(),
+            fields,
+        });
+    }
+    out
+}
+
+/// The JSON Pointer of the node holding the rule at `field` (`openAPIV3Schema.properties[spec].x-kubernetes-
+/// validations[0].rule` → `/properties/spec`); `None` when `field` is not of that form.
+fn field_pointer(field: &str) -> Option<String> {
+    let (mut rest, _) = field
+        .strip_prefix("openAPIV3Schema")?
+        .rsplit_once(".x-kubernetes-validations[")?;
+    let mut out = String::new();
+    while !rest.is_empty() {
+        if let Some(r) = rest.strip_prefix(".properties[") {
+            let (k, r) = r.split_once(']')?;
+            out.push_str("/properties/");
+            out.push_str(&k.replace('~', "~0").replace('/', "~1"));
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix(".items") {
+            out.push_str("/items");
+            rest = r;
+        } else if let Some(r) = rest.strip_prefix(".additionalProperties") {
+            out.push_str("/additionalProperties");
+            rest = r;
+        } else {
+            return None;
+        }
+    }
+    Some(out)
+}
+
 /// `--bound-lists N`: sets `maxItems: n` on every list (`type: array`) of `schema` that has no `maxItems` and holds
 /// an `x-kubernetes-validations` rule at itself or below, and `maxProperties: n` on every such map
 /// (`additionalProperties`) without `maxProperties`. The API server's CEL cost estimate multiplies a rule's cost by
@@ -296,6 +387,42 @@ mod tests {
         assert_eq!(r.merge.kept.len(), 1, "{:?}", r.merge.kept);
         assert!(r.merge.kept[0].contains("maxLength"), "{:?}", r.merge.kept);
         assert_eq!(r.merge.added, 4);
+    }
+
+    #[test]
+    fn take_out_undefined_takes_out_vgcs_rules_reading_fields_the_crd_lacks() {
+        let forbidden = "!has(self.min) || (!has(self.fixed) && !has(self.extra))";
+        let mut root = json!({"type": "object", "properties": {"spec": {"type": "object", "properties": {"min": {"type": "integer"}},
+            "x-kubernetes-validations": [
+                {"rule": forbidden},
+                {"rule": "!has(self.min) || self.min > 0"},
+                {"rule": "self.other == 1"}]}}});
+        let mut cost = crate::cost::crd_schema(&root);
+        // vgc's rules are those `name_rules` gives an origin (the CRD's own, the last, has none).
+        for r in cost
+            .rules
+            .iter_mut()
+            .filter(|r| r.rule != "self.other == 1")
+        {
+            r.origin = Some("a.Spec".into());
+            r.tag = (r.rule == forbidden).then(|| "k8s:dependentForbidden".to_string());
+        }
+        let taken = take_out_undefined(&mut root, &cost);
+        assert_eq!(
+            taken,
+            vec![Undefined {
+                pointer: "/properties/spec".into(),
+                path: ".spec".into(),
+                tag: "k8s:dependentForbidden".into(),
+                rule: forbidden.into(),
+                fields: vec!["extra".into(), "fixed".into()],
+            }]
+        );
+        assert_eq!(
+            root["properties"]["spec"]["x-kubernetes-validations"],
+            json!([{"rule": "!has(self.min) || self.min > 0"}, {"rule": "self.other == 1"}]),
+            "vgc's rule that compiles and the CRD's own are kept"
+        );
     }
 
     #[test]

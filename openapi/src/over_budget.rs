@@ -252,7 +252,7 @@ fn costliest(rules: &[RuleCost]) -> Option<(u64, &RuleCost)> {
 
 /// Takes the rule `text` out of the node of `field` (`openAPIV3Schema.properties[spec].items
 /// .x-kubernetes-validations[0].rule`, [`RuleCost::field`]) below `root`.
-fn remove_at_field(root: &mut Value, field: &str, text: &str) {
+pub(crate) fn remove_at_field(root: &mut Value, field: &str, text: &str) {
     let Some(node_field) = field
         .strip_prefix("openAPIV3Schema")
         .and_then(|f| f.rsplit_once(".x-kubernetes-validations["))

@@ -24,9 +24,21 @@ struct Read {
 
 /// Prints an error at `span` of file `path` (text `text`).
 fn located(path: &str, text: &str, span: Range<usize>, message: &str, color: bool) {
+    located_as(Diagnostic::error(), path, text, span, message, color);
+}
+
+/// Prints `d` (an error or a warning) with `message` at `span` of file `path` (text `text`).
+fn located_as(
+    d: Diagnostic<usize>,
+    path: &str,
+    text: &str,
+    span: Range<usize>,
+    message: &str,
+    color: bool,
+) {
     let mut files = SimpleFiles::new();
     let id = files.add(path.to_string(), text.to_string());
-    let d = Diagnostic::error()
+    let d = d
         .with_message(message)
         .with_labels(vec![Label::primary(id, span)]);
     let mut buf = if color {
@@ -164,11 +176,23 @@ pub(crate) fn run(
         );
         return ExitCode::from(1);
     }
+    for w in &outcome.warnings {
+        let r = &read[w.file];
+        let span = r.documents[w.document].label_of(&w.pointer, &r.text);
+        located_as(
+            Diagnostic::warning(),
+            &r.path,
+            &r.text,
+            span,
+            &w.message,
+            color,
+        );
+    }
     for v in &outcome.versions {
         let m = &v.report.merge;
         let _ = writeln!(
             stderr,
-            "vgc: {}/{}: the rules of {}: {} keys added, {} kept as the CRD had them, {} places the CRD has no schema for{}{}",
+            "vgc: {}/{}: the rules of {}: {} keys added, {} kept as the CRD had them, {} places the CRD has no schema for{}{}{}",
             v.crd,
             v.version,
             v.schema,
@@ -186,6 +210,19 @@ pub(crate) fn run(
                 format!(
                     ", {} bounded by --bound-lists",
                     plural(v.bounded.len(), "list or map")
+                )
+            },
+            if v.undefined.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    ", {} not expressed: {} fields the CRD's schema lacks",
+                    plural(v.undefined.len(), "CEL rule"),
+                    if v.undefined.len() == 1 {
+                        "it reads"
+                    } else {
+                        "they read"
+                    }
                 )
             }
         );
