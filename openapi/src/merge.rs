@@ -106,6 +106,15 @@ pub(crate) fn merge_node(
             }
         }
     }
+    // A rule whose text the node already has is not added again (a spec merged twice gets nothing the second time).
+    let mut have: BTreeSet<String> = e
+        .get("x-kubernetes-validations")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(rule_text)
+        .collect();
+    fallback.retain(|r| rule_text(r).is_none_or(|t| have.insert(t)));
     if !fallback.is_empty() {
         let list = e
             .entry("x-kubernetes-validations")
@@ -182,14 +191,27 @@ fn has_rules_besides_format(m: &Map<String, Value>) -> bool {
         })
 }
 
-/// Whether vgc's `required` names are all in the document's list already (nothing to add).
+/// Whether vgc's `required` names are all in the document's list already, or each of vgc's CEL rules' text is in the
+/// document's `x-kubernetes-validations` already (nothing to add).
 fn subset(key: &str, old: &Value, ours: &Value) -> bool {
-    key == "required"
-        && ours
-            .as_array()
+    let all_in = |same: &dyn Fn(&Value, &Value) -> bool| {
+        ours.as_array()
             .into_iter()
             .flatten()
-            .all(|n| old.as_array().is_some_and(|o| o.contains(n)))
+            .all(|n| old.as_array().is_some_and(|o| o.iter().any(|x| same(x, n))))
+    };
+    match key {
+        "required" => all_in(&|a, b| a == b),
+        "x-kubernetes-validations" => {
+            all_in(&|a, b| rule_text(a).is_some() && rule_text(a) == rule_text(b))
+        }
+        _ => false,
+    }
+}
+
+/// The CEL text of a rule object (its `rule`).
+fn rule_text(r: &Value) -> Option<String> {
+    r.get("rule").and_then(Value::as_str).map(str::to_string)
 }
 
 /// vgc's value of keyword `key` (in its schema node `node`) said in CEL where the document's `old` differs: the
@@ -343,5 +365,41 @@ mod tests {
         assert!(t.get("description").is_none(), "only rule keys");
         assert_eq!(r.missing, vec!["a.T.z".to_string()]);
         assert_eq!(r.kept.len(), 2);
+    }
+
+    #[test]
+    fn merging_twice_adds_nothing_the_second_time() {
+        let mut doc = json!({"components": {"schemas": {"a.T": {
+            "type": "object",
+            "required": ["x"],
+            "x-kubernetes-validations": [{"rule": "theirs"}],
+            "properties": {"x": {"type": "string"}, "l": {"type": "array", "x-kubernetes-list-type": "atomic", "items": {"type": "string"}}}
+        }}}});
+        let ours: BTreeMap<String, Value> = [(
+            "a.T".to_string(),
+            json!({
+                "type": "object",
+                "required": ["x", "y"],
+                "x-kubernetes-validations": [{"rule": "ours", "message": "m"}],
+                "properties": {"x": {"maxLength": 3, "x-kubernetes-validations": [{"rule": "self != ''"}]},
+                               "l": {"x-kubernetes-list-type": "set"}}
+            }),
+        )]
+        .into();
+        let first = merge(&mut doc, &ours);
+        let once = doc.clone();
+        assert_eq!(
+            once["components"]["schemas"]["a.T"]["x-kubernetes-validations"],
+            json!([{"rule": "theirs"}, {"rule": "has(self.y)", "message": "must be specified", "reason": "FieldValueRequired", "fieldPath": ".y"},
+                   {"rule": "ours", "message": "m"}])
+        );
+        assert_eq!(
+            once["components"]["schemas"]["a.T"]["properties"]["l"]["x-kubernetes-validations"],
+            json!([{"rule": "self.all(x, self.exists_one(y, y == x))", "message": "Duplicate value", "reason": "FieldValueInvalid"}])
+        );
+        assert_eq!(first.added, 4, "{first:?}");
+        let second = merge(&mut doc, &ours);
+        assert_eq!(second.added, 0, "{second:?}");
+        assert_eq!(doc, once, "merge is idempotent");
     }
 }
