@@ -474,10 +474,19 @@ const DEFAULT_BOUND_LISTS: &str = "128";
 /// `--bound-strings` without a value (docs/openapi.md "The cost budget").
 const DEFAULT_BOUND_STRINGS: &str = "4096";
 
-/// Parses the `N` of `--bound-lists`/`--bound-strings`: a whole number of at least 1.
+/// Parses the `N` of `--bound-lists`/`--bound-strings`: a whole number from 1 to `i64::MAX` (the API server's
+/// `JSONSchemaProps` holds `maxItems`, `maxProperties` and `maxLength` as `*int64`: a larger value does not decode).
 fn bound_value(s: &str) -> Result<u64, String> {
     match s.parse::<i128>() {
-        Ok(n) if n >= 1 => u64::try_from(n).map_err(|_| format!("{s}: at most {}", u64::MAX)),
+        Ok(n) if n >= 1 => i64::try_from(n)
+            .ok()
+            .and_then(|n| u64::try_from(n).ok())
+            .ok_or_else(|| {
+                format!(
+                    "{s}: a bound is from 1 to {} (maxItems, maxProperties and maxLength are int64 in the API server's schema)",
+                    i64::MAX
+                )
+            }),
         Ok(_) => Err(format!(
             "{s}: a bound is at least 1 (a bound of {s} would refuse every non-empty list or string)"
         )),

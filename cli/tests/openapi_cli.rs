@@ -449,6 +449,16 @@ fn bounds_bring_the_rules_within_the_cost_budget_and_are_marked() {
             "invalid value 'many' for '--bound-lists [<N>]': \"many\": expected a whole number of at least 1",
         ),
         (
+            "--bound-lists",
+            "18446744073709551615",
+            "invalid value '18446744073709551615' for '--bound-lists [<N>]': 18446744073709551615: a bound is from 1 to 9223372036854775807 (maxItems, maxProperties and maxLength are int64 in the API server's schema)",
+        ),
+        (
+            "--bound-strings",
+            "9223372036854775808",
+            "invalid value '9223372036854775808' for '--bound-strings [<N>]': 9223372036854775808: a bound is from 1 to 9223372036854775807",
+        ),
+        (
             "--bound-strings",
             "1.5",
             "invalid value '1.5' for '--bound-strings [<N>]': \"1.5\": expected a whole number of at least 1",
