@@ -492,6 +492,20 @@ fn over_budget_unexpressed_takes_the_rule_out_and_lists_it() {
     let (api_s, out_s) = (api.to_str().expect("utf-8"), out.to_str().expect("utf-8"));
     let o = vgc(&["openapi", api_s, "--out", out_s, "--over-budget", "keep"]);
     assert!(o.status.success(), "{}", stderr(&o));
+    // The summary's counts: (expressed, not expressed).
+    let counts = |err: &str| -> (usize, usize) {
+        let line = err
+            .lines()
+            .find(|l| l.starts_with("vgc: ") && l.contains(" rules expressed, "))
+            .expect("summary");
+        let n: Vec<usize> = line
+            .split(|c: char| !c.is_ascii_digit())
+            .filter_map(|w| w.parse().ok())
+            .take(2)
+            .collect();
+        (n[0], n[1])
+    };
+    let (expressed, unexpressed) = counts(&stderr(&o));
     let w = read(&out.join(FILE))["components"]["schemas"][WIDGET].clone();
     assert_eq!(
         w["properties"]["tags"]["items"]["x-kubernetes-validations"][0]["x-vgc-tag"], "k8s:format",
@@ -516,6 +530,11 @@ fn over_budget_unexpressed_takes_the_rule_out_and_lists_it() {
         "{err}"
     );
     assert_eq!(err.matches("VGC0130").count(), 1, "{err}");
+    assert_eq!(
+        counts(&err),
+        (expressed - 1, unexpressed + 1),
+        "the rule taken out is counted as not expressed: {err}"
+    );
     let items =
         read(&out.join(FILE))["components"]["schemas"][WIDGET]["properties"]["tags"]["items"]
             .clone();

@@ -101,9 +101,11 @@ pub fn openapi(req: &OpenApiRequest) -> OpenApiOutcome {
 
 /// `--over-budget unexpressed`: the rules over the API server's CEL cost budget taken out of `generated`'s schemas
 /// (estimating the component schemas `names`: [`vgc_openapi::over_budget::take_out`]) and of its documents' copies
-/// of the components that changed; recorded in [`vgc_openapi::Output::over_budget`].
+/// of the components that changed; recorded in [`vgc_openapi::Output::over_budget`], and no longer counted in
+/// [`vgc_openapi::Output::expressed`] (the summary counts them as not expressed).
 pub fn take_out_over_budget(generated: &mut vgc_openapi::Output, names: &BTreeSet<String>) {
     let taken = vgc_openapi::over_budget::take_out(&mut generated.schemas, names);
+    generated.expressed = generated.expressed.saturating_sub(taken.len());
     let changed: BTreeSet<&String> = taken.iter().map(|t| &t.schema).collect();
     for d in &mut generated.documents {
         if let Some(serde_json::Value::Object(c)) = d.json.pointer_mut("/components/schemas") {

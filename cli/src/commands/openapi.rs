@@ -131,7 +131,7 @@ pub(crate) fn run(a: OpenApiArgs, globals: &Globals, start: Instant) -> ExitCode
         stderr,
         "vgc: {} rules expressed, {} not expressed, {} left out by --stability, {} by --option; wrote {} to {} in {:.2}s{}",
         o.expressed,
-        o.unexpressed.len(),
+        o.unexpressed.len() + o.over_budget.len(),
         o.omitted_by_stability,
         o.omitted_by_option,
         plural(outcome.files.len(), "file"),
