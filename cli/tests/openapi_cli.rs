@@ -566,3 +566,30 @@ fn over_budget_unexpressed_takes_the_rule_out_and_lists_it() {
     );
     assert!(!fresh.exists());
 }
+
+/// `--out` naming a file: a usage error saying so, before anything else (no note of the IR cache below it), exit 2,
+/// the file left as it was.
+#[test]
+fn out_that_is_a_file_is_refused_first() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let api = tmp.path().join("api");
+    std::fs::create_dir_all(&api).expect("mkdir");
+    module(&api, BOUNDED_TYPES);
+    let file = tmp.path().join("afile");
+    std::fs::write(&file, "kept").expect("file");
+    let o = vgc(&[
+        "openapi",
+        api.to_str().expect("utf-8"),
+        "--out",
+        file.to_str().expect("utf-8"),
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "error: --out {}: not a directory (--out names the directory the output is written to)\n",
+            file.display()
+        )
+    );
+    assert_eq!(std::fs::read_to_string(&file).expect("file"), "kept");
+}

@@ -43,6 +43,15 @@ pub(crate) fn run(a: OpenApiArgs, globals: &Globals, start: Instant) -> ExitCode
     };
     let absolute = |p: &str| std::path::absolute(p).unwrap_or_else(|_| p.into());
     let out_dir = absolute(&a.out);
+    // Before anything reads or writes under it (the IR cache is `--out`'s `.vgc/ir`).
+    if out_dir.exists() && !out_dir.is_dir() {
+        let _ = writeln!(
+            std::io::stderr(),
+            "error: --out {}: not a directory (--out names the directory the output is written to)",
+            out_dir.display()
+        );
+        return ExitCode::from(2);
+    }
     if let Some(cache) = vgc::gomodule::module_cache_holding(&out_dir) {
         let _ = writeln!(
             std::io::stderr(),
