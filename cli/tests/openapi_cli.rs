@@ -593,3 +593,72 @@ fn out_that_is_a_file_is_refused_first() {
     );
     assert_eq!(std::fs::read_to_string(&file).expect("file"), "kept");
 }
+
+/// `--merge` into what is not an OpenAPI spec: a file with neither `openapi` nor `components.schemas` is an error
+/// naming it, a FIFO named `*.json` is an error naming it (not skipped), both exit 2 with nothing written; a spec
+/// where none of vgc's schemas is found is written with a warning.
+#[test]
+fn merge_refuses_what_is_not_a_spec_and_warns_when_nothing_matches() {
+    let (tmp, api) = widgets();
+    let api = api.to_str().expect("utf-8").to_string();
+    let run = |spec: &Path, out: &Path| {
+        vgc(&[
+            "openapi",
+            &api,
+            "--merge",
+            spec.to_str().expect("utf-8"),
+            "--out",
+            out.to_str().expect("utf-8"),
+        ])
+    };
+    for (i, text) in ["[1,2]", r#"{"components":{}}"#].into_iter().enumerate() {
+        let spec = tmp.path().join(format!("spec{i}"));
+        std::fs::create_dir_all(&spec).expect("mkdir");
+        std::fs::write(spec.join("a.json"), text).expect("spec");
+        let out = tmp.path().join(format!("out{i}"));
+        let o = run(&spec, &out);
+        assert_eq!(o.status.code(), Some(2), "{text}: {}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!(
+                "error: {}: not an OpenAPI v3 document: neither an `openapi` version nor `components.schemas`",
+                spec.join("a.json").display()
+            )),
+            "{text}: {}",
+            stderr(&o)
+        );
+        assert!(!out.join("a.json").exists(), "{text}");
+    }
+    let spec = tmp.path().join("fifo");
+    std::fs::create_dir_all(&spec).expect("mkdir");
+    let made = Command::new("mkfifo")
+        .arg(spec.join("b.json"))
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let o = run(&spec, &tmp.path().join("out-fifo"));
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!(
+            "error: {}: not a regular file (a FIFO)",
+            spec.join("b.json").display()
+        )),
+        "{}",
+        stderr(&o)
+    );
+    let spec = tmp.path().join("other");
+    std::fs::create_dir_all(&spec).expect("mkdir");
+    std::fs::write(
+        spec.join("c.json"),
+        r#"{"openapi": "3.0.0", "components": {"schemas": {"io.k8s.other.v1.Thing": {"type": "object"}}}}"#,
+    )
+    .expect("spec");
+    let out = tmp.path().join("out-other");
+    let o = run(&spec, &out);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("warning: --merge: none of vgc's schemas is in the spec (1 file): no rule was added; is it the spec of the API tree's group versions?\n"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(out.join("c.json").exists());
+}

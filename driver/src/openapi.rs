@@ -274,7 +274,9 @@ pub(crate) fn merge_dir(
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .map_err(|e| format!("--merge {}: {e}", dir.display()))?
         .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        // Every `*.json` entry but a directory: a FIFO, a device or a dangling link so named is refused by name
+        // below (`sys::read_regular`), not skipped.
+        .filter(|e| !std::fs::metadata(e.path()).is_ok_and(|m| m.is_dir()))
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(".json"))
         .collect();
@@ -295,6 +297,18 @@ pub(crate) fn merge_dir(
             .map_err(|e| format!("{}: {e}", path.display()))?;
         let mut doc: serde_json::Value = serde_json::from_slice(&text)
             .map_err(|e| format!("{}: not JSON: {e}", path.display()))?;
+        // An OpenAPI v3 document has `openapi` (its version) and keeps its schemas in `components.schemas`: a file
+        // with neither is no spec file (a JSON file of something else in the directory, or the wrong directory).
+        if !doc.get("openapi").is_some_and(serde_json::Value::is_string)
+            && !doc
+                .pointer("/components/schemas")
+                .is_some_and(serde_json::Value::is_object)
+        {
+            return Err(format!(
+                "{}: not an OpenAPI v3 document: neither an `openapi` version nor `components.schemas` (expected a spec file such as k8s.io/kubernetes' api/openapi-spec/v3/api__v1_openapi.json)",
+                path.display()
+            ));
+        }
         let r = vgc_openapi::merge(&mut doc, &generated.schemas);
         summary.files += 1;
         summary.added += r.added;

@@ -123,6 +123,13 @@ pub(crate) fn run(a: OpenApiArgs, globals: &Globals, start: Instant) -> ExitCode
             m.missing.len(),
             m.unmatched.len()
         );
+        if m.matched.is_empty() {
+            let _ = writeln!(
+                stderr,
+                "warning: --merge: none of vgc's schemas is in the spec ({}): no rule was added; is it the spec of the API tree's group versions?",
+                plural(m.files, "file")
+            );
+        }
         if a.verbose {
             for k in &m.kept {
                 let _ = writeln!(stderr, "note: merge kept {k}");
