@@ -416,7 +416,7 @@ pub(crate) struct OpenApiArgs {
     /// The least stable rules exported: `alpha` (every rule), `beta` (beta and stable) or `stable`.
     #[arg(long, value_parser = ["stable", "beta", "alpha"], default_value = "alpha")]
     pub(crate) stability: String,
-    /// The Kubernetes release whose CEL environment the rules must compile in (`1.30` or later; default `1.31`):
+    /// The Kubernetes release whose CEL environment the rules must compile in (`1.30` to `1.38`; default `1.31`):
     /// before 1.31 (kubectl-validate v0.0.4) there is no `format` library, and formats are said with `matches`.
     #[arg(long, value_name = "RELEASE", default_value = "1.31")]
     pub(crate) cel_env: String,

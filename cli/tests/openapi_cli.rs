@@ -104,11 +104,34 @@ fn writes_one_document_per_group_version_with_the_rules() {
         read(&out.join(FILE))["components"]["schemas"][WIDGET]["properties"]["size"]["maximum"],
         9
     );
+    assert!(!stderr(&o).contains("warning: --option"), "{}", stderr(&o));
+    // An option no rule reads: a warning (with the closest read when near), the output still written.
+    let o = vgc(&[
+        "openapi",
+        api_s,
+        "--out",
+        out_s,
+        "--option",
+        "Gat=true",
+        "--option",
+        "Nope=false",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("warning: --option Gat: no rule of this API tree reads this option, so it changes nothing (options it reads: Gate); did you mean Gate?\n"),
+        "{err}"
+    );
+    assert!(
+        err.contains("warning: --option Nope: no rule of this API tree reads this option, so it changes nothing (options it reads: Gate)\n"),
+        "{err}"
+    );
     // Usage errors.
     for bad in [
         &["--option", "Gate=maybe"][..],
         &["--option", "=true"],
         &["--stability", "gamma"],
+        &["--cel-env", "1.99"],
     ] {
         let mut args = vec!["openapi", api_s, "--out", out_s];
         args.extend_from_slice(bad);

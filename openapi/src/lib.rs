@@ -91,20 +91,30 @@ impl Default for Options {
     }
 }
 
-/// Parses a `--cel-env` release (`1.30`, `1.31`, …): whether its CEL environment has the `format` library
+/// The latest Kubernetes release `--cel-env` accepts: the newest whose modules vgc is tested with (k8s.io/kubernetes
+/// v1.38.0-beta.0); a later release's CEL environment is not known yet.
+pub const LATEST_CEL_ENV_MINOR: u32 = 38;
+
+/// Parses a `--cel-env` release (`1.30` to `1.38`): whether its CEL environment has the `format` library
 /// (introduced in 1.31, `k8s.io/apiserver/pkg/cel/environment` `base.go`).
 ///
 /// # Errors
-/// Not `1.<minor>`, or a release before 1.30 (vgc's rules also use libraries of 1.29 and 1.30: strings `split`,
-/// `optionalOldSelf`).
+/// Not `1.<minor>`, a release before 1.30 (vgc's rules also use libraries of 1.29 and 1.30: strings `split`,
+/// `optionalOldSelf`), or after [`LATEST_CEL_ENV_MINOR`].
 pub fn parse_cel_env(s: &str) -> Result<bool, String> {
     let minor = s
         .strip_prefix("1.")
+        .filter(|m| m.bytes().all(|b| b.is_ascii_digit()))
         .and_then(|m| m.parse::<u32>().ok())
-        .ok_or_else(|| format!("--cel-env {s:?}: expected a Kubernetes release such as 1.30"))?;
+        .ok_or_else(|| format!("--cel-env {s:?}: expected a Kubernetes release from 1.30 to 1.{LATEST_CEL_ENV_MINOR}"))?;
     if minor < 30 {
         return Err(format!(
             "--cel-env {s}: vgc's CEL rules need a Kubernetes 1.30 environment at least"
+        ));
+    }
+    if minor > LATEST_CEL_ENV_MINOR {
+        return Err(format!(
+            "--cel-env {s}: not a release vgc knows the CEL environment of (1.30 to 1.{LATEST_CEL_ENV_MINOR})"
         ));
     }
     Ok(minor >= 31)
@@ -346,6 +356,38 @@ pub fn parse_stability(s: &str) -> Result<Stability, String> {
 
 #[cfg(test)]
 mod tests {
+    use super::parse_cel_env;
+
+    #[test]
+    fn cel_env_accepts_the_documented_releases_only() {
+        assert_eq!(parse_cel_env("1.30"), Ok(false));
+        assert_eq!(parse_cel_env("1.31"), Ok(true));
+        assert_eq!(parse_cel_env("1.38"), Ok(true));
+        assert_eq!(
+            parse_cel_env("1.99"),
+            Err(
+                "--cel-env 1.99: not a release vgc knows the CEL environment of (1.30 to 1.38)"
+                    .into()
+            )
+        );
+        assert_eq!(
+            parse_cel_env("1.29"),
+            Err(
+                "--cel-env 1.29: vgc's CEL rules need a Kubernetes 1.30 environment at least"
+                    .into()
+            )
+        );
+        for bad in ["1.+31", "2.0", "1.31.0", "latest"] {
+            assert_eq!(
+                parse_cel_env(bad),
+                Err(format!(
+                    "--cel-env {bad:?}: expected a Kubernetes release from 1.30 to 1.38"
+                )),
+                "{bad}"
+            );
+        }
+    }
+
     use super::*;
 
     #[test]

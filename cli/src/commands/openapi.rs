@@ -99,13 +99,15 @@ pub(crate) fn run(a: OpenApiArgs, globals: &Globals, start: Instant) -> ExitCode
             color: style.color,
             verbose: a.verbose,
         };
-        return super::openapi_crd::run(&req, &crd, |o| report(o, a.verbose, style.color));
+        return super::openapi_crd::run(&req, &crd, |o| {
+            report(o, &req.options.options, a.verbose, style.color)
+        });
     }
     if a.format == "jsonschema" {
         return super::openapi_jsonschema::run(&req, a.verbose, style.color, &out_dir, start);
     }
     let outcome = openapi(&req);
-    if let Some(code) = report(&outcome, a.verbose, style.color) {
+    if let Some(code) = report(&outcome, &req.options.options, a.verbose, style.color) {
         return code;
     }
     let mut stderr = std::io::stderr().lock();
@@ -161,7 +163,14 @@ pub(crate) fn run(a: OpenApiArgs, globals: &Globals, start: Instant) -> ExitCode
 /// Prints the analysis' diagnostics and notes, each rule not expressed and each `VGC0130` cost warning (the first
 /// ten of each unless `verbose`);
 /// `Some(exit code)` when the analysis had errors (nothing was written).
-pub(super) fn report(outcome: &OpenApiOutcome, verbose: bool, color: bool) -> Option<ExitCode> {
+/// `options`: the `--option` settings given, each one no rule of the tree reads a warning
+/// ([`vgc::validate::Api::unread_options`]: it changes nothing, most likely a misspelt gate; the closest read named).
+pub(super) fn report(
+    outcome: &OpenApiOutcome,
+    options: &std::collections::BTreeMap<String, bool>,
+    verbose: bool,
+    color: bool,
+) -> Option<ExitCode> {
     let mut stderr = std::io::stderr().lock();
     let text = vgc::render::text_styled(
         &outcome.build.diagnostics,
@@ -185,6 +194,15 @@ pub(super) fn report(outcome: &OpenApiOutcome, verbose: bool, color: bool) -> Op
     let Some(o) = &outcome.output else {
         return Some(ExitCode::from(1));
     };
+    if !options.is_empty() {
+        let api = vgc::validate::Api {
+            plan: outcome.build.plan.clone(),
+            kinds: std::collections::BTreeMap::new(),
+        };
+        for w in api.unread_options(options.keys()) {
+            let _ = writeln!(stderr, "warning: {w}");
+        }
+    }
     let shown = if verbose { usize::MAX } else { SHOWN };
     warn_unexpressed(
         &mut stderr,

@@ -23,7 +23,9 @@ pub(crate) fn run(
     start: Instant,
 ) -> ExitCode {
     let outcome = jsonschema(req);
-    if let Some(code) = super::openapi::report(&outcome.openapi, verbose, color) {
+    if let Some(code) =
+        super::openapi::report(&outcome.openapi, &req.options.options, verbose, color)
+    {
         return code;
     }
     let mut stderr = std::io::stderr().lock();
