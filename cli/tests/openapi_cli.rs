@@ -35,6 +35,16 @@ type Widget struct {
 /// The schema name of `Widget` in the module `example.com/widgets`.
 const WIDGET: &str = "com.example.widgets.v1.Widget";
 
+/// A fresh temporary directory holding `api/`, a module of `types` ([`module`]): the directory (kept alive by the
+/// caller) and the module's path.
+fn api_module(types: &str) -> (tempfile::TempDir, PathBuf) {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let api = tmp.path().join("api");
+    std::fs::create_dir_all(&api).expect("mkdir");
+    module(&api, types);
+    (tmp, api)
+}
+
 const FILE: &str = "apis__widgets.example.com__v1_openapi.json";
 
 fn module(dir: &Path, types: &str) {
@@ -51,10 +61,7 @@ fn module(dir: &Path, types: &str) {
 
 /// A temporary directory with the module of [`TYPES`] in `api/`; the directory (removed when dropped) and `api`.
 fn widgets() -> (tempfile::TempDir, PathBuf) {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let api = tmp.path().join("api");
-    std::fs::create_dir_all(&api).expect("mkdir");
-    module(&api, TYPES);
+    let (tmp, api) = api_module(TYPES);
     (tmp, api)
 }
 
@@ -328,10 +335,7 @@ type WidgetList struct {
 
 #[test]
 fn bounds_bring_the_rules_within_the_cost_budget_and_are_marked() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let api = tmp.path().join("api");
-    std::fs::create_dir_all(&api).expect("mkdir");
-    module(&api, BOUNDED_TYPES);
+    let (tmp, api) = api_module(BOUNDED_TYPES);
     let out = tmp.path().join("out");
     let (api_s, out_s) = (api.to_str().expect("utf-8"), out.to_str().expect("utf-8"));
     // Without bounds: the format below the unbounded list is over the per-rule budget.
@@ -507,10 +511,7 @@ fn bounds_bring_the_rules_within_the_cost_budget_and_are_marked() {
 /// says so; the default (`keep`) writes it; a bad value is a usage error (exit 2, nothing written).
 #[test]
 fn over_budget_unexpressed_takes_the_rule_out_and_lists_it() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let api = tmp.path().join("api");
-    std::fs::create_dir_all(&api).expect("mkdir");
-    module(&api, BOUNDED_TYPES);
+    let (tmp, api) = api_module(BOUNDED_TYPES);
     let out = tmp.path().join("out");
     let (api_s, out_s) = (api.to_str().expect("utf-8"), out.to_str().expect("utf-8"));
     let o = vgc(&["openapi", api_s, "--out", out_s, "--over-budget", "keep"]);
@@ -594,10 +595,7 @@ fn over_budget_unexpressed_takes_the_rule_out_and_lists_it() {
 /// the file left as it was.
 #[test]
 fn out_that_is_a_file_is_refused_first() {
-    let tmp = tempfile::tempdir().expect("tempdir");
-    let api = tmp.path().join("api");
-    std::fs::create_dir_all(&api).expect("mkdir");
-    module(&api, BOUNDED_TYPES);
+    let (tmp, api) = api_module(BOUNDED_TYPES);
     let file = tmp.path().join("afile");
     std::fs::write(&file, "kept").expect("file");
     let o = vgc(&[

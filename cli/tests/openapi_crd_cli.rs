@@ -87,6 +87,15 @@ fn vgc(args: &[&str]) -> Output {
         .expect("vgc runs")
 }
 
+/// `vgc openapi --crd CRD DIR --out OUT` and `extra`.
+fn crd_run(dir: &Path, crd: &Path, out: &Path, extra: &[&str]) -> Output {
+    let p = |p: &Path| p.to_str().expect("utf-8").to_string();
+    let (crd, dir, out) = (p(crd), p(dir), p(out));
+    let mut args = vec!["openapi", "--crd", &crd, &dir, "--out", &out];
+    args.extend(extra);
+    vgc(&args)
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -104,15 +113,7 @@ fn the_rules_are_added_in_place_and_every_key_is_kept() {
     let crd = tmp.path().join("widgets.yaml");
     std::fs::write(&crd, CRD).expect("crd");
     let out = tmp.path().join("out");
-    let p = |p: &Path| p.to_str().expect("utf-8").to_string();
-    let o = vgc(&[
-        "openapi",
-        "--crd",
-        &p(&crd),
-        &p(tmp.path()),
-        "--out",
-        &p(&out),
-    ]);
+    let o = crd_run(tmp.path(), &crd, &out, &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("widgets.widgets.example.com/v1: the rules of com.example.widgets.v1.Widget: 3 keys added"),
@@ -160,16 +161,7 @@ fn the_rules_are_added_in_place_and_every_key_is_kept() {
     assert!(!text.contains("x-vgc-"), "{text}");
 
     // --bound-lists: the list holding a rule gets maxItems.
-    let o = vgc(&[
-        "openapi",
-        "--crd",
-        &p(&crd),
-        &p(tmp.path()),
-        "--out",
-        &p(&out),
-        "--bound-lists",
-        "64",
-    ]);
+    let o = crd_run(tmp.path(), &crd, &out, &["--bound-lists", "64"]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stderr(&o).contains("warning: widgets"), "{}", stderr(&o));
     assert!(!stderr(&o).contains("VGC0130"), "{}", stderr(&o));
@@ -183,16 +175,7 @@ fn the_rules_are_added_in_place_and_every_key_is_kept() {
     );
 
     // A bound of 0 is a usage error.
-    let o = vgc(&[
-        "openapi",
-        "--crd",
-        &p(&crd),
-        &p(tmp.path()),
-        "--out",
-        &p(&out),
-        "--bound-lists",
-        "0",
-    ]);
+    let o = crd_run(tmp.path(), &crd, &out, &["--bound-lists", "0"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("a bound is at least 1"),
@@ -206,7 +189,6 @@ fn a_crd_that_cannot_get_rules_is_a_located_error_and_nothing_is_written() {
     let tmp = tempfile::tempdir().expect("tempdir");
     module(tmp.path());
     let out = tmp.path().join("out");
-    let p = |p: &Path| p.to_str().expect("utf-8").to_string();
     let cases = [
         (
             CRD.replace("kind: Widget", "kind: Gadget"),
@@ -232,14 +214,7 @@ fn a_crd_that_cannot_get_rules_is_a_located_error_and_nothing_is_written() {
     for (text, message, at) in cases {
         let crd = tmp.path().join("bad.yaml");
         std::fs::write(&crd, &text).expect("crd");
-        let o = vgc(&[
-            "openapi",
-            "--crd",
-            &p(&crd),
-            &p(tmp.path()),
-            "--out",
-            &p(&out),
-        ]);
+        let o = crd_run(tmp.path(), &crd, &out, &[]);
         let e = stderr(&o);
         assert_eq!(o.status.code(), Some(1), "{e}");
         assert!(e.contains(message), "{e}");
@@ -290,17 +265,7 @@ fn over_budget_unexpressed_takes_vgcs_rule_out_of_the_crd() {
     let crd = tmp.path().join("widgets.yaml");
     std::fs::write(&crd, CRD).expect("crd");
     let out = tmp.path().join("out");
-    let p = |p: &Path| p.to_str().expect("utf-8").to_string();
-    let o = vgc(&[
-        "openapi",
-        "--crd",
-        &p(&crd),
-        &p(tmp.path()),
-        "--out",
-        &p(&out),
-        "--over-budget",
-        "unexpressed",
-    ]);
+    let o = crd_run(tmp.path(), &crd, &out, &["--over-budget", "unexpressed"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(
@@ -351,16 +316,7 @@ fn a_rule_reading_a_field_the_crd_lacks_is_not_written() {
     std::fs::write(&crd, CRD).expect("crd");
     let out = tmp.path().join("out");
     let p = |p: &Path| p.to_str().expect("utf-8").to_string();
-    let o = vgc(&[
-        "openapi",
-        "--crd",
-        &p(&crd),
-        &p(tmp.path()),
-        "--out",
-        &p(&out),
-        "--over-budget",
-        "unexpressed",
-    ]);
+    let o = crd_run(tmp.path(), &crd, &out, &["--over-budget", "unexpressed"]);
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(
