@@ -16,7 +16,9 @@ Scenarios (median of N runs each; between runs the scenario's state is restored)
   rm, warm    update-codegen.sh unchanged: generated files deleted, vgc's caches kept from the last run
   no-op       a rerun with nothing changed (the files of the last run in place)
   one tag     `+k8s:minimum` of core/v1 LeaseSpec.Priority in the staging copy of k8s.io/api set to a new value
-Upstream validation-gen keeps no state, so its runs differ only by what Go's own caches hold.
+Upstream validation-gen keeps no state, so its runs differ only by what Go's own caches hold. vgc runs twice: one-shot
+(`VGC_NO_SERVER=1`), and as the client of `vgc validation-gen --serve` started with the same command after a complete
+run (the build server, docs/go-backend.md; its `cold` row is left out: `.vgc/` holds the server's socket).
 
   scripts/bench-go-backend.py                      # builds target/release/vgc and validation-gen v0.37.2
   scripts/bench-go-backend.py -n 7 --vgc PATH       # another vgc binary, 7 runs per scenario
@@ -202,6 +204,25 @@ def build_go_tool(module_dir, pkg, out, root):
     return dict(os.environ, GOFLAGS="", GOPROXY="off", GOTOOLCHAIN="local")
 
 
+SERVER = "vgc-server"
+
+
+def start_server(cmd, root):
+    """Starts `cmd --serve` (vgc's build server of that command) in `root` and waits for its ready line; returns the
+    process (its stderr drained on a thread so it never blocks)."""
+    import threading
+    p = subprocess.Popen(cmd + ["--serve"], cwd=root, stderr=subprocess.PIPE, text=True)
+    seen = []
+    for line in p.stderr:
+        seen.append(line)
+        if line.startswith("vgc serve: serving builds of this command at "):
+            break
+    else:
+        sys.exit("the vgc build server did not start:\n" + "".join(seen))
+    threading.Thread(target=lambda: [None for _ in p.stderr], daemon=True).start()
+    return p
+
+
 def cpu_model():
     """The CPU's model name from /proc/cpuinfo ("" where there is none)."""
     try:
@@ -220,8 +241,11 @@ def main():
     go_env = build_go_tool(download(CODE_GENERATOR, work), "./cmd/validation-gen", upstream, root)
 
     dirs = tagged_dirs(root)
+    vgc_cmd = [vgc, "--upstream", "1.37", "validation-gen"] + flags(dirs, a.fixtures)
     tools = {
-        "vgc": ([vgc, "--upstream", "1.37", "validation-gen"] + flags(dirs, a.fixtures), os.environ),
+        "vgc": (vgc_cmd, dict(os.environ, VGC_NO_SERVER="1")),
+        # The same command, answered by `vgc validation-gen --serve` started with it after the warm-up run.
+        SERVER: (vgc_cmd, os.environ),
         "validation-gen": ([upstream] + flags(dirs, a.fixtures), go_env),
     }
     edited_path = os.path.join(root, EDITED)
@@ -251,7 +275,10 @@ def main():
         clean_state()
         set_minimum(0)
         run(cmd, root, env)  # warm the OS page cache and Go's caches; every scenario starts from a complete run
+        server = start_server(cmd, root) if tool == SERVER else None
         for name, prepare in scenarios:
+            if server and name == "cold":
+                continue  # `.vgc/` holds the server's socket: a cold run is the one-shot build's
             samples = []
             for _ in range(a.n):
                 prepare()
@@ -264,8 +291,15 @@ def main():
             times[(tool, name)] = statistics.median(samples)
             samples_of[(tool, name)] = samples
         # The files of a complete run at the original tags, kept for the comparison below.
-        clean_state()
-        run(cmd, root, env)
+        if server:
+            remove_generated(root)
+            served = run(cmd, root, env)
+            assert "built by the vgc build server" in served.stderr, served.stderr
+            server.terminate()
+            server.wait()
+        else:
+            clean_state()
+            run(cmd, root, env)
         keep = os.path.join(work, "out-" + tool)
         shutil.rmtree(keep, ignore_errors=True)
         for rel in generated(root):
@@ -274,9 +308,13 @@ def main():
         outputs[tool] = generated(root)
     clean_state()
 
-    same = outputs["vgc"] == outputs["validation-gen"] and all(
-        filecmp.cmp(os.path.join(work, "out-vgc", r), os.path.join(work, "out-validation-gen", r), shallow=False)
-        for r in outputs["vgc"]
+    same = all(
+        outputs[tool] == outputs["validation-gen"] and all(
+            filecmp.cmp(os.path.join(work, "out-" + tool, r), os.path.join(work, "out-validation-gen", r),
+                        shallow=False)
+            for r in outputs[tool]
+        )
+        for tool in ("vgc", SERVER)
     )
     cpu = cpu_model()
     go_version = run(["go", "version"], root).stdout.strip()
@@ -287,17 +325,20 @@ def main():
           f"validation-gen {CODE_GENERATOR.split('@')[1]} built with {go_version}")
     print(f"population: {KUBERNETES} pkg/apis + staging {', '.join(STAGING)}; {len(dirs)} input packages, "
           f"{len(outputs['vgc'])} files written{' (coverage fixtures included)' if a.fixtures else ''}")
-    print(f"outputs of vgc and validation-gen: {'identical' if same else 'DIFFERENT'}")
+    print(f"outputs of vgc (one-shot and build server) and validation-gen: {'identical' if same else 'DIFFERENT'}")
     print(f"median of {a.n} runs, wall time\n")
-    print("| scenario | vgc | validation-gen | vgc / validation-gen |")
-    print("|---|---:|---:|---:|")
+    print("| scenario | vgc | vgc, build server | validation-gen | vgc / validation-gen | build server / validation-gen |")
+    print("|---|---:|---:|---:|---:|---:|")
     for name, _ in scenarios:
         v, u = times[("vgc", name)], times[("validation-gen", name)]
-        print(f"| {name} | {v:.3f} s | {u:.3f} s | {v / u:.3f} |")
+        srv = times.get((SERVER, name))
+        cells = (f"{srv:.3f} s", f"{srv / u:.4f} ({u / srv:.0f}×)") if srv else ("—", "—")
+        print(f"| {name} | {v:.3f} s | {cells[0]} | {u:.3f} s | {v / u:.3f} ({u / v:.0f}×) | {cells[1]} |")
     print("\nruns (s):")
     for name, _ in scenarios:
         for tool in tools:
-            print(f"  {name:9} {tool:15} " + ", ".join(f"{x:.3f}" for x in samples_of[(tool, name)]))
+            if (tool, name) in samples_of:
+                print(f"  {name:9} {tool:17} " + ", ".join(f"{x:.3f}" for x in samples_of[(tool, name)]))
     if not a.work:
         shutil.rmtree(work, ignore_errors=True)
     return 0 if same else 1

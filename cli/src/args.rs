@@ -217,6 +217,14 @@ pub(crate) struct ValidationGenArgs {
     /// vgc: do not use the caches (`.vgc/` at the Go module root).
     #[arg(long)]
     pub(crate) no_cache: bool,
+    /// vgc: build once, then stay running as the build server of this command: every later `vgc validation-gen`
+    /// with the same packages, flags and environment (and the same vgc executable) hands its build to this process,
+    /// which keeps the analysis in memory (docs/go-backend.md, "The build server"). Stop it with Ctrl-C.
+    #[arg(long, conflicts_with_all = ["no_cache", "no_server"])]
+    pub(crate) serve: bool,
+    /// vgc: build in this process even when a build server of this command is running (also: `VGC_NO_SERVER=1`).
+    #[arg(long)]
+    pub(crate) no_server: bool,
 }
 
 /// Options of `vgc watch`.

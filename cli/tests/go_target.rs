@@ -1310,3 +1310,214 @@ fn a_write_error_names_the_path_that_could_not_be_written() {
     );
     assert_eq!(read(&root, "fx"), "a file in the way\n");
 }
+
+/// validation-gen's command line of the build-server tests (directories, as `hack/update-codegen.sh` passes them).
+const SERVED: &[&str] = &[
+    "validation-gen",
+    "--output-file",
+    OUT,
+    "--go-header-file",
+    "hack/boilerplate.go.txt",
+    "./apis/gadgets/v1",
+    "./apis/widgets/v1",
+];
+
+/// A running `vgc validation-gen --serve …` (killed when dropped) and what it printed up to its ready line.
+struct Server {
+    child: std::process::Child,
+    started: String,
+}
+
+impl Server {
+    /// Starts the server of [`SERVED`] plus `extra` in `root` and waits (at most 120 s) for its ready line.
+    fn start(root: &Path, extra: &[&str]) -> Self {
+        use std::io::BufRead as _;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_vgc"))
+            .args([SERVED, &["--serve"], extra].concat())
+            .current_dir(root)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("vgc --serve runs");
+        let (tx, rx) = std::sync::mpsc::channel();
+        let pipe = child.stderr.take().expect("stderr");
+        std::thread::spawn(move || {
+            for line in std::io::BufReader::new(pipe).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut started = String::new();
+        loop {
+            let line = rx
+                .recv_timeout(std::time::Duration::from_secs(120))
+                .unwrap_or_else(|_| panic!("no ready line from the server: {started}"));
+            started.push_str(&line);
+            started.push('\n');
+            if line.starts_with("vgc serve: serving builds of this command at ") {
+                break;
+            }
+        }
+        // Keep draining the pipe so the server never blocks on a full one.
+        std::thread::spawn(move || while rx.recv().is_ok() {});
+        Self { child, started }
+    }
+
+    fn signal(&mut self, signal: &str) {
+        let o = Command::new("kill")
+            .args([signal, &self.child.id().to_string()])
+            .output()
+            .expect("kill runs");
+        assert!(o.status.success(), "{}", stderr(&o));
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Sets `+k8s:maxLength` of WidgetSpec.Name in `root` to `n` (a same-size edit for two-digit values).
+fn set_max_length(root: &Path, n: u32) {
+    std::fs::write(
+        root.join("apis/widgets/v1/types.go"),
+        WIDGETS_TYPES.replace("+k8s:maxLength=16", &format!("+k8s:maxLength={n}")),
+    )
+    .expect("write");
+}
+
+/// `vgc validation-gen --serve` (docs/go-backend.md, "The build server"): a later run of the same command is built by
+/// the server — the same bytes as a one-shot build of the same tree, every edit seen (same-size edits in quick
+/// succession included: the racy-stamp rule), the report of a one-shot build plus one note; another command, a
+/// `--no-server` run and a run after the server stopped (SIGTERM removes the socket; `kill -9` leaves one no process
+/// answers) build in their own process; a second server of the same directory is refused.
+#[test]
+fn a_build_server_builds_what_a_one_shot_build_would() {
+    let (_tmp, root) = fixture();
+    let sock = root.join(".vgc/serve.sock");
+    let mut server = Server::start(&root, &[]);
+    assert!(
+        server.started.contains("vgc: wrote 2 files to "),
+        "{}",
+        server.started
+    );
+    assert!(sock.exists(), "{}", server.started);
+    let by_server = format!("note: built by the vgc build server at {}", sock.display());
+
+    // Nothing changed: the server's build writes nothing.
+    let o = vgc(&root, SERVED);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(err.starts_with(&by_server), "{err}");
+    assert!(
+        err.contains(&format!(
+            "vgc: wrote 0 of 2 files (2 unchanged) to {}\n",
+            root.display()
+        )),
+        "{err}"
+    );
+
+    // Same-size edits, each followed at once by a build: every one is seen, and the bytes are a one-shot build's.
+    for n in [17, 18, 19, 20] {
+        set_max_length(&root, n);
+        let o = vgc(&root, SERVED);
+        let err = stderr(&o);
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        assert!(err.starts_with(&by_server), "{err}");
+        assert!(
+            err.contains("vgc: wrote 1 of 2 files (1 unchanged)"),
+            "{err}"
+        );
+        let (_keep, fresh) = copy(&root);
+        let o = vgc(&fresh, &[SERVED, &["--no-server"]].concat());
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert_eq!(
+            read(&root, &widgets()),
+            read(&fresh, &widgets()),
+            "maxLength={n}"
+        );
+        assert!(
+            read(&root, &widgets()).contains(&format!(
+                "validate.MaxLength(ctx, op, fldPath, obj, oldObj, {n})"
+            )),
+            "{}",
+            read(&root, &widgets())
+        );
+    }
+
+    // A diagnostic is the one-shot build's, exit code included.
+    std::fs::write(
+        root.join("apis/widgets/v1/types.go"),
+        WIDGETS_TYPES.replace("+k8s:maxLength=16", "+k8s:maxLength=x"),
+    )
+    .expect("write");
+    let served = vgc(&root, &[SERVED, &["--short", "--color", "never"]].concat());
+    let local = vgc(
+        &root,
+        &[SERVED, &["--short", "--color", "never", "--no-server"]].concat(),
+    );
+    assert_eq!(served.status.code(), Some(1), "{}", stderr(&served));
+    assert_eq!(local.status.code(), Some(1), "{}", stderr(&local));
+    let without_time = |s: &str| {
+        s.lines()
+            .filter(|l| !l.starts_with("note: built by the vgc build server"))
+            .map(|l| l.split(" in 0.").next().unwrap_or(l).to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        without_time(&stderr(&served)),
+        without_time(&stderr(&local))
+    );
+    assert!(stderr(&served).starts_with(&by_server));
+    set_max_length(&root, 16);
+
+    // Another command: refused with a note, built here.
+    let o = vgc(&root, &[SERVED, &["--force"]].concat());
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "note: the vgc build server at {} serves another command (other packages, flags or environment, or another vgc executable); building in this process\n",
+            sock.display()
+        )),
+        "{err}"
+    );
+    // --no-server: no note.
+    let o = vgc(&root, &[SERVED, &["--no-server"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("build server"), "{}", stderr(&o));
+
+    // A second server of the same directory.
+    let o = vgc(&root, &[SERVED, &["--serve"]].concat());
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!(
+            "error: {}: a vgc build server already serves this directory",
+            sock.display()
+        )),
+        "{}",
+        stderr(&o)
+    );
+
+    // SIGTERM: the socket is removed; the next run builds here, silently.
+    server.signal("-TERM");
+    assert!(!sock.exists());
+    let o = vgc(&root, SERVED);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("build server"), "{}", stderr(&o));
+
+    // kill -9 leaves the socket; nothing answers on it: built here, silently; a new server replaces it.
+    let mut server = Server::start(&root, &[]);
+    server.signal("-KILL");
+    assert!(sock.exists());
+    let o = vgc(&root, SERVED);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("build server"), "{}", stderr(&o));
+    let _server = Server::start(&root, &[]);
+    let o = vgc(&root, SERVED);
+    assert!(stderr(&o).starts_with(&by_server), "{}", stderr(&o));
+}

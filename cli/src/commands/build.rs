@@ -1,7 +1,7 @@
 //! `vgc build`: check the tags and generate the Rust validation crate into `--out`. The end of the command (the
 //! build and its report) is shared with `vgc check` ([`execute`]).
 
-use super::common::{Globals, print_timings, profile_suffix, structs_of, target};
+use super::common::{Globals, profile_suffix, structs_of, target, write_timings};
 use crate::args::BuildArgs;
 use std::io::Write as _;
 use std::process::ExitCode;
@@ -301,9 +301,6 @@ pub(crate) fn go_request(
     })
 }
 
-/// Builds `req` (with the global options applied) and reports: the diagnostics (`short`: one line each), an
-/// output error, the summary line, notes, the phase timings when `timings`, and what was written; returns the
-/// exit code ([`vgc_driver::exit_code`]).
 /// How diagnostics are printed on stderr: one per line (`--short`) or not, in colour (`--color`) or not.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Style {
@@ -322,17 +319,47 @@ impl Style {
     }
 }
 
+/// Builds `req` (with the global options applied) and reports: the diagnostics (`short`: one line each), an
+/// output error, the summary line, notes, the phase timings when `timings`, and what was written; returns the
+/// exit code ([`vgc_driver::exit_code`]).
+///
+/// A build server of the same request (`vgc validation-gen --serve`, [`super::serve`]) builds it when one runs.
 pub(crate) fn execute(
-    mut req: BuildRequest,
+    req: BuildRequest,
     style: Style,
     timings: bool,
     globals: &Globals,
     start: Instant,
 ) -> ExitCode {
+    execute_with(req, style, timings, globals, start, true)
+}
+
+/// [`execute`] in this process, never handed to a build server (`--no-server`).
+pub(crate) fn execute_here(
+    req: BuildRequest,
+    style: Style,
+    timings: bool,
+    globals: &Globals,
+    start: Instant,
+) -> ExitCode {
+    execute_with(req, style, timings, globals, start, false)
+}
+
+fn execute_with(
+    mut req: BuildRequest,
+    style: Style,
+    timings: bool,
+    globals: &Globals,
+    start: Instant,
+    ask_server: bool,
+) -> ExitCode {
     if let Err(code) = globals.apply(&mut req, None) {
         return code;
     }
     req.extension_files = globals.extensions.clone();
+    if ask_server && let Some(code) = super::serve::ask(&req, style, timings, start) {
+        return code;
+    }
     let outcome = vgc_driver::build(&req);
     ExitCode::from(report(
         &req,
@@ -395,7 +422,34 @@ fn report(
     timings: bool,
     start: Instant,
 ) -> u8 {
-    let mut stderr = std::io::stderr().lock();
+    let code = report_to(
+        &mut std::io::stderr().lock(),
+        req,
+        &mut outcome,
+        label,
+        shown,
+        style,
+        timings,
+        start,
+    );
+    // The process ends here: freeing the outcome (the generated files, the plan) would only delay the exit.
+    std::mem::forget(outcome);
+    code
+}
+
+/// [`report`] written to `stderr` (the build server writes a client's report into a buffer: `crate::serve`),
+/// leaving `outcome` to the caller; returns the exit code.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn report_to(
+    stderr: &mut dyn std::io::Write,
+    req: &BuildRequest,
+    outcome: &mut vgc_driver::BuildOutcome,
+    label: Option<&str>,
+    shown: &mut Vec<vgc_ir::Diagnostic>,
+    style: Style,
+    timings: bool,
+    start: Instant,
+) -> u8 {
     let all = std::mem::take(&mut outcome.diagnostics);
     let fresh: Vec<vgc_ir::Diagnostic> =
         all.iter().filter(|d| !shown.contains(d)).cloned().collect();
@@ -429,16 +483,16 @@ fn report(
                 "error"
             ),
             start.elapsed().as_secs_f64(),
-            profile_suffix(&outcome)
+            profile_suffix(outcome)
         );
     }
     for n in &outcome.notes {
         let _ = writeln!(stderr, "note: {n}");
     }
     if timings && !outcome.timings.is_empty() {
-        print_timings(&outcome.timings);
+        write_timings(stderr, &outcome.timings);
     }
-    let code = vgc_driver::exit_code(&outcome);
+    let code = vgc_driver::exit_code(outcome);
     if code != 0 {
         return code;
     }
@@ -474,7 +528,5 @@ fn report(
             );
         }
     }
-    // The process ends here: freeing the outcome (the generated files, the plan) would only delay the exit.
-    std::mem::forget(outcome);
     0
 }

@@ -106,15 +106,19 @@ pub(crate) fn analyzed(
 
 /// `--timings`: one stderr line, `vgc: timings: <phase> <ms> ms, ...`.
 pub(crate) fn print_timings(timings: &[(&'static str, std::time::Duration)]) {
+    write_timings(&mut std::io::stderr().lock(), timings);
+}
+
+/// [`print_timings`] written to `w`.
+pub(crate) fn write_timings(
+    w: &mut dyn std::io::Write,
+    timings: &[(&'static str, std::time::Duration)],
+) {
     let phases: Vec<String> = timings
         .iter()
         .map(|(phase, d)| format!("{phase} {:.1} ms", d.as_secs_f64() * 1e3))
         .collect();
-    let _ = writeln!(
-        std::io::stderr().lock(),
-        "vgc: timings: {}",
-        phases.join(", ")
-    );
+    let _ = writeln!(w, "vgc: timings: {}", phases.join(", "));
 }
 
 /// `" (upstream 1.38: detected from go.mod k8s.io/apimachinery v0.38.0-alpha.2)"` for the summary lines.

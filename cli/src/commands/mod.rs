@@ -13,6 +13,7 @@ pub(crate) mod lsp;
 pub(crate) mod openapi;
 pub(crate) mod openapi_crd;
 pub(crate) mod openapi_jsonschema;
+pub(crate) mod serve;
 pub(crate) mod validate;
 pub(crate) mod validation_gen;
 pub(crate) mod watch;

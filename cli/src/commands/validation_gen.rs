@@ -118,6 +118,17 @@ pub(crate) fn run(a: ValidationGenArgs, globals: &Globals, start: Instant) -> Ex
     };
     drop(stderr);
     let style = super::build::Style::of(a.short, &a.color);
+    if a.serve {
+        let mut req = req;
+        if let Err(code) = globals.apply(&mut req, None) {
+            return code;
+        }
+        req.extension_files = globals.extensions.clone();
+        return super::serve::serve(&req, style, a.timings, start);
+    }
+    if a.no_server {
+        return super::build::execute_here(req, style, a.timings, globals, start);
+    }
     super::build::execute(req, style, a.timings, globals, start)
 }
 

@@ -1,0 +1,312 @@
+//! The build server: `vgc validation-gen --serve …` keeps one live [`Session`] (one salsa database: every file's
+//! syntax and IR, every type's plan, the last Go files) and builds that command again each time a `vgc
+//! validation-gen` (or `vgc build`) with the same request asks over a Unix socket, so a rerun of
+//! `hack/update-codegen.sh` after a tag edit re-parses one file and re-lowers and re-prints what reads it, instead of
+//! loading the tree from files and caches. What a client prints and its exit code are the one-shot build's (the
+//! server renders the report with the client's `--short`/`--color`/`--timings` and sends the bytes back), plus one
+//! note naming the server.
+//!
+//! **Which requests a server takes.** Exactly those whose [`Key`] equals its own: the resolved [`BuildRequest`]
+//! (absolute paths, packages, Go target settings, options, profile, tag prefix), the environment the load reads
+//! (`GOMODCACHE`, `GOPATH`, `HOME`, `GOFLAGS`, through [`vgc_driver::request_key`]), the year (`YEAR` of the header),
+//! and the vgc executable's size and modification time — a rebuilt vgc never hands its builds to an older
+//! server. Any other request is refused with its reason, and the client builds in its own process, after a note.
+//! No server (no socket, or a socket no process answers: a server killed with `kill -9`) means a one-shot build,
+//! silently.
+//!
+//! **What a server build sees.** The files as they are when the request arrives: discovery runs again and reads
+//! every file whose size or change time differs from what it last read (a file changed within the last 2 s is read
+//! again whatever its stamp: `vgc_driver::sys::OsSystem::stamp`), so an edit made just before the client started is
+//! always seen. The build takes the output directory's lock as a one-shot build does, so a server and one-shot
+//! builds of the same tree never interleave their writes. The server does not update the one-shot build's manifest
+//! and IR cache: a one-shot build after the server stops rebuilds what changed since its own last run.
+//!
+//! **Where the socket is.** `<out>/.vgc/serve.sock` (for the Go target `<out>` is the Go module root), or — when that
+//! path is longer than a Unix socket address allows — `vgc-serve-<hash of it>.sock` in the temporary directory; the
+//! file is created with mode 0600 by the server, which removes it when it stops on `SIGINT`/`SIGTERM`.
+//!
+//! The protocol is one JSON line each way per connection ([`Ask`], [`Answer`]); it is private to one vgc executable
+//! (both sides check the executable's identity), so it has no compatibility promise.
+
+use super::build::{Style, report_to};
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::os::unix::net::{UnixListener, UnixStream};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+use vgc_driver::{BuildRequest, Session};
+
+/// What identifies a build a server may run for a client (see the module docs): the request key of the build
+/// manifest (executable, environment, year, options) and the request itself, hashed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Key(String);
+
+impl Key {
+    fn of(req: &BuildRequest) -> Self {
+        let whole = blake3::hash(format!("{req:?}").as_bytes());
+        Self(format!(
+            "{} {}",
+            vgc_driver::request_key(req),
+            whole.to_hex()
+        ))
+    }
+}
+
+/// A client's request: the key of its build, how to render the report, and how long the client ran before it
+/// asked (so the summary's "in N s" is the client's whole run).
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Ask {
+    key: String,
+    short: bool,
+    color: bool,
+    timings: bool,
+    elapsed_us: u64,
+}
+
+/// The server's answer: the report's bytes (the client's stderr) and exit code, or why the server did not build.
+#[derive(serde::Serialize, serde::Deserialize)]
+enum Answer {
+    Built { stderr: String, exit: u8 },
+    Refused { reason: String },
+}
+
+/// The longest socket path `sockaddr_un` takes on the platforms vgc supports (Linux 108 bytes with the NUL, macOS
+/// 104).
+const MAX_SOCKET_PATH: usize = 100;
+
+/// The socket of the server for builds writing to `out` (see the module docs).
+fn socket_path(out: &Path) -> PathBuf {
+    let abs = std::path::absolute(out).unwrap_or_else(|_| out.to_path_buf());
+    let beside = abs.join(vgc_driver::output::STATE_DIR).join("serve.sock");
+    if beside.as_os_str().len() <= MAX_SOCKET_PATH {
+        return beside;
+    }
+    let hash = blake3::hash(beside.as_os_str().as_encoded_bytes());
+    std::env::temp_dir().join(format!("vgc-serve-{}.sock", &hash.to_hex()[..16]))
+}
+
+/// True when the build server is not to be asked: `VGC_NO_SERVER` set to anything but empty or `0`.
+fn disabled_by_env() -> bool {
+    std::env::var_os("VGC_NO_SERVER").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// Asks the server of `req`'s output directory (if one is running) to build `req`; the exit code when it did, after
+/// writing its report to stderr. `None` — build here — when `req` writes nothing (check-only, no output directory),
+/// `VGC_NO_SERVER` is set, no server answers, or the server refused (a note on stderr says why: it serves another
+/// command or another vgc executable).
+pub(crate) fn ask(
+    req: &BuildRequest,
+    style: Style,
+    timings: bool,
+    start: Instant,
+) -> Option<ExitCode> {
+    if req.check_only || disabled_by_env() {
+        return None;
+    }
+    let out = req.out.as_deref()?;
+    let sock = socket_path(out);
+    // No socket file: no server (the common case costs one failed `stat`).
+    if !sock.exists() {
+        return None;
+    }
+    let stream = UnixStream::connect(&sock).ok()?;
+    let answer = exchange(
+        stream,
+        &Ask {
+            key: Key::of(req).0,
+            short: style.short,
+            color: style.color,
+            timings,
+            elapsed_us: u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX),
+        },
+    );
+    let mut stderr = std::io::stderr().lock();
+    match answer {
+        Ok(Answer::Built { stderr: text, exit }) => {
+            let _ = stderr.write_all(text.as_bytes());
+            Some(ExitCode::from(exit))
+        }
+        Ok(Answer::Refused { reason }) => {
+            let _ = writeln!(
+                stderr,
+                "note: the vgc build server at {} {reason}; building in this process",
+                sock.display()
+            );
+            None
+        }
+        Err(e) => {
+            let _ = writeln!(
+                stderr,
+                "note: the vgc build server at {} did not answer ({e}); building in this process",
+                sock.display()
+            );
+            None
+        }
+    }
+}
+
+/// Sends `ask` over `stream` and reads the answer line. A build can take long (a cold one tens of seconds on a big
+/// tree), so reading waits without a limit; a server that dies mid-build closes the stream, which ends the read.
+fn exchange(stream: UnixStream, ask: &Ask) -> Result<Answer, String> {
+    let mut line = serde_json::to_string(ask).map_err(|e| e.to_string())?;
+    line.push('\n');
+    (&stream)
+        .write_all(line.as_bytes())
+        .map_err(|e| e.to_string())?;
+    let mut reply = String::new();
+    BufReader::new(&stream)
+        .read_line(&mut reply)
+        .map_err(|e| e.to_string())?;
+    if reply.is_empty() {
+        return Err("it closed the connection".into());
+    }
+    serde_json::from_str(&reply).map_err(|e| format!("unreadable answer: {e}"))
+}
+
+/// `vgc validation-gen --serve`: builds `req` once (reported as a one-shot build would be), then serves builds of
+/// the same request over the socket until `SIGINT`/`SIGTERM`. Exit 2 when the socket cannot be created or another
+/// server already answers on it; 0 when stopped by a signal.
+pub(crate) fn serve(req: &BuildRequest, style: Style, timings: bool, start: Instant) -> ExitCode {
+    let mut stderr = std::io::stderr().lock();
+    let Some(out) = req.out.clone().filter(|_| !req.check_only) else {
+        let _ = writeln!(stderr, "error: --serve needs a build that writes files");
+        return ExitCode::from(2);
+    };
+    let sock = socket_path(&out);
+    let listener = match bind(&sock) {
+        Ok(l) => l,
+        Err(e) => {
+            let _ = writeln!(stderr, "error: {}: {e}", sock.display());
+            return ExitCode::from(2);
+        }
+    };
+    let stop = remove_on_signal(&sock);
+    let key = Key::of(req);
+    let mut session = Session::default();
+    let mut first = session.build(req);
+    let code = report_to(
+        &mut stderr,
+        req,
+        &mut first,
+        None,
+        &mut Vec::new(),
+        style,
+        timings,
+        start,
+    );
+    drop(first);
+    let _ = writeln!(
+        stderr,
+        "vgc serve: serving builds of this command at {} (pid {}; exit {code} for the first build; Ctrl-C to stop)",
+        sock.display(),
+        std::process::id()
+    );
+    drop(stderr);
+    for stream in listener.incoming() {
+        if stop.load(std::sync::atomic::Ordering::SeqCst) {
+            break;
+        }
+        let Ok(stream) = stream else { continue };
+        serve_one(&mut session, req, &key, &sock, stream);
+    }
+    ExitCode::SUCCESS
+}
+
+/// Answers one connection: reads the [`Ask`] (for at most 10 s), builds when its key is the server's, writes the
+/// [`Answer`] and logs one line on the server's stderr.
+fn serve_one(
+    session: &mut Session,
+    req: &BuildRequest,
+    key: &Key,
+    sock: &Path,
+    stream: UnixStream,
+) {
+    let received = Instant::now();
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+    let mut line = String::new();
+    if BufReader::new(&stream).read_line(&mut line).is_err() {
+        return;
+    }
+    let Ok(ask) = serde_json::from_str::<Ask>(&line) else {
+        return;
+    };
+    let answer = if ask.key == key.0 {
+        let mut outcome = session.build(req);
+        let mut text = Vec::new();
+        let _ = writeln!(
+            text,
+            "note: built by the vgc build server at {} (pid {})",
+            sock.display(),
+            std::process::id()
+        );
+        let start = received
+            .checked_sub(Duration::from_micros(ask.elapsed_us))
+            .unwrap_or(received);
+        let exit = report_to(
+            &mut text,
+            req,
+            &mut outcome,
+            None,
+            &mut Vec::new(),
+            Style {
+                short: ask.short,
+                color: ask.color,
+            },
+            ask.timings,
+            start,
+        );
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "vgc serve: built for a client: exit {exit}, {} written, in {:.1} ms",
+            outcome.written,
+            received.elapsed().as_secs_f64() * 1e3
+        );
+        Answer::Built {
+            stderr: String::from_utf8_lossy(&text).into_owned(),
+            exit,
+        }
+    } else {
+        Answer::Refused {
+            reason: "serves another command (other packages, flags or environment, or another vgc executable)"
+                .into(),
+        }
+    };
+    if let Ok(mut reply) = serde_json::to_string(&answer) {
+        reply.push('\n');
+        let _ = (&stream).write_all(reply.as_bytes());
+    }
+}
+
+/// Binds the server's socket at `sock` (creating its directory), mode 0600. A socket file no process answers on (a
+/// server that was killed) is replaced; one a server answers on is an error.
+fn bind(sock: &Path) -> Result<UnixListener, String> {
+    if let Some(dir) = sock.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("cannot create its directory: {e}"))?;
+    }
+    if sock.exists() {
+        if UnixStream::connect(sock).is_ok() {
+            return Err(
+                "a vgc build server already serves this directory (stop it first: Ctrl-C in its terminal)".into(),
+            );
+        }
+        std::fs::remove_file(sock)
+            .map_err(|e| format!("cannot remove the stale socket of a stopped server: {e}"))?;
+    }
+    let listener = UnixListener::bind(sock).map_err(|e| format!("cannot listen: {e}"))?;
+    use std::os::unix::fs::PermissionsExt as _;
+    let _ = std::fs::set_permissions(sock, std::fs::Permissions::from_mode(0o600));
+    Ok(listener)
+}
+
+/// On `SIGINT` or `SIGTERM`: removes the socket file and exits 0 (a build in progress is abandoned as a killed build
+/// is: the output transaction's journal completes or undoes it on the next run). The returned flag is set first.
+fn remove_on_signal(sock: &Path) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
+    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (set, sock) = (flag.clone(), sock.to_path_buf());
+    let _ = ctrlc::set_handler(move || {
+        set.store(true, std::sync::atomic::Ordering::SeqCst);
+        let _ = std::fs::remove_file(&sock);
+        std::process::exit(0);
+    });
+    flag
+}
