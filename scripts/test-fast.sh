@@ -17,12 +17,14 @@ fast=(
   # vgc-tests, tests/tests
   codegen_text custom_validation diagnostics docs example_fresh extensions fuzz_corpus graph incremental
   interpreter_decode k8s_openapi_target lint reliability snapshots tag_accounting upstream watch boundaries
-  openapi_mapping
+  openapi_mapping go_rebuild
   # vgc, cli/tests
   cache_dir check_target deep_inputs docs_output first_hour go_target graph_cli lint_cli portable_output two_targets
   lsp tag_prefix validate_cli openapi_cli openapi_crd_cli
   # vgc-build, build/tests; vgc-build-example, build/example/tests
   config dependencies validate
+  # vgc-parser, parser/tests (reads k8s.io/api from the module cache when it is there; skips otherwise)
+  reuse_corpus
   # vgc-example-generated, tests/example-generated/tests
   alloc cases registry
 )
@@ -44,7 +46,7 @@ slow=(
 
 # Every test binary of the workspace is in exactly one of the two lists: a new one must be classified here.
 listed=" ${fast[*]} ${slow[*]} "
-for f in tests/tests/*.rs cli/tests/*.rs build/tests/*.rs build/example/tests/*.rs tests/example-generated/tests/*.rs; do
+for f in tests/tests/*.rs cli/tests/*.rs build/tests/*.rs build/example/tests/*.rs tests/example-generated/tests/*.rs parser/tests/*.rs; do
   name=$(basename "$f" .rs)
   case "$listed" in
     *" $name "*) ;;

@@ -12,6 +12,9 @@ pub struct Database {
     storage: salsa::Storage<Self>,
     /// Queries executed since the last [`Database::take_executed`], when built with [`Database::logging`].
     log: Option<std::sync::Arc<std::sync::Mutex<Vec<String>>>>,
+    /// Earlier parses `vgc_ir::db::parsed_go` may reuse on a comment-only edit, shared by every clone; on by
+    /// default (a live session's), off after [`Database::set_parse_memory`]`(false)`.
+    parses: Option<std::sync::Arc<vgc_ir::db::ParseMemory>>,
 }
 
 impl Default for Database {
@@ -26,7 +29,11 @@ impl Database {
         storage: salsa::Storage<Self>,
         log: Option<std::sync::Arc<std::sync::Mutex<Vec<String>>>>,
     ) -> Self {
-        let db = Self { storage, log };
+        let db = Self {
+            storage,
+            log,
+            parses: Some(Default::default()),
+        };
         vgc_analysis::program::Workspace::new(&db, String::new(), String::new(), Vec::new());
         db
     }
@@ -45,6 +52,26 @@ impl Database {
             }
         })));
         Self::with_storage(storage, Some(log))
+    }
+
+    /// Whether `vgc_ir::db::parsed_go` keeps the previous parse of each larger file to reuse when an edit changes
+    /// only `//` comment bodies (`vgc_ir::db::ParseMemory`): on in a new database, for the live sessions that keep
+    /// it across builds (`vgc watch`, `vgc lsp`, the build server); a one-shot build, which parses each file once,
+    /// turns it off so it keeps nothing for nothing. Affects this database and the clones made after the call; the
+    /// results of every query are the same either way.
+    pub fn set_parse_memory(&mut self, on: bool) {
+        if !on {
+            self.parses = None;
+        } else if self.parses.is_none() {
+            self.parses = Some(Default::default());
+        }
+    }
+
+    /// The parse memory's count of parses that reused the previous one (`vgc_ir::db::ParseMemory::reused`); 0
+    /// with the memory off.
+    #[must_use]
+    pub fn reused_parses(&self) -> usize {
+        self.parses.as_ref().map_or(0, |m| m.reused())
     }
 
     /// The queries executed since the previous call (empty unless built with [`Database::logging`]).
@@ -97,5 +124,9 @@ impl vgc_ir::Db for Database {
 
     fn as_dyn(&self) -> &dyn vgc_ir::Db {
         self
+    }
+
+    fn parse_memory(&self) -> Option<&vgc_ir::db::ParseMemory> {
+        self.parses.as_deref()
     }
 }

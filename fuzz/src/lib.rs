@@ -42,15 +42,38 @@ pub fn tag_parser(data: &[u8]) {
 }
 
 /// Parses the bytes (UTF-8-lossy) as a Go source file, with and without the comment-less skeleton (the same
-/// summary both ways).
+/// summary both ways), and again after an edit of its `//` comment bodies, reusing the first parse
+/// (`parse_reusing`: the same summary as a full parse of the edited text).
 pub fn go_frontend(data: &[u8]) {
     let text = String::from_utf8_lossy(data);
     // tree-sitter reads the text without comment bodies; the summary must be the whole text's.
+    let full = vgc_parser::go::parse(&text);
+    assert_eq!(full, vgc_parser::go::parse_whole_text(&text), "{text:?}");
+    let first = vgc_parser::go::parse_reusing(&text, "k8s:", None);
+    assert_eq!(first.file, full, "{text:?}");
+    let edited = reverse_comment_bodies(&text);
+    let second = vgc_parser::go::parse_reusing(&edited, "k8s:", Some(&first.previous));
     assert_eq!(
-        vgc_parser::go::parse(&text),
-        vgc_parser::go::parse_whole_text(&text),
-        "{text:?}"
+        second.file,
+        vgc_parser::go::parse(&edited),
+        "{text:?} -> {edited:?}"
     );
+}
+
+/// `text` with the characters after each `//` up to the line end (or a `\r` before it) reversed — a comment-only
+/// edit where `//` starts a comment, any edit elsewhere (inside a string literal: the reusing parse must notice).
+fn reverse_comment_bodies(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find("//") {
+        out.push_str(&rest[..i + 2]);
+        rest = &rest[i + 2..];
+        let end = rest.find(['\n', '\r']).unwrap_or(rest.len());
+        out.extend(rest[..end].chars().rev());
+        rest = &rest[end..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The module path of the in-memory module the pipeline targets check.

@@ -27,6 +27,13 @@ pub trait Db: salsa::Database {
     /// `self` as a trait object.
     fn as_dyn(&self) -> &dyn Db;
 
+    /// The earlier parses [`parsed_go`] may reuse: `Some` in a live session (`vgc watch`, `vgc lsp`, the build
+    /// server), whose databases share one [`ParseMemory`] across clones; `None` (the default) where a file is
+    /// parsed once (one-shot builds), so nothing is kept for nothing.
+    fn parse_memory(&self) -> Option<&ParseMemory> {
+        None
+    }
+
     /// Computes [`file_ir`] (and so [`parsed_go`]) for `files` ahead of use, through [`Db::par_each`], the
     /// longest texts first (parse time grows with the text, so a large file never starts last).
     fn prefetch_ir(&self, files: &[SourceFile]) {
@@ -109,10 +116,104 @@ pub fn tag_prefix(db: &dyn Db) -> crate::prefix::TagPrefix {
     })
 }
 
-/// The Go syntax summary of a file. Never fails.
+/// The Go syntax summary of a file (`vgc_parser::go::parse_for_tag_prefix` of its text under the tag prefix in
+/// force). Never fails.
+///
+/// In a live session ([`Db::parse_memory`]) a file of at least [`ParseMemory::MIN_BYTES`] is parsed with
+/// `vgc_parser::go::parse_reusing` and the previous parse of the same path: an edit that changed only `//` comment
+/// bodies (a tag value, a doc line's wording) skips tree-sitter and the tree walk. The summary is the same either
+/// way — a pure function of the text and the prefix, which `parse_reusing` guarantees whatever parse it is handed
+/// (another text, an older one, another prefix) — so salsa's semantics are unchanged: the memory is a cache beside
+/// the query, read by path, not an input.
 #[salsa::tracked(returns(ref), no_eq, lru = 256)]
 pub fn parsed_go(db: &dyn Db, file: SourceFile) -> GoFile {
-    vgc_parser::go::parse_for_tag_prefix(file.text(db), tag_prefix(db).as_str())
+    let text = file.text(db);
+    let prefix = tag_prefix(db);
+    if let Some(memory) = db.parse_memory()
+        && text.len() >= ParseMemory::MIN_BYTES
+    {
+        let path = file.path(db);
+        let previous = memory.get(path);
+        let parsed = vgc_parser::go::parse_reusing(text, prefix.as_str(), previous.as_ref());
+        memory.put(path, parsed.previous, parsed.reused);
+        return parsed.file;
+    }
+    vgc_parser::go::parse_for_tag_prefix(text, prefix.as_str())
+}
+
+/// The previous parse of each of a live session's larger files, by path, for [`parsed_go`] to reuse on a
+/// comment-only edit (`vgc_parser::go::parse_reusing`), and how often it did. Shared by a database's clones (the
+/// driver's `Database` holds it in an `Arc`); safe to use from several threads.
+///
+/// Bounded: only files of at least [`ParseMemory::MIN_BYTES`] (a smaller file re-parses in well under a
+/// millisecond, the reuse's own scan costing a good part of that), and at most [`ParseMemory::MAX_FILES`] of them,
+/// the most recently parsed (each entry holds the file's summary without comment texts, its comment-less skeleton and
+/// its comments' places — about 1.6 MB for core/v1 `types.go`, 471 KB, by resident memory; k8s.io/kubernetes'
+/// `pkg/apis` and staging API trees hold 24 declaring files of 32 KiB or more).
+#[derive(Debug, Default)]
+pub struct ParseMemory {
+    /// Entries, the most recently parsed last.
+    entries: std::sync::Mutex<Vec<(String, vgc_parser::go::Previous)>>,
+    /// Parses that reused their previous one.
+    reused: std::sync::atomic::AtomicUsize,
+}
+
+impl ParseMemory {
+    /// The smallest text (in bytes) whose parse is remembered.
+    pub const MIN_BYTES: usize = 32 * 1024;
+    /// The most files remembered.
+    pub const MAX_FILES: usize = 64;
+
+    /// The parses that took their summary from the previous parse of the file, since the memory was made.
+    #[must_use]
+    pub fn reused(&self) -> usize {
+        self.reused.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The number of files remembered.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether no file is remembered.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<(String, vgc_parser::go::Previous)>> {
+        // A panic while holding the lock leaves a consistent list (each operation is one push or removal).
+        self.entries
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// The previous parse of `path`, if remembered.
+    fn get(&self, path: &str) -> Option<vgc_parser::go::Previous> {
+        self.lock()
+            .iter()
+            .rev()
+            .find(|(p, _)| p == path)
+            .map(|(_, prev)| prev.clone())
+    }
+
+    /// Remembers `previous` as `path`'s latest parse (forgets the path when it cannot be reused), the least
+    /// recently parsed file going when more than [`ParseMemory::MAX_FILES`] are kept; counts a reuse.
+    fn put(&self, path: &str, previous: vgc_parser::go::Previous, reused: bool) {
+        if reused {
+            self.reused
+                .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        }
+        let mut entries = self.lock();
+        entries.retain(|(p, _)| p != path);
+        if previous.is_reusable() {
+            entries.push((path.to_string(), previous));
+            if entries.len() > Self::MAX_FILES {
+                entries.remove(0);
+            }
+        }
+    }
 }
 
 /// A file's IR (shared: [`file_ir`] hands the same allocation out when no tag is renamed) and span table, as

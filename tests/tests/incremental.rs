@@ -636,3 +636,64 @@ fn reading_the_program_before_the_first_load_does_not_freeze_it() {
             .is_empty()
     );
 }
+
+/// A live session keeps the previous parse of each larger file (`vgc_ir::db::ParseMemory`): a tag edit of a file of
+/// 32 KiB or more, which changes only a `//` comment's body, takes the file's summary from it — no tree-sitter, no
+/// tree walk (`Database::reused_parses` counts it) — and builds exactly what a fresh session builds from the edited
+/// tree; a database with the memory off (a one-shot build's) never reuses.
+#[test]
+fn a_comment_edit_in_a_live_session_reuses_the_parse_and_builds_what_a_fresh_session_builds() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let api = tmp.path().join("api");
+    copy_tree(&workspace_root().join("examples/api"), &api);
+    let types = api.join("widgets/v1/types.go");
+    let mut text = std::fs::read_to_string(&types).expect("read");
+    // A detached comment at the end makes the file large enough to be remembered.
+    text.push_str("\n// Padding.\n");
+    while text.len() < vgc_ir::db::ParseMemory::MIN_BYTES {
+        text.push_str("// A line of prose that only makes the file longer, as API docs do.\n");
+    }
+    std::fs::write(&types, &text).expect("write");
+    let out = tmp.path().join("out");
+    let req = request(&api, &out);
+    let mut session = vgc::driver::Session::with_database(vgc::driver::Database::logging());
+    let first = session.build(&req);
+    assert_eq!(vgc::exit_code(&first), 0, "{:?}", first.diagnostics);
+    assert_eq!(session.db().reused_parses(), 0);
+    let _ = session.db().take_executed();
+
+    let edited = text.replacen("+k8s:maxItems=3", "+k8s:maxItems=4", 1);
+    assert_ne!(edited, text);
+    std::fs::write(&types, &edited).expect("write");
+    let second = session.build_after(&req, &[types.display().to_string()]);
+    assert_eq!(vgc::exit_code(&second), 0, "{:?}", second.diagnostics);
+    let log = session.db().take_executed();
+    assert_eq!(count(&log, "parsed_go"), 1, "{log:?}");
+    assert_eq!(
+        session.db().reused_parses(),
+        1,
+        "the edited file's parse was reused"
+    );
+
+    let files = |o: &vgc::BuildOutcome| -> Vec<(String, String)> {
+        let mut v: Vec<(String, String)> = o
+            .files
+            .iter()
+            .map(|f| (f.path.clone(), f.contents.clone()))
+            .collect();
+        v.sort();
+        v
+    };
+    assert_ne!(
+        files(&second),
+        files(&first),
+        "the tag edit changes the output"
+    );
+    let mut fresh_db = vgc::driver::Database::default();
+    fresh_db.set_parse_memory(false);
+    let mut fresh = vgc::driver::Session::with_database(fresh_db);
+    let again = fresh.build(&request(&api, &tmp.path().join("out2")));
+    assert_eq!(files(&again), files(&second));
+    assert_eq!(again.diagnostics, second.diagnostics);
+    assert_eq!(fresh.db().reused_parses(), 0);
+}

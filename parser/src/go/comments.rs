@@ -33,6 +33,9 @@ pub(crate) struct RawComment {
     pub(crate) after_code_on_line: bool,
     /// Number of non-comment tokens before this comment: comments with different counts are never grouped.
     pub(crate) tokens_before: usize,
+    /// The comment's byte range in the text tree-sitter read (the skeleton, `super::skeleton`): a later parse whose
+    /// skeleton is the same finds the comment there (`super::reuse`).
+    pub(crate) skel: std::ops::Range<usize>,
 }
 
 /// Groups comments as `go/parser` does: a comment on the same line as the previous token starts a line-comment
@@ -70,6 +73,7 @@ pub fn group_comments(raw: &[(String, usize, usize, usize, bool)]) -> Vec<Commen
             end_line: *e,
             after_code_on_line: *a,
             tokens_before: 0,
+            skel: *o..*o + t.len(),
         })
         .collect();
     group_raw(&raw)

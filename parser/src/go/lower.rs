@@ -49,10 +49,32 @@ pub(super) fn lower(src: &str) -> GoFile {
 /// [`lower`], with tree-sitter reading the comment-less [`Skeleton`] when `shorten` (as `lower` does), else the
 /// whole text (what the skeleton must be equivalent to; the parser's tests compare both).
 pub(super) fn lower_with(src: &str, shorten: bool) -> GoFile {
+    lower_core(src, shorten, false).0
+}
+
+/// What a parse of a file leaves for a later parse of the same file whose skeleton is unchanged
+/// ([`super::reuse`]): the skeleton tree-sitter read (or the whole text, when no comment had a body to remove)
+/// and every comment token as tree-sitter found it there.
+pub(super) struct Recorded {
+    /// The skeleton (its text is the whole text when it has no cut).
+    pub(super) skeleton: Skeleton,
+    /// The comment tokens, in order; `skel` is each one's range in the skeleton.
+    pub(super) comments: Vec<RawComment>,
+}
+
+/// [`lower`], also returning what a later parse may reuse — `None` when the summary depends on more than the
+/// skeleton and the comments' texts read at their places ([`super::reuse`] lists the cases).
+pub(super) fn lower_recording(src: &str) -> (GoFile, Option<Recorded>) {
+    lower_core(src, true, true)
+}
+
+fn lower_core(src: &str, shorten: bool, record: bool) -> (GoFile, Option<Recorded>) {
     // Declarations nested deeper than MAX_NESTING brackets are blanked before tree-sitter sees them (its error
     // recovery is super-linear in the nesting depth; see `depth`). Offsets are unchanged, so every span below
     // still points into the caller's text.
     let scan = super::depth::scan(src);
+    // A blanked file's problems are found by the scan, which reads comments: not reusable.
+    let mut record = record && scan.blanked.is_none();
     let (blanked, mut problems) = match scan.blanked {
         Some((text, problems)) => (Some(text), problems),
         None => (None, Vec::new()),
@@ -63,7 +85,7 @@ pub(super) fn lower_with(src: &str, shorten: bool) -> GoFile {
         .set_language(&tree_sitter_go::LANGUAGE.into())
         .is_err()
     {
-        return GoFile {
+        let file = GoFile {
             problems: vec![SyntaxProblem {
                 span: 0..0,
                 message: "the Go grammar could not be loaded".into(),
@@ -71,17 +93,23 @@ pub(super) fn lower_with(src: &str, shorten: bool) -> GoFile {
             }],
             ..GoFile::default()
         };
+        return (file, None);
     }
     // tree-sitter reads the text without comment bodies (see `skeleton`), or the whole text when that has a
     // syntax error — in both, letters Go takes in identifiers but tree-sitter-go's XID-based identifiers refuse
     // replaced by ASCII letters of the same length ([`go_letters_for_tree_sitter`]); every name is read from `src`.
     let readable = go_letters_for_tree_sitter(src);
+    // The replaced letters would be compared in the skeleton as `x`s, not as written: not reusable.
+    record &= readable.is_none();
     let ts_src = readable.as_deref().unwrap_or(src);
     let skeleton = Skeleton::new(ts_src, &scan.line_comments).filter(|_| shorten);
     let short = skeleton
         .as_ref()
         .and_then(|s| parser.parse(&s.text, None))
         .filter(|t| !t.root_node().has_error());
+    // Reusable only when tree-sitter read the skeleton (the whole text is the skeleton when no comment has a body)
+    // and found no syntax error: the error recovery of a whole-text parse weighs the comments' characters.
+    record &= shorten && (short.is_some() || skeleton.is_none());
     let (tree, offsets) = match short {
         Some(tree) => (Some(tree), Offsets(skeleton.as_ref())),
         None => (parser.parse(ts_src, None), Offsets(None)),
@@ -92,12 +120,14 @@ pub(super) fn lower_with(src: &str, shorten: bool) -> GoFile {
             message: "the Go parser gave up on this file".into(),
             error: true,
         });
-        return GoFile {
+        let file = GoFile {
             problems,
             ..GoFile::default()
         };
+        return (file, None);
     };
     let root = tree.root_node();
+    record &= !root.has_error();
     let mut raw = Vec::new();
     let too_deep = collect_leaves(root, src, &offsets, &mut raw, &mut problems);
     let groups = group_raw(&raw);
@@ -107,6 +137,8 @@ pub(super) fn lower_with(src: &str, shorten: bool) -> GoFile {
         offsets: &offsets,
         idx: &idx,
         file: GoFile::default(),
+        line_comments: record.then_some(scan.line_comments.as_slice()),
+        read_a_comment: std::cell::Cell::new(false),
     };
     problems.sort_by_key(|p| p.span.start);
     let tops: Vec<Span> = {
@@ -136,8 +168,22 @@ pub(super) fn lower_with(src: &str, shorten: bool) -> GoFile {
     if l.file.package.is_empty() && !src.trim().is_empty() {
         missing_package_clause(src, &mut l.file.problems);
     }
-    l.file.comment_groups = groups.clone();
-    l.file
+    // A text read across a comment (an interface type, a constant expression spanning lines) holds the comment's
+    // body; so does the missing-package problem (it skips leading comments): not reusable.
+    record &= !l.read_a_comment.get() && !l.file.package.is_empty();
+    let mut file = l.file;
+    file.comment_groups = groups;
+    if !record {
+        return (file, None);
+    }
+    let skeleton = skeleton.unwrap_or_else(|| Skeleton::build(src, &[]));
+    (
+        file,
+        Some(Recorded {
+            skeleton,
+            comments: raw,
+        }),
+    )
 }
 
 /// The syntax problems of a file with those between two well-formed top-level declarations merged into one spanning
@@ -360,6 +406,7 @@ fn visit(
         let span = offsets.span(node);
         raw.push(RawComment {
             text: src[span.clone()].to_string(),
+            skel: node.start_byte()..node.end_byte(),
             offset: span.start,
             start_line,
             end_line: node.end_position().row + 1,
@@ -398,6 +445,11 @@ struct Lowerer<'a> {
     offsets: &'a Offsets<'a>,
     idx: &'a CommentIndex<'a>,
     file: GoFile,
+    /// The `//` comments of the file when the parse is recorded for reuse ([`lower_recording`]): [`Lowerer::text`]
+    /// then notes a text that holds one.
+    line_comments: Option<&'a [std::ops::Range<usize>]>,
+    /// Some text read holds a `//` comment (see `line_comments`).
+    read_a_comment: std::cell::Cell<bool>,
 }
 
 fn line_of(n: Node<'_>) -> usize {
@@ -406,7 +458,14 @@ fn line_of(n: Node<'_>) -> usize {
 
 impl Lowerer<'_> {
     fn text(&self, n: Node<'_>) -> &str {
-        &self.src[self.offsets.span(n)]
+        let span = self.offsets.span(n);
+        if let Some(comments) = self.line_comments {
+            let i = comments.partition_point(|c| c.start < span.start);
+            if comments.get(i).is_some_and(|c| c.start < span.end) {
+                self.read_a_comment.set(true);
+            }
+        }
+        &self.src[span]
     }
 
     fn imports(&mut self, decl: Node<'_>) {

@@ -10,12 +10,14 @@ mod comments;
 mod depth;
 pub mod features;
 mod lower;
+mod reuse;
 mod skeleton;
 pub mod strategies;
 
 pub use lower::MAX_NESTING;
 
 pub use comments::{CommentGroup, CommentLine, group_comments};
+pub use reuse::{Previous, Reparsed, parse_reusing};
 use serde::{Deserialize, Serialize};
 
 /// A byte range in the file.

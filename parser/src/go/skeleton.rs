@@ -29,6 +29,12 @@ impl Skeleton {
     /// newline, in order, not overlapping — [`super::depth::Scan::line_comments`]). `None` when no comment has a
     /// body to remove.
     pub(super) fn new(src: &str, comments: &[Range<usize>]) -> Option<Self> {
+        Some(Self::build(src, comments)).filter(|s| !s.cuts.is_empty())
+    }
+
+    /// [`Skeleton::new`], also when no comment has a body to remove (then `text` is `src` and there is no cut): the
+    /// text a later parse of the file compares its own skeleton with ([`super::reuse`]).
+    pub(super) fn build(src: &str, comments: &[Range<usize>]) -> Self {
         let mut text = String::with_capacity(src.len());
         let mut cuts = Vec::with_capacity(comments.len());
         let (mut from, mut removed) = (0, 0);
@@ -48,11 +54,8 @@ impl Skeleton {
             cuts.push((text.len(), removed));
             from = body_end;
         }
-        if cuts.is_empty() {
-            return None;
-        }
         text.push_str(&src[from..]);
-        Some(Self { text, cuts })
+        Self { text, cuts }
     }
 
     /// The offset in the original text of offset `pos` in [`Skeleton::text`]. A position at a removal (just after
@@ -61,5 +64,17 @@ impl Skeleton {
     pub(super) fn orig(&self, pos: usize) -> usize {
         let i = self.cuts.partition_point(|&(at, _)| at <= pos);
         pos + i.checked_sub(1).map_or(0, |i| self.cuts[i].1)
+    }
+
+    /// The inverse of [`Skeleton::orig`]: the offset in [`Skeleton::text`] of `orig`, an offset in the original
+    /// text that [`Skeleton::orig`] gives (the start or end of a node tree-sitter read); for an offset inside a
+    /// removed body (which [`Skeleton::orig`] never gives) the answer is unspecified.
+    pub(super) fn skel(&self, orig: usize) -> usize {
+        // `at + removed` is where the text after removal `k` resumes in the original; the last removal resuming at
+        // or before `orig` is the one `orig` follows.
+        let i = self
+            .cuts
+            .partition_point(|&(at, removed)| at + removed <= orig);
+        i.checked_sub(1).map_or(orig, |k| orig - self.cuts[k].1)
     }
 }
