@@ -225,6 +225,9 @@ pub struct BuildOutcome {
     /// printed text that does not parse), written with vgc's built-in formatting instead. Such a build is not
     /// recorded as clean, so the next one formats them again (R20).
     pub fmt_fallbacks: usize,
+    /// `--target go` in a live session (`vgc watch`): packages whose file was taken from the last build's instead of
+    /// printed again, nothing they depend on having changed (0 in a one-shot build).
+    pub go_reused: usize,
     /// Types of the modules generated again whose items came from the unit cache ([`crate::cache::units`]) instead
     /// of being emitted (0 without an output directory, with `--no-cache`, and in a warm session).
     pub unit_cache_hits: usize,

@@ -40,6 +40,9 @@ pub struct Session {
     /// The session of one [`build`](crate::build), dropped after it: the last build's modules are not kept for a
     /// next one.
     one_shot: bool,
+    /// The Go target's last generation: a rebuild prints again only the packages whose inputs changed (empty in a
+    /// one-shot session, which keeps none).
+    last_go: crate::phases::go::LastGo,
 }
 
 impl Session {
@@ -55,6 +58,7 @@ impl Session {
             loader: Loader::default(),
             ir_cache: BackgroundSave::default(),
             one_shot: false,
+            last_go: Default::default(),
         }
     }
 
@@ -163,7 +167,8 @@ impl Session {
         };
         settings::apply_build_severities(sys, &req.path, &mut out);
         if let Some(go) = &req.go {
-            return build_go(&self.db, sys, req, go, &prog, plan, out);
+            let last_go = (!self.one_shot).then_some(&mut self.last_go);
+            return build_go(&self.db, sys, req, go, &prog, plan, out, last_go);
         }
         if out.errors() > 0 || req.check_only {
             out.plan = plan;
@@ -239,6 +244,8 @@ impl Session {
 /// The Go target after the analysis (`crate::phases::go`): the header read through `sys`, every tagged target
 /// package printed, then — unless there are errors (the analysis's, or `VGC0129` for what the Go backend cannot
 /// print) or `req` is check-only — the files written under `req.out` (the module root) as one transaction.
+/// `last_go` is a live session's memo of the last generation (`None`: print every package, keep nothing).
+#[allow(clippy::too_many_arguments)]
 fn build_go(
     db: &Database,
     sys: &dyn vgc_analysis::System,
@@ -247,6 +254,7 @@ fn build_go(
     prog: &vgc_analysis::Program,
     plan: CratePlan,
     mut out: BuildOutcome,
+    last_go: Option<&mut crate::phases::go::LastGo>,
 ) -> BuildOutcome {
     let clock = Instant::now();
     if out.errors() > 0 {
@@ -268,15 +276,17 @@ fn build_go(
         .out
         .clone()
         .unwrap_or_else(|| std::path::PathBuf::from(&prog.root));
-    let generation = match crate::phases::go::generate(db, sys, prog, &plan, go, &header, &root) {
-        Ok(g) => g,
-        Err(e) => {
-            out.io_error = Some(e);
-            out.plan = plan;
-            return out;
-        }
-    };
+    let generation =
+        match crate::phases::go::generate(db, sys, prog, &plan, go, &header, &root, last_go) {
+            Ok(g) => g,
+            Err(e) => {
+                out.io_error = Some(e);
+                out.plan = plan;
+                return out;
+            }
+        };
     out.timings.push(("codegen (Go)", clock.elapsed()));
+    out.go_reused = generation.reused;
     if !generation.untagged.is_empty() {
         out.notes.push(format!(
             "{} target package(s) without a `+k8s:validation-gen` tag get no {} (as upstream validation-gen): {}",

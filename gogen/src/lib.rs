@@ -16,14 +16,16 @@ mod imports;
 mod text;
 
 use imports::Imports;
-use std::collections::BTreeSet;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::Arc;
 use vgc_analysis::TypeKey;
 use vgc_lowering::plan::{
     Check, CratePlan, FieldPlan, GoTy, Iteration, ModulePlan, Shape, TypePlan, direct_comparable,
 };
 
 /// What the caller decides about a generated file (validation-gen's flags).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct GoOptions {
     /// The boilerplate header (`--go-header-file`'s contents, `YEAR` already replaced), or empty for none.
     pub header: String,
@@ -108,6 +110,91 @@ pub struct Printed {
     pub text: String,
     /// Its calls into packages no file of this run is printed for, sorted, one per (subject, callee).
     pub foreign_calls: Vec<ForeignCall>,
+    /// What printing it read of the whole plan beyond its own module ([`Reads`]).
+    pub reads: Reads,
+}
+
+/// What one [`Generator::print`] read of the [`Generator`]'s plan-wide indexes: every type it looked up by key
+/// (another package's included: the element type of a list, the comparability of a field's type, whether a nested
+/// type has validations) with the plan found, every type whose direct comparability
+/// ([`CratePlan::not_directly_comparable`]) it asked, and every type of its module whose being reached from some
+/// activation's roots decided whether it gets a function.
+///
+/// The contract a memo of printed files relies on (vgc's live sessions, `vgc watch --target go`): `print(m,
+/// output)` by a generator over options `o` and a plan of profile `u` gives the same [`Printed`] as an earlier one
+/// when `m`, `output`, `o` and `u` are equal to the earlier call's and the new generator answers every recorded
+/// read the same ([`Generator::reads_hold`]). Everything else `print` reads is one of those four.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Reads {
+    /// Type → its plan as found (`None`: not in the plan), sorted by key.
+    types: Vec<(TypeKey, Option<Arc<TypePlan>>)>,
+    /// Type → whether it is in [`CratePlan::not_directly_comparable`].
+    not_comparable: Vec<(TypeKey, bool)>,
+    /// Type → whether some activation's roots reach it as a member.
+    referenced: Vec<(TypeKey, bool)>,
+}
+
+impl Reads {
+    /// How many reads were recorded (types looked up, comparabilities and memberships asked).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.types.len() + self.not_comparable.len() + self.referenced.len()
+    }
+
+    /// Whether none was.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+/// The plan's types by key as one [`Gen`] reads them: each lookup recorded for [`Reads::types`].
+struct TypesByKey<'a> {
+    map: &'a HashMap<TypeKey, &'a Arc<TypePlan>>,
+    seen: RefCell<BTreeMap<TypeKey, Option<Arc<TypePlan>>>>,
+}
+
+impl<'a> TypesByKey<'a> {
+    fn get(&self, k: &TypeKey) -> Option<&'a TypePlan> {
+        let t = self.map.get(k).copied();
+        let mut seen = self.seen.borrow_mut();
+        if !seen.contains_key(k) {
+            seen.insert(k.clone(), t.cloned());
+        }
+        t.map(|a| &**a)
+    }
+
+    fn contains_key(&self, k: &TypeKey) -> bool {
+        self.get(k).is_some()
+    }
+}
+
+/// A set of types as one [`Gen`] asks it: each question recorded for [`Reads`].
+struct Membership<'a> {
+    set: &'a BTreeSet<TypeKey>,
+    seen: RefCell<BTreeMap<TypeKey, bool>>,
+}
+
+impl<'a> Membership<'a> {
+    fn new(set: &'a BTreeSet<TypeKey>) -> Self {
+        Self {
+            set,
+            seen: RefCell::new(BTreeMap::new()),
+        }
+    }
+
+    fn contains(&self, k: &TypeKey) -> bool {
+        let is = self.set.contains(k);
+        let mut seen = self.seen.borrow_mut();
+        if !seen.contains_key(k) {
+            seen.insert(k.clone(), is);
+        }
+        is
+    }
+
+    fn into_reads(self) -> Vec<(TypeKey, bool)> {
+        self.seen.into_inner().into_iter().collect()
+    }
 }
 
 impl std::fmt::Display for Unsupported {
@@ -171,11 +258,13 @@ pub fn generate_into(
 /// plan — the types by key, the types Go's `==` cannot compare ([`CratePlan::not_directly_comparable`]) and the
 /// types some activation's roots reach as members (upstream `genValidations.Filter`) — computed once by
 /// [`Generator::new`], then read by each [`Generator::generate_into`] (which may run on several threads at once).
+/// Each [`Generator::print`] records what it read of them ([`Reads`]), so that a caller keeping printed files across
+/// builds can tell with [`Generator::reads_hold`] which ones a new plan would print the same.
 pub struct Generator<'p> {
     plan: &'p CratePlan,
     o: &'p GoOptions,
     not_comparable: BTreeSet<TypeKey>,
-    by_key: std::collections::HashMap<TypeKey, &'p TypePlan>,
+    by_key: HashMap<TypeKey, &'p Arc<TypePlan>>,
     /// The types reached as members from the roots of any activation (without the per-output roots).
     referenced: BTreeSet<TypeKey>,
 }
@@ -185,11 +274,11 @@ impl<'p> Generator<'p> {
     /// point).
     #[must_use]
     pub fn new(plan: &'p CratePlan, o: &'p GoOptions) -> Self {
-        let by_key: std::collections::HashMap<TypeKey, &TypePlan> = plan
+        let by_key: HashMap<TypeKey, &Arc<TypePlan>> = plan
             .modules
             .iter()
             .flat_map(|m| m.types.iter())
-            .map(|t| (t.key.clone(), &**t))
+            .map(|t| (t.key.clone(), t))
             .collect();
         let referenced = referenced_types(plan, o, &by_key);
         Self {
@@ -199,6 +288,22 @@ impl<'p> Generator<'p> {
             by_key,
             referenced,
         }
+    }
+
+    /// Whether this generator answers every read of `r` (recorded by another generator's [`Generator::print`]) the
+    /// same: each type's plan equal (the same `Arc`, else equal values), each comparability and membership the
+    /// same. Linear in `r`.
+    #[must_use]
+    pub fn reads_hold(&self, r: &Reads) -> bool {
+        r.types
+            .iter()
+            .all(|(k, t)| self.by_key.get(k).copied() == t.as_ref())
+            && r.not_comparable
+                .iter()
+                .all(|(k, is)| self.not_comparable.contains(k) == *is)
+            && r.referenced
+                .iter()
+                .all(|(k, is)| self.referenced.contains(k) == *is)
     }
 
     /// [`generate_into`] with the indexes of [`Generator::new`].
@@ -234,21 +339,24 @@ impl<'p> Generator<'p> {
             imports: Imports::new(&output.path),
             unsupported: Vec::new(),
             foreign: Vec::new(),
-            not_comparable: &self.not_comparable,
+            not_comparable: Membership::new(&self.not_comparable),
             upstream: plan.upstream,
             legacy: plan.upstream.go_fields_called_in_place(),
             path: String::new(),
-            by_key: &self.by_key,
+            by_key: TypesByKey {
+                map: &self.by_key,
+                seen: RefCell::new(BTreeMap::new()),
+            },
         };
+        let referenced = Membership::new(&self.referenced);
         let mut body = String::new();
         g.register_function(&mut body);
         let mut types: Vec<&TypePlan> = m.types.iter().map(|t| &**t).collect();
         types.sort_by(|a, b| a.key.name.cmp(&b.key.name));
         // upstream `genValidations.Filter`: the types reached as members from any activation's roots, and the
         // roots of this output (a type that is only some activation's root is not "referenced").
-        let emitted = |t: &TypePlan| {
-            self.referenced.contains(&t.key) || (m.pkg == t.key.pkg && output.is_root(t))
-        };
+        let emitted =
+            |t: &TypePlan| referenced.contains(&t.key) || (m.pkg == t.key.pkg && output.is_root(t));
         for t in types
             .into_iter()
             .filter(|t| t.has_validations && emitted(t))
@@ -274,9 +382,15 @@ impl<'p> Generator<'p> {
         let mut foreign_calls = g.foreign;
         foreign_calls.sort();
         foreign_calls.dedup();
+        let reads = Reads {
+            types: g.by_key.seen.into_inner().into_iter().collect(),
+            not_comparable: g.not_comparable.into_reads(),
+            referenced: referenced.into_reads(),
+        };
         Ok(Printed {
             text: text::gofmt_blank_lines(&out),
             foreign_calls,
+            reads,
         })
     }
 }
@@ -288,7 +402,7 @@ impl<'p> Generator<'p> {
 fn referenced_types(
     plan: &CratePlan,
     o: &GoOptions,
-    by_key: &std::collections::HashMap<TypeKey, &TypePlan>,
+    by_key: &HashMap<TypeKey, &Arc<TypePlan>>,
 ) -> BTreeSet<TypeKey> {
     let children = |t: &TypePlan| {
         let mut next: Vec<TypeKey> = Vec::new();
@@ -373,14 +487,16 @@ struct Gen<'a> {
     unsupported: Vec<Unsupported>,
     /// Calls into packages no file of this run is printed for ([`ForeignCall`]).
     foreign: Vec<ForeignCall>,
-    not_comparable: &'a BTreeSet<TypeKey>,
+    /// [`CratePlan::not_directly_comparable`], each question recorded ([`Reads`]).
+    not_comparable: Membership<'a>,
     upstream: vgc_ir::Upstream,
     /// validation-gen's printing before 1.37 ([`vgc_ir::Upstream::go_fields_called_in_place`]).
     legacy: bool,
     /// Where the checks being printed are declared (`<pkg>.<Type>`, `<pkg>.<Type>.<json>`): names union
     /// membership variables.
     path: String,
-    by_key: &'a std::collections::HashMap<TypeKey, &'a TypePlan>,
+    /// The plan's types, each lookup recorded ([`Reads`]).
+    by_key: TypesByKey<'a>,
 }
 
 /// Appends `s` and a newline, each of its lines after `depth` tabs (a multi-line `s` carries its continuation
@@ -682,7 +798,7 @@ impl Gen<'_> {
 
     /// A plan type by key.
     fn type_plan(&self, k: &TypeKey) -> Option<&TypePlan> {
-        self.by_key.get(k).copied()
+        self.by_key.get(k)
     }
 
     /// The validation function of a type, qualified when it is generated into another package (upstream
@@ -1097,8 +1213,9 @@ impl Gen<'_> {
         line(out, 3, "// don't revalidate unchanged data");
         let update = self.imports.name(OPERATION, "Update");
         if self.legacy {
-            let nc = self.not_comparable;
-            let same = if direct_comparable(ty, &|k| !nc.contains(k)) {
+            let nc = &self.not_comparable;
+            let comparable = direct_comparable(ty, &|k| !nc.contains(k));
+            let same = if comparable {
                 "(obj == oldObj || (obj != nil && oldObj != nil && *obj == *oldObj))".to_string()
             } else {
                 format!("{}(obj, oldObj)", self.deep_equal())
@@ -1117,7 +1234,7 @@ impl Gen<'_> {
             3,
             &format!("if oldValueCorrelated && op.Type == {update} {{"),
         );
-        let nc = self.not_comparable;
+        let nc = &self.not_comparable;
         if direct_comparable(ty, &|k| !nc.contains(k)) {
             line(
                 out,

@@ -30,6 +30,7 @@ use crate::request::{BuildRequest, GoTarget};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
+use std::sync::Arc;
 use vgc_analysis::Program;
 use vgc_codegen::GeneratedFile;
 use vgc_ir::{Code, Diagnostic};
@@ -56,6 +57,36 @@ pub(crate) struct Stale {
     pub(crate) owners: BTreeMap<String, BTreeSet<String>>,
 }
 
+/// The last Go generation of a live [`Session`](crate::Session) (`vgc watch --target go`): each package's printed
+/// file with everything its printing depended on, so that a rebuild prints again only the packages for which
+/// something did. A one-shot build keeps none.
+///
+/// A file is reused when the build's [`vgc_gogen::GoOptions`] (header, every input's output packages and copies)
+/// and upstream profile equal those it was printed under, its module plan and output package are equal to the
+/// ones it was printed from, and the new [`vgc_gogen::Generator`] answers every read it recorded of the plan-wide
+/// indexes the same ([`vgc_gogen::Reads`]: other packages' types it looked up, comparability, reach) — the
+/// contract [`vgc_gogen::Reads`] states. Module plans and type plans are compared as `Arc`s first (unchanged ones
+/// are the same allocation, the lowering's queries keep them), then by value. Files that failed to print
+/// (`VGC0129`) are not kept. What is derived from the printed file each build — the checks of its calls into
+/// packages no file is printed for, the package's coverage test and fixtures — is computed again every build.
+#[derive(Default)]
+pub(crate) struct LastGo {
+    /// The options and profile the files were printed under (`None` before the first build).
+    under: Option<(vgc_gogen::GoOptions, vgc_ir::Upstream)>,
+    /// By output package (import path).
+    files: HashMap<String, Kept>,
+}
+
+/// One package's file in [`LastGo`], with what it was printed from.
+struct Kept {
+    /// The module plan of the package's input.
+    module: ModulePlan,
+    /// The output package (name, scheme registry, root criteria).
+    output: vgc_gogen::OutputPackage,
+    /// The file, with what it read of the plan-wide indexes.
+    printed: Arc<vgc_gogen::Printed>,
+}
+
 /// What [`generate`] produced.
 pub(crate) struct GoGeneration {
     /// One file per written package, path relative to the module root.
@@ -66,14 +97,21 @@ pub(crate) struct GoGeneration {
     pub(crate) stale: Stale,
     /// Target packages without a `+k8s:validation-gen` tag (no file, as upstream).
     pub(crate) untagged: Vec<String>,
+    /// Packages whose file was taken from the session's last generation ([`LastGo`]) instead of printed.
+    pub(crate) reused: usize,
 }
 
 /// Prints the file of every target package of `prog` that carries a `+k8s:validation-gen` tag (see the module
 /// docs), with `header` (the `--go-header-file` text, `YEAR` replaced). Paths are relative to `root` (the module
 /// root); a package directory outside it is an error naming it.
 ///
+/// With `last` (a live session's memo), a package whose printing depends on nothing that changed since `last`
+/// was filled takes its file from there ([`LastGo`]; counted in [`GoGeneration::reused`]), and `last` is then
+/// replaced by this build's files. `None` (a one-shot build) keeps nothing.
+///
 /// # Errors
 /// A package directory outside `root`.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn generate(
     db: &Database,
     sys: &dyn vgc_analysis::System,
@@ -82,6 +120,7 @@ pub(crate) fn generate(
     go: &GoTarget,
     header: &str,
     root: &Path,
+    last: Option<&mut LastGo>,
 ) -> Result<GoGeneration, String> {
     let modules: HashMap<&str, &ModulePlan> = plan
         .modules
@@ -151,13 +190,46 @@ pub(crate) fn generate(
         jobs.push((a, rel.clone(), module, own));
     }
     let generator = vgc_gogen::Generator::new(plan, &options);
+    // The last generation's files are of use only under the same options and profile.
+    let previous = last.as_deref().filter(|l| {
+        l.under
+            .as_ref()
+            .is_some_and(|(o, u)| *o == options && *u == plan.upstream)
+    });
     let printed: Vec<_> = jobs
         .par_iter()
-        .map(|(a, rel, m, own)| (a, rel, generator.print(m, own)))
+        .map(|(a, rel, m, own)| {
+            let kept = previous
+                .and_then(|l| l.files.get(&a.pkg))
+                .filter(|k| {
+                    k.module == **m && k.output == **own && generator.reads_hold(&k.printed.reads)
+                })
+                .map(|k| k.printed.clone());
+            match kept {
+                Some(p) => (a, rel, Ok(p), true),
+                None => (a, rel, generator.print(m, own).map(Arc::new), false),
+            }
+        })
         .collect();
+    let reused = printed.iter().filter(|(_, _, _, kept)| *kept).count();
+    if let Some(l) = last {
+        l.under = Some((options.clone(), plan.upstream));
+        l.files = jobs
+            .iter()
+            .zip(&printed)
+            .filter_map(|((a, _, m, own), (_, _, r, _))| {
+                let kept = Kept {
+                    module: (**m).clone(),
+                    output: (*own).clone(),
+                    printed: r.as_ref().ok()?.clone(),
+                };
+                Some((a.pkg.clone(), kept))
+            })
+            .collect();
+    }
     let mut files = Vec::new();
     let mut declared: HashMap<String, BTreeSet<String>> = HashMap::new();
-    for (a, rel, r) in printed {
+    for (a, rel, r, _) in printed {
         match r {
             Ok(p) => {
                 for c in &p.foreign_calls {
@@ -170,7 +242,7 @@ pub(crate) fn generate(
                 }
                 files.push(GeneratedFile {
                     path: rel.clone(),
-                    contents: p.text,
+                    contents: p.text.clone(),
                     chunks: Vec::new(),
                 });
                 files.extend(package_test(db, prog, &generator, &jobs, a, rel, header));
@@ -218,6 +290,7 @@ pub(crate) fn generate(
             owners,
         },
         untagged,
+        reused,
     })
 }
 
