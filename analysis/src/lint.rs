@@ -261,7 +261,9 @@ impl<'a> Linter<'a> {
             if !self.linted.insert(k.clone()) {
                 continue;
             }
-            let Some((decl, file)) = self.prog.type_decl(self.db, &k) else {
+            // The declaration borrows the database, not the linter: no copy of its tags per type.
+            let (prog, db) = (self.prog, self.db);
+            let Some((decl, file)) = prog.type_decl(db, &k) else {
                 continue;
             };
             if decl
@@ -271,9 +273,8 @@ impl<'a> Linter<'a> {
             {
                 continue;
             }
-            let decl: TypeIr = decl.clone();
             let ty = types::resolve(self.db, self.prog, &k.pkg, file, &decl.ty);
-            self.enum_marker(&decl, file);
+            self.enum_marker(decl, file);
             self.upstream_rules(&k, None, &ty, &decl.tags, file);
             let mut next = Vec::new();
             types::collect_named(&ty, &mut next);
@@ -473,7 +474,6 @@ impl<'a> Linter<'a> {
         let Some((decl, file)) = self.prog.type_decl(self.db, k) else {
             return false;
         };
-        let decl = decl.clone();
         decl.fields.iter().any(|m| {
             let parsed: Vec<&Tag> = m
                 .tags
@@ -585,7 +585,6 @@ impl<'a> Linter<'a> {
             Ty::Named(k) => match self.prog.type_decl(self.db, k) {
                 None => false,
                 Some((decl, file)) => {
-                    let decl = decl.clone();
                     let types::Opacity {
                         value: typ,
                         elems: v,

@@ -79,8 +79,9 @@ mod salsa_workspace {
 }
 
 /// The [`Stamp`](crate::system::Stamp) of every file as it was when last read, by path: lets a rebuild in a
-/// live session skip reading files that did not change (a file rewritten with the same size within the file
-/// system's timestamp resolution would be missed; Linux file systems record nanoseconds).
+/// live session skip reading files that did not change. Only settled stamps are recorded
+/// ([`System::settled_stamp`](crate::system::System::settled_stamp)), so a same-size rewrite within the file
+/// system's timestamp resolution of a read is never missed.
 #[derive(Debug, Clone, Default)]
 pub struct Stamps(std::collections::HashMap<String, crate::system::Stamp>);
 
@@ -233,7 +234,7 @@ pub fn refresh<D: Db>(db: &mut D, sys: &dyn System, stamps: &mut Stamps) {
             if stamps.unchanged(sys, path) {
                 return None;
             }
-            let stamp = sys.stamp(path);
+            let stamp = sys.settled_stamp(path);
             let text = sys.read_file(path).ok()?;
             if let Some(st) = stamp {
                 stamps.0.insert(path.clone(), st);
@@ -265,7 +266,7 @@ pub fn apply_edits<D: Db>(
         let Some(f) = known_file(&*db, p) else {
             return false;
         };
-        let stamp = sys.stamp(p);
+        let stamp = sys.settled_stamp(p);
         let Ok(text) = sys.read_file(p) else {
             return false;
         };
@@ -937,7 +938,7 @@ fn read_packages(
             if known.contains_key(*p) && stamps_now.unchanged(sys, p) {
                 return None;
             }
-            let stamp = sys.stamp(p);
+            let stamp = sys.settled_stamp(p);
             Some((stamp, sys.read_file(p)))
         })
         .collect();

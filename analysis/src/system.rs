@@ -25,10 +25,28 @@ pub trait System: Sync {
         let _ = path;
         None
     }
+    /// [`System::stamp`] when it may be recorded to skip a later read: `None` as well for a file changed less than
+    /// [`RACY_WINDOW`] ago (or, by the clock, in the future). A file system records times in ticks (a few
+    /// milliseconds on Linux, up to 2 s on FAT), so a same-size rewrite in the tick of the read that recorded the
+    /// stamp would keep it, and the live session, the build server and the build manifest would take the old text
+    /// for the new; without a recorded stamp the file is read (and compared or hashed) again — git's "racily
+    /// clean" entries, decided the same way. Every place that records a stamp to compare later calls this.
+    fn settled_stamp(&self, path: &str) -> Option<Stamp> {
+        let (len, t) = self.stamp(path)?;
+        std::time::SystemTime::now()
+            .duration_since(t)
+            .is_ok_and(|age| age >= RACY_WINDOW)
+            .then_some((len, t))
+    }
 }
 
 /// A file's size in bytes and modification time.
 pub type Stamp = (u64, std::time::SystemTime);
+
+/// How long after its last change a file's stamp may be recorded ([`System::settled_stamp`]): longer than the
+/// coarsest file-system time resolution vgc meets (FAT: 2 s; ext4, XFS, btrfs, APFS: nanoseconds, set from a clock
+/// that advances in ticks of 1 to 10 ms).
+pub const RACY_WINDOW: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// An in-memory file system for tests: paths map to contents; directories are implied.
 #[derive(Debug, Default, Clone)]

@@ -3,11 +3,6 @@
 use std::io::Read as _;
 use std::path::Path;
 
-/// How long after its last change a file's stamp is trusted ([`OsSystem`]'s `stamp`): longer than the coarsest
-/// file-system time resolution vgc meets (FAT: 2 s; ext4, XFS, btrfs, APFS: nanoseconds, set from a clock that
-/// advances in ticks of 1 to 10 ms).
-pub const RACY_WINDOW: std::time::Duration = std::time::Duration::from_secs(2);
-
 /// The largest source file (`.go`, `go.mod`, `vendor/modules.txt`) vgc reads, in bytes: 32 MiB. The largest
 /// file of k8s.io/api v0.37.2 is a 2.6 MiB `generated.pb.go`; a 50 MiB Go file costs vgc about 2 GiB of memory.
 pub const MAX_SOURCE_BYTES: u64 = 32 << 20;
@@ -157,12 +152,6 @@ impl vgc_analysis::System for OsSystem {
     /// Size and the later of the modification and status-change times: restoring an old modification time
     /// (`touch -d`, `cp -p`, `tar x`, `rsync -t`) sets the status-change time to now, so it still counts as a
     /// change and the file is read again (R21).
-    ///
-    /// `None` for a file changed less than [`RACY_WINDOW`] ago (or, by the clock, in the future): a file system
-    /// records times in ticks (a few milliseconds on Linux, up to 2 s on FAT), so a same-size rewrite in the tick
-    /// of the read that recorded the stamp would keep it, and the live session, the build server and the build
-    /// manifest would take the old text for the new. Without a stamp the file is read (and compared or hashed)
-    /// again — git's "racily clean" entries, decided the same way.
     fn stamp(&self, path: &str) -> Option<vgc_analysis::system::Stamp> {
         let m = std::fs::metadata(path).ok()?;
         let mut t = m.modified().ok()?;
@@ -176,10 +165,7 @@ impl vgc_analysis::System for OsSystem {
                 );
             t = t.max(ctime);
         }
-        let settled = std::time::SystemTime::now()
-            .duration_since(t)
-            .is_ok_and(|age| age >= RACY_WINDOW);
-        settled.then_some((m.len(), t))
+        Some((m.len(), t))
     }
     fn module_cache(&self) -> Option<String> {
         if let Ok(c) = std::env::var("GOMODCACHE")
@@ -273,17 +259,19 @@ mod tests {
     use super::*;
     use vgc_analysis::System as _;
 
-    /// A file changed within [`RACY_WINDOW`] has no stamp (it is read again by the next build whatever its size and
-    /// time say); one unchanged for longer has its size and time.
+    /// A file changed within `RACY_WINDOW` has a stamp but no settled one (the next build reads it again whatever its
+    /// size and time say); one unchanged for longer has both.
     #[test]
-    fn a_file_changed_just_now_has_no_stamp() {
+    fn a_file_changed_just_now_has_no_settled_stamp() {
         let dir = tempfile::tempdir().expect("tempdir");
         let fresh = dir.path().join("types.go");
         std::fs::write(&fresh, "package v1\n").expect("write");
-        assert_eq!(OsSystem.stamp(&fresh.to_string_lossy()), None);
+        let fresh = fresh.to_string_lossy();
+        assert_eq!(OsSystem.stamp(&fresh).map(|(l, _)| l), Some(11));
+        assert_eq!(OsSystem.settled_stamp(&fresh), None);
         // This crate's manifest was checked out or edited long before its tests run.
         let old = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
         let len = std::fs::metadata(old).expect("metadata").len();
-        assert_eq!(OsSystem.stamp(old).map(|(l, _)| l), Some(len));
+        assert_eq!(OsSystem.settled_stamp(old).map(|(l, _)| l), Some(len));
     }
 }

@@ -16,7 +16,7 @@
 //!
 //! **What a server build sees.** The files as they are when the request arrives: discovery runs again and reads
 //! every file whose size or change time differs from what it last read (a file changed within the last 2 s is read
-//! again whatever its stamp: `vgc_driver::sys::OsSystem::stamp`), so an edit made just before the client started is
+//! again whatever its stamp: `vgc_analysis::System::settled_stamp`), so an edit made just before the client started is
 //! always seen. The build takes the output directory's lock as a one-shot build does, so a server and one-shot
 //! builds of the same tree never interleave their writes. The server does not update the one-shot build's manifest
 //! and IR cache: a one-shot build after the server stops rebuilds what changed since its own last run.

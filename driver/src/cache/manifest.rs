@@ -176,7 +176,7 @@ fn listing_hash(path: &str, entries: &[(String, bool)], out: Option<&Path>) -> S
 
 impl System for Recorder<'_> {
     fn read_file(&self, path: &str) -> Result<String, String> {
-        let stamp = self.inner.stamp(path);
+        let stamp = self.inner.settled_stamp(path);
         let r = self.inner.read_file(path);
         let o = match (&r, stamp) {
             (Ok(text), Some((len, mtime))) => Observation::File(Some((
