@@ -266,8 +266,6 @@ pub fn fixture_own(path: &Path, go: &vgc_driver::GoTarget) -> bool {
     })
 }
 
-/// Whether an event kind can change what a build reads: creation, removal, renames and data writes. Access
-/// events (vgc's own reads) and metadata-only changes are ignored.
 /// (device, inode) of a directory, `None` when it does not exist.
 fn dir_identity(dir: &Path) -> Option<(u64, u64)> {
     let m = std::fs::metadata(dir).ok()?;
@@ -282,7 +280,10 @@ fn dir_identity(dir: &Path) -> Option<(u64, u64)> {
     }
 }
 
-fn changes_content(kind: &EventKind) -> bool {
+/// Whether an event kind can change what a build reads: creation, removal, renames and data writes. Access
+/// events (vgc's own reads) and metadata-only changes are ignored.
+#[must_use]
+pub fn changes_content(kind: &EventKind) -> bool {
     match kind {
         EventKind::Create(_) | EventKind::Remove(_) | EventKind::Any => true,
         EventKind::Modify(m) => !matches!(m, ModifyKind::Metadata(_)),

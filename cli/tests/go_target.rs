@@ -1322,10 +1322,12 @@ const SERVED: &[&str] = &[
     "./apis/widgets/v1",
 ];
 
-/// A running `vgc validation-gen --serve …` (killed when dropped) and what it printed up to its ready line.
+/// A running `vgc validation-gen --serve …` (killed when dropped), what it printed up to its ready line, and the
+/// lines it printed since.
 struct Server {
     child: std::process::Child,
     started: String,
+    log: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
 }
 
 impl Server {
@@ -1360,8 +1362,36 @@ impl Server {
             }
         }
         // Keep draining the pipe so the server never blocks on a full one.
-        std::thread::spawn(move || while rx.recv().is_ok() {});
-        Self { child, started }
+        let log = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = log.clone();
+        std::thread::spawn(move || {
+            while let Ok(line) = rx.recv() {
+                sink.lock().expect("log").push(line);
+            }
+        });
+        Self {
+            child,
+            started,
+            log,
+        }
+    }
+
+    /// The server's log line of its last build for a client (waiting up to 10 s for it), taken out of the log.
+    fn last_build(&self) -> String {
+        for _ in 0..1000 {
+            let mut log = self.log.lock().expect("log");
+            if let Some(i) = log
+                .iter()
+                .rposition(|l| l.starts_with("vgc serve: built for a client "))
+            {
+                let line = log.remove(i);
+                log.clear();
+                return line;
+            }
+            drop(log);
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        panic!("no build logged: {:?}", self.log.lock().expect("log"));
     }
 
     fn signal(&mut self, signal: &str) {
@@ -1421,16 +1451,37 @@ fn a_build_server_builds_what_a_one_shot_build_would() {
         "{err}"
     );
 
+    let _ = server.last_build();
     // Same-size edits, each followed at once by a build: every one is seen, and the bytes are a one-shot build's.
+    // An edit in place, or saved by a rename over the file (an editor's atomic save), is built from the watcher's
+    // events alone.
     for n in [17, 18, 19, 20] {
-        set_max_length(&root, n);
+        if n == 19 {
+            let tmp = root.join("apis/widgets/v1/types.go.swp-tmp");
+            std::fs::write(
+                &tmp,
+                WIDGETS_TYPES.replace("+k8s:maxLength=16", &format!("+k8s:maxLength={n}")),
+            )
+            .expect("write");
+            std::fs::rename(&tmp, root.join("apis/widgets/v1/types.go")).expect("rename");
+        } else {
+            set_max_length(&root, n);
+        }
         let o = vgc(&root, SERVED);
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(0), "{err}");
         assert!(err.starts_with(&by_server), "{err}");
         assert!(
             err.contains("vgc: wrote 1 of 2 files (1 unchanged)"),
-            "{err}"
+            "{n} {err} {:?}",
+            server.log.lock().expect("log")
+        );
+        let logged = server.last_build();
+        assert!(
+            logged.starts_with(
+                "vgc serve: built for a client after 1 changed Go file(s) the watcher saw: exit 0, 1 written, in "
+            ),
+            "{logged}"
         );
         let (_keep, fresh) = copy(&root);
         let o = vgc(&fresh, &[SERVED, &["--no-server"]].concat());
@@ -1448,6 +1499,49 @@ fn a_build_server_builds_what_a_one_shot_build_would() {
             read(&root, &widgets())
         );
     }
+
+    // A new file (a new type with a validation; `build_after` discovers the package again) and its removal (the
+    // watcher's events are not used).
+    let extra = root.join("apis/gadgets/v1/extra.go");
+    std::fs::write(
+        &extra,
+        "package v1\n\n// Extra is new.\ntype Extra struct {\n\t// +k8s:optional\n\t// +k8s:maximum=5\n\tN *int32 `json:\"n,omitempty\"`\n}\n",
+    )
+    .expect("write");
+    std::fs::write(
+        root.join("apis/gadgets/v1/types.go"),
+        GADGETS_TYPES.replace(
+            "\tCurrent *int32 `json:\"current,omitempty\"`\n",
+            "\tCurrent *int32 `json:\"current,omitempty\"`\n\n\t// +k8s:optional\n\tExtra *Extra `json:\"extra,omitempty\"`\n",
+        ),
+    )
+    .expect("write");
+    let o = vgc(&root, SERVED);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let logged = server.last_build();
+    assert!(
+        logged.contains(" after 2 changed Go file(s) the watcher saw: "),
+        "{logged}"
+    );
+    assert!(
+        read(&root, &gadgets()).contains("func Validate_Extra("),
+        "{}",
+        read(&root, &gadgets())
+    );
+    std::fs::remove_file(&extra).expect("rm");
+    std::fs::write(root.join("apis/gadgets/v1/types.go"), GADGETS_TYPES).expect("write");
+    let o = vgc(&root, SERVED);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let logged = server.last_build();
+    assert!(logged.contains(" with discovery: "), "{logged}");
+    let (_keep, fresh) = copy(&root);
+    assert_eq!(
+        vgc(&fresh, &[SERVED, &["--no-server"]].concat())
+            .status
+            .code(),
+        Some(0)
+    );
+    assert_eq!(read(&root, &gadgets()), read(&fresh, &gadgets()));
 
     // A diagnostic is the one-shot build's, exit code included.
     std::fs::write(

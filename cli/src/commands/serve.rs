@@ -14,12 +14,20 @@
 //! No server (no socket, or a socket no process answers: a server killed with `kill -9`) means a one-shot build,
 //! silently.
 //!
-//! **What a server build sees.** The files as they are when the request arrives: discovery runs again and reads
-//! every file whose size or change time differs from what it last read (a file changed within the last 2 s is read
-//! again whatever its stamp: `vgc_analysis::System::settled_stamp`), so an edit made just before the client started is
-//! always seen. The build takes the output directory's lock as a one-shot build does, so a server and one-shot
-//! builds of the same tree never interleave their writes. The server does not update the one-shot build's manifest
-//! and IR cache: a one-shot build after the server stops rebuilds what changed since its own last run.
+//! **What a server build sees.** The files as they are when the request arrives. The server watches the Go module
+//! root (notify: inotify, FSEvents, …) and, on a request, writes a *cookie* file into its state directory and
+//! reads the watcher's events up to the cookie's own (a watcher reports one directory tree's events in order, so
+//! every change made before the request is then known — watchman's cookies). When every change is a write to a
+//! Go source (the Go target's own outputs and `.vgc/` left out, as `vgc watch` leaves them out), the build is
+//! [`Session::build_after`] those files: no directory walk, no other file read. Otherwise — any other change
+//! (`go.mod`, a new or removed file or directory, `vgc.toml`), an error or overflow of the watcher, a cookie that
+//! does not come back within 2 s, a loaded file outside the watched tree other than the read-only Go module cache,
+//! or the first request — the build runs discovery again ([`Session::build`]), which reads every file whose size
+//! or change time differs from what it last read (a file changed within the last 2 s is read again whatever its
+//! stamp: `vgc_analysis::System::settled_stamp`). The header file and the fixtures' allowlist are read by every
+//! build. The build takes the output directory's lock as a one-shot build does, so a server and one-shot builds of
+//! the same tree never interleave their writes. The server does not update the one-shot build's manifest and IR
+//! cache: a one-shot build after the server stops rebuilds what changed since its own last run.
 //!
 //! **Where the socket is.** `<out>/.vgc/serve.sock` (for the Go target `<out>` is the Go module root), or — when that
 //! path is longer than a Unix socket address allows — `vgc-serve-<hash of it>.sock` in the temporary directory; the
@@ -183,7 +191,12 @@ pub(crate) fn serve(req: &BuildRequest, style: Style, timings: bool, start: Inst
     let stop = remove_on_signal(&sock);
     let key = Key::of(req);
     let mut session = Session::default();
+    // Started before the first build: a change made while it runs is an event of the next request.
+    let mut changes = Changes::start(&out, req);
     let mut first = session.build(req);
+    if let Some(c) = &mut changes {
+        c.check_coverage(&first, &out);
+    }
     let code = report_to(
         &mut stderr,
         req,
@@ -207,9 +220,126 @@ pub(crate) fn serve(req: &BuildRequest, style: Style, timings: bool, start: Inst
             break;
         }
         let Ok(stream) = stream else { continue };
-        serve_one(&mut session, req, &key, &sock, stream);
+        serve_one(&mut session, req, &key, &sock, stream, changes.as_mut());
     }
     ExitCode::SUCCESS
+}
+
+/// The changes the server's watcher saw since the last build (see the module docs).
+struct Changes {
+    /// Kept alive: dropping it stops the events.
+    _watcher: notify::RecommendedWatcher,
+    events: std::sync::mpsc::Receiver<notify::Result<notify::Event>>,
+    /// The watched tree: the Go module root, canonical.
+    root: PathBuf,
+    /// The directory of the cookie files: `serve.cookie.<n>` is written for the n-th request; its first event
+    /// marks the end of what happened before, and it is removed once seen.
+    cookie_dir: PathBuf,
+    /// How many cookies were written; `u64::MAX` when the watcher is not trusted at all
+    /// ([`Changes::check_coverage`]).
+    cookies: u64,
+    go: Option<vgc_driver::GoTarget>,
+    /// False after a change the next build must discover (and before the first request), until that build ran.
+    trusted: bool,
+    /// The Go sources written since the last build.
+    edited: std::collections::BTreeSet<String>,
+}
+
+impl Changes {
+    /// Watches `out` recursively; `None` (every build then runs discovery) when the watcher cannot start.
+    fn start(out: &Path, req: &BuildRequest) -> Option<Self> {
+        use notify::Watcher as _;
+        let root = std::fs::canonicalize(out).ok()?;
+        let (tx, events) = std::sync::mpsc::channel();
+        let mut watcher = notify::recommended_watcher(tx).ok()?;
+        watcher
+            .watch(&root, notify::RecursiveMode::Recursive)
+            .ok()?;
+        Some(Self {
+            _watcher: watcher,
+            events,
+            cookie_dir: root.join(vgc_driver::output::STATE_DIR),
+            root,
+            cookies: 0,
+            go: req.go.clone(),
+            trusted: false,
+            edited: Default::default(),
+        })
+    }
+
+    /// Distrusts the watcher for good when the first build loaded a Go file outside the watched tree that is not in
+    /// the read-only Go module cache (a module `replace`d with a directory elsewhere): edits there make no event.
+    fn check_coverage(&mut self, first: &vgc_driver::BuildOutcome, out: &Path) {
+        use vgc_analysis::System as _;
+        let cache = vgc_driver::sys::OsSystem.module_cache().map(PathBuf::from);
+        let outside = first.package_files.values().flatten().any(|f| {
+            let f = Path::new(f);
+            !f.starts_with(&self.root)
+                && !f.starts_with(out)
+                && !cache.as_ref().is_some_and(|c| f.starts_with(c))
+        });
+        if outside {
+            self.cookies = u64::MAX;
+        }
+    }
+
+    /// The Go sources edited since the last build when that is all that changed (then the build may skip discovery:
+    /// [`Session::build_after`]); `None` when the build must discover. Either way the record starts afresh.
+    fn since_last_build(&mut self) -> Option<Vec<String>> {
+        if self.cookies == u64::MAX {
+            return None;
+        }
+        self.cookies += 1;
+        // A name of its own: the events of an earlier cookie may still be queued.
+        let cookie = self
+            .cookie_dir
+            .join(format!("serve.cookie.{}", self.cookies));
+        let written =
+            std::fs::create_dir_all(&self.cookie_dir).and_then(|()| std::fs::write(&cookie, b""));
+        let deadline = Instant::now() + Duration::from_secs(2);
+        let mut found = false;
+        while written.is_ok() && !found {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.events.recv_timeout(left) {
+                Ok(Ok(event)) => {
+                    if event.need_rescan() {
+                        self.trusted = false;
+                    }
+                    found = event.paths.iter().any(|p| p == &cookie);
+                    self.note(&event);
+                }
+                Ok(Err(_)) => self.trusted = false,
+                Err(_) => break,
+            }
+        }
+        let _ = std::fs::remove_file(&cookie);
+        let trusted = std::mem::replace(&mut self.trusted, true) && found;
+        let edited = std::mem::take(&mut self.edited);
+        trusted.then(|| edited.into_iter().collect())
+    }
+
+    /// Records one event: nothing for the server's and the Go target's own writes and for paths no build reads (a
+    /// README, an editor's temporary or backup file), the path of a Go file that exists (written in place, or saved
+    /// by a rename over it; [`Session::build_after`] discovers again when it is a file the session does not know),
+    /// distrust for anything else (a removed Go file, `go.mod`, a directory).
+    fn note(&mut self, event: &notify::Event) {
+        if !vgc::watch::changes_content(&event.kind) {
+            return;
+        }
+        for p in &event.paths {
+            let own = self.go.as_ref().is_some_and(|g| {
+                vgc::watch::go_own(p, &self.root, &g.output_file) || vgc::watch::fixture_own(p, g)
+            });
+            if own || p.starts_with(self.root.join(vgc_driver::output::STATE_DIR)) {
+                continue;
+            }
+            if p.extension().is_some_and(|e| e == "go") && p.is_file() {
+                self.edited.insert(p.to_string_lossy().into_owned());
+            } else if vgc::watch::relevant(p, None) {
+                self.trusted = false;
+            }
+        }
+    }
 }
 
 /// Answers one connection: reads the [`Ask`] (for at most 10 s), builds when its key is the server's, writes the
@@ -220,6 +350,7 @@ fn serve_one(
     key: &Key,
     sock: &Path,
     stream: UnixStream,
+    changes: Option<&mut Changes>,
 ) {
     let received = Instant::now();
     let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
@@ -231,7 +362,16 @@ fn serve_one(
         return;
     };
     let answer = if ask.key == key.0 {
-        let mut outcome = session.build(req);
+        let edited = changes.and_then(Changes::since_last_build);
+        let how = match &edited {
+            // `build_after` still discovers when one of them is new or changed its package clause or imports.
+            Some(e) => format!("after {} changed Go file(s) the watcher saw", e.len()),
+            None => "with discovery".to_string(),
+        };
+        let mut outcome = match edited {
+            Some(edited) => session.build_after(req, &edited),
+            None => session.build(req),
+        };
         let mut text = Vec::new();
         let _ = writeln!(
             text,
@@ -257,7 +397,7 @@ fn serve_one(
         );
         let _ = writeln!(
             std::io::stderr().lock(),
-            "vgc serve: built for a client: exit {exit}, {} written, in {:.1} ms",
+            "vgc serve: built for a client {how}: exit {exit}, {} written, in {:.1} ms",
             outcome.written,
             received.elapsed().as_secs_f64() * 1e3
         );
