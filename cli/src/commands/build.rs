@@ -323,29 +323,9 @@ impl Style {
 /// output error, the summary line, notes, the phase timings when `timings`, and what was written; returns the
 /// exit code ([`vgc_driver::exit_code`]).
 ///
-/// A build server of the same request (`vgc validation-gen --serve`, [`super::serve`]) builds it when one runs.
+/// When `ask_server`, a build server of the same request (`vgc validation-gen --serve`, [`super::serve`]) builds it
+/// if one runs (`--no-server` passes false).
 pub(crate) fn execute(
-    req: BuildRequest,
-    style: Style,
-    timings: bool,
-    globals: &Globals,
-    start: Instant,
-) -> ExitCode {
-    execute_with(req, style, timings, globals, start, true)
-}
-
-/// [`execute`] in this process, never handed to a build server (`--no-server`).
-pub(crate) fn execute_here(
-    req: BuildRequest,
-    style: Style,
-    timings: bool,
-    globals: &Globals,
-    start: Instant,
-) -> ExitCode {
-    execute_with(req, style, timings, globals, start, false)
-}
-
-fn execute_with(
     mut req: BuildRequest,
     style: Style,
     timings: bool,
@@ -385,7 +365,7 @@ pub(crate) fn execute_all(
     if reqs.len() == 1
         && let Some(req) = reqs.pop()
     {
-        return execute(req, style, timings, globals, start);
+        return execute(req, style, timings, globals, start, true);
     }
     for req in &mut reqs {
         if let Err(code) = globals.apply(req, None) {

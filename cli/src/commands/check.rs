@@ -28,7 +28,7 @@ pub(crate) fn run(a: CheckArgs, globals: &Globals, start: Instant) -> ExitCode {
                 req.target = structs;
             }
             let style = super::build::Style::of(a.short, &a.color);
-            super::build::execute(req, style, false, globals, start)
+            super::build::execute(req, style, false, globals, start, true)
         }
         (Err(code), _) | (_, Err(code)) => code,
     }

@@ -126,10 +126,7 @@ pub(crate) fn run(a: ValidationGenArgs, globals: &Globals, start: Instant) -> Ex
         req.extension_files = globals.extensions.clone();
         return super::serve::serve(&req, style, a.timings, start);
     }
-    if a.no_server {
-        return super::build::execute_here(req, style, a.timings, globals, start);
-    }
-    super::build::execute(req, style, a.timings, globals, start)
+    super::build::execute(req, style, a.timings, globals, start, !a.no_server)
 }
 
 /// The input packages resolved: the build path (their closest common directory), the selection and the module root.
