@@ -263,10 +263,45 @@ pub fn generate_into(
 pub struct Generator<'p> {
     plan: &'p CratePlan,
     o: &'p GoOptions,
-    not_comparable: BTreeSet<TypeKey>,
+    not_comparable: Arc<BTreeSet<TypeKey>>,
     by_key: HashMap<TypeKey, &'p Arc<TypePlan>>,
     /// The types reached as members from the roots of any activation (without the per-output roots).
-    referenced: BTreeSet<TypeKey>,
+    referenced: Arc<BTreeSet<TypeKey>>,
+}
+
+/// The plan-wide indexes of one [`Generator`] with what they were computed from ([`Generator::indexes`]), kept so
+/// that the generator of a next plan that differs only in what they do not read takes them instead of computing
+/// them again ([`Generator::reusing`]): after a tag edit, the types' checks change but not their members.
+#[derive(Debug, Clone)]
+pub struct Indexes {
+    /// Every type of the plan, in plan order (modules in order, each module's types in order).
+    types: Vec<Arc<TypePlan>>,
+    /// The options the indexes were computed under.
+    options: GoOptions,
+    /// [`CratePlan::not_directly_comparable`].
+    not_comparable: Arc<BTreeSet<TypeKey>>,
+    /// The types some activation's roots reach as members.
+    referenced: Arc<BTreeSet<TypeKey>>,
+}
+
+/// Whether two type plans are alike in all that the plan-wide indexes read of a type: its key, whether it is a
+/// root, its typedef targets, and its members' names and types (comparability reads the members' and typedef's
+/// types, reach the roots — [`OutputPackage::is_root`] reads member names — and the Go types of members and typedef).
+fn same_index_inputs(a: &TypePlan, b: &TypePlan) -> bool {
+    a.key == b.key
+        && a.root == b.root
+        && a.alias_of == b.alias_of
+        && a.go_ty == b.go_ty
+        && match (&a.fields, &b.fields) {
+            (None, None) => true,
+            (Some(x), Some(y)) => {
+                x.len() == y.len()
+                    && x.iter().zip(y).all(|(f, g)| {
+                        f.go_field == g.go_field && f.ty == g.ty && f.go_ty == g.go_ty
+                    })
+            }
+            _ => false,
+        }
 }
 
 impl<'p> Generator<'p> {
@@ -274,19 +309,62 @@ impl<'p> Generator<'p> {
     /// point).
     #[must_use]
     pub fn new(plan: &'p CratePlan, o: &'p GoOptions) -> Self {
+        Self::reusing(plan, o, None)
+    }
+
+    /// [`Generator::new`], taking the comparability and reach indexes from `previous` (another generator's
+    /// [`Generator::indexes`]) when they would come out the same: the same options, and a plan with the same types
+    /// in the same order, each the same `Arc` or alike in all the indexes read (key, root, typedef targets, members'
+    /// names and types — not checks). Linear in the plan's types either way; the same generator as
+    /// [`Generator::new`] in every case.
+    #[must_use]
+    pub fn reusing(plan: &'p CratePlan, o: &'p GoOptions, previous: Option<&Indexes>) -> Self {
         let by_key: HashMap<TypeKey, &Arc<TypePlan>> = plan
             .modules
             .iter()
             .flat_map(|m| m.types.iter())
             .map(|t| (t.key.clone(), t))
             .collect();
-        let referenced = referenced_types(plan, o, &by_key);
+        let reusable = previous.filter(|p| {
+            p.options == *o
+                && p.types.len() == by_key.len()
+                && plan
+                    .modules
+                    .iter()
+                    .flat_map(|m| m.types.iter())
+                    .zip(&p.types)
+                    .all(|(a, b)| Arc::ptr_eq(a, b) || same_index_inputs(a, b))
+        });
+        let (not_comparable, referenced) = match reusable {
+            Some(p) => (p.not_comparable.clone(), p.referenced.clone()),
+            None => (
+                Arc::new(plan.not_directly_comparable()),
+                Arc::new(referenced_types(plan, o, &by_key)),
+            ),
+        };
         Self {
             plan,
             o,
-            not_comparable: plan.not_directly_comparable(),
+            not_comparable,
             by_key,
             referenced,
+        }
+    }
+
+    /// This generator's plan-wide indexes with what they were computed from, for [`Generator::reusing`].
+    #[must_use]
+    pub fn indexes(&self) -> Indexes {
+        Indexes {
+            types: self
+                .plan
+                .modules
+                .iter()
+                .flat_map(|m| m.types.iter())
+                .cloned()
+                .collect(),
+            options: self.o.clone(),
+            not_comparable: self.not_comparable.clone(),
+            referenced: self.referenced.clone(),
         }
     }
 

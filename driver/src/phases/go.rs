@@ -67,14 +67,19 @@ pub(crate) struct Stale {
 /// indexes the same ([`vgc_gogen::Reads`]: other packages' types it looked up, comparability, reach) — the
 /// contract [`vgc_gogen::Reads`] states. Module plans and type plans are compared as `Arc`s first (unchanged ones
 /// are the same allocation, the lowering's queries keep them), then by value. Files that failed to print
-/// (`VGC0129`) are not kept. What is derived from the printed file each build — the checks of its calls into
-/// packages no file is printed for, the package's coverage test and fixtures — is computed again every build.
+/// (`VGC0129`) are not kept. The generator's own plan-wide indexes (comparability, reach) are taken from the last
+/// one when no type's members changed (`vgc_gogen::Generator::reusing`). What is derived from the printed file
+/// each build — the checks of its calls into packages no file is printed for, the package's coverage test and
+/// fixtures — is computed again every build.
 #[derive(Default)]
 pub(crate) struct LastGo {
     /// The options and profile the files were printed under (`None` before the first build).
     under: Option<(vgc_gogen::GoOptions, vgc_ir::Upstream)>,
     /// By output package (import path).
     files: HashMap<String, Kept>,
+    /// The last generator's plan-wide indexes, which the next one takes when its plan's types differ only in what
+    /// they do not read (`vgc_gogen::Generator::reusing`: checks, not members).
+    indexes: Option<vgc_gogen::Indexes>,
 }
 
 /// One package's file in [`LastGo`], with what it was printed from.
@@ -189,7 +194,11 @@ pub(crate) fn generate(
         );
         jobs.push((a, rel.clone(), module, own));
     }
-    let generator = vgc_gogen::Generator::new(plan, &options);
+    let generator = vgc_gogen::Generator::reusing(
+        plan,
+        &options,
+        last.as_deref().and_then(|l| l.indexes.as_ref()),
+    );
     // The last generation's files are of use only under the same options and profile.
     let previous = last.as_deref().filter(|l| {
         l.under
@@ -214,6 +223,7 @@ pub(crate) fn generate(
     let reused = printed.iter().filter(|(_, _, _, kept)| *kept).count();
     if let Some(l) = last {
         l.under = Some((options.clone(), plan.upstream));
+        l.indexes = Some(generator.indexes());
         l.files = jobs
             .iter()
             .zip(&printed)
