@@ -1385,13 +1385,19 @@ impl Server {
         panic!("no build logged: {:?}", self.log.lock().expect("log"));
     }
 
+    /// Sends `signal` (`-TERM`, `-KILL`) and waits for the server to end.
     fn signal(&mut self, signal: &str) {
+        self.signal_only(signal);
+        let _ = self.child.wait();
+    }
+
+    /// Sends `signal` (`-STOP`, `-CONT`).
+    fn signal_only(&self, signal: &str) {
         let o = Command::new("kill")
             .args([signal, &self.child.id().to_string()])
             .output()
             .expect("kill runs");
         assert!(o.status.success(), "{}", stderr(&o));
-        let _ = self.child.wait();
     }
 }
 
@@ -1586,6 +1592,36 @@ fn a_build_server_builds_what_a_one_shot_build_would() {
         )),
         "{}",
         stderr(&o)
+    );
+
+    // Clients at once: each is queued and built in turn by the server.
+    let clients: Vec<_> = (0..4)
+        .map(|_| {
+            Command::new(env!("CARGO_BIN_EXE_vgc"))
+                .args(SERVED)
+                .current_dir(&root)
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("vgc runs")
+        })
+        .collect();
+    for c in clients {
+        let o = c.wait_with_output().expect("client");
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(stderr(&o).starts_with(&by_server), "{}", stderr(&o));
+    }
+    // A stopped server (SIGSTOP) does not take the request: the client builds here after QUEUE_TIMEOUT, with a note.
+    server.signal_only("-STOP");
+    let o = vgc(&root, SERVED);
+    server.signal_only("-CONT");
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "note: the vgc build server at {} did not answer (it did not take the request within 3 s); building in this process\n",
+            sock.display()
+        )),
+        "{err}"
     );
 
     // SIGTERM: the socket is removed; the next run builds here, silently.

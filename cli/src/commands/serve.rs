@@ -71,12 +71,20 @@ struct Ask {
     elapsed_us: u64,
 }
 
-/// The server's answer: the report's bytes (the client's stderr) and exit code, or why the server did not build.
+/// The server's answers: `Queued` at once when it takes the request (the client then waits for the build however
+/// long it takes), then `Built` with the report's bytes (the client's stderr) and exit code; or `Refused` with why
+/// the server does not build it.
 #[derive(serde::Serialize, serde::Deserialize)]
 enum Answer {
+    Queued,
     Built { stderr: String, exit: u8 },
     Refused { reason: String },
 }
+
+/// How long a client waits for a server to take its request (`Answer::Queued`) before it builds in its own
+/// process: a live server answers at once, even while it builds for another client; one stopped (`SIGSTOP`, a
+/// debugger) or wedged does not.
+const QUEUE_TIMEOUT: Duration = Duration::from_secs(3);
 
 /// The longest socket path `sockaddr_un` takes on the platforms vgc supports (Linux 108 bytes with the NUL, macOS
 /// 104).
@@ -142,7 +150,11 @@ pub(crate) fn ask(
             );
             None
         }
-        Err(e) => {
+        other => {
+            let e = match other {
+                Err(e) => e,
+                _ => "it answered out of order".to_string(),
+            };
             let _ = writeln!(
                 stderr,
                 "note: the vgc build server at {} did not answer ({e}); building in this process",
@@ -153,22 +165,41 @@ pub(crate) fn ask(
     }
 }
 
-/// Sends `ask` over `stream` and reads the answer line. A build can take long (a cold one tens of seconds on a big
-/// tree), so reading waits without a limit; a server that dies mid-build closes the stream, which ends the read.
+/// Sends `ask` over `stream` and reads the answers: the first within [`QUEUE_TIMEOUT`], then — once the server has
+/// queued the request — the build's, without a limit (a cold build of a big tree takes seconds; a server that dies
+/// mid-build closes the stream, which ends the read).
 fn exchange(stream: UnixStream, ask: &Ask) -> Result<Answer, String> {
     let mut line = serde_json::to_string(ask).map_err(|e| e.to_string())?;
     line.push('\n');
     (&stream)
         .write_all(line.as_bytes())
         .map_err(|e| e.to_string())?;
-    let mut reply = String::new();
-    BufReader::new(&stream)
-        .read_line(&mut reply)
-        .map_err(|e| e.to_string())?;
-    if reply.is_empty() {
-        return Err("it closed the connection".into());
+    let _ = stream.set_read_timeout(Some(QUEUE_TIMEOUT));
+    let mut reader = BufReader::new(&stream);
+    let mut read = |what: &str| -> Result<Answer, String> {
+        let mut reply = String::new();
+        reader.read_line(&mut reply).map_err(|e| {
+            if matches!(
+                e.kind(),
+                std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+            ) {
+                format!("it did not {what} within {} s", QUEUE_TIMEOUT.as_secs())
+            } else {
+                e.to_string()
+            }
+        })?;
+        if reply.is_empty() {
+            return Err("it closed the connection".into());
+        }
+        serde_json::from_str(&reply).map_err(|e| format!("unreadable answer: {e}"))
+    };
+    match read("take the request")? {
+        Answer::Queued => {
+            let _ = stream.set_read_timeout(None);
+            read("finish")
+        }
+        other => Ok(other),
     }
-    serde_json::from_str(&reply).map_err(|e| format!("unreadable answer: {e}"))
 }
 
 /// `vgc validation-gen --serve`: builds `req` once (reported as a one-shot build would be), then serves builds of
@@ -183,7 +214,11 @@ pub(crate) fn serve(req: &BuildRequest, style: Style, timings: bool, start: Inst
     let sock = socket_path(&out);
     let listener = match bind(&sock) {
         Ok(l) => l,
-        Err(e) => {
+        other => {
+            let e = match other {
+                Err(e) => e,
+                _ => "it answered out of order".to_string(),
+            };
             let _ = writeln!(stderr, "error: {}: {e}", sock.display());
             return ExitCode::from(2);
         }
@@ -215,14 +250,67 @@ pub(crate) fn serve(req: &BuildRequest, style: Style, timings: bool, start: Inst
         std::process::id()
     );
     drop(stderr);
-    for stream in listener.incoming() {
+    // Connections are taken on threads of their own (a slow or silent client holds up no other), queued, and built
+    // in turn here.
+    let (queue, queued) = std::sync::mpsc::channel::<Queued>();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(stream) = stream else { continue };
+            let (queue, key) = (queue.clone(), key.clone());
+            std::thread::spawn(move || take(stream, &key, &queue));
+        }
+    });
+    for q in queued {
         if stop.load(std::sync::atomic::Ordering::SeqCst) {
             break;
         }
-        let Ok(stream) = stream else { continue };
-        serve_one(&mut session, req, &key, &sock, stream, changes.as_mut());
+        build_for(&mut session, req, &sock, q, changes.as_mut());
     }
     ExitCode::SUCCESS
+}
+
+/// A request the server took: the connection, the client's ask, and when it arrived.
+struct Queued {
+    stream: UnixStream,
+    ask: Ask,
+    received: Instant,
+}
+
+/// Reads one connection's [`Ask`] (for at most 10 s; anything else is dropped), refuses it when its key is not the
+/// server's, else answers `Queued` and hands it to the build loop.
+fn take(stream: UnixStream, key: &Key, queue: &std::sync::mpsc::Sender<Queued>) {
+    let received = Instant::now();
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
+    let mut line = String::new();
+    if BufReader::new(&stream).read_line(&mut line).is_err() {
+        return;
+    }
+    let Ok(ask) = serde_json::from_str::<Ask>(&line) else {
+        return;
+    };
+    let answer = if ask.key == key.0 {
+        Answer::Queued
+    } else {
+        Answer::Refused {
+            reason: "serves another command (other packages, flags or environment, or another vgc executable)"
+                .into(),
+        }
+    };
+    if send(&stream, &answer) && matches!(answer, Answer::Queued) {
+        let _ = queue.send(Queued {
+            stream,
+            ask,
+            received,
+        });
+    }
+}
+
+/// Writes `answer` as one line; false when the client is gone.
+fn send(stream: &UnixStream, answer: &Answer) -> bool {
+    serde_json::to_string(answer).is_ok_and(|mut reply| {
+        reply.push('\n');
+        (&*stream).write_all(reply.as_bytes()).is_ok()
+    })
 }
 
 /// The changes the server's watcher saw since the last build (see the module docs).
@@ -342,26 +430,20 @@ impl Changes {
     }
 }
 
-/// Answers one connection: reads the [`Ask`] (for at most 10 s), builds when its key is the server's, writes the
-/// [`Answer`] and logs one line on the server's stderr.
-fn serve_one(
+/// Builds for one queued request, answers `Built` and logs one line on the server's stderr.
+fn build_for(
     session: &mut Session,
     req: &BuildRequest,
-    key: &Key,
     sock: &Path,
-    stream: UnixStream,
+    q: Queued,
     changes: Option<&mut Changes>,
 ) {
-    let received = Instant::now();
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
-    let mut line = String::new();
-    if BufReader::new(&stream).read_line(&mut line).is_err() {
-        return;
-    }
-    let Ok(ask) = serde_json::from_str::<Ask>(&line) else {
-        return;
-    };
-    let answer = if ask.key == key.0 {
+    let Queued {
+        stream,
+        ask,
+        received,
+    } = q;
+    let answer = {
         let edited = changes.and_then(Changes::since_last_build);
         let how = match &edited {
             // `build_after` still discovers when one of them is new or changed its package clause or imports.
@@ -405,16 +487,8 @@ fn serve_one(
             stderr: String::from_utf8_lossy(&text).into_owned(),
             exit,
         }
-    } else {
-        Answer::Refused {
-            reason: "serves another command (other packages, flags or environment, or another vgc executable)"
-                .into(),
-        }
     };
-    if let Ok(mut reply) = serde_json::to_string(&answer) {
-        reply.push('\n');
-        let _ = (&stream).write_all(reply.as_bytes());
-    }
+    send(&stream, &answer);
 }
 
 /// Binds the server's socket at `sock` (creating its directory), mode 0600. A socket file no process answers on (a
