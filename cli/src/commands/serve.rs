@@ -4,7 +4,8 @@
 //! `hack/update-codegen.sh` after a tag edit re-parses one file and re-lowers and re-prints what reads it, instead of
 //! loading the tree from files and caches. What a client prints and its exit code are the one-shot build's (the
 //! server renders the report with the client's `--short`/`--color`/`--timings` and sends the bytes back), plus one
-//! note naming the server.
+//! note naming the server — but for the up-to-date line (a server build with nothing changed says it wrote 0 files)
+//! and the phases `--timings` lists.
 //!
 //! **Which requests a server takes.** Exactly those whose [`Key`] equals its own: the resolved [`BuildRequest`]
 //! (absolute paths, packages, Go target settings, options, profile, tag prefix), the environment the load reads
