@@ -149,7 +149,7 @@ fn random_comment_edits_of_k8s_api_files_give_the_full_parse() {
 }
 
 /// Times, on core/v1 `types.go` of k8s.io/api v0.37.2 (the module cache's), a full parse, a parse recording what a
-/// later one may reuse, and a reusing parse after a one-tag edit; prints the medians. By hand, in release:
+/// later one may reuse, and a reusing parse after a one-tag edit; prints the medians and what a `Previous` holds. By hand, in release:
 /// `cargo test --release -p vgc-parser --test reuse_corpus -- --ignored --nocapture` (docs/performance.md).
 #[test]
 #[ignore = "a measurement, run by hand in release"]
@@ -163,17 +163,6 @@ fn time_a_one_tag_edit_of_core_v1_types() {
     };
     let edited = text.replacen("+k8s:minimum=0", "+k8s:minimum=1", 1);
     assert_ne!(edited, text, "the tag to edit");
-    let median = |f: &dyn Fn()| {
-        let mut times: Vec<std::time::Duration> = (0..21)
-            .map(|_| {
-                let t = std::time::Instant::now();
-                f();
-                t.elapsed()
-            })
-            .collect();
-        times.sort();
-        times[times.len() / 2]
-    };
     // What a Previous holds: the resident memory of 20 of them (Linux's /proc/self/statm, 4 KiB pages).
     let resident = || {
         std::fs::read_to_string("/proc/self/statm")
@@ -187,18 +176,24 @@ fn time_a_one_tag_edit_of_core_v1_types() {
         .collect();
     let held = resident().saturating_sub(before) / kept.len();
     let previous = kept[0].clone();
-    eprintln!("{previous:?}");
     drop(kept);
-    let full = median(&|| {
+    // The three interleaved, 31 rounds, so that other load on the machine falls on all three alike; medians.
+    let mut times = [const { Vec::new() }; 3];
+    for _ in 0..31 {
+        let t = std::time::Instant::now();
         std::hint::black_box(parse_for_tag_prefix(&edited, "k8s:"));
-    });
-    let recording = median(&|| {
+        times[0].push(t.elapsed());
+        let t = std::time::Instant::now();
         std::hint::black_box(parse_reusing(&edited, "k8s:", None));
-    });
-    let reusing = median(&|| {
+        times[1].push(t.elapsed());
+        let t = std::time::Instant::now();
         let r = parse_reusing(&edited, "k8s:", Some(&previous));
+        times[2].push(t.elapsed());
         assert!(r.reused);
-        std::hint::black_box(r);
+    }
+    let [full, recording, reusing] = times.map(|mut t| {
+        t.sort();
+        t[t.len() / 2]
     });
     eprintln!(
         "{} ({} bytes): full parse {full:?}, recording parse {recording:?}, reusing parse {reusing:?}; \
