@@ -1497,6 +1497,20 @@ fn a_build_server_builds_what_a_one_shot_build_would() {
         );
     }
 
+    // Generated files removed (update-codegen.sh deletes them before it runs): written again.
+    let before = (read(&root, &widgets()), read(&root, &gadgets()));
+    for rel in [widgets(), gadgets()] {
+        std::fs::remove_file(root.join(rel)).expect("rm");
+    }
+    let o = vgc(&root, SERVED);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("vgc: wrote 2 files to "),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!((read(&root, &widgets()), read(&root, &gadgets())), before);
+
     // A new file (a new type with a validation; `build_after` discovers the package again) and its removal (the
     // watcher's events are not used).
     let extra = root.join("apis/gadgets/v1/extra.go");

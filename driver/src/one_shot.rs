@@ -17,7 +17,7 @@ use std::sync::Arc;
 #[must_use]
 pub fn build(req: &BuildRequest) -> BuildOutcome {
     let (Some(dir), Some(cache)) = (req.out.as_deref(), req.cache_root()) else {
-        return Session::default().build(req);
+        return Session::one_shot().build(req);
     };
     let mut notes = Vec::new();
     let _lock = match lock_output(req, &mut notes) {
@@ -33,7 +33,7 @@ pub fn build(req: &BuildRequest) -> BuildOutcome {
         ));
         let mut uncached = req.clone();
         uncached.no_cache = true;
-        let mut out = Session::default().build_with(&uncached, &OsSystem);
+        let mut out = Session::one_shot().build_with(&uncached, &OsSystem);
         out.notes.splice(0..0, notes);
         return out;
     }
@@ -331,7 +331,7 @@ pub fn check_with_ir_cache(
     cache: &std::path::Path,
 ) -> BuildOutcome {
     let mut notes = Vec::new();
-    let session = Session::default();
+    let session = Session::one_shot();
     let clock = std::time::Instant::now();
     let ir = Arc::new(crate::cache::ir::load(cache, &mut notes));
     if !ir.is_empty() {

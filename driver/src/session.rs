@@ -64,9 +64,12 @@ impl Session {
 
     /// The session of one build ([`build`](crate::build)), dropped after it: it keeps no modules for a next one.
     pub(crate) fn one_shot() -> Self {
+        // No earlier parse to reuse, none kept (`Database::set_parse_memory`).
+        let mut db = Database::default();
+        db.set_parse_memory(false);
         Self {
             one_shot: true,
-            ..Self::default()
+            ..Self::with_database(db)
         }
     }
 
