@@ -1656,3 +1656,45 @@ fn a_build_server_builds_what_a_one_shot_build_would() {
     let o = vgc(&root, SERVED);
     assert!(stderr(&o).starts_with(&by_server), "{}", stderr(&o));
 }
+
+/// Names that clash only in Rust (`URL` and `Url` both become `url`, R33) are an error of the Rust targets, not of the
+/// Go target, which writes no Rust (upstream validation-gen generates for both fields).
+#[test]
+fn rust_name_clashes_are_no_error_for_the_go_target() {
+    let (_tmp, root) = fixture();
+    std::fs::write(
+        root.join("apis/widgets/v1/types.go"),
+        WIDGETS_TYPES.replace(
+            "\tName string `json:\"name\"`\n",
+            "\tName string `json:\"name\"`\n\n\t// +k8s:optional\n\t// +k8s:maxLength=8\n\tURL *string `json:\"url,omitempty\"`\n\n\t// +k8s:optional\n\t// +k8s:maxLength=9\n\tUrl *string `json:\"urlAlt,omitempty\"`\n",
+        ),
+    )
+    .expect("write");
+    let o = vgc(&root, BUILD);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let w = read(&root, &widgets());
+    assert!(
+        w.contains("validate.MaxLength(ctx, op, fldPath, obj, oldObj, 8)")
+            && w.contains("validate.MaxLength(ctx, op, fldPath, obj, oldObj, 9)"),
+        "{w}"
+    );
+    let out = root.join("out-rust");
+    let o = vgc(
+        &root,
+        &[
+            "build",
+            "--short",
+            "--out",
+            out.to_str().expect("UTF-8"),
+            ".",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "error[VGC0113]: fields WidgetSpec.URL and WidgetSpec.Url both become the Rust field `url`"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -51,7 +51,13 @@ pub(crate) fn analyze(
     // among equal keys). Diagnostics from read-only packages' lowering are kept: their tags apply too.
     diags.extend(checked.tags);
     diags.extend(plan.diagnostics.iter().cloned());
-    diags.extend(check::check_plan(db, &prog, &plan, req.target));
+    diags.extend(check::check_plan(
+        db,
+        &prog,
+        &plan,
+        req.target,
+        req.go.is_some(),
+    ));
     diags.extend(checked.lint);
     check::finish(db, &req.tag_prefix, &mut diags);
     out.diagnostics = diags;

@@ -45,8 +45,10 @@ pub(crate) fn check(db: &Database, prog: &Program, extra_roots: &[String]) -> Ch
 ///   dependency) contribute their tags, so their tag *errors* are errors here too — else a malformed tag there
 ///   would be lowered as best it can (`maxLength=abc` as 0) without a word. Warnings (Go syntax recovery) stay
 ///   with the package's own build.
-/// - R33: Go names that would clash as Rust names (the identifier policy is codegen's).
-/// - R40: two packages declaring one group/version/kind (dispatch reaches only the first).
+/// - R33: Go names that would clash as Rust names (the identifier policy is codegen's) — not for the Go target
+///   (`go`), which writes no Rust: `URL` and `Url` are two Go fields upstream validation-gen generates for.
+/// - R40: two packages declaring one group/version/kind (the Rust crate's dispatch reaches only the first) — not for
+///   the Go target either: each Go package registers its own scheme's types.
 /// - R45, for the k8s-openapi `target` only: every type and field the validators need must exist in the chosen
 ///   version.
 pub(crate) fn check_plan(
@@ -54,6 +56,7 @@ pub(crate) fn check_plan(
     prog: &Program,
     plan: &CratePlan,
     target: Option<vgc_codegen::Target>,
+    go: bool,
 ) -> Vec<Diagnostic> {
     let mut diags = Vec::new();
     let planned: std::collections::HashSet<&str> =
@@ -70,8 +73,10 @@ pub(crate) fn check_plan(
                 .cloned(),
         );
     }
-    diags.extend(vgc_codegen::ident::name_collisions(db, plan));
-    diags.extend(vgc_codegen::ident::kind_collisions(db, plan));
+    if !go {
+        diags.extend(vgc_codegen::ident::name_collisions(db, plan));
+        diags.extend(vgc_codegen::ident::kind_collisions(db, plan));
+    }
     if let Some(vgc_codegen::Target::K8sOpenapi(v)) = target {
         diags.extend(vgc_codegen::ident::k8s_openapi_coverage(db, plan, v));
     }
