@@ -249,8 +249,9 @@ pub fn refresh<D: Db>(db: &mut D, sys: &dyn System, stamps: &mut Stamps) {
 
 /// Applies edits of files the database already knows, without discovery: for each of `paths` (all must be files
 /// of the current [`Workspace`] that can still be read), sets the new text. Returns `true` when the workspace's
-/// shape cannot have changed — every path was a known file, and each edited file still has the same package
-/// clause and refers to the same imports from its type expressions — so the existing [`loaded_program`] (and the
+/// shape cannot have changed — every path was a known file that its build constraints still keep in its package,
+/// and each edited file still has the same package clause and refers to the same imports from its type
+/// expressions — so the existing [`loaded_program`] (and the
 /// discovery diagnostics of the last full load) still hold. Returns `false` when a full [`load`] is needed (a new,
 /// removed or unreadable file, or a changed package clause or referenced import); texts already set are then simply
 /// reused by it.
@@ -270,6 +271,11 @@ pub fn apply_edits<D: Db>(
         let Ok(text) = sys.read_file(p) else {
             return false;
         };
+        // A file its new `//go:build` line leaves out of the package (`ignore`): discovery drops it.
+        let name = p.rsplit('/').next().unwrap_or(p);
+        if !crate::buildtags::file_matches(name, &text) {
+            return false;
+        }
         if **f.text(&*db) != *text {
             edits.push((f, text, stamp, file_shape(&*db, f)));
         } else if let Some(st) = stamp {

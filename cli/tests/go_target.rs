@@ -1497,6 +1497,27 @@ fn a_build_server_builds_what_a_one_shot_build_would() {
         );
     }
 
+    // A `//go:build ignore` line added to a file: the file leaves its package (discovered again, as a one-shot build
+    // does), and comes back when the line goes.
+    let gadgets_types = root.join("apis/gadgets/v1/types.go");
+    std::fs::write(
+        &gadgets_types,
+        format!("//go:build ignore\n\n{GADGETS_TYPES}"),
+    )
+    .expect("write");
+    let o = vgc(&root, SERVED);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        !read(&root, &gadgets()).contains("Validate_GadgetSpec"),
+        "{}",
+        read(&root, &gadgets())
+    );
+    std::fs::write(&gadgets_types, GADGETS_TYPES).expect("write");
+    let o = vgc(&root, SERVED);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(read(&root, &gadgets()).contains("Validate_GadgetSpec"));
+    let _ = server.last_build();
+
     // Generated files removed (update-codegen.sh deletes them before it runs): written again.
     let before = (read(&root, &widgets()), read(&root, &gadgets()));
     for rel in [widgets(), gadgets()] {
@@ -1586,7 +1607,7 @@ fn a_build_server_builds_what_a_one_shot_build_would() {
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(
         err.starts_with(&format!(
-            "note: the vgc build server at {} serves another command (other packages, flags or environment, or another vgc executable); building in this process\n",
+            "note: the vgc build server at {} serves another command: --force, --no-cache or --cache-dir differs (start a server with this command to serve it); building in this process\n",
             sock.display()
         )),
         "{err}"
@@ -1638,8 +1659,45 @@ fn a_build_server_builds_what_a_one_shot_build_would() {
         "{err}"
     );
 
+    // A file reached through a symbolic link to outside the tree: the watcher sees no edit of its target, so every
+    // build of this server discovers from then on — and sees the edit.
+    let elsewhere = tempfile::tempdir().expect("tempdir");
+    let target = elsewhere.path().join("types.go");
+    std::fs::write(&target, GADGETS_TYPES).expect("write");
+    std::fs::remove_file(&gadgets_types).expect("rm");
+    std::os::unix::fs::symlink(&target, &gadgets_types).expect("symlink");
+    assert_eq!(vgc(&root, SERVED).status.code(), Some(0));
+    std::fs::write(
+        &target,
+        GADGETS_TYPES.replace("+k8s:maximum=10", "+k8s:maximum=55"),
+    )
+    .expect("write");
+    let o = vgc(&root, SERVED);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        read(&root, &gadgets()).contains("validate.Maximum(ctx, op, fldPath, obj, oldObj, 55)"),
+        "{}",
+        read(&root, &gadgets())
+    );
+    assert!(
+        server.last_build().contains(" with discovery: "),
+        "discovery after a link"
+    );
+    std::fs::remove_file(&gadgets_types).expect("rm");
+    std::fs::write(&gadgets_types, GADGETS_TYPES).expect("write");
+
     // SIGTERM: the socket is removed; the next run builds here, silently.
     server.signal("-TERM");
+    assert!(
+        server
+            .log
+            .lock()
+            .expect("log")
+            .iter()
+            .any(|l| l == &format!("vgc serve: stopped by a signal; {} removed", sock.display())),
+        "{:?}",
+        server.log.lock().expect("log")
+    );
     assert!(!sock.exists());
     let o = vgc(&root, SERVED);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
@@ -1652,9 +1710,23 @@ fn a_build_server_builds_what_a_one_shot_build_would() {
     let o = vgc(&root, SERVED);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(!stderr(&o).contains("build server"), "{}", stderr(&o));
-    let _server = Server::start(&root, &[]);
+    let mut server = Server::start(&root, &[]);
     let o = vgc(&root, SERVED);
     assert!(stderr(&o).starts_with(&by_server), "{}", stderr(&o));
+
+    // `.vgc/` removed (`git clean -xdf`): the server stops, saying why.
+    std::fs::remove_dir_all(root.join(".vgc")).expect("rm .vgc");
+    let status = server.child.wait().expect("the server ends");
+    assert_eq!(status.code(), Some(1));
+    assert!(
+        server.log.lock().expect("log").iter().any(|l| l
+            == &format!(
+                "vgc serve: {} was removed or replaced; stopping (start the server again to serve this tree)",
+                sock.display()
+            )),
+        "{:?}",
+        server.log.lock().expect("log")
+    );
 }
 
 /// Names that clash only in Rust (`URL` and `Url` both become `url`, R33) are an error of the Rust targets, not of the

@@ -11,7 +11,8 @@
 //! (absolute paths, packages, Go target settings, options, profile, tag prefix), the environment the load reads
 //! (`GOMODCACHE`, `GOPATH`, `HOME`, `GOFLAGS`, through [`vgc_driver::request_key`]), the year (`YEAR` of the header),
 //! and the vgc executable's size and modification time — a rebuilt vgc never hands its builds to an older
-//! server. Any other request is refused with its reason, and the client builds in its own process, after a note.
+//! server. Any other request is refused naming the first part that differs ([`Key::first_difference`]), and the
+//! client builds in its own process, after a note.
 //! No server (no socket, or a socket no process answers: a server killed with `kill -9`) means a one-shot build,
 //! silently.
 //!
@@ -20,10 +21,12 @@
 //! reads the watcher's events up to the cookie's own (a watcher reports one directory tree's events in order, so
 //! every change made before the request is then known — watchman's cookies). When every change is a write to a
 //! Go source (the Go target's own outputs and `.vgc/` left out, as `vgc watch` leaves them out), the build is
-//! [`Session::build_after`] those files: no directory walk, no other file read. Otherwise — any other change
-//! (`go.mod`, a new or removed file or directory, `vgc.toml`), an error or overflow of the watcher, a cookie that
-//! does not come back within 2 s, a loaded file outside the watched tree other than the read-only Go module cache,
-//! or the first request — the build runs discovery again ([`Session::build`]), which reads every file whose size
+//! [`Session::build_after`] those files: no directory walk, no other file read (and discovery after all when one is
+//! new, changed its package clause or imports, or is left out by a new `//go:build` line). Otherwise — any other
+//! change (`go.mod`, a removal, a directory, a symbolic link, `vgc.toml`), an error or overflow of the watcher, a
+//! cookie that does not come back within 2 s, or the first request — and for good once a loaded file lies outside
+//! the watched tree (but for the read-only Go module cache) or is reached through a symbolic link (the watcher sees
+//! the link, not its target's edits) — the build runs discovery again ([`Session::build`]), which reads every file whose size
 //! or change time differs from what it last read (a file changed within the last 2 s is read again whatever its
 //! stamp: `vgc_analysis::System::settled_stamp`). The header file and the fixtures' allowlist are read by every
 //! build. The build takes the output directory's lock as a one-shot build does, so a server and one-shot builds of
@@ -31,8 +34,11 @@
 //! cache: a one-shot build after the server stops rebuilds what changed since its own last run.
 //!
 //! **Where the socket is.** `<out>/.vgc/serve.sock` (for the Go target `<out>` is the Go module root), or — when that
-//! path is longer than a Unix socket address allows — `vgc-serve-<hash of it>.sock` in the temporary directory; the
-//! file is created with mode 0600 by the server, which removes it when it stops on `SIGINT`/`SIGTERM`.
+//! path is longer than a Unix socket address allows — `serve-<hash of it>.sock` in `vgc-<effective uid>/` of the
+//! temporary directory, which the server makes mode 0700 and refuses when another user owns it or others may write
+//! to it. The socket is created with mode 0600; a client asks only a socket its own user owns. The server removes it
+//! when it stops on `SIGINT`/`SIGTERM`, and stops (exit 1) when it is removed or replaced by anything else (`rm -rf
+//! .vgc`, `git clean -xdf`): no client could reach it any more.
 //!
 //! The protocol is one JSON line each way per connection ([`Ask`], [`Answer`]); it is private to one vgc executable
 //! (both sides check the executable's identity), so it has no compatibility promise.
@@ -45,19 +51,65 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use vgc_driver::{BuildRequest, Session};
 
-/// What identifies a build a server may run for a client (see the module docs): the request key of the build
-/// manifest (executable, environment, year, options) and the request itself, hashed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-struct Key(String);
+/// What identifies a build a server may run for a client (see the module docs): named parts, compared in order, so
+/// a refusal can say what differs; the last ones catch everything the named ones leave out.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct Key(Vec<(String, String)>);
 
 impl Key {
     fn of(req: &BuildRequest) -> Self {
-        let whole = blake3::hash(format!("{req:?}").as_bytes());
-        Self(format!(
-            "{} {}",
-            vgc_driver::request_key(req),
-            whole.to_hex()
-        ))
+        let env = ["GOMODCACHE", "GOPATH", "HOME", "GOFLAGS"]
+            .map(|v| format!("{v}={:?}", std::env::var_os(v)))
+            .join(" ");
+        let parts: [(&str, String); 10] = [
+            (
+                "the vgc executable (rebuilt, or another one)",
+                vgc_driver::cache::tool_fingerprint(),
+            ),
+            (
+                "the environment the load reads (GOMODCACHE, GOPATH, HOME, GOFLAGS)",
+                env,
+            ),
+            (
+                "the input packages",
+                format!("{:?} {:?}", req.path, req.packages),
+            ),
+            (
+                "the upstream profile (--upstream, vgc.toml's [upstream] or what go.mod gives)",
+                format!("{:?}", req.upstream),
+            ),
+            (
+                "--output-file, --go-header-file or the --test-* flags (paths as given)",
+                format!("{:?}", req.go),
+            ),
+            (
+                "--force, --no-cache or --cache-dir",
+                format!("{} {} {:?}", req.force, req.no_cache, req.cache_dir),
+            ),
+            (
+                "--tag-prefix or --validation-extensions-file",
+                format!("{:?} {:?}", req.tag_prefix, req.extension_files),
+            ),
+            ("the module root", format!("{:?}", req.out)),
+            ("the rest of the request", format!("{req:?}")),
+            (
+                "what the build depends on besides (the year of a YEAR header, …)",
+                vgc_driver::request_key(req),
+            ),
+        ];
+        Self(parts.into_iter().map(|(n, v)| (n.to_string(), v)).collect())
+    }
+
+    /// The name of the first part where `other` differs from this key (`None`: the same).
+    fn first_difference(&self, other: &Key) -> Option<String> {
+        if self.0.len() != other.0.len() {
+            return Some(self.0.first().map_or_else(String::new, |p| p.0.clone()));
+        }
+        self.0
+            .iter()
+            .zip(&other.0)
+            .find(|(a, b)| a != b)
+            .map(|(a, _)| a.0.clone())
     }
 }
 
@@ -65,7 +117,7 @@ impl Key {
 /// asked (so the summary's "in N s" is the client's whole run).
 #[derive(serde::Serialize, serde::Deserialize)]
 struct Ask {
-    key: String,
+    key: Key,
     short: bool,
     color: bool,
     timings: bool,
@@ -99,7 +151,19 @@ fn socket_path(out: &Path) -> PathBuf {
         return beside;
     }
     let hash = blake3::hash(beside.as_os_str().as_encoded_bytes());
-    std::env::temp_dir().join(format!("vgc-serve-{}.sock", &hash.to_hex()[..16]))
+    private_dir().join(format!("serve-{}.sock", &hash.to_hex()[..16]))
+}
+
+/// `vgc-<effective uid>` in the temporary directory: where the socket of a tree whose `.vgc/serve.sock` would be too
+/// long a path lives. The server creates it with mode 0700 and refuses one another user owns or others may write.
+fn private_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("vgc-{}", nix::unistd::geteuid()))
+}
+
+/// True when `path` (not followed if a link) belongs to this process's effective user.
+fn ours(path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt as _;
+    std::fs::symlink_metadata(path).is_ok_and(|m| m.uid() == nix::unistd::geteuid().as_raw())
 }
 
 /// True when the build server is not to be asked: `VGC_NO_SERVER` set to anything but empty or `0`.
@@ -123,14 +187,22 @@ pub(crate) fn ask(
     let out = req.out.as_deref()?;
     let sock = socket_path(out);
     // No socket file: no server (the common case costs one failed `stat`).
-    if !sock.exists() {
+    if std::fs::symlink_metadata(&sock).is_err() {
+        return None;
+    }
+    if !ours(&sock) {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "note: {} belongs to another user; building in this process without asking it",
+            sock.display()
+        );
         return None;
     }
     let stream = UnixStream::connect(&sock).ok()?;
     let answer = exchange(
         stream,
         &Ask {
-            key: Key::of(req).0,
+            key: Key::of(req),
             short: style.short,
             color: style.color,
             timings,
@@ -215,23 +287,20 @@ pub(crate) fn serve(req: &BuildRequest, style: Style, timings: bool, start: Inst
     let sock = socket_path(&out);
     let listener = match bind(&sock) {
         Ok(l) => l,
-        other => {
-            let e = match other {
-                Err(e) => e,
-                _ => "it answered out of order".to_string(),
-            };
+        Err(e) => {
             let _ = writeln!(stderr, "error: {}: {e}", sock.display());
             return ExitCode::from(2);
         }
     };
     let stop = remove_on_signal(&sock);
+    watch_socket(&sock);
     let key = Key::of(req);
     let mut session = Session::default();
     // Started before the first build: a change made while it runs is an event of the next request.
     let mut changes = Changes::start(&out, req);
     let mut first = session.build(req);
     if let Some(c) = &mut changes {
-        c.check_coverage(&first, &out);
+        c.check_coverage(&first);
     }
     let code = report_to(
         &mut stderr,
@@ -283,19 +352,26 @@ fn take(stream: UnixStream, key: &Key, queue: &std::sync::mpsc::Sender<Queued>) 
     let received = Instant::now();
     let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
     let mut line = String::new();
-    if BufReader::new(&stream).read_line(&mut line).is_err() {
-        return;
-    }
-    let Ok(ask) = serde_json::from_str::<Ask>(&line) else {
-        return;
+    let dropped = |why: &str| {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "vgc serve: dropped a connection: {why}"
+        );
     };
-    let answer = if ask.key == key.0 {
-        Answer::Queued
-    } else {
-        Answer::Refused {
-            reason: "serves another command (other packages, flags or environment, or another vgc executable)"
-                .into(),
-        }
+    if let Err(e) = BufReader::new(&stream).read_line(&mut line) {
+        return dropped(&format!("no request within 10 s ({e})"));
+    }
+    let ask = match serde_json::from_str::<Ask>(&line) {
+        Ok(a) => a,
+        Err(e) => return dropped(&format!("not a vgc request ({e})")),
+    };
+    let answer = match key.first_difference(&ask.key) {
+        None => Answer::Queued,
+        Some(part) => Answer::Refused {
+            reason: format!(
+                "serves another command: {part} differs (start a server with this command to serve it)"
+            ),
+        },
     };
     if send(&stream, &answer) && matches!(answer, Answer::Queued) {
         let _ = queue.send(Queued {
@@ -358,16 +434,21 @@ impl Changes {
 
     /// Distrusts the watcher for good when the first build loaded a Go file outside the watched tree that is not in
     /// the read-only Go module cache (a module `replace`d with a directory elsewhere): edits there make no event.
-    fn check_coverage(&mut self, first: &vgc_driver::BuildOutcome, out: &Path) {
+    /// Also a file reached through a symbolic link (of the file or of a directory above it): the watcher reports
+    /// the link's own changes, not its target's. Run after every build that discovered (new files may be links).
+    fn check_coverage(&mut self, outcome: &vgc_driver::BuildOutcome) {
         use vgc_analysis::System as _;
-        let cache = vgc_driver::sys::OsSystem.module_cache().map(PathBuf::from);
-        let outside = first.package_files.values().flatten().any(|f| {
+        let cache = vgc_driver::sys::OsSystem
+            .module_cache()
+            .and_then(|c| std::fs::canonicalize(c).ok());
+        let unseen = outcome.package_files.values().flatten().any(|f| {
             let f = Path::new(f);
-            !f.starts_with(&self.root)
-                && !f.starts_with(out)
-                && !cache.as_ref().is_some_and(|c| f.starts_with(c))
+            if cache.as_ref().is_some_and(|c| f.starts_with(c)) {
+                return false;
+            }
+            std::fs::canonicalize(f).map_or(true, |real| real != f || !real.starts_with(&self.root))
         });
-        if outside {
+        if unseen {
             self.cookies = u64::MAX;
         }
     }
@@ -410,7 +491,7 @@ impl Changes {
     /// Records one event: nothing for the server's and the Go target's own writes and for paths no build reads (a
     /// README, an editor's temporary or backup file), the path of a Go file that exists (written in place, or saved
     /// by a rename over it; [`Session::build_after`] discovers again when it is a file the session does not know),
-    /// distrust for anything else (a removed Go file, `go.mod`, a directory).
+    /// distrust for anything else (a removal, a symbolic link, `go.mod`, a directory).
     fn note(&mut self, event: &notify::Event) {
         if !vgc::watch::changes_content(&event.kind) {
             return;
@@ -422,7 +503,12 @@ impl Changes {
             if own || p.starts_with(self.root.join(vgc_driver::output::STATE_DIR)) {
                 continue;
             }
-            if p.extension().is_some_and(|e| e == "go") && p.is_file() {
+            let link = std::fs::symlink_metadata(p).is_ok_and(|m| m.is_symlink());
+            let removed = matches!(event.kind, notify::EventKind::Remove(_));
+            if link || (removed && vgc::watch::relevant(p, None)) {
+                // A link's target changes without an event here; a removal may leave a package.
+                self.trusted = false;
+            } else if p.extension().is_some_and(|e| e == "go") && p.is_file() {
                 self.edited.insert(p.to_string_lossy().into_owned());
             } else if vgc::watch::relevant(p, None) {
                 self.trusted = false;
@@ -445,7 +531,8 @@ fn build_for(
         received,
     } = q;
     let answer = {
-        let edited = changes.and_then(Changes::since_last_build);
+        let mut changes = changes;
+        let edited = changes.as_deref_mut().and_then(Changes::since_last_build);
         let how = match &edited {
             // `build_after` still discovers when one of them is new or changed its package clause or imports.
             Some(e) => format!("after {} changed Go file(s) the watcher saw", e.len()),
@@ -453,7 +540,13 @@ fn build_for(
         };
         let mut outcome = match edited {
             Some(edited) => session.build_after(req, &edited),
-            None => session.build(req),
+            None => {
+                let outcome = session.build(req);
+                if let Some(c) = changes {
+                    c.check_coverage(&outcome);
+                }
+                outcome
+            }
         };
         let mut text = Vec::new();
         let _ = writeln!(
@@ -495,22 +588,60 @@ fn build_for(
 /// Binds the server's socket at `sock` (creating its directory), mode 0600. A socket file no process answers on (a
 /// server that was killed) is replaced; one a server answers on is an error.
 fn bind(sock: &Path) -> Result<UnixListener, String> {
+    use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
     if let Some(dir) = sock.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("cannot create its directory: {e}"))?;
+        if dir == private_dir() {
+            // Shared temporary directory: ours alone, or not used.
+            let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+            let m = std::fs::symlink_metadata(dir).map_err(|e| e.to_string())?;
+            if !m.is_dir() || !ours(dir) || m.mode() & 0o077 != 0 {
+                return Err(format!(
+                    "{} is not a directory only this user may use; remove it, or build without --serve",
+                    dir.display()
+                ));
+            }
+        }
     }
-    if sock.exists() {
+    if std::fs::symlink_metadata(sock).is_ok() {
         if UnixStream::connect(sock).is_ok() {
             return Err(
                 "a vgc build server already serves this directory (stop it first: Ctrl-C in its terminal)".into(),
             );
         }
-        std::fs::remove_file(sock)
-            .map_err(|e| format!("cannot remove the stale socket of a stopped server: {e}"))?;
+        std::fs::remove_file(sock).map_err(|e| {
+            format!("cannot remove what is in the way of the socket (a stopped server's?): {e}; remove it and start again")
+        })?;
     }
     let listener = UnixListener::bind(sock).map_err(|e| format!("cannot listen: {e}"))?;
-    use std::os::unix::fs::PermissionsExt as _;
     let _ = std::fs::set_permissions(sock, std::fs::Permissions::from_mode(0o600));
     Ok(listener)
+}
+
+/// Stops the server (exit 1, with a line saying why) when its socket file is removed or replaced — `rm -rf .vgc`,
+/// `git clean -xdf`, the tree deleted: no client could reach it any more, and a new server may start. Checked every
+/// second.
+fn watch_socket(sock: &Path) {
+    use std::os::unix::fs::MetadataExt as _;
+    let identity = |p: &Path| {
+        std::fs::symlink_metadata(p)
+            .ok()
+            .map(|m| (m.dev(), m.ino()))
+    };
+    let (sock, bound) = (sock.to_path_buf(), identity(sock));
+    std::thread::spawn(move || {
+        loop {
+            std::thread::sleep(Duration::from_secs(1));
+            if identity(&sock) != bound {
+                let _ = writeln!(
+                    std::io::stderr().lock(),
+                    "vgc serve: {} was removed or replaced; stopping (start the server again to serve this tree)",
+                    sock.display()
+                );
+                std::process::exit(1);
+            }
+        }
+    });
 }
 
 /// On `SIGINT` or `SIGTERM`: removes the socket file and exits 0 (a build in progress is abandoned as a killed build
@@ -521,6 +652,11 @@ fn remove_on_signal(sock: &Path) -> std::sync::Arc<std::sync::atomic::AtomicBool
     let _ = ctrlc::set_handler(move || {
         set.store(true, std::sync::atomic::Ordering::SeqCst);
         let _ = std::fs::remove_file(&sock);
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "vgc serve: stopped by a signal; {} removed",
+            sock.display()
+        );
         std::process::exit(0);
     });
     flag
