@@ -1770,3 +1770,66 @@ fn rust_name_clashes_are_no_error_for_the_go_target() {
         stderr(&o)
     );
 }
+
+/// A tree whose `.vgc/serve.sock` would be too long a socket path: the server's socket is in `vgc-<uid>/` of the
+/// temporary directory (mode 0700), clients find it there; a socket another user owns is not asked (root only:
+/// the test hands the socket to `nobody`).
+#[test]
+fn a_deep_trees_build_server_listens_in_a_private_directory() {
+    let (_tmp, shallow) = fixture();
+    let (_keep, other) = copy(&shallow);
+    let deep = other.join(["a-directory-name-long-enough"; 4].join("/"));
+    copy_tree(&shallow, &deep);
+    assert!(deep.join(".vgc/serve.sock").as_os_str().len() > 100);
+    let server = Server::start(&deep, &[]);
+    let line = server
+        .started
+        .lines()
+        .find(|l| l.starts_with("vgc serve: serving builds of this command at "))
+        .expect("ready line");
+    let sock = PathBuf::from(
+        line.trim_start_matches("vgc serve: serving builds of this command at ")
+            .split(" (pid ")
+            .next()
+            .expect("socket"),
+    );
+    let dir = sock.parent().expect("directory");
+    assert!(
+        dir.file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("vgc-")),
+        "{}",
+        sock.display()
+    );
+    use std::os::unix::fs::PermissionsExt as _;
+    assert_eq!(
+        std::fs::metadata(dir).expect("dir").permissions().mode() & 0o777,
+        0o700
+    );
+    let o = vgc(&deep, SERVED);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).starts_with(&format!(
+            "note: built by the vgc build server at {}",
+            sock.display()
+        )),
+        "{}",
+        stderr(&o)
+    );
+    // Another user's socket (possible only as root).
+    if Command::new("chown")
+        .args(["65534", &sock.to_string_lossy()])
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        let o = vgc(&deep, SERVED);
+        assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+        assert!(
+            stderr(&o).starts_with(&format!(
+                "note: {} belongs to another user; building in this process without asking it\n",
+                sock.display()
+            )),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
