@@ -1004,6 +1004,17 @@ fn coverage_fixtures_are_upstreams_bytes() {
     let o = vgc(&copy1, &[BUILD, FIXTURE_FLAGS].concat());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(fixtures_of(&copy1), ours);
+    // And so does `vgc build` with vgc.toml's keys instead of the flags (paths relative to the file).
+    let (_keep3, copy3) = copy(&root);
+    std::fs::remove_dir_all(copy3.join("test")).expect("rm");
+    std::fs::write(
+        copy3.join("vgc.toml"),
+        "[build]\ntarget = \"go\"\ngo-header-file = \"hack/boilerplate.go.txt\"\ngo-test-output-root = \"test/dv\"\ngo-test-output-file-prefix = \"zz_generated.validations.\"\ngo-test-allowlist = \"hack/allow.yaml\"\n",
+    )
+    .expect("vgc.toml");
+    let o = vgc(&copy3, &["build", "."]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(fixtures_of(&copy3), ours);
 
     if go_skipped("coverage_fixtures_are_upstreams_bytes") {
         return;

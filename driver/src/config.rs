@@ -25,6 +25,10 @@
 //! # or: target = "go"             # validation-gen's Go files into the packages (docs/go-backend.md), with
 //! # go-output-file = "zz_generated.validations.go"  # the default
 //! # go-header-file = "hack/boilerplate.go.txt"      # relative to this file; default: no header
+//! # go-test-output-root = "test/declarative_validation"  # the coverage fixtures (validation-gen's
+//! # go-test-output-file-prefix = "zz_generated.validations."  # --test-output-root, --test-output-file-prefix and
+//! # go-test-allowlist = "test/declarative_validation/coverage-allowlist.yaml"  # --test-allowlist; paths relative
+//! #                                                   # to this file; the flags replace all three)
 //! [build.severity]
 //! VGC0102 = "warning"             # unknown tags (deviation D1): "error" (default) | "warning"
 //! ```
@@ -86,8 +90,10 @@ pub struct Config {
     pub vgc_extensions: bool,
     /// `[build] target` with `k8s-openapi-version` (`--target` replaces them).
     pub target: Option<vgc_codegen::Target>,
-    /// `[build] target = "go"`, with `go-output-file` and `go-header-file` (resolved against the file's
-    /// directory): the Go target's settings (`--target`, `--output-file` and `--go-header-file` replace them).
+    /// `[build] target = "go"`, with `go-output-file`, `go-header-file` and the coverage fixtures'
+    /// `go-test-output-root`, `go-test-output-file-prefix` and `go-test-allowlist` (paths resolved against the file's
+    /// directory): the Go target's settings (`--target`, `--output-file`, `--go-header-file` and `--test-output-root`
+    /// with its two companions replace them).
     /// The command line reads them; library callers (`vgc-build`) build Rust whatever this says.
     pub go: Option<crate::request::GoTarget>,
 }
@@ -223,6 +229,9 @@ struct RawBuild {
     k8s_openapi_version: Option<toml::Spanned<String>>,
     go_output_file: Option<toml::Spanned<String>>,
     go_header_file: Option<toml::Spanned<String>>,
+    go_test_output_root: Option<toml::Spanned<String>>,
+    go_test_output_file_prefix: Option<toml::Spanned<String>>,
+    go_test_allowlist: Option<toml::Spanned<String>>,
     severity: Option<std::collections::BTreeMap<toml::Spanned<String>, toml::Spanned<String>>>,
 }
 
@@ -405,7 +414,46 @@ pub fn parse(text: &str, path: &Path) -> Result<Config, ConfigError> {
                 .go_header_file
                 .as_ref()
                 .map(|h| dir.join(h.get_ref()).to_string_lossy().into_owned());
+            fn text(v: &Option<toml::Spanned<String>>) -> Option<&str> {
+                v.as_ref().map(|v| v.get_ref().as_str())
+            }
+            // upstream `Args.Validate`: the prefix and the allowlist only with a root.
+            if text(&build.go_test_output_root).is_none_or(str::is_empty) {
+                for (key, v) in [
+                    (
+                        "go-test-output-file-prefix",
+                        &build.go_test_output_file_prefix,
+                    ),
+                    ("go-test-allowlist", &build.go_test_allowlist),
+                ] {
+                    if let Some(v) = v.as_ref().filter(|v| !v.get_ref().is_empty()) {
+                        err(
+                            v.span(),
+                            format!("build.{key}: only with `go-test-output-root`"),
+                        );
+                    }
+                }
+            }
+            go.coverage = crate::request::CoverageFixtures::resolve(
+                dir,
+                text(&build.go_test_output_root),
+                text(&build.go_test_output_file_prefix),
+                text(&build.go_test_allowlist),
+            );
             cfg.go = Some(go);
+        } else if let Some(v) = [
+            &build.go_test_output_root,
+            &build.go_test_output_file_prefix,
+            &build.go_test_allowlist,
+        ]
+        .into_iter()
+        .flatten()
+        .next()
+        {
+            err(
+                v.span(),
+                "build.go-test-*: only with `target = \"go\"`".into(),
+            );
         } else if let Some(f) = &build.go_output_file {
             err(
                 f.span(),
@@ -644,6 +692,34 @@ mod tests {
             parse("[build]\nvalidation-extensions-files = \"one.yaml\"\n")
                 .err()
                 .is_some_and(|e| e.starts_with("vgc.toml:2:31: ")),
+        );
+    }
+
+    /// The coverage fixtures' keys (validation-gen's `--test-output-root` and companions): paths against the file's
+    /// directory, lexically; the prefix or allowlist without a root, or any of them without `target = "go"`, is an
+    /// error at the key.
+    #[test]
+    fn reads_the_go_coverage_fixture_keys() {
+        let c = super::parse(
+            "[build]\ntarget = \"go\"\ngo-test-output-root = \"test/dv\"\ngo-test-output-file-prefix = \"zz.\"\ngo-test-allowlist = \"../hack/allow.yaml\"\n",
+            Path::new("/m/k/vgc.toml"),
+        )
+        .expect("valid");
+        assert_eq!(
+            c.go.and_then(|g| g.coverage),
+            Some(crate::request::CoverageFixtures {
+                root: "/m/k/test/dv".into(),
+                file_prefix: "zz.".into(),
+                allowlist: Some("/m/hack/allow.yaml".into()),
+            })
+        );
+        assert_eq!(
+            parse("[build]\ntarget = \"go\"\ngo-test-allowlist = \"a.yaml\"\n").err(),
+            Some("vgc.toml:3:21: build.go-test-allowlist: only with `go-test-output-root`".into())
+        );
+        assert_eq!(
+            parse("[build]\ngo-test-output-root = \"dv\"\n").err(),
+            Some("vgc.toml:2:23: build.go-test-*: only with `target = \"go\"`".into())
         );
     }
 

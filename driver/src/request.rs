@@ -93,6 +93,40 @@ pub struct CoverageFixtures {
     pub allowlist: Option<String>,
 }
 
+impl CoverageFixtures {
+    /// The fixtures of validation-gen's `--test-output-root ROOT`, `--test-output-file-prefix PREFIX` and
+    /// `--test-allowlist ALLOWLIST` (or `vgc.toml`'s `go-test-*` keys), relative paths taken against `base` (the
+    /// current directory, or the `vgc.toml`'s) lexically — `..` takes off the element before it, as Go's
+    /// `filepath.Join` does; a root outside the module is refused by the build. `None` without a root (or an empty
+    /// one: upstream's "not given"); an empty allowlist is none.
+    #[must_use]
+    pub fn resolve(
+        base: &std::path::Path,
+        root: Option<&str>,
+        prefix: Option<&str>,
+        allowlist: Option<&str>,
+    ) -> Option<Self> {
+        let abs = |p: &str| {
+            let mut out = std::path::PathBuf::new();
+            for c in base.join(p).components() {
+                match c {
+                    std::path::Component::ParentDir => {
+                        out.pop();
+                    }
+                    std::path::Component::CurDir => {}
+                    c => out.push(c),
+                }
+            }
+            out.to_string_lossy().into_owned()
+        };
+        root.filter(|r| !r.is_empty()).map(|r| Self {
+            root: abs(r),
+            file_prefix: prefix.unwrap_or_default().to_string(),
+            allowlist: allowlist.filter(|p| !p.is_empty()).map(abs),
+        })
+    }
+}
+
 impl GoTarget {
     /// `zz_generated.validations.go`, the name `kube_codegen.sh` and `hack/update-codegen.sh` pass (upstream's own
     /// default, `generated.validations.go`, is used by neither).

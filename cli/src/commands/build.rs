@@ -216,7 +216,7 @@ fn go_target(a: &BuildArgs, path: &str) -> Result<Option<vgc_driver::GoTarget>, 
     if root.is_some() {
         let cwd =
             std::env::current_dir().map_err(|e| usage(&format!("the current directory: {e}")))?;
-        go.coverage = coverage(&cwd, root, prefix, allowlist);
+        go.coverage = vgc_driver::CoverageFixtures::resolve(&cwd, root, prefix, allowlist);
     }
     Ok(Some(go))
 }
@@ -241,36 +241,6 @@ pub(crate) fn check_coverage_flags(
         return Err("--test-output-file-prefix is only meaningful with --test-output-root".into());
     }
     Ok(())
-}
-
-/// The Go target's coverage fixtures of validation-gen's `--test-output-root DIR` (relative paths resolved against
-/// `cwd`, as upstream resolves them), `None` without it (or with it empty, upstream's "off").
-pub(crate) fn coverage(
-    cwd: &std::path::Path,
-    root: Option<&str>,
-    prefix: Option<&str>,
-    allowlist: Option<&str>,
-) -> Option<vgc_driver::CoverageFixtures> {
-    // Lexically, `..` taking off the element before it (a root outside the module is then refused by the build).
-    let abs = |p: &str| {
-        let mut out = std::path::PathBuf::new();
-        for c in cwd.join(p).components() {
-            match c {
-                std::path::Component::ParentDir => {
-                    out.pop();
-                }
-                std::path::Component::CurDir => {}
-                c => out.push(c),
-            }
-        }
-        out.to_string_lossy().into_owned()
-    };
-    root.filter(|r| !r.is_empty())
-        .map(|r| vgc_driver::CoverageFixtures {
-            root: abs(r),
-            file_prefix: prefix.unwrap_or_default().to_string(),
-            allowlist: allowlist.filter(|p| !p.is_empty()).map(abs),
-        })
 }
 
 /// The request of the Go target for `path`: the files are written under the Go module root (`.vgc/` there holds

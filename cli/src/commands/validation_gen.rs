@@ -107,7 +107,7 @@ pub(crate) fn run(a: ValidationGenArgs, globals: &Globals, start: Instant) -> Ex
         go: Some(GoTarget {
             output_file: a.output_file,
             header_file,
-            coverage: super::build::coverage(
+            coverage: vgc_driver::CoverageFixtures::resolve(
                 &cwd,
                 a.test_output_root.as_deref(),
                 a.test_output_file_prefix.as_deref(),
