@@ -522,19 +522,55 @@ fn the_comment_skeleton_gives_the_whole_texts_summary() {
     );
 }
 
+/// The pieces of the random Go-ish files the parser's proptests put together: declarations, comments of both kinds,
+/// literals holding `//`, line ends of both kinds and broken pieces (`reuse`'s proptest adds a few).
+pub(super) const GO_PIECES: &[&str] = &[
+    "package v1\n",
+    "type T struct {\n",
+    "}\n",
+    "\tA string `json:\"a\"`",
+    "\tB *int32",
+    "\tpkg.C",
+    " // trailing",
+    "// doc\n",
+    "// +k8s:required\n",
+    "//\n",
+    "// é — ü\r\n",
+    "/* block */",
+    "/* // */",
+    "\"str // x\"",
+    "`raw // y\n`",
+    "'/'",
+    "const X = 1 +",
+    " 2\n",
+    "const (\n",
+    ")\n",
+    "type A = B\n",
+    "\n",
+    "\r\n",
+    " ",
+    "\t",
+    "{",
+    "(",
+    "[",
+    "//",
+    "\"",
+    "`",
+    "'",
+    "x",
+    ";",
+    "func f() {}\n",
+    "\u{feff}",
+    "\0",
+    "\r",
+];
+
 proptest::proptest! {
     #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
-    /// Random Go-ish files made of declarations, comments of both kinds, literals holding `//`, line ends of both
-    /// kinds and broken pieces: the summary through the skeleton is the whole text's.
+    /// Random Go-ish files made of [`GO_PIECES`]: the summary through the skeleton is the whole text's.
     #[test]
     fn the_comment_skeleton_never_changes_the_summary(
-        pieces in proptest::collection::vec(proptest::sample::select(vec![
-            "package v1\n", "type T struct {\n", "}\n", "\tA string `json:\"a\"`", "\tB *int32", "\tpkg.C",
-            " // trailing", "// doc\n", "// +k8s:required\n", "//\n", "// é — ü\r\n", "/* block */", "/* // */",
-            "\"str // x\"", "`raw // y\n`", "'/'", "const X = 1 +", " 2\n", "const (\n", ")\n", "type A = B\n",
-            "\n", "\r\n", " ", "\t", "{", "(", "[", "//", "\"", "`", "'", "x", ";", "func f() {}\n", "\u{feff}",
-            "\0", "\r",
-        ]), 0..40),
+        pieces in proptest::collection::vec(proptest::sample::select(GO_PIECES.to_vec()), 0..40),
     ) {
         let src: String = pieces.concat();
         proptest::prop_assert_eq!(parse(&src), parse_whole_text(&src), "{:?}", src);

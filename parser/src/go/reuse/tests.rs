@@ -220,13 +220,10 @@ proptest::proptest! {
     /// comments: the reusing parse is the full parse, whether it reuses or not.
     #[test]
     fn random_comment_edits_give_the_full_parse(
-        pieces in proptest::collection::vec(proptest::sample::select(vec![
-            "package v1\n", "type T struct {\n", "}\n", "\tA string `json:\"a\"`", "\tB *int32", "\tpkg.C",
-            " // trailing", "// doc\n", "// +k8s:required\n", "//\n", "// é — ü\r\n", "/* block */", "/* // */",
-            "\"str // x\"", "`raw // y\n`", "'/'", "const X = 1 +", " 2\n", "const (\n", ")\n", "type A = B\n",
-            "\n", "\r\n", " ", "\t", "{", "(", "[", "//", "\"", "`", "'", "x", ";", "func f() {}\n", "\u{feff}",
-            "\0", "\r", "type I interface {\n", "//go:generate x\n", "// +k8s:minimum=1\n",
-        ]), 0..40),
+        pieces in proptest::collection::vec(proptest::sample::select(
+            [crate::go::tests::GO_PIECES, &["type I interface {\n", "//go:generate x\n", "// +k8s:minimum=1\n"]]
+                .concat(),
+        ), 0..40),
         edits in proptest::collection::vec((0usize..64, proptest::sample::select(vec![
             "", " ", " +k8s:required", " +k8s:minimum=2", "go:generate y", " é", " /* open", " */", " `", " \"",
             " +groupName=x", " type T", "\r", "x\ry",
