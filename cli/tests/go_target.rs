@@ -1378,22 +1378,34 @@ impl Server {
         }
     }
 
-    /// The server's log line of its last build for a client (waiting up to 10 s for it), taken out of the log.
-    fn last_build(&self) -> String {
+    /// Runs `vgc args` in `root` as a client of this server: its output, and the server's log line of the build
+    /// for it (waiting up to 10 s for it; the line names the client's pid).
+    fn client(&self, root: &Path, args: &[&str]) -> (Output, String) {
+        let child = Command::new(env!("CARGO_BIN_EXE_vgc"))
+            .args(args)
+            .current_dir(root)
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("vgc runs");
+        let prefix = format!("vgc serve: built for pid {} ", child.id());
+        let o = child.wait_with_output().expect("client");
         for _ in 0..1000 {
-            let mut log = self.log.lock().expect("log");
-            if let Some(i) = log
+            if let Some(l) = self
+                .log
+                .lock()
+                .expect("log")
                 .iter()
-                .rposition(|l| l.starts_with("vgc serve: built for a client "))
+                .find(|l| l.starts_with(&prefix))
             {
-                let line = log.remove(i);
-                log.clear();
-                return line;
+                return (o, l.clone());
             }
-            drop(log);
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
-        panic!("no build logged: {:?}", self.log.lock().expect("log"));
+        panic!(
+            "no build logged for {prefix}: {:?}\n{}",
+            self.log.lock().expect("log"),
+            stderr(&o)
+        );
     }
 
     /// Sends `signal` (`-TERM`, `-KILL`) and waits for the server to end.
@@ -1459,7 +1471,6 @@ fn a_build_server_builds_what_a_one_shot_build_would() {
         "{err}"
     );
 
-    let _ = server.last_build();
     // Same-size edits, each followed at once by a build: every one is seen, and the bytes are a one-shot build's.
     // An edit in place, or saved by a rename over the file (an editor's atomic save), is built from the watcher's
     // events alone.
@@ -1475,20 +1486,16 @@ fn a_build_server_builds_what_a_one_shot_build_would() {
         } else {
             set_max_length(&root, n);
         }
-        let o = vgc(&root, SERVED);
+        let (o, logged) = server.client(&root, SERVED);
         let err = stderr(&o);
         assert_eq!(o.status.code(), Some(0), "{err}");
         assert!(err.starts_with(&by_server), "{err}");
         assert!(
             err.contains("vgc: wrote 1 of 2 files (1 unchanged)"),
-            "{n} {err} {:?}",
-            server.log.lock().expect("log")
+            "{n} {err}"
         );
-        let logged = server.last_build();
         assert!(
-            logged.starts_with(
-                "vgc serve: built for a client after 1 changed Go file(s) the watcher saw: exit 0, 1 written, in "
-            ),
+            logged.contains(" after 1 changed Go file(s) the watcher saw: exit 0, 1 written, in "),
             "{logged}"
         );
         let (_keep, fresh) = copy(&root);
@@ -1527,7 +1534,6 @@ fn a_build_server_builds_what_a_one_shot_build_would() {
     let o = vgc(&root, SERVED);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(read(&root, &gadgets()).contains("Validate_GadgetSpec"));
-    let _ = server.last_build();
 
     // Generated files removed (update-codegen.sh deletes them before it runs): written again.
     let before = (read(&root, &widgets()), read(&root, &gadgets()));
@@ -1559,9 +1565,8 @@ fn a_build_server_builds_what_a_one_shot_build_would() {
         ),
     )
     .expect("write");
-    let o = vgc(&root, SERVED);
+    let (o, logged) = server.client(&root, SERVED);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let logged = server.last_build();
     assert!(
         logged.contains(" after 2 changed Go file(s) the watcher saw: "),
         "{logged}"
@@ -1573,9 +1578,8 @@ fn a_build_server_builds_what_a_one_shot_build_would() {
     );
     std::fs::remove_file(&extra).expect("rm");
     std::fs::write(root.join("apis/gadgets/v1/types.go"), GADGETS_TYPES).expect("write");
-    let o = vgc(&root, SERVED);
+    let (o, logged) = server.client(&root, SERVED);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
-    let logged = server.last_build();
     assert!(logged.contains(" with discovery: "), "{logged}");
     let (_keep, fresh) = copy(&root);
     assert_eq!(
@@ -1618,7 +1622,7 @@ fn a_build_server_builds_what_a_one_shot_build_would() {
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(
         err.starts_with(&format!(
-            "note: the vgc build server at {} serves another command: --force, --no-cache or --cache-dir differs (start a server with this command to serve it); building in this process\n",
+            "note: the vgc build server at {} serves another command, one that differs in --force, --no-cache or --cache-dir (start a server with this command to serve it); building in this process\n",
             sock.display()
         )),
         "{err}"
@@ -1683,17 +1687,14 @@ fn a_build_server_builds_what_a_one_shot_build_would() {
         GADGETS_TYPES.replace("+k8s:maximum=10", "+k8s:maximum=55"),
     )
     .expect("write");
-    let o = vgc(&root, SERVED);
+    let (o, logged) = server.client(&root, SERVED);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(
         read(&root, &gadgets()).contains("validate.Maximum(ctx, op, fldPath, obj, oldObj, 55)"),
         "{}",
         read(&root, &gadgets())
     );
-    assert!(
-        server.last_build().contains(" with discovery: "),
-        "discovery after a link"
-    );
+    assert!(logged.contains(" with discovery: "), "{logged}");
     std::fs::remove_file(&gadgets_types).expect("rm");
     std::fs::write(&gadgets_types, GADGETS_TYPES).expect("write");
 
@@ -1724,6 +1725,55 @@ fn a_build_server_builds_what_a_one_shot_build_would() {
     let mut server = Server::start(&root, &[]);
     let o = vgc(&root, SERVED);
     assert!(stderr(&o).starts_with(&by_server), "{}", stderr(&o));
+
+    // A directory link made while the server runs, to a package outside the tree that a build from the watcher's
+    // files then loads (widgets' edit imports it): from then on every build discovers, so an edit behind the link is
+    // seen — here the linked type gains a validation, which the one-shot build reports as VGC0004 too.
+    let ext = tempfile::tempdir().expect("tempdir");
+    std::fs::create_dir_all(ext.path().join("v1")).expect("mkdir");
+    let gizmo = "package v1\n\n// GizmoSpec is linked in.\ntype GizmoSpec struct {\n\tN *int32 `json:\"n,omitempty\"`\n}\n";
+    std::fs::write(ext.path().join("v1/types.go"), gizmo).expect("write");
+    std::os::unix::fs::symlink(ext.path(), root.join("apis/ext")).expect("symlink");
+    assert_eq!(vgc(&root, SERVED).status.code(), Some(0));
+    std::fs::write(
+        root.join("apis/widgets/v1/types.go"),
+        WIDGETS_TYPES
+            .replace(
+                "import metav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"",
+                "import (\n\textv1 \"example.com/widgets/apis/ext/v1\"\n\tmetav1 \"k8s.io/apimachinery/pkg/apis/meta/v1\"\n)",
+            )
+            .replace(
+                "\tName string `json:\"name\"`\n",
+                "\tName string `json:\"name\"`\n\n\t// +k8s:optional\n\tG *extv1.GizmoSpec `json:\"g,omitempty\"`\n",
+            ),
+    )
+    .expect("write");
+    let o = vgc(&root, SERVED);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    std::fs::write(
+        ext.path().join("v1/types.go"),
+        gizmo.replace(
+            "\tN *int32",
+            "\t// +k8s:optional\n\t// +k8s:maximum=22\n\tN *int32",
+        ),
+    )
+    .expect("write");
+    let served = vgc(&root, &[SERVED, &["--short"]].concat());
+    let local = vgc(&root, &[SERVED, &["--short", "--no-server"]].concat());
+    assert_eq!(served.status.code(), Some(1), "{}", stderr(&served));
+    assert_eq!(local.status.code(), Some(1), "{}", stderr(&local));
+    assert!(
+        stderr(&served).contains("error[VGC0004]: field WidgetSpec.G"),
+        "{}",
+        stderr(&served)
+    );
+    assert!(
+        stderr(&served).starts_with(&by_server),
+        "{}",
+        stderr(&served)
+    );
+    std::fs::remove_file(root.join("apis/ext")).expect("rm link");
+    std::fs::write(root.join("apis/widgets/v1/types.go"), WIDGETS_TYPES).expect("write");
 
     // `.vgc/` removed (`git clean -xdf`): the server stops, saying why.
     std::fs::remove_dir_all(root.join(".vgc")).expect("rm .vgc");
@@ -1823,6 +1873,21 @@ fn a_deep_trees_build_server_listens_in_a_private_directory() {
             "note: built by the vgc build server at {}",
             sock.display()
         )),
+        "{}",
+        stderr(&o)
+    );
+    // The tree removed: the server stops and takes its socket out of the shared directory.
+    let mut server = server;
+    std::fs::remove_dir_all(deep.join(".vgc")).expect("rm .vgc");
+    assert_eq!(
+        server.child.wait().expect("the server ends").code(),
+        Some(1)
+    );
+    assert!(!sock.exists(), "{}", sock.display());
+    let _server = Server::start(&deep, &[]);
+    let o = vgc(&deep, SERVED);
+    assert!(
+        stderr(&o).starts_with("note: built by the vgc build server"),
         "{}",
         stderr(&o)
     );

@@ -37,11 +37,17 @@
 //! path is longer than a Unix socket address allows — `serve-<hash of it>.sock` in `vgc-<effective uid>/` of the
 //! temporary directory, which the server makes mode 0700 and refuses when another user owns it or others may write
 //! to it. The socket is created with mode 0600; a client asks only a socket its own user owns. The server removes it
-//! when it stops on `SIGINT`/`SIGTERM`, and stops (exit 1) when it is removed or replaced by anything else (`rm -rf
-//! .vgc`, `git clean -xdf`): no client could reach it any more.
+//! when it stops on `SIGINT`/`SIGTERM`, and stops (exit 1) when the socket, the module root or its `.vgc/` is
+//! removed or replaced by anything else (`rm -rf .vgc`, `git clean -xdf`, the tree deleted): no client could reach
+//! it, or the tree it serves is gone.
 //!
-//! The protocol is one JSON line each way per connection ([`Ask`], [`Answer`]); it is private to one vgc executable
-//! (both sides check the executable's identity), so it has no compatibility promise.
+//! **Waiting.** A server takes each connection on a thread of its own, answers `Queued` at once and then `Alive`
+//! every [`HEARTBEAT`] until the build's `Built`; builds run one at a time in the order taken. A client that hears
+//! nothing for [`QUEUE_TIMEOUT`] after asking, or for [`SILENCE_TIMEOUT`] after that (a stopped or wedged server),
+//! builds in its own process after a note.
+//!
+//! The protocol is JSON lines ([`Ask`], then [`Answer`]s); it is private to one vgc executable (both sides check the
+//! executable's identity), so it has no compatibility promise.
 
 use super::build::{Style, report_to};
 use std::io::{BufRead as _, BufReader, Write as _};
@@ -122,6 +128,8 @@ struct Ask {
     color: bool,
     timings: bool,
     elapsed_us: u64,
+    /// The client's process id, for the server's log line.
+    pid: u32,
 }
 
 /// The server's answers: `Queued` at once when it takes the request (the client then waits for the build however
@@ -130,9 +138,26 @@ struct Ask {
 #[derive(serde::Serialize, serde::Deserialize)]
 enum Answer {
     Queued,
-    Built { stderr: String, exit: u8 },
-    Refused { reason: String },
+    /// Every [`HEARTBEAT`] while the request waits or builds.
+    Alive,
+    Built {
+        stderr: String,
+        exit: u8,
+    },
+    Refused {
+        reason: String,
+    },
 }
+
+/// How often a server tells a client whose request it took that it is still at it ([`Answer::Alive`]).
+const HEARTBEAT: Duration = Duration::from_secs(1);
+
+/// How long a client whose request was taken waits for a sign of life before it builds in its own process: a server
+/// stopped or wedged mid-build sends none.
+const SILENCE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// The longest request line a server reads, in bytes: a request is a few kilobytes.
+const MAX_REQUEST_BYTES: u64 = 1 << 20;
 
 /// How long a client waits for a server to take its request (`Answer::Queued`) before it builds in its own
 /// process: a live server answers at once, even while it builds for another client; one stopped (`SIGSTOP`, a
@@ -207,6 +232,7 @@ pub(crate) fn ask(
             color: style.color,
             timings,
             elapsed_us: u64::try_from(start.elapsed().as_micros()).unwrap_or(u64::MAX),
+            pid: std::process::id(),
         },
     );
     let mut stderr = std::io::stderr().lock();
@@ -216,6 +242,7 @@ pub(crate) fn ask(
             Some(ExitCode::from(exit))
         }
         Ok(Answer::Refused { reason }) => {
+            // `reason` reads on from "the vgc build server at SOCKET".
             let _ = writeln!(
                 stderr,
                 "note: the vgc build server at {} {reason}; building in this process",
@@ -256,7 +283,15 @@ fn exchange(stream: UnixStream, ask: &Ask) -> Result<Answer, String> {
                 e.kind(),
                 std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
             ) {
-                format!("it did not {what} within {} s", QUEUE_TIMEOUT.as_secs())
+                format!(
+                    "it did not {what} within {} s",
+                    if what == "take the request" {
+                        QUEUE_TIMEOUT
+                    } else {
+                        SILENCE_TIMEOUT
+                    }
+                    .as_secs()
+                )
             } else {
                 e.to_string()
             }
@@ -268,8 +303,13 @@ fn exchange(stream: UnixStream, ask: &Ask) -> Result<Answer, String> {
     };
     match read("take the request")? {
         Answer::Queued => {
-            let _ = stream.set_read_timeout(None);
-            read("finish")
+            let _ = stream.set_read_timeout(Some(SILENCE_TIMEOUT));
+            loop {
+                match read("give a sign of life")? {
+                    Answer::Alive => {}
+                    other => return Ok(other),
+                }
+            }
         }
         other => Ok(other),
     }
@@ -293,7 +333,6 @@ pub(crate) fn serve(req: &BuildRequest, style: Style, timings: bool, start: Inst
         }
     };
     let stop = remove_on_signal(&sock);
-    watch_socket(&sock);
     let key = Key::of(req);
     let mut session = Session::default();
     // Started before the first build: a change made while it runs is an event of the next request.
@@ -302,6 +341,8 @@ pub(crate) fn serve(req: &BuildRequest, style: Style, timings: bool, start: Inst
     if let Some(c) = &mut changes {
         c.check_coverage(&first);
     }
+    // After the first build, which made `.vgc/` (its lock) if it was not there.
+    watch_socket(&sock, &out);
     let code = report_to(
         &mut stderr,
         req,
@@ -335,13 +376,19 @@ pub(crate) fn serve(req: &BuildRequest, style: Style, timings: bool, start: Inst
             break;
         }
         build_for(&mut session, req, &sock, q, changes.as_mut());
+        // A watcher given up for good (a link, a file outside the tree) stops: its events would only pile up.
+        if changes.as_ref().is_some_and(Changes::given_up) {
+            changes = None;
+        }
     }
     ExitCode::SUCCESS
 }
 
 /// A request the server took: the connection, the client's ask, and when it arrived.
 struct Queued {
-    stream: UnixStream,
+    stream: std::sync::Arc<std::sync::Mutex<UnixStream>>,
+    /// Set once the answer is sent: the heartbeat stops.
+    done: std::sync::Arc<std::sync::atomic::AtomicBool>,
     ask: Ask,
     received: Instant,
 }
@@ -358,8 +405,13 @@ fn take(stream: UnixStream, key: &Key, queue: &std::sync::mpsc::Sender<Queued>) 
             "vgc serve: dropped a connection: {why}"
         );
     };
-    if let Err(e) = BufReader::new(&stream).read_line(&mut line) {
+    use std::io::Read as _;
+    if let Err(e) = BufReader::new((&stream).take(MAX_REQUEST_BYTES)).read_line(&mut line) {
         return dropped(&format!("no request within 10 s ({e})"));
+    }
+    if line.is_empty() {
+        // A connection closed without a word: another `--serve` making sure this server is alive.
+        return;
     }
     let ask = match serde_json::from_str::<Ask>(&line) {
         Ok(a) => a,
@@ -369,13 +421,26 @@ fn take(stream: UnixStream, key: &Key, queue: &std::sync::mpsc::Sender<Queued>) 
         None => Answer::Queued,
         Some(part) => Answer::Refused {
             reason: format!(
-                "serves another command: {part} differs (start a server with this command to serve it)"
+                "serves another command, one that differs in {part} (start a server with this command to serve it)"
             ),
         },
     };
+    let stream = std::sync::Arc::new(std::sync::Mutex::new(stream));
     if send(&stream, &answer) && matches!(answer, Answer::Queued) {
+        // Signs of life until the build's answer is sent (the lock keeps lines whole).
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (beat, over) = (stream.clone(), done.clone());
+        std::thread::spawn(move || {
+            loop {
+                std::thread::sleep(HEARTBEAT);
+                if over.load(std::sync::atomic::Ordering::SeqCst) || !send(&beat, &Answer::Alive) {
+                    break;
+                }
+            }
+        });
         let _ = queue.send(Queued {
             stream,
+            done,
             ask,
             received,
         });
@@ -383,7 +448,10 @@ fn take(stream: UnixStream, key: &Key, queue: &std::sync::mpsc::Sender<Queued>) 
 }
 
 /// Writes `answer` as one line; false when the client is gone.
-fn send(stream: &UnixStream, answer: &Answer) -> bool {
+fn send(stream: &std::sync::Mutex<UnixStream>, answer: &Answer) -> bool {
+    let Ok(stream) = stream.lock() else {
+        return false;
+    };
     serde_json::to_string(answer).is_ok_and(|mut reply| {
         reply.push('\n');
         (&*stream).write_all(reply.as_bytes()).is_ok()
@@ -408,6 +476,8 @@ struct Changes {
     trusted: bool,
     /// The Go sources written since the last build.
     edited: std::collections::BTreeSet<String>,
+    /// The loaded files [`Changes::check_coverage`] found inside the watched tree and not behind a link.
+    checked: std::collections::HashSet<String>,
 }
 
 impl Changes {
@@ -429,6 +499,7 @@ impl Changes {
             go: req.go.clone(),
             trusted: false,
             edited: Default::default(),
+            checked: Default::default(),
         })
     }
 
@@ -438,11 +509,21 @@ impl Changes {
     /// the link's own changes, not its target's. Run after every build that discovered (new files may be links).
     fn check_coverage(&mut self, outcome: &vgc_driver::BuildOutcome) {
         use vgc_analysis::System as _;
+        if self.cookies == u64::MAX {
+            return;
+        }
         let cache = vgc_driver::sys::OsSystem
             .module_cache()
             .and_then(|c| std::fs::canonicalize(c).ok());
-        let unseen = outcome.package_files.values().flatten().any(|f| {
-            let f = Path::new(f);
+        // Each loaded file is looked at once (a build from the watcher's files loads no new one but rarely).
+        let new: Vec<&String> = outcome
+            .package_files
+            .values()
+            .flatten()
+            .filter(|f| !self.checked.contains(*f))
+            .collect();
+        let unseen = new.iter().any(|f| {
+            let f = Path::new(f.as_str());
             if cache.as_ref().is_some_and(|c| f.starts_with(c)) {
                 return false;
             }
@@ -451,6 +532,13 @@ impl Changes {
         if unseen {
             self.cookies = u64::MAX;
         }
+        let new: Vec<String> = new.into_iter().cloned().collect();
+        self.checked.extend(new);
+    }
+
+    /// True once every build must discover (see [`Changes::check_coverage`] and [`Changes::note`]).
+    fn given_up(&self) -> bool {
+        self.cookies == u64::MAX
     }
 
     /// The Go sources edited since the last build when that is all that changed (then the build may skip discovery:
@@ -505,8 +593,12 @@ impl Changes {
             }
             let link = std::fs::symlink_metadata(p).is_ok_and(|m| m.is_symlink());
             let removed = matches!(event.kind, notify::EventKind::Remove(_));
-            if link || (removed && vgc::watch::relevant(p, None)) {
-                // A link's target changes without an event here; a removal may leave a package.
+            if link {
+                // A link's target changes without an event here: discovery for every build from now on.
+                self.cookies = u64::MAX;
+                self.trusted = false;
+            } else if removed && vgc::watch::relevant(p, None) {
+                // A removal may leave a package.
                 self.trusted = false;
             } else if p.extension().is_some_and(|e| e == "go") && p.is_file() {
                 self.edited.insert(p.to_string_lossy().into_owned());
@@ -527,6 +619,7 @@ fn build_for(
 ) {
     let Queued {
         stream,
+        done,
         ask,
         received,
     } = q;
@@ -540,14 +633,13 @@ fn build_for(
         };
         let mut outcome = match edited {
             Some(edited) => session.build_after(req, &edited),
-            None => {
-                let outcome = session.build(req);
-                if let Some(c) = changes {
-                    c.check_coverage(&outcome);
-                }
-                outcome
-            }
+            None => session.build(req),
         };
+        // Also after a build from the watcher's files: `build_after` discovers when one of them brings a new
+        // package, which may be reached through a link.
+        if let Some(c) = changes {
+            c.check_coverage(&outcome);
+        }
         let mut text = Vec::new();
         let _ = writeln!(
             text,
@@ -573,7 +665,8 @@ fn build_for(
         );
         let _ = writeln!(
             std::io::stderr().lock(),
-            "vgc serve: built for a client {how}: exit {exit}, {} written, in {:.1} ms",
+            "vgc serve: built for pid {} {how}: exit {exit}, {} written, in {:.1} ms",
+            ask.pid,
             outcome.written,
             received.elapsed().as_secs_f64() * 1e3
         );
@@ -582,7 +675,13 @@ fn build_for(
             exit,
         }
     };
-    send(&stream, &answer);
+    if !send(&stream, &answer) {
+        let _ = writeln!(
+            std::io::stderr().lock(),
+            "vgc serve: the client had gone; its report was not delivered"
+        );
+    }
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
 }
 
 /// Binds the server's socket at `sock` (creating its directory), mode 0600. A socket file no process answers on (a
@@ -618,25 +717,39 @@ fn bind(sock: &Path) -> Result<UnixListener, String> {
     Ok(listener)
 }
 
-/// Stops the server (exit 1, with a line saying why) when its socket file is removed or replaced — `rm -rf .vgc`,
-/// `git clean -xdf`, the tree deleted: no client could reach it any more, and a new server may start. Checked every
-/// second.
-fn watch_socket(sock: &Path) {
+/// Stops the server (exit 1, with a line saying why) when its socket file, the served tree's root or its `.vgc/` is
+/// removed or replaced — `rm -rf .vgc`, `git clean -xdf`, the tree deleted or moved (also when the socket lives in
+/// the temporary directory): no client could reach it, or it would serve a tree that is gone; a new server may
+/// start. Checked every second. The socket, when it is still the server's, is removed.
+fn watch_socket(sock: &Path, out: &Path) {
     use std::os::unix::fs::MetadataExt as _;
     let identity = |p: &Path| {
         std::fs::symlink_metadata(p)
             .ok()
             .map(|m| (m.dev(), m.ino()))
     };
-    let (sock, bound) = (sock.to_path_buf(), identity(sock));
+    let watched: Vec<PathBuf> = vec![
+        sock.to_path_buf(),
+        out.to_path_buf(),
+        out.join(vgc_driver::output::STATE_DIR),
+    ];
+    let bound: Vec<_> = watched.iter().map(|p| identity(p)).collect();
     std::thread::spawn(move || {
         loop {
             std::thread::sleep(Duration::from_secs(1));
-            if identity(&sock) != bound {
+            if let Some(gone) = watched
+                .iter()
+                .zip(&bound)
+                .find(|(p, b)| identity(p) != **b)
+                .map(|(p, _)| p)
+            {
+                if gone != &watched[0] && identity(&watched[0]) == bound[0] {
+                    let _ = std::fs::remove_file(&watched[0]);
+                }
                 let _ = writeln!(
                     std::io::stderr().lock(),
                     "vgc serve: {} was removed or replaced; stopping (start the server again to serve this tree)",
-                    sock.display()
+                    gone.display()
                 );
                 std::process::exit(1);
             }
