@@ -1909,3 +1909,38 @@ fn a_deep_trees_build_server_listens_in_a_private_directory() {
         );
     }
 }
+
+/// A server that takes the request (`"Queued"`) and then falls silent — stopped or wedged mid-build: the client
+/// builds in its own process after `SILENCE_TIMEOUT` (10 s), with a note, and writes what a one-shot build writes.
+#[test]
+fn a_build_server_that_falls_silent_is_left_after_ten_seconds() {
+    use std::io::{BufRead as _, Write as _};
+    let (_tmp, root) = fixture();
+    let sock = root.join(".vgc/serve.sock");
+    std::fs::create_dir_all(sock.parent().expect("dir")).expect("mkdir");
+    let listener = std::os::unix::net::UnixListener::bind(&sock).expect("bind");
+    let silent = std::thread::spawn(move || {
+        let (stream, _) = listener.accept().expect("accept");
+        let mut line = String::new();
+        std::io::BufReader::new(&stream)
+            .read_line(&mut line)
+            .expect("request");
+        (&stream).write_all(b"\"Queued\"\n").expect("queued");
+        // Hold the connection open, saying nothing, until the client is gone.
+        let mut rest = String::new();
+        let _ = std::io::BufReader::new(&stream).read_line(&mut rest);
+        line
+    });
+    let o = vgc(&root, SERVED);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.starts_with(&format!(
+            "note: the vgc build server at {} did not answer (it did not give a sign of life within 10 s); building in this process\n",
+            sock.display()
+        )),
+        "{err}"
+    );
+    assert!(err.contains("vgc: wrote 2 files to "), "{err}");
+    assert!(silent.join().expect("fake server").contains("\"key\""));
+}
