@@ -1944,3 +1944,30 @@ fn a_build_server_that_falls_silent_is_left_after_ten_seconds() {
     assert!(err.contains("vgc: wrote 2 files to "), "{err}");
     assert!(silent.join().expect("fake server").contains("\"key\""));
 }
+
+/// The note on packages without a `+k8s:validation-gen` tag names the tag as the sources spell it under
+/// `--tag-prefix` (kubernetes#141866).
+#[test]
+fn the_untagged_note_names_the_tag_under_the_tag_prefix() {
+    let tmp = tempfile::tempdir().expect("tempdir");
+    let root = std::fs::canonicalize(tmp.path()).expect("canonical");
+    std::fs::create_dir_all(root.join("b")).expect("mkdir");
+    std::fs::write(root.join("go.mod"), "module example.com/m\n\ngo 1.24\n").expect("go.mod");
+    std::fs::write(
+        root.join("b/b.go"),
+        "package b\n\n// U is untagged.\ntype U struct {\n\t// +acme:maxLength=3\n\tS string `json:\"s\"`\n}\n",
+    )
+    .expect("b.go");
+    let o = vgc(
+        &root,
+        &["--tag-prefix", "acme:", "build", "--target", "go", "."],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(
+            "note: 1 target package(s) without a `+acme:validation-gen` tag get no zz_generated.validations.go (as upstream validation-gen): example.com/m/b\n"
+        ),
+        "{}",
+        stderr(&o)
+    );
+}

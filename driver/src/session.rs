@@ -291,12 +291,13 @@ fn build_go(
     out.timings.push(("codegen (Go)", clock.elapsed()));
     out.go_reused = generation.reused;
     if !generation.untagged.is_empty() {
-        out.notes.push(format!(
+        // Named as the sources spell it (`+acme:validation-gen` under `--tag-prefix acme:`).
+        out.notes.push(req.tag_prefix.requalify(&format!(
             "{} target package(s) without a `+k8s:validation-gen` tag get no {} (as upstream validation-gen): {}",
             generation.untagged.len(),
             go.output_file,
             generation.untagged.join(", ")
-        ));
+        )));
     }
     if !generation.diagnostics.is_empty() {
         out.diagnostics.extend(generation.diagnostics);
