@@ -130,6 +130,10 @@ pub(crate) struct BuildArgs {
     /// Print the wall time of each phase (load, check, lower, lint, codegen, format, write) on stderr.
     #[arg(long)]
     pub(crate) timings: bool,
+    /// Build in this process even when a build server of the same request runs (`vgc validation-gen --serve`,
+    /// docs/go-backend.md; also `VGC_NO_SERVER=1`). `vgc watch` never asks one.
+    #[arg(long)]
+    pub(crate) no_server: bool,
     /// What to generate: `vgc` (a Rust crate with generated serde structs), `k8s-openapi` (a Rust crate over the
     /// k8s-openapi crate's structs, for k8s.io/api; needs `--k8s-openapi-version`; docs/k8s-openapi.md) or `go`
     /// (upstream validation-gen's Go file in every package with a `+k8s:validation-gen` tag, written into the

@@ -1627,8 +1627,12 @@ fn a_build_server_builds_what_a_one_shot_build_would() {
         )),
         "{err}"
     );
-    // --no-server: no note.
+    // --no-server: no note (`vgc build --target go` takes it too; its request is not the server's anyway).
     let o = vgc(&root, &[SERVED, &["--no-server"]].concat());
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(!stderr(&o).contains("build server"), "{}", stderr(&o));
+
+    let o = vgc(&root, &[BUILD, &["--no-server"]].concat());
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(!stderr(&o).contains("build server"), "{}", stderr(&o));
 

@@ -12,10 +12,10 @@ use vgc_driver::BuildRequest;
 
 /// `vgc build`; `start` is when the command line was parsed (for the summary's time).
 pub(crate) fn run(a: BuildArgs, globals: &Globals, start: Instant) -> ExitCode {
-    let timings = a.timings;
+    let (timings, ask_server) = (a.timings, !a.no_server);
     let style = Style::of(a.short, &a.color);
     match requests(a) {
-        Ok(reqs) => execute_all(reqs, style, timings, globals, start),
+        Ok(reqs) => execute_all(reqs, style, timings, globals, start, ask_server),
         Err(code) => code,
     }
 }
@@ -331,11 +331,12 @@ pub(crate) fn execute_all(
     timings: bool,
     globals: &Globals,
     start: Instant,
+    ask_server: bool,
 ) -> ExitCode {
     if reqs.len() == 1
         && let Some(req) = reqs.pop()
     {
-        return execute(req, style, timings, globals, start, true);
+        return execute(req, style, timings, globals, start, ask_server);
     }
     for req in &mut reqs {
         if let Err(code) = globals.apply(req, None) {
