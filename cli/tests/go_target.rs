@@ -145,6 +145,17 @@ fn vgc(dir: &Path, args: &[&str]) -> Output {
         .expect("vgc runs")
 }
 
+/// Makes the fixture's go.mod require `example.com/api` and replace it with `./staging/src/example.com/api` (the
+/// module the caller writes there), as k8s.io/kubernetes' go.mod does its staging modules.
+fn replace_staging_api(root: &Path) {
+    let gomod = read(root, "go.mod");
+    std::fs::write(
+        root.join("go.mod"),
+        format!("{gomod}\nrequire example.com/api v0.0.0\n\nreplace example.com/api => ./staging/src/example.com/api\n"),
+    )
+    .expect("go.mod");
+}
+
 fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
@@ -842,12 +853,7 @@ fn a_build_of_one_directory_keeps_the_files_of_another() {
 #[test]
 fn inputs_in_a_replaced_module_below_the_root_are_written_with_it() {
     let (_tmp, root) = fixture();
-    let gomod = read(&root, "go.mod");
-    std::fs::write(
-        root.join("go.mod"),
-        format!("{gomod}\nrequire example.com/api v0.0.0\n\nreplace example.com/api => ./staging/src/example.com/api\n"),
-    )
-    .expect("go.mod");
+    replace_staging_api(&root);
     let staging = "staging/src/example.com/api";
     for (rel, text) in [
         (format!("{staging}/go.mod"), "module example.com/api\n\ngo 1.24\n".to_string()),
@@ -1123,12 +1129,7 @@ fn the_output_tests_package_tags_write_their_tests() {
 #[test]
 fn stale_removal_keeps_the_files_of_packages_outside_the_run() {
     let (_tmp, root) = fixture();
-    let gomod = read(&root, "go.mod");
-    std::fs::write(
-        root.join("go.mod"),
-        format!("{gomod}\nrequire example.com/api v0.0.0\n\nreplace example.com/api => ./staging/src/example.com/api\n"),
-    )
-    .expect("go.mod");
+    replace_staging_api(&root);
     let pkg = "staging/src/example.com/api/things/v1";
     for (rel, text) in [
         ("staging/src/example.com/api/go.mod".to_string(), "module example.com/api\n\ngo 1.24\n\nrequire k8s.io/apimachinery v0.37.2\n".to_string()),

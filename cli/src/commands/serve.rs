@@ -332,7 +332,7 @@ pub(crate) fn serve(req: &BuildRequest, style: Style, timings: bool, start: Inst
             return ExitCode::from(2);
         }
     };
-    let stop = remove_on_signal(&sock);
+    remove_on_signal(&sock);
     let key = Key::of(req);
     let mut session = Session::default();
     // Started before the first build: a change made while it runs is an event of the next request.
@@ -372,9 +372,6 @@ pub(crate) fn serve(req: &BuildRequest, style: Style, timings: bool, start: Inst
         }
     });
     for q in queued {
-        if stop.load(std::sync::atomic::Ordering::SeqCst) {
-            break;
-        }
         build_for(&mut session, req, &sock, q, changes.as_mut());
         // A watcher given up for good (a link, a file outside the tree) stops: its events would only pile up.
         if changes.as_ref().is_some_and(Changes::given_up) {
@@ -757,13 +754,11 @@ fn watch_socket(sock: &Path, out: &Path) {
     });
 }
 
-/// On `SIGINT` or `SIGTERM`: removes the socket file and exits 0 (a build in progress is abandoned as a killed build
-/// is: the output transaction's journal completes or undoes it on the next run). The returned flag is set first.
-fn remove_on_signal(sock: &Path) -> std::sync::Arc<std::sync::atomic::AtomicBool> {
-    let flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-    let (set, sock) = (flag.clone(), sock.to_path_buf());
+/// On `SIGINT` or `SIGTERM`: removes the socket file, says so and exits 0 (a build in progress is abandoned as a
+/// killed build is: the output transaction's journal completes or undoes it on the next run).
+fn remove_on_signal(sock: &Path) {
+    let sock = sock.to_path_buf();
     let _ = ctrlc::set_handler(move || {
-        set.store(true, std::sync::atomic::Ordering::SeqCst);
         let _ = std::fs::remove_file(&sock);
         let _ = writeln!(
             std::io::stderr().lock(),
@@ -772,5 +767,4 @@ fn remove_on_signal(sock: &Path) -> std::sync::Arc<std::sync::atomic::AtomicBool
         );
         std::process::exit(0);
     });
-    flag
 }
